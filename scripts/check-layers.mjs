@@ -1,0 +1,72 @@
+#!/usr/bin/env node
+// Layering check (DESIGN.md "Layers"): imports only point left,
+//   src/protocol ← src/terminal ← src/app/host ← src/app/ui,
+// only src/app/ui and src/app/platform touch Qt, and src/protocol imports nothing with I/O.
+// Usage: node scripts/check-layers.mjs [srcDir]   (exit 1 and one line per violation)
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+
+const srcDir = resolve(process.argv[2] ?? 'src');
+const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
+
+/** Which layer a file under srcDir belongs to. */
+function layerOf(file) {
+  const rel = relative(srcDir, file).split(sep).join('/');
+  if (rel.startsWith('protocol/')) return 'protocol';
+  if (rel.startsWith('terminal/')) return 'terminal';
+  if (rel.startsWith('app/host/')) return 'host';
+  if (rel.startsWith('app/ui/')) return 'ui';
+  if (rel.startsWith('app/platform/')) return 'platform';
+  if (rel.startsWith('app/')) return 'app';
+  if (rel.startsWith('cli/')) return 'cli';
+  return 'other';
+}
+
+// What each layer may import: other layers, and packages (by name prefix).
+const allowed = {
+  protocol: { layers: ['protocol'], packages: ['zod'], builtins: false },
+  terminal: { layers: ['protocol', 'terminal'], packages: ['node-pty', '@xterm/'], builtins: true },
+  host: { layers: ['protocol', 'terminal', 'host'], packages: ['chokidar', 'node-notifier', 'zod', 'jsonc-parser', 'smol-toml'], builtins: true },
+  cli: { layers: ['protocol', 'host', 'cli'], packages: ['zod'], builtins: true },
+  platform: { layers: ['platform'], packages: ['@nodegui/'], builtins: true },
+  ui: { layers: ['protocol', 'terminal', 'host', 'ui', 'platform'], packages: ['@nodegui/'], builtins: true },
+  app: { layers: ['protocol', 'terminal', 'host', 'ui', 'platform', 'app', 'cli'], packages: [], builtins: true },
+  other: { layers: ['protocol', 'terminal', 'host', 'ui', 'platform', 'app', 'cli', 'other'], packages: [], builtins: true },
+};
+
+function* walk(dir) {
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) yield* walk(p);
+    else if (/\.(ts|mts|cts|js|mjs|cjs)$/.test(name) && !name.endsWith('.d.ts')) yield p;
+  }
+}
+
+const importRe = /(?:^|[^.\w])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|[^.\w])import\s*['"]([^'"]+)['"]|(?:^|[^.\w])(?:require|import)\s*\(\s*['"]([^'"]+)['"]\s*\)/gm;
+
+const problems = [];
+for (const file of walk(srcDir)) {
+  const layer = layerOf(file);
+  const rules = allowed[layer];
+  const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
+  for (const m of text.matchAll(importRe)) {
+    const spec = m[1] ?? m[2] ?? m[3];
+    const where = relative(process.cwd(), file);
+    if (spec.startsWith('.')) {
+      const target = layerOf(resolve(dirname(file), spec));
+      if (!rules.layers.includes(target)) problems.push(`${where}: ${layer} may not import ${target} ('${spec}')`);
+    } else if (builtins.has(spec)) {
+      if (!rules.builtins) problems.push(`${where}: ${layer} is pure and may not import the Node module '${spec}'`);
+    } else if (!rules.packages.some((p) => spec === p || spec.startsWith(p.endsWith('/') ? p : `${p}/`))) {
+      problems.push(`${where}: ${layer} may not import the package '${spec}'`);
+    }
+  }
+}
+
+if (problems.length) {
+  for (const p of problems) console.error(p);
+  console.error(`layering: ${problems.length} violation(s)`);
+  process.exit(1);
+}
+console.log('layering: ok');

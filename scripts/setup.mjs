@@ -1,0 +1,222 @@
+#!/usr/bin/env node
+// One-stop set-up behind `npm start` and `npm test`: system packages, npm packages, every
+// native part (node-pty, NodeGUI's addon, our qode shim on Linux) and the TypeScript build.
+// Each step checks a cheap stamp first, so a re-run with nothing changed costs well under a
+// second. Plain Node with no dependencies: it must run before `npm install` ever has.
+//
+//   node scripts/setup.mjs             set up only
+//   node scripts/setup.mjs --run-app   set up, then start Termio (npm start)
+//   node scripts/setup.mjs --run-tests set up, then lint, typecheck and run every test (npm test)
+import { spawnSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const isLinux = process.platform === 'linux';
+const isMac = process.platform === 'darwin';
+const mode = process.argv.includes('--run-app') ? 'app' : process.argv.includes('--run-tests') ? 'tests' : 'setup';
+const quiet = process.env.TERMIO_SETUP_QUIET === '1';
+
+// Debian packages: what building and running needs, and what the test suite drives.
+const APT_RUNTIME = ['qt6-base-dev', 'qt6-svg-dev', 'libglib2.0-dev', 'pkg-config', 'cmake', 'g++', 'make', 'python3', 'fonts-dejavu-core', 'fonts-noto-color-emoji', 'fonts-noto-cjk'];
+const APT_TESTS = ['xvfb', 'xauth', 'xdotool', 'x11-utils', 'imagemagick', 'dunst', 'trayer', 'dbus-x11', 'libnotify-bin', 'vim', 'less', 'htop'];
+
+function log(msg) {
+  if (!quiet) process.stderr.write(`[setup] ${msg}\n`);
+}
+
+function fail(msg) {
+  process.stderr.write(`[setup] error: ${msg}\n`);
+  process.exit(1);
+}
+
+function run(cmd, args, opts = {}) {
+  log(`$ ${cmd} ${args.join(' ')}`);
+  const r = spawnSync(cmd, args, { stdio: 'inherit', ...opts });
+  if (r.error) fail(`${cmd} could not start: ${r.error.message}`);
+  if (r.status !== 0) fail(`${cmd} ${args.join(' ')} exited with ${r.status ?? r.signal}`);
+}
+
+function capture(cmd, args) {
+  const r = spawnSync(cmd, args, { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : null;
+}
+
+function hashFiles(files) {
+  const h = createHash('sha256');
+  for (const f of files) h.update(existsSync(f) ? readFileSync(f) : `missing:${f}`);
+  return h.digest('hex').slice(0, 16);
+}
+
+function newestMtime(dir, filter = () => true) {
+  let newest = 0;
+  if (!existsSync(dir)) return 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(p, filter));
+    else if (filter(p)) newest = Math.max(newest, statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+// ---- 1. System packages (Debian) -------------------------------------------------------
+
+function ensureAptPackages() {
+  if (!isLinux || process.env.TERMIO_SKIP_APT === '1') return;
+  if (!existsSync('/usr/bin/dpkg-query')) {
+    log('not a Debian-like system: install Qt 6 (base + svg) development files, glib, cmake and a C++ compiler yourself');
+    return;
+  }
+  const wanted = mode === 'tests' ? [...APT_RUNTIME, ...APT_TESTS] : APT_RUNTIME;
+  const r = spawnSync('dpkg-query', ['-W', '-f=${Package} ${db:Status-Abbrev}\n', ...wanted], { encoding: 'utf8' });
+  const installed = new Set(r.stdout.split('\n').filter((l) => /\sii\s*$/.test(l)).map((l) => l.split(' ')[0]));
+  const missing = wanted.filter((p) => !installed.has(p));
+  if (missing.length === 0) return;
+  const line = `apt-get install -y ${missing.join(' ')}`;
+  if (process.getuid?.() !== 0) fail(`missing Debian packages. Run once:\n  sudo apt-get update && sudo ${line}\nthen run this command again.`);
+  log(`installing Debian packages: ${missing.join(' ')}`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  run('apt-get', ['update'], { env });
+  run('apt-get', ['install', '-y', '--no-install-recommends', ...missing], { env });
+}
+
+// ---- 2. npm packages -------------------------------------------------------------------
+
+const stampFile = join(root, 'node_modules', '.termio-setup.json');
+function readStamp() {
+  try {
+    return JSON.parse(readFileSync(stampFile, 'utf8'));
+  } catch {
+    return {};
+  }
+}
+function writeStamp(stamp) {
+  mkdirSync(dirname(stampFile), { recursive: true });
+  writeFileSync(stampFile, JSON.stringify(stamp, null, 2));
+}
+
+function ensureNpmPackages(stamp) {
+  const lockHash = hashFiles([join(root, 'package.json'), join(root, 'package-lock.json')]);
+  if (stamp.npm === lockHash && existsSync(join(root, 'node_modules', '.package-lock.json'))) return;
+  // .npmrc sets ignore-scripts: NodeGUI's and qode's install scripts download from hosts that
+  // a closed machine cannot reach; the native parts are built below instead.
+  run('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: root });
+  for (const k of Object.keys(stamp)) delete stamp[k];
+  stamp.npm = lockHash;
+  writeStamp(stamp);
+}
+
+// ---- 3. Native parts -------------------------------------------------------------------
+
+function nodeDir() {
+  // Build against the headers of the running Node (Debian's nodejs ships them in /usr/include/node).
+  const prefix = resolve(dirname(process.execPath), '..');
+  return existsSync(join(prefix, 'include', 'node', 'node_api.h')) ? prefix : undefined;
+}
+
+function nodeGyp(cwd) {
+  const args = [join(root, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'), 'rebuild'];
+  const nd = nodeDir();
+  if (nd) args.push(`--nodedir=${nd}`);
+  run(process.execPath, args, { cwd });
+}
+
+function ensureNodePty() {
+  const dir = join(root, 'node_modules', 'node-pty');
+  if (existsSync(join(dir, 'build', 'Release', 'pty.node'))) return;
+  if (isMac && spawnSync(process.execPath, ['scripts/prebuild.js'], { cwd: dir, stdio: 'inherit' }).status === 0) return;
+  nodeGyp(dir);
+  if (isMac) run(process.execPath, ['scripts/post-install.js'], { cwd: dir });
+}
+
+function nodeguiVersion() {
+  return JSON.parse(readFileSync(join(root, 'node_modules', '@nodegui', 'nodegui', 'package.json'), 'utf8')).version;
+}
+
+function ensureNodeGui() {
+  const pkgDir = join(root, 'node_modules', '@nodegui', 'nodegui');
+  const target = join(pkgDir, 'build', 'Release', 'nodegui_core.node');
+  if (isMac) {
+    // macOS: NodeGUI's normal install (mini Qt + prebuilt addon) and qode, as published.
+    if (!existsSync(target)) run('npm', ['rebuild', '@nodegui/nodegui', '@nodegui/qode', '--ignore-scripts=false'], { cwd: root });
+    return;
+  }
+  if (!isLinux) fail(`unsupported platform ${process.platform}`);
+  const qtVersion = capture('pkg-config', ['--modversion', 'Qt6Core']);
+  if (!qtVersion) fail('Qt 6 development files not found (pkg-config Qt6Core); install qt6-base-dev and qt6-svg-dev');
+  const key = `nodegui-${nodeguiVersion()}-qt${qtVersion}-abi${process.versions.modules}-${process.arch}`;
+  const cacheRoot = process.env.TERMIO_BUILD_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'termio');
+  const cached = join(cacheRoot, key, 'nodegui_core.node');
+  if (!existsSync(cached)) {
+    log(`compiling NodeGUI ${nodeguiVersion()} against Qt ${qtVersion} (first time only, about 4 minutes on 2 cores)`);
+    const out = join(cacheRoot, `${key}.build`);
+    const env = { ...process.env, QT_INSTALL_DIR: '/usr', CMAKE_BUILD_PARALLEL_LEVEL: String(Math.max(2, (globalThis.navigator?.hardwareConcurrency ?? 2))) };
+    const nd = nodeDir();
+    if (nd) env.npm_config_nodedir = nd;
+    run(process.execPath, [join(root, 'node_modules', 'cmake-js', 'bin', 'cmake-js'), 'compile', '--out', out], { cwd: pkgDir, env });
+    mkdirSync(dirname(cached), { recursive: true });
+    copyFileSync(join(out, 'Release', 'nodegui_core.node'), `${cached}.tmp`);
+    renameSync(`${cached}.tmp`, cached);
+  }
+  if (!existsSync(target) || statSync(target).size !== statSync(cached).size) {
+    mkdirSync(dirname(target), { recursive: true });
+    copyFileSync(cached, target);
+  }
+}
+
+function ensureQodeShim(stamp) {
+  if (!isLinux) return;
+  const dir = join(root, 'native', 'qodeshim');
+  const built = join(dir, 'build', 'Release', 'qodeshim.node');
+  const srcHash = hashFiles([join(dir, 'qodeshim.cc'), join(dir, 'binding.gyp')]) + process.versions.modules;
+  if (existsSync(built) && stamp.qodeshim === srcHash) return;
+  nodeGyp(dir);
+  stamp.qodeshim = srcHash;
+  writeStamp(stamp);
+}
+
+// ---- 4. TypeScript ---------------------------------------------------------------------
+
+function ensureBuild(stamp) {
+  const newest = Math.max(
+    newestMtime(join(root, 'src'), (p) => p.endsWith('.ts')),
+    ...['tsconfig.base.json', 'tsconfig.build.json', 'package-lock.json'].map((f) => statSync(join(root, f)).mtimeMs),
+  );
+  if (existsSync(join(root, 'dist')) && stamp.build === newest) return;
+  run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root });
+  stamp.build = newest;
+  writeStamp(stamp);
+}
+
+// ---- run -------------------------------------------------------------------------------
+
+function setup() {
+  ensureAptPackages();
+  const stamp = readStamp();
+  ensureNpmPackages(stamp);
+  ensureNodePty();
+  ensureNodeGui();
+  ensureQodeShim(stamp);
+  ensureBuild(stamp);
+}
+
+function forward(child) {
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => child.kill(sig));
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 128 : 1)));
+}
+
+setup();
+if (mode === 'app') {
+  forward(spawn(process.execPath, [join(root, 'scripts', 'start-app.mjs'), ...process.argv.slice(3)], { stdio: 'inherit', cwd: root }));
+} else if (mode === 'tests') {
+  const bin = (name) => join(root, 'node_modules', '.bin', name);
+  run(bin('eslint'), ['.'], { cwd: root });
+  run(process.execPath, ['scripts/check-layers.mjs'], { cwd: root });
+  run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json', '--noEmit'], { cwd: root });
+  run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'src/protocol/tsconfig.json', '--noEmit'], { cwd: root });
+  const r = spawnSync(bin('vitest'), ['run', ...process.argv.slice(3)], { stdio: 'inherit', cwd: root });
+  process.exit(r.status ?? 1);
+}

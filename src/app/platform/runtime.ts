@@ -1,0 +1,51 @@
+// Boots the Qt runtime before any NodeGUI import. macOS runs under qode, which already has Qt's
+// loop; Linux runs in plain Node with native/qodeshim standing in for qode (it must be loaded
+// with RTLD_GLOBAL before NodeGUI's addon, which links against qode's symbols).
+import { constants } from 'node:os';
+import { join } from 'node:path';
+import { appRoot } from './launch';
+
+export interface QtRuntime {
+  /** Which runtime drives Qt's events. */
+  kind: 'qode' | 'qodeshim';
+  /** Detaches Qt from the Node loop so the process can exit. */
+  stop(): void;
+  /** Loop counters (qodeshim only): iterations of libuv seen and GLib dispatches. */
+  stats(): { iterations: number; dispatches: number; fds: number; running: boolean } | null;
+}
+
+interface QodeShim {
+  setArgs(args: string[]): void;
+  start(): void;
+  stop(): void;
+  stats(): { iterations: number; dispatches: number; fds: number; running: boolean };
+}
+
+let current: QtRuntime | null = null;
+
+export function startQtRuntime(appName = 'termio'): QtRuntime {
+  if (current) return current;
+  const versions = process.versions as NodeJS.ProcessVersions & { qode?: string };
+  if (versions.qode) {
+    require('@nodegui/nodegui');
+    current = { kind: 'qode', stop: () => undefined, stats: () => null };
+    return current;
+  }
+  if (process.platform !== 'linux') {
+    throw new Error(`Termio on ${process.platform} must run under qode (npm start does that)`);
+  }
+  const shimPath = join(appRoot, 'native', 'qodeshim', 'build', 'Release', 'qodeshim.node');
+  const mod: { exports: QodeShim } = { exports: {} as QodeShim };
+  try {
+    process.dlopen(mod, shimPath, constants.dlopen.RTLD_NOW | constants.dlopen.RTLD_GLOBAL);
+  } catch (err) {
+    throw new Error(`cannot load the Qt loop shim ${shimPath} (run npm start once to build it): ${(err as Error).message}`);
+  }
+  const shim = mod.exports;
+  // Qt takes its WM_CLASS and application name from argv[0].
+  shim.setArgs([appName]);
+  require('@nodegui/nodegui');
+  shim.start();
+  current = { kind: 'qodeshim', stop: () => shim.stop(), stats: () => shim.stats() };
+  return current;
+}
