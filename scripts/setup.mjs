@@ -213,10 +213,8 @@ if (mode === 'app') {
   forward(spawn(process.execPath, [join(root, 'scripts', 'start-app.mjs'), ...process.argv.slice(3)], { stdio: 'inherit', cwd: root }));
 } else if (mode === 'tests') {
   const bin = (name) => join(root, 'node_modules', '.bin', name);
-  run(bin('eslint'), ['.'], { cwd: root });
-  run(process.execPath, ['scripts/check-layers.mjs'], { cwd: root });
-  run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json', '--noEmit'], { cwd: root });
-  run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'src/protocol/tsconfig.json', '--noEmit'], { cwd: root });
+  run('npm', ['run', '--silent', 'lint'], { cwd: root });
+  run('npm', ['run', '--silent', 'typecheck'], { cwd: root });
   const r = spawnSync(bin('vitest'), ['run', ...process.argv.slice(3)], { stdio: 'inherit', cwd: root });
   process.exit(r.status ?? 1);
 }

@@ -1,0 +1,82 @@
+// The termio command line: parses the verb and hands over to one module per command group.
+// Exit codes are part of the interface (scripts and tests rely on them): see ExitCode.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const ExitCode = {
+  ok: 0,
+  /** A check failed (e.g. `termio agents validate` found errors). */
+  failed: 1,
+  /** Bad usage: unknown verb, missing argument, bad option. */
+  usage: 2,
+  /** No session matches the given id or prefix (or the prefix is ambiguous). */
+  noSuchSession: 3,
+  /** The Termio app is not running (no live control socket). */
+  appNotRunning: 4,
+  /** Something unexpected: a bug, reported with its message. */
+  internal: 70,
+} as const;
+
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+export type CommandHandler = (args: string[], io: CliIo) => Promise<number>;
+
+/** Command groups, loaded lazily so `termio --version` stays cheap. */
+const groups: Record<string, { summary: string; load: () => CommandHandler }> = {};
+
+export function registerGroup(name: string, summary: string, load: () => CommandHandler): void {
+  groups[name] = { summary, load };
+}
+
+export function version(): string {
+  const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+function usage(): string {
+  const lines = [
+    'Usage: termio <command> [options]',
+    '',
+    'Termio hosts AI coding-agent CLIs in real terminal tabs.',
+    '',
+    'Commands:',
+    ...Object.entries(groups).map(([name, g]) => `  ${name.padEnd(10)} ${g.summary}`),
+    '',
+    'Options:',
+    '  --help     show this help (also after a command: termio sessions --help)',
+    '  --version  print the version',
+    '',
+    'Exit codes: 0 ok, 1 check failed, 2 bad usage, 3 no such session, 4 app not running.',
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+export const defaultIo: CliIo = {
+  out: (t) => process.stdout.write(t),
+  err: (t) => process.stderr.write(t),
+  env: process.env,
+  cwd: process.cwd(),
+};
+
+export async function main(argv: string[], io: CliIo = defaultIo): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
+    io.out(usage());
+    return first === undefined ? ExitCode.usage : ExitCode.ok;
+  }
+  if (first === '--version' || first === '-v') {
+    io.out(`termio ${version()}\n`);
+    return ExitCode.ok;
+  }
+  const group = groups[first];
+  if (!group) {
+    io.err(`termio: unknown command '${first}'\n\n${usage()}`);
+    return ExitCode.usage;
+  }
+  return group.load()(rest, io);
+}
