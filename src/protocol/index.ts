@@ -1,3 +1,5 @@
 // src/protocol: the Agent Terminal Protocol as pure functions (DESIGN.md "Layers").
 // Strings and plain objects in, values out: zod only, no Node modules, no I/O.
 export {};
+export * from './controlFrames';
+export * from './control';

@@ -1,0 +1,207 @@
+// The control protocol spoken on $TERMIO_HOME/run/control.sock: every request and reply as a
+// zod schema (the single source of truth; types are inferred), plus parseRequest, which turns
+// one received frame into a validated request or the error reply to send back.
+import { z } from 'zod';
+import { CONTROL_PROTOCOL_VERSION } from './controlFrames';
+
+export const SessionStateSchema = z
+  .enum(['working', 'attention', 'done', 'idle'])
+  .describe('working; attention = blocked on the user; done = finished while the user was elsewhere; idle');
+export type SessionState = z.infer<typeof SessionStateSchema>;
+
+/** Room for any real path (PATH_MAX is 4096 on Linux, 1024 on macOS). */
+const MAX_PATH_CHARS = 4096;
+/** A title is a line in a tab and a menu; 256 is far more than either shows. */
+const MAX_TITLE_CHARS = 256;
+/** Session ids are UUIDs (36 chars); 64 leaves room for other id schemes without inviting abuse. */
+const MAX_ID_CHARS = 64;
+/** `sessions.read --lines`: a screen has at most a few hundred rows; 10,000 is a generous ceiling. */
+const MAX_READ_LINES = 10_000;
+
+const AbsolutePath = z
+  .string()
+  .min(1)
+  .max(MAX_PATH_CHARS)
+  .refine((p) => p.startsWith('/') && !p.includes('\0'), { message: 'must be an absolute path' });
+
+const SessionRef = z.string().min(1).max(MAX_ID_CHARS).describe('a session id or a unique prefix of one');
+
+export const SessionInfoSchema = z.strictObject({
+  id: z.string().describe('the session id, also its TERMIO_SESSION'),
+  agentId: z.string().nullable().describe('the manifest id of the agent, null for a plain shell'),
+  cwd: z.string().describe('the folder the session was started in'),
+  title: z.string().describe('the name given at spawn, else the live terminal title, else ""'),
+  state: SessionStateSchema,
+  stateWhy: z.string().describe('which channel/rule/event put the session in its state'),
+  stateSince: z.iso.datetime().describe('when the session entered its current state'),
+  createdAt: z.iso.datetime(),
+  pid: z.number().int().describe('the process id of the program in the terminal'),
+  exited: z
+    .strictObject({ exitCode: z.number().int(), signal: z.number().int().optional() })
+    .nullable()
+    .describe('how the program ended, null while it runs (the session stays listed until closed)'),
+});
+export type SessionInfo = z.infer<typeof SessionInfoSchema>;
+
+/** The verbs and their arguments. Unknown argument names are rejected, so typos surface at once. */
+export const ControlArgsSchemas = {
+  ping: z.strictObject({}),
+  version: z.strictObject({}),
+  'sessions.list': z.strictObject({}),
+  'sessions.watch': z.strictObject({}),
+  'sessions.read': z.strictObject({
+    id: SessionRef,
+    lines: z.number().int().min(1).max(MAX_READ_LINES).optional().describe('only the last N non-empty rows of the screen'),
+  }),
+  'sessions.send': z.strictObject({
+    id: SessionRef,
+    text: z.string().describe('typed into the session as is (bounded by the frame size)'),
+    enter: z.boolean().optional().describe('then press Return (a real \\r, sent as its own keystroke)'),
+  }),
+  'sessions.spawn': z.strictObject({
+    agent: z.string().min(1).max(MAX_ID_CHARS).optional().describe('manifest id; omitted = the login shell'),
+    cwd: AbsolutePath.optional().describe("omitted = the user's home folder"),
+    bypass: z.boolean().optional().describe("append the agent's permission-bypass flag"),
+    title: z.string().max(MAX_TITLE_CHARS).optional(),
+  }),
+  'sessions.focus': z.strictObject({ id: SessionRef }),
+  'sessions.close': z.strictObject({ id: SessionRef }),
+  'app.open': z.strictObject({ dir: AbsolutePath.describe('a folder to open as a new session') }),
+} as const;
+
+export type ControlVerb = keyof typeof ControlArgsSchemas;
+export const CONTROL_VERBS = Object.keys(ControlArgsSchemas) as ControlVerb[];
+export type ControlArgs<V extends ControlVerb> = z.infer<(typeof ControlArgsSchemas)[V]>;
+
+/** Correlates a reply with its request; the client picks it, the server echoes it. */
+const Seq = z.union([z.number().int(), z.string().max(MAX_ID_CHARS)]);
+
+export const ControlRequestEnvelopeSchema = z.strictObject({
+  v: z.number().int().describe('protocol version (CONTROL_PROTOCOL_VERSION)'),
+  seq: Seq.optional(),
+  verb: z.string().max(64),
+  args: z.record(z.string(), z.unknown()).optional(),
+});
+
+export type ControlRequest = { [V in ControlVerb]: { v: number; seq?: number | string; verb: V; args: ControlArgs<V> } }[ControlVerb];
+
+// ---- replies -------------------------------------------------------------------------------
+
+export const ControlErrorCodeSchema = z.enum([
+  'badFrame', // not JSON, or not an object
+  'frameTooLarge', // longer than MAX_FRAME_CHARS; the connection is closed after this reply
+  'badRequest', // a known verb with wrong or missing arguments
+  'unknownVerb',
+  'unsupportedVersion',
+  'noSuchSession',
+  'ambiguousSession', // the prefix matches more than one session
+  'sessionExited', // sessions.send to a session whose program has ended
+  'spawnFailed', // missing binary, bad cwd, unknown agent: the message says which
+  'badDirectory', // app.open / spawn cwd that is not an existing folder
+  'busy', // too many connections; try again
+  'internal', // a bug in the app, reported with its message
+]);
+export type ControlErrorCode = z.infer<typeof ControlErrorCodeSchema>;
+
+export const ControlErrorSchema = z.strictObject({ code: ControlErrorCodeSchema, message: z.string() });
+export type ControlError = z.infer<typeof ControlErrorSchema>;
+
+export const VersionResultSchema = z.strictObject({
+  app: z.string().describe('the app version'),
+  protocol: z.number().int(),
+  pid: z.number().int(),
+});
+
+export const ControlResultSchemas = {
+  ping: z.strictObject({ pong: z.literal(true), protocol: z.number().int() }),
+  version: VersionResultSchema,
+  'sessions.list': z.strictObject({ sessions: z.array(SessionInfoSchema) }),
+  'sessions.watch': z.strictObject({ sessions: z.array(SessionInfoSchema) }).describe('the snapshot; events follow'),
+  'sessions.read': z.strictObject({
+    id: z.string(),
+    lines: z.array(z.string()),
+    cols: z.number().int(),
+    rows: z.number().int(),
+  }),
+  'sessions.send': z.strictObject({ id: z.string() }),
+  'sessions.spawn': z.strictObject({ id: z.string(), session: SessionInfoSchema }),
+  'sessions.focus': z.strictObject({ id: z.string() }),
+  'sessions.close': z.strictObject({ id: z.string() }),
+  'app.open': z.strictObject({ id: z.string() }),
+} as const satisfies Record<ControlVerb, z.ZodType>;
+export type ControlResult<V extends ControlVerb> = z.infer<(typeof ControlResultSchemas)[V]>;
+
+export const WatchEventSchema = z.strictObject({
+  kind: z.enum(['added', 'removed', 'state']),
+  session: SessionInfoSchema,
+  previous: SessionStateSchema.optional().describe('the state before, on kind "state"'),
+});
+export type WatchEvent = z.infer<typeof WatchEventSchema>;
+
+const ReplyBase = { v: z.number().int(), seq: Seq.optional() };
+export const ControlOkReplySchema = z.strictObject({ ...ReplyBase, ok: z.literal(true), result: z.unknown() });
+export const ControlErrorReplySchema = z.strictObject({ ...ReplyBase, ok: z.literal(false), error: ControlErrorSchema });
+/** Streamed after the `sessions.watch` reply, one per change, with the watch request's seq. */
+export const ControlEventReplySchema = z.strictObject({ ...ReplyBase, ok: z.literal(true), event: WatchEventSchema });
+export const ControlReplySchema = z.union([ControlOkReplySchema, ControlErrorReplySchema, ControlEventReplySchema]);
+export type ControlReply = z.infer<typeof ControlReplySchema>;
+
+export function okReply(seq: number | string | undefined, result: unknown): ControlReply {
+  return seq === undefined ? { v: CONTROL_PROTOCOL_VERSION, ok: true, result } : { v: CONTROL_PROTOCOL_VERSION, seq, ok: true, result };
+}
+
+export function errorReply(seq: number | string | undefined, code: ControlErrorCode, message: string): ControlReply {
+  const error = { code, message };
+  return seq === undefined ? { v: CONTROL_PROTOCOL_VERSION, ok: false, error } : { v: CONTROL_PROTOCOL_VERSION, seq, ok: false, error };
+}
+
+export function eventReply(seq: number | string | undefined, event: WatchEvent): ControlReply {
+  return seq === undefined ? { v: CONTROL_PROTOCOL_VERSION, ok: true, event } : { v: CONTROL_PROTOCOL_VERSION, seq, ok: true, event };
+}
+
+// ---- parsing ------------------------------------------------------------------------------
+
+export type ParsedRequest = { ok: true; request: ControlRequest } | { ok: false; reply: ControlReply };
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((i) => `${i.path.length ? i.path.join('.') : '(request)'}: ${i.message}`)
+    .join('; ');
+}
+
+/** One frame's text → a validated request, or the error reply that says what is wrong with it. */
+export function parseRequest(text: string): ParsedRequest {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return { ok: false, reply: errorReply(undefined, 'badFrame', 'the frame is not JSON') };
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return { ok: false, reply: errorReply(undefined, 'badFrame', 'a request must be a JSON object') };
+  }
+  const seqCandidate = Seq.safeParse((raw as { seq?: unknown }).seq);
+  const seq = seqCandidate.success ? seqCandidate.data : undefined;
+  const envelope = ControlRequestEnvelopeSchema.safeParse(raw);
+  if (!envelope.success) {
+    return { ok: false, reply: errorReply(seq, 'badRequest', describeIssues(envelope.error)) };
+  }
+  const { v, verb, args } = envelope.data;
+  if (v !== CONTROL_PROTOCOL_VERSION) {
+    return {
+      ok: false,
+      reply: errorReply(seq, 'unsupportedVersion', `protocol version ${v} is not supported (this app speaks ${CONTROL_PROTOCOL_VERSION})`),
+    };
+  }
+  if (!Object.hasOwn(ControlArgsSchemas, verb)) {
+    return { ok: false, reply: errorReply(seq, 'unknownVerb', `unknown verb '${verb}' (known: ${CONTROL_VERBS.join(', ')})`) };
+  }
+  const schema = ControlArgsSchemas[verb as ControlVerb];
+  const parsedArgs = schema.safeParse(args ?? {});
+  if (!parsedArgs.success) {
+    return { ok: false, reply: errorReply(seq, 'badRequest', `${verb}: ${describeIssues(parsedArgs.error)}`) };
+  }
+  const request = { v, verb, args: parsedArgs.data, ...(seq === undefined ? {} : { seq }) } as ControlRequest;
+  return { ok: true, request };
+}
