@@ -12,7 +12,8 @@ const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 
 /** Which layer a file under srcDir belongs to. */
 function layerOf(file) {
-  const rel = relative(srcDir, file).split(sep).join('/');
+  // A trailing slash makes a folder import ('../platform') land in the folder's layer.
+  const rel = `${relative(srcDir, file).split(sep).join('/')}/`;
   if (rel.startsWith('protocol/')) return 'protocol';
   if (rel.startsWith('terminal/')) return 'terminal';
   if (rel.startsWith('app/host/')) return 'host';

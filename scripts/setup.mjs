@@ -215,6 +215,15 @@ if (mode === 'app') {
   const bin = (name) => join(root, 'node_modules', '.bin', name);
   run('npm', ['run', '--silent', 'lint'], { cwd: root });
   run('npm', ['run', '--silent', 'typecheck'], { cwd: root });
-  const r = spawnSync(bin('vitest'), ['run', ...process.argv.slice(3)], { stdio: 'inherit', cwd: root });
+  const jsonReport = join(root, 'test-output', 'vitest.json');
+  const r = spawnSync(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${jsonReport}`, ...process.argv.slice(3)], { stdio: 'inherit', cwd: root });
+  // One plain closing line that any CI log reader understands.
+  try {
+    const j = JSON.parse(readFileSync(jsonReport, 'utf8'));
+    const skipped = (j.numPendingTests ?? 0) + (j.numTodoTests ?? 0);
+    process.stdout.write(`\ntests: ${j.numPassedTests} passed, ${j.numFailedTests} failed, ${skipped} skipped\n`);
+  } catch {
+    process.stdout.write('\ntests: no report was written (the test runner did not finish)\n');
+  }
   process.exit(r.status ?? 1);
 }

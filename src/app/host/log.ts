@@ -12,9 +12,15 @@ export interface Logger {
   error(msg: string, data?: Record<string, unknown>): void;
 }
 
-export function createLogger(file: string | null, opts: { stderr?: boolean } = {}): Logger {
+const rank: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 };
+
+/** Lines below `level` (default: TERMIO_LOG_LEVEL, else info) are dropped. */
+export function createLogger(file: string | null, opts: { stderr?: boolean; level?: LogLevel } = {}): Logger {
   let dirReady = false;
+  const envLevel = process.env.TERMIO_LOG_LEVEL as LogLevel | undefined;
+  const min = rank[opts.level ?? (envLevel && envLevel in rank ? envLevel : 'info')];
   const write = (level: LogLevel, msg: string, data?: Record<string, unknown>) => {
+    if (rank[level] < min) return;
     const line = `${new Date().toISOString()} ${level.toUpperCase()} ${msg}${data ? ` ${JSON.stringify(data)}` : ''}\n`;
     if (opts.stderr) process.stderr.write(line);
     if (!file) return;

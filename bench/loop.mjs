@@ -1,0 +1,74 @@
+#!/usr/bin/env node
+// Event-loop bridge benchmark (issue 2): is the Qt ↔ libuv bridge event-driven?
+//  (a) CPU used by the idle Termio app over N seconds vs an idle plain Node process (target < 1 % of a core)
+//  (b) lateness of a 10 ms Node timer while Qt handles a key-event flood, and of a 10 ms Qt timer
+//      while Node handles a pipe flood, vs a plain-Node timer under the same flood (target p99 < 5 ms)
+// Run after `npm run build`: node bench/loop.mjs [--idle-seconds 30]
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const idleSeconds = Number(process.argv[process.argv.indexOf('--idle-seconds') + 1]) || 30;
+const CLK_TCK = 100; // Linux USER_HZ: /proc/<pid>/stat counts CPU time in 1/100 s
+
+function cpuTicks(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(f[11]) + Number(f[12]); // utime + stime
+}
+
+async function startXvfb() {
+  const proc = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x800x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
+  const num = await new Promise((resolve) => {
+    let out = '';
+    proc.stdio[3].on('data', (d) => {
+      out += d;
+      if (out.includes('\n')) resolve(out.trim());
+    });
+  });
+  return { display: `:${num}`, stop: () => proc.kill('SIGTERM') };
+}
+
+async function idleCpu(command, args, env) {
+  const child = spawn(command, args, { env, stdio: 'ignore' });
+  await new Promise((r) => setTimeout(r, 3000)); // let start-up work finish before measuring
+  const t0 = cpuTicks(child.pid);
+  const w0 = Date.now();
+  await new Promise((r) => setTimeout(r, idleSeconds * 1000));
+  const used = (cpuTicks(child.pid) - t0) / CLK_TCK;
+  const wall = (Date.now() - w0) / 1000;
+  child.kill('SIGTERM');
+  return (100 * used) / wall;
+}
+
+function probe(mode, env) {
+  const r = spawnSync(process.execPath, [join(root, 'bench', 'loopProbe.cjs'), mode], { env, encoding: 'utf8', timeout: 60_000 });
+  if (r.status !== 0) throw new Error(`probe ${mode} failed: ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').at(-1));
+}
+
+const xvfb = process.env.DISPLAY ? null : await startXvfb();
+const display = process.env.DISPLAY ?? xvfb.display;
+const home = mkdtempSync(join(tmpdir(), 'termio-bench-'));
+const env = { ...process.env, DISPLAY: display, HOME: home, TERMIO_HOME: join(home, '.termio'), XDG_RUNTIME_DIR: home };
+try {
+  console.log(`Event-loop bridge (idle window ${idleSeconds} s; timers 10 ms, 300 samples)`);
+  const [appCpu, nodeCpu] = await Promise.all([
+    idleCpu(process.execPath, [join(root, 'dist', 'app', 'main.js')], env),
+    idleCpu(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], env),
+  ]);
+  console.log(`  idle CPU, Termio app        ${appCpu.toFixed(2)} % of one core   (target < 1 %)`);
+  console.log(`  idle CPU, plain Node        ${nodeCpu.toFixed(2)} % of one core   (reference)`);
+  const qt = probe('qt', env);
+  const plain = probe('node', env);
+  const fmt = (s) => `p50 ${s.p50.toFixed(2)} ms  p99 ${s.p99.toFixed(2)} ms  max ${s.max.toFixed(2)} ms`;
+  console.log(`  Node 10 ms timer lateness, Qt busy with ${qt.keyEventsHandled} key events   ${fmt(qt.nodeTimer)}   (target p99 < 5 ms)`);
+  console.log(`  Qt 10 ms timer lateness, Node busy with a pipe flood   ${fmt(qt.qtTimer)}   (target p99 < 5 ms)`);
+  console.log(`  plain Node 10 ms timer lateness, same pipe flood       ${fmt(plain.nodeTimer)}   (reference)`);
+} finally {
+  xvfb?.stop();
+  rmSync(home, { recursive: true, force: true });
+}

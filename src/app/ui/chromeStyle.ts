@@ -1,0 +1,29 @@
+// The window chrome's look (sidebar, empty state, dialogs) as one Qt style sheet, so the
+// app reads as one product; the terminal grid itself is painted by the terminal view.
+export interface ChromeColors {
+  window: string;
+  sidebar: string;
+  border: string;
+  text: string;
+  muted: string;
+  accent: string;
+}
+
+export const darkChrome: ChromeColors = {
+  window: '#1b1e25',
+  sidebar: '#15181e',
+  border: '#2a2f3a',
+  text: '#dfe4ee',
+  muted: '#8a93a6',
+  accent: '#7ee0b5',
+};
+
+export function chromeStyleSheet(c: ChromeColors = darkChrome): string {
+  return `
+    #mainWindow, #central, #stack, #emptyState { background-color: ${c.window}; color: ${c.text}; }
+    #sidebar { background-color: ${c.sidebar}; border-right: 1px solid ${c.border}; }
+    #sidebarHeading { color: ${c.muted}; font-size: 11px; font-weight: 600; letter-spacing: 1px; }
+    #emptyTitle { color: ${c.text}; font-size: 20px; font-weight: 600; }
+    #emptyHint { color: ${c.muted}; font-size: 13px; padding-top: 6px; }
+  `;
+}

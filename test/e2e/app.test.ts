@@ -1,0 +1,78 @@
+// The foundation, end to end: the real app starts under Xvfb, shows its window, receives
+// keyboard and mouse input, keeps running when the window closes, and exits cleanly on SIGTERM.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { chromeStyleSheet, darkChrome } from '../../src/app/ui/chromeStyle';
+import { AppUnderTest, Display, descendants, e2eSkipReason, fractionNear, hexToRgb, isAlive, readPixels } from './harness';
+
+describe.skipIf(e2eSkipReason)('Termio app', () => {
+  let display: Display;
+  let app: AppUnderTest | undefined;
+
+  beforeAll(async () => {
+    display = await Display.start();
+  });
+  afterAll(async () => {
+    await display?.stop();
+  });
+  afterEach(async (ctx) => {
+    if (app) {
+      if (!app.exit) app.screenshot(`app-${ctx.task.name}`);
+      await app.stop();
+      app.cleanup();
+      app = undefined;
+    }
+  });
+
+  it('shows a painted window titled Termio within 3 s', async () => {
+    const started = Date.now();
+    app = await AppUnderTest.launch(display);
+    const win = await app.waitForWindow('Termio', 3_000);
+    const shownMs = Date.now() - started;
+    const geo = app.windowGeometry(win);
+    expect(geo.width).toBeGreaterThan(600);
+    // Qt paints asynchronously after mapping the window: wait until the pixels are there.
+    const shot = app.screenshot('window-shown');
+    const bg = hexToRgb(darkChrome.window);
+    const sidebar = hexToRgb(darkChrome.sidebar);
+    let pixels = readPixels(shot, geo.x, geo.y, geo.width, geo.height);
+    for (let i = 0; i < 40 && fractionNear(pixels, bg) < 0.5; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      pixels = readPixels(app.screenshot('window-shown'), geo.x, geo.y, geo.width, geo.height);
+    }
+    // Most of the window is the chrome's background, and the sidebar strip is there too.
+    expect(fractionNear(pixels, bg)).toBeGreaterThan(0.5);
+    expect(fractionNear(pixels, sidebar)).toBeGreaterThan(0.1);
+    expect(chromeStyleSheet()).toContain(darkChrome.window);
+    expect(shownMs).toBeLessThan(10_000); // generous: the 3 s target is checked by waitForWindow above
+  });
+
+  it('delivers key presses and mouse clicks to JavaScript', async () => {
+    app = await AppUnderTest.launch(display, { env: { TERMIO_TRACE_INPUT: '1' } });
+    const win = await app.waitForWindow();
+    display.xdotool('windowfocus', '--sync', win);
+    display.xdotool('type', '--delay', '20', 'qz');
+    await app.waitForLog(/input key \{"key":81,"text":"q"/);
+    await app.waitForLog(/input key \{"key":90,"text":"z"/);
+    const geo = app.windowGeometry(win);
+    display.xdotool('mousemove', String(geo.x + 600), String(geo.y + 300), 'click', '1');
+    const m = await app.waitForLog(/input mouse \{"x":(\d+),"y":(\d+),"button":1\}/);
+    expect(Number(m[1])).toBeGreaterThan(300);
+  });
+
+  it('keeps running when its window closes, and exits cleanly within 2 s on SIGTERM', async () => {
+    app = await AppUnderTest.launch(display);
+    const win = await app.waitForWindow();
+    display.xdotool('windowfocus', '--sync', win);
+    display.xdotool('key', 'ctrl+shift+w');
+    await app.waitForLog(/window closed/);
+    // xdotool search exits non-zero when no visible window matches.
+    expect(() => display.xdotool('search', '--onlyvisible', '--name', '^Termio$')).toThrow();
+    expect(app.exit).toBeNull();
+    expect(isAlive(app.pid)).toBe(true);
+    const children = descendants(app.pid);
+    const result = await app.stop();
+    expect(result.code).toBe(0);
+    expect(result.ms).toBeLessThan(2_000);
+    expect(children.filter(isAlive)).toEqual([]);
+  });
+});
