@@ -10,7 +10,7 @@
 import { spawnSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { availableParallelism, homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -153,7 +153,7 @@ function ensureNodeGui() {
   if (!existsSync(cached)) {
     log(`compiling NodeGUI ${nodeguiVersion()} against Qt ${qtVersion} (first time only, about 4 minutes on 2 cores)`);
     const out = join(cacheRoot, `${key}.build`);
-    const env = { ...process.env, QT_INSTALL_DIR: '/usr', CMAKE_BUILD_PARALLEL_LEVEL: String(Math.max(2, (globalThis.navigator?.hardwareConcurrency ?? 2))) };
+    const env = { ...process.env, QT_INSTALL_DIR: '/usr', CMAKE_BUILD_PARALLEL_LEVEL: String(availableParallelism()) };
     const nd = nodeDir();
     if (nd) env.npm_config_nodedir = nd;
     run(process.execPath, [join(root, 'node_modules', 'cmake-js', 'bin', 'cmake-js'), 'compile', '--out', out], { cwd: pkgDir, env });
