@@ -1,0 +1,113 @@
+// What the window's sidebar and the tray menu show, as plain data: sessions grouped by project
+// folder, each with its display title, state and time in state; and the urgency order the tray
+// uses. The Qt widgets only draw this, so every rule here is tested without a display.
+import type { SessionState } from '../../protocol';
+
+export interface SessionSummary {
+  id: string;
+  agentId: string | null;
+  cwd: string;
+  /** A rename or spawn title, else the prompt title a hook reported, else the terminal title. */
+  title: string;
+  state: SessionState;
+  stateSince: number;
+  createdAt: number;
+  exited?: { exitCode: number; signal?: number } | null;
+}
+
+export interface SidebarRow extends SessionSummary {
+  agentName: string;
+  /** The title shown: the session's own, else the agent's name. */
+  label: string;
+  needsYou: boolean;
+}
+
+export interface SidebarGroup {
+  folder: string;
+  /** The folder's name, with enough of its parent to tell two same-named folders apart. */
+  label: string;
+  rows: SidebarRow[];
+}
+
+/** attention beats working beats done beats idle (ATP "Status"; the tray's aggregate). */
+export const stateUrgency: Record<SessionState, number> = { attention: 3, working: 2, done: 1, idle: 0 };
+
+export function aggregateState(states: Iterable<SessionState>): SessionState {
+  let best: SessionState = 'idle';
+  for (const s of states) if (stateUrgency[s] > stateUrgency[best]) best = s;
+  return best;
+}
+
+function splitPath(p: string): string[] {
+  return p.split('/').filter(Boolean);
+}
+
+/** Shortest distinct labels for folders: 'api', or 'work/api' and 'play/api' when names clash. */
+export function folderLabels(folders: string[], home: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const unique = [...new Set(folders)];
+  const depth = new Map(unique.map((f) => [f, 1]));
+  const labelOf = (f: string) => {
+    if (f === home) return '~';
+    const parts = splitPath(f);
+    if (parts.length === 0) return '/';
+    return parts.slice(-(depth.get(f) ?? 1)).join('/');
+  };
+  for (let round = 0; round < 8; round++) {
+    const byLabel = new Map<string, string[]>();
+    for (const f of unique) byLabel.set(labelOf(f), [...(byLabel.get(labelOf(f)) ?? []), f]);
+    let clash = false;
+    for (const group of byLabel.values()) {
+      if (group.length < 2) continue;
+      for (const f of group) {
+        if ((depth.get(f) ?? 1) < splitPath(f).length) {
+          depth.set(f, (depth.get(f) ?? 1) + 1);
+          clash = true;
+        }
+      }
+    }
+    if (!clash) break;
+  }
+  for (const f of unique) out.set(f, labelOf(f));
+  return out;
+}
+
+/** Groups in order of their first session; rows in creation order (stable while you work). */
+export function buildSidebar(sessions: SessionSummary[], agentName: (id: string | null) => string, home: string): SidebarGroup[] {
+  const labels = folderLabels(sessions.map((s) => s.cwd), home);
+  const groups = new Map<string, SidebarGroup>();
+  for (const s of [...sessions].sort((a, b) => a.createdAt - b.createdAt)) {
+    let g = groups.get(s.cwd);
+    if (!g) {
+      g = { folder: s.cwd, label: labels.get(s.cwd) ?? s.cwd, rows: [] };
+      groups.set(s.cwd, g);
+    }
+    const name = agentName(s.agentId);
+    g.rows.push({ ...s, agentName: name, label: s.title.trim() || name, needsYou: s.state === 'attention' });
+  }
+  return [...groups.values()];
+}
+
+/** Most urgent first, then the longest waiting first (tray menu order). */
+export function byUrgency<T extends { state: SessionState; stateSince: number }>(items: T[]): T[] {
+  return [...items].sort((a, b) => stateUrgency[b.state] - stateUrgency[a.state] || a.stateSince - b.stateSince);
+}
+
+/** Compact time in state: 'now', '42s', '5m', '2h', '3d'. */
+export function formatDuration(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 5) return 'now';
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m`;
+  const h = Math.floor(m / 60);
+  if (h < 24) return `${h}h`;
+  return `${Math.floor(h / 24)}d`;
+}
+
+export const stateLabel: Record<SessionState, string> = {
+  attention: 'Needs you',
+  working: 'Working',
+  done: 'Done',
+  idle: 'Idle',
+};

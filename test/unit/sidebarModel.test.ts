@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { aggregateState, buildSidebar, byUrgency, folderLabels, formatDuration, type SessionSummary } from '../../src/app/host/sidebarModel';
+
+const s = (id: string, cwd: string, state: SessionSummary['state'], createdAt: number, title = '', agentId: string | null = 'claude'): SessionSummary => ({
+  id,
+  agentId,
+  cwd,
+  title,
+  state,
+  stateSince: createdAt,
+  createdAt,
+});
+
+describe('sidebar model', () => {
+  it('aggregates attention over working over done over idle', () => {
+    expect(aggregateState([])).toBe('idle');
+    expect(aggregateState(['idle', 'done'])).toBe('done');
+    expect(aggregateState(['done', 'working', 'idle'])).toBe('working');
+    expect(aggregateState(['working', 'attention', 'done'])).toBe('attention');
+  });
+
+  it('labels folders by name and adds parents only to tell clashes apart', () => {
+    const labels = folderLabels(['/home/u/work/api', '/home/u/play/api', '/home/u/web', '/home/u'], '/home/u');
+    expect(Object.fromEntries(labels)).toEqual({
+      '/home/u/work/api': 'work/api',
+      '/home/u/play/api': 'play/api',
+      '/home/u/web': 'web',
+      '/home/u': '~',
+    });
+  });
+
+  it('groups by folder in order of first session, titles falling back to the agent name', () => {
+    const groups = buildSidebar(
+      [s('c', '/p/web', 'idle', 3), s('a', '/p/api', 'working', 1, 'Fix login'), s('b', '/p/web', 'attention', 2, '', null)],
+      (id) => (id === 'claude' ? 'Claude Code' : 'Terminal'),
+      '/home/u',
+    );
+    expect(groups.map((g) => [g.label, g.rows.map((r) => [r.id, r.label, r.needsYou])])).toEqual([
+      ['api', [['a', 'Fix login', false]]],
+      ['web', [['b', 'Terminal', true], ['c', 'Claude Code', false]]],
+    ]);
+  });
+
+  it('orders by urgency, then longest waiting first', () => {
+    const items = [s('1', '/', 'done', 5), s('2', '/', 'attention', 9), s('3', '/', 'working', 1), s('4', '/', 'attention', 3)];
+    expect(byUrgency(items).map((i) => i.id)).toEqual(['4', '2', '3', '1']);
+  });
+
+  it('formats time in state compactly', () => {
+    expect([0, 4_999, 42_000, 5 * 60_000, 2 * 3600_000, 3 * 86400_000].map(formatDuration)).toEqual(['now', 'now', '42s', '5m', '2h', '3d']);
+  });
+});
