@@ -26,7 +26,8 @@ export interface DiscoveredResumeInput {
 /** The part of a manifest resume planning reads (structurally compatible with the full schema). */
 export interface ResumeManifestInput {
   id: string;
-  command: string;
+  /** One program (resolved on the login shell's PATH); absent for the login-shell Terminal. */
+  command?: string | undefined;
   permissionBypassFlag?: string | undefined;
   resume?: Partial<PinnedResumeInput> & Partial<DiscoveredResumeInput>;
 }
@@ -60,7 +61,7 @@ export interface ResumePlan {
   conversationId: string | null;
   mode: ResumeMode;
   /** command + arguments, one element per argv entry; never joined into a shell string. */
-  argv: string[];
+  argv: string[];   // [] = the login shell (a manifest without a command)
   /** One sentence a user can read in `termio sessions list` explaining the choice. */
   why: string;
 }
@@ -89,11 +90,16 @@ export function checkConversationId(id: unknown): string | null {
   return null;
 }
 
-/** Which family a manifest's resume block declares, or 'none' without a usable block. */
+/**
+ * Which family a manifest's resume block declares (ATP: inferred from the fields present):
+ * create/storeRoot/storeMatch → pinned; discover, or a resume template alone (the id then comes
+ * only from a hook's conversation id) → discovered; nothing usable → 'none'.
+ */
 export function resumeFamilyOf(resume: ResumeManifestInput['resume']): ResumeFamily | 'none' {
   if (!resume) return 'none';
   if (resume.discover) return 'discovered';
   if (resume.create !== undefined || resume.storeRoot !== undefined || resume.storeMatch !== undefined) return 'pinned';
+  if (resume.resume !== undefined) return 'discovered';
   return 'none';
 }
 
@@ -125,7 +131,9 @@ export function expandHome(path: string, home: string): string {
   return `${base === '/' ? '' : base}/${path.slice(2)}`;
 }
 
+/** An empty argv means "the login shell" (SpawnOptions.argv omitted): a manifest without a command. */
 function launchArgv(manifest: ResumeManifestInput, session: ResumeSessionInput, args: string[]): string[] {
+  if (manifest.command === undefined || manifest.command === '') return [];
   const argv = [manifest.command, ...args];
   if (session.bypass) argv.push(...splitFlags(manifest.permissionBypassFlag));
   return argv;
@@ -160,6 +168,7 @@ export function planResume(manifest: ResumeManifestInput, session: ResumeSession
   }
   const spec = manifest.resume;
   const family = resumeFamilyOf(spec);
+  if (!manifest.command) return fresh(manifest, session, 'none', `${manifest.id} launches the login shell; nothing to resume.`);
   if (family === 'none' || !spec) return fresh(manifest, session, 'none', `${manifest.id} declares no resume; launching fresh.`);
 
   const bound = session.conversationId;

@@ -100,6 +100,16 @@ describe('planResume: no resume block', () => {
     });
     expect(resumeFamilyOf({})).toBe('none');
   });
+  it('launches the login shell (empty argv) for a manifest without a command', () => {
+    const terminal: ResumeManifestInput = { id: 'terminal' };
+    expect(planResume(terminal, session({ agentId: 'terminal', bypass: true }))).toMatchObject({ family: 'none', mode: 'fresh', argv: [] });
+  });
+  it('treats a resume template alone as discovered (bound by a hook only)', () => {
+    const hookOnly: ResumeManifestInput = { id: 'droid', command: 'droid', resume: { resume: '--resume {id}' } };
+    expect(resumeFamilyOf(hookOnly.resume)).toBe('discovered');
+    expect(planResume(hookOnly, session({ agentId: 'droid', conversationId: ID, family: 'discovered' }))).toMatchObject({ mode: 'resume', argv: ['droid', '--resume', ID] });
+    expect(planResume(hookOnly, session({ agentId: 'droid' }))).toMatchObject({ mode: 'fresh', argv: ['droid'] });
+  });
 });
 
 describe('odd ids', () => {
