@@ -3,3 +3,6 @@
 export {};
 export * from './controlFrames';
 export * from './control';
+export * from './resumePlan';
+export * from './resumeStoreMatch';
+export * from './resumeRecord';
