@@ -6,6 +6,8 @@ import {
   CONTROL_PROTOCOL_VERSION,
   ControlReplySchema,
   FrameDecoder,
+  type ControlError,
+  type ControlReply,
   encodeFrame,
   parseRequest,
 } from '../../src/protocol';
@@ -67,7 +69,7 @@ describe('parseRequest', () => {
     const r = parseRequest(text);
     if (r.ok) throw new Error(`expected an error for ${text}`);
     expect(ControlReplySchema.safeParse(r.reply).success).toBe(true);
-    return r.reply;
+    return r.reply as ControlReply & { ok: false; error: ControlError };
   };
 
   it('accepts each verb with valid arguments', () => {

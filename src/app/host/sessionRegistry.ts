@@ -1,0 +1,283 @@
+// The host's list of live sessions: who they are (id, agent, folder, title), which status state
+// each is in and since when, and the requests other parts make about them (spawn, focus, close).
+// UI-free: the window listens to its events; the control server and the status engine drive it.
+import { randomUUID } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { isAbsolute } from 'node:path';
+import type { SessionState } from '../../protocol';
+import { Session, type Disposable, type Event, type LaunchError } from '../../terminal';
+
+export type { SessionState };
+
+/** What the registry asks a spawner for. `id` is minted by the registry and must become the Session's id. */
+export interface SpawnRequest {
+  id: string;
+  /** Manifest id; undefined = a plain login shell. */
+  agent?: string;
+  cwd: string;
+  bypass: boolean;
+  title?: string;
+}
+
+/** A failure the user caused (unknown agent, missing binary): shown to them, never thrown. */
+export type SpawnFailure = LaunchError | { kind: string; message: string };
+
+/** Turns a request into a running Session. The app passes one that builds argv from the agent manifest. */
+export type Spawner = (req: SpawnRequest) => Session | SpawnFailure | Promise<Session | SpawnFailure>;
+
+/** A spawner for plain shells: `argv` omitted = the user's login shell (Session.spawn's default). */
+export function shellSpawner(argv?: string[], env?: Record<string, string>): Spawner {
+  return (req) => {
+    if (req.agent !== undefined) {
+      return { kind: 'unknownAgent', message: `this host has no agent catalog, so it cannot launch '${req.agent}'` };
+    }
+    return Session.spawn({ cwd: req.cwd, id: req.id, ...(argv ? { argv } : {}), ...(env ? { env } : {}) });
+  };
+}
+
+export interface SessionRecord {
+  readonly id: string;
+  readonly agentId: string | null;
+  readonly cwd: string;
+  /** The name given at spawn (or by rename), else the live terminal title, else ''. */
+  readonly title: string;
+  readonly state: SessionState;
+  /** Which channel, rule or event put the session in its state. */
+  readonly stateWhy: string;
+  /** Epoch ms. */
+  readonly stateSince: number;
+  /** Epoch ms. */
+  readonly createdAt: number;
+  readonly bypass: boolean;
+  readonly session: Session;
+}
+
+export interface StateChange {
+  record: SessionRecord;
+  previous: SessionState;
+  why: string;
+}
+
+export type FindResult =
+  | { ok: true; record: SessionRecord }
+  | { ok: false; code: 'noSuchSession' | 'ambiguousSession'; message: string };
+
+export type SpawnResult =
+  | { ok: true; record: SessionRecord }
+  | { ok: false; code: 'spawnFailed' | 'badDirectory'; message: string };
+
+export interface SessionRegistryOptions {
+  /** Default: plain login shells (shellSpawner()). */
+  spawner?: Spawner;
+  /** Folder for a spawn without cwd. Default: the home folder. */
+  defaultCwd?: string;
+  /** Clock (epoch ms), replaceable in tests. */
+  now?: () => number;
+}
+
+function isSpawnFailure(r: Session | SpawnFailure): r is SpawnFailure {
+  return typeof (r as { kind?: unknown }).kind === 'string';
+}
+
+class Emitter<T> {
+  private listeners = new Set<(e: T) => void>();
+  readonly event: Event<T> = (listener) => {
+    // A wrapper, so subscribing the same function twice gives two independent subscriptions.
+    const wrapped = (e: T) => listener(e);
+    this.listeners.add(wrapped);
+    return { dispose: () => void this.listeners.delete(wrapped) };
+  };
+  fire(e: T): void {
+    for (const l of [...this.listeners]) l(e);
+  }
+  clear(): void {
+    this.listeners.clear();
+  }
+}
+
+interface MutableRecord {
+  id: string;
+  agentId: string | null;
+  cwd: string;
+  name: string | undefined;
+  state: SessionState;
+  stateWhy: string;
+  stateSince: number;
+  createdAt: number;
+  bypass: boolean;
+  session: Session;
+  subscriptions: Disposable[];
+  view: SessionRecord;
+}
+
+export class SessionRegistry implements Disposable {
+  private readonly records = new Map<string, MutableRecord>();
+  private readonly spawner: Spawner;
+  private readonly defaultCwd: string;
+  private readonly now: () => number;
+  private readonly added = new Emitter<SessionRecord>();
+  private readonly removed = new Emitter<SessionRecord>();
+  private readonly changed = new Emitter<SessionRecord>();
+  private readonly stateChanged = new Emitter<StateChange>();
+  private readonly focusRequested = new Emitter<SessionRecord>();
+  private disposed = false;
+
+  /** A session joined the registry (spawned here or adopted). */
+  readonly onAdded = this.added.event;
+  /** A session was closed; its process is being killed. */
+  readonly onRemoved = this.removed.event;
+  /** Title, name or exit status changed. */
+  readonly onChanged = this.changed.event;
+  readonly onStateChanged = this.stateChanged.event;
+  /** Someone (CLI, notification, menu) asked to bring this session to the front. */
+  readonly onFocusRequested = this.focusRequested.event;
+
+  constructor(opts: SessionRegistryOptions = {}) {
+    this.spawner = opts.spawner ?? shellSpawner();
+    this.defaultCwd = opts.defaultCwd ?? homedir();
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** Sessions in the order they were added. */
+  list(): SessionRecord[] {
+    return [...this.records.values()].map((r) => r.view);
+  }
+
+  get(id: string): SessionRecord | undefined {
+    return this.records.get(id)?.view;
+  }
+
+  get size(): number {
+    return this.records.size;
+  }
+
+  /** Finds a session by its id or a unique prefix of it. */
+  find(ref: string): FindResult {
+    const exact = this.records.get(ref);
+    if (exact) return { ok: true, record: exact.view };
+    const matches = ref ? [...this.records.keys()].filter((id) => id.startsWith(ref)) : [];
+    if (matches.length === 1) return { ok: true, record: (this.records.get(matches[0] as string) as MutableRecord).view };
+    if (matches.length === 0) return { ok: false, code: 'noSuchSession', message: `no session matches '${ref}'` };
+    return {
+      ok: false,
+      code: 'ambiguousSession',
+      message: `'${ref}' matches ${matches.length} sessions (${matches.slice(0, 5).join(', ')}${matches.length > 5 ? ', …' : ''}); give more of the id`,
+    };
+  }
+
+  /** Starts a session through the spawner. Resolves once the process is started, not when the program is ready. */
+  async spawn(req: { agent?: string; cwd?: string; bypass?: boolean; title?: string } = {}): Promise<SpawnResult> {
+    if (this.disposed) throw new Error('SessionRegistry.spawn after dispose');
+    const cwd = req.cwd ?? this.defaultCwd;
+    if (!isAbsolute(cwd)) return { ok: false, code: 'badDirectory', message: `the folder must be an absolute path, got '${cwd}'` };
+    let isDir = false;
+    try {
+      isDir = statSync(cwd).isDirectory();
+    } catch {
+      // Missing or unreadable: reported below.
+    }
+    if (!isDir) return { ok: false, code: 'badDirectory', message: `'${cwd}' is not an existing folder` };
+    const id = randomUUID();
+    const spawnReq: SpawnRequest = { id, cwd, bypass: req.bypass ?? false, ...(req.agent !== undefined ? { agent: req.agent } : {}), ...(req.title !== undefined ? { title: req.title } : {}) };
+    const result = await this.spawner(spawnReq);
+    if (isSpawnFailure(result)) return { ok: false, code: 'spawnFailed', message: result.message };
+    if (this.disposed) {
+      result.dispose();
+      throw new Error('SessionRegistry disposed while a spawn was in flight');
+    }
+    const record = this.add(result, { agentId: req.agent ?? null, title: req.title, bypass: spawnReq.bypass });
+    return { ok: true, record };
+  }
+
+  /** Adopts a Session started elsewhere (e.g. a resumed tab). The registry owns it from now on. */
+  add(session: Session, meta: { agentId?: string | null; title?: string; bypass?: boolean } = {}): SessionRecord {
+    if (this.records.has(session.id)) throw new Error(`SessionRegistry.add: session ${session.id} is already registered`);
+    const now = this.now();
+    const r: MutableRecord = {
+      id: session.id,
+      agentId: meta.agentId ?? null,
+      cwd: session.cwd,
+      name: meta.title || undefined,
+      state: 'idle',
+      stateWhy: 'started',
+      stateSince: now,
+      createdAt: now,
+      bypass: meta.bypass ?? false,
+      session,
+      subscriptions: [],
+      view: undefined as unknown as SessionRecord,
+    };
+    r.view = {
+      get id() { return r.id; },
+      get agentId() { return r.agentId; },
+      get cwd() { return r.cwd; },
+      get title() { return r.name ?? r.session.title; },
+      get state() { return r.state; },
+      get stateWhy() { return r.stateWhy; },
+      get stateSince() { return r.stateSince; },
+      get createdAt() { return r.createdAt; },
+      get bypass() { return r.bypass; },
+      get session() { return r.session; },
+    };
+    r.subscriptions.push(
+      session.onTitle(() => {
+        if (r.name === undefined) this.changed.fire(r.view);
+      }),
+      session.onExit(() => this.changed.fire(r.view)),
+    );
+    this.records.set(r.id, r);
+    this.added.fire(r.view);
+    return r.view;
+  }
+
+  /** Moves a session to a state (the status engine calls this). No event when nothing changes. */
+  setState(id: string, state: SessionState, why: string): boolean {
+    const r = this.records.get(id);
+    if (!r) return false;
+    if (r.state === state) {
+      r.stateWhy = why;
+      return true;
+    }
+    const previous = r.state;
+    r.state = state;
+    r.stateWhy = why;
+    r.stateSince = this.now();
+    this.stateChanged.fire({ record: r.view, previous, why });
+    return true;
+  }
+
+  /** Names a session (shown instead of the terminal title); '' goes back to the live title. */
+  rename(id: string, title: string): boolean {
+    const r = this.records.get(id);
+    if (!r) return false;
+    r.name = title || undefined;
+    this.changed.fire(r.view);
+    return true;
+  }
+
+  requestFocus(id: string): boolean {
+    const r = this.records.get(id);
+    if (!r) return false;
+    this.focusRequested.fire(r.view);
+    return true;
+  }
+
+  /** Removes the session and kills its process. */
+  close(id: string): boolean {
+    const r = this.records.get(id);
+    if (!r) return false;
+    this.records.delete(id);
+    for (const s of r.subscriptions) s.dispose();
+    r.session.dispose();
+    this.removed.fire(r.view);
+    return true;
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    for (const id of [...this.records.keys()]) this.close(id);
+    this.disposed = true;
+    for (const e of [this.added, this.removed, this.changed, this.stateChanged, this.focusRequested]) e.clear();
+  }
+}
