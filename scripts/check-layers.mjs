@@ -26,7 +26,7 @@ function layerOf(file) {
 
 // What each layer may import: other layers, and packages (by name prefix).
 const allowed = {
-  protocol: { layers: ['protocol'], packages: ['zod'], builtins: false },
+  protocol: { layers: ['protocol'], packages: ['zod', 'jsonc-parser'], builtins: false },
   terminal: { layers: ['protocol', 'terminal'], packages: ['node-pty', '@xterm/'], builtins: true },
   host: { layers: ['protocol', 'terminal', 'host'], packages: ['chokidar', 'node-notifier', 'zod', 'jsonc-parser', 'smol-toml'], builtins: true },
   cli: { layers: ['protocol', 'host', 'cli'], packages: ['zod'], builtins: true },

@@ -6,3 +6,14 @@ export * from './control';
 export * from './resumePlan';
 export * from './resumeStoreMatch';
 export * from './resumeRecord';
+// Status model, hook dialects and the hook-report wire format. SessionState is the same union
+// as control.ts's (exported from there).
+export {
+  SESSION_STATES, isSessionState, describeWhy, compileStatusRules, classifyText, STATE_PRIORITY,
+  StatusEngine, HOOK_START_GRACE_MS, HOOK_ACTIVITY_GRACE_MS,
+  type StatusChannel, type StatusWhy, type HealthNote, type HealthNoteCode, type SessionStatus,
+  type StatusRulesInput, type CompiledRule, type CompiledRules, type Classification,
+  type StatusEngineConfig, type StatusInput,
+} from './status';
+export * from './hooks';
+export * from './hookReport';

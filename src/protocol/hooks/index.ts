@@ -1,0 +1,7 @@
+// Hook dialects as pure text transforms: install/uninstall our entries in an agent's config.
+export * from './dialects';
+export * from './hookCommand';
+export * from './jsonHooks';
+export * from './tomlHooks';
+export * from './opencodePlugin';
+export * from './hookConfigEdit';

@@ -1,0 +1,68 @@
+// OpenCode has no hook file: status comes from a JS plugin we own (one file in its plugins
+// folder). The plugin forwards each declared event to the same reporter the other agents run,
+// with a snake_case payload the host reads like Claude's (plus the event's own `properties`, so
+// a manifest's "properties.sessionID" key path works too), and does nothing outside Termio.
+import { REPORTER_MARKER, reporterArgv, type ReporterLocation } from './hookCommand';
+import type { HookEventRule } from './dialects';
+
+export const PLUGIN_HEADER = `// termio hooks (${REPORTER_MARKER}): written by \`termio hooks install\`, removed by \`termio hooks uninstall\`. Do not edit.`;
+
+/** Plugin hook keys that are not bus events but hooks of their own in OpenCode's plugin API. */
+const HOOK_KEYS = new Set(['tool.execute.before', 'tool.execute.after']);
+
+export function renderOpencodePlugin(loc: ReporterLocation, events: readonly HookEventRule[]): string {
+  const argv = reporterArgv(loc, { agentId: 'opencode', state: 'idle', event: '' }).slice(0, -3);
+  const busEvents = Object.fromEntries(events.filter((e) => !HOOK_KEYS.has(e.on)).map((e) => [e.on, e.state]));
+  const hookEvents = events.filter((e) => HOOK_KEYS.has(e.on));
+  const lines = [
+    PLUGIN_HEADER,
+    // Built from parts so the layering check does not mistake the generated plugin's import for ours.
+    `import { spawn } from ${JSON.stringify(['node', 'child_process'].join(':'))};`,
+    '',
+    `const REPORTER = ${JSON.stringify(argv)};`,
+    `const EVENTS = ${JSON.stringify(busEvents)};`,
+    '',
+    'function report(state, event, props, extra) {',
+    '  if (!process.env.TERMIO_SESSION) return;',
+    '  const p = props || {};',
+    '  const payload = { hook_event_name: event, session_id: p.sessionID ?? (p.info && p.info.id) ?? null, properties: p, ...extra };',
+    '  try {',
+    "    const child = spawn(REPORTER[0], [...REPORTER.slice(1), 'opencode', state, event], { stdio: ['pipe', 'ignore', 'ignore'] });",
+    "    child.on('error', () => {});",
+    "    child.stdin.on('error', () => {});",
+    '    child.stdin.end(JSON.stringify(payload));',
+    '  } catch {}',
+    '}',
+    '',
+    'export const TermioStatus = async () => ({',
+    '  event: async ({ event }) => {',
+    '    const state = event && EVENTS[event.type];',
+    '    if (state) report(state, event.type, event.properties, {});',
+    '  },',
+    ...hookEvents.map(
+      (e) => `  ${JSON.stringify(e.on)}: async (input) => report(${JSON.stringify(e.state)}, ${JSON.stringify(e.on)}, input, { tool_name: input && input.tool }),`,
+    ),
+    '});',
+    '',
+  ];
+  return lines.join('\n');
+}
+
+export function isOurPlugin(text: string | null): boolean {
+  return text !== null && text.startsWith(PLUGIN_HEADER);
+}
+
+export type PluginEditResult = { ok: true; text: string | null; changed: boolean } | { ok: false; error: string };
+
+/** The plugin file's new content; a file of that name the user wrote is never overwritten. */
+export function installPlugin(existing: string | null, content: string): PluginEditResult {
+  if (existing !== null && !isOurPlugin(existing)) return { ok: false, error: 'a plugin file of that name exists and was not written by Termio; left untouched' };
+  return { ok: true, text: content, changed: existing !== content };
+}
+
+/** null text = delete the file. */
+export function uninstallPlugin(existing: string | null): PluginEditResult {
+  if (existing === null) return { ok: true, text: null, changed: false };
+  if (!isOurPlugin(existing)) return { ok: false, error: 'the plugin file was not written by Termio; left untouched' };
+  return { ok: true, text: null, changed: true };
+}

@@ -1,0 +1,48 @@
+// The four session states of ATP "Status" and the shape in which a session explains its state
+// (which channel, which rule or event, when). Plain types: the status engine produces them.
+
+export const SESSION_STATES = ['working', 'attention', 'done', 'idle'] as const;
+/** working; attention = blocked on the user; done = finished while the user was elsewhere; idle. */
+export type SessionState = (typeof SESSION_STATES)[number];
+
+export function isSessionState(value: unknown): value is SessionState {
+  return typeof value === 'string' && (SESSION_STATES as readonly string[]).includes(value);
+}
+
+/**
+ * Where a state came from: an agent's hook, its terminal title, its screen, the process
+ * ending, the user looking at the session, or the session starting (nothing known yet).
+ */
+export type StatusChannel = 'hooks' | 'titleStatus' | 'status' | 'exit' | 'focus' | 'start';
+
+export interface StatusWhy {
+  channel: StatusChannel;
+  /** The regex (its source) that matched, for titleStatus and status. */
+  rule?: string;
+  /** The hook event name ("Stop"), or what happened ("exit 0", "no rule matches"). */
+  event?: string;
+  /** When the evidence arrived (ms since the epoch). */
+  at: number;
+}
+
+export type HealthNoteCode = 'hooksNotReporting';
+
+export interface HealthNote {
+  code: HealthNoteCode;
+  message: string;
+  since: number;
+}
+
+export interface SessionStatus {
+  state: SessionState;
+  /** When the session entered this state (ms since the epoch). */
+  since: number;
+  why: StatusWhy;
+  health: HealthNote[];
+}
+
+/** One line for logs, `termio sessions why` and tooltips: "done · hooks Stop at 12:00:03". */
+export function describeWhy(why: StatusWhy): string {
+  const what = why.rule !== undefined ? `rule /${why.rule}/` : why.event !== undefined ? why.event : '';
+  return `${why.channel}${what ? ` ${what}` : ''} at ${new Date(why.at).toISOString()}`;
+}

@@ -1,0 +1,216 @@
+// One session's status state machine (ATP "Status", DESIGN.md "Status"). It takes what each
+// channel observed — hook events, title changes, screen snapshots, the process exiting, the
+// user looking — and yields the state with its reason. Pure: time arrives with each input and
+// the owner calls tick() at nextDeadline(); no timers, no I/O.
+//
+// Precedence:
+// - hooks, when declared and reporting, are the source of truth;
+// - titleStatus coexists: a title whose classification *changes* after the last hook event
+//   overrides it (it corrects a missed event the instant the title flips), except that only a
+//   working or attention title may end a hook's attention (a title going quiet while the agent
+//   waits on the user must never hide the prompt);
+// - status (screen rules) is ignored when hooks are declared, unless they never report;
+// - attention beats working; an exited process is never working;
+// - done = finished while the user was elsewhere; it becomes idle when the user looks.
+import { classifyText, compileStatusRules, STATE_PRIORITY, type CompiledRules, type StatusRulesInput } from './statusRules';
+import type { HealthNote, SessionState, SessionStatus, StatusChannel, StatusWhy } from './sessionState';
+
+/** Declared hooks that announce the session at launch should have reported by then. A cold
+ *  start of a Node-based CLI on a busy machine takes a few seconds; 15 s avoids false alarms. */
+export const HOOK_START_GRACE_MS = 15_000;
+/** Prompt-submit and tool hooks fire as the agent starts working, so hooks that are still
+ *  silent 5 s after the title or screen showed work are not reporting. */
+export const HOOK_ACTIVITY_GRACE_MS = 5_000;
+
+export interface StatusEngineConfig {
+  /** The manifest declares `hooks`. */
+  hooksDeclared: boolean;
+  /** One of the declared hook events fires at launch (SessionStart / sessionStart). */
+  hooksReportAtStart?: boolean;
+  titleStatus?: StatusRulesInput;
+  status?: StatusRulesInput;
+  startGraceMs?: number;
+  activityGraceMs?: number;
+}
+
+export type StatusInput =
+  | { kind: 'hook'; state: SessionState; event: string; at: number }
+  | { kind: 'title'; title: string; at: number }
+  | { kind: 'screen'; lines: readonly string[]; at: number }
+  | { kind: 'exit'; exitCode: number; signal?: number; at: number }
+  | { kind: 'focus'; focused: boolean; at: number }
+  | { kind: 'tick'; at: number };
+
+/** What one channel currently claims; `seq` orders claims that share a millisecond. */
+interface Claim {
+  state: SessionState | null;
+  why: StatusWhy;
+  seq: number;
+}
+
+const HOOKS_NOT_REPORTING =
+  'hooks not reporting: the agent has hooks declared but none reached Termio (not installed, ' +
+  'a vendor trust gate, or an old CLI); status falls back to the title and screen';
+
+export class StatusEngine {
+  private readonly titleRules: CompiledRules;
+  private readonly screenRules: CompiledRules;
+  private readonly startGraceMs: number;
+  private readonly activityGraceMs: number;
+  private seq = 0;
+  private hook: Claim | null = null;
+  private title: Claim | null = null;
+  private screen: Claim | null = null;
+  private exitWhy: StatusWhy | null = null;
+  private focused = false;
+  private hooksNotReporting: HealthNote | null = null;
+  /** When the title or screen first showed the agent busy while hooks were silent. */
+  private activitySeenAt: number | null = null;
+  private current: SessionStatus;
+
+  constructor(
+    private readonly config: StatusEngineConfig,
+    private readonly startedAt: number,
+  ) {
+    this.titleRules = compileStatusRules(config.titleStatus, 'titleStatus');
+    this.screenRules = compileStatusRules(config.status, 'status');
+    this.startGraceMs = config.startGraceMs ?? HOOK_START_GRACE_MS;
+    this.activityGraceMs = config.activityGraceMs ?? HOOK_ACTIVITY_GRACE_MS;
+    this.current = { state: 'idle', since: startedAt, why: { channel: 'start', at: startedAt }, health: [] };
+  }
+
+  /** Rules the manifest gave that could not be compiled (bad regex, unknown state). */
+  get ruleErrors(): string[] {
+    return [...this.titleRules.errors, ...this.screenRules.errors];
+  }
+
+  get status(): SessionStatus {
+    return this.current;
+  }
+
+  get hooksReporting(): boolean {
+    return this.hook !== null;
+  }
+
+  /** Feeds one observation; returns true when the state, its reason or the health changed. */
+  apply(input: StatusInput): boolean {
+    const seq = ++this.seq;
+    switch (input.kind) {
+      case 'hook':
+        if (this.exitWhy) return false;
+        this.hook = { state: input.state, why: { channel: 'hooks', event: input.event, at: input.at }, seq };
+        break;
+      case 'title':
+        if (this.exitWhy) return false;
+        this.title = this.flip(this.title, this.titleRules, input.title, 'titleStatus', input.at, seq);
+        break;
+      case 'screen':
+        if (this.exitWhy) return false;
+        this.screen = this.flip(this.screen, this.screenRules, input.lines.join('\n'), 'status', input.at, seq);
+        break;
+      case 'exit':
+        if (this.exitWhy) return false;
+        this.exitWhy = {
+          channel: 'exit',
+          event: input.signal ? `exit signal ${input.signal}` : `exit ${input.exitCode}`,
+          at: input.at,
+        };
+        break;
+      case 'focus':
+        this.focused = input.focused;
+        break;
+      case 'tick':
+        break;
+    }
+    this.checkHookHealth(input.at);
+    return this.resolve(input);
+  }
+
+  /** The next time tick() can change anything (the hook-health deadline), or null. */
+  nextDeadline(): number | null {
+    if (!this.config.hooksDeclared || this.hook || this.hooksNotReporting || this.exitWhy) return null;
+    const deadlines: number[] = [];
+    if (this.config.hooksReportAtStart) deadlines.push(this.startedAt + this.startGraceMs);
+    if (this.activitySeenAt !== null) deadlines.push(this.activitySeenAt + this.activityGraceMs);
+    return deadlines.length ? Math.min(...deadlines) : null;
+  }
+
+  /** A new claim when the text's classification changed, else the old claim (with its time). */
+  private flip(
+    previous: Claim | null,
+    rules: CompiledRules,
+    text: string,
+    channel: StatusChannel,
+    at: number,
+    seq: number,
+  ): Claim | null {
+    if (rules.rules.length === 0) return previous;
+    const c = classifyText(rules, text);
+    const state = c?.state ?? null;
+    if (previous && previous.state === state) return previous;
+    if (!previous && state === null) return null;
+    return { state, why: c ? { channel, rule: c.rule, at } : { channel, event: 'no rule matches', at }, seq };
+  }
+
+  private checkHookHealth(at: number): void {
+    if (!this.config.hooksDeclared || this.exitWhy) return;
+    if (this.hook) {
+      this.hooksNotReporting = null;
+      return;
+    }
+    const busy = (c: Claim | null) => c !== null && (c.state === 'working' || c.state === 'attention');
+    if (this.activitySeenAt === null && (busy(this.title) || busy(this.screen))) this.activitySeenAt = at;
+    const deadline = this.nextDeadline();
+    if (deadline !== null && at >= deadline) this.hooksNotReporting = { code: 'hooksNotReporting', message: HOOKS_NOT_REPORTING, since: at };
+  }
+
+  /** The state the channels claim, before done/idle is decided by where the user is. */
+  private raw(): { state: SessionState; why: StatusWhy } {
+    if (this.exitWhy) return { state: 'done', why: this.exitWhy };
+    if (this.config.hooksDeclared && this.hook) {
+      const hook = this.hook;
+      const title = this.title;
+      if (title && title.state !== null && title.seq > hook.seq) {
+        const endsAttention = hook.state === 'attention' && title.state !== 'working' && title.state !== 'attention';
+        if (!endsAttention) return { state: title.state, why: title.why };
+      }
+      return { state: hook.state as SessionState, why: hook.why };
+    }
+    const claims = [this.title];
+    // Screen rules count only for agents without hooks, or whose hooks never reported.
+    if (!this.config.hooksDeclared || this.hooksNotReporting) claims.push(this.screen);
+    let best: Claim | null = null;
+    let latest: Claim | null = null;
+    for (const c of claims) {
+      if (!c) continue;
+      if (!latest || c.seq > latest.seq) latest = c;
+      if (c.state === null) continue;
+      const rank = STATE_PRIORITY.indexOf(c.state);
+      if (!best || rank < STATE_PRIORITY.indexOf(best.state as SessionState) || (rank === STATE_PRIORITY.indexOf(best.state as SessionState) && c.seq > best.seq)) best = c;
+    }
+    if (best) return { state: best.state as SessionState, why: best.why };
+    return { state: 'idle', why: latest ? latest.why : { channel: 'start', at: this.startedAt } };
+  }
+
+  private resolve(input: StatusInput): boolean {
+    const prev = this.current;
+    const raw = this.raw();
+    let state = raw.state;
+    let why = raw.why;
+    if (state === 'done' || state === 'idle') {
+      if (this.focused) {
+        state = 'idle';
+        if (prev.state === 'done' && input.kind === 'focus') why = { channel: 'focus', event: 'user looked', at: input.at };
+      } else if (prev.state !== 'idle') {
+        // Finished (or still finished) while the user was elsewhere.
+        state = 'done';
+        if (prev.state === 'done') why = prev.why;
+      }
+    }
+    const health = this.hooksNotReporting ? [this.hooksNotReporting] : [];
+    const healthChanged = health.length !== prev.health.length;
+    if (state === prev.state && !healthChanged) return false;
+    this.current = state === prev.state ? { ...prev, health } : { state, since: input.at, why, health };
+    return true;
+  }
+}

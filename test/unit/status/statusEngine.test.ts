@@ -1,0 +1,145 @@
+// The status state machine: channel precedence, done vs idle, exit, hook health, reasons.
+import { describe, expect, it } from 'vitest';
+import { StatusEngine, type StatusEngineConfig, type StatusInput } from '../../../src/protocol/status';
+
+const claudeLike: StatusEngineConfig = {
+  hooksDeclared: true,
+  hooksReportAtStart: true,
+  titleStatus: { idle: ['^✳ '], working: ['^[^\\sA-Za-z0-9✳] '] },
+};
+const codexLike: StatusEngineConfig = {
+  hooksDeclared: true,
+  titleStatus: { attention: ['\\[ [!.] \\] Action Required'], working: ['^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]'] },
+  status: { attention: ['Allow command\\?'] },
+};
+const screenOnly: StatusEngineConfig = {
+  hooksDeclared: false,
+  status: { working: ['esc to interrupt'], attention: ['Do you want to proceed\\?'] },
+};
+
+/** Runs inputs at t = 1000, 1001, … and returns the state after each. */
+function run(config: StatusEngineConfig, inputs: Array<Omit<StatusInput, 'at'> & { at?: number }>): { states: string[]; engine: StatusEngine } {
+  const engine = new StatusEngine(config, 0);
+  let t = 1000;
+  const states = inputs.map((i) => {
+    engine.apply({ ...i, at: i.at ?? t++ } as StatusInput);
+    return engine.status.state;
+  });
+  return { states, engine };
+}
+
+const hook = (state: 'working' | 'attention' | 'done' | 'idle', event: string) => ({ kind: 'hook' as const, state, event });
+const title = (t: string) => ({ kind: 'title' as const, title: t });
+const screen = (...lines: string[]) => ({ kind: 'screen' as const, lines });
+const focus = (focused: boolean) => ({ kind: 'focus' as const, focused });
+
+describe('hooks are the source of truth', () => {
+  it('follows hook events; done while away, idle once the user looks', () => {
+    const { states, engine } = run(claudeLike, [hook('idle', 'SessionStart'), hook('working', 'UserPromptSubmit'), hook('working', 'PreToolUse'), hook('done', 'Stop'), focus(true)]);
+    expect(states).toEqual(['idle', 'working', 'working', 'done', 'idle']);
+    expect(engine.status.why).toMatchObject({ channel: 'focus' });
+  });
+
+  it('finishing while the user is looking is idle at once', () => {
+    const { states, engine } = run(claudeLike, [focus(true), hook('working', 'UserPromptSubmit'), hook('done', 'Stop')]);
+    expect(states).toEqual(['idle', 'working', 'idle']);
+    expect(engine.status.why).toMatchObject({ channel: 'hooks', event: 'Stop' });
+  });
+
+  it('a title flip corrects a missed hook event at once', () => {
+    // The Stop hook never arrives; the title goes from spinner to ✳.
+    const { states, engine } = run(claudeLike, [hook('working', 'UserPromptSubmit'), title('⠂ Fixing tests'), title('⠐ Fixing tests'), title('✳ Fixing tests')]);
+    expect(states).toEqual(['working', 'working', 'working', 'done']);
+    expect(engine.status.why).toMatchObject({ channel: 'titleStatus', rule: '^✳ ' });
+  });
+
+  it('a title that has not flipped never overrides a newer hook', () => {
+    // Spinner frames keep arriving after Stop: same classification, no flip.
+    const { states } = run(claudeLike, [title('⠂ x'), hook('working', 'PreToolUse'), hook('done', 'Stop'), title('⠐ x'), title('⠄ x')]);
+    expect(states).toEqual(['working', 'working', 'done', 'done', 'done']);
+  });
+
+  it('a quiet title cannot hide a hook\'s attention, a working title ends it', () => {
+    const { states } = run(claudeLike, [hook('working', 'PreToolUse'), title('⠂ x'), hook('attention', 'PermissionRequest'), title('✳ x'), title('⠐ x')]);
+    expect(states).toEqual(['working', 'working', 'attention', 'attention', 'working']);
+  });
+
+  it('attention in the title (codex) beats the hook\'s working', () => {
+    const { states } = run(codexLike, [hook('working', 'PreToolUse'), title('[ ! ] Action Required'), title('[ . ] Action Required'), hook('working', 'PostToolUse')]);
+    expect(states).toEqual(['working', 'attention', 'attention', 'working']);
+  });
+
+  it('screen rules are ignored while hooks report', () => {
+    const { states } = run(codexLike, [hook('working', 'PreToolUse'), screen('Allow command?'), hook('done', 'Stop')]);
+    expect(states).toEqual(['working', 'working', 'done']);
+  });
+});
+
+describe('exit', () => {
+  it('an exited process is never working, and ignores late signals', () => {
+    const { states, engine } = run(claudeLike, [hook('working', 'PreToolUse'), { kind: 'exit', exitCode: 0 }, hook('working', 'PostToolUse'), title('⠂ x')]);
+    expect(states).toEqual(['working', 'done', 'done', 'done']);
+    expect(engine.status.why).toMatchObject({ channel: 'exit', event: 'exit 0' });
+  });
+
+  it('exits straight to idle when the user is looking', () => {
+    expect(run(screenOnly, [focus(true), screen('esc to interrupt'), { kind: 'exit', exitCode: 1 }]).states).toEqual(['idle', 'working', 'idle']);
+  });
+});
+
+describe('screen rules (no hooks)', () => {
+  it('attention beats working when both match', () => {
+    const { states, engine } = run(screenOnly, [screen('⠋ Thinking… (esc to interrupt)'), screen('Do you want to proceed?', 'esc to interrupt'), screen('> ')]);
+    expect(states).toEqual(['working', 'attention', 'done']);
+    expect(engine.status.why).toMatchObject({ channel: 'status', event: 'no rule matches' });
+  });
+
+  it('title and screen together: the more urgent claim wins', () => {
+    const cfg: StatusEngineConfig = { hooksDeclared: false, titleStatus: { idle: ['^◇'], working: ['^✦'] }, status: { attention: ['Apply this change\\?'] } };
+    expect(run(cfg, [title('◇  Ready (app)'), title('✦  Working… (app)'), screen('Apply this change?'), screen(''), title('◇  Ready (app)')]).states).toEqual([
+      'idle', 'working', 'attention', 'working', 'done',
+    ]);
+  });
+});
+
+describe('hooks not reporting', () => {
+  it('declared hooks silent after start: health note, and the screen counts again', () => {
+    const e = new StatusEngine(codexLike, 0);
+    e.apply({ kind: 'title', title: '⠋ codex', at: 100 });
+    expect(e.status.health).toEqual([]);
+    expect(e.nextDeadline()).toBe(100 + 5_000);
+    e.apply({ kind: 'screen', lines: ['Allow command?'], at: 200 });
+    expect(e.status.state).toBe('working'); // screen ignored: hooks are declared and may still report
+    expect(e.apply({ kind: 'tick', at: 5_100 })).toBe(true);
+    expect(e.status.health.map((h) => h.code)).toEqual(['hooksNotReporting']);
+    e.apply({ kind: 'screen', lines: ['Allow command?', ''], at: 5_200 });
+    expect(e.status.state).toBe('attention');
+    // A hook finally reports: the note goes, hooks rule again.
+    e.apply({ kind: 'hook', state: 'working', event: 'PostToolUse', at: 6_000 });
+    expect(e.status).toMatchObject({ state: 'working', health: [] });
+  });
+
+  it('agents with a start hook are expected to report within the start grace', () => {
+    const e = new StatusEngine(claudeLike, 0);
+    expect(e.nextDeadline()).toBe(15_000);
+    e.apply({ kind: 'tick', at: 14_999 });
+    expect(e.status.health).toEqual([]);
+    e.apply({ kind: 'tick', at: 15_000 });
+    expect(e.status.health).toHaveLength(1);
+  });
+
+  it('never cries wolf for an agent idle since launch whose hooks fire on prompts only', () => {
+    const e = new StatusEngine({ ...codexLike }, 0);
+    e.apply({ kind: 'title', title: 'codex — app', at: 10 });
+    expect(e.nextDeadline()).toBeNull();
+    e.apply({ kind: 'tick', at: 3_600_000 });
+    expect(e.status.health).toEqual([]);
+  });
+});
+
+describe('rules', () => {
+  it('bad regexes and unknown states are reported, not thrown', () => {
+    const e = new StatusEngine({ hooksDeclared: false, titleStatus: { working: ['(unclosed'], sleeping: ['x'] } }, 0);
+    expect(e.ruleErrors).toEqual([expect.stringMatching(/bad regex "\(unclosed"/), expect.stringMatching(/unknown state 'sleeping'/)]);
+  });
+});
