@@ -1,0 +1,15 @@
+// Public API of the terminal layer (src/terminal): sessions, render model, input encoding, themes.
+export { Session, SYNC_OUTPUT_TIMEOUT_MS, KILL_GRACE_MS, type SpawnOptions, type LaunchError, type ExitStatus } from './session';
+export { Emitter, DisposableStore, toDisposable, type Disposable, type Event } from './events';
+export {
+  RenderModel, type Frame, type RenderRow, type Run, type Color, type UnderlineStyle, type CursorState, type BufferPoint,
+  type SelectionMode, type RowSelection,
+} from './renderModel';
+export {
+  encodeKey, encodeMouse, encodePaste, encodeFocus, modifierParam, defaultInputModes, DEFAULT_SHIFT_ENTER,
+  type KeyInput, type MouseInput, type MouseButton, type InputModes, type MouseTrackingMode, type KeyEncodingOptions,
+} from './inputEncoding';
+export { TerminalModes, KittyFlags, type CursorShape, type MouseEncoding } from './terminalModes';
+export { FlowController, FlowControlConstants } from './flowControl';
+export { InBandSignals, type Notification, type Progress } from './inBandSignals';
+export { darkTheme, lightTheme, paletteColor, resolveColor, dimColor, type Theme } from './theme';

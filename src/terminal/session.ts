@@ -1,0 +1,389 @@
+// A Session: one process on a pty, parsed by an @xterm/headless emulator, exposed as a render
+// model plus input encoding. Owns the pty, the emulator, its parser hooks and timers, and
+// releases them all in dispose(). Emits the in-band signals: title, bell, OSC 9/777 notifications.
+import { randomUUID } from 'node:crypto';
+import { accessSync, constants as fsConstants, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import * as pty from 'node-pty';
+import { Terminal } from '@xterm/headless';
+import { DisposableStore, Emitter, toDisposable, type Disposable, type Event } from './events';
+import { FlowController } from './flowControl';
+import { installExitDrain } from './ptyDrain';
+import { InBandSignals, type Notification, type Progress } from './inBandSignals';
+import {
+  encodeFocus, encodeKey, encodeMouse, encodePaste, type InputModes, type KeyInput, type MouseInput,
+} from './inputEncoding';
+import { RenderModel } from './renderModel';
+import { TerminalModes, type CursorShape } from './terminalModes';
+
+export type { Disposable, Event } from './events';
+
+export interface SpawnOptions {
+  /** Omitted → the user's login shell ($SHELL -l, fallback /bin/sh). */
+  argv?: string[];
+  cwd: string;
+  /** Merged over process.env; TERM/COLORTERM/TERMIO_SESSION are always set. */
+  env?: Record<string, string>;
+  cols?: number;
+  rows?: number;
+  /** Scrollback lines; default 10,000. */
+  scrollback?: number;
+  /** TERMIO_SESSION value; default a fresh UUID. */
+  id?: string;
+  /** Bytes for Shift+Enter when the app enabled no extended keyboard mode (default ESC CR). */
+  shiftEnter?: string;
+  /** Cursor shape and blink until the application sets its own (DECSCUSR). */
+  cursorShape?: CursorShape;
+  cursorBlink?: boolean;
+}
+
+export type LaunchError = { kind: 'launchError'; message: string; command: string };
+
+export interface ExitStatus {
+  exitCode: number;
+  signal?: number;
+}
+
+const DEFAULT_COLS = 80;
+const DEFAULT_ROWS = 24;
+/** Scrollback lines kept per session (issue 3: 10,000 by default). */
+const DEFAULT_SCROLLBACK = 10_000;
+/** How long a DEC synchronized update (?2026h) may hold back rendering if the application never
+ *  ends it: xterm.js's renderer uses the same 1 s. */
+export const SYNC_OUTPUT_TIMEOUT_MS = 1000;
+/** Grace between SIGHUP and SIGKILL when a session is disposed: long enough for a shell or an
+ *  agent to save state on hang-up, short enough that closing a tab never leaves a process. */
+export const KILL_GRACE_MS = 2000;
+
+/** Variables that describe the terminal Termio itself runs in, which would mislead the child. */
+const INHERITED_TERMINAL_VARS = [
+  'COLUMNS', 'LINES', 'TERMCAP', 'TERM_PROGRAM', 'TERM_PROGRAM_VERSION', 'TERM_SESSION_ID', 'TMUX', 'TMUX_PANE',
+  'STY', 'WINDOW', 'WINDOWID', 'VTE_VERSION', 'KITTY_WINDOW_ID', 'ITERM_SESSION_ID', 'WT_SESSION', 'VSCODE_INJECTION',
+];
+
+function launchError(command: string, message: string): LaunchError {
+  return { kind: 'launchError', message, command };
+}
+
+function findExecutable(command: string, cwd: string, env: Record<string, string>): string | null {
+  const canRun = (p: string): boolean => {
+    try {
+      accessSync(p, fsConstants.X_OK);
+      return statSync(p).isFile();
+    } catch {
+      return false;
+    }
+  };
+  if (command.includes('/')) {
+    const p = isAbsolute(command) ? command : resolve(cwd, command);
+    return canRun(p) ? p : null;
+  }
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const p = join(dir, command);
+    if (canRun(p)) return p;
+  }
+  return null;
+}
+
+function buildEnv(opts: SpawnOptions, id: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  for (const k of INHERITED_TERMINAL_VARS) delete env[k];
+  env.TERM_PROGRAM = 'termio';
+  // GUI apps on macOS start without a locale; TUIs then fall back to ASCII.
+  if (!env.LANG && !env.LC_ALL && !env.LC_CTYPE) env.LANG = process.platform === 'darwin' ? 'en_US.UTF-8' : 'C.UTF-8';
+  Object.assign(env, opts.env ?? {});
+  env.TERM = 'xterm-256color';
+  env.COLORTERM = 'truecolor';
+  env.TERMIO_SESSION = id;
+  return env;
+}
+
+export class Session implements Disposable {
+  readonly id: string;
+  readonly pid: number;
+  readonly cwd: string;
+  readonly argv: string[];
+  /** The emulator (for tests, benches and features the render model does not cover). */
+  readonly emulator: Terminal;
+  readonly renderModel: RenderModel;
+  readonly terminalModes: TerminalModes;
+
+  private readonly signals: InBandSignals;
+  private readonly pty: pty.IPty;
+  private readonly flow: FlowController;
+  private readonly store = new DisposableStore();
+  private readonly shiftEnter: string | undefined;
+  private _exited: ExitStatus | null = null;
+  private disposed = false;
+  private syncTimer: NodeJS.Timeout | null = null;
+  private killTimer: NodeJS.Timeout | null = null;
+  private ptyExitListener: Disposable | null = null;
+
+  private readonly _onRender = this.store.add(new Emitter<void>());
+  private readonly _onExit = this.store.add(new Emitter<ExitStatus>());
+  readonly onTitle: Event<string>;
+  readonly onBell: Event<void>;
+  /** OSC 9 (iTerm2 style) and OSC 777;notify (urxvt style) notifications. */
+  readonly onNotification: Event<Notification>;
+  /** OSC 9;4 progress reports (ConEmu style). */
+  readonly onProgress: Event<Progress>;
+  /** The emulator state changed; views schedule a frame. Held back during synchronized updates. */
+  readonly onRender: Event<void> = this._onRender.event;
+  /** The process ended; fires after all its output has been parsed. */
+  readonly onExit: Event<ExitStatus> = this._onExit.event;
+
+  static spawn(opts: SpawnOptions): Session | LaunchError {
+    const id = opts.id ?? randomUUID();
+    const env = buildEnv(opts, id);
+    const argv = opts.argv && opts.argv.length > 0 ? [...opts.argv] : [env.SHELL || '/bin/sh', '-l'];
+    const command = argv[0]!;
+    const cwd = resolve(opts.cwd);
+    try {
+      if (!statSync(cwd).isDirectory()) return launchError(command, `working directory ${cwd} is not a directory`);
+    } catch {
+      return launchError(command, `working directory ${cwd} does not exist`);
+    }
+    let file = findExecutable(command, cwd, env);
+    if (!file && !opts.argv?.length && command !== '/bin/sh') {
+      // $SHELL points at a shell that is gone: fall back rather than leave the user without one.
+      argv[0] = '/bin/sh';
+      file = findExecutable('/bin/sh', cwd, env);
+    }
+    if (!file) return launchError(command, `command not found or not executable: ${command}`);
+    const cols = opts.cols ?? DEFAULT_COLS;
+    const rows = opts.rows ?? DEFAULT_ROWS;
+    if (!(cols > 0 && rows > 0)) throw new Error(`Session.spawn: bad size ${cols}x${rows}`);
+    let proc: pty.IPty;
+    try {
+      proc = pty.spawn(file, argv.slice(1), { name: 'xterm-256color', cols, rows, cwd, env, encoding: null });
+    } catch (err) {
+      return launchError(command, `cannot start ${command}: ${(err as Error).message}`);
+    }
+    return new Session(proc, id, cwd, argv, cols, rows, opts);
+  }
+
+  private constructor(proc: pty.IPty, id: string, cwd: string, argv: string[], cols: number, rows: number, opts: SpawnOptions) {
+    this.pty = proc;
+    this.id = id;
+    this.pid = proc.pid;
+    this.cwd = cwd;
+    this.argv = argv;
+    this.shiftEnter = opts.shiftEnter;
+    const term = new Terminal({
+      cols,
+      rows,
+      scrollback: opts.scrollback ?? DEFAULT_SCROLLBACK,
+      allowProposedApi: true,
+    });
+    this.emulator = term;
+    this.store.add(toDisposable(() => term.dispose()));
+    this.terminalModes = this.store.add(new TerminalModes(term, (d) => this.write(d)));
+    this.renderModel = this.store.add(new RenderModel(term, this.terminalModes, { cursorShape: opts.cursorShape, cursorBlink: opts.cursorBlink }));
+    this.flow = new FlowController(() => proc.pause(), () => proc.resume());
+
+    // The emulator's own replies (device attributes, cursor position reports) go to the app.
+    this.store.add(term.onData((d) => this.write(d)));
+    this.store.add(term.onBinary((d) => this.writeBinary(d)));
+    this.signals = this.store.add(new InBandSignals(term));
+    this.onTitle = this.signals.onTitle;
+    this.onBell = this.signals.onBell;
+    this.onNotification = this.signals.onNotification;
+    this.onProgress = this.signals.onProgress;
+    this.store.add(term.onWriteParsed(() => this.handleParsed()));
+
+    const handleData = (bytes: Buffer): void => {
+      if (this.disposed) return;
+      const n = bytes.length;
+      this.flow.received(n);
+      term.write(bytes, () => this.flow.parsed(n));
+    };
+    // With encoding: null node-pty hands out Buffers (its typings say string).
+    this.store.add(proc.onData((chunk) => handleData(chunk as unknown as Buffer)));
+    installExitDrain(proc, handleData);
+    this.ptyExitListener = proc.onExit(({ exitCode, signal }) => {
+      this.ptyExitListener?.dispose();
+      this.ptyExitListener = null;
+      if (this.killTimer) clearTimeout(this.killTimer);
+      this.killTimer = null;
+      if (this.disposed) return;
+      // node-pty reports the exit once the pty is drained; wait for the emulator to catch up.
+      void this.whenParsed().then(() => {
+        if (this.disposed) return;
+        this._exited = signal ? { exitCode, signal } : { exitCode };
+        this._onExit.fire(this._exited);
+        this._onRender.fire();
+      });
+    });
+  }
+
+  private handleParsed(): void {
+    if (this.emulator.modes.synchronizedOutputMode) {
+      if (!this.syncTimer) {
+        this.syncTimer = setTimeout(() => {
+          this.syncTimer = null;
+          if (!this.disposed) this._onRender.fire();
+        }, SYNC_OUTPUT_TIMEOUT_MS);
+      }
+      return;
+    }
+    if (this.syncTimer) {
+      clearTimeout(this.syncTimer);
+      this.syncTimer = null;
+    }
+    this._onRender.fire();
+  }
+
+  get title(): string {
+    return this.signals.title;
+  }
+
+  get exited(): ExitStatus | null {
+    return this._exited;
+  }
+
+  get cols(): number {
+    return this.emulator.cols;
+  }
+
+  get rows(): number {
+    return this.emulator.rows;
+  }
+
+  /** The modes input encoding honours, read from the emulator and our parser hooks. */
+  get inputModes(): InputModes {
+    const m = this.emulator.modes;
+    return {
+      applicationCursorKeys: m.applicationCursorKeysMode,
+      applicationKeypad: m.applicationKeypadMode,
+      bracketedPaste: m.bracketedPasteMode,
+      mouseTracking: m.mouseTrackingMode,
+      mouseEncoding: this.terminalModes.mouseEncoding,
+      sendFocus: m.sendFocusMode,
+      kittyFlags: this.terminalModes.kittyFlags,
+      modifyOtherKeys: this.terminalModes.modifyOtherKeys,
+    };
+  }
+
+  /** Unparsed bytes and pause state of the pty (for benches and diagnostics). */
+  get flowState(): { unparsed: number; paused: boolean; pauses: number } {
+    return { unparsed: this.flow.unparsedChars, paused: this.flow.isPaused, pauses: this.flow.pauseCount };
+  }
+
+  write(data: string): void {
+    if (this.disposed || this._exited) return;
+    this.pty.write(data);
+  }
+
+  /** Bytes given as a binary string (one char per byte), e.g. legacy mouse reports. */
+  private writeBinary(data: string): void {
+    if (this.disposed || this._exited) return;
+    this.pty.write(Buffer.from(data, 'latin1'));
+  }
+
+  paste(text: string): void {
+    this.write(encodePaste(text, this.inputModes));
+  }
+
+  /** Encodes and sends a key press; false when the key sends nothing (a possible shortcut). */
+  sendKey(key: KeyInput): boolean {
+    const bytes = encodeKey(key, this.inputModes, { shiftEnter: this.shiftEnter });
+    if (bytes === null) return false;
+    if (this.emulator.buffer.active.viewportY !== this.emulator.buffer.active.baseY) this.scrollToBottom();
+    this.write(bytes);
+    return true;
+  }
+
+  /** Sends a mouse report if the application asked for this kind of event. */
+  sendMouse(e: MouseInput): boolean {
+    const modes = this.inputModes;
+    const bytes = encodeMouse(e, modes);
+    if (bytes === null) return false;
+    if (modes.mouseEncoding === 'default') this.writeBinary(bytes);
+    else this.write(bytes);
+    return true;
+  }
+
+  sendFocus(focused: boolean): void {
+    const bytes = encodeFocus(focused, this.inputModes);
+    if (bytes) this.write(bytes);
+  }
+
+  /** Scrolls the viewport through scrollback (negative = up) and asks views to repaint. */
+  scrollLines(n: number): void {
+    this.emulator.scrollLines(n);
+    this._onRender.fire();
+  }
+
+  scrollToBottom(): void {
+    this.emulator.scrollToBottom();
+    this._onRender.fire();
+  }
+
+  /** Asks views to repaint (after a selection change, for example). */
+  requestRender(): void {
+    if (!this.disposed) this._onRender.fire();
+  }
+
+  resize(cols: number, rows: number): void {
+    if (!Number.isInteger(cols) || !Number.isInteger(rows) || cols < 1 || rows < 1) {
+      throw new Error(`Session.resize: bad size ${cols}x${rows}`);
+    }
+    if (this.disposed || (cols === this.cols && rows === this.rows)) return;
+    if (!this._exited) {
+      try {
+        this.pty.resize(cols, rows);
+      } catch {
+        // The pty closed between the exit and this call: only the emulator needs the size.
+      }
+    }
+    this.emulator.resize(cols, rows);
+    this._onRender.fire();
+  }
+
+  /** Rows of the screen (not the scrolled-back viewport) as text, right-trimmed. With lines=N,
+   *  the last N rows after dropping trailing empty rows. */
+  screenLines(opts: { lines?: number } = {}): string[] {
+    const buf = this.emulator.buffer.active;
+    const out: string[] = [];
+    for (let y = 0; y < this.emulator.rows; y++) {
+      out.push(buf.getLine(buf.baseY + y)?.translateToString(true) ?? '');
+    }
+    if (opts.lines === undefined) return out;
+    let end = out.length;
+    while (end > 0 && out[end - 1] === '') end--;
+    return out.slice(Math.max(0, end - opts.lines), end);
+  }
+
+  whenParsed(): Promise<void> {
+    if (this.disposed) return Promise.resolve();
+    return new Promise((resolveParsed) => this.emulator.write('', resolveParsed));
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    if (this.syncTimer) clearTimeout(this.syncTimer);
+    this.syncTimer = null;
+    if (!this._exited && this.ptyExitListener) {
+      try {
+        this.pty.kill('SIGHUP');
+      } catch {
+        // Already gone.
+      }
+      this.killTimer = setTimeout(() => {
+        this.killTimer = null;
+        try {
+          this.pty.kill('SIGKILL');
+        } catch {
+          // Exited during the grace period.
+        }
+      }, KILL_GRACE_MS);
+      this.killTimer.unref();
+    }
+    // Keep draining so node-pty sees the hang-up and reaps the child; the data is discarded.
+    if (this.flow.isPaused) this.pty.resume();
+    this.store.dispose();
+  }
+}
