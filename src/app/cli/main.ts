@@ -1,7 +1,7 @@
 // The termio command line: parses the verb and hands over to one module per command group.
 // Exit codes are part of the interface (scripts and tests rely on them): see ExitCode.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 
 export const ExitCode = {
   ok: 0,
@@ -46,6 +46,7 @@ function usage(): string {
     '',
     'Commands:',
     ...Object.entries(groups).map(([name, g]) => `  ${name.padEnd(10)} ${g.summary}`),
+    `  ${'DIR'.padEnd(10)} open a folder as a new session (starts the app if it is not running)`,
     '',
     'Options:',
     '  --help     show this help (also after a command: termio sessions --help)',
@@ -74,9 +75,13 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     return ExitCode.ok;
   }
   const group = groups[first];
+  // `termio DIR`: a command name wins; `termio ./sessions` opens a folder that shadows one.
+  if (!group && statSync(resolve(io.cwd, first), { throwIfNoEntry: false })?.isDirectory()) return require('./openDir').run(argv, io);
   if (!group) {
     io.err(`termio: unknown command '${first}'\n\n${usage()}`);
     return ExitCode.usage;
   }
   return group.load()(rest, io);
 }
+
+registerGroup('sessions', 'list, watch, read, send to, spawn, focus and close sessions of the running app', () => require('./sessions').run);

@@ -1,0 +1,86 @@
+// `termio DIR`: opens a folder as a new session in the running app; when no app is running,
+// starts one (detached, so it outlives this command), waits for its control socket, then opens.
+import { spawn } from 'node:child_process';
+import { openSync, closeSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ControlClient, type ConnectFailure } from './controlClient';
+import { ExitCode, type CliIo } from './main';
+
+/** A cold Qt app start is 1-3 s on a loaded machine; 30 s means it is not coming. */
+const APP_START_TIMEOUT_MS = 30_000;
+/** How often to look for the new app's control.json while it starts. */
+const APP_START_POLL_MS = 50;
+
+/** Starts the app process detached; returns a function that says whether it has already died (and how). */
+export type AppLauncher = (io: CliIo) => { exited(): string | null };
+
+export const launchApp: AppLauncher = (io) => {
+  // Lazy: only `termio DIR` with no app running pays for this module.
+  const { appLaunchCommand } = require('../platform/launch') as typeof import('../platform/launch');
+  const { termioPaths, ensureDir } = require('../host/paths') as typeof import('../host/paths');
+  const cmd = appLaunchCommand();
+  const logsDir = ensureDir(termioPaths(io.env).logsDir);
+  // The app's early output (before its own log is open) goes to a file, not to this terminal.
+  const out = openSync(join(logsDir, 'app-start.log'), 'a');
+  const child = spawn(cmd.command, cmd.args, { detached: true, stdio: ['ignore', out, out], env: io.env, cwd: io.env.HOME || io.cwd });
+  closeSync(out);
+  let exited: string | null = null;
+  child.on('error', (err) => {
+    exited = `cannot start ${cmd.command}: ${err.message}`;
+  });
+  child.on('exit', (code, signal) => {
+    exited = `the app exited at start (${signal ?? `code ${code}`}); see ${join(logsDir, 'app-start.log')}`;
+  });
+  child.unref();
+  return { exited: () => exited };
+};
+
+async function waitForApp(io: CliIo, started: { exited(): string | null }): Promise<ControlClient | ConnectFailure> {
+  const deadline = Date.now() + APP_START_TIMEOUT_MS;
+  for (;;) {
+    const client = await ControlClient.connect(io.env);
+    if (client instanceof ControlClient) return client;
+    const died = started.exited();
+    if (died) return { kind: 'appNotRunning', message: died };
+    if (Date.now() > deadline) return { kind: 'appNotRunning', message: `the app did not open its control socket within ${APP_START_TIMEOUT_MS / 1000} s` };
+    await new Promise((r) => setTimeout(r, APP_START_POLL_MS));
+  }
+}
+
+export async function openDir(dirArg: string, io: CliIo, launcher: AppLauncher = launchApp): Promise<number> {
+  const dir = resolve(io.cwd, dirArg);
+  let client = await ControlClient.connect(io.env);
+  if (!(client instanceof ControlClient)) {
+    const started = launcher(io);
+    client = await waitForApp(io, started);
+    if (!(client instanceof ControlClient)) {
+      io.err(`termio: ${client.message}\n`);
+      return ExitCode.appNotRunning;
+    }
+  }
+  try {
+    const reply = await client.request('app.open', { dir });
+    if (!reply.ok) {
+      io.err(`termio: ${reply.error.message}\n`);
+      return reply.error.code === 'internal' ? ExitCode.internal : ExitCode.failed;
+    }
+    io.out(`${(reply.result as { id: string }).id}\n`);
+    return ExitCode.ok;
+  } finally {
+    client.close();
+  }
+}
+
+/** `termio DIR [--help]`. */
+export async function run(args: string[], io: CliIo): Promise<number> {
+  const [dir, ...rest] = args;
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.out('Usage: termio DIR\n\nOpens DIR as a new session in the running Termio, starting the app if it is not running.\nPrints the new session id. Exit codes: 0 ok, 1 the app refused, 4 the app could not be reached or started.\n');
+    return ExitCode.ok;
+  }
+  if (rest.length) {
+    io.err(`termio: unexpected argument '${rest[0]}' after the folder\n`);
+    return ExitCode.usage;
+  }
+  return openDir(dir as string, io);
+}
