@@ -1,0 +1,173 @@
+// File I/O around the protocol's hook transforms: reads an agent's config, applies
+// install/uninstall, re-parses TOML results with smol-toml, keeps a backup before our first edit
+// of a file, and writes atomically (through symlinks, keeping the file's mode). Everything a
+// user's file can cause is a result value naming the file; nothing here throws for it.
+import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import {
+  editHookConfig,
+  hookConfigPath,
+  inspectHookConfig,
+  type HookOp,
+  type HooksDeclaration,
+  type ReporterLocation,
+} from '../../protocol/hooks';
+import type { TermioPaths } from './paths';
+
+// smol-toml ships CommonJS beside its ES module, but its types are declared as ESM only.
+const { parse: parseToml } = require('smol-toml') as { parse: (text: string) => unknown };
+
+/** An agent whose manifest declares hooks. */
+export interface AgentHooks {
+  agentId: string;
+  hooks: HooksDeclaration;
+}
+
+export interface HookInstallerOptions {
+  paths: TermioPaths;
+  /** HOME for `~/` in manifest paths (tests point it at a temporary folder). */
+  home: string;
+  reporter: ReporterLocation;
+}
+
+export type AgentHookState = 'installed' | 'partial' | 'absent' | 'unparsable' | 'error';
+
+export interface AgentHookResult {
+  agentId: string;
+  /** Absolute path of the config file. */
+  file: string;
+  state: AgentHookState;
+  /** What this call did to the file. */
+  action: 'written' | 'removed' | 'unchanged' | 'none';
+  /** Declared events with our entry in the file. */
+  events: string[];
+  /** Declared events without one. */
+  missing: string[];
+  error?: string;
+  /** A vendor gate that can still silence our hooks (Codex's trust review). */
+  note?: string;
+  /** Where the original file was saved before our first edit. */
+  backup?: string;
+}
+
+/** The reporter shipped with this build: bin/termio-hook beside dist/, run by this Node. */
+export function defaultReporterLocation(): ReporterLocation {
+  // dist/app/host → the package root.
+  return { reporterPath: resolve(__dirname, '..', '..', '..', 'bin', 'termio-hook'), nodePath: process.execPath };
+}
+
+export function expandHome(path: string, home: string): string {
+  if (path === '~') return home;
+  if (path.startsWith('~/')) return join(home, path.slice(2));
+  return resolve(home, path);
+}
+
+function readText(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+}
+
+/** Writes through a symlink to its target, via a temp file and rename, keeping the mode. */
+function writeAtomic(file: string, text: string): void {
+  const target = existsSync(file) ? realpathSync(file) : file;
+  mkdirSync(dirname(target), { recursive: true });
+  const mode = existsSync(target) ? statSync(target).mode & 0o777 : 0o644;
+  const tmp = `${target}.termio-tmp-${process.pid}`;
+  writeFileSync(tmp, text, { mode });
+  renameSync(tmp, target);
+}
+
+function backupOnce(opts: HookInstallerOptions, agentId: string, file: string): string | undefined {
+  if (!existsSync(file)) return undefined;
+  const dir = join(opts.paths.home, 'backups', 'hooks', agentId);
+  const backup = join(dir, `${basename(file)}.orig`);
+  if (existsSync(backup)) return backup;
+  mkdirSync(dir, { recursive: true });
+  copyFileSync(file, backup);
+  return backup;
+}
+
+function tomlError(text: string | null): string | null {
+  if (text === null) return null;
+  try {
+    parseToml(text);
+    return null;
+  } catch (e) {
+    return `not valid TOML: ${(e as Error).message.split('\n')[0]}`;
+  }
+}
+
+function status(agent: AgentHooks, file: string, text: string | null): Omit<AgentHookResult, 'action'> {
+  const declared = agent.hooks.events.map((e) => e.on);
+  const base = { agentId: agent.agentId, file };
+  if (agent.hooks.type === 'toml') {
+    const err = tomlError(text);
+    if (err) return { ...base, state: 'unparsable', events: [], missing: declared, error: `${file}: ${err}` };
+  }
+  const r = inspectHookConfig(text, agent.hooks);
+  if (!r.ok) return { ...base, state: 'unparsable', events: [], missing: declared, error: `${file}: ${r.error}` };
+  const missing = declared.filter((e) => !r.events.includes(e));
+  const state: AgentHookState = r.events.length === 0 ? 'absent' : missing.length ? 'partial' : 'installed';
+  return { ...base, state, events: r.events, missing };
+}
+
+export function hookConfigFile(agent: AgentHooks, home: string): string | null {
+  const p = hookConfigPath(agent.hooks);
+  return p === null ? null : expandHome(p, home);
+}
+
+export function agentHookStatus(agent: AgentHooks, opts: HookInstallerOptions): AgentHookResult {
+  const file = hookConfigFile(agent, opts.home);
+  if (!file) return { agentId: agent.agentId, file: '', state: 'error', action: 'none', events: [], missing: [], error: 'the manifest gives neither hooks.file nor hooks.dir' };
+  try {
+    return { ...status(agent, file, readText(file)), action: 'none' };
+  } catch (e) {
+    return { agentId: agent.agentId, file, state: 'error', action: 'none', events: [], missing: [], error: `${file}: ${(e as Error).message}` };
+  }
+}
+
+function apply(op: HookOp, agent: AgentHooks, opts: HookInstallerOptions): AgentHookResult {
+  const file = hookConfigFile(agent, opts.home);
+  const fail = (state: AgentHookState, error: string, f = file ?? ''): AgentHookResult => ({
+    agentId: agent.agentId, file: f, state, action: 'none', events: [], missing: agent.hooks.events.map((e) => e.on), error,
+  });
+  if (!file) return fail('error', 'the manifest gives neither hooks.file nor hooks.dir');
+  try {
+    const before = readText(file);
+    if (agent.hooks.type === 'toml') {
+      const err = tomlError(before);
+      if (err) return fail('unparsable', `${file}: ${err}; left untouched`);
+    }
+    const edit = editHookConfig(op, before, { agentId: agent.agentId, hooks: agent.hooks, reporter: opts.reporter });
+    if (!edit.ok) return { ...status(agent, file, before), state: 'unparsable', action: 'none', error: `${file}: ${edit.error}; left untouched` };
+    if (agent.hooks.type === 'toml' && edit.text !== null) {
+      const err = tomlError(edit.text);
+      if (err) return fail('error', `${file}: our block would make it invalid (${err}); left untouched`);
+    }
+    const note = edit.note ? { note: edit.note } : {};
+    if (!edit.changed) return { ...status(agent, file, before), action: 'unchanged', ...note };
+    const backup = backupOnce(opts, agent.agentId, file);
+    if (edit.text === null) unlinkSync(file);
+    else writeAtomic(file, edit.text);
+    return {
+      ...status(agent, file, edit.text),
+      action: edit.text === null ? 'removed' : 'written',
+      ...note,
+      ...(backup ? { backup } : {}),
+    };
+  } catch (e) {
+    return fail('error', `${file}: ${(e as Error).message}`);
+  }
+}
+
+export function installAgentHooks(agent: AgentHooks, opts: HookInstallerOptions): AgentHookResult {
+  return apply('install', agent, opts);
+}
+
+export function uninstallAgentHooks(agent: AgentHooks, opts: HookInstallerOptions): AgentHookResult {
+  return apply('uninstall', agent, opts);
+}

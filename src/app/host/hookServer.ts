@@ -1,0 +1,195 @@
+// The hook server: a Unix socket under $TERMIO_HOME/run (0700) where bin/termio-hook delivers
+// one report per connection. Bounded bytes and time per connection; frames that do not parse,
+// are too big, or name a session this app does not host are dropped and counted. Nothing a
+// client sends can throw out of here. Emits each accepted report.
+import { existsSync, unlinkSync } from 'node:fs';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { MAX_HOOK_FRAME_BYTES, parseHookFrame, type HookReport } from '../../protocol/hookReport';
+import { Emitter, type Event } from '../../terminal/events';
+import { ensureRunDir, type TermioPaths } from './paths';
+import { nullLogger, type Logger } from './log';
+
+export const HOOK_SOCKET_NAME = 'hooks.sock';
+/** The reporter connects and writes one small frame at once; a client still silent after 1 s is
+ *  stuck or hostile, and holding its socket longer only costs us. */
+export const HOOK_CONNECTION_TIMEOUT_MS = 1_000;
+/** Reporters are short-lived and one per agent hook call; 256 at once is far above any real
+ *  burst (a few agents × parallel tool calls) and caps what a flood can hold open. */
+export const MAX_HOOK_CONNECTIONS = 256;
+
+export interface HookServerStats {
+  accepted: number;
+  malformed: number;
+  oversized: number;
+  unknownSession: number;
+  timedOut: number;
+  refused: number;
+}
+
+export interface HookServerOptions {
+  paths: TermioPaths;
+  /** Is this a session the app hosts? Reports for any other id are ignored and counted. */
+  isKnownSession: (sessionId: string) => boolean;
+  logger?: Logger;
+  /** Defaults to $TERMIO_HOME/run/hooks.sock. */
+  socketPath?: string;
+}
+
+export type HookServerStartError = { kind: 'hookServerError'; message: string; socketPath: string };
+
+export class HookServer {
+  readonly socketPath: string;
+  readonly stats: HookServerStats = { accepted: 0, malformed: 0, oversized: 0, unknownSession: 0, timedOut: 0, refused: 0 };
+  private readonly reportEmitter = new Emitter<HookReport>();
+  /** Every accepted report, in arrival order. */
+  readonly onReport: Event<HookReport> = this.reportEmitter.event;
+  private server: Server | null = null;
+  private readonly sockets = new Set<Socket>();
+  private readonly logger: Logger;
+
+  private constructor(private readonly opts: HookServerOptions) {
+    this.socketPath = opts.socketPath ?? join(opts.paths.runDir, HOOK_SOCKET_NAME);
+    this.logger = opts.logger ?? nullLogger;
+  }
+
+  /** Listens on the socket (replacing a stale one left by a crash); a live one is an error value. */
+  static async start(opts: HookServerOptions): Promise<HookServer | HookServerStartError> {
+    const hs = new HookServer(opts);
+    const err = await hs.listen();
+    return err ?? hs;
+  }
+
+  /** The environment a session needs so its reporter finds this server. */
+  sessionEnv(): Record<string, string> {
+    return { TERMIO_HOOK_SOCKET: this.socketPath };
+  }
+
+  private async listen(): Promise<HookServerStartError | null> {
+    const fail = (message: string): HookServerStartError => ({ kind: 'hookServerError', message, socketPath: this.socketPath });
+    if (!this.opts.socketPath) ensureRunDir(this.opts.paths);
+    if (existsSync(this.socketPath)) {
+      if (await isLive(this.socketPath)) return fail(`another Termio is already listening on ${this.socketPath}`);
+      try {
+        unlinkSync(this.socketPath);
+      } catch (e) {
+        return fail(`cannot remove the stale socket ${this.socketPath}: ${(e as Error).message}`);
+      }
+    }
+    const server = createServer({ allowHalfOpen: false }, (s) => this.handleConnection(s));
+    server.maxConnections = MAX_HOOK_CONNECTIONS;
+    server.on('drop', () => this.stats.refused++);
+    return new Promise((resolve) => {
+      server.once('error', (e) => resolve(fail(`cannot listen on ${this.socketPath}: ${e.message}`)));
+      server.listen(this.socketPath, () => {
+        server.on('error', (e) => this.logger.warn('hook server error', { message: e.message }));
+        this.server = server;
+        resolve(null);
+      });
+    });
+  }
+
+  private handleConnection(socket: Socket): void {
+    this.sockets.add(socket);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let finished = false;
+    const finish = () => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(timer);
+      socket.destroy();
+      this.sockets.delete(socket);
+    };
+    const timer = setTimeout(() => {
+      this.stats.timedOut++;
+      finish();
+    }, HOOK_CONNECTION_TIMEOUT_MS);
+    socket.on('error', finish);
+    socket.on('close', finish);
+    const deliver = (frame: Buffer) => {
+      finish();
+      this.handleFrame(frame.toString('utf8'));
+    };
+    socket.on('data', (chunk: Buffer) => {
+      if (finished) return;
+      const nl = chunk.indexOf(0x0a);
+      if (size + (nl >= 0 ? nl : chunk.length) > MAX_HOOK_FRAME_BYTES) {
+        this.stats.oversized++;
+        finish();
+        return;
+      }
+      if (nl >= 0) {
+        chunks.push(chunk.subarray(0, nl));
+        deliver(Buffer.concat(chunks));
+        return;
+      }
+      chunks.push(chunk);
+      size += chunk.length;
+    });
+    // A frame without its newline still counts when the client closes cleanly.
+    socket.on('end', () => {
+      if (!finished && size > 0) deliver(Buffer.concat(chunks));
+      else finish();
+    });
+  }
+
+  private handleFrame(line: string): void {
+    const r = parseHookFrame(line);
+    if (!r.ok) {
+      this.stats.malformed++;
+      return;
+    }
+    let known = false;
+    try {
+      known = this.opts.isKnownSession(r.report.session);
+    } catch (e) {
+      this.logger.error('isKnownSession threw', { message: (e as Error).message });
+    }
+    if (!known) {
+      this.stats.unknownSession++;
+      return;
+    }
+    this.stats.accepted++;
+    try {
+      this.reportEmitter.fire(r.report);
+    } catch (e) {
+      // A listener's bug must not take the server down with the next client.
+      this.logger.error('hook report listener threw', { message: (e as Error).message });
+    }
+  }
+
+  async close(): Promise<void> {
+    this.reportEmitter.dispose();
+    for (const s of this.sockets) s.destroy();
+    this.sockets.clear();
+    const server = this.server;
+    this.server = null;
+    if (server) await new Promise<void>((r) => server.close(() => r()));
+    try {
+      unlinkSync(this.socketPath);
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+/** Whether something accepts connections on a Unix socket path (a stale file refuses). */
+function isLive(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const c = createConnection(path);
+    const t = setTimeout(() => {
+      c.destroy();
+      resolve(true);
+    }, 500);
+    c.once('connect', () => {
+      clearTimeout(t);
+      c.destroy();
+      resolve(true);
+    });
+    c.once('error', () => {
+      clearTimeout(t);
+      resolve(false);
+    });
+  });
+}

@@ -1,0 +1,204 @@
+// Live status for every session: feeds each session's title changes, screen snapshots
+// (throttled), exit, the user's focus and its agent's hook reports into a protocol StatusEngine
+// and emits state changes, the details hooks carry (tool, prompt title) and conversation-id
+// changes (the agent rotated with /clear or /new: the session rebinds).
+import type { HookReport } from '../../protocol/hookReport';
+import { extractHookDetails, type HookDetails } from '../../protocol/hookReport';
+import { hooksReportAtStart, type HooksDeclaration } from '../../protocol/hooks';
+import { StatusEngine, type SessionStatus, type StatusInput, type StatusRulesInput } from '../../protocol/status';
+import { Emitter, type Disposable, type Event } from '../../terminal/events';
+import { nullLogger, type Logger } from './log';
+
+/** The part of a terminal Session the tracker reads (src/terminal's Session satisfies it). */
+export interface StatusSessionSource {
+  readonly id: string;
+  readonly title: string;
+  readonly exited: { exitCode: number; signal?: number } | null;
+  readonly onTitle: Event<string>;
+  readonly onRender: Event<void>;
+  readonly onExit: Event<{ exitCode: number; signal?: number }>;
+  screenLines(opts?: { lines?: number }): string[];
+}
+
+/** The status fields of an agent's manifest. */
+export interface AgentStatusConfig {
+  agentId: string;
+  hooks?: Pick<HooksDeclaration, 'dialect' | 'events' | 'conversation'>;
+  titleStatus?: StatusRulesInput;
+  status?: StatusRulesInput;
+}
+
+/** Screen rules look at a snapshot at most this often: a flooding agent repaints hundreds of
+ *  times a second, and a state shown 100 ms late is still "at once" to a person. */
+export const SCREEN_SNAPSHOT_INTERVAL_MS = 100;
+
+export interface StatusChange {
+  sessionId: string;
+  status: SessionStatus;
+}
+
+export interface HookDetailsEvent {
+  sessionId: string;
+  report: HookReport;
+  details: HookDetails;
+}
+
+export interface ConversationChange {
+  sessionId: string;
+  conversationId: string;
+  previous: string | null;
+  transcriptPath?: string;
+}
+
+interface Tracked {
+  source: StatusSessionSource;
+  agent: AgentStatusConfig | null;
+  engine: StatusEngine;
+  conversationId: string | null;
+  subscriptions: Disposable[];
+  deadlineTimer: NodeJS.Timeout | null;
+  screenTimer: NodeJS.Timeout | null;
+  lastSnapshotAt: number;
+}
+
+export interface StatusTrackerOptions {
+  now?: () => number;
+  logger?: Logger;
+}
+
+export class StatusTracker {
+  private readonly sessions = new Map<string, Tracked>();
+  private readonly now: () => number;
+  private readonly logger: Logger;
+  private readonly changeEmitter = new Emitter<StatusChange>();
+  private readonly detailsEmitter = new Emitter<HookDetailsEvent>();
+  private readonly conversationEmitter = new Emitter<ConversationChange>();
+  readonly onStateChange = this.changeEmitter.event;
+  readonly onHookDetails = this.detailsEmitter.event;
+  readonly onConversation = this.conversationEmitter.event;
+  /** Reports for a hosted session whose agent is not the one that reported (e.g. `claude`
+   *  typed into a plain shell tab): ignored, counted. */
+  ignoredReports = 0;
+
+  constructor(opts: StatusTrackerOptions = {}) {
+    this.now = opts.now ?? Date.now;
+    this.logger = opts.logger ?? nullLogger;
+  }
+
+  /** Starts tracking a session; `conversationId` is the one it is bound to, if any. */
+  track(source: StatusSessionSource, agent: AgentStatusConfig | null, opts: { conversationId?: string } = {}): Disposable {
+    this.untrack(source.id);
+    const at = this.now();
+    const engine = new StatusEngine(
+      {
+        hooksDeclared: agent?.hooks !== undefined,
+        hooksReportAtStart: agent?.hooks ? hooksReportAtStart(agent.hooks) : false,
+        ...(agent?.titleStatus ? { titleStatus: agent.titleStatus } : {}),
+        ...(agent?.status ? { status: agent.status } : {}),
+      },
+      at,
+    );
+    for (const e of engine.ruleErrors) this.logger.warn('status rule skipped', { agent: agent?.agentId, error: e });
+    const t: Tracked = {
+      source,
+      agent,
+      engine,
+      conversationId: opts.conversationId ?? null,
+      subscriptions: [],
+      deadlineTimer: null,
+      screenTimer: null,
+      lastSnapshotAt: 0,
+    };
+    this.sessions.set(source.id, t);
+    const id = source.id;
+    t.subscriptions.push(source.onTitle((title) => this.feed(id, { kind: 'title', title, at: this.now() })));
+    t.subscriptions.push(source.onExit((e) => this.feed(id, { kind: 'exit', ...e, at: this.now() })));
+    if (agent?.status) t.subscriptions.push(source.onRender(() => this.scheduleSnapshot(t)));
+    if (source.title) this.feed(id, { kind: 'title', title: source.title, at });
+    if (source.exited) this.feed(id, { kind: 'exit', ...source.exited, at });
+    this.armDeadline(t);
+    return { dispose: () => this.untrack(id) };
+  }
+
+  untrack(sessionId: string): void {
+    const t = this.sessions.get(sessionId);
+    if (!t) return;
+    for (const s of t.subscriptions) s.dispose();
+    if (t.deadlineTimer) clearTimeout(t.deadlineTimer);
+    if (t.screenTimer) clearTimeout(t.screenTimer);
+    this.sessions.delete(sessionId);
+  }
+
+  isTracked(sessionId: string): boolean {
+    return this.sessions.has(sessionId);
+  }
+
+  status(sessionId: string): SessionStatus | undefined {
+    return this.sessions.get(sessionId)?.engine.status;
+  }
+
+  /** The user is (or stops) looking at the session: a done session becomes idle. */
+  setFocus(sessionId: string, focused: boolean): void {
+    this.feed(sessionId, { kind: 'focus', focused, at: this.now() });
+  }
+
+  /** Feed for HookServer.onReport. */
+  handleReport(report: HookReport): void {
+    const t = this.sessions.get(report.session);
+    if (!t || !t.agent?.hooks || t.agent.agentId !== report.agent) {
+      this.ignoredReports++;
+      return;
+    }
+    const hooks = t.agent.hooks;
+    const details = extractHookDetails(report, { dialect: hooks.dialect, ...(hooks.conversation ? { conversationKey: hooks.conversation } : {}) });
+    this.feed(report.session, { kind: 'hook', state: report.state, event: report.event, at: this.now() });
+    if (details.conversationId && details.conversationId !== t.conversationId) {
+      const previous = t.conversationId;
+      t.conversationId = details.conversationId;
+      this.conversationEmitter.fire({
+        sessionId: report.session,
+        conversationId: details.conversationId,
+        previous,
+        ...(details.transcriptPath ? { transcriptPath: details.transcriptPath } : {}),
+      });
+    }
+    this.detailsEmitter.fire({ sessionId: report.session, report, details });
+  }
+
+  private feed(sessionId: string, input: StatusInput): void {
+    const t = this.sessions.get(sessionId);
+    if (!t) return;
+    if (t.engine.apply(input)) this.changeEmitter.fire({ sessionId, status: t.engine.status });
+    this.armDeadline(t);
+  }
+
+  private armDeadline(t: Tracked): void {
+    const deadline = t.engine.nextDeadline();
+    if (t.deadlineTimer) clearTimeout(t.deadlineTimer);
+    t.deadlineTimer = null;
+    if (deadline === null) return;
+    t.deadlineTimer = setTimeout(() => {
+      t.deadlineTimer = null;
+      this.feed(t.source.id, { kind: 'tick', at: this.now() });
+    }, Math.max(0, deadline - this.now()));
+    t.deadlineTimer.unref?.();
+  }
+
+  private scheduleSnapshot(t: Tracked): void {
+    if (t.screenTimer) return;
+    const wait = Math.max(0, t.lastSnapshotAt + SCREEN_SNAPSHOT_INTERVAL_MS - this.now());
+    t.screenTimer = setTimeout(() => {
+      t.screenTimer = null;
+      if (!this.sessions.has(t.source.id)) return;
+      t.lastSnapshotAt = this.now();
+      this.feed(t.source.id, { kind: 'screen', lines: t.source.screenLines(), at: t.lastSnapshotAt });
+    }, wait);
+  }
+
+  dispose(): void {
+    for (const id of [...this.sessions.keys()]) this.untrack(id);
+    this.changeEmitter.dispose();
+    this.detailsEmitter.dispose();
+    this.conversationEmitter.dispose();
+  }
+}

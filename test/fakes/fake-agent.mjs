@@ -1,0 +1,127 @@
+#!/usr/bin/env node
+// A stand-in for a real agent CLI, for tests: `fake-agent.mjs <dialect>` with dialect claude,
+// codex, gemini, grok, copilot or cursor. Like the real CLI it reads the hook entries from the
+// agent's own config under $HOME, runs each matching command through /bin/sh with the agent's
+// payload shape on stdin and its environment, and sets OSC 0 titles the way the real one does
+// (reference/agent-clis.md). Input is line based, typed into the pty:
+//   any text        → a turn: prompt hook, spinner title, one Bash tool call, stop hook
+//   text with "ask" → the tool call first needs permission; the next line answers it
+//   /clear          → a new conversation id (SessionStart with source "clear")
+//   /exit           → exits 0
+import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+const dialect = process.argv[2] ?? 'claude';
+const HOME = process.env.HOME;
+const cwd = process.cwd();
+
+const camel = (k) => k.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+const agents = {
+  claude: { files: ['.claude/settings.json'], events: { start: 'SessionStart', prompt: 'UserPromptSubmit', pre: 'PreToolUse', post: 'PostToolUse', permission: 'PermissionRequest', stop: 'Stop' }, title: { idle: '✳ Claude Code', busy: (f) => `${'⠂⠐⠄'[f % 3]} Working` }, env: { CLAUDE_PROJECT_DIR: cwd } },
+  codex: { files: ['.codex/hooks.json'], events: { start: 'SessionStart', prompt: 'UserPromptSubmit', pre: 'PreToolUse', post: 'PostToolUse', permission: 'PermissionRequest', stop: 'Stop' }, title: { idle: 'app', busy: (f) => `${'⠋⠙⠹'[f % 3]} app`, attention: '[ ! ] Action Required' }, st: true },
+  gemini: { files: ['.gemini/settings.json'], events: { start: 'SessionStart', prompt: 'BeforeAgent', pre: 'BeforeTool', post: 'AfterTool', permission: 'Notification', stop: 'AfterAgent' }, title: { idle: '◇  Ready (app)'.padEnd(80), busy: () => '✦  Working… (app)'.padEnd(80), attention: '✋  Action Required (app)'.padEnd(80) }, env: { GEMINI_PROJECT_DIR: cwd } },
+  grok: { files: ['.grok/hooks'], events: { start: 'SessionStart', prompt: 'UserPromptSubmit', pre: 'PreToolUse', post: 'PostToolUse', permission: 'Notification', stop: 'Stop' }, camel: true, title: { idle: 'grok', busy: () => 'grok' } },
+  copilot: { files: ['.copilot/hooks'], events: { start: 'sessionStart', prompt: 'userPromptSubmitted', pre: 'preToolUse', post: 'postToolUse', permission: 'notification', stop: 'agentStop' }, camel: true, commandKey: 'bash', flat: true, title: { idle: 'GitHub Copilot', busy: () => 'Running tests · GitHub Copilot' } },
+  cursor: { files: ['.cursor/hooks.json'], events: { start: 'sessionStart', prompt: 'beforeSubmitPrompt', pre: 'preToolUse', post: 'postToolUse', permission: null, stop: 'stop' }, flat: true, conversationKey: 'conversation_id', title: { idle: 'Cursor Agent', busy: () => 'Cursor Agent' } },
+}[dialect];
+if (!agents) {
+  process.stderr.write(`fake-agent: unknown dialect ${dialect}\n`);
+  process.exit(2);
+}
+const agent = agents;
+
+function configs() {
+  const out = [];
+  for (const rel of agent.files) {
+    const p = join(HOME, rel);
+    const files = rel.endsWith('.json') ? [p] : (() => { try { return readdirSync(p).filter((n) => n.endsWith('.json')).map((n) => join(p, n)); } catch { return []; } })();
+    for (const f of files) {
+      try {
+        // The real CLIs read strict JSON (Cursor voids a file it cannot read): so do we.
+        out.push(JSON.parse(readFileSync(f, 'utf8')));
+      } catch { /* unreadable: no hooks from it */ }
+    }
+  }
+  return out;
+}
+
+/** The commands registered for an event, honouring matchers the way Claude does (regex on the tool / notification type). */
+function commandsFor(event, subject) {
+  const cmds = [];
+  const matches = (m) => m === undefined || m === '' || m === '*' || new RegExp(`^(?:${m})$`).test(subject ?? '');
+  for (const cfg of configs()) {
+    for (const entry of cfg?.hooks?.[event] ?? []) {
+      if (agent.flat) {
+        const c = entry[agent.commandKey ?? 'command'];
+        if (typeof c === 'string') cmds.push(c);
+      } else if (matches(entry.matcher)) {
+        for (const h of entry.hooks ?? []) if (h.type === 'command' && typeof h.command === 'string') cmds.push(h.command);
+      }
+    }
+  }
+  return cmds;
+}
+
+let sessionId = randomUUID();
+function payload(event, extra) {
+  const base = { [agent.conversationKey ?? 'session_id']: sessionId, transcript_path: join(HOME, `.${dialect}`, 'projects', `${sessionId}.jsonl`), cwd, hook_event_name: event, ...extra };
+  if (!agent.camel) return base;
+  return Object.fromEntries(Object.entries(base).map(([k, v]) => [camel(k), v]));
+}
+
+function fire(key, extra = {}, subject) {
+  const event = agent.events[key];
+  if (!event) return;
+  for (const command of commandsFor(event, subject)) {
+    // Agents wait for each hook (synchronously, as Claude does for PreToolUse).
+    spawnSync('/bin/sh', ['-c', command], { input: JSON.stringify(payload(event, extra)), env: { ...process.env, ...(agent.env ?? {}) }, stdio: ['pipe', 'ignore', 'inherit'], timeout: 5000 });
+  }
+}
+
+const title = (t) => process.stdout.write(agent.st ? `\x1b]0;${t}\x1b\\` : `\x1b]0;${t}\x07`);
+let frame = 0;
+
+title(agent.title.idle);
+fire('start', { source: 'startup', model: 'fake-1' });
+process.stdout.write(`fake ${dialect} ready\r\n> `);
+
+let pendingPermission = null;
+const rl = createInterface({ input: process.stdin });
+rl.on('line', (line) => {
+  line = line.trim();
+  if (pendingPermission) {
+    const done = pendingPermission;
+    pendingPermission = null;
+    done();
+    return;
+  }
+  if (line === '/exit') process.exit(0);
+  if (line === '/clear') {
+    sessionId = randomUUID();
+    fire('start', { source: 'clear' });
+    process.stdout.write('(new conversation)\r\n> ');
+    return;
+  }
+  fire('prompt', { prompt: line });
+  title(agent.title.busy(frame++));
+  fire('pre', { tool_name: 'Bash', tool_input: { command: 'npm test' } }, 'Bash');
+  const finish = () => {
+    title(agent.title.busy(frame++));
+    fire('post', { tool_name: 'Bash', tool_response: { stdout: 'ok' } }, 'Bash');
+    fire('stop', { stop_hook_active: false, last_assistant_message: 'Done.' });
+    title(agent.title.idle);
+    process.stdout.write('Done.\r\n> ');
+  };
+  if (line.includes('ask')) {
+    fire('permission', { tool_name: 'Bash', notification_type: 'permission_prompt', message: 'Claude needs your permission to use Bash' }, dialect === 'claude' ? 'Bash' : 'permission_prompt');
+    if (agent.title.attention) title(agent.title.attention);
+    process.stdout.write('Allow Bash(npm test)? [y/n] ');
+    pendingPermission = finish;
+    return;
+  }
+  finish();
+});
+rl.on('close', () => process.exit(0));
