@@ -6,6 +6,9 @@ export * from './control';
 export * from './resumePlan';
 export * from './resumeStoreMatch';
 export * from './resumeRecord';
+export * from './manifestSchema';
+export * from './manifestParse';
+export * from './manifestJsonSchema';
 // Status model, hook dialects and the hook-report wire format. SessionState is the same union
 // as control.ts's (exported from there).
 export {
