@@ -1,0 +1,324 @@
+// Discovered-family binding (DESIGN.md "Resume"): after a fresh launch, watch discover.root for
+// a NEW record whose cwd is the session's cwd and bind it once — but only when the match is
+// unambiguous both ways (the session has one candidate record and the record one candidate
+// session). Anything else waits for a hook to report the conversation id (settle()).
+// Only records that appear after the watcher is ready are read, and only their head.
+import { open, stat } from 'node:fs/promises';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { existsSync, realpath } from 'node:fs';
+import chokidar, { type FSWatcher } from 'chokidar';
+import { expandHome, type DiscoverInput } from '../../protocol/resumePlan';
+import { parseDiscoveredRecord } from '../../protocol/resumeRecord';
+import { nullLogger, type Logger } from './log';
+
+/** How far below discover.root records sit: Codex uses root/YYYY/MM/DD/file (3); one spare level. */
+export const MAX_DISCOVER_DEPTH = 4;
+
+/**
+ * Most bytes read from a record: a jsonl first line or a whole json file. Codex's first line
+ * carries the base instructions (tens of KB); 1 MiB is far above any real header and keeps a
+ * pathological file from costing more than a millisecond or two.
+ */
+export const MAX_RECORD_HEAD_BYTES = 1024 * 1024;
+
+/** Chunk for reading a jsonl head: most first lines fit in one read. */
+const READ_CHUNK_BYTES = 64 * 1024;
+
+/**
+ * A record file older than the launch by more than this was not made by it (a file moved or
+ * restored into the store). Covers coarse file-system timestamps (1 s on HFS+) plus clock rounding.
+ */
+export const RECORD_TIME_SLACK_MS = 2000;
+
+/** Re-reads of a record whose first line is still being written, before it is given up on. */
+const MAX_INCOMPLETE_RETRIES = 20;
+
+export interface DiscoveryBinding {
+  sessionId: string;
+  conversationId: string;
+  recordPath: string;
+}
+
+export interface DiscoveryOptions {
+  home: string;
+  logger?: Logger;
+  /** The session bound to a conversation id, if any (from the state store), so no id is bound twice. */
+  boundSessionOf: (conversationId: string) => string | null;
+  onBind: (binding: DiscoveryBinding) => void;
+}
+
+export interface TrackRequest {
+  sessionId: string;
+  cwd: string;
+  discover: DiscoverInput;
+}
+
+interface Pending {
+  sessionId: string;
+  cwd: string;
+  root: string;
+  launchedAt: number;
+}
+
+interface SeenRecord {
+  path: string;
+  root: string;
+  id: string;
+  cwd: string;
+  /** When the watcher saw the file appear (≥ its creation). */
+  seenAt: number;
+  /** The earlier of the file's birth and modification times. */
+  fileTime: number;
+}
+
+interface RootWatch {
+  watcher: FSWatcher;
+  ready: Promise<void>;
+  spec: DiscoverInput;
+  users: number;
+  incomplete: Map<string, number>;
+}
+
+export interface Disposable {
+  dispose(): void;
+}
+
+export class ResumeDiscovery {
+  private readonly roots = new Map<string, RootWatch>();
+  private readonly pending = new Map<string, Pending>();
+  private records: SeenRecord[] = [];
+  /** Conversation ids bound by this service or settled by hooks in this run. */
+  private readonly claimed = new Set<string>();
+  private readonly logger: Logger;
+  private disposed = false;
+
+  constructor(private readonly opts: DiscoveryOptions) {
+    this.logger = opts.logger ?? nullLogger;
+  }
+
+  /**
+   * Starts watching for the session's record. Resolves once the watcher is ready; launch the
+   * agent after that (the launch time is taken when this resolves). Dispose the result when the
+   * session closes or its agent exits.
+   */
+  async track(req: TrackRequest): Promise<Disposable & { launchedAt: number }> {
+    if (this.disposed) throw new Error('ResumeDiscovery: track after dispose');
+    if (this.pending.has(req.sessionId)) throw new Error(`ResumeDiscovery: session ${req.sessionId} is already tracked`);
+    const root = resolve(expandHome(req.discover.root, this.opts.home));
+    const cwd = await canonical(req.cwd);
+    const w = this.watchRoot(root, req.discover);
+    await w.ready;
+    const launchedAt = Date.now();
+    this.pending.set(req.sessionId, { sessionId: req.sessionId, cwd, root, launchedAt });
+    let done = false;
+    return {
+      launchedAt,
+      dispose: () => {
+        if (done) return;
+        done = true;
+        this.untrack(req.sessionId);
+      },
+    };
+  }
+
+  /** Is the session still waiting for its record? */
+  isPending(sessionId: string): boolean {
+    return this.pending.has(sessionId);
+  }
+
+  /**
+   * A hook reported the session's conversation id: the session stops waiting, and the id (and
+   * its record, if seen) is no longer a candidate for anyone else, which may settle a neighbour.
+   */
+  settle(sessionId: string, conversationId: string): void {
+    this.claimed.add(conversationId);
+    this.untrack(sessionId);
+    this.evaluate();
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.pending.clear();
+    for (const w of this.roots.values()) void w.watcher.close();
+    this.roots.clear();
+  }
+
+  private untrack(sessionId: string): void {
+    const p = this.pending.get(sessionId);
+    if (!p) return;
+    this.pending.delete(sessionId);
+    const w = this.roots.get(p.root);
+    if (w && --w.users === 0) {
+      void w.watcher.close();
+      this.roots.delete(p.root);
+      this.records = this.records.filter((r) => r.root !== p.root);
+    }
+  }
+
+  /**
+   * One chokidar watcher per root, shared by the sessions waiting on it. A root that does not
+   * exist yet (the agent's first run) is watched from its nearest existing ancestor, following
+   * only the path down to the root.
+   */
+  private watchRoot(root: string, spec: DiscoverInput): RootWatch {
+    const existing = this.roots.get(root);
+    if (existing) {
+      existing.users++;
+      return existing;
+    }
+    let base = root;
+    while (!existsSync(base) && dirname(base) !== base) base = dirname(base);
+    const levelsToRoot = base === root ? 0 : relative(base, root).split(sep).length;
+    const ignored = (p: string) => {
+      if (p === root || root.startsWith(p.endsWith(sep) ? p : p + sep)) return false;
+      const rel = relative(root, p);
+      return rel.startsWith('..') || isAbsolute(rel);
+    };
+    const watcher = chokidar.watch(base, {
+      ignoreInitial: true,
+      depth: levelsToRoot + MAX_DISCOVER_DEPTH,
+      followSymlinks: false,
+      ignorePermissionErrors: true,
+      ignored: base === root ? undefined : ignored,
+    });
+    const w: RootWatch = {
+      watcher,
+      spec,
+      users: 1,
+      incomplete: new Map(),
+      ready: new Promise<void>((res) => watcher.once('ready', () => res())),
+    };
+    watcher.on('add', (path) => void this.handleFile(w, root, path, Date.now()));
+    watcher.on('change', (path) => {
+      if (w.incomplete.has(path)) void this.handleFile(w, root, path, Date.now());
+    });
+    watcher.on('error', (e) => this.logger.warn('discovery: watcher error', { root, error: (e as Error).message }));
+    this.roots.set(root, w);
+    return w;
+  }
+
+  private async handleFile(w: RootWatch, root: string, path: string, seenAt: number): Promise<void> {
+    const rel = relative(root, path);
+    if (rel.startsWith('..') || isAbsolute(rel)) return;
+    const format = w.spec.format;
+    const lower = path.toLowerCase();
+    if (/\.(zst|gz|xz|bz2|br|lz4)$/.test(lower)) {
+      this.logger.info('discovery: skipped a compressed record', { path });
+      return;
+    }
+    if (!lower.endsWith(format === 'jsonl' ? '.jsonl' : '.json')) return;
+    let text: string;
+    let fileTime: number;
+    try {
+      const st = await stat(path);
+      // The earlier of birth and modification: an old file moved into the store keeps an old
+      // mtime (and, where the file system records it, an old birth time).
+      fileTime = st.birthtimeMs > 0 ? Math.min(st.birthtimeMs, st.mtimeMs) : st.mtimeMs;
+      if (format === 'json' && st.size > MAX_RECORD_HEAD_BYTES) {
+        this.logger.info('discovery: skipped a record that is too large', { path, bytes: st.size });
+        return;
+      }
+      const head = await readHead(path, format);
+      if (head.kind === 'compressed') {
+        this.logger.info('discovery: skipped a compressed record', { path });
+        return;
+      }
+      if (head.kind === 'tooLarge') {
+        this.logger.info('discovery: skipped a record whose first line is too large', { path, limit: MAX_RECORD_HEAD_BYTES });
+        return;
+      }
+      text = head.text;
+    } catch (e) {
+      this.logger.info('discovery: skipped an unreadable record', { path, error: (e as NodeJS.ErrnoException).code ?? (e as Error).message });
+      return;
+    }
+    const parsed = parseDiscoveredRecord(text, w.spec);
+    if (!parsed.ok) {
+      const tries = w.incomplete.get(path) ?? 0;
+      // A json file or a jsonl line may be caught half-written; the next change event re-reads it.
+      if ((parsed.kind === 'incomplete' || (parsed.kind === 'malformed' && format === 'json')) && tries < MAX_INCOMPLETE_RETRIES) {
+        w.incomplete.set(path, tries + 1);
+        return;
+      }
+      w.incomplete.delete(path);
+      this.logger.info('discovery: skipped a record', { path, problem: parsed.kind, message: parsed.message });
+      return;
+    }
+    w.incomplete.delete(path);
+    if (this.records.some((r) => r.path === path)) return;
+    const cwd = await canonical(parsed.cwd);
+    if (!this.roots.has(root)) return; // Nobody waits on this root any more.
+    this.records.push({ path, root, id: parsed.id, cwd, seenAt, fileTime });
+    this.logger.debug('discovery: new record', { path, id: parsed.id, cwd });
+    this.evaluate();
+  }
+
+  /** A record can belong to a waiting session: same root and cwd, appeared after its launch, unbound. */
+  private eligible(r: SeenRecord, p: Pending): boolean {
+    return (
+      r.root === p.root &&
+      r.cwd === p.cwd &&
+      r.seenAt >= p.launchedAt &&
+      r.fileTime >= p.launchedAt - RECORD_TIME_SLACK_MS &&
+      !this.claimed.has(r.id) &&
+      this.opts.boundSessionOf(r.id) === null
+    );
+  }
+
+  /** Binds every session whose match is unambiguous both ways; repeats until nothing changes. */
+  private evaluate(): void {
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (const p of [...this.pending.values()]) {
+        const candidates = this.records.filter((r) => this.eligible(r, p));
+        if (candidates.length !== 1) continue;
+        const r = candidates[0]!;
+        const claimants = [...this.pending.values()].filter((q) => this.eligible(r, q));
+        if (claimants.length !== 1) continue;
+        this.claimed.add(r.id);
+        this.untrack(p.sessionId);
+        this.logger.info('discovery: bound', { sessionId: p.sessionId, conversationId: r.id, path: r.path });
+        this.opts.onBind({ sessionId: p.sessionId, conversationId: r.id, recordPath: r.path });
+        changed = true;
+      }
+    }
+    // A record no waiting session could claim never will: later sessions launch after it appeared.
+    this.records = this.records.filter((r) => [...this.pending.values()].some((p) => r.root === p.root && r.seenAt >= p.launchedAt));
+  }
+}
+
+/** realpath when the folder exists (resolves symlinks, /var → /private/var on macOS), else normalized. */
+function canonical(path: string): Promise<string> {
+  return new Promise((res) => realpath.native(path, (err, real) => res(err ? resolve(path) : real)));
+}
+
+type Head = { kind: 'text'; text: string } | { kind: 'compressed' } | { kind: 'tooLarge' };
+
+/** jsonl: bytes up to the first newline; json: the whole (size-checked) file. Never more than the limit. */
+async function readHead(path: string, format: 'jsonl' | 'json'): Promise<Head> {
+  const fh = await open(path, 'r');
+  try {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const buf = Buffer.alloc(format === 'json' ? MAX_RECORD_HEAD_BYTES + 1 : READ_CHUNK_BYTES);
+      const { bytesRead } = await fh.read(buf, 0, buf.length, total);
+      if (total === 0 && bytesRead >= 2 && isCompressed(buf)) return { kind: 'compressed' };
+      if (bytesRead === 0) break;
+      const part = buf.subarray(0, bytesRead);
+      chunks.push(part);
+      total += bytesRead;
+      if (format === 'jsonl' && part.includes(0x0a)) break;
+      if (total > MAX_RECORD_HEAD_BYTES) return { kind: 'tooLarge' };
+    }
+    return { kind: 'text', text: Buffer.concat(chunks).toString('utf8') };
+  } finally {
+    await fh.close();
+  }
+}
+
+/** gzip (1f 8b) or zstd (28 b5 2f fd) magic. */
+function isCompressed(b: Buffer): boolean {
+  return (b[0] === 0x1f && b[1] === 0x8b) || (b[0] === 0x28 && b[1] === 0xb5 && b[2] === 0x2f && b[3] === 0xfd);
+}
