@@ -1,0 +1,231 @@
+// Resume end to end in the host, with real ptys running the fake agents (test/fakes) in a
+// temporary HOME and TERMIO_HOME: plan → spawn → the agent writes its record → "restart" (a new
+// StateStore reading the file and a new ResumeService) → the plan resumes the same id → the fake
+// confirms it continued that record. And: two discovered sessions in one folder never swap ids.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { Session } from '../../src/terminal';
+import { StateStore } from '../../src/app/host/stateStore';
+import { ResumeService, type ResumeLaunch } from '../../src/app/host/resumeService';
+import type { Logger } from '../../src/app/host/log';
+import type { ResumeManifestInput } from '../../src/protocol/resumePlan';
+import { waitFor } from '../helpers/waitFor';
+
+const fakes = resolve(__dirname, '../fakes');
+const pinnedManifest = (storeMatch: 'file:{id}.jsonl' | 'dir:{id}'): ResumeManifestInput => ({
+  id: 'fake-pinned', command: join(fakes, 'fakePinnedAgent.mjs'), permissionBypassFlag: '--yolo',
+  resume: { create: '--session-id {id}', resume: '--resume {id}', storeRoot: '~/.fakepinned/sessions', storeMatch },
+});
+const rolloutManifest: ResumeManifestInput = {
+  id: 'fake-codex', command: join(fakes, 'fakeDiscoveredAgent.mjs'),
+  resume: { resume: 'resume {id}', discover: { root: '~/.fakecodex/sessions', format: 'jsonl', id: 'payload.id', cwd: 'payload.cwd' } },
+};
+const jsonManifest: ResumeManifestInput = {
+  id: 'fake-opencode', command: join(fakes, 'fakeDiscoveredAgent.mjs'),
+  resume: { resume: '--session {id}', discover: { root: '~/.fakeopencode/storage/session', format: 'json', id: 'id', cwd: 'directory' } },
+};
+
+interface LogEntry { agent: string; event: string; pid: number; termioSession: string | null; [k: string]: unknown }
+
+let home: string;
+let proj: string;
+let stateFile: string;
+let agentLog: string;
+let hookFile: string;
+let extraEnv: Record<string, string>;
+let manifests: ResumeManifestInput[];
+let logs: string[];
+const live: Array<{ dispose(): void }> = [];
+
+const logger: Logger = {
+  debug: (m, d) => logs.push(`${m} ${JSON.stringify(d)}`), info: (m, d) => logs.push(`${m} ${JSON.stringify(d)}`),
+  warn: (m, d) => logs.push(`${m} ${JSON.stringify(d)}`), error: (m, d) => logs.push(`${m} ${JSON.stringify(d)}`),
+};
+
+beforeEach(() => {
+  home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-resume-')));
+  proj = join(home, 'proj');
+  mkdirSync(proj);
+  stateFile = join(home, '.termio', 'state', 'sessions.json');
+  agentLog = join(home, 'agents.log');
+  hookFile = join(home, 'hooks.log');
+  extraEnv = {};
+  manifests = [pinnedManifest('file:{id}.jsonl'), rolloutManifest, jsonManifest];
+  logs = [];
+});
+afterEach(() => {
+  for (const d of live.splice(0).reverse()) d.dispose();
+  rmSync(home, { recursive: true, force: true });
+});
+
+/** One "run of the app": a store read from disk and a resume service on it. */
+function startApp() {
+  const { store, problem } = StateStore.open({ file: stateFile, writeDelayMs: 10 });
+  expect(problem).toBeNull();
+  const resume = new ResumeService({ store, home, logger, manifestOf: (id) => manifests.find((m) => m.id === id) ?? null });
+  const app = { store, resume, dispose: () => { resume.dispose(); store.dispose(); } };
+  live.push(app);
+  return app;
+}
+
+function agentLogEntries(): LogEntry[] {
+  if (!existsSync(agentLog)) return [];
+  return readFileSync(agentLog, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+}
+
+function spawn(plan: ResumeLaunch, sessionId: string, cwd = proj): Session {
+  const s = Session.spawn({
+    argv: plan.argv, cwd, id: sessionId,
+    env: { HOME: home, FAKE_AGENT_LOG: agentLog, FAKE_HOOK_FILE: hookFile, PATH: `${dirname(process.execPath)}:${process.env.PATH}`, ...extraEnv },
+  });
+  if ('kind' in s) throw new Error(s.message);
+  live.push(s);
+  return s;
+}
+
+const screenHas = (s: Session, text: string) => waitFor(() => s.screenLines().some((l) => l.includes(text)), { what: `"${text}" on screen (${s.screenLines().filter(Boolean).join(' | ')})` });
+const event = (ev: string, sessionId: string, since = 0) => waitFor(() => agentLogEntries().slice(since).find((e) => e.event === ev && e.termioSession === sessionId), { what: `${ev} from ${sessionId}` });
+
+async function launch(app: ReturnType<typeof startApp>, sessionId: string): Promise<{ plan: ResumeLaunch; session: Session }> {
+  const plan = await app.resume.prepareLaunch(sessionId);
+  if ('kind' in plan) throw new Error(plan.message);
+  return { plan, session: spawn(plan, sessionId) };
+}
+
+describe.each([
+  ['file:{id}.jsonl', 'file'],
+  ['dir:{id}', 'dir'],
+] as const)('pinned agent, store %s', (storeMatch, style) => {
+  beforeEach(() => {
+    manifests[0] = pinnedManifest(storeMatch);
+    extraEnv.FAKE_PINNED_STORE = style;
+  });
+
+  it('creates, then resumes the same conversation after a restart', async () => {
+    let app = startApp();
+    app.store.addSession({ id: 'p1', agentId: 'fake-pinned', cwd: proj, bypass: true }, { windowId: 'w1' });
+    const first = await launch(app, 'p1');
+    expect(first.plan.mode).toBe('create');
+    const id = first.plan.conversationId!;
+    expect(first.plan.argv).toEqual([join(fakes, 'fakePinnedAgent.mjs'), '--session-id', id, '--yolo']);
+    // The id is on disk before the agent runs.
+    expect(JSON.parse(readFileSync(stateFile, 'utf8')).sessions[0]).toMatchObject({ conversationId: id, family: 'pinned' });
+    await screenHas(first.session, `New conversation ${id}`);
+    expect((await event('start', 'p1')).argv).toEqual(['--session-id', id, '--yolo']);
+    first.session.write('remember the parser bug\r');
+    await event('recordWritten', 'p1');
+    app.dispose();
+
+    app = startApp();
+    const n = agentLogEntries().length;
+    const second = await launch(app, 'p1');
+    expect(second.plan).toMatchObject({ mode: 'resume', conversationId: id, argv: [join(fakes, 'fakePinnedAgent.mjs'), '--resume', id, '--yolo'] });
+    const resumed = await event('resumed', 'p1', n);
+    expect(resumed).toMatchObject({ id, earlier: ['remember the parser bug'] });
+    await screenHas(second.session, `Resumed conversation ${id} (1 earlier messages)`);
+    expect(await app.resume.describe('p1')).toMatchObject({ family: 'pinned', boundId: id, plan: { mode: 'resume', argv: second.plan.argv } });
+  });
+
+  it('creates again under the same id when the agent never wrote its record', async () => {
+    let app = startApp();
+    app.store.addSession({ id: 'p1', agentId: 'fake-pinned', cwd: proj }, { windowId: 'w1' });
+    const first = await launch(app, 'p1');
+    const id = first.plan.conversationId!;
+    await screenHas(first.session, `New conversation ${id}`);
+    app.dispose(); // Quit before typing anything: no record.
+
+    app = startApp();
+    const n = agentLogEntries().length;
+    const second = await launch(app, 'p1');
+    expect(second.plan).toMatchObject({ mode: 'create', conversationId: id });
+    expect(await event('created', 'p1', n)).toMatchObject({ id });
+    expect(agentLogEntries().slice(n).some((e) => e.event === 'refused')).toBe(false);
+  });
+});
+
+describe.each([
+  ['rollout jsonl', 'rollout', 'fake-codex', (id: string) => ['resume', id]],
+  ['standalone json', 'json', 'fake-opencode', (id: string) => ['--session', id]],
+] as const)('discovered agent, %s records', (_name, style, agentId, resumeArgs) => {
+  beforeEach(() => {
+    extraEnv.FAKE_DISCOVERED_STYLE = style;
+  });
+
+  it('binds the new record after launch and resumes it after a restart', async () => {
+    let app = startApp();
+    app.store.addSession({ id: 'd1', agentId, cwd: proj }, { windowId: 'w1' });
+    const first = await launch(app, 'd1');
+    expect(first.plan).toMatchObject({ mode: 'fresh', conversationId: null, argv: [join(fakes, 'fakeDiscoveredAgent.mjs')] });
+    const minted = (await event('minted', 'd1')).id as string;
+    await screenHas(first.session, '>');
+    first.session.write('hello there\r');
+    await waitFor(() => app.store.getSession('d1')?.conversationId === minted, { what: 'discovery to bind the minted id' });
+    expect(JSON.parse(readFileSync(stateFile, 'utf8')).sessions[0]).toMatchObject({ conversationId: minted, family: 'discovered' });
+    app.dispose();
+
+    app = startApp();
+    const n = agentLogEntries().length;
+    const second = await launch(app, 'd1');
+    expect(second.plan).toMatchObject({ mode: 'resume', conversationId: minted, argv: [join(fakes, 'fakeDiscoveredAgent.mjs'), ...resumeArgs(minted)] });
+    expect(await event('resumed', 'd1', n)).toMatchObject({ id: minted, earlier: ['hello there'] });
+  });
+});
+
+describe('two discovered sessions in one folder', () => {
+  const ROUNDS = 4;
+  it(`never swap ids (${ROUNDS} rounds: together, staggered, one hook, both hooks)`, async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const cwd = join(proj, `r${round}`);
+      mkdirSync(cwd);
+      const [a, b] = [`a${round}`, `b${round}`];
+      let app = startApp();
+      app.store.addSession({ id: a, agentId: 'fake-codex', cwd }, { windowId: 'w1' });
+      app.store.addSession({ id: b, agentId: 'fake-codex', cwd }, { windowId: 'w1' });
+      const staggered = round === 1;
+      const launchOne = async (sid: string, delayMs: number) => {
+        const plan = await app.resume.prepareLaunch(sid);
+        if ('kind' in plan) throw new Error(plan.message);
+        extraEnv.FAKE_RECORD_DELAY_MS = String(delayMs);
+        return spawn(plan, sid, cwd);
+      };
+      // Together: both launched before either record appears. Staggered: a's record exists first.
+      await launchOne(a, staggered ? 0 : 300 + Math.random() * 200);
+      if (staggered) await waitFor(() => app.store.getSession(a)?.conversationId, { what: 'a bound before b launches' });
+      await launchOne(b, 300 + Math.random() * 200);
+      const ida = (await event('recordWritten', a)).id as string;
+      const idb = (await event('recordWritten', b)).id as string;
+      await waitFor(() => [ida, idb].every((id) => logs.some((l) => l.startsWith('discovery: new record') && l.includes(id)) || app.store.state.sessions.some((s) => s.conversationId === id)), { what: 'both records read' });
+
+      const boundA = app.store.getSession(a)!.conversationId;
+      const boundB = app.store.getSession(b)!.conversationId;
+      // Whatever was bound by discovery alone is right; together-launched sessions bind nothing.
+      if (boundA !== null) expect(boundA).toBe(ida);
+      if (boundB !== null) expect(boundB).toBe(idb);
+      if (staggered) expect([boundA, boundB]).toEqual([ida, idb]);
+      else expect([boundA, boundB]).toEqual([null, null]);
+
+      // Hooks deliver the truth: round 2 reports only a (b then follows by elimination), others both.
+      const reports = readFileSync(hookFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { termioSession: string; conversationId: string });
+      for (const r of reports.filter((r) => r.termioSession === a || (round !== 2 && r.termioSession === b))) app.resume.rebind(r.termioSession, r.conversationId);
+      await waitFor(() => app.store.getSession(b)?.conversationId === idb, { what: 'b bound' });
+      expect(app.store.getSession(a)!.conversationId).toBe(ida);
+      app.dispose();
+      for (const d of live.splice(0)) d.dispose();
+
+      app = startApp();
+      const n = agentLogEntries().length;
+      for (const sid of [a, b]) {
+        const plan = await app.resume.prepareLaunch(sid);
+        if ('kind' in plan) throw new Error(plan.message);
+        expect(plan.mode).toBe('resume');
+        spawn(plan, sid, cwd);
+      }
+      expect((await event('resumed', a, n)).id).toBe(ida);
+      expect((await event('resumed', b, n)).id).toBe(idb);
+      app.dispose();
+      for (const d of live.splice(0)) d.dispose();
+    }
+  }, 60_000);
+});
