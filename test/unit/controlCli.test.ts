@@ -1,7 +1,8 @@
 // The real `bin/termio` (run `npm run build` first) against a real host in this process: every
 // `termio sessions` verb, prefixes, --json, exit codes; and `termio DIR`, with the app running and not.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openDir, type AppLauncher } from '../../src/app/cli/openDir';
@@ -9,7 +10,7 @@ import { ControlClient } from '../../src/app/cli/controlClient';
 import type { CliIo } from '../../src/app/cli/main';
 import { Session } from '../../src/terminal';
 import type { SessionInfo } from '../../src/protocol';
-import { repoRoot, startTestHost, termio, type TestHost } from '../helpers/controlHost';
+import { rawConnect, repoRoot, startTestHost, termio, type TestHost } from '../helpers/controlHost';
 import { waitFor } from '../helpers/waitFor';
 
 let host: TestHost | null = null;
@@ -119,6 +120,29 @@ describe('termio sessions (the real executable)', () => {
       expect(r.status).toBe(0);
       expect(r.stdout).toMatch(new RegExp(`^Usage: termio sessions ${verb}`));
       expect(r.stdout).toContain('--json');
+    }
+  });
+
+  it('retries a busy app, and exits 4 when the app drops the connection without answering', async () => {
+    // One connection allowed, held by a silent peer the server drops after 300 ms: the CLI's first
+    // try is told busy, and a retry gets through.
+    host = await startTestHost({ limits: { maxConnections: 1, idleTimeoutMs: 300 } });
+    const h = host;
+    const holder = await rawConnect(h.socket);
+    const r = await termio(['sessions', 'list', '--json'], h.env);
+    expect(r).toMatchObject({ status: 0, stdout: '[]\n' });
+    await holder.closed;
+
+    // An "app" that accepts and hangs up on every request.
+    await h.server.close();
+    const rude = createServer((s) => s.on('data', () => s.destroy()));
+    await new Promise<void>((res) => rude.listen(h.socket, () => res()));
+    writeFileSync(join(h.paths.runDir, 'control.json'), JSON.stringify({ socket: h.socket, pid: process.pid }));
+    try {
+      const lost = await termio(['sessions', 'list'], h.env);
+      expect(lost).toMatchObject({ status: 4, stderr: 'termio: the app closed the connection\n' });
+    } finally {
+      await new Promise((res) => rude.close(res));
     }
   });
 

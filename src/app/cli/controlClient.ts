@@ -18,7 +18,8 @@ export const REQUEST_TIMEOUT_MS = 10_000;
 
 export type ConnectFailure = { kind: 'appNotRunning'; message: string };
 
-export type Reply = { ok: true; result: unknown } | { ok: false; error: ControlError };
+/** `lost`: no reply because the connection ended (the app quit or crashed) — as good as "not running". */
+export type Reply = { ok: true; result: unknown } | { ok: false; error: ControlError; lost?: true };
 
 interface Pending {
   resolve(reply: Reply): void;
@@ -79,7 +80,7 @@ export class ControlClient {
 
   /** Sends one request; resolves with its reply (never rejects: a lost connection is an error reply). */
   request<V extends ControlVerb>(verb: V, args: ControlArgs<V>, timeoutMs = REQUEST_TIMEOUT_MS): Promise<Reply> {
-    if (this.closed) return Promise.resolve({ ok: false, error: this.closed });
+    if (this.closed) return Promise.resolve(this.closedReply(this.closed));
     const seq = this.nextSeq++;
     return new Promise((resolve) => {
       const timer =
@@ -146,13 +147,17 @@ export class ControlClient {
     }
   }
 
+  private closedReply(error: ControlError): Reply {
+    return error === this.unsolicited ? { ok: false, error } : { ok: false, error, lost: true };
+  }
+
   private finish(why: string): void {
     if (this.closed) return;
     const error = this.unsolicited ?? { code: 'internal' as const, message: why };
     this.closed = error;
     for (const [s, p] of this.pending) {
       this.pending.delete(s);
-      p.resolve({ ok: false, error });
+      p.resolve(this.closedReply(error));
     }
     this.closeListener?.(error.message);
   }

@@ -62,7 +62,7 @@ export async function openDir(dirArg: string, io: CliIo, launcher: AppLauncher =
     const reply = await client.request('app.open', { dir });
     if (!reply.ok) {
       io.err(`termio: ${reply.error.message}\n`);
-      return reply.error.code === 'internal' ? ExitCode.internal : ExitCode.failed;
+      return reply.lost ? ExitCode.appNotRunning : reply.error.code === 'internal' ? ExitCode.internal : ExitCode.failed;
     }
     io.out(`${(reply.result as { id: string }).id}\n`);
     return ExitCode.ok;

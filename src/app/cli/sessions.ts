@@ -203,11 +203,26 @@ interface Ctx {
   client: ControlClient;
 }
 
+/** `busy` means the app did not take the request at all, so it is safe to retry; 5 tries over ~0.75 s. */
+const BUSY_RETRIES = 5;
+const BUSY_BACKOFF_MS = 50;
+
 async function call<V extends ControlVerb>(ctx: Ctx, verb: V, args: ControlArgs<V>): Promise<{ ok: true; result: unknown } | { ok: false; code: number }> {
-  const reply: Reply = await ctx.client.request(verb, args);
+  let reply: Reply = await ctx.client.request(verb, args);
+  for (let attempt = 1; !reply.ok && reply.error.code === 'busy' && attempt <= BUSY_RETRIES; attempt++) {
+    ctx.client.close();
+    await new Promise((r) => setTimeout(r, BUSY_BACKOFF_MS * attempt));
+    const next = await ControlClient.connect(ctx.io.env);
+    if (!(next instanceof ControlClient)) {
+      ctx.io.err(`termio: ${next.message}\n`);
+      return { ok: false, code: ExitCode.appNotRunning };
+    }
+    ctx.client = next;
+    reply = await ctx.client.request(verb, args);
+  }
   if (reply.ok) return reply;
   ctx.io.err(`termio: ${reply.error.message}\n`);
-  return { ok: false, code: exitCodeFor(reply.error) };
+  return { ok: false, code: reply.lost ? ExitCode.appNotRunning : exitCodeFor(reply.error) };
 }
 
 function printJson(io: CliIo, value: unknown): void {
@@ -303,7 +318,7 @@ function watch(ctx: Ctx): Promise<number> {
     void client.request('sessions.watch', {}).then((reply) => {
       if (!reply.ok) {
         io.err(`termio: ${reply.error.message}\n`);
-        resolveExit(exitCodeFor(reply.error));
+        resolveExit(reply.lost ? ExitCode.appNotRunning : exitCodeFor(reply.error));
         return;
       }
       const sessions = (reply.result as { sessions: SessionInfo[] }).sessions;
@@ -339,9 +354,10 @@ export const run: CommandHandler = async (args, io) => {
     io.err(`termio: ${client.message}\n`);
     return ExitCode.appNotRunning;
   }
+  const ctx: Ctx = { io, json: parsed.flags.json === true, client };
   try {
-    return await runVerb(verb, parsed, { io, json: parsed.flags.json === true, client });
+    return await runVerb(verb, parsed, ctx);
   } finally {
-    client.close();
+    ctx.client.close();
   }
 };
