@@ -12,4 +12,7 @@ export {
 export { TerminalModes, KittyFlags, type CursorShape, type MouseEncoding } from './terminalModes';
 export { FlowController, FlowControlConstants } from './flowControl';
 export { InBandSignals, type Notification, type Progress } from './inBandSignals';
+export { createEmulator } from './createEmulator';
+export { wcwidth, unicodeWidthProvider, UNICODE_VERSION } from './unicodeWidth';
+export { Utf8Splitter } from './utf8Splitter';
 export { darkTheme, lightTheme, paletteColor, resolveColor, dimColor, type Theme } from './theme';

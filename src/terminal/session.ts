@@ -5,10 +5,12 @@ import { randomUUID } from 'node:crypto';
 import { accessSync, constants as fsConstants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import * as pty from 'node-pty';
-import { Terminal } from '@xterm/headless';
+import type { Terminal } from '@xterm/headless';
+import { createEmulator } from './createEmulator';
 import { DisposableStore, Emitter, toDisposable, type Disposable, type Event } from './events';
 import { FlowController } from './flowControl';
 import { installExitDrain } from './ptyDrain';
+import { Utf8Splitter } from './utf8Splitter';
 import { InBandSignals, type Notification, type Progress } from './inBandSignals';
 import {
   encodeFocus, encodeKey, encodeMouse, encodePaste, type InputModes, type KeyInput, type MouseInput,
@@ -171,12 +173,7 @@ export class Session implements Disposable {
     this.cwd = cwd;
     this.argv = argv;
     this.shiftEnter = opts.shiftEnter;
-    const term = new Terminal({
-      cols,
-      rows,
-      scrollback: opts.scrollback ?? DEFAULT_SCROLLBACK,
-      allowProposedApi: true,
-    });
+    const term = createEmulator({ cols, rows, scrollback: opts.scrollback ?? DEFAULT_SCROLLBACK });
     this.emulator = term;
     this.store.add(toDisposable(() => term.dispose()));
     this.terminalModes = this.store.add(new TerminalModes(term, (d) => this.write(d)));
@@ -193,9 +190,12 @@ export class Session implements Disposable {
     this.onProgress = this.signals.onProgress;
     this.store.add(term.onWriteParsed(() => this.handleParsed()));
 
-    const handleData = (bytes: Buffer): void => {
+    const splitter = new Utf8Splitter();
+    const handleData = (chunk: Buffer): void => {
       if (this.disposed) return;
+      const bytes = splitter.push(chunk);
       const n = bytes.length;
+      if (n === 0) return;
       this.flow.received(n);
       term.write(bytes, () => this.flow.parsed(n));
     };

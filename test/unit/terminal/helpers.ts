@@ -1,6 +1,8 @@
 // Test helpers for the terminal layer: an emulator with our hooks that returns visible lines,
 // byte-at-a-time feeding, and condition waits (never fixed sleeps) for real-pty tests.
-import { Terminal } from '@xterm/headless';
+import type { Terminal } from '@xterm/headless';
+import { createEmulator as createTerminal } from '../../../src/terminal/createEmulator';
+import { Utf8Splitter } from '../../../src/terminal/utf8Splitter';
 import { RenderModel } from '../../../src/terminal/renderModel';
 import { TerminalModes } from '../../../src/terminal/terminalModes';
 import type { Session } from '../../../src/terminal/session';
@@ -20,7 +22,7 @@ export interface TestEmulator {
 }
 
 export function createEmulator(cols = 80, rows = 24, scrollback = 1000): TestEmulator {
-  const term = new Terminal({ cols, rows, scrollback, allowProposedApi: true });
+  const term = createTerminal({ cols, rows, scrollback });
   const replies: string[] = [];
   const modes = new TerminalModes(term, (d) => replies.push(d));
   const model = new RenderModel(term, modes);
@@ -33,8 +35,13 @@ export function createEmulator(cols = 80, rows = 24, scrollback = 1000): TestEmu
     replies,
     write,
     async writeBytewise(data) {
+      // Through the same UTF-8 boundary stage a Session puts in front of the emulator.
       const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-      for (const b of bytes) term.write(Uint8Array.of(b));
+      const splitter = new Utf8Splitter();
+      for (const b of bytes) {
+        const whole = splitter.push(Uint8Array.of(b));
+        if (whole.length) term.write(whole);
+      }
       await write('');
     },
     lines() {
