@@ -1,0 +1,198 @@
+// User settings in $TERMIO_HOME/config/settings.json: a zod schema with a default for every
+// field, read leniently (comments and trailing commas allowed; a field with a wrong type is
+// reported by its path and falls back to its default while every other field is kept), written
+// surgically (only the changed key, so the user's comments and layout survive), and watched so
+// a hand edit applies live.
+import { watch, type FSWatcher } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { z } from 'zod';
+import { Emitter } from '../../terminal';
+
+export const SettingsSchema = z.object({
+  hooks: z
+    .object({
+      enabled: z.boolean().default(false).describe('live agent status: our hook entries are installed in agent configs'),
+      offered: z.boolean().default(false).describe('the first-launch offer was shown'),
+    })
+    .default({ enabled: false, offered: false }),
+  notifications: z
+    .object({
+      attention: z.boolean().default(true).describe('notify when an agent needs you'),
+      done: z.boolean().default(true).describe('notify when an agent finishes a long turn while you are elsewhere'),
+      doneMinSeconds: z.number().min(0).max(3600).default(10).describe('how long a turn must last before its end is notified'),
+      terminal: z.boolean().default(true).describe('show OSC 9 / OSC 777 notifications programs send'),
+      sound: z.boolean().default(true),
+    })
+    .default({ attention: true, done: true, doneMinSeconds: 10, terminal: true, sound: true }),
+  terminal: z
+    .object({
+      fontFamily: z.string().min(1).optional().describe('default: Menlo on macOS, DejaVu Sans Mono elsewhere'),
+      fontSize: z.number().min(6).max(72).default(13),
+      theme: z.enum(['system', 'dark', 'light']).default('system'),
+      cursorStyle: z.enum(['block', 'bar', 'underline']).default('block'),
+      cursorBlink: z.boolean().default(true),
+      scrollback: z.number().int().min(0).max(1_000_000).default(10_000),
+      optionAsMeta: z.boolean().default(true).describe('macOS: the Option key sends Meta (Esc-prefixed) instead of special characters'),
+    })
+    .default({ fontSize: 13, theme: 'system', cursorStyle: 'block', cursorBlink: true, scrollback: 10_000, optionAsMeta: true }),
+  shortcuts: z.record(z.string(), z.string()).default({}).describe('action → key sequence overrides, e.g. {"newSession": "Ctrl+Shift+A"}'),
+  agents: z
+    .record(
+      z.string(),
+      z.object({
+        enabled: z.boolean().optional(),
+        bypass: z.boolean().optional().describe('start this agent with its permission-bypass flag'),
+        order: z.number().optional(),
+      }),
+    )
+    .default({}),
+  welcomeShown: z.boolean().default(false),
+});
+
+export type Settings = z.infer<typeof SettingsSchema>;
+
+export function defaultSettings(): Settings {
+  return SettingsSchema.parse({});
+}
+
+export interface SettingsLoad {
+  settings: Settings;
+  /** One line per problem: `settings.json: terminal.fontSize: expected number, got "big"`. */
+  errors: string[];
+}
+
+function describeValue(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'object') return 'an object';
+  return String(v);
+}
+
+function getPath(obj: unknown, path: PropertyKey[]): unknown {
+  let cur = obj;
+  for (const k of path) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<PropertyKey, unknown>)[k];
+  }
+  return cur;
+}
+
+function deletePath(obj: Record<string, unknown>, path: PropertyKey[]): void {
+  let cur: unknown = obj;
+  for (const k of path.slice(0, -1)) {
+    if (cur === null || typeof cur !== 'object') return;
+    cur = (cur as Record<PropertyKey, unknown>)[k];
+  }
+  if (cur !== null && typeof cur === 'object') delete (cur as Record<PropertyKey, unknown>)[path.at(-1)!];
+}
+
+/** Parses settings text; never throws. Invalid fields are dropped (default used) and reported. */
+export function parseSettings(text: string, label = 'settings.json'): SettingsLoad {
+  const errors: string[] = [];
+  const parseErrors: ParseError[] = [];
+  const raw: unknown = text.trim() === '' ? {} : parse(text, parseErrors, { allowTrailingComma: true });
+  for (const e of parseErrors.slice(0, 5)) {
+    const line = text.slice(0, e.offset).split('\n').length;
+    errors.push(`${label}: line ${line}: ${printParseErrorCode(e.error)} (the rest of the file was read as far as possible)`);
+  }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    if (text.trim() !== '') errors.push(`${label}: expected an object at the top, got ${describeValue(raw)}; using defaults`);
+    return { settings: defaultSettings(), errors };
+  }
+  const candidate = structuredClone(raw) as Record<string, unknown>;
+  // Drop each invalid field and try again, so one bad value never costs the others.
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const r = SettingsSchema.safeParse(candidate);
+    if (r.success) return { settings: r.data, errors };
+    for (const issue of r.error.issues) {
+      const path = issue.path;
+      const where = path.length ? path.join('.') : '(top level)';
+      errors.push(`${label}: ${where}: ${issue.message.replace(/^Invalid input: /, '').replace(/, received \w+$/, '')}, got ${describeValue(getPath(raw, path))}; using the default`);
+      if (path.length === 0) return { settings: defaultSettings(), errors };
+      deletePath(candidate, path);
+    }
+  }
+  return { settings: defaultSettings(), errors };
+}
+
+/** Returns text with one setting changed, leaving everything else byte-for-byte. */
+export function editSettingsText(text: string, path: string[], value: unknown): string {
+  const base = text.trim() === '' ? '{}\n' : text;
+  const edits = modify(base, path, value, { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } });
+  return applyEdits(base, edits);
+}
+
+export class SettingsStore {
+  private current: SettingsLoad;
+  private watcher: FSWatcher | null = null;
+  private readonly changed = new Emitter<SettingsLoad>();
+  readonly onChange = this.changed.event;
+
+  constructor(readonly file: string) {
+    this.current = this.read();
+  }
+
+  get settings(): Settings {
+    return this.current.settings;
+  }
+
+  get errors(): string[] {
+    return this.current.errors;
+  }
+
+  private readText(): string {
+    try {
+      return readFileSync(this.file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return '';
+      throw err;
+    }
+  }
+
+  private read(): SettingsLoad {
+    try {
+      return parseSettings(this.readText(), this.file);
+    } catch (err) {
+      return { settings: defaultSettings(), errors: [`${this.file}: cannot be read (${(err as Error).message}); using defaults`] };
+    }
+  }
+
+  /** Re-reads the file (after a hand edit) and tells listeners. */
+  reload(): void {
+    this.current = this.read();
+    this.changed.fire(this.current);
+  }
+
+  /** Changes one setting in the file (atomically), keeping the rest of the user's text. */
+  set(path: string[], value: unknown): void {
+    const next = editSettingsText(this.readText(), path, value);
+    mkdirSync(dirname(this.file), { recursive: true });
+    const tmp = `${this.file}.tmp-${process.pid}`;
+    writeFileSync(tmp, next);
+    renameSync(tmp, this.file);
+    this.reload();
+  }
+
+  /** Applies hand edits live. Watches the folder, since editors replace the file on save. */
+  watch(): void {
+    if (this.watcher) return;
+    mkdirSync(dirname(this.file), { recursive: true });
+    let timer: NodeJS.Timeout | null = null;
+    this.watcher = watch(dirname(this.file), (_event, name) => {
+      if (name !== null && !this.file.endsWith(`/${name}`)) return;
+      if (timer) clearTimeout(timer);
+      // Editors write in several steps; read once they have finished (50 ms is well under a
+      // person's notice and well over an editor's write burst).
+      timer = setTimeout(() => this.reload(), 50);
+    });
+  }
+
+  dispose(): void {
+    this.watcher?.close();
+    this.watcher = null;
+    this.changed.dispose();
+  }
+}
