@@ -2,35 +2,16 @@
 // bound conversation and the facts the host looked up, decide create / resume / fresh and build
 // the exact argv. Exact-or-nothing: never guess, never resume a neighbour. Pure: no I/O.
 
-/** Pinned family: the CLI accepts a Termio-minted id at launch. */
-export interface PinnedResumeInput {
-  create: string;
-  resume: string;
-  storeRoot: string;
-  storeMatch: string;
-}
+import type { Manifest, ManifestDiscover, ManifestResume } from './manifestSchema';
+
+/** Pinned family: the CLI accepts a Termio-minted id at launch (the fields manifestParse requires). */
+export type PinnedResumeInput = Required<Pick<ManifestResume, 'create' | 'resume' | 'storeRoot' | 'storeMatch'>>;
 
 /** Discovered family: the agent mints the id; Termio finds it in the agent's session store. */
-export interface DiscoverInput {
-  root: string;
-  format: 'jsonl' | 'json';
-  id: string;
-  cwd: string;
-}
+export type DiscoverInput = ManifestDiscover;
 
-export interface DiscoveredResumeInput {
-  resume: string;
-  discover: DiscoverInput;
-}
-
-/** The part of a manifest resume planning reads (structurally compatible with the full schema). */
-export interface ResumeManifestInput {
-  id: string;
-  /** One program (resolved on the login shell's PATH); absent for the login-shell Terminal. */
-  command?: string | undefined;
-  permissionBypassFlag?: string | undefined;
-  resume?: Partial<PinnedResumeInput> & Partial<DiscoveredResumeInput>;
-}
+/** The part of a manifest resume planning reads (inferred from the manifest schema). */
+export type ResumeManifestInput = Pick<Manifest, 'id' | 'command' | 'permissionBypassFlag' | 'resume'>;
 
 export type ResumeFamily = 'pinned' | 'discovered';
 
