@@ -1,0 +1,160 @@
+// Native notifications: which status changes deserve one (an agent needs you; a long turn
+// finished while you were elsewhere; a program's own OSC 9/777 message), one per transition,
+// repeats coalesced and bursts folded into a summary; and handing them to the OS through
+// node-notifier (notify-send on Linux, terminal-notifier on macOS, which reports clicks).
+import { join } from 'node:path';
+import type { SessionState } from '../../protocol';
+import type { Logger } from './log';
+
+/** A session that flips attention → working → attention within this long gets one notification. */
+export const COALESCE_MS = 5_000;
+/** More than BURST_MAX notifications within BURST_WINDOW_MS are folded into one summary. */
+export const BURST_MAX = 3;
+export const BURST_WINDOW_MS = 2_000;
+
+export interface NotifyPrefs {
+  attention: boolean;
+  done: boolean;
+  doneMinSeconds: number;
+  terminal: boolean;
+  sound: boolean;
+}
+
+export interface SessionContext {
+  agentName: string;
+  folderLabel: string;
+  /** What the agent waits for, when the status layer knows (the tool, or the question). */
+  detail?: string;
+  /** The user has this session in front of them (selected in the active window). */
+  userLooking: boolean;
+}
+
+export interface NotificationRequest {
+  sessionId: string | null;
+  kind: 'attention' | 'done' | 'terminal' | 'summary';
+  title: string;
+  message: string;
+}
+
+function formatTurn(ms: number): string {
+  const s = Math.round(ms / 1000);
+  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m ${s % 60}s`;
+}
+
+/** Pure decision rules; time comes in as arguments so tests control it. */
+export class NotificationPolicy {
+  private readonly turnStart = new Map<string, number>();
+  private readonly lastSent = new Map<string, number>();
+  private readonly recent: number[] = [];
+  private held: NotificationRequest[] = [];
+
+  constructor(private prefs: NotifyPrefs) {}
+
+  setPrefs(prefs: NotifyPrefs): void {
+    this.prefs = prefs;
+  }
+
+  /** A state change; returns the notification to send now, if any. */
+  stateChanged(sessionId: string, from: SessionState, to: SessionState, at: number, ctx: SessionContext): NotificationRequest | null {
+    if (to === 'working' && from !== 'working' && from !== 'attention') this.turnStart.set(sessionId, at);
+    let req: NotificationRequest | null = null;
+    if (to === 'attention' && from !== 'attention' && this.prefs.attention && !ctx.userLooking) {
+      req = {
+        sessionId,
+        kind: 'attention',
+        title: `${ctx.agentName} needs you`,
+        message: `${ctx.folderLabel} · ${ctx.detail ?? 'Waiting for your input'}`,
+      };
+    } else if (to === 'done' && from !== 'done' && this.prefs.done && !ctx.userLooking) {
+      const started = this.turnStart.get(sessionId);
+      if (started !== undefined && at - started >= this.prefs.doneMinSeconds * 1000) {
+        req = { sessionId, kind: 'done', title: `${ctx.agentName} finished`, message: `${ctx.folderLabel} · after ${formatTurn(at - started)}` };
+      }
+    }
+    if (to === 'done' || to === 'idle') this.turnStart.delete(sessionId);
+    return req ? this.admit(req, at) : null;
+  }
+
+  /** A program's own notification (OSC 9 / OSC 777). */
+  terminalNotification(sessionId: string, title: string, body: string, at: number, ctx: SessionContext): NotificationRequest | null {
+    if (!this.prefs.terminal || ctx.userLooking) return null;
+    return this.admit({ sessionId, kind: 'terminal', title: title || ctx.agentName, message: body || ctx.folderLabel }, at);
+  }
+
+  /** Held notifications of a burst, as one summary once the window has passed. */
+  flush(at: number): NotificationRequest | null {
+    this.prune(at);
+    if (this.held.length === 0 || this.recent.length >= BURST_MAX) return null;
+    const held = this.held;
+    this.held = [];
+    this.recent.push(at);
+    if (held.length === 1) return held[0]!;
+    const needs = held.filter((h) => h.kind === 'attention').length;
+    return {
+      sessionId: null,
+      kind: 'summary',
+      title: needs > 0 ? `${needs} more agent${needs === 1 ? '' : 's'} need${needs === 1 ? 's' : ''} you` : `${held.length} more updates`,
+      message: held.map((h) => h.title).join(' · '),
+    };
+  }
+
+  /** When flush() should next be called, if something is held. */
+  nextFlushAt(): number | null {
+    if (this.held.length === 0) return null;
+    return (this.recent[0] ?? 0) + BURST_WINDOW_MS;
+  }
+
+  forget(sessionId: string): void {
+    this.turnStart.delete(sessionId);
+    for (const k of [...this.lastSent.keys()]) if (k.startsWith(`${sessionId}:`)) this.lastSent.delete(k);
+    this.held = this.held.filter((h) => h.sessionId !== sessionId);
+  }
+
+  private prune(at: number): void {
+    while (this.recent.length && at - this.recent[0]! >= BURST_WINDOW_MS) this.recent.shift();
+  }
+
+  private admit(req: NotificationRequest, at: number): NotificationRequest | null {
+    const key = `${req.sessionId}:${req.kind}`;
+    const last = this.lastSent.get(key);
+    if (last !== undefined && at - last < COALESCE_MS) return null;
+    this.lastSent.set(key, at);
+    this.prune(at);
+    if (this.recent.length >= BURST_MAX) {
+      this.held.push(req);
+      return null;
+    }
+    this.recent.push(at);
+    return req;
+  }
+}
+
+export interface NotificationSink {
+  send(req: NotificationRequest, sound: boolean, onClick: () => void): Promise<void>;
+}
+
+/** node-notifier: notify-send on Linux (clicks are not reported there), terminal-notifier on macOS. */
+export function nodeNotifierSink(logger: Logger, iconFile: string): NotificationSink {
+  return {
+    send(req, sound, onClick) {
+      return new Promise((resolve) => {
+        // Loaded on first use: it is only needed once something is worth a notification.
+        const notifier = require('node-notifier') as typeof import('node-notifier');
+        notifier.notify(
+          { title: req.title, message: req.message, sound, icon: iconFile, wait: process.platform === 'darwin', appID: 'Termio' } as never,
+          (err: Error | null, response: string) => {
+            if (err) logger.warn('notification failed', { error: err.message });
+            if (typeof response === 'string' && /activate|clicked/i.test(response)) onClick();
+            resolve();
+          },
+        );
+        // Resolves as soon as the OS has the request; the callback above may come much later (a click).
+        setImmediate(resolve);
+      });
+    },
+  };
+}
+
+export function defaultNotificationIcon(appRoot: string): string {
+  return join(appRoot, 'assets', 'brand', 'termio-256.png');
+}

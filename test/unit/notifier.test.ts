@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { BURST_WINDOW_MS, COALESCE_MS, NotificationPolicy, type NotifyPrefs, type SessionContext } from '../../src/app/host/notifier';
+
+const prefs: NotifyPrefs = { attention: true, done: true, doneMinSeconds: 10, terminal: true, sound: true };
+const away: SessionContext = { agentName: 'Claude Code', folderLabel: 'api', userLooking: false };
+const looking: SessionContext = { ...away, userLooking: true };
+
+describe('notification policy', () => {
+  it('notifies attention with agent, project and what it waits for', () => {
+    const p = new NotificationPolicy(prefs);
+    expect(p.stateChanged('s1', 'working', 'attention', 1000, { ...away, detail: 'Permission to run Bash' })).toEqual({
+      sessionId: 's1',
+      kind: 'attention',
+      title: 'Claude Code needs you',
+      message: 'api · Permission to run Bash',
+    });
+  });
+
+  it('stays quiet when the user is looking at that session, or the kind is off', () => {
+    expect(new NotificationPolicy(prefs).stateChanged('s1', 'working', 'attention', 1000, looking)).toBeNull();
+    expect(new NotificationPolicy({ ...prefs, attention: false }).stateChanged('s1', 'working', 'attention', 1000, away)).toBeNull();
+  });
+
+  it('notifies done only after a turn of at least doneMinSeconds', () => {
+    const p = new NotificationPolicy(prefs);
+    p.stateChanged('s1', 'idle', 'working', 0, away);
+    expect(p.stateChanged('s1', 'working', 'done', 9_000, away)).toBeNull();
+    p.stateChanged('s1', 'done', 'working', 20_000, away);
+    expect(p.stateChanged('s1', 'working', 'done', 32_000, away)).toMatchObject({ kind: 'done', title: 'Claude Code finished', message: 'api · after 12s' });
+  });
+
+  it('coalesces a session flapping in and out of attention', () => {
+    const p = new NotificationPolicy(prefs);
+    expect(p.stateChanged('s1', 'working', 'attention', 0, away)).not.toBeNull();
+    p.stateChanged('s1', 'attention', 'working', 500, away);
+    expect(p.stateChanged('s1', 'working', 'attention', 1000, away)).toBeNull();
+    p.stateChanged('s1', 'attention', 'working', COALESCE_MS, away);
+    expect(p.stateChanged('s1', 'working', 'attention', COALESCE_MS + 1, away)).not.toBeNull();
+  });
+
+  it('folds a burst into one summary instead of a flood', () => {
+    const p = new NotificationPolicy(prefs);
+    const sent = ['a', 'b', 'c', 'd', 'e'].map((id, i) => p.stateChanged(id, 'working', 'attention', i * 10, away));
+    expect(sent.filter(Boolean)).toHaveLength(3);
+    expect(p.flush(100)).toBeNull(); // still inside the burst window
+    expect(p.nextFlushAt()).toBe(BURST_WINDOW_MS);
+    expect(p.flush(BURST_WINDOW_MS + 20)).toMatchObject({ kind: 'summary', title: '2 more agents need you', sessionId: null });
+  });
+
+  it('passes programs’ own notifications through unless the user is looking', () => {
+    const p = new NotificationPolicy(prefs);
+    expect(p.terminalNotification('s1', 'Build', 'finished', 0, away)).toMatchObject({ kind: 'terminal', title: 'Build', message: 'finished' });
+    expect(p.terminalNotification('s2', 'Build', 'finished', 0, looking)).toBeNull();
+  });
+});
