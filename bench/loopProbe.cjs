@@ -63,7 +63,7 @@ async function main() {
   win.setWindowTitle('loop-bench');
   win.resize(200, 100);
   win.show();
-  global.win = win;
+  globalThis.keepAlive = win; // NodeGUI widgets die with their JS wrapper
   let keys = 0;
   win.addEventListener(ng.WidgetEventTypes.KeyPress, () => {
     keys++;
