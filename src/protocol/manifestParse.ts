@@ -72,7 +72,7 @@ export function parseManifestValue(value: unknown, fileLabel: string): ManifestP
     return { errors: [at([], `expected a JSON object at the top level, got ${kindOf(value)}`)], warnings };
   }
 
-  const first = ManifestSchema.safeParse(value, { reportInput: true });
+  const first = ManifestSchema.safeParse(value);
   let data: Manifest | undefined = first.success ? first.data : undefined;
   if (!first.success) {
     const unknown: { path: PathKey[]; key: string }[] = [];

@@ -86,3 +86,4 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
 
 registerGroup('sessions', 'list, watch, read, send to, spawn, focus and close sessions of the running app', () => require('./sessions').run);
 registerGroup('hooks', 'install, remove or check the status hooks in each agent\'s own config (live agent status)', () => require('./hooks').run);
+registerGroup('agents', 'list the agents Termio knows and validate agent manifests', () => require('./agents').run);

@@ -1,0 +1,124 @@
+// `termio agents list [--json]` and `termio agents validate FILE...`: the agent catalog from the
+// command line, without the GUI. list shows what the picker would (installed, resume family,
+// status channels, warnings and errors); validate checks manifest files before they are dropped in.
+import { resolve } from 'node:path';
+import { AgentCatalog, type CatalogEntry, type CatalogProblem } from '../host/catalog';
+import { readManifestFile } from '../host/readManifestFile';
+import { ExitCode, type CliIo, type CommandHandler } from './main';
+
+const USAGE = `Usage:
+  termio agents list [--json]      every agent Termio knows: bundled and yours, in picker order
+  termio agents validate FILE...   check manifest files; exit 0 when all are valid, 1 otherwise
+
+list shows id, name, whether the command is on your login shell's PATH, the resume family
+(pinned, discovered or none), the status channels (hooks, title, screen), the source file, and
+every warning and error. Your manifests live in $TERMIO_HOME/config/agents/<id>.json.
+`;
+
+export const run: CommandHandler = async (args, io) => {
+  const [verb, ...rest] = args;
+  if (verb === undefined || verb === '--help' || verb === '-h' || verb === 'help') {
+    io.out(USAGE);
+    return verb === undefined ? ExitCode.usage : ExitCode.ok;
+  }
+  if (verb === 'list') return list(rest, io);
+  if (verb === 'validate') return validate(rest, io);
+  io.err(`termio agents: unknown command '${verb}'\n\n${USAGE}`);
+  return ExitCode.usage;
+};
+
+async function list(args: string[], io: CliIo): Promise<number> {
+  let json = false;
+  for (const a of args) {
+    if (a === '--json') json = true;
+    else if (a === '--help' || a === '-h') {
+      io.out(USAGE);
+      return ExitCode.ok;
+    } else {
+      io.err(`termio agents list: unexpected argument '${a}'\n\n${USAGE}`);
+      return ExitCode.usage;
+    }
+  }
+  const catalog = await AgentCatalog.create({ env: io.env, watch: false });
+  try {
+    const entries = catalog.list();
+    const problems = catalog.problems().filter((p) => !p.keptLastGood);
+    if (json) {
+      io.out(`${JSON.stringify({ agents: entries.map(entryJson), problems: problems.map(problemJson) }, null, 2)}\n`);
+    } else {
+      io.out(formatTable(entries));
+      const messages = [...entries.flatMap((e) => [...e.errors, ...e.warnings]), ...problems.flatMap((p) => [...p.errors, ...p.warnings])];
+      if (messages.length) io.out(`\nProblems:\n${messages.map((m) => `  ${m}`).join('\n')}\n`);
+    }
+  } finally {
+    await catalog.dispose();
+  }
+  return ExitCode.ok;
+}
+
+async function validate(args: string[], io: CliIo): Promise<number> {
+  const files = args.filter((a) => a !== '--');
+  if (files.some((f) => f === '--help' || f === '-h')) {
+    io.out(USAGE);
+    return ExitCode.ok;
+  }
+  if (files.length === 0) {
+    io.err(`termio agents validate: give at least one manifest file\n\n${USAGE}`);
+    return ExitCode.usage;
+  }
+  let failed = false;
+  for (const file of files) {
+    const r = await readManifestFile(resolve(io.cwd, file), file, { env: io.env });
+    for (const w of r.warnings) io.out(`warning: ${w}\n`);
+    if (r.manifest) {
+      io.out(`${file}: ok (${r.manifest.id})\n`);
+    } else {
+      failed = true;
+      for (const e of r.errors) io.out(`error: ${e}\n`);
+    }
+  }
+  return failed ? ExitCode.failed : ExitCode.ok;
+}
+
+function entryJson(e: CatalogEntry) {
+  return {
+    id: e.id,
+    name: e.manifest.name,
+    source: e.source,
+    file: e.file,
+    installed: e.installed,
+    command: e.manifest.loginShell ? null : (e.manifest.command ?? null),
+    resolvedCommand: e.resolvedCommand ?? null,
+    install: e.manifest.install ?? null,
+    resumeFamily: e.resumeFamily,
+    statusChannels: e.statusChannels,
+    order: e.manifest.order ?? null,
+    icon: e.iconFile ?? null,
+    overrides: e.overrides ?? null,
+    warnings: e.warnings,
+    errors: e.errors,
+  };
+}
+
+function problemJson(p: CatalogProblem) {
+  return { file: p.file, source: p.source, errors: p.errors, warnings: p.warnings };
+}
+
+function formatTable(entries: CatalogEntry[]): string {
+  const header = ['ID', 'NAME', 'INSTALLED', 'RESUME', 'STATUS', 'SOURCE'];
+  const rows = entries.map((e) => [
+    e.id,
+    e.manifest.name,
+    e.installed ? 'yes' : e.manifest.install ? `no (${e.manifest.install})` : 'no',
+    e.resumeFamily,
+    e.statusChannels.join(',') || '-',
+    `${e.source === 'user' ? (e.overrides ? 'user, overrides bundled' : 'user') : 'bundled'}: ${e.label}${e.errors.length ? ' (broken; last good version)' : ''}`,
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return `${[line(header), ...rows.map(line)].join('\n')}\n`;
+}

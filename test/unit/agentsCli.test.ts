@@ -1,0 +1,167 @@
+// `termio agents list|validate`, without the GUI: the command handler with captured output (vitest
+// cannot require() the lazily registered .ts module through main), and the real bin/termio
+// (needs `npm run build`, which npm test runs first).
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { run } from '../../src/app/cli/agents';
+import type { CliIo } from '../../src/app/cli/main';
+
+const REPO = resolve(__dirname, '..', '..');
+
+let root: string;
+let home: string;
+let userDir: string;
+let binDir: string;
+let env: NodeJS.ProcessEnv;
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'termio-agents-cli-'));
+  home = join(root, 'home');
+  userDir = join(home, '.termio', 'config', 'agents');
+  binDir = join(root, 'bin');
+  mkdirSync(userDir, { recursive: true });
+  mkdirSync(binDir);
+  // A login shell that keeps the PATH it was given (a real one would read the user's dotfiles).
+  const shell = join(root, 'login-shell');
+  writeFileSync(shell, '#!/bin/sh\nwhile [ $# -gt 0 ]; do\n  if [ "$1" = -c ]; then exec /bin/sh -c "$2"; fi\n  shift\ndone\n');
+  chmodSync(shell, 0o755);
+  env = { HOME: home, SHELL: shell, PATH: binDir };
+});
+
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+async function termio(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const io: CliIo = { out: (t) => void (out += t), err: (t) => void (err += t), env, cwd: root };
+  const code = await run(args, io);
+  return { code, out, err };
+}
+
+function install(command: string): void {
+  writeFileSync(join(binDir, command), '#!/bin/sh\n');
+  chmodSync(join(binDir, command), 0o755);
+}
+
+const label = (name: string) => `~/.termio/config/agents/${name}`;
+
+describe('termio agents list', () => {
+  it('--json lists every agent in picker order with availability, resume family, status channels and problems', async () => {
+    install('mine');
+    install('claude');
+    writeFileSync(join(userDir, 'mine.json'), JSON.stringify({ id: 'mine', name: 'Mine', command: 'mine', order: 1, extra: true }));
+    writeFileSync(join(userDir, 'broken.json'), '{"id": "broken"');
+    const r = await termio('list', '--json');
+    expect(r.code).toBe(0);
+    expect(r.err).toBe('');
+    const data = JSON.parse(r.out) as { agents: Record<string, unknown>[]; problems: Record<string, unknown>[] };
+    expect(data.agents[0]).toEqual({
+      id: 'mine',
+      name: 'Mine',
+      source: 'user',
+      file: join(userDir, 'mine.json'),
+      installed: true,
+      command: 'mine',
+      resolvedCommand: join(binDir, 'mine'),
+      install: null,
+      resumeFamily: 'none',
+      statusChannels: [],
+      order: 1,
+      icon: join(REPO, 'assets', 'icons', 'agent.svg'),
+      overrides: null,
+      warnings: [`${label('mine.json')}: extra: unknown field, ignored by this version of Termio`],
+      errors: [],
+    });
+    expect(data.agents.find((a) => a.id === 'claude')).toMatchObject({ installed: true, resumeFamily: 'pinned', statusChannels: ['hooks', 'title'], source: 'bundled' });
+    expect(data.agents.find((a) => a.id === 'codex')).toMatchObject({ installed: false, install: 'https://github.com/openai/codex', resumeFamily: 'discovered' });
+    expect(data.agents.find((a) => a.id === 'terminal')).toMatchObject({ installed: true, command: null, resolvedCommand: env.SHELL });
+    expect(data.agents.map((a) => a.id).at(-1)).toBe('terminal');
+    expect(data.problems).toEqual([
+      { file: join(userDir, 'broken.json'), source: 'user', errors: [`${label('broken.json')}: not valid JSON: expected "," or "}", found the end of the file (line 1, column 16)`], warnings: [] },
+    ]);
+  });
+
+  it('prints a table and then every problem', async () => {
+    writeFileSync(join(userDir, 'codex.json'), JSON.stringify({ id: 'codex', name: 'My Codex', command: 'codex', order: 0, titleStatus: {} }));
+    writeFileSync(join(userDir, 'bad.json'), JSON.stringify({ id: 'bad', name: 'Bad', command: 'bad', resume: { resume: '--resume' } }));
+    const r = await termio('list');
+    expect(r.code).toBe(0);
+    const lines = r.out.split('\n');
+    expect(lines[0]).toMatch(/^ID +NAME +INSTALLED +RESUME +STATUS +SOURCE$/);
+    expect(lines[1]).toMatch(/^codex +My Codex +no +none +title +user, overrides bundled: ~\/\.termio\/config\/agents\/codex\.json$/);
+    expect(lines).toContainEqual(expect.stringMatching(/^claude +Claude Code +no \(https:\/\/github\.com\/anthropics\/claude-code\) +pinned +hooks,title +bundled: agents\/claude\.json$/));
+    expect(r.out.slice(r.out.indexOf('\nProblems:\n'))).toBe(
+      [
+        '',
+        'Problems:',
+        `  ${label('codex.json')}: titleStatus: declares no rules`,
+        `  ${label('bad.json')}: resume: cannot tell which conversation to resume: add "create", "storeRoot" and "storeMatch" (pinned id), "discover" (discovered id), or "hooks.conversation" (the id arrives in a hook payload)`,
+        `  ${label('bad.json')}: resume.resume: must contain {id}, got "--resume"`,
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('rejects unknown arguments and verbs with exit 2', async () => {
+    expect(await termio('list', '--yaml')).toMatchObject({ code: 2, err: expect.stringContaining("termio agents list: unexpected argument '--yaml'") });
+    expect(await termio('frob')).toMatchObject({ code: 2, err: expect.stringContaining("termio agents: unknown command 'frob'") });
+    expect(await termio()).toMatchObject({ code: 2, out: expect.stringContaining('termio agents validate FILE...') });
+    expect(await termio('--help')).toMatchObject({ code: 0, out: expect.stringContaining('termio agents list [--json]') });
+  });
+});
+
+describe('termio agents validate', () => {
+  it('exits 0 for valid files (warnings allowed) and 1 with every message otherwise', async () => {
+    writeFileSync(join(root, 'ok.json'), JSON.stringify({ id: 'ok', name: 'Ok', command: 'ok', future: 1 }));
+    writeFileSync(join(root, 'bad.json'), JSON.stringify({ id: 'Bad', name: 'Bad', command: 'bad', hooks: { type: 'json', dialect: 'x', file: '~/x.json', events: [{ on: 'Stop', state: 'finished' }] } }));
+    expect(await termio('validate', 'ok.json')).toEqual({
+      code: 0,
+      out: 'warning: ok.json: future: unknown field, ignored by this version of Termio\nok.json: ok (ok)\n',
+      err: '',
+    });
+    expect(await termio('validate', 'ok.json', 'bad.json', 'missing.json')).toEqual({
+      code: 1,
+      out: [
+        'warning: ok.json: future: unknown field, ignored by this version of Termio',
+        'ok.json: ok (ok)',
+        'error: bad.json: id: expected a stable slug: lowercase letters and digits, words joined by single hyphens (e.g. "my-agent"), got "Bad"',
+        'error: bad.json: hooks.events[0].state: expected "working", "attention", "done" or "idle", got "finished"',
+        'error: missing.json: does not exist',
+        '',
+      ].join('\n'),
+      err: '',
+    });
+  });
+
+  it('needs at least one file', async () => {
+    expect(await termio('validate')).toMatchObject({ code: 2, err: expect.stringContaining('give at least one manifest file') });
+  });
+});
+
+describe('bin/termio agents (the built CLI)', () => {
+  const bin = join(REPO, 'bin', 'termio');
+  it('validates the bundled manifests and refuses a broken one', () => {
+    const bundled = readdirSync(join(REPO, 'agents'))
+      .filter((f) => f.endsWith('.json') && f !== 'manifest.schema.json')
+      .map((f) => join('agents', f));
+    const ok = spawnSync(bin, ['agents', 'validate', ...bundled], { cwd: REPO, encoding: 'utf8', env: { ...env, PATH: process.env.PATH } });
+    expect(ok.stderr).toBe('');
+    expect(ok.status).toBe(0);
+    expect(ok.stdout.trim().split('\n')).toHaveLength(bundled.length);
+    writeFileSync(join(root, 'x.json'), '[]');
+    const bad = spawnSync(bin, ['agents', 'validate', 'x.json'], { cwd: root, encoding: 'utf8', env: { ...env, PATH: process.env.PATH } });
+    expect(bad.status).toBe(1);
+    expect(bad.stdout).toBe('error: x.json: expected a JSON object at the top level, got a list\n');
+  });
+
+  it('lists agents as JSON without the app running', () => {
+    const r = spawnSync(bin, ['agents', 'list', '--json'], { encoding: 'utf8', env: { ...env, PATH: `${binDir}:${process.env.PATH}` } });
+    expect(r.status).toBe(0);
+    const ids = (JSON.parse(r.stdout) as { agents: { id: string }[] }).agents.map((a) => a.id);
+    expect(ids).toContain('claude');
+    expect(ids.at(-1)).toBe('terminal');
+  });
+});
