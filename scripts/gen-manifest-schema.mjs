@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Writes agents/manifest.schema.json from the zod manifest schema (never edit that file by hand).
-// Usage: npm run schema            (builds, then writes)
+// Usage: npm run schema            (compiles src/protocol, then writes)
 //        node scripts/gen-manifest-schema.mjs --check   (exit 1 when the file is stale)
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
