@@ -563,6 +563,10 @@ function findJsonSyntaxError(text: string): { offset: number; message: string } 
  * refused with one message before JSON.parse or the schema walk it. Returns where it crossed.
  */
 function jsonDepthExceeds(text: string, max: number): { line: number; column: number } | undefined {
+  // Fewer than max opening brackets in all cannot nest deeper than max: skip the scan (the usual case).
+  let openers = 0;
+  for (const c of ['{', '[']) for (let i = text.indexOf(c); i >= 0 && openers <= max; i = text.indexOf(c, i + 1)) openers++;
+  if (openers <= max) return undefined;
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {

@@ -98,6 +98,11 @@ describe('parseManifest: text that is not a manifest', () => {
     expect(parseManifest(deep, LABEL).errors).toEqual([`${LABEL}: nested too deeply (more than 32 levels at line 1, column 48)`]);
   });
 
+  it('accepts many brackets that are not deeply nested', () => {
+    const events = Array.from({ length: 60 }, (_, i) => ({ on: `Event${i}`, state: 'working' }));
+    expect(check({ hooks: { type: 'json', file: '~/.x/settings.json', dialect: 'x', events } }).errors).toEqual([]);
+  });
+
   it('does not count brackets inside strings as nesting', () => {
     const r = check({ comment: '['.repeat(100) });
     expect(r.errors).toEqual([]);

@@ -1,6 +1,7 @@
 // Reads one manifest file from disk into a validated manifest or one clear error: a folder named
 // *.json, a symlink loop, an unreadable or oversized file, invalid UTF-8 are all reported as values
 // naming the file. A file that changes while it is read is read again until it holds still.
+import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { parseManifest, MAX_MANIFEST_CHARS, type Manifest } from '../../protocol';
@@ -42,7 +43,7 @@ export async function readManifestFile(
       continue;
     }
     const bytes = read.bytes;
-    const bad = firstInvalidUtf8(bytes);
+    const bad = isUtf8(bytes) ? undefined : firstInvalidUtf8(bytes);
     if (bad !== undefined) return fail(`not valid UTF-8 text (byte 0x${bytes[bad]!.toString(16).padStart(2, '0')} at offset ${bad}); save the file as UTF-8`);
     text = bytes.toString('utf8');
   }
