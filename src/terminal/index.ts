@@ -15,4 +15,5 @@ export { InBandSignals, type Notification, type Progress } from './inBandSignals
 export { createEmulator } from './createEmulator';
 export { wcwidth, unicodeWidthProvider, UNICODE_VERSION } from './unicodeWidth';
 export { Utf8Splitter } from './utf8Splitter';
+export { findLinks, type TextLink } from './links';
 export { darkTheme, lightTheme, paletteColor, resolveColor, dimColor, type Theme } from './theme';

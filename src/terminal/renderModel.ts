@@ -315,6 +315,11 @@ export class RenderModel implements Disposable {
     this.selection = { anchor, head, mode };
   }
 
+  /** Moves the selection's head (a drag), keeping its anchor and mode. No-op without one. */
+  extendSelection(head: BufferPoint): void {
+    if (this.selection) this.selection = { ...this.selection, head };
+  }
+
   clearSelection(): void {
     this.selection = null;
   }
