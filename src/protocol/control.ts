@@ -67,6 +67,7 @@ export const ControlArgsSchemas = {
   'sessions.focus': z.strictObject({ id: SessionRef }),
   'sessions.close': z.strictObject({ id: SessionRef }),
   'app.open': z.strictObject({ dir: AbsolutePath.describe('a folder to open as a new session') }),
+  'app.activate': z.strictObject({}).describe('show a window (a second launch hands over to the running app this way)'),
 } as const;
 
 export type ControlVerb = keyof typeof ControlArgsSchemas;
@@ -128,6 +129,7 @@ export const ControlResultSchemas = {
   'sessions.focus': z.strictObject({ id: z.string() }),
   'sessions.close': z.strictObject({ id: z.string() }),
   'app.open': z.strictObject({ id: z.string() }),
+  'app.activate': z.strictObject({ shown: z.literal(true) }),
 } as const satisfies Record<ControlVerb, z.ZodType>;
 export type ControlResult<V extends ControlVerb> = z.infer<(typeof ControlResultSchemas)[V]>;
 

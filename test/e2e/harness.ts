@@ -1,7 +1,7 @@
 // Drives the real Termio app in tests: a private Xvfb display, a temporary HOME and TERMIO_HOME,
 // the app process, the termio CLI against it, screenshots, and a clean-exit check.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { waitFor } from '../helpers/waitFor';
@@ -143,11 +143,12 @@ export class AppUnderTest {
   }
 
   /** Starts the app from dist/ (npm test builds it first) with a fresh temporary HOME. */
-  static async launch(display: Display, opts: { env?: Record<string, string>; home?: string } = {}): Promise<AppUnderTest> {
+  static async launch(display: Display, opts: { env?: Record<string, string>; home?: string; command?: string[] } = {}): Promise<AppUnderTest> {
     const home = opts.home ?? mkdtempSync(join(tmpdir(), 'termio-e2e-'));
     const termioHome = join(home, '.termio');
     const env = AppUnderTest.envFor(display, home, termioHome, opts.env);
-    const proc = spawn(process.execPath, [join(repoRoot, 'dist', 'app', 'main.js')], { env, cwd: home, stdio: ['ignore', 'pipe', 'pipe'] });
+    const [cmd, ...args] = opts.command ?? [process.execPath, join(repoRoot, 'dist', 'app', 'main.js')];
+    const proc = spawn(cmd!, args, { env, cwd: home, stdio: ['ignore', 'pipe', 'pipe'] });
     return new AppUnderTest(display, home, termioHome, proc);
   }
 
@@ -244,4 +245,27 @@ export class AppUnderTest {
     if (!this.exitInfo) this.proc.kill('SIGKILL');
     rmSync(this.home, { recursive: true, force: true });
   }
+}
+
+/**
+ * Puts fake agent CLIs on the login shell's PATH of a test HOME, the way a user's own install
+ * would: a bin folder with one wrapper per agent command, added to PATH by ~/.bash_profile.
+ */
+export function installFakeAgents(home: string, dialects: string[] = ['claude']): string {
+  const bin = join(home, 'bin');
+  mkdirSync(bin, { recursive: true });
+  const commands: Record<string, string> = { claude: 'claude', codex: 'codex', gemini: 'gemini', grok: 'grok', copilot: 'copilot', cursor: 'cursor-agent' };
+  for (const d of dialects) {
+    const file = join(bin, commands[d] ?? d);
+    writeFileSync(file, `#!/bin/sh\nexec "${process.execPath}" "${join(repoRoot, 'test', 'fakes', 'fake-agent.mjs')}" ${d} "$@"\n`, { mode: 0o755 });
+  }
+  writeFileSync(join(home, '.bash_profile'), `export PATH="${bin}:$PATH"\n`);
+  return bin;
+}
+
+/** Runs a termio CLI command to completion; JSON output parsed when asked. */
+export async function cliJson<T = unknown>(app: AppUnderTest, args: string[]): Promise<T> {
+  const r = await app.cli([...args, '--json']);
+  if (r.code !== 0) throw new Error(`termio ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
+  return JSON.parse(r.stdout) as T;
 }

@@ -97,6 +97,8 @@ export interface ControlServerOptions {
   logger?: Logger;
   /** `app.open DIR` and `termio DIR`. Default: a new session in DIR through the registry's spawner, focused. */
   onOpenDir?: (dir: string) => OpenDirResult | Promise<OpenDirResult>;
+  /** `app.activate`: show a window. Default: nothing to show (a headless host). */
+  onActivate?: () => void;
   /** Written to control.json and answered to `version`. Default: package.json's version. */
   appVersion?: string;
   limits?: Partial<ControlLimits>;
@@ -183,6 +185,7 @@ export class ControlServer {
   private readonly registry: SessionRegistry;
   private readonly logger: Logger;
   private readonly onOpenDir: (dir: string) => OpenDirResult | Promise<OpenDirResult>;
+  private readonly onActivate: () => void;
   private readonly appVersion: string;
   readonly limits: ControlLimits;
   private server: Server | null = null;
@@ -198,6 +201,7 @@ export class ControlServer {
     this.appVersion = opts.appVersion ?? packageVersion();
     this.limits = { ...defaultControlLimits, ...opts.limits };
     this.onOpenDir = opts.onOpenDir ?? ((dir) => this.openDirAsShell(dir));
+    this.onActivate = opts.onActivate ?? (() => undefined);
   }
 
   /** The socket path while listening. */
@@ -500,6 +504,9 @@ export class ControlServer {
         const opened = await this.onOpenDir(dir);
         return opened.ok ? { ok: true, result: { id: opened.id } } : opened;
       }
+      case 'app.activate':
+        this.onActivate();
+        return { ok: true, result: { shown: true } };
     }
   }
 

@@ -1,11 +1,19 @@
-// The Termio app: owns the Qt application object, the windows and the tray, and the quit path
-// (Quit action, SIGTERM, SIGINT) that disposes every session and exits within a bounded time.
+// The Termio app: starts the host services, owns the windows and the tray, keeps them in step
+// with the session registry, and owns the quit path (Quit action, SIGTERM, SIGINT) that
+// disposes every session and exits within a bounded time.
 import { QApplication } from '@nodegui/nodegui';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { QtRuntime } from '../platform';
+import { Host, TERMINAL_AGENT_ID } from '../host/host';
 import { createLogger, type Logger } from '../host/log';
 import { termioPaths } from '../host/paths';
+import type { SessionRecord } from '../host/sessionRegistry';
+import { buildSidebar, folderLabels, type SessionSummary } from '../host/sidebarModel';
 import { MainWindow } from './mainWindow';
+import type { PickerAgent } from './picker';
+import type { ShortcutAction } from './shortcuts';
+import { createTerminalView } from './sessionView';
 import { Tray } from './tray';
 
 /** If disposing sessions hangs (a pty that will not die), exit anyway after this long; the
@@ -17,29 +25,258 @@ export class TermioApp {
   readonly qApp = QApplication.instance();
   readonly windows = new Set<MainWindow>();
   readonly tray: Tray;
+  private readonly sessionWindow = new Map<string, MainWindow>();
+  private activeWindow: MainWindow | null = null;
   private quitting = false;
+  private refreshQueued = false;
 
-  constructor(private readonly runtime: QtRuntime) {
-    const paths = termioPaths();
-    this.log = createLogger(join(paths.logsDir, 'termio.log'), { stderr: process.env.TERMIO_LOG_STDERR === '1' });
+  constructor(
+    private readonly runtime: QtRuntime,
+    readonly host: Host,
+    log: Logger,
+  ) {
+    this.log = log;
     this.qApp.setQuitOnLastWindowClosed(false);
-    this.tray = new Tray({ onShow: () => this.showWindow(), onQuit: () => void this.quit('menu') });
+    this.tray = new Tray({
+      onShow: () => this.showWindow(),
+      onQuit: () => void this.quit('menu'),
+      onSelectSession: (id) => this.focusSession(id),
+      onNewSession: (agentId) => void this.newSession(agentId, null),
+      onSettings: () => this.log.info('settings requested'),
+    });
+    const reg = host.registry;
+    reg.onAdded((r) => this.handleAdded(r));
+    reg.onRemoved((r) => this.handleRemoved(r));
+    reg.onChanged(() => this.refresh());
+    reg.onStateChanged(() => this.refresh());
+    reg.onFocusRequested((r) => this.focusSession(r.id));
+    host.catalog.onChange(() => this.handleCatalogChange());
     this.log.info('app started', { pid: process.pid, runtime: runtime.kind });
   }
 
   /** Raises the most recent window, or opens one when none is visible (dock click / relaunch). */
   showWindow(): MainWindow {
     const visible = [...this.windows].filter((w) => w.isVisible());
-    const win = visible.at(-1) ?? this.openWindow();
+    const win = this.activeWindow && this.activeWindow.isVisible() ? this.activeWindow : (visible.at(-1) ?? this.reopenWindow());
     win.raise();
+    this.activeWindow = win;
     return win;
   }
 
-  openWindow(): MainWindow {
-    const win = new MainWindow({ log: this.log, onClosed: () => this.log.info('window closed') });
+  /** A hidden window that still has sessions comes back; otherwise a new one opens. */
+  private reopenWindow(): MainWindow {
+    const withSessions = [...this.windows].find((w) => [...this.sessionWindow.values()].includes(w));
+    if (withSessions) {
+      withSessions.show();
+      return withSessions;
+    }
+    return this.openWindow();
+  }
+
+  openWindow(windowId = `window-${Date.now().toString(36)}`): MainWindow {
+    const win: MainWindow = new MainWindow({
+      id: windowId,
+      agents: () => this.pickerAgents(),
+      folder: () => this.currentFolder(win),
+      bypassDefault: (agentId) => (agentId ? (this.host.settings.settings.agents[agentId]?.bypass ?? false) : false),
+      onStart: (agentId, cwd, bypass) => void this.newSession(agentId, cwd, bypass),
+      onActiveChanged: (active) => {
+        if (active) this.setActive(win);
+        else this.updateLooking();
+      },
+      log: this.log,
+      onClosed: () => this.log.info('window closed'),
+      onSelect: (id) => this.focusSession(id),
+      onAction: (action, id) => void this.handleAction(win, action, id),
+    });
     this.windows.add(win);
+    this.setActive(win);
     win.show();
+    this.refresh();
     return win;
+  }
+
+  private setActive(win: MainWindow): void {
+    this.activeWindow = win;
+    this.host.activeWindowId = win.id;
+    this.updateLooking();
+  }
+
+  /** Tells the host which session the user is looking at (for notifications and done → idle). */
+  private updateLooking(): void {
+    const win = this.activeWindow;
+    this.host.setLookingAt(win && win.isVisible() && win.isActive() ? win.currentSession : null);
+  }
+
+  private currentFolder(win: MainWindow): string {
+    const id = win.currentSession;
+    return (id ? this.host.registry.get(id)?.cwd : undefined) ?? homedir();
+  }
+
+  pickerAgents(): PickerAgent[] {
+    return this.host.catalog.list().map((e) => ({
+      id: e.id === TERMINAL_AGENT_ID ? null : e.id,
+      name: e.manifest.name,
+      ...(e.iconFile ? { iconFile: e.iconFile } : {}),
+      installed: e.installed,
+      ...(e.manifest.install ? { installUrl: e.manifest.install } : {}),
+      hasBypass: Boolean(e.manifest.permissionBypassFlag),
+    }));
+  }
+
+  focusSession(id: string): void {
+    const win = this.sessionWindow.get(id);
+    if (!win) return;
+    this.log.info('session focused', { id });
+    this.setActive(win);
+    win.raise();
+    win.select(id);
+    this.updateLooking();
+    this.refresh();
+  }
+
+  async newSession(agentId: string | null, cwd: string | null, bypass = false): Promise<void> {
+    const win = this.activeWindow ?? this.showWindow();
+    const folder = cwd ?? this.currentFolder(win);
+    const r = await this.host.registry.spawn({ ...(agentId ? { agent: agentId } : {}), cwd: folder, bypass });
+    if (!r.ok) {
+      this.log.warn('spawn failed', { agentId, cwd: folder, message: r.message });
+      win.showMessage(r.message);
+    } else this.host.registry.requestFocus(r.record.id);
+  }
+
+  private async handleAction(win: MainWindow, action: ShortcutAction | 'resume' | 'new' | 'close', id: string | null): Promise<void> {
+    this.activeWindow = win;
+    const ids = this.windowSessionIds(win);
+    const at = id ? ids.indexOf(id) : -1;
+    switch (action) {
+      case 'newSession':
+        win.openPicker();
+        break;
+      case 'new':
+        await this.newSession(id ? (this.host.registry.get(id)?.agentId ?? null) : null, id ? (this.host.registry.get(id)?.cwd ?? null) : null);
+        break;
+      case 'resume':
+        if (id) await this.host.relaunch(id);
+        break;
+      case 'closeSession':
+      case 'close':
+        if (id) this.host.registry.close(id);
+        break;
+      case 'nextSession':
+      case 'previousSession': {
+        if (ids.length === 0) break;
+        const step = action === 'nextSession' ? 1 : -1;
+        const next = ids[(at + step + ids.length) % ids.length];
+        if (next) this.focusSession(next);
+        break;
+      }
+      case 'newWindow':
+        this.openWindow();
+        break;
+      default:
+        this.log.info('action not available yet', { action });
+    }
+  }
+
+  private windowSessionIds(win: MainWindow): string[] {
+    return this.host.registry.list().filter((r) => this.sessionWindow.get(r.id) === win).map((r) => r.id);
+  }
+
+  private handleAdded(r: SessionRecord): void {
+    const win = this.activeWindow ?? this.showWindow();
+    this.sessionWindow.set(r.id, win);
+    win.addSession(r.id, createTerminalView(r.session, this.host.settings.settings));
+    r.session.onExit((exit) => {
+      win.setExited(r.id, exit, true);
+      this.refresh();
+    });
+    if (win.currentSession === null) win.select(r.id);
+    this.refresh();
+  }
+
+  private handleRemoved(r: SessionRecord): void {
+    const win = this.sessionWindow.get(r.id);
+    this.sessionWindow.delete(r.id);
+    if (!win) return;
+    const wasCurrent = win.currentSession === r.id;
+    const before = this.windowSessionIds(win);
+    win.removeSession(r.id);
+    if (wasCurrent) win.select(before.at(-1) ?? null);
+    this.refresh();
+  }
+
+  private summaries(records: SessionRecord[]): SessionSummary[] {
+    return records.map((r) => ({
+      id: r.id,
+      agentId: r.agentId,
+      cwd: r.cwd,
+      title: r.title,
+      state: r.state,
+      stateSince: r.stateSince,
+      createdAt: r.createdAt,
+      exited: r.session.exited,
+    }));
+  }
+
+  agentName(id: string | null): string {
+    return this.host.agentName(id);
+  }
+
+  /** Brings sidebars and tray up to date, once per burst of registry events. */
+  refresh(): void {
+    if (this.refreshQueued) return;
+    this.refreshQueued = true;
+    queueMicrotask(() => {
+      this.refreshQueued = false;
+      if (this.quitting) return;
+      const all = this.host.registry.list();
+      for (const win of this.windows) {
+        const mine = all.filter((r) => this.sessionWindow.get(r.id) === win);
+        win.setSessions(buildSidebar(this.summaries(mine), (id) => this.agentName(id), homedir()));
+      }
+      const labels = folderLabels(all.map((r) => r.cwd), homedir());
+      this.tray.update(
+        all.map((r) => ({
+          id: r.id,
+          label: r.title.trim() || this.agentName(r.agentId),
+          folderLabel: labels.get(r.cwd) ?? r.cwd,
+          agentName: this.agentName(r.agentId),
+          state: r.state,
+          stateSince: r.stateSince,
+        })),
+        this.host.catalog.list().filter((e) => e.id !== TERMINAL_AGENT_ID).map((e) => ({ id: e.id, name: e.manifest.name, installed: e.installed })),
+      );
+    });
+  }
+
+  private handleCatalogChange(): void {
+    const problems = this.host.catalog.problems();
+    for (const win of this.windows) {
+      win.picker.agentsChanged();
+      if (win.picker.isOpen) this.log.info('picker agents', { names: win.picker.visibleNames() });
+    }
+    this.log.info('catalog changed', { agents: this.host.catalog.list().map((e) => e.id), problems: problems.map((p) => `${p.label}: ${p.errors.join('; ')}`) });
+    for (const p of problems) {
+      const kept = p.keptLastGood ? ' (the last good version stays loaded)' : '';
+      // Each error already names its file.
+      this.activeWindow?.showMessage(`${p.errors.join('\n')}${kept}`);
+    }
+    this.refresh();
+  }
+
+  /** Reopens the saved windows with their sessions (or one empty window on first launch). */
+  async restore(): Promise<void> {
+    const saved = this.host.savedWindows();
+    if (saved.length === 0) {
+      this.openWindow('window-1');
+      return;
+    }
+    for (const id of saved) {
+      this.openWindow(id);
+      await this.host.restoreWindow(id);
+    }
+    for (const p of this.host.problems) this.activeWindow?.showMessage(p.message);
   }
 
   async quit(reason: string): Promise<void> {
@@ -51,9 +288,12 @@ export class TermioApp {
       process.exit(0);
     }, QUIT_DEADLINE_MS);
     try {
+      await this.host.dispose();
       for (const w of this.windows) w.dispose();
       this.windows.clear();
       this.tray.dispose();
+    } catch (err) {
+      this.log.error('error while quitting', { error: String(err) });
     } finally {
       clearTimeout(deadline);
       this.runtime.stop();
@@ -62,11 +302,30 @@ export class TermioApp {
   }
 }
 
-export function runTermio(runtime: QtRuntime): TermioApp {
-  const app = new TermioApp(runtime);
+export type RunResult = { kind: 'running'; app: TermioApp } | { kind: 'alreadyRunning'; pid?: number } | { kind: 'failed'; message: string };
+
+export async function runTermio(runtime: QtRuntime): Promise<RunResult> {
+  const paths = termioPaths();
+  const log = createLogger(join(paths.logsDir, 'termio.log'), { stderr: process.env.TERMIO_LOG_STDERR === '1' });
+  let app: TermioApp | null = null;
+  const started = await Host.start({
+    logger: log,
+    onActivate: () => app?.showWindow(),
+    onNotificationClick: (id) => (id ? app?.focusSession(id) : app?.showWindow()),
+  });
+  if (!started.ok) {
+    if (started.alreadyRunning) {
+      log.info('Termio is already running; handing over to it', started.pid !== undefined ? { pid: started.pid } : {});
+      return { kind: 'alreadyRunning', ...(started.pid !== undefined ? { pid: started.pid } : {}) };
+    }
+    log.error('cannot start', { message: started.message });
+    return { kind: 'failed', message: started.message };
+  }
+  app = new TermioApp(runtime, started.host, log);
   // Strong reference for the app's lifetime: NodeGUI objects die with their JS wrappers.
   (globalThis as { termio?: TermioApp }).termio = app;
-  for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, () => void app.quit(sig));
-  app.openWindow();
-  return app;
+  const running = app;
+  for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, () => void running.quit(sig));
+  await app.restore();
+  return { kind: 'running', app };
 }

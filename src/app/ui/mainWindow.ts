@@ -1,36 +1,82 @@
 // A Termio window: the session sidebar on the left, the selected session's terminal on the
-// right, and an empty state that says how to start when there is no session yet.
+// right (with an exit bar offering Resume / New / Close once its program ends), and an empty
+// state that says how to start when there is no session yet.
 import {
   Direction,
   QBoxLayout,
   QKeyEvent,
+  QKeySequence,
   QLabel,
   QMainWindow,
-  QKeySequence,
   QMouseEvent,
+  QPushButton,
   QShortcut,
   QStackedWidget,
   QWidget,
   WidgetEventTypes,
 } from '@nodegui/nodegui';
 import type { Logger } from '../host/log';
+import type { SidebarGroup } from '../host/sidebarModel';
 import { chromeStyleSheet } from './chromeStyle';
+import { openExternal } from './openExternal';
+import { Picker, type PickerAgent } from './picker';
+import { Sidebar } from './sidebar';
+import { defaultShortcuts, sessionNumberShortcut, type ShortcutAction } from './shortcuts';
 
-export interface MainWindowOptions {
-  log: Logger;
-  onClosed(): void;
+/** What the window needs from a session's terminal view. */
+export interface SessionView {
+  readonly widget: QWidget;
+  focus(): void;
+  dispose(): void;
 }
 
-const SIDEBAR_WIDTH_PX = 240; // fits a folder name, an agent name and a status time at 13 px
+export interface ExitInfo {
+  exitCode: number;
+  signal?: number;
+}
+
+export interface MainWindowOptions {
+  /** Identifies the window in the state file (tabs are saved per window). */
+  id: string;
+  log: Logger;
+  agents(): PickerAgent[];
+  folder(): string;
+  bypassDefault(agentId: string | null): boolean;
+  onStart(agentId: string | null, cwd: string, bypass: boolean): void;
+  onActiveChanged(active: boolean): void;
+  onClosed(): void;
+  onSelect(id: string): void;
+  onAction(action: ShortcutAction | 'resume' | 'new' | 'close', sessionId: string | null): void;
+}
+
+const SIDEBAR_WIDTH_PX = 250; // fits a folder name, an agent name and a status time at 13 px
+
+interface Page {
+  container: QWidget;
+  view: SessionView;
+  exitBar: QWidget;
+  exitLabel: QLabel;
+  buttons: QPushButton[];
+}
 
 export class MainWindow {
   readonly window = new QMainWindow();
-  readonly sidebar = new QWidget();
+  readonly sidebar: Sidebar;
   readonly stack = new QStackedWidget();
   private readonly emptyState = new QWidget();
   private readonly shortcuts: QShortcut[] = [];
+  private readonly pages = new Map<string, Page>();
+  private current: string | null = null;
+  private order: string[] = [];
+  private readonly ticker = new QWidget();
+  private readonly banner = new QLabel();
+  private readonly bannerTimer = new QWidget();
+  private bannerTimerId: number | null = null;
+  readonly picker: Picker;
+  readonly id: string;
 
   constructor(private readonly opts: MainWindowOptions) {
+    this.id = opts.id;
     const w = this.window;
     w.setWindowTitle('Termio');
     w.setObjectName('mainWindow');
@@ -45,45 +91,182 @@ export class MainWindow {
     row.setSpacing(0);
     central.setLayout(row);
 
-    this.sidebar.setObjectName('sidebar');
-    this.sidebar.setFixedWidth(SIDEBAR_WIDTH_PX);
-    const side = new QBoxLayout(Direction.TopToBottom);
-    side.setContentsMargins(12, 14, 12, 12);
-    side.setSpacing(6);
-    this.sidebar.setLayout(side);
+    const side = new QWidget();
+    side.setObjectName('sidebar');
+    side.setFixedWidth(SIDEBAR_WIDTH_PX);
+    const sideLayout = new QBoxLayout(Direction.TopToBottom);
+    sideLayout.setContentsMargins(10, 12, 10, 10);
+    sideLayout.setSpacing(4);
+    side.setLayout(sideLayout);
     const heading = new QLabel();
     heading.setObjectName('sidebarHeading');
     heading.setText('SESSIONS');
-    side.addWidget(heading);
-    side.addStretch(1);
+    sideLayout.addWidget(heading);
+    this.sidebar = new Sidebar({ onSelect: (id) => opts.onSelect(id) });
+    sideLayout.addWidget(this.sidebar.widget, 1);
 
     this.buildEmptyState();
     this.stack.setObjectName('stack');
     this.stack.addWidget(this.emptyState);
 
-    row.addWidget(this.sidebar);
-    row.addWidget(this.stack, 1);
+    // The right side: a message banner (hidden until needed) above the session pages.
+    const main = new QWidget();
+    main.setObjectName('mainArea');
+    const mainCol = new QBoxLayout(Direction.TopToBottom);
+    mainCol.setContentsMargins(0, 0, 0, 0);
+    mainCol.setSpacing(0);
+    main.setLayout(mainCol);
+    this.banner.setObjectName('banner');
+    this.banner.setWordWrap(true);
+    this.banner.hide();
+    this.banner.addEventListener(WidgetEventTypes.MouseButtonPress, () => this.banner.hide());
+    mainCol.addWidget(this.banner);
+    mainCol.addWidget(this.stack, 1);
+
+    row.addWidget(side);
+    row.addWidget(main, 1);
     w.setCentralWidget(central);
+    this.picker = new Picker(central, {
+      agents: () => opts.agents(),
+      folder: () => opts.folder(),
+      bypassDefault: (id) => opts.bypassDefault(id),
+      onStart: (agentId, cwd, bypass) => opts.onStart(agentId, cwd, bypass),
+      onInstallLink: (url) => {
+        if (!openExternal(url)) this.showMessage(`Install it from ${url}`);
+      },
+    });
+    this.bannerTimer.addEventListener(WidgetEventTypes.Timer, () => {
+      this.banner.hide();
+      if (this.bannerTimerId !== null) this.bannerTimer.killTimer(this.bannerTimerId);
+      this.bannerTimerId = null;
+    });
+    w.addEventListener(WidgetEventTypes.WindowActivate, () => opts.onActiveChanged(true));
+    w.addEventListener(WidgetEventTypes.WindowDeactivate, () => opts.onActiveChanged(false));
 
     w.addEventListener(WidgetEventTypes.Close, () => opts.onClosed());
-    // Qt maps Ctrl to Cmd on macOS, so this is Cmd+Shift+W there, as in Terminal and iTerm2.
-    this.addShortcut('Ctrl+Shift+W', () => this.window.close());
-    // Input that no child widget took ends here. TERMIO_TRACE_INPUT=1 logs it (a diagnostic
-    // for tests and bug reports; never on by default, since it would log keystrokes).
+    const keys = defaultShortcuts();
+    for (const action of Object.keys(keys) as ShortcutAction[]) {
+      if (action === 'copy' || action === 'paste' || action === 'find') continue; // the terminal view owns these
+      this.addShortcut(keys[action], () => (action === 'closeWindow' ? this.window.close() : opts.onAction(action, this.current)));
+    }
+    for (let n = 1; n <= 9; n++) {
+      this.addShortcut(sessionNumberShortcut(n), () => {
+        const id = this.order[n === 9 ? this.order.length - 1 : n - 1];
+        if (id) opts.onSelect(id);
+      });
+    }
+    // Time-in-state labels move on once a second.
+    this.ticker.addEventListener(WidgetEventTypes.Timer, () => this.sidebar.tick());
+    this.ticker.startTimer(1000);
+    // TERMIO_TRACE_INPUT=1 logs input that reaches the window (a diagnostic for tests and bug
+    // reports; never on by default, since it would log keystrokes).
     if (process.env.TERMIO_TRACE_INPUT === '1') this.traceInput();
   }
 
-  private traceInput(): void {
-    const w = this.window;
-    const opts = this.opts;
-    w.addEventListener(WidgetEventTypes.KeyPress, (native) => {
-      const e = new QKeyEvent(native as never);
-      opts.log.debug('input key', { key: e.key(), text: e.text(), modifiers: e.modifiers() });
-    });
-    w.addEventListener(WidgetEventTypes.MouseButtonPress, (native) => {
-      const e = new QMouseEvent(native as never);
-      opts.log.debug('input mouse', { x: e.x(), y: e.y(), button: e.button() });
-    });
+  openPicker(): void {
+    this.raise();
+    this.picker.open();
+    this.opts.log.info('picker opened', { agents: this.picker.visibleNames().length });
+  }
+
+  /** A message at the top of the window (an error the user should see); click or wait to dismiss. */
+  showMessage(text: string, ms = 12_000): void {
+    this.banner.setText(text);
+    this.banner.show();
+    if (this.bannerTimerId !== null) this.bannerTimer.killTimer(this.bannerTimerId);
+    this.bannerTimerId = this.bannerTimer.startTimer(ms);
+  }
+
+  isActive(): boolean {
+    return this.window.isActiveWindow();
+  }
+
+  get currentSession(): string | null {
+    return this.current;
+  }
+
+  hasSession(id: string): boolean {
+    return this.pages.has(id);
+  }
+
+  /** Redraws the sidebar from the host's sessions. */
+  setSessions(groups: SidebarGroup[]): void {
+    this.order = groups.flatMap((g) => g.rows.map((r) => r.id));
+    this.sidebar.update(groups, this.current);
+  }
+
+  addSession(id: string, view: SessionView): void {
+    const container = new QWidget();
+    container.setObjectName('sessionPage');
+    const col = new QBoxLayout(Direction.TopToBottom);
+    col.setContentsMargins(0, 0, 0, 0);
+    col.setSpacing(0);
+    container.setLayout(col);
+    col.addWidget(view.widget, 1);
+    const exitBar = new QWidget();
+    exitBar.setObjectName('exitBar');
+    const bar = new QBoxLayout(Direction.LeftToRight);
+    bar.setContentsMargins(14, 8, 14, 8);
+    exitBar.setLayout(bar);
+    const exitLabel = new QLabel();
+    exitLabel.setObjectName('exitLabel');
+    bar.addWidget(exitLabel, 1);
+    const buttons: QPushButton[] = [];
+    for (const [text, action] of [['Resume', 'resume'], ['New', 'new'], ['Close', 'close']] as const) {
+      const b = new QPushButton();
+      b.setText(text);
+      b.setObjectName(`exit${text}`);
+      b.addEventListener('clicked', () => this.opts.onAction(action, id));
+      bar.addWidget(b);
+      buttons.push(b);
+    }
+    exitBar.hide();
+    col.addWidget(exitBar);
+    this.stack.addWidget(container);
+    this.pages.set(id, { container, view, exitBar, exitLabel, buttons });
+  }
+
+  /** Shows the exit bar under a session whose program ended (null hides it after a resume). */
+  setExited(id: string, exit: ExitInfo | null, canResume: boolean): void {
+    const page = this.pages.get(id);
+    if (!page) return;
+    if (!exit) {
+      page.exitBar.hide();
+      return;
+    }
+    page.exitLabel.setText(exit.signal ? `The program was ended by signal ${exit.signal}.` : `The program exited with code ${exit.exitCode}.`);
+    page.buttons[0]?.setEnabled(canResume);
+    page.exitBar.show();
+  }
+
+  select(id: string | null): void {
+    this.current = id;
+    const page = id ? this.pages.get(id) : undefined;
+    if (page) {
+      this.stack.setCurrentWidget(page.container);
+      page.view.focus();
+    } else {
+      this.stack.setCurrentWidget(this.emptyState);
+    }
+  }
+
+  replaceView(id: string, view: SessionView): void {
+    const page = this.pages.get(id);
+    if (!page) return;
+    page.view.dispose();
+    page.view = view;
+    const col = page.container.layout() as QBoxLayout;
+    col.insertWidget(0, view.widget, 1);
+  }
+
+  removeSession(id: string): void {
+    const page = this.pages.get(id);
+    if (!page) return;
+    this.pages.delete(id);
+    page.view.dispose();
+    this.stack.removeWidget(page.container);
+    page.container.close();
+    if (this.current === id) this.current = null;
   }
 
   addShortcut(keys: string, handler: () => void): QShortcut {
@@ -93,6 +276,18 @@ export class MainWindow {
     sc.addEventListener('activated', handler);
     this.shortcuts.push(sc);
     return sc;
+  }
+
+  private traceInput(): void {
+    const w = this.window;
+    w.addEventListener(WidgetEventTypes.KeyPress, (native) => {
+      const e = new QKeyEvent(native as never);
+      this.opts.log.debug('input key', { key: e.key(), text: e.text(), modifiers: e.modifiers() });
+    });
+    w.addEventListener(WidgetEventTypes.MouseButtonPress, (native) => {
+      const e = new QMouseEvent(native as never);
+      this.opts.log.debug('input mouse', { x: e.x(), y: e.y(), button: e.button() });
+    });
   }
 
   private buildEmptyState(): void {
@@ -126,6 +321,7 @@ export class MainWindow {
   }
 
   dispose(): void {
+    for (const id of [...this.pages.keys()]) this.removeSession(id);
     this.window.close();
   }
 }

@@ -1,41 +1,154 @@
-// The menu-bar (tray) icon and its menu. Issue 7 grows it into the aggregate status view;
-// today it offers Show Termio and Quit, which is what a menu-bar app needs to be usable.
-import { QAction, QIcon, QMenu, QSystemTrayIcon, QSystemTrayIconActivationReason } from '@nodegui/nodegui';
-import { join } from 'node:path';
-import { appRoot } from '../platform';
+// The menu-bar (tray) icon: the aggregate state of every session at a glance (attention over
+// working over done over idle, animated while agents work, with a count of sessions that need
+// you), and a menu that lists each session, most urgent first, to jump to it.
+import { QAction, QIcon, QMenu, QPixmap, QSystemTrayIcon, QSystemTrayIconActivationReason, QWidget, WidgetEventTypes } from '@nodegui/nodegui';
+import type { SessionState } from '../../protocol';
+import { aggregateState, byUrgency, formatDuration, stateLabel } from '../host/sidebarModel';
+import { TRAY_FRAMES, TRAY_FRAME_MS, trayIconSvg, trayTooltip } from './trayIcon';
+
+export interface TrayItem {
+  id: string;
+  label: string;
+  folderLabel: string;
+  agentName: string;
+  state: SessionState;
+  stateSince: number;
+}
+
+export interface TrayAgent {
+  id: string;
+  name: string;
+  installed: boolean;
+}
 
 export interface TrayOptions {
   onShow(): void;
   onQuit(): void;
+  onSelectSession(id: string): void;
+  onNewSession(agentId: string | null): void;
+  onSettings(): void;
+}
+
+const iconCache = new Map<string, QIcon>();
+function svgIcon(svg: string): QIcon {
+  let icon = iconCache.get(svg);
+  if (!icon) {
+    const pm = new QPixmap();
+    pm.loadFromData(Buffer.from(svg), 'SVG');
+    icon = new QIcon(pm);
+    iconCache.set(svg, icon);
+  }
+  return icon;
+}
+
+const dotColor: Record<SessionState, string> = { attention: '#ff9f43', working: '#6cb6ff', done: '#57d9a3', idle: '#8a93a6' };
+export function stateDotIcon(state: SessionState): QIcon {
+  return svgIcon(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16" width="16" height="16"><circle cx="8" cy="8" r="${state === 'attention' ? 6 : 5}" fill="${dotColor[state]}"/></svg>`);
 }
 
 export class Tray {
   readonly icon = new QSystemTrayIcon();
   readonly menu = new QMenu();
-  private readonly actions: QAction[] = [];
+  private readonly ticker = new QWidget();
+  private readonly keep: unknown[] = [];
+  private items: TrayItem[] = [];
+  private agents: TrayAgent[] = [];
+  private state: SessionState = 'idle';
+  private frame = 0;
+  private timerId: number | null = null;
+  /** Last time the icon or menu was brought up to date (benchmarks read it). */
+  lastUpdate = 0;
 
-  constructor(opts: TrayOptions) {
-    this.icon.setIcon(new QIcon(join(appRoot, 'assets', 'brand', 'termio.svg')));
-    this.icon.setToolTip('Termio');
-    this.addAction('Show Termio', opts.onShow);
-    this.menu.addSeparator();
-    this.addAction('Quit Termio', opts.onQuit);
-    this.icon.setContextMenu(this.menu);
+  constructor(private readonly opts: TrayOptions) {
     this.icon.addEventListener('activated', (reason) => {
       if (reason === QSystemTrayIconActivationReason.Trigger) opts.onShow();
     });
+    this.ticker.addEventListener(WidgetEventTypes.Timer, () => {
+      this.frame = (this.frame + 1) % TRAY_FRAMES;
+      this.icon.setIcon(svgIcon(trayIconSvg('working', { frame: this.frame })));
+    });
+    this.icon.setContextMenu(this.menu);
+    this.update([], []);
     this.icon.show();
   }
 
-  private addAction(text: string, handler: () => void): void {
-    const action = new QAction();
-    action.setText(text);
-    action.addEventListener('triggered', handler);
-    this.menu.addAction(action);
-    this.actions.push(action);
+  /** The sessions and agents changed: redraw the icon, tooltip and menu. */
+  update(items: TrayItem[], agents: TrayAgent[] = this.agents): void {
+    this.items = byUrgency(items);
+    this.agents = agents;
+    const counts: Record<SessionState, number> = { attention: 0, working: 0, done: 0, idle: 0 };
+    for (const i of items) counts[i.state]++;
+    this.state = aggregateState(items.map((i) => i.state));
+    this.icon.setIcon(svgIcon(trayIconSvg(this.state, { count: counts.attention, frame: this.frame })));
+    this.icon.setToolTip(trayTooltip(counts));
+    this.animate(this.state === 'working');
+    this.rebuildMenu();
+    this.lastUpdate = performance.now();
+  }
+
+  get aggregate(): SessionState {
+    return this.state;
+  }
+
+  menuLabels(): string[] {
+    return this.menuText;
+  }
+  private menuText: string[] = [];
+
+  private animate(on: boolean): void {
+    if (on && this.timerId === null) this.timerId = this.ticker.startTimer(TRAY_FRAME_MS);
+    if (!on && this.timerId !== null) {
+      this.ticker.killTimer(this.timerId);
+      this.timerId = null;
+    }
+  }
+
+  private action(menu: QMenu, text: string, handler: () => void, icon?: QIcon): QAction {
+    const a = new QAction();
+    a.setText(text);
+    if (icon) a.setIcon(icon);
+    a.addEventListener('triggered', handler);
+    menu.addAction(a);
+    this.keep.push(a);
+    this.menuText.push(text);
+    return a;
+  }
+
+  private rebuildMenu(): void {
+    this.menu.clear();
+    this.keep.length = 0;
+    this.menuText = [];
+    const now = Date.now();
+    if (this.items.length === 0) {
+      const a = this.action(this.menu, 'No sessions', () => undefined);
+      a.setEnabled(false);
+    }
+    for (const item of this.items) {
+      const text = `${item.label} — ${item.folderLabel}   ${stateLabel[item.state]} ${formatDuration(now - item.stateSince)}`;
+      this.action(this.menu, text, () => this.opts.onSelectSession(item.id), stateDotIcon(item.state));
+    }
+    this.menu.addSeparator();
+    const sub = new QMenu();
+    sub.setTitle('New Session');
+    this.keep.push(sub);
+    this.action(sub, 'Terminal', () => this.opts.onNewSession(null));
+    for (const agent of this.agents) {
+      const a = this.action(sub, agent.installed ? agent.name : `${agent.name} (not installed)`, () => this.opts.onNewSession(agent.id));
+      a.setEnabled(agent.installed);
+    }
+    const subAction = new QAction();
+    subAction.setText('New Session');
+    subAction.setMenu(sub);
+    this.menu.addAction(subAction);
+    this.keep.push(subAction);
+    this.action(this.menu, 'Show Termio', () => this.opts.onShow());
+    this.action(this.menu, 'Settings…', () => this.opts.onSettings());
+    this.menu.addSeparator();
+    this.action(this.menu, 'Quit Termio', () => this.opts.onQuit());
   }
 
   dispose(): void {
+    this.animate(false);
     this.icon.hide();
   }
 }

@@ -18,7 +18,10 @@ const screenOnly: StatusEngineConfig = {
 };
 
 /** Runs inputs at t = 1000, 1001, … and returns the state after each. */
-function run(config: StatusEngineConfig, inputs: Array<Omit<StatusInput, 'at'> & { at?: number }>): { states: string[]; engine: StatusEngine } {
+/** StatusInput without its time (distributed over the union, so each kind keeps its fields). */
+type TimelessInput = StatusInput extends infer T ? (T extends unknown ? Omit<T, 'at'> & { at?: number } : never) : never;
+
+function run(config: StatusEngineConfig, inputs: TimelessInput[]): { states: string[]; engine: StatusEngine } {
   const engine = new StatusEngine(config, 0);
   let t = 1000;
   const states = inputs.map((i) => {

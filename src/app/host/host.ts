@@ -1,0 +1,350 @@
+// The host: every stateful service of a running Termio that is not a widget, built and torn
+// down together — settings, agent catalog, durable state + resume, hook server + status tracker,
+// session registry, notifications and the control socket (the termio CLI). Headless: the UI
+// (or a test) subscribes to its events and tells it which window and session the user is on.
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import { Session } from '../../terminal';
+import { AgentCatalog, type CatalogEntry } from './catalog';
+import { ControlServer, type ListenResult } from './controlServer';
+import { HookServer } from './hookServer';
+import type { Logger } from './log';
+import { defaultNotificationIcon, NotificationPolicy, nodeNotifierSink, type NotificationRequest, type NotificationSink, type SessionContext } from './notifier';
+import { termioPaths, type TermioPaths } from './paths';
+import { ResumeService } from './resumeService';
+import { SessionRegistry, type SessionRecord, type SpawnRequest, type SpawnFailure } from './sessionRegistry';
+import { SettingsStore } from './settings';
+import { folderLabels } from './sidebarModel';
+import { StateStore, type StateProblem } from './stateStore';
+import { StatusTracker } from './statusTracker';
+
+/** The bundled manifest for the plain login shell (agents/terminal.json). */
+export const TERMINAL_AGENT_ID = 'terminal';
+
+export interface HostOptions {
+  env?: NodeJS.ProcessEnv;
+  logger: Logger;
+  /** Called when `termio DIR` (or a second launch) asks to bring the app forward. */
+  onActivate?: () => void;
+  /** Where notifications go (tests pass a recorder). Default: node-notifier. */
+  notificationSink?: NotificationSink;
+  /** Told when a notification is clicked (the UI focuses the session). */
+  onNotificationClick?: (sessionId: string | null) => void;
+  /** PATH to resolve agent commands on (tests); default: the login shell's. */
+  path?: string;
+}
+
+export type HostStart =
+  | { ok: true; host: Host }
+  | { ok: false; alreadyRunning: true; pid?: number; message: string }
+  | { ok: false; alreadyRunning: false; message: string };
+
+/** A problem the app shows the user (a corrupt state file, a broken settings field, ...). */
+export interface HostProblem {
+  source: 'state' | 'settings' | 'catalog' | 'hooks';
+  message: string;
+}
+
+export class Host {
+  readonly paths: TermioPaths;
+  readonly registry: SessionRegistry;
+  readonly problems: HostProblem[] = [];
+  control!: ControlServer;
+  catalog!: AgentCatalog;
+  settings!: SettingsStore;
+  store!: StateStore;
+  resume!: ResumeService;
+  hooks!: HookServer;
+  readonly tracker: StatusTracker;
+  readonly notifications: NotificationPolicy;
+  private sink!: NotificationSink;
+  /** The window new sessions go to (the UI sets it as the user moves between windows). */
+  activeWindowId = 'window-1';
+  /** The session the user is looking at (selected in the focused window), or null. */
+  private lookingAt: string | null = null;
+  /** Sessions being relaunched (Resume): their durable record must survive the registry's remove. */
+  private readonly relaunching = new Set<string>();
+  private readonly userTitled = new Set<string>();
+  private readonly details = new Map<string, string>();
+  private disposing = false;
+  private flushTimer: NodeJS.Timeout | null = null;
+  /** Last notification handed to the OS, with its timing (benchmarks and tests read it). */
+  lastNotification: { req: NotificationRequest; stateChangedAt: number; handedAt: number } | null = null;
+
+  private constructor(readonly opts: HostOptions) {
+    this.paths = termioPaths(opts.env);
+    this.tracker = new StatusTracker({ logger: opts.logger });
+    this.notifications = new NotificationPolicy({ attention: true, done: true, doneMinSeconds: 10, terminal: true, sound: true });
+    this.registry = new SessionRegistry({ spawner: (req) => this.spawnAgent(req), defaultCwd: homedir() });
+  }
+
+  static async start(opts: HostOptions): Promise<HostStart> {
+    const host = new Host(opts);
+    const log = opts.logger;
+    // The control socket first: if another Termio owns it, this launch hands over and touches nothing.
+    host.control = new ControlServer({
+      paths: host.paths,
+      registry: host.registry,
+      logger: log,
+      onActivate: () => host.opts.onActivate?.(),
+      onOpenDir: async (dir) => {
+        const r = await host.registry.spawn({ cwd: dir });
+        if (!r.ok) return { ok: false, code: r.code === 'badDirectory' ? 'badDirectory' : 'spawnFailed', message: r.message };
+        host.registry.requestFocus(r.record.id);
+        return { ok: true, id: r.record.id };
+      },
+    });
+    const listen: ListenResult = await host.control.listen();
+    if (!listen.ok) {
+      host.registry.dispose();
+      if (listen.reason === 'alreadyRunning') return { ok: false, alreadyRunning: true, ...(listen.pid !== undefined ? { pid: listen.pid } : {}), message: listen.message };
+      return { ok: false, alreadyRunning: false, message: listen.message };
+    }
+    log.info('control socket listening', { socket: listen.socket });
+
+    host.settings = new SettingsStore(host.paths.settingsFile);
+    host.settings.watch();
+    host.applySettings();
+    host.settings.onChange(() => host.applySettings());
+
+    host.catalog = await AgentCatalog.create({ ...(opts.env ? { env: opts.env } : {}), logger: log, ...(opts.path !== undefined ? { path: opts.path } : {}) });
+    for (const p of host.catalog.problems()) host.problems.push({ source: 'catalog', message: `${p.label}: ${p.errors.join('; ')}` });
+
+    const opened = StateStore.open({ file: host.paths.sessionsFile, logger: log });
+    host.store = opened.store;
+    if (opened.problem) host.reportProblem('state', problemText(opened.problem));
+    for (const w of opened.warnings) host.reportProblem('state', w);
+
+    host.resume = new ResumeService({
+      store: host.store,
+      manifestOf: (id) => host.catalog.get(id)?.manifest ?? null,
+      home: (opts.env ?? process.env).HOME ?? homedir(),
+      logger: log,
+    });
+
+    const hooks = await HookServer.start({ paths: host.paths, isKnownSession: (id) => host.tracker.isTracked(id), logger: log });
+    if ('kind' in hooks) {
+      await host.control.close();
+      return { ok: false, alreadyRunning: false, message: hooks.message };
+    }
+    host.hooks = hooks;
+    hooks.onReport((r) => host.tracker.handleReport(r));
+    host.tracker.onStateChange((c) => host.handleStatus(c.sessionId, c.status.state, `${c.status.why.channel}: ${c.status.why.rule ?? c.status.why.event ?? ''}`.trim()));
+    host.tracker.onConversation((c) => host.resume.rebind(c.sessionId, c.conversationId));
+    host.tracker.onHookDetails((d) => host.handleDetails(d.sessionId, d.details));
+
+    host.registry.onRemoved((r) => host.handleRemoved(r));
+    host.registry.onChanged((r) => host.store.getSession(r.id) && host.store.updateSession(r.id, { title: r.title }));
+    host.sink = opts.notificationSink ?? nodeNotifierSink(log, defaultNotificationIcon(resolve(__dirname, '..', '..', '..')));
+    return { ok: true, host };
+  }
+
+  private reportProblem(source: HostProblem['source'], message: string): void {
+    this.problems.push({ source, message });
+    this.opts.logger.warn(`${source} problem`, { message });
+  }
+
+  private applySettings(): void {
+    const s = this.settings.settings;
+    this.notifications.setPrefs(s.notifications);
+    for (const e of this.settings.errors) this.opts.logger.warn('settings problem', { message: e });
+  }
+
+  /** The entry to launch for a request: its agent, or the plain Terminal. */
+  agent(id: string | null | undefined): CatalogEntry | undefined {
+    return this.catalog.get(id ?? TERMINAL_AGENT_ID);
+  }
+
+  agentName(id: string | null | undefined): string {
+    return this.agent(id)?.manifest.name ?? id ?? 'Terminal';
+  }
+
+  /** Builds, persists and launches a new session (the registry's spawner). */
+  private async spawnAgent(req: SpawnRequest): Promise<Session | SpawnFailure> {
+    const agentId = req.agent ?? TERMINAL_AGENT_ID;
+    const entry = this.catalog.get(agentId);
+    if (!entry) return { kind: 'unknownAgent', message: `no agent with id '${agentId}' (see termio agents list)` };
+    if (!entry.installed) {
+      const cmd = entry.manifest.command ?? agentId;
+      return { kind: 'notInstalled', message: `${entry.manifest.name} is not installed: '${cmd}' is not on your login shell's PATH${entry.manifest.install ? ` (install: ${entry.manifest.install})` : ''}` };
+    }
+    const bypass = req.bypass || (this.settings.settings.agents[agentId]?.bypass ?? false);
+    this.store.addSession({ id: req.id, agentId, cwd: req.cwd, title: req.title ?? '', bypass }, { windowId: this.activeWindowId });
+    if (req.title) this.userTitled.add(req.id);
+    const session = await this.launch(req.id);
+    if ('kind' in session) this.store.removeSession(req.id);
+    return session;
+  }
+
+  /** Starts the process for a persisted session with its resume plan. */
+  private async launch(id: string): Promise<Session | SpawnFailure> {
+    const record = this.store.getSession(id);
+    if (!record) return { kind: 'noRecord', message: `no saved session ${id}` };
+    const entry = this.catalog.get(record.agentId);
+    if (!entry) return { kind: 'unknownAgent', message: `the agent '${record.agentId}' of this session is not loaded` };
+    const plan = await this.resume.prepareLaunch(id);
+    if ('kind' in plan) return { kind: plan.kind, message: plan.message };
+    const argv = plan.argv.length ? [entry.resolvedCommand ?? plan.argv[0]!, ...plan.argv.slice(1)] : undefined;
+    const session = Session.spawn({
+      id,
+      cwd: record.cwd,
+      ...(argv ? { argv } : {}),
+      env: this.hooks.sessionEnv(),
+      scrollback: this.settings.settings.terminal.scrollback,
+    });
+    if ('kind' in session) {
+      this.resume.sessionEnded(id);
+      return session;
+    }
+    const m = entry.manifest;
+    this.tracker.track(
+      session,
+      { agentId: m.id, ...(m.hooks ? { hooks: m.hooks } : {}), ...(m.titleStatus ? { titleStatus: m.titleStatus } : {}), ...(m.status ? { status: m.status } : {}) },
+      record.conversationId ? { conversationId: record.conversationId } : {},
+    );
+    session.onExit(() => this.resume.sessionEnded(id));
+    session.onNotification((n) => this.notifyTerminal(id, n.title, n.body));
+    return session;
+  }
+
+  /** Relaunches every saved session of one window, in tab order (app start). */
+  async restoreWindow(windowId: string): Promise<void> {
+    const win = this.store.state.windows.find((w) => w.id === windowId);
+    if (!win) return;
+    this.activeWindowId = windowId;
+    for (const id of win.tabs) {
+      const record = this.store.getSession(id);
+      if (!record || this.registry.get(id)) continue;
+      const session = await this.launch(id);
+      if ('kind' in session) {
+        this.reportProblem('state', `Could not relaunch ${this.agentName(record.agentId)} in ${record.cwd}: ${session.message}`);
+        continue;
+      }
+      this.registry.add(session, { agentId: record.agentId === TERMINAL_AGENT_ID ? null : record.agentId, ...(record.title ? { title: record.title } : {}), bypass: record.bypass });
+      if (record.title) this.userTitled.add(id);
+    }
+  }
+
+  /** Saved windows in order, for the UI to reopen before restoring their sessions. */
+  savedWindows(): string[] {
+    return this.store.state.windows.map((w) => w.id);
+  }
+
+  /** Resume after the program exited: the same plan, in the same tab. */
+  async relaunch(id: string): Promise<boolean> {
+    const old = this.registry.get(id);
+    if (!old) return false;
+    this.relaunching.add(id);
+    this.registry.close(id);
+    const session = await this.launch(id);
+    this.relaunching.delete(id);
+    if ('kind' in session) {
+      this.reportProblem('state', `Could not resume: ${session.message}`);
+      this.store.removeSession(id);
+      return false;
+    }
+    const record = this.store.getSession(id);
+    this.registry.add(session, { agentId: old.agentId, ...(record?.title ? { title: record.title } : {}), bypass: old.bypass });
+    return true;
+  }
+
+  /** The user renamed a session: their name wins over prompt titles from now on. */
+  rename(id: string, title: string): void {
+    this.userTitled.add(id);
+    this.registry.rename(id, title);
+  }
+
+  /** Which session the user is looking at (selected in the focused window), for notifications and done → idle. */
+  setLookingAt(id: string | null): void {
+    if (this.lookingAt === id) return;
+    if (this.lookingAt) this.tracker.setFocus(this.lookingAt, false);
+    this.lookingAt = id;
+    if (id) this.tracker.setFocus(id, true);
+  }
+
+  why(id: string): string {
+    const s = this.tracker.status(id);
+    if (!s) return this.registry.get(id)?.stateWhy ?? '';
+    return JSON.stringify(s);
+  }
+
+  private context(id: string): SessionContext {
+    const r = this.registry.get(id);
+    const labels = folderLabels(r ? [r.cwd] : [], homedir());
+    return {
+      agentName: this.agentName(r?.agentId),
+      folderLabel: r ? (labels.get(r.cwd) ?? r.cwd) : '',
+      ...(this.details.has(id) ? { detail: this.details.get(id)! } : {}),
+      userLooking: this.lookingAt === id,
+    };
+  }
+
+  private handleStatus(id: string, state: SessionRecord['state'], why: string): void {
+    const before = this.registry.get(id)?.state;
+    if (before === undefined) return;
+    const at = Date.now();
+    if (!this.registry.setState(id, state, why)) return;
+    const req = this.notifications.stateChanged(id, before, state, at, this.context(id));
+    if (req) void this.send(req, at);
+    this.scheduleFlush();
+  }
+
+  private handleDetails(id: string, d: { toolName?: string; promptTitle?: string }): void {
+    if (d.toolName) this.details.set(id, `Waiting to run ${d.toolName}`);
+    if (d.promptTitle && !this.userTitled.has(id)) this.registry.rename(id, d.promptTitle);
+  }
+
+  private notifyTerminal(id: string, title: string, body: string): void {
+    const at = Date.now();
+    const req = this.notifications.terminalNotification(id, title, body, at, this.context(id));
+    if (req) void this.send(req, at);
+  }
+
+  private scheduleFlush(): void {
+    const due = this.notifications.nextFlushAt();
+    if (due === null || this.flushTimer) return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = null;
+      const req = this.notifications.flush(Date.now());
+      if (req) void this.send(req, Date.now());
+      this.scheduleFlush();
+    }, Math.max(0, due - Date.now()));
+  }
+
+  private async send(req: NotificationRequest, stateChangedAt: number): Promise<void> {
+    await this.sink.send(req, this.settings.settings.notifications.sound, () => this.opts.onNotificationClick?.(req.sessionId));
+    this.lastNotification = { req, stateChangedAt, handedAt: Date.now() };
+    this.opts.logger.info('notification', { kind: req.kind, session: req.sessionId, title: req.title, message: req.message, ms: this.lastNotification.handedAt - stateChangedAt });
+  }
+
+  private handleRemoved(r: SessionRecord): void {
+    this.tracker.untrack(r.id);
+    this.notifications.forget(r.id);
+    this.details.delete(r.id);
+    if (this.lookingAt === r.id) this.lookingAt = null;
+    // Quitting keeps every tab for the next launch; a relaunch keeps its own; a user's close removes it.
+    if (this.disposing || this.relaunching.has(r.id)) return;
+    this.resume.sessionEnded(r.id);
+    this.store.removeSession(r.id);
+    this.userTitled.delete(r.id);
+  }
+
+  /** Closes the sockets, kills every session's process and writes the state file. */
+  async dispose(): Promise<void> {
+    this.disposing = true;
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    await this.control.close();
+    this.registry.dispose();
+    this.tracker.dispose();
+    this.resume?.dispose();
+    await this.hooks?.close();
+    this.store?.flush();
+    this.store?.dispose();
+    this.settings?.dispose();
+    await this.catalog?.dispose();
+  }
+}
+
+function problemText(p: StateProblem): string {
+  return p.movedTo ? `${p.message} It was moved to ${p.movedTo}; Termio started with no saved sessions.` : p.message;
+}

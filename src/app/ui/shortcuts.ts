@@ -1,0 +1,54 @@
+// Default keyboard shortcuts per OS. Qt spells Cmd as "Ctrl" on macOS, so the macOS column
+// reads Ctrl where a Mac user presses ⌘; elsewhere Ctrl+Shift keeps plain Ctrl keys for the TUI.
+export type ShortcutAction =
+  | 'newSession'
+  | 'closeSession'
+  | 'closeWindow'
+  | 'newWindow'
+  | 'nextSession'
+  | 'previousSession'
+  | 'jumpToSession'
+  | 'renameSession'
+  | 'find'
+  | 'copy'
+  | 'paste'
+  | 'settings';
+
+const mac: Record<ShortcutAction, string> = {
+  newSession: 'Ctrl+T',
+  closeSession: 'Ctrl+W',
+  closeWindow: 'Ctrl+Shift+W',
+  newWindow: 'Ctrl+N',
+  nextSession: 'Ctrl+Shift+]',
+  previousSession: 'Ctrl+Shift+[',
+  jumpToSession: 'Ctrl+P',
+  renameSession: 'Ctrl+Shift+R',
+  find: 'Ctrl+F',
+  copy: 'Ctrl+C',
+  paste: 'Ctrl+V',
+  settings: 'Ctrl+,',
+};
+
+const other: Record<ShortcutAction, string> = {
+  newSession: 'Ctrl+Shift+T',
+  closeSession: 'Ctrl+Shift+W',
+  closeWindow: 'Ctrl+Shift+Q',
+  newWindow: 'Ctrl+Shift+N',
+  nextSession: 'Ctrl+PgDown',
+  previousSession: 'Ctrl+PgUp',
+  jumpToSession: 'Ctrl+Shift+P',
+  renameSession: 'Ctrl+Shift+R',
+  find: 'Ctrl+Shift+F',
+  copy: 'Ctrl+Shift+C',
+  paste: 'Ctrl+Shift+V',
+  settings: 'Ctrl+,',
+};
+
+export function defaultShortcuts(platform: NodeJS.Platform = process.platform): Record<ShortcutAction, string> {
+  return { ...(platform === 'darwin' ? mac : other) };
+}
+
+/** Cmd+1…9 on macOS, Ctrl+1…9 elsewhere (Qt's "Ctrl" is ⌘ on macOS): the n-th session. */
+export function sessionNumberShortcut(n: number): string {
+  return `Ctrl+${n}`;
+}

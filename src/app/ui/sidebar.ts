@@ -1,0 +1,165 @@
+// The window's session list: rows grouped by project folder, each with a status dot, the title,
+// the agent and the time in its state. A session that needs you is painted so it cannot be
+// missed. Rows are updated in place; the list is rebuilt only when sessions come, go or move.
+import { Direction, QBoxLayout, QLabel, QPixmap, QScrollArea, QWidget, ScrollBarPolicy, WidgetEventTypes } from '@nodegui/nodegui';
+import type { SessionState } from '../../protocol';
+import { formatDuration, stateLabel, type SidebarGroup, type SidebarRow } from '../host/sidebarModel';
+
+interface RowWidgets {
+  row: QWidget;
+  dot: QLabel;
+  title: QLabel;
+  detail: QLabel;
+  data: SidebarRow;
+}
+
+const stateColor: Record<SessionState, string> = { attention: '#ff9f43', working: '#6cb6ff', done: '#57d9a3', idle: '#6b7386' };
+
+const dotCache = new Map<string, QPixmap>();
+function dotPixmap(state: SessionState): QPixmap {
+  let pm = dotCache.get(state);
+  if (!pm) {
+    pm = new QPixmap();
+    const r = state === 'attention' ? 5 : 4;
+    pm.loadFromData(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="12" height="12"><circle cx="6" cy="6" r="${r}" fill="${stateColor[state]}"/></svg>`), 'SVG');
+    dotCache.set(state, pm);
+  }
+  return pm;
+}
+
+function rowStyle(row: SidebarRow, selected: boolean): string {
+  if (row.needsYou) {
+    return `#row { background-color: ${selected ? '#5a3b17' : '#3d2a14'}; border: 1px solid #ff9f43; border-radius: 7px; }
+      #rowTitle { color: #ffd9ad; font-weight: 700; } #rowDetail { color: #ffb467; }`;
+  }
+  return `#row { background-color: ${selected ? '#2a3140' : 'transparent'}; border: 1px solid ${selected ? '#3a4356' : 'transparent'}; border-radius: 7px; }
+    #rowTitle { color: #dfe4ee; } #rowDetail { color: #8a93a6; }`;
+}
+
+export interface SidebarOptions {
+  onSelect(id: string): void;
+}
+
+export class Sidebar {
+  readonly widget = new QScrollArea();
+  private readonly content = new QWidget();
+  private readonly layout = new QBoxLayout(Direction.TopToBottom);
+  private rows = new Map<string, RowWidgets>();
+  private headers: QWidget[] = [];
+  private shape = '';
+  private selected: string | null = null;
+  private groups: SidebarGroup[] = [];
+
+  constructor(private readonly opts: SidebarOptions) {
+    this.widget.setObjectName('sidebarScroll');
+    this.widget.setWidgetResizable(true);
+    this.widget.setHorizontalScrollBarPolicy(ScrollBarPolicy.ScrollBarAlwaysOff);
+    this.content.setObjectName('sidebarContent');
+    this.layout.setContentsMargins(0, 0, 0, 0);
+    this.layout.setSpacing(2);
+    this.content.setLayout(this.layout);
+    this.widget.setWidget(this.content);
+  }
+
+  /** Shows these groups; cheap when only states, titles or times changed. */
+  update(groups: SidebarGroup[], selected: string | null): void {
+    this.groups = groups;
+    const shape = groups.map((g) => `${g.folder}\u0000${g.label}\u0000${g.rows.map((r) => r.id).join(',')}`).join('\u0001');
+    if (shape !== this.shape) {
+      this.rebuild(groups);
+      this.shape = shape;
+    }
+    this.selected = selected;
+    for (const g of groups) for (const r of g.rows) this.refreshRow(r);
+  }
+
+  /** Re-renders the times in state (called once a second by the window). */
+  tick(): void {
+    for (const w of this.rows.values()) w.detail.setText(this.detailText(w.data));
+  }
+
+  rowIds(): string[] {
+    return this.groups.flatMap((g) => g.rows.map((r) => r.id));
+  }
+
+  private detailText(r: SidebarRow): string {
+    const exit = r.exited ? ` · exited ${r.exited.signal ? `by signal ${r.exited.signal}` : r.exited.exitCode}` : '';
+    return `${r.agentName} · ${stateLabel[r.state]} ${formatDuration(Date.now() - r.stateSince)}${exit}`;
+  }
+
+  private refreshRow(r: SidebarRow): void {
+    const w = this.rows.get(r.id);
+    if (!w) return;
+    const prev = w.data;
+    w.data = r;
+    if (prev.state !== r.state || w.row.styleSheet() === '' || this.selected === r.id || prev.needsYou !== r.needsYou) {
+      w.dot.setPixmap(dotPixmap(r.state));
+    }
+    w.row.setStyleSheet(rowStyle(r, this.selected === r.id));
+    w.title.setText(r.label);
+    w.detail.setText(this.detailText(r));
+    w.row.setToolTip(`${r.label}\n${r.cwd}\n${stateLabel[r.state]}`);
+  }
+
+  private rebuild(groups: SidebarGroup[]): void {
+    for (const w of this.rows.values()) {
+      this.layout.removeWidget(w.row);
+      w.row.close();
+    }
+    for (const h of this.headers) {
+      this.layout.removeWidget(h);
+      h.close();
+    }
+    this.rows.clear();
+    this.headers = [];
+    // Drop the trailing stretch from the last build.
+    this.content.setLayout(this.layout);
+    for (const g of groups) {
+      const header = new QLabel();
+      header.setObjectName('groupHeader');
+      header.setText(g.label.toUpperCase());
+      header.setToolTip(g.folder);
+      header.setStyleSheet('#groupHeader { color: #8a93a6; font-size: 11px; font-weight: 600; padding: 10px 6px 4px 6px; }');
+      this.layout.addWidget(header);
+      this.headers.push(header);
+      for (const r of g.rows) {
+        const w = this.makeRow(r);
+        this.rows.set(r.id, w);
+        this.layout.addWidget(w.row);
+      }
+    }
+    const spacer = new QWidget();
+    spacer.setObjectName('sidebarSpacer');
+    this.layout.addWidget(spacer, 1);
+    this.headers.push(spacer);
+  }
+
+  private makeRow(r: SidebarRow): RowWidgets {
+    const row = new QWidget();
+    row.setObjectName('row');
+    const h = new QBoxLayout(Direction.LeftToRight);
+    h.setContentsMargins(8, 6, 8, 6);
+    h.setSpacing(8);
+    row.setLayout(h);
+    const dot = new QLabel();
+    dot.setObjectName('rowDot');
+    dot.setFixedSize(12, 12);
+    dot.setPixmap(dotPixmap(r.state));
+    const texts = new QWidget();
+    const v = new QBoxLayout(Direction.TopToBottom);
+    v.setContentsMargins(0, 0, 0, 0);
+    v.setSpacing(1);
+    texts.setLayout(v);
+    const title = new QLabel();
+    title.setObjectName('rowTitle');
+    const detail = new QLabel();
+    detail.setObjectName('rowDetail');
+    detail.setStyleSheet('font-size: 11px;');
+    v.addWidget(title);
+    v.addWidget(detail);
+    h.addWidget(dot);
+    h.addWidget(texts, 1);
+    row.addEventListener(WidgetEventTypes.MouseButtonPress, () => this.opts.onSelect(r.id));
+    return { row, dot, title, detail, data: r };
+  }
+}

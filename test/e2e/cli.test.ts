@@ -1,0 +1,123 @@
+// The termio CLI against the real app under Xvfb: only the CLI drives it. Spawn a shell, type into
+// it, read its screen, watch a status change from a (fake) agent with hooks, focus and close;
+// and two sessions in two folders side by side.
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../helpers/waitFor';
+import { AppUnderTest, cliJson, Display, e2eSkipReason, installFakeAgents, isAlive, repoRoot } from './harness';
+
+interface Info {
+  id: string;
+  agentId: string | null;
+  cwd: string;
+  state: string;
+  pid: number;
+  exited: unknown;
+}
+
+describe.skipIf(e2eSkipReason)('termio CLI against the running app', () => {
+  let display: Display;
+  let app: AppUnderTest | undefined;
+  beforeAll(async () => {
+    display = await Display.start();
+  });
+  afterAll(async () => {
+    await display?.stop();
+  });
+  afterEach(async (ctx) => {
+    if (app) {
+      app.screenshot(`cli-${ctx.task.name}`);
+      await app.stop();
+      app.cleanup();
+      app = undefined;
+    }
+  });
+
+  async function started(): Promise<AppUnderTest> {
+    const a = await AppUnderTest.launch(display);
+    await a.waitForWindow();
+    await waitFor(async () => (await a.cli(['sessions', 'list'])).code === 0, { what: 'the control socket' });
+    return a;
+  }
+
+  it('spawns a shell, types into it, reads it back, focuses and closes it', async () => {
+    app = await started();
+    const folder = join(app.home, 'project');
+    mkdirSync(folder);
+    const spawned = await app.cli(['sessions', 'spawn', '--cwd', folder]);
+    expect(spawned.code, spawned.stderr).toBe(0);
+    const id = spawned.stdout.trim();
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+
+    const sent = await app.cli(['sessions', 'send', id.slice(0, 8), 'echo hel""lo', '--enter']);
+    expect(sent.code, sent.stderr).toBe(0);
+    // The typed command line reads `echo hel""lo`; only the shell's output reads `hello`.
+    await waitFor(async () => (await app!.cli(['sessions', 'read', id, '--lines', '5'])).stdout.split('\n').includes('hello'), { what: 'hello on the screen' });
+
+    const focus = await app.cli(['sessions', 'focus', id.slice(0, 6)]);
+    expect(focus.code).toBe(0);
+    await app.waitForLog(new RegExp(`session focused \\{"id":"${id}"`));
+
+    const [info] = await cliJson<Info[]>(app, ['sessions', 'list']);
+    expect(info).toMatchObject({ id, cwd: folder });
+    const close = await app.cli(['sessions', 'close', id]);
+    expect(close.code).toBe(0);
+    expect(await cliJson<Info[]>(app, ['sessions', 'list'])).toEqual([]);
+    await waitFor(() => !isAlive(info!.pid), { what: 'the shell to end' });
+    expect((await app.cli(['sessions', 'read', id])).code).toBe(3);
+  });
+
+  it('keeps two sessions in two folders apart', async () => {
+    app = await started();
+    const [a, b] = ['alpha', 'beta'].map((n) => join(app!.home, n));
+    mkdirSync(a!);
+    mkdirSync(b!);
+    const idA = (await app.cli(['sessions', 'spawn', '--cwd', a!])).stdout.trim();
+    const idB = (await app.cli(['sessions', 'spawn', '--cwd', b!])).stdout.trim();
+    for (const id of [idA, idB]) await app.cli(['sessions', 'send', id, 'pwd', '--enter']);
+    await waitFor(async () => (await app!.cli(['sessions', 'read', idA])).stdout.split('\n').includes(a!), { what: 'pwd in A' });
+    await waitFor(async () => (await app!.cli(['sessions', 'read', idB])).stdout.split('\n').includes(b!), { what: 'pwd in B' });
+    expect((await app.cli(['sessions', 'read', idA])).stdout.split('\n')).not.toContain(b);
+    const list = await cliJson<Info[]>(app, ['sessions', 'list']);
+    expect(list.map((s) => [s.id, s.cwd])).toEqual([
+      [idA, a],
+      [idB, b],
+    ]);
+  });
+
+  it('streams status changes of an agent session to sessions watch', async () => {
+    const home = (await import('node:fs')).mkdtempSync(join((await import('node:os')).tmpdir(), 'termio-e2e-'));
+    installFakeAgents(home, ['claude']);
+    app = await AppUnderTest.launch(display, { home });
+    await app.waitForWindow();
+    await waitFor(async () => (await app!.cli(['sessions', 'list'])).code === 0, { what: 'the control socket' });
+    const hooks = await app.cli(['hooks', 'install', '--agent', 'claude']);
+    expect(hooks.code, hooks.stdout + hooks.stderr).toBe(0);
+
+    const watch = spawn(join(repoRoot, 'bin', 'termio'), ['sessions', 'watch', '--json'], { env: AppUnderTest.envFor(display, app.home, app.termioHome) });
+    const lines: Array<{ kind: string; session: Info; previous?: string }> = [];
+    let buf = '';
+    watch.stdout.on('data', (d: Buffer) => {
+      buf += d.toString();
+      let nl: number;
+      while ((nl = buf.indexOf('\n')) >= 0) {
+        lines.push(JSON.parse(buf.slice(0, nl)));
+        buf = buf.slice(nl + 1);
+      }
+    });
+    try {
+      const spawned = await app.cli(['sessions', 'spawn', '--agent', 'claude', '--cwd', app.home]);
+      expect(spawned.code, spawned.stderr).toBe(0);
+      const id = spawned.stdout.trim();
+      await waitFor(() => lines.some((l) => l.kind === 'added' && l.session.id === id), { what: 'the added line' });
+      await waitFor(async () => (await app!.cli(['sessions', 'read', id])).stdout.includes('fake claude ready'), { what: 'the fake agent to start' });
+      await app.cli(['sessions', 'send', id, 'refactor the parser', '--enter']);
+      await waitFor(() => lines.some((l) => l.kind === 'state' && l.session.id === id && l.session.state === 'working'), { what: 'a working line' });
+      await waitFor(() => lines.some((l) => l.kind === 'state' && l.session.id === id && ['done', 'idle'].includes(l.session.state)), { what: 'the turn to end' });
+    } finally {
+      watch.kill('SIGINT');
+    }
+  });
+});

@@ -1,0 +1,80 @@
+// The agent picker, keyboard only: the shortcut opens it, typing filters, Enter starts the chosen
+// agent (a fake Claude Code on the login shell's PATH) in the current session's folder; Ctrl+O
+// picks another folder first.
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../helpers/waitFor';
+import { AppUnderTest, cliJson, Display, e2eSkipReason, installFakeAgents } from './harness';
+
+interface Info {
+  id: string;
+  agentId: string | null;
+  cwd: string;
+}
+
+const newSessionKeys = process.platform === 'darwin' ? 'super+t' : 'ctrl+shift+t';
+
+describe.skipIf(e2eSkipReason)('agent picker', () => {
+  let display: Display;
+  let app: AppUnderTest | undefined;
+  beforeAll(async () => {
+    display = await Display.start();
+  });
+  afterAll(async () => {
+    await display?.stop();
+  });
+  afterEach(async (ctx) => {
+    if (app) {
+      app.screenshot(`picker-${ctx.task.name}`);
+      await app.stop();
+      app.cleanup();
+      app = undefined;
+    }
+  });
+
+  async function startWithFakeClaude(): Promise<{ win: string; project: string }> {
+    const home = mkdtempSync(join(tmpdir(), 'termio-e2e-'));
+    installFakeAgents(home, ['claude']);
+    const project = join(home, 'project');
+    mkdirSync(project);
+    app = await AppUnderTest.launch(display, { home });
+    const win = await app.waitForWindow();
+    await waitFor(async () => (await app!.cli(['sessions', 'list'])).code === 0, { what: 'the control socket' });
+    return { win, project };
+  }
+
+  it('starts the filtered agent in the current folder with Enter', async () => {
+    const { win, project } = await startWithFakeClaude();
+    const shell = (await app!.cli(['sessions', 'spawn', '--cwd', project])).stdout.trim();
+    await app!.cli(['sessions', 'focus', shell]);
+    display.xdotool('windowfocus', '--sync', win);
+    display.xdotool('key', newSessionKeys);
+    await waitFor(() => app!.log().includes('picker opened'), { what: 'the picker to open' });
+    display.xdotool('type', '--delay', '30', 'clau');
+    app!.screenshot('picker-filtered');
+    display.xdotool('key', 'Return');
+    const started = await waitFor(async () => (await cliJson<Info[]>(app!, ['sessions', 'list'])).find((s) => s.agentId === 'claude'), { what: 'a Claude Code session' });
+    expect(started.cwd).toBe(project);
+    await waitFor(async () => (await app!.cli(['sessions', 'read', started.id])).stdout.includes('fake claude ready'), { what: 'the agent to draw' });
+  });
+
+  it('chooses another folder first with Ctrl+O, all from the keyboard', async () => {
+    const { win, project } = await startWithFakeClaude();
+    const other = join(app!.home, 'other');
+    mkdirSync(other);
+    display.xdotool('windowfocus', '--sync', win);
+    display.xdotool('key', newSessionKeys);
+    await waitFor(() => app!.log().includes('picker opened'), { what: 'the picker to open' });
+    display.xdotool('key', 'ctrl+o');
+    display.xdotool('key', 'ctrl+a');
+    display.xdotool('type', '--delay', '10', other);
+    display.xdotool('key', 'Return');
+    display.xdotool('type', '--delay', '30', 'claude');
+    display.xdotool('key', 'Return');
+    const started = await waitFor(async () => (await cliJson<Info[]>(app!, ['sessions', 'list'])).find((s) => s.agentId === 'claude'), { what: 'a Claude Code session' });
+    expect(started.cwd).toBe(other);
+    expect(started.cwd).not.toBe(project);
+  });
+});
