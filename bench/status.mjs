@@ -1,10 +1,11 @@
 // Live status benchmarks (issue 6). Run `npm run build` first, then `node bench/status.mjs`.
 // Prints, each next to a reference measured in the same run:
-//  1. reporter wall time per hook call (target p50 ≤ 10 ms), beside /bin/true and `node -e 0`;
+//  1. reporter wall time per hook call (target p50 ≤ 10 ms) for the Node reporter and the native one
+//     (native/termio-hook, built by scripts/setup.mjs), beside /bin/true and `node -e 0`;
 //  2. hook event → session state changed in the host at 200 events/s (target p99 ≤ 20 ms, zero lost);
 //  3. 10,000 malformed, oversized and wrong-session reports: every state untouched, memory flat.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -23,7 +24,10 @@ const { Emitter } = require(join(root, 'dist/terminal/events.js'));
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc');
 
-const REPORTER = join(root, 'bin', 'termio-hook');
+const REPORTERS = [
+  { name: 'termio-hook (Node)', argv: [process.execPath, join(root, 'bin', 'termio-hook')] },
+  { name: 'termio-hook (native)', argv: [join(root, 'native', 'termio-hook', 'build', 'termio-hook')] },
+];
 /** Hook calls per measurement: enough for a stable p50/p99 within a few seconds on 2 cores. */
 const RUNS = 60;
 /** The rate the issue asks for: a busy agent firing tool hooks. */
@@ -54,7 +58,7 @@ async function wall(cmd, args, opts = {}) {
 }
 
 function row(name, times, note = '') {
-  console.log(`  ${name.padEnd(50)} p50 ${ms(pct(times, 50)).padStart(10)}  p99 ${ms(pct(times, 99)).padStart(10)}${note}`);
+  console.log(`  ${name.padEnd(64)} p50 ${ms(pct(times, 50)).padStart(10)}  p99 ${ms(pct(times, 99)).padStart(10)}${note}`);
 }
 
 const home = mkdtempSync(join(tmpdir(), 'termio-bench-status-'));
@@ -82,17 +86,26 @@ const payload = JSON.stringify({ session_id: 'abc', transcript_path: '/t.jsonl',
 const inEnv = { ...process.env, TERMIO_SESSION: SESSION, TERMIO_HOOK_SOCKET: server.socketPath };
 const outEnv = { ...process.env };
 delete outEnv.TERMIO_SESSION;
-const before = server.stats.accepted;
 row('reference: /bin/true', await wall('/bin/true', []));
 row('reference: node -e 0 (Node start-up floor)', await wall(process.execPath, ['-e', '0']));
-const inside = await wall(process.execPath, [REPORTER, 'claude', 'working', 'PreToolUse'], { env: inEnv, input: payload });
-row('termio-hook inside Termio (sends a report)', inside);
-const guard = `[ -z "$TERMIO_SESSION" ] || ${process.execPath} ${REPORTER} claude working PreToolUse`;
-row('installed hook command outside Termio (sh guard)', await wall('/bin/sh', ['-c', guard], { env: outEnv, input: payload }));
-row('termio-hook run directly outside Termio', await wall(process.execPath, [REPORTER, 'claude', 'working', 'PreToolUse'], { env: outEnv, input: payload }));
 const gone = { ...inEnv, TERMIO_HOOK_SOCKET: join(home, 'run', 'gone.sock') };
-row('termio-hook inside Termio, app gone', await wall(process.execPath, [REPORTER, 'claude', 'working', 'PreToolUse'], { env: gone, input: payload }));
-console.log(`  delivered ${server.stats.accepted - before}/${RUNS} reports`);
+const hookArgs = ['claude', 'working', 'PreToolUse'];
+for (const { name, argv } of REPORTERS) {
+  if (!existsSync(argv[0])) {
+    console.log(`  ${name}: not built (run node scripts/setup.mjs; it needs a C compiler)`);
+    continue;
+  }
+  const [cmd, ...args] = [...argv, ...hookArgs];
+  const before = server.stats.accepted;
+  row(`${name} inside Termio (sends a report)`, await wall(cmd, args, { env: inEnv, input: payload }));
+  // What the agent really runs: the installed hook command, through sh, with its guard.
+  const guard = `[ -z "$TERMIO_SESSION" ] || ${[cmd, ...args].join(' ')}`;
+  row(`${name}, hook command inside Termio (sh + report)`, await wall('/bin/sh', ['-c', guard], { env: inEnv, input: payload }));
+  row(`${name}, hook command outside Termio (sh guard)`, await wall('/bin/sh', ['-c', guard], { env: outEnv, input: payload }));
+  row(`${name} run directly outside Termio`, await wall(cmd, args, { env: outEnv, input: payload }));
+  row(`${name} inside Termio, app gone`, await wall(cmd, args, { env: gone, input: payload }));
+  console.log(`  ${name}: delivered ${server.stats.accepted - before}/${2 * RUNS} reports`);
+}
 
 // 2. Hook event → state change latency at 200 events/s.
 console.log(`\n2. hook event → session state changed, ${EVENTS} events at ${EVENTS_PER_SECOND}/s (target p99 ≤ 20 ms, zero lost)`);

@@ -178,6 +178,30 @@ function ensureQodeShim(stamp) {
   writeStamp(stamp);
 }
 
+// The native hook reporter (issue 6): agents run it on every tool call, and Node's start-up
+// alone costs ~90 ms. Without a C compiler the installer keeps using bin/termio-hook.
+function ensureHookReporter(stamp) {
+  const dir = join(root, 'native', 'termio-hook');
+  const built = join(dir, 'build', 'termio-hook');
+  const srcHash = hashFiles([join(dir, 'termio-hook.c')]) + process.platform + process.arch;
+  if (existsSync(built) && stamp.hookReporter === srcHash) return;
+  const cc = process.env.CC || 'cc';
+  if (spawnSync(cc, ['--version'], { stdio: 'ignore' }).error) {
+    log(`no C compiler (${cc}): skipping the native hook reporter; hooks use bin/termio-hook (Node)`);
+    return;
+  }
+  mkdirSync(dirname(built), { recursive: true });
+  // Build beside it and rename: agents may be running the old binary right now.
+  const r = spawnSync(cc, ['-O2', '-o', `${built}.tmp`, join(dir, 'termio-hook.c')], { stdio: 'inherit' });
+  if (r.status !== 0) {
+    log(`the native hook reporter did not compile (${cc} exited with ${r.status ?? r.signal}); hooks use bin/termio-hook (Node)`);
+    return;
+  }
+  renameSync(`${built}.tmp`, built);
+  stamp.hookReporter = srcHash;
+  writeStamp(stamp);
+}
+
 // ---- 4. TypeScript ---------------------------------------------------------------------
 
 function ensureBuild(stamp) {
@@ -200,6 +224,7 @@ function setup() {
   ensureNodePty();
   ensureNodeGui();
   ensureQodeShim(stamp);
+  ensureHookReporter(stamp);
   ensureBuild(stamp);
 }
 

@@ -2,7 +2,7 @@
 // install/uninstall, re-parses TOML results with smol-toml, keeps a backup before our first edit
 // of a file, and writes atomically (through symlinks, keeping the file's mode). Everything a
 // user's file can cause is a result value naming the file; nothing here throws for it.
-import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import {
   editHookConfig,
@@ -50,10 +50,29 @@ export interface AgentHookResult {
   backup?: string;
 }
 
-/** The reporter shipped with this build: bin/termio-hook beside dist/, run by this Node. */
+// dist/app/host (or src/app/host under vitest) → the package root.
+const PACKAGE_ROOT = resolve(__dirname, '..', '..', '..');
+
+/** The Node reporter shipped with this build: bin/termio-hook, run by this Node. */
+export function nodeReporterLocation(): ReporterLocation {
+  return { reporterPath: join(PACKAGE_ROOT, 'bin', 'termio-hook'), nodePath: process.execPath };
+}
+
+/** Where scripts/setup.mjs compiles the native reporter (native/termio-hook/termio-hook.c). */
+export function nativeReporterPath(): string {
+  return join(PACKAGE_ROOT, 'native', 'termio-hook', 'build', 'termio-hook');
+}
+
+/** The reporter hooks should run: the native one when it was built (milliseconds per hook call),
+ *  else the Node one (Node's start-up, ~90 ms per call). Both send the same frame. */
 export function defaultReporterLocation(): ReporterLocation {
-  // dist/app/host → the package root.
-  return { reporterPath: resolve(__dirname, '..', '..', '..', 'bin', 'termio-hook'), nodePath: process.execPath };
+  const native = nativeReporterPath();
+  try {
+    accessSync(native, constants.X_OK);
+    return { reporterPath: native };
+  } catch {
+    return nodeReporterLocation();
+  }
 }
 
 export function expandHome(path: string, home: string): string {

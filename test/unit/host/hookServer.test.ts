@@ -1,18 +1,20 @@
-// The hook server and the reporter over a real Unix socket in a temporary TERMIO_HOME: good
+// The hook server and the reporters over a real Unix socket in a temporary TERMIO_HOME: good
 // reports arrive; garbage, oversized, slow and wrong-session clients are dropped and counted;
-// the reporter is a silent no-op outside Termio and exits 0 when the app is gone.
+// each reporter (bin/termio-hook and the native one, same cases) is a silent no-op outside
+// Termio and exits 0 when the app is gone, hangs up or never reads.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createConnection } from 'node:net';
+import { createConnection, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HookServer } from '../../../src/app/host/hookServer';
 import { termioPaths } from '../../../src/app/host/paths';
 import { MAX_HOOK_FRAME_BYTES, type HookReport } from '../../../src/protocol/hookReport';
+import { reportersUnderTest, type ReporterUnderTest } from '../../helpers/reporters';
 import { waitFor } from '../../helpers/waitFor';
 
-const REPORTER = join(__dirname, '..', '..', '..', 'bin', 'termio-hook');
+const REPORTERS = reportersUnderTest();
 const SESSION = '6a0f2d8e-0c1b-4e47-a2a4-9b8d7c6e5f41';
 
 let home: string;
@@ -33,19 +35,22 @@ afterEach(async () => {
   rmSync(home, { recursive: true, force: true });
 });
 
-function runReporter(args: string[], opts: { env?: Record<string, string | undefined>; stdin?: string } = {}): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+type RunResult = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; ms: number };
+
+function runReporter(reporter: ReporterUnderTest, args: string[], opts: { env?: Record<string, string | undefined>; stdin?: string | Buffer } = {}): Promise<RunResult> {
   return new Promise((resolve) => {
     const start = Date.now();
     const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: home };
     for (const [k, v] of Object.entries(opts.env ?? {})) if (v !== undefined) env[k] = v;
-    const child = spawn(process.execPath, [REPORTER, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const [cmd, ...argv] = reporter.argv!(args);
+    const child = spawn(cmd!, argv, { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
     child.stdin.on('error', () => {});
     child.stdin.end(opts.stdin ?? '');
-    child.on('close', (code) => resolve({ code, stdout, stderr, ms: Date.now() - start }));
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr, ms: Date.now() - start }));
   });
 }
 
@@ -65,30 +70,6 @@ describe('hook server', () => {
   it('lives in a 0700 run folder', () => {
     expect(statSync(join(home, 'run')).mode & 0o777).toBe(0o700);
     expect(server.socketPath).toBe(join(home, 'run', 'hooks.sock'));
-  });
-
-  it('delivers a reporter\'s frame with the raw payload', async () => {
-    const payload = JSON.stringify({ session_id: 'abc', hook_event_name: 'Stop' });
-    const r = await runReporter(['claude', 'done', 'Stop'], { env: { TERMIO_SESSION: SESSION, TERMIO_HOOK_SOCKET: server.socketPath }, stdin: payload });
-    expect(r).toMatchObject({ code: 0, stdout: '' });
-    await waitFor(() => reports.length === 1, { what: 'the report' });
-    expect(reports[0]).toEqual({ v: 1, session: SESSION, agent: 'claude', state: 'done', event: 'Stop', payload, truncated: false });
-  });
-
-  it('the reporter finds the socket under $TERMIO_HOME without TERMIO_HOOK_SOCKET, and takes a trailing argv payload', async () => {
-    const r = await runReporter(['codex', 'done', 'agent-turn-complete', '{"thread-id":"t1"}'], { env: { TERMIO_SESSION: SESSION, TERMIO_HOME: home } });
-    expect(r.code).toBe(0);
-    await waitFor(() => reports.length === 1, { what: 'the report' });
-    expect(reports[0]).toMatchObject({ agent: 'codex', payload: '{"thread-id":"t1"}' });
-  });
-
-  it('the reporter cuts a huge payload to the cap and still reads all of stdin', async () => {
-    const big = JSON.stringify({ session_id: 'big', tool_response: 'y'.repeat(1_000_000) });
-    const r = await runReporter(['claude', 'working', 'PostToolUse'], { env: { TERMIO_SESSION: SESSION, TERMIO_HOOK_SOCKET: server.socketPath }, stdin: big });
-    expect(r.code).toBe(0);
-    await waitFor(() => reports.length === 1, { what: 'the report' });
-    expect(reports[0]!.truncated).toBe(true);
-    expect(reports[0]!.payload.length).toBe(64 * 1024);
   });
 
   it('drops garbage, oversized, wrong-session and silent clients, counting each', async () => {
@@ -117,27 +98,139 @@ describe('hook server', () => {
   });
 });
 
-describe('reporter', () => {
-  it('outside Termio it does nothing: exit 0, no output, no connection', async () => {
-    const r = await runReporter(['claude', 'working', 'PreToolUse'], { env: { TERMIO_HOOK_SOCKET: server.socketPath }, stdin: '{"session_id":"x"}' });
+/** A stand-in app that accepts connections and then misbehaves, to check the reporter's bounds. */
+async function rogueServer(onConnection: (c: import('node:net').Socket) => void): Promise<{ path: string; server: Server; connections: () => number }> {
+  const path = join(home, 'run', 'rogue.sock');
+  let n = 0;
+  const server = createServer((c) => {
+    n++;
+    c.on('error', () => {});
+    onConnection(c);
+  });
+  await new Promise<void>((r) => server.listen(path, r));
+  return { path, server, connections: () => n };
+}
+
+describe.each(REPORTERS)('$name reporter', (reporter) => {
+  const run = (args: string[], opts: Parameters<typeof runReporter>[2] = {}) => runReporter(reporter, args, opts);
+  const withSession = { TERMIO_SESSION: SESSION };
+  beforeEach((ctx) => {
+    if (!reporter.argv) ctx.skip(reporter.unavailable);
+  });
+
+  it('delivers its frame with the raw payload', async () => {
+    const payload = JSON.stringify({ session_id: 'abc', hook_event_name: 'Stop' });
+    const r = await run(['claude', 'done', 'Stop'], { env: { ...withSession, TERMIO_HOOK_SOCKET: server.socketPath }, stdin: payload });
     expect(r).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    await waitFor(() => reports.length === 1, { what: 'the report' });
+    expect(reports[0]).toEqual({ v: 1, session: SESSION, agent: 'claude', state: 'done', event: 'Stop', payload, truncated: false });
+  });
+
+  it('finds the socket under $TERMIO_HOME without TERMIO_HOOK_SOCKET, and takes a trailing argv payload', async () => {
+    const r = await run(['codex', 'done', 'agent-turn-complete', '{"thread-id":"t1"}'], { env: { ...withSession, TERMIO_HOME: home } });
+    expect(r.code).toBe(0);
+    await waitFor(() => reports.length === 1, { what: 'the report' });
+    expect(reports[0]).toMatchObject({ agent: 'codex', payload: '{"thread-id":"t1"}' });
+  });
+
+  it('finds the socket under $HOME/.termio when neither TERMIO_HOOK_SOCKET nor TERMIO_HOME is set', async () => {
+    const other = await HookServer.start({ paths: termioPaths({ TERMIO_HOME: join(home, '.termio') }), isKnownSession: (id) => id === SESSION });
+    if (!(other instanceof HookServer)) throw new Error(other.message);
+    const got: HookReport[] = [];
+    other.onReport((r) => got.push(r));
+    try {
+      const r = await run(['claude', 'idle', 'SessionStart'], { env: withSession, stdin: '{}' });
+      expect(r.code).toBe(0);
+      await waitFor(() => got.length === 1, { what: 'the report at ~/.termio' });
+      expect(got[0]).toMatchObject({ event: 'SessionStart', payload: '{}' });
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('cuts a huge payload to the cap and still reads all of stdin', async () => {
+    const big = JSON.stringify({ session_id: 'big', tool_response: 'y'.repeat(1_000_000) });
+    const r = await run(['claude', 'working', 'PostToolUse'], { env: { ...withSession, TERMIO_HOOK_SOCKET: server.socketPath }, stdin: big });
+    expect(r.code).toBe(0);
+    await waitFor(() => reports.length === 1, { what: 'the report' });
+    expect(reports[0]!.truncated).toBe(true);
+    expect(reports[0]!.payload).toBe(big.slice(0, 64 * 1024));
+  });
+
+  it('outside Termio it does nothing: exit 0, no output, no connection', async () => {
+    for (const session of [undefined, '']) {
+      const r = await run(['claude', 'working', 'PreToolUse'], { env: { TERMIO_SESSION: session, TERMIO_HOOK_SOCKET: server.socketPath }, stdin: '{"session_id":"x"}' });
+      expect(r).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    }
     expect(server.stats.accepted + server.stats.unknownSession + server.stats.malformed).toBe(0);
   });
 
-  it('when the app is gone it exits 0 quickly and silently', async () => {
-    const r = await runReporter(['claude', 'working', 'PreToolUse'], { env: { TERMIO_SESSION: SESSION, TERMIO_HOOK_SOCKET: join(home, 'run', 'nobody.sock') }, stdin: '{}' });
-    expect(r).toMatchObject({ code: 0, stdout: '', stderr: '' });
+  it('when the app is gone it exits 0 silently, whether the socket is missing or stale', async () => {
+    const missing = await run(['claude', 'working', 'PreToolUse'], { env: { ...withSession, TERMIO_HOOK_SOCKET: join(home, 'run', 'nobody.sock') }, stdin: '{}' });
+    expect(missing).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    // What a crashed app leaves behind: a socket path nobody listens on.
+    const stale = join(home, 'run', 'stale.sock');
+    writeFileSync(stale, '');
+    expect(await run(['claude', 'working', 'PreToolUse'], { env: { ...withSession, TERMIO_HOOK_SOCKET: stale }, stdin: '{}' })).toMatchObject({ code: 0, stdout: '', stderr: '' });
   });
 
   it('when stdin stays open it still reports and exits 0', async () => {
-    const child = spawn(process.execPath, [REPORTER, 'claude', 'idle', 'SessionStart'], {
+    const [cmd, ...argv] = reporter.argv!(['claude', 'idle', 'SessionStart']);
+    const child = spawn(cmd!, argv, {
       env: { PATH: process.env.PATH ?? '', TERMIO_SESSION: SESSION, TERMIO_HOOK_SOCKET: server.socketPath },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     child.stdin.write('{"session_id":"open"}');
     const code = await new Promise((r) => child.on('close', r));
+    child.stdin.destroy();
     expect(code).toBe(0);
     await waitFor(() => reports.length === 1, { what: 'the report' });
     expect(reports[0]).toMatchObject({ payload: '{"session_id":"open"}' });
+  });
+
+  it('with stdin from /dev/null or a file, and with no arguments at all, it exits 0', async () => {
+    const file = join(home, 'payload.json');
+    writeFileSync(file, '{"session_id":"from-file"}');
+    for (const [stdin, payload] of [['/dev/null', ''], [file, '{"session_id":"from-file"}']] as const) {
+      const [cmd, ...argv] = reporter.argv!(['claude', 'idle', 'SessionStart']);
+      const code = await new Promise((resolve) => {
+        const child = spawn('/bin/sh', ['-c', '"$@" < "$0"', stdin, cmd!, ...argv], { env: { PATH: process.env.PATH ?? '', TERMIO_SESSION: SESSION, TERMIO_HOOK_SOCKET: server.socketPath }, stdio: ['ignore', 'ignore', 'ignore'] });
+        child.on('close', resolve);
+      });
+      expect(code).toBe(0);
+      await waitFor(() => reports.some((r) => r.payload === payload), { what: `the report with stdin ${stdin}` });
+    }
+    // Without agent/state/event the frame is refused by the server, but the reporter is still quiet.
+    expect(await run([], { env: { ...withSession, TERMIO_HOOK_SOCKET: server.socketPath }, stdin: '{}' })).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    await waitFor(() => server.stats.malformed === 1, { what: 'the argument-less frame to be refused' });
+  });
+
+  it('an app that hangs up at once costs it no SIGPIPE: exit 0', async () => {
+    const rogue = await rogueServer((c) => c.destroy());
+    try {
+      const big = 'z'.repeat(60_000);
+      const r = await run(['claude', 'working', 'PostToolUse', big], { env: { ...withSession, TERMIO_HOOK_SOCKET: rogue.path } });
+      expect(r).toMatchObject({ code: 0, signal: null, stdout: '', stderr: '' });
+      expect(rogue.connections()).toBe(1);
+    } finally {
+      rogue.server.close();
+    }
+  });
+
+  it('an app that accepts but never reads: it gives up by itself and exits 0', async () => {
+    const held: import('node:net').Socket[] = [];
+    const rogue = await rogueServer((c) => {
+      c.pause();
+      held.push(c);
+    });
+    try {
+      // A payload at the cap, all escapes: a frame far larger than the socket buffer.
+      const r = await run(['claude', 'working', 'PostToolUse'], { env: { ...withSession, TERMIO_HOOK_SOCKET: rogue.path }, stdin: '\u0001'.repeat(64 * 1024) });
+      expect(r).toMatchObject({ code: 0, signal: null, stdout: '', stderr: '' });
+      expect(rogue.connections()).toBe(1);
+    } finally {
+      for (const c of held) c.destroy();
+      rogue.server.close();
+    }
   });
 });
