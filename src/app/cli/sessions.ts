@@ -305,6 +305,10 @@ function watch(ctx: Ctx): Promise<number> {
     else io.out(`${clock()}  ${idOf(s)}  ${e.previous ?? '?'} → ${s.state}${s.stateWhy ? `  (${s.stateWhy})` : ''}\n`);
   };
   return new Promise((resolveExit) => {
+    // `termio sessions watch | head -1`: the reader went away, which ends the watch, not an error.
+    process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') resolveExit(ExitCode.ok);
+    });
     client.onEvent((e) => {
       if (e.kind === 'removed') known.delete(e.session.id);
       else known.set(e.session.id, e.session);
