@@ -1,17 +1,41 @@
-// Builds the terminal view for a session from the user's settings (font, theme, Option as Meta).
+// Builds the terminal view for a session from the user's settings (font, theme, Option as Meta),
+// inside a frame that gives the grid a little breathing room, painted in the terminal's own
+// background so the margin reads as part of the terminal.
+import { Direction, QBoxLayout, QWidget } from '@nodegui/nodegui';
 import type { Session } from '../../terminal';
 import { darkTheme, lightTheme } from '../../terminal';
 import type { Settings } from '../host/settings';
 import type { SessionView } from './mainWindow';
 import { TerminalView } from './terminal/terminalView';
 
-export function createTerminalView(session: Session, settings: Settings): SessionView {
+/** Margins around the grid, in px: like Terminal.app and iTerm2, a few px keep text off the edges. */
+const PAD = { left: 10, top: 6, right: 4, bottom: 4 };
+
+function hex(n: number): string {
+  return `#${n.toString(16).padStart(6, '0')}`;
+}
+
+export function createTerminalView(session: Session, settings: Settings): SessionView & { terminal: TerminalView } {
   const t = settings.terminal;
-  return new TerminalView(session, {
+  // 'system' follows the desktop; until the platform tells us otherwise, dark is the default.
+  const theme = t.theme === 'light' ? lightTheme : darkTheme;
+  const terminal = new TerminalView(session, {
     ...(t.fontFamily ? { fontFamily: t.fontFamily } : {}),
     fontSize: t.fontSize,
-    // 'system' follows the desktop; until the platform tells us otherwise, dark is the default.
-    theme: t.theme === 'light' ? lightTheme : darkTheme,
+    theme,
     optionAsMeta: t.optionAsMeta,
   });
+  const frame = new QWidget();
+  frame.setObjectName('terminalFrame');
+  frame.setStyleSheet(`#terminalFrame { background-color: ${hex(theme.background)}; }`);
+  const layout = new QBoxLayout(Direction.TopToBottom);
+  layout.setContentsMargins(PAD.left, PAD.top, PAD.right, PAD.bottom);
+  frame.setLayout(layout);
+  layout.addWidget(terminal.widget, 1);
+  return {
+    widget: frame,
+    terminal,
+    focus: () => terminal.focus(),
+    dispose: () => terminal.dispose(),
+  };
 }
