@@ -40,6 +40,17 @@ export const SessionInfoSchema = z.strictObject({
     .strictObject({ exitCode: z.number().int(), signal: z.number().int().optional() })
     .nullable()
     .describe('how the program ended, null while it runs (the session stays listed until closed)'),
+  resume: z
+    .strictObject({
+      family: z.string().describe('pinned, discovered, none, or unknown (the manifest is gone)'),
+      boundId: z.string().nullable().describe("the agent's conversation id this tab is bound to"),
+      boundFamily: z.string().nullable(),
+      argv: z.array(z.string()).nullable().describe('the exact argv a relaunch would run (null: no plan)'),
+      mode: z.string().nullable().describe('create, resume or fresh'),
+      why: z.string(),
+    })
+    .optional()
+    .describe('sessions.list only: how this tab would be relaunched'),
 });
 export type SessionInfo = z.infer<typeof SessionInfoSchema>;
 

@@ -106,6 +106,11 @@ describe.skipIf(e2eSkipReason)('durable sessions through a restart', () => {
     const pinnedConv = logs().find((l) => l.agent === 'fake-pinned' && l.event === 'created' && l.termioSession === pinned)!.id!;
     const discoveredConv = logs().find((l) => l.agent === 'fake-discovered' && l.event === 'minted' && l.termioSession === discovered)!.id!;
     expect(state().sessions.find((s) => s.id === discovered)?.conversationId).toBe(discoveredConv);
+    // The listing says how each tab would come back: family, bound id and the exact argv.
+    const listed = await cliJson<Array<Info & { resume?: { family: string; boundId: string | null; argv: string[] | null; mode: string | null } }>>(run, ['sessions', 'list']);
+    expect(listed.find((s) => s.id === pinned)?.resume).toMatchObject({ family: 'pinned', boundId: pinnedConv, mode: 'resume', argv: [join(fakes, 'fakePinnedAgent.mjs'), '--resume', pinnedConv] });
+    expect(listed.find((s) => s.id === discovered)?.resume).toMatchObject({ family: 'discovered', boundId: discoveredConv, mode: 'resume', argv: [join(fakes, 'fakeDiscoveredAgent.mjs'), 'resume', discoveredConv] });
+    expect(listed.find((s) => s.id === shell)?.resume).toMatchObject({ family: 'none', boundId: null, mode: 'fresh' });
     expect((await run.cli(['sessions', 'close', closed])).code).toBe(0);
     await run.stop();
 

@@ -99,6 +99,8 @@ export interface ControlServerOptions {
   onOpenDir?: (dir: string) => OpenDirResult | Promise<OpenDirResult>;
   /** `app.activate`: show a window. Default: nothing to show (a headless host). */
   onActivate?: () => void;
+  /** Adds each session's resume plan to `sessions.list` (the host knows the manifests and the store). */
+  describeResume?: (id: string) => Promise<SessionInfo['resume'] | undefined>;
   /** Written to control.json and answered to `version`. Default: package.json's version. */
   appVersion?: string;
   limits?: Partial<ControlLimits>;
@@ -186,6 +188,7 @@ export class ControlServer {
   private readonly logger: Logger;
   private readonly onOpenDir: (dir: string) => OpenDirResult | Promise<OpenDirResult>;
   private readonly onActivate: () => void;
+  private readonly describeResume: ControlServerOptions['describeResume'];
   private readonly appVersion: string;
   readonly limits: ControlLimits;
   private server: Server | null = null;
@@ -202,6 +205,7 @@ export class ControlServer {
     this.limits = { ...defaultControlLimits, ...opts.limits };
     this.onOpenDir = opts.onOpenDir ?? ((dir) => this.openDirAsShell(dir));
     this.onActivate = opts.onActivate ?? (() => undefined);
+    this.describeResume = opts.describeResume;
   }
 
   /** The socket path while listening. */
@@ -442,8 +446,19 @@ export class ControlServer {
         return { ok: true, result: { pong: true, protocol: CONTROL_PROTOCOL_VERSION } };
       case 'version':
         return { ok: true, result: { app: this.appVersion, protocol: CONTROL_PROTOCOL_VERSION, pid: process.pid } };
-      case 'sessions.list':
-        return { ok: true, result: { sessions: this.registry.list().map(sessionInfo) } };
+      case 'sessions.list': {
+        const sessions = this.registry.list().map(sessionInfo);
+        const describe = this.describeResume;
+        if (describe) {
+          await Promise.all(
+            sessions.map(async (s) => {
+              const resume = await describe(s.id).catch(() => undefined);
+              if (resume) s.resume = resume;
+            }),
+          );
+        }
+        return { ok: true, result: { sessions } };
+      }
       case 'sessions.watch':
         return this.watch(conn, req.seq);
       case 'sessions.read': {

@@ -87,6 +87,11 @@ export class Host {
       registry: host.registry,
       logger: log,
       onActivate: () => host.opts.onActivate?.(),
+      describeResume: async (id) => {
+        if (!host.resume || !host.store.getSession(id)) return undefined;
+        const d = await host.resume.describe(id);
+        return { family: d.family, boundId: d.boundId, boundFamily: d.boundFamily, argv: d.plan?.argv ?? null, mode: d.plan?.mode ?? null, why: d.why };
+      },
       onOpenDir: async (dir) => {
         const r = await host.registry.spawn({ cwd: dir });
         if (!r.ok) return { ok: false, code: r.code === 'badDirectory' ? 'badDirectory' : 'spawnFailed', message: r.message };
