@@ -192,6 +192,21 @@ describe('ResumeDiscovery', () => {
     expect(binds[0]).toMatchObject({ sessionId: 'A', conversationId: 'ses_mine' });
   });
 
+  it('keeps a warmed root open across sessions', async () => {
+    await disc.warm(rollout);
+    await disc.warm(rollout);
+    for (const sid of ['A', 'B']) {
+      const cwd = join(home, sid);
+      mkdirSync(cwd);
+      await disc.track({ sessionId: sid, cwd, discover: rollout });
+      const r = writeRollout(cwd);
+      await waitFor(() => binds.some((b) => b.sessionId === sid && b.conversationId === r.id), { what: `${sid} bound` });
+    }
+    // Nobody waits now, yet the warmed watcher still reads new records.
+    const late = writeRollout(proj);
+    await seen(late.id);
+  });
+
   it('stops waiting when the session is disposed', async () => {
     const t = await disc.track({ sessionId: 'A', cwd: proj, discover: rollout });
     t.dispose();

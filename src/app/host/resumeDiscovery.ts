@@ -89,6 +89,8 @@ export class ResumeDiscovery {
   private records: SeenRecord[] = [];
   /** Conversation ids bound by this service or settled by hooks in this run. */
   private readonly claimed = new Set<string>();
+  /** Roots opened by warm(): held open until dispose. */
+  private readonly warmed = new Set<string>();
   private readonly logger: Logger;
   private disposed = false;
 
@@ -119,6 +121,19 @@ export class ResumeDiscovery {
         this.untrack(req.sessionId);
       },
     };
+  }
+
+  /**
+   * Opens the watcher of a root ahead of any launch and keeps it open until dispose. chokidar
+   * walks the existing tree once when a watcher opens (~0.6 s for 5,000 old records here), so an
+   * app can call this at start for each discovered agent and later launches wait for nothing.
+   */
+  async warm(discover: DiscoverInput): Promise<void> {
+    if (this.disposed) throw new Error('ResumeDiscovery: warm after dispose');
+    const root = resolve(expandHome(discover.root, this.opts.home));
+    if (this.warmed.has(root)) return this.roots.get(root)?.ready;
+    this.warmed.add(root);
+    await this.watchRoot(root, discover).ready;
   }
 
   /** Is the session still waiting for its record? */

@@ -96,6 +96,14 @@ export class ResumeService {
     return { ...plan, launchedAt };
   }
 
+  /**
+   * Opens the discovery watchers of these manifests now (call at app start), so the first fresh
+   * launch of a discovered agent does not wait for its store's initial walk.
+   */
+  async warm(manifests: ResumeManifestInput[]): Promise<void> {
+    await Promise.all(manifests.map((m) => (m.resume?.discover ? this.discovery.warm(m.resume.discover) : undefined)));
+  }
+
   /** The agent exited or the tab closed: stop waiting for its record. */
   sessionEnded(sessionId: string): void {
     this.tracking.get(sessionId)?.dispose();
