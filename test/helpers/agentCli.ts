@@ -1,0 +1,107 @@
+// Real agent CLIs from npm for the tests that must run the real thing: installed once into a
+// cache folder outside the repository ($TERMIO_AGENT_CLI_CACHE, else ~/.cache/termio/agent-clis),
+// never into package.json. A registry that cannot be reached is a reason to skip, not a failure.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export type AgentCli = { ok: true; path: string; version: string } | { ok: false; reason: string };
+
+/** A fresh install downloads the CLI's native binary (~70 MB for Claude Code); past this we skip
+ *  rather than stall CI (npm's own cache makes the next attempt quick). */
+export const AGENT_CLI_INSTALL_TIMEOUT_MS = 45_000;
+/** `--version` of a healthy CLI answers in ~0.1 s; a hung one must not hang the suite. */
+const VERSION_TIMEOUT_MS = 10_000;
+/** One metadata request answers in well under a second; an unreachable registry would otherwise
+ *  cost npm's retries (~45 s) before we could skip. */
+const REGISTRY_PROBE_TIMEOUT_MS = 5_000;
+
+export function agentCliCacheDir(): string {
+  return process.env.TERMIO_AGENT_CLI_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'termio', 'agent-clis');
+}
+
+/** Runs `<bin> --version` in a throwaway HOME with self-updates off; its first line, or null. */
+function versionOf(bin: string): string | null {
+  const home = mkdtempSync(join(tmpdir(), 'termio-agent-cli-'));
+  try {
+    const r = spawnSync(bin, ['--version'], {
+      encoding: 'utf8',
+      timeout: VERSION_TIMEOUT_MS,
+      env: { PATH: process.env.PATH ?? '', HOME: home, DISABLE_AUTOUPDATER: '1' },
+    });
+    return r.status === 0 && r.stdout.trim() ? r.stdout.trim().split('\n')[0]! : null;
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+/** The CLI's executable among the candidates (package-relative paths), if one runs. */
+function findWorking(root: string, candidates: string[]): { path: string; version: string } | null {
+  for (const c of candidates) {
+    const path = join(root, c);
+    if (!existsSync(path)) continue;
+    const version = versionOf(path);
+    if (version) return { path, version };
+  }
+  return null;
+}
+
+/** Whether the registry answers for the package at all, quickly and without retries. */
+function registryAnswers(pkg: string): { ok: true } | { ok: false; reason: string } {
+  const r = spawnSync('npm', ['view', pkg, 'version', '--fetch-retries=0', `--fetch-timeout=${REGISTRY_PROBE_TIMEOUT_MS}`], {
+    encoding: 'utf8',
+    timeout: REGISTRY_PROBE_TIMEOUT_MS + 5_000,
+    cwd: tmpdir(),
+  });
+  if (r.error) return { ok: false, reason: `npm could not run: ${r.error.message}` };
+  if (r.status !== 0) return { ok: false, reason: `the npm registry did not answer for ${pkg}: ${r.stderr.trim().split('\n').filter(Boolean).slice(-2).join(' | ') || `exit ${r.status}`}` };
+  return { ok: true };
+}
+
+function npmInstall(prefix: string, pkg: string): Promise<{ ok: true } | { ok: false; reason: string }> {
+  return new Promise((resolve) => {
+    mkdirSync(prefix, { recursive: true });
+    // Whether npm runs the CLI's postinstall (which links its native binary into bin/) depends on
+    // the caller's npm settings; ensureClaudeCode also knows where the binary lies without it.
+    const child = spawn('npm', ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--loglevel=error', pkg], { cwd: prefix, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => {
+      child.kill('SIGTERM');
+      resolve({ ok: false, reason: `npm install ${pkg} did not finish within ${AGENT_CLI_INSTALL_TIMEOUT_MS / 1000} s` });
+    }, AGENT_CLI_INSTALL_TIMEOUT_MS);
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      resolve({ ok: false, reason: `npm could not start: ${e.message}` });
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const last = stderr.trim().split('\n').filter(Boolean).slice(-3).join(' | ');
+      resolve(code === 0 ? { ok: true } : { ok: false, reason: `npm install ${pkg} failed (exit ${code}): ${last || 'no message'} (registry unreachable?)` });
+    });
+  });
+}
+
+/**
+ * The installed CLI, installing it first when the cache has none that runs. `candidates` are
+ * paths under the cache folder to try in order (the npm bin link first; a platform package's
+ * binary as a fallback for when npm skipped the postinstall that links it).
+ */
+export async function ensureNpmAgentCli(pkg: string, candidates: string[]): Promise<AgentCli> {
+  const root = agentCliCacheDir();
+  const found = findWorking(root, candidates);
+  if (found) return { ok: true, ...found };
+  const reachable = registryAnswers(pkg);
+  if (!reachable.ok) return reachable;
+  const installed = await npmInstall(root, pkg);
+  if (!installed.ok) return installed;
+  const after = findWorking(root, candidates);
+  return after ? { ok: true, ...after } : { ok: false, reason: `${pkg} installed into ${root} but none of ${candidates.join(', ')} runs` };
+}
+
+/** Claude Code: the npm bin link, or the native binary of this platform's package. */
+export function ensureClaudeCode(): Promise<AgentCli> {
+  const platformPkg = `node_modules/@anthropic-ai/claude-code-${process.platform}-${process.arch}/claude`;
+  return ensureNpmAgentCli('@anthropic-ai/claude-code', ['node_modules/.bin/claude', platformPkg]);
+}

@@ -1,0 +1,132 @@
+// The real Claude Code CLI from npm in a real pty Session (issue 6 "What it must show"): with
+// our hooks installed by the real installer into a temporary HOME, starting `claude` delivers
+// its SessionStart hook through the real reporter to a real HookServer, the StatusTracker binds
+// the conversation id, and the CLI's own "✳ Claude Code" title arrives through session.onTitle.
+// No network is needed: ~/.claude.json marks onboarding done and the folder trusted (without it
+// the CLI checks api.anthropic.com, prints "Unable to connect to Anthropic services" and exits 1
+// before any hook runs). Self-updates are switched off: one would `npm install -g` on this machine.
+// Skips with the reason when the CLI cannot be installed (no registry).
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { defaultReporterLocation, installAgentHooks } from '../../../src/app/host/hookInstaller';
+import { HookServer } from '../../../src/app/host/hookServer';
+import { termioPaths } from '../../../src/app/host/paths';
+import { StatusTracker, type ConversationChange } from '../../../src/app/host/statusTracker';
+import type { HookReport } from '../../../src/protocol/hookReport';
+import { parseManifest } from '../../../src/protocol/manifestParse';
+import { Session } from '../../../src/terminal';
+import { AGENT_CLI_INSTALL_TIMEOUT_MS, ensureClaudeCode, type AgentCli } from '../../helpers/agentCli';
+import { waitFor } from '../../helpers/waitFor';
+
+/** The CLI shows its prompt and fires SessionStart within ~1 s here; 20 s covers a loaded CI box. */
+const START_TIMEOUT_MS = 20_000;
+
+const manifestFile = join(__dirname, '..', '..', '..', 'agents', 'claude.json');
+const parsed = parseManifest(readFileSync(manifestFile, 'utf8'), manifestFile);
+if (!parsed.manifest?.hooks) throw new Error(`agents/claude.json did not load: ${parsed.errors.join('; ')}`);
+const manifest = parsed.manifest;
+const manifestHooks = parsed.manifest.hooks;
+// The bundled manifest may not list SessionStart; the check needs it, as an idle report.
+const hooks = manifestHooks.events.some((e) => e.on === 'SessionStart')
+  ? manifestHooks
+  : { ...manifestHooks, events: [{ on: 'SessionStart', state: 'idle' as const }, ...manifestHooks.events] };
+const agent = { agentId: manifest.id, hooks, ...(manifest.titleStatus ? { titleStatus: manifest.titleStatus } : {}) };
+
+let cli: AgentCli = { ok: false, reason: 'not looked for yet' };
+let home: string;
+let server: HookServer;
+let tracker: StatusTracker;
+let session: Session | null = null;
+
+beforeAll(async () => {
+  cli = await ensureClaudeCode();
+  if (cli.ok) console.log(`real Claude Code: ${cli.version} (${cli.path})`);
+  else console.warn(`skipping the real Claude Code test: ${cli.reason}`);
+}, AGENT_CLI_INSTALL_TIMEOUT_MS + 15_000);
+
+beforeEach(async (ctx) => {
+  if (!cli.ok) ctx.skip(`the real Claude Code CLI is not available: ${cli.reason}`);
+  // The real path: the CLI reports its cwd resolved (macOS's /var is a symlink to /private/var).
+  home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-claude-real-')));
+  tracker = new StatusTracker();
+  const s = await HookServer.start({ paths: termioPaths({ TERMIO_HOME: join(home, '.termio') }), isKnownSession: (id) => tracker.isTracked(id) });
+  if (!(s instanceof HookServer)) throw new Error(s.message);
+  server = s;
+  server.onReport((r) => tracker.handleReport(r));
+});
+
+const isRunning = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+afterEach(async () => {
+  if (session) {
+    // The CLI writes into ~/.claude while it shuts down: remove the HOME only once it is gone.
+    const pid = session.pid;
+    session.dispose();
+    await waitFor(() => !isRunning(pid), { what: 'claude to exit after the hang-up', timeout: 10_000 });
+  }
+  session = null;
+  tracker?.dispose();
+  await server?.close();
+  if (home) rmSync(home, { recursive: true, force: true });
+});
+
+describe('the real Claude Code CLI in a Termio session', () => {
+  it('delivers SessionStart through our installed hook, binds the conversation id, and sets the ✳ Claude Code title', async () => {
+    if (!cli.ok) return;
+    const project = join(home, 'project');
+    mkdirSync(project);
+    // Onboarding done and this folder trusted: what a user who has run claude before has.
+    writeFileSync(join(home, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true, projects: { [project]: { hasTrustDialogAccepted: true } } }));
+    const installed = installAgentHooks(agent, { paths: termioPaths({ TERMIO_HOME: join(home, '.termio') }), home, reporter: defaultReporterLocation() });
+    expect(installed).toMatchObject({ state: 'installed', file: join(home, '.claude', 'settings.json') });
+
+    const reports: HookReport[] = [];
+    server.onReport((r) => reports.push(r));
+    const conversations: ConversationChange[] = [];
+    tracker.onConversation((c) => conversations.push(c));
+    const titles: string[] = [];
+    // `env -u` drops variables a developer's or CI's environment may carry that would point the
+    // CLI at another config folder or an API key prompt; it execs claude in place (same pid).
+    const started = Session.spawn({
+      argv: ['env', '-u', 'CLAUDE_CONFIG_DIR', '-u', 'ANTHROPIC_API_KEY', '-u', 'ANTHROPIC_AUTH_TOKEN', cli.path],
+      cwd: project,
+      env: {
+        HOME: home,
+        TERMIO_HOME: join(home, '.termio'),
+        ...server.sessionEnv(),
+        DISABLE_AUTOUPDATER: '1',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      },
+    });
+    if (!(started instanceof Session)) throw new Error(started.message);
+    session = started;
+    session.onTitle((t) => titles.push(t));
+    tracker.track(session, agent);
+
+    const bound = await waitFor(() => conversations[0], { what: 'SessionStart to bind a conversation', timeout: START_TIMEOUT_MS });
+    expect(bound).toMatchObject({ sessionId: session.id, previous: null });
+    expect(bound.conversationId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    // Claude's store: ~/.claude/projects/<cwd with / and . as ->/<id>.jsonl
+    expect(bound.transcriptPath).toBe(join(home, '.claude', 'projects', project.replace(/[/.]/g, '-'), `${bound.conversationId}.jsonl`));
+
+    const start = reports.find((r) => r.event === 'SessionStart');
+    expect(start).toMatchObject({ session: session.id, agent: 'claude', state: 'idle', truncated: false });
+    expect(JSON.parse(start!.payload)).toMatchObject({ session_id: bound.conversationId, cwd: project, hook_event_name: 'SessionStart', source: 'startup' });
+
+    await waitFor(() => titles.includes('✳ Claude Code'), { what: `the ✳ Claude Code title (titles so far: ${JSON.stringify(titles)})`, timeout: START_TIMEOUT_MS });
+    expect(session.title).toBe('✳ Claude Code');
+    expect(tracker.status(session.id)).toMatchObject({ state: 'idle' });
+    expect(session.exited).toBeNull();
+    // Self-updates stayed off (one would have run `npm install -g` on this machine).
+    expect(existsSync(join(home, '.claude', '.last-update-result.json'))).toBe(false);
+  }, 2 * START_TIMEOUT_MS);
+});
