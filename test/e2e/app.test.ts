@@ -63,7 +63,7 @@ describe.skipIf(e2eSkipReason)('Termio app', () => {
     app = await AppUnderTest.launch(display);
     const win = await app.waitForWindow();
     display.xdotool('windowfocus', '--sync', win);
-    display.xdotool('key', 'ctrl+shift+w');
+    display.xdotool('key', process.platform === 'darwin' ? 'super+shift+w' : 'ctrl+shift+q'); // Close Window
     await app.waitForLog(/window closed/);
     // xdotool search exits non-zero when no visible window matches.
     expect(() => display.xdotool('search', '--onlyvisible', '--name', '^Termio$')).toThrow();

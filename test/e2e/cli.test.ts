@@ -111,7 +111,8 @@ describe.skipIf(e2eSkipReason)('termio CLI against the running app', () => {
       const spawned = await app.cli(['sessions', 'spawn', '--agent', 'claude', '--cwd', app.home]);
       expect(spawned.code, spawned.stderr).toBe(0);
       const id = spawned.stdout.trim();
-      await waitFor(() => lines.some((l) => l.kind === 'added' && l.session.id === id), { what: 'the added line' });
+      // The watcher may connect before the spawn (an 'added' line) or after it (a 'snapshot' line).
+      await waitFor(() => lines.some((l) => (l.kind === 'added' || l.kind === 'snapshot') && l.session.id === id), { what: 'the session in the watch' });
       await waitFor(async () => (await app!.cli(['sessions', 'read', id])).stdout.includes('fake claude ready'), { what: 'the fake agent to start' });
       await app.cli(['sessions', 'send', id, 'refactor the parser', '--enter']);
       await waitFor(() => lines.some((l) => l.kind === 'state' && l.session.id === id && l.session.state === 'working'), { what: 'a working line' });

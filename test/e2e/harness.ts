@@ -143,9 +143,15 @@ export class AppUnderTest {
   }
 
   /** Starts the app from dist/ (npm test builds it first) with a fresh temporary HOME. */
-  static async launch(display: Display, opts: { env?: Record<string, string>; home?: string; command?: string[] } = {}): Promise<AppUnderTest> {
+  static async launch(display: Display, opts: { env?: Record<string, string>; home?: string; command?: string[]; welcome?: boolean } = {}): Promise<AppUnderTest> {
     const home = opts.home ?? mkdtempSync(join(tmpdir(), 'termio-e2e-'));
     const termioHome = join(home, '.termio');
+    // The first-launch welcome is its own test; elsewhere it would only steal focus.
+    const settings = join(termioHome, 'config', 'settings.json');
+    if (!opts.welcome && !existsSync(settings)) {
+      mkdirSync(join(termioHome, 'config'), { recursive: true });
+      writeFileSync(settings, '{ "welcomeShown": true }\n');
+    }
     const env = AppUnderTest.envFor(display, home, termioHome, opts.env);
     const [cmd, ...args] = opts.command ?? [process.execPath, join(repoRoot, 'dist', 'app', 'main.js')];
     const proc = spawn(cmd!, args, { env, cwd: home, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -163,6 +169,9 @@ export class AppUnderTest {
       SHELL: '/bin/bash',
       DISPLAY: display.name,
       TERMIO_LOG_LEVEL: 'debug',
+      // No session bus unless a test brings its own (the menu-bar test runs dbus + dunst): without
+      // this, notify-send would autolaunch a bus and a notification daemon that outlive the test.
+      DBUS_SESSION_BUS_ADDRESS: 'disabled:',
       ...extra,
     };
   }
@@ -268,4 +277,137 @@ export async function cliJson<T = unknown>(app: AppUnderTest, args: string[]): P
   const r = await app.cli([...args, '--json']);
   if (r.code !== 0) throw new Error(`termio ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
   return JSON.parse(r.stdout) as T;
+}
+
+const onPath = (cmd: string) => spawnSync('which', [cmd]).status === 0;
+/** Why menu-bar tests are skipped: they need a system tray host and a notification daemon. */
+export const desktopSkipReason =
+  e2eSkipReason ?? (['dbus-daemon', 'dbus-send', 'trayer', 'dunst', 'notify-send', 'xwininfo'].find((c) => !onPath(c)) ? 'dbus-daemon, trayer, dunst and notify-send are needed (npm test installs them on Debian)' : null);
+
+/** A notification the daemon showed, as its rule script saw it. */
+export interface ShownNotification {
+  appName: string;
+  summary: string;
+  body: string;
+  urgency: string;
+}
+
+export interface XWindow {
+  id: string;
+  name: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** Every window on the display with its absolute geometry and depth in the tree (xwininfo). */
+export function windowTree(display: Display): Array<XWindow & { depth: number; className: string }> {
+  const r = spawnSync('xwininfo', ['-display', display.name, '-root', '-tree'], { encoding: 'utf8' });
+  const out: Array<XWindow & { depth: number; className: string }> = [];
+  for (const line of r.stdout.split('\n')) {
+    const m = line.match(/^(\s*)(0x[0-9a-f]+) (?:"([^"]*)"|\(has no name\)):? (?:\(([^)]*)\))?\s*(\d+)x(\d+)[+-]-?\d+[+-]-?\d+\s+\+(-?\d+)\+(-?\d+)/);
+    if (!m) continue;
+    out.push({ depth: m[1]!.length, id: m[2]!, name: m[3] ?? '', className: m[4] ?? '', width: Number(m[5]), height: Number(m[6]), x: Number(m[7]), y: Number(m[8]) });
+  }
+  return out;
+}
+
+/**
+ * The desktop services a menu-bar app talks to, all private to one test display: a D-Bus
+ * session bus, trayer (an XEmbed system tray at the top-right edge) and dunst (the notification
+ * daemon; a rule script appends every notification it shows to a file).
+ */
+export class TrayDesktop {
+  private constructor(
+    readonly display: Display,
+    readonly dir: string,
+    readonly busAddress: string,
+    private readonly procs: ChildProcess[],
+  ) {}
+
+  static async start(display: Display): Promise<TrayDesktop> {
+    const dir = mkdtempSync(join(tmpdir(), 'termio-desktop-'));
+    const procs: ChildProcess[] = [];
+    // A bus with no service directories: nothing is auto-started, so the only notification
+    // daemon is ours (the system's dunst.service would start one without DISPLAY or our rule).
+    const busConfig = join(dir, 'bus.conf');
+    writeFileSync(
+      busConfig,
+      `<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN" "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig><type>session</type><listen>unix:dir=${dir}</listen><auth>EXTERNAL</auth>
+<policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy></busconfig>\n`,
+    );
+    const bus = spawn('dbus-daemon', [`--config-file=${busConfig}`, '--nofork', '--nopidfile', '--print-address=1'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    procs.push(bus);
+    let busOut = '';
+    bus.stdout!.on('data', (d: Buffer) => (busOut += d.toString()));
+    const busAddress = await waitFor(() => (busOut.includes('\n') ? busOut.trim() : null), { what: 'the D-Bus session bus address' });
+    const env = { ...process.env, DISPLAY: display.name, DBUS_SESSION_BUS_ADDRESS: busAddress, HOME: dir, XDG_CONFIG_HOME: join(dir, '.config') };
+    const desktop = new TrayDesktop(display, dir, busAddress, procs);
+
+    // Dark like a menu bar, so the icon's colours stand out; the panel grows with its icons.
+    procs.push(spawn('trayer', ['--edge', 'top', '--align', 'right', '--widthtype', 'request', '--height', '32', '--SetDockType', 'true', '--SetPartialStrut', 'true', '--transparent', 'true', '--alpha', '0', '--tint', '0x202020'], { env, stdio: 'ignore' }));
+    await waitFor(() => desktop.panel(), { what: 'the trayer panel' });
+
+    const script = join(dir, 'capture.sh');
+    writeFileSync(script, `#!/bin/sh\n# dunst runs this for every notification it shows: appname summary body icon urgency\nprintf '%s\\t%s\\t%s\\t%s\\n' "$1" "$2" "$3" "$5" >> "${desktop.capturedFile}"\n`, { mode: 0o755 });
+    const rc = join(dir, 'dunstrc');
+    writeFileSync(rc, `[global]\n    monitor = 0\n    follow = none\n    origin = bottom-right\n    offset = 10x10\n\n[capture]\n    summary = "*"\n    script = ${script}\n`);
+    procs.push(spawn('dunst', ['-config', rc], { env, stdio: 'ignore' }));
+    const owned = () =>
+      spawnSync('dbus-send', ['--session', '--print-reply=literal', '--dest=org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus.NameHasOwner', 'string:org.freedesktop.Notifications'], { env, encoding: 'utf8' }).stdout.includes('true');
+    await waitFor(owned, { what: 'dunst to own org.freedesktop.Notifications' });
+    return desktop;
+  }
+
+  get capturedFile(): string {
+    return join(this.dir, 'notifications.tsv');
+  }
+
+  /** What an app on this desktop needs in its environment. */
+  env(): Record<string, string> {
+    return { DBUS_SESSION_BUS_ADDRESS: this.busAddress };
+  }
+
+  /** Every notification dunst has shown so far, oldest first. */
+  notifications(): ShownNotification[] {
+    if (!existsSync(this.capturedFile)) return [];
+    return readFileSync(this.capturedFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => {
+        const [appName = '', summary = '', body = '', urgency = ''] = l.split('\t');
+        return { appName, summary, body, urgency };
+      });
+  }
+
+  /** trayer's panel window, once it is up. */
+  panel(): XWindow | null {
+    return windowTree(this.display).find((w) => w.name === 'panel' && w.className.includes('trayer')) ?? null;
+  }
+
+  /** The icon window an app docked into the tray (the first client of the panel), or null. */
+  trayIcon(): XWindow | null {
+    const tree = windowTree(this.display);
+    const at = tree.findIndex((w) => w.name === 'panel' && w.className.includes('trayer'));
+    if (at < 0) return null;
+    const panel = tree[at]!;
+    // Each client sits in a socket window of the panel: two levels below it (xwininfo indents 3 a level).
+    for (let i = at + 1; i < tree.length && tree[i]!.depth > panel.depth; i++) {
+      const w = tree[i]!;
+      if (w.depth >= panel.depth + 6 && w.width > 4 && w.height > 4) return w;
+    }
+    return null;
+  }
+
+  async stop(): Promise<void> {
+    for (const p of this.procs.reverse()) {
+      if (p.exitCode !== null || p.signalCode !== null) continue;
+      const exited = new Promise((r) => p.once('exit', r));
+      p.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(this.dir, { recursive: true, force: true });
+  }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BURST_WINDOW_MS, COALESCE_MS, NotificationPolicy, type NotifyPrefs, type SessionContext } from '../../src/app/host/notifier';
+import { BURST_WINDOW_MS, COALESCE_MS, NotificationPolicy, waitingFor, type NotifyPrefs, type SessionContext } from '../../src/app/host/notifier';
 
 const prefs: NotifyPrefs = { attention: true, done: true, doneMinSeconds: 10, terminal: true, sound: true };
 const away: SessionContext = { agentName: 'Claude Code', folderLabel: 'api', userLooking: false };
@@ -51,5 +51,13 @@ describe('notification policy', () => {
     const p = new NotificationPolicy(prefs);
     expect(p.terminalNotification('s1', 'Build', 'finished', 0, away)).toMatchObject({ kind: 'terminal', title: 'Build', message: 'finished' });
     expect(p.terminalNotification('s2', 'Build', 'finished', 0, looking)).toBeNull();
+  });
+});
+
+describe('what an agent waits for', () => {
+  it('names the tool, or the question or plan it asks about', () => {
+    expect(waitingFor('Bash')).toBe('Asks to run Bash');
+    expect(waitingFor('AskUserQuestion')).toBe('Has a question for you');
+    expect(waitingFor('ExitPlanMode')).toBe('Wants you to approve a plan');
   });
 });

@@ -4,12 +4,14 @@
 // (or a test) subscribes to its events and tells it which window and session the user is on.
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
+import type { HookDetails } from '../../protocol/hookReport';
 import { Session } from '../../terminal';
 import { AgentCatalog, type CatalogEntry } from './catalog';
 import { ControlServer, type ListenResult } from './controlServer';
+import { agentHookStatus, defaultReporterLocation, installAgentHooks, uninstallAgentHooks, type AgentHookResult } from './hookInstaller';
 import { HookServer } from './hookServer';
 import type { Logger } from './log';
-import { defaultNotificationIcon, NotificationPolicy, nodeNotifierSink, type NotificationRequest, type NotificationSink, type SessionContext } from './notifier';
+import { defaultNotificationIcon, NotificationPolicy, nodeNotifierSink, waitingFor, type NotificationRequest, type NotificationSink, type SessionContext } from './notifier';
 import { termioPaths, type TermioPaths } from './paths';
 import { ResumeService } from './resumeService';
 import { SessionRegistry, type SessionRecord, type SpawnRequest, type SpawnFailure } from './sessionRegistry';
@@ -155,6 +157,32 @@ export class Host {
     for (const e of this.settings.errors) this.opts.logger.warn('settings problem', { message: e });
   }
 
+  private hookOptions() {
+    return { paths: this.paths, home: (this.opts.env ?? process.env).HOME ?? homedir(), reporter: defaultReporterLocation() };
+  }
+
+  /** Whether our hook entries are in an agent's config now (null: it declares no hooks). */
+  hookStatus(agentId: string): AgentHookResult | null {
+    const m = this.catalog.get(agentId)?.manifest;
+    return m?.hooks ? agentHookStatus({ agentId, hooks: m.hooks }, this.hookOptions()) : null;
+  }
+
+  /** Installs or removes our hook entries for one agent (Settings → Live status, the welcome). */
+  setHooks(agentId: string, on: boolean): AgentHookResult | null {
+    const m = this.catalog.get(agentId)?.manifest;
+    if (!m?.hooks) return null;
+    const r = (on ? installAgentHooks : uninstallAgentHooks)({ agentId, hooks: m.hooks }, this.hookOptions());
+    this.opts.logger.info('hooks changed', { agentId, on, state: r.state, action: r.action, file: r.file, ...(r.error ? { error: r.error } : {}) });
+    if (r.error) this.reportProblem('hooks', r.error);
+    return r;
+  }
+
+  /** Agents the user has not disabled in Settings, in picker order. */
+  enabledAgents(): CatalogEntry[] {
+    const prefs = this.settings.settings.agents;
+    return this.catalog.list().filter((e) => prefs[e.id]?.enabled !== false);
+  }
+
   /** The entry to launch for a request: its agent, or the plain Terminal. */
   agent(id: string | null | undefined): CatalogEntry | undefined {
     return this.catalog.get(id ?? TERMINAL_AGENT_ID);
@@ -265,6 +293,7 @@ export class Host {
     if (this.lookingAt) this.tracker.setFocus(this.lookingAt, false);
     this.lookingAt = id;
     if (id) this.tracker.setFocus(id, true);
+    this.opts.logger.debug('looking at', { id });
   }
 
   why(id: string): string {
@@ -279,7 +308,7 @@ export class Host {
     return {
       agentName: this.agentName(r?.agentId),
       folderLabel: r ? (labels.get(r.cwd) ?? r.cwd) : '',
-      ...(this.details.has(id) ? { detail: this.details.get(id)! } : {}),
+      ...(this.details.has(id) ? { detail: waitingFor(this.details.get(id)!) } : {}),
       userLooking: this.lookingAt === id,
     };
   }
@@ -289,13 +318,21 @@ export class Host {
     if (before === undefined) return;
     const at = Date.now();
     if (!this.registry.setState(id, state, why)) return;
-    const req = this.notifications.stateChanged(id, before, state, at, this.context(id));
-    if (req) void this.send(req, at);
-    this.scheduleFlush();
+    this.opts.logger.debug('state', { id, from: before, to: state, why });
+    // The tracker hands over the details of the report that changed the state (the tool the
+    // agent asks to run) just after this, in the same tick: decide once they are in.
+    queueMicrotask(() => {
+      if (!this.registry.get(id)) return;
+      const req = this.notifications.stateChanged(id, before, state, at, this.context(id));
+      if (req) void this.send(req, at);
+      this.scheduleFlush();
+    });
   }
 
-  private handleDetails(id: string, d: { toolName?: string; promptTitle?: string }): void {
-    if (d.toolName) this.details.set(id, `Waiting to run ${d.toolName}`);
+  private handleDetails(id: string, d: HookDetails): void {
+    // Only the latest report's tool counts: an older one is not what the agent waits for now.
+    if (d.tool) this.details.set(id, d.tool);
+    else this.details.delete(id);
     if (d.promptTitle && !this.userTitled.has(id)) this.registry.rename(id, d.promptTitle);
   }
 

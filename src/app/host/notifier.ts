@@ -36,6 +36,13 @@ export interface NotificationRequest {
   message: string;
 }
 
+/** What an agent that needs you waits for, from the tool its hook named (Claude Code's tool names). */
+export function waitingFor(tool: string): string {
+  if (tool === 'AskUserQuestion') return 'Has a question for you';
+  if (tool === 'ExitPlanMode') return 'Wants you to approve a plan';
+  return `Asks to run ${tool}`;
+}
+
 function formatTurn(ms: number): string {
   const s = Math.round(ms / 1000);
   return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m ${s % 60}s`;

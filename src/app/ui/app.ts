@@ -9,7 +9,12 @@ import { Host, TERMINAL_AGENT_ID } from '../host/host';
 import { createLogger, type Logger } from '../host/log';
 import { termioPaths } from '../host/paths';
 import type { SessionRecord } from '../host/sessionRegistry';
-import { buildSidebar, folderLabels, type SessionSummary } from '../host/sidebarModel';
+import { shellQuote } from '../host/shellQuote';
+import { buildSidebar, folderLabels, formatDuration, stateLabel, type SessionSummary } from '../host/sidebarModel';
+import { darkTheme, lightTheme } from '../../terminal';
+import { SettingsWindow, type SettingsAgent } from './settingsWindow';
+import { DEFAULT_FONT_FAMILY, type TerminalView } from './terminal/terminalView';
+import { WelcomeWindow } from './welcomeWindow';
 import { MainWindow } from './mainWindow';
 import type { PickerAgent } from './picker';
 import type { ShortcutAction } from './shortcuts';
@@ -26,6 +31,9 @@ export class TermioApp {
   readonly windows = new Set<MainWindow>();
   readonly tray: Tray;
   private readonly sessionWindow = new Map<string, MainWindow>();
+  private readonly views = new Map<string, TerminalView>();
+  private settingsWindow: SettingsWindow | null = null;
+  private welcome: WelcomeWindow | null = null;
   private activeWindow: MainWindow | null = null;
   private quitting = false;
   private refreshQueued = false;
@@ -42,7 +50,8 @@ export class TermioApp {
       onQuit: () => void this.quit('menu'),
       onSelectSession: (id) => this.focusSession(id),
       onNewSession: (agentId) => void this.newSession(agentId, null),
-      onSettings: () => this.log.info('settings requested'),
+      onSettings: () => this.showSettings(),
+      log: this.log,
     });
     const reg = host.registry;
     reg.onAdded((r) => this.handleAdded(r));
@@ -51,6 +60,7 @@ export class TermioApp {
     reg.onStateChanged(() => this.refresh());
     reg.onFocusRequested((r) => this.focusSession(r.id));
     host.catalog.onChange(() => this.handleCatalogChange());
+    host.settings.onChange(() => this.handleSettingsChange());
     this.log.info('app started', { pid: process.pid, runtime: runtime.kind });
   }
 
@@ -79,6 +89,7 @@ export class TermioApp {
       agents: () => this.pickerAgents(),
       folder: () => this.currentFolder(win),
       bypassDefault: (agentId) => (agentId ? (this.host.settings.settings.agents[agentId]?.bypass ?? false) : false),
+      shortcuts: this.host.settings.settings.shortcuts,
       onStart: (agentId, cwd, bypass) => void this.newSession(agentId, cwd, bypass),
       onActiveChanged: (active) => {
         if (active) this.setActive(win);
@@ -114,7 +125,7 @@ export class TermioApp {
   }
 
   pickerAgents(): PickerAgent[] {
-    return this.host.catalog.list().map((e) => ({
+    return this.host.enabledAgents().map((e) => ({
       id: e.id === TERMINAL_AGENT_ID ? null : e.id,
       name: e.manifest.name,
       ...(e.iconFile ? { iconFile: e.iconFile } : {}),
@@ -174,6 +185,18 @@ export class TermioApp {
       case 'newWindow':
         this.openWindow();
         break;
+      case 'jumpToSession':
+        this.jumpToSession(win);
+        break;
+      case 'renameSession':
+        if (id) {
+          const r = this.host.registry.get(id);
+          win.quick.openText('RENAME SESSION', r?.title || this.agentName(r?.agentId ?? null), (title) => this.host.rename(id, title));
+        }
+        break;
+      case 'settings':
+        this.showSettings();
+        break;
       default:
         this.log.info('action not available yet', { action });
     }
@@ -186,7 +209,11 @@ export class TermioApp {
   private handleAdded(r: SessionRecord): void {
     const win = this.activeWindow ?? this.showWindow();
     this.sessionWindow.set(r.id, win);
-    win.addSession(r.id, createTerminalView(r.session, this.host.settings.settings));
+    const view = createTerminalView(r.session, this.host.settings.settings, {
+      onDropPaths: (paths) => r.session.paste(paths.map(shellQuote).join(' ')),
+    });
+    this.views.set(r.id, view.terminal);
+    win.addSession(r.id, view);
     r.session.onExit((exit) => {
       win.setExited(r.id, exit, true);
       this.refresh();
@@ -196,6 +223,7 @@ export class TermioApp {
   }
 
   private handleRemoved(r: SessionRecord): void {
+    this.views.delete(r.id);
     const win = this.sessionWindow.get(r.id);
     this.sessionWindow.delete(r.id);
     if (!win) return;
@@ -219,6 +247,21 @@ export class TermioApp {
     }));
   }
 
+  /** "Working — hook PreToolUse, 3s ago" (+ health notes) for the selected session. */
+  whyText(id: string): string {
+    const r = this.host.registry.get(id);
+    if (!r) return '';
+    const st = this.host.tracker.status(id);
+    if (!st) return `${stateLabel[r.state]} — ${r.stateWhy || 'no status channel'}`;
+    const w = st.why;
+    const channel = { hooks: 'hook', titleStatus: 'title', status: 'screen', exit: 'process', focus: 'you looked', start: 'started' }[w.channel];
+    const what = w.rule !== undefined ? `/${w.rule}/` : (w.event ?? '');
+    const health = st.health.map((h) => `\n⚠ ${h.message}`).join('');
+    if (w.channel === 'start') return `${stateLabel[st.state]} — nothing reported yet${health}`;
+    const ago = formatDuration(Date.now() - w.at);
+    return `${stateLabel[st.state]} — ${channel}${what ? ` ${what}` : ''}, ${ago === 'now' ? 'just now' : `${ago} ago`}${health}`;
+  }
+
   agentName(id: string | null): string {
     return this.host.agentName(id);
   }
@@ -234,6 +277,7 @@ export class TermioApp {
       for (const win of this.windows) {
         const mine = all.filter((r) => this.sessionWindow.get(r.id) === win);
         win.setSessions(buildSidebar(this.summaries(mine), (id) => this.agentName(id), homedir()));
+        win.setWhy(win.currentSession ? this.whyText(win.currentSession) : '');
       }
       const labels = folderLabels(all.map((r) => r.cwd), homedir());
       this.tray.update(
@@ -245,12 +289,99 @@ export class TermioApp {
           state: r.state,
           stateSince: r.stateSince,
         })),
-        this.host.catalog.list().filter((e) => e.id !== TERMINAL_AGENT_ID).map((e) => ({ id: e.id, name: e.manifest.name, installed: e.installed })),
+        this.host.enabledAgents().filter((e) => e.id !== TERMINAL_AGENT_ID).map((e) => ({ id: e.id, name: e.manifest.name, installed: e.installed })),
       );
     });
   }
 
+  /** Every session in every window, filtered by name, folder or agent; Enter focuses it. */
+  jumpToSession(win: MainWindow): void {
+    const labels = folderLabels(this.host.registry.list().map((r) => r.cwd), homedir());
+    win.quick.openList(
+      'JUMP TO SESSION',
+      this.host.registry.list().map((r) => ({
+        id: r.id,
+        label: r.title.trim() || this.agentName(r.agentId),
+        detail: `${labels.get(r.cwd) ?? r.cwd} · ${this.agentName(r.agentId)} · ${stateLabel[r.state]}`,
+      })),
+      (id) => this.focusSession(id),
+    );
+  }
+
+  showSettings(): void {
+    if (!this.settingsWindow) {
+      const host = this.host;
+      this.settingsWindow = new SettingsWindow({
+        settings: () => host.settings.settings,
+        errors: () => host.settings.errors,
+        settingsFile: () => host.paths.settingsFile,
+        set: (path, value) => host.settings.set(path, value),
+        agents: () => this.settingsAgents(),
+        setHooks: (id, on) => {
+          const r = host.setHooks(id, on);
+          if (!r) return `${this.agentName(id)} declares no hooks.`;
+          if (r.error) return r.error;
+          return `${this.agentName(id)}: ${on ? 'live status on' : 'live status off'} (${r.file}${r.backup ? `; backup at ${r.backup}` : ''})`;
+        },
+      });
+    }
+    this.settingsWindow.show(undefined, this.activeWindow?.window);
+  }
+
+  private settingsAgents(): SettingsAgent[] {
+    return this.host.catalog.list().map((e) => {
+      const h = e.manifest.hooks ? this.host.hookStatus(e.id) : null;
+      return {
+        id: e.id,
+        name: e.manifest.name,
+        source: e.source === 'bundled' ? 'bundled with Termio' : `${e.label}${e.overrides ? ' (overrides the bundled one)' : ''}`,
+        installed: e.installed,
+        ...(e.manifest.install ? { installUrl: e.manifest.install } : {}),
+        hasBypass: Boolean(e.manifest.permissionBypassFlag),
+        warnings: e.warnings,
+        errors: e.errors,
+        ...(h ? { hooks: { file: h.file, state: h.state, events: e.manifest.hooks!.events.map((x) => x.on), ...(h.note ? { note: h.note } : {}) } } : {}),
+      };
+    });
+  }
+
+  /** First launch: offer live status for the agents on the PATH (skippable, asked once). */
+  private maybeWelcome(): void {
+    const s = this.host.settings.settings;
+    if (s.welcomeShown) return;
+    const agents = this.settingsAgents().filter((a) => a.installed && a.hooks);
+    const done = () => {
+      this.host.settings.set(['welcomeShown'], true);
+      this.host.settings.set(['hooks', 'offered'], true);
+    };
+    this.welcome = new WelcomeWindow({
+      agents,
+      onInstall: (ids) => {
+        for (const id of ids) this.host.setHooks(id, true);
+        this.host.settings.set(['hooks', 'enabled'], ids.length > 0);
+        done();
+      },
+      onSkip: done,
+    });
+    this.welcome.show(this.activeWindow?.window);
+    this.log.info('welcome shown', { agents: agents.map((a) => a.id) });
+  }
+
+  private handleSettingsChange(): void {
+    const s = this.host.settings.settings;
+    const theme = s.terminal.theme === 'light' ? lightTheme : darkTheme;
+    for (const v of this.views.values()) {
+      v.setTheme(theme);
+      v.setFont(s.terminal.fontFamily ?? DEFAULT_FONT_FAMILY, s.terminal.fontSize);
+    }
+    for (const w of this.windows) w.applyShortcuts(s.shortcuts);
+    this.settingsWindow?.refreshProblems();
+    if (this.host.settings.errors.length) this.activeWindow?.showMessage(this.host.settings.errors.join('\n'));
+    this.refresh();
+  }
+
   private handleCatalogChange(): void {
+    this.settingsWindow?.refresh();
     const problems = this.host.catalog.problems();
     for (const win of this.windows) {
       win.picker.agentsChanged();
@@ -270,6 +401,8 @@ export class TermioApp {
     const saved = this.host.savedWindows();
     if (saved.length === 0) {
       this.openWindow('window-1');
+      for (const p of this.host.problems) this.activeWindow?.showMessage(p.message);
+      this.maybeWelcome();
       return;
     }
     for (const id of saved) {
@@ -277,6 +410,7 @@ export class TermioApp {
       await this.host.restoreWindow(id);
     }
     for (const p of this.host.problems) this.activeWindow?.showMessage(p.message);
+    this.maybeWelcome();
   }
 
   async quit(reason: string): Promise<void> {

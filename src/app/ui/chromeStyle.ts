@@ -26,6 +26,7 @@ export function chromeStyleSheet(c: ChromeColors = darkChrome): string {
     #emptyTitle { color: ${c.text}; font-size: 20px; font-weight: 600; }
     #emptyHint { color: ${c.muted}; font-size: 13px; padding-top: 6px; }
     #sidebarScroll, #sidebarContent, #sidebarSpacer { background-color: ${c.sidebar}; border: none; }
+    #whyStrip { color: ${c.muted}; font-size: 11px; border-top: 1px solid ${c.border}; padding: 8px 4px 2px 4px; }
     #banner { background-color: #4a2f12; color: #ffd9ad; border-bottom: 1px solid #ff9f43; padding: 8px 14px; }
     #mainArea { background-color: ${c.window}; }
     #exitBar { background-color: ${c.sidebar}; border-top: 1px solid ${c.border}; }

@@ -20,6 +20,7 @@ import type { SidebarGroup } from '../host/sidebarModel';
 import { chromeStyleSheet } from './chromeStyle';
 import { openExternal } from './openExternal';
 import { Picker, type PickerAgent } from './picker';
+import { QuickOpen } from './quickOpen';
 import { Sidebar } from './sidebar';
 import { defaultShortcuts, sessionNumberShortcut, type ShortcutAction } from './shortcuts';
 
@@ -44,6 +45,8 @@ export interface MainWindowOptions {
   bypassDefault(agentId: string | null): boolean;
   onStart(agentId: string | null, cwd: string, bypass: boolean): void;
   onActiveChanged(active: boolean): void;
+  /** Overrides from Settings, by action. */
+  shortcuts: Partial<Record<string, string>>;
   onClosed(): void;
   onSelect(id: string): void;
   onAction(action: ShortcutAction | 'resume' | 'new' | 'close', sessionId: string | null): void;
@@ -73,7 +76,10 @@ export class MainWindow {
   private readonly bannerTimer = new QWidget();
   private bannerTimerId: number | null = null;
   readonly picker: Picker;
+  readonly quick: QuickOpen;
   readonly id: string;
+  private readonly why = new QLabel();
+  private readonly actionShortcuts = new Map<ShortcutAction, QShortcut>();
 
   constructor(private readonly opts: MainWindowOptions) {
     this.id = opts.id;
@@ -104,6 +110,10 @@ export class MainWindow {
     sideLayout.addWidget(heading);
     this.sidebar = new Sidebar({ onSelect: (id) => opts.onSelect(id) });
     sideLayout.addWidget(this.sidebar.widget, 1);
+    // Why the selected session is in its state: channel, rule or event, and how long ago.
+    this.why.setObjectName('whyStrip');
+    this.why.setWordWrap(true);
+    sideLayout.addWidget(this.why);
 
     this.buildEmptyState();
     this.stack.setObjectName('stack');
@@ -135,6 +145,7 @@ export class MainWindow {
         if (!openExternal(url)) this.showMessage(`Install it from ${url}`);
       },
     });
+    this.quick = new QuickOpen(central);
     this.bannerTimer.addEventListener(WidgetEventTypes.Timer, () => {
       this.banner.hide();
       if (this.bannerTimerId !== null) this.bannerTimer.killTimer(this.bannerTimerId);
@@ -144,10 +155,10 @@ export class MainWindow {
     w.addEventListener(WidgetEventTypes.WindowDeactivate, () => opts.onActiveChanged(false));
 
     w.addEventListener(WidgetEventTypes.Close, () => opts.onClosed());
-    const keys = defaultShortcuts();
+    const keys = { ...defaultShortcuts(), ...opts.shortcuts };
     for (const action of Object.keys(keys) as ShortcutAction[]) {
       if (action === 'copy' || action === 'paste' || action === 'find') continue; // the terminal view owns these
-      this.addShortcut(keys[action], () => (action === 'closeWindow' ? this.window.close() : opts.onAction(action, this.current)));
+      this.actionShortcuts.set(action, this.addShortcut(keys[action], () => (action === 'closeWindow' ? this.window.close() : opts.onAction(action, this.current))));
     }
     for (let n = 1; n <= 9; n++) {
       this.addShortcut(sessionNumberShortcut(n), () => {
@@ -161,6 +172,18 @@ export class MainWindow {
     // TERMIO_TRACE_INPUT=1 logs input that reaches the window (a diagnostic for tests and bug
     // reports; never on by default, since it would log keystrokes).
     if (process.env.TERMIO_TRACE_INPUT === '1') this.traceInput();
+  }
+
+  /** Applies shortcut overrides from Settings (unknown actions are ignored). */
+  applyShortcuts(overrides: Partial<Record<string, string>>): void {
+    const keys = { ...defaultShortcuts(), ...overrides };
+    for (const [action, sc] of this.actionShortcuts) sc.setKey(new QKeySequence(keys[action] ?? defaultShortcuts()[action]));
+  }
+
+  setWhy(text: string): void {
+    this.why.setText(text);
+    if (text) this.why.show();
+    else this.why.hide();
   }
 
   openPicker(): void {

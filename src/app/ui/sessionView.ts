@@ -1,7 +1,8 @@
 // Builds the terminal view for a session from the user's settings (font, theme, Option as Meta),
 // inside a frame that gives the grid a little breathing room, painted in the terminal's own
 // background so the margin reads as part of the terminal.
-import { Direction, QBoxLayout, QWidget } from '@nodegui/nodegui';
+import { Direction, QBoxLayout, QDragEnterEvent, QDropEvent, QWidget, WidgetEventTypes } from '@nodegui/nodegui';
+import { droppedPaths } from '../host/shellQuote';
 import type { Session } from '../../terminal';
 import { darkTheme, lightTheme } from '../../terminal';
 import type { Settings } from '../host/settings';
@@ -15,7 +16,12 @@ function hex(n: number): string {
   return `#${n.toString(16).padStart(6, '0')}`;
 }
 
-export function createTerminalView(session: Session, settings: Settings): SessionView & { terminal: TerminalView } {
+export interface SessionViewHooks {
+  /** Files dropped on the terminal (local paths). */
+  onDropPaths(paths: string[]): void;
+}
+
+export function createTerminalView(session: Session, settings: Settings, hooks?: SessionViewHooks): SessionView & { terminal: TerminalView } {
   const t = settings.terminal;
   // 'system' follows the desktop; until the platform tells us otherwise, dark is the default.
   const theme = t.theme === 'light' ? lightTheme : darkTheme;
@@ -32,6 +38,21 @@ export function createTerminalView(session: Session, settings: Settings): Sessio
   layout.setContentsMargins(PAD.left, PAD.top, PAD.right, PAD.bottom);
   frame.setLayout(layout);
   layout.addWidget(terminal.widget, 1);
+  if (hooks) {
+    // Dropping files pastes their quoted paths, as Terminal.app and iTerm2 do.
+    frame.setAcceptDrops(true);
+    frame.addEventListener(WidgetEventTypes.DragEnter, (native) => {
+      const e = new QDragEnterEvent(native as never);
+      if (e.mimeData().hasUrls()) e.acceptProposedAction();
+    });
+    frame.addEventListener(WidgetEventTypes.Drop, (native) => {
+      const e = new QDropEvent(native as never);
+      const urls = e.mimeData().urls().map((u) => u.toString());
+      if (urls.length === 0) return;
+      e.acceptProposedAction();
+      hooks.onDropPaths(droppedPaths(urls));
+    });
+  }
   return {
     widget: frame,
     terminal,

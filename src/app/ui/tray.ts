@@ -3,6 +3,7 @@
 // you), and a menu that lists each session, most urgent first, to jump to it.
 import { QAction, QIcon, QMenu, QPixmap, QSystemTrayIcon, QSystemTrayIconActivationReason, QWidget, WidgetEventTypes } from '@nodegui/nodegui';
 import type { SessionState } from '../../protocol';
+import type { Logger } from '../host/log';
 import { aggregateState, byUrgency, formatDuration, stateLabel } from '../host/sidebarModel';
 import { TRAY_FRAMES, TRAY_FRAME_MS, trayIconSvg, trayTooltip } from './trayIcon';
 
@@ -27,6 +28,8 @@ export interface TrayOptions {
   onSelectSession(id: string): void;
   onNewSession(agentId: string | null): void;
   onSettings(): void;
+  /** Where the tray says what it shows (debug) and when its menu opens (tests and benchmarks wait on it). */
+  log?: Logger;
 }
 
 const iconCache = new Map<string, QIcon>();
@@ -46,6 +49,12 @@ export function stateDotIcon(state: SessionState): QIcon {
   return svgIcon(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16" width="16" height="16"><circle cx="8" cy="8" r="${state === 'attention' ? 6 : 5}" fill="${dotColor[state]}"/></svg>`);
 }
 
+/** One session's line in the menu; the time in state is rounded (formatDuration), so the text only changes every few seconds. */
+export function trayItemText(item: TrayItem, now: number): string {
+  const who = item.label.includes(item.agentName) ? item.label : `${item.label} (${item.agentName})`;
+  return `${who} — ${item.folderLabel}   ${stateLabel[item.state]} ${formatDuration(now - item.stateSince)}`;
+}
+
 export class Tray {
   readonly icon = new QSystemTrayIcon();
   readonly menu = new QMenu();
@@ -54,10 +63,21 @@ export class Tray {
   private items: TrayItem[] = [];
   private agents: TrayAgent[] = [];
   private state: SessionState = 'idle';
+  private attentionCount = 0;
   private frame = 0;
   private timerId: number | null = null;
+  private iconKey = '';
+  private tooltip = '';
+  /** What the menu was last built from; a refresh that changes none of it leaves the menu alone. */
+  private menuKey = '';
+  private menuText: string[] = [];
+  private menuIds: string[] = [];
   /** Last time the icon or menu was brought up to date (benchmarks read it). */
   lastUpdate = 0;
+  /** Frames the working animation has drawn (tests and benchmarks read it). */
+  framesDrawn = 0;
+  /** How long the last menu rebuild took, in ms. */
+  lastMenuBuildMs = 0;
 
   constructor(private readonly opts: TrayOptions) {
     this.icon.addEventListener('activated', (reason) => {
@@ -65,23 +85,37 @@ export class Tray {
     });
     this.ticker.addEventListener(WidgetEventTypes.Timer, () => {
       this.frame = (this.frame + 1) % TRAY_FRAMES;
-      this.icon.setIcon(svgIcon(trayIconSvg('working', { frame: this.frame })));
+      this.framesDrawn++;
+      this.setIcon();
+    });
+    // The times in state ("Working 2m") age while the menu is closed: bring them up to date as it opens.
+    this.menu.addEventListener('aboutToShow', () => {
+      const t0 = performance.now();
+      this.rebuildMenu();
+      this.opts.log?.info('tray menu opened', { sessions: this.menuIds, buildMs: +(performance.now() - t0).toFixed(2) });
     });
     this.icon.setContextMenu(this.menu);
     this.update([], []);
     this.icon.show();
   }
 
-  /** The sessions and agents changed: redraw the icon, tooltip and menu. */
+  /** The sessions and agents changed: redraw the icon, tooltip and menu (each only if it changed). */
   update(items: TrayItem[], agents: TrayAgent[] = this.agents): void {
     this.items = byUrgency(items);
     this.agents = agents;
     const counts: Record<SessionState, number> = { attention: 0, working: 0, done: 0, idle: 0 };
     for (const i of items) counts[i.state]++;
-    this.state = aggregateState(items.map((i) => i.state));
-    this.icon.setIcon(svgIcon(trayIconSvg(this.state, { count: counts.attention, frame: this.frame })));
-    this.icon.setToolTip(trayTooltip(counts));
-    this.animate(this.state === 'working');
+    const state = aggregateState(items.map((i) => i.state));
+    if (state !== this.state || counts.attention !== this.attentionCount) this.opts.log?.debug('tray state', { state, attention: counts.attention });
+    this.state = state;
+    this.attentionCount = counts.attention;
+    this.animate(state === 'working');
+    this.setIcon();
+    const tooltip = trayTooltip(counts);
+    if (tooltip !== this.tooltip) {
+      this.tooltip = tooltip;
+      this.icon.setToolTip(tooltip);
+    }
     this.rebuildMenu();
     this.lastUpdate = performance.now();
   }
@@ -90,10 +124,17 @@ export class Tray {
     return this.state;
   }
 
+  /** The menu's entries as shown (tests and benchmarks read them). */
   menuLabels(): string[] {
     return this.menuText;
   }
-  private menuText: string[] = [];
+
+  private setIcon(): void {
+    const svg = trayIconSvg(this.state, { count: this.attentionCount, frame: this.frame });
+    if (svg === this.iconKey) return;
+    this.iconKey = svg;
+    this.icon.setIcon(svgIcon(svg));
+  }
 
   private animate(on: boolean): void {
     if (on && this.timerId === null) this.timerId = this.ticker.startTimer(TRAY_FRAME_MS);
@@ -114,18 +155,24 @@ export class Tray {
     return a;
   }
 
+  /** Rebuilds the menu when what it shows changed. */
   private rebuildMenu(): void {
+    const now = Date.now();
+    const lines = this.items.map((i) => `${i.id}\u0000${i.state}\u0000${trayItemText(i, now)}`);
+    const key = `${lines.join('\n')}\u0001${this.agents.map((a) => `${a.id}:${a.name}:${a.installed}`).join(',')}`;
+    if (key === this.menuKey) return;
+    const t0 = performance.now();
+    this.menuKey = key;
     this.menu.clear();
     this.keep.length = 0;
     this.menuText = [];
-    const now = Date.now();
+    this.menuIds = this.items.map((i) => i.id);
     if (this.items.length === 0) {
       const a = this.action(this.menu, 'No sessions', () => undefined);
       a.setEnabled(false);
     }
     for (const item of this.items) {
-      const text = `${item.label} — ${item.folderLabel}   ${stateLabel[item.state]} ${formatDuration(now - item.stateSince)}`;
-      this.action(this.menu, text, () => this.opts.onSelectSession(item.id), stateDotIcon(item.state));
+      this.action(this.menu, trayItemText(item, now), () => this.opts.onSelectSession(item.id), stateDotIcon(item.state));
     }
     this.menu.addSeparator();
     const sub = new QMenu();
@@ -145,6 +192,7 @@ export class Tray {
     this.action(this.menu, 'Settings…', () => this.opts.onSettings());
     this.menu.addSeparator();
     this.action(this.menu, 'Quit Termio', () => this.opts.onQuit());
+    this.lastMenuBuildMs = performance.now() - t0;
   }
 
   dispose(): void {

@@ -1,6 +1,7 @@
 // The tray icon as SVG text for each aggregate state: calm grey when idle, blue with a turning
 // arc while agents work (one frame per tick), a green check when something finished, and an
 // orange badge with the count of sessions that need you. Pure strings; tray.ts loads them into Qt.
+// Menu bars draw it at 16-22 px: badges take a quarter of the icon so they still read there.
 import type { SessionState } from '../../protocol';
 
 /** Frames of the working animation; at TRAY_FRAME_MS each, one turn takes ~1.2 s: alive, not busy. */
@@ -29,14 +30,14 @@ export function trayIconSvg(state: SessionState, opts: { count?: number; frame?:
     case 'working': {
       const angle = ((opts.frame ?? 0) % TRAY_FRAMES) * (360 / TRAY_FRAMES);
       body = `${glyph(colors.working)}
-<circle cx="50" cy="50" r="13" fill="${colors.working}" stroke="#11141a" stroke-width="2"/>
-<g transform="rotate(${angle} 50 50)"><path d="M50 42 A8 8 0 1 1 42 50" fill="none" stroke="#0d1b2a" stroke-width="4" stroke-linecap="round"/></g>`;
+<circle cx="49" cy="49" r="15" fill="${colors.working}" stroke="#11141a" stroke-width="2"/>
+<g transform="rotate(${angle} 49 49)"><path d="M49 40 A9 9 0 1 1 40 49" fill="none" stroke="#0d1b2a" stroke-width="5" stroke-linecap="round"/></g>`;
       break;
     }
     case 'done':
       body = `${glyph(colors.idle)}
-<circle cx="50" cy="50" r="13" fill="${colors.done}"/>
-<path d="M44 50 L48.5 54.5 L56 46" fill="none" stroke="#0f1a14" stroke-width="4" stroke-linecap="round" stroke-linejoin="round"/>`;
+<circle cx="49" cy="49" r="15" fill="${colors.done}" stroke="#11141a" stroke-width="2"/>
+<path d="M42.5 49 L47.5 54 L56 45" fill="none" stroke="#0f1a14" stroke-width="4" stroke-linecap="round" stroke-linejoin="round"/>`;
       break;
     case 'attention': {
       const n = Math.max(1, opts.count ?? 1);

@@ -1,0 +1,130 @@
+// A small keyboard overlay for one line of input, with or without a filtered list: "jump to a
+// session by name" (type, ↑/↓, Enter) and "rename session" (type, Enter). Esc closes.
+import { Direction, QBoxLayout, QKeyEvent, QLabel, QLineEdit, QListWidget, QListWidgetItem, QWidget, ScrollBarPolicy, WidgetEventTypes } from '@nodegui/nodegui';
+import { fuzzyFilter } from '../host/fuzzy';
+
+export interface QuickItem {
+  id: string;
+  label: string;
+  detail: string;
+}
+
+const WIDTH_PX = 520;
+const Key = { Escape: 0x01000000, Return: 0x01000004, Enter: 0x01000005, Up: 0x01000013, Down: 0x01000015 } as const;
+
+export class QuickOpen {
+  readonly widget = new QWidget();
+  private readonly heading = new QLabel();
+  private readonly input = new QLineEdit();
+  private readonly list = new QListWidget();
+  private items: QuickItem[] = [];
+  private shown: QuickItem[] = [];
+  private onChoose: ((value: string) => void) | null = null;
+  private withList = true;
+
+  constructor(private readonly parent: QWidget) {
+    this.widget.setParent(parent);
+    this.widget.setObjectName('quickOpen');
+    this.widget.setStyleSheet(`
+      #quickOpen { background-color: #20242d; border: 1px solid #3a4356; border-radius: 10px; }
+      #quickHeading { color: #8a93a6; font-size: 11px; }
+      #quickInput { background-color: #15181e; color: #dfe4ee; border: 1px solid #3a4356; border-radius: 6px; padding: 6px 8px; font-size: 14px; }
+      #quickList { background-color: transparent; color: #dfe4ee; border: none; font-size: 13px; }
+      #quickList::item { padding: 5px 6px; border-radius: 5px; }
+      #quickList::item:selected { background-color: #2f3a50; color: #ffffff; }
+      QScrollBar:vertical { background: transparent; width: 8px; margin: 2px; }
+      QScrollBar::handle:vertical { background: #3a4356; border-radius: 3px; min-height: 24px; }
+      QScrollBar::add-line, QScrollBar::sub-line { height: 0; width: 0; }
+    `);
+    const col = new QBoxLayout(Direction.TopToBottom);
+    col.setContentsMargins(12, 10, 12, 10);
+    col.setSpacing(8);
+    this.widget.setLayout(col);
+    this.heading.setObjectName('quickHeading');
+    this.input.setObjectName('quickInput');
+    this.list.setObjectName('quickList');
+    this.list.setHorizontalScrollBarPolicy(ScrollBarPolicy.ScrollBarAlwaysOff);
+    col.addWidget(this.heading);
+    col.addWidget(this.input);
+    col.addWidget(this.list, 1);
+    this.input.addEventListener('textChanged', () => this.refilter());
+    this.input.addEventListener(WidgetEventTypes.KeyPress, (native) => {
+      const key = new QKeyEvent(native as never).key();
+      if (key === Key.Escape) this.close();
+      else if (key === Key.Return || key === Key.Enter) this.choose();
+      else if (this.withList && (key === Key.Up || key === Key.Down)) {
+        const n = this.list.count();
+        if (n > 0) this.list.setCurrentRow((this.list.currentRow() + (key === Key.Down ? 1 : -1) + n) % n);
+      } else return;
+      this.input.setEventProcessed(true);
+    });
+    this.list.addEventListener('itemActivated', () => this.choose());
+    this.widget.hide();
+  }
+
+  get isOpen(): boolean {
+    return this.widget.isVisible();
+  }
+
+  /** A filtered list; Enter chooses the selected item's id. */
+  openList(heading: string, items: QuickItem[], onChoose: (id: string) => void): void {
+    this.withList = true;
+    this.items = items;
+    this.open(heading, '', 'Type a name, a folder or an agent…', onChoose);
+  }
+
+  /** One line of text; Enter chooses it. */
+  openText(heading: string, value: string, onChoose: (text: string) => void): void {
+    this.withList = false;
+    this.items = [];
+    this.open(heading, value, '', onChoose);
+    this.input.selectAll();
+  }
+
+  private open(heading: string, value: string, placeholder: string, onChoose: (v: string) => void): void {
+    this.heading.setText(heading);
+    this.onChoose = onChoose;
+    this.input.setText(value);
+    this.input.setPlaceholderText(placeholder);
+    if (this.withList) this.list.show();
+    else this.list.hide();
+    this.refilter();
+    const rows = this.withList ? Math.min(8, Math.max(3, this.shown.length)) : 0;
+    const pw = this.parent.geometry().width();
+    this.widget.setGeometry(Math.max(0, Math.round((pw - WIDTH_PX) / 2)), 60, WIDTH_PX, 84 + (rows ? 12 + rows * 34 : 0));
+    this.widget.show();
+    this.widget.raise();
+    this.input.setFocus();
+  }
+
+  close(): void {
+    this.widget.hide();
+  }
+
+  private refilter(): void {
+    if (!this.withList) return;
+    this.shown = fuzzyFilter(this.input.text(), this.items, (i) => [i.label, i.detail]).map((r) => r.item);
+    this.list.clear();
+    for (const i of this.shown) {
+      const item = new QListWidgetItem();
+      item.setText(`${i.label}    ${i.detail}`);
+      this.list.addItem(item);
+    }
+    if (this.shown.length) this.list.setCurrentRow(0);
+  }
+
+  private choose(): void {
+    const cb = this.onChoose;
+    if (!cb) return;
+    if (this.withList) {
+      const item = this.shown[this.list.currentRow()];
+      if (!item) return;
+      this.close();
+      cb(item.id);
+    } else {
+      const text = this.input.text().trim();
+      this.close();
+      if (text) cb(text);
+    }
+  }
+}

@@ -1,0 +1,323 @@
+// The Settings window: agents (catalog with sources, availability, problems, enable and bypass),
+// live agent status (hook install/uninstall, with what is written where), notifications,
+// appearance and terminal, shortcuts. Every change is written to settings.json at once and
+// applies live; problems in a hand-edited settings.json are listed at the top.
+import {
+  Direction,
+  QBoxLayout,
+  QCheckBox,
+  QComboBox,
+  QIcon,
+  QLabel,
+  QLineEdit,
+  QMainWindow,
+  QPushButton,
+  QScrollArea,
+  QSpinBox,
+  QTabWidget,
+  QWidget,
+  ScrollBarPolicy,
+} from '@nodegui/nodegui';
+import type { Settings } from '../host/settings';
+import { chromeStyleSheet } from './chromeStyle';
+import { defaultShortcuts, type ShortcutAction } from './shortcuts';
+
+export interface SettingsAgent {
+  id: string;
+  name: string;
+  /** "bundled", or the user file that defines or overrides it. */
+  source: string;
+  installed: boolean;
+  installUrl?: string;
+  hasBypass: boolean;
+  warnings: string[];
+  errors: string[];
+  /** Declared hooks: where they go and whether ours are there now. */
+  hooks?: { file: string; state: string; events: string[]; note?: string };
+}
+
+export interface SettingsModel {
+  settings(): Settings;
+  /** Problems in settings.json, one line each. */
+  errors(): string[];
+  settingsFile(): string;
+  set(path: string[], value: unknown): void;
+  agents(): SettingsAgent[];
+  /** Installs or removes our hook entries for one agent; returns a line to show. */
+  setHooks(agentId: string, on: boolean): string;
+}
+
+const TAB_NAMES = ['Agents', 'Live status', 'Notifications', 'Appearance', 'Shortcuts'] as const;
+
+function label(text: string, name = 'settingsText'): QLabel {
+  const l = new QLabel();
+  l.setObjectName(name);
+  l.setText(text);
+  l.setWordWrap(true);
+  return l;
+}
+
+function column(): { widget: QWidget; layout: QBoxLayout } {
+  const widget = new QWidget();
+  widget.setObjectName('settingsPage');
+  const layout = new QBoxLayout(Direction.TopToBottom);
+  layout.setContentsMargins(18, 14, 18, 14);
+  layout.setSpacing(10);
+  widget.setLayout(layout);
+  return { widget, layout };
+}
+
+function row(...widgets: QWidget[]): QWidget {
+  const w = new QWidget();
+  const l = new QBoxLayout(Direction.LeftToRight);
+  l.setContentsMargins(0, 0, 0, 0);
+  l.setSpacing(10);
+  w.setLayout(l);
+  for (const x of widgets) l.addWidget(x);
+  l.addStretch(1);
+  return w;
+}
+
+export class SettingsWindow {
+  readonly window = new QMainWindow();
+  private readonly tabs = new QTabWidget();
+  private readonly problems = new QLabel();
+  private readonly keep: unknown[] = [];
+  private readonly scrolls: QScrollArea[] = [];
+  private status = '';
+
+  constructor(private readonly model: SettingsModel) {
+    this.window.setWindowTitle('Termio Settings');
+    this.window.setObjectName('mainWindow');
+    this.window.resize(760, 560);
+    this.window.setStyleSheet(
+      `${chromeStyleSheet()}
+      #settingsRoot, #settingsPage, QScrollArea, QTabWidget::pane { background-color: #1b1e25; border: none; }
+      QTabBar::tab { background: #15181e; color: #8a93a6; padding: 7px 16px; border: none; }
+      QTabBar::tab:selected { background: #1b1e25; color: #dfe4ee; border-bottom: 2px solid #7ee0b5; }
+      #settingsText { color: #dfe4ee; } #settingsMuted { color: #8a93a6; font-size: 11px; }
+      #settingsHeading { color: #dfe4ee; font-weight: 600; font-size: 13px; }
+      #settingsError { color: #ffb467; } #settingsOk { color: #7ee0b5; font-size: 11px; }
+      #settingsProblems { background-color: #4a2f12; color: #ffd9ad; border: 1px solid #ff9f43; border-radius: 6px; padding: 8px 12px; }
+      #agentCard { background-color: #20242d; border: 1px solid #2a2f3a; border-radius: 8px; }
+      QCheckBox, QLabel { color: #dfe4ee; }
+      QLineEdit, QSpinBox, QComboBox { background-color: #15181e; color: #dfe4ee; border: 1px solid #3a4356; border-radius: 5px; padding: 3px 6px; }`,
+    );
+    const root = new QWidget();
+    root.setObjectName('settingsRoot');
+    const col = new QBoxLayout(Direction.TopToBottom);
+    col.setContentsMargins(0, 0, 0, 0);
+    col.setSpacing(0);
+    root.setLayout(col);
+    this.problems.setObjectName('settingsProblems');
+    this.problems.setWordWrap(true);
+    col.addWidget(this.problems);
+    col.addWidget(this.tabs, 1);
+    this.window.setCentralWidget(root);
+    for (const name of TAB_NAMES) {
+      const s = new QScrollArea();
+      s.setWidgetResizable(true);
+      s.setHorizontalScrollBarPolicy(ScrollBarPolicy.ScrollBarAlwaysOff);
+      // With a QIcon: NodeGUI's string overload checks `instanceof String` and drops plain strings.
+      this.tabs.addTab(s, new QIcon(), name);
+      this.scrolls.push(s);
+    }
+    this.rebuild();
+  }
+
+  show(tab?: (typeof TAB_NAMES)[number], over?: QMainWindow): void {
+    this.rebuild();
+    if (over && !this.window.isVisible()) {
+      const g = over.geometry();
+      this.window.move(g.left() + Math.round((g.width() - 760) / 2), g.top() + Math.round((g.height() - 560) / 3));
+    }
+    if (tab) this.tabs.setCurrentIndex(TAB_NAMES.indexOf(tab));
+    this.window.show();
+    this.window.raise();
+    this.window.activateWindow();
+  }
+
+  isVisible(): boolean {
+    return this.window.isVisible();
+  }
+
+  /** Shows the problems of settings.json (after any change to it). */
+  refreshProblems(): void {
+    const errors = this.model.errors();
+    this.problems.setText(errors.length ? `Some settings in ${this.model.settingsFile()} could not be used; every other setting is in effect:\n${errors.join('\n')}` : '');
+    if (errors.length) this.problems.show();
+    else this.problems.hide();
+  }
+
+  /**
+   * Rebuilds every page from the model (shown, catalog changed, hooks changed). Deferred: it
+   * deletes the page widgets, which must never happen inside one of their own signal handlers.
+   */
+  refresh(): void {
+    setImmediate(() => this.rebuild());
+  }
+
+  private rebuild(): void {
+    const current = this.tabs.currentIndex();
+    this.refreshProblems();
+    // Qt deletes each page's old widget when setWidget replaces it.
+    this.keep.length = 0;
+    const pages = [this.agentsPage(), this.hooksPage(), this.notificationsPage(), this.appearancePage(), this.shortcutsPage()];
+    pages.forEach((p, i) => {
+      this.scrolls[i]!.setWidget(p);
+      this.keep.push(p);
+    });
+    if (current >= 0) this.tabs.setCurrentIndex(current);
+  }
+
+  private checkbox(text: string, value: boolean, onChange: (v: boolean) => void): QCheckBox {
+    const c = new QCheckBox();
+    c.setText(text);
+    c.setChecked(value);
+    c.addEventListener('toggled', (v) => onChange(v));
+    this.keep.push(c);
+    return c;
+  }
+
+  private agentsPage(): QWidget {
+    const { widget, layout } = column();
+    const s = this.model.settings();
+    layout.addWidget(label('Agents come from the manifests bundled with Termio and from ~/.termio/config/agents. Disabled agents are hidden from the picker and the tray.', 'settingsMuted'));
+    for (const a of this.model.agents()) {
+      const card = new QWidget();
+      card.setObjectName('agentCard');
+      const c = new QBoxLayout(Direction.TopToBottom);
+      c.setContentsMargins(12, 8, 12, 8);
+      c.setSpacing(4);
+      card.setLayout(c);
+      c.addWidget(label(`${a.name}   ${a.installed ? '· installed' : '· not installed'}`, 'settingsHeading'));
+      c.addWidget(label(`${a.id} — ${a.source}${!a.installed && a.installUrl ? ` — install: ${a.installUrl}` : ''}`, 'settingsMuted'));
+      for (const e of a.errors) c.addWidget(label(`✕ ${e}`, 'settingsError'));
+      for (const w of a.warnings) c.addWidget(label(`⚠ ${w}`, 'settingsError'));
+      const prefs = s.agents[a.id] ?? {};
+      const toggles: QWidget[] = [this.checkbox('Enabled', prefs.enabled ?? true, (v) => this.model.set(['agents', a.id, 'enabled'], v))];
+      if (a.hasBypass) toggles.push(this.checkbox('Skip permission prompts (bypass flag)', prefs.bypass ?? false, (v) => this.model.set(['agents', a.id, 'bypass'], v)));
+      c.addWidget(row(...toggles));
+      layout.addWidget(card);
+    }
+    layout.addStretch(1);
+    return widget;
+  }
+
+  private hooksPage(): QWidget {
+    const { widget, layout } = column();
+    layout.addWidget(
+      label(
+        'Live agent status: Termio adds one small hook entry per event to each agent’s own configuration, so the agent reports working / needs you / done the moment it happens. Your own entries are never touched; a backup is kept before the first edit; uninstall removes exactly ours.',
+        'settingsMuted',
+      ),
+    );
+    if (this.status) layout.addWidget(label(this.status, 'settingsOk'));
+    for (const a of this.model.agents().filter((x) => x.hooks)) {
+      const h = a.hooks!;
+      const card = new QWidget();
+      card.setObjectName('agentCard');
+      const c = new QBoxLayout(Direction.TopToBottom);
+      c.setContentsMargins(12, 8, 12, 8);
+      c.setSpacing(4);
+      card.setLayout(c);
+      c.addWidget(label(`${a.name} — ${h.state === 'installed' ? 'reporting live status' : h.state === 'partial' ? 'partly installed' : h.state === 'absent' ? 'not installed' : h.state}`, 'settingsHeading'));
+      c.addWidget(label(`Writes to ${h.file}: ${h.events.join(', ')}`, 'settingsMuted'));
+      if (h.note) c.addWidget(label(h.note, 'settingsError'));
+      const on = h.state === 'installed';
+      const b = new QPushButton();
+      b.setText(on ? 'Uninstall' : 'Install');
+      b.addEventListener('clicked', () => {
+        this.status = this.model.setHooks(a.id, !on);
+        this.refresh();
+      });
+      this.keep.push(b);
+      c.addWidget(row(b));
+      layout.addWidget(card);
+    }
+    layout.addStretch(1);
+    return widget;
+  }
+
+  private notificationsPage(): QWidget {
+    const { widget, layout } = column();
+    const n = this.model.settings().notifications;
+    const set = (k: string) => (v: unknown) => this.model.set(['notifications', k], v);
+    layout.addWidget(this.checkbox('When an agent needs you (unless you are looking at it)', n.attention, set('attention')));
+    layout.addWidget(this.checkbox('When an agent finishes a long turn while you are elsewhere', n.done, set('done')));
+    const secs = new QSpinBox();
+    secs.setRange(0, 3600);
+    secs.setValue(n.doneMinSeconds);
+    secs.setSuffix(' s');
+    secs.addEventListener('valueChanged', (v) => set('doneMinSeconds')(v));
+    this.keep.push(secs);
+    layout.addWidget(row(label('A turn is long after', 'settingsText'), secs));
+    layout.addWidget(this.checkbox('Notifications that programs send (OSC 9 / OSC 777)', n.terminal, set('terminal')));
+    layout.addWidget(this.checkbox('Play a sound', n.sound, set('sound')));
+    layout.addStretch(1);
+    return widget;
+  }
+
+  private appearancePage(): QWidget {
+    const { widget, layout } = column();
+    const t = this.model.settings().terminal;
+    const set = (k: string) => (v: unknown) => this.model.set(['terminal', k], v);
+    const family = new QLineEdit();
+    family.setText(t.fontFamily ?? '');
+    family.setPlaceholderText(process.platform === 'darwin' ? 'Menlo' : 'DejaVu Sans Mono');
+    family.addEventListener('editingFinished', () => set('fontFamily')(family.text().trim() || undefined));
+    const size = new QSpinBox();
+    size.setRange(6, 72);
+    size.setValue(t.fontSize);
+    size.setSuffix(' pt');
+    size.addEventListener('valueChanged', (v) => set('fontSize')(v));
+    const theme = new QComboBox();
+    theme.addItems(['system', 'dark', 'light']);
+    theme.setCurrentIndex(['system', 'dark', 'light'].indexOf(t.theme));
+    theme.addEventListener('currentIndexChanged', (i) => set('theme')(['system', 'dark', 'light'][i]));
+    const cursor = new QComboBox();
+    cursor.addItems(['block', 'bar', 'underline']);
+    cursor.setCurrentIndex(['block', 'bar', 'underline'].indexOf(t.cursorStyle));
+    cursor.addEventListener('currentIndexChanged', (i) => set('cursorStyle')(['block', 'bar', 'underline'][i]));
+    const scrollback = new QSpinBox();
+    scrollback.setRange(0, 1_000_000);
+    scrollback.setSingleStep(1000);
+    scrollback.setValue(t.scrollback);
+    scrollback.addEventListener('valueChanged', (v) => set('scrollback')(v));
+    this.keep.push(family, size, theme, cursor, scrollback);
+    layout.addWidget(row(label('Font', 'settingsText'), family, size));
+    layout.addWidget(row(label('Theme', 'settingsText'), theme));
+    layout.addWidget(row(label('Cursor', 'settingsText'), cursor));
+    layout.addWidget(this.checkbox('Blinking cursor', t.cursorBlink, set('cursorBlink')));
+    layout.addWidget(row(label('Scrollback lines', 'settingsText'), scrollback));
+    if (process.platform === 'darwin') layout.addWidget(this.checkbox('Use Option as Meta', t.optionAsMeta, set('optionAsMeta')));
+    layout.addWidget(label('Font, theme and cursor apply to open terminals at once; scrollback applies to new sessions.', 'settingsMuted'));
+    layout.addStretch(1);
+    return widget;
+  }
+
+  private shortcutsPage(): QWidget {
+    const { widget, layout } = column();
+    const overrides = this.model.settings().shortcuts;
+    const defaults = defaultShortcuts();
+    layout.addWidget(label('Key sequences in Qt’s notation (Ctrl is ⌘ on macOS). Empty restores the default.', 'settingsMuted'));
+    for (const action of Object.keys(defaults) as ShortcutAction[]) {
+      const edit = new QLineEdit();
+      edit.setText(overrides[action] ?? defaults[action]);
+      edit.addEventListener('editingFinished', () => {
+        const v = edit.text().trim();
+        this.model.set(['shortcuts', action], v && v !== defaults[action] ? v : undefined);
+      });
+      this.keep.push(edit);
+      const name = label(action.replace(/([A-Z])/g, ' $1').replace(/^./, (c) => c.toUpperCase()), 'settingsText');
+      name.setFixedWidth(170);
+      layout.addWidget(row(name, edit));
+    }
+    layout.addStretch(1);
+    return widget;
+  }
+
+  dispose(): void {
+    this.window.close();
+  }
+}

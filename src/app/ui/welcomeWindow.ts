@@ -1,0 +1,110 @@
+// First launch: a short, skippable welcome that offers live agent status for the agents found on
+// the PATH, saying exactly which file each will change and for which events.
+import { Direction, QBoxLayout, QCheckBox, QLabel, QMainWindow, QPushButton, QWidget } from '@nodegui/nodegui';
+import { chromeStyleSheet } from './chromeStyle';
+import type { SettingsAgent } from './settingsWindow';
+
+export interface WelcomeOptions {
+  /** Installed agents that declare hooks. */
+  agents: SettingsAgent[];
+  onInstall(agentIds: string[]): void;
+  onSkip(): void;
+}
+
+export class WelcomeWindow {
+  readonly window = new QMainWindow();
+  private readonly keep: unknown[] = [];
+  private readonly checks = new Map<string, QCheckBox>();
+  /** Keyboard focus starts here, so Space (or Enter) accepts the offer. */
+  private primary: QPushButton | null = null;
+
+  constructor(opts: WelcomeOptions) {
+    const w = this.window;
+    w.setWindowTitle('Welcome to Termio');
+    w.setObjectName('mainWindow');
+    w.resize(620, 440);
+    w.setStyleSheet(
+      `${chromeStyleSheet()}
+      #welcome { background-color: #1b1e25; }
+      #welcomeTitle { color: #dfe4ee; font-size: 22px; font-weight: 600; }
+      #welcomeText { color: #b8c0cf; font-size: 13px; }
+      #welcomeHeading { color: #dfe4ee; font-size: 14px; font-weight: 600; padding-top: 8px; }
+      #welcomeMuted { color: #8a93a6; font-size: 11px; padding-left: 26px; }
+      QCheckBox { color: #dfe4ee; font-size: 13px; }
+      #primary { background-color: #2f8f6b; border: 1px solid #57d9a3; color: #ffffff; font-weight: 600; }
+      #primary:hover { background-color: #37a37a; }`,
+    );
+    const root = new QWidget();
+    root.setObjectName('welcome');
+    const col = new QBoxLayout(Direction.TopToBottom);
+    col.setContentsMargins(28, 24, 28, 20);
+    col.setSpacing(8);
+    root.setLayout(col);
+    const text = (t: string, name: string) => {
+      const l = new QLabel();
+      l.setObjectName(name);
+      l.setText(t);
+      l.setWordWrap(true);
+      col.addWidget(l);
+      this.keep.push(l);
+      return l;
+    };
+    text('Welcome to Termio', 'welcomeTitle');
+    text('Run your coding agents in real terminal tabs. Termio keeps an eye on every one of them and tells you the moment one needs you.', 'welcomeText');
+    text('Live agent status', 'welcomeHeading');
+    if (opts.agents.length === 0) {
+      text('No agent with live status was found on your PATH yet. When you install one, turn it on in Settings → Live status.', 'welcomeText');
+    } else {
+      text('Termio can add one small hook entry per event to each agent’s own settings. Your entries stay as they are, a backup is kept, and you can remove ours at any time in Settings.', 'welcomeText');
+      for (const a of opts.agents) {
+        const c = new QCheckBox();
+        c.setText(a.name);
+        c.setChecked(true);
+        col.addWidget(c);
+        this.checks.set(a.id, c);
+        text(`changes ${a.hooks!.file} — ${a.hooks!.events.join(', ')}`, 'welcomeMuted');
+      }
+    }
+    col.addStretch(1);
+    const buttons = new QWidget();
+    const row = new QBoxLayout(Direction.LeftToRight);
+    row.setContentsMargins(0, 0, 0, 0);
+    buttons.setLayout(row);
+    row.addStretch(1);
+    const skip = new QPushButton();
+    skip.setText(opts.agents.length ? 'Not now' : 'Start');
+    skip.addEventListener('clicked', () => {
+      opts.onSkip();
+      this.window.close();
+    });
+    row.addWidget(skip);
+    if (opts.agents.length) {
+      const install = new QPushButton();
+      install.setObjectName('primary');
+      install.setText('Turn on live status');
+      install.setDefault(true);
+      install.addEventListener('clicked', () => {
+        opts.onInstall([...this.checks].filter(([, c]) => c.isChecked()).map(([id]) => id));
+        this.window.close();
+      });
+      row.addWidget(install);
+      this.keep.push(install);
+      this.primary = install;
+    }
+    this.keep.push(skip, buttons);
+    col.addWidget(buttons);
+    w.setCentralWidget(root);
+  }
+
+  /** Shows it centred over a window (the desktop's window manager may still place it). */
+  show(over?: QMainWindow): void {
+    if (over) {
+      const g = over.geometry();
+      this.window.move(g.left() + Math.round((g.width() - 620) / 2), g.top() + Math.round((g.height() - 440) / 3));
+    }
+    this.window.show();
+    this.window.raise();
+    this.window.activateWindow();
+    this.primary?.setFocus();
+  }
+}

@@ -1,0 +1,133 @@
+// The app a person lives in, driven by the keyboard and the termio CLI: three sessions in two
+// folders, a fake agent moving through every state while the sidebar follows, switching,
+// renaming and jumping by name from the keyboard, the settings window (with a broken field in
+// settings.json reported while the rest applies), and the first-launch welcome.
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../helpers/waitFor';
+import { AppUnderTest, cliJson, Display, e2eSkipReason, fractionNear, hexToRgb, installFakeAgents, readPixels } from './harness';
+
+interface Info {
+  id: string;
+  agentId: string | null;
+  cwd: string;
+  title: string;
+  state: string;
+}
+
+const mod = process.platform === 'darwin' ? 'super' : 'ctrl';
+const keys = {
+  next: process.platform === 'darwin' ? 'super+shift+bracketright' : 'ctrl+Next',
+  rename: `${mod}+shift+r`,
+  jump: process.platform === 'darwin' ? 'super+p' : 'ctrl+shift+p',
+  settings: `${mod}+comma`,
+};
+
+describe.skipIf(e2eSkipReason)('the Termio window', () => {
+  let display: Display;
+  let app: AppUnderTest | undefined;
+  beforeAll(async () => {
+    display = await Display.start('1400x900x24');
+  });
+  afterAll(async () => {
+    await display?.stop();
+  });
+  afterEach(async () => {
+    if (app) {
+      await app.stop();
+      app.cleanup();
+      app = undefined;
+    }
+  });
+
+  const focusedLog = (a: AppUnderTest) => [...a.log().matchAll(/session focused \{"id":"([^"]+)"/g)].map((m) => m[1]);
+
+  it('follows a fake agent through every state, and switches, renames and jumps by keyboard', async () => {
+    const home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-e2e-')));
+    installFakeAgents(home, ['claude']);
+    const [api, web] = ['api', 'web'].map((n) => join(home, n));
+    mkdirSync(api!);
+    mkdirSync(web!);
+    app = await AppUnderTest.launch(display, { home });
+    const win = await app.waitForWindow();
+    await waitFor(async () => (await app!.cli(['sessions', 'list'])).code === 0, { what: 'the control socket' });
+    expect((await app.cli(['hooks', 'install', '--agent', 'claude'])).code).toBe(0);
+    const spawn = async (...args: string[]) => (await app!.cli(['sessions', 'spawn', ...args])).stdout.trim();
+    const agent = await spawn('--agent', 'claude', '--cwd', api!);
+    const shell = await spawn('--cwd', api!, '--title', 'build watcher');
+    const notes = await spawn('--cwd', web!, '--title', 'landing page');
+    const list = () => cliJson<Info[]>(app!, ['sessions', 'list']);
+    const stateOf = async (id: string) => (await list()).find((s) => s.id === id)?.state;
+    await waitFor(async () => (await app!.cli(['sessions', 'read', agent])).stdout.includes('fake claude ready'), { what: 'the agent' });
+
+    // Look at another session, so the agent's states are not cleared by the user looking at it.
+    await app.cli(['sessions', 'focus', notes]);
+    display.xdotool('windowfocus', '--sync', win);
+    await app.cli(['sessions', 'send', agent, 'deploy it, ask first', '--enter']);
+    await waitFor(async () => (await stateOf(agent)) === 'attention', { what: 'attention' });
+    const shot = app.screenshot('window-attention');
+    // The "needs you" row is painted orange in the sidebar (x < 250).
+    const sidebar = readPixels(shot, 0, 0, 250, 400);
+    expect(fractionNear(sidebar, hexToRgb('#ff9f43'), 20) + fractionNear(sidebar, hexToRgb('#3d2a14'), 8)).toBeGreaterThan(0.01);
+    await app.cli(['sessions', 'send', agent, 'yes', '--enter']);
+    await waitFor(async () => (await stateOf(agent)) === 'done', { what: 'done' });
+    app.screenshot('window-populated');
+
+    // Keyboard: next session, then rename it, then jump back to the agent by name.
+    display.xdotool('windowfocus', '--sync', win);
+    const before = focusedLog(app).length;
+    display.xdotool('key', keys.next);
+    await waitFor(() => focusedLog(app!).length > before, { what: 'next session' });
+    const current = focusedLog(app).at(-1)!;
+    expect([agent, shell, notes]).toContain(current);
+    display.xdotool('key', keys.rename);
+    display.xdotool('type', '--delay', '15', 'renamed by keyboard');
+    display.xdotool('key', 'Return');
+    await waitFor(async () => (await list()).find((s) => s.id === current)?.title === 'renamed by keyboard', { what: 'the rename' });
+    display.xdotool('key', keys.jump);
+    display.xdotool('type', '--delay', '20', 'claude');
+    display.xdotool('key', 'Return');
+    await waitFor(() => focusedLog(app!).at(-1) === agent, { what: 'the jump to the agent' });
+    // Looking at a finished session makes it idle.
+    await waitFor(async () => (await stateOf(agent)) === 'idle', { what: 'done → idle once looked at' });
+    app.screenshot('window-sidebar');
+  });
+
+  it('reports a settings field with a wrong type, keeps the others, and shows the settings window', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'termio-e2e-'));
+    const settingsFile = join(home, '.termio', 'config', 'settings.json');
+    mkdirSync(join(home, '.termio', 'config'), { recursive: true });
+    writeFileSync(settingsFile, '{\n  "welcomeShown": true,\n  "terminal": { "fontSize": "huge", "scrollback": 2000 },\n  "notifications": { "sound": false }\n}\n');
+    app = await AppUnderTest.launch(display, { home });
+    const win = await app.waitForWindow();
+    await app.waitForLog(/settings problem \{"message":".*terminal\.fontSize: expected number, got \\"huge\\"; using the default"\}/);
+    display.xdotool('windowfocus', '--sync', win);
+    display.xdotool('key', keys.settings);
+    const settingsWin = await app.waitForWindow('Termio Settings');
+    const geo = app.windowGeometry(settingsWin);
+    const shot = app.screenshot('settings-window');
+    // The problem banner (orange) is at the top of the settings window.
+    const top = readPixels(shot, geo.x, geo.y, geo.width, 60);
+    expect(fractionNear(top, hexToRgb('#4a2f12'), 8)).toBeGreaterThan(0.2);
+    // The valid fields still apply: the app reads scrollback 2000 and sound off.
+    const r = await app.cli(['sessions', 'spawn', '--cwd', home]);
+    expect(r.code).toBe(0);
+  });
+
+  it('offers live status on first launch for the agents on the PATH, and installs it', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'termio-e2e-'));
+    installFakeAgents(home, ['claude']);
+    app = await AppUnderTest.launch(display, { home, welcome: true });
+    const welcome = await app.waitForWindow('Welcome to Termio');
+    await app.waitForLog(/welcome shown \{"agents":\["claude"\]\}/);
+    app.screenshot('welcome');
+    display.xdotool('windowfocus', '--sync', welcome);
+    // Keyboard focus starts on "Turn on live status".
+    display.xdotool('key', 'space');
+    await app.waitForLog(/hooks changed \{"agentId":"claude","on":true,"state":"installed"/);
+    const hooks = await app.cli(['hooks', 'status', '--agent', 'claude', '--json']);
+    expect(hooks.stdout).toContain('"installed"');
+  });
+});
