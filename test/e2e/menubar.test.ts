@@ -1,0 +1,217 @@
+// The menu-bar experience on a real desktop: a private D-Bus session bus, trayer as the system
+// tray (XEmbed) and dunst as the notification daemon, all on a private Xvfb. The tray icon is
+// checked pixel by pixel in each aggregate state (and animating while agents work), the open menu
+// is screenshotted and used from the keyboard to jump to a session, and dunst must show a
+// notification when a fake Claude Code asks for permission, and none while the user looks at it.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../helpers/waitFor';
+import { AppUnderTest, desktopSkipReason, Display, fractionNear, hexToRgb, installFakeAgents, readPixels, repoRoot, screenshotDir, TrayDesktop, windowTree, type Rgb, type XWindow } from './harness';
+
+/** trayIcon.ts's colour for each aggregate state. */
+const stateColour = { idle: hexToRgb('#9aa3b2'), working: hexToRgb('#6cb6ff'), done: hexToRgb('#57d9a3'), attention: hexToRgb('#ff9f43') } as const;
+type TrayState = keyof typeof stateColour;
+/** The icon is drawn at ~22 px, so strokes are anti-aliased: allow for blending at the edges. */
+const COLOUR_TOLERANCE = 12;
+/** A state's colour must cover at least this share of the icon window (the idle outline alone covers ~8 %). */
+const MIN_SHARE = 0.02;
+
+describe.skipIf(desktopSkipReason)('menu bar: tray icon, tray menu and notifications', () => {
+  let display: Display;
+  let desktop: TrayDesktop;
+  let app: AppUnderTest | undefined;
+  beforeAll(async () => {
+    display = await Display.start();
+    desktop = await TrayDesktop.start(display);
+  });
+  afterAll(async () => {
+    await desktop?.stop();
+    await display?.stop();
+  });
+  afterEach(async (ctx) => {
+    if (app) {
+      app.screenshot(`menubar-${ctx.task.name}`);
+      await app.stop();
+      app.cleanup();
+      app = undefined;
+    }
+  });
+
+  async function startApp(): Promise<{ app: AppUnderTest; win: string }> {
+    const home = mkdtempSync(join(tmpdir(), 'termio-e2e-'));
+    installFakeAgents(home, ['claude']);
+    const a = await AppUnderTest.launch(display, { home, env: desktop.env() });
+    app = a;
+    const win = await a.waitForWindow();
+    await waitFor(async () => (await a.cli(['sessions', 'list'])).code === 0, { what: 'the control socket' });
+    const hooks = await a.cli(['hooks', 'install', '--agent', 'claude']);
+    expect(hooks.code, hooks.stdout + hooks.stderr).toBe(0);
+    await waitFor(() => desktop.trayIcon(), { what: 'the app to dock its icon in the tray' });
+    return { app: a, win };
+  }
+
+  async function spawnClaude(a: AppUnderTest, folderName: string): Promise<string> {
+    const folder = join(a.home, folderName);
+    mkdirSync(folder);
+    const r = await a.cli(['sessions', 'spawn', '--agent', 'claude', '--cwd', folder]);
+    expect(r.code, r.stderr).toBe(0);
+    const id = r.stdout.trim();
+    await waitFor(async () => (await a.cli(['sessions', 'read', id])).stdout.includes('fake claude ready'), { what: `the fake agent in ${folderName}` });
+    return id;
+  }
+
+  /** The last session the app said the user looks at ('looking at' is logged on every change). */
+  function lookingAt(a: AppUnderTest): string | null {
+    const all = [...a.log().matchAll(/looking at (\{.*\})/g)];
+    const last = all.at(-1);
+    // Nothing logged yet: the app starts looking at nothing.
+    return last ? (JSON.parse(last[1]!) as { id: string | null }).id : null;
+  }
+
+  /** The user turns to another window (here the tray panel takes the keyboard focus). */
+  async function lookElsewhere(a: AppUnderTest): Promise<void> {
+    display.xdotool('windowfocus', '--sync', desktop.panel()!.id);
+    await waitFor(() => lookingAt(a) === null, { what: 'the app to see the user is elsewhere' });
+  }
+
+  /** Waits until the app has seen a session enter a state (its debug log names every change). */
+  async function entered(a: AppUnderTest, id: string, state: string): Promise<void> {
+    await a.waitForLog(new RegExp(`DEBUG state \\{"id":"${id}","from":"\\w+","to":"${state}"`));
+  }
+
+  /** What a hook reports, through the real reporter, as the agent would run it mid-turn. */
+  function report(a: AppUnderTest, id: string, state: string, event: string, payload: Record<string, unknown> = {}): void {
+    const r = spawnSync(join(repoRoot, 'bin', 'termio-hook'), ['claude', state, event, JSON.stringify({ hook_event_name: event, cwd: a.home, ...payload })], {
+      env: { PATH: process.env.PATH, HOME: a.home, TERMIO_HOME: a.termioHome, TERMIO_SESSION: id },
+    });
+    expect(r.status).toBe(0);
+  }
+
+  /** The pixels of the app's icon in the tray right now (a fresh screenshot each call). */
+  function trayPixels(): { pixels: Rgb[]; icon: XWindow; shot: string } {
+    const icon = desktop.trayIcon();
+    if (!icon) throw new Error('no tray icon');
+    const shot = display.screenshot(join(screenshotDir, 'menubar-current.png'));
+    return { pixels: readPixels(shot, icon.x, icon.y, icon.width, icon.height), icon, shot };
+  }
+
+  function shares(pixels: Rgb[]): Record<TrayState, number> {
+    const out = {} as Record<TrayState, number>;
+    for (const s of Object.keys(stateColour) as TrayState[]) out[s] = fractionNear(pixels, stateColour[s], COLOUR_TOLERANCE);
+    return out;
+  }
+
+  /** Waits until the tray icon is drawn in a state's colour (and no more urgent state's), then keeps a magnified crop. */
+  async function waitForTray(state: TrayState, name: string, extra: (p: Rgb[]) => boolean = () => true): Promise<Rgb[]> {
+    const more: Record<TrayState, TrayState[]> = { idle: ['working', 'done', 'attention'], done: ['working', 'attention'], working: ['attention', 'done'], attention: [] };
+    let last: Record<TrayState, number> | null = null;
+    try {
+      return await waitFor(
+        () => {
+          const { pixels, shot } = trayPixels();
+          const got = shares(pixels);
+          last = got;
+          if (got[state] < MIN_SHARE || more[state].some((s) => got[s] >= MIN_SHARE) || !extra(pixels)) return null;
+          const panel = desktop.panel()!;
+          spawnSync('convert', [shot, '-crop', `${panel.width + 16}x${panel.height}+${panel.x - 16}+${panel.y}`, '+repage', '-scale', '400%', join(screenshotDir, `menubar-tray-${name}.png`)]);
+          return pixels;
+        },
+        { timeout: 10_000, interval: 50, what: `the tray icon to show ${state} (${name})` },
+      );
+    } catch (err) {
+      throw new Error(`${(err as Error).message}; last colour shares: ${JSON.stringify(last)}`);
+    }
+  }
+
+  const differs = (a: Rgb[], b: Rgb[]) => a.length !== b.length || a.some((p, i) => p.r !== b[i]!.r || p.g !== b[i]!.g || p.b !== b[i]!.b);
+
+  it('shows each aggregate state, animates while working, counts who needs you, and jumps to a session from its menu', async () => {
+    const { app: a } = await startApp();
+    await waitForTray('idle', 'idle');
+
+    const alpha = await spawnClaude(a, 'alpha');
+    await lookElsewhere(a);
+    report(a, alpha, 'working', 'UserPromptSubmit');
+    const working = await waitForTray('working', 'working');
+    // The arc turns: a later frame differs from this one while the state stays working.
+    await waitForTray('working', 'working-next-frame', (p) => differs(p, working));
+
+    report(a, alpha, 'done', 'Stop');
+    await waitForTray('done', 'done');
+
+    // Two agents stop at a permission prompt (their hooks' frames, as the fake agent's would send).
+    const beta = await spawnClaude(a, 'beta');
+    await lookElsewhere(a);
+    report(a, beta, 'working', 'PreToolUse', { tool_name: 'Bash' });
+    report(a, beta, 'attention', 'PermissionRequest', { tool_name: 'Bash' });
+    const one = await waitForTray('attention', 'attention-1');
+    await waitFor(() => desktop.notifications().find((n) => n.body === 'beta · Asks to run Bash'), { what: 'a notification for beta' });
+
+    const gamma = await spawnClaude(a, 'gamma');
+    await lookElsewhere(a);
+    report(a, gamma, 'attention', 'PermissionRequest', { tool_name: 'Edit' });
+    // The badge now reads 2: same state colour, different pixels.
+    await waitForTray('attention', 'attention-2', (p) => differs(p, one));
+
+    // Open the menu: a right click on the tray icon.
+    const icon = desktop.trayIcon()!;
+    const before = new Set(visibleAppWindows().map((w) => w.id));
+    const opened = (a.log().match(/tray menu opened/g) ?? []).length;
+    display.xdotool('mousemove', String(icon.x + Math.floor(icon.width / 2)), String(icon.y + Math.floor(icon.height / 2)), 'click', '3');
+    const line = await waitFor(() => [...a.log().matchAll(/tray menu opened (\{.*\})/g)][opened], { what: 'the tray menu to open' });
+    const menu = await waitFor(() => visibleAppWindows().find((w) => !before.has(w.id) && w.height > 100), { what: 'the tray menu window' });
+    const listed = (JSON.parse(line[1]!) as { sessions: string[] }).sessions;
+    // Most urgent first: both sessions that need you (oldest first), then the finished one.
+    expect(listed).toEqual([beta, gamma, alpha]);
+    const shot = a.screenshot('menubar-menu');
+    spawnSync('convert', [shot, '-crop', `${menu.width + 40}x${menu.y + menu.height + 8}+${Math.max(0, menu.x - 20)}+0`, '+repage', join(screenshotDir, 'menubar-menu-crop.png')]);
+    // The menu is drawn: its area is no longer the empty desktop.
+    const area = readPixels(shot, menu.x, menu.y, menu.width, menu.height);
+    expect(fractionNear(area, { r: 0, g: 0, b: 0 }, 2)).toBeLessThan(0.5);
+
+    // Keyboard: the second entry is gamma.
+    display.xdotool('key', 'Down', 'Down', 'Return');
+    await a.waitForLog(new RegExp(`session focused \\{"id":"${gamma}"`));
+    await waitFor(() => !visibleAppWindows().some((w) => w.id === menu.id), { what: 'the menu to close' });
+    await waitFor(() => lookingAt(a) === gamma, { what: 'the user to look at gamma' });
+  });
+
+  it('notifies when an agent needs you, and not while you are looking at it', async () => {
+    const { app: a, win } = await startApp();
+    const delta = await spawnClaude(a, 'delta');
+    // The user is in the Termio window with delta selected.
+    display.xdotool('windowfocus', '--sync', win);
+    expect((await a.cli(['sessions', 'focus', delta])).code).toBe(0);
+    await waitFor(() => lookingAt(a) === delta, { what: 'the app to see the user looking at delta' });
+    await a.cli(['sessions', 'send', delta, 'ask before editing', '--enter']);
+    await entered(a, delta, 'attention');
+
+    // Another agent asks while the user is elsewhere: that one is notified. Its notification
+    // comes after delta's state change, so if delta had been notified, it would be there by now.
+    const epsilon = await spawnClaude(a, 'epsilon');
+    await lookElsewhere(a);
+    await a.cli(['sessions', 'send', epsilon, 'ask before pushing', '--enter']);
+    const shown = await waitFor(() => desktop.notifications().find((n) => n.body.includes('epsilon')), { what: 'a notification for epsilon' });
+    expect(shown.summary).toBe('Claude Code needs you');
+    // Which agent, which project, and what it waits for (the tool from its permission hook).
+    expect(shown.body).toBe('epsilon · Asks to run Bash');
+    await a.waitForLog(new RegExp(`INFO notification \\{"kind":"attention","session":"${epsilon}"`));
+    expect(desktop.notifications().filter((n) => n.body.includes('delta'))).toEqual([]);
+    expect(a.log()).not.toMatch(new RegExp(`notification \\{[^\\n]*"session":"${delta}"`));
+  });
+
+  /** Visible top-level windows of the app (the main window, the tray menu when open). */
+  function visibleAppWindows(): XWindow[] {
+    const ids = new Set(
+      spawnSync('xdotool', ['search', '--onlyvisible', '--class', 'termio'], { env: { ...process.env, DISPLAY: display.name }, encoding: 'utf8' })
+        .stdout.split('\n')
+        .filter(Boolean)
+        .map((d) => `0x${Number(d).toString(16)}`),
+    );
+    return windowTree(display).filter((w) => ids.has(w.id) && w.depth <= 5);
+  }
+});
+
