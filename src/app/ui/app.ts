@@ -1,7 +1,7 @@
 // The Termio app: starts the host services, owns the windows and the tray, keeps them in step
 // with the session registry, and owns the quit path (Quit action, SIGTERM, SIGINT) that
 // disposes every session and exits within a bounded time.
-import { QApplication } from '@nodegui/nodegui';
+import { QApplication, WidgetEventTypes } from '@nodegui/nodegui';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { QtRuntime } from '../platform';
@@ -33,6 +33,9 @@ export class TermioApp {
   private readonly sessionWindow = new Map<string, MainWindow>();
   private readonly views = new Map<string, TerminalView>();
   private settingsWindow: SettingsWindow | null = null;
+  /** For bench/window.mjs: when a switch started, and when the oldest unshown state change came. */
+  private switchStarted: { id: string; at: number } | null = null;
+  private changePendingSince: number | null = null;
   private welcome: WelcomeWindow | null = null;
   private activeWindow: MainWindow | null = null;
   private quitting = false;
@@ -45,6 +48,10 @@ export class TermioApp {
   ) {
     this.log = log;
     this.qApp.setQuitOnLastWindowClosed(false);
+    // A dock click (macOS) activates the app: with no window on screen, open one, as Terminal does.
+    this.qApp.addEventListener(WidgetEventTypes.ApplicationActivate, () => {
+      if (![...this.windows].some((w) => w.isVisible())) this.showWindow();
+    });
     this.tray = new Tray({
       onShow: () => this.showWindow(),
       onQuit: () => void this.quit('menu'),
@@ -57,7 +64,10 @@ export class TermioApp {
     reg.onAdded((r) => this.handleAdded(r));
     reg.onRemoved((r) => this.handleRemoved(r));
     reg.onChanged(() => this.refresh());
-    reg.onStateChanged(() => this.refresh());
+    reg.onStateChanged(() => {
+      this.changePendingSince ??= performance.now();
+      this.refresh();
+    });
     reg.onFocusRequested((r) => this.focusSession(r.id));
     host.catalog.onChange(() => this.handleCatalogChange());
     host.settings.onChange(() => this.handleSettingsChange());
@@ -139,6 +149,7 @@ export class TermioApp {
     const win = this.sessionWindow.get(id);
     if (!win) return;
     this.log.info('session focused', { id });
+    this.switchStarted = { id, at: performance.now() };
     this.setActive(win);
     win.raise();
     win.select(id);
@@ -213,6 +224,11 @@ export class TermioApp {
       onDropPaths: (paths) => r.session.paste(paths.map(shellQuote).join(' ')),
     });
     this.views.set(r.id, view.terminal);
+    view.terminal.onFramePainted(() => {
+      if (this.switchStarted?.id !== r.id) return;
+      this.log.debug('switch painted', { id: r.id, ms: +(performance.now() - this.switchStarted.at).toFixed(2) });
+      this.switchStarted = null;
+    });
     win.addSession(r.id, view);
     r.session.onExit((exit) => {
       win.setExited(r.id, exit, true);
@@ -278,6 +294,10 @@ export class TermioApp {
         const mine = all.filter((r) => this.sessionWindow.get(r.id) === win);
         win.setSessions(buildSidebar(this.summaries(mine), (id) => this.agentName(id), homedir()));
         win.setWhy(win.currentSession ? this.whyText(win.currentSession) : '');
+      }
+      if (this.changePendingSince !== null) {
+        this.log.debug('sidebar updated', { ms: +(performance.now() - this.changePendingSince).toFixed(2) });
+        this.changePendingSince = null;
       }
       const labels = folderLabels(all.map((r) => r.cwd), homedir());
       this.tray.update(
@@ -401,14 +421,17 @@ export class TermioApp {
     const saved = this.host.savedWindows();
     if (saved.length === 0) {
       this.openWindow('window-1');
+      this.log.info('window shown', { msSinceStart: Math.round(performance.now()) });
       for (const p of this.host.problems) this.activeWindow?.showMessage(p.message);
       this.maybeWelcome();
       return;
     }
     for (const id of saved) {
       this.openWindow(id);
+      if (id === saved[0]) this.log.info('window shown', { msSinceStart: Math.round(performance.now()) });
       await this.host.restoreWindow(id);
     }
+    this.log.info('sessions restored', { sessions: this.host.registry.size, msSinceStart: Math.round(performance.now()) });
     for (const p of this.host.problems) this.activeWindow?.showMessage(p.message);
     this.maybeWelcome();
   }

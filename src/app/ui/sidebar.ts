@@ -11,6 +11,8 @@ interface RowWidgets {
   title: QLabel;
   detail: QLabel;
   data: SidebarRow;
+  /** What is on screen now, so an update touches Qt only where something changed. */
+  shown: { style: string; state: string; title: string; detail: string; tip: string };
 }
 
 const stateColor: Record<SessionState, string> = { attention: '#ff9f43', working: '#6cb6ff', done: '#57d9a3', idle: '#6b7386' };
@@ -75,7 +77,10 @@ export class Sidebar {
 
   /** Re-renders the times in state (called once a second by the window). */
   tick(): void {
-    for (const w of this.rows.values()) w.detail.setText(this.detailText(w.data));
+    for (const w of this.rows.values()) {
+      const detail = this.detailText(w.data);
+      if (detail !== w.shown.detail) w.detail.setText((w.shown.detail = detail));
+    }
   }
 
   rowIds(): string[] {
@@ -90,15 +95,16 @@ export class Sidebar {
   private refreshRow(r: SidebarRow): void {
     const w = this.rows.get(r.id);
     if (!w) return;
-    const prev = w.data;
     w.data = r;
-    if (prev.state !== r.state || w.row.styleSheet() === '' || this.selected === r.id || prev.needsYou !== r.needsYou) {
-      w.dot.setPixmap(dotPixmap(r.state));
-    }
-    w.row.setStyleSheet(rowStyle(r, this.selected === r.id));
-    w.title.setText(r.label);
-    w.detail.setText(this.detailText(r));
-    w.row.setToolTip(`${r.label}\n${r.cwd}\n${stateLabel[r.state]}`);
+    // Style sheets are costly to apply (Qt re-polishes the row): only on a real change.
+    const style = rowStyle(r, this.selected === r.id);
+    if (style !== w.shown.style) w.row.setStyleSheet((w.shown.style = style));
+    if (r.state !== w.shown.state) w.dot.setPixmap(dotPixmap((w.shown.state = r.state)));
+    if (r.label !== w.shown.title) w.title.setText((w.shown.title = r.label));
+    const detail = this.detailText(r);
+    if (detail !== w.shown.detail) w.detail.setText((w.shown.detail = detail));
+    const tip = `${r.label}\n${r.cwd}\n${stateLabel[r.state]}`;
+    if (tip !== w.shown.tip) w.row.setToolTip((w.shown.tip = tip));
   }
 
   private rebuild(groups: SidebarGroup[]): void {
@@ -144,7 +150,6 @@ export class Sidebar {
     const dot = new QLabel();
     dot.setObjectName('rowDot');
     dot.setFixedSize(12, 12);
-    dot.setPixmap(dotPixmap(r.state));
     const texts = new QWidget();
     const v = new QBoxLayout(Direction.TopToBottom);
     v.setContentsMargins(0, 0, 0, 0);
@@ -160,6 +165,6 @@ export class Sidebar {
     h.addWidget(dot);
     h.addWidget(texts, 1);
     row.addEventListener(WidgetEventTypes.MouseButtonPress, () => this.opts.onSelect(r.id));
-    return { row, dot, title, detail, data: r };
+    return { row, dot, title, detail, data: r, shown: { style: '', state: '', title: '', detail: '', tip: '' } };
   }
 }

@@ -1,0 +1,168 @@
+#!/usr/bin/env node
+// The app at scale (issues 8 and 9), measured in the real app under a private Xvfb:
+//  - switching sessions with the keyboard among 50: shortcut → new terminal painted (target p99 ≤ 16 ms),
+//    next to the same with 2 sessions;
+//  - a state change → sidebar updated, with 50 sessions (target ≤ 50 ms), next to 1 session;
+//  - restoring 20 saved sessions: window shown (≤ 1 s) and all sessions spawned (≤ 3 s) after
+//    process start, next to an app start with nothing to restore.
+// Run after `npm run build`: node bench/window.mjs
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const termio = join(root, 'bin', 'termio');
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function pct(xs, p) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN;
+}
+const fmt = (xs) => `p50 ${pct(xs, 50).toFixed(1)} ms  p99 ${pct(xs, 99).toFixed(1)} ms  (n=${xs.length})`;
+
+async function startXvfb() {
+  const proc = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1400x900x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
+  const num = await new Promise((resolve) => {
+    let out = '';
+    proc.stdio[3].on('data', (d) => {
+      out += d;
+      if (out.includes('\n')) resolve(out.trim());
+    });
+  });
+  return { display: `:${num}`, stop: () => proc.kill('SIGTERM') };
+}
+
+class App {
+  constructor(display, home) {
+    this.home = home;
+    this.env = {
+      PATH: `${join(home, 'bin')}:${process.env.PATH}`,
+      HOME: home,
+      TERMIO_HOME: join(home, '.termio'),
+      DISPLAY: display,
+      SHELL: '/bin/sh',
+      XDG_RUNTIME_DIR: home,
+      TERMIO_LOG_LEVEL: 'debug',
+      DBUS_SESSION_BUS_ADDRESS: 'disabled:',
+      LANG: 'C.UTF-8',
+    };
+    mkdirSync(join(home, '.termio', 'config'), { recursive: true });
+    writeFileSync(join(home, '.termio', 'config', 'settings.json'), '{ "welcomeShown": true }');
+  }
+  start() {
+    this.proc = spawn(process.execPath, [join(root, 'dist', 'app', 'main.js')], { env: this.env, stdio: 'ignore' });
+    this.exited = new Promise((r) => this.proc.once('exit', r));
+  }
+  log() {
+    try {
+      return readFileSync(join(this.home, '.termio', 'logs', 'termio.log'), 'utf8');
+    } catch {
+      return '';
+    }
+  }
+  entries(msg) {
+    return this.log().split('\n').filter((l) => l.includes(` ${msg} {`)).map((l) => JSON.parse(l.slice(l.indexOf('{'))));
+  }
+  async waitFor(check, what, timeout = 30_000) {
+    const t0 = Date.now();
+    for (;;) {
+      const v = check();
+      if (v) return v;
+      if (Date.now() - t0 > timeout) throw new Error(`timed out waiting for ${what}`);
+      await sleep(20);
+    }
+  }
+  cli(...args) {
+    return spawnSync(termio, args, { env: this.env, encoding: 'utf8' });
+  }
+  xdotool(...args) {
+    return spawnSync('xdotool', args, { env: this.env, encoding: 'utf8' }).stdout.trim();
+  }
+  async stop() {
+    this.proc.kill('SIGTERM');
+    await this.exited;
+  }
+}
+
+async function switching(display, sessions) {
+  const home = mkdtempSync(join(tmpdir(), 'termio-bench-'));
+  const app = new App(display, home);
+  app.start();
+  await app.waitFor(() => app.cli('sessions', 'list').status === 0, 'the app');
+  for (let i = 0; i < sessions; i++) app.cli('sessions', 'spawn', '--cwd', home);
+  const win = await app.waitFor(() => app.xdotool('search', '--onlyvisible', '--name', '^Termio$').split('\n')[0], 'the window');
+  app.xdotool('windowfocus', '--sync', win);
+  const presses = 60;
+  for (let i = 0; i < presses; i++) {
+    app.xdotool('key', 'ctrl+Next');
+    await sleep(60); // one switch at a time, as a person would: each is measured on its own
+  }
+  await app.waitFor(() => app.entries('switch painted').length >= presses * 0.9, 'switch timings', 10_000).catch(() => null);
+  const ms = app.entries('switch painted').map((e) => e.ms);
+  await app.stop();
+  rmSync(home, { recursive: true, force: true });
+  return ms;
+}
+
+/** Sidebar latency: fake agents whose title flips their state (titleStatus), n sessions open. */
+async function sidebar(display, sessions) {
+  const home = mkdtempSync(join(tmpdir(), 'termio-bench-'));
+  mkdirSync(join(home, 'bin'), { recursive: true });
+  // A tiny agent whose title says working / idle on each line typed: the title channel drives state.
+  writeFileSync(join(home, 'bin', 'flipper'), '#!/bin/sh\nwhile read l; do printf "\\033]0;working\\007"; printf "\\033]0;idle\\007"; done\n', { mode: 0o755 });
+  mkdirSync(join(home, '.termio', 'config', 'agents'), { recursive: true });
+  writeFileSync(join(home, '.termio', 'config', 'agents', 'flipper.json'), JSON.stringify({ id: 'flipper', name: 'Flipper', command: join(home, 'bin', 'flipper'), titleStatus: { working: ['^working'], idle: ['^idle'] } }));
+  const app = new App(display, home);
+  app.start();
+  await app.waitFor(() => app.cli('sessions', 'list').status === 0, 'the app');
+  const ids = [];
+  for (let i = 0; i < sessions; i++) ids.push(app.cli('sessions', 'spawn', '--agent', 'flipper', '--cwd', home).stdout.trim());
+  await sleep(500);
+  const before = app.entries('sidebar updated').length;
+  for (let i = 0; i < 40; i++) {
+    app.cli('sessions', 'send', ids[i % ids.length], 'go', '--enter');
+    await sleep(30);
+  }
+  await sleep(500);
+  const ms = app.entries('sidebar updated').slice(before).map((e) => e.ms);
+  await app.stop();
+  rmSync(home, { recursive: true, force: true });
+  return ms;
+}
+
+async function restore(display, sessions) {
+  const home = mkdtempSync(join(tmpdir(), 'termio-bench-'));
+  const app = new App(display, home);
+  app.start();
+  await app.waitFor(() => app.cli('sessions', 'list').status === 0, 'the app');
+  for (let i = 0; i < sessions; i++) app.cli('sessions', 'spawn', '--cwd', home);
+  await app.stop();
+  app.start();
+  const shown = await app.waitFor(() => app.entries('window shown')[0], 'window shown');
+  const restored = sessions ? await app.waitFor(() => app.entries('sessions restored')[0], 'sessions restored') : null;
+  await app.stop();
+  rmSync(home, { recursive: true, force: true });
+  return { shown: shown.msSinceStart, restored: restored?.msSinceStart ?? null };
+}
+
+const x = process.env.DISPLAY ? null : await startXvfb();
+const display = process.env.DISPLAY ?? x.display;
+try {
+  console.log('The app at scale (real app, private Xvfb)');
+  const sw50 = await switching(display, 50);
+  const sw2 = await switching(display, 2);
+  console.log(`  switch session → new terminal painted, 50 sessions   ${fmt(sw50)}   (target p99 ≤ 16 ms)`);
+  console.log(`  switch session → new terminal painted, 2 sessions    ${fmt(sw2)}   (reference)`);
+  const sb50 = await sidebar(display, 50);
+  const sb1 = await sidebar(display, 1);
+  console.log(`  state change → sidebar updated, 50 sessions          ${fmt(sb50)}   (target ≤ 50 ms)`);
+  console.log(`  state change → sidebar updated, 1 session            ${fmt(sb1)}   (reference)`);
+  const r20 = await restore(display, 20);
+  const r0 = await restore(display, 0);
+  console.log(`  restore 20 sessions: window shown ${r20.shown} ms, all spawned ${r20.restored} ms after process start   (targets ≤ 1000 / ≤ 3000 ms)`);
+  console.log(`  start with nothing to restore: window shown ${r0.shown} ms   (reference)`);
+} finally {
+  x?.stop();
+}
