@@ -186,7 +186,7 @@ async function qtPart() {
     const view = new TerminalView(s, {});
     const { width, height } = view.cellSize;
     win.setCentralWidget(view.widget);
-    win.resize(cols * width, rows * height);
+    win.resize(Math.ceil(cols * width), rows * height);
     win.show();
     view.focus();
     const frames = [];

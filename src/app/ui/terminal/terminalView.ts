@@ -1,6 +1,6 @@
 // The terminal view: paints a Session's render model with QPainter and turns Qt input (keys,
-// mouse, wheel, IME, clipboard, focus, resize) into session input. Rows are painted into an
-// offscreen image as they change, at most once per frame; the paint event blits the image.
+// mouse, wheel, IME, clipboard, focus, resize) into session input. At most once per frame the
+// rows that changed are painted straight into the widget (its backing store keeps the rest).
 import { performance } from 'node:perf_hooks';
 import { spawn } from 'node:child_process';
 import {
@@ -8,18 +8,11 @@ import {
   FocusPolicy,
   QApplication,
   QClipboardMode,
-  QColor,
-  QFont,
-  QFontMetrics,
-  QFontWeight,
-  QImage,
-  QImageFormat,
   QInputMethodEvent,
   QInputMethodQueryEvent,
   QKeyEvent,
   QMouseEvent,
   QPainter,
-  QPen,
   QRect,
   QResizeEvent,
   QWheelEvent,
@@ -28,10 +21,10 @@ import {
   WidgetEventTypes,
 } from '@nodegui/nodegui';
 import {
-  darkTheme, dimColor, Emitter, findLinks, resolveColor, type CursorState, type Event, type Frame, type KeyInput,
-  type MouseButton, type RenderRow, type Run, type Session, type Theme, type Disposable, wcwidth,
+  darkTheme, Emitter, findLinks, type CursorState, type Event, type KeyInput, type MouseButton, type Session, type Theme,
+  type Disposable,
 } from '../../../terminal';
-import { boxShapes, isBoxChar } from './boxDrawing';
+import { GridPainter, makeCellFonts, type CellFonts } from './gridPainter';
 import { keyInputFromQt, QtMod } from './keyMapping';
 
 export interface TerminalViewOptions {
@@ -48,8 +41,10 @@ export interface TerminalViewOptions {
 export interface FrameTiming {
   /** performance.now() when the frame started. */
   start: number;
-  /** Model update + painting rows + blit, in ms. */
+  /** Model update + painting rows + flush to the window system, in ms. */
   paintMs: number;
+  /** The render model's part of paintMs. */
+  modelMs: number;
   /** Rows repainted. */
   rows: number;
   full: boolean;
@@ -74,19 +69,6 @@ const QT_LEFT = 1;
 const QT_RIGHT = 2;
 const QT_MIDDLE = 4;
 
-interface Fonts {
-  regular: QFont;
-  bold: QFont;
-  italic: QFont;
-  boldItalic: QFont;
-  cellW: number;
-  cellH: number;
-  ascent: number;
-  underlinePos: number;
-  strikePos: number;
-  lineWidth: number;
-}
-
 export class TerminalView implements Disposable {
   readonly widget: QWidget;
   private readonly _onFramePainted = new Emitter<FrameTiming>();
@@ -94,28 +76,25 @@ export class TerminalView implements Disposable {
   readonly onFramePainted: Event<FrameTiming> = this._onFramePainted.event;
 
   private theme: Theme;
-  private fonts!: Fonts;
+  private fonts: CellFonts;
+  private readonly grid: GridPainter;
   private fontFamily: string;
   private fontSize: number;
   private readonly optionAsMeta: boolean;
   private readonly openLink: (url: string) => void;
-  private image: QImage | null = null;
-  private imageW = 0;
-  private imageH = 0;
   private dpr = 1;
-  private readonly colors = new Map<number, QColor>();
-  private readonly pen = new QPen();
   private readonly subscriptions: Disposable[] = [];
   private readonly listeners: Array<[WidgetEventTypes, (e?: unknown) => void]> = [];
   private frameTimer: NodeJS.Timeout | NodeJS.Immediate | null = null;
   private blinkTimer: NodeJS.Timeout | null = null;
   private lastFrameAt = 0;
+  /** The next paint covers every row (theme, font, size, bell, first paint). */
   private fullRedraw = true;
-  /** Rows to repaint regardless of the model (cursor blink, preedit). */
-  private readonly forcedRows = new Set<number>();
-  /** Rows painted into the image since the last blit; null = blit everything. */
-  private pendingBlit: Set<number> | null = null;
+  /** Rows to paint at the next own repaint: changed in the model, or forced (blink, preedit). */
+  private readonly pendingRows = new Set<number>();
+  /** True while paintFrame's repaint() runs: only then may the paint event paint just pendingRows. */
   private ownRepaint = false;
+  private bellFlash = false;
   private blinkOn = true;
   private focused = false;
   private preedit = '';
@@ -135,7 +114,8 @@ export class TerminalView implements Disposable {
     this.fontSize = options.fontSize ?? DEFAULT_FONT_SIZE;
     this.optionAsMeta = options.optionAsMeta ?? true;
     this.openLink = options.openLink ?? defaultOpenLink;
-    this.fonts = makeFonts(this.fontFamily, this.fontSize);
+    this.fonts = makeCellFonts(this.fontFamily, this.fontSize);
+    this.grid = new GridPainter(this.fonts, this.theme);
 
     const w = new QWidget();
     this.widget = w;
@@ -145,7 +125,7 @@ export class TerminalView implements Disposable {
     w.setAttribute(WidgetAttribute.WA_InputMethodEnabled, true);
     w.setMouseTracking(true);
     w.setCursor(QtCursorShape.IBeamCursor);
-    w.setMinimumSize(this.fonts.cellW * 2, this.fonts.cellH);
+    w.setMinimumSize(Math.ceil(this.fonts.cellW * 2), this.fonts.cellH);
 
     this.listen(WidgetEventTypes.Paint, () => this.handlePaint());
     this.listen(WidgetEventTypes.Resize, (e) => this.handleResize(new QResizeEvent(e as never)));
@@ -169,15 +149,18 @@ export class TerminalView implements Disposable {
 
   setTheme(theme: Theme): void {
     this.theme = theme;
-    this.colors.clear();
-    this.invalidate();
+    this.grid.setTheme(theme);
+    // The rows themselves did not change: repaint them all, no model rebuild.
+    this.fullRedraw = true;
+    this.scheduleFrame();
   }
 
   setFont(family: string, size: number): void {
     this.fontFamily = family;
     this.fontSize = size;
-    this.fonts = makeFonts(family, size);
-    this.widget.setMinimumSize(this.fonts.cellW * 2, this.fonts.cellH);
+    this.fonts = makeCellFonts(family, size);
+    this.grid.setFonts(this.fonts);
+    this.widget.setMinimumSize(Math.ceil(this.fonts.cellW * 2), this.fonts.cellH);
     this.fitSessionToWidget();
     this.invalidate();
   }
@@ -186,7 +169,7 @@ export class TerminalView implements Disposable {
     this.widget.setFocus();
   }
 
-  /** Cell size in logical pixels. */
+  /** Cell size in logical pixels (the width is the font's advance, usually fractional). */
   get cellSize(): { width: number; height: number } {
     return { width: this.fonts.cellW, height: this.fonts.cellH };
   }
@@ -204,7 +187,7 @@ export class TerminalView implements Disposable {
     if (text) this.session.paste(text);
   }
 
-  /** Frees the view's timers, listeners and image. The session stays alive (its owner disposes it). */
+  /** Frees the view's timers and listeners. The session stays alive (its owner disposes it). */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
@@ -214,7 +197,6 @@ export class TerminalView implements Disposable {
     if (this.blinkTimer) clearInterval(this.blinkTimer);
     this.blinkTimer = null;
     this._onFramePainted.dispose();
-    this.image = null;
   }
 
   // ---- frame scheduling ------------------------------------------------------------------
@@ -249,272 +231,46 @@ export class TerminalView implements Disposable {
     if (this.disposed) return;
     const start = performance.now();
     this.lastFrameAt = start;
-    if (!this.ensureImage()) return;
+    if (this.widget.width() <= 0 || this.widget.height() <= 0) return;
     const { frame, dirtyRows } = this.session.renderModel.update();
+    const modelMs = performance.now() - start;
     this.updateBlink(frame.cursor);
-    const rows = new Set(dirtyRows);
-    for (const r of this.forcedRows) rows.add(r);
-    this.forcedRows.clear();
+    for (const r of dirtyRows) this.pendingRows.add(r);
     const full = this.fullRedraw;
-    if (full) for (let r = 0; r < frame.rows; r++) rows.add(r);
-    this.fullRedraw = false;
-    if (rows.size > 0) {
-      const painter = new QPainter(this.image!);
-      try {
-        if (full) painter.fillRect(0, 0, this.imageW, this.imageH, this.color(this.theme.background));
-        for (const r of rows) if (r >= 0 && r < frame.rows) this.paintRow(painter, frame, r);
-      } finally {
-        painter.end();
-      }
-      if (full || this.pendingBlit === null) this.pendingBlit = null;
-      else for (const r of rows) this.pendingBlit.add(r);
+    const rows = full ? frame.rows : this.pendingRows.size;
+    if (rows > 0) {
       this.ownRepaint = true;
+      // Synchronous: the paint event runs (and is flushed) before repaint() returns, or not at
+      // all while the widget is hidden; then pendingRows wait for the next frame or expose.
       this.widget.repaint();
       this.ownRepaint = false;
     }
-    this._onFramePainted.fire({ start, paintMs: performance.now() - start, rows: rows.size, full });
-  }
-
-  private ensureImage(): boolean {
-    const w = this.widget.width();
-    const h = this.widget.height();
-    if (w <= 0 || h <= 0) return false;
-    const dpr = this.widget.devicePixelRatioF() || 1;
-    if (!this.image || w !== this.imageW || h !== this.imageH || dpr !== this.dpr) {
-      this.image = new QImage(Math.ceil(w * dpr), Math.ceil(h * dpr), QImageFormat.RGB32);
-      this.image.setDevicePixelRatio(dpr);
-      this.imageW = w;
-      this.imageH = h;
-      this.dpr = dpr;
-      this.fullRedraw = true;
-      this.pendingBlit = null;
-    }
-    return true;
+    this._onFramePainted.fire({ start, paintMs: performance.now() - start, modelMs, rows, full });
   }
 
   private handlePaint(): void {
     const painter = new QPainter(this.widget);
     try {
-      if (!this.image) {
-        painter.fillRect(0, 0, this.widget.width(), this.widget.height(), this.color(this.theme.background));
-        this.scheduleFrame();
+      const width = this.widget.width();
+      const height = this.widget.height();
+      this.dpr = this.widget.devicePixelRatioF() || 1;
+      if (this.bellFlash) {
+        painter.fillRect(0, 0, width, height, this.grid.color(this.theme.foreground));
         return;
       }
-      const strips = this.ownRepaint ? this.pendingBlit : null;
-      if (strips) {
-        // Only the rows painted since the last blit; WA_OpaquePaintEvent keeps the rest.
-        const ch = this.fonts.cellH;
-        for (const r of strips) {
-          painter.drawImage(0, r * ch, this.image, 0, Math.round(r * ch * this.dpr), Math.ceil(this.imageW * this.dpr), Math.ceil(ch * this.dpr));
-        }
-      } else {
-        painter.drawImage(0, 0, this.image);
-      }
-      this.pendingBlit = new Set();
+      // Anything but our own repaint (expose, resize, show) paints every row: what the window
+      // system shows of the widget may be stale.
+      const partial = this.ownRepaint && !this.fullRedraw;
+      const state = { focused: this.focused, blinkOn: this.blinkOn, preedit: this.preedit, highlights: [] };
+      this.grid.paint(painter, this.session.renderModel.frame, partial ? this.pendingRows : 'all', width, height, state);
+      this.pendingRows.clear();
+      this.fullRedraw = false;
     } finally {
       painter.end();
     }
   }
 
-  // ---- painting --------------------------------------------------------------------------
-
-  private color(rgb: number): QColor {
-    let c = this.colors.get(rgb);
-    if (!c) {
-      c = new QColor((rgb >> 16) & 0xff, (rgb >> 8) & 0xff, rgb & 0xff);
-      this.colors.set(rgb, c);
-    }
-    return c;
-  }
-
-  private runColors(run: Run): { fg: number; bg: number; bgIsDefault: boolean } {
-    const t = this.theme;
-    let fg = resolveColor(t, run.fg, 'fg');
-    let bg = resolveColor(t, run.bg, 'bg');
-    // Bold text in one of the 8 base colours shows the bright variant, as xterm does.
-    if (run.bold && run.fg.kind === 'palette' && run.fg.index < 8) fg = resolveColor(t, { kind: 'palette', index: run.fg.index + 8 }, 'fg');
-    let bgIsDefault = run.bg.kind === 'default';
-    if (run.inverse) {
-      [fg, bg] = [bg, fg];
-      bgIsDefault = false;
-    }
-    if (run.dim) fg = dimColor(fg, bg);
-    if (run.invisible) fg = bg;
-    return { fg, bg, bgIsDefault };
-  }
-
-  private fontFor(run: Run): QFont {
-    const f = this.fonts;
-    if (run.bold) return run.italic ? f.boldItalic : f.bold;
-    return run.italic ? f.italic : f.regular;
-  }
-
-  private paintRow(p: QPainter, frame: Frame, r: number): void {
-    const { cellW, cellH, ascent } = this.fonts;
-    const y = r * cellH;
-    const row: RenderRow = frame.lines[r]!;
-    p.fillRect(0, y, this.imageW, cellH, this.color(this.theme.background));
-    for (const run of row.runs) {
-      const { bg, bgIsDefault } = this.runColors(run);
-      if (!bgIsDefault) p.fillRect(run.col * cellW, y, run.cells * cellW, cellH, this.color(bg));
-    }
-    for (const s of frame.selection) {
-      if (s.row === r) p.fillRect(s.start * cellW, y, (s.end - s.start) * cellW, cellH, this.color(this.theme.selectionBackground));
-    }
-    let font: QFont | null = null;
-    for (const run of row.runs) {
-      const { fg, bg } = this.runColors(run);
-      const runFont = this.fontFor(run);
-      if (runFont !== font) {
-        p.setFont(runFont);
-        font = runFont;
-      }
-      p.setPen(this.color(fg));
-      this.paintRunText(p, run, y, ascent, fg, bg);
-      this.paintDecorations(p, run, y, fg);
-    }
-    const cur = frame.cursor;
-    if (cur.y === r && cur.visible && (this.blinkOn || !cur.blinking || !this.focused)) this.paintCursor(p, frame, cur);
-    if (cur.y === r && this.preedit) this.paintPreedit(p, cur);
-  }
-
-  private paintRunText(p: QPainter, run: Run, y: number, ascent: number, fg: number, bg: number): void {
-    const { cellW, cellH } = this.fonts;
-    const chars = run.chars ?? (run.cellWidth === 1 && isPlainAscii(run.text) ? null : [...run.text]);
-    if (!chars) {
-      // The common case: one drawText for the whole run (monospace ASCII advances = cellW).
-      if (run.text.trim()) p.drawText(run.col * cellW, y + ascent, run.text);
-      return;
-    }
-    let x = run.col * cellW;
-    let ascii = '';
-    let asciiX = x;
-    const flushAscii = (): void => {
-      if (ascii.trim()) p.drawText(asciiX, y + ascent, ascii);
-      ascii = '';
-    };
-    for (const ch of chars) {
-      const cp = ch.codePointAt(0)!;
-      const w = run.cellWidth * cellW;
-      if (ch.length === 1 && cp < 0x7f && run.cellWidth === 1) {
-        if (!ascii) asciiX = x;
-        ascii += ch;
-      } else {
-        flushAscii();
-        if (isBoxChar(cp) && ch.length === 1) this.paintBox(p, cp, x, y, w, cellH, fg, bg);
-        else if (ch.trim()) p.drawText(x, y + ascent, ch);
-      }
-      x += w;
-    }
-    flushAscii();
-  }
-
-  private paintBox(p: QPainter, cp: number, x: number, y: number, w: number, h: number, fg: number, bg: number): void {
-    const shapes = boxShapes(cp, w, h);
-    if (!shapes) return;
-    for (const s of shapes) {
-      if (s.kind === 'rect') {
-        const rgb = s.alpha === undefined ? fg : blend(fg, bg, s.alpha);
-        p.fillRect(x + s.x, y + s.y, s.w, s.h, this.color(rgb));
-      } else {
-        this.pen.setColor(this.color(fg));
-        this.pen.setWidth(s.width);
-        p.setPen(this.pen);
-        if (s.kind === 'line') p.drawLine(x + s.x1, y + s.y1, x + s.x2, y + s.y2);
-        else p.drawArc(x + s.cx - s.r, y + s.cy - s.r, s.r * 2, s.r * 2, s.startDeg * 16, s.spanDeg * 16);
-        p.setPen(this.color(fg));
-      }
-    }
-  }
-
-  private paintDecorations(p: QPainter, run: Run, y: number, fg: number): void {
-    const { cellW, cellH, underlinePos, strikePos, lineWidth, ascent } = this.fonts;
-    const x0 = run.col * cellW;
-    const width = run.cells * cellW;
-    const c = this.color(fg);
-    const uy = Math.min(y + cellH - lineWidth, y + ascent + underlinePos);
-    // OSC 8 links without an underline of their own get a dotted one, as in iTerm2 and kitty.
-    const underline = run.underline === 'none' && run.link ? 'dotted' : run.underline;
-    switch (underline) {
-      case 'none':
-        break;
-      case 'double':
-        p.fillRect(x0, uy - lineWidth, width, lineWidth, c);
-        p.fillRect(x0, Math.min(y + cellH - lineWidth, uy + lineWidth), width, lineWidth, c);
-        break;
-      case 'curly': {
-        // A zigzag two pixels high with a period of about half a cell.
-        const step = Math.max(2, Math.floor(cellW / 4));
-        this.pen.setColor(c);
-        this.pen.setWidth(lineWidth);
-        p.setPen(this.pen);
-        for (let x = x0, up = true; x < x0 + width; x += step, up = !up) {
-          p.drawLine(x, up ? uy : uy - 2, Math.min(x + step, x0 + width), up ? uy - 2 : uy);
-        }
-        p.setPen(c);
-        break;
-      }
-      case 'dotted':
-        for (let x = x0; x < x0 + width; x += lineWidth * 2) p.fillRect(x, uy, lineWidth, lineWidth, c);
-        break;
-      case 'dashed':
-        for (let x = x0; x < x0 + width; x += cellW) p.fillRect(x, uy, Math.ceil(cellW / 2), lineWidth, c);
-        break;
-      default:
-        p.fillRect(x0, uy, width, lineWidth, c);
-    }
-    if (run.strikethrough) p.fillRect(x0, y + ascent - strikePos, width, lineWidth, c);
-    if (run.overline) p.fillRect(x0, y, width, lineWidth, c);
-  }
-
-  private paintCursor(p: QPainter, frame: Frame, cur: CursorState): void {
-    const { cellW, cellH, ascent } = this.fonts;
-    const x = cur.x * cellW;
-    const y = cur.y * cellH;
-    const run = frame.lines[cur.y]?.runs.find((r) => cur.x >= r.col && cur.x < r.col + r.cells);
-    const width = run?.cellWidth === 2 ? cellW * 2 : cellW;
-    const color = this.color(this.theme.cursor);
-    // Bars and underlines scale with the display so they stay visible on HiDPI.
-    const thin = Math.max(2, Math.round(this.fonts.lineWidth * 2));
-    if (!this.focused) {
-      // Hollow block when the view does not have focus.
-      p.fillRect(x, y, width, 1, color);
-      p.fillRect(x, y + cellH - 1, width, 1, color);
-      p.fillRect(x, y, 1, cellH, color);
-      p.fillRect(x + width - 1, y, 1, cellH, color);
-      return;
-    }
-    if (cur.shape === 'bar') {
-      p.fillRect(x, y, thin, cellH, color);
-    } else if (cur.shape === 'underline') {
-      p.fillRect(x, y + cellH - thin, width, thin, color);
-    } else {
-      p.fillRect(x, y, width, cellH, color);
-      if (run) {
-        const i = (cur.x - run.col) / run.cellWidth;
-        const ch = run.chars ? run.chars[i] : run.text[i];
-        if (ch && ch.trim()) {
-          p.setFont(this.fontFor(run));
-          p.setPen(this.color(this.theme.cursorText));
-          const cp = ch.codePointAt(0)!;
-          if (isBoxChar(cp)) this.paintBox(p, cp, x, y, width, cellH, this.theme.cursorText, this.theme.cursor);
-          else p.drawText(x, y + ascent, ch);
-        }
-      }
-    }
-  }
-
-  private paintPreedit(p: QPainter, cur: CursorState): void {
-    const { cellW, cellH, ascent } = this.fonts;
-    const x = cur.x * cellW;
-    const y = cur.y * cellH;
-    const cells = [...this.preedit].reduce((n, ch) => n + wcwidth(ch.codePointAt(0)!), 0);
-    p.fillRect(x, y, cells * cellW, cellH, this.color(this.theme.background));
-    p.setFont(this.fonts.regular);
-    p.setPen(this.color(this.theme.foreground));
-    p.drawText(x, y + ascent, this.preedit);
-    p.fillRect(x, y + cellH - 1, cells * cellW, 1, this.color(this.theme.foreground));
-  }
+  // ---- cursor blink and bell ---------------------------------------------------------
 
   private updateBlink(cur: CursorState): void {
     const wantBlink = cur.blinking && cur.visible && this.focused;
@@ -522,7 +278,7 @@ export class TerminalView implements Disposable {
       this.blinkTimer = setInterval(() => {
         this.blinkOn = !this.blinkOn;
         const c = this.lastCursor;
-        if (c) this.forcedRows.add(c.y);
+        if (c) this.pendingRows.add(c.y);
         this.scheduleFrame();
       }, BLINK_INTERVAL_MS);
     } else if (!wantBlink && this.blinkTimer) {
@@ -536,18 +292,15 @@ export class TerminalView implements Disposable {
   }
 
   private flashBell(): void {
-    // Visual bell: invert the whole view for one frame.
-    if (!this.image || this.disposed) return;
-    const painter = new QPainter(this.image);
-    try {
-      painter.fillRect(0, 0, this.imageW, this.imageH, this.color(this.theme.foreground));
-    } finally {
-      painter.end();
-    }
-    this.pendingBlit = null;
+    // Visual bell: the whole view in the foreground colour for a few frames.
+    if (this.disposed || this.bellFlash) return;
+    this.bellFlash = true;
     this.widget.repaint();
-    this.fullRedraw = true;
-    setTimeout(() => this.scheduleFrame(), FRAME_INTERVAL_MS * 6);
+    setTimeout(() => {
+      this.bellFlash = false;
+      this.fullRedraw = true;
+      this.scheduleFrame();
+    }, FRAME_INTERVAL_MS * 6);
   }
 
   // ---- geometry --------------------------------------------------------------------------
@@ -618,7 +371,7 @@ export class TerminalView implements Disposable {
     if (commit) this.session.write(commit);
     if (preedit !== this.preedit) {
       this.preedit = preedit;
-      if (this.lastCursor) this.forcedRows.add(this.lastCursor.y);
+      if (this.lastCursor) this.pendingRows.add(this.lastCursor.y);
       this.scheduleFrame();
     }
     this.widget.setEventProcessed(true);
@@ -630,7 +383,7 @@ export class TerminalView implements Disposable {
     if (e.queries() & IM_CURSOR_RECTANGLE) {
       const c = this.lastCursor ?? { x: 0, y: 0 };
       const { cellW, cellH } = this.fonts;
-      e.setValue(IM_CURSOR_RECTANGLE, new QRect(c.x * cellW, c.y * cellH, cellW, cellH));
+      e.setValue(IM_CURSOR_RECTANGLE, new QRect(this.grid.colX(c.x), c.y * cellH, Math.ceil(cellW), cellH));
       this.widget.setEventProcessed(true);
     }
   }
@@ -638,7 +391,7 @@ export class TerminalView implements Disposable {
   private handleFocus(focused: boolean): void {
     this.focused = focused;
     this.session.sendFocus(focused);
-    if (this.lastCursor) this.forcedRows.add(this.lastCursor.y);
+    if (this.lastCursor) this.pendingRows.add(this.lastCursor.y);
     this.blinkOn = true;
     this.scheduleFrame();
   }
@@ -768,35 +521,11 @@ export class TerminalView implements Disposable {
   }
 }
 
-function makeFonts(family: string, size: number): Fonts {
-  const regular = new QFont(family, size);
-  const bold = new QFont(family, size, QFontWeight.Bold);
-  const italic = new QFont(family, size, QFontWeight.Normal, true);
-  const boldItalic = new QFont(family, size, QFontWeight.Bold, true);
-  const fm = new QFontMetrics(regular);
-  const cellW = Math.max(1, fm.horizontalAdvance('M'));
-  const cellH = Math.max(1, fm.lineSpacing());
-  return {
-    regular, bold, italic, boldItalic, cellW, cellH, ascent: fm.ascent(),
-    underlinePos: Math.max(1, fm.underlinePos()), strikePos: fm.strikeOutPos(), lineWidth: Math.max(1, fm.lineWidth()),
-  };
-}
-
 function qtButton(b: number): MouseButton {
   if (b & QT_LEFT) return 'left';
   if (b & QT_MIDDLE) return 'middle';
   if (b & QT_RIGHT) return 'right';
   return 'none';
-}
-
-function isPlainAscii(s: string): boolean {
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x7f) return false;
-  return true;
-}
-
-function blend(fg: number, bg: number, alpha: number): number {
-  const mix = (s: number): number => Math.round(((fg >> s) & 0xff) * alpha + ((bg >> s) & 0xff) * (1 - alpha));
-  return (mix(16) << 16) | (mix(8) << 8) | mix(0);
 }
 
 function defaultOpenLink(url: string): void {

@@ -1,0 +1,347 @@
+// Real TUIs in the real app under Xvfb (issue 3): vim, less and htop from Debian, and the Claude
+// Code, Codex and Gemini CLIs from npm (offline, in a temporary HOME), each started from a shell
+// session through the termio CLI. Each waits for the text that TUI draws, then checks a
+// screenshot's pixels: the terminal area is not blank, and the TUI's own marks are painted
+// (vim's blue `~` rows, less's reverse-video `(END)`, htop's coloured bars, the agents' frames).
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { darkTheme } from '../../src/terminal/theme';
+import { AGENT_CLI_INSTALL_TIMEOUT_MS, ensureClaudeCode, ensureNpmAgentCli, type AgentCli } from '../helpers/agentCli';
+import { waitFor } from '../helpers/waitFor';
+import { AppUnderTest, Display, e2eSkipReason, readPixels, type Rgb } from './harness';
+
+/** A TUI draws its first screen in well under a second here; the agent CLIs (Node start-up plus a
+ *  network check that fails fast offline) in 2–6 s. 30 s covers a loaded 2-core box. */
+const DRAW_TIMEOUT_MS = 30_000;
+/** Channel distance under which a pixel counts as the theme's background (antialiasing aside). */
+const BG_TOLERANCE = 6;
+/** bash's default prompt ends in `$`, or `#` for root. */
+const PROMPT = /[$#]$/m;
+
+interface Area {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+const bg = rgbOf(darkTheme.background);
+const fg = rgbOf(darkTheme.foreground);
+
+function rgbOf(n: number): Rgb {
+  return { r: (n >> 16) & 255, g: (n >> 8) & 255, b: n & 255 };
+}
+
+function near(p: Rgb, c: Rgb, tol = BG_TOLERANCE): boolean {
+  return Math.abs(p.r - c.r) <= tol && Math.abs(p.g - c.g) <= tol && Math.abs(p.b - c.b) <= tol;
+}
+
+/** A pixel with a clear hue (not grey, not the theme's fg/bg): coloured text or a coloured fill. */
+function colourful(p: Rgb): boolean {
+  return Math.max(p.r, p.g, p.b) - Math.min(p.r, p.g, p.b) > 60;
+}
+
+function blueish(p: Rgb): boolean {
+  return p.b > p.r + 40 && p.b > p.g + 10;
+}
+
+/**
+ * The terminal's own area inside the window: the largest block painted in the terminal
+ * background, found on a screenshot of an idle shell (the layout is the same for every tab).
+ */
+function terminalArea(png: string, win: Area): Area {
+  const px = readPixels(png, win.x, win.y, win.width, win.height);
+  const at = (x: number, y: number) => px[y * win.width + x]!;
+  const cols: boolean[] = [];
+  for (let x = 0; x < win.width; x++) {
+    let n = 0;
+    for (let y = 0; y < win.height; y++) if (near(at(x, y), bg)) n++;
+    cols.push(n / win.height > 0.6);
+  }
+  const [x0, x1] = longestRun(cols);
+  const rows: boolean[] = [];
+  for (let y = 0; y < win.height; y++) {
+    let n = 0;
+    for (let x = x0; x < x1; x++) if (near(at(x, y), bg)) n++;
+    rows.push(n / (x1 - x0) > 0.6);
+  }
+  const [y0, y1] = longestRun(rows);
+  return { x: win.x + x0, y: win.y + y0, width: x1 - x0, height: y1 - y0 };
+}
+
+function longestRun(flags: boolean[]): [number, number] {
+  let best: [number, number] = [0, 0];
+  let start = -1;
+  for (let i = 0; i <= flags.length; i++) {
+    if (i < flags.length && flags[i]) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      if (i - start > best[1] - best[0]) best = [start, i];
+      start = -1;
+    }
+  }
+  return best;
+}
+
+/** Pixels of an area as rows, for checks that look at bands and runs. */
+class Shot {
+  readonly px: Rgb[];
+  constructor(
+    readonly png: string,
+    readonly area: Area,
+  ) {
+    this.px = readPixels(png, area.x, area.y, area.width, area.height);
+  }
+
+  at(x: number, y: number): Rgb {
+    return this.px[y * this.area.width + x]!;
+  }
+
+  fraction(pred: (p: Rgb) => boolean): number {
+    return this.px.filter(pred).length / this.px.length;
+  }
+
+  /** Distinct colours (quantised to 4 bits per channel, so antialiasing shades count once). */
+  distinctColours(): number {
+    return new Set(this.px.map((p) => ((p.r >> 4) << 8) | ((p.g >> 4) << 4) | (p.b >> 4))).size;
+  }
+
+  /** Bands of consecutive pixel rows that hold at least one matching pixel in columns [x0, x1). */
+  bands(pred: (p: Rgb) => boolean, x0 = 0, x1 = this.area.width): Array<[number, number]> {
+    const out: Array<[number, number]> = [];
+    let start = -1;
+    for (let y = 0; y <= this.area.height; y++) {
+      let hit = false;
+      if (y < this.area.height) for (let x = x0; x < x1 && !hit; x++) hit = pred(this.at(x, y));
+      if (hit && start < 0) start = y;
+      if (!hit && start >= 0) {
+        out.push([start, y]);
+        start = -1;
+      }
+    }
+    return out;
+  }
+
+  /** The longest horizontal run of matching pixels in any pixel row between y0 and y1. */
+  longestRun(pred: (p: Rgb) => boolean, y0 = 0, y1 = this.area.height): number {
+    let best = 0;
+    for (let y = y0; y < y1; y++) {
+      let run = 0;
+      for (let x = 0; x < this.area.width; x++) {
+        run = pred(this.at(x, y)) ? run + 1 : 0;
+        if (run > best) best = run;
+      }
+    }
+    return best;
+  }
+}
+
+describe.skipIf(e2eSkipReason)('real TUIs in the real app', () => {
+  let display: Display;
+  let app: AppUnderTest;
+  let project: string;
+  let area: Area;
+  const clis: Record<'claude' | 'codex' | 'gemini', AgentCli> = {
+    claude: { ok: false, reason: 'not looked for yet' },
+    codex: { ok: false, reason: 'not looked for yet' },
+    gemini: { ok: false, reason: 'not looked for yet' },
+  };
+
+  beforeAll(async () => {
+    // One after the other: they install into the same npm prefix.
+    clis.claude = await ensureClaudeCode();
+    const codexNative = `node_modules/@openai/codex-linux-${process.arch}/vendor/${process.arch === 'arm64' ? 'aarch64' : 'x86_64'}-unknown-linux-musl/bin/codex`;
+    clis.codex = await ensureNpmAgentCli('@openai/codex', ['node_modules/.bin/codex', codexNative]);
+    clis.gemini = await ensureNpmAgentCli('@google/gemini-cli', ['node_modules/.bin/gemini']);
+
+    const home = mkdtempSync(join(tmpdir(), 'termio-e2e-tuis-'));
+    project = join(home, 'project');
+    mkdirSync(project);
+    // What a returning user of each CLI has, so the first screen is the CLI's own and not a
+    // first-run wizard: Claude's onboarding done and this folder trusted; Gemini's folder trust off.
+    writeFileSync(join(home, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true, projects: { [project]: { hasTrustDialogAccepted: true } } }));
+    mkdirSync(join(home, '.gemini'));
+    writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify({ security: { folderTrust: { enabled: false } } }));
+    writeFileSync(join(project, 'notes.txt'), 'Termio renders vim.\nSecond line.\n');
+    // Twelve plain lines, then one long line of bright white on blue (shown by less -R).
+    const lines = Array.from({ length: 12 }, (_, i) => `less line ${i + 1}: the quick brown fox`);
+    lines.push(`\x1b[97;44m${'text on a blue background, every glyph inside its cell '.repeat(2).trim()}\x1b[0m`);
+    writeFileSync(join(project, 'short.txt'), lines.join('\n') + '\n');
+
+    display = await Display.start();
+    app = await AppUnderTest.launch(display, { home });
+    const win = await app.waitForWindow();
+    await waitFor(async () => (await app.cli(['sessions', 'list'])).code === 0, { what: 'the control socket' });
+    // An idle shell shows where the terminal sits in the window.
+    const id = await shell();
+    await waitFor(async () => PROMPT.test(await read(id)), { what: 'the shell prompt' });
+    const geo = app.windowGeometry(win);
+    area = await waitFor(() => {
+      const a = terminalArea(app.screenshot('tuis-shell'), geo);
+      return a.width > 300 && a.height > 200 ? a : null;
+    }, { what: 'the terminal area painted in the theme background' });
+    await app.cli(['sessions', 'close', id]);
+  }, 3 * AGENT_CLI_INSTALL_TIMEOUT_MS + 30_000);
+
+  afterAll(async () => {
+    if (app) {
+      await app.stop();
+      app.cleanup();
+    }
+    await display?.stop();
+  });
+
+  async function shell(): Promise<string> {
+    const r = await app.cli(['sessions', 'spawn', '--cwd', project]);
+    if (r.code !== 0) throw new Error(`sessions spawn: ${r.stderr}`);
+    return r.stdout.trim();
+  }
+
+  async function read(id: string): Promise<string> {
+    return (await app.cli(['sessions', 'read', id])).stdout;
+  }
+
+  /**
+   * Types `command` into a fresh shell tab, shows that tab, waits for `drawn` on the screen
+   * text, then takes screenshots until `painted` holds on the pixels (the view paints within a
+   * frame of the text changing, the screenshot may still catch the frame before).
+   */
+  async function runTui(name: string, command: string, drawn: (text: string) => boolean, painted: (s: Shot, text: string) => boolean) {
+    const id = await shell();
+    await waitFor(async () => PROMPT.test(await read(id)), { what: `the shell prompt for ${name}` });
+    const sent = await app.cli(['sessions', 'send', id, command, '--enter']);
+    expect(sent.code, sent.stderr).toBe(0);
+    expect((await app.cli(['sessions', 'focus', id])).code).toBe(0);
+    let text = '';
+    try {
+      text = await waitFor(async () => {
+        const t = await read(id);
+        return drawn(t) ? t : null;
+      }, { timeout: DRAW_TIMEOUT_MS, interval: 100, what: `${name} to draw its first screen` });
+    } catch (err) {
+      throw new Error(`${(err as Error).message}\nscreen:\n${await read(id)}`);
+    }
+    let shot: Shot | null = null;
+    try {
+      shot = await waitFor(() => {
+        const s = new Shot(app.screenshot(`tui-${name}`), area);
+        return painted(s, text) ? s : null;
+      }, { timeout: 5_000, interval: 50, what: `${name}'s screen painted` });
+    } catch {
+      shot = new Shot(app.screenshot(`tui-${name}`), area);
+    }
+    return { id, text, shot, close: () => app.cli(['sessions', 'close', id]) };
+  }
+
+  /** Not a blank page: some of the area is ink (vim's mostly empty screen has ~0.6 %), in several colours. */
+  function expectDrawn(s: Shot): void {
+    expect(s.fraction((p) => !near(p, bg))).toBeGreaterThan(0.003);
+    expect(s.distinctColours()).toBeGreaterThan(8);
+  }
+
+  it('vim: `~` filler rows in blue and the file name in the status line', async () => {
+    const tildes = (t: string) => t.split('\n').filter((l) => l === '~').length;
+    const blueRows = (s: Shot) => s.bands(blueish, 0, Math.round(s.area.width * 0.05)).length;
+    const r = await runTui(
+      'vim',
+      'vim notes.txt',
+      (t) => tildes(t) > 10 && t.includes('"notes.txt"') && t.includes('Termio renders vim.'),
+      (s, t) => blueRows(s) >= tildes(t) - 1,
+    );
+    expectDrawn(r.shot);
+    // One band of blue ink per `~` row at the left edge (give or take the one under the cursor).
+    expect(Math.abs(blueRows(r.shot) - tildes(r.text))).toBeLessThanOrEqual(1);
+    await r.close();
+  });
+
+  it('less: the file, a coloured line whose text stays on its cells, and a reverse-video (END)', async () => {
+    const r = await runTui(
+      'less',
+      'less -R short.txt',
+      (t) => t.includes('less line 12: the quick brown fox') && t.includes('every glyph inside its cell') && t.includes('(END)'),
+      // (END) is in standout (reverse video): a solid block of the foreground colour, wider
+      // than any glyph stroke.
+      (s) => s.longestRun((p) => near(p, fg, 10)) >= 30,
+    );
+    expectDrawn(r.shot);
+    expect(r.shot.longestRun((p) => near(p, fg, 10))).toBeGreaterThanOrEqual(30);
+    // Twelve plain rows of text, each a band of ink (the coloured rows below may touch the last).
+    expect(r.shot.bands((p) => !near(p, bg, 30)).length).toBeGreaterThanOrEqual(12);
+    // The blue line: its text is laid on the cell grid, so no glyph pokes out past the end of
+    // the blue cells (text drawn with the font's own advance instead of the cell width drifts
+    // right by a fraction of a pixel per character: ~15 px over these 111 characters).
+    const blue = rgbOf(darkTheme.ansi[4]!);
+    const [band] = r.shot.bands((p) => near(p, blue, 10));
+    expect(band, 'a band of blue background').toBeDefined();
+    let blueEnd = 0;
+    let inkEnd = 0;
+    for (let y = band![0]; y < band![1]; y++) {
+      for (let x = 0; x < r.shot.area.width; x++) {
+        const p = r.shot.at(x, y);
+        if (near(p, blue, 10)) blueEnd = Math.max(blueEnd, x);
+        else if (!near(p, bg, 10)) inkEnd = Math.max(inkEnd, x);
+      }
+    }
+    expect(blueEnd).toBeGreaterThan(r.shot.area.width * 0.5);
+    expect(inkEnd).toBeLessThanOrEqual(blueEnd + 1);
+    await app.cli(['sessions', 'send', r.id, 'q']);
+    await r.close();
+  });
+
+  it('htop: header meters and coloured bars', async () => {
+    const r = await runTui(
+      'htop',
+      'htop',
+      (t) => /Load average/.test(t) && /Mem\[/.test(t) && /PID/.test(t),
+      (s) => s.fraction(colourful) > 0.01,
+    );
+    expectDrawn(r.shot);
+    // Meters, the header row and the function-key bar are coloured.
+    expect(r.shot.fraction(colourful)).toBeGreaterThan(0.01);
+    // The process list's header row is a full-width coloured fill.
+    expect(r.shot.longestRun(colourful)).toBeGreaterThan(r.shot.area.width * 0.5);
+    await r.close();
+  });
+
+  /** Box borders are drawn as geometry on the grid: one unbroken line of pixels across the box. */
+  const border = (s: Shot) => s.longestRun((p) => !near(p, bg, 30)) > s.area.width * 0.5;
+  const agents: Array<{ key: keyof typeof clis; name: string; drawn: (t: string) => boolean; painted: (s: Shot) => boolean; what: string }> = [
+    {
+      key: 'claude',
+      name: 'claude-code',
+      drawn: (t) => t.includes('Claude Code') && t.includes('╭') && t.includes('❯'),
+      // The welcome box and its mascot in Claude's orange.
+      painted: (s) => border(s) && s.fraction(colourful) > 0.005,
+      what: 'its welcome box with an unbroken border and orange marks',
+    },
+    {
+      key: 'codex',
+      name: 'codex',
+      drawn: (t) => t.includes('Welcome to Codex') && t.includes('Sign in with ChatGPT'),
+      // The selected sign-in choice is in colour: a few hundred cyan glyph pixels.
+      painted: (s) => s.fraction(colourful) * s.px.length > 150,
+      what: 'its sign-in chooser with the selected choice in colour',
+    },
+    {
+      key: 'gemini',
+      name: 'gemini',
+      drawn: (t) => t.includes('Gemini CLI') && t.includes('╭') && t.includes('Sign in with Google'),
+      // The sign-in dialog's box, and the selected choice on a coloured background.
+      painted: (s) => border(s) && s.longestRun(colourful) > 100,
+      what: 'its sign-in box with an unbroken border and the selected choice highlighted',
+    },
+  ];
+  for (const a of agents) {
+    it(`${a.name}: draws its first screen offline`, async (ctx) => {
+      const cli = clis[a.key];
+      if (!cli.ok) return ctx.skip(`${a.name} is not installed: ${cli.reason}`);
+      // Self-updates off: one would run npm install -g on this machine.
+      const r = await runTui(a.name, `DISABLE_AUTOUPDATER=1 ${cli.path}`, a.drawn, a.painted);
+      expectDrawn(r.shot);
+      expect(a.painted(r.shot), a.what).toBe(true);
+      await r.close();
+    });
+  }
+});
