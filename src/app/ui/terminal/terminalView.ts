@@ -21,10 +21,11 @@ import {
   WidgetEventTypes,
 } from '@nodegui/nodegui';
 import {
-  darkTheme, Emitter, findLinks, type CursorState, type Event, type KeyInput, type MouseButton, type Session, type Theme,
-  type Disposable,
+  darkTheme, Emitter, findAll, findLinks, nextMatchIndex, rangeRows, type BufferPoint, type BufferRange, type CursorState,
+  type Event, type FindDirection, type KeyInput, type MouseButton, type Session, type Theme, type Disposable,
 } from '../../../terminal';
-import { GridPainter, makeCellFonts, type CellFonts } from './gridPainter';
+import { FindBar } from './findBar';
+import { GridPainter, makeCellFonts, type CellFonts, type Highlight } from './gridPainter';
 import { keyInputFromQt, QtMod } from './keyMapping';
 
 export interface TerminalViewOptions {
@@ -64,6 +65,9 @@ const MULTI_CLICK_MS = 400;
 const WHEEL_NOTCH = 120;
 /** Lines scrolled per wheel notch through scrollback. */
 const WHEEL_LINES = 3;
+/** While the find bar is open, matches follow new output at most this often (a search of
+ *  10,000 lines takes a few ms; output can arrive every frame). */
+const FIND_REFRESH_MS = 250;
 /** Qt::MouseButton bits. */
 const QT_LEFT = 1;
 const QT_RIGHT = 2;
@@ -107,6 +111,11 @@ export class TerminalView implements Disposable {
   private buttonsDown = 0;
   private lastMouseCell = { col: -1, row: -1 };
   private wheelRemainder = 0;
+  // Find in scrollback.
+  private findBar: FindBar | null = null;
+  private matches: BufferRange[] = [];
+  private currentMatch = -1;
+  private findRefresh: NodeJS.Timeout | null = null;
 
   constructor(private readonly session: Session, options: TerminalViewOptions = {}) {
     this.theme = options.theme ?? darkTheme;
@@ -140,7 +149,10 @@ export class TerminalView implements Disposable {
     this.listen(WidgetEventTypes.InputMethod, (e) => this.handleInputMethod(new QInputMethodEvent(e as never)));
     this.listen(WidgetEventTypes.InputMethodQuery, (e) => this.handleInputMethodQuery(new QInputMethodQueryEvent(e as never)));
 
-    this.subscriptions.push(session.onRender(() => this.scheduleFrame()));
+    this.subscriptions.push(session.onRender(() => {
+      this.scheduleFrame();
+      this.scheduleFindRefresh();
+    }));
     this.subscriptions.push(session.onBell(() => this.flashBell()));
     this.scheduleFrame();
   }
@@ -150,6 +162,7 @@ export class TerminalView implements Disposable {
   setTheme(theme: Theme): void {
     this.theme = theme;
     this.grid.setTheme(theme);
+    this.findBar?.setTheme(theme);
     // The rows themselves did not change: repaint them all, no model rebuild.
     this.fullRedraw = true;
     this.scheduleFrame();
@@ -196,6 +209,8 @@ export class TerminalView implements Disposable {
     this.cancelFrame();
     if (this.blinkTimer) clearInterval(this.blinkTimer);
     this.blinkTimer = null;
+    if (this.findRefresh) clearTimeout(this.findRefresh);
+    this.findBar?.dispose();
     this._onFramePainted.dispose();
   }
 
@@ -261,13 +276,100 @@ export class TerminalView implements Disposable {
       // Anything but our own repaint (expose, resize, show) paints every row: what the window
       // system shows of the widget may be stale.
       const partial = this.ownRepaint && !this.fullRedraw;
-      const state = { focused: this.focused, blinkOn: this.blinkOn, preedit: this.preedit, highlights: [] };
+      const state = { focused: this.focused, blinkOn: this.blinkOn, preedit: this.preedit, highlights: this.visibleHighlights() };
       this.grid.paint(painter, this.session.renderModel.frame, partial ? this.pendingRows : 'all', width, height, state);
       this.pendingRows.clear();
       this.fullRedraw = false;
     } finally {
       painter.end();
     }
+  }
+
+  // ---- find in scrollback ----------------------------------------------------------------
+
+  /** Opens the find bar (or selects its query again); typing searches the whole scrollback. */
+  openFind(): void {
+    this.findBar ??= new FindBar(this.widget, this.theme, {
+      onQuery: () => this.search('start'),
+      onStep: (direction) => this.search(direction),
+      onClose: () => this.closeFind(),
+    });
+    this.findBar.open(this.widget.width());
+  }
+
+  closeFind(): void {
+    if (!this.findBar?.isOpen) return;
+    this.findBar.close();
+    this.matches = [];
+    this.currentMatch = -1;
+    this.fullRedraw = true;
+    this.scheduleFrame();
+    this.widget.setFocus();
+  }
+
+  /** The matches of the current query and which one is current (for tests and diagnostics). */
+  get findState(): { query: string; matches: readonly BufferRange[]; current: number } {
+    return { query: this.findBar?.query ?? '', matches: this.matches, current: this.currentMatch };
+  }
+
+  /**
+   * Searches again (the buffer may have changed) and moves the current match: 'start' picks the
+   * nearest match at or above the bottom of the viewport (the newest output the user can see),
+   * 'up' the next older one, 'down' the next newer one; the view scrolls to show it.
+   */
+  private search(step: FindDirection | 'start' | 'refresh'): void {
+    const query = this.findBar?.query ?? '';
+    const buf = this.session.emulator.buffer.active;
+    const previous = this.matches[this.currentMatch]?.start ?? null;
+    this.matches = findAll(buf, this.session.cols, query);
+    if (step === 'refresh') {
+      const same = previous ? this.matches.findIndex((m) => m.start.x === previous.x && m.start.y === previous.y) : -1;
+      this.currentMatch = same >= 0 ? same : Math.min(this.currentMatch, this.matches.length - 1);
+    } else {
+      const bottom: BufferPoint = { x: this.session.cols, y: buf.viewportY + this.session.rows - 1 };
+      const from = step === 'start' || !previous ? bottom : previous;
+      this.currentMatch = nextMatchIndex(this.matches, from, step === 'start' ? 'up' : step);
+      const m = this.matches[this.currentMatch];
+      if (m) this.reveal(m);
+    }
+    this.findBar?.setCount(this.currentMatch, this.matches.length);
+    this.fullRedraw = true;
+    this.scheduleFrame();
+  }
+
+  /** Scrolls so the match is on screen (about a third from the top), unless it already is. */
+  private reveal(m: BufferRange): void {
+    const buf = this.session.emulator.buffer.active;
+    const rows = this.session.rows;
+    if (m.start.y >= buf.viewportY && m.end.y < buf.viewportY + rows) return;
+    const target = Math.max(0, Math.min(buf.baseY, m.start.y - Math.floor(rows / 3)));
+    this.session.scrollLines(target - buf.viewportY);
+  }
+
+  private scheduleFindRefresh(): void {
+    if (this.findRefresh || !this.findBar?.isOpen || !this.findBar.query) return;
+    this.findRefresh = setTimeout(() => {
+      this.findRefresh = null;
+      if (!this.disposed && this.findBar?.isOpen) this.search('refresh');
+    }, FIND_REFRESH_MS);
+  }
+
+  /** Matches on the viewport's rows, the current one marked. */
+  private visibleHighlights(): Highlight[] {
+    if (this.matches.length === 0) return [];
+    const top = this.session.emulator.buffer.active.viewportY;
+    const rows = this.session.rows;
+    const out: Highlight[] = [];
+    for (let i = 0; i < this.matches.length; i++) {
+      const m = this.matches[i]!;
+      if (m.end.y < top) continue;
+      if (m.start.y >= top + rows) break;
+      for (const part of rangeRows(m, this.session.cols)) {
+        const row = part.y - top;
+        if (row >= 0 && row < rows) out.push({ row, start: part.start, end: part.end, current: i === this.currentMatch });
+      }
+    }
+    return out;
   }
 
   // ---- cursor blink and bell ---------------------------------------------------------
@@ -306,6 +408,7 @@ export class TerminalView implements Disposable {
   // ---- geometry --------------------------------------------------------------------------
 
   private handleResize(_e: QResizeEvent): void {
+    this.findBar?.place(this.widget.width());
     this.fitSessionToWidget();
     this.invalidate();
   }
@@ -341,9 +444,13 @@ export class TerminalView implements Disposable {
     }
   }
 
-  /** Copy/paste and scrollback keys: Cmd on macOS, Ctrl+Shift elsewhere. */
+  /** Copy/paste, find and scrollback keys: Cmd on macOS, Ctrl+Shift elsewhere. */
   private handleShortcut(k: KeyInput): boolean {
     const command = isMac ? k.meta && !k.ctrl : k.ctrl && k.shift && !k.meta;
+    if (command && k.key === 'f') {
+      this.openFind();
+      return true;
+    }
     if (command && k.key === 'c') return this.copySelection() || !isMac;
     if (command && k.key === 'v') {
       this.pasteClipboard();
