@@ -137,6 +137,7 @@ export class NotificationPolicy {
 }
 
 export interface NotificationSink {
+  /** Resolves once the OS has the notification (or refused it: the sink logs why). */
   send(req: NotificationRequest, sound: boolean, onClick: () => void): Promise<void>;
 }
 
@@ -155,8 +156,10 @@ export function nodeNotifierSink(logger: Logger, iconFile: string): Notification
             resolve();
           },
         );
-        // Resolves as soon as the OS has the request; the callback above may come much later (a click).
-        setImmediate(resolve);
+        // notify-send returns as soon as the notification daemon has it, so its callback marks the
+        // hand-over. terminal-notifier (wait: true) calls back only on a click or a timeout: there
+        // the request counts as handed over once it has started.
+        if (process.platform === 'darwin') setImmediate(resolve);
       });
     },
   };

@@ -1,0 +1,392 @@
+#!/usr/bin/env node
+// Menu-bar benchmarks (issue 7). Run `npm run build` first, then `node bench/menubar.mjs`.
+// Runs the real app (host services, window, tray) in this process under a private Xvfb with a
+// real system tray (trayer, XEmbed), a private D-Bus session bus and a real notification daemon
+// (dunst). Sessions run a stand-in `claude` (cat: no CPU); their states come from hook reports
+// sent to the app's hook socket exactly as bin/termio-hook sends them. Prints, each next to a
+// reference measured in the same run:
+//  1. status change (hook report written) → tray icon and menu updated, and painted (target p99 ≤ 50 ms),
+//     with 1 and with 50 sessions (and with the window hidden, which tells the window's repaint from
+//     the tray's); reference: report → registry state (host only), the tray alone, an empty Qt pass;
+//  2. attention → notification handed to the OS (target ≤ 200 ms): decided, accepted by the daemon
+//     (notify-send returned), shown (dunst ran its rule script); reference: notify-send run directly;
+//  3. with 50 sessions, the tray menu opening (popup + paint) and the picker filtering one keystroke
+//     (filter + paint) (target ≤ 50 ms each); reference: the same with 1 session.
+import { exec, spawn, spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createConnection } from 'node:net';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+
+const STATUS_SAMPLES = 200; // per configuration: enough for a stable p99
+const NOTIFY_SAMPLES = 30; // one per session, so per-session coalescing never drops one
+/** The policy folds more than 3 notifications in 2 s into a summary: space samples just past that. */
+const NOTIFY_SPACING_MS = 750;
+const MENU_SAMPLES = 40;
+const PICKER_ROUNDS = 15;
+const PICKER_QUERIES = ['c', 'cl', 'cla', 'clau', 'claude', 'co', 'cod', 'g', ''];
+const MANY = 50;
+
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+const ms = (x) => `${x.toFixed(2)} ms`;
+const row = (name, xs, note = '') => console.log(`  ${name.padEnd(58)} p50 ${ms(pct(xs, 50)).padStart(10)}  p99 ${ms(pct(xs, 99)).padStart(10)}  max ${ms(Math.max(...xs)).padStart(10)}${note}`);
+const sleep = (t) => new Promise((r) => setTimeout(r, t));
+async function until(check, what, timeout = 10_000) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const v = check();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(5);
+  }
+}
+
+// ---- a private desktop: Xvfb, D-Bus session bus (no auto-start), trayer, dunst ----
+const dir = mkdtempSync(join(tmpdir(), 'termio-bench-menubar-'));
+const children = [];
+function child(cmd, args, opts = {}) {
+  const c = spawn(cmd, args, { stdio: 'ignore', ...opts });
+  children.push(c);
+  return c;
+}
+const xvfb = child('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x800x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
+let xout = '';
+xvfb.stdio[3].on('data', (d) => (xout += d));
+const display = `:${await until(() => (xout.includes('\n') ? xout.trim() : null), 'Xvfb')}`;
+writeFileSync(
+  join(dir, 'bus.conf'),
+  `<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN" "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig><type>session</type><listen>unix:dir=${dir}</listen><auth>EXTERNAL</auth>
+<policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy></busconfig>\n`,
+);
+const bus = child('dbus-daemon', [`--config-file=${join(dir, 'bus.conf')}`, '--nofork', '--nopidfile', '--print-address=1'], { stdio: ['ignore', 'pipe', 'ignore'] });
+let busOut = '';
+bus.stdout.on('data', (d) => (busOut += d));
+const busAddress = await until(() => (busOut.includes('\n') ? busOut.trim() : null), 'the D-Bus address');
+const home = join(dir, 'home');
+const bin = join(dir, 'bin');
+mkdirSync(join(home, '.termio', 'config'), { recursive: true });
+mkdirSync(bin);
+chmodSync(home, 0o700);
+Object.assign(process.env, {
+  HOME: home,
+  TERMIO_HOME: join(home, '.termio'),
+  XDG_RUNTIME_DIR: home,
+  XDG_CONFIG_HOME: join(home, '.config'),
+  SHELL: '/bin/sh',
+  LANG: 'C.UTF-8',
+  DISPLAY: display,
+  DBUS_SESSION_BUS_ADDRESS: busAddress,
+});
+writeFileSync(join(home, '.termio', 'config', 'settings.json'), '{ "welcomeShown": true }\n');
+// The stand-in agent: a pty that reads and does nothing (its hooks are sent by this script).
+writeFileSync(join(bin, 'claude'), '#!/bin/sh\nexec cat >/dev/null\n', { mode: 0o755 });
+
+child('trayer', ['--edge', 'top', '--align', 'right', '--widthtype', 'request', '--height', '32', '--transparent', 'true', '--alpha', '0', '--tint', '0x202020']);
+const shownFile = join(dir, 'shown.tsv');
+writeFileSync(join(dir, 'shown.sh'), `#!/bin/sh\nprintf '%s\\t%s\\n' "$(date +%s%N)" "$3" >> "${shownFile}"\n`, { mode: 0o755 });
+// Notifications leave after 2 s, as a user's would be dismissed: the daemon never redraws a tall stack.
+writeFileSync(join(dir, 'dunstrc'), `[global]\n    monitor = 0\n    follow = none\n\n[urgency_normal]\n    timeout = 2\n\n[capture]\n    summary = "*"\n    script = ${join(dir, 'shown.sh')}\n`);
+child('dunst', ['-config', join(dir, 'dunstrc')]);
+const hasOwner = () =>
+  spawnSync('dbus-send', ['--session', '--print-reply=literal', '--dest=org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus.NameHasOwner', 'string:org.freedesktop.Notifications'], { encoding: 'utf8' }).stdout.includes('true');
+await until(hasOwner, 'dunst on the bus');
+
+function trayClient() {
+  const tree = spawnSync('xwininfo', ['-root', '-tree'], { encoding: 'utf8' }).stdout;
+  const panel = tree.indexOf('("panel" "trayer")');
+  return panel >= 0 && /\("termio" "termio"\)/.test(tree.slice(panel, panel + 600));
+}
+
+// ---- the app, in this process ----
+const { startQtRuntime } = require(join(root, 'dist/app/platform'));
+const runtime = startQtRuntime('termio');
+const { QPoint } = require('@nodegui/nodegui');
+const { TermioApp } = require(join(root, 'dist/app/ui/app.js'));
+const { Host } = require(join(root, 'dist/app/host/host.js'));
+const { createLogger } = require(join(root, 'dist/app/host/log.js'));
+const { nodeNotifierSink, defaultNotificationIcon } = require(join(root, 'dist/app/host/notifier.js'));
+const { HOOK_REPORT_VERSION } = require(join(root, 'dist/protocol/hookReport.js'));
+
+const log = createLogger(join(home, '.termio', 'logs', 'termio.log'));
+const real = nodeNotifierSink(log, defaultNotificationIcon(root));
+const handed = new Map(); // session → { decided, accepted }
+const sink = {
+  async send(req, sound, onClick) {
+    const rec = { decided: performance.now(), accepted: 0 };
+    await real.send(req, sound, onClick);
+    rec.accepted = performance.now();
+    if (req.sessionId) handed.set(req.sessionId, rec);
+  },
+};
+const started = await Host.start({ logger: log, path: `${bin}:${process.env.PATH}`, notificationSink: sink });
+if (!started.ok) throw new Error(started.message);
+const host = started.host;
+const app = new TermioApp(runtime, host, log);
+globalThis.benchApp = app; // NodeGUI objects live as long as their JS wrappers
+await app.restore();
+const qApp = app.qApp;
+const tray = app.tray;
+await until(trayClient, 'the tray icon docked in trayer');
+
+const stateAt = new Map();
+host.registry.onStateChanged((e) => stateAt.set(e.record.id, performance.now()));
+// Where the time of one refresh goes: the window's sidebar, the tray, then Qt's paint pass.
+const cost = { sidebar: [], tray: [], paint: [] };
+for (const win of app.windows) {
+  const setSessions = win.setSessions.bind(win);
+  win.setSessions = (groups) => {
+    const t0 = performance.now();
+    setSessions(groups);
+    if (waiter) cost.sidebar.push(performance.now() - t0);
+  };
+}
+let waiter = null;
+const update = tray.update.bind(tray);
+tray.update = (items, agents) => {
+  const t0 = performance.now();
+  update(items, agents);
+  if (waiter) cost.tray.push(performance.now() - t0);
+  if (waiter?.check()) {
+    const w = waiter;
+    waiter = null;
+    const updated = performance.now();
+    qApp.processEvents(); // delivers the paint of the tray icon and of anything else that changed
+    const painted = performance.now();
+    cost.paint.push(painted - updated);
+    w.resolve({ updated, painted });
+  }
+};
+
+const hookSocket = host.hooks.sessionEnv().TERMIO_HOOK_SOCKET;
+/** One hook report, framed as bin/termio-hook frames it; resolves with the time it was written. */
+function report(session, state, event, payload = {}) {
+  return new Promise((resolve, reject) => {
+    const s = createConnection(hookSocket);
+    s.on('error', reject);
+    s.on('connect', () => {
+      const t0 = performance.now();
+      s.end(`${JSON.stringify({ v: HOOK_REPORT_VERSION, session, agent: 'claude', state, event, payload: JSON.stringify({ hook_event_name: event, ...payload }), truncated: false })}\n`);
+      resolve(t0);
+    });
+  });
+}
+
+const sessions = [];
+async function addSessions(n) {
+  for (let i = 0; i < n; i++) {
+    const cwd = join(home, `s${String(sessions.length + 1).padStart(2, '0')}`);
+    mkdirSync(cwd);
+    const r = await host.registry.spawn({ agent: 'claude', cwd });
+    if (!r.ok) throw new Error(r.message);
+    sessions.push(r.record.id);
+  }
+  await until(() => tray.menuLabels().length >= sessions.length, 'the tray menu to list every session');
+}
+const itemState = (id) => tray.items.find((i) => i.id === id)?.state;
+
+async function statusToTray() {
+  for (const k of Object.keys(cost)) cost[k] = [];
+  const total = [];
+  const painted = [];
+  const hostOnly = [];
+  for (let k = 0; k < STATUS_SAMPLES; k++) {
+    const id = sessions[k % sessions.length];
+    const toWorking = itemState(id) !== 'working';
+    const done = new Promise((resolve) => {
+      waiter = { check: () => (toWorking ? itemState(id) === 'working' : itemState(id) !== 'working' && itemState(id) !== undefined), resolve };
+    });
+    const t0 = await report(id, toWorking ? 'working' : 'done', toWorking ? 'UserPromptSubmit' : 'Stop');
+    const t = await done;
+    total.push(t.updated - t0);
+    painted.push(t.painted - t0);
+    hostOnly.push(stateAt.get(id) - t0);
+  }
+  return { total, painted, hostOnly, cost: { sidebar: cost.sidebar, tray: cost.tray, paint: cost.paint } };
+}
+
+/** The tray alone: synthetic items, one changing state, straight into Tray.update, then a Qt pass. */
+function trayAlone(n) {
+  const now = Date.now();
+  const items = Array.from({ length: n }, (_, i) => ({ id: `t${i}`, label: `Session ${i}`, folderLabel: `project-${i}`, agentName: 'Claude Code', state: 'idle', stateSince: now }));
+  const xs = [];
+  for (let k = 0; k < STATUS_SAMPLES; k++) {
+    const item = items[k % n];
+    item.state = item.state === 'working' ? 'done' : 'working';
+    const t0 = performance.now();
+    update(items.map((i) => ({ ...i })));
+    qApp.processEvents();
+    xs.push(performance.now() - t0);
+  }
+  app.refresh(); // back to the real sessions
+  return xs;
+}
+
+function emptyQtPass() {
+  const xs = [];
+  for (let i = 0; i < 200; i++) {
+    const t0 = performance.now();
+    qApp.processEvents();
+    xs.push(performance.now() - t0);
+  }
+  return xs;
+}
+
+function menuOpen() {
+  const xs = [];
+  const builds = [];
+  for (let i = 0; i < MENU_SAMPLES; i++) {
+    const t0 = performance.now();
+    tray.menu.popup(new QPoint(1000, 34));
+    qApp.processEvents();
+    const t1 = performance.now();
+    if (!tray.menu.isVisible()) throw new Error('the tray menu did not open');
+    xs.push(t1 - t0);
+    builds.push(tray.lastMenuBuildMs);
+    tray.menu.hide();
+    qApp.processEvents();
+  }
+  return { xs, builds };
+}
+
+function pickerFilter() {
+  const win = [...app.windows][0];
+  win.openPicker();
+  const input = win.picker.input;
+  const xs = [];
+  const filterOnly = [];
+  for (let r = 0; r < PICKER_ROUNDS; r++) {
+    for (const q of PICKER_QUERIES) {
+      const t0 = performance.now();
+      input.setText(q);
+      qApp.processEvents();
+      xs.push(performance.now() - t0);
+      filterOnly.push(win.picker.lastFilterMs);
+    }
+  }
+  win.picker.close();
+  qApp.processEvents();
+  return { xs, filterOnly };
+}
+
+/** notify-send run directly, as node-notifier runs it (through a shell, same options): spawn → exit. */
+function notifySendDirect(i) {
+  const t0 = performance.now();
+  return new Promise((resolve) => exec(`notify-send "Reference" "direct ${i}" --icon "${defaultNotificationIcon(root)}" --expire-time "10000"`, () => resolve(performance.now() - t0)));
+}
+
+/** Waits until the app is quiet: Qt has nothing pending and a 20 ms timer fires on time 10 times in a row. */
+async function settle() {
+  let onTime = 0;
+  const end = Date.now() + 20_000;
+  while (onTime < 10 && Date.now() < end) {
+    qApp.processEvents();
+    const t0 = performance.now();
+    await sleep(20);
+    onTime = performance.now() - t0 < 23 ? onTime + 1 : 0;
+  }
+}
+
+try {
+  console.log(`Menu bar (issue 7): the app in-process under Xvfb ${display}, tray icon docked in trayer (XEmbed), notifications to dunst on a private bus`);
+  console.log(`  load average at start ${loadavg().map((x) => x.toFixed(2)).join(' ')} on ${cpus().length} cores (X round trips share the CPU with Xvfb: tails grow with load)`);
+  await addSessions(1);
+  await settle();
+  const one = await statusToTray();
+  const menuOne = menuOpen();
+  const pickerOne = pickerFilter();
+  const aloneOne = trayAlone(1);
+  const aloneMany = trayAlone(MANY);
+  await addSessions(MANY - 1);
+  await settle();
+  const many = await statusToTray();
+  for (const w of app.windows) w.window.hide();
+  await settle();
+  const manyHidden = await statusToTray();
+  for (const w of app.windows) w.window.show();
+  await settle();
+  const menuMany = menuOpen();
+  const pickerMany = pickerFilter();
+  const empty = emptyQtPass();
+
+  console.log(`\n1. status change (hook report written) → tray icon and menu updated (target p99 ≤ 50 ms), ${STATUS_SAMPLES} changes each`);
+  row('reference: an empty Qt event pass (processEvents)', empty);
+  row('reference: tray alone, update + Qt pass, 1 item (no window)', aloneOne);
+  row(`reference: tray alone, update + Qt pass, ${MANY} items`, aloneMany);
+  row('reference: report → registry state, 1 session (host only)', one.hostOnly);
+  row('1 session: → tray updated', one.total);
+  row('1 session: → tray updated and painted', one.painted);
+  row(`reference: report → registry state, ${MANY} sessions`, many.hostOnly);
+  row(`${MANY} sessions: → tray updated`, many.total);
+  row(`${MANY} sessions: → tray updated and painted`, many.painted);
+  row(`${MANY} sessions, window hidden: → tray updated and painted`, manyHidden.painted);
+  for (const [name, r] of [['1 session', one], [`${MANY} sessions`, many]]) {
+    row(`  ${name}, of which: window sidebar update`, r.cost.sidebar);
+    row(`  ${name}, of which: tray update (icon, tooltip, menu)`, r.cost.tray);
+    row(`  ${name}, of which: Qt paint pass after it`, r.cost.paint);
+  }
+
+  console.log(`\n2. attention → notification handed to the OS (target ≤ 200 ms), ${NOTIFY_SAMPLES} sessions asking one by one, ${MANY} running`);
+  writeFileSync(shownFile, '');
+  await settle();
+  const direct = [];
+  const decided = [];
+  const accepted = [];
+  const shown = [];
+  // Wall-clock of each attention report, to match against dunst's `date +%s%N` stamps.
+  const wallAt = new Map();
+  const looking = () => app.host.lookingAt;
+  let asked = 0;
+  for (const id of sessions) {
+    if (asked >= NOTIFY_SAMPLES) break;
+    if (id === looking()) continue; // the user looks at it: rightly no notification
+    await report(id, 'working', 'PreToolUse', { tool_name: 'Bash' });
+    await until(() => itemState(id) === 'working', 'working');
+    const t0 = await report(id, 'attention', 'PermissionRequest', { tool_name: 'Bash' });
+    wallAt.set(id, performance.timeOrigin + t0);
+    const rec = await until(() => handed.get(id), `the notification of ${id}`);
+    decided.push(rec.decided - t0);
+    accepted.push(rec.accepted - t0);
+    asked++;
+    // The reference under the same conditions, between two of the app's notifications.
+    await sleep(NOTIFY_SPACING_MS / 2);
+    direct.push(await notifySendDirect(asked));
+    await sleep(NOTIFY_SPACING_MS / 2);
+  }
+  const folderOf = new Map(sessions.map((id, i) => [`s${String(i + 1).padStart(2, '0')}`, id]));
+  await until(() => readFileSync(shownFile, 'utf8').split('\n').filter((l) => l.includes(' · ')).length >= asked, 'dunst to show every notification');
+  for (const line of readFileSync(shownFile, 'utf8').split('\n')) {
+    const [ns, body] = line.split('\t');
+    const id = folderOf.get((body ?? '').split(' · ')[0]);
+    if (id && wallAt.has(id)) shown.push(Number(BigInt(ns) / 1000n) / 1000 - wallAt.get(id));
+  }
+  row('reference: notify-send run directly, same options (spawn → exit)', direct);
+  row('report → notification decided, handed to node-notifier', decided);
+  row('report → notify-send returned (the daemon has it)', accepted);
+  row('report → dunst showed it (its rule script ran)', shown, shown.length < asked ? `  (${shown.length}/${asked} matched)` : '');
+
+  console.log('\n3. tray menu open and picker filter (target ≤ 50 ms each)');
+  row('reference, 1 session: tray menu popup + paint', menuOne.xs);
+  row(`${MANY} sessions: tray menu popup + paint`, menuMany.xs);
+  console.log(`  ${'menu rebuild when it changed, 50 sessions (from update)'.padEnd(58)} ${ms(tray.lastMenuBuildMs)}`);
+  row('reference, 1 session: picker keystroke → filtered + painted', pickerOne.xs);
+  row(`${MANY} sessions: picker keystroke → filtered + painted`, pickerMany.xs);
+  row(`${MANY} sessions: picker filter pass alone`, pickerMany.filterOnly);
+  console.log(`\n  tray animation: ${tray.framesDrawn} frames drawn while agents worked; load average at end ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+} finally {
+  app.host.registry.dispose();
+  await app.host.dispose().catch(() => undefined);
+  tray.dispose();
+  for (const c of children.reverse()) c.kill('SIGTERM');
+  runtime.stop();
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
+}
