@@ -308,8 +308,9 @@ export class TermioApp {
           agentName: this.agentName(r.agentId),
           state: r.state,
           stateSince: r.stateSince,
+          ...(this.host.agent(r.agentId)?.iconFile ? { agentIcon: this.host.agent(r.agentId)!.iconFile! } : {}),
         })),
-        this.host.enabledAgents().filter((e) => e.id !== TERMINAL_AGENT_ID).map((e) => ({ id: e.id, name: e.manifest.name, installed: e.installed })),
+        this.host.enabledAgents().filter((e) => e.id !== TERMINAL_AGENT_ID).map((e) => ({ id: e.id, name: e.manifest.name, installed: e.installed, ...(e.iconFile ? { icon: e.iconFile } : {}) })),
       );
     });
   }

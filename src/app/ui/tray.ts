@@ -1,7 +1,23 @@
 // The menu-bar (tray) icon: the aggregate state of every session at a glance (attention over
 // working over done over idle, animated while agents work, with a count of sessions that need
 // you), and a menu that lists each session, most urgent first, to jump to it.
-import { QAction, QIcon, QMenu, QPixmap, QSystemTrayIcon, QSystemTrayIconActivationReason, QWidget, WidgetEventTypes } from '@nodegui/nodegui';
+import {
+  AspectRatioMode,
+  GlobalColor,
+  QAction,
+  QIcon,
+  QImage,
+  QImageFormat,
+  QMenu,
+  QPainter,
+  QPixmap,
+  QSystemTrayIcon,
+  QSystemTrayIconActivationReason,
+  QWidget,
+  RenderHint,
+  TransformationMode,
+  WidgetEventTypes,
+} from '@nodegui/nodegui';
 import type { SessionState } from '../../protocol';
 import type { Logger } from '../host/log';
 import { aggregateState, byUrgency, formatDuration, stateLabel } from '../host/sidebarModel';
@@ -14,12 +30,15 @@ export interface TrayItem {
   agentName: string;
   state: SessionState;
   stateSince: number;
+  /** The agent's icon file (SVG or PNG), drawn with the state as a dot in its corner. */
+  agentIcon?: string;
 }
 
 export interface TrayAgent {
   id: string;
   name: string;
   installed: boolean;
+  icon?: string;
 }
 
 export interface TrayOptions {
@@ -47,6 +66,42 @@ function svgIcon(svg: string): QIcon {
 const dotColor: Record<SessionState, string> = { attention: '#ff9f43', working: '#6cb6ff', done: '#57d9a3', idle: '#8a93a6' };
 export function stateDotIcon(state: SessionState): QIcon {
   return svgIcon(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16" width="16" height="16"><circle cx="8" cy="8" r="${state === 'attention' ? 6 : 5}" fill="${dotColor[state]}"/></svg>`);
+}
+
+/** Menu icons are drawn at 16-24 px; composed at 64 px they stay sharp on Retina menus. */
+const MENU_ICON_PX = 64;
+const MARK_PX = 52;
+const DOT_PX = 28;
+const composed = new Map<string, QIcon>();
+
+/** A session's menu icon: its agent's mark with the state as a dot in the corner (just the dot
+ *  when the agent has no readable icon file). */
+export function sessionIcon(state: SessionState, agentIcon?: string): QIcon {
+  if (!agentIcon) return stateDotIcon(state);
+  const key = `${state}\u0000${agentIcon}`;
+  let icon = composed.get(key);
+  if (icon) return icon;
+  const mark = new QImage();
+  if (!mark.load(agentIcon)) return stateDotIcon(state);
+  const dot = new QImage();
+  dot.loadFromData(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="${DOT_PX}" height="${DOT_PX}"><circle cx="12" cy="12" r="10" fill="${dotColor[state]}" stroke="#11141a" stroke-width="2.5"/></svg>`), 'SVG');
+  const img = new QImage(MENU_ICON_PX, MENU_ICON_PX, QImageFormat.ARGB32_Premultiplied);
+  img.fill(GlobalColor.transparent);
+  const p = new QPainter(img);
+  p.setRenderHint(RenderHint.SmoothPixmapTransform, true);
+  p.drawImage(0, 0, mark.scaled(MARK_PX, MARK_PX, AspectRatioMode.KeepAspectRatio, TransformationMode.SmoothTransformation));
+  p.drawImage(MENU_ICON_PX - DOT_PX, MENU_ICON_PX - DOT_PX, dot);
+  p.end();
+  icon = new QIcon(QPixmap.fromImage(img, 0));
+  composed.set(key, icon);
+  return icon;
+}
+
+const fileIcons = new Map<string, QIcon>();
+function fileIcon(file: string): QIcon {
+  let icon = fileIcons.get(file);
+  if (!icon) fileIcons.set(file, (icon = new QIcon(file)));
+  return icon;
 }
 
 /** One session's line in the menu; the time in state is rounded (formatDuration), so the text only changes every few seconds. */
@@ -158,8 +213,8 @@ export class Tray {
   /** Rebuilds the menu when what it shows changed. */
   private rebuildMenu(): void {
     const now = Date.now();
-    const lines = this.items.map((i) => `${i.id}\u0000${i.state}\u0000${trayItemText(i, now)}`);
-    const key = `${lines.join('\n')}\u0001${this.agents.map((a) => `${a.id}:${a.name}:${a.installed}`).join(',')}`;
+    const lines = this.items.map((i) => `${i.id}\u0000${i.state}\u0000${i.agentIcon ?? ''}\u0000${trayItemText(i, now)}`);
+    const key = `${lines.join('\n')}\u0001${this.agents.map((a) => `${a.id}:${a.name}:${a.installed}:${a.icon ?? ''}`).join(',')}`;
     if (key === this.menuKey) return;
     const t0 = performance.now();
     this.menuKey = key;
@@ -172,7 +227,7 @@ export class Tray {
       a.setEnabled(false);
     }
     for (const item of this.items) {
-      this.action(this.menu, trayItemText(item, now), () => this.opts.onSelectSession(item.id), stateDotIcon(item.state));
+      this.action(this.menu, trayItemText(item, now), () => this.opts.onSelectSession(item.id), sessionIcon(item.state, item.agentIcon));
     }
     this.menu.addSeparator();
     const sub = new QMenu();
@@ -180,7 +235,7 @@ export class Tray {
     this.keep.push(sub);
     this.action(sub, 'Terminal', () => this.opts.onNewSession(null));
     for (const agent of this.agents) {
-      const a = this.action(sub, agent.installed ? agent.name : `${agent.name} (not installed)`, () => this.opts.onNewSession(agent.id));
+      const a = this.action(sub, agent.installed ? agent.name : `${agent.name} (not installed)`, () => this.opts.onNewSession(agent.id), agent.icon ? fileIcon(agent.icon) : undefined);
       a.setEnabled(agent.installed);
     }
     const subAction = new QAction();
