@@ -194,23 +194,51 @@ async function qtPart() {
     return { s, win, view, frames, close: () => { view.dispose(); s.dispose(); win.close(); } };
   };
 
-  // Paint time: a 200×50 screen of mixed styles.
-  let screen = '';
-  for (let r = 0; r < 49; r++) {
-    let line = '';
-    for (let c = 0; c < 20; c++) line += `\x1b[${c % 2 ? 1 : 0};${31 + ((r + c) % 7)}${c % 3 ? '' : ';44'}m${'abcdefghi'.slice(0, 9)}\x1b[0m `;
-    screen += line + (r < 48 ? '\r\n' : '');
-  }
-  writeFileSync(join(work, 'screen.txt'), screen);
+  // Paint time: a 200×50 screen of mixed styles (20 nine-letter words per row, each in another
+  // colour than its neighbours, every other one bold, every third on blue: ~1000 style runs).
+  const mixedScreen = (seed) => {
+    let screen = '';
+    for (let r = 0; r < 49; r++) {
+      let line = '';
+      for (let c = 0; c < 20; c++) {
+        // Different words on every row and in every frame, so no cache of drawn words could help.
+        const word = Array.from({ length: 9 }, (_, k) => String.fromCharCode(97 + (((seed * 131 + r * 17 + c * 7) * (k + 3) + k * k) % 26))).join('');
+        line += `\x1b[${c % 2 ? 1 : 0};${31 + ((r + c + seed) % 7)}${c % 3 ? '' : ';44'}m${word}\x1b[0m `;
+      }
+      screen += line + (r < 48 ? '\r\n' : '');
+    }
+    return screen;
+  };
+  writeFileSync(join(work, 'screen.txt'), mixedScreen(0));
   const p = open(['/bin/sh', '-c', `cat ${join(work, 'screen.txt')}; exec cat`], 200, 50);
   await until(() => p.s.screenLines().some((l) => l.length > 150) && p.frames.length > 0, 'mixed screen');
   await wait(100);
+  // Every row repainted, the rows themselves unchanged (a theme switch); interleaved with the
+  // reference in the same run: the previous painter (offscreen image, one drawText per style run
+  // on an integer-advance grid, then a blit of the whole image) over the same frame and window.
+  const reference = referencePainter(p.s.renderModel.frame, Math.ceil(200 * p.view.cellSize.width), 50 * p.view.cellSize.height);
   const full = [];
-  for (let i = 0; i < 40; i++) {
+  const ref = [];
+  for (let i = 0; i < 80; i++) {
     const n = p.frames.length;
     p.view.setTheme(i % 2 ? darkTheme : lightTheme);
     await until(() => p.frames.length > n && p.frames[p.frames.length - 1].full, 'full frame');
     full.push(p.frames[p.frames.length - 1].paintMs);
+    await wait(FRAME_MS);
+    ref.push(reference.paint(i % 2 ? darkTheme : lightTheme));
+    await wait(FRAME_MS);
+  }
+  reference.close();
+  // A full frame of new output: the render model rebuilds every row, then the view paints them.
+  const fresh = [];
+  const freshModel = [];
+  for (let i = 1; i <= 40; i++) {
+    const n = p.frames.length;
+    p.s.emulator.write(`\x1b[H${mixedScreen(i)}`);
+    await until(() => p.frames.length > n && p.frames[p.frames.length - 1].rows >= 49, 'fresh frame');
+    const f = p.frames[p.frames.length - 1];
+    fresh.push(f.paintMs);
+    freshModel.push(f.modelMs);
     await wait(FRAME_MS);
   }
   const line = [];
@@ -222,8 +250,11 @@ async function qtPart() {
     await wait(FRAME_MS);
   }
   p.close();
-  console.log('Paint (QPainter into the row image + blit), Xvfb, p50 / p99');
-  console.log(`  full 200×50 mixed-style frame:  ${f2(median(full))} / ${f2(pct(full, 99))} ms   target p50 ≤ 4 ms   ${median(full) <= 4 ? 'ok' : 'MISSED'}`);
+  // The best run shows the cost without other processes in the way (a shared 2-core box is noisy).
+  const fig = (a) => `${f2(median(a))} / ${f2(pct(a, 99))} ms (best ${f2(Math.min(...a))})`;
+  console.log('Paint (QPainter straight into the widget, flushed to the X server), Xvfb, p50 / p99');
+  console.log(`  full 200×50 mixed-style frame:  ${fig(full)}   previous painter, same run: ${fig(ref)}   target p50 ≤ 4 ms   ${median(full) <= 4 ? 'ok' : 'MISSED'}`);
+  console.log(`  same, with new output:          ${fig(fresh)}   of which render model ${f2(median(freshModel))} ms`);
   console.log(`  one-line update:                ${f2(median(line))} / ${f2(pct(line, 99))} ms   target p50 ≤ 1 ms   ${median(line) <= 1 ? 'ok' : 'MISSED'}`);
 
   // Key → painted echo in a shell.
@@ -265,6 +296,59 @@ async function qtPart() {
   y.close();
   console.log(`Ctrl-C under \`yes\`: prompt painted after ${f1(stop)} ms (target ≤ 100 ms ${stop <= 100 ? 'ok' : 'MISSED'}); ${fps} frames/s during the flood (target ≥ 30 ${fps >= 30 ? 'ok' : 'MISSED'}; frame cap 60)`);
   process.exit(0);
+}
+
+/**
+ * The painter the view used before GridPainter, kept here as the same-run reference: an offscreen
+ * RGB32 image, per row a background fill, a fill per coloured run, setFont/setPen/drawText per
+ * run at col × the rounded advance, then widget.repaint() blitting the whole image.
+ */
+function referencePainter(frame, width, height) {
+  const { QMainWindow, QWidget, QImage, QImageFormat, QPainter, QColor, QFont, QFontMetrics, QFontWeight, WidgetEventTypes } = require('@nodegui/nodegui');
+  const { resolveColor, DEFAULT_FONT_FAMILY, DEFAULT_FONT_SIZE } = { ...require(join(root, 'dist', 'terminal')), ...require(join(root, 'dist', 'app', 'ui', 'terminal', 'terminalView')) };
+  const fonts = [new QFont(DEFAULT_FONT_FAMILY, DEFAULT_FONT_SIZE), new QFont(DEFAULT_FONT_FAMILY, DEFAULT_FONT_SIZE, QFontWeight.Bold)];
+  const fm = new QFontMetrics(fonts[0]);
+  const cellW = fm.horizontalAdvance('M');
+  const cellH = fm.lineSpacing();
+  const ascent = fm.ascent();
+  const win = new QMainWindow();
+  const widget = new QWidget();
+  const image = new QImage(width, height, QImageFormat.RGB32);
+  widget.addEventListener(WidgetEventTypes.Paint, () => {
+    const painter = new QPainter(widget);
+    painter.drawImage(0, 0, image);
+    painter.end();
+  });
+  win.setCentralWidget(widget);
+  win.resize(width, height);
+  win.show();
+  const colors = new Map();
+  const color = (rgb) => colors.get(rgb) ?? colors.set(rgb, new QColor((rgb >> 16) & 255, (rgb >> 8) & 255, rgb & 255)).get(rgb);
+  return {
+    paint(theme) {
+      colors.clear();
+      const t0 = performance.now();
+      const p = new QPainter(image);
+      for (let r = 0; r < frame.rows; r++) {
+        const y = r * cellH;
+        p.fillRect(0, y, width, cellH, color(theme.background));
+        for (const run of frame.lines[r].runs) {
+          if (run.bg.kind !== 'default') p.fillRect(run.col * cellW, y, run.cells * cellW, cellH, color(resolveColor(theme, run.bg, 'bg')));
+        }
+        let font = null;
+        for (const run of frame.lines[r].runs) {
+          const f = fonts[run.bold ? 1 : 0];
+          if (f !== font) p.setFont((font = f));
+          p.setPen(color(resolveColor(theme, run.fg, 'fg')));
+          if (run.text.trim()) p.drawText(run.col * cellW, y + ascent, run.text);
+        }
+      }
+      p.end();
+      widget.repaint();
+      return performance.now() - t0;
+    },
+    close: () => win.close(),
+  };
 }
 
 if (QT_PART) {
