@@ -4,7 +4,7 @@
 // is screenshotted and used from the keyboard to jump to a session, and dunst must show a
 // notification when a fake Claude Code asks for permission, and none while the user looks at it.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -40,9 +40,11 @@ describe.skipIf(desktopSkipReason)('menu bar: tray icon, tray menu and notificat
     }
   });
 
-  async function startApp(): Promise<{ app: AppUnderTest; win: string }> {
+  async function startApp(settings: Record<string, unknown> = {}): Promise<{ app: AppUnderTest; win: string }> {
     const home = mkdtempSync(join(tmpdir(), 'termio-e2e-'));
     installFakeAgents(home, ['claude']);
+    mkdirSync(join(home, '.termio', 'config'), { recursive: true });
+    writeFileSync(join(home, '.termio', 'config', 'settings.json'), JSON.stringify({ welcomeShown: true, ...settings }));
     const a = await AppUnderTest.launch(display, { home, env: desktop.env() });
     app = a;
     const win = await a.waitForWindow();
@@ -201,6 +203,34 @@ describe.skipIf(desktopSkipReason)('menu bar: tray icon, tray menu and notificat
     await a.waitForLog(new RegExp(`INFO notification \\{"kind":"attention","session":"${epsilon}"`));
     expect(desktop.notifications().filter((n) => n.body.includes('delta'))).toEqual([]);
     expect(a.log()).not.toMatch(new RegExp(`notification \\{[^\\n]*"session":"${delta}"`));
+  });
+
+  it("notifies the end of a long turn (not a short one) and a program's own OSC 9 and OSC 777 messages", async () => {
+    // Turns of at least a second count as long here (the default is 10 s).
+    const { app: a } = await startApp({ notifications: { doneMinSeconds: 1 } });
+    const eta = await spawnClaude(a, 'eta');
+    const zeta = await spawnClaude(a, 'zeta');
+    await lookElsewhere(a);
+    report(a, eta, 'working', 'UserPromptSubmit');
+    report(a, zeta, 'working', 'UserPromptSubmit');
+    const turnStart = Date.now();
+    report(a, eta, 'done', 'Stop');
+    await entered(a, eta, 'done');
+    await waitFor(() => Date.now() - turnStart >= 1_200, { what: "zeta's turn to pass a second" });
+    report(a, zeta, 'done', 'Stop');
+    const finished = await waitFor(() => desktop.notifications().find((n) => n.body.startsWith('zeta · ')), { what: 'the end of the long turn notified' });
+    expect(finished.summary).toBe('Claude Code finished');
+    expect(finished.body).toMatch(/^zeta · after \ds$/);
+    expect(desktop.notifications().filter((n) => n.body.startsWith('eta · '))).toEqual([]);
+
+    // A plain shell in the background prints both kinds of terminal notification.
+    const folder = join(a.home, 'theta');
+    mkdirSync(folder);
+    const shell = (await a.cli(['sessions', 'spawn', '--cwd', folder])).stdout.trim();
+    await lookElsewhere(a);
+    await a.cli(['sessions', 'send', shell, "printf '\\033]9;Build finished\\007'; printf '\\033]777;notify;Deploy;All green\\007'", '--enter']);
+    await waitFor(() => desktop.notifications().find((n) => n.summary === 'Deploy' && n.body === 'All green'), { what: 'the OSC 777 notification' });
+    await waitFor(() => desktop.notifications().find((n) => n.summary === 'Terminal' && n.body === 'Build finished'), { what: 'the OSC 9 notification' });
   });
 
   /** Visible top-level windows of the app (the main window, the tray menu when open). */

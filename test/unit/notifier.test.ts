@@ -52,6 +52,14 @@ describe('notification policy', () => {
     expect(p.terminalNotification('s1', 'Build', 'finished', 0, away)).toMatchObject({ kind: 'terminal', title: 'Build', message: 'finished' });
     expect(p.terminalNotification('s2', 'Build', 'finished', 0, looking)).toBeNull();
   });
+
+  it('coalesces a program repeating one message, not its different messages', () => {
+    const p = new NotificationPolicy(prefs);
+    expect(p.terminalNotification('s1', 'Build', 'finished', 0, away)).not.toBeNull();
+    expect(p.terminalNotification('s1', 'Build', 'finished', 100, away)).toBeNull();
+    expect(p.terminalNotification('s1', 'Deploy', 'all green', 200, away)).toMatchObject({ title: 'Deploy', message: 'all green' });
+    expect(p.terminalNotification('s1', 'Build', 'finished', COALESCE_MS + 1, away)).not.toBeNull();
+  });
 });
 
 describe('what an agent waits for', () => {

@@ -11,6 +11,8 @@ export const COALESCE_MS = 5_000;
 /** More than BURST_MAX notifications within BURST_WINDOW_MS are folded into one summary. */
 export const BURST_MAX = 3;
 export const BURST_WINDOW_MS = 2_000;
+/** Past this many remembered sends, the ones older than COALESCE_MS are dropped (a bound, not a tuning knob). */
+const LAST_SENT_PRUNE_AT = 256;
 
 export interface NotifyPrefs {
   attention: boolean;
@@ -122,10 +124,13 @@ export class NotificationPolicy {
   }
 
   private admit(req: NotificationRequest, at: number): NotificationRequest | null {
-    const key = `${req.sessionId}:${req.kind}`;
+    // A state repeats itself: one per kind. A program's messages differ: only the same text repeats.
+    const key = req.kind === 'terminal' ? `${req.sessionId}:terminal:${req.title}\u0000${req.message}` : `${req.sessionId}:${req.kind}`;
     const last = this.lastSent.get(key);
     if (last !== undefined && at - last < COALESCE_MS) return null;
     this.lastSent.set(key, at);
+    // Programs can send endless distinct messages: forget the ones too old to coalesce with.
+    if (this.lastSent.size > LAST_SENT_PRUNE_AT) for (const [k, t] of this.lastSent) if (at - t >= COALESCE_MS) this.lastSent.delete(k);
     this.prune(at);
     if (this.recent.length >= BURST_MAX) {
       this.held.push(req);
