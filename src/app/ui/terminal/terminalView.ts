@@ -22,7 +22,7 @@ import {
 } from '@nodegui/nodegui';
 import {
   darkTheme, Emitter, findAll, findLinks, nextMatchIndex, rangeRows, type BufferPoint, type BufferRange, type CursorState,
-  type Event, type FindDirection, type KeyInput, type MouseButton, type Session, type Theme, type Disposable,
+  type Event, type FindDirection, type Frame, type KeyInput, type MouseButton, type Session, type Theme, type Disposable,
 } from '../../../terminal';
 import { FindBar } from './findBar';
 import { GridPainter, makeCellFonts, type CellFonts, type Highlight } from './gridPainter';
@@ -99,6 +99,8 @@ export class TerminalView implements Disposable {
   /** True while paintFrame's repaint() runs: only then may the paint event paint just pendingRows. */
   private ownRepaint = false;
   private bellFlash = false;
+  /** The frame of the last model update, what any paint event shows. */
+  private lastFrame: Frame | null = null;
   private blinkOn = true;
   private focused = false;
   private preedit = '';
@@ -248,6 +250,7 @@ export class TerminalView implements Disposable {
     this.lastFrameAt = start;
     if (this.widget.width() <= 0 || this.widget.height() <= 0) return;
     const { frame, dirtyRows } = this.session.renderModel.update();
+    this.lastFrame = frame;
     const modelMs = performance.now() - start;
     this.updateBlink(frame.cursor);
     for (const r of dirtyRows) this.pendingRows.add(r);
@@ -277,7 +280,13 @@ export class TerminalView implements Disposable {
       // system shows of the widget may be stale.
       const partial = this.ownRepaint && !this.fullRedraw;
       const state = { focused: this.focused, blinkOn: this.blinkOn, preedit: this.preedit, highlights: this.visibleHighlights() };
-      this.grid.paint(painter, this.session.renderModel.frame, partial ? this.pendingRows : 'all', width, height, state);
+      // Before the first frame there is nothing to show but the background (the first frame is
+      // scheduled by the constructor).
+      if (!this.lastFrame) {
+        painter.fillRect(0, 0, width, height, this.grid.color(this.theme.background));
+        return;
+      }
+      this.grid.paint(painter, this.lastFrame, partial ? this.pendingRows : 'all', width, height, state);
       this.pendingRows.clear();
       this.fullRedraw = false;
     } finally {
