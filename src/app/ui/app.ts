@@ -11,14 +11,15 @@ import { termioPaths } from '../host/paths';
 import type { SessionRecord } from '../host/sessionRegistry';
 import { shellQuote } from '../host/shellQuote';
 import { buildSidebar, folderLabels, formatDuration, stateLabel, type SessionSummary } from '../host/sidebarModel';
-import { darkTheme, lightTheme } from '../../terminal';
 import { SettingsWindow, type SettingsAgent } from './settingsWindow';
-import { DEFAULT_FONT_FAMILY, type TerminalView } from './terminal/terminalView';
+import { DEFAULT_FONT_FAMILY } from './terminal/terminalView';
 import { WelcomeWindow } from './welcomeWindow';
 import { MainWindow } from './mainWindow';
 import type { PickerAgent } from './picker';
 import type { ShortcutAction } from './shortcuts';
-import { createTerminalView } from './sessionView';
+import { appearanceOverride, decideAppearance, systemAppearance, type Appearance } from './appearance';
+import { chromeFor, type ChromeColors } from './chromeStyle';
+import { createTerminalView, terminalTheme, type TerminalPage } from './sessionView';
 import { Tray } from './tray';
 
 /** If disposing sessions hangs (a pty that will not die), exit anyway after this long; the
@@ -31,7 +32,11 @@ export class TermioApp {
   readonly windows = new Set<MainWindow>();
   readonly tray: Tray;
   private readonly sessionWindow = new Map<string, MainWindow>();
-  private readonly views = new Map<string, TerminalView>();
+  private readonly views = new Map<string, TerminalPage>();
+  /** Dark or light, for the chrome and the terminals (see appearance.ts). */
+  private appearance: Appearance = 'dark';
+  /** TERMIO_APPEARANCE, read once at start. */
+  private appearanceEnv: Appearance | null = null;
   private settingsWindow: SettingsWindow | null = null;
   /** For bench/window.mjs: when a switch started, and when the oldest unshown state change came. */
   private switchStarted: { id: string; at: number } | null = null;
@@ -52,6 +57,16 @@ export class TermioApp {
     this.qApp.addEventListener(WidgetEventTypes.ApplicationActivate, () => {
       if (![...this.windows].some((w) => w.isVisible())) this.showWindow();
     });
+    const env = appearanceOverride(process.env.TERMIO_APPEARANCE);
+    if (env.error) this.log.warn(env.error);
+    this.appearanceEnv = env.appearance;
+    this.appearance = this.decideAppearance();
+    this.log.info('appearance', { appearance: this.appearance, setting: host.settings.settings.terminal.theme });
+    // The OS switched between light and dark (or the desktop's palette changed): Qt updates the
+    // application palette and tells the application object.
+    this.qApp.addEventListener(WidgetEventTypes.ApplicationPaletteChange, () => this.applyAppearance('system palette changed'));
+    // And check again whenever the app comes to the front, in case that event was missed.
+    this.qApp.addEventListener(WidgetEventTypes.ApplicationActivate, () => this.applyAppearance('app activated'));
     this.tray = new Tray({
       onShow: () => this.showWindow(),
       onQuit: () => void this.quit('menu'),
@@ -109,6 +124,7 @@ export class TermioApp {
       onClosed: () => this.log.info('window closed'),
       onSelect: (id) => this.focusSession(id),
       onAction: (action, id) => void this.handleAction(win, action, id),
+      chrome: this.chrome,
     });
     this.windows.add(win);
     this.setActive(win);
@@ -220,10 +236,13 @@ export class TermioApp {
   private handleAdded(r: SessionRecord): void {
     const win = this.activeWindow ?? this.showWindow();
     this.sessionWindow.set(r.id, win);
-    const view = createTerminalView(r.session, this.host.settings.settings, {
-      onDropPaths: (paths) => r.session.paste(paths.map(shellQuote).join(' ')),
-    });
-    this.views.set(r.id, view.terminal);
+    const view = createTerminalView(
+      r.session,
+      this.host.settings.settings,
+      { onDropPaths: (paths) => r.session.paste(paths.map(shellQuote).join(' ')) },
+      this.appearance,
+    );
+    this.views.set(r.id, view);
     view.terminal.onFramePainted(() => {
       if (this.switchStarted?.id !== r.id) return;
       this.log.debug('switch painted', { id: r.id, ms: +(performance.now() - this.switchStarted.at).toFixed(2) });
@@ -344,7 +363,7 @@ export class TermioApp {
           if (r.error) return r.error;
           return `${this.agentName(id)}: ${on ? 'live status on' : 'live status off'} (${r.file}${r.backup ? `; backup at ${r.backup}` : ''})`;
         },
-      });
+      }, this.chrome);
     }
     this.settingsWindow.show(undefined, this.activeWindow?.window);
   }
@@ -383,6 +402,7 @@ export class TermioApp {
         done();
       },
       onSkip: done,
+      chrome: this.chrome,
     });
     this.welcome.show(this.activeWindow?.window);
     this.log.info('welcome shown', { agents: agents.map((a) => a.id) });
@@ -390,15 +410,35 @@ export class TermioApp {
 
   private handleSettingsChange(): void {
     const s = this.host.settings.settings;
-    const theme = s.terminal.theme === 'light' ? lightTheme : darkTheme;
-    for (const v of this.views.values()) {
-      v.setTheme(theme);
-      v.setFont(s.terminal.fontFamily ?? DEFAULT_FONT_FAMILY, s.terminal.fontSize);
-    }
+    this.applyAppearance('settings changed');
+    for (const v of this.views.values()) v.terminal.setFont(s.terminal.fontFamily ?? DEFAULT_FONT_FAMILY, s.terminal.fontSize);
     for (const w of this.windows) w.applyShortcuts(s.shortcuts);
     this.settingsWindow?.refreshProblems();
     if (this.host.settings.errors.length) this.activeWindow?.showMessage(this.host.settings.errors.join('\n'));
     this.refresh();
+  }
+
+  get chrome(): ChromeColors {
+    return chromeFor(this.appearance);
+  }
+
+  /** The theme setting, else TERMIO_APPEARANCE, else the OS palette, else dark. */
+  private decideAppearance(): Appearance {
+    return decideAppearance(this.host.settings.settings.terminal.theme, this.appearanceEnv, systemAppearance(this.qApp));
+  }
+
+  /** Restyles every window and terminal when the appearance changed. */
+  private applyAppearance(why: string): void {
+    const next = this.decideAppearance();
+    if (next === this.appearance) return;
+    this.appearance = next;
+    this.log.info('appearance', { appearance: next, why });
+    const chrome = this.chrome;
+    const theme = terminalTheme(next);
+    for (const w of this.windows) w.setChrome(chrome);
+    for (const v of this.views.values()) v.setTheme(theme);
+    this.settingsWindow?.setChrome(chrome);
+    this.welcome?.setChrome(chrome);
   }
 
   private handleCatalogChange(): void {

@@ -17,7 +17,7 @@ import {
 } from '@nodegui/nodegui';
 import type { Logger } from '../host/log';
 import type { SidebarGroup } from '../host/sidebarModel';
-import { chromeStyleSheet } from './chromeStyle';
+import { chromeStyleSheet, darkChrome, type ChromeColors } from './chromeStyle';
 import { openExternal } from './openExternal';
 import { Picker, type PickerAgent } from './picker';
 import { QuickOpen } from './quickOpen';
@@ -50,6 +50,8 @@ export interface MainWindowOptions {
   onClosed(): void;
   onSelect(id: string): void;
   onAction(action: ShortcutAction | 'resume' | 'new' | 'close', sessionId: string | null): void;
+  /** The chrome's colours now (setChrome changes them later); dark when absent. */
+  chrome?: ChromeColors;
 }
 
 const SIDEBAR_WIDTH_PX = 250; // fits a folder name, an agent name and a status time at 13 px
@@ -88,7 +90,8 @@ export class MainWindow {
     w.setObjectName('mainWindow');
     w.resize(1100, 700);
     w.setMinimumSize(640, 400);
-    w.setStyleSheet(chromeStyleSheet());
+    const chrome = opts.chrome ?? darkChrome;
+    w.setStyleSheet(chromeStyleSheet(chrome));
 
     const central = new QWidget();
     central.setObjectName('central');
@@ -108,7 +111,7 @@ export class MainWindow {
     heading.setObjectName('sidebarHeading');
     heading.setText('SESSIONS');
     sideLayout.addWidget(heading);
-    this.sidebar = new Sidebar({ onSelect: (id) => opts.onSelect(id) });
+    this.sidebar = new Sidebar({ onSelect: (id) => opts.onSelect(id), chrome });
     sideLayout.addWidget(this.sidebar.widget, 1);
     // Why the selected session is in its state: channel, rule or event, and how long ago.
     this.why.setObjectName('whyStrip');
@@ -144,8 +147,9 @@ export class MainWindow {
       onInstallLink: (url) => {
         if (!openExternal(url)) this.showMessage(`Install it from ${url}`);
       },
+      chrome,
     });
-    this.quick = new QuickOpen(central);
+    this.quick = new QuickOpen(central, chrome);
     this.bannerTimer.addEventListener(WidgetEventTypes.Timer, () => {
       this.banner.hide();
       if (this.bannerTimerId !== null) this.bannerTimer.killTimer(this.bannerTimerId);
@@ -178,6 +182,14 @@ export class MainWindow {
   applyShortcuts(overrides: Partial<Record<string, string>>): void {
     const keys = { ...defaultShortcuts(), ...overrides };
     for (const [action, sc] of this.actionShortcuts) sc.setKey(new QKeySequence(keys[action] ?? defaultShortcuts()[action]));
+  }
+
+  /** Restyles the window, its sidebar and overlays (the terminal pages restyle themselves). */
+  setChrome(c: ChromeColors): void {
+    this.window.setStyleSheet(chromeStyleSheet(c));
+    this.sidebar.setChrome(c);
+    this.picker.setChrome(c);
+    this.quick.setChrome(c);
   }
 
   setWhy(text: string): void {

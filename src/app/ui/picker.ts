@@ -7,6 +7,7 @@ import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { fuzzyFilter } from '../host/fuzzy';
+import { darkChrome, overlayStyleSheet, type ChromeColors } from './chromeStyle';
 
 export interface PickerAgent {
   /** null = the plain login shell. */
@@ -24,6 +25,7 @@ export interface PickerOptions {
   bypassDefault(agentId: string | null): boolean;
   onStart(agentId: string | null, cwd: string, bypass: boolean): void;
   onInstallLink(url: string): void;
+  chrome?: ChromeColors;
 }
 
 const PICKER_WIDTH_PX = 560;
@@ -50,26 +52,16 @@ export class Picker {
   private readonly icons = new Map<string, QIcon>();
   /** When the last filter pass finished (benchmarks read it). */
   lastFilterMs = 0;
+  private chrome: ChromeColors;
 
   constructor(
     private readonly parent: QWidget,
     private readonly opts: PickerOptions,
   ) {
+    this.chrome = opts.chrome ?? darkChrome;
     this.widget.setParent(parent);
     this.widget.setObjectName('picker');
-    this.widget.setStyleSheet(`
-      #picker { background-color: #20242d; border: 1px solid #3a4356; border-radius: 10px; }
-      #pickerHeading { color: #8a93a6; font-size: 11px; }
-      #pickerInput { background-color: #15181e; color: #dfe4ee; border: 1px solid #3a4356; border-radius: 6px; padding: 6px 8px; font-size: 14px; }
-      #pickerList { background-color: transparent; color: #dfe4ee; border: none; font-size: 13px; }
-      #pickerList::item { padding: 5px 6px; border-radius: 5px; }
-      #pickerList::item:selected { background-color: #2f3a50; color: #ffffff; }
-      #pickerFooter { color: #8a93a6; font-size: 11px; }
-      QScrollBar:vertical { background: transparent; width: 8px; margin: 2px; }
-      QScrollBar::handle:vertical { background: #3a4356; border-radius: 3px; min-height: 24px; }
-      QScrollBar::add-line, QScrollBar::sub-line { height: 0; width: 0; }
-      QScrollBar::add-page, QScrollBar::sub-page { background: transparent; }
-    `);
+    this.widget.setStyleSheet(overlayStyleSheet(this.chrome, 'picker'));
     this.list.setHorizontalScrollBarPolicy(ScrollBarPolicy.ScrollBarAlwaysOff);
     const col = new QBoxLayout(Direction.TopToBottom);
     col.setContentsMargins(12, 10, 12, 10);
@@ -118,6 +110,14 @@ export class Picker {
 
   close(): void {
     this.widget.hide();
+  }
+
+  setChrome(c: ChromeColors): void {
+    if (c === this.chrome) return;
+    this.chrome = c;
+    this.widget.setStyleSheet(overlayStyleSheet(c, 'picker'));
+    // Item colours are set per item: rebuild the list if it is on screen.
+    if (this.isOpen && this.mode === 'agents') this.refilter();
   }
 
   /** The filtered agent names, in display order (tests read it through the log). */
@@ -223,7 +223,7 @@ export class Picker {
     for (const a of this.shown) {
       const item = new QListWidgetItem();
       item.setText(a.installed ? a.name : `${a.name}   ·  not installed`);
-      if (!a.installed) item.setForeground(new QBrush(new QColor('#7d8597')));
+      if (!a.installed) item.setForeground(new QBrush(new QColor(this.chrome.unavailable)));
       const icon = this.icon(a.iconFile);
       if (icon) item.setIcon(icon);
       this.list.addItem(item);

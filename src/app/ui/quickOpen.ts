@@ -2,6 +2,7 @@
 // session by name" (type, ↑/↓, Enter) and "rename session" (type, Enter). Esc closes.
 import { Direction, QBoxLayout, QKeyEvent, QLabel, QLineEdit, QListWidget, QListWidgetItem, QWidget, ScrollBarPolicy, WidgetEventTypes } from '@nodegui/nodegui';
 import { fuzzyFilter } from '../host/fuzzy';
+import { darkChrome, overlayStyleSheet, type ChromeColors } from './chromeStyle';
 
 export interface QuickItem {
   id: string;
@@ -22,20 +23,13 @@ export class QuickOpen {
   private onChoose: ((value: string) => void) | null = null;
   private withList = true;
 
-  constructor(private readonly parent: QWidget) {
+  constructor(
+    private readonly parent: QWidget,
+    chrome: ChromeColors = darkChrome,
+  ) {
     this.widget.setParent(parent);
     this.widget.setObjectName('quickOpen');
-    this.widget.setStyleSheet(`
-      #quickOpen { background-color: #20242d; border: 1px solid #3a4356; border-radius: 10px; }
-      #quickHeading { color: #8a93a6; font-size: 11px; }
-      #quickInput { background-color: #15181e; color: #dfe4ee; border: 1px solid #3a4356; border-radius: 6px; padding: 6px 8px; font-size: 14px; }
-      #quickList { background-color: transparent; color: #dfe4ee; border: none; font-size: 13px; }
-      #quickList::item { padding: 5px 6px; border-radius: 5px; }
-      #quickList::item:selected { background-color: #2f3a50; color: #ffffff; }
-      QScrollBar:vertical { background: transparent; width: 8px; margin: 2px; }
-      QScrollBar::handle:vertical { background: #3a4356; border-radius: 3px; min-height: 24px; }
-      QScrollBar::add-line, QScrollBar::sub-line { height: 0; width: 0; }
-    `);
+    this.widget.setStyleSheet(overlayStyleSheet(chrome, 'quick'));
     const col = new QBoxLayout(Direction.TopToBottom);
     col.setContentsMargins(12, 10, 12, 10);
     col.setSpacing(8);
@@ -60,6 +54,10 @@ export class QuickOpen {
     });
     this.list.addEventListener('itemActivated', () => this.choose());
     this.widget.hide();
+  }
+
+  setChrome(c: ChromeColors): void {
+    this.widget.setStyleSheet(overlayStyleSheet(c, 'quick'));
   }
 
   get isOpen(): boolean {

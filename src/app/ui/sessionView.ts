@@ -4,8 +4,9 @@
 import { Direction, QBoxLayout, QDragEnterEvent, QDropEvent, QWidget, WidgetEventTypes } from '@nodegui/nodegui';
 import { droppedPaths } from '../host/shellQuote';
 import type { Session } from '../../terminal';
-import { darkTheme, lightTheme } from '../../terminal';
+import { darkTheme, lightTheme, type Theme } from '../../terminal';
 import type { Settings } from '../host/settings';
+import type { Appearance } from './chromeStyle';
 import type { SessionView } from './mainWindow';
 import { TerminalView } from './terminal/terminalView';
 
@@ -21,10 +22,21 @@ export interface SessionViewHooks {
   onDropPaths(paths: string[]): void;
 }
 
-export function createTerminalView(session: Session, settings: Settings, hooks?: SessionViewHooks): SessionView & { terminal: TerminalView } {
+/** The terminal colours for an appearance. */
+export function terminalTheme(appearance: Appearance): Theme {
+  return appearance === 'light' ? lightTheme : darkTheme;
+}
+
+export interface TerminalPage extends SessionView {
+  terminal: TerminalView;
+  /** Recolours the grid and the margin around it. */
+  setTheme(theme: Theme): void;
+}
+
+/** `appearance` is the one the app decided (the theme setting, or the system's for 'system'). */
+export function createTerminalView(session: Session, settings: Settings, hooks?: SessionViewHooks, appearance?: Appearance): TerminalPage {
   const t = settings.terminal;
-  // 'system' follows the desktop; until the platform tells us otherwise, dark is the default.
-  const theme = t.theme === 'light' ? lightTheme : darkTheme;
+  const theme = terminalTheme(appearance ?? (t.theme === 'light' ? 'light' : 'dark'));
   const terminal = new TerminalView(session, {
     ...(t.fontFamily ? { fontFamily: t.fontFamily } : {}),
     fontSize: t.fontSize,
@@ -33,7 +45,8 @@ export function createTerminalView(session: Session, settings: Settings, hooks?:
   });
   const frame = new QWidget();
   frame.setObjectName('terminalFrame');
-  frame.setStyleSheet(`#terminalFrame { background-color: ${hex(theme.background)}; }`);
+  const frameStyle = (th: Theme) => `#terminalFrame { background-color: ${hex(th.background)}; }`;
+  frame.setStyleSheet(frameStyle(theme));
   const layout = new QBoxLayout(Direction.TopToBottom);
   layout.setContentsMargins(PAD.left, PAD.top, PAD.right, PAD.bottom);
   frame.setLayout(layout);
@@ -58,5 +71,9 @@ export function createTerminalView(session: Session, settings: Settings, hooks?:
     terminal,
     focus: () => terminal.focus(),
     dispose: () => terminal.dispose(),
+    setTheme: (th) => {
+      terminal.setTheme(th);
+      frame.setStyleSheet(frameStyle(th));
+    },
   };
 }

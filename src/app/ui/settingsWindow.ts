@@ -19,7 +19,7 @@ import {
   ScrollBarPolicy,
 } from '@nodegui/nodegui';
 import type { Settings } from '../host/settings';
-import { chromeStyleSheet } from './chromeStyle';
+import { darkChrome, settingsStyleSheet, type ChromeColors } from './chromeStyle';
 import { defaultShortcuts, type ShortcutAction } from './shortcuts';
 
 export interface SettingsAgent {
@@ -86,23 +86,14 @@ export class SettingsWindow {
   private readonly scrolls: QScrollArea[] = [];
   private status = '';
 
-  constructor(private readonly model: SettingsModel) {
+  constructor(
+    private readonly model: SettingsModel,
+    chrome: ChromeColors = darkChrome,
+  ) {
     this.window.setWindowTitle('Termio Settings');
     this.window.setObjectName('mainWindow');
     this.window.resize(760, 560);
-    this.window.setStyleSheet(
-      `${chromeStyleSheet()}
-      #settingsRoot, #settingsPage, QScrollArea, QTabWidget::pane { background-color: #1b1e25; border: none; }
-      QTabBar::tab { background: #15181e; color: #8a93a6; padding: 7px 16px; border: none; }
-      QTabBar::tab:selected { background: #1b1e25; color: #dfe4ee; border-bottom: 2px solid #7ee0b5; }
-      #settingsText { color: #dfe4ee; } #settingsMuted { color: #8a93a6; font-size: 11px; }
-      #settingsHeading { color: #dfe4ee; font-weight: 600; font-size: 13px; }
-      #settingsError { color: #ffb467; } #settingsOk { color: #7ee0b5; font-size: 11px; }
-      #settingsProblems { background-color: #4a2f12; color: #ffd9ad; border: 1px solid #ff9f43; border-radius: 6px; padding: 8px 12px; }
-      #agentCard { background-color: #20242d; border: 1px solid #2a2f3a; border-radius: 8px; }
-      QCheckBox, QLabel { color: #dfe4ee; }
-      QLineEdit, QSpinBox, QComboBox { background-color: #15181e; color: #dfe4ee; border: 1px solid #3a4356; border-radius: 5px; padding: 3px 6px; }`,
-    );
+    this.window.setStyleSheet(settingsStyleSheet(chrome));
     const root = new QWidget();
     root.setObjectName('settingsRoot');
     const col = new QBoxLayout(Direction.TopToBottom);
@@ -135,6 +126,10 @@ export class SettingsWindow {
     this.window.show();
     this.window.raise();
     this.window.activateWindow();
+  }
+
+  setChrome(c: ChromeColors): void {
+    this.window.setStyleSheet(settingsStyleSheet(c));
   }
 
   isVisible(): boolean {
@@ -291,7 +286,7 @@ export class SettingsWindow {
     layout.addWidget(this.checkbox('Blinking cursor', t.cursorBlink, set('cursorBlink')));
     layout.addWidget(row(label('Scrollback lines', 'settingsText'), scrollback));
     if (process.platform === 'darwin') layout.addWidget(this.checkbox('Use Option as Meta', t.optionAsMeta, set('optionAsMeta')));
-    layout.addWidget(label('Font, theme and cursor apply to open terminals at once; scrollback applies to new sessions.', 'settingsMuted'));
+    layout.addWidget(label('Theme “system” follows your OS’s light or dark appearance; dark and light keep one. Font, theme and cursor apply to open windows and terminals at once; scrollback applies to new sessions.', 'settingsMuted'));
     layout.addStretch(1);
     return widget;
   }

@@ -4,6 +4,7 @@
 import { Direction, QBoxLayout, QLabel, QPixmap, QScrollArea, QWidget, ScrollBarPolicy, WidgetEventTypes } from '@nodegui/nodegui';
 import type { SessionState } from '../../protocol';
 import { formatDuration, stateLabel, type SidebarGroup, type SidebarRow } from '../host/sidebarModel';
+import { darkChrome, groupHeaderStyleSheet, sidebarRowStyleSheet, type ChromeColors } from './chromeStyle';
 
 interface RowWidgets {
   row: QWidget;
@@ -12,34 +13,24 @@ interface RowWidgets {
   detail: QLabel;
   data: SidebarRow;
   /** What is on screen now, so an update touches Qt only where something changed. */
-  shown: { style: string; state: string; title: string; detail: string; tip: string };
+  shown: { style: string; dot: string; title: string; detail: string; tip: string };
 }
 
-const stateColor: Record<SessionState, string> = { attention: '#ff9f43', working: '#6cb6ff', done: '#57d9a3', idle: '#6b7386' };
-
 const dotCache = new Map<string, QPixmap>();
-function dotPixmap(state: SessionState): QPixmap {
-  let pm = dotCache.get(state);
+function dotPixmap(state: SessionState, color: string, key: string): QPixmap {
+  let pm = dotCache.get(key);
   if (!pm) {
     pm = new QPixmap();
     const r = state === 'attention' ? 5 : 4;
-    pm.loadFromData(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="12" height="12"><circle cx="6" cy="6" r="${r}" fill="${stateColor[state]}"/></svg>`), 'SVG');
-    dotCache.set(state, pm);
+    pm.loadFromData(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="12" height="12"><circle cx="6" cy="6" r="${r}" fill="${color}"/></svg>`), 'SVG');
+    dotCache.set(key, pm);
   }
   return pm;
 }
 
-function rowStyle(row: SidebarRow, selected: boolean): string {
-  if (row.needsYou) {
-    return `#row { background-color: ${selected ? '#5a3b17' : '#3d2a14'}; border: 1px solid #ff9f43; border-radius: 7px; }
-      #rowTitle { color: #ffd9ad; font-weight: 700; } #rowDetail { color: #ffb467; }`;
-  }
-  return `#row { background-color: ${selected ? '#2a3140' : 'transparent'}; border: 1px solid ${selected ? '#3a4356' : 'transparent'}; border-radius: 7px; }
-    #rowTitle { color: #dfe4ee; } #rowDetail { color: #8a93a6; }`;
-}
-
 export interface SidebarOptions {
   onSelect(id: string): void;
+  chrome?: ChromeColors;
 }
 
 export class Sidebar {
@@ -51,8 +42,10 @@ export class Sidebar {
   private shape = '';
   private selected: string | null = null;
   private groups: SidebarGroup[] = [];
+  private chrome: ChromeColors;
 
   constructor(private readonly opts: SidebarOptions) {
+    this.chrome = opts.chrome ?? darkChrome;
     this.widget.setObjectName('sidebarScroll');
     this.widget.setWidgetResizable(true);
     this.widget.setHorizontalScrollBarPolicy(ScrollBarPolicy.ScrollBarAlwaysOff);
@@ -73,6 +66,14 @@ export class Sidebar {
     }
     this.selected = selected;
     for (const g of groups) for (const r of g.rows) this.refreshRow(r);
+  }
+
+  /** Restyles headers, rows and dots in these colours. */
+  setChrome(c: ChromeColors): void {
+    if (c === this.chrome) return;
+    this.chrome = c;
+    for (const h of this.headers) if (h.objectName() === 'groupHeader') h.setStyleSheet(groupHeaderStyleSheet(c));
+    for (const w of this.rows.values()) this.refreshRow(w.data);
   }
 
   /** Re-renders the times in state (called once a second by the window). */
@@ -97,9 +98,10 @@ export class Sidebar {
     if (!w) return;
     w.data = r;
     // Style sheets are costly to apply (Qt re-polishes the row): only on a real change.
-    const style = rowStyle(r, this.selected === r.id);
+    const style = sidebarRowStyleSheet(this.chrome, r.needsYou, this.selected === r.id);
     if (style !== w.shown.style) w.row.setStyleSheet((w.shown.style = style));
-    if (r.state !== w.shown.state) w.dot.setPixmap(dotPixmap((w.shown.state = r.state)));
+    const dot = `${r.state} ${this.chrome.state[r.state]}`;
+    if (dot !== w.shown.dot) w.dot.setPixmap(dotPixmap(r.state, this.chrome.state[r.state], (w.shown.dot = dot)));
     if (r.label !== w.shown.title) w.title.setText((w.shown.title = r.label));
     const detail = this.detailText(r);
     if (detail !== w.shown.detail) w.detail.setText((w.shown.detail = detail));
@@ -125,7 +127,7 @@ export class Sidebar {
       header.setObjectName('groupHeader');
       header.setText(g.label.toUpperCase());
       header.setToolTip(g.folder);
-      header.setStyleSheet('#groupHeader { color: #8a93a6; font-size: 11px; font-weight: 600; padding: 10px 6px 4px 6px; }');
+      header.setStyleSheet(groupHeaderStyleSheet(this.chrome));
       this.layout.addWidget(header);
       this.headers.push(header);
       for (const r of g.rows) {
@@ -165,6 +167,6 @@ export class Sidebar {
     h.addWidget(dot);
     h.addWidget(texts, 1);
     row.addEventListener(WidgetEventTypes.MouseButtonPress, () => this.opts.onSelect(r.id));
-    return { row, dot, title, detail, data: r, shown: { style: '', state: '', title: '', detail: '', tip: '' } };
+    return { row, dot, title, detail, data: r, shown: { style: '', dot: '', title: '', detail: '', tip: '' } };
   }
 }

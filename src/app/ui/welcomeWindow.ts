@@ -1,7 +1,7 @@
 // First launch: a short, skippable welcome that offers live agent status for the agents found on
 // the PATH, saying exactly which file each will change and for which events.
 import { Direction, QBoxLayout, QCheckBox, QLabel, QMainWindow, QPushButton, QWidget } from '@nodegui/nodegui';
-import { chromeStyleSheet } from './chromeStyle';
+import { darkChrome, welcomeStyleSheet, type ChromeColors } from './chromeStyle';
 import type { SettingsAgent } from './settingsWindow';
 
 export interface WelcomeOptions {
@@ -9,6 +9,7 @@ export interface WelcomeOptions {
   agents: SettingsAgent[];
   onInstall(agentIds: string[]): void;
   onSkip(): void;
+  chrome?: ChromeColors;
 }
 
 export class WelcomeWindow {
@@ -23,17 +24,7 @@ export class WelcomeWindow {
     w.setWindowTitle('Welcome to Termio');
     w.setObjectName('mainWindow');
     w.resize(620, 440);
-    w.setStyleSheet(
-      `${chromeStyleSheet()}
-      #welcome { background-color: #1b1e25; }
-      #welcomeTitle { color: #dfe4ee; font-size: 22px; font-weight: 600; }
-      #welcomeText { color: #b8c0cf; font-size: 13px; }
-      #welcomeHeading { color: #dfe4ee; font-size: 14px; font-weight: 600; padding-top: 8px; }
-      #welcomeMuted { color: #8a93a6; font-size: 11px; padding-left: 26px; }
-      QCheckBox { color: #dfe4ee; font-size: 13px; }
-      #primary { background-color: #2f8f6b; border: 1px solid #57d9a3; color: #ffffff; font-weight: 600; }
-      #primary:hover { background-color: #37a37a; }`,
-    );
+    w.setStyleSheet(welcomeStyleSheet(opts.chrome ?? darkChrome));
     const root = new QWidget();
     root.setObjectName('welcome');
     const col = new QBoxLayout(Direction.TopToBottom);
@@ -94,6 +85,10 @@ export class WelcomeWindow {
     this.keep.push(skip, buttons);
     col.addWidget(buttons);
     w.setCentralWidget(root);
+  }
+
+  setChrome(c: ChromeColors): void {
+    this.window.setStyleSheet(welcomeStyleSheet(c));
   }
 
   /** Shows it centred over a window (the desktop's window manager may still place it). */
