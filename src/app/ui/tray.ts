@@ -143,7 +143,7 @@ export class Tray {
       this.framesDrawn++;
       this.setIcon();
     });
-    // The times in state ("Working 2m") age while the menu is closed: bring them up to date as it opens.
+    // The menu is brought up to date as it opens (states, titles and the ageing times in state).
     this.menu.addEventListener('aboutToShow', () => {
       const t0 = performance.now();
       this.rebuildMenu();
@@ -151,10 +151,12 @@ export class Tray {
     });
     this.icon.setContextMenu(this.menu);
     this.update([], []);
+    // Never an empty menu: some platforms will not open one (and so never ask to fill it).
+    this.rebuildMenu();
     this.icon.show();
   }
 
-  /** The sessions and agents changed: redraw the icon, tooltip and menu (each only if it changed). */
+  /** The sessions and agents changed: redraw the icon and tooltip (each only if it changed), and the menu if it is open. */
   update(items: TrayItem[], agents: TrayAgent[] = this.agents): void {
     this.items = byUrgency(items);
     this.agents = agents;
@@ -171,7 +173,9 @@ export class Tray {
       this.tooltip = tooltip;
       this.icon.setToolTip(tooltip);
     }
-    this.rebuildMenu();
+    // Titles change with every spinner frame of a working agent: a closed menu is rebuilt only as
+    // it opens (aboutToShow), an open one at once.
+    if (this.menu.isVisible()) this.rebuildMenu();
     this.lastUpdate = performance.now();
   }
 
@@ -179,7 +183,7 @@ export class Tray {
     return this.state;
   }
 
-  /** The menu's entries as shown (tests and benchmarks read them). */
+  /** The menu's entries as last built (it is built as it opens). */
   menuLabels(): string[] {
     return this.menuText;
   }
