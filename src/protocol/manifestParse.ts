@@ -493,7 +493,7 @@ function findJsonSyntaxError(text: string): { offset: number; message: string } 
         if (e === 'u') {
           if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) fail('bad \\u escape: expected 4 hex digits');
           i += 4;
-        } else if (e === undefined || !'"\\/bfnrt'.includes(e)) fail(`bad escape "\\${e ?? ''}"`);
+        } else if (e === undefined || !'"\\/bfnrt'.includes(e)) fail(`bad escape "\\${e === undefined ? '' : /^[\x20-\x7e]$/.test(e) ? e : JSON.stringify(e).slice(1, -1)}"`); // a control character (a newline) is shown escaped, keeping the message on one line
         i++;
       }
       i++;

@@ -375,3 +375,10 @@ describe('parseManifest: newer protocol versions', () => {
     ]);
   });
 });
+
+describe('messages stay on one line', () => {
+  it('shows a bad escape of a control character escaped (found by the damaged-text property)', () => {
+    const r = parseManifest('{"id": "a\\\n"}', 'x.json');
+    expect(r.errors).toEqual(['x.json: not valid JSON: bad escape "\\\\n" (line 1, column 10)']);
+  });
+});

@@ -46,6 +46,8 @@ interface Claim {
   state: SessionState | null;
   why: StatusWhy;
   seq: number;
+  /** seq of the claim this one replaced (0 for the first): when the channel last changed before. */
+  prevSeq: number;
 }
 
 const HOOKS_NOT_REPORTING =
@@ -62,6 +64,8 @@ export class StatusEngine {
   private title: Claim | null = null;
   private screen: Claim | null = null;
   private exitWhy: StatusWhy | null = null;
+  /** The title has shown attention at some point: only then can its working end a hook's attention. */
+  private titleShowsAttention = false;
   private focused = false;
   private hooksNotReporting: HealthNote | null = null;
   /** When the title or screen first showed the agent busy while hooks were silent. */
@@ -98,11 +102,12 @@ export class StatusEngine {
     switch (input.kind) {
       case 'hook':
         if (this.exitWhy) return false;
-        this.hook = { state: input.state, why: { channel: 'hooks', event: input.event, at: input.at }, seq };
+        this.hook = { state: input.state, why: { channel: 'hooks', event: input.event, at: input.at }, seq, prevSeq: this.hook?.seq ?? 0 };
         break;
       case 'title':
         if (this.exitWhy) return false;
         this.title = this.flip(this.title, this.titleRules, input.title, 'titleStatus', input.at, seq);
+        if (this.title?.state === 'attention') this.titleShowsAttention = true;
         break;
       case 'screen':
         if (this.exitWhy) return false;
@@ -149,7 +154,7 @@ export class StatusEngine {
     const state = c?.state ?? null;
     if (previous && previous.state === state) return previous;
     if (!previous && state === null) return null;
-    return { state, why: c ? { channel, rule: c.rule, at } : { channel, event: 'no rule matches', at }, seq };
+    return { state, why: c ? { channel, rule: c.rule, at } : { channel, event: 'no rule matches', at }, seq, prevSeq: previous?.seq ?? 0 };
   }
 
   private checkHookHealth(at: number): void {
@@ -171,8 +176,14 @@ export class StatusEngine {
       const hook = this.hook;
       const title = this.title;
       if (title && title.state !== null && title.seq > hook.seq) {
-        const endsAttention = hook.state === 'attention' && title.state !== 'working' && title.state !== 'attention';
-        if (!endsAttention) return { state: title.state, why: title.why };
+        // A working title ends a hook's attention only when it is news from after the ask: the
+        // title had already changed since the hook (quiet → busy again), or it is a title that
+        // shows attention itself (Codex, Gemini) and flipped back. A spinner the agent wrote
+        // before its permission hook but that was read after it (the pty and the hook socket
+        // race) must not clear the attention.
+        const workingAfterAsk = title.state === 'working' && (this.titleShowsAttention || title.prevSeq > hook.seq);
+        const keepsAttention = hook.state === 'attention' && (title.state === 'working' ? !workingAfterAsk : title.state !== 'attention');
+        if (!keepsAttention) return { state: title.state, why: title.why };
       }
       return { state: hook.state as SessionState, why: hook.why };
     }

@@ -67,6 +67,13 @@ describe('hooks are the source of truth', () => {
     expect(states).toEqual(['working', 'working', 'attention', 'attention', 'working']);
   });
 
+  it('a spinner title read after the permission hook (written before it) keeps the attention', () => {
+    // Claude: ✳ idle, prompt, tool, the spinner written, then PermissionRequest — but the pty's
+    // bytes with the spinner reach the app after the hook's report.
+    const { states } = run(claudeLike, [title('✳ x'), hook('working', 'UserPromptSubmit'), hook('working', 'PreToolUse'), hook('attention', 'PermissionRequest'), title('⠂ Working'), hook('working', 'PostToolUse')]);
+    expect(states).toEqual(['idle', 'working', 'working', 'attention', 'attention', 'working']);
+  });
+
   it('attention in the title (codex) beats the hook\'s working', () => {
     const { states } = run(codexLike, [hook('working', 'PreToolUse'), title('[ ! ] Action Required'), title('[ . ] Action Required'), hook('working', 'PostToolUse')]);
     expect(states).toEqual(['working', 'attention', 'attention', 'working']);
