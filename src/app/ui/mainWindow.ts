@@ -193,10 +193,14 @@ export class MainWindow {
   }
 
   setWhy(text: string): void {
+    // Only on a change: a new text re-lays out the sidebar column.
+    if (text === this.whyShown) return;
+    this.whyShown = text;
     this.why.setText(text);
     if (text) this.why.show();
     else this.why.hide();
   }
+  private whyShown: string | null = null;
 
   openPicker(): void {
     this.raise();
