@@ -5,11 +5,11 @@
 import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { darkChrome, lightChrome, type ChromeColors } from '../../src/app/ui/chromeStyle';
 import { darkTheme, lightTheme } from '../../src/terminal/theme';
 import { waitFor } from '../helpers/waitFor';
-import { AppUnderTest, cliJson, Display, e2eSkipReason, fractionNear, hexToRgb, installFakeAgents, readPixels, type Rgb } from './harness';
+import { AppUnderTest, cliJson, Display, e2eSkipReason, fractionNear, hexToRgb, installFakeAgents, readPixels, type Rgb, useDesktop } from './harness';
 
 const SIDEBAR_PX = 250; // mainWindow.ts SIDEBAR_WIDTH_PX
 const mod = process.platform === 'darwin' ? 'super' : 'ctrl';
@@ -26,18 +26,11 @@ function writeSettings(home: string, settings: object): string {
 describe.skipIf(e2eSkipReason)('appearance', () => {
   let display: Display;
   let app: AppUnderTest | undefined;
-  beforeAll(async () => {
-    display = await Display.start('1400x900x24');
-  });
-  afterAll(async () => {
-    await display?.stop();
-  });
-  afterEach(async () => {
-    if (app) {
-      await app.stop();
-      app.cleanup();
-      app = undefined;
-    }
+  useDesktop({
+    size: '1400x900x24',
+    started: (d) => (display = d),
+    current: () => app,
+    done: () => (app = undefined),
   });
 
   /** The window's sidebar strip and its page area (right of the sidebar), as pixels. */

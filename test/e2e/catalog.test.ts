@@ -3,27 +3,19 @@
 // good version; deleting it removes the agent.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/waitFor';
-import { AppUnderTest, Display, e2eSkipReason } from './harness';
+import { AppUnderTest, Display, e2eSkipReason, useDesktop } from './harness';
 
 const newSessionKeys = process.platform === 'darwin' ? 'super+t' : 'ctrl+shift+t';
 
 describe.skipIf(e2eSkipReason)('user agent manifests, live', () => {
   let display: Display;
   let app: AppUnderTest | undefined;
-  beforeAll(async () => {
-    display = await Display.start();
-  });
-  afterAll(async () => {
-    await display?.stop();
-  });
-  afterEach(async () => {
-    if (app) {
-      await app.stop();
-      app.cleanup();
-      app = undefined;
-    }
+  useDesktop({
+    started: (d) => (display = d),
+    current: () => app,
+    done: () => (app = undefined),
   });
 
   /** The newest 'picker agents' log line's names. */

@@ -4,9 +4,9 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/waitFor';
-import { AppUnderTest, cliJson, Display, e2eSkipReason, installFakeAgents, isAlive, repoRoot } from './harness';
+import { AppUnderTest, cliJson, Display, e2eSkipReason, installFakeAgents, isAlive, repoRoot, useDesktop } from './harness';
 
 interface Info {
   id: string;
@@ -20,19 +20,11 @@ interface Info {
 describe.skipIf(e2eSkipReason)('termio CLI against the running app', () => {
   let display: Display;
   let app: AppUnderTest | undefined;
-  beforeAll(async () => {
-    display = await Display.start();
-  });
-  afterAll(async () => {
-    await display?.stop();
-  });
-  afterEach(async (ctx) => {
-    if (app) {
-      app.screenshot(`cli-${ctx.task.name}`);
-      await app.stop();
-      app.cleanup();
-      app = undefined;
-    }
+  useDesktop({
+    shots: 'cli',
+    started: (d) => (display = d),
+    current: () => app,
+    done: () => (app = undefined),
   });
 
   async function started(): Promise<AppUnderTest> {

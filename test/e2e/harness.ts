@@ -4,6 +4,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { waitFor } from '../helpers/waitFor';
 
 export const repoRoot = resolve(__dirname, '..', '..');
@@ -410,4 +411,33 @@ export class TrayDesktop {
     }
     rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The usual lifecycle of an e2e file: one private display for the file, and after each test the
+ * app it launched (if any) screenshotted (when `shots` names the file), stopped and cleaned up.
+ */
+export function useDesktop(opts: {
+  size?: string;
+  shots?: string;
+  started(display: Display): void;
+  current(): AppUnderTest | undefined;
+  done(): void;
+}): void {
+  let display: Display | undefined;
+  beforeAll(async () => {
+    display = await Display.start(opts.size);
+    opts.started(display);
+  });
+  afterAll(async () => {
+    await display?.stop();
+  });
+  afterEach(async (ctx) => {
+    const app = opts.current();
+    if (!app) return;
+    if (opts.shots && !app.exit) app.screenshot(`${opts.shots}-${ctx.task.name}`);
+    await app.stop();
+    app.cleanup();
+    opts.done();
+  });
 }

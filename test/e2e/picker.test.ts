@@ -4,9 +4,9 @@
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/waitFor';
-import { AppUnderTest, cliJson, Display, e2eSkipReason, installFakeAgents } from './harness';
+import { AppUnderTest, cliJson, Display, e2eSkipReason, installFakeAgents, useDesktop } from './harness';
 
 interface Info {
   id: string;
@@ -19,19 +19,11 @@ const newSessionKeys = process.platform === 'darwin' ? 'super+t' : 'ctrl+shift+t
 describe.skipIf(e2eSkipReason)('agent picker', () => {
   let display: Display;
   let app: AppUnderTest | undefined;
-  beforeAll(async () => {
-    display = await Display.start();
-  });
-  afterAll(async () => {
-    await display?.stop();
-  });
-  afterEach(async (ctx) => {
-    if (app) {
-      app.screenshot(`picker-${ctx.task.name}`);
-      await app.stop();
-      app.cleanup();
-      app = undefined;
-    }
+  useDesktop({
+    shots: 'picker',
+    started: (d) => (display = d),
+    current: () => app,
+    done: () => (app = undefined),
   });
 
   async function startWithFakeClaude(): Promise<{ win: string; project: string }> {

@@ -6,9 +6,9 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/waitFor';
-import { AppUnderTest, cliJson, Display, e2eSkipReason, repoRoot } from './harness';
+import { AppUnderTest, cliJson, Display, e2eSkipReason, repoRoot, useDesktop } from './harness';
 
 interface Info {
   id: string;
@@ -51,19 +51,11 @@ function writeManifests(termioHome: string): void {
 describe.skipIf(e2eSkipReason)('durable sessions through a restart', () => {
   let display: Display;
   let app: AppUnderTest | undefined;
-  beforeAll(async () => {
-    display = await Display.start();
-  });
-  afterAll(async () => {
-    await display?.stop();
-  });
-  afterEach(async (ctx) => {
-    if (app) {
-      app.screenshot(`resume-${ctx.task.name}`);
-      await app.stop();
-      app.cleanup();
-      app = undefined;
-    }
+  useDesktop({
+    shots: 'resume',
+    started: (d) => (display = d),
+    current: () => app,
+    done: () => (app = undefined),
   });
 
   it('brings every tab back to its own conversation, and never reopens a closed one', async () => {

@@ -5,9 +5,9 @@
 import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/waitFor';
-import { AppUnderTest, cliJson, Display, e2eSkipReason, fractionNear, hexToRgb, installFakeAgents, readPixels } from './harness';
+import { AppUnderTest, cliJson, Display, e2eSkipReason, fractionNear, hexToRgb, installFakeAgents, readPixels, useDesktop } from './harness';
 
 interface Info {
   id: string;
@@ -28,18 +28,11 @@ const keys = {
 describe.skipIf(e2eSkipReason)('the Termio window', () => {
   let display: Display;
   let app: AppUnderTest | undefined;
-  beforeAll(async () => {
-    display = await Display.start('1400x900x24');
-  });
-  afterAll(async () => {
-    await display?.stop();
-  });
-  afterEach(async () => {
-    if (app) {
-      await app.stop();
-      app.cleanup();
-      app = undefined;
-    }
+  useDesktop({
+    size: '1400x900x24',
+    started: (d) => (display = d),
+    current: () => app,
+    done: () => (app = undefined),
   });
 
   const focusedLog = (a: AppUnderTest) => [...a.log().matchAll(/session focused \{"id":"([^"]+)"/g)].map((m) => m[1]);
