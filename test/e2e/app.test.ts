@@ -2,7 +2,9 @@
 // keyboard and mouse input, keeps running when the window closes, and exits cleanly on SIGTERM.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chromeStyleSheet, darkChrome } from '../../src/app/ui/chromeStyle';
-import { AppUnderTest, Display, descendants, e2eSkipReason, fractionNear, hexToRgb, isAlive, readPixels } from './harness';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { AppUnderTest, Display, descendants, e2eSkipReason, fractionNear, hexToRgb, isAlive, readPixels, repoRoot, useDesktop } from './harness';
 
 describe.skipIf(e2eSkipReason)('Termio app', () => {
   let display: Display;
@@ -74,5 +76,35 @@ describe.skipIf(e2eSkipReason)('Termio app', () => {
     expect(result.code).toBe(0);
     expect(result.ms).toBeLessThan(2_000);
     expect(children.filter(isAlive)).toEqual([]);
+  });
+});
+
+describe.skipIf(e2eSkipReason)('a second launch', () => {
+  let display: Display;
+  let app: AppUnderTest | undefined;
+  useDesktop({
+    shots: 'second-launch',
+    started: (d) => (display = d),
+    current: () => app,
+    done: () => (app = undefined),
+  });
+
+  it('hands over to the running app, which shows its window again, and exits', async () => {
+    app = await AppUnderTest.launch(display);
+    const win = await app.waitForWindow();
+    display.xdotool('windowfocus', '--sync', win);
+    display.xdotool('key', process.platform === 'darwin' ? 'super+shift+w' : 'ctrl+shift+q'); // Close Window
+    await app.waitForLog(/window closed/);
+    expect(() => display.xdotool('search', '--onlyvisible', '--name', '^Termio$')).toThrow();
+
+    const second = spawnSync(process.execPath, [join(repoRoot, 'dist', 'app', 'main.js')], {
+      env: AppUnderTest.envFor(display, app.home, app.termioHome),
+      encoding: 'utf8',
+      timeout: 15_000,
+    });
+    expect(second.status, second.stderr).toBe(0);
+    await app.waitForWindow('Termio', 5_000);
+    expect(app.exit).toBeNull();
+    expect(app.log()).toContain('Termio is already running; handing over to it');
   });
 });
