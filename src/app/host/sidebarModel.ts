@@ -13,6 +13,10 @@ export interface SessionSummary {
   stateSince: number;
   createdAt: number;
   exited?: { exitCode: number; signal?: number } | null;
+  /** The agent's icon (an SVG or PNG file), when the catalog has one. */
+  iconFile?: string;
+  /** The manifest's icon tint, if any. */
+  iconTint?: string;
 }
 
 export interface SidebarRow extends SessionSummary {

@@ -155,6 +155,7 @@ export class TermioApp {
       id: e.id === TERMINAL_AGENT_ID ? null : e.id,
       name: e.manifest.name,
       ...(e.iconFile ? { iconFile: e.iconFile } : {}),
+      ...(e.manifest.icon?.tint ? { iconTint: e.manifest.icon.tint } : {}),
       installed: e.installed,
       ...(e.manifest.install ? { installUrl: e.manifest.install } : {}),
       hasBypass: Boolean(e.manifest.permissionBypassFlag),
@@ -279,6 +280,8 @@ export class TermioApp {
       stateSince: r.stateSince,
       createdAt: r.createdAt,
       exited: r.session.exited,
+      ...(this.host.agent(r.agentId)?.iconFile ? { iconFile: this.host.agent(r.agentId)!.iconFile! } : {}),
+      ...(this.host.agent(r.agentId)?.manifest.icon?.tint ? { iconTint: this.host.agent(r.agentId)!.manifest.icon!.tint! } : {}),
     }));
   }
 

@@ -7,6 +7,7 @@ import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { fuzzyFilter } from '../host/fuzzy';
+import { agentIcon } from './agentIcons';
 import { darkChrome, overlayStyleSheet, type ChromeColors } from './chromeStyle';
 
 export interface PickerAgent {
@@ -14,6 +15,7 @@ export interface PickerAgent {
   id: string | null;
   name: string;
   iconFile?: string;
+  iconTint?: string;
   installed: boolean;
   installUrl?: string;
   hasBypass: boolean;
@@ -49,7 +51,6 @@ export class Picker {
   private folder = '';
   private bypass = new Map<string | null, boolean>();
   private filterText = '';
-  private readonly icons = new Map<string, QIcon>();
   /** When the last filter pass finished (benchmarks read it). */
   lastFilterMs = 0;
   private chrome: ChromeColors;
@@ -206,14 +207,8 @@ export class Picker {
     this.opts.onStart(a.id, this.folder, a.hasBypass && this.bypassOn(a));
   }
 
-  private icon(file: string | undefined): QIcon | undefined {
-    if (!file) return undefined;
-    let i = this.icons.get(file);
-    if (!i) {
-      i = new QIcon(file);
-      this.icons.set(file, i);
-    }
-    return i;
+  private icon(file: string | undefined, tint?: string): QIcon | undefined {
+    return file ? agentIcon(file, tint) : undefined;
   }
 
   private refilter(): void {
@@ -224,7 +219,7 @@ export class Picker {
       const item = new QListWidgetItem();
       item.setText(a.installed ? a.name : `${a.name}   ·  not installed`);
       if (!a.installed) item.setForeground(new QBrush(new QColor(this.chrome.unavailable)));
-      const icon = this.icon(a.iconFile);
+      const icon = this.icon(a.iconFile, a.iconTint);
       if (icon) item.setIcon(icon);
       this.list.addItem(item);
     }

@@ -4,11 +4,26 @@
 import { Direction, QBoxLayout, QLabel, QPixmap, QScrollArea, QWidget, ScrollBarPolicy, WidgetEventTypes } from '@nodegui/nodegui';
 import type { SessionState } from '../../protocol';
 import { formatDuration, stateLabel, type SidebarGroup, type SidebarRow } from '../host/sidebarModel';
+import { agentIcon } from './agentIcons';
 import { darkChrome, groupHeaderStyleSheet, sidebarRowStyleSheet, type ChromeColors } from './chromeStyle';
+
+/** Agent icons in rows: 18 px, the height of the title's cap line plus a little. */
+const ICON_PX = 18;
+const iconCache = new Map<string, QPixmap>();
+function iconPixmap(file: string, tint?: string): QPixmap {
+  const key = `${file}\u0000${tint ?? ''}`;
+  let pm = iconCache.get(key);
+  if (!pm) {
+    pm = agentIcon(file, tint).pixmap(ICON_PX * 2, ICON_PX * 2);
+    iconCache.set(key, pm);
+  }
+  return pm;
+}
 
 interface RowWidgets {
   row: QWidget;
   dot: QLabel;
+  icon: QLabel;
   title: QLabel;
   detail: QLabel;
   data: SidebarRow;
@@ -152,6 +167,12 @@ export class Sidebar {
     const dot = new QLabel();
     dot.setObjectName('rowDot');
     dot.setFixedSize(12, 12);
+    // The agent's icon, drawn at twice its size and scaled down, so it stays sharp on HiDPI.
+    const icon = new QLabel();
+    icon.setObjectName('rowIcon');
+    icon.setFixedSize(ICON_PX, ICON_PX);
+    icon.setScaledContents(true);
+    if (r.iconFile) icon.setPixmap(iconPixmap(r.iconFile, r.iconTint));
     const texts = new QWidget();
     const v = new QBoxLayout(Direction.TopToBottom);
     v.setContentsMargins(0, 0, 0, 0);
@@ -165,8 +186,9 @@ export class Sidebar {
     v.addWidget(title);
     v.addWidget(detail);
     h.addWidget(dot);
+    h.addWidget(icon);
     h.addWidget(texts, 1);
     row.addEventListener(WidgetEventTypes.MouseButtonPress, () => this.opts.onSelect(r.id));
-    return { row, dot, title, detail, data: r, shown: { style: '', dot: '', title: '', detail: '', tip: '' } };
+    return { row, dot, icon, title, detail, data: r, shown: { style: '', dot: '', title: '', detail: '', tip: '' } };
   }
 }
