@@ -10,6 +10,7 @@
 import { spawnSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { availableParallelism, homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -235,7 +236,10 @@ function forward(child) {
 
 setup();
 if (mode === 'app') {
-  forward(spawn(process.execPath, [join(root, 'scripts', 'start-app.mjs'), ...process.argv.slice(3)], { stdio: 'inherit', cwd: root }));
+  // The platform layer knows how this OS runs the app (plain Node + qodeshim on Linux, qode on macOS).
+  const { appLaunchCommand } = createRequire(import.meta.url)(join(root, 'dist', 'app', 'platform', 'launch.js'));
+  const { command, args } = appLaunchCommand(process.argv.slice(3));
+  forward(spawn(command, args, { stdio: 'inherit', cwd: root }));
 } else if (mode === 'tests') {
   const bin = (name) => join(root, 'node_modules', '.bin', name);
   run('npm', ['run', '--silent', 'lint'], { cwd: root });

@@ -3,6 +3,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chromeStyleSheet, darkChrome } from '../../src/app/ui/chromeStyle';
 import { spawnSync } from 'node:child_process';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { AppUnderTest, Display, descendants, e2eSkipReason, fractionNear, hexToRgb, isAlive, readPixels, repoRoot, useDesktop } from './harness';
 
@@ -106,5 +107,29 @@ describe.skipIf(e2eSkipReason)('a second launch', () => {
     await app.waitForWindow('Termio', 5_000);
     expect(app.exit).toBeNull();
     expect(app.log()).toContain('Termio is already running; handing over to it');
+  });
+});
+
+describe.skipIf(e2eSkipReason)('npm start', () => {
+  let display: Display;
+  let app: AppUnderTest | undefined;
+  useDesktop({
+    shots: 'npm-start',
+    started: (d) => (display = d),
+    current: () => app,
+    done: () => (app = undefined),
+  });
+
+  it('sets up (nothing to do after npm test) and opens the Termio window; SIGTERM reaches the app', async () => {
+    app = await AppUnderTest.launch(display, {
+      command: [process.execPath, join(repoRoot, 'scripts', 'setup.mjs'), '--run-app'],
+      // The test's HOME is temporary: point set-up at the build cache the suite already filled.
+      env: { TERMIO_BUILD_CACHE: process.env.TERMIO_BUILD_CACHE ?? join(homedir(), '.cache', 'termio'), TERMIO_SETUP_QUIET: '1' },
+    });
+    await app.waitForWindow('Termio', 20_000);
+    const children = descendants(app.pid);
+    const result = await app.stop();
+    expect(result.code).toBe(0);
+    expect(children.filter(isAlive)).toEqual([]);
   });
 });
