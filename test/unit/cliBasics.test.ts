@@ -32,4 +32,12 @@ describe('termio executable', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toContain("termio: unknown command 'frobnicate'");
   });
+
+  it('does not take inherited object keys for commands', () => {
+    for (const word of ['constructor', 'toString', '__proto__']) {
+      const r = termio(word);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain(`termio: unknown command '${word}'`);
+    }
+  });
 });

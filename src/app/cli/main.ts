@@ -74,7 +74,8 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     io.out(`termio ${version()}\n`);
     return ExitCode.ok;
   }
-  const group = groups[first];
+  // Own keys only: "constructor" or "toString" are not commands.
+  const group = Object.hasOwn(groups, first) ? groups[first] : undefined;
   // `termio DIR`: a command name wins; `termio ./sessions` opens a folder that shadows one.
   if (!group && statSync(resolve(io.cwd, first), { throwIfNoEntry: false })?.isDirectory()) return require('./openDir').run(argv, io);
   if (!group) {
