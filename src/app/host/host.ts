@@ -296,12 +296,6 @@ export class Host {
     this.opts.logger.debug('looking at', { id });
   }
 
-  why(id: string): string {
-    const s = this.tracker.status(id);
-    if (!s) return this.registry.get(id)?.stateWhy ?? '';
-    return JSON.stringify(s);
-  }
-
   private context(id: string): SessionContext {
     const r = this.registry.get(id);
     const labels = folderLabels(r ? [r.cwd] : [], homedir());
