@@ -69,6 +69,10 @@ export class Host {
   private readonly userTitled = new Set<string>();
   private readonly details = new Map<string, string>();
   private disposing = false;
+  /** Resolves once every service is up; the control socket listens first (to find a running
+   *  app), so a request that arrives in between (termio DIR starting the app) waits for this. */
+  private readonly ready: Promise<void>;
+  private markReady!: () => void;
   private flushTimer: NodeJS.Timeout | null = null;
   /** Last notification handed to the OS, with its timing (benchmarks and tests read it). */
   lastNotification: { req: NotificationRequest; stateChangedAt: number; handedAt: number } | null = null;
@@ -78,6 +82,7 @@ export class Host {
     this.tracker = new StatusTracker({ logger: opts.logger });
     this.notifications = new NotificationPolicy({ attention: true, done: true, doneMinSeconds: 10, terminal: true, sound: true });
     this.registry = new SessionRegistry({ spawner: (req) => this.spawnAgent(req), defaultCwd: homedir() });
+    this.ready = new Promise((r) => (this.markReady = r));
   }
 
   static async start(opts: HostOptions): Promise<HostStart> {
@@ -143,6 +148,10 @@ export class Host {
     host.registry.onRemoved((r) => host.handleRemoved(r));
     host.registry.onChanged((r) => host.store.getSession(r.id) && host.store.updateSession(r.id, { title: r.title }));
     host.sink = opts.notificationSink ?? nodeNotifierSink(log, defaultNotificationIcon(resolve(__dirname, '..', '..', '..')));
+    // Discovered-id agents: open their store watchers now, so a launch does not wait for the
+    // first scan of a large store (it can take a second).
+    host.resume.warm(host.catalog.list().filter((e) => e.installed).map((e) => e.manifest)).catch((err: unknown) => log.warn('resume: could not watch an agent store', { error: String(err) }));
+    host.markReady();
     return { ok: true, host };
   }
 
@@ -194,6 +203,7 @@ export class Host {
 
   /** Builds, persists and launches a new session (the registry's spawner). */
   private async spawnAgent(req: SpawnRequest): Promise<Session | SpawnFailure> {
+    await this.ready;
     const agentId = req.agent ?? TERMINAL_AGENT_ID;
     const entry = this.catalog.get(agentId);
     if (!entry) return { kind: 'unknownAgent', message: `no agent with id '${agentId}' (see termio agents list)` };

@@ -527,6 +527,9 @@ export async function runTermio(runtime: QtRuntime): Promise<RunResult> {
   (globalThis as { termio?: TermioApp }).termio = app;
   const running = app;
   for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, () => void running.quit(sig));
+  // A failed background promise (a spawn refused after quit began, a watcher that could not
+  // start) is a bug to log, not a reason to take every session down with the app.
+  process.on('unhandledRejection', (err) => log.error('unhandled rejection', { error: err instanceof Error ? (err.stack ?? err.message) : String(err) }));
   await app.restore();
   return { kind: 'running', app };
 }
