@@ -77,6 +77,7 @@ export const ControlArgsSchemas = {
   }),
   'sessions.focus': z.strictObject({ id: SessionRef }),
   'sessions.close': z.strictObject({ id: SessionRef }),
+  'sessions.why': z.strictObject({ id: SessionRef }).describe('why the session is in its state: channel, rule or event, when, health notes'),
   'app.open': z.strictObject({ dir: AbsolutePath.describe('a folder to open as a new session') }),
   'app.activate': z.strictObject({}).describe('show a window (a second launch hands over to the running app this way)'),
 } as const;
@@ -139,6 +140,16 @@ export const ControlResultSchemas = {
   'sessions.spawn': z.strictObject({ id: z.string(), session: SessionInfoSchema }),
   'sessions.focus': z.strictObject({ id: z.string() }),
   'sessions.close': z.strictObject({ id: z.string() }),
+  'sessions.why': z.strictObject({
+    id: z.string(),
+    state: SessionStateSchema,
+    since: z.iso.datetime(),
+    channel: z.string().describe('hooks, titleStatus, status, exit, focus or start'),
+    rule: z.string().optional().describe('the title or screen regex that matched'),
+    event: z.string().optional().describe('the hook event, or what happened'),
+    at: z.iso.datetime().describe('when that evidence arrived'),
+    health: z.array(z.string()).describe('notes such as "hooks not reporting"'),
+  }),
   'app.open': z.strictObject({ id: z.string() }),
   'app.activate': z.strictObject({ shown: z.literal(true) }),
 } as const satisfies Record<ControlVerb, z.ZodType>;

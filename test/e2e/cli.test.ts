@@ -109,6 +109,11 @@ describe.skipIf(e2eSkipReason)('termio CLI against the running app', () => {
       await app.cli(['sessions', 'send', id, 'refactor the parser', '--enter']);
       await waitFor(() => lines.some((l) => l.kind === 'state' && l.session.id === id && l.session.state === 'working'), { what: 'a working line' });
       await waitFor(() => lines.some((l) => l.kind === 'state' && l.session.id === id && ['done', 'idle'].includes(l.session.state)), { what: 'the turn to end' });
+      // And the session can say why: the hook event that put it there.
+      const why = await cliJson<{ state: string; channel: string; event?: string }>(app, ['sessions', 'why', id.slice(0, 8)]);
+      expect(why.channel).toBe('hooks');
+      expect(why.event).toBe('Stop');
+      expect((await app.cli(['sessions', 'why', id])).stdout).toMatch(/^(done|idle) since .* — hooks Stop at /);
     } finally {
       watch.kill('SIGINT');
     }

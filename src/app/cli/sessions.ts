@@ -59,6 +59,12 @@ const verbs: Record<string, VerbSpec> = {
     flags: jsonFlag,
     positionals: ['ID'],
   },
+  why: {
+    usage: 'termio sessions why ID [--json]',
+    summary: 'say why the session is in its state: which hook, title or screen rule, and when',
+    flags: jsonFlag,
+    positionals: ['ID'],
+  },
   close: {
     usage: 'termio sessions close ID [--json]',
     summary: 'close the session (its program is ended)',
@@ -274,6 +280,17 @@ async function runVerb(name: string, p: Parsed, ctx: Ctx): Promise<number> {
       if (!r.ok) return r.code;
       if (json) printJson(io, r.result);
       else io.out(`${(r.result as { id: string }).id}\n`);
+      return ExitCode.ok;
+    }
+    case 'why': {
+      const r = await call(ctx, 'sessions.why', { id: first });
+      if (!r.ok) return r.code;
+      const w = r.result as { state: string; since: string; channel: string; rule?: string; event?: string; at: string; health: string[] };
+      if (json) printJson(io, w);
+      else {
+        const what = w.rule !== undefined ? `rule /${w.rule}/` : (w.event ?? '');
+        io.out(`${w.state} since ${w.since} — ${w.channel}${what ? ` ${what}` : ''} at ${w.at}\n${w.health.map((h) => `  ! ${h}\n`).join('')}`);
+      }
       return ExitCode.ok;
     }
     case 'focus':

@@ -25,6 +25,7 @@ import {
   type ControlErrorCode,
   type ControlReply,
   type ControlRequest,
+  type ControlResult,
   type SessionInfo,
 } from '../../protocol';
 import type { Disposable, Session } from '../../terminal';
@@ -99,6 +100,8 @@ export interface ControlServerOptions {
   onOpenDir?: (dir: string) => OpenDirResult | Promise<OpenDirResult>;
   /** `app.activate`: show a window. Default: nothing to show (a headless host). */
   onActivate?: () => void;
+  /** `sessions.why`: the status tracker's account of a session's state (undefined: none tracked). */
+  describeStatus?: (id: string) => ControlResult<'sessions.why'> | undefined;
   /** Adds each session's resume plan to `sessions.list` (the host knows the manifests and the store). */
   describeResume?: (id: string) => Promise<SessionInfo['resume'] | undefined>;
   /** Written to control.json and answered to `version`. Default: package.json's version. */
@@ -189,6 +192,7 @@ export class ControlServer {
   private readonly onOpenDir: (dir: string) => OpenDirResult | Promise<OpenDirResult>;
   private readonly onActivate: () => void;
   private readonly describeResume: ControlServerOptions['describeResume'];
+  private readonly describeStatus: ControlServerOptions['describeStatus'];
   private readonly appVersion: string;
   readonly limits: ControlLimits;
   private server: Server | null = null;
@@ -206,6 +210,7 @@ export class ControlServer {
     this.onOpenDir = opts.onOpenDir ?? ((dir) => this.openDirAsShell(dir));
     this.onActivate = opts.onActivate ?? (() => undefined);
     this.describeResume = opts.describeResume;
+    this.describeStatus = opts.describeStatus;
   }
 
   /** The socket path while listening. */
@@ -494,6 +499,14 @@ export class ControlServer {
         });
         if (!spawned.ok) return spawned;
         return { ok: true, result: { id: spawned.record.id, session: sessionInfo(spawned.record) } };
+      }
+      case 'sessions.why': {
+        const found = this.registry.find(req.args.id);
+        if (!found.ok) return found;
+        const r = found.record;
+        const since = new Date(r.stateSince).toISOString();
+        const result = this.describeStatus?.(r.id) ?? { id: r.id, state: r.state, since, channel: 'start', event: r.stateWhy || 'no status channel', at: since, health: [] };
+        return { ok: true, result };
       }
       case 'sessions.focus': {
         const found = this.registry.find(req.args.id);

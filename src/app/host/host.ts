@@ -94,6 +94,20 @@ export class Host {
       registry: host.registry,
       logger: log,
       onActivate: () => host.opts.onActivate?.(),
+      describeStatus: (id) => {
+        const s = host.tracker.status(id);
+        if (!s) return undefined;
+        return {
+          id,
+          state: s.state,
+          since: new Date(s.since).toISOString(),
+          channel: s.why.channel,
+          ...(s.why.rule !== undefined ? { rule: s.why.rule } : {}),
+          ...(s.why.event !== undefined ? { event: s.why.event } : {}),
+          at: new Date(s.why.at).toISOString(),
+          health: s.health.map((h) => h.message),
+        };
+      },
       describeResume: async (id) => {
         if (!host.resume || !host.store.getSession(id)) return undefined;
         const d = await host.resume.describe(id);
