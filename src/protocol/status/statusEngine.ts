@@ -220,7 +220,12 @@ export class StatusEngine {
     }
     const health = this.hooksNotReporting ? [this.hooksNotReporting] : [];
     const healthChanged = health.length !== prev.health.length;
-    if (state === prev.state && !healthChanged) return false;
+    if (state === prev.state && !healthChanged) {
+      // The first real evidence for the state the session started in (the agent's idle title)
+      // replaces "nothing known yet" as its reason, without counting as a change.
+      if (prev.why.channel === 'start' && why.channel !== 'start') this.current = { ...prev, why };
+      return false;
+    }
     this.current = state === prev.state ? { ...prev, health } : { state, since: input.at, why, health };
     return true;
   }

@@ -67,6 +67,12 @@ describe('hooks are the source of truth', () => {
     expect(states).toEqual(['working', 'working', 'attention', 'attention', 'working']);
   });
 
+  it('the first idle title becomes the reason for the idle state the session started in', () => {
+    const { states, engine } = run(claudeLike, [title('✳ Claude Code')]);
+    expect(states).toEqual(['idle']);
+    expect(engine.status.why).toMatchObject({ channel: 'titleStatus' });
+  });
+
   it('a spinner title read after the permission hook (written before it) keeps the attention', () => {
     // Claude: ✳ idle, prompt, tool, the spinner written, then PermissionRequest — but the pty's
     // bytes with the spinner reach the app after the hook's report.
