@@ -200,10 +200,34 @@ export class Host {
     return r;
   }
 
+  /** Every agent in picker order: the user's order from Settings first, then the manifests'. */
+  orderedAgents(): CatalogEntry[] {
+    const prefs = this.settings.settings.agents;
+    // Agents the user never placed keep the catalog's order, after the placed ones.
+    const UNPLACED = 1e6;
+    return this.catalog
+      .list()
+      .map((e, i) => ({ e, key: prefs[e.id]?.order ?? UNPLACED + i }))
+      .sort((a, b) => a.key - b.key)
+      .map((x) => x.e);
+  }
+
   /** Agents the user has not disabled in Settings, in picker order. */
   enabledAgents(): CatalogEntry[] {
     const prefs = this.settings.settings.agents;
-    return this.catalog.list().filter((e) => prefs[e.id]?.enabled !== false);
+    return this.orderedAgents().filter((e) => prefs[e.id]?.enabled !== false);
+  }
+
+  /** Moves an agent up (-1) or down (+1) in the picker, saving the whole order in one write. */
+  moveAgent(id: string, delta: -1 | 1): void {
+    const ids = this.orderedAgents().map((e) => e.id);
+    const from = ids.indexOf(id);
+    const to = from + delta;
+    if (from < 0 || to < 0 || to >= ids.length) return;
+    [ids[from], ids[to]] = [ids[to]!, ids[from]!];
+    const agents = { ...this.settings.settings.agents };
+    ids.forEach((agentId, order) => (agents[agentId] = { ...agents[agentId], order }));
+    this.settings.set(['agents'], agents);
   }
 
   /** The entry to launch for a request: its agent, or the plain Terminal. */

@@ -359,6 +359,7 @@ export class TermioApp {
         errors: () => host.settings.errors,
         settingsFile: () => host.paths.settingsFile,
         set: (path, value) => host.settings.set(path, value),
+        moveAgent: (id, delta) => host.moveAgent(id, delta),
         agents: () => this.settingsAgents(),
         setHooks: (id, on) => {
           const r = host.setHooks(id, on);
@@ -372,7 +373,7 @@ export class TermioApp {
   }
 
   private settingsAgents(): SettingsAgent[] {
-    return this.host.catalog.list().map((e) => {
+    return this.host.orderedAgents().map((e) => {
       const h = e.manifest.hooks ? this.host.hookStatus(e.id) : null;
       return {
         id: e.id,

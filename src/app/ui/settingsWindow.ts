@@ -43,6 +43,8 @@ export interface SettingsModel {
   settingsFile(): string;
   set(path: string[], value: unknown): void;
   agents(): SettingsAgent[];
+  /** Moves an agent up or down in the picker order. */
+  moveAgent(agentId: string, delta: -1 | 1): void;
   /** Installs or removes our hook entries for one agent; returns a line to show. */
   setHooks(agentId: string, on: boolean): string;
 }
@@ -177,8 +179,9 @@ export class SettingsWindow {
   private agentsPage(): QWidget {
     const { widget, layout } = column();
     const s = this.model.settings();
-    layout.addWidget(label('Agents come from the manifests bundled with Termio and from ~/.termio/config/agents. Disabled agents are hidden from the picker and the tray.', 'settingsMuted'));
-    for (const a of this.model.agents()) {
+    layout.addWidget(label('Agents come from the manifests bundled with Termio and from ~/.termio/config/agents, in picker order (▲ ▼ move one). Disabled agents are hidden from the picker and the tray.', 'settingsMuted'));
+    const agents = this.model.agents();
+    for (const [index, a] of agents.entries()) {
       const card = new QWidget();
       card.setObjectName('agentCard');
       const c = new QBoxLayout(Direction.TopToBottom);
@@ -192,6 +195,18 @@ export class SettingsWindow {
       const prefs = s.agents[a.id] ?? {};
       const toggles: QWidget[] = [this.checkbox('Enabled', prefs.enabled ?? true, (v) => this.model.set(['agents', a.id, 'enabled'], v))];
       if (a.hasBypass) toggles.push(this.checkbox('Skip permission prompts (bypass flag)', prefs.bypass ?? false, (v) => this.model.set(['agents', a.id, 'bypass'], v)));
+      for (const [text, delta, can] of [['▲', -1, index > 0], ['▼', 1, index < agents.length - 1]] as const) {
+        const b = new QPushButton();
+        b.setText(text);
+        b.setToolTip(delta < 0 ? 'Earlier in the picker' : 'Later in the picker');
+        b.setEnabled(can);
+        b.addEventListener('clicked', () => {
+          this.model.moveAgent(a.id, delta);
+          this.refresh(); // deferred: this button is rebuilt
+        });
+        this.keep.push(b);
+        toggles.push(b);
+      }
       c.addWidget(row(...toggles));
       layout.addWidget(card);
     }
