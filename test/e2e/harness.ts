@@ -253,7 +253,8 @@ export class AppUnderTest {
 
   cleanup(): void {
     if (!this.exitInfo) this.proc.kill('SIGKILL');
-    rmSync(this.home, { recursive: true, force: true });
+    // An agent may still be writing into HOME as it exits (Claude Code saves on hangup).
+    rmSync(this.home, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   }
 }
 

@@ -418,7 +418,12 @@ export class Host {
     this.disposing = true;
     if (this.flushTimer) clearTimeout(this.flushTimer);
     await this.control.close();
+    // Sessions get SIGHUP (the terminal hangs up); agents may take a moment to save and leave.
+    // Wait for them, within the quit budget, and end the ones still there, so quitting leaves
+    // no process behind.
+    const pids = this.registry.list().filter((r) => !r.session.exited).map((r) => r.session.pid);
     this.registry.dispose();
+    await endProcesses(pids, QUIT_GRACE_MS);
     this.tracker.dispose();
     this.resume?.dispose();
     await this.hooks?.close();
@@ -426,6 +431,36 @@ export class Host {
     this.store?.dispose();
     this.settings?.dispose();
     await this.catalog?.dispose();
+  }
+}
+
+/** How long quitting waits for agents to exit after the hangup before it kills them: well within
+ *  the 2 s an app quit may take, and long enough for an agent to flush its transcript. */
+export const QUIT_GRACE_MS = 800;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Waits until every pid is gone or the grace has passed, then SIGKILLs what is left. */
+async function endProcesses(pids: number[], graceMs: number): Promise<void> {
+  const deadline = Date.now() + graceMs;
+  let left = pids.filter(alive);
+  while (left.length > 0 && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 20));
+    left = left.filter(alive);
+  }
+  for (const pid of left) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // It went away on its own.
+    }
   }
 }
 
