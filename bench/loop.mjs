@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startXvfb } from './lib/xvfb.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const idleSeconds = Number(process.argv[process.argv.indexOf('--idle-seconds') + 1]) || 30;
@@ -18,18 +19,6 @@ function cpuTicks(pid) {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return Number(f[11]) + Number(f[12]); // utime + stime
-}
-
-async function startXvfb() {
-  const proc = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x800x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
-  const num = await new Promise((resolve) => {
-    let out = '';
-    proc.stdio[3].on('data', (d) => {
-      out += d;
-      if (out.includes('\n')) resolve(out.trim());
-    });
-  });
-  return { display: `:${num}`, stop: () => proc.kill('SIGTERM') };
 }
 
 async function idleCpu(command, args, env) {
@@ -50,7 +39,7 @@ function probe(mode, env) {
   return JSON.parse(r.stdout.trim().split('\n').at(-1));
 }
 
-const xvfb = process.env.DISPLAY ? null : await startXvfb();
+const xvfb = process.env.DISPLAY ? null : await startXvfb('1280x800x24');
 const display = process.env.DISPLAY ?? xvfb.display;
 const home = mkdtempSync(join(tmpdir(), 'termio-bench-'));
 const env = { ...process.env, DISPLAY: display, HOME: home, TERMIO_HOME: join(home, '.termio'), XDG_RUNTIME_DIR: home };

@@ -11,6 +11,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startXvfb } from './lib/xvfb.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const termio = join(root, 'bin', 'termio');
@@ -21,18 +22,6 @@ function pct(xs, p) {
   return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN;
 }
 const fmt = (xs) => `p50 ${pct(xs, 50).toFixed(1)} ms  p99 ${pct(xs, 99).toFixed(1)} ms  (n=${xs.length})`;
-
-async function startXvfb() {
-  const proc = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1400x900x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
-  const num = await new Promise((resolve) => {
-    let out = '';
-    proc.stdio[3].on('data', (d) => {
-      out += d;
-      if (out.includes('\n')) resolve(out.trim());
-    });
-  });
-  return { display: `:${num}`, stop: () => proc.kill('SIGTERM') };
-}
 
 class App {
   constructor(display, home) {
