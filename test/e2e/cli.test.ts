@@ -109,11 +109,12 @@ describe.skipIf(e2eSkipReason)('termio CLI against the running app', () => {
       await app.cli(['sessions', 'send', id, 'refactor the parser', '--enter']);
       await waitFor(() => lines.some((l) => l.kind === 'state' && l.session.id === id && l.session.state === 'working'), { what: 'a working line' });
       await waitFor(() => lines.some((l) => l.kind === 'state' && l.session.id === id && ['done', 'idle'].includes(l.session.state)), { what: 'the turn to end' });
-      // And the session can say why: the hook event that put it there.
-      const why = await cliJson<{ state: string; channel: string; event?: string }>(app, ['sessions', 'why', id.slice(0, 8)]);
-      expect(why.channel).toBe('hooks');
-      expect(why.event).toBe('Stop');
-      expect((await app.cli(['sessions', 'why', id])).stdout).toMatch(/^(done|idle) since .* — hooks Stop at /);
+      // And the session can say why: the Stop hook, or the idle title that the agent sets right
+      // after it (the pty and the hook socket race, so either may arrive first).
+      const why = await cliJson<{ state: string; channel: string; event?: string; rule?: string }>(app, ['sessions', 'why', id.slice(0, 8)]);
+      if (why.channel === 'hooks') expect(why.event).toBe('Stop');
+      else expect(why).toMatchObject({ channel: 'titleStatus', rule: expect.any(String) });
+      expect((await app.cli(['sessions', 'why', id])).stdout).toMatch(/^(done|idle) since .* — (hooks Stop|titleStatus rule \/.+\/) at /);
     } finally {
       watch.kill('SIGINT');
     }
