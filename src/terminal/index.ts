@@ -17,4 +17,4 @@ export { wcwidth, unicodeWidthProvider, UNICODE_VERSION } from './unicodeWidth';
 export { Utf8Splitter } from './utf8Splitter';
 export { findLinks, type TextLink } from './links';
 export { findAll, nextMatchIndex, rangeRows, type BufferRange, type FindOptions, type FindDirection } from './bufferSearch';
-export { darkTheme, lightTheme, paletteColor, resolveColor, dimColor, type Theme } from './theme';
+export { darkTheme, lightTheme, cssHex, paletteColor, resolveColor, dimColor, type Theme } from './theme';

@@ -2,7 +2,7 @@
 // used entirely from the keyboard. Type to filter (fuzzy), ↑/↓ to choose, Enter to start in the
 // current folder, Ctrl+B to toggle the agent's permission bypass, Ctrl+O to pick another folder
 // first, Esc to close. Agents that are not installed show their install link instead.
-import { Direction, QBoxLayout, QBrush, QColor, QIcon, QKeyEvent, QLabel, QLineEdit, QListWidget, QListWidgetItem, QWidget, ScrollBarPolicy, WidgetEventTypes } from '@nodegui/nodegui';
+import { Direction, Key, KeyboardModifier, QBoxLayout, QBrush, QColor, QIcon, QKeyEvent, QLabel, QLineEdit, QListWidget, QListWidgetItem, QWidget, ScrollBarPolicy, WidgetEventTypes } from '@nodegui/nodegui';
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
@@ -33,8 +33,6 @@ export interface PickerOptions {
 const PICKER_WIDTH_PX = 560;
 const PICKER_MAX_ROWS = 9; // rows visible before the list scrolls; keeps the overlay compact
 
-const Key = { Escape: 0x01000000, Tab: 0x01000001, Return: 0x01000004, Enter: 0x01000005, Up: 0x01000013, Down: 0x01000015, B: 0x42, O: 0x4f } as const;
-const ControlModifier = 0x04000000;
 
 function expandHome(p: string): string {
   return p === '~' ? homedir() : p.startsWith('~/') ? resolve(homedir(), p.slice(2)) : p;
@@ -86,7 +84,7 @@ export class Picker {
     });
     this.input.addEventListener(WidgetEventTypes.KeyPress, (native) => {
       const e = new QKeyEvent(native as never);
-      if (this.handleKey(e.key(), (e.modifiers() & ControlModifier) !== 0)) this.input.setEventProcessed(true);
+      if (this.handleKey(e.key(), (e.modifiers() & KeyboardModifier.ControlModifier) !== 0)) this.input.setEventProcessed(true);
     });
     this.list.addEventListener('itemActivated', () => this.activate());
     this.widget.hide();
@@ -140,28 +138,28 @@ export class Picker {
   }
 
   private handleKey(key: number, ctrl: boolean): boolean {
-    if (key === Key.Escape) {
+    if (key === Key.Key_Escape) {
       if (this.mode === 'folder') this.toAgents();
       else this.close();
       return true;
     }
-    if (key === Key.Return || key === Key.Enter) {
+    if (key === Key.Key_Return || key === Key.Key_Enter) {
       this.activate();
       return true;
     }
-    if (this.mode === 'agents' && (key === Key.Up || key === Key.Down)) {
+    if (this.mode === 'agents' && (key === Key.Key_Up || key === Key.Key_Down)) {
       const n = this.list.count();
-      if (n > 0) this.list.setCurrentRow((this.list.currentRow() + (key === Key.Down ? 1 : -1) + n) % n);
+      if (n > 0) this.list.setCurrentRow((this.list.currentRow() + (key === Key.Key_Down ? 1 : -1) + n) % n);
       this.updateFooter();
       return true;
     }
-    if (ctrl && key === Key.B && this.mode === 'agents') {
+    if (ctrl && key === Key.Key_B && this.mode === 'agents') {
       const a = this.current();
       if (a?.hasBypass) this.bypass.set(a.id, !this.bypassOn(a));
       this.updateFooter();
       return true;
     }
-    if (ctrl && key === Key.O && this.mode === 'agents') {
+    if (ctrl && key === Key.Key_O && this.mode === 'agents') {
       this.mode = 'folder';
       this.input.setText(this.folder);
       this.input.setPlaceholderText('Folder to start in');

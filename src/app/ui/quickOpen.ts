@@ -1,6 +1,6 @@
 // A small keyboard overlay for one line of input, with or without a filtered list: "jump to a
 // session by name" (type, ↑/↓, Enter) and "rename session" (type, Enter). Esc closes.
-import { Direction, QBoxLayout, QKeyEvent, QLabel, QLineEdit, QListWidget, QListWidgetItem, QWidget, ScrollBarPolicy, WidgetEventTypes } from '@nodegui/nodegui';
+import { Direction, Key, QBoxLayout, QKeyEvent, QLabel, QLineEdit, QListWidget, QListWidgetItem, QWidget, ScrollBarPolicy, WidgetEventTypes } from '@nodegui/nodegui';
 import { fuzzyFilter } from '../host/fuzzy';
 import { darkChrome, overlayStyleSheet, type ChromeColors } from './chromeStyle';
 
@@ -11,7 +11,6 @@ export interface QuickItem {
 }
 
 const WIDTH_PX = 520;
-const Key = { Escape: 0x01000000, Return: 0x01000004, Enter: 0x01000005, Up: 0x01000013, Down: 0x01000015 } as const;
 
 export class QuickOpen {
   readonly widget = new QWidget();
@@ -44,11 +43,11 @@ export class QuickOpen {
     this.input.addEventListener('textChanged', () => this.refilter());
     this.input.addEventListener(WidgetEventTypes.KeyPress, (native) => {
       const key = new QKeyEvent(native as never).key();
-      if (key === Key.Escape) this.close();
-      else if (key === Key.Return || key === Key.Enter) this.choose();
-      else if (this.withList && (key === Key.Up || key === Key.Down)) {
+      if (key === Key.Key_Escape) this.close();
+      else if (key === Key.Key_Return || key === Key.Key_Enter) this.choose();
+      else if (this.withList && (key === Key.Key_Up || key === Key.Key_Down)) {
         const n = this.list.count();
-        if (n > 0) this.list.setCurrentRow((this.list.currentRow() + (key === Key.Down ? 1 : -1) + n) % n);
+        if (n > 0) this.list.setCurrentRow((this.list.currentRow() + (key === Key.Key_Down ? 1 : -1) + n) % n);
       } else return;
       this.input.setEventProcessed(true);
     });

@@ -4,7 +4,7 @@
 import { Direction, QBoxLayout, QDragEnterEvent, QDropEvent, QWidget, WidgetEventTypes } from '@nodegui/nodegui';
 import { droppedPaths } from '../host/shellQuote';
 import type { Session } from '../../terminal';
-import { darkTheme, lightTheme, type Theme } from '../../terminal';
+import { cssHex, darkTheme, lightTheme, type Theme } from '../../terminal';
 import type { Settings } from '../host/settings';
 import type { Appearance } from './chromeStyle';
 import type { SessionView } from './mainWindow';
@@ -13,9 +13,6 @@ import { TerminalView } from './terminal/terminalView';
 /** Margins around the grid, in px: like Terminal.app and iTerm2, a few px keep text off the edges. */
 const PAD = { left: 10, top: 6, right: 4, bottom: 4 };
 
-function hex(n: number): string {
-  return `#${n.toString(16).padStart(6, '0')}`;
-}
 
 export interface SessionViewHooks {
   /** Files dropped on the terminal (local paths). */
@@ -45,7 +42,7 @@ export function createTerminalView(session: Session, settings: Settings, hooks?:
   });
   const frame = new QWidget();
   frame.setObjectName('terminalFrame');
-  const frameStyle = (th: Theme) => `#terminalFrame { background-color: ${hex(th.background)}; }`;
+  const frameStyle = (th: Theme) => `#terminalFrame { background-color: ${cssHex(th.background)}; }`;
   frame.setStyleSheet(frameStyle(theme));
   const layout = new QBoxLayout(Direction.TopToBottom);
   layout.setContentsMargins(PAD.left, PAD.top, PAD.right, PAD.bottom);

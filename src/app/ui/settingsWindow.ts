@@ -167,6 +167,26 @@ export class SettingsWindow {
     if (current >= 0) this.tabs.setCurrentIndex(current);
   }
 
+  private spinBox(o: { min: number; max: number; value: number; suffix?: string; step?: number }, onChange: (v: number) => void): QSpinBox {
+    const b = new QSpinBox();
+    b.setRange(o.min, o.max);
+    if (o.step) b.setSingleStep(o.step);
+    b.setValue(o.value);
+    if (o.suffix) b.setSuffix(o.suffix);
+    b.addEventListener('valueChanged', (v) => onChange(v));
+    this.keep.push(b);
+    return b;
+  }
+
+  private choice(options: string[], value: string, onChange: (v: string) => void): QComboBox {
+    const c = new QComboBox();
+    c.addItems(options);
+    c.setCurrentIndex(options.indexOf(value));
+    c.addEventListener('currentIndexChanged', (i) => onChange(options[i]!));
+    this.keep.push(c);
+    return c;
+  }
+
   private checkbox(text: string, value: boolean, onChange: (v: boolean) => void): QCheckBox {
     const c = new QCheckBox();
     c.setText(text);
@@ -255,12 +275,7 @@ export class SettingsWindow {
     const set = (k: string) => (v: unknown) => this.model.set(['notifications', k], v);
     layout.addWidget(this.checkbox('When an agent needs you (unless you are looking at it)', n.attention, set('attention')));
     layout.addWidget(this.checkbox('When an agent finishes a long turn while you are elsewhere', n.done, set('done')));
-    const secs = new QSpinBox();
-    secs.setRange(0, 3600);
-    secs.setValue(n.doneMinSeconds);
-    secs.setSuffix(' s');
-    secs.addEventListener('valueChanged', (v) => set('doneMinSeconds')(v));
-    this.keep.push(secs);
+    const secs = this.spinBox({ min: 0, max: 3600, value: n.doneMinSeconds, suffix: ' s' }, set('doneMinSeconds'));
     layout.addWidget(row(label('A turn is long after', 'settingsText'), secs));
     layout.addWidget(this.checkbox('Notifications that programs send (OSC 9 / OSC 777)', n.terminal, set('terminal')));
     layout.addWidget(this.checkbox('Play a sound', n.sound, set('sound')));
@@ -276,25 +291,11 @@ export class SettingsWindow {
     family.setText(t.fontFamily ?? '');
     family.setPlaceholderText(process.platform === 'darwin' ? 'Menlo' : 'DejaVu Sans Mono');
     family.addEventListener('editingFinished', () => set('fontFamily')(family.text().trim() || undefined));
-    const size = new QSpinBox();
-    size.setRange(6, 72);
-    size.setValue(t.fontSize);
-    size.setSuffix(' pt');
-    size.addEventListener('valueChanged', (v) => set('fontSize')(v));
-    const theme = new QComboBox();
-    theme.addItems(['system', 'dark', 'light']);
-    theme.setCurrentIndex(['system', 'dark', 'light'].indexOf(t.theme));
-    theme.addEventListener('currentIndexChanged', (i) => set('theme')(['system', 'dark', 'light'][i]));
-    const cursor = new QComboBox();
-    cursor.addItems(['block', 'bar', 'underline']);
-    cursor.setCurrentIndex(['block', 'bar', 'underline'].indexOf(t.cursorStyle));
-    cursor.addEventListener('currentIndexChanged', (i) => set('cursorStyle')(['block', 'bar', 'underline'][i]));
-    const scrollback = new QSpinBox();
-    scrollback.setRange(0, 1_000_000);
-    scrollback.setSingleStep(1000);
-    scrollback.setValue(t.scrollback);
-    scrollback.addEventListener('valueChanged', (v) => set('scrollback')(v));
-    this.keep.push(family, size, theme, cursor, scrollback);
+    const size = this.spinBox({ min: 6, max: 72, value: t.fontSize, suffix: ' pt' }, set('fontSize'));
+    const theme = this.choice(['system', 'dark', 'light'], t.theme, set('theme'));
+    const cursor = this.choice(['block', 'bar', 'underline'], t.cursorStyle, set('cursorStyle'));
+    const scrollback = this.spinBox({ min: 0, max: 1_000_000, step: 1000, value: t.scrollback }, set('scrollback'));
+    this.keep.push(family);
     layout.addWidget(row(label('Font', 'settingsText'), family, size));
     layout.addWidget(row(label('Theme', 'settingsText'), theme));
     layout.addWidget(row(label('Cursor', 'settingsText'), cursor));

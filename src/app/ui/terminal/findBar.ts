@@ -1,8 +1,8 @@
 // The find bar: a small field over the top-right corner of a terminal view. It only collects the
 // query and the keys (typing searches, Enter goes to the next older match, Shift+Enter to the
 // next newer one, Esc closes); the view does the searching, scrolling and highlighting.
-import { QKeyEvent, QLabel, QLineEdit, QWidget, WidgetEventTypes } from '@nodegui/nodegui';
-import type { Disposable, FindDirection, Theme } from '../../../terminal';
+import { Key, QKeyEvent, QLabel, QLineEdit, QWidget, WidgetEventTypes } from '@nodegui/nodegui';
+import { cssHex, type Disposable, type FindDirection, type Theme } from '../../../terminal';
 import { blend } from './gridPainter';
 import { QtMod } from './keyMapping';
 
@@ -17,13 +17,6 @@ const BAR_WIDTH = 300;
 const BAR_HEIGHT = 30;
 /** Gap between the bar and the view's top-right corner. */
 const MARGIN = 8;
-const QT_KEY_ESCAPE = 0x01000000;
-const QT_KEY_RETURN = 0x01000004;
-const QT_KEY_ENTER = 0x01000005;
-
-function hex(n: number): string {
-  return `#${n.toString(16).padStart(6, '0')}`;
-}
 
 export class FindBar implements Disposable {
   readonly widget: QWidget;
@@ -47,10 +40,10 @@ export class FindBar implements Disposable {
     this.input.addEventListener(WidgetEventTypes.KeyPress, (native) => {
       const e = new QKeyEvent(native as never);
       const key = e.key();
-      if (key === QT_KEY_RETURN || key === QT_KEY_ENTER) {
+      if (key === Key.Key_Return || key === Key.Key_Enter) {
         this.handlers.onStep((e.modifiers() & QtMod.shift) !== 0 ? 'down' : 'up');
         this.input.setEventProcessed(true);
-      } else if (key === QT_KEY_ESCAPE) {
+      } else if (key === Key.Key_Escape) {
         this.handlers.onClose();
         this.input.setEventProcessed(true);
       }
@@ -67,11 +60,11 @@ export class FindBar implements Disposable {
   }
 
   setTheme(theme: Theme): void {
-    const fg = hex(theme.foreground);
-    const bg = hex(theme.background);
+    const fg = cssHex(theme.foreground);
+    const bg = cssHex(theme.background);
     this.widget.setStyleSheet(
-      `#findBar { background-color: ${hex(blend(theme.foreground, theme.background, 0.15))}; border-radius: 6px; }
-       #findInput { background-color: ${bg}; color: ${fg}; border: 1px solid ${hex(theme.ansi[3]!)}; border-radius: 4px; padding: 0 4px; }
+      `#findBar { background-color: ${cssHex(blend(theme.foreground, theme.background, 0.15))}; border-radius: 6px; }
+       #findInput { background-color: ${bg}; color: ${fg}; border: 1px solid ${cssHex(theme.ansi[3]!)}; border-radius: 4px; padding: 0 4px; }
        #findCount { color: ${fg}; }`,
     );
   }
