@@ -1,9 +1,7 @@
 // `termio hooks install|uninstall|status [--agent ID] [--json]`: puts Termio's status hooks into
 // (or takes them out of) each agent's own config, for every manifest that declares hooks.
 // Works without the app running: it edits files only.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { parseManifest, type Manifest } from '../../protocol';
+import { AgentCatalog } from '../host/catalog';
 import {
   agentHookStatus,
   defaultReporterLocation,
@@ -26,35 +24,6 @@ Options:
   --agent ID   only this agent (default: every agent whose manifest declares hooks)
   --json       print the results as JSON
 `;
-
-/** Every manifest Termio knows (bundled agents/ then the user folder, which overrides by id). */
-export function loadManifests(env: NodeJS.ProcessEnv): { manifests: Map<string, Manifest>; errors: string[] } {
-  const manifests = new Map<string, Manifest>();
-  const errors: string[] = [];
-  const bundled = resolve(__dirname, '..', '..', '..', 'agents');
-  for (const dir of [bundled, termioPaths(env).userAgentsDir]) {
-    let names: string[];
-    try {
-      names = readdirSync(dir).filter((n) => n.endsWith('.json') && n !== 'manifest.schema.json').sort();
-    } catch {
-      continue;
-    }
-    for (const name of names) {
-      const file = join(dir, name);
-      let text: string;
-      try {
-        text = readFileSync(file, 'utf8');
-      } catch (e) {
-        errors.push(`${file}: ${(e as Error).message}`);
-        continue;
-      }
-      const r = parseManifest(text, file);
-      if (r.manifest) manifests.set(r.manifest.id, r.manifest);
-      else errors.push(...r.errors);
-    }
-  }
-  return { manifests, errors };
-}
 
 function describe(r: AgentHookResult, home: string): string {
   const file = r.file.startsWith(`${home}/`) ? `~/${r.file.slice(home.length + 1)}` : r.file;
@@ -91,8 +60,12 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     }
   }
 
-  const { manifests, errors } = loadManifests(io.env);
-  for (const e of errors) io.err(`termio hooks: skipped manifest: ${e}\n`);
+  // The same catalog the app loads (bundled + user, user overriding by id); no PATH look-up,
+  // since installing hooks does not need the agent to be installed yet.
+  const catalog = await AgentCatalog.create({ env: io.env, watch: false, path: '' });
+  const manifests = new Map(catalog.list().map((e) => [e.id, e.manifest] as const));
+  for (const p of catalog.problems()) io.err(`termio hooks: skipped manifest: ${p.errors.join('; ')}\n`);
+  await catalog.dispose();
   let agents: AgentHooks[] = [...manifests.values()].flatMap((m) => (m.hooks ? [{ agentId: m.id, hooks: m.hooks }] : []));
   if (agentId !== undefined) {
     const m = manifests.get(agentId);

@@ -12,6 +12,7 @@ import {
   type HooksDeclaration,
   type ReporterLocation,
 } from '../../protocol/hooks';
+import { expandHome } from '../../protocol/resumePlan';
 import type { TermioPaths } from './paths';
 
 // smol-toml ships CommonJS beside its ES module, but its types are declared as ESM only.
@@ -75,11 +76,6 @@ export function defaultReporterLocation(): ReporterLocation {
   }
 }
 
-export function expandHome(path: string, home: string): string {
-  if (path === '~') return home;
-  if (path.startsWith('~/')) return join(home, path.slice(2));
-  return resolve(home, path);
-}
 
 function readText(file: string): string | null {
   try {
@@ -136,7 +132,8 @@ function status(agent: AgentHooks, file: string, text: string | null): Omit<Agen
 
 export function hookConfigFile(agent: AgentHooks, home: string): string | null {
   const p = hookConfigPath(agent.hooks);
-  return p === null ? null : expandHome(p, home);
+  // `~` expanded; a relative path is taken from the home folder.
+  return p === null ? null : resolve(home, expandHome(p, home));
 }
 
 export function agentHookStatus(agent: AgentHooks, opts: HookInstallerOptions): AgentHookResult {

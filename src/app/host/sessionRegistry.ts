@@ -6,7 +6,7 @@ import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
 import type { SessionState } from '../../protocol';
-import { Session, type Disposable, type Event, type LaunchError } from '../../terminal';
+import { Emitter, Session, type Disposable, type LaunchError } from '../../terminal';
 
 export type { SessionState };
 
@@ -78,22 +78,6 @@ export interface SessionRegistryOptions {
 
 function isSpawnFailure(r: Session | SpawnFailure): r is SpawnFailure {
   return typeof (r as { kind?: unknown }).kind === 'string';
-}
-
-class Emitter<T> {
-  private listeners = new Set<(e: T) => void>();
-  readonly event: Event<T> = (listener) => {
-    // A wrapper, so subscribing the same function twice gives two independent subscriptions.
-    const wrapped = (e: T) => listener(e);
-    this.listeners.add(wrapped);
-    return { dispose: () => void this.listeners.delete(wrapped) };
-  };
-  fire(e: T): void {
-    for (const l of [...this.listeners]) l(e);
-  }
-  clear(): void {
-    this.listeners.clear();
-  }
 }
 
 interface MutableRecord {
@@ -278,6 +262,6 @@ export class SessionRegistry implements Disposable {
     if (this.disposed) return;
     for (const id of [...this.records.keys()]) this.close(id);
     this.disposed = true;
-    for (const e of [this.added, this.removed, this.changed, this.stateChanged, this.focusRequested]) e.clear();
+    for (const e of [this.added, this.removed, this.changed, this.stateChanged, this.focusRequested]) e.dispose();
   }
 }

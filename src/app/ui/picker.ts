@@ -6,6 +6,7 @@ import { Direction, Key, KeyboardModifier, QBoxLayout, QBrush, QColor, QIcon, QK
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
+import { expandHome } from '../../protocol';
 import { fuzzyFilter } from '../host/fuzzy';
 import { agentIcon } from './agentIcons';
 import { darkChrome, overlayStyleSheet, type ChromeColors } from './chromeStyle';
@@ -34,9 +35,6 @@ const PICKER_WIDTH_PX = 560;
 const PICKER_MAX_ROWS = 9; // rows visible before the list scrolls; keeps the overlay compact
 
 
-function expandHome(p: string): string {
-  return p === '~' ? homedir() : p.startsWith('~/') ? resolve(homedir(), p.slice(2)) : p;
-}
 
 export class Picker {
   readonly widget = new QWidget();
@@ -186,7 +184,7 @@ export class Picker {
 
   private activate(): void {
     if (this.mode === 'folder') {
-      const dir = resolve(expandHome(this.input.text().trim() || this.folder));
+      const dir = resolve(expandHome(this.input.text().trim() || this.folder, homedir()));
       if (isAbsolute(dir) && existsSync(dir) && statSync(dir).isDirectory()) {
         this.folder = dir;
         this.toAgents();
