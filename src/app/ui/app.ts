@@ -271,18 +271,21 @@ export class TermioApp {
   }
 
   private summaries(records: SessionRecord[]): SessionSummary[] {
-    return records.map((r) => ({
-      id: r.id,
-      agentId: r.agentId,
-      cwd: r.cwd,
-      title: r.title,
-      state: r.state,
-      stateSince: r.stateSince,
-      createdAt: r.createdAt,
-      exited: r.session.exited,
-      ...(this.host.agent(r.agentId)?.iconFile ? { iconFile: this.host.agent(r.agentId)!.iconFile! } : {}),
-      ...(this.host.agent(r.agentId)?.manifest.icon?.tint ? { iconTint: this.host.agent(r.agentId)!.manifest.icon!.tint! } : {}),
-    }));
+    return records.map((r) => {
+      const agent = this.host.agent(r.agentId);
+      return {
+        id: r.id,
+        agentId: r.agentId,
+        cwd: r.cwd,
+        title: r.title,
+        state: r.state,
+        stateSince: r.stateSince,
+        createdAt: r.createdAt,
+        exited: r.session.exited,
+        ...(agent?.iconFile ? { iconFile: agent.iconFile } : {}),
+        ...(agent?.manifest.icon?.tint ? { iconTint: agent.manifest.icon.tint } : {}),
+      };
+    });
   }
 
   /** "Working — hook PreToolUse, 3s ago" (+ health notes) for the selected session. */
@@ -322,6 +325,7 @@ export class TermioApp {
         this.changePendingSince = null;
       }
       const labels = folderLabels(all.map((r) => r.cwd), homedir());
+      const iconOf = (agentId: string | null) => this.host.agent(agentId)?.iconFile;
       this.tray.update(
         all.map((r) => ({
           id: r.id,
@@ -330,7 +334,7 @@ export class TermioApp {
           agentName: this.agentName(r.agentId),
           state: r.state,
           stateSince: r.stateSince,
-          ...(this.host.agent(r.agentId)?.iconFile ? { agentIcon: this.host.agent(r.agentId)!.iconFile! } : {}),
+          ...(iconOf(r.agentId) ? { agentIcon: iconOf(r.agentId)! } : {}),
         })),
         this.host.enabledAgents().filter((e) => e.id !== TERMINAL_AGENT_ID).map((e) => ({ id: e.id, name: e.manifest.name, installed: e.installed, ...(e.iconFile ? { icon: e.iconFile } : {}) })),
       );
