@@ -59,7 +59,7 @@ function child(cmd, args, opts = {}) {
   children.push(c);
   return c;
 }
-const xvfb = child('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x800x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
+const xvfb = child('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x800x24', '-nolisten', 'tcp', '-noreset'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
 let xout = '';
 xvfb.stdio[3].on('data', (d) => (xout += d));
 const display = `:${await until(() => (xout.includes('\n') ? xout.trim() : null), 'Xvfb')}`;

@@ -358,7 +358,7 @@ if (QT_PART) {
   await memory();
   if (!args.includes('--no-qt')) {
     const self = fileURLToPath(import.meta.url);
-    const cmd = process.env.DISPLAY ? [process.execPath, [self, '--qt']] : ['xvfb-run', ['-a', '-s', '-screen 0 1920x1200x24', process.execPath, self, '--qt']];
+    const cmd = process.env.DISPLAY ? [process.execPath, [self, '--qt']] : ['xvfb-run', ['-a', '-s', '-screen 0 1920x1200x24 -noreset', process.execPath, self, '--qt']];
     const r = spawnSync(cmd[0], cmd[1], { stdio: ['ignore', 'inherit', 'pipe'], cwd: root, encoding: 'utf8' });
     if (r.error || r.status !== 0) console.log(`Qt figures skipped: ${r.error?.message ?? r.stderr.split('\n').filter((l) => !l.includes('XDG_RUNTIME')).slice(-3).join(' ')}`);
   }

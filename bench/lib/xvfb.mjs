@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 
 export async function startXvfb(size = '1400x900x24') {
-  const proc = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', size, '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
+  const proc = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', size, '-nolisten', 'tcp', '-noreset'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
   const num = await new Promise((resolve, reject) => {
     let out = '';
     proc.once('error', reject);

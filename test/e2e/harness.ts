@@ -14,22 +14,43 @@ export const hasXvfb = spawnSync('which', ['Xvfb']).status === 0;
 /** Why e2e tests are skipped where they cannot run (macOS, or Xvfb not installed). */
 export const e2eSkipReason = hasXvfb ? null : 'Xvfb is not installed: npm test installs it on Debian; e2e tests need an X server';
 
-/** A private X server, found through -displayfd so parallel runs never collide. */
+/**
+ * A private X server, found through -displayfd so parallel runs never collide. -noreset: by
+ * default an X server resets when its last client disconnects, and a client that connects
+ * during that reset is refused ("could not connect to display"), which is exactly what a test
+ * does when it stops one app and starts the next.
+ */
 export class Display {
   private constructor(
     readonly proc: ChildProcess,
     readonly name: string,
+    private readonly stderr: { tail: string },
   ) {}
 
   static async start(size = '1280x800x24'): Promise<Display> {
-    const proc = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', size, '-nolisten', 'tcp', '-ac'], {
+    const proc = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', size, '-nolisten', 'tcp', '-ac', '-noreset'], {
       stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
     });
     let out = '';
+    const stderr = { tail: '' };
+    // Always drain stderr: an undrained pipe fills up and blocks the server mid-write.
+    proc.stderr?.on('data', (d: Buffer) => (stderr.tail = (stderr.tail + d.toString()).slice(-4000)));
     const fd3 = proc.stdio[3] as NodeJS.ReadableStream;
     fd3.on('data', (d: Buffer) => (out += d.toString()));
-    const num = await waitFor(() => (/\d+\n/.test(out) ? out.trim() : null), { timeout: 10_000, what: 'Xvfb to report its display' });
-    return new Display(proc, `:${num}`);
+    const num = await waitFor(
+      () => {
+        if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`Xvfb exited (${proc.exitCode ?? proc.signalCode}): ${stderr.tail.trim()}`);
+        return /\d+\n/.test(out) ? out.trim() : null;
+      },
+      { timeout: 10_000, what: 'Xvfb to report its display' },
+    );
+    return new Display(proc, `:${num}`, stderr);
+  }
+
+  /** Whether the X server is still running, and if not, what it last said: for failure messages. */
+  health(): string {
+    const gone = this.proc.exitCode !== null || this.proc.signalCode !== null;
+    return gone ? `Xvfb ${this.name} has exited (${this.proc.exitCode ?? this.proc.signalCode}): ${this.stderr.tail.trim().split('\n').slice(-5).join(' | ')}` : `Xvfb ${this.name} is running`;
   }
 
   screenshot(file: string): string {
@@ -197,7 +218,7 @@ export class AppUnderTest {
   async waitForWindow(title = 'Termio', timeout = 10_000): Promise<string> {
     return waitFor(
       () => {
-        if (this.exitInfo) throw new Error(`app exited early: ${JSON.stringify(this.exitInfo)}\n${this.output}`);
+        if (this.exitInfo) throw new Error(`app exited early: ${JSON.stringify(this.exitInfo)} (${this.display.health()})\n${this.output}`);
         try {
           return this.display.xdotool('search', '--onlyvisible', '--name', `^${title}$`).split('\n')[0] || null;
         } catch {
