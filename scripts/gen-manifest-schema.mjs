@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// Writes agents/manifest.schema.json from the zod manifest schema (never edit that file by hand).
+// Writes the two files generated from the zod manifest schema (never edit either by hand):
+//   agents/manifest.schema.json                 the JSON Schema editors use
+//   src/protocol/manifestValidate.generated.ts  Ajv's standalone validator of the same schema
 // Usage: npm run schema            (compiles src/protocol, then writes)
-//        node scripts/gen-manifest-schema.mjs --check   (exit 1 when the file is stale)
+//        node scripts/gen-manifest-schema.mjs --check   (exit 1 when either file is stale)
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -9,25 +11,34 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
-const { manifestJsonSchemaText, MANIFEST_JSON_SCHEMA_FILE } = require(join(root, 'dist', 'protocol', 'manifestJsonSchema.js'));
+const distProtocol = join(root, 'dist', 'protocol');
+const { manifestJsonSchemaText, MANIFEST_JSON_SCHEMA_FILE } = require(join(distProtocol, 'manifestJsonSchema.js'));
+const { ManifestSchema } = require(join(distProtocol, 'manifestSchema.js'));
+const { manifestValidatorSource, GENERATED_FILE } = require('./lib/manifestValidator.cjs');
 
-const file = join(root, MANIFEST_JSON_SCHEMA_FILE);
-const text = manifestJsonSchemaText();
-let current = null;
-try {
-  current = readFileSync(file, 'utf8');
-} catch {
-  // Not generated yet.
-}
-if (process.argv.includes('--check')) {
-  if (current !== text) {
-    console.error(`${MANIFEST_JSON_SCHEMA_FILE} is stale; run \`npm run schema\``);
-    process.exit(1);
+const outputs = [
+  [MANIFEST_JSON_SCHEMA_FILE, manifestJsonSchemaText()],
+  [GENERATED_FILE, manifestValidatorSource(ManifestSchema)],
+];
+let stale = false;
+for (const [name, text] of outputs) {
+  const file = join(root, name);
+  let current = null;
+  try {
+    current = readFileSync(file, 'utf8');
+  } catch {
+    // Not generated yet.
   }
-  console.log(`${MANIFEST_JSON_SCHEMA_FILE} is up to date`);
-} else if (current === text) {
-  console.log(`${MANIFEST_JSON_SCHEMA_FILE} unchanged`);
-} else {
-  writeFileSync(file, text);
-  console.log(`wrote ${MANIFEST_JSON_SCHEMA_FILE}`);
+  if (process.argv.includes('--check')) {
+    if (current !== text) {
+      console.error(`${name} is stale; run \`npm run schema\``);
+      stale = true;
+    } else console.log(`${name} is up to date`);
+  } else if (current === text) {
+    console.log(`${name} unchanged`);
+  } else {
+    writeFileSync(file, text);
+    console.log(`wrote ${name}`);
+  }
 }
+if (stale) process.exit(1);

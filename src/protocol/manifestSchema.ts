@@ -75,7 +75,8 @@ export const IconSchema = z
       .string()
       .min(1)
       .max(MAX_PATH_CHARS)
-      .regex(/\.(?:png|svg)$/i, { error: 'expected a .png or .svg file' })
+      // Case-insensitive without the i flag: JSON Schema patterns carry no flags.
+      .regex(/\.(?:[Pp][Nn][Gg]|[Ss][Vv][Gg])$/, { error: 'expected a .png or .svg file' })
       .optional()
       .describe('Your own PNG or SVG file, relative to the manifest\'s folder (or absolute).'),
     symbol: z

@@ -1,10 +1,11 @@
 // The bundled manifests in agents/: each valid without a warning, named after its id, pointing at
 // the generated schema, with a brand mark in assets/icons; and agents/manifest.schema.json is
-// exactly what the zod schema generates (run `npm run schema` when this fails).
+// exactly what the zod schema generates, as is the fast validator (run `npm run schema` when this fails).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { manifestJsonSchema, manifestJsonSchemaText, manifestResumeFamily, parseManifest, MANIFEST_JSON_SCHEMA_FILE } from '../../src/protocol';
+import { manifestJsonSchema, manifestJsonSchemaText, manifestResumeFamily, parseManifest, ManifestSchema, MANIFEST_JSON_SCHEMA_FILE } from '../../src/protocol';
+import { GENERATED_FILE, manifestValidatorSource } from '../../scripts/lib/manifestValidator.cjs';
 
 const REPO = join(__dirname, '..', '..');
 const AGENTS = join(REPO, 'agents');
@@ -67,6 +68,10 @@ describe('bundled manifests', () => {
 describe('agents/manifest.schema.json', () => {
   it('is exactly what the zod schema generates (run `npm run schema` if not)', () => {
     expect(readFileSync(join(REPO, MANIFEST_JSON_SCHEMA_FILE), 'utf8')).toBe(manifestJsonSchemaText());
+  });
+
+  it('has a generated validator that is exactly what the zod schema generates (run `npm run schema` if not)', () => {
+    expect(readFileSync(join(REPO, GENERATED_FILE), 'utf8')).toBe(manifestValidatorSource(ManifestSchema));
   });
 
   it('documents every field and requires id, name and command or loginShell', () => {

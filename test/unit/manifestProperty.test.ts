@@ -1,10 +1,11 @@
 // Property: 10,000 random and mutated manifests never make the parser throw, and each result is
-// exactly one of "a manifest" or "errors", every message a single line naming the file.
+// exactly one of "a manifest" or "errors", every message a single line naming the file. The
+// generated fast validator gives zod's verdict on every one of them.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseManifest, parseManifestValue, type ManifestParseResult } from '../../src/protocol';
+import { isManifestShape, ManifestSchema, parseManifest, parseManifestValue, type ManifestParseResult } from '../../src/protocol';
 
 const LABEL = 'agents/x.json';
 const agentsDir = join(__dirname, '..', '..', 'agents');
@@ -24,6 +25,13 @@ function assertWellFormed(r: ManifestParseResult): void {
     expect(again.errors).toEqual([]);
     expect(again.warnings.filter((w) => w.includes('unknown field'))).toEqual([]);
   }
+}
+
+/** The generated validator and zod agree (it decides, alone, whether zod runs at all). */
+function assertSameVerdict(value: unknown): boolean {
+  const zod = ManifestSchema.safeParse(value).success;
+  expect(isManifestShape(value)).toBe(zod);
+  return zod;
 }
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -76,6 +84,7 @@ describe('manifest parser properties', () => {
   it('never throws on 4,000 random JSON values', () => {
     fc.assert(
       fc.property(fc.jsonValue({ maxDepth: 4 }), (value) => {
+        assertSameVerdict(value);
         assertWellFormed(parseManifestValue(value, LABEL));
         assertWellFormed(parseManifest(JSON.stringify(value), LABEL));
       }),
@@ -84,14 +93,60 @@ describe('manifest parser properties', () => {
   });
 
   it('never throws on 4,000 mutated bundled manifests', () => {
+    let valid = 0;
     fc.assert(
       fc.property(fc.constantFrom(...bundled), fc.array(mutationArb, { minLength: 1, maxLength: 4 }), (manifest, mutations) => {
         const doc = mutate(manifest as Json, mutations);
+        if (assertSameVerdict(doc)) valid++;
         assertWellFormed(parseManifestValue(doc, LABEL));
         assertWellFormed(parseManifest(JSON.stringify(doc), LABEL));
       }),
       { numRuns: 4000 },
     );
+    // Both verdicts were exercised, not only "invalid".
+    expect(valid).toBeGreaterThan(100);
+  });
+
+  it('gives the validator and zod the same verdict at every edge of the schema', () => {
+    const base = { id: 'a', name: 'A', command: 'a' };
+    const astral = '\u{1F600}'; // two UTF-16 code units, one code point
+    const edges: unknown[] = [
+      base,
+      { ...base, name: 'x'.repeat(80) },
+      { ...base, name: 'x'.repeat(81) },
+      { ...base, name: astral.repeat(40) }, // 80 code units
+      { ...base, name: astral.repeat(41) }, // 82 code units, 41 code points: zod counts units
+      { ...base, id: 'ab\uD800' },
+      { ...base, order: 1.5 },
+      { ...base, order: 1_000_000 },
+      { ...base, order: 1_000_001 },
+      { ...base, order: -0 },
+      { ...base, loginShell: false },
+      { ...base, loginShell: true },
+      { ...base, icon: { path: 'ICON.PNG' } },
+      { ...base, icon: { path: 'icon.Svg', tint: '#abc' } },
+      { ...base, icon: { path: 'icon.gif' } },
+      { ...base, icon: { tint: '#abcd' } },
+      { ...base, install: 'https://example.com/x y' },
+      { ...base, install: 'ftp://example.com' },
+      { ...base, titleStatus: { working: [] } },
+      { ...base, titleStatus: { working: Array(64).fill('x') } },
+      { ...base, titleStatus: { working: Array(65).fill('x') } },
+      { ...base, titleStatus: { busy: ['x'] } },
+      { ...base, resume: { storeMatch: 'dir:a/b' } },
+      { ...base, resume: { discover: { root: '~/x', format: 'yaml', id: 'a', cwd: 'b' } } },
+      { ...base, resume: { discover: { root: 'x', format: 'json', id: 'a', cwd: 'b' } } },
+      { ...base, hooks: { type: 'json', dialect: 'claude', events: [{ on: 'Stop', state: 'done' }] } },
+      { ...base, hooks: { type: 'json', dialect: 'claude', events: [{ on: 'Stop', state: 'busy' }] } },
+      { ...base, hooks: { type: 'yaml', dialect: 'claude', events: [{ on: 'Stop', state: 'done' }] } },
+      JSON.parse('{"id":"a","name":"A","command":"a","__proto__":{"x":1}}'),
+      JSON.parse('{"id":"a","name":"A","command":"a","constructor":1}'),
+      Object.assign(Object.create({ inherited: 1 }), base),
+      [],
+      null,
+      'a',
+    ];
+    for (const value of edges) assertSameVerdict(value);
   });
 
   it('never throws on 2,000 damaged manifest texts', () => {
