@@ -11,8 +11,9 @@
 // The Qt half re-runs this script under `xvfb-run -a` when there is no display.
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -256,6 +257,9 @@ async function qtPart() {
   console.log(`  full 200×50 mixed-style frame:  ${fig(full)}   previous painter, same run: ${fig(ref)}   target p50 ≤ 4 ms   ${median(full) <= 4 ? 'ok' : 'MISSED'}`);
   console.log(`  same, with new output:          ${fig(fresh)}   of which render model ${f2(median(freshModel))} ms`);
   console.log(`  one-line update:                ${f2(median(line))} / ${f2(pct(line, 99))} ms   target p50 ≤ 1 ms   ${median(line) <= 1 ? 'ok' : 'MISSED'}`);
+  const floor = paintFloor();
+  if (floor.error) console.log(`  Qt's own floor (C++) skipped: ${floor.error}`);
+  else console.log(`  Qt's own floor for the full frame (C++, offscreen, no flush): one drawText per style run ${fig2(floor.drawText)}, glyph runs (no shaping) ${fig2(floor.glyphRuns)}`);
 
   // Key → painted echo in a shell.
   const k = open(['/bin/sh'], 80, 24);
@@ -296,6 +300,30 @@ async function qtPart() {
   y.close();
   console.log(`Ctrl-C under \`yes\`: prompt painted after ${f1(stop)} ms (target ≤ 100 ms ${stop <= 100 ? 'ok' : 'MISSED'}); ${fps} frames/s during the flood (target ≥ 30 ${fps >= 30 ? 'ok' : 'MISSED'}; frame cap 60)`);
   process.exit(0);
+}
+
+const fig2 = (f) => `${f2(f.p50)} ms (best ${f2(f.best)})`;
+
+/**
+ * bench/native/paintFloor.cpp, compiled once per source version into the build cache and run on
+ * this display: what Qt itself needs for the same frame, with the API NodeGUI has (drawText) and
+ * with the fastest one it lacks (glyph runs).
+ */
+function paintFloor() {
+  const src = join(root, 'bench', 'native', 'paintFloor.cpp');
+  const hash = createHash('sha256').update(readFileSync(src)).digest('hex').slice(0, 12);
+  const dir = join(process.env.TERMIO_BUILD_CACHE || join(homedir(), '.cache', 'termio'), 'bench');
+  const exe = join(dir, `paintFloor-${hash}`);
+  if (!existsSync(exe)) {
+    const flags = spawnSync('pkg-config', ['--cflags', '--libs', 'Qt6Gui'], { encoding: 'utf8' });
+    if (flags.status !== 0) return { error: 'pkg-config finds no Qt6Gui (Linux only: apt-get install qt6-base-dev)' };
+    mkdirSync(dir, { recursive: true });
+    const cc = spawnSync('g++', ['-O2', '-std=c++17', '-fPIC', src, '-o', exe, ...flags.stdout.trim().split(/\s+/)], { encoding: 'utf8' });
+    if (cc.status !== 0) return { error: `g++ failed: ${(cc.error?.message ?? cc.stderr).split('\n')[0]}` };
+  }
+  const r = spawnSync(exe, [], { encoding: 'utf8', timeout: 60_000 });
+  if (r.status !== 0) return { error: `it exited with ${r.status}: ${r.stderr.split('\n')[0]}` };
+  return JSON.parse(r.stdout.trim().split('\n').at(-1));
 }
 
 /**
