@@ -3,7 +3,7 @@
 // 200 files raw (fs.readFile, the fastest plain async read, all at once) in the same run. Target: ≤ 3× raw and < 150 ms.
 // "Cold" = the first load in a fresh Node process (modules required, nothing warmed up); each
 // figure is the median over fresh processes. Warm figures (the 10th load in one process) follow.
-// Run after `npm run build`: node bench/catalog.mjs [--runs 9]
+// Run after `npm run build`: node bench/catalog.mjs [--runs 15]
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,8 +12,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const runsArg = process.argv.indexOf('--runs');
-/** Fresh processes per figure: odd, so the median is one real run; 9 keeps the bench under ~15 s. */
-const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 9;
+/** Fresh processes per figure: odd, so the median is one real run; 15 steadies the ratio of two noisy medians (~20 s). */
+const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 15;
 const MANIFESTS = 200;
 const TARGET_RATIO = 3;
 const TARGET_MS = 150;

@@ -328,8 +328,10 @@ export class AgentCatalog {
   }
 
   private labelOf(file: string, source: CatalogSource): string {
-    const rel = relative(INSTALL_DIR, file);
-    if (source === 'bundled' && !rel.startsWith('..')) return rel.split(sep).join('/');
+    if (source === 'bundled') {
+      const rel = relative(INSTALL_DIR, file);
+      if (!rel.startsWith('..')) return rel.split(sep).join('/');
+    }
     return homeLabel(file, this.opts.env);
   }
 }
