@@ -279,14 +279,25 @@ describe('AgentCatalog: nasty inputs each give one clear error and leave the res
     });
   });
 
-  // Root reads a mode-000 file anyway, so this one runs only as an ordinary user.
-  it.skipIf(process.getuid?.() === 0)('reports an unreadable file (permission denied)', async () => {
+  // Root reads a mode-000 file anyway: as root (CI), the same catalog runs without the capability
+  // to override file permissions (util-linux's setpriv), through `termio agents list --json`
+  // (built by npm test), over the same folder.
+  it('reports an unreadable file (permission denied)', async () => {
     writeAgent('good.json', { id: 'good', name: 'Good', command: 'good' });
     const file = writeAgent('secret.json', { id: 'secret', name: 'Secret', command: 'secret' });
     chmodSync(file, 0o000);
-    const c = await catalog();
-    expect(ids(c)).toContain('good');
-    expect(c.problems().map((p) => p.errors)).toEqual([[`${labelOf('secret.json')}: cannot be read (permission denied)`]]);
+    const expected = [[`${labelOf('secret.json')}: cannot be read (permission denied)`]];
+    if (process.getuid?.() !== 0) {
+      const c = await catalog();
+      expect(ids(c)).toContain('good');
+      expect(c.problems().map((p) => p.errors)).toEqual(expected);
+      return;
+    }
+    const withoutOverride = ['--bounding-set=-dac_override,-dac_read_search', process.execPath, join(REPO, 'bin', 'termio'), 'agents', 'list', '--json'];
+    const out = execFileSync('setpriv', withoutOverride, { env: { ...env, PATH: process.env.PATH }, encoding: 'utf8' });
+    const listed = JSON.parse(out) as { agents: { id: string }[]; problems: { errors: string[] }[] };
+    expect(listed.agents.map((a) => a.id)).toContain('good');
+    expect(listed.problems.map((p) => p.errors)).toEqual(expected);
   });
 });
 
