@@ -2,14 +2,15 @@
 // used entirely from the keyboard. Type to filter (fuzzy), ↑/↓ to choose, Enter to start in the
 // current folder, Ctrl+B to toggle the agent's permission bypass, Ctrl+O to pick another folder
 // first, Esc to close. Agents that are not installed show their install link instead.
-import { Direction, Key, KeyboardModifier, QBoxLayout, QBrush, QColor, QIcon, QKeyEvent, QLabel, QLineEdit, QListWidget, QListWidgetItem, QWidget, ScrollBarPolicy, WidgetEventTypes } from '@nodegui/nodegui';
+import { Key, QBrush, QColor, QIcon, QListWidgetItem, QWidget } from '@nodegui/nodegui';
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { expandHome } from '../../protocol';
 import { fuzzyFilter } from '../host/fuzzy';
 import { agentIcon } from './agentIcons';
-import { darkChrome, overlayStyleSheet, type ChromeColors } from './chromeStyle';
+import { darkChrome, type ChromeColors } from './chromeStyle';
+import { OverlayPanel } from './overlayPanel';
 
 export interface PickerAgent {
   /** null = the plain login shell. */
@@ -34,14 +35,8 @@ export interface PickerOptions {
 const PICKER_WIDTH_PX = 560;
 const PICKER_MAX_ROWS = 9; // rows visible before the list scrolls; keeps the overlay compact
 
-
-
 export class Picker {
-  readonly widget = new QWidget();
-  private readonly input = new QLineEdit();
-  private readonly list = new QListWidget();
-  private readonly heading = new QLabel();
-  private readonly footer = new QLabel();
+  private readonly panel: OverlayPanel;
   private shown: PickerAgent[] = [];
   private mode: 'agents' | 'folder' = 'agents';
   private folder = '';
@@ -52,27 +47,18 @@ export class Picker {
   private chrome: ChromeColors;
 
   constructor(
-    private readonly parent: QWidget,
+    parent: QWidget,
     private readonly opts: PickerOptions,
   ) {
     this.chrome = opts.chrome ?? darkChrome;
-    this.widget.setParent(parent);
-    this.widget.setObjectName('picker');
-    this.widget.setStyleSheet(overlayStyleSheet(this.chrome, 'picker'));
-    this.list.setHorizontalScrollBarPolicy(ScrollBarPolicy.ScrollBarAlwaysOff);
-    const col = new QBoxLayout(Direction.TopToBottom);
-    col.setContentsMargins(12, 10, 12, 10);
-    col.setSpacing(8);
-    this.widget.setLayout(col);
-    this.heading.setObjectName('pickerHeading');
-    this.input.setObjectName('pickerInput');
-    this.list.setObjectName('pickerList');
-    this.footer.setObjectName('pickerFooter');
-    col.addWidget(this.heading);
-    col.addWidget(this.input);
-    col.addWidget(this.list, 1);
-    col.addWidget(this.footer);
-    this.input.addEventListener('textChanged', (text) => {
+    this.panel = new OverlayPanel(parent, {
+      name: 'picker',
+      chrome: this.chrome,
+      footer: true,
+      onKey: (key, ctrl) => this.handleKey(key, ctrl),
+      onActivate: () => this.activate(),
+    });
+    this.panel.input.addEventListener('textChanged', (text) => {
       if (this.mode === 'agents') {
         this.filterText = text;
         this.refilter();
@@ -80,39 +66,34 @@ export class Picker {
         this.updateFooter();
       }
     });
-    this.input.addEventListener(WidgetEventTypes.KeyPress, (native) => {
-      const e = new QKeyEvent(native as never);
-      if (this.handleKey(e.key(), (e.modifiers() & KeyboardModifier.ControlModifier) !== 0)) this.input.setEventProcessed(true);
-    });
-    this.list.addEventListener('itemActivated', () => this.activate());
-    this.widget.hide();
+  }
+
+  get widget(): QWidget {
+    return this.panel.widget;
   }
 
   get isOpen(): boolean {
-    return this.widget.isVisible();
+    return this.panel.isOpen;
   }
 
   open(): void {
     this.mode = 'agents';
     this.folder = this.opts.folder();
     this.filterText = '';
-    this.input.setText('');
-    this.input.setPlaceholderText('Type to filter agents…');
+    this.panel.input.setText('');
+    this.panel.input.setPlaceholderText('Type to filter agents…');
     this.refilter();
-    this.place();
-    this.widget.show();
-    this.widget.raise();
-    this.input.setFocus();
+    this.panel.show(PICKER_WIDTH_PX, this.height());
   }
 
   close(): void {
-    this.widget.hide();
+    this.panel.close();
   }
 
   setChrome(c: ChromeColors): void {
     if (c === this.chrome) return;
     this.chrome = c;
-    this.widget.setStyleSheet(overlayStyleSheet(c, 'picker'));
+    this.panel.setChrome(c);
     // Item colours are set per item: rebuild the list if it is on screen.
     if (this.isOpen && this.mode === 'agents') this.refilter();
   }
@@ -127,12 +108,9 @@ export class Picker {
     if (this.isOpen && this.mode === 'agents') this.refilter();
   }
 
-  private place(): void {
-    const pw = this.parent.geometry().width();
-    // Fits the rows shown (at least three, so the box does not jump while typing).
-    const rows = Math.min(PICKER_MAX_ROWS, Math.max(3, this.shown.length));
-    const height = 118 + rows * 34;
-    this.widget.setGeometry(Math.max(0, Math.round((pw - PICKER_WIDTH_PX) / 2)), 60, PICKER_WIDTH_PX, height);
+  /** Fits the rows shown (at least three, so the box does not jump while typing). */
+  private height(): number {
+    return 118 + Math.min(PICKER_MAX_ROWS, Math.max(3, this.shown.length)) * 34;
   }
 
   private handleKey(key: number, ctrl: boolean): boolean {
@@ -141,13 +119,8 @@ export class Picker {
       else this.close();
       return true;
     }
-    if (key === Key.Key_Return || key === Key.Key_Enter) {
-      this.activate();
-      return true;
-    }
     if (this.mode === 'agents' && (key === Key.Key_Up || key === Key.Key_Down)) {
-      const n = this.list.count();
-      if (n > 0) this.list.setCurrentRow((this.list.currentRow() + (key === Key.Key_Down ? 1 : -1) + n) % n);
+      this.panel.step(key === Key.Key_Down);
       this.updateFooter();
       return true;
     }
@@ -159,8 +132,8 @@ export class Picker {
     }
     if (ctrl && key === Key.Key_O && this.mode === 'agents') {
       this.mode = 'folder';
-      this.input.setText(this.folder);
-      this.input.setPlaceholderText('Folder to start in');
+      this.panel.input.setText(this.folder);
+      this.panel.input.setPlaceholderText('Folder to start in');
       this.updateFooter();
       return true;
     }
@@ -169,13 +142,13 @@ export class Picker {
 
   private toAgents(): void {
     this.mode = 'agents';
-    this.input.setText(this.filterText);
-    this.input.setPlaceholderText('Type to filter agents…');
+    this.panel.input.setText(this.filterText);
+    this.panel.input.setPlaceholderText('Type to filter agents…');
     this.refilter();
   }
 
   private current(): PickerAgent | undefined {
-    return this.shown[this.list.currentRow()];
+    return this.shown[this.panel.list.currentRow()];
   }
 
   private bypassOn(a: PickerAgent): boolean {
@@ -184,12 +157,12 @@ export class Picker {
 
   private activate(): void {
     if (this.mode === 'folder') {
-      const dir = resolve(expandHome(this.input.text().trim() || this.folder, homedir()));
+      const dir = resolve(expandHome(this.panel.input.text().trim() || this.folder, homedir()));
       if (isAbsolute(dir) && existsSync(dir) && statSync(dir).isDirectory()) {
         this.folder = dir;
         this.toAgents();
       } else {
-        this.footer.setText(`⚠ ${dir} is not a folder`);
+        this.panel.footer.setText(`⚠ ${dir} is not a folder`);
       }
       return;
     }
@@ -209,37 +182,39 @@ export class Picker {
 
   private refilter(): void {
     const t0 = performance.now();
+    const { list } = this.panel;
     this.shown = fuzzyFilter(this.filterText, this.opts.agents(), (a) => a.name).map((r) => r.item);
-    this.list.clear();
+    list.clear();
     for (const a of this.shown) {
       const item = new QListWidgetItem();
       item.setText(a.installed ? a.name : `${a.name}   ·  not installed`);
       if (!a.installed) item.setForeground(new QBrush(new QColor(this.chrome.unavailable)));
       const icon = this.icon(a.iconFile, a.iconTint);
       if (icon) item.setIcon(icon);
-      this.list.addItem(item);
+      list.addItem(item);
     }
-    if (this.shown.length > 0) this.list.setCurrentRow(0);
-    if (this.widget.isVisible()) this.place();
+    if (this.shown.length > 0) list.setCurrentRow(0);
+    if (this.isOpen) this.panel.place(PICKER_WIDTH_PX, this.height());
     this.updateFooter();
     this.lastFilterMs = performance.now() - t0;
   }
 
   private updateFooter(): void {
+    const { heading, footer } = this.panel;
     const home = homedir();
     const shortFolder = this.folder.startsWith(home) ? `~${this.folder.slice(home.length)}` : this.folder;
     if (this.mode === 'folder') {
-      this.heading.setText('CHOOSE A FOLDER');
-      this.footer.setText('↵ use this folder    esc back');
+      heading.setText('CHOOSE A FOLDER');
+      footer.setText('↵ use this folder    esc back');
       return;
     }
-    this.heading.setText(`NEW SESSION IN ${shortFolder}`);
+    heading.setText(`NEW SESSION IN ${shortFolder}`);
     const a = this.current();
     if (a && !a.installed) {
-      this.footer.setText(a.installUrl ? `↵ open the install page: ${a.installUrl}` : `${a.name} is not on your PATH    esc close`);
+      footer.setText(a.installUrl ? `↵ open the install page: ${a.installUrl}` : `${a.name} is not on your PATH    esc close`);
       return;
     }
     const bypass = a?.hasBypass ? `    ⌃B skip permissions: ${this.bypassOn(a) ? 'ON' : 'off'}` : '';
-    this.footer.setText(this.shown.length === 0 ? 'No agent matches.    esc close' : `↵ start${bypass}    ⌃O folder…    esc close`);
+    footer.setText(this.shown.length === 0 ? 'No agent matches.    esc close' : `↵ start${bypass}    ⌃O folder…    esc close`);
   }
 }

@@ -1,8 +1,9 @@
 // A small keyboard overlay for one line of input, with or without a filtered list: "jump to a
 // session by name" (type, ↑/↓, Enter) and "rename session" (type, Enter). Esc closes.
-import { Direction, Key, QBoxLayout, QKeyEvent, QLabel, QLineEdit, QListWidget, QListWidgetItem, QWidget, ScrollBarPolicy, WidgetEventTypes } from '@nodegui/nodegui';
+import { Key, QListWidgetItem, QWidget } from '@nodegui/nodegui';
 import { fuzzyFilter } from '../host/fuzzy';
-import { darkChrome, overlayStyleSheet, type ChromeColors } from './chromeStyle';
+import { darkChrome, type ChromeColors } from './chromeStyle';
+import { OverlayPanel } from './overlayPanel';
 
 export interface QuickItem {
   id: string;
@@ -13,54 +14,37 @@ export interface QuickItem {
 const WIDTH_PX = 520;
 
 export class QuickOpen {
-  readonly widget = new QWidget();
-  private readonly heading = new QLabel();
-  private readonly input = new QLineEdit();
-  private readonly list = new QListWidget();
+  private readonly panel: OverlayPanel;
   private items: QuickItem[] = [];
   private shown: QuickItem[] = [];
   private onChoose: ((value: string) => void) | null = null;
   private withList = true;
 
-  constructor(
-    private readonly parent: QWidget,
-    chrome: ChromeColors = darkChrome,
-  ) {
-    this.widget.setParent(parent);
-    this.widget.setObjectName('quickOpen');
-    this.widget.setStyleSheet(overlayStyleSheet(chrome, 'quick'));
-    const col = new QBoxLayout(Direction.TopToBottom);
-    col.setContentsMargins(12, 10, 12, 10);
-    col.setSpacing(8);
-    this.widget.setLayout(col);
-    this.heading.setObjectName('quickHeading');
-    this.input.setObjectName('quickInput');
-    this.list.setObjectName('quickList');
-    this.list.setHorizontalScrollBarPolicy(ScrollBarPolicy.ScrollBarAlwaysOff);
-    col.addWidget(this.heading);
-    col.addWidget(this.input);
-    col.addWidget(this.list, 1);
-    this.input.addEventListener('textChanged', () => this.refilter());
-    this.input.addEventListener(WidgetEventTypes.KeyPress, (native) => {
-      const key = new QKeyEvent(native as never).key();
-      if (key === Key.Key_Escape) this.close();
-      else if (key === Key.Key_Return || key === Key.Key_Enter) this.choose();
-      else if (this.withList && (key === Key.Key_Up || key === Key.Key_Down)) {
-        const n = this.list.count();
-        if (n > 0) this.list.setCurrentRow((this.list.currentRow() + (key === Key.Key_Down ? 1 : -1) + n) % n);
-      } else return;
-      this.input.setEventProcessed(true);
+  constructor(parent: QWidget, chrome: ChromeColors = darkChrome) {
+    this.panel = new OverlayPanel(parent, {
+      name: 'quick',
+      chrome,
+      onActivate: () => this.choose(),
+      onKey: (key) => {
+        if (key === Key.Key_Escape) this.close();
+        else if (this.withList && (key === Key.Key_Up || key === Key.Key_Down)) this.panel.step(key === Key.Key_Down);
+        else return false;
+        return true;
+      },
     });
-    this.list.addEventListener('itemActivated', () => this.choose());
-    this.widget.hide();
+    this.panel.input.addEventListener('textChanged', () => this.refilter());
+  }
+
+  get widget(): QWidget {
+    return this.panel.widget;
   }
 
   setChrome(c: ChromeColors): void {
-    this.widget.setStyleSheet(overlayStyleSheet(c, 'quick'));
+    this.panel.setChrome(c);
   }
 
   get isOpen(): boolean {
-    return this.widget.isVisible();
+    return this.panel.isOpen;
   }
 
   /** A filtered list; Enter chooses the selected item's id. */
@@ -75,51 +59,49 @@ export class QuickOpen {
     this.withList = false;
     this.items = [];
     this.open(heading, value, '', onChoose);
-    this.input.selectAll();
+    this.panel.input.selectAll();
   }
 
   private open(heading: string, value: string, placeholder: string, onChoose: (v: string) => void): void {
-    this.heading.setText(heading);
+    const { heading: title, input, list } = this.panel;
+    title.setText(heading);
     this.onChoose = onChoose;
-    this.input.setText(value);
-    this.input.setPlaceholderText(placeholder);
-    if (this.withList) this.list.show();
-    else this.list.hide();
+    input.setText(value);
+    input.setPlaceholderText(placeholder);
+    if (this.withList) list.show();
+    else list.hide();
     this.refilter();
     const rows = this.withList ? Math.min(8, Math.max(3, this.shown.length)) : 0;
-    const pw = this.parent.geometry().width();
-    this.widget.setGeometry(Math.max(0, Math.round((pw - WIDTH_PX) / 2)), 60, WIDTH_PX, 84 + (rows ? 12 + rows * 34 : 0));
-    this.widget.show();
-    this.widget.raise();
-    this.input.setFocus();
+    this.panel.show(WIDTH_PX, 84 + (rows ? 12 + rows * 34 : 0));
   }
 
   close(): void {
-    this.widget.hide();
+    this.panel.close();
   }
 
   private refilter(): void {
     if (!this.withList) return;
-    this.shown = fuzzyFilter(this.input.text(), this.items, (i) => [i.label, i.detail]).map((r) => r.item);
-    this.list.clear();
+    const { input, list } = this.panel;
+    this.shown = fuzzyFilter(input.text(), this.items, (i) => [i.label, i.detail]).map((r) => r.item);
+    list.clear();
     for (const i of this.shown) {
       const item = new QListWidgetItem();
       item.setText(`${i.label}    ${i.detail}`);
-      this.list.addItem(item);
+      list.addItem(item);
     }
-    if (this.shown.length) this.list.setCurrentRow(0);
+    if (this.shown.length) list.setCurrentRow(0);
   }
 
   private choose(): void {
     const cb = this.onChoose;
     if (!cb) return;
     if (this.withList) {
-      const item = this.shown[this.list.currentRow()];
+      const item = this.shown[this.panel.list.currentRow()];
       if (!item) return;
       this.close();
       cb(item.id);
     } else {
-      const text = this.input.text().trim();
+      const text = this.panel.input.text().trim();
       this.close();
       if (text) cb(text);
     }
