@@ -81,10 +81,13 @@ describe.skipIf(e2eSkipReason)('the Termio window', () => {
     await waitFor(async () => (await list()).find((s) => s.id === current)?.title === 'renamed by keyboard', { what: 'the rename' });
     display.xdotool('key', keys.jump);
     display.xdotool('type', '--delay', '20', 'claude');
+    app.screenshot('window-jump');
     display.xdotool('key', 'Return');
     await waitFor(() => focusedLog(app!).at(-1) === agent, { what: 'the jump to the agent' });
     // Looking at a finished session makes it idle.
     await waitFor(async () => (await stateOf(agent)) === 'idle', { what: 'done → idle once looked at' });
+    // The strip under the sidebar says why, in words.
+    await app.waitForLog(/why shown \{"text":"Idle — you looked at it, just now"\}/);
     app.screenshot('window-sidebar');
   });
 

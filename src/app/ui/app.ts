@@ -295,8 +295,9 @@ export class TermioApp {
     const st = this.host.tracker.status(id);
     if (!st) return `${stateLabel[r.state]} — ${r.stateWhy || 'no status channel'}`;
     const w = st.why;
-    const channel = { hooks: 'hook', titleStatus: 'title', status: 'screen', exit: 'process', focus: 'you looked', start: 'started' }[w.channel];
-    const what = w.rule !== undefined ? `/${w.rule}/` : (w.event ?? '');
+    const channel = { hooks: 'hook', titleStatus: 'title', status: 'screen', exit: 'process', focus: 'you looked at it', start: 'started' }[w.channel];
+    // A look has no event worth naming ("user looked" would only repeat the channel).
+    const what = w.rule !== undefined ? `/${w.rule}/` : w.channel === 'focus' ? '' : (w.event ?? '');
     const health = st.health.map((h) => `\n⚠ ${h.message}`).join('');
     if (w.channel === 'start') return `${stateLabel[st.state]} — nothing reported yet${health}`;
     const ago = formatDuration(Date.now() - w.at);
@@ -318,7 +319,8 @@ export class TermioApp {
       for (const win of this.windows) {
         const mine = all.filter((r) => this.sessionWindow.get(r.id) === win);
         win.setSessions(buildSidebar(this.summaries(mine), (id) => this.agentName(id), homedir()));
-        win.setWhy(win.currentSession ? this.whyText(win.currentSession) : '');
+        const why = win.currentSession ? this.whyText(win.currentSession) : '';
+        if (win.setWhy(why)) this.log.debug('why shown', { text: why });
       }
       if (this.changePendingSince !== null) {
         this.log.debug('sidebar updated', { ms: +(performance.now() - this.changePendingSince).toFixed(2) });

@@ -192,13 +192,15 @@ export class MainWindow {
     this.quick.setChrome(c);
   }
 
-  setWhy(text: string): void {
+  /** Shows why the current session is in its state; false when that text is already shown. */
+  setWhy(text: string): boolean {
     // Only on a change: a new text re-lays out the sidebar column.
-    if (text === this.whyShown) return;
+    if (text === this.whyShown) return false;
     this.whyShown = text;
     this.why.setText(text);
     if (text) this.why.show();
     else this.why.hide();
+    return true;
   }
   private whyShown: string | null = null;
 
