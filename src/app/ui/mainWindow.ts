@@ -29,6 +29,12 @@ export interface SessionView {
   readonly widget: QWidget;
   focus(): void;
   dispose(): void;
+  /**
+   * Sizes the session for a page of this many pixels before the page is first shown. A hidden
+   * page gets its real size only when shown, and resizing a terminal then (emulator reflow, the
+   * program's redraw) made switching to a never-seen tab among 50 cost twice a seen one.
+   */
+  fitTo?(width: number, height: number): void;
 }
 
 export interface ExitInfo {
@@ -56,12 +62,18 @@ export interface MainWindowOptions {
 
 const SIDEBAR_WIDTH_PX = 250; // fits a folder name, an agent name and a status time at 13 px
 
+interface ExitBar {
+  widget: QWidget;
+  label: QLabel;
+  buttons: QPushButton[];
+}
+
 interface Page {
   container: QWidget;
+  col: QBoxLayout;
   view: SessionView;
-  exitBar: QWidget;
-  exitLabel: QLabel;
-  buttons: QPushButton[];
+  /** Built the first time the session exits. */
+  exitBar: ExitBar | null;
 }
 
 export class MainWindow {
@@ -244,14 +256,23 @@ export class MainWindow {
     col.setSpacing(0);
     container.setLayout(col);
     col.addWidget(view.widget, 1);
-    const exitBar = new QWidget();
-    exitBar.setObjectName('exitBar');
+    this.stack.addWidget(container);
+    this.pages.set(id, { container, col, view, exitBar: null });
+    if (this.stack.width() > 0 && this.stack.height() > 0) view.fitTo?.(this.stack.width(), this.stack.height());
+  }
+
+  /** The bar under a session whose program ended, built the first time one does: every widget
+   *  on a page costs time when the page is first shown, and most sessions never need it. */
+  private exitBarOf(id: string, page: Page): ExitBar {
+    if (page.exitBar) return page.exitBar;
+    const widget = new QWidget();
+    widget.setObjectName('exitBar');
     const bar = new QBoxLayout(Direction.LeftToRight);
     bar.setContentsMargins(14, 8, 14, 8);
-    exitBar.setLayout(bar);
-    const exitLabel = new QLabel();
-    exitLabel.setObjectName('exitLabel');
-    bar.addWidget(exitLabel, 1);
+    widget.setLayout(bar);
+    const label = new QLabel();
+    label.setObjectName('exitLabel');
+    bar.addWidget(label, 1);
     const buttons: QPushButton[] = [];
     for (const [text, action] of [['Resume', 'resume'], ['New', 'new'], ['Close', 'close']] as const) {
       const b = new QPushButton();
@@ -261,10 +282,9 @@ export class MainWindow {
       bar.addWidget(b);
       buttons.push(b);
     }
-    exitBar.hide();
-    col.addWidget(exitBar);
-    this.stack.addWidget(container);
-    this.pages.set(id, { container, view, exitBar, exitLabel, buttons });
+    page.col.addWidget(widget);
+    page.exitBar = { widget, label, buttons };
+    return page.exitBar;
   }
 
   /** Shows the exit bar under a session whose program ended (null hides it after a resume). */
@@ -272,12 +292,13 @@ export class MainWindow {
     const page = this.pages.get(id);
     if (!page) return;
     if (!exit) {
-      page.exitBar.hide();
+      page.exitBar?.widget.hide();
       return;
     }
-    page.exitLabel.setText(exit.signal ? `The program was ended by signal ${exit.signal}.` : `The program exited with code ${exit.exitCode}.`);
-    page.buttons[0]?.setEnabled(canResume);
-    page.exitBar.show();
+    const bar = this.exitBarOf(id, page);
+    bar.label.setText(exit.signal ? `The program was ended by signal ${exit.signal}.` : `The program exited with code ${exit.exitCode}.`);
+    bar.buttons[0]?.setEnabled(canResume);
+    bar.widget.show();
   }
 
   select(id: string | null): void {

@@ -68,6 +68,7 @@ export function createTerminalView(session: Session, settings: Settings, hooks?:
     terminal,
     focus: () => terminal.focus(),
     dispose: () => terminal.dispose(),
+    fitTo: (width, height) => terminal.fitTo(width - PAD.left - PAD.right, height - PAD.top - PAD.bottom),
     setTheme: (th) => {
       terminal.setTheme(th);
       frame.setStyleSheet(frameStyle(th));

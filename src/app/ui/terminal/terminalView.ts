@@ -423,8 +423,14 @@ export class TerminalView implements Disposable {
   }
 
   private fitSessionToWidget(): void {
-    const cols = Math.max(2, Math.floor(this.widget.width() / this.fonts.cellW));
-    const rows = Math.max(1, Math.floor(this.widget.height() / this.fonts.cellH));
+    this.fitTo(this.widget.width(), this.widget.height());
+  }
+
+  /** Resizes the session to the grid that fits this many pixels (the widget's own size, or the
+   *  size it will have once shown). */
+  fitTo(width: number, height: number): void {
+    const cols = Math.max(2, Math.floor(width / this.fonts.cellW));
+    const rows = Math.max(1, Math.floor(height / this.fonts.cellH));
     if (cols !== this.session.cols || rows !== this.session.rows) this.session.resize(cols, rows);
   }
 
