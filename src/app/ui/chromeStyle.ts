@@ -158,11 +158,9 @@ export function groupHeaderStyleSheet(c: ChromeColors): string {
 export function sidebarRowStyleSheet(c: ChromeColors, needsYou: boolean, selected: boolean): string {
   if (needsYou) {
     const n = c.needsYou;
-    return `#row { background-color: ${selected ? n.selected : n.background}; border: 1px solid ${n.border}; border-radius: 7px; }
-      #rowTitle { color: ${n.text}; font-weight: 700; } #rowDetail { color: ${n.detail}; }`;
+    return `#row { background-color: ${selected ? n.selected : n.background}; border: 1px solid ${n.border}; border-radius: 7px; }`;
   }
-  return `#row { background-color: ${selected ? c.selection : 'transparent'}; border: 1px solid ${selected ? c.selectionBorder : 'transparent'}; border-radius: 7px; }
-    #rowTitle { color: ${c.text}; } #rowDetail { color: ${c.muted}; }`;
+  return `#row { background-color: ${selected ? c.selection : 'transparent'}; border: 1px solid ${selected ? c.selectionBorder : 'transparent'}; border-radius: 7px; }`;
 }
 
 /**

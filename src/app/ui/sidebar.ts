@@ -6,7 +6,10 @@ import type { SessionState } from '../../protocol';
 import { formatDuration, stateLabel, type SidebarGroup, type SidebarRow } from '../host/sidebarModel';
 import { agentIcon } from './agentIcons';
 import { darkChrome, groupHeaderStyleSheet, sidebarRowStyleSheet, type ChromeColors } from './chromeStyle';
+import { TextLine } from './textLine';
 
+/** The agent and time line under a row's title. */
+const DETAIL_PX = 11;
 /** Agent icons in rows: 18 px, the height of the title's cap line plus a little. */
 const ICON_PX = 18;
 const iconCache = new Map<string, QPixmap>();
@@ -24,11 +27,12 @@ interface RowWidgets {
   row: QWidget;
   dot: QLabel;
   icon: QLabel;
-  title: QLabel;
-  detail: QLabel;
+  /** Painted lines, not QLabels: a label's new text re-lays out (and repaints) the whole list. */
+  title: TextLine;
+  detail: TextLine;
   data: SidebarRow;
   /** What is on screen now, so an update touches Qt only where something changed. */
-  shown: { style: string; dot: string; title: string; detail: string; tip: string };
+  shown: { style: string; dot: string; tip: string };
 }
 
 const dotCache = new Map<string, QPixmap>();
@@ -93,10 +97,7 @@ export class Sidebar {
 
   /** Re-renders the times in state (called once a second by the window). */
   tick(): void {
-    for (const w of this.rows.values()) {
-      const detail = this.detailText(w.data);
-      if (detail !== w.shown.detail) w.detail.setText((w.shown.detail = detail));
-    }
+    for (const w of this.rows.values()) w.detail.setText(this.detailText(w.data));
   }
 
   rowIds(): string[] {
@@ -117,9 +118,11 @@ export class Sidebar {
     if (style !== w.shown.style) w.row.setStyleSheet((w.shown.style = style));
     const dot = `${r.state} ${this.chrome.state[r.state]}`;
     if (dot !== w.shown.dot) w.dot.setPixmap(dotPixmap(r.state, this.chrome.state[r.state], (w.shown.dot = dot)));
-    if (r.label !== w.shown.title) w.title.setText((w.shown.title = r.label));
-    const detail = this.detailText(r);
-    if (detail !== w.shown.detail) w.detail.setText((w.shown.detail = detail));
+    const n = r.needsYou ? this.chrome.needsYou : null;
+    w.title.setStyle(n ? n.text : this.chrome.text, r.needsYou);
+    w.detail.setStyle(n ? n.detail : this.chrome.muted);
+    w.title.setText(r.label);
+    w.detail.setText(this.detailText(r));
     const tip = `${r.label}\n${r.cwd}\n${stateLabel[r.state]}`;
     if (tip !== w.shown.tip) w.row.setToolTip((w.shown.tip = tip));
   }
@@ -178,17 +181,14 @@ export class Sidebar {
     v.setContentsMargins(0, 0, 0, 0);
     v.setSpacing(1);
     texts.setLayout(v);
-    const title = new QLabel();
-    title.setObjectName('rowTitle');
-    const detail = new QLabel();
-    detail.setObjectName('rowDetail');
-    detail.setStyleSheet('font-size: 11px;');
-    v.addWidget(title);
-    v.addWidget(detail);
+    const title = new TextLine('rowTitle');
+    const detail = new TextLine('rowDetail', DETAIL_PX);
+    v.addWidget(title.widget);
+    v.addWidget(detail.widget);
     h.addWidget(dot);
     h.addWidget(icon);
     h.addWidget(texts, 1);
     row.addEventListener(WidgetEventTypes.MouseButtonPress, () => this.opts.onSelect(r.id));
-    return { row, dot, icon, title, detail, data: r, shown: { style: '', dot: '', title: '', detail: '', tip: '' } };
+    return { row, dot, icon, title, detail, data: r, shown: { style: '', dot: '', tip: '' } };
   }
 }
