@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateState, buildSidebar, byUrgency, folderLabels, formatDuration, type SessionSummary } from '../../src/app/host/sidebarModel';
+import { aggregateState, buildSidebar, byUrgency, folderLabels, formatAge, formatDuration, type SessionSummary } from '../../src/app/host/sidebarModel';
 
 const s = (id: string, cwd: string, state: SessionSummary['state'], createdAt: number, title = '', agentId: string | null = 'claude'): SessionSummary => ({
   id,
@@ -48,5 +48,7 @@ describe('sidebar model', () => {
 
   it('formats time in state compactly', () => {
     expect([0, 4_999, 42_000, 5 * 60_000, 2 * 3600_000, 3 * 86400_000].map(formatDuration)).toEqual(['now', 'now', '42s', '5m', '2h', '3d']);
+    // The sidebar's coarser age: no seconds, so rows do not change text every second.
+    expect([0, 42_000, 59_999, 60_000, 5 * 60_000, 2 * 3600_000].map(formatAge)).toEqual(['now', 'now', 'now', '1m', '5m', '2h']);
   });
 });

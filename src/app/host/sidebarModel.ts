@@ -109,6 +109,16 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(h / 24)}d`;
 }
 
+/**
+ * Time in state for the window's sidebar: "now" for the first minute, then as formatDuration.
+ * Seconds would change every visible row's text every second, and each such change repaints
+ * the list (45-60 ms with 50 sessions here); the why strip under the list keeps the seconds for
+ * the session you are looking at.
+ */
+export function formatAge(ms: number): string {
+  return ms < 60_000 ? 'now' : formatDuration(ms);
+}
+
 export const stateLabel: Record<SessionState, string> = {
   attention: 'Needs you',
   working: 'Working',

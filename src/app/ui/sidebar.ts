@@ -3,7 +3,7 @@
 // missed. Rows are updated in place; the list is rebuilt only when sessions come, go or move.
 import { Direction, QBoxLayout, QLabel, QPixmap, QScrollArea, QWidget, ScrollBarPolicy, WidgetEventTypes } from '@nodegui/nodegui';
 import type { SessionState } from '../../protocol';
-import { formatDuration, stateLabel, type SidebarGroup, type SidebarRow } from '../host/sidebarModel';
+import { formatAge, stateLabel, type SidebarGroup, type SidebarRow } from '../host/sidebarModel';
 import { agentIcon } from './agentIcons';
 import { darkChrome, groupHeaderStyleSheet, sidebarRowStyleSheet, type ChromeColors } from './chromeStyle';
 import { TextLine } from './textLine';
@@ -106,7 +106,7 @@ export class Sidebar {
 
   private detailText(r: SidebarRow): string {
     const exit = r.exited ? ` · exited ${r.exited.signal ? `by signal ${r.exited.signal}` : r.exited.exitCode}` : '';
-    return `${r.agentName} · ${stateLabel[r.state]} ${formatDuration(Date.now() - r.stateSince)}${exit}`;
+    return `${r.agentName} · ${stateLabel[r.state]} ${formatAge(Date.now() - r.stateSince)}${exit}`;
   }
 
   private refreshRow(r: SidebarRow): void {
