@@ -31,8 +31,9 @@ export interface SessionView {
   dispose(): void;
   /**
    * Sizes the session for a page of this many pixels before the page is first shown. A hidden
-   * page gets its real size only when shown, and resizing a terminal then (emulator reflow, the
-   * program's redraw) made switching to a never-seen tab among 50 cost twice a seen one.
+   * page gets its real size only when shown: without this, a session started in the background
+   * ran at a default size and was resized (emulator reflow, the program's SIGWINCH redraw) at
+   * the moment you first looked at it.
    */
   fitTo?(width: number, height: number): void;
 }
