@@ -90,6 +90,11 @@ export class Picker {
     this.panel.close();
   }
 
+  /** Puts this text in the filter field, as typing it would (bench/menubar.mjs times it). */
+  setQuery(text: string): void {
+    this.panel.input.setText(text);
+  }
+
   setChrome(c: ChromeColors): void {
     if (c === this.chrome) return;
     this.chrome = c;
