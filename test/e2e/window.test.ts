@@ -89,6 +89,16 @@ describe.skipIf(e2eSkipReason)('the Termio window', () => {
     // The strip under the sidebar says why, in words.
     await app.waitForLog(/why shown \{"text":"Idle — you looked at it, just now"\}/);
     app.screenshot('window-sidebar');
+
+    // The mouse: clicks down the sidebar land on each of the three rows (headings and gaps do
+    // nothing), whatever the exact row heights are.
+    const geo = app.windowGeometry(win);
+    const clicked = focusedLog(app).length;
+    for (let y = 30; y < 260; y += 12) {
+      display.xdotool('mousemove', String(geo.x + 120), String(geo.y + y), 'click', '1');
+    }
+    await waitFor(() => new Set(focusedLog(app!).slice(clicked)).size === 3, { what: 'a click on every row' });
+    expect(new Set(focusedLog(app).slice(clicked))).toEqual(new Set([agent, shell, notes]));
   });
 
   it('reports a settings field with a wrong type, keeps the others, and shows the settings window', async () => {

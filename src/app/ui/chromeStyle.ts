@@ -127,7 +127,7 @@ export function chromeStyleSheet(c: ChromeColors = darkChrome): string {
     #sidebarHeading { color: ${c.muted}; font-size: 11px; font-weight: 600; letter-spacing: 1px; }
     #emptyTitle { color: ${c.text}; font-size: 20px; font-weight: 600; }
     #emptyHint { color: ${c.muted}; font-size: 13px; padding-top: 6px; }
-    #sidebarScroll, #sidebarContent, #sidebarSpacer { background-color: ${c.sidebar}; border: none; }
+    #sidebarScroll { background-color: ${c.sidebar}; border: none; }
     #whyStrip { color: ${c.muted}; font-size: 11px; border-top: 1px solid ${c.border}; padding: 8px 4px 2px 4px; }
     #banner { background-color: ${c.banner.background}; color: ${c.banner.text}; border-bottom: 1px solid ${c.banner.border}; padding: 8px 14px; }
     #mainArea { background-color: ${c.window}; }
@@ -147,20 +147,6 @@ function scrollBarRules(c: ChromeColors): string {
     QScrollBar::handle:vertical { background: ${c.scrollHandle}; border-radius: 3px; min-height: 24px; }
     QScrollBar::add-line, QScrollBar::sub-line { height: 0; width: 0; }
     QScrollBar::add-page, QScrollBar::sub-page { background: transparent; }`;
-}
-
-/** A folder's heading in the sidebar. */
-export function groupHeaderStyleSheet(c: ChromeColors): string {
-  return `#groupHeader { color: ${c.muted}; font-size: 11px; font-weight: 600; padding: 10px 6px 4px 6px; }`;
-}
-
-/** One sidebar row: plain, selected, or needing you (selected or not). */
-export function sidebarRowStyleSheet(c: ChromeColors, needsYou: boolean, selected: boolean): string {
-  if (needsYou) {
-    const n = c.needsYou;
-    return `#row { background-color: ${selected ? n.selected : n.background}; border: 1px solid ${n.border}; border-radius: 7px; }`;
-  }
-  return `#row { background-color: ${selected ? c.selection : 'transparent'}; border: 1px solid ${selected ? c.selectionBorder : 'transparent'}; border-radius: 7px; }`;
 }
 
 /**

@@ -1,48 +1,43 @@
-// The window's session list: rows grouped by project folder, each with a status dot, the title,
-// the agent and the time in its state. A session that needs you is painted so it cannot be
-// missed. Rows are updated in place; the list is rebuilt only when sessions come, go or move.
-import { Direction, QBoxLayout, QLabel, QPixmap, QScrollArea, QWidget, ScrollBarPolicy, WidgetEventTypes } from '@nodegui/nodegui';
-import type { SessionState } from '../../protocol';
+// The window's session list: rows grouped by project folder, each with a status dot, the agent's
+// icon, the title, and the agent and time in its state. A session that needs you is painted so it
+// cannot be missed.
+//
+// The whole list is one widget that paints its visible rows itself. It was a QWidget per row
+// (six with its dot, icon and labels) plus one per folder heading; with 50 sessions every change
+// to a visible row (a state, a selection, a time) cost Qt 45-100 ms of repainting and event
+// dispatch across those hundreds of widgets, a stall you could feel while typing. Painting the
+// list costs well under a millisecond.
+import { QColor, QFont, QFontMetrics, QFontWeight, QMouseEvent, QPainter, QPaintEvent, QPixmap, QRect, QScrollArea, QWidget, RenderHint, ScrollBarPolicy, TextElideMode, WidgetAttribute, WidgetEventTypes } from '@nodegui/nodegui';
 import { formatAge, stateLabel, type SidebarGroup, type SidebarRow } from '../host/sidebarModel';
 import { agentIcon } from './agentIcons';
-import { darkChrome, groupHeaderStyleSheet, sidebarRowStyleSheet, type ChromeColors } from './chromeStyle';
-import { TextLine } from './textLine';
+import { darkChrome, type ChromeColors } from './chromeStyle';
 
-/** The agent and time line under a row's title. */
-const DETAIL_PX = 11;
 /** Agent icons in rows: 18 px, the height of the title's cap line plus a little. */
 const ICON_PX = 18;
+/** Pixels of the detail line (agent and time) and of the folder headings. */
+const DETAIL_PX = 11;
+const HEADING_PX = 11;
+/** Row box: padding inside, gap between rows, corner radius; heading padding above and below. */
+const ROW_PAD_X = 8;
+const ROW_PAD_Y = 6;
+const ROW_GAP = 2;
+const ROW_RADIUS = 7;
+const HEADING_PAD_TOP = 10;
+const HEADING_PAD_BOTTOM = 4;
+const HEADING_PAD_X = 6;
+/** Status dot: a 12 px cell, radius 4 (5 when the session needs you). */
+const DOT_CELL = 12;
+const GAP = 8;
+
 const iconCache = new Map<string, QPixmap>();
 function iconPixmap(file: string, tint?: string): QPixmap {
   const key = `${file}\u0000${tint ?? ''}`;
   let pm = iconCache.get(key);
   if (!pm) {
+    // Drawn at twice its size and marked 2x, so it stays sharp on HiDPI screens.
     pm = agentIcon(file, tint).pixmap(ICON_PX * 2, ICON_PX * 2);
+    pm.setDevicePixelRatio(2);
     iconCache.set(key, pm);
-  }
-  return pm;
-}
-
-interface RowWidgets {
-  row: QWidget;
-  dot: QLabel;
-  icon: QLabel;
-  /** Painted lines, not QLabels: a label's new text re-lays out (and repaints) the whole list. */
-  title: TextLine;
-  detail: TextLine;
-  data: SidebarRow;
-  /** What is on screen now, so an update touches Qt only where something changed. */
-  shown: { style: string; dot: string; tip: string };
-}
-
-const dotCache = new Map<string, QPixmap>();
-function dotPixmap(state: SessionState, color: string, key: string): QPixmap {
-  let pm = dotCache.get(key);
-  if (!pm) {
-    pm = new QPixmap();
-    const r = state === 'attention' ? 5 : 4;
-    pm.loadFromData(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="12" height="12"><circle cx="6" cy="6" r="${r}" fill="${color}"/></svg>`), 'SVG');
-    dotCache.set(key, pm);
   }
   return pm;
 }
@@ -52,143 +47,211 @@ export interface SidebarOptions {
   chrome?: ChromeColors;
 }
 
+/** One line of the list as laid out: a folder heading or a session row, top to bottom. */
+type Item = { kind: 'heading'; y: number; h: number; group: SidebarGroup } | { kind: 'row'; y: number; h: number; row: SidebarRow; detail: string };
+
+interface Fonts {
+  title: QFont;
+  titleBold: QFont;
+  detail: QFont;
+  heading: QFont;
+  titleMetrics: QFontMetrics;
+  titleBoldMetrics: QFontMetrics;
+  detailMetrics: QFontMetrics;
+  headingMetrics: QFontMetrics;
+}
+
 export class Sidebar {
   readonly widget = new QScrollArea();
-  private readonly content = new QWidget();
-  private readonly layout = new QBoxLayout(Direction.TopToBottom);
-  private rows = new Map<string, RowWidgets>();
-  private headers: QWidget[] = [];
-  private shape = '';
+  private readonly list = new QWidget();
+  private items: Item[] = [];
   private selected: string | null = null;
   private groups: SidebarGroup[] = [];
   private chrome: ChromeColors;
+  private readonly fonts: Fonts;
+  private readonly colors = new Map<string, QColor>();
+  private tipShown = '';
+  private height = -1;
 
   constructor(private readonly opts: SidebarOptions) {
     this.chrome = opts.chrome ?? darkChrome;
     this.widget.setObjectName('sidebarScroll');
     this.widget.setWidgetResizable(true);
     this.widget.setHorizontalScrollBarPolicy(ScrollBarPolicy.ScrollBarAlwaysOff);
-    this.content.setObjectName('sidebarContent');
-    this.layout.setContentsMargins(0, 0, 0, 0);
-    this.layout.setSpacing(2);
-    this.content.setLayout(this.layout);
-    this.widget.setWidget(this.content);
+    // Not matched by the window's style sheet: a styled background would be drawn over our paint.
+    this.list.setObjectName('sessionList');
+    // It paints every pixel of itself: Qt need not paint what is behind it first.
+    this.list.setAttribute(WidgetAttribute.WA_OpaquePaintEvent, true);
+    this.list.setMouseTracking(true);
+    this.fonts = makeFonts(this.list.font());
+    this.list.addEventListener(WidgetEventTypes.Paint, (native) => this.paint(new QPaintEvent(native as never).rect()));
+    this.list.addEventListener(WidgetEventTypes.MouseButtonPress, (native) => {
+      const item = this.itemAt(new QMouseEvent(native as never).y());
+      if (item?.kind === 'row') this.opts.onSelect(item.row.id);
+    });
+    this.list.addEventListener(WidgetEventTypes.MouseMove, (native) => this.updateToolTip(new QMouseEvent(native as never).y()));
+    this.widget.setWidget(this.list);
   }
 
-  /** Shows these groups; cheap when only states, titles or times changed. */
+  /** Shows these groups; only what changed on screen is repainted. */
   update(groups: SidebarGroup[], selected: string | null): void {
     this.groups = groups;
-    const shape = groups.map((g) => `${g.folder}\u0000${g.label}\u0000${g.rows.map((r) => r.id).join(',')}`).join('\u0001');
-    if (shape !== this.shape) {
-      this.rebuild(groups);
-      this.shape = shape;
-    }
     this.selected = selected;
-    for (const g of groups) for (const r of g.rows) this.refreshRow(r);
+    this.items = this.layout(groups);
+    const height = this.totalHeight(this.items);
+    if (height !== this.height) this.list.setMinimumHeight((this.height = height));
+    this.list.update();
   }
 
-  /** Restyles headers, rows and dots in these colours. */
+  /** Repaints in these colours. */
   setChrome(c: ChromeColors): void {
     if (c === this.chrome) return;
     this.chrome = c;
-    for (const h of this.headers) if (h.objectName() === 'groupHeader') h.setStyleSheet(groupHeaderStyleSheet(c));
-    for (const w of this.rows.values()) this.refreshRow(w.data);
+    this.list.update();
   }
 
-  /** Re-renders the times in state (called once a second by the window). */
+  /** Re-renders the times in state (called once a second by the window); repaints only on a change. */
   tick(): void {
-    for (const w of this.rows.values()) w.detail.setText(this.detailText(w.data));
+    let changed = false;
+    for (const item of this.items) {
+      if (item.kind !== 'row') continue;
+      const detail = detailText(item.row);
+      if (detail !== item.detail) {
+        item.detail = detail;
+        changed = true;
+      }
+    }
+    if (changed) this.list.update();
   }
 
   rowIds(): string[] {
     return this.groups.flatMap((g) => g.rows.map((r) => r.id));
   }
 
-  private detailText(r: SidebarRow): string {
-    const exit = r.exited ? ` · exited ${r.exited.signal ? `by signal ${r.exited.signal}` : r.exited.exitCode}` : '';
-    return `${r.agentName} · ${stateLabel[r.state]} ${formatAge(Date.now() - r.stateSince)}${exit}`;
-  }
-
-  private refreshRow(r: SidebarRow): void {
-    const w = this.rows.get(r.id);
-    if (!w) return;
-    w.data = r;
-    // Style sheets are costly to apply (Qt re-polishes the row): only on a real change.
-    const style = sidebarRowStyleSheet(this.chrome, r.needsYou, this.selected === r.id);
-    if (style !== w.shown.style) w.row.setStyleSheet((w.shown.style = style));
-    const dot = `${r.state} ${this.chrome.state[r.state]}`;
-    if (dot !== w.shown.dot) w.dot.setPixmap(dotPixmap(r.state, this.chrome.state[r.state], (w.shown.dot = dot)));
-    const n = r.needsYou ? this.chrome.needsYou : null;
-    w.title.setStyle(n ? n.text : this.chrome.text, r.needsYou);
-    w.detail.setStyle(n ? n.detail : this.chrome.muted);
-    w.title.setText(r.label);
-    w.detail.setText(this.detailText(r));
-    const tip = `${r.label}\n${r.cwd}\n${stateLabel[r.state]}`;
-    if (tip !== w.shown.tip) w.row.setToolTip((w.shown.tip = tip));
-  }
-
-  private rebuild(groups: SidebarGroup[]): void {
-    for (const w of this.rows.values()) {
-      this.layout.removeWidget(w.row);
-      w.row.close();
-    }
-    for (const h of this.headers) {
-      this.layout.removeWidget(h);
-      h.close();
-    }
-    this.rows.clear();
-    this.headers = [];
-    // Drop the trailing stretch from the last build.
-    this.content.setLayout(this.layout);
+  private layout(groups: SidebarGroup[]): Item[] {
+    const f = this.fonts;
+    const headingH = HEADING_PAD_TOP + f.headingMetrics.height() + HEADING_PAD_BOTTOM;
+    const rowH = 2 + 2 * ROW_PAD_Y + f.titleMetrics.height() + 1 + f.detailMetrics.height();
+    const items: Item[] = [];
+    let y = 0;
     for (const g of groups) {
-      const header = new QLabel();
-      header.setObjectName('groupHeader');
-      header.setText(g.label.toUpperCase());
-      header.setToolTip(g.folder);
-      header.setStyleSheet(groupHeaderStyleSheet(this.chrome));
-      this.layout.addWidget(header);
-      this.headers.push(header);
+      items.push({ kind: 'heading', y, h: headingH, group: g });
+      y += headingH + ROW_GAP;
       for (const r of g.rows) {
-        const w = this.makeRow(r);
-        this.rows.set(r.id, w);
-        this.layout.addWidget(w.row);
+        items.push({ kind: 'row', y, h: rowH, row: r, detail: detailText(r) });
+        y += rowH + ROW_GAP;
       }
     }
-    const spacer = new QWidget();
-    spacer.setObjectName('sidebarSpacer');
-    this.layout.addWidget(spacer, 1);
-    this.headers.push(spacer);
+    return items;
   }
 
-  private makeRow(r: SidebarRow): RowWidgets {
-    const row = new QWidget();
-    row.setObjectName('row');
-    const h = new QBoxLayout(Direction.LeftToRight);
-    h.setContentsMargins(8, 6, 8, 6);
-    h.setSpacing(8);
-    row.setLayout(h);
-    const dot = new QLabel();
-    dot.setObjectName('rowDot');
-    dot.setFixedSize(12, 12);
-    // The agent's icon, drawn at twice its size and scaled down, so it stays sharp on HiDPI.
-    const icon = new QLabel();
-    icon.setObjectName('rowIcon');
-    icon.setFixedSize(ICON_PX, ICON_PX);
-    icon.setScaledContents(true);
-    if (r.iconFile) icon.setPixmap(iconPixmap(r.iconFile, r.iconTint));
-    const texts = new QWidget();
-    const v = new QBoxLayout(Direction.TopToBottom);
-    v.setContentsMargins(0, 0, 0, 0);
-    v.setSpacing(1);
-    texts.setLayout(v);
-    const title = new TextLine('rowTitle');
-    const detail = new TextLine('rowDetail', DETAIL_PX);
-    v.addWidget(title.widget);
-    v.addWidget(detail.widget);
-    h.addWidget(dot);
-    h.addWidget(icon);
-    h.addWidget(texts, 1);
-    row.addEventListener(WidgetEventTypes.MouseButtonPress, () => this.opts.onSelect(r.id));
-    return { row, dot, icon, title, detail, data: r, shown: { style: '', dot: '', tip: '' } };
+  private totalHeight(items: Item[]): number {
+    const last = items[items.length - 1];
+    return last ? last.y + last.h : 0;
   }
+
+  private itemAt(y: number): Item | undefined {
+    return this.items.find((i) => y >= i.y && y < i.y + i.h);
+  }
+
+  private color(hex: string): QColor {
+    let c = this.colors.get(hex);
+    if (!c) {
+      c = new QColor(hex);
+      this.colors.set(hex, c);
+    }
+    return c;
+  }
+
+  private updateToolTip(y: number): void {
+    const item = this.itemAt(y);
+    const tip = !item ? '' : item.kind === 'heading' ? item.group.folder : `${item.row.label}\n${item.row.cwd}\n${stateLabel[item.row.state]}`;
+    if (tip !== this.tipShown) this.list.setToolTip((this.tipShown = tip));
+  }
+
+  /** Paints the items that meet `area` (what Qt asks for: at most the part in view). */
+  private paint(area: QRect): void {
+    const c = this.chrome;
+    const f = this.fonts;
+    const width = this.list.width();
+    const top = area.top();
+    const bottom = top + area.height();
+    const p = new QPainter(this.list);
+    try {
+      p.setRenderHint(RenderHint.Antialiasing, true);
+      p.fillRect(0, top, width, bottom - top, this.color(c.sidebar));
+      for (const item of this.items) {
+        if (item.y + item.h < top || item.y > bottom) continue;
+        if (item.kind === 'heading') {
+          p.setFont(f.heading);
+          p.setPen(this.color(c.muted));
+          const text = f.headingMetrics.elidedText(item.group.label.toUpperCase(), TextElideMode.ElideRight, width - 2 * HEADING_PAD_X);
+          p.drawText(HEADING_PAD_X, item.y + HEADING_PAD_TOP + f.headingMetrics.ascent(), text);
+          continue;
+        }
+        this.paintRow(p, item.row, item.y, item.h, item.detail, width);
+      }
+    } finally {
+      p.end();
+    }
+  }
+
+  private paintRow(p: QPainter, r: SidebarRow, y: number, h: number, detail: string, width: number): void {
+    const c = this.chrome;
+    const f = this.fonts;
+    const selected = this.selected === r.id;
+    const n = r.needsYou ? c.needsYou : null;
+    const fill = n ? (selected ? n.selected : n.background) : selected ? c.selection : null;
+    if (fill) {
+      p.setPen(this.color(n ? n.border : c.selectionBorder));
+      p.setBrush(this.color(fill));
+      p.drawRoundedRect(0, y, width - 1, h - 1, ROW_RADIUS, ROW_RADIUS);
+    }
+    const midY = y + h / 2;
+    // Status dot.
+    const radius = r.state === 'attention' ? 5 : 4;
+    const dotColor = this.color(c.state[r.state]);
+    p.setPen(dotColor);
+    p.setBrush(dotColor);
+    p.drawEllipse(1 + ROW_PAD_X + DOT_CELL / 2 - radius, midY - radius, radius * 2, radius * 2);
+    // Agent icon.
+    let x = 1 + ROW_PAD_X + DOT_CELL + GAP;
+    if (r.iconFile) p.drawPixmap(x, Math.round(midY - ICON_PX / 2), iconPixmap(r.iconFile, r.iconTint));
+    x += ICON_PX + GAP;
+    const textW = Math.max(0, width - x - ROW_PAD_X - 1);
+    // Title, then agent and time.
+    const titleMetrics = n ? f.titleBoldMetrics : f.titleMetrics;
+    const textTop = y + 1 + ROW_PAD_Y;
+    p.setFont(n ? f.titleBold : f.title);
+    p.setPen(this.color(n ? n.text : c.text));
+    p.drawText(x, textTop + titleMetrics.ascent(), titleMetrics.elidedText(r.label, TextElideMode.ElideRight, textW));
+    p.setFont(f.detail);
+    p.setPen(this.color(n ? n.detail : c.muted));
+    p.drawText(x, textTop + f.titleMetrics.height() + 1 + f.detailMetrics.ascent(), f.detailMetrics.elidedText(detail, TextElideMode.ElideRight, textW));
+  }
+}
+
+function detailText(r: SidebarRow): string {
+  const exit = r.exited ? ` · exited ${r.exited.signal ? `by signal ${r.exited.signal}` : r.exited.exitCode}` : '';
+  return `${r.agentName} · ${stateLabel[r.state]} ${formatAge(Date.now() - r.stateSince)}${exit}`;
+}
+
+function makeFonts(base: QFont): Fonts {
+  // Each font is made from the family and size: NodeGUI's QFont(QFont) shares the native font,
+  // so setting the weight of a "copy" would change them all.
+  const family = base.family();
+  const size = base.pointSize();
+  const title = new QFont(family, size);
+  const titleBold = new QFont(family, size, QFontWeight.Bold);
+  const detail = new QFont(family, size);
+  detail.setPixelSize(DETAIL_PX);
+  const heading = new QFont(family, size, QFontWeight.DemiBold);
+  heading.setPixelSize(HEADING_PX);
+  return {
+    title, titleBold, detail, heading,
+    titleMetrics: new QFontMetrics(title),
+    titleBoldMetrics: new QFontMetrics(titleBold),
+    detailMetrics: new QFontMetrics(detail),
+    headingMetrics: new QFontMetrics(heading),
+  };
 }

@@ -12,7 +12,6 @@ import {
   lightChrome,
   overlayStyleSheet,
   settingsStyleSheet,
-  sidebarRowStyleSheet,
   welcomeStyleSheet,
   type ChromeColors,
 } from '../../../src/app/ui/chromeStyle';
@@ -181,9 +180,6 @@ describe('chrome palettes', () => {
         settingsStyleSheet(c),
         welcomeStyleSheet(c),
         overlayStyleSheet(c, 'picker'),
-        sidebarRowStyleSheet(c, true, true),
-        sidebarRowStyleSheet(c, true, false),
-        sidebarRowStyleSheet(c, false, true),
       ].join('\n');
       for (const hex of sheets.match(/#[0-9a-fA-F]{3,8}\b/g) ?? []) expect(used.has(hex), `${c.appearance}: ${hex}`).toBe(true);
     }
