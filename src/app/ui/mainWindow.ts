@@ -259,7 +259,9 @@ export class MainWindow {
     col.addWidget(view.widget, 1);
     this.stack.addWidget(container);
     this.pages.set(id, { container, col, view, exitBar: null });
-    if (this.stack.width() > 0 && this.stack.height() > 0) view.fitTo?.(this.stack.width(), this.stack.height());
+    // Only a laid-out window knows its page size (a never-shown one reports Qt's placeholder
+    // sizes); otherwise the session keeps its default size until it is shown.
+    if (this.window.isVisible() && this.stack.width() >= 100 && this.stack.height() >= 50) view.fitTo?.(this.stack.width(), this.stack.height());
   }
 
   /** The bar under a session whose program ended, built the first time one does: every widget
