@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/waitFor';
+import { darkChrome } from '../../src/app/ui/chromeStyle';
 import { AppUnderTest, cliJson, Display, e2eSkipReason, fractionNear, hexToRgb, installFakeAgents, readPixels, useDesktop } from './harness';
 
 interface Info {
@@ -99,6 +100,22 @@ describe.skipIf(e2eSkipReason)('the Termio window', () => {
     }
     await waitFor(() => new Set(focusedLog(app!).slice(clicked)).size === 3, { what: 'a click on every row' });
     expect(new Set(focusedLog(app).slice(clicked))).toEqual(new Set([agent, shell, notes]));
+  });
+
+  it('scrolls the sidebar to the session it switches to, among more than fit', async () => {
+    const home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-e2e-')));
+    app = await AppUnderTest.launch(display, { home });
+    const win = await app.waitForWindow();
+    await waitFor(async () => (await app!.cli(['sessions', 'list'])).code === 0, { what: 'the control socket' });
+    const ids: string[] = [];
+    for (let i = 0; i < 25; i++) ids.push((await app.cli(['sessions', 'spawn', '--cwd', home, '--title', `shell ${i + 1}`])).stdout.trim());
+    const geo = app.windowGeometry(win);
+    // The selected row's fill is on screen in the sidebar column (left 250 px, below the heading).
+    const selectionShown = (name: string) => fractionNear(readPixels(app!.screenshot(name), geo.x, geo.y + 30, 240, geo.height - 80), hexToRgb(darkChrome.selection), 2) > 0.01;
+    for (const [id, name] of [[ids[0]!, 'sidebar-first'], [ids[24]!, 'sidebar-last'], [ids[0]!, 'sidebar-first-again']] as const) {
+      await app.cli(['sessions', 'focus', id]);
+      await waitFor(() => selectionShown(name), { what: `the row of ${name} in view` });
+    }
   });
 
   it('reports a settings field with a wrong type, keeps the others, and shows the settings window', async () => {

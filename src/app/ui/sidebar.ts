@@ -96,11 +96,22 @@ export class Sidebar {
   /** Shows these groups: lays the list out again and repaints the part in view (well under 1 ms). */
   update(groups: SidebarGroup[], selected: string | null): void {
     this.groups = groups;
+    const newlySelected = selected !== this.selected;
     this.selected = selected;
     this.items = this.layout(groups);
     const height = this.totalHeight(this.items);
     if (height !== this.height) this.list.setMinimumHeight((this.height = height));
     this.list.update();
+    if (newlySelected) this.revealSelected();
+  }
+
+  /** Scrolls the selected row into view (switching by keyboard may pick one out of sight). */
+  private revealSelected(): void {
+    // After Qt has applied the list's new height, or the scroll range may still be the old one.
+    setTimeout(() => {
+      const item = this.items.find((i) => i.kind === 'row' && i.row.id === this.selected);
+      if (item) this.widget.ensureVisible(0, Math.round(item.y + item.h / 2), 0, Math.round(item.h / 2) + ROW_GAP);
+    }, 0);
   }
 
   /** Repaints in these colours. */
