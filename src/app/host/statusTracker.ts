@@ -4,7 +4,7 @@
 // changes (the agent rotated with /clear or /new: the session rebinds).
 import type { HookReport } from '../../protocol/hookReport';
 import { extractHookDetails, type HookDetails } from '../../protocol/hookReport';
-import { hooksReportAtStart, type HooksDeclaration } from '../../protocol/hooks';
+import { hooksReportAtStart, hooksReportOnPrompt, type HooksDeclaration } from '../../protocol/hooks';
 import { StatusEngine, type SessionStatus, type StatusInput, type StatusRulesInput } from '../../protocol/status';
 import { Emitter, type Disposable, type Event } from '../../terminal/events';
 import { nullLogger, type Logger } from './log';
@@ -93,6 +93,7 @@ export class StatusTracker {
       {
         hooksDeclared: agent?.hooks !== undefined,
         hooksReportAtStart: agent?.hooks ? hooksReportAtStart(agent.hooks) : false,
+        hooksReportOnPrompt: agent?.hooks ? hooksReportOnPrompt(agent.hooks) : false,
         ...(agent?.titleStatus ? { titleStatus: agent.titleStatus } : {}),
         ...(agent?.status ? { status: agent.status } : {}),
       },

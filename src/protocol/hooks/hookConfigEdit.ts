@@ -26,6 +26,13 @@ export function hooksReportAtStart(hooks: Pick<HooksDeclaration, 'events'>): boo
   return hooks.events.some((e) => START_EVENTS.has(e.on));
 }
 
+/** Events that fire on every prompt the user submits, so a turn of work always brings a hook. */
+const PROMPT_EVENTS = new Set(['UserPromptSubmit', 'userPromptSubmitted', 'beforeSubmitPrompt', 'BeforeAgent']);
+
+export function hooksReportOnPrompt(hooks: Pick<HooksDeclaration, 'events'>): boolean {
+  return hooks.events.some((e) => PROMPT_EVENTS.has(e.on));
+}
+
 /** The config file, as the manifest spells it (may start with ~/): `file`, or our file in `dir`. */
 export function hookConfigPath(hooks: HooksDeclaration): string | null {
   if (hooks.file) return hooks.file;

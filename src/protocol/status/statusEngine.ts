@@ -27,6 +27,9 @@ export interface StatusEngineConfig {
   hooksDeclared: boolean;
   /** One of the declared hook events fires at launch (SessionStart / sessionStart). */
   hooksReportAtStart?: boolean;
+  /** One of the declared hook events fires on every prompt (UserPromptSubmit and kin): a turn of
+   *  work the title or screen shows must bring a hook, or hooks have stopped reporting. */
+  hooksReportOnPrompt?: boolean;
   titleStatus?: StatusRulesInput;
   status?: StatusRulesInput;
   startGraceMs?: number;
@@ -50,6 +53,10 @@ interface Claim {
   prevSeq: number;
 }
 
+const HOOKS_STOPPED_REPORTING =
+  'hooks stopped reporting: the agent went to work with no hook since (hooks removed or ' +
+  'changed while it ran?); status follows the title and screen until one reports again';
+
 const HOOKS_NOT_REPORTING =
   'hooks not reporting: the agent has hooks declared but none reached Termio (not installed, ' +
   'a vendor trust gate, or an old CLI); status falls back to the title and screen';
@@ -70,6 +77,8 @@ export class StatusEngine {
   private hooksNotReporting: HealthNote | null = null;
   /** When the title or screen first showed the agent busy while hooks were silent. */
   private activitySeenAt: number | null = null;
+  /** When the title or screen showed a new turn of work after the last hook (prompt hooks only). */
+  private workAfterHookAt: number | null = null;
   private current: SessionStatus;
 
   constructor(
@@ -127,13 +136,14 @@ export class StatusEngine {
       case 'tick':
         break;
     }
-    this.checkHookHealth(input.at);
+    this.checkHookHealth(input.at, input);
     return this.resolve(input);
   }
 
   /** The next time tick() can change anything (the hook-health deadline), or null. */
   nextDeadline(): number | null {
-    if (!this.config.hooksDeclared || this.hook || this.hooksNotReporting || this.exitWhy) return null;
+    if (!this.config.hooksDeclared || this.hooksNotReporting || this.exitWhy) return null;
+    if (this.hook) return this.workAfterHookAt === null ? null : this.workAfterHookAt + this.activityGraceMs;
     const deadlines: number[] = [];
     if (this.config.hooksReportAtStart) deadlines.push(this.startedAt + this.startGraceMs);
     if (this.activitySeenAt !== null) deadlines.push(this.activitySeenAt + this.activityGraceMs);
@@ -157,13 +167,26 @@ export class StatusEngine {
     return { state, why: c ? { channel, rule: c.rule, at } : { channel, event: 'no rule matches', at }, seq, prevSeq: previous?.seq ?? 0 };
   }
 
-  private checkHookHealth(at: number): void {
+  private checkHookHealth(at: number, input: StatusInput): void {
     if (!this.config.hooksDeclared || this.exitWhy) return;
+    const busy = (c: Claim | null) => c !== null && (c.state === 'working' || c.state === 'attention');
     if (this.hook) {
-      this.hooksNotReporting = null;
+      if (input.kind === 'hook') {
+        // A hook reported: whatever was said about hooks no longer holds.
+        this.hooksNotReporting = null;
+        this.workAfterHookAt = null;
+        return;
+      }
+      // Hooks that fire on every prompt must follow a new turn of work within the grace. A turn
+      // is new when the last hook had ended one (done or idle); while it says working, the
+      // title's work is that same turn, however long it runs without another hook.
+      const turnEnded = this.hook.state === 'done' || this.hook.state === 'idle';
+      const newWork = (c: Claim | null) => turnEnded && busy(c) && c!.seq > this.hook!.seq && c!.seq === this.seq;
+      if (this.config.hooksReportOnPrompt && this.workAfterHookAt === null && (newWork(this.title) || newWork(this.screen))) this.workAfterHookAt = at;
+      const deadline = this.nextDeadline();
+      if (deadline !== null && at >= deadline) this.hooksNotReporting = { code: 'hooksStoppedReporting', message: HOOKS_STOPPED_REPORTING, since: at };
       return;
     }
-    const busy = (c: Claim | null) => c !== null && (c.state === 'working' || c.state === 'attention');
     if (this.activitySeenAt === null && (busy(this.title) || busy(this.screen))) this.activitySeenAt = at;
     const deadline = this.nextDeadline();
     if (deadline !== null && at >= deadline) this.hooksNotReporting = { code: 'hooksNotReporting', message: HOOKS_NOT_REPORTING, since: at };
@@ -172,7 +195,8 @@ export class StatusEngine {
   /** The state the channels claim, before done/idle is decided by where the user is. */
   private raw(): { state: SessionState; why: StatusWhy } {
     if (this.exitWhy) return { state: 'done', why: this.exitWhy };
-    if (this.config.hooksDeclared && this.hook) {
+    // Hooks rule while they report; once they stopped (a health note), the title and screen do.
+    if (this.config.hooksDeclared && this.hook && !this.hooksNotReporting) {
       const hook = this.hook;
       const title = this.title;
       if (title && title.state !== null && title.seq > hook.seq) {
@@ -188,7 +212,7 @@ export class StatusEngine {
       return { state: hook.state as SessionState, why: hook.why };
     }
     const claims = [this.title];
-    // Screen rules count only for agents without hooks, or whose hooks never reported.
+    // Screen rules count only for agents without hooks, or whose hooks are not reporting.
     if (!this.config.hooksDeclared || this.hooksNotReporting) claims.push(this.screen);
     let best: Claim | null = null;
     let latest: Claim | null = null;

@@ -144,6 +144,57 @@ describe('hooks not reporting', () => {
     expect(e.status.health).toHaveLength(1);
   });
 
+  it('notices hooks that stop reporting mid-session: new work with no prompt hook after it', () => {
+    const cfg: StatusEngineConfig = { ...claudeLike, hooksReportOnPrompt: true, status: { attention: ['Do you want to proceed\\?'] } };
+    const e = new StatusEngine(cfg, 0);
+    e.apply({ kind: 'hook', state: 'working', event: 'UserPromptSubmit', at: 100 });
+    e.apply({ kind: 'title', title: '✶ Working', at: 110 });
+    e.apply({ kind: 'hook', state: 'done', event: 'Stop', at: 5_000 });
+    e.apply({ kind: 'title', title: '✳ Claude Code', at: 5_010 });
+    expect(e.nextDeadline()).toBeNull(); // quiet: nothing is expected
+    // Next turn: the title shows work, but no hook follows (the hooks were removed meanwhile).
+    e.apply({ kind: 'title', title: '✶ Thinking', at: 20_000 });
+    expect(e.nextDeadline()).toBe(25_000);
+    e.apply({ kind: 'tick', at: 24_999 });
+    expect(e.status.health).toEqual([]);
+    expect(e.apply({ kind: 'tick', at: 25_000 })).toBe(true);
+    expect(e.status.health.map((h) => h.code)).toEqual(['hooksStoppedReporting']);
+    // Status now follows the title and the screen.
+    e.apply({ kind: 'screen', lines: ['Do you want to proceed?'], at: 26_000 });
+    expect(e.status.state).toBe('attention');
+    // A hook reports again: the note goes and hooks rule.
+    e.apply({ kind: 'hook', state: 'working', event: 'PostToolUse', at: 27_000 });
+    expect(e.status).toMatchObject({ state: 'working', health: [] });
+  });
+
+  it('does not call hooks stopped when the prompt hook lands just after the title (they race)', () => {
+    const e = new StatusEngine({ ...claudeLike, hooksReportOnPrompt: true }, 0);
+    e.apply({ kind: 'hook', state: 'done', event: 'Stop', at: 100 });
+    e.apply({ kind: 'title', title: '✶ Working', at: 1_000 });
+    e.apply({ kind: 'hook', state: 'working', event: 'UserPromptSubmit', at: 1_030 });
+    expect(e.nextDeadline()).toBeNull();
+    e.apply({ kind: 'tick', at: 60_000 });
+    expect(e.status.health).toEqual([]);
+  });
+
+  it('lets a long turn run without more hooks: the work on the title belongs to the prompt hook before it', () => {
+    const e = new StatusEngine({ ...claudeLike, hooksReportOnPrompt: true }, 0);
+    e.apply({ kind: 'hook', state: 'working', event: 'UserPromptSubmit', at: 100 });
+    e.apply({ kind: 'title', title: '✶ Thinking', at: 110 });
+    expect(e.nextDeadline()).toBeNull();
+    e.apply({ kind: 'tick', at: 120_000 });
+    expect(e.status).toMatchObject({ state: 'working', health: [] });
+  });
+
+  it('expects no hook after new work when the agent has no prompt hook (tool hooks only)', () => {
+    const e = new StatusEngine({ ...codexLike, hooksReportOnPrompt: false }, 0);
+    e.apply({ kind: 'hook', state: 'working', event: 'PreToolUse', at: 100 });
+    e.apply({ kind: 'title', title: 'codex — app', at: 200 });
+    e.apply({ kind: 'title', title: '⠋ codex', at: 10_000 });
+    e.apply({ kind: 'tick', at: 60_000 });
+    expect(e.status.health).toEqual([]);
+  });
+
   it('never cries wolf for an agent idle since launch whose hooks fire on prompts only', () => {
     const e = new StatusEngine({ ...codexLike }, 0);
     e.apply({ kind: 'title', title: 'codex — app', at: 10 });
