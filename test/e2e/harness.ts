@@ -125,15 +125,7 @@ export function descendants(pid: number): number[] {
   return out;
 }
 
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    // A zombie is not alive for our purposes: it has exited and only awaits its parent.
-    return !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ');
-  } catch {
-    return false;
-  }
-}
+export { isAlive } from '../helpers/processes';
 
 export interface CliResult {
   code: number;

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SessionRegistry, type SessionRecord, type StateChange } from '../../src/app/host/sessionRegistry';
 import { testShell } from '../helpers/controlHost';
 import { waitFor } from '../helpers/waitFor';
+import { waitForExit } from '../helpers/processes';
 
 let home: string;
 let registry: SessionRegistry;
@@ -94,15 +95,6 @@ describe('SessionRegistry', () => {
     const b = await spawnOk();
     registry.dispose();
     expect(registry.size).toBe(0);
-    for (const pid of [a.session.pid, b.session.pid]) {
-      await waitFor(() => {
-        try {
-          process.kill(pid, 0);
-          return false;
-        } catch {
-          return true;
-        }
-      }, { what: `pid ${pid} to end` });
-    }
+    for (const pid of [a.session.pid, b.session.pid]) await waitForExit(pid);
   });
 });

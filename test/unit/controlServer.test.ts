@@ -17,6 +17,7 @@ import {
 import { Session } from '../../src/terminal';
 import { startTestHost, testShell, type TestHost } from '../helpers/controlHost';
 import { waitFor } from '../helpers/waitFor';
+import { waitForExit } from '../helpers/processes';
 
 let host: TestHost | null = null;
 afterEach(async () => {
@@ -95,14 +96,7 @@ describe('control server', () => {
     expect(await ok(c, 'sessions.close', { id })).toEqual({ id });
     await waitFor(() => events.find((e) => e.kind === 'removed'), { what: 'a removed event' });
     expect((await ok<{ sessions: SessionInfo[] }>(c, 'sessions.list', {})).sessions).toEqual([]);
-    await waitFor(() => {
-      try {
-        process.kill(pid, 0);
-        return false;
-      } catch {
-        return true;
-      }
-    }, { what: 'the shell to be gone' });
+    await waitForExit(pid, 'the shell to be gone');
     const gone = await c.request('sessions.read', { id });
     expect(gone).toEqual({ ok: false, error: { code: 'noSuchSession', message: `no session matches '${id}'` } });
   });

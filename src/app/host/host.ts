@@ -19,6 +19,7 @@ import { SettingsStore } from './settings';
 import { folderLabels } from './sidebarModel';
 import { StateStore, type StateProblem } from './stateStore';
 import { StatusTracker } from './statusTracker';
+import { isProcessAlive } from './processes';
 
 /** The bundled manifest for the plain login shell (agents/terminal.json). */
 export const TERMINAL_AGENT_ID = 'terminal';
@@ -438,22 +439,13 @@ export class Host {
  *  the 2 s an app quit may take, and long enough for an agent to flush its transcript. */
 export const QUIT_GRACE_MS = 800;
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Waits until every pid is gone or the grace has passed, then SIGKILLs what is left. */
 async function endProcesses(pids: number[], graceMs: number): Promise<void> {
   const deadline = Date.now() + graceMs;
-  let left = pids.filter(alive);
+  let left = pids.filter(isProcessAlive);
   while (left.length > 0 && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 20));
-    left = left.filter(alive);
+    left = left.filter(isProcessAlive);
   }
   for (const pid of left) {
     try {

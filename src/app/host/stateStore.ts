@@ -16,6 +16,7 @@ import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, r
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { nullLogger, type Logger } from './log';
+import { isProcessAlive } from './processes';
 
 export const STATE_VERSION = 1;
 
@@ -343,22 +344,13 @@ function removeStaleTempFiles(file: string, logger: Logger): void {
   for (const name of names) {
     if (!name.startsWith(prefix)) continue;
     const pid = Number(name.slice(prefix.length));
-    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) continue;
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isProcessAlive(pid)) continue;
     try {
       rmSync(join(dirname(file), name), { force: true });
       logger.info('state: removed a temp file left by an interrupted write', { name });
     } catch {
       // Leaving it costs nothing.
     }
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -19,6 +19,7 @@ import { parseManifest } from '../../../src/protocol/manifestParse';
 import { Session } from '../../../src/terminal';
 import { AGENT_CLI_INSTALL_TIMEOUT_MS, ensureClaudeCode, type AgentCli } from '../../helpers/agentCli';
 import { waitFor } from '../../helpers/waitFor';
+import { waitForExit } from '../../helpers/processes';
 
 /** The CLI shows its prompt and fires SessionStart within ~1 s here; 20 s covers a loaded CI box. */
 const START_TIMEOUT_MS = 20_000;
@@ -57,21 +58,13 @@ beforeEach(async (ctx) => {
   server.onReport((r) => tracker.handleReport(r));
 });
 
-const isRunning = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 afterEach(async () => {
   if (session) {
     // The CLI writes into ~/.claude while it shuts down: remove the HOME only once it is gone.
     const pid = session.pid;
     session.dispose();
-    await waitFor(() => !isRunning(pid), { what: 'claude to exit after the hang-up', timeout: 10_000 });
+    await waitForExit(pid, 'claude to exit after the hang-up', 10_000);
   }
   session = null;
   tracker?.dispose();

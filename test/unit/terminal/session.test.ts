@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Session, type ExitStatus } from '../../../src/terminal/session';
 import { runAndWait, waitFor } from './helpers';
+import { waitForExit } from '../../helpers/processes';
 
 let home: string;
 const sessions: Session[] = [];
@@ -171,14 +172,7 @@ describe('Session.dispose', () => {
     s.onExit(() => events++);
     const pid = s.pid;
     s.dispose();
-    await waitFor(() => {
-      try {
-        process.kill(pid, 0);
-        return false;
-      } catch {
-        return true;
-      }
-    }, 'the shell to be gone');
+    await waitForExit(pid, 'the shell to be gone');
     await waitFor(() => process.getActiveResourcesInfo().length <= before, 'handles to close');
     s.write('echo more\r');
     s.requestRender();
