@@ -136,7 +136,7 @@ export class StatusEngine {
       case 'tick':
         break;
     }
-    this.checkHookHealth(input.at, input);
+    this.checkHookHealth(input);
     return this.resolve(input);
   }
 
@@ -167,7 +167,8 @@ export class StatusEngine {
     return { state, why: c ? { channel, rule: c.rule, at } : { channel, event: 'no rule matches', at }, seq, prevSeq: previous?.seq ?? 0 };
   }
 
-  private checkHookHealth(at: number, input: StatusInput): void {
+  private checkHookHealth(input: StatusInput): void {
+    const at = input.at;
     if (!this.config.hooksDeclared || this.exitWhy) return;
     const busy = (c: Claim | null) => c !== null && (c.state === 'working' || c.state === 'attention');
     if (this.hook) {
@@ -181,7 +182,8 @@ export class StatusEngine {
       // is new when the last hook had ended one (done or idle); while it says working, the
       // title's work is that same turn, however long it runs without another hook.
       const turnEnded = this.hook.state === 'done' || this.hook.state === 'idle';
-      const newWork = (c: Claim | null) => turnEnded && busy(c) && c!.seq > this.hook!.seq && c!.seq === this.seq;
+      const hookSeq = this.hook.seq;
+      const newWork = (c: Claim | null) => turnEnded && c !== null && busy(c) && c.seq > hookSeq && c.seq === this.seq;
       if (this.config.hooksReportOnPrompt && this.workAfterHookAt === null && (newWork(this.title) || newWork(this.screen))) this.workAfterHookAt = at;
       const deadline = this.nextDeadline();
       if (deadline !== null && at >= deadline) this.hooksNotReporting = { code: 'hooksStoppedReporting', message: HOOKS_STOPPED_REPORTING, since: at };
