@@ -17,6 +17,12 @@ const MAX_TITLE_CHARS = 256;
 const MAX_ID_CHARS = 64;
 /** `sessions.read --lines`: a screen has at most a few hundred rows; 10,000 is a generous ceiling. */
 const MAX_READ_LINES = 10_000;
+/** `run`: argv entries; far beyond any real command line, small enough to bound a hostile one. */
+const MAX_ARGV = 4_096;
+/** A notification body: the OS shows a few lines; 4,000 characters is already more than any shows. */
+const MAX_NOTIFY_CHARS = 4_000;
+/** A wait longer than a day is a script that forgot its timeout; it can wait again. */
+export const MAX_WAIT_MS = 86_400_000;
 
 const AbsolutePath = z
   .string()
@@ -40,6 +46,11 @@ export const SessionInfoSchema = z.strictObject({
     .strictObject({ exitCode: z.number().int(), signal: z.number().int().optional() })
     .nullable()
     .describe('how the program ended, null while it runs (the session stays listed until closed)'),
+  parentId: z.string().nullable().describe('the session that started this one (spawn or run from inside it), else null'),
+  stalledSince: z.iso
+    .datetime()
+    .nullable()
+    .describe('working with no output and no hook report since then, for longer than the stall setting; else null'),
   resume: z
     .strictObject({
       family: z.string().describe('pinned, discovered, none, or unknown (the manifest is gone)'),
@@ -53,6 +64,20 @@ export const SessionInfoSchema = z.strictObject({
     .describe('sessions.list only: how this tab would be relaunched'),
 });
 export type SessionInfo = z.infer<typeof SessionInfoSchema>;
+
+/**
+ * What `sessions.wait` (and `--wait` on spawn, run and send) waits for:
+ * done = the session is not working (done or idle, or its program ended); idle = idle;
+ * attention = it needs the user; exit = its program ended; turn = the work the last input
+ * delivered through this socket (send, or spawn's first prompt) started has ended; ready = the
+ * program is ready for input (its hook, title or screen says idle; else its output settled).
+ */
+export const WaitUntilSchema = z.enum(['done', 'idle', 'attention', 'exit', 'turn', 'ready']);
+export type WaitUntil = z.infer<typeof WaitUntilSchema>;
+
+const WaitTimeout = z.number().int().min(0).max(MAX_WAIT_MS).describe('give up after this long (timeout outcome)');
+const WaitSpec = z.strictObject({ timeoutMs: WaitTimeout }).describe('reply only once the work has settled (see sessions.wait)');
+const ParentRef = SessionRef.describe('the session asking (its TERMIO_SESSION): recorded as the new session\'s parent');
 
 /** The verbs and their arguments. Unknown argument names are rejected, so typos surface at once. */
 export const ControlArgsSchemas = {
@@ -68,12 +93,33 @@ export const ControlArgsSchemas = {
     id: SessionRef,
     text: z.string().describe('typed into the session as is (bounded by the frame size)'),
     enter: z.boolean().optional().describe('then press Return (a real \\r, sent as its own keystroke)'),
+    wait: WaitSpec.optional().describe('reply once the turn this input started has ended'),
   }),
   'sessions.spawn': z.strictObject({
     agent: z.string().min(1).max(MAX_ID_CHARS).optional().describe('manifest id; omitted = the login shell'),
     cwd: AbsolutePath.optional().describe("omitted = the user's home folder"),
     bypass: z.boolean().optional().describe("append the agent's permission-bypass flag"),
     title: z.string().max(MAX_TITLE_CHARS).optional(),
+    prompt: z.string().min(1).optional().describe('typed and entered once the agent is ready for input, never before'),
+    parent: ParentRef.optional(),
+    wait: WaitSpec.optional().describe('reply once the first prompt\'s turn has ended (without a prompt: once the agent is ready)'),
+  }),
+  'sessions.run': z.strictObject({
+    argv: z.array(z.string().refine((a) => !a.includes('\0'), { message: 'must not contain NUL' })).min(1).max(MAX_ARGV).describe('the command and its arguments, run as is (no shell)'),
+    cwd: AbsolutePath.optional().describe("omitted = the user's home folder"),
+    title: z.string().max(MAX_TITLE_CHARS).optional(),
+    parent: ParentRef.optional(),
+    wait: WaitSpec.optional().describe('reply once the command has exited'),
+  }),
+  'sessions.wait': z.strictObject({
+    id: SessionRef,
+    until: WaitUntilSchema.optional().describe('default: done'),
+    timeoutMs: WaitTimeout,
+  }),
+  'app.notify': z.strictObject({
+    session: SessionRef.optional().describe('the session to jump to when the notification is clicked (one not open: none)'),
+    title: z.string().max(MAX_TITLE_CHARS).optional().describe('default: the session\'s agent name'),
+    text: z.string().min(1).max(MAX_NOTIFY_CHARS),
   }),
   'sessions.focus': z.strictObject({ id: SessionRef }),
   'sessions.close': z.strictObject({ id: SessionRef }),
@@ -111,6 +157,7 @@ export const ControlErrorCodeSchema = z.enum([
   'sessionExited', // sessions.send to a session whose program has ended
   'spawnFailed', // missing binary, bad cwd, unknown agent: the message says which
   'badDirectory', // app.open / spawn cwd that is not an existing folder
+  'notReady', // spawn --prompt: the agent never became ready for input, so the prompt was not typed
   'busy', // too many connections; try again
   'internal', // a bug in the app, reported with its message
 ]);
@@ -125,6 +172,22 @@ export const VersionResultSchema = z.strictObject({
   pid: z.number().int(),
 });
 
+export const WaitOutcomeSchema = z.enum(['settled', 'timeout', 'attention', 'closed', 'notReady']);
+export type WaitOutcome = z.infer<typeof WaitOutcomeSchema>;
+
+export const WaitResultSchema = z.strictObject({
+  id: z.string(),
+  until: WaitUntilSchema,
+  outcome: WaitOutcomeSchema.describe(
+    'settled: reached; timeout; attention: the session needs the user (waiting for anything else); closed: the session was closed; notReady: spawn --prompt gave up',
+  ),
+  session: SessionInfoSchema.nullable().describe('the session when the wait ended (null once closed)'),
+  waitedMs: z.number().int(),
+  lines: z.array(z.string()).describe('lines the program wrote since the wait began (scrollback and screen; the screen for full-screen programs)'),
+  screen: z.array(z.string()).describe('the visible screen when the wait ended, trailing blank rows dropped (the question, on attention)'),
+});
+export type WaitResult = z.infer<typeof WaitResultSchema>;
+
 export const ControlResultSchemas = {
   ping: z.strictObject({ pong: z.literal(true), protocol: z.number().int() }),
   version: VersionResultSchema,
@@ -136,8 +199,11 @@ export const ControlResultSchemas = {
     cols: z.number().int(),
     rows: z.number().int(),
   }),
-  'sessions.send': z.strictObject({ id: z.string() }),
-  'sessions.spawn': z.strictObject({ id: z.string(), session: SessionInfoSchema }),
+  'sessions.send': z.strictObject({ id: z.string(), wait: WaitResultSchema.optional() }),
+  'sessions.spawn': z.strictObject({ id: z.string(), session: SessionInfoSchema, wait: WaitResultSchema.optional() }),
+  'sessions.run': z.strictObject({ id: z.string(), session: SessionInfoSchema, wait: WaitResultSchema.optional() }),
+  'sessions.wait': WaitResultSchema,
+  'app.notify': z.strictObject({ shown: z.literal(true) }),
   'sessions.focus': z.strictObject({ id: z.string() }),
   'sessions.close': z.strictObject({ id: z.string() }),
   'sessions.why': z.strictObject({
@@ -148,7 +214,12 @@ export const ControlResultSchemas = {
     rule: z.string().optional().describe('the title or screen regex that matched'),
     event: z.string().optional().describe('the hook event, or what happened'),
     at: z.iso.datetime().describe('when that evidence arrived'),
-    health: z.array(z.string()).describe('notes such as "hooks not reporting"'),
+    health: z.array(z.string()).describe('notes such as "hooks not reporting" or "stalled"'),
+    exited: z
+      .strictObject({ exitCode: z.number().int(), signal: z.number().int().optional() })
+      .nullable()
+      .optional()
+      .describe('how the program ended, null while it runs'),
   }),
   'app.open': z.strictObject({ id: z.string() }),
   'app.activate': z.strictObject({ shown: z.literal(true) }),
@@ -156,7 +227,7 @@ export const ControlResultSchemas = {
 export type ControlResult<V extends ControlVerb> = z.infer<(typeof ControlResultSchemas)[V]>;
 
 export const WatchEventSchema = z.strictObject({
-  kind: z.enum(['added', 'removed', 'state']),
+  kind: z.enum(['added', 'removed', 'state', 'stall']).describe('stall: the session started or stopped being stalled (see stalledSince)'),
   session: SessionInfoSchema,
   previous: SessionStateSchema.optional().describe('the state before, on kind "state"'),
 });

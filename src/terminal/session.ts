@@ -356,6 +356,26 @@ export class Session implements Disposable {
     return out.slice(Math.max(0, end - opts.lines), end);
   }
 
+  /** Where output goes next, as a line of scrollback + screen: a mark for linesSince (-1 on the alternate screen). */
+  get outputMark(): number {
+    const buf = this.emulator.buffer.active;
+    return buf.type === 'alternate' ? -1 : buf.baseY + buf.cursorY;
+  }
+
+  /**
+   * The lines written since a mark, right-trimmed, up to the last non-empty one. A full-screen
+   * program (alternate screen) keeps no scrollback, so there it is the screen. Lines that fell off
+   * the scrollback limit since the mark are gone.
+   */
+  linesSince(mark: number): string[] {
+    const buf = this.emulator.buffer.active;
+    if (buf.type === 'alternate' || mark < 0) return this.screenLines({ lines: this.emulator.rows }).map((l) => l.trimEnd());
+    const out: string[] = [];
+    for (let y = Math.min(mark, buf.length); y < buf.length; y++) out.push(buf.getLine(y)?.translateToString(true).trimEnd() ?? '');
+    while (out.length && out[out.length - 1] === '') out.pop();
+    return out;
+  }
+
   whenParsed(): Promise<void> {
     if (this.disposed) return Promise.resolve();
     return new Promise((resolveParsed) => this.emulator.write('', resolveParsed));

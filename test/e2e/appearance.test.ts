@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { darkChrome, lightChrome, type ChromeColors } from '../../src/app/ui/chromeStyle';
 import { darkTheme, lightTheme } from '../../src/terminal/theme';
 import { waitFor } from '../helpers/waitFor';
-import { AppUnderTest, cliJson, Display, e2eSkipReason, fractionNear, hexToRgb, installFakeAgents, readPixels, type Rgb, useDesktop } from './harness';
+import { AppUnderTest, Display, e2eSkipReason, fractionNear, hexToRgb, installFakeAgents, listSessions, readPixels, type Rgb, useDesktop } from './harness';
 
 const SIDEBAR_PX = 250; // mainWindow.ts SIDEBAR_WIDTH_PX
 const mod = process.platform === 'darwin' ? 'super' : 'ctrl';
@@ -75,7 +75,7 @@ describe.skipIf(e2eSkipReason)('appearance', () => {
     await waitFor(async () => (await app!.cli(['sessions', 'read', agent])).stdout.includes('fake claude ready'), { what: 'the agent' });
     await app.cli(['sessions', 'focus', shell]);
     await app.cli(['sessions', 'send', agent, 'deploy it, ask first', '--enter']);
-    await waitFor(async () => (await cliJson<{ id: string; state: string }[]>(app!, ['sessions', 'list'])).find((x) => x.id === agent)?.state === 'attention', { what: 'attention' });
+    await waitFor(async () => (await listSessions<{ id: string; state: string }>(app!)).find((x) => x.id === agent)?.state === 'attention', { what: 'attention' });
 
     // The shell's terminal is light (its margin too), and the needs-you row is the light orange.
     const r = await waitForLook(app, win, 'appearance-light-window', lightChrome, rgb(lightTheme.background));

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureClaudeCode, type AgentCli } from '../helpers/agentCli';
 import { waitFor } from '../helpers/waitFor';
-import { AppUnderTest, cliJson, Display, e2eSkipReason } from './harness';
+import { AppUnderTest, Display, e2eSkipReason, listSessions } from './harness';
 
 interface Info {
   id: string;
@@ -64,7 +64,7 @@ describe.skipIf(e2eSkipReason)('real Claude Code: exact resume across an app res
     const spawned = await app.cli(['sessions', 'spawn', '--agent', 'claude', '--cwd', project]);
     expect(spawned.code, spawned.stderr).toBe(0);
     const id = spawned.stdout.trim();
-    const first = (await cliJson<Info[]>(app, ['sessions', 'list']))[0]!;
+    const first = (await listSessions<Info>(app))[0]!;
     const minted = first.resume!.boundId!;
     expect(first.resume).toMatchObject({ family: 'pinned' });
     const cmdline = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
@@ -79,7 +79,7 @@ describe.skipIf(e2eSkipReason)('real Claude Code: exact resume across an app res
     await app.waitForWindow();
     const again = await waitFor(async () => {
       const r = await app!.cli(['sessions', 'list', '--json']);
-      const list = r.code === 0 ? (JSON.parse(r.stdout) as Info[]) : [];
+      const list = r.code === 0 ? (JSON.parse(r.stdout) as { sessions: Info[] }).sessions : [];
       return list.find((s) => s.id === id);
     }, { timeout: 20_000, what: 'the restored tab' });
     expect(again.resume).toMatchObject({ family: 'pinned', boundId: minted, mode: 'resume' });

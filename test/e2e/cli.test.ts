@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/waitFor';
-import { AppUnderTest, cliJson, Display, e2eSkipReason, installFakeAgents, isAlive, repoRoot, useDesktop } from './harness';
+import { AppUnderTest, cliJson, Display, e2eSkipReason, installFakeAgents, isAlive, listSessions, repoRoot, useDesktop } from './harness';
 
 interface Info {
   id: string;
@@ -52,13 +52,13 @@ describe.skipIf(e2eSkipReason)('termio CLI against the running app', () => {
     expect(focus.code).toBe(0);
     await app.waitForLog(new RegExp(`session focused \\{"id":"${id}"`));
 
-    const [info] = await cliJson<Info[]>(app, ['sessions', 'list']);
+    const [info] = await listSessions<Info>(app);
     expect(info).toMatchObject({ id, cwd: folder });
     const close = await app.cli(['sessions', 'close', id]);
     expect(close.code).toBe(0);
-    expect(await cliJson<Info[]>(app, ['sessions', 'list'])).toEqual([]);
+    expect(await listSessions<Info>(app)).toEqual([]);
     await waitFor(() => !isAlive(info!.pid), { what: 'the shell to end' });
-    expect((await app.cli(['sessions', 'read', id])).code).toBe(3);
+    expect((await app.cli(['sessions', 'read', id])).code).toBe(1);
   });
 
   it('keeps two sessions in two folders apart', async () => {
@@ -72,7 +72,7 @@ describe.skipIf(e2eSkipReason)('termio CLI against the running app', () => {
     await waitFor(async () => (await app!.cli(['sessions', 'read', idA])).stdout.split('\n').includes(a!), { what: 'pwd in A' });
     await waitFor(async () => (await app!.cli(['sessions', 'read', idB])).stdout.split('\n').includes(b!), { what: 'pwd in B' });
     expect((await app.cli(['sessions', 'read', idA])).stdout.split('\n')).not.toContain(b);
-    const list = await cliJson<Info[]>(app, ['sessions', 'list']);
+    const list = await listSessions<Info>(app);
     expect(list.map((s) => [s.id, s.cwd])).toEqual([
       [idA, a],
       [idB, b],

@@ -294,6 +294,11 @@ export async function cliJson<T = unknown>(app: AppUnderTest, args: string[]): P
   return JSON.parse(r.stdout) as T;
 }
 
+/** `termio sessions list --json`: the sessions of its reply. */
+export async function listSessions<T = unknown>(app: AppUnderTest): Promise<T[]> {
+  return (await cliJson<{ sessions: T[] }>(app, ['sessions', 'list'])).sessions;
+}
+
 const onPath = (cmd: string) => spawnSync('which', [cmd]).status === 0;
 /** Why menu-bar tests are skipped: they need a system tray host and a notification daemon. */
 export const desktopSkipReason =

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/waitFor';
-import { AppUnderTest, cliJson, Display, e2eSkipReason, installFakeAgents, useDesktop } from './harness';
+import { AppUnderTest, Display, e2eSkipReason, installFakeAgents, listSessions, useDesktop } from './harness';
 
 interface Info {
   id: string;
@@ -47,7 +47,7 @@ describe.skipIf(e2eSkipReason)('agent picker', () => {
     display.xdotool('type', '--delay', '30', 'clau');
     app!.screenshot('picker-filtered');
     display.xdotool('key', 'Return');
-    const started = await waitFor(async () => (await cliJson<Info[]>(app!, ['sessions', 'list'])).find((s) => s.agentId === 'claude'), { what: 'a Claude Code session' });
+    const started = await waitFor(async () => (await listSessions<Info>(app!)).find((s) => s.agentId === 'claude'), { what: 'a Claude Code session' });
     expect(started.cwd).toBe(project);
     await waitFor(async () => (await app!.cli(['sessions', 'read', started.id])).stdout.includes('fake claude ready'), { what: 'the agent to draw' });
   });
@@ -65,7 +65,7 @@ describe.skipIf(e2eSkipReason)('agent picker', () => {
     display.xdotool('key', 'Return');
     display.xdotool('type', '--delay', '30', 'claude');
     display.xdotool('key', 'Return');
-    const started = await waitFor(async () => (await cliJson<Info[]>(app!, ['sessions', 'list'])).find((s) => s.agentId === 'claude'), { what: 'a Claude Code session' });
+    const started = await waitFor(async () => (await listSessions<Info>(app!)).find((s) => s.agentId === 'claude'), { what: 'a Claude Code session' });
     expect(started.cwd).toBe(other);
     expect(started.cwd).not.toBe(project);
   });

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/waitFor';
-import { AppUnderTest, cliJson, Display, e2eSkipReason, repoRoot, useDesktop } from './harness';
+import { AppUnderTest, Display, e2eSkipReason, listSessions, repoRoot, useDesktop } from './harness';
 
 interface Info {
   id: string;
@@ -99,7 +99,7 @@ describe.skipIf(e2eSkipReason)('durable sessions through a restart', () => {
     const discoveredConv = logs().find((l) => l.agent === 'fake-discovered' && l.event === 'minted' && l.termioSession === discovered)!.id!;
     expect(state().sessions.find((s) => s.id === discovered)?.conversationId).toBe(discoveredConv);
     // The listing says how each tab would come back: family, bound id and the exact argv.
-    const listed = await cliJson<Array<Info & { resume?: { family: string; boundId: string | null; argv: string[] | null; mode: string | null } }>>(run, ['sessions', 'list']);
+    const listed = await listSessions<Info & { resume?: { family: string; boundId: string | null; argv: string[] | null; mode: string | null } }>(run);
     expect(listed.find((s) => s.id === pinned)?.resume).toMatchObject({ family: 'pinned', boundId: pinnedConv, mode: 'resume', argv: [join(fakes, 'fakePinnedAgent.mjs'), '--resume', pinnedConv] });
     expect(listed.find((s) => s.id === discovered)?.resume).toMatchObject({ family: 'discovered', boundId: discoveredConv, mode: 'resume', argv: [join(fakes, 'fakeDiscoveredAgent.mjs'), 'resume', discoveredConv] });
     expect(listed.find((s) => s.id === shell)?.resume).toMatchObject({ family: 'none', boundId: null, mode: 'fresh' });
@@ -113,7 +113,7 @@ describe.skipIf(e2eSkipReason)('durable sessions through a restart', () => {
     await run.waitForWindow();
     const restored = await waitFor(async () => {
       const list = (await run.cli(['sessions', 'list', '--json'])).stdout;
-      const sessions = list ? (JSON.parse(list) as Info[]) : [];
+      const sessions = list ? (JSON.parse(list) as { sessions: Info[] }).sessions : [];
       return sessions.length === 3 ? sessions : null;
     }, { what: 'three restored sessions' });
     expect(restored.map((s) => [s.id, s.agentId ?? 'terminal', s.cwd])).toEqual([

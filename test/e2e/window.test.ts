@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/waitFor';
 import { darkChrome } from '../../src/app/ui/chromeStyle';
-import { AppUnderTest, cliJson, Display, e2eSkipReason, fractionNear, hexToRgb, installFakeAgents, readPixels, useDesktop } from './harness';
+import { AppUnderTest, Display, e2eSkipReason, fractionNear, hexToRgb, installFakeAgents, listSessions, readPixels, useDesktop } from './harness';
 
 interface Info {
   id: string;
@@ -52,7 +52,7 @@ describe.skipIf(e2eSkipReason)('the Termio window', () => {
     const agent = await spawn('--agent', 'claude', '--cwd', api!);
     const shell = await spawn('--cwd', api!, '--title', 'build watcher');
     const notes = await spawn('--cwd', web!, '--title', 'landing page');
-    const list = () => cliJson<Info[]>(app!, ['sessions', 'list']);
+    const list = () => listSessions<Info>(app!);
     const stateOf = async (id: string) => (await list()).find((s) => s.id === id)?.state;
     await waitFor(async () => (await app!.cli(['sessions', 'read', agent])).stdout.includes('fake claude ready'), { what: 'the agent' });
 

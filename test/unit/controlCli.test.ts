@@ -43,19 +43,19 @@ describe('termio sessions (the real executable)', () => {
     }, { what: 'hello on the screen' });
     expect(screen).toContain('$ echo hello\nhello\n$');
     const last = await termio(['sessions', 'read', prefix, '--lines', '2', '--json'], h.env);
-    expect(JSON.parse(last.stdout)).toEqual({ id, lines: ['hello', '$'], cols: 80, rows: 24 });
+    expect(JSON.parse(last.stdout)).toEqual({ schemaVersion: 1, ok: true, id, lines: ['hello', '$'], cols: 80, rows: 24 });
 
     const list = await termio(['sessions', 'list'], h.env);
     expect(list.status).toBe(0);
     const [header, row] = list.stdout.trimEnd().split('\n');
     expect(header).toMatch(/^ID\s+AGENT\s+STATE\s+SINCE\s+CWD\s+TITLE$/);
     expect(row).toMatch(new RegExp(`^${id.slice(0, 8)}\\s+shell\\s+idle\\s+\\d+s\\s+~/work\\s+cli test$`));
-    const listJson = JSON.parse((await termio(['sessions', 'list', '--json'], h.env)).stdout) as SessionInfo[];
-    expect(listJson).toMatchObject([{ id, cwd: folder, title: 'cli test', state: 'idle', agentId: null }]);
+    const listJson = JSON.parse((await termio(['sessions', 'list', '--json'], h.env)).stdout) as { schemaVersion: number; ok: boolean; sessions: SessionInfo[] };
+    expect(listJson).toMatchObject({ schemaVersion: 1, ok: true, sessions: [{ id, cwd: folder, title: 'cli test', state: 'idle', agentId: null, parentId: null, stalledSince: null }] });
 
     const focused: string[] = [];
     h.registry.onFocusRequested((r) => focused.push(r.id));
-    expect(await termio(['sessions', 'focus', prefix, '--json'], h.env)).toEqual({ status: 0, stdout: `${JSON.stringify({ id })}\n`, stderr: '' });
+    expect(await termio(['sessions', 'focus', prefix, '--json'], h.env)).toEqual({ status: 0, stdout: `${JSON.stringify({ schemaVersion: 1, ok: true, id })}\n`, stderr: '' });
     expect(focused).toEqual([id]);
 
     expect((await termio(['sessions', 'close', prefix], h.env)).status).toBe(0);
@@ -90,7 +90,7 @@ describe('termio sessions (the real executable)', () => {
     expect(await exit).toBe(4);
   });
 
-  it('exit codes: 3 no such session or ambiguous prefix, 4 app not running, 2 bad usage, 1 refused', async () => {
+  it('exit codes: 1 no such session or ambiguous prefix or refused, 4 app not running, 2 bad usage; --json errors', async () => {
     host = await startTestHost();
     const h = host;
     for (const id of ['abc-1', 'abc-2']) {
@@ -99,14 +99,18 @@ describe('termio sessions (the real executable)', () => {
       h.registry.add(s);
     }
     const amb = await termio(['sessions', 'read', 'abc'], h.env);
-    expect(amb).toMatchObject({ status: 3, stdout: '' });
+    expect(amb).toMatchObject({ status: 1, stdout: '' });
     expect(amb.stderr).toContain("'abc' matches 2 sessions");
     expect((await termio(['sessions', 'focus', 'abc-2'], h.env)).status).toBe(0);
-    expect((await termio(['sessions', 'close', 'zzz'], h.env))).toMatchObject({ status: 3, stderr: "termio: no session matches 'zzz'\n" });
+    expect((await termio(['sessions', 'close', 'zzz'], h.env))).toMatchObject({ status: 1, stderr: "termio: no session matches 'zzz'\n" });
+    const jsonError = await termio(['sessions', 'close', 'zzz', '--json'], h.env);
+    expect(jsonError.status).toBe(1);
+    expect(JSON.parse(jsonError.stdout)).toEqual({ schemaVersion: 1, ok: false, code: 'noSuchSession', message: "no session matches 'zzz'" });
 
     const elsewhere = { ...h.env, TERMIO_HOME: join(h.home, 'no-app') };
     const notRunning = await termio(['sessions', 'list', '--json'], elsewhere);
-    expect(notRunning).toMatchObject({ status: 4, stdout: '' });
+    expect(notRunning).toMatchObject({ status: 4 });
+    expect(JSON.parse(notRunning.stdout)).toMatchObject({ schemaVersion: 1, ok: false, code: 'hostNotRunning' });
     expect(notRunning.stderr).toMatch(/^termio: Termio is not running/);
 
     for (const args of [['sessions', 'read'], ['sessions', 'read', 'a', '--lines', '0'], ['sessions', 'list', '--colour'], ['sessions', 'send', 'a'], ['sessions', 'frob'], ['sessions', 'focus', 'a', 'b'], ['sessions', 'list', '--json=yes']]) {
@@ -130,7 +134,7 @@ describe('termio sessions (the real executable)', () => {
     const h = host;
     const holder = await rawConnect(h.socket);
     const r = await termio(['sessions', 'list', '--json'], h.env);
-    expect(r).toMatchObject({ status: 0, stdout: '[]\n' });
+    expect(r).toMatchObject({ status: 0, stdout: '{"schemaVersion":1,"ok":true,"sessions":[]}\n' });
     await holder.closed;
 
     // An "app" that accepts and hangs up on every request.

@@ -116,7 +116,7 @@ describe('parseRequest', () => {
       {
         "error": {
           "code": "unknownVerb",
-          "message": "unknown verb 'rm -rf' (known: ping, version, sessions.list, sessions.watch, sessions.read, sessions.send, sessions.spawn, sessions.focus, sessions.close, sessions.why, app.open, app.activate)",
+          "message": "unknown verb 'rm -rf' (known: ping, version, sessions.list, sessions.watch, sessions.read, sessions.send, sessions.spawn, sessions.run, sessions.wait, app.notify, sessions.focus, sessions.close, sessions.why, app.open, app.activate)",
         },
         "ok": false,
         "seq": 3,

@@ -5,7 +5,7 @@ import { createConnection, type Socket } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONTROL_INFO_FILE, CONTROL_PROTOCOL_VERSION, FrameDecoder, encodeFrame } from '../../protocol/controlFrames';
-import type { ControlArgs, ControlError, ControlVerb, WatchEvent } from '../../protocol/control';
+import type { ControlArgs, ControlError, ControlResult, ControlVerb, WatchEvent } from '../../protocol/control';
 import { termioPaths } from '../host/paths';
 
 /**
@@ -19,10 +19,13 @@ export const REQUEST_TIMEOUT_MS = 10_000;
 export type ConnectFailure = { kind: 'appNotRunning'; message: string };
 
 /** `lost`: no reply because the connection ended (the app quit or crashed) — as good as "not running". */
-export type Reply = { ok: true; result: unknown } | { ok: false; error: ControlError; lost?: true };
+export type Reply<V extends ControlVerb = ControlVerb> = { ok: true; result: ControlResult<V> } | { ok: false; error: ControlError; lost?: true };
+
+/** A reply as it comes off the wire, before it is matched to the verb that asked for it. */
+type WireReply = { ok: true; result: unknown } | { ok: false; error: ControlError; lost?: true };
 
 interface Pending {
-  resolve(reply: Reply): void;
+  resolve(reply: WireReply): void;
 }
 
 export class ControlClient {
@@ -78,8 +81,18 @@ export class ControlClient {
     });
   }
 
-  /** Sends one request; resolves with its reply (never rejects: a lost connection is an error reply). */
-  request<V extends ControlVerb>(verb: V, args: ControlArgs<V>, timeoutMs = REQUEST_TIMEOUT_MS): Promise<Reply> {
+  /**
+   * Sends one request; resolves with its reply, typed by the verb (never rejects: a lost
+   * connection is an error reply). The result is the app's, which speaks the protocol version
+   * this client checked in every frame; it is not validated again here, because loading zod
+   * would double the start-up time of every `termio` command.
+   */
+  async request<V extends ControlVerb>(verb: V, args: ControlArgs<V>, timeoutMs = REQUEST_TIMEOUT_MS): Promise<Reply<V>> {
+    // The one place a wire reply becomes a typed one: the verb's reply schema is the contract.
+    return (await this.send(verb, args, timeoutMs)) as Reply<V>;
+  }
+
+  private send(verb: ControlVerb, args: unknown, timeoutMs: number): Promise<WireReply> {
     if (this.closed) return Promise.resolve(this.closedReply(this.closed));
     const seq = this.nextSeq++;
     return new Promise((resolve) => {
@@ -123,7 +136,7 @@ export class ControlClient {
         this.socket.destroy();
         return;
       }
-      let msg: { seq?: unknown; ok?: unknown; result?: unknown; error?: ControlError; event?: WatchEvent };
+      let msg: { v?: unknown; seq?: unknown; ok?: unknown; result?: unknown; error?: ControlError; event?: WatchEvent };
       try {
         msg = JSON.parse(frame.text) as typeof msg;
       } catch {
@@ -133,7 +146,12 @@ export class ControlClient {
         this.eventListener(msg.event);
         continue;
       }
-      const reply: Reply = msg.ok === true ? { ok: true, result: msg.result } : { ok: false, error: msg.error ?? { code: 'internal', message: 'malformed reply' } };
+      if (msg.v !== CONTROL_PROTOCOL_VERSION) {
+        this.finish(`the app speaks control protocol ${String(msg.v)}, this termio speaks ${CONTROL_PROTOCOL_VERSION}`);
+        this.socket.destroy();
+        return;
+      }
+      const reply: WireReply = msg.ok === true ? { ok: true, result: msg.result } : { ok: false, error: msg.error ?? { code: 'internal', message: 'malformed reply' } };
       const seq = typeof msg.seq === 'number' ? msg.seq : undefined;
       // A reply without seq answers a frame the server could not read (e.g. `busy`): it concerns every pending request.
       const targets = seq === undefined ? [...this.pending.keys()] : [seq];
@@ -147,7 +165,7 @@ export class ControlClient {
     }
   }
 
-  private closedReply(error: ControlError): Reply {
+  private closedReply(error: ControlError): WireReply {
     return error === this.unsolicited ? { ok: false, error } : { ok: false, error, lost: true };
   }
 

@@ -4,15 +4,18 @@ import { readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 export const ExitCode = {
+  /** Done; for a wait: the session settled. */
   ok: 0,
-  /** A check failed (e.g. `termio agents validate` found errors). */
+  /** An error (the app refused, no such session, ...) or a check failed (`termio agents validate`). */
   failed: 1,
   /** Bad usage: unknown verb, missing argument, bad option. */
   usage: 2,
-  /** No session matches the given id or prefix (or the prefix is ambiguous). */
-  noSuchSession: 3,
-  /** The Termio app is not running (no live control socket). */
+  /** A wait ran out of time (--timeout). */
+  timeout: 3,
+  /** The Termio host is not running (no control socket answers). */
   appNotRunning: 4,
+  /** A wait ended because the session needs you (a permission prompt, a question). */
+  needsYou: 5,
   /** Something unexpected: a bug, reported with its message. */
   internal: 70,
 } as const;
@@ -52,7 +55,7 @@ function usage(): string {
     '  --help     show this help (also after a command: termio sessions --help)',
     '  --version  print the version',
     '',
-    'Exit codes: 0 ok, 1 check failed, 2 bad usage, 3 no such session, 4 app not running.',
+    'Exit codes: 0 ok, 1 error, 2 bad usage, 3 timeout, 4 Termio not running, 5 a session needs you.',
   ];
   return `${lines.join('\n')}\n`;
 }
@@ -85,6 +88,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
   return group.load()(rest, io);
 }
 
-registerGroup('sessions', 'list, watch, read, send to, spawn, focus and close sessions of the running app', () => require('./sessions').run);
+registerGroup('sessions', 'list, watch, read, send to, spawn, run, wait for, focus and close sessions of the running app', () => require('./sessions').run);
+registerGroup('notify', 'show a desktop notification that brings you back to this session when clicked', () => require('./notify').run);
 registerGroup('hooks', 'install, remove or check the status hooks in each agent\'s own config (live agent status)', () => require('./hooks').run);
 registerGroup('agents', 'list the agents Termio knows and validate agent manifests', () => require('./agents').run);

@@ -64,7 +64,7 @@ export async function openDir(dirArg: string, io: CliIo, launcher: AppLauncher =
       io.err(`termio: ${reply.error.message}\n`);
       return reply.lost ? ExitCode.appNotRunning : reply.error.code === 'internal' ? ExitCode.internal : ExitCode.failed;
     }
-    io.out(`${(reply.result as { id: string }).id}\n`);
+    io.out(`${reply.result.id}\n`);
     return ExitCode.ok;
   } finally {
     client.close();

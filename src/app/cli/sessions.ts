@@ -1,79 +1,108 @@
-// `termio sessions list|watch|read|send|spawn|focus|close`: the control socket's verbs as commands,
-// each with --json and --help; session ids accept a unique prefix. Loads nothing heavy (no zod):
-// the round trip of `termio sessions list --json`, process start included, is benchmarked.
+// `termio sessions list|watch|read|send|spawn|run|wait|why|focus|close`: the control socket's verbs
+// as commands, each with --json and --help; session ids accept a unique prefix. Loads nothing heavy
+// (no zod): the round trip of `termio sessions list --json`, process start included, is benchmarked.
 import { isAbsolute, resolve } from 'node:path';
-import type { ControlArgs, ControlError, ControlVerb, SessionInfo, WatchEvent } from '../../protocol/control';
-import { ControlClient, type Reply } from './controlClient';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { MAX_WAIT_MS, type ControlArgs, type ControlError, type ControlResult, type ControlVerb, type SessionInfo, type WaitResult, type WatchEvent } from '../../protocol/control';
+import { ControlClient, REQUEST_TIMEOUT_MS, type Reply } from './controlClient';
 import { ExitCode, type CliIo, type CommandHandler } from './main';
+import { printError, printOk } from './output';
 
-type FlagKind = 'bool' | 'string' | 'int';
+type Options = NonNullable<ParseArgsConfig['options']>;
 
 interface VerbSpec {
   usage: string;
   summary: string;
   details?: string;
-  flags: Record<string, FlagKind>;
-  /** Names of positional arguments; a trailing '?' marks an optional one. */
+  options: Options;
+  /** Names of positional arguments; a trailing '?' marks an optional one, a trailing '...' the rest. */
   positionals: string[];
 }
 
-const jsonFlag = { json: 'bool' } as const;
+const common = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const satisfies Options;
+const waitOptions = { wait: { type: 'boolean' }, timeout: { type: 'string' } } as const satisfies Options;
+
+const waitDetails =
+  '--wait: reply only once the work has settled, printing what the program wrote meanwhile (with --json: {"wait": {…}}).\n' +
+  '--timeout S: give up waiting after S seconds (exit 3). Default: no limit.';
 
 const verbs: Record<string, VerbSpec> = {
   list: {
     usage: 'termio sessions list [--json]',
     summary: 'list sessions: id, agent, state and since when, folder, title',
-    flags: jsonFlag,
+    options: common,
     positionals: [],
   },
   watch: {
     usage: 'termio sessions watch [--json]',
     summary: 'print each session, then one line per status change, until interrupted',
-    details: 'With --json every line is an object: {"kind":"snapshot"|"added"|"removed"|"state", "session":{…}, "previous"?}.\nEnds with exit code 4 when the app quits.',
-    flags: jsonFlag,
+    details:
+      'With --json every line is an object: {"schemaVersion":1, "kind":"snapshot"|"added"|"removed"|"state"|"stall", "session":{…}, "previous"?}.\n' +
+      'A "stall" line says a session started (session.stalledSince set) or stopped being stalled.\nEnds with exit code 4 when the app quits.',
+    options: common,
     positionals: [],
   },
   read: {
     usage: 'termio sessions read ID [--lines N] [--json]',
     summary: "print the session's visible screen as text (or its last N non-empty lines), without focusing it",
-    flags: { ...jsonFlag, lines: 'int' },
+    options: { ...common, lines: { type: 'string' } },
     positionals: ['ID'],
   },
   send: {
-    usage: 'termio sessions send ID TEXT [--enter] [--json]',
+    usage: 'termio sessions send ID TEXT [--enter] [--wait [--timeout S]] [--json]',
     summary: 'type TEXT into the session; --enter then presses Return',
-    details: 'TEXT is typed as is (quote it). Put -- before a TEXT that starts with "-". With --enter alone, TEXT may be omitted.',
-    flags: { ...jsonFlag, enter: 'bool' },
+    details: `TEXT is typed as is (quote it). Put -- before a TEXT that starts with "-". With --enter alone, TEXT may be omitted.\n${waitDetails}\nWith --wait, send returns when the turn the message started has ended.`,
+    options: { ...common, ...waitOptions, enter: { type: 'boolean' } },
     positionals: ['ID', 'TEXT?'],
   },
   spawn: {
-    usage: 'termio sessions spawn [--agent ID] [--cwd DIR] [--bypass] [--title T] [--json]',
+    usage: 'termio sessions spawn [--agent ID] [--prompt TEXT] [--cwd DIR] [--bypass] [--title T] [--wait [--timeout S]] [--json]',
     summary: 'start a session and print its id at once',
-    details: 'Without --agent: a login shell. --cwd defaults to the current folder. --bypass adds the agent\'s permission-bypass flag.',
-    flags: { ...jsonFlag, agent: 'string', cwd: 'string', bypass: 'bool', title: 'string' },
+    details:
+      "Without --agent: a login shell. --cwd defaults to the current folder. --bypass adds the agent's permission-bypass flag.\n" +
+      '--prompt: typed and entered once the agent is ready for input (its hook, title or screen says so), never before.\n' +
+      `${waitDetails}\nWith --wait, spawn returns when the prompt's turn has ended (without --prompt: when the agent is ready).`,
+    options: { ...common, ...waitOptions, agent: { type: 'string' }, cwd: { type: 'string' }, bypass: { type: 'boolean' }, title: { type: 'string' }, prompt: { type: 'string' } },
     positionals: [],
+  },
+  run: {
+    usage: 'termio sessions run [--cwd DIR] [--title T] [--wait [--timeout S]] [--json] -- CMD [ARGS...]',
+    summary: 'run one command in a new session (no shell); it stays on screen after it exits, with its exit code',
+    details: `CMD runs as is, with ARGS as its arguments; for a shell: -- sh -c '…'.\n${waitDetails}\nWith --wait, run returns when the command has exited; its exit code is in the output (wait.session.exited).`,
+    options: { ...common, ...waitOptions, cwd: { type: 'string' }, title: { type: 'string' } },
+    positionals: ['CMD', 'ARGS...'],
+  },
+  wait: {
+    usage: 'termio sessions wait ID [--until done|idle|attention|exit] [--timeout S] [--json]',
+    summary: 'wait until the session reaches a state, then print it and what the program wrote meanwhile',
+    details:
+      'done (default): not working any more (done or idle). idle: idle. attention: it needs you. exit: its program ended.\n' +
+      'Any wait ends when the program exits. Exit codes: 0 reached, 3 timeout, 5 the session needs you (the screen shows the question).',
+    options: { ...common, until: { type: 'string' }, timeout: { type: 'string' } },
+    positionals: ['ID'],
   },
   focus: {
     usage: 'termio sessions focus ID [--json]',
     summary: "bring the session's tab to the front",
-    flags: jsonFlag,
+    options: common,
     positionals: ['ID'],
   },
   why: {
     usage: 'termio sessions why ID [--json]',
     summary: 'say why the session is in its state: which hook, title or screen rule, and when',
-    flags: jsonFlag,
+    options: common,
     positionals: ['ID'],
   },
   close: {
     usage: 'termio sessions close ID [--json]',
     summary: 'close the session (its program is ended)',
-    flags: jsonFlag,
+    options: common,
     positionals: ['ID'],
   },
 };
 
-const footer = 'ID is a session id or a unique prefix of one. Exit codes: 0 ok, 1 the app refused, 2 bad usage, 3 no such session (or ambiguous prefix), 4 app not running.';
+const footer =
+  'ID is a session id or a unique prefix of one. Exit codes: 0 ok, 1 error (the app refused, no such session), 2 bad usage, 3 timeout, 4 Termio not running, 5 the session needs you.';
 
 function groupUsage(): string {
   return [
@@ -92,66 +121,48 @@ function verbHelp(spec: VerbSpec): string {
   return [`Usage: ${spec.usage}`, '', spec.summary.replace(/^./, (c) => c.toUpperCase()) + '.', ...(spec.details ? ['', spec.details] : []), '', footer, ''].join('\n');
 }
 
-type Parsed = { flags: Record<string, string | number | boolean>; positionals: string[]; help: boolean };
+type Values = Record<string, string | boolean | undefined>;
+interface Parsed {
+  values: Values;
+  positionals: string[];
+}
 
-function parseArgs(args: string[], spec: VerbSpec): Parsed | string {
-  const flags: Parsed['flags'] = {};
-  const positionals: string[] = [];
-  let help = false;
-  let onlyPositionals = false;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    if (onlyPositionals || !arg.startsWith('-') || arg === '-') {
-      positionals.push(arg);
-      continue;
-    }
-    if (arg === '--') {
-      onlyPositionals = true;
-      continue;
-    }
-    if (arg === '--help' || arg === '-h') {
-      help = true;
-      continue;
-    }
-    const eq = arg.indexOf('=');
-    const name = arg.slice(2, eq === -1 ? undefined : eq);
-    const kind = arg.startsWith('--') ? spec.flags[name] : undefined;
-    if (!kind) return `unknown option '${arg}'`;
-    if (kind === 'bool') {
-      if (eq !== -1) return `--${name} takes no value`;
-      flags[name] = true;
-      continue;
-    }
-    let value: string | undefined;
-    if (eq !== -1) value = arg.slice(eq + 1);
-    else value = args[++i];
-    if (value === undefined) return `--${name} needs a value`;
-    if (kind === 'int') {
-      if (!/^\d+$/.test(value) || Number(value) < 1) return `--${name} must be a positive whole number, got '${value}'`;
-      flags[name] = Number(value);
-    } else {
-      flags[name] = value;
-    }
+function parse(args: string[], spec: VerbSpec): Parsed | string {
+  let parsed: { values: Record<string, unknown>; positionals: string[] };
+  try {
+    parsed = parseArgs({ args, options: spec.options, allowPositionals: true, strict: true });
+  } catch (err) {
+    const message = (err as Error).message;
+    // node:util's messages name the option; the command itself is ours to add.
+    return spec.positionals.some((p) => p.endsWith('...')) && message.includes('Unknown option') ? `${message}; put -- before the command` : message;
   }
-  if (help) return { flags, positionals, help };
-  const required = spec.positionals.filter((p) => !p.endsWith('?')).length;
-  if (positionals.length < required) return `missing ${spec.positionals[positionals.length]?.replace('?', '')}`;
-  if (positionals.length > spec.positionals.length) return `unexpected argument '${positionals[spec.positionals.length]}'`;
-  return { flags, positionals, help };
+  const values: Values = {};
+  for (const [k, v] of Object.entries(parsed.values)) if (typeof v === 'string' || typeof v === 'boolean') values[k] = v;
+  if (values.help) return { values, positionals: parsed.positionals };
+  const rest = spec.positionals.some((p) => p.endsWith('...'));
+  const required = spec.positionals.filter((p) => !p.endsWith('?') && !p.endsWith('...')).length;
+  if (parsed.positionals.length < required) return `missing ${spec.positionals[parsed.positionals.length]?.replace('?', '')}`;
+  if (!rest && parsed.positionals.length > spec.positionals.length) return `unexpected argument '${parsed.positionals[spec.positionals.length]}'`;
+  return { values, positionals: parsed.positionals };
+}
+
+/** A positive whole number, or the error text. */
+function positiveInt(name: string, value: string): number | string {
+  return /^\d+$/.test(value) && Number(value) >= 1 ? Number(value) : `--${name} must be a positive whole number, got '${value}'`;
+}
+
+/** --timeout S (seconds, fractions allowed) in ms; absent = as long as the app allows. */
+function timeoutMs(value: string | boolean | undefined): number | string {
+  if (typeof value !== 'string') return MAX_WAIT_MS;
+  const seconds = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || !(seconds * 1000 <= MAX_WAIT_MS)) return `--timeout must be a number of seconds up to ${MAX_WAIT_MS / 1000}, got '${value}'`;
+  return Math.round(seconds * 1000);
 }
 
 function exitCodeFor(error: ControlError): number {
-  switch (error.code) {
-    case 'noSuchSession':
-    case 'ambiguousSession':
-      return ExitCode.noSuchSession;
-    case 'badRequest':
-      return ExitCode.usage;
-    case 'internal':
-      return ExitCode.internal;
-    default:
-      return ExitCode.failed;
-  }
+  if (error.code === 'badRequest') return ExitCode.usage;
+  if (error.code === 'internal') return ExitCode.internal;
+  return ExitCode.failed;
 }
 
 // ---- text output ---------------------------------------------------------------------------
@@ -185,14 +196,20 @@ function table(rows: string[][]): string {
   return rows.map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c] ?? 0))).join('  ')).join('\n') + '\n';
 }
 
+/** "working", "working (stalled)", "done (exited 7)". */
+function stateText(s: SessionInfo): string {
+  if (s.exited) return `${s.state} (exited ${s.exited.signal ? `by signal ${s.exited.signal}` : s.exited.exitCode})`;
+  return s.stalledSince ? `${s.state} (stalled)` : s.state;
+}
+
 function listText(sessions: SessionInfo[], env: NodeJS.ProcessEnv): string {
   if (sessions.length === 0) return 'No sessions.\n';
   const short = shortIds(sessions.map((s) => s.id));
   const now = Date.now();
   const rows = [['ID', 'AGENT', 'STATE', 'SINCE', 'CWD', 'TITLE']];
   for (const s of sessions) {
-    const state = s.exited ? `${s.state} (exited ${s.exited.exitCode})` : s.state;
-    rows.push([short.get(s.id) ?? s.id, s.agentId ?? 'shell', state, ago(s.stateSince, now), tilde(s.cwd, env), s.title]);
+    const title = s.parentId ? `↳ ${short.get(s.parentId) ?? s.parentId.slice(0, 8)}${s.title ? ` ${s.title}` : ''}` : s.title;
+    rows.push([short.get(s.id) ?? s.id, s.agentId ?? 'shell', stateText(s), ago(s.stateSince, now), tilde(s.cwd, env), title]);
   }
   return table(rows);
 }
@@ -213,83 +230,169 @@ interface Ctx {
 const BUSY_RETRIES = 5;
 const BUSY_BACKOFF_MS = 50;
 
-async function call<V extends ControlVerb>(ctx: Ctx, verb: V, args: ControlArgs<V>): Promise<{ ok: true; result: unknown } | { ok: false; code: number }> {
-  let reply: Reply = await ctx.client.request(verb, args);
+type Called<V extends ControlVerb> = { ok: true; result: ControlResult<V> } | { ok: false; code: number };
+
+async function call<V extends ControlVerb>(ctx: Ctx, verb: V, args: ControlArgs<V>, waitMs = 0): Promise<Called<V>> {
+  // A wait may take as long as the session does: the reply deadline is the wait's, plus the usual margin.
+  const deadline = REQUEST_TIMEOUT_MS + waitMs;
+  let reply: Reply<V> = await ctx.client.request(verb, args, deadline);
   for (let attempt = 1; !reply.ok && reply.error.code === 'busy' && attempt <= BUSY_RETRIES; attempt++) {
     ctx.client.close();
     await new Promise((r) => setTimeout(r, BUSY_BACKOFF_MS * attempt));
     const next = await ControlClient.connect(ctx.io.env);
     if (!(next instanceof ControlClient)) {
-      ctx.io.err(`termio: ${next.message}\n`);
+      printError(ctx.io, ctx.json, 'hostNotRunning', next.message);
       return { ok: false, code: ExitCode.appNotRunning };
     }
     ctx.client = next;
-    reply = await ctx.client.request(verb, args);
+    reply = await ctx.client.request(verb, args, deadline);
   }
   if (reply.ok) return reply;
-  ctx.io.err(`termio: ${reply.error.message}\n`);
+  printError(ctx.io, ctx.json, reply.lost ? 'connectionLost' : reply.error.code, reply.error.message);
   return { ok: false, code: reply.lost ? ExitCode.appNotRunning : exitCodeFor(reply.error) };
 }
 
-function printJson(io: CliIo, value: unknown): void {
-  io.out(`${JSON.stringify(value)}\n`);
+/** How a finished wait ends the command: 0 settled, 3 timeout, 5 needs you, 1 closed or never ready. */
+function waitExit(w: WaitResult): number {
+  switch (w.outcome) {
+    case 'settled':
+      return ExitCode.ok;
+    case 'timeout':
+      return ExitCode.timeout;
+    case 'attention':
+      return ExitCode.needsYou;
+    case 'closed':
+    case 'notReady':
+      return ExitCode.failed;
+  }
+}
+
+function waitSummary(w: WaitResult): string {
+  const s = w.session;
+  const what = {
+    settled: s ? stateText(s) : 'closed',
+    timeout: `still ${s ? stateText(s) : 'open'} after ${(w.waitedMs / 1000).toFixed(1)} s (timeout)`,
+    attention: 'needs you',
+    closed: 'closed before it settled',
+    notReady: 'never became ready for input; the prompt was not typed',
+  }[w.outcome];
+  return `${w.id.slice(0, 8)} ${what}`;
+}
+
+/** Text mode: what the program wrote goes to stdout (on attention: the screen with its question); the state to stderr. */
+function printWait(ctx: Ctx, w: WaitResult, fields: object): number {
+  if (ctx.json) printOk(ctx.io, { ...fields, wait: w });
+  else {
+    const lines = w.outcome === 'attention' ? w.screen : w.lines;
+    if (lines.length) ctx.io.out(`${lines.join('\n')}\n`);
+    ctx.io.err(`termio: ${waitSummary(w)}\n`);
+  }
+  return waitExit(w);
+}
+
+function cwdOf(ctx: Ctx, flag: string | boolean | undefined): string {
+  return typeof flag !== 'string' ? ctx.io.cwd : isAbsolute(flag) ? flag : resolve(ctx.io.cwd, flag);
+}
+
+/** The session this command runs in, if any: it becomes the parent of what it starts. */
+function parentOf(ctx: Ctx): { parent?: string } {
+  const id = ctx.io.env.TERMIO_SESSION;
+  return id ? { parent: id } : {};
 }
 
 async function runVerb(name: string, p: Parsed, ctx: Ctx): Promise<number> {
   const { io, json } = ctx;
-  const [first, second] = p.positionals as [string, string | undefined];
+  const v = p.values;
+  const first = p.positionals[0] ?? '';
+  const str = (k: string) => (typeof v[k] === 'string' ? v[k] : undefined);
   switch (name) {
     case 'list': {
       const r = await call(ctx, 'sessions.list', {});
       if (!r.ok) return r.code;
-      const sessions = (r.result as { sessions: SessionInfo[] }).sessions;
-      io.out(json ? `${JSON.stringify(sessions)}\n` : listText(sessions, io.env));
+      if (json) printOk(io, r.result);
+      else io.out(listText(r.result.sessions, io.env));
       return ExitCode.ok;
     }
     case 'watch':
       return watch(ctx);
     case 'read': {
-      const r = await call(ctx, 'sessions.read', { id: first, ...(p.flags.lines ? { lines: p.flags.lines as number } : {}) });
+      const lines = str('lines');
+      const n = lines === undefined ? undefined : positiveInt('lines', lines);
+      if (typeof n === 'string') return usageError(ctx, name, n);
+      const r = await call(ctx, 'sessions.read', { id: first, ...(n !== undefined ? { lines: n } : {}) });
       if (!r.ok) return r.code;
-      if (json) printJson(io, r.result);
-      else {
-        const lines = (r.result as { lines: string[] }).lines;
-        io.out(lines.length ? `${lines.join('\n')}\n` : '');
-      }
+      if (json) printOk(io, r.result);
+      else io.out(r.result.lines.length ? `${r.result.lines.join('\n')}\n` : '');
       return ExitCode.ok;
     }
     case 'send': {
-      if (second === undefined && !p.flags.enter) {
-        io.err(`termio: missing TEXT\n\n${verbHelp(verbs.send as VerbSpec)}`);
-        return ExitCode.usage;
-      }
-      const r = await call(ctx, 'sessions.send', { id: first, text: second ?? '', ...(p.flags.enter ? { enter: true } : {}) });
+      const text = p.positionals[1];
+      if (text === undefined && !v.enter) return usageError(ctx, name, 'missing TEXT');
+      const wait = waitArg(v);
+      if (typeof wait === 'string') return usageError(ctx, name, wait);
+      const r = await call(ctx, 'sessions.send', { id: first, text: text ?? '', ...(v.enter ? { enter: true } : {}), ...wait }, wait.wait?.timeoutMs);
       if (!r.ok) return r.code;
-      if (json) printJson(io, r.result);
+      if (r.result.wait) return printWait(ctx, r.result.wait, { id: r.result.id });
+      if (json) printOk(io, r.result);
       return ExitCode.ok;
     }
     case 'spawn': {
-      const cwdFlag = p.flags.cwd as string | undefined;
-      const cwd = cwdFlag === undefined ? io.cwd : isAbsolute(cwdFlag) ? cwdFlag : resolve(io.cwd, cwdFlag);
-      const r = await call(ctx, 'sessions.spawn', {
-        cwd,
-        ...(p.flags.agent !== undefined ? { agent: p.flags.agent as string } : {}),
-        ...(p.flags.bypass ? { bypass: true } : {}),
-        ...(p.flags.title !== undefined ? { title: p.flags.title as string } : {}),
-      });
+      const wait = waitArg(v);
+      if (typeof wait === 'string') return usageError(ctx, name, wait);
+      const agent = str('agent');
+      const title = str('title');
+      const prompt = str('prompt');
+      if (prompt === '') return usageError(ctx, name, '--prompt needs some text');
+      const r = await call(
+        ctx,
+        'sessions.spawn',
+        {
+          cwd: cwdOf(ctx, v.cwd),
+          ...(agent !== undefined ? { agent } : {}),
+          ...(v.bypass ? { bypass: true } : {}),
+          ...(title !== undefined ? { title } : {}),
+          ...(prompt !== undefined ? { prompt } : {}),
+          ...parentOf(ctx),
+          ...wait,
+        },
+        wait.wait?.timeoutMs,
+      );
+      return r.ok ? started(ctx, r.result) : r.code;
+    }
+    case 'run': {
+      const wait = waitArg(v);
+      if (typeof wait === 'string') return usageError(ctx, name, wait);
+      const title = str('title');
+      const r = await call(
+        ctx,
+        'sessions.run',
+        { argv: p.positionals, cwd: cwdOf(ctx, v.cwd), ...(title !== undefined ? { title } : {}), ...parentOf(ctx), ...wait },
+        wait.wait?.timeoutMs,
+      );
+      return r.ok ? started(ctx, r.result) : r.code;
+    }
+    case 'wait': {
+      const until = str('until') ?? 'done';
+      if (until !== 'done' && until !== 'idle' && until !== 'attention' && until !== 'exit') return usageError(ctx, name, `--until must be done, idle, attention or exit, got '${until}'`);
+      const ms = timeoutMs(v.timeout);
+      if (typeof ms === 'string') return usageError(ctx, name, ms);
+      const r = await call(ctx, 'sessions.wait', { id: first, until, timeoutMs: ms }, ms);
       if (!r.ok) return r.code;
-      if (json) printJson(io, r.result);
-      else io.out(`${(r.result as { id: string }).id}\n`);
-      return ExitCode.ok;
+      if (json) {
+        printOk(io, r.result);
+        return waitExit(r.result);
+      }
+      return printWait(ctx, r.result, {});
     }
     case 'why': {
       const r = await call(ctx, 'sessions.why', { id: first });
       if (!r.ok) return r.code;
-      const w = r.result as { state: string; since: string; channel: string; rule?: string; event?: string; at: string; health: string[] };
-      if (json) printJson(io, w);
+      const w = r.result;
+      if (json) printOk(io, w);
       else {
         const what = w.rule !== undefined ? `rule /${w.rule}/` : (w.event ?? '');
-        io.out(`${w.state} since ${w.since} — ${w.channel}${what ? ` ${what}` : ''} at ${w.at}\n${w.health.map((h) => `  ! ${h}\n`).join('')}`);
+        const exit = w.exited ? ` (exited ${w.exited.signal ? `by signal ${w.exited.signal}` : w.exited.exitCode})` : '';
+        io.out(`${w.state}${exit} since ${w.since} — ${w.channel}${what ? ` ${what}` : ''} at ${w.at}\n${w.health.map((h) => `  ! ${h}\n`).join('')}`);
       }
       return ExitCode.ok;
     }
@@ -297,11 +400,31 @@ async function runVerb(name: string, p: Parsed, ctx: Ctx): Promise<number> {
     case 'close': {
       const r = await call(ctx, name === 'focus' ? 'sessions.focus' : 'sessions.close', { id: first });
       if (!r.ok) return r.code;
-      if (json) printJson(io, r.result);
+      if (json) printOk(io, r.result);
       return ExitCode.ok;
     }
   }
   throw new Error(`sessions: no handler for verb '${name}'`);
+}
+
+/** spawn and run: the id at once, or (with --wait) what the session wrote and how it ended. */
+function started(ctx: Ctx, result: { id: string; session: SessionInfo; wait?: WaitResult }): number {
+  if (result.wait) return printWait(ctx, result.wait, { id: result.id, session: result.session });
+  if (ctx.json) printOk(ctx.io, result);
+  else ctx.io.out(`${result.id}\n`);
+  return ExitCode.ok;
+}
+
+function waitArg(v: Values): { wait?: { timeoutMs: number } } | string {
+  if (!v.wait) return v.timeout !== undefined ? '--timeout goes with --wait' : {};
+  const ms = timeoutMs(v.timeout);
+  return typeof ms === 'string' ? ms : { wait: { timeoutMs: ms } };
+}
+
+function usageError(ctx: Ctx, verb: string, message: string): number {
+  printError(ctx.io, ctx.json, 'usage', `sessions ${verb}: ${message}`);
+  ctx.io.err(`\n${verbHelp(verbs[verb] as VerbSpec)}`);
+  return ExitCode.usage;
 }
 
 function watch(ctx: Ctx): Promise<number> {
@@ -312,13 +435,14 @@ function watch(ctx: Ctx): Promise<number> {
   const describe = (s: SessionInfo) => `${s.agentId ?? 'shell'}  ${tilde(s.cwd, io.env)}${s.title ? `  ${s.title}` : ''}`;
   const print = (e: WatchEvent | { kind: 'snapshot'; session: SessionInfo }) => {
     if (json) {
-      printJson(io, e);
+      printOk(io, e);
       return;
     }
     const s = e.session;
-    if (e.kind === 'snapshot') io.out(`${idOf(s)}  ${s.state.padEnd(9)}  ${describe(s)}\n`);
+    if (e.kind === 'snapshot') io.out(`${idOf(s)}  ${stateText(s).padEnd(9)}  ${describe(s)}\n`);
     else if (e.kind === 'added') io.out(`${clock()}  + ${idOf(s)}  ${s.state.padEnd(9)}  ${describe(s)}\n`);
     else if (e.kind === 'removed') io.out(`${clock()}  - ${idOf(s)}  closed\n`);
+    else if (e.kind === 'stall') io.out(`${clock()}  ${idOf(s)}  ${s.stalledSince ? `stalled: no output since ${new Date(s.stalledSince).toTimeString().slice(0, 8)}` : 'no longer stalled'}\n`);
     else io.out(`${clock()}  ${idOf(s)}  ${e.previous ?? '?'} → ${s.state}${s.stateWhy ? `  (${s.stateWhy})` : ''}\n`);
   };
   return new Promise((resolveExit) => {
@@ -333,16 +457,16 @@ function watch(ctx: Ctx): Promise<number> {
       print(e);
     });
     client.onClose((why) => {
-      io.err(`termio: ${why}\n`);
+      printError(io, json, 'connectionLost', why);
       resolveExit(ExitCode.appNotRunning);
     });
     void client.request('sessions.watch', {}).then((reply) => {
       if (!reply.ok) {
-        io.err(`termio: ${reply.error.message}\n`);
+        printError(io, json, reply.lost ? 'connectionLost' : reply.error.code, reply.error.message);
         resolveExit(reply.lost ? ExitCode.appNotRunning : exitCodeFor(reply.error));
         return;
       }
-      const sessions = (reply.result as { sessions: SessionInfo[] }).sessions;
+      const sessions = reply.result.sessions;
       for (const s of sessions) known.set(s.id, s);
       short = shortIds([...known.keys()]);
       for (const s of sessions) print({ kind: 'snapshot', session: s });
@@ -361,21 +485,23 @@ export const run: CommandHandler = async (args, io) => {
     io.err(`termio sessions: unknown verb '${verb}'\n\n${groupUsage()}`);
     return ExitCode.usage;
   }
-  const parsed = parseArgs(rest, spec);
+  const parsed = parse(rest, spec);
+  const json = rest.includes('--json');
   if (typeof parsed === 'string') {
-    io.err(`termio sessions ${verb}: ${parsed}\n\n${verbHelp(spec)}`);
+    printError(io, json, 'usage', `sessions ${verb}: ${parsed}`);
+    io.err(`\n${verbHelp(spec)}`);
     return ExitCode.usage;
   }
-  if (parsed.help) {
+  if (parsed.values.help) {
     io.out(verbHelp(spec));
     return ExitCode.ok;
   }
   const client = await ControlClient.connect(io.env);
   if (!(client instanceof ControlClient)) {
-    io.err(`termio: ${client.message}\n`);
+    printError(io, json, 'hostNotRunning', client.message);
     return ExitCode.appNotRunning;
   }
-  const ctx: Ctx = { io, json: parsed.flags.json === true, client };
+  const ctx: Ctx = { io, json: parsed.values.json === true, client };
   try {
     return await runVerb(verb, parsed, ctx);
   } finally {

@@ -32,6 +32,7 @@ import type { Disposable, Session } from '../../terminal';
 import { nullLogger, type Logger } from './log';
 import { ensureRunDir, type TermioPaths } from './paths';
 import type { SessionRecord, SessionRegistry } from './sessionRegistry';
+import { SessionWaits, type WaitLimits } from './sessionWaits';
 
 /** What $TERMIO_HOME/run/control.json says: where the running app listens. */
 export interface ControlInfo {
@@ -102,6 +103,11 @@ export interface ControlServerOptions {
   onActivate?: () => void;
   /** `sessions.why`: the status tracker's account of a session's state (undefined: none tracked). */
   describeStatus?: (id: string) => ControlResult<'sessions.why'> | undefined;
+  /** `app.notify`: shows a native notification that focuses `sessionId` when clicked. Default: refused. */
+  onNotify?: (n: { sessionId: string | null; title?: string; text: string }) => Promise<void> | void;
+  /** Whether the session's own status channel says it waits for input (undefined: it has none); see SessionWaits. */
+  readyEvidence?: (id: string) => boolean | undefined;
+  waitLimits?: Partial<WaitLimits>;
   /** Adds each session's resume plan to `sessions.list` (the host knows the manifests and the store). */
   describeResume?: (id: string) => Promise<SessionInfo['resume'] | undefined>;
   /** Written to control.json and answered to `version`. Default: package.json's version. */
@@ -118,6 +124,8 @@ interface Connection {
   chain: Promise<void>;
   closing: boolean;
   watches: Disposable[];
+  /** Aborted when the connection ends: its pending waits stop. */
+  gone: AbortController;
 }
 
 function packageVersion(): string {
@@ -143,6 +151,8 @@ export function sessionInfo(record: SessionRecord): SessionInfo {
     createdAt: new Date(record.createdAt).toISOString(),
     pid: s.pid,
     exited: exited ? { exitCode: exited.exitCode, ...(exited.signal !== undefined ? { signal: exited.signal } : {}) } : null,
+    parentId: record.parentId,
+    stalledSince: record.stalledSince === null ? null : new Date(record.stalledSince).toISOString(),
   };
 }
 
@@ -194,6 +204,8 @@ export class ControlServer {
   private readonly describeResume: ControlServerOptions['describeResume'];
   private readonly describeStatus: ControlServerOptions['describeStatus'];
   private readonly appVersion: string;
+  private readonly onNotify: ControlServerOptions['onNotify'];
+  readonly waits: SessionWaits;
   readonly limits: ControlLimits;
   private server: Server | null = null;
   private socketPath: string | null = null;
@@ -211,6 +223,13 @@ export class ControlServer {
     this.onActivate = opts.onActivate ?? (() => undefined);
     this.describeResume = opts.describeResume;
     this.describeStatus = opts.describeStatus;
+    this.onNotify = opts.onNotify;
+    this.waits = new SessionWaits({
+      registry: opts.registry,
+      describe: sessionInfo,
+      ...(opts.readyEvidence ? { readyEvidence: opts.readyEvidence } : {}),
+      limits: { enterFallbackMs: this.limits.enterFallbackMs, ...opts.waitLimits },
+    });
   }
 
   /** The socket path while listening. */
@@ -294,6 +313,7 @@ export class ControlServer {
     if (!server) return;
     this.server = null;
     for (const conn of [...this.connections]) this.dropConnection(conn);
+    this.waits.dispose();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     const info = readControlInfo(this.paths);
     if (info && info.pid === process.pid && info.socket === this.socketPath) {
@@ -354,6 +374,7 @@ export class ControlServer {
       chain: Promise.resolve(),
       closing: false,
       watches: [],
+      gone: new AbortController(),
     };
     this.connections.add(conn);
     socket.setEncoding('utf8');
@@ -438,6 +459,7 @@ export class ControlServer {
   }
 
   private disposeWatches(conn: Connection): void {
+    conn.gone.abort();
     for (const d of conn.watches) d.dispose();
     conn.watches = [];
   }
@@ -481,24 +503,54 @@ export class ControlServer {
         const { record } = found;
         const s = record.session;
         if (s.exited) return { ok: false, code: 'sessionExited', message: `session ${record.id} has exited (code ${s.exited.exitCode}); nothing reads its input` };
-        if (req.args.text) s.write(req.args.text);
-        if (req.args.enter) {
-          // Return as its own keystroke: TUIs treat "text\r" arriving in one read as a paste.
-          if (req.args.text) await nextRender(s, this.limits.enterFallbackMs);
-          if (!s.exited && this.registry.get(record.id)) s.write('\r');
-        }
-        return { ok: true, result: { id: record.id } };
+        const mark = s.outputMark;
+        this.waits.noteInput(record.id);
+        await this.waits.typeAndEnter(s, req.args.text, req.args.enter === true);
+        if (!req.args.wait) return { ok: true, result: { id: record.id } };
+        const wait = await this.held(conn, this.waits.wait(record.id, 'turn', req.args.wait.timeoutMs, { mark, signal: conn.gone.signal }));
+        return { ok: true, result: { id: record.id, wait } };
       }
       case 'sessions.spawn': {
-        const { agent, cwd, bypass, title } = req.args;
+        const { agent, cwd, bypass, title, prompt, wait } = req.args;
         const spawned = await this.registry.spawn({
           ...(agent !== undefined ? { agent } : {}),
           ...(cwd !== undefined ? { cwd } : {}),
           ...(bypass !== undefined ? { bypass } : {}),
           ...(title !== undefined ? { title } : {}),
+          ...this.parentOf(req.args.parent),
         });
         if (!spawned.ok) return spawned;
-        return { ok: true, result: { id: spawned.record.id, session: sessionInfo(spawned.record) } };
+        const id = spawned.record.id;
+        const mark = spawned.record.session.outputMark;
+        if (prompt !== undefined) void this.waits.deliverPrompt(id, prompt).then((typed) => typed || this.logger.warn('control: the agent never became ready; its first prompt was not typed', { id }));
+        const result = { id, session: sessionInfo(spawned.record) };
+        if (!wait) return { ok: true, result };
+        const settled = await this.held(conn, this.waits.wait(id, prompt !== undefined ? 'turn' : 'ready', wait.timeoutMs, { mark, signal: conn.gone.signal }));
+        return { ok: true, result: { ...result, wait: settled } };
+      }
+      case 'sessions.run': {
+        const { argv, cwd, title, wait } = req.args;
+        const spawned = await this.registry.spawn({ argv, ...(cwd !== undefined ? { cwd } : {}), ...(title !== undefined ? { title } : {}), ...this.parentOf(req.args.parent) });
+        if (!spawned.ok) return spawned;
+        const id = spawned.record.id;
+        const result = { id, session: sessionInfo(spawned.record) };
+        if (!wait) return { ok: true, result };
+        const settled = await this.held(conn, this.waits.wait(id, 'exit', wait.timeoutMs, { mark: 0, signal: conn.gone.signal }));
+        return { ok: true, result: { ...result, wait: settled } };
+      }
+      case 'sessions.wait': {
+        const found = this.registry.find(req.args.id);
+        if (!found.ok) return found;
+        const result = await this.held(conn, this.waits.wait(found.record.id, req.args.until ?? 'done', req.args.timeoutMs, { signal: conn.gone.signal }));
+        return { ok: true, result };
+      }
+      case 'app.notify': {
+        // A session closed meanwhile (or from another Termio) leaves the notification with nothing to focus, not unsent.
+        const found = req.args.session !== undefined ? this.registry.find(req.args.session) : null;
+        const sessionId = found?.ok ? found.record.id : null;
+        if (!this.onNotify) return { ok: false, code: 'internal', message: 'this host shows no notifications' };
+        await this.onNotify({ sessionId, text: req.args.text, ...(req.args.title !== undefined ? { title: req.args.title } : {}) });
+        return { ok: true, result: { shown: true } };
       }
       case 'sessions.why': {
         const found = this.registry.find(req.args.id);
@@ -506,7 +558,7 @@ export class ControlServer {
         const r = found.record;
         const since = new Date(r.stateSince).toISOString();
         const result = this.describeStatus?.(r.id) ?? { id: r.id, state: r.state, since, channel: 'start', event: r.stateWhy || 'no status channel', at: since, health: [] };
-        return { ok: true, result };
+        return { ok: true, result: { ...result, exited: sessionInfo(r).exited } };
       }
       case 'sessions.focus': {
         const found = this.registry.find(req.args.id);
@@ -541,7 +593,7 @@ export class ControlServer {
   private watch(conn: Connection, seq: number | string | undefined): 'replied' {
     // A watcher is quiet by design: no idle limit (a dead peer still closes the socket).
     conn.socket.setTimeout(0);
-    const send = (kind: 'added' | 'removed' | 'state', record: SessionRecord, previous?: string) => {
+    const send = (kind: 'added' | 'removed' | 'state' | 'stall', record: SessionRecord, previous?: string) => {
       const event = { kind, session: sessionInfo(record), ...(previous ? { previous } : {}) } as Parameters<typeof eventReply>[1];
       this.write(conn, eventReply(seq, event));
     };
@@ -552,8 +604,26 @@ export class ControlServer {
       this.registry.onAdded((r) => send('added', r)),
       this.registry.onRemoved((r) => send('removed', r)),
       this.registry.onStateChanged((c) => send('state', c.record, c.previous)),
+      this.registry.onStallChanged((r) => send('stall', r)),
     );
     return 'replied';
+  }
+
+  /** The asking session as a spawn's parent; an id that is not (or no longer) open is no parent. */
+  private parentOf(ref: string | undefined): { parentId?: string } {
+    if (ref === undefined) return {};
+    const found = this.registry.find(ref);
+    return found.ok ? { parentId: found.record.id } : {};
+  }
+
+  /** A request that takes as long as a session does (a wait): the connection's idle limit is off meanwhile. */
+  private async held<T>(conn: Connection, work: Promise<T>): Promise<T> {
+    conn.socket.setTimeout(0);
+    try {
+      return await work;
+    } finally {
+      if (!conn.closing && conn.watches.length === 0) conn.socket.setTimeout(this.limits.idleTimeoutMs);
+    }
   }
 
   private async openDirAsShell(dir: string): Promise<OpenDirResult> {
@@ -579,17 +649,4 @@ export class ControlServer {
       );
     });
   }
-}
-
-/** Resolves on the session's next render (its program reacted) or after ms, whichever comes first. */
-function nextRender(s: Session, ms: number): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      sub.dispose();
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    const sub = s.onRender(done);
-  });
 }

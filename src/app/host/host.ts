@@ -114,6 +114,8 @@ export class Host {
         const d = await host.resume.describe(id);
         return { family: d.family, boundId: d.boundId, boundFamily: d.boundFamily, argv: d.plan?.argv ?? null, mode: d.plan?.mode ?? null, why: d.why };
       },
+      readyEvidence: (id) => host.readyEvidence(id),
+      onNotify: (n) => host.notifyFromSession(n.sessionId, n.title, n.text),
       onOpenDir: async (dir) => {
         const r = await host.registry.spawn({ cwd: dir });
         if (!r.ok) return { ok: false, code: r.code === 'badDirectory' ? 'badDirectory' : 'spawnFailed', message: r.message };
@@ -159,6 +161,7 @@ export class Host {
     host.tracker.onStateChange((c) => host.handleStatus(c.sessionId, c.status.state, `${c.status.why.channel}: ${c.status.why.rule ?? c.status.why.event ?? ''}`.trim()));
     host.tracker.onConversation((c) => host.resume.rebind(c.sessionId, c.conversationId));
     host.tracker.onHookDetails((d) => host.handleDetails(d.sessionId, d.details));
+    host.tracker.onStall((c) => host.registry.setStalled(c.sessionId, c.since));
 
     host.registry.onRemoved((r) => host.handleRemoved(r));
     host.registry.onChanged((r) => host.store.getSession(r.id) && host.store.updateSession(r.id, { title: r.title }));
@@ -178,6 +181,7 @@ export class Host {
   private applySettings(): void {
     const s = this.settings.settings;
     this.notifications.setPrefs(s.notifications);
+    this.tracker.setStallMs(s.sessions.stallSeconds * 1000);
     for (const e of this.settings.errors) this.opts.logger.warn('settings problem', { message: e });
   }
 
@@ -243,6 +247,7 @@ export class Host {
   /** Builds, persists and launches a new session (the registry's spawner). */
   private async spawnAgent(req: SpawnRequest): Promise<Session | SpawnFailure> {
     await this.ready;
+    if (req.argv) return this.launchCommand(req.id, req.cwd, req.argv);
     const agentId = req.agent ?? TERMINAL_AGENT_ID;
     const entry = this.catalog.get(agentId);
     if (!entry) return { kind: 'unknownAgent', message: `no agent with id '${agentId}' (see termio agents list)` };
@@ -287,6 +292,45 @@ export class Host {
     session.onExit(() => this.resume.sessionEnded(id));
     session.onNotification((n) => this.notifyTerminal(id, n.title, n.body));
     return session;
+  }
+
+  /**
+   * `termio sessions run`: one command as is (no shell), in a tab that stays after it exits with
+   * its exit code. Not saved with the windows: running a command again on the next launch would
+   * surprise whoever started it.
+   */
+  private launchCommand(id: string, cwd: string, argv: string[]): Session | SpawnFailure {
+    const session = Session.spawn({ id, cwd, argv, env: this.hooks.sessionEnv(), scrollback: this.settings.settings.terminal.scrollback });
+    if ('kind' in session) return session;
+    // No status channel: the tracker still turns the exit into done, with "exit N" as the reason.
+    this.tracker.track(session, null);
+    session.onNotification((n) => this.notifyTerminal(id, n.title, n.body));
+    return session;
+  }
+
+  /**
+   * Whether a session's own status channel (hook, title or screen rule) has said it waits for
+   * input; undefined when its agent declares none (its readiness is then judged by its output).
+   */
+  readyEvidence(id: string): boolean | undefined {
+    const r = this.registry.get(id);
+    const m = r ? this.agent(r.agentId)?.manifest : undefined;
+    if (!r || !m || (!m.hooks && !m.titleStatus && !m.status)) return undefined;
+    const st = this.tracker.status(id);
+    return st !== undefined && st.why.channel !== 'start' && (st.state === 'idle' || st.state === 'done');
+  }
+
+  /** `termio notify` from inside a session: always shown (the program asked for it), and a click focuses the session. */
+  async notifyFromSession(sessionId: string | null, title: string | undefined, text: string): Promise<void> {
+    const r = sessionId ? this.registry.get(sessionId) : undefined;
+    const ctx = sessionId ? this.context(sessionId) : null;
+    const req: NotificationRequest = {
+      sessionId,
+      kind: 'terminal',
+      title: title || (r && ctx ? `${this.agentName(r.agentId)} · ${ctx.folderLabel}` : 'Termio'),
+      message: text,
+    };
+    await this.send(req, Date.now());
   }
 
   /** Relaunches every saved session of one window, in tab order (app start). */

@@ -18,6 +18,8 @@ export interface SpawnRequest {
   cwd: string;
   bypass: boolean;
   title?: string;
+  /** A command to run as is (no shell, no agent manifest): `termio sessions run`. */
+  argv?: string[];
 }
 
 /** A failure the user caused (unknown agent, missing binary): shown to them, never thrown. */
@@ -32,7 +34,8 @@ export function shellSpawner(argv?: string[], env?: Record<string, string>): Spa
     if (req.agent !== undefined) {
       return { kind: 'unknownAgent', message: `this host has no agent catalog, so it cannot launch '${req.agent}'` };
     }
-    return Session.spawn({ cwd: req.cwd, id: req.id, ...(argv ? { argv } : {}), ...(env ? { env } : {}) });
+    const command = req.argv ?? argv;
+    return Session.spawn({ cwd: req.cwd, id: req.id, ...(command ? { argv: command } : {}), ...(env ? { env } : {}) });
   };
 }
 
@@ -50,6 +53,10 @@ export interface SessionRecord {
   /** Epoch ms. */
   readonly createdAt: number;
   readonly bypass: boolean;
+  /** The session that started this one (a spawn or run from inside it), else null. */
+  readonly parentId: string | null;
+  /** Epoch ms since when the session has been working with no sign of life; null when it is not stalled. */
+  readonly stalledSince: number | null;
   readonly session: Session;
 }
 
@@ -90,6 +97,8 @@ interface MutableRecord {
   stateSince: number;
   createdAt: number;
   bypass: boolean;
+  parentId: string | null;
+  stalledSince: number | null;
   session: Session;
   subscriptions: Disposable[];
   view: SessionRecord;
@@ -105,6 +114,7 @@ export class SessionRegistry implements Disposable {
   private readonly changed = new Emitter<SessionRecord>();
   private readonly stateChanged = new Emitter<StateChange>();
   private readonly focusRequested = new Emitter<SessionRecord>();
+  private readonly stallChanged = new Emitter<SessionRecord>();
   private disposed = false;
 
   /** A session joined the registry (spawned here or adopted). */
@@ -116,6 +126,8 @@ export class SessionRegistry implements Disposable {
   readonly onStateChanged = this.stateChanged.event;
   /** Someone (CLI, notification, menu) asked to bring this session to the front. */
   readonly onFocusRequested = this.focusRequested.event;
+  /** A session started or stopped being stalled (stalledSince changed). */
+  readonly onStallChanged = this.stallChanged.event;
 
   constructor(opts: SessionRegistryOptions = {}) {
     this.spawner = opts.spawner ?? shellSpawner();
@@ -151,7 +163,7 @@ export class SessionRegistry implements Disposable {
   }
 
   /** Starts a session through the spawner. Resolves once the process is started, not when the program is ready. */
-  async spawn(req: { agent?: string; cwd?: string; bypass?: boolean; title?: string } = {}): Promise<SpawnResult> {
+  async spawn(req: { agent?: string; cwd?: string; bypass?: boolean; title?: string; argv?: string[]; parentId?: string } = {}): Promise<SpawnResult> {
     if (this.disposed) throw new Error('SessionRegistry.spawn after dispose');
     const cwd = req.cwd ?? this.defaultCwd;
     if (!isAbsolute(cwd)) return { ok: false, code: 'badDirectory', message: `the folder must be an absolute path, got '${cwd}'` };
@@ -163,19 +175,26 @@ export class SessionRegistry implements Disposable {
     }
     if (!isDir) return { ok: false, code: 'badDirectory', message: `'${cwd}' is not an existing folder` };
     const id = randomUUID();
-    const spawnReq: SpawnRequest = { id, cwd, bypass: req.bypass ?? false, ...(req.agent !== undefined ? { agent: req.agent } : {}), ...(req.title !== undefined ? { title: req.title } : {}) };
+    const spawnReq: SpawnRequest = {
+      id,
+      cwd,
+      bypass: req.bypass ?? false,
+      ...(req.agent !== undefined ? { agent: req.agent } : {}),
+      ...(req.title !== undefined ? { title: req.title } : {}),
+      ...(req.argv !== undefined ? { argv: req.argv } : {}),
+    };
     const result = await this.spawner(spawnReq);
     if (isSpawnFailure(result)) return { ok: false, code: 'spawnFailed', message: result.message };
     if (this.disposed) {
       result.dispose();
       throw new Error('SessionRegistry disposed while a spawn was in flight');
     }
-    const record = this.add(result, { agentId: req.agent ?? null, title: req.title, bypass: spawnReq.bypass });
+    const record = this.add(result, { agentId: req.agent ?? null, title: req.title, bypass: spawnReq.bypass, parentId: req.parentId ?? null });
     return { ok: true, record };
   }
 
   /** Adopts a Session started elsewhere (e.g. a resumed tab). The registry owns it from now on. */
-  add(session: Session, meta: { agentId?: string | null; title?: string; bypass?: boolean } = {}): SessionRecord {
+  add(session: Session, meta: { agentId?: string | null; title?: string; bypass?: boolean; parentId?: string | null } = {}): SessionRecord {
     if (this.records.has(session.id)) throw new Error(`SessionRegistry.add: session ${session.id} is already registered`);
     const now = this.now();
     const r: MutableRecord = {
@@ -188,6 +207,8 @@ export class SessionRegistry implements Disposable {
       stateSince: now,
       createdAt: now,
       bypass: meta.bypass ?? false,
+      parentId: meta.parentId ?? null,
+      stalledSince: null,
       session,
       subscriptions: [],
       view: undefined as unknown as SessionRecord,
@@ -202,6 +223,8 @@ export class SessionRegistry implements Disposable {
       get stateSince() { return r.stateSince; },
       get createdAt() { return r.createdAt; },
       get bypass() { return r.bypass; },
+      get parentId() { return r.parentId; },
+      get stalledSince() { return r.stalledSince; },
       get session() { return r.session; },
     };
     r.subscriptions.push(
@@ -229,6 +252,21 @@ export class SessionRegistry implements Disposable {
     r.stateSince = this.now();
     this.stateChanged.fire({ record: r.view, previous, why });
     return true;
+  }
+
+  /** Marks a session stalled since `since` (epoch ms), or no longer stalled (null). */
+  setStalled(id: string, since: number | null): boolean {
+    const r = this.records.get(id);
+    if (!r) return false;
+    if (r.stalledSince === since) return true;
+    r.stalledSince = since;
+    this.stallChanged.fire(r.view);
+    return true;
+  }
+
+  /** The sessions this one started that are still open. */
+  children(id: string): SessionRecord[] {
+    return [...this.records.values()].filter((r) => r.parentId === id).map((r) => r.view);
   }
 
   /** Names a session (shown instead of the terminal title); '' goes back to the live title. */
@@ -262,6 +300,6 @@ export class SessionRegistry implements Disposable {
     if (this.disposed) return;
     for (const id of [...this.records.keys()]) this.close(id);
     this.disposed = true;
-    for (const e of [this.added, this.removed, this.changed, this.stateChanged, this.focusRequested]) e.dispose();
+    for (const e of [this.added, this.removed, this.changed, this.stateChanged, this.focusRequested, this.stallChanged]) e.dispose();
   }
 }

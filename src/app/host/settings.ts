@@ -48,6 +48,19 @@ export const SettingsSchema = z.object({
       }),
     )
     .default({}),
+  sessions: z
+    .object({
+      // Two minutes: agents stream a spinner or tokens while they think, and tools that run
+      // longer than that without a line of output are rare enough to be worth a look.
+      stallSeconds: z
+        .number()
+        .int()
+        .min(10)
+        .max(86_400)
+        .default(120)
+        .describe('a session working this long with no output and no hook report is flagged stalled'),
+    })
+    .prefault({}),
   welcomeShown: z.boolean().default(false),
 });
 

@@ -32,6 +32,16 @@ export interface AgentStatusConfig {
  *  times a second, and a state shown 100 ms late is still "at once" to a person. */
 export const SCREEN_SNAPSHOT_INTERVAL_MS = 100;
 
+/** A session that works this long with no output and no hook report is flagged stalled, unless
+ *  the owner sets another time (the `sessions.stallSeconds` setting). */
+export const DEFAULT_STALL_MS = 120_000;
+
+export interface StallChange {
+  sessionId: string;
+  /** The last sign of life before the silence (epoch ms), or null: it is no longer stalled. */
+  since: number | null;
+}
+
 export interface StatusChange {
   sessionId: string;
   status: SessionStatus;
@@ -59,11 +69,17 @@ interface Tracked {
   deadlineTimer: NodeJS.Timeout | null;
   screenTimer: NodeJS.Timeout | null;
   lastSnapshotAt: number;
+  /** The last output or hook report (epoch ms). */
+  lastLifeAt: number;
+  stallTimer: NodeJS.Timeout | null;
+  stalledSince: number | null;
 }
 
 export interface StatusTrackerOptions {
   now?: () => number;
   logger?: Logger;
+  /** Working this long with no output and no hook report is a stall. Default DEFAULT_STALL_MS. */
+  stallMs?: number;
 }
 
 export class StatusTracker {
@@ -73,7 +89,11 @@ export class StatusTracker {
   private readonly changeEmitter = new Emitter<StatusChange>();
   private readonly detailsEmitter = new Emitter<HookDetailsEvent>();
   private readonly conversationEmitter = new Emitter<ConversationChange>();
+  private readonly stallEmitter = new Emitter<StallChange>();
+  private stallMs: number;
   readonly onStateChange = this.changeEmitter.event;
+  /** A working session went silent for the stall time, or showed life again. */
+  readonly onStall = this.stallEmitter.event;
   readonly onHookDetails = this.detailsEmitter.event;
   readonly onConversation = this.conversationEmitter.event;
   /** Reports for a hosted session whose agent is not the one that reported (e.g. `claude`
@@ -83,6 +103,17 @@ export class StatusTracker {
   constructor(opts: StatusTrackerOptions = {}) {
     this.now = opts.now ?? Date.now;
     this.logger = opts.logger ?? nullLogger;
+    this.stallMs = opts.stallMs ?? DEFAULT_STALL_MS;
+  }
+
+  /** A new stall time; sessions already silent are judged by it at their next check. */
+  setStallMs(ms: number): void {
+    this.stallMs = ms;
+    for (const t of this.sessions.values()) {
+      if (t.stallTimer) clearTimeout(t.stallTimer);
+      t.stallTimer = null;
+      this.armStall(t);
+    }
   }
 
   /** Starts tracking a session; `conversationId` is the one it is bound to, if any. */
@@ -109,12 +140,20 @@ export class StatusTracker {
       deadlineTimer: null,
       screenTimer: null,
       lastSnapshotAt: 0,
+      lastLifeAt: at,
+      stallTimer: null,
+      stalledSince: null,
     };
     this.sessions.set(source.id, t);
     const id = source.id;
     t.subscriptions.push(source.onTitle((title) => this.feed(id, { kind: 'title', title, at: this.now() })));
     t.subscriptions.push(source.onExit((e) => this.feed(id, { kind: 'exit', ...e, at: this.now() })));
-    if (agent?.status) t.subscriptions.push(source.onRender(() => this.scheduleSnapshot(t)));
+    t.subscriptions.push(
+      source.onRender(() => {
+        this.showedLife(t);
+        if (agent?.status) this.scheduleSnapshot(t);
+      }),
+    );
     if (source.title) this.feed(id, { kind: 'title', title: source.title, at });
     if (source.exited) this.feed(id, { kind: 'exit', ...source.exited, at });
     this.armDeadline(t);
@@ -127,6 +166,7 @@ export class StatusTracker {
     for (const s of t.subscriptions) s.dispose();
     if (t.deadlineTimer) clearTimeout(t.deadlineTimer);
     if (t.screenTimer) clearTimeout(t.screenTimer);
+    if (t.stallTimer) clearTimeout(t.stallTimer);
     this.sessions.delete(sessionId);
   }
 
@@ -134,8 +174,15 @@ export class StatusTracker {
     return this.sessions.has(sessionId);
   }
 
+  /** The engine's status, with a "stalled" health note while the session is stalled. */
   status(sessionId: string): SessionStatus | undefined {
-    return this.sessions.get(sessionId)?.engine.status;
+    const t = this.sessions.get(sessionId);
+    if (!t) return undefined;
+    const st = t.engine.status;
+    if (t.stalledSince === null) return st;
+    const silent = Math.round((this.now() - t.stalledSince) / 1000);
+    const note = { code: 'stalled' as const, message: `stalled: working with no output and no hook report for ${silent}s`, since: t.stalledSince };
+    return { ...st, health: [...st.health, note] };
   }
 
   /** The user is (or stops) looking at the session: a done session becomes idle. */
@@ -152,6 +199,7 @@ export class StatusTracker {
     }
     const hooks = t.agent.hooks;
     const details = extractHookDetails(report, { dialect: hooks.dialect, ...(hooks.conversation ? { conversationKey: hooks.conversation } : {}) });
+    this.showedLife(t);
     this.feed(report.session, { kind: 'hook', state: report.state, event: report.event, at: this.now() });
     if (details.conversationId && details.conversationId !== t.conversationId) {
       const previous = t.conversationId;
@@ -171,6 +219,38 @@ export class StatusTracker {
     if (!t) return;
     if (t.engine.apply(input)) this.changeEmitter.fire({ sessionId, status: t.engine.status });
     this.armDeadline(t);
+    this.armStall(t);
+  }
+
+  private showedLife(t: Tracked): void {
+    t.lastLifeAt = this.now();
+    if (t.stalledSince !== null) this.setStalled(t, null);
+  }
+
+  private setStalled(t: Tracked, since: number | null): void {
+    t.stalledSince = since;
+    this.stallEmitter.fire({ sessionId: t.source.id, since });
+    this.armStall(t);
+  }
+
+  /** One timer per working session, at the moment its silence would reach the stall time. */
+  private armStall(t: Tracked): void {
+    const working = t.engine.status.state === 'working';
+    if (!working && t.stalledSince !== null) this.setStalled(t, null);
+    if (!working || t.stalledSince !== null) {
+      if (t.stallTimer) clearTimeout(t.stallTimer);
+      t.stallTimer = null;
+      return;
+    }
+    if (t.stallTimer) return;
+    t.stallTimer = setTimeout(() => {
+      t.stallTimer = null;
+      if (!this.sessions.has(t.source.id) || t.engine.status.state !== 'working') return;
+      // Output since the timer was set moves the deadline instead of re-arming on every frame.
+      if (this.now() - t.lastLifeAt >= this.stallMs) this.setStalled(t, t.lastLifeAt);
+      else this.armStall(t);
+    }, Math.max(0, t.lastLifeAt + this.stallMs - this.now()));
+    t.stallTimer.unref?.();
   }
 
   private armDeadline(t: Tracked): void {
@@ -201,5 +281,6 @@ export class StatusTracker {
     this.changeEmitter.dispose();
     this.detailsEmitter.dispose();
     this.conversationEmitter.dispose();
+    this.stallEmitter.dispose();
   }
 }

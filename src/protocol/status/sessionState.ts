@@ -25,7 +25,7 @@ export interface StatusWhy {
   at: number;
 }
 
-export type HealthNoteCode = 'hooksNotReporting' | 'hooksStoppedReporting';
+export type HealthNoteCode = 'hooksNotReporting' | 'hooksStoppedReporting' | 'stalled';
 
 export interface HealthNote {
   code: HealthNoteCode;

@@ -1,0 +1,236 @@
+// Waiting on sessions for the control socket: until a state, the program's exit, the end of the
+// turn an input started, or readiness for input; and typing a spawn's first prompt once the agent
+// is ready for it, never into a half-drawn screen. Event driven: a wait wakes on the registry's
+// and the session's own events, so a script learns of a change as soon as the host does.
+import type { SessionInfo, WaitOutcome, WaitResult, WaitUntil } from '../../protocol';
+import { Emitter, type Disposable, type Session } from '../../terminal';
+import type { SessionRecord, SessionRegistry } from './sessionRegistry';
+
+export interface WaitLimits {
+  /** A program with no status channel counts as ready once its output has been quiet this long:
+   *  a shell or REPL draws its prompt in one burst, and 300 ms is well past a burst's gaps. */
+  quietMs: number;
+  /** An agent with status channels that never said it is ready (hooks not installed, no title yet)
+   *  counts as ready once its screen has been still this long: a TUI still loading redraws sooner. */
+  quietWithChannelsMs: number;
+  /** Hook reports reach the tracker without any screen event: readiness is looked at this often too. */
+  readyCheckMs: number;
+  /** A spawn's first prompt is dropped (notReady) if the agent is not ready this long after start:
+   *  a cold start of a Node CLI on a loaded machine takes seconds, never a minute. */
+  readyTimeoutMs: number;
+  /** Return is pressed once the program echoed the text, or after this long (see ControlLimits.enterFallbackMs). */
+  enterFallbackMs: number;
+}
+
+export const defaultWaitLimits: WaitLimits = {
+  quietMs: 300,
+  quietWithChannelsMs: 3_000,
+  readyCheckMs: 100,
+  readyTimeoutMs: 60_000,
+  enterFallbackMs: 100,
+};
+
+export interface SessionWaitsOptions {
+  registry: SessionRegistry;
+  /** A session as the control protocol shows it (the control server's sessionInfo). */
+  describe: (r: SessionRecord) => SessionInfo;
+  /**
+   * Whether the session's own status channel (hook, title or screen rule) has said it waits for
+   * input; undefined when its agent has no status channel at all. Default: always undefined.
+   */
+  readyEvidence?: (id: string) => boolean | undefined;
+  limits?: Partial<WaitLimits>;
+}
+
+/** What happened to the input the control socket last typed into a session. */
+interface Turn {
+  /** A spawn's first prompt, not typed yet (the agent is not ready). */
+  pendingPrompt: boolean;
+  /** The prompt was dropped: the agent never became ready. */
+  notReady: boolean;
+  /** The session worked (or asked for the user) since the input. */
+  workSeen: boolean;
+}
+
+export class SessionWaits implements Disposable {
+  private readonly registry: SessionRegistry;
+  private readonly describe: (r: SessionRecord) => SessionInfo;
+  private readonly readyEvidence: (id: string) => boolean | undefined;
+  readonly limits: WaitLimits;
+  private readonly turns = new Map<string, Turn>();
+  /** When each session last drew something (for readiness by quiet output). */
+  private readonly lastOutput = new Map<string, { at: number; sub: Disposable }>();
+  /** Fired when a turn record changes (a prompt typed or dropped): waits on 'turn' look again. */
+  private readonly turnChanged = new Emitter<string>();
+  private readonly subs: Disposable[] = [];
+
+  constructor(opts: SessionWaitsOptions) {
+    this.registry = opts.registry;
+    this.describe = opts.describe;
+    this.readyEvidence = opts.readyEvidence ?? (() => undefined);
+    this.limits = { ...defaultWaitLimits, ...opts.limits };
+    const track = (r: SessionRecord) => {
+      const entry = { at: 0, sub: r.session.onRender(() => (entry.at = performance.now())) };
+      this.lastOutput.set(r.id, entry);
+    };
+    for (const r of this.registry.list()) track(r);
+    this.subs.push(
+      this.registry.onAdded(track),
+      this.registry.onRemoved((r) => {
+        this.lastOutput.get(r.id)?.sub.dispose();
+        this.lastOutput.delete(r.id);
+        this.turns.delete(r.id);
+      }),
+      this.registry.onStateChanged((c) => {
+        const t = this.turns.get(c.record.id);
+        if (t && !t.pendingPrompt && (c.record.state === 'working' || c.record.state === 'attention')) t.workSeen = true;
+      }),
+    );
+  }
+
+  /** Input is about to be typed into the session: a 'turn' wait now waits for the work it starts. */
+  noteInput(id: string): void {
+    const r = this.registry.get(id);
+    // Sent while the agent works: that work is the turn (it reads the input when it is done).
+    this.turns.set(id, { pendingPrompt: false, notReady: false, workSeen: r?.state === 'working' });
+    this.turnChanged.fire(id);
+  }
+
+  /** Types the text and presses Return as its own keystroke (TUIs read "text\r" in one chunk as a paste). */
+  async typeAndEnter(s: Session, text: string, enter: boolean): Promise<void> {
+    if (text) s.write(text);
+    if (!enter) return;
+    if (text) await nextRender(s, this.limits.enterFallbackMs);
+    if (!s.exited && this.registry.get(s.id)) s.write('\r');
+  }
+
+  /**
+   * Types a spawn's first prompt once the agent is ready for input. A 'turn' wait started
+   * meanwhile waits for the prompt's turn; if the agent never gets ready, it ends as notReady.
+   */
+  async deliverPrompt(id: string, prompt: string): Promise<boolean> {
+    this.turns.set(id, { pendingPrompt: true, notReady: false, workSeen: false });
+    const ready = await this.wait(id, 'ready', this.limits.readyTimeoutMs);
+    const r = this.registry.get(id);
+    if (ready.outcome !== 'settled' || !r || r.session.exited) {
+      if (this.turns.has(id)) this.turns.set(id, { pendingPrompt: false, notReady: true, workSeen: false });
+      this.turnChanged.fire(id);
+      return false;
+    }
+    this.noteInput(id);
+    await this.typeAndEnter(r.session, prompt, true);
+    return true;
+  }
+
+  /** Waits until the session reaches `until`, needs the user, is closed, or the time is up. */
+  wait(id: string, until: WaitUntil, timeoutMs: number, opts: { mark?: number; signal?: AbortSignal } = {}): Promise<WaitResult> {
+    const record = this.registry.get(id);
+    if (!record) throw new Error(`SessionWaits.wait: no session ${id}`);
+    const s = record.session;
+    const started = performance.now();
+    const mark = opts.mark ?? s.outputMark;
+    return new Promise<WaitResult>((resolve) => {
+      const subs: Disposable[] = [];
+      let finished = false;
+      const finish = (outcome: WaitOutcome) => {
+        if (finished) return;
+        finished = true;
+        for (const d of subs) d.dispose();
+        const alive = this.registry.get(id);
+        void s.whenParsed().then(() =>
+          resolve({
+            id,
+            until,
+            outcome,
+            session: alive ? this.describe(alive) : null,
+            waitedMs: Math.round(performance.now() - started),
+            lines: s.linesSince(mark),
+            screen: s.screenLines({ lines: s.rows }).map((l) => l.trimEnd()),
+          }),
+        );
+      };
+      const check = () => {
+        if (finished) return;
+        const r = this.registry.get(id);
+        if (!r) return finish('closed');
+        const outcome = this.evaluate(r, until);
+        if (outcome) finish(outcome);
+      };
+      subs.push(
+        this.registry.onStateChanged((c) => c.record.id === id && check()),
+        this.registry.onRemoved((r) => r.id === id && check()),
+        s.onExit(() => check()),
+        this.turnChanged.event((changed) => changed === id && check()),
+      );
+      if (until === 'ready') {
+        // Readiness also comes from quiet output and from hook reports, which raise no event
+        // here: looked at on a short beat as well.
+        subs.push(s.onTitle(() => queueMicrotask(check)));
+        const poll = setInterval(check, this.limits.readyCheckMs);
+        subs.push({ dispose: () => clearInterval(poll) });
+      }
+      const deadline = setTimeout(() => finish('timeout'), timeoutMs);
+      subs.push({ dispose: () => clearTimeout(deadline) });
+      // The asker went away (its connection closed): nobody reads the answer, so stop listening.
+      const abort = () => finish('timeout');
+      opts.signal?.addEventListener('abort', abort);
+      subs.push({ dispose: () => opts.signal?.removeEventListener('abort', abort) });
+      if (opts.signal?.aborted) abort();
+      check();
+    });
+  }
+
+  /** The outcome the session's present state gives a wait, or null to keep waiting. */
+  private evaluate(r: SessionRecord, until: WaitUntil): WaitOutcome | null {
+    // A program that ended will not change any more: every wait is over.
+    if (r.session.exited) return 'settled';
+    if (until === 'exit') return null;
+    if (until === 'attention') return r.state === 'attention' ? 'settled' : null;
+    if (r.state === 'attention') return 'attention';
+    switch (until) {
+      case 'done':
+        return r.state === 'done' || r.state === 'idle' ? 'settled' : null;
+      case 'idle':
+        return r.state === 'idle' ? 'settled' : null;
+      case 'ready':
+        return this.isReady(r) ? 'settled' : null;
+      case 'turn': {
+        const t = this.turns.get(r.id);
+        if (!t) return r.state === 'done' || r.state === 'idle' ? 'settled' : null;
+        if (t.notReady) return 'notReady';
+        if (t.pendingPrompt || !t.workSeen) return null;
+        return r.state === 'done' || r.state === 'idle' ? 'settled' : null;
+      }
+    }
+  }
+
+  private isReady(r: SessionRecord): boolean {
+    if (r.state !== 'idle' && r.state !== 'done') return false;
+    const evidence = this.readyEvidence(r.id);
+    if (evidence === true) return true;
+    const last = this.lastOutput.get(r.id)?.at ?? 0;
+    if (last === 0) return false;
+    const quiet = evidence === undefined ? this.limits.quietMs : this.limits.quietWithChannelsMs;
+    return performance.now() - last >= quiet;
+  }
+
+  dispose(): void {
+    for (const d of this.subs) d.dispose();
+    for (const e of this.lastOutput.values()) e.sub.dispose();
+    this.lastOutput.clear();
+    this.turnChanged.dispose();
+  }
+}
+
+/** Resolves on the session's next render (its program reacted) or after ms, whichever comes first. */
+export function nextRender(s: Session, ms: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      sub.dispose();
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    const sub = s.onRender(done);
+  });
+}
