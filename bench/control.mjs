@@ -76,7 +76,7 @@ try {
   await timeProcess(['-e', '0'], env);
   for (let i = 0; i < RUNS; i++) {
     const r = await timeProcess(termio, env);
-    if (JSON.parse(r.out).length !== SESSIONS) throw new Error('sessions list returned the wrong number of sessions');
+    if (JSON.parse(r.out).sessions.length !== SESSIONS) throw new Error('sessions list returned the wrong number of sessions');
     cli.push(r.ms);
     ref.push((await timeProcess(['-e', '0'], env)).ms);
     version.push((await timeProcess([join(root, 'bin', 'termio'), '--version'], env)).ms);

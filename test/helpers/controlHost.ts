@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { createConnection, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ControlServer, type ControlLimits } from '../../src/app/host/controlServer';
+import { ControlServer, type ControlLimits, type ControlServerOptions } from '../../src/app/host/controlServer';
 import { termioPaths, type TermioPaths } from '../../src/app/host/paths';
 import { SessionRegistry, shellSpawner } from '../../src/app/host/sessionRegistry';
 import { ControlClient } from '../../src/app/cli/controlClient';
@@ -28,13 +28,13 @@ export interface TestHost {
 /** A /bin/sh with a fixed prompt and no rc files, so screens are predictable. */
 export const testShell = () => shellSpawner(['/bin/sh'], { PS1: '$ ', ENV: '' });
 
-export async function startTestHost(opts: { limits?: Partial<ControlLimits> } = {}): Promise<TestHost> {
+export async function startTestHost(opts: { limits?: Partial<ControlLimits>; server?: Partial<ControlServerOptions> } = {}): Promise<TestHost> {
   // realpath: macOS's tmpdir is a symlink, and the shell reports the resolved folder.
   const home = realpathSync(mkdtempSync(join(tmpdir(), 'tctl-')));
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, TERMIO_HOME: join(home, '.termio') };
   const paths = termioPaths(env);
   const registry = new SessionRegistry({ spawner: testShell(), defaultCwd: home });
-  const server = new ControlServer({ paths, registry, limits: opts.limits ?? {} });
+  const server = new ControlServer({ ...opts.server, paths, registry, limits: opts.limits ?? {} });
   const listening = await server.listen();
   if (!listening.ok) throw new Error(`test host cannot listen: ${listening.message}`);
   const clients: ControlClient[] = [];

@@ -136,13 +136,15 @@ export class SessionWaits implements Disposable {
         if (finished) return;
         finished = true;
         for (const d of subs) d.dispose();
+        // The session as it was at the moment the wait ended, not when the emulator caught up.
         const alive = this.registry.get(id);
+        const session = alive ? this.describe(alive) : null;
         void s.whenParsed().then(() =>
           resolve({
             id,
             until,
             outcome,
-            session: alive ? this.describe(alive) : null,
+            session,
             waitedMs: Math.round(performance.now() - started),
             lines: s.linesSince(mark),
             screen: s.screenLines({ lines: s.rows }).map((l) => l.trimEnd()),

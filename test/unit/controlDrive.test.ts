@@ -1,0 +1,194 @@
+// Driving sessions from the command line, with the real `bin/termio` against a real host on a real
+// socket (shells in real ptys): run with its exit code, waits that end on the state, on a timeout
+// or when the session needs you, send --wait for the turn it started, a spawn's first prompt typed
+// only once the program is ready, the parent a session records, and notify.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SessionRegistry } from '../../src/app/host/sessionRegistry';
+import { SessionWaits } from '../../src/app/host/sessionWaits';
+import { sessionInfo } from '../../src/app/host/controlServer';
+import { repoRoot, startTestHost, termio, testShell, type TestHost } from '../helpers/controlHost';
+import { waitFor } from '../helpers/waitFor';
+
+let host: TestHost | null = null;
+const cleanups: Array<() => void> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0)) c();
+  await host?.dispose();
+  host = null;
+});
+
+/** A `termio` command left running (a wait): its exit and output, collected. */
+function background(args: string[], env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, [join(repoRoot, 'bin', 'termio'), ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  cleanups.push(() => child.kill('SIGKILL'));
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const exit = new Promise<{ status: number | null; stdout: string; stderr: string }>((r) => child.on('exit', (status) => r({ status, stdout, stderr })));
+  return { child, exit };
+}
+
+async function shell(h: TestHost, opts: { parentId?: string } = {}): Promise<string> {
+  const s = await h.registry.spawn({ cwd: h.home, ...opts });
+  if (!s.ok) throw new Error(s.message);
+  await waitFor(() => s.record.session.screenLines().some((l) => l.startsWith('$')), { what: 'the shell prompt' });
+  return s.record.id;
+}
+
+describe('termio sessions run', () => {
+  it('runs argv without a shell, keeps the session after exit, and --wait reports the exit code in JSON', async () => {
+    host = await startTestHost();
+    const h = host;
+    const r = await termio(['sessions', 'run', '--wait', '--json', '--', 'sh', '-c', 'echo "two  spaces"; exit 7'], h.env);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ schemaVersion: 1, ok: true, wait: { outcome: 'settled', until: 'exit', lines: ['two  spaces'], session: { exited: { exitCode: 7 } } } });
+    // The session stays listed with its exit code until someone closes it.
+    const list = JSON.parse((await termio(['sessions', 'list', '--json'], h.env)).stdout);
+    expect(list.sessions).toMatchObject([{ id: out.id, exited: { exitCode: 7 } }]);
+    expect((await termio(['sessions', 'list'], h.env)).stdout).toMatch(/exited 7/);
+
+    // No shell: the arguments reach the program as they are ($HOME stays literal).
+    const literal = JSON.parse((await termio(['sessions', 'run', '--wait', '--json', '--', 'echo', '$HOME', 'a;b'], h.env)).stdout);
+    expect(literal.wait.lines).toEqual(['$HOME a;b']);
+
+    const bad = await termio(['sessions', 'run', '--wait', 'ls', '-la'], h.env);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('put -- before the command');
+  });
+});
+
+describe('termio sessions wait', () => {
+  it('exits 3 on a timeout, 0 once the state is reached, 5 when the session needs you', async () => {
+    host = await startTestHost();
+    const h = host;
+    const id = await shell(h);
+    h.registry.setState(id, 'working', 'test: working');
+    const timedOut = await termio(['sessions', 'wait', id.slice(0, 8), '--timeout', '1', '--json'], h.env);
+    expect(timedOut.status).toBe(3);
+    expect(JSON.parse(timedOut.stdout)).toMatchObject({ schemaVersion: 1, ok: true, outcome: 'timeout', session: { state: 'working' } });
+    expect(JSON.parse(timedOut.stdout).waitedMs).toBeGreaterThanOrEqual(1000);
+
+    // Settles on the state change, with the lines written meanwhile.
+    const waiting = background(['sessions', 'wait', id, '--json'], h.env);
+    await waitFor(() => h.server.connectionCount === 1, { what: 'the waiter to connect' });
+    h.registry.get(id)!.session.write('echo produced\r');
+    await waitFor(() => h.registry.get(id)!.session.screenLines().includes('produced'), { what: 'the output' });
+    h.registry.setState(id, 'done', 'test: done');
+    const settled = await waiting.exit;
+    expect(settled.status).toBe(0);
+    const body = JSON.parse(settled.stdout);
+    expect(body).toMatchObject({ outcome: 'settled', until: 'done', session: { state: 'done' } });
+    expect(body.lines).toContain('produced');
+
+    // Waiting for done, the session asks for the user instead: exit 5, with the screen.
+    h.registry.setState(id, 'working', 'test: working again');
+    const asking = background(['sessions', 'wait', id], h.env);
+    await waitFor(() => h.server.connectionCount === 1, { what: 'the waiter to connect' });
+    h.registry.setState(id, 'attention', 'test: permission prompt');
+    const needsYou = await asking.exit;
+    expect(needsYou.status).toBe(5);
+    expect(needsYou.stdout).toContain('produced');
+    expect(needsYou.stderr).toMatch(/needs you/);
+
+    expect((await termio(['sessions', 'wait', id, '--until', 'soon'], h.env)).status).toBe(2);
+    expect((await termio(['sessions', 'wait', 'nobody', '--json'], h.env))).toMatchObject({ status: 1 });
+  });
+
+  it('send --wait returns when the turn the message started has ended, not before it began', async () => {
+    host = await startTestHost();
+    const h = host;
+    const id = await shell(h);
+    // The shell stands in for an agent: it "works" once it has read the line, then finishes.
+    const s = h.registry.get(id)!.session;
+    const sending = background(['sessions', 'send', id, 'echo answer', '--enter', '--wait', '--timeout', '20', '--json'], h.env);
+    await waitFor(() => s.screenLines().includes('answer'), { what: 'the command to run' });
+    // A done that comes before the turn started (a stale report) does not end the wait.
+    h.registry.setState(id, 'done', 'test: stale done');
+    h.registry.setState(id, 'working', 'test: the turn');
+    h.registry.setState(id, 'done', 'test: the turn ended');
+    const r = await sending.exit;
+    expect(r.status).toBe(0);
+    const body = JSON.parse(r.stdout);
+    expect(body).toMatchObject({ schemaVersion: 1, ok: true, id, wait: { outcome: 'settled', until: 'turn', session: { state: 'done', stateWhy: 'test: the turn ended' } } });
+    expect(body.wait.lines).toEqual(expect.arrayContaining(['answer']));
+  });
+});
+
+describe('a first prompt', () => {
+  it('is typed only once the program says it is ready, then spawn --wait returns after its turn', async () => {
+    const registry = new SessionRegistry({ spawner: testShell() });
+    cleanups.push(() => registry.dispose());
+    let ready = false;
+    let asked = 0;
+    const waits = new SessionWaits({ registry, describe: sessionInfo, readyEvidence: () => (asked++, ready), limits: { quietWithChannelsMs: 60_000 } });
+    cleanups.push(() => waits.dispose());
+    const spawned = await registry.spawn({ cwd: repoRoot });
+    if (!spawned.ok) throw new Error(spawned.message);
+    const s = spawned.record.session;
+    const typed: string[] = [];
+    const write = s.write.bind(s);
+    s.write = (d: string) => {
+      typed.push(d);
+      write(d);
+    };
+    const delivered = waits.deliverPrompt(s.id, 'echo first-prompt');
+    const turn = waits.wait(s.id, 'turn', 20_000);
+    await waitFor(() => s.screenLines().some((l) => l.startsWith('$')), { what: 'the shell prompt' });
+    // Its screen is drawn and quiet, but its status channel has not said "ready": nothing is typed.
+    const before = asked;
+    await waitFor(() => asked >= before + 5, { what: 'readiness to be looked at again' });
+    expect(typed).toEqual([]);
+    ready = true;
+    expect(await delivered).toBe(true);
+    expect(typed).toEqual(['echo first-prompt', '\r']);
+    await waitFor(() => s.screenLines().includes('first-prompt'), { what: 'the prompt to run' });
+    registry.setState(s.id, 'working', 'test');
+    registry.setState(s.id, 'idle', 'test');
+    expect(await turn).toMatchObject({ outcome: 'settled', until: 'turn', session: { state: 'idle' } });
+  });
+
+  it('a program with no status channel gets it once its output settles (spawn --prompt through the CLI)', async () => {
+    host = await startTestHost();
+    const h = host;
+    const r = await termio(['sessions', 'spawn', '--prompt', 'echo from-the-prompt'], h.env);
+    expect(r.status).toBe(0);
+    const id = r.stdout.trim();
+    await waitFor(() => h.registry.get(id)?.session.screenLines().includes('from-the-prompt'), { what: 'the prompt typed and run' });
+  });
+});
+
+describe('sessions started by a session', () => {
+  it('record their parent (TERMIO_SESSION of the caller)', async () => {
+    host = await startTestHost();
+    const h = host;
+    const parent = await shell(h);
+    const inside = { ...h.env, TERMIO_SESSION: parent };
+    const child = (await termio(['sessions', 'spawn'], inside)).stdout.trim();
+    const ran = JSON.parse((await termio(['sessions', 'run', '--json', '--', 'true'], inside)).stdout);
+    expect(h.registry.get(child)?.parentId).toBe(parent);
+    expect(ran.session.parentId).toBe(parent);
+    expect(h.registry.children(parent).map((r) => r.id)).toEqual([child, ran.id]);
+    expect((await termio(['sessions', 'list'], h.env)).stdout).toContain(`↳ ${parent.slice(0, 8)}`);
+    // A caller that is not an open session is no parent.
+    const orphan = (await termio(['sessions', 'spawn'], { ...h.env, TERMIO_SESSION: 'gone' })).stdout.trim();
+    expect(h.registry.get(orphan)?.parentId).toBeNull();
+  });
+});
+
+describe('termio notify', () => {
+  it('asks the app for a notification that focuses the calling session', async () => {
+    const shown: Array<{ sessionId: string | null; title?: string; text: string }> = [];
+    host = await startTestHost({ server: { onNotify: (n) => void shown.push(n) } });
+    const h = host;
+    const id = await shell(h);
+    const r = await termio(['notify', '--title', 'Build', 'tests passed', '--json'], { ...h.env, TERMIO_SESSION: id });
+    expect(r).toMatchObject({ status: 0, stdout: '{"schemaVersion":1,"ok":true,"shown":true}\n' });
+    expect(shown).toEqual([{ sessionId: id, title: 'Build', text: 'tests passed' }]);
+    expect((await termio(['notify'], h.env)).status).toBe(2);
+  });
+});
