@@ -41,6 +41,20 @@ describe('sidebar model', () => {
     ]);
   });
 
+  it('nests a session under the one that started it, in the same folder', () => {
+    const child = (id: string, parentId: string, at: number) => ({ ...s(id, '/p/web', 'working', at), parentId });
+    const groups = buildSidebar(
+      [s('p', '/p/web', 'idle', 1), s('q', '/p/web', 'idle', 2), child('c1', 'p', 3), child('c2', 'p', 4), { ...s('x', '/p/api', 'idle', 5), parentId: 'p' }, child('orphan', 'gone', 6)],
+      () => 'Terminal',
+      '/home/u',
+    );
+    expect(groups.map((g) => g.rows.map((r) => [r.id, r.nested]))).toEqual([
+      [['p', false], ['c1', true], ['c2', true], ['q', false], ['orphan', false]],
+      // Another folder: listed there, not nested (its parent is in another group).
+      [['x', false]],
+    ]);
+  });
+
   it('orders by urgency, then longest waiting first', () => {
     const items = [s('1', '/', 'done', 5), s('2', '/', 'attention', 9), s('3', '/', 'working', 1), s('4', '/', 'attention', 3)];
     expect(byUrgency(items).map((i) => i.id)).toEqual(['4', '2', '3', '1']);

@@ -17,6 +17,10 @@ export interface SessionSummary {
   iconFile?: string;
   /** The manifest's icon tint, if any. */
   iconTint?: string;
+  /** The session that started this one (termio sessions spawn/run from inside it). */
+  parentId?: string | null;
+  /** Working with no output and no hook report for longer than the stall setting. */
+  stalled?: boolean;
 }
 
 export interface SidebarRow extends SessionSummary {
@@ -24,6 +28,8 @@ export interface SidebarRow extends SessionSummary {
   /** The title shown: the session's own, else the agent's name. */
   label: string;
   needsYou: boolean;
+  /** Its parent is listed right above it in the same group: drawn indented under it. */
+  nested: boolean;
 }
 
 export interface SidebarGroup {
@@ -76,7 +82,10 @@ export function folderLabels(folders: string[], home: string): Map<string, strin
   return out;
 }
 
-/** Groups in order of their first session; rows in creation order (stable while you work). */
+/**
+ * Groups in order of their first session; rows in creation order (stable while you work), except
+ * that a session started by another one in the same folder comes right under it, nested.
+ */
 export function buildSidebar(sessions: SessionSummary[], agentName: (id: string | null) => string, home: string): SidebarGroup[] {
   const labels = folderLabels(sessions.map((s) => s.cwd), home);
   const groups = new Map<string, SidebarGroup>();
@@ -87,7 +96,16 @@ export function buildSidebar(sessions: SessionSummary[], agentName: (id: string 
       groups.set(s.cwd, g);
     }
     const name = agentName(s.agentId);
-    g.rows.push({ ...s, agentName: name, label: s.title.trim() || name, needsYou: s.state === 'attention' });
+    const row = { ...s, agentName: name, label: s.title.trim() || name, needsYou: s.state === 'attention', nested: false };
+    const parentAt = s.parentId ? g.rows.findIndex((r) => r.id === s.parentId) : -1;
+    if (parentAt === -1) {
+      g.rows.push(row);
+      continue;
+    }
+    // After the parent and the children it already has.
+    let at = parentAt + 1;
+    while (at < g.rows.length && g.rows[at]!.nested && g.rows[at]!.parentId === s.parentId) at++;
+    g.rows.splice(at, 0, { ...row, nested: true });
   }
   return [...groups.values()];
 }

@@ -84,6 +84,7 @@ export class TermioApp {
       this.refresh();
     });
     reg.onFocusRequested((r) => this.focusSession(r.id));
+    reg.onStallChanged(() => this.refresh());
     host.catalog.onChange(() => this.handleCatalogChange());
     host.settings.onChange(() => this.handleSettingsChange());
     this.log.info('app started', { pid: process.pid, runtime: runtime.kind });
@@ -200,7 +201,7 @@ export class TermioApp {
         break;
       case 'closeSession':
       case 'close':
-        if (id) this.host.registry.close(id);
+        if (id) this.closeSession(win, id);
         break;
       case 'nextSession':
       case 'previousSession': {
@@ -228,6 +229,31 @@ export class TermioApp {
       default:
         this.log.info('action not available yet', { action });
     }
+  }
+
+  /** Closes a session; one that started others asks first whether they go too (Esc keeps all). */
+  private closeSession(win: MainWindow, id: string): void {
+    const reg = this.host.registry;
+    const descendants = (of: string): SessionRecord[] => reg.children(of).flatMap((c) => [c, ...descendants(c.id)]);
+    const started = descendants(id);
+    if (started.length === 0) {
+      reg.close(id);
+      return;
+    }
+    const n = started.length;
+    const them = n === 1 ? 'the session it started' : `the ${n} sessions it started`;
+    this.log.info('close asks about started sessions', { id, started: started.map((c) => c.id) });
+    win.quick.openList(
+      `CLOSE · IT STARTED ${n} SESSION${n === 1 ? '' : 'S'}`,
+      [
+        { id: 'all', label: `Close it and ${them}`, detail: started.map((c) => c.title.trim() || this.agentName(c.agentId)).join(', ') },
+        { id: 'one', label: 'Close only this one', detail: `${them} ${n === 1 ? 'stays' : 'stay'} open` },
+      ],
+      (choice) => {
+        for (const c of choice === 'all' ? started : []) reg.close(c.id);
+        reg.close(id);
+      },
+    );
   }
 
   private windowSessionIds(win: MainWindow): string[] {
@@ -282,6 +308,8 @@ export class TermioApp {
         stateSince: r.stateSince,
         createdAt: r.createdAt,
         exited: r.session.exited,
+        parentId: r.parentId,
+        stalled: r.stalledSince !== null,
         ...(agent?.iconFile ? { iconFile: agent.iconFile } : {}),
         ...(agent?.manifest.icon?.tint ? { iconTint: agent.manifest.icon.tint } : {}),
       };

@@ -28,6 +28,8 @@ const HEADING_PAD_X = 6;
 /** Status dot: a 12 px cell, radius 4 (5 when the session needs you). */
 const DOT_CELL = 12;
 const GAP = 8;
+/** A session started by the one above it is indented by about a dot cell, under its parent's icon. */
+const NEST_INDENT = 14;
 
 const iconCache = new Map<string, QPixmap>();
 function iconPixmap(file: string, tint?: string): QPixmap {
@@ -219,14 +221,15 @@ export class Sidebar {
       p.drawRoundedRect(0, y, width - 1, h - 1, ROW_RADIUS, ROW_RADIUS);
     }
     const midY = y + h / 2;
+    const left = 1 + ROW_PAD_X + (r.nested ? NEST_INDENT : 0);
     // Status dot.
     const radius = r.state === 'attention' ? 5 : 4;
     const dotColor = this.color(c.state[r.state]);
     p.setPen(dotColor);
     p.setBrush(dotColor);
-    p.drawEllipse(1 + ROW_PAD_X + DOT_CELL / 2 - radius, midY - radius, radius * 2, radius * 2);
+    p.drawEllipse(left + DOT_CELL / 2 - radius, midY - radius, radius * 2, radius * 2);
     // Agent icon.
-    let x = 1 + ROW_PAD_X + DOT_CELL + GAP;
+    let x = left + DOT_CELL + GAP;
     if (r.iconFile) p.drawPixmap(x, Math.round(midY - ICON_PX / 2), iconPixmap(r.iconFile, r.iconTint));
     x += ICON_PX + GAP;
     const textW = Math.max(0, width - x - ROW_PAD_X - 1);
@@ -244,7 +247,9 @@ export class Sidebar {
 
 function detailText(r: SidebarRow): string {
   const exit = r.exited ? ` · exited ${r.exited.signal ? `by signal ${r.exited.signal}` : r.exited.exitCode}` : '';
-  return `${r.agentName} · ${stateLabel[r.state]} ${formatAge(Date.now() - r.stateSince)}${exit}`;
+  const stalled = r.stalled ? ' · stalled' : '';
+  const started = r.parentId ? '↳ ' : '';
+  return `${started}${r.agentName} · ${stateLabel[r.state]} ${formatAge(Date.now() - r.stateSince)}${stalled}${exit}`;
 }
 
 function makeFonts(base: QFont): Fonts {
