@@ -199,6 +199,10 @@ export const ManifestSchema = z
       .optional()
       .describe('Screen-classification regexes, per state, for agents with no hook system. Ignored when hooks are declared.'),
     hooks: HooksSchema.optional(),
+    skills: z
+      .string()
+      .optional()
+      .describe('The folder the agent loads skills from (~ allowed). Termio installs its skill as <folder>/termio/SKILL.md.'),
   })
   .describe('An Agent Terminal Protocol (ATP) manifest: how Termio launches an agent, reads its status and resumes its conversations.');
 

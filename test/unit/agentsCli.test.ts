@@ -106,7 +106,7 @@ describe('termio agents list', () => {
   });
 
   it('rejects unknown arguments and verbs with exit 2', async () => {
-    expect(await termio('list', '--yaml')).toMatchObject({ code: 2, err: expect.stringContaining("termio agents list: unexpected argument '--yaml'") });
+    expect(await termio('list', '--yaml')).toMatchObject({ code: 2, err: expect.stringContaining("termio agents list: Unknown option '--yaml'") });
     expect(await termio('frob')).toMatchObject({ code: 2, err: expect.stringContaining("termio agents: unknown command 'frob'") });
     expect(await termio()).toMatchObject({ code: 2, out: expect.stringContaining('termio agents validate FILE...') });
     expect(await termio('--help')).toMatchObject({ code: 0, out: expect.stringContaining('termio agents list [--json]') });

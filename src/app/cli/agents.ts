@@ -2,9 +2,11 @@
 // command line, without the GUI. list shows what the picker would (installed, resume family,
 // status channels, warnings and errors); validate checks manifest files before they are dropped in.
 import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { AgentCatalog, type CatalogEntry, type CatalogProblem } from '../host/catalog';
 import { readManifestFile } from '../host/readManifestFile';
 import { ExitCode, type CliIo, type CommandHandler } from './main';
+import { printOk } from './output';
 
 const USAGE = `Usage:
   termio agents list [--json]      every agent Termio knows: bundled and yours, in picker order
@@ -27,24 +29,32 @@ export const run: CommandHandler = async (args, io) => {
   return ExitCode.usage;
 };
 
-async function list(args: string[], io: CliIo): Promise<number> {
-  let json = false;
-  for (const a of args) {
-    if (a === '--json') json = true;
-    else if (a === '--help' || a === '-h') {
-      io.out(USAGE);
-      return ExitCode.ok;
-    } else {
-      io.err(`termio agents list: unexpected argument '${a}'\n\n${USAGE}`);
-      return ExitCode.usage;
-    }
+/** The options and file arguments of a verb, or null after reporting bad usage or printing help. */
+function parse(verb: string, args: string[], io: CliIo, withFiles: boolean): { json: boolean; files: string[] } | null {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: withFiles });
+  } catch (err) {
+    io.err(`termio agents ${verb}: ${(err as Error).message}\n\n${USAGE}`);
+    return null;
   }
+  if (parsed.values.help) {
+    io.out(USAGE);
+    return null;
+  }
+  return { json: parsed.values.json === true, files: parsed.positionals };
+}
+
+async function list(args: string[], io: CliIo): Promise<number> {
+  const parsed = parse('list', args, io, false);
+  if (!parsed) return args.includes('--help') || args.includes('-h') ? ExitCode.ok : ExitCode.usage;
+  const json = parsed.json;
   const catalog = await AgentCatalog.create({ env: io.env, watch: false });
   try {
     const entries = catalog.list();
     const problems = catalog.problems().filter((p) => !p.keptLastGood);
     if (json) {
-      io.out(`${JSON.stringify({ agents: entries.map(entryJson), problems: problems.map(problemJson) }, null, 2)}\n`);
+      printOk(io, { agents: entries.map(entryJson), problems: problems.map(problemJson) });
     } else {
       io.out(formatTable(entries));
       const messages = [...entries.flatMap((e) => [...e.errors, ...e.warnings]), ...problems.flatMap((p) => [...p.errors, ...p.warnings])];
@@ -57,11 +67,9 @@ async function list(args: string[], io: CliIo): Promise<number> {
 }
 
 async function validate(args: string[], io: CliIo): Promise<number> {
-  const files = args.filter((a) => a !== '--');
-  if (files.some((f) => f === '--help' || f === '-h')) {
-    io.out(USAGE);
-    return ExitCode.ok;
-  }
+  const parsed = parse('validate', args, io, true);
+  if (!parsed) return args.includes('--help') || args.includes('-h') ? ExitCode.ok : ExitCode.usage;
+  const files = parsed.files;
   if (files.length === 0) {
     io.err(`termio agents validate: give at least one manifest file\n\n${USAGE}`);
     return ExitCode.usage;

@@ -1,6 +1,8 @@
 // `termio hooks install|uninstall|status [--agent ID] [--json]`: puts Termio's status hooks into
-// (or takes them out of) each agent's own config, for every manifest that declares hooks.
-// Works without the app running: it edits files only.
+// (or takes them out of) each agent's own config, for every manifest that declares hooks, and the
+// Termio skill into the skills folder of each that names one. Works without the app running: it
+// edits files only.
+import { parseArgs } from 'node:util';
 import { AgentCatalog } from '../host/catalog';
 import {
   agentHookStatus,
@@ -11,7 +13,9 @@ import {
   type AgentHooks,
 } from '../host/hookInstaller';
 import { termioPaths } from '../host/paths';
+import { installSkill, skillStatus, uninstallSkill, type SkillResult } from '../host/skillInstaller';
 import { ExitCode, type CliIo } from './main';
+import { printOk } from './output';
 
 const HELP = `Usage: termio hooks install|uninstall|status [--agent ID] [--json]
 
@@ -19,6 +23,8 @@ Live agent status: installs Termio's reporter into each agent's own hook configu
 (e.g. ~/.claude/settings.json), removes exactly those entries again, or shows where they are.
 Your own entries, comments and formatting are kept byte for byte; a config that does not
 parse is reported and left alone; the original is backed up under $TERMIO_HOME/backups/hooks.
+With them goes the Termio skill (how an agent drives other sessions), into the agent's skills
+folder as termio/SKILL.md (e.g. ~/.claude/skills/termio/SKILL.md); a file of yours there stays.
 
 Options:
   --agent ID   only this agent (default: every agent whose manifest declares hooks)
@@ -37,6 +43,12 @@ function describe(r: AgentHookResult, home: string): string {
   return line;
 }
 
+function describeSkill(r: SkillResult, home: string): string {
+  const file = r.file.startsWith(`${home}/`) ? `~/${r.file.slice(home.length + 1)}` : r.file;
+  const what = r.state === 'foreign' ? 'yours, left as it is' : r.state;
+  return `${r.agentId.padEnd(10)} skill ${what}  ${file}${r.action !== 'none' ? `  (${r.action})` : ''}${r.error ? `\n  error: ${r.error}` : ''}`;
+}
+
 export async function run(args: string[], io: CliIo): Promise<number> {
   const [verb, ...rest] = args;
   if (verb === undefined || verb === '--help' || verb === '-h' || verb === 'help') {
@@ -47,18 +59,15 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     io.err(`termio hooks: unknown verb '${verb}'\n\n${HELP}`);
     return ExitCode.usage;
   }
-  let agentId: string | undefined;
-  let json = false;
-  for (let i = 0; i < rest.length; i++) {
-    const a = rest[i];
-    if (a === '--json') json = true;
-    else if (a === '--agent' && rest[i + 1] !== undefined) agentId = rest[++i];
-    else if (a?.startsWith('--agent=')) agentId = a.slice('--agent='.length);
-    else {
-      io.err(`termio hooks: unexpected argument '${a}'\n\n${HELP}`);
-      return ExitCode.usage;
-    }
+  let values: { agent?: string | undefined; json?: boolean | undefined };
+  try {
+    ({ values } = parseArgs({ args: rest, options: { agent: { type: 'string' }, json: { type: 'boolean' } }, strict: true, allowPositionals: false }));
+  } catch (err) {
+    io.err(`termio hooks: ${(err as Error).message}\n\n${HELP}`);
+    return ExitCode.usage;
   }
+  const agentId = values.agent;
+  const json = values.json === true;
 
   // The same catalog the app loads (bundled + user, user overriding by id); no PATH look-up,
   // since installing hooks does not need the agent to be installed yet.
@@ -66,7 +75,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const manifests = new Map(catalog.list().map((e) => [e.id, e.manifest] as const));
   for (const p of catalog.problems()) io.err(`termio hooks: skipped manifest: ${p.errors.join('; ')}\n`);
   await catalog.dispose();
-  let agents: AgentHooks[] = [...manifests.values()].flatMap((m) => (m.hooks ? [{ agentId: m.id, hooks: m.hooks }] : []));
+  let agents: Array<AgentHooks & { skills?: string }> = [...manifests.values()].flatMap((m) => (m.hooks ? [{ agentId: m.id, hooks: m.hooks, ...(m.skills ? { skills: m.skills } : {}) }] : []));
   if (agentId !== undefined) {
     const m = manifests.get(agentId);
     if (!m) {
@@ -89,7 +98,13 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const results = agents.map((a) =>
     verb === 'install' ? installAgentHooks(a, opts) : verb === 'uninstall' ? uninstallAgentHooks(a, opts) : agentHookStatus(a, opts),
   );
-  if (json) io.out(`${JSON.stringify(results, null, 2)}\n`);
-  else for (const r of results) io.out(`${describe(r, home)}\n`);
-  return results.some((r) => r.error !== undefined) ? ExitCode.failed : ExitCode.ok;
+  const skillFn = verb === 'install' ? installSkill : verb === 'uninstall' ? uninstallSkill : skillStatus;
+  // The skill goes in with hooks that went in, and out with them.
+  const skills = agents.flatMap((a, i) => (a.skills && !(verb === 'install' && results[i]?.error) ? [skillFn(a.agentId, a.skills, { home })] : []));
+  if (json) printOk(io, { agents: results, skills });
+  else {
+    for (const r of results) io.out(`${describe(r, home)}\n`);
+    for (const r of skills) io.out(`${describeSkill(r, home)}\n`);
+  }
+  return [...results, ...skills].some((r) => r.error !== undefined) ? ExitCode.failed : ExitCode.ok;
 }

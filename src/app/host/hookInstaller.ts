@@ -87,7 +87,7 @@ function readText(file: string): string | null {
 }
 
 /** Writes through a symlink to its target, via a temp file and rename, keeping the mode. */
-function writeAtomic(file: string, text: string): void {
+export function writeAtomic(file: string, text: string): void {
   const target = existsSync(file) ? realpathSync(file) : file;
   mkdirSync(dirname(target), { recursive: true });
   const mode = existsSync(target) ? statSync(target).mode & 0o777 : 0o644;

@@ -16,6 +16,7 @@ import { termioPaths, type TermioPaths } from './paths';
 import { ResumeService } from './resumeService';
 import { SessionRegistry, type SessionRecord, type SpawnRequest, type SpawnFailure } from './sessionRegistry';
 import { SettingsStore } from './settings';
+import { installSkill, uninstallSkill } from './skillInstaller';
 import { folderLabels } from './sidebarModel';
 import { StateStore, type StateProblem } from './stateStore';
 import { StatusTracker } from './statusTracker';
@@ -202,6 +203,12 @@ export class Host {
     const r = (on ? installAgentHooks : uninstallAgentHooks)({ agentId, hooks: m.hooks }, this.hookOptions());
     this.opts.logger.info('hooks changed', { agentId, on, state: r.state, action: r.action, file: r.file, ...(r.error ? { error: r.error } : {}) });
     if (r.error) this.reportProblem('hooks', r.error);
+    // The Termio skill goes in with live status and out with it.
+    if (m.skills && !(on && r.error)) {
+      const skill = (on ? installSkill : uninstallSkill)(agentId, m.skills, { home: this.hookOptions().home });
+      this.opts.logger.info('skill changed', { agentId, on, state: skill.state, action: skill.action, file: skill.file });
+      if (skill.error) this.reportProblem('hooks', skill.error);
+    }
     return r;
   }
 

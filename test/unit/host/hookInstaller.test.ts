@@ -90,7 +90,9 @@ describe('termio hooks', () => {
     expect(i).toMatchObject({ code: 0, err: '' });
     expect(i.out).toMatch(/^claude\s+installed\s+~\/\.claude\/settings\.json\s+\(written\)/);
     const s = await cli(['status', '--json']);
-    const rows = JSON.parse(s.out) as Array<{ agentId: string; state: string; note?: string }>;
+    const body = JSON.parse(s.out) as { schemaVersion: number; ok: boolean; agents: Array<{ agentId: string; state: string; note?: string }> };
+    expect(body).toMatchObject({ schemaVersion: 1, ok: true });
+    const rows = body.agents;
     expect(rows.find((r) => r.agentId === 'claude')).toMatchObject({ state: 'installed' });
     expect(rows.find((r) => r.agentId === 'codex')).toMatchObject({ state: 'absent' });
     expect((await cli(['uninstall', '--agent', 'claude'])).code).toBe(0);
