@@ -63,6 +63,7 @@ export class SessionWaits implements Disposable {
   /** Fired when a turn record changes (a prompt typed or dropped): waits on 'turn' look again. */
   private readonly turnChanged = new Emitter<string>();
   private readonly subs: Disposable[] = [];
+  private waiting = 0;
 
   constructor(opts: SessionWaitsOptions) {
     this.registry = opts.registry;
@@ -86,6 +87,11 @@ export class SessionWaits implements Disposable {
         if (t && !t.pendingPrompt && (c.record.state === 'working' || c.record.state === 'attention')) t.workSeen = true;
       }),
     );
+  }
+
+  /** Waits in progress (benchmarks and tests wait for a waiter to be in place). */
+  get pending(): number {
+    return this.waiting;
   }
 
   /** Input is about to be typed into the session: a 'turn' wait now waits for the work it starts. */
@@ -132,9 +138,11 @@ export class SessionWaits implements Disposable {
     return new Promise<WaitResult>((resolve) => {
       const subs: Disposable[] = [];
       let finished = false;
+      this.waiting++;
       const finish = (outcome: WaitOutcome) => {
         if (finished) return;
         finished = true;
+        this.waiting--;
         for (const d of subs) d.dispose();
         // The session as it was at the moment the wait ended, not when the emulator caught up.
         const alive = this.registry.get(id);
