@@ -1,8 +1,10 @@
 // The termio CLI against the real app under Xvfb: only the CLI drives it. Spawn a shell, type into
 // it, read its screen, watch a status change from a (fake) agent with hooks, focus and close;
-// and two sessions in two folders side by side.
+// two sessions in two folders side by side; and a shell session driving an agent and a command
+// with spawn --prompt --wait and run --wait, and a wait that times out.
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/waitFor';
@@ -118,5 +120,68 @@ describe.skipIf(e2eSkipReason)('termio CLI against the running app', () => {
     } finally {
       watch.kill('SIGINT');
     }
+  });
+
+  describe('agents driving agents', () => {
+    const termioBin = join(repoRoot, 'bin', 'termio');
+
+    /** Types a command into a shell session and waits for the file it writes its exit code to. */
+    async function inShell(a: AppUnderTest, shellId: string, command: string, name: string): Promise<{ code: number; out: string }> {
+      const out = join(a.home, `${name}.out`);
+      const done = join(a.home, `${name}.done`);
+      const sent = await a.cli(['sessions', 'send', shellId, `${command} > ${out} 2>&1; echo $? > ${done}`, '--enter']);
+      expect(sent.code, sent.stderr).toBe(0);
+      try {
+        const { code } = await waitFor(() => (existsSync(done) && readFileSync(done, 'utf8').endsWith('\n') ? { code: Number(readFileSync(done, 'utf8')) } : null), {
+          timeout: 40_000,
+          what: `${name} in the shell session`,
+        });
+        return { code, out: readFileSync(out, 'utf8') };
+      } catch (err) {
+        const screen = (await a.cli(['sessions', 'read', shellId])).stdout;
+        throw new Error(`${(err as Error).message}; the shell shows:\n${screen}\n${existsSync(out) ? readFileSync(out, 'utf8') : ''}`);
+      }
+    }
+
+    it('a shell session spawns a fake agent with a prompt, waits for its answer, and runs a command to its exit code', async () => {
+      const home = mkdtempSync(join(tmpdir(), 'termio-e2e-'));
+      installFakeAgents(home, ['claude']);
+      app = await AppUnderTest.launch(display, { home });
+      await app.waitForWindow();
+      await waitFor(async () => (await app!.cli(['sessions', 'list'])).code === 0, { what: 'the control socket' });
+      expect((await app.cli(['hooks', 'install', '--agent', 'claude'])).code).toBe(0);
+      const shellId = (await app.cli(['sessions', 'spawn', '--cwd', home])).stdout.trim();
+
+      const spawned = await inShell(app, shellId, `${termioBin} sessions spawn --agent claude --prompt "x" --wait --timeout 30 --json`, 'spawn');
+      expect(spawned.code, spawned.out).toBe(0);
+      const reply = JSON.parse(spawned.out);
+      expect(reply).toMatchObject({ schemaVersion: 1, ok: true, wait: { outcome: 'settled', until: 'turn', session: { agentId: 'claude', parentId: shellId } } });
+      // The fake's answer to its first prompt (it reads the prompt, runs its turn, answers).
+      expect(reply.wait.lines).toEqual(expect.arrayContaining(['fake claude ready', expect.stringMatching(/Done\.$/)]));
+      expect(reply.wait.session).toMatchObject({ state: expect.stringMatching(/^(done|idle)$/), title: 'x' });
+      app.screenshot('cli-spawn-wait');
+
+      const ran = await inShell(app, shellId, `${termioBin} sessions run --wait --json -- sh -c 'exit 7'`, 'run');
+      expect(ran.code, ran.out).toBe(0);
+      expect(JSON.parse(ran.out)).toMatchObject({ ok: true, wait: { outcome: 'settled', session: { exited: { exitCode: 7 }, parentId: shellId } } });
+      const list = await listSessions<Info & { parentId: string | null }>(app);
+      expect(list.filter((s) => s.parentId === shellId)).toHaveLength(2);
+      expect((await app.cli(['sessions', 'why', JSON.parse(ran.out).id])).stdout).toMatch(/\(exited 7\)/);
+      app.screenshot('cli-children');
+    }, 120_000);
+
+    it('wait --timeout 1 on a working session exits 3', async () => {
+      const home = mkdtempSync(join(tmpdir(), 'termio-e2e-'));
+      installFakeAgents(home, ['claude']);
+      app = await AppUnderTest.launch(display, { home });
+      await app.waitForWindow();
+      await waitFor(async () => (await app!.cli(['sessions', 'list'])).code === 0, { what: 'the control socket' });
+      expect((await app.cli(['hooks', 'install', '--agent', 'claude'])).code).toBe(0);
+      const id = (await app.cli(['sessions', 'spawn', '--agent', 'claude', '--cwd', home, '--prompt', 'a slow build'])).stdout.trim();
+      await waitFor(async () => (await listSessions<Info>(app!)).find((s) => s.id === id)?.state === 'working', { what: 'the agent to work' });
+      const waited = await app.cli(['sessions', 'wait', id, '--timeout', '1', '--json']);
+      expect(waited.code, waited.stderr).toBe(3);
+      expect(JSON.parse(waited.stdout)).toMatchObject({ schemaVersion: 1, ok: true, outcome: 'timeout', session: { state: 'working' } });
+    });
   });
 });

@@ -6,6 +6,7 @@
 // (reference/agent-clis.md). Input is line based, typed into the pty:
 //   any text        → a turn: prompt hook, spinner title, one Bash tool call, stop hook
 //   text with "ask" → the tool call first needs permission; the next line answers it
+//   text with "slow" → the tool call runs for a minute (the turn stays working, silent)
 //   /clear          → a new conversation id (SessionStart with source "clear")
 //   /exit           → exits 0
 import { spawnSync } from 'node:child_process';
@@ -111,10 +112,17 @@ rl.on('line', (line) => {
   const finish = () => {
     title(agent.title.busy(frame++));
     fire('post', { tool_name: 'Bash', tool_response: { stdout: 'ok' } }, 'Bash');
+    // The answer is on screen before the turn's stop hook runs, as the real CLIs stream it.
+    process.stdout.write('Done.\r\n');
     fire('stop', { stop_hook_active: false, last_assistant_message: 'Done.' });
     title(agent.title.idle);
-    process.stdout.write('Done.\r\n> ');
+    process.stdout.write('> ');
   };
+  // A minute is far longer than any test waits on a working turn.
+  if (line.includes('slow')) {
+    setTimeout(finish, 60_000);
+    return;
+  }
   if (line.includes('ask')) {
     fire('permission', { tool_name: 'Bash', notification_type: 'permission_prompt', message: 'Claude needs your permission to use Bash' }, dialect === 'claude' ? 'Bash' : 'permission_prompt');
     if (agent.title.attention) title(agent.title.attention);

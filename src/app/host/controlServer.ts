@@ -78,6 +78,8 @@ export const defaultControlLimits: ControlLimits = {
 
 /** sun_path is 104 bytes on macOS (108 on Linux), including the terminating NUL. */
 const MAX_SOCKET_PATH_BYTES = 103;
+/** A run tab's default title: the command line, cut where a sidebar row has long stopped showing it. */
+const RUN_LABEL_CHARS = 120;
 /** Probing an existing socket: a live app accepts at once; one second covers a loaded machine. */
 const PROBE_TIMEOUT_MS = 1_000;
 
@@ -530,7 +532,9 @@ export class ControlServer {
       }
       case 'sessions.run': {
         const { argv, cwd, title, wait } = req.args;
-        const spawned = await this.registry.spawn({ argv, ...(cwd !== undefined ? { cwd } : {}), ...(title !== undefined ? { title } : {}), ...this.parentOf(req.args.parent) });
+        // Untitled, the tab shows the command line: "Terminal" would say nothing about it.
+        const label = title ?? argv.join(' ').slice(0, RUN_LABEL_CHARS);
+        const spawned = await this.registry.spawn({ argv, ...(cwd !== undefined ? { cwd } : {}), title: label, ...this.parentOf(req.args.parent) });
         if (!spawned.ok) return spawned;
         const id = spawned.record.id;
         const result = { id, session: sessionInfo(spawned.record) };

@@ -10,6 +10,9 @@ export interface WaitLimits {
   /** A program with no status channel counts as ready once its output has been quiet this long:
    *  a shell or REPL draws its prompt in one burst, and 300 ms is well past a burst's gaps. */
   quietMs: number;
+  /** Once its status channel says it is ready, a program's output must still be this quiet: the
+   *  channel can speak a moment before the screen is drawn (a title set first thing at start). */
+  settleMs: number;
   /** An agent with status channels that never said it is ready (hooks not installed, no title yet)
    *  counts as ready once its screen has been still this long: a TUI still loading redraws sooner. */
   quietWithChannelsMs: number;
@@ -24,6 +27,7 @@ export interface WaitLimits {
 
 export const defaultWaitLimits: WaitLimits = {
   quietMs: 300,
+  settleMs: 150,
   quietWithChannelsMs: 3_000,
   readyCheckMs: 100,
   readyTimeoutMs: 60_000,
@@ -217,11 +221,11 @@ export class SessionWaits implements Disposable {
   private isReady(r: SessionRecord): boolean {
     if (r.state !== 'idle' && r.state !== 'done') return false;
     const evidence = this.readyEvidence(r.id);
-    if (evidence === true) return true;
     const last = this.lastOutput.get(r.id)?.at ?? 0;
+    const quietFor = performance.now() - last;
+    if (evidence === true) return quietFor >= this.limits.settleMs;
     if (last === 0) return false;
-    const quiet = evidence === undefined ? this.limits.quietMs : this.limits.quietWithChannelsMs;
-    return performance.now() - last >= quiet;
+    return quietFor >= (evidence === undefined ? this.limits.quietMs : this.limits.quietWithChannelsMs);
   }
 
   dispose(): void {
