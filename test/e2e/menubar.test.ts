@@ -2,7 +2,8 @@
 // tray (XEmbed) and dunst as the notification daemon, all on a private Xvfb. The tray icon is
 // checked pixel by pixel in each aggregate state (and animating while agents work), the open menu
 // is screenshotted and used from the keyboard to jump to a session, and dunst must show a
-// notification when a fake Claude Code asks for permission, and none while the user looks at it.
+// notification when a fake Claude Code asks for permission, and none while the user looks at it;
+// `termio notify` from inside a session shows one too.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -231,6 +232,22 @@ describe.skipIf(desktopSkipReason)('menu bar: tray icon, tray menu and notificat
     await a.cli(['sessions', 'send', shell, "printf '\\033]9;Build finished\\007'; printf '\\033]777;notify;Deploy;All green\\007'", '--enter']);
     await waitFor(() => desktop.notifications().find((n) => n.summary === 'Deploy' && n.body === 'All green'), { what: 'the OSC 777 notification' });
     await waitFor(() => desktop.notifications().find((n) => n.summary === 'Terminal' && n.body === 'Build finished'), { what: 'the OSC 9 notification' });
+  });
+
+  it('termio notify from inside a session shows a notification naming that session', async () => {
+    const { app: a } = await startApp();
+    const folder = join(a.home, 'iota');
+    mkdirSync(folder);
+    const shell = (await a.cli(['sessions', 'spawn', '--cwd', folder])).stdout.trim();
+    await a.cli(['sessions', 'send', shell, `${join(repoRoot, 'bin', 'termio')} notify --title Build 'all 212 tests pass'`, '--enter']);
+    const shown = await waitFor(() => desktop.notifications().find((n) => n.body === 'all 212 tests pass'), { what: 'the notify notification' });
+    expect(shown.summary).toBe('Build');
+    // The app knows which session asked: a click (where the OS reports clicks) focuses it.
+    await a.waitForLog(new RegExp(`INFO notification \\{"kind":"terminal","session":"${shell}","title":"Build"`));
+    // Untitled, it names the session's agent and folder.
+    await a.cli(['sessions', 'send', shell, `${join(repoRoot, 'bin', 'termio')} notify 'second one'`, '--enter']);
+    const untitled = await waitFor(() => desktop.notifications().find((n) => n.body === 'second one'), { what: 'the untitled notification' });
+    expect(untitled.summary).toBe('Terminal · iota');
   });
 
   /** Visible top-level windows of the app (the main window, the tray menu when open). */
