@@ -147,7 +147,7 @@ describe.skipIf(e2eSkipReason)('termio CLI against the running app', () => {
       const home = mkdtempSync(join(tmpdir(), 'termio-e2e-'));
       installFakeAgents(home, ['claude']);
       app = await AppUnderTest.launch(display, { home });
-      await app.waitForWindow();
+      const win = await app.waitForWindow();
       await waitFor(async () => (await app!.cli(['sessions', 'list'])).code === 0, { what: 'the control socket' });
       expect((await app.cli(['hooks', 'install', '--agent', 'claude'])).code).toBe(0);
       const shellId = (await app.cli(['sessions', 'spawn', '--cwd', home])).stdout.trim();
@@ -168,6 +168,16 @@ describe.skipIf(e2eSkipReason)('termio CLI against the running app', () => {
       expect(list.filter((s) => s.parentId === shellId)).toHaveLength(2);
       expect((await app.cli(['sessions', 'why', JSON.parse(ran.out).id])).stdout).toMatch(/\(exited 7\)/);
       app.screenshot('cli-children');
+
+      // Closing the shell from the keyboard asks whether the sessions it started go too; Enter says yes.
+      expect((await app.cli(['sessions', 'focus', shellId])).code).toBe(0);
+      display.xdotool('windowfocus', '--sync', win);
+      display.xdotool('key', process.platform === 'darwin' ? 'super+w' : 'ctrl+shift+w');
+      await app.waitForLog(new RegExp(`close asks about started sessions \\{"id":"${shellId}"`));
+      app.screenshot('cli-close-asks');
+      expect(await listSessions<Info>(app)).toHaveLength(3);
+      display.xdotool('key', 'Return');
+      await waitFor(async () => (await listSessions<Info>(app!)).length === 0, { what: 'the shell and the two sessions it started to close' });
     }, 120_000);
 
     it('wait --timeout 1 on a working session exits 3', async () => {

@@ -253,6 +253,7 @@ export class TermioApp {
         for (const c of choice === 'all' ? started : []) reg.close(c.id);
         reg.close(id);
       },
+      'Enter closes, Esc keeps everything open',
     );
   }
 

@@ -48,10 +48,10 @@ export class QuickOpen {
   }
 
   /** A filtered list; Enter chooses the selected item's id. */
-  openList(heading: string, items: QuickItem[], onChoose: (id: string) => void): void {
+  openList(heading: string, items: QuickItem[], onChoose: (id: string) => void, placeholder = 'Type a name, a folder or an agent…'): void {
     this.withList = true;
     this.items = items;
-    this.open(heading, '', 'Type a name, a folder or an agent…', onChoose);
+    this.open(heading, '', placeholder, onChoose);
   }
 
   /** One line of text; Enter chooses it. */
