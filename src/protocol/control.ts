@@ -2,7 +2,7 @@
 // zod schema (the single source of truth; types are inferred), plus parseRequest, which turns
 // one received frame into a validated request or the error reply to send back.
 import { z } from 'zod';
-import { CONTROL_PROTOCOL_VERSION } from './controlFrames';
+import { CONTROL_PROTOCOL_VERSION, MAX_WAIT_MS } from './controlFrames';
 
 export const SessionStateSchema = z
   .enum(['working', 'attention', 'done', 'idle'])
@@ -21,8 +21,6 @@ const MAX_READ_LINES = 10_000;
 const MAX_ARGV = 4_096;
 /** A notification body: the OS shows a few lines; 4,000 characters is already more than any shows. */
 const MAX_NOTIFY_CHARS = 4_000;
-/** A wait longer than a day is a script that forgot its timeout; it can wait again. */
-export const MAX_WAIT_MS = 86_400_000;
 
 const AbsolutePath = z
   .string()

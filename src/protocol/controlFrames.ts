@@ -12,6 +12,9 @@ export const CONTROL_PROTOCOL_VERSION = 1;
  */
 export const MAX_FRAME_CHARS = 1_048_576;
 
+/** The longest `sessions.wait`: a wait longer than a day is a script that forgot its timeout; it can wait again. */
+export const MAX_WAIT_MS = 86_400_000;
+
 /** Name of the file in $TERMIO_HOME/run that tells clients where the app listens. */
 export const CONTROL_INFO_FILE = 'control.json';
 /** Name of the control socket in $TERMIO_HOME/run. */

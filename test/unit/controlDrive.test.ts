@@ -2,7 +2,7 @@
 // socket (shells in real ptys): run with its exit code, waits that end on the state, on a timeout
 // or when the session needs you, send --wait for the turn it started, a spawn's first prompt typed
 // only once the program is ready, the parent a session records, and notify.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SessionRegistry } from '../../src/app/host/sessionRegistry';
@@ -75,7 +75,7 @@ describe('termio sessions wait', () => {
 
     // Settles on the state change, with the lines written meanwhile.
     const waiting = background(['sessions', 'wait', id, '--json'], h.env);
-    await waitFor(() => h.server.connectionCount === 1, { what: 'the waiter to connect' });
+    await waitFor(() => h.server.waits.pending === 1, { what: 'the wait to be in place' });
     h.registry.get(id)!.session.write('echo produced\r');
     await waitFor(() => h.registry.get(id)!.session.screenLines().includes('produced'), { what: 'the output' });
     h.registry.setState(id, 'done', 'test: done');
@@ -88,7 +88,7 @@ describe('termio sessions wait', () => {
     // Waiting for done, the session asks for the user instead: exit 5, with the screen.
     h.registry.setState(id, 'working', 'test: working again');
     const asking = background(['sessions', 'wait', id], h.env);
-    await waitFor(() => h.server.connectionCount === 1, { what: 'the waiter to connect' });
+    await waitFor(() => h.server.waits.pending === 1, { what: 'the wait to be in place' });
     h.registry.setState(id, 'attention', 'test: permission prompt');
     const needsYou = await asking.exit;
     expect(needsYou.status).toBe(5);
@@ -190,5 +190,16 @@ describe('termio notify', () => {
     expect(r).toMatchObject({ status: 0, stdout: '{"schemaVersion":1,"ok":true,"shown":true}\n' });
     expect(shown).toEqual([{ sessionId: id, title: 'Build', text: 'tests passed' }]);
     expect((await termio(['notify'], h.env)).status).toBe(2);
+  });
+});
+
+describe('the CLI', () => {
+  it('loads no zod: every termio command pays for what the session commands load', () => {
+    const dist = join(repoRoot, 'dist', 'app', 'cli');
+    const probe = `for (const m of ['main', 'sessions', 'notify', 'output', 'controlClient']) require(${JSON.stringify(dist)} + '/' + m + '.js');
+      console.log(Object.keys(require.cache).filter((k) => k.includes('/node_modules/zod/')).length)`;
+    const r = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim()).toBe('0');
   });
 });

@@ -3,7 +3,8 @@
 // (no zod): the round trip of `termio sessions list --json`, process start included, is benchmarked.
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { MAX_WAIT_MS, type ControlArgs, type ControlError, type ControlResult, type ControlVerb, type SessionInfo, type WaitResult, type WatchEvent } from '../../protocol/control';
+import type { ControlArgs, ControlError, ControlResult, ControlVerb, SessionInfo, WaitResult, WatchEvent } from '../../protocol/control';
+import { MAX_WAIT_MS } from '../../protocol/controlFrames';
 import { ControlClient, REQUEST_TIMEOUT_MS, type Reply } from './controlClient';
 import { ExitCode, type CliIo, type CommandHandler } from './main';
 import { printError, printOk } from './output';
