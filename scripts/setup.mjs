@@ -207,11 +207,11 @@ function ensureHookReporter(stamp) {
 
 function ensureBuild(stamp) {
   const newest = Math.max(
-    newestMtime(join(root, 'src'), (p) => p.endsWith('.ts')),
-    ...['tsconfig.base.json', 'tsconfig.build.json', 'package-lock.json'].map((f) => statSync(join(root, f)).mtimeMs),
+    newestMtime(join(root, 'src'), (p) => p.endsWith('.ts') || p.endsWith('tsconfig.json')),
+    ...['tsconfig.base.json', 'tsconfig.layer.json', 'tsconfig.build.json', 'package-lock.json'].map((f) => statSync(join(root, f)).mtimeMs),
   );
   if (existsSync(join(root, 'dist')) && stamp.build === newest) return;
-  run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root });
+  run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'tsconfig.build.json'], { cwd: root });
   stamp.build = newest;
   writeStamp(stamp);
 }

@@ -4,6 +4,7 @@ export {};
 export * from './controlFrames';
 export * from './control';
 export * from './resumePlan';
+export * from './homePath';
 export * from './resumeStoreMatch';
 export * from './resumeRecord';
 export * from './manifestSchema';

@@ -101,17 +101,6 @@ export function splitFlags(flags: string | undefined): string[] {
   return (flags ?? '').split(/\s+/).filter((t) => t.length > 0);
 }
 
-/**
- * Expands a leading `~` (alone or followed by '/') to home. `~user` forms and everything else
- * are returned unchanged. Pure: the caller passes home.
- */
-export function expandHome(path: string, home: string): string {
-  if (path !== '~' && !path.startsWith('~/')) return path;
-  const base = home.length > 1 ? home.replace(/\/+$/, '') : home;
-  if (path === '~' || path === '~/') return base || '/';
-  return `${base === '/' ? '' : base}/${path.slice(2)}`;
-}
-
 /** An empty argv means "the login shell" (SpawnOptions.argv omitted): a manifest without a command. */
 function launchArgv(manifest: ResumeManifestInput, session: ResumeSessionInput, args: string[]): string[] {
   if (manifest.command === undefined || manifest.command === '') return [];

@@ -2,7 +2,7 @@
 // list of same-style runs; plus cursor, selection and scroll position. Rows that did not change
 // keep their object identity and are left out of `dirtyRows`, so a view repaints only the rest.
 import type { IBufferCell, IBufferLine, Terminal } from '@xterm/headless';
-import { DisposableStore, type Disposable } from './events';
+import { DisposableStore, type Disposable } from '../protocol/events';
 import type { CursorShape, TerminalModes } from './terminalModes';
 
 export type Color = { kind: 'default' } | { kind: 'palette'; index: number } | { kind: 'rgb'; value: number };

@@ -7,7 +7,7 @@ import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import * as pty from 'node-pty';
 import type { Terminal } from '@xterm/headless';
 import { createEmulator } from './createEmulator';
-import { DisposableStore, Emitter, toDisposable, type Disposable, type Event } from './events';
+import { DisposableStore, Emitter, toDisposable, type Disposable, type Event } from '../protocol/events';
 import { FlowController } from './flowControl';
 import { installExitDrain } from './ptyDrain';
 import { Utf8Splitter } from './utf8Splitter';
@@ -18,7 +18,6 @@ import {
 import { RenderModel } from './renderModel';
 import { TerminalModes, type CursorShape } from './terminalModes';
 
-export type { Disposable, Event } from './events';
 
 export interface SpawnOptions {
   /** Omitted → the user's login shell ($SHELL -l, fallback /bin/sh). */

@@ -12,6 +12,7 @@ import {
 } from '../host/hookInstaller';
 import { termioPaths } from '../host/paths';
 import { ExitCode, type CliIo } from './main';
+import { shortenHome } from '../../protocol/homePath';
 
 const HELP = `Usage: termio hooks install|uninstall|status [--agent ID] [--json]
 
@@ -26,7 +27,7 @@ Options:
 `;
 
 function describe(r: AgentHookResult, home: string): string {
-  const file = r.file.startsWith(`${home}/`) ? `~/${r.file.slice(home.length + 1)}` : r.file;
+  const file = shortenHome(r.file, home);
   const parts = [`${r.agentId.padEnd(10)} ${r.state.padEnd(10)} ${file}`];
   if (r.action !== 'none') parts.push(`(${r.action})`);
   if (r.state === 'partial') parts.push(`missing: ${r.missing.join(', ')}`);

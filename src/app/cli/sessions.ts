@@ -5,6 +5,7 @@ import { isAbsolute, resolve } from 'node:path';
 import type { ControlArgs, ControlError, ControlVerb, SessionInfo, WatchEvent } from '../../protocol/control';
 import { ControlClient, type Reply } from './controlClient';
 import { ExitCode, type CliIo, type CommandHandler } from './main';
+import { shortenHome } from '../../protocol/homePath';
 
 type FlagKind = 'bool' | 'string' | 'int';
 
@@ -176,8 +177,7 @@ function ago(iso: string, now: number): string {
 }
 
 function tilde(path: string, env: NodeJS.ProcessEnv): string {
-  const home = env.HOME;
-  return home && (path === home || path.startsWith(`${home}/`)) ? `~${path.slice(home.length)}` : path;
+  return env.HOME ? shortenHome(path, env.HOME) : path;
 }
 
 function table(rows: string[][]): string {

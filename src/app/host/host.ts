@@ -3,7 +3,6 @@
 // session registry, notifications and the control socket (the termio CLI). Headless: the UI
 // (or a test) subscribes to its events and tells it which window and session the user is on.
 import { homedir } from 'node:os';
-import { resolve } from 'node:path';
 import type { HookDetails } from '../../protocol/hookReport';
 import { Session } from '../../terminal';
 import { AgentCatalog, type CatalogEntry } from './catalog';
@@ -20,6 +19,7 @@ import { folderLabels } from './sidebarModel';
 import { StateStore, type StateProblem } from './stateStore';
 import { StatusTracker } from './statusTracker';
 import { isProcessAlive } from './processes';
+import { installRoot } from './install';
 
 /** The bundled manifest for the plain login shell (agents/terminal.json). */
 export const TERMINAL_AGENT_ID = 'terminal';
@@ -162,7 +162,7 @@ export class Host {
 
     host.registry.onRemoved((r) => host.handleRemoved(r));
     host.registry.onChanged((r) => host.store.getSession(r.id) && host.store.updateSession(r.id, { title: r.title }));
-    host.sink = opts.notificationSink ?? nodeNotifierSink(log, defaultNotificationIcon(resolve(__dirname, '..', '..', '..')));
+    host.sink = opts.notificationSink ?? nodeNotifierSink(log, defaultNotificationIcon(installRoot));
     // Discovered-id agents: open their store watchers now, so a launch does not wait for the
     // first scan of a large store (it can take a second).
     host.resume.warm(host.catalog.list().filter((e) => e.installed).map((e) => e.manifest)).catch((err: unknown) => log.warn('resume: could not watch an agent store', { error: String(err) }));

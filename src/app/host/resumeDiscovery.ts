@@ -7,7 +7,8 @@ import { open, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { existsSync, realpath } from 'node:fs';
 import chokidar, { type FSWatcher } from 'chokidar';
-import { expandHome, type DiscoverInput } from '../../protocol/resumePlan';
+import { expandHome } from '../../protocol/homePath';
+import type { DiscoverInput } from '../../protocol/resumePlan';
 import { parseDiscoveredRecord } from '../../protocol/resumeRecord';
 import { nullLogger, type Logger } from './log';
 

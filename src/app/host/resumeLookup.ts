@@ -3,7 +3,8 @@
 // to a bounded depth and a bounded number of folders, without following symlinked folders.
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { expandHome, type PinnedResumeInput } from '../../protocol/resumePlan';
+import { expandHome } from '../../protocol/homePath';
+import type { PinnedResumeInput } from '../../protocol/resumePlan';
 import { parseStoreMatch, storeMatcher } from '../../protocol/resumeStoreMatch';
 
 /**

@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { z } from 'zod';
-import { Emitter } from '../../terminal';
+import { Emitter } from '../../protocol/events';
 
 export const SettingsSchema = z.object({
   hooks: z

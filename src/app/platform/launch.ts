@@ -1,10 +1,11 @@
 // How to start the Termio app process on this OS: plain Node on Linux (Qt is driven by our
 // qode shim), NodeGUI's qode on macOS. Used by `npm start` and by `termio DIR`.
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { installRoot } from '../host/install';
 
 /** The checkout or install folder that holds dist/ and node_modules/. */
-export const appRoot = resolve(__dirname, '..', '..', '..');
+export const appRoot = installRoot;
 
 export interface LaunchCommand {
   command: string;

@@ -3,6 +3,7 @@
 // appearance restyles everything. The terminal grid itself is painted by the terminal view.
 import { join } from 'node:path';
 import type { SessionState } from '../../protocol';
+import { installPath } from '../host/install';
 
 export type Appearance = 'dark' | 'light';
 
@@ -109,7 +110,7 @@ export function chromeFor(appearance: Appearance): ChromeColors {
 }
 
 /** The repository (or installed app) folder: this file is in src/app/ui or dist/app/ui. */
-const ASSETS = join(__dirname, '..', '..', '..', 'assets', 'ui');
+const ASSETS = installPath('assets', 'ui');
 
 /**
  * The chevrons of combo and spin boxes (a styled box loses the native ones); one file per

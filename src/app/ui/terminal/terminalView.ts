@@ -20,9 +20,10 @@ import {
   WidgetAttribute,
   WidgetEventTypes,
 } from '@nodegui/nodegui';
+import { Emitter, type Disposable, type Event } from '../../../protocol/events';
 import {
-  darkTheme, Emitter, findAll, findLinks, nextMatchIndex, rangeRows, type BufferPoint, type BufferRange, type CursorState,
-  type Event, type FindDirection, type Frame, type KeyInput, type MouseButton, type Session, type Theme, type Disposable,
+  darkTheme, findAll, findLinks, nextMatchIndex, rangeRows, type BufferPoint, type BufferRange, type CursorState,
+  type FindDirection, type Frame, type KeyInput, type MouseButton, type Session, type Theme,
 } from '../../../terminal';
 import { FindBar } from './findBar';
 import { GridPainter, makeCellFonts, type CellFonts, type Highlight } from './gridPainter';
