@@ -6,6 +6,7 @@ import type { ControlArgs, ControlError, ControlVerb, SessionInfo, WatchEvent } 
 import { ControlClient, type Reply } from './controlClient';
 import { ExitCode, type CliIo, type CommandHandler } from './main';
 import { shortenHome } from '../../protocol/homePath';
+import { formatDuration } from '../host/sidebarModel';
 
 type FlagKind = 'bool' | 'string' | 'int';
 
@@ -169,11 +170,7 @@ function shortIds(ids: string[]): Map<string, string> {
 }
 
 function ago(iso: string, now: number): string {
-  const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m`;
-  if (s < 86_400) return `${Math.floor(s / 3600)}h`;
-  return `${Math.floor(s / 86_400)}d`;
+  return formatDuration(now - Date.parse(iso));
 }
 
 function tilde(path: string, env: NodeJS.ProcessEnv): string {

@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 import type { SessionState } from '../../protocol';
 import { installPath } from '../host/install';
+import { darkStateColors, lightStateColors } from './stateColors';
 
 export type Appearance = 'dark' | 'light';
 
@@ -73,7 +74,7 @@ export const darkChrome: ChromeColors = {
   primary: { background: '#2f8f6b', hover: '#37a37a', border: '#57d9a3', text: '#ffffff' },
   needsYou: { background: '#3d2a14', selected: '#5a3b17', border: '#ff9f43', text: '#ffd9ad', detail: '#ffb467' },
   banner: { background: '#4a2f12', border: '#ff9f43', text: '#ffd9ad' },
-  state: { attention: '#ff9f43', working: '#6cb6ff', done: '#57d9a3', idle: '#6b7386' },
+  state: darkStateColors,
 };
 
 // Light: near-white pages (the light terminal is #fbfbfb), a grey sidebar like Finder's, dark
@@ -102,7 +103,7 @@ export const lightChrome: ChromeColors = {
   primary: { background: '#1f7f5c', hover: '#1a6d4f', border: '#17664a', text: '#ffffff' },
   needsYou: { background: '#ffead2', selected: '#ffdbb3', border: '#d9731a', text: '#5a2e00', detail: '#8f4a00' },
   banner: { background: '#ffefd9', border: '#d9731a', text: '#5a2e00' },
-  state: { attention: '#c46210', working: '#2a74d4', done: '#1a8a5e', idle: '#7b8396' },
+  state: lightStateColors,
 };
 
 export function chromeFor(appearance: Appearance): ChromeColors {

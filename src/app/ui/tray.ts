@@ -22,6 +22,7 @@ import type { SessionState } from '../../protocol';
 import type { Logger } from '../host/log';
 import { aggregateState, byUrgency, formatDuration, stateLabel } from '../host/sidebarModel';
 import { TRAY_FRAMES, TRAY_FRAME_MS, trayIconSvg, trayTooltip } from './trayIcon';
+import { darkStateColors } from './stateColors';
 
 export interface TrayItem {
   id: string;
@@ -63,7 +64,8 @@ function svgIcon(svg: string): QIcon {
   return icon;
 }
 
-const dotColor: Record<SessionState, string> = { attention: '#ff9f43', working: '#6cb6ff', done: '#57d9a3', idle: '#8a93a6' };
+/** Menus are drawn dark on both platforms' menu bars here; the dark palette reads on either. */
+const dotColor = darkStateColors;
 export function stateDotIcon(state: SessionState): QIcon {
   return svgIcon(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16" width="16" height="16"><circle cx="8" cy="8" r="${state === 'attention' ? 6 : 5}" fill="${dotColor[state]}"/></svg>`);
 }

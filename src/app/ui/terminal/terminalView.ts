@@ -2,7 +2,6 @@
 // mouse, wheel, IME, clipboard, focus, resize) into session input. At most once per frame the
 // rows that changed are painted straight into the widget (its backing store keeps the rest).
 import { performance } from 'node:perf_hooks';
-import { spawn } from 'node:child_process';
 import {
   CursorShape as QtCursorShape,
   FocusPolicy,
@@ -28,6 +27,7 @@ import {
 import { FindBar } from './findBar';
 import { GridPainter, makeCellFonts, type CellFonts, type Highlight } from './gridPainter';
 import { keyInputFromQt, QtMod } from './keyMapping';
+import { openExternal } from '../openExternal';
 
 export interface TerminalViewOptions {
   fontFamily?: string;
@@ -652,8 +652,6 @@ function qtButton(b: number): MouseButton {
 }
 
 function defaultOpenLink(url: string): void {
-  if (!/^(https?|file|mailto):/i.test(url)) return;
-  const child = spawn(isMac ? 'open' : 'xdg-open', [url], { detached: true, stdio: 'ignore' });
-  child.on('error', () => undefined);
-  child.unref();
+  // Only schemes a browser or mail client handles: never hand a terminal's text to `open` as a path or app.
+  if (/^(https?|file|mailto):/i.test(url)) openExternal(url);
 }
