@@ -107,6 +107,12 @@ interface XtermCore {
 }
 
 export class RenderModel implements Disposable {
+  /** The cursor the user chose in settings, used until the application sets its own (DECSCUSR).
+   *  The next frame carries it; the cursor's row is repainted. */
+  setCursorDefaults(opts: RenderModelOptions): void {
+    this.opts = { ...opts };
+  }
+
   private lines: RenderRow[] = [];
   private selections: RowSelection[] = [];
   private cursor: CursorState | null = null;
@@ -123,7 +129,7 @@ export class RenderModel implements Disposable {
   private readonly core: XtermCore;
   private frameCache: Frame | null = null;
 
-  constructor(private readonly term: Terminal, private readonly modes: TerminalModes, private readonly opts: RenderModelOptions = {}) {
+  constructor(private readonly term: Terminal, private readonly modes: TerminalModes, private opts: RenderModelOptions = {}) {
     this.core = (term as unknown as { _core?: XtermCore })._core ?? {};
     const refresh = this.core._inputHandler?.onRequestRefreshRows;
     if (refresh) {

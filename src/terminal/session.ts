@@ -320,6 +320,12 @@ export class Session implements Disposable {
     this._onRender.fire();
   }
 
+  /** The cursor shape and blink from the user's settings (an application's DECSCUSR still wins). */
+  setCursorDefaults(shape: CursorShape, blink: boolean): void {
+    this.renderModel.setCursorDefaults({ cursorShape: shape, cursorBlink: blink });
+    this.requestRender();
+  }
+
   /** Asks views to repaint (after a selection change, for example). */
   requestRender(): void {
     if (!this.disposed) this._onRender.fire();

@@ -14,7 +14,7 @@ import { defaultNotificationIcon, NotificationPolicy, nodeNotifierSink, waitingF
 import { termioPaths, type TermioPaths } from './paths';
 import { ResumeService } from './resumeService';
 import { SessionRegistry, type SessionRecord, type SpawnRequest, type SpawnFailure } from './sessionRegistry';
-import { SettingsStore } from './settings';
+import { defaultSettings, SettingsStore } from './settings';
 import { folderLabels } from './sidebarModel';
 import { StateStore, type StateProblem } from './stateStore';
 import { StatusTracker } from './statusTracker';
@@ -81,7 +81,7 @@ export class Host {
   private constructor(readonly opts: HostOptions) {
     this.paths = termioPaths(opts.env);
     this.tracker = new StatusTracker({ logger: opts.logger });
-    this.notifications = new NotificationPolicy({ attention: true, done: true, doneMinSeconds: 10, terminal: true, sound: true });
+    this.notifications = new NotificationPolicy(defaultSettings().notifications);
     this.registry = new SessionRegistry({ spawner: (req) => this.spawnAgent(req), defaultCwd: homedir() });
     this.ready = new Promise((r) => (this.markReady = r));
   }
@@ -178,6 +178,7 @@ export class Host {
   private applySettings(): void {
     const s = this.settings.settings;
     this.notifications.setPrefs(s.notifications);
+    for (const r of this.registry.list()) r.session.setCursorDefaults(s.terminal.cursorStyle, s.terminal.cursorBlink);
     for (const e of this.settings.errors) this.opts.logger.warn('settings problem', { message: e });
   }
 
@@ -273,6 +274,8 @@ export class Host {
       ...(argv ? { argv } : {}),
       env: this.hooks.sessionEnv(),
       scrollback: this.settings.settings.terminal.scrollback,
+      cursorShape: this.settings.settings.terminal.cursorStyle,
+      cursorBlink: this.settings.settings.terminal.cursorBlink,
     });
     if ('kind' in session) {
       this.resume.sessionEnded(id);

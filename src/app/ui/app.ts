@@ -12,7 +12,6 @@ import type { SessionRecord } from '../host/sessionRegistry';
 import { shellQuote } from '../host/shellQuote';
 import { buildSidebar, folderLabels, formatDuration, stateLabel, type SessionSummary } from '../host/sidebarModel';
 import { SettingsWindow, type SettingsAgent } from './settingsWindow';
-import { DEFAULT_FONT_FAMILY } from './terminal/terminalView';
 import { WelcomeWindow } from './welcomeWindow';
 import { MainWindow } from './mainWindow';
 import type { PickerAgent } from './picker';
@@ -400,15 +399,11 @@ export class TermioApp {
     const s = this.host.settings.settings;
     if (s.welcomeShown) return;
     const agents = this.settingsAgents().filter((a) => a.installed && a.hooks);
-    const done = () => {
-      this.host.settings.set(['welcomeShown'], true);
-      this.host.settings.set(['hooks', 'offered'], true);
-    };
+    const done = () => this.host.settings.set(['welcomeShown'], true);
     this.welcome = new WelcomeWindow({
       agents,
       onInstall: (ids) => {
         for (const id of ids) this.host.setHooks(id, true);
-        this.host.settings.set(['hooks', 'enabled'], ids.length > 0);
         done();
       },
       onSkip: done,
@@ -421,7 +416,7 @@ export class TermioApp {
   private handleSettingsChange(): void {
     const s = this.host.settings.settings;
     this.applyAppearance('settings changed');
-    for (const v of this.views.values()) v.terminal.setFont(s.terminal.fontFamily ?? DEFAULT_FONT_FAMILY, s.terminal.fontSize);
+    for (const v of this.views.values()) v.terminal.setFont(s.terminal.fontFamily, s.terminal.fontSize);
     for (const w of this.windows) w.applyShortcuts(s.shortcuts);
     this.settingsWindow?.refreshProblems();
     if (this.host.settings.errors.length) this.activeWindow?.showMessage(this.host.settings.errors.join('\n'));

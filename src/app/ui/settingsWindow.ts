@@ -18,7 +18,7 @@ import {
   QWidget,
   ScrollBarPolicy,
 } from '@nodegui/nodegui';
-import type { Settings } from '../host/settings';
+import { defaultSettings, type Settings } from '../host/settings';
 import { darkChrome, settingsStyleSheet, type ChromeColors } from './chromeStyle';
 import { defaultShortcuts, type ShortcutAction } from './shortcuts';
 
@@ -288,8 +288,8 @@ export class SettingsWindow {
     const t = this.model.settings().terminal;
     const set = (k: string) => (v: unknown) => this.model.set(['terminal', k], v);
     const family = new QLineEdit();
-    family.setText(t.fontFamily ?? '');
-    family.setPlaceholderText(process.platform === 'darwin' ? 'Menlo' : 'DejaVu Sans Mono');
+    family.setText(t.fontFamily);
+    family.setPlaceholderText(defaultSettings().terminal.fontFamily);
     family.addEventListener('editingFinished', () => set('fontFamily')(family.text().trim() || undefined));
     const size = this.spinBox({ min: 6, max: 72, value: t.fontSize, suffix: ' pt' }, set('fontSize'));
     const theme = this.choice(['system', 'dark', 'light'], t.theme, set('theme'));

@@ -28,6 +28,7 @@ import { FindBar } from './findBar';
 import { GridPainter, makeCellFonts, type CellFonts, type Highlight } from './gridPainter';
 import { keyInputFromQt, QtMod } from './keyMapping';
 import { openExternal } from '../openExternal';
+import { defaultSettings } from '../../host/settings';
 
 export interface TerminalViewOptions {
   fontFamily?: string;
@@ -53,9 +54,9 @@ export interface FrameTiming {
 }
 
 const isMac = process.platform === 'darwin';
-export const DEFAULT_FONT_FAMILY = isMac ? 'Menlo' : 'DejaVu Sans Mono';
-/** Points: the size macOS Terminal and most Linux terminals start with. */
-export const DEFAULT_FONT_SIZE = isMac ? 13 : 11;
+/** The settings' defaults, for a view made without settings (benchmarks). */
+export const DEFAULT_FONT_FAMILY = defaultSettings().terminal.fontFamily;
+export const DEFAULT_FONT_SIZE = defaultSettings().terminal.fontSize;
 /** Paint at most this often: one frame at 60 Hz. */
 const FRAME_INTERVAL_MS = 1000 / 60;
 /** Cursor blink half-period (the macOS and GNOME default is ~530 ms). */
