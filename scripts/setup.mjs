@@ -179,7 +179,7 @@ function ensureQodeShim(stamp) {
   writeStamp(stamp);
 }
 
-// The native hook reporter (issue 6): agents run it on every tool call, and Node's start-up
+// The native hook reporter: agents run it on every tool call, and Node's start-up
 // alone costs ~90 ms. Without a C compiler the installer keeps using bin/termio-hook.
 function ensureHookReporter(stamp) {
   const dir = join(root, 'native', 'termio-hook');

@@ -1,4 +1,4 @@
-// Resume planning (ATP "Resume", DESIGN.md "Resume"): given an agent's manifest, a session's
+// Resume planning (docs/protocol.md, "Resume"): given an agent's manifest, a session's
 // bound conversation and the facts the host looked up, decide create / resume / fresh and build
 // the exact argv. Exact-or-nothing: never guess, never resume a neighbour. Pure: no I/O.
 

@@ -47,7 +47,7 @@ export interface ExitStatus {
 
 const DEFAULT_COLS = 80;
 const DEFAULT_ROWS = 24;
-/** Scrollback lines kept per session (issue 3: 10,000 by default). */
+/** Scrollback lines kept per session unless settings say otherwise: about 1.5 MB of text at 150 columns. */
 const DEFAULT_SCROLLBACK = 10_000;
 /** How long a DEC synchronized update (?2026h) may hold back rendering if the application never
  *  ends it: xterm.js's renderer uses the same 1 s. */

@@ -1,4 +1,4 @@
-// Discovered-family binding (DESIGN.md "Resume"): after a fresh launch, watch discover.root for
+// Discovered-family binding (docs/protocol.md, "Resume"): after a fresh launch, watch discover.root for
 // a NEW record whose cwd is the session's cwd and bind it once — but only when the match is
 // unambiguous both ways (the session has one candidate record and the record one candidate
 // session). Anything else waits for a hook to report the conversation id (settle()).

@@ -20,6 +20,7 @@ import { appearanceOverride, decideAppearance, systemAppearance, type Appearance
 import { chromeFor, type ChromeColors } from './chromeStyle';
 import { createTerminalView, terminalTheme, type TerminalPage } from './sessionView';
 import { Tray } from './tray';
+import { shortenHome } from '../../protocol/homePath';
 
 /** If disposing sessions hangs (a pty that will not die), exit anyway after this long; the
  * issue allows 2 s from SIGTERM to exit, and we leave headroom for process teardown. */
@@ -370,7 +371,7 @@ export class TermioApp {
           const r = host.setHooks(id, on);
           if (!r) return `${this.agentName(id)} declares no hooks.`;
           if (r.error) return r.error;
-          return `${this.agentName(id)}: ${on ? 'live status on' : 'live status off'} (${r.file}${r.backup ? `; backup at ${r.backup}` : ''})`;
+          return `${this.agentName(id)}: ${on ? 'live status on' : 'live status off'} (${shortenHome(r.file, homedir())}${r.backup ? `; backup at ${shortenHome(r.backup, homedir())}` : ''})`;
         },
       }, this.chrome);
     }
@@ -389,7 +390,7 @@ export class TermioApp {
         hasBypass: Boolean(e.manifest.permissionBypassFlag),
         warnings: e.warnings,
         errors: e.errors,
-        ...(h ? { hooks: { file: h.file, state: h.state, events: e.manifest.hooks!.events.map((x) => x.on), ...(h.note ? { note: h.note } : {}) } } : {}),
+        ...(h ? { hooks: { file: shortenHome(h.file, homedir()), state: h.state, events: e.manifest.hooks!.events.map((x) => x.on), ...(h.note ? { note: h.note } : {}) } } : {}),
       };
     });
   }
@@ -409,7 +410,7 @@ export class TermioApp {
       onSkip: done,
       chrome: this.chrome,
     });
-    this.welcome.show(this.activeWindow?.window);
+    this.welcome.show(this.activeWindow?.contentGeometry());
     this.log.info('welcome shown', { agents: agents.map((a) => a.id) });
   }
 

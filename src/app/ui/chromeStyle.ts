@@ -196,7 +196,7 @@ export function welcomeStyleSheet(c: ChromeColors): string {
     #welcome { background-color: ${c.window}; }
     #welcomeTitle { color: ${c.text}; font-size: 22px; font-weight: 600; }
     #welcomeText { color: ${c.body}; font-size: 13px; }
-    #welcomeHeading { color: ${c.text}; font-size: 14px; font-weight: 600; padding-top: 8px; }
+    #welcomeHeading { color: ${c.text}; font-size: 14px; font-weight: 600; }
     #welcomeMuted { color: ${c.muted}; font-size: 11px; padding-left: 26px; }
     QCheckBox { color: ${c.text}; font-size: 13px; }
     #primary { background-color: ${c.primary.background}; border: 1px solid ${c.primary.border}; color: ${c.primary.text}; font-weight: 600; }
