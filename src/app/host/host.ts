@@ -129,7 +129,7 @@ export class Host {
     }
     log.info('control socket listening', { socket: listen.socket });
 
-    host.settings = new SettingsStore(host.paths.settingsFile);
+    host.settings = new SettingsStore(host.paths.settingsFile, (opts.env ?? process.env).HOME ?? homedir());
     host.settings.watch();
     host.applySettings();
     host.settings.onChange(() => host.applySettings());

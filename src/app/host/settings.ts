@@ -9,6 +9,8 @@ import { dirname } from 'node:path';
 import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { z } from 'zod';
 import { Emitter } from '../../protocol/events';
+import { homedir } from 'node:os';
+import { shortenHome } from '../../protocol/homePath';
 
 /** The monospace font every machine of each platform has: Menlo ships with macOS, DejaVu Sans
  *  Mono with nearly every Linux desktop (and is what the Linux set-up installs). */
@@ -132,7 +134,11 @@ export class SettingsStore {
   private readonly changed = new Emitter<SettingsLoad>();
   readonly onChange = this.changed.event;
 
-  constructor(readonly file: string) {
+  /** The file as messages name it: `~/.termio/config/settings.json`. */
+  readonly label: string;
+
+  constructor(readonly file: string, home: string = homedir()) {
+    this.label = shortenHome(file, home);
     this.current = this.read();
   }
 
@@ -155,9 +161,9 @@ export class SettingsStore {
 
   private read(): SettingsLoad {
     try {
-      return parseSettings(this.readText(), this.file);
+      return parseSettings(this.readText(), this.label);
     } catch (err) {
-      return { settings: defaultSettings(), errors: [`${this.file}: cannot be read (${(err as Error).message}); using defaults`] };
+      return { settings: defaultSettings(), errors: [`${this.label}: cannot be read (${(err as Error).message}); using defaults`] };
     }
   }
 
