@@ -12,7 +12,6 @@ import {
   QPainter,
   QPixmap,
   QSystemTrayIcon,
-  QSystemTrayIconActivationReason,
   QWidget,
   RenderHint,
   TransformationMode,
@@ -21,6 +20,7 @@ import {
 import type { SessionState } from '../../protocol';
 import type { Logger } from '../host/log';
 import { aggregateState, byUrgency, formatDuration, stateLabel } from '../host/sidebarModel';
+import { trayActivationShowsWindow } from './trayActivation';
 import { TRAY_FRAMES, TRAY_FRAME_MS, trayIconSvg, trayTooltip } from './trayIcon';
 
 export interface TrayItem {
@@ -136,7 +136,7 @@ export class Tray {
 
   constructor(private readonly opts: TrayOptions) {
     this.icon.addEventListener('activated', (reason) => {
-      if (reason === QSystemTrayIconActivationReason.Trigger) opts.onShow();
+      if (trayActivationShowsWindow(reason, process.platform)) opts.onShow();
     });
     this.ticker.addEventListener(WidgetEventTypes.Timer, () => {
       this.frame = (this.frame + 1) % TRAY_FRAMES;
