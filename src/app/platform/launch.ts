@@ -11,10 +11,19 @@ export interface LaunchCommand {
   args: string[];
 }
 
+/** Inside Termio.app the app folder is Contents/Resources/app, and qode is the bundle's main
+ *  executable (Contents/MacOS/qode); null outside a bundle. */
+export function bundledQode(root: string): string | null {
+  const m = /^(.*\.app)\/Contents\/Resources\/app\/?$/.exec(root);
+  return m ? join(m[1]!, 'Contents', 'MacOS', 'qode') : null;
+}
+
 export function appLaunchCommand(extraArgs: string[] = []): LaunchCommand {
   const main = join(appRoot, 'dist', 'app', 'main.js');
   if (process.platform === 'darwin') {
-    const qode = join(appRoot, 'node_modules', '@nodegui', 'qode', 'binaries', 'qode');
+    // The entry point is passed even in the bundle, where qode.json also names it: Node runs a
+    // module once, so the preloaded entry is not started twice.
+    const qode = bundledQode(appRoot) ?? join(appRoot, 'node_modules', '@nodegui', 'qode', 'binaries', 'qode');
     if (!existsSync(qode)) throw new Error(`qode is not installed at ${qode}: run npm start once from the checkout`);
     return { command: qode, args: [main, ...extraArgs] };
   }
