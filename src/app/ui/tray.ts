@@ -47,6 +47,8 @@ export interface TrayOptions {
   onSelectSession(id: string): void;
   onNewSession(agentId: string | null): void;
   onSettings(): void;
+  /** A message shown with showMessage() was clicked (Qt does not say which one). */
+  onMessageClicked?(): void;
   /** Where the tray says what it shows (debug) and when its menu opens (tests and benchmarks wait on it). */
   log?: Logger;
 }
@@ -138,6 +140,7 @@ export class Tray {
     this.icon.addEventListener('activated', (reason) => {
       if (trayActivationShowsWindow(reason, process.platform)) opts.onShow();
     });
+    this.icon.addEventListener('messageClicked', () => opts.onMessageClicked?.());
     this.ticker.addEventListener(WidgetEventTypes.Timer, () => {
       this.frame = (this.frame + 1) % TRAY_FRAMES;
       this.framesDrawn++;
@@ -177,6 +180,11 @@ export class Tray {
     // it opens (aboutToShow), an open one at once.
     if (this.menu.isVisible()) this.rebuildMenu();
     this.lastUpdate = performance.now();
+  }
+
+  /** A notification from the tray icon itself (Termio.app on macOS posts as the app). */
+  showMessage(title: string, message: string): void {
+    this.icon.showMessage(title, message);
   }
 
   get aggregate(): SessionState {
