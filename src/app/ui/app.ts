@@ -22,6 +22,8 @@ import { appearanceOverride, decideAppearance, systemAppearance, type Appearance
 import { chromeFor, type ChromeColors } from './chromeStyle';
 import { createTerminalView, terminalTheme, type TerminalPage } from './sessionView';
 import { Tray } from './tray';
+import { installAppMenu, type AppMenu } from './appMenu';
+import { appMenuItems } from './appMenuSpec';
 
 /** If disposing sessions hangs (a pty that will not die), exit anyway after this long; the
  * issue allows 2 s from SIGTERM to exit, and we leave headroom for process teardown. */
@@ -46,6 +48,8 @@ export class TermioApp {
   private activeWindow: MainWindow | null = null;
   private quitting = false;
   private refreshQueued = false;
+  /** macOS: the app menu whose Quit (and ⌘Q) runs quit() (held: NodeGUI objects die with their wrappers). */
+  readonly appMenu: AppMenu | null;
 
   constructor(
     private readonly runtime: QtRuntime,
@@ -78,6 +82,7 @@ export class TermioApp {
       onMessageClicked: () => trayMessages?.clicked(),
       log: this.log,
     });
+    this.appMenu = installAppMenu(appMenuItems(process.platform), { quit: () => void this.quit('app menu') });
     const reg = host.registry;
     reg.onAdded((r) => this.handleAdded(r));
     reg.onRemoved((r) => this.handleRemoved(r));
