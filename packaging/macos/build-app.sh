@@ -50,6 +50,8 @@ cp -R "$root/node_modules" "$res/node_modules"
 (cd "$res" && npm prune --omit=dev --ignore-scripts --no-audit --no-fund >/dev/null) || fail "npm prune failed in $res"
 # node-pty's prebuilt spawn-helper comes without its execute bit; without it no session starts.
 node "$root/scripts/lib/nodePtyHelper.mjs" "$res/node_modules/node-pty" >/dev/null
+# Windows builds of node-pty have no use in a Mac app.
+rm -rf "$res/node_modules/node-pty/prebuilds/win32-"*
 
 # The main executable: qode itself, and qode.json beside it naming the entry point (qode reads
 # the file next to its own executable and loads distPath before anything else).
@@ -88,6 +90,11 @@ plutil -lint "$app/Contents/Info.plist" >/dev/null || fail "plutil rejects $app/
 # Ad-hoc signature: Gatekeeper still asks on first open (see the README), but macOS needs a
 # signed bundle for notifications and a stable identity.
 sign_log=$(mktemp)
+# Programs and addons under Resources are not nested bundles, so --deep does not reach them:
+# each gets its own ad-hoc signature first (Apple Silicon runs no unsigned code).
+while IFS= read -r f; do
+  codesign --force --sign - "$f" 2>"$sign_log" || { cat "$sign_log" >&2; fail "ad-hoc signing $f failed (codesign's output is above)"; }
+done < <(find "$res" -type f \( -name '*.node' -o -name '*.dylib' -o -name spawn-helper -o -name termio-hook \))
 if ! codesign --force --deep --sign - "$app" 2>"$sign_log"; then
   cat "$sign_log" >&2
   fail "ad-hoc signing failed (codesign's output is above)"
