@@ -6,7 +6,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, st
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bundledQode } from '../../src/app/platform/launch';
+import { bundledQode, withoutEntryPreload } from '../../src/app/platform/launch';
 import { checkMacBundle, compareVersions, MIN_MACOS, parsePlist } from '../../scripts/lib/macBundle.mjs';
 import { ensureSpawnHelperExecutable, spawnHelpers } from '../../scripts/lib/nodePtyHelper.mjs';
 
@@ -152,5 +152,17 @@ describe('bundledQode', () => {
   it('finds the bundle’s main executable from the app folder, and nothing outside a bundle', () => {
     expect(bundledQode('/Applications/Termio.app/Contents/Resources/app')).toBe('/Applications/Termio.app/Contents/MacOS/qode');
     expect(bundledQode('/Users/me/src/termio')).toBeNull();
+  });
+});
+
+describe('withoutEntryPreload', () => {
+  const entry = '/Applications/Termio.app/Contents/Resources/app/dist/app/main.js';
+  it('drops the --require qode adds for qode.json (its path is not normalised), keeping the user’s options', () => {
+    const qodeAdded = ' --require /Applications/Termio.app/Contents/MacOS/../Resources/app/dist/app/main.js';
+    expect(withoutEntryPreload(qodeAdded, entry)).toBe('');
+    expect(withoutEntryPreload(`--max-old-space-size=4096${qodeAdded}`, entry)).toBe('--max-old-space-size=4096');
+    expect(withoutEntryPreload('-r /opt/trace.js --require=/Applications/Termio.app/Contents/Resources/app/dist/app/main.js', entry)).toBe('-r /opt/trace.js');
+    expect(withoutEntryPreload('--require /opt/other.js', entry)).toBe('--require /opt/other.js');
+    expect(withoutEntryPreload(undefined, entry)).toBeUndefined();
   });
 });

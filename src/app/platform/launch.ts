@@ -18,6 +18,18 @@ export function bundledQode(root: string): string | null {
   return m ? join(m[1]!, 'Contents', 'MacOS', 'qode') : null;
 }
 
+/**
+ * NODE_OPTIONS without the `--require ENTRY` that qode adds for the qode.json beside it (qode
+ * loads the app that way in a bundle). Left in the environment, every Node program a session
+ * runs (npm-installed agents) would preload Termio's entry point. Other options are kept.
+ */
+export function withoutEntryPreload(nodeOptions: string | undefined, entry: string): string | undefined {
+  if (nodeOptions === undefined) return undefined;
+  return nodeOptions
+    .replace(/(^|\s)(?:--require|-r)(?:\s+|=)(\S+)/g, (all, _lead: string, file: string) => (resolve(file) === resolve(entry) ? '' : all))
+    .trim();
+}
+
 export function appLaunchCommand(extraArgs: string[] = []): LaunchCommand {
   const main = join(appRoot, 'dist', 'app', 'main.js');
   if (process.platform === 'darwin') {
