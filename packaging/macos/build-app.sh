@@ -72,9 +72,10 @@ printf '{\n  "distPath": "../Resources/app/dist/app/main.js"\n}\n' > "$app/Conte
 if [ $check = 0 ]; then
   qthome=$(node -p "require('$root/node_modules/@nodegui/nodegui/config/qtConfig.js').qtHome" 2>/dev/null || true)
   if [ -n "$qthome" ] && [ -x "$qthome/bin/macdeployqt" ]; then
+    # macOS's bash is 3.2: an empty array under set -u needs the ${a[@]+...} form below.
     addons=()
     while IFS= read -r f; do addons+=("-executable=$f"); done < <(find "$res/node_modules" -name '*.node' -type f)
-    "$qthome/bin/macdeployqt" "$app" -libpath="$qthome/lib" "${addons[@]}" || fail "macdeployqt failed (see above)"
+    "$qthome/bin/macdeployqt" "$app" -libpath="$qthome/lib" ${addons[@]+"${addons[@]}"} || fail "macdeployqt failed (see above)"
   else
     echo "note: macdeployqt not found under NodeGUI's Qt ($qthome); the bundle uses Qt from this checkout's node_modules" >&2
   fi
