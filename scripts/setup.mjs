@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism, homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureSpawnHelperExecutable } from './lib/nodePtyHelper.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const isLinux = process.platform === 'linux';
@@ -127,6 +128,8 @@ function nodeGyp(cwd) {
 
 function ensureNodePty() {
   const dir = join(root, 'node_modules', 'node-pty');
+  // Every run (two stats when nothing is wrong): npm ci unpacks the helper without its execute bit.
+  for (const file of ensureSpawnHelperExecutable(dir)) log(`made node-pty's ${file} executable`);
   if (existsSync(join(dir, 'build', 'Release', 'pty.node'))) return;
   if (isMac && spawnSync(process.execPath, ['scripts/prebuild.js'], { cwd: dir, stdio: 'inherit' }).status === 0) return;
   nodeGyp(dir);

@@ -23,8 +23,10 @@ export interface SpawnOptions {
   /** Omitted → the user's login shell ($SHELL -l, fallback /bin/sh). */
   argv?: string[];
   cwd: string;
-  /** Merged over process.env; TERM/COLORTERM/TERMIO_SESSION are always set. */
+  /** Merged over baseEnv; TERM/COLORTERM/TERMIO_SESSION are always set. */
   env?: Record<string, string>;
+  /** The environment to start from instead of process.env (the login shell's, for a GUI-launched app). */
+  baseEnv?: Record<string, string>;
   cols?: number;
   rows?: number;
   /** Scrollback lines; default 10,000. */
@@ -89,7 +91,7 @@ function findExecutable(command: string, cwd: string, env: Record<string, string
 
 function buildEnv(opts: SpawnOptions, id: string): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  for (const [k, v] of Object.entries(opts.baseEnv ?? process.env)) if (v !== undefined) env[k] = v;
   for (const k of INHERITED_TERMINAL_VARS) delete env[k];
   env.TERM_PROGRAM = 'termio';
   // GUI apps on macOS start without a locale; TUIs then fall back to ASCII.

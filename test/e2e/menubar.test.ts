@@ -3,6 +3,7 @@
 // checked pixel by pixel in each aggregate state (and animating while agents work), the open menu
 // is screenshotted and used from the keyboard to jump to a session, and dunst must show a
 // notification when a fake Claude Code asks for permission, and none while the user looks at it.
+// The tray's own messages (what Termio.app uses on macOS) are shown and clicked here too.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,12 +41,12 @@ describe.skipIf(desktopSkipReason)('menu bar: tray icon, tray menu and notificat
     }
   });
 
-  async function startApp(settings: Record<string, unknown> = {}): Promise<{ app: AppUnderTest; win: string }> {
+  async function startApp(settings: Record<string, unknown> = {}, env: Record<string, string> = {}): Promise<{ app: AppUnderTest; win: string }> {
     const home = mkdtempSync(join(tmpdir(), 'termio-e2e-'));
     installFakeAgents(home, ['claude']);
     mkdirSync(join(home, '.termio', 'config'), { recursive: true });
     writeFileSync(join(home, '.termio', 'config', 'settings.json'), JSON.stringify({ welcomeShown: true, ...settings }));
-    const a = await AppUnderTest.launch(display, { home, env: desktop.env() });
+    const a = await AppUnderTest.launch(display, { home, env: { ...desktop.env(), ...env } });
     app = a;
     const win = await a.waitForWindow();
     await waitFor(async () => (await a.cli(['sessions', 'list'])).code === 0, { what: 'the control socket' });
@@ -231,6 +232,30 @@ describe.skipIf(desktopSkipReason)('menu bar: tray icon, tray menu and notificat
     await a.cli(['sessions', 'send', shell, "printf '\\033]9;Build finished\\007'; printf '\\033]777;notify;Deploy;All green\\007'", '--enter']);
     await waitFor(() => desktop.notifications().find((n) => n.summary === 'Deploy' && n.body === 'All green'), { what: 'the OSC 777 notification' });
     await waitFor(() => desktop.notifications().find((n) => n.summary === 'Terminal' && n.body === 'Build finished'), { what: 'the OSC 9 notification' });
+  });
+
+  it('through the tray icon, as Termio.app on macOS posts: a click on the message opens the last notified session', async () => {
+    // Qt's tray message is the path a signed bundle uses on macOS; on this XEmbed tray Qt shows it
+    // as its own balloon, which the test can click (messageClicked does not say which message).
+    const { app: a } = await startApp({}, { TERMIO_NOTIFIER: 'tray' });
+    await a.waitForLog(/INFO notifications \{"backend":"tray"\}/);
+    const iota = await spawnClaude(a, 'iota');
+    const kappa = await spawnClaude(a, 'kappa');
+    await lookElsewhere(a);
+    const before = new Set(visibleAppWindows().map((w) => w.id));
+    await a.cli(['sessions', 'send', iota, 'ask before pushing', '--enter']);
+    await a.waitForLog(new RegExp(`INFO notification \\{"kind":"attention","session":"${iota}"`));
+    await a.cli(['sessions', 'send', kappa, 'ask before pushing', '--enter']);
+    await a.waitForLog(new RegExp(`INFO notification \\{"kind":"attention","session":"${kappa}"`));
+    const balloon = await waitFor(() => visibleAppWindows().find((w) => !before.has(w.id)), { what: "the tray icon's message on screen" });
+    display.screenshot(join(screenshotDir, 'menubar-tray-message.png'));
+    // Nothing went through node-notifier to the notification daemon.
+    expect(desktop.notifications().filter((n) => /iota|kappa/.test(n.body))).toEqual([]);
+    const focused = (id: string) => a.log().split('\n').filter((l) => l.includes(`session focused {"id":"${id}"}`)).length;
+    const [iotaBefore, kappaBefore] = [focused(iota), focused(kappa)];
+    display.xdotool('mousemove', '--sync', String(balloon.x + Math.round(balloon.width / 2)), String(balloon.y + Math.round(balloon.height / 2)), 'click', '1');
+    await waitFor(() => focused(kappa) > kappaBefore, { what: 'the click to focus kappa, the last notified session' });
+    expect(focused(iota)).toBe(iotaBefore);
   });
 
   /** Visible top-level windows of the app (the main window, the tray menu when open). */

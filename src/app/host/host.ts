@@ -10,6 +10,7 @@ import { ControlServer, type ListenResult } from './controlServer';
 import { agentHookStatus, defaultReporterLocation, installAgentHooks, uninstallAgentHooks, type AgentHookResult } from './hookInstaller';
 import { HookServer } from './hookServer';
 import type { Logger } from './log';
+import { loginShellEnv } from './loginShellPath';
 import { defaultNotificationIcon, NotificationPolicy, nodeNotifierSink, waitingFor, type NotificationRequest, type NotificationSink, type SessionContext } from './notifier';
 import { termioPaths, type TermioPaths } from './paths';
 import { ResumeService } from './resumeService';
@@ -33,7 +34,8 @@ export interface HostOptions {
   notificationSink?: NotificationSink;
   /** Told when a notification is clicked (the UI focuses the session). */
   onNotificationClick?: (sessionId: string | null) => void;
-  /** PATH to resolve agent commands on (tests); default: the login shell's. */
+  /** PATH to resolve agent commands on (tests); default: the login shell's. Given a PATH,
+   *  sessions keep this process's environment; otherwise they start from the login shell's. */
   path?: string;
 }
 
@@ -75,6 +77,8 @@ export class Host {
   private readonly ready: Promise<void>;
   private markReady!: () => void;
   private flushTimer: NodeJS.Timeout | null = null;
+  /** What sessions start from: the login shell's exported environment (undefined: this process's). */
+  private sessionBaseEnv: Record<string, string> | undefined;
   /** Last notification handed to the OS, with its timing (benchmarks and tests read it). */
   lastNotification: { req: NotificationRequest; stateChangedAt: number; handedAt: number } | null = null;
 
@@ -134,6 +138,11 @@ export class Host {
     host.applySettings();
     host.settings.onChange(() => host.applySettings());
 
+    if (opts.path === undefined) {
+      // The same cached answer the catalog resolves commands with: one login shell per launch.
+      const login = await loginShellEnv(opts.env ?? process.env);
+      if (login.source === 'login-shell') host.sessionBaseEnv = login.vars;
+    }
     host.catalog = await AgentCatalog.create({ ...(opts.env ? { env: opts.env } : {}), logger: log, ...(opts.path !== undefined ? { path: opts.path } : {}) });
     for (const p of host.catalog.problems()) host.problems.push({ source: 'catalog', message: `${p.label}: ${p.errors.join('; ')}` });
 
@@ -273,6 +282,7 @@ export class Host {
       cwd: record.cwd,
       ...(argv ? { argv } : {}),
       env: this.hooks.sessionEnv(),
+      ...(this.sessionBaseEnv ? { baseEnv: this.sessionBaseEnv } : {}),
       scrollback: this.settings.settings.terminal.scrollback,
       cursorShape: this.settings.settings.terminal.cursorStyle,
       cursorBlink: this.settings.settings.terminal.cursorBlink,

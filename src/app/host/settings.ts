@@ -37,7 +37,7 @@ export const SettingsSchema = z.object({
       cursorStyle: z.enum(['block', 'bar', 'underline']).default('block').describe('until the program in the terminal asks for its own'),
       cursorBlink: z.boolean().default(true).describe('until the program in the terminal asks for its own'),
       scrollback: z.number().int().min(0).max(1_000_000).default(10_000),
-      optionAsMeta: z.boolean().default(true).describe('macOS: the Option key sends Meta (Esc-prefixed) instead of special characters'),
+      optionAsMeta: z.boolean().default(false).describe('macOS: the Option key sends Meta (Esc + the key) instead of the characters it composes; off by default so layouts that type @ [ ] | with Option keep them'),
     })
     .prefault({}),
   shortcuts: z.record(z.string(), z.string()).default({}).describe('action → key sequence overrides, e.g. {"newSession": "Ctrl+Shift+A"}'),

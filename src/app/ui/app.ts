@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { QtRuntime } from '../platform';
 import { Host, TERMINAL_AGENT_ID } from '../host/host';
 import { createLogger, type Logger } from '../host/log';
+import { chooseNotificationBackend, TrayMessageSink } from '../host/notificationBackend';
 import { termioPaths } from '../host/paths';
 import type { SessionRecord } from '../host/sessionRegistry';
 import { shellQuote } from '../host/shellQuote';
@@ -21,6 +22,8 @@ import { chromeFor, type ChromeColors } from './chromeStyle';
 import { createTerminalView, terminalTheme, type TerminalPage } from './sessionView';
 import { Tray } from './tray';
 import { shortenHome } from '../../protocol/homePath';
+import { installAppMenu, type AppMenu } from './appMenu';
+import { appMenuItems } from './appMenuSpec';
 
 /** If disposing sessions hangs (a pty that will not die), exit anyway after this long; the
  * issue allows 2 s from SIGTERM to exit, and we leave headroom for process teardown. */
@@ -45,11 +48,14 @@ export class TermioApp {
   private activeWindow: MainWindow | null = null;
   private quitting = false;
   private refreshQueued = false;
+  /** macOS: the app menu whose Quit (and ⌘Q) runs quit() (held: NodeGUI objects die with their wrappers). */
+  readonly appMenu: AppMenu | null;
 
   constructor(
     private readonly runtime: QtRuntime,
     readonly host: Host,
     log: Logger,
+    trayMessages?: TrayMessageSink,
   ) {
     this.log = log;
     this.qApp.setQuitOnLastWindowClosed(false);
@@ -73,8 +79,10 @@ export class TermioApp {
       onSelectSession: (id) => this.focusSession(id),
       onNewSession: (agentId) => void this.newSession(agentId, null),
       onSettings: () => this.showSettings(),
+      onMessageClicked: () => trayMessages?.clicked(),
       log: this.log,
     });
+    this.appMenu = installAppMenu(appMenuItems(process.platform), { quit: () => void this.quit('app menu') });
     const reg = host.registry;
     reg.onAdded((r) => this.handleAdded(r));
     reg.onRemoved((r) => this.handleRemoved(r));
@@ -512,8 +520,13 @@ export async function runTermio(runtime: QtRuntime): Promise<RunResult> {
   const paths = termioPaths();
   const log = createLogger(join(paths.logsDir, 'termio.log'), { stderr: process.env.TERMIO_LOG_STDERR === '1' });
   let app: TermioApp | null = null;
+  const backend = chooseNotificationBackend({ platform: process.platform, execPath: process.execPath, override: process.env.TERMIO_NOTIFIER });
+  // The tray exists only once the app does; notifications come after start-up anyway.
+  const trayMessages = backend === 'tray' ? new TrayMessageSink((title, message) => app?.tray.showMessage(title, message)) : undefined;
+  log.info('notifications', { backend });
   const started = await Host.start({
     logger: log,
+    ...(trayMessages ? { notificationSink: trayMessages } : {}),
     onActivate: () => app?.showWindow(),
     onNotificationClick: (id) => (id ? app?.focusSession(id) : app?.showWindow()),
   });
@@ -525,7 +538,7 @@ export async function runTermio(runtime: QtRuntime): Promise<RunResult> {
     log.error('cannot start', { message: started.message });
     return { kind: 'failed', message: started.message };
   }
-  app = new TermioApp(runtime, started.host, log);
+  app = new TermioApp(runtime, started.host, log, trayMessages);
   // Strong reference for the app's lifetime: NodeGUI objects die with their JS wrappers.
   (globalThis as { termio?: TermioApp }).termio = app;
   const running = app;

@@ -35,7 +35,7 @@ export interface TerminalViewOptions {
   /** Points. */
   fontSize?: number;
   theme?: Theme;
-  /** macOS: Option sends ESC-prefixed keys instead of composing characters. Default true. */
+  /** macOS: Option sends ESC-prefixed keys instead of composing characters. Default false. */
   optionAsMeta?: boolean;
   /** Opens a link the user Cmd/Ctrl-clicked; default `open` (macOS) or `xdg-open`. */
   openLink?: (url: string) => void;
@@ -125,7 +125,7 @@ export class TerminalView implements Disposable {
     this.theme = options.theme ?? darkTheme;
     this.fontFamily = options.fontFamily ?? DEFAULT_FONT_FAMILY;
     this.fontSize = options.fontSize ?? DEFAULT_FONT_SIZE;
-    this.optionAsMeta = options.optionAsMeta ?? true;
+    this.optionAsMeta = options.optionAsMeta ?? false;
     this.openLink = options.openLink ?? defaultOpenLink;
     this.fonts = makeCellFonts(this.fontFamily, this.fontSize);
     this.grid = new GridPainter(this.fonts, this.theme);
