@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Agent catalog benchmark (issue 4): loading 200 user manifests cold, next to reading the same
+// Agent catalog benchmark: loading 200 user manifests cold, next to reading the same
 // 200 files raw (fs.readFile, the fastest plain async read, all at once) in the same run. Target: ≤ 3× raw and < 150 ms.
 // "Cold" = the first load in a fresh Node process (modules required, nothing warmed up); each
 // figure is the median over fresh processes. Warm figures (the 10th load in one process) follow.

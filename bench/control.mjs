@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Control socket benchmark (issue 5), against a real headless host (registry + control server, /bin/sh ptys):
+// Control socket benchmark, against a real headless host (registry + control server, /bin/sh ptys):
 //  (a) `termio sessions list --json` round trip with 50 live sessions, process start included,
 //      next to `node -e 0` started the same way in the same run (target p50 ≤ 60 ms)
 //  (b) sessions.send "echo …" + Return → the output visible via sessions.read, over the socket in-process,

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Event-loop bridge benchmark (issue 2): is the Qt ↔ libuv bridge event-driven?
+// Event-loop bridge benchmark: is the Qt ↔ libuv bridge event-driven?
 //  (a) CPU used by the idle Termio app over N seconds vs an idle plain Node process (target < 1 % of a core)
 //  (b) lateness of a 10 ms Node timer while Qt handles a key-event flood, and of a 10 ms Qt timer
 //      while Node handles a pipe flood, vs a plain-Node timer under the same flood (target p99 < 5 ms)

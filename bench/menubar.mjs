@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Menu-bar benchmarks (issue 7). Run `npm run build` first, then `node bench/menubar.mjs`.
+// Menu-bar benchmarks. Run `npm run build` first, then `node bench/menubar.mjs`.
 // Runs the real app (host services, window, tray) in this process under a private Xvfb with a
 // real system tray (trayer, XEmbed), a private D-Bus session bus and a real notification daemon
 // (dunst). Sessions run a stand-in `claude` (cat: no CPU); their states come from hook reports
@@ -334,7 +334,7 @@ async function settle() {
 }
 
 try {
-  console.log(`Menu bar (issue 7): the app in-process under Xvfb ${display}, tray icon docked in trayer (XEmbed), notifications to dunst on a private bus`);
+  console.log(`Menu bar: the app in-process under Xvfb ${display}, tray icon docked in trayer (XEmbed), notifications to dunst on a private bus`);
   console.log(`  load average at start ${loadavg().map((x) => x.toFixed(2)).join(' ')} on ${cpus().length} cores (X round trips share the CPU with Xvfb: tails grow with load)`);
   await addSessions(1);
   await settle();

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Resume benchmark (issue 8), in a temporary HOME, headless (no window: the app's window-shown
+// Resume benchmark, in a temporary HOME, headless (no window: the app's window-shown
 // time belongs to the UI bench):
 //  (a) discovery bind latency: a rollout record appears (atomic rename into a dated folder, the
 //      folder new or existing) → ResumeDiscovery binds it, next to a raw fs.watch on the same

@@ -1,4 +1,4 @@
-// Live status benchmarks (issue 6). Run `npm run build` first, then `node bench/status.mjs`.
+// Live status benchmarks. Run `npm run build` first, then `node bench/status.mjs`.
 // Prints, each next to a reference measured in the same run:
 //  1. reporter wall time per hook call (target p50 ≤ 10 ms) for the Node reporter and the native one
 //     (native/termio-hook, built by scripts/setup.mjs), beside /bin/true and `node -e 0`;

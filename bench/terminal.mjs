@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Terminal benchmark (issue 3). Each figure is printed next to a reference measured in the same
+// Terminal benchmark. Each figure is printed next to a reference measured in the same
 // run and the issue's target:
 //   throughput of the Session path (pty → emulator → render model updated at frame rate) vs raw
 //   node-pty + @xterm/headless on the same command (target ≥ 0.8×);

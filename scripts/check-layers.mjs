@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// Layering check (DESIGN.md "Layers"): imports only point left,
-//   src/protocol ← src/terminal ← src/app/host ← src/app/ui,
-// only src/app/ui and src/app/platform touch Qt, and src/protocol imports nothing with I/O.
+// Layering check, the one rule table for what the per-layer tsconfig projects cannot say: which
+// packages and Node modules each layer may load. Imports only point left,
+//   src/protocol ← src/terminal ← src/app/host ← src/app/{ui, cli},
+// only src/app/ui and src/app/platform touch Qt, clients never load node-pty or the emulator, and
+// src/protocol imports nothing with I/O. (docs/architecture.md explains the layers.)
 // Usage: node scripts/check-layers.mjs [srcDir]   (exit 1 and one line per violation)
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -19,8 +21,8 @@ function layerOf(file) {
   if (rel.startsWith('app/host/')) return 'host';
   if (rel.startsWith('app/ui/')) return 'ui';
   if (rel.startsWith('app/platform/')) return 'platform';
+  if (rel.startsWith('app/cli/')) return 'cli';
   if (rel.startsWith('app/')) return 'app';
-  if (rel.startsWith('cli/')) return 'cli';
   return 'other';
 }
 
@@ -29,8 +31,8 @@ const allowed = {
   protocol: { layers: ['protocol'], packages: ['zod', 'jsonc-parser'], builtins: false },
   terminal: { layers: ['protocol', 'terminal'], packages: ['node-pty', '@xterm/'], builtins: true },
   host: { layers: ['protocol', 'terminal', 'host'], packages: ['chokidar', 'node-notifier', 'zod', 'jsonc-parser', 'smol-toml'], builtins: true },
-  cli: { layers: ['protocol', 'host', 'cli'], packages: ['zod'], builtins: true },
-  platform: { layers: ['platform'], packages: ['@nodegui/'], builtins: true },
+  cli: { layers: ['protocol', 'host', 'cli', 'platform'], packages: ['zod'], builtins: true },
+  platform: { layers: ['protocol', 'host', 'platform'], packages: ['@nodegui/'], builtins: true },
   ui: { layers: ['protocol', 'terminal', 'host', 'ui', 'platform'], packages: ['@nodegui/'], builtins: true },
   app: { layers: ['protocol', 'terminal', 'host', 'ui', 'platform', 'app', 'cli'], packages: [], builtins: true },
   other: { layers: ['protocol', 'terminal', 'host', 'ui', 'platform', 'app', 'cli', 'other'], packages: [], builtins: true },

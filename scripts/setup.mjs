@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism, homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureSpawnHelperExecutable } from './lib/nodePtyHelper.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const isLinux = process.platform === 'linux';
@@ -127,6 +128,8 @@ function nodeGyp(cwd) {
 
 function ensureNodePty() {
   const dir = join(root, 'node_modules', 'node-pty');
+  // Every run (two stats when nothing is wrong): npm ci unpacks the helper without its execute bit.
+  for (const file of ensureSpawnHelperExecutable(dir)) log(`made node-pty's ${file} executable`);
   if (existsSync(join(dir, 'build', 'Release', 'pty.node'))) return;
   if (isMac && spawnSync(process.execPath, ['scripts/prebuild.js'], { cwd: dir, stdio: 'inherit' }).status === 0) return;
   nodeGyp(dir);
@@ -179,7 +182,7 @@ function ensureQodeShim(stamp) {
   writeStamp(stamp);
 }
 
-// The native hook reporter (issue 6): agents run it on every tool call, and Node's start-up
+// The native hook reporter: agents run it on every tool call, and Node's start-up
 // alone costs ~90 ms. Without a C compiler the installer keeps using bin/termio-hook.
 function ensureHookReporter(stamp) {
   const dir = join(root, 'native', 'termio-hook');
@@ -207,11 +210,11 @@ function ensureHookReporter(stamp) {
 
 function ensureBuild(stamp) {
   const newest = Math.max(
-    newestMtime(join(root, 'src'), (p) => p.endsWith('.ts')),
-    ...['tsconfig.base.json', 'tsconfig.build.json', 'package-lock.json'].map((f) => statSync(join(root, f)).mtimeMs),
+    newestMtime(join(root, 'src'), (p) => p.endsWith('.ts') || p.endsWith('tsconfig.json')),
+    ...['tsconfig.base.json', 'tsconfig.layer.json', 'tsconfig.build.json', 'package-lock.json'].map((f) => statSync(join(root, f)).mtimeMs),
   );
   if (existsSync(join(root, 'dist')) && stamp.build === newest) return;
-  run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root });
+  run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'tsconfig.build.json'], { cwd: root });
   stamp.build = newest;
   writeStamp(stamp);
 }

@@ -1,9 +1,10 @@
-// src/protocol: the Agent Terminal Protocol as pure functions (DESIGN.md "Layers").
+// src/protocol: the Agent Terminal Protocol as pure functions (docs/architecture.md, "Layers").
 // Strings and plain objects in, values out: zod only, no Node modules, no I/O.
 export {};
 export * from './controlFrames';
 export * from './control';
 export * from './resumePlan';
+export * from './homePath';
 export * from './resumeStoreMatch';
 export * from './resumeRecord';
 export * from './manifestSchema';

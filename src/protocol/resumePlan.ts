@@ -1,4 +1,4 @@
-// Resume planning (ATP "Resume", DESIGN.md "Resume"): given an agent's manifest, a session's
+// Resume planning (docs/protocol.md, "Resume"): given an agent's manifest, a session's
 // bound conversation and the facts the host looked up, decide create / resume / fresh and build
 // the exact argv. Exact-or-nothing: never guess, never resume a neighbour. Pure: no I/O.
 
@@ -99,17 +99,6 @@ export function buildTemplateArgs(template: string, id: string): string[] {
 /** Whitespace-split tokens of a flag string such as "--approval-mode=yolo" or "--permission-mode auto". */
 export function splitFlags(flags: string | undefined): string[] {
   return (flags ?? '').split(/\s+/).filter((t) => t.length > 0);
-}
-
-/**
- * Expands a leading `~` (alone or followed by '/') to home. `~user` forms and everything else
- * are returned unchanged. Pure: the caller passes home.
- */
-export function expandHome(path: string, home: string): string {
-  if (path !== '~' && !path.startsWith('~/')) return path;
-  const base = home.length > 1 ? home.replace(/\/+$/, '') : home;
-  if (path === '~' || path === '~/') return base || '/';
-  return `${base === '/' ? '' : base}/${path.slice(2)}`;
 }
 
 /** An empty argv means "the login shell" (SpawnOptions.argv omitted): a manifest without a command. */

@@ -2,7 +2,7 @@
 // list of same-style runs; plus cursor, selection and scroll position. Rows that did not change
 // keep their object identity and are left out of `dirtyRows`, so a view repaints only the rest.
 import type { IBufferCell, IBufferLine, Terminal } from '@xterm/headless';
-import { DisposableStore, type Disposable } from './events';
+import { DisposableStore, type Disposable } from '../protocol/events';
 import type { CursorShape, TerminalModes } from './terminalModes';
 
 export type Color = { kind: 'default' } | { kind: 'palette'; index: number } | { kind: 'rgb'; value: number };
@@ -107,6 +107,12 @@ interface XtermCore {
 }
 
 export class RenderModel implements Disposable {
+  /** The cursor the user chose in settings, used until the application sets its own (DECSCUSR).
+   *  The next frame carries it; the cursor's row is repainted. */
+  setCursorDefaults(opts: RenderModelOptions): void {
+    this.opts = { ...opts };
+  }
+
   private lines: RenderRow[] = [];
   private selections: RowSelection[] = [];
   private cursor: CursorState | null = null;
@@ -123,7 +129,7 @@ export class RenderModel implements Disposable {
   private readonly core: XtermCore;
   private frameCache: Frame | null = null;
 
-  constructor(private readonly term: Terminal, private readonly modes: TerminalModes, private readonly opts: RenderModelOptions = {}) {
+  constructor(private readonly term: Terminal, private readonly modes: TerminalModes, private opts: RenderModelOptions = {}) {
     this.core = (term as unknown as { _core?: XtermCore })._core ?? {};
     const refresh = this.core._inputHandler?.onRequestRefreshRows;
     if (refresh) {

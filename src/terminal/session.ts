@@ -7,7 +7,7 @@ import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import * as pty from 'node-pty';
 import type { Terminal } from '@xterm/headless';
 import { createEmulator } from './createEmulator';
-import { DisposableStore, Emitter, toDisposable, type Disposable, type Event } from './events';
+import { DisposableStore, Emitter, toDisposable, type Disposable, type Event } from '../protocol/events';
 import { FlowController } from './flowControl';
 import { installExitDrain } from './ptyDrain';
 import { Utf8Splitter } from './utf8Splitter';
@@ -18,14 +18,15 @@ import {
 import { RenderModel } from './renderModel';
 import { TerminalModes, type CursorShape } from './terminalModes';
 
-export type { Disposable, Event } from './events';
 
 export interface SpawnOptions {
   /** Omitted → the user's login shell ($SHELL -l, fallback /bin/sh). */
   argv?: string[];
   cwd: string;
-  /** Merged over process.env; TERM/COLORTERM/TERMIO_SESSION are always set. */
+  /** Merged over baseEnv; TERM/COLORTERM/TERMIO_SESSION are always set. */
   env?: Record<string, string>;
+  /** The environment to start from instead of process.env (the login shell's, for a GUI-launched app). */
+  baseEnv?: Record<string, string>;
   cols?: number;
   rows?: number;
   /** Scrollback lines; default 10,000. */
@@ -48,7 +49,7 @@ export interface ExitStatus {
 
 const DEFAULT_COLS = 80;
 const DEFAULT_ROWS = 24;
-/** Scrollback lines kept per session (issue 3: 10,000 by default). */
+/** Scrollback lines kept per session unless settings say otherwise: about 1.5 MB of text at 150 columns. */
 const DEFAULT_SCROLLBACK = 10_000;
 /** How long a DEC synchronized update (?2026h) may hold back rendering if the application never
  *  ends it: xterm.js's renderer uses the same 1 s. */
@@ -90,7 +91,7 @@ function findExecutable(command: string, cwd: string, env: Record<string, string
 
 function buildEnv(opts: SpawnOptions, id: string): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  for (const [k, v] of Object.entries(opts.baseEnv ?? process.env)) if (v !== undefined) env[k] = v;
   for (const k of INHERITED_TERMINAL_VARS) delete env[k];
   env.TERM_PROGRAM = 'termio';
   // GUI apps on macOS start without a locale; TUIs then fall back to ASCII.
@@ -319,6 +320,12 @@ export class Session implements Disposable {
   scrollToBottom(): void {
     this.emulator.scrollToBottom();
     this._onRender.fire();
+  }
+
+  /** The cursor shape and blink from the user's settings (an application's DECSCUSR still wins). */
+  setCursorDefaults(shape: CursorShape, blink: boolean): void {
+    this.renderModel.setCursorDefaults({ cursorShape: shape, cursorBlink: blink });
+    this.requestRender();
   }
 
   /** Asks views to repaint (after a selection change, for example). */

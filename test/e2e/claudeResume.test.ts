@@ -1,4 +1,4 @@
-// The real Claude Code CLI from npm through the real app (issue 8): a session is created with
+// The real Claude Code CLI from npm through the real app: a session is created with
 // Claude's --session-id under an id Termio minted, Claude writes its transcript (it does so
 // offline, when the first prompt is submitted), the app is restarted, and the tab is relaunched
 // with --resume of that same id — checked on the relaunched process's own command line.

@@ -2,8 +2,9 @@
 // tray (XEmbed) and dunst as the notification daemon, all on a private Xvfb. The tray icon is
 // checked pixel by pixel in each aggregate state (and animating while agents work), the open menu
 // is screenshotted and used from the keyboard to jump to a session, and dunst must show a
-// notification when a fake Claude Code asks for permission, and none while the user looks at it;
-// `termio notify` from inside a session shows one too.
+// notification when a fake Claude Code asks for permission, and none while the user looks at it.
+// The tray's own messages (what Termio.app uses on macOS) are shown and clicked here too, and
+// `termio notify` from inside a session shows one whose click brings that session back.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,12 +42,12 @@ describe.skipIf(desktopSkipReason)('menu bar: tray icon, tray menu and notificat
     }
   });
 
-  async function startApp(settings: Record<string, unknown> = {}): Promise<{ app: AppUnderTest; win: string }> {
+  async function startApp(settings: Record<string, unknown> = {}, env: Record<string, string> = {}): Promise<{ app: AppUnderTest; win: string }> {
     const home = mkdtempSync(join(tmpdir(), 'termio-e2e-'));
     installFakeAgents(home, ['claude']);
     mkdirSync(join(home, '.termio', 'config'), { recursive: true });
     writeFileSync(join(home, '.termio', 'config', 'settings.json'), JSON.stringify({ welcomeShown: true, ...settings }));
-    const a = await AppUnderTest.launch(display, { home, env: desktop.env() });
+    const a = await AppUnderTest.launch(display, { home, env: { ...desktop.env(), ...env } });
     app = a;
     const win = await a.waitForWindow();
     await waitFor(async () => (await a.cli(['sessions', 'list'])).code === 0, { what: 'the control socket' });
@@ -234,6 +235,30 @@ describe.skipIf(desktopSkipReason)('menu bar: tray icon, tray menu and notificat
     await waitFor(() => desktop.notifications().find((n) => n.summary === 'Terminal' && n.body === 'Build finished'), { what: 'the OSC 9 notification' });
   });
 
+  it('through the tray icon, as Termio.app on macOS posts: a click on the message opens the last notified session', async () => {
+    // Qt's tray message is the path a signed bundle uses on macOS; on this XEmbed tray Qt shows it
+    // as its own balloon, which the test can click (messageClicked does not say which message).
+    const { app: a } = await startApp({}, { TERMIO_NOTIFIER: 'tray' });
+    await a.waitForLog(/INFO notifications \{"backend":"tray"\}/);
+    const iota = await spawnClaude(a, 'iota');
+    const kappa = await spawnClaude(a, 'kappa');
+    await lookElsewhere(a);
+    const before = new Set(visibleAppWindows().map((w) => w.id));
+    await a.cli(['sessions', 'send', iota, 'ask before pushing', '--enter']);
+    await a.waitForLog(new RegExp(`INFO notification \\{"kind":"attention","session":"${iota}"`));
+    await a.cli(['sessions', 'send', kappa, 'ask before pushing', '--enter']);
+    await a.waitForLog(new RegExp(`INFO notification \\{"kind":"attention","session":"${kappa}"`));
+    const balloon = await waitFor(() => visibleAppWindows().find((w) => !before.has(w.id)), { what: "the tray icon's message on screen" });
+    display.screenshot(join(screenshotDir, 'menubar-tray-message.png'));
+    // Nothing went through node-notifier to the notification daemon.
+    expect(desktop.notifications().filter((n) => /iota|kappa/.test(n.body))).toEqual([]);
+    const focused = (id: string) => a.log().split('\n').filter((l) => l.includes(`session focused {"id":"${id}"}`)).length;
+    const [iotaBefore, kappaBefore] = [focused(iota), focused(kappa)];
+    display.xdotool('mousemove', '--sync', String(balloon.x + Math.round(balloon.width / 2)), String(balloon.y + Math.round(balloon.height / 2)), 'click', '1');
+    await waitFor(() => focused(kappa) > kappaBefore, { what: 'the click to focus kappa, the last notified session' });
+    expect(focused(iota)).toBe(iotaBefore);
+  });
+
   it('termio notify from inside a session shows a notification naming that session', async () => {
     const { app: a } = await startApp();
     const folder = join(a.home, 'iota');
@@ -248,6 +273,29 @@ describe.skipIf(desktopSkipReason)('menu bar: tray icon, tray menu and notificat
     await a.cli(['sessions', 'send', shell, `${join(repoRoot, 'bin', 'termio')} notify 'second one'`, '--enter']);
     const untitled = await waitFor(() => desktop.notifications().find((n) => n.body === 'second one'), { what: 'the untitled notification' });
     expect(untitled.summary).toBe('Terminal · iota');
+  });
+
+  it('a click on a termio notify message brings back the session that sent it', async () => {
+    const { app: a, win } = await startApp({}, { TERMIO_NOTIFIER: 'tray' });
+    await a.waitForLog(/INFO notifications \{"backend":"tray"\}/);
+    const folder = join(a.home, 'lambda');
+    mkdirSync(folder);
+    const sender = (await a.cli(['sessions', 'spawn', '--cwd', folder])).stdout.trim();
+    const other = (await a.cli(['sessions', 'spawn', '--cwd', folder])).stdout.trim();
+    // The user is on the other session, in the window.
+    display.xdotool('windowfocus', '--sync', win);
+    expect((await a.cli(['sessions', 'focus', other])).code).toBe(0);
+    await waitFor(() => lookingAt(a) === other, { what: 'the user to look at the other session' });
+    const before = new Set(visibleAppWindows().map((w) => w.id));
+    const focused = () => a.log().split('\n').filter((l) => l.includes(`session focused {"id":"${sender}"}`)).length;
+    const focusedBefore = focused();
+    await a.cli(['sessions', 'send', sender, `${join(repoRoot, 'bin', 'termio')} notify --title Build 'deployed'`, '--enter']);
+    await a.waitForLog(new RegExp(`INFO notification \\{"kind":"terminal","session":"${sender}","title":"Build"`));
+    const balloon = await waitFor(() => visibleAppWindows().find((w) => !before.has(w.id) && w.height < 300), { what: 'the notify message on screen' });
+    display.screenshot(join(screenshotDir, 'menubar-notify-message.png'));
+    display.xdotool('mousemove', '--sync', String(balloon.x + Math.round(balloon.width / 2)), String(balloon.y + Math.round(balloon.height / 2)), 'click', '1');
+    await waitFor(() => focused() > focusedBefore, { what: 'the click to focus the session that sent it' });
+    await waitFor(() => lookingAt(a) === sender, { what: 'the user to look at the sender' });
   });
 
   /** Visible top-level windows of the app (the main window, the tray menu when open). */

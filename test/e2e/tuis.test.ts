@@ -1,4 +1,4 @@
-// Real TUIs in the real app under Xvfb (issue 3): vim, less and htop from Debian, and the Claude
+// Real TUIs in the real app under Xvfb: vim, less and htop from Debian, and the Claude
 // Code, Codex and Gemini CLIs from npm (offline, in a temporary HOME), each started from a shell
 // session through the termio CLI. Each waits for the text that TUI draws, then checks a
 // screenshot's pixels: the terminal area is not blank, and the TUI's own marks are painted

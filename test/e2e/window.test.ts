@@ -146,6 +146,12 @@ describe.skipIf(e2eSkipReason)('the Termio window', () => {
     const welcome = await app.waitForWindow('Welcome to Termio');
     await app.waitForLog(/welcome shown \{"agents":\["claude"\]\}/);
     app.screenshot('welcome');
+    // It sits over the session pages, clear of the sidebar (250 px), centred across them.
+    const main = app.windowGeometry(await app.waitForWindow());
+    const card = app.windowGeometry(welcome);
+    expect(card.x).toBeGreaterThanOrEqual(main.x + 250);
+    const pagesCentre = main.x + 250 + (main.width - 250) / 2;
+    expect(Math.abs(card.x + card.width / 2 - pagesCentre)).toBeLessThanOrEqual(2);
     display.xdotool('windowfocus', '--sync', welcome);
     // Keyboard focus starts on "Turn on live status".
     display.xdotool('key', 'space');

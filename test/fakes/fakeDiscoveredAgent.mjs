@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // A discovered-id agent CLI for tests: it mints its own conversation id, like Codex or OpenCode
-// (../../shared/reference/agent-clis.md). Two store styles ($FAKE_DISCOVERED_STYLE):
+// (as described in agents/README.md). Two store styles ($FAKE_DISCOVERED_STYLE):
 //   rollout (default, Codex-like): <root>/YYYY/MM/DD/rollout-YYYY-MM-DDThh-mm-ss-<uuid>.jsonl whose
 //     first line is {"type":"session_meta","payload":{"id","cwd",…}}; root $FAKE_DISCOVERED_ROOT,
 //     default ~/.fakecodex/sessions; continue with `resume <id>`;

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// A pinned-id agent CLI for tests, behaving like Claude Code / Grok (../../shared/reference/agent-clis.md):
+// A pinned-id agent CLI for tests, behaving like Claude Code / Grok:
 //   --session-id <uuid>  starts a NEW conversation under that id; an id already in the store is refused;
 //   --resume <id> / -r   continues one; a missing id is refused;
 //   no id                mints its own (like the real CLIs without --session-id).

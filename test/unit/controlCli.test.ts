@@ -49,7 +49,7 @@ describe('termio sessions (the real executable)', () => {
     expect(list.status).toBe(0);
     const [header, row] = list.stdout.trimEnd().split('\n');
     expect(header).toMatch(/^ID\s+AGENT\s+STATE\s+SINCE\s+CWD\s+TITLE$/);
-    expect(row).toMatch(new RegExp(`^${id.slice(0, 8)}\\s+shell\\s+idle\\s+\\d+s\\s+~/work\\s+cli test$`));
+    expect(row).toMatch(new RegExp(`^${id.slice(0, 8)}\\s+shell\\s+idle\\s+(now|\\d+s)\\s+~/work\\s+cli test$`));
     const listJson = JSON.parse((await termio(['sessions', 'list', '--json'], h.env)).stdout) as { schemaVersion: number; ok: boolean; sessions: SessionInfo[] };
     expect(listJson).toMatchObject({ schemaVersion: 1, ok: true, sessions: [{ id, cwd: folder, title: 'cli test', state: 'idle', agentId: null, parentId: null, stalledSince: null }] });
 

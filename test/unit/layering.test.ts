@@ -1,9 +1,9 @@
 // The layering check itself: it passes on the real tree and names each kind of violation.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 const repo = resolve(__dirname, '..', '..');
 const check = (src: string) => spawnSync(process.execPath, [join(repo, 'scripts', 'check-layers.mjs'), src], { encoding: 'utf8' });
@@ -52,4 +52,70 @@ describe('layering check', () => {
     );
     expect(r.stderr).toContain('layering: 5 violation(s)');
   });
+});
+
+describe('layering check: the CLI', () => {
+  it('rejects a CLI file that imports the Qt client or the terminal layer', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'layers-'));
+    try {
+      const put = (f: string, text: string) => {
+        mkdirSync(dirname(join(dir, f)), { recursive: true });
+        writeFileSync(join(dir, f), text);
+      };
+      put('app/cli/c.ts', "import { x } from '../ui/view';\nimport { Session } from '../../terminal';\nimport * as pty from 'node-pty';\n");
+      put('app/ui/view.ts', 'export const x = 1;\n');
+      const r = check(dir);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain("cli may not import ui ('../ui/view')");
+      expect(r.stderr).toContain("cli may not import terminal ('../../terminal')");
+      expect(r.stderr).toContain("cli may not import the package 'node-pty'");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+// The compiler enforces the same direction: each layer is a tsconfig project that references only
+// the layers below it, so `tsc -b` fails on an import that points the wrong way. One scratch copy of
+// src/ is built once; each case adds one wrong import, rebuilds (incrementally), and restores the file.
+// (What references cannot say — the CLI reaching the terminal layer through host's reference —
+// is the rule table's job, tested above.)
+describe('layering by the compiler', () => {
+  const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
+  let dir: string;
+  const build = (project: string) => spawnSync(process.execPath, [tsc, '-b', join(dir, 'src', project)], { encoding: 'utf8', cwd: dir });
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'layers-tsc-'));
+    cpSync(join(repo, 'src'), join(dir, 'src'), { recursive: true });
+    for (const f of ['tsconfig.base.json', 'tsconfig.layer.json']) cpSync(join(repo, f), join(dir, f));
+    symlinkSync(join(repo, 'node_modules'), join(dir, 'node_modules'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('builds the untouched copy, so the failures below are the wrong imports', () => {
+    const r = build('app/cli');
+    expect(r.stdout + r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  }, 180_000);
+
+  it.each([
+    ['protocol → terminal', 'protocol/homePath.ts', "import '../terminal/theme';", 'protocol', 'src/terminal/theme.ts'],
+    ['terminal → host', 'terminal/theme.ts', "import '../app/host/paths';", 'terminal', 'src/app/host/paths.ts'],
+    ['host → ui', 'app/host/paths.ts', "import '../ui/svgTint';", 'app/host', 'src/app/ui/svgTint.ts'],
+    ['cli → ui', 'app/cli/openDir.ts', "import '../ui/svgTint';", 'app/cli', 'src/app/ui/svgTint.ts'],
+  ])('tsc -b rejects %s', (_name, file, line, project, imported) => {
+    const target = join(dir, 'src', file);
+    const original = readFileSync(target, 'utf8');
+    writeFileSync(target, `${line}\n${original}`);
+    try {
+      const r = build(project);
+      expect(r.status).not.toBe(0);
+      // TS6307: the imported file is in neither this project nor one it references.
+      expect(r.stdout).toMatch(/error TS6307/);
+      expect(r.stdout).toContain(imported);
+    } finally {
+      writeFileSync(target, original);
+    }
+  }, 180_000);
 });

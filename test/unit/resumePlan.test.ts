@@ -1,9 +1,9 @@
 // Resume planning rules (src/protocol/resumePlan.ts): every branch of both families, id
-// substitution per argv token, ~ expansion, odd ids.
+// substitution per argv token, odd ids.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
-  buildTemplateArgs, checkConversationId, describeResume, expandHome, planResume, resumeFamilyOf,
+  buildTemplateArgs, checkConversationId, describeResume, planResume, resumeFamilyOf,
   type ResumeManifestInput, type ResumeSessionInput,
 } from '../../src/protocol/resumePlan';
 
@@ -141,22 +141,6 @@ describe('odd ids', () => {
   it('rejects non-strings', () => {
     expect(checkConversationId(null)).toMatch(/got null/);
     expect(checkConversationId(42)).toMatch(/got number/);
-  });
-});
-
-describe('expandHome', () => {
-  it.each([
-    ['~', '/home/u', '/home/u'],
-    ['~/', '/home/u', '/home/u'],
-    ['~/.codex/sessions', '/home/u', '/home/u/.codex/sessions'],
-    ['~/.codex/sessions', '/home/u/', '/home/u/.codex/sessions'],
-    ['~/x', '/', '/x'],
-    ['~other/x', '/home/u', '~other/x'],
-    ['/abs/~/x', '/home/u', '/abs/~/x'],
-    ['rel/~', '/home/u', 'rel/~'],
-    ['~/a b/$HOME', '/Users/Jo Doe', '/Users/Jo Doe/a b/$HOME'],
-  ])('%s with home %s → %s', (path, home, out) => {
-    expect(expandHome(path, home)).toBe(out);
   });
 });
 

@@ -16,6 +16,7 @@ import { termioPaths } from '../host/paths';
 import { installSkill, skillStatus, uninstallSkill, type SkillResult } from '../host/skillInstaller';
 import { ExitCode, type CliIo } from './main';
 import { printOk } from './output';
+import { shortenHome } from '../../protocol/homePath';
 
 const HELP = `Usage: termio hooks install|uninstall|status [--agent ID] [--json]
 
@@ -32,7 +33,7 @@ Options:
 `;
 
 function describe(r: AgentHookResult, home: string): string {
-  const file = r.file.startsWith(`${home}/`) ? `~/${r.file.slice(home.length + 1)}` : r.file;
+  const file = shortenHome(r.file, home);
   const parts = [`${r.agentId.padEnd(10)} ${r.state.padEnd(10)} ${file}`];
   if (r.action !== 'none') parts.push(`(${r.action})`);
   if (r.state === 'partial') parts.push(`missing: ${r.missing.join(', ')}`);
@@ -44,7 +45,7 @@ function describe(r: AgentHookResult, home: string): string {
 }
 
 function describeSkill(r: SkillResult, home: string): string {
-  const file = r.file.startsWith(`${home}/`) ? `~/${r.file.slice(home.length + 1)}` : r.file;
+  const file = shortenHome(r.file, home);
   const what = r.state === 'foreign' ? 'yours, left as it is' : r.state;
   return `${r.agentId.padEnd(10)} skill ${what}  ${file}${r.action !== 'none' ? `  (${r.action})` : ''}${r.error ? `\n  error: ${r.error}` : ''}`;
 }

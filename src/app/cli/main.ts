@@ -1,7 +1,8 @@
 // The termio command line: parses the verb and hands over to one module per command group.
 // Exit codes are part of the interface (scripts and tests rely on them): see ExitCode.
-import { readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { packageVersion } from '../host/install';
 
 export const ExitCode = {
   /** Done; for a wait: the session settled. */
@@ -36,10 +37,6 @@ export function registerGroup(name: string, summary: string, load: () => Command
   groups[name] = { summary, load };
 }
 
-export function version(): string {
-  const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { version: string };
-  return pkg.version;
-}
 
 function usage(): string {
   const lines = [
@@ -74,7 +71,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     return first === undefined ? ExitCode.usage : ExitCode.ok;
   }
   if (first === '--version' || first === '-v') {
-    io.out(`termio ${version()}\n`);
+    io.out(`termio ${packageVersion()}\n`);
     return ExitCode.ok;
   }
   // Own keys only: "constructor" or "toString" are not commands.

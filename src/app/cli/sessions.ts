@@ -8,6 +8,8 @@ import { MAX_WAIT_MS } from '../../protocol/controlFrames';
 import { ControlClient, REQUEST_TIMEOUT_MS, type Reply } from './controlClient';
 import { ExitCode, type CliIo, type CommandHandler } from './main';
 import { printError, printOk } from './output';
+import { shortenHome } from '../../protocol/homePath';
+import { formatDuration } from '../host/sidebarModel';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -180,16 +182,11 @@ function shortIds(ids: string[]): Map<string, string> {
 }
 
 function ago(iso: string, now: number): string {
-  const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m`;
-  if (s < 86_400) return `${Math.floor(s / 3600)}h`;
-  return `${Math.floor(s / 86_400)}d`;
+  return formatDuration(now - Date.parse(iso));
 }
 
 function tilde(path: string, env: NodeJS.ProcessEnv): string {
-  const home = env.HOME;
-  return home && (path === home || path.startsWith(`${home}/`)) ? `~${path.slice(home.length)}` : path;
+  return env.HOME ? shortenHome(path, env.HOME) : path;
 }
 
 function table(rows: string[][]): string {

@@ -5,9 +5,10 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Manifest } from '../../protocol';
+import { installPath } from './install';
 
 /** assets/icons of this installation (src/app/host and dist/app/host both sit three levels down). */
-export const DEFAULT_ICONS_DIR = join(__dirname, '..', '..', '..', 'assets', 'icons');
+export const DEFAULT_ICONS_DIR = installPath('assets', 'icons');
 /** The mark used when an agent has no usable icon. */
 export const GENERIC_ICON = 'agent.svg';
 

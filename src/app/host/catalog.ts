@@ -17,10 +17,11 @@ import { createCommandResolver, loginShellPath, type CommandResolver } from './l
 import { nullLogger, type Logger } from './log';
 import { ensureDir, termioPaths } from './paths';
 import { readManifestFile } from './readManifestFile';
+import { installPath, installRoot } from './install';
+import { shortenHome } from '../../protocol/homePath';
 
 /** This installation's root (src/app/host and dist/app/host both sit three levels down). */
-const INSTALL_DIR = join(__dirname, '..', '..', '..');
-export const DEFAULT_BUNDLED_AGENTS_DIR = join(INSTALL_DIR, 'agents');
+export const DEFAULT_BUNDLED_AGENTS_DIR = installPath('agents');
 /** The generated JSON Schema sits beside the bundled manifests; it is not a manifest. */
 const SCHEMA_FILE_NAME = 'manifest.schema.json';
 /**
@@ -329,7 +330,7 @@ export class AgentCatalog {
 
   private labelOf(file: string, source: CatalogSource): string {
     if (source === 'bundled') {
-      const rel = relative(INSTALL_DIR, file);
+      const rel = relative(installRoot, file);
       if (!rel.startsWith('..')) return rel.split(sep).join('/');
     }
     return homeLabel(file, this.opts.env);
@@ -338,8 +339,7 @@ export class AgentCatalog {
 
 /** "~/…" for paths under HOME, so messages read like the paths users type. */
 export function homeLabel(file: string, env: NodeJS.ProcessEnv = process.env): string {
-  const home = resolve(env.HOME || homedir());
-  return file === home || file.startsWith(home + sep) ? `~${file.slice(home.length)}` : file;
+  return shortenHome(file, resolve(env.HOME || homedir()));
 }
 
 /** One collator for every comparison: localeCompare with options builds a new one per call. */

@@ -8,8 +8,8 @@
 // needs search permission on its folder and write permission on the socket, so the run folder is
 // 0700 and owned by us (checked at listen; refused otherwise) and the socket is 0600. Only our uid
 // (and root) can reach it, on Linux and macOS alike.
-import { createConnection, createServer, type Server, type Socket } from 'node:net';
-import { chmodSync, lstatSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import type { Server, Socket } from 'node:net';
+import { lstatSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   CONTROL_INFO_FILE,
@@ -28,11 +28,14 @@ import {
   type ControlResult,
   type SessionInfo,
 } from '../../protocol';
-import type { Disposable, Session } from '../../terminal';
+import type { Disposable } from '../../protocol/events';
+import type { Session } from '../../terminal';
 import { nullLogger, type Logger } from './log';
 import { ensureRunDir, type TermioPaths } from './paths';
 import type { SessionRecord, SessionRegistry } from './sessionRegistry';
 import { SessionWaits, type WaitLimits } from './sessionWaits';
+import { packageVersion } from './install';
+import { claimUnixSocket } from './unixSocket';
 
 /** What $TERMIO_HOME/run/control.json says: where the running app listens. */
 export interface ControlInfo {
@@ -80,8 +83,6 @@ export const defaultControlLimits: ControlLimits = {
 const MAX_SOCKET_PATH_BYTES = 103;
 /** A run tab's default title: the command line, cut where a sidebar row has long stopped showing it. */
 const RUN_LABEL_CHARS = 120;
-/** Probing an existing socket: a live app accepts at once; one second covers a loaded machine. */
-const PROBE_TIMEOUT_MS = 1_000;
 
 export type ListenResult =
   | { ok: true; socket: string; infoFile: string }
@@ -130,14 +131,6 @@ interface Connection {
   gone: AbortController;
 }
 
-function packageVersion(): string {
-  try {
-    // src/app/host and dist/app/host are both three levels below the package root.
-    return (JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
-  } catch {
-    return '0.0.0';
-  }
-}
 
 export function sessionInfo(record: SessionRecord): SessionInfo {
   const s: Session = record.session;
@@ -167,34 +160,6 @@ export function readControlInfo(paths: TermioPaths): ControlInfo | null {
   } catch {
     return null;
   }
-}
-
-type Probe = 'absent' | 'stale' | 'live' | { error: string };
-
-function probeSocket(path: string): Promise<Probe> {
-  try {
-    if (!lstatSync(path).isSocket()) return Promise.resolve({ error: `${path} exists and is not a socket; remove it if no Termio is running` });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return Promise.resolve('absent');
-    return Promise.resolve({ error: `cannot inspect ${path}: ${(err as Error).message}` });
-  }
-  return new Promise((resolve) => {
-    const sock = createConnection(path);
-    const done = (p: Probe) => {
-      clearTimeout(timer);
-      sock.destroy();
-      resolve(p);
-    };
-    // No answer in time: something holds the socket (a frozen app?); never steal it.
-    const timer = setTimeout(() => done('live'), PROBE_TIMEOUT_MS);
-    sock.on('connect', () => done('live'));
-    sock.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'ECONNREFUSED') done('stale');
-      else if (err.code === 'ENOENT') done('absent');
-      else if (err.code === 'EAGAIN') done('live');
-      else done({ error: `cannot probe ${path}: ${err.message}` });
-    });
-  });
 }
 
 export class ControlServer {
@@ -266,47 +231,21 @@ export class ControlServer {
     if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH_BYTES) {
       return { ok: false, reason: 'socketPathTooLong', message: `the control socket path ${socketPath} is longer than ${MAX_SOCKET_PATH_BYTES} bytes; set a shorter TERMIO_HOME` };
     }
-    for (let attempt = 0; ; attempt++) {
-      const probe = await probeSocket(socketPath);
-      if (probe === 'live') return this.alreadyRunning(socketPath);
-      if (typeof probe === 'object') {
-        return { ok: false, reason: probe.error.includes('not a socket') ? 'notASocket' : 'listenFailed', message: probe.error };
-      }
-      if (probe === 'stale') {
-        this.logger.warn('control: replacing a stale socket left by an app that is gone', { socket: socketPath, previous: readControlInfo(this.paths)?.pid });
-        try {
-          unlinkSync(socketPath);
-        } catch (err) {
-          if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
-            return { ok: false, reason: 'listenFailed', message: `cannot remove the stale socket ${socketPath}: ${(err as Error).message}` };
-          }
-        }
-      }
-      const server = createServer((socket) => this.handleConnection(socket));
+    const claim = await claimUnixSocket(socketPath, {
+      onConnection: (socket) => this.handleConnection(socket),
       // Hard ceiling well above the soft limit: past it the kernel-level accept is dropped without a reply.
-      server.maxConnections = this.limits.maxConnections * 4;
-      const error = await new Promise<NodeJS.ErrnoException | null>((resolve) => {
-        server.once('error', resolve);
-        server.listen(socketPath, () => {
-          server.off('error', resolve);
-          resolve(null);
-        });
-      });
-      if (error) {
-        // Another app won a race between our probe and our bind: look again once.
-        if (error.code === 'EADDRINUSE' && attempt === 0) continue;
-        if (error.code === 'EADDRINUSE') return this.alreadyRunning(socketPath);
-        return { ok: false, reason: 'listenFailed', message: `cannot listen on ${socketPath}: ${error.message}` };
-      }
-      server.on('error', (err) => this.logger.error('control: server error', { error: String(err) }));
-      chmodSync(socketPath, 0o600);
-      this.server = server;
-      this.socketPath = socketPath;
-      this.socketIno = lstatSync(socketPath).ino;
-      this.writeInfo(socketPath);
-      this.logger.info('control: listening', { socket: socketPath });
-      return { ok: true, socket: socketPath, infoFile: this.infoFile };
-    }
+      maxConnections: this.limits.maxConnections * 4,
+    });
+    if (!claim.ok) return claim.reason === 'alreadyRunning' ? this.alreadyRunning(socketPath) : { ok: false, reason: claim.reason, message: claim.message };
+    if (claim.replacedStale) this.logger.warn('control: replaced a stale socket left by an app that is gone', { socket: socketPath });
+    const server = claim.server;
+    server.on('error', (err) => this.logger.error('control: server error', { error: String(err) }));
+    this.server = server;
+    this.socketPath = socketPath;
+    this.socketIno = lstatSync(socketPath).ino;
+    this.writeInfo(socketPath);
+    this.logger.info('control: listening', { socket: socketPath });
+    return { ok: true, socket: socketPath, infoFile: this.infoFile };
   }
 
   /** Stops listening, ends every connection, and removes the socket and control.json if they are still ours. */

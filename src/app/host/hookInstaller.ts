@@ -12,8 +12,9 @@ import {
   type HooksDeclaration,
   type ReporterLocation,
 } from '../../protocol/hooks';
-import { expandHome } from '../../protocol/resumePlan';
+import { expandHome } from '../../protocol/homePath';
 import type { TermioPaths } from './paths';
+import { installPath } from './install';
 
 // smol-toml ships CommonJS beside its ES module, but its types are declared as ESM only.
 const { parse: parseToml } = require('smol-toml') as { parse: (text: string) => unknown };
@@ -52,16 +53,15 @@ export interface AgentHookResult {
 }
 
 // dist/app/host (or src/app/host under vitest) → the package root.
-const PACKAGE_ROOT = resolve(__dirname, '..', '..', '..');
 
 /** The Node reporter shipped with this build: bin/termio-hook, run by this Node. */
 export function nodeReporterLocation(): ReporterLocation {
-  return { reporterPath: join(PACKAGE_ROOT, 'bin', 'termio-hook'), nodePath: process.execPath };
+  return { reporterPath: installPath('bin', 'termio-hook'), nodePath: process.execPath };
 }
 
 /** Where scripts/setup.mjs compiles the native reporter (native/termio-hook/termio-hook.c). */
 export function nativeReporterPath(): string {
-  return join(PACKAGE_ROOT, 'native', 'termio-hook', 'build', 'termio-hook');
+  return installPath('native', 'termio-hook', 'build', 'termio-hook');
 }
 
 /** The reporter hooks should run: the native one when it was built (milliseconds per hook call),

@@ -2,13 +2,14 @@
 // one report per connection. Bounded bytes and time per connection; frames that do not parse,
 // are too big, or name a session this app does not host are dropped and counted. Nothing a
 // client sends can throw out of here. Emits each accepted report.
-import { existsSync, unlinkSync } from 'node:fs';
-import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { unlinkSync } from 'node:fs';
+import type { Server, Socket } from 'node:net';
 import { join } from 'node:path';
 import { MAX_HOOK_FRAME_BYTES, parseHookFrame, type HookReport } from '../../protocol/hookReport';
-import { Emitter, type Event } from '../../terminal/events';
+import { Emitter, type Event } from '../../protocol/events';
 import { ensureRunDir, type TermioPaths } from './paths';
 import { nullLogger, type Logger } from './log';
+import { claimUnixSocket } from './unixSocket';
 
 export const HOOK_SOCKET_NAME = 'hooks.sock';
 /** The reporter connects and writes one small frame at once; a client still silent after 1 s is
@@ -68,25 +69,16 @@ export class HookServer {
   private async listen(): Promise<HookServerStartError | null> {
     const fail = (message: string): HookServerStartError => ({ kind: 'hookServerError', message, socketPath: this.socketPath });
     if (!this.opts.socketPath) ensureRunDir(this.opts.paths);
-    if (existsSync(this.socketPath)) {
-      if (await isLive(this.socketPath)) return fail(`another Termio is already listening on ${this.socketPath}`);
-      try {
-        unlinkSync(this.socketPath);
-      } catch (e) {
-        return fail(`cannot remove the stale socket ${this.socketPath}: ${(e as Error).message}`);
-      }
-    }
-    const server = createServer({ allowHalfOpen: false }, (s) => this.handleConnection(s));
-    server.maxConnections = MAX_HOOK_CONNECTIONS;
-    server.on('drop', () => this.stats.refused++);
-    return new Promise((resolve) => {
-      server.once('error', (e) => resolve(fail(`cannot listen on ${this.socketPath}: ${e.message}`)));
-      server.listen(this.socketPath, () => {
-        server.on('error', (e) => this.logger.warn('hook server error', { message: e.message }));
-        this.server = server;
-        resolve(null);
-      });
+    const claim = await claimUnixSocket(this.socketPath, {
+      onConnection: (s) => this.handleConnection(s),
+      maxConnections: MAX_HOOK_CONNECTIONS,
     });
+    if (!claim.ok) return fail(claim.message);
+    const server = claim.server;
+    server.on('drop', () => this.stats.refused++);
+    server.on('error', (e) => this.logger.warn('hook server error', { message: e.message }));
+    this.server = server;
+    return null;
   }
 
   private handleConnection(socket: Socket): void {
@@ -172,24 +164,4 @@ export class HookServer {
       // Already gone.
     }
   }
-}
-
-/** Whether something accepts connections on a Unix socket path (a stale file refuses). */
-function isLive(path: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const c = createConnection(path);
-    const t = setTimeout(() => {
-      c.destroy();
-      resolve(true);
-    }, 500);
-    c.once('connect', () => {
-      clearTimeout(t);
-      c.destroy();
-      resolve(true);
-    });
-    c.once('error', () => {
-      clearTimeout(t);
-      resolve(false);
-    });
-  });
 }

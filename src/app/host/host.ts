@@ -3,7 +3,6 @@
 // session registry, notifications and the control socket (the termio CLI). Headless: the UI
 // (or a test) subscribes to its events and tells it which window and session the user is on.
 import { homedir } from 'node:os';
-import { resolve } from 'node:path';
 import type { HookDetails } from '../../protocol/hookReport';
 import { Session } from '../../terminal';
 import { AgentCatalog, type CatalogEntry } from './catalog';
@@ -11,16 +10,18 @@ import { ControlServer, type ListenResult } from './controlServer';
 import { agentHookStatus, defaultReporterLocation, installAgentHooks, uninstallAgentHooks, type AgentHookResult } from './hookInstaller';
 import { HookServer } from './hookServer';
 import type { Logger } from './log';
+import { loginShellEnv } from './loginShellPath';
 import { defaultNotificationIcon, NotificationPolicy, nodeNotifierSink, waitingFor, type NotificationRequest, type NotificationSink, type SessionContext } from './notifier';
 import { termioPaths, type TermioPaths } from './paths';
 import { ResumeService } from './resumeService';
 import { SessionRegistry, type SessionRecord, type SpawnRequest, type SpawnFailure } from './sessionRegistry';
-import { SettingsStore } from './settings';
+import { defaultSettings, SettingsStore } from './settings';
 import { installSkill, uninstallSkill } from './skillInstaller';
 import { folderLabels } from './sidebarModel';
 import { StateStore, type StateProblem } from './stateStore';
 import { StatusTracker } from './statusTracker';
 import { isProcessAlive } from './processes';
+import { installRoot } from './install';
 
 /** The bundled manifest for the plain login shell (agents/terminal.json). */
 export const TERMINAL_AGENT_ID = 'terminal';
@@ -34,7 +35,8 @@ export interface HostOptions {
   notificationSink?: NotificationSink;
   /** Told when a notification is clicked (the UI focuses the session). */
   onNotificationClick?: (sessionId: string | null) => void;
-  /** PATH to resolve agent commands on (tests); default: the login shell's. */
+  /** PATH to resolve agent commands on (tests); default: the login shell's. Given a PATH,
+   *  sessions keep this process's environment; otherwise they start from the login shell's. */
   path?: string;
 }
 
@@ -76,13 +78,15 @@ export class Host {
   private readonly ready: Promise<void>;
   private markReady!: () => void;
   private flushTimer: NodeJS.Timeout | null = null;
+  /** What sessions start from: the login shell's exported environment (undefined: this process's). */
+  private sessionBaseEnv: Record<string, string> | undefined;
   /** Last notification handed to the OS, with its timing (benchmarks and tests read it). */
   lastNotification: { req: NotificationRequest; stateChangedAt: number; handedAt: number } | null = null;
 
   private constructor(readonly opts: HostOptions) {
     this.paths = termioPaths(opts.env);
     this.tracker = new StatusTracker({ logger: opts.logger });
-    this.notifications = new NotificationPolicy({ attention: true, done: true, doneMinSeconds: 10, terminal: true, sound: true });
+    this.notifications = new NotificationPolicy(defaultSettings().notifications);
     this.registry = new SessionRegistry({ spawner: (req) => this.spawnAgent(req), defaultCwd: homedir() });
     this.ready = new Promise((r) => (this.markReady = r));
   }
@@ -132,11 +136,16 @@ export class Host {
     }
     log.info('control socket listening', { socket: listen.socket });
 
-    host.settings = new SettingsStore(host.paths.settingsFile);
+    host.settings = new SettingsStore(host.paths.settingsFile, (opts.env ?? process.env).HOME ?? homedir());
     host.settings.watch();
     host.applySettings();
     host.settings.onChange(() => host.applySettings());
 
+    if (opts.path === undefined) {
+      // The same cached answer the catalog resolves commands with: one login shell per launch.
+      const login = await loginShellEnv(opts.env ?? process.env);
+      if (login.source === 'login-shell') host.sessionBaseEnv = login.vars;
+    }
     host.catalog = await AgentCatalog.create({ ...(opts.env ? { env: opts.env } : {}), logger: log, ...(opts.path !== undefined ? { path: opts.path } : {}) });
     for (const p of host.catalog.problems()) host.problems.push({ source: 'catalog', message: `${p.label}: ${p.errors.join('; ')}` });
 
@@ -166,7 +175,7 @@ export class Host {
 
     host.registry.onRemoved((r) => host.handleRemoved(r));
     host.registry.onChanged((r) => host.store.getSession(r.id) && host.store.updateSession(r.id, { title: r.title }));
-    host.sink = opts.notificationSink ?? nodeNotifierSink(log, defaultNotificationIcon(resolve(__dirname, '..', '..', '..')));
+    host.sink = opts.notificationSink ?? nodeNotifierSink(log, defaultNotificationIcon(installRoot));
     // Discovered-id agents: open their store watchers now, so a launch does not wait for the
     // first scan of a large store (it can take a second).
     host.resume.warm(host.catalog.list().filter((e) => e.installed).map((e) => e.manifest)).catch((err: unknown) => log.warn('resume: could not watch an agent store', { error: String(err) }));
@@ -183,6 +192,7 @@ export class Host {
     const s = this.settings.settings;
     this.notifications.setPrefs(s.notifications);
     this.tracker.setStallMs(s.sessions.stallSeconds * 1000);
+    for (const r of this.registry.list()) r.session.setCursorDefaults(s.terminal.cursorStyle, s.terminal.cursorBlink);
     for (const e of this.settings.errors) this.opts.logger.warn('settings problem', { message: e });
   }
 
@@ -270,6 +280,18 @@ export class Host {
     return session;
   }
 
+  /** What every session starts with: the hook socket, the login environment, the terminal settings. */
+  private spawnDefaults() {
+    const t = this.settings.settings.terminal;
+    return {
+      env: this.hooks.sessionEnv(),
+      ...(this.sessionBaseEnv ? { baseEnv: this.sessionBaseEnv } : {}),
+      scrollback: t.scrollback,
+      cursorShape: t.cursorStyle,
+      cursorBlink: t.cursorBlink,
+    };
+  }
+
   /** Starts the process for a persisted session with its resume plan. */
   private async launch(id: string): Promise<Session | SpawnFailure> {
     const record = this.store.getSession(id);
@@ -279,13 +301,7 @@ export class Host {
     const plan = await this.resume.prepareLaunch(id);
     if ('kind' in plan) return { kind: plan.kind, message: plan.message };
     const argv = plan.argv.length ? [entry.resolvedCommand ?? plan.argv[0]!, ...plan.argv.slice(1)] : undefined;
-    const session = Session.spawn({
-      id,
-      cwd: record.cwd,
-      ...(argv ? { argv } : {}),
-      env: this.hooks.sessionEnv(),
-      scrollback: this.settings.settings.terminal.scrollback,
-    });
+    const session = Session.spawn({ id, cwd: record.cwd, ...(argv ? { argv } : {}), ...this.spawnDefaults() });
     if ('kind' in session) {
       this.resume.sessionEnded(id);
       return session;
@@ -307,7 +323,7 @@ export class Host {
    * surprise whoever started it.
    */
   private launchCommand(id: string, cwd: string, argv: string[]): Session | SpawnFailure {
-    const session = Session.spawn({ id, cwd, argv, env: this.hooks.sessionEnv(), scrollback: this.settings.settings.terminal.scrollback });
+    const session = Session.spawn({ id, cwd, argv, ...this.spawnDefaults() });
     if ('kind' in session) return session;
     // No status channel: the tracker still turns the exit into done, with "exit N" as the reason.
     this.tracker.track(session, null);

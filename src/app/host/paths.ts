@@ -1,4 +1,4 @@
-// Where Termio keeps its files (DESIGN.md "Where things live"). TERMIO_HOME defaults to
+// Where Termio keeps its files (docs/architecture.md, "Where state lives"). TERMIO_HOME defaults to
 // ~/.termio; tests point it and HOME at temporary folders.
 import { mkdirSync, chmodSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';

@@ -1,4 +1,4 @@
-// Discovered-family binding (DESIGN.md "Resume"): after a fresh launch, watch discover.root for
+// Discovered-family binding (docs/protocol.md, "Resume"): after a fresh launch, watch discover.root for
 // a NEW record whose cwd is the session's cwd and bind it once — but only when the match is
 // unambiguous both ways (the session has one candidate record and the record one candidate
 // session). Anything else waits for a hook to report the conversation id (settle()).
@@ -7,7 +7,8 @@ import { open, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { existsSync, realpath } from 'node:fs';
 import chokidar, { type FSWatcher } from 'chokidar';
-import { expandHome, type DiscoverInput } from '../../protocol/resumePlan';
+import { expandHome } from '../../protocol/homePath';
+import type { DiscoverInput } from '../../protocol/resumePlan';
 import { parseDiscoveredRecord } from '../../protocol/resumeRecord';
 import { nullLogger, type Logger } from './log';
 

@@ -1,9 +1,10 @@
-// Pinned-family record lookup (DESIGN.md "Resume"): does the agent's store hold the record of
+// Pinned-family record lookup (docs/protocol.md, "Resume"): does the agent's store hold the record of
 // a conversation? storeRoot (~ expanded) is searched breadth-first for an entry storeMatch names,
 // to a bounded depth and a bounded number of folders, without following symlinked folders.
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { expandHome, type PinnedResumeInput } from '../../protocol/resumePlan';
+import { expandHome } from '../../protocol/homePath';
+import type { PinnedResumeInput } from '../../protocol/resumePlan';
 import { parseStoreMatch, storeMatcher } from '../../protocol/resumeStoreMatch';
 
 /**

@@ -1,4 +1,4 @@
-// Resume execution (DESIGN.md "Resume"): turns a persisted session into its launch plan with
+// Resume execution (docs/protocol.md, "Resume"): turns a persisted session into its launch plan with
 // the facts only the host can look up, persists a pinned id before the agent runs, watches for a
 // discovered record after a fresh launch, and rebinds when a hook reports another conversation.
 import { randomUUID } from 'node:crypto';

@@ -6,7 +6,8 @@ import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
 import type { SessionState } from '../../protocol';
-import { Emitter, Session, type Disposable, type LaunchError } from '../../terminal';
+import { Emitter, type Disposable } from '../../protocol/events';
+import { Session, type LaunchError } from '../../terminal';
 
 export type { SessionState };
 

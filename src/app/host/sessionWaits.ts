@@ -3,7 +3,8 @@
 // is ready for it, never into a half-drawn screen. Event driven: a wait wakes on the registry's
 // and the session's own events, so a script learns of a change as soon as the host does.
 import type { SessionInfo, WaitOutcome, WaitResult, WaitUntil } from '../../protocol';
-import { Emitter, type Disposable, type Session } from '../../terminal';
+import { Emitter, type Disposable } from '../../protocol/events';
+import type { Session } from '../../terminal';
 import type { SessionRecord, SessionRegistry } from './sessionRegistry';
 
 export interface WaitLimits {

@@ -8,15 +8,17 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { z } from 'zod';
-import { Emitter } from '../../terminal';
+import { Emitter } from '../../protocol/events';
+import { homedir } from 'node:os';
+import { shortenHome } from '../../protocol/homePath';
 
+/** The monospace font every machine of each platform has: Menlo ships with macOS, DejaVu Sans
+ *  Mono with nearly every Linux desktop (and is what the Linux set-up installs). */
+const PLATFORM_FONT_FAMILY = process.platform === 'darwin' ? 'Menlo' : 'DejaVu Sans Mono';
+
+// Every default lives here and only here: each object is `.prefault({})`, so its fields' own
+// defaults fill it in (a repeated literal object default would be a second copy to keep in step).
 export const SettingsSchema = z.object({
-  hooks: z
-    .object({
-      enabled: z.boolean().default(false).describe('live agent status: our hook entries are installed in agent configs'),
-      offered: z.boolean().default(false).describe('the first-launch offer was shown'),
-    })
-    .default({ enabled: false, offered: false }),
   notifications: z
     .object({
       attention: z.boolean().default(true).describe('notify when an agent needs you'),
@@ -25,18 +27,19 @@ export const SettingsSchema = z.object({
       terminal: z.boolean().default(true).describe('show OSC 9 / OSC 777 notifications programs send'),
       sound: z.boolean().default(true),
     })
-    .default({ attention: true, done: true, doneMinSeconds: 10, terminal: true, sound: true }),
+    .prefault({}),
   terminal: z
     .object({
-      fontFamily: z.string().min(1).optional().describe('default: Menlo on macOS, DejaVu Sans Mono elsewhere'),
+      fontFamily: z.string().min(1).default(PLATFORM_FONT_FAMILY).describe('default: Menlo on macOS, DejaVu Sans Mono elsewhere'),
+      /** Points: the size macOS Terminal starts with; it reads well at Linux's 96 dpi too. */
       fontSize: z.number().min(6).max(72).default(13),
       theme: z.enum(['system', 'dark', 'light']).default('system'),
-      cursorStyle: z.enum(['block', 'bar', 'underline']).default('block'),
-      cursorBlink: z.boolean().default(true),
+      cursorStyle: z.enum(['block', 'bar', 'underline']).default('block').describe('until the program in the terminal asks for its own'),
+      cursorBlink: z.boolean().default(true).describe('until the program in the terminal asks for its own'),
       scrollback: z.number().int().min(0).max(1_000_000).default(10_000),
-      optionAsMeta: z.boolean().default(true).describe('macOS: the Option key sends Meta (Esc-prefixed) instead of special characters'),
+      optionAsMeta: z.boolean().default(false).describe('macOS: the Option key sends Meta (Esc + the key) instead of the characters it composes; off by default so layouts that type @ [ ] | with Option keep them'),
     })
-    .default({ fontSize: 13, theme: 'system', cursorStyle: 'block', cursorBlink: true, scrollback: 10_000, optionAsMeta: true }),
+    .prefault({}),
   shortcuts: z.record(z.string(), z.string()).default({}).describe('action → key sequence overrides, e.g. {"newSession": "Ctrl+Shift+A"}'),
   agents: z
     .record(
@@ -144,7 +147,11 @@ export class SettingsStore {
   private readonly changed = new Emitter<SettingsLoad>();
   readonly onChange = this.changed.event;
 
-  constructor(readonly file: string) {
+  /** The file as messages name it: `~/.termio/config/settings.json`. */
+  readonly label: string;
+
+  constructor(readonly file: string, home: string = homedir()) {
+    this.label = shortenHome(file, home);
     this.current = this.read();
   }
 
@@ -167,9 +174,9 @@ export class SettingsStore {
 
   private read(): SettingsLoad {
     try {
-      return parseSettings(this.readText(), this.file);
+      return parseSettings(this.readText(), this.label);
     } catch (err) {
-      return { settings: defaultSettings(), errors: [`${this.file}: cannot be read (${(err as Error).message}); using defaults`] };
+      return { settings: defaultSettings(), errors: [`${this.label}: cannot be read (${(err as Error).message}); using defaults`] };
     }
   }
 

@@ -5,8 +5,9 @@
 // touched.
 import { existsSync, readdirSync, readFileSync, rmdirSync, unlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { expandHome } from '../../protocol/resumePlan';
+import { expandHome } from '../../protocol/homePath';
 import { writeAtomic } from './hookInstaller';
+import { installPath } from './install';
 
 /** The folder name inside the agent's skills folder (also the skill's `name`). */
 export const SKILL_NAME = 'termio';
@@ -31,8 +32,7 @@ export interface SkillOptions {
 }
 
 export function bundledSkillFile(): string {
-  // src/app/host and dist/app/host are both three levels below the package root.
-  return join(__dirname, '..', '..', '..', 'assets', 'skills', SKILL_NAME, 'SKILL.md');
+  return installPath('assets', 'skills', SKILL_NAME, 'SKILL.md');
 }
 
 export function skillFile(skillsDir: string, home: string): string {

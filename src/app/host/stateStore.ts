@@ -1,4 +1,4 @@
-// Durable session state in $TERMIO_HOME/state/sessions.json (DESIGN.md "Where things live"):
+// Durable session state in $TERMIO_HOME/state/sessions.json (docs/architecture.md, "Where state lives"):
 // windows, tab order and each session's agent, cwd, title, bound conversation and bypass flag.
 // Writes are debounced and atomic (temp file, fsync, rename); reads migrate old versions; a file
 // that cannot be read is moved aside and reported, never silently dropped or overwritten.

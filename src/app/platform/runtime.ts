@@ -3,7 +3,7 @@
 // with RTLD_GLOBAL before NodeGUI's addon, which links against qode's symbols).
 import { constants } from 'node:os';
 import { join } from 'node:path';
-import { appRoot } from './launch';
+import { appRoot, withoutEntryPreload } from './launch';
 
 export interface QtRuntime {
   /** Which runtime drives Qt's events. */
@@ -27,6 +27,10 @@ export function startQtRuntime(appName = 'termio'): QtRuntime {
   if (current) return current;
   const versions = process.versions as NodeJS.ProcessVersions & { qode?: string };
   if (versions.qode) {
+    // Sessions and the login shell inherit this environment: drop qode's preload of our entry.
+    const options = withoutEntryPreload(process.env.NODE_OPTIONS, join(appRoot, 'dist', 'app', 'main.js'));
+    if (options) process.env.NODE_OPTIONS = options;
+    else delete process.env.NODE_OPTIONS;
     require('@nodegui/nodegui');
     current = { kind: 'qode', stop: () => undefined, stats: () => null };
     return current;

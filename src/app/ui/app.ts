@@ -7,12 +7,12 @@ import { join } from 'node:path';
 import type { QtRuntime } from '../platform';
 import { Host, TERMINAL_AGENT_ID } from '../host/host';
 import { createLogger, type Logger } from '../host/log';
+import { chooseNotificationBackend, TrayMessageSink } from '../host/notificationBackend';
 import { termioPaths } from '../host/paths';
 import type { SessionRecord } from '../host/sessionRegistry';
 import { shellQuote } from '../host/shellQuote';
 import { buildSidebar, folderLabels, formatDuration, stateLabel, type SessionSummary } from '../host/sidebarModel';
 import { SettingsWindow, type SettingsAgent } from './settingsWindow';
-import { DEFAULT_FONT_FAMILY } from './terminal/terminalView';
 import { WelcomeWindow } from './welcomeWindow';
 import { MainWindow } from './mainWindow';
 import type { PickerAgent } from './picker';
@@ -21,6 +21,9 @@ import { appearanceOverride, decideAppearance, systemAppearance, type Appearance
 import { chromeFor, type ChromeColors } from './chromeStyle';
 import { createTerminalView, terminalTheme, type TerminalPage } from './sessionView';
 import { Tray } from './tray';
+import { shortenHome } from '../../protocol/homePath';
+import { installAppMenu, type AppMenu } from './appMenu';
+import { appMenuItems } from './appMenuSpec';
 
 /** If disposing sessions hangs (a pty that will not die), exit anyway after this long; the
  * issue allows 2 s from SIGTERM to exit, and we leave headroom for process teardown. */
@@ -45,11 +48,14 @@ export class TermioApp {
   private activeWindow: MainWindow | null = null;
   private quitting = false;
   private refreshQueued = false;
+  /** macOS: the app menu whose Quit (and ⌘Q) runs quit() (held: NodeGUI objects die with their wrappers). */
+  readonly appMenu: AppMenu | null;
 
   constructor(
     private readonly runtime: QtRuntime,
     readonly host: Host,
     log: Logger,
+    trayMessages?: TrayMessageSink,
   ) {
     this.log = log;
     this.qApp.setQuitOnLastWindowClosed(false);
@@ -73,8 +79,10 @@ export class TermioApp {
       onSelectSession: (id) => this.focusSession(id),
       onNewSession: (agentId) => void this.newSession(agentId, null),
       onSettings: () => this.showSettings(),
+      onMessageClicked: () => trayMessages?.clicked(),
       log: this.log,
     });
+    this.appMenu = installAppMenu(appMenuItems(process.platform), { quit: () => void this.quit('app menu') });
     const reg = host.registry;
     reg.onAdded((r) => this.handleAdded(r));
     reg.onRemoved((r) => this.handleRemoved(r));
@@ -400,7 +408,7 @@ export class TermioApp {
           const r = host.setHooks(id, on);
           if (!r) return `${this.agentName(id)} declares no hooks.`;
           if (r.error) return r.error;
-          return `${this.agentName(id)}: ${on ? 'live status on' : 'live status off'} (${r.file}${r.backup ? `; backup at ${r.backup}` : ''})`;
+          return `${this.agentName(id)}: ${on ? 'live status on' : 'live status off'} (${shortenHome(r.file, homedir())}${r.backup ? `; backup at ${shortenHome(r.backup, homedir())}` : ''})`;
         },
       }, this.chrome);
     }
@@ -419,7 +427,7 @@ export class TermioApp {
         hasBypass: Boolean(e.manifest.permissionBypassFlag),
         warnings: e.warnings,
         errors: e.errors,
-        ...(h ? { hooks: { file: h.file, state: h.state, events: e.manifest.hooks!.events.map((x) => x.on), ...(h.note ? { note: h.note } : {}) } } : {}),
+        ...(h ? { hooks: { file: shortenHome(h.file, homedir()), state: h.state, events: e.manifest.hooks!.events.map((x) => x.on), ...(h.note ? { note: h.note } : {}) } } : {}),
       };
     });
   }
@@ -429,28 +437,24 @@ export class TermioApp {
     const s = this.host.settings.settings;
     if (s.welcomeShown) return;
     const agents = this.settingsAgents().filter((a) => a.installed && a.hooks);
-    const done = () => {
-      this.host.settings.set(['welcomeShown'], true);
-      this.host.settings.set(['hooks', 'offered'], true);
-    };
+    const done = () => this.host.settings.set(['welcomeShown'], true);
     this.welcome = new WelcomeWindow({
       agents,
       onInstall: (ids) => {
         for (const id of ids) this.host.setHooks(id, true);
-        this.host.settings.set(['hooks', 'enabled'], ids.length > 0);
         done();
       },
       onSkip: done,
       chrome: this.chrome,
     });
-    this.welcome.show(this.activeWindow?.window);
+    this.welcome.show(this.activeWindow?.contentGeometry());
     this.log.info('welcome shown', { agents: agents.map((a) => a.id) });
   }
 
   private handleSettingsChange(): void {
     const s = this.host.settings.settings;
     this.applyAppearance('settings changed');
-    for (const v of this.views.values()) v.terminal.setFont(s.terminal.fontFamily ?? DEFAULT_FONT_FAMILY, s.terminal.fontSize);
+    for (const v of this.views.values()) v.terminal.setFont(s.terminal.fontFamily, s.terminal.fontSize);
     for (const w of this.windows) w.applyShortcuts(s.shortcuts);
     this.settingsWindow?.refreshProblems();
     if (this.host.settings.errors.length) this.activeWindow?.showMessage(this.host.settings.errors.join('\n'));
@@ -545,8 +549,13 @@ export async function runTermio(runtime: QtRuntime): Promise<RunResult> {
   const paths = termioPaths();
   const log = createLogger(join(paths.logsDir, 'termio.log'), { stderr: process.env.TERMIO_LOG_STDERR === '1' });
   let app: TermioApp | null = null;
+  const backend = chooseNotificationBackend({ platform: process.platform, execPath: process.execPath, override: process.env.TERMIO_NOTIFIER });
+  // The tray exists only once the app does; notifications come after start-up anyway.
+  const trayMessages = backend === 'tray' ? new TrayMessageSink((title, message) => app?.tray.showMessage(title, message)) : undefined;
+  log.info('notifications', { backend });
   const started = await Host.start({
     logger: log,
+    ...(trayMessages ? { notificationSink: trayMessages } : {}),
     onActivate: () => app?.showWindow(),
     onNotificationClick: (id) => (id ? app?.focusSession(id) : app?.showWindow()),
   });
@@ -558,7 +567,7 @@ export async function runTermio(runtime: QtRuntime): Promise<RunResult> {
     log.error('cannot start', { message: started.message });
     return { kind: 'failed', message: started.message };
   }
-  app = new TermioApp(runtime, started.host, log);
+  app = new TermioApp(runtime, started.host, log, trayMessages);
   // Strong reference for the app's lifetime: NodeGUI objects die with their JS wrappers.
   (globalThis as { termio?: TermioApp }).termio = app;
   const running = app;

@@ -3,6 +3,8 @@
 // appearance restyles everything. The terminal grid itself is painted by the terminal view.
 import { join } from 'node:path';
 import type { SessionState } from '../../protocol';
+import { installPath } from '../host/install';
+import { darkStateColors, lightStateColors } from './stateColors';
 
 export type Appearance = 'dark' | 'light';
 
@@ -72,7 +74,7 @@ export const darkChrome: ChromeColors = {
   primary: { background: '#2f8f6b', hover: '#37a37a', border: '#57d9a3', text: '#ffffff' },
   needsYou: { background: '#3d2a14', selected: '#5a3b17', border: '#ff9f43', text: '#ffd9ad', detail: '#ffb467' },
   banner: { background: '#4a2f12', border: '#ff9f43', text: '#ffd9ad' },
-  state: { attention: '#ff9f43', working: '#6cb6ff', done: '#57d9a3', idle: '#6b7386' },
+  state: darkStateColors,
 };
 
 // Light: near-white pages (the light terminal is #fbfbfb), a grey sidebar like Finder's, dark
@@ -101,7 +103,7 @@ export const lightChrome: ChromeColors = {
   primary: { background: '#1f7f5c', hover: '#1a6d4f', border: '#17664a', text: '#ffffff' },
   needsYou: { background: '#ffead2', selected: '#ffdbb3', border: '#d9731a', text: '#5a2e00', detail: '#8f4a00' },
   banner: { background: '#ffefd9', border: '#d9731a', text: '#5a2e00' },
-  state: { attention: '#c46210', working: '#2a74d4', done: '#1a8a5e', idle: '#7b8396' },
+  state: lightStateColors,
 };
 
 export function chromeFor(appearance: Appearance): ChromeColors {
@@ -109,7 +111,7 @@ export function chromeFor(appearance: Appearance): ChromeColors {
 }
 
 /** The repository (or installed app) folder: this file is in src/app/ui or dist/app/ui. */
-const ASSETS = join(__dirname, '..', '..', '..', 'assets', 'ui');
+const ASSETS = installPath('assets', 'ui');
 
 /**
  * The chevrons of combo and spin boxes (a styled box loses the native ones); one file per
@@ -194,7 +196,7 @@ export function welcomeStyleSheet(c: ChromeColors): string {
     #welcome { background-color: ${c.window}; }
     #welcomeTitle { color: ${c.text}; font-size: 22px; font-weight: 600; }
     #welcomeText { color: ${c.body}; font-size: 13px; }
-    #welcomeHeading { color: ${c.text}; font-size: 14px; font-weight: 600; padding-top: 8px; }
+    #welcomeHeading { color: ${c.text}; font-size: 14px; font-weight: 600; }
     #welcomeMuted { color: ${c.muted}; font-size: 11px; padding-left: 26px; }
     QCheckBox { color: ${c.text}; font-size: 13px; }
     #primary { background-color: ${c.primary.background}; border: 1px solid ${c.primary.border}; color: ${c.primary.text}; font-weight: 600; }

@@ -197,6 +197,13 @@ export class MainWindow {
     for (const [action, sc] of this.actionShortcuts) sc.setKey(new QKeySequence(keys[action] ?? defaultShortcuts()[action]));
   }
 
+  /** Where the session pages are, in screen coordinates: the window right of the sidebar. Dialogs
+   *  that belong to the window (the welcome) centre themselves on this, not on the whole window. */
+  contentGeometry(): { left: number; top: number; width: number; height: number } {
+    const g = this.window.geometry();
+    return { left: g.left() + SIDEBAR_WIDTH_PX, top: g.top(), width: Math.max(0, g.width() - SIDEBAR_WIDTH_PX), height: g.height() };
+  }
+
   /** Restyles the window, its sidebar and overlays (the terminal pages restyle themselves). */
   setChrome(c: ChromeColors): void {
     this.window.setStyleSheet(chromeStyleSheet(c));

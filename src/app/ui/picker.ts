@@ -6,7 +6,7 @@ import { Key, QBrush, QColor, QIcon, QListWidgetItem, QWidget } from '@nodegui/n
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
-import { expandHome } from '../../protocol';
+import { expandHome, shortenHome } from '../../protocol/homePath';
 import { fuzzyFilter } from '../host/fuzzy';
 import { agentIcon } from './agentIcons';
 import { darkChrome, type ChromeColors } from './chromeStyle';
@@ -206,8 +206,7 @@ export class Picker {
 
   private updateFooter(): void {
     const { heading, footer } = this.panel;
-    const home = homedir();
-    const shortFolder = this.folder.startsWith(home) ? `~${this.folder.slice(home.length)}` : this.folder;
+    const shortFolder = shortenHome(this.folder, homedir());
     if (this.mode === 'folder') {
       heading.setText('CHOOSE A FOLDER');
       footer.setText('↵ use this folder    esc back');

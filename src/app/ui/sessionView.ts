@@ -35,7 +35,7 @@ export function createTerminalView(session: Session, settings: Settings, hooks?:
   const t = settings.terminal;
   const theme = terminalTheme(appearance ?? (t.theme === 'light' ? 'light' : 'dark'));
   const terminal = new TerminalView(session, {
-    ...(t.fontFamily ? { fontFamily: t.fontFamily } : {}),
+    fontFamily: t.fontFamily,
     fontSize: t.fontSize,
     theme,
     optionAsMeta: t.optionAsMeta,

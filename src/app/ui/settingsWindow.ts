@@ -2,6 +2,7 @@
 // live agent status (hook install/uninstall, with what is written where), notifications,
 // appearance and terminal, shortcuts. Every change is written to settings.json at once and
 // applies live; problems in a hand-edited settings.json are listed at the top.
+import { homedir } from 'node:os';
 import {
   Direction,
   QBoxLayout,
@@ -18,9 +19,10 @@ import {
   QWidget,
   ScrollBarPolicy,
 } from '@nodegui/nodegui';
-import type { Settings } from '../host/settings';
+import { defaultSettings, type Settings } from '../host/settings';
 import { darkChrome, settingsStyleSheet, type ChromeColors } from './chromeStyle';
 import { defaultShortcuts, type ShortcutAction } from './shortcuts';
+import { shortenHome } from '../../protocol/homePath';
 
 export interface SettingsAgent {
   id: string;
@@ -141,7 +143,10 @@ export class SettingsWindow {
   /** Shows the problems of settings.json (after any change to it). */
   refreshProblems(): void {
     const errors = this.model.errors();
-    this.problems.setText(errors.length ? `Some settings in ${this.model.settingsFile()} could not be used; every other setting is in effect:\n${errors.join('\n')}` : '');
+    const file = shortenHome(this.model.settingsFile(), homedir());
+    // Each error starts with the file's name, which the banner's first line already says.
+    const lines = errors.map((e) => (e.startsWith(`${file}: `) ? e.slice(file.length + 2) : e));
+    this.problems.setText(errors.length ? `Some settings in ${file} could not be used; every other setting is in effect:\n${lines.join('\n')}` : '');
     if (errors.length) this.problems.show();
     else this.problems.hide();
   }
@@ -288,8 +293,8 @@ export class SettingsWindow {
     const t = this.model.settings().terminal;
     const set = (k: string) => (v: unknown) => this.model.set(['terminal', k], v);
     const family = new QLineEdit();
-    family.setText(t.fontFamily ?? '');
-    family.setPlaceholderText(process.platform === 'darwin' ? 'Menlo' : 'DejaVu Sans Mono');
+    family.setText(t.fontFamily);
+    family.setPlaceholderText(defaultSettings().terminal.fontFamily);
     family.addEventListener('editingFinished', () => set('fontFamily')(family.text().trim() || undefined));
     const size = this.spinBox({ min: 6, max: 72, value: t.fontSize, suffix: ' pt' }, set('fontSize'));
     const theme = this.choice(['system', 'dark', 'light'], t.theme, set('theme'));

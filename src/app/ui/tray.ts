@@ -12,7 +12,6 @@ import {
   QPainter,
   QPixmap,
   QSystemTrayIcon,
-  QSystemTrayIconActivationReason,
   QWidget,
   RenderHint,
   TransformationMode,
@@ -21,7 +20,9 @@ import {
 import type { SessionState } from '../../protocol';
 import type { Logger } from '../host/log';
 import { aggregateState, byUrgency, formatDuration, stateLabel } from '../host/sidebarModel';
+import { trayActivationShowsWindow } from './trayActivation';
 import { TRAY_FRAMES, TRAY_FRAME_MS, trayIconSvg, trayTooltip } from './trayIcon';
+import { darkStateColors } from './stateColors';
 
 export interface TrayItem {
   id: string;
@@ -47,6 +48,8 @@ export interface TrayOptions {
   onSelectSession(id: string): void;
   onNewSession(agentId: string | null): void;
   onSettings(): void;
+  /** A message shown with showMessage() was clicked (Qt does not say which one). */
+  onMessageClicked?(): void;
   /** Where the tray says what it shows (debug) and when its menu opens (tests and benchmarks wait on it). */
   log?: Logger;
 }
@@ -63,7 +66,8 @@ function svgIcon(svg: string): QIcon {
   return icon;
 }
 
-const dotColor: Record<SessionState, string> = { attention: '#ff9f43', working: '#6cb6ff', done: '#57d9a3', idle: '#8a93a6' };
+/** Menus are drawn dark on both platforms' menu bars here; the dark palette reads on either. */
+const dotColor = darkStateColors;
 export function stateDotIcon(state: SessionState): QIcon {
   return svgIcon(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16" width="16" height="16"><circle cx="8" cy="8" r="${state === 'attention' ? 6 : 5}" fill="${dotColor[state]}"/></svg>`);
 }
@@ -136,8 +140,9 @@ export class Tray {
 
   constructor(private readonly opts: TrayOptions) {
     this.icon.addEventListener('activated', (reason) => {
-      if (reason === QSystemTrayIconActivationReason.Trigger) opts.onShow();
+      if (trayActivationShowsWindow(reason, process.platform)) opts.onShow();
     });
+    this.icon.addEventListener('messageClicked', () => opts.onMessageClicked?.());
     this.ticker.addEventListener(WidgetEventTypes.Timer, () => {
       this.frame = (this.frame + 1) % TRAY_FRAMES;
       this.framesDrawn++;
@@ -177,6 +182,11 @@ export class Tray {
     // it opens (aboutToShow), an open one at once.
     if (this.menu.isVisible()) this.rebuildMenu();
     this.lastUpdate = performance.now();
+  }
+
+  /** A notification from the tray icon itself (Termio.app on macOS posts as the app). */
+  showMessage(title: string, message: string): void {
+    this.icon.showMessage(title, message);
   }
 
   get aggregate(): SessionState {

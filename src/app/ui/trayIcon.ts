@@ -3,17 +3,13 @@
 // orange badge with the count of sessions that need you. Pure strings; tray.ts loads them into Qt.
 // Menu bars draw it at 16-22 px: badges take a quarter of the icon so they still read there.
 import type { SessionState } from '../../protocol';
+import { darkStateColors } from './stateColors';
 
 /** Frames of the working animation; at TRAY_FRAME_MS each, one turn takes ~1.2 s: alive, not busy. */
 export const TRAY_FRAMES = 12;
 export const TRAY_FRAME_MS = 100;
 
-const colors = {
-  idle: '#9aa3b2',
-  working: '#6cb6ff',
-  done: '#57d9a3',
-  attention: '#ff9f43',
-} as const;
+const colors = darkStateColors;
 
 function glyph(color: string, opacity = 1): string {
   return `<g opacity="${opacity}"><rect x="6" y="10" width="52" height="44" rx="10" fill="none" stroke="${color}" stroke-width="5"/>

@@ -12,6 +12,9 @@ export interface WelcomeOptions {
   chrome?: ChromeColors;
 }
 
+/** About 80 characters of body text per line at 13 px: a comfortable reading measure. */
+const WELCOME_WIDTH_PX = 620;
+
 export class WelcomeWindow {
   readonly window = new QMainWindow();
   private readonly keep: unknown[] = [];
@@ -23,7 +26,6 @@ export class WelcomeWindow {
     const w = this.window;
     w.setWindowTitle('Welcome to Termio');
     w.setObjectName('mainWindow');
-    w.resize(620, 440);
     w.setStyleSheet(welcomeStyleSheet(opts.chrome ?? darkChrome));
     const root = new QWidget();
     root.setObjectName('welcome');
@@ -42,6 +44,9 @@ export class WelcomeWindow {
     };
     text('Welcome to Termio', 'welcomeTitle');
     text('Run your coding agents in real terminal tabs. Termio keeps an eye on every one of them and tells you the moment one needs you.', 'welcomeText');
+    // A gap in the layout, not a margin in the style sheet: any box-model rule on a QLabel makes Qt
+    // indent its text, and the heading would no longer line up with the paragraphs.
+    col.addSpacing(8);
     text('Live agent status', 'welcomeHeading');
     if (opts.agents.length === 0) {
       text('No agent with live status was found on your PATH yet. When you install one, turn it on in Settings → Live status.', 'welcomeText');
@@ -56,7 +61,8 @@ export class WelcomeWindow {
         text(`changes ${a.hooks!.file} — ${a.hooks!.events.join(', ')}`, 'welcomeMuted');
       }
     }
-    col.addStretch(1);
+    // Sized to its content, so a fixed gap (not a stretch) sets the buttons apart from the text.
+    col.addSpacing(16);
     const buttons = new QWidget();
     const row = new QBoxLayout(Direction.LeftToRight);
     row.setContentsMargins(0, 0, 0, 0);
@@ -91,11 +97,15 @@ export class WelcomeWindow {
     this.window.setStyleSheet(welcomeStyleSheet(c));
   }
 
-  /** Shows it centred over a window (the desktop's window manager may still place it). */
-  show(over?: QMainWindow): void {
+  /** Shows it at the width its text reads best at and the height its content needs, centred over
+   *  an area (a window's session pages; the desktop's window manager may still place it). */
+  show(over?: { left: number; top: number; width: number; height: number }): void {
+    this.window.resize(WELCOME_WIDTH_PX, 1);
+    this.window.adjustSize();
+    const height = Math.max(this.window.sizeHint().height(), 1);
+    this.window.resize(WELCOME_WIDTH_PX, height);
     if (over) {
-      const g = over.geometry();
-      this.window.move(g.left() + Math.round((g.width() - 620) / 2), g.top() + Math.round((g.height() - 440) / 3));
+      this.window.move(over.left + Math.round((over.width - WELCOME_WIDTH_PX) / 2), over.top + Math.max(0, Math.round((over.height - height) / 3)));
     }
     this.window.show();
     this.window.raise();

@@ -1,4 +1,4 @@
-// What each agent's hook configuration looks like (reference/agent-clis.md): where entries go,
+// What each agent's hook configuration looks like (agents/README.md has the facts behind each): where entries go,
 // their shape, which event names the agent knows, how its payload names the conversation.
 // The install/uninstall transforms read this table; nothing else knows an agent by name.
 import type { SessionState } from '../status/sessionState';

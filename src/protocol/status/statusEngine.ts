@@ -1,4 +1,4 @@
-// One session's status state machine (ATP "Status", DESIGN.md "Status"). It takes what each
+// One session's status state machine (docs/protocol.md, "Status"). It takes what each
 // channel observed — hook events, title changes, screen snapshots, the process exiting, the
 // user looking — and yields the state with its reason. Pure: time arrives with each input and
 // the owner calls tick() at nextDeadline(); no timers, no I/O.

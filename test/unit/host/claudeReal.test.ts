@@ -1,4 +1,4 @@
-// The real Claude Code CLI from npm in a real pty Session (issue 6 "What it must show"): with
+// The real Claude Code CLI from npm in a real pty Session: with
 // our hooks installed by the real installer into a temporary HOME, starting `claude` delivers
 // its SessionStart hook through the real reporter to a real HookServer, the StatusTracker binds
 // the conversation id, and the CLI's own "✳ Claude Code" title arrives through session.onTitle.

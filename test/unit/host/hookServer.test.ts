@@ -2,8 +2,8 @@
 // reports arrive; garbage, oversized, slow and wrong-session clients are dropped and counted;
 // each reporter (bin/termio-hook and the native one, same cases) is a silent no-op outside
 // Termio and exits 0 when the app is gone, hangs up or never reads.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { lstatSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -89,14 +89,34 @@ describe('hook server', () => {
   it('refuses to start beside a live server, and replaces a stale socket file', async () => {
     const again = await HookServer.start({ paths: termioPaths({ TERMIO_HOME: home }), isKnownSession: () => true });
     expect(again).toMatchObject({ kind: 'hookServerError', message: expect.stringMatching(/already listening/) });
-    // A crash leaves the socket file behind with nobody listening: the next start takes it over.
+    // A crash leaves the socket behind with nobody listening: the next start takes it over.
     await server.close();
-    writeFileSync(join(home, 'run', 'hooks.sock'), '');
+    const sock = join(home, 'run', 'hooks.sock');
+    leaveStaleSocket(sock);
+    expect(lstatSync(sock).isSocket()).toBe(true);
     const next = await HookServer.start({ paths: termioPaths({ TERMIO_HOME: home }), isKnownSession: () => true });
     expect(next).toBeInstanceOf(HookServer);
     server = next as HookServer;
+    expect(lstatSync(sock).mode & 0o777).toBe(0o600);
+  });
+
+  it('never removes a file at its socket path that is not a socket', async () => {
+    await server.close();
+    const sock = join(home, 'run', 'hooks.sock');
+    writeFileSync(sock, 'not ours');
+    const r = await HookServer.start({ paths: termioPaths({ TERMIO_HOME: home }), isKnownSession: () => true });
+    expect(r).toMatchObject({ kind: 'hookServerError', message: expect.stringMatching(/is not a socket/) });
+    expect(readFileSync(sock, 'utf8')).toBe('not ours');
+    rmSync(sock);
+    server = (await HookServer.start({ paths: termioPaths({ TERMIO_HOME: home }), isKnownSession: () => true })) as HookServer;
   });
 });
+
+/** A socket file whose server died without removing it, as after a crash (SIGKILL). */
+function leaveStaleSocket(path: string): void {
+  const script = `require('node:net').createServer().listen(${JSON.stringify(path)}, () => process.kill(process.pid, 'SIGKILL'))`;
+  spawnSync(process.execPath, ['-e', script]);
+}
 
 /** A stand-in app that accepts connections and then misbehaves, to check the reporter's bounds. */
 async function rogueServer(onConnection: (c: import('node:net').Socket) => void): Promise<{ path: string; server: Server; connections: () => number }> {

@@ -2,7 +2,8 @@
 // query and the keys (typing searches, Enter goes to the next older match, Shift+Enter to the
 // next newer one, Esc closes); the view does the searching, scrolling and highlighting.
 import { Key, QKeyEvent, QLabel, QLineEdit, QWidget, WidgetEventTypes } from '@nodegui/nodegui';
-import { cssHex, type Disposable, type FindDirection, type Theme } from '../../../terminal';
+import type { Disposable } from '../../../protocol/events';
+import { cssHex, type FindDirection, type Theme } from '../../../terminal';
 import { blend } from './gridPainter';
 import { QtMod } from './keyMapping';
 

@@ -2,7 +2,6 @@
 // mouse, wheel, IME, clipboard, focus, resize) into session input. At most once per frame the
 // rows that changed are painted straight into the widget (its backing store keeps the rest).
 import { performance } from 'node:perf_hooks';
-import { spawn } from 'node:child_process';
 import {
   CursorShape as QtCursorShape,
   FocusPolicy,
@@ -20,20 +19,23 @@ import {
   WidgetAttribute,
   WidgetEventTypes,
 } from '@nodegui/nodegui';
+import { Emitter, type Disposable, type Event } from '../../../protocol/events';
 import {
-  darkTheme, Emitter, findAll, findLinks, nextMatchIndex, rangeRows, type BufferPoint, type BufferRange, type CursorState,
-  type Event, type FindDirection, type Frame, type KeyInput, type MouseButton, type Session, type Theme, type Disposable,
+  darkTheme, findAll, findLinks, nextMatchIndex, rangeRows, type BufferPoint, type BufferRange, type CursorState,
+  type FindDirection, type Frame, type KeyInput, type MouseButton, type Session, type Theme,
 } from '../../../terminal';
 import { FindBar } from './findBar';
 import { GridPainter, makeCellFonts, type CellFonts, type Highlight } from './gridPainter';
 import { keyInputFromQt, QtMod } from './keyMapping';
+import { openExternal } from '../openExternal';
+import { defaultSettings } from '../../host/settings';
 
 export interface TerminalViewOptions {
   fontFamily?: string;
   /** Points. */
   fontSize?: number;
   theme?: Theme;
-  /** macOS: Option sends ESC-prefixed keys instead of composing characters. Default true. */
+  /** macOS: Option sends ESC-prefixed keys instead of composing characters. Default false. */
   optionAsMeta?: boolean;
   /** Opens a link the user Cmd/Ctrl-clicked; default `open` (macOS) or `xdg-open`. */
   openLink?: (url: string) => void;
@@ -52,9 +54,9 @@ export interface FrameTiming {
 }
 
 const isMac = process.platform === 'darwin';
-export const DEFAULT_FONT_FAMILY = isMac ? 'Menlo' : 'DejaVu Sans Mono';
-/** Points: the size macOS Terminal and most Linux terminals start with. */
-export const DEFAULT_FONT_SIZE = isMac ? 13 : 11;
+/** The settings' defaults, for a view made without settings (benchmarks). */
+export const DEFAULT_FONT_FAMILY = defaultSettings().terminal.fontFamily;
+export const DEFAULT_FONT_SIZE = defaultSettings().terminal.fontSize;
 /** Paint at most this often: one frame at 60 Hz. */
 const FRAME_INTERVAL_MS = 1000 / 60;
 /** Cursor blink half-period (the macOS and GNOME default is ~530 ms). */
@@ -123,7 +125,7 @@ export class TerminalView implements Disposable {
     this.theme = options.theme ?? darkTheme;
     this.fontFamily = options.fontFamily ?? DEFAULT_FONT_FAMILY;
     this.fontSize = options.fontSize ?? DEFAULT_FONT_SIZE;
-    this.optionAsMeta = options.optionAsMeta ?? true;
+    this.optionAsMeta = options.optionAsMeta ?? false;
     this.openLink = options.openLink ?? defaultOpenLink;
     this.fonts = makeCellFonts(this.fontFamily, this.fontSize);
     this.grid = new GridPainter(this.fonts, this.theme);
@@ -651,8 +653,6 @@ function qtButton(b: number): MouseButton {
 }
 
 function defaultOpenLink(url: string): void {
-  if (!/^(https?|file|mailto):/i.test(url)) return;
-  const child = spawn(isMac ? 'open' : 'xdg-open', [url], { detached: true, stdio: 'ignore' });
-  child.on('error', () => undefined);
-  child.unref();
+  // Only schemes a browser or mail client handles: never hand a terminal's text to `open` as a path or app.
+  if (/^(https?|file|mailto):/i.test(url)) openExternal(url);
 }

@@ -1,5 +1,5 @@
-// VS Code-style events and disposables for the terminal layer: an Emitter owns its listeners,
-// a DisposableStore releases everything a Session registered, in one call.
+// Events and disposables shared by every layer: an Emitter owns its listeners, a DisposableStore
+// releases everything an owner registered, in one call. Pure (no I/O), so even src/protocol may use it.
 
 export interface Disposable {
   dispose(): void;
