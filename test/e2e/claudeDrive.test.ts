@@ -2,11 +2,8 @@
 // --agent claude --prompt "hello" --wait` types the prompt once Claude is ready and returns once
 // the turn has ended — offline, Claude answers with an API error and reports it through its
 // StopFailure hook, which is what ends the wait.
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ensureClaudeCode, type AgentCli } from '../helpers/agentCli';
+import { ensureClaudeCode, realClaudeHome, type AgentCli } from '../helpers/agentCli';
 import { waitFor } from '../helpers/waitFor';
 import { AppUnderTest, Display, e2eSkipReason } from './harness';
 
@@ -36,18 +33,7 @@ describe.skipIf(e2eSkipReason)('real Claude Code driven by termio sessions spawn
       ctx.skip(`Claude Code could not be installed from npm: ${cli.reason}`);
       return;
     }
-    const home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-e2e-')));
-    const project = join(home, 'project');
-    mkdirSync(project);
-    mkdirSync(join(home, 'bin'));
-    // As in claudeResume.test.ts: claude on the login PATH, no inherited API settings, no self-update.
-    writeFileSync(
-      join(home, 'bin', 'claude'),
-      `#!/bin/sh\nexec env -u CLAUDE_CONFIG_DIR -u ANTHROPIC_API_KEY -u ANTHROPIC_AUTH_TOKEN DISABLE_AUTOUPDATER=1 "${cli.path}" "$@"\n`,
-      { mode: 0o755 },
-    );
-    writeFileSync(join(home, '.bash_profile'), `export PATH="${join(home, 'bin')}:$PATH"\n`);
-    writeFileSync(join(home, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true, projects: { [project]: { hasTrustDialogAccepted: true } } }));
+    const { home, project } = realClaudeHome(cli.path);
 
     app = await AppUnderTest.launch(display, { home });
     await app.waitForWindow();

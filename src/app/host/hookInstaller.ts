@@ -77,7 +77,8 @@ export function defaultReporterLocation(): ReporterLocation {
 }
 
 
-function readText(file: string): string | null {
+/** A file's text, or null when it does not exist. */
+export function readText(file: string): string | null {
   try {
     return readFileSync(file, 'utf8');
   } catch (e) {

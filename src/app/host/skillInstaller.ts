@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync, rmdirSync, unlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expandHome } from '../../protocol/homePath';
-import { writeAtomic } from './hookInstaller';
+import { readText, writeAtomic } from './hookInstaller';
 import { installPath } from './install';
 
 /** The folder name inside the agent's skills folder (also the skill's `name`). */
@@ -39,15 +39,6 @@ export function skillFile(skillsDir: string, home: string): string {
   return join(resolve(home, expandHome(skillsDir, home)), SKILL_NAME, 'SKILL.md');
 }
 
-function read(file: string): string | null {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
-}
-
 function ours(text: string): boolean {
   return text.split('\n').some((l) => l.startsWith(SKILL_MARKER));
 }
@@ -63,7 +54,7 @@ function attempt(agentId: string, file: string, work: () => SkillResult): SkillR
 export function skillStatus(agentId: string, skillsDir: string, opts: SkillOptions): SkillResult {
   const file = skillFile(skillsDir, opts.home);
   return attempt(agentId, file, () => {
-    const text = read(file);
+    const text = readText(file);
     return { agentId, file, state: text === null ? 'absent' : ours(text) ? 'installed' : 'foreign', action: 'none' };
   });
 }
@@ -72,7 +63,7 @@ export function skillStatus(agentId: string, skillsDir: string, opts: SkillOptio
 export function installSkill(agentId: string, skillsDir: string, opts: SkillOptions): SkillResult {
   const file = skillFile(skillsDir, opts.home);
   return attempt(agentId, file, () => {
-    const existing = read(file);
+    const existing = readText(file);
     if (existing !== null && !ours(existing)) return { agentId, file, state: 'foreign', action: 'none' };
     const text = readFileSync(opts.source ?? bundledSkillFile(), 'utf8');
     if (!ours(text)) throw new Error(`the skill to install (${opts.source ?? bundledSkillFile()}) has no ${SKILL_MARKER} line`);
@@ -86,7 +77,7 @@ export function installSkill(agentId: string, skillsDir: string, opts: SkillOpti
 export function uninstallSkill(agentId: string, skillsDir: string, opts: SkillOptions): SkillResult {
   const file = skillFile(skillsDir, opts.home);
   return attempt(agentId, file, () => {
-    const existing = read(file);
+    const existing = readText(file);
     if (existing === null) return { agentId, file, state: 'absent', action: 'none' };
     if (!ours(existing)) return { agentId, file, state: 'foreign', action: 'none' };
     unlinkSync(file);
