@@ -28,7 +28,7 @@ function background(args: string[], env: NodeJS.ProcessEnv) {
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   const exit = new Promise<{ status: number | null; stdout: string; stderr: string }>((r) => child.on('exit', (status) => r({ status, stdout, stderr })));
-  return { child, exit };
+  return { child, exit, out: () => stdout };
 }
 
 async function shell(h: TestHost, opts: { parentId?: string } = {}): Promise<string> {
@@ -177,6 +177,26 @@ describe('sessions started by a session', () => {
     // A caller that is not an open session is no parent.
     const orphan = (await termio(['sessions', 'spawn'], { ...h.env, TERMIO_SESSION: 'gone' })).stdout.trim();
     expect(h.registry.get(orphan)?.parentId).toBeNull();
+  });
+});
+
+describe('stalled sessions', () => {
+  it('show in watch (a stall line each way), list and the session info', async () => {
+    host = await startTestHost();
+    const h = host;
+    const id = await shell(h);
+    const watching = background(['sessions', 'watch', '--json'], h.env);
+    const lines = () => watching.out();
+    await waitFor(() => lines().includes('"kind":"snapshot"'), { what: 'the snapshot' });
+    const since = Date.now() - 130_000;
+    h.registry.setStalled(id, since);
+    await waitFor(() => lines().includes('"kind":"stall"'), { what: 'the stall line' });
+    const stall = lines().split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((e) => e.kind === 'stall');
+    expect(stall).toMatchObject({ schemaVersion: 1, ok: true, kind: 'stall', session: { id, stalledSince: new Date(since).toISOString() } });
+    expect((await termio(['sessions', 'list'], h.env)).stdout).toMatch(/idle \(stalled\)/);
+    h.registry.setStalled(id, null);
+    await waitFor(() => lines().split('"kind":"stall"').length === 3, { what: 'the stall to clear' });
+    expect(JSON.parse((await termio(['sessions', 'list', '--json'], h.env)).stdout).sessions[0].stalledSince).toBeNull();
   });
 });
 
