@@ -106,6 +106,11 @@ export class StatusTracker {
     this.stallMs = opts.stallMs ?? DEFAULT_STALL_MS;
   }
 
+  /** How long a working session may be silent before it counts as stalled. */
+  get stallTimeMs(): number {
+    return this.stallMs;
+  }
+
   /** A new stall time; sessions already silent are judged by it at their next check. */
   setStallMs(ms: number): void {
     this.stallMs = ms;

@@ -57,6 +57,12 @@ describe('settings reach the sessions and policies they change', () => {
     await waitFor(() => s.renderModel.update().frame.cursor.shape === 'bar', { what: 'the application cursor' });
   });
 
+  it('sessions.stallSeconds: the status tracker judges stalls by it, and follows an edit', async () => {
+    expect(host.tracker.stallTimeMs).toBe(defaultSettings().sessions.stallSeconds * 1000);
+    writeFileSync(settingsFile, '{ "sessions": { "stallSeconds": 30 } }\n');
+    await waitFor(() => host.tracker.stallTimeMs === 30_000, { what: 'the stall time to apply' });
+  });
+
   it('notifications.attention off: an agent needing you is not notified', async () => {
     const ctx = { userLooking: false, agentName: 'Claude Code', folderLabel: '~' };
     expect(host.notifications.stateChanged('a', 'working', 'attention', 1_000, ctx)).not.toBeNull();
