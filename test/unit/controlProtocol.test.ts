@@ -82,6 +82,11 @@ describe('parseRequest', () => {
       { v, verb: 'sessions.send', args: { id: 'ab12', text: 'echo hello', enter: true } },
       { v, verb: 'sessions.spawn', args: { agent: 'claude', cwd: '/tmp', bypass: true, title: 'x' } },
       { v, verb: 'sessions.spawn', args: {} },
+      { v, verb: 'sessions.spawn', args: { agent: 'claude', prompt: 'fix it', parent: 'ab12', wait: { timeoutMs: 60_000 } } },
+      { v, verb: 'sessions.send', args: { id: 'ab12', text: 'go', enter: true, wait: { timeoutMs: 0 } } },
+      { v, verb: 'sessions.run', args: { argv: ['sh', '-c', 'exit 7'], cwd: '/tmp', wait: { timeoutMs: 1000 } } },
+      { v, verb: 'sessions.wait', args: { id: 'ab12', until: 'attention', timeoutMs: 1000 } },
+      { v, verb: 'app.notify', args: { session: 'ab12', title: 'Build', text: 'done' } },
       { v, verb: 'sessions.focus', args: { id: 'a' } },
       { v, verb: 'sessions.close', args: { id: 'a' } },
       { v, seq: 'abc', verb: 'app.open', args: { dir: '/home/me/project' } },
@@ -143,6 +148,13 @@ describe('parseRequest', () => {
     expect(err(JSON.stringify({ v, verb: 'sessions.spawn', args: { cwd: 'relative/dir' } })).error.message).toMatch(/cwd: must be an absolute path/);
     expect(err(JSON.stringify({ v, verb: 'sessions.spawn', args: { colour: 'red' } })).error.code).toBe('badRequest');
     expect(err(JSON.stringify({ v, verb: 'app.open', args: [] })).error.code).toBe('badRequest');
+    expect(err(JSON.stringify({ v, verb: 'sessions.run', args: { argv: [] } })).error.message).toMatch(/argv/);
+    expect(err(JSON.stringify({ v, verb: 'sessions.run', args: { argv: ['echo', 'a\u0000b'] } })).error.message).toMatch(/argv\.1: must not contain NUL/);
+    expect(err(JSON.stringify({ v, verb: 'sessions.wait', args: { id: 'a' } })).error.message).toMatch(/timeoutMs/);
+    expect(err(JSON.stringify({ v, verb: 'sessions.wait', args: { id: 'a', timeoutMs: 86_400_001 } })).error.message).toMatch(/timeoutMs/);
+    expect(err(JSON.stringify({ v, verb: 'sessions.wait', args: { id: 'a', until: 'soon', timeoutMs: 1 } })).error.message).toMatch(/until/);
+    expect(err(JSON.stringify({ v, verb: 'sessions.spawn', args: { prompt: '' } })).error.message).toMatch(/prompt/);
+    expect(err(JSON.stringify({ v, verb: 'app.notify', args: { text: '' } })).error.message).toMatch(/text/);
     expect(err(JSON.stringify({ v, verb: 'app.open', args: { dir: '/tmp\u0000x' } })).error.code).toBe('badRequest');
     expect(err(JSON.stringify({ v, seq: { nested: 1 }, verb: 'ping' }))).not.toHaveProperty('seq');
   });
