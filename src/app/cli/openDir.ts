@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { openSync, closeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { ControlClient, type ConnectFailure } from './controlClient';
 import { ExitCode, type CliIo } from './main';
 
@@ -73,14 +74,21 @@ export async function openDir(dirArg: string, io: CliIo, launcher: AppLauncher =
 
 /** `termio DIR [--help]`. */
 export async function run(args: string[], io: CliIo): Promise<number> {
-  const [dir, ...rest] = args;
-  if (rest.includes('--help') || rest.includes('-h')) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options: { help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+  } catch (err) {
+    io.err(`termio: ${(err as Error).message}\n`);
+    return ExitCode.usage;
+  }
+  if (parsed.values.help) {
     io.out('Usage: termio DIR\n\nOpens DIR as a new session in the running Termio, starting the app if it is not running.\nPrints the new session id. Exit codes: 0 ok, 1 the app refused, 4 the app could not be reached or started.\n');
     return ExitCode.ok;
   }
-  if (rest.length) {
-    io.err(`termio: unexpected argument '${rest[0]}' after the folder\n`);
+  const [dir, ...rest] = parsed.positionals;
+  if (dir === undefined || rest.length) {
+    io.err(`termio: ${dir === undefined ? 'missing the folder' : `unexpected argument '${rest[0]}' after the folder`}\n`);
     return ExitCode.usage;
   }
-  return openDir(dir as string, io);
+  return openDir(dir, io);
 }
