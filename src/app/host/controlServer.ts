@@ -463,7 +463,12 @@ export class ControlServer {
         if (!spawned.ok) return spawned;
         const id = spawned.record.id;
         const mark = spawned.record.session.outputMark;
-        if (prompt !== undefined) void this.waits.deliverPrompt(id, prompt).then((typed) => typed || this.logger.warn('control: the agent never became ready; its first prompt was not typed', { id }));
+        if (prompt !== undefined) {
+          this.waits.deliverPrompt(id, prompt).then(
+            (typed) => typed || this.logger.warn('control: the agent never became ready; its first prompt was not typed', { id }),
+            (err: unknown) => this.logger.error('control: delivering a first prompt failed', { id, error: String(err) }),
+          );
+        }
         const result = { id, session: sessionInfo(spawned.record) };
         if (!wait) return { ok: true, result };
         const settled = await this.held(conn, this.waits.wait(id, prompt !== undefined ? 'turn' : 'ready', wait.timeoutMs, { mark, signal: conn.gone.signal }));
