@@ -149,6 +149,8 @@ export const ControlResultSchemas = {
     event: z.string().optional().describe('the hook event, or what happened'),
     at: z.iso.datetime().describe('when that evidence arrived'),
     health: z.array(z.string()).describe('notes such as "hooks not reporting"'),
+    tool: z.string().optional().describe('the tool the latest hook report named (manifest hooks.tool), e.g. "Bash"'),
+    transcript: z.string().optional().describe('the transcript file the hooks reported (manifest hooks.capturesTranscript)'),
   }),
   'app.open': z.strictObject({ id: z.string() }),
   'app.activate': z.strictObject({ shown: z.literal(true) }),

@@ -285,11 +285,12 @@ async function runVerb(name: string, p: Parsed, ctx: Ctx): Promise<number> {
     case 'why': {
       const r = await call(ctx, 'sessions.why', { id: first });
       if (!r.ok) return r.code;
-      const w = r.result as { state: string; since: string; channel: string; rule?: string; event?: string; at: string; health: string[] };
+      const w = r.result as { state: string; since: string; channel: string; rule?: string; event?: string; at: string; health: string[]; tool?: string };
       if (json) printJson(io, w);
       else {
         const what = w.rule !== undefined ? `rule /${w.rule}/` : (w.event ?? '');
-        io.out(`${w.state} since ${w.since} — ${w.channel}${what ? ` ${what}` : ''} at ${w.at}\n${w.health.map((h) => `  ! ${h}\n`).join('')}`);
+        const tool = w.tool !== undefined ? ` — waiting on ${w.tool}` : '';
+        io.out(`${w.state} since ${w.since} — ${w.channel}${what ? ` ${what}` : ''} at ${w.at}${tool}\n${w.health.map((h) => `  ! ${h}\n`).join('')}`);
       }
       return ExitCode.ok;
     }

@@ -14,6 +14,7 @@ import {
 } from '../../protocol/hooks';
 import { expandHome } from '../../protocol/resumePlan';
 import type { TermioPaths } from './paths';
+import { applyScriptHooks, scriptHookStatus } from './scriptHookFolder';
 
 // smol-toml ships CommonJS beside its ES module, but its types are declared as ESM only.
 const { parse: parseToml } = require('smol-toml') as { parse: (text: string) => unknown };
@@ -140,6 +141,7 @@ export function agentHookStatus(agent: AgentHooks, opts: HookInstallerOptions): 
   const file = hookConfigFile(agent, opts.home);
   if (!file) return { agentId: agent.agentId, file: '', state: 'error', action: 'none', events: [], missing: [], error: 'the manifest gives neither hooks.file nor hooks.dir' };
   try {
+    if (agent.hooks.type === 'scripts') return { ...scriptHookStatus(agent, file), action: 'none' };
     return { ...status(agent, file, readText(file)), action: 'none' };
   } catch (e) {
     return { agentId: agent.agentId, file, state: 'error', action: 'none', events: [], missing: [], error: `${file}: ${(e as Error).message}` };
@@ -153,6 +155,7 @@ function apply(op: HookOp, agent: AgentHooks, opts: HookInstallerOptions): Agent
   });
   if (!file) return fail('error', 'the manifest gives neither hooks.file nor hooks.dir');
   try {
+    if (agent.hooks.type === 'scripts') return applyScriptHooks(op, agent, file, opts.reporter);
     const before = readText(file);
     if (agent.hooks.type === 'toml') {
       const err = tomlError(before);

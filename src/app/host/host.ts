@@ -69,6 +69,8 @@ export class Host {
   private readonly relaunching = new Set<string>();
   private readonly userTitled = new Set<string>();
   private readonly details = new Map<string, string>();
+  /** Transcript paths hooks reported, for agents whose manifest says `capturesTranscript`. */
+  private readonly transcripts = new Map<string, string>();
   private disposing = false;
   /** Resolves once every service is up; the control socket listens first (to find a running
    *  app), so a request that arrives in between (termio DIR starting the app) waits for this. */
@@ -107,6 +109,8 @@ export class Host {
           ...(s.why.event !== undefined ? { event: s.why.event } : {}),
           at: new Date(s.why.at).toISOString(),
           health: s.health.map((h) => h.message),
+          ...(host.details.has(id) ? { tool: host.details.get(id)! } : {}),
+          ...(host.transcripts.has(id) ? { transcript: host.transcripts.get(id)! } : {}),
         };
       },
       describeResume: async (id) => {
@@ -377,6 +381,17 @@ export class Host {
     if (d.tool) this.details.set(id, d.tool);
     else this.details.delete(id);
     if (d.promptTitle && !this.userTitled.has(id)) this.registry.rename(id, d.promptTitle);
+    if (d.transcriptPath && this.agent(this.registry.get(id)?.agentId)?.manifest.hooks?.capturesTranscript) this.transcripts.set(id, d.transcriptPath);
+  }
+
+  /** The tool the session's latest hook report named ("Bash"), if any: the why strip shows it. */
+  toolOf(id: string): string | undefined {
+    return this.details.get(id);
+  }
+
+  /** Where the session's transcript is, when its agent's hooks report it (`capturesTranscript`). */
+  transcriptOf(id: string): string | undefined {
+    return this.transcripts.get(id);
   }
 
   private notifyTerminal(id: string, title: string, body: string): void {
@@ -406,6 +421,7 @@ export class Host {
     this.tracker.untrack(r.id);
     this.notifications.forget(r.id);
     this.details.delete(r.id);
+    this.transcripts.delete(r.id);
     if (this.lookingAt === r.id) this.lookingAt = null;
     // Quitting keeps every tab for the next launch; a relaunch keeps its own; a user's close removes it.
     if (this.disposing || this.relaunching.has(r.id)) return;

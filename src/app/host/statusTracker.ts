@@ -23,7 +23,7 @@ export interface StatusSessionSource {
 /** The status fields of an agent's manifest. */
 export interface AgentStatusConfig {
   agentId: string;
-  hooks?: Pick<HooksDeclaration, 'dialect' | 'events' | 'conversation'>;
+  hooks?: Pick<HooksDeclaration, 'dialect' | 'events' | 'conversation' | 'tool' | 'promptTitle'>;
   titleStatus?: StatusRulesInput;
   status?: StatusRulesInput;
 }
@@ -151,7 +151,12 @@ export class StatusTracker {
       return;
     }
     const hooks = t.agent.hooks;
-    const details = extractHookDetails(report, { dialect: hooks.dialect, ...(hooks.conversation ? { conversationKey: hooks.conversation } : {}) });
+    const details = extractHookDetails(report, {
+      dialect: hooks.dialect,
+      ...(hooks.conversation ? { conversationKey: hooks.conversation } : {}),
+      ...(hooks.tool ? { toolKey: hooks.tool } : {}),
+      ...(hooks.promptTitle ? { promptKey: hooks.promptTitle } : {}),
+    });
     this.feed(report.session, { kind: 'hook', state: report.state, event: report.event, at: this.now() });
     if (details.conversationId && details.conversationId !== t.conversationId) {
       const previous = t.conversationId;

@@ -301,7 +301,10 @@ export class TermioApp {
     const health = st.health.map((h) => `\n⚠ ${h.message}`).join('');
     if (w.channel === 'start') return `${stateLabel[st.state]} — nothing reported yet${health}`;
     const ago = formatDuration(Date.now() - w.at);
-    return `${stateLabel[st.state]} — ${channel}${what ? ` ${what}` : ''}, ${ago === 'now' ? 'just now' : `${ago} ago`}${health}`;
+    // The tool the agent's latest hook named (manifest hooks.tool): what it works on or waits for.
+    const tool = this.host.toolOf(id);
+    const on = tool && (st.state === 'working' || st.state === 'attention') ? ` — waiting on ${tool}` : '';
+    return `${stateLabel[st.state]}${on} — ${channel}${what ? ` ${what}` : ''}, ${ago === 'now' ? 'just now' : `${ago} ago`}${health}`;
   }
 
   agentName(id: string | null): string {

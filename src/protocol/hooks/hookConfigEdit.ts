@@ -36,6 +36,7 @@ export function hooksReportOnPrompt(hooks: Pick<HooksDeclaration, 'events'>): bo
 /** The config file, as the manifest spells it (may start with ~/): `file`, or our file in `dir`. */
 export function hookConfigPath(hooks: HooksDeclaration): string | null {
   if (hooks.file) return hooks.file;
+  if (hooks.dir && hooks.type === 'scripts') return hooks.dir;
   if (hooks.dir) return `${hooks.dir.replace(/\/+$/, '')}/termio.${hooks.type === 'plugin' ? 'js' : 'json'}`;
   return null;
 }
@@ -55,6 +56,7 @@ function wantedEntries(req: HookEditRequest, guard: boolean): WantedEntry[] {
 
 export function editHookConfig(op: HookOp, existing: string | null, req: HookEditRequest): HookConfigEdit {
   const { hooks } = req;
+  if (hooks.type === 'scripts') return { ok: false, error: 'a "scripts" hook folder holds one file per event, not one config file' };
   if (hooks.type === 'plugin') {
     if (hooks.dialect !== 'opencode') return { ok: false, error: `no plugin dialect '${hooks.dialect}' (known: opencode)` };
     return op === 'install' ? installPlugin(existing, renderOpencodePlugin(req.reporter, hooks.events)) : uninstallPlugin(existing);
@@ -73,6 +75,7 @@ export function editHookConfig(op: HookOp, existing: string | null, req: HookEdi
 
 /** Whether our entries are in the config text, and which events they cover. */
 export function inspectHookConfig(existing: string | null, hooks: HooksDeclaration): { ok: true; events: string[] } | { ok: false; error: string } {
+  if (hooks.type === 'scripts') return { ok: false, error: 'a "scripts" hook folder holds one file per event, not one config file' };
   if (hooks.type === 'plugin') return { ok: true, events: isOurPlugin(existing) ? hooks.events.map((e) => e.on) : [] };
   if (hooks.type === 'toml') {
     const block = tomlHooksBlock(existing);

@@ -5,3 +5,4 @@ export * from './jsonHooks';
 export * from './tomlHooks';
 export * from './opencodePlugin';
 export * from './hookConfigEdit';
+export * from './scriptHooks';
