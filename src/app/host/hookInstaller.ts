@@ -14,6 +14,7 @@ import {
 } from '../../protocol/hooks';
 import { expandHome } from '../../protocol/resumePlan';
 import type { TermioPaths } from './paths';
+import { withCodexTrustGate } from './codexTrust';
 import { applyScriptHooks, scriptHookStatus } from './scriptHookFolder';
 
 // smol-toml ships CommonJS beside its ES module, but its types are declared as ESM only.
@@ -50,6 +51,8 @@ export interface AgentHookResult {
   note?: string;
   /** Where the original file was saved before our first edit. */
   backup?: string;
+  /** For agents that run only hooks they trust (Codex): whether Termio recorded that trust. */
+  trust?: { file: string; state: 'recorded' | 'none' | 'failed'; error?: string };
 }
 
 // dist/app/host (or src/app/host under vitest) → the package root.
@@ -88,7 +91,7 @@ function readText(file: string): string | null {
 }
 
 /** Writes through a symlink to its target, via a temp file and rename, keeping the mode. */
-function writeAtomic(file: string, text: string): void {
+export function writeAtomic(file: string, text: string): void {
   const target = existsSync(file) ? realpathSync(file) : file;
   mkdirSync(dirname(target), { recursive: true });
   const mode = existsSync(target) ? statSync(target).mode & 0o777 : 0o644;
@@ -142,7 +145,7 @@ export function agentHookStatus(agent: AgentHooks, opts: HookInstallerOptions): 
   if (!file) return { agentId: agent.agentId, file: '', state: 'error', action: 'none', events: [], missing: [], error: 'the manifest gives neither hooks.file nor hooks.dir' };
   try {
     if (agent.hooks.type === 'scripts') return { ...scriptHookStatus(agent, file), action: 'none' };
-    return { ...status(agent, file, readText(file)), action: 'none' };
+    return withCodexTrustGate({ ...status(agent, file, readText(file)), action: 'none' }, agent.hooks, 'check');
   } catch (e) {
     return { agentId: agent.agentId, file, state: 'error', action: 'none', events: [], missing: [], error: `${file}: ${(e as Error).message}` };
   }
@@ -184,9 +187,9 @@ function apply(op: HookOp, agent: AgentHooks, opts: HookInstallerOptions): Agent
 }
 
 export function installAgentHooks(agent: AgentHooks, opts: HookInstallerOptions): AgentHookResult {
-  return apply('install', agent, opts);
+  return withCodexTrustGate(apply('install', agent, opts), agent.hooks, 'sync');
 }
 
 export function uninstallAgentHooks(agent: AgentHooks, opts: HookInstallerOptions): AgentHookResult {
-  return apply('uninstall', agent, opts);
+  return withCodexTrustGate(apply('uninstall', agent, opts), agent.hooks, 'sync');
 }

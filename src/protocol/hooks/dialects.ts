@@ -47,6 +47,8 @@ export interface JsonDialect {
   payload: PayloadKeys;
   /** A gate that can silently skip our hooks after install, told to the user. */
   note?: string;
+  /** The agent runs only hooks whose trust is recorded (Codex: by hash in config.toml). */
+  trustGate?: 'codex';
 }
 
 export interface PayloadKeys {
@@ -89,6 +91,7 @@ export const JSON_DIALECTS: Readonly<Record<string, JsonDialect>> = {
   // Timeout in milliseconds; the name shows in Gemini's /hooks list.
   gemini: claudeShape('gemini', { entryExtra: { type: 'command', name: 'termio', timeout: 5000 } }),
   codex: claudeShape('codex', {
+    trustGate: 'codex',
     note:
       "Codex runs only hooks you trusted: open /hooks in Codex and trust Termio's entries (editing the " +
       'file asks again), or launch with --dangerously-bypass-hook-trust',

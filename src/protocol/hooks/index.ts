@@ -6,3 +6,4 @@ export * from './tomlHooks';
 export * from './opencodePlugin';
 export * from './hookConfigEdit';
 export * from './scriptHooks';
+export * from './codexTrust';
