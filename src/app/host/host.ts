@@ -285,7 +285,13 @@ export class Host {
     const m = entry.manifest;
     this.tracker.track(
       session,
-      { agentId: m.id, ...(m.hooks ? { hooks: m.hooks } : {}), ...(m.titleStatus ? { titleStatus: m.titleStatus } : {}), ...(m.status ? { status: m.status } : {}) },
+      {
+        agentId: m.id,
+        ...(m.hooks ? { hooks: m.hooks } : {}),
+        ...(m.titleStatus ? { titleStatus: m.titleStatus } : {}),
+        ...(m.status ? { status: m.status } : {}),
+        ...(m.progressStatus ? { progressStatus: true } : {}),
+      },
       record.conversationId ? { conversationId: record.conversationId } : {},
     );
     session.onExit(() => this.resume.sessionEnded(id));

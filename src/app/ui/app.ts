@@ -79,6 +79,7 @@ export class TermioApp {
     reg.onAdded((r) => this.handleAdded(r));
     reg.onRemoved((r) => this.handleRemoved(r));
     reg.onChanged(() => this.refresh());
+    host.tracker.onProgress(() => this.refresh());
     reg.onStateChanged(() => {
       this.changePendingSince ??= performance.now();
       this.refresh();
@@ -284,6 +285,7 @@ export class TermioApp {
         exited: r.session.exited,
         ...(agent?.iconFile ? { iconFile: agent.iconFile } : {}),
         ...(agent?.manifest.icon?.tint ? { iconTint: agent.manifest.icon.tint } : {}),
+        ...(this.host.tracker.progressOf(r.id) !== null ? { progress: this.host.tracker.progressOf(r.id)! } : {}),
       };
     });
   }
@@ -295,7 +297,7 @@ export class TermioApp {
     const st = this.host.tracker.status(id);
     if (!st) return `${stateLabel[r.state]} — ${r.stateWhy || 'no status channel'}`;
     const w = st.why;
-    const channel = { hooks: 'hook', titleStatus: 'title', status: 'screen', exit: 'process', focus: 'you looked at it', start: 'started' }[w.channel];
+    const channel = { hooks: 'hook', titleStatus: 'title', progress: 'progress', status: 'screen', exit: 'process', focus: 'you looked at it', start: 'started' }[w.channel];
     // A look has no event worth naming ("user looked" would only repeat the channel).
     const what = w.rule !== undefined ? `/${w.rule}/` : w.channel === 'focus' ? '' : (w.event ?? '');
     const health = st.health.map((h) => `\n⚠ ${h.message}`).join('');

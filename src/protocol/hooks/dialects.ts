@@ -161,8 +161,14 @@ export function payloadKeys(dialect: string): PayloadKeys {
 
 /** Plugin dialects this version renders (opencodePlugin.ts). */
 export const PLUGIN_DIALECTS = ['opencode'] as const;
-/** TOML dialects: the Codex-shaped `[[hooks.<Event>]]` tables of tomlHooks.ts. */
-export const TOML_DIALECTS = ['codex'] as const;
+/** TOML dialects (tomlHooks.ts): Codex's `[[hooks.<Event>]]` tables, Kimi Code's flat `[[hooks]]`. */
+export const TOML_DIALECTS = ['codex', 'kimi'] as const;
+
+/** Kimi Code's hook events; it refuses its whole config.toml on any other name. */
+export const KIMI_EVENTS = [
+  'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'UserPromptSubmit', 'Stop', 'StopFailure', 'SessionStart',
+  'SessionEnd', 'SubagentStart', 'SubagentStop', 'PreCompact', 'PostCompact', 'Notification',
+] as const;
 /** Script-folder dialects: one executable named after each event (scriptHooks.ts). */
 export const SCRIPT_DIALECTS = ['cline'] as const;
 
