@@ -106,7 +106,9 @@ const title = (t) => process.stdout.write(agent.st ? `\x1b]0;${t}\x1b\\` : `\x1b
 let frame = 0;
 
 title(agent.title.idle);
-fire('start', { source: 'startup', model: 'fake-1' });
+// Cline starts a task (TaskStart) with the first prompt, not at launch.
+let taskStarted = !agent.scripts;
+if (!agent.scripts) fire('start', { source: 'startup', model: 'fake-1' });
 process.stdout.write(`fake ${dialect} ready\r\n> `);
 
 let pendingPermission = null;
@@ -125,6 +127,10 @@ rl.on('line', (line) => {
     fire('start', { source: 'clear' });
     process.stdout.write('(new conversation)\r\n> ');
     return;
+  }
+  if (!taskStarted) {
+    taskStarted = true;
+    fire('start', {});
   }
   fire('prompt', { prompt: line });
   title(agent.title.busy(frame++));
