@@ -3,7 +3,7 @@
 // codex, gemini, grok, copilot, cursor or cline. Like the real CLI it reads the hook entries from
 // the agent's own config under $HOME, runs each matching command through /bin/sh with the agent's
 // payload shape on stdin and its environment, and sets OSC 0 titles the way the real one does.
-// cline runs the executable named after the event in ~/.cline/hooks instead (Cline's hooks
+// cline runs the executable named after the event in ~/Documents/Cline/Hooks instead (Cline's global hooks
 // folder), with Cline's payload (event data under its own key), and requires its JSON reply. Input is line based, typed into the pty:
 //   any text        → a turn: prompt hook, spinner title, one Bash tool call, stop hook
 //   text with "ask" → the tool call first needs permission; the next line answers it
@@ -26,7 +26,7 @@ const agents = {
   gemini: { files: ['.gemini/settings.json'], events: { start: 'SessionStart', prompt: 'BeforeAgent', pre: 'BeforeTool', post: 'AfterTool', permission: 'Notification', stop: 'AfterAgent' }, title: { idle: '◇  Ready (app)'.padEnd(80), busy: () => '✦  Working… (app)'.padEnd(80), attention: '✋  Action Required (app)'.padEnd(80) }, env: { GEMINI_PROJECT_DIR: cwd } },
   grok: { files: ['.grok/hooks'], events: { start: 'SessionStart', prompt: 'UserPromptSubmit', pre: 'PreToolUse', post: 'PostToolUse', permission: 'Notification', stop: 'Stop' }, camel: true, title: { idle: 'grok', busy: () => 'grok' } },
   copilot: { files: ['.copilot/hooks'], events: { start: 'sessionStart', prompt: 'userPromptSubmitted', pre: 'preToolUse', post: 'postToolUse', permission: 'notification', stop: 'agentStop' }, camel: true, commandKey: 'bash', flat: true, title: { idle: 'GitHub Copilot', busy: () => 'Running tests · GitHub Copilot' } },
-  cline: { scripts: '.cline/hooks', events: { start: 'TaskStart', prompt: 'UserPromptSubmit', pre: 'PreToolUse', post: 'PostToolUse', permission: null, stop: 'TaskComplete' }, title: { idle: 'cline', busy: () => 'cline' } },
+  cline: { scripts: 'Documents/Cline/Hooks', events: { start: 'TaskStart', prompt: 'UserPromptSubmit', pre: 'PreToolUse', post: 'PostToolUse', permission: null, stop: 'TaskComplete' }, title: { idle: 'cline', busy: () => 'cline' } },
   cursor: { files: ['.cursor/hooks.json'], events: { start: 'sessionStart', prompt: 'beforeSubmitPrompt', pre: 'preToolUse', post: 'postToolUse', permission: null, stop: 'stop' }, flat: true, conversationKey: 'conversation_id', title: { idle: 'Cursor Agent', busy: () => 'Cursor Agent' } },
 }[dialect];
 if (!agents) {
@@ -80,7 +80,7 @@ function clinePayload(event, extra) {
   return { clineVersion: '3.0.0-fake', hookName: event, timestamp: String(Date.now()), taskId: sessionId, workspaceRoots: [cwd], userId: 'fake', [event[0].toLowerCase() + event.slice(1)]: data };
 }
 
-/** Runs ~/.cline/hooks/<Event> when it is an executable file; its stdout must be Cline's JSON reply. */
+/** Runs ~/Documents/Cline/Hooks/<Event> when it is an executable file; its stdout must be Cline's JSON reply. */
 function fireScript(event, extra) {
   const file = join(HOME, agent.scripts, event);
   const r = spawnSync(file, [], { input: JSON.stringify(clinePayload(event, extra)), env: process.env, encoding: 'utf8', timeout: 5000 });

@@ -17,11 +17,10 @@ import { waitFor } from '../../helpers/waitFor';
 const FAKE = join(__dirname, '..', '..', 'fakes', 'fake-agent.mjs');
 const manifestFile = join(__dirname, '..', '..', '..', 'agents', 'cline.json');
 const manifest = parseManifest(readFileSync(manifestFile, 'utf8'), 'agents/cline.json').manifest!;
-// The bundled manifest with the folder the fake Cline runs its hooks from.
-const agent = { agentId: manifest.id, hooks: { ...manifest.hooks!, dir: '~/.cline/hooks' } };
+const agent = { agentId: manifest.id, hooks: manifest.hooks! };
 
 let home: string;
-const dir = () => join(home, '.cline', 'hooks');
+const dir = () => join(home, 'Documents', 'Cline', 'Hooks');
 const opts = () => ({ paths: termioPaths({ TERMIO_HOME: join(home, '.termio') }), home, reporter: defaultReporterLocation() });
 
 /** Every file in the folder with its bytes and mode: what "as it was" means. */
@@ -67,7 +66,7 @@ describe('scripts hooks', () => {
     expect(readdirSync(dir()).filter((n) => !n.startsWith('.')).sort()).toEqual(fewer.hooks.events.map((e) => e.on).sort());
     uninstallAgentHooks(fewer, opts());
     expect(existsSync(dir())).toBe(false);
-    expect(existsSync(join(home, '.cline'))).toBe(true);
+    expect(existsSync(join(home, 'Documents', 'Cline'))).toBe(true);
   });
 
   it('a fake Cline runs the scripts: working, the prompt as the title, the tool, done', async () => {
