@@ -1,0 +1,82 @@
+// The real Claude Code CLI from npm through the real app: with Termio's hooks installed, typing a
+// prompt fires UserPromptSubmit (offline, Claude then answers with an error and fires StopFailure)
+// and the session is renamed after the prompt (the manifest's promptTitle), in the sidebar and in
+// `sessions list` (screenshot test-output/screenshots/claude-prompt-title.png).
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ensureClaudeCode, type AgentCli } from '../helpers/agentCli';
+import { waitFor } from '../helpers/waitFor';
+import { AppUnderTest, cliJson, Display, e2eSkipReason } from './harness';
+
+interface Info {
+  id: string;
+  title: string;
+  state: string;
+}
+
+let cli: AgentCli = { ok: false, reason: 'not looked for yet' };
+
+describe.skipIf(e2eSkipReason)('real Claude Code: the prompt names the session', () => {
+  let display: Display;
+  let app: AppUnderTest | undefined;
+  beforeAll(async () => {
+    display = await Display.start();
+    cli = await ensureClaudeCode();
+  }, 120_000);
+  afterAll(async () => {
+    await display?.stop();
+  });
+  afterEach(async () => {
+    if (app) {
+      app.screenshot('claude-prompt-title');
+      await app.stop();
+      app.cleanup();
+      app = undefined;
+    }
+  });
+
+  it('renames the session after the prompt typed into Claude', async (ctx) => {
+    if (!cli.ok) {
+      ctx.skip(`Claude Code could not be installed from npm: ${cli.reason}`);
+      return;
+    }
+    const home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-e2e-')));
+    const project = join(home, 'project');
+    mkdirSync(project);
+    mkdirSync(join(home, 'bin'));
+    // `claude` on the login shell's PATH, as a user's install would be; env -u drops variables that
+    // would point it elsewhere, and self-updates stay off (one would npm install -g on this machine).
+    writeFileSync(
+      join(home, 'bin', 'claude'),
+      `#!/bin/sh\nexec env -u CLAUDE_CONFIG_DIR -u ANTHROPIC_API_KEY -u ANTHROPIC_AUTH_TOKEN DISABLE_AUTOUPDATER=1 "${cli.path}" "$@"\n`,
+      { mode: 0o755 },
+    );
+    writeFileSync(join(home, '.bash_profile'), `export PATH="${join(home, 'bin')}:$PATH"\n`);
+    // Onboarding done and the folder trusted: without it the CLI asks the network and exits.
+    writeFileSync(join(home, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true, projects: { [project]: { hasTrustDialogAccepted: true } } }));
+
+    app = await AppUnderTest.launch(display, { home });
+    await app.waitForWindow();
+    await waitFor(async () => (await app!.cli(['sessions', 'list'])).code === 0, { what: 'the control socket' });
+    const hooks = await app.cli(['hooks', 'install', '--agent', 'claude']);
+    expect(hooks.code, hooks.stdout + hooks.stderr).toBe(0);
+    const spawned = await app.cli(['sessions', 'spawn', '--agent', 'claude', '--cwd', project]);
+    expect(spawned.code, spawned.stderr).toBe(0);
+    const id = spawned.stdout.trim();
+    await waitFor(async () => (await app!.cli(['sessions', 'read', id])).stdout.includes('for shortcuts'), { timeout: 30_000, what: "Claude Code's prompt" });
+    const before = (await cliJson<Info[]>(app, ['sessions', 'list']))[0]!;
+    expect(before.title).not.toBe('summarise the open issues');
+
+    await app.cli(['sessions', 'send', id, 'summarise the open issues', '--enter']);
+    const renamed = await waitFor(async () => (await cliJson<Info[]>(app!, ['sessions', 'list'])).find((s) => s.id === id && s.title === 'summarise the open issues'), {
+      timeout: 30_000,
+      what: 'the session renamed after the prompt',
+    });
+    expect(renamed.title).toBe('summarise the open issues');
+    // Offline, Claude ends the turn with an error: StopFailure reports it done (the title keeps the prompt).
+    await waitFor(async () => (await cliJson<{ event?: string }>(app!, ['sessions', 'why', id])).event === 'StopFailure', { timeout: 30_000, what: 'StopFailure' });
+    expect((await cliJson<Info[]>(app, ['sessions', 'list']))[0]).toMatchObject({ id, title: 'summarise the open issues' });
+  }, 120_000);
+});
