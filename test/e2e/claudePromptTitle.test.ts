@@ -1,7 +1,8 @@
 // The real Claude Code CLI from npm through the real app: with Termio's hooks installed, typing a
 // prompt fires UserPromptSubmit (offline, Claude then answers with an error and fires StopFailure)
 // and the session is renamed after the prompt (the manifest's promptTitle), in the sidebar and in
-// `sessions list` (screenshot test-output/screenshots/claude-prompt-title.png).
+// `sessions list` (screenshot test-output/screenshots/claude-prompt-title.png); and the transcript its
+// hooks reported reads back through `sessions read --transcript` (the manifest's capturesTranscript).
 import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -78,5 +79,20 @@ describe.skipIf(e2eSkipReason)('real Claude Code: the prompt names the session',
     // Offline, Claude ends the turn with an error: StopFailure reports it done (the title keeps the prompt).
     await waitFor(async () => (await cliJson<{ event?: string }>(app!, ['sessions', 'why', id])).event === 'StopFailure', { timeout: 30_000, what: 'StopFailure' });
     expect((await cliJson<Info[]>(app, ['sessions', 'list']))[0]).toMatchObject({ id, title: 'summarise the open issues' });
+
+    // capturesTranscript: the transcript its hooks reported, read through the CLI.
+    // Claude writes the transcript a moment after the hooks report it.
+    const read = await waitFor(
+      async () => {
+        const r = await app!.cli(['sessions', 'read', id, '--transcript', '--json']);
+        const out = r.code === 0 ? (JSON.parse(r.stdout) as { transcript: string; lines: string[] }) : null;
+        return out?.lines.some((l) => l.includes('summarise the open issues')) ? out : null;
+      },
+      { timeout: 30_000, what: 'the prompt in the transcript' },
+    );
+    expect(read.transcript).toMatch(new RegExp(`^${join(home, '.claude', 'projects').replace(/[.]/g, '\\.')}/[^/]+/[0-9a-f-]{36}\\.jsonl$`));
+    expect(read.lines.some((l) => l.includes('summarise the open issues'))).toBe(true);
+    const tail = await app.cli(['sessions', 'read', id, '--transcript', '--lines', '1']);
+    expect(tail.stdout.trim().split('\n')).toHaveLength(1);
   }, 120_000);
 });

@@ -20,6 +20,7 @@ import { folderLabels } from './sidebarModel';
 import { StateStore, type StateProblem } from './stateStore';
 import { StatusTracker } from './statusTracker';
 import { isProcessAlive } from './processes';
+import { pinnedTranscript } from './transcript';
 
 /** The bundled manifest for the plain login shell (agents/terminal.json). */
 export const TERMINAL_AGENT_ID = 'terminal';
@@ -113,6 +114,7 @@ export class Host {
           ...(host.transcripts.has(id) ? { transcript: host.transcripts.get(id)! } : {}),
         };
       },
+      transcriptOf: (id) => host.transcriptFor(id),
       describeResume: async (id) => {
         if (!host.resume || !host.store.getSession(id)) return undefined;
         const d = await host.resume.describe(id);
@@ -395,9 +397,13 @@ export class Host {
     return this.details.get(id);
   }
 
-  /** Where the session's transcript is, when its agent's hooks report it (`capturesTranscript`). */
-  transcriptOf(id: string): string | undefined {
-    return this.transcripts.get(id);
+  /** Where the session's transcript is: reported by its hooks (`capturesTranscript`), else its pinned record. */
+  async transcriptFor(id: string): Promise<string | undefined> {
+    const reported = this.transcripts.get(id);
+    if (reported) return reported;
+    const record = this.store?.getSession(id);
+    if (!record) return undefined;
+    return pinnedTranscript(this.catalog.get(record.agentId)?.manifest.resume, record.conversationId, (this.opts.env ?? process.env).HOME ?? homedir());
   }
 
   private notifyTerminal(id: string, title: string, body: string): void {
