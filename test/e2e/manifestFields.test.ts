@@ -102,6 +102,23 @@ describe.skipIf(e2eSkipReason)('manifest fields in the running app', () => {
     app.screenshot('manifest-fields-prompt-title-and-tool');
   });
 
+  it('progressStatus: an OSC 9;4 report shows the session working with its percentage', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'termio-e2e-'));
+    const bin = join(home, 'bin');
+    mkdirSync(bin);
+    // An agent that reports 42 % with ConEmu's progress sequence, then waits for input.
+    writeFileSync(join(bin, 'progress-agent'), `#!/bin/sh\nprintf 'building\\n\\033]9;4;1;42\\007'\nread line\n`, { mode: 0o755 });
+    writeFileSync(join(home, '.bash_profile'), `export PATH="${bin}:$PATH"\n`);
+    const agents = join(home, '.termio', 'config', 'agents');
+    mkdirSync(agents, { recursive: true });
+    writeFileSync(join(agents, 'progress-agent.json'), JSON.stringify({ id: 'progress-agent', name: 'Progress', command: 'progress-agent', progressStatus: true }));
+    app = await launch(home);
+    const id = await spawnAgent(app, 'progress-agent', 'building');
+    await waitFor(async () => (await cliJson<{ state: string; channel: string }>(app!, ['sessions', 'why', id])).channel === 'progress', { what: 'the progress channel' });
+    expect(await cliJson(app, ['sessions', 'why', id])).toMatchObject({ state: 'working', channel: 'progress', event: '42%' });
+    app.screenshot('manifest-fields-progress');
+  });
+
   it('scripts hooks: one script per event, reports through them, uninstall leaves the folder as it was', async () => {
     const home = mkdtempSync(join(tmpdir(), 'termio-e2e-'));
     installFakeAgents(home, ['cline']);

@@ -126,7 +126,7 @@ export class StatusEngine {
         if (this.exitWhy) return false;
         const state = input.active ? 'working' : null;
         if (this.progress?.state === state || (!this.progress && state === null)) break;
-        const event = input.active ? `progress ${input.value}%` : 'progress cleared';
+        const event = input.active ? `${input.value}%` : 'cleared';
         this.progress = { state, why: { channel: 'progress', event, at: input.at }, seq, prevSeq: this.progress?.seq ?? 0 };
         break;
       }
