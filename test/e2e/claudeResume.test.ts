@@ -2,13 +2,13 @@
 // Claude's --session-id under an id Termio minted, Claude writes its transcript (it does so
 // offline, when the first prompt is submitted), the app is restarted, and the tab is relaunched
 // with --resume of that same id — checked on the relaunched process's own command line.
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureClaudeCode, type AgentCli } from '../helpers/agentCli';
 import { waitFor } from '../helpers/waitFor';
-import { AppUnderTest, cliJson, Display, e2eSkipReason } from './harness';
+import { AppUnderTest, cliJson, Display, e2eSkipReason, installRealClaude } from './harness';
 
 interface Info {
   id: string;
@@ -45,18 +45,7 @@ describe.skipIf(e2eSkipReason)('real Claude Code: exact resume across an app res
     const home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-e2e-')));
     const project = join(home, 'project');
     mkdirSync(project);
-    mkdirSync(join(home, 'bin'));
-    // `claude` on the login shell's PATH, as a user's install would be; env -u drops variables a
-    // developer's or CI's environment may carry (an API key prompt, another config dir), and
-    // self-updates stay off (one would npm install -g on this machine).
-    writeFileSync(
-      join(home, 'bin', 'claude'),
-      `#!/bin/sh\nexec env -u CLAUDE_CONFIG_DIR -u ANTHROPIC_API_KEY -u ANTHROPIC_AUTH_TOKEN DISABLE_AUTOUPDATER=1 "${cli.path}" "$@"\n`,
-      { mode: 0o755 },
-    );
-    writeFileSync(join(home, '.bash_profile'), `export PATH="${join(home, 'bin')}:$PATH"\n`);
-    // Onboarding done and the folder trusted: without it the CLI asks the network and exits.
-    writeFileSync(join(home, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true, projects: { [project]: { hasTrustDialogAccepted: true } } }));
+    installRealClaude(home, cli.path, project);
 
     app = await AppUnderTest.launch(display, { home });
     await app.waitForWindow();
