@@ -105,3 +105,8 @@ export function ensureClaudeCode(): Promise<AgentCli> {
   const platformPkg = `node_modules/@anthropic-ai/claude-code-${process.platform}-${process.arch}/claude`;
   return ensureNpmAgentCli('@anthropic-ai/claude-code', ['node_modules/.bin/claude', platformPkg]);
 }
+
+/** OpenAI Codex: the npm bin link (a Node launcher that runs this platform's native binary). */
+export function ensureCodex(): Promise<AgentCli> {
+  return ensureNpmAgentCli('@openai/codex', ['node_modules/.bin/codex']);
+}

@@ -35,6 +35,7 @@ import { ensureRunDir, type TermioPaths } from './paths';
 import type { SessionRecord, SessionRegistry } from './sessionRegistry';
 import { packageVersion } from './install';
 import { claimUnixSocket } from './unixSocket';
+import { readTranscript } from './transcript';
 
 /** What $TERMIO_HOME/run/control.json says: where the running app listens. */
 export interface ControlInfo {
@@ -103,6 +104,8 @@ export interface ControlServerOptions {
   onActivate?: () => void;
   /** `sessions.why`: the status tracker's account of a session's state (undefined: none tracked). */
   describeStatus?: (id: string) => ControlResult<'sessions.why'> | undefined;
+  /** `sessions.read --transcript`: where the session's transcript file is (undefined: not known). */
+  transcriptOf?: (id: string) => Promise<string | undefined>;
   /** Adds each session's resume plan to `sessions.list` (the host knows the manifests and the store). */
   describeResume?: (id: string) => Promise<SessionInfo['resume'] | undefined>;
   /** Written to control.json and answered to `version`. Default: package.json's version. */
@@ -158,6 +161,7 @@ export class ControlServer {
   private readonly onActivate: () => void;
   private readonly describeResume: ControlServerOptions['describeResume'];
   private readonly describeStatus: ControlServerOptions['describeStatus'];
+  private readonly transcriptOf: NonNullable<ControlServerOptions['transcriptOf']>;
   private readonly appVersion: string;
   readonly limits: ControlLimits;
   private server: Server | null = null;
@@ -176,6 +180,7 @@ export class ControlServer {
     this.onActivate = opts.onActivate ?? (() => undefined);
     this.describeResume = opts.describeResume;
     this.describeStatus = opts.describeStatus;
+    this.transcriptOf = opts.transcriptOf ?? (async () => undefined);
   }
 
   /** The socket path while listening. */
@@ -409,6 +414,7 @@ export class ControlServer {
         const found = this.registry.find(req.args.id);
         if (!found.ok) return found;
         const s = found.record.session;
+        if (req.args.transcript) return readTranscript(found.record.id, await this.transcriptOf(found.record.id), req.args.lines, s);
         await this.within(s.whenParsed(), this.limits.readSettleMs);
         // Right-trimmed here too: typed spaces (a prompt's "$ ") are cells with content to the emulator.
         const lines = s.screenLines(req.args.lines !== undefined ? { lines: req.args.lines } : undefined).map((l) => l.trimEnd());
