@@ -86,6 +86,7 @@ export const ControlArgsSchemas = {
   'sessions.read': z.strictObject({
     id: SessionRef,
     lines: z.number().int().min(1).max(MAX_READ_LINES).optional().describe('only the last N non-empty rows of the screen'),
+    transcript: z.boolean().optional().describe("read the agent's transcript file instead of the screen (its last N lines with lines)"),
   }),
   'sessions.send': z.strictObject({
     id: SessionRef,
@@ -153,6 +154,7 @@ export const ControlErrorCodeSchema = z.enum([
   'noSuchSession',
   'ambiguousSession', // the prefix matches more than one session
   'sessionExited', // sessions.send to a session whose program has ended
+  'noTranscript', // sessions.read --transcript: none is known, or the file cannot be read
   'spawnFailed', // missing binary, bad cwd, unknown agent: the message says which
   'badDirectory', // app.open / spawn cwd that is not an existing folder
   'notReady', // spawn --prompt: the agent never became ready for input, so the prompt was not typed
@@ -196,6 +198,7 @@ export const ControlResultSchemas = {
     lines: z.array(z.string()),
     cols: z.number().int(),
     rows: z.number().int(),
+    transcript: z.string().optional().describe('with transcript: the file the lines come from'),
   }),
   'sessions.send': z.strictObject({ id: z.string(), wait: WaitResultSchema.optional() }),
   'sessions.spawn': z.strictObject({ id: z.string(), session: SessionInfoSchema, wait: WaitResultSchema.optional() }),
@@ -218,6 +221,8 @@ export const ControlResultSchemas = {
       .nullable()
       .optional()
       .describe('how the program ended, null while it runs'),
+    tool: z.string().optional().describe('the tool the latest hook report named (manifest hooks.tool), e.g. "Bash"'),
+    transcript: z.string().optional().describe('the transcript file the hooks reported (manifest hooks.capturesTranscript)'),
   }),
   'app.open': z.strictObject({ id: z.string() }),
   'app.activate': z.strictObject({ shown: z.literal(true) }),

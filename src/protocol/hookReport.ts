@@ -83,11 +83,14 @@ export function promptTitle(prompt: string): string | undefined {
 }
 
 /**
- * Reads the fields the host uses out of a report's payload: the conversation id from the
- * manifest's `hooks.conversation` key path or the dialect's known field, and the rest from the
- * dialect's field names. A payload that is not JSON (or was cut) yields what can be scanned.
+ * Reads the fields the host uses out of a report's payload: the conversation id, the tool and the
+ * prompt from the manifest's `hooks.conversation`, `hooks.tool` and `hooks.promptTitle` key
+ * paths when given, else from the dialect's known field names; the transcript from the dialect's. A payload that is not JSON (or was cut) yields what can be scanned.
  */
-export function extractHookDetails(report: Pick<HookReport, 'payload'>, opts: { dialect: string; conversationKey?: string }): HookDetails {
+export function extractHookDetails(
+  report: Pick<HookReport, 'payload'>,
+  opts: { dialect: string; conversationKey?: string; toolKey?: string; promptKey?: string },
+): HookDetails {
   const keys = payloadKeys(opts.dialect);
   let obj: unknown;
   try {
@@ -105,9 +108,9 @@ export function extractHookDetails(report: Pick<HookReport, 'payload'>, opts: { 
   const details: HookDetails = {};
   const conversationId = read(opts.conversationKey ? [opts.conversationKey] : keys.conversation);
   if (conversationId && conversationId.length <= MAX_ID_CHARS) details.conversationId = conversationId;
-  const tool = read(keys.tool);
+  const tool = read(opts.toolKey ? [opts.toolKey] : keys.tool);
   if (tool) details.tool = tool.slice(0, MAX_NAME_CHARS);
-  const prompt = read(keys.prompt);
+  const prompt = read(opts.promptKey ? [opts.promptKey] : keys.prompt);
   const title = prompt ? promptTitle(prompt) : undefined;
   if (title) details.promptTitle = title;
   const transcript = read(keys.transcript);

@@ -1,28 +1,36 @@
 // The real Claude Code CLI from npm through the real app: a session is created with
 // Claude's --session-id under an id Termio minted, Claude writes its transcript (it does so
 // offline, when the first prompt is submitted), the app is restarted, and the tab is relaunched
-// with --resume of that same id — checked on the relaunched process's own command line. And
-// `termio sessions spawn --agent claude --prompt "hello" --wait` types the prompt once Claude is
-// ready and returns once the turn has ended: offline, Claude answers with an API error and reports
-// it through its StopFailure hook, which is what ends the wait.
-import { readFileSync, existsSync } from 'node:fs';
+// with --resume of that same id — checked on the relaunched process's own command line. And with
+// Termio's hooks installed, typing a prompt fires UserPromptSubmit (offline, Claude then answers
+// with an error and fires StopFailure) and the session is renamed after the prompt (the manifest's
+// promptTitle) in the sidebar and `sessions list` (screenshot claude-prompt-title.png); the
+// transcript its hooks reported reads back through `sessions read --transcript` (capturesTranscript).
+// And `termio sessions spawn --agent claude --prompt "hello" --wait` types the prompt once Claude
+// is ready and returns once the turn has ended: offline, Claude answers with an API error and
+// reports it through its StopFailure hook, which is what ends the wait.
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ensureClaudeCode, realClaudeHome, type AgentCli } from '../helpers/agentCli';
+import { ensureClaudeCode, type AgentCli } from '../helpers/agentCli';
 import { waitFor } from '../helpers/waitFor';
-import { AppUnderTest, Display, e2eSkipReason, listSessions } from './harness';
+import { AppUnderTest, Display, e2eSkipReason, installRealClaude, listSessions } from './harness';
 
 interface Info {
   id: string;
   pid: number;
+  title: string;
+  state: string;
   resume?: { family: string; boundId: string | null; mode: string | null; argv: string[] | null };
 }
 
 let cli: AgentCli = { ok: false, reason: 'not looked for yet' };
 
-describe.skipIf(e2eSkipReason)('real Claude Code through the app: exact resume, and driven by termio', () => {
+describe.skipIf(e2eSkipReason)('real Claude Code through the app', () => {
   let display: Display;
   let app: AppUnderTest | undefined;
+  let shot = '';
   beforeAll(async () => {
     display = await Display.start();
     cli = await ensureClaudeCode();
@@ -30,30 +38,36 @@ describe.skipIf(e2eSkipReason)('real Claude Code through the app: exact resume, 
   afterAll(async () => {
     await display?.stop();
   });
-  afterEach(async (ctx) => {
+  afterEach(async () => {
     if (app) {
-      app.screenshot(ctx.task.name.startsWith('relaunches') ? 'claude-resumed' : 'claude-drive');
+      app.screenshot(shot);
       await app.stop();
       app.cleanup();
       app = undefined;
     }
   });
 
-  /** The app in a real-Claude HOME, once its control socket answers. */
-  async function launched(home: string): Promise<AppUnderTest> {
-    const a = await AppUnderTest.launch(display, { home });
-    await a.waitForWindow();
-    await waitFor(async () => (await a.cli(['sessions', 'list'])).code === 0, { what: 'the control socket' });
-    return a;
+  /** A fresh HOME with the real Claude Code on its PATH and a trusted project; the app started on it. */
+  async function launchWithClaude(): Promise<{ home: string; project: string; started: AppUnderTest }> {
+    const home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-e2e-')));
+    const project = join(home, 'project');
+    mkdirSync(project);
+    installRealClaude(home, (cli as { path: string }).path, project);
+    const started = await AppUnderTest.launch(display, { home });
+    app = started;
+    await started.waitForWindow();
+    await waitFor(async () => (await started.cli(['sessions', 'list'])).code === 0, { what: 'the control socket' });
+    return { home, project, started };
   }
 
   it('relaunches the tab with --resume of the id it was created with', async (ctx) => {
+    shot = 'claude-resumed';
     if (!cli.ok) {
       ctx.skip(`Claude Code could not be installed from npm: ${cli.reason}`);
       return;
     }
-    const { home, project } = realClaudeHome(cli.path);
-    app = await launched(home);
+    const { home, project, started } = await launchWithClaude();
+    app = started;
     const spawned = await app.cli(['sessions', 'spawn', '--agent', 'claude', '--cwd', project]);
     expect(spawned.code, spawned.stderr).toBe(0);
     const id = spawned.stdout.trim();
@@ -81,13 +95,58 @@ describe.skipIf(e2eSkipReason)('real Claude Code through the app: exact resume, 
     await waitFor(async () => (await app!.cli(['sessions', 'read', id])).stdout.includes('hello from the first run'), { timeout: 30_000, what: 'the resumed conversation on screen' });
   }, 120_000);
 
-  it('spawn --prompt --wait returns once the StopFailure hook has reported the end of the turn', async (ctx) => {
+  it('renames the session after the prompt typed into Claude', async (ctx) => {
+    shot = 'claude-prompt-title';
     if (!cli.ok) {
       ctx.skip(`Claude Code could not be installed from npm: ${cli.reason}`);
       return;
     }
-    const { home, project } = realClaudeHome(cli.path);
-    app = await launched(home);
+    const { home, project, started } = await launchWithClaude();
+    app = started;
+    const hooks = await app.cli(['hooks', 'install', '--agent', 'claude']);
+    expect(hooks.code, hooks.stdout + hooks.stderr).toBe(0);
+    const spawned = await app.cli(['sessions', 'spawn', '--agent', 'claude', '--cwd', project]);
+    expect(spawned.code, spawned.stderr).toBe(0);
+    const id = spawned.stdout.trim();
+    await waitFor(async () => (await app!.cli(['sessions', 'read', id])).stdout.includes('for shortcuts'), { timeout: 30_000, what: "Claude Code's prompt" });
+    const before = (await listSessions<Info>(app))[0]!;
+    expect(before.title).not.toBe('summarise the open issues');
+
+    await app.cli(['sessions', 'send', id, 'summarise the open issues', '--enter']);
+    const renamed = await waitFor(async () => (await listSessions<Info>(app!)).find((s) => s.id === id && s.title === 'summarise the open issues'), {
+      timeout: 30_000,
+      what: 'the session renamed after the prompt',
+    });
+    expect(renamed.title).toBe('summarise the open issues');
+    // Offline, Claude ends the turn with an error: StopFailure reports it done, or the idle title
+    // Claude sets right after (the pty and the hook socket race); the session keeps the prompt.
+    await waitFor(async () => ['done', 'idle'].includes((await listSessions<Info>(app!))[0]!.state), { timeout: 30_000, what: 'the turn to end' });
+    expect((await listSessions<Info>(app))[0]).toMatchObject({ id, title: 'summarise the open issues' });
+
+    // capturesTranscript: the transcript its hooks reported, read through the CLI.
+    // Claude writes the transcript a moment after the hooks report it.
+    const read = await waitFor(
+      async () => {
+        const r = await app!.cli(['sessions', 'read', id, '--transcript', '--json']);
+        const out = r.code === 0 ? (JSON.parse(r.stdout) as { transcript: string; lines: string[] }) : null;
+        return out?.lines.some((l) => l.includes('summarise the open issues')) ? out : null;
+      },
+      { timeout: 30_000, what: 'the prompt in the transcript' },
+    );
+    expect(read.transcript).toMatch(new RegExp(`^${join(home, '.claude', 'projects').replace(/[.]/g, '\\.')}/[^/]+/[0-9a-f-]{36}\\.jsonl$`));
+    expect(read.lines.some((l) => l.includes('summarise the open issues'))).toBe(true);
+    const tail = await app.cli(['sessions', 'read', id, '--transcript', '--lines', '1']);
+    expect(tail.stdout.trim().split('\n')).toHaveLength(1);
+  }, 120_000);
+
+  it('spawn --prompt --wait returns once the StopFailure hook has reported the end of the turn', async (ctx) => {
+    shot = 'claude-drive';
+    if (!cli.ok) {
+      ctx.skip(`Claude Code could not be installed from npm: ${cli.reason}`);
+      return;
+    }
+    const { project, started } = await launchWithClaude();
+    app = started;
     const hooks = await app.cli(['hooks', 'install', '--agent', 'claude']);
     expect(hooks.code, hooks.stdout + hooks.stderr).toBe(0);
 

@@ -287,6 +287,24 @@ export function installFakeAgents(home: string, dialects: string[] = ['claude'])
   return bin;
 }
 
+/**
+ * Puts the real Claude Code CLI on the login shell's PATH of a test HOME, as a user's install would
+ * be, ready to start offline in `project`: env -u drops variables a developer's or CI's environment
+ * may carry (an API key prompt, another config dir), self-updates stay off (one would npm install
+ * -g on this machine), and ~/.claude.json marks onboarding done and the folder trusted (without it
+ * the CLI asks the network and exits).
+ */
+export function installRealClaude(home: string, cliPath: string, project: string): void {
+  mkdirSync(join(home, 'bin'), { recursive: true });
+  writeFileSync(
+    join(home, 'bin', 'claude'),
+    `#!/bin/sh\nexec env -u CLAUDE_CONFIG_DIR -u ANTHROPIC_API_KEY -u ANTHROPIC_AUTH_TOKEN DISABLE_AUTOUPDATER=1 "${cliPath}" "$@"\n`,
+    { mode: 0o755 },
+  );
+  writeFileSync(join(home, '.bash_profile'), `export PATH="${join(home, 'bin')}:$PATH"\n`);
+  writeFileSync(join(home, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true, projects: { [project]: { hasTrustDialogAccepted: true } } }));
+}
+
 /** Runs a termio CLI command to completion; JSON output parsed when asked. */
 export async function cliJson<T = unknown>(app: AppUnderTest, args: string[]): Promise<T> {
   const r = await app.cli([...args, '--json']);

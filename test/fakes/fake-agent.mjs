@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // A stand-in for a real agent CLI, for tests: `fake-agent.mjs <dialect>` with dialect claude,
-// codex, gemini, grok, copilot or cursor. Like the real CLI it reads the hook entries from the
-// agent's own config under $HOME, runs each matching command through /bin/sh with the agent's
-// payload shape on stdin and its environment, and sets OSC 0 titles the way the real one does
-// (reference/agent-clis.md). Input is line based, typed into the pty:
+// codex, gemini, grok, copilot, cursor or cline. Like the real CLI it reads the hook entries from
+// the agent's own config under $HOME, runs each matching command through /bin/sh with the agent's
+// payload shape on stdin and its environment, and sets OSC 0 titles the way the real one does.
+// cline runs the executable named after the event in ~/Documents/Cline/Hooks instead (Cline's global hooks
+// folder), with Cline's payload (event data under its own key), and requires its JSON reply. Input is line based, typed into the pty:
 //   any text        → a turn: prompt hook, spinner title, one Bash tool call, stop hook
 //   text with "ask" → the tool call first needs permission; the next line answers it
 //   text with "slow" → the tool call runs for a minute (the turn stays working, silent)
@@ -26,6 +27,7 @@ const agents = {
   gemini: { files: ['.gemini/settings.json'], events: { start: 'SessionStart', prompt: 'BeforeAgent', pre: 'BeforeTool', post: 'AfterTool', permission: 'Notification', stop: 'AfterAgent' }, title: { idle: '◇  Ready (app)'.padEnd(80), busy: () => '✦  Working… (app)'.padEnd(80), attention: '✋  Action Required (app)'.padEnd(80) }, env: { GEMINI_PROJECT_DIR: cwd } },
   grok: { files: ['.grok/hooks'], events: { start: 'SessionStart', prompt: 'UserPromptSubmit', pre: 'PreToolUse', post: 'PostToolUse', permission: 'Notification', stop: 'Stop' }, camel: true, title: { idle: 'grok', busy: () => 'grok' } },
   copilot: { files: ['.copilot/hooks'], events: { start: 'sessionStart', prompt: 'userPromptSubmitted', pre: 'preToolUse', post: 'postToolUse', permission: 'notification', stop: 'agentStop' }, camel: true, commandKey: 'bash', flat: true, title: { idle: 'GitHub Copilot', busy: () => 'Running tests · GitHub Copilot' } },
+  cline: { scripts: 'Documents/Cline/Hooks', events: { start: 'TaskStart', prompt: 'UserPromptSubmit', pre: 'PreToolUse', post: 'PostToolUse', permission: null, stop: 'TaskComplete' }, title: { idle: 'cline', busy: () => 'cline' } },
   cursor: { files: ['.cursor/hooks.json'], events: { start: 'sessionStart', prompt: 'beforeSubmitPrompt', pre: 'preToolUse', post: 'postToolUse', permission: null, stop: 'stop' }, flat: true, conversationKey: 'conversation_id', title: { idle: 'Cursor Agent', busy: () => 'Cursor Agent' } },
 }[dialect];
 if (!agents) {
@@ -73,9 +75,28 @@ function payload(event, extra) {
   return Object.fromEntries(Object.entries(base).map(([k, v]) => [camel(k), v]));
 }
 
+/** Cline's payload: base fields, then the event's data under the event's camelCase name. */
+function clinePayload(event, extra) {
+  const data = event === 'UserPromptSubmit' ? { prompt: extra.prompt } : extra.tool_name ? { toolName: extra.tool_name, parameters: extra.tool_input ?? {} } : {};
+  return { clineVersion: '3.0.0-fake', hookName: event, timestamp: String(Date.now()), taskId: sessionId, workspaceRoots: [cwd], userId: 'fake', [event[0].toLowerCase() + event.slice(1)]: data };
+}
+
+/** Runs ~/Documents/Cline/Hooks/<Event> when it is an executable file; its stdout must be Cline's JSON reply. */
+function fireScript(event, extra) {
+  const file = join(HOME, agent.scripts, event);
+  const r = spawnSync(file, [], { input: JSON.stringify(clinePayload(event, extra)), env: process.env, encoding: 'utf8', timeout: 5000 });
+  if (r.error?.code === 'ENOENT' || r.error?.code === 'EACCES') return;
+  try {
+    if (JSON.parse(r.stdout).cancel !== false) throw new Error('cancel');
+  } catch {
+    process.stdout.write(`hook ${event} gave no JSON reply: ${JSON.stringify(r.stdout)}\r\n`);
+  }
+}
+
 function fire(key, extra = {}, subject) {
   const event = agent.events[key];
   if (!event) return;
+  if (agent.scripts) return fireScript(event, extra);
   for (const command of commandsFor(event, subject)) {
     // Agents wait for each hook (synchronously, as Claude does for PreToolUse).
     spawnSync('/bin/sh', ['-c', command], { input: JSON.stringify(payload(event, extra)), env: { ...process.env, ...(agent.env ?? {}) }, stdio: ['pipe', 'ignore', 'inherit'], timeout: 5000 });
@@ -86,7 +107,9 @@ const title = (t) => process.stdout.write(agent.st ? `\x1b]0;${t}\x1b\\` : `\x1b
 let frame = 0;
 
 title(agent.title.idle);
-fire('start', { source: 'startup', model: 'fake-1' });
+// Cline starts a task (TaskStart) with the first prompt, not at launch.
+let taskStarted = !agent.scripts;
+if (!agent.scripts) fire('start', { source: 'startup', model: 'fake-1' });
 process.stdout.write(`fake ${dialect} ready\r\n> `);
 
 let pendingPermission = null;
@@ -105,6 +128,10 @@ rl.on('line', (line) => {
     fire('start', { source: 'clear' });
     process.stdout.write('(new conversation)\r\n> ');
     return;
+  }
+  if (!taskStarted) {
+    taskStarted = true;
+    fire('start', {});
   }
   fire('prompt', { prompt: line });
   title(agent.title.busy(frame++));

@@ -2,7 +2,7 @@
 // cache folder outside the repository ($TERMIO_AGENT_CLI_CACHE, else ~/.cache/termio/agent-clis),
 // never into package.json. A registry that cannot be reached is a reason to skip, not a failure.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -106,24 +106,7 @@ export function ensureClaudeCode(): Promise<AgentCli> {
   return ensureNpmAgentCli('@anthropic-ai/claude-code', ['node_modules/.bin/claude', platformPkg]);
 }
 
-/**
- * A temporary HOME for the real Claude Code CLI at `cliPath`: `claude` on the login shell's PATH,
- * as a user's install would be, with `env -u` dropping variables a developer's or CI's environment
- * may carry (an API key prompt, another config dir) and self-updates off (one would npm install
- * -g on this machine); onboarding done and `project` trusted (without it the CLI asks the network
- * and exits). The real path: the CLI reports its cwd resolved (macOS's /var is a symlink).
- */
-export function realClaudeHome(cliPath: string): { home: string; project: string } {
-  const home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-e2e-')));
-  const project = join(home, 'project');
-  mkdirSync(project);
-  mkdirSync(join(home, 'bin'));
-  writeFileSync(
-    join(home, 'bin', 'claude'),
-    `#!/bin/sh\nexec env -u CLAUDE_CONFIG_DIR -u ANTHROPIC_API_KEY -u ANTHROPIC_AUTH_TOKEN DISABLE_AUTOUPDATER=1 "${cliPath}" "$@"\n`,
-    { mode: 0o755 },
-  );
-  writeFileSync(join(home, '.bash_profile'), `export PATH="${join(home, 'bin')}:$PATH"\n`);
-  writeFileSync(join(home, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true, projects: { [project]: { hasTrustDialogAccepted: true } } }));
-  return { home, project };
+/** OpenAI Codex: the npm bin link (a Node launcher that runs this platform's native binary). */
+export function ensureCodex(): Promise<AgentCli> {
+  return ensureNpmAgentCli('@openai/codex', ['node_modules/.bin/codex']);
 }

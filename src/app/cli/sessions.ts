@@ -46,9 +46,10 @@ const verbs: Record<string, VerbSpec> = {
     positionals: [],
   },
   read: {
-    usage: 'termio sessions read ID [--lines N] [--json]',
+    usage: 'termio sessions read ID [--lines N] [--transcript] [--json]',
     summary: "print the session's visible screen as text (or its last N non-empty lines), without focusing it",
-    options: { ...common, lines: { type: 'string' } },
+    details: "--transcript prints the agent's transcript file instead (its last N lines with --lines): the path its hooks reported, or its record in the agent's store.",
+    options: { ...common, lines: { type: 'string' }, transcript: { type: 'boolean' } },
     positionals: ['ID'],
   },
   send: {
@@ -317,7 +318,7 @@ async function runVerb(name: string, p: Parsed, ctx: Ctx): Promise<number> {
       const lines = str('lines');
       const n = lines === undefined ? undefined : positiveInt('lines', lines);
       if (typeof n === 'string') return usageError(ctx, name, n);
-      const r = await call(ctx, 'sessions.read', { id: first, ...(n !== undefined ? { lines: n } : {}) });
+      const r = await call(ctx, 'sessions.read', { id: first, ...(n !== undefined ? { lines: n } : {}), ...(v.transcript ? { transcript: true } : {}) });
       if (!r.ok) return r.code;
       if (json) printOk(io, r.result);
       else io.out(r.result.lines.length ? `${r.result.lines.join('\n')}\n` : '');
@@ -390,7 +391,8 @@ async function runVerb(name: string, p: Parsed, ctx: Ctx): Promise<number> {
       else {
         const what = w.rule !== undefined ? `rule /${w.rule}/` : (w.event ?? '');
         const exit = w.exited ? ` (exited ${w.exited.signal ? `by signal ${w.exited.signal}` : w.exited.exitCode})` : '';
-        io.out(`${w.state}${exit} since ${w.since} — ${w.channel}${what ? ` ${what}` : ''} at ${w.at}\n${w.health.map((h) => `  ! ${h}\n`).join('')}`);
+        const tool = w.tool !== undefined ? ` — waiting on ${w.tool}` : '';
+        io.out(`${w.state}${exit} since ${w.since} — ${w.channel}${what ? ` ${what}` : ''} at ${w.at}${tool}\n${w.health.map((h) => `  ! ${h}\n`).join('')}`);
       }
       return ExitCode.ok;
     }

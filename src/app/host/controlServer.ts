@@ -36,6 +36,7 @@ import type { SessionRecord, SessionRegistry } from './sessionRegistry';
 import { SessionWaits, type WaitLimits } from './sessionWaits';
 import { packageVersion } from './install';
 import { claimUnixSocket } from './unixSocket';
+import { readTranscript } from './transcript';
 
 /** What $TERMIO_HOME/run/control.json says: where the running app listens. */
 export interface ControlInfo {
@@ -111,6 +112,8 @@ export interface ControlServerOptions {
   /** Whether the session's own status channel says it waits for input (undefined: it has none); see SessionWaits. */
   readyEvidence?: (id: string) => boolean | undefined;
   waitLimits?: Partial<WaitLimits>;
+  /** `sessions.read --transcript`: where the session's transcript file is (undefined: not known). */
+  transcriptOf?: (id: string) => Promise<string | undefined>;
   /** Adds each session's resume plan to `sessions.list` (the host knows the manifests and the store). */
   describeResume?: (id: string) => Promise<SessionInfo['resume'] | undefined>;
   /** Written to control.json and answered to `version`. Default: package.json's version. */
@@ -170,6 +173,7 @@ export class ControlServer {
   private readonly onActivate: () => void;
   private readonly describeResume: ControlServerOptions['describeResume'];
   private readonly describeStatus: ControlServerOptions['describeStatus'];
+  private readonly transcriptOf: NonNullable<ControlServerOptions['transcriptOf']>;
   private readonly appVersion: string;
   private readonly onNotify: ControlServerOptions['onNotify'];
   readonly waits: SessionWaits;
@@ -197,6 +201,7 @@ export class ControlServer {
       ...(opts.readyEvidence ? { readyEvidence: opts.readyEvidence } : {}),
       limits: { enterFallbackMs: this.limits.enterFallbackMs, ...opts.waitLimits },
     });
+    this.transcriptOf = opts.transcriptOf ?? (async () => undefined);
   }
 
   /** The socket path while listening. */
@@ -433,6 +438,7 @@ export class ControlServer {
         const found = this.registry.find(req.args.id);
         if (!found.ok) return found;
         const s = found.record.session;
+        if (req.args.transcript) return readTranscript(found.record.id, await this.transcriptOf(found.record.id), req.args.lines, s);
         await this.within(s.whenParsed(), this.limits.readSettleMs);
         // Right-trimmed here too: typed spaces (a prompt's "$ ") are cells with content to the emulator.
         const lines = s.screenLines(req.args.lines !== undefined ? { lines: req.args.lines } : undefined).map((l) => l.trimEnd());

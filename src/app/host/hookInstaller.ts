@@ -15,6 +15,8 @@ import {
 import { expandHome } from '../../protocol/homePath';
 import type { TermioPaths } from './paths';
 import { installPath } from './install';
+import { withCodexTrustGate } from './codexTrust';
+import { applyScriptHooks, scriptHookStatus } from './scriptHookFolder';
 
 // smol-toml ships CommonJS beside its ES module, but its types are declared as ESM only.
 const { parse: parseToml } = require('smol-toml') as { parse: (text: string) => unknown };
@@ -50,6 +52,8 @@ export interface AgentHookResult {
   note?: string;
   /** Where the original file was saved before our first edit. */
   backup?: string;
+  /** For agents that run only hooks they trust (Codex): whether Termio recorded that trust. */
+  trust?: { file: string; state: 'recorded' | 'none' | 'failed'; error?: string };
 }
 
 // dist/app/host (or src/app/host under vitest) → the package root.
@@ -141,7 +145,8 @@ export function agentHookStatus(agent: AgentHooks, opts: HookInstallerOptions): 
   const file = hookConfigFile(agent, opts.home);
   if (!file) return { agentId: agent.agentId, file: '', state: 'error', action: 'none', events: [], missing: [], error: 'the manifest gives neither hooks.file nor hooks.dir' };
   try {
-    return { ...status(agent, file, readText(file)), action: 'none' };
+    if (agent.hooks.type === 'scripts') return { ...scriptHookStatus(agent, file), action: 'none' };
+    return withCodexTrustGate({ ...status(agent, file, readText(file)), action: 'none' }, agent.hooks, 'check');
   } catch (e) {
     return { agentId: agent.agentId, file, state: 'error', action: 'none', events: [], missing: [], error: `${file}: ${(e as Error).message}` };
   }
@@ -154,6 +159,7 @@ function apply(op: HookOp, agent: AgentHooks, opts: HookInstallerOptions): Agent
   });
   if (!file) return fail('error', 'the manifest gives neither hooks.file nor hooks.dir');
   try {
+    if (agent.hooks.type === 'scripts') return applyScriptHooks(op, agent, file, opts.reporter);
     const before = readText(file);
     if (agent.hooks.type === 'toml') {
       const err = tomlError(before);
@@ -182,9 +188,9 @@ function apply(op: HookOp, agent: AgentHooks, opts: HookInstallerOptions): Agent
 }
 
 export function installAgentHooks(agent: AgentHooks, opts: HookInstallerOptions): AgentHookResult {
-  return apply('install', agent, opts);
+  return withCodexTrustGate(apply('install', agent, opts), agent.hooks, 'sync');
 }
 
 export function uninstallAgentHooks(agent: AgentHooks, opts: HookInstallerOptions): AgentHookResult {
-  return apply('uninstall', agent, opts);
+  return withCodexTrustGate(apply('uninstall', agent, opts), agent.hooks, 'sync');
 }

@@ -22,6 +22,7 @@ import { StateStore, type StateProblem } from './stateStore';
 import { StatusTracker } from './statusTracker';
 import { isProcessAlive } from './processes';
 import { installRoot } from './install';
+import { pinnedTranscript } from './transcript';
 
 /** The bundled manifest for the plain login shell (agents/terminal.json). */
 export const TERMINAL_AGENT_ID = 'terminal';
@@ -72,6 +73,8 @@ export class Host {
   private readonly relaunching = new Set<string>();
   private readonly userTitled = new Set<string>();
   private readonly details = new Map<string, string>();
+  /** Transcript paths hooks reported, for agents whose manifest says `capturesTranscript`. */
+  private readonly transcripts = new Map<string, string>();
   private disposing = false;
   /** Resolves once every service is up; the control socket listens first (to find a running
    *  app), so a request that arrives in between (termio DIR starting the app) waits for this. */
@@ -112,8 +115,11 @@ export class Host {
           ...(s.why.event !== undefined ? { event: s.why.event } : {}),
           at: new Date(s.why.at).toISOString(),
           health: s.health.map((h) => h.message),
+          ...(host.details.has(id) ? { tool: host.details.get(id)! } : {}),
+          ...(host.transcripts.has(id) ? { transcript: host.transcripts.get(id)! } : {}),
         };
       },
+      transcriptOf: (id) => host.transcriptFor(id),
       describeResume: async (id) => {
         if (!host.resume || !host.store.getSession(id)) return undefined;
         const d = await host.resume.describe(id);
@@ -309,7 +315,13 @@ export class Host {
     const m = entry.manifest;
     this.tracker.track(
       session,
-      { agentId: m.id, ...(m.hooks ? { hooks: m.hooks } : {}), ...(m.titleStatus ? { titleStatus: m.titleStatus } : {}), ...(m.status ? { status: m.status } : {}) },
+      {
+        agentId: m.id,
+        ...(m.hooks ? { hooks: m.hooks } : {}),
+        ...(m.titleStatus ? { titleStatus: m.titleStatus } : {}),
+        ...(m.status ? { status: m.status } : {}),
+        ...(m.progressStatus ? { progressStatus: true } : {}),
+      },
       record.conversationId ? { conversationId: record.conversationId } : {},
     );
     session.onExit(() => this.resume.sessionEnded(id));
@@ -444,6 +456,21 @@ export class Host {
     if (d.tool) this.details.set(id, d.tool);
     else this.details.delete(id);
     if (d.promptTitle && !this.userTitled.has(id)) this.registry.rename(id, d.promptTitle);
+    if (d.transcriptPath && this.agent(this.registry.get(id)?.agentId)?.manifest.hooks?.capturesTranscript) this.transcripts.set(id, d.transcriptPath);
+  }
+
+  /** The tool the session's latest hook report named ("Bash"), if any: the why strip shows it. */
+  toolOf(id: string): string | undefined {
+    return this.details.get(id);
+  }
+
+  /** Where the session's transcript is: reported by its hooks (`capturesTranscript`), else its pinned record. */
+  async transcriptFor(id: string): Promise<string | undefined> {
+    const reported = this.transcripts.get(id);
+    if (reported) return reported;
+    const record = this.store?.getSession(id);
+    if (!record) return undefined;
+    return pinnedTranscript(this.catalog.get(record.agentId)?.manifest.resume, record.conversationId, (this.opts.env ?? process.env).HOME ?? homedir());
   }
 
   private notifyTerminal(id: string, title: string, body: string): void {
@@ -473,6 +500,7 @@ export class Host {
     this.tracker.untrack(r.id);
     this.notifications.forget(r.id);
     this.details.delete(r.id);
+    this.transcripts.delete(r.id);
     if (this.lookingAt === r.id) this.lookingAt = null;
     // Quitting keeps every tab for the next launch; a relaunch keeps its own; a user's close removes it.
     if (this.disposing || this.relaunching.has(r.id)) return;

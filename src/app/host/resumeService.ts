@@ -8,6 +8,7 @@ import {
 } from '../../protocol/resumePlan';
 import { ResumeDiscovery, type DiscoveryBinding, type Disposable } from './resumeDiscovery';
 import { findPinnedRecord, type PinnedLookup } from './resumeLookup';
+import { seedSessionFile } from './resumeSeed';
 import { nullLogger, type Logger } from './log';
 import type { SessionRecord, StateStore } from './stateStore';
 
@@ -84,6 +85,12 @@ export class ResumeService {
     if (plan.family === 'pinned' && plan.conversationId !== null && (plan.conversationId !== record.conversationId || record.family !== 'pinned')) {
       const family = plan.mode === 'create' ? 'pinned' : (record.family ?? 'pinned');
       this.opts.store.bindConversation(sessionId, plan.conversationId, family);
+    }
+    const spec = manifest.resume;
+    if (plan.family === 'pinned' && plan.mode === 'create' && plan.conversationId !== null && spec?.seed === 'session-file' && spec.storeRoot && spec.storeMatch) {
+      const seeded = seedSessionFile({ storeRoot: spec.storeRoot, storeMatch: spec.storeMatch }, plan.conversationId, record.cwd, this.opts.home);
+      if (seeded.kind === 'seedError') this.logger.warn('resume: seed failed', { sessionId, message: seeded.message });
+      else this.logger.info('resume: seed', { sessionId, result: seeded.kind, path: seeded.path });
     }
     let launchedAt = Date.now();
     const discover = manifest.resume?.discover;

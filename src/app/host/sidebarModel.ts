@@ -21,6 +21,8 @@ export interface SessionSummary {
   parentId?: string | null;
   /** Working with no output and no hook report for longer than the stall setting. */
   stalled?: boolean;
+  /** The percentage of an active OSC 9;4 progress report (manifest `progressStatus`). */
+  progress?: number;
 }
 
 export interface SidebarRow extends SessionSummary {

@@ -17,15 +17,19 @@ export interface StatusSessionSource {
   readonly onTitle: Event<string>;
   readonly onRender: Event<void>;
   readonly onExit: Event<{ exitCode: number; signal?: number }>;
+  /** OSC 9;4 progress reports (read when the manifest says `progressStatus`). */
+  readonly onProgress?: Event<{ state: number; value: number }>;
   screenLines(opts?: { lines?: number }): string[];
 }
 
 /** The status fields of an agent's manifest. */
 export interface AgentStatusConfig {
   agentId: string;
-  hooks?: Pick<HooksDeclaration, 'dialect' | 'events' | 'conversation'>;
+  hooks?: Pick<HooksDeclaration, 'dialect' | 'events' | 'conversation' | 'tool' | 'promptTitle'>;
   titleStatus?: StatusRulesInput;
   status?: StatusRulesInput;
+  /** The agent reports work as OSC 9;4 progress. */
+  progressStatus?: boolean;
 }
 
 /** Screen rules look at a snapshot at most this often: a flooding agent repaints hundreds of
@@ -73,6 +77,8 @@ interface Tracked {
   lastLifeAt: number;
   stallTimer: NodeJS.Timeout | null;
   stalledSince: number | null;
+  /** The percentage of the active OSC 9;4 report, or null. */
+  progress: number | null;
 }
 
 export interface StatusTrackerOptions {
@@ -91,6 +97,9 @@ export class StatusTracker {
   private readonly conversationEmitter = new Emitter<ConversationChange>();
   private readonly stallEmitter = new Emitter<StallChange>();
   private stallMs: number;
+  private readonly progressEmitter = new Emitter<{ sessionId: string; progress: number | null }>();
+  /** A session's OSC 9;4 percentage changed (null: no active report). */
+  readonly onProgress = this.progressEmitter.event;
   readonly onStateChange = this.changeEmitter.event;
   /** A working session went silent for the stall time, or showed life again. */
   readonly onStall = this.stallEmitter.event;
@@ -148,6 +157,7 @@ export class StatusTracker {
       lastLifeAt: at,
       stallTimer: null,
       stalledSince: null,
+      progress: null,
     };
     this.sessions.set(source.id, t);
     const id = source.id;
@@ -159,6 +169,7 @@ export class StatusTracker {
         if (agent?.status) this.scheduleSnapshot(t);
       }),
     );
+    if (agent?.progressStatus && source.onProgress) t.subscriptions.push(source.onProgress((p) => this.handleProgress(t, p)));
     if (source.title) this.feed(id, { kind: 'title', title: source.title, at });
     if (source.exited) this.feed(id, { kind: 'exit', ...source.exited, at });
     this.armDeadline(t);
@@ -190,6 +201,22 @@ export class StatusTracker {
     return { ...st, health: [...st.health, note] };
   }
 
+  /** The percentage of the session's active OSC 9;4 progress report, or null. */
+  progressOf(sessionId: string): number | null {
+    return this.sessions.get(sessionId)?.progress ?? null;
+  }
+
+  private handleProgress(t: Tracked, p: { state: number; value: number }): void {
+    // ConEmu states: 0 clear; 1 value; 2 error; 3 indeterminate (no value); 4 paused.
+    const active = p.state !== 0;
+    const progress = p.state === 1 || p.state === 2 || p.state === 4 ? p.value : null;
+    if (progress !== t.progress) {
+      t.progress = progress;
+      this.progressEmitter.fire({ sessionId: t.source.id, progress });
+    }
+    this.feed(t.source.id, { kind: 'progress', active, value: p.value, at: this.now() });
+  }
+
   /** The user is (or stops) looking at the session: a done session becomes idle. */
   setFocus(sessionId: string, focused: boolean): void {
     this.feed(sessionId, { kind: 'focus', focused, at: this.now() });
@@ -203,8 +230,13 @@ export class StatusTracker {
       return;
     }
     const hooks = t.agent.hooks;
-    const details = extractHookDetails(report, { dialect: hooks.dialect, ...(hooks.conversation ? { conversationKey: hooks.conversation } : {}) });
     this.showedLife(t);
+    const details = extractHookDetails(report, {
+      dialect: hooks.dialect,
+      ...(hooks.conversation ? { conversationKey: hooks.conversation } : {}),
+      ...(hooks.tool ? { toolKey: hooks.tool } : {}),
+      ...(hooks.promptTitle ? { promptKey: hooks.promptTitle } : {}),
+    });
     this.feed(report.session, { kind: 'hook', state: report.state, event: report.event, at: this.now() });
     if (details.conversationId && details.conversationId !== t.conversationId) {
       const previous = t.conversationId;
@@ -287,5 +319,6 @@ export class StatusTracker {
     this.detailsEmitter.dispose();
     this.conversationEmitter.dispose();
     this.stallEmitter.dispose();
+    this.progressEmitter.dispose();
   }
 }

@@ -87,6 +87,7 @@ export class TermioApp {
     reg.onAdded((r) => this.handleAdded(r));
     reg.onRemoved((r) => this.handleRemoved(r));
     reg.onChanged(() => this.refresh());
+    host.tracker.onProgress(() => this.refresh());
     reg.onStateChanged(() => {
       this.changePendingSince ??= performance.now();
       this.refresh();
@@ -321,6 +322,7 @@ export class TermioApp {
         stalled: r.stalledSince !== null,
         ...(agent?.iconFile ? { iconFile: agent.iconFile } : {}),
         ...(agent?.manifest.icon?.tint ? { iconTint: agent.manifest.icon.tint } : {}),
+        ...(this.host.tracker.progressOf(r.id) !== null ? { progress: this.host.tracker.progressOf(r.id)! } : {}),
       };
     });
   }
@@ -332,13 +334,16 @@ export class TermioApp {
     const st = this.host.tracker.status(id);
     if (!st) return `${stateLabel[r.state]} — ${r.stateWhy || 'no status channel'}`;
     const w = st.why;
-    const channel = { hooks: 'hook', titleStatus: 'title', status: 'screen', exit: 'process', focus: 'you looked at it', start: 'started' }[w.channel];
+    const channel = { hooks: 'hook', titleStatus: 'title', progress: 'progress', status: 'screen', exit: 'process', focus: 'you looked at it', start: 'started' }[w.channel];
     // A look has no event worth naming ("user looked" would only repeat the channel).
     const what = w.rule !== undefined ? `/${w.rule}/` : w.channel === 'focus' ? '' : (w.event ?? '');
     const health = st.health.map((h) => `\n⚠ ${h.message}`).join('');
     if (w.channel === 'start') return `${stateLabel[st.state]} — nothing reported yet${health}`;
     const ago = formatDuration(Date.now() - w.at);
-    return `${stateLabel[st.state]} — ${channel}${what ? ` ${what}` : ''}, ${ago === 'now' ? 'just now' : `${ago} ago`}${health}`;
+    // The tool the agent's latest hook named (manifest hooks.tool): what it works on or waits for.
+    const tool = this.host.toolOf(id);
+    const on = tool && (st.state === 'working' || st.state === 'attention') ? ` — waiting on ${tool}` : '';
+    return `${stateLabel[st.state]}${on} — ${channel}${what ? ` ${what}` : ''}, ${ago === 'now' ? 'just now' : `${ago} ago`}${health}`;
   }
 
   agentName(id: string | null): string {

@@ -249,7 +249,9 @@ function detailText(r: SidebarRow): string {
   const exit = r.exited ? ` · exited ${r.exited.signal ? `by signal ${r.exited.signal}` : r.exited.exitCode}` : '';
   const stalled = r.stalled ? ' · stalled' : '';
   const started = r.parentId ? '↳ ' : '';
-  return `${started}${r.agentName} · ${stateLabel[r.state]} ${formatAge(Date.now() - r.stateSince)}${stalled}${exit}`;
+  // An agent reporting OSC 9;4 progress shows its percentage while it works.
+  const progress = r.progress !== undefined && r.state === 'working' ? ` ${r.progress}%` : '';
+  return `${started}${r.agentName} · ${stateLabel[r.state]}${progress} ${formatAge(Date.now() - r.stateSince)}${stalled}${exit}`;
 }
 
 function makeFonts(base: QFont): Fonts {

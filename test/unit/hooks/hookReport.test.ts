@@ -65,4 +65,13 @@ describe('payload extraction', () => {
     expect(extractHookDetails(report('not json'), { dialect: 'claude' })).toEqual({});
     expect(extractHookDetails(report('{"session_id": 42, "prompt": ["x"]}'), { dialect: 'claude' })).toEqual({});
   });
+
+  it('reads the tool and the prompt at the manifest\'s key paths (hooks.tool, hooks.promptTitle) over the dialect\'s', () => {
+    const payload = JSON.stringify({ prompt: 'not this one', tool_name: 'Edit', step: { tool: 'Bash', ask: 'run the tests\nplease' } });
+    expect(extractHookDetails(report(payload), { dialect: 'claude', toolKey: 'step.tool', promptKey: 'step.ask' })).toMatchObject({ tool: 'Bash', promptTitle: 'run the tests' });
+    expect(extractHookDetails(report(payload), { dialect: 'claude' })).toMatchObject({ tool: 'Edit', promptTitle: 'not this one' });
+    // Cline's payload puts each event's data under its own key.
+    const cline = JSON.stringify({ taskId: 't1', hookName: 'PreToolUse', preToolUse: { toolName: 'execute_command' } });
+    expect(extractHookDetails(report(cline), { dialect: 'cline' })).toMatchObject({ conversationId: 't1', tool: 'execute_command' });
+  });
 });
