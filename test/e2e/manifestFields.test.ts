@@ -129,7 +129,7 @@ describe.skipIf(e2eSkipReason)('manifest fields in the running app', () => {
     const before = snapshot(folder);
     app = await launch(home);
 
-    const installed = await cliJson<Array<{ agentId: string; state: string; file: string; events: string[] }>>(app, ['hooks', 'install', '--agent', 'cline']);
+    const installed = (await cliJson<{ agents: Array<{ agentId: string; state: string; file: string; events: string[] }> }>(app, ['hooks', 'install', '--agent', 'cline'])).agents;
     const events = ['TaskStart', 'TaskResume', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'TaskComplete', 'TaskCancel'];
     expect(installed).toEqual([expect.objectContaining({ agentId: 'cline', state: 'installed', file: folder, events })]);
     expect(readdirSync(folder).filter((n) => !n.startsWith('.')).sort()).toEqual([...events, 'PreCompact'].sort());
