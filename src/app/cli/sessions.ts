@@ -8,8 +8,7 @@ import { MAX_WAIT_MS } from '../../protocol/controlFrames';
 import { ControlClient, REQUEST_TIMEOUT_MS, type Reply } from './controlClient';
 import { ExitCode, type CliIo, type CommandHandler } from './main';
 import { printError, printOk } from './output';
-import { shortenHome } from '../../protocol/homePath';
-import { formatDuration } from '../host/sidebarModel';
+import { clock, listText, shortIds, stateText, tilde, waitSummary, whyText } from './sessionsText';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -169,54 +168,6 @@ function exitCodeFor(error: ControlError): number {
   return ExitCode.failed;
 }
 
-// ---- text output ---------------------------------------------------------------------------
-
-/** The shortest prefix (at least 8 characters, like git) that tells each id apart from the others. */
-function shortIds(ids: string[]): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const id of ids) {
-    let n = Math.min(8, id.length);
-    while (n < id.length && ids.some((o) => o !== id && o.startsWith(id.slice(0, n)))) n++;
-    out.set(id, id.slice(0, n));
-  }
-  return out;
-}
-
-function ago(iso: string, now: number): string {
-  return formatDuration(now - Date.parse(iso));
-}
-
-function tilde(path: string, env: NodeJS.ProcessEnv): string {
-  return env.HOME ? shortenHome(path, env.HOME) : path;
-}
-
-function table(rows: string[][]): string {
-  const widths = rows[0]?.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length))) ?? [];
-  return rows.map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c] ?? 0))).join('  ')).join('\n') + '\n';
-}
-
-/** "working", "working (stalled)", "done (exited 7)". */
-function stateText(s: SessionInfo): string {
-  if (s.exited) return `${s.state} (exited ${s.exited.signal ? `by signal ${s.exited.signal}` : s.exited.exitCode})`;
-  return s.stalledSince ? `${s.state} (stalled)` : s.state;
-}
-
-function listText(sessions: SessionInfo[], env: NodeJS.ProcessEnv): string {
-  if (sessions.length === 0) return 'No sessions.\n';
-  const short = shortIds(sessions.map((s) => s.id));
-  const now = Date.now();
-  const rows = [['ID', 'AGENT', 'STATE', 'SINCE', 'CWD', 'TITLE']];
-  for (const s of sessions) {
-    const title = s.parentId ? `↳ ${short.get(s.parentId) ?? s.parentId.slice(0, 8)}${s.title ? ` ${s.title}` : ''}` : s.title;
-    rows.push([short.get(s.id) ?? s.id, s.agentId ?? 'shell', stateText(s), ago(s.stateSince, now), tilde(s.cwd, env), title]);
-  }
-  return table(rows);
-}
-
-function clock(): string {
-  return new Date().toTimeString().slice(0, 8);
-}
-
 // ---- verbs --------------------------------------------------------------------------------
 
 interface Ctx {
@@ -266,18 +217,6 @@ function waitExit(w: WaitResult): number {
   }
 }
 
-function waitSummary(w: WaitResult): string {
-  const s = w.session;
-  const what = {
-    settled: s ? stateText(s) : 'closed',
-    timeout: `still ${s ? stateText(s) : 'open'} after ${(w.waitedMs / 1000).toFixed(1)} s (timeout)`,
-    attention: 'needs you',
-    closed: 'closed before it settled',
-    notReady: 'never became ready for input; the prompt was not typed',
-  }[w.outcome];
-  return `${w.id.slice(0, 8)} ${what}`;
-}
-
 /** Text mode: what the program wrote goes to stdout (on attention: the screen with its question); the state to stderr. */
 function printWait(ctx: Ctx, w: WaitResult, fields: object): number {
   if (ctx.json) printOk(ctx.io, { ...fields, wait: w });
@@ -299,113 +238,98 @@ function parentOf(ctx: Ctx): { parent?: string } {
   return id ? { parent: id } : {};
 }
 
-async function runVerb(name: string, p: Parsed, ctx: Ctx): Promise<number> {
-  const { io, json } = ctx;
-  const v = p.values;
-  const first = p.positionals[0] ?? '';
-  const str = (k: string) => (typeof v[k] === 'string' ? v[k] : undefined);
-  switch (name) {
-    case 'list': {
-      const r = await call(ctx, 'sessions.list', {});
-      if (!r.ok) return r.code;
-      if (json) printOk(io, r.result);
-      else io.out(listText(r.result.sessions, io.env));
-      return ExitCode.ok;
-    }
-    case 'watch':
-      return watch(ctx);
-    case 'read': {
-      const lines = str('lines');
-      const n = lines === undefined ? undefined : positiveInt('lines', lines);
-      if (typeof n === 'string') return usageError(ctx, name, n);
-      const r = await call(ctx, 'sessions.read', { id: first, ...(n !== undefined ? { lines: n } : {}), ...(v.transcript ? { transcript: true } : {}) });
-      if (!r.ok) return r.code;
-      if (json) printOk(io, r.result);
-      else io.out(r.result.lines.length ? `${r.result.lines.join('\n')}\n` : '');
-      return ExitCode.ok;
-    }
-    case 'send': {
-      const text = p.positionals[1];
-      if (text === undefined && !v.enter) return usageError(ctx, name, 'missing TEXT');
-      const wait = waitArg(v);
-      if (typeof wait === 'string') return usageError(ctx, name, wait);
-      const r = await call(ctx, 'sessions.send', { id: first, text: text ?? '', ...(v.enter ? { enter: true } : {}), ...wait }, wait.wait?.timeoutMs);
-      if (!r.ok) return r.code;
-      if (r.result.wait) return printWait(ctx, r.result.wait, { id: r.result.id });
-      if (json) printOk(io, r.result);
-      return ExitCode.ok;
-    }
-    case 'spawn': {
-      const wait = waitArg(v);
-      if (typeof wait === 'string') return usageError(ctx, name, wait);
-      const agent = str('agent');
-      const title = str('title');
-      const prompt = str('prompt');
-      if (prompt === '') return usageError(ctx, name, '--prompt needs some text');
-      const r = await call(
-        ctx,
-        'sessions.spawn',
-        {
-          cwd: cwdOf(ctx, v.cwd),
-          ...(agent !== undefined ? { agent } : {}),
-          ...(v.bypass ? { bypass: true } : {}),
-          ...(title !== undefined ? { title } : {}),
-          ...(prompt !== undefined ? { prompt } : {}),
-          ...parentOf(ctx),
-          ...wait,
-        },
-        wait.wait?.timeoutMs,
-      );
-      return r.ok ? started(ctx, r.result) : r.code;
-    }
-    case 'run': {
-      const wait = waitArg(v);
-      if (typeof wait === 'string') return usageError(ctx, name, wait);
-      const title = str('title');
-      const r = await call(
-        ctx,
-        'sessions.run',
-        { argv: p.positionals, cwd: cwdOf(ctx, v.cwd), ...(title !== undefined ? { title } : {}), ...parentOf(ctx), ...wait },
-        wait.wait?.timeoutMs,
-      );
-      return r.ok ? started(ctx, r.result) : r.code;
-    }
-    case 'wait': {
-      const until = str('until') ?? 'done';
-      if (until !== 'done' && until !== 'idle' && until !== 'attention' && until !== 'exit') return usageError(ctx, name, `--until must be done, idle, attention or exit, got '${until}'`);
-      const ms = timeoutMs(v.timeout);
-      if (typeof ms === 'string') return usageError(ctx, name, ms);
-      const r = await call(ctx, 'sessions.wait', { id: first, until, timeoutMs: ms }, ms);
-      if (!r.ok) return r.code;
-      if (json) {
-        printOk(io, r.result);
-        return waitExit(r.result);
-      }
-      return printWait(ctx, r.result, {});
-    }
-    case 'why': {
-      const r = await call(ctx, 'sessions.why', { id: first });
-      if (!r.ok) return r.code;
-      const w = r.result;
-      if (json) printOk(io, w);
-      else {
-        const what = w.rule !== undefined ? `rule /${w.rule}/` : (w.event ?? '');
-        const exit = w.exited ? ` (exited ${w.exited.signal ? `by signal ${w.exited.signal}` : w.exited.exitCode})` : '';
-        const tool = w.tool !== undefined ? ` — waiting on ${w.tool}` : '';
-        io.out(`${w.state}${exit} since ${w.since} — ${w.channel}${what ? ` ${what}` : ''} at ${w.at}${tool}\n${w.health.map((h) => `  ! ${h}\n`).join('')}`);
-      }
-      return ExitCode.ok;
-    }
-    case 'focus':
-    case 'close': {
-      const r = await call(ctx, name === 'focus' ? 'sessions.focus' : 'sessions.close', { id: first });
-      if (!r.ok) return r.code;
-      if (json) printOk(io, r.result);
-      return ExitCode.ok;
-    }
-  }
-  throw new Error(`sessions: no handler for verb '${name}'`);
+type Handler = (p: Parsed, ctx: Ctx) => Promise<number>;
+
+/** A flag's text, if given. */
+function str(p: Parsed, name: string): string | undefined {
+  const v = p.values[name];
+  return typeof v === 'string' ? v : undefined;
 }
+
+/** Prints a reply that has nothing to say in text mode beyond the exit code. */
+async function plain<V extends ControlVerb>(ctx: Ctx, verb: V, args: ControlArgs<V>): Promise<number> {
+  const r = await call(ctx, verb, args);
+  if (!r.ok) return r.code;
+  if (ctx.json) printOk(ctx.io, r.result);
+  return ExitCode.ok;
+}
+
+const handlers: Record<string, Handler> = {
+  async list(_p, ctx) {
+    const r = await call(ctx, 'sessions.list', {});
+    if (!r.ok) return r.code;
+    if (ctx.json) printOk(ctx.io, r.result);
+    else ctx.io.out(listText(r.result.sessions, ctx.io.env));
+    return ExitCode.ok;
+  },
+  watch: (_p, ctx) => watch(ctx),
+  async read(p, ctx) {
+    const lines = str(p, 'lines');
+    const n = lines === undefined ? undefined : positiveInt('lines', lines);
+    if (typeof n === 'string') return usageError(ctx, 'read', n);
+    const r = await call(ctx, 'sessions.read', { id: p.positionals[0] ?? '', ...(n !== undefined ? { lines: n } : {}), ...(p.values.transcript ? { transcript: true } : {}) });
+    if (!r.ok) return r.code;
+    if (ctx.json) printOk(ctx.io, r.result);
+    else ctx.io.out(r.result.lines.length ? `${r.result.lines.join('\n')}\n` : '');
+    return ExitCode.ok;
+  },
+  async send(p, ctx) {
+    const text = p.positionals[1];
+    if (text === undefined && !p.values.enter) return usageError(ctx, 'send', 'missing TEXT');
+    const wait = waitArg(p.values);
+    if (typeof wait === 'string') return usageError(ctx, 'send', wait);
+    const r = await call(ctx, 'sessions.send', { id: p.positionals[0] ?? '', text: text ?? '', ...(p.values.enter ? { enter: true } : {}), ...wait }, wait.wait?.timeoutMs);
+    if (!r.ok) return r.code;
+    if (r.result.wait) return printWait(ctx, r.result.wait, { id: r.result.id });
+    if (ctx.json) printOk(ctx.io, r.result);
+    return ExitCode.ok;
+  },
+  async spawn(p, ctx) {
+    const wait = waitArg(p.values);
+    if (typeof wait === 'string') return usageError(ctx, 'spawn', wait);
+    const [agent, title, prompt] = [str(p, 'agent'), str(p, 'title'), str(p, 'prompt')];
+    if (prompt === '') return usageError(ctx, 'spawn', '--prompt needs some text');
+    const args = {
+      cwd: cwdOf(ctx, p.values.cwd),
+      ...(agent !== undefined ? { agent } : {}),
+      ...(p.values.bypass ? { bypass: true } : {}),
+      ...(title !== undefined ? { title } : {}),
+      ...(prompt !== undefined ? { prompt } : {}),
+      ...parentOf(ctx),
+      ...wait,
+    };
+    const r = await call(ctx, 'sessions.spawn', args, wait.wait?.timeoutMs);
+    return r.ok ? started(ctx, r.result) : r.code;
+  },
+  async run(p, ctx) {
+    const wait = waitArg(p.values);
+    if (typeof wait === 'string') return usageError(ctx, 'run', wait);
+    const title = str(p, 'title');
+    const args = { argv: p.positionals, cwd: cwdOf(ctx, p.values.cwd), ...(title !== undefined ? { title } : {}), ...parentOf(ctx), ...wait };
+    const r = await call(ctx, 'sessions.run', args, wait.wait?.timeoutMs);
+    return r.ok ? started(ctx, r.result) : r.code;
+  },
+  async wait(p, ctx) {
+    const until = str(p, 'until') ?? 'done';
+    if (until !== 'done' && until !== 'idle' && until !== 'attention' && until !== 'exit') return usageError(ctx, 'wait', `--until must be done, idle, attention or exit, got '${until}'`);
+    const ms = timeoutMs(p.values.timeout);
+    if (typeof ms === 'string') return usageError(ctx, 'wait', ms);
+    const r = await call(ctx, 'sessions.wait', { id: p.positionals[0] ?? '', until, timeoutMs: ms }, ms);
+    if (!r.ok) return r.code;
+    if (!ctx.json) return printWait(ctx, r.result, {});
+    printOk(ctx.io, r.result);
+    return waitExit(r.result);
+  },
+  async why(p, ctx) {
+    const r = await call(ctx, 'sessions.why', { id: p.positionals[0] ?? '' });
+    if (!r.ok) return r.code;
+    if (ctx.json) printOk(ctx.io, r.result);
+    else ctx.io.out(whyText(r.result));
+    return ExitCode.ok;
+  },
+  focus: (p, ctx) => plain(ctx, 'sessions.focus', { id: p.positionals[0] ?? '' }),
+  close: (p, ctx) => plain(ctx, 'sessions.close', { id: p.positionals[0] ?? '' }),
+};
 
 /** spawn and run: the id at once, or (with --wait) what the session wrote and how it ended. */
 function started(ctx: Ctx, result: { id: string; session: SessionInfo; wait?: WaitResult }): number {
@@ -503,7 +427,9 @@ export const run: CommandHandler = async (args, io) => {
   }
   const ctx: Ctx = { io, json: parsed.values.json === true, client };
   try {
-    return await runVerb(verb, parsed, ctx);
+    const handler = handlers[verb];
+    if (!handler) throw new Error(`sessions: no handler for verb '${verb}'`);
+    return await handler(parsed, ctx);
   } finally {
     ctx.client.close();
   }
