@@ -34,6 +34,7 @@ import { nullLogger, type Logger } from './log';
 import { ensureRunDir, type TermioPaths } from './paths';
 import type { SessionRecord, SessionRegistry } from './sessionRegistry';
 import { SessionWaits, type WaitLimits } from './sessionWaits';
+import { DriveVerbs, type Holder, type NotifyRequest, type Outcome } from './driveVerbs';
 import { packageVersion } from './install';
 import { claimUnixSocket } from './unixSocket';
 import { readTranscript } from './transcript';
@@ -82,8 +83,6 @@ export const defaultControlLimits: ControlLimits = {
 
 /** sun_path is 104 bytes on macOS (108 on Linux), including the terminating NUL. */
 const MAX_SOCKET_PATH_BYTES = 103;
-/** A run tab's default title: the command line, cut where a sidebar row has long stopped showing it. */
-const RUN_LABEL_CHARS = 120;
 
 export type ListenResult =
   | { ok: true; socket: string; infoFile: string }
@@ -108,7 +107,7 @@ export interface ControlServerOptions {
   /** `sessions.why`: the status tracker's account of a session's state (undefined: none tracked). */
   describeStatus?: (id: string) => ControlResult<'sessions.why'> | undefined;
   /** `app.notify`: shows a native notification that focuses `sessionId` when clicked. Default: refused. */
-  onNotify?: (n: { sessionId: string | null; title?: string; text: string }) => Promise<void> | void;
+  onNotify?: (n: NotifyRequest) => Promise<void> | void;
   /** Whether the session's own status channel says it waits for input (undefined: it has none); see SessionWaits. */
   readyEvidence?: (id: string) => boolean | undefined;
   waitLimits?: Partial<WaitLimits>;
@@ -121,7 +120,6 @@ export interface ControlServerOptions {
   limits?: Partial<ControlLimits>;
 }
 
-type Outcome = { ok: true; result: unknown } | { ok: false; code: ControlErrorCode; message: string };
 
 interface Connection {
   socket: Socket;
@@ -175,8 +173,8 @@ export class ControlServer {
   private readonly describeStatus: ControlServerOptions['describeStatus'];
   private readonly transcriptOf: NonNullable<ControlServerOptions['transcriptOf']>;
   private readonly appVersion: string;
-  private readonly onNotify: ControlServerOptions['onNotify'];
   readonly waits: SessionWaits;
+  private readonly drive: DriveVerbs;
   readonly limits: ControlLimits;
   private server: Server | null = null;
   private socketPath: string | null = null;
@@ -194,13 +192,13 @@ export class ControlServer {
     this.onActivate = opts.onActivate ?? (() => undefined);
     this.describeResume = opts.describeResume;
     this.describeStatus = opts.describeStatus;
-    this.onNotify = opts.onNotify;
     this.waits = new SessionWaits({
       registry: opts.registry,
       describe: sessionInfo,
       ...(opts.readyEvidence ? { readyEvidence: opts.readyEvidence } : {}),
       limits: { enterFallbackMs: this.limits.enterFallbackMs, ...opts.waitLimits },
     });
+    this.drive = new DriveVerbs({ registry: opts.registry, waits: this.waits, logger: this.logger, describe: sessionInfo, ...(opts.onNotify ? { onNotify: opts.onNotify } : {}) });
     this.transcriptOf = opts.transcriptOf ?? (async () => undefined);
   }
 
@@ -444,68 +442,16 @@ export class ControlServer {
         const lines = s.screenLines(req.args.lines !== undefined ? { lines: req.args.lines } : undefined).map((l) => l.trimEnd());
         return { ok: true, result: { id: found.record.id, lines, cols: s.cols, rows: s.rows } };
       }
-      case 'sessions.send': {
-        const found = this.registry.find(req.args.id);
-        if (!found.ok) return found;
-        const { record } = found;
-        const s = record.session;
-        if (s.exited) return { ok: false, code: 'sessionExited', message: `session ${record.id} has exited (code ${s.exited.exitCode}); nothing reads its input` };
-        const mark = s.outputMark;
-        this.waits.noteInput(record.id);
-        await this.waits.typeAndEnter(s, req.args.text, req.args.enter === true);
-        if (!req.args.wait) return { ok: true, result: { id: record.id } };
-        const wait = await this.held(conn, this.waits.wait(record.id, 'turn', req.args.wait.timeoutMs, { mark, signal: conn.gone.signal }));
-        return { ok: true, result: { id: record.id, wait } };
-      }
-      case 'sessions.spawn': {
-        const { agent, cwd, bypass, title, prompt, wait } = req.args;
-        const spawned = await this.registry.spawn({
-          ...(agent !== undefined ? { agent } : {}),
-          ...(cwd !== undefined ? { cwd } : {}),
-          ...(bypass !== undefined ? { bypass } : {}),
-          ...(title !== undefined ? { title } : {}),
-          ...this.parentOf(req.args.parent),
-        });
-        if (!spawned.ok) return spawned;
-        const id = spawned.record.id;
-        const mark = spawned.record.session.outputMark;
-        if (prompt !== undefined) {
-          this.waits.deliverPrompt(id, prompt).then(
-            (typed) => typed || this.logger.warn('control: the agent never became ready; its first prompt was not typed', { id }),
-            (err: unknown) => this.logger.error('control: delivering a first prompt failed', { id, error: String(err) }),
-          );
-        }
-        const result = { id, session: sessionInfo(spawned.record) };
-        if (!wait) return { ok: true, result };
-        const settled = await this.held(conn, this.waits.wait(id, prompt !== undefined ? 'turn' : 'ready', wait.timeoutMs, { mark, signal: conn.gone.signal }));
-        return { ok: true, result: { ...result, wait: settled } };
-      }
-      case 'sessions.run': {
-        const { argv, cwd, title, wait } = req.args;
-        // Untitled, the tab shows the command line: "Terminal" would say nothing about it.
-        const label = title ?? argv.join(' ').slice(0, RUN_LABEL_CHARS);
-        const spawned = await this.registry.spawn({ argv, ...(cwd !== undefined ? { cwd } : {}), title: label, ...this.parentOf(req.args.parent) });
-        if (!spawned.ok) return spawned;
-        const id = spawned.record.id;
-        const result = { id, session: sessionInfo(spawned.record) };
-        if (!wait) return { ok: true, result };
-        const settled = await this.held(conn, this.waits.wait(id, 'exit', wait.timeoutMs, { mark: 0, signal: conn.gone.signal }));
-        return { ok: true, result: { ...result, wait: settled } };
-      }
-      case 'sessions.wait': {
-        const found = this.registry.find(req.args.id);
-        if (!found.ok) return found;
-        const result = await this.held(conn, this.waits.wait(found.record.id, req.args.until ?? 'done', req.args.timeoutMs, { signal: conn.gone.signal }));
-        return { ok: true, result };
-      }
-      case 'app.notify': {
-        // A session closed meanwhile (or from another Termio) leaves the notification with nothing to focus, not unsent.
-        const found = req.args.session !== undefined ? this.registry.find(req.args.session) : null;
-        const sessionId = found?.ok ? found.record.id : null;
-        if (!this.onNotify) return { ok: false, code: 'internal', message: 'this host shows no notifications' };
-        await this.onNotify({ sessionId, text: req.args.text, ...(req.args.title !== undefined ? { title: req.args.title } : {}) });
-        return { ok: true, result: { shown: true } };
-      }
+      case 'sessions.send':
+        return this.drive.send(req.args, this.holder(conn));
+      case 'sessions.spawn':
+        return this.drive.spawn(req.args, this.holder(conn));
+      case 'sessions.run':
+        return this.drive.run(req.args, this.holder(conn));
+      case 'sessions.wait':
+        return this.drive.wait(req.args, this.holder(conn));
+      case 'app.notify':
+        return this.drive.notify(req.args);
       case 'sessions.why': {
         const found = this.registry.find(req.args.id);
         if (!found.ok) return found;
@@ -563,21 +509,19 @@ export class ControlServer {
     return 'replied';
   }
 
-  /** The asking session as a spawn's parent; an id that is not (or no longer) open is no parent. */
-  private parentOf(ref: string | undefined): { parentId?: string } {
-    if (ref === undefined) return {};
-    const found = this.registry.find(ref);
-    return found.ok ? { parentId: found.record.id } : {};
-  }
-
-  /** A request that takes as long as a session does (a wait): the connection's idle limit is off meanwhile. */
-  private async held<T>(conn: Connection, work: Promise<T>): Promise<T> {
-    conn.socket.setTimeout(0);
-    try {
-      return await work;
-    } finally {
-      if (!conn.closing && conn.watches.length === 0) conn.socket.setTimeout(this.limits.idleTimeoutMs);
-    }
+  /** How a long request (a wait) holds this connection: its idle limit is off meanwhile, and it ends when the connection does. */
+  private holder(conn: Connection): Holder {
+    return {
+      signal: conn.gone.signal,
+      hold: async (work) => {
+        conn.socket.setTimeout(0);
+        try {
+          return await work;
+        } finally {
+          if (!conn.closing && conn.watches.length === 0) conn.socket.setTimeout(this.limits.idleTimeoutMs);
+        }
+      },
+    };
   }
 
   private async openDirAsShell(dir: string): Promise<OpenDirResult> {
