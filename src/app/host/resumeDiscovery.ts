@@ -1,12 +1,16 @@
-// Discovered-family binding (DESIGN.md "Resume"): after a fresh launch, watch discover.root for
-// a NEW record whose cwd is the session's cwd and bind it once — but only when the match is
-// unambiguous both ways (the session has one candidate record and the record one candidate
-// session). Anything else waits for a hook to report the conversation id (settle()).
+// Discovered-family binding: after a fresh launch, watch discover.root for a NEW record whose cwd
+// is the session's cwd and bind it once — but only a record the session's own processes hold open
+// (its agent writes it: Codex keeps its rollout file open for the whole conversation), and only
+// when that is unambiguous both ways (the session holds one candidate record, and one session
+// holds the record). An agent started in another terminal in the same folder writes a record no
+// tab holds, so nothing binds it. Anything else waits for a hook to report the conversation id
+// (settle()), as does every record where open files cannot be read.
 // Only records that appear after the watcher is ready are read, and only their head.
 import { open, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { existsSync, realpath } from 'node:fs';
 import chokidar, { type FSWatcher } from 'chokidar';
+import { openFiles, processTrees, realPathOf } from './processTree';
 import { expandHome, type DiscoverInput } from '../../protocol/resumePlan';
 import { parseDiscoveredRecord } from '../../protocol/resumeRecord';
 import { nullLogger, type Logger } from './log';
@@ -32,6 +36,9 @@ export const RECORD_TIME_SLACK_MS = 2000;
 
 /** Re-reads of a record whose first line is still being written, before it is given up on. */
 const MAX_INCOMPLETE_RETRIES = 20;
+/** A record caught half-written is read again after this even without a change event (the
+ *  watcher can miss the write that follows a file's creation); 20 tries × 100 ms = 2 s in all. */
+const INCOMPLETE_RETRY_MS = 100;
 
 export interface DiscoveryBinding {
   sessionId: string;
@@ -44,6 +51,8 @@ export interface DiscoveryOptions {
   logger?: Logger;
   /** The session bound to a conversation id, if any (from the state store), so no id is bound twice. */
   boundSessionOf: (conversationId: string) => string | null;
+  /** The pid of a session's agent (undefined: not running yet, or gone). Its process tree must hold the record open. */
+  processOf: (sessionId: string) => number | undefined;
   onBind: (binding: DiscoveryBinding) => void;
 }
 
@@ -62,6 +71,8 @@ interface Pending {
 
 interface SeenRecord {
   path: string;
+  /** The path with symlinks resolved, as the kernel names an open file. */
+  realPath: string;
   root: string;
   id: string;
   cwd: string;
@@ -77,6 +88,9 @@ interface RootWatch {
   spec: DiscoverInput;
   users: number;
   incomplete: Map<string, number>;
+  /** Records being read; true when another event came meanwhile and they must be read again. */
+  reading: Map<string, boolean>;
+  retryTimers: Set<NodeJS.Timeout>;
 }
 
 export interface Disposable {
@@ -155,7 +169,7 @@ export class ResumeDiscovery {
     if (this.disposed) return;
     this.disposed = true;
     this.pending.clear();
-    for (const w of this.roots.values()) void w.watcher.close();
+    for (const w of this.roots.values()) closeRoot(w);
     this.roots.clear();
   }
 
@@ -165,7 +179,7 @@ export class ResumeDiscovery {
     this.pending.delete(sessionId);
     const w = this.roots.get(p.root);
     if (w && --w.users === 0) {
-      void w.watcher.close();
+      closeRoot(w);
       this.roots.delete(p.root);
       this.records = this.records.filter((r) => r.root !== p.root);
     }
@@ -202,18 +216,38 @@ export class ResumeDiscovery {
       spec,
       users: 1,
       incomplete: new Map(),
+      reading: new Map(),
+      retryTimers: new Set(),
       ready: new Promise<void>((res) => watcher.once('ready', () => res())),
     };
     watcher.on('add', (path) => void this.handleFile(w, root, path, Date.now()));
     watcher.on('change', (path) => {
-      if (w.incomplete.has(path)) void this.handleFile(w, root, path, Date.now());
+      if (w.incomplete.has(path) || w.reading.has(path)) void this.handleFile(w, root, path, Date.now());
+      // A record being written to (an agent appends each turn): who holds it may be clear now.
+      else if (this.records.some((r) => r.path === path)) this.evaluate();
     });
     watcher.on('error', (e) => this.logger.warn('discovery: watcher error', { root, error: (e as Error).message }));
     this.roots.set(root, w);
     return w;
   }
 
+  /** Reads a record once at a time; an event during a read makes it read again afterwards. */
   private async handleFile(w: RootWatch, root: string, path: string, seenAt: number): Promise<void> {
+    if (w.reading.has(path)) {
+      w.reading.set(path, true);
+      return;
+    }
+    w.reading.set(path, false);
+    try {
+      await this.readRecord(w, root, path, seenAt);
+    } finally {
+      const again = w.reading.get(path);
+      w.reading.delete(path);
+      if (again && this.roots.get(root) === w) void this.handleFile(w, root, path, seenAt);
+    }
+  }
+
+  private async readRecord(w: RootWatch, root: string, path: string, seenAt: number): Promise<void> {
     const rel = relative(root, path);
     if (rel.startsWith('..') || isAbsolute(rel)) return;
     const format = w.spec.format;
@@ -254,6 +288,12 @@ export class ResumeDiscovery {
       // A json file or a jsonl line may be caught half-written; the next change event re-reads it.
       if ((parsed.kind === 'incomplete' || (parsed.kind === 'malformed' && format === 'json')) && tries < MAX_INCOMPLETE_RETRIES) {
         w.incomplete.set(path, tries + 1);
+        this.logger.debug('discovery: record not complete yet', { path, tries: tries + 1 });
+        const timer = setTimeout(() => {
+          w.retryTimers.delete(timer);
+          if (w.incomplete.get(path) === tries + 1 && this.roots.get(root) === w) void this.handleFile(w, root, path, seenAt);
+        }, INCOMPLETE_RETRY_MS);
+        w.retryTimers.add(timer);
         return;
       }
       w.incomplete.delete(path);
@@ -264,7 +304,7 @@ export class ResumeDiscovery {
     if (this.records.some((r) => r.path === path)) return;
     const cwd = await canonical(parsed.cwd);
     if (!this.roots.has(root)) return; // Nobody waits on this root any more.
-    this.records.push({ path, root, id: parsed.id, cwd, seenAt, fileTime });
+    this.records.push({ path, realPath: realPathOf(path), root, id: parsed.id, cwd, seenAt, fileTime });
     this.logger.debug('discovery: new record', { path, id: parsed.id, cwd });
     this.evaluate();
   }
@@ -281,15 +321,38 @@ export class ResumeDiscovery {
     );
   }
 
+  /** The open files of each waiting session's process tree (missing: cannot tell, or not running). */
+  private heldBySession(): Map<string, Set<string>> {
+    const held = new Map<string, Set<string>>();
+    const pids = new Map<string, number>();
+    for (const p of this.pending.values()) {
+      const pid = this.opts.processOf(p.sessionId);
+      if (pid !== undefined) pids.set(p.sessionId, pid);
+    }
+    const trees = pids.size ? processTrees([...pids.values()]) : null;
+    if (!trees) return held;
+    for (const [sessionId, pid] of pids) {
+      const files = openFiles(trees.get(pid) ?? []);
+      if (files) held.set(sessionId, files);
+    }
+    return held;
+  }
+
   /** Binds every session whose match is unambiguous both ways; repeats until nothing changes. */
   private evaluate(): void {
+    const pendingWithCandidates = [...this.pending.values()].some((p) => this.records.some((r) => this.eligible(r, p)));
+    const held = pendingWithCandidates ? this.heldBySession() : new Map<string, Set<string>>();
+    const holds = (p: Pending, r: SeenRecord) => held.get(p.sessionId)?.has(r.realPath) ?? false;
     for (let changed = true; changed; ) {
       changed = false;
       for (const p of [...this.pending.values()]) {
-        const candidates = this.records.filter((r) => this.eligible(r, p));
-        if (candidates.length !== 1) continue;
+        const candidates = this.records.filter((r) => this.eligible(r, p) && holds(p, r));
+        if (candidates.length !== 1) {
+          if (candidates.length > 1) this.logger.info('discovery: the session holds several new records; waiting for a hook', { sessionId: p.sessionId, records: candidates.map((r) => r.path) });
+          continue;
+        }
         const r = candidates[0]!;
-        const claimants = [...this.pending.values()].filter((q) => this.eligible(r, q));
+        const claimants = [...this.pending.values()].filter((q) => this.eligible(r, q) && holds(q, r));
         if (claimants.length !== 1) continue;
         this.claimed.add(r.id);
         this.untrack(p.sessionId);
@@ -301,6 +364,12 @@ export class ResumeDiscovery {
     // A record no waiting session could claim never will: later sessions launch after it appeared.
     this.records = this.records.filter((r) => [...this.pending.values()].some((p) => r.root === p.root && r.seenAt >= p.launchedAt));
   }
+}
+
+function closeRoot(w: RootWatch): void {
+  for (const t of w.retryTimers) clearTimeout(t);
+  w.retryTimers.clear();
+  void w.watcher.close();
 }
 
 /** realpath when the folder exists (resolves symlinks, /var → /private/var on macOS), else normalized. */
