@@ -8,6 +8,9 @@
 //   text with "ask" → the tool call first needs permission; the next line answers it
 //   /clear          → a new conversation id (SessionStart with source "clear")
 //   /exit           → exits 0
+//   !command        → its Bash tool runs `bash -c command` (PreToolUse, the command with this
+//                     environment, PostToolUse, Stop), as the real agent runs a shell command
+// `-p <prompt>` runs one headless turn (SessionStart, prompt, Stop) and exits, like `claude -p`.
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -15,6 +18,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
 const dialect = process.argv[2] ?? 'claude';
+const printIndex = process.argv.indexOf('-p', 3);
 const HOME = process.env.HOME;
 const cwd = process.cwd();
 
@@ -65,7 +69,9 @@ function commandsFor(event, subject) {
   return cmds;
 }
 
-let sessionId = randomUUID();
+// Like `claude --session-id <uuid>`: the conversation id Termio minted, else a fresh one.
+const pinnedIndex = process.argv.indexOf('--session-id', 3);
+let sessionId = pinnedIndex > 0 && process.argv[pinnedIndex + 1] ? process.argv[pinnedIndex + 1] : randomUUID();
 function payload(event, extra) {
   const base = { [agent.conversationKey ?? 'session_id']: sessionId, transcript_path: join(HOME, `.${dialect}`, 'projects', `${sessionId}.jsonl`), cwd, hook_event_name: event, ...extra };
   if (!agent.camel) return base;
@@ -83,6 +89,14 @@ function fire(key, extra = {}, subject) {
 
 const title = (t) => process.stdout.write(agent.st ? `\x1b]0;${t}\x1b\\` : `\x1b]0;${t}\x07`);
 let frame = 0;
+
+if (printIndex > 0) {
+  fire('start', { source: 'startup', model: 'fake-1' });
+  fire('prompt', { prompt: process.argv[printIndex + 1] ?? '' });
+  fire('stop', { stop_hook_active: false, last_assistant_message: 'Done.' });
+  process.stdout.write('Done.\n');
+  process.exit(0);
+}
 
 title(agent.title.idle);
 fire('start', { source: 'startup', model: 'fake-1' });
@@ -103,6 +117,14 @@ rl.on('line', (line) => {
     sessionId = randomUUID();
     fire('start', { source: 'clear' });
     process.stdout.write('(new conversation)\r\n> ');
+    return;
+  }
+  if (line.startsWith('!')) {
+    fire('pre', { tool_name: 'Bash', tool_input: { command: line.slice(1) } }, 'Bash');
+    const r = spawnSync('bash', ['-c', line.slice(1)], { env: process.env, encoding: 'utf8', timeout: 20_000 });
+    fire('post', { tool_name: 'Bash', tool_response: { stdout: r.stdout } }, 'Bash');
+    fire('stop', { stop_hook_active: false, last_assistant_message: 'Ran it.' });
+    process.stdout.write(`${(r.stdout ?? '').trim()}\r\nran: exit ${r.status}\r\n> `);
     return;
   }
   fire('prompt', { prompt: line });
