@@ -59,25 +59,25 @@ export interface AgentHookResult {
 const PACKAGE_ROOT = resolve(__dirname, '..', '..', '..');
 
 /** The Node reporter shipped with this build: bin/termio-hook, run by this Node. */
-export function nodeReporterLocation(): ReporterLocation {
-  return { reporterPath: join(PACKAGE_ROOT, 'bin', 'termio-hook'), nodePath: process.execPath };
+export function nodeReporterLocation(root = PACKAGE_ROOT): ReporterLocation {
+  return { reporterPath: join(root, 'bin', 'termio-hook'), nodePath: process.execPath };
 }
 
 /** Where scripts/setup.mjs compiles the native reporter (native/termio-hook/termio-hook.c). */
-export function nativeReporterPath(): string {
-  return join(PACKAGE_ROOT, 'native', 'termio-hook', 'build', 'termio-hook');
+export function nativeReporterPath(root = PACKAGE_ROOT): string {
+  return join(root, 'native', 'termio-hook', 'build', 'termio-hook');
 }
 
 /** The reporter this build runs: the native one when it was built (milliseconds per hook call),
  *  else the Node one (Node's start-up, ~90 ms per call). Both send the same frame. Hook entries
  *  never name it: they run the launcher (ensureLauncher), which execs it. */
-export function defaultReporterLocation(): ReporterLocation {
-  const native = nativeReporterPath();
+export function defaultReporterLocation(root = PACKAGE_ROOT): ReporterLocation {
+  const native = nativeReporterPath(root);
   try {
     accessSync(native, constants.X_OK);
     return { reporterPath: native };
   } catch {
-    return nodeReporterLocation();
+    return nodeReporterLocation(root);
   }
 }
 
