@@ -32,7 +32,7 @@ describe.skipIf(e2eSkipReason)('real Claude Code: exact resume across an app res
     if (app) {
       app.screenshot('claude-resumed');
       await app.stop();
-      app.cleanup();
+      await app.cleanup();
       app = undefined;
     }
   });

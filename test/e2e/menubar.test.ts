@@ -35,7 +35,7 @@ describe.skipIf(desktopSkipReason)('menu bar: tray icon, tray menu and notificat
     if (app) {
       app.screenshot(`menubar-${ctx.task.name}`);
       await app.stop();
-      app.cleanup();
+      await app.cleanup();
       app = undefined;
     }
   });

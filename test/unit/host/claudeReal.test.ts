@@ -5,7 +5,7 @@
 // No network is needed: ~/.claude.json marks onboarding done and the folder trusted (without it
 // the CLI checks api.anthropic.com, prints "Unable to connect to Anthropic services" and exits 1
 // before any hook runs). Self-updates are switched off: one would `npm install -g` on this machine.
-// Skips with the reason when the CLI cannot be installed (no registry).
+// Skips with the reason when the CLI cannot be installed (no registry), and fails instead where CI is set.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
