@@ -8,6 +8,8 @@
 //   text with "ask" → the tool call first needs permission; the next line answers it
 //   /clear          → a new conversation id (SessionStart with source "clear")
 //   /exit           → exits 0
+//   /hook Event {json} → fires that event's hooks with the json merged into the payload, as the
+//                     agent does mid-turn, and prints "hooked Event #n" (n counts these lines)
 //   !command        → its Bash tool runs `bash -c command` (PreToolUse, the command with this
 //                     environment, PostToolUse, Stop), as the real agent runs a shell command
 // `-p <prompt>` runs one headless turn (SessionStart, prompt, Stop) and exits, like `claude -p`.
@@ -79,7 +81,10 @@ function payload(event, extra) {
 }
 
 function fire(key, extra = {}, subject) {
-  const event = agent.events[key];
+  fireEvent(agent.events[key], extra, subject);
+}
+
+function fireEvent(event, extra = {}, subject) {
   if (!event) return;
   for (const command of commandsFor(event, subject)) {
     // Agents wait for each hook (synchronously, as Claude does for PreToolUse).
@@ -103,6 +108,7 @@ fire('start', { source: 'startup', model: 'fake-1' });
 process.stdout.write(`fake ${dialect} ready\r\n> `);
 
 let pendingPermission = null;
+let hooked = 0;
 const rl = createInterface({ input: process.stdin });
 rl.on('line', (line) => {
   line = line.trim();
@@ -113,6 +119,13 @@ rl.on('line', (line) => {
     return;
   }
   if (line === '/exit') process.exit(0);
+  const hook = /^\/hook (\S+)\s*(.*)$/.exec(line);
+  if (hook) {
+    const extra = hook[2] ? JSON.parse(hook[2]) : {};
+    fireEvent(hook[1], extra, extra.tool_name ?? extra.notification_type);
+    process.stdout.write(`hooked ${hook[1]} #${++hooked}\r\n> `);
+    return;
+  }
   if (line === '/clear') {
     sessionId = randomUUID();
     fire('start', { source: 'clear' });
