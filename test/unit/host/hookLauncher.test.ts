@@ -9,9 +9,10 @@ import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../../../src/app/cli/hooks';
 import { defaultReporterLocation, ensureLauncher, launcherPath } from '../../../src/app/host/hookInstaller';
-import { HookServer } from '../../../src/app/host/hookServer';
+import type { HookServer } from '../../../src/app/host/hookServer';
 import { termioPaths, type TermioPaths } from '../../../src/app/host/paths';
 import type { HookReport } from '../../../src/protocol/hookReport';
+import { startHookServer } from '../../helpers/hookServer';
 import { buildNativeReporter } from '../../helpers/reporters';
 import { waitFor } from '../../helpers/waitFor';
 
@@ -29,11 +30,7 @@ let reports: HookReport[];
 beforeEach(async () => {
   home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-launcher-')));
   paths = termioPaths({ TERMIO_HOME: join(home, '.termio') });
-  const s = await HookServer.start({ paths, secretOf: (id) => (id === SESSION ? SECRET : undefined) });
-  if (!(s instanceof HookServer)) throw new Error(s.message);
-  server = s;
-  reports = [];
-  server.onReport((r) => reports.push(r));
+  ({ server, reports } = await startHookServer(paths, (id) => (id === SESSION ? SECRET : undefined)));
 });
 afterEach(async () => {
   await server.close();

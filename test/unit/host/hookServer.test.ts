@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HookServer } from '../../../src/app/host/hookServer';
 import { termioPaths } from '../../../src/app/host/paths';
 import { MAX_HOOK_FRAME_BYTES, type HookReport } from '../../../src/protocol/hookReport';
+import { startHookServer } from '../../helpers/hookServer';
 import { reportersUnderTest, type ReporterUnderTest } from '../../helpers/reporters';
 import { waitFor } from '../../helpers/waitFor';
 
@@ -28,11 +29,7 @@ let reports: HookReport[];
 
 beforeEach(async () => {
   home = mkdtempSync(join(tmpdir(), 'termio-hooksrv-'));
-  const s = await HookServer.start({ paths: termioPaths({ TERMIO_HOME: home }), secretOf });
-  if (!(s instanceof HookServer)) throw new Error(s.message);
-  server = s;
-  reports = [];
-  server.onReport((r) => reports.push(r));
+  ({ server, reports } = await startHookServer(termioPaths({ TERMIO_HOME: home }), secretOf));
 });
 
 afterEach(async () => {
