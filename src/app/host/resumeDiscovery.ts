@@ -6,7 +6,7 @@
 // tab holds, so nothing binds it. Anything else waits for a hook to report the conversation id
 // (settle()), as does every record where open files cannot be read.
 // Only records that appear after the watcher is ready are read, and only their head.
-import { open, stat } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { existsSync, realpath } from 'node:fs';
 import chokidar, { type FSWatcher } from 'chokidar';
@@ -33,6 +33,10 @@ const READ_CHUNK_BYTES = 64 * 1024;
  * restored into the store). Covers coarse file-system timestamps (1 s on HFS+) plus clock rounding.
  */
 export const RECORD_TIME_SLACK_MS = 2000;
+
+/** After a folder appears below a root, when it is listed again for files the watcher missed:
+ *  well past the watcher's own set-up of the folder, well under a person's wait for a bind. */
+const NEW_FOLDER_RESCAN_MS = 250;
 
 /** Re-reads of a record whose first line is still being written, before it is given up on. */
 const MAX_INCOMPLETE_RETRIES = 20;
@@ -91,6 +95,8 @@ interface RootWatch {
   /** Records being read; true when another event came meanwhile and they must be read again. */
   reading: Map<string, boolean>;
   retryTimers: Set<NodeJS.Timeout>;
+  /** Files read to the end of their story (a record, or skipped with a reason): a rescan leaves them. */
+  settled: Set<string>;
 }
 
 export interface Disposable {
@@ -218,9 +224,19 @@ export class ResumeDiscovery {
       incomplete: new Map(),
       reading: new Map(),
       retryTimers: new Set(),
+      settled: new Set(),
       ready: new Promise<void>((res) => watcher.once('ready', () => res())),
     };
     watcher.on('add', (path) => void this.handleFile(w, root, path, Date.now()));
+    // A folder made with its files in one go (an agent's first record of the day) can have files
+    // the watcher never reports: it lists the folder, then starts watching it. Look again once.
+    watcher.on('addDir', (dir) => {
+      const timer = setTimeout(() => {
+        w.retryTimers.delete(timer);
+        if (this.roots.get(root) === w) void this.rescan(w, root, dir, MAX_DISCOVER_DEPTH);
+      }, NEW_FOLDER_RESCAN_MS);
+      w.retryTimers.add(timer);
+    });
     watcher.on('change', (path) => {
       if (w.incomplete.has(path) || w.reading.has(path)) void this.handleFile(w, root, path, Date.now());
       // A record being written to (an agent appends each turn): who holds it may be clear now.
@@ -229,6 +245,23 @@ export class ResumeDiscovery {
     watcher.on('error', (e) => this.logger.warn('discovery: watcher error', { root, error: (e as Error).message }));
     this.roots.set(root, w);
     return w;
+  }
+
+  /** Reads the files below a new folder that no record was read for yet. */
+  private async rescan(w: RootWatch, root: string, dir: string, depth: number): Promise<void> {
+    const rel = relative(root, dir);
+    if (depth < 0 || rel.startsWith('..') || isAbsolute(rel)) return;
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch {
+      return; // Gone again, or unreadable.
+    }
+    for (const e of entries) {
+      const path = resolve(dir, e.name);
+      if (e.isDirectory()) await this.rescan(w, root, path, depth - 1);
+      else if (e.isFile() && !w.settled.has(path) && !w.reading.has(path) && !w.incomplete.has(path)) await this.handleFile(w, root, path, Date.now());
+    }
   }
 
   /** Reads a record once at a time; an event during a read makes it read again afterwards. */
@@ -240,6 +273,7 @@ export class ResumeDiscovery {
     w.reading.set(path, false);
     try {
       await this.readRecord(w, root, path, seenAt);
+      if (!w.incomplete.has(path)) w.settled.add(path);
     } finally {
       const again = w.reading.get(path);
       w.reading.delete(path);
