@@ -558,7 +558,8 @@ export class ControlServer {
   /**
    * A spawn with the permission-bypass flag: allowed from outside Termio (the user) and from a
    * session that itself runs with bypass; refused from any other session, including one whose
-   * secret no running session has. Either way the decision is logged.
+   * secret no running session has. Either way the decision is logged. Every verb that spawns
+   * with bypass asks this first.
    */
   refuseBypass(secret: string | undefined, agent: string | undefined): Outcome | null {
     if (secret === undefined) {
@@ -576,7 +577,7 @@ export class ControlServer {
       code: 'forbidden',
       message: caller
         ? `session ${caller.sessionId} runs without permission bypass, so it cannot start an agent with it`
-        : 'this request comes from a Termio session that is no longer running, so it cannot start an agent with permission bypass',
+        : 'this request carries a session secret no running Termio session has (a session that ended?), so it cannot start an agent with permission bypass',
     };
   }
 
