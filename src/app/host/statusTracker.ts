@@ -63,6 +63,8 @@ export interface IgnoredReport {
 
 interface Tracked {
   source: StatusSessionSource;
+  /** The process that runs the agent's hooks, learned from its first report (see hookOrigin). */
+  agentRunner: number | undefined;
   lastIgnored: IgnoredReport | null;
   agent: AgentStatusConfig | null;
   engine: StatusEngine;
@@ -114,6 +116,7 @@ export class StatusTracker {
     for (const e of engine.ruleErrors) this.logger.warn('status rule skipped', { agent: agent?.agentId, error: e });
     const t: Tracked = {
       source,
+      agentRunner: undefined,
       lastIgnored: null,
       agent,
       engine,
@@ -173,13 +176,14 @@ export class StatusTracker {
       this.ignoredReports++;
       return;
     }
-    const origin = hookOrigin(report.parents, t.source.pid);
+    const origin = hookOrigin(report.parents, t.source.pid, t.agentRunner);
     if (origin.kind !== 'agent') {
       this.ignoredReports++;
       t.lastIgnored = { event: report.event, why: describeHookOrigin(origin, t.source.pid), at: this.now() };
       this.logger.info('hook report not applied', { session: report.session, event: report.event, why: t.lastIgnored.why });
       return;
     }
+    t.agentRunner = origin.runner;
     const hooks = t.agent.hooks;
     const details = extractHookDetails(report, { dialect: hooks.dialect, ...(hooks.conversation ? { conversationKey: hooks.conversation } : {}) });
     this.feed(report.session, { kind: 'hook', state: report.state, event: report.event, at: this.now() });

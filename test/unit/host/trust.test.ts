@@ -124,6 +124,18 @@ describe('nested agents', () => {
     host.registry.get(id)!.session.write('/clear\r');
     await waitFor(() => conversationOf(id) !== own, { what: 'the rebind after /clear' });
   });
+
+  it("an agent its launcher spawns rather than execs (npm's codex.js) is still the session's own", async () => {
+    // A node launcher that starts the agent as its child and waits, as npm's codex.js does.
+    writeFileSync(join(home, 'bin', 'claude'), `#!${process.execPath}\nconst c = require('child_process').spawn(process.execPath, [${JSON.stringify(join(FAKES, 'fake-agent.mjs'))}, 'claude', ...process.argv.slice(2)], { stdio: 'inherit' });\nc.on('exit', (code) => process.exit(code ?? 1));\n`, { mode: 0o755 });
+    expect(host.setHooks('claude', true)).toMatchObject({ state: 'installed' });
+    const id = await spawnAgent('claude');
+    await waitFor(() => screen(id).includes('>'), { what: 'the prompt' });
+    host.registry.get(id)!.session.write('fix the tests\r');
+    await waitFor(() => host.tracker.status(id)?.why.event === 'Stop', { what: 'the Stop hook applied' });
+    expect(host.tracker.status(id)).toMatchObject({ state: 'done', why: { channel: 'hooks', event: 'Stop' } });
+    expect(host.tracker.lastIgnored(id)).toBeNull();
+  });
 });
 
 describe('discovered conversations', () => {
