@@ -15,6 +15,8 @@ const MAX_PATH_CHARS = 4096;
 const MAX_TITLE_CHARS = 256;
 /** Session ids are UUIDs (36 chars); 64 leaves room for other id schemes without inviting abuse. */
 const MAX_ID_CHARS = 64;
+/** A session secret is 43 characters (32 bytes, base64url); 128 bounds what a frame may claim. */
+const MAX_SECRET_CHARS = 128;
 /** `sessions.read --lines`: a screen has at most a few hundred rows; 10,000 is a generous ceiling. */
 const MAX_READ_LINES = 10_000;
 /** `run`: argv entries; far beyond any real command line, small enough to bound a hostile one. */
@@ -139,9 +141,14 @@ export const ControlRequestEnvelopeSchema = z.strictObject({
   seq: Seq.optional(),
   verb: z.string().max(64),
   args: z.record(z.string(), z.unknown()).optional(),
+  secret: z
+    .string()
+    .max(MAX_SECRET_CHARS)
+    .optional()
+    .describe("the caller's TERMIO_SESSION_SECRET when it runs inside a Termio session: the app then knows which session asks"),
 });
 
-export type ControlRequest = { [V in ControlVerb]: { v: number; seq?: number | string; verb: V; args: ControlArgs<V> } }[ControlVerb];
+export type ControlRequest = { [V in ControlVerb]: { v: number; seq?: number | string; verb: V; args: ControlArgs<V>; secret?: string } }[ControlVerb];
 
 // ---- replies -------------------------------------------------------------------------------
 
@@ -159,6 +166,7 @@ export const ControlErrorCodeSchema = z.enum([
   'badDirectory', // app.open / spawn cwd that is not an existing folder
   'notReady', // spawn --prompt: the agent never became ready for input, so the prompt was not typed
   'busy', // too many connections; try again
+  'forbidden', // not allowed from where the request comes (e.g. --bypass from a session without it)
   'internal', // a bug in the app, reported with its message
 ]);
 export type ControlErrorCode = z.infer<typeof ControlErrorCodeSchema>;
@@ -285,7 +293,7 @@ export function parseRequest(text: string): ParsedRequest {
   if (!envelope.success) {
     return { ok: false, reply: errorReply(seq, 'badRequest', describeIssues(envelope.error)) };
   }
-  const { v, verb, args } = envelope.data;
+  const { v, verb, args, secret } = envelope.data;
   if (v !== CONTROL_PROTOCOL_VERSION) {
     return {
       ok: false,
@@ -300,6 +308,6 @@ export function parseRequest(text: string): ParsedRequest {
   if (!parsedArgs.success) {
     return { ok: false, reply: errorReply(seq, 'badRequest', `${verb}: ${describeIssues(parsedArgs.error)}`) };
   }
-  const request = { v, verb, args: parsedArgs.data, ...(seq === undefined ? {} : { seq }) } as ControlRequest;
+  const request = { v, verb, args: parsedArgs.data, ...(seq === undefined ? {} : { seq }), ...(secret === undefined ? {} : { secret }) } as ControlRequest;
   return { ok: true, request };
 }

@@ -42,7 +42,7 @@ describe.skipIf(e2eSkipReason)('real Claude Code through the app', () => {
     if (app) {
       app.screenshot(shot);
       await app.stop();
-      app.cleanup();
+      await app.cleanup();
       app = undefined;
     }
   });

@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+import { endProcessesWithHome, processesWithHome } from '../helpers/processes';
 import { waitFor } from '../helpers/waitFor';
 
 export const repoRoot = resolve(__dirname, '..', '..');
@@ -264,10 +265,18 @@ export class AppUnderTest {
     return { ms: Date.now() - start, ...this.exitInfo! };
   }
 
-  cleanup(): void {
+  /**
+   * Ends the app and everything the test started under its HOME (an agent's detached daemon, like
+   * Codex's `app-server`, escapes the session's process group and would outlive the test), then
+   * removes the HOME. Returns the pids that were still running under it.
+   */
+  async cleanup(): Promise<number[]> {
     if (!this.exitInfo) this.proc.kill('SIGKILL');
+    const left = processesWithHome(this.home);
+    await endProcessesWithHome(this.home);
     // An agent may still be writing into HOME as it exits (Claude Code saves on hangup).
     rmSync(this.home, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    return left;
   }
 }
 
@@ -474,7 +483,7 @@ export function useDesktop(opts: {
     if (!app) return;
     if (opts.shots && !app.exit) app.screenshot(`${opts.shots}-${ctx.task.name}`);
     await app.stop();
-    app.cleanup();
+    await app.cleanup();
     opts.done();
   });
 }

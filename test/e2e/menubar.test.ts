@@ -37,7 +37,7 @@ describe.skipIf(desktopSkipReason)('menu bar: tray icon, tray menu and notificat
     if (app) {
       app.screenshot(`menubar-${ctx.task.name}`);
       await app.stop();
-      app.cleanup();
+      await app.cleanup();
       app = undefined;
     }
   });
@@ -86,12 +86,20 @@ describe.skipIf(desktopSkipReason)('menu bar: tray icon, tray menu and notificat
     await a.waitForLog(new RegExp(`DEBUG state \\{"id":"${id}","from":"\\w+","to":"${state}"`));
   }
 
-  /** What a hook reports, through the real reporter, as the agent would run it mid-turn. */
-  function report(a: AppUnderTest, id: string, state: string, event: string, payload: Record<string, unknown> = {}): void {
-    const r = spawnSync(join(repoRoot, 'bin', 'termio-hook'), ['claude', state, event, JSON.stringify({ hook_event_name: event, cwd: a.home, ...payload })], {
-      env: { PATH: process.env.PATH, HOME: a.home, TERMIO_HOME: a.termioHome, TERMIO_SESSION: id },
-    });
-    expect(r.status).toBe(0);
+  /** How many hooks each session's fake agent has been asked to fire. */
+  const hooksFired = new Map<string, number>();
+
+  /**
+   * What the agent's hooks report mid-turn: the session's own (fake) agent fires the event's
+   * installed hooks (each with the state the manifest gives that event), so the report comes through the real launcher and reporter with the
+   * session's secret and from the agent's own process, the only reports the app applies.
+   */
+  async function report(a: AppUnderTest, id: string, event: string, payload: Record<string, unknown> = {}): Promise<void> {
+    const n = (hooksFired.get(id) ?? 0) + 1;
+    hooksFired.set(id, n);
+    const r = await a.cli(['sessions', 'send', id, `/hook ${event} ${JSON.stringify({ hook_event_name: event, cwd: a.home, ...payload })}`, '--enter']);
+    expect(r.code, r.stderr).toBe(0);
+    await waitFor(async () => (await a.cli(['sessions', 'read', id])).stdout.includes(`hooked ${event} #${n}`), { what: `${event} fired in ${id}` });
   }
 
   /** The pixels of the app's icon in the tray right now (a fresh screenshot each call). */
@@ -138,25 +146,25 @@ describe.skipIf(desktopSkipReason)('menu bar: tray icon, tray menu and notificat
 
     const alpha = await spawnClaude(a, 'alpha');
     await lookElsewhere(a);
-    report(a, alpha, 'working', 'UserPromptSubmit');
+    await report(a, alpha, 'UserPromptSubmit');
     const working = await waitForTray('working', 'working');
     // The arc turns: a later frame differs from this one while the state stays working.
     await waitForTray('working', 'working-next-frame', (p) => differs(p, working));
 
-    report(a, alpha, 'done', 'Stop');
+    await report(a, alpha, 'Stop');
     await waitForTray('done', 'done');
 
     // Two agents stop at a permission prompt (their hooks' frames, as the fake agent's would send).
     const beta = await spawnClaude(a, 'beta');
     await lookElsewhere(a);
-    report(a, beta, 'working', 'PreToolUse', { tool_name: 'Bash' });
-    report(a, beta, 'attention', 'PermissionRequest', { tool_name: 'Bash' });
+    await report(a, beta, 'PreToolUse', { tool_name: 'Bash' });
+    await report(a, beta, 'PermissionRequest', { tool_name: 'Bash' });
     const one = await waitForTray('attention', 'attention-1');
     await waitFor(() => desktop.notifications().find((n) => n.body === 'beta · Asks to run Bash'), { what: 'a notification for beta' });
 
     const gamma = await spawnClaude(a, 'gamma');
     await lookElsewhere(a);
-    report(a, gamma, 'attention', 'PermissionRequest', { tool_name: 'Edit' });
+    await report(a, gamma, 'PermissionRequest', { tool_name: 'Edit' });
     // The badge now reads 2: same state colour, different pixels.
     await waitForTray('attention', 'attention-2', (p) => differs(p, one));
 
@@ -213,13 +221,13 @@ describe.skipIf(desktopSkipReason)('menu bar: tray icon, tray menu and notificat
     const eta = await spawnClaude(a, 'eta');
     const zeta = await spawnClaude(a, 'zeta');
     await lookElsewhere(a);
-    report(a, eta, 'working', 'UserPromptSubmit');
-    report(a, zeta, 'working', 'UserPromptSubmit');
+    await report(a, eta, 'UserPromptSubmit');
+    await report(a, zeta, 'UserPromptSubmit');
     const turnStart = Date.now();
-    report(a, eta, 'done', 'Stop');
+    await report(a, eta, 'Stop');
     await entered(a, eta, 'done');
     await waitFor(() => Date.now() - turnStart >= 1_200, { what: "zeta's turn to pass a second" });
-    report(a, zeta, 'done', 'Stop');
+    await report(a, zeta, 'Stop');
     const finished = await waitFor(() => desktop.notifications().find((n) => n.body.startsWith('zeta · ')), { what: 'the end of the long turn notified' });
     expect(finished.summary).toBe('Claude Code finished');
     expect(finished.body).toMatch(/^zeta · after \ds$/);

@@ -10,6 +10,11 @@
 //   text with "slow" → the tool call runs for a minute (the turn stays working, silent)
 //   /clear          → a new conversation id (SessionStart with source "clear")
 //   /exit           → exits 0
+//   /hook Event {json} → fires that event's hooks with the json merged into the payload, as the
+//                     agent does mid-turn, and prints "hooked Event #n" (n counts these lines)
+//   !command        → its Bash tool runs `bash -c command` (PreToolUse, the command with this
+//                     environment, PostToolUse, Stop), as the real agent runs a shell command
+// `-p <prompt>` runs one headless turn (SessionStart, prompt, Stop) and exits, like `claude -p`.
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -17,6 +22,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
 const dialect = process.argv[2] ?? 'claude';
+const printIndex = process.argv.indexOf('-p', 3);
 const HOME = process.env.HOME;
 const cwd = process.cwd();
 
@@ -68,7 +74,9 @@ function commandsFor(event, subject) {
   return cmds;
 }
 
-let sessionId = randomUUID();
+// Like `claude --session-id <uuid>`: the conversation id Termio minted, else a fresh one.
+const pinnedIndex = process.argv.indexOf('--session-id', 3);
+let sessionId = pinnedIndex > 0 && process.argv[pinnedIndex + 1] ? process.argv[pinnedIndex + 1] : randomUUID();
 function payload(event, extra) {
   const base = { [agent.conversationKey ?? 'session_id']: sessionId, transcript_path: join(HOME, `.${dialect}`, 'projects', `${sessionId}.jsonl`), cwd, hook_event_name: event, ...extra };
   if (!agent.camel) return base;
@@ -94,7 +102,10 @@ function fireScript(event, extra) {
 }
 
 function fire(key, extra = {}, subject) {
-  const event = agent.events[key];
+  fireEvent(agent.events[key], extra, subject);
+}
+
+function fireEvent(event, extra = {}, subject) {
   if (!event) return;
   if (agent.scripts) return fireScript(event, extra);
   for (const command of commandsFor(event, subject)) {
@@ -106,6 +117,14 @@ function fire(key, extra = {}, subject) {
 const title = (t) => process.stdout.write(agent.st ? `\x1b]0;${t}\x1b\\` : `\x1b]0;${t}\x07`);
 let frame = 0;
 
+if (printIndex > 0) {
+  fire('start', { source: 'startup', model: 'fake-1' });
+  fire('prompt', { prompt: process.argv[printIndex + 1] ?? '' });
+  fire('stop', { stop_hook_active: false, last_assistant_message: 'Done.' });
+  process.stdout.write('Done.\n');
+  process.exit(0);
+}
+
 title(agent.title.idle);
 // Cline starts a task (TaskStart) with the first prompt, not at launch.
 let taskStarted = !agent.scripts;
@@ -113,6 +132,7 @@ if (!agent.scripts) fire('start', { source: 'startup', model: 'fake-1' });
 process.stdout.write(`fake ${dialect} ready\r\n> `);
 
 let pendingPermission = null;
+let hooked = 0;
 const rl = createInterface({ input: process.stdin });
 rl.on('line', (line) => {
   line = line.trim();
@@ -123,6 +143,13 @@ rl.on('line', (line) => {
     return;
   }
   if (line === '/exit') process.exit(0);
+  const hook = /^\/hook (\S+)\s*(.*)$/.exec(line);
+  if (hook) {
+    const extra = hook[2] ? JSON.parse(hook[2]) : {};
+    fireEvent(hook[1], extra, extra.tool_name ?? extra.notification_type);
+    process.stdout.write(`hooked ${hook[1]} #${++hooked}\r\n> `);
+    return;
+  }
   if (line === '/clear') {
     sessionId = randomUUID();
     fire('start', { source: 'clear' });
@@ -132,6 +159,14 @@ rl.on('line', (line) => {
   if (!taskStarted) {
     taskStarted = true;
     fire('start', {});
+  }
+  if (line.startsWith('!')) {
+    fire('pre', { tool_name: 'Bash', tool_input: { command: line.slice(1) } }, 'Bash');
+    const r = spawnSync('bash', ['-c', line.slice(1)], { env: process.env, encoding: 'utf8', timeout: 20_000 });
+    fire('post', { tool_name: 'Bash', tool_response: { stdout: r.stdout } }, 'Bash');
+    fire('stop', { stop_hook_active: false, last_assistant_message: 'Ran it.' });
+    process.stdout.write(`${(r.stdout ?? '').trim()}\r\nran: exit ${r.status}\r\n> `);
+    return;
   }
   fire('prompt', { prompt: line });
   title(agent.title.busy(frame++));

@@ -5,8 +5,8 @@
 import { parseArgs } from 'node:util';
 import { AgentCatalog } from '../host/catalog';
 import {
-  agentHookStatus,
-  defaultReporterLocation,
+  checkAndRepairAgentHooks,
+  ensureLauncher,
   installAgentHooks,
   uninstallAgentHooks,
   type AgentHookResult,
@@ -22,6 +22,8 @@ const HELP = `Usage: termio hooks install|uninstall|status [--agent ID] [--json]
 
 Live agent status: installs Termio's reporter into each agent's own hook configuration
 (e.g. ~/.claude/settings.json), removes exactly those entries again, or shows where they are.
+The entries run $TERMIO_HOME/bin/termio-hook, a launcher Termio keeps pointing at its reporter;
+status also repairs entries that run anything else (a moved checkout, an older install).
 Your own entries, comments and formatting are kept byte for byte; a config that does not
 parse is reported and left alone; the original is backed up under $TERMIO_HOME/backups/hooks.
 With them goes the Termio skill (how an agent drives other sessions), into the agent's skills
@@ -95,9 +97,17 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     io.err('termio hooks: HOME is not set; cannot find the agents\' config files\n');
     return ExitCode.usage;
   }
-  const opts = { paths: termioPaths(io.env), home, reporter: defaultReporterLocation() };
+  const paths = termioPaths(io.env);
+  let reporter;
+  try {
+    reporter = ensureLauncher(paths);
+  } catch (e) {
+    io.err(`termio hooks: cannot write the hook launcher: ${(e as Error).message}\n`);
+    return ExitCode.failed;
+  }
+  const opts = { paths, home, reporter };
   const results = agents.map((a) =>
-    verb === 'install' ? installAgentHooks(a, opts) : verb === 'uninstall' ? uninstallAgentHooks(a, opts) : agentHookStatus(a, opts),
+    verb === 'install' ? installAgentHooks(a, opts) : verb === 'uninstall' ? uninstallAgentHooks(a, opts) : checkAndRepairAgentHooks(a, opts),
   );
   const skillFn = verb === 'install' ? installSkill : verb === 'uninstall' ? uninstallSkill : skillStatus;
   // The skill goes in with hooks that went in, and out with them.

@@ -7,7 +7,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { codexTrustEntries, codexTrustRecorded, JSON_DIALECTS, withCodexTrust, withoutCodexTrust, type HooksDeclaration } from '../../protocol/hooks';
-import { writeAtomic, type AgentHookResult } from './hookInstaller';
+import type { AgentHookResult } from './hookInstaller';
+import { writeFileAtomic } from './atomicWrite';
 
 // smol-toml ships CommonJS beside its ES module, but its types are declared as ESM only.
 const { parse: parseToml } = require('smol-toml') as { parse: (text: string) => unknown };
@@ -69,7 +70,7 @@ export function syncCodexTrust(hooksFile: string): CodexTrust {
       return { ok: false, configFile, error: `${configFile}: the trust tables would make it invalid TOML (${(e as Error).message.split('\n')[0]}); trust not recorded` };
     }
     if (after === '' && before !== null) unlinkSync(configFile);
-    else writeAtomic(configFile, after);
+    else writeFileAtomic(configFile, after);
     return { ok: true, configFile, action: wanted.length ? 'written' : 'removed', trusted: wanted.length };
   } catch (e) {
     return { ok: false, configFile, error: `${configFile}: ${(e as Error).message}; trust not recorded` };

@@ -7,7 +7,7 @@ import type { HookDetails } from '../../protocol/hookReport';
 import { Session } from '../../terminal';
 import { AgentCatalog, type CatalogEntry } from './catalog';
 import { ControlServer, type ListenResult } from './controlServer';
-import { agentHookStatus, defaultReporterLocation, installAgentHooks, uninstallAgentHooks, type AgentHookResult } from './hookInstaller';
+import { agentHookStatus, ensureLauncher, installAgentHooks, uninstallAgentHooks, type AgentHookResult } from './hookInstaller';
 import { HookServer } from './hookServer';
 import type { Logger } from './log';
 import { loginShellEnv } from './loginShellPath';
@@ -19,6 +19,7 @@ import { defaultSettings, SettingsStore } from './settings';
 import { installSkill, uninstallSkill } from './skillInstaller';
 import { folderLabels } from './sidebarModel';
 import { StateStore, type StateProblem } from './stateStore';
+import { mintSessionSecret, sameSecret, SESSION_SECRET_ENV } from './sessionSecret';
 import { StatusTracker } from './statusTracker';
 import { isProcessAlive } from './processes';
 import { installRoot } from './install';
@@ -75,6 +76,8 @@ export class Host {
   private readonly details = new Map<string, string>();
   /** Transcript paths hooks reported, for agents whose manifest says `capturesTranscript`. */
   private readonly transcripts = new Map<string, string>();
+  /** Each running session's TERMIO_SESSION_SECRET, minted per launch. */
+  private readonly secrets = new Map<string, string>();
   private disposing = false;
   /** Resolves once every service is up; the control socket listens first (to find a running
    *  app), so a request that arrives in between (termio DIR starting the app) waits for this. */
@@ -114,12 +117,13 @@ export class Host {
           ...(s.why.rule !== undefined ? { rule: s.why.rule } : {}),
           ...(s.why.event !== undefined ? { event: s.why.event } : {}),
           at: new Date(s.why.at).toISOString(),
-          health: s.health.map((h) => h.message),
+          health: [...s.health.map((h) => h.message), ...ignoredNote(host.tracker.lastIgnored(id))],
           ...(host.details.has(id) ? { tool: host.details.get(id)! } : {}),
           ...(host.transcripts.has(id) ? { transcript: host.transcripts.get(id)! } : {}),
         };
       },
       transcriptOf: (id) => host.transcriptFor(id),
+      callerOf: (secret) => host.callerOf(secret),
       describeResume: async (id) => {
         if (!host.resume || !host.store.getSession(id)) return undefined;
         const d = await host.resume.describe(id);
@@ -141,6 +145,13 @@ export class Host {
       return { ok: false, alreadyRunning: false, message: listen.message };
     }
     log.info('control socket listening', { socket: listen.socket });
+
+    try {
+      // Installed hooks run the launcher: point it at this build's reporter before any agent starts.
+      ensureLauncher(host.paths);
+    } catch (e) {
+      host.reportProblem('hooks', `cannot write the hook launcher: ${(e as Error).message}`);
+    }
 
     host.settings = new SettingsStore(host.paths.settingsFile, (opts.env ?? process.env).HOME ?? homedir());
     host.settings.watch();
@@ -165,9 +176,10 @@ export class Host {
       manifestOf: (id) => host.catalog.get(id)?.manifest ?? null,
       home: (opts.env ?? process.env).HOME ?? homedir(),
       logger: log,
+      processOf: (id) => host.tracker.agentPid(id),
     });
 
-    const hooks = await HookServer.start({ paths: host.paths, isKnownSession: (id) => host.tracker.isTracked(id), logger: log });
+    const hooks = await HookServer.start({ paths: host.paths, secretOf: (id) => (host.tracker.isTracked(id) ? host.secrets.get(id) : undefined), logger: log });
     if ('kind' in hooks) {
       await host.control.close();
       return { ok: false, alreadyRunning: false, message: hooks.message };
@@ -203,7 +215,7 @@ export class Host {
   }
 
   private hookOptions() {
-    return { paths: this.paths, home: (this.opts.env ?? process.env).HOME ?? homedir(), reporter: defaultReporterLocation() };
+    return { paths: this.paths, home: (this.opts.env ?? process.env).HOME ?? homedir(), reporter: ensureLauncher(this.paths) };
   }
 
   /** Whether our hook entries are in an agent's config now (null: it declares no hooks). */
@@ -286,11 +298,11 @@ export class Host {
     return session;
   }
 
-  /** What every session starts with: the hook socket, the login environment, the terminal settings. */
-  private spawnDefaults() {
+  /** What every session starts with: the hook socket and its own secret, the login environment, the terminal settings. */
+  private spawnDefaults(secret: string) {
     const t = this.settings.settings.terminal;
     return {
-      env: this.hooks.sessionEnv(),
+      env: { ...this.hooks.sessionEnv(), [SESSION_SECRET_ENV]: secret },
       ...(this.sessionBaseEnv ? { baseEnv: this.sessionBaseEnv } : {}),
       scrollback: t.scrollback,
       cursorShape: t.cursorStyle,
@@ -307,11 +319,13 @@ export class Host {
     const plan = await this.resume.prepareLaunch(id);
     if ('kind' in plan) return { kind: plan.kind, message: plan.message };
     const argv = plan.argv.length ? [entry.resolvedCommand ?? plan.argv[0]!, ...plan.argv.slice(1)] : undefined;
-    const session = Session.spawn({ id, cwd: record.cwd, ...(argv ? { argv } : {}), ...this.spawnDefaults() });
+    const secret = mintSessionSecret();
+    const session = Session.spawn({ id, cwd: record.cwd, ...(argv ? { argv } : {}), ...this.spawnDefaults(secret) });
     if ('kind' in session) {
       this.resume.sessionEnded(id);
       return session;
     }
+    this.secrets.set(id, secret);
     const m = entry.manifest;
     this.tracker.track(
       session,
@@ -335,8 +349,11 @@ export class Host {
    * surprise whoever started it.
    */
   private launchCommand(id: string, cwd: string, argv: string[]): Session | SpawnFailure {
-    const session = Session.spawn({ id, cwd, argv, ...this.spawnDefaults() });
+    // Its own secret: a termio command inside it speaks as this session, not as the user.
+    const secret = mintSessionSecret();
+    const session = Session.spawn({ id, cwd, argv, ...this.spawnDefaults(secret) });
     if ('kind' in session) return session;
+    this.secrets.set(id, secret);
     // No status channel: the tracker still turns the exit into done, with "exit N" as the reason.
     this.tracker.track(session, null);
     session.onNotification((n) => this.notifyTerminal(id, n.title, n.body));
@@ -496,7 +513,19 @@ export class Host {
     this.opts.logger.info('notification', { kind: req.kind, session: req.sessionId, title: req.title, message: req.message, ms: this.lastNotification.handedAt - stateChangedAt });
   }
 
+  /** The running session a control request's secret belongs to, with its bypass flag; null: none. */
+  callerOf(secret: string): { sessionId: string; bypass: boolean } | null {
+    for (const [sessionId, own] of this.secrets) {
+      if (!sameSecret(secret, own)) continue;
+      const record = this.registry.get(sessionId);
+      return record ? { sessionId, bypass: record.bypass } : null;
+    }
+    return null;
+  }
+
   private handleRemoved(r: SessionRecord): void {
+    // A relaunch mints a new secret; the old one dies with its processes.
+    this.secrets.delete(r.id);
     this.tracker.untrack(r.id);
     this.notifications.forget(r.id);
     this.details.delete(r.id);
@@ -528,6 +557,10 @@ export class Host {
     this.settings?.dispose();
     await this.catalog?.dispose();
   }
+}
+
+function ignoredNote(ignored: { event: string; why: string; at: number } | null): string[] {
+  return ignored ? [`not applied: ${ignored.event || 'a'} report ${ignored.why} at ${new Date(ignored.at).toISOString()}`] : [];
 }
 
 /** How long quitting waits for agents to exit after the hangup before it kills them: well within

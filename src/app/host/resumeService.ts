@@ -21,6 +21,9 @@ export interface ResumeServiceOptions {
   logger?: Logger;
   /** Mints pinned conversation ids (tests pass a deterministic one). */
   mintId?: () => string;
+  /** The pid of a session's agent, once it runs: discovery binds only a record its process tree
+   *  holds open. Default: none known, so only hooks bind discovered ids. */
+  processOf?: (sessionId: string) => number | undefined;
   /** Told when a discovered record or a hook binds a session (e.g. to refresh a listing). */
   onBound?: (e: { sessionId: string; conversationId: string; how: 'discovered' | 'hook' }) => void;
 }
@@ -50,6 +53,7 @@ export class ResumeService {
       home: opts.home,
       logger: this.logger,
       boundSessionOf: (cid) => opts.store.state.sessions.find((s) => s.conversationId === cid)?.id ?? null,
+      processOf: opts.processOf ?? (() => undefined),
       onBind: (b) => this.handleDiscovered(b),
     });
   }

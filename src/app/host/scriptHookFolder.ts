@@ -3,10 +3,11 @@
 // marker line); a user's own script of that name is left alone and reported. Uninstall removes
 // exactly our scripts, and the folder too when we created it and it is left empty, so the folder
 // ends as it was before install.
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isOurScript, isScriptEventName, renderHookScript, type HookOp, type ReporterLocation } from '../../protocol/hooks';
 import type { AgentHookResult, AgentHooks } from './hookInstaller';
+import { writeFileAtomic } from './atomicWrite';
 
 /** Our mark that we created the hooks folder: uninstall removes the folder only then. */
 const CREATED_MARK = '.termio-created';
@@ -63,10 +64,7 @@ export function applyScriptHooks(op: HookOp, agent: AgentHooks, dir: string, rep
         conflicts.push(rule.on);
         continue;
       }
-      const tmp = `${file}.termio-tmp-${process.pid}`;
-      writeFileSync(tmp, text, { mode: 0o755 });
-      chmodSync(tmp, 0o755);
-      renameSync(tmp, file);
+      writeFileAtomic(file, text, { mode: 0o755, forceMode: true });
       changed = true;
     }
   } else {

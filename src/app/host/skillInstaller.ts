@@ -6,7 +6,8 @@
 import { existsSync, readdirSync, readFileSync, rmdirSync, unlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expandHome } from '../../protocol/homePath';
-import { readText, writeAtomic } from './hookInstaller';
+import { writeFileAtomic } from './atomicWrite';
+import { readText } from './hookInstaller';
 import { installPath } from './install';
 
 /** The folder name inside the agent's skills folder (also the skill's `name`). */
@@ -68,7 +69,7 @@ export function installSkill(agentId: string, skillsDir: string, opts: SkillOpti
     const text = readFileSync(opts.source ?? bundledSkillFile(), 'utf8');
     if (!ours(text)) throw new Error(`the skill to install (${opts.source ?? bundledSkillFile()}) has no ${SKILL_MARKER} line`);
     if (existing === text) return { agentId, file, state: 'installed', action: 'none' };
-    writeAtomic(file, text);
+    writeFileAtomic(file, text);
     return { agentId, file, state: 'installed', action: 'wrote' };
   });
 }

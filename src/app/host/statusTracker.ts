@@ -1,7 +1,9 @@
 // Live status for every session: feeds each session's title changes, screen snapshots
 // (throttled), exit, the user's focus and its agent's hook reports into a protocol StatusEngine
 // and emits state changes, the details hooks carry (tool, prompt title) and conversation-id
-// changes (the agent rotated with /clear or /new: the session rebinds).
+// changes (the agent rotated with /clear or /new: the session rebinds). Only reports from the
+// session's own agent count (src/protocol/hookOrigin.ts); a nested agent's are recorded, not applied.
+import { describeHookOrigin, hookOrigin } from '../../protocol/hookOrigin';
 import type { HookReport } from '../../protocol/hookReport';
 import { extractHookDetails, type HookDetails } from '../../protocol/hookReport';
 import { hooksReportAtStart, hooksReportOnPrompt, type HooksDeclaration } from '../../protocol/hooks';
@@ -12,6 +14,8 @@ import { nullLogger, type Logger } from './log';
 /** The part of a terminal Session the tracker reads (src/terminal's Session satisfies it). */
 export interface StatusSessionSource {
   readonly id: string;
+  /** The agent's process (the pty's child): hook reports must come from it. */
+  readonly pid: number;
   readonly title: string;
   readonly exited: { exitCode: number; signal?: number } | null;
   readonly onTitle: Event<string>;
@@ -64,8 +68,18 @@ export interface ConversationChange {
   transcriptPath?: string;
 }
 
+/** A report that reached a tracked session but was not applied, and why. */
+export interface IgnoredReport {
+  event: string;
+  why: string;
+  at: number;
+}
+
 interface Tracked {
   source: StatusSessionSource;
+  /** The process that runs the agent's hooks, learned from its first report (see hookOrigin). */
+  agentRunner: number | undefined;
+  lastIgnored: IgnoredReport | null;
   agent: AgentStatusConfig | null;
   engine: StatusEngine;
   conversationId: string | null;
@@ -147,6 +161,8 @@ export class StatusTracker {
     for (const e of engine.ruleErrors) this.logger.warn('status rule skipped', { agent: agent?.agentId, error: e });
     const t: Tracked = {
       source,
+      agentRunner: undefined,
+      lastIgnored: null,
       agent,
       engine,
       conversationId: opts.conversationId ?? null,
@@ -217,6 +233,16 @@ export class StatusTracker {
     this.feed(t.source.id, { kind: 'progress', active, value: p.value, at: this.now() });
   }
 
+  /** The pid of a tracked session's agent. */
+  agentPid(sessionId: string): number | undefined {
+    return this.sessions.get(sessionId)?.source.pid;
+  }
+
+  /** The last report that named this session but was not applied (a nested agent's), if any. */
+  lastIgnored(sessionId: string): IgnoredReport | null {
+    return this.sessions.get(sessionId)?.lastIgnored ?? null;
+  }
+
   /** The user is (or stops) looking at the session: a done session becomes idle. */
   setFocus(sessionId: string, focused: boolean): void {
     this.feed(sessionId, { kind: 'focus', focused, at: this.now() });
@@ -229,6 +255,14 @@ export class StatusTracker {
       this.ignoredReports++;
       return;
     }
+    const origin = hookOrigin(report.parents, t.source.pid, t.agentRunner);
+    if (origin.kind !== 'agent') {
+      this.ignoredReports++;
+      t.lastIgnored = { event: report.event, why: describeHookOrigin(origin, t.source.pid), at: this.now() };
+      this.logger.info('hook report not applied', { session: report.session, event: report.event, why: t.lastIgnored.why });
+      return;
+    }
+    t.agentRunner = origin.runner;
     const hooks = t.agent.hooks;
     this.showedLife(t);
     const details = extractHookDetails(report, {

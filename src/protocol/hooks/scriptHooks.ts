@@ -18,8 +18,12 @@ export function isScriptEventName(on: string): boolean {
  * the reporter did (outside Termio the reporter line is skipped and only the reply runs).
  */
 export function renderHookScript(reporter: ReporterLocation, agentId: string, rule: HookEventRule): string {
-  const report = reporterCommand(reporter, { agentId, state: rule.state, event: rule.on }, { guard: true });
-  return ['#!/bin/sh', SCRIPT_MARKER_LINE, `${report} >/dev/null 2>&1`, `printf '%s\\n' '{"cancel":false}'`, ''].join('\n');
+  const report = reporterCommand(reporter, { agentId, state: rule.state, event: rule.on }, { guard: false });
+  // The reply first, then `exec`: the reporter takes over the script's process, so the agent is
+  // its parent, exactly as for a hook the agent runs through `sh -c`. (A script started by its
+  // shebang carries the script's name, not a shell's, and would otherwise look like another
+  // program between the agent and the reporter: a nested agent.)
+  return ['#!/bin/sh', SCRIPT_MARKER_LINE, `printf '%s\\n' '{"cancel":false}'`, '[ -n "$TERMIO_SESSION" ] || exit 0', `exec ${report} >/dev/null 2>&1`, ''].join('\n');
 }
 
 /** A script in the folder is ours when it carries our marker line and runs our reporter. */

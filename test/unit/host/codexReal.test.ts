@@ -19,6 +19,7 @@ import { Session } from '../../../src/terminal';
 import { AGENT_CLI_INSTALL_TIMEOUT_MS, ensureCodex, type AgentCli } from '../../helpers/agentCli';
 import { waitFor } from '../../helpers/waitFor';
 import { waitForExit } from '../../helpers/processes';
+import { SessionSecrets } from '../../helpers/sessionSecrets';
 
 /** Codex shows its prompt within ~2 s here; 30 s covers a loaded CI box. */
 const START_TIMEOUT_MS = 30_000;
@@ -32,6 +33,7 @@ let cli: AgentCli = { ok: false, reason: 'not looked for yet' };
 let home: string;
 let server: HookServer;
 let tracker: StatusTracker;
+let secrets: SessionSecrets;
 let session: Session | null = null;
 
 beforeAll(async () => {
@@ -44,7 +46,8 @@ beforeEach(async (ctx) => {
   if (!cli.ok) ctx.skip(`the real Codex CLI is not available: ${cli.reason}`);
   home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-codex-real-')));
   tracker = new StatusTracker();
-  const s = await HookServer.start({ paths: termioPaths({ TERMIO_HOME: join(home, '.termio') }), isKnownSession: (id) => tracker.isTracked(id) });
+  secrets = new SessionSecrets();
+  const s = await HookServer.start({ paths: termioPaths({ TERMIO_HOME: join(home, '.termio') }), secretOf: (id) => (tracker.isTracked(id) ? secrets.secretOf(id) : undefined) });
   if (!(s instanceof HookServer)) throw new Error(s.message);
   server = s;
   server.onReport((r) => tracker.handleReport(r));
@@ -81,10 +84,12 @@ describe('the real Codex CLI in a Termio session', () => {
     mkdirSync(project);
     const reports: HookReport[] = [];
     server.onReport((r) => reports.push(r));
+    const minted = secrets.mint();
     const started = Session.spawn({
+      id: minted.id,
       argv: ['env', '-u', 'CODEX_HOME', '-u', 'OPENAI_API_KEY', cli.path],
       cwd: project,
-      env: { HOME: home, TERMIO_HOME: join(home, '.termio'), ...server.sessionEnv() },
+      env: { HOME: home, TERMIO_HOME: join(home, '.termio'), ...server.sessionEnv(), ...minted.env },
     });
     if (!(started instanceof Session)) throw new Error(started.message);
     session = started;

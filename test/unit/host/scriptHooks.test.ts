@@ -13,6 +13,7 @@ import { StatusTracker, type HookDetailsEvent } from '../../../src/app/host/stat
 import { parseManifest } from '../../../src/protocol';
 import { Session } from '../../../src/terminal';
 import { waitFor } from '../../helpers/waitFor';
+import { SessionSecrets } from '../../helpers/sessionSecrets';
 
 const FAKE = join(__dirname, '..', '..', 'fakes', 'fake-agent.mjs');
 const manifestFile = join(__dirname, '..', '..', '..', 'agents', 'cline.json');
@@ -72,12 +73,14 @@ describe('scripts hooks', () => {
   it('a fake Cline runs the scripts: working, the prompt as the title, the tool, done', async () => {
     installAgentHooks(agent, opts());
     const tracker = new StatusTracker();
-    const server = await HookServer.start({ paths: termioPaths({ TERMIO_HOME: join(home, '.termio') }), isKnownSession: (id) => tracker.isTracked(id) });
+    const secrets = new SessionSecrets();
+    const server = await HookServer.start({ paths: termioPaths({ TERMIO_HOME: join(home, '.termio') }), secretOf: (id) => (tracker.isTracked(id) ? secrets.secretOf(id) : undefined) });
     if (!(server instanceof HookServer)) throw new Error(server.message);
     server.onReport((r) => tracker.handleReport(r));
     const details: HookDetailsEvent[] = [];
     tracker.onHookDetails((d) => details.push(d));
-    const s = Session.spawn({ argv: [process.execPath, FAKE, 'cline'], cwd: home, env: { HOME: home, TERMIO_HOME: join(home, '.termio'), ...server.sessionEnv() } });
+    const minted = secrets.mint();
+    const s = Session.spawn({ id: minted.id, argv: [process.execPath, FAKE, 'cline'], cwd: home, env: { HOME: home, TERMIO_HOME: join(home, '.termio'), ...server.sessionEnv(), ...minted.env } });
     if (!(s instanceof Session)) throw new Error(s.message);
     try {
       tracker.track(s, agent);
