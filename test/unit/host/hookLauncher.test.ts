@@ -136,7 +136,7 @@ describe('termio hooks and the launcher', () => {
 
     const s = await cli(['status', '--agent', 'claude', '--json']);
     expect(s.code).toBe(0);
-    expect(JSON.parse(s.out)).toEqual([expect.objectContaining({ agentId: 'claude', state: 'installed', action: 'repaired' })]);
+    expect(JSON.parse(s.out).agents).toEqual([expect.objectContaining({ agentId: 'claude', state: 'installed', action: 'repaired' })]);
     const after = commands();
     expect(after).toContain('say done');
     expect(after.filter((c) => c !== 'say done').every((c) => c.includes(` ${launcherPath(paths)} claude `))).toBe(true);
@@ -144,6 +144,6 @@ describe('termio hooks and the launcher', () => {
     expect(settings()).toMatchObject({ model: 'opus' });
     expect(statSync(join(home, '.claude', 'settings.json')).mode & 0o777).toBe(0o600);
     // Repaired once: the next status finds nothing to do.
-    expect(JSON.parse((await cli(['status', '--agent', 'claude', '--json'])).out)).toEqual([expect.objectContaining({ state: 'installed', action: 'none' })]);
+    expect(JSON.parse((await cli(['status', '--agent', 'claude', '--json'])).out).agents).toEqual([expect.objectContaining({ state: 'installed', action: 'none' })]);
   });
 });
