@@ -178,6 +178,17 @@ describe('sessions started by a session', () => {
     const orphan = (await termio(['sessions', 'spawn'], { ...h.env, TERMIO_SESSION: 'gone' })).stdout.trim();
     expect(h.registry.get(orphan)?.parentId).toBeNull();
   });
+
+  it('take the parent from the session secret, whatever TERMIO_SESSION claims', async () => {
+    let owner = '';
+    host = await startTestHost({ server: { callerOf: (secret) => (secret === 'the-secret' && owner ? { sessionId: owner, bypass: false } : null) } });
+    const h = host;
+    owner = await shell(h);
+    const other = await shell(h);
+    const env = { ...h.env, TERMIO_SESSION: other, TERMIO_SESSION_SECRET: 'the-secret' };
+    const child = (await termio(['sessions', 'spawn'], env)).stdout.trim();
+    expect(h.registry.get(child)?.parentId).toBe(owner);
+  });
 });
 
 describe('stalled sessions', () => {
