@@ -314,6 +314,13 @@ export class RenderModel implements Disposable {
     return { runs: trimmed, text: text.trimEnd(), wrapped: line.isWrapped };
   }
 
+  /** One buffer line (0 = the oldest scrollback line) as runs, for clients paging through
+   *  scrollback; null past the end of the buffer. */
+  bufferRow(y: number): RenderRow | null {
+    const line = this.term.buffer.active.getLine(y);
+    return line ? this.buildRow(line, this.term.cols) : null;
+  }
+
   // ---- selection -------------------------------------------------------------------------
 
   /** Starts or extends a selection between two buffer points (anchor stays where it began). */
