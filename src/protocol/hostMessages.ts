@@ -146,6 +146,8 @@ export interface HostStatus {
   log: string;
   sessions: number;
   clients: number;
+  /** Each connected client: what it said it is, its views, frames sent, bytes not yet taken. */
+  clientList: Array<{ client: string; views: number; framesSent: number; unsentBytes: number }>;
   rssBytes: number;
 }
 

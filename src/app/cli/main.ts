@@ -85,3 +85,5 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
 registerGroup('sessions', 'list, watch, read, send to, spawn, focus and close sessions of the running app', () => require('./sessions').run);
 registerGroup('hooks', 'install, remove or check the status hooks in each agent\'s own config (live agent status)', () => require('./hooks').run);
 registerGroup('agents', 'list the agents Termio knows and validate agent manifests', () => require('./agents').run);
+registerGroup('host', 'the session host: status, stop, start, and sessions that outlive any window', () => require('./host').run);
+registerGroup('attach', 'show a session of the session host in this terminal (detach with Ctrl-])', () => require('./attach').run);

@@ -49,7 +49,7 @@ export interface ClientServerOptions {
   logger: Logger;
   hostVersion: string;
   /** host.status: what only the host process knows (start time, log file, pid). */
-  describe(): Omit<HostStatus, 'sessions' | 'clients' | 'protocol' | 'socket'>;
+  describe(): Omit<HostStatus, 'sessions' | 'clients' | 'clientList' | 'protocol' | 'socket'>;
   /** sessions.spawn. */
   spawn(params: HostParams<'sessions.spawn'>): Promise<SpawnOutcome>;
   /** host.stop, called once the answer is on its way. */
@@ -153,6 +153,7 @@ export class ClientServer {
       socket: this.opts.socketPath,
       sessions: this.opts.registry.size,
       clients: this.connections.size,
+      clientList: [...this.connections].map((c) => c.describe()),
     };
   }
 
@@ -185,6 +186,7 @@ class View implements FeedView {
     return this.conn.congested();
   }
   send(message: Uint8Array): void {
+    this.conn.framesSent++;
     this.conn.write(message);
   }
   holding(on: boolean): void {
@@ -202,6 +204,8 @@ class Connection {
   private readonly decoder = new MessageDecoder(MAX_CLIENT_MESSAGE_BYTES);
   private readonly views = new Map<number, View>();
   private greeted = false;
+  private name = '';
+  framesSent = 0;
   private ending = false;
   private handshakeTimer: NodeJS.Timeout | null;
   private readonly log: Logger;
@@ -220,6 +224,10 @@ class Connection {
 
   congested(): boolean {
     return this.socket.writableLength > CONGESTED_BYTES;
+  }
+
+  describe(): HostStatus['clientList'][number] {
+    return { client: this.name, views: this.views.size, framesSent: this.framesSent, unsentBytes: this.socket.writableLength };
   }
 
   write(bytes: Uint8Array): void {
@@ -271,6 +279,7 @@ class Connection {
       return;
     }
     this.greeted = true;
+    this.name = hello.data.client;
     if (this.handshakeTimer) clearTimeout(this.handshakeTimer);
     this.handshakeTimer = null;
     this.log.debug('client connected', { client: hello.data.client, version: hello.data.version });
