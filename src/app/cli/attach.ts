@@ -5,7 +5,7 @@
 import { AnsiPainter } from './ansiPainter';
 import { connectHost } from './hostLauncher';
 import { ExitCode, type CliIo } from './main';
-import { TtyInputDecoder } from './ttyInput';
+import { ESCAPE_TIMEOUT_MS, TtyInputDecoder } from './ttyInput';
 
 const HELP = `Usage: termio attach ID
 
@@ -61,6 +61,7 @@ export async function run(args: string[], io: CliIo, tty: AttachTty = { stdin: p
     const finish = (code: number, message: string): void => {
       if (done) return;
       done = true;
+      if (escapeTimer) clearTimeout(escapeTimer);
       stdin.off('data', onData);
       stdout.off('resize', onResize);
       stdout.write(LEAVE);
@@ -71,11 +72,18 @@ export async function run(args: string[], io: CliIo, tty: AttachTty = { stdin: p
       resolve(code);
     };
     const decoder = new TtyInputDecoder();
-    const onData = (chunk: Buffer): void => {
-      for (const e of decoder.push(chunk.toString('utf8'))) {
+    let escapeTimer: NodeJS.Timeout | null = null;
+    const deliver = (events: ReturnType<TtyInputDecoder['push']>): void => {
+      for (const e of events) {
         if (e.kind === 'detach') return finish(ExitCode.ok, `detached from ${sessionId} (it keeps running; termio attach ${sessionId.slice(0, 8)} to come back)`);
         client.input(VIEW, e);
       }
+    };
+    const onData = (chunk: Buffer): void => {
+      if (escapeTimer) clearTimeout(escapeTimer);
+      escapeTimer = null;
+      deliver(decoder.push(chunk.toString('utf8')));
+      if (decoder.pending) escapeTimer = setTimeout(() => deliver(decoder.flush()), ESCAPE_TIMEOUT_MS);
     };
     const onResize = (): void => {
       painter.outCols = stdout.columns;

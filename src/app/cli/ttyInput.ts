@@ -43,13 +43,38 @@ function charKey(ch: string, alt: boolean): InputIntent {
 }
 
 /**
+ * How long a lone ESC waits for the rest of a sequence before it counts as the Escape key: far
+ * longer than the gap inside one sequence split across reads (even over SSH), far shorter than a
+ * person notices (tmux's escape-time default, 500 ms, is a known annoyance for vim users).
+ */
+export const ESCAPE_TIMEOUT_MS = 50;
+
+/**
  * Stateful: a sequence split across reads is completed by the next push; a paste is held until
- * its end marker. A lone ESC at the end of a read is the Escape key (terminals send a whole
- * sequence in one write, so an ESC followed by nothing is the key itself).
+ * its end marker. What is held that could still become a sequence (a lone ESC, "ESC [ 1 ;") is
+ * given out by flush(), which the caller runs ESCAPE_TIMEOUT_MS after a push left it pending.
  */
 export class TtyInputDecoder {
   private paste: string | null = null;
   private held = '';
+
+  /** Something is held that only more input (or flush) resolves. */
+  get pending(): boolean {
+    return this.paste === null && this.held !== '';
+  }
+
+  /** No more input came: a held ESC is the Escape key, a held "ESC [" is Alt+[ and the rest. */
+  flush(): TtyEvent[] {
+    if (!this.pending) return [];
+    const held = this.held;
+    this.held = '';
+    const out: TtyEvent[] = [{ kind: 'key', key: 'Escape' }];
+    if (held.length === 1) return out;
+    out.length = 0;
+    out.push({ kind: 'key', key: held[1]!, text: held[1]!, alt: true });
+    for (const ch of held.slice(2)) out.push(charKey(ch, false));
+    return out;
+  }
 
   push(text: string): TtyEvent[] {
     const out: TtyEvent[] = [];
@@ -89,11 +114,10 @@ export class TtyInputDecoder {
         i += c.length;
         continue;
       }
-      // An escape sequence, or Alt+key, or the Escape key.
+      // An escape sequence, or Alt+key, or the Escape key: which one, the next byte says.
       if (i + 1 >= s.length) {
-        out.push({ kind: 'key', key: 'Escape' });
-        i++;
-        continue;
+        this.held = ESC;
+        return out;
       }
       const next = s[i + 1]!;
       if (next === '[' || next === 'O') {
