@@ -2,6 +2,7 @@
 // terminal goes to raw mode and the alternate screen; frames are painted with ANSI escapes and
 // acknowledged once written, keys and pastes go to the host as intents. Ctrl-] detaches (the
 // session keeps running); the command also ends when the session ends or is closed.
+import type { FrameHeader, FrameReader } from '../../protocol/hostFrame';
 import { AnsiPainter } from './ansiPainter';
 import { connectHost } from './hostLauncher';
 import { ExitCode, type CliIo } from './main';
@@ -47,6 +48,10 @@ export async function run(args: string[], io: CliIo, tty: AttachTty = { stdin: p
     return ExitCode.failed;
   }
   const painter = new AnsiPainter(stdout.columns, stdout.rows);
+  // The first frame can arrive in the same read as the attach answer, before the code after the
+  // await runs: hold it until the painter is set up (pacing means there is never more than one).
+  let early: { h: FrameHeader; reader: FrameReader } | null = null;
+  client.onFrame((h, reader) => (early = { h, reader }));
   const attached = await client.request('attach', { session: args[0]!, view: VIEW, cols: stdout.columns, rows: stdout.rows });
   if (!attached.ok) {
     client.close();
@@ -91,12 +96,13 @@ export async function run(args: string[], io: CliIo, tty: AttachTty = { stdin: p
       painter.invalidate();
       client.input(VIEW, { kind: 'resize', cols: stdout.columns, rows: stdout.rows });
     };
-    client.onFrame((h, reader) => {
+    const paint = (h: FrameHeader, reader: FrameReader): void => {
       if (done || h.view !== VIEW) return;
       // Acknowledged once the terminal took the bytes: a slow terminal slows the frames, never the session.
       stdout.write(painter.paint(h, reader), () => client.ack(VIEW, h.seq));
       if (h.exit) finish(ExitCode.ok, `the session ended (${h.exit.signal ? `signal ${h.exit.signal}` : `exit code ${h.exit.exitCode}`})`);
-    });
+    };
+    client.onFrame(paint);
     client.onEvent((e) => {
       if (e.event === 'detached' && e.view === VIEW) finish(ExitCode.ok, e.reason === 'hostStopping' ? 'the host stopped' : 'the session was closed');
     });
@@ -106,5 +112,7 @@ export async function run(args: string[], io: CliIo, tty: AttachTty = { stdin: p
     stdin.resume();
     stdin.on('data', onData);
     stdout.on('resize', onResize);
+    const first = early as { h: FrameHeader; reader: FrameReader } | null;
+    if (first) paint(first.h, first.reader);
   });
 }

@@ -134,7 +134,8 @@ export class HostClient {
     if (!this.closedWhy) this.socket.write(encodeJsonMessage({ t: 'ack', view, seq }));
   }
 
-  /** Frames of every view on this connection. The reader is valid until the listener returns. */
+  /** Frames of every view on this connection. Register before attaching: the first frame may
+   *  arrive in the same read as the attach answer. The reader stays valid (it owns its bytes). */
   onFrame(listener: (header: FrameHeader, reader: FrameReader) => void): void {
     this.frameListener = listener;
   }

@@ -46,7 +46,11 @@ async function spawnShell(c: HostClient, opts: { cols?: number; rows?: number } 
   const r = await c.request('sessions.spawn', { cwd: dir, argv: ['/bin/sh'], ...opts });
   if (!r.ok) throw new Error(r.error.message);
   const id = r.result.session.id;
-  host.registry.get(id)!.session.write("PS1='$ '\n");
+  const s = host.registry.get(id)!.session;
+  s.write("PS1='$ '\n");
+  // Ready once the new prompt shows: what is typed from then on is read by the shell, not by a
+  // terminal that is still being set up.
+  await waitFor(() => s.screenLines({ lines: 1 })[0]?.trimEnd().endsWith('$'), { what: 'the shell prompt' });
   return id;
 }
 
@@ -138,7 +142,9 @@ describe('attach, frames and pacing', () => {
     const mirrors = mirrorFrames(c);
     const id = await spawnShell(c, { cols: 80, rows: 24 });
     host.registry.get(id)!.session.write('echo before-attach\n');
-    await waitFor(() => host.registry.get(id)!.session.screenLines().some((l) => l === 'before-attach'));
+    await waitFor(() => host.registry.get(id)!.session.screenLines().some((l) => l === 'before-attach'), {
+      what: 'the output in the emulator',
+    });
     const m = await attach(c, mirrors, id, 1, 100, 30);
     expect(m.frames[0]).toMatchObject({ full: true, cols: 100, rows: 30, title: expect.any(String), state: 'idle', exit: null });
     await m.waitForText('before-attach');

@@ -128,6 +128,7 @@ describe('a client that never reads', () => {
     ]));
     const c = await client();
     const m = await attach(c, mirrorFrames(c), id, 1, 200, 50);
+    await m.waitForText(/[$#]\s*$/, 'the shell prompt');
     const flood = (n: number): void => c.input(1, { kind: 'text', text: `seq 1 200000 | sed 's/$/ ${'x'.repeat(40)}/'; echo flood-${n}-done\r` });
     // A first flood fills the scrollback, so the emulator's own memory is at its plateau.
     flood(1);
@@ -174,6 +175,9 @@ describe('termio attach', () => {
       const list = JSON.parse((await termio(['host', 'list', '--json'])).out).sessions[0];
       return list.cols === 90 && list.rows === 20;
     }, { what: 'the session to take the size of the attached terminal' });
+    await waitFor(() => /[$#]$/.test(screen().join('\n').trimEnd()), { what: 'the shell prompt on the attached screen' }).catch((e: Error) => {
+      throw new Error(`${e.message}; screen:\n${screen().join('\n')}\nraw: ${JSON.stringify(raw.slice(-500))}`);
+    });
     p.write('echo hello-from-attach\r');
     await waitFor(() => screen().includes('hello-from-attach'), { what: `the echo on the attached screen (screen:\n${screen().join('\n')})` });
     expect(raw).toContain('\x1b[?1049h');
