@@ -81,6 +81,34 @@ describe('message framing', () => {
     expect(d.pending).toBe(0);
   });
 
+  it('decodes a run of messages of every kind split at any points (property)', () => {
+    const row = encodeRow(0, { runs: [run(0, 'row')], wrapped: false });
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.record({ json: fc.jsonValue() }), fc.record({ rows: fc.nat({ max: 5 }) })), { minLength: 1, maxLength: 6 }), fc.array(fc.nat(), { maxLength: 12 }), (items, cuts) => {
+        // JSON values, and frames with as many rows as the number says.
+        const parts = items.map((v) => ('rows' in v
+          ? encodeFrameMessage({ ...header, view: v.rows, seq: v.rows, full: false }, Array.from({ length: v.rows }, () => row))
+          : encodeJsonMessage(v.json)));
+        const stream = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+        parts.reduce((at, p) => (stream.set(p, at), at + p.length), 0);
+        const points = [...new Set(cuts.map((c) => c % (stream.length + 1)))].sort((a, b) => a - b);
+        const d = new MessageDecoder(1 << 20);
+        const got = [];
+        let from = 0;
+        for (const p of [...points, stream.length]) {
+          got.push(...d.push(stream.subarray(from, p)));
+          from = p;
+        }
+        expect(got.map((m) => (m.kind === 'json' ? m.value : m.kind === 'frame' ? decodeFrame(m.bytes) : m))).toEqual(
+          items.map((v) => ('rows' in v
+            ? { header: { ...header, view: v.rows, seq: v.rows, full: false }, rows: Array.from({ length: v.rows }, () => ({ y: 0, wrapped: false, runs: [run(0, 'row')] })) }
+            : JSON.parse(JSON.stringify(v.json)))),
+        );
+        expect(d.pending).toBe(0);
+      }),
+    );
+  });
+
   it('decodes any JSON value split at any points (property)', () => {
     fc.assert(
       fc.property(fc.jsonValue(), fc.array(fc.nat(), { maxLength: 8 }), (value, cuts) => {

@@ -216,6 +216,35 @@ describe('attach, frames and pacing', () => {
     await m.waitForText(/033\s+O\s+A/);
   });
 
+  it('encodes mouse and paste intents with the modes the application set (SGR mouse, bracketed paste)', async () => {
+    const c = await connect();
+    const mirrors = mirrorFrames(c);
+    const id = await spawnShell(c);
+    const m = await attach(c, mirrors, id, 1);
+    typeLine(c, 1, "printf '\\033[?1000h\\033[?1006h\\033[?2004h'; stty -echo -icanon; head -c 23 | od -An -c; stty sane");
+    await waitFor(() => m.header?.modes.mouseTracking === 'vt200' && m.header.modes.bracketedPaste, { what: 'mouse tracking and bracketed paste in the frame header' });
+    c.input(1, { kind: 'mouse', action: 'press', button: 'left', col: 2, row: 1 });
+    c.input(1, { kind: 'paste', text: 'p' });
+    // ESC [ < 0 ; 3 ; 2 M (9 bytes), then ESC [ 2 0 0 ~ p ESC [ 2 0 1 ~ (13 bytes) and one more key.
+    c.input(1, { kind: 'key', key: 'z', text: 'z' });
+    await m.waitForText(/033\s+\[\s+<\s+0\s+;\s+3\s+;\s+2\s+M\s+033\s+\[\s+2\s+0\s+0\s+~/);
+    await m.waitForText(/p\s+033\s+\[\s+2\s+0\s+1\s+~\s+z/);
+  });
+
+  it('shows the exit status in the frame, and forgets the ended session once its last view detaches', async () => {
+    const c = await connect();
+    const mirrors = mirrorFrames(c);
+    const id = await spawnShell(c);
+    const m = await attach(c, mirrors, id, 2);
+    typeLine(c, 2, 'exit 3');
+    await waitFor(() => m.header?.exit?.exitCode === 3, { what: 'the exit status in a frame' });
+    const listed = await c.request('sessions.list', {});
+    expect(listed.ok && listed.result.sessions.map((x) => [x.id, x.exited])).toEqual([[id, { exitCode: 3 }]]);
+    expect(await c.request('detach', { view: 2 })).toEqual({ ok: true, result: {} });
+    const after = await c.request('sessions.list', {});
+    expect(after.ok && after.result.sessions).toEqual([]);
+  });
+
   it('tells a view its session was closed', async () => {
     const c = await connect();
     const mirrors = mirrorFrames(c);
