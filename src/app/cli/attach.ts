@@ -12,7 +12,7 @@ const HELP = `Usage: termio attach ID
 
 Shows a session of the session host (see \`termio host\`) in this terminal: what it shows, you
 see; what you type, it gets. Works over SSH. Several terminals may attach to one session; the
-one that typed last holds the input, and the session takes its size.
+one that attached or typed last holds the input, and the session takes its size.
 
 Detach with Ctrl-] (the session keeps running). ID is a session id or a unique prefix of one
 (\`termio host list\` shows them). Mouse input is not passed through.
@@ -39,7 +39,7 @@ export async function run(args: string[], io: CliIo, tty: AttachTty = { stdin: p
   }
   const { stdin, stdout } = tty;
   if (!stdin.isTTY || !stdout.isTTY) {
-    io.err('termio attach: needs a terminal on stdin and stdout (use `termio sessions read` in scripts)\n');
+    io.err('termio attach: needs a terminal on stdin and stdout\n');
     return ExitCode.usage;
   }
   const client = await connectHost(io.env, { client: 'termio-attach', start: true });

@@ -24,6 +24,8 @@ export async function main(): Promise<number> {
   // A detached host has no terminal; a hang-up from whoever started it is not a reason to go.
   process.on('SIGHUP', () => log.info('SIGHUP ignored'));
   for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => void host.stop(sig));
+  // A bug met while serving one client must not end every session the host holds: it is logged
+  // (with its stack, to be fixed) and the host carries on.
   process.on('uncaughtException', (err) => log.error('uncaught exception', { error: err.stack ?? String(err) }));
   await host.stopped;
   return 0;

@@ -2,6 +2,7 @@
 // the host's lifetime rules — one per TERMIO_HOME (a live socket means one runs), up while it
 // holds sessions or clients, gone after a short idle spell, and a clean stop that ends every
 // session. hostMain.ts runs it as the termio-host process; tests run it in-process.
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { HOST_SOCKET_FILE } from '../../protocol/hostFraming';
 import { Session } from '../../terminal';
@@ -84,10 +85,13 @@ export class HostProcess {
   }
 
   private async spawn(p: { cwd: string; argv?: string[]; cols?: number; rows?: number; title?: string }): Promise<SpawnOutcome> {
+    if (!statSync(p.cwd, { throwIfNoEntry: false })?.isDirectory()) {
+      return { ok: false, code: 'badDirectory', message: `'${p.cwd}' is not an existing folder` };
+    }
     const session = Session.spawn({ cwd: p.cwd, ...(p.argv ? { argv: p.argv } : {}), ...(p.cols ? { cols: p.cols } : {}), ...(p.rows ? { rows: p.rows } : {}) });
     if ('kind' in session) {
       this.opts.logger.warn('spawn failed', { cwd: p.cwd, message: session.message });
-      return { ok: false, code: session.message.includes('working directory') ? 'badDirectory' : 'spawnFailed', message: session.message };
+      return { ok: false, code: 'spawnFailed', message: session.message };
     }
     const record = this.registry.add(session, p.title ? { title: p.title } : {});
     this.opts.logger.info('session started', { id: record.id, pid: session.pid, argv: session.argv, cwd: session.cwd });

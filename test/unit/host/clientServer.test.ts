@@ -131,7 +131,10 @@ describe('garbage and oversized messages', () => {
       ok: false, error: { code: 'badParams', message: 'attach: cols: Too small: expected number to be >=1' },
     });
     expect(await c.request('attach', { session: 'nope', view: 1, cols: 80, rows: 24 })).toEqual({ ok: false, error: { code: 'noSuchSession', message: "no session matches 'nope'" } });
-    expect(await c.request('sessions.spawn', { cwd: join(dir, 'missing') })).toMatchObject({ ok: false, error: { code: 'badDirectory', message: expect.stringContaining('does not exist') } });
+    expect(await c.request('sessions.spawn', { cwd: join(dir, 'missing') })).toEqual({ ok: false, error: { code: 'badDirectory', message: `'${join(dir, 'missing')}' is not an existing folder` } });
+    expect(await c.request('sessions.spawn', { cwd: dir, argv: ['no-such-command-here'] })).toEqual({
+      ok: false, error: { code: 'spawnFailed', message: 'command not found or not executable: no-such-command-here' },
+    });
     expect((await c.request('sessions.list', {})).ok).toBe(true);
   });
 });

@@ -113,6 +113,16 @@ describe('termio-host lifetime', () => {
   });
 });
 
+describe('termio host and attach usage', () => {
+  it('refuses bad usage with exit 2 and says why, without starting a host', async () => {
+    expect(await termio(['host', 'frob'])).toMatchObject({ code: 2, err: expect.stringContaining("termio host: unknown verb 'frob'") });
+    expect(await termio(['host', 'list', '--cwd', '/tmp'])).toMatchObject({ code: 2, err: expect.stringContaining("termio host list: unexpected argument '--cwd'") });
+    expect(await termio(['attach', 'a', 'b'])).toMatchObject({ code: 2, err: expect.stringContaining("termio attach: expected one session id, got 'a' 'b'") });
+    expect(await termio(['attach', 'abc'])).toMatchObject({ code: 2, err: 'termio attach: needs a terminal on stdin and stdout\n' });
+    expect(hostPid()).toBeNull();
+  });
+});
+
 describe('a client that never reads', () => {
   it('keeps host memory flat and does not hold up other clients', async () => {
     const id = (await termio(['host', 'spawn', '--', '/bin/sh'])).out.trim();
@@ -181,6 +191,12 @@ describe('termio attach', () => {
     p.write('echo hello-from-attach\r');
     await waitFor(() => screen().includes('hello-from-attach'), { what: `the echo on the attached screen (screen:\n${screen().join('\n')})` });
     expect(raw).toContain('\x1b[?1049h');
+    // The outer terminal changes size: the session follows.
+    p.resize(100, 30);
+    await waitFor(async () => {
+      const s = JSON.parse((await termio(['host', 'list', '--json'])).out).sessions[0];
+      return s.cols === 100 && s.rows === 30;
+    }, { what: 'the session to follow the resized terminal' });
     p.write('\x1d');
     await waitFor(() => exit !== null, { what: 'termio attach to end after Ctrl-]' });
     expect(exit).toMatchObject({ exitCode: 0 });
