@@ -5,6 +5,7 @@ import { isAbsolute, resolve } from 'node:path';
 import type { HostSessionInfo } from '../../protocol/hostMessages';
 import type { HostClient } from '../host/hostClient';
 import { shortenHome } from '../../protocol/homePath';
+import { isProcessAlive } from '../host/processes';
 import { connectHost } from './hostLauncher';
 import { ExitCode, type CliIo } from './main';
 
@@ -25,6 +26,12 @@ Verbs:
 
 Exit codes: 0 ok, 2 bad usage, 4 no host running (status, stop), 1 anything else.
 `;
+
+/** A stop gives sessions 0.8 s to leave after the hang-up, then kills them; 5 s covers that on a
+ *  loaded machine. */
+const STOP_WAIT_MS = 5_000;
+/** How often `stop` checks whether the host process is gone. */
+const STOP_POLL_MS = 20;
 
 function fmtBytes(n: number): string {
   return `${(n / 1024 / 1024).toFixed(1)} MB`;
@@ -111,8 +118,12 @@ async function runVerb(verb: string, client: HostClient, cwd: string, command: s
       const pid = client.hello.pid;
       const r = await client.request('host.stop', {});
       if (!r.ok) return failed(r.error.message);
-      // Returns once the host has gone, so a script can start another one right after.
+      // Returns once the host process has gone (its sessions ended with it), so a script can
+      // start another one right after.
       await new Promise<void>((resolveClosed) => client.onClose(() => resolveClosed()));
+      const deadline = Date.now() + STOP_WAIT_MS;
+      while (isProcessAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, STOP_POLL_MS));
+      if (isProcessAlive(pid)) return failed(`the host (pid ${pid}) closed its socket but is still running after ${STOP_WAIT_MS} ms`);
       io.out(`termio-host (pid ${pid}) stopped\n`);
       return ExitCode.ok;
     }

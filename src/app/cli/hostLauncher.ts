@@ -27,6 +27,8 @@ export async function connectHost(env: NodeJS.ProcessEnv, opts: { client: string
     detached: true,
     stdio: 'ignore',
     env,
+    // A long-lived process should not keep the folder it happened to start in busy.
+    cwd: '/',
   });
   let exited: number | null = null;
   child.once('exit', (code) => (exited = code ?? 1));
