@@ -7,7 +7,10 @@
 //  (b) host memory per idle 80×24 session: host RSS with 20 idle shells minus with none, per
 //      session, next to a plain Node process holding 20 raw node-pty + @xterm/headless pairs
 //      with the same scrollback setting (target ≤ 3 MB)
-// Run after `npm run build`: node bench/host.mjs [--runs 20]
+//  (c) idle host CPU with 10 idle sessions and one attached client, next to 10 raw pairs idling
+//      in plain Node (target < 0.5 % of a core)
+//  (d) key intent → a frame showing its echo, across the process hop, next to raw node-pty
+// Run after `npm run build`: node bench/host.mjs [--runs 20] [--idle-seconds 10]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -58,6 +61,86 @@ async function settledRss(pid) {
   return last;
 }
 
+const CLOCK_TICKS = 100;
+const CPU_SESSIONS = 10;
+const IDLE_SECONDS = Number(process.argv[process.argv.indexOf('--idle-seconds') + 1]) || 10;
+const KEYS = 100;
+/** Idle CPU is measured only after this: V8 runs idle-time garbage collections for a while after
+ *  a burst of work (measured here: 0.2-0.3 % of a core in the first 15 s, 0.00 % after 20 s). */
+const IDLE_SETTLE_MS = 20_000;
+
+/** utime + stime of a process, in clock ticks (USER_HZ, 100 on Linux). */
+function cpuTicks(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(f[11]) + Number(f[12]);
+}
+
+/** The reference: `count` raw node-pty + @xterm/headless pairs in a plain Node process; its RSS
+ *  growth per pair, and its CPU over `idleMs` of idling (0: not measured). */
+function reference(count, idleMs) {
+  const script = `
+    const pty = require('node-pty');
+    const { Terminal } = require('@xterm/headless');
+    const rss = () => process.memoryUsage.rss();
+    const settle = () => new Promise((r) => setTimeout(r, 1500));
+    (async () => {
+      await settle();
+      const before = rss();
+      const keep = [];
+      for (let i = 0; i < ${count}; i++) {
+        const t = new Terminal({ cols: 80, rows: 24, scrollback: 10000, allowProposedApi: true });
+        const p = pty.spawn('/bin/sh', [], { cols: 80, rows: 24, cwd: process.env.HOME, env: process.env });
+        p.onData((d) => t.write(d));
+        keep.push([t, p]);
+      }
+      await settle();
+      const perSession = (rss() - before) / ${count};
+      if (${idleMs}) await new Promise((r) => setTimeout(r, ${IDLE_SETTLE_MS}));
+      const c0 = process.cpuUsage();
+      await new Promise((r) => setTimeout(r, ${idleMs}));
+      const c = process.cpuUsage(c0);
+      const cpuPct = ${idleMs} ? ((c.user + c.system) / 1000 / ${idleMs}) * 100 : 0;
+      process.stdout.write(JSON.stringify({ perSession, cpuPct }));
+      for (const [, p] of keep) p.kill();
+      process.exit(0);
+    })();`;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', script], { env, cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`reference exited ${code}`))));
+  });
+}
+
+/** Raw node-pty: a key written to a shell → its echo in onData, KEYS times. */
+async function rawPtyEcho() {
+  const pty = require('node-pty');
+  const p = pty.spawn('/bin/sh', [], { cols: 80, rows: 24, cwd: home, env });
+  let got = '';
+  let wake = null;
+  p.onData((d) => {
+    got += d;
+    wake?.();
+  });
+  await waitUntil(() => got.includes('$'), 'the raw shell prompt');
+  const out = [];
+  for (let i = 0; i < KEYS; i++) {
+    if (i % 40 === 0) p.write('\x15');
+    await new Promise((r) => setTimeout(r, 20));
+    got = '';
+    const t0 = performance.now();
+    const seen = new Promise((r) => (wake = () => got.includes('a') && r()));
+    p.write('a');
+    await seen;
+    out.push(performance.now() - t0);
+    wake = null;
+    await new Promise((r) => setTimeout(r, 30));
+  }
+  p.kill();
+  return out;
+}
+
 const home = realpathSync(mkdtempSync(join(tmpdir(), 'tbench-host-')));
 const env = { ...process.env, HOME: home, TERMIO_HOME: join(home, '.termio'), TERMIO_HOST_IDLE_MS: '0', PS1: '$ ', ENV: '' };
 const socket = join(home, '.termio', 'run', 'host.sock');
@@ -80,33 +163,53 @@ try {
   const rssN = await settledRss(host.pid);
   const hostPerSession = (rssN - rss0) / IDLE_SESSIONS;
 
-  // The reference: raw node-pty + @xterm/headless, same count, in a plain Node process.
-  const refScript = `
-    const pty = require('node-pty');
-    const { Terminal } = require('@xterm/headless');
-    const rss = () => process.memoryUsage.rss();
-    const settle = () => new Promise((r) => setTimeout(r, 1500));
-    (async () => {
-      await settle();
-      const before = rss();
-      const keep = [];
-      for (let i = 0; i < ${IDLE_SESSIONS}; i++) {
-        const t = new Terminal({ cols: 80, rows: 24, scrollback: 10000, allowProposedApi: true });
-        const p = pty.spawn('/bin/sh', [], { cols: 80, rows: 24, cwd: ${JSON.stringify(home)}, env: process.env });
-        p.onData((d) => t.write(d));
-        keep.push([t, p]);
-      }
-      await settle();
-      process.stdout.write(String((rss() - before) / ${IDLE_SESSIONS}));
-      for (const [, p] of keep) p.kill();
-      process.exit(0);
-    })();`;
-  const ref = await new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', refScript], { env, cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.on('exit', (code) => (code === 0 ? resolve(Number(out)) : reject(new Error(`reference exited ${code}`))));
+  const ref = await reference(IDLE_SESSIONS, 0);
+
+  // (c) idle CPU: 10 idle sessions, one client attached to one of them, for IDLE_SECONDS.
+  const listed = (await control.request('sessions.list', {})).result.sessions;
+  for (const s of listed.slice(CPU_SESSIONS)) await control.request('sessions.close', { session: s.id });
+  await control.request('attach', { session: listed[0].id, view: 1, cols: 80, rows: 24 });
+  control.onFrame((h) => control.ack(h.view, h.seq));
+  await new Promise((r) => setTimeout(r, IDLE_SETTLE_MS));
+  const cpu0 = cpuTicks(host.pid);
+  await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
+  const hostCpuPct = ((cpuTicks(host.pid) - cpu0) / CLOCK_TICKS / IDLE_SECONDS) * 100;
+  const refCpu = await reference(CPU_SESSIONS, IDLE_SECONDS * 1000);
+  await control.request('detach', { view: 1 });
+
+  // (d) key → echo across the process hop: a key intent to a shell, until a frame shows the
+  // cursor moved past the echoed character; next to raw node-pty (write → the echo in onData).
+  const typist = await HostClient.connect(socket, { client: 'bench-typist', version: '0' });
+  clients.push(typist);
+  let lastCursor = -1;
+  let onCursor = null;
+  typist.onFrame((h) => {
+    lastCursor = h.cursor.x;
+    typist.ack(h.view, h.seq);
+    onCursor?.();
   });
+  await typist.request('attach', { session: listed[0].id, view: 1, cols: 80, rows: 24 });
+  await waitUntil(() => lastCursor >= 0, 'the first frame');
+  const echo = [];
+  for (let i = 0; i < KEYS; i++) {
+    if (i % 40 === 0) {
+      typist.input(1, { kind: 'key', key: 'u', ctrl: true });
+      await waitUntil(() => lastCursor <= 2, 'the line to clear');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const want = lastCursor + 1;
+    const t0 = performance.now();
+    const seen = new Promise((r) => (onCursor = () => lastCursor >= want && r()));
+    typist.input(1, { kind: 'key', key: 'a', text: 'a' });
+    await seen;
+    echo.push(performance.now() - t0);
+    onCursor = null;
+    // Typing speed of a fast typist (80 ms a key), so frames are never merged.
+    await new Promise((r) => setTimeout(r, 30));
+  }
+  await typist.request('detach', { view: 1 });
+  const rawEcho = await rawPtyEcho();
+
   for (const s of (await control.request('sessions.list', {})).result.sessions) await control.request('sessions.close', { session: s.id });
 
   // (a) a session with 10,000 lines of scrollback, attached again and again.
@@ -165,7 +268,12 @@ try {
   console.log(`    reference (in-process screen build, raw @xterm/headless): ${fmt(refBuild)}`);
   console.log(`(b) host memory per idle 80×24 session (${IDLE_SESSIONS} sessions, scrollback 10,000):`);
   console.log(`    termio-host: ${mb(hostPerSession)} per session (host RSS ${mb(rss0)} → ${mb(rssN)})   target ≤ 3 MB ${hostPerSession <= 3 * 1024 * 1024 ? 'met' : 'MISSED'}`);
-  console.log(`    reference (raw node-pty + @xterm/headless in plain Node): ${mb(ref)} per session`);
+  console.log(`    reference (raw node-pty + @xterm/headless in plain Node): ${mb(ref.perSession)} per session`);
+  console.log(`(c) idle host CPU, ${CPU_SESSIONS} idle sessions and one attached client, over ${IDLE_SECONDS} s:`);
+  console.log(`    termio-host: ${hostCpuPct.toFixed(2)} % of a core   target < 0.5 % ${hostCpuPct < 0.5 ? 'met' : 'MISSED'}`);
+  console.log(`    reference (${CPU_SESSIONS} raw node-pty + @xterm/headless in plain Node): ${refCpu.cpuPct.toFixed(2)} % of a core`);
+  console.log(`(d) key intent → frame showing the echo, across the process hop (no painting): ${fmt(echo)}  p99 ${pct(echo, 99).toFixed(1)} ms`);
+  console.log(`    reference (raw node-pty write → echo in onData, same shell): ${fmt(rawEcho)}  p99 ${pct(rawEcho, 99).toFixed(1)} ms`);
 } finally {
   for (const c of clients) c.close();
   host.kill('SIGTERM');
