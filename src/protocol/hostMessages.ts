@@ -18,6 +18,13 @@ export const MAX_ROWS_PER_REQUEST = 1000;
 export const MAX_FIND_MATCHES = 1000;
 /** Find queries are typed by a person; 1,024 chars is far past any real one. */
 const MAX_QUERY_CHARS = 1024;
+/** A title is a line in a tab and a menu; 256 is far more than either shows. */
+const MAX_TITLE_CHARS = 256;
+/** Key names are at most a dozen characters ('NumpadSubtract'); 32 leaves room. */
+const MAX_KEY_CHARS = 32;
+/** The text one key press produces: one grapheme, which can be several code points (a flag, a
+ *  family emoji); 16 UTF-16 units covers them. */
+const MAX_KEY_TEXT_CHARS = 16;
 
 const uint32 = z.number().int().min(0).max(0xffffffff);
 const cols = z.number().int().min(1).max(MAX_COLS);
@@ -43,7 +50,7 @@ export const HostParamsSchemas = {
     argv: z.array(z.string().max(MAX_PATH_CHARS)).min(1).max(MAX_ARGV).optional().describe('omitted = the login shell'),
     cols: cols.optional(),
     rows: rows.optional(),
-    title: z.string().max(256).optional(),
+    title: z.string().max(MAX_TITLE_CHARS).optional(),
   }),
   'sessions.close': z.strictObject({ session: sessionRef }),
   attach: z.strictObject({
@@ -75,7 +82,7 @@ const mods = { shift: z.boolean().optional(), ctrl: z.boolean().optional(), alt:
 
 /** Input as intent: the host turns it into bytes with the emulator's current modes. */
 export const InputIntentSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('key'), key: z.string().min(1).max(32), text: z.string().max(16).optional(), ...mods }),
+  z.strictObject({ kind: z.literal('key'), key: z.string().min(1).max(MAX_KEY_CHARS), text: z.string().max(MAX_KEY_TEXT_CHARS).optional(), ...mods }),
   z.strictObject({ kind: z.literal('text'), text: z.string().min(1).describe('typed text (an input method commit), sent as is') }),
   z.strictObject({ kind: z.literal('paste'), text: z.string() }),
   z.strictObject({

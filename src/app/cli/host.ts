@@ -30,7 +30,7 @@ Exit codes: 0 ok, 2 bad usage, 4 no host running (status, stop), 1 anything else
 /** A stop gives sessions 0.8 s to leave after the hang-up, then kills them; 5 s covers that on a
  *  loaded machine. */
 const STOP_WAIT_MS = 5_000;
-/** How often `stop` checks whether the host process is gone. */
+/** How often `stop` checks whether the host process is gone: the exit shows within a frame. */
 const STOP_POLL_MS = 20;
 
 function fmtBytes(n: number): string {

@@ -10,7 +10,8 @@ import { termioPaths } from '../host/paths';
 
 /** A host is listening within a few hundred ms of its start; 10 s covers a loaded machine. */
 export const HOST_START_TIMEOUT_MS = 10_000;
-/** How often a starting command retries the socket while the host comes up. */
+/** How often a starting command retries the socket while the host comes up: it listens about
+ *  200 ms after its start, so a handful of tries, not a busy loop. */
 const HOST_START_POLL_MS = 50;
 
 export function hostSocketPath(env: NodeJS.ProcessEnv): string {
