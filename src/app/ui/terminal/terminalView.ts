@@ -12,7 +12,6 @@ import {
   QInputMethodQueryEvent,
   QKeyEvent,
   QMouseEvent,
-  QPainter,
   QRect,
   QResizeEvent,
   QWheelEvent,
@@ -25,8 +24,10 @@ import {
   type Event, type FindDirection, type Frame, type KeyInput, type MouseButton, type Session, type Theme, type Disposable,
 } from '../../../terminal';
 import { FindBar } from './findBar';
+import { GridOps } from './gridOps';
 import { GridPainter, makeCellFonts, type CellFonts, type Highlight } from './gridPainter';
 import { keyInputFromQt, QtMod } from './keyMapping';
+import { NativeGrid } from './nativeGrid';
 
 export interface TerminalViewOptions {
   fontFamily?: string;
@@ -82,6 +83,9 @@ export class TerminalView implements Disposable {
   private theme: Theme;
   private fonts: CellFonts;
   private readonly grid: GridPainter;
+  /** The frame's drawing operations, reused from paint to paint. */
+  private readonly ops = new GridOps();
+  private native: NativeGrid;
   private fontFamily: string;
   private fontSize: number;
   private readonly optionAsMeta: boolean;
@@ -127,6 +131,7 @@ export class TerminalView implements Disposable {
     this.openLink = options.openLink ?? defaultOpenLink;
     this.fonts = makeCellFonts(this.fontFamily, this.fontSize);
     this.grid = new GridPainter(this.fonts, this.theme);
+    this.native = new NativeGrid(this.fontFamily, this.fontSize, this.fonts);
 
     const w = new QWidget();
     this.widget = w;
@@ -175,6 +180,7 @@ export class TerminalView implements Disposable {
     this.fontSize = size;
     this.fonts = makeCellFonts(family, size);
     this.grid.setFonts(this.fonts);
+    this.native = new NativeGrid(family, size, this.fonts);
     this.widget.setMinimumSize(Math.ceil(this.fonts.cellW * 2), this.fonts.cellH);
     this.fitSessionToWidget();
     this.invalidate();
@@ -267,31 +273,27 @@ export class TerminalView implements Disposable {
   }
 
   private handlePaint(): void {
-    const painter = new QPainter(this.widget);
-    try {
-      const width = this.widget.width();
-      const height = this.widget.height();
-      this.dpr = this.widget.devicePixelRatioF() || 1;
-      if (this.bellFlash) {
-        painter.fillRect(0, 0, width, height, this.grid.color(this.theme.foreground));
-        return;
-      }
+    const width = this.widget.width();
+    const height = this.widget.height();
+    this.dpr = this.widget.devicePixelRatioF() || 1;
+    const ops = this.ops;
+    ops.reset();
+    if (this.bellFlash) {
+      ops.fill(0, 0, width, height, this.theme.foreground);
+    } else if (!this.lastFrame) {
+      // Before the first frame there is nothing to show but the background (the first frame is
+      // scheduled by the constructor).
+      ops.fill(0, 0, width, height, this.theme.background);
+    } else {
       // Anything but our own repaint (expose, resize, show) paints every row: what the window
       // system shows of the widget may be stale.
       const partial = this.ownRepaint && !this.fullRedraw;
       const state = { focused: this.focused, blinkOn: this.blinkOn, preedit: this.preedit, highlights: this.visibleHighlights() };
-      // Before the first frame there is nothing to show but the background (the first frame is
-      // scheduled by the constructor).
-      if (!this.lastFrame) {
-        painter.fillRect(0, 0, width, height, this.grid.color(this.theme.background));
-        return;
-      }
-      this.grid.paint(painter, this.lastFrame, partial ? this.pendingRows : 'all', width, height, state);
+      this.grid.paint(ops, this.lastFrame, partial ? this.pendingRows : 'all', width, height, state);
       this.pendingRows.clear();
       this.fullRedraw = false;
-    } finally {
-      painter.end();
     }
+    this.native.paintWidget(this.widget, ops);
   }
 
   // ---- find in scrollback ----------------------------------------------------------------
