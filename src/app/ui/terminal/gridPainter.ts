@@ -2,41 +2,10 @@
 // grid: colours resolved against the theme, backgrounds of neighbouring runs merged into one
 // fill, box drawing as geometry, text as runs the native painter draws from its glyph cache.
 // Column x positions use the font's own (fractional) advance; cell edges are whole pixels.
-import { QColor, QFont, QFontMetrics, QFontMetricsF, QFontWeight } from '@nodegui/nodegui';
 import { dimColor, resolveColor, wcwidth, type CursorState, type Frame, type Run, type Theme } from '../../../terminal';
 import { boxShapes, isBoxChar, type BoxShape } from './boxDrawing';
-import { GridOps, type FontSlot } from './gridOps';
-
-export interface CellFonts {
-  regular: QFont;
-  bold: QFont;
-  italic: QFont;
-  boldItalic: QFont;
-  /** Logical pixels per column: the font's advance, usually fractional (e.g. 9.0156). */
-  cellW: number;
-  /** Logical pixels per row (whole pixels, so rows never blend into each other). */
-  cellH: number;
-  ascent: number;
-  underlinePos: number;
-  strikePos: number;
-  lineWidth: number;
-}
-
-export function makeCellFonts(family: string, size: number): CellFonts {
-  const regular = new QFont(family, size);
-  const bold = new QFont(family, size, QFontWeight.Bold);
-  const italic = new QFont(family, size, QFontWeight.Normal, true);
-  const boldItalic = new QFont(family, size, QFontWeight.Bold, true);
-  const fm = new QFontMetrics(regular);
-  // The integer advance of QFontMetrics is rounded (9 for 9.0156): text drawn by Qt drifts
-  // off a grid built on it by a pixel every ~50 columns. The real advance keeps them together.
-  const cellW = Math.max(1, new QFontMetricsF(regular).horizontalAdvance('M'));
-  const cellH = Math.max(1, fm.lineSpacing());
-  return {
-    regular, bold, italic, boldItalic, cellW, cellH, ascent: fm.ascent(),
-    underlinePos: Math.max(1, fm.underlinePos()), strikePos: fm.strikeOutPos(), lineWidth: Math.max(1, fm.lineWidth()),
-  };
-}
+import type { CellFonts } from './cellFonts';
+import type { FontSlot, GridOps } from './gridOps';
 
 /** Extra backgrounds under the text of a viewport row, columns [start, end) (find matches). */
 export interface Highlight {
@@ -69,7 +38,6 @@ const FIRST_BOX = 0x2500;
 const BOX_WIDTHS = 256;
 
 export class GridPainter {
-  private readonly colors = new Map<number, QColor>();
   /** Box-drawing shapes per code point and cell width, for the current cell size. */
   private readonly boxes = new Map<number, BoxShape[] | null>();
 
@@ -89,22 +57,11 @@ export class GridPainter {
 
   setTheme(theme: Theme): void {
     this.theme = theme;
-    this.colors.clear();
   }
 
   /** The pixel x of a column's left edge (cell edges are whole pixels; text uses col × cellW). */
   colX(col: number): number {
     return Math.round(col * this.fonts.cellW);
-  }
-
-  /** A theme colour as a NodeGUI QColor (for the widgets around the grid). */
-  color(rgb: number): QColor {
-    let c = this.colors.get(rgb);
-    if (!c) {
-      c = new QColor((rgb >> 16) & 0xff, (rgb >> 8) & 0xff, rgb & 0xff);
-      this.colors.set(rgb, c);
-    }
-    return c;
   }
 
   /**

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import type { QWidget } from '@nodegui/nodegui';
 import { appRoot } from '../../platform';
-import type { CellFonts } from './gridPainter';
+import type { CellFonts } from './cellFonts';
 import type { GridOps } from './gridOps';
 
 /** A painter: fonts, cell metrics and the glyph cache for one font family and size. */

@@ -25,7 +25,8 @@ import {
 } from '../../../terminal';
 import { FindBar } from './findBar';
 import { GridOps } from './gridOps';
-import { GridPainter, makeCellFonts, type CellFonts, type Highlight } from './gridPainter';
+import { makeCellFonts, type CellFonts } from './cellFonts';
+import { GridPainter, type Highlight } from './gridPainter';
 import { keyInputFromQt, QtMod } from './keyMapping';
 import { NativeGrid } from './nativeGrid';
 
