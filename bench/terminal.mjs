@@ -17,6 +17,7 @@ import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { writeCorpora } from './lib/corpora.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -34,39 +35,6 @@ const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
 const pct = (a, p) => [...a].sort((x, y) => x - y)[Math.min(a.length - 1, Math.floor((a.length * p) / 100))];
 const f1 = (n) => n.toFixed(1);
 const f2 = (n) => n.toFixed(2);
-
-// ---- corpora ------------------------------------------------------------------------------
-function writeCorpora() {
-  const unicode = [];
-  const samples = ['日本語のテキスト', '한국어 문장', 'émoji 😀🎉👍🏽', 'e\u0301 a\u0308 ñ', '✳ ⠋ ⏺ →', 'Ελληνικά Русский'];
-  for (let i = 0; i < 60_000; i++) unicode.push(`${i} ${samples[i % samples.length]} ${samples[(i + 3) % samples.length]}`);
-  writeFileSync(join(work, 'unicode.txt'), unicode.join('\n') + '\n');
-  let tc = '';
-  for (let line = 0; line < 12_000; line++) {
-    for (let c = 0; c < 80; c++) {
-      const h = (line * 3 + c * 5) % 256;
-      tc += `\x1b[38;2;${h};${255 - h};${(h * 7) % 256}m${String.fromCharCode(33 + ((line + c) % 90))}`;
-    }
-    tc += '\x1b[0m\n';
-  }
-  writeFileSync(join(work, 'truecolor.txt'), tc);
-  let tui = '\x1b[?1049h';
-  const spinner = '⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏';
-  for (let f = 0; f < 20_000; f++) {
-    tui += `\x1b[?2026h\x1b[H\x1b[2K\x1b[1;36m${spinner[f % 10]}\x1b[0m Working… (${f} tokens)`;
-    tui += `\x1b[${(f % 20) + 3};1H\x1b[2K\x1b[38;5;${f % 256}m│ line ${f} of the transcript with some text\x1b[0m`;
-    tui += '\x1b[24;1H\x1b[2K╭─ input ──────────────────────────────╮\x1b[?2026l';
-  }
-  tui += '\x1b[?1049l';
-  writeFileSync(join(work, 'tui.txt'), tui);
-  return [
-    { name: 'ls -lR /usr', argv: ['/bin/sh', '-c', 'ls --color=always -lR /usr 2>/dev/null | head -c 20000000'] },
-    { name: 'seq 1 3000000', argv: ['seq', '1', '3000000'] },
-    { name: 'unicode/emoji', argv: ['cat', join(work, 'unicode.txt')] },
-    { name: 'truecolor/char', argv: ['cat', join(work, 'truecolor.txt')] },
-    { name: 'TUI redraw', argv: ['cat', join(work, 'tui.txt')] },
-  ];
-}
 
 // ---- headless part --------------------------------------------------------------------------
 async function rawRun(argv) {
@@ -120,7 +88,7 @@ async function sessionRun(argv) {
 async function throughput() {
   console.log('Throughput, pty → emulator (→ render model at ≤60 fps), 80×24, scrollback 10k; median of', RUNS);
   console.log('  corpus            MB      raw MB/s   session MB/s   ratio   target ≥ 0.8×');
-  for (const c of writeCorpora()) {
+  for (const c of writeCorpora(work)) {
     const raw = [];
     const ses = [];
     let mb = 0;

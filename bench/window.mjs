@@ -6,15 +6,12 @@
 //  - restoring 20 saved sessions: window shown (≤ 1 s) and all sessions spawned (≤ 3 s) after
 //    process start, next to an app start with nothing to restore.
 // Run after `npm run build`: node bench/window.mjs
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { App } from './lib/app.mjs';
 import { startXvfb } from './lib/xvfb.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const termio = join(root, 'bin', 'termio');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function pct(xs, p) {
@@ -22,58 +19,6 @@ function pct(xs, p) {
   return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN;
 }
 const fmt = (xs) => `p50 ${pct(xs, 50).toFixed(1)} ms  p99 ${pct(xs, 99).toFixed(1)} ms  (n=${xs.length})`;
-
-class App {
-  constructor(display, home) {
-    this.home = home;
-    this.env = {
-      PATH: `${join(home, 'bin')}:${process.env.PATH}`,
-      HOME: home,
-      TERMIO_HOME: join(home, '.termio'),
-      DISPLAY: display,
-      SHELL: '/bin/sh',
-      XDG_RUNTIME_DIR: home,
-      TERMIO_LOG_LEVEL: 'debug',
-      DBUS_SESSION_BUS_ADDRESS: 'disabled:',
-      LANG: 'C.UTF-8',
-    };
-    mkdirSync(join(home, '.termio', 'config'), { recursive: true });
-    writeFileSync(join(home, '.termio', 'config', 'settings.json'), '{ "welcomeShown": true }');
-  }
-  start() {
-    this.proc = spawn(process.execPath, [join(root, 'dist', 'app', 'main.js')], { env: this.env, stdio: 'ignore' });
-    this.exited = new Promise((r) => this.proc.once('exit', r));
-  }
-  log() {
-    try {
-      return readFileSync(join(this.home, '.termio', 'logs', 'termio.log'), 'utf8');
-    } catch {
-      return '';
-    }
-  }
-  entries(msg) {
-    return this.log().split('\n').filter((l) => l.includes(` ${msg} {`)).map((l) => JSON.parse(l.slice(l.indexOf('{'))));
-  }
-  async waitFor(check, what, timeout = 30_000) {
-    const t0 = Date.now();
-    for (;;) {
-      const v = check();
-      if (v) return v;
-      if (Date.now() - t0 > timeout) throw new Error(`timed out waiting for ${what}`);
-      await sleep(20);
-    }
-  }
-  cli(...args) {
-    return spawnSync(termio, args, { env: this.env, encoding: 'utf8' });
-  }
-  xdotool(...args) {
-    return spawnSync('xdotool', args, { env: this.env, encoding: 'utf8' }).stdout.trim();
-  }
-  async stop() {
-    this.proc.kill('SIGTERM');
-    await this.exited;
-  }
-}
 
 async function switching(display, sessions) {
   const home = mkdtempSync(join(tmpdir(), 'termio-bench-'));

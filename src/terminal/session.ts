@@ -6,6 +6,7 @@ import { accessSync, constants as fsConstants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import * as pty from 'node-pty';
 import type { Terminal } from '@xterm/headless';
+import { findAll, type BufferRange } from './bufferSearch';
 import { createEmulator } from './createEmulator';
 import { DisposableStore, Emitter, toDisposable, type Disposable, type Event } from './events';
 import { FlowController } from './flowControl';
@@ -319,6 +320,18 @@ export class Session implements Disposable {
   scrollToBottom(): void {
     this.emulator.scrollToBottom();
     this._onRender.fire();
+  }
+
+  /** Where the viewport is, in absolute buffer lines: views place find matches and scroll with
+   *  it without reaching into the emulator. */
+  get viewport(): { top: number; bottom: number; length: number; altScreen: boolean } {
+    const buf = this.emulator.buffer.active;
+    return { top: buf.viewportY, bottom: buf.baseY, length: buf.length, altScreen: buf.type === 'alternate' };
+  }
+
+  /** Every match of `query` in the scrollback and screen, oldest first (case-insensitive). */
+  find(query: string): BufferRange[] {
+    return findAll(this.emulator.buffer.active, this.emulator.cols, query);
   }
 
   /** Asks views to repaint (after a selection change, for example). */

@@ -20,7 +20,7 @@ import {
   WidgetEventTypes,
 } from '@nodegui/nodegui';
 import {
-  darkTheme, Emitter, findAll, findLinks, nextMatchIndex, rangeRows, type BufferPoint, type BufferRange, type CursorState,
+  darkTheme, Emitter, findLinks, nextMatchIndex, rangeRows, type BufferPoint, type BufferRange, type CursorState,
   type Event, type FindDirection, type Frame, type KeyInput, type MouseButton, type Session, type Theme, type Disposable,
 } from '../../../terminal';
 import { FindBar } from './findBar';
@@ -331,14 +331,14 @@ export class TerminalView implements Disposable {
    */
   private search(step: FindDirection | 'start' | 'refresh'): void {
     const query = this.findBar?.query ?? '';
-    const buf = this.session.emulator.buffer.active;
+    const view = this.session.viewport;
     const previous = this.matches[this.currentMatch]?.start ?? null;
-    this.matches = findAll(buf, this.session.cols, query);
+    this.matches = this.session.find(query);
     if (step === 'refresh') {
       const same = previous ? this.matches.findIndex((m) => m.start.x === previous.x && m.start.y === previous.y) : -1;
       this.currentMatch = same >= 0 ? same : Math.min(this.currentMatch, this.matches.length - 1);
     } else {
-      const bottom: BufferPoint = { x: this.session.cols, y: buf.viewportY + this.session.rows - 1 };
+      const bottom: BufferPoint = { x: this.session.cols, y: view.top + this.session.rows - 1 };
       const from = step === 'start' || !previous ? bottom : previous;
       this.currentMatch = nextMatchIndex(this.matches, from, step === 'start' ? 'up' : step);
       const m = this.matches[this.currentMatch];
@@ -351,11 +351,11 @@ export class TerminalView implements Disposable {
 
   /** Scrolls so the match is on screen (about a third from the top), unless it already is. */
   private reveal(m: BufferRange): void {
-    const buf = this.session.emulator.buffer.active;
+    const view = this.session.viewport;
     const rows = this.session.rows;
-    if (m.start.y >= buf.viewportY && m.end.y < buf.viewportY + rows) return;
-    const target = Math.max(0, Math.min(buf.baseY, m.start.y - Math.floor(rows / 3)));
-    this.session.scrollLines(target - buf.viewportY);
+    if (m.start.y >= view.top && m.end.y < view.top + rows) return;
+    const target = Math.max(0, Math.min(view.bottom, m.start.y - Math.floor(rows / 3)));
+    this.session.scrollLines(target - view.top);
   }
 
   private scheduleFindRefresh(): void {
@@ -369,7 +369,7 @@ export class TerminalView implements Disposable {
   /** Matches on the viewport's rows, the current one marked. */
   private visibleHighlights(): Highlight[] {
     if (this.matches.length === 0) return [];
-    const top = this.session.emulator.buffer.active.viewportY;
+    const top = this.session.viewport.top;
     const rows = this.session.rows;
     const out: Highlight[] = [];
     for (let i = 0; i < this.matches.length; i++) {
@@ -484,7 +484,7 @@ export class TerminalView implements Disposable {
     }
     if (isMac && k.meta && (k.key === 'ArrowUp' || k.key === 'ArrowDown' || k.key === 'Home' || k.key === 'End')) {
       if (k.key === 'End' || k.key === 'ArrowDown') this.session.scrollToBottom();
-      else this.session.scrollLines(-this.session.emulator.buffer.active.length);
+      else this.session.scrollLines(-this.session.viewport.length);
       return true;
     }
     return false;
@@ -627,7 +627,7 @@ export class TerminalView implements Disposable {
       for (let i = 0; i < Math.abs(notches); i++) this.session.sendMouse({ kind: 'wheel', button, col, row, ...this.mouseMods(mods) });
       return;
     }
-    if (this.session.emulator.buffer.active.type === 'alternate') {
+    if (this.session.viewport.altScreen) {
       // Full-screen apps without mouse support (less, man) scroll with arrow keys.
       const key = notches > 0 ? 'ArrowUp' : 'ArrowDown';
       for (let i = 0; i < Math.abs(notches) * WHEEL_LINES; i++) this.session.sendKey({ key });
