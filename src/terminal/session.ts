@@ -16,7 +16,7 @@ import { InBandSignals, type Notification, type Progress } from './inBandSignals
 import {
   encodeFocus, encodeKey, encodeMouse, encodePaste, type InputModes, type KeyInput, type MouseInput,
 } from './inputEncoding';
-import { RenderModel } from './renderModel';
+import { RenderModel, SYNC_OUTPUT_TIMEOUT_MS } from './renderModel';
 import { TerminalModes, type CursorShape } from './terminalModes';
 
 export type { Disposable, Event } from './events';
@@ -51,9 +51,7 @@ const DEFAULT_COLS = 80;
 const DEFAULT_ROWS = 24;
 /** Scrollback lines kept per session (issue 3: 10,000 by default). */
 const DEFAULT_SCROLLBACK = 10_000;
-/** How long a DEC synchronized update (?2026h) may hold back rendering if the application never
- *  ends it: xterm.js's renderer uses the same 1 s. */
-export const SYNC_OUTPUT_TIMEOUT_MS = 1000;
+export { SYNC_OUTPUT_TIMEOUT_MS };
 /** Grace between SIGHUP and SIGKILL when a session is disposed: long enough for a shell or an
  *  agent to save state on hang-up, short enough that closing a tab never leaves a process. */
 export const KILL_GRACE_MS = 2000;
@@ -227,6 +225,8 @@ export class Session implements Disposable {
           if (!this.disposed) this._onRender.fire();
         }, SYNC_OUTPUT_TIMEOUT_MS);
       }
+      // An update ended during this parse and its whole frame was kept: that one may be shown.
+      if (this.renderModel.hasSnapshot) this._onRender.fire();
       return;
     }
     if (this.syncTimer) {
