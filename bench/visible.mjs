@@ -11,14 +11,14 @@
 //  - idle CPU with 10 shells, the visible one with a blinking cursor, vs the same with a steady
 //    cursor (target < 1 % of a core).
 // Run after `npm run build`: node bench/visible.mjs [--runs 3]
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { App } from './lib/app.mjs';
 import { writeCorpora } from './lib/corpora.mjs';
+import { startXev, wallNow as now } from './lib/xev.mjs';
 import { startXvfb } from './lib/xvfb.mjs';
 
 const require = createRequire(import.meta.url);
@@ -36,7 +36,6 @@ const CLK_TCK = 100; // Linux USER_HZ: /proc/<pid>/stat counts CPU time in 1/100
 const QUIET_MS = 300;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const now = () => performance.timeOrigin + performance.now();
 const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
 const pct = (a, p) => [...a].sort((x, y) => x - y)[Math.min(a.length - 1, Math.floor((a.length * p) / 100))];
 const f1 = (n) => n.toFixed(1);
@@ -139,34 +138,10 @@ async function throughput(display) {
   await app.stop();
 }
 
-/** xev in its own window prints each KeyPress: the X input path alone, as the reference. */
-async function xevClient(display) {
-  const xev = spawn('xev', ['-event', 'keyboard', '-geometry', '200x100+0+0'], { env: { ...process.env, DISPLAY: display } });
-  let out = '';
-  let presses = 0;
-  const waiters = [];
-  xev.stdout.on('data', (d) => {
-    out += d.toString();
-    const n = (out.match(/^KeyPress event/gm) ?? []).length;
-    while (presses < n) {
-      presses++;
-      const at = now();
-      waiters.splice(0).forEach((w) => w(at));
-    }
-  });
-  const env = { ...process.env, DISPLAY: display };
-  const win = await until(() => spawnSync('xdotool', ['search', '--onlyvisible', '--name', '^Event Tester$'], { env, encoding: 'utf8' }).stdout.trim().split('\n')[0], 'the xev window', 10_000);
-  return {
-    win,
-    nextPress: () => new Promise((r) => waiters.push(r)),
-    stop: () => xev.kill('SIGTERM'),
-  };
-}
-
 async function keyEcho(display) {
   const { app, home, win } = await openApp(display);
   const id = await shell(app, home);
-  const xev = await xevClient(display);
+  const xev = await startXev(display);
   const env = { ...process.env, DISPLAY: display };
   const key = (ch) => spawnSync('xdotool', ['key', ch], { env });
   const focus = (w) => spawnSync('xdotool', ['windowfocus', '--sync', w], { env });

@@ -250,7 +250,8 @@ export class TermioApp {
       // Benchmarks time what a user sees against their own clock: the wall time each frame ends.
       if (TRACE_FRAMES) this.log.debug('frame painted', { id: r.id, at: +(performance.timeOrigin + f.start + f.paintMs).toFixed(2), ms: +f.paintMs.toFixed(2), rows: f.rows });
       if (this.switchStarted?.id !== r.id) return;
-      this.log.debug('switch painted', { id: r.id, ms: +(performance.now() - this.switchStarted.at).toFixed(2) });
+      const end = performance.now();
+      this.log.debug('switch painted', { id: r.id, ms: +(end - this.switchStarted.at).toFixed(2), at: +(performance.timeOrigin + end).toFixed(2) });
       this.switchStarted = null;
     });
     win.addSession(r.id, view);
