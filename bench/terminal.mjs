@@ -18,6 +18,7 @@ import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { writeCorpora } from './lib/corpora.mjs';
+import { rawTerminalRun } from './lib/rawTerminal.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -37,23 +38,7 @@ const f1 = (n) => n.toFixed(1);
 const f2 = (n) => n.toFixed(2);
 
 // ---- headless part --------------------------------------------------------------------------
-async function rawRun(argv) {
-  const pty = require('node-pty');
-  const { Terminal } = require('@xterm/headless');
-  const term = new Terminal({ cols: 80, rows: 24, scrollback: 10_000, allowProposedApi: true });
-  const t0 = performance.now();
-  const p = pty.spawn(argv[0], argv.slice(1), { cols: 80, rows: 24, cwd: work, env: { ...process.env, TERM: 'xterm-256color' }, encoding: null });
-  let bytes = 0;
-  p.onData((d) => {
-    bytes += d.length;
-    term.write(d);
-  });
-  await new Promise((r) => p.onExit(r));
-  await new Promise((r) => term.write('', r));
-  const ms = performance.now() - t0;
-  term.dispose();
-  return { ms, bytes };
-}
+const rawRun = (argv) => rawTerminalRun(argv, { cols: 80, rows: 24, cwd: work });
 
 async function sessionRun(argv) {
   const { Session } = require(join(root, 'dist', 'terminal'));

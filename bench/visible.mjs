@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from './lib/app.mjs';
 import { writeCorpora } from './lib/corpora.mjs';
+import { rawTerminalRun } from './lib/rawTerminal.mjs';
 import { startXev, wallNow as now } from './lib/xev.mjs';
 import { startXvfb } from './lib/xvfb.mjs';
 
@@ -65,20 +66,9 @@ async function until(check, what, timeout = 120_000) {
   }
 }
 
-/** The reference: node-pty + @xterm/headless, nothing else, at the app's grid size. */
+/** The reference at the app's grid size, timed by the same shell wrapper as the app's runs. */
 async function rawRun(argv, cols, rows, out) {
-  const pty = require('node-pty');
-  const { Terminal } = require('@xterm/headless');
-  const term = new Terminal({ cols, rows, scrollback: 10_000, allowProposedApi: true });
-  const p = pty.spawn('/bin/sh', [timed, out, ...argv], { cols, rows, cwd: work, env: { ...process.env, TERM: 'xterm-256color' }, encoding: null });
-  let bytes = 0;
-  p.onData((d) => {
-    bytes += d.length;
-    term.write(d);
-  });
-  await new Promise((r) => p.onExit(r));
-  await new Promise((r) => term.write('', r));
-  term.dispose();
+  const { bytes } = await rawTerminalRun(['/bin/sh', timed, out, ...argv], { cols, rows, cwd: work });
   return { us: Number(readFileSync(out, 'utf8')), bytes };
 }
 

@@ -7,7 +7,8 @@ export const wallNow = () => performance.timeOrigin + performance.now();
 
 export async function startXev(display) {
   const env = { ...process.env, DISPLAY: display };
-  const xev = spawn('xev', ['-event', 'keyboard', '-geometry', '200x100+0+0'], { env });
+  // Line-buffered: into a pipe xev's stdout would otherwise be flushed only when a buffer fills.
+  const xev = spawn('stdbuf', ['-oL', 'xev', '-event', 'keyboard', '-geometry', '200x100+0+0'], { env });
   let out = '';
   const presses = [];
   const waiters = [];

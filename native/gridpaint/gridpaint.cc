@@ -418,6 +418,18 @@ bool getFrame(napi_env env, napi_value* argv, FrameArgs& f) {
   return true;
 }
 
+// Reads exactly `n` arguments and the painter in the first one; throws with `usage` otherwise.
+Painter* painterCall(napi_env env, napi_callback_info info, size_t n, napi_value* argv, const char* usage) {
+  size_t argc = n;
+  if (napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr) != napi_ok || argc < n) {
+    fail(env, std::string(usage) + " takes " + std::to_string(n) + " arguments");
+    return nullptr;
+  }
+  Painter* painter = getPainter(env, argv[0]);
+  if (!painter) fail(env, std::string(usage) + ": the first argument is not a painter from create()");
+  return painter;
+}
+
 bool haveApp(napi_env env) {
   if (QCoreApplication::instance() && qobject_cast<QGuiApplication*>(QCoreApplication::instance())) return true;
   fail(env, "needs a QApplication (load NodeGUI first)");
@@ -447,12 +459,9 @@ napi_value Create(napi_env env, napi_callback_info info) {
 
 // paintWidget(painter, widget external QObject, ops, count, text): call from the widget's paint event.
 napi_value PaintWidget(napi_env env, napi_callback_info info) {
-  size_t argc = 5;
   napi_value argv[5];
-  CHECK(napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr));
-  if (argc < 5) return fail(env, "paintWidget(painter, widget, ops, count, text) takes 5 arguments");
-  Painter* painter = getPainter(env, argv[0]);
-  if (!painter) return fail(env, "the first argument is not a painter from create()");
+  Painter* painter = painterCall(env, info, 5, argv, "paintWidget(painter, widget, ops, count, text)");
+  if (!painter) return nullptr;
   void* obj = nullptr;
   if (napi_get_value_external(env, argv[1], &obj) != napi_ok) return fail(env, "widget must be widget.native.__external_qobject__()");
   QWidget* widget = qobject_cast<QWidget*>(static_cast<QObject*>(obj));
@@ -467,12 +476,9 @@ napi_value PaintWidget(napi_env env, napi_callback_info info) {
 // paintImage(painter, width, height, dpr, ops, count, text) -> ArrayBuffer of 32-bit 0xAARRGGBB
 // pixels, (width × dpr) × (height × dpr): the same painting offscreen, for tests and benchmarks.
 napi_value PaintImage(napi_env env, napi_callback_info info) {
-  size_t argc = 7;
   napi_value argv[7];
-  CHECK(napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr));
-  if (argc < 7) return fail(env, "paintImage(painter, width, height, dpr, ops, count, text) takes 7 arguments");
-  Painter* painter = getPainter(env, argv[0]);
-  if (!painter) return fail(env, "the first argument is not a painter from create()");
+  Painter* painter = painterCall(env, info, 7, argv, "paintImage(painter, width, height, dpr, ops, count, text)");
+  if (!painter) return nullptr;
   bool ok = true;
   const double w = getNumber(env, argv[1], ok);
   const double h = getNumber(env, argv[2], ok);
@@ -497,11 +503,9 @@ napi_value PaintImage(napi_env env, napi_callback_info info) {
 
 // cachedGlyphs(painter) -> characters in the glyph cache (for tests of the cache).
 napi_value CachedGlyphs(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
   napi_value argv[1];
-  CHECK(napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr));
-  Painter* painter = argc ? getPainter(env, argv[0]) : nullptr;
-  if (!painter) return fail(env, "the argument is not a painter from create()");
+  Painter* painter = painterCall(env, info, 1, argv, "cachedGlyphs(painter)");
+  if (!painter) return nullptr;
   napi_value out;
   CHECK(napi_create_double(env, double(painter->cachedEntries()), &out));
   return out;
