@@ -392,7 +392,7 @@ bool getFrame(napi_env env, napi_value* argv, FrameArgs& f) {
   bool ok = true;
   const double count = getNumber(env, argv[1], ok);
   if (!ok || count < 0 || count > length || count != std::floor(count)) {
-    return fail(env, "op count " + std::to_string(count) + " is outside the ops array (" + std::to_string(length) + ")"), false;
+    return fail(env, "op count " + QString::number(count).toStdString() + " is outside the ops array (" + std::to_string(length) + ")"), false;
   }
   if (!getString(env, argv[2], f.text)) return fail(env, "text must be a string"), false;
   f.ops = static_cast<const int32_t*>(data);

@@ -26,6 +26,9 @@ iconutil -c icns "$iconset" -o "$app/Contents/Resources/termio.icns"
 # The app's code and its runtime dependencies (dev dependencies pruned).
 rsync -a --delete "$root/dist" "$root/agents" "$root/assets" "$root/bin" "$root/package.json" "$root/package-lock.json" "$app/Contents/Resources/app/"
 (cd "$app/Contents/Resources/app" && cp -R "$root/node_modules" . && npm prune --omit=dev --ignore-scripts >/dev/null)
+# The terminal's painter, where dist/ looks for it (beside node_modules, as in the checkout).
+mkdir -p "$app/Contents/Resources/app/native/gridpaint/build/Release"
+cp "$root/native/gridpaint/build/Release/gridpaint.node" "$app/Contents/Resources/app/native/gridpaint/build/Release/"
 
 cat > "$app/Contents/MacOS/Termio" <<'LAUNCH'
 #!/bin/bash
