@@ -1,8 +1,6 @@
-// gridpaint: paints a terminal frame, encoded by the view as a list of drawing operations, onto a
-// QWidget (inside its paint event) or an offscreen image. Text is drawn from a per-character cache
-// of glyph indexes: Qt shapes and resolves font fallback for a character once, then every frame
-// draws all glyphs of one font and colour with one QGlyphRun, so the cost of a cell does not
-// depend on its script. Colour glyphs (emoji) are rasterised once, scaled to fit their cells.
+// gridpaint: paints a terminal frame, encoded as drawing operations, onto a QWidget or an image.
+// Qt lays out each character once (shaping, font fallback); frames draw the cached glyphs with one
+// QGlyphRun per font and colour, so a cell costs the same in any script. Emoji are cached pictures.
 #include <node_api.h>
 
 #include <QColor>

@@ -1,7 +1,6 @@
-// Turns render-model rows into the grid painter's drawing operations (gridOps.ts) on the cell
-// grid: colours resolved against the theme, backgrounds of neighbouring runs merged into one
-// fill, box drawing as geometry, text as runs the native painter draws from its glyph cache.
-// Column x positions use the font's own (fractional) advance; cell edges are whole pixels.
+// Turns render-model rows into the native painter's drawing operations (gridOps.ts): colours
+// resolved against the theme, neighbouring backgrounds merged, box drawing as geometry, text as
+// runs on the cell grid (x = col × the font's fractional advance; cell edges are whole pixels).
 import { dimColor, resolveColor, wcwidth, type CursorState, type Frame, type Run, type Theme } from '../../../terminal';
 import { boxShapes, isBoxChar, type BoxShape } from './boxDrawing';
 import type { CellFonts } from './cellFonts';

@@ -1,6 +1,6 @@
-// The terminal view: paints a Session's render model with QPainter and turns Qt input (keys,
-// mouse, wheel, IME, clipboard, focus, resize) into session input. At most once per frame the
-// rows that changed are painted straight into the widget (its backing store keeps the rest).
+// The terminal view: paints a Session's render model through the native grid painter and turns
+// Qt input (keys, mouse, wheel, IME, clipboard, focus, resize) into session input. At most once per
+// frame the rows that changed are painted straight into the widget (its backing store keeps the rest).
 import { performance } from 'node:perf_hooks';
 import { spawn } from 'node:child_process';
 import {
