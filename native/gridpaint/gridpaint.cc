@@ -101,9 +101,18 @@ class Painter {
             queue(e, a[0] + k * a[2], a[1], a[2], a[4]);
           }
           break;
-        case kCluster:
-          queue(cluster(a[3], text.mid(a[5], a[6]), a[2]), a[0], a[1], a[2], a[4]);
+        case kCluster: {
+          // One code point (an astral emoji is two UTF-16 units) is looked up without a string.
+          const QChar first = text.at(a[5]);
+          if (a[6] == 1) {
+            queue(single(a[3], first.unicode(), a[2]), a[0], a[1], a[2], a[4]);
+          } else if (a[6] == 2 && first.isHighSurrogate() && text.at(a[5] + 1).isLowSurrogate()) {
+            queue(single(a[3], QChar::surrogateToUcs4(first, text.at(a[5] + 1)), a[2]), a[0], a[1], a[2], a[4]);
+          } else {
+            queue(cluster(a[3], text.mid(a[5], a[6]), a[2]), a[0], a[1], a[2], a[4]);
+          }
           break;
+        }
         case kLine: {
           QPen pen(colour(a[5]));
           pen.setWidth(a[4]);
@@ -153,11 +162,11 @@ class Painter {
   }
 
   // A character's width never changes, so its cell count can pick the font it is built with.
-  const Entry& single(int slot, ushort u, int cells) {
+  const Entry& single(int slot, char32_t cp, int cells) {
     auto& m = singles_[slot & 3];
-    auto it = m.find(u);
+    auto it = m.find(cp);
     if (it != m.end()) return *it->second;
-    return *(m[u] = build(slot, QString(QChar(u)), 0, cells));
+    return *(m[cp] = build(slot, QString::fromUcs4(&cp, 1), 0, cells));
   }
 
   const Entry& cluster(int slot, const QString& s, int cells) {
@@ -320,7 +329,7 @@ class Painter {
   size_t entries_ = 0;
   std::vector<QRawFont> rawFonts_;
   std::unique_ptr<Entry> ascii_[kSlots][kAsciiEnd];
-  std::unordered_map<ushort, std::unique_ptr<Entry>> singles_[kSlots];
+  std::unordered_map<char32_t, std::unique_ptr<Entry>> singles_[kSlots];
   std::unordered_map<QString, std::unique_ptr<Entry>, QStringHash> clusters_[kSlots];
   std::unordered_map<uint64_t, Batch> batches_;
   std::vector<uint64_t> used_;

@@ -46,12 +46,23 @@ describe('grid encoding', () => {
     ]);
   });
 
-  it('keeps a combining mark in the cluster of its base character', async () => {
-    const ops = texts(await encode('\x1b[?25lae\u0301b'));
+  it('keeps a combining mark in the cluster of its base character, the letters around it as text', async () => {
+    const ops = texts(await encode('\x1b[?25lxae\u0301bc'));
     expect(ops.map((o) => [o.op, o.args[0], o.text])).toEqual([
-      [GridOp.cluster, 0, 'a'],
-      [GridOp.cluster, 1, 'e\u0301'],
-      [GridOp.cluster, 2, 'b'],
+      [GridOp.text, 0, 'xa'],
+      [GridOp.cluster, 2, 'e\u0301'],
+      [GridOp.text, 3, 'bc'],
+    ]);
+  });
+
+  it('splits a run holding an emoji, box drawing and the find match at the right UTF-16 offsets', async () => {
+    const ops = await encode('\x1b[?25lab😀cd─ef', { ...idle, highlights: [{ row: 0, start: 5, end: 7, current: true }] });
+    expect(texts(ops).map((o) => [o.op, o.args[0], o.args[4], o.text])).toEqual([
+      [GridOp.text, 0, darkTheme.foreground, 'ab'],
+      [GridOp.cluster, 2, darkTheme.foreground, '😀'],
+      [GridOp.text, 4, darkTheme.foreground, 'c'],
+      [GridOp.text, 5, darkTheme.background, 'd'],
+      [GridOp.text, 7, darkTheme.foreground, 'ef'],
     ]);
   });
 

@@ -169,13 +169,17 @@ export class GridPainter {
         out.text(run.col, r, w, s.font, s.fg, run.text);
         continue;
       }
-      // Cell by cell: box drawing becomes geometry and text inside the current find match is
-      // drawn in the background colour, on yellow; the rest goes out in as few ops as it can.
+      // Cell by cell: box drawing becomes geometry, text inside the current find match is drawn
+      // in the background colour (on yellow), characters longer than one UTF-16 unit (astral
+      // emoji, combining marks) go one by one, and the rest in as few text ops as it can.
       const n = chars ? chars.length : run.text.length;
       let textStart = -1;
+      let textFrom = 0;
       let textFg = s.fg;
-      const flushText = (end: number): void => {
-        if (textStart >= 0) out.text(run.col + textStart * w, r, w, s.font, textFg, run.text.slice(textStart, end));
+      // UTF-16 offset of cell k in run.text (the run's characters joined).
+      let offset = 0;
+      const flushText = (): void => {
+        if (textStart >= 0) out.text(run.col + textStart * w, r, w, s.font, textFg, run.text.slice(textFrom, offset));
         textStart = -1;
       };
       for (let k = 0; k < n; k++) {
@@ -184,23 +188,26 @@ export class GridPainter {
         const fg = match && col >= match.start && col < match.end ? this.theme.background : s.fg;
         const cp = ch.codePointAt(0)!;
         const box = ch.length === 1 && cp >= FIRST_BOX && isBoxChar(cp);
-        if (!chars && !box) {
-          if (textStart >= 0 && fg !== textFg) flushText(k);
+        if (ch.length === 1 && !box) {
+          if (textStart >= 0 && fg !== textFg) flushText();
           if (textStart < 0) {
             textStart = k;
+            textFrom = offset;
             textFg = fg;
           }
+          offset++;
           continue;
         }
-        flushText(k);
+        flushText();
         if (box) {
           const x0 = this.colX(col);
           this.paintBox(out, cp, x0, y, this.colX(col + w) - x0, cellH, fg, s.bg);
-        } else if (ch !== ' ') {
+        } else {
           out.cluster(col, r, w, s.font, fg, ch);
         }
+        offset += ch.length;
       }
-      flushText(n);
+      flushText();
     }
   }
 
