@@ -1,8 +1,10 @@
 /* termio-hook (native): the same reporter as bin/termio-hook, without Node's ~90 ms start-up.
  * `termio-hook <agent> <state> <event> [payload-json]` sends one frame (src/protocol/hookReport.ts)
  * to Termio's hook socket, byte for byte what the Node reporter sends: the frame is
- * JSON.stringify of {v,session,agent,state,event,payload,truncated}, strings decoded from UTF-8
- * the way Node decodes them. A no-op outside Termio, nothing on stdout, exit code always 0.
+ * JSON.stringify of {v,session,secret,agent,state,event,payload,truncated,parents}, strings
+ * decoded from UTF-8 the way Node decodes them; parents are [pid, name] of each ancestor, parent
+ * first (/proc on Linux, sysctl on macOS: no process is started for them).
+ * A no-op outside Termio, nothing on stdout, exit code always 0.
  * Plain POSIX C, no dependencies: `cc -O2 -o termio-hook termio-hook.c`. */
 /* POSIX.1-2008 with XSI (setitimer) everywhere; macOS also needs its own names (SO_NOSIGPIPE). */
 #define _XOPEN_SOURCE 700
@@ -15,14 +17,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#ifdef __APPLE__
+#include <sys/sysctl.h>
+#endif
 #include <sys/time.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
 /* Repeated from src/protocol/hookReport.ts (a unit test keeps them equal). */
-#define HOOK_REPORT_VERSION 1
+#define HOOK_REPORT_VERSION 2
 #define MAX_HOOK_PAYLOAD_CHARS (64 * 1024)
+#define MAX_REPORT_PARENTS 32
 /* The whole run, app gone or not: agents wait for us, and 300 ms is noticeable but safe. */
 #define GIVE_UP_MS 300
 /* Agents write the payload and close stdin at once; one that keeps it open costs us this. */
@@ -215,6 +221,55 @@ static void json_cstr(buf_t *out, const char *s) {
   json_string(out, (const unsigned char *)s, strlen(s), 0);
 }
 
+/* ---- ancestors -------------------------------------------------------------------------------- */
+
+/* The parent of pid and its name (at most name_len-1 bytes); 0 on success. */
+static int parent_of(long pid, long *ppid, char *name, size_t name_len) {
+#ifdef __APPLE__
+  struct kinfo_proc kp;
+  size_t len = sizeof kp;
+  int mib[4] = {CTL_KERN, KERN_PROC, KERN_PROC_PID, (int)pid};
+  if (sysctl(mib, 4, &kp, &len, NULL, 0) < 0 || len == 0) return -1;
+  *ppid = kp.kp_eproc.e_ppid;
+  snprintf(name, name_len, "%s", kp.kp_proc.p_comm);
+  return 0;
+#else
+  char path[64], stat[512];
+  snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  ssize_t n = read(fd, stat, sizeof stat - 1);
+  close(fd);
+  if (n <= 0) return -1;
+  stat[n] = 0;
+  /* "pid (comm) state ppid ...": comm may hold spaces and parentheses, so take the last ')'. */
+  char *open_paren = strchr(stat, '('), *close_paren = strrchr(stat, ')');
+  if (!open_paren || !close_paren || close_paren < open_paren || close_paren[1] == 0) return -1;
+  size_t len = (size_t)(close_paren - open_paren - 1);
+  if (len >= name_len) len = name_len - 1;
+  memcpy(name, open_paren + 1, len);
+  name[len] = 0;
+  char state;
+  if (sscanf(close_paren + 2, "%c %ld", &state, ppid) != 2) return -1;
+  return 0;
+#endif
+}
+
+static void json_parents(buf_t *out) {
+  char name[64], num[32];
+  long pid = (long)getppid(), ppid;
+  buf_add(out, "[", 1);
+  for (int i = 0; pid > 1 && i < MAX_REPORT_PARENTS; i++) {
+    if (parent_of(pid, &ppid, name, sizeof name) != 0) break;
+    if (i) buf_add(out, ",", 1);
+    buf_add(out, num, (size_t)snprintf(num, sizeof num, "[%ld,", pid));
+    json_cstr(out, name);
+    buf_add(out, "]", 1);
+    pid = ppid;
+  }
+  buf_add(out, "]", 1);
+}
+
 /* ---- I/O ------------------------------------------------------------------------------------ */
 
 /* Reads stdin until EOF or the wait ends, keeping the first STDIN_KEEP_BYTES. */
@@ -330,6 +385,8 @@ int main(int argc, char **argv) {
   char head[64];
   buf_add(&frame, head, (size_t)snprintf(head, sizeof head, "{\"v\":%d,\"session\":", HOOK_REPORT_VERSION));
   json_cstr(&frame, session);
+  buf_str(&frame, ",\"secret\":");
+  json_cstr(&frame, env_or("TERMIO_SESSION_SECRET", ""));
   buf_str(&frame, ",\"agent\":");
   json_cstr(&frame, agent);
   buf_str(&frame, ",\"state\":");
@@ -350,7 +407,9 @@ int main(int argc, char **argv) {
     size_t tail = eof || overflow ? 0 : held_tail(s, in.len);
     truncated = json_string(&frame, s, in.len - tail, MAX_HOOK_PAYLOAD_CHARS) || overflow;
   }
-  buf_str(&frame, truncated ? ",\"truncated\":true}\n" : ",\"truncated\":false}\n");
+  buf_str(&frame, truncated ? ",\"truncated\":true,\"parents\":" : ",\"truncated\":false,\"parents\":");
+  json_parents(&frame);
+  buf_str(&frame, "}\n");
   write_all(fd, frame.data, frame.len, give_up_at);
   close(fd);
   return 0;

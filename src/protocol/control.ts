@@ -15,6 +15,8 @@ const MAX_PATH_CHARS = 4096;
 const MAX_TITLE_CHARS = 256;
 /** Session ids are UUIDs (36 chars); 64 leaves room for other id schemes without inviting abuse. */
 const MAX_ID_CHARS = 64;
+/** A session secret is 43 characters (32 bytes, base64url); 128 bounds what a frame may claim. */
+const MAX_SECRET_CHARS = 128;
 /** `sessions.read --lines`: a screen has at most a few hundred rows; 10,000 is a generous ceiling. */
 const MAX_READ_LINES = 10_000;
 
@@ -63,6 +65,7 @@ export const ControlArgsSchemas = {
   'sessions.read': z.strictObject({
     id: SessionRef,
     lines: z.number().int().min(1).max(MAX_READ_LINES).optional().describe('only the last N non-empty rows of the screen'),
+    transcript: z.boolean().optional().describe("read the agent's transcript file instead of the screen (its last N lines with lines)"),
   }),
   'sessions.send': z.strictObject({
     id: SessionRef,
@@ -94,9 +97,14 @@ export const ControlRequestEnvelopeSchema = z.strictObject({
   seq: Seq.optional(),
   verb: z.string().max(64),
   args: z.record(z.string(), z.unknown()).optional(),
+  secret: z
+    .string()
+    .max(MAX_SECRET_CHARS)
+    .optional()
+    .describe("the caller's TERMIO_SESSION_SECRET when it runs inside a Termio session: the app then knows which session asks"),
 });
 
-export type ControlRequest = { [V in ControlVerb]: { v: number; seq?: number | string; verb: V; args: ControlArgs<V> } }[ControlVerb];
+export type ControlRequest = { [V in ControlVerb]: { v: number; seq?: number | string; verb: V; args: ControlArgs<V>; secret?: string } }[ControlVerb];
 
 // ---- replies -------------------------------------------------------------------------------
 
@@ -109,9 +117,11 @@ export const ControlErrorCodeSchema = z.enum([
   'noSuchSession',
   'ambiguousSession', // the prefix matches more than one session
   'sessionExited', // sessions.send to a session whose program has ended
+  'noTranscript', // sessions.read --transcript: none is known, or the file cannot be read
   'spawnFailed', // missing binary, bad cwd, unknown agent: the message says which
   'badDirectory', // app.open / spawn cwd that is not an existing folder
   'busy', // too many connections; try again
+  'forbidden', // not allowed from where the request comes (e.g. --bypass from a session without it)
   'internal', // a bug in the app, reported with its message
 ]);
 export type ControlErrorCode = z.infer<typeof ControlErrorCodeSchema>;
@@ -135,6 +145,7 @@ export const ControlResultSchemas = {
     lines: z.array(z.string()),
     cols: z.number().int(),
     rows: z.number().int(),
+    transcript: z.string().optional().describe('with transcript: the file the lines come from'),
   }),
   'sessions.send': z.strictObject({ id: z.string() }),
   'sessions.spawn': z.strictObject({ id: z.string(), session: SessionInfoSchema }),
@@ -149,6 +160,8 @@ export const ControlResultSchemas = {
     event: z.string().optional().describe('the hook event, or what happened'),
     at: z.iso.datetime().describe('when that evidence arrived'),
     health: z.array(z.string()).describe('notes such as "hooks not reporting"'),
+    tool: z.string().optional().describe('the tool the latest hook report named (manifest hooks.tool), e.g. "Bash"'),
+    transcript: z.string().optional().describe('the transcript file the hooks reported (manifest hooks.capturesTranscript)'),
   }),
   'app.open': z.strictObject({ id: z.string() }),
   'app.activate': z.strictObject({ shown: z.literal(true) }),
@@ -211,7 +224,7 @@ export function parseRequest(text: string): ParsedRequest {
   if (!envelope.success) {
     return { ok: false, reply: errorReply(seq, 'badRequest', describeIssues(envelope.error)) };
   }
-  const { v, verb, args } = envelope.data;
+  const { v, verb, args, secret } = envelope.data;
   if (v !== CONTROL_PROTOCOL_VERSION) {
     return {
       ok: false,
@@ -226,6 +239,6 @@ export function parseRequest(text: string): ParsedRequest {
   if (!parsedArgs.success) {
     return { ok: false, reply: errorReply(seq, 'badRequest', `${verb}: ${describeIssues(parsedArgs.error)}`) };
   }
-  const request = { v, verb, args: parsedArgs.data, ...(seq === undefined ? {} : { seq }) } as ControlRequest;
+  const request = { v, verb, args: parsedArgs.data, ...(seq === undefined ? {} : { seq }), ...(secret === undefined ? {} : { secret }) } as ControlRequest;
   return { ok: true, request };
 }

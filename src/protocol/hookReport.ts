@@ -6,12 +6,19 @@ import { z } from 'zod';
 import { SESSION_STATES } from './status/sessionState';
 import { payloadKeys } from './hooks/dialects';
 
-export const HOOK_REPORT_VERSION = 1;
+export const HOOK_REPORT_VERSION = 2;
 /** The reporter forwards at most this much of the payload: enough for every field we read
  *  (agents put ids first), small enough that a 1 MB tool response costs nothing. */
 export const MAX_HOOK_PAYLOAD_CHARS = 64 * 1024;
 /** A frame is the payload JSON-escaped (at worst 6 chars per char) plus a small envelope. */
 export const MAX_HOOK_FRAME_BYTES = 6 * MAX_HOOK_PAYLOAD_CHARS + 4096;
+/** The reporter's ancestors it sends, nearest first: agents run hooks at most a few processes deep,
+ *  and a nested agent sits a few more levels down; 32 covers both with room and bounds the frame. */
+export const MAX_REPORT_PARENTS = 32;
+/** /proc/<pid>/stat's comm is 15 bytes, macOS's p_comm 16; 64 leaves room and bounds the frame. */
+const MAX_PROCESS_NAME_CHARS = 64;
+/** TERMIO_SESSION_SECRET is 32 random bytes, base64url: 43 characters. */
+const MAX_SECRET_CHARS = 128;
 /** A prompt becomes a title for a tab and a menu: its first line, this long at most. */
 export const MAX_PROMPT_TITLE_CHARS = 80;
 
@@ -21,6 +28,11 @@ const MAX_NAME_CHARS = 128;
 export const HookReportSchema = z.strictObject({
   v: z.literal(HOOK_REPORT_VERSION).describe('wire format version'),
   session: z.string().min(1).max(MAX_ID_CHARS).describe('TERMIO_SESSION of the terminal the agent runs in'),
+  secret: z.string().max(MAX_SECRET_CHARS).describe("TERMIO_SESSION_SECRET: proves the reporter runs inside that session (ids are listed by `sessions list`, secrets never)"),
+  parents: z
+    .array(z.tuple([z.number().int().nonnegative(), z.string().max(MAX_PROCESS_NAME_CHARS)]))
+    .max(MAX_REPORT_PARENTS)
+    .describe("the reporter's ancestors as [pid, process name], its parent first: who ran the hook (the session's agent, or a nested one)"),
   agent: z.string().min(1).max(MAX_NAME_CHARS).describe('the manifest id baked into the hook command'),
   state: z.enum(SESSION_STATES).describe('the state baked into the hook command (on → state)'),
   event: z.string().max(MAX_NAME_CHARS).describe('the hook event name baked into the hook command'),
@@ -83,11 +95,14 @@ export function promptTitle(prompt: string): string | undefined {
 }
 
 /**
- * Reads the fields the host uses out of a report's payload: the conversation id from the
- * manifest's `hooks.conversation` key path or the dialect's known field, and the rest from the
- * dialect's field names. A payload that is not JSON (or was cut) yields what can be scanned.
+ * Reads the fields the host uses out of a report's payload: the conversation id, the tool and the
+ * prompt from the manifest's `hooks.conversation`, `hooks.tool` and `hooks.promptTitle` key
+ * paths when given, else from the dialect's known field names; the transcript from the dialect's. A payload that is not JSON (or was cut) yields what can be scanned.
  */
-export function extractHookDetails(report: Pick<HookReport, 'payload'>, opts: { dialect: string; conversationKey?: string }): HookDetails {
+export function extractHookDetails(
+  report: Pick<HookReport, 'payload'>,
+  opts: { dialect: string; conversationKey?: string; toolKey?: string; promptKey?: string },
+): HookDetails {
   const keys = payloadKeys(opts.dialect);
   let obj: unknown;
   try {
@@ -105,9 +120,9 @@ export function extractHookDetails(report: Pick<HookReport, 'payload'>, opts: { 
   const details: HookDetails = {};
   const conversationId = read(opts.conversationKey ? [opts.conversationKey] : keys.conversation);
   if (conversationId && conversationId.length <= MAX_ID_CHARS) details.conversationId = conversationId;
-  const tool = read(keys.tool);
+  const tool = read(opts.toolKey ? [opts.toolKey] : keys.tool);
   if (tool) details.tool = tool.slice(0, MAX_NAME_CHARS);
-  const prompt = read(keys.prompt);
+  const prompt = read(opts.promptKey ? [opts.promptKey] : keys.prompt);
   const title = prompt ? promptTitle(prompt) : undefined;
   if (title) details.promptTitle = title;
   const transcript = read(keys.transcript);

@@ -4,6 +4,7 @@
 // {id} placeholders, regexes that compile, hooks file vs dir) are checked here.
 import { z } from 'zod';
 import {
+  HOOK_TYPES,
   ManifestSchema,
   MANIFEST_STATES,
   type Manifest,
@@ -11,6 +12,7 @@ import {
   type ManifestStateRules,
 } from './manifestSchema';
 import validateGenerated from './manifestValidate.generated';
+import { knownHookDialects } from './hooks/dialects';
 
 /**
  * ManifestSchema's verdict, computed by straight-line code generated from the same schema
@@ -27,6 +29,14 @@ export interface ManifestParseResult {
   errors: string[];
   /** Problems that do not stop the manifest from loading (unknown fields, ignored channels). */
   warnings: string[];
+  /** Features the manifest declares in a form this version cannot use: loaded without them. */
+  disabled: DisabledFeature[];
+}
+
+/** One feature a manifest asks for that this version turns off, and why (shown by `termio agents list`). */
+export interface DisabledFeature {
+  feature: 'hooks' | 'resume' | 'icon' | 'seed';
+  reason: string;
 }
 
 export type ManifestResumeFamily = 'pinned' | 'discovered' | 'none';
@@ -53,7 +63,7 @@ export function compileManifestPattern(source: string): RegExp {
 
 /** Parses manifest text (JSON). fileLabel prefixes every message, e.g. "~/.termio/config/agents/foo.json". */
 export function parseManifest(text: string, fileLabel: string): ManifestParseResult {
-  const fail = (message: string): ManifestParseResult => ({ errors: [`${fileLabel}: ${message}`], warnings: [] });
+  const fail = (message: string): ManifestParseResult => ({ errors: [`${fileLabel}: ${message}`], warnings: [], disabled: [] });
   if (typeof text !== 'string') return fail(`expected manifest text, got ${kindOf(text)}`);
   if (text.length > MAX_MANIFEST_CHARS) {
     return fail(`file is too large (${formatSize(text.length)}); a manifest is at most ${formatSize(MAX_MANIFEST_CHARS)}`);
@@ -75,11 +85,17 @@ export function parseManifest(text: string, fileLabel: string): ManifestParseRes
 export function parseManifestValue(value: unknown, fileLabel: string): ManifestParseResult {
   const errors: string[] = [];
   const warnings: string[] = [];
+  const disabled: DisabledFeature[] = [];
   const at = (path: PathKey[], message: string) => `${fileLabel}: ${path.length ? `${formatPath(path)}: ` : ''}${message}`;
 
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    return { errors: [at([], `expected a JSON object at the top level, got ${kindOf(value)}`)], warnings };
+    return { errors: [at([], `expected a JSON object at the top level, got ${kindOf(value)}`)], warnings, disabled };
   }
+  const turnOff = (feature: DisabledFeature['feature'], path: PathKey[], reason: string) => {
+    disabled.push({ feature, reason });
+    warnings.push(at(path, `${reason}; this agent loads without ${feature}`));
+  };
+  value = acceptWildShapes(value as Record<string, unknown>, turnOff, (path, message) => warnings.push(at(path, message)));
 
   // The common case, a valid manifest: no zod pass (and no copy; the value becomes the manifest).
   const first = isManifestShape(value) ? undefined : ManifestSchema.safeParse(value);
@@ -107,10 +123,76 @@ export function parseManifestValue(value: unknown, fileLabel: string): ManifestP
       else for (const issue of second.error.issues) errors.push(at(issue.path as PathKey[], describeIssue(issue, issue.path as PathKey[], value)));
     }
   }
-  if (!data || errors.length) return { errors, warnings };
+  if (!data || errors.length) return { errors, warnings, disabled };
 
   checkCrossFieldRules(data, (path, message) => errors.push(at(path, message)), (path, message) => warnings.push(at(path, message)));
-  return errors.length ? { errors, warnings } : { manifest: data, errors, warnings };
+  if (errors.length) return { errors, warnings, disabled };
+  return { manifest: withoutUnusable(data, turnOff), errors, warnings, disabled };
+}
+
+type TurnOff = (feature: DisabledFeature['feature'], path: PathKey[], reason: string) => void;
+
+/**
+ * Shapes written in the wild (other hosts' manifests, older protocol texts) that this version
+ * reads without refusing the file: `"resume": "none"`, `"skills": { "dir": … }`, and a hook or
+ * resume form it does not know (that one feature is turned off with a warning). Returns the value
+ * to validate; objects on the way are copied, the caller's value is never changed.
+ */
+function acceptWildShapes(value: Record<string, unknown>, turnOff: TurnOff, warn: Report): unknown {
+  let out = value;
+  const edit = () => (out === value ? (out = { ...value }) : out);
+  const resume = value.resume;
+  if (resume === 'none') {
+    delete edit().resume;
+  } else if (resume !== undefined && (resume === null || typeof resume !== 'object' || Array.isArray(resume))) {
+    turnOff('resume', ['resume'], `expected an object or "none", got ${describeValue(resume)}: a resume form this version does not know`);
+    delete edit().resume;
+  }
+  const skills = value.skills;
+  if (skills !== null && typeof skills === 'object' && !Array.isArray(skills) && typeof (skills as { dir?: unknown }).dir === 'string') {
+    edit().skills = (skills as { dir: string }).dir;
+    warn(['skills'], 'read as its "dir"; write the folder itself, e.g. "skills": "~/.agent/skills"');
+  }
+  const hooks = value.hooks;
+  if (hooks !== null && typeof hooks === 'object' && !Array.isArray(hooks)) {
+    const h = hooks as Record<string, unknown>;
+    if (typeof h.type === 'string' && !(HOOK_TYPES as readonly string[]).includes(h.type)) {
+      turnOff('hooks', ['hooks', 'type'], `unknown hook type ${quote(h.type)} (known: ${listChoices(HOOK_TYPES)})`);
+      delete edit().hooks;
+    }
+  }
+  return out;
+}
+
+/** A valid manifest without the parts this version cannot act on (an unknown dialect or seed), each a warning. */
+function withoutUnusable(m: Manifest, turnOff: TurnOff): Manifest {
+  let out = m;
+  if (m.hooks) {
+    const known = knownHookDialects(m.hooks.type);
+    if (!known.includes(m.hooks.dialect)) {
+      turnOff('hooks', ['hooks', 'dialect'], `no ${quote(m.hooks.type)} hook dialect ${quote(m.hooks.dialect)} in this version (known: ${listChoices(known)})`);
+      const { hooks: _hooks, ...rest } = out;
+      out = rest;
+      // A resume whose id arrives only in a hook payload has nothing to bind without the hooks.
+      if (m.resume && m.resume.create === undefined && m.resume.discover === undefined) {
+        turnOff('resume', ['resume'], 'the conversation id comes from hooks.conversation, and the hooks are off');
+        const { resume: _resume, ...noResume } = out;
+        out = noResume;
+      }
+    }
+  }
+  if (m.resume?.seed !== undefined && m.resume.seed !== 'session-file') {
+    turnOff('seed', ['resume', 'seed'], `unknown seed ${quote(m.resume.seed)} (known: "session-file")`);
+    const { seed: _seed, ...resume } = m.resume;
+    out = { ...out, resume };
+  }
+  if (m.icon) {
+    const kinds = (['vector', 'path', 'symbol'] as const).filter((k) => m.icon?.[k] !== undefined);
+    if (kinds.length === 0) {
+      turnOff('icon', ['icon'], 'no icon kind this version draws (expected one of "vector", "path" or "symbol"); the generic mark is shown');
+    }
+  }
+  return out;
 }
 
 /** The resume family of a valid manifest, inferred from which fields are present (ATP "Resume"). */
@@ -163,11 +245,9 @@ function checkCrossFieldRules(m: Manifest, error: Report, warn: Report): void {
   if (m.command !== undefined) checkCommand(m.command, error);
 
   if (m.icon) {
+    // Never refuse a manifest for its icon: the first kind is drawn (none: the generic mark).
     const kinds = (['vector', 'path', 'symbol'] as const).filter((k) => m.icon?.[k] !== undefined);
-    if (kinds.length !== 1) {
-      const got = kinds.length === 0 ? 'none' : kinds.map((k) => `"${k}"`).join(' and ');
-      error(['icon'], `expected exactly one of "vector", "path" or "symbol", got ${got}`);
-    }
+    if (kinds.length > 1) warn(['icon'], `expected one of "vector", "path" or "symbol", got ${kinds.map((k) => `"${k}"`).join(' and ')}; "${kinds[0]}" is used`);
   }
 
   checkResume(m, error);
@@ -179,6 +259,7 @@ function checkCrossFieldRules(m: Manifest, error: Report, warn: Report): void {
     const h = m.hooks;
     if (h.file !== undefined && h.dir !== undefined) error(['hooks'], 'expected "file" or "dir", not both');
     else if (h.file === undefined && h.dir === undefined) error(['hooks'], 'missing "file" or "dir" (where the agent reads its hook configuration)');
+    if (h.type === 'scripts' && h.file !== undefined) error(['hooks', 'file'], 'a "scripts" hook configuration is a folder of one script per event: use "dir"');
     if (h.type === 'toml') {
       if (h.dir !== undefined) error(['hooks', 'dir'], 'a "toml" hook configuration is one file: use "file"');
       else if (h.file !== undefined && !/\.toml$/i.test(h.file)) warn(['hooks', 'file'], `"type" is "toml" but the file does not end in .toml`);
@@ -223,6 +304,10 @@ function checkResume(m: Manifest, error: Report): void {
   } else if (!m.hooks?.conversation) {
     error(['resume'], 'cannot tell which conversation to resume: add "create", "storeRoot" and "storeMatch" (pinned id), "discover" (discovered id), or "hooks.conversation" (the id arrives in a hook payload)');
   }
+  if (r.seed !== undefined && r.create === undefined) error(['resume', 'seed'], 'a seed writes the session file before "create": it needs a pinned-id resume');
+  if (r.transcriptName !== undefined && r.storeMatch !== undefined && !r.storeMatch.startsWith('dir:')) {
+    error(['resume', 'transcriptName'], 'names the transcript inside a conversation folder: it needs a "dir:" storeMatch');
+  }
   for (const key of ['create', 'resume'] as const) {
     const t = r[key];
     if (t === undefined) continue;
@@ -231,6 +316,9 @@ function checkResume(m: Manifest, error: Report): void {
     else if (!placeholders(t).includes('id')) error(['resume', key], `must contain {id}, got ${quote(t)}`);
   }
   if (r.storeMatch !== undefined) {
+    const segments = r.storeMatch.slice(r.storeMatch.indexOf(':') + 1).split('/');
+    if (segments.some((seg) => seg === '.' || seg === '..')) error(['resume', 'storeMatch'], `must not contain "." or ".." folders, got ${quote(r.storeMatch)}`);
+    else if (segments.slice(0, -1).some((seg) => /[{}*]/.test(seg))) error(['resume', 'storeMatch'], `the subfolders before the name are literal names (no {id} or *), got ${quote(r.storeMatch)}`);
     const ps = placeholders(r.storeMatch);
     const bad = ps.filter((p) => !isIdPlaceholder(p));
     if (bad.length) error(['resume', 'storeMatch'], `unknown placeholder {${bad[0]}}; expected {id} or {id:N} (the first N characters)`);

@@ -28,14 +28,28 @@ export const SLUG_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const KEY_PATH_RE = /^[^.\s]+(?:\.[^.\s]+)*$/;
 /** An absolute path or one under the home folder ("~/..."). */
 const HOME_OR_ABSOLUTE_RE = /^(?:~\/|\/)/;
-/** A store match: "dir:" or "file:" and a name pattern. Placeholders are checked in manifestParse.ts. */
-export const STORE_MATCH_RE = /^(?:dir|file):[^/]+$/;
+/** A store match: "dir:" or "file:" and a name pattern, optionally below literal subfolders
+ *  ("file:chats/{id}.jsonl"). Placeholders and "." / ".." segments are checked in manifestParse.ts. */
+export const STORE_MATCH_RE = /^(?:dir|file):[^/]+(?:\/[^/]+)*$/;
+/**
+ * A stable id that is also a safe file name (sessions persist it; a user manifest is <id>.json):
+ * letters, digits, ".", "_" and "-", starting with a letter or digit (so never "." or "..").
+ * The recommended style is still a lowercase slug ("my-agent"); "claudeCode" loads as well.
+ */
+export const ID_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+/** A file name with no folder part (resume.transcriptName). */
+const FILE_NAME_RE = /^(?!\.\.?$)[^/\\]+$/;
 
 const slug = (what: string) =>
   z
     .string()
     .max(MAX_ID_CHARS)
     .regex(SLUG_RE, { error: `expected ${what}: lowercase letters and digits, words joined by single hyphens (e.g. "my-agent")` });
+
+const stableId = z
+  .string()
+  .max(MAX_ID_CHARS)
+  .regex(ID_RE, { error: 'expected a stable id that is a safe file name: letters, digits, ".", "_" and "-", starting with a letter or digit (e.g. "my-agent")' });
 
 const homeOrAbsolutePath = z
   .string()
@@ -121,12 +135,25 @@ export const ResumeSchema = z
       .regex(STORE_MATCH_RE, { error: 'expected "dir:<name>" or "file:<name>", e.g. "dir:{id}" or "file:{id}.jsonl"' })
       .optional()
       .describe(
-        'Pinned id: how a conversation\'s record is recognised below storeRoot (searched at bounded depth): "dir:<name>" or "file:<name>", where {id} is the whole id, {id:N} its first N characters and * any run of characters.',
+        'Pinned id: how a conversation\'s record is recognised below storeRoot (searched at bounded depth): "dir:<name>" or "file:<name>", where {id} is the whole id, {id:N} its first N characters and * any run of characters. The name may sit below literal subfolders ("file:chats/{id}.jsonl").',
       ),
+    transcriptName: z
+      .string()
+      .min(1)
+      .max(MAX_SHORT_CHARS)
+      .regex(FILE_NAME_RE, { error: 'expected a file name without "/"' })
+      .optional()
+      .describe('Pinned id with a "dir:" store: the transcript file inside the conversation\'s folder (e.g. "chat_history.jsonl").'),
+    seed: z
+      .string()
+      .min(1)
+      .max(MAX_SHORT_CHARS)
+      .optional()
+      .describe('Pinned id: "session-file" = Termio writes the session file the agent expects (below storeRoot) before the first launch with create.'),
     discover: DiscoverSchema.optional(),
   })
   .describe(
-    'Exact resume. The family is inferred: create/storeRoot/storeMatch = pinned id (Termio mints the id); discover, or hooks.conversation alone = discovered id (the agent mints it). Omit when the agent cannot resume a conversation by id.',
+    'Exact resume. The family is inferred: create/storeRoot/storeMatch = pinned id (Termio mints the id); discover, or hooks.conversation alone = discovered id (the agent mints it). Omit it, or write "none", when the agent cannot resume a conversation by id.',
   );
 
 export const HookEventSchema = z
@@ -142,20 +169,35 @@ export const HookEventSchema = z
   })
   .describe('One hook: when the agent fires `on`, the session moves to `state`.');
 
+/** The hook configuration kinds this version writes. */
+export const HOOK_TYPES = ['json', 'toml', 'plugin', 'scripts'] as const;
+
 export const HooksSchema = z
   .strictObject({
-    type: z.enum(['json', 'toml', 'plugin']).describe('How the hook configuration is written: a JSON file, a TOML file, or a plugin file of the agent.'),
+    type: z
+      .enum(HOOK_TYPES)
+      .describe('How the hook configuration is written: a JSON file, a TOML file, a plugin file of the agent, or one executable script per event in a folder ("scripts"). An unknown type turns hooks off with a warning.'),
     file: homeOrAbsolutePath
       .optional()
       .describe('The agent\'s configuration file Termio adds its entries to (e.g. "~/.claude/settings.json"). Exactly one of file or dir.'),
     dir: homeOrAbsolutePath
       .optional()
       .describe('A folder the agent loads hooks or plugins from; Termio writes its own file there. Exactly one of file or dir.'),
-    dialect: slug('a dialect name').describe('Which hook dialect writes the entries (the shape of the agent\'s hook config), e.g. "claude".'),
+    dialect: slug('a dialect name').describe('Which hook dialect writes the entries (the shape of the agent\'s hook config), e.g. "claude". An unknown dialect turns hooks off with a warning.'),
     events: z.array(HookEventSchema).min(1).max(MAX_HOOK_EVENTS).describe('The agent events to hook and the state each reports.'),
     conversation: keyPath
       .optional()
       .describe('Key path of the agent\'s own conversation id in a hook payload (e.g. "session_id"): binds the tab to it exactly.'),
+    tool: keyPath
+      .optional()
+      .describe('Key path of the tool being run in a hook payload (e.g. "tool_name"): shown as "waiting on <tool>" in the why strip, the notification and `termio sessions why`.'),
+    promptTitle: keyPath
+      .optional()
+      .describe('Key path of the user\'s prompt in a hook payload (e.g. "prompt"): its first line names the session in the sidebar until the user renames it.'),
+    capturesTranscript: z
+      .boolean()
+      .optional()
+      .describe('The hook payload carries the transcript path ("transcript_path"): Termio remembers it for `termio sessions read --transcript`.'),
   })
   .describe('The precise status channel: Termio installs the agent\'s own hook configuration. When declared, hooks are the single source of truth.');
 
@@ -163,8 +205,9 @@ export const ManifestSchema = z
   .strictObject({
     $schema: z.string().max(MAX_PATH_CHARS).optional().describe('The JSON Schema editors use to complete and check this file.'),
     comment: z.string().max(MAX_COMMENT_CHARS).optional().describe('A note for humans (e.g. which facts are unconfirmed); ignored by Termio.'),
-    id: slug('a stable slug')
-      .describe('Stable identifier. Sessions persist it, so it never changes once shipped; a user manifest with a built-in id overrides it.'),
+    id: stableId.describe(
+      'Stable identifier and safe file name (a lowercase slug such as "my-agent" is the recommended style). Sessions persist it, so it never changes once shipped; a user manifest with a built-in id overrides it.',
+    ),
     name: z.string().min(1).max(MAX_NAME_CHARS).describe('Display name in the picker and sidebar.'),
     command: z
       .string()
@@ -199,6 +242,17 @@ export const ManifestSchema = z
       .optional()
       .describe('Screen-classification regexes, per state, for agents with no hook system. Ignored when hooks are declared.'),
     hooks: HooksSchema.optional(),
+    skills: z
+      .string()
+      .optional()
+      .describe('The folder the agent loads skills from ("~/" allowed). Termio installs its own skill there as <folder>/termio/SKILL.md.'),
+    progressStatus: z
+      .boolean()
+      .optional()
+      .describe('The agent reports progress with OSC 9;4 (ConEmu progress): an active report means working, with its percentage shown in the sidebar. Coexists with hooks.'),
+    wire: slug('a wire name')
+      .optional()
+      .describe('The name the agent goes by on Termio\'s companion wire; defaults to the id. Kept in `termio agents list --json`.'),
   })
   .describe('An Agent Terminal Protocol (ATP) manifest: how Termio launches an agent, reads its status and resumes its conversations.');
 

@@ -5,18 +5,20 @@
 "use strict";
 export const validate = validate10;
 export default validate10;
-const schema11 = {"type":"object","properties":{"$schema":{"type":"string","maxLength":4096},"comment":{"type":"string","maxLength":4000},"id":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"name":{"type":"string","minLength":1,"maxLength":80},"command":{"type":"string","minLength":1,"maxLength":4096},"loginShell":{"type":"boolean","const":true},"permissionBypassFlag":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^-"},"icon":{"type":"object","properties":{"vector":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"path":{"type":"string","minLength":1,"maxLength":4096,"pattern":"\\.(?:[Pp][Nn][Gg]|[Ss][Vv][Gg])$"},"symbol":{"type":"string","maxLength":1000,"pattern":"^[a-z0-9]+(?:\\.[a-z0-9]+)*$"},"tint":{"type":"string","pattern":"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$"}},"additionalProperties":false},"install":{"type":"string","maxLength":4096,"pattern":"^https?:\\/\\/[^\\s/]+\\S*$"},"order":{"type":"integer","minimum":-1000000,"maximum":1000000},"resume":{"type":"object","properties":{"create":{"type":"string","minLength":1,"maxLength":1000},"resume":{"type":"string","minLength":1,"maxLength":1000},"storeRoot":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"storeMatch":{"type":"string","maxLength":1000,"pattern":"^(?:dir|file):[^/]+$"},"discover":{"type":"object","properties":{"root":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"format":{"type":"string","enum":["jsonl","json"]},"id":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"cwd":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"}},"required":["root","format","id","cwd"],"additionalProperties":false}},"additionalProperties":false},"titleStatus":{"type":"object","properties":{"working":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"attention":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"done":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"idle":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}}},"additionalProperties":false},"status":{"type":"object","properties":{"working":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"attention":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"done":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"idle":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}}},"additionalProperties":false},"hooks":{"type":"object","properties":{"type":{"type":"string","enum":["json","toml","plugin"]},"file":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"dir":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"dialect":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"events":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"object","properties":{"on":{"type":"string","minLength":1,"maxLength":1000},"state":{"type":"string","enum":["working","attention","done","idle"]},"matcher":{"type":"string","minLength":1,"maxLength":1000}},"required":["on","state"],"additionalProperties":false}},"conversation":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"}},"required":["type","dialect","events"],"additionalProperties":false}},"required":["id","name"],"additionalProperties":false};
+const schema11 = {"type":"object","properties":{"$schema":{"type":"string","maxLength":4096},"comment":{"type":"string","maxLength":4000},"id":{"type":"string","maxLength":64,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]*$"},"name":{"type":"string","minLength":1,"maxLength":80},"command":{"type":"string","minLength":1,"maxLength":4096},"loginShell":{"type":"boolean","const":true},"permissionBypassFlag":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^-"},"icon":{"type":"object","properties":{"vector":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"path":{"type":"string","minLength":1,"maxLength":4096,"pattern":"\\.(?:[Pp][Nn][Gg]|[Ss][Vv][Gg])$"},"symbol":{"type":"string","maxLength":1000,"pattern":"^[a-z0-9]+(?:\\.[a-z0-9]+)*$"},"tint":{"type":"string","pattern":"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$"}},"additionalProperties":false},"install":{"type":"string","maxLength":4096,"pattern":"^https?:\\/\\/[^\\s/]+\\S*$"},"order":{"type":"integer","minimum":-1000000,"maximum":1000000},"resume":{"type":"object","properties":{"create":{"type":"string","minLength":1,"maxLength":1000},"resume":{"type":"string","minLength":1,"maxLength":1000},"storeRoot":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"storeMatch":{"type":"string","maxLength":1000,"pattern":"^(?:dir|file):[^/]+(?:\\/[^/]+)*$"},"transcriptName":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^(?!\\.\\.?$)[^/\\\\]+$"},"seed":{"type":"string","minLength":1,"maxLength":1000},"discover":{"type":"object","properties":{"root":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"format":{"type":"string","enum":["jsonl","json"]},"id":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"cwd":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"}},"required":["root","format","id","cwd"],"additionalProperties":false}},"additionalProperties":false},"titleStatus":{"type":"object","properties":{"working":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"attention":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"done":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"idle":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}}},"additionalProperties":false},"status":{"type":"object","properties":{"working":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"attention":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"done":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"idle":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}}},"additionalProperties":false},"hooks":{"type":"object","properties":{"type":{"type":"string","enum":["json","toml","plugin","scripts"]},"file":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"dir":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"dialect":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"events":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"object","properties":{"on":{"type":"string","minLength":1,"maxLength":1000},"state":{"type":"string","enum":["working","attention","done","idle"]},"matcher":{"type":"string","minLength":1,"maxLength":1000}},"required":["on","state"],"additionalProperties":false}},"conversation":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"tool":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"promptTitle":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"capturesTranscript":{"type":"boolean"}},"required":["type","dialect","events"],"additionalProperties":false},"skills":{"type":"string"},"progressStatus":{"type":"boolean"},"wire":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"}},"required":["id","name"],"additionalProperties":false};
 const func2 = Object.prototype.hasOwnProperty;
 const func3 = codePointLength;
-const pattern0 = new RegExp("^[a-z0-9]+(?:-[a-z0-9]+)*$", "");
+const pattern0 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._-]*$", "");
 const pattern1 = new RegExp("^-", "");
+const pattern2 = new RegExp("^[a-z0-9]+(?:-[a-z0-9]+)*$", "");
 const pattern3 = new RegExp("\\.(?:[Pp][Nn][Gg]|[Ss][Vv][Gg])$", "");
 const pattern4 = new RegExp("^[a-z0-9]+(?:\\.[a-z0-9]+)*$", "");
 const pattern5 = new RegExp("^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$", "");
 const pattern6 = new RegExp("^https?:\\/\\/[^\\s/]+\\S*$", "");
 const pattern7 = new RegExp("^(?:~\\/|\\/)", "");
-const pattern8 = new RegExp("^(?:dir|file):[^/]+$", "");
-const pattern10 = new RegExp("^[^.\\s]+(?:\\.[^.\\s]+)*$", "");
+const pattern8 = new RegExp("^(?:dir|file):[^/]+(?:\\/[^/]+)*$", "");
+const pattern9 = new RegExp("^(?!\\.\\.?$)[^/\\\\]+$", "");
+const pattern11 = new RegExp("^[^.\\s]+(?:\\.[^.\\s]+)*$", "");
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -91,7 +93,7 @@ return false;
 }
 else {
 if(!pattern0.test(data2)){
-validate10.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$"}}];
+validate10.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._-]*$"}}];
 return false;
 }
 }
@@ -235,7 +237,7 @@ validate10.errors = [{instancePath:instancePath+"/icon/vector",schemaPath:"#/pro
 return false;
 }
 else {
-if(!pattern0.test(data8)){
+if(!pattern2.test(data8)){
 validate10.errors = [{instancePath:instancePath+"/icon/vector",schemaPath:"#/properties/icon/properties/vector/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$"}}];
 return false;
 }
@@ -409,7 +411,7 @@ if(errors === _errs31){
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 const _errs33 = errors;
 for(const key2 in data14){
-if(!(((((key2 === "create") || (key2 === "resume")) || (key2 === "storeRoot")) || (key2 === "storeMatch")) || (key2 === "discover"))){
+if(!(((((((key2 === "create") || (key2 === "resume")) || (key2 === "storeRoot")) || (key2 === "storeMatch")) || (key2 === "transcriptName")) || (key2 === "seed")) || (key2 === "discover"))){
 validate10.errors = [{instancePath:instancePath+"/resume",schemaPath:"#/properties/resume/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}}];
 return false;
 break;
@@ -508,7 +510,7 @@ return false;
 }
 else {
 if(!pattern8.test(data18)){
-validate10.errors = [{instancePath:instancePath+"/resume/storeMatch",schemaPath:"#/properties/resume/properties/storeMatch/pattern",keyword:"pattern",params:{pattern: "^(?:dir|file):[^/]+$"}}];
+validate10.errors = [{instancePath:instancePath+"/resume/storeMatch",schemaPath:"#/properties/resume/properties/storeMatch/pattern",keyword:"pattern",params:{pattern: "^(?:dir|file):[^/]+(?:\\/[^/]+)*$"}}];
 return false;
 }
 }
@@ -524,37 +526,97 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data14.discover !== undefined){
-let data19 = data14.discover;
+if(data14.transcriptName !== undefined){
+let data19 = data14.transcriptName;
 const _errs42 = errors;
 if(errors === _errs42){
-if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+if(typeof data19 === "string"){
+if(func3(data19) > 1000){
+validate10.errors = [{instancePath:instancePath+"/resume/transcriptName",schemaPath:"#/properties/resume/properties/transcriptName/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+return false;
+}
+else {
+if(func3(data19) < 1){
+validate10.errors = [{instancePath:instancePath+"/resume/transcriptName",schemaPath:"#/properties/resume/properties/transcriptName/minLength",keyword:"minLength",params:{limit: 1}}];
+return false;
+}
+else {
+if(!pattern9.test(data19)){
+validate10.errors = [{instancePath:instancePath+"/resume/transcriptName",schemaPath:"#/properties/resume/properties/transcriptName/pattern",keyword:"pattern",params:{pattern: "^(?!\\.\\.?$)[^/\\\\]+$"}}];
+return false;
+}
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/resume/transcriptName",schemaPath:"#/properties/resume/properties/transcriptName/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid2 = _errs42 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data14.seed !== undefined){
+let data20 = data14.seed;
+const _errs44 = errors;
+if(errors === _errs44){
+if(typeof data20 === "string"){
+if(func3(data20) > 1000){
+validate10.errors = [{instancePath:instancePath+"/resume/seed",schemaPath:"#/properties/resume/properties/seed/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+return false;
+}
+else {
+if(func3(data20) < 1){
+validate10.errors = [{instancePath:instancePath+"/resume/seed",schemaPath:"#/properties/resume/properties/seed/minLength",keyword:"minLength",params:{limit: 1}}];
+return false;
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/resume/seed",schemaPath:"#/properties/resume/properties/seed/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid2 = _errs44 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data14.discover !== undefined){
+let data21 = data14.discover;
+const _errs46 = errors;
+if(errors === _errs46){
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
 let missing1;
-if(((((data19.root === undefined) && (missing1 = "root")) || ((data19.format === undefined) && (missing1 = "format"))) || ((data19.id === undefined) && (missing1 = "id"))) || ((data19.cwd === undefined) && (missing1 = "cwd"))){
+if(((((data21.root === undefined) && (missing1 = "root")) || ((data21.format === undefined) && (missing1 = "format"))) || ((data21.id === undefined) && (missing1 = "id"))) || ((data21.cwd === undefined) && (missing1 = "cwd"))){
 validate10.errors = [{instancePath:instancePath+"/resume/discover",schemaPath:"#/properties/resume/properties/discover/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-const _errs44 = errors;
-for(const key3 in data19){
+const _errs48 = errors;
+for(const key3 in data21){
 if(!((((key3 === "root") || (key3 === "format")) || (key3 === "id")) || (key3 === "cwd"))){
 validate10.errors = [{instancePath:instancePath+"/resume/discover",schemaPath:"#/properties/resume/properties/discover/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}}];
 return false;
 break;
 }
 }
-if(_errs44 === errors){
-if(data19.root !== undefined){
-let data20 = data19.root;
-const _errs45 = errors;
-if(errors === _errs45){
-if(typeof data20 === "string"){
-if(func3(data20) > 4096){
+if(_errs48 === errors){
+if(data21.root !== undefined){
+let data22 = data21.root;
+const _errs49 = errors;
+if(errors === _errs49){
+if(typeof data22 === "string"){
+if(func3(data22) > 4096){
 validate10.errors = [{instancePath:instancePath+"/resume/discover/root",schemaPath:"#/properties/resume/properties/discover/properties/root/maxLength",keyword:"maxLength",params:{limit: 4096}}];
 return false;
 }
 else {
-if(!pattern7.test(data20)){
+if(!pattern7.test(data22)){
 validate10.errors = [{instancePath:instancePath+"/resume/discover/root",schemaPath:"#/properties/resume/properties/discover/properties/root/pattern",keyword:"pattern",params:{pattern: "^(?:~\\/|\\/)"}}];
 return false;
 }
@@ -565,40 +627,40 @@ validate10.errors = [{instancePath:instancePath+"/resume/discover/root",schemaPa
 return false;
 }
 }
-var valid3 = _errs45 === errors;
+var valid3 = _errs49 === errors;
 }
 else {
 var valid3 = true;
 }
 if(valid3){
-if(data19.format !== undefined){
-let data21 = data19.format;
-const _errs47 = errors;
-if(typeof data21 !== "string"){
+if(data21.format !== undefined){
+let data23 = data21.format;
+const _errs51 = errors;
+if(typeof data23 !== "string"){
 validate10.errors = [{instancePath:instancePath+"/resume/discover/format",schemaPath:"#/properties/resume/properties/discover/properties/format/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
-if(!((data21 === "jsonl") || (data21 === "json"))){
+if(!((data23 === "jsonl") || (data23 === "json"))){
 validate10.errors = [{instancePath:instancePath+"/resume/discover/format",schemaPath:"#/properties/resume/properties/discover/properties/format/enum",keyword:"enum",params:{allowedValues: schema11.properties.resume.properties.discover.properties.format.enum}}];
 return false;
 }
-var valid3 = _errs47 === errors;
+var valid3 = _errs51 === errors;
 }
 else {
 var valid3 = true;
 }
 if(valid3){
-if(data19.id !== undefined){
-let data22 = data19.id;
-const _errs49 = errors;
-if(errors === _errs49){
-if(typeof data22 === "string"){
-if(func3(data22) > 1000){
+if(data21.id !== undefined){
+let data24 = data21.id;
+const _errs53 = errors;
+if(errors === _errs53){
+if(typeof data24 === "string"){
+if(func3(data24) > 1000){
 validate10.errors = [{instancePath:instancePath+"/resume/discover/id",schemaPath:"#/properties/resume/properties/discover/properties/id/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern10.test(data22)){
+if(!pattern11.test(data24)){
 validate10.errors = [{instancePath:instancePath+"/resume/discover/id",schemaPath:"#/properties/resume/properties/discover/properties/id/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
 return false;
 }
@@ -609,23 +671,23 @@ validate10.errors = [{instancePath:instancePath+"/resume/discover/id",schemaPath
 return false;
 }
 }
-var valid3 = _errs49 === errors;
+var valid3 = _errs53 === errors;
 }
 else {
 var valid3 = true;
 }
 if(valid3){
-if(data19.cwd !== undefined){
-let data23 = data19.cwd;
-const _errs51 = errors;
-if(errors === _errs51){
-if(typeof data23 === "string"){
-if(func3(data23) > 1000){
+if(data21.cwd !== undefined){
+let data25 = data21.cwd;
+const _errs55 = errors;
+if(errors === _errs55){
+if(typeof data25 === "string"){
+if(func3(data25) > 1000){
 validate10.errors = [{instancePath:instancePath+"/resume/discover/cwd",schemaPath:"#/properties/resume/properties/discover/properties/cwd/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern10.test(data23)){
+if(!pattern11.test(data25)){
 validate10.errors = [{instancePath:instancePath+"/resume/discover/cwd",schemaPath:"#/properties/resume/properties/discover/properties/cwd/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
 return false;
 }
@@ -636,7 +698,7 @@ validate10.errors = [{instancePath:instancePath+"/resume/discover/cwd",schemaPat
 return false;
 }
 }
-var valid3 = _errs51 === errors;
+var valid3 = _errs55 === errors;
 }
 else {
 var valid3 = true;
@@ -652,10 +714,12 @@ validate10.errors = [{instancePath:instancePath+"/resume/discover",schemaPath:"#
 return false;
 }
 }
-var valid2 = _errs42 === errors;
+var valid2 = _errs46 === errors;
 }
 else {
 var valid2 = true;
+}
+}
 }
 }
 }
@@ -675,47 +739,47 @@ var valid0 = true;
 }
 if(valid0){
 if(data.titleStatus !== undefined){
-let data24 = data.titleStatus;
-const _errs53 = errors;
-if(errors === _errs53){
-if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
-const _errs55 = errors;
-for(const key4 in data24){
+let data26 = data.titleStatus;
+const _errs57 = errors;
+if(errors === _errs57){
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+const _errs59 = errors;
+for(const key4 in data26){
 if(!((((key4 === "working") || (key4 === "attention")) || (key4 === "done")) || (key4 === "idle"))){
 validate10.errors = [{instancePath:instancePath+"/titleStatus",schemaPath:"#/properties/titleStatus/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4}}];
 return false;
 break;
 }
 }
-if(_errs55 === errors){
-if(data24.working !== undefined){
-let data25 = data24.working;
-const _errs56 = errors;
-if(errors === _errs56){
-if(Array.isArray(data25)){
-if(data25.length > 64){
+if(_errs59 === errors){
+if(data26.working !== undefined){
+let data27 = data26.working;
+const _errs60 = errors;
+if(errors === _errs60){
+if(Array.isArray(data27)){
+if(data27.length > 64){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/working",schemaPath:"#/properties/titleStatus/properties/working/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data25.length < 1){
+if(data27.length < 1){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/working",schemaPath:"#/properties/titleStatus/properties/working/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
 var valid5 = true;
-const len0 = data25.length;
+const len0 = data27.length;
 for(let i0=0; i0<len0; i0++){
-let data26 = data25[i0];
-const _errs58 = errors;
-if(errors === _errs58){
-if(typeof data26 === "string"){
-if(func3(data26) > 1000){
+let data28 = data27[i0];
+const _errs62 = errors;
+if(errors === _errs62){
+if(typeof data28 === "string"){
+if(func3(data28) > 1000){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/working/" + i0,schemaPath:"#/properties/titleStatus/properties/working/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data26) < 1){
+if(func3(data28) < 1){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/working/" + i0,schemaPath:"#/properties/titleStatus/properties/working/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -726,7 +790,7 @@ validate10.errors = [{instancePath:instancePath+"/titleStatus/working/" + i0,sch
 return false;
 }
 }
-var valid5 = _errs58 === errors;
+var valid5 = _errs62 === errors;
 if(!valid5){
 break;
 }
@@ -739,40 +803,40 @@ validate10.errors = [{instancePath:instancePath+"/titleStatus/working",schemaPat
 return false;
 }
 }
-var valid4 = _errs56 === errors;
+var valid4 = _errs60 === errors;
 }
 else {
 var valid4 = true;
 }
 if(valid4){
-if(data24.attention !== undefined){
-let data27 = data24.attention;
-const _errs60 = errors;
-if(errors === _errs60){
-if(Array.isArray(data27)){
-if(data27.length > 64){
+if(data26.attention !== undefined){
+let data29 = data26.attention;
+const _errs64 = errors;
+if(errors === _errs64){
+if(Array.isArray(data29)){
+if(data29.length > 64){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/attention",schemaPath:"#/properties/titleStatus/properties/attention/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data27.length < 1){
+if(data29.length < 1){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/attention",schemaPath:"#/properties/titleStatus/properties/attention/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
 var valid6 = true;
-const len1 = data27.length;
+const len1 = data29.length;
 for(let i1=0; i1<len1; i1++){
-let data28 = data27[i1];
-const _errs62 = errors;
-if(errors === _errs62){
-if(typeof data28 === "string"){
-if(func3(data28) > 1000){
+let data30 = data29[i1];
+const _errs66 = errors;
+if(errors === _errs66){
+if(typeof data30 === "string"){
+if(func3(data30) > 1000){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/attention/" + i1,schemaPath:"#/properties/titleStatus/properties/attention/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data28) < 1){
+if(func3(data30) < 1){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/attention/" + i1,schemaPath:"#/properties/titleStatus/properties/attention/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -783,7 +847,7 @@ validate10.errors = [{instancePath:instancePath+"/titleStatus/attention/" + i1,s
 return false;
 }
 }
-var valid6 = _errs62 === errors;
+var valid6 = _errs66 === errors;
 if(!valid6){
 break;
 }
@@ -796,40 +860,40 @@ validate10.errors = [{instancePath:instancePath+"/titleStatus/attention",schemaP
 return false;
 }
 }
-var valid4 = _errs60 === errors;
+var valid4 = _errs64 === errors;
 }
 else {
 var valid4 = true;
 }
 if(valid4){
-if(data24.done !== undefined){
-let data29 = data24.done;
-const _errs64 = errors;
-if(errors === _errs64){
-if(Array.isArray(data29)){
-if(data29.length > 64){
+if(data26.done !== undefined){
+let data31 = data26.done;
+const _errs68 = errors;
+if(errors === _errs68){
+if(Array.isArray(data31)){
+if(data31.length > 64){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/done",schemaPath:"#/properties/titleStatus/properties/done/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data29.length < 1){
+if(data31.length < 1){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/done",schemaPath:"#/properties/titleStatus/properties/done/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
 var valid7 = true;
-const len2 = data29.length;
+const len2 = data31.length;
 for(let i2=0; i2<len2; i2++){
-let data30 = data29[i2];
-const _errs66 = errors;
-if(errors === _errs66){
-if(typeof data30 === "string"){
-if(func3(data30) > 1000){
+let data32 = data31[i2];
+const _errs70 = errors;
+if(errors === _errs70){
+if(typeof data32 === "string"){
+if(func3(data32) > 1000){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/done/" + i2,schemaPath:"#/properties/titleStatus/properties/done/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data30) < 1){
+if(func3(data32) < 1){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/done/" + i2,schemaPath:"#/properties/titleStatus/properties/done/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -840,7 +904,7 @@ validate10.errors = [{instancePath:instancePath+"/titleStatus/done/" + i2,schema
 return false;
 }
 }
-var valid7 = _errs66 === errors;
+var valid7 = _errs70 === errors;
 if(!valid7){
 break;
 }
@@ -853,40 +917,40 @@ validate10.errors = [{instancePath:instancePath+"/titleStatus/done",schemaPath:"
 return false;
 }
 }
-var valid4 = _errs64 === errors;
+var valid4 = _errs68 === errors;
 }
 else {
 var valid4 = true;
 }
 if(valid4){
-if(data24.idle !== undefined){
-let data31 = data24.idle;
-const _errs68 = errors;
-if(errors === _errs68){
-if(Array.isArray(data31)){
-if(data31.length > 64){
+if(data26.idle !== undefined){
+let data33 = data26.idle;
+const _errs72 = errors;
+if(errors === _errs72){
+if(Array.isArray(data33)){
+if(data33.length > 64){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/idle",schemaPath:"#/properties/titleStatus/properties/idle/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data31.length < 1){
+if(data33.length < 1){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/idle",schemaPath:"#/properties/titleStatus/properties/idle/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
 var valid8 = true;
-const len3 = data31.length;
+const len3 = data33.length;
 for(let i3=0; i3<len3; i3++){
-let data32 = data31[i3];
-const _errs70 = errors;
-if(errors === _errs70){
-if(typeof data32 === "string"){
-if(func3(data32) > 1000){
+let data34 = data33[i3];
+const _errs74 = errors;
+if(errors === _errs74){
+if(typeof data34 === "string"){
+if(func3(data34) > 1000){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/idle/" + i3,schemaPath:"#/properties/titleStatus/properties/idle/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data32) < 1){
+if(func3(data34) < 1){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/idle/" + i3,schemaPath:"#/properties/titleStatus/properties/idle/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -897,7 +961,7 @@ validate10.errors = [{instancePath:instancePath+"/titleStatus/idle/" + i3,schema
 return false;
 }
 }
-var valid8 = _errs70 === errors;
+var valid8 = _errs74 === errors;
 if(!valid8){
 break;
 }
@@ -910,7 +974,7 @@ validate10.errors = [{instancePath:instancePath+"/titleStatus/idle",schemaPath:"
 return false;
 }
 }
-var valid4 = _errs68 === errors;
+var valid4 = _errs72 === errors;
 }
 else {
 var valid4 = true;
@@ -925,54 +989,54 @@ validate10.errors = [{instancePath:instancePath+"/titleStatus",schemaPath:"#/pro
 return false;
 }
 }
-var valid0 = _errs53 === errors;
+var valid0 = _errs57 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.status !== undefined){
-let data33 = data.status;
-const _errs72 = errors;
-if(errors === _errs72){
-if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
-const _errs74 = errors;
-for(const key5 in data33){
+let data35 = data.status;
+const _errs76 = errors;
+if(errors === _errs76){
+if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
+const _errs78 = errors;
+for(const key5 in data35){
 if(!((((key5 === "working") || (key5 === "attention")) || (key5 === "done")) || (key5 === "idle"))){
 validate10.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5}}];
 return false;
 break;
 }
 }
-if(_errs74 === errors){
-if(data33.working !== undefined){
-let data34 = data33.working;
-const _errs75 = errors;
-if(errors === _errs75){
-if(Array.isArray(data34)){
-if(data34.length > 64){
+if(_errs78 === errors){
+if(data35.working !== undefined){
+let data36 = data35.working;
+const _errs79 = errors;
+if(errors === _errs79){
+if(Array.isArray(data36)){
+if(data36.length > 64){
 validate10.errors = [{instancePath:instancePath+"/status/working",schemaPath:"#/properties/status/properties/working/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data34.length < 1){
+if(data36.length < 1){
 validate10.errors = [{instancePath:instancePath+"/status/working",schemaPath:"#/properties/status/properties/working/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
 var valid10 = true;
-const len4 = data34.length;
+const len4 = data36.length;
 for(let i4=0; i4<len4; i4++){
-let data35 = data34[i4];
-const _errs77 = errors;
-if(errors === _errs77){
-if(typeof data35 === "string"){
-if(func3(data35) > 1000){
+let data37 = data36[i4];
+const _errs81 = errors;
+if(errors === _errs81){
+if(typeof data37 === "string"){
+if(func3(data37) > 1000){
 validate10.errors = [{instancePath:instancePath+"/status/working/" + i4,schemaPath:"#/properties/status/properties/working/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data35) < 1){
+if(func3(data37) < 1){
 validate10.errors = [{instancePath:instancePath+"/status/working/" + i4,schemaPath:"#/properties/status/properties/working/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -983,7 +1047,7 @@ validate10.errors = [{instancePath:instancePath+"/status/working/" + i4,schemaPa
 return false;
 }
 }
-var valid10 = _errs77 === errors;
+var valid10 = _errs81 === errors;
 if(!valid10){
 break;
 }
@@ -996,40 +1060,40 @@ validate10.errors = [{instancePath:instancePath+"/status/working",schemaPath:"#/
 return false;
 }
 }
-var valid9 = _errs75 === errors;
+var valid9 = _errs79 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
-if(data33.attention !== undefined){
-let data36 = data33.attention;
-const _errs79 = errors;
-if(errors === _errs79){
-if(Array.isArray(data36)){
-if(data36.length > 64){
+if(data35.attention !== undefined){
+let data38 = data35.attention;
+const _errs83 = errors;
+if(errors === _errs83){
+if(Array.isArray(data38)){
+if(data38.length > 64){
 validate10.errors = [{instancePath:instancePath+"/status/attention",schemaPath:"#/properties/status/properties/attention/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data36.length < 1){
+if(data38.length < 1){
 validate10.errors = [{instancePath:instancePath+"/status/attention",schemaPath:"#/properties/status/properties/attention/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
 var valid11 = true;
-const len5 = data36.length;
+const len5 = data38.length;
 for(let i5=0; i5<len5; i5++){
-let data37 = data36[i5];
-const _errs81 = errors;
-if(errors === _errs81){
-if(typeof data37 === "string"){
-if(func3(data37) > 1000){
+let data39 = data38[i5];
+const _errs85 = errors;
+if(errors === _errs85){
+if(typeof data39 === "string"){
+if(func3(data39) > 1000){
 validate10.errors = [{instancePath:instancePath+"/status/attention/" + i5,schemaPath:"#/properties/status/properties/attention/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data37) < 1){
+if(func3(data39) < 1){
 validate10.errors = [{instancePath:instancePath+"/status/attention/" + i5,schemaPath:"#/properties/status/properties/attention/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -1040,7 +1104,7 @@ validate10.errors = [{instancePath:instancePath+"/status/attention/" + i5,schema
 return false;
 }
 }
-var valid11 = _errs81 === errors;
+var valid11 = _errs85 === errors;
 if(!valid11){
 break;
 }
@@ -1053,40 +1117,40 @@ validate10.errors = [{instancePath:instancePath+"/status/attention",schemaPath:"
 return false;
 }
 }
-var valid9 = _errs79 === errors;
+var valid9 = _errs83 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
-if(data33.done !== undefined){
-let data38 = data33.done;
-const _errs83 = errors;
-if(errors === _errs83){
-if(Array.isArray(data38)){
-if(data38.length > 64){
+if(data35.done !== undefined){
+let data40 = data35.done;
+const _errs87 = errors;
+if(errors === _errs87){
+if(Array.isArray(data40)){
+if(data40.length > 64){
 validate10.errors = [{instancePath:instancePath+"/status/done",schemaPath:"#/properties/status/properties/done/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data38.length < 1){
+if(data40.length < 1){
 validate10.errors = [{instancePath:instancePath+"/status/done",schemaPath:"#/properties/status/properties/done/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
 var valid12 = true;
-const len6 = data38.length;
+const len6 = data40.length;
 for(let i6=0; i6<len6; i6++){
-let data39 = data38[i6];
-const _errs85 = errors;
-if(errors === _errs85){
-if(typeof data39 === "string"){
-if(func3(data39) > 1000){
+let data41 = data40[i6];
+const _errs89 = errors;
+if(errors === _errs89){
+if(typeof data41 === "string"){
+if(func3(data41) > 1000){
 validate10.errors = [{instancePath:instancePath+"/status/done/" + i6,schemaPath:"#/properties/status/properties/done/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data39) < 1){
+if(func3(data41) < 1){
 validate10.errors = [{instancePath:instancePath+"/status/done/" + i6,schemaPath:"#/properties/status/properties/done/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -1097,7 +1161,7 @@ validate10.errors = [{instancePath:instancePath+"/status/done/" + i6,schemaPath:
 return false;
 }
 }
-var valid12 = _errs85 === errors;
+var valid12 = _errs89 === errors;
 if(!valid12){
 break;
 }
@@ -1110,40 +1174,40 @@ validate10.errors = [{instancePath:instancePath+"/status/done",schemaPath:"#/pro
 return false;
 }
 }
-var valid9 = _errs83 === errors;
+var valid9 = _errs87 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
-if(data33.idle !== undefined){
-let data40 = data33.idle;
-const _errs87 = errors;
-if(errors === _errs87){
-if(Array.isArray(data40)){
-if(data40.length > 64){
+if(data35.idle !== undefined){
+let data42 = data35.idle;
+const _errs91 = errors;
+if(errors === _errs91){
+if(Array.isArray(data42)){
+if(data42.length > 64){
 validate10.errors = [{instancePath:instancePath+"/status/idle",schemaPath:"#/properties/status/properties/idle/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data40.length < 1){
+if(data42.length < 1){
 validate10.errors = [{instancePath:instancePath+"/status/idle",schemaPath:"#/properties/status/properties/idle/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
 var valid13 = true;
-const len7 = data40.length;
+const len7 = data42.length;
 for(let i7=0; i7<len7; i7++){
-let data41 = data40[i7];
-const _errs89 = errors;
-if(errors === _errs89){
-if(typeof data41 === "string"){
-if(func3(data41) > 1000){
+let data43 = data42[i7];
+const _errs93 = errors;
+if(errors === _errs93){
+if(typeof data43 === "string"){
+if(func3(data43) > 1000){
 validate10.errors = [{instancePath:instancePath+"/status/idle/" + i7,schemaPath:"#/properties/status/properties/idle/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data41) < 1){
+if(func3(data43) < 1){
 validate10.errors = [{instancePath:instancePath+"/status/idle/" + i7,schemaPath:"#/properties/status/properties/idle/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -1154,7 +1218,7 @@ validate10.errors = [{instancePath:instancePath+"/status/idle/" + i7,schemaPath:
 return false;
 }
 }
-var valid13 = _errs89 === errors;
+var valid13 = _errs93 === errors;
 if(!valid13){
 break;
 }
@@ -1167,7 +1231,7 @@ validate10.errors = [{instancePath:instancePath+"/status/idle",schemaPath:"#/pro
 return false;
 }
 }
-var valid9 = _errs87 === errors;
+var valid9 = _errs91 === errors;
 }
 else {
 var valid9 = true;
@@ -1182,60 +1246,60 @@ validate10.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs72 === errors;
+var valid0 = _errs76 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.hooks !== undefined){
-let data42 = data.hooks;
-const _errs91 = errors;
-if(errors === _errs91){
-if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
+let data44 = data.hooks;
+const _errs95 = errors;
+if(errors === _errs95){
+if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
 let missing2;
-if((((data42.type === undefined) && (missing2 = "type")) || ((data42.dialect === undefined) && (missing2 = "dialect"))) || ((data42.events === undefined) && (missing2 = "events"))){
+if((((data44.type === undefined) && (missing2 = "type")) || ((data44.dialect === undefined) && (missing2 = "dialect"))) || ((data44.events === undefined) && (missing2 = "events"))){
 validate10.errors = [{instancePath:instancePath+"/hooks",schemaPath:"#/properties/hooks/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-const _errs93 = errors;
-for(const key6 in data42){
-if(!((((((key6 === "type") || (key6 === "file")) || (key6 === "dir")) || (key6 === "dialect")) || (key6 === "events")) || (key6 === "conversation"))){
+const _errs97 = errors;
+for(const key6 in data44){
+if(!(func2.call(schema11.properties.hooks.properties, key6))){
 validate10.errors = [{instancePath:instancePath+"/hooks",schemaPath:"#/properties/hooks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6}}];
 return false;
 break;
 }
 }
-if(_errs93 === errors){
-if(data42.type !== undefined){
-let data43 = data42.type;
-const _errs94 = errors;
-if(typeof data43 !== "string"){
+if(_errs97 === errors){
+if(data44.type !== undefined){
+let data45 = data44.type;
+const _errs98 = errors;
+if(typeof data45 !== "string"){
 validate10.errors = [{instancePath:instancePath+"/hooks/type",schemaPath:"#/properties/hooks/properties/type/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
-if(!(((data43 === "json") || (data43 === "toml")) || (data43 === "plugin"))){
+if(!((((data45 === "json") || (data45 === "toml")) || (data45 === "plugin")) || (data45 === "scripts"))){
 validate10.errors = [{instancePath:instancePath+"/hooks/type",schemaPath:"#/properties/hooks/properties/type/enum",keyword:"enum",params:{allowedValues: schema11.properties.hooks.properties.type.enum}}];
 return false;
 }
-var valid14 = _errs94 === errors;
+var valid14 = _errs98 === errors;
 }
 else {
 var valid14 = true;
 }
 if(valid14){
-if(data42.file !== undefined){
-let data44 = data42.file;
-const _errs96 = errors;
-if(errors === _errs96){
-if(typeof data44 === "string"){
-if(func3(data44) > 4096){
+if(data44.file !== undefined){
+let data46 = data44.file;
+const _errs100 = errors;
+if(errors === _errs100){
+if(typeof data46 === "string"){
+if(func3(data46) > 4096){
 validate10.errors = [{instancePath:instancePath+"/hooks/file",schemaPath:"#/properties/hooks/properties/file/maxLength",keyword:"maxLength",params:{limit: 4096}}];
 return false;
 }
 else {
-if(!pattern7.test(data44)){
+if(!pattern7.test(data46)){
 validate10.errors = [{instancePath:instancePath+"/hooks/file",schemaPath:"#/properties/hooks/properties/file/pattern",keyword:"pattern",params:{pattern: "^(?:~\\/|\\/)"}}];
 return false;
 }
@@ -1246,23 +1310,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/file",schemaPath:"#/prop
 return false;
 }
 }
-var valid14 = _errs96 === errors;
+var valid14 = _errs100 === errors;
 }
 else {
 var valid14 = true;
 }
 if(valid14){
-if(data42.dir !== undefined){
-let data45 = data42.dir;
-const _errs98 = errors;
-if(errors === _errs98){
-if(typeof data45 === "string"){
-if(func3(data45) > 4096){
+if(data44.dir !== undefined){
+let data47 = data44.dir;
+const _errs102 = errors;
+if(errors === _errs102){
+if(typeof data47 === "string"){
+if(func3(data47) > 4096){
 validate10.errors = [{instancePath:instancePath+"/hooks/dir",schemaPath:"#/properties/hooks/properties/dir/maxLength",keyword:"maxLength",params:{limit: 4096}}];
 return false;
 }
 else {
-if(!pattern7.test(data45)){
+if(!pattern7.test(data47)){
 validate10.errors = [{instancePath:instancePath+"/hooks/dir",schemaPath:"#/properties/hooks/properties/dir/pattern",keyword:"pattern",params:{pattern: "^(?:~\\/|\\/)"}}];
 return false;
 }
@@ -1273,23 +1337,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/dir",schemaPath:"#/prope
 return false;
 }
 }
-var valid14 = _errs98 === errors;
+var valid14 = _errs102 === errors;
 }
 else {
 var valid14 = true;
 }
 if(valid14){
-if(data42.dialect !== undefined){
-let data46 = data42.dialect;
-const _errs100 = errors;
-if(errors === _errs100){
-if(typeof data46 === "string"){
-if(func3(data46) > 64){
+if(data44.dialect !== undefined){
+let data48 = data44.dialect;
+const _errs104 = errors;
+if(errors === _errs104){
+if(typeof data48 === "string"){
+if(func3(data48) > 64){
 validate10.errors = [{instancePath:instancePath+"/hooks/dialect",schemaPath:"#/properties/hooks/properties/dialect/maxLength",keyword:"maxLength",params:{limit: 64}}];
 return false;
 }
 else {
-if(!pattern0.test(data46)){
+if(!pattern2.test(data48)){
 validate10.errors = [{instancePath:instancePath+"/hooks/dialect",schemaPath:"#/properties/hooks/properties/dialect/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$"}}];
 return false;
 }
@@ -1300,60 +1364,60 @@ validate10.errors = [{instancePath:instancePath+"/hooks/dialect",schemaPath:"#/p
 return false;
 }
 }
-var valid14 = _errs100 === errors;
+var valid14 = _errs104 === errors;
 }
 else {
 var valid14 = true;
 }
 if(valid14){
-if(data42.events !== undefined){
-let data47 = data42.events;
-const _errs102 = errors;
-if(errors === _errs102){
-if(Array.isArray(data47)){
-if(data47.length > 64){
+if(data44.events !== undefined){
+let data49 = data44.events;
+const _errs106 = errors;
+if(errors === _errs106){
+if(Array.isArray(data49)){
+if(data49.length > 64){
 validate10.errors = [{instancePath:instancePath+"/hooks/events",schemaPath:"#/properties/hooks/properties/events/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data47.length < 1){
+if(data49.length < 1){
 validate10.errors = [{instancePath:instancePath+"/hooks/events",schemaPath:"#/properties/hooks/properties/events/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
 var valid15 = true;
-const len8 = data47.length;
+const len8 = data49.length;
 for(let i8=0; i8<len8; i8++){
-let data48 = data47[i8];
-const _errs104 = errors;
-if(errors === _errs104){
-if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
+let data50 = data49[i8];
+const _errs108 = errors;
+if(errors === _errs108){
+if(data50 && typeof data50 == "object" && !Array.isArray(data50)){
 let missing3;
-if(((data48.on === undefined) && (missing3 = "on")) || ((data48.state === undefined) && (missing3 = "state"))){
+if(((data50.on === undefined) && (missing3 = "on")) || ((data50.state === undefined) && (missing3 = "state"))){
 validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i8,schemaPath:"#/properties/hooks/properties/events/items/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-const _errs106 = errors;
-for(const key7 in data48){
+const _errs110 = errors;
+for(const key7 in data50){
 if(!(((key7 === "on") || (key7 === "state")) || (key7 === "matcher"))){
 validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i8,schemaPath:"#/properties/hooks/properties/events/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7}}];
 return false;
 break;
 }
 }
-if(_errs106 === errors){
-if(data48.on !== undefined){
-let data49 = data48.on;
-const _errs107 = errors;
-if(errors === _errs107){
-if(typeof data49 === "string"){
-if(func3(data49) > 1000){
+if(_errs110 === errors){
+if(data50.on !== undefined){
+let data51 = data50.on;
+const _errs111 = errors;
+if(errors === _errs111){
+if(typeof data51 === "string"){
+if(func3(data51) > 1000){
 validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i8+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data49) < 1){
+if(func3(data51) < 1){
 validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i8+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -1364,40 +1428,40 @@ validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i8+"/on",sche
 return false;
 }
 }
-var valid16 = _errs107 === errors;
+var valid16 = _errs111 === errors;
 }
 else {
 var valid16 = true;
 }
 if(valid16){
-if(data48.state !== undefined){
-let data50 = data48.state;
-const _errs109 = errors;
-if(typeof data50 !== "string"){
+if(data50.state !== undefined){
+let data52 = data50.state;
+const _errs113 = errors;
+if(typeof data52 !== "string"){
 validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i8+"/state",schemaPath:"#/properties/hooks/properties/events/items/properties/state/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
-if(!((((data50 === "working") || (data50 === "attention")) || (data50 === "done")) || (data50 === "idle"))){
+if(!((((data52 === "working") || (data52 === "attention")) || (data52 === "done")) || (data52 === "idle"))){
 validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i8+"/state",schemaPath:"#/properties/hooks/properties/events/items/properties/state/enum",keyword:"enum",params:{allowedValues: schema11.properties.hooks.properties.events.items.properties.state.enum}}];
 return false;
 }
-var valid16 = _errs109 === errors;
+var valid16 = _errs113 === errors;
 }
 else {
 var valid16 = true;
 }
 if(valid16){
-if(data48.matcher !== undefined){
-let data51 = data48.matcher;
-const _errs111 = errors;
-if(errors === _errs111){
-if(typeof data51 === "string"){
-if(func3(data51) > 1000){
+if(data50.matcher !== undefined){
+let data53 = data50.matcher;
+const _errs115 = errors;
+if(errors === _errs115){
+if(typeof data53 === "string"){
+if(func3(data53) > 1000){
 validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i8+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data51) < 1){
+if(func3(data53) < 1){
 validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i8+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -1408,7 +1472,7 @@ validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i8+"/matcher"
 return false;
 }
 }
-var valid16 = _errs111 === errors;
+var valid16 = _errs115 === errors;
 }
 else {
 var valid16 = true;
@@ -1423,7 +1487,7 @@ validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i8,schemaPath
 return false;
 }
 }
-var valid15 = _errs104 === errors;
+var valid15 = _errs108 === errors;
 if(!valid15){
 break;
 }
@@ -1436,23 +1500,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/events",schemaPath:"#/pr
 return false;
 }
 }
-var valid14 = _errs102 === errors;
+var valid14 = _errs106 === errors;
 }
 else {
 var valid14 = true;
 }
 if(valid14){
-if(data42.conversation !== undefined){
-let data52 = data42.conversation;
-const _errs113 = errors;
-if(errors === _errs113){
-if(typeof data52 === "string"){
-if(func3(data52) > 1000){
+if(data44.conversation !== undefined){
+let data54 = data44.conversation;
+const _errs117 = errors;
+if(errors === _errs117){
+if(typeof data54 === "string"){
+if(func3(data54) > 1000){
 validate10.errors = [{instancePath:instancePath+"/hooks/conversation",schemaPath:"#/properties/hooks/properties/conversation/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern10.test(data52)){
+if(!pattern11.test(data54)){
 validate10.errors = [{instancePath:instancePath+"/hooks/conversation",schemaPath:"#/properties/hooks/properties/conversation/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
 return false;
 }
@@ -1463,10 +1527,79 @@ validate10.errors = [{instancePath:instancePath+"/hooks/conversation",schemaPath
 return false;
 }
 }
-var valid14 = _errs113 === errors;
+var valid14 = _errs117 === errors;
 }
 else {
 var valid14 = true;
+}
+if(valid14){
+if(data44.tool !== undefined){
+let data55 = data44.tool;
+const _errs119 = errors;
+if(errors === _errs119){
+if(typeof data55 === "string"){
+if(func3(data55) > 1000){
+validate10.errors = [{instancePath:instancePath+"/hooks/tool",schemaPath:"#/properties/hooks/properties/tool/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+return false;
+}
+else {
+if(!pattern11.test(data55)){
+validate10.errors = [{instancePath:instancePath+"/hooks/tool",schemaPath:"#/properties/hooks/properties/tool/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
+return false;
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/hooks/tool",schemaPath:"#/properties/hooks/properties/tool/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid14 = _errs119 === errors;
+}
+else {
+var valid14 = true;
+}
+if(valid14){
+if(data44.promptTitle !== undefined){
+let data56 = data44.promptTitle;
+const _errs121 = errors;
+if(errors === _errs121){
+if(typeof data56 === "string"){
+if(func3(data56) > 1000){
+validate10.errors = [{instancePath:instancePath+"/hooks/promptTitle",schemaPath:"#/properties/hooks/properties/promptTitle/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+return false;
+}
+else {
+if(!pattern11.test(data56)){
+validate10.errors = [{instancePath:instancePath+"/hooks/promptTitle",schemaPath:"#/properties/hooks/properties/promptTitle/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
+return false;
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/hooks/promptTitle",schemaPath:"#/properties/hooks/properties/promptTitle/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid14 = _errs121 === errors;
+}
+else {
+var valid14 = true;
+}
+if(valid14){
+if(data44.capturesTranscript !== undefined){
+const _errs123 = errors;
+if(typeof data44.capturesTranscript !== "boolean"){
+validate10.errors = [{instancePath:instancePath+"/hooks/capturesTranscript",schemaPath:"#/properties/hooks/properties/capturesTranscript/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid14 = _errs123 === errors;
+}
+else {
+var valid14 = true;
+}
+}
+}
 }
 }
 }
@@ -1481,10 +1614,64 @@ validate10.errors = [{instancePath:instancePath+"/hooks",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs91 === errors;
+var valid0 = _errs95 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.skills !== undefined){
+const _errs125 = errors;
+if(typeof data.skills !== "string"){
+validate10.errors = [{instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs125 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.progressStatus !== undefined){
+const _errs127 = errors;
+if(typeof data.progressStatus !== "boolean"){
+validate10.errors = [{instancePath:instancePath+"/progressStatus",schemaPath:"#/properties/progressStatus/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid0 = _errs127 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.wire !== undefined){
+let data60 = data.wire;
+const _errs129 = errors;
+if(errors === _errs129){
+if(typeof data60 === "string"){
+if(func3(data60) > 64){
+validate10.errors = [{instancePath:instancePath+"/wire",schemaPath:"#/properties/wire/maxLength",keyword:"maxLength",params:{limit: 64}}];
+return false;
+}
+else {
+if(!pattern2.test(data60)){
+validate10.errors = [{instancePath:instancePath+"/wire",schemaPath:"#/properties/wire/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$"}}];
+return false;
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/wire",schemaPath:"#/properties/wire/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid0 = _errs129 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
 }
 }
 }

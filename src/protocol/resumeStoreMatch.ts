@@ -9,9 +9,11 @@ type Part = { lit: string } | { id: true; prefix?: number } | { star: true };
 
 export interface StoreMatchRule {
   kind: StoreEntryKind;
-  /** The name pattern after the colon, one path component. */
+  /** The name pattern: the last path component after the colon. */
   pattern: string;
   parts: Part[];
+  /** Literal folders the entry sits in, outermost first ("file:chats/{id}.jsonl" → ["chats"]). */
+  parents: string[];
 }
 
 export type StoreMatchError = { kind: 'storeMatchError'; message: string };
@@ -23,9 +25,10 @@ export type StoreMatchError = { kind: 'storeMatchError'; message: string };
 const MAX_ID_PREFIX = 64;
 
 /**
- * Parses `<dir|file>:<name pattern>`. The pattern is a single path component holding `{id}` or
- * `{id:N}` (first N characters of the id) at least once, plus literal text and `*` (any run of
- * characters within the name). Errors name the rule and what is expected.
+ * Parses `<dir|file>:<folders/><name pattern>`. The name pattern (the last component) holds `{id}`
+ * or `{id:N}` (first N characters of the id) at least once, plus literal text and `*` (any run of
+ * characters within the name); the folders before it are literal names the entry must sit in
+ * (Qwen keeps `<project>/chats/<id>.jsonl`). Errors name the rule and what is expected.
  */
 export function parseStoreMatch(rule: string): StoreMatchRule | StoreMatchError {
   const err = (message: string): StoreMatchError => ({ kind: 'storeMatchError', message: `storeMatch ${JSON.stringify(rule)}: ${message}` });
@@ -33,9 +36,12 @@ export function parseStoreMatch(rule: string): StoreMatchRule | StoreMatchError 
   if (colon < 0) return err('expected "dir:<pattern>" or "file:<pattern>"');
   const kind = rule.slice(0, colon);
   if (kind !== 'dir' && kind !== 'file') return err(`expected the kind "dir" or "file", got ${JSON.stringify(kind)}`);
-  const pattern = rule.slice(colon + 1);
-  if (pattern.includes('/') || pattern.includes('\\')) return err('the pattern must be one name, without "/"');
-  if (pattern === '.' || pattern === '..') return err('the pattern must not be "." or ".."');
+  const segments = rule.slice(colon + 1).split('/');
+  const pattern = segments.pop() ?? '';
+  const parents = segments;
+  if (pattern.includes('\\') || parents.some((p) => p.includes('\\'))) return err('the pattern must not contain "\\"');
+  if ([pattern, ...parents].some((p) => p === '' || p === '.' || p === '..')) return err('no folder or name may be empty, "." or ".."');
+  if (parents.some((p) => /[{}*]/.test(p))) return err('the folders before the name are literal (no {id} or *)');
   const parts: Part[] = [];
   let hasId = false;
   const re = /\{id(?::(\d+))?\}|\*|\{[^}]*\}/g;
@@ -60,11 +66,13 @@ export function parseStoreMatch(rule: string): StoreMatchRule | StoreMatchError 
   }
   if (last < pattern.length) parts.push({ lit: pattern.slice(last) });
   if (!hasId) return err('the pattern must contain {id}');
-  return { kind, pattern, parts };
+  return { kind, pattern, parts, parents };
 }
 
 export interface StoreMatcher {
   kind: StoreEntryKind;
+  /** Literal folders the entry must sit in, outermost first; the host checks them on the path. */
+  parents: string[];
   /** The one name that matches when the pattern has no `*`, so the host can stat it directly. */
   exactName: string | null;
   test(name: string): boolean;
@@ -86,6 +94,7 @@ export function storeMatcher(rule: StoreMatchRule, id: string): StoreMatcher | S
   const exactName = hasStar ? null : rule.parts.map((p) => ('lit' in p ? p.lit : 'id' in p ? idText(p) : '')).join('');
   return {
     kind: rule.kind,
+    parents: rule.parents,
     exactName,
     test: (name: string) => name !== '.' && name !== '..' && re.test(name),
   };

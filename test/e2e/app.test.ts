@@ -5,6 +5,9 @@ import { chromeStyleSheet, darkChrome } from '../../src/app/ui/chromeStyle';
 import { spawnSync } from 'node:child_process';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { processesWithHome } from '../helpers/processes';
+import { waitFor } from '../helpers/waitFor';
 import { AppUnderTest, Display, descendants, e2eSkipReason, fractionNear, hexToRgb, isAlive, readPixels, repoRoot, useDesktop } from './harness';
 
 describe.skipIf(e2eSkipReason)('Termio app', () => {
@@ -21,7 +24,7 @@ describe.skipIf(e2eSkipReason)('Termio app', () => {
     if (app) {
       if (!app.exit) app.screenshot(`app-${ctx.task.name}`);
       await app.stop();
-      app.cleanup();
+      await app.cleanup();
       app = undefined;
     }
   });
@@ -72,11 +75,35 @@ describe.skipIf(e2eSkipReason)('Termio app', () => {
     expect(() => display.xdotool('search', '--onlyvisible', '--name', '^Termio$')).toThrow();
     expect(app.exit).toBeNull();
     expect(isAlive(app.pid)).toBe(true);
-    const children = descendants(app.pid);
+    // Sessions running, so the orphan check has something to find: two shells, one running a job.
+    for (const cmd of ['sleep 600', '']) {
+      const id = (await app.cli(['sessions', 'spawn', '--cwd', app.home])).stdout.trim();
+      expect(id).toMatch(/^[0-9a-f-]{36}$/);
+      if (cmd) await app.cli(['sessions', 'send', id, cmd, '--enter']);
+    }
+    const children = await waitFor(() => {
+      const d = descendants(app!.pid);
+      return d.some((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sleep\u0000600')) ? d : null;
+    }, { what: 'the sessions and their job running under the app' });
     const result = await app.stop();
     expect(result.code).toBe(0);
     expect(result.ms).toBeLessThan(2_000);
     expect(children.filter(isAlive)).toEqual([]);
+  });
+
+  it('after a test, nothing runs with its HOME, not even a daemon that left the session (like codex app-server)', async () => {
+    app = await AppUnderTest.launch(display);
+    await waitFor(async () => (await app!.cli(['sessions', 'list'])).code === 0, { what: 'the control socket' });
+    const id = (await app.cli(['sessions', 'spawn', '--cwd', app.home])).stdout.trim();
+    // setsid: its own session and process group, as Codex's app-server daemon does; quitting the app ends the tab, not it.
+    await app.cli(['sessions', 'send', id, 'setsid sleep 900 </dev/null >/dev/null 2>&1 &', '--enter']);
+    const daemon = await waitFor(() => processesWithHome(app!.home).find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sleep\u0000900')), { what: 'the detached daemon' });
+    expect(await app.stop()).toMatchObject({ code: 0 });
+    expect(isAlive(daemon)).toBe(true);
+    const home = app.home;
+    expect(await app.cleanup()).toContain(daemon);
+    app = undefined;
+    expect(processesWithHome(home)).toEqual([]);
   });
 });
 

@@ -1,26 +1,33 @@
 // The real Claude Code CLI from npm through the real app: a session is created with
 // Claude's --session-id under an id Termio minted, Claude writes its transcript (it does so
 // offline, when the first prompt is submitted), the app is restarted, and the tab is relaunched
-// with --resume of that same id — checked on the relaunched process's own command line.
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync, existsSync } from 'node:fs';
+// with --resume of that same id — checked on the relaunched process's own command line. And with
+// Termio's hooks installed, typing a prompt fires UserPromptSubmit (offline, Claude then answers
+// with an error and fires StopFailure) and the session is renamed after the prompt (the manifest's
+// promptTitle) in the sidebar and `sessions list` (screenshot claude-prompt-title.png); the
+// transcript its hooks reported reads back through `sessions read --transcript` (capturesTranscript).
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureClaudeCode, type AgentCli } from '../helpers/agentCli';
 import { waitFor } from '../helpers/waitFor';
-import { AppUnderTest, cliJson, Display, e2eSkipReason } from './harness';
+import { AppUnderTest, cliJson, Display, e2eSkipReason, installRealClaude } from './harness';
 
 interface Info {
   id: string;
   pid: number;
+  title: string;
+  state: string;
   resume?: { family: string; boundId: string | null; mode: string | null; argv: string[] | null };
 }
 
 let cli: AgentCli = { ok: false, reason: 'not looked for yet' };
 
-describe.skipIf(e2eSkipReason)('real Claude Code: exact resume across an app restart', () => {
+describe.skipIf(e2eSkipReason)('real Claude Code through the app', () => {
   let display: Display;
   let app: AppUnderTest | undefined;
+  let shot = '';
   beforeAll(async () => {
     display = await Display.start();
     cli = await ensureClaudeCode();
@@ -30,37 +37,34 @@ describe.skipIf(e2eSkipReason)('real Claude Code: exact resume across an app res
   });
   afterEach(async () => {
     if (app) {
-      app.screenshot('claude-resumed');
+      app.screenshot(shot);
       await app.stop();
-      app.cleanup();
+      await app.cleanup();
       app = undefined;
     }
   });
 
+  /** A fresh HOME with the real Claude Code on its PATH and a trusted project; the app started on it. */
+  async function launchWithClaude(): Promise<{ home: string; project: string; started: AppUnderTest }> {
+    const home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-e2e-')));
+    const project = join(home, 'project');
+    mkdirSync(project);
+    installRealClaude(home, (cli as { path: string }).path, project);
+    const started = await AppUnderTest.launch(display, { home });
+    app = started;
+    await started.waitForWindow();
+    await waitFor(async () => (await started.cli(['sessions', 'list'])).code === 0, { what: 'the control socket' });
+    return { home, project, started };
+  }
+
   it('relaunches the tab with --resume of the id it was created with', async (ctx) => {
+    shot = 'claude-resumed';
     if (!cli.ok) {
       ctx.skip(`Claude Code could not be installed from npm: ${cli.reason}`);
       return;
     }
-    const home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-e2e-')));
-    const project = join(home, 'project');
-    mkdirSync(project);
-    mkdirSync(join(home, 'bin'));
-    // `claude` on the login shell's PATH, as a user's install would be; env -u drops variables a
-    // developer's or CI's environment may carry (an API key prompt, another config dir), and
-    // self-updates stay off (one would npm install -g on this machine).
-    writeFileSync(
-      join(home, 'bin', 'claude'),
-      `#!/bin/sh\nexec env -u CLAUDE_CONFIG_DIR -u ANTHROPIC_API_KEY -u ANTHROPIC_AUTH_TOKEN DISABLE_AUTOUPDATER=1 "${cli.path}" "$@"\n`,
-      { mode: 0o755 },
-    );
-    writeFileSync(join(home, '.bash_profile'), `export PATH="${join(home, 'bin')}:$PATH"\n`);
-    // Onboarding done and the folder trusted: without it the CLI asks the network and exits.
-    writeFileSync(join(home, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true, projects: { [project]: { hasTrustDialogAccepted: true } } }));
-
-    app = await AppUnderTest.launch(display, { home });
-    await app.waitForWindow();
-    await waitFor(async () => (await app!.cli(['sessions', 'list'])).code === 0, { what: 'the control socket' });
+    const { home, project, started } = await launchWithClaude();
+    app = started;
     const spawned = await app.cli(['sessions', 'spawn', '--agent', 'claude', '--cwd', project]);
     expect(spawned.code, spawned.stderr).toBe(0);
     const id = spawned.stdout.trim();
@@ -86,5 +90,49 @@ describe.skipIf(e2eSkipReason)('real Claude Code: exact resume across an app res
     expect(cmdline(again.pid)).toEqual(expect.arrayContaining(['--resume', minted]));
     expect(cmdline(again.pid)).not.toContain('--session-id');
     await waitFor(async () => (await app!.cli(['sessions', 'read', id])).stdout.includes('hello from the first run'), { timeout: 30_000, what: 'the resumed conversation on screen' });
+  }, 120_000);
+
+  it('renames the session after the prompt typed into Claude', async (ctx) => {
+    shot = 'claude-prompt-title';
+    if (!cli.ok) {
+      ctx.skip(`Claude Code could not be installed from npm: ${cli.reason}`);
+      return;
+    }
+    const { home, project, started } = await launchWithClaude();
+    app = started;
+    const hooks = await app.cli(['hooks', 'install', '--agent', 'claude']);
+    expect(hooks.code, hooks.stdout + hooks.stderr).toBe(0);
+    const spawned = await app.cli(['sessions', 'spawn', '--agent', 'claude', '--cwd', project]);
+    expect(spawned.code, spawned.stderr).toBe(0);
+    const id = spawned.stdout.trim();
+    await waitFor(async () => (await app!.cli(['sessions', 'read', id])).stdout.includes('for shortcuts'), { timeout: 30_000, what: "Claude Code's prompt" });
+    const before = (await cliJson<Info[]>(app, ['sessions', 'list']))[0]!;
+    expect(before.title).not.toBe('summarise the open issues');
+
+    await app.cli(['sessions', 'send', id, 'summarise the open issues', '--enter']);
+    const renamed = await waitFor(async () => (await cliJson<Info[]>(app!, ['sessions', 'list'])).find((s) => s.id === id && s.title === 'summarise the open issues'), {
+      timeout: 30_000,
+      what: 'the session renamed after the prompt',
+    });
+    expect(renamed.title).toBe('summarise the open issues');
+    // Offline, Claude ends the turn with an error: StopFailure reports it done, or the idle title
+    // Claude sets right after (the pty and the hook socket race); the session keeps the prompt.
+    await waitFor(async () => ['done', 'idle'].includes((await cliJson<Info[]>(app!, ['sessions', 'list']))[0]!.state), { timeout: 30_000, what: 'the turn to end' });
+    expect((await cliJson<Info[]>(app, ['sessions', 'list']))[0]).toMatchObject({ id, title: 'summarise the open issues' });
+
+    // capturesTranscript: the transcript its hooks reported, read through the CLI.
+    // Claude writes the transcript a moment after the hooks report it.
+    const read = await waitFor(
+      async () => {
+        const r = await app!.cli(['sessions', 'read', id, '--transcript', '--json']);
+        const out = r.code === 0 ? (JSON.parse(r.stdout) as { transcript: string; lines: string[] }) : null;
+        return out?.lines.some((l) => l.includes('summarise the open issues')) ? out : null;
+      },
+      { timeout: 30_000, what: 'the prompt in the transcript' },
+    );
+    expect(read.transcript).toMatch(new RegExp(`^${join(home, '.claude', 'projects').replace(/[.]/g, '\\.')}/[^/]+/[0-9a-f-]{36}\\.jsonl$`));
+    expect(read.lines.some((l) => l.includes('summarise the open issues'))).toBe(true);
+    const tail = await app.cli(['sessions', 'read', id, '--transcript', '--lines', '1']);
+    expect(tail.stdout.trim().split('\n')).toHaveLength(1);
   }, 120_000);
 });

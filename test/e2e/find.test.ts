@@ -44,7 +44,7 @@ describe.skipIf(e2eSkipReason)('find in scrollback', () => {
   afterAll(async () => {
     if (app) {
       await app.stop();
-      app.cleanup();
+      await app.cleanup();
     }
     await display?.stop();
   });

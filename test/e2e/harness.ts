@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+import { endProcessesWithHome, processesWithHome } from '../helpers/processes';
 import { waitFor } from '../helpers/waitFor';
 
 export const repoRoot = resolve(__dirname, '..', '..');
@@ -264,10 +265,18 @@ export class AppUnderTest {
     return { ms: Date.now() - start, ...this.exitInfo! };
   }
 
-  cleanup(): void {
+  /**
+   * Ends the app and everything the test started under its HOME (an agent's detached daemon, like
+   * Codex's `app-server`, escapes the session's process group and would outlive the test), then
+   * removes the HOME. Returns the pids that were still running under it.
+   */
+  async cleanup(): Promise<number[]> {
     if (!this.exitInfo) this.proc.kill('SIGKILL');
+    const left = processesWithHome(this.home);
+    await endProcessesWithHome(this.home);
     // An agent may still be writing into HOME as it exits (Claude Code saves on hangup).
     rmSync(this.home, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    return left;
   }
 }
 
@@ -285,6 +294,24 @@ export function installFakeAgents(home: string, dialects: string[] = ['claude'])
   }
   writeFileSync(join(home, '.bash_profile'), `export PATH="${bin}:$PATH"\n`);
   return bin;
+}
+
+/**
+ * Puts the real Claude Code CLI on the login shell's PATH of a test HOME, as a user's install would
+ * be, ready to start offline in `project`: env -u drops variables a developer's or CI's environment
+ * may carry (an API key prompt, another config dir), self-updates stay off (one would npm install
+ * -g on this machine), and ~/.claude.json marks onboarding done and the folder trusted (without it
+ * the CLI asks the network and exits).
+ */
+export function installRealClaude(home: string, cliPath: string, project: string): void {
+  mkdirSync(join(home, 'bin'), { recursive: true });
+  writeFileSync(
+    join(home, 'bin', 'claude'),
+    `#!/bin/sh\nexec env -u CLAUDE_CONFIG_DIR -u ANTHROPIC_API_KEY -u ANTHROPIC_AUTH_TOKEN DISABLE_AUTOUPDATER=1 "${cliPath}" "$@"\n`,
+    { mode: 0o755 },
+  );
+  writeFileSync(join(home, '.bash_profile'), `export PATH="${join(home, 'bin')}:$PATH"\n`);
+  writeFileSync(join(home, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true, projects: { [project]: { hasTrustDialogAccepted: true } } }));
 }
 
 /** Runs a termio CLI command to completion; JSON output parsed when asked. */
@@ -451,7 +478,7 @@ export function useDesktop(opts: {
     if (!app) return;
     if (opts.shots && !app.exit) app.screenshot(`${opts.shots}-${ctx.task.name}`);
     await app.stop();
-    app.cleanup();
+    await app.cleanup();
     opts.done();
   });
 }

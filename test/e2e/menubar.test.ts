@@ -3,13 +3,14 @@
 // checked pixel by pixel in each aggregate state (and animating while agents work), the open menu
 // is screenshotted and used from the keyboard to jump to a session, and dunst must show a
 // notification when a fake Claude Code asks for permission, and none while the user looks at it.
+// The tray's own messages (what Termio.app uses on macOS) are shown and clicked here too.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/waitFor';
-import { AppUnderTest, desktopSkipReason, Display, fractionNear, hexToRgb, installFakeAgents, readPixels, repoRoot, screenshotDir, TrayDesktop, windowTree, type Rgb, type XWindow } from './harness';
+import { AppUnderTest, desktopSkipReason, Display, fractionNear, hexToRgb, installFakeAgents, readPixels, screenshotDir, TrayDesktop, windowTree, type Rgb, type XWindow } from './harness';
 
 /** trayIcon.ts's colour for each aggregate state. */
 const stateColour = { idle: hexToRgb('#9aa3b2'), working: hexToRgb('#6cb6ff'), done: hexToRgb('#57d9a3'), attention: hexToRgb('#ff9f43') } as const;
@@ -35,17 +36,17 @@ describe.skipIf(desktopSkipReason)('menu bar: tray icon, tray menu and notificat
     if (app) {
       app.screenshot(`menubar-${ctx.task.name}`);
       await app.stop();
-      app.cleanup();
+      await app.cleanup();
       app = undefined;
     }
   });
 
-  async function startApp(settings: Record<string, unknown> = {}): Promise<{ app: AppUnderTest; win: string }> {
+  async function startApp(settings: Record<string, unknown> = {}, env: Record<string, string> = {}): Promise<{ app: AppUnderTest; win: string }> {
     const home = mkdtempSync(join(tmpdir(), 'termio-e2e-'));
     installFakeAgents(home, ['claude']);
     mkdirSync(join(home, '.termio', 'config'), { recursive: true });
     writeFileSync(join(home, '.termio', 'config', 'settings.json'), JSON.stringify({ welcomeShown: true, ...settings }));
-    const a = await AppUnderTest.launch(display, { home, env: desktop.env() });
+    const a = await AppUnderTest.launch(display, { home, env: { ...desktop.env(), ...env } });
     app = a;
     const win = await a.waitForWindow();
     await waitFor(async () => (await a.cli(['sessions', 'list'])).code === 0, { what: 'the control socket' });
@@ -84,12 +85,20 @@ describe.skipIf(desktopSkipReason)('menu bar: tray icon, tray menu and notificat
     await a.waitForLog(new RegExp(`DEBUG state \\{"id":"${id}","from":"\\w+","to":"${state}"`));
   }
 
-  /** What a hook reports, through the real reporter, as the agent would run it mid-turn. */
-  function report(a: AppUnderTest, id: string, state: string, event: string, payload: Record<string, unknown> = {}): void {
-    const r = spawnSync(join(repoRoot, 'bin', 'termio-hook'), ['claude', state, event, JSON.stringify({ hook_event_name: event, cwd: a.home, ...payload })], {
-      env: { PATH: process.env.PATH, HOME: a.home, TERMIO_HOME: a.termioHome, TERMIO_SESSION: id },
-    });
-    expect(r.status).toBe(0);
+  /** How many hooks each session's fake agent has been asked to fire. */
+  const hooksFired = new Map<string, number>();
+
+  /**
+   * What the agent's hooks report mid-turn: the session's own (fake) agent fires the event's
+   * installed hooks (each with the state the manifest gives that event), so the report comes through the real launcher and reporter with the
+   * session's secret and from the agent's own process, the only reports the app applies.
+   */
+  async function report(a: AppUnderTest, id: string, event: string, payload: Record<string, unknown> = {}): Promise<void> {
+    const n = (hooksFired.get(id) ?? 0) + 1;
+    hooksFired.set(id, n);
+    const r = await a.cli(['sessions', 'send', id, `/hook ${event} ${JSON.stringify({ hook_event_name: event, cwd: a.home, ...payload })}`, '--enter']);
+    expect(r.code, r.stderr).toBe(0);
+    await waitFor(async () => (await a.cli(['sessions', 'read', id])).stdout.includes(`hooked ${event} #${n}`), { what: `${event} fired in ${id}` });
   }
 
   /** The pixels of the app's icon in the tray right now (a fresh screenshot each call). */
@@ -136,25 +145,25 @@ describe.skipIf(desktopSkipReason)('menu bar: tray icon, tray menu and notificat
 
     const alpha = await spawnClaude(a, 'alpha');
     await lookElsewhere(a);
-    report(a, alpha, 'working', 'UserPromptSubmit');
+    await report(a, alpha, 'UserPromptSubmit');
     const working = await waitForTray('working', 'working');
     // The arc turns: a later frame differs from this one while the state stays working.
     await waitForTray('working', 'working-next-frame', (p) => differs(p, working));
 
-    report(a, alpha, 'done', 'Stop');
+    await report(a, alpha, 'Stop');
     await waitForTray('done', 'done');
 
     // Two agents stop at a permission prompt (their hooks' frames, as the fake agent's would send).
     const beta = await spawnClaude(a, 'beta');
     await lookElsewhere(a);
-    report(a, beta, 'working', 'PreToolUse', { tool_name: 'Bash' });
-    report(a, beta, 'attention', 'PermissionRequest', { tool_name: 'Bash' });
+    await report(a, beta, 'PreToolUse', { tool_name: 'Bash' });
+    await report(a, beta, 'PermissionRequest', { tool_name: 'Bash' });
     const one = await waitForTray('attention', 'attention-1');
     await waitFor(() => desktop.notifications().find((n) => n.body === 'beta · Asks to run Bash'), { what: 'a notification for beta' });
 
     const gamma = await spawnClaude(a, 'gamma');
     await lookElsewhere(a);
-    report(a, gamma, 'attention', 'PermissionRequest', { tool_name: 'Edit' });
+    await report(a, gamma, 'PermissionRequest', { tool_name: 'Edit' });
     // The badge now reads 2: same state colour, different pixels.
     await waitForTray('attention', 'attention-2', (p) => differs(p, one));
 
@@ -211,13 +220,13 @@ describe.skipIf(desktopSkipReason)('menu bar: tray icon, tray menu and notificat
     const eta = await spawnClaude(a, 'eta');
     const zeta = await spawnClaude(a, 'zeta');
     await lookElsewhere(a);
-    report(a, eta, 'working', 'UserPromptSubmit');
-    report(a, zeta, 'working', 'UserPromptSubmit');
+    await report(a, eta, 'UserPromptSubmit');
+    await report(a, zeta, 'UserPromptSubmit');
     const turnStart = Date.now();
-    report(a, eta, 'done', 'Stop');
+    await report(a, eta, 'Stop');
     await entered(a, eta, 'done');
     await waitFor(() => Date.now() - turnStart >= 1_200, { what: "zeta's turn to pass a second" });
-    report(a, zeta, 'done', 'Stop');
+    await report(a, zeta, 'Stop');
     const finished = await waitFor(() => desktop.notifications().find((n) => n.body.startsWith('zeta · ')), { what: 'the end of the long turn notified' });
     expect(finished.summary).toBe('Claude Code finished');
     expect(finished.body).toMatch(/^zeta · after \ds$/);
@@ -231,6 +240,30 @@ describe.skipIf(desktopSkipReason)('menu bar: tray icon, tray menu and notificat
     await a.cli(['sessions', 'send', shell, "printf '\\033]9;Build finished\\007'; printf '\\033]777;notify;Deploy;All green\\007'", '--enter']);
     await waitFor(() => desktop.notifications().find((n) => n.summary === 'Deploy' && n.body === 'All green'), { what: 'the OSC 777 notification' });
     await waitFor(() => desktop.notifications().find((n) => n.summary === 'Terminal' && n.body === 'Build finished'), { what: 'the OSC 9 notification' });
+  });
+
+  it('through the tray icon, as Termio.app on macOS posts: a click on the message opens the last notified session', async () => {
+    // Qt's tray message is the path a signed bundle uses on macOS; on this XEmbed tray Qt shows it
+    // as its own balloon, which the test can click (messageClicked does not say which message).
+    const { app: a } = await startApp({}, { TERMIO_NOTIFIER: 'tray' });
+    await a.waitForLog(/INFO notifications \{"backend":"tray"\}/);
+    const iota = await spawnClaude(a, 'iota');
+    const kappa = await spawnClaude(a, 'kappa');
+    await lookElsewhere(a);
+    const before = new Set(visibleAppWindows().map((w) => w.id));
+    await a.cli(['sessions', 'send', iota, 'ask before pushing', '--enter']);
+    await a.waitForLog(new RegExp(`INFO notification \\{"kind":"attention","session":"${iota}"`));
+    await a.cli(['sessions', 'send', kappa, 'ask before pushing', '--enter']);
+    await a.waitForLog(new RegExp(`INFO notification \\{"kind":"attention","session":"${kappa}"`));
+    const balloon = await waitFor(() => visibleAppWindows().find((w) => !before.has(w.id)), { what: "the tray icon's message on screen" });
+    display.screenshot(join(screenshotDir, 'menubar-tray-message.png'));
+    // Nothing went through node-notifier to the notification daemon.
+    expect(desktop.notifications().filter((n) => /iota|kappa/.test(n.body))).toEqual([]);
+    const focused = (id: string) => a.log().split('\n').filter((l) => l.includes(`session focused {"id":"${id}"}`)).length;
+    const [iotaBefore, kappaBefore] = [focused(iota), focused(kappa)];
+    display.xdotool('mousemove', '--sync', String(balloon.x + Math.round(balloon.width / 2)), String(balloon.y + Math.round(balloon.height / 2)), 'click', '1');
+    await waitFor(() => focused(kappa) > kappaBefore, { what: 'the click to focus kappa, the last notified session' });
+    expect(focused(iota)).toBe(iotaBefore);
   });
 
   /** Visible top-level windows of the app (the main window, the tray menu when open). */

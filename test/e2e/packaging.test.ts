@@ -29,7 +29,7 @@ describe.skipIf(e2eSkipReason)('Linux desktop entry', () => {
     if (app) {
       app.screenshot('desktop-entry');
       await app.stop();
-      app.cleanup();
+      await app.cleanup();
     }
   });
 

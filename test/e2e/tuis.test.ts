@@ -72,7 +72,7 @@ describe.skipIf(e2eSkipReason)('real TUIs in the real app', () => {
   afterAll(async () => {
     if (app) {
       await app.stop();
-      app.cleanup();
+      await app.cleanup();
     }
     await display?.stop();
   });

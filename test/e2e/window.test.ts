@@ -129,11 +129,13 @@ describe.skipIf(e2eSkipReason)('the Termio window', () => {
     display.xdotool('windowfocus', '--sync', win);
     display.xdotool('key', keys.settings);
     const settingsWin = await app.waitForWindow('Termio Settings');
-    const geo = app.windowGeometry(settingsWin);
-    const shot = app.screenshot('settings-window');
-    // The problem banner (orange) is at the top of the settings window.
-    const top = readPixels(shot, geo.x, geo.y, geo.width, 60);
-    expect(fractionNear(top, hexToRgb('#4a2f12'), 8)).toBeGreaterThan(0.2);
+    // Mapped is not yet painted in front: wait until the screen shows the problem banner (orange)
+    // at the top of the settings window.
+    await waitFor(() => {
+      const geo = app!.windowGeometry(settingsWin);
+      const top = readPixels(app!.screenshot('settings-window'), geo.x, geo.y, geo.width, 60);
+      return fractionNear(top, hexToRgb('#4a2f12'), 8) > 0.2;
+    }, { what: 'the settings window with its problem banner on screen' });
     // The valid fields still apply: the app reads scrollback 2000 and sound off.
     const r = await app.cli(['sessions', 'spawn', '--cwd', home]);
     expect(r.code).toBe(0);

@@ -1,13 +1,19 @@
 #!/usr/bin/env node
 // A stand-in for a real agent CLI, for tests: `fake-agent.mjs <dialect>` with dialect claude,
-// codex, gemini, grok, copilot or cursor. Like the real CLI it reads the hook entries from the
-// agent's own config under $HOME, runs each matching command through /bin/sh with the agent's
-// payload shape on stdin and its environment, and sets OSC 0 titles the way the real one does
-// (reference/agent-clis.md). Input is line based, typed into the pty:
+// codex, gemini, grok, copilot, cursor or cline. Like the real CLI it reads the hook entries from
+// the agent's own config under $HOME, runs each matching command through /bin/sh with the agent's
+// payload shape on stdin and its environment, and sets OSC 0 titles the way the real one does.
+// cline runs the executable named after the event in ~/Documents/Cline/Hooks instead (Cline's global hooks
+// folder), with Cline's payload (event data under its own key), and requires its JSON reply. Input is line based, typed into the pty:
 //   any text        → a turn: prompt hook, spinner title, one Bash tool call, stop hook
 //   text with "ask" → the tool call first needs permission; the next line answers it
 //   /clear          → a new conversation id (SessionStart with source "clear")
 //   /exit           → exits 0
+//   /hook Event {json} → fires that event's hooks with the json merged into the payload, as the
+//                     agent does mid-turn, and prints "hooked Event #n" (n counts these lines)
+//   !command        → its Bash tool runs `bash -c command` (PreToolUse, the command with this
+//                     environment, PostToolUse, Stop), as the real agent runs a shell command
+// `-p <prompt>` runs one headless turn (SessionStart, prompt, Stop) and exits, like `claude -p`.
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -15,6 +21,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
 const dialect = process.argv[2] ?? 'claude';
+const printIndex = process.argv.indexOf('-p', 3);
 const HOME = process.env.HOME;
 const cwd = process.cwd();
 
@@ -25,6 +32,7 @@ const agents = {
   gemini: { files: ['.gemini/settings.json'], events: { start: 'SessionStart', prompt: 'BeforeAgent', pre: 'BeforeTool', post: 'AfterTool', permission: 'Notification', stop: 'AfterAgent' }, title: { idle: '◇  Ready (app)'.padEnd(80), busy: () => '✦  Working… (app)'.padEnd(80), attention: '✋  Action Required (app)'.padEnd(80) }, env: { GEMINI_PROJECT_DIR: cwd } },
   grok: { files: ['.grok/hooks'], events: { start: 'SessionStart', prompt: 'UserPromptSubmit', pre: 'PreToolUse', post: 'PostToolUse', permission: 'Notification', stop: 'Stop' }, camel: true, title: { idle: 'grok', busy: () => 'grok' } },
   copilot: { files: ['.copilot/hooks'], events: { start: 'sessionStart', prompt: 'userPromptSubmitted', pre: 'preToolUse', post: 'postToolUse', permission: 'notification', stop: 'agentStop' }, camel: true, commandKey: 'bash', flat: true, title: { idle: 'GitHub Copilot', busy: () => 'Running tests · GitHub Copilot' } },
+  cline: { scripts: 'Documents/Cline/Hooks', events: { start: 'TaskStart', prompt: 'UserPromptSubmit', pre: 'PreToolUse', post: 'PostToolUse', permission: null, stop: 'TaskComplete' }, title: { idle: 'cline', busy: () => 'cline' } },
   cursor: { files: ['.cursor/hooks.json'], events: { start: 'sessionStart', prompt: 'beforeSubmitPrompt', pre: 'preToolUse', post: 'postToolUse', permission: null, stop: 'stop' }, flat: true, conversationKey: 'conversation_id', title: { idle: 'Cursor Agent', busy: () => 'Cursor Agent' } },
 }[dialect];
 if (!agents) {
@@ -65,16 +73,40 @@ function commandsFor(event, subject) {
   return cmds;
 }
 
-let sessionId = randomUUID();
+// Like `claude --session-id <uuid>`: the conversation id Termio minted, else a fresh one.
+const pinnedIndex = process.argv.indexOf('--session-id', 3);
+let sessionId = pinnedIndex > 0 && process.argv[pinnedIndex + 1] ? process.argv[pinnedIndex + 1] : randomUUID();
 function payload(event, extra) {
   const base = { [agent.conversationKey ?? 'session_id']: sessionId, transcript_path: join(HOME, `.${dialect}`, 'projects', `${sessionId}.jsonl`), cwd, hook_event_name: event, ...extra };
   if (!agent.camel) return base;
   return Object.fromEntries(Object.entries(base).map(([k, v]) => [camel(k), v]));
 }
 
+/** Cline's payload: base fields, then the event's data under the event's camelCase name. */
+function clinePayload(event, extra) {
+  const data = event === 'UserPromptSubmit' ? { prompt: extra.prompt } : extra.tool_name ? { toolName: extra.tool_name, parameters: extra.tool_input ?? {} } : {};
+  return { clineVersion: '3.0.0-fake', hookName: event, timestamp: String(Date.now()), taskId: sessionId, workspaceRoots: [cwd], userId: 'fake', [event[0].toLowerCase() + event.slice(1)]: data };
+}
+
+/** Runs ~/Documents/Cline/Hooks/<Event> when it is an executable file; its stdout must be Cline's JSON reply. */
+function fireScript(event, extra) {
+  const file = join(HOME, agent.scripts, event);
+  const r = spawnSync(file, [], { input: JSON.stringify(clinePayload(event, extra)), env: process.env, encoding: 'utf8', timeout: 5000 });
+  if (r.error?.code === 'ENOENT' || r.error?.code === 'EACCES') return;
+  try {
+    if (JSON.parse(r.stdout).cancel !== false) throw new Error('cancel');
+  } catch {
+    process.stdout.write(`hook ${event} gave no JSON reply: ${JSON.stringify(r.stdout)}\r\n`);
+  }
+}
+
 function fire(key, extra = {}, subject) {
-  const event = agent.events[key];
+  fireEvent(agent.events[key], extra, subject);
+}
+
+function fireEvent(event, extra = {}, subject) {
   if (!event) return;
+  if (agent.scripts) return fireScript(event, extra);
   for (const command of commandsFor(event, subject)) {
     // Agents wait for each hook (synchronously, as Claude does for PreToolUse).
     spawnSync('/bin/sh', ['-c', command], { input: JSON.stringify(payload(event, extra)), env: { ...process.env, ...(agent.env ?? {}) }, stdio: ['pipe', 'ignore', 'inherit'], timeout: 5000 });
@@ -84,11 +116,22 @@ function fire(key, extra = {}, subject) {
 const title = (t) => process.stdout.write(agent.st ? `\x1b]0;${t}\x1b\\` : `\x1b]0;${t}\x07`);
 let frame = 0;
 
+if (printIndex > 0) {
+  fire('start', { source: 'startup', model: 'fake-1' });
+  fire('prompt', { prompt: process.argv[printIndex + 1] ?? '' });
+  fire('stop', { stop_hook_active: false, last_assistant_message: 'Done.' });
+  process.stdout.write('Done.\n');
+  process.exit(0);
+}
+
 title(agent.title.idle);
-fire('start', { source: 'startup', model: 'fake-1' });
+// Cline starts a task (TaskStart) with the first prompt, not at launch.
+let taskStarted = !agent.scripts;
+if (!agent.scripts) fire('start', { source: 'startup', model: 'fake-1' });
 process.stdout.write(`fake ${dialect} ready\r\n> `);
 
 let pendingPermission = null;
+let hooked = 0;
 const rl = createInterface({ input: process.stdin });
 rl.on('line', (line) => {
   line = line.trim();
@@ -99,10 +142,29 @@ rl.on('line', (line) => {
     return;
   }
   if (line === '/exit') process.exit(0);
+  const hook = /^\/hook (\S+)\s*(.*)$/.exec(line);
+  if (hook) {
+    const extra = hook[2] ? JSON.parse(hook[2]) : {};
+    fireEvent(hook[1], extra, extra.tool_name ?? extra.notification_type);
+    process.stdout.write(`hooked ${hook[1]} #${++hooked}\r\n> `);
+    return;
+  }
   if (line === '/clear') {
     sessionId = randomUUID();
     fire('start', { source: 'clear' });
     process.stdout.write('(new conversation)\r\n> ');
+    return;
+  }
+  if (!taskStarted) {
+    taskStarted = true;
+    fire('start', {});
+  }
+  if (line.startsWith('!')) {
+    fire('pre', { tool_name: 'Bash', tool_input: { command: line.slice(1) } }, 'Bash');
+    const r = spawnSync('bash', ['-c', line.slice(1)], { env: process.env, encoding: 'utf8', timeout: 20_000 });
+    fire('post', { tool_name: 'Bash', tool_response: { stdout: r.stdout } }, 'Bash');
+    fire('stop', { stop_hook_active: false, last_assistant_message: 'Ran it.' });
+    process.stdout.write(`${(r.stdout ?? '').trim()}\r\nran: exit ${r.status}\r\n> `);
     return;
   }
   fire('prompt', { prompt: line });

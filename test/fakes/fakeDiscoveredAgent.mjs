@@ -7,11 +7,13 @@
 //   json (OpenCode-like): <root>/global/<ses_…>.json, a standalone metadata file
 //     {"id","projectID","directory",…} rewritten on each message; root default
 //     ~/.fakeopencode/storage/session; continue with `--session <id>` / `-s <id>`.
+// Like Codex, the rollout style keeps its record open for writing as long as it runs (the host
+// ties a record to its session by that); the json style rewrites and closes its file each time.
 // A fresh launch writes its record when the first message is typed, or after
 // $FAKE_RECORD_DELAY_MS (so tests can start several at once and let the records appear).
 // Resuming a missing id is refused (stderr, exit 1). Every launch is logged to $FAKE_AGENT_LOG;
 // $FAKE_HOOK_FILE receives what a SessionStart hook would report, once the record exists.
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -37,6 +39,12 @@ function messagesOf(path) {
 
 let id;
 let path = null;
+/** The rollout record, open for appending until the process exits. */
+let recordFd = null;
+const append = (line) => {
+  recordFd ??= openSync(path, 'a');
+  writeSync(recordFd, line);
+};
 const resumeId = style === 'json' ? flagValue(argv, ['--session', '-s']) : argv[0] === 'resume' ? (argv[1] ?? '') : undefined;
 if (resumeId !== undefined) {
   path = findRecord(resumeId);
@@ -65,7 +73,7 @@ function ensureRecord() {
     mkdirSync(dir, { recursive: true });
     // The real first line also carries the base instructions, tens of KB.
     const meta = { timestamp: now.toISOString(), type: 'session_meta', payload: { id, timestamp: now.toISOString(), cwd, originator: 'fake_codex', cli_version: '0.0.0', instructions: 'x'.repeat(20_000) } };
-    appendFileSync(path, `${JSON.stringify(meta)}\n`);
+    append(`${JSON.stringify(meta)}\n`);
   }
   logEvent(AGENT, 'recordWritten', { id, path });
   reportHook(id);
@@ -80,7 +88,7 @@ function addMessage(text) {
     rec.time.updated = Date.now();
     writeFileSync(p, JSON.stringify(rec, null, 2));
   } else {
-    appendFileSync(p, `${JSON.stringify({ timestamp: new Date().toISOString(), type: 'user_message', payload: { text } })}\n`);
+    append(`${JSON.stringify({ timestamp: new Date().toISOString(), type: 'user_message', payload: { text } })}\n`);
   }
   logEvent(AGENT, 'message', { id, text });
   process.stdout.write(`ok: ${text}\r\n`);

@@ -1,6 +1,7 @@
 // Real agent CLIs from npm for the tests that must run the real thing: installed once into a
 // cache folder outside the repository ($TERMIO_AGENT_CLI_CACHE, else ~/.cache/termio/agent-clis),
-// never into package.json. A registry that cannot be reached is a reason to skip, not a failure.
+// never into package.json. On a developer's machine a registry that cannot be reached is a reason
+// to skip; where CI is set it fails the run with that reason, so a green CI always ran them.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
@@ -89,6 +90,12 @@ function npmInstall(prefix: string, pkg: string): Promise<{ ok: true } | { ok: f
  * binary as a fallback for when npm skipped the postinstall that links it).
  */
 export async function ensureNpmAgentCli(pkg: string, candidates: string[]): Promise<AgentCli> {
+  const cli = await findOrInstall(pkg, candidates);
+  if (!cli.ok && process.env.CI) throw new Error(`CI is set, so the real ${pkg} must run here, but it cannot: ${cli.reason}`);
+  return cli;
+}
+
+async function findOrInstall(pkg: string, candidates: string[]): Promise<AgentCli> {
   const root = agentCliCacheDir();
   const found = findWorking(root, candidates);
   if (found) return { ok: true, ...found };
@@ -104,4 +111,9 @@ export async function ensureNpmAgentCli(pkg: string, candidates: string[]): Prom
 export function ensureClaudeCode(): Promise<AgentCli> {
   const platformPkg = `node_modules/@anthropic-ai/claude-code-${process.platform}-${process.arch}/claude`;
   return ensureNpmAgentCli('@anthropic-ai/claude-code', ['node_modules/.bin/claude', platformPkg]);
+}
+
+/** OpenAI Codex: the npm bin link (a Node launcher that runs this platform's native binary). */
+export function ensureCodex(): Promise<AgentCli> {
+  return ensureNpmAgentCli('@openai/codex', ['node_modules/.bin/codex']);
 }

@@ -69,6 +69,9 @@ describe('termio agents list', () => {
       install: null,
       resumeFamily: 'none',
       statusChannels: [],
+      disabled: [],
+      wire: 'mine',
+      skills: null,
       order: 1,
       icon: join(REPO, 'assets', 'icons', 'agent.svg'),
       overrides: null,
@@ -90,9 +93,9 @@ describe('termio agents list', () => {
     const r = await termio('list');
     expect(r.code).toBe(0);
     const lines = r.out.split('\n');
-    expect(lines[0]).toMatch(/^ID +NAME +INSTALLED +RESUME +STATUS +SOURCE$/);
-    expect(lines[1]).toMatch(/^codex +My Codex +no +none +title +user, overrides bundled: ~\/\.termio\/config\/agents\/codex\.json$/);
-    expect(lines).toContainEqual(expect.stringMatching(/^claude +Claude Code +no \(https:\/\/github\.com\/anthropics\/claude-code\) +pinned +hooks,title +bundled: agents\/claude\.json$/));
+    expect(lines[0]).toMatch(/^ID +NAME +INSTALLED +RESUME +STATUS +OFF +SOURCE$/);
+    expect(lines[1]).toMatch(/^codex +My Codex +no +none +title +- +user, overrides bundled: ~\/\.termio\/config\/agents\/codex\.json$/);
+    expect(lines).toContainEqual(expect.stringMatching(/^claude +Claude Code +no \(https:\/\/github\.com\/anthropics\/claude-code\) +pinned +hooks,title +- +bundled: agents\/claude\.json$/));
     expect(r.out.slice(r.out.indexOf('\nProblems:\n'))).toBe(
       [
         '',
@@ -108,7 +111,7 @@ describe('termio agents list', () => {
   it('rejects unknown arguments and verbs with exit 2', async () => {
     expect(await termio('list', '--yaml')).toMatchObject({ code: 2, err: expect.stringContaining("termio agents list: unexpected argument '--yaml'") });
     expect(await termio('frob')).toMatchObject({ code: 2, err: expect.stringContaining("termio agents: unknown command 'frob'") });
-    expect(await termio()).toMatchObject({ code: 2, out: expect.stringContaining('termio agents validate FILE...') });
+    expect(await termio()).toMatchObject({ code: 2, out: expect.stringContaining('termio agents validate PATH...') });
     expect(await termio('--help')).toMatchObject({ code: 0, out: expect.stringContaining('termio agents list [--json]') });
   });
 });
@@ -116,7 +119,7 @@ describe('termio agents list', () => {
 describe('termio agents validate', () => {
   it('exits 0 for valid files (warnings allowed) and 1 with every message otherwise', async () => {
     writeFileSync(join(root, 'ok.json'), JSON.stringify({ id: 'ok', name: 'Ok', command: 'ok', future: 1 }));
-    writeFileSync(join(root, 'bad.json'), JSON.stringify({ id: 'Bad', name: 'Bad', command: 'bad', hooks: { type: 'json', dialect: 'x', file: '~/x.json', events: [{ on: 'Stop', state: 'finished' }] } }));
+    writeFileSync(join(root, 'bad.json'), JSON.stringify({ id: 'B d', name: 'Bad', command: 'bad', hooks: { type: 'json', dialect: 'x', file: '~/x.json', events: [{ on: 'Stop', state: 'finished' }] } }));
     expect(await termio('validate', 'ok.json')).toEqual({
       code: 0,
       out: 'warning: ok.json: future: unknown field, ignored by this version of Termio\nok.json: ok (ok)\n',
@@ -127,7 +130,7 @@ describe('termio agents validate', () => {
       out: [
         'warning: ok.json: future: unknown field, ignored by this version of Termio',
         'ok.json: ok (ok)',
-        'error: bad.json: id: expected a stable slug: lowercase letters and digits, words joined by single hyphens (e.g. "my-agent"), got "Bad"',
+        'error: bad.json: id: expected a stable id that is a safe file name: letters, digits, ".", "_" and "-", starting with a letter or digit (e.g. "my-agent"), got "B d"',
         'error: bad.json: hooks.events[0].state: expected "working", "attention", "done" or "idle", got "finished"',
         'error: missing.json: does not exist',
         '',
@@ -138,6 +141,27 @@ describe('termio agents validate', () => {
 
   it('needs at least one file', async () => {
     expect(await termio('validate')).toMatchObject({ code: 2, err: expect.stringContaining('give at least one manifest file') });
+  });
+
+  it('validates every manifest in a folder, one line per file', async () => {
+    const dir = join(root, 'folder');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'b-ok.json'), JSON.stringify({ id: 'ok', name: 'Ok', command: 'ok', future: 1, icon: { asset: 'ok-mark' } }));
+    writeFileSync(join(dir, 'a-bad.json'), JSON.stringify({ id: 'bad', name: 'Bad' }));
+    writeFileSync(join(dir, 'c-plain.json'), JSON.stringify({ id: 'plain', name: 'Plain', command: 'plain' }));
+    writeFileSync(join(dir, '.hidden.json'), '[');
+    writeFileSync(join(dir, 'notes.txt'), 'not a manifest');
+    const r = await termio('validate', 'folder');
+    expect(r.code).toBe(1);
+    expect(r.err).toBe('');
+    expect(r.out.split('\n')).toEqual([
+      'folder/a-bad.json: error: command: missing; expected the CLI to launch (or "loginShell": true for a plain login shell)',
+      'folder/b-ok.json: ok (ok); warnings: icon.asset: unknown field, ignored by this version of Termio; future: unknown field, ignored by this version of Termio; icon: no icon kind this version draws (expected one of "vector", "path" or "symbol"); the generic mark is shown; this agent loads without icon',
+      'folder/c-plain.json: ok (plain)',
+      '',
+    ]);
+    rmSync(join(dir, 'a-bad.json'));
+    expect(await termio('validate', 'folder')).toMatchObject({ code: 0 });
   });
 });
 

@@ -14,7 +14,7 @@ const files = readdirSync(AGENTS).filter((f) => f.endsWith('.json') && f !== 'ma
 describe('bundled manifests', () => {
   it('ship every agent the issue names, plus the Terminal', () => {
     expect(files.map((f) => f.replace(/\.json$/, ''))).toEqual([
-      'aider', 'amp', 'claude', 'codex', 'copilot', 'crush', 'cursor', 'droid', 'gemini', 'goose', 'grok', 'opencode', 'qwen', 'terminal',
+      'aider', 'amp', 'antigravity', 'claude', 'cline', 'codex', 'copilot', 'crush', 'cursor', 'droid', 'gemini', 'goose', 'grok', 'hermes', 'kimi', 'opencode', 'pi', 'qwen', 'terminal',
     ]);
   });
 
@@ -42,7 +42,9 @@ describe('bundled manifests', () => {
     expect(family).toEqual({
       aider: 'none',
       amp: 'none',
+      antigravity: 'none',
       claude: 'pinned',
+      cline: 'none',
       codex: 'discovered',
       copilot: 'pinned',
       crush: 'discovered',
@@ -51,7 +53,10 @@ describe('bundled manifests', () => {
       gemini: 'pinned',
       goose: 'discovered',
       grok: 'pinned',
+      hermes: 'none',
+      kimi: 'none',
       opencode: 'discovered',
+      pi: 'none',
       qwen: 'pinned',
       terminal: 'none',
     });

@@ -28,7 +28,7 @@ const hooks = { type: 'json', file: '~/.foo/settings.json', dialect: 'claude', e
 describe('parseManifest: a valid manifest', () => {
   it('loads the minimal manifest (id, name, command) with no errors or warnings', () => {
     const r = check({});
-    expect(r).toEqual({ manifest: minimal, errors: [], warnings: [] });
+    expect(r).toEqual({ manifest: minimal, errors: [], warnings: [], disabled: [] });
   });
 
   it('loads the ATP sample Grok manifest verbatim', () => {
@@ -117,7 +117,7 @@ describe('parseManifest: text that is not a manifest', () => {
 describe('parseManifest: fields', () => {
   it('names missing required fields and what they are', () => {
     expect(errorsOf({}, { replace: true })).toEqual([
-      `${LABEL}: id: missing; expected a string: stable identifier`,
+      `${LABEL}: id: missing; expected a string: stable identifier and safe file name (a lowercase slug such as "my-agent" is the recommended style)`,
       `${LABEL}: name: missing; expected a string: display name in the picker and sidebar`,
     ]);
     expect(errorsOf({ id: 'foo', name: 'Foo' }, { replace: true })).toEqual([
@@ -134,13 +134,13 @@ describe('parseManifest: fields', () => {
     expect(errorsOf({ order: 1.5 })).toEqual([`${LABEL}: order: expected an integer, got 1.5`]);
   });
 
-  it('requires id to be a stable slug', () => {
-    for (const id of ['Claude', 'my agent', 'a--b', '-a', 'a-', 'a_b', '']) {
+  it('requires id to be a stable id that is a safe file name (slugs recommended, camelCase accepted)', () => {
+    for (const id of ['my agent', '-a', '.a', '..', 'a/b', 'a\\b', 'ä', '']) {
       expect(errorsOf({ id })).toEqual([
-        `${LABEL}: id: expected a stable slug: lowercase letters and digits, words joined by single hyphens (e.g. "my-agent"), got ${JSON.stringify(id)}`,
+        `${LABEL}: id: expected a stable id that is a safe file name: letters, digits, ".", "_" and "-", starting with a letter or digit (e.g. "my-agent"), got ${JSON.stringify(id)}`,
       ]);
     }
-    for (const id of ['claude', 'github-copilot', 'qwen3', 'a']) expect(errorsOf({ id })).toEqual([]);
+    for (const id of ['claude', 'github-copilot', 'qwen3', 'a', 'claudeCode', 'a_b', 'a--b', 'a-', 'agent.v2']) expect(errorsOf({ id })).toEqual([]);
     expect(errorsOf({ id: 'a'.repeat(65) })).toEqual([`${LABEL}: id: must be at most 64 characters, got 65`]);
   });
 
@@ -174,10 +174,14 @@ describe('parseManifest: fields', () => {
     expect(errorsOf({ permissionBypassFlag: '--approval-mode=yolo', install: 'https://x.ai/cli' })).toEqual([]);
   });
 
-  it('requires exactly one icon kind, a known file type and a colour tint', () => {
-    expect(errorsOf({ icon: {} })).toEqual([`${LABEL}: icon: expected exactly one of "vector", "path" or "symbol", got none`]);
-    expect(errorsOf({ icon: { vector: 'foo', symbol: 'terminal' } })).toEqual([
-      `${LABEL}: icon: expected exactly one of "vector", "path" or "symbol", got "vector" and "symbol"`,
+  it('never refuses a manifest for its icon kind; checks a known file type and a colour tint', () => {
+    expect(errorsOf({ icon: {} })).toEqual([]);
+    expect(check({ icon: {} }).disabled).toEqual([
+      { feature: 'icon', reason: 'no icon kind this version draws (expected one of "vector", "path" or "symbol"); the generic mark is shown' },
+    ]);
+    expect(errorsOf({ icon: { vector: 'foo', symbol: 'terminal' } })).toEqual([]);
+    expect(warningsOf({ icon: { vector: "foo", symbol: "terminal" } })).toEqual([
+      `${LABEL}: icon: expected one of "vector", "path" or "symbol", got "vector" and "symbol"; "vector" is used`,
     ]);
     expect(errorsOf({ icon: { path: 'foo.gif' } })).toEqual([`${LABEL}: icon.path: expected a .png or .svg file, got "foo.gif"`]);
     expect(errorsOf({ icon: { symbol: 'Terminal Fill' } })).toEqual([
@@ -247,14 +251,17 @@ describe('parseManifest: resume families', () => {
     expect(errorsOf({ resume: { ...pinned, resume: '' } })).toEqual([`${LABEL}: resume.resume: must not be empty`]);
   });
 
-  it('checks storeMatch: dir/file, one name, {id} or {id:N}', () => {
+  it('checks storeMatch: dir/file, a name below literal subfolders, {id} or {id:N}', () => {
     const bad = (storeMatch: string) => errorsOf({ resume: { ...pinned, storeMatch } });
     expect(bad('{id}.jsonl')).toEqual([
       `${LABEL}: resume.storeMatch: expected "dir:<name>" or "file:<name>", e.g. "dir:{id}" or "file:{id}.jsonl", got "{id}.jsonl"`,
     ]);
-    expect(bad('file:a/{id}.jsonl')).toEqual([
-      `${LABEL}: resume.storeMatch: expected "dir:<name>" or "file:<name>", e.g. "dir:{id}" or "file:{id}.jsonl", got "file:a/{id}.jsonl"`,
+    expect(bad('file:chats/{id}.jsonl')).toEqual([]);
+    expect(bad('file:a//{id}.jsonl')).toEqual([
+      `${LABEL}: resume.storeMatch: expected "dir:<name>" or "file:<name>", e.g. "dir:{id}" or "file:{id}.jsonl", got "file:a//{id}.jsonl"`,
     ]);
+    expect(bad('file:../{id}.jsonl')).toEqual([`${LABEL}: resume.storeMatch: must not contain "." or ".." folders, got "file:../{id}.jsonl"`]);
+    expect(bad('file:{id}/x.jsonl')).toEqual([`${LABEL}: resume.storeMatch: the subfolders before the name are literal names (no {id} or *), got "file:{id}/x.jsonl"`]);
     expect(bad('dir:session')).toEqual([`${LABEL}: resume.storeMatch: must contain {id} (or {id:N}), got "dir:session"`]);
     expect(bad('file:{uuid}.json')).toEqual([`${LABEL}: resume.storeMatch: unknown placeholder {uuid}; expected {id} or {id:N} (the first N characters)`]);
     expect(bad('file:{id:0}.json')).toEqual([`${LABEL}: resume.storeMatch: unknown placeholder {id:0}; expected {id} or {id:N} (the first N characters)`]);
@@ -317,7 +324,11 @@ describe('parseManifest: status channels', () => {
       `${LABEL}: hooks: missing "file" or "dir" (where the agent reads its hook configuration)`,
     ]);
     expect(errorsOf({ hooks: { ...hooks, dir: '~/.foo/hooks' } })).toEqual([`${LABEL}: hooks: expected "file" or "dir", not both`]);
-    expect(errorsOf({ hooks: { ...hooks, type: 'yaml' } })).toEqual([`${LABEL}: hooks.type: expected "json", "toml" or "plugin", got "yaml"`]);
+    expect(errorsOf({ hooks: { ...hooks, type: 'yaml' } })).toEqual([]);
+    expect(check({ hooks: { ...hooks, type: 'yaml' } })).toMatchObject({
+      manifest: { id: 'foo', name: 'Foo', command: 'foo' },
+      disabled: [{ feature: 'hooks', reason: 'unknown hook type "yaml" (known: "json", "toml", "plugin" or "scripts")' }],
+    });
     expect(errorsOf({ hooks: { ...hooks, dialect: 'Claude Code' } })).toEqual([
       `${LABEL}: hooks.dialect: expected a dialect name: lowercase letters and digits, words joined by single hyphens (e.g. "my-agent"), got "Claude Code"`,
     ]);
@@ -330,7 +341,7 @@ describe('parseManifest: status channels', () => {
     expect(errorsOf({ hooks: { ...hooks, type: 'toml', file: undefined, dir: '~/.codex' } })).toEqual([
       `${LABEL}: hooks.dir: a "toml" hook configuration is one file: use "file"`,
     ]);
-    expect(warningsOf({ hooks: { ...hooks, type: 'toml' } })).toEqual([`${LABEL}: hooks.file: "type" is "toml" but the file does not end in .toml`]);
+    expect(warningsOf({ hooks: { ...hooks, type: 'toml', dialect: 'codex' } })).toEqual([`${LABEL}: hooks.file: "type" is "toml" but the file does not end in .toml`]);
     expect(warningsOf({ hooks: { ...hooks, file: '~/.codex/config.toml' } })).toEqual([
       `${LABEL}: hooks.file: "type" is "json" but the file does not end in .json`,
     ]);

@@ -1,8 +1,9 @@
-// Discovered-record binding (src/app/host/resumeDiscovery.ts) on real folders and a real
-// watcher: bind once when unambiguous, never when two sessions could own a record, never an old,
-// foreign, bound or unreadable record.
+// Discovered-record binding (src/app/host/resumeDiscovery.ts) on real folders, a real watcher and
+// real processes: a session binds the one new record its own process holds open, once; never a
+// record it does not hold (another terminal's agent), never an old, bound or unreadable one, and
+// nothing when it holds two.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appendFileSync, mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -10,6 +11,7 @@ import { gzipSync } from 'node:zlib';
 import { ResumeDiscovery, type DiscoveryBinding } from '../../src/app/host/resumeDiscovery';
 import type { Logger } from '../../src/app/host/log';
 import type { DiscoverInput } from '../../src/protocol/resumePlan';
+import { FileHolder } from '../helpers/fileHolder';
 import { waitFor } from '../helpers/waitFor';
 
 const rollout: DiscoverInput = { root: '~/.codex/sessions', format: 'jsonl', id: 'payload.id', cwd: 'payload.cwd' };
@@ -21,6 +23,8 @@ let binds: DiscoveryBinding[];
 let logs: string[];
 let bound: Map<string, string>;
 let disc: ResumeDiscovery;
+/** Each tracked session's "agent": a real process that writes and holds its records. */
+let agents: Map<string, FileHolder>;
 
 const logger: Logger = {
   debug: (m, d) => logs.push(`${m} ${JSON.stringify(d)}`), info: (m, d) => logs.push(`${m} ${JSON.stringify(d)}`),
@@ -34,18 +38,46 @@ beforeEach(() => {
   binds = [];
   logs = [];
   bound = new Map();
-  disc = new ResumeDiscovery({ home, logger, boundSessionOf: (id) => bound.get(id) ?? null, onBind: (b) => binds.push(b) });
+  agents = new Map();
+  disc = new ResumeDiscovery({ home, logger, boundSessionOf: (id) => bound.get(id) ?? null, processOf: (sid) => agents.get(sid)?.pid, onBind: (b) => binds.push(b) });
 });
-afterEach(() => {
+afterEach((ctx) => {
+  if (ctx.task.result?.state === 'fail') console.log(`discovery log of the failed test:\n${logs.join('\n')}`);
   disc.dispose();
+  for (const a of agents.values()) a.kill();
   rmSync(home, { recursive: true, force: true });
 });
 
-function writeRollout(cwd: string, id = randomUUID(), day = '2026/01/02'): { id: string; path: string } {
-  const dir = join(home, '.codex/sessions', day);
-  mkdirSync(dir, { recursive: true });
+/** The session's agent process (started on first use). */
+function agent(sessionId: string): FileHolder {
+  let a = agents.get(sessionId);
+  if (!a) agents.set(sessionId, (a = new FileHolder()));
+  return a;
+}
+
+/**
+ * Tracks a session whose agent is running. The record folders exist first, as they do once an
+ * agent has run here before: a folder tree made in one go right after the watcher started is its
+ * own case (the last test), since a watcher can see such a tree only when its next event comes.
+ */
+function track(sessionId: string, cwd: string, discover: DiscoverInput = rollout) {
+  agent(sessionId);
+  for (const day of ['02', '03', '04', '05']) mkdirSync(join(home, '.codex/sessions/2026/01', day), { recursive: true });
+  mkdirSync(join(home, '.oc/session/global'), { recursive: true });
+  return disc.track({ sessionId, cwd, discover });
+}
+
+/** A Codex-like record, written and held open by `by` (a session's agent or another process), or written and closed by this test when omitted. */
+async function writeRollout(cwd: string, opts: { by?: FileHolder; id?: string; day?: string } = {}): Promise<{ id: string; path: string }> {
+  const id = opts.id ?? randomUUID();
+  const dir = join(home, '.codex/sessions', opts.day ?? '2026/01/02');
   const path = join(dir, `rollout-2026-01-02T10-00-00-${id}.jsonl`);
-  writeFileSync(path, `${JSON.stringify({ type: 'session_meta', payload: { id, cwd } })}\n{"type":"x"}\n`);
+  const text = `${JSON.stringify({ type: 'session_meta', payload: { id, cwd } })}\n{"type":"x"}\n`;
+  if (opts.by) await opts.by.hold(path, text);
+  else {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path, text);
+  }
   return { id, path };
 }
 /** Waits until the watcher has read the record of each id (its 'new record' log line). */
@@ -54,35 +86,56 @@ async function seen(...ids: string[]) {
 }
 
 describe('ResumeDiscovery', () => {
-  it('binds the one new record whose cwd is the session cwd, once', async () => {
-    await disc.track({ sessionId: 'A', cwd: proj, discover: rollout });
+  it('binds the one new record whose cwd is the session cwd and which its agent holds, once', async () => {
+    await track('A', proj);
     // B waits in another folder and keeps the watcher open after A is bound.
-    await disc.track({ sessionId: 'B', cwd: join(home, 'b'), discover: rollout });
-    writeRollout(join(home, 'other'));
-    const r = writeRollout(proj);
+    await track('B', join(home, 'b'));
+    await writeRollout(join(home, 'other'), { by: agent('A') });
+    const r = await writeRollout(proj, { by: agent('A') });
     await waitFor(() => binds.length === 1, { what: 'the bind' });
     expect(binds).toEqual([{ sessionId: 'A', conversationId: r.id, recordPath: r.path }]);
     expect(disc.isPending('A')).toBe(false);
-    const later = writeRollout(proj);
+    const later = await writeRollout(proj, { by: agent('A') });
     await seen(later.id);
     expect(binds).toHaveLength(1);
+  });
+
+  it('never binds a record its agent does not hold: an agent in another terminal, in the same folder', async () => {
+    const outside = new FileHolder();
+    try {
+      await track('A', proj);
+      const theirs = await writeRollout(proj, { by: outside });
+      await seen(theirs.id);
+      expect(binds).toEqual([]);
+      expect(disc.isPending('A')).toBe(true);
+      // A record written and closed (by no process of the session) is not bound either.
+      const closed = await writeRollout(proj);
+      await seen(closed.id);
+      expect(binds).toEqual([]);
+      // Then A's own agent writes its record: that one binds, and only that one.
+      const mine = await writeRollout(proj, { by: agent('A') });
+      await waitFor(() => binds.length === 1, { what: 'the bind of the held record' });
+      expect(binds).toEqual([{ sessionId: 'A', conversationId: mine.id, recordPath: mine.path }]);
+    } finally {
+      outside.kill();
+    }
   });
 
   it('matches cwd after resolving symlinks on either side', async () => {
     const link = join(home, 'link');
     symlinkSync(proj, link);
-    await disc.track({ sessionId: 'A', cwd: link, discover: rollout });
-    const r = writeRollout(proj);
+    await track('A', link);
+    const r = await writeRollout(proj, { by: agent('A') });
     await waitFor(() => binds.length === 1, { what: 'the bind through a symlink' });
     expect(binds[0]!.conversationId).toBe(r.id);
   });
 
   it('ignores records that existed before the launch and old files moved in', async () => {
-    writeRollout(proj);
-    await disc.track({ sessionId: 'A', cwd: proj, discover: rollout });
+    await writeRollout(proj, { by: agent('A') });
+    await track('A', proj);
     const id = randomUUID();
     const old = join(home, 'old.jsonl');
-    writeFileSync(old, `${JSON.stringify({ type: 'session_meta', payload: { id, cwd: proj } })}\n`);
+    await agent('A').hold(old, `${JSON.stringify({ type: 'session_meta', payload: { id, cwd: proj } })}\n`);
     const past = new Date(Date.now() - 3600_000);
     utimesSync(old, past, past);
     const target = join(home, '.codex/sessions/2026/01/02/rollout-old.jsonl');
@@ -93,53 +146,61 @@ describe('ResumeDiscovery', () => {
     expect(disc.isPending('A')).toBe(true);
   });
 
-  it('binds nothing when two sessions in one folder could own the records, until a hook settles one', async () => {
-    await disc.track({ sessionId: 'A', cwd: proj, discover: rollout });
-    await disc.track({ sessionId: 'B', cwd: proj, discover: rollout });
-    const ra = writeRollout(proj);
-    const rb = writeRollout(proj);
-    await seen(ra.id, rb.id);
+  it('two sessions in one folder each bind the record their own agent holds, never the neighbour\'s', async () => {
+    await track('A', proj);
+    await track('B', proj);
+    // B's record first, then A's: the order of appearance decides nothing.
+    const rb = await writeRollout(proj, { by: agent('B') });
+    const ra = await writeRollout(proj, { by: agent('A') });
+    await waitFor(() => binds.length === 2, { what: 'both binds' });
+    expect(binds.sort((x, y) => x.sessionId.localeCompare(y.sessionId))).toEqual([
+      { sessionId: 'A', conversationId: ra.id, recordPath: ra.path },
+      { sessionId: 'B', conversationId: rb.id, recordPath: rb.path },
+    ]);
+  });
+
+  it('a hook settles a session; its record is then no candidate for anyone', async () => {
+    await track('A', proj);
+    await track('B', proj);
+    // Written and closed: no session's process holds it, so only a hook can say whose it is.
+    const ra = await writeRollout(proj);
+    await seen(ra.id);
     expect(binds).toEqual([]);
-    // A's hook reports its id: B's only remaining candidate is then unambiguous.
     disc.settle('A', ra.id);
+    expect(disc.isPending('A')).toBe(false);
+    // Even if B's agent now opens that record, it stays A's.
+    await agent('B').hold(ra.path, '');
+    const rb = await writeRollout(proj, { by: agent('B') });
+    await waitFor(() => binds.length === 1, { what: "B's bind" });
     expect(binds).toEqual([{ sessionId: 'B', conversationId: rb.id, recordPath: rb.path }]);
   });
 
-  it('keeps a session waiting when two new records name its folder', async () => {
-    await disc.track({ sessionId: 'A', cwd: proj, discover: rollout });
-    await disc.track({ sessionId: 'B', cwd: join(home, 'b'), discover: rollout });
-    // Both written before either is read: one batch of watcher events.
-    const id1 = randomUUID();
-    const id2 = randomUUID();
-    const dir = join(home, '.codex/sessions/2026/01/05');
-    mkdirSync(dir, { recursive: true });
-    const tmp1 = join(home, 'r1');
-    const tmp2 = join(home, 'r2');
-    writeFileSync(tmp1, `${JSON.stringify({ payload: { id: id1, cwd: proj } })}\n`);
-    writeFileSync(tmp2, `${JSON.stringify({ payload: { id: id2, cwd: proj } })}\n`);
-    renameSync(tmp1, join(dir, 'rollout-1.jsonl'));
-    renameSync(tmp2, join(dir, 'rollout-2.jsonl'));
-    await seen(id1, id2);
-    // If the first was read and bound before the second appeared, that bind was unambiguous when
-    // made; otherwise nothing binds.
-    expect(binds.length).toBeLessThanOrEqual(1);
-    if (binds.length === 0) expect(disc.isPending('A')).toBe(true);
+  it('keeps a session waiting when its agent holds two new records of its folder', async () => {
+    await track('A', proj);
+    // The first appears held by nobody, so it cannot bind; then A's agent holds it and a second.
+    const r1 = await writeRollout(proj);
+    await seen(r1.id);
+    await agent('A').hold(r1.path, '');
+    const r2 = await writeRollout(proj, { by: agent('A') });
+    await seen(r2.id);
+    await waitFor(() => logs.some((l) => l.startsWith('discovery: the session holds several new records')), { what: 'the ambiguity noted' });
+    expect(binds).toEqual([]);
+    expect(disc.isPending('A')).toBe(true);
   });
 
   it('never binds a record already bound to another session', async () => {
     const taken = randomUUID();
     bound.set(taken, 'other-session');
-    await disc.track({ sessionId: 'A', cwd: proj, discover: rollout });
-    writeRollout(proj, taken);
+    await track('A', proj);
+    await writeRollout(proj, { by: agent('A'), id: taken });
     await seen(taken);
     expect(binds).toEqual([]);
-    const r = writeRollout(proj);
+    const r = await writeRollout(proj, { by: agent('A') });
     await waitFor(() => binds.length === 1, { what: 'the unbound record' });
     expect(binds[0]!.conversationId).toBe(r.id);
   });
-
   it('skips compressed, too large, malformed and unsafe records with a log line', async () => {
-    await disc.track({ sessionId: 'A', cwd: proj, discover: rollout });
+    await track('A', proj);
     const dir = join(home, '.codex/sessions/2026/01/03');
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'rollout-a.jsonl.zst'), Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 1, 2]));
@@ -160,33 +221,33 @@ describe('ResumeDiscovery', () => {
   });
 
   it('waits for a first line written in pieces', async () => {
-    await disc.track({ sessionId: 'A', cwd: proj, discover: rollout });
+    await track('A', proj);
     const id = randomUUID();
     const line = JSON.stringify({ type: 'session_meta', payload: { id, cwd: proj } });
-    const dir = join(home, '.codex/sessions/2026/01/04');
-    mkdirSync(dir, { recursive: true });
-    const path = join(dir, `rollout-${id}.jsonl`);
-    writeFileSync(path, line.slice(0, 25));
-    // The half line is read and held back; nothing to wait on but the watcher's own latency.
-    await new Promise((r) => setTimeout(r, 150));
+    const path = join(home, '.codex/sessions/2026/01/04', `rollout-${id}.jsonl`);
+    await agent('A').hold(path, line.slice(0, 25));
+    await waitFor(() => logs.some((l) => l.startsWith('discovery: record not complete yet') && l.includes(path)), { what: `the half line read and held back ${logs.join('\n')}` });
     expect(binds).toEqual([]);
-    appendFileSync(path, `${line.slice(25)}\n`);
+    await agent('A').hold(path, `${line.slice(25)}\n`);
     await waitFor(() => binds.length === 1, { what: 'the bind once the line is complete' });
     expect(binds[0]!.conversationId).toBe(id);
   });
 
   it('watches a root that does not exist yet (the agent\'s first run)', async () => {
+    agent('A');
     await disc.track({ sessionId: 'A', cwd: proj, discover: rollout });
-    const r = writeRollout(proj);
-    await waitFor(() => binds.length === 1, { what: 'the bind below a root created after launch' });
+    const r = await writeRollout(proj, { by: agent('A') });
+    // The whole tree appears at once; like Codex, the agent appends a line per turn, and a turn is
+    // an event the watcher sees even if it missed the tree being made.
+    await waitFor(async () => binds.length === 1 || (await agent('A').hold(r.path, '{"type":"turn"}\n'), false), { what: 'the bind below a root created after launch', interval: 200 });
     expect(binds[0]!.conversationId).toBe(r.id);
   });
 
   it('reads standalone json records', async () => {
-    await disc.track({ sessionId: 'A', cwd: proj, discover: jsonSpec });
+    await track('A', proj, jsonSpec);
     mkdirSync(join(home, '.oc/session/global'), { recursive: true });
-    writeFileSync(join(home, '.oc/session/global/ses_other.json'), JSON.stringify({ id: 'ses_other', directory: join(home, 'x') }));
-    writeFileSync(join(home, '.oc/session/global/ses_mine.json'), JSON.stringify({ id: 'ses_mine', directory: proj, title: 't' }, null, 2));
+    await agent('A').hold(join(home, '.oc/session/global/ses_other.json'), JSON.stringify({ id: 'ses_other', directory: join(home, 'x') }));
+    await agent('A').hold(join(home, '.oc/session/global/ses_mine.json'), JSON.stringify({ id: 'ses_mine', directory: proj, title: 't' }, null, 2));
     writeFileSync(join(home, '.oc/session/global/notes.txt'), 'ignored');
     await waitFor(() => binds.length === 1, { what: 'the json bind' });
     expect(binds[0]).toMatchObject({ sessionId: 'A', conversationId: 'ses_mine' });
@@ -198,20 +259,22 @@ describe('ResumeDiscovery', () => {
     for (const sid of ['A', 'B']) {
       const cwd = join(home, sid);
       mkdirSync(cwd);
-      await disc.track({ sessionId: sid, cwd, discover: rollout });
-      const r = writeRollout(cwd);
+      await track(sid, cwd);
+      const r = await writeRollout(cwd, { by: agent(sid) });
       await waitFor(() => binds.some((b) => b.sessionId === sid && b.conversationId === r.id), { what: `${sid} bound` });
     }
     // Nobody waits now, yet the warmed watcher still reads new records.
-    const late = writeRollout(proj);
+    const late = await writeRollout(proj);
     await seen(late.id);
   });
 
   it('stops waiting when the session is disposed', async () => {
-    const t = await disc.track({ sessionId: 'A', cwd: proj, discover: rollout });
+    const t = await track('A', proj);
+    // B keeps the watcher open, so A's record is read: what is checked is that A no longer binds.
+    await track('B', join(home, 'b'));
     t.dispose();
-    writeRollout(proj);
-    await new Promise((r) => setTimeout(r, 200)); // nothing to wait for: the watcher is closed
+    const r = await writeRollout(proj, { by: agent('A') });
+    await seen(r.id);
     expect(binds).toEqual([]);
   });
 });

@@ -39,6 +39,13 @@ describe('findPinnedRecord', () => {
     const p = put(`.agent/store/slug/chats/session-2026-01-02T10-11-${ID.slice(0, 8)}.jsonl`);
     expect(await look('file:session-*-{id:8}.jsonl')).toMatchObject({ kind: 'found', path: p });
   });
+  it('finds a name below literal subfolders (Qwen layout: <project>/chats/<id>.jsonl) and nowhere else', async () => {
+    put(`.agent/store/proj/${ID}.jsonl`);
+    put(`.agent/store/proj/other/${ID}.jsonl`);
+    expect(await look('file:chats/{id}.jsonl')).toMatchObject({ kind: 'absent' });
+    const p = put(`.agent/store/proj/chats/${ID}.jsonl`);
+    expect(await look('file:chats/{id}.jsonl')).toMatchObject({ kind: 'found', path: p });
+  });
   it('stops at the depth bound', async () => {
     put(`.agent/store/1/2/3/4/${ID}.jsonl`);
     expect(await look('file:{id}.jsonl')).toMatchObject({ kind: 'absent', truncated: false });

@@ -2,6 +2,8 @@
 // temporary HOME and TERMIO_HOME: plan → spawn → the agent writes its record → "restart" (a new
 // StateStore reading the file and a new ResumeService) → the plan resumes the same id → the fake
 // confirms it continued that record. And: two discovered sessions in one folder never swap ids.
+// A discovered record binds by discovery when the session's agent holds it open (the rollout
+// style, like Codex); one written and closed (the json style) binds by its hook.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,6 +40,8 @@ let extraEnv: Record<string, string>;
 let manifests: ResumeManifestInput[];
 let logs: string[];
 const live: Array<{ dispose(): void }> = [];
+/** Each running session's agent pid, as the host's tracker knows it. */
+const agentPids = new Map<string, number>();
 
 const logger: Logger = {
   debug: (m, d) => logs.push(`${m} ${JSON.stringify(d)}`), info: (m, d) => logs.push(`${m} ${JSON.stringify(d)}`),
@@ -57,6 +61,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   for (const d of live.splice(0).reverse()) d.dispose();
+  agentPids.clear();
   rmSync(home, { recursive: true, force: true });
 });
 
@@ -64,7 +69,7 @@ afterEach(() => {
 function startApp() {
   const { store, problem } = StateStore.open({ file: stateFile, writeDelayMs: 10 });
   expect(problem).toBeNull();
-  const resume = new ResumeService({ store, home, logger, manifestOf: (id) => manifests.find((m) => m.id === id) ?? null });
+  const resume = new ResumeService({ store, home, logger, manifestOf: (id) => manifests.find((m) => m.id === id) ?? null, processOf: (id) => agentPids.get(id) });
   const app = { store, resume, dispose: () => { resume.dispose(); store.dispose(); } };
   live.push(app);
   return app;
@@ -82,6 +87,7 @@ function spawn(plan: ResumeLaunch, sessionId: string, cwd = proj): Session {
   });
   if ('kind' in s) throw new Error(s.message);
   live.push(s);
+  agentPids.set(sessionId, s.pid);
   return s;
 }
 
@@ -146,8 +152,8 @@ describe.each([
 });
 
 describe.each([
-  ['rollout jsonl', 'rollout', 'fake-codex', (id: string) => ['resume', id]],
-  ['standalone json', 'json', 'fake-opencode', (id: string) => ['--session', id]],
+  ['rollout jsonl (held open: bound by discovery)', 'rollout', 'fake-codex', (id: string) => ['resume', id]],
+  ['standalone json (written and closed: its hook binds it)', 'json', 'fake-opencode', (id: string) => ['--session', id]],
 ] as const)('discovered agent, %s records', (_name, style, agentId, resumeArgs) => {
   beforeEach(() => {
     extraEnv.FAKE_DISCOVERED_STYLE = style;
@@ -161,7 +167,13 @@ describe.each([
     const minted = (await event('minted', 'd1')).id as string;
     await screenHas(first.session, '>');
     first.session.write('hello there\r');
-    await waitFor(() => app.store.getSession('d1')?.conversationId === minted, { what: 'discovery to bind the minted id' });
+    if (style === 'json') {
+      // Written and closed: discovery binds it only if it caught the agent writing; else the hook does.
+      await waitFor(() => logs.some((l) => l.startsWith('discovery: new record') && l.includes(minted)), { what: 'the record read' });
+      const hook = await waitFor(() => readFileSync(hookFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { termioSession: string; conversationId: string }).find((r) => r.termioSession === 'd1'), { what: 'the hook report' });
+      app.resume.rebind('d1', hook.conversationId);
+    }
+    await waitFor(() => app.store.getSession('d1')?.conversationId === minted, { what: 'the minted id bound' });
     expect(JSON.parse(readFileSync(stateFile, 'utf8')).sessions[0]).toMatchObject({ conversationId: minted, family: 'discovered' });
     app.dispose();
 
@@ -198,13 +210,9 @@ describe('two discovered sessions in one folder', () => {
       const idb = (await event('recordWritten', b)).id as string;
       await waitFor(() => [ida, idb].every((id) => logs.some((l) => l.startsWith('discovery: new record') && l.includes(id)) || app.store.state.sessions.some((s) => s.conversationId === id)), { what: 'both records read' });
 
-      const boundA = app.store.getSession(a)!.conversationId;
-      const boundB = app.store.getSession(b)!.conversationId;
-      // Whatever was bound by discovery alone is right; together-launched sessions bind nothing.
-      if (boundA !== null) expect(boundA).toBe(ida);
-      if (boundB !== null) expect(boundB).toBe(idb);
-      if (staggered) expect([boundA, boundB]).toEqual([ida, idb]);
-      else expect([boundA, boundB]).toEqual([null, null]);
+      // Each agent holds its own record open: discovery alone binds each tab to its own, however launched.
+      await waitFor(() => app.store.getSession(a)!.conversationId && app.store.getSession(b)!.conversationId, { what: 'both bound by discovery' });
+      expect([app.store.getSession(a)!.conversationId, app.store.getSession(b)!.conversationId]).toEqual([ida, idb]);
 
       // Hooks deliver the truth: round 2 reports only a (b then follows by elimination), others both.
       const reports = readFileSync(hookFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { termioSession: string; conversationId: string });

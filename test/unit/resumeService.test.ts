@@ -76,6 +76,32 @@ describe('ResumeService', () => {
     expect(await svc.describe('s2')).toMatchObject({ family: 'unknown', boundId: 'c', plan: null });
   });
 
+  it('seed "session-file": writes the record the agent expects before the create launch, then resumes it', async () => {
+    const seeded: ResumeManifestInput = {
+      id: 'seeded', command: 'seeded',
+      resume: { create: '--session {id}', resume: '--session {id}', storeRoot: '~/.seeded/sessions', storeMatch: 'file:chats/*_{id}.jsonl', seed: 'session-file' },
+    };
+    const seedSvc = new ResumeService({ store, home, manifestOf: () => seeded, mintId: () => UUID });
+    try {
+      store.addSession({ id: 's3', agentId: 'seeded', cwd: home }, { windowId: 'w' });
+      expect(await seedSvc.prepareLaunch('s3')).toMatchObject({ mode: 'create', argv: ['seeded', '--session', UUID] });
+      const chats = join(home, '.seeded/sessions/chats');
+      const [name] = readdirSync(chats);
+      expect(name).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT[\\d-]+Z_${UUID}\\.jsonl$`));
+      expect(JSON.parse(readFileSync(join(chats, name!), 'utf8'))).toMatchObject({ type: 'session', id: UUID, cwd: home });
+      // The record exists now: the next launch resumes, and no second record is written.
+      expect(await seedSvc.prepareLaunch('s3')).toMatchObject({ mode: 'resume' });
+      expect(readdirSync(chats)).toEqual([name]);
+    } finally {
+      seedSvc.dispose();
+    }
+  });
+
+  it('without a seed, a create launch writes nothing into the store', async () => {
+    await svc.prepareLaunch('s1');
+    expect(() => readdirSync(join(home, '.claude'))).toThrow();
+  });
+
   it('describes the exact argv a relaunch would use without minting or persisting anything', async () => {
     expect(await svc.describe('s1')).toMatchObject({ family: 'pinned', boundId: null, plan: { mode: 'create', argv: ['claude', '--session-id', '{id}'] } });
     expect(store.getSession('s1')!.conversationId).toBeNull();

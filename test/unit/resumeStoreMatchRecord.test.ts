@@ -19,14 +19,17 @@ const matcher = (text: string, id = ID) => {
 describe('parseStoreMatch', () => {
   it('parses dir and file rules', () => {
     expect(rule('dir:{id}')).toMatchObject({ kind: 'dir', pattern: '{id}' });
-    expect(rule('file:{id}.jsonl')).toMatchObject({ kind: 'file', pattern: '{id}.jsonl' });
+    expect(rule('file:{id}.jsonl')).toMatchObject({ kind: 'file', pattern: '{id}.jsonl', parents: [] });
+    expect(rule('file:chats/{id}.jsonl')).toMatchObject({ kind: 'file', pattern: '{id}.jsonl', parents: ['chats'] });
     expect(rule('file:session-*-{id:8}.jsonl').parts).toEqual([{ lit: 'session-' }, { star: true }, { lit: '-' }, { id: true, prefix: 8 }, { lit: '.jsonl' }]);
   });
   it.each([
     ['{id}', 'storeMatch "{id}": expected "dir:<pattern>" or "file:<pattern>"'],
     ['folder:{id}', 'storeMatch "folder:{id}": expected the kind "dir" or "file", got "folder"'],
-    ['file:sessions/{id}.jsonl', 'storeMatch "file:sessions/{id}.jsonl": the pattern must be one name, without "/"'],
-    ['file:..', 'storeMatch "file:..": the pattern must not be "." or ".."'],
+    ['file:../{id}.jsonl', 'storeMatch "file:../{id}.jsonl": no folder or name may be empty, "." or ".."'],
+    ['file:a//{id}.jsonl', 'storeMatch "file:a//{id}.jsonl": no folder or name may be empty, "." or ".."'],
+    ['file:{id}/x.jsonl', 'storeMatch "file:{id}/x.jsonl": the folders before the name are literal (no {id} or *)'],
+    ['file:..', 'storeMatch "file:..": no folder or name may be empty, "." or ".."'],
     ['dir:static', 'storeMatch "dir:static": the pattern must contain {id}'],
     ['file:{uuid}.jsonl', 'storeMatch "file:{uuid}.jsonl": unknown placeholder {uuid} (only {id} and {id:N})'],
     ['file:{id:0}', 'storeMatch "file:{id:0}": {id:N} needs 1 ≤ N ≤ 64, got 0'],

@@ -1,10 +1,12 @@
 // The durable session state (src/app/host/stateStore.ts) on real files in a temporary folder:
 // round trip, debounced and atomic writes, flush on dispose, migration, damaged files.
+import { execFileSync } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StateStore, STATE_MIGRATIONS, type StateStoreOptions } from '../../src/app/host/stateStore';
+import { transpileForChild } from '../helpers/transpileForChild';
 import { waitFor } from '../helpers/waitFor';
 
 let dir: string;
@@ -157,17 +159,30 @@ describe('damaged files', () => {
     expect(aside()).toEqual(['sessions.json.corrupt-2026-03-04T05-06-07-089Z']);
   });
 
+  // A read-only folder refuses the rename. Root ignores modes, so as root (CI) the store opens in
+  // a child without the capabilities that override them (util-linux's setpriv), the way the
+  // catalog test reads an unreadable manifest.
   it('never writes over a file it could neither read nor move', () => {
     mkdirSync(file, { recursive: true });
-    // A read-only folder refuses the rename (root ignores modes, so this needs another user).
-    if (process.getuid?.() === 0) return;
+    writeFileSync(join(file, 'kept'), 'x');
     chmodSync(join(dir, 'state'), 0o500);
+    const code = transpileForChild(['src/app/host/stateStore.ts', 'src/app/host/atomicWrite.ts', 'src/app/host/log.ts', 'src/app/host/processes.ts']);
     try {
-      const { store, problem } = open();
-      expect(problem).toMatchObject({ movedTo: null, message: expect.stringMatching(/will not write over it/) });
-      expect(store.readOnly).toBe(true);
+      const script = `const { StateStore } = require(${JSON.stringify(code.path('src/app/host/stateStore.ts'))});
+        const { store, problem } = StateStore.open({ file: ${JSON.stringify(file)}, writeDelayMs: 0 });
+        store.addWindow('w');
+        store.flush();
+        process.stdout.write(JSON.stringify({ problem, readOnly: store.readOnly }));`;
+      const node = [process.execPath, '-e', script];
+      const argv = process.getuid?.() === 0 ? ['setpriv', '--bounding-set=-dac_override,-dac_read_search', ...node] : node;
+      const out = JSON.parse(execFileSync(argv[0]!, argv.slice(1), { encoding: 'utf8' })) as { problem: unknown; readOnly: boolean };
+      expect(out.problem).toMatchObject({ movedTo: null, message: expect.stringMatching(/will not write over it/) });
+      expect(out.readOnly).toBe(true);
+      // Nothing was written over it: the folder in the file's place is as it was.
+      expect(readdirSync(file)).toEqual(['kept']);
     } finally {
       chmodSync(join(dir, 'state'), 0o700);
+      code.dispose();
     }
   });
 

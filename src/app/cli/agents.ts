@@ -1,18 +1,21 @@
 // `termio agents list [--json]` and `termio agents validate FILE...`: the agent catalog from the
 // command line, without the GUI. list shows what the picker would (installed, resume family,
 // status channels, warnings and errors); validate checks manifest files before they are dropped in.
-import { resolve } from 'node:path';
+import { readdir, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { AgentCatalog, type CatalogEntry, type CatalogProblem } from '../host/catalog';
 import { readManifestFile } from '../host/readManifestFile';
 import { ExitCode, type CliIo, type CommandHandler } from './main';
 
 const USAGE = `Usage:
   termio agents list [--json]      every agent Termio knows: bundled and yours, in picker order
-  termio agents validate FILE...   check manifest files; exit 0 when all are valid, 1 otherwise
+  termio agents validate PATH...   check manifest files, or every *.json in a folder (one line
+                                   per file); exit 0 when all are valid, 1 otherwise
 
 list shows id, name, whether the command is on your login shell's PATH, the resume family
-(pinned, discovered or none), the status channels (hooks, title, screen), the source file, and
-every warning and error. Your manifests live in $TERMIO_HOME/config/agents/<id>.json.
+(pinned, discovered or none), the status channels (hooks, title, screen), the features a
+manifest declares in a form this version cannot use (OFF: hooks, resume, icon or seed; the
+warning says why), the source file, and every warning and error. Your manifests live in $TERMIO_HOME/config/agents/<id>.json.
 `;
 
 export const run: CommandHandler = async (args, io) => {
@@ -63,21 +66,48 @@ async function validate(args: string[], io: CliIo): Promise<number> {
     return ExitCode.ok;
   }
   if (files.length === 0) {
-    io.err(`termio agents validate: give at least one manifest file\n\n${USAGE}`);
+    io.err(`termio agents validate: give at least one manifest file or folder\n\n${USAGE}`);
     return ExitCode.usage;
   }
   let failed = false;
-  for (const file of files) {
-    const r = await readManifestFile(resolve(io.cwd, file), file, { env: io.env });
-    for (const w of r.warnings) io.out(`warning: ${w}\n`);
-    if (r.manifest) {
-      io.out(`${file}: ok (${r.manifest.id})\n`);
-    } else {
-      failed = true;
-      for (const e of r.errors) io.out(`error: ${e}\n`);
+  for (const arg of files) {
+    const folder = await manifestFilesIn(resolve(io.cwd, arg));
+    if (folder === null) {
+      const r = await readManifestFile(resolve(io.cwd, arg), arg, { env: io.env });
+      for (const w of r.warnings) io.out(`warning: ${w}\n`);
+      if (r.manifest) {
+        io.out(`${arg}: ok (${r.manifest.id})\n`);
+      } else {
+        failed = true;
+        for (const e of r.errors) io.out(`error: ${e}\n`);
+      }
+      continue;
+    }
+    // A folder: one line per manifest in it, its problems joined on that line.
+    if (folder.length === 0) io.out(`${arg}: no *.json manifests in this folder\n`);
+    for (const name of folder) {
+      const label = join(arg, name);
+      const r = await readManifestFile(resolve(io.cwd, label), label, { env: io.env });
+      const strip = (m: string) => (m.startsWith(`${label}: `) ? m.slice(label.length + 2) : m);
+      if (r.manifest) {
+        io.out(`${label}: ok (${r.manifest.id})${r.warnings.length ? `; warnings: ${r.warnings.map(strip).join('; ')}` : ''}\n`);
+      } else {
+        failed = true;
+        io.out(`${label}: error: ${r.errors.map(strip).join('; ')}\n`);
+      }
     }
   }
   return failed ? ExitCode.failed : ExitCode.ok;
+}
+
+/** The manifest files of a folder, sorted (hidden files and the JSON Schema skipped); null when path is not a folder. */
+async function manifestFilesIn(path: string): Promise<string[] | null> {
+  try {
+    if (!(await stat(path)).isDirectory()) return null;
+    return (await readdir(path)).filter((n) => /\.json$/i.test(n) && !n.startsWith('.') && n !== 'manifest.schema.json').sort();
+  } catch {
+    return null;
+  }
 }
 
 function entryJson(e: CatalogEntry) {
@@ -92,6 +122,9 @@ function entryJson(e: CatalogEntry) {
     install: e.manifest.install ?? null,
     resumeFamily: e.resumeFamily,
     statusChannels: e.statusChannels,
+    disabled: e.disabled,
+    wire: e.manifest.wire ?? e.id,
+    skills: e.manifest.skills ?? null,
     order: e.manifest.order ?? null,
     icon: e.iconFile ?? null,
     overrides: e.overrides ?? null,
@@ -105,13 +138,14 @@ function problemJson(p: CatalogProblem) {
 }
 
 function formatTable(entries: CatalogEntry[]): string {
-  const header = ['ID', 'NAME', 'INSTALLED', 'RESUME', 'STATUS', 'SOURCE'];
+  const header = ['ID', 'NAME', 'INSTALLED', 'RESUME', 'STATUS', 'OFF', 'SOURCE'];
   const rows = entries.map((e) => [
     e.id,
     e.manifest.name,
     e.installed ? 'yes' : e.manifest.install ? `no (${e.manifest.install})` : 'no',
     e.resumeFamily,
     e.statusChannels.join(',') || '-',
+    e.disabled.length ? e.disabled.map((d) => `${d.feature} off`).join(', ') : '-',
     `${e.source === 'user' ? (e.overrides ? 'user, overrides bundled' : 'user') : 'bundled'}: ${e.label}${e.errors.length ? ' (broken; last good version)' : ''}`,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));

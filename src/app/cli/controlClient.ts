@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { CONTROL_INFO_FILE, CONTROL_PROTOCOL_VERSION, FrameDecoder, encodeFrame } from '../../protocol/controlFrames';
 import type { ControlArgs, ControlError, ControlVerb, WatchEvent } from '../../protocol/control';
 import { termioPaths } from '../host/paths';
+import { SESSION_SECRET_ENV } from '../host/sessionSecret';
 
 /**
  * Replies can be bigger than requests (a screen of wide glyphs): 16 Mi chars is far above any real
@@ -36,7 +37,11 @@ export class ControlClient {
   /** An error the app sent without seq (e.g. `busy` on connect) before anything was pending. */
   private unsolicited: ControlError | null = null;
 
-  private constructor(private readonly socket: Socket) {
+  private constructor(
+    private readonly socket: Socket,
+    /** TERMIO_SESSION_SECRET when this runs inside a Termio session: every request says so. */
+    private readonly secret: string | undefined,
+  ) {
     socket.setEncoding('utf8');
     socket.on('data', (chunk: string) => this.handleData(chunk));
     socket.on('error', (err) => this.finish(`the connection failed: ${err.message}`));
@@ -73,7 +78,7 @@ export class ControlClient {
       socket.once('error', onError);
       socket.once('connect', () => {
         socket.off('error', onError);
-        resolve(new ControlClient(socket));
+        resolve(new ControlClient(socket, env[SESSION_SECRET_ENV] || undefined));
       });
     });
   }
@@ -96,7 +101,7 @@ export class ControlClient {
           resolve(reply);
         },
       });
-      this.socket.write(encodeFrame({ v: CONTROL_PROTOCOL_VERSION, seq, verb, args }));
+      this.socket.write(encodeFrame({ v: CONTROL_PROTOCOL_VERSION, seq, verb, args, ...(this.secret ? { secret: this.secret } : {}) }));
     });
   }
 

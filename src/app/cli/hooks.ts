@@ -3,8 +3,8 @@
 // Works without the app running: it edits files only.
 import { AgentCatalog } from '../host/catalog';
 import {
-  agentHookStatus,
-  defaultReporterLocation,
+  checkAndRepairAgentHooks,
+  ensureLauncher,
   installAgentHooks,
   uninstallAgentHooks,
   type AgentHookResult,
@@ -18,6 +18,8 @@ const HELP = `Usage: termio hooks install|uninstall|status [--agent ID] [--json]
 
 Live agent status: installs Termio's reporter into each agent's own hook configuration
 (e.g. ~/.claude/settings.json), removes exactly those entries again, or shows where they are.
+The entries run $TERMIO_HOME/bin/termio-hook, a launcher Termio keeps pointing at its reporter;
+status also repairs entries that run anything else (a moved checkout, an older install).
 Your own entries, comments and formatting are kept byte for byte; a config that does not
 parse is reported and left alone; the original is backed up under $TERMIO_HOME/backups/hooks.
 
@@ -86,9 +88,17 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     io.err('termio hooks: HOME is not set; cannot find the agents\' config files\n');
     return ExitCode.usage;
   }
-  const opts = { paths: termioPaths(io.env), home, reporter: defaultReporterLocation() };
+  const paths = termioPaths(io.env);
+  let reporter;
+  try {
+    reporter = ensureLauncher(paths);
+  } catch (e) {
+    io.err(`termio hooks: cannot write the hook launcher: ${(e as Error).message}\n`);
+    return ExitCode.failed;
+  }
+  const opts = { paths, home, reporter };
   const results = agents.map((a) =>
-    verb === 'install' ? installAgentHooks(a, opts) : verb === 'uninstall' ? uninstallAgentHooks(a, opts) : agentHookStatus(a, opts),
+    verb === 'install' ? installAgentHooks(a, opts) : verb === 'uninstall' ? uninstallAgentHooks(a, opts) : checkAndRepairAgentHooks(a, opts),
   );
   if (json) io.out(`${JSON.stringify(results, null, 2)}\n`);
   else for (const r of results) io.out(`${describe(r, home)}\n`);

@@ -36,9 +36,10 @@ const verbs: Record<string, VerbSpec> = {
     positionals: [],
   },
   read: {
-    usage: 'termio sessions read ID [--lines N] [--json]',
+    usage: 'termio sessions read ID [--lines N] [--transcript] [--json]',
     summary: "print the session's visible screen as text (or its last N non-empty lines), without focusing it",
-    flags: { ...jsonFlag, lines: 'int' },
+    details: "--transcript prints the agent's transcript file instead (its last N lines with --lines): the path its hooks reported, or its record in the agent's store.",
+    flags: { ...jsonFlag, lines: 'int', transcript: 'bool' },
     positionals: ['ID'],
   },
   send: {
@@ -246,7 +247,7 @@ async function runVerb(name: string, p: Parsed, ctx: Ctx): Promise<number> {
     case 'watch':
       return watch(ctx);
     case 'read': {
-      const r = await call(ctx, 'sessions.read', { id: first, ...(p.flags.lines ? { lines: p.flags.lines as number } : {}) });
+      const r = await call(ctx, 'sessions.read', { id: first, ...(p.flags.lines ? { lines: p.flags.lines as number } : {}), ...(p.flags.transcript ? { transcript: true } : {}) });
       if (!r.ok) return r.code;
       if (json) printJson(io, r.result);
       else {
@@ -282,11 +283,12 @@ async function runVerb(name: string, p: Parsed, ctx: Ctx): Promise<number> {
     case 'why': {
       const r = await call(ctx, 'sessions.why', { id: first });
       if (!r.ok) return r.code;
-      const w = r.result as { state: string; since: string; channel: string; rule?: string; event?: string; at: string; health: string[] };
+      const w = r.result as { state: string; since: string; channel: string; rule?: string; event?: string; at: string; health: string[]; tool?: string };
       if (json) printJson(io, w);
       else {
         const what = w.rule !== undefined ? `rule /${w.rule}/` : (w.event ?? '');
-        io.out(`${w.state} since ${w.since} — ${w.channel}${what ? ` ${what}` : ''} at ${w.at}\n${w.health.map((h) => `  ! ${h}\n`).join('')}`);
+        const tool = w.tool !== undefined ? ` — waiting on ${w.tool}` : '';
+        io.out(`${w.state} since ${w.since} — ${w.channel}${what ? ` ${what}` : ''} at ${w.at}${tool}\n${w.health.map((h) => `  ! ${h}\n`).join('')}`);
       }
       return ExitCode.ok;
     }

@@ -9,6 +9,7 @@ import { watch, type FSWatcher } from 'chokidar';
 import {
   manifestResumeFamily,
   manifestStatusChannels,
+  type DisabledFeature,
   type Manifest,
   type ManifestResumeFamily,
 } from '../../protocol';
@@ -50,6 +51,8 @@ export interface CatalogEntry {
   iconFile?: string;
   resumeFamily: ManifestResumeFamily;
   statusChannels: ('hooks' | 'title' | 'screen')[];
+  /** Features the manifest declares in a form this version cannot use: the agent loads without them. */
+  disabled: DisabledFeature[];
   warnings: string[];
   /** Non-empty when the file is currently broken: this entry is its last good version. */
   errors: string[];
@@ -96,7 +99,7 @@ interface FileState {
   source: CatalogSource;
   label: string;
   /** The latest good load of this file. */
-  good?: { manifest: Manifest; warnings: string[]; iconFile?: string };
+  good?: { manifest: Manifest; warnings: string[]; disabled: DisabledFeature[]; iconFile?: string };
   /** Errors of the latest load (empty when it was good). */
   errors: string[];
   /** Warnings of the latest load when it failed (a good load's warnings live in good). */
@@ -248,7 +251,7 @@ export class AgentCatalog {
     }
     const previous = this.files.get(file);
     if (result.manifest) {
-      this.files.set(file, { file, source, label, good: { manifest: result.manifest, warnings: result.warnings, ...(result.iconFile ? { iconFile: result.iconFile } : {}) }, errors: [], warnings: [] });
+      this.files.set(file, { file, source, label, good: { manifest: result.manifest, warnings: result.warnings, disabled: result.disabled ?? [], ...(result.iconFile ? { iconFile: result.iconFile } : {}) }, errors: [], warnings: [] });
     } else {
       this.files.set(file, { file, source, label, ...(previous?.good ? { good: previous.good } : {}), errors: result.errors, warnings: result.warnings });
       this.opts.logger.warn('catalog: manifest not loaded', { file, errors: result.errors });
@@ -318,6 +321,7 @@ export class AgentCatalog {
       ...(s.good.iconFile ? { iconFile: s.good.iconFile } : {}),
       resumeFamily: manifestResumeFamily(m),
       statusChannels: manifestStatusChannels(m),
+      disabled: s.good.disabled,
       warnings: [...s.good.warnings, ...nameWarning],
       errors: s.errors,
       ...(overrides ? { overrides } : {}),

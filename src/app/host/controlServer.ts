@@ -8,8 +8,18 @@
 // needs search permission on its folder and write permission on the socket, so the run folder is
 // 0700 and owned by us (checked at listen; refused otherwise) and the socket is 0600. Only our uid
 // (and root) can reach it, on Linux and macOS alike.
+//
+// Inside that wall: the agents in Termio's tabs run as the same user, and driving other agents
+// through this socket is a feature (read a screen, type, spawn, close). What they must not gain is
+// more than the user gave them. A request from inside a session carries that session's secret
+// (TERMIO_SESSION_SECRET, which the CLI sends from its environment), so the host knows which
+// session asks; spawning with the permission-bypass flag is refused unless the asking session
+// itself runs with bypass, and each such decision is logged. A request without a secret is taken
+// as the user's own (a terminal outside Termio, a script). A same-user process that strips its
+// environment can pose as the user: the secret stops an agent escalating through the documented
+// CLI, not code set on attacking the user's account, which the file system wall is for.
 import type { Server, Socket } from 'node:net';
-import { lstatSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   CONTROL_INFO_FILE,
@@ -30,11 +40,13 @@ import {
 } from '../../protocol';
 import type { Disposable } from '../../protocol/events';
 import type { Session } from '../../terminal';
+import { writeFileAtomic } from './atomicWrite';
 import { nullLogger, type Logger } from './log';
 import { ensureRunDir, type TermioPaths } from './paths';
 import type { SessionRecord, SessionRegistry } from './sessionRegistry';
 import { packageVersion } from './install';
 import { claimUnixSocket } from './unixSocket';
+import { readTranscript } from './transcript';
 
 /** What $TERMIO_HOME/run/control.json says: where the running app listens. */
 export interface ControlInfo {
@@ -103,6 +115,10 @@ export interface ControlServerOptions {
   onActivate?: () => void;
   /** `sessions.why`: the status tracker's account of a session's state (undefined: none tracked). */
   describeStatus?: (id: string) => ControlResult<'sessions.why'> | undefined;
+  /** `sessions.read --transcript`: where the session's transcript file is (undefined: not known). */
+  transcriptOf?: (id: string) => Promise<string | undefined>;
+  /** The session a request's secret belongs to, with its bypass flag; null: no running session has it. */
+  callerOf?: (secret: string) => { sessionId: string; bypass: boolean } | null;
   /** Adds each session's resume plan to `sessions.list` (the host knows the manifests and the store). */
   describeResume?: (id: string) => Promise<SessionInfo['resume'] | undefined>;
   /** Written to control.json and answered to `version`. Default: package.json's version. */
@@ -158,6 +174,8 @@ export class ControlServer {
   private readonly onActivate: () => void;
   private readonly describeResume: ControlServerOptions['describeResume'];
   private readonly describeStatus: ControlServerOptions['describeStatus'];
+  private readonly transcriptOf: NonNullable<ControlServerOptions['transcriptOf']>;
+  private readonly callerOf: NonNullable<ControlServerOptions['callerOf']>;
   private readonly appVersion: string;
   readonly limits: ControlLimits;
   private server: Server | null = null;
@@ -176,6 +194,8 @@ export class ControlServer {
     this.onActivate = opts.onActivate ?? (() => undefined);
     this.describeResume = opts.describeResume;
     this.describeStatus = opts.describeStatus;
+    this.transcriptOf = opts.transcriptOf ?? (async () => undefined);
+    this.callerOf = opts.callerOf ?? (() => null);
   }
 
   /** The socket path while listening. */
@@ -268,10 +288,8 @@ export class ControlServer {
       protocol: CONTROL_PROTOCOL_VERSION,
       startedAt: new Date().toISOString(),
     };
-    // Temp file + rename: a client never reads half a file.
-    const tmp = join(this.paths.runDir, `.${CONTROL_INFO_FILE}.${process.pid}.tmp`);
-    writeFileSync(tmp, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
-    renameSync(tmp, this.infoFile);
+    // A client never reads half a file.
+    writeFileAtomic(this.infoFile, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600, forceMode: true });
   }
 
   // ---- connections ------------------------------------------------------------------------
@@ -409,6 +427,7 @@ export class ControlServer {
         const found = this.registry.find(req.args.id);
         if (!found.ok) return found;
         const s = found.record.session;
+        if (req.args.transcript) return readTranscript(found.record.id, await this.transcriptOf(found.record.id), req.args.lines, s);
         await this.within(s.whenParsed(), this.limits.readSettleMs);
         // Right-trimmed here too: typed spaces (a prompt's "$ ") are cells with content to the emulator.
         const lines = s.screenLines(req.args.lines !== undefined ? { lines: req.args.lines } : undefined).map((l) => l.trimEnd());
@@ -430,6 +449,10 @@ export class ControlServer {
       }
       case 'sessions.spawn': {
         const { agent, cwd, bypass, title } = req.args;
+        if (bypass) {
+          const refused = this.refuseBypass(req.secret, agent);
+          if (refused) return refused;
+        }
         const spawned = await this.registry.spawn({
           ...(agent !== undefined ? { agent } : {}),
           ...(cwd !== undefined ? { cwd } : {}),
@@ -475,6 +498,32 @@ export class ControlServer {
         this.onActivate();
         return { ok: true, result: { shown: true } };
     }
+  }
+
+  /**
+   * A spawn with the permission-bypass flag: allowed from outside Termio (the user) and from a
+   * session that itself runs with bypass; refused from any other session, including one whose
+   * secret no running session has. Either way the decision is logged. Every verb that spawns
+   * with bypass asks this first.
+   */
+  refuseBypass(secret: string | undefined, agent: string | undefined): Outcome | null {
+    if (secret === undefined) {
+      this.logger.info('control: bypass spawn allowed (from outside Termio)', { agent });
+      return null;
+    }
+    const caller = this.callerOf(secret);
+    if (caller?.bypass) {
+      this.logger.info('control: bypass spawn allowed (the asking session runs with bypass)', { agent, caller: caller.sessionId });
+      return null;
+    }
+    this.logger.warn('control: bypass spawn refused (asked from inside a session without bypass)', { agent, caller: caller?.sessionId ?? 'unknown session' });
+    return {
+      ok: false,
+      code: 'forbidden',
+      message: caller
+        ? `session ${caller.sessionId} runs without permission bypass, so it cannot start an agent with it`
+        : 'this request carries a session secret no running Termio session has (a session that ended?), so it cannot start an agent with permission bypass',
+    };
   }
 
   private watch(conn: Connection, seq: number | string | undefined): 'replied' {

@@ -2,8 +2,8 @@
 // install/uninstall, re-parses TOML results with smol-toml, keeps a backup before our first edit
 // of a file, and writes atomically (through symlinks, keeping the file's mode). Everything a
 // user's file can cause is a result value naming the file; nothing here throws for it.
-import { accessSync, constants, copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { accessSync, constants, copyFileSync, existsSync, mkdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import {
   editHookConfig,
   hookConfigPath,
@@ -13,8 +13,12 @@ import {
   type ReporterLocation,
 } from '../../protocol/hooks';
 import { expandHome } from '../../protocol/homePath';
+import { shellQuote } from './shellQuote';
+import { writeFileAtomic } from './atomicWrite';
 import type { TermioPaths } from './paths';
-import { installPath } from './install';
+import { installRoot } from './install';
+import { withCodexTrustGate } from './codexTrust';
+import { applyScriptHooks, scriptHookStatus } from './scriptHookFolder';
 
 // smol-toml ships CommonJS beside its ES module, but its types are declared as ESM only.
 const { parse: parseToml } = require('smol-toml') as { parse: (text: string) => unknown };
@@ -32,7 +36,9 @@ export interface HookInstallerOptions {
   reporter: ReporterLocation;
 }
 
-export type AgentHookState = 'installed' | 'partial' | 'absent' | 'unparsable' | 'error';
+/** `stale`: our entries are there but run another reporter than this Termio's launcher (a moved
+ *  checkout, an old Node, an install from before the launcher); installing again repairs them. */
+export type AgentHookState = 'installed' | 'partial' | 'stale' | 'absent' | 'unparsable' | 'error';
 
 export interface AgentHookResult {
   agentId: string;
@@ -40,7 +46,7 @@ export interface AgentHookResult {
   file: string;
   state: AgentHookState;
   /** What this call did to the file. */
-  action: 'written' | 'removed' | 'unchanged' | 'none';
+  action: 'written' | 'removed' | 'unchanged' | 'repaired' | 'none';
   /** Declared events with our entry in the file. */
   events: string[];
   /** Declared events without one. */
@@ -50,32 +56,65 @@ export interface AgentHookResult {
   note?: string;
   /** Where the original file was saved before our first edit. */
   backup?: string;
+  /** For agents that run only hooks they trust (Codex): whether Termio recorded that trust. */
+  trust?: { file: string; state: 'recorded' | 'none' | 'failed'; error?: string };
 }
 
 // dist/app/host (or src/app/host under vitest) → the package root.
 
 /** The Node reporter shipped with this build: bin/termio-hook, run by this Node. */
-export function nodeReporterLocation(): ReporterLocation {
-  return { reporterPath: installPath('bin', 'termio-hook'), nodePath: process.execPath };
+export function nodeReporterLocation(root = installRoot): ReporterLocation {
+  return { reporterPath: join(root, 'bin', 'termio-hook'), nodePath: process.execPath };
 }
 
 /** Where scripts/setup.mjs compiles the native reporter (native/termio-hook/termio-hook.c). */
-export function nativeReporterPath(): string {
-  return installPath('native', 'termio-hook', 'build', 'termio-hook');
+export function nativeReporterPath(root = installRoot): string {
+  return join(root, 'native', 'termio-hook', 'build', 'termio-hook');
 }
 
-/** The reporter hooks should run: the native one when it was built (milliseconds per hook call),
- *  else the Node one (Node's start-up, ~90 ms per call). Both send the same frame. */
-export function defaultReporterLocation(): ReporterLocation {
-  const native = nativeReporterPath();
+/** The reporter this build runs: the native one when it was built (milliseconds per hook call),
+ *  else the Node one (Node's start-up, ~90 ms per call). Both send the same frame. Hook entries
+ *  never name it: they run the launcher (ensureLauncher), which execs it. */
+export function defaultReporterLocation(root = installRoot): ReporterLocation {
+  const native = nativeReporterPath(root);
   try {
     accessSync(native, constants.X_OK);
     return { reporterPath: native };
   } catch {
-    return nodeReporterLocation();
+    return nodeReporterLocation(root);
   }
 }
 
+/** $TERMIO_HOME/bin/termio-hook: the stable path every installed hook entry runs. */
+export function launcherPath(paths: TermioPaths): string {
+  return join(paths.home, 'bin', 'termio-hook');
+}
+
+/**
+ * The launcher's text: exec the given reporter, or exit 0 at once when it is gone (a checkout
+ * moved or deleted) or when not inside Termio, so an agent's hook never fails. `exec` keeps the
+ * launcher out of the reporter's ancestors, which the host reads.
+ */
+export function launcherScript(target: ReporterLocation): string {
+  const argv = [...(target.nodePath ? [target.nodePath] : []), target.reporterPath];
+  return [
+    '#!/bin/sh',
+    "# Written by Termio at start and by `termio hooks install`; agents' hook entries run this file,",
+    "# so moving or updating Termio rewrites this one line instead of breaking every agent's hooks.",
+    '[ -n "$TERMIO_SESSION" ] || exit 0',
+    ...argv.map((p) => `[ -x ${shellQuote(p)} ] || exit 0`),
+    `exec ${argv.map(shellQuote).join(' ')} "$@"`,
+    '',
+  ].join('\n');
+}
+
+/** Writes the launcher for this build's reporter when it differs from what is there; the hook entries' reporter location. */
+export function ensureLauncher(paths: TermioPaths, target: ReporterLocation = defaultReporterLocation()): ReporterLocation {
+  const file = launcherPath(paths);
+  const text = launcherScript(target);
+  if (readText(file) !== text) writeFileAtomic(file, text, { mode: 0o755, forceMode: true });
+  return { reporterPath: file };
+}
 
 function readText(file: string): string | null {
   try {
@@ -84,16 +123,6 @@ function readText(file: string): string | null {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw e;
   }
-}
-
-/** Writes through a symlink to its target, via a temp file and rename, keeping the mode. */
-function writeAtomic(file: string, text: string): void {
-  const target = existsSync(file) ? realpathSync(file) : file;
-  mkdirSync(dirname(target), { recursive: true });
-  const mode = existsSync(target) ? statSync(target).mode & 0o777 : 0o644;
-  const tmp = `${target}.termio-tmp-${process.pid}`;
-  writeFileSync(tmp, text, { mode });
-  renameSync(tmp, target);
 }
 
 function backupOnce(opts: HookInstallerOptions, agentId: string, file: string): string | undefined {
@@ -116,7 +145,7 @@ function tomlError(text: string | null): string | null {
   }
 }
 
-function status(agent: AgentHooks, file: string, text: string | null): Omit<AgentHookResult, 'action'> {
+function status(agent: AgentHooks, file: string, text: string | null, reporter?: ReporterLocation): Omit<AgentHookResult, 'action'> {
   const declared = agent.hooks.events.map((e) => e.on);
   const base = { agentId: agent.agentId, file };
   if (agent.hooks.type === 'toml') {
@@ -126,7 +155,12 @@ function status(agent: AgentHooks, file: string, text: string | null): Omit<Agen
   const r = inspectHookConfig(text, agent.hooks);
   if (!r.ok) return { ...base, state: 'unparsable', events: [], missing: declared, error: `${file}: ${r.error}` };
   const missing = declared.filter((e) => !r.events.includes(e));
-  const state: AgentHookState = r.events.length === 0 ? 'absent' : missing.length ? 'partial' : 'installed';
+  let state: AgentHookState = r.events.length === 0 ? 'absent' : missing.length ? 'partial' : 'installed';
+  if (state === 'installed' && reporter) {
+    // Installed, yet installing now would change the file: the entries run another reporter.
+    const again = editHookConfig('install', text, { agentId: agent.agentId, hooks: agent.hooks, reporter });
+    if (again.ok && again.changed) state = 'stale';
+  }
   return { ...base, state, events: r.events, missing };
 }
 
@@ -140,7 +174,8 @@ export function agentHookStatus(agent: AgentHooks, opts: HookInstallerOptions): 
   const file = hookConfigFile(agent, opts.home);
   if (!file) return { agentId: agent.agentId, file: '', state: 'error', action: 'none', events: [], missing: [], error: 'the manifest gives neither hooks.file nor hooks.dir' };
   try {
-    return { ...status(agent, file, readText(file)), action: 'none' };
+    if (agent.hooks.type === 'scripts') return { ...scriptHookStatus(agent, file), action: 'none' };
+    return withCodexTrustGate({ ...status(agent, file, readText(file), opts.reporter), action: 'none' }, agent.hooks, 'check');
   } catch (e) {
     return { agentId: agent.agentId, file, state: 'error', action: 'none', events: [], missing: [], error: `${file}: ${(e as Error).message}` };
   }
@@ -153,6 +188,7 @@ function apply(op: HookOp, agent: AgentHooks, opts: HookInstallerOptions): Agent
   });
   if (!file) return fail('error', 'the manifest gives neither hooks.file nor hooks.dir');
   try {
+    if (agent.hooks.type === 'scripts') return applyScriptHooks(op, agent, file, opts.reporter);
     const before = readText(file);
     if (agent.hooks.type === 'toml') {
       const err = tomlError(before);
@@ -168,7 +204,7 @@ function apply(op: HookOp, agent: AgentHooks, opts: HookInstallerOptions): Agent
     if (!edit.changed) return { ...status(agent, file, before), action: 'unchanged', ...note };
     const backup = backupOnce(opts, agent.agentId, file);
     if (edit.text === null) unlinkSync(file);
-    else writeAtomic(file, edit.text);
+    else writeFileAtomic(file, edit.text);
     return {
       ...status(agent, file, edit.text),
       action: edit.text === null ? 'removed' : 'written',
@@ -181,9 +217,17 @@ function apply(op: HookOp, agent: AgentHooks, opts: HookInstallerOptions): Agent
 }
 
 export function installAgentHooks(agent: AgentHooks, opts: HookInstallerOptions): AgentHookResult {
-  return apply('install', agent, opts);
+  return withCodexTrustGate(apply('install', agent, opts), agent.hooks, 'sync');
 }
 
 export function uninstallAgentHooks(agent: AgentHooks, opts: HookInstallerOptions): AgentHookResult {
-  return apply('uninstall', agent, opts);
+  return withCodexTrustGate(apply('uninstall', agent, opts), agent.hooks, 'sync');
+}
+
+/** The status, and stale entries rewritten to run this Termio's launcher (`termio hooks status`). */
+export function checkAndRepairAgentHooks(agent: AgentHooks, opts: HookInstallerOptions): AgentHookResult {
+  const now = agentHookStatus(agent, opts);
+  if (now.state !== 'stale') return now;
+  const fixed = installAgentHooks(agent, opts);
+  return fixed.action === 'written' ? { ...fixed, action: 'repaired' } : fixed;
 }

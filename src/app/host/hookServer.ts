@@ -1,7 +1,7 @@
-// The hook server: a Unix socket under $TERMIO_HOME/run (0700) where bin/termio-hook delivers
-// one report per connection. Bounded bytes and time per connection; frames that do not parse,
-// are too big, or name a session this app does not host are dropped and counted. Nothing a
-// client sends can throw out of here. Emits each accepted report.
+// The hook server: a Unix socket (0600) under $TERMIO_HOME/run (0700) where bin/termio-hook
+// delivers one report per connection. Bounded bytes and time per connection; frames that do not
+// parse, are too big, name a session this app does not host, or lack that session's secret are
+// dropped and counted. Nothing a client sends can throw out of here. Emits each accepted report.
 import { unlinkSync } from 'node:fs';
 import type { Server, Socket } from 'node:net';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import { Emitter, type Event } from '../../protocol/events';
 import { ensureRunDir, type TermioPaths } from './paths';
 import { nullLogger, type Logger } from './log';
 import { claimUnixSocket } from './unixSocket';
+import { sameSecret } from './sessionSecret';
 
 export const HOOK_SOCKET_NAME = 'hooks.sock';
 /** The reporter connects and writes one small frame at once; a client still silent after 1 s is
@@ -24,14 +25,17 @@ export interface HookServerStats {
   malformed: number;
   oversized: number;
   unknownSession: number;
+  /** Named a hosted session without its secret (a session id is no proof: `sessions list` shows them). */
+  badSecret: number;
   timedOut: number;
   refused: number;
 }
 
 export interface HookServerOptions {
   paths: TermioPaths;
-  /** Is this a session the app hosts? Reports for any other id are ignored and counted. */
-  isKnownSession: (sessionId: string) => boolean;
+  /** The secret of a session the app hosts (its TERMIO_SESSION_SECRET), undefined for any other
+   *  id. A report must carry it; others are ignored and counted. */
+  secretOf: (sessionId: string) => string | undefined;
   logger?: Logger;
   /** Defaults to $TERMIO_HOME/run/hooks.sock. */
   socketPath?: string;
@@ -41,7 +45,7 @@ export type HookServerStartError = { kind: 'hookServerError'; message: string; s
 
 export class HookServer {
   readonly socketPath: string;
-  readonly stats: HookServerStats = { accepted: 0, malformed: 0, oversized: 0, unknownSession: 0, timedOut: 0, refused: 0 };
+  readonly stats: HookServerStats = { accepted: 0, malformed: 0, oversized: 0, unknownSession: 0, badSecret: 0, timedOut: 0, refused: 0 };
   private readonly reportEmitter = new Emitter<HookReport>();
   /** Every accepted report, in arrival order. */
   readonly onReport: Event<HookReport> = this.reportEmitter.event;
@@ -132,14 +136,19 @@ export class HookServer {
       this.stats.malformed++;
       return;
     }
-    let known = false;
+    let secret: string | undefined;
     try {
-      known = this.opts.isKnownSession(r.report.session);
+      secret = this.opts.secretOf(r.report.session);
     } catch (e) {
-      this.logger.error('isKnownSession threw', { message: (e as Error).message });
+      this.logger.error('secretOf threw', { message: (e as Error).message });
     }
-    if (!known) {
+    if (secret === undefined) {
       this.stats.unknownSession++;
+      return;
+    }
+    if (!sameSecret(r.report.secret, secret)) {
+      this.stats.badSecret++;
+      this.logger.warn('hook report without its session\'s secret, ignored', { session: r.report.session, event: r.report.event });
       return;
     }
     this.stats.accepted++;

@@ -7,9 +7,10 @@ import type { HookDetails } from '../../protocol/hookReport';
 import { Session } from '../../terminal';
 import { AgentCatalog, type CatalogEntry } from './catalog';
 import { ControlServer, type ListenResult } from './controlServer';
-import { agentHookStatus, defaultReporterLocation, installAgentHooks, uninstallAgentHooks, type AgentHookResult } from './hookInstaller';
+import { agentHookStatus, ensureLauncher, installAgentHooks, uninstallAgentHooks, type AgentHookResult } from './hookInstaller';
 import { HookServer } from './hookServer';
 import type { Logger } from './log';
+import { loginShellEnv } from './loginShellPath';
 import { defaultNotificationIcon, NotificationPolicy, nodeNotifierSink, waitingFor, type NotificationRequest, type NotificationSink, type SessionContext } from './notifier';
 import { termioPaths, type TermioPaths } from './paths';
 import { ResumeService } from './resumeService';
@@ -17,9 +18,11 @@ import { SessionRegistry, type SessionRecord, type SpawnRequest, type SpawnFailu
 import { defaultSettings, SettingsStore } from './settings';
 import { folderLabels } from './sidebarModel';
 import { StateStore, type StateProblem } from './stateStore';
+import { mintSessionSecret, sameSecret, SESSION_SECRET_ENV } from './sessionSecret';
 import { StatusTracker } from './statusTracker';
 import { isProcessAlive } from './processes';
 import { installRoot } from './install';
+import { pinnedTranscript } from './transcript';
 
 /** The bundled manifest for the plain login shell (agents/terminal.json). */
 export const TERMINAL_AGENT_ID = 'terminal';
@@ -33,7 +36,8 @@ export interface HostOptions {
   notificationSink?: NotificationSink;
   /** Told when a notification is clicked (the UI focuses the session). */
   onNotificationClick?: (sessionId: string | null) => void;
-  /** PATH to resolve agent commands on (tests); default: the login shell's. */
+  /** PATH to resolve agent commands on (tests); default: the login shell's. Given a PATH,
+   *  sessions keep this process's environment; otherwise they start from the login shell's. */
   path?: string;
 }
 
@@ -69,12 +73,18 @@ export class Host {
   private readonly relaunching = new Set<string>();
   private readonly userTitled = new Set<string>();
   private readonly details = new Map<string, string>();
+  /** Transcript paths hooks reported, for agents whose manifest says `capturesTranscript`. */
+  private readonly transcripts = new Map<string, string>();
+  /** Each running session's TERMIO_SESSION_SECRET, minted per launch. */
+  private readonly secrets = new Map<string, string>();
   private disposing = false;
   /** Resolves once every service is up; the control socket listens first (to find a running
    *  app), so a request that arrives in between (termio DIR starting the app) waits for this. */
   private readonly ready: Promise<void>;
   private markReady!: () => void;
   private flushTimer: NodeJS.Timeout | null = null;
+  /** What sessions start from: the login shell's exported environment (undefined: this process's). */
+  private sessionBaseEnv: Record<string, string> | undefined;
   /** Last notification handed to the OS, with its timing (benchmarks and tests read it). */
   lastNotification: { req: NotificationRequest; stateChangedAt: number; handedAt: number } | null = null;
 
@@ -106,9 +116,13 @@ export class Host {
           ...(s.why.rule !== undefined ? { rule: s.why.rule } : {}),
           ...(s.why.event !== undefined ? { event: s.why.event } : {}),
           at: new Date(s.why.at).toISOString(),
-          health: s.health.map((h) => h.message),
+          health: [...s.health.map((h) => h.message), ...ignoredNote(host.tracker.lastIgnored(id))],
+          ...(host.details.has(id) ? { tool: host.details.get(id)! } : {}),
+          ...(host.transcripts.has(id) ? { transcript: host.transcripts.get(id)! } : {}),
         };
       },
+      transcriptOf: (id) => host.transcriptFor(id),
+      callerOf: (secret) => host.callerOf(secret),
       describeResume: async (id) => {
         if (!host.resume || !host.store.getSession(id)) return undefined;
         const d = await host.resume.describe(id);
@@ -129,11 +143,23 @@ export class Host {
     }
     log.info('control socket listening', { socket: listen.socket });
 
+    try {
+      // Installed hooks run the launcher: point it at this build's reporter before any agent starts.
+      ensureLauncher(host.paths);
+    } catch (e) {
+      host.reportProblem('hooks', `cannot write the hook launcher: ${(e as Error).message}`);
+    }
+
     host.settings = new SettingsStore(host.paths.settingsFile, (opts.env ?? process.env).HOME ?? homedir());
     host.settings.watch();
     host.applySettings();
     host.settings.onChange(() => host.applySettings());
 
+    if (opts.path === undefined) {
+      // The same cached answer the catalog resolves commands with: one login shell per launch.
+      const login = await loginShellEnv(opts.env ?? process.env);
+      if (login.source === 'login-shell') host.sessionBaseEnv = login.vars;
+    }
     host.catalog = await AgentCatalog.create({ ...(opts.env ? { env: opts.env } : {}), logger: log, ...(opts.path !== undefined ? { path: opts.path } : {}) });
     for (const p of host.catalog.problems()) host.problems.push({ source: 'catalog', message: `${p.label}: ${p.errors.join('; ')}` });
 
@@ -147,9 +173,10 @@ export class Host {
       manifestOf: (id) => host.catalog.get(id)?.manifest ?? null,
       home: (opts.env ?? process.env).HOME ?? homedir(),
       logger: log,
+      processOf: (id) => host.tracker.agentPid(id),
     });
 
-    const hooks = await HookServer.start({ paths: host.paths, isKnownSession: (id) => host.tracker.isTracked(id), logger: log });
+    const hooks = await HookServer.start({ paths: host.paths, secretOf: (id) => (host.tracker.isTracked(id) ? host.secrets.get(id) : undefined), logger: log });
     if ('kind' in hooks) {
       await host.control.close();
       return { ok: false, alreadyRunning: false, message: hooks.message };
@@ -183,7 +210,7 @@ export class Host {
   }
 
   private hookOptions() {
-    return { paths: this.paths, home: (this.opts.env ?? process.env).HOME ?? homedir(), reporter: defaultReporterLocation() };
+    return { paths: this.paths, home: (this.opts.env ?? process.env).HOME ?? homedir(), reporter: ensureLauncher(this.paths) };
   }
 
   /** Whether our hook entries are in an agent's config now (null: it declares no hooks). */
@@ -268,11 +295,13 @@ export class Host {
     const plan = await this.resume.prepareLaunch(id);
     if ('kind' in plan) return { kind: plan.kind, message: plan.message };
     const argv = plan.argv.length ? [entry.resolvedCommand ?? plan.argv[0]!, ...plan.argv.slice(1)] : undefined;
+    const secret = mintSessionSecret();
     const session = Session.spawn({
       id,
       cwd: record.cwd,
       ...(argv ? { argv } : {}),
-      env: this.hooks.sessionEnv(),
+      env: { ...this.hooks.sessionEnv(), [SESSION_SECRET_ENV]: secret },
+      ...(this.sessionBaseEnv ? { baseEnv: this.sessionBaseEnv } : {}),
       scrollback: this.settings.settings.terminal.scrollback,
       cursorShape: this.settings.settings.terminal.cursorStyle,
       cursorBlink: this.settings.settings.terminal.cursorBlink,
@@ -281,10 +310,17 @@ export class Host {
       this.resume.sessionEnded(id);
       return session;
     }
+    this.secrets.set(id, secret);
     const m = entry.manifest;
     this.tracker.track(
       session,
-      { agentId: m.id, ...(m.hooks ? { hooks: m.hooks } : {}), ...(m.titleStatus ? { titleStatus: m.titleStatus } : {}), ...(m.status ? { status: m.status } : {}) },
+      {
+        agentId: m.id,
+        ...(m.hooks ? { hooks: m.hooks } : {}),
+        ...(m.titleStatus ? { titleStatus: m.titleStatus } : {}),
+        ...(m.status ? { status: m.status } : {}),
+        ...(m.progressStatus ? { progressStatus: true } : {}),
+      },
       record.conversationId ? { conversationId: record.conversationId } : {},
     );
     session.onExit(() => this.resume.sessionEnded(id));
@@ -380,6 +416,21 @@ export class Host {
     if (d.tool) this.details.set(id, d.tool);
     else this.details.delete(id);
     if (d.promptTitle && !this.userTitled.has(id)) this.registry.rename(id, d.promptTitle);
+    if (d.transcriptPath && this.agent(this.registry.get(id)?.agentId)?.manifest.hooks?.capturesTranscript) this.transcripts.set(id, d.transcriptPath);
+  }
+
+  /** The tool the session's latest hook report named ("Bash"), if any: the why strip shows it. */
+  toolOf(id: string): string | undefined {
+    return this.details.get(id);
+  }
+
+  /** Where the session's transcript is: reported by its hooks (`capturesTranscript`), else its pinned record. */
+  async transcriptFor(id: string): Promise<string | undefined> {
+    const reported = this.transcripts.get(id);
+    if (reported) return reported;
+    const record = this.store?.getSession(id);
+    if (!record) return undefined;
+    return pinnedTranscript(this.catalog.get(record.agentId)?.manifest.resume, record.conversationId, (this.opts.env ?? process.env).HOME ?? homedir());
   }
 
   private notifyTerminal(id: string, title: string, body: string): void {
@@ -405,10 +456,23 @@ export class Host {
     this.opts.logger.info('notification', { kind: req.kind, session: req.sessionId, title: req.title, message: req.message, ms: this.lastNotification.handedAt - stateChangedAt });
   }
 
+  /** The running session a control request's secret belongs to, with its bypass flag; null: none. */
+  callerOf(secret: string): { sessionId: string; bypass: boolean } | null {
+    for (const [sessionId, own] of this.secrets) {
+      if (!sameSecret(secret, own)) continue;
+      const record = this.registry.get(sessionId);
+      return record ? { sessionId, bypass: record.bypass } : null;
+    }
+    return null;
+  }
+
   private handleRemoved(r: SessionRecord): void {
+    // A relaunch mints a new secret; the old one dies with its processes.
+    this.secrets.delete(r.id);
     this.tracker.untrack(r.id);
     this.notifications.forget(r.id);
     this.details.delete(r.id);
+    this.transcripts.delete(r.id);
     if (this.lookingAt === r.id) this.lookingAt = null;
     // Quitting keeps every tab for the next launch; a relaunch keeps its own; a user's close removes it.
     if (this.disposing || this.relaunching.has(r.id)) return;
@@ -436,6 +500,10 @@ export class Host {
     this.settings?.dispose();
     await this.catalog?.dispose();
   }
+}
+
+function ignoredNote(ignored: { event: string; why: string; at: number } | null): string[] {
+  return ignored ? [`not applied: ${ignored.event || 'a'} report ${ignored.why} at ${new Date(ignored.at).toISOString()}`] : [];
 }
 
 /** How long quitting waits for agents to exit after the hangup before it kills them: well within

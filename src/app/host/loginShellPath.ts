@@ -1,6 +1,7 @@
-// Where agent commands are looked up: the PATH of the user's login shell (a dock-launched macOS
-// app does not inherit it), asked once with a timeout and cached, and a resolver that finds a
-// command on that PATH without stat-ing every folder for every agent.
+// Where agent commands are looked up and what they run with: the PATH and the exported
+// environment of the user's login shell (a dock-launched macOS app gets launchd's minimal one),
+// asked once with a timeout and cached, and a resolver that finds a command on that PATH
+// without stat-ing every folder for every agent.
 import { spawn } from 'node:child_process';
 import { accessSync, constants, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -11,6 +12,10 @@ export const LOGIN_SHELL_TIMEOUT_MS = 5000;
 /** Markers around the PATH in the shell's output, so banners or prompts printed by dotfiles are skipped. */
 const START = '__TERMIO_PATH_START__';
 const END = '__TERMIO_PATH_END__';
+const ENV_START = '__TERMIO_ENV_START__';
+const ENV_END = '__TERMIO_ENV_END__';
+/** The shell's own bookkeeping, not what its profile exported: each session's shell sets its own. */
+const SHELL_LOCAL_VARS = new Set(['PWD', 'OLDPWD', 'SHLVL', '_']);
 
 export interface LoginShellPath {
   path: string;
@@ -20,16 +25,24 @@ export interface LoginShellPath {
   problem?: string;
 }
 
-const cache = new Map<string, Promise<LoginShellPath>>();
+export interface LoginShellEnv extends LoginShellPath {
+  /** Everything the login shell exports (its PATH included); the environment's own when it failed. */
+  vars: Record<string, string>;
+}
+
+const cache = new Map<string, Promise<LoginShellEnv>>();
+const pathCache = new Map<string, Promise<LoginShellPath>>();
+/** One answer per shell and home (tests use several of each in one process). */
+const cacheKey = (env: NodeJS.ProcessEnv): string => `${env.SHELL || '/bin/sh'}\u0000${env.HOME ?? ''}`;
 
 /**
- * Asks `$SHELL -l -i -c` for its PATH once per shell (cached for the process). The shell runs
- * detached (no controlling terminal, so an interactive shell cannot grab ours) with stdin closed.
- * Any failure falls back to the environment's PATH, with the reason.
+ * Asks `$SHELL -l -i -c` for its PATH and exported variables once per shell (cached for the
+ * process). The shell runs detached (no controlling terminal, so an interactive shell cannot
+ * grab ours) with stdin closed. Any failure falls back to the given environment, with the reason.
  */
-export function loginShellPath(env: NodeJS.ProcessEnv = process.env, timeoutMs = LOGIN_SHELL_TIMEOUT_MS): Promise<LoginShellPath> {
+export function loginShellEnv(env: NodeJS.ProcessEnv = process.env, timeoutMs = LOGIN_SHELL_TIMEOUT_MS): Promise<LoginShellEnv> {
   const shell = env.SHELL || '/bin/sh';
-  const key = `${shell}\u0000${env.HOME ?? ''}`;
+  const key = cacheKey(env);
   let pending = cache.get(key);
   if (!pending) {
     pending = askShell(shell, env, timeoutMs);
@@ -38,17 +51,53 @@ export function loginShellPath(env: NodeJS.ProcessEnv = process.env, timeoutMs =
   return pending;
 }
 
+/** The login shell's PATH alone (from the same cached answer as loginShellEnv). */
+export function loginShellPath(env: NodeJS.ProcessEnv = process.env, timeoutMs = LOGIN_SHELL_TIMEOUT_MS): Promise<LoginShellPath> {
+  const key = cacheKey(env);
+  let pending = pathCache.get(key);
+  if (!pending) {
+    pending = loginShellEnv(env, timeoutMs).then(({ path, source, problem }) => (problem === undefined ? { path, source } : { path, source, problem }));
+    pathCache.set(key, pending);
+  }
+  return pending;
+}
+
+/**
+ * Parses `env` output: one NAME=value per line, where a line that does not start a new
+ * NAME= continues the previous value (a value with newlines in it).
+ */
+export function parseEnvOutput(text: string): Record<string, string> {
+  const vars: Record<string, string> = {};
+  let last: string | null = null;
+  for (const line of text.split('\n')) {
+    const m = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(line);
+    if (m) {
+      last = m[1]!;
+      vars[last] = m[2]!;
+    } else if (last !== null) vars[last] += `\n${line}`;
+  }
+  for (const k of SHELL_LOCAL_VARS) delete vars[k];
+  return vars;
+}
+
+function envVars(env: NodeJS.ProcessEnv): Record<string, string> {
+  const vars: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) vars[k] = v;
+  return vars;
+}
+
 /** Forgets cached answers (tests; or after the user edits their dotfiles). */
 export function clearLoginShellPathCache(): void {
   cache.clear();
+  pathCache.clear();
 }
 
-function askShell(shell: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<LoginShellPath> {
-  const fallback = (problem: string): LoginShellPath => ({ path: env.PATH ?? '', source: 'environment', problem });
+function askShell(shell: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<LoginShellEnv> {
+  const fallback = (problem: string): LoginShellEnv => ({ path: env.PATH ?? '', vars: envVars(env), source: 'environment', problem });
   return new Promise((resolve) => {
     let out = '';
     let done = false;
-    const finish = (result: LoginShellPath) => {
+    const finish = (result: LoginShellEnv) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
@@ -56,7 +105,9 @@ function askShell(shell: string, env: NodeJS.ProcessEnv, timeoutMs: number): Pro
     };
     let child: ReturnType<typeof spawn>;
     try {
-      child = spawn(shell, ['-l', '-i', '-c', `printf '%s%s%s' '${START}' "$PATH" '${END}'`], {
+      // env's output ends with a newline, so the end marker starts its own line.
+      const script = `printf '%s%s%s' '${START}' "$PATH" '${END}'; printf '%s\\n' '${ENV_START}'; env; printf '%s' '${ENV_END}'`;
+      child = spawn(shell, ['-l', '-i', '-c', script], {
         env,
         detached: true,
         stdio: ['ignore', 'pipe', 'ignore'],
@@ -81,8 +132,14 @@ function askShell(shell: string, env: NodeJS.ProcessEnv, timeoutMs: number): Pro
     child.on('close', (code) => {
       const start = out.indexOf(START);
       const end = out.indexOf(END, start + START.length);
-      if (start >= 0 && end > start) finish({ path: out.slice(start + START.length, end), source: 'login-shell' });
-      else finish(fallback(`${shell} exited with ${code} without printing its PATH`));
+      if (start >= 0 && end > start) {
+        const path = out.slice(start + START.length, end);
+        const envStart = out.indexOf(`${ENV_START}\n`, end);
+        const envEnd = out.indexOf(`\n${ENV_END}`, envStart);
+        // A shell whose env printed nothing usable still gave its PATH.
+        const vars = envStart >= 0 && envEnd > envStart ? parseEnvOutput(out.slice(envStart + ENV_START.length + 1, envEnd)) : envVars(env);
+        finish({ path, vars: { ...vars, PATH: path }, source: 'login-shell' });
+      } else finish(fallback(`${shell} exited with ${code} without printing its PATH`));
     });
   });
 }

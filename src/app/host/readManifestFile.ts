@@ -4,13 +4,15 @@
 import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
 import { lstat } from 'node:fs/promises';
-import { parseManifest, MAX_MANIFEST_CHARS, type Manifest } from '../../protocol';
+import { parseManifest, MAX_MANIFEST_CHARS, type DisabledFeature, type Manifest } from '../../protocol';
 import { resolveAgentIcon } from './agentIcon';
 
 export interface ManifestFileResult {
   manifest?: Manifest;
   errors: string[];
   warnings: string[];
+  /** Features the manifest declares in a form this version cannot use (set with manifest). */
+  disabled?: DisabledFeature[];
   /** The image to draw for the agent (set with manifest). */
   iconFile?: string;
   /** The file does not exist (and is not a dangling symlink): it was deleted. */
@@ -54,6 +56,7 @@ export async function readManifestFile(
     manifest: result.manifest,
     errors: [],
     warnings: icon.warning ? [...result.warnings, `${label}: ${icon.warning}`] : result.warnings,
+    disabled: result.disabled,
     iconFile: icon.file,
   };
 }

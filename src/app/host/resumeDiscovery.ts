@@ -1,12 +1,16 @@
-// Discovered-family binding (docs/protocol.md, "Resume"): after a fresh launch, watch discover.root for
-// a NEW record whose cwd is the session's cwd and bind it once — but only when the match is
-// unambiguous both ways (the session has one candidate record and the record one candidate
-// session). Anything else waits for a hook to report the conversation id (settle()).
+// Discovered-family binding: after a fresh launch, watch discover.root for a NEW record whose cwd
+// is the session's cwd and bind it once — but only a record the session's own processes hold open
+// (its agent writes it: Codex keeps its rollout file open for the whole conversation), and only
+// when that is unambiguous both ways (the session holds one candidate record, and one session
+// holds the record). An agent started in another terminal in the same folder writes a record no
+// tab holds, so nothing binds it. Anything else waits for a hook to report the conversation id
+// (settle()), as does every record where open files cannot be read.
 // Only records that appear after the watcher is ready are read, and only their head.
-import { open, stat } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { existsSync, realpath } from 'node:fs';
 import chokidar, { type FSWatcher } from 'chokidar';
+import { openFiles, processTrees, realPathOf } from './processTree';
 import { expandHome } from '../../protocol/homePath';
 import type { DiscoverInput } from '../../protocol/resumePlan';
 import { parseDiscoveredRecord } from '../../protocol/resumeRecord';
@@ -31,8 +35,15 @@ const READ_CHUNK_BYTES = 64 * 1024;
  */
 export const RECORD_TIME_SLACK_MS = 2000;
 
+/** After a folder appears below a root, when it is listed again for files the watcher missed:
+ *  well past the watcher's own set-up of the folder, well under a person's wait for a bind. */
+const NEW_FOLDER_RESCAN_MS = 250;
+
 /** Re-reads of a record whose first line is still being written, before it is given up on. */
 const MAX_INCOMPLETE_RETRIES = 20;
+/** A record caught half-written is read again after this even without a change event (the
+ *  watcher can miss the write that follows a file's creation); 20 tries × 100 ms = 2 s in all. */
+const INCOMPLETE_RETRY_MS = 100;
 
 export interface DiscoveryBinding {
   sessionId: string;
@@ -45,6 +56,8 @@ export interface DiscoveryOptions {
   logger?: Logger;
   /** The session bound to a conversation id, if any (from the state store), so no id is bound twice. */
   boundSessionOf: (conversationId: string) => string | null;
+  /** The pid of a session's agent (undefined: not running yet, or gone). Its process tree must hold the record open. */
+  processOf: (sessionId: string) => number | undefined;
   onBind: (binding: DiscoveryBinding) => void;
 }
 
@@ -63,6 +76,8 @@ interface Pending {
 
 interface SeenRecord {
   path: string;
+  /** The path with symlinks resolved, as the kernel names an open file. */
+  realPath: string;
   root: string;
   id: string;
   cwd: string;
@@ -78,6 +93,11 @@ interface RootWatch {
   spec: DiscoverInput;
   users: number;
   incomplete: Map<string, number>;
+  /** Records being read; true when another event came meanwhile and they must be read again. */
+  reading: Map<string, boolean>;
+  retryTimers: Set<NodeJS.Timeout>;
+  /** Files read to the end of their story (a record, or skipped with a reason): a rescan leaves them. */
+  settled: Set<string>;
 }
 
 export interface Disposable {
@@ -156,7 +176,7 @@ export class ResumeDiscovery {
     if (this.disposed) return;
     this.disposed = true;
     this.pending.clear();
-    for (const w of this.roots.values()) void w.watcher.close();
+    for (const w of this.roots.values()) closeRoot(w);
     this.roots.clear();
   }
 
@@ -166,7 +186,7 @@ export class ResumeDiscovery {
     this.pending.delete(sessionId);
     const w = this.roots.get(p.root);
     if (w && --w.users === 0) {
-      void w.watcher.close();
+      closeRoot(w);
       this.roots.delete(p.root);
       this.records = this.records.filter((r) => r.root !== p.root);
     }
@@ -203,18 +223,66 @@ export class ResumeDiscovery {
       spec,
       users: 1,
       incomplete: new Map(),
+      reading: new Map(),
+      retryTimers: new Set(),
+      settled: new Set(),
       ready: new Promise<void>((res) => watcher.once('ready', () => res())),
     };
     watcher.on('add', (path) => void this.handleFile(w, root, path, Date.now()));
+    // A folder made with its files in one go (an agent's first record of the day) can have files
+    // the watcher never reports: it lists the folder, then starts watching it. Look again once.
+    watcher.on('addDir', (dir) => {
+      const timer = setTimeout(() => {
+        w.retryTimers.delete(timer);
+        if (this.roots.get(root) === w) void this.rescan(w, root, dir, MAX_DISCOVER_DEPTH);
+      }, NEW_FOLDER_RESCAN_MS);
+      w.retryTimers.add(timer);
+    });
     watcher.on('change', (path) => {
-      if (w.incomplete.has(path)) void this.handleFile(w, root, path, Date.now());
+      if (w.incomplete.has(path) || w.reading.has(path)) void this.handleFile(w, root, path, Date.now());
+      // A record being written to (an agent appends each turn): who holds it may be clear now.
+      else if (this.records.some((r) => r.path === path)) this.evaluate();
     });
     watcher.on('error', (e) => this.logger.warn('discovery: watcher error', { root, error: (e as Error).message }));
     this.roots.set(root, w);
     return w;
   }
 
+  /** Reads the files below a new folder that no record was read for yet. */
+  private async rescan(w: RootWatch, root: string, dir: string, depth: number): Promise<void> {
+    const rel = relative(root, dir);
+    if (depth < 0 || rel.startsWith('..') || isAbsolute(rel)) return;
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch {
+      return; // Gone again, or unreadable.
+    }
+    for (const e of entries) {
+      const path = resolve(dir, e.name);
+      if (e.isDirectory()) await this.rescan(w, root, path, depth - 1);
+      else if (e.isFile() && !w.settled.has(path) && !w.reading.has(path) && !w.incomplete.has(path)) await this.handleFile(w, root, path, Date.now());
+    }
+  }
+
+  /** Reads a record once at a time; an event during a read makes it read again afterwards. */
   private async handleFile(w: RootWatch, root: string, path: string, seenAt: number): Promise<void> {
+    if (w.reading.has(path)) {
+      w.reading.set(path, true);
+      return;
+    }
+    w.reading.set(path, false);
+    try {
+      await this.readRecord(w, root, path, seenAt);
+      if (!w.incomplete.has(path)) w.settled.add(path);
+    } finally {
+      const again = w.reading.get(path);
+      w.reading.delete(path);
+      if (again && this.roots.get(root) === w) void this.handleFile(w, root, path, seenAt);
+    }
+  }
+
+  private async readRecord(w: RootWatch, root: string, path: string, seenAt: number): Promise<void> {
     const rel = relative(root, path);
     if (rel.startsWith('..') || isAbsolute(rel)) return;
     const format = w.spec.format;
@@ -255,6 +323,12 @@ export class ResumeDiscovery {
       // A json file or a jsonl line may be caught half-written; the next change event re-reads it.
       if ((parsed.kind === 'incomplete' || (parsed.kind === 'malformed' && format === 'json')) && tries < MAX_INCOMPLETE_RETRIES) {
         w.incomplete.set(path, tries + 1);
+        this.logger.debug('discovery: record not complete yet', { path, tries: tries + 1 });
+        const timer = setTimeout(() => {
+          w.retryTimers.delete(timer);
+          if (w.incomplete.get(path) === tries + 1 && this.roots.get(root) === w) void this.handleFile(w, root, path, seenAt);
+        }, INCOMPLETE_RETRY_MS);
+        w.retryTimers.add(timer);
         return;
       }
       w.incomplete.delete(path);
@@ -265,7 +339,7 @@ export class ResumeDiscovery {
     if (this.records.some((r) => r.path === path)) return;
     const cwd = await canonical(parsed.cwd);
     if (!this.roots.has(root)) return; // Nobody waits on this root any more.
-    this.records.push({ path, root, id: parsed.id, cwd, seenAt, fileTime });
+    this.records.push({ path, realPath: realPathOf(path), root, id: parsed.id, cwd, seenAt, fileTime });
     this.logger.debug('discovery: new record', { path, id: parsed.id, cwd });
     this.evaluate();
   }
@@ -282,15 +356,38 @@ export class ResumeDiscovery {
     );
   }
 
+  /** The open files of each waiting session's process tree (missing: cannot tell, or not running). */
+  private heldBySession(): Map<string, Set<string>> {
+    const held = new Map<string, Set<string>>();
+    const pids = new Map<string, number>();
+    for (const p of this.pending.values()) {
+      const pid = this.opts.processOf(p.sessionId);
+      if (pid !== undefined) pids.set(p.sessionId, pid);
+    }
+    const trees = pids.size ? processTrees([...pids.values()]) : null;
+    if (!trees) return held;
+    for (const [sessionId, pid] of pids) {
+      const files = openFiles(trees.get(pid) ?? []);
+      if (files) held.set(sessionId, files);
+    }
+    return held;
+  }
+
   /** Binds every session whose match is unambiguous both ways; repeats until nothing changes. */
   private evaluate(): void {
+    const pendingWithCandidates = [...this.pending.values()].some((p) => this.records.some((r) => this.eligible(r, p)));
+    const held = pendingWithCandidates ? this.heldBySession() : new Map<string, Set<string>>();
+    const holds = (p: Pending, r: SeenRecord) => held.get(p.sessionId)?.has(r.realPath) ?? false;
     for (let changed = true; changed; ) {
       changed = false;
       for (const p of [...this.pending.values()]) {
-        const candidates = this.records.filter((r) => this.eligible(r, p));
-        if (candidates.length !== 1) continue;
+        const candidates = this.records.filter((r) => this.eligible(r, p) && holds(p, r));
+        if (candidates.length !== 1) {
+          if (candidates.length > 1) this.logger.info('discovery: the session holds several new records; waiting for a hook', { sessionId: p.sessionId, records: candidates.map((r) => r.path) });
+          continue;
+        }
         const r = candidates[0]!;
-        const claimants = [...this.pending.values()].filter((q) => this.eligible(r, q));
+        const claimants = [...this.pending.values()].filter((q) => this.eligible(r, q) && holds(q, r));
         if (claimants.length !== 1) continue;
         this.claimed.add(r.id);
         this.untrack(p.sessionId);
@@ -302,6 +399,12 @@ export class ResumeDiscovery {
     // A record no waiting session could claim never will: later sessions launch after it appeared.
     this.records = this.records.filter((r) => [...this.pending.values()].some((p) => r.root === p.root && r.seenAt >= p.launchedAt));
   }
+}
+
+function closeRoot(w: RootWatch): void {
+  for (const t of w.retryTimers) clearTimeout(t);
+  w.retryTimers.clear();
+  void w.watcher.close();
 }
 
 /** realpath when the folder exists (resolves symlinks, /var → /private/var on macOS), else normalized. */

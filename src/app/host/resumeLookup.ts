@@ -66,7 +66,7 @@ export async function findPinnedRecord(
       }
       for (const entry of entries) {
         const path = join(dir, entry.name);
-        if (matcher.test(entry.name)) {
+        if (matcher.test(entry.name) && inParents(root, dir, matcher.parents)) {
           const kind = entry.isSymbolicLink() ? await kindOf(path) : entry.isDirectory() ? 'dir' : entry.isFile() ? 'file' : null;
           if (kind === matcher.kind) return { kind: 'found', path, dirsSearched };
         }
@@ -76,6 +76,13 @@ export async function findPinnedRecord(
     queue = next;
   }
   return { kind: 'absent', dirsSearched, truncated: false, rootMissing: false };
+}
+
+/** Whether dir (below root) ends in the literal folders a storeMatch names before its entry. */
+function inParents(root: string, dir: string, parents: string[]): boolean {
+  if (parents.length === 0) return true;
+  const rel = dir === root ? [] : dir.slice(root.length + 1).split('/');
+  return rel.length >= parents.length && parents.every((p, i) => rel[rel.length - parents.length + i] === p);
 }
 
 async function kindOf(path: string): Promise<'dir' | 'file' | null> {

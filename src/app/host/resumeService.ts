@@ -8,6 +8,7 @@ import {
 } from '../../protocol/resumePlan';
 import { ResumeDiscovery, type DiscoveryBinding, type Disposable } from './resumeDiscovery';
 import { findPinnedRecord, type PinnedLookup } from './resumeLookup';
+import { seedSessionFile } from './resumeSeed';
 import { nullLogger, type Logger } from './log';
 import type { SessionRecord, StateStore } from './stateStore';
 
@@ -20,6 +21,9 @@ export interface ResumeServiceOptions {
   logger?: Logger;
   /** Mints pinned conversation ids (tests pass a deterministic one). */
   mintId?: () => string;
+  /** The pid of a session's agent, once it runs: discovery binds only a record its process tree
+   *  holds open. Default: none known, so only hooks bind discovered ids. */
+  processOf?: (sessionId: string) => number | undefined;
   /** Told when a discovered record or a hook binds a session (e.g. to refresh a listing). */
   onBound?: (e: { sessionId: string; conversationId: string; how: 'discovered' | 'hook' }) => void;
 }
@@ -49,6 +53,7 @@ export class ResumeService {
       home: opts.home,
       logger: this.logger,
       boundSessionOf: (cid) => opts.store.state.sessions.find((s) => s.conversationId === cid)?.id ?? null,
+      processOf: opts.processOf ?? (() => undefined),
       onBind: (b) => this.handleDiscovered(b),
     });
   }
@@ -84,6 +89,12 @@ export class ResumeService {
     if (plan.family === 'pinned' && plan.conversationId !== null && (plan.conversationId !== record.conversationId || record.family !== 'pinned')) {
       const family = plan.mode === 'create' ? 'pinned' : (record.family ?? 'pinned');
       this.opts.store.bindConversation(sessionId, plan.conversationId, family);
+    }
+    const spec = manifest.resume;
+    if (plan.family === 'pinned' && plan.mode === 'create' && plan.conversationId !== null && spec?.seed === 'session-file' && spec.storeRoot && spec.storeMatch) {
+      const seeded = seedSessionFile({ storeRoot: spec.storeRoot, storeMatch: spec.storeMatch }, plan.conversationId, record.cwd, this.opts.home);
+      if (seeded.kind === 'seedError') this.logger.warn('resume: seed failed', { sessionId, message: seeded.message });
+      else this.logger.info('resume: seed', { sessionId, result: seeded.kind, path: seeded.path });
     }
     let launchedAt = Date.now();
     const discover = manifest.resume?.discover;

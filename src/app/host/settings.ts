@@ -4,13 +4,14 @@
 // surgically (only the changed key, so the user's comments and layout survive), and watched so
 // a hand edit applies live.
 import { watch, type FSWatcher } from 'node:fs';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { z } from 'zod';
 import { Emitter } from '../../protocol/events';
 import { homedir } from 'node:os';
 import { shortenHome } from '../../protocol/homePath';
+import { writeFileAtomic } from './atomicWrite';
 
 /** The monospace font every machine of each platform has: Menlo ships with macOS, DejaVu Sans
  *  Mono with nearly every Linux desktop (and is what the Linux set-up installs). */
@@ -37,7 +38,7 @@ export const SettingsSchema = z.object({
       cursorStyle: z.enum(['block', 'bar', 'underline']).default('block').describe('until the program in the terminal asks for its own'),
       cursorBlink: z.boolean().default(true).describe('until the program in the terminal asks for its own'),
       scrollback: z.number().int().min(0).max(1_000_000).default(10_000),
-      optionAsMeta: z.boolean().default(true).describe('macOS: the Option key sends Meta (Esc-prefixed) instead of special characters'),
+      optionAsMeta: z.boolean().default(false).describe('macOS: the Option key sends Meta (Esc + the key) instead of the characters it composes; off by default so layouts that type @ [ ] | with Option keep them'),
     })
     .prefault({}),
   shortcuts: z.record(z.string(), z.string()).default({}).describe('action → key sequence overrides, e.g. {"newSession": "Ctrl+Shift+A"}'),
@@ -176,10 +177,7 @@ export class SettingsStore {
   /** Changes one setting in the file (atomically), keeping the rest of the user's text. */
   set(path: string[], value: unknown): void {
     const next = editSettingsText(this.readText(), path, value);
-    mkdirSync(dirname(this.file), { recursive: true });
-    const tmp = `${this.file}.tmp-${process.pid}`;
-    writeFileSync(tmp, next);
-    renameSync(tmp, this.file);
+    writeFileAtomic(this.file, next);
     this.reload();
   }
 

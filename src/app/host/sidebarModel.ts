@@ -17,6 +17,8 @@ export interface SessionSummary {
   iconFile?: string;
   /** The manifest's icon tint, if any. */
   iconTint?: string;
+  /** The percentage of an active OSC 9;4 progress report (manifest `progressStatus`). */
+  progress?: number;
 }
 
 export interface SidebarRow extends SessionSummary {

@@ -12,9 +12,10 @@
 // - a whole file that cannot be read, parsed or migrated is renamed to
 //   sessions.json.corrupt-<timestamp> (or .v<N>-<timestamp> when written by a newer version)
 //   and the store starts empty; the returned problem says so for the app to show.
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
+import { writeFileAtomic, writeTarget } from './atomicWrite';
 import { nullLogger, type Logger } from './log';
 import { isProcessAlive } from './processes';
 
@@ -137,7 +138,6 @@ export class StateStore {
   private readonly delay: number;
   private readonly logger: Logger;
   private readonly now: () => Date;
-  private readonly tmpFile: string;
   /** Number of completed writes (tests and benchmarks). */
   writes = 0;
 
@@ -152,7 +152,6 @@ export class StateStore {
     this.delay = opts.writeDelayMs ?? STATE_WRITE_DELAY_MS;
     this.logger = opts.logger ?? nullLogger;
     this.now = opts.now ?? (() => new Date());
-    this.tmpFile = `${file}.tmp-${process.pid}`;
   }
 
   /** Reads (and migrates) the file; never throws for anything a file on disk can contain. */
@@ -277,7 +276,7 @@ export class StateStore {
     if (!this.dirty || this.readOnly) return;
     this.dirty = false;
     try {
-      writeAtomically(this.file, this.tmpFile, serialize(this.current, this.now()));
+      writeFileAtomic(this.file, serialize(this.current, this.now()), { mode: 0o600 });
       this.writes++;
     } catch (e) {
       // A full disk or a revoked folder must not crash the app; the next change retries.
@@ -307,40 +306,18 @@ function serialize(state: TermioState, now: Date): string {
   return `${JSON.stringify({ ...state, version: STATE_VERSION, savedAt: now.toISOString() }, null, 2)}\n`;
 }
 
-/** temp file in the same folder → write → fsync → rename over the target → fsync the folder. */
-function writeAtomically(file: string, tmp: string, text: string): void {
-  const fd = openSync(tmp, 'w', 0o600);
-  try {
-    const buf = Buffer.from(text, 'utf8');
-    let off = 0;
-    while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, file);
-  try {
-    // Makes the rename itself durable across a power loss; not every platform allows it.
-    const dfd = openSync(dirname(file), 'r');
-    try {
-      fsyncSync(dfd);
-    } finally {
-      closeSync(dfd);
-    }
-  } catch {
-    // Best effort.
-  }
-}
-
 /** Temp files left by a process that died mid-write (its pid no longer runs). */
-function removeStaleTempFiles(file: string, logger: Logger): void {
-  const prefix = `${basename(file)}.tmp-`;
+function removeStaleTempFiles(linkOrFile: string, logger: Logger): void {
+  let file: string;
   let names: string[];
   try {
+    // Temp files lie beside the file writes land in (a symlinked state file's target).
+    file = writeTarget(linkOrFile);
     names = readdirSync(dirname(file));
   } catch {
     return;
   }
+  const prefix = `${basename(file)}.tmp-`;
   for (const name of names) {
     if (!name.startsWith(prefix)) continue;
     const pid = Number(name.slice(prefix.length));

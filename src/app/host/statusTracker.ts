@@ -1,7 +1,9 @@
 // Live status for every session: feeds each session's title changes, screen snapshots
 // (throttled), exit, the user's focus and its agent's hook reports into a protocol StatusEngine
 // and emits state changes, the details hooks carry (tool, prompt title) and conversation-id
-// changes (the agent rotated with /clear or /new: the session rebinds).
+// changes (the agent rotated with /clear or /new: the session rebinds). Only reports from the
+// session's own agent count (src/protocol/hookOrigin.ts); a nested agent's are recorded, not applied.
+import { describeHookOrigin, hookOrigin } from '../../protocol/hookOrigin';
 import type { HookReport } from '../../protocol/hookReport';
 import { extractHookDetails, type HookDetails } from '../../protocol/hookReport';
 import { hooksReportAtStart, hooksReportOnPrompt, type HooksDeclaration } from '../../protocol/hooks';
@@ -12,20 +14,26 @@ import { nullLogger, type Logger } from './log';
 /** The part of a terminal Session the tracker reads (src/terminal's Session satisfies it). */
 export interface StatusSessionSource {
   readonly id: string;
+  /** The agent's process (the pty's child): hook reports must come from it. */
+  readonly pid: number;
   readonly title: string;
   readonly exited: { exitCode: number; signal?: number } | null;
   readonly onTitle: Event<string>;
   readonly onRender: Event<void>;
   readonly onExit: Event<{ exitCode: number; signal?: number }>;
+  /** OSC 9;4 progress reports (read when the manifest says `progressStatus`). */
+  readonly onProgress?: Event<{ state: number; value: number }>;
   screenLines(opts?: { lines?: number }): string[];
 }
 
 /** The status fields of an agent's manifest. */
 export interface AgentStatusConfig {
   agentId: string;
-  hooks?: Pick<HooksDeclaration, 'dialect' | 'events' | 'conversation'>;
+  hooks?: Pick<HooksDeclaration, 'dialect' | 'events' | 'conversation' | 'tool' | 'promptTitle'>;
   titleStatus?: StatusRulesInput;
   status?: StatusRulesInput;
+  /** The agent reports work as OSC 9;4 progress. */
+  progressStatus?: boolean;
 }
 
 /** Screen rules look at a snapshot at most this often: a flooding agent repaints hundreds of
@@ -50,8 +58,18 @@ export interface ConversationChange {
   transcriptPath?: string;
 }
 
+/** A report that reached a tracked session but was not applied, and why. */
+export interface IgnoredReport {
+  event: string;
+  why: string;
+  at: number;
+}
+
 interface Tracked {
   source: StatusSessionSource;
+  /** The process that runs the agent's hooks, learned from its first report (see hookOrigin). */
+  agentRunner: number | undefined;
+  lastIgnored: IgnoredReport | null;
   agent: AgentStatusConfig | null;
   engine: StatusEngine;
   conversationId: string | null;
@@ -59,6 +77,8 @@ interface Tracked {
   deadlineTimer: NodeJS.Timeout | null;
   screenTimer: NodeJS.Timeout | null;
   lastSnapshotAt: number;
+  /** The percentage of the active OSC 9;4 report, or null. */
+  progress: number | null;
 }
 
 export interface StatusTrackerOptions {
@@ -73,6 +93,9 @@ export class StatusTracker {
   private readonly changeEmitter = new Emitter<StatusChange>();
   private readonly detailsEmitter = new Emitter<HookDetailsEvent>();
   private readonly conversationEmitter = new Emitter<ConversationChange>();
+  private readonly progressEmitter = new Emitter<{ sessionId: string; progress: number | null }>();
+  /** A session's OSC 9;4 percentage changed (null: no active report). */
+  readonly onProgress = this.progressEmitter.event;
   readonly onStateChange = this.changeEmitter.event;
   readonly onHookDetails = this.detailsEmitter.event;
   readonly onConversation = this.conversationEmitter.event;
@@ -102,6 +125,8 @@ export class StatusTracker {
     for (const e of engine.ruleErrors) this.logger.warn('status rule skipped', { agent: agent?.agentId, error: e });
     const t: Tracked = {
       source,
+      agentRunner: undefined,
+      lastIgnored: null,
       agent,
       engine,
       conversationId: opts.conversationId ?? null,
@@ -109,12 +134,14 @@ export class StatusTracker {
       deadlineTimer: null,
       screenTimer: null,
       lastSnapshotAt: 0,
+      progress: null,
     };
     this.sessions.set(source.id, t);
     const id = source.id;
     t.subscriptions.push(source.onTitle((title) => this.feed(id, { kind: 'title', title, at: this.now() })));
     t.subscriptions.push(source.onExit((e) => this.feed(id, { kind: 'exit', ...e, at: this.now() })));
     if (agent?.status) t.subscriptions.push(source.onRender(() => this.scheduleSnapshot(t)));
+    if (agent?.progressStatus && source.onProgress) t.subscriptions.push(source.onProgress((p) => this.handleProgress(t, p)));
     if (source.title) this.feed(id, { kind: 'title', title: source.title, at });
     if (source.exited) this.feed(id, { kind: 'exit', ...source.exited, at });
     this.armDeadline(t);
@@ -138,6 +165,32 @@ export class StatusTracker {
     return this.sessions.get(sessionId)?.engine.status;
   }
 
+  /** The percentage of the session's active OSC 9;4 progress report, or null. */
+  progressOf(sessionId: string): number | null {
+    return this.sessions.get(sessionId)?.progress ?? null;
+  }
+
+  private handleProgress(t: Tracked, p: { state: number; value: number }): void {
+    // ConEmu states: 0 clear; 1 value; 2 error; 3 indeterminate (no value); 4 paused.
+    const active = p.state !== 0;
+    const progress = p.state === 1 || p.state === 2 || p.state === 4 ? p.value : null;
+    if (progress !== t.progress) {
+      t.progress = progress;
+      this.progressEmitter.fire({ sessionId: t.source.id, progress });
+    }
+    this.feed(t.source.id, { kind: 'progress', active, value: p.value, at: this.now() });
+  }
+
+  /** The pid of a tracked session's agent. */
+  agentPid(sessionId: string): number | undefined {
+    return this.sessions.get(sessionId)?.source.pid;
+  }
+
+  /** The last report that named this session but was not applied (a nested agent's), if any. */
+  lastIgnored(sessionId: string): IgnoredReport | null {
+    return this.sessions.get(sessionId)?.lastIgnored ?? null;
+  }
+
   /** The user is (or stops) looking at the session: a done session becomes idle. */
   setFocus(sessionId: string, focused: boolean): void {
     this.feed(sessionId, { kind: 'focus', focused, at: this.now() });
@@ -150,8 +203,21 @@ export class StatusTracker {
       this.ignoredReports++;
       return;
     }
+    const origin = hookOrigin(report.parents, t.source.pid, t.agentRunner);
+    if (origin.kind !== 'agent') {
+      this.ignoredReports++;
+      t.lastIgnored = { event: report.event, why: describeHookOrigin(origin, t.source.pid), at: this.now() };
+      this.logger.info('hook report not applied', { session: report.session, event: report.event, why: t.lastIgnored.why });
+      return;
+    }
+    t.agentRunner = origin.runner;
     const hooks = t.agent.hooks;
-    const details = extractHookDetails(report, { dialect: hooks.dialect, ...(hooks.conversation ? { conversationKey: hooks.conversation } : {}) });
+    const details = extractHookDetails(report, {
+      dialect: hooks.dialect,
+      ...(hooks.conversation ? { conversationKey: hooks.conversation } : {}),
+      ...(hooks.tool ? { toolKey: hooks.tool } : {}),
+      ...(hooks.promptTitle ? { promptKey: hooks.promptTitle } : {}),
+    });
     this.feed(report.session, { kind: 'hook', state: report.state, event: report.event, at: this.now() });
     if (details.conversationId && details.conversationId !== t.conversationId) {
       const previous = t.conversationId;
@@ -201,5 +267,6 @@ export class StatusTracker {
     this.changeEmitter.dispose();
     this.detailsEmitter.dispose();
     this.conversationEmitter.dispose();
+    this.progressEmitter.dispose();
   }
 }

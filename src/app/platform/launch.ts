@@ -1,7 +1,7 @@
 // How to start the Termio app process on this OS: plain Node on Linux (Qt is driven by our
 // qode shim), NodeGUI's qode on macOS. Used by `npm start` and by `termio DIR`.
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { installRoot } from '../host/install';
 
 /** The checkout or install folder that holds dist/ and node_modules/. */
@@ -12,10 +12,31 @@ export interface LaunchCommand {
   args: string[];
 }
 
+/** Inside Termio.app the app folder is Contents/Resources/app, and qode is the bundle's main
+ *  executable (Contents/MacOS/qode); null outside a bundle. */
+export function bundledQode(root: string): string | null {
+  const m = /^(.*\.app)\/Contents\/Resources\/app\/?$/.exec(root);
+  return m ? join(m[1]!, 'Contents', 'MacOS', 'qode') : null;
+}
+
+/**
+ * NODE_OPTIONS without the `--require ENTRY` that qode adds for the qode.json beside it (qode
+ * loads the app that way in a bundle). Left in the environment, every Node program a session
+ * runs (npm-installed agents) would preload Termio's entry point. Other options are kept.
+ */
+export function withoutEntryPreload(nodeOptions: string | undefined, entry: string): string | undefined {
+  if (nodeOptions === undefined) return undefined;
+  return nodeOptions
+    .replace(/(^|\s)(?:--require|-r)(?:\s+|=)(\S+)/g, (all, _lead: string, file: string) => (resolve(file) === resolve(entry) ? '' : all))
+    .trim();
+}
+
 export function appLaunchCommand(extraArgs: string[] = []): LaunchCommand {
   const main = join(appRoot, 'dist', 'app', 'main.js');
   if (process.platform === 'darwin') {
-    const qode = join(appRoot, 'node_modules', '@nodegui', 'qode', 'binaries', 'qode');
+    // The entry point is passed even in the bundle, where qode.json also names it: Node runs a
+    // module once, so the preloaded entry is not started twice.
+    const qode = bundledQode(appRoot) ?? join(appRoot, 'node_modules', '@nodegui', 'qode', 'binaries', 'qode');
     if (!existsSync(qode)) throw new Error(`qode is not installed at ${qode}: run npm start once from the checkout`);
     return { command: qode, args: [main, ...extraArgs] };
   }

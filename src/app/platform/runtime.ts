@@ -3,7 +3,7 @@
 // with RTLD_GLOBAL before NodeGUI's addon, which links against qode's symbols).
 import { constants } from 'node:os';
 import { join } from 'node:path';
-import { appRoot } from './launch';
+import { appRoot, withoutEntryPreload } from './launch';
 
 export interface QtRuntime {
   /** Which runtime drives Qt's events. */
@@ -27,6 +27,10 @@ export function startQtRuntime(appName = 'termio'): QtRuntime {
   if (current) return current;
   const versions = process.versions as NodeJS.ProcessVersions & { qode?: string };
   if (versions.qode) {
+    // Sessions and the login shell inherit this environment: drop qode's preload of our entry.
+    const options = withoutEntryPreload(process.env.NODE_OPTIONS, join(appRoot, 'dist', 'app', 'main.js'));
+    if (options) process.env.NODE_OPTIONS = options;
+    else delete process.env.NODE_OPTIONS;
     require('@nodegui/nodegui');
     current = { kind: 'qode', stop: () => undefined, stats: () => null };
     return current;
@@ -44,7 +48,13 @@ export function startQtRuntime(appName = 'termio'): QtRuntime {
   const shim = mod.exports;
   // Qt takes its WM_CLASS and application name from argv[0].
   shim.setArgs([appName]);
+  // Termio paints with QPainter only. Without this Qt's xcb plugin loads GLX, and with it Mesa
+  // and LLVM: about 60 MB of a ~195 MB window. Qt reads it once, while NodeGUI creates the
+  // QApplication; it is removed again so the shells Termio starts do not inherit it.
+  const glChoice = process.env.QT_XCB_GL_INTEGRATION;
+  if (glChoice === undefined) process.env.QT_XCB_GL_INTEGRATION = 'none';
   require('@nodegui/nodegui');
+  if (glChoice === undefined) delete process.env.QT_XCB_GL_INTEGRATION;
   shim.start();
   current = { kind: 'qodeshim', stop: () => shim.stop(), stats: () => shim.stats() };
   return current;

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { QtRuntime } from '../platform';
 import { Host, TERMINAL_AGENT_ID } from '../host/host';
 import { createLogger, type Logger } from '../host/log';
+import { chooseNotificationBackend, TrayMessageSink } from '../host/notificationBackend';
 import { termioPaths } from '../host/paths';
 import type { SessionRecord } from '../host/sessionRegistry';
 import { shellQuote } from '../host/shellQuote';
@@ -21,10 +22,14 @@ import { chromeFor, type ChromeColors } from './chromeStyle';
 import { createTerminalView, terminalTheme, type TerminalPage } from './sessionView';
 import { Tray } from './tray';
 import { shortenHome } from '../../protocol/homePath';
+import { installAppMenu, type AppMenu } from './appMenu';
+import { appMenuItems } from './appMenuSpec';
 
 /** If disposing sessions hangs (a pty that will not die), exit anyway after this long; the
  * issue allows 2 s from SIGTERM to exit, and we leave headroom for process teardown. */
 const QUIT_DEADLINE_MS = 1_500;
+/** TERMIO_TRACE_FRAMES=1 logs every painted frame at debug level (for benchmarks). */
+const TRACE_FRAMES = process.env.TERMIO_TRACE_FRAMES === '1';
 
 export class TermioApp {
   readonly log: Logger;
@@ -45,11 +50,14 @@ export class TermioApp {
   private activeWindow: MainWindow | null = null;
   private quitting = false;
   private refreshQueued = false;
+  /** macOS: the app menu whose Quit (and ⌘Q) runs quit() (held: NodeGUI objects die with their wrappers). */
+  readonly appMenu: AppMenu | null;
 
   constructor(
     private readonly runtime: QtRuntime,
     readonly host: Host,
     log: Logger,
+    trayMessages?: TrayMessageSink,
   ) {
     this.log = log;
     this.qApp.setQuitOnLastWindowClosed(false);
@@ -73,12 +81,15 @@ export class TermioApp {
       onSelectSession: (id) => this.focusSession(id),
       onNewSession: (agentId) => void this.newSession(agentId, null),
       onSettings: () => this.showSettings(),
+      onMessageClicked: () => trayMessages?.clicked(),
       log: this.log,
     });
+    this.appMenu = installAppMenu(appMenuItems(process.platform), { quit: () => void this.quit('app menu') });
     const reg = host.registry;
     reg.onAdded((r) => this.handleAdded(r));
     reg.onRemoved((r) => this.handleRemoved(r));
     reg.onChanged(() => this.refresh());
+    host.tracker.onProgress(() => this.refresh());
     reg.onStateChanged(() => {
       this.changePendingSince ??= performance.now();
       this.refresh();
@@ -244,9 +255,12 @@ export class TermioApp {
       this.appearance,
     );
     this.views.set(r.id, view);
-    view.terminal.onFramePainted(() => {
+    view.terminal.onFramePainted((f) => {
+      // Benchmarks time what a user sees against their own clock: the wall time each frame ends.
+      if (TRACE_FRAMES) this.log.debug('frame painted', { id: r.id, at: +(performance.timeOrigin + f.start + f.paintMs).toFixed(2), ms: +f.paintMs.toFixed(2), rows: f.rows });
       if (this.switchStarted?.id !== r.id) return;
-      this.log.debug('switch painted', { id: r.id, ms: +(performance.now() - this.switchStarted.at).toFixed(2) });
+      const end = performance.now();
+      this.log.debug('switch painted', { id: r.id, ms: +(end - this.switchStarted.at).toFixed(2), at: +(performance.timeOrigin + end).toFixed(2) });
       this.switchStarted = null;
     });
     win.addSession(r.id, view);
@@ -284,6 +298,7 @@ export class TermioApp {
         exited: r.session.exited,
         ...(agent?.iconFile ? { iconFile: agent.iconFile } : {}),
         ...(agent?.manifest.icon?.tint ? { iconTint: agent.manifest.icon.tint } : {}),
+        ...(this.host.tracker.progressOf(r.id) !== null ? { progress: this.host.tracker.progressOf(r.id)! } : {}),
       };
     });
   }
@@ -295,13 +310,16 @@ export class TermioApp {
     const st = this.host.tracker.status(id);
     if (!st) return `${stateLabel[r.state]} — ${r.stateWhy || 'no status channel'}`;
     const w = st.why;
-    const channel = { hooks: 'hook', titleStatus: 'title', status: 'screen', exit: 'process', focus: 'you looked at it', start: 'started' }[w.channel];
+    const channel = { hooks: 'hook', titleStatus: 'title', progress: 'progress', status: 'screen', exit: 'process', focus: 'you looked at it', start: 'started' }[w.channel];
     // A look has no event worth naming ("user looked" would only repeat the channel).
     const what = w.rule !== undefined ? `/${w.rule}/` : w.channel === 'focus' ? '' : (w.event ?? '');
     const health = st.health.map((h) => `\n⚠ ${h.message}`).join('');
     if (w.channel === 'start') return `${stateLabel[st.state]} — nothing reported yet${health}`;
     const ago = formatDuration(Date.now() - w.at);
-    return `${stateLabel[st.state]} — ${channel}${what ? ` ${what}` : ''}, ${ago === 'now' ? 'just now' : `${ago} ago`}${health}`;
+    // The tool the agent's latest hook named (manifest hooks.tool): what it works on or waits for.
+    const tool = this.host.toolOf(id);
+    const on = tool && (st.state === 'working' || st.state === 'attention') ? ` — waiting on ${tool}` : '';
+    return `${stateLabel[st.state]}${on} — ${channel}${what ? ` ${what}` : ''}, ${ago === 'now' ? 'just now' : `${ago} ago`}${health}`;
   }
 
   agentName(id: string | null): string {
@@ -512,8 +530,13 @@ export async function runTermio(runtime: QtRuntime): Promise<RunResult> {
   const paths = termioPaths();
   const log = createLogger(join(paths.logsDir, 'termio.log'), { stderr: process.env.TERMIO_LOG_STDERR === '1' });
   let app: TermioApp | null = null;
+  const backend = chooseNotificationBackend({ platform: process.platform, execPath: process.execPath, override: process.env.TERMIO_NOTIFIER });
+  // The tray exists only once the app does; notifications come after start-up anyway.
+  const trayMessages = backend === 'tray' ? new TrayMessageSink((title, message) => app?.tray.showMessage(title, message)) : undefined;
+  log.info('notifications', { backend });
   const started = await Host.start({
     logger: log,
+    ...(trayMessages ? { notificationSink: trayMessages } : {}),
     onActivate: () => app?.showWindow(),
     onNotificationClick: (id) => (id ? app?.focusSession(id) : app?.showWindow()),
   });
@@ -525,7 +548,7 @@ export async function runTermio(runtime: QtRuntime): Promise<RunResult> {
     log.error('cannot start', { message: started.message });
     return { kind: 'failed', message: started.message };
   }
-  app = new TermioApp(runtime, started.host, log);
+  app = new TermioApp(runtime, started.host, log, trayMessages);
   // Strong reference for the app's lifetime: NodeGUI objects die with their JS wrappers.
   (globalThis as { termio?: TermioApp }).termio = app;
   const running = app;

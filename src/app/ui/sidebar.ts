@@ -244,7 +244,9 @@ export class Sidebar {
 
 function detailText(r: SidebarRow): string {
   const exit = r.exited ? ` · exited ${r.exited.signal ? `by signal ${r.exited.signal}` : r.exited.exitCode}` : '';
-  return `${r.agentName} · ${stateLabel[r.state]} ${formatAge(Date.now() - r.stateSince)}${exit}`;
+  // An agent reporting OSC 9;4 progress shows its percentage while it works.
+  const progress = r.progress !== undefined && r.state === 'working' ? ` ${r.progress}%` : '';
+  return `${r.agentName} · ${stateLabel[r.state]}${progress} ${formatAge(Date.now() - r.stateSince)}${exit}`;
 }
 
 function makeFonts(base: QFont): Fonts {

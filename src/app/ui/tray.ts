@@ -12,7 +12,6 @@ import {
   QPainter,
   QPixmap,
   QSystemTrayIcon,
-  QSystemTrayIconActivationReason,
   QWidget,
   RenderHint,
   TransformationMode,
@@ -21,6 +20,7 @@ import {
 import type { SessionState } from '../../protocol';
 import type { Logger } from '../host/log';
 import { aggregateState, byUrgency, formatDuration, stateLabel } from '../host/sidebarModel';
+import { trayActivationShowsWindow } from './trayActivation';
 import { TRAY_FRAMES, TRAY_FRAME_MS, trayIconSvg, trayTooltip } from './trayIcon';
 import { darkStateColors } from './stateColors';
 
@@ -48,6 +48,8 @@ export interface TrayOptions {
   onSelectSession(id: string): void;
   onNewSession(agentId: string | null): void;
   onSettings(): void;
+  /** A message shown with showMessage() was clicked (Qt does not say which one). */
+  onMessageClicked?(): void;
   /** Where the tray says what it shows (debug) and when its menu opens (tests and benchmarks wait on it). */
   log?: Logger;
 }
@@ -138,8 +140,9 @@ export class Tray {
 
   constructor(private readonly opts: TrayOptions) {
     this.icon.addEventListener('activated', (reason) => {
-      if (reason === QSystemTrayIconActivationReason.Trigger) opts.onShow();
+      if (trayActivationShowsWindow(reason, process.platform)) opts.onShow();
     });
+    this.icon.addEventListener('messageClicked', () => opts.onMessageClicked?.());
     this.ticker.addEventListener(WidgetEventTypes.Timer, () => {
       this.frame = (this.frame + 1) % TRAY_FRAMES;
       this.framesDrawn++;
@@ -179,6 +182,11 @@ export class Tray {
     // it opens (aboutToShow), an open one at once.
     if (this.menu.isVisible()) this.rebuildMenu();
     this.lastUpdate = performance.now();
+  }
+
+  /** A notification from the tray icon itself (Termio.app on macOS posts as the app). */
+  showMessage(title: string, message: string): void {
+    this.icon.showMessage(title, message);
   }
 
   get aggregate(): SessionState {

@@ -1,4 +1,4 @@
-// What each agent's hook configuration looks like (reference/agent-clis.md): where entries go,
+// What each agent's hook configuration looks like (agents/README.md has the facts behind each): where entries go,
 // their shape, which event names the agent knows, how its payload names the conversation.
 // The install/uninstall transforms read this table; nothing else knows an agent by name.
 import type { SessionState } from '../status/sessionState';
@@ -12,13 +12,17 @@ export interface HookEventRule {
 
 /** The manifest's `hooks` block (the fields the hook code reads). */
 export interface HooksDeclaration {
-  type: 'json' | 'toml' | 'plugin';
+  type: 'json' | 'toml' | 'plugin' | 'scripts';
   file?: string;
   dir?: string;
   dialect: string;
   events: readonly HookEventRule[];
   /** Key path of the conversation id in the payload ("session_id", "properties.sessionID"). */
   conversation?: string;
+  /** Key path of the running tool's name in the payload; default: the dialect's field. */
+  tool?: string;
+  /** Key path of the user's prompt in the payload; default: the dialect's field. */
+  promptTitle?: string;
 }
 
 export interface JsonDialect {
@@ -43,6 +47,8 @@ export interface JsonDialect {
   payload: PayloadKeys;
   /** A gate that can silently skip our hooks after install, told to the user. */
   note?: string;
+  /** The agent runs only hooks whose trust is recorded (Codex: by hash in config.toml). */
+  trustGate?: 'codex';
 }
 
 export interface PayloadKeys {
@@ -85,10 +91,25 @@ export const JSON_DIALECTS: Readonly<Record<string, JsonDialect>> = {
   // Timeout in milliseconds; the name shows in Gemini's /hooks list.
   gemini: claudeShape('gemini', { entryExtra: { type: 'command', name: 'termio', timeout: 5000 } }),
   codex: claudeShape('codex', {
+    trustGate: 'codex',
     note:
       "Codex runs only hooks you trusted: open /hooks in Codex and trust Termio's entries (editing the " +
       'file asks again), or launch with --dangerously-bypass-hook-trust',
   }),
+  // Goose's Open Plugins hooks.json has Claude's shape; its payload names session_id and tool_name.
+  goose: claudeShape('goose'),
+  // Crush's entries are flat ({ matcher?, command, timeout }) and its payload is snake_case.
+  crush: {
+    kind: 'json',
+    id: 'crush',
+    shape: 'flat',
+    commandKey: 'command',
+    // Seconds; the reporter gives up long before.
+    entryExtra: { timeout: 5 },
+    newFileRoot: {},
+    shell: true,
+    payload: snakeCase,
+  },
   grok: claudeShape('grok', {
     payload: { conversation: ['sessionId'], tool: ['toolName'], prompt: ['prompt'], transcript: ['transcriptPath'] },
   }),
@@ -125,7 +146,37 @@ export const JSON_DIALECTS: Readonly<Record<string, JsonDialect>> = {
 /** OpenCode's plugin sends this payload shape (see opencodePlugin.ts). */
 export const OPENCODE_PAYLOAD: PayloadKeys = snakeCase;
 
+/** Cline's hook payload: camelCase base fields plus the event's data under its own key. */
+const CLINE_PAYLOAD: PayloadKeys = {
+  conversation: ['taskId'],
+  tool: ['preToolUse.toolName', 'postToolUse.toolName'],
+  prompt: ['userPromptSubmit.prompt'],
+  transcript: [],
+};
+
 /** Payload keys for a dialect; unknown dialects get the common snake_case names. */
 export function payloadKeys(dialect: string): PayloadKeys {
-  return JSON_DIALECTS[dialect]?.payload ?? snakeCase;
+  return JSON_DIALECTS[dialect]?.payload ?? (dialect === 'cline' ? CLINE_PAYLOAD : snakeCase);
+}
+
+/** Plugin dialects this version renders (opencodePlugin.ts). */
+export const PLUGIN_DIALECTS = ['opencode'] as const;
+/** TOML dialects (tomlHooks.ts): Codex's `[[hooks.<Event>]]` tables, Kimi Code's flat `[[hooks]]`. */
+export const TOML_DIALECTS = ['codex', 'kimi'] as const;
+
+/** Kimi Code's hook events; it refuses its whole config.toml on any other name. */
+export const KIMI_EVENTS = [
+  'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'UserPromptSubmit', 'Stop', 'StopFailure', 'SessionStart',
+  'SessionEnd', 'SubagentStart', 'SubagentStop', 'PreCompact', 'PostCompact', 'Notification',
+] as const;
+/** Script-folder dialects: one executable named after each event (scriptHooks.ts). */
+export const SCRIPT_DIALECTS = ['cline'] as const;
+
+/** The dialects this version can write for a hook type; a manifest naming another loads without hooks. */
+export function knownHookDialects(type: string): readonly string[] {
+  if (type === 'json') return Object.keys(JSON_DIALECTS);
+  if (type === 'toml') return TOML_DIALECTS;
+  if (type === 'plugin') return PLUGIN_DIALECTS;
+  if (type === 'scripts') return SCRIPT_DIALECTS;
+  return [];
 }

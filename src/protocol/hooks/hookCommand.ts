@@ -1,10 +1,12 @@
 // The command line a hook entry runs: our reporter with the agent, the state and the event baked
-// in (`on → state`). Every entry we write carries REPORTER_MARKER, which is how uninstall tells
-// our entries from the user's.
-import type { SessionState } from '../status/sessionState';
+// in (`on → state`). An entry is ours when its command has exactly the shape reporterCommand
+// writes (isOurCommand), which is how uninstall tells our entries from the user's.
+import { SESSION_STATES, type SessionState } from '../status/sessionState';
 
-/** The reporter's file name (bin/termio-hook); an entry whose command contains it is ours. */
+/** The reporter's file name (bin/termio-hook, the native build, the launcher): the last path part of ours. */
 export const REPORTER_MARKER = 'termio-hook';
+/** What a shell-run entry starts with: outside Termio it costs one shell builtin. */
+export const REPORTER_GUARD = '[ -z "$TERMIO_SESSION" ] || ';
 
 /** Where the reporter lives on this machine, as the host resolved it. */
 export interface ReporterLocation {
@@ -39,9 +41,38 @@ export function reporterArgv(loc: ReporterLocation, args: ReporterArgs): string[
  */
 export function reporterCommand(loc: ReporterLocation, args: ReporterArgs, opts: { guard: boolean }): string {
   const cmd = reporterArgv(loc, args).map(shellQuote).join(' ');
-  return opts.guard ? `[ -z "$TERMIO_SESSION" ] || ${cmd}` : cmd;
+  return opts.guard ? `${REPORTER_GUARD}${cmd}` : cmd;
 }
 
+/** Splits what shellQuote joined: plain words and '…' quoting ('\\'' inside). Null for anything else. */
+function shellWords(text: string): string[] | null {
+  const words: string[] = [];
+  const re = /\s*((?:[A-Za-z0-9_@%+=:,./-]+|'[^']*'|\\')+)\s*/y;
+  let at = 0;
+  while (at < text.length) {
+    re.lastIndex = at;
+    const m = re.exec(text);
+    if (!m) return null;
+    words.push(m[1]!.replace(/'([^']*)'|\\'/g, (q: string, inner: string | undefined) => (q === "\\'" ? "'" : (inner ?? ''))));
+    at = re.lastIndex;
+  }
+  return words;
+}
+
+const lastPart = (path: string) => path.slice(path.lastIndexOf('/') + 1);
+
+/**
+ * Whether a hook command is one of ours: exactly `[guard] [node] /abs/…/termio-hook <agent>
+ * <state> <event>` as reporterCommand writes it (by this or an older install, whichever reporter
+ * it pointed at). A user's command that merely mentions termio-hook is not.
+ */
 export function isOurCommand(command: unknown): boolean {
-  return typeof command === 'string' && command.includes(REPORTER_MARKER);
+  if (typeof command !== 'string') return false;
+  const words = shellWords(command.startsWith(REPORTER_GUARD) ? command.slice(REPORTER_GUARD.length) : command);
+  if (!words || (words.length !== 4 && words.length !== 5)) return false;
+  const [reporter, agent, state] = words.slice(-4) as [string, string, string, string];
+  const absolute = (p: string) => p.startsWith('/');
+  if (!absolute(reporter) || lastPart(reporter) !== REPORTER_MARKER) return false;
+  if (words.length === 5 && !(absolute(words[0]!) && /^(node|nodejs|qode)(\d+)?$/.test(lastPart(words[0]!)))) return false;
+  return agent.length > 0 && (SESSION_STATES as readonly string[]).includes(state);
 }

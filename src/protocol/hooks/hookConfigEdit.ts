@@ -1,7 +1,7 @@
 // One entry point for the host: given a manifest's `hooks` block and the current text of the
 // agent's config file, the new text after installing or uninstalling our entries (null = delete
 // the file), or an error value. Picks the JSON, TOML or plugin transform by `hooks.type`.
-import { JSON_DIALECTS, type HooksDeclaration } from './dialects';
+import { JSON_DIALECTS, KIMI_EVENTS, type HooksDeclaration } from './dialects';
 import { reporterCommand, type ReporterLocation } from './hookCommand';
 import { installJsonHooks, listJsonHooks, uninstallJsonHooks, type WantedEntry } from './jsonHooks';
 import { installTomlHooks, tomlHooksBlock, uninstallTomlHooks } from './tomlHooks';
@@ -36,6 +36,7 @@ export function hooksReportOnPrompt(hooks: Pick<HooksDeclaration, 'events'>): bo
 /** The config file, as the manifest spells it (may start with ~/): `file`, or our file in `dir`. */
 export function hookConfigPath(hooks: HooksDeclaration): string | null {
   if (hooks.file) return hooks.file;
+  if (hooks.dir && hooks.type === 'scripts') return hooks.dir;
   if (hooks.dir) return `${hooks.dir.replace(/\/+$/, '')}/termio.${hooks.type === 'plugin' ? 'js' : 'json'}`;
   return null;
 }
@@ -55,13 +56,18 @@ function wantedEntries(req: HookEditRequest, guard: boolean): WantedEntry[] {
 
 export function editHookConfig(op: HookOp, existing: string | null, req: HookEditRequest): HookConfigEdit {
   const { hooks } = req;
+  if (hooks.type === 'scripts') return { ok: false, error: 'a "scripts" hook folder holds one file per event, not one config file' };
   if (hooks.type === 'plugin') {
     if (hooks.dialect !== 'opencode') return { ok: false, error: `no plugin dialect '${hooks.dialect}' (known: opencode)` };
     return op === 'install' ? installPlugin(existing, renderOpencodePlugin(req.reporter, hooks.events)) : uninstallPlugin(existing);
   }
   if (hooks.type === 'toml') {
-    // TOML configs are Codex-shaped and run through a shell.
-    return op === 'install' ? installTomlHooks(existing, wantedEntries(req, true)) : uninstallTomlHooks(existing);
+    // TOML configs run hooks through a shell; Kimi Code's entries are flat, Codex's nested.
+    const shape = hooks.dialect === 'kimi' ? 'kimi' : 'codex';
+    const unknown = shape === 'kimi' ? hooks.events.find((e) => !(KIMI_EVENTS as readonly string[]).includes(e.on)) : undefined;
+    // Kimi Code refuses its whole config on an event it does not know: never write one.
+    if (unknown) return { ok: false, error: `Kimi Code has no hook event '${unknown.on}' (known: ${KIMI_EVENTS.join(', ')})` };
+    return op === 'install' ? installTomlHooks(existing, wantedEntries(req, true), shape) : uninstallTomlHooks(existing);
   }
   const dialect = JSON_DIALECTS[hooks.dialect];
   if (!dialect) return { ok: false, error: `unknown hooks dialect '${hooks.dialect}' (known: ${Object.keys(JSON_DIALECTS).join(', ')})` };
@@ -73,10 +79,12 @@ export function editHookConfig(op: HookOp, existing: string | null, req: HookEdi
 
 /** Whether our entries are in the config text, and which events they cover. */
 export function inspectHookConfig(existing: string | null, hooks: HooksDeclaration): { ok: true; events: string[] } | { ok: false; error: string } {
+  if (hooks.type === 'scripts') return { ok: false, error: 'a "scripts" hook folder holds one file per event, not one config file' };
   if (hooks.type === 'plugin') return { ok: true, events: isOurPlugin(existing) ? hooks.events.map((e) => e.on) : [] };
   if (hooks.type === 'toml') {
     const block = tomlHooksBlock(existing);
-    return { ok: true, events: block ? hooks.events.filter((e) => block.includes(`[[hooks.${JSON.stringify(e.on)}]]`)).map((e) => e.on) : [] };
+    const marker = (on: string) => (hooks.dialect === 'kimi' ? `event = ${JSON.stringify(on)}` : `[[hooks.${JSON.stringify(on)}]]`);
+    return { ok: true, events: block ? hooks.events.filter((e) => block.includes(marker(e.on))).map((e) => e.on) : [] };
   }
   const dialect = JSON_DIALECTS[hooks.dialect];
   if (!dialect) return { ok: false, error: `unknown hooks dialect '${hooks.dialect}'` };

@@ -5,3 +5,5 @@ export * from './jsonHooks';
 export * from './tomlHooks';
 export * from './opencodePlugin';
 export * from './hookConfigEdit';
+export * from './scriptHooks';
+export * from './codexTrust';

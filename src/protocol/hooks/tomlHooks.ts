@@ -16,9 +16,25 @@ function tomlString(s: string): string {
   return JSON.stringify(s);
 }
 
-function renderBlock(wanted: readonly WantedEntry[], eol: string, addedEol: boolean): string {
+/**
+ * codex: `[[hooks.<Event>]]` tables, each holding `[[hooks.<Event>.hooks]]` commands (Codex's form).
+ * kimi:  flat `[[hooks]]` tables of exactly event, matcher, command and timeout (Kimi Code refuses
+ *        the whole file on any other field, so nothing else is written).
+ */
+export type TomlHookShape = 'codex' | 'kimi';
+
+/** Seconds Kimi Code gives our hook (its range is 1-600); the reporter gives up long before. */
+const KIMI_HOOK_TIMEOUT_SEC = 5;
+
+function renderBlock(wanted: readonly WantedEntry[], eol: string, addedEol: boolean, shape: TomlHookShape): string {
   const lines = [addedEol ? TOML_BLOCK_START_ADDED_EOL : TOML_BLOCK_START];
   for (const w of wanted) {
+    if (shape === 'kimi') {
+      lines.push('[[hooks]]', `event = ${tomlString(w.rule.on)}`);
+      if (w.rule.matcher !== undefined) lines.push(`matcher = ${tomlString(w.rule.matcher)}`);
+      lines.push(`command = ${tomlString(w.command)}`, `timeout = ${KIMI_HOOK_TIMEOUT_SEC}`);
+      continue;
+    }
     lines.push(`[[hooks.${tomlString(w.rule.on)}]]`);
     if (w.rule.matcher !== undefined) lines.push(`matcher = ${tomlString(w.rule.matcher)}`);
     lines.push(`[[hooks.${tomlString(w.rule.on)}.hooks]]`, 'type = "command"', `command = ${tomlString(w.command)}`);
@@ -59,7 +75,7 @@ function findBlock(text: string): BlockSpan | { error: string } | null {
   return { start, end, addedEol };
 }
 
-export function installTomlHooks(text: string | null, wanted: readonly WantedEntry[]): TomlEditResult {
+export function installTomlHooks(text: string | null, wanted: readonly WantedEntry[], shape: TomlHookShape = 'codex'): TomlEditResult {
   const original = text ?? '';
   const removed = uninstallTomlHooks(original);
   if (!removed.ok) return removed;
@@ -67,7 +83,7 @@ export function installTomlHooks(text: string | null, wanted: readonly WantedEnt
   const eol = base.includes('\r\n') ? '\r\n' : '\n';
   const addedEol = base.length > 0 && !base.endsWith('\n');
   const prefix = base.length === 0 ? '' : `${base}${addedEol ? eol : ''}${eol}`;
-  const out = prefix + renderBlock(wanted, eol, addedEol);
+  const out = prefix + renderBlock(wanted, eol, addedEol, shape);
   return { ok: true, text: out, changed: out !== original };
 }
 

@@ -13,7 +13,7 @@ export function isSessionState(value: unknown): value is SessionState {
  * Where a state came from: an agent's hook, its terminal title, its screen, the process
  * ending, the user looking at the session, or the session starting (nothing known yet).
  */
-export type StatusChannel = 'hooks' | 'titleStatus' | 'status' | 'exit' | 'focus' | 'start';
+export type StatusChannel = 'hooks' | 'titleStatus' | 'progress' | 'status' | 'exit' | 'focus' | 'start';
 
 export interface StatusWhy {
   channel: StatusChannel;

@@ -39,6 +39,8 @@ export interface StatusEngineConfig {
 export type StatusInput =
   | { kind: 'hook'; state: SessionState; event: string; at: number }
   | { kind: 'title'; title: string; at: number }
+  /** An OSC 9;4 progress report (manifest `progressStatus`): active = a value, indeterminate, error or paused. */
+  | { kind: 'progress'; active: boolean; value: number; at: number }
   | { kind: 'screen'; lines: readonly string[]; at: number }
   | { kind: 'exit'; exitCode: number; signal?: number; at: number }
   | { kind: 'focus'; focused: boolean; at: number }
@@ -70,6 +72,8 @@ export class StatusEngine {
   private hook: Claim | null = null;
   private title: Claim | null = null;
   private screen: Claim | null = null;
+  /** OSC 9;4 progress: working while a report is active; an in-band channel beside the title. */
+  private progress: Claim | null = null;
   private exitWhy: StatusWhy | null = null;
   /** The title has shown attention at some point: only then can its working end a hook's attention. */
   private titleShowsAttention = false;
@@ -118,6 +122,14 @@ export class StatusEngine {
         this.title = this.flip(this.title, this.titleRules, input.title, 'titleStatus', input.at, seq);
         if (this.title?.state === 'attention') this.titleShowsAttention = true;
         break;
+      case 'progress': {
+        if (this.exitWhy) return false;
+        const state = input.active ? 'working' : null;
+        if (this.progress?.state === state || (!this.progress && state === null)) break;
+        const event = input.active ? `${input.value}%` : 'cleared';
+        this.progress = { state, why: { channel: 'progress', event, at: input.at }, seq, prevSeq: this.progress?.seq ?? 0 };
+        break;
+      }
       case 'screen':
         if (this.exitWhy) return false;
         this.screen = this.flip(this.screen, this.screenRules, input.lines.join('\n'), 'status', input.at, seq);
@@ -184,12 +196,12 @@ export class StatusEngine {
       const turnEnded = this.hook.state === 'done' || this.hook.state === 'idle';
       const hookSeq = this.hook.seq;
       const newWork = (c: Claim | null) => turnEnded && c !== null && busy(c) && c.seq > hookSeq && c.seq === this.seq;
-      if (this.config.hooksReportOnPrompt && this.workAfterHookAt === null && (newWork(this.title) || newWork(this.screen))) this.workAfterHookAt = at;
+      if (this.config.hooksReportOnPrompt && this.workAfterHookAt === null && (newWork(this.title) || newWork(this.progress) || newWork(this.screen))) this.workAfterHookAt = at;
       const deadline = this.nextDeadline();
       if (deadline !== null && at >= deadline) this.hooksNotReporting = { code: 'hooksStoppedReporting', message: HOOKS_STOPPED_REPORTING, since: at };
       return;
     }
-    if (this.activitySeenAt === null && (busy(this.title) || busy(this.screen))) this.activitySeenAt = at;
+    if (this.activitySeenAt === null && (busy(this.title) || busy(this.progress) || busy(this.screen))) this.activitySeenAt = at;
     const deadline = this.nextDeadline();
     if (deadline !== null && at >= deadline) this.hooksNotReporting = { code: 'hooksNotReporting', message: HOOKS_NOT_REPORTING, since: at };
   }
@@ -200,7 +212,8 @@ export class StatusEngine {
     // Hooks rule while they report; once they stopped (a health note), the title and screen do.
     if (this.config.hooksDeclared && this.hook && !this.hooksNotReporting) {
       const hook = this.hook;
-      const title = this.title;
+      // The in-band channels (title, progress) correct hooks alike: the latest one that claims a state speaks.
+      const title = this.progress?.state && (!this.title?.state || this.progress.seq > this.title.seq) ? this.progress : this.title;
       if (title && title.state !== null && title.seq > hook.seq) {
         // A working title ends a hook's attention only when it is news from after the ask: the
         // title had already changed since the hook (quiet → busy again), or it is a title that
@@ -213,7 +226,7 @@ export class StatusEngine {
       }
       return { state: hook.state as SessionState, why: hook.why };
     }
-    const claims = [this.title];
+    const claims = [this.title, this.progress];
     // Screen rules count only for agents without hooks, or whose hooks are not reporting.
     if (!this.config.hooksDeclared || this.hooksNotReporting) claims.push(this.screen);
     let best: Claim | null = null;

@@ -2,10 +2,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { extractHookDetails, HOOK_REPORT_VERSION, MAX_HOOK_PAYLOAD_CHARS, parseHookFrame, type HookReport } from '../../../src/protocol/hookReport';
+import { extractHookDetails, HOOK_REPORT_VERSION, MAX_HOOK_PAYLOAD_CHARS, MAX_REPORT_PARENTS, parseHookFrame, type HookReport } from '../../../src/protocol/hookReport';
 
 const report = (payload: string, extra: Partial<HookReport> = {}): HookReport => ({
-  v: 1, session: 'f3c1d7a2-3b8e-4c55-9d10-7a6b2c1e9f00', agent: 'claude', state: 'working', event: 'PreToolUse', payload, truncated: false, ...extra,
+  v: 2, session: 'f3c1d7a2-3b8e-4c55-9d10-7a6b2c1e9f00', secret: 's3cr3t', agent: 'claude', state: 'working', event: 'PreToolUse', payload, truncated: false, parents: [[41, 'sh'], [40, 'claude']], ...extra,
 });
 
 describe('frames', () => {
@@ -15,7 +15,7 @@ describe('frames', () => {
   });
 
   it('refuses garbage with a reason, never throws', () => {
-    const bad = ['', 'null', '[]', '{"v":2}', '\u0000\u0001', JSON.stringify({ ...report(''), state: 'sleeping' }), JSON.stringify({ ...report(''), extra: 1 }), JSON.stringify({ ...report(''), session: '' })];
+    const bad = ['', 'null', '[]', '{"v":2}', JSON.stringify({ ...report(''), v: 1 }), JSON.stringify({ ...report(''), parents: [[1.5, 'x']] }), JSON.stringify({ ...report(''), parents: Array.from({ length: 33 }, () => [2, 'sh']) }), '\u0000\u0001', JSON.stringify({ ...report(''), state: 'sleeping' }), JSON.stringify({ ...report(''), extra: 1 }), JSON.stringify({ ...report(''), session: '' })];
     for (const b of bad) expect(parseHookFrame(b).ok, b).toBe(false);
     expect(parseHookFrame(JSON.stringify({ ...report(''), state: 'sleeping' }))).toMatchObject({ ok: false, error: expect.stringMatching(/^state:/) });
   });
@@ -23,6 +23,7 @@ describe('frames', () => {
   it('bin/termio-hook repeats the wire constants exactly', () => {
     const src = readFileSync(join(__dirname, '..', '..', '..', 'bin', 'termio-hook'), 'utf8');
     expect(src).toContain(`const HOOK_REPORT_VERSION = ${HOOK_REPORT_VERSION};`);
+    expect(src).toContain(`const MAX_REPORT_PARENTS = ${MAX_REPORT_PARENTS};`);
     expect(Function(`return ${/const MAX_HOOK_PAYLOAD_CHARS = ([^;]+);/.exec(src)![1]}`)()).toBe(MAX_HOOK_PAYLOAD_CHARS);
   });
 });
@@ -64,5 +65,14 @@ describe('payload extraction', () => {
   it('non-JSON payloads and wrong types give nothing, not an error', () => {
     expect(extractHookDetails(report('not json'), { dialect: 'claude' })).toEqual({});
     expect(extractHookDetails(report('{"session_id": 42, "prompt": ["x"]}'), { dialect: 'claude' })).toEqual({});
+  });
+
+  it('reads the tool and the prompt at the manifest\'s key paths (hooks.tool, hooks.promptTitle) over the dialect\'s', () => {
+    const payload = JSON.stringify({ prompt: 'not this one', tool_name: 'Edit', step: { tool: 'Bash', ask: 'run the tests\nplease' } });
+    expect(extractHookDetails(report(payload), { dialect: 'claude', toolKey: 'step.tool', promptKey: 'step.ask' })).toMatchObject({ tool: 'Bash', promptTitle: 'run the tests' });
+    expect(extractHookDetails(report(payload), { dialect: 'claude' })).toMatchObject({ tool: 'Edit', promptTitle: 'not this one' });
+    // Cline's payload puts each event's data under its own key.
+    const cline = JSON.stringify({ taskId: 't1', hookName: 'PreToolUse', preToolUse: { toolName: 'execute_command' } });
+    expect(extractHookDetails(report(cline), { dialect: 'cline' })).toMatchObject({ conversationId: 't1', tool: 'execute_command' });
   });
 });

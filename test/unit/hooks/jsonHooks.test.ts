@@ -137,6 +137,25 @@ describe('claude-shaped JSON dialects', () => {
     expect(back).toContain('user-added');
   });
 
+  it("uninstall keeps a user's own hook that merely mentions termio-hook; ours, in any shape we ever wrote, go", () => {
+    const users = [
+      '~/bin/termio-hook-logger.sh',
+      'echo termio-hook',
+      '/usr/local/bin/termio-hook --my-own-flags',
+      'termio-hook claude done Stop',
+      '/opt/termio-hook claude done Stop && notify-send done',
+      '/opt/termio-hook claude sleeping Stop',
+    ];
+    const ours = [
+      `[ -z "$TERMIO_SESSION" ] || /home/u/.termio/bin/termio-hook claude done Stop`,
+      `/usr/bin/node '/old checkout/bin/termio-hook' claude done Stop`,
+      `'/home/u/src/termio/native/termio-hook/build/termio-hook' claude idle ''`,
+    ];
+    const doc = { hooks: { Stop: [...users, ...ours].map((command) => ({ hooks: [{ type: 'command', command }] })) } };
+    const back = uninstall(JSON.stringify(doc, null, 2), req('claude', []));
+    expect((parse(back!) as typeof doc).hooks.Stop.map((g) => g.hooks[0]!.command)).toEqual(users);
+  });
+
   it('a file that does not parse is an error and no text', () => {
     for (const bad of ['{"hooks": {', '[1,2]', '{"hooks": []}', '{"hooks": {"Stop": {"x": 1}}}']) {
       const e = editHookConfig('install', bad, req('claude', [{ on: 'Stop', state: 'done' }]));

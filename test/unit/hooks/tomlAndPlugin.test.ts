@@ -104,3 +104,37 @@ describe('OpenCode plugin', () => {
     expect(editHookConfig('uninstall', 'export const Mine = 1;\n', req)).toMatchObject({ ok: false });
   });
 });
+
+describe('Kimi Code TOML hooks', () => {
+  const kimiReq: HookEditRequest = {
+    agentId: 'kimi',
+    reporter,
+    hooks: {
+      type: 'toml',
+      file: '~/.kimi-code/config.toml',
+      dialect: 'kimi',
+      events: [
+        { on: 'PreToolUse', state: 'working', matcher: 'Bash' },
+        { on: 'Stop', state: 'done' },
+      ],
+    },
+  };
+  const user = 'default_model = "kimi-k2"\n\n[[hooks]]\nevent = "Stop"\ncommand = "notify-send done"\n';
+
+  it('writes flat [[hooks]] tables of only event, matcher, command and timeout, and removes them byte for byte', () => {
+    const r = editHookConfig('install', user, kimiReq);
+    if (!r.ok || r.text === null) throw new Error('install failed');
+    const parsed = parseToml(r.text) as { hooks: Record<string, unknown>[] };
+    expect(parsed.hooks).toHaveLength(3);
+    expect(parsed.hooks[0]).toEqual({ event: 'Stop', command: 'notify-send done' });
+    expect(parsed.hooks[1]).toEqual({ event: 'PreToolUse', matcher: 'Bash', command: "[ -z \"$TERMIO_SESSION\" ] || /usr/bin/node /opt/termio/bin/termio-hook kimi working PreToolUse", timeout: 5 });
+    for (const h of parsed.hooks.slice(1)) expect(Object.keys(h).every((k) => ['event', 'matcher', 'command', 'timeout'].includes(k))).toBe(true);
+    const removed = editHookConfig('uninstall', r.text, kimiReq);
+    expect(removed).toMatchObject({ ok: true, text: user });
+  });
+
+  it('never writes an event Kimi Code does not know (it would refuse its whole config)', () => {
+    const bad = { ...kimiReq, hooks: { ...kimiReq.hooks, events: [{ on: 'TaskComplete', state: 'done' as const }] } };
+    expect(editHookConfig('install', user, bad)).toEqual({ ok: false, error: expect.stringMatching(/^Kimi Code has no hook event 'TaskComplete' \(known: PreToolUse, /) });
+  });
+});

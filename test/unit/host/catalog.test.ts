@@ -11,7 +11,7 @@ import { AgentCatalog, compareEntries, type CatalogEntry, type CatalogOptions } 
 import { waitFor } from '../../helpers/waitFor';
 
 const REPO = join(__dirname, '..', '..', '..');
-const BUNDLED_IDS = ['claude', 'codex', 'gemini', 'grok', 'copilot', 'cursor', 'opencode', 'qwen', 'droid', 'amp', 'crush', 'aider', 'goose', 'terminal'];
+const BUNDLED_IDS = ['claude', 'codex', 'gemini', 'grok', 'copilot', 'cursor', 'opencode', 'qwen', 'droid', 'amp', 'crush', 'aider', 'goose', 'antigravity', 'cline', 'hermes', 'kimi', 'pi', 'terminal'];
 
 let root: string;
 let home: string;
@@ -110,6 +110,11 @@ describe('AgentCatalog: loading', () => {
       'crush',
       'aider',
       'goose',
+      'antigravity',
+      'cline',
+      'hermes',
+      'kimi',
+      'pi',
       'terminal',
       'alpha',
       'beta',
@@ -237,7 +242,7 @@ describe('AgentCatalog: icons', () => {
     expect(c.get('none')!.iconFile).toBe(join(icons, 'agent.svg'));
     expect(c.get('vec')!.warnings).toHaveLength(1);
     expect(c.get('vec')!.warnings[0]).toMatch(
-      new RegExp(`^${labelOf('vec.json').replace(/[.]/g, '\\.')}: icon\\.vector: no built-in mark named "nosuchbrand" \\(known: aider, amp, claude, codex, copilot, crush, cursor, droid, gemini, goose, grok, opencode, qwen\\); using the generic mark$`),
+      new RegExp(`^${labelOf('vec.json').replace(/[.]/g, '\\.')}: icon\\.vector: no built-in mark named "nosuchbrand" \\(known: aider, amp, antigravity, claude, cline, codex, copilot, crush, cursor, droid, gemini, goose, grok, hermes, kimi, opencode, pi, qwen\\); using the generic mark$`),
     );
   });
 });

@@ -5,7 +5,7 @@
 // No network is needed: ~/.claude.json marks onboarding done and the folder trusted (without it
 // the CLI checks api.anthropic.com, prints "Unable to connect to Anthropic services" and exits 1
 // before any hook runs). Self-updates are switched off: one would `npm install -g` on this machine.
-// Skips with the reason when the CLI cannot be installed (no registry).
+// Skips with the reason when the CLI cannot be installed (no registry), and fails instead where CI is set.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +18,7 @@ import type { HookReport } from '../../../src/protocol/hookReport';
 import { parseManifest } from '../../../src/protocol/manifestParse';
 import { Session } from '../../../src/terminal';
 import { AGENT_CLI_INSTALL_TIMEOUT_MS, ensureClaudeCode, type AgentCli } from '../../helpers/agentCli';
+import { SessionSecrets } from '../../helpers/sessionSecrets';
 import { waitFor } from '../../helpers/waitFor';
 import { waitForExit } from '../../helpers/processes';
 
@@ -39,6 +40,7 @@ let cli: AgentCli = { ok: false, reason: 'not looked for yet' };
 let home: string;
 let server: HookServer;
 let tracker: StatusTracker;
+let secrets: SessionSecrets;
 let session: Session | null = null;
 
 beforeAll(async () => {
@@ -52,7 +54,8 @@ beforeEach(async (ctx) => {
   // The real path: the CLI reports its cwd resolved (macOS's /var is a symlink to /private/var).
   home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-claude-real-')));
   tracker = new StatusTracker();
-  const s = await HookServer.start({ paths: termioPaths({ TERMIO_HOME: join(home, '.termio') }), isKnownSession: (id) => tracker.isTracked(id) });
+  secrets = new SessionSecrets();
+  const s = await HookServer.start({ paths: termioPaths({ TERMIO_HOME: join(home, '.termio') }), secretOf: (id) => (tracker.isTracked(id) ? secrets.secretOf(id) : undefined) });
   if (!(s instanceof HookServer)) throw new Error(s.message);
   server = s;
   server.onReport((r) => tracker.handleReport(r));
@@ -89,13 +92,16 @@ describe('the real Claude Code CLI in a Termio session', () => {
     const titles: string[] = [];
     // `env -u` drops variables a developer's or CI's environment may carry that would point the
     // CLI at another config folder or an API key prompt; it execs claude in place (same pid).
+    const minted = secrets.mint();
     const started = Session.spawn({
+      id: minted.id,
       argv: ['env', '-u', 'CLAUDE_CONFIG_DIR', '-u', 'ANTHROPIC_API_KEY', '-u', 'ANTHROPIC_AUTH_TOKEN', cli.path],
       cwd: project,
       env: {
         HOME: home,
         TERMIO_HOME: join(home, '.termio'),
         ...server.sessionEnv(),
+        ...minted.env,
         DISABLE_AUTOUPDATER: '1',
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
       },

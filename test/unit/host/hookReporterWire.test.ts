@@ -2,13 +2,12 @@
 // stdin both put the same bytes on the wire (unicode, controls, invalid UTF-8, the size cap
 // cutting a surrogate pair, argv payloads), and a real HookServer reads both frames the same way.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createConnection, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultReporterLocation, nativeReporterPath, nodeReporterLocation } from '../../../src/app/host/hookInstaller';
 import { HookServer, type HookServerStats } from '../../../src/app/host/hookServer';
 import { termioPaths } from '../../../src/app/host/paths';
 import { HOOK_REPORT_VERSION, MAX_HOOK_PAYLOAD_CHARS, type HookReport } from '../../../src/protocol/hookReport';
@@ -17,6 +16,7 @@ import { waitFor } from '../../helpers/waitFor';
 
 const [nodeReporter, nativeReporter] = reportersUnderTest();
 const SESSION = '3e1f0a9c-7b2d-4c8e-a6f5-0d9b8c7a6e51';
+const SECRET = 'Zk1f2Q9hX0pW7sL3vN8cB5mR4tY6uJ2eD1gH0aK9oIq';
 
 let home: string;
 let capture: Server;
@@ -36,7 +36,7 @@ beforeAll(async () => {
     c.on('close', () => captured.push(Buffer.concat(chunks)));
   });
   await new Promise<void>((r) => capture.listen(captureSocket, r));
-  const s = await HookServer.start({ paths: termioPaths({ TERMIO_HOME: join(home, 'termio') }), isKnownSession: () => true });
+  const s = await HookServer.start({ paths: termioPaths({ TERMIO_HOME: join(home, 'termio') }), secretOf: () => SECRET });
   if (!(s instanceof HookServer)) throw new Error(s.message);
   hookServer = s;
   hookServer.onReport((r) => accepted.push(r));
@@ -60,7 +60,7 @@ interface Call {
 async function frameOf(argvOf: (args: string[]) => string[], call: Call): Promise<Buffer> {
   const before = captured.length;
   const argv = argvOf(call.args);
-  const env = { PATH: process.env.PATH ?? '', HOME: home, TERMIO_SESSION: call.session ?? SESSION, TERMIO_HOOK_SOCKET: captureSocket };
+  const env = { PATH: process.env.PATH ?? '', HOME: home, TERMIO_SESSION: call.session ?? SESSION, TERMIO_SESSION_SECRET: SECRET, TERMIO_HOOK_SOCKET: captureSocket };
   // printf turns octal escapes into raw bytes, which a JS string argument cannot carry.
   const [cmd, args] = call.rawArgvPayload !== undefined ? ['/bin/sh', ['-c', 'exec "$@" "$(printf "$0")"', call.rawArgvPayload, ...argv]] : [argv[0]!, argv.slice(1)];
   const code = await new Promise((resolve) => {
@@ -118,15 +118,11 @@ describe.skipIf(!nativeReporter!.argv)('native reporter wire compatibility with 
     expect(define('STDIN_WAIT_MS')).toBe(constant('STDIN_WAIT_MS'));
   });
 
-  it('the installer writes the native reporter when it was built (no Node in the command), else the Node one', () => {
-    if (existsSync(nativeReporterPath())) expect(defaultReporterLocation()).toEqual({ reporterPath: nativeReporterPath() });
-    else expect(defaultReporterLocation()).toEqual(nodeReporterLocation());
-    expect(nodeReporterLocation()).toEqual({ reporterPath: NODE_REPORTER, nodePath: process.execPath });
-  });
-
   it('a real Claude payload on stdin: same bytes, same report', async () => {
     const { native } = await compare({ args: ['claude', 'working', 'PreToolUse'], stdin: claudePayload });
-    expect(JSON.parse(native.toString('utf8'))).toEqual({ v: 1, session: SESSION, agent: 'claude', state: 'working', event: 'PreToolUse', payload: claudePayload, truncated: false });
+    expect(JSON.parse(native.toString('utf8'))).toEqual({ v: 2, session: SESSION, secret: SECRET, agent: 'claude', state: 'working', event: 'PreToolUse', payload: claudePayload, truncated: false, parents: expect.any(Array) });
+    // Both name the same ancestors, parent first: this test process ran them.
+    expect(JSON.parse(native.toString('utf8')).parents[0]).toEqual([process.pid, expect.any(String)]);
     expect(native.at(-1)).toBe(0x0a);
   });
 
@@ -154,7 +150,7 @@ describe.skipIf(!nativeReporter!.argv)('native reporter wire compatibility with 
     expect(JSON.parse(past.native.toString())).toMatchObject({ truncated: true, payload: 'a'.repeat(cap) });
     // String.prototype.slice cuts the pair: the frame ends in a lone high surrogate, escaped.
     const split = await compare({ args: ['claude', 'working', 'PostToolUse'], stdin: `${'a'.repeat(cap - 1)}😀` });
-    expect(split.native.toString()).toContain('a\\ud83d","truncated":true}');
+    expect(split.native.toString()).toContain('a\\ud83d","truncated":true,"parents":');
     await compare({ args: ['claude', 'working', 'PostToolUse'], stdin: '€'.repeat(70_000) });
     await compare({ args: ['claude', 'working', 'PostToolUse'], stdin: `{"session_id":"big","x":"${'y'.repeat(1_000_000)}"}` });
   });

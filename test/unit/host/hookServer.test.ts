@@ -11,11 +11,17 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HookServer } from '../../../src/app/host/hookServer';
 import { termioPaths } from '../../../src/app/host/paths';
 import { MAX_HOOK_FRAME_BYTES, type HookReport } from '../../../src/protocol/hookReport';
+import { startHookServer } from '../../helpers/hookServer';
 import { reportersUnderTest, type ReporterUnderTest } from '../../helpers/reporters';
 import { waitFor } from '../../helpers/waitFor';
 
 const REPORTERS = reportersUnderTest();
 const SESSION = '6a0f2d8e-0c1b-4e47-a2a4-9b8d7c6e5f41';
+const SECRET = 'q3Jx0S0kq2m9yWcJ5i3u7Xo8sV1d4ZbH6nR2tL9eFgA';
+const secretOf = (id: string) => (id === SESSION ? SECRET : undefined);
+/** A reporter's whole run, app gone or not, stays within its 300 ms give-up; Node's start-up and a
+ *  loaded 2-core machine fit in this with room, while a reporter that waited for the app would not. */
+const REPORTER_BOUND_MS = 2_000;
 
 let home: string;
 let server: HookServer;
@@ -23,11 +29,7 @@ let reports: HookReport[];
 
 beforeEach(async () => {
   home = mkdtempSync(join(tmpdir(), 'termio-hooksrv-'));
-  const s = await HookServer.start({ paths: termioPaths({ TERMIO_HOME: home }), isKnownSession: (id) => id === SESSION });
-  if (!(s instanceof HookServer)) throw new Error(s.message);
-  server = s;
-  reports = [];
-  server.onReport((r) => reports.push(r));
+  ({ server, reports } = await startHookServer(termioPaths({ TERMIO_HOME: home }), secretOf));
 });
 
 afterEach(async () => {
@@ -64,12 +66,33 @@ function send(bytes: string | Buffer, opts: { end?: boolean } = {}): Promise<voi
 }
 
 const frame = (r: Partial<HookReport> = {}) =>
-  `${JSON.stringify({ v: 1, session: SESSION, agent: 'claude', state: 'working', event: 'PreToolUse', payload: '{}', truncated: false, ...r })}\n`;
+  `${JSON.stringify({ v: 2, session: SESSION, secret: SECRET, agent: 'claude', state: 'working', event: 'PreToolUse', payload: '{}', truncated: false, parents: [], ...r })}\n`;
 
 describe('hook server', () => {
-  it('lives in a 0700 run folder', () => {
+  it('lives in a 0700 run folder, on a 0600 socket whatever the umask', async () => {
     expect(statSync(join(home, 'run')).mode & 0o777).toBe(0o700);
     expect(server.socketPath).toBe(join(home, 'run', 'hooks.sock'));
+    expect(statSync(server.socketPath).mode & 0o777).toBe(0o600);
+    await server.close();
+    const umask = process.umask(0);
+    try {
+      const s = await HookServer.start({ paths: termioPaths({ TERMIO_HOME: home }), secretOf });
+      if (!(s instanceof HookServer)) throw new Error(s.message);
+      server = s;
+    } finally {
+      process.umask(umask);
+    }
+    expect(statSync(server.socketPath).mode & 0o777).toBe(0o600);
+  });
+
+  it('refuses a report that names a hosted session without its secret', async () => {
+    await send(frame({ secret: '' }));
+    await send(frame({ secret: SECRET.toLowerCase() }));
+    await send(frame({ secret: `${SECRET}x` }));
+    await waitFor(() => server.stats.badSecret === 3, { what: 'three refusals' });
+    await send(frame());
+    await waitFor(() => reports.length === 1, { what: 'the report with the secret' });
+    expect(server.stats).toMatchObject({ accepted: 1, badSecret: 3, unknownSession: 0 });
   });
 
   it('drops garbage, oversized, wrong-session and silent clients, counting each', async () => {
@@ -87,14 +110,14 @@ describe('hook server', () => {
   });
 
   it('refuses to start beside a live server, and replaces a stale socket file', async () => {
-    const again = await HookServer.start({ paths: termioPaths({ TERMIO_HOME: home }), isKnownSession: () => true });
+    const again = await HookServer.start({ paths: termioPaths({ TERMIO_HOME: home }), secretOf });
     expect(again).toMatchObject({ kind: 'hookServerError', message: expect.stringMatching(/already listening/) });
     // A crash leaves the socket behind with nobody listening: the next start takes it over.
     await server.close();
     const sock = join(home, 'run', 'hooks.sock');
     leaveStaleSocket(sock);
     expect(lstatSync(sock).isSocket()).toBe(true);
-    const next = await HookServer.start({ paths: termioPaths({ TERMIO_HOME: home }), isKnownSession: () => true });
+    const next = await HookServer.start({ paths: termioPaths({ TERMIO_HOME: home }), secretOf });
     expect(next).toBeInstanceOf(HookServer);
     server = next as HookServer;
     expect(lstatSync(sock).mode & 0o777).toBe(0o600);
@@ -104,11 +127,11 @@ describe('hook server', () => {
     await server.close();
     const sock = join(home, 'run', 'hooks.sock');
     writeFileSync(sock, 'not ours');
-    const r = await HookServer.start({ paths: termioPaths({ TERMIO_HOME: home }), isKnownSession: () => true });
+    const r = await HookServer.start({ paths: termioPaths({ TERMIO_HOME: home }), secretOf });
     expect(r).toMatchObject({ kind: 'hookServerError', message: expect.stringMatching(/is not a socket/) });
     expect(readFileSync(sock, 'utf8')).toBe('not ours');
     rmSync(sock);
-    server = (await HookServer.start({ paths: termioPaths({ TERMIO_HOME: home }), isKnownSession: () => true })) as HookServer;
+    server = (await HookServer.start({ paths: termioPaths({ TERMIO_HOME: home }), secretOf })) as HookServer;
   });
 });
 
@@ -133,7 +156,7 @@ async function rogueServer(onConnection: (c: import('node:net').Socket) => void)
 
 describe.each(REPORTERS)('$name reporter', (reporter) => {
   const run = (args: string[], opts: Parameters<typeof runReporter>[2] = {}) => runReporter(reporter, args, opts);
-  const withSession = { TERMIO_SESSION: SESSION };
+  const withSession = { TERMIO_SESSION: SESSION, TERMIO_SESSION_SECRET: SECRET };
   beforeEach((ctx) => {
     if (!reporter.argv) ctx.skip(reporter.unavailable);
   });
@@ -143,7 +166,10 @@ describe.each(REPORTERS)('$name reporter', (reporter) => {
     const r = await run(['claude', 'done', 'Stop'], { env: { ...withSession, TERMIO_HOOK_SOCKET: server.socketPath }, stdin: payload });
     expect(r).toMatchObject({ code: 0, stdout: '', stderr: '' });
     await waitFor(() => reports.length === 1, { what: 'the report' });
-    expect(reports[0]).toEqual({ v: 1, session: SESSION, agent: 'claude', state: 'done', event: 'Stop', payload, truncated: false });
+    expect(reports[0]).toMatchObject({ v: 2, session: SESSION, secret: SECRET, agent: 'claude', state: 'done', event: 'Stop', payload, truncated: false });
+    // Its ancestors, parent first: this test process ran it directly.
+    expect(reports[0]!.parents[0]).toEqual([process.pid, expect.any(String)]);
+    expect(reports[0]!.parents.map(([pid]) => pid)).toContain(process.ppid);
   });
 
   it('finds the socket under $TERMIO_HOME without TERMIO_HOOK_SOCKET, and takes a trailing argv payload', async () => {
@@ -154,7 +180,7 @@ describe.each(REPORTERS)('$name reporter', (reporter) => {
   });
 
   it('finds the socket under $HOME/.termio when neither TERMIO_HOOK_SOCKET nor TERMIO_HOME is set', async () => {
-    const other = await HookServer.start({ paths: termioPaths({ TERMIO_HOME: join(home, '.termio') }), isKnownSession: (id) => id === SESSION });
+    const other = await HookServer.start({ paths: termioPaths({ TERMIO_HOME: join(home, '.termio') }), secretOf });
     if (!(other instanceof HookServer)) throw new Error(other.message);
     const got: HookReport[] = [];
     other.onReport((r) => got.push(r));
@@ -188,6 +214,7 @@ describe.each(REPORTERS)('$name reporter', (reporter) => {
   it('when the app is gone it exits 0 silently, whether the socket is missing or stale', async () => {
     const missing = await run(['claude', 'working', 'PreToolUse'], { env: { ...withSession, TERMIO_HOOK_SOCKET: join(home, 'run', 'nobody.sock') }, stdin: '{}' });
     expect(missing).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(missing.ms).toBeLessThan(REPORTER_BOUND_MS);
     // What a crashed app leaves behind: a socket path nobody listens on.
     const stale = join(home, 'run', 'stale.sock');
     writeFileSync(stale, '');
@@ -197,11 +224,13 @@ describe.each(REPORTERS)('$name reporter', (reporter) => {
   it('when stdin stays open it still reports and exits 0', async () => {
     const [cmd, ...argv] = reporter.argv!(['claude', 'idle', 'SessionStart']);
     const child = spawn(cmd!, argv, {
-      env: { PATH: process.env.PATH ?? '', TERMIO_SESSION: SESSION, TERMIO_HOOK_SOCKET: server.socketPath },
+      env: { PATH: process.env.PATH ?? '', TERMIO_SESSION: SESSION, TERMIO_SESSION_SECRET: SECRET, TERMIO_HOOK_SOCKET: server.socketPath },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
+    const started = Date.now();
     child.stdin.write('{"session_id":"open"}');
     const code = await new Promise((r) => child.on('close', r));
+    expect(Date.now() - started).toBeLessThan(REPORTER_BOUND_MS);
     child.stdin.destroy();
     expect(code).toBe(0);
     await waitFor(() => reports.length === 1, { what: 'the report' });
@@ -214,7 +243,7 @@ describe.each(REPORTERS)('$name reporter', (reporter) => {
     for (const [stdin, payload] of [['/dev/null', ''], [file, '{"session_id":"from-file"}']] as const) {
       const [cmd, ...argv] = reporter.argv!(['claude', 'idle', 'SessionStart']);
       const code = await new Promise((resolve) => {
-        const child = spawn('/bin/sh', ['-c', '"$@" < "$0"', stdin, cmd!, ...argv], { env: { PATH: process.env.PATH ?? '', TERMIO_SESSION: SESSION, TERMIO_HOOK_SOCKET: server.socketPath }, stdio: ['ignore', 'ignore', 'ignore'] });
+        const child = spawn('/bin/sh', ['-c', '"$@" < "$0"', stdin, cmd!, ...argv], { env: { PATH: process.env.PATH ?? '', TERMIO_SESSION: SESSION, TERMIO_SESSION_SECRET: SECRET, TERMIO_HOOK_SOCKET: server.socketPath }, stdio: ['ignore', 'ignore', 'ignore'] });
         child.on('close', resolve);
       });
       expect(code).toBe(0);
@@ -247,6 +276,7 @@ describe.each(REPORTERS)('$name reporter', (reporter) => {
       // A payload at the cap, all escapes: a frame far larger than the socket buffer.
       const r = await run(['claude', 'working', 'PostToolUse'], { env: { ...withSession, TERMIO_HOOK_SOCKET: rogue.path }, stdin: '\u0001'.repeat(64 * 1024) });
       expect(r).toMatchObject({ code: 0, signal: null, stdout: '', stderr: '' });
+      expect(r.ms).toBeLessThan(REPORTER_BOUND_MS);
       expect(rogue.connections()).toBe(1);
     } finally {
       for (const c of held) c.destroy();

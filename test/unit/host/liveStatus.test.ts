@@ -11,6 +11,7 @@ import { termioPaths } from '../../../src/app/host/paths';
 import { StatusTracker, type AgentStatusConfig, type ConversationChange } from '../../../src/app/host/statusTracker';
 import type { HooksDeclaration, SessionStatus } from '../../../src/protocol';
 import { Session } from '../../../src/terminal';
+import { SessionSecrets } from '../../helpers/sessionSecrets';
 import { waitFor } from '../../helpers/waitFor';
 
 const FAKE = join(__dirname, '..', '..', 'fakes', 'fake-agent.mjs');
@@ -46,12 +47,14 @@ const copilot: Agent = {
 let home: string;
 let server: HookServer;
 let tracker: StatusTracker;
+let secrets: SessionSecrets;
 const sessions: Session[] = [];
 
 beforeEach(async () => {
   home = mkdtempSync(join(tmpdir(), 'termio-live-'));
   tracker = new StatusTracker();
-  const s = await HookServer.start({ paths: termioPaths({ TERMIO_HOME: join(home, '.termio') }), isKnownSession: (id) => tracker.isTracked(id) });
+  secrets = new SessionSecrets();
+  const s = await HookServer.start({ paths: termioPaths({ TERMIO_HOME: join(home, '.termio') }), secretOf: (id) => (tracker.isTracked(id) ? secrets.secretOf(id) : undefined) });
   if (!(s instanceof HookServer)) throw new Error(s.message);
   server = s;
   server.onReport((r) => tracker.handleReport(r));
@@ -69,10 +72,12 @@ function start(agent: Agent, opts: { install?: boolean } = {}) {
     const r = installAgentHooks(agent as AgentHooks, { paths: termioPaths({ TERMIO_HOME: join(home, '.termio') }), home, reporter: defaultReporterLocation() });
     expect(r.error).toBeUndefined();
   }
+  const minted = secrets.mint();
   const session = Session.spawn({
+    id: minted.id,
     argv: [process.execPath, FAKE, agent.hooks.dialect],
     cwd: home,
-    env: { HOME: home, TERMIO_HOME: join(home, '.termio'), ...server.sessionEnv() },
+    env: { HOME: home, TERMIO_HOME: join(home, '.termio'), ...server.sessionEnv(), ...minted.env },
   });
   if (!(session instanceof Session)) throw new Error(session.message);
   sessions.push(session);
@@ -157,20 +162,22 @@ describe('live status with other dialects', () => {
 });
 
 describe('reports that must not count', () => {
-  it('10,000 malformed, oversized and wrong-session reports leave the state untouched', async () => {
+  it('10,200 malformed, oversized, wrong-session and wrong-secret reports leave the state untouched', async () => {
     const a = start(claude);
     await waitFor(() => a.conversations.length === 1, { what: 'SessionStart' });
     const before = tracker.status(a.session.id);
     const { createConnection } = await import('node:net');
-    const good = { v: 1, session: a.session.id, agent: 'claude', state: 'working', event: 'PreToolUse', payload: '{}', truncated: false };
+    const good = { v: 2, session: a.session.id, secret: secrets.secretOf(a.session.id), agent: 'claude', state: 'working', event: 'PreToolUse', payload: '{}', truncated: false, parents: [] };
     const bad = [
       'garbage\n',
       `${JSON.stringify({ ...good, session: 'not-a-session' })}\n`,
       `${JSON.stringify({ ...good, state: 'nope' })}\n`,
       `${JSON.stringify({ ...good, agent: 'codex' })}\n`, // right session, wrong agent: ignored by the tracker
       `${JSON.stringify({ ...good, payload: 'x'.repeat(70_000) })}\n`,
+      // The session's id is public (sessions list), its secret is not: one character off is refused.
+      `${JSON.stringify({ ...good, secret: `${good.secret!.slice(0, -1)}${good.secret!.endsWith('A') ? 'B' : 'A'}` })}\n`,
     ];
-    const N = 10_000;
+    const N = 10_200;
     let sent = 0;
     const parallel = 32;
     await Promise.all(
@@ -186,7 +193,8 @@ describe('reports that must not count', () => {
         }
       }),
     );
-    await waitFor(() => server.stats.malformed + server.stats.unknownSession + server.stats.accepted >= N, { what: 'all reports handled' });
+    await waitFor(() => server.stats.malformed + server.stats.unknownSession + server.stats.badSecret + server.stats.accepted >= N, { what: 'all reports handled' });
+    expect(server.stats.badSecret).toBe(N / bad.length);
     expect(tracker.status(a.session.id)).toBe(before);
     expect(tracker.ignoredReports).toBe(N / bad.length);
   });

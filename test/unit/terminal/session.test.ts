@@ -104,6 +104,9 @@ describe('Session exit', () => {
   });
 });
 
+/** From Ctrl-C under a flood to the shell answering again. */
+const CTRL_C_BOUND_MS = 3_000;
+
 describe('Session I/O', () => {
   it('resizes the pty and the emulator', async () => {
     const s = spawn();
@@ -128,6 +131,7 @@ describe('Session I/O', () => {
     let received = 0;
     s.emulator.onLineFeed(() => received++);
     await waitFor(() => received > 20_000, 'the flood to fill the scrollback');
+    const interruptedAt = Date.now();
     s.write('\x03');
     // The tty discards typed-ahead input when it delivers SIGINT, so a command typed while the
     // flood is still being interrupted can be lost: ask again (at most twice more) until the
@@ -135,6 +139,9 @@ describe('Session I/O', () => {
     let lines = await runAndWait(s, 'echo back');
     for (let i = 0; i < 2 && !lines.includes('back'); i++) lines = await runAndWait(s, 'echo back');
     expect(lines).toContain('back');
+    // Ctrl-C must cut through the flood at once: a person notices a second, and a backlog of
+    // unparsed output would take far longer. The bound is generous for a loaded 2-core machine.
+    expect(Date.now() - interruptedAt).toBeLessThan(CTRL_C_BOUND_MS);
     expect(s.flowState.unparsed).toBeLessThan(200_000);
   });
 
@@ -179,5 +186,25 @@ describe('Session.dispose', () => {
     expect(events).toBe(0);
     // Subscribing after dispose is a no-op, not a leak.
     s.onRender(() => events++).dispose();
+  });
+});
+
+describe('Session viewport and find', () => {
+  it('finds text in scrollback and reports where the viewport is as it scrolls', async () => {
+    const s = spawn({ argv: ['/bin/sh', '-c', 'seq 1 100; echo needle; seq 1 50'], cols: 40, rows: 10, scrollback: 1000 });
+    await exitOf(s);
+    const bottom = s.viewport.bottom;
+    expect(s.viewport).toEqual({ top: bottom, bottom, length: bottom + 10, altScreen: false });
+    const matches = s.find('NEEDLE');
+    expect(matches).toHaveLength(1);
+    expect(matches[0]!.start).toEqual({ x: 0, y: 100 });
+    s.scrollLines(-30);
+    expect(s.viewport.top).toBe(bottom - 30);
+  });
+
+  it('says when the alternate screen is showing', async () => {
+    const s = spawn({ argv: ['/bin/sh', '-c', 'printf "\\033[?1049h"; sleep 5'] });
+    await waitFor(() => s.viewport.altScreen, 'the alternate screen');
+    expect(s.viewport.top).toBe(0);
   });
 });

@@ -1,5 +1,6 @@
 // Qt key events → KeyInput → bytes, for each key class, on Linux and macOS modifier layouts.
 import { describe, expect, it } from 'vitest';
+import { SettingsSchema } from '../../../src/app/host/settings';
 import { keyInputFromQt, QtMod } from '../../../src/app/ui/terminal/keyMapping';
 import { defaultInputModes, encodeKey } from '../../../src/terminal/inputEncoding';
 
@@ -55,6 +56,23 @@ describe('keyInputFromQt', () => {
 
   it('Option composes characters unless it is configured as Meta', () => {
     expect(bytes(0x45, QtMod.alt, '´', macCompose)).toBe('´');
-    expect(bytes(0x42, QtMod.alt, '∫', mac)).toBe('\x1b∫');
+    // Non-US layouts type @ [ ] | with Option: with the setting off they arrive as typed.
+    expect(bytes(0x4c, QtMod.alt, '@', macCompose)).toBe('@');
+    expect(bytes(0x35, QtMod.alt, '[', macCompose)).toBe('[');
+  });
+
+  it('Option as Meta sends ESC and the key’s own character, not what Option composed', () => {
+    expect(bytes(0x42, QtMod.alt, '∫', mac)).toBe('\x1bb');
+    expect(bytes(0x46, QtMod.alt, 'ƒ', mac)).toBe('\x1bf');
+    expect(bytes(0x42, QtMod.alt | QtMod.shift, 'ı', mac)).toBe('\x1bB');
+    expect(bytes(0x2e, QtMod.alt, '≥', mac)).toBe('\x1b.');
+    // Option+E starts a dead key (no text at all): as Meta it is still ESC e.
+    expect(bytes(0x45, QtMod.alt, '', mac)).toBe('\x1be');
+  });
+
+  it('Option as Meta is off unless the settings turn it on', () => {
+    expect(SettingsSchema.parse({}).terminal.optionAsMeta).toBe(false);
+    expect(SettingsSchema.parse({ terminal: {} }).terminal.optionAsMeta).toBe(false);
+    expect(SettingsSchema.parse({ terminal: { optionAsMeta: true } }).terminal.optionAsMeta).toBe(true);
   });
 });

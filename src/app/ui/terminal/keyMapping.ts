@@ -60,6 +60,9 @@ export function keyInputFromQt(key: number, modifiers: number, text: string, opt
     const k = ch.toLowerCase();
     const input: KeyInput = { key: k, ...base };
     if (printable && !ctrl && !alt) input.text = printable;
+    // Option as Meta: the text Qt reports is what Option composed (∫ for ⌥B); Meta wants the
+    // key's own character (b, or B with Shift) after the ESC.
+    else if (alt && !ctrl && opts.macOS) input.text = shift ? ch : k;
     else if (printable && alt && !ctrl) input.text = printable.length === 1 ? printable : undefined;
     return input;
   }

@@ -1,0 +1,91 @@
+// The one way Termio writes a file it owns or edits (state, settings, agents' hook configs,
+// control info, the hook launcher): a temp file beside the target, written and fsynced, renamed
+// over the target, then the folder fsynced. A reader sees the old file or the new one, never half
+// of one, even across a crash or a power loss. A symlinked target (a settings.json kept in a
+// dotfiles repo) is written where it points, so the link stays a link; the file keeps its mode.
+// Own module rather than write-file-atomic: that one is async-first (the state store must also
+// write synchronously while the app quits) and pulls in signal-exit for a cleanup we do on start.
+import { chmodSync, closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readlinkSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+
+export interface AtomicWriteOptions {
+  /** Mode of a file that does not exist yet (an existing file keeps its own). Default 0o644. */
+  mode?: number;
+  /** Force this mode even on an existing file (secrets: 0o600 whatever the file had). */
+  forceMode?: boolean;
+}
+
+/** Symlinks followed when resolving a dangling link's target; a longer chain is a loop. */
+const MAX_SYMLINK_HOPS = 40;
+
+/** The temp file's name for a target: `<target>.tmp-<pid>`, which startup clean-ups look for. */
+export function tempFileFor(target: string): string {
+  return `${target}.tmp-${process.pid}`;
+}
+
+/**
+ * Where a write to `file` must land: the file itself, or, when it is a symlink, the file at the
+ * end of the chain (which may not exist yet: a dangling link is written through, not replaced).
+ */
+export function writeTarget(file: string): string {
+  let path = resolve(file);
+  for (let hops = 0; hops < MAX_SYMLINK_HOPS; hops++) {
+    let isLink: boolean;
+    try {
+      isLink = lstatSync(path).isSymbolicLink();
+    } catch {
+      return path; // Absent: written as a new file here.
+    }
+    if (!isLink) return path;
+    path = resolve(dirname(path), readlinkSync(path));
+  }
+  throw new Error(`${file}: too many levels of symbolic links`);
+}
+
+/** Writes `data` to `file` atomically (see the module header). Throws the fs error on failure; the old file is then intact. */
+export function writeFileAtomic(file: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): void {
+  const target = writeTarget(file);
+  const dir = dirname(target);
+  mkdirSync(dir, { recursive: true });
+  let mode = opts.mode ?? 0o644;
+  if (!opts.forceMode) {
+    try {
+      mode = statSync(target).mode & 0o7777;
+    } catch {
+      // A new file: the requested mode.
+    }
+  }
+  const tmp = tempFileFor(target);
+  const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  try {
+    const fd = openSync(tmp, 'w', mode);
+    try {
+      // The umask may have narrowed the mode at open; the file must end with exactly this one.
+      chmodSync(tmp, mode);
+      let off = 0;
+      while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, target);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+  syncDir(dir);
+}
+
+/** Makes a rename in `dir` durable across a power loss; not every platform lets a folder be fsynced. */
+function syncDir(dir: string): void {
+  try {
+    const fd = openSync(dir, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // Best effort: the rename itself is still atomic.
+  }
+}
