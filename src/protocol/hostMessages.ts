@@ -65,7 +65,7 @@ export const HostParamsSchemas = {
     first: z.number().int().min(0).describe('absolute buffer line, 0 = the oldest scrollback line'),
     count: z.number().int().min(1).max(MAX_ROWS_PER_REQUEST),
   }),
-  find: z.strictObject({ view: uint32, query: z.string().min(1).max(MAX_QUERY_CHARS), caseSensitive: z.boolean().optional() }),
+  find: z.strictObject({ view: uint32, query: z.string().min(1).max(MAX_QUERY_CHARS).describe('matched case-insensitively, as the find bar does') }),
   selectionText: z.strictObject({ view: uint32, start: point, end: point, mode: z.enum(['char', 'word', 'line']).optional() }),
 };
 export type HostMethod = keyof typeof HostParamsSchemas;

@@ -3,7 +3,6 @@
 // naming it; a framing error also ends the connection, and no client can make the host buffer
 // more than the bounds below.
 import type { Socket } from 'node:net';
-import { findAll } from '../../terminal';
 import { encodeRow, encodeRowsMessage } from '../../protocol/hostFrame';
 import { encodeJsonMessage, HOST_PROTOCOL_VERSION, MAX_CLIENT_MESSAGE_BYTES, MessageDecoder } from '../../protocol/hostFraming';
 import {
@@ -243,7 +242,7 @@ export class Connection {
         const v = this.view(p.view);
         if (!(v instanceof View)) return v;
         const s = v.feed.record.session;
-        const total = s.emulator.buffer.active.length;
+        const total = s.viewport.length;
         const first = Math.min(p.first, total);
         const end = Math.min(total, first + p.count);
         const rows: Uint8Array[] = [];
@@ -256,7 +255,7 @@ export class Connection {
         const v = this.view(p.view);
         if (!(v instanceof View)) return v;
         const s = v.feed.record.session;
-        const all = findAll(s.emulator.buffer.active, s.cols, p.query, { caseSensitive: p.caseSensitive ?? false });
+        const all = s.find(p.query);
         return { ok: true, result: { matches: all.slice(-MAX_FIND_MATCHES), total: all.length } };
       }
       case 'selectionText': {
