@@ -89,11 +89,13 @@ async function main() {
   const qtTimer = await new Promise((resolve) => {
     const late = [];
     const obj = new ng.QWidget();
-    let due = performance.now() + TIMER_MS;
+    // Lateness against the timer's own cadence: tick k is due at t0 + k × interval. Measured
+    // from the previous tick instead, a timer that drifts a little every tick would look on time.
+    let tick = 0;
+    const t0 = performance.now();
     obj.addEventListener(ng.WidgetEventTypes.Timer, () => {
-      const now = performance.now();
-      late.push(now - due);
-      due = now + TIMER_MS;
+      tick++;
+      late.push(performance.now() - (t0 + tick * TIMER_MS));
       if (late.length >= SAMPLES) {
         obj.deleteLater(); // never delete an object inside its own event handler
         resolve(summary(late));

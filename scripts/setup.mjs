@@ -119,11 +119,11 @@ function nodeDir() {
   return existsSync(join(prefix, 'include', 'node', 'node_api.h')) ? prefix : undefined;
 }
 
-function nodeGyp(cwd) {
+function nodeGyp(cwd, env = process.env) {
   const args = [join(root, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'), 'rebuild'];
   const nd = nodeDir();
   if (nd) args.push(`--nodedir=${nd}`);
-  run(process.execPath, args, { cwd });
+  run(process.execPath, args, { cwd, env });
 }
 
 function ensureNodePty() {
@@ -182,6 +182,24 @@ function ensureQodeShim(stamp) {
   writeStamp(stamp);
 }
 
+// The terminal grid painter (native/gridpaint), linked against the Qt the NodeGUI addon uses:
+// Debian's Qt 6 on Linux, NodeGUI's downloaded Qt frameworks on macOS.
+function ensureGridPainter(stamp) {
+  const dir = join(root, 'native', 'gridpaint');
+  const built = join(dir, 'build', 'Release', 'gridpaint.node');
+  const env = { ...process.env };
+  let qt = capture('pkg-config', ['--modversion', 'Qt6Widgets']) ?? '';
+  if (isMac) {
+    env.TERMIO_QT_DIR = createRequire(import.meta.url)(join(root, 'node_modules', '@nodegui', 'nodegui', 'config', 'qtConfig.js')).qtHome;
+    qt = env.TERMIO_QT_DIR;
+  }
+  const srcHash = hashFiles([join(dir, 'gridpaint.cc'), join(dir, 'binding.gyp')]) + process.versions.modules + qt;
+  if (existsSync(built) && stamp.gridPainter === srcHash) return;
+  nodeGyp(dir, env);
+  stamp.gridPainter = srcHash;
+  writeStamp(stamp);
+}
+
 // The native hook reporter: agents run it on every tool call, and Node's start-up
 // alone costs ~90 ms. Without a C compiler the installer keeps using bin/termio-hook.
 function ensureHookReporter(stamp) {
@@ -228,6 +246,7 @@ function setup() {
   ensureNodePty();
   ensureNodeGui();
   ensureQodeShim(stamp);
+  ensureGridPainter(stamp);
   ensureHookReporter(stamp);
   ensureBuild(stamp);
 }

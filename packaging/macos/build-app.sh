@@ -52,6 +52,9 @@ cp -R "$root/node_modules" "$res/node_modules"
 node "$root/scripts/lib/nodePtyHelper.mjs" "$res/node_modules/node-pty" >/dev/null
 # Windows builds of node-pty have no use in a Mac app.
 rm -rf "$res/node_modules/node-pty/prebuilds/win32-"*
+# The terminal's painter, where dist/ looks for it (beside node_modules, as in the checkout).
+mkdir -p "$res/native/gridpaint/build/Release"
+cp "$root/native/gridpaint/build/Release/gridpaint.node" "$res/native/gridpaint/build/Release/"
 
 # The main executable: qode itself, and qode.json beside it naming the entry point (qode reads
 # the file next to its own executable and loads distPath before anything else).

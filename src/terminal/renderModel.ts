@@ -103,8 +103,21 @@ interface RawCell {
 /** xterm internals we read when present: the OSC 8 link table and per-parse dirty rows. */
 interface XtermCore {
   _oscLinkService?: { getLinkData(id: number): { uri: string } | undefined };
-  _inputHandler?: { onRequestRefreshRows?(listener: (r: { start: number; end: number } | undefined) => void): Disposable };
+  _inputHandler?: {
+    onRequestRefreshRows?(listener: (r: { start: number; end: number } | undefined) => void): Disposable;
+    /** Screen rows the parse in progress has changed so far (reported when it ends). */
+    _dirtyRowTracker?: { start: number; end: number };
+  };
 }
+
+/** DEC private mode 2026: synchronized output. */
+const SYNC_OUTPUT_MODE = 2026;
+/** How long a DEC synchronized update (?2026h) may hold back rendering if the application never
+ *  ends it (a crash mid-update); xterm.js's browser renderer uses the same 1 s. */
+export const SYNC_OUTPUT_TIMEOUT_MS = 1000;
+/** A synchronized update that ends mid-parse is kept as a frame at most this often: one frame at
+ *  60 Hz, the view's own cap. */
+const SNAPSHOT_INTERVAL_MS = 1000 / 60;
 
 export class RenderModel implements Disposable {
   /** The cursor the user chose in settings, used until the application sets its own (DECSCUSR).
@@ -128,6 +141,13 @@ export class RenderModel implements Disposable {
   private readonly styleCell: IBufferCell;
   private readonly core: XtermCore;
   private frameCache: Frame | null = null;
+  /** Viewport rows changed since the last update() returned. */
+  private readonly unreported = new Set<number>();
+  /** A frame was built when a synchronized update ended, and the emulator is already inside the
+   *  next one: update() returns that frame instead of the half-drawn screen. */
+  private snapshotPending = false;
+  private lastBuildAt = Number.NEGATIVE_INFINITY;
+  private syncStartedAt = 0;
 
   constructor(private readonly term: Terminal, private readonly modes: TerminalModes, private opts: RenderModelOptions = {}) {
     this.core = (term as unknown as { _core?: XtermCore })._core ?? {};
@@ -145,6 +165,37 @@ export class RenderModel implements Disposable {
     this.store.add(term.buffer.onBufferChange(() => (this.pendingAll = true)));
     this.cell = term.buffer.active.getNullCell();
     this.styleCell = term.buffer.active.getNullCell();
+    this.store.add(term.parser.registerCsiHandler({ prefix: '?', final: 'h' }, (params) => {
+      if (!term.modes.synchronizedOutputMode && params.includes(SYNC_OUTPUT_MODE)) this.syncStartedAt = performance.now();
+      return false;
+    }));
+    this.store.add(term.parser.registerCsiHandler({ prefix: '?', final: 'l' }, (params) => this.syncEnding(params)));
+  }
+
+  /**
+   * A synchronized update is ending (CSI ? 2026 l, before xterm resets the mode): the screen is
+   * whole right now. A flood of such updates (a TUI redrawing fast, or `cat` of its output) parses
+   * many per slice and a slice almost always ends inside the next one, so the screen at the end
+   * of a slice is never whole. Keeping the frame here, at most once per frame interval, lets the
+   * view paint whole screens while the flood lasts.
+   */
+  private syncEnding(params: readonly (number | number[])[]): boolean {
+    if (!this.term.modes.synchronizedOutputMode || !params.includes(SYNC_OUTPUT_MODE)) return false;
+    if (performance.now() - this.lastBuildAt < SNAPSHOT_INTERVAL_MS) return false;
+    // The rows this parse changed so far are reported only when it ends; without xterm's tracker
+    // every row is rebuilt (a few tenths of a ms at 200×50).
+    const tracker = this.core._inputHandler?._dirtyRowTracker;
+    const buf = this.term.buffer.active;
+    if (tracker) this.markRows(tracker.start + buf.baseY - buf.viewportY, tracker.end + buf.baseY - buf.viewportY);
+    else this.pendingAll = true;
+    this.build();
+    this.snapshotPending = true;
+    return false;
+  }
+
+  /** A whole frame from the end of a synchronized update is waiting for the view. */
+  get hasSnapshot(): boolean {
+    return this.snapshotPending;
   }
 
   private markRows(start: number, end: number): void {
@@ -165,12 +216,24 @@ export class RenderModel implements Disposable {
   /** Rebuilds the rows the emulator changed since the last call and reports which viewport rows
    *  differ from the previous frame. One consumer (the view) should call it once per frame. */
   update(): { frame: Frame; dirtyRows: number[] } {
+    // Inside a synchronized update the view gets the last whole frame (until the update times
+    // out); otherwise the live screen.
+    const holding = this.frameCache && this.term.modes.synchronizedOutputMode && performance.now() - this.syncStartedAt < SYNC_OUTPUT_TIMEOUT_MS;
+    if (!holding) this.build();
+    this.snapshotPending = false;
+    const dirtyRows = [...this.unreported].sort((a, b) => a - b);
+    this.unreported.clear();
+    return { frame: this.frameCache!, dirtyRows };
+  }
+
+  private build(): void {
+    this.lastBuildAt = performance.now();
     const term = this.term;
     const buf = term.buffer.active;
     const rows = term.rows;
     const cols = term.cols;
     const viewportY = buf.viewportY;
-    const dirty = new Set<number>();
+    const dirty = this.unreported;
 
     let from = 0;
     let to = rows - 1;
@@ -237,7 +300,6 @@ export class RenderModel implements Disposable {
       scrollbackLength: buf.baseY,
       altScreen: buf.type === 'alternate',
     };
-    return { frame: this.frameCache, dirtyRows: [...dirty].sort((a, b) => a - b) };
   }
 
   private buildRow(line: IBufferLine, cols: number): RenderRow {
@@ -312,6 +374,13 @@ export class RenderModel implements Disposable {
       trimmed.push(run);
     }
     return { runs: trimmed, text: text.trimEnd(), wrapped: line.isWrapped };
+  }
+
+  /** One buffer line (0 = the oldest scrollback line) as runs, for clients paging through
+   *  scrollback; null past the end of the buffer. */
+  bufferRow(y: number): RenderRow | null {
+    const line = this.term.buffer.active.getLine(y);
+    return line ? this.buildRow(line, this.term.cols) : null;
   }
 
   // ---- selection -------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import { accessSync, constants as fsConstants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import * as pty from 'node-pty';
 import type { Terminal } from '@xterm/headless';
+import { findAll, type BufferRange } from './bufferSearch';
 import { createEmulator } from './createEmulator';
 import { DisposableStore, Emitter, toDisposable, type Disposable, type Event } from '../protocol/events';
 import { FlowController } from './flowControl';
@@ -15,7 +16,7 @@ import { InBandSignals, type Notification, type Progress } from './inBandSignals
 import {
   encodeFocus, encodeKey, encodeMouse, encodePaste, type InputModes, type KeyInput, type MouseInput,
 } from './inputEncoding';
-import { RenderModel } from './renderModel';
+import { RenderModel, SYNC_OUTPUT_TIMEOUT_MS } from './renderModel';
 import { TerminalModes, type CursorShape } from './terminalModes';
 
 
@@ -51,9 +52,7 @@ const DEFAULT_COLS = 80;
 const DEFAULT_ROWS = 24;
 /** Scrollback lines kept per session unless settings say otherwise: about 1.5 MB of text at 150 columns. */
 const DEFAULT_SCROLLBACK = 10_000;
-/** How long a DEC synchronized update (?2026h) may hold back rendering if the application never
- *  ends it: xterm.js's renderer uses the same 1 s. */
-export const SYNC_OUTPUT_TIMEOUT_MS = 1000;
+export { SYNC_OUTPUT_TIMEOUT_MS };
 /** Grace between SIGHUP and SIGKILL when a session is disposed: long enough for a shell or an
  *  agent to save state on hang-up, short enough that closing a tab never leaves a process. */
 export const KILL_GRACE_MS = 2000;
@@ -227,6 +226,8 @@ export class Session implements Disposable {
           if (!this.disposed) this._onRender.fire();
         }, SYNC_OUTPUT_TIMEOUT_MS);
       }
+      // An update ended during this parse and its whole frame was kept: that one may be shown.
+      if (this.renderModel.hasSnapshot) this._onRender.fire();
       return;
     }
     if (this.syncTimer) {
@@ -326,6 +327,18 @@ export class Session implements Disposable {
   setCursorDefaults(shape: CursorShape, blink: boolean): void {
     this.renderModel.setCursorDefaults({ cursorShape: shape, cursorBlink: blink });
     this.requestRender();
+  }
+
+  /** Where the viewport is, in absolute buffer lines: views place find matches and scroll with
+   *  it without reaching into the emulator. */
+  get viewport(): { top: number; bottom: number; length: number; altScreen: boolean } {
+    const buf = this.emulator.buffer.active;
+    return { top: buf.viewportY, bottom: buf.baseY, length: buf.length, altScreen: buf.type === 'alternate' };
+  }
+
+  /** Every match of `query` in the scrollback and screen, oldest first (case-insensitive). */
+  find(query: string): BufferRange[] {
+    return findAll(this.emulator.buffer.active, this.emulator.cols, query);
   }
 
   /** Asks views to repaint (after a selection change, for example). */

@@ -12,9 +12,10 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/waitFor';
 import { AppUnderTest, desktopSkipReason, Display, fractionNear, hexToRgb, installFakeAgents, readPixels, repoRoot, screenshotDir, TrayDesktop, windowTree, type Rgb, type XWindow } from './harness';
+import { darkStateColors } from '../../src/app/ui/stateColors';
 
-/** trayIcon.ts's colour for each aggregate state. */
-const stateColour = { idle: hexToRgb('#9aa3b2'), working: hexToRgb('#6cb6ff'), done: hexToRgb('#57d9a3'), attention: hexToRgb('#ff9f43') } as const;
+/** The colour the menu-bar icon draws each aggregate state in (the one state palette). */
+const stateColour = { idle: hexToRgb(darkStateColors.idle), working: hexToRgb(darkStateColors.working), done: hexToRgb(darkStateColors.done), attention: hexToRgb(darkStateColors.attention) } as const;
 type TrayState = keyof typeof stateColour;
 /** The icon is drawn at ~22 px, so strokes are anti-aliased: allow for blending at the edges. */
 const COLOUR_TOLERANCE = 12;

@@ -1,6 +1,6 @@
 // The Qt runtime bridge: Qt timers and Node timers both run on one thread, Promise jobs run after
 // Qt callbacks, deleteLater still deletes, an idle app does not spin, and a flood of input does not
-// make the process fault its memory in again and again.
+// make the process fault its memory in again and again; no OpenGL stack is loaded.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,5 +35,9 @@ describe.skipIf(e2eSkipReason)('Qt runtime', () => {
     // what that did to timer lateness).
     expect(report.flood.reads).toBeGreaterThan(500);
     expect(report.flood.faultsPerRead).toBeLessThan(2.5);
+    // No OpenGL stack for an app that paints with QPainter (Mesa and LLVM were ~60 MB of RSS),
+    // and the setting that keeps it out does not reach the processes the app starts.
+    expect(report.glLibrariesMapped).toBe(0);
+    expect(report.glSettingInherited).toBeNull();
   });
 });

@@ -89,3 +89,5 @@ registerGroup('sessions', 'list, watch, read, send to, spawn, run, wait for, foc
 registerGroup('notify', 'show a desktop notification that brings you back to this session when clicked', () => require('./notify').run);
 registerGroup('hooks', 'install, remove or check the status hooks in each agent\'s own config (live agent status)', () => require('./hooks').run);
 registerGroup('agents', 'list the agents Termio knows and validate agent manifests', () => require('./agents').run);
+registerGroup('host', 'the session host: status, stop, start, and sessions that outlive any window', () => require('./host').run);
+registerGroup('attach', 'show a session of the session host in this terminal (detach with Ctrl-])', () => require('./attach').run);

@@ -48,7 +48,13 @@ export function startQtRuntime(appName = 'termio'): QtRuntime {
   const shim = mod.exports;
   // Qt takes its WM_CLASS and application name from argv[0].
   shim.setArgs([appName]);
+  // Termio paints with QPainter only. Without this Qt's xcb plugin loads GLX, and with it Mesa
+  // and LLVM: about 60 MB of a ~195 MB window. Qt reads it once, while NodeGUI creates the
+  // QApplication; it is removed again so the shells Termio starts do not inherit it.
+  const glChoice = process.env.QT_XCB_GL_INTEGRATION;
+  if (glChoice === undefined) process.env.QT_XCB_GL_INTEGRATION = 'none';
   require('@nodegui/nodegui');
+  if (glChoice === undefined) delete process.env.QT_XCB_GL_INTEGRATION;
   shim.start();
   current = { kind: 'qodeshim', stop: () => shim.stop(), stats: () => shim.stats() };
   return current;

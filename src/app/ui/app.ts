@@ -28,6 +28,8 @@ import { appMenuItems } from './appMenuSpec';
 /** If disposing sessions hangs (a pty that will not die), exit anyway after this long; the
  * issue allows 2 s from SIGTERM to exit, and we leave headroom for process teardown. */
 const QUIT_DEADLINE_MS = 1_500;
+/** TERMIO_TRACE_FRAMES=1 logs every painted frame at debug level (for benchmarks). */
+const TRACE_FRAMES = process.env.TERMIO_TRACE_FRAMES === '1';
 
 export class TermioApp {
   readonly log: Logger;
@@ -280,9 +282,12 @@ export class TermioApp {
       this.appearance,
     );
     this.views.set(r.id, view);
-    view.terminal.onFramePainted(() => {
+    view.terminal.onFramePainted((f) => {
+      // Benchmarks time what a user sees against their own clock: the wall time each frame ends.
+      if (TRACE_FRAMES) this.log.debug('frame painted', { id: r.id, at: +(performance.timeOrigin + f.start + f.paintMs).toFixed(2), ms: +f.paintMs.toFixed(2), rows: f.rows });
       if (this.switchStarted?.id !== r.id) return;
-      this.log.debug('switch painted', { id: r.id, ms: +(performance.now() - this.switchStarted.at).toFixed(2) });
+      const end = performance.now();
+      this.log.debug('switch painted', { id: r.id, ms: +(end - this.switchStarted.at).toFixed(2), at: +(performance.timeOrigin + end).toFixed(2) });
       this.switchStarted = null;
     });
     win.addSession(r.id, view);

@@ -82,6 +82,9 @@ describe('sessions of a Host', () => {
     const r = await host.registry.spawn({ cwd: root });
     if (!r.ok) throw new Error(r.message);
     const session = r.record.session;
+    // Type once the shell shows its prompt: typed ahead, the echo lands before the prompt and the
+    // output shares its line.
+    await waitFor(() => session.screenLines().some((l) => l.startsWith('$')), { what: "the session shell's prompt" });
     session.write('echo "P=$PATH F=$FROM_PROFILE"\r');
     const line = await waitFor(() => session.screenLines().find((l) => l.startsWith('P=')), { what: 'the echoed environment' });
     expect(line).toBe('P=/opt/login-only/bin:/usr/bin:/bin F=token=abc');

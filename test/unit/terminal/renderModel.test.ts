@@ -2,6 +2,7 @@
 // characters, dirty-row tracking, cursor, selection and scrollback position.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Run } from '../../../src/terminal/renderModel';
+import { waitFor } from '../../helpers/waitFor';
 import { createEmulator, type TestEmulator } from './helpers';
 
 let emu: TestEmulator;
@@ -170,5 +171,35 @@ describe('selection', () => {
     emu.model.clearSelection();
     expect(emu.model.update().dirtyRows).toEqual([1]);
     expect(emu.model.hasSelection).toBe(false);
+  });
+});
+
+describe('synchronized output floods', () => {
+  const frameText = (e: TestEmulator) => e.model.update().frame.lines.map((l) => l.text);
+  const redraw = (n: number, rows: number) => `\x1b[?2026h${Array.from({ length: rows }, (_, r) => `\x1b[${r + 1};1Hframe ${n} row ${r}`).join('')}\x1b[?2026l`;
+
+  it('shows the last whole update, not the one the parse stopped inside', async () => {
+    emu = createEmulator(30, 4);
+    // Update 1 whole, then update 2 cut after its first two rows (the rest arrives later).
+    const two = redraw(2, 4);
+    const cut = two.indexOf('\x1b[3;1H');
+    await emu.write(redraw(1, 4) + two.slice(0, cut));
+    expect(frameText(emu)).toEqual(['frame 1 row 0', 'frame 1 row 1', 'frame 1 row 2', 'frame 1 row 3']);
+    await emu.write(two.slice(cut));
+    expect(frameText(emu)).toEqual(['frame 2 row 0', 'frame 2 row 1', 'frame 2 row 2', 'frame 2 row 3']);
+  });
+
+  it('reports the rows the kept frame changed as dirty, once', async () => {
+    emu = createEmulator(30, 4);
+    emu.model.update();
+    // The model keeps at most one such frame per 60 Hz frame interval after its last build.
+    const built = performance.now();
+    await waitFor(() => performance.now() - built > 20);
+    const two = redraw(2, 4);
+    await emu.write(`\x1b[?2026h\x1b[2;1Hchanged\x1b[?2026l${two.slice(0, two.indexOf('\x1b[3;1H'))}`);
+    const first = emu.model.update();
+    expect(first.frame.lines[1]!.text).toBe('changed');
+    expect(first.dirtyRows).toContain(1);
+    expect(emu.model.update().dirtyRows).toEqual([]);
   });
 });

@@ -188,3 +188,23 @@ describe('Session.dispose', () => {
     s.onRender(() => events++).dispose();
   });
 });
+
+describe('Session viewport and find', () => {
+  it('finds text in scrollback and reports where the viewport is as it scrolls', async () => {
+    const s = spawn({ argv: ['/bin/sh', '-c', 'seq 1 100; echo needle; seq 1 50'], cols: 40, rows: 10, scrollback: 1000 });
+    await exitOf(s);
+    const bottom = s.viewport.bottom;
+    expect(s.viewport).toEqual({ top: bottom, bottom, length: bottom + 10, altScreen: false });
+    const matches = s.find('NEEDLE');
+    expect(matches).toHaveLength(1);
+    expect(matches[0]!.start).toEqual({ x: 0, y: 100 });
+    s.scrollLines(-30);
+    expect(s.viewport.top).toBe(bottom - 30);
+  });
+
+  it('says when the alternate screen is showing', async () => {
+    const s = spawn({ argv: ['/bin/sh', '-c', 'printf "\\033[?1049h"; sleep 5'] });
+    await waitFor(() => s.viewport.altScreen, 'the alternate screen');
+    expect(s.viewport.top).toBe(0);
+  });
+});

@@ -1,6 +1,6 @@
-// The terminal view: paints a Session's render model with QPainter and turns Qt input (keys,
-// mouse, wheel, IME, clipboard, focus, resize) into session input. At most once per frame the
-// rows that changed are painted straight into the widget (its backing store keeps the rest).
+// The terminal view: paints a Session's render model through the native grid painter and turns
+// Qt input (keys, mouse, wheel, IME, clipboard, focus, resize) into session input. At most once per
+// frame the rows that changed are painted straight into the widget (its backing store keeps the rest).
 import { performance } from 'node:perf_hooks';
 import {
   CursorShape as QtCursorShape,
@@ -11,7 +11,6 @@ import {
   QInputMethodQueryEvent,
   QKeyEvent,
   QMouseEvent,
-  QPainter,
   QRect,
   QResizeEvent,
   QWheelEvent,
@@ -21,12 +20,15 @@ import {
 } from '@nodegui/nodegui';
 import { Emitter, type Disposable, type Event } from '../../../protocol/events';
 import {
-  darkTheme, findAll, findLinks, nextMatchIndex, rangeRows, type BufferPoint, type BufferRange, type CursorState,
+  darkTheme, findLinks, nextMatchIndex, rangeRows, type BufferPoint, type BufferRange, type CursorState,
   type FindDirection, type Frame, type KeyInput, type MouseButton, type Session, type Theme,
 } from '../../../terminal';
 import { FindBar } from './findBar';
-import { GridPainter, makeCellFonts, type CellFonts, type Highlight } from './gridPainter';
+import { GridOps } from './gridOps';
+import { makeCellFonts, type CellFonts } from './cellFonts';
+import { GridPainter, type Highlight } from './gridPainter';
 import { keyInputFromQt, QtMod } from './keyMapping';
+import { NativeGrid } from './nativeGrid';
 import { openExternal } from '../openExternal';
 import { defaultSettings } from '../../host/settings';
 
@@ -84,6 +86,9 @@ export class TerminalView implements Disposable {
   private theme: Theme;
   private fonts: CellFonts;
   private readonly grid: GridPainter;
+  /** The frame's drawing operations, reused from paint to paint. */
+  private readonly ops = new GridOps();
+  private native: NativeGrid;
   private fontFamily: string;
   private fontSize: number;
   private readonly optionAsMeta: boolean;
@@ -129,6 +134,7 @@ export class TerminalView implements Disposable {
     this.openLink = options.openLink ?? defaultOpenLink;
     this.fonts = makeCellFonts(this.fontFamily, this.fontSize);
     this.grid = new GridPainter(this.fonts, this.theme);
+    this.native = new NativeGrid(this.fontFamily, this.fontSize, this.fonts);
 
     const w = new QWidget();
     this.widget = w;
@@ -177,6 +183,7 @@ export class TerminalView implements Disposable {
     this.fontSize = size;
     this.fonts = makeCellFonts(family, size);
     this.grid.setFonts(this.fonts);
+    this.native = new NativeGrid(family, size, this.fonts);
     this.widget.setMinimumSize(Math.ceil(this.fonts.cellW * 2), this.fonts.cellH);
     this.fitSessionToWidget();
     this.invalidate();
@@ -269,31 +276,27 @@ export class TerminalView implements Disposable {
   }
 
   private handlePaint(): void {
-    const painter = new QPainter(this.widget);
-    try {
-      const width = this.widget.width();
-      const height = this.widget.height();
-      this.dpr = this.widget.devicePixelRatioF() || 1;
-      if (this.bellFlash) {
-        painter.fillRect(0, 0, width, height, this.grid.color(this.theme.foreground));
-        return;
-      }
+    const width = this.widget.width();
+    const height = this.widget.height();
+    this.dpr = this.widget.devicePixelRatioF() || 1;
+    const ops = this.ops;
+    ops.reset();
+    if (this.bellFlash) {
+      ops.fill(0, 0, width, height, this.theme.foreground);
+    } else if (!this.lastFrame) {
+      // Before the first frame there is nothing to show but the background (the first frame is
+      // scheduled by the constructor).
+      ops.fill(0, 0, width, height, this.theme.background);
+    } else {
       // Anything but our own repaint (expose, resize, show) paints every row: what the window
       // system shows of the widget may be stale.
       const partial = this.ownRepaint && !this.fullRedraw;
       const state = { focused: this.focused, blinkOn: this.blinkOn, preedit: this.preedit, highlights: this.visibleHighlights() };
-      // Before the first frame there is nothing to show but the background (the first frame is
-      // scheduled by the constructor).
-      if (!this.lastFrame) {
-        painter.fillRect(0, 0, width, height, this.grid.color(this.theme.background));
-        return;
-      }
-      this.grid.paint(painter, this.lastFrame, partial ? this.pendingRows : 'all', width, height, state);
+      this.grid.paint(ops, this.lastFrame, partial ? this.pendingRows : 'all', width, height, state);
       this.pendingRows.clear();
       this.fullRedraw = false;
-    } finally {
-      painter.end();
     }
+    this.native.paintWidget(this.widget, ops);
   }
 
   // ---- find in scrollback ----------------------------------------------------------------
@@ -330,14 +333,14 @@ export class TerminalView implements Disposable {
    */
   private search(step: FindDirection | 'start' | 'refresh'): void {
     const query = this.findBar?.query ?? '';
-    const buf = this.session.emulator.buffer.active;
+    const view = this.session.viewport;
     const previous = this.matches[this.currentMatch]?.start ?? null;
-    this.matches = findAll(buf, this.session.cols, query);
+    this.matches = this.session.find(query);
     if (step === 'refresh') {
       const same = previous ? this.matches.findIndex((m) => m.start.x === previous.x && m.start.y === previous.y) : -1;
       this.currentMatch = same >= 0 ? same : Math.min(this.currentMatch, this.matches.length - 1);
     } else {
-      const bottom: BufferPoint = { x: this.session.cols, y: buf.viewportY + this.session.rows - 1 };
+      const bottom: BufferPoint = { x: this.session.cols, y: view.top + this.session.rows - 1 };
       const from = step === 'start' || !previous ? bottom : previous;
       this.currentMatch = nextMatchIndex(this.matches, from, step === 'start' ? 'up' : step);
       const m = this.matches[this.currentMatch];
@@ -350,11 +353,11 @@ export class TerminalView implements Disposable {
 
   /** Scrolls so the match is on screen (about a third from the top), unless it already is. */
   private reveal(m: BufferRange): void {
-    const buf = this.session.emulator.buffer.active;
+    const view = this.session.viewport;
     const rows = this.session.rows;
-    if (m.start.y >= buf.viewportY && m.end.y < buf.viewportY + rows) return;
-    const target = Math.max(0, Math.min(buf.baseY, m.start.y - Math.floor(rows / 3)));
-    this.session.scrollLines(target - buf.viewportY);
+    if (m.start.y >= view.top && m.end.y < view.top + rows) return;
+    const target = Math.max(0, Math.min(view.bottom, m.start.y - Math.floor(rows / 3)));
+    this.session.scrollLines(target - view.top);
   }
 
   private scheduleFindRefresh(): void {
@@ -368,7 +371,7 @@ export class TerminalView implements Disposable {
   /** Matches on the viewport's rows, the current one marked. */
   private visibleHighlights(): Highlight[] {
     if (this.matches.length === 0) return [];
-    const top = this.session.emulator.buffer.active.viewportY;
+    const top = this.session.viewport.top;
     const rows = this.session.rows;
     const out: Highlight[] = [];
     for (let i = 0; i < this.matches.length; i++) {
@@ -483,7 +486,7 @@ export class TerminalView implements Disposable {
     }
     if (isMac && k.meta && (k.key === 'ArrowUp' || k.key === 'ArrowDown' || k.key === 'Home' || k.key === 'End')) {
       if (k.key === 'End' || k.key === 'ArrowDown') this.session.scrollToBottom();
-      else this.session.scrollLines(-this.session.emulator.buffer.active.length);
+      else this.session.scrollLines(-this.session.viewport.length);
       return true;
     }
     return false;
@@ -626,7 +629,7 @@ export class TerminalView implements Disposable {
       for (let i = 0; i < Math.abs(notches); i++) this.session.sendMouse({ kind: 'wheel', button, col, row, ...this.mouseMods(mods) });
       return;
     }
-    if (this.session.emulator.buffer.active.type === 'alternate') {
+    if (this.session.viewport.altScreen) {
       // Full-screen apps without mouse support (less, man) scroll with arrow keys.
       const key = notches > 0 ? 'ArrowUp' : 'ArrowDown';
       for (let i = 0; i < Math.abs(notches) * WHEEL_LINES; i++) this.session.sendKey({ key });

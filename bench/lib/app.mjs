@@ -1,0 +1,64 @@
+// The real Termio app for a benchmark: started from dist/ in a temporary HOME on a given X
+// display, driven through the termio CLI and xdotool, observed through its debug log.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const termio = join(root, 'bin', 'termio');
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+export class App {
+  constructor(display, home, extraEnv = {}) {
+    this.home = home;
+    this.env = {
+      PATH: `${join(home, 'bin')}:${process.env.PATH}`,
+      HOME: home,
+      TERMIO_HOME: join(home, '.termio'),
+      DISPLAY: display,
+      SHELL: '/bin/sh',
+      XDG_RUNTIME_DIR: home,
+      TERMIO_LOG_LEVEL: 'debug',
+      DBUS_SESSION_BUS_ADDRESS: 'disabled:',
+      LANG: 'C.UTF-8',
+      ...extraEnv,
+    };
+    mkdirSync(join(home, '.termio', 'config'), { recursive: true });
+    writeFileSync(join(home, '.termio', 'config', 'settings.json'), '{ "welcomeShown": true }');
+  }
+  start() {
+    this.proc = spawn(process.execPath, [join(root, 'dist', 'app', 'main.js')], { env: this.env, stdio: 'ignore' });
+    this.exited = new Promise((r) => this.proc.once('exit', r));
+  }
+  log() {
+    try {
+      return readFileSync(join(this.home, '.termio', 'logs', 'termio.log'), 'utf8');
+    } catch {
+      return '';
+    }
+  }
+  entries(msg) {
+    return this.log().split('\n').filter((l) => l.includes(` ${msg} {`)).map((l) => JSON.parse(l.slice(l.indexOf('{'))));
+  }
+  async waitFor(check, what, timeout = 30_000) {
+    const t0 = Date.now();
+    for (;;) {
+      const v = check();
+      if (v) return v;
+      if (Date.now() - t0 > timeout) throw new Error(`timed out waiting for ${what}`);
+      await sleep(20);
+    }
+  }
+  cli(...args) {
+    return spawnSync(termio, args, { env: this.env, encoding: 'utf8' });
+  }
+  xdotool(...args) {
+    return spawnSync('xdotool', args, { env: this.env, encoding: 'utf8' }).stdout.trim();
+  }
+  async stop() {
+    this.proc.kill('SIGTERM');
+    await this.exited;
+  }
+}
+

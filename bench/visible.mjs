@@ -1,0 +1,238 @@
+#!/usr/bin/env node
+// What a user feels, measured on the real app in a private Xvfb with the session visible. Each
+// figure is printed beside a reference measured in the same run, interleaved with it:
+//  - throughput of each corpus (ls -lR /usr, seq, CJK/emoji/combining, truecolor, TUI redraw),
+//    timed inside the session by the shell itself, vs raw node-pty + @xterm/headless at the same
+//    size (target ≥ 0.9×), and frames painted per second meanwhile (target ≥ 50);
+//  - key press → painted echo through the X input path (xdotool into the window) vs xdotool's own
+//    time to send the key (targets p50 ≤ 5 ms, p99 ≤ 16 ms);
+//  - Ctrl-C under a `yes` flood → last frame painted, 20 samples (p50/p99) vs Ctrl-C into the
+//    same flood through raw node-pty + @xterm/headless;
+//  - idle CPU with 10 shells, the visible one with a blinking cursor, vs the same with a steady
+//    cursor (target < 1 % of a core).
+// Run after `npm run build`: node bench/visible.mjs [--runs 3]
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App } from './lib/app.mjs';
+import { writeCorpora } from './lib/corpora.mjs';
+import { rawTerminalRun } from './lib/rawTerminal.mjs';
+import { wallNow as now, xkey } from './lib/xkey.mjs';
+import { startXvfb } from './lib/xvfb.mjs';
+
+const require = createRequire(import.meta.url);
+const args = process.argv.slice(2);
+/** Runs per corpus and side (median); 3 keeps the whole bench within a few minutes on 2 cores. */
+const RUNS = args.includes('--runs') ? Number(args[args.indexOf('--runs') + 1]) : 3;
+/** Ctrl-C samples, as the issue asks. */
+const CTRL_C_SAMPLES = 20;
+/** Key samples per side. */
+const KEY_SAMPLES = 40;
+/** Seconds of idle CPU measured per side. */
+const IDLE_SECONDS = 10;
+const CLK_TCK = 100; // Linux USER_HZ: /proc/<pid>/stat counts CPU time in 1/100 s
+/** Output stops for this long: the flood is over and the last frame is painted. */
+const QUIET_MS = 300;
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
+const pct = (a, p) => [...a].sort((x, y) => x - y)[Math.min(a.length - 1, Math.floor((a.length * p) / 100))];
+const f1 = (n) => n.toFixed(1);
+const f2 = (n) => n.toFixed(2);
+const miss = (ok) => (ok ? 'ok' : 'MISSED');
+
+const work = mkdtempSync(join(tmpdir(), 'termio-bench-visible-'));
+process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+// Runs a command and writes its wall time in µs, measured by the shell around it, to a file.
+const timed = join(work, 'timed.sh');
+writeFileSync(timed, 's=$(date +%s%N); out=$1; shift; "$@"; e=$(date +%s%N); echo $(( (e - s) / 1000 )) > "$out.tmp"; mv "$out.tmp" "$out"\n');
+const shq = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+function cpuTicks(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(f[11]) + Number(f[12]); // utime + stime
+}
+
+async function until(check, what, timeout = 120_000) {
+  const t0 = Date.now();
+  for (;;) {
+    const v = check();
+    if (v) return v;
+    if (Date.now() - t0 > timeout) throw new Error(`timed out waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
+/** The reference at the app's grid size, timed by the same shell wrapper as the app's runs. */
+async function rawRun(argv, cols, rows, out) {
+  const { bytes } = await rawTerminalRun(['/bin/sh', timed, out, ...argv], { cols, rows, cwd: work });
+  return { us: Number(readFileSync(out, 'utf8')), bytes };
+}
+
+async function openApp(display, extraEnv = {}) {
+  const home = mkdtempSync(join(work, 'home-'));
+  const app = new App(display, home, { TERMIO_TRACE_FRAMES: '1', ...extraEnv });
+  app.start();
+  await app.waitFor(() => app.cli('sessions', 'list').status === 0, 'the app');
+  const win = await app.waitFor(() => app.xdotool('search', '--onlyvisible', '--name', '^Termio$').split('\n')[0], 'the window');
+  // The size of the display: the terminal gets about 125 columns, as in the issue's figures.
+  app.xdotool('windowsize', '--sync', win, '1400', '900');
+  return { app, home, win };
+}
+
+async function shell(app, home) {
+  const id = app.cli('sessions', 'spawn', '--cwd', home).stdout.trim();
+  await app.waitFor(() => /[$#] ?$/m.test(app.cli('sessions', 'read', id).stdout), 'the prompt');
+  app.cli('sessions', 'focus', id);
+  return id;
+}
+
+function frames(app, id, from, to = Infinity) {
+  return app.entries('frame painted').filter((f) => f.id === id && f.at >= from && f.at <= to);
+}
+
+async function throughput(display) {
+  const { app, home } = await openApp(display);
+  const id = await shell(app, home);
+  const { cols, rows } = JSON.parse(app.cli('sessions', 'read', id, '--json').stdout);
+  console.log(`Throughput, the session visible in the app (${cols}×${rows}) vs raw node-pty + @xterm/headless at the same size; median of ${RUNS}`);
+  console.log('  corpus             MB    raw MB/s   app MB/s   ratio   frames/s in the app   targets ≥ 0.9×, ≥ 50 fps');
+  let n = 0;
+  for (const c of writeCorpora(work)) {
+    const raw = [];
+    const vis = [];
+    const fps = [];
+    let mb = 0;
+    for (let i = 0; i < RUNS; i++) {
+      const r = await rawRun(c.argv, cols, rows, join(work, `raw-${n}`));
+      mb = r.bytes / 1e6;
+      raw.push(mb / (r.us / 1e6));
+      const out = join(work, `app-${n++}`);
+      const t0 = now();
+      app.cli('sessions', 'send', id, `clear; sh ${shq(timed)} ${shq(out)} ${c.argv.map(shq).join(' ')}`, '--enter');
+      await until(() => existsSync(out), `${c.name} in the app`);
+      const us = Number(readFileSync(out, 'utf8'));
+      vis.push(mb / (us / 1e6));
+      // Frames painted while the corpus ran (the last 0.1 s of the run's window is its tail).
+      const f = frames(app, id, t0, now());
+      const span = f.length > 1 ? (f[f.length - 1].at - f[0].at) / 1000 : 0;
+      fps.push(span > 0 ? (f.length - 1) / span : 0);
+      await sleep(QUIET_MS);
+    }
+    const ratio = median(vis) / median(raw);
+    console.log(`  ${c.name.padEnd(16)} ${f1(mb).padStart(5)}   ${f1(median(raw)).padStart(8)}   ${f1(median(vis)).padStart(8)}   ${f2(ratio).padStart(5)}   ${f1(median(fps)).padStart(8)}              ${miss(ratio >= 0.9)} / ${miss(median(fps) >= 50)}`);
+  }
+  await app.stop();
+}
+
+async function keyEcho(display) {
+  const { app, home, win } = await openApp(display);
+  const id = await shell(app, home);
+  spawnSync('xdotool', ['windowfocus', '--sync', win], { env: { ...process.env, DISPLAY: display } });
+  await sleep(200);
+  const echo = [];
+  const ref = [];
+  for (let i = 0; i < KEY_SAMPLES; i++) {
+    const k = xkey(display, String.fromCharCode(97 + (i % 26)));
+    const f = await until(() => frames(app, id, k.sentAt)[0], 'the echo painted', 5_000);
+    echo.push(f.at - k.sentAt);
+    ref.push(k.doneAt - k.sentAt);
+    if (i % 20 === 19) xkey(display, 'ctrl+u');
+    await sleep(30);
+  }
+  await app.stop();
+  const ok = median(echo) <= 5 && pct(echo, 99) <= 16;
+  console.log(`Key → painted echo through X (xdotool key into the window, bash):  p50 ${f2(median(echo))} ms, p99 ${f2(pct(echo, 99))} ms   targets p50 ≤ 5, p99 ≤ 16   ${miss(ok)}`);
+  console.log(`  xdotool's own time to send each of those keys (start-up + X round trip): p50 ${f2(median(ref))} ms, p99 ${f2(pct(ref, 99))} ms (reference)`);
+}
+
+/** Ctrl-C into `yes` through raw node-pty + @xterm/headless: until output stops. */
+async function rawCtrlC(cols, rows) {
+  const pty = require('node-pty');
+  const { Terminal } = require('@xterm/headless');
+  const term = new Terminal({ cols, rows, scrollback: 10_000, allowProposedApi: true });
+  const p = pty.spawn('/bin/bash', ['--norc', '-i'], { cols, rows, cwd: work, env: { ...process.env, TERM: 'xterm-256color', PS1: '$ ' }, encoding: null });
+  let last = now();
+  p.onData((d) => {
+    last = now();
+    term.write(d);
+  });
+  await sleep(300);
+  const out = [];
+  for (let i = 0; i < CTRL_C_SAMPLES; i++) {
+    p.write('yes\r');
+    await sleep(300);
+    const t0 = now();
+    p.write('\x03');
+    await until(() => now() - last > QUIET_MS && last > t0, 'yes to stop (raw)');
+    await new Promise((r) => term.write('', r));
+    out.push(last - t0);
+  }
+  p.kill();
+  term.dispose();
+  return out;
+}
+
+async function ctrlC(display) {
+  const { app, home, win } = await openApp(display);
+  const id = await shell(app, home);
+  const { cols, rows } = JSON.parse(app.cli('sessions', 'read', id, '--json').stdout);
+  const env = { ...process.env, DISPLAY: display };
+  spawnSync('xdotool', ['windowfocus', '--sync', win], { env });
+  const stops = [];
+  const fps = [];
+  for (let i = 0; i < CTRL_C_SAMPLES; i++) {
+    app.cli('sessions', 'send', id, 'yes', '--enter');
+    await sleep(300);
+    const t0 = xkey(display, 'ctrl+c').sentAt;
+    // The prompt is back when the frames stop; the last one painted it.
+    const last = await until(() => {
+      const f = frames(app, id, t0);
+      const end = f[f.length - 1];
+      return end && now() - end.at > QUIET_MS ? end : null;
+    }, 'yes to stop', 10_000);
+    stops.push(last.at - t0);
+    const flood = frames(app, id, t0 - 300, t0);
+    fps.push(flood.length / 0.3);
+  }
+  const screen = app.cli('sessions', 'read', id, '--lines', '1').stdout.trim();
+  await app.stop();
+  const raw = await rawCtrlC(cols, rows);
+  console.log(`Ctrl-C under \`yes\` (xdotool ctrl+c, ${CTRL_C_SAMPLES} samples) → last frame painted: p50 ${f1(median(stops))} ms, p99 ${f1(pct(stops, 99))} ms; ${f1(median(fps))} frames/s during the flood; last line "${screen}"`);
+  console.log(`  raw node-pty + @xterm/headless, Ctrl-C written into the same flood → output stops: p50 ${f1(median(raw))} ms, p99 ${f1(pct(raw, 99))} ms (reference)`);
+}
+
+async function idleCpu(display, blinking) {
+  const { app, home, win } = await openApp(display);
+  let id = '';
+  for (let i = 0; i < 10; i++) id = await shell(app, home);
+  // DECSCUSR 1 (blinking block) or 2 (steady block), sent by the shell itself, then a clear screen.
+  app.cli('sessions', 'send', id, `printf '\\033[${blinking ? 1 : 2} q'; clear`, '--enter');
+  spawnSync('xdotool', ['windowfocus', '--sync', win], { env: { ...process.env, DISPLAY: display } });
+  await sleep(2000);
+  const t0 = cpuTicks(app.proc.pid);
+  const w0 = Date.now();
+  await sleep(IDLE_SECONDS * 1000);
+  const cpu = (100 * (cpuTicks(app.proc.pid) - t0)) / CLK_TCK / ((Date.now() - w0) / 1000);
+  const painted = frames(app, id, w0).length;
+  await app.stop();
+  return { cpu, painted };
+}
+
+const x = process.env.DISPLAY ? null : await startXvfb('1400x900x24');
+const display = process.env.DISPLAY ?? x.display;
+try {
+  console.log('What a user feels (real app, private Xvfb, 2 shared cores: compare each figure with its reference)');
+  await throughput(display);
+  await keyEcho(display);
+  await ctrlC(display);
+  const blink = await idleCpu(display, true);
+  const steady = await idleCpu(display, false);
+  console.log(`Idle CPU, 10 shells, the visible one blinking (${blink.painted} frames in ${IDLE_SECONDS} s): ${f2(blink.cpu)} % of a core   target < 1 %   ${miss(blink.cpu < 1)}`);
+  console.log(`  the same with a steady cursor (${steady.painted} frames): ${f2(steady.cpu)} % of a core (reference)`);
+} finally {
+  x?.stop();
+}

@@ -1,0 +1,534 @@
+// gridpaint: paints a terminal frame, encoded as drawing operations, onto a QWidget or an image.
+// Qt lays out each character once (shaping, font fallback); frames draw the cached glyphs with one
+// QGlyphRun per font and colour, so a cell costs the same in any script. Emoji are cached pictures.
+#include <node_api.h>
+
+#include <QColor>
+#include <QFont>
+#include <QGlyphRun>
+#include <QGuiApplication>
+#include <QHash>
+#include <QImage>
+#include <QPainter>
+#include <QPen>
+#include <QPixmap>
+#include <QRawFont>
+#include <QTextLayout>
+#include <QWidget>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+namespace {
+
+// Operation codes and their int32 operands; the TypeScript encoder (gridOps.ts) writes the same.
+enum Op : int32_t {
+  kFill = 1,     // x y w h rgb                      (logical pixels)
+  kText = 2,     // col row cellWidth font rgb start len: one UTF-16 unit per character
+  kCluster = 3,  // col row cells font rgb start len: one character of any length
+  kLine = 4,     // x1 y1 x2 y2 width rgb
+  kArc = 5,      // x y w h startAngle16 spanAngle16 width rgb
+  kFlush = 6,    // draws the text queued so far (what follows paints over it)
+  kString = 7,   // col row font rgb start len: free text laid out by Qt (IME pre-edit)
+};
+constexpr int kOperands[] = {0, 5, 7, 7, 6, 8, 0, 6};
+constexpr int kSlots = 4;  // regular, bold, italic, bold italic
+constexpr int kAsciiEnd = 128;
+// Distinct characters kept before the cache starts over: a screen holds at most a few thousand,
+// and an entry is a few dozen bytes (a colour glyph a few KB).
+constexpr size_t kMaxEntries = 20000;
+
+struct Glyph {
+  int font;  // index into Painter::rawFonts
+  quint32 index;
+  QPointF offset;  // from the cell's left edge on the baseline
+};
+
+struct Entry {
+  std::vector<Glyph> glyphs;
+  bool colour = false;
+  double advance = 0;
+  double lineAscent = 0;
+  double lineHeight = 0;
+  QPixmap pixmap;    // colour glyphs: rasterised once, fitted to the cells
+  QPointF pixmapAt;  // its offset from the cell's top-left corner
+  int pixmapCells = 0;
+};
+
+struct QStringHash {
+  size_t operator()(const QString& s) const { return qHash(s); }
+};
+
+struct Batch {
+  QList<quint32> indexes;
+  QList<QPointF> positions;
+  int font = 0;
+  QRgb rgb = 0;
+};
+
+class Painter {
+ public:
+  Painter(const QString& family, double pointSize, double cellW, int cellH, int ascent)
+      : cellW_(cellW), cellH_(cellH), ascent_(ascent) {
+    for (int s = 0; s < kSlots; s++) {
+      fonts_[s] = QFont(family);
+      fonts_[s].setPointSizeF(pointSize);
+      fonts_[s].setBold(s & 1);
+      fonts_[s].setItalic(s & 2);
+    }
+  }
+
+  void paint(QPainter& p, double dpr, const int32_t* ops, size_t count, const QString& text) {
+    if (dpr != dpr_ || entries_ > kMaxEntries) reset(dpr);
+    size_t i = 0;
+    while (i < count) {
+      const int32_t op = ops[i];
+      if (op < kFill || op > kString || i + 1 + kOperands[op] > count) return;  // checked by the caller
+      const int32_t* a = ops + i + 1;
+      switch (op) {
+        case kFill:
+          p.fillRect(a[0], a[1], a[2], a[3], QColor(qRgb(a[4] >> 16 & 0xff, a[4] >> 8 & 0xff, a[4] & 0xff)));
+          break;
+        case kText:
+          for (int32_t k = 0; k < a[6]; k++) {
+            const ushort u = text.at(a[5] + k).unicode();
+            if (u == ' ') continue;
+            const Entry& e = u < kAsciiEnd ? ascii(a[3], u) : single(a[3], u, a[2]);
+            queue(e, a[0] + k * a[2], a[1], a[2], a[4]);
+          }
+          break;
+        case kCluster: {
+          // One code point (an astral emoji is two UTF-16 units) is looked up without a string.
+          const QChar first = text.at(a[5]);
+          if (a[6] == 1) {
+            queue(single(a[3], first.unicode(), a[2]), a[0], a[1], a[2], a[4]);
+          } else if (a[6] == 2 && first.isHighSurrogate() && text.at(a[5] + 1).isLowSurrogate()) {
+            queue(single(a[3], QChar::surrogateToUcs4(first, text.at(a[5] + 1)), a[2]), a[0], a[1], a[2], a[4]);
+          } else {
+            queue(cluster(a[3], text.mid(a[5], a[6]), a[2]), a[0], a[1], a[2], a[4]);
+          }
+          break;
+        }
+        case kLine: {
+          QPen pen(colour(a[5]));
+          pen.setWidth(a[4]);
+          p.setPen(pen);
+          p.drawLine(a[0], a[1], a[2], a[3]);
+          break;
+        }
+        case kArc: {
+          QPen pen(colour(a[7]));
+          pen.setWidth(a[6]);
+          p.setPen(pen);
+          p.drawArc(a[0], a[1], a[2], a[3], a[4], a[5]);
+          break;
+        }
+        case kFlush:
+          flush(p);
+          break;
+        case kString:
+          flush(p);
+          p.setFont(fonts_[a[2] & 3]);
+          p.setPen(colour(a[3]));
+          p.drawText(QPointF(a[0] * cellW_, a[1] * cellH_ + ascent_), text.mid(a[4], a[5]));
+          break;
+      }
+      i += 1 + kOperands[op];
+    }
+    flush(p);
+  }
+
+  size_t cachedEntries() const { return entries_; }
+
+ private:
+  static QColor colour(int32_t rgb) { return QColor(qRgb(rgb >> 16 & 0xff, rgb >> 8 & 0xff, rgb & 0xff)); }
+
+  void reset(double dpr) {
+    dpr_ = dpr;
+    for (auto& slot : ascii_) for (auto& e : slot) e.reset();
+    for (auto& m : singles_) m.clear();
+    for (auto& m : clusters_) m.clear();
+    entries_ = 0;
+  }
+
+  const Entry& ascii(int slot, ushort u) {
+    auto& e = ascii_[slot & 3][u];
+    if (!e) e = build(slot, QString(QChar(u)), 1);
+    return *e;
+  }
+
+  // A character's width never changes, so its cell count can pick the font it is built with.
+  const Entry& single(int slot, char32_t cp, int cells) {
+    auto& m = singles_[slot & 3];
+    auto it = m.find(cp);
+    if (it != m.end()) return *it->second;
+    return *(m[cp] = build(slot, QString::fromUcs4(&cp, 1), 0, cells));
+  }
+
+  const Entry& cluster(int slot, const QString& s, int cells) {
+    auto& m = clusters_[slot & 3];
+    auto it = m.find(s);
+    if (it != m.end()) return *it->second;
+    return *(m[s] = build(slot, s, 0, cells));
+  }
+
+  // Wide symbols and pictographs are emoji in a terminal: their colour font comes before the
+  // text fonts that also have a plain glyph for some of them (DejaVu Sans draws U+1F600).
+  static bool prefersEmoji(const QString& s, int cells) {
+    if (cells != 2 || s.isEmpty()) return false;
+    const char32_t cp = s.at(0).isHighSurrogate() && s.size() > 1 ? QChar::surrogateToUcs4(s.at(0), s.at(1)) : s.at(0).unicode();
+    return cp >= 0x1F000 || (cp >= 0x2300 && cp < 0x2C00);
+  }
+
+  int internFont(const QRawFont& f) {
+    for (size_t i = 0; i < rawFonts_.size(); i++) if (rawFonts_[i] == f) return static_cast<int>(i);
+    rawFonts_.push_back(f);
+    return static_cast<int>(rawFonts_.size() - 1);
+  }
+
+  // Lays the character out once with Qt (shaping and font fallback) and keeps its glyphs.
+  std::unique_ptr<Entry> build(int slot, const QString& s, int knownAscii, int cells = 1) {
+    entries_++;
+    auto e = std::make_unique<Entry>();
+    QFont font = fonts_[slot & 3];
+    if (prefersEmoji(s, cells)) {
+      QStringList families{QStringLiteral("Apple Color Emoji"), QStringLiteral("Noto Color Emoji")};
+      families << (font.families().isEmpty() ? QStringList{font.family()} : font.families());
+      font.setFamilies(families);
+    }
+    QTextLayout layout(s, font);
+    layout.setCacheEnabled(false);
+    layout.beginLayout();
+    QTextLine line = layout.createLine();
+    layout.endLayout();
+    if (!line.isValid()) return e;
+    const double ascent = line.ascent();
+    const QList<QGlyphRun> runs = layout.glyphRuns();
+    for (const QGlyphRun& run : runs) {
+      const int font = internFont(run.rawFont());
+      const QList<quint32> idx = run.glyphIndexes();
+      const QList<QPointF> pos = run.positions();
+      for (qsizetype g = 0; g < idx.size(); g++) e->glyphs.push_back({font, idx[g], pos[g] - QPointF(0, ascent)});
+    }
+    e->advance = line.naturalTextWidth();
+    if (!knownAscii && !runs.isEmpty()) {
+      // A glyph drawn in black on transparent that comes out with colour is an emoji bitmap:
+      // keep it as a picture instead of tinting it with the text colour.
+      const QSize size(std::max(1, int(std::ceil(e->advance))), std::max(1, int(std::ceil(line.height()))));
+      QImage img(size, QImage::Format_ARGB32_Premultiplied);
+      img.fill(Qt::transparent);
+      {
+        QPainter ip(&img);
+        ip.setPen(Qt::black);
+        for (const QGlyphRun& run : runs) ip.drawGlyphRun(QPointF(0, 0), run);
+      }
+      bool coloured = false;
+      for (int y = 0; y < img.height() && !coloured; y++) {
+        const QRgb* px = reinterpret_cast<const QRgb*>(img.constScanLine(y));
+        for (int x = 0; x < img.width(); x++) {
+          if ((px[x] & 0xffffff) != 0) {
+            coloured = true;
+            break;
+          }
+        }
+      }
+      if (coloured) {
+        e->colour = true;
+        e->lineAscent = ascent;
+        e->lineHeight = line.height();
+      }
+    }
+    return e;
+  }
+
+  // Colour glyphs become a picture the first time they are drawn, scaled to fit their cells.
+  void rasterise(Entry& e, int cells) {
+    const double boxW = cells * cellW_;
+    const double scale = std::min({1.0, boxW / std::max(1.0, e.advance), cellH_ / std::max(1.0, e.lineHeight)});
+    const QSize natural(std::max(1, int(std::ceil(e.advance * dpr_))), std::max(1, int(std::ceil(e.lineHeight * dpr_))));
+    QImage img(natural, QImage::Format_ARGB32_Premultiplied);
+    img.fill(Qt::transparent);
+    {
+      QPainter ip(&img);
+      ip.scale(dpr_, dpr_);
+      ip.setPen(Qt::black);
+      for (const Glyph& g : e.glyphs) {
+        QGlyphRun run;
+        run.setRawFont(rawFonts_[g.font]);
+        run.setGlyphIndexes({g.index});
+        run.setPositions({g.offset + QPointF(0, e.lineAscent)});
+        ip.drawGlyphRun(QPointF(0, 0), run);
+      }
+    }
+    const double w = e.advance * scale;
+    const double h = e.lineHeight * scale;
+    if (scale < 1.0) {
+      img = img.scaled(std::max(1, int(std::round(w * dpr_))), std::max(1, int(std::round(h * dpr_))), Qt::IgnoreAspectRatio,
+                       Qt::SmoothTransformation);
+    }
+    e.pixmap = QPixmap::fromImage(img);
+    e.pixmap.setDevicePixelRatio(dpr_);
+    e.pixmapAt = QPointF((boxW - w) / 2, (cellH_ - h) / 2);
+    e.pixmapCells = cells;
+  }
+
+  void queue(const Entry& ce, int col, int row, int cells, int32_t rgb) {
+    Entry& e = const_cast<Entry&>(ce);
+    const double x = col * cellW_;
+    const double top = row * cellH_;
+    if (e.colour) {
+      if (e.pixmap.isNull() || e.pixmapCells != cells) rasterise(e, cells);
+      pictures_.push_back({QPointF(x, top) + e.pixmapAt, &e.pixmap});
+      return;
+    }
+    // Glyphs narrower than their two cells (CJK in a fallback font) sit in the middle of them.
+    const double box = cells * cellW_;
+    const double dx = cells > 1 && e.advance < box ? (box - e.advance) / 2 : 0;
+    const QPointF origin(x + dx, top + ascent_);
+    for (const Glyph& g : e.glyphs) {
+      const uint64_t key = (uint64_t(g.font) << 32) | uint32_t(rgb);
+      auto it = batches_.find(key);
+      if (it == batches_.end()) {
+        it = batches_.emplace(key, Batch()).first;
+        it->second.font = g.font;
+        it->second.rgb = qRgb(rgb >> 16 & 0xff, rgb >> 8 & 0xff, rgb & 0xff);
+      }
+      if (it->second.indexes.isEmpty()) used_.push_back(key);
+      it->second.indexes.push_back(g.index);
+      it->second.positions.push_back(origin + g.offset);
+    }
+  }
+
+  void flush(QPainter& p) {
+    for (uint64_t key : used_) {
+      Batch& b = batches_[key];
+      QGlyphRun run;
+      run.setRawFont(rawFonts_[b.font]);
+      run.setGlyphIndexes(b.indexes);
+      run.setPositions(b.positions);
+      p.setPen(QColor(b.rgb));
+      p.drawGlyphRun(QPointF(0, 0), run);
+      run = QGlyphRun();
+      b.indexes.clear();
+      b.positions.clear();
+    }
+    used_.clear();
+    for (auto& [at, pixmap] : pictures_) p.drawPixmap(at, *pixmap);
+    pictures_.clear();
+  }
+
+  QFont fonts_[kSlots];
+  double cellW_;
+  double cellH_;
+  double ascent_;
+  double dpr_ = 0;
+  size_t entries_ = 0;
+  std::vector<QRawFont> rawFonts_;
+  std::unique_ptr<Entry> ascii_[kSlots][kAsciiEnd];
+  std::unordered_map<char32_t, std::unique_ptr<Entry>> singles_[kSlots];
+  std::unordered_map<QString, std::unique_ptr<Entry>, QStringHash> clusters_[kSlots];
+  std::unordered_map<uint64_t, Batch> batches_;
+  std::vector<uint64_t> used_;
+  std::vector<std::pair<QPointF, const QPixmap*>> pictures_;
+};
+
+}  // namespace
+
+// ---- Node bindings ----------------------------------------------------------------------
+
+namespace {
+
+#define CHECK(call)                                                       \
+  do {                                                                    \
+    if ((call) != napi_ok) {                                              \
+      napi_throw_error(env, nullptr, "gridpaint: N-API call failed: " #call); \
+      return nullptr;                                                     \
+    }                                                                     \
+  } while (0)
+
+napi_value fail(napi_env env, const std::string& msg) {
+  napi_throw_error(env, nullptr, ("gridpaint: " + msg).c_str());
+  return nullptr;
+}
+
+bool getString(napi_env env, napi_value v, QString& out) {
+  size_t len = 0;
+  if (napi_get_value_string_utf16(env, v, nullptr, 0, &len) != napi_ok) return false;
+  // An empty QString's data() is a shared read-only buffer: N-API's terminator must not go there.
+  if (len == 0) {
+    out.clear();
+    return true;
+  }
+  out.resize(static_cast<qsizetype>(len));
+  return napi_get_value_string_utf16(env, v, reinterpret_cast<char16_t*>(out.data()), len + 1, &len) == napi_ok;
+}
+
+double getNumber(napi_env env, napi_value v, bool& ok) {
+  double d = 0;
+  if (napi_get_value_double(env, v, &d) != napi_ok) ok = false;
+  return d;
+}
+
+Painter* getPainter(napi_env env, napi_value v) {
+  void* data = nullptr;
+  if (napi_get_value_external(env, v, &data) != napi_ok) return nullptr;
+  return static_cast<Painter*>(data);
+}
+
+// The frame arguments shared by both paint calls: ops (Int32Array), how many of its ints are used,
+// and the text they index. Every operation is checked before anything is painted.
+struct FrameArgs {
+  const int32_t* ops = nullptr;
+  size_t count = 0;
+  QString text;
+};
+
+bool getFrame(napi_env env, napi_value* argv, FrameArgs& f) {
+  bool isTyped = false;
+  napi_is_typedarray(env, argv[0], &isTyped);
+  if (!isTyped) return fail(env, "ops must be an Int32Array"), false;
+  napi_typedarray_type type;
+  size_t length = 0;
+  void* data = nullptr;
+  napi_get_typedarray_info(env, argv[0], &type, &length, &data, nullptr, nullptr);
+  if (type != napi_int32_array) return fail(env, "ops must be an Int32Array"), false;
+  bool ok = true;
+  const double count = getNumber(env, argv[1], ok);
+  if (!ok || count < 0 || count > length || count != std::floor(count)) {
+    return fail(env, "op count " + QString::number(count).toStdString() + " is outside the ops array (" + std::to_string(length) + ")"), false;
+  }
+  if (!getString(env, argv[2], f.text)) return fail(env, "text must be a string"), false;
+  f.ops = static_cast<const int32_t*>(data);
+  f.count = static_cast<size_t>(count);
+  const qsizetype textLen = f.text.size();
+  for (size_t i = 0; i < f.count;) {
+    const int32_t op = f.ops[i];
+    if (op < kFill || op > kString) return fail(env, "unknown op " + std::to_string(op) + " at " + std::to_string(i)), false;
+    if (i + 1 + kOperands[op] > f.count) return fail(env, "op " + std::to_string(op) + " at " + std::to_string(i) + " is cut off"), false;
+    const int32_t* a = f.ops + i + 1;
+    int startAt = op == kText || op == kCluster ? 5 : op == kString ? 4 : -1;
+    if (startAt >= 0 && (a[startAt] < 0 || a[startAt + 1] < 0 || a[startAt] + a[startAt + 1] > textLen)) {
+      return fail(env, "op " + std::to_string(op) + " at " + std::to_string(i) + " reads text outside the string"), false;
+    }
+    if (op == kText && (a[2] < 1 || a[2] > 2)) return fail(env, "text op at " + std::to_string(i) + " has cell width " + std::to_string(a[2])), false;
+    if (op == kText) {
+      for (int32_t k = 0; k < a[6]; k++) {
+        if (f.text.at(a[5] + k).isSurrogate()) return fail(env, "text op at " + std::to_string(i) + " holds a surrogate (use a cluster op)"), false;
+      }
+    }
+    i += 1 + kOperands[op];
+  }
+  return true;
+}
+
+// Reads exactly `n` arguments and the painter in the first one; throws with `usage` otherwise.
+Painter* painterCall(napi_env env, napi_callback_info info, size_t n, napi_value* argv, const char* usage) {
+  size_t argc = n;
+  if (napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr) != napi_ok || argc < n) {
+    fail(env, std::string(usage) + " takes " + std::to_string(n) + " arguments");
+    return nullptr;
+  }
+  Painter* painter = getPainter(env, argv[0]);
+  if (!painter) fail(env, std::string(usage) + ": the first argument is not a painter from create()");
+  return painter;
+}
+
+bool haveApp(napi_env env) {
+  if (QCoreApplication::instance() && qobject_cast<QGuiApplication*>(QCoreApplication::instance())) return true;
+  fail(env, "needs a QApplication (load NodeGUI first)");
+  return false;
+}
+
+// create(family, pointSize, cellW, cellH, ascent) -> painter handle
+napi_value Create(napi_env env, napi_callback_info info) {
+  size_t argc = 5;
+  napi_value argv[5];
+  CHECK(napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr));
+  if (argc < 5) return fail(env, "create(family, pointSize, cellW, cellH, ascent) takes 5 arguments");
+  if (!haveApp(env)) return nullptr;
+  QString family;
+  if (!getString(env, argv[0], family)) return fail(env, "family must be a string");
+  bool ok = true;
+  const double size = getNumber(env, argv[1], ok);
+  const double cellW = getNumber(env, argv[2], ok);
+  const double cellH = getNumber(env, argv[3], ok);
+  const double ascent = getNumber(env, argv[4], ok);
+  if (!ok || !(size > 0) || !(cellW > 0) || !(cellH >= 1)) return fail(env, "point size and cell size must be positive numbers");
+  auto* p = new Painter(family, size, cellW, static_cast<int>(cellH), static_cast<int>(ascent));
+  napi_value out;
+  CHECK(napi_create_external(env, p, [](napi_env, void* data, void*) { delete static_cast<Painter*>(data); }, nullptr, &out));
+  return out;
+}
+
+// paintWidget(painter, widget external QObject, ops, count, text): call from the widget's paint event.
+napi_value PaintWidget(napi_env env, napi_callback_info info) {
+  napi_value argv[5];
+  Painter* painter = painterCall(env, info, 5, argv, "paintWidget(painter, widget, ops, count, text)");
+  if (!painter) return nullptr;
+  void* obj = nullptr;
+  if (napi_get_value_external(env, argv[1], &obj) != napi_ok) return fail(env, "widget must be widget.native.__external_qobject__()");
+  QWidget* widget = qobject_cast<QWidget*>(static_cast<QObject*>(obj));
+  if (!widget) return fail(env, "the external is not a QWidget");
+  FrameArgs f;
+  if (!getFrame(env, argv + 2, f)) return nullptr;
+  QPainter p(widget);
+  painter->paint(p, widget->devicePixelRatioF(), f.ops, f.count, f.text);
+  return nullptr;
+}
+
+// paintImage(painter, width, height, dpr, ops, count, text) -> ArrayBuffer of 32-bit 0xAARRGGBB
+// pixels, (width × dpr) × (height × dpr): the same painting offscreen, for tests and benchmarks.
+napi_value PaintImage(napi_env env, napi_callback_info info) {
+  napi_value argv[7];
+  Painter* painter = painterCall(env, info, 7, argv, "paintImage(painter, width, height, dpr, ops, count, text)");
+  if (!painter) return nullptr;
+  bool ok = true;
+  const double w = getNumber(env, argv[1], ok);
+  const double h = getNumber(env, argv[2], ok);
+  const double dpr = getNumber(env, argv[3], ok);
+  if (!ok || !(w >= 1) || !(h >= 1) || !(dpr > 0) || w * dpr * h * dpr > 1e8) return fail(env, "image size must be positive and under 100 Mpx");
+  FrameArgs f;
+  if (!getFrame(env, argv + 4, f)) return nullptr;
+  const int pw = static_cast<int>(std::round(w * dpr));
+  const int ph = static_cast<int>(std::round(h * dpr));
+  void* bytes = nullptr;
+  napi_value buffer;
+  CHECK(napi_create_arraybuffer(env, size_t(pw) * ph * 4, &bytes, &buffer));
+  QImage img(static_cast<uchar*>(bytes), pw, ph, pw * 4, QImage::Format_RGB32);
+  img.setDevicePixelRatio(dpr);
+  img.fill(Qt::black);
+  {
+    QPainter p(&img);
+    painter->paint(p, dpr, f.ops, f.count, f.text);
+  }
+  return buffer;
+}
+
+// cachedGlyphs(painter) -> characters in the glyph cache (for tests of the cache).
+napi_value CachedGlyphs(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  Painter* painter = painterCall(env, info, 1, argv, "cachedGlyphs(painter)");
+  if (!painter) return nullptr;
+  napi_value out;
+  CHECK(napi_create_double(env, double(painter->cachedEntries()), &out));
+  return out;
+}
+
+napi_value Init(napi_env env, napi_value exports) {
+  const napi_property_descriptor props[] = {
+      {"create", nullptr, Create, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"paintWidget", nullptr, PaintWidget, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"paintImage", nullptr, PaintImage, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"cachedGlyphs", nullptr, CachedGlyphs, nullptr, nullptr, nullptr, napi_default, nullptr},
+  };
+  napi_define_properties(env, exports, sizeof(props) / sizeof(props[0]), props);
+  return exports;
+}
+
+}  // namespace
+
+NAPI_MODULE(NODE_GYP_MODULE_NAME, Init)

@@ -1,0 +1,48 @@
+// Finding the session host, and starting it on first need: `termio` commands connect to
+// $TERMIO_HOME/run/host.sock, and when nobody listens they start termio-host detached (its own
+// session, no terminal, output to its own log) and wait for its socket.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { HOST_SOCKET_FILE } from '../../protocol/hostFraming';
+import { HostClient, type HostConnectFailure } from '../host/hostClient';
+import { installPath, packageVersion } from '../host/install';
+import { termioPaths } from '../host/paths';
+
+/** A host is listening within a few hundred ms of its start; 10 s covers a loaded machine. */
+export const HOST_START_TIMEOUT_MS = 10_000;
+/** How often a starting command retries the socket while the host comes up: it listens about
+ *  200 ms after its start, so a handful of tries, not a busy loop. */
+const HOST_START_POLL_MS = 50;
+
+export function hostSocketPath(env: NodeJS.ProcessEnv): string {
+  return join(termioPaths(env).runDir, HOST_SOCKET_FILE);
+}
+
+/** Connects to the running host; with `start`, starts one first if none runs. */
+export async function connectHost(env: NodeJS.ProcessEnv, opts: { client: string; start: boolean }): Promise<HostClient | HostConnectFailure> {
+  const socket = hostSocketPath(env);
+  const who = { client: opts.client, version: packageVersion() };
+  const first = await HostClient.connect(socket, who);
+  if (first instanceof HostClient || first.kind !== 'notRunning' || !opts.start) return first;
+  const child = spawn(process.execPath, [installPath('dist', 'app', 'host', 'hostMain.js')], {
+    detached: true,
+    stdio: 'ignore',
+    env,
+    // A long-lived process should not keep the folder it happened to start in busy.
+    cwd: '/',
+  });
+  let exited: number | null = null;
+  child.once('exit', (code) => (exited = code ?? 1));
+  child.unref();
+  const deadline = Date.now() + HOST_START_TIMEOUT_MS;
+  for (;;) {
+    await new Promise((r) => setTimeout(r, HOST_START_POLL_MS));
+    const c = await HostClient.connect(socket, who);
+    if (c instanceof HostClient || c.kind !== 'notRunning') return c;
+    // Exit 1 means another host won the race: its socket appears on the next tries.
+    if ((exited !== null && exited !== 1) || Date.now() > deadline) {
+      const log = join(termioPaths(env).logsDir, 'host.log');
+      return { kind: 'failed', message: exited !== null ? `termio-host exited with code ${exited} before listening (see ${log})` : `termio-host did not listen on ${socket} within ${HOST_START_TIMEOUT_MS} ms (see ${log})` };
+    }
+  }
+}

@@ -1,0 +1,340 @@
+// One client of the host's socket: its handshake, requests and responses, input intents and frame
+// acknowledgements, and its attached views. Anything it sends wrong is answered with an error
+// naming it; a framing error also ends the connection, and no client can make the host buffer
+// more than the bounds below.
+import type { Socket } from 'node:net';
+import { encodeRow, encodeRowsMessage } from '../../protocol/hostFrame';
+import { encodeJsonMessage, HOST_PROTOCOL_VERSION, MAX_CLIENT_MESSAGE_BYTES, MessageDecoder } from '../../protocol/hostFraming';
+import {
+  ClientMessageSchema, describeIssues, HelloSchema, HOST_CAPABILITIES, HostParamsSchemas, MAX_FIND_MATCHES,
+  type HostError, type HostErrorCode, type HostMessage, type HostMethod, type HostParams, type HostStatus, type InputIntent,
+} from '../../protocol/hostMessages';
+import type { ClientServer } from './clientServer';
+import type { Logger } from './log';
+import type { FeedView, SessionFeed } from './sessionFeed';
+import type { SessionRecord } from './sessionRegistry';
+
+/** A client that has not said hello within 5 s is not a Termio client (or is wedged): closed. */
+export const HANDSHAKE_TIMEOUT_MS = 5_000;
+/** A socket holding more than this unsent is not keeping up: frames wait until it drains
+ *  (about sixty 80×24 frames, or two of a full-screen truecolour 300×80 window). */
+export const CONGESTED_BYTES = 256 * 1024;
+/** Unsent bytes at which a client that sends requests and never reads the answers is dropped:
+ *  two of the largest messages the host may send. */
+export const MAX_UNSENT_BYTES = 32 * 1024 * 1024;
+/** Selection text in one answer: 4 Mi chars is 10,000 lines of 400 columns and stays under the
+ *  host's message limit in UTF-8. */
+export const MAX_SELECTION_CHARS = 4 * 1024 * 1024;
+/** After a framing error the host says why and ends the connection; a peer that does not read
+ *  the goodbye is cut off after this long. */
+const GOODBYE_MS = 1_000;
+
+/** One attached view: a FeedView bound to its connection. */
+class View implements FeedView {
+  seenTick = -1;
+  seq = 0;
+  inFlight = false;
+  constructor(readonly id: number, public cols: number, public rows: number, readonly feed: SessionFeed, private readonly conn: Connection) {}
+  congested(): boolean {
+    return this.conn.congested();
+  }
+  send(message: Uint8Array): void {
+    this.conn.framesSent++;
+    this.conn.write(message);
+  }
+  holding(on: boolean): void {
+    this.conn.send({ t: 'event', event: 'input', view: this.id, holding: on });
+  }
+}
+
+type Answer = { ok: true; result: unknown } | { ok: false; error: HostError } | { ok: 'sent' };
+
+function fail(code: HostErrorCode, message: string): Answer {
+  return { ok: false, error: { code, message } };
+}
+
+export class Connection {
+  private readonly decoder = new MessageDecoder(MAX_CLIENT_MESSAGE_BYTES);
+  private readonly views = new Map<number, View>();
+  private greeted = false;
+  private name = '';
+  framesSent = 0;
+  private ending = false;
+  private handshakeTimer: NodeJS.Timeout | null;
+  private readonly log: Logger;
+
+  constructor(private readonly server: ClientServer, private readonly socket: Socket) {
+    this.log = server.opts.logger;
+    socket.on('data', (chunk: Buffer) => this.handleData(chunk));
+    socket.on('drain', () => {
+      for (const v of this.views.values()) v.feed.kick();
+    });
+    // A peer that vanished mid-message: 'close' follows and cleans up.
+    socket.on('error', (err) => this.log.debug('client socket error', { error: err.message }));
+    this.handshakeTimer = setTimeout(() => this.goodbye('handshakeRequired', `no hello within ${HANDSHAKE_TIMEOUT_MS} ms`), HANDSHAKE_TIMEOUT_MS);
+    this.handshakeTimer.unref();
+  }
+
+  congested(): boolean {
+    return this.socket.writableLength > CONGESTED_BYTES;
+  }
+
+  describe(): HostStatus['clientList'][number] {
+    return { client: this.name, views: this.views.size, framesSent: this.framesSent, unsentBytes: this.socket.writableLength };
+  }
+
+  write(bytes: Uint8Array): void {
+    if (this.ending || this.socket.destroyed) return;
+    if (this.socket.writableLength + bytes.length > MAX_UNSENT_BYTES) {
+      this.log.warn('client dropped: it does not read what it asks for', { unsent: this.socket.writableLength });
+      this.socket.destroy();
+      return;
+    }
+    this.socket.write(bytes);
+  }
+
+  send(msg: HostMessage): void {
+    this.write(encodeJsonMessage(msg));
+  }
+
+  private handleData(chunk: Buffer): void {
+    for (const m of this.decoder.push(chunk)) {
+      if (this.ending) return;
+      if (m.kind === 'error') {
+        this.goodbye(m.code === 'oversized' ? 'oversized' : 'badMessage', m.message);
+        return;
+      }
+      if (m.kind !== 'json') {
+        this.goodbye('badMessage', `clients send JSON messages only, got a ${m.kind} message`);
+        return;
+      }
+      if (!this.greeted) this.handleHello(m.value);
+      else this.handleMessage(m.value);
+    }
+  }
+
+  private handleHello(value: unknown): void {
+    const t = (value as { t?: unknown } | null)?.t;
+    if (t !== 'hello') {
+      this.goodbye('handshakeRequired', `the first message must be a hello, not ${typeof t === 'string' ? `a '${t.slice(0, 32)}'` : 'a message without t'}`);
+      return;
+    }
+    const hello = HelloSchema.safeParse(value);
+    if (!hello.success) {
+      this.goodbye('handshakeRequired', `the first message must be a hello: ${describeIssues(hello.error, 'hello')}`);
+      return;
+    }
+    const { hostVersion } = this.server.opts;
+    if (hello.data.protocol !== HOST_PROTOCOL_VERSION) {
+      this.goodbye('versionMismatch',
+        `this host (Termio ${hostVersion}) speaks protocol ${HOST_PROTOCOL_VERSION}; the client (${hello.data.client} ${hello.data.version}) speaks ${hello.data.protocol}`,
+        { protocol: HOST_PROTOCOL_VERSION, hostVersion });
+      return;
+    }
+    this.greeted = true;
+    this.name = hello.data.client;
+    if (this.handshakeTimer) clearTimeout(this.handshakeTimer);
+    this.handshakeTimer = null;
+    this.log.debug('client connected', { client: hello.data.client, version: hello.data.version });
+    this.send({ t: 'hello', protocol: HOST_PROTOCOL_VERSION, hostVersion, capabilities: [...HOST_CAPABILITIES], pid: process.pid });
+  }
+
+  private handleMessage(value: unknown): void {
+    const parsed = ClientMessageSchema.safeParse(value);
+    if (!parsed.success) {
+      // A request with a usable id gets its answer; anything else a protocol error.
+      const v = value as { t?: unknown; id?: unknown };
+      const message = describeIssues(parsed.error, typeof v?.t === 'string' ? v.t : 'message');
+      if (v?.t === 'req' && typeof v.id === 'number' && Number.isInteger(v.id)) {
+        this.send({ t: 'res', id: v.id, ok: false, error: { code: 'badParams', message } });
+      } else {
+        this.send({ t: 'error', code: 'badMessage', message });
+      }
+      return;
+    }
+    const msg = parsed.data;
+    if (msg.t === 'ack') {
+      const view = this.views.get(msg.view);
+      if (view) view.feed.ack(view, msg.seq);
+      return;
+    }
+    if (msg.t === 'input') {
+      const view = this.views.get(msg.view);
+      if (!view) this.send({ t: 'error', code: 'noSuchView', message: `input for view ${msg.view}, which is not attached` });
+      else this.handleInput(view, msg.input);
+      return;
+    }
+    void this.answer(msg.id, msg.method, msg.params);
+  }
+
+  private async answer(id: number, method: string, params: unknown): Promise<void> {
+    let a: Answer;
+    if (!Object.hasOwn(HostParamsSchemas, method)) {
+      a = fail('unknownMethod', `unknown method '${method}' (known: ${Object.keys(HostParamsSchemas).join(', ')})`);
+    } else {
+      const schema = HostParamsSchemas[method as HostMethod];
+      const p = schema.safeParse(params ?? {});
+      if (!p.success) a = fail('badParams', describeIssues(p.error, method));
+      else {
+        try {
+          a = await this.run(id, method as HostMethod, p.data);
+        } catch (err) {
+          this.log.error('request failed', { method, error: (err as Error).stack ?? String(err) });
+          a = fail('badMessage', `the host failed on ${method}: ${(err as Error).message}`);
+        }
+      }
+    }
+    if (a.ok === 'sent') return;
+    if (a.ok) this.send({ t: 'res', id, ok: true, result: a.result });
+    else this.send({ t: 'res', id, ok: false, error: a.error });
+  }
+
+  private find(ref: string): { ok: true; record: SessionRecord } | Answer {
+    const f = this.server.opts.registry.find(ref);
+    return f.ok ? f : fail(f.code, f.message);
+  }
+
+  private view(id: number): View | Answer {
+    return this.views.get(id) ?? fail('noSuchView', `view ${id} is not attached on this connection`);
+  }
+
+  private async run(id: number, method: HostMethod, params: unknown): Promise<Answer> {
+    const srv = this.server;
+    switch (method) {
+      case 'host.status':
+        return { ok: true, result: srv.status() };
+      case 'host.stop':
+        setImmediate(() => srv.opts.onStop());
+        return { ok: true, result: {} };
+      case 'sessions.list':
+        return { ok: true, result: { sessions: srv.opts.registry.list().map((r) => srv.sessionInfo(r)) } };
+      case 'sessions.spawn': {
+        const r = await srv.opts.spawn(params as HostParams<'sessions.spawn'>);
+        if (!r.ok || !r.record) return fail(r.code ?? 'spawnFailed', r.message ?? 'the session did not start');
+        return { ok: true, result: { session: srv.sessionInfo(r.record) } };
+      }
+      case 'sessions.close': {
+        const f = this.find((params as HostParams<'sessions.close'>).session);
+        if (!('record' in f)) return f;
+        srv.opts.registry.close(f.record.id);
+        return { ok: true, result: {} };
+      }
+      case 'attach': {
+        const p = params as HostParams<'attach'>;
+        if (this.views.has(p.view)) return fail('viewInUse', `view ${p.view} is already attached on this connection; detach it first`);
+        const f = this.find(p.session);
+        if (!('record' in f)) return f;
+        const feed = srv.feedFor(f.record);
+        const view = new View(p.view, p.cols, p.rows, feed, this);
+        this.views.set(p.view, view);
+        feed.attach(view);
+        return { ok: true, result: { view: p.view, session: srv.sessionInfo(f.record) } };
+      }
+      case 'detach': {
+        const v = this.view((params as HostParams<'detach'>).view);
+        if (!(v instanceof View)) return v;
+        this.views.delete(v.id);
+        v.feed.detach(v);
+        return { ok: true, result: {} };
+      }
+      case 'rows': {
+        const p = params as HostParams<'rows'>;
+        const v = this.view(p.view);
+        if (!(v instanceof View)) return v;
+        const s = v.feed.record.session;
+        const total = s.viewport.length;
+        const first = Math.min(p.first, total);
+        const end = Math.min(total, first + p.count);
+        const rows: Uint8Array[] = [];
+        for (let y = first; y < end; y++) rows.push(encodeRow(y - first, s.renderModel.bufferRow(y) ?? { runs: [], wrapped: false }));
+        this.write(encodeRowsMessage({ id, first, total, cols: s.cols }, rows));
+        return { ok: 'sent' };
+      }
+      case 'find': {
+        const p = params as HostParams<'find'>;
+        const v = this.view(p.view);
+        if (!(v instanceof View)) return v;
+        const s = v.feed.record.session;
+        const all = s.find(p.query);
+        return { ok: true, result: { matches: all.slice(-MAX_FIND_MATCHES), total: all.length } };
+      }
+      case 'selectionText': {
+        const p = params as HostParams<'selectionText'>;
+        const v = this.view(p.view);
+        if (!(v instanceof View)) return v;
+        const model = v.feed.record.session.renderModel;
+        // The host's render model never shows a selection (clients draw their own), so it is
+        // borrowed for the text and cleared before anything can paint it.
+        model.setSelection(p.start, p.end, p.mode ?? 'char');
+        const text = model.selectionText();
+        model.clearSelection();
+        const truncated = text.length > MAX_SELECTION_CHARS;
+        return { ok: true, result: { text: truncated ? text.slice(0, MAX_SELECTION_CHARS) : text, truncated } };
+      }
+    }
+  }
+
+  private handleInput(view: View, input: InputIntent): void {
+    const feed = view.feed;
+    const s = feed.record.session;
+    switch (input.kind) {
+      case 'key': {
+        feed.take(view);
+        const { kind: _k, ...key } = input;
+        s.sendKey(key);
+        return;
+      }
+      case 'text':
+        feed.take(view);
+        s.write(input.text);
+        return;
+      case 'paste':
+        feed.take(view);
+        s.paste(input.text);
+        return;
+      case 'mouse': {
+        feed.take(view);
+        const { kind: _k, action, ...rest } = input;
+        s.sendMouse({ kind: action, ...rest });
+        return;
+      }
+      case 'resize':
+        feed.resize(view, input.cols, input.rows);
+        return;
+      case 'focus':
+        // Only the view that holds the input speaks for the window's focus.
+        if (feed.isHolder(view)) s.sendFocus(input.focused);
+        return;
+    }
+  }
+
+  /** The session went away: its views end, and the client is told why. */
+  dropSession(id: string, reason: 'sessionClosed' | 'hostStopping'): void {
+    for (const v of [...this.views.values()]) {
+      if (v.feed.record.id !== id) continue;
+      this.views.delete(v.id);
+      this.send({ t: 'event', event: 'detached', view: v.id, reason });
+    }
+  }
+
+  /** Says why, then ends the connection (framing can not recover, or the handshake failed). */
+  private goodbye(code: HostErrorCode, message: string, extra: { protocol?: number; hostVersion?: string } = {}): void {
+    if (this.ending) return;
+    this.log.info('client refused', { code, message });
+    this.send({ t: 'error', code, message, ...extra });
+    this.end();
+  }
+
+  end(): void {
+    if (this.ending) return;
+    this.ending = true;
+    this.socket.end();
+    setTimeout(() => this.socket.destroy(), GOODBYE_MS).unref();
+  }
+
+  dispose(): void {
+    if (this.handshakeTimer) clearTimeout(this.handshakeTimer);
+    for (const v of this.views.values()) v.feed.detach(v);
+    this.views.clear();
+  }
+}

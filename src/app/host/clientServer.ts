@@ -1,0 +1,157 @@
+// The host's client socket ($TERMIO_HOME/run/host.sock, 0600 in the 0700 run folder): accepts
+// clients (one Connection each, clientConnection.ts), keeps one SessionFeed per attached session,
+// and tells views when their session goes. What a single client may send, and the bounds on what
+// it can make the host buffer, live with the Connection.
+import type { Server, Socket } from 'node:net';
+import { Emitter } from '../../protocol/events';
+import { HOST_PROTOCOL_VERSION } from '../../protocol/hostFraming';
+import type { HostParams, HostSessionInfo, HostStatus } from '../../protocol/hostMessages';
+import { Connection } from './clientConnection';
+import type { Logger } from './log';
+import { SessionFeed } from './sessionFeed';
+import type { SessionRecord, SessionRegistry } from './sessionRegistry';
+import { claimUnixSocket, type ClaimResult } from './unixSocket';
+
+/** Connections at once: the app, a few `termio attach` and scripts; 128 is a wide margin that
+ *  still bounds the host's file descriptors. */
+export const MAX_CLIENTS = 128;
+
+export interface SpawnOutcome {
+  ok: boolean;
+  record?: SessionRecord;
+  code?: 'spawnFailed' | 'badDirectory';
+  message?: string;
+}
+
+export interface ClientServerOptions {
+  socketPath: string;
+  registry: SessionRegistry;
+  logger: Logger;
+  hostVersion: string;
+  /** host.status: what only the host process knows (start time, log file, pid). */
+  describe(): Omit<HostStatus, 'sessions' | 'clients' | 'clientList' | 'protocol' | 'socket'>;
+  /** sessions.spawn. */
+  spawn(params: HostParams<'sessions.spawn'>): Promise<SpawnOutcome>;
+  /** host.stop, called once the answer is on its way. */
+  onStop(): void;
+}
+
+export type ListenOutcome = { ok: true; server: ClientServer } | Extract<ClaimResult, { ok: false }>;
+
+export class ClientServer {
+  private readonly connections = new Set<Connection>();
+  private readonly feeds = new Map<string, SessionFeed>();
+  private readonly clientsChanged = new Emitter<number>();
+  /** The number of connected clients changed (the host's lifetime depends on it). */
+  readonly onClientsChanged = this.clientsChanged.event;
+  private readonly subscriptions: Array<{ dispose(): void }> = [];
+  private closed = false;
+
+  private constructor(readonly opts: ClientServerOptions, private readonly server: Server) {
+    const reg = opts.registry;
+    this.subscriptions.push(
+      reg.onStateChanged((c) => this.feeds.get(c.record.id)?.markDirty()),
+      reg.onChanged((r) => this.feeds.get(r.id)?.markDirty()),
+      reg.onRemoved((r) => this.handleRemoved(r.id, 'sessionClosed')),
+    );
+  }
+
+  static async listen(opts: ClientServerOptions): Promise<ListenOutcome> {
+    let self: ClientServer | null = null;
+    const pending: Socket[] = [];
+    const claim = await claimUnixSocket(opts.socketPath, {
+      maxConnections: MAX_CLIENTS,
+      onConnection: (socket) => (self ? self.accept(socket) : pending.push(socket)),
+    });
+    if (!claim.ok) return claim;
+    self = new ClientServer(opts, claim.server);
+    for (const s of pending) self.accept(s);
+    return { ok: true, server: self };
+  }
+
+  get clientCount(): number {
+    return this.connections.size;
+  }
+
+  private accept(socket: Socket): void {
+    if (this.closed) {
+      socket.destroy();
+      return;
+    }
+    const conn = new Connection(this, socket);
+    this.connections.add(conn);
+    this.clientsChanged.fire(this.connections.size);
+    socket.on('close', () => {
+      conn.dispose();
+      this.connections.delete(conn);
+      this.clientsChanged.fire(this.connections.size);
+    });
+  }
+
+  /** The feed of a session, made on the first attach and dropped with the last detach. */
+  feedFor(record: SessionRecord): SessionFeed {
+    let feed = this.feeds.get(record.id);
+    if (!feed) {
+      const made = new SessionFeed(record);
+      made.onEmpty(() => {
+        made.dispose();
+        if (this.feeds.get(record.id) === made) this.feeds.delete(record.id);
+        // A session that ended is kept (with its exit status) until a client has seen it.
+        if (record.session.exited) this.opts.registry.close(record.id);
+      });
+      this.feeds.set(record.id, made);
+      feed = made;
+    }
+    return feed;
+  }
+
+  viewsOf(sessionId: string): number {
+    return this.feeds.get(sessionId)?.viewCount ?? 0;
+  }
+
+  sessionInfo(r: SessionRecord): HostSessionInfo {
+    const s = r.session;
+    return {
+      id: r.id,
+      cwd: r.cwd,
+      argv: s.argv,
+      title: r.title,
+      state: r.state,
+      pid: s.pid,
+      exited: s.exited ? { ...s.exited } : null,
+      cols: s.cols,
+      rows: s.rows,
+      createdAt: new Date(r.createdAt).toISOString(),
+      views: this.viewsOf(r.id),
+    };
+  }
+
+  status(): HostStatus {
+    return {
+      ...this.opts.describe(),
+      protocol: HOST_PROTOCOL_VERSION,
+      socket: this.opts.socketPath,
+      sessions: this.opts.registry.size,
+      clients: this.connections.size,
+      clientList: [...this.connections].map((c) => c.describe()),
+    };
+  }
+
+  private handleRemoved(id: string, reason: 'sessionClosed' | 'hostStopping'): void {
+    for (const c of this.connections) c.dropSession(id, reason);
+    const feed = this.feeds.get(id);
+    this.feeds.delete(id);
+    feed?.dispose();
+  }
+
+  /** Tells every client the host is going, closes the socket and every connection. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const d of this.subscriptions) d.dispose();
+    for (const id of [...this.feeds.keys()]) this.handleRemoved(id, 'hostStopping');
+    for (const c of this.connections) c.end();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.clientsChanged.dispose();
+  }
+}

@@ -1,0 +1,210 @@
+// The typed client of the host's socket, shared by every client (termio attach, the CLI, later the
+// Qt app): connects and shakes hands, matches responses to requests by id, and hands frames,
+// rows and events to listeners. node:net and the pure protocol only: no pty, no emulator, no zod.
+import { createConnection, type Socket } from 'node:net';
+import { readFrame, readRows, type FrameHeader, type FrameReader, type FrameDecodeError, type RowsHeader } from '../../protocol/hostFrame';
+import { encodeJsonMessage, HOST_PROTOCOL_VERSION, MAX_HOST_MESSAGE_BYTES, MessageDecoder } from '../../protocol/hostFraming';
+import type {
+  HostError, HostEvent, HostHello, HostMessage, HostMethod, HostParams, HostResults, InputIntent,
+} from '../../protocol/hostMessages';
+
+/** The host answers in milliseconds; 10 s means it is wedged, and a caller should not hang. */
+export const HOST_REQUEST_TIMEOUT_MS = 10_000;
+
+export type HostConnectFailure =
+  | { kind: 'notRunning'; message: string }
+  | { kind: 'versionMismatch'; message: string; protocol?: number; hostVersion?: string }
+  | { kind: 'failed'; message: string };
+
+export type HostReply<M extends HostMethod> = { ok: true; result: HostResults[M] } | { ok: false; error: HostError };
+
+export type RowsReply = { ok: true; header: RowsHeader; reader: FrameReader } | { ok: false; error: HostError };
+
+export interface ClientIdentity {
+  /** What the client is (termio-attach, termio-cli, termio-app). */
+  client: string;
+  version: string;
+  /** Defaults to HOST_PROTOCOL_VERSION (tests send others). */
+  protocol?: number;
+}
+
+type Pending = (m: { kind: 'json'; value: HostMessage } | { kind: 'rows'; header: RowsHeader; reader: FrameReader }) => void;
+
+export class HostClient {
+  private readonly decoder = new MessageDecoder(MAX_HOST_MESSAGE_BYTES);
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private frameListener: ((header: FrameHeader, reader: FrameReader) => void) | null = null;
+  private eventListener: ((e: HostEvent) => void) | null = null;
+  private closeListeners: Array<(why: string) => void> = [];
+  private closedWhy: string | null = null;
+  private helloWaiter: ((m: HostMessage | null, why?: string) => void) | null = null;
+  hello!: HostHello;
+
+  private constructor(private readonly socket: Socket) {
+    socket.on('data', (chunk: Buffer) => this.handleData(chunk));
+    socket.on('error', (err) => this.finish(`the connection to the host failed: ${err.message}`));
+    socket.on('close', () => this.finish('the host closed the connection'));
+  }
+
+  /** Connects and shakes hands, or says why not (no host running, another protocol version). */
+  static connect(socketPath: string, who: ClientIdentity): Promise<HostClient | HostConnectFailure> {
+    return new Promise((resolve) => {
+      const socket = createConnection(socketPath);
+      const onError = (err: NodeJS.ErrnoException): void => {
+        const gone = err.code === 'ENOENT' || err.code === 'ECONNREFUSED';
+        resolve(gone
+          ? { kind: 'notRunning', message: `no Termio host is running (${err.code === 'ENOENT' ? 'no socket at' : 'nobody listens on'} ${socketPath})` }
+          : { kind: 'failed', message: `cannot reach the Termio host at ${socketPath}: ${err.message}` });
+      };
+      socket.once('error', onError);
+      socket.once('connect', () => {
+        socket.off('error', onError);
+        const client = new HostClient(socket);
+        const timer = setTimeout(() => client.helloWaiter?.(null, `the host at ${socketPath} did not answer the hello within ${HOST_REQUEST_TIMEOUT_MS} ms`), HOST_REQUEST_TIMEOUT_MS);
+        client.helloWaiter = (m, why) => {
+          clearTimeout(timer);
+          client.helloWaiter = null;
+          if (m?.t === 'hello') {
+            client.hello = m;
+            resolve(client);
+            return;
+          }
+          client.close();
+          if (m?.t === 'error' && m.code === 'versionMismatch') {
+            resolve({ kind: 'versionMismatch', message: m.message, ...(m.protocol !== undefined ? { protocol: m.protocol } : {}), ...(m.hostVersion !== undefined ? { hostVersion: m.hostVersion } : {}) });
+          } else {
+            resolve({ kind: 'failed', message: m?.t === 'error' ? m.message : (why ?? 'the host did not answer the hello') });
+          }
+        };
+        socket.write(encodeJsonMessage({ t: 'hello', protocol: who.protocol ?? HOST_PROTOCOL_VERSION, client: who.client, version: who.version }));
+      });
+    });
+  }
+
+  get closed(): boolean {
+    return this.closedWhy !== null;
+  }
+
+  request<M extends Exclude<HostMethod, 'rows'>>(method: M, params: HostParams<M>, timeoutMs = HOST_REQUEST_TIMEOUT_MS): Promise<HostReply<M>> {
+    return this.call(method, params, timeoutMs).then((m) => {
+      if (m.kind === 'error') return { ok: false, error: m.error };
+      if (m.kind === 'rows') return { ok: false, error: { code: 'badMessage', message: `rows in answer to ${method}` } };
+      const v = m.value;
+      if (v.t === 'res' && v.ok) return { ok: true, result: v.result as HostResults[M] };
+      if (v.t === 'res') return { ok: false, error: v.error };
+      return { ok: false, error: { code: 'badMessage', message: `unexpected answer to ${method}` } };
+    });
+  }
+
+  /** Buffer rows [first, first + count): scrollback paging. */
+  rows(params: HostParams<'rows'>, timeoutMs = HOST_REQUEST_TIMEOUT_MS): Promise<RowsReply> {
+    return this.call('rows', params, timeoutMs).then((m) => {
+      if (m.kind === 'error') return { ok: false, error: m.error };
+      if (m.kind === 'rows') return { ok: true, header: m.header, reader: m.reader };
+      const v = m.value;
+      if (v.t === 'res' && !v.ok) return { ok: false, error: v.error };
+      return { ok: false, error: { code: 'badMessage', message: 'unexpected answer to rows' } };
+    });
+  }
+
+  private call(method: HostMethod, params: unknown, timeoutMs: number): Promise<
+    { kind: 'json'; value: HostMessage } | { kind: 'rows'; header: RowsHeader; reader: FrameReader } | { kind: 'error'; error: HostError }> {
+    if (this.closedWhy) return Promise.resolve({ kind: 'error', error: { code: 'busy', message: this.closedWhy } });
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        resolve({ kind: 'error', error: { code: 'busy', message: `no answer to ${method} within ${timeoutMs} ms` } });
+      }, timeoutMs);
+      this.pending.set(id, (m) => {
+        clearTimeout(timer);
+        resolve(m);
+      });
+      this.socket.write(encodeJsonMessage({ t: 'req', id, method, params }));
+    });
+  }
+
+  input(view: number, input: InputIntent): void {
+    if (!this.closedWhy) this.socket.write(encodeJsonMessage({ t: 'input', view, input }));
+  }
+
+  /** Tells the host frame `seq` of `view` is painted: the next one may come. */
+  ack(view: number, seq: number): void {
+    if (!this.closedWhy) this.socket.write(encodeJsonMessage({ t: 'ack', view, seq }));
+  }
+
+  /** Frames of every view on this connection. Register before attaching: the first frame may
+   *  arrive in the same read as the attach answer. The reader stays valid (it owns its bytes). */
+  onFrame(listener: (header: FrameHeader, reader: FrameReader) => void): void {
+    this.frameListener = listener;
+  }
+
+  onEvent(listener: (e: HostEvent) => void): void {
+    this.eventListener = listener;
+  }
+
+  onClose(listener: (why: string) => void): void {
+    if (this.closedWhy) listener(this.closedWhy);
+    else this.closeListeners.push(listener);
+  }
+
+  close(): void {
+    this.finish('closed by the client');
+    this.socket.destroy();
+  }
+
+  private handleData(chunk: Buffer): void {
+    for (const m of this.decoder.push(chunk)) {
+      if (m.kind === 'error') {
+        this.protocolError(`the host sent a bad message: ${m.message}`);
+        return;
+      }
+      if (m.kind === 'frame') {
+        const f = readFrame(m.bytes);
+        if ('kind' in f) return this.protocolError(f.message);
+        this.frameListener?.(f.header, f.reader);
+        continue;
+      }
+      if (m.kind === 'rows') {
+        const r = readRows(m.bytes);
+        if ('kind' in r) return this.protocolError((r as FrameDecodeError).message);
+        const p = this.pending.get(r.header.id);
+        this.pending.delete(r.header.id);
+        p?.({ kind: 'rows', header: r.header, reader: r.reader });
+        continue;
+      }
+      const v = m.value as HostMessage;
+      if (this.helloWaiter) {
+        this.helloWaiter(v);
+        continue;
+      }
+      if (v?.t === 'res') {
+        const p = this.pending.get(v.id);
+        this.pending.delete(v.id);
+        p?.({ kind: 'json', value: v });
+      } else if (v?.t === 'event') {
+        this.eventListener?.(v);
+      } else if (v?.t === 'error') {
+        // The host ends the connection after a protocol error; keep its words as the reason.
+        this.finish(`the host refused: ${v.message}`);
+      }
+    }
+  }
+
+  private protocolError(message: string): void {
+    this.finish(message);
+    this.socket.destroy();
+  }
+
+  private finish(why: string): void {
+    if (this.closedWhy) return;
+    this.closedWhy = why;
+    this.helloWaiter?.(null, why);
+    for (const [id, p] of this.pending) {
+      this.pending.delete(id);
+      p({ kind: 'json', value: { t: 'res', id, ok: false, error: { code: 'busy', message: why } } });
+    }
+    for (const l of this.closeListeners.splice(0)) l(why);
+  }
+}

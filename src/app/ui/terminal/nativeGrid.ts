@@ -1,0 +1,62 @@
+// Loads the native grid painter (native/gridpaint, built by scripts/setup.mjs against the Qt that
+// NodeGUI uses) and types its four calls. The view hands it whole frames encoded by gridOps.ts.
+import { join } from 'node:path';
+import type { QWidget } from '@nodegui/nodegui';
+import { appRoot } from '../../platform';
+import type { CellFonts } from './cellFonts';
+import type { GridOps } from './gridOps';
+
+/** A painter: fonts, cell metrics and the glyph cache for one font family and size. */
+export interface NativeGridHandle {
+  readonly __brand: 'gridpaint';
+}
+
+interface GridPaintAddon {
+  create(family: string, pointSize: number, cellW: number, cellH: number, ascent: number): NativeGridHandle;
+  paintWidget(painter: NativeGridHandle, widget: unknown, ops: Int32Array, count: number, text: string): void;
+  paintImage(painter: NativeGridHandle, width: number, height: number, dpr: number, ops: Int32Array, count: number, text: string): ArrayBuffer;
+  cachedGlyphs(painter: NativeGridHandle): number;
+}
+
+export const GRIDPAINT_PATH = join(appRoot, 'native', 'gridpaint', 'build', 'Release', 'gridpaint.node');
+
+let addon: GridPaintAddon | null = null;
+
+function load(): GridPaintAddon {
+  if (!addon) {
+    try {
+      addon = require(GRIDPAINT_PATH) as GridPaintAddon;
+    } catch (err) {
+      throw new Error(`cannot load the grid painter ${GRIDPAINT_PATH} (run npm start once to build it): ${(err as Error).message}`);
+    }
+  }
+  return addon;
+}
+
+export class NativeGrid {
+  private readonly handle: NativeGridHandle;
+
+  constructor(family: string, size: number, fonts: CellFonts) {
+    this.handle = load().create(family, size, fonts.cellW, fonts.cellH, fonts.ascent);
+  }
+
+  /** Paints the encoded frame onto the widget; call only from the widget's paint event. */
+  paintWidget(widget: QWidget, ops: GridOps): void {
+    load().paintWidget(this.handle, qobjectOf(widget), ops.ops, ops.length, ops.allText);
+  }
+
+  /** Paints the encoded frame into a fresh black image; returns its 0xAARRGGBB pixels. */
+  paintImage(width: number, height: number, dpr: number, ops: GridOps): Uint32Array {
+    return new Uint32Array(load().paintImage(this.handle, width, height, dpr, ops.ops, ops.length, ops.allText));
+  }
+
+  /** Characters whose glyphs are cached. */
+  get cachedGlyphs(): number {
+    return load().cachedGlyphs(this.handle);
+  }
+}
+
+/** The QObject pointer NodeGUI keeps behind a widget, as an N-API external. */
+function qobjectOf(widget: QWidget): unknown {
+  return (widget.native as unknown as { __external_qobject__(): unknown }).__external_qobject__();
+}

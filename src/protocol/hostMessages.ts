@@ -1,0 +1,201 @@
+// The JSON messages of the host's client protocol: what a client may send (zod schemas, checked
+// by the host; types inferred) and what the host answers (plain types: clients trust their host
+// but still bound what they read, see hostFraming.ts). Frames and rows are binary (hostFrame.ts).
+import { z } from 'zod';
+import { MAX_COLS, MAX_ROWS } from './hostFrame';
+
+/** Room for ids and names: session ids are UUIDs (36 chars). */
+const MAX_ID_CHARS = 64;
+/** PATH_MAX is 4096 on Linux. */
+const MAX_PATH_CHARS = 4096;
+/** A command line of up to 256 words, each a path or an argument of at most PATH_MAX. */
+const MAX_ARGV = 256;
+/** `rows` requests page through scrollback; 1,000 lines of a wide screen stay well under the
+ *  host's message limit. */
+export const MAX_ROWS_PER_REQUEST = 1000;
+/** Find answers at most this many matches (the rest is counted): enough to step through and to
+ *  mark a scrollbar, bounded however common the query. */
+export const MAX_FIND_MATCHES = 1000;
+/** Find queries are typed by a person; 1,024 chars is far past any real one. */
+const MAX_QUERY_CHARS = 1024;
+/** A title is a line in a tab and a menu; 256 is far more than either shows. */
+const MAX_TITLE_CHARS = 256;
+/** Key names are at most a dozen characters ('NumpadSubtract'); 32 leaves room. */
+const MAX_KEY_CHARS = 32;
+/** The text one key press produces: one grapheme, which can be several code points (a flag, a
+ *  family emoji); 16 UTF-16 units covers them. */
+const MAX_KEY_TEXT_CHARS = 16;
+
+const uint32 = z.number().int().min(0).max(0xffffffff);
+const cols = z.number().int().min(1).max(MAX_COLS);
+const rows = z.number().int().min(1).max(MAX_ROWS);
+const sessionRef = z.string().min(1).max(MAX_ID_CHARS).describe('a session id or a unique prefix of one');
+const point = z.strictObject({ x: z.number().int().min(0).max(MAX_COLS), y: z.number().int().min(0) });
+
+export const HelloSchema = z.strictObject({
+  t: z.literal('hello'),
+  protocol: z.number().int().describe('HOST_PROTOCOL_VERSION of the client'),
+  client: z.string().max(MAX_ID_CHARS).describe('what the client is: termio-attach, termio-app, …'),
+  version: z.string().max(MAX_ID_CHARS).describe("the client's Termio version"),
+});
+export type Hello = z.infer<typeof HelloSchema>;
+
+/** Methods and their parameters. Unknown parameter names are rejected, so typos surface at once. */
+export const HostParamsSchemas = {
+  'host.status': z.strictObject({}),
+  'host.stop': z.strictObject({}),
+  'sessions.list': z.strictObject({}),
+  'sessions.spawn': z.strictObject({
+    cwd: z.string().min(1).max(MAX_PATH_CHARS).refine((p) => p.startsWith('/'), { message: 'must be an absolute path' }),
+    argv: z.array(z.string().max(MAX_PATH_CHARS)).min(1).max(MAX_ARGV).optional().describe('omitted = the login shell'),
+    cols: cols.optional(),
+    rows: rows.optional(),
+    title: z.string().max(MAX_TITLE_CHARS).optional(),
+  }),
+  'sessions.close': z.strictObject({ session: sessionRef }),
+  attach: z.strictObject({
+    session: sessionRef,
+    view: uint32.describe('chosen by the client; frames and input name it'),
+    cols,
+    rows,
+  }),
+  detach: z.strictObject({ view: uint32 }),
+  rows: z.strictObject({
+    view: uint32,
+    first: z.number().int().min(0).describe('absolute buffer line, 0 = the oldest scrollback line'),
+    count: z.number().int().min(1).max(MAX_ROWS_PER_REQUEST),
+  }),
+  find: z.strictObject({ view: uint32, query: z.string().min(1).max(MAX_QUERY_CHARS).describe('matched case-insensitively, as the find bar does') }),
+  selectionText: z.strictObject({ view: uint32, start: point, end: point, mode: z.enum(['char', 'word', 'line']).optional() }),
+};
+export type HostMethod = keyof typeof HostParamsSchemas;
+export type HostParams<M extends HostMethod> = z.infer<(typeof HostParamsSchemas)[M]>;
+
+export const RequestSchema = z.strictObject({
+  t: z.literal('req'),
+  id: uint32,
+  method: z.string().max(MAX_ID_CHARS),
+  params: z.unknown().optional(),
+});
+
+const mods = { shift: z.boolean().optional(), ctrl: z.boolean().optional(), alt: z.boolean().optional(), meta: z.boolean().optional() };
+
+/** Input as intent: the host turns it into bytes with the emulator's current modes. */
+export const InputIntentSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('key'), key: z.string().min(1).max(MAX_KEY_CHARS), text: z.string().max(MAX_KEY_TEXT_CHARS).optional(), ...mods }),
+  z.strictObject({ kind: z.literal('text'), text: z.string().min(1).describe('typed text (an input method commit), sent as is') }),
+  z.strictObject({ kind: z.literal('paste'), text: z.string() }),
+  z.strictObject({
+    kind: z.literal('mouse'),
+    action: z.enum(['press', 'release', 'move', 'wheel']),
+    button: z.enum(['left', 'middle', 'right', 'none', 'wheelUp', 'wheelDown', 'wheelLeft', 'wheelRight']),
+    col: z.number().int().min(0).max(MAX_COLS),
+    row: z.number().int().min(0).max(MAX_ROWS),
+    shift: z.boolean().optional(),
+    alt: z.boolean().optional(),
+    ctrl: z.boolean().optional(),
+  }),
+  z.strictObject({ kind: z.literal('resize'), cols, rows }),
+  z.strictObject({ kind: z.literal('focus'), focused: z.boolean() }),
+]);
+export type InputIntent = z.infer<typeof InputIntentSchema>;
+
+export const InputSchema = z.strictObject({ t: z.literal('input'), view: uint32, input: InputIntentSchema });
+export const AckSchema = z.strictObject({ t: z.literal('ack'), view: uint32, seq: uint32 });
+
+/** Everything a client sends after its hello. */
+export const ClientMessageSchema = z.discriminatedUnion('t', [RequestSchema, InputSchema, AckSchema]);
+export type ClientMessage = z.infer<typeof ClientMessageSchema>;
+
+export type HostErrorCode =
+  | 'versionMismatch' | 'handshakeRequired' | 'badMessage' | 'oversized' | 'unknownMethod' | 'badParams'
+  | 'noSuchSession' | 'ambiguousSession' | 'noSuchView' | 'viewInUse' | 'spawnFailed' | 'badDirectory' | 'busy';
+
+export interface HostError {
+  code: HostErrorCode;
+  message: string;
+}
+
+/** Capabilities this host offers (a client checks before it relies on one). */
+export const HOST_CAPABILITIES = ['frames', 'rows', 'find', 'selectionText', 'input', 'spawn'] as const;
+
+export interface HostHello {
+  t: 'hello';
+  protocol: number;
+  hostVersion: string;
+  capabilities: string[];
+  pid: number;
+}
+
+export interface HostSessionInfo {
+  id: string;
+  cwd: string;
+  argv: string[];
+  title: string;
+  state: 'idle' | 'working' | 'attention' | 'done';
+  pid: number;
+  exited: { exitCode: number; signal?: number } | null;
+  cols: number;
+  rows: number;
+  /** ISO time. */
+  createdAt: string;
+  /** Views attached to it now, across every client. */
+  views: number;
+}
+
+export interface HostStatus {
+  pid: number;
+  version: string;
+  protocol: number;
+  /** ISO time. */
+  startedAt: string;
+  socket: string;
+  log: string;
+  sessions: number;
+  clients: number;
+  /** Each connected client: what it said it is, its views, frames sent, bytes not yet taken. */
+  clientList: Array<{ client: string; views: number; framesSent: number; unsentBytes: number }>;
+  rssBytes: number;
+}
+
+/** What each method answers with when it succeeds (`rows` answers with a binary rows message). */
+export interface HostResults {
+  'host.status': HostStatus;
+  'host.stop': Record<string, never>;
+  'sessions.list': { sessions: HostSessionInfo[] };
+  'sessions.spawn': { session: HostSessionInfo };
+  'sessions.close': Record<string, never>;
+  attach: { view: number; session: HostSessionInfo };
+  detach: Record<string, never>;
+  rows: never;
+  find: { matches: Array<{ start: { x: number; y: number }; end: { x: number; y: number } }>; total: number };
+  selectionText: { text: string; truncated: boolean };
+}
+
+export type HostResponse =
+  | { t: 'res'; id: number; ok: true; result: unknown }
+  | { t: 'res'; id: number; ok: false; error: HostError };
+
+export type HostEvent =
+  /** The view ended: its session was closed, or the same client attached the view id again. */
+  | { t: 'event'; event: 'detached'; view: number; reason: 'sessionClosed' | 'hostStopping' }
+  /** Whether this view holds the session's input (and its size) now. */
+  | { t: 'event'; event: 'input'; view: number; holding: boolean };
+
+/** A protocol-level error; after a framing error the host ends the connection. */
+export interface HostProtocolError {
+  t: 'error';
+  code: HostErrorCode;
+  message: string;
+  /** With versionMismatch: what the host speaks, so a client can say so and offer a restart. */
+  protocol?: number;
+  hostVersion?: string;
+}
+
+export type HostMessage = HostHello | HostResponse | HostEvent | HostProtocolError;
+
+/** A readable one-line summary of a zod failure: where and what. */
+export function describeIssues(error: z.ZodError, what: string): string {
+  const first = error.issues.slice(0, 3).map((i) => `${i.path.length ? i.path.join('.') : what}: ${i.message}`);
+  return `${what}: ${first.join('; ')}${error.issues.length > 3 ? ` (and ${error.issues.length - 3} more)` : ''}`;
+}
