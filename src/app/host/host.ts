@@ -163,6 +163,11 @@ export class Host {
       const login = await loginShellEnv(opts.env ?? process.env);
       if (login.source === 'login-shell') host.sessionBaseEnv = login.vars;
     }
+    // Otherwise sessions start from the environment the host was given (a test's HOME and SHELL),
+    // never from whatever this process happens to run with.
+    if (!host.sessionBaseEnv && opts.env) {
+      host.sessionBaseEnv = Object.fromEntries(Object.entries(opts.env).filter((e): e is [string, string] => e[1] !== undefined));
+    }
     host.catalog = await AgentCatalog.create({ ...(opts.env ? { env: opts.env } : {}), logger: log, ...(opts.path !== undefined ? { path: opts.path } : {}) });
     for (const p of host.catalog.problems()) host.problems.push({ source: 'catalog', message: `${p.label}: ${p.errors.join('; ')}` });
 

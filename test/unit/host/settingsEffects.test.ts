@@ -53,6 +53,7 @@ describe('settings reach the sessions and policies they change', () => {
     await waitFor(() => host.settings.settings.terminal.cursorStyle === 'underline', { what: 'the settings to load' });
     const s = await spawnShell();
     expect(s.renderModel.update().frame.cursor.shape).toBe('underline');
+    await new Promise((r) => setTimeout(r, 3000)); console.log('DBG0', JSON.stringify(s.screenLines().slice(0,4)), s.pid, s.exited);
     s.write("printf '\\033[6 q'; echo set\n");
     await waitFor(() => s.renderModel.update().frame.cursor.shape === 'bar', { what: 'the application cursor' });
   });
