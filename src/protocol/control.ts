@@ -3,11 +3,12 @@
 // one received frame into a validated request or the error reply to send back.
 import { z } from 'zod';
 import { CONTROL_PROTOCOL_VERSION, MAX_WAIT_MS } from './controlFrames';
+import { SESSION_STATES } from './status/sessionState';
 
+/** The four states of status/sessionState.ts on the wire (one union, one name: SessionState). */
 export const SessionStateSchema = z
-  .enum(['working', 'attention', 'done', 'idle'])
+  .enum(SESSION_STATES)
   .describe('working; attention = blocked on the user; done = finished while the user was elsewhere; idle');
-export type SessionState = z.infer<typeof SessionStateSchema>;
 
 /** Room for any real path (PATH_MAX is 4096 on Linux, 1024 on macOS). */
 const MAX_PATH_CHARS = 4096;

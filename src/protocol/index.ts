@@ -10,10 +10,9 @@ export * from './resumeRecord';
 export * from './manifestSchema';
 export * from './manifestParse';
 export * from './manifestJsonSchema';
-// Status model, hook dialects and the hook-report wire format. SessionState is the same union
-// as control.ts's (exported from there).
+// Status model, hook dialects and the hook-report wire format.
 export {
-  SESSION_STATES, isSessionState, describeWhy, compileStatusRules, classifyText, STATE_PRIORITY,
+  SESSION_STATES, type SessionState, isSessionState, describeWhy, compileStatusRules, classifyText, STATE_PRIORITY,
   StatusEngine, HOOK_START_GRACE_MS, HOOK_ACTIVITY_GRACE_MS,
   type StatusChannel, type StatusWhy, type HealthNote, type HealthNoteCode, type SessionStatus,
   type StatusRulesInput, type CompiledRule, type CompiledRules, type Classification,
