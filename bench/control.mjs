@@ -1,12 +1,15 @@
 #!/usr/bin/env node
-// Control socket benchmark, against a real headless host (registry + control server, /bin/sh ptys):
+// Control socket benchmark, on the path the app serves: a real headless Host (catalog, state store,
+// resume service, control server), 50 sessions of a pinned-resume agent (test/fakes/fakePinnedAgent,
+// a user manifest in the temporary TERMIO_HOME), so every `sessions.list` also looks up each
+// session's resume plan in the agent's store, as the running app does:
 //  (a) `termio sessions list --json` round trip with 50 live sessions, process start included,
-//      next to `node -e 0` started the same way in the same run (target p50 ≤ 60 ms)
+//      next to `node -e 0` started the same way, interleaved in the same run (target p50 ≤ 60 ms)
 //  (b) sessions.send "echo …" + Return → the output visible via sessions.read, over the socket in-process,
 //      next to raw node-pty (write → the output seen in onData) (target p50 ≤ 30 ms)
 // Run after `npm run build`: node bench/control.mjs [--runs 40]
 import { spawn } from 'node:child_process';
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -14,9 +17,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
-const { ControlServer } = require(join(root, 'dist/app/host/controlServer.js'));
-const { SessionRegistry, shellSpawner } = require(join(root, 'dist/app/host/sessionRegistry.js'));
-const { termioPaths } = require(join(root, 'dist/app/host/paths.js'));
+const { Host } = require(join(root, 'dist/app/host/host.js'));
+const { nullLogger } = require(join(root, 'dist/app/host/log.js'));
 const { ControlClient } = require(join(root, 'dist/app/cli/controlClient.js'));
 const pty = require('node-pty');
 
@@ -56,16 +58,27 @@ async function waitUntil(check, what, timeoutMs = 10_000) {
 }
 
 const home = realpathSync(mkdtempSync(join(tmpdir(), 'tbench-')));
-const env = { ...process.env, HOME: home, TERMIO_HOME: join(home, '.termio') };
-const registry = new SessionRegistry({ spawner: shellSpawner(['/bin/sh'], shellEnv), defaultCwd: home });
-const server = new ControlServer({ paths: termioPaths(env), registry });
+const env = { ...process.env, HOME: home, TERMIO_HOME: join(home, '.termio'), SHELL: '/bin/sh', ...shellEnv };
+// The agent every session runs: pinned resume, its records under ~/.fakepinned/sessions.
+mkdirSync(join(home, '.termio', 'config', 'agents'), { recursive: true });
+writeFileSync(join(home, '.termio', 'config', 'agents', 'benchpinned.json'), JSON.stringify({
+  id: 'benchpinned', name: 'Bench pinned agent', command: join(root, 'test', 'fakes', 'fakePinnedAgent.mjs'),
+  resume: { create: '--session-id {id}', resume: '--resume {id}', storeRoot: '~/.fakepinned/sessions', storeMatch: 'file:{id}.jsonl' },
+}));
+const started = await Host.start({ env, logger: nullLogger, path: process.env.PATH ?? '', notificationSink: { send: async () => undefined } });
+if (!started.ok) throw new Error(started.message);
+const host = started.host;
+const registry = host.registry;
 try {
-  const listening = await server.listen();
-  if (!listening.ok) throw new Error(listening.message);
   for (let i = 0; i < SESSIONS; i++) {
-    const r = await registry.spawn({ title: `bench ${i}` });
+    const r = await registry.spawn({ agent: 'benchpinned', cwd: home, title: `bench ${i}` });
     if (!r.ok) throw new Error(r.message);
   }
+  // Half of them have written their record (a first message typed), so the look-up finds some and misses others.
+  for (const r of registry.list().slice(0, SESSIONS / 2)) r.session.write('hello\r');
+  const withPlans = await timeProcess([join(root, 'bin', 'termio'), 'sessions', 'list', '--json'], env);
+  const plans = JSON.parse(withPlans.out).sessions.filter((s) => s.resume).length;
+  if (plans !== SESSIONS) throw new Error(`sessions list carried ${plans} resume plans, not ${SESSIONS}`);
 
   // (a) CLI round trip, interleaved with the reference so both see the same machine load.
   const cli = [];
@@ -76,7 +89,7 @@ try {
   await timeProcess(['-e', '0'], env);
   for (let i = 0; i < RUNS; i++) {
     const r = await timeProcess(termio, env);
-    if (JSON.parse(r.out).sessions.length !== SESSIONS) throw new Error('sessions list returned the wrong number of sessions');
+    if (JSON.parse(r.out).sessions.length < SESSIONS) throw new Error('sessions list returned the wrong number of sessions');
     cli.push(r.ms);
     ref.push((await timeProcess(['-e', '0'], env)).ms);
     version.push((await timeProcess([join(root, 'bin', 'termio'), '--version'], env)).ms);
@@ -88,11 +101,11 @@ try {
     const c = await ControlClient.connect(env);
     if (!(c instanceof ControlClient)) throw new Error(c.message);
     const r = await c.request('sessions.list', {});
-    if (!r.ok || r.result.sessions.length !== SESSIONS) throw new Error('sessions.list failed');
+    if (!r.ok || r.result.sessions.length < SESSIONS) throw new Error('sessions.list failed');
     c.close();
     inProcess.push(performance.now() - t0);
   }
-  console.log(`(a) termio sessions list --json, ${SESSIONS} sessions, process start included`);
+  console.log(`(a) termio sessions list --json, ${SESSIONS} pinned-agent sessions each with its resume look-up, process start included`);
   console.log(`    termio sessions list --json  ${fmt(cli)}`);
   console.log(`    node -e 0                    ${fmt(ref)}   (reference: bare Node start)`);
   console.log(`    termio --version             ${fmt(version)}   (breakdown: CLI start, no socket)`);
@@ -102,7 +115,12 @@ try {
   // (b) send → echo visible via read, over the control socket in this process.
   const client = await ControlClient.connect(env);
   if (!(client instanceof ControlClient)) throw new Error(client.message);
-  const target = registry.list()[0].id;
+  // (b) types into a plain shell session, as a user's script would.
+  const shell = await registry.spawn({ cwd: home, title: 'bench shell' });
+  if (!shell.ok) throw new Error(shell.message);
+  const target = shell.record.id;
+  // Its first prompt (whatever the login profile makes it) before the first timed command.
+  await waitUntil(async () => { const r = await client.request('sessions.read', { id: target, lines: 1 }); return r.ok && r.result.lines.join('').trim() !== ''; }, 'the shell prompt');
   const viaSocket = [];
   for (let i = 0; i < RUNS; i++) {
     const mark = `m${100000 + i}x`;
@@ -138,7 +156,6 @@ try {
   console.log(`    raw node-pty    ${fmt(raw)}   (reference: write → output in onData, no emulator, no socket)`);
   console.log('    target: control socket p50 ≤ 30 ms');
 } finally {
-  await server.close();
-  registry.dispose();
+  await host.dispose();
   rmSync(home, { recursive: true, force: true });
 }
