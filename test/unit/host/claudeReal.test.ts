@@ -6,8 +6,7 @@
 // the CLI checks api.anthropic.com, prints "Unable to connect to Anthropic services" and exits 1
 // before any hook runs). Self-updates are switched off: one would `npm install -g` on this machine.
 // Skips with the reason when the CLI cannot be installed (no registry), and fails instead where CI is set.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { defaultReporterLocation, installAgentHooks } from '../../../src/app/host/hookInstaller';
@@ -21,6 +20,7 @@ import { AGENT_CLI_INSTALL_TIMEOUT_MS, ensureClaudeCode, type AgentCli } from '.
 import { SessionSecrets } from '../../helpers/sessionSecrets';
 import { waitFor } from '../../helpers/waitFor';
 import { waitForExit } from '../../helpers/processes';
+import { startHookRig, type HookRig } from '../../helpers/hookRig';
 
 /** The CLI shows its prompt and fires SessionStart within ~1 s here; 20 s covers a loaded CI box. */
 const START_TIMEOUT_MS = 20_000;
@@ -42,6 +42,7 @@ let server: HookServer;
 let tracker: StatusTracker;
 let secrets: SessionSecrets;
 let session: Session | null = null;
+let rig: HookRig | undefined;
 
 beforeAll(async () => {
   cli = await ensureClaudeCode();
@@ -52,13 +53,8 @@ beforeAll(async () => {
 beforeEach(async (ctx) => {
   if (!cli.ok) ctx.skip(`the real Claude Code CLI is not available: ${cli.reason}`);
   // The real path: the CLI reports its cwd resolved (macOS's /var is a symlink to /private/var).
-  home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-claude-real-')));
-  tracker = new StatusTracker();
-  secrets = new SessionSecrets();
-  const s = await HookServer.start({ paths: termioPaths({ TERMIO_HOME: join(home, '.termio') }), secretOf: (id) => (tracker.isTracked(id) ? secrets.secretOf(id) : undefined) });
-  if (!(s instanceof HookServer)) throw new Error(s.message);
-  server = s;
-  server.onReport((r) => tracker.handleReport(r));
+  rig = await startHookRig('termio-claude-real-');
+  ({ home, tracker, secrets, server } = rig);
 });
 
 
@@ -70,9 +66,7 @@ afterEach(async () => {
     await waitForExit(pid, 'claude to exit after the hang-up', 10_000);
   }
   session = null;
-  tracker?.dispose();
-  await server?.close();
-  if (home) rmSync(home, { recursive: true, force: true });
+  await rig?.close();
 });
 
 describe('the real Claude Code CLI in a Termio session', () => {

@@ -5,8 +5,7 @@
 // with `codex login --with-api-key` and a dummy key, Codex reaches its prompt offline. Uninstall
 // leaves config.toml as it was. Skips with the reason when the CLI cannot be installed.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { agentHookStatus, defaultReporterLocation, installAgentHooks, uninstallAgentHooks } from '../../../src/app/host/hookInstaller';
@@ -20,6 +19,7 @@ import { AGENT_CLI_INSTALL_TIMEOUT_MS, ensureCodex, type AgentCli } from '../../
 import { waitFor } from '../../helpers/waitFor';
 import { waitForExit } from '../../helpers/processes';
 import { SessionSecrets } from '../../helpers/sessionSecrets';
+import { startHookRig, type HookRig } from '../../helpers/hookRig';
 
 /** Codex shows its prompt within ~2 s here; 30 s covers a loaded CI box. */
 const START_TIMEOUT_MS = 30_000;
@@ -35,6 +35,7 @@ let server: HookServer;
 let tracker: StatusTracker;
 let secrets: SessionSecrets;
 let session: Session | null = null;
+let rig: HookRig | undefined;
 
 beforeAll(async () => {
   cli = await ensureCodex();
@@ -44,13 +45,9 @@ beforeAll(async () => {
 
 beforeEach(async (ctx) => {
   if (!cli.ok) ctx.skip(`the real Codex CLI is not available: ${cli.reason}`);
-  home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-codex-real-')));
-  tracker = new StatusTracker();
-  secrets = new SessionSecrets();
-  const s = await HookServer.start({ paths: termioPaths({ TERMIO_HOME: join(home, '.termio') }), secretOf: (id) => (tracker.isTracked(id) ? secrets.secretOf(id) : undefined) });
-  if (!(s instanceof HookServer)) throw new Error(s.message);
-  server = s;
-  server.onReport((r) => tracker.handleReport(r));
+  // The real path: the CLI reports its cwd resolved (macOS's /var is a symlink to /private/var).
+  rig = await startHookRig('termio-codex-real-');
+  ({ home, tracker, secrets, server } = rig);
 });
 
 afterEach(async () => {
@@ -60,9 +57,7 @@ afterEach(async () => {
     await waitForExit(pid, 'codex to exit after the hang-up', 10_000);
   }
   session = null;
-  tracker?.dispose();
-  await server?.close();
-  if (home) rmSync(home, { recursive: true, force: true });
+  await rig?.close();
 });
 
 describe('the real Codex CLI in a Termio session', () => {

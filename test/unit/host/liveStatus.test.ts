@@ -1,8 +1,7 @@
 // Live status end to end with real parts: hooks installed by the installer into a temporary
 // HOME, a fake agent in a real pty that reads those files and runs the hooks like the real CLI,
 // the real reporter, the hook server on a real socket, and the status tracker.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HookServer } from '../../../src/app/host/hookServer';
@@ -13,6 +12,7 @@ import type { HooksDeclaration, SessionStatus } from '../../../src/protocol';
 import { Session } from '../../../src/terminal';
 import { SessionSecrets } from '../../helpers/sessionSecrets';
 import { waitFor } from '../../helpers/waitFor';
+import { startHookRig, type HookRig } from '../../helpers/hookRig';
 
 const FAKE = join(__dirname, '..', '..', 'fakes', 'fake-agent.mjs');
 
@@ -50,21 +50,16 @@ let tracker: StatusTracker;
 let secrets: SessionSecrets;
 const sessions: Session[] = [];
 
+let rig: HookRig;
+
 beforeEach(async () => {
-  home = mkdtempSync(join(tmpdir(), 'termio-live-'));
-  tracker = new StatusTracker();
-  secrets = new SessionSecrets();
-  const s = await HookServer.start({ paths: termioPaths({ TERMIO_HOME: join(home, '.termio') }), secretOf: (id) => (tracker.isTracked(id) ? secrets.secretOf(id) : undefined) });
-  if (!(s instanceof HookServer)) throw new Error(s.message);
-  server = s;
-  server.onReport((r) => tracker.handleReport(r));
+  rig = await startHookRig('termio-live-');
+  ({ home, tracker, secrets, server } = rig);
 });
 
 afterEach(async () => {
   for (const s of sessions.splice(0)) s.dispose();
-  tracker.dispose();
-  await server.close();
-  rmSync(home, { recursive: true, force: true });
+  await rig.close();
 });
 
 function start(agent: Agent, opts: { install?: boolean } = {}) {
