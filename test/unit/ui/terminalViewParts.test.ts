@@ -12,6 +12,10 @@ const until = async (cond: () => boolean): Promise<void> => {
 };
 
 describe('FramePacer', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('paints once for many requests, then waits a frame interval before the next', async () => {
     const starts: number[] = [];
     const pacer = new FramePacer((start) => starts.push(start));
@@ -24,12 +28,21 @@ describe('FramePacer', () => {
     await until(() => starts.length === 2);
     // Timers may fire up to a millisecond before the clock says so.
     expect(starts[1]! - starts[0]!).toBeGreaterThanOrEqual(FRAME_INTERVAL_MS - 1);
-    pacer.schedule();
     pacer.dispose();
-    await new Promise((r) => setTimeout(r, FRAME_INTERVAL_MS * 3));
+  });
+
+  it('cancels a pending frame and takes no more requests once disposed', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate'] });
+    const starts: number[] = [];
+    const pacer = new FramePacer((start) => starts.push(start));
     pacer.schedule();
-    await new Promise((r) => setImmediate(r));
-    expect(starts).toHaveLength(2);
+    expect(vi.getTimerCount()).toBe(1);
+    pacer.dispose();
+    expect(vi.getTimerCount()).toBe(0);
+    pacer.schedule();
+    expect(vi.getTimerCount()).toBe(0);
+    vi.runAllTimers();
+    expect(starts).toEqual([]);
   });
 });
 

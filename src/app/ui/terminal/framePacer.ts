@@ -8,7 +8,8 @@ import type { Disposable } from '../../../protocol/events';
 export const FRAME_INTERVAL_MS = 1000 / 60;
 
 export class FramePacer implements Disposable {
-  private timer: NodeJS.Timeout | NodeJS.Immediate | null = null;
+  /** Cancels the pending frame; null when none is pending. */
+  private cancelPending: (() => void) | null = null;
   private lastFrameAt = 0;
   private disposed = false;
 
@@ -17,22 +18,26 @@ export class FramePacer implements Disposable {
 
   /** Asks for a frame: the next one if one is already pending, else as soon as the pace allows. */
   schedule(): void {
-    if (this.disposed || this.timer) return;
+    if (this.disposed || this.cancelPending) return;
     const wait = this.lastFrameAt + FRAME_INTERVAL_MS - performance.now();
     // Paint right away when the last frame is old enough: typing latency stays minimal.
-    this.timer = wait <= 0 ? setImmediate(() => this.run()) : setTimeout(() => this.run(), wait);
+    if (wait <= 0) {
+      const immediate = setImmediate(() => this.run());
+      this.cancelPending = () => clearImmediate(immediate);
+    } else {
+      const timeout = setTimeout(() => this.run(), wait);
+      this.cancelPending = () => clearTimeout(timeout);
+    }
   }
 
   dispose(): void {
     this.disposed = true;
-    if (!this.timer) return;
-    clearTimeout(this.timer as NodeJS.Timeout);
-    clearImmediate(this.timer as NodeJS.Immediate);
-    this.timer = null;
+    this.cancelPending?.();
+    this.cancelPending = null;
   }
 
   private run(): void {
-    this.timer = null;
+    this.cancelPending = null;
     if (this.disposed) return;
     const start = performance.now();
     this.lastFrameAt = start;
