@@ -112,7 +112,24 @@ export class MainWindow {
     row.setContentsMargins(0, 0, 0, 0);
     row.setSpacing(0);
     central.setLayout(row);
+    this.sidebar = new Sidebar({ onSelect: (id) => opts.onSelect(id), chrome });
+    row.addWidget(this.buildSidebarColumn());
+    row.addWidget(this.buildMainArea(), 1);
+    w.setCentralWidget(central);
+    this.picker = this.buildPicker(central, chrome);
+    this.quick = new QuickOpen(central, chrome);
+    this.listenToWindow();
+    this.bindShortcuts();
+    // Time-in-state labels move on once a second.
+    this.ticker.addEventListener(WidgetEventTypes.Timer, () => this.sidebar.tick());
+    this.ticker.startTimer(1000);
+    // TERMIO_TRACE_INPUT=1 logs input that reaches the window (a diagnostic for tests and bug
+    // reports; never on by default, since it would log keystrokes).
+    if (process.env.TERMIO_TRACE_INPUT === '1') this.traceInput();
+  }
 
+  /** The left column: a heading, the session list and the why strip under it. */
+  private buildSidebarColumn(): QWidget {
     const side = new QWidget();
     side.setObjectName('sidebar');
     side.setFixedWidth(SIDEBAR_WIDTH_PX);
@@ -124,18 +141,19 @@ export class MainWindow {
     heading.setObjectName('sidebarHeading');
     heading.setText('SESSIONS');
     sideLayout.addWidget(heading);
-    this.sidebar = new Sidebar({ onSelect: (id) => opts.onSelect(id), chrome });
     sideLayout.addWidget(this.sidebar.widget, 1);
     // Why the selected session is in its state: channel, rule or event, and how long ago.
     this.why.setObjectName('whyStrip');
     this.why.setWordWrap(true);
     sideLayout.addWidget(this.why);
+    return side;
+  }
 
+  /** The right side: a message banner (hidden until needed) above the session pages. */
+  private buildMainArea(): QWidget {
     this.buildEmptyState();
     this.stack.setObjectName('stack');
     this.stack.addWidget(this.emptyState);
-
-    // The right side: a message banner (hidden until needed) above the session pages.
     const main = new QWidget();
     main.setObjectName('mainArea');
     const mainCol = new QBoxLayout(Direction.TopToBottom);
@@ -148,11 +166,17 @@ export class MainWindow {
     this.banner.addEventListener(WidgetEventTypes.MouseButtonPress, () => this.banner.hide());
     mainCol.addWidget(this.banner);
     mainCol.addWidget(this.stack, 1);
+    this.bannerTimer.addEventListener(WidgetEventTypes.Timer, () => {
+      this.banner.hide();
+      if (this.bannerTimerId !== null) this.bannerTimer.killTimer(this.bannerTimerId);
+      this.bannerTimerId = null;
+    });
+    return main;
+  }
 
-    row.addWidget(side);
-    row.addWidget(main, 1);
-    w.setCentralWidget(central);
-    this.picker = new Picker(central, {
+  private buildPicker(central: QWidget, chrome: ChromeColors): Picker {
+    const opts = this.opts;
+    return new Picker(central, {
       agents: () => opts.agents(),
       folder: () => opts.folder(),
       bypassDefault: (id) => opts.bypassDefault(id),
@@ -162,16 +186,18 @@ export class MainWindow {
       },
       chrome,
     });
-    this.quick = new QuickOpen(central, chrome);
-    this.bannerTimer.addEventListener(WidgetEventTypes.Timer, () => {
-      this.banner.hide();
-      if (this.bannerTimerId !== null) this.bannerTimer.killTimer(this.bannerTimerId);
-      this.bannerTimerId = null;
-    });
-    w.addEventListener(WidgetEventTypes.WindowActivate, () => opts.onActiveChanged(true));
-    w.addEventListener(WidgetEventTypes.WindowDeactivate, () => opts.onActiveChanged(false));
+  }
 
-    w.addEventListener(WidgetEventTypes.Close, () => opts.onClosed());
+  private listenToWindow(): void {
+    const w = this.window;
+    w.addEventListener(WidgetEventTypes.WindowActivate, () => this.opts.onActiveChanged(true));
+    w.addEventListener(WidgetEventTypes.WindowDeactivate, () => this.opts.onActiveChanged(false));
+    w.addEventListener(WidgetEventTypes.Close, () => this.opts.onClosed());
+  }
+
+  /** The window's shortcuts (with Settings' overrides) and Ctrl/Cmd+1…9 for the sessions. */
+  private bindShortcuts(): void {
+    const opts = this.opts;
     const keys = { ...defaultShortcuts(), ...opts.shortcuts };
     for (const action of Object.keys(keys) as ShortcutAction[]) {
       if (action === 'copy' || action === 'paste' || action === 'find') continue; // the terminal view owns these
@@ -183,12 +209,6 @@ export class MainWindow {
         if (id) opts.onSelect(id);
       });
     }
-    // Time-in-state labels move on once a second.
-    this.ticker.addEventListener(WidgetEventTypes.Timer, () => this.sidebar.tick());
-    this.ticker.startTimer(1000);
-    // TERMIO_TRACE_INPUT=1 logs input that reaches the window (a diagnostic for tests and bug
-    // reports; never on by default, since it would log keystrokes).
-    if (process.env.TERMIO_TRACE_INPUT === '1') this.traceInput();
   }
 
   /** Applies shortcut overrides from Settings (unknown actions are ignored). */

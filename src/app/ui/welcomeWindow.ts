@@ -33,36 +33,48 @@ export class WelcomeWindow {
     col.setContentsMargins(28, 24, 28, 20);
     col.setSpacing(8);
     root.setLayout(col);
-    const text = (t: string, name: string) => {
-      const l = new QLabel();
-      l.setObjectName(name);
-      l.setText(t);
-      l.setWordWrap(true);
-      col.addWidget(l);
-      this.keep.push(l);
-      return l;
-    };
-    text('Welcome to Termio', 'welcomeTitle');
-    text('Run your coding agents in real terminal tabs. Termio keeps an eye on every one of them and tells you the moment one needs you.', 'welcomeText');
+    this.addText(col, 'Welcome to Termio', 'welcomeTitle');
+    this.addText(col, 'Run your coding agents in real terminal tabs. Termio keeps an eye on every one of them and tells you the moment one needs you.', 'welcomeText');
     // A gap in the layout, not a margin in the style sheet: any box-model rule on a QLabel makes Qt
     // indent its text, and the heading would no longer line up with the paragraphs.
     col.addSpacing(8);
-    text('Live agent status', 'welcomeHeading');
-    if (opts.agents.length === 0) {
-      text('No agent with live status was found on your PATH yet. When you install one, turn it on in Settings → Live status.', 'welcomeText');
-    } else {
-      text('Termio can add one small hook entry per event to each agent’s own settings. Your entries stay as they are, a backup is kept, and you can remove ours at any time in Settings.', 'welcomeText');
-      for (const a of opts.agents) {
-        const c = new QCheckBox();
-        c.setText(a.name);
-        c.setChecked(true);
-        col.addWidget(c);
-        this.checks.set(a.id, c);
-        text(`changes ${a.hooks!.file} — ${a.hooks!.events.join(', ')}`, 'welcomeMuted');
-      }
-    }
+    this.addOffer(col, opts.agents);
     // Sized to its content, so a fixed gap (not a stretch) sets the buttons apart from the text.
     col.addSpacing(16);
+    col.addWidget(this.buildButtons(opts));
+    w.setCentralWidget(root);
+  }
+
+  private addText(col: QBoxLayout, t: string, name: string): QLabel {
+    const l = new QLabel();
+    l.setObjectName(name);
+    l.setText(t);
+    l.setWordWrap(true);
+    col.addWidget(l);
+    this.keep.push(l);
+    return l;
+  }
+
+  /** The live-status offer: one checkbox per agent, with the file it changes and for which events. */
+  private addOffer(col: QBoxLayout, agents: SettingsAgent[]): void {
+    this.addText(col, 'Live agent status', 'welcomeHeading');
+    if (agents.length === 0) {
+      this.addText(col, 'No agent with live status was found on your PATH yet. When you install one, turn it on in Settings → Live status.', 'welcomeText');
+      return;
+    }
+    this.addText(col, 'Termio can add one small hook entry per event to each agent’s own settings. Your entries stay as they are, a backup is kept, and you can remove ours at any time in Settings.', 'welcomeText');
+    for (const a of agents) {
+      const c = new QCheckBox();
+      c.setText(a.name);
+      c.setChecked(true);
+      col.addWidget(c);
+      this.checks.set(a.id, c);
+      this.addText(col, `changes ${a.hooks!.file} — ${a.hooks!.events.join(', ')}`, 'welcomeMuted');
+    }
+  }
+
+  /** "Not now" (or "Start" when there is nothing to offer) and "Turn on live status", right-aligned. */
+  private buildButtons(opts: WelcomeOptions): QWidget {
     const buttons = new QWidget();
     const row = new QBoxLayout(Direction.LeftToRight);
     row.setContentsMargins(0, 0, 0, 0);
@@ -89,8 +101,7 @@ export class WelcomeWindow {
       this.primary = install;
     }
     this.keep.push(skip, buttons);
-    col.addWidget(buttons);
-    w.setCentralWidget(root);
+    return buttons;
   }
 
   setChrome(c: ChromeColors): void {

@@ -51,12 +51,7 @@ export function boxShapes(cp: number, w: number, h: number): BoxShape[] | null {
   const heavy = light * 2;
   const cx = Math.floor(w / 2);
   const cy = Math.floor(h / 2);
-  if (cp >= 0x2571 && cp <= 0x2573) {
-    const out: BoxShape[] = [];
-    if (cp !== 0x2572) out.push({ kind: 'line', x1: w, y1: 0, x2: 0, y2: h, width: light });
-    if (cp !== 0x2571) out.push({ kind: 'line', x1: 0, y1: 0, x2: w, y2: h, width: light });
-    return out;
-  }
+  if (cp >= 0x2571 && cp <= 0x2573) return diagonalShapes(cp, w, h, light);
   const spec = LINES[cp - 0x2500];
   if (!spec) return null;
   const [up, right, down, left] = [...spec].map(Number) as [number, number, number, number];
@@ -102,6 +97,14 @@ export function boxShapes(cp: number, w: number, h: number): BoxShape[] | null {
   if (right) hLine(cx - Math.floor(hExtent / 2) - (right === 3 ? light : 0), w, right);
   if (up) vLine(0, cy + Math.ceil(vExtent / 2) + (up === 3 ? light : 0), up);
   if (down) vLine(cy - Math.floor(vExtent / 2) - (down === 3 ? light : 0), h, down);
+  return out;
+}
+
+/** ╱ ╲ ╳: corner-to-corner lines. */
+function diagonalShapes(cp: number, w: number, h: number, light: number): BoxShape[] {
+  const out: BoxShape[] = [];
+  if (cp !== 0x2572) out.push({ kind: 'line', x1: w, y1: 0, x2: 0, y2: h, width: light });
+  if (cp !== 0x2571) out.push({ kind: 'line', x1: 0, y1: 0, x2: w, y2: h, width: light });
   return out;
 }
 

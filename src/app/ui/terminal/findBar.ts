@@ -4,7 +4,7 @@
 import { Key, QKeyEvent, QLabel, QLineEdit, QWidget, WidgetEventTypes } from '@nodegui/nodegui';
 import type { Disposable } from '../../../protocol/events';
 import { cssHex, type FindDirection, type Theme } from '../../../terminal';
-import { blend } from './gridPainter';
+import { blend } from './cellColors';
 import { QtMod } from './keyMapping';
 
 export interface FindBarHandlers {

@@ -1,8 +1,9 @@
 // Turns render-model rows into the native painter's drawing operations (gridOps.ts): colours
-// resolved against the theme, neighbouring backgrounds merged, box drawing as geometry, text as
+// from cellColors.ts, neighbouring backgrounds merged, box drawing as geometry, text as
 // runs on the cell grid (x = col × the font's fractional advance; cell edges are whole pixels).
-import { dimColor, resolveColor, wcwidth, type CursorState, type Frame, type Run, type Theme } from '../../../terminal';
+import { wcwidth, type CursorState, type Frame, type Run, type Theme } from '../../../terminal';
 import { boxShapes, isBoxChar, type BoxShape } from './boxDrawing';
+import { blend, matchBackground, runColors, type RunColors } from './cellColors';
 import type { CellFonts } from './cellFonts';
 import type { FontSlot, GridOps } from './gridOps';
 
@@ -24,10 +25,7 @@ export interface PaintState {
   highlights: readonly Highlight[];
 }
 
-interface RunStyle {
-  fg: number;
-  bg: number;
-  bgIsDefault: boolean;
+interface RunStyle extends RunColors {
   font: FontSlot;
 }
 
@@ -91,19 +89,7 @@ export class GridPainter {
   }
 
   private style(run: Run): RunStyle {
-    const t = this.theme;
-    let fg = resolveColor(t, run.fg, 'fg');
-    let bg = resolveColor(t, run.bg, 'bg');
-    // Bold text in one of the 8 base colours shows the bright variant, as xterm does.
-    if (run.bold && run.fg.kind === 'palette' && run.fg.index < 8) fg = resolveColor(t, { kind: 'palette', index: run.fg.index + 8 }, 'fg');
-    let bgIsDefault = run.bg.kind === 'default';
-    if (run.inverse) {
-      [fg, bg] = [bg, fg];
-      bgIsDefault = false;
-    }
-    if (run.dim) fg = dimColor(fg, bg);
-    if (run.invisible) fg = bg;
-    return { fg, bg, bgIsDefault, font: ((run.bold ? 1 : 0) + (run.italic ? 2 : 0)) as FontSlot };
+    return { ...runColors(this.theme, run), font: fontSlot(run) };
   }
 
   private fill(out: GridOps, y: number, startCol: number, endCol: number, rgb: number): void {
@@ -134,17 +120,8 @@ export class GridPainter {
     if (spanStart >= 0) this.fill(out, y, spanStart, spanEnd, spanColor);
     for (const s of frame.selection) if (s.row === r) this.fill(out, y, s.start, s.end, this.theme.selectionBackground);
     for (const h of state.highlights) {
-      if (h.row === r) this.fill(out, y, h.start, h.end, h.current ? this.currentMatchBackground() : this.matchBackground());
+      if (h.row === r) this.fill(out, y, h.start, h.end, matchBackground(this.theme, h.current));
     }
-  }
-
-  /** Find matches: the theme's yellow, full for the current one and faint for the others. */
-  private currentMatchBackground(): number {
-    return this.theme.ansi[3]!;
-  }
-
-  private matchBackground(): number {
-    return blend(this.theme.ansi[3]!, this.theme.background, 0.35);
   }
 
   /** The current find match on row r, as columns [start, end), or null. */
@@ -303,7 +280,7 @@ export class GridPainter {
         this.paintBox(out, cp, x, y, width, cellH, this.theme.cursorText, this.theme.cursor);
         return;
       }
-      out.cluster(run.col + i * run.cellWidth, cur.y, cells, this.style(run).font, this.theme.cursorText, ch);
+      out.cluster(run.col + i * run.cellWidth, cur.y, cells, fontSlot(run), this.theme.cursorText, ch);
     }
   }
 
@@ -332,7 +309,7 @@ function hasBoxChar(s: string): boolean {
   return false;
 }
 
-export function blend(fg: number, bg: number, alpha: number): number {
-  const mix = (s: number): number => Math.round(((fg >> s) & 0xff) * alpha + ((bg >> s) & 0xff) * (1 - alpha));
-  return (mix(16) << 16) | (mix(8) << 8) | mix(0);
+/** The font of a run: regular, bold, italic or bold italic (GridOps' slot numbering). */
+function fontSlot(run: Run): FontSlot {
+  return ((run.bold ? 1 : 0) + (run.italic ? 2 : 0)) as FontSlot;
 }

@@ -1,0 +1,45 @@
+// The cursor's blink: a timer that runs only while a blinking cursor is visible in a focused
+// view, and the rule that typing or moving keeps the cursor solid.
+import type { Disposable } from '../../../protocol/events';
+import type { CursorState } from '../../../terminal';
+
+/** Cursor blink half-period (the macOS and GNOME default is ~530 ms). */
+export const BLINK_INTERVAL_MS = 530;
+
+export class CursorBlink implements Disposable {
+  /** False during the "off" half of a blink. */
+  on = true;
+  private timer: NodeJS.Timeout | null = null;
+  private last: CursorState | null = null;
+
+  /** `onToggle` runs at each half-period, to repaint the cursor's row. */
+  constructor(private readonly onToggle: () => void) {}
+
+  /** The cursor of the last frame, null before the first. */
+  get cursor(): CursorState | null {
+    return this.last;
+  }
+
+  /** Follows a new frame's cursor: starts or stops the timer, and keeps a moved cursor solid. */
+  update(cur: CursorState, focused: boolean): void {
+    const wantBlink = cur.blinking && cur.visible && focused;
+    if (wantBlink && !this.timer) {
+      this.timer = setInterval(() => {
+        this.on = !this.on;
+        this.onToggle();
+      }, BLINK_INTERVAL_MS);
+    } else if (!wantBlink && this.timer) {
+      clearInterval(this.timer);
+      this.timer = null;
+      this.on = true;
+    }
+    // Typing or moving keeps the cursor solid.
+    if (this.last && (this.last.x !== cur.x || this.last.y !== cur.y)) this.on = true;
+    this.last = cur;
+  }
+
+  dispose(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+}

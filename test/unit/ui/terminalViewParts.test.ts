@@ -1,0 +1,129 @@
+// The terminal view's timing and find parts as data: frame pacing, cursor blink, and find
+// matches (which one is current, where the view scrolls, what is highlighted).
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { BLINK_INTERVAL_MS, CursorBlink } from '../../../src/app/ui/terminal/cursorBlink';
+import { nextCurrentMatch, revealTop, visibleHighlights } from '../../../src/app/ui/terminal/findMatches';
+import { FRAME_INTERVAL_MS, FramePacer } from '../../../src/app/ui/terminal/framePacer';
+import type { BufferRange } from '../../../src/terminal/bufferSearch';
+import type { CursorState } from '../../../src/terminal/renderModel';
+
+const until = async (cond: () => boolean): Promise<void> => {
+  while (!cond()) await new Promise((r) => setTimeout(r, 1));
+};
+
+describe('FramePacer', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('paints once for many requests, then waits a frame interval before the next', async () => {
+    const starts: number[] = [];
+    const pacer = new FramePacer((start) => starts.push(start));
+    pacer.schedule();
+    pacer.schedule();
+    pacer.schedule();
+    await until(() => starts.length === 1);
+    pacer.schedule();
+    pacer.schedule();
+    await until(() => starts.length === 2);
+    // Timers may fire up to a millisecond before the clock says so.
+    expect(starts[1]! - starts[0]!).toBeGreaterThanOrEqual(FRAME_INTERVAL_MS - 1);
+    pacer.dispose();
+  });
+
+  it('cancels a pending frame and takes no more requests once disposed', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate'] });
+    const starts: number[] = [];
+    const pacer = new FramePacer((start) => starts.push(start));
+    pacer.schedule();
+    expect(vi.getTimerCount()).toBe(1);
+    pacer.dispose();
+    expect(vi.getTimerCount()).toBe(0);
+    pacer.schedule();
+    expect(vi.getTimerCount()).toBe(0);
+    vi.runAllTimers();
+    expect(starts).toEqual([]);
+  });
+});
+
+describe('CursorBlink', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  const cursor = (over: Partial<CursorState> = {}): CursorState => ({ x: 0, y: 0, shape: 'block', blinking: true, visible: true, ...over });
+
+  it('blinks a visible blinking cursor while focused and stays solid otherwise', () => {
+    vi.useFakeTimers();
+    const toggles: boolean[] = [];
+    const blink: CursorBlink = new CursorBlink(() => toggles.push(blink.on));
+    blink.update(cursor(), true);
+    expect(blink.cursor).toEqual(cursor());
+    vi.advanceTimersByTime(BLINK_INTERVAL_MS * 2);
+    expect(toggles).toEqual([false, true]);
+    vi.advanceTimersByTime(BLINK_INTERVAL_MS);
+    expect(blink.on).toBe(false);
+    blink.update(cursor(), false);
+    expect(blink.on).toBe(true);
+    vi.advanceTimersByTime(BLINK_INTERVAL_MS * 4);
+    expect(toggles).toHaveLength(3);
+    blink.update(cursor({ blinking: false }), true);
+    blink.update(cursor({ visible: false }), true);
+    vi.advanceTimersByTime(BLINK_INTERVAL_MS * 4);
+    expect(toggles).toHaveLength(3);
+    blink.dispose();
+  });
+
+  it('shows the cursor solid again when it moves', () => {
+    vi.useFakeTimers();
+    const blink = new CursorBlink(() => undefined);
+    blink.update(cursor(), true);
+    vi.advanceTimersByTime(BLINK_INTERVAL_MS);
+    expect(blink.on).toBe(false);
+    blink.update(cursor(), true);
+    expect(blink.on).toBe(false);
+    blink.update(cursor({ x: 1 }), true);
+    expect(blink.on).toBe(true);
+    blink.dispose();
+    vi.advanceTimersByTime(BLINK_INTERVAL_MS * 4);
+    expect(blink.on).toBe(true);
+  });
+});
+
+describe('find matches', () => {
+  const m = (y: number, x: number, endY = y, endX = x + 3): BufferRange => ({ start: { x, y }, end: { x: endX, y: endY } });
+  const matches = [m(2, 0), m(10, 4), m(10, 20), m(50, 1)];
+  const bottom = { x: 80, y: 30 };
+
+  it('starts at the nearest match above the bottom of the viewport and steps older and newer', () => {
+    expect(nextCurrentMatch(matches, null, -1, 'start', bottom)).toBe(2);
+    expect(nextCurrentMatch(matches, matches[2]!.start, 2, 'up', bottom)).toBe(1);
+    expect(nextCurrentMatch(matches, matches[2]!.start, 2, 'down', bottom)).toBe(3);
+    expect(nextCurrentMatch(matches, matches[0]!.start, 0, 'up', bottom)).toBe(3);
+    expect(nextCurrentMatch(matches, null, -1, 'down', bottom)).toBe(3);
+    expect(nextCurrentMatch([], null, -1, 'start', bottom)).toBe(-1);
+  });
+
+  it('keeps the same match across a refresh, or the nearest index when it is gone', () => {
+    const after = [m(1, 0), ...matches];
+    expect(nextCurrentMatch(after, matches[2]!.start, 2, 'refresh', bottom)).toBe(3);
+    expect(nextCurrentMatch(matches.slice(0, 2), { x: 9, y: 9 }, 3, 'refresh', bottom)).toBe(1);
+    expect(nextCurrentMatch([], matches[1]!.start, 1, 'refresh', bottom)).toBe(-1);
+  });
+
+  it('scrolls a match a third from the top only when it is not on screen whole', () => {
+    expect(revealTop(m(12, 0), 10, 24, 100)).toBeNull();
+    expect(revealTop(m(33, 0, 34, 2), 10, 24, 100)).toBe(25);
+    expect(revealTop(m(3, 0), 10, 24, 100)).toBe(0);
+    expect(revealTop(m(99, 0), 10, 24, 80)).toBe(80);
+  });
+
+  it('highlights the parts of matches on the viewport, wrapped ones row by row', () => {
+    const wrapped = m(11, 78, 12, 2);
+    const hs = visibleHighlights([m(9, 0), m(10, 4), wrapped, m(14, 0)], 2, 10, 4, 80);
+    expect(hs).toEqual([
+      { row: 0, start: 4, end: 7, current: false },
+      { row: 1, start: 78, end: 80, current: true },
+      { row: 2, start: 0, end: 2, current: true },
+    ]);
+  });
+});
