@@ -42,15 +42,23 @@ export function isBoxChar(cp: number): boolean {
   return cp >= 0x2500 && cp <= 0x259f;
 }
 
+/** A cell's size, centre and line thicknesses, shared by the line-drawing helpers. */
+interface CellGeometry {
+  w: number;
+  h: number;
+  cx: number;
+  cy: number;
+  light: number;
+  heavy: number;
+}
+
 /** Shapes for one character in a w×h cell, or null if it is not drawn as geometry. */
 export function boxShapes(cp: number, w: number, h: number): BoxShape[] | null {
   if (cp >= 0x2580 && cp <= 0x259f) return blockShapes(cp, w, h);
   if (cp < 0x2500 || cp > 0x257f) return null;
   // Light lines are 1/8 of the narrow side (at least one pixel), heavy ones twice that.
   const light = Math.max(1, Math.round(Math.min(w, h) / 8));
-  const heavy = light * 2;
-  const cx = Math.floor(w / 2);
-  const cy = Math.floor(h / 2);
+  const g: CellGeometry = { w, h, cx: Math.floor(w / 2), cy: Math.floor(h / 2), light, heavy: light * 2 };
   if (cp >= 0x2571 && cp <= 0x2573) {
     const out: BoxShape[] = [];
     if (cp !== 0x2572) out.push({ kind: 'line', x1: w, y1: 0, x2: 0, y2: h, width: light });
@@ -59,24 +67,34 @@ export function boxShapes(cp: number, w: number, h: number): BoxShape[] | null {
   }
   const spec = LINES[cp - 0x2500];
   if (!spec) return null;
-  const [up, right, down, left] = [...spec].map(Number) as [number, number, number, number];
-  if (cp >= 0x256d && cp <= 0x2570) return roundedCorner(cp, w, h, cx, cy, light);
-  const out: BoxShape[] = [];
+  const weights = [...spec].map(Number) as [number, number, number, number];
+  if (cp >= 0x256d && cp <= 0x2570) return roundedCorner(cp, w, h, g.cx, g.cy, light);
   const n = dashes(cp);
-  if (n) {
-    const t = up === 2 || right === 2 ? heavy : light;
-    const horizontal = right !== 0;
-    const len = horizontal ? w : h;
-    const seg = len / n;
-    for (let i = 0; i < n; i++) {
-      const a = Math.round(i * seg);
-      const b = Math.round(i * seg + seg * 0.6);
-      if (horizontal) out.push({ kind: 'rect', x: a, y: cy - Math.floor(t / 2), w: b - a, h: t });
-      else out.push({ kind: 'rect', x: cx - Math.floor(t / 2), y: a, w: t, h: b - a });
-    }
-    return out;
+  if (n) return dashedLine(n, weights, g);
+  return joinedLines(weights, g);
+}
+
+/** A dashed line of n dashes, horizontal or vertical, light or heavy as its weights say. */
+function dashedLine(n: number, [up, right]: readonly number[], g: CellGeometry): BoxShape[] {
+  const out: BoxShape[] = [];
+  const t = up === 2 || right === 2 ? g.heavy : g.light;
+  const horizontal = right !== 0;
+  const len = horizontal ? g.w : g.h;
+  const seg = len / n;
+  for (let i = 0; i < n; i++) {
+    const a = Math.round(i * seg);
+    const b = Math.round(i * seg + seg * 0.6);
+    if (horizontal) out.push({ kind: 'rect', x: a, y: g.cy - Math.floor(t / 2), w: b - a, h: t });
+    else out.push({ kind: 'rect', x: g.cx - Math.floor(t / 2), y: a, w: t, h: b - a });
   }
-  const thick = (weight: number): number => (weight === 2 ? heavy : light);
+  return out;
+}
+
+/** Solid half-lines (up, right, down, left; light, heavy or double) meeting at the centre. */
+function joinedLines([up, right, down, left]: readonly [number, number, number, number], g: CellGeometry): BoxShape[] {
+  const { w, h, cx, cy, light } = g;
+  const out: BoxShape[] = [];
+  const thick = (weight: number): number => (weight === 2 ? g.heavy : light);
   // Half-lines from the cell edge to (and past) the centre, so perpendicular lines overlap.
   const vExtent = Math.max(up === 3 || down === 3 ? light * 2 : 0, thick(Math.max(left, right)));
   const hExtent = Math.max(left === 3 || right === 3 ? light * 2 : 0, thick(Math.max(up, down)));
