@@ -116,17 +116,22 @@ function baseChar(k: KeyInput): string | null {
  * modifier, Cmd/Super combos outside the kitty protocol: the view may use those as shortcuts).
  */
 export function encodeKey(k: KeyInput, modes: InputModes = defaultInputModes, opts: KeyEncodingOptions = {}): string | null {
-  const mods = modifierParam(k);
-  const modified = mods > 1;
   const kitty = modes.kittyFlags;
-
   if (kitty & (KittyFlags.disambiguate | KittyFlags.reportAllKeysAsEscapes)) {
     const r = encodeKittyKey(k, modes, kitty);
     if (r !== undefined) return r;
   } else if (k.meta) {
     return null;
   }
+  const named = encodeNamedKey(k, modes, opts);
+  return named !== undefined ? named : encodeCharacterKey(k, modes);
+}
 
+/** Cursor, editing, function, keypad and C0 keys (Enter, Tab…) in the legacy and modifyOtherKeys
+ *  forms; undefined for any other key. */
+function encodeNamedKey(k: KeyInput, modes: InputModes, opts: KeyEncodingOptions): string | null | undefined {
+  const mods = modifierParam(k);
+  const modified = mods > 1;
   // Cursor keys, Home/End.
   const cf = cursorFinals[k.key];
   if (cf) {
@@ -145,17 +150,20 @@ export function encodeKey(k: KeyInput, modes: InputModes = defaultInputModes, op
   }
 
   const c0 = c0Keys[k.key];
-  if (c0) {
-    if (modes.modifyOtherKeys > 0 && modified && !(k.key === 'Tab' && mods === 2 && modes.modifyOtherKeys === 1)) {
-      return `${CSI}27;${mods};${c0.code}~`;
-    }
-    if (k.key === 'Enter' && k.shift && !k.ctrl && !k.alt) return opts.shiftEnter ?? DEFAULT_SHIFT_ENTER;
-    if (k.key === 'Tab' && k.shift) return (k.alt ? ESC : '') + `${CSI}Z`;
-    let byte = c0.byte;
-    if (k.key === 'Backspace' && k.ctrl) byte = '\x08';
-    return (k.alt ? ESC : '') + byte;
+  if (!c0) return undefined;
+  if (modes.modifyOtherKeys > 0 && modified && !(k.key === 'Tab' && mods === 2 && modes.modifyOtherKeys === 1)) {
+    return `${CSI}27;${mods};${c0.code}~`;
   }
+  if (k.key === 'Enter' && k.shift && !k.ctrl && !k.alt) return opts.shiftEnter ?? DEFAULT_SHIFT_ENTER;
+  if (k.key === 'Tab' && k.shift) return (k.alt ? ESC : '') + `${CSI}Z`;
+  let byte = c0.byte;
+  if (k.key === 'Backspace' && k.ctrl) byte = '\x08';
+  return (k.alt ? ESC : '') + byte;
+}
 
+/** A key that types a character, with Ctrl and Alt in the legacy or modifyOtherKeys form; null
+ *  for an unnamed key that types nothing (a bare modifier, a media key). */
+function encodeCharacterKey(k: KeyInput, modes: InputModes): string | null {
   const ch = baseChar(k);
   if (ch === null) {
     // An unnamed key (a bare modifier, media key…) or a composed multi-character text.
@@ -170,7 +178,7 @@ export function encodeKey(k: KeyInput, modes: InputModes = defaultInputModes, op
     const legacyCtrl = k.ctrl && !k.alt && !k.shift && (letter || ch in ctrlPunct);
     const legacyAlt = k.alt && !k.ctrl;
     if (modes.modifyOtherKeys === 2 || !(legacyCtrl || legacyAlt)) {
-      return `${CSI}27;${mods};${text.codePointAt(0)}~`;
+      return `${CSI}27;${modifierParam(k)};${text.codePointAt(0)}~`;
     }
   }
 

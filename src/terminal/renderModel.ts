@@ -1,47 +1,14 @@
 // The render model: what a view needs to paint one frame, as plain data. Each visible row is a
 // list of same-style runs; plus cursor, selection and scroll position. Rows that did not change
 // keep their object identity and are left out of `dirtyRows`, so a view repaints only the rest.
-import type { IBufferCell, IBufferLine, Terminal } from '@xterm/headless';
+import type { IBuffer, Terminal } from '@xterm/headless';
 import { DisposableStore, type Disposable } from '../protocol/events';
+import { RowBuilder, rowsEqual, type RenderRow, type XtermLinks } from './rowBuilder';
+import { changedSelectionRows, Selection, type BufferPoint, type RowSelection, type SelectionMode } from './selection';
 import type { CursorShape, TerminalModes } from './terminalModes';
 
-export type Color = { kind: 'default' } | { kind: 'palette'; index: number } | { kind: 'rgb'; value: number };
-export type UnderlineStyle = 'none' | 'single' | 'double' | 'curly' | 'dotted' | 'dashed';
-
-export interface Run {
-  /** First column of the run. */
-  col: number;
-  /** Columns the run covers (characters × cellWidth). */
-  cells: number;
-  text: string;
-  /** Every character of the run covers this many cells (2 = CJK/emoji wide characters). */
-  cellWidth: 1 | 2;
-  /** One string per character when the text is not one UTF-16 unit per character (surrogate
-   *  pairs, combining marks); absent otherwise. */
-  chars?: string[];
-  fg: Color;
-  bg: Color;
-  bold: boolean;
-  italic: boolean;
-  dim: boolean;
-  underline: UnderlineStyle;
-  strikethrough: boolean;
-  overline: boolean;
-  inverse: boolean;
-  invisible: boolean;
-  blink: boolean;
-  /** OSC 8 hyperlink target. */
-  link?: string;
-}
-
-export interface RenderRow {
-  /** Runs in column order; blank default-style cells at the end of the row are left out. */
-  runs: Run[];
-  /** The row's text, right-trimmed. */
-  text: string;
-  /** This row continues the previous one (soft wrap). */
-  wrapped: boolean;
-}
+export type { Color, UnderlineStyle, Run, RenderRow } from './rowBuilder';
+export type { BufferPoint, SelectionMode, RowSelection } from './selection';
 
 export interface CursorState {
   /** Column and viewport row. */
@@ -51,22 +18,6 @@ export interface CursorState {
   blinking: boolean;
   /** False when hidden by the application (DECTCEM) or scrolled out of the viewport. */
   visible: boolean;
-}
-
-export interface BufferPoint {
-  /** Column. */
-  x: number;
-  /** Absolute buffer line (0 = oldest scrollback line). */
-  y: number;
-}
-
-export type SelectionMode = 'char' | 'word' | 'line';
-
-/** Selected columns [start, end) of one viewport row. */
-export interface RowSelection {
-  row: number;
-  start: number;
-  end: number;
 }
 
 export interface Frame {
@@ -87,22 +38,8 @@ export interface RenderModelOptions {
   cursorBlink?: boolean;
 }
 
-const DEFAULT_COLOR: Color = Object.freeze({ kind: 'default' }) as Color;
-const UNDERLINE_STYLES: UnderlineStyle[] = ['none', 'single', 'double', 'curly', 'dotted', 'dashed'];
-/** Characters xterm allows in a "word" for double-click selection, besides letters and digits. */
-const WORD_CHARS = /[\p{L}\p{N}_\-./~:@%+#?&=]/u;
-
-/** xterm's internal cell (CellData): raw attribute words make style comparison cheap. */
-interface RawCell {
-  fg: number;
-  bg: number;
-  extended?: { underlineStyle?: number; urlId?: number };
-  hasExtendedAttrs?(): number;
-}
-
 /** xterm internals we read when present: the OSC 8 link table and per-parse dirty rows. */
-interface XtermCore {
-  _oscLinkService?: { getLinkData(id: number): { uri: string } | undefined };
+interface XtermCore extends XtermLinks {
   _inputHandler?: {
     onRequestRefreshRows?(listener: (r: { start: number; end: number } | undefined) => void): Disposable;
     /** Screen rows the parse in progress has changed so far (reported when it ends). */
@@ -134,11 +71,9 @@ export class RenderModel implements Disposable {
   private pendingEnd = -1;
   private lastViewportY = -1;
   private lastBuffer: string = '';
-  private selection: { anchor: BufferPoint; head: BufferPoint; mode: SelectionMode } | null = null;
+  private readonly selection: Selection;
   private readonly store = new DisposableStore();
-  private readonly cell: IBufferCell;
-  /** A second cell so reading a run's style does not clobber the cell being scanned. */
-  private readonly styleCell: IBufferCell;
+  private readonly rowBuilder: RowBuilder;
   private readonly core: XtermCore;
   private frameCache: Frame | null = null;
   /** Viewport rows changed since the last update() returned. */
@@ -163,8 +98,8 @@ export class RenderModel implements Disposable {
     this.store.add(term.onScroll(() => (this.pendingAll = true)));
     this.store.add(term.onResize(() => (this.pendingAll = true)));
     this.store.add(term.buffer.onBufferChange(() => (this.pendingAll = true)));
-    this.cell = term.buffer.active.getNullCell();
-    this.styleCell = term.buffer.active.getNullCell();
+    this.rowBuilder = new RowBuilder(term, this.core);
+    this.selection = new Selection(term);
     this.store.add(term.parser.registerCsiHandler({ prefix: '?', final: 'h' }, (params) => {
       if (!term.modes.synchronizedOutputMode && params.includes(SYNC_OUTPUT_MODE)) this.syncStartedAt = performance.now();
       return false;
@@ -228,13 +163,31 @@ export class RenderModel implements Disposable {
 
   private build(): void {
     this.lastBuildAt = performance.now();
-    const term = this.term;
-    const buf = term.buffer.active;
-    const rows = term.rows;
-    const cols = term.cols;
+    const { rows, cols } = this.term;
+    const buf = this.term.buffer.active;
+    const viewportY = buf.viewportY;
+    this.buildRows(buf, rows, cols);
+    const cursor = this.buildCursor(buf, rows, cols);
+    const selections = this.selection.viewportRows(viewportY, rows, cols);
+    for (const row of changedSelectionRows(this.selections, selections, rows)) this.unreported.add(row);
+    this.selections = selections;
+    this.frameCache = {
+      cols,
+      rows,
+      lines: this.lines.slice(),
+      cursor,
+      selection: selections,
+      scrollOffset: buf.baseY - viewportY,
+      scrollbackLength: buf.baseY,
+      altScreen: buf.type === 'alternate',
+    };
+  }
+
+  /** Rebuilds the pending rows (all of them after a scroll, resize or screen switch), keeping
+   *  each row that did not change as the same object. */
+  private buildRows(buf: IBuffer, rows: number, cols: number): void {
     const viewportY = buf.viewportY;
     const dirty = this.unreported;
-
     let from = 0;
     let to = rows - 1;
     const all = this.pendingAll || viewportY !== this.lastViewportY || buf.type !== this.lastBuffer || this.lines.length !== rows
@@ -246,7 +199,7 @@ export class RenderModel implements Disposable {
     if (this.lines.length !== rows) this.lines.length = rows;
     for (let y = from; y <= to; y++) {
       const line = buf.getLine(viewportY + y);
-      const row = line ? this.buildRow(line, cols) : { runs: [], text: '', wrapped: false };
+      const row = line ? this.rowBuilder.build(line, cols) : { runs: [], text: '', wrapped: false };
       const prev = this.lines[y];
       if (!prev || !rowsEqual(prev, row)) {
         this.lines[y] = row;
@@ -264,8 +217,11 @@ export class RenderModel implements Disposable {
     this.pendingEnd = -1;
     this.lastViewportY = viewportY;
     this.lastBuffer = buf.type;
+  }
 
-    const cursorRow = buf.baseY + buf.cursorY - viewportY;
+  /** The cursor in viewport coordinates; the rows it left and entered are marked dirty. */
+  private buildCursor(buf: IBuffer, rows: number, cols: number): CursorState {
+    const cursorRow = buf.baseY + buf.cursorY - buf.viewportY;
     const cursor: CursorState = {
       x: Math.min(buf.cursorX, cols - 1),
       y: cursorRow,
@@ -273,222 +229,60 @@ export class RenderModel implements Disposable {
       blinking: this.modes.cursorBlink ?? this.opts.cursorBlink ?? false,
       visible: this.modes.cursorVisible && cursorRow >= 0 && cursorRow < rows,
     };
-    const prevCursor = this.cursor;
-    if (!prevCursor || !cursorsEqual(prevCursor, cursor)) {
-      if (prevCursor && prevCursor.y >= 0 && prevCursor.y < rows) dirty.add(prevCursor.y);
-      if (cursor.y >= 0 && cursor.y < rows) dirty.add(cursor.y);
+    const prev = this.cursor;
+    if (!prev || !cursorsEqual(prev, cursor)) {
+      if (prev && prev.y >= 0 && prev.y < rows) this.unreported.add(prev.y);
+      if (cursor.y >= 0 && cursor.y < rows) this.unreported.add(cursor.y);
     }
     this.cursor = cursor;
-
-    const selections = this.viewportSelection(viewportY, rows, cols);
-    const before = new Map(this.selections.map((s) => [s.row, s]));
-    for (const s of selections) {
-      const b = before.get(s.row);
-      if (!b || b.start !== s.start || b.end !== s.end) dirty.add(s.row);
-      before.delete(s.row);
-    }
-    for (const row of before.keys()) if (row < rows) dirty.add(row);
-    this.selections = selections;
-
-    this.frameCache = {
-      cols,
-      rows,
-      lines: this.lines.slice(),
-      cursor,
-      selection: selections,
-      scrollOffset: buf.baseY - viewportY,
-      scrollbackLength: buf.baseY,
-      altScreen: buf.type === 'alternate',
-    };
-  }
-
-  private buildRow(line: IBufferLine, cols: number): RenderRow {
-    const runs: Run[] = [];
-    const cell = this.cell;
-    const styleCell = this.styleCell;
-    let runStart = -1;
-    let runText = '';
-    let runChars: string[] | null = null;
-    let runSimple = true;
-    let runWidth: 1 | 2 = 1;
-    let runFg = 0;
-    let runBg = 0;
-    let runExtA = 0;
-    let runExtB = 0;
-    let runCells = 0;
-    let lastContent = -1; // last column whose cell would paint something on a default background
-    let text = '';
-    const flush = (): void => {
-      if (runStart < 0) return;
-      line.getCell(runStart, styleCell);
-      const run = styleOf(styleCell, this.core, runWidth, runStart, runCells, runText);
-      if (!runSimple) run.chars = runChars!;
-      runs.push(run);
-      runStart = -1;
-    };
-    for (let x = 0; x < cols; x++) {
-      line.getCell(x, cell);
-      const w = cell.getWidth();
-      if (w === 0) continue;
-      const raw = cell as unknown as RawCell;
-      let chars = cell.getChars();
-      if (chars === '') chars = ' ';
-      const ext = raw.hasExtendedAttrs?.() ? raw.extended : undefined;
-      const extA = ext?.underlineStyle ?? 0;
-      const extB = ext?.urlId ?? 0;
-      const width = (w === 2 ? 2 : 1) as 1 | 2;
-      if (runStart < 0 || raw.fg !== runFg || raw.bg !== runBg || extA !== runExtA || extB !== runExtB || width !== runWidth) {
-        flush();
-        runStart = x;
-        runText = '';
-        runChars = [];
-        runSimple = true;
-        runWidth = width;
-        runFg = raw.fg;
-        runBg = raw.bg;
-        runExtA = extA;
-        runExtB = extB;
-        runCells = 0;
-      }
-      runText += chars;
-      runChars!.push(chars);
-      if (chars.length !== 1) runSimple = false;
-      runCells += width;
-      text += chars;
-      if (chars !== ' ' || !cell.isBgDefault() || cell.isInverse() || cell.isUnderline() || cell.isStrikethrough()) {
-        lastContent = x + width - 1;
-      }
-    }
-    flush();
-    // Drop the blank default-style tail so views do not paint empty cells.
-    const trimmed: Run[] = [];
-    for (const run of runs) {
-      if (run.col > lastContent) break;
-      const end = run.col + run.cells - 1;
-      if (end > lastContent) {
-        const keep = Math.floor((lastContent - run.col + 1) / run.cellWidth);
-        if (run.chars) run.chars = run.chars.slice(0, keep);
-        run.text = run.chars ? run.chars.join('') : run.text.slice(0, keep);
-        run.cells = keep * run.cellWidth;
-      }
-      trimmed.push(run);
-    }
-    return { runs: trimmed, text: text.trimEnd(), wrapped: line.isWrapped };
+    return cursor;
   }
 
   /** One buffer line (0 = the oldest scrollback line) as runs, for clients paging through
    *  scrollback; null past the end of the buffer. */
   bufferRow(y: number): RenderRow | null {
     const line = this.term.buffer.active.getLine(y);
-    return line ? this.buildRow(line, this.term.cols) : null;
+    return line ? this.rowBuilder.build(line, this.term.cols) : null;
   }
 
-  // ---- selection -------------------------------------------------------------------------
-
-  /** Starts or extends a selection between two buffer points (anchor stays where it began). */
-  setSelection(anchor: BufferPoint, head: BufferPoint, mode: SelectionMode = 'char'): void {
-    this.selection = { anchor, head, mode };
-  }
-
-  /** Moves the selection's head (a drag), keeping its anchor and mode. No-op without one. */
-  extendSelection(head: BufferPoint): void {
-    if (this.selection) this.selection = { ...this.selection, head };
-  }
-
-  clearSelection(): void {
-    this.selection = null;
-  }
-
-  get hasSelection(): boolean {
-    const r = this.selectionRange();
-    return r !== null && (r.start.y !== r.end.y || r.start.x !== r.end.x);
-  }
-
-  /** The selection normalised to [start, end) in buffer coordinates, expanded by its mode. */
-  selectionRange(): { start: BufferPoint; end: BufferPoint } | null {
-    const s = this.selection;
-    if (!s) return null;
-    const before = s.anchor.y < s.head.y || (s.anchor.y === s.head.y && s.anchor.x <= s.head.x);
-    let start = before ? s.anchor : s.head;
-    let end = before ? s.head : s.anchor;
-    const cols = this.term.cols;
-    if (s.mode === 'line') {
-      return { start: { x: 0, y: this.wrapStart(start.y) }, end: { x: cols, y: this.wrapEnd(end.y) } };
-    }
-    if (s.mode === 'word') {
-      start = this.wordBounds(start).start;
-      end = this.wordBounds(end).end;
-    }
-    return { start, end };
-  }
-
-  /** Buffer point → viewport-relative conversion helpers for views. */
+  /** The buffer point under a viewport cell (views turn pointer positions into selection ends). */
   viewportToBuffer(col: number, row: number): BufferPoint {
     return { x: col, y: this.term.buffer.active.viewportY + row };
   }
 
-  private wrapStart(y: number): number {
-    const buf = this.term.buffer.active;
-    while (y > 0 && buf.getLine(y)?.isWrapped) y--;
-    return y;
+  // ---- selection: kept by a Selection; the next frame carries its viewport rows ----------
+
+  /** Starts or extends a selection between two buffer points (anchor stays where it began). */
+  setSelection(anchor: BufferPoint, head: BufferPoint, mode: SelectionMode = 'char'): void {
+    this.selection.set(anchor, head, mode);
   }
 
-  private wrapEnd(y: number): number {
-    const buf = this.term.buffer.active;
-    while (y + 1 < buf.length && buf.getLine(y + 1)?.isWrapped) y++;
-    return y;
+  /** Moves the selection's head (a drag), keeping its anchor and mode. No-op without one. */
+  extendSelection(head: BufferPoint): void {
+    this.selection.extend(head);
+  }
+
+  clearSelection(): void {
+    this.selection.clear();
+  }
+
+  get hasSelection(): boolean {
+    return !this.selection.isEmpty;
+  }
+
+  /** The selection normalised to [start, end) in buffer coordinates, expanded by its mode. */
+  selectionRange(): { start: BufferPoint; end: BufferPoint } | null {
+    return this.selection.range();
   }
 
   /** The word around a buffer point: a run of word characters, or a run of one other char. */
   wordBounds(p: BufferPoint): { start: BufferPoint; end: BufferPoint } {
-    const line = this.term.buffer.active.getLine(p.y);
-    if (!line) return { start: p, end: p };
-    const cols = this.term.cols;
-    const charAt = (x: number): string => line.getCell(x)?.getChars() || ' ';
-    const x0 = Math.min(Math.max(0, p.x), cols - 1);
-    const kind = (c: string): number => (WORD_CHARS.test(c) ? 1 : c === ' ' ? 0 : 2);
-    const k = kind(charAt(x0));
-    let a = x0;
-    let b = x0 + 1;
-    if (k !== 2) {
-      while (a > 0 && kind(charAt(a - 1)) === k) a--;
-      while (b < cols && kind(charAt(b)) === k) b++;
-    }
-    return { start: { x: a, y: p.y }, end: { x: b, y: p.y } };
+    return this.selection.wordBounds(p);
   }
 
   /** The selected text, soft-wrapped rows joined, hard line ends as '\n', trailing blanks cut. */
   selectionText(): string {
-    const r = this.selectionRange();
-    if (!r) return '';
-    const buf = this.term.buffer.active;
-    let out = '';
-    for (let y = r.start.y; y <= r.end.y; y++) {
-      const line = buf.getLine(y);
-      if (!line) break;
-      const startCol = y === r.start.y ? r.start.x : 0;
-      const endCol = y === r.end.y ? r.end.x : this.term.cols;
-      const next = buf.getLine(y + 1);
-      const continues = y < r.end.y && next?.isWrapped === true;
-      let piece = line.translateToString(!continues, startCol, endCol);
-      if (!continues && y < r.end.y) piece = piece.trimEnd() + '\n';
-      out += piece;
-    }
-    return out;
-  }
-
-  private viewportSelection(viewportY: number, rows: number, cols: number): RowSelection[] {
-    const r = this.selectionRange();
-    if (!r) return [];
-    const out: RowSelection[] = [];
-    for (let row = 0; row < rows; row++) {
-      const y = viewportY + row;
-      if (y < r.start.y || y > r.end.y) continue;
-      const start = y === r.start.y ? r.start.x : 0;
-      const end = y === r.end.y ? r.end.x : cols;
-      if (end > start) out.push({ row, start, end: Math.min(end, cols) });
-    }
-    return out;
+    return this.selection.text();
   }
 
   dispose(): void {
@@ -496,65 +290,6 @@ export class RenderModel implements Disposable {
     this.lines = [];
     this.frameCache = null;
   }
-}
-
-function colorOf(value: number, isRgb: boolean, isPalette: boolean): Color {
-  if (isRgb) return { kind: 'rgb', value };
-  if (isPalette) return { kind: 'palette', index: value };
-  return DEFAULT_COLOR;
-}
-
-function styleOf(cell: IBufferCell, core: XtermCore, cellWidth: 1 | 2, col: number, cells: number, text: string): Run {
-  const raw = cell as unknown as RawCell;
-  const ext = raw.hasExtendedAttrs?.() ? raw.extended : undefined;
-  const underlined = cell.isUnderline() !== 0;
-  let underline: UnderlineStyle = 'none';
-  if (underlined) underline = UNDERLINE_STYLES[ext?.underlineStyle ?? 1] ?? 'single';
-  if (underlined && underline === 'none') underline = 'single';
-  const run: Run = {
-    col,
-    cells,
-    text,
-    cellWidth,
-    fg: colorOf(cell.getFgColor(), cell.isFgRGB(), cell.isFgPalette()),
-    bg: colorOf(cell.getBgColor(), cell.isBgRGB(), cell.isBgPalette()),
-    bold: cell.isBold() !== 0,
-    italic: cell.isItalic() !== 0,
-    dim: cell.isDim() !== 0,
-    underline,
-    strikethrough: cell.isStrikethrough() !== 0,
-    overline: cell.isOverline() !== 0,
-    inverse: cell.isInverse() !== 0,
-    invisible: cell.isInvisible() !== 0,
-    blink: cell.isBlink() !== 0,
-  };
-  const urlId = ext?.urlId ?? 0;
-  if (urlId) {
-    const uri = core._oscLinkService?.getLinkData(urlId)?.uri;
-    if (uri) run.link = uri;
-  }
-  return run;
-}
-
-function colorsEqual(a: Color, b: Color): boolean {
-  if (a.kind !== b.kind) return false;
-  if (a.kind === 'rgb') return a.value === (b as { value: number }).value;
-  if (a.kind === 'palette') return a.index === (b as { index: number }).index;
-  return true;
-}
-
-function runsEqual(a: Run, b: Run): boolean {
-  return a.col === b.col && a.cells === b.cells && a.text === b.text && a.cellWidth === b.cellWidth
-    && colorsEqual(a.fg, b.fg) && colorsEqual(a.bg, b.bg) && a.bold === b.bold && a.italic === b.italic
-    && a.dim === b.dim && a.underline === b.underline && a.strikethrough === b.strikethrough
-    && a.overline === b.overline && a.inverse === b.inverse && a.invisible === b.invisible
-    && a.blink === b.blink && a.link === b.link;
-}
-
-function rowsEqual(a: RenderRow, b: RenderRow): boolean {
-  if (a.runs.length !== b.runs.length || a.wrapped !== b.wrapped || a.text !== b.text) return false;
-  for (let i = 0; i < a.runs.length; i++) if (!runsEqual(a.runs[i]!, b.runs[i]!)) return false;
-  return true;
 }
 
 function cursorsEqual(a: CursorState, b: CursorState): boolean {

@@ -13,7 +13,7 @@ import chokidar, { type FSWatcher } from 'chokidar';
 import { openFiles, processTrees, realPathOf } from './processTree';
 import { expandHome } from '../../protocol/homePath';
 import type { DiscoverInput } from '../../protocol/resumePlan';
-import { parseDiscoveredRecord } from '../../protocol/resumeRecord';
+import { parseDiscoveredRecord, type RecordProblem } from '../../protocol/resumeRecord';
 import { nullLogger, type Logger } from './log';
 
 /** How far below discover.root records sit: Codex uses root/YYYY/MM/DD/file (3); one spare level. */
@@ -285,63 +285,69 @@ export class ResumeDiscovery {
   private async readRecord(w: RootWatch, root: string, path: string, seenAt: number): Promise<void> {
     const rel = relative(root, path);
     if (rel.startsWith('..') || isAbsolute(rel)) return;
-    const format = w.spec.format;
-    const lower = path.toLowerCase();
-    if (/\.(zst|gz|xz|bz2|br|lz4)$/.test(lower)) {
-      this.logger.info('discovery: skipped a compressed record', { path });
-      return;
-    }
-    if (!lower.endsWith(format === 'jsonl' ? '.jsonl' : '.json')) return;
-    let text: string;
-    let fileTime: number;
-    try {
-      const st = await stat(path);
-      // The earlier of birth and modification: an old file moved into the store keeps an old
-      // mtime (and, where the file system records it, an old birth time).
-      fileTime = st.birthtimeMs > 0 ? Math.min(st.birthtimeMs, st.mtimeMs) : st.mtimeMs;
-      if (format === 'json' && st.size > MAX_RECORD_HEAD_BYTES) {
-        this.logger.info('discovery: skipped a record that is too large', { path, bytes: st.size });
-        return;
-      }
-      const head = await readHead(path, format);
-      if (head.kind === 'compressed') {
-        this.logger.info('discovery: skipped a compressed record', { path });
-        return;
-      }
-      if (head.kind === 'tooLarge') {
-        this.logger.info('discovery: skipped a record whose first line is too large', { path, limit: MAX_RECORD_HEAD_BYTES });
-        return;
-      }
-      text = head.text;
-    } catch (e) {
-      this.logger.info('discovery: skipped an unreadable record', { path, error: (e as NodeJS.ErrnoException).code ?? (e as Error).message });
-      return;
-    }
-    const parsed = parseDiscoveredRecord(text, w.spec);
-    if (!parsed.ok) {
-      const tries = w.incomplete.get(path) ?? 0;
-      // A json file or a jsonl line may be caught half-written; the next change event re-reads it.
-      if ((parsed.kind === 'incomplete' || (parsed.kind === 'malformed' && format === 'json')) && tries < MAX_INCOMPLETE_RETRIES) {
-        w.incomplete.set(path, tries + 1);
-        this.logger.debug('discovery: record not complete yet', { path, tries: tries + 1 });
-        const timer = setTimeout(() => {
-          w.retryTimers.delete(timer);
-          if (w.incomplete.get(path) === tries + 1 && this.roots.get(root) === w) void this.handleFile(w, root, path, seenAt);
-        }, INCOMPLETE_RETRY_MS);
-        w.retryTimers.add(timer);
-        return;
-      }
-      w.incomplete.delete(path);
-      this.logger.info('discovery: skipped a record', { path, problem: parsed.kind, message: parsed.message });
-      return;
-    }
+    const read = await this.readRecordHead(path, w.spec.format);
+    if (!read) return;
+    const parsed = parseDiscoveredRecord(read.text, w.spec);
+    if (!parsed.ok) return this.recordNotReadable(w, root, path, seenAt, parsed);
     w.incomplete.delete(path);
     if (this.records.some((r) => r.path === path)) return;
     const cwd = await canonical(parsed.cwd);
     if (!this.roots.has(root)) return; // Nobody waits on this root any more.
-    this.records.push({ path, realPath: realPathOf(path), root, id: parsed.id, cwd, seenAt, fileTime });
+    this.records.push({ path, realPath: realPathOf(path), root, id: parsed.id, cwd, seenAt, fileTime: read.fileTime });
     this.logger.debug('discovery: new record', { path, id: parsed.id, cwd });
     this.evaluate();
+  }
+
+  /** The head of a record file and its time, or null (logged) for a file that is not a record
+   *  to read: compressed, of another format, too large or unreadable. */
+  private async readRecordHead(path: string, format: 'jsonl' | 'json'): Promise<{ text: string; fileTime: number } | null> {
+    const lower = path.toLowerCase();
+    if (/\.(zst|gz|xz|bz2|br|lz4)$/.test(lower)) {
+      this.logger.info('discovery: skipped a compressed record', { path });
+      return null;
+    }
+    if (!lower.endsWith(format === 'jsonl' ? '.jsonl' : '.json')) return null;
+    try {
+      const st = await stat(path);
+      // The earlier of birth and modification: an old file moved into the store keeps an old
+      // mtime (and, where the file system records it, an old birth time).
+      const fileTime = st.birthtimeMs > 0 ? Math.min(st.birthtimeMs, st.mtimeMs) : st.mtimeMs;
+      if (format === 'json' && st.size > MAX_RECORD_HEAD_BYTES) {
+        this.logger.info('discovery: skipped a record that is too large', { path, bytes: st.size });
+        return null;
+      }
+      const head = await readHead(path, format);
+      if (head.kind === 'compressed') {
+        this.logger.info('discovery: skipped a compressed record', { path });
+        return null;
+      }
+      if (head.kind === 'tooLarge') {
+        this.logger.info('discovery: skipped a record whose first line is too large', { path, limit: MAX_RECORD_HEAD_BYTES });
+        return null;
+      }
+      return { text: head.text, fileTime };
+    } catch (e) {
+      this.logger.info('discovery: skipped an unreadable record', { path, error: (e as NodeJS.ErrnoException).code ?? (e as Error).message });
+      return null;
+    }
+  }
+
+  /** A record that did not parse: read again soon if it may be half-written, else skipped. */
+  private recordNotReadable(w: RootWatch, root: string, path: string, seenAt: number, parsed: RecordProblem): void {
+    const tries = w.incomplete.get(path) ?? 0;
+    // A json file or a jsonl line may be caught half-written; the next change event re-reads it.
+    if ((parsed.kind === 'incomplete' || (parsed.kind === 'malformed' && w.spec.format === 'json')) && tries < MAX_INCOMPLETE_RETRIES) {
+      w.incomplete.set(path, tries + 1);
+      this.logger.debug('discovery: record not complete yet', { path, tries: tries + 1 });
+      const timer = setTimeout(() => {
+        w.retryTimers.delete(timer);
+        if (w.incomplete.get(path) === tries + 1 && this.roots.get(root) === w) void this.handleFile(w, root, path, seenAt);
+      }, INCOMPLETE_RETRY_MS);
+      w.retryTimers.add(timer);
+      return;
+    }
+    w.incomplete.delete(path);
+    this.logger.info('discovery: skipped a record', { path, problem: parsed.kind, message: parsed.message });
   }
 
   /** A record can belong to a waiting session: same root and cwd, appeared after its launch, unbound. */

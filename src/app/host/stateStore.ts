@@ -1,7 +1,8 @@
 // Durable session state in $TERMIO_HOME/state/sessions.json (docs/architecture.md, "Where state lives"):
 // windows, tab order and each session's agent, cwd, title, bound conversation and bypass flag.
-// Writes are debounced and atomic (temp file, fsync, rename); reads migrate old versions; a file
-// that cannot be read is moved aside and reported, never silently dropped or overwritten.
+// This module holds the state and writes it: debounced and atomic (temp file, fsync, rename).
+// stateFile.ts reads it: it migrates old versions, and a file that cannot be read is moved aside
+// and reported, never silently dropped or overwritten.
 //
 // What "nothing silently dropped" means here:
 // - unknown fields (a newer Termio wrote them) are kept on every object and written back;
@@ -12,14 +13,17 @@
 // - a whole file that cannot be read, parsed or migrated is renamed to
 //   sessions.json.corrupt-<timestamp> (or .v<N>-<timestamp> when written by a newer version)
 //   and the store starts empty; the returned problem says so for the app to show.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { z } from 'zod';
 import { writeFileAtomic, writeTarget } from './atomicWrite';
 import { nullLogger, type Logger } from './log';
 import { isProcessAlive } from './processes';
+import { loadState, STATE_VERSION, type SessionRecord, type StateProblem, type TermioState } from './stateFile';
 
-export const STATE_VERSION = 1;
+export {
+  STATE_VERSION, MAX_STATE_BYTES, STATE_MIGRATIONS, emptyState,
+  type SessionRecord, type WindowRecord, type UnreadableEntry, type TermioState, type StateProblem,
+} from './stateFile';
 
 /**
  * Writes are coalesced: the first change after a write schedules the next one this much later,
@@ -28,84 +32,9 @@ export const STATE_VERSION = 1;
  */
 export const STATE_WRITE_DELAY_MS = 250;
 
-/** A state file larger than this is not a Termio state (20 sessions are ~6 KB; 8 MiB holds thousands). */
-export const MAX_STATE_BYTES = 8 * 1024 * 1024;
-
-const SessionRecordSchema = z.looseObject({
-  id: z.string().min(1),
-  agentId: z.string().min(1),
-  cwd: z.string().min(1),
-  title: z.string().default(''),
-  conversationId: z.string().min(1).nullable().default(null),
-  family: z.enum(['pinned', 'discovered']).nullable().default(null),
-  bypass: z.boolean().default(false),
-  createdAt: z.string().min(1),
-});
-
-const WindowRecordSchema = z.looseObject({
-  id: z.string().min(1),
-  tabs: z.array(z.string()).default([]),
-  activeTab: z.string().nullable().default(null),
-});
-
-const FileSchema = z.looseObject({
-  version: z.literal(STATE_VERSION),
-  windows: z.array(z.unknown()),
-  sessions: z.array(z.unknown()),
-  unreadable: z.array(z.unknown()).default([]),
-});
-
-export type SessionRecord = z.infer<typeof SessionRecordSchema>;
-export type WindowRecord = z.infer<typeof WindowRecordSchema>;
 /** What addSession needs; the rest defaults (no title, unbound, bypass off, created now). */
 export type NewSessionRecord = Pick<SessionRecord, 'id' | 'agentId' | 'cwd'> &
   Partial<Pick<SessionRecord, 'title' | 'conversationId' | 'family' | 'bypass' | 'createdAt'>>;
-/** A session entry that could not be read; kept verbatim so a later version (or a human) can recover it. */
-export interface UnreadableEntry {
-  entry: unknown;
-  reason: string;
-}
-export interface TermioState {
-  version: typeof STATE_VERSION;
-  windows: WindowRecord[];
-  sessions: SessionRecord[];
-  unreadable: UnreadableEntry[];
-  [unknownField: string]: unknown;
-}
-
-export type StateProblem = {
-  kind: 'stateCorrupt' | 'stateUnreadable' | 'stateTooNew';
-  file: string;
-  /** Where the file was moved; null when it could not be moved (then the store never writes). */
-  movedTo: string | null;
-  message: string;
-};
-
-/**
- * Migrations from older file versions, keyed by the version they read. Each returns the next
- * version's shape. A file without a version field is version 0.
- */
-export const STATE_MIGRATIONS: Record<number, (old: Record<string, unknown>) => Record<string, unknown>> = {
-  // v0 (hypothetical, shows the path): { tabs: [{ agent, cwd, title?, conversation?, yolo?, created? }] },
-  // one implicit window, no session ids.
-  0: (old) => {
-    const tabs = Array.isArray(old.tabs) ? old.tabs : [];
-    const sessions = tabs.map((t: unknown, i: number) => {
-      const tab = (t && typeof t === 'object' ? t : {}) as Record<string, unknown>;
-      const { agent, conversation, yolo, created, ...rest } = tab;
-      return {
-        ...rest,
-        id: `migrated-${i + 1}`,
-        agentId: agent,
-        conversationId: conversation ?? null,
-        family: null,
-        bypass: yolo === true,
-        createdAt: typeof created === 'string' ? created : new Date(0).toISOString(),
-      };
-    });
-    return { version: 1, windows: [{ id: 'window-1', tabs: sessions.map((s) => s.id), activeTab: null }], sessions };
-  },
-};
 
 export interface StateStoreOptions {
   file: string;
@@ -123,12 +52,6 @@ export interface OpenedStateStore {
   /** Parts of the file that were not restored or were repaired; the app shows these too. */
   warnings: string[];
 }
-
-export function emptyState(): TermioState {
-  return { version: STATE_VERSION, windows: [], sessions: [], unreadable: [] };
-}
-
-const stamp = (d: Date) => d.toISOString().replace(/[:.]/g, '-');
 
 export class StateStore {
   private current: TermioState;
@@ -329,138 +252,4 @@ function removeStaleTempFiles(linkOrFile: string, logger: Logger): void {
       // Leaving it costs nothing.
     }
   }
-}
-
-interface Loaded {
-  state: TermioState;
-  problem: StateProblem | null;
-  warnings: string[];
-  readOnly: boolean;
-  rewrite: boolean;
-}
-
-function loadState(file: string, now: () => Date, logger: Logger): Loaded {
-  const fresh = (problem: StateProblem | null, readOnly = false): Loaded => ({ state: emptyState(), problem, warnings: [], readOnly, rewrite: false });
-  const moveAside = (kind: StateProblem['kind'], suffix: string, why: string): Loaded => {
-    const target = `${file}.${suffix}-${stamp(now())}`;
-    try {
-      renameSync(file, target);
-      return fresh({ kind, file, movedTo: target, message: `${file} ${why}; it was moved to ${basename(target)} and Termio started with no saved sessions.` });
-    } catch (e) {
-      logger.error('state: could not move the file aside', { file, error: (e as Error).message });
-      return fresh(
-        { kind, file, movedTo: null, message: `${file} ${why} and could not be moved aside (${(e as Error).message}); Termio started with no saved sessions and will not write over it.` },
-        true,
-      );
-    }
-  };
-
-  let text: string;
-  try {
-    const st = statSync(file);
-    if (!st.isFile()) return moveAside('stateUnreadable', 'corrupt', 'is not a regular file');
-    if (st.size > MAX_STATE_BYTES) return moveAside('stateCorrupt', 'corrupt', `is ${st.size} bytes, larger than any Termio state (${MAX_STATE_BYTES})`);
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    const err = e as NodeJS.ErrnoException;
-    if (err.code === 'ENOENT') return fresh(null);
-    return moveAside('stateUnreadable', 'corrupt', `could not be read (${err.code ?? err.message})`);
-  }
-
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (e) {
-    return moveAside('stateCorrupt', 'corrupt', `is not valid JSON (${(e as Error).message})`);
-  }
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return moveAside('stateCorrupt', 'corrupt', 'does not hold a JSON object');
-
-  let obj = raw as Record<string, unknown>;
-  let version = obj.version === undefined ? 0 : obj.version;
-  if (typeof version !== 'number' || !Number.isInteger(version) || version < 0) {
-    return moveAside('stateCorrupt', 'corrupt', `has an invalid version ${JSON.stringify(obj.version)}`);
-  }
-  if (version > STATE_VERSION) {
-    return moveAside('stateTooNew', `v${version}`, `was written by a newer Termio (state version ${version}, this one reads ≤ ${STATE_VERSION})`);
-  }
-  const migrated = version < STATE_VERSION;
-  try {
-    while (version < STATE_VERSION) {
-      const step = STATE_MIGRATIONS[version];
-      if (!step) return moveAside('stateCorrupt', 'corrupt', `has version ${version}, which no migration reads`);
-      obj = step(obj);
-      version++;
-    }
-  } catch (e) {
-    return moveAside('stateCorrupt', 'corrupt', `could not be migrated from version ${version} (${(e as Error).message})`);
-  }
-
-  const top = FileSchema.safeParse(obj);
-  if (!top.success) {
-    return moveAside('stateCorrupt', 'corrupt', `does not have the shape of a Termio state (${z.prettifyError(top.error).replace(/\n/g, ' ')})`);
-  }
-  const { state, warnings } = repair(top.data as unknown as { windows: unknown[]; sessions: unknown[]; unreadable: unknown[] } & Record<string, unknown>);
-  if (migrated) logger.info('state: migrated', { file, to: STATE_VERSION });
-  return { state, problem: null, warnings, readOnly: false, rewrite: migrated || warnings.length > 0 };
-}
-
-/** Validates entries one by one and fixes references; see the header for what happens to each kind of damage. */
-function repair(file: { windows: unknown[]; sessions: unknown[]; unreadable: unknown[] } & Record<string, unknown>): { state: TermioState; warnings: string[] } {
-  const warnings: string[] = [];
-  const { savedAt: _savedAt, ...rest } = file;
-  const unreadable: UnreadableEntry[] = file.unreadable.map((u) =>
-    u && typeof u === 'object' && 'entry' in u && 'reason' in u ? (u as UnreadableEntry) : { entry: u, reason: 'unknown' },
-  );
-  const sessions: SessionRecord[] = [];
-  for (const entry of file.sessions) {
-    const r = SessionRecordSchema.safeParse(entry);
-    const label = entry && typeof entry === 'object' && 'id' in entry ? `session ${JSON.stringify((entry as { id: unknown }).id)}` : 'a session entry';
-    if (!r.success) {
-      const reason = z.prettifyError(r.error).replace(/\n/g, ' ');
-      unreadable.push({ entry, reason });
-      warnings.push(`${label} could not be read and was not restored (kept in the file): ${reason}`);
-    } else if (sessions.some((s) => s.id === r.data.id)) {
-      unreadable.push({ entry, reason: 'duplicate session id' });
-      warnings.push(`${label} appears twice; the second entry was not restored (kept in the file)`);
-    } else {
-      sessions.push(r.data);
-    }
-  }
-  const windows: WindowRecord[] = [];
-  const listed = new Set<string>();
-  for (const entry of file.windows) {
-    const r = WindowRecordSchema.safeParse(entry);
-    if (!r.success) {
-      warnings.push(`a window entry could not be read (${z.prettifyError(r.error).replace(/\n/g, ' ')}); its sessions are kept in another window`);
-      continue;
-    }
-    const w = r.data;
-    w.tabs = w.tabs.filter((t) => {
-      if (listed.has(t)) {
-        warnings.push(`session ${JSON.stringify(t)} was listed in two places; kept the first`);
-        return false;
-      }
-      if (!sessions.some((s) => s.id === t)) {
-        warnings.push(`a tab named session ${JSON.stringify(t)}, which is not in the file; the tab was removed`);
-        return false;
-      }
-      listed.add(t);
-      return true;
-    });
-    if (w.activeTab !== null && !w.tabs.includes(w.activeTab)) w.activeTab = null;
-    windows.push(w);
-  }
-  const orphans = sessions.filter((s) => !listed.has(s.id));
-  if (orphans.length > 0) {
-    let w = windows.at(-1);
-    if (!w) {
-      w = { id: 'window-recovered', tabs: [], activeTab: null };
-      windows.push(w);
-    }
-    for (const s of orphans) {
-      w.tabs.push(s.id);
-      warnings.push(`session ${JSON.stringify(s.id)} was in no window; it was added to window ${JSON.stringify(w.id)}`);
-    }
-  }
-  return { state: { ...rest, version: STATE_VERSION, windows, sessions, unreadable }, warnings };
 }
