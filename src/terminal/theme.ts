@@ -43,13 +43,13 @@ export const lightTheme: Theme = {
 /** The 6×6×6 cube's channel levels (xterm's: 0, then 95 + 40·n). */
 const CUBE_LEVELS = [0x00, 0x5f, 0x87, 0xaf, 0xd7, 0xff];
 
-/** RGB for a 256-colour palette index under a theme (0–15 from the theme, 16–231 the cube,
- *  232–255 the grey ramp 8, 18, … 238). */
 /** A 0xRRGGBB colour as CSS "#rrggbb" (style sheets). */
 export function cssHex(rgb: number): string {
   return `#${rgb.toString(16).padStart(6, '0')}`;
 }
 
+/** RGB for a 256-colour palette index under a theme (0–15 from the theme, 16–231 the cube,
+ *  232–255 the grey ramp 8, 18, … 238). */
 export function paletteColor(theme: Theme, index: number): number {
   if (index < 16) return theme.ansi[index] ?? theme.foreground;
   if (index < 232) {
