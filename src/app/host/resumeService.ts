@@ -10,7 +10,7 @@ import { ResumeDiscovery, type DiscoveryBinding, type Disposable } from './resum
 import { findPinnedRecord, type PinnedLookup } from './resumeLookup';
 import { seedSessionFile } from './resumeSeed';
 import { nullLogger, type Logger } from './log';
-import type { SessionRecord, StateStore } from './stateStore';
+import type { SavedSession, StateStore } from './stateStore';
 
 export interface ResumeServiceOptions {
   store: StateStore;
@@ -59,7 +59,7 @@ export class ResumeService {
   }
 
   /** Looks up what planning needs: for a pinned session with a bound id, whether its record exists. */
-  async factsFor(record: SessionRecord, manifest: ResumeManifestInput): Promise<{ facts: ResumeFacts; lookup: PinnedLookup | null }> {
+  async factsFor(record: SavedSession, manifest: ResumeManifestInput): Promise<{ facts: ResumeFacts; lookup: PinnedLookup | null }> {
     const spec = manifest.resume;
     if (resumeFamilyOf(spec) !== 'pinned' || record.conversationId === null || !spec?.storeRoot || !spec.storeMatch) {
       return { facts: {}, lookup: null };

@@ -12,7 +12,7 @@ export const STATE_VERSION = 1;
 /** A state file larger than this is not a Termio state (20 sessions are ~6 KB; 8 MiB holds thousands). */
 export const MAX_STATE_BYTES = 8 * 1024 * 1024;
 
-const SessionRecordSchema = z.looseObject({
+const SavedSessionSchema = z.looseObject({
   id: z.string().min(1),
   agentId: z.string().min(1),
   cwd: z.string().min(1),
@@ -36,7 +36,7 @@ const FileSchema = z.looseObject({
   unreadable: z.array(z.unknown()).default([]),
 });
 
-export type SessionRecord = z.infer<typeof SessionRecordSchema>;
+export type SavedSession = z.infer<typeof SavedSessionSchema>;
 export type WindowRecord = z.infer<typeof WindowRecordSchema>;
 /** A session entry that could not be read; kept verbatim so a later version (or a human) can recover it. */
 export interface UnreadableEntry {
@@ -46,7 +46,7 @@ export interface UnreadableEntry {
 export interface TermioState {
   version: typeof STATE_VERSION;
   windows: WindowRecord[];
-  sessions: SessionRecord[];
+  sessions: SavedSession[];
   unreadable: UnreadableEntry[];
   [unknownField: string]: unknown;
 }
@@ -216,10 +216,10 @@ function repair(file: StateFileBody): { state: TermioState; warnings: string[] }
 }
 
 /** The session entries that validate, first of each id; the rest go to `unreadable`. */
-function readSessions(entries: unknown[], unreadable: UnreadableEntry[], warnings: string[]): SessionRecord[] {
-  const sessions: SessionRecord[] = [];
+function readSessions(entries: unknown[], unreadable: UnreadableEntry[], warnings: string[]): SavedSession[] {
+  const sessions: SavedSession[] = [];
   for (const entry of entries) {
-    const r = SessionRecordSchema.safeParse(entry);
+    const r = SavedSessionSchema.safeParse(entry);
     const label = entry && typeof entry === 'object' && 'id' in entry ? `session ${JSON.stringify((entry as { id: unknown }).id)}` : 'a session entry';
     if (!r.success) {
       const reason = oneLine(r.error);
@@ -236,7 +236,7 @@ function readSessions(entries: unknown[], unreadable: UnreadableEntry[], warning
 }
 
 /** The window entries that validate, each tab naming an existing session not listed before. */
-function readWindows(entries: unknown[], sessions: SessionRecord[], warnings: string[]): { windows: WindowRecord[]; listed: Set<string> } {
+function readWindows(entries: unknown[], sessions: SavedSession[], warnings: string[]): { windows: WindowRecord[]; listed: Set<string> } {
   const windows: WindowRecord[] = [];
   const listed = new Set<string>();
   for (const entry of entries) {
@@ -265,7 +265,7 @@ function readWindows(entries: unknown[], sessions: SessionRecord[], warnings: st
 }
 
 /** Sessions no window lists become tabs of the last window (one is made when there is none). */
-function adoptOrphans(orphans: SessionRecord[], windows: WindowRecord[], warnings: string[]): void {
+function adoptOrphans(orphans: SavedSession[], windows: WindowRecord[], warnings: string[]): void {
   if (orphans.length === 0) return;
   let w = windows.at(-1);
   if (!w) {

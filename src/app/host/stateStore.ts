@@ -18,11 +18,11 @@ import { basename, dirname, join } from 'node:path';
 import { writeFileAtomic, writeTarget } from './atomicWrite';
 import { nullLogger, type Logger } from './log';
 import { isProcessAlive } from './processes';
-import { loadState, STATE_VERSION, type SessionRecord, type StateProblem, type TermioState } from './stateFile';
+import { loadState, STATE_VERSION, type SavedSession, type StateProblem, type TermioState } from './stateFile';
 
 export {
   STATE_VERSION, MAX_STATE_BYTES, STATE_MIGRATIONS, emptyState,
-  type SessionRecord, type WindowRecord, type UnreadableEntry, type TermioState, type StateProblem,
+  type SavedSession, type WindowRecord, type UnreadableEntry, type TermioState, type StateProblem,
 } from './stateFile';
 
 /**
@@ -33,8 +33,8 @@ export {
 export const STATE_WRITE_DELAY_MS = 250;
 
 /** What addSession needs; the rest defaults (no title, unbound, bypass off, created now). */
-export type NewSessionRecord = Pick<SessionRecord, 'id' | 'agentId' | 'cwd'> &
-  Partial<Pick<SessionRecord, 'title' | 'conversationId' | 'family' | 'bypass' | 'createdAt'>>;
+export type NewSavedSession = Pick<SavedSession, 'id' | 'agentId' | 'cwd'> &
+  Partial<Pick<SavedSession, 'title' | 'conversationId' | 'family' | 'bypass' | 'createdAt'>>;
 
 export interface StateStoreOptions {
   file: string;
@@ -98,7 +98,7 @@ export class StateStore {
     return this.current;
   }
 
-  getSession(id: string): SessionRecord | undefined {
+  getSession(id: string): SavedSession | undefined {
     return this.current.sessions.find((s) => s.id === id);
   }
 
@@ -132,13 +132,13 @@ export class StateStore {
 
   /** Adds a session as a tab of a window (created if missing) at index (default: last). */
   addSession(
-    record: NewSessionRecord,
+    record: NewSavedSession,
     where: { windowId: string; index?: number },
     opts: { immediate?: boolean } = {},
-  ): SessionRecord {
+  ): SavedSession {
     // Field order as in the schema, so a saved file reads the same before and after a reload.
     const { id, agentId, cwd, ...rest } = record;
-    const full: SessionRecord = {
+    const full: SavedSession = {
       id, agentId, cwd, title: '', conversationId: null, family: null, bypass: false, createdAt: this.now().toISOString(), ...rest,
     };
     this.update((s) => {
@@ -155,7 +155,7 @@ export class StateStore {
   }
 
   /** Changes a session's persisted fields (title, bypass, cwd, …). Unknown ids are a bug. */
-  updateSession(id: string, patch: Partial<Omit<SessionRecord, 'id'>>, opts: { immediate?: boolean } = {}): void {
+  updateSession(id: string, patch: Partial<Omit<SavedSession, 'id'>>, opts: { immediate?: boolean } = {}): void {
     this.update((s) => {
       const rec = s.sessions.find((x) => x.id === id);
       if (!rec) throw new Error(`StateStore: no session ${id}`);
@@ -167,7 +167,7 @@ export class StateStore {
    * Binds a session to a conversation and writes at once: a binding lost in a crash would make
    * the next launch start fresh instead of resuming.
    */
-  bindConversation(id: string, conversationId: string | null, family: SessionRecord['family']): void {
+  bindConversation(id: string, conversationId: string | null, family: SavedSession['family']): void {
     this.updateSession(id, { conversationId, family }, { immediate: true });
   }
 
