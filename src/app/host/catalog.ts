@@ -13,7 +13,7 @@ import {
   type Manifest,
   type ManifestResumeFamily,
 } from '../../protocol';
-import { DEFAULT_ICONS_DIR } from './agentIcon';
+import { DEFAULT_ICONS_DIR } from './agentIconFile';
 import { createCommandResolver, loginShellPath, type CommandResolver } from './loginShellPath';
 import { nullLogger, type Logger } from './log';
 import { ensureDir, termioPaths } from './paths';

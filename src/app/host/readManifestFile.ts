@@ -5,7 +5,7 @@ import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { parseManifest, MAX_MANIFEST_CHARS, type DisabledFeature, type Manifest } from '../../protocol';
-import { resolveAgentIcon } from './agentIcon';
+import { resolveAgentIcon } from './agentIconFile';
 
 export interface ManifestFileResult {
   manifest?: Manifest;
