@@ -6,10 +6,11 @@
 // notifications notificationRouter.ts's; the host wires them together and owns their lifetime.
 import { homedir } from 'node:os';
 import type { HookDetails } from '../../protocol/hookReport';
+import { hookStatusOf, setLiveStatus, type AgentIntegrationOptions } from './agentIntegration';
+import { movedOrder, pickerOrder } from './agentOrder';
 import type { AgentCatalog, CatalogEntry } from './catalog';
 import type { ControlServer } from './controlServer';
-import { pickerOrder, movedOrder } from './agentOrder';
-import { agentHookStatus, ensureLauncher, installAgentHooks, uninstallAgentHooks, type AgentHookResult } from './hookInstaller';
+import type { AgentHookResult } from './hookInstaller';
 import type { HookServer } from './hookServer';
 import { hostControlServer } from './hostControl';
 import { createCore, Later, startServices, type HostCore, type HostServices } from './hostServices';
@@ -25,7 +26,6 @@ import { SessionLauncher, TERMINAL_AGENT_ID } from './sessionLauncher';
 import type { SessionNotes } from './sessionNotes';
 import type { SessionRecord, SessionRegistry } from './sessionRegistry';
 import type { SettingsStore } from './settings';
-import { installSkill, uninstallSkill } from './skillInstaller';
 import type { StateStore } from './stateStore';
 import type { StatusTracker } from './statusTracker';
 import { pinnedTranscript } from './transcript';
@@ -168,30 +168,19 @@ export class Host {
     return this.router.last;
   }
 
-  private hookOptions() {
-    return { paths: this.paths, home: (this.opts.env ?? process.env).HOME ?? homedir(), reporter: ensureLauncher(this.paths) };
-  }
-
   /** Whether our hook entries are in an agent's config now (null: it declares no hooks). */
   hookStatus(agentId: string): AgentHookResult | null {
-    const m = this.catalog.get(agentId)?.manifest;
-    return m?.hooks ? agentHookStatus({ agentId, hooks: m.hooks }, this.hookOptions()) : null;
+    return hookStatusOf(agentId, this.catalog.get(agentId)?.manifest, this.integration());
   }
 
   /** Installs or removes our hook entries for one agent (Settings → Live status, the welcome). */
   setHooks(agentId: string, on: boolean): AgentHookResult | null {
-    const m = this.catalog.get(agentId)?.manifest;
-    if (!m?.hooks) return null;
-    const r = (on ? installAgentHooks : uninstallAgentHooks)({ agentId, hooks: m.hooks }, this.hookOptions());
-    this.opts.logger.info('hooks changed', { agentId, on, state: r.state, action: r.action, file: r.file, ...(r.error ? { error: r.error } : {}) });
-    if (r.error) this.reportProblem('hooks', r.error);
-    // The Termio skill goes in with live status and out with it.
-    if (m.skills && !(on && r.error)) {
-      const skill = (on ? installSkill : uninstallSkill)(agentId, m.skills, { home: this.hookOptions().home });
-      this.opts.logger.info('skill changed', { agentId, on, state: skill.state, action: skill.action, file: skill.file });
-      if (skill.error) this.reportProblem('hooks', skill.error);
-    }
-    return r;
+    return setLiveStatus(agentId, this.catalog.get(agentId)?.manifest, on, this.integration());
+  }
+
+  private integration(): AgentIntegrationOptions {
+    const home = (this.opts.env ?? process.env).HOME ?? homedir();
+    return { paths: this.paths, home, logger: this.opts.logger, reportProblem: (message) => this.reportProblem('hooks', message) };
   }
 
   /** Every agent in picker order: the user's order from Settings first, then the manifests'. */
