@@ -2,6 +2,8 @@
 // (src/protocol/control.ts) to the `termio` CLI, scripts and tests, on top of the SessionRegistry.
 // Hostile input is bounded everywhere (frame size, idle time, connections, queued requests, unread
 // output) and always answered with an error reply or a closed connection, never a crash or a stall.
+// This module owns the socket's lifetime (claim, control.json, close); controlConnections.ts frames
+// and bounds each connection, controlVerbs.ts answers each verb, bypassPolicy.ts guards bypass spawns.
 //
 // Who may connect: Node exposes no SO_PEERCRED (Linux) or getpeereid (macOS), so the peer's uid
 // cannot be checked per connection. The OS guard is the file system: connect(2) on a Unix socket
