@@ -177,7 +177,7 @@ export class Connection {
       if (!p.success) a = fail('badParams', describeIssues(p.error, method));
       else {
         try {
-          a = await this.run(id, method as HostMethod, p.data);
+          a = await this.run(id, method as HostMethod, p.data as HostParams<HostMethod>);
         } catch (err) {
           this.log.error('request failed', { method, error: (err as Error).stack ?? String(err) });
           a = fail('badMessage', `the host failed on ${method}: ${(err as Error).message}`);
@@ -198,80 +198,83 @@ export class Connection {
     return this.views.get(id) ?? fail('noSuchView', `view ${id} is not attached on this connection`);
   }
 
-  private async run(id: number, method: HostMethod, params: unknown): Promise<Answer> {
-    const srv = this.server;
-    switch (method) {
-      case 'host.status':
-        return { ok: true, result: srv.status() };
-      case 'host.stop':
-        setImmediate(() => srv.opts.onStop());
-        return { ok: true, result: {} };
-      case 'sessions.list':
-        return { ok: true, result: { sessions: srv.opts.registry.list().map((r) => srv.sessionInfo(r)) } };
-      case 'sessions.spawn': {
-        const r = await srv.opts.spawn(params as HostParams<'sessions.spawn'>);
-        if (!r.ok || !r.record) return fail(r.code ?? 'spawnFailed', r.message ?? 'the session did not start');
-        return { ok: true, result: { session: srv.sessionInfo(r.record) } };
-      }
-      case 'sessions.close': {
-        const f = this.find((params as HostParams<'sessions.close'>).session);
-        if (!('record' in f)) return f;
-        srv.opts.registry.close(f.record.id);
-        return { ok: true, result: {} };
-      }
-      case 'attach': {
-        const p = params as HostParams<'attach'>;
-        if (this.views.has(p.view)) return fail('viewInUse', `view ${p.view} is already attached on this connection; detach it first`);
-        const f = this.find(p.session);
-        if (!('record' in f)) return f;
-        const feed = srv.feedFor(f.record);
-        const view = new View(p.view, p.cols, p.rows, feed, this);
-        this.views.set(p.view, view);
-        feed.attach(view);
-        return { ok: true, result: { view: p.view, session: srv.sessionInfo(f.record) } };
-      }
-      case 'detach': {
-        const v = this.view((params as HostParams<'detach'>).view);
-        if (!(v instanceof View)) return v;
-        this.views.delete(v.id);
-        v.feed.detach(v);
-        return { ok: true, result: {} };
-      }
-      case 'rows': {
-        const p = params as HostParams<'rows'>;
-        const v = this.view(p.view);
-        if (!(v instanceof View)) return v;
-        const s = v.feed.record.session;
-        const total = s.viewport.length;
-        const first = Math.min(p.first, total);
-        const end = Math.min(total, first + p.count);
-        const rows: Uint8Array[] = [];
-        for (let y = first; y < end; y++) rows.push(encodeRow(y - first, s.renderModel.bufferRow(y) ?? { runs: [], wrapped: false }));
-        this.write(encodeRowsMessage({ id, first, total, cols: s.cols }, rows));
-        return { ok: 'sent' };
-      }
-      case 'find': {
-        const p = params as HostParams<'find'>;
-        const v = this.view(p.view);
-        if (!(v instanceof View)) return v;
-        const s = v.feed.record.session;
-        const all = s.find(p.query);
-        return { ok: true, result: { matches: all.slice(-MAX_FIND_MATCHES), total: all.length } };
-      }
-      case 'selectionText': {
-        const p = params as HostParams<'selectionText'>;
-        const v = this.view(p.view);
-        if (!(v instanceof View)) return v;
-        const model = v.feed.record.session.renderModel;
-        // The host's render model never shows a selection (clients draw their own), so it is
-        // borrowed for the text and cleared before anything can paint it.
-        model.setSelection(p.start, p.end, p.mode ?? 'char');
-        const text = model.selectionText();
-        model.clearSelection();
-        const truncated = text.length > MAX_SELECTION_CHARS;
-        return { ok: true, result: { text: truncated ? text.slice(0, MAX_SELECTION_CHARS) : text, truncated } };
-      }
-    }
+  /** One handler per method, typed by method: a method added to the protocol without one fails to compile. */
+  private readonly methods: { [M in HostMethod]: (id: number, params: HostParams<M>) => Answer | Promise<Answer> } = {
+    'host.status': () => ({ ok: true, result: this.server.status() }),
+    'host.stop': () => {
+      setImmediate(() => this.server.opts.onStop());
+      return { ok: true, result: {} };
+    },
+    'sessions.list': () => ({ ok: true, result: { sessions: this.server.opts.registry.list().map((r) => this.server.sessionInfo(r)) } }),
+    'sessions.spawn': async (_id, p) => {
+      const r = await this.server.opts.spawn(p);
+      if (!r.ok || !r.record) return fail(r.code ?? 'spawnFailed', r.message ?? 'the session did not start');
+      return { ok: true, result: { session: this.server.sessionInfo(r.record) } };
+    },
+    'sessions.close': (_id, p) => {
+      const f = this.find(p.session);
+      if (!('record' in f)) return f;
+      this.server.opts.registry.close(f.record.id);
+      return { ok: true, result: {} };
+    },
+    attach: (_id, p) => this.attach(p),
+    detach: (_id, p) => {
+      const v = this.view(p.view);
+      if (!(v instanceof View)) return v;
+      this.views.delete(v.id);
+      v.feed.detach(v);
+      return { ok: true, result: {} };
+    },
+    rows: (id, p) => this.rows(id, p),
+    find: (_id, p) => {
+      const v = this.view(p.view);
+      if (!(v instanceof View)) return v;
+      const all = v.feed.record.session.find(p.query);
+      return { ok: true, result: { matches: all.slice(-MAX_FIND_MATCHES), total: all.length } };
+    },
+    selectionText: (_id, p) => this.selectionText(p),
+  };
+
+  private run<M extends HostMethod>(id: number, method: M, params: HostParams<M>): Answer | Promise<Answer> {
+    return this.methods[method](id, params);
+  }
+
+  private attach(p: HostParams<'attach'>): Answer {
+    if (this.views.has(p.view)) return fail('viewInUse', `view ${p.view} is already attached on this connection; detach it first`);
+    const f = this.find(p.session);
+    if (!('record' in f)) return f;
+    const feed = this.server.feedFor(f.record);
+    const view = new View(p.view, p.cols, p.rows, feed, this);
+    this.views.set(p.view, view);
+    feed.attach(view);
+    return { ok: true, result: { view: p.view, session: this.server.sessionInfo(f.record) } };
+  }
+
+  /** Answered with a binary rows message of its own, not a JSON result. */
+  private rows(id: number, p: HostParams<'rows'>): Answer {
+    const v = this.view(p.view);
+    if (!(v instanceof View)) return v;
+    const s = v.feed.record.session;
+    const total = s.viewport.length;
+    const first = Math.min(p.first, total);
+    const end = Math.min(total, first + p.count);
+    const rows: Uint8Array[] = [];
+    for (let y = first; y < end; y++) rows.push(encodeRow(y - first, s.renderModel.bufferRow(y) ?? { runs: [], wrapped: false }));
+    this.write(encodeRowsMessage({ id, first, total, cols: s.cols }, rows));
+    return { ok: 'sent' };
+  }
+
+  private selectionText(p: HostParams<'selectionText'>): Answer {
+    const v = this.view(p.view);
+    if (!(v instanceof View)) return v;
+    const model = v.feed.record.session.renderModel;
+    // The host's render model never shows a selection (clients draw their own), so it is
+    // borrowed for the text and cleared before anything can paint it.
+    model.setSelection(p.start, p.end, p.mode ?? 'char');
+    const text = model.selectionText();
+    model.clearSelection();
+    const truncated = text.length > MAX_SELECTION_CHARS;
+    return { ok: true, result: { text: truncated ? text.slice(0, MAX_SELECTION_CHARS) : text, truncated } };
   }
 
   private handleInput(view: View, input: InputIntent): void {

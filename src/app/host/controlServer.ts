@@ -2,6 +2,8 @@
 // (src/protocol/control.ts) to the `termio` CLI, scripts and tests, on top of the SessionRegistry.
 // Hostile input is bounded everywhere (frame size, idle time, connections, queued requests, unread
 // output) and always answered with an error reply or a closed connection, never a crash or a stall.
+// This module owns the socket's lifetime (claim, control.json, close); controlConnections.ts frames
+// and bounds each connection, controlVerbs.ts answers each verb, bypassPolicy.ts guards bypass spawns.
 //
 // Who may connect: Node exposes no SO_PEERCRED (Linux) or getpeereid (macOS), so the peer's uid
 // cannot be checked per connection. The OS guard is the file system: connect(2) on a Unix socket
@@ -18,37 +20,31 @@
 // as the user's own (a terminal outside Termio, a script). A same-user process that strips its
 // environment can pose as the user: the secret stops an agent escalating through the documented
 // CLI, not code set on attacking the user's account, which the file system wall is for.
-import type { Server, Socket } from 'node:net';
+import type { Server } from 'node:net';
 import { lstatSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   CONTROL_INFO_FILE,
   CONTROL_PROTOCOL_VERSION,
   CONTROL_SOCKET_FILE,
-  FrameDecoder,
   MAX_FRAME_CHARS,
-  encodeFrame,
-  errorReply,
-  eventReply,
-  okReply,
-  parseRequest,
-  type ControlErrorCode,
-  type ControlReply,
   type ControlRequest,
   type ControlResult,
   type SessionInfo,
 } from '../../protocol';
-import type { Disposable } from '../../protocol/events';
-import type { Session } from '../../terminal';
 import { writeFileAtomic } from './atomicWrite';
+import { BypassPolicy } from './bypassPolicy';
+import { ControlConnections, type ControlConnection } from './controlConnections';
+import { ControlVerbs, sessionInfo, type OpenDirResult } from './controlVerbs';
+import { DriveVerbs, type NotifyRequest, type Outcome } from './driveVerbs';
+import { packageVersion } from './install';
 import { nullLogger, type Logger } from './log';
 import { ensureRunDir, type TermioPaths } from './paths';
-import type { SessionRecord, SessionRegistry } from './sessionRegistry';
+import type { SessionRegistry } from './sessionRegistry';
 import { SessionWaits, type WaitLimits } from './sessionWaits';
-import { DriveVerbs, type Holder, type NotifyRequest, type Outcome } from './driveVerbs';
-import { packageVersion } from './install';
 import { claimUnixSocket } from './unixSocket';
-import { readTranscript } from './transcript';
+
+export { sessionInfo, type OpenDirResult };
 
 /** What $TERMIO_HOME/run/control.json says: where the running app listens. */
 export interface ControlInfo {
@@ -105,7 +101,6 @@ export type ListenResult =
       pid?: number;
     };
 
-export type OpenDirResult = { ok: true; id: string } | { ok: false; code: ControlErrorCode; message: string };
 
 export interface ControlServerOptions {
   paths: TermioPaths;
@@ -134,37 +129,6 @@ export interface ControlServerOptions {
 }
 
 
-interface Connection {
-  socket: Socket;
-  decoder: FrameDecoder;
-  queued: number;
-  chain: Promise<void>;
-  closing: boolean;
-  watches: Disposable[];
-  /** Aborted when the connection ends: its pending waits stop. */
-  gone: AbortController;
-}
-
-
-export function sessionInfo(record: SessionRecord): SessionInfo {
-  const s: Session = record.session;
-  const exited = s.exited;
-  return {
-    id: record.id,
-    agentId: record.agentId,
-    cwd: record.cwd,
-    title: record.title,
-    state: record.state,
-    stateWhy: record.stateWhy,
-    stateSince: new Date(record.stateSince).toISOString(),
-    createdAt: new Date(record.createdAt).toISOString(),
-    pid: s.pid,
-    exited: exited ? { exitCode: exited.exitCode, ...(exited.signal !== undefined ? { signal: exited.signal } : {}) } : null,
-    parentId: record.parentId,
-    stalledSince: record.stalledSince === null ? null : new Date(record.stalledSince).toISOString(),
-  };
-}
-
 /** Reads control.json; null when absent or unreadable (the app is then not running, as far as clients can tell). */
 export function readControlInfo(paths: TermioPaths): ControlInfo | null {
   try {
@@ -180,21 +144,14 @@ export class ControlServer {
   private readonly paths: TermioPaths;
   private readonly registry: SessionRegistry;
   private readonly logger: Logger;
-  private readonly onOpenDir: (dir: string) => OpenDirResult | Promise<OpenDirResult>;
-  private readonly onActivate: () => void;
-  private readonly describeResume: ControlServerOptions['describeResume'];
-  private readonly describeStatus: ControlServerOptions['describeStatus'];
-  private readonly transcriptOf: NonNullable<ControlServerOptions['transcriptOf']>;
-  private readonly callerOf: NonNullable<ControlServerOptions['callerOf']>;
   private readonly appVersion: string;
   readonly waits: SessionWaits;
-  private readonly drive: DriveVerbs;
   readonly limits: ControlLimits;
+  private readonly connections: ControlConnections;
+  private readonly verbs: ControlVerbs;
   private server: Server | null = null;
   private socketPath: string | null = null;
   private socketIno: number | null = null;
-  private readonly connections = new Set<Connection>();
-  private busyRejections = 0;
 
   constructor(opts: ControlServerOptions) {
     this.paths = opts.paths;
@@ -202,19 +159,31 @@ export class ControlServer {
     this.logger = opts.logger ?? nullLogger;
     this.appVersion = opts.appVersion ?? packageVersion();
     this.limits = { ...defaultControlLimits, ...opts.limits };
-    this.onOpenDir = opts.onOpenDir ?? ((dir) => this.openDirAsShell(dir));
-    this.onActivate = opts.onActivate ?? (() => undefined);
-    this.describeResume = opts.describeResume;
-    this.describeStatus = opts.describeStatus;
     this.waits = new SessionWaits({
       registry: opts.registry,
       describe: sessionInfo,
       ...(opts.readyEvidence ? { readyEvidence: opts.readyEvidence } : {}),
       limits: { enterFallbackMs: this.limits.enterFallbackMs, ...opts.waitLimits },
     });
-    this.drive = new DriveVerbs({ registry: opts.registry, waits: this.waits, logger: this.logger, describe: sessionInfo, ...(opts.onNotify ? { onNotify: opts.onNotify } : {}) });
-    this.transcriptOf = opts.transcriptOf ?? (async () => undefined);
-    this.callerOf = opts.callerOf ?? (() => null);
+    this.connections = new ControlConnections({
+      limits: this.limits,
+      logger: this.logger,
+      respond: (conn, req) => this.respond(conn, req),
+      accepting: () => this.server !== null,
+    });
+    this.verbs = new ControlVerbs({
+      registry: opts.registry,
+      connections: this.connections,
+      drive: new DriveVerbs({ registry: opts.registry, waits: this.waits, logger: this.logger, describe: sessionInfo, ...(opts.onNotify ? { onNotify: opts.onNotify } : {}) }),
+      bypass: new BypassPolicy(opts.callerOf ?? (() => null), this.logger),
+      appVersion: this.appVersion,
+      readSettleMs: this.limits.readSettleMs,
+      onOpenDir: opts.onOpenDir ?? ((dir) => this.openDirAsShell(dir)),
+      onActivate: opts.onActivate ?? (() => undefined),
+      describeStatus: opts.describeStatus,
+      describeResume: opts.describeResume,
+      transcriptOf: opts.transcriptOf ?? (async () => undefined),
+    });
   }
 
   /** The socket path while listening. */
@@ -250,7 +219,7 @@ export class ControlServer {
       return { ok: false, reason: 'socketPathTooLong', message: `the control socket path ${socketPath} is longer than ${MAX_SOCKET_PATH_BYTES} bytes; set a shorter TERMIO_HOME` };
     }
     const claim = await claimUnixSocket(socketPath, {
-      onConnection: (socket) => this.handleConnection(socket),
+      onConnection: (socket) => this.connections.accept(socket),
       // Hard ceiling well above the soft limit: past it the kernel-level accept is dropped without a reply.
       maxConnections: this.limits.maxConnections * 4,
     });
@@ -271,7 +240,7 @@ export class ControlServer {
     const server = this.server;
     if (!server) return;
     this.server = null;
-    for (const conn of [...this.connections]) this.dropConnection(conn);
+    this.connections.dropAll();
     this.waits.dispose();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     const info = readControlInfo(this.paths);
@@ -312,266 +281,9 @@ export class ControlServer {
     writeFileAtomic(this.infoFile, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600, forceMode: true });
   }
 
-  // ---- connections ------------------------------------------------------------------------
-
-  private handleConnection(socket: Socket): void {
-    socket.on('error', (err) => this.logger.debug('control: connection error', { error: String(err) }));
-    if (!this.server || this.connections.size >= this.limits.maxConnections) {
-      // Log the first rejection of a burst, not a thousand lines.
-      if (this.busyRejections++ === 0) this.logger.warn('control: too many connections, rejecting', { limit: this.limits.maxConnections });
-      socket.end(encodeFrame(errorReply(undefined, 'busy', `too many connections (limit ${this.limits.maxConnections}); try again`)));
-      socket.setTimeout(this.limits.closeGraceMs, () => socket.destroy());
-      return;
-    }
-    this.busyRejections = 0;
-    const conn: Connection = {
-      socket,
-      decoder: new FrameDecoder(this.limits.maxFrameChars),
-      queued: 0,
-      chain: Promise.resolve(),
-      closing: false,
-      watches: [],
-      gone: new AbortController(),
-    };
-    this.connections.add(conn);
-    socket.setEncoding('utf8');
-    socket.setTimeout(this.limits.idleTimeoutMs, () => {
-      this.logger.debug('control: closing an idle connection');
-      socket.destroy();
-    });
-    socket.on('data', (chunk: string) => this.handleData(conn, chunk));
-    socket.on('close', () => this.forget(conn));
-  }
-
-  private handleData(conn: Connection, chunk: string): void {
-    if (conn.closing) return;
-    for (const frame of conn.decoder.push(chunk)) {
-      if (frame.kind === 'oversized') {
-        this.endWith(conn, errorReply(undefined, 'frameTooLarge', `a frame is limited to ${this.limits.maxFrameChars} characters`));
-        return;
-      }
-      if (conn.queued >= this.limits.maxQueuedRequests) {
-        this.endWith(conn, errorReply(undefined, 'busy', `more than ${this.limits.maxQueuedRequests} requests waiting on one connection`));
-        return;
-      }
-      conn.queued++;
-      const text = frame.text;
-      conn.chain = conn.chain
-        .then(() => this.handleFrame(conn, text))
-        .catch((err) => this.logger.error('control: request failed', { error: String(err && (err as Error).stack) }))
-        .finally(() => {
-          conn.queued--;
-        });
-    }
-  }
-
-  private async handleFrame(conn: Connection, text: string): Promise<void> {
-    if (conn.socket.destroyed) return;
-    const parsed = parseRequest(text);
-    if (!parsed.ok) {
-      this.write(conn, parsed.reply);
-      return;
-    }
-    const req = parsed.request;
-    let outcome: Outcome | 'replied';
-    try {
-      outcome = await this.dispatch(conn, req);
-      if (outcome === 'replied') return;
-    } catch (err) {
-      this.logger.error('control: handler threw', { verb: req.verb, error: String(err && (err as Error).stack) });
-      outcome = { ok: false, code: 'internal', message: `${req.verb} failed: ${(err as Error)?.message ?? String(err)}` };
-    }
-    this.write(conn, outcome.ok ? okReply(req.seq, outcome.result) : errorReply(req.seq, outcome.code, outcome.message));
-  }
-
-  private write(conn: Connection, reply: ControlReply): void {
-    const socket = conn.socket;
-    if (socket.destroyed || !socket.writable) return;
-    socket.write(encodeFrame(reply));
-    if (socket.writableLength > this.limits.maxPendingOutputChars) {
-      this.logger.warn('control: a client stopped reading its replies; dropping it', { pending: socket.writableLength });
-      this.dropConnection(conn);
-    }
-  }
-
-  /** Sends a last reply, then closes; a peer that does not close its side is destroyed after a grace. */
-  private endWith(conn: Connection, reply: ControlReply): void {
-    conn.closing = true;
-    this.disposeWatches(conn);
-    if (!conn.socket.destroyed) conn.socket.end(encodeFrame(reply));
-    conn.socket.setTimeout(this.limits.closeGraceMs, () => conn.socket.destroy());
-  }
-
-  private dropConnection(conn: Connection): void {
-    conn.closing = true;
-    this.disposeWatches(conn);
-    conn.socket.destroy();
-    this.connections.delete(conn);
-  }
-
-  private forget(conn: Connection): void {
-    conn.closing = true;
-    this.disposeWatches(conn);
-    this.connections.delete(conn);
-  }
-
-  private disposeWatches(conn: Connection): void {
-    conn.gone.abort();
-    for (const d of conn.watches) d.dispose();
-    conn.watches = [];
-  }
-
-  // ---- verbs ------------------------------------------------------------------------------
-
   /** The verb's outcome, or 'replied' when the handler wrote its reply itself (watch). */
-  private async dispatch(conn: Connection, req: ControlRequest): Promise<Outcome | 'replied'> {
-    switch (req.verb) {
-      case 'ping':
-        return { ok: true, result: { pong: true, protocol: CONTROL_PROTOCOL_VERSION } };
-      case 'version':
-        return { ok: true, result: { app: this.appVersion, protocol: CONTROL_PROTOCOL_VERSION, pid: process.pid } };
-      case 'sessions.list': {
-        const sessions = this.registry.list().map(sessionInfo);
-        const describe = this.describeResume;
-        if (describe) {
-          await Promise.all(
-            sessions.map(async (s) => {
-              const resume = await describe(s.id).catch(() => undefined);
-              if (resume) s.resume = resume;
-            }),
-          );
-        }
-        return { ok: true, result: { sessions } };
-      }
-      case 'sessions.watch':
-        return this.watch(conn, req.seq);
-      case 'sessions.read': {
-        const found = this.registry.find(req.args.id);
-        if (!found.ok) return found;
-        const s = found.record.session;
-        if (req.args.transcript) return readTranscript(found.record.id, await this.transcriptOf(found.record.id), req.args.lines, s);
-        await this.within(s.whenParsed(), this.limits.readSettleMs);
-        // Right-trimmed here too: typed spaces (a prompt's "$ ") are cells with content to the emulator.
-        const lines = s.screenLines(req.args.lines !== undefined ? { lines: req.args.lines } : undefined).map((l) => l.trimEnd());
-        return { ok: true, result: { id: found.record.id, lines, cols: s.cols, rows: s.rows } };
-      }
-      case 'sessions.send':
-        return this.drive.send(req.args, this.holder(conn));
-      case 'sessions.spawn': {
-        if (req.args.bypass) {
-          const refused = this.refuseBypass(req.secret, req.args.agent);
-          if (refused) return refused;
-        }
-        return this.drive.spawn(this.withCaller(req.args, req.secret), this.holder(conn));
-      }
-      case 'sessions.run':
-        return this.drive.run(this.withCaller(req.args, req.secret), this.holder(conn));
-      case 'sessions.wait':
-        return this.drive.wait(req.args, this.holder(conn));
-      case 'app.notify':
-        return this.drive.notify(req.args);
-      case 'sessions.why': {
-        const found = this.registry.find(req.args.id);
-        if (!found.ok) return found;
-        const r = found.record;
-        const since = new Date(r.stateSince).toISOString();
-        const result = this.describeStatus?.(r.id) ?? { id: r.id, state: r.state, since, channel: 'start', event: r.stateWhy || 'no status channel', at: since, health: [] };
-        return { ok: true, result: { ...result, exited: sessionInfo(r).exited } };
-      }
-      case 'sessions.focus': {
-        const found = this.registry.find(req.args.id);
-        if (!found.ok) return found;
-        this.registry.requestFocus(found.record.id);
-        return { ok: true, result: { id: found.record.id } };
-      }
-      case 'sessions.close': {
-        const found = this.registry.find(req.args.id);
-        if (!found.ok) return found;
-        this.registry.close(found.record.id);
-        return { ok: true, result: { id: found.record.id } };
-      }
-      case 'app.open': {
-        const dir = req.args.dir;
-        let isDir = false;
-        try {
-          isDir = statSync(dir).isDirectory();
-        } catch {
-          // Reported below.
-        }
-        if (!isDir) return { ok: false, code: 'badDirectory', message: `'${dir}' is not an existing folder` };
-        const opened = await this.onOpenDir(dir);
-        return opened.ok ? { ok: true, result: { id: opened.id } } : opened;
-      }
-      case 'app.activate':
-        this.onActivate();
-        return { ok: true, result: { shown: true } };
-    }
-  }
-
-  /**
-   * A spawn with the permission-bypass flag: allowed from outside Termio (the user) and from a
-   * session that itself runs with bypass; refused from any other session, including one whose
-   * secret no running session has. Either way the decision is logged. Every verb that spawns
-   * with bypass asks this first.
-   */
-  refuseBypass(secret: string | undefined, agent: string | undefined): Outcome | null {
-    if (secret === undefined) {
-      this.logger.info('control: bypass spawn allowed (from outside Termio)', { agent });
-      return null;
-    }
-    const caller = this.callerOf(secret);
-    if (caller?.bypass) {
-      this.logger.info('control: bypass spawn allowed (the asking session runs with bypass)', { agent, caller: caller.sessionId });
-      return null;
-    }
-    this.logger.warn('control: bypass spawn refused (asked from inside a session without bypass)', { agent, caller: caller?.sessionId ?? 'unknown session' });
-    return {
-      ok: false,
-      code: 'forbidden',
-      message: caller
-        ? `session ${caller.sessionId} runs without permission bypass, so it cannot start an agent with it`
-        : 'this request carries a session secret no running Termio session has (a session that ended?), so it cannot start an agent with permission bypass',
-    };
-  }
-
-  private watch(conn: Connection, seq: number | string | undefined): 'replied' {
-    // A watcher is quiet by design: no idle limit (a dead peer still closes the socket).
-    conn.socket.setTimeout(0);
-    const send = (kind: 'added' | 'removed' | 'state' | 'stall', record: SessionRecord, previous?: string) => {
-      const event = { kind, session: sessionInfo(record), ...(previous ? { previous } : {}) } as Parameters<typeof eventReply>[1];
-      this.write(conn, eventReply(seq, event));
-    };
-    // Snapshot and subscription in the same synchronous step, snapshot written first: no event is
-    // lost between them, none is doubled, and none can overtake the snapshot.
-    this.write(conn, okReply(seq, { sessions: this.registry.list().map(sessionInfo) }));
-    conn.watches.push(
-      this.registry.onAdded((r) => send('added', r)),
-      this.registry.onRemoved((r) => send('removed', r)),
-      this.registry.onStateChanged((c) => send('state', c.record, c.previous)),
-      this.registry.onStallChanged((r) => send('stall', r)),
-    );
-    return 'replied';
-  }
-
-  /** A spawn's parent is the session its secret names, whatever TERMIO_SESSION the client claims. */
-  private withCaller<A extends { parent?: string }>(args: A, secret: string | undefined): A {
-    const caller = secret !== undefined ? this.callerOf(secret) : null;
-    return caller ? { ...args, parent: caller.sessionId } : args;
-  }
-
-  /** How a long request (a wait) holds this connection: its idle limit is off meanwhile, and it ends when the connection does. */
-  private holder(conn: Connection): Holder {
-    return {
-      signal: conn.gone.signal,
-      hold: async (work) => {
-        conn.socket.setTimeout(0);
-        try {
-          return await work;
-        } finally {
-          if (!conn.closing && conn.watches.length === 0) conn.socket.setTimeout(this.limits.idleTimeoutMs);
-        }
-      },
-    };
+  private respond(conn: ControlConnection, req: ControlRequest): Promise<Outcome | 'replied'> {
+    return Promise.resolve(this.verbs.answer(req.verb, req.args, { conn, seq: req.seq, secret: req.secret }));
   }
 
   private async openDirAsShell(dir: string): Promise<OpenDirResult> {
@@ -579,22 +291,5 @@ export class ControlServer {
     if (!spawned.ok) return spawned;
     this.registry.requestFocus(spawned.record.id);
     return { ok: true, id: spawned.record.id };
-  }
-
-  /** Waits for p, but at most ms; the work goes on either way. */
-  private within(p: Promise<unknown>, ms: number): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      p.then(
-        () => {
-          clearTimeout(timer);
-          resolve();
-        },
-        () => {
-          clearTimeout(timer);
-          resolve();
-        },
-      );
-    });
   }
 }

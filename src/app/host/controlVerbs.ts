@@ -1,0 +1,189 @@
+// What each control verb does: one handler per verb in a table typed by verb, so a verb added to
+// the protocol without a handler fails to compile. Framing and connection limits live in
+// controlConnections.ts; the socket's lifetime in controlServer.ts.
+import { statSync } from 'node:fs';
+import {
+  CONTROL_PROTOCOL_VERSION,
+  eventReply,
+  okReply,
+  type ControlArgs,
+  type ControlErrorCode,
+  type ControlResult,
+  type ControlVerb,
+  type SessionInfo,
+} from '../../protocol';
+import type { Session } from '../../terminal';
+import type { BypassPolicy } from './bypassPolicy';
+import type { ControlConnection, ControlConnections } from './controlConnections';
+import type { DriveVerbs, Outcome } from './driveVerbs';
+import type { SessionRecord, SessionRegistry } from './sessionRegistry';
+import { readTranscript } from './transcript';
+
+export type OpenDirResult = { ok: true; id: string } | { ok: false; code: ControlErrorCode; message: string };
+
+/** The request a handler answers, beyond its arguments. */
+export interface VerbContext {
+  conn: ControlConnection;
+  seq: number | string | undefined;
+  secret: string | undefined;
+}
+
+type Answer = Outcome | 'replied';
+type Handler<V extends ControlVerb> = (args: ControlArgs<V>, ctx: VerbContext) => Answer | Promise<Answer>;
+export type VerbHandlers = { [V in ControlVerb]: Handler<V> };
+
+export interface ControlVerbsDeps {
+  registry: SessionRegistry;
+  connections: ControlConnections;
+  drive: DriveVerbs;
+  bypass: BypassPolicy;
+  appVersion: string;
+  /** `read`: how long to wait for the emulator to catch up with output already received. */
+  readSettleMs: number;
+  onOpenDir: (dir: string) => OpenDirResult | Promise<OpenDirResult>;
+  onActivate: () => void;
+  describeStatus: ((id: string) => ControlResult<'sessions.why'> | undefined) | undefined;
+  describeResume: ((id: string) => Promise<SessionInfo['resume'] | undefined>) | undefined;
+  transcriptOf: (id: string) => Promise<string | undefined>;
+}
+
+export function sessionInfo(record: SessionRecord): SessionInfo {
+  const s: Session = record.session;
+  const exited = s.exited;
+  return {
+    id: record.id,
+    agentId: record.agentId,
+    cwd: record.cwd,
+    title: record.title,
+    state: record.state,
+    stateWhy: record.stateWhy,
+    stateSince: new Date(record.stateSince).toISOString(),
+    createdAt: new Date(record.createdAt).toISOString(),
+    pid: s.pid,
+    exited: exited ? { exitCode: exited.exitCode, ...(exited.signal !== undefined ? { signal: exited.signal } : {}) } : null,
+    parentId: record.parentId,
+    stalledSince: record.stalledSince === null ? null : new Date(record.stalledSince).toISOString(),
+  };
+}
+
+export class ControlVerbs {
+  readonly handlers: VerbHandlers;
+
+  constructor(private readonly d: ControlVerbsDeps) {
+    const holder = (ctx: VerbContext) => d.connections.holder(ctx.conn);
+    this.handlers = {
+      ping: () => ({ ok: true, result: { pong: true, protocol: CONTROL_PROTOCOL_VERSION } }),
+      version: () => ({ ok: true, result: { app: d.appVersion, protocol: CONTROL_PROTOCOL_VERSION, pid: process.pid } }),
+      'sessions.list': () => this.list(),
+      'sessions.watch': (_args, ctx) => this.watch(ctx),
+      'sessions.read': (args) => this.read(args),
+      'sessions.send': (args, ctx) => d.drive.send(args, holder(ctx)),
+      'sessions.spawn': (args, ctx) => {
+        const refused = args.bypass ? d.bypass.refuse(ctx.secret, args.agent) : null;
+        return refused ?? d.drive.spawn(d.bypass.withCaller(args, ctx.secret), holder(ctx));
+      },
+      'sessions.run': (args, ctx) => d.drive.run(d.bypass.withCaller(args, ctx.secret), holder(ctx)),
+      'sessions.wait': (args, ctx) => d.drive.wait(args, holder(ctx)),
+      'app.notify': (args) => d.drive.notify(args),
+      'sessions.why': (args) => this.why(args),
+      'sessions.focus': (args) => this.onFound(args.id, (id) => d.registry.requestFocus(id)),
+      'sessions.close': (args) => this.onFound(args.id, (id) => d.registry.close(id)),
+      'app.open': (args) => this.open(args.dir),
+      'app.activate': () => {
+        d.onActivate();
+        return { ok: true, result: { shown: true } };
+      },
+    };
+  }
+
+  /** Answers one request with the handler for its verb. */
+  answer<V extends ControlVerb>(verb: V, args: ControlArgs<V>, ctx: VerbContext): Answer | Promise<Answer> {
+    return this.handlers[verb](args, ctx);
+  }
+
+  private async list(): Promise<Outcome> {
+    const sessions = this.d.registry.list().map(sessionInfo);
+    const describe = this.d.describeResume;
+    if (describe) {
+      await Promise.all(
+        sessions.map(async (s) => {
+          const resume = await describe(s.id).catch(() => undefined);
+          if (resume) s.resume = resume;
+        }),
+      );
+    }
+    return { ok: true, result: { sessions } };
+  }
+
+  private async read(args: ControlArgs<'sessions.read'>): Promise<Outcome> {
+    const found = this.d.registry.find(args.id);
+    if (!found.ok) return found;
+    const s = found.record.session;
+    if (args.transcript) return readTranscript(found.record.id, await this.d.transcriptOf(found.record.id), args.lines, s);
+    await within(s.whenParsed(), this.d.readSettleMs);
+    // Right-trimmed here too: typed spaces (a prompt's "$ ") are cells with content to the emulator.
+    const lines = s.screenLines(args.lines !== undefined ? { lines: args.lines } : undefined).map((l) => l.trimEnd());
+    return { ok: true, result: { id: found.record.id, lines, cols: s.cols, rows: s.rows } };
+  }
+
+  private why(args: ControlArgs<'sessions.why'>): Outcome {
+    const found = this.d.registry.find(args.id);
+    if (!found.ok) return found;
+    const r = found.record;
+    const since = new Date(r.stateSince).toISOString();
+    const result = this.d.describeStatus?.(r.id) ?? { id: r.id, state: r.state, since, channel: 'start', event: r.stateWhy || 'no status channel', at: since, health: [] };
+    return { ok: true, result: { ...result, exited: sessionInfo(r).exited } };
+  }
+
+  /** Focus and close: find the session, act on it, answer its id. */
+  private onFound(ref: string, act: (id: string) => void): Outcome {
+    const found = this.d.registry.find(ref);
+    if (!found.ok) return found;
+    act(found.record.id);
+    return { ok: true, result: { id: found.record.id } };
+  }
+
+  private async open(dir: string): Promise<Outcome> {
+    let isDir = false;
+    try {
+      isDir = statSync(dir).isDirectory();
+    } catch {
+      // Reported below.
+    }
+    if (!isDir) return { ok: false, code: 'badDirectory', message: `'${dir}' is not an existing folder` };
+    const opened = await this.d.onOpenDir(dir);
+    return opened.ok ? { ok: true, result: { id: opened.id } } : opened;
+  }
+
+  private watch(ctx: VerbContext): 'replied' {
+    const { conn, seq } = ctx;
+    const { connections, registry } = this.d;
+    connections.keepOpen(conn);
+    const send = (kind: 'added' | 'removed' | 'state' | 'stall', record: SessionRecord, previous?: string) => {
+      const event = { kind, session: sessionInfo(record), ...(previous ? { previous } : {}) } as Parameters<typeof eventReply>[1];
+      connections.write(conn, eventReply(seq, event));
+    };
+    // Snapshot and subscription in the same synchronous step, snapshot written first: no event is
+    // lost between them, none is doubled, and none can overtake the snapshot.
+    connections.write(conn, okReply(seq, { sessions: registry.list().map(sessionInfo) }));
+    conn.watches.push(
+      registry.onAdded((r) => send('added', r)),
+      registry.onRemoved((r) => send('removed', r)),
+      registry.onStateChanged((c) => send('state', c.record, c.previous)),
+      registry.onStallChanged((r) => send('stall', r)),
+    );
+    return 'replied';
+  }
+}
+
+/** Waits for p, but at most ms; the work goes on either way. */
+function within(p: Promise<unknown>, ms: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    p.then(done, done);
+  });
+}

@@ -1,0 +1,62 @@
+// The host's side of the control socket: what `sessions.why`, `sessions.list`'s resume plans,
+// `read --transcript`, `notify`, waits and `termio DIR` read from the host's services. The socket
+// listens before those services exist (to find a running app first); until they are up, no session
+// exists, so the synchronous answers have nothing to say and the asynchronous ones wait.
+import type { StatusWhy } from '../../protocol';
+import { ControlServer } from './controlServer';
+import type { Host, HostOptions } from './host';
+import type { HostCore, Later } from './hostServices';
+
+export function hostControlServer(core: HostCore, opts: HostOptions, up: Later<Host>): ControlServer {
+  const { registry, tracker, notes } = core;
+  return new ControlServer({
+    paths: core.paths,
+    registry,
+    logger: opts.logger,
+    onActivate: () => opts.onActivate?.(),
+    describeStatus: (id) => {
+      const s = tracker.status(id);
+      if (!s) return undefined;
+      const tool = notes.toolOf(id);
+      const transcript = notes.transcriptOf(id);
+      return {
+        id,
+        state: s.state,
+        since: new Date(s.since).toISOString(),
+        ...whyFields(s.why),
+        health: [...s.health.map((h) => h.message), ...ignoredNote(tracker.lastIgnored(id))],
+        ...(tool !== undefined ? { tool } : {}),
+        ...(transcript !== undefined ? { transcript } : {}),
+      };
+    },
+    transcriptOf: async (id) => (await up.promise).transcriptFor(id),
+    callerOf: (secret) => core.callers.callerOf(secret),
+    describeResume: async (id) => {
+      const host = await up.promise;
+      if (!host.store.getSession(id)) return undefined;
+      const d = await host.resume.describe(id);
+      return { family: d.family, boundId: d.boundId, boundFamily: d.boundFamily, argv: d.plan?.argv ?? null, mode: d.plan?.mode ?? null, why: d.why };
+    },
+    readyEvidence: (id) => up.value?.readyEvidence(id),
+    onNotify: async (n) => (await up.promise).notifyFromSession(n.sessionId, n.title, n.text),
+    onOpenDir: async (dir) => {
+      const r = await registry.spawn({ cwd: dir });
+      if (!r.ok) return { ok: false, code: r.code === 'badDirectory' ? 'badDirectory' : 'spawnFailed', message: r.message };
+      registry.requestFocus(r.record.id);
+      return { ok: true, id: r.record.id };
+    },
+  });
+}
+
+function whyFields(why: StatusWhy) {
+  return {
+    channel: why.channel,
+    ...(why.rule !== undefined ? { rule: why.rule } : {}),
+    ...(why.event !== undefined ? { event: why.event } : {}),
+    at: new Date(why.at).toISOString(),
+  };
+}
+
+function ignoredNote(ignored: { event: string; why: string; at: number } | null): string[] {
+  return ignored ? [`not applied: ${ignored.event || 'a'} report ${ignored.why} at ${new Date(ignored.at).toISOString()}`] : [];
+}

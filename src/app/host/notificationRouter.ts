@@ -1,0 +1,118 @@
+// Routes what sessions say to the desktop: state changes and terminal notifications pass the
+// NotificationPolicy (preferences, coalescing, bursts), with who the user is looking at, and go to
+// the sink; what the policy holds back is flushed when it falls due.
+import { homedir } from 'node:os';
+import type { Logger } from './log';
+import { waitingFor, type NotificationPolicy, type NotificationRequest, type NotificationSink, type SessionContext } from './notifier';
+import type { SessionRecord, SessionRegistry } from './sessionRegistry';
+import type { SessionNotes } from './sessionNotes';
+import { folderLabels } from './sidebarModel';
+import type { StatusTracker } from './statusTracker';
+
+export interface NotificationRouterOptions {
+  policy: NotificationPolicy;
+  sink: NotificationSink;
+  registry: SessionRegistry;
+  tracker: StatusTracker;
+  notes: SessionNotes;
+  logger: Logger;
+  agentName: (agentId: string | null | undefined) => string;
+  /** Whether notifications play a sound (read per notification: Settings apply at once). */
+  sound: () => boolean;
+  /** Told when a notification is clicked (the UI focuses the session). */
+  onClick?: ((sessionId: string | null) => void) | undefined;
+}
+
+export class NotificationRouter {
+  /** The session the user is looking at (selected in the focused window), or null. */
+  private looking: string | null = null;
+  private flushTimer: NodeJS.Timeout | null = null;
+  /** Last notification handed to the OS, with its timing (benchmarks and tests read it). */
+  last: { req: NotificationRequest; stateChangedAt: number; handedAt: number } | null = null;
+
+  constructor(private readonly o: NotificationRouterOptions) {}
+
+  get lookingAt(): string | null {
+    return this.looking;
+  }
+
+  /** Which session the user is looking at, for notifications and done → idle. */
+  setLookingAt(id: string | null): void {
+    if (this.looking === id) return;
+    if (this.looking) this.o.tracker.setFocus(this.looking, false);
+    this.looking = id;
+    if (id) this.o.tracker.setFocus(id, true);
+    this.o.logger.debug('looking at', { id });
+  }
+
+  /** A session's state changed (the registry already has it): notify if the policy says so. */
+  stateChanged(id: string, before: SessionRecord['state'], state: SessionRecord['state'], at: number): void {
+    // The tracker hands over the details of the report that changed the state (the tool the
+    // agent asks to run) just after this, in the same tick: decide once they are in.
+    queueMicrotask(() => {
+      if (!this.o.registry.get(id)) return;
+      const req = this.o.policy.stateChanged(id, before, state, at, this.context(id));
+      if (req) void this.send(req, at);
+      this.scheduleFlush();
+    });
+  }
+
+  /** A program in the session asked for a notification (OSC 9 / 777). */
+  fromTerminal(id: string, title: string, body: string): void {
+    const at = Date.now();
+    const req = this.o.policy.terminalNotification(id, title, body, at, this.context(id));
+    if (req) void this.send(req, at);
+  }
+
+  /** `termio notify` from inside a session: always shown (the program asked for it), and a click focuses the session. */
+  async fromSession(sessionId: string | null, title: string | undefined, text: string): Promise<void> {
+    const r = sessionId ? this.o.registry.get(sessionId) : undefined;
+    const ctx = sessionId ? this.context(sessionId) : null;
+    const req: NotificationRequest = {
+      sessionId,
+      kind: 'terminal',
+      title: title || (r && ctx ? `${this.o.agentName(r.agentId)} · ${ctx.folderLabel}` : 'Termio'),
+      message: text,
+    };
+    await this.send(req, Date.now());
+  }
+
+  /** The session is gone: nothing of it is held back or looked at any more. */
+  forget(id: string): void {
+    this.o.policy.forget(id);
+    if (this.looking === id) this.looking = null;
+  }
+
+  dispose(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+  }
+
+  private context(id: string): SessionContext {
+    const r = this.o.registry.get(id);
+    const labels = folderLabels(r ? [r.cwd] : [], homedir());
+    const tool = this.o.notes.toolOf(id);
+    return {
+      agentName: this.o.agentName(r?.agentId),
+      folderLabel: r ? (labels.get(r.cwd) ?? r.cwd) : '',
+      ...(tool !== undefined ? { detail: waitingFor(tool) } : {}),
+      userLooking: this.looking === id,
+    };
+  }
+
+  private scheduleFlush(): void {
+    const due = this.o.policy.nextFlushAt();
+    if (due === null || this.flushTimer) return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = null;
+      const req = this.o.policy.flush(Date.now());
+      if (req) void this.send(req, Date.now());
+      this.scheduleFlush();
+    }, Math.max(0, due - Date.now()));
+  }
+
+  private async send(req: NotificationRequest, stateChangedAt: number): Promise<void> {
+    await this.o.sink.send(req, this.o.sound(), () => this.o.onClick?.(req.sessionId));
+    this.last = { req, stateChangedAt, handedAt: Date.now() };
+    this.o.logger.info('notification', { kind: req.kind, session: req.sessionId, title: req.title, message: req.message, ms: this.last.handedAt - stateChangedAt });
+  }
+}

@@ -1,0 +1,169 @@
+// Starts sessions' processes: a new session from a spawn request (persisted first), a saved one
+// with its resume plan (app start, Resume), or one command as is (`termio sessions run`). Each
+// launch gets its own secret, the hook socket, the login environment and the terminal settings,
+// and is handed to the status tracker.
+import { Session } from '../../terminal';
+import type { AgentCatalog } from './catalog';
+import type { HookServer } from './hookServer';
+import type { NotificationRouter } from './notificationRouter';
+import type { ResumeService } from './resumeService';
+import type { SessionCallers } from './sessionCallers';
+import type { SessionNotes } from './sessionNotes';
+import type { SessionRegistry, SpawnFailure, SpawnRequest } from './sessionRegistry';
+import { SESSION_SECRET_ENV } from './sessionSecret';
+import type { SettingsStore } from './settings';
+import type { StateStore } from './stateStore';
+import type { StatusTracker } from './statusTracker';
+
+/** The bundled manifest for the plain login shell (agents/terminal.json). */
+export const TERMINAL_AGENT_ID = 'terminal';
+
+export interface SessionLauncherOptions {
+  catalog: AgentCatalog;
+  store: StateStore;
+  resume: ResumeService;
+  tracker: StatusTracker;
+  registry: SessionRegistry;
+  settings: SettingsStore;
+  hooks: HookServer;
+  callers: SessionCallers;
+  notes: SessionNotes;
+  notifications: NotificationRouter;
+  /** What sessions start from: the login shell's exported environment (undefined: this process's). */
+  baseEnv: Record<string, string> | undefined;
+  /** A saved session that could not start again: the app shows it to the user. */
+  reportProblem: (message: string) => void;
+}
+
+export class SessionLauncher {
+  /** The window new sessions go to (the UI sets it as the user moves between windows). */
+  activeWindowId = 'window-1';
+  /** Sessions being relaunched (Resume): their durable record must survive the registry's remove. */
+  private readonly relaunching = new Set<string>();
+
+  constructor(private readonly o: SessionLauncherOptions) {}
+
+  isRelaunching(id: string): boolean {
+    return this.relaunching.has(id);
+  }
+
+  agentName(id: string | null | undefined): string {
+    return this.o.catalog.get(id ?? TERMINAL_AGENT_ID)?.manifest.name ?? id ?? 'Terminal';
+  }
+
+  /** Builds, persists and launches a new session (the registry's spawner). */
+  async spawn(req: SpawnRequest): Promise<Session | SpawnFailure> {
+    if (req.argv) return this.launchCommand(req.id, req.cwd, req.argv);
+    const agentId = req.agent ?? TERMINAL_AGENT_ID;
+    const entry = this.o.catalog.get(agentId);
+    if (!entry) return { kind: 'unknownAgent', message: `no agent with id '${agentId}' (see termio agents list)` };
+    if (!entry.installed) {
+      const cmd = entry.manifest.command ?? agentId;
+      return { kind: 'notInstalled', message: `${entry.manifest.name} is not installed: '${cmd}' is not on your login shell's PATH${entry.manifest.install ? ` (install: ${entry.manifest.install})` : ''}` };
+    }
+    const bypass = req.bypass || (this.o.settings.settings.agents[agentId]?.bypass ?? false);
+    this.o.store.addSession({ id: req.id, agentId, cwd: req.cwd, title: req.title ?? '', bypass }, { windowId: this.activeWindowId });
+    if (req.title) this.o.notes.titledByUser(req.id);
+    const session = await this.launch(req.id);
+    if ('kind' in session) this.o.store.removeSession(req.id);
+    return session;
+  }
+
+  /** Relaunches every saved session of one window, in tab order (app start). */
+  async restoreWindow(windowId: string): Promise<void> {
+    const win = this.o.store.state.windows.find((w) => w.id === windowId);
+    if (!win) return;
+    this.activeWindowId = windowId;
+    for (const id of win.tabs) {
+      const record = this.o.store.getSession(id);
+      if (!record || this.o.registry.get(id)) continue;
+      const session = await this.launch(id);
+      if ('kind' in session) {
+        this.o.reportProblem(`Could not relaunch ${this.agentName(record.agentId)} in ${record.cwd}: ${session.message}`);
+        continue;
+      }
+      this.o.registry.add(session, { agentId: record.agentId === TERMINAL_AGENT_ID ? null : record.agentId, ...(record.title ? { title: record.title } : {}), bypass: record.bypass });
+      if (record.title) this.o.notes.titledByUser(id);
+    }
+  }
+
+  /** Resume after the program exited: the same plan, in the same tab. */
+  async relaunch(id: string): Promise<boolean> {
+    const old = this.o.registry.get(id);
+    if (!old) return false;
+    this.relaunching.add(id);
+    this.o.registry.close(id);
+    const session = await this.launch(id);
+    this.relaunching.delete(id);
+    if ('kind' in session) {
+      this.o.reportProblem(`Could not resume: ${session.message}`);
+      this.o.store.removeSession(id);
+      return false;
+    }
+    const record = this.o.store.getSession(id);
+    this.o.registry.add(session, { agentId: old.agentId, ...(record?.title ? { title: record.title } : {}), bypass: old.bypass });
+    return true;
+  }
+
+  /** Starts the process for a persisted session with its resume plan. */
+  private async launch(id: string): Promise<Session | SpawnFailure> {
+    const record = this.o.store.getSession(id);
+    if (!record) return { kind: 'noRecord', message: `no saved session ${id}` };
+    const entry = this.o.catalog.get(record.agentId);
+    if (!entry) return { kind: 'unknownAgent', message: `the agent '${record.agentId}' of this session is not loaded` };
+    const plan = await this.o.resume.prepareLaunch(id);
+    if ('kind' in plan) return { kind: plan.kind, message: plan.message };
+    const argv = plan.argv.length ? [entry.resolvedCommand ?? plan.argv[0]!, ...plan.argv.slice(1)] : undefined;
+    const secret = this.o.callers.mint();
+    const session = Session.spawn({ id, cwd: record.cwd, ...(argv ? { argv } : {}), ...this.spawnDefaults(secret) });
+    if ('kind' in session) {
+      this.o.resume.sessionEnded(id);
+      return session;
+    }
+    this.o.callers.remember(id, secret);
+    const m = entry.manifest;
+    this.o.tracker.track(
+      session,
+      {
+        agentId: m.id,
+        ...(m.hooks ? { hooks: m.hooks } : {}),
+        ...(m.titleStatus ? { titleStatus: m.titleStatus } : {}),
+        ...(m.status ? { status: m.status } : {}),
+        ...(m.progressStatus ? { progressStatus: true } : {}),
+      },
+      record.conversationId ? { conversationId: record.conversationId } : {},
+    );
+    session.onExit(() => this.o.resume.sessionEnded(id));
+    session.onNotification((n) => this.o.notifications.fromTerminal(id, n.title, n.body));
+    return session;
+  }
+
+  /**
+   * `termio sessions run`: one command as is (no shell), in a tab that stays after it exits with
+   * its exit code. Not saved with the windows: running a command again on the next launch would
+   * surprise whoever started it.
+   */
+  private launchCommand(id: string, cwd: string, argv: string[]): Session | SpawnFailure {
+    // Its own secret: a termio command inside it speaks as this session, not as the user.
+    const secret = this.o.callers.mint();
+    const session = Session.spawn({ id, cwd, argv, ...this.spawnDefaults(secret) });
+    if ('kind' in session) return session;
+    this.o.callers.remember(id, secret);
+    // No status channel: the tracker still turns the exit into done, with "exit N" as the reason.
+    this.o.tracker.track(session, null);
+    session.onNotification((n) => this.o.notifications.fromTerminal(id, n.title, n.body));
+    return session;
+  }
+
+  /** What every session starts with: the hook socket and its own secret, the login environment, the terminal settings. */
+  private spawnDefaults(secret: string) {
+    const t = this.o.settings.settings.terminal;
+    return {
+      env: { ...this.o.hooks.sessionEnv(), [SESSION_SECRET_ENV]: secret },
+      ...(this.o.baseEnv ? { baseEnv: this.o.baseEnv } : {}),
+      scrollback: t.scrollback,
+      cursorShape: t.cursorStyle,
+      cursorBlink: t.cursorBlink,
+    };
+  }
+}

@@ -1,0 +1,119 @@
+// The host frame's wire format: the shapes a frame carries (runs, rows, header) and how their
+// fields are packed into bits and bytes. Shared by the writer (host) and the reader (clients).
+// Pure (no Node modules).
+
+/** Same shapes as the terminal layer's render model (structural, so the host passes its runs). */
+export type WireColor = { kind: 'default' } | { kind: 'palette'; index: number } | { kind: 'rgb'; value: number };
+export type WireUnderline = 'none' | 'single' | 'double' | 'curly' | 'dotted' | 'dashed';
+export interface WireRun {
+  col: number;
+  cells: number;
+  text: string;
+  cellWidth: 1 | 2;
+  chars?: string[];
+  fg: WireColor;
+  bg: WireColor;
+  bold: boolean;
+  italic: boolean;
+  dim: boolean;
+  underline: WireUnderline;
+  strikethrough: boolean;
+  overline: boolean;
+  inverse: boolean;
+  invisible: boolean;
+  blink: boolean;
+  link?: string;
+}
+export interface WireRow {
+  runs: readonly WireRun[];
+  wrapped: boolean;
+}
+
+export type WireCursorShape = 'block' | 'underline' | 'bar';
+export type WireMouseTracking = 'none' | 'x10' | 'vt200' | 'drag' | 'any';
+export type WireState = 'idle' | 'working' | 'attention' | 'done';
+
+/** What a frame says besides its rows. */
+export interface FrameHeader {
+  /** The client's view id (chosen by the client when it attached). */
+  view: number;
+  /** Frame number within the view; the client acknowledges it once painted. */
+  seq: number;
+  /** True: the client drops what it holds and takes these rows as the whole screen. */
+  full: boolean;
+  cols: number;
+  rows: number;
+  cursor: { x: number; y: number; shape: WireCursorShape; blinking: boolean; visible: boolean };
+  modes: {
+    applicationCursorKeys: boolean;
+    applicationKeypad: boolean;
+    bracketedPaste: boolean;
+    sendFocus: boolean;
+    altScreen: boolean;
+    mouseTracking: WireMouseTracking;
+  };
+  state: WireState;
+  exit: { exitCode: number; signal?: number } | null;
+  /** Lines of scrollback above the screen. */
+  scrollbackLength: number;
+  title: string;
+}
+
+/** Upper bounds a frame or a size request must stay in: far past any real screen (a 6K monitor at
+ *  a 6 px font is about 1,000 × 300 cells) and small enough that a frame stays bounded. */
+export const MAX_COLS = 1000;
+export const MAX_ROWS = 500;
+/** Titles and links are lines in a tab or a tooltip; 2 KiB of UTF-8 is far past what either shows. */
+export const MAX_STRING_BYTES = 2048;
+
+export const CURSOR_SHAPES: WireCursorShape[] = ['block', 'underline', 'bar'];
+export const MOUSE_TRACKING: WireMouseTracking[] = ['none', 'x10', 'vt200', 'drag', 'any'];
+export const WIRE_STATES: WireState[] = ['idle', 'working', 'attention', 'done'];
+export const UNDERLINES: WireUnderline[] = ['none', 'single', 'double', 'curly', 'dotted', 'dashed'];
+
+/** Run attribute bits (FrameReader.attrs). Underline style sits in bits 8-10. */
+export const RunAttr = {
+  bold: 1 << 0,
+  italic: 1 << 1,
+  dim: 1 << 2,
+  strikethrough: 1 << 3,
+  overline: 1 << 4,
+  inverse: 1 << 5,
+  invisible: 1 << 6,
+  blink: 1 << 7,
+  underlineShift: 8,
+  underlineMask: 7 << 8,
+  wide: 1 << 11,
+  hasChars: 1 << 12,
+  hasLink: 1 << 13,
+} as const;
+
+/** Colours on the wire: kind in the top byte (0 default, 1 palette, 2 rgb), value below. */
+export const ColorKind = { default: 0, palette: 1, rgb: 2 } as const;
+
+export function packColor(c: WireColor): number {
+  if (c.kind === 'rgb') return ((ColorKind.rgb << 24) | (c.value & 0xffffff)) >>> 0;
+  if (c.kind === 'palette') return ((ColorKind.palette << 24) | (c.index & 0xff)) >>> 0;
+  return 0;
+}
+
+export function unpackColor(v: number): WireColor {
+  const kind = v >>> 24;
+  if (kind === ColorKind.rgb) return { kind: 'rgb', value: v & 0xffffff };
+  if (kind === ColorKind.palette) return { kind: 'palette', index: v & 0xff };
+  return { kind: 'default' };
+}
+
+export const FrameFlag = { full: 1, cursorVisible: 2, cursorBlink: 4, exited: 8 } as const;
+export const ModeBit = { appCursor: 1, appKeypad: 2, bracketedPaste: 4, sendFocus: 8, altScreen: 16, mouseShift: 5 } as const;
+
+/** A `rows` message answering a request: buffer lines [first, first + count) at `cols`. */
+export interface RowsHeader {
+  /** The request's id. */
+  id: number;
+  /** Absolute buffer line of the first row (0 = oldest scrollback line). */
+  first: number;
+  /** Lines in the buffer now (scrollback + screen). */
+  total: number;
+  cols: number;
+}
