@@ -11,8 +11,11 @@ import { chooseNotificationBackend, TrayMessageSink } from '../host/notification
 import { termioPaths } from '../host/paths';
 import type { SessionRecord } from '../host/sessionRegistry';
 import { shellQuote } from '../host/shellQuote';
-import { buildSidebar, folderLabels, formatDuration, stateLabel, type SessionSummary } from '../host/sidebarModel';
-import { SettingsWindow, type SettingsAgent } from './settingsWindow';
+import { buildSidebar, folderLabels, stateLabel, type SessionSummary } from '../host/sidebarModel';
+import { SettingsWindow } from './settingsWindow';
+import { hooksChangedText, settingsAgent, type SettingsAgent } from './presenters/settingsText';
+import { trayItems } from './presenters/trayText';
+import { whyText } from './presenters/whyText';
 import { WelcomeWindow } from './welcomeWindow';
 import { MainWindow } from './mainWindow';
 import type { PickerAgent } from './picker';
@@ -21,7 +24,6 @@ import { appearanceOverride, decideAppearance, systemAppearance, type Appearance
 import { chromeFor, type ChromeColors } from './chromeStyle';
 import { createTerminalView, terminalTheme, type TerminalPage } from './sessionView';
 import { Tray } from './tray';
-import { shortenHome } from '../../protocol/homePath';
 import { installAppMenu, type AppMenu } from './appMenu';
 import { appMenuItems } from './appMenuSpec';
 
@@ -336,19 +338,7 @@ export class TermioApp {
   whyText(id: string): string {
     const r = this.host.registry.get(id);
     if (!r) return '';
-    const st = this.host.tracker.status(id);
-    if (!st) return `${stateLabel[r.state]} — ${r.stateWhy || 'no status channel'}`;
-    const w = st.why;
-    const channel = { hooks: 'hook', titleStatus: 'title', progress: 'progress', status: 'screen', exit: 'process', focus: 'you looked at it', start: 'started' }[w.channel];
-    // A look has no event worth naming ("user looked" would only repeat the channel).
-    const what = w.rule !== undefined ? `/${w.rule}/` : w.channel === 'focus' ? '' : (w.event ?? '');
-    const health = st.health.map((h) => `\n⚠ ${h.message}`).join('');
-    if (w.channel === 'start') return `${stateLabel[st.state]} — nothing reported yet${health}`;
-    const ago = formatDuration(Date.now() - w.at);
-    // The tool the agent's latest hook named (manifest hooks.tool): what it works on or waits for.
-    const tool = this.host.toolOf(id);
-    const on = tool && (st.state === 'working' || st.state === 'attention') ? ` — waiting on ${tool}` : '';
-    return `${stateLabel[st.state]}${on} — ${channel}${what ? ` ${what}` : ''}, ${ago === 'now' ? 'just now' : `${ago} ago`}${health}`;
+    return whyText({ state: r.state, stateWhy: r.stateWhy, status: this.host.tracker.status(id), tool: this.host.toolOf(id), now: Date.now() });
   }
 
   agentName(id: string | null): string {
@@ -373,18 +363,8 @@ export class TermioApp {
         this.log.debug('sidebar updated', { ms: +(performance.now() - this.changePendingSince).toFixed(2) });
         this.changePendingSince = null;
       }
-      const labels = folderLabels(all.map((r) => r.cwd), homedir());
-      const iconOf = (agentId: string | null) => this.host.agent(agentId)?.iconFile;
       this.tray.update(
-        all.map((r) => ({
-          id: r.id,
-          label: r.title.trim() || this.agentName(r.agentId),
-          folderLabel: labels.get(r.cwd) ?? r.cwd,
-          agentName: this.agentName(r.agentId),
-          state: r.state,
-          stateSince: r.stateSince,
-          ...(iconOf(r.agentId) ? { agentIcon: iconOf(r.agentId)! } : {}),
-        })),
+        trayItems(all, (id) => this.agentName(id), (id) => this.host.agent(id)?.iconFile, homedir()),
         this.host.enabledAgents().filter((e) => e.id !== TERMINAL_AGENT_ID).map((e) => ({ id: e.id, name: e.manifest.name, installed: e.installed, ...(e.iconFile ? { icon: e.iconFile } : {}) })),
       );
     });
@@ -414,32 +394,14 @@ export class TermioApp {
         set: (path, value) => host.settings.set(path, value),
         moveAgent: (id, delta) => host.moveAgent(id, delta),
         agents: () => this.settingsAgents(),
-        setHooks: (id, on) => {
-          const r = host.setHooks(id, on);
-          if (!r) return `${this.agentName(id)} declares no hooks.`;
-          if (r.error) return r.error;
-          return `${this.agentName(id)}: ${on ? 'live status on' : 'live status off'} (${shortenHome(r.file, homedir())}${r.backup ? `; backup at ${shortenHome(r.backup, homedir())}` : ''})`;
-        },
+        setHooks: (id, on) => hooksChangedText(this.agentName(id), on, host.setHooks(id, on), homedir()),
       }, this.chrome);
     }
     this.settingsWindow.show(undefined, this.activeWindow?.window);
   }
 
   private settingsAgents(): SettingsAgent[] {
-    return this.host.orderedAgents().map((e) => {
-      const h = e.manifest.hooks ? this.host.hookStatus(e.id) : null;
-      return {
-        id: e.id,
-        name: e.manifest.name,
-        source: e.source === 'bundled' ? 'bundled with Termio' : `${e.label}${e.overrides ? ' (overrides the bundled one)' : ''}`,
-        installed: e.installed,
-        ...(e.manifest.install ? { installUrl: e.manifest.install } : {}),
-        hasBypass: Boolean(e.manifest.permissionBypassFlag),
-        warnings: e.warnings,
-        errors: e.errors,
-        ...(h ? { hooks: { file: shortenHome(h.file, homedir()), state: h.state, events: e.manifest.hooks!.events.map((x) => x.on), ...(h.note ? { note: h.note } : {}) } } : {}),
-      };
-    });
+    return this.host.orderedAgents().map((e) => settingsAgent(e, e.manifest.hooks ? this.host.hookStatus(e.id) : null, homedir()));
   }
 
   /** First launch: offer live status for the agents on the PATH (skippable, asked once). */
