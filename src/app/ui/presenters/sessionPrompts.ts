@@ -1,17 +1,10 @@
 // The words of the window's quick prompts about sessions: the jump list, the rename box, the
 // question asked before closing a session that started others, and a broken manifest's message.
 // Pure; the app opens these in the window's quick-open panel.
-import type { SessionState } from '../../../protocol';
-import { folderLabels, stateLabel } from '../../host/sidebarModel';
+import { folderLabels, stateLabel, type SessionSummary } from '../../host/sidebarModel';
 
 /** What the prompts need of a session (a registry record has all of it). */
-export interface PromptSession {
-  id: string;
-  agentId: string | null;
-  cwd: string;
-  title: string;
-  state: SessionState;
-}
+export type PromptSession = Pick<SessionSummary, 'id' | 'agentId' | 'cwd' | 'title' | 'state'>;
 
 export interface PromptItem {
   id: string;

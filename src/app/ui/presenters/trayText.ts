@@ -2,7 +2,7 @@
 // most urgent first, then New Session, Show, Settings and Quit). Pure; tray.ts turns the menu
 // into Qt actions and rebuilds it only when this data changed.
 import type { SessionState } from '../../../protocol';
-import { byUrgency, folderLabels, formatDuration, stateLabel } from '../../host/sidebarModel';
+import { byUrgency, folderLabels, formatDuration, stateLabel, type SessionSummary } from '../../host/sidebarModel';
 
 export interface TrayItem {
   id: string;
@@ -23,14 +23,7 @@ export interface TrayAgent {
 }
 
 /** What the tray needs of a session (a registry record has all of it). */
-export interface TraySession {
-  id: string;
-  agentId: string | null;
-  cwd: string;
-  title: string;
-  state: SessionState;
-  stateSince: number;
-}
+export type TraySession = Pick<SessionSummary, 'id' | 'agentId' | 'cwd' | 'title' | 'state' | 'stateSince'>;
 
 /** The tray's items for these sessions: folders labelled as the sidebar labels them. */
 export function trayItems(sessions: TraySession[], agentName: (id: string | null) => string, iconOf: (id: string | null) => string | undefined, home: string): TrayItem[] {
