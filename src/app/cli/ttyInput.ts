@@ -92,19 +92,18 @@ export class TtyInputDecoder {
 
   /** Inside a paste: takes it up to its end marker (returns the index after it), else all of it and -1. */
   private pasteStep(s: string, i: number, out: TtyEvent[]): number {
+    const held = this.paste ?? '';
     const end = s.indexOf(PASTE_END, i);
     if (end < 0) {
       // Keep a possible partial end marker for the next read.
       const keep = Math.min(PASTE_END.length - 1, s.length - i);
-      this.paste += s.slice(i, s.length - keep);
+      const paste = held + s.slice(i, s.length - keep);
       this.held = s.slice(s.length - keep);
-      if (this.paste!.length > MAX_PASTE_CHUNK) {
-        out.push({ kind: 'paste', text: this.paste! });
-        this.paste = '';
-      }
+      if (paste.length > MAX_PASTE_CHUNK) out.push({ kind: 'paste', text: paste });
+      this.paste = paste.length > MAX_PASTE_CHUNK ? '' : paste;
       return -1;
     }
-    out.push({ kind: 'paste', text: this.paste + s.slice(i, end) });
+    out.push({ kind: 'paste', text: held + s.slice(i, end) });
     this.paste = null;
     return end + PASTE_END.length;
   }

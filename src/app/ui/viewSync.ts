@@ -5,7 +5,7 @@ import { TERMINAL_AGENT_ID, type Host } from '../host/host';
 import type { Logger } from '../host/log';
 import type { SessionRecord } from '../host/sessionRegistry';
 import { buildSidebar, type SessionSummary } from '../host/sidebarModel';
-import { trayItems } from './presenters/trayText';
+import { trayAgents, trayItems } from './presenters/trayText';
 import { whyText } from './presenters/whyText';
 import type { SessionWindows } from './sessionWindows';
 import type { Tray } from './tray';
@@ -66,7 +66,7 @@ export class ViewSync {
     }
     this.opts.tray.update(
       trayItems(all, agentName, (id) => host.agent(id)?.iconFile, homedir()),
-      host.enabledAgents().filter((e) => e.id !== TERMINAL_AGENT_ID).map((e) => ({ id: e.id, name: e.manifest.name, installed: e.installed, ...(e.iconFile ? { icon: e.iconFile } : {}) })),
+      trayAgents(host.enabledAgents(), TERMINAL_AGENT_ID),
     );
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { trayItems, trayItemText, trayMenu, trayTooltip, type TrayItem } from '../../../src/app/ui/presenters/trayText';
+import { trayAgents, trayItems, trayItemText, trayMenu, trayTooltip, type TrayItem } from '../../../src/app/ui/presenters/trayText';
 
 const NOW = 1_700_000_000_000;
 const item = (id: string, state: TrayItem['state'], since: number, over: Partial<TrayItem> = {}): TrayItem => ({
@@ -48,5 +48,17 @@ describe('tray text', () => {
     expect(trayMenu([item('1', 'working', 10_400)], [], NOW).key).toBe(a.key);
     expect(trayMenu([item('1', 'done', 10_000)], [], NOW).key).not.toBe(a.key);
     expect(trayMenu([item('1', 'working', 10_000)], [{ id: 'x', name: 'X', installed: true }], NOW).key).not.toBe(a.key);
+  });
+
+  it('offers the enabled agents but the plain terminal, which the menu lists first on its own', () => {
+    const entries = [
+      { id: 'terminal', installed: true, manifest: { name: 'Terminal' } },
+      { id: 'claude', installed: true, iconFile: '/icons/claude.svg', manifest: { name: 'Claude Code' } },
+      { id: 'codex', installed: false, manifest: { name: 'Codex' } },
+    ];
+    expect(trayAgents(entries, 'terminal')).toEqual([
+      { id: 'claude', name: 'Claude Code', installed: true, icon: '/icons/claude.svg' },
+      { id: 'codex', name: 'Codex', installed: false },
+    ]);
   });
 });

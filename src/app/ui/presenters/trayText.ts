@@ -2,6 +2,7 @@
 // most urgent first, then New Session, Show, Settings and Quit). Pure; tray.ts turns the menu
 // into Qt actions and rebuilds it only when this data changed.
 import type { SessionState } from '../../../protocol';
+import type { CatalogEntry } from '../../host/catalog';
 import { byUrgency, folderLabels, formatDuration, stateLabel, type SessionSummary } from '../../host/sidebarModel';
 
 export interface TrayItem {
@@ -40,6 +41,11 @@ export function trayItems(sessions: TraySession[], agentName: (id: string | null
       ...(icon ? { agentIcon: icon } : {}),
     };
   });
+}
+
+/** The agents the New Session submenu offers, from the enabled catalog entries (a plain terminal comes first on its own). */
+export function trayAgents(entries: Array<Pick<CatalogEntry, 'id' | 'installed' | 'iconFile'> & { manifest: Pick<CatalogEntry['manifest'], 'name'> }>, terminalId: string): TrayAgent[] {
+  return entries.filter((e) => e.id !== terminalId).map((e) => ({ id: e.id, name: e.manifest.name, installed: e.installed, ...(e.iconFile ? { icon: e.iconFile } : {}) }));
 }
 
 /** One session's line in the menu; the time in state is rounded (formatDuration), so the text only changes every few seconds. */
