@@ -48,6 +48,16 @@ describe('tty input → intents', () => {
     expect(d.push('\x1b[')).toEqual([]);
     expect(d.flush()).toEqual([{ kind: 'key', key: '[', text: '[', alt: true }]);
   });
+
+  it('sends a paste past 512 KiB in parts, losing and adding nothing', () => {
+    const d = new TtyInputDecoder();
+    const text = 'a'.repeat(600 * 1024);
+    const first = d.push(`\x1b[200~${text}`);
+    // The first part goes before the end marker comes; the rest (with what could be a partial marker) waits.
+    expect(first).toHaveLength(1);
+    expect(first[0]).toMatchObject({ kind: 'paste' });
+    expect(d.push('\x1b[201~x')).toEqual([{ kind: 'paste', text: text.slice((first[0] as { text: string }).text.length) }, { kind: 'key', key: 'x', text: 'x' }]);
+  });
 });
 
 const plain = { bold: false, italic: false, dim: false, underline: 'none', strikethrough: false, overline: false, inverse: false, invisible: false, blink: false } as const;

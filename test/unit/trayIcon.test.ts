@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TRAY_FRAMES, trayIconSvg, trayTooltip } from '../../src/app/ui/trayIcon';
+import { TRAY_FRAMES, trayIconSvg } from '../../src/app/ui/trayIcon';
 
 describe('tray icon', () => {
   it('is a distinct picture per state', () => {
@@ -17,10 +17,5 @@ describe('tray icon', () => {
   it('counts the sessions that need you, capped at 9+', () => {
     expect(trayIconSvg('attention', { count: 3 })).toContain('>3</text>');
     expect(trayIconSvg('attention', { count: 12 })).toContain('>9+</text>');
-  });
-
-  it('summarises counts in the tooltip', () => {
-    expect(trayTooltip({ attention: 1, working: 2, done: 0, idle: 3 })).toBe('Termio — 1 needs you, 2 working, 3 idle');
-    expect(trayTooltip({ attention: 0, working: 0, done: 0, idle: 0 })).toBe('Termio — no sessions');
   });
 });

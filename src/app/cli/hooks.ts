@@ -52,7 +52,11 @@ function describeSkill(r: SkillResult, home: string): string {
   return `${r.agentId.padEnd(10)} skill ${what}  ${file}${r.action !== 'none' ? `  (${r.action})` : ''}${r.error ? `\n  error: ${r.error}` : ''}`;
 }
 
-export async function run(args: string[], io: CliIo): Promise<number> {
+type Verb = 'install' | 'uninstall' | 'status';
+type HookAgent = AgentHooks & { skills?: string };
+
+/** The verb and options, or the exit code after help or a usage error was printed. */
+function parseHooksArgs(args: string[], io: CliIo): { verb: Verb; agentId: string | undefined; json: boolean } | number {
   const [verb, ...rest] = args;
   if (verb === undefined || verb === '--help' || verb === '-h' || verb === 'help') {
     io.out(HELP);
@@ -62,36 +66,54 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     io.err(`termio hooks: unknown verb '${verb}'\n\n${HELP}`);
     return ExitCode.usage;
   }
-  let values: { agent?: string | undefined; json?: boolean | undefined };
   try {
-    ({ values } = parseArgs({ args: rest, options: { agent: { type: 'string' }, json: { type: 'boolean' } }, strict: true, allowPositionals: false }));
+    const { values } = parseArgs({ args: rest, options: { agent: { type: 'string' }, json: { type: 'boolean' } }, strict: true, allowPositionals: false });
+    return { verb, agentId: values.agent, json: values.json === true };
   } catch (err) {
     io.err(`termio hooks: ${(err as Error).message}\n\n${HELP}`);
     return ExitCode.usage;
   }
-  const agentId = values.agent;
-  const json = values.json === true;
+}
 
+/** The agents whose manifests declare hooks (only `agentId` when given), or the exit code after an error. */
+async function hookAgents(io: CliIo, agentId: string | undefined): Promise<HookAgent[] | number> {
   // The same catalog the app loads (bundled + user, user overriding by id); no PATH look-up,
   // since installing hooks does not need the agent to be installed yet.
   const catalog = await AgentCatalog.create({ env: io.env, watch: false, path: '' });
   const manifests = new Map(catalog.list().map((e) => [e.id, e.manifest] as const));
   for (const p of catalog.problems()) io.err(`termio hooks: skipped manifest: ${p.errors.join('; ')}\n`);
   await catalog.dispose();
-  let agents: Array<AgentHooks & { skills?: string }> = [...manifests.values()].flatMap((m) => (m.hooks ? [{ agentId: m.id, hooks: m.hooks, ...(m.skills ? { skills: m.skills } : {}) }] : []));
-  if (agentId !== undefined) {
-    const m = manifests.get(agentId);
-    if (!m) {
-      io.err(`termio hooks: no agent '${agentId}' (known: ${[...manifests.keys()].join(', ')})\n`);
-      return ExitCode.usage;
-    }
-    if (!m.hooks) {
-      io.err(`termio hooks: agent '${agentId}' declares no hooks; its status comes from its title or screen\n`);
-      return ExitCode.usage;
-    }
-    agents = agents.filter((a) => a.agentId === agentId);
+  const agents: HookAgent[] = [...manifests.values()].flatMap((m) => (m.hooks ? [{ agentId: m.id, hooks: m.hooks, ...(m.skills ? { skills: m.skills } : {}) }] : []));
+  if (agentId === undefined) return agents;
+  const m = manifests.get(agentId);
+  if (!m) {
+    io.err(`termio hooks: no agent '${agentId}' (known: ${[...manifests.keys()].join(', ')})\n`);
+    return ExitCode.usage;
   }
+  if (!m.hooks) {
+    io.err(`termio hooks: agent '${agentId}' declares no hooks; its status comes from its title or screen\n`);
+    return ExitCode.usage;
+  }
+  return agents.filter((a) => a.agentId === agentId);
+}
 
+/** Runs the verb on each agent's hooks, then on its skill. */
+function apply(verb: Verb, agents: HookAgent[], opts: { paths: ReturnType<typeof termioPaths>; home: string; reporter: ReturnType<typeof ensureLauncher> }): { results: AgentHookResult[]; skills: SkillResult[] } {
+  const results = agents.map((a) =>
+    verb === 'install' ? installAgentHooks(a, opts) : verb === 'uninstall' ? uninstallAgentHooks(a, opts) : checkAndRepairAgentHooks(a, opts),
+  );
+  const skillFn = verb === 'install' ? installSkill : verb === 'uninstall' ? uninstallSkill : skillStatus;
+  // The skill goes in with hooks that went in, and out with them.
+  const skills = agents.flatMap((a, i) => (a.skills && !(verb === 'install' && results[i]?.error) ? [skillFn(a.agentId, a.skills, { home: opts.home })] : []));
+  return { results, skills };
+}
+
+export async function run(args: string[], io: CliIo): Promise<number> {
+  const parsed = parseHooksArgs(args, io);
+  if (typeof parsed === 'number') return parsed;
+  const { verb, agentId, json } = parsed;
+  const agents = await hookAgents(io, agentId);
+  if (typeof agents === 'number') return agents;
   const home = io.env.HOME ?? '';
   if (!home) {
     io.err('termio hooks: HOME is not set; cannot find the agents\' config files\n');
@@ -105,13 +127,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     io.err(`termio hooks: cannot write the hook launcher: ${(e as Error).message}\n`);
     return ExitCode.failed;
   }
-  const opts = { paths, home, reporter };
-  const results = agents.map((a) =>
-    verb === 'install' ? installAgentHooks(a, opts) : verb === 'uninstall' ? uninstallAgentHooks(a, opts) : checkAndRepairAgentHooks(a, opts),
-  );
-  const skillFn = verb === 'install' ? installSkill : verb === 'uninstall' ? uninstallSkill : skillStatus;
-  // The skill goes in with hooks that went in, and out with them.
-  const skills = agents.flatMap((a, i) => (a.skills && !(verb === 'install' && results[i]?.error) ? [skillFn(a.agentId, a.skills, { home })] : []));
+  const { results, skills } = apply(verb, agents, { paths, home, reporter });
   if (json) printOk(io, { agents: results, skills });
   else {
     for (const r of results) io.out(`${describe(r, home)}\n`);

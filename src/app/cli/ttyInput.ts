@@ -82,88 +82,87 @@ export class TtyInputDecoder {
     this.held = '';
     let i = 0;
     while (i < s.length) {
-      if (this.paste !== null) {
-        const end = s.indexOf(PASTE_END, i);
-        if (end < 0) {
-          // Keep a possible partial end marker for the next read.
-          const keep = Math.min(PASTE_END.length - 1, s.length - i);
-          this.paste += s.slice(i, s.length - keep);
-          this.held = s.slice(s.length - keep);
-          if (this.paste.length > MAX_PASTE_CHUNK) {
-            out.push({ kind: 'paste', text: this.paste });
-            this.paste = '';
-          }
-          return out;
-        }
-        this.paste += s.slice(i, end);
-        out.push({ kind: 'paste', text: this.paste });
-        this.paste = null;
-        i = end + PASTE_END.length;
-        continue;
-      }
-      const ch = s[i]!;
-      if (ch.charCodeAt(0) === DETACH_BYTE) {
-        out.push({ kind: 'detach' });
-        i++;
-        continue;
-      }
-      if (ch !== ESC) {
-        const cp = s.codePointAt(i)!;
-        const c = String.fromCodePoint(cp);
-        out.push(charKey(c, false));
-        i += c.length;
-        continue;
-      }
-      // An escape sequence, or Alt+key, or the Escape key: which one, the next byte says.
-      if (i + 1 >= s.length) {
-        this.held = ESC;
-        return out;
-      }
-      const next = s[i + 1]!;
-      if (next === '[' || next === 'O') {
-        // eslint-disable-next-line no-control-regex -- escape sequences are what this parses
-        const m = /^(?:\x1b\[([0-9;]*)([A-Za-z~])|\x1bO([A-Za-z]))/.exec(s.slice(i, i + 32));
-        if (!m) {
-          // Incomplete: wait for the rest, unless it can no longer become a sequence.
-          // eslint-disable-next-line no-control-regex -- escape sequences are what this parses
-          if (s.length - i < 32 && /^\x1b[[O][0-9;]*$/.test(s.slice(i))) {
-            this.held = s.slice(i);
-            return out;
-          }
-          out.push({ kind: 'key', key: next === '[' ? '[' : 'O', text: next, alt: true });
-          i += 2;
-          continue;
-        }
-        const seq = m[0];
-        i += seq.length;
-        if (seq === PASTE_START) {
-          this.paste = '';
-          continue;
-        }
-        if (m[3]) {
-          const key = csiFinals[m[3]];
-          if (key) out.push({ kind: 'key', key });
-          continue;
-        }
-        const params = (m[1] ?? '').split(';').map((p) => (p === '' ? undefined : Number(p)));
-        const final = m[2]!;
-        if (final === 'I' || final === 'O') out.push({ kind: 'focus', focused: final === 'I' });
-        else if (final === 'Z') out.push({ kind: 'key', key: 'Tab', shift: true });
-        else if (final === '~') {
-          const key = tildeKeys[params[0] ?? 0];
-          if (key) out.push({ kind: 'key', key, ...mods(params[1]) });
-        } else {
-          const key = csiFinals[final];
-          if (key) out.push({ kind: 'key', key, ...mods(params[1]) });
-        }
-        continue;
-      }
-      // ESC + a character: Alt/Option+key.
-      const cp = s.codePointAt(i + 1)!;
-      const c = String.fromCodePoint(cp);
-      out.push(charKey(c, true));
-      i += 1 + c.length;
+      const next = this.paste !== null ? this.pasteStep(s, i, out) : s[i] === ESC ? this.escapeStep(s, i, out) : charStep(s, i, out);
+      // The rest is held until more input comes.
+      if (next < 0) return out;
+      i = next;
     }
     return out;
   }
+
+  /** Inside a paste: takes it up to its end marker (returns the index after it), else all of it and -1. */
+  private pasteStep(s: string, i: number, out: TtyEvent[]): number {
+    const held = this.paste ?? '';
+    const end = s.indexOf(PASTE_END, i);
+    if (end < 0) {
+      // Keep a possible partial end marker for the next read.
+      const keep = Math.min(PASTE_END.length - 1, s.length - i);
+      const paste = held + s.slice(i, s.length - keep);
+      this.held = s.slice(s.length - keep);
+      if (paste.length > MAX_PASTE_CHUNK) out.push({ kind: 'paste', text: paste });
+      this.paste = paste.length > MAX_PASTE_CHUNK ? '' : paste;
+      return -1;
+    }
+    out.push({ kind: 'paste', text: held + s.slice(i, end) });
+    this.paste = null;
+    return end + PASTE_END.length;
+  }
+
+  /** At an ESC: an escape sequence, or Alt+key, or the Escape key; -1 when only more input can tell. */
+  private escapeStep(s: string, i: number, out: TtyEvent[]): number {
+    if (i + 1 >= s.length) {
+      this.held = ESC;
+      return -1;
+    }
+    const next = s[i + 1]!;
+    if (next !== '[' && next !== 'O') {
+      // ESC + a character: Alt/Option+key.
+      const c = String.fromCodePoint(s.codePointAt(i + 1)!);
+      out.push(charKey(c, true));
+      return i + 1 + c.length;
+    }
+    // eslint-disable-next-line no-control-regex -- escape sequences are what this parses
+    const m = /^(?:\x1b\[([0-9;]*)([A-Za-z~])|\x1bO([A-Za-z]))/.exec(s.slice(i, i + 32));
+    if (!m) {
+      // Incomplete: wait for the rest, unless it can no longer become a sequence.
+      // eslint-disable-next-line no-control-regex -- escape sequences are what this parses
+      if (s.length - i < 32 && /^\x1b[[O][0-9;]*$/.test(s.slice(i))) {
+        this.held = s.slice(i);
+        return -1;
+      }
+      out.push({ kind: 'key', key: next === '[' ? '[' : 'O', text: next, alt: true });
+      return i + 2;
+    }
+    if (m[0] === PASTE_START) this.paste = '';
+    else {
+      const e = sequenceEvent(m);
+      if (e) out.push(e);
+    }
+    return i + m[0].length;
+  }
+}
+
+/** A character that starts no sequence: Ctrl-] detaches, anything else is a key. */
+function charStep(s: string, i: number, out: TtyEvent[]): number {
+  if (s.charCodeAt(i) === DETACH_BYTE) {
+    out.push({ kind: 'detach' });
+    return i + 1;
+  }
+  const c = String.fromCodePoint(s.codePointAt(i)!);
+  out.push(charKey(c, false));
+  return i + c.length;
+}
+
+/** A complete CSI or SS3 sequence (groups: CSI params, CSI final, SS3 final) → its event, if it means one. */
+function sequenceEvent(m: RegExpExecArray): TtyEvent | null {
+  if (m[3]) {
+    const key = csiFinals[m[3]];
+    return key ? { kind: 'key', key } : null;
+  }
+  const params = (m[1] ?? '').split(';').map((p) => (p === '' ? undefined : Number(p)));
+  const final = m[2]!;
+  if (final === 'I' || final === 'O') return { kind: 'focus', focused: final === 'I' };
+  if (final === 'Z') return { kind: 'key', key: 'Tab', shift: true };
+  const key = final === '~' ? tildeKeys[params[0] ?? 0] : csiFinals[final];
+  return key ? { kind: 'key', key, ...mods(params[1]) } : null;
 }

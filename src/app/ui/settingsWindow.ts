@@ -23,20 +23,9 @@ import { defaultSettings, type Settings } from '../host/settings';
 import { darkChrome, settingsStyleSheet, type ChromeColors } from './chromeStyle';
 import { defaultShortcuts, type ShortcutAction } from './shortcuts';
 import { shortenHome } from '../../protocol/homePath';
+import { agentCardText, hookCardText, settingsLabels as L, settingsProblemsText, shortcutLabel, type SettingsAgent, type SettingsTab } from './presenters/settingsText';
 
-export interface SettingsAgent {
-  id: string;
-  name: string;
-  /** "bundled", or the user file that defines or overrides it. */
-  source: string;
-  installed: boolean;
-  installUrl?: string;
-  hasBypass: boolean;
-  warnings: string[];
-  errors: string[];
-  /** Declared hooks: where they go and whether ours are there now. */
-  hooks?: { file: string; state: string; events: string[]; note?: string };
-}
+export type { SettingsAgent } from './presenters/settingsText';
 
 export interface SettingsModel {
   settings(): Settings;
@@ -51,7 +40,7 @@ export interface SettingsModel {
   setHooks(agentId: string, on: boolean): string;
 }
 
-const TAB_NAMES = ['Agents', 'Live status', 'Notifications', 'Appearance', 'Shortcuts'] as const;
+const TAB_NAMES = L.tabs;
 
 function label(text: string, name = 'settingsText'): QLabel {
   const l = new QLabel();
@@ -94,7 +83,7 @@ export class SettingsWindow {
     private readonly model: SettingsModel,
     chrome: ChromeColors = darkChrome,
   ) {
-    this.window.setWindowTitle('Termio Settings');
+    this.window.setWindowTitle(L.windowTitle);
     this.window.setObjectName('mainWindow');
     this.window.resize(760, 560);
     this.window.setStyleSheet(settingsStyleSheet(chrome));
@@ -120,7 +109,7 @@ export class SettingsWindow {
     this.rebuild();
   }
 
-  show(tab?: (typeof TAB_NAMES)[number], over?: QMainWindow): void {
+  show(tab?: SettingsTab, over?: QMainWindow): void {
     this.rebuild();
     if (over && !this.window.isVisible()) {
       const g = over.geometry();
@@ -142,12 +131,9 @@ export class SettingsWindow {
 
   /** Shows the problems of settings.json (after any change to it). */
   refreshProblems(): void {
-    const errors = this.model.errors();
-    const file = shortenHome(this.model.settingsFile(), homedir());
-    // Each error starts with the file's name, which the banner's first line already says.
-    const lines = errors.map((e) => (e.startsWith(`${file}: `) ? e.slice(file.length + 2) : e));
-    this.problems.setText(errors.length ? `Some settings in ${file} could not be used; every other setting is in effect:\n${lines.join('\n')}` : '');
-    if (errors.length) this.problems.show();
+    const text = settingsProblemsText(this.model.errors(), shortenHome(this.model.settingsFile(), homedir()));
+    this.problems.setText(text);
+    if (text) this.problems.show();
     else this.problems.hide();
   }
 
@@ -204,7 +190,7 @@ export class SettingsWindow {
   private agentsPage(): QWidget {
     const { widget, layout } = column();
     const s = this.model.settings();
-    layout.addWidget(label('Agents come from the manifests bundled with Termio and from ~/.termio/config/agents, in picker order (▲ ▼ move one). Disabled agents are hidden from the picker and the tray.', 'settingsMuted'));
+    layout.addWidget(label(L.agentsIntro, 'settingsMuted'));
     const agents = this.model.agents();
     for (const [index, a] of agents.entries()) {
       const card = new QWidget();
@@ -213,17 +199,17 @@ export class SettingsWindow {
       c.setContentsMargins(12, 8, 12, 8);
       c.setSpacing(4);
       card.setLayout(c);
-      c.addWidget(label(`${a.name}   ${a.installed ? '· installed' : '· not installed'}`, 'settingsHeading'));
-      c.addWidget(label(`${a.id} — ${a.source}${!a.installed && a.installUrl ? ` — install: ${a.installUrl}` : ''}`, 'settingsMuted'));
-      for (const e of a.errors) c.addWidget(label(`✕ ${e}`, 'settingsError'));
-      for (const w of a.warnings) c.addWidget(label(`⚠ ${w}`, 'settingsError'));
+      const text = agentCardText(a);
+      c.addWidget(label(text.heading, 'settingsHeading'));
+      c.addWidget(label(text.detail, 'settingsMuted'));
+      for (const p of text.problems) c.addWidget(label(p, 'settingsError'));
       const prefs = s.agents[a.id] ?? {};
-      const toggles: QWidget[] = [this.checkbox('Enabled', prefs.enabled ?? true, (v) => this.model.set(['agents', a.id, 'enabled'], v))];
-      if (a.hasBypass) toggles.push(this.checkbox('Skip permission prompts (bypass flag)', prefs.bypass ?? false, (v) => this.model.set(['agents', a.id, 'bypass'], v)));
-      for (const [text, delta, can] of [['▲', -1, index > 0], ['▼', 1, index < agents.length - 1]] as const) {
+      const toggles: QWidget[] = [this.checkbox(L.enabled, prefs.enabled ?? true, (v) => this.model.set(['agents', a.id, 'enabled'], v))];
+      if (a.hasBypass) toggles.push(this.checkbox(L.bypass, prefs.bypass ?? false, (v) => this.model.set(['agents', a.id, 'bypass'], v)));
+      for (const [move, delta, can] of [[L.moveUp, -1, index > 0], [L.moveDown, 1, index < agents.length - 1]] as const) {
         const b = new QPushButton();
-        b.setText(text);
-        b.setToolTip(delta < 0 ? 'Earlier in the picker' : 'Later in the picker');
+        b.setText(move.text);
+        b.setToolTip(move.tip);
         b.setEnabled(can);
         b.addEventListener('clicked', () => {
           this.model.moveAgent(a.id, delta);
@@ -241,29 +227,23 @@ export class SettingsWindow {
 
   private hooksPage(): QWidget {
     const { widget, layout } = column();
-    layout.addWidget(
-      label(
-        'Live agent status: Termio adds one small hook entry per event to each agent’s own configuration, so the agent reports working / needs you / done the moment it happens. Your own entries are never touched; a backup is kept before the first edit; uninstall removes exactly ours.',
-        'settingsMuted',
-      ),
-    );
+    layout.addWidget(label(L.hooksIntro, 'settingsMuted'));
     if (this.status) layout.addWidget(label(this.status, 'settingsOk'));
     for (const a of this.model.agents().filter((x) => x.hooks)) {
-      const h = a.hooks!;
+      const text = hookCardText(a.name, a.hooks!);
       const card = new QWidget();
       card.setObjectName('agentCard');
       const c = new QBoxLayout(Direction.TopToBottom);
       c.setContentsMargins(12, 8, 12, 8);
       c.setSpacing(4);
       card.setLayout(c);
-      c.addWidget(label(`${a.name} — ${h.state === 'installed' ? 'reporting live status' : h.state === 'partial' ? 'partly installed' : h.state === 'absent' ? 'not installed' : h.state}`, 'settingsHeading'));
-      c.addWidget(label(`Writes to ${h.file}: ${h.events.join(', ')}`, 'settingsMuted'));
-      if (h.note) c.addWidget(label(h.note, 'settingsError'));
-      const on = h.state === 'installed';
+      c.addWidget(label(text.heading, 'settingsHeading'));
+      c.addWidget(label(text.detail, 'settingsMuted'));
+      if (a.hooks!.note) c.addWidget(label(a.hooks!.note, 'settingsError'));
       const b = new QPushButton();
-      b.setText(on ? 'Uninstall' : 'Install');
+      b.setText(text.button);
       b.addEventListener('clicked', () => {
-        this.status = this.model.setHooks(a.id, !on);
+        this.status = this.model.setHooks(a.id, !text.installed);
         this.refresh();
       });
       this.keep.push(b);
@@ -278,12 +258,12 @@ export class SettingsWindow {
     const { widget, layout } = column();
     const n = this.model.settings().notifications;
     const set = (k: string) => (v: unknown) => this.model.set(['notifications', k], v);
-    layout.addWidget(this.checkbox('When an agent needs you (unless you are looking at it)', n.attention, set('attention')));
-    layout.addWidget(this.checkbox('When an agent finishes a long turn while you are elsewhere', n.done, set('done')));
+    layout.addWidget(this.checkbox(L.notifyAttention, n.attention, set('attention')));
+    layout.addWidget(this.checkbox(L.notifyDone, n.done, set('done')));
     const secs = this.spinBox({ min: 0, max: 3600, value: n.doneMinSeconds, suffix: ' s' }, set('doneMinSeconds'));
-    layout.addWidget(row(label('A turn is long after', 'settingsText'), secs));
-    layout.addWidget(this.checkbox('Notifications that programs send (OSC 9 / OSC 777)', n.terminal, set('terminal')));
-    layout.addWidget(this.checkbox('Play a sound', n.sound, set('sound')));
+    layout.addWidget(row(label(L.longTurn, 'settingsText'), secs));
+    layout.addWidget(this.checkbox(L.notifyTerminal, n.terminal, set('terminal')));
+    layout.addWidget(this.checkbox(L.sound, n.sound, set('sound')));
     layout.addStretch(1);
     return widget;
   }
@@ -301,13 +281,13 @@ export class SettingsWindow {
     const cursor = this.choice(['block', 'bar', 'underline'], t.cursorStyle, set('cursorStyle'));
     const scrollback = this.spinBox({ min: 0, max: 1_000_000, step: 1000, value: t.scrollback }, set('scrollback'));
     this.keep.push(family);
-    layout.addWidget(row(label('Font', 'settingsText'), family, size));
-    layout.addWidget(row(label('Theme', 'settingsText'), theme));
-    layout.addWidget(row(label('Cursor', 'settingsText'), cursor));
-    layout.addWidget(this.checkbox('Blinking cursor', t.cursorBlink, set('cursorBlink')));
-    layout.addWidget(row(label('Scrollback lines', 'settingsText'), scrollback));
-    if (process.platform === 'darwin') layout.addWidget(this.checkbox('Use Option as Meta', t.optionAsMeta, set('optionAsMeta')));
-    layout.addWidget(label('Theme “system” follows your OS’s light or dark appearance; dark and light keep one. Font, theme and cursor apply to open windows and terminals at once; scrollback applies to new sessions.', 'settingsMuted'));
+    layout.addWidget(row(label(L.font, 'settingsText'), family, size));
+    layout.addWidget(row(label(L.theme, 'settingsText'), theme));
+    layout.addWidget(row(label(L.cursor, 'settingsText'), cursor));
+    layout.addWidget(this.checkbox(L.cursorBlink, t.cursorBlink, set('cursorBlink')));
+    layout.addWidget(row(label(L.scrollback, 'settingsText'), scrollback));
+    if (process.platform === 'darwin') layout.addWidget(this.checkbox(L.optionAsMeta, t.optionAsMeta, set('optionAsMeta')));
+    layout.addWidget(label(L.appearanceNote, 'settingsMuted'));
     layout.addStretch(1);
     return widget;
   }
@@ -316,7 +296,7 @@ export class SettingsWindow {
     const { widget, layout } = column();
     const overrides = this.model.settings().shortcuts;
     const defaults = defaultShortcuts();
-    layout.addWidget(label('Key sequences in Qt’s notation (Ctrl is ⌘ on macOS). Empty restores the default.', 'settingsMuted'));
+    layout.addWidget(label(L.shortcutsIntro, 'settingsMuted'));
     for (const action of Object.keys(defaults) as ShortcutAction[]) {
       const edit = new QLineEdit();
       edit.setText(overrides[action] ?? defaults[action]);
@@ -325,7 +305,7 @@ export class SettingsWindow {
         this.model.set(['shortcuts', action], v && v !== defaults[action] ? v : undefined);
       });
       this.keep.push(edit);
-      const name = label(action.replace(/([A-Z])/g, ' $1').replace(/^./, (c) => c.toUpperCase()), 'settingsText');
+      const name = label(shortcutLabel(action), 'settingsText');
       name.setFixedWidth(170);
       layout.addWidget(row(name, edit));
     }

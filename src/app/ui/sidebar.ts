@@ -8,9 +8,10 @@
 // dispatch across those hundreds of widgets, a stall you could feel while typing. Painting the
 // list costs well under a millisecond.
 import { QColor, QFont, QFontMetrics, QFontWeight, QMouseEvent, QPainter, QPaintEvent, QPixmap, QRect, QScrollArea, QWidget, RenderHint, ScrollBarPolicy, TextElideMode, WidgetAttribute, WidgetEventTypes } from '@nodegui/nodegui';
-import { formatAge, stateLabel, type SidebarGroup, type SidebarRow } from '../host/sidebarModel';
+import type { SidebarGroup, SidebarRow } from '../host/sidebarModel';
 import { agentIcon } from './agentIcons';
 import { darkChrome, type ChromeColors } from './chromeStyle';
+import { sidebarDetail, sidebarHeading, sidebarRowTip } from './presenters/sidebarText';
 
 /** Agent icons in rows: 18 px, the height of the title's cap line plus a little. */
 const ICON_PX = 18;
@@ -126,9 +127,10 @@ export class Sidebar {
   /** Re-renders the times in state (called once a second by the window); repaints only on a change. */
   tick(): void {
     let changed = false;
+    const now = Date.now();
     for (const item of this.items) {
       if (item.kind !== 'row') continue;
-      const detail = detailText(item.row);
+      const detail = sidebarDetail(item.row, now);
       if (detail !== item.detail) {
         item.detail = detail;
         changed = true;
@@ -146,12 +148,13 @@ export class Sidebar {
     const headingH = HEADING_PAD_TOP + f.headingMetrics.height() + HEADING_PAD_BOTTOM;
     const rowH = 2 + 2 * ROW_PAD_Y + f.titleMetrics.height() + 1 + f.detailMetrics.height();
     const items: Item[] = [];
+    const now = Date.now();
     let y = 0;
     for (const g of groups) {
       items.push({ kind: 'heading', y, h: headingH, group: g });
       y += headingH + ROW_GAP;
       for (const r of g.rows) {
-        items.push({ kind: 'row', y, h: rowH, row: r, detail: detailText(r) });
+        items.push({ kind: 'row', y, h: rowH, row: r, detail: sidebarDetail(r, now) });
         y += rowH + ROW_GAP;
       }
     }
@@ -178,7 +181,7 @@ export class Sidebar {
 
   private updateToolTip(y: number): void {
     const item = this.itemAt(y);
-    const tip = !item ? '' : item.kind === 'heading' ? item.group.folder : `${item.row.label}\n${item.row.cwd}\n${stateLabel[item.row.state]}`;
+    const tip = !item ? '' : item.kind === 'heading' ? sidebarHeading(item.group).tip : sidebarRowTip(item.row);
     if (tip !== this.tipShown) this.list.setToolTip((this.tipShown = tip));
   }
 
@@ -198,7 +201,7 @@ export class Sidebar {
         if (item.kind === 'heading') {
           p.setFont(f.heading);
           p.setPen(this.color(c.muted));
-          const text = f.headingMetrics.elidedText(item.group.label.toUpperCase(), TextElideMode.ElideRight, width - 2 * HEADING_PAD_X);
+          const text = f.headingMetrics.elidedText(sidebarHeading(item.group).text, TextElideMode.ElideRight, width - 2 * HEADING_PAD_X);
           p.drawText(HEADING_PAD_X, item.y + HEADING_PAD_TOP + f.headingMetrics.ascent(), text);
           continue;
         }
@@ -243,15 +246,6 @@ export class Sidebar {
     p.setPen(this.color(n ? n.detail : c.muted));
     p.drawText(x, textTop + f.titleMetrics.height() + 1 + f.detailMetrics.ascent(), f.detailMetrics.elidedText(detail, TextElideMode.ElideRight, textW));
   }
-}
-
-function detailText(r: SidebarRow): string {
-  const exit = r.exited ? ` · exited ${r.exited.signal ? `by signal ${r.exited.signal}` : r.exited.exitCode}` : '';
-  const stalled = r.stalled ? ' · stalled' : '';
-  const started = r.parentId ? '↳ ' : '';
-  // An agent reporting OSC 9;4 progress shows its percentage while it works.
-  const progress = r.progress !== undefined && r.state === 'working' ? ` ${r.progress}%` : '';
-  return `${started}${r.agentName} · ${stateLabel[r.state]}${progress} ${formatAge(Date.now() - r.stateSince)}${stalled}${exit}`;
 }
 
 function makeFonts(base: QFont): Fonts {

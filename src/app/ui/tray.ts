@@ -19,28 +19,13 @@ import {
 } from '@nodegui/nodegui';
 import type { SessionState } from '../../protocol';
 import type { Logger } from '../host/log';
-import { aggregateState, byUrgency, formatDuration, stateLabel } from '../host/sidebarModel';
+import { aggregateState, byUrgency } from '../host/sidebarModel';
 import { trayActivationShowsWindow } from './trayActivation';
-import { TRAY_FRAMES, TRAY_FRAME_MS, trayIconSvg, trayTooltip } from './trayIcon';
+import { TRAY_FRAMES, TRAY_FRAME_MS, trayIconSvg } from './trayIcon';
+import { trayMenu, trayTooltip, type TrayAgent, type TrayItem, type TrayMenu } from './presenters/trayText';
 import { darkStateColors } from './stateColors';
 
-export interface TrayItem {
-  id: string;
-  label: string;
-  folderLabel: string;
-  agentName: string;
-  state: SessionState;
-  stateSince: number;
-  /** The agent's icon file (SVG or PNG), drawn with the state as a dot in its corner. */
-  agentIcon?: string;
-}
-
-export interface TrayAgent {
-  id: string;
-  name: string;
-  installed: boolean;
-  icon?: string;
-}
+export type { TrayAgent, TrayItem } from './presenters/trayText';
 
 export interface TrayOptions {
   onShow(): void;
@@ -106,12 +91,6 @@ function fileIcon(file: string): QIcon {
   let icon = fileIcons.get(file);
   if (!icon) fileIcons.set(file, (icon = new QIcon(file)));
   return icon;
-}
-
-/** One session's line in the menu; the time in state is rounded (formatDuration), so the text only changes every few seconds. */
-export function trayItemText(item: TrayItem, now: number): string {
-  const who = item.label.includes(item.agentName) ? item.label : `${item.label} (${item.agentName})`;
-  return `${who} — ${item.folderLabel}   ${stateLabel[item.state]} ${formatDuration(now - item.stateSince)}`;
 }
 
 export class Tray {
@@ -226,42 +205,39 @@ export class Tray {
 
   /** Rebuilds the menu when what it shows changed. */
   private rebuildMenu(): void {
-    const now = Date.now();
-    const lines = this.items.map((i) => `${i.id}\u0000${i.state}\u0000${i.agentIcon ?? ''}\u0000${trayItemText(i, now)}`);
-    const key = `${lines.join('\n')}\u0001${this.agents.map((a) => `${a.id}:${a.name}:${a.installed}:${a.icon ?? ''}`).join(',')}`;
-    if (key === this.menuKey) return;
+    const m = trayMenu(this.items, this.agents, Date.now());
+    if (m.key === this.menuKey) return;
     const t0 = performance.now();
-    this.menuKey = key;
+    this.menuKey = m.key;
     this.menu.clear();
     this.keep.length = 0;
     this.menuText = [];
-    this.menuIds = this.items.map((i) => i.id);
-    if (this.items.length === 0) {
-      const a = this.action(this.menu, 'No sessions', () => undefined);
-      a.setEnabled(false);
-    }
-    for (const item of this.items) {
-      this.action(this.menu, trayItemText(item, now), () => this.opts.onSelectSession(item.id), sessionIcon(item.state, item.agentIcon));
-    }
+    this.menuIds = m.sessions.map((i) => i.id);
+    if (m.empty !== null) this.action(this.menu, m.empty, () => undefined).setEnabled(false);
+    for (const item of m.sessions) this.action(this.menu, item.text, () => this.opts.onSelectSession(item.id), sessionIcon(item.state, item.agentIcon));
     this.menu.addSeparator();
+    this.addNewSessionMenu(m.newSession.title, m.newSession.agents);
+    this.action(this.menu, m.show, () => this.opts.onShow());
+    this.action(this.menu, m.settings, () => this.opts.onSettings());
+    this.menu.addSeparator();
+    this.action(this.menu, m.quit, () => this.opts.onQuit());
+    this.lastMenuBuildMs = performance.now() - t0;
+  }
+
+  /** The New Session submenu: a terminal, then each agent (greyed when not installed). */
+  private addNewSessionMenu(title: string, agents: TrayMenu['newSession']['agents']): void {
     const sub = new QMenu();
-    sub.setTitle('New Session');
+    sub.setTitle(title);
     this.keep.push(sub);
-    this.action(sub, 'Terminal', () => this.opts.onNewSession(null));
-    for (const agent of this.agents) {
-      const a = this.action(sub, agent.installed ? agent.name : `${agent.name} (not installed)`, () => this.opts.onNewSession(agent.id), agent.icon ? fileIcon(agent.icon) : undefined);
-      a.setEnabled(agent.installed);
+    for (const agent of agents) {
+      const a = this.action(sub, agent.text, () => this.opts.onNewSession(agent.agentId), agent.icon ? fileIcon(agent.icon) : undefined);
+      if (!agent.enabled) a.setEnabled(false);
     }
     const subAction = new QAction();
-    subAction.setText('New Session');
+    subAction.setText(title);
     subAction.setMenu(sub);
     this.menu.addAction(subAction);
     this.keep.push(subAction);
-    this.action(this.menu, 'Show Termio', () => this.opts.onShow());
-    this.action(this.menu, 'Settings…', () => this.opts.onSettings());
-    this.menu.addSeparator();
-    this.action(this.menu, 'Quit Termio', () => this.opts.onQuit());
-    this.lastMenuBuildMs = performance.now() - t0;
   }
 
   dispose(): void {

@@ -46,14 +46,3 @@ export function trayIconSvg(state: SessionState, opts: { count?: number; frame?:
   }
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64" width="64" height="64">${body}</svg>`;
 }
-
-export function trayTooltip(counts: Record<SessionState, number>): string {
-  const total = counts.attention + counts.working + counts.done + counts.idle;
-  if (total === 0) return 'Termio — no sessions';
-  const parts: string[] = [];
-  if (counts.attention) parts.push(`${counts.attention} need${counts.attention === 1 ? 's' : ''} you`);
-  if (counts.working) parts.push(`${counts.working} working`);
-  if (counts.done) parts.push(`${counts.done} done`);
-  if (counts.idle) parts.push(`${counts.idle} idle`);
-  return `Termio — ${parts.join(', ')}`;
-}

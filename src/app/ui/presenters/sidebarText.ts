@@ -1,0 +1,23 @@
+// The words of one sidebar row and its tooltip, from the row model (sidebarModel.ts). Pure, so
+// every variant (nested, stalled, exited, with progress) is tested without a display.
+import { formatAge, stateLabel, type SidebarGroup, type SidebarRow } from '../../host/sidebarModel';
+
+/** The row's second line: "↳ Claude · Working 42% 5m · stalled · exited 1". */
+export function sidebarDetail(r: SidebarRow, now: number): string {
+  const exit = r.exited ? ` · exited ${r.exited.signal ? `by signal ${r.exited.signal}` : r.exited.exitCode}` : '';
+  const stalled = r.stalled ? ' · stalled' : '';
+  const started = r.parentId ? '↳ ' : '';
+  // An agent reporting OSC 9;4 progress shows its percentage while it works.
+  const progress = r.progress !== undefined && r.state === 'working' ? ` ${r.progress}%` : '';
+  return `${started}${r.agentName} · ${stateLabel[r.state]}${progress} ${formatAge(now - r.stateSince)}${stalled}${exit}`;
+}
+
+/** A row's tooltip: its title, folder and state, one per line. */
+export function sidebarRowTip(r: SidebarRow): string {
+  return `${r.label}\n${r.cwd}\n${stateLabel[r.state]}`;
+}
+
+/** A folder heading's text (drawn in capitals) and its tooltip (the whole path). */
+export function sidebarHeading(g: SidebarGroup): { text: string; tip: string } {
+  return { text: g.label.toUpperCase(), tip: g.folder };
+}

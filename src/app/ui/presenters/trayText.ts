@@ -1,0 +1,114 @@
+// The words of the menu-bar (tray) icon: its tooltip, and its menu as plain data (the sessions,
+// most urgent first, then New Session, Show, Settings and Quit). Pure; tray.ts turns the menu
+// into Qt actions and rebuilds it only when this data changed.
+import type { SessionState } from '../../../protocol';
+import type { CatalogEntry } from '../../host/catalog';
+import { byUrgency, folderLabels, formatDuration, stateLabel, type SessionSummary } from '../../host/sidebarModel';
+
+export interface TrayItem {
+  id: string;
+  label: string;
+  folderLabel: string;
+  agentName: string;
+  state: SessionState;
+  stateSince: number;
+  /** The agent's icon file (SVG or PNG), drawn with the state as a dot in its corner. */
+  agentIcon?: string;
+}
+
+export interface TrayAgent {
+  id: string;
+  name: string;
+  installed: boolean;
+  icon?: string;
+}
+
+/** What the tray needs of a session (a registry record has all of it). */
+export type TraySession = Pick<SessionSummary, 'id' | 'agentId' | 'cwd' | 'title' | 'state' | 'stateSince'>;
+
+/** The tray's items for these sessions: folders labelled as the sidebar labels them. */
+export function trayItems(sessions: TraySession[], agentName: (id: string | null) => string, iconOf: (id: string | null) => string | undefined, home: string): TrayItem[] {
+  const labels = folderLabels(sessions.map((r) => r.cwd), home);
+  return sessions.map((r) => {
+    const icon = iconOf(r.agentId);
+    return {
+      id: r.id,
+      label: r.title.trim() || agentName(r.agentId),
+      folderLabel: labels.get(r.cwd) ?? r.cwd,
+      agentName: agentName(r.agentId),
+      state: r.state,
+      stateSince: r.stateSince,
+      ...(icon ? { agentIcon: icon } : {}),
+    };
+  });
+}
+
+/** The agents the New Session submenu offers, from the enabled catalog entries (a plain terminal comes first on its own). */
+export function trayAgents(entries: Array<Pick<CatalogEntry, 'id' | 'installed' | 'iconFile'> & { manifest: Pick<CatalogEntry['manifest'], 'name'> }>, terminalId: string): TrayAgent[] {
+  return entries.filter((e) => e.id !== terminalId).map((e) => ({ id: e.id, name: e.manifest.name, installed: e.installed, ...(e.iconFile ? { icon: e.iconFile } : {}) }));
+}
+
+/** One session's line in the menu; the time in state is rounded (formatDuration), so the text only changes every few seconds. */
+export function trayItemText(item: TrayItem, now: number): string {
+  const who = item.label.includes(item.agentName) ? item.label : `${item.label} (${item.agentName})`;
+  return `${who} — ${item.folderLabel}   ${stateLabel[item.state]} ${formatDuration(now - item.stateSince)}`;
+}
+
+/** "Termio — 1 needs you, 2 working, 3 idle", or "Termio — no sessions". */
+export function trayTooltip(counts: Record<SessionState, number>): string {
+  const total = counts.attention + counts.working + counts.done + counts.idle;
+  if (total === 0) return 'Termio — no sessions';
+  const parts: string[] = [];
+  if (counts.attention) parts.push(`${counts.attention} need${counts.attention === 1 ? 's' : ''} you`);
+  if (counts.working) parts.push(`${counts.working} working`);
+  if (counts.done) parts.push(`${counts.done} done`);
+  if (counts.idle) parts.push(`${counts.idle} idle`);
+  return `Termio — ${parts.join(', ')}`;
+}
+
+export interface TrayMenuSession {
+  id: string;
+  text: string;
+  state: SessionState;
+  agentIcon?: string;
+}
+
+export interface TrayMenuAgent {
+  /** null: a plain terminal. */
+  agentId: string | null;
+  text: string;
+  enabled: boolean;
+  icon?: string;
+}
+
+export interface TrayMenu {
+  sessions: TrayMenuSession[];
+  /** The disabled line shown instead of sessions when there are none, else null. */
+  empty: string | null;
+  newSession: { title: string; agents: TrayMenuAgent[] };
+  show: string;
+  settings: string;
+  quit: string;
+  /** Equal for two menus that would look the same: the tray skips rebuilding on an equal key. */
+  key: string;
+}
+
+/** The whole menu for these items (any order; most urgent first in the menu) and agents. */
+export function trayMenu(items: TrayItem[], agents: TrayAgent[], now: number): TrayMenu {
+  const sessions = byUrgency(items).map((i) => ({ id: i.id, text: trayItemText(i, now), state: i.state, ...(i.agentIcon ? { agentIcon: i.agentIcon } : {}) }));
+  const lines = sessions.map((i) => `${i.id}\u0000${i.state}\u0000${i.agentIcon ?? ''}\u0000${i.text}`);
+  const key = `${lines.join('\n')}\u0001${agents.map((a) => `${a.id}:${a.name}:${a.installed}:${a.icon ?? ''}`).join(',')}`;
+  const agentEntries: TrayMenuAgent[] = [
+    { agentId: null, text: 'Terminal', enabled: true },
+    ...agents.map((a) => ({ agentId: a.id, text: a.installed ? a.name : `${a.name} (not installed)`, enabled: a.installed, ...(a.icon ? { icon: a.icon } : {}) })),
+  ];
+  return {
+    sessions,
+    empty: sessions.length === 0 ? 'No sessions' : null,
+    newSession: { title: 'New Session', agents: agentEntries },
+    show: 'Show Termio',
+    settings: 'Settings…',
+    quit: 'Quit Termio',
+    key,
+  };
+}

@@ -1,0 +1,180 @@
+// The app's main windows and which session lives in which: opening and reopening windows, the
+// active window (whose session the user is looking at), focusing a session, and adding or
+// removing a session's terminal page as the registry reports it.
+import { homedir } from 'node:os';
+import type { Host } from '../host/host';
+import type { Logger } from '../host/log';
+import type { SessionRecord } from '../host/sessionRegistry';
+import { shellQuote } from '../host/shellQuote';
+import type { Settings } from '../host/settings';
+import type { Appearance } from './appearance';
+import type { ChromeColors } from './chromeStyle';
+import { MainWindow } from './mainWindow';
+import type { PickerAgent } from './picker';
+import type { ShortcutAction } from './shortcuts';
+import { createTerminalView, terminalTheme, type TerminalPage } from './sessionView';
+import { SwitchTrace } from './switchTrace';
+
+export type WindowAction = ShortcutAction | 'resume' | 'new' | 'close';
+
+export interface SessionWindowsOptions {
+  host: Host;
+  log: Logger;
+  chrome(): ChromeColors;
+  appearance(): Appearance;
+  pickerAgents(): PickerAgent[];
+  /** The sidebars, why strips or tray may need to change. */
+  refresh(): void;
+  onStart(agentId: string | null, cwd: string, bypass: boolean): void;
+  onAction(win: MainWindow, action: WindowAction, id: string | null): void;
+}
+
+export class SessionWindows {
+  readonly windows = new Set<MainWindow>();
+  private readonly sessionWindow = new Map<string, MainWindow>();
+  private readonly views = new Map<string, TerminalPage>();
+  private readonly trace: SwitchTrace;
+  /** The window the user last worked in; new sessions open there. */
+  active: MainWindow | null = null;
+
+  constructor(private readonly opts: SessionWindowsOptions) {
+    this.trace = new SwitchTrace(opts.log);
+  }
+
+  /** Raises the most recent window, or opens one when none is visible (dock click / relaunch). */
+  showWindow(): MainWindow {
+    const visible = [...this.windows].filter((w) => w.isVisible());
+    const win = this.active && this.active.isVisible() ? this.active : (visible.at(-1) ?? this.reopenWindow());
+    win.raise();
+    this.active = win;
+    return win;
+  }
+
+  /** A hidden window that still has sessions comes back; otherwise a new one opens. */
+  private reopenWindow(): MainWindow {
+    const withSessions = [...this.windows].find((w) => [...this.sessionWindow.values()].includes(w));
+    if (withSessions) {
+      withSessions.show();
+      return withSessions;
+    }
+    return this.openWindow();
+  }
+
+  openWindow(windowId = `window-${Date.now().toString(36)}`): MainWindow {
+    const o = this.opts;
+    const win: MainWindow = new MainWindow({
+      id: windowId,
+      agents: () => o.pickerAgents(),
+      folder: () => this.currentFolder(win),
+      bypassDefault: (agentId) => (agentId ? (o.host.settings.settings.agents[agentId]?.bypass ?? false) : false),
+      shortcuts: o.host.settings.settings.shortcuts,
+      onStart: (agentId, cwd, bypass) => o.onStart(agentId, cwd, bypass),
+      onActiveChanged: (active) => {
+        if (active) this.setActive(win);
+        else this.updateLooking();
+      },
+      log: o.log,
+      onClosed: () => o.log.info('window closed'),
+      onSelect: (id) => this.focusSession(id),
+      onAction: (action, id) => o.onAction(win, action, id),
+      chrome: o.chrome(),
+    });
+    this.windows.add(win);
+    this.setActive(win);
+    win.show();
+    o.refresh();
+    return win;
+  }
+
+  private setActive(win: MainWindow): void {
+    this.active = win;
+    this.opts.host.activeWindowId = win.id;
+    this.updateLooking();
+  }
+
+  /** Tells the host which session the user is looking at (for notifications and done → idle). */
+  private updateLooking(): void {
+    const win = this.active;
+    this.opts.host.setLookingAt(win && win.isVisible() && win.isActive() ? win.currentSession : null);
+  }
+
+  /** Where a new session in this window starts: the folder of the one shown, else home. */
+  currentFolder(win: MainWindow): string {
+    const id = win.currentSession;
+    return (id ? this.opts.host.registry.get(id)?.cwd : undefined) ?? homedir();
+  }
+
+  focusSession(id: string): void {
+    const win = this.sessionWindow.get(id);
+    if (!win) return;
+    this.opts.log.info('session focused', { id });
+    this.trace.started(id);
+    this.setActive(win);
+    win.raise();
+    win.select(id);
+    this.updateLooking();
+    this.opts.refresh();
+  }
+
+  /** The sessions shown in this window, in registry order. */
+  sessionIds(win: MainWindow): string[] {
+    return this.opts.host.registry.list().filter((r) => this.sessionWindow.get(r.id) === win).map((r) => r.id);
+  }
+
+  /** The registry sessions shown in this window. */
+  sessionsOf(win: MainWindow, all: SessionRecord[]): SessionRecord[] {
+    return all.filter((r) => this.sessionWindow.get(r.id) === win);
+  }
+
+  /** A new session: its terminal page goes into the active window (opened if need be). */
+  handleAdded(r: SessionRecord): void {
+    const win = this.active ?? this.showWindow();
+    this.sessionWindow.set(r.id, win);
+    const view = createTerminalView(
+      r.session,
+      this.opts.host.settings.settings,
+      { onDropPaths: (paths) => r.session.paste(paths.map(shellQuote).join(' ')) },
+      this.opts.appearance(),
+    );
+    this.views.set(r.id, view);
+    view.terminal.onFramePainted((f) => this.trace.painted(r.id, f));
+    win.addSession(r.id, view);
+    r.session.onExit((exit) => {
+      win.setExited(r.id, exit, true);
+      this.opts.refresh();
+    });
+    if (win.currentSession === null) win.select(r.id);
+    this.opts.refresh();
+  }
+
+  /** A closed session: its page goes; the window shows the last session left, if it showed this one. */
+  handleRemoved(r: SessionRecord): void {
+    this.views.delete(r.id);
+    const win = this.sessionWindow.get(r.id);
+    this.sessionWindow.delete(r.id);
+    if (!win) return;
+    const wasCurrent = win.currentSession === r.id;
+    const before = this.sessionIds(win);
+    win.removeSession(r.id);
+    if (wasCurrent) win.select(before.at(-1) ?? null);
+    this.opts.refresh();
+  }
+
+  /** Restyles every window and terminal. */
+  setAppearance(chrome: ChromeColors, appearance: Appearance): void {
+    const theme = terminalTheme(appearance);
+    for (const w of this.windows) w.setChrome(chrome);
+    for (const v of this.views.values()) v.setTheme(theme);
+  }
+
+  /** Applies the font and shortcut settings to every terminal and window. */
+  applySettings(s: Settings): void {
+    for (const v of this.views.values()) v.terminal.setFont(s.terminal.fontFamily, s.terminal.fontSize);
+    for (const w of this.windows) w.applyShortcuts(s.shortcuts);
+  }
+
+  dispose(): void {
+    for (const w of this.windows) w.dispose();
+    this.windows.clear();
+  }
+}

@@ -1,0 +1,84 @@
+// The Settings window and the first-launch welcome card: each made on first use, kept while the
+// app runs (NodeGUI objects die with their wrappers), restyled with the app, refreshed when the
+// catalog or settings change.
+import { homedir } from 'node:os';
+import type { Host } from '../host/host';
+import type { Logger } from '../host/log';
+import type { ChromeColors } from './chromeStyle';
+import type { MainWindow } from './mainWindow';
+import { hooksChangedText, settingsAgent, type SettingsAgent } from './presenters/settingsText';
+import { SettingsWindow } from './settingsWindow';
+import { WelcomeWindow } from './welcomeWindow';
+
+export interface SettingsPanelsOptions {
+  host: Host;
+  log: Logger;
+  chrome(): ChromeColors;
+  /** The window the panels open over, if any. */
+  activeWindow(): MainWindow | null;
+}
+
+export class SettingsPanels {
+  private settingsWindow: SettingsWindow | null = null;
+  private welcome: WelcomeWindow | null = null;
+
+  constructor(private readonly opts: SettingsPanelsOptions) {}
+
+  showSettings(): void {
+    if (!this.settingsWindow) {
+      const host = this.opts.host;
+      this.settingsWindow = new SettingsWindow(
+        {
+          settings: () => host.settings.settings,
+          errors: () => host.settings.errors,
+          settingsFile: () => host.paths.settingsFile,
+          set: (path, value) => host.settings.set(path, value),
+          moveAgent: (id, delta) => host.moveAgent(id, delta),
+          agents: () => this.settingsAgents(),
+          setHooks: (id, on) => hooksChangedText(host.agentName(id), on, host.setHooks(id, on), homedir()),
+        },
+        this.opts.chrome(),
+      );
+    }
+    this.settingsWindow.show(undefined, this.opts.activeWindow()?.window);
+  }
+
+  private settingsAgents(): SettingsAgent[] {
+    const host = this.opts.host;
+    return host.orderedAgents().map((e) => settingsAgent(e, e.manifest.hooks ? host.hookStatus(e.id) : null, homedir()));
+  }
+
+  /** First launch: offer live status for the agents on the PATH (skippable, asked once). */
+  maybeWelcome(): void {
+    const { host, log } = this.opts;
+    if (host.settings.settings.welcomeShown) return;
+    const agents = this.settingsAgents().filter((a) => a.installed && a.hooks);
+    const done = () => host.settings.set(['welcomeShown'], true);
+    this.welcome = new WelcomeWindow({
+      agents,
+      onInstall: (ids) => {
+        for (const id of ids) host.setHooks(id, true);
+        done();
+      },
+      onSkip: done,
+      chrome: this.opts.chrome(),
+    });
+    this.welcome.show(this.opts.activeWindow()?.contentGeometry());
+    log.info('welcome shown', { agents: agents.map((a) => a.id) });
+  }
+
+  setChrome(chrome: ChromeColors): void {
+    this.settingsWindow?.setChrome(chrome);
+    this.welcome?.setChrome(chrome);
+  }
+
+  /** settings.json changed: the banner of its problems is redone. */
+  settingsChanged(): void {
+    this.settingsWindow?.refreshProblems();
+  }
+
+  /** The catalog changed: every page is rebuilt. */
+  catalogChanged(): void {
+    this.settingsWindow?.refresh();
+  }
+}

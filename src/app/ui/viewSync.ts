@@ -1,0 +1,96 @@
+// Keeps what the user reads in step with the session registry: every window's sidebar and why
+// strip, and the tray, brought up to date once per burst of registry events (one microtask).
+import { homedir } from 'node:os';
+import { TERMINAL_AGENT_ID, type Host } from '../host/host';
+import type { Logger } from '../host/log';
+import type { SessionRecord } from '../host/sessionRegistry';
+import { buildSidebar, type SessionSummary } from '../host/sidebarModel';
+import { trayAgents, trayItems } from './presenters/trayText';
+import { whyText } from './presenters/whyText';
+import type { SessionWindows } from './sessionWindows';
+import type { Tray } from './tray';
+
+export interface ViewSyncOptions {
+  host: Host;
+  windows: SessionWindows;
+  tray: Tray;
+  log: Logger;
+  /** Quitting: windows are going away, nothing is redrawn. */
+  stopped(): boolean;
+}
+
+export class ViewSync {
+  private queued = false;
+  /** For bench/window.mjs: when the oldest state change not yet shown came. */
+  private changePendingSince: number | null = null;
+
+  constructor(private readonly opts: ViewSyncOptions) {}
+
+  /** A session changed state: the next refresh logs how long it took to show. */
+  stateChanged(): void {
+    this.changePendingSince ??= performance.now();
+    this.refresh();
+  }
+
+  /** Brings sidebars and tray up to date, once per burst of registry events. */
+  refresh(): void {
+    if (this.queued) return;
+    this.queued = true;
+    queueMicrotask(() => {
+      this.queued = false;
+      if (this.opts.stopped()) return;
+      this.sync();
+    });
+  }
+
+  /** "Working — hook PreToolUse, 3s ago" (+ health notes) for a session, '' for an unknown one. */
+  whyText(id: string): string {
+    const host = this.opts.host;
+    const r = host.registry.get(id);
+    if (!r) return '';
+    return whyText({ state: r.state, stateWhy: r.stateWhy, status: host.tracker.status(id), tool: host.toolOf(id), now: Date.now() });
+  }
+
+  private sync(): void {
+    const { host, windows, log } = this.opts;
+    const agentName = (id: string | null): string => host.agentName(id);
+    const all = host.registry.list();
+    for (const win of windows.windows) {
+      win.setSessions(buildSidebar(this.summaries(windows.sessionsOf(win, all)), agentName, homedir()));
+      const why = win.currentSession ? this.whyText(win.currentSession) : '';
+      if (win.setWhy(why)) log.debug('why shown', { text: why });
+    }
+    if (this.changePendingSince !== null) {
+      log.debug('sidebar updated', { ms: +(performance.now() - this.changePendingSince).toFixed(2) });
+      this.changePendingSince = null;
+    }
+    this.opts.tray.update(
+      trayItems(all, agentName, (id) => host.agent(id)?.iconFile, homedir()),
+      trayAgents(host.enabledAgents(), TERMINAL_AGENT_ID),
+    );
+  }
+
+  /** What the sidebar model needs of each session: registry record, agent icon, progress. */
+  private summaries(records: SessionRecord[]): SessionSummary[] {
+    const { host } = this.opts;
+    return records.map((r) => {
+      const agent = host.agent(r.agentId);
+      const progress = host.tracker.progressOf(r.id);
+      return {
+        id: r.id,
+        agentId: r.agentId,
+        cwd: r.cwd,
+        title: r.title,
+        state: r.state,
+        stateSince: r.stateSince,
+        createdAt: r.createdAt,
+        exited: r.session.exited,
+        parentId: r.parentId,
+        stalled: r.stalledSince !== null,
+        ...(agent?.iconFile ? { iconFile: agent.iconFile } : {}),
+        ...(agent?.manifest.icon?.tint ? { iconTint: agent.manifest.icon.tint } : {}),
+        ...(progress !== null ? { progress } : {}),
+      };
+    });
+  }
+}

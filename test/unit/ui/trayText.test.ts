@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { trayAgents, trayItems, trayItemText, trayMenu, trayTooltip, type TrayItem } from '../../../src/app/ui/presenters/trayText';
+
+const NOW = 1_700_000_000_000;
+const item = (id: string, state: TrayItem['state'], since: number, over: Partial<TrayItem> = {}): TrayItem => ({
+  id, label: `Task ${id}`, folderLabel: 'api', agentName: 'Claude Code', state, stateSince: NOW - since, ...over,
+});
+
+describe('tray text', () => {
+  it('summarises counts in the tooltip', () => {
+    expect(trayTooltip({ attention: 1, working: 2, done: 0, idle: 3 })).toBe('Termio — 1 needs you, 2 working, 3 idle');
+    expect(trayTooltip({ attention: 2, working: 0, done: 1, idle: 0 })).toBe('Termio — 2 need you, 1 done');
+    expect(trayTooltip({ attention: 0, working: 0, done: 0, idle: 0 })).toBe('Termio — no sessions');
+  });
+
+  it('names the agent once per session line', () => {
+    expect(trayItemText(item('1', 'working', 42_000), NOW)).toBe('Task 1 (Claude Code) — api   Working 42s');
+    expect(trayItemText(item('1', 'done', 0, { label: 'Claude Code' }), NOW)).toBe('Claude Code — api   Done now');
+  });
+
+  it('labels folders as the sidebar does and falls back to the agent name', () => {
+    const sessions = [
+      { id: 'a', agentId: 'claude', cwd: '/home/u/work/api', title: '  ', state: 'idle' as const, stateSince: 1 },
+      { id: 'b', agentId: null, cwd: '/home/u/play/api', title: 'Deploy', state: 'working' as const, stateSince: 2 },
+    ];
+    const items = trayItems(sessions, (id) => (id ? 'Claude Code' : 'Terminal'), (id) => (id ? '/icons/claude.svg' : undefined), '/home/u');
+    expect(items).toEqual([
+      { id: 'a', label: 'Claude Code', folderLabel: 'work/api', agentName: 'Claude Code', state: 'idle', stateSince: 1, agentIcon: '/icons/claude.svg' },
+      { id: 'b', label: 'Deploy', folderLabel: 'play/api', agentName: 'Terminal', state: 'working', stateSince: 2 },
+    ]);
+  });
+
+  it('lists sessions most urgent first, then the fixed entries', () => {
+    const m = trayMenu([item('1', 'idle', 5_000), item('2', 'attention', 6_000), item('3', 'attention', 60_000)], [{ id: 'codex', name: 'Codex', installed: false }], NOW);
+    expect(m.sessions.map((s) => s.id)).toEqual(['3', '2', '1']);
+    expect(m.empty).toBeNull();
+    expect(m.newSession.agents).toEqual([
+      { agentId: null, text: 'Terminal', enabled: true },
+      { agentId: 'codex', text: 'Codex (not installed)', enabled: false },
+    ]);
+    expect([m.newSession.title, m.show, m.settings, m.quit]).toEqual(['New Session', 'Show Termio', 'Settings…', 'Quit Termio']);
+  });
+
+  it('says when there are no sessions, and keys a menu by what it shows', () => {
+    expect(trayMenu([], [], NOW).empty).toBe('No sessions');
+    const a = trayMenu([item('1', 'working', 10_000)], [], NOW);
+    // The same rounded time: same key; a new state or agent: a new key.
+    expect(trayMenu([item('1', 'working', 10_400)], [], NOW).key).toBe(a.key);
+    expect(trayMenu([item('1', 'done', 10_000)], [], NOW).key).not.toBe(a.key);
+    expect(trayMenu([item('1', 'working', 10_000)], [{ id: 'x', name: 'X', installed: true }], NOW).key).not.toBe(a.key);
+  });
+
+  it('offers the enabled agents but the plain terminal, which the menu lists first on its own', () => {
+    const entries = [
+      { id: 'terminal', installed: true, manifest: { name: 'Terminal' } },
+      { id: 'claude', installed: true, iconFile: '/icons/claude.svg', manifest: { name: 'Claude Code' } },
+      { id: 'codex', installed: false, manifest: { name: 'Codex' } },
+    ];
+    expect(trayAgents(entries, 'terminal')).toEqual([
+      { id: 'claude', name: 'Claude Code', installed: true, icon: '/icons/claude.svg' },
+      { id: 'codex', name: 'Codex', installed: false },
+    ]);
+  });
+});
