@@ -24,8 +24,8 @@ import { QuickOpen } from './quickOpen';
 import { Sidebar } from './sidebar';
 import { defaultShortcuts, sessionNumberShortcut, type ShortcutAction } from './shortcuts';
 
-/** What the window needs from a session's terminal view. */
-export interface SessionView {
+/** What a window stacks for each session: its page (today, a terminal with a margin around it). */
+export interface SessionPage {
   readonly widget: QWidget;
   focus(): void;
   dispose(): void;
@@ -69,10 +69,10 @@ interface ExitBar {
   buttons: QPushButton[];
 }
 
-interface Page {
+interface PageSlot {
   container: QWidget;
   col: QBoxLayout;
-  view: SessionView;
+  view: SessionPage;
   /** Built the first time the session exits. */
   exitBar: ExitBar | null;
 }
@@ -83,7 +83,7 @@ export class MainWindow {
   readonly stack = new QStackedWidget();
   private readonly emptyState = new QWidget();
   private readonly shortcuts: QShortcut[] = [];
-  private readonly pages = new Map<string, Page>();
+  private readonly pages = new Map<string, PageSlot>();
   private current: string | null = null;
   private order: string[] = [];
   private readonly ticker = new QWidget();
@@ -276,7 +276,7 @@ export class MainWindow {
     this.sidebar.update(groups, this.current);
   }
 
-  addSession(id: string, view: SessionView): void {
+  addSession(id: string, view: SessionPage): void {
     const container = new QWidget();
     container.setObjectName('sessionPage');
     const col = new QBoxLayout(Direction.TopToBottom);
@@ -293,7 +293,7 @@ export class MainWindow {
 
   /** The bar under a session whose program ended, built the first time one does: every widget
    *  on a page costs time when the page is first shown, and most sessions never need it. */
-  private exitBarOf(id: string, page: Page): ExitBar {
+  private exitBarOf(id: string, page: PageSlot): ExitBar {
     if (page.exitBar) return page.exitBar;
     const widget = new QWidget();
     widget.setObjectName('exitBar');
@@ -342,7 +342,7 @@ export class MainWindow {
     }
   }
 
-  replaceView(id: string, view: SessionView): void {
+  replaceView(id: string, view: SessionPage): void {
     const page = this.pages.get(id);
     if (!page) return;
     page.view.dispose();

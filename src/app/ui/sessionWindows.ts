@@ -12,7 +12,7 @@ import type { ChromeColors } from './chromeStyle';
 import { MainWindow } from './mainWindow';
 import type { PickerAgent } from './picker';
 import type { ShortcutAction } from './shortcuts';
-import { createTerminalView, terminalTheme, type TerminalPage } from './sessionView';
+import { createSessionPage, terminalTheme, type TerminalSessionPage } from './sessionPage';
 import { SwitchTrace } from './switchTrace';
 
 export type WindowAction = ShortcutAction | 'resume' | 'new' | 'close';
@@ -32,7 +32,7 @@ export interface SessionWindowsOptions {
 export class SessionWindows {
   readonly windows = new Set<MainWindow>();
   private readonly sessionWindow = new Map<string, MainWindow>();
-  private readonly views = new Map<string, TerminalPage>();
+  private readonly views = new Map<string, TerminalSessionPage>();
   private readonly trace: SwitchTrace;
   /** The window the user last worked in; new sessions open there. */
   active: MainWindow | null = null;
@@ -130,7 +130,7 @@ export class SessionWindows {
   handleAdded(r: SessionRecord): void {
     const win = this.active ?? this.showWindow();
     this.sessionWindow.set(r.id, win);
-    const view = createTerminalView(
+    const view = createSessionPage(
       r.session,
       this.opts.host.settings.settings,
       { onDropPaths: (paths) => r.session.paste(paths.map(shellQuote).join(' ')) },

@@ -1,20 +1,20 @@
-// Builds the terminal view for a session from the user's settings (font, theme, Option as Meta),
-// inside a frame that gives the grid a little breathing room, painted in the terminal's own
-// background so the margin reads as part of the terminal.
+// A session's page in a window: the terminal view built from the user's settings (font, theme,
+// Option as Meta), inside a frame that gives the grid a little breathing room, painted in the
+// terminal's own background so the margin reads as part of the terminal.
 import { Direction, QBoxLayout, QDragEnterEvent, QDropEvent, QWidget, WidgetEventTypes } from '@nodegui/nodegui';
 import { droppedPaths } from '../host/shellQuote';
 import type { Session } from '../../terminal';
 import { cssHex, darkTheme, lightTheme, type Theme } from '../../terminal';
 import type { Settings } from '../host/settings';
 import type { Appearance } from './chromeStyle';
-import type { SessionView } from './mainWindow';
+import type { SessionPage } from './mainWindow';
 import { TerminalView } from './terminal/terminalView';
 
 /** Margins around the grid, in px: like Terminal.app and iTerm2, a few px keep text off the edges. */
 const PAD = { left: 10, top: 6, right: 4, bottom: 4 };
 
 
-export interface SessionViewHooks {
+export interface SessionPageCallbacks {
   /** Files dropped on the terminal (local paths). */
   onDropPaths(paths: string[]): void;
 }
@@ -24,14 +24,14 @@ export function terminalTheme(appearance: Appearance): Theme {
   return appearance === 'light' ? lightTheme : darkTheme;
 }
 
-export interface TerminalPage extends SessionView {
+export interface TerminalSessionPage extends SessionPage {
   terminal: TerminalView;
   /** Recolours the grid and the margin around it. */
   setTheme(theme: Theme): void;
 }
 
 /** `appearance` is the one the app decided (the theme setting, or the system's for 'system'). */
-export function createTerminalView(session: Session, settings: Settings, hooks?: SessionViewHooks, appearance?: Appearance): TerminalPage {
+export function createSessionPage(session: Session, settings: Settings, callbacks?: SessionPageCallbacks, appearance?: Appearance): TerminalSessionPage {
   const t = settings.terminal;
   const theme = terminalTheme(appearance ?? (t.theme === 'light' ? 'light' : 'dark'));
   const terminal = new TerminalView(session, {
@@ -48,7 +48,7 @@ export function createTerminalView(session: Session, settings: Settings, hooks?:
   layout.setContentsMargins(PAD.left, PAD.top, PAD.right, PAD.bottom);
   frame.setLayout(layout);
   layout.addWidget(terminal.widget, 1);
-  if (hooks) {
+  if (callbacks) {
     // Dropping files pastes their quoted paths, as Terminal.app and iTerm2 do.
     frame.setAcceptDrops(true);
     frame.addEventListener(WidgetEventTypes.DragEnter, (native) => {
@@ -60,7 +60,7 @@ export function createTerminalView(session: Session, settings: Settings, hooks?:
       const urls = e.mimeData().urls().map((u) => u.toString());
       if (urls.length === 0) return;
       e.acceptProposedAction();
-      hooks.onDropPaths(droppedPaths(urls));
+      callbacks.onDropPaths(droppedPaths(urls));
     });
   }
   return {
