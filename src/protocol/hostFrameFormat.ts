@@ -2,28 +2,12 @@
 // fields are packed into bits and bytes. Shared by the writer (host) and the reader (clients).
 // Pure (no Node modules).
 
-/** Same shapes as the terminal layer's render model (structural, so the host passes its runs). */
-export type WireColor = { kind: 'default' } | { kind: 'palette'; index: number } | { kind: 'rgb'; value: number };
-export type WireUnderline = 'none' | 'single' | 'double' | 'curly' | 'dotted' | 'dashed';
-export interface WireRun {
-  col: number;
-  cells: number;
-  text: string;
-  cellWidth: 1 | 2;
-  chars?: string[];
-  fg: WireColor;
-  bg: WireColor;
-  bold: boolean;
-  italic: boolean;
-  dim: boolean;
-  underline: WireUnderline;
-  strikethrough: boolean;
-  overline: boolean;
-  inverse: boolean;
-  invisible: boolean;
-  blink: boolean;
-  link?: string;
-}
+import type { Color, Run, UnderlineStyle } from './cellRun';
+
+/** The render model's own run types travel as they are (one definition, in cellRun.ts). */
+export type WireColor = Color;
+export type WireUnderline = UnderlineStyle;
+export type WireRun = Run;
 export interface WireRow {
   runs: readonly WireRun[];
   wrapped: boolean;

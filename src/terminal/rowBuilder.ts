@@ -2,35 +2,9 @@
 // wide characters get runs of their own, and the blank default-style tail is dropped. Runs are
 // plain data a view paints without asking the emulator anything.
 import type { IBufferCell, IBufferLine, Terminal } from '@xterm/headless';
+import type { Color, Run, UnderlineStyle } from '../protocol/cellRun';
 
-export type Color = { kind: 'default' } | { kind: 'palette'; index: number } | { kind: 'rgb'; value: number };
-export type UnderlineStyle = 'none' | 'single' | 'double' | 'curly' | 'dotted' | 'dashed';
-
-export interface Run {
-  /** First column of the run. */
-  col: number;
-  /** Columns the run covers (characters × cellWidth). */
-  cells: number;
-  text: string;
-  /** Every character of the run covers this many cells (2 = CJK/emoji wide characters). */
-  cellWidth: 1 | 2;
-  /** One string per character when the text is not one UTF-16 unit per character (surrogate
-   *  pairs, combining marks); absent otherwise. */
-  chars?: string[];
-  fg: Color;
-  bg: Color;
-  bold: boolean;
-  italic: boolean;
-  dim: boolean;
-  underline: UnderlineStyle;
-  strikethrough: boolean;
-  overline: boolean;
-  inverse: boolean;
-  invisible: boolean;
-  blink: boolean;
-  /** OSC 8 hyperlink target. */
-  link?: string;
-}
+export type { Color, Run, UnderlineStyle } from '../protocol/cellRun';
 
 export interface RenderRow {
   /** Runs in column order; blank default-style cells at the end of the row are left out. */

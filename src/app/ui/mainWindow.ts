@@ -23,6 +23,7 @@ import { Picker, type PickerAgent } from './picker';
 import { QuickOpen } from './quickOpen';
 import { Sidebar } from './sidebar';
 import { defaultShortcuts, sessionNumberShortcut, type ShortcutAction } from './shortcuts';
+import { boxWidget } from './boxWidget';
 
 /** What a window stacks for each session: its page (today, a terminal with a margin around it). */
 export interface SessionPage {
@@ -106,12 +107,7 @@ export class MainWindow {
     const chrome = opts.chrome ?? darkChrome;
     w.setStyleSheet(chromeStyleSheet(chrome));
 
-    const central = new QWidget();
-    central.setObjectName('central');
-    const row = new QBoxLayout(Direction.LeftToRight);
-    row.setContentsMargins(0, 0, 0, 0);
-    row.setSpacing(0);
-    central.setLayout(row);
+    const { widget: central, layout: row } = boxWidget('row', { name: 'central' });
     this.sidebar = new Sidebar({ onSelect: (id) => opts.onSelect(id), chrome });
     row.addWidget(this.buildSidebarColumn());
     row.addWidget(this.buildMainArea(), 1);
@@ -154,12 +150,7 @@ export class MainWindow {
     this.buildEmptyState();
     this.stack.setObjectName('stack');
     this.stack.addWidget(this.emptyState);
-    const main = new QWidget();
-    main.setObjectName('mainArea');
-    const mainCol = new QBoxLayout(Direction.TopToBottom);
-    mainCol.setContentsMargins(0, 0, 0, 0);
-    mainCol.setSpacing(0);
-    main.setLayout(mainCol);
+    const { widget: main, layout: mainCol } = boxWidget('column', { name: 'mainArea' });
     this.banner.setObjectName('banner');
     this.banner.setWordWrap(true);
     this.banner.hide();
@@ -277,12 +268,7 @@ export class MainWindow {
   }
 
   addSession(id: string, view: SessionPage): void {
-    const container = new QWidget();
-    container.setObjectName('sessionPage');
-    const col = new QBoxLayout(Direction.TopToBottom);
-    col.setContentsMargins(0, 0, 0, 0);
-    col.setSpacing(0);
-    container.setLayout(col);
+    const { widget: container, layout: col } = boxWidget('column', { name: 'sessionPage' });
     col.addWidget(view.widget, 1);
     this.stack.addWidget(container);
     this.pages.set(id, { container, col, view, exitBar: null });

@@ -4,7 +4,6 @@
 // applies live; problems in a hand-edited settings.json are listed at the top.
 import { homedir } from 'node:os';
 import {
-  Direction,
   QBoxLayout,
   QCheckBox,
   QComboBox,
@@ -24,6 +23,7 @@ import { darkChrome, settingsStyleSheet, type ChromeColors } from './chromeStyle
 import { defaultShortcuts, type ShortcutAction } from './shortcuts';
 import { shortenHome } from '../../protocol/homePath';
 import { agentCardText, hookCardText, settingsLabels as L, settingsProblemsText, shortcutLabel, type SettingsAgent, type SettingsTab } from './presenters/settingsText';
+import { boxWidget } from './boxWidget';
 
 export type { SettingsAgent } from './presenters/settingsText';
 
@@ -50,22 +50,16 @@ function label(text: string, name = 'settingsText'): QLabel {
   return l;
 }
 
-function column(): { widget: QWidget; layout: QBoxLayout } {
-  const widget = new QWidget();
-  widget.setObjectName('settingsPage');
-  const layout = new QBoxLayout(Direction.TopToBottom);
-  layout.setContentsMargins(18, 14, 18, 14);
-  layout.setSpacing(10);
-  widget.setLayout(layout);
-  return { widget, layout };
+/** A Settings page: what `fill` adds, top to bottom, and the rest of the height left empty. */
+function page(fill: (layout: QBoxLayout) => void): QWidget {
+  const { widget, layout } = boxWidget('column', { name: 'settingsPage', margins: [18, 14, 18, 14], spacing: 10 });
+  fill(layout);
+  layout.addStretch(1);
+  return widget;
 }
 
 function row(...widgets: QWidget[]): QWidget {
-  const w = new QWidget();
-  const l = new QBoxLayout(Direction.LeftToRight);
-  l.setContentsMargins(0, 0, 0, 0);
-  l.setSpacing(10);
-  w.setLayout(l);
+  const { widget: w, layout: l } = boxWidget('row', { spacing: 10 });
   for (const x of widgets) l.addWidget(x);
   l.addStretch(1);
   return w;
@@ -87,12 +81,7 @@ export class SettingsWindow {
     this.window.setObjectName('mainWindow');
     this.window.resize(760, 560);
     this.window.setStyleSheet(settingsStyleSheet(chrome));
-    const root = new QWidget();
-    root.setObjectName('settingsRoot');
-    const col = new QBoxLayout(Direction.TopToBottom);
-    col.setContentsMargins(0, 0, 0, 0);
-    col.setSpacing(0);
-    root.setLayout(col);
+    const { widget: root, layout: col } = boxWidget('column', { name: 'settingsRoot' });
     this.problems.setObjectName('settingsProblems');
     this.problems.setWordWrap(true);
     col.addWidget(this.problems);
@@ -187,130 +176,120 @@ export class SettingsWindow {
     return c;
   }
 
+  /** Writes one field of a settings section (the file applies it: every window follows). */
+  private setter(section: 'notifications' | 'terminal') {
+    return (key: string) => (value: unknown) => this.model.set([section, key], value);
+  }
+
   private agentsPage(): QWidget {
-    const { widget, layout } = column();
-    const s = this.model.settings();
-    layout.addWidget(label(L.agentsIntro, 'settingsMuted'));
-    const agents = this.model.agents();
-    for (const [index, a] of agents.entries()) {
-      const card = new QWidget();
-      card.setObjectName('agentCard');
-      const c = new QBoxLayout(Direction.TopToBottom);
-      c.setContentsMargins(12, 8, 12, 8);
-      c.setSpacing(4);
-      card.setLayout(c);
-      const text = agentCardText(a);
-      c.addWidget(label(text.heading, 'settingsHeading'));
-      c.addWidget(label(text.detail, 'settingsMuted'));
-      for (const p of text.problems) c.addWidget(label(p, 'settingsError'));
-      const prefs = s.agents[a.id] ?? {};
-      const toggles: QWidget[] = [this.checkbox(L.enabled, prefs.enabled ?? true, (v) => this.model.set(['agents', a.id, 'enabled'], v))];
-      if (a.hasBypass) toggles.push(this.checkbox(L.bypass, prefs.bypass ?? false, (v) => this.model.set(['agents', a.id, 'bypass'], v)));
-      for (const [move, delta, can] of [[L.moveUp, -1, index > 0], [L.moveDown, 1, index < agents.length - 1]] as const) {
-        const b = new QPushButton();
-        b.setText(move.text);
-        b.setToolTip(move.tip);
-        b.setEnabled(can);
-        b.addEventListener('clicked', () => {
-          this.model.moveAgent(a.id, delta);
-          this.refresh(); // deferred: this button is rebuilt
-        });
-        this.keep.push(b);
-        toggles.push(b);
+    return page((layout) => {
+      const s = this.model.settings();
+      layout.addWidget(label(L.agentsIntro, 'settingsMuted'));
+      const agents = this.model.agents();
+      for (const [index, a] of agents.entries()) {
+        const { widget: card, layout: c } = boxWidget('column', { name: 'agentCard', margins: [12, 8, 12, 8], spacing: 4 });
+        const text = agentCardText(a);
+        c.addWidget(label(text.heading, 'settingsHeading'));
+        c.addWidget(label(text.detail, 'settingsMuted'));
+        for (const p of text.problems) c.addWidget(label(p, 'settingsError'));
+        const prefs = s.agents[a.id] ?? {};
+        const toggles: QWidget[] = [this.checkbox(L.enabled, prefs.enabled ?? true, (v) => this.model.set(['agents', a.id, 'enabled'], v))];
+        if (a.hasBypass) toggles.push(this.checkbox(L.bypass, prefs.bypass ?? false, (v) => this.model.set(['agents', a.id, 'bypass'], v)));
+        for (const [move, delta, can] of [[L.moveUp, -1, index > 0], [L.moveDown, 1, index < agents.length - 1]] as const) {
+          const b = new QPushButton();
+          b.setText(move.text);
+          b.setToolTip(move.tip);
+          b.setEnabled(can);
+          b.addEventListener('clicked', () => {
+            this.model.moveAgent(a.id, delta);
+            this.refresh(); // deferred: this button is rebuilt
+          });
+          this.keep.push(b);
+          toggles.push(b);
+        }
+        c.addWidget(row(...toggles));
+        layout.addWidget(card);
       }
-      c.addWidget(row(...toggles));
-      layout.addWidget(card);
-    }
-    layout.addStretch(1);
-    return widget;
+    });
   }
 
   private hooksPage(): QWidget {
-    const { widget, layout } = column();
-    layout.addWidget(label(L.hooksIntro, 'settingsMuted'));
-    if (this.status) layout.addWidget(label(this.status, 'settingsOk'));
-    for (const a of this.model.agents().filter((x) => x.hooks)) {
-      const text = hookCardText(a.name, a.hooks!);
-      const card = new QWidget();
-      card.setObjectName('agentCard');
-      const c = new QBoxLayout(Direction.TopToBottom);
-      c.setContentsMargins(12, 8, 12, 8);
-      c.setSpacing(4);
-      card.setLayout(c);
-      c.addWidget(label(text.heading, 'settingsHeading'));
-      c.addWidget(label(text.detail, 'settingsMuted'));
-      if (a.hooks!.note) c.addWidget(label(a.hooks!.note, 'settingsError'));
-      const b = new QPushButton();
-      b.setText(text.button);
-      b.addEventListener('clicked', () => {
-        this.status = this.model.setHooks(a.id, !text.installed);
-        this.refresh();
-      });
-      this.keep.push(b);
-      c.addWidget(row(b));
-      layout.addWidget(card);
-    }
-    layout.addStretch(1);
-    return widget;
+    return page((layout) => {
+      layout.addWidget(label(L.hooksIntro, 'settingsMuted'));
+      if (this.status) layout.addWidget(label(this.status, 'settingsOk'));
+      for (const a of this.model.agents().filter((x) => x.hooks)) {
+        const text = hookCardText(a.name, a.hooks!);
+        const { widget: card, layout: c } = boxWidget('column', { name: 'agentCard', margins: [12, 8, 12, 8], spacing: 4 });
+        c.addWidget(label(text.heading, 'settingsHeading'));
+        c.addWidget(label(text.detail, 'settingsMuted'));
+        if (a.hooks!.note) c.addWidget(label(a.hooks!.note, 'settingsError'));
+        const b = new QPushButton();
+        b.setText(text.button);
+        b.addEventListener('clicked', () => {
+          this.status = this.model.setHooks(a.id, !text.installed);
+          this.refresh();
+        });
+        this.keep.push(b);
+        c.addWidget(row(b));
+        layout.addWidget(card);
+      }
+    });
   }
 
   private notificationsPage(): QWidget {
-    const { widget, layout } = column();
-    const n = this.model.settings().notifications;
-    const set = (k: string) => (v: unknown) => this.model.set(['notifications', k], v);
-    layout.addWidget(this.checkbox(L.notifyAttention, n.attention, set('attention')));
-    layout.addWidget(this.checkbox(L.notifyDone, n.done, set('done')));
-    const secs = this.spinBox({ min: 0, max: 3600, value: n.doneMinSeconds, suffix: ' s' }, set('doneMinSeconds'));
-    layout.addWidget(row(label(L.longTurn, 'settingsText'), secs));
-    layout.addWidget(this.checkbox(L.notifyTerminal, n.terminal, set('terminal')));
-    layout.addWidget(this.checkbox(L.sound, n.sound, set('sound')));
-    layout.addStretch(1);
-    return widget;
+    return page((layout) => {
+      const n = this.model.settings().notifications;
+      const set = this.setter('notifications');
+      layout.addWidget(this.checkbox(L.notifyAttention, n.attention, set('attention')));
+      layout.addWidget(this.checkbox(L.notifyDone, n.done, set('done')));
+      const secs = this.spinBox({ min: 0, max: 3600, value: n.doneMinSeconds, suffix: ' s' }, set('doneMinSeconds'));
+      layout.addWidget(row(label(L.longTurn, 'settingsText'), secs));
+      layout.addWidget(this.checkbox(L.notifyTerminal, n.terminal, set('terminal')));
+      layout.addWidget(this.checkbox(L.sound, n.sound, set('sound')));
+    });
   }
 
   private appearancePage(): QWidget {
-    const { widget, layout } = column();
-    const t = this.model.settings().terminal;
-    const set = (k: string) => (v: unknown) => this.model.set(['terminal', k], v);
-    const family = new QLineEdit();
-    family.setText(t.fontFamily);
-    family.setPlaceholderText(defaultSettings().terminal.fontFamily);
-    family.addEventListener('editingFinished', () => set('fontFamily')(family.text().trim() || undefined));
-    const size = this.spinBox({ min: 6, max: 72, value: t.fontSize, suffix: ' pt' }, set('fontSize'));
-    const theme = this.choice(['system', 'dark', 'light'], t.theme, set('theme'));
-    const cursor = this.choice(['block', 'bar', 'underline'], t.cursorStyle, set('cursorStyle'));
-    const scrollback = this.spinBox({ min: 0, max: 1_000_000, step: 1000, value: t.scrollback }, set('scrollback'));
-    this.keep.push(family);
-    layout.addWidget(row(label(L.font, 'settingsText'), family, size));
-    layout.addWidget(row(label(L.theme, 'settingsText'), theme));
-    layout.addWidget(row(label(L.cursor, 'settingsText'), cursor));
-    layout.addWidget(this.checkbox(L.cursorBlink, t.cursorBlink, set('cursorBlink')));
-    layout.addWidget(row(label(L.scrollback, 'settingsText'), scrollback));
-    if (process.platform === 'darwin') layout.addWidget(this.checkbox(L.optionAsMeta, t.optionAsMeta, set('optionAsMeta')));
-    layout.addWidget(label(L.appearanceNote, 'settingsMuted'));
-    layout.addStretch(1);
-    return widget;
+    return page((layout) => {
+      const t = this.model.settings().terminal;
+      const set = this.setter('terminal');
+      const family = new QLineEdit();
+      family.setText(t.fontFamily);
+      family.setPlaceholderText(defaultSettings().terminal.fontFamily);
+      family.addEventListener('editingFinished', () => set('fontFamily')(family.text().trim() || undefined));
+      const size = this.spinBox({ min: 6, max: 72, value: t.fontSize, suffix: ' pt' }, set('fontSize'));
+      const theme = this.choice(['system', 'dark', 'light'], t.theme, set('theme'));
+      const cursor = this.choice(['block', 'bar', 'underline'], t.cursorStyle, set('cursorStyle'));
+      const scrollback = this.spinBox({ min: 0, max: 1_000_000, step: 1000, value: t.scrollback }, set('scrollback'));
+      this.keep.push(family);
+      layout.addWidget(row(label(L.font, 'settingsText'), family, size));
+      layout.addWidget(row(label(L.theme, 'settingsText'), theme));
+      layout.addWidget(row(label(L.cursor, 'settingsText'), cursor));
+      layout.addWidget(this.checkbox(L.cursorBlink, t.cursorBlink, set('cursorBlink')));
+      layout.addWidget(row(label(L.scrollback, 'settingsText'), scrollback));
+      if (process.platform === 'darwin') layout.addWidget(this.checkbox(L.optionAsMeta, t.optionAsMeta, set('optionAsMeta')));
+      layout.addWidget(label(L.appearanceNote, 'settingsMuted'));
+    });
   }
 
   private shortcutsPage(): QWidget {
-    const { widget, layout } = column();
-    const overrides = this.model.settings().shortcuts;
-    const defaults = defaultShortcuts();
-    layout.addWidget(label(L.shortcutsIntro, 'settingsMuted'));
-    for (const action of Object.keys(defaults) as ShortcutAction[]) {
-      const edit = new QLineEdit();
-      edit.setText(overrides[action] ?? defaults[action]);
-      edit.addEventListener('editingFinished', () => {
-        const v = edit.text().trim();
-        this.model.set(['shortcuts', action], v && v !== defaults[action] ? v : undefined);
-      });
-      this.keep.push(edit);
-      const name = label(shortcutLabel(action), 'settingsText');
-      name.setFixedWidth(170);
-      layout.addWidget(row(name, edit));
-    }
-    layout.addStretch(1);
-    return widget;
+    return page((layout) => {
+      const overrides = this.model.settings().shortcuts;
+      const defaults = defaultShortcuts();
+      layout.addWidget(label(L.shortcutsIntro, 'settingsMuted'));
+      for (const action of Object.keys(defaults) as ShortcutAction[]) {
+        const edit = new QLineEdit();
+        edit.setText(overrides[action] ?? defaults[action]);
+        edit.addEventListener('editingFinished', () => {
+          const v = edit.text().trim();
+          this.model.set(['shortcuts', action], v && v !== defaults[action] ? v : undefined);
+        });
+        this.keep.push(edit);
+        const name = label(shortcutLabel(action), 'settingsText');
+        name.setFixedWidth(170);
+        layout.addWidget(row(name, edit));
+      }
+    });
   }
 
   dispose(): void {

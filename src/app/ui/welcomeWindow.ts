@@ -3,6 +3,7 @@
 import { Direction, QBoxLayout, QCheckBox, QLabel, QMainWindow, QPushButton, QWidget } from '@nodegui/nodegui';
 import { darkChrome, welcomeStyleSheet, type ChromeColors } from './chromeStyle';
 import type { SettingsAgent } from './settingsWindow';
+import { boxWidget } from './boxWidget';
 
 export interface WelcomeOptions {
   /** Installed agents that declare hooks. */
@@ -27,12 +28,7 @@ export class WelcomeWindow {
     w.setWindowTitle('Welcome to Termio');
     w.setObjectName('mainWindow');
     w.setStyleSheet(welcomeStyleSheet(opts.chrome ?? darkChrome));
-    const root = new QWidget();
-    root.setObjectName('welcome');
-    const col = new QBoxLayout(Direction.TopToBottom);
-    col.setContentsMargins(28, 24, 28, 20);
-    col.setSpacing(8);
-    root.setLayout(col);
+    const { widget: root, layout: col } = boxWidget('column', { name: 'welcome', margins: [28, 24, 28, 20], spacing: 8 });
     this.addText(col, 'Welcome to Termio', 'welcomeTitle');
     this.addText(col, 'Run your coding agents in real terminal tabs. Termio keeps an eye on every one of them and tells you the moment one needs you.', 'welcomeText');
     // A gap in the layout, not a margin in the style sheet: any box-model rule on a QLabel makes Qt
