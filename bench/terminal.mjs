@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Terminal benchmark. Each figure is printed next to a reference measured in the same
-// run and the target:
+// run and its target:
 //   throughput of the Session path (pty → emulator → render model updated at frame rate) vs raw
 //   node-pty + @xterm/headless on the same command (target ≥ 0.8×);
 //   with Qt (under Xvfb): paint time of a full 200×50 mixed-style frame (p50 ≤ 4 ms) and of a

@@ -26,7 +26,7 @@ const require = createRequire(import.meta.url);
 const args = process.argv.slice(2);
 /** Runs per corpus and side (median); 3 keeps the whole bench within a few minutes on 2 cores. */
 const RUNS = args.includes('--runs') ? Number(args[args.indexOf('--runs') + 1]) : 3;
-/** Ctrl-C samples, as the issue asks. */
+/** Ctrl-C samples: enough for a p99 that is not just the worst one. */
 const CTRL_C_SAMPLES = 20;
 /** Key samples per side. */
 const KEY_SAMPLES = 40;
@@ -78,7 +78,7 @@ async function openApp(display, extraEnv = {}) {
   app.start();
   await app.waitFor(() => app.cli('sessions', 'list').status === 0, 'the app');
   const win = await app.waitFor(() => app.xdotool('search', '--onlyvisible', '--name', '^Termio$').split('\n')[0], 'the window');
-  // The size of the display: the terminal gets about 125 columns, as in the issue's figures.
+  // The size of the display: the terminal gets about 125 columns, as in the README's figures.
   app.xdotool('windowsize', '--sync', win, '1400', '900');
   return { app, home, win };
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The app at scale (issues 8 and 9), measured in the real app under a private Xvfb:
+// The app at scale, measured in the real app under a private Xvfb:
 //  - switching sessions with the keyboard among 50 whose screens are full of agent-TUI output:
 //    the key event (xdotool, wall clock) → new terminal painted (target p99 ≤ 16 ms), next to the
 //    same with 2 sessions and to xdotool's own time to send the key;

@@ -12,7 +12,7 @@ const AGENTS = join(REPO, 'agents');
 const files = readdirSync(AGENTS).filter((f) => f.endsWith('.json') && f !== 'manifest.schema.json').sort();
 
 describe('bundled manifests', () => {
-  it('ship every agent the issue names, plus the Terminal', () => {
+  it('ship every agent agents/README.md lists, plus the Terminal', () => {
     expect(files.map((f) => f.replace(/\.json$/, ''))).toEqual([
       'aider', 'amp', 'antigravity', 'claude', 'cline', 'codex', 'copilot', 'crush', 'cursor', 'droid', 'gemini', 'goose', 'grok', 'hermes', 'kimi', 'opencode', 'pi', 'qwen', 'terminal',
     ]);
@@ -37,7 +37,7 @@ describe('bundled manifests', () => {
     expect(new Set(ms.map((m) => m.order)).size).toBe(ms.length);
   });
 
-  it('declare the resume families of reference/agent-clis.md', () => {
+  it('declare the resume families agents/README.md lists for each agent', () => {
     const family = Object.fromEntries(files.map((f) => [f.replace(/\.json$/, ''), manifestResumeFamily(parseManifest(readFileSync(join(AGENTS, f), 'utf8'), f).manifest!)]));
     expect(family).toEqual({
       aider: 'none',
