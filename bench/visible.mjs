@@ -26,7 +26,7 @@ const require = createRequire(import.meta.url);
 const args = process.argv.slice(2);
 /** Runs per corpus and side (median); 3 keeps the whole bench within a few minutes on 2 cores. */
 const RUNS = args.includes('--runs') ? Number(args[args.indexOf('--runs') + 1]) : 3;
-/** Ctrl-C samples: enough for a p99 that is not just the worst one. */
+/** Ctrl-C samples behind its p50 and p99 (of 20, the p99 is the slowest one). */
 const CTRL_C_SAMPLES = 20;
 /** Key samples per side. */
 const KEY_SAMPLES = 40;
