@@ -3,6 +3,7 @@
 // Pure (no Node modules).
 
 import type { Color, Run, UnderlineStyle } from './cellRun';
+import type { SessionState } from './status/sessionState';
 
 /** The render model's own run types travel as they are (one definition, in cellRun.ts). */
 export type WireColor = Color;
@@ -15,7 +16,7 @@ export interface WireRow {
 
 export type WireCursorShape = 'block' | 'underline' | 'bar';
 export type WireMouseTracking = 'none' | 'x10' | 'vt200' | 'drag' | 'any';
-export type WireState = 'idle' | 'working' | 'attention' | 'done';
+export type WireState = SessionState;
 
 /** What a frame says besides its rows. */
 export interface FrameHeader {

@@ -3,6 +3,7 @@
 // but still bound what they read, see hostFraming.ts). Frames and rows are binary (hostFrame.ts).
 import { z } from 'zod';
 import { MAX_COLS, MAX_ROWS } from './hostFrame';
+import type { SessionState } from './status/sessionState';
 
 /** Room for ids and names: session ids are UUIDs (36 chars). */
 const MAX_ID_CHARS = 64;
@@ -132,7 +133,7 @@ export interface HostSessionInfo {
   cwd: string;
   argv: string[];
   title: string;
-  state: 'idle' | 'working' | 'attention' | 'done';
+  state: SessionState;
   pid: number;
   exited: { exitCode: number; signal?: number } | null;
   cols: number;
