@@ -29,6 +29,8 @@ export type FontSlot = 0 | 1 | 2 | 3;
 /** Ints a 200×50 frame of short runs needs, so a typical frame never grows the array. */
 const INITIAL_INTS = 1 << 15;
 
+/** Each operation writes its operands one by one, on purpose: a shared `push(...operands)` would
+ *  allocate an array per run on the paint path, for every frame. */
 export class GridOps {
   ops = new Int32Array(INITIAL_INTS);
   /** Ints used in `ops`. */
