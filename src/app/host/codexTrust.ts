@@ -4,11 +4,12 @@
 // (src/protocol/hooks/codexTrust.ts says what is hashed). The user's own bytes outside that block
 // are never touched; when trust cannot be recorded the result says why and the one step to take.
 import { createHash } from 'node:crypto';
-import { readFileSync, unlinkSync } from 'node:fs';
+import { unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { codexTrustEntries, codexTrustRecorded, JSON_DIALECTS, withCodexTrust, withoutCodexTrust, type HooksDeclaration } from '../../protocol/hooks';
 import type { AgentHookResult } from './hookInstaller';
 import { writeFileAtomic } from './atomicWrite';
+import { readTextIfExists } from './textFile';
 
 // smol-toml ships CommonJS beside its ES module, but its types are declared as ESM only.
 const { parse: parseToml } = require('smol-toml') as { parse: (text: string) => unknown };
@@ -20,20 +21,11 @@ export type CodexTrust =
   | { ok: true; configFile: string; action: 'written' | 'removed' | 'unchanged'; trusted: number }
   | { ok: false; configFile: string; error: string };
 
-function readOrNull(file: string): string | null {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
-}
-
 const sha256 = (text: string) => `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
 
 /** The trusted hash each of our entries needs, by hooks.state key. */
 function wantedTrust(hooksFile: string): { key: string; hash: string }[] {
-  return codexTrustEntries(hooksFile, readOrNull(hooksFile)).map((e) => ({ key: e.key, hash: sha256(e.identity) }));
+  return codexTrustEntries(hooksFile, readTextIfExists(hooksFile)).map((e) => ({ key: e.key, hash: sha256(e.identity) }));
 }
 
 /** The user's own hooks.state tables (outside our block), or an error when config.toml does not parse. */
@@ -51,7 +43,7 @@ function userStates(text: string | null): Map<string, unknown> | string {
 export function syncCodexTrust(hooksFile: string): CodexTrust {
   const configFile = join(dirname(hooksFile), 'config.toml');
   try {
-    const before = readOrNull(configFile);
+    const before = readTextIfExists(configFile);
     const states = userStates(before);
     if (typeof states === 'string') return { ok: false, configFile, error: `${configFile} ${states}; trust not recorded` };
     const wanted: { key: string; hash: string }[] = [];
@@ -80,7 +72,7 @@ export function syncCodexTrust(hooksFile: string): CodexTrust {
 /** Which of our hooks.json entries Codex does not trust (by our block or the user's own /hooks review). */
 export function untrustedCodexHooks(hooksFile: string): string[] | string {
   const configFile = join(dirname(hooksFile), 'config.toml');
-  const text = readOrNull(configFile);
+  const text = readTextIfExists(configFile);
   const states = userStates(text);
   if (typeof states === 'string') return `${configFile} ${states}`;
   const ours = codexTrustRecorded(text);

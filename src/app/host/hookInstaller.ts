@@ -2,7 +2,7 @@
 // install/uninstall, re-parses TOML results with smol-toml, keeps a backup before our first edit
 // of a file, and writes atomically (through symlinks, keeping the file's mode). Everything a
 // user's file can cause is a result value naming the file; nothing here throws for it.
-import { accessSync, constants, copyFileSync, existsSync, mkdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { accessSync, constants, copyFileSync, existsSync, mkdirSync, unlinkSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import {
   editHookConfig,
@@ -19,6 +19,7 @@ import type { TermioPaths } from './paths';
 import { installRoot } from './install';
 import { withCodexTrustGate } from './codexTrust';
 import { applyScriptHooks, scriptHookStatus } from './scriptHookFolder';
+import { readTextIfExists } from './textFile';
 
 // smol-toml ships CommonJS beside its ES module, but its types are declared as ESM only.
 const { parse: parseToml } = require('smol-toml') as { parse: (text: string) => unknown };
@@ -112,18 +113,8 @@ export function launcherScript(target: ReporterLocation): string {
 export function ensureLauncher(paths: TermioPaths, target: ReporterLocation = defaultReporterLocation()): ReporterLocation {
   const file = launcherPath(paths);
   const text = launcherScript(target);
-  if (readText(file) !== text) writeFileAtomic(file, text, { mode: 0o755, forceMode: true });
+  if (readTextIfExists(file) !== text) writeFileAtomic(file, text, { mode: 0o755, forceMode: true });
   return { reporterPath: file };
-}
-
-/** A file's text, or null when it does not exist. */
-export function readText(file: string): string | null {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
 }
 
 function backupOnce(opts: HookInstallerOptions, agentId: string, file: string): string | undefined {
@@ -176,7 +167,7 @@ export function agentHookStatus(agent: AgentHooks, opts: HookInstallerOptions): 
   if (!file) return { agentId: agent.agentId, file: '', state: 'error', action: 'none', events: [], missing: [], error: 'the manifest gives neither hooks.file nor hooks.dir' };
   try {
     if (agent.hooks.type === 'scripts') return { ...scriptHookStatus(agent, file), action: 'none' };
-    return withCodexTrustGate({ ...status(agent, file, readText(file), opts.reporter), action: 'none' }, agent.hooks, 'check');
+    return withCodexTrustGate({ ...status(agent, file, readTextIfExists(file), opts.reporter), action: 'none' }, agent.hooks, 'check');
   } catch (e) {
     return { agentId: agent.agentId, file, state: 'error', action: 'none', events: [], missing: [], error: `${file}: ${(e as Error).message}` };
   }
@@ -190,7 +181,7 @@ function apply(op: HookOp, agent: AgentHooks, opts: HookInstallerOptions): Agent
   if (!file) return fail('error', 'the manifest gives neither hooks.file nor hooks.dir');
   try {
     if (agent.hooks.type === 'scripts') return applyScriptHooks(op, agent, file, opts.reporter);
-    const before = readText(file);
+    const before = readTextIfExists(file);
     if (agent.hooks.type === 'toml') {
       const err = tomlError(before);
       if (err) return fail('unparsable', `${file}: ${err}; left untouched`);

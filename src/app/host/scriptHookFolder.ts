@@ -3,22 +3,15 @@
 // marker line); a user's own script of that name is left alone and reported. Uninstall removes
 // exactly our scripts, and the folder too when we created it and it is left empty, so the folder
 // ends as it was before install.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isOurScript, isScriptEventName, renderHookScript, type HookOp, type ReporterLocation } from '../../protocol/hooks';
 import type { AgentHookResult, AgentHooks } from './hookInstaller';
 import { writeFileAtomic } from './atomicWrite';
+import { readTextIfExists } from './textFile';
 
 /** Our mark that we created the hooks folder: uninstall removes the folder only then. */
 const CREATED_MARK = '.termio-created';
-
-function readOrNull(file: string): string | null {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
-}
 
 function entries(dir: string): string[] {
   try {
@@ -32,7 +25,7 @@ function entries(dir: string): string[] {
 export function scriptHookStatus(agent: AgentHooks, dir: string): Omit<AgentHookResult, 'action'> {
   const events: string[] = [];
   const missing: string[] = [];
-  for (const e of agent.hooks.events) (isOurScript(readOrNull(join(dir, e.on))) ? events : missing).push(e.on);
+  for (const e of agent.hooks.events) (isOurScript(readTextIfExists(join(dir, e.on))) ? events : missing).push(e.on);
   const state = events.length === 0 ? 'absent' : missing.length ? 'partial' : 'installed';
   return { agentId: agent.agentId, file: dir, state, events, missing };
 }
@@ -50,7 +43,7 @@ export function applyScriptHooks(op: HookOp, agent: AgentHooks, dir: string, rep
     const wanted = new Set(agent.hooks.events.map((e) => e.on));
     // Our scripts for events the manifest no longer declares go first.
     for (const name of entries(dir)) {
-      if (!wanted.has(name) && isOurScript(readOrNull(join(dir, name)))) {
+      if (!wanted.has(name) && isOurScript(readTextIfExists(join(dir, name)))) {
         unlinkSync(join(dir, name));
         changed = true;
       }
@@ -58,7 +51,7 @@ export function applyScriptHooks(op: HookOp, agent: AgentHooks, dir: string, rep
     for (const rule of agent.hooks.events) {
       const file = join(dir, rule.on);
       const text = renderHookScript(reporter, agent.agentId, rule);
-      const before = readOrNull(file);
+      const before = readTextIfExists(file);
       if (before === text) continue;
       if (before !== null && !isOurScript(before)) {
         conflicts.push(rule.on);
@@ -69,7 +62,7 @@ export function applyScriptHooks(op: HookOp, agent: AgentHooks, dir: string, rep
     }
   } else {
     for (const name of entries(dir)) {
-      if (isOurScript(readOrNull(join(dir, name)))) {
+      if (isOurScript(readTextIfExists(join(dir, name)))) {
         unlinkSync(join(dir, name));
         changed = true;
       }

@@ -3,8 +3,7 @@
 // reported by its path and falls back to its default while every other field is kept), written
 // surgically (only the changed key, so the user's comments and layout survive), and watched so
 // a hand edit applies live.
-import { watch, type FSWatcher } from 'node:fs';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, watch, type FSWatcher } from 'node:fs';
 import { dirname } from 'node:path';
 import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { z } from 'zod';
@@ -12,6 +11,7 @@ import { Emitter } from '../../protocol/events';
 import { homedir } from 'node:os';
 import { shortenHome } from '../../protocol/homePath';
 import { writeFileAtomic } from './atomicWrite';
+import { readTextIfExists } from './textFile';
 
 /** The monospace font every machine of each platform has: Menlo ships with macOS, DejaVu Sans
  *  Mono with nearly every Linux desktop (and is what the Linux set-up installs). */
@@ -164,13 +164,9 @@ export class SettingsStore {
     return this.current.errors;
   }
 
+  /** The file's text; a missing file reads as empty (every setting at its default). */
   private readText(): string {
-    try {
-      return readFileSync(this.file, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return '';
-      throw err;
-    }
+    return readTextIfExists(this.file) ?? '';
   }
 
   private read(): SettingsLoad {

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync, rmdirSync, unlinkSync } from 'no
 import { join, resolve } from 'node:path';
 import { expandHome } from '../../protocol/homePath';
 import { writeFileAtomic } from './atomicWrite';
-import { readText } from './hookInstaller';
+import { readTextIfExists } from './textFile';
 import { installPath } from './install';
 
 /** The folder name inside the agent's skills folder (also the skill's `name`). */
@@ -55,7 +55,7 @@ function attempt(agentId: string, file: string, work: () => SkillResult): SkillR
 export function skillStatus(agentId: string, skillsDir: string, opts: SkillOptions): SkillResult {
   const file = skillFile(skillsDir, opts.home);
   return attempt(agentId, file, () => {
-    const text = readText(file);
+    const text = readTextIfExists(file);
     return { agentId, file, state: text === null ? 'absent' : ours(text) ? 'installed' : 'foreign', action: 'none' };
   });
 }
@@ -64,7 +64,7 @@ export function skillStatus(agentId: string, skillsDir: string, opts: SkillOptio
 export function installSkill(agentId: string, skillsDir: string, opts: SkillOptions): SkillResult {
   const file = skillFile(skillsDir, opts.home);
   return attempt(agentId, file, () => {
-    const existing = readText(file);
+    const existing = readTextIfExists(file);
     if (existing !== null && !ours(existing)) return { agentId, file, state: 'foreign', action: 'none' };
     const text = readFileSync(opts.source ?? bundledSkillFile(), 'utf8');
     if (!ours(text)) throw new Error(`the skill to install (${opts.source ?? bundledSkillFile()}) has no ${SKILL_MARKER} line`);
@@ -78,7 +78,7 @@ export function installSkill(agentId: string, skillsDir: string, opts: SkillOpti
 export function uninstallSkill(agentId: string, skillsDir: string, opts: SkillOptions): SkillResult {
   const file = skillFile(skillsDir, opts.home);
   return attempt(agentId, file, () => {
-    const existing = readText(file);
+    const existing = readTextIfExists(file);
     if (existing === null) return { agentId, file, state: 'absent', action: 'none' };
     if (!ours(existing)) return { agentId, file, state: 'foreign', action: 'none' };
     unlinkSync(file);
