@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { HookServer } from '../../src/app/host/hookServer';
 import { termioPaths } from '../../src/app/host/paths';
 import { StatusTracker } from '../../src/app/host/statusTracker';
+import type { Session } from '../../src/terminal';
+import { waitForExit } from './processes';
 import { SessionSecrets } from './sessionSecrets';
 
 export interface HookRig {
@@ -15,7 +17,10 @@ export interface HookRig {
   server: HookServer;
   tracker: StatusTracker;
   secrets: SessionSecrets;
-  /** Ends the tracker and the server and removes HOME. */
+  /** Hangs up this session when the rig closes, and waits for its process to be gone first (a real
+   *  CLI writes into HOME while it shuts down). Returns the session. */
+  own(session: Session, name: string): Session;
+  /** Ends the owned sessions, the tracker and the server, then removes HOME. */
   close(): Promise<void>;
 }
 
@@ -26,9 +31,19 @@ export async function startHookRig(prefix: string): Promise<HookRig> {
   const s = await HookServer.start({ paths: termioPaths({ TERMIO_HOME: join(home, '.termio') }), secretOf: (id) => (tracker.isTracked(id) ? secrets.secretOf(id) : undefined) });
   if (!(s instanceof HookServer)) throw new Error(s.message);
   s.onReport((r) => tracker.handleReport(r));
+  const owned: { session: Session; name: string }[] = [];
   return {
     home, server: s, tracker, secrets,
+    own(session, name) {
+      owned.push({ session, name });
+      return session;
+    },
     async close() {
+      for (const { session, name } of owned.splice(0)) {
+        const pid = session.pid;
+        session.dispose();
+        await waitForExit(pid, `${name} to exit after the hang-up`, 10_000);
+      }
       tracker.dispose();
       await s.close();
       rmSync(home, { recursive: true, force: true });

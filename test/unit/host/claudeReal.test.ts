@@ -19,7 +19,6 @@ import { Session } from '../../../src/terminal';
 import { AGENT_CLI_INSTALL_TIMEOUT_MS, ensureClaudeCode, type AgentCli } from '../../helpers/agentCli';
 import { SessionSecrets } from '../../helpers/sessionSecrets';
 import { waitFor } from '../../helpers/waitFor';
-import { waitForExit } from '../../helpers/processes';
 import { startHookRig, type HookRig } from '../../helpers/hookRig';
 
 /** The CLI shows its prompt and fires SessionStart within ~1 s here; 20 s covers a loaded CI box. */
@@ -59,12 +58,6 @@ beforeEach(async (ctx) => {
 
 
 afterEach(async () => {
-  if (session) {
-    // The CLI writes into ~/.claude while it shuts down: remove the HOME only once it is gone.
-    const pid = session.pid;
-    session.dispose();
-    await waitForExit(pid, 'claude to exit after the hang-up', 10_000);
-  }
   session = null;
   await rig?.close();
 });
@@ -101,7 +94,7 @@ describe('the real Claude Code CLI in a Termio session', () => {
       },
     });
     if (!(started instanceof Session)) throw new Error(started.message);
-    session = started;
+    session = rig!.own(started, 'claude');
     session.onTitle((t) => titles.push(t));
     tracker.track(session, agent);
 

@@ -17,7 +17,6 @@ import { parseManifest } from '../../../src/protocol/manifestParse';
 import { Session } from '../../../src/terminal';
 import { AGENT_CLI_INSTALL_TIMEOUT_MS, ensureCodex, type AgentCli } from '../../helpers/agentCli';
 import { waitFor } from '../../helpers/waitFor';
-import { waitForExit } from '../../helpers/processes';
 import { SessionSecrets } from '../../helpers/sessionSecrets';
 import { startHookRig, type HookRig } from '../../helpers/hookRig';
 
@@ -51,11 +50,6 @@ beforeEach(async (ctx) => {
 });
 
 afterEach(async () => {
-  if (session) {
-    const pid = session.pid;
-    session.dispose();
-    await waitForExit(pid, 'codex to exit after the hang-up', 10_000);
-  }
   session = null;
   await rig?.close();
 });
@@ -87,7 +81,7 @@ describe('the real Codex CLI in a Termio session', () => {
       env: { HOME: home, TERMIO_HOME: join(home, '.termio'), ...server.sessionEnv(), ...minted.env },
     });
     if (!(started instanceof Session)) throw new Error(started.message);
-    session = started;
+    session = rig!.own(started, 'codex');
     const s = session;
     tracker.track(s, agent);
     const screen = () => s.screenLines().join('\n');
