@@ -41,6 +41,14 @@ export interface FrameHeader {
   exit: { exitCode: number; signal?: number } | null;
   /** Lines of scrollback above the screen. */
   scrollbackLength: number;
+  /** How many lines the session's viewport is scrolled back from the bottom (0 = live). Scroll
+   *  position and selection belong to the session, as a pane's copy mode does in tmux: every view
+   *  sees the rows the frame carries. */
+  scrollOffset: number;
+  /** The selection's cells on the rows shown ([start, end) columns), and whether one exists at all
+   *  (it may lie outside the viewport). */
+  selection: ReadonlyArray<{ row: number; start: number; end: number }>;
+  hasSelection: boolean;
   title: string;
 }
 
@@ -89,7 +97,7 @@ export function unpackColor(v: number): WireColor {
   return { kind: 'default' };
 }
 
-export const FrameFlag = { full: 1, cursorVisible: 2, cursorBlink: 4, exited: 8 } as const;
+export const FrameFlag = { full: 1, cursorVisible: 2, cursorBlink: 4, exited: 8, hasSelection: 16 } as const;
 export const ModeBit = { appCursor: 1, appKeypad: 2, bracketedPaste: 4, sendFocus: 8, altScreen: 16, mouseShift: 5 } as const;
 
 /** A `rows` message answering a request: buffer lines [first, first + count) at `cols`. */

@@ -204,6 +204,18 @@ export function readFrame(body: Uint8Array): { header: FrameHeader; reader: Fram
     const title = decodeUtf8(body.subarray(p + 2, p + 2 + tl));
     if (title === null) throw new Malformed('the title is not valid UTF-8');
     p += 2 + tl;
+    if (p + 4 + 2 > body.length) throw new Malformed('the scroll offset runs past the end');
+    const scrollOffset = dv.getUint32(p);
+    const spans = dv.getUint16(p + 4);
+    p += 6;
+    if (spans > rows) throw new Malformed(`${spans} selection spans in a frame of ${rows} rows`);
+    if (p + spans * 6 + 2 > body.length) throw new Malformed(`the ${spans} selection spans run past the end`);
+    const selection: Array<{ row: number; start: number; end: number }> = [];
+    for (let i = 0; i < spans; i++, p += 6) {
+      const span = { row: dv.getUint16(p), start: dv.getUint16(p + 2), end: dv.getUint16(p + 4) };
+      if (span.row >= rows || span.start > span.end || span.end > cols) throw new Malformed(`selection span ${i} (row ${span.row}, ${span.start}..${span.end}) is outside ${cols}x${rows}`);
+      selection.push(span);
+    }
     const rowCount = dv.getUint16(p);
     p += 2;
     if (rowCount > rows) throw new Malformed(`${rowCount} rows in a frame of ${rows} rows`);
@@ -219,6 +231,9 @@ export function readFrame(body: Uint8Array): { header: FrameHeader; reader: Fram
       state,
       exit: flags & FrameFlag.exited ? (signal ? { exitCode, signal } : { exitCode }) : null,
       scrollbackLength,
+      scrollOffset,
+      selection,
+      hasSelection: !!(flags & FrameFlag.hasSelection),
       title,
     };
     return { header, reader: new FrameReader(body, p, rowCount) };

@@ -109,7 +109,7 @@ export function encodeFrameMessage(h: FrameHeader, rows: readonly Uint8Array[]):
   w.u32(h.view);
   w.u32(h.seq);
   w.u8((h.full ? FrameFlag.full : 0) | (h.cursor.visible ? FrameFlag.cursorVisible : 0)
-    | (h.cursor.blinking ? FrameFlag.cursorBlink : 0) | (h.exit ? FrameFlag.exited : 0));
+    | (h.cursor.blinking ? FrameFlag.cursorBlink : 0) | (h.exit ? FrameFlag.exited : 0) | (h.hasSelection ? FrameFlag.hasSelection : 0));
   w.u16(h.cols);
   w.u16(h.rows);
   w.u16(h.cursor.x);
@@ -124,6 +124,13 @@ export function encodeFrameMessage(h: FrameHeader, rows: readonly Uint8Array[]):
   w.u8(h.exit?.signal ?? 0);
   w.u32(h.scrollbackLength);
   w.str16(h.title, MAX_STRING_BYTES);
+  w.u32(h.scrollOffset);
+  w.u16(h.selection.length);
+  for (const s of h.selection) {
+    w.u16(s.row);
+    w.u16(s.start);
+    w.u16(s.end);
+  }
   w.u16(rows.length);
   for (const r of rows) w.bytes(r);
   return w.finishMessage();

@@ -4,7 +4,7 @@
 // Pure (no Node modules): the same codec serves the host, the termio CLI and any future client.
 
 /** Bumped on any change a peer of the previous version would misread (message shapes or bytes). */
-export const HOST_PROTOCOL_VERSION = 1;
+export const HOST_PROTOCOL_VERSION = 2;
 
 /** Name of the host's client socket in $TERMIO_HOME/run. */
 export const HOST_SOCKET_FILE = 'host.sock';

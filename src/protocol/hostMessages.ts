@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { MAX_COLS, MAX_ROWS } from './hostFrame';
 import type { SessionState } from './status/sessionState';
+import { AppParamsSchemas, type AppEvent, type AppResults } from './hostAppMessages';
 
 /** Room for ids and names: session ids are UUIDs (36 chars). */
 const MAX_ID_CHARS = 64;
@@ -67,7 +68,13 @@ export const HostParamsSchemas = {
     count: z.number().int().min(1).max(MAX_ROWS_PER_REQUEST),
   }),
   find: z.strictObject({ view: uint32, query: z.string().min(1).max(MAX_QUERY_CHARS).describe('matched case-insensitively, as the find bar does') }),
-  selectionText: z.strictObject({ view: uint32, start: point, end: point, mode: z.enum(['char', 'word', 'line']).optional() }),
+  selectionText: z.strictObject({
+    view: uint32,
+    start: point.optional().describe('with end: this range; omitted: the session\'s own selection'),
+    end: point.optional(),
+    mode: z.enum(['char', 'word', 'line']).optional(),
+  }),
+  ...AppParamsSchemas,
 };
 export type HostMethod = keyof typeof HostParamsSchemas;
 export type HostParams<M extends HostMethod> = z.infer<(typeof HostParamsSchemas)[M]>;
@@ -98,6 +105,16 @@ export const InputIntentSchema = z.discriminatedUnion('kind', [
   }),
   z.strictObject({ kind: z.literal('resize'), cols, rows }),
   z.strictObject({ kind: z.literal('focus'), focused: z.boolean() }),
+  /** Scrolls the session's viewport through scrollback (negative = up), or to one end. */
+  z.strictObject({ kind: z.literal('scroll'), lines: z.number().int().min(-1_000_000).max(1_000_000).optional(), to: z.enum(['top', 'bottom']).optional() }),
+  /** The session's selection: start one at a buffer point (by char, word or line), move its head
+   *  (a drag), extend it from its start (Shift-click), or clear it. */
+  z.discriminatedUnion('action', [
+    z.strictObject({ kind: z.literal('select'), action: z.literal('start'), at: point, mode: z.enum(['char', 'word', 'line']) }),
+    z.strictObject({ kind: z.literal('select'), action: z.literal('extend'), at: point }),
+    z.strictObject({ kind: z.literal('select'), action: z.literal('extendFromStart'), at: point }),
+    z.strictObject({ kind: z.literal('select'), action: z.literal('clear') }),
+  ]),
 ]);
 export type InputIntent = z.infer<typeof InputIntentSchema>;
 
@@ -118,7 +135,7 @@ export interface HostError {
 }
 
 /** Capabilities this host offers (a client checks before it relies on one). */
-export const HOST_CAPABILITIES = ['frames', 'rows', 'find', 'selectionText', 'input', 'spawn'] as const;
+export const HOST_CAPABILITIES = ['frames', 'rows', 'find', 'selectionText', 'input', 'spawn', 'scroll', 'select', 'app'] as const;
 
 export interface HostHello {
   t: 'hello';
@@ -160,7 +177,7 @@ export interface HostStatus {
 }
 
 /** What each method answers with when it succeeds (`rows` answers with a binary rows message). */
-export interface HostResults {
+export interface HostResults extends AppResults {
   'host.status': HostStatus;
   'host.stop': Record<string, never>;
   'sessions.list': { sessions: HostSessionInfo[] };
@@ -181,7 +198,8 @@ export type HostEvent =
   /** The view ended: its session was closed, or the same client attached the view id again. */
   | { t: 'event'; event: 'detached'; view: number; reason: 'sessionClosed' | 'hostStopping' }
   /** Whether this view holds the session's input (and its size) now. */
-  | { t: 'event'; event: 'input'; view: number; holding: boolean };
+  | { t: 'event'; event: 'input'; view: number; holding: boolean }
+  | AppEvent;
 
 /** A protocol-level error; after a framing error the host ends the connection. */
 export interface HostProtocolError {

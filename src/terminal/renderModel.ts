@@ -4,11 +4,11 @@
 import type { IBuffer, Terminal } from '@xterm/headless';
 import { DisposableStore, type Disposable } from '../protocol/events';
 import { RowBuilder, rowsEqual, type RenderRow, type XtermLinks } from './rowBuilder';
-import { changedSelectionRows, Selection, type BufferPoint, type RowSelection, type SelectionMode } from './selection';
+import { changedSelectionRows, Selection, type BufferPoint, type RowSelection, type SelectionMode, type SelectionState } from './selection';
 import type { CursorShape, TerminalModes } from './terminalModes';
 
 export type { Color, UnderlineStyle, Run, RenderRow } from './rowBuilder';
-export type { BufferPoint, SelectionMode, RowSelection } from './selection';
+export type { BufferPoint, SelectionMode, RowSelection, SelectionState } from './selection';
 
 export interface CursorState {
   /** Column and viewport row. */
@@ -260,6 +260,15 @@ export class RenderModel implements Disposable {
   /** Moves the selection's head (a drag), keeping its anchor and mode. No-op without one. */
   extendSelection(head: BufferPoint): void {
     this.selection.extend(head);
+  }
+
+  /** The session's selection, kept aside while a client's range borrows the model (selectionText). */
+  selectionState(): SelectionState {
+    return this.selection.state;
+  }
+
+  restoreSelection(state: SelectionState): void {
+    this.selection.restore(state);
   }
 
   clearSelection(): void {

@@ -22,6 +22,9 @@ export interface RowSelection {
 /** Characters xterm allows in a "word" for double-click selection, besides letters and digits. */
 const WORD_CHARS = /[\p{L}\p{N}_\-./~:@%+#?&=]/u;
 
+/** A selection's anchor, head and mode, or null: what save and restore carry. */
+export type SelectionState = { anchor: BufferPoint; head: BufferPoint; mode: SelectionMode } | null;
+
 export class Selection {
   private current: { anchor: BufferPoint; head: BufferPoint; mode: SelectionMode } | null = null;
 
@@ -39,6 +42,15 @@ export class Selection {
 
   clear(): void {
     this.current = null;
+  }
+
+  /** The selection as it stands, to put back with restore() after borrowing it. */
+  get state(): SelectionState {
+    return this.current;
+  }
+
+  restore(state: SelectionState): void {
+    this.current = state;
   }
 
   /** No selection, or one that covers no cell (a click without a drag). */

@@ -49,6 +49,7 @@ export function mirrorFrames(client: HostClient): Map<number, ScreenMirror> {
   const mirrors = new Map<number, ScreenMirror>();
   client.onFrame((h, r) => mirrors.get(h.view)?.apply(h, r));
   client.onEvent((e) => {
+    if (e.event !== 'input' && e.event !== 'detached') return;
     const m = mirrors.get(e.view);
     if (!m) return;
     if (e.event === 'input') m.holding = e.holding;

@@ -70,7 +70,7 @@ function frame(h: Partial<FrameHeader>, rows: Array<[number, WireRun[]]>): Retur
     view: 1, seq: 1, full: true, cols: 20, rows: 4,
     cursor: { x: 3, y: 1, shape: 'bar', blinking: false, visible: true },
     modes: { applicationCursorKeys: false, applicationKeypad: false, bracketedPaste: false, sendFocus: false, altScreen: false, mouseTracking: 'none' },
-    state: 'idle', exit: null, scrollbackLength: 0, title: 'painted', ...h,
+    state: 'idle', exit: null, scrollbackLength: 0, scrollOffset: 0, selection: [], hasSelection: false, title: 'painted', ...h,
   };
   const msg = encodeFrameMessage(header, rows.map(([y, runs]) => encodeRow(y, { runs, wrapped: false })));
   const m = new MessageDecoder(1 << 20).push(msg)[0]!;

@@ -23,6 +23,9 @@ const header: Omit<FrameHeader, 'view' | 'seq' | 'full'> = {
   state: 'attention',
   exit: { exitCode: 130, signal: 2 },
   scrollbackLength: 12345,
+  scrollOffset: 40,
+  selection: [{ row: 2, start: 4, end: 80 }, { row: 3, start: 0, end: 7 }],
+  hasSelection: true,
   title: 'vim — ünïcode ✓',
 };
 

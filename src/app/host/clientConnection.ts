@@ -9,6 +9,8 @@ import {
   ClientMessageSchema, describeIssues, HelloSchema, HOST_CAPABILITIES, HostParamsSchemas, MAX_FIND_MATCHES,
   type HostError, type HostErrorCode, type HostMessage, type HostMethod, type HostParams, type HostStatus, type InputIntent,
 } from '../../protocol/hostMessages';
+import type { AppEvent } from '../../protocol/hostAppMessages';
+import type { AppAnswer, AppSubscriber } from './appService';
 import type { ClientServer } from './clientServer';
 import type { Logger } from './log';
 import type { FeedView, SessionFeed } from './sessionFeed';
@@ -53,7 +55,12 @@ function fail(code: HostErrorCode, message: string): Answer {
   return { ok: false, error: { code, message } };
 }
 
-export class Connection {
+/** An app-service answer as a connection's answer. */
+function fromApp<T>(a: AppAnswer<T>): Answer {
+  return a.ok ? { ok: true, result: a.result } : fail(a.code, a.message);
+}
+
+export class Connection implements AppSubscriber {
   private readonly decoder = new MessageDecoder(MAX_CLIENT_MESSAGE_BYTES);
   private readonly views = new Map<number, View>();
   private greeted = false;
@@ -95,6 +102,15 @@ export class Connection {
 
   send(msg: HostMessage): void {
     this.write(encodeJsonMessage(msg));
+  }
+
+  sendEvent(e: AppEvent): void {
+    this.send(e);
+  }
+
+  /** The app service, for app.* requests; null on a host that serves no app (tests of the bare protocol). */
+  private appService(): NonNullable<ClientServer['opts']['app']> | Answer {
+    return this.server.opts.app ?? fail('unknownMethod', 'this host serves no app');
   }
 
   private handleData(chunk: Buffer): void {
@@ -233,6 +249,40 @@ export class Connection {
       return { ok: true, result: { matches: all.slice(-MAX_FIND_MATCHES), total: all.length } };
     },
     selectionText: (_id, p) => this.selectionText(p),
+    'app.subscribe': async (_id, p) => {
+      const app = this.appService();
+      return 'ok' in app ? app : { ok: true, result: await app.subscribe(this, p) };
+    },
+    'app.launch': async (_id, p) => {
+      const app = this.appService();
+      return 'ok' in app ? app : fromApp(await app.launch(p));
+    },
+    'app.relaunch': async (_id, p) => {
+      const app = this.appService();
+      return 'ok' in app ? app : fromApp(await app.relaunch(p));
+    },
+    'app.rename': (_id, p) => {
+      const app = this.appService();
+      return 'ok' in app ? app : fromApp(app.rename(p));
+    },
+    'app.looking': (_id, p) => {
+      const app = this.appService();
+      if ('ok' in app) return app;
+      app.looking(p);
+      return { ok: true, result: {} };
+    },
+    'app.activate': () => {
+      const app = this.appService();
+      if ('ok' in app) return app;
+      app.activate();
+      return { ok: true, result: {} };
+    },
+    'app.notificationClicked': (_id, p) => {
+      const app = this.appService();
+      if ('ok' in app) return app;
+      app.focus(p.session);
+      return { ok: true, result: {} };
+    },
   };
 
   private run<M extends HostMethod>(id: number, method: M, params: HostParams<M>): Answer | Promise<Answer> {
@@ -268,11 +318,17 @@ export class Connection {
     const v = this.view(p.view);
     if (!(v instanceof View)) return v;
     const model = v.feed.record.session.renderModel;
-    // The host's render model never shows a selection (clients draw their own), so it is
-    // borrowed for the text and cleared before anything can paint it.
-    model.setSelection(p.start, p.end, p.mode ?? 'char');
-    const text = model.selectionText();
-    model.clearSelection();
+    let text: string;
+    if (p.start && p.end) {
+      // A range of the client's own: the session's selection is kept aside while the model
+      // computes the text, and put back before anything can paint.
+      const own = model.selectionState();
+      model.setSelection(p.start, p.end, p.mode ?? 'char');
+      text = model.selectionText();
+      model.restoreSelection(own);
+    } else {
+      text = model.selectionText();
+    }
     const truncated = text.length > MAX_SELECTION_CHARS;
     return { ok: true, result: { text: truncated ? text.slice(0, MAX_SELECTION_CHARS) : text, truncated } };
   }
@@ -308,6 +364,23 @@ export class Connection {
         // Only the view that holds the input speaks for the window's focus.
         if (feed.isHolder(view)) s.sendFocus(input.focused);
         return;
+      case 'scroll':
+        if (input.to === 'bottom') s.scrollToBottom();
+        else if (input.to === 'top') s.scrollLines(-s.viewport.length);
+        else if (input.lines) s.scrollLines(input.lines);
+        return;
+      case 'select': {
+        const model = s.renderModel;
+        if (input.action === 'clear') model.clearSelection();
+        else if (input.action === 'start') model.setSelection(input.at, input.at, input.mode);
+        else if (input.action === 'extend') model.extendSelection(input.at);
+        else {
+          const range = model.selectionRange();
+          model.setSelection(range ? range.start : input.at, input.at, 'char');
+        }
+        s.requestRender();
+        return;
+      }
     }
   }
 
@@ -336,6 +409,7 @@ export class Connection {
   }
 
   dispose(): void {
+    this.server.opts.app?.unsubscribe(this);
     if (this.handshakeTimer) clearTimeout(this.handshakeTimer);
     for (const v of this.views.values()) v.feed.detach(v);
     this.views.clear();

@@ -6,6 +6,7 @@ import type { Server, Socket } from 'node:net';
 import { Emitter } from '../../protocol/events';
 import { HOST_PROTOCOL_VERSION } from '../../protocol/hostFraming';
 import type { HostParams, HostSessionInfo, HostStatus } from '../../protocol/hostMessages';
+import type { AppService } from './appService';
 import { Connection } from './clientConnection';
 import type { Logger } from './log';
 import { SessionFeed } from './sessionFeed';
@@ -34,6 +35,11 @@ export interface ClientServerOptions {
   spawn(params: HostParams<'sessions.spawn'>): Promise<SpawnOutcome>;
   /** host.stop, called once the answer is on its way. */
   onStop(): void;
+  /** The app protocol (app.*), when this host runs the Host services. */
+  app?: AppService;
+  /** Whether a session that ended stays listed after its last view detaches (a tab the app keeps
+   *  to offer Resume); default: it goes once a client has seen it. */
+  keepsEnded?(record: SessionRecord): boolean;
 }
 
 export type ListenOutcome = { ok: true; server: ClientServer } | Extract<ClaimResult, { ok: false }>;
@@ -97,7 +103,7 @@ export class ClientServer {
         made.dispose();
         if (this.feeds.get(record.id) === made) this.feeds.delete(record.id);
         // A session that ended is kept (with its exit status) until a client has seen it.
-        if (record.session.exited) this.opts.registry.close(record.id);
+        if (record.session.exited && !this.opts.keepsEnded?.(record)) this.opts.registry.close(record.id);
       });
       this.feeds.set(record.id, made);
       feed = made;

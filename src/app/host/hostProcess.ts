@@ -1,17 +1,20 @@
-// The session host as a running service: a session registry served on the client socket, with
-// the host's lifetime rules — one per TERMIO_HOME (a live socket means one runs), up while it
-// holds sessions or clients, gone after a short idle spell, and a clean stop that ends every
-// session. hostMain.ts runs it as the termio-host process; tests run it in-process.
-import { statSync } from 'node:fs';
+// The session host as a running service: every Host service (sessions, status, hooks, resume,
+// catalog, settings, state, the control socket) served to clients on the host socket, with the
+// host's lifetime rules — one per TERMIO_HOME (a live socket means one runs), up while it holds
+// sessions or clients, gone after a short idle spell, and a clean stop that ends every session
+// and keeps their tabs for exact resume. hostMain.ts runs it as the termio-host process; tests
+// run it in-process.
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HOST_SOCKET_FILE } from '../../protocol/hostFraming';
-import { Session } from '../../terminal';
+import { startAppDetached } from './appLaunch';
+import { AppService } from './appService';
 import { ClientServer, type SpawnOutcome } from './clientServer';
-import { packageVersion } from './install';
+import { Host, type HostOptions } from './host';
+import { installRoot, packageVersion } from './install';
 import type { Logger } from './log';
+import { defaultNotificationIcon, nodeNotifierSink, type NotificationSink } from './notifier';
 import { ensureRunDir, termioPaths, type TermioPaths } from './paths';
-import { isProcessAlive } from './processes';
-import { SessionRegistry } from './sessionRegistry';
 
 /**
  * How long the host stays up with no session and no client: long enough for the command that
@@ -19,17 +22,23 @@ import { SessionRegistry } from './sessionRegistry';
  * an unused host does not linger.
  */
 export const HOST_IDLE_EXIT_MS = 10_000;
-/** How long a stop waits for sessions' processes to leave after the hang-up before killing them:
- *  what quitting the app allows too. */
-export const HOST_STOP_GRACE_MS = 800;
-/** Polling interval while a stop waits for processes to exit: a few checks per frame, at no cost. */
-const STOP_POLL_MS = 20;
+
+/** Present while a host runs; found at start, it means the previous host was lost (killed, or
+ *  the machine went down) rather than stopped, so the sessions it relaunches are marked recovered. */
+const RUNNING_MARKER = 'host.running';
 
 export interface HostProcessOptions {
   env?: NodeJS.ProcessEnv;
   logger: Logger;
   /** Overrides HOST_IDLE_EXIT_MS (tests); 0 = never exit when idle. */
   idleExitMs?: number;
+  /** PATH to resolve agent commands on (tests); default: the login shell's. */
+  path?: string;
+  /** Where notifications go when no app shows them (tests pass a recorder). Default: node-notifier. */
+  notificationSink?: NotificationSink;
+  /** Starts the app when a notification click or `termio DIR` needs one and none is attached.
+   *  Default: the installed app, detached. */
+  startApp?: (focusSession: string | null) => void;
 }
 
 export type HostProcessStart =
@@ -37,7 +46,6 @@ export type HostProcessStart =
   | { ok: false; alreadyRunning: boolean; message: string };
 
 export class HostProcess {
-  readonly registry: SessionRegistry;
   readonly startedAt = new Date();
   private idleTimer: NodeJS.Timeout | null = null;
   private stopping: Promise<void> | null = null;
@@ -46,16 +54,48 @@ export class HostProcess {
   readonly stopped = new Promise<void>((r) => (this.resolveStopped = r));
   server!: ClientServer;
 
-  private constructor(readonly paths: TermioPaths, readonly socketPath: string, private readonly opts: HostProcessOptions) {
-    this.registry = new SessionRegistry({ defaultCwd: paths.home });
+  private constructor(
+    readonly paths: TermioPaths,
+    readonly socketPath: string,
+    readonly host: Host,
+    readonly app: AppService,
+    private readonly opts: HostProcessOptions,
+  ) {}
+
+  get registry(): Host['registry'] {
+    return this.host.registry;
   }
 
   static async start(opts: HostProcessOptions): Promise<HostProcessStart> {
     const paths = termioPaths(opts.env);
     ensureRunDir(paths);
     const socketPath = join(paths.runDir, HOST_SOCKET_FILE);
-    const host = new HostProcess(paths, socketPath, opts);
     const log = opts.logger;
+    const marker = join(paths.runDir, RUNNING_MARKER);
+    const lost = existsSync(marker);
+    let app: AppService | null = null;
+    const env = opts.env ?? process.env;
+    const fallback = opts.notificationSink ?? nodeNotifierSink(log, defaultNotificationIcon(installRoot));
+    const startApp = opts.startApp ?? ((focus: string | null) => startAppDetached(env, paths.logsDir, focus));
+    const hostOpts: HostOptions = {
+      logger: log,
+      ...(opts.env ? { env: opts.env } : {}),
+      ...(opts.path !== undefined ? { path: opts.path } : {}),
+      // An app with a tray of its own (Termio.app on macOS) shows notifications as itself; with no
+      // such app attached, the host posts them.
+      notificationSink: {
+        send: (req, sound, onClick) => (app?.notify(req.title, req.message, req.sessionId) ? Promise.resolve() : fallback.send(req, sound, onClick)),
+      },
+      onActivate: () => app?.activate(),
+      onNotificationClick: (id) => app?.focus(id),
+    };
+    const started = await Host.start(hostOpts);
+    if (!started.ok) return { ok: false, alreadyRunning: started.alreadyRunning, message: started.alreadyRunning ? `a Termio host is already running on ${socketPath}` : started.message };
+    const host = started.host;
+    const recovered = new Set<string>();
+    if (lost) for (const s of host.store.state.sessions) recovered.add(s.id);
+    app = new AppService(host, { startApp, recovered });
+    const self = new HostProcess(paths, socketPath, host, app, opts);
     const listen = await ClientServer.listen({
       socketPath,
       registry: host.registry,
@@ -64,45 +104,45 @@ export class HostProcess {
       describe: () => ({
         pid: process.pid,
         version: packageVersion(),
-        startedAt: host.startedAt.toISOString(),
+        startedAt: self.startedAt.toISOString(),
         log: join(paths.logsDir, 'host.log'),
         rssBytes: process.memoryUsage.rss(),
       }),
-      spawn: (p) => host.spawn(p),
-      onStop: () => void host.stop('asked by a client'),
+      spawn: (p) => self.spawn(p),
+      onStop: () => void self.stop('asked by a client'),
+      app,
+      keepsEnded: (r) => host.store.getSession(r.id) !== undefined,
     });
     if (!listen.ok) {
-      host.registry.dispose();
+      app.dispose();
+      await host.dispose();
       return { ok: false, alreadyRunning: listen.reason === 'alreadyRunning', message: listen.reason === 'alreadyRunning' ? `a Termio host is already running on ${socketPath}` : listen.message };
     }
-    host.server = listen.server;
-    host.server.onClientsChanged(() => host.checkIdle());
-    host.registry.onAdded(() => host.checkIdle());
-    host.registry.onRemoved(() => host.checkIdle());
-    log.info('host listening', { socket: socketPath, pid: process.pid, version: packageVersion() });
-    host.checkIdle();
-    return { ok: true, host };
+    writeFileSync(marker, `${process.pid}\n`, { mode: 0o600 });
+    self.server = listen.server;
+    self.server.onClientsChanged(() => self.checkIdle());
+    host.registry.onAdded(() => self.checkIdle());
+    host.registry.onRemoved(() => self.checkIdle());
+    log.info('host listening', { socket: socketPath, pid: process.pid, version: packageVersion(), ...(lost ? { recovering: recovered.size } : {}) });
+    self.checkIdle();
+    return { ok: true, host: self };
   }
 
+  /** `sessions.spawn` (termio host spawn): a command as is, or a plain terminal. */
   private async spawn(p: { cwd: string; argv?: string[]; cols?: number; rows?: number; title?: string }): Promise<SpawnOutcome> {
-    if (!statSync(p.cwd, { throwIfNoEntry: false })?.isDirectory()) {
-      return { ok: false, code: 'badDirectory', message: `'${p.cwd}' is not an existing folder` };
+    const r = await this.host.registry.spawn({ cwd: p.cwd, ...(p.argv ? { argv: p.argv } : {}), ...(p.title ? { title: p.title } : {}) });
+    if (!r.ok) {
+      this.opts.logger.warn('spawn failed', { cwd: p.cwd, message: r.message });
+      return { ok: false, code: r.code, message: r.message };
     }
-    const session = Session.spawn({ cwd: p.cwd, ...(p.argv ? { argv: p.argv } : {}), ...(p.cols ? { cols: p.cols } : {}), ...(p.rows ? { rows: p.rows } : {}) });
-    if ('kind' in session) {
-      this.opts.logger.warn('spawn failed', { cwd: p.cwd, message: session.message });
-      return { ok: false, code: 'spawnFailed', message: session.message };
-    }
-    const record = this.registry.add(session, p.title ? { title: p.title } : {});
-    this.opts.logger.info('session started', { id: record.id, pid: session.pid, argv: session.argv, cwd: session.cwd });
-    session.onExit((e) => this.opts.logger.info('session ended', { id: record.id, ...e }));
-    return { ok: true, record };
+    this.opts.logger.info('session started', { id: r.record.id, pid: r.record.session.pid, argv: r.record.session.argv, cwd: r.record.cwd });
+    return { ok: true, record: r.record };
   }
 
   /** Idle = no session and no client: exit after the idle spell unless one comes back. */
   private checkIdle(): void {
     if (this.stopping) return;
-    const idle = this.registry.size === 0 && this.server.clientCount === 0;
+    const idle = this.host.registry.size === 0 && this.server.clientCount === 0;
     const ms = this.opts.idleExitMs ?? HOST_IDLE_EXIT_MS;
     if (!idle || ms === 0) {
       if (this.idleTimer) clearTimeout(this.idleTimer);
@@ -113,27 +153,16 @@ export class HostProcess {
     this.idleTimer = setTimeout(() => void this.stop(`idle for ${ms} ms`), ms);
   }
 
-  /** Ends every session (hang-up, then kill after a grace), closes the socket. */
+  /** Ends every session (hang-up, then kill after a grace), keeping their tabs for the next start,
+   *  closes the sockets and writes the state. */
   stop(why: string): Promise<void> {
     this.stopping ??= (async () => {
-      this.opts.logger.info('host stopping', { why, sessions: this.registry.size });
+      this.opts.logger.info('host stopping', { why, sessions: this.host.registry.size });
       if (this.idleTimer) clearTimeout(this.idleTimer);
       await this.server.close();
-      const pids = this.registry.list().filter((r) => !r.session.exited).map((r) => r.session.pid);
-      this.registry.dispose();
-      const deadline = Date.now() + HOST_STOP_GRACE_MS;
-      let left = pids.filter(isProcessAlive);
-      while (left.length > 0 && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, STOP_POLL_MS));
-        left = left.filter(isProcessAlive);
-      }
-      for (const pid of left) {
-        try {
-          process.kill(pid, 'SIGKILL');
-        } catch {
-          // Gone on its own.
-        }
-      }
+      this.app.dispose();
+      await this.host.dispose();
+      rmSync(join(this.paths.runDir, RUNNING_MARKER), { force: true });
       this.opts.logger.info('host stopped', { why });
       this.resolveStopped();
     })();

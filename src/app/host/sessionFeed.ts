@@ -200,6 +200,9 @@ export class SessionFeed implements Disposable {
       state: this.record.state as WireState,
       exit: exit ? (exit.signal ? { exitCode: exit.exitCode, signal: exit.signal } : { exitCode: exit.exitCode }) : null,
       scrollbackLength: frame.scrollbackLength,
+      scrollOffset: frame.scrollOffset,
+      selection: frame.selection.filter((r) => r.end > r.start).map((r) => ({ row: r.row, start: r.start, end: Math.min(r.end, frame.cols) })),
+      hasSelection: s.renderModel.hasSelection,
       title: this.record.title,
     };
     const key = JSON.stringify(header);

@@ -1,0 +1,192 @@
+// The host's side of the app protocol: each subscribed app connection gets a snapshot of every
+// session as the sidebar, tray and why strip show it, then an event for each change; and the
+// requests behind what the user does in the app (start, resume, rename, what they look at) run
+// here, against the Host's services. With no app subscribed, a focus request (a notification
+// click, `termio DIR`) starts the app.
+import type { AppEvent, AppSessionInfo, AppSnapshot } from '../../protocol/hostAppMessages';
+import type { HostParams } from '../../protocol/hostMessages';
+import type { Disposable } from '../../protocol/events';
+import type { Host } from './host';
+import type { SessionRecord } from './sessionRegistry';
+
+/** What the service needs of a connection: a way to send it events. */
+export interface AppSubscriber {
+  sendEvent(e: AppEvent): void;
+}
+
+export type AppAnswer<T> = { ok: true; result: T } | { ok: false; code: 'noSuchSession' | 'spawnFailed' | 'badDirectory'; message: string };
+
+export interface AppServiceOptions {
+  /** Starts the app (detached), asking it to show this session, when none is subscribed. */
+  startApp?: (focusSession: string | null) => void;
+  /** Sessions this host relaunched because the host before it was lost (not stopped). */
+  recovered?: ReadonlySet<string>;
+}
+
+export class AppService implements Disposable {
+  private readonly apps = new Map<AppSubscriber, { notifier: 'tray' | 'host' }>();
+  private readonly subscriptions: Disposable[] = [];
+  private readonly perSession = new Map<string, Disposable[]>();
+  private restored: Promise<void> | null = null;
+
+  constructor(private readonly host: Host, private readonly opts: AppServiceOptions = {}) {
+    const reg = host.registry;
+    this.subscriptions.push(
+      reg.onAdded((r) => this.added(r)),
+      reg.onRemoved((r) => this.removed(r)),
+      reg.onChanged((r) => this.changed(r.id)),
+      reg.onStateChanged((c) => this.changed(c.record.id)),
+      reg.onStallChanged((r) => this.changed(r.id)),
+      reg.onFocusRequested((r) => this.focus(r.id)),
+      host.tracker.onProgress((p) => this.changed(p.sessionId)),
+    );
+    for (const r of reg.list()) this.added(r, false);
+  }
+
+  /** Whether an app is subscribed now (the host notifies by itself otherwise). */
+  get appAttached(): boolean {
+    return this.apps.size > 0;
+  }
+
+  /** Whether the subscribed app shows notifications itself (through its tray). */
+  get appNotifies(): boolean {
+    return [...this.apps.values()].some((a) => a.notifier === 'tray');
+  }
+
+  async subscribe(sub: AppSubscriber, p: HostParams<'app.subscribe'>): Promise<AppSnapshot> {
+    const otherApp = this.apps.size > 0 && !this.apps.has(sub);
+    if (!otherApp) this.apps.set(sub, { notifier: p.notifier ?? 'host' });
+    if (p.restore && !otherApp) {
+      this.restored ??= this.restoreAll();
+      await this.restored;
+    }
+    const host = this.host;
+    return {
+      sessions: host.registry.list().map((r) => this.info(r)),
+      windows: host.savedWindows(),
+      problems: host.problems.map((x) => ({ source: x.source, message: x.message })),
+      otherApp,
+    };
+  }
+
+  unsubscribe(sub: AppSubscriber): void {
+    this.apps.delete(sub);
+  }
+
+  /** Relaunches every saved session the host does not run, window by window (the app's start). */
+  private async restoreAll(): Promise<void> {
+    for (const id of this.host.savedWindows()) await this.host.restoreWindow(id);
+  }
+
+  async launch(p: HostParams<'app.launch'>): Promise<AppAnswer<{ session: AppSessionInfo }>> {
+    this.host.activeWindowId = p.windowId;
+    const r = await this.host.registry.spawn({ ...(p.agentId ? { agent: p.agentId } : {}), cwd: p.cwd, bypass: p.bypass });
+    if (!r.ok) return { ok: false, code: r.code, message: r.message };
+    return { ok: true, result: { session: this.info(r.record) } };
+  }
+
+  async relaunch(p: HostParams<'app.relaunch'>): Promise<AppAnswer<{ relaunched: boolean }>> {
+    if (!this.host.registry.get(p.session)) return { ok: false, code: 'noSuchSession', message: `no session ${p.session}` };
+    return { ok: true, result: { relaunched: await this.host.relaunch(p.session) } };
+  }
+
+  rename(p: HostParams<'app.rename'>): AppAnswer<Record<string, never>> {
+    if (!this.host.registry.get(p.session)) return { ok: false, code: 'noSuchSession', message: `no session ${p.session}` };
+    this.host.rename(p.session, p.title);
+    return { ok: true, result: {} };
+  }
+
+  looking(p: HostParams<'app.looking'>): void {
+    if (p.windowId) this.host.activeWindowId = p.windowId;
+    this.host.setLookingAt(p.session);
+  }
+
+  /** A second launch of the app, or `termio DIR`: the subscribed app comes forward, else one starts. */
+  activate(): void {
+    if (this.apps.size === 0) this.opts.startApp?.(null);
+    else this.broadcast({ t: 'event', event: 'activate' });
+  }
+
+  /** A notification was clicked: the app shows the session (started first if none runs). */
+  focus(id: string | null): void {
+    if (this.apps.size === 0) this.opts.startApp?.(id);
+    else if (id) this.broadcast({ t: 'event', event: 'focus', id });
+    else this.broadcast({ t: 'event', event: 'activate' });
+  }
+
+  /** A notification for the app to show through its tray; false when no app shows them. */
+  notify(title: string, body: string, session: string | null): boolean {
+    const target = [...this.apps].find(([, a]) => a.notifier === 'tray')?.[0];
+    if (!target) return false;
+    target.sendEvent({ t: 'event', event: 'notify', title, body, session });
+    return true;
+  }
+
+  info(r: SessionRecord): AppSessionInfo {
+    const host = this.host;
+    const st = host.tracker.status(r.id);
+    const s = r.session;
+    return {
+      id: r.id,
+      agentId: r.agentId,
+      cwd: r.cwd,
+      title: r.title,
+      state: r.state,
+      stateWhy: r.stateWhy,
+      stateSince: r.stateSince,
+      createdAt: r.createdAt,
+      bypass: r.bypass,
+      parentId: r.parentId,
+      stalledSince: r.stalledSince,
+      windowId: host.store.state.windows.find((w) => w.tabs.includes(r.id))?.id ?? null,
+      pid: s.pid,
+      exited: s.exited ? { exitCode: s.exited.exitCode, ...(s.exited.signal ? { signal: s.exited.signal } : {}) } : null,
+      tool: host.toolOf(r.id) ?? null,
+      progress: host.tracker.progressOf(r.id),
+      status: st
+        ? {
+            state: st.state,
+            since: st.since,
+            channel: st.why.channel,
+            ...(st.why.rule !== undefined ? { rule: st.why.rule } : {}),
+            ...(st.why.event !== undefined ? { event: st.why.event } : {}),
+            at: st.why.at,
+            health: st.health.map((h) => h.message),
+          }
+        : null,
+      recovered: this.opts.recovered?.has(r.id) ?? false,
+    };
+  }
+
+  private added(r: SessionRecord, announce = true): void {
+    const s = r.session;
+    this.perSession.set(r.id, [
+      s.onExit(() => this.changed(r.id)),
+      s.onBell(() => this.broadcast({ t: 'event', event: 'bell', id: r.id })),
+    ]);
+    if (announce) this.changed(r.id);
+  }
+
+  private removed(r: SessionRecord): void {
+    for (const d of this.perSession.get(r.id) ?? []) d.dispose();
+    this.perSession.delete(r.id);
+    this.broadcast({ t: 'event', event: 'sessionRemoved', id: r.id });
+  }
+
+  private changed(id: string): void {
+    if (this.apps.size === 0) return;
+    const r = this.host.registry.get(id);
+    if (r) this.broadcast({ t: 'event', event: 'session', session: this.info(r) });
+  }
+
+  private broadcast(e: AppEvent): void {
+    for (const sub of this.apps.keys()) sub.sendEvent(e);
+  }
+
+  dispose(): void {
+    for (const d of this.subscriptions.splice(0)) d.dispose();
+    for (const ds of this.perSession.values()) for (const d of ds) d.dispose();
+    this.perSession.clear();
+    this.apps.clear();
+  }
+}

@@ -1,0 +1,99 @@
+// The part of the host's client protocol the Termio app speaks on top of frames: the sessions as
+// the sidebar, tray and why strip show them (agent, state and why, progress, window), kept current
+// by events after one `app.subscribe`, and the requests behind what the user does (start, resume,
+// rename, which session they look at). Pure: zod schemas for what a client sends, plain types for
+// what the host answers.
+import { z } from 'zod';
+import type { SessionState } from './status/sessionState';
+
+/** Session and window ids are UUIDs or short minted names; agent ids are manifest ids. */
+const MAX_ID_CHARS = 64;
+/** PATH_MAX on Linux. */
+const MAX_PATH_CHARS = 4096;
+/** A session name is a line in a tab and a menu. */
+const MAX_TITLE_CHARS = 256;
+
+const id = z.string().min(1).max(MAX_ID_CHARS);
+
+export const AppParamsSchemas = {
+  /** Starts the app's event stream. `restore`: relaunch the saved sessions the host is not running
+   *  (what starting the app does). `notifier`: 'tray' when the app shows notifications itself. */
+  'app.subscribe': z.strictObject({ restore: z.boolean(), notifier: z.enum(['tray', 'host']).optional() }),
+  'app.launch': z.strictObject({
+    agentId: id.nullable().describe('null: a plain terminal'),
+    cwd: z.string().min(1).max(MAX_PATH_CHARS),
+    bypass: z.boolean(),
+    windowId: id,
+  }),
+  'app.relaunch': z.strictObject({ session: id }),
+  'app.rename': z.strictObject({ session: id, title: z.string().max(MAX_TITLE_CHARS) }),
+  /** The session the user is looking at (selected in the focused window), and the window new sessions go to. */
+  'app.looking': z.strictObject({ session: id.nullable(), windowId: id.nullable() }),
+  /** A second launch of the app asks the running one to come forward. */
+  'app.activate': z.strictObject({}),
+  /** A notification the app showed was clicked (tray notifications on macOS). */
+  'app.notificationClicked': z.strictObject({ session: id.nullable() }),
+};
+
+export interface AppSessionInfo {
+  id: string;
+  agentId: string | null;
+  cwd: string;
+  title: string;
+  state: SessionState;
+  stateWhy: string;
+  /** Epoch ms. */
+  stateSince: number;
+  /** Epoch ms. */
+  createdAt: number;
+  bypass: boolean;
+  parentId: string | null;
+  stalledSince: number | null;
+  /** The window whose tab it is, or null for a session no window shows (spawned by `termio host spawn`). */
+  windowId: string | null;
+  pid: number;
+  exited: { exitCode: number; signal?: number } | null;
+  /** The tool the latest hook report named ("Bash"). */
+  tool: string | null;
+  /** OSC 9;4 progress 0-100, or null. */
+  progress: number | null;
+  /** What the status engine last decided, for the why strip: channel, rule or event, when. */
+  status: { state: SessionState; since: number; channel: string; rule?: string; event?: string; at: number; health: string[] } | null;
+  /** Relaunched by this host from the saved state because the host that ran it was lost
+   *  (killed, or the machine restarted) rather than stopped. */
+  recovered: boolean;
+}
+
+export interface AppSnapshot {
+  sessions: AppSessionInfo[];
+  /** Saved windows in order (each one's sessions follow). */
+  windows: string[];
+  /** Problems found at the host's start (a corrupt state file, a hook launcher it could not write). */
+  problems: Array<{ source: string; message: string }>;
+  /** Another app is subscribed already (this launch should hand over to it). */
+  otherApp: boolean;
+}
+
+export interface AppResults {
+  'app.subscribe': AppSnapshot;
+  'app.launch': { session: AppSessionInfo } ;
+  'app.relaunch': { relaunched: boolean };
+  'app.rename': Record<string, never>;
+  'app.looking': Record<string, never>;
+  'app.activate': Record<string, never>;
+  'app.notificationClicked': Record<string, never>;
+}
+
+/** Events an app connection receives after `app.subscribe`. */
+export type AppEvent =
+  /** A session appeared or changed (state, title, progress, exit, window). */
+  | { t: 'event'; event: 'session'; session: AppSessionInfo }
+  | { t: 'event'; event: 'sessionRemoved'; id: string }
+  /** Show this session (a notification click, `termio sessions focus`, `termio DIR`). */
+  | { t: 'event'; event: 'focus'; id: string }
+  /** Come forward (a second launch of the app). */
+  | { t: 'event'; event: 'activate' }
+  /** The program rang the bell. */
+  | { t: 'event'; event: 'bell'; id: string }
+  /** The app shows this notification itself (notifier 'tray'). */
+  | { t: 'event'; event: 'notify'; title: string; body: string; session: string | null };
