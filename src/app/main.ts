@@ -1,6 +1,7 @@
 // Termio's app entry: boot the Qt runtime for this OS first (NodeGUI must not load before it),
-// then hand over to the UI, which builds the host services and the windows. A second launch
-// finds the first one's control socket, asks it to show a window, and leaves.
+// then hand over to the UI, which connects to the session host (starting it on first need) and
+// opens the windows. A second launch finds the first app attached to the host, asks it to come
+// forward, and leaves.
 import { startQtRuntime } from './platform';
 
 async function main(): Promise<void> {
@@ -14,15 +15,7 @@ async function main(): Promise<void> {
     process.stderr.write(`termio: cannot start: ${result.message}\n`);
     process.exit(1);
   }
-  const { ControlClient } = require('./cli/controlClient') as typeof import('./cli/controlClient');
-  const client = await ControlClient.connect(process.env);
-  if ('kind' in client) {
-    process.stderr.write(`termio: another Termio${result.pid ? ` (pid ${result.pid})` : ''} holds the control socket but did not answer: ${client.message}\n`);
-    process.exit(1);
-  }
-  const reply = await client.request('app.activate', {});
-  client.close();
-  process.exit(reply.ok ? 0 : 1);
+  process.exit(0);
 }
 
 void main();

@@ -4,7 +4,7 @@
 // rename, which session they look at). Pure: zod schemas for what a client sends, plain types for
 // what the host answers.
 import { z } from 'zod';
-import type { SessionState } from './status/sessionState';
+import type { SessionState, SessionStatus } from './status/sessionState';
 
 /** Session and window ids are UUIDs or short minted names; agent ids are manifest ids. */
 const MAX_ID_CHARS = 64;
@@ -52,13 +52,16 @@ export interface AppSessionInfo {
   /** The window whose tab it is, or null for a session no window shows (spawned by `termio host spawn`). */
   windowId: string | null;
   pid: number;
+  /** The session's grid now (a view attaches at this size, so a reattach does not reflow it). */
+  cols: number;
+  rows: number;
   exited: { exitCode: number; signal?: number } | null;
   /** The tool the latest hook report named ("Bash"). */
   tool: string | null;
   /** OSC 9;4 progress 0-100, or null. */
   progress: number | null;
   /** What the status engine last decided, for the why strip: channel, rule or event, when. */
-  status: { state: SessionState; since: number; channel: string; rule?: string; event?: string; at: number; health: string[] } | null;
+  status: SessionStatus | null;
   /** Relaunched by this host from the saved state because the host that ran it was lost
    *  (killed, or the machine restarted) rather than stopped. */
   recovered: boolean;

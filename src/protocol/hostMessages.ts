@@ -28,6 +28,9 @@ const MAX_KEY_CHARS = 32;
  *  family emoji); 16 UTF-16 units covers them. */
 const MAX_KEY_TEXT_CHARS = 16;
 
+/** Pixel positions inside a terminal: far past an 8K screen. */
+const MAX_PIXELS = 16_384;
+
 const uint32 = z.number().int().min(0).max(0xffffffff);
 const cols = z.number().int().min(1).max(MAX_COLS);
 const rows = z.number().int().min(1).max(MAX_ROWS);
@@ -99,6 +102,8 @@ export const InputIntentSchema = z.discriminatedUnion('kind', [
     button: z.enum(['left', 'middle', 'right', 'none', 'wheelUp', 'wheelDown', 'wheelLeft', 'wheelRight']),
     col: z.number().int().min(0).max(MAX_COLS),
     row: z.number().int().min(0).max(MAX_ROWS),
+    x: z.number().int().min(0).max(MAX_PIXELS).optional().describe('pixels inside the terminal, for SGR-pixels reports'),
+    y: z.number().int().min(0).max(MAX_PIXELS).optional(),
     shift: z.boolean().optional(),
     alt: z.boolean().optional(),
     ctrl: z.boolean().optional(),
@@ -209,6 +214,8 @@ export interface HostProtocolError {
   /** With versionMismatch: what the host speaks, so a client can say so and offer a restart. */
   protocol?: number;
   hostVersion?: string;
+  /** With versionMismatch: the host's pid, so a client of another version can still stop it (SIGTERM). */
+  pid?: number;
 }
 
 export type HostMessage = HostHello | HostResponse | HostEvent | HostProtocolError;

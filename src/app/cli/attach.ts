@@ -4,7 +4,7 @@
 // session keeps running); the command also ends when the session ends or is closed.
 import type { FrameHeader, FrameReader } from '../../protocol/hostFrame';
 import { AnsiPainter } from './ansiPainter';
-import { connectHost } from './hostLauncher';
+import { connectHost } from '../host/hostLauncher';
 import { ExitCode, type CliIo } from './main';
 import { ESCAPE_TIMEOUT_MS, TtyInputDecoder, type TtyEvent } from './ttyInput';
 import type { HostClient } from '../host/hostClient';

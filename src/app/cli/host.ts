@@ -6,7 +6,7 @@ import type { HostSessionInfo } from '../../protocol/hostMessages';
 import type { HostClient } from '../host/hostClient';
 import { shortenHome } from '../../protocol/homePath';
 import { isProcessAlive } from '../host/processes';
-import { connectHost } from './hostLauncher';
+import { connectHost } from '../host/hostLauncher';
 import { ExitCode, type CliIo } from './main';
 
 const HELP = `Usage: termio host <verb> [options]

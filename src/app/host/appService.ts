@@ -140,20 +140,12 @@ export class AppService implements Disposable {
       stalledSince: r.stalledSince,
       windowId: host.store.state.windows.find((w) => w.tabs.includes(r.id))?.id ?? null,
       pid: s.pid,
+      cols: s.cols,
+      rows: s.rows,
       exited: s.exited ? { exitCode: s.exited.exitCode, ...(s.exited.signal ? { signal: s.exited.signal } : {}) } : null,
       tool: host.toolOf(r.id) ?? null,
       progress: host.tracker.progressOf(r.id),
-      status: st
-        ? {
-            state: st.state,
-            since: st.since,
-            channel: st.why.channel,
-            ...(st.why.rule !== undefined ? { rule: st.why.rule } : {}),
-            ...(st.why.event !== undefined ? { event: st.why.event } : {}),
-            at: st.why.at,
-            health: st.health.map((h) => h.message),
-          }
-        : null,
+      status: st ? { state: st.state, since: st.since, why: { ...st.why }, health: st.health.map((h) => ({ ...h })) } : null,
       recovered: this.opts.recovered?.has(r.id) ?? false,
     };
   }

@@ -144,7 +144,7 @@ export class Connection implements AppSubscriber {
     if (hello.data.protocol !== HOST_PROTOCOL_VERSION) {
       this.goodbye('versionMismatch',
         `this host (Termio ${hostVersion}) speaks protocol ${HOST_PROTOCOL_VERSION}; the client (${hello.data.client} ${hello.data.version}) speaks ${hello.data.protocol}`,
-        { protocol: HOST_PROTOCOL_VERSION, hostVersion });
+        { protocol: HOST_PROTOCOL_VERSION, hostVersion, pid: process.pid });
       return;
     }
     this.greeted = true;
@@ -394,7 +394,7 @@ export class Connection implements AppSubscriber {
   }
 
   /** Says why, then ends the connection (framing can not recover, or the handshake failed). */
-  private goodbye(code: HostErrorCode, message: string, extra: { protocol?: number; hostVersion?: string } = {}): void {
+  private goodbye(code: HostErrorCode, message: string, extra: { protocol?: number; hostVersion?: string; pid?: number } = {}): void {
     if (this.ending) return;
     this.log.info('client refused', { code, message });
     this.send({ t: 'error', code, message, ...extra });

@@ -6,8 +6,8 @@
 // notifications notificationRouter.ts's; the host wires them together and owns their lifetime.
 import { homedir } from 'node:os';
 import type { HookDetails } from '../../protocol/hookReport';
-import { hookStatusOf, setLiveStatus, type AgentIntegrationOptions } from './agentIntegration';
-import { movedOrder, pickerOrder } from './agentOrder';
+import { AgentChoices } from './agentChoices';
+import type { AgentIntegrationOptions } from './agentIntegration';
 import type { AgentCatalog, CatalogEntry } from './catalog';
 import type { ControlServer } from './controlServer';
 import type { AgentHookResult } from './hookInstaller';
@@ -74,6 +74,7 @@ export class Host {
   private readonly router: NotificationRouter;
   private readonly launcher: SessionLauncher;
   private readonly reportProblem: HostCore['reportProblem'];
+  private readonly choices: AgentChoices;
   private disposing = false;
 
   /**
@@ -111,6 +112,7 @@ export class Host {
     ({ notes: this.notes, callers: this.callers, reportProblem: this.reportProblem } = core);
     ({ catalog: this.catalog, settings: this.settings, store: this.store, resume: this.resume, hooks: this.hooks } = s);
     this.control = control;
+    this.choices = new AgentChoices(this.catalog, this.settings, () => this.integration());
     this.router = new NotificationRouter({
       policy: core.notifications,
       sink: opts.notificationSink ?? nodeNotifierSink(opts.logger, defaultNotificationIcon(installRoot)),
@@ -170,12 +172,12 @@ export class Host {
 
   /** Whether our hook entries are in an agent's config now (null: it declares no hooks). */
   hookStatus(agentId: string): AgentHookResult | null {
-    return hookStatusOf(agentId, this.catalog.get(agentId)?.manifest, this.integration());
+    return this.choices.hookStatus(agentId);
   }
 
   /** Installs or removes our hook entries for one agent (Settings → Live status, the welcome). */
   setHooks(agentId: string, on: boolean): AgentHookResult | null {
-    return setLiveStatus(agentId, this.catalog.get(agentId)?.manifest, on, this.integration());
+    return this.choices.setHooks(agentId, on);
   }
 
   private integration(): AgentIntegrationOptions {
@@ -185,27 +187,22 @@ export class Host {
 
   /** Every agent in picker order: the user's order from Settings first, then the manifests'. */
   orderedAgents(): CatalogEntry[] {
-    return pickerOrder(this.catalog.list(), this.settings.settings.agents);
+    return this.choices.ordered();
   }
 
   /** Agents the user has not disabled in Settings, in picker order. */
   enabledAgents(): CatalogEntry[] {
-    const prefs = this.settings.settings.agents;
-    return this.orderedAgents().filter((e) => prefs[e.id]?.enabled !== false);
+    return this.choices.enabled();
   }
 
   /** Moves an agent up (-1) or down (+1) in the picker, saving the whole order in one write. */
   moveAgent(id: string, delta: -1 | 1): void {
-    const ids = movedOrder(this.orderedAgents().map((e) => e.id), id, delta);
-    if (!ids) return;
-    const agents = { ...this.settings.settings.agents };
-    ids.forEach((agentId, order) => (agents[agentId] = { ...agents[agentId], order }));
-    this.settings.set(['agents'], agents);
+    this.choices.move(id, delta);
   }
 
   /** The entry to launch for a request: its agent, or the plain Terminal. */
   agent(id: string | null | undefined): CatalogEntry | undefined {
-    return this.catalog.get(id ?? TERMINAL_AGENT_ID);
+    return this.choices.get(id);
   }
 
   agentName(id: string | null | undefined): string {

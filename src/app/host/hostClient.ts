@@ -13,7 +13,7 @@ export const HOST_REQUEST_TIMEOUT_MS = 10_000;
 
 export type HostConnectFailure =
   | { kind: 'notRunning'; message: string }
-  | { kind: 'versionMismatch'; message: string; protocol?: number; hostVersion?: string }
+  | { kind: 'versionMismatch'; message: string; protocol?: number; hostVersion?: string; pid?: number }
   | { kind: 'failed'; message: string };
 
 export type HostReply<M extends HostMethod> = { ok: true; result: HostResults[M] } | { ok: false; error: HostError };
@@ -38,13 +38,15 @@ export class HostClient {
   private eventListener: ((e: HostEvent) => void) | null = null;
   private closeListeners: Array<(why: string) => void> = [];
   private closedWhy: string | null = null;
+  /** The host's last error message: the reason given if it then closes the connection. */
+  private lastRefusal: string | null = null;
   private helloWaiter: ((m: HostMessage | null, why?: string) => void) | null = null;
   hello!: HostHello;
 
   private constructor(private readonly socket: Socket) {
     socket.on('data', (chunk: Buffer) => this.handleData(chunk));
     socket.on('error', (err) => this.finish(`the connection to the host failed: ${err.message}`));
-    socket.on('close', () => this.finish('the host closed the connection'));
+    socket.on('close', () => this.finish(this.lastRefusal ?? 'the host closed the connection'));
   }
 
   /** Connects and shakes hands, or says why not (no host running, another protocol version). */
@@ -72,7 +74,13 @@ export class HostClient {
           }
           client.close();
           if (m?.t === 'error' && m.code === 'versionMismatch') {
-            resolve({ kind: 'versionMismatch', message: m.message, ...(m.protocol !== undefined ? { protocol: m.protocol } : {}), ...(m.hostVersion !== undefined ? { hostVersion: m.hostVersion } : {}) });
+            resolve({
+              kind: 'versionMismatch',
+              message: m.message,
+              ...(m.protocol !== undefined ? { protocol: m.protocol } : {}),
+              ...(m.hostVersion !== undefined ? { hostVersion: m.hostVersion } : {}),
+              ...(m.pid !== undefined ? { pid: m.pid } : {}),
+            });
           } else {
             resolve({ kind: 'failed', message: m?.t === 'error' ? m.message : (why ?? 'the host did not answer the hello') });
           }
@@ -186,8 +194,9 @@ export class HostClient {
       } else if (v?.t === 'event') {
         this.eventListener?.(v);
       } else if (v?.t === 'error') {
-        // The host ends the connection after a protocol error; keep its words as the reason.
-        this.finish(`the host refused: ${v.message}`);
+        // After a framing error the host ends the connection: its words become the reason when
+        // the socket closes. Other errors (input for a view that went away) leave it open.
+        this.lastRefusal = `the host refused: ${v.message}`;
       }
     }
   }

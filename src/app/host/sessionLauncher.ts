@@ -15,8 +15,9 @@ import type { SettingsStore } from './settings';
 import type { StateStore } from './stateStore';
 import type { StatusTracker } from './statusTracker';
 
-/** The bundled manifest for the plain login shell (agents/terminal.json). */
-export const TERMINAL_AGENT_ID = 'terminal';
+import { TERMINAL_AGENT_ID } from './agentIds';
+
+export { TERMINAL_AGENT_ID };
 
 export interface SessionLauncherOptions {
   catalog: AgentCatalog;

@@ -63,6 +63,9 @@ export const SettingsSchema = z.object({
         .max(86_400)
         .default(120)
         .describe('a session working this long with no output and no hook report is flagged stalled'),
+      // Sessions live in the session host, so quitting the window need not end them: keeping
+      // them is what tmux users and the most-asked-for feature of comparable tools expect.
+      onQuit: z.enum(['keep', 'end']).default('keep').describe("when Termio quits: 'keep' sessions running in the host, or 'end' them"),
     })
     .prefault({}),
   welcomeShown: z.boolean().default(false),

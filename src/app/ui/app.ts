@@ -1,4 +1,4 @@
-// The Termio app: starts the host services and composes the parts of the UI — the windows and
+// The Termio app: a client of the session host (remote/remoteHost.ts), and the parts of the UI — the windows and
 // their sessions (sessionWindows.ts), what commands do (sessionActions.ts), the text kept in step
 // with the registry (viewSync.ts), Settings and welcome (settingsPanels.ts), dark or light
 // (appearanceController.ts), the tray and the quit path (quitPath.ts) — and wires the host's
@@ -6,10 +6,13 @@
 import { QApplication, WidgetEventTypes } from '@nodegui/nodegui';
 import { join } from 'node:path';
 import type { QtRuntime } from '../platform';
-import { Host, TERMINAL_AGENT_ID } from '../host/host';
+import { TERMINAL_AGENT_ID } from '../host/agentIds';
+import { FOCUS_SESSION_ENV } from '../host/appLaunch';
 import { createLogger, type Logger } from '../host/log';
-import { chooseNotificationBackend, TrayMessageSink } from '../host/notificationBackend';
+import { chooseNotificationBackend } from '../host/notificationBackend';
 import { termioPaths } from '../host/paths';
+import { askToRestartHost } from './hostSkewDialog';
+import { RemoteHost } from './remote/remoteHost';
 import type { MainWindow } from './mainWindow';
 import type { PickerAgent } from './picker';
 import type { ChromeColors } from './chromeStyle';
@@ -36,12 +39,13 @@ export class TermioApp {
   private readonly appearance: AppearanceController;
   private readonly sync: ViewSync;
   private readonly quitPath: QuitPath;
+  /** The session of the last notification shown through the tray (a click on it focuses the session). */
+  private lastTraySession: string | null = null;
 
   constructor(
     private readonly runtime: QtRuntime,
-    readonly host: Host,
+    readonly host: RemoteHost,
     log: Logger,
-    trayMessages?: TrayMessageSink,
   ) {
     this.log = log;
     this.qApp.setQuitOnLastWindowClosed(false);
@@ -69,14 +73,19 @@ export class TermioApp {
     this.tray = new Tray({
       onShow: () => this.showWindow(),
       onQuit: () => void this.quit('menu'),
+      onQuitEnd: () => void this.quit('menu', 'end'),
       onSelectSession: (id) => this.focusSession(id),
       onNewSession: (agentId) => void this.newSession(agentId, null),
       onSettings: () => this.showSettings(),
-      onMessageClicked: () => trayMessages?.clicked(),
+      onMessageClicked: () => host.notificationClicked(this.lastTraySession),
       log: this.log,
     });
     this.quitPath = new QuitPath(log, {
-      disposeHost: () => host.dispose(),
+      disposeHost: async (mode) => {
+        // Quitting detaches (the sessions keep running in the host) unless asked to end them.
+        if ((mode ?? host.settings.settings.sessions.onQuit) === 'end') await host.endSessions();
+        host.dispose();
+      },
       disposeUi: () => {
         this.sessionWindows.dispose();
         this.tray.dispose();
@@ -84,7 +93,13 @@ export class TermioApp {
       stopRuntime: () => this.runtime.stop(),
     });
     this.sync = new ViewSync({ host, windows: this.sessionWindows, tray: this.tray, log, stopped: () => this.quitPath.quitting });
-    this.appMenu = installAppMenu(appMenuItems(process.platform), { quit: () => void this.quit('app menu') });
+    this.appMenu = installAppMenu(appMenuItems(process.platform), { quit: () => void this.quit('app menu'), quitEnd: () => void this.quit('app menu', 'end') });
+    host.onActivate = () => this.showWindow();
+    host.onNotify = (title, body, session) => {
+      this.lastTraySession = session;
+      this.tray.showMessage(title, body);
+    };
+    host.onHostLost = (why) => this.hostLost(why);
     this.listen();
     this.log.info('app started', { pid: process.pid, runtime: runtime.kind });
   }
@@ -184,25 +199,38 @@ export class TermioApp {
     this.refresh();
   }
 
-  /** Reopens the saved windows with their sessions (or one empty window on first launch). */
-  async restore(): Promise<void> {
-    const saved = this.host.savedWindows();
-    if (saved.length === 0) {
-      this.openWindow('window-1');
-      this.log.info('window shown', { msSinceStart: Math.round(performance.now()) });
-    }
-    for (const id of saved) {
-      this.openWindow(id);
-      if (id === saved[0]) this.log.info('window shown', { msSinceStart: Math.round(performance.now()) });
-      await this.host.restoreWindow(id);
-    }
-    if (saved.length > 0) this.log.info('sessions restored', { sessions: this.host.registry.size, msSinceStart: Math.round(performance.now()) });
+  /**
+   * Shows what the host runs, then asks it to relaunch the saved sessions it does not run: the
+   * windows open at once with the live sessions' screens, and relaunched ones join as they start.
+   */
+  async restore(first: { windows: string[] }): Promise<void> {
+    const saved = first.windows.length > 0 ? first.windows : ['window-1'];
+    for (const id of saved) this.sessionWindows.windowFor(id);
+    for (const r of this.host.registry.list()) this.sessionWindows.handleAdded(r);
+    this.log.info('window shown', { msSinceStart: Math.round(performance.now()), attached: this.host.registry.size });
+    await this.host.subscribe(true, this.notifier);
+    const recovered = this.host.registry.list().filter((r) => r.recovered);
+    this.log.info('sessions restored', { sessions: this.host.registry.size, recovered: recovered.length, msSinceStart: Math.round(performance.now()) });
+    if (recovered.length > 0) this.sessionWindows.active?.showMessage(recoveredText(recovered.length));
     for (const p of this.host.problems) this.sessionWindows.active?.showMessage(p.message);
+    const focus = process.env[FOCUS_SESSION_ENV];
+    if (focus && this.host.registry.get(focus)) this.focusSession(focus);
     this.panels.maybeWelcome();
   }
 
-  quit(reason: string): Promise<void> {
-    return this.quitPath.quit(reason);
+  /** How notifications reach the user: through the tray on macOS in the app bundle, else the host posts them. */
+  notifier: 'tray' | 'host' = 'host';
+
+  /** The host went away under the app (killed, or stopped by another client). */
+  private hostLost(why: string): void {
+    if (this.quitPath.quitting) return;
+    this.log.warn('session host lost', { why });
+    this.sessionWindows.active?.showMessage('The session host stopped. Quit and start Termio again to resume your sessions.');
+  }
+
+  /** `mode`: 'end' ends every session; default: the "when Termio quits" setting (keep, by default). */
+  quit(reason: string, mode?: 'keep' | 'end'): Promise<void> {
+    return this.quitPath.quit(reason, mode);
   }
 }
 
@@ -211,33 +239,45 @@ export type RunResult = { kind: 'running'; app: TermioApp } | { kind: 'alreadyRu
 export async function runTermio(runtime: QtRuntime): Promise<RunResult> {
   const paths = termioPaths();
   const log = createLogger(join(paths.logsDir, 'termio.log'), { stderr: process.env.TERMIO_LOG_STDERR === '1' });
-  let app: TermioApp | null = null;
   const backend = chooseNotificationBackend({ platform: process.platform, execPath: process.execPath, override: process.env.TERMIO_NOTIFIER });
-  // The tray exists only once the app does; notifications come after start-up anyway.
-  const trayMessages = backend === 'tray' ? new TrayMessageSink((title, message) => app?.tray.showMessage(title, message)) : undefined;
   log.info('notifications', { backend });
-  const started = await Host.start({
-    logger: log,
-    ...(trayMessages ? { notificationSink: trayMessages } : {}),
-    onActivate: () => app?.showWindow(),
-    onNotificationClick: (id) => (id ? app?.focusSession(id) : app?.showWindow()),
-  });
+  let started = await RemoteHost.start({ logger: log });
+  if (!started.ok && started.kind === 'versionSkew') {
+    log.warn('session host of another version', { hostVersion: started.hostVersion, pid: started.pid });
+    if (!askToRestartHost(started.hostVersion)) return { kind: 'failed', message: started.message };
+    if (started.pid !== null) await RemoteHost.stopHost(process.env, started.pid);
+    log.info('session host restarted for this version');
+    started = await RemoteHost.start({ logger: log });
+  }
   if (!started.ok) {
-    if (started.alreadyRunning) {
-      log.info('Termio is already running; handing over to it', started.pid !== undefined ? { pid: started.pid } : {});
-      return { kind: 'alreadyRunning', ...(started.pid !== undefined ? { pid: started.pid } : {}) };
-    }
     log.error('cannot start', { message: started.message });
     return { kind: 'failed', message: started.message };
   }
-  app = new TermioApp(runtime, started.host, log, trayMessages);
+  const host = started.host;
+  const notifier = backend === 'tray' ? 'tray' : 'host';
+  const first = await host.subscribe(false, notifier);
+  if ('error' in first) {
+    host.dispose();
+    return { kind: 'failed', message: first.error };
+  }
+  if (first.otherApp) {
+    log.info('Termio is already running; handing over to it');
+    await host.activateOther();
+    host.dispose();
+    return { kind: 'alreadyRunning' };
+  }
+  const app = new TermioApp(runtime, host, log);
+  app.notifier = notifier;
   // Strong reference for the app's lifetime: NodeGUI objects die with their JS wrappers.
   (globalThis as { termio?: TermioApp }).termio = app;
-  const running = app;
-  for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, () => void running.quit(sig));
-  // A failed background promise (a spawn refused after quit began, a watcher that could not
-  // start) is a bug to log, not a reason to take every session down with the app.
+  for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, () => void app.quit(sig));
+  // A failed background promise (a request refused after quit began, a watcher that could not
+  // start) is a bug to log, not a reason to take the window down.
   process.on('unhandledRejection', (err) => log.error('unhandled rejection', { error: err instanceof Error ? (err.stack ?? err.message) : String(err) }));
-  await app.restore();
+  await app.restore(first);
   return { kind: 'running', app };
+}
+
+function recoveredText(n: number): string {
+  return `Termio's session host had stopped unexpectedly. ${n === 1 ? 'Your session was' : `Your ${n} sessions were`} started again and resumed where ${n === 1 ? 'it' : 'they'} could be.`;
 }

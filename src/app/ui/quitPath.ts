@@ -1,14 +1,15 @@
-// The one way out of the app (Quit action, ⌘Q, SIGTERM, SIGINT, SIGHUP): dispose every session
-// and window, then exit, within a bounded time even if a session will not die.
+// The one way out of the app (Quit action, ⌘Q, SIGTERM, SIGINT, SIGHUP): detach from the session
+// host (or end every session, when asked), close every window, then exit, within a bounded time.
 import type { Logger } from '../host/log';
 
-/** If disposing sessions hangs (a pty that will not die), exit anyway after this long; a
- *  SIGTERM must end the app within 2 s, and this leaves headroom for process teardown. */
+/** If ending sessions hangs (a host that does not answer), exit anyway after this long; a SIGTERM
+ *  must end the app within 2 s, and this leaves headroom for process teardown. The host's own
+ *  grace for sessions is 0.8 s. */
 const QUIT_DEADLINE_MS = 1_500;
 
 export interface QuitSteps {
-  /** Disposes the sessions and host services. */
-  disposeHost(): Promise<void>;
+  /** Detaches from the session host, or ends every session first ('end'). */
+  disposeHost(mode: 'keep' | 'end' | undefined): Promise<void>;
   /** Closes the windows and the tray. */
   disposeUi(): void;
   /** Stops the Qt event loop. */
@@ -28,16 +29,16 @@ export class QuitPath {
     return this.started;
   }
 
-  async quit(reason: string): Promise<void> {
+  async quit(reason: string, mode?: 'keep' | 'end'): Promise<void> {
     if (this.started) return;
     this.started = true;
-    this.log.info('quitting', { reason });
+    this.log.info('quitting', { reason, ...(mode ? { mode } : {}) });
     const deadline = setTimeout(() => {
       this.log.warn('quit deadline passed; exiting anyway');
       process.exit(0);
     }, QUIT_DEADLINE_MS);
     try {
-      await this.steps.disposeHost();
+      await this.steps.disposeHost(mode);
       this.steps.disposeUi();
     } catch (err) {
       this.log.error('error while quitting', { error: String(err) });

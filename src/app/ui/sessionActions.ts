@@ -1,9 +1,9 @@
 // What the user's commands do to sessions: start one (from the picker, the tray or "new like
 // this"), close one (asking first when it started others), cycle, jump to, rename and resume.
 import { homedir } from 'node:os';
-import type { Host } from '../host/host';
+import type { RemoteHost as Host } from './remote/remoteHost';
 import type { Logger } from '../host/log';
-import type { SessionRecord } from '../host/sessionRegistry';
+import type { AppSessionRecord as SessionRecord } from './remote/remoteRegistry';
 import type { MainWindow } from './mainWindow';
 import { closePrompt, jumpItems, jumpTitle, renameTitle } from './presenters/sessionPrompts';
 import type { SessionWindows, WindowAction } from './sessionWindows';
@@ -29,7 +29,7 @@ export class SessionActions {
     const windows = this.opts.windows;
     const win = windows.active ?? windows.showWindow();
     const folder = cwd ?? windows.currentFolder(win);
-    const r = await this.host.registry.spawn({ ...(agentId ? { agent: agentId } : {}), cwd: folder, bypass });
+    const r = await this.host.launch(agentId, folder, bypass, win.id);
     if (!r.ok) {
       this.opts.log.warn('spawn failed', { agentId, cwd: folder, message: r.message });
       win.showMessage(r.message);

@@ -3,8 +3,9 @@
 // terminal's own background so the margin reads as part of the terminal.
 import { Direction, QBoxLayout, QDragEnterEvent, QDropEvent, QWidget, WidgetEventTypes } from '@nodegui/nodegui';
 import { droppedPaths } from '../host/shellQuote';
-import type { Session } from '../../terminal';
-import { cssHex, darkTheme, lightTheme, type Theme } from '../../terminal';
+import type { Theme } from '../../terminal';
+import { cssHex, darkTheme, lightTheme } from '../../terminal/theme';
+import type { TerminalSource } from './terminal/terminalSource';
 import type { Settings } from '../host/settings';
 import type { Appearance } from './chromeStyle';
 import type { SessionPage } from './mainWindow';
@@ -31,7 +32,7 @@ export interface TerminalSessionPage extends SessionPage {
 }
 
 /** `appearance` is the one the app decided (the theme setting, or the system's for 'system'). */
-export function createSessionPage(session: Session, settings: Settings, callbacks?: SessionPageCallbacks, appearance?: Appearance): TerminalSessionPage {
+export function createSessionPage(session: TerminalSource, settings: Settings, callbacks?: SessionPageCallbacks, appearance?: Appearance): TerminalSessionPage {
   const t = settings.terminal;
   const theme = terminalTheme(appearance ?? (t.theme === 'light' ? 'light' : 'dark'));
   const terminal = new TerminalView(session, {

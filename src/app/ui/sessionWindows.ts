@@ -2,9 +2,9 @@
 // active window (whose session the user is looking at), focusing a session, and adding or
 // removing a session's terminal page as the registry reports it.
 import { homedir } from 'node:os';
-import type { Host } from '../host/host';
+import type { RemoteHost as Host } from './remote/remoteHost';
 import type { Logger } from '../host/log';
-import type { SessionRecord } from '../host/sessionRegistry';
+import type { AppSessionRecord as SessionRecord } from './remote/remoteRegistry';
 import { shellQuote } from '../host/shellQuote';
 import type { Settings } from '../host/settings';
 import type { Appearance } from './appearance';
@@ -86,6 +86,11 @@ export class SessionWindows {
     return win;
   }
 
+  /** The open window with this id, opened if need be (a saved window, or one a session belongs to). */
+  windowFor(windowId: string): MainWindow {
+    return [...this.windows].find((w) => w.id === windowId) ?? this.openWindow(windowId);
+  }
+
   private setActive(win: MainWindow): void {
     this.active = win;
     this.opts.host.activeWindowId = win.id;
@@ -126,9 +131,10 @@ export class SessionWindows {
     return all.filter((r) => this.sessionWindow.get(r.id) === win);
   }
 
-  /** A new session: its terminal page goes into the active window (opened if need be). */
+  /** A session the host runs: its terminal page goes into its own window, else the active one. */
   handleAdded(r: SessionRecord): void {
-    const win = this.active ?? this.showWindow();
+    if (this.views.has(r.id)) return;
+    const win = r.windowId ? this.windowFor(r.windowId) : (this.active ?? this.showWindow());
     this.sessionWindow.set(r.id, win);
     const view = createSessionPage(
       r.session,

@@ -2,7 +2,7 @@
 // app runs (NodeGUI objects die with their wrappers), restyled with the app, refreshed when the
 // catalog or settings change.
 import { homedir } from 'node:os';
-import type { Host } from '../host/host';
+import type { RemoteHost as Host } from './remote/remoteHost';
 import type { Logger } from '../host/log';
 import type { ChromeColors } from './chromeStyle';
 import type { MainWindow } from './mainWindow';

@@ -30,6 +30,8 @@ export type { TrayAgent, TrayItem } from './presenters/trayText';
 export interface TrayOptions {
   onShow(): void;
   onQuit(): void;
+  /** Quit and end every session. */
+  onQuitEnd(): void;
   onSelectSession(id: string): void;
   onNewSession(agentId: string | null): void;
   onSettings(): void;
@@ -221,6 +223,7 @@ export class Tray {
     this.action(this.menu, m.settings, () => this.opts.onSettings());
     this.menu.addSeparator();
     this.action(this.menu, m.quit, () => this.opts.onQuit());
+    this.action(this.menu, m.quitEnd, () => this.opts.onQuitEnd());
     this.lastMenuBuildMs = performance.now() - t0;
   }
 

@@ -1,9 +1,10 @@
 // Keeps what the user reads in step with the session registry: every window's sidebar and why
 // strip, and the tray, brought up to date once per burst of registry events (one microtask).
 import { homedir } from 'node:os';
-import { TERMINAL_AGENT_ID, type Host } from '../host/host';
+import { TERMINAL_AGENT_ID } from '../host/agentIds';
+import type { RemoteHost as Host } from './remote/remoteHost';
 import type { Logger } from '../host/log';
-import type { SessionRecord } from '../host/sessionRegistry';
+import type { AppSessionRecord as SessionRecord } from './remote/remoteRegistry';
 import { buildSidebar, type SessionSummary } from '../host/sidebarModel';
 import { trayAgents, trayItems } from './presenters/trayText';
 import { whyText } from './presenters/whyText';

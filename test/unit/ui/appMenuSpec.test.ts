@@ -5,7 +5,10 @@ import { appMenuItems, QtMenuRole } from '../../../src/app/ui/appMenuSpec';
 
 describe('appMenuItems', () => {
   it('on macOS, Quit Termio takes the Quit role and ⌘Q (Qt’s Ctrl) and runs Termio’s quit', () => {
-    expect(appMenuItems('darwin')).toEqual([{ text: 'Quit Termio', role: 6, shortcut: 'Ctrl+Q', command: 'quit' }]);
+    expect(appMenuItems('darwin')).toEqual([
+      { text: 'Quit Termio', role: 6, shortcut: 'Ctrl+Q', command: 'quit' },
+      { text: 'Quit and End All Sessions', role: 2, shortcut: 'Ctrl+Alt+Q', command: 'quitEnd' },
+    ]);
     expect(QtMenuRole.QuitRole).toBe(6);
   });
 

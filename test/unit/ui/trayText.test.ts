@@ -38,7 +38,7 @@ describe('tray text', () => {
       { agentId: null, text: 'Terminal', enabled: true },
       { agentId: 'codex', text: 'Codex (not installed)', enabled: false },
     ]);
-    expect([m.newSession.title, m.show, m.settings, m.quit]).toEqual(['New Session', 'Show Termio', 'Settings…', 'Quit Termio']);
+    expect([m.newSession.title, m.show, m.settings, m.quit, m.quitEnd]).toEqual(['New Session', 'Show Termio', 'Settings…', 'Quit Termio', 'Quit and End All Sessions']);
   });
 
   it('says when there are no sessions, and keys a menu by what it shows', () => {

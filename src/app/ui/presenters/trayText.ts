@@ -89,6 +89,8 @@ export interface TrayMenu {
   show: string;
   settings: string;
   quit: string;
+  /** Quit that also ends every session (Quit alone leaves them running in the session host). */
+  quitEnd: string;
   /** Equal for two menus that would look the same: the tray skips rebuilding on an equal key. */
   key: string;
 }
@@ -109,6 +111,7 @@ export function trayMenu(items: TrayItem[], agents: TrayAgent[], now: number): T
     show: 'Show Termio',
     settings: 'Settings…',
     quit: 'Quit Termio',
+    quitEnd: 'Quit and End All Sessions',
     key,
   };
 }

@@ -3,7 +3,8 @@
 // next newer one, Esc closes); the view does the searching, scrolling and highlighting.
 import { Key, QKeyEvent, QLabel, QLineEdit, QWidget, WidgetEventTypes } from '@nodegui/nodegui';
 import type { Disposable } from '../../../protocol/events';
-import { cssHex, type FindDirection, type Theme } from '../../../terminal';
+import type { FindDirection, Theme } from '../../../terminal';
+import { cssHex } from '../../../terminal/theme';
 import { blend } from './cellColors';
 import { QtMod } from './keyMapping';
 

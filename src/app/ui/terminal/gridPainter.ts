@@ -1,7 +1,8 @@
 // Turns render-model rows into the native painter's drawing operations (gridOps.ts): colours
 // from cellColors.ts, neighbouring backgrounds merged, box drawing as geometry, text as
 // runs on the cell grid (x = col × the font's fractional advance; cell edges are whole pixels).
-import { wcwidth, type CursorState, type Frame, type Run, type Theme } from '../../../terminal';
+import type { CursorState, Frame, Run, Theme } from '../../../terminal';
+import { wcwidth } from '../../../terminal/unicodeWidth';
 import { boxShapes, isBoxChar, type BoxShape } from './boxDrawing';
 import { blend, matchBackground, runColors, type RunColors } from './cellColors';
 import type { CellFonts } from './cellFonts';

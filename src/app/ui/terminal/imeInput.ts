@@ -2,7 +2,7 @@
 // text being composed is shown at the cursor, and the input method learns where the cursor is
 // so its candidate window opens next to it.
 import type { QInputMethodEvent, QInputMethodQueryEvent, QRect, QWidget } from '@nodegui/nodegui';
-import type { Session } from '../../../terminal';
+import type { TerminalSource } from './terminalSource';
 
 /** Qt::InputMethodQuery ImCursorRectangle: the query for the cursor's rectangle. */
 const IM_CURSOR_RECTANGLE = 0x2;
@@ -17,7 +17,7 @@ export class ImeInput {
    */
   constructor(
     private readonly widget: QWidget,
-    private readonly session: Session,
+    private readonly session: TerminalSource,
     private readonly cursorRect: () => QRect,
     private readonly onPreeditChange: () => void,
   ) {}
@@ -25,7 +25,7 @@ export class ImeInput {
   handleInputMethod(e: QInputMethodEvent): void {
     const commit = e.commitString();
     const preedit = e.preeditString();
-    if (commit) this.session.write(commit);
+    if (commit) this.session.sendText(commit);
     if (preedit !== this.preedit) {
       this.preedit = preedit;
       this.onPreeditChange();

@@ -4,7 +4,8 @@
 // the X11 selection (middle button) or scroll the scrollback.
 import { performance } from 'node:perf_hooks';
 import { QApplication, QClipboardMode, type QMouseEvent, type QWheelEvent, type QWidget } from '@nodegui/nodegui';
-import type { MouseButton, Session } from '../../../terminal';
+import type { MouseButton } from '../../../terminal';
+import type { TerminalSource } from './terminalSource';
 import { QtMod } from './keyMapping';
 import { ClickCounter, WheelNotches, heldButton, mouseMods, qtButton } from './pointerInput';
 import { linkAt } from './terminalLinks';
@@ -32,7 +33,7 @@ export class PointerGestures {
   private lastMouseCell = { col: -1, row: -1 };
 
   constructor(
-    private readonly session: Session,
+    private readonly session: TerminalSource,
     private readonly view: PointerView,
   ) {}
 
@@ -45,7 +46,7 @@ export class PointerGestures {
     // Qt reports Cmd as Control on macOS, so this is Cmd-click there and Ctrl-click elsewhere.
     const linkModifier = (mods & QtMod.control) !== 0;
     if (button === 'left' && linkModifier) {
-      const url = linkAt(this.session.renderModel.frame.lines[row], col);
+      const url = linkAt(this.session.frame?.lines[row], col);
       if (url) {
         this.view.openLink(url);
         return;
@@ -68,9 +69,7 @@ export class PointerGestures {
     if (col === this.lastMouseCell.col && row === this.lastMouseCell.row) return;
     this.lastMouseCell = { col, row };
     if (this.selecting) {
-      const model = this.session.renderModel;
-      model.extendSelection(model.viewportToBuffer(col, row));
-      this.session.requestRender();
+      this.session.extendSelection(col, row);
       return;
     }
     if (this.reportsMouse(mods)) {
@@ -83,9 +82,12 @@ export class PointerGestures {
     this.buttonsDown &= ~e.button();
     if (this.selecting) {
       this.selecting = false;
-      const text = this.session.renderModel.hasSelection ? this.session.renderModel.selectionText() : '';
       // X11 convention: a selection is immediately available to middle-click paste.
-      if (text && !isMac) QApplication.clipboard()?.setText(text, QClipboardMode.Selection);
+      if (!isMac) {
+        void this.session.selectionText().then((text) => {
+          if (text) QApplication.clipboard()?.setText(text, QClipboardMode.Selection);
+        });
+      }
       return;
     }
     if (this.reportsMouse(mods)) {
@@ -116,7 +118,7 @@ export class PointerGestures {
 
   /** Whether mouse events go to the application (Shift forces local selection). */
   private reportsMouse(modifiers: number): boolean {
-    return this.session.inputModes.mouseTracking !== 'none' && (modifiers & QtMod.shift) === 0;
+    return this.session.mouseTracking !== 'none' && (modifiers & QtMod.shift) === 0;
   }
 
   /** The event's position in device pixels, for SGR-pixels reports. */
@@ -129,19 +131,9 @@ export class PointerGestures {
    *  extends the selection on Shift-click. */
   private startSelection(col: number, row: number, shift: boolean): void {
     const count = this.clicks.click(col, row, performance.now());
-    const model = this.session.renderModel;
-    const p = model.viewportToBuffer(col, row);
     const mode = count === 3 ? 'line' : count === 2 ? 'word' : 'char';
-    if (mode === 'char' && shift && model.hasSelection) {
-      const range = model.selectionRange()!;
-      model.setSelection(range.start, p, 'char');
-    } else if (mode === 'char') {
-      model.clearSelection();
-      model.setSelection(p, p, 'char');
-    } else {
-      model.setSelection(p, p, mode);
-    }
+    if (mode === 'char' && shift && this.session.hasSelection) this.session.extendSelectionFromStart(col, row);
+    else this.session.startSelection(col, row, mode);
     this.selecting = true;
-    this.session.requestRender();
   }
 }

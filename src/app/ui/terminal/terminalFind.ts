@@ -3,7 +3,8 @@
 // tells the view which cells to highlight.
 import type { QWidget } from '@nodegui/nodegui';
 import type { Disposable } from '../../../protocol/events';
-import type { BufferRange, Session, Theme } from '../../../terminal';
+import type { BufferRange, Theme } from '../../../terminal';
+import type { TerminalSource } from './terminalSource';
 import { FindBar } from './findBar';
 import { nextCurrentMatch, revealTop, visibleHighlights, type FindStep } from './findMatches';
 import type { Highlight } from './gridPainter';
@@ -18,11 +19,13 @@ export class TerminalFind implements Disposable {
   private current = -1;
   private refreshTimer: NodeJS.Timeout | null = null;
   private disposed = false;
+  /** Searches asked for so far: an answer to an older one is dropped. */
+  private searches = 0;
 
   /** `onChange` runs when the highlights change, to repaint every row. */
   constructor(
     private readonly widget: QWidget,
-    private readonly session: Session,
+    private readonly session: TerminalSource,
     private theme: Theme,
     private readonly onChange: () => void,
   ) {}
@@ -86,9 +89,17 @@ export class TerminalFind implements Disposable {
    *  a refresh, scrolls to show it. */
   private search(step: FindStep): void {
     const query = this.bar?.query ?? '';
+    const asked = ++this.searches;
+    void this.session.find(query).then((matches) => {
+      // Only the newest search's answer counts (typing fires one per key).
+      if (asked === this.searches && !this.disposed) this.showMatches(matches, step);
+    });
+  }
+
+  private showMatches(matches: BufferRange[], step: FindStep): void {
     const view = this.session.viewport;
     const previous = this.matches[this.current]?.start ?? null;
-    this.matches = this.session.find(query);
+    this.matches = matches;
     const bottom = { x: this.session.cols, y: view.top + this.session.rows - 1 };
     this.current = nextCurrentMatch(this.matches, previous, this.current, step, bottom);
     const m = step === 'refresh' ? undefined : this.matches[this.current];

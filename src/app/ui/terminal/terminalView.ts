@@ -1,4 +1,4 @@
-// The terminal view: a widget that shows one Session. It composes the parts that each do one job
+// The terminal view: a widget that shows one session (a TerminalSource: frames from the host). It composes the parts that each do one job
 // (frame pacing, cursor blink, find, mouse gestures, IME, shortcuts) and does the painting: at
 // most once per frame the rows that changed are painted straight into the widget through the
 // native grid painter (its backing store keeps the rest).
@@ -19,7 +19,9 @@ import {
   WidgetEventTypes,
 } from '@nodegui/nodegui';
 import { Emitter, type Disposable, type Event } from '../../../protocol/events';
-import { darkTheme, type BufferRange, type Frame, type Session, type Theme } from '../../../terminal';
+import type { BufferRange, Frame, Theme } from '../../../terminal';
+import { darkTheme } from '../../../terminal/theme';
+import type { TerminalSource } from './terminalSource';
 import { GridOps } from './gridOps';
 import { makeCellFonts, type CellFonts } from './cellFonts';
 import { CursorBlink } from './cursorBlink';
@@ -97,7 +99,7 @@ export class TerminalView implements Disposable {
   private focused = false;
   private disposed = false;
 
-  constructor(private readonly session: Session, options: TerminalViewOptions = {}) {
+  constructor(private readonly session: TerminalSource, options: TerminalViewOptions = {}) {
     this.theme = options.theme ?? darkTheme;
     const fontFamily = options.fontFamily ?? DEFAULT_FONT_FAMILY;
     const fontSize = options.fontSize ?? DEFAULT_FONT_SIZE;
@@ -152,11 +154,12 @@ export class TerminalView implements Disposable {
     return { width: this.fonts.cellW, height: this.fonts.cellH };
   }
 
-  /** Copies the selection to the clipboard; false when nothing is selected. */
+  /** Copies the selection to the clipboard (once the host sent its text); false when nothing is selected. */
   copySelection(): boolean {
-    const text = this.session.renderModel.selectionText();
-    if (!text) return false;
-    QApplication.clipboard()?.setText(text, QClipboardMode.Clipboard);
+    if (!this.session.hasSelection) return false;
+    void this.session.selectionText().then((text) => {
+      if (text && !this.disposed) QApplication.clipboard()?.setText(text, QClipboardMode.Clipboard);
+    });
     return true;
   }
 
@@ -184,7 +187,8 @@ export class TerminalView implements Disposable {
   fitTo(width: number, height: number): void {
     const cols = Math.max(2, Math.floor(width / this.fonts.cellW));
     const rows = Math.max(1, Math.floor(height / this.fonts.cellH));
-    if (cols !== this.session.cols || rows !== this.session.rows) this.session.resize(cols, rows);
+    // The source keeps the last size asked for: the session itself may be at another client's size.
+    this.session.resize(cols, rows);
   }
 
   /** Frees the view's timers and listeners. The session stays alive (its owner disposes it). */
@@ -239,7 +243,7 @@ export class TerminalView implements Disposable {
   /** The model changed size or fonts: rebuild it and repaint every row. */
   private invalidate(): void {
     this.fullRedraw = true;
-    this.session.renderModel.invalidate();
+    this.session.invalidate();
     this.pacer.schedule();
   }
 
@@ -258,7 +262,7 @@ export class TerminalView implements Disposable {
 
   private paintFrame(start: number): void {
     if (this.widget.width() <= 0 || this.widget.height() <= 0) return;
-    const { frame, dirtyRows } = this.session.renderModel.update();
+    const { frame, dirtyRows } = this.session.update();
     this.lastFrame = frame;
     const modelMs = performance.now() - start;
     this.blink.update(frame.cursor, this.focused);
@@ -345,14 +349,10 @@ export class TerminalView implements Disposable {
       this.widget.setEventProcessed(true);
       return;
     }
-    if (this.session.sendKey(input)) {
-      // Keep Qt from using Tab for focus changes and the like.
-      this.widget.setEventProcessed(true);
-      if (this.session.renderModel.hasSelection) {
-        this.session.renderModel.clearSelection();
-        this.session.requestRender();
-      }
-    }
+    this.session.sendKey(input);
+    // Keep Qt from using Tab for focus changes and the like.
+    this.widget.setEventProcessed(true);
+    if (this.session.hasSelection) this.session.clearSelection();
   }
 
   /** Runs a shortcut; false lets the key through to the session (on macOS, Cmd+C with nothing
@@ -372,10 +372,10 @@ export class TerminalView implements Disposable {
         this.session.scrollLines((shortcut === 'pageUp' ? -1 : 1) * Math.max(1, this.session.rows - 1));
         return true;
       case 'scrollToTop':
-        this.session.scrollLines(-this.session.viewport.length);
+        this.session.scrollTo('top');
         return true;
       case 'scrollToBottom':
-        this.session.scrollToBottom();
+        this.session.scrollTo('bottom');
         return true;
     }
   }

@@ -4,9 +4,9 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { HOST_SOCKET_FILE } from '../../protocol/hostFraming';
-import { HostClient, type HostConnectFailure } from '../host/hostClient';
-import { installPath, packageVersion } from '../host/install';
-import { termioPaths } from '../host/paths';
+import { HostClient, type HostConnectFailure } from './hostClient';
+import { installPath, packageVersion } from './install';
+import { termioPaths } from './paths';
 
 /** A host is listening within a few hundred ms of its start; 10 s covers a loaded machine. */
 export const HOST_START_TIMEOUT_MS = 10_000;

@@ -1,0 +1,24 @@
+// Asked at start when the session host runs another version of Termio (the app was updated while
+// sessions kept running): restarting the host ends every session and resumes each one exactly
+// (agents come back to their conversation, shells restart in their folder).
+import { ButtonRole, QMessageBox, QPushButton } from '@nodegui/nodegui';
+import { packageVersion } from '../host/install';
+
+/** True: restart the host now. Blocks until the user answers (the app has no window yet). */
+export function askToRestartHost(hostVersion: string): boolean {
+  const box = new QMessageBox();
+  box.setWindowTitle('Termio');
+  box.setText(`The session host runs Termio ${hostVersion}; this is Termio ${packageVersion()}.`);
+  box.setInformativeText('Restart the host to use this version? Every session is ended and resumed: agents come back to their conversation, terminals restart in their folder.');
+  const restart = new QPushButton();
+  restart.setText('Restart Host');
+  const quit = new QPushButton();
+  quit.setText('Quit');
+  box.addButton(restart, ButtonRole.AcceptRole);
+  box.addButton(quit, ButtonRole.RejectRole);
+  box.setDefaultButton(restart);
+  let chosen = false;
+  restart.addEventListener('clicked', () => (chosen = true));
+  box.exec();
+  return chosen;
+}

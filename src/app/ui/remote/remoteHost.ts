@@ -1,0 +1,266 @@
+// The app's connection to the session host, and everything the windows, tray and Settings ask of
+// it: the sessions (a RemoteRegistry kept current by the host's events), starting, resuming and
+// renaming them, which one the user looks at. Settings and the agent catalog are read from their
+// files here as in the host (both watch them, so an edit in Settings reaches the host too).
+// Quitting detaches: the sessions stay in the host; `endSessions` asks the host to end them.
+import { homedir } from 'node:os';
+import type { AppSnapshot } from '../../../protocol/hostAppMessages';
+import { AgentChoices } from '../../host/agentChoices';
+import { AgentCatalog, type CatalogEntry } from '../../host/catalog';
+import type { AgentHookResult } from '../../host/hookInstaller';
+import { HostClient, type HostConnectFailure } from '../../host/hostClient';
+import { connectHost } from '../../host/hostLauncher';
+import { packageVersion } from '../../host/install';
+import type { Logger } from '../../host/log';
+import { termioPaths, type TermioPaths } from '../../host/paths';
+import { isProcessAlive } from '../../host/processes';
+import { SettingsStore } from '../../host/settings';
+import { RemoteRegistry, type AppSessionRecord } from './remoteRegistry';
+
+export type { AppSessionRecord };
+
+/** A problem the app shows the user (a corrupt state file, a broken settings field, ...). */
+export interface HostProblem {
+  source: string;
+  message: string;
+}
+
+/** How long a host asked to stop may take to end its sessions and go: its own grace is 0.8 s. */
+const HOST_STOP_WAIT_MS = 5_000;
+
+export type RemoteHostStart =
+  | { ok: true; host: RemoteHost }
+  /** The host runs another version of Termio: the app offers to restart it. */
+  | { ok: false; kind: 'versionSkew'; hostVersion: string; pid: number | null; message: string }
+  | { ok: false; kind: 'failed'; message: string };
+
+export interface RemoteHostOptions {
+  logger: Logger;
+  env?: NodeJS.ProcessEnv;
+}
+
+export class RemoteHost {
+  readonly paths: TermioPaths;
+  readonly registry: RemoteRegistry;
+  readonly settings: SettingsStore;
+  readonly catalog: AgentCatalog;
+  readonly problems: HostProblem[] = [];
+  private readonly choices: AgentChoices;
+  private windowOrder: string[] = [];
+  private looking: { session: string | null; windowId: string | null } = { session: null, windowId: null };
+  private lost = false;
+  /** The host answered app events to this app (set by the UI). */
+  onActivate: () => void = () => undefined;
+  onNotify: (title: string, body: string, session: string | null) => void = () => undefined;
+  onHostLost: (why: string) => void = () => undefined;
+
+  /** Connects to the host (starting one if none runs) and reads the settings and agents. */
+  static async start(opts: RemoteHostOptions): Promise<RemoteHostStart> {
+    const env = opts.env ?? process.env;
+    const c = await connectHost(env, { client: 'termio-app', start: true });
+    if (!(c instanceof HostClient)) return skewOrFailure(c);
+    if (c.hello.hostVersion !== packageVersion()) {
+      const hostVersion = c.hello.hostVersion;
+      const pid = c.hello.pid;
+      c.close();
+      return { ok: false, kind: 'versionSkew', hostVersion, pid, message: `the session host runs Termio ${hostVersion}; this app is ${packageVersion()}` };
+    }
+    const paths = termioPaths(env);
+    const settings = new SettingsStore(paths.settingsFile, env.HOME ?? homedir());
+    settings.watch();
+    const catalog = await AgentCatalog.create({ ...(opts.env ? { env: opts.env } : {}), logger: opts.logger });
+    return { ok: true, host: new RemoteHost(opts, c, paths, settings, catalog) };
+  }
+
+  /** Stops a host (any version: by signal) and waits until its socket is gone, so a new one can start. */
+  static async stopHost(env: NodeJS.ProcessEnv, pid: number): Promise<boolean> {
+    try {
+      process.kill(pid, 'SIGTERM');
+    } catch {
+      // Already gone.
+    }
+    const deadline = Date.now() + HOST_STOP_WAIT_MS;
+    while (isProcessAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    return !isProcessAlive(pid);
+  }
+
+  private constructor(
+    private readonly opts: RemoteHostOptions,
+    readonly client: HostClient,
+    paths: TermioPaths,
+    settings: SettingsStore,
+    catalog: AgentCatalog,
+  ) {
+    this.paths = paths;
+    this.settings = settings;
+    this.catalog = catalog;
+    this.registry = new RemoteRegistry(client, (msg, data) => opts.logger.warn(msg, data));
+    const home = (opts.env ?? process.env).HOME ?? homedir();
+    this.choices = new AgentChoices(catalog, settings, () => ({
+      paths,
+      home,
+      logger: opts.logger,
+      reportProblem: (message) => this.problems.push({ source: 'hooks', message }),
+    }));
+    client.onEvent((e) => {
+      switch (e.event) {
+        case 'session':
+          this.registry.apply(e.session);
+          return;
+        case 'sessionRemoved':
+          this.registry.remove(e.id);
+          return;
+        case 'focus':
+          this.registry.requestFocus(e.id);
+          return;
+        case 'activate':
+          this.onActivate();
+          return;
+        case 'bell':
+          this.registry.bell(e.id);
+          return;
+        case 'notify':
+          this.onNotify(e.title, e.body, e.session);
+          return;
+        case 'detached':
+        case 'input':
+          return;
+      }
+    });
+    client.onClose((why) => {
+      if (this.lost) return;
+      this.lost = true;
+      opts.logger.warn('lost the session host', { why });
+      this.onHostLost(why);
+    });
+  }
+
+  /** Starts the event stream; `restore` relaunches the saved sessions the host does not run. */
+  async subscribe(restore: boolean, notifier: 'tray' | 'host'): Promise<AppSnapshot | { error: string }> {
+    const r = await this.client.request('app.subscribe', { restore, notifier }, 120_000);
+    if (!r.ok) return { error: r.error.message };
+    this.windowOrder = r.result.windows;
+    for (const p of r.result.problems) this.problems.push(p);
+    if (!r.result.otherApp) for (const s of r.result.sessions) this.registry.apply(s);
+    return r.result;
+  }
+
+  /** Asks the app already attached to come forward (a second launch). */
+  async activateOther(): Promise<void> {
+    await this.client.request('app.activate', {});
+  }
+
+  savedWindows(): string[] {
+    return this.windowOrder;
+  }
+
+  // ---- agents -------------------------------------------------------------------------------
+
+  hookStatus(agentId: string): AgentHookResult | null {
+    return this.choices.hookStatus(agentId);
+  }
+
+  setHooks(agentId: string, on: boolean): AgentHookResult | null {
+    return this.choices.setHooks(agentId, on);
+  }
+
+  orderedAgents(): CatalogEntry[] {
+    return this.choices.ordered();
+  }
+
+  enabledAgents(): CatalogEntry[] {
+    return this.choices.enabled();
+  }
+
+  moveAgent(id: string, delta: -1 | 1): void {
+    this.choices.move(id, delta);
+  }
+
+  agent(id: string | null | undefined): CatalogEntry | undefined {
+    return this.choices.get(id);
+  }
+
+  agentName(id: string | null | undefined): string {
+    return this.choices.name(id);
+  }
+
+  // ---- sessions -----------------------------------------------------------------------------
+
+  /** The window new sessions go to (the UI sets it as the user moves between windows). */
+  set activeWindowId(id: string) {
+    if (this.looking.windowId === id) return;
+    this.looking = { ...this.looking, windowId: id };
+    this.sendLooking();
+  }
+
+  /** Which session the user is looking at (selected in the focused window), for notifications and done → idle. */
+  setLookingAt(id: string | null): void {
+    if (this.looking.session === id) return;
+    this.looking = { ...this.looking, session: id };
+    this.sendLooking();
+  }
+
+  private sendLooking(): void {
+    if (!this.client.closed) void this.client.request('app.looking', this.looking);
+  }
+
+  /** Starts a session in a window; its record arrives as an event (and in the answer). */
+  async launch(agentId: string | null, cwd: string, bypass: boolean, windowId: string): Promise<{ ok: true; record: AppSessionRecord } | { ok: false; message: string }> {
+    const r = await this.client.request('app.launch', { agentId, cwd, bypass, windowId }, 60_000);
+    if (!r.ok) return { ok: false, message: r.error.message };
+    this.registry.apply(r.result.session);
+    return { ok: true, record: this.registry.get(r.result.session.id)! };
+  }
+
+  async relaunch(id: string): Promise<boolean> {
+    const r = await this.client.request('app.relaunch', { session: id }, 60_000);
+    return r.ok && r.result.relaunched;
+  }
+
+  rename(id: string, title: string): void {
+    void this.client.request('app.rename', { session: id, title });
+  }
+
+  /** What the why strip and sidebar read of a session's status (as the host's tracker decided it). */
+  readonly tracker = {
+    status: (id: string) => this.registry.get(id)?.status ?? undefined,
+    progressOf: (id: string) => this.registry.get(id)?.progress ?? null,
+    onProgress: (listener: (p: { sessionId: string; progress: number | null }) => void) => this.registry.onProgress(listener),
+  };
+
+  /** The tool the session's latest hook report named ("Bash"), if any. */
+  toolOf(id: string): string | undefined {
+    return this.registry.get(id)?.tool ?? undefined;
+  }
+
+  /** A notification the app showed was clicked. */
+  notificationClicked(session: string | null): void {
+    void this.client.request('app.notificationClicked', { session });
+  }
+
+  /** Ends every session (their tabs stay saved for exact resume) and stops the host. */
+  async endSessions(): Promise<void> {
+    if (this.client.closed) return;
+    const pid = this.client.hello.pid;
+    await this.client.request('host.stop', {});
+    const deadline = Date.now() + HOST_STOP_WAIT_MS;
+    while (isProcessAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  }
+
+  /** Detaches: the sessions keep running in the host. */
+  dispose(): void {
+    this.lost = true;
+    this.registry.dispose();
+    this.client.close();
+    this.settings.dispose();
+    void this.catalog.dispose();
+    this.opts.logger.info('detached from the session host');
+  }
+}
+
+function skewOrFailure(c: HostConnectFailure): RemoteHostStart {
+  if (c.kind === 'versionMismatch') {
+    return { ok: false, kind: 'versionSkew', hostVersion: c.hostVersion ?? 'unknown', pid: c.pid ?? null, message: c.message };
+  }
+  return { ok: false, kind: 'failed', message: c.message };
+}
