@@ -173,6 +173,24 @@ function checkRows(b: Uint8Array, dv: DataView, p: number, count: number, cols: 
   return p;
 }
 
+/** The scroll offset and the selection spans after a frame's title. */
+function readScrollAndSelection(body: Uint8Array, dv: DataView, at: number, cols: number, rows: number) {
+  let p = at;
+  if (p + 4 + 2 > body.length) throw new Malformed('the scroll offset runs past the end');
+  const scrollOffset = dv.getUint32(p);
+  const spans = dv.getUint16(p + 4);
+  p += 6;
+  if (spans > rows) throw new Malformed(`${spans} selection spans in a frame of ${rows} rows`);
+  if (p + spans * 6 + 2 > body.length) throw new Malformed(`the ${spans} selection spans run past the end`);
+  const selection: Array<{ row: number; start: number; end: number }> = [];
+  for (let i = 0; i < spans; i++, p += 6) {
+    const span = { row: dv.getUint16(p), start: dv.getUint16(p + 2), end: dv.getUint16(p + 4) };
+    if (span.row >= rows || span.start > span.end || span.end > cols) throw new Malformed(`selection span ${i} (row ${span.row}, ${span.start}..${span.end}) is outside ${cols}x${rows}`);
+    selection.push(span);
+  }
+  return { scrollOffset, selection, end: p };
+}
+
 /** Validates a frame body (what MessageDecoder hands out: after the kind byte) and returns its header and a row reader. */
 export function readFrame(body: Uint8Array): { header: FrameHeader; reader: FrameReader } | FrameDecodeError {
   try {
@@ -204,18 +222,8 @@ export function readFrame(body: Uint8Array): { header: FrameHeader; reader: Fram
     const title = decodeUtf8(body.subarray(p + 2, p + 2 + tl));
     if (title === null) throw new Malformed('the title is not valid UTF-8');
     p += 2 + tl;
-    if (p + 4 + 2 > body.length) throw new Malformed('the scroll offset runs past the end');
-    const scrollOffset = dv.getUint32(p);
-    const spans = dv.getUint16(p + 4);
-    p += 6;
-    if (spans > rows) throw new Malformed(`${spans} selection spans in a frame of ${rows} rows`);
-    if (p + spans * 6 + 2 > body.length) throw new Malformed(`the ${spans} selection spans run past the end`);
-    const selection: Array<{ row: number; start: number; end: number }> = [];
-    for (let i = 0; i < spans; i++, p += 6) {
-      const span = { row: dv.getUint16(p), start: dv.getUint16(p + 2), end: dv.getUint16(p + 4) };
-      if (span.row >= rows || span.start > span.end || span.end > cols) throw new Malformed(`selection span ${i} (row ${span.row}, ${span.start}..${span.end}) is outside ${cols}x${rows}`);
-      selection.push(span);
-    }
+    const { scrollOffset, selection, end } = readScrollAndSelection(body, dv, p, cols, rows);
+    p = end;
     const rowCount = dv.getUint16(p);
     p += 2;
     if (rowCount > rows) throw new Malformed(`${rowCount} rows in a frame of ${rows} rows`);

@@ -199,8 +199,14 @@ export class AppUnderTest {
     return this.exitInfo;
   }
 
+  /** The app's log, then the session host's (sessions, status and the control socket live there). */
   log(): string {
-    return existsSync(this.logFile) ? readFileSync(this.logFile, 'utf8') : '';
+    const read = (f: string) => (existsSync(f) ? readFileSync(f, 'utf8') : '');
+    return read(this.logFile) + read(this.hostLogFile);
+  }
+
+  get hostLogFile(): string {
+    return join(this.termioHome, 'logs', 'host.log');
   }
 
   async waitForLog(re: RegExp, timeout = 10_000): Promise<RegExpMatchArray> {

@@ -45,6 +45,22 @@ export type HostProcessStart =
   | { ok: true; host: HostProcess }
   | { ok: false; alreadyRunning: boolean; message: string };
 
+/** The Host's options: notifications go through the app when it shows them itself (Termio.app's
+ *  tray on macOS), else the host posts them; activation and clicks go to the app service. */
+function hostOptions(opts: HostProcessOptions, app: () => AppService | null): HostOptions {
+  const fallback = opts.notificationSink ?? nodeNotifierSink(opts.logger, defaultNotificationIcon(installRoot));
+  return {
+    logger: opts.logger,
+    ...(opts.env ? { env: opts.env } : {}),
+    ...(opts.path !== undefined ? { path: opts.path } : {}),
+    notificationSink: {
+      send: (req, sound, onClick) => (app()?.notify(req.title, req.message, req.sessionId) ? Promise.resolve() : fallback.send(req, sound, onClick)),
+    },
+    onActivate: () => app()?.activate(),
+    onNotificationClick: (id) => app()?.focus(id),
+  };
+}
+
 export class HostProcess {
   readonly startedAt = new Date();
   private idleTimer: NodeJS.Timeout | null = null;
@@ -75,20 +91,8 @@ export class HostProcess {
     const lost = existsSync(marker);
     let app: AppService | null = null;
     const env = opts.env ?? process.env;
-    const fallback = opts.notificationSink ?? nodeNotifierSink(log, defaultNotificationIcon(installRoot));
     const startApp = opts.startApp ?? ((focus: string | null) => startAppDetached(env, paths.logsDir, focus));
-    const hostOpts: HostOptions = {
-      logger: log,
-      ...(opts.env ? { env: opts.env } : {}),
-      ...(opts.path !== undefined ? { path: opts.path } : {}),
-      // An app with a tray of its own (Termio.app on macOS) shows notifications as itself; with no
-      // such app attached, the host posts them.
-      notificationSink: {
-        send: (req, sound, onClick) => (app?.notify(req.title, req.message, req.sessionId) ? Promise.resolve() : fallback.send(req, sound, onClick)),
-      },
-      onActivate: () => app?.activate(),
-      onNotificationClick: (id) => app?.focus(id),
-    };
+    const hostOpts = hostOptions(opts, () => app);
     const started = await Host.start(hostOpts);
     if (!started.ok) return { ok: false, alreadyRunning: started.alreadyRunning, message: started.alreadyRunning ? `a Termio host is already running on ${socketPath}` : started.message };
     const host = started.host;

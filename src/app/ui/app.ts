@@ -94,12 +94,6 @@ export class TermioApp {
     });
     this.sync = new ViewSync({ host, windows: this.sessionWindows, tray: this.tray, log, stopped: () => this.quitPath.quitting });
     this.appMenu = installAppMenu(appMenuItems(process.platform), { quit: () => void this.quit('app menu'), quitEnd: () => void this.quit('app menu', 'end') });
-    host.onActivate = () => this.showWindow();
-    host.onNotify = (title, body, session) => {
-      this.lastTraySession = session;
-      this.tray.showMessage(title, body);
-    };
-    host.onHostLost = (why) => this.hostLost(why);
     this.listen();
     this.log.info('app started', { pid: process.pid, runtime: runtime.kind });
   }
@@ -107,6 +101,12 @@ export class TermioApp {
   /** Keeps the windows, panels and tray in step with the host's registry, catalog and settings. */
   private listen(): void {
     const host = this.host;
+    host.onActivate = () => this.showWindow();
+    host.onNotify = (title, body, session) => {
+      this.lastTraySession = session;
+      this.tray.showMessage(title, body);
+    };
+    host.onHostLost = (why) => this.hostLost(why);
     const reg = host.registry;
     reg.onAdded((r) => this.sessionWindows.handleAdded(r));
     reg.onRemoved((r) => this.sessionWindows.handleRemoved(r));
