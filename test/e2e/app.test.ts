@@ -65,7 +65,7 @@ describe.skipIf(e2eSkipReason)('Termio app', () => {
     expect(Number(m[1])).toBeGreaterThan(300);
   });
 
-  it('keeps running when its window closes, and exits cleanly within 2 s on SIGTERM', async () => {
+  it('keeps running when its window closes; SIGTERM detaches within 2 s and the sessions keep running in the host', async () => {
     app = await AppUnderTest.launch(display);
     const win = await app.waitForWindow();
     display.xdotool('windowfocus', '--sync', win);
@@ -75,20 +75,22 @@ describe.skipIf(e2eSkipReason)('Termio app', () => {
     expect(() => display.xdotool('search', '--onlyvisible', '--name', '^Termio$')).toThrow();
     expect(app.exit).toBeNull();
     expect(isAlive(app.pid)).toBe(true);
-    // Sessions running, so the orphan check has something to find: two shells, one running a job.
+    // Two shells, one running a job: they belong to the session host, not to the app.
     for (const cmd of ['sleep 600', '']) {
       const id = (await app.cli(['sessions', 'spawn', '--cwd', app.home])).stdout.trim();
       expect(id).toMatch(/^[0-9a-f-]{36}$/);
       if (cmd) await app.cli(['sessions', 'send', id, cmd, '--enter']);
     }
-    const children = await waitFor(() => {
-      const d = descendants(app!.pid);
-      return d.some((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sleep\u0000600')) ? d : null;
-    }, { what: 'the sessions and their job running under the app' });
+    const hostPid = Number(app.log().match(/host listening .*"pid":(\d+)/)?.[1]);
+    const job = await waitFor(() => descendants(hostPid).find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sleep\u0000600')), { what: 'the job running under the session host' });
     const result = await app.stop();
     expect(result.code).toBe(0);
     expect(result.ms).toBeLessThan(2_000);
-    expect(children.filter(isAlive)).toEqual([]);
+    expect(isAlive(job)).toBe(true);
+    const sessions = descendants(hostPid);
+    // `termio host stop` ends them all, and the host.
+    expect((await app.cli(['host', 'stop'])).code).toBe(0);
+    expect([hostPid, ...sessions].filter(isAlive)).toEqual([]);
   });
 
   it('after a test, nothing runs with its HOME, not even a daemon that left the session (like codex app-server)', async () => {
@@ -154,9 +156,12 @@ describe.skipIf(e2eSkipReason)('npm start', () => {
       env: { TERMIO_BUILD_CACHE: process.env.TERMIO_BUILD_CACHE ?? join(homedir(), '.cache', 'termio'), TERMIO_SETUP_QUIET: '1' },
     });
     await app.waitForWindow('Termio', 20_000);
-    const children = descendants(app.pid);
+    // The session host the app started is its child until the app exits, and outlives it by design.
+    const hostPid = Number((await app.waitForLog(/host listening .*"pid":(\d+)/))[1]);
+    const children = descendants(app.pid).filter((pid) => pid !== hostPid && !descendants(hostPid).includes(pid));
     const result = await app.stop();
     expect(result.code).toBe(0);
     expect(children.filter(isAlive)).toEqual([]);
+    expect(isAlive(hostPid)).toBe(true);
   });
 });

@@ -25,6 +25,9 @@ describe.skipIf(e2eSkipReason)('application menu', () => {
     expect(r.status, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout.trim().split('\n').at(-1)!);
     expect(report.linuxMenu).toBeNull();
-    expect(report.actions).toEqual({ quit: { text: 'Quit Termio', role: QtMenuRole.QuitRole, shortcut: 'Ctrl+Q' } });
+    expect(report.actions).toEqual({
+      quit: { text: 'Quit Termio', role: QtMenuRole.QuitRole, shortcut: 'Ctrl+Q' },
+      quitEnd: { text: 'Quit and End All Sessions', role: QtMenuRole.ApplicationSpecificRole, shortcut: 'Ctrl+Alt+Q' },
+    });
   });
 });

@@ -53,7 +53,8 @@ describe.skipIf(e2eSkipReason)('real Claude Code through the app', () => {
     const project = join(home, 'project');
     mkdirSync(project);
     installRealClaude(home, (cli as { path: string }).path, project);
-    const started = await AppUnderTest.launch(display, { home });
+    // Quitting ends the sessions (the setting): a relaunch must resume them, not reattach.
+    const started = await AppUnderTest.launch(display, { home, settings: { sessions: { onQuit: 'end' } } });
     app = started;
     await started.waitForWindow();
     await waitFor(async () => (await started.cli(['sessions', 'list'])).code === 0, { what: 'the control socket' });
@@ -154,8 +155,8 @@ describe.skipIf(e2eSkipReason)('real Claude Code through the app', () => {
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const reply = JSON.parse(r.stdout);
     expect(reply).toMatchObject({ schemaVersion: 1, ok: true, wait: { outcome: 'settled', until: 'turn' } });
-    // By the time the command returned, the app had the StopFailure report for this session.
-    expect(app.log()).toMatch(new RegExp(`state \\{"id":"${reply.id}"[^\\n]*"why":"hooks: StopFailure"`));
+    // The host had the StopFailure report for this session (its log is written as it goes).
+    await app.waitForLog(new RegExp(`state \\{"id":"${reply.id}"[^\\n]*"why":"hooks: StopFailure"`), 5_000);
     expect(reply.wait.lines.join('\n')).toMatch(/hello/);
   }, 150_000);
 });

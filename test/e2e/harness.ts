@@ -158,14 +158,14 @@ export class AppUnderTest {
   }
 
   /** Starts the app from dist/ (npm test builds it first) with a fresh temporary HOME. */
-  static async launch(display: Display, opts: { env?: Record<string, string>; home?: string; command?: string[]; welcome?: boolean } = {}): Promise<AppUnderTest> {
+  static async launch(display: Display, opts: { env?: Record<string, string>; home?: string; command?: string[]; welcome?: boolean; settings?: Record<string, unknown> } = {}): Promise<AppUnderTest> {
     const home = opts.home ?? mkdtempSync(join(tmpdir(), 'termio-e2e-'));
     const termioHome = join(home, '.termio');
     // The first-launch welcome is its own test; elsewhere it would only steal focus.
     const settings = join(termioHome, 'config', 'settings.json');
     if (!opts.welcome && !existsSync(settings)) {
       mkdirSync(join(termioHome, 'config'), { recursive: true });
-      writeFileSync(settings, '{ "welcomeShown": true }\n');
+      writeFileSync(settings, `${JSON.stringify({ welcomeShown: true, ...opts.settings })}\n`);
     }
     const env = AppUnderTest.envFor(display, home, termioHome, opts.env);
     const [cmd, ...args] = opts.command ?? [process.execPath, join(repoRoot, 'dist', 'app', 'main.js')];

@@ -76,7 +76,8 @@ describe.skipIf(e2eSkipReason)('durable sessions through a restart', () => {
     mkdirSync(web!);
 
     // First run: a pinned agent and a discovered agent in api, a shell in web, and one tab we close.
-    let run = await AppUnderTest.launch(display, { home, env });
+    // Quitting ends the sessions (the setting), so the second run must bring them back by resuming.
+    let run = await AppUnderTest.launch(display, { home, env, settings: { sessions: { onQuit: 'end' } } });
     app = run;
     await run.waitForWindow();
     await waitFor(async () => (await run.cli(['sessions', 'list'])).code === 0, { what: 'the control socket' });

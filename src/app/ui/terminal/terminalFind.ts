@@ -19,8 +19,6 @@ export class TerminalFind implements Disposable {
   private current = -1;
   private refreshTimer: NodeJS.Timeout | null = null;
   private disposed = false;
-  /** Searches asked for so far: an answer to an older one is dropped. */
-  private searches = 0;
 
   /** `onChange` runs when the highlights change, to repaint every row. */
   constructor(
@@ -89,10 +87,10 @@ export class TerminalFind implements Disposable {
    *  a refresh, scrolls to show it. */
   private search(step: FindStep): void {
     const query = this.bar?.query ?? '';
-    const asked = ++this.searches;
+    // Answers come back in the order asked (one connection), and each applies its own step to
+    // the state the one before left: the same result as searching synchronously.
     void this.session.find(query).then((matches) => {
-      // Only the newest search's answer counts (typing fires one per key).
-      if (asked === this.searches && !this.disposed) this.showMatches(matches, step);
+      if (!this.disposed && this.bar?.isOpen) this.showMatches(matches, step);
     });
   }
 

@@ -297,8 +297,12 @@ export class TerminalView implements Disposable {
       const partial = this.ownRepaint && !this.fullRedraw;
       const state = { focused: this.focused, blinkOn: this.blink.on, preedit: this.ime.preedit, highlights: this.find.highlights() };
       this.grid.paint(ops, this.lastFrame, partial ? this.pendingRows : 'all', width, height, state);
-      this.pendingRows.clear();
-      this.fullRedraw = false;
+      // A paint event of Qt's own (an expose, or a child like the find bar changing) may reach the
+      // screen only inside its clip: what this view owes the screen stays owed until its own repaint.
+      if (this.ownRepaint) {
+        this.pendingRows.clear();
+        this.fullRedraw = false;
+      }
     }
     this.native.paintWidget(this.widget, ops);
   }
