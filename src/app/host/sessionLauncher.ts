@@ -63,7 +63,9 @@ export class SessionLauncher {
       return { kind: 'notInstalled', message: `${entry.manifest.name} is not installed: '${cmd}' is not on your login shell's PATH${entry.manifest.install ? ` (install: ${entry.manifest.install})` : ''}` };
     }
     const bypass = req.bypass || (this.o.settings.settings.agents[agentId]?.bypass ?? false);
-    this.o.store.addSession({ id: req.id, agentId, cwd: req.cwd, title: req.title ?? '', bypass }, { windowId: this.activeWindowId });
+    // Written at once, not with the next batch: a host killed a moment later must still know the
+    // session exists to resume it.
+    this.o.store.addSession({ id: req.id, agentId, cwd: req.cwd, title: req.title ?? '', bypass }, { windowId: this.activeWindowId }, { immediate: true });
     if (req.title) this.o.notes.titledByUser(req.id);
     const session = await this.launch(req.id);
     if ('kind' in session) this.o.store.removeSession(req.id);

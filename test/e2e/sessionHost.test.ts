@@ -1,0 +1,241 @@
+// Sessions outlive the window: the real app under Xvfb is a client of the session host, so
+// quitting it (or killing it mid-flood) leaves every session's process running with the same pid,
+// and starting it again shows each tab's screen and scrollback as they were, with typing working.
+// A host that is killed is noticed at the next start: its sessions come back through exact resume
+// and are shown as recovered. "Quit and end all sessions" leaves nothing behind.
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ensureClaudeCode } from '../helpers/agentCli';
+import { isAlive } from '../helpers/processes';
+import { waitFor } from '../helpers/waitFor';
+import { AppUnderTest, descendants, Display, e2eSkipReason, installRealClaude, readPixels, repoRoot, type Rgb, useDesktop } from './harness';
+
+interface Info {
+  id: string;
+  pid: number;
+  agentId: string | null;
+  cwd: string;
+}
+
+/** The terminal part of the window: right of the sidebar, above the last rows (where the cursor blinks). */
+function terminalPixels(png: string, geom: { width: number; height: number }): Rgb[] {
+  return readPixels(png, 270, 10, geom.width - 290, geom.height - 120);
+}
+
+function differing(a: Rgb[], b: Rgb[]): number {
+  let n = 0;
+  for (let i = 0; i < a.length; i++) if (a[i]!.r !== b[i]!.r || a[i]!.g !== b[i]!.g || a[i]!.b !== b[i]!.b) n++;
+  return n;
+}
+
+async function list(app: AppUnderTest): Promise<Info[]> {
+  const r = await app.cli(['sessions', 'list', '--json']);
+  return r.code === 0 ? (JSON.parse(r.stdout) as { sessions: Info[] }).sessions : [];
+}
+
+async function read(app: AppUnderTest, id: string): Promise<string> {
+  return (await app.cli(['sessions', 'read', id])).stdout;
+}
+
+function hostPid(app: AppUnderTest): number {
+  const pids = [...app.log().matchAll(/host listening .*"pid":(\d+)/g)].map((m) => Number(m[1]));
+  return pids.at(-1)!;
+}
+
+/** The last number a counter printed on the screen. */
+function lastCount(screen: string): number {
+  return Math.max(...[...screen.matchAll(/^tick (\d+)$/gm)].map((m) => Number(m[1])), -1);
+}
+
+describe.skipIf(e2eSkipReason)('sessions that outlive the window', () => {
+  let display: Display;
+  let app: AppUnderTest | undefined;
+  useDesktop({
+    shots: 'session-host',
+    started: (d) => (display = d),
+    current: () => app,
+    done: () => (app = undefined),
+  });
+
+  async function start(home?: string, settings?: Record<string, unknown>): Promise<AppUnderTest> {
+    const a = await AppUnderTest.launch(display, { ...(home ? { home } : {}), ...(settings ? { settings } : {}) });
+    app = a;
+    await a.waitForWindow();
+    // This app's own start (the log holds earlier runs' lines too).
+    await waitFor(() => [...a.log().matchAll(/app started \{"pid":(\d+)[\s\S]*?sessions restored/g)].some((m) => Number(m[1]) === a.pid), { timeout: 20_000, what: 'the app to attach and restore' });
+    return a;
+  }
+
+  it('keeps a counter and the real Claude Code running through a quit, and shows the same screen and scrollback after', async () => {
+    const claude = await ensureClaudeCode();
+    const home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-e2e-')));
+    const project = join(home, 'project');
+    mkdirSync(project);
+    if (claude.ok) installRealClaude(home, claude.path, project);
+    let first = await start(home);
+    const counter = (await first.cli(['sessions', 'spawn', '--cwd', home])).stdout.trim();
+    await first.cli(['sessions', 'send', counter, 'i=0; while true; do echo "tick $i"; i=$((i+1)); sleep 0.2; done', '--enter']);
+    // A static session with scrollback: its screen must come back pixel for pixel.
+    const still = (await first.cli(['sessions', 'spawn', '--cwd', home])).stdout.trim();
+    await first.cli(['sessions', 'send', still, 'seq 1 400; echo static-end', '--enter']);
+    await waitFor(async () => (await read(first, still)).includes('\nstatic-end'), { what: 'the static output' });
+    let agent: string | null = null;
+    if (claude.ok) {
+      agent = (await first.cli(['sessions', 'spawn', '--agent', 'claude', '--cwd', project])).stdout.trim();
+      await waitFor(async () => (await read(first, agent!)).includes('for shortcuts'), { timeout: 30_000, what: "Claude Code's prompt" });
+    }
+    await waitFor(async () => lastCount(await read(first, counter)) >= 3, { what: 'the counter to count' });
+    const before = await list(first);
+    const pids = new Map(before.map((s) => [s.id, s.pid]));
+    expect(pids.size).toBe(claude.ok ? 3 : 2);
+
+    // The static session on screen, then scrolled back a page: both pictures, kept to compare.
+    const win = await first.waitForWindow();
+    const geom = first.windowGeometry(win);
+    expect((await first.cli(['sessions', 'focus', still])).code).toBe(0);
+    const shotBefore = await settledShot(first, 'host-quit-before');
+    display.xdotool('windowfocus', '--sync', win);
+    display.xdotool('key', 'shift+Prior');
+    const scrolledBefore = await changedShot(first, 'host-quit-before-scrolled', shotBefore, geom);
+    display.xdotool('key', 'shift+Next');
+    const countBefore = lastCount(await read(first, counter));
+
+    // Quit (detach): the host keeps every process, with the same pid.
+    const stopped = await first.stop();
+    expect(stopped.code).toBe(0);
+    for (const [, pid] of pids) expect(isAlive(pid)).toBe(true);
+
+    first = await start(home);
+    const after = await list(first);
+    expect(new Map(after.map((s) => [s.id, s.pid]))).toEqual(pids);
+    // The counter kept counting while no window was attached.
+    await waitFor(async () => lastCount(await read(first, counter)) > countBefore + 2, { what: 'the counter to go on' });
+    expect((await first.cli(['sessions', 'focus', still])).code).toBe(0);
+    const win2 = await first.waitForWindow();
+    const shotAfter = await settledShot(first, 'host-quit-after');
+    expect(differing(terminalPixels(shotBefore, geom), terminalPixels(shotAfter, geom))).toBe(0);
+    display.xdotool('windowfocus', '--sync', win2);
+    display.xdotool('key', 'shift+Prior');
+    const scrolledAfter = await changedShot(first, 'host-quit-after-scrolled', shotAfter, geom);
+    expect(differing(terminalPixels(scrolledBefore, geom), terminalPixels(scrolledAfter, geom))).toBe(0);
+
+    // Typing in the window reaches the session through the host (and brings the view back down).
+    display.xdotool('type', '--delay', '20', 'echo typed-after-reattach');
+    display.xdotool('key', 'Return');
+    await waitFor(async () => /^typed-after-reattach$/m.test(await read(first, still)), { what: 'the typed command to run' });
+    if (agent) expect(await read(first, agent)).toContain('for shortcuts');
+  }, 180_000);
+
+  it('keeps sessions through a SIGKILL of the app in the middle of a flood, and Ctrl-C from the new window stops it', async () => {
+    let first = await start();
+    const home = first.home;
+    const flood = (await first.cli(['sessions', 'spawn', '--cwd', home])).stdout.trim();
+    await first.cli(['sessions', 'send', flood, 'yes flood-line', '--enter']);
+    await waitFor(async () => (await read(first, flood)).includes('flood-line\nflood-line'), { what: 'the flood' });
+    const [info] = await list(first);
+    first.proc.kill('SIGKILL');
+    await waitFor(() => first.exit, { what: 'the app to die' });
+    expect(isAlive(info!.pid)).toBe(true);
+    // Still flooding with no window attached.
+    const yesPid = await waitFor(() => descendants(info!.pid).find((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').startsWith('yes')), { what: 'yes still running' });
+
+    first = await start(home);
+    expect((await list(first)).map((s) => s.pid)).toEqual([info!.pid]);
+    const win = await first.waitForWindow();
+    display.xdotool('windowfocus', '--sync', win);
+    display.xdotool('key', 'ctrl+c');
+    await waitFor(() => !isAlive(yesPid), { what: 'Ctrl-C from the new window to stop yes' });
+    display.xdotool('type', '--delay', '20', 'echo after-flood');
+    display.xdotool('key', 'Return');
+    await waitFor(async () => /^after-flood$/m.test(await read(first, flood)), { what: 'typing after the flood' });
+  }, 120_000);
+
+  it('shows the sessions of a killed host as recovered and resumes them exactly at the next start', async () => {
+    const home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-e2e-')));
+    const agents = join(home, '.termio', 'config', 'agents');
+    mkdirSync(agents, { recursive: true });
+    writeFileSync(join(agents, 'fake-pinned.json'), JSON.stringify({
+      id: 'fake-pinned',
+      name: 'Fake Pinned',
+      command: join(repoRoot, 'test', 'fakes', 'fakePinnedAgent.mjs'),
+      resume: { create: '--session-id {id}', resume: '--resume {id}', storeRoot: '~/.fakepinned/sessions', storeMatch: 'file:{id}.jsonl' },
+    }));
+    const work = join(home, 'work');
+    mkdirSync(work);
+    let first = await start(home);
+    const shell = (await first.cli(['sessions', 'spawn', '--cwd', work])).stdout.trim();
+    const agent = (await first.cli(['sessions', 'spawn', '--agent', 'fake-pinned', '--cwd', work])).stdout.trim();
+    await first.cli(['sessions', 'send', shell, 'echo before-the-crash', '--enter']);
+    await waitFor(async () => /^before-the-crash$/m.test(await read(first, shell)), { what: 'the shell' });
+    // The agent writes its conversation on its first message, as Claude Code does.
+    await first.cli(['sessions', 'send', agent, 'hello', '--enter']);
+    const conversation = await waitFor(() => {
+      const state = JSON.parse(readFileSync(join(home, '.termio', 'state', 'sessions.json'), 'utf8')) as { sessions: Array<{ id: string; conversationId: string | null }> };
+      return state.sessions.find((s) => s.id === agent)?.conversationId;
+    }, { what: "the agent's conversation id saved" });
+    const host = hostPid(first);
+    const old = new Map((await list(first)).map((s) => [s.id, s.pid]));
+    const sessionsOfHost = descendants(host);
+    process.kill(host, 'SIGKILL');
+    // The host's sessions hang up with it (their terminal is gone).
+    await waitFor(() => [...old.values()].every((p) => !isAlive(p)), { what: 'the sessions to go with their host' });
+    await first.waitForLog(/session host lost/);
+    await first.stop();
+
+    first = await start(home);
+    await first.waitForLog(/sessions restored .*"recovered":2/);
+    const again = await waitFor(async () => {
+      const l = await list(first);
+      return l.length === 2 ? l : null;
+    }, { what: 'both sessions back' });
+    const shellAgain = again.find((s) => s.id === shell)!;
+    const agentAgain = again.find((s) => s.id === agent)!;
+    expect(shellAgain.pid).not.toBe(old.get(shell));
+    expect(shellAgain.cwd).toBe(work);
+    // Exactly resumed: the agent's own command line names the same conversation.
+    expect(readFileSync(`/proc/${agentAgain.pid}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining(['--resume', conversation]));
+    expect(hostPid(first)).not.toBe(host);
+    expect(sessionsOfHost.filter(isAlive)).toEqual([]);
+    first.screenshot('host-recovered');
+  }, 90_000);
+
+  it('"quit and end all sessions" leaves no process behind', async () => {
+    const first = await start(undefined, { sessions: { onQuit: 'end' } });
+    const home = first.home;
+    for (const cmd of ['sleep 600', 'yes > /dev/null', '']) {
+      const id = (await first.cli(['sessions', 'spawn', '--cwd', home])).stdout.trim();
+      if (cmd) await first.cli(['sessions', 'send', id, cmd, '--enter']);
+    }
+    const host = hostPid(first);
+    const all = await waitFor(() => {
+      const d = descendants(host);
+      return d.some((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').startsWith('sleep')) && d.some((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').startsWith('yes')) ? d : null;
+    }, { what: 'every session and its job under the host' });
+    expect((await first.stop()).code).toBe(0);
+    await waitFor(() => [host, ...all].every((p) => !isAlive(p)), { timeout: 5_000, what: 'the host and every descendant to end' });
+    expect([host, ...all].filter(isAlive)).toEqual([]);
+  }, 60_000);
+
+  /** A screenshot once two in a row agree (the frame has settled). */
+  async function settledShot(a: AppUnderTest, name: string): Promise<string> {
+    let last: Rgb[] | null = null;
+    const win = await a.waitForWindow();
+    const geom = a.windowGeometry(win);
+    return waitFor(() => {
+      const png = a.screenshot(name);
+      const px = terminalPixels(png, geom);
+      const same = last !== null && differing(last, px) === 0;
+      last = px;
+      return same ? png : null;
+    }, { interval: 150, what: `a settled screen (${name})` });
+  }
+
+  /** A settled screenshot that differs from `from` (the view scrolled). */
+  async function changedShot(a: AppUnderTest, name: string, from: string, geom: { width: number; height: number }): Promise<string> {
+    const base = terminalPixels(from, geom);
+    await waitFor(() => differing(terminalPixels(a.screenshot(name), geom), base) > 0, { what: `the view to change (${name})` });
+    return settledShot(a, name);
+  }
+});
