@@ -3,7 +3,8 @@
 // and starting it again shows each tab's screen and scrollback as they were, with typing working.
 // A host that is killed is noticed at the next start: its sessions come back through exact resume
 // and are shown as recovered. "Quit and end all sessions" leaves nothing behind.
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -217,6 +218,49 @@ describe.skipIf(e2eSkipReason)('sessions that outlive the window', () => {
     await waitFor(() => [host, ...all].every((p) => !isAlive(p)), { timeout: 5_000, what: 'the host and every descendant to end' });
     expect([host, ...all].filter(isAlive)).toEqual([]);
   }, 60_000);
+
+  it('finds a host of another version, says so, and restarts it: every session ends and comes back resumed', async () => {
+    const home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-e2e-')));
+    const termioHome = join(home, '.termio');
+    // An older Termio installed elsewhere (its own package.json and build; the same packages).
+    const older = join(home, 'older-termio');
+    mkdirSync(older);
+    cpSync(join(repoRoot, 'dist'), join(older, 'dist'), { recursive: true });
+    for (const link of ['node_modules', 'agents', 'assets', 'native', 'bin']) symlinkSync(join(repoRoot, link), join(older, link));
+    const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string };
+    writeFileSync(join(older, 'package.json'), JSON.stringify({ ...pkg, version: '0.0.9' }));
+    mkdirSync(join(termioHome, 'config'), { recursive: true });
+    writeFileSync(join(termioHome, 'config', 'settings.json'), '{ "welcomeShown": true }\n');
+    const env = AppUnderTest.envFor(display, home, termioHome);
+    const oldHost = spawn(process.execPath, [join(older, 'dist', 'app', 'host', 'hostMain.js')], { env, detached: true, stdio: 'ignore' });
+    oldHost.unref();
+    const hostLog = join(termioHome, 'logs', 'host.log');
+    await waitFor(() => existsSync(hostLog) && readFileSync(hostLog, 'utf8').includes('"version":"0.0.9"'), { what: 'the older host to listen' });
+    // A session in the older host, started by the command line as a script would.
+    const work = join(home, 'work');
+    mkdirSync(work);
+    const cli = (args: string[]) => spawnSync(join(repoRoot, 'bin', 'termio'), args, { env, encoding: 'utf8' });
+    const spawned = cli(['host', 'spawn', '--cwd', work]);
+    expect(spawned.status, spawned.stderr).toBe(0);
+    const before = JSON.parse(readFileSync(join(termioHome, 'state', 'sessions.json'), 'utf8')) as { sessions: Array<{ id: string }> };
+    expect(before.sessions).toHaveLength(1);
+    const sessionId = before.sessions[0]!.id;
+
+    const a = await AppUnderTest.launch(display, { home });
+    app = a;
+    // The question, before any window: Restart Host is the default button.
+    const dialog = await a.waitForWindow('Termio');
+    a.screenshot('host-version-skew');
+    display.xdotool('windowfocus', '--sync', dialog);
+    display.xdotool('key', 'Return');
+    await a.waitForLog(/session host restarted for this version/);
+    await waitFor(() => !isAlive(oldHost.pid!), { what: 'the older host to stop' });
+    await a.waitForLog(/sessions restored .*"sessions":1/, 20_000);
+    const status = cli(['host', 'status']);
+    expect(status.stdout).toContain(`termio-host ${pkg.version} `);
+    const again = await list(a);
+    expect(again.map((s) => [s.id, s.cwd])).toEqual([[sessionId, work]]);
+  }, 90_000);
 
   /** A screenshot once two in a row agree (the frame has settled). */
   async function settledShot(a: AppUnderTest, name: string): Promise<string> {

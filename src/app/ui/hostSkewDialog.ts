@@ -16,7 +16,9 @@ export function askToRestartHost(hostVersion: string): boolean {
   quit.setText('Quit');
   box.addButton(restart, ButtonRole.AcceptRole);
   box.addButton(quit, ButtonRole.RejectRole);
-  box.setDefaultButton(restart);
+  // Return restarts. NodeGUI 0.74's setDefaultButton hands Qt the JS wrapper instead of the
+  // widget, so the native call is made with the widget itself.
+  (box.native as unknown as { setDefaultButton(b: unknown): void }).setDefaultButton(restart.native);
   let chosen = false;
   restart.addEventListener('clicked', () => (chosen = true));
   box.exec();
