@@ -67,6 +67,58 @@ for (const file of walk(srcDir)) {
   }
 }
 
+// Clients (the Qt app and the termio command) must never load a pty or the emulator at run time:
+// those live in the session host. A type-only import is erased by the compiler, so it does not
+// count; every other import is followed, through any layer, to what it finally loads.
+const typeOnlyRe = /^\s*(?:import|export)\s+type\b|^\s*(?:import|export)\s*\{\s*(?:type\s+[\w$]+(?:\s+as\s+[\w$]+)?\s*,?\s*)+\}\s*from/;
+const runtimeImports = new Map();
+function resolveSource(from, spec) {
+  const base = resolve(dirname(from), spec);
+  for (const cand of [`${base}.ts`, join(base, 'index.ts'), base]) {
+    try {
+      if (statSync(cand).isFile()) return cand;
+    } catch {
+      // Try the next form.
+    }
+  }
+  return null;
+}
+function runtimeDeps(file) {
+  if (runtimeImports.has(file)) return runtimeImports.get(file);
+  const deps = [];
+  const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+  // One statement per match: from `import`/`export` to its module string.
+  for (const m of text.matchAll(/(?:^|\n)\s*((?:import|export)\b[^;]*?from\s*['"]([^'"]+)['"]|import\s*['"]([^'"]+)['"])|(?:require|import)\s*\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+    const statement = m[1] ?? '';
+    const spec = m[2] ?? m[3] ?? m[4];
+    if (statement && typeOnlyRe.test(statement)) continue;
+    deps.push(spec);
+  }
+  runtimeImports.set(file, deps);
+  return deps;
+}
+const forbiddenAtRuntime = (spec) => spec === 'node-pty' || spec.startsWith('@xterm/headless');
+for (const file of walk(srcDir)) {
+  const layer = layerOf(file);
+  if ((layer !== 'ui' && layer !== 'cli') || !file.endsWith('.ts')) continue;
+  const seen = new Set([file]);
+  const queue = [[file, [relative(srcDir, file)]]];
+  while (queue.length) {
+    const [f, chain] = queue.shift();
+    for (const spec of runtimeDeps(f)) {
+      if (forbiddenAtRuntime(spec)) {
+        problems.push(`${relative(process.cwd(), file)}: a client may not load '${spec}' at run time (through ${chain.join(' → ')})`);
+        continue;
+      }
+      if (!spec.startsWith('.')) continue;
+      const target = resolveSource(f, spec);
+      if (!target || seen.has(target)) continue;
+      seen.add(target);
+      queue.push([target, [...chain, relative(srcDir, target)]]);
+    }
+  }
+}
+
 if (problems.length) {
   for (const p of problems) console.error(p);
   console.error(`layering: ${problems.length} violation(s)`);

@@ -136,6 +136,9 @@ describe.skipIf(e2eSkipReason)('sessions that outlive the window', () => {
     await first.cli(['sessions', 'send', flood, 'yes flood-line', '--enter']);
     await waitFor(async () => (await read(first, flood)).includes('flood-line\nflood-line'), { what: 'the flood' });
     const [info] = await list(first);
+    // The window paints frames; the pty lives in the host: only the host has node-pty's addon mapped.
+    expect(readFileSync(`/proc/${first.pid}/maps`, 'utf8')).not.toContain('pty.node');
+    expect(readFileSync(`/proc/${hostPid(first)}/maps`, 'utf8')).toContain('pty.node');
     first.proc.kill('SIGKILL');
     await waitFor(() => first.exit, { what: 'the app to die' });
     expect(isAlive(info!.pid)).toBe(true);

@@ -54,6 +54,34 @@ describe('layering check', () => {
   });
 });
 
+describe('layering check: what the app loads at run time', () => {
+  it('rejects a ui file whose runtime imports reach node-pty or the emulator through the host layer, and allows type-only ones', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'layers-'));
+    try {
+      const put = (f: string, text: string) => {
+        mkdirSync(dirname(join(dir, f)), { recursive: true });
+        writeFileSync(join(dir, f), text);
+      };
+      put('terminal/session.ts', "import * as pty from 'node-pty';\nimport { Terminal } from '@xterm/headless';\nexport class Session {}\n");
+      put('terminal/theme.ts', 'export const darkTheme = {};\n');
+      put('app/host/launcher.ts', "import { Session } from '../../terminal/session';\nexport const launch = () => new Session();\n");
+      put('app/host/paths.ts', 'export const paths = {};\n');
+      put('app/ui/bad.ts', "import { launch } from '../host/launcher';\nvoid launch;\n");
+      put('app/ui/good.ts', "import type { Session } from '../../terminal/session';\nimport { type Session as S2 } from '../../terminal/session';\nimport { darkTheme } from '../../terminal/theme';\nimport { paths } from '../host/paths';\nexport type X = Session | S2;\nvoid darkTheme; void paths;\n");
+      const r = check(dir);
+      expect(r.status).toBe(1);
+      const lines = r.stderr.trim().split('\n');
+      expect(lines.filter((l) => l.includes('good.ts'))).toEqual([]);
+      expect(lines).toEqual(expect.arrayContaining([
+        expect.stringMatching(/app\/ui\/bad\.ts: a client may not load 'node-pty' at run time \(through app\/ui\/bad\.ts → app\/host\/launcher\.ts → terminal\/session\.ts\)/),
+        expect.stringMatching(/app\/ui\/bad\.ts: a client may not load '@xterm\/headless' at run time/),
+      ]));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('layering check: the CLI', () => {
   it('rejects a CLI file that imports the Qt client or the terminal layer', () => {
     const dir = mkdtempSync(join(tmpdir(), 'layers-'));
