@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openDir, type AppLauncher } from '../../src/app/cli/openDir';
+import { openDir, type HostStarter } from '../../src/app/cli/openDir';
 import { ControlClient } from '../../src/app/cli/controlClient';
 import type { CliIo } from '../../src/app/cli/main';
 import { Session } from '../../src/terminal';
@@ -188,13 +188,13 @@ describe('termio DIR without a running app', () => {
     return { cli, out, err };
   }
 
-  it('starts the app, waits for its control socket, then opens the folder', async () => {
+  it('starts the session host, waits for its control socket, then opens the folder', async () => {
     host = await startTestHost();
     const h = host;
     await h.server.close();
     const dir = h.dir('fresh');
     let launches = 0;
-    const launcher: AppLauncher = (cli) => {
+    const launcher: HostStarter = (cli) => {
       launches++;
       const child = spawn(process.execPath, ['-e', hostScript], { env: cli.env, stdio: 'ignore' });
       children.push(child);
@@ -210,22 +210,22 @@ describe('termio DIR without a running app', () => {
     const listed = await client.request('sessions.list', {});
     client.close();
     expect(listed).toMatchObject({ ok: true, result: { sessions: [{ id, cwd: dir }] } });
-    // Now that it runs, a second `termio DIR` does not start another app.
+    // Now that it runs, a second `termio DIR` does not start another host.
     expect(await openDir('fresh', io(h.env, h.home).cli, launcher)).toBe(0);
     expect(launches).toBe(1);
   });
 
-  it('reports an app that dies at start with exit 4', async () => {
+  it('reports a host that dies at start with exit 4', async () => {
     host = await startTestHost();
     const h = host;
     await h.server.close();
-    const launcher: AppLauncher = () => {
+    const launcher: HostStarter = () => {
       const child = spawn(process.execPath, ['-e', 'process.exit(3)'], { stdio: 'ignore' });
       children.push(child);
-      return { exited: () => (child.exitCode !== null ? `the app exited at start (code ${child.exitCode})` : null) };
+      return { exited: () => (child.exitCode !== null ? `the session host exited at start (code ${child.exitCode})` : null) };
     };
     const { cli, err } = io(h.env, h.home);
     expect(await openDir(h.dir('x'), cli, launcher)).toBe(4);
-    expect(err.join('')).toBe('termio: the app exited at start (code 3)\n');
+    expect(err.join('')).toBe('termio: the session host exited at start (code 3)\n');
   });
 });

@@ -51,6 +51,21 @@ export class ControlClient {
     socket.on('close', () => this.finish('the app closed the connection'));
   }
 
+  /**
+   * Connects to the session host's control socket, starting the host first when none runs (it
+   * owns every session, so the command works with no window open).
+   */
+  static async connectOrStart(env: NodeJS.ProcessEnv): Promise<ControlClient | ConnectFailure> {
+    const first = await ControlClient.connect(env);
+    if (first instanceof ControlClient) return first;
+    // Loaded only when no host runs: every other command skips it.
+    const { connectHost } = require('../host/hostLauncher') as typeof import('../host/hostLauncher');
+    const host = await connectHost(env, { client: 'termio-cli', start: true });
+    if ('kind' in host) return { kind: 'appNotRunning', message: `no Termio session host runs, and starting one failed: ${host.message}` };
+    host.close();
+    return ControlClient.connect(env);
+  }
+
   /** Connects to the running app, or says why it is not running. */
   static connect(env: NodeJS.ProcessEnv): Promise<ControlClient | ConnectFailure> {
     const runDir = termioPaths(env).runDir;

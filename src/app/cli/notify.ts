@@ -32,7 +32,7 @@ export const run: CommandHandler = async (args, io) => {
     io.err(`\n${HELP}`);
     return ExitCode.usage;
   }
-  const client = await ControlClient.connect(io.env);
+  const client = await ControlClient.connectOrStart(io.env);
   if (!(client instanceof ControlClient)) {
     printError(io, json, 'hostNotRunning', client.message);
     return ExitCode.appNotRunning;

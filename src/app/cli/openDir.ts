@@ -1,5 +1,6 @@
-// `termio DIR`: opens a folder as a new session in the running app; when no app is running,
-// starts one (detached, so it outlives this command), waits for its control socket, then opens.
+// `termio DIR`: opens a folder as a new session; when no session host runs, starts one (detached,
+// so it outlives this command) and waits for its control socket. The host shows the session in the
+// app, starting the app if none is attached.
 import { spawn } from 'node:child_process';
 import { openSync, closeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -7,53 +8,53 @@ import { parseArgs } from 'node:util';
 import { ControlClient, type ConnectFailure } from './controlClient';
 import { ExitCode, type CliIo } from './main';
 
-/** A cold Qt app start is 1-3 s on a loaded machine; 30 s means it is not coming. */
-const APP_START_TIMEOUT_MS = 30_000;
-/** How often to look for the new app's control.json while it starts. */
-const APP_START_POLL_MS = 50;
+/** A host listens within a second; on a loaded machine its login-shell look-up can take a few: 30 s means it is not coming. */
+const HOST_START_TIMEOUT_MS = 30_000;
+/** How often to look for the new host's control.json while it starts. */
+const HOST_START_POLL_MS = 50;
 
-/** Starts the app process detached; returns a function that says whether it has already died (and how). */
-export type AppLauncher = (io: CliIo) => { exited(): string | null };
+/** Starts the session host detached; returns a function that says whether it has already died (and how). */
+export type HostStarter = (io: CliIo) => { exited(): string | null };
 
-export const launchApp: AppLauncher = (io) => {
-  // Lazy: only `termio DIR` with no app running pays for this module.
-  const { appLaunchCommand } = require('../platform/launch') as typeof import('../platform/launch');
+export const startHost: HostStarter = (io) => {
+  // Lazy: only `termio DIR` with no host running pays for this module.
+  const { installPath } = require('../host/install') as typeof import('../host/install');
   const { termioPaths, ensureDir } = require('../host/paths') as typeof import('../host/paths');
-  const cmd = appLaunchCommand();
   const logsDir = ensureDir(termioPaths(io.env).logsDir);
-  // The app's early output (before its own log is open) goes to a file, not to this terminal.
-  const out = openSync(join(logsDir, 'app-start.log'), 'a');
-  const child = spawn(cmd.command, cmd.args, { detached: true, stdio: ['ignore', out, out], env: io.env, cwd: io.env.HOME || io.cwd });
+  // Its early output (before its own log is open) goes to a file, not to this terminal.
+  const out = openSync(join(logsDir, 'host-start.log'), 'a');
+  const child = spawn(process.execPath, [installPath('dist', 'app', 'host', 'hostMain.js')], { detached: true, stdio: ['ignore', out, out], env: io.env, cwd: '/' });
   closeSync(out);
   let exited: string | null = null;
   child.on('error', (err) => {
-    exited = `cannot start ${cmd.command}: ${err.message}`;
+    exited = `cannot start the session host: ${err.message}`;
   });
   child.on('exit', (code, signal) => {
-    exited = `the app exited at start (${signal ?? `code ${code}`}); see ${join(logsDir, 'app-start.log')}`;
+    // Exit 1: another host won the race, and its socket is about to appear.
+    if (code !== 1) exited = `the session host exited at start (${signal ?? `code ${code}`}); see ${join(logsDir, 'host-start.log')}`;
   });
   child.unref();
   return { exited: () => exited };
 };
 
-async function waitForApp(io: CliIo, started: { exited(): string | null }): Promise<ControlClient | ConnectFailure> {
-  const deadline = Date.now() + APP_START_TIMEOUT_MS;
+async function waitForHost(io: CliIo, started: { exited(): string | null }): Promise<ControlClient | ConnectFailure> {
+  const deadline = Date.now() + HOST_START_TIMEOUT_MS;
   for (;;) {
     const client = await ControlClient.connect(io.env);
     if (client instanceof ControlClient) return client;
     const died = started.exited();
     if (died) return { kind: 'appNotRunning', message: died };
-    if (Date.now() > deadline) return { kind: 'appNotRunning', message: `the app did not open its control socket within ${APP_START_TIMEOUT_MS / 1000} s` };
-    await new Promise((r) => setTimeout(r, APP_START_POLL_MS));
+    if (Date.now() > deadline) return { kind: 'appNotRunning', message: `the session host did not open its control socket within ${HOST_START_TIMEOUT_MS / 1000} s` };
+    await new Promise((r) => setTimeout(r, HOST_START_POLL_MS));
   }
 }
 
-export async function openDir(dirArg: string, io: CliIo, launcher: AppLauncher = launchApp): Promise<number> {
+export async function openDir(dirArg: string, io: CliIo, starter: HostStarter = startHost): Promise<number> {
   const dir = resolve(io.cwd, dirArg);
   let client = await ControlClient.connect(io.env);
   if (!(client instanceof ControlClient)) {
-    const started = launcher(io);
-    client = await waitForApp(io, started);
+    const started = starter(io);
+    client = await waitForHost(io, started);
     if (!(client instanceof ControlClient)) {
       io.err(`termio: ${client.message}\n`);
       return ExitCode.appNotRunning;

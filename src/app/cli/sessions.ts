@@ -189,7 +189,7 @@ async function call<V extends ControlVerb>(ctx: Ctx, verb: V, args: ControlArgs<
   for (let attempt = 1; !reply.ok && reply.error.code === 'busy' && attempt <= BUSY_RETRIES; attempt++) {
     ctx.client.close();
     await new Promise((r) => setTimeout(r, BUSY_BACKOFF_MS * attempt));
-    const next = await ControlClient.connect(ctx.io.env);
+    const next = await ControlClient.connectOrStart(ctx.io.env);
     if (!(next instanceof ControlClient)) {
       printError(ctx.io, ctx.json, 'hostNotRunning', next.message);
       return { ok: false, code: ExitCode.appNotRunning };
@@ -420,7 +420,7 @@ export const run: CommandHandler = async (args, io) => {
     io.out(verbHelp(spec));
     return ExitCode.ok;
   }
-  const client = await ControlClient.connect(io.env);
+  const client = await ControlClient.connectOrStart(io.env);
   if (!(client instanceof ControlClient)) {
     printError(io, json, 'hostNotRunning', client.message);
     return ExitCode.appNotRunning;

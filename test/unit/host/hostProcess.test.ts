@@ -105,6 +105,23 @@ describe('termio-host lifetime', () => {
     expect(log).toMatch(/INFO host stopping .*"why":"asked by a client"/);
   });
 
+  it('answers termio sessions with no window open: the first command starts the host, which owns the session', async () => {
+    expect(existsSync(join(dir, '.termio', 'run', 'host.sock'))).toBe(false);
+    const spawned = await termio(['sessions', 'spawn', '--cwd', dir]);
+    expect(spawned.code, spawned.err).toBe(0);
+    const id = spawned.out.trim();
+    const pid = hostPid()!;
+    const listed = JSON.parse((await termio(['sessions', 'list', '--json'])).out) as { sessions: Array<{ id: string; pid: number }> };
+    expect(listed.sessions.map((x) => x.id)).toEqual([id]);
+    // The session's shell is the host's child: nothing else holds it.
+    const ppid = Number(readFileSync(`/proc/${listed.sessions[0]!.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+    expect(ppid).toBe(pid);
+    expect((await termio(['sessions', 'send', id, 'echo from-the-cli', '--enter'])).code).toBe(0);
+    await waitFor(async () => /^from-the-cli$/m.test((await termio(['sessions', 'read', id])).out), { what: 'the echo' });
+    expect((await termio(['host', 'stop'])).code).toBe(0);
+    await waitForExit(pid, 'the host to exit');
+  });
+
   it('exits on its own once it holds no session and no client', async () => {
     expect(await termio(['host', 'start'], { TERMIO_HOST_IDLE_MS: '300' })).toMatchObject({ code: 0 });
     const pid = hostPid()!;
