@@ -108,7 +108,7 @@ describe.skipIf(e2eSkipReason)('appearance', () => {
     );
     // The Appearance tab (form controls), to look at.
     display.xdotool('windowfocus', '--sync', settingsWin);
-    for (let i = 0; i < 3; i++) display.xdotool('key', 'ctrl+Tab');
+    for (let i = 0; i < 4; i++) display.xdotool('key', 'ctrl+Tab');
     app.screenshot('appearance-light-settings-controls');
   });
 

@@ -205,9 +205,22 @@ describe.skipIf(e2eSkipReason)('sessions that outlive the window', () => {
     first.screenshot('host-recovered');
   }, 90_000);
 
-  it('"quit and end all sessions" leaves no process behind', async () => {
-    const first = await start(undefined, { sessions: { onQuit: 'end' } });
+  it('"quit and end all sessions" (chosen in Settings → Sessions) leaves no process behind', async () => {
+    const first = await start();
     const home = first.home;
+    // Settings → Sessions → "When Termio quits": End all sessions, from the keyboard.
+    const win = await first.waitForWindow();
+    display.xdotool('windowfocus', '--sync', win);
+    display.xdotool('key', 'ctrl+comma');
+    const settingsWin = await first.waitForWindow('Termio Settings');
+    display.xdotool('windowfocus', '--sync', settingsWin);
+    for (let i = 0; i < 3; i++) display.xdotool('key', 'ctrl+Tab');
+    // The combo box is the page's first control, right of its label: open it, take the next choice.
+    display.xdotool('mousemove', '--window', settingsWin, '225', '56', 'click', '1');
+    display.xdotool('key', 'Down', 'Return');
+    const settingsFile = join(home, '.termio', 'config', 'settings.json');
+    await waitFor(() => (JSON.parse(readFileSync(settingsFile, 'utf8')) as { sessions?: { onQuit?: string } }).sessions?.onQuit === 'end', { what: 'onQuit saved as end' });
+    first.screenshot('settings-sessions');
     for (const cmd of ['sleep 600', 'yes > /dev/null', '']) {
       const id = (await first.cli(['sessions', 'spawn', '--cwd', home])).stdout.trim();
       if (cmd) await first.cli(['sessions', 'send', id, cmd, '--enter']);

@@ -139,7 +139,7 @@ export class SettingsWindow {
     this.refreshProblems();
     // Qt deletes each page's old widget when setWidget replaces it.
     this.keep.length = 0;
-    const pages = [this.agentsPage(), this.hooksPage(), this.notificationsPage(), this.appearancePage(), this.shortcutsPage()];
+    const pages = [this.agentsPage(), this.hooksPage(), this.notificationsPage(), this.sessionsPage(), this.appearancePage(), this.shortcutsPage()];
     pages.forEach((p, i) => {
       this.scrolls[i]!.setWidget(p);
       this.keep.push(p);
@@ -177,7 +177,7 @@ export class SettingsWindow {
   }
 
   /** Writes one field of a settings section (the file applies it: every window follows). */
-  private setter(section: 'notifications' | 'terminal') {
+  private setter(section: 'notifications' | 'terminal' | 'sessions') {
     return (key: string) => (value: unknown) => this.model.set([section, key], value);
   }
 
@@ -246,6 +246,19 @@ export class SettingsWindow {
       layout.addWidget(row(label(L.longTurn, 'settingsText'), secs));
       layout.addWidget(this.checkbox(L.notifyTerminal, n.terminal, set('terminal')));
       layout.addWidget(this.checkbox(L.sound, n.sound, set('sound')));
+    });
+  }
+
+  private sessionsPage(): QWidget {
+    return page((layout) => {
+      const v = this.model.settings().sessions;
+      const set = this.setter('sessions');
+      const choices = L.onQuitChoices;
+      const onQuit = this.choice(choices.map((c) => c.text), choices.find((c) => c.value === v.onQuit)!.text, (text) => set('onQuit')(choices.find((c) => c.text === text)!.value));
+      layout.addWidget(row(label(L.onQuit, 'settingsText'), onQuit));
+      const stall = this.spinBox({ min: 10, max: 86_400, step: 30, value: v.stallSeconds, suffix: ' s' }, set('stallSeconds'));
+      layout.addWidget(row(label(L.stall, 'settingsText'), stall));
+      layout.addWidget(label(L.sessionsNote, 'settingsMuted'));
     });
   }
 

@@ -22,7 +22,7 @@ export interface SettingsAgent {
 /** Fixed labels, page by page. */
 export const settingsLabels = {
   windowTitle: 'Termio Settings',
-  tabs: ['Agents', 'Live status', 'Notifications', 'Appearance', 'Shortcuts'],
+  tabs: ['Agents', 'Live status', 'Notifications', 'Sessions', 'Appearance', 'Shortcuts'],
   agentsIntro:
     'Agents come from the manifests bundled with Termio and from ~/.termio/config/agents, in picker order (▲ ▼ move one). Disabled agents are hidden from the picker and the tray.',
   enabled: 'Enabled',
@@ -36,6 +36,14 @@ export const settingsLabels = {
   longTurn: 'A turn is long after',
   notifyTerminal: 'Notifications that programs send (OSC 9 / OSC 777)',
   sound: 'Play a sound',
+  onQuit: 'When Termio quits',
+  onQuitChoices: [
+    { value: 'keep', text: 'Keep sessions running' },
+    { value: 'end', text: 'End all sessions' },
+  ],
+  stall: 'Mark as stalled after',
+  sessionsNote:
+    'Sessions run in Termio’s session host, apart from the window: quitting with “Keep sessions running” leaves every agent working, and the next start shows each tab as it is. The tray’s “Quit and End All Sessions” ends them either way; the next start resumes each one. A session working with no output and no hook report for the time above is marked stalled.',
   font: 'Font',
   theme: 'Theme',
   cursor: 'Cursor',
