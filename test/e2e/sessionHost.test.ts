@@ -156,7 +156,7 @@ describe.skipIf(e2eSkipReason)('sessions that outlive the window', () => {
     await waitFor(async () => /^after-flood$/m.test(await read(first, flood)), { what: 'typing after the flood' });
   }, 120_000);
 
-  it('shows the sessions of a killed host as recovered and resumes them exactly at the next start', async () => {
+  it('resumes the sessions of a killed host exactly, with the app running or started again, and says so', async () => {
     const home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-e2e-')));
     const agents = join(home, '.termio', 'config', 'agents');
     mkdirSync(agents, { recursive: true });
@@ -182,26 +182,35 @@ describe.skipIf(e2eSkipReason)('sessions that outlive the window', () => {
     const host = hostPid(first);
     const old = new Map((await list(first)).map((s) => [s.id, s.pid]));
     const sessionsOfHost = descendants(host);
-    process.kill(host, 'SIGKILL');
-    // The host's sessions hang up with it (their terminal is gone).
-    await waitFor(() => [...old.values()].every((p) => !isAlive(p)), { what: 'the sessions to go with their host' });
-    await first.waitForLog(/session host lost/);
-    await first.stop();
+    const agentArgv = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    const checkResumed = async (a: AppUnderTest, before: Map<string, number>) => {
+      const again = await waitFor(async () => {
+        const l = await list(a);
+        return l.length === 2 && l.every((s) => s.pid !== before.get(s.id)) ? l : null;
+      }, { timeout: 20_000, what: 'both sessions back, relaunched' });
+      expect(again.find((s) => s.id === shell)!.cwd).toBe(work);
+      // Exactly resumed: the agent's own command line names the same conversation.
+      expect(agentArgv(again.find((s) => s.id === agent)!.pid)).toEqual(expect.arrayContaining(['--resume', conversation]));
+      return new Map(again.map((s) => [s.id, s.pid]));
+    };
 
-    first = await start(home);
-    await first.waitForLog(/sessions restored .*"recovered":2/);
-    const again = await waitFor(async () => {
-      const l = await list(first);
-      return l.length === 2 ? l : null;
-    }, { what: 'both sessions back' });
-    const shellAgain = again.find((s) => s.id === shell)!;
-    const agentAgain = again.find((s) => s.id === agent)!;
-    expect(shellAgain.pid).not.toBe(old.get(shell));
-    expect(shellAgain.cwd).toBe(work);
-    // Exactly resumed: the agent's own command line names the same conversation.
-    expect(readFileSync(`/proc/${agentAgain.pid}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining(['--resume', conversation]));
-    expect(hostPid(first)).not.toBe(host);
+    // The host dies under a running app: the app starts a new one, which resumes every session.
+    process.kill(host, 'SIGKILL');
+    await first.waitForLog(/session host lost/);
+    const relaunched = await checkResumed(first, old);
+    await first.waitForLog(/sessions restored .*"recovered":2,"after":"host lost"/);
     expect(sessionsOfHost.filter(isAlive)).toEqual([]);
+    const second = hostPid(first);
+    expect(second).not.toBe(host);
+    first.screenshot('host-recovered-live');
+
+    // The host dies with no app attached: the app, started again, shows them recovered.
+    await first.stop();
+    process.kill(second, 'SIGKILL');
+    await waitFor(() => [...relaunched.values()].every((p) => !isAlive(p)), { what: 'the sessions to go with their host' });
+    first = await start(home);
+    await first.waitForLog(/sessions restored .*"recovered":2,"msSinceStart"/);
+    await checkResumed(first, relaunched);
     first.screenshot('host-recovered');
   }, 90_000);
 

@@ -221,11 +221,22 @@ export class TermioApp {
   /** How notifications reach the user: through the tray on macOS in the app bundle, else the host posts them. */
   notifier: 'tray' | 'host' = 'host';
 
-  /** The host went away under the app (killed, or stopped by another client). */
+  /** The host went away under the app (killed, or stopped by another client): a new one is
+   *  started, which relaunches every session through exact resume. */
   private hostLost(why: string): void {
     if (this.quitPath.quitting) return;
     this.log.warn('session host lost', { why });
-    this.sessionWindows.active?.showMessage('The session host stopped. Quit and start Termio again to resume your sessions.');
+    this.sessionWindows.active?.showMessage('The session host stopped. Starting it again…');
+    void this.host.reconnect().then((ok) => {
+      if (this.quitPath.quitting) return;
+      if (!ok) {
+        this.sessionWindows.active?.showMessage('The session host stopped and could not be started again. Quit and start Termio to try again.');
+        return;
+      }
+      const recovered = this.host.registry.list().filter((r) => r.recovered).length;
+      this.log.info('sessions restored', { sessions: this.host.registry.size, recovered, after: 'host lost' });
+      this.sessionWindows.active?.showMessage(recovered > 0 ? recoveredText(recovered) : 'The session host stopped and was started again.');
+    });
   }
 
   /** `mode`: 'end' ends every session; default: the "when Termio quits" setting (keep, by default). */

@@ -49,6 +49,7 @@ export class RemoteHost {
   private windowOrder: string[] = [];
   private looking: { session: string | null; windowId: string | null } = { session: null, windowId: null };
   private lost = false;
+  private notifier: 'tray' | 'host' = 'host';
   /** The host answered app events to this app (set by the UI). */
   onActivate: () => void = () => undefined;
   onNotify: (title: string, body: string, session: string | null) => void = () => undefined;
@@ -86,7 +87,7 @@ export class RemoteHost {
 
   private constructor(
     private readonly opts: RemoteHostOptions,
-    readonly client: HostClient,
+    private connection: HostClient,
     paths: TermioPaths,
     settings: SettingsStore,
     catalog: AgentCatalog,
@@ -94,7 +95,7 @@ export class RemoteHost {
     this.paths = paths;
     this.settings = settings;
     this.catalog = catalog;
-    this.registry = new RemoteRegistry(client, (msg, data) => opts.logger.warn(msg, data));
+    this.registry = new RemoteRegistry(connection, (msg, data) => opts.logger.warn(msg, data));
     const home = (opts.env ?? process.env).HOME ?? homedir();
     this.choices = new AgentChoices(catalog, settings, () => ({
       paths,
@@ -102,6 +103,15 @@ export class RemoteHost {
       logger: opts.logger,
       reportProblem: (message) => this.problems.push({ source: 'hooks', message }),
     }));
+    this.wire(connection);
+  }
+
+  get client(): HostClient {
+    return this.connection;
+  }
+
+  /** App events to the registry and the UI; a lost connection told once. */
+  private wire(client: HostClient): void {
     client.onEvent((e) => {
       switch (e.event) {
         case 'session':
@@ -128,15 +138,39 @@ export class RemoteHost {
       }
     });
     client.onClose((why) => {
-      if (this.lost) return;
+      if (this.lost || client !== this.connection) return;
       this.lost = true;
-      opts.logger.warn('lost the session host', { why });
+      this.opts.logger.warn('lost the session host', { why });
       this.onHostLost(why);
     });
   }
 
+  /**
+   * After the host went away: starts a new one (which relaunches every session through exact
+   * resume) and subscribes again. False when no host of this version could be reached.
+   */
+  async reconnect(): Promise<boolean> {
+    const c = await connectHost(this.opts.env ?? process.env, { client: 'termio-app', start: true });
+    if (!(c instanceof HostClient)) {
+      this.opts.logger.warn('cannot reach a new session host', { message: c.message });
+      return false;
+    }
+    if (c.hello.hostVersion !== packageVersion()) {
+      c.close();
+      return false;
+    }
+    this.registry.replaceClient(c);
+    this.connection = c;
+    this.lost = false;
+    this.wire(c);
+    this.opts.logger.info('reconnected to a new session host', { pid: c.hello.pid });
+    const snap = await this.subscribe(true, this.notifier);
+    return !('error' in snap);
+  }
+
   /** Starts the event stream; `restore` relaunches the saved sessions the host does not run. */
   async subscribe(restore: boolean, notifier: 'tray' | 'host'): Promise<AppSnapshot | { error: string }> {
+    this.notifier = notifier;
     const r = await this.client.request('app.subscribe', { restore, notifier }, 120_000);
     if (!r.ok) return { error: r.error.message };
     this.windowOrder = r.result.windows;

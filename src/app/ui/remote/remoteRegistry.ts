@@ -36,8 +36,20 @@ export class RemoteRegistry {
   readonly onStallChanged = this.stallChanged.event;
   readonly onProgress = this.progressChanged.event;
 
-  constructor(private readonly client: HostClient, private readonly log: (msg: string, data: Record<string, unknown>) => void) {
+  constructor(private client: HostClient, private readonly log: (msg: string, data: Record<string, unknown>) => void) {
+    this.listen(client);
+  }
+
+  private listen(client: HostClient): void {
     client.onFrame((h, reader) => this.byView.get(h.view)?.applyFrame(h, reader));
+  }
+
+  /** A new connection to a new host: every session of the old one goes (the new host announces
+   *  what it runs, or relaunches). */
+  replaceClient(client: HostClient): void {
+    for (const id of [...this.records.keys()]) this.remove(id);
+    this.client = client;
+    this.listen(client);
   }
 
   private readonly byView = new Map<number, RemoteTerminal>();
