@@ -107,11 +107,14 @@ describe('termio sessions (the real executable)', () => {
     expect(jsonError.status).toBe(1);
     expect(JSON.parse(jsonError.stdout)).toEqual({ schemaVersion: 1, ok: false, code: 'noSuchSession', message: "no session matches 'zzz'" });
 
-    const elsewhere = { ...h.env, TERMIO_HOME: join(h.home, 'no-app') };
+    // No host runs and none can start (its home is a file): exit 4, saying why.
+    const blocked = join(h.home, 'not-a-folder');
+    writeFileSync(blocked, '');
+    const elsewhere = { ...h.env, TERMIO_HOME: blocked };
     const notRunning = await termio(['sessions', 'list', '--json'], elsewhere);
     expect(notRunning).toMatchObject({ status: 4 });
     expect(JSON.parse(notRunning.stdout)).toMatchObject({ schemaVersion: 1, ok: false, code: 'hostNotRunning' });
-    expect(notRunning.stderr).toMatch(/^termio: Termio is not running/);
+    expect(notRunning.stderr).toMatch(/^termio: no Termio session host runs, and starting one failed: .*not-a-folder/);
 
     for (const args of [['sessions', 'read'], ['sessions', 'read', 'a', '--lines', '0'], ['sessions', 'list', '--colour'], ['sessions', 'send', 'a'], ['sessions', 'frob'], ['sessions', 'focus', 'a', 'b'], ['sessions', 'list', '--json=yes']]) {
       const r = await termio(args, h.env);
