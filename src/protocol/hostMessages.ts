@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { MAX_COLS, MAX_ROWS } from './hostFrame';
 import type { SessionState } from './status/sessionState';
+import { CompanionParamsSchemas, type CompanionResults } from './companion';
 
 /** Room for ids and names: session ids are UUIDs (36 chars). */
 const MAX_ID_CHARS = 64;
@@ -68,6 +69,7 @@ export const HostParamsSchemas = {
   }),
   find: z.strictObject({ view: uint32, query: z.string().min(1).max(MAX_QUERY_CHARS).describe('matched case-insensitively, as the find bar does') }),
   selectionText: z.strictObject({ view: uint32, start: point, end: point, mode: z.enum(['char', 'word', 'line']).optional() }),
+  ...CompanionParamsSchemas,
 };
 export type HostMethod = keyof typeof HostParamsSchemas;
 export type HostParams<M extends HostMethod> = z.infer<(typeof HostParamsSchemas)[M]>;
@@ -160,7 +162,7 @@ export interface HostStatus {
 }
 
 /** What each method answers with when it succeeds (`rows` answers with a binary rows message). */
-export interface HostResults {
+export interface HostResults extends CompanionResults {
   'host.status': HostStatus;
   'host.stop': Record<string, never>;
   'sessions.list': { sessions: HostSessionInfo[] };

@@ -142,7 +142,7 @@ export class Session implements Disposable {
   /** The program's output, in order, each chunk once the emulator has parsed it: a mirror that
    *  starts from snapshot() and then writes every later chunk matches the emulator. */
   readonly onOutput: Event<Uint8Array> = this._onOutput.event;
-  /** The emulator took a new size; output parsed after this event is laid out at that size. */
+  /** The emulator took a new size; output parsed after this is laid out at that size. */
   readonly onResize: Event<{ cols: number; rows: number }> = this._onResize.event;
 
   static spawn(opts: SpawnOptions): Session | LaunchError {
@@ -375,13 +375,9 @@ export class Session implements Disposable {
     this._onRender.fire();
   }
 
-  /** The emulator's state as escape sequences (screen, modes, the last `scrollback` lines of
-   *  history): what a mirror writes first. Everything parsed so far is in it, nothing after. */
+  /** The emulator's state as escape sequences (screen, modes, `scrollback` lines of history): all parsed so far. */
   snapshot(scrollback: number): string {
-    if (!this.serializer) {
-      this.serializer = new SerializeAddon();
-      this.emulator.loadAddon(this.serializer);
-    }
+    if (!this.serializer) this.emulator.loadAddon((this.serializer = new SerializeAddon()));
     return this.serializer.serialize({ scrollback });
   }
 

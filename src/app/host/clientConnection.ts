@@ -10,6 +10,7 @@ import {
   type HostError, type HostErrorCode, type HostMessage, type HostMethod, type HostParams, type HostStatus, type InputIntent,
 } from '../../protocol/hostMessages';
 import type { ClientServer } from './clientServer';
+import { companionMethods } from './companion/companionMethods';
 import type { Logger } from './log';
 import type { FeedView, SessionFeed } from './sessionFeed';
 import type { SessionRecord } from './sessionRegistry';
@@ -233,6 +234,7 @@ export class Connection {
       return { ok: true, result: { matches: all.slice(-MAX_FIND_MATCHES), total: all.length } };
     },
     selectionText: (_id, p) => this.selectionText(p),
+    ...companionMethods(() => this.server.opts.companion?.() ?? null),
   };
 
   private run<M extends HostMethod>(id: number, method: M, params: HostParams<M>): Answer | Promise<Answer> {

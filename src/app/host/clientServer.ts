@@ -7,6 +7,7 @@ import { Emitter } from '../../protocol/events';
 import { HOST_PROTOCOL_VERSION } from '../../protocol/hostFraming';
 import type { HostParams, HostSessionInfo, HostStatus } from '../../protocol/hostMessages';
 import { Connection } from './clientConnection';
+import type { Companion } from './companion/companion';
 import type { Logger } from './log';
 import { SessionFeed } from './sessionFeed';
 import type { SessionRecord, SessionRegistry } from './sessionRegistry';
@@ -34,6 +35,8 @@ export interface ClientServerOptions {
   spawn(params: HostParams<'sessions.spawn'>): Promise<SpawnOutcome>;
   /** host.stop, called once the answer is on its way. */
   onStop(): void;
+  /** The web companion, once the host has started it (companion.* requests). */
+  companion?: () => Companion | null;
 }
 
 export type ListenOutcome = { ok: true; server: ClientServer } | Extract<ClaimResult, { ok: false }>;

@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { HOST_SOCKET_FILE } from '../../protocol/hostFraming';
 import { Session } from '../../terminal';
 import { ClientServer, type SpawnOutcome } from './clientServer';
+import type { Companion } from './companion/companion';
+import { startHostCompanion } from './companion/hostWiring';
 import { packageVersion } from './install';
 import type { Logger } from './log';
 import { ensureRunDir, termioPaths, type TermioPaths } from './paths';
@@ -45,6 +47,7 @@ export class HostProcess {
   /** Resolves once the host has stopped (asked to, or idle). */
   readonly stopped = new Promise<void>((r) => (this.resolveStopped = r));
   server!: ClientServer;
+  companion: Companion | null = null;
 
   private constructor(readonly paths: TermioPaths, readonly socketPath: string, private readonly opts: HostProcessOptions) {
     this.registry = new SessionRegistry({ defaultCwd: paths.home });
@@ -70,6 +73,7 @@ export class HostProcess {
       }),
       spawn: (p) => host.spawn(p),
       onStop: () => void host.stop('asked by a client'),
+      companion: () => host.companion,
     });
     if (!listen.ok) {
       host.registry.dispose();
@@ -80,6 +84,7 @@ export class HostProcess {
     host.registry.onAdded(() => host.checkIdle());
     host.registry.onRemoved(() => host.checkIdle());
     log.info('host listening', { socket: socketPath, pid: process.pid, version: packageVersion() });
+    host.companion = await startHostCompanion({ registry: host.registry, feedFor: (r) => host.server.feedFor(r), paths, logger: log, env: opts.env });
     host.checkIdle();
     return { ok: true, host };
   }
@@ -118,6 +123,7 @@ export class HostProcess {
     this.stopping ??= (async () => {
       this.opts.logger.info('host stopping', { why, sessions: this.registry.size });
       if (this.idleTimer) clearTimeout(this.idleTimer);
+      await this.companion?.dispose();
       await this.server.close();
       const pids = this.registry.list().filter((r) => !r.session.exited).map((r) => r.session.pid);
       this.registry.dispose();

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { Emitter } from '../../protocol/events';
 import { homedir } from 'node:os';
 import { shortenHome } from '../../protocol/homePath';
+import { DEFAULT_COMPANION_PORT, MAX_COMPANION_PORT, MIN_COMPANION_PORT } from '../../protocol/companion';
 import { writeFileAtomic } from './atomicWrite';
 import { readTextIfExists } from './textFile';
 
@@ -63,6 +64,13 @@ export const SettingsSchema = z.object({
         .max(86_400)
         .default(120)
         .describe('a session working this long with no output and no hook report is flagged stalled'),
+    })
+    .prefault({}),
+  companion: z
+    .object({
+      enabled: z.boolean().default(false).describe('serve the phone companion page (off until you turn it on)'),
+      port: z.number().int().min(MIN_COMPANION_PORT).max(MAX_COMPANION_PORT).default(DEFAULT_COMPANION_PORT),
+      network: z.enum(['loopback', 'lan']).default('loopback').describe('lan = reachable from other devices on your network'),
     })
     .prefault({}),
   welcomeShown: z.boolean().default(false),

@@ -35,7 +35,7 @@ it('snapshot + later output + resizes rebuild the same screen as the session', a
   session = s;
   // Colours, a scrolled history and the alternate screen's cursor-keys mode, before the snapshot.
   s.write("i=0; while [ $i -lt 40 ]; do printf '\\033[3%dmline %d\\033[0m\\n' $((i % 7)) $i; i=$((i+1)); done; printf '\\033[?1h'\n");
-  await waitFor(() => s.screenLines().some((l) => l.includes('line 39')));
+  await waitFor(() => s.screenLines().some((l) => l.includes('line 39')), 'the coloured lines');
   const mirror = new Terminal({ cols: s.cols, rows: s.rows, scrollback: 1000, allowProposedApi: true });
   const pending: Array<Uint8Array | { cols: number; rows: number }> = [];
   s.onOutput((bytes) => pending.push(bytes.slice()));
@@ -44,7 +44,7 @@ it('snapshot + later output + resizes rebuild the same screen as the session', a
   // After the snapshot: more output, a resize in the middle of it, and more output again.
   s.write("printf 'after-one\\n'; sleep 0.1; printf 'after-two \\033[1mbold\\033[0m\\n'\n");
   s.resize(50, 10);
-  await waitFor(() => s.screenLines().some((l) => l.includes('after-two bold')));
+  await waitFor(() => s.screenLines().some((l) => l.includes('after-two bold')), 'the output after the snapshot');
   await s.whenParsed();
   for (const item of pending) {
     if (item instanceof Uint8Array) mirror.write(item);
@@ -74,7 +74,7 @@ it('fires onOutput after the emulator has parsed the chunk, so a snapshot never 
   s.onOutput((bytes) => seen.push(Buffer.from(bytes).toString('utf8')));
   s.onOutput(() => seen.push(`@${s.snapshot(0).includes('marker-xyz') ? 'in' : 'out'}`));
   s.write('echo marker-xyz\n');
-  await waitFor(() => seen.join('').includes('marker-xyz\r\n'));
+  await waitFor(() => seen.join('').includes('marker-xyz\r\n'), 'the echoed marker');
   // The first snapshot taken after the chunk that carried the echoed line already holds it.
   const at = seen.findIndex((x) => x.includes('marker-xyz\r\n'));
   expect(seen[at + 1]).toBe('@in');

@@ -1,0 +1,231 @@
+// One paired page on the companion's WebSocket: it gets the session list whenever it changes, and
+// may watch one session's terminal — a snapshot serialised from the host's emulator, then the
+// output bytes as the emulator parses them and every resize, in order. Watching never changes
+// the session's size; typing makes the page the input holder, under the same rule as every other
+// client (SessionFeed), and the session then takes the page's size. A page that cannot keep up
+// is not queued for: its backlog is dropped and it gets a fresh snapshot once it drains.
+import type { WebSocket } from 'ws';
+import { CompanionClientMessageSchema, type CompanionClientMessage, type CompanionServerMessage } from '../../../protocol/companion';
+import type { Disposable } from '../../../protocol/events';
+import type { Logger } from '../log';
+import type { FeedView, SessionFeed } from '../sessionFeed';
+import type { SessionRecord } from '../sessionRegistry';
+
+/** Scrollback a page's snapshot carries: a few screens to scroll back on a phone, at a size
+ *  (about 100 KB of text) that arrives quickly over a phone's Wi-Fi. */
+export const SNAPSHOT_SCROLLBACK = 1000;
+/** Unsent bytes beyond which a page is behind: it gets no more output until it drains, then a
+ *  fresh snapshot (about a second of a phone's Wi-Fi). */
+export const BEHIND_BYTES = 1024 * 1024;
+/** How often a page that fell behind is checked for having drained. */
+const DRAIN_POLL_MS = 50;
+/** Output is gathered this long before it goes out: one message per 120 Hz frame under a flood. */
+const OUTPUT_BATCH_MS = 8;
+
+export interface PageLinkDeps {
+  find(id: string): SessionRecord | undefined;
+  feedFor(record: SessionRecord): SessionFeed;
+  logger: Logger;
+}
+
+/** The page as the session's feed sees it: never sent frames (it mirrors output instead),
+ *  told when it holds the input. */
+class PageView implements FeedView {
+  private static next = 0x7000_0000;
+  readonly id = PageView.next++;
+  seenTick = -1;
+  seq = 0;
+  inFlight = false;
+  constructor(public cols: number, public rows: number, private readonly onHolding: (on: boolean) => void) {}
+  congested(): boolean {
+    return true;
+  }
+  send(): void {
+    // The page mirrors the emulator from its output; it takes no frames.
+  }
+  holding(on: boolean): void {
+    this.onHolding(on);
+  }
+}
+
+interface Watch {
+  record: SessionRecord;
+  view: PageView;
+  /** The view joined the feed: the page has typed into this session. */
+  inFeed: boolean;
+  feed: SessionFeed | null;
+  subscriptions: Disposable[];
+  queue: Array<Uint8Array | { cols: number; rows: number }>;
+  timer: NodeJS.Timeout | null;
+  behind: boolean;
+}
+
+export class PageLink {
+  private watch: Watch | null = null;
+  private closed = false;
+
+  constructor(readonly ws: WebSocket, private readonly deps: PageLinkDeps) {
+    ws.on('message', (data, isBinary) => this.handle(data as Buffer, isBinary));
+    ws.on('error', (err) => deps.logger.debug('companion page socket error', { error: err.message }));
+  }
+
+  send(msg: CompanionServerMessage): void {
+    if (!this.closed && this.ws.readyState === this.ws.OPEN) this.ws.send(JSON.stringify(msg));
+  }
+
+  private handle(data: Buffer, isBinary: boolean): void {
+    let value: unknown;
+    try {
+      value = isBinary ? undefined : JSON.parse(data.toString('utf8'));
+    } catch {
+      value = undefined;
+    }
+    const parsed = CompanionClientMessageSchema.safeParse(value);
+    if (!parsed.success) {
+      this.deps.logger.debug('companion page sent a bad message', { error: parsed.error.issues[0]?.message });
+      return;
+    }
+    this.run(parsed.data);
+  }
+
+  private run(msg: CompanionClientMessage): void {
+    switch (msg.t) {
+      case 'ping':
+        return this.send({ t: 'pong' });
+      case 'attach':
+        return this.attach(msg.session, msg.cols, msg.rows);
+      case 'detach':
+        return this.detach();
+      case 'size': {
+        const w = this.watch;
+        if (!w) return;
+        if (w.feed && w.inFeed) w.feed.resize(w.view, msg.cols, msg.rows);
+        else [w.view.cols, w.view.rows] = [msg.cols, msg.rows];
+        return;
+      }
+      case 'input':
+      case 'key': {
+        const w = this.watch;
+        if (!w || w.record.session.exited) return;
+        this.takeInput(w);
+        if (msg.t === 'input') w.record.session.write(msg.data);
+        else w.record.session.sendKey({ key: msg.key, ctrl: msg.ctrl, alt: msg.alt, shift: msg.shift });
+        return;
+      }
+    }
+  }
+
+  /** The page typed: it holds the session's input now, and the session takes its size. */
+  private takeInput(w: Watch): void {
+    if (!w.inFeed) {
+      w.feed = this.deps.feedFor(w.record);
+      w.inFeed = true;
+      w.feed.attach(w.view);
+    } else {
+      w.feed?.take(w.view);
+    }
+  }
+
+  private attach(id: string, cols: number, rows: number): void {
+    this.detach();
+    const record = this.deps.find(id);
+    if (!record) return this.send({ t: 'detached', session: id, reason: 'noSuchSession' });
+    const s = record.session;
+    const w: Watch = {
+      record,
+      view: new PageView(cols, rows, (on) => this.send({ t: 'holding', holding: on })),
+      inFeed: false,
+      feed: null,
+      subscriptions: [],
+      queue: [],
+      timer: null,
+      behind: false,
+    };
+    w.subscriptions.push(
+      s.onOutput((bytes) => this.queue(w, bytes)),
+      s.onResize((size) => this.queue(w, size)),
+    );
+    this.watch = w;
+    this.sendSnapshot(w);
+  }
+
+  private sendSnapshot(w: Watch): void {
+    const s = w.record.session;
+    w.queue = [];
+    this.send({ t: 'attached', session: w.record.id, cols: s.cols, rows: s.rows, snapshot: s.snapshot(SNAPSHOT_SCROLLBACK), holding: w.inFeed && (w.feed?.isHolder(w.view) ?? false) });
+  }
+
+  private queue(w: Watch, item: Uint8Array | { cols: number; rows: number }): void {
+    if (w.behind) return;
+    w.queue.push(item instanceof Uint8Array ? item.slice() : item);
+    w.timer ??= setTimeout(() => this.flush(w), OUTPUT_BATCH_MS);
+  }
+
+  private flush(w: Watch): void {
+    w.timer = null;
+    if (this.watch !== w || this.closed) return;
+    if (this.ws.bufferedAmount > BEHIND_BYTES) {
+      // Behind: what is queued will be replaced by a snapshot once the socket drains.
+      w.behind = true;
+      w.queue = [];
+      w.timer = setTimeout(() => this.catchUp(w), DRAIN_POLL_MS);
+      return;
+    }
+    let bytes: Uint8Array[] = [];
+    const sendBytes = (): void => {
+      if (bytes.length) this.ws.send(Buffer.concat(bytes), { binary: true });
+      bytes = [];
+    };
+    for (const item of w.queue) {
+      if (item instanceof Uint8Array) bytes.push(item);
+      else {
+        sendBytes();
+        this.send({ t: 'resize', cols: item.cols, rows: item.rows });
+      }
+    }
+    sendBytes();
+    w.queue = [];
+  }
+
+  private catchUp(w: Watch): void {
+    w.timer = null;
+    if (this.watch !== w || this.closed) return;
+    if (this.ws.bufferedAmount > BEHIND_BYTES / 4) {
+      w.timer = setTimeout(() => this.catchUp(w), DRAIN_POLL_MS);
+      return;
+    }
+    w.behind = false;
+    this.sendSnapshot(w);
+  }
+
+  /** Stops watching; the session keeps its size and its input holder (if the page held it,
+   *  nobody does until the next client types). */
+  detach(): void {
+    const w = this.watch;
+    if (!w) return;
+    this.watch = null;
+    if (w.timer) clearTimeout(w.timer);
+    for (const d of w.subscriptions) d.dispose();
+    if (w.inFeed) w.feed?.detach(w.view);
+  }
+
+  /** The session was closed in the host. */
+  sessionRemoved(id: string): void {
+    if (this.watch?.record.id !== id) return;
+    this.detach();
+    this.send({ t: 'detached', session: id, reason: 'sessionClosed' });
+  }
+
+  close(code: number, reason: string): void {
+    if (this.closed) return;
+    this.dispose();
+    this.ws.close(code, reason);
+    // A page that does not answer the close is cut off rather than held open.
+    setTimeout(() => this.ws.terminate(), 1000).unref();
+  }
+
+  dispose(): void {
+    this.detach();
+    this.closed = true;
+  }
+}
