@@ -32,9 +32,9 @@ const allowed = {
   protocol: { layers: ['protocol'], packages: ['zod', 'jsonc-parser'], builtins: false },
   terminal: { layers: ['protocol', 'terminal'], packages: ['node-pty', '@xterm/'], builtins: true },
   host: { layers: ['protocol', 'terminal', 'host'], packages: ['chokidar', 'node-notifier', 'zod', 'jsonc-parser', 'smol-toml', 'ws'], builtins: true },
-  cli: { layers: ['protocol', 'host', 'cli', 'platform'], packages: ['zod'], builtins: true },
+  cli: { layers: ['protocol', 'host', 'cli', 'platform'], packages: ['zod', 'qrcode'], builtins: true },
   platform: { layers: ['protocol', 'host', 'platform'], packages: ['@nodegui/'], builtins: true },
-  ui: { layers: ['protocol', 'terminal', 'host', 'ui', 'platform'], packages: ['@nodegui/'], builtins: true },
+  ui: { layers: ['protocol', 'terminal', 'host', 'ui', 'platform'], packages: ['@nodegui/', 'qrcode'], builtins: true },
   // The browser page: protocol's message types and xterm.js, nothing of Node or the host.
   web: { layers: ['protocol', 'web'], packages: ['@xterm/xterm'], builtins: false },
   app: { layers: ['protocol', 'terminal', 'host', 'ui', 'platform', 'app', 'cli'], packages: [], builtins: true },
