@@ -33,15 +33,12 @@ function label(name: string, text = ''): QLabel {
 export class PhonePage {
   private view: PhoneView = { ...phoneView(null, null), headline: 'Asking the session host…' };
   private w: Widgets | null = null;
-  /** Bumped on every build: an answer for widgets that were rebuilt since is dropped. */
-  private generation = 0;
   private busy = false;
 
   constructor(private readonly model: PhoneModel) {}
 
   /** A fresh page widget (Settings rebuilds its pages); asks the host for the latest status. */
   build(): QWidget {
-    this.generation++;
     const { widget, layout } = boxWidget('column', { name: 'settingsPage', margins: [18, 14, 18, 14], spacing: 10 });
     const w: Widgets = {
       headline: label('settingsHeading'),
@@ -72,11 +69,11 @@ export class PhonePage {
   private act(ask: () => Promise<PhoneResult>): void {
     if (this.busy) return;
     this.busy = true;
-    const generation = this.generation;
     void ask().then((r) => {
       this.busy = false;
       this.view = r.ok ? phoneView(r.status, null) : phoneView(null, r.message);
-      if (generation === this.generation) this.fill();
+      // Into the page's current widgets (Settings may have rebuilt it while the host answered).
+      this.fill();
     });
   }
 
@@ -98,9 +95,9 @@ export class PhonePage {
     w.note.setText(v.note);
     for (const x of [w.url, w.note, w.qr]) x.setVisible(v.url !== null);
     if (v.url) {
-      const generation = this.generation;
       void qrPng(v.url, { type: 'png', scale: QR_SCALE, margin: 2 }).then((png) => {
-        if (generation !== this.generation || this.w !== w) return;
+        // Drawn only into widgets still shown: Settings may have rebuilt the page meanwhile.
+        if (this.w !== w) return;
         const pm = new QPixmap();
         pm.loadFromData(png, 'PNG');
         w.qr.setPixmap(pm);

@@ -9,7 +9,7 @@ export interface PhoneView {
   url: string | null;
   /** Under the link: who can use it. */
   note: string;
-  /** The Enable/Disable button. */
+  /** The Enable/Disable button. Texts may carry a Qt mnemonic (&R: Alt+R presses Revoke). */
   toggle: { text: string; enabled: boolean };
   lan: { text: string; checked: boolean; enabled: boolean };
   revoke: { text: string; enabled: boolean };
@@ -29,7 +29,7 @@ export function phoneView(status: CompanionStatus | null, problem: string | null
       note: '',
       toggle: { text: 'Turn on', enabled: false },
       lan: { text: 'Reachable on my network', checked: false, enabled: false },
-      revoke: { text: 'Revoke link', enabled: false },
+      revoke: { text: '&Revoke link', enabled: false },
       error: problem,
     };
   }
@@ -45,7 +45,7 @@ export function phoneView(status: CompanionStatus | null, problem: string | null
     note: status.listening ? (status.network === 'lan' ? `${NOTE} Scan the code with your phone on the same network.` : `${NOTE} Only this computer can open it: choose “Reachable on my network” for a phone.`) : '',
     toggle: { text: status.enabled ? 'Turn off' : 'Turn on', enabled: true },
     lan: { text: 'Reachable on my network', checked: status.network === 'lan', enabled: status.enabled },
-    revoke: { text: 'Revoke link', enabled: true },
+    revoke: { text: '&Revoke link', enabled: true },
     error: status.enabled && !status.listening ? status.error : problem,
   };
 }
