@@ -140,6 +140,8 @@ function setHolding(on: boolean): void {
 }
 
 function openSession(id: string): void {
+  // Another session's terminal is not reused: its content would show until the snapshot lands.
+  if (openId !== id) pane.dispose();
   openId = id;
   $('list-view').hidden = true;
   $('term-view').hidden = false;

@@ -58,11 +58,19 @@ export class TerminalPane {
     };
   }
 
-  /** A fresh snapshot: the terminal starts over at the session's size. */
+  /** A fresh snapshot: the terminal starts over at the session's size. The same terminal is
+   *  reused when there is one (a reconnect, or catching up after a flood): cheaper than a new one. */
   start(cols: number, rows: number, snapshot: string): void {
-    this.dispose();
     this.cols = cols;
     this.rows = rows;
+    if (this.term) {
+      this.term.reset();
+      this.term.resize(cols, rows);
+      this.term.options.fontSize = this.fontSize();
+      this.term.write(snapshot);
+      this.layout();
+      return;
+    }
     const term = new Terminal({
       cols, rows, fontFamily: FONT_FAMILY, fontSize: this.fontSize(), scrollback: 5000, theme: this.theme(),
       allowProposedApi: false, cursorBlink: false, convertEol: false,

@@ -19,6 +19,14 @@ export const SNAPSHOT_SCROLLBACK = 1000;
 export const BEHIND_BYTES = 1024 * 1024;
 /** How often a page that fell behind is checked for having drained. */
 const DRAIN_POLL_MS = 50;
+/** Output a page is sent per window before it is treated as behind: 128 KiB per 100 ms
+ *  (1.25 MiB/s) carries several full redraws of a large agent TUI per window, while a flood
+ *  (`cat` of a big file) is cut to a fresh snapshot a few times a second instead of costing the
+ *  host and the phone every byte. */
+export const OUTPUT_BUDGET_BYTES = 128 * 1024;
+const BUDGET_WINDOW_MS = 100;
+/** A page behind on a flood gets a fresh snapshot at most this often (4 a second). */
+const CATCH_UP_MS = 250;
 /** Output is gathered this long before it goes out: one message per 120 Hz frame under a flood. */
 const OUTPUT_BATCH_MS = 8;
 
@@ -58,6 +66,8 @@ interface Watch {
   queue: Array<Uint8Array | { cols: number; rows: number }>;
   timer: NodeJS.Timeout | null;
   behind: boolean;
+  windowStart: number;
+  windowBytes: number;
 }
 
 export class PageLink {
@@ -140,6 +150,8 @@ export class PageLink {
       queue: [],
       timer: null,
       behind: false,
+      windowStart: 0,
+      windowBytes: 0,
     };
     w.subscriptions.push(
       s.onOutput((bytes) => this.queue(w, bytes)),
@@ -157,20 +169,29 @@ export class PageLink {
 
   private queue(w: Watch, item: Uint8Array | { cols: number; rows: number }): void {
     if (w.behind) return;
+    if (item instanceof Uint8Array) {
+      const now = Date.now();
+      if (now - w.windowStart > BUDGET_WINDOW_MS) [w.windowStart, w.windowBytes] = [now, 0];
+      w.windowBytes += item.length;
+      if (w.windowBytes > OUTPUT_BUDGET_BYTES) return this.fallBehind(w, CATCH_UP_MS);
+    }
     w.queue.push(item instanceof Uint8Array ? item.slice() : item);
     w.timer ??= setTimeout(() => this.flush(w), OUTPUT_BATCH_MS);
+  }
+
+  /** Stops sending output; a fresh snapshot replaces it once `wait` has passed and the socket drained. */
+  private fallBehind(w: Watch, wait: number): void {
+    w.behind = true;
+    w.queue = [];
+    if (w.timer) clearTimeout(w.timer);
+    w.timer = setTimeout(() => this.catchUp(w), wait);
   }
 
   private flush(w: Watch): void {
     w.timer = null;
     if (this.watch !== w || this.closed) return;
-    if (this.ws.bufferedAmount > BEHIND_BYTES) {
-      // Behind: what is queued will be replaced by a snapshot once the socket drains.
-      w.behind = true;
-      w.queue = [];
-      w.timer = setTimeout(() => this.catchUp(w), DRAIN_POLL_MS);
-      return;
-    }
+    // Behind: what is queued will be replaced by a snapshot once the socket drains.
+    if (this.ws.bufferedAmount > BEHIND_BYTES) return this.fallBehind(w, DRAIN_POLL_MS);
     let bytes: Uint8Array[] = [];
     const sendBytes = (): void => {
       if (bytes.length) this.ws.send(Buffer.concat(bytes), { binary: true });
@@ -195,6 +216,7 @@ export class PageLink {
       return;
     }
     w.behind = false;
+    [w.windowStart, w.windowBytes] = [Date.now(), 0];
     this.sendSnapshot(w);
   }
 
