@@ -61,15 +61,19 @@ it('lists nothing and gets 401s without the token or with a wrong one', async ()
   await twoSessions(host);
   for (const hash of ['', `#t=${'W'.repeat(43)}`]) {
     const page = await newPage();
-    const api = page.waitForResponse((r) => r.url().endsWith('/api/sessions'), { timeout: 5000 }).catch(() => null);
+    const api: number[] = [];
+    page.on('response', (r) => {
+      if (r.url().endsWith('/api/sessions')) api.push(r.status());
+    });
     await page.goto(`${host.base}/${hash}`);
     await waitFor(async () => (await page.locator('#conn').textContent()) === 'Not paired', { what: 'the page to say it is not paired' });
     expect(await rowNames(page)).toEqual([]);
     expect(await page.locator('#notice-text').textContent()).toMatch(/Not paired/);
-    const res = await api;
-    // Without a token the page does not even ask; with a wrong one the API says 401.
-    if (hash) expect(res?.status()).toBe(401);
-    else expect(res).toBeNull();
+    // Not "no sessions": an unpaired page cannot know.
+    expect(await page.locator('#empty').isVisible()).toBe(false);
+    // Without a token the page does not even ask; with a wrong one the API said 401 (before the
+    // page said "Not paired", which it says only after the answer).
+    expect(api).toEqual(hash ? [401] : []);
     // The page's own API and WebSocket calls with this token are refused.
     const token = hash.slice(3);
     const probe = await page.evaluate(async (t) => {
@@ -184,4 +188,60 @@ it('says when the host is unreachable, reconnects with a fresh snapshot, and Rev
   expect(await page.locator('#notice-text').textContent()).toMatch(/revoked/);
   expect(await rowNames(page)).toEqual([]);
   await page.screenshot({ path: join(screenshotDir, 'companion-revoked-phone-dark.png') });
+});
+
+it('raises a browser notification when a session starts needing you, and badges the tab', async () => {
+  host = await startHostInProcess();
+  const { beta } = await twoSessions(host);
+  const ctx = await browser.newContext({ viewport: PHONE, colorScheme: 'dark' });
+  contexts.push(ctx);
+  await ctx.grantPermissions(['notifications'], { origin: host.base });
+  // The browser's own Notification, with each title recorded as it is raised.
+  await ctx.addInitScript(() => {
+    const Real = window.Notification;
+    const seen: string[] = [];
+    (window as unknown as { __notes: string[] }).__notes = seen;
+    window.Notification = class extends Real {
+      constructor(title: string, opts?: NotificationOptions) {
+        seen.push(title);
+        super(title, opts);
+      }
+    } as typeof Notification;
+  });
+  const page = await ctx.newPage();
+  await page.goto(`${host.base}/#t=${host.token()}`);
+  await waitFor(async () => (await rowNames(page)).length === 2, { what: 'both sessions listed' });
+  const favicon = (): Promise<string | null> => page.locator('#favicon').getAttribute('href');
+  const idleIcon = await favicon();
+  expect(idleIcon).toMatch(/^data:image\/png/);
+  host.host.registry.setState(beta, 'attention', 'test');
+  await waitFor(async () => (await page.evaluate(() => (window as unknown as { __notes: string[] }).__notes)).length === 1, { what: 'the notification' });
+  expect(await page.evaluate(() => (window as unknown as { __notes: string[] }).__notes)).toEqual(['beta shell needs you']);
+  await waitFor(async () => (await favicon()) !== idleIcon, { what: 'the favicon to show the aggregate' });
+  // Still needing you on the next list: no second notification.
+  host.host.registry.rename(beta, 'beta renamed');
+  await waitFor(async () => (await rowNames(page)).includes('beta renamed'), { what: 'the rename' });
+  expect(await page.evaluate(() => (window as unknown as { __notes: string[] }).__notes)).toHaveLength(1);
+});
+
+it('keeps a wide session readable on a phone: a readable font, scrolled sideways', async () => {
+  host = await startHostInProcess();
+  const c = await host.client();
+  const wide = await c.request('sessions.spawn', { cwd: host.home, argv: ['/bin/sh'], cols: 200, rows: 50, title: 'wide' });
+  if (!wide.ok) throw new Error(wide.error.message);
+  const session = host.host.registry.get(wide.result.session.id)!.session;
+  session.write(`printf '%s|end\\n' "$(printf 'x%.0s' $(seq 1 190))"\n`);
+  const page = await newPage();
+  await page.goto(`${host.base}/#t=${host.token()}`);
+  await page.locator(`.row[data-session="${session.id}"]`).click();
+  await waitFor(async () => (await page.locator('#term .xterm-rows').textContent())?.includes('|end'), { what: 'the wide line in the page' });
+  const m = await page.evaluate(() => {
+    const s = document.getElementById('term-scroll')!;
+    const row = document.querySelector('#term .xterm-rows > div') as HTMLElement;
+    return { scroll: s.scrollWidth, client: s.clientWidth, font: parseFloat(getComputedStyle(row).fontSize) };
+  });
+  expect(m.font).toBeGreaterThanOrEqual(8);
+  expect(m.scroll).toBeGreaterThan(m.client);
+  expect([session.cols, session.rows]).toEqual([200, 50]);
+  await page.screenshot({ path: join(screenshotDir, 'companion-term-phone-wide.png') });
 });

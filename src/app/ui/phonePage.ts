@@ -5,6 +5,7 @@ import { QCheckBox, QLabel, QPixmap, QPushButton, QWidget, TextInteractionFlag }
 import { toBuffer as qrPng } from 'qrcode';
 import { boxWidget } from './boxWidget';
 import type { PhoneModel, PhoneResult } from './phoneModel';
+import { label } from './settingsWindow';
 import { PHONE_INTRO, phoneView, type PhoneView } from './presenters/phoneText';
 
 /** Pixels per QR module: a 33-module code (a ~70-character link) is about 200 px, easy to scan
@@ -22,14 +23,6 @@ interface Widgets {
   revoke: QPushButton;
 }
 
-function label(name: string, text = ''): QLabel {
-  const l = new QLabel();
-  l.setObjectName(name);
-  l.setWordWrap(true);
-  l.setText(text);
-  return l;
-}
-
 export class PhonePage {
   private view: PhoneView = { ...phoneView(null, null), headline: 'Asking the session host…' };
   private w: Widgets | null = null;
@@ -41,11 +34,11 @@ export class PhonePage {
   build(): QWidget {
     const { widget, layout } = boxWidget('column', { name: 'settingsPage', margins: [18, 14, 18, 14], spacing: 10 });
     const w: Widgets = {
-      headline: label('settingsHeading'),
+      headline: label('', 'settingsHeading'),
       qr: new QLabel(),
-      url: label('settingsText'),
-      note: label('settingsMuted'),
-      error: label('settingsError'),
+      url: label('', 'settingsText'),
+      note: label('', 'settingsMuted'),
+      error: label('', 'settingsError'),
       toggle: new QPushButton(),
       lan: new QCheckBox(),
       revoke: new QPushButton(),
@@ -57,7 +50,7 @@ export class PhonePage {
     const { widget: buttons, layout: row } = boxWidget('row', { spacing: 10 });
     for (const b of [w.toggle, w.lan, w.revoke]) row.addWidget(b);
     row.addStretch(1);
-    layout.addWidget(label('settingsMuted', PHONE_INTRO));
+    layout.addWidget(label(PHONE_INTRO, 'settingsMuted'));
     for (const x of [w.headline, buttons, w.error, w.qr, w.url, w.note]) layout.addWidget(x);
     layout.addStretch(1);
     this.w = w;

@@ -45,7 +45,8 @@ export interface SettingsModel {
 
 const TAB_NAMES = L.tabs;
 
-function label(text: string, name = 'settingsText'): QLabel {
+/** A wrapping label with a style-sheet name (settingsText, settingsMuted, settingsHeading, …). */
+export function label(text: string, name = 'settingsText'): QLabel {
   const l = new QLabel();
   l.setObjectName(name);
   l.setText(text);

@@ -58,12 +58,12 @@ function onState(s: LinkState): void {
     case 'unpaired':
       setConn('Not paired', 'down');
       showNotice(`Not paired: ${s.message}.`, { bad: true });
-      renderSessions([]);
+      renderSessions([], false);
       return;
     case 'revoked':
       setConn('Revoked', 'down');
       showNotice('This pairing was revoked in Termio. Scan the new QR code in Settings → Phone to pair again.', { bad: true });
-      renderSessions([]);
+      renderSessions([], false);
       closeSession();
       return;
     case 'unreachable':
@@ -72,9 +72,11 @@ function onState(s: LinkState): void {
   }
 }
 
-function renderSessions(next: PageSession[]): void {
+/** Shows the list; `paired` false: the empty list says nothing about sessions (there may be some). */
+function renderSessions(next: PageSession[], paired = true): void {
   sessions = next;
   list.render(sessions, agents, skew);
+  if (!paired) $('empty').hidden = true;
   document.title = pageTitle(sessions);
   drawFavicon(aggregate(sessions), sessions.filter((s) => s.state === 'attention').length);
   if (openId) {
