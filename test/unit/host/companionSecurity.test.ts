@@ -6,6 +6,7 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { statSync } from 'node:fs';
+import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -37,6 +38,18 @@ function get(port: number, path: string, headers: Record<string, string> = {}): 
     });
     req.on('error', reject);
     req.end();
+  });
+}
+
+/** Whether a TCP connection to address:port is accepted. */
+function reachable(address: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = connect(port, address);
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => resolve(false));
   });
 }
 
@@ -179,17 +192,11 @@ describe('companion security (real termio-host)', () => {
     expect(st.ok).toBe(true);
   });
 
-  it('listens on nothing while the companion is off, and on loopback only when on', async () => {
+  it('listens on nothing while the companion is off, on loopback only when on, and on the network when chosen', async () => {
     host = await startHostProcess({ enabled: false });
-    const refused = await new Promise<boolean>((resolve) => {
-      const s = connect(host!.port, '127.0.0.1');
-      s.once('connect', () => {
-        s.destroy();
-        resolve(false);
-      });
-      s.once('error', () => resolve(true));
-    });
-    expect(refused).toBe(true);
+    expect(await reachable('127.0.0.1', host.port)).toBe(false);
+    // No token is minted while the companion has never been on.
+    expect(existsSync(join(host.env.TERMIO_HOME!, 'companion-token'))).toBe(false);
     const c = await host.client();
     const st = await c.request('companion.status', {});
     expect(st.ok && st.result).toMatchObject({ enabled: false, listening: false, url: null });
@@ -197,5 +204,12 @@ describe('companion security (real termio-host)', () => {
     expect(on.ok && on.result).toMatchObject({ enabled: true, listening: true, network: 'loopback' });
     if (on.ok) expect(on.result.url).toBe(`http://127.0.0.1:${host.port}/#t=${host.token()}`);
     expect((await get(host.port, '/')).status).toBe(200);
+    // Loopback means loopback: this machine's network address does not answer.
+    const lan = Object.values(networkInterfaces()).flat().find((a) => a?.family === 'IPv4' && !a.internal)?.address;
+    expect(lan, 'this test needs a non-loopback IPv4 address to try').toBeTruthy();
+    expect(await reachable(lan!, host.port)).toBe(false);
+    const wide = await c.request('companion.enable', { network: 'lan' });
+    expect(wide.ok && wide.result).toMatchObject({ listening: true, network: 'lan', url: `http://${lan}:${host.port}/#t=${host.token()}` });
+    expect(await reachable(lan!, host.port)).toBe(true);
   });
 });

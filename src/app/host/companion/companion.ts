@@ -64,7 +64,8 @@ function lanAddress(): string | null {
 }
 
 export class Companion implements Disposable {
-  readonly token: PairingToken;
+  /** Read (or minted) on first need: a host whose companion stays off never writes one. */
+  private tokenFile: PairingToken | null = null;
   private server: CompanionServer | null = null;
   private listening: { host: string; port: number } | null = null;
   private error: string | null = null;
@@ -77,7 +78,6 @@ export class Companion implements Disposable {
   private readonly disposers: Array<() => void> = [];
 
   constructor(private readonly deps: CompanionDeps) {
-    this.token = PairingToken.load(deps.termioHome);
     const reg = deps.registry;
     const changed = (): void => this.queueBroadcast();
     this.subscriptions.push(
@@ -106,6 +106,14 @@ export class Companion implements Disposable {
     if (this.server) await this.stopServer(CLOSE_HOST_STOPPING, 'the companion was turned off or moved');
     this.error = null;
     if (!want.enabled) return;
+    let token: PairingToken;
+    try {
+      token = this.token;
+    } catch (err) {
+      this.error = `cannot keep the pairing token in ${this.deps.termioHome}: ${(err as Error).message}`;
+      this.deps.logger.warn('companion not started', { message: this.error });
+      return;
+    }
     const assets = loadAssets(this.deps.assetsDir ?? installPath('dist', 'web'));
     if (!assets.ok) {
       this.error = assets.message;
@@ -114,7 +122,7 @@ export class Companion implements Disposable {
     }
     const r = await CompanionServer.listen({
       assets: assets.assets,
-      token: this.token,
+      token,
       logger: this.deps.logger,
       sessions: () => this.sessionsMessage(),
       accept: (ws) => this.accept(ws),
@@ -204,6 +212,11 @@ export class Companion implements Disposable {
       url = `http://${host}:${this.listening.port}/#t=${this.token.current}`;
     }
     return { enabled: s.enabled, network: s.network, port: s.port, listening: this.listening !== null, url, error: this.error, pages: this.pages.size };
+  }
+
+  get token(): PairingToken {
+    this.tokenFile ??= PairingToken.load(this.deps.termioHome);
+    return this.tokenFile;
   }
 
   /** A fresh token; every page paired with the old one is disconnected at once. */
