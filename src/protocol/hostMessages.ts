@@ -120,7 +120,7 @@ export interface HostError {
 }
 
 /** Capabilities this host offers (a client checks before it relies on one). */
-export const HOST_CAPABILITIES = ['frames', 'rows', 'find', 'selectionText', 'input', 'spawn'] as const;
+export const HOST_CAPABILITIES = ['frames', 'rows', 'find', 'selectionText', 'input', 'spawn', 'companion'] as const;
 
 export interface HostHello {
   t: 'hello';

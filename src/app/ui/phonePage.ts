@@ -97,8 +97,4 @@ export class PhonePage {
       });
     }
   }
-
-  dispose(): void {
-    this.model.dispose();
-  }
 }

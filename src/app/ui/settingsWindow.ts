@@ -297,7 +297,6 @@ export class SettingsWindow {
   }
 
   dispose(): void {
-    this.model.phone.dispose();
     this.window.close();
   }
 }
