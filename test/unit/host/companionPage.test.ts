@@ -87,3 +87,22 @@ it('sends a flooding session within its budget, catching up with snapshots', asy
   const last = p.messages.filter((m) => m.t === 'attached').at(-1) as Extract<CompanionServerMessage, { t: 'attached' }>;
   expect(last.snapshot).toContain('flooding the companion page');
 });
+
+it('ignores what a page sends wrong, answers a missing session, and stays up', async () => {
+  host = await startHostInProcess();
+  const p = await page(host);
+  for (const bad of ['not json', '{"t":"nope"}', '{"t":"input"}', '{"t":"attach","session":"x","cols":0,"rows":5}', JSON.stringify({ t: 'input', data: 'x'.repeat(600 * 1024) })]) p.ws.send(bad);
+  p.ws.send(Buffer.from([1, 2, 3]));
+  p.ws.send(JSON.stringify({ t: 'attach', session: 'no-such-session', cols: 40, rows: 20 }));
+  await waitFor(() => p.messages.find((m) => m.t === 'detached'), { what: 'the answer about the missing session' });
+  expect(p.messages.find((m) => m.t === 'detached')).toEqual({ t: 'detached', session: 'no-such-session', reason: 'noSuchSession' });
+  p.ws.send(JSON.stringify({ t: 'ping' }));
+  await waitFor(() => p.messages.some((m) => m.t === 'pong'), { what: 'a pong: the page is still connected' });
+  // A message past the size limit ends that page's connection (1009), and only that one.
+  const other = await page(host);
+  const closed = new Promise<number>((r) => p.ws.once('close', (code) => r(code)));
+  p.ws.send('x'.repeat(3 * 1024 * 1024));
+  expect(await closed).toBe(1009);
+  other.ws.send(JSON.stringify({ t: 'ping' }));
+  await waitFor(() => other.messages.some((m) => m.t === 'pong'), { what: 'the other page still answered' });
+});
