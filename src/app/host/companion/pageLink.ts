@@ -14,6 +14,9 @@ import type { SessionRecord } from '../sessionRegistry';
 /** Scrollback a page's snapshot carries: a few screens to scroll back on a phone, at a size
  *  (about 100 KB of text) that arrives quickly over a phone's Wi-Fi. */
 export const SNAPSHOT_SCROLLBACK = 1000;
+/** Scrollback of a snapshot that catches a page up on a flood: what scrolled by was the flood,
+ *  and a small snapshot costs the host and the phone a tenth of a full one. */
+export const CATCH_UP_SCROLLBACK = 100;
 /** Unsent bytes beyond which a page is behind: it gets no more output until it drains, then a
  *  fresh snapshot (about a second of a phone's Wi-Fi). */
 export const BEHIND_BYTES = 1024 * 1024;
@@ -161,10 +164,10 @@ export class PageLink {
     this.sendSnapshot(w);
   }
 
-  private sendSnapshot(w: Watch): void {
+  private sendSnapshot(w: Watch, scrollback = SNAPSHOT_SCROLLBACK): void {
     const s = w.record.session;
     w.queue = [];
-    this.send({ t: 'attached', session: w.record.id, cols: s.cols, rows: s.rows, snapshot: s.snapshot(SNAPSHOT_SCROLLBACK), holding: w.inFeed && (w.feed?.isHolder(w.view) ?? false) });
+    this.send({ t: 'attached', session: w.record.id, cols: s.cols, rows: s.rows, snapshot: s.snapshot(scrollback), holding: w.inFeed && (w.feed?.isHolder(w.view) ?? false) });
   }
 
   private queue(w: Watch, item: Uint8Array | { cols: number; rows: number }): void {
@@ -217,7 +220,7 @@ export class PageLink {
     }
     w.behind = false;
     [w.windowStart, w.windowBytes] = [Date.now(), 0];
-    this.sendSnapshot(w);
+    this.sendSnapshot(w, CATCH_UP_SCROLLBACK);
   }
 
   /** Stops watching; the session keeps its size and its input holder (if the page held it,
