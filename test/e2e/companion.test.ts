@@ -141,9 +141,14 @@ it('pairs, lists both sessions live, shows a state change within a second, and t
   await page.keyboard.type('c');
   await page.locator('button[data-key="Enter"]').click();
   await waitFor(() => session.screenLines().filter((l) => l.startsWith('$ sleep 30')).length === 1 && session.screenLines().at(-1) !== '$ sleep 30', { what: 'Ctrl-C from the key bar' });
+  // Another session needing you shows above the terminal, one tap away.
+  host.host.registry.setState(beta, 'attention', 'test: needs the user again');
+  await waitFor(() => page.locator(`#term-needs .chip[data-session="${beta}"]`).isVisible(), { what: 'beta above the terminal' });
   await page.screenshot({ path: join(screenshotDir, 'companion-term-phone-dark.png') });
   await page.emulateMedia({ colorScheme: 'light' });
   await page.screenshot({ path: join(screenshotDir, 'companion-term-phone-light.png') });
+  await page.locator(`#term-needs .chip[data-session="${beta}"]`).click();
+  await waitFor(async () => (await page.locator('#heading').textContent()) === 'beta shell', { what: 'beta opened from the strip' });
 });
 
 it('looks right on a desktop browser, dark and light', async () => {

@@ -83,6 +83,7 @@ function renderSessions(next: PageSession[], paired = true): void {
     const s = sessions.find((x) => x.id === openId);
     $('heading').textContent = s?.name ?? 'Session';
     $('term-info').replaceChildren(...(s ? [document.createTextNode(s.folder), stateBadge(s, skew)] : []));
+    list.renderOthers($('term-needs'), sessions, agents, openId);
   }
 }
 

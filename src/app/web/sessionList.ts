@@ -44,18 +44,28 @@ export class SessionList {
     setInterval(() => this.tick(), 1000);
   }
 
+  /** A button for a session that needs the user: its icon, name and folder. */
+  private chip(s: PageSession, agents: Record<string, PageAgent>): HTMLButtonElement {
+    const chip = el('button', 'chip');
+    chip.dataset.session = s.id;
+    chip.append(agentIcon(s, agents), el('span', undefined, `${s.name} — ${s.folder}`));
+    chip.addEventListener('click', () => this.open(s.id));
+    return chip;
+  }
+
+  /** In a session's terminal: the other sessions that need the user, one tap away. */
+  renderOthers(strip: HTMLElement, sessions: PageSession[], agents: Record<string, PageAgent>, openId: string): void {
+    const others = needsYou(sessions).filter((s) => s.id !== openId);
+    strip.hidden = others.length === 0;
+    strip.replaceChildren(el('span', 'term-needs-label', 'Needs you'), ...others.map((s) => this.chip(s, agents)));
+  }
+
   /** skew: add to a host timestamp to get this browser's clock. */
   render(sessions: PageSession[], agents: Record<string, PageAgent>, skew: number): void {
     const waiting = needsYou(sessions);
     this.needs.hidden = waiting.length === 0;
     this.needs.replaceChildren(el('h2', undefined, waiting.length === 1 ? 'Needs you' : `${waiting.length} need you`));
-    for (const s of waiting) {
-      const chip = el('button', 'chip');
-      chip.dataset.session = s.id;
-      chip.append(agentIcon(s, agents), el('span', undefined, `${s.name} — ${s.folder}`));
-      chip.addEventListener('click', () => this.open(s.id));
-      this.needs.append(chip);
-    }
+    for (const s of waiting) this.needs.append(this.chip(s, agents));
     this.empty.hidden = sessions.length > 0;
     const sections = byFolder(sessions).map((g) => {
       const section = el('section', 'group');
