@@ -5,13 +5,14 @@
 // nothing listens while the companion is off.
 import { request } from 'node:http';
 import { connect } from 'node:net';
-import { statSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { MAX_FAILURES } from '../../../src/app/host/companion/rateLimit';
-import { AUTH_SUBPROTOCOL_PREFIX, CLOSE_REVOKED, COMPANION_SUBPROTOCOL } from '../../../src/protocol/companionWire';
+import { AUTH_SUBPROTOCOL_PREFIX, CLOSE_HOST_STOPPING, CLOSE_REVOKED, COMPANION_SUBPROTOCOL } from '../../../src/protocol/companionWire';
+import { waitFor } from '../../helpers/waitFor';
 import { repoRoot, startHostProcess } from '../../helpers/companionHost';
 import { existsSync } from 'node:fs';
 
@@ -211,5 +212,18 @@ describe('companion security (real termio-host)', () => {
     const wide = await c.request('companion.enable', { network: 'lan' });
     expect(wide.ok && wide.result).toMatchObject({ listening: true, network: 'lan', url: `http://${lan}:${host.port}/#t=${host.token()}` });
     expect(await reachable(lan!, host.port)).toBe(true);
+  });
+
+  it('follows a hand edit of settings.json: off stops serving at once, on serves again', async () => {
+    host = await startHostProcess();
+    const file = join(host.env.TERMIO_HOME!, 'config', 'settings.json');
+    const open = await openWs(host.port, { token: host.token() });
+    if (!('ws' in open)) throw new Error(`refused: ${open.status}`);
+    const closed = new Promise<number>((r) => open.ws.once('close', (code) => r(code)));
+    writeFileSync(file, JSON.stringify({ companion: { enabled: false, port: host.port } }));
+    expect(await closed).toBe(CLOSE_HOST_STOPPING);
+    await waitFor(async () => !(await reachable('127.0.0.1', host!.port)), { what: 'the server to stop' });
+    writeFileSync(file, JSON.stringify({ companion: { enabled: true, port: host.port } }));
+    await waitFor(() => reachable('127.0.0.1', host!.port), { what: 'the server to serve again' });
   });
 });
