@@ -22,7 +22,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function setUp(): Promise<{ home: string; registry: SessionRegistry; companion: Companion; port: number }> {
+async function setUp(extra: { heartbeatMs?: number } = {}): Promise<{ home: string; registry: SessionRegistry; companion: Companion; port: number }> {
   const home = realpathSync(mkdtempSync(join(tmpdir(), 'tcomplist-')));
   cleanups.push(() => rmSync(home, { recursive: true, force: true }));
   const registry = new SessionRegistry({ spawner: shellSpawner(['/bin/sh'], { PS1: '$ ', ENV: '' }), defaultCwd: home });
@@ -40,6 +40,7 @@ async function setUp(): Promise<{ home: string; registry: SessionRegistry; compa
     termioHome: join(home, '.termio'),
     userHome: home,
     logger: createLogger(null),
+    ...extra,
   });
   cleanups.push(() => companion.dispose());
   return { home, registry, companion, port };
@@ -79,6 +80,24 @@ it('tells a connected page about every change', async () => {
   await waitFor(() => lists.at(-1)?.sessions[0]?.name === 'renamed', { what: 'the rename' });
   registry.close(r.id);
   await waitFor(() => lists.at(-1)?.sessions.length === 0, { what: 'the removal' });
+  expect(companion.status().pages).toBe(1);
+});
+
+it('drops a page that stops answering pings (a phone that slept), and keeps one that answers', async () => {
+  const { companion, port } = await setUp({ heartbeatMs: 150 });
+  const open = async (autoPong: boolean): Promise<{ ws: WebSocket; closed: () => boolean }> => {
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, [COMPANION_SUBPROTOCOL, `${AUTH_SUBPROTOCOL_PREFIX}${companion.token.current}`], { origin: `http://127.0.0.1:${port}`, autoPong });
+    cleanups.push(() => ws.terminate());
+    let closed = false;
+    ws.on('close', () => (closed = true));
+    await new Promise((r) => ws.once('open', r));
+    return { ws, closed: () => closed };
+  };
+  const asleep = await open(false);
+  const awake = await open(true);
+  expect(companion.status().pages).toBe(2);
+  await waitFor(() => asleep.closed(), { what: 'the silent page to be dropped' });
+  expect(awake.closed()).toBe(false);
   expect(companion.status().pages).toBe(1);
 });
 

@@ -43,6 +43,8 @@ export interface CompanionDeps {
   logger: Logger;
   /** The built page; default dist/web below the install root. */
   assetsDir?: string;
+  /** Overrides HEARTBEAT_MS (tests). */
+  heartbeatMs?: number;
 }
 
 function pageTheme(t: Theme): PageTheme {
@@ -51,6 +53,10 @@ function pageTheme(t: Theme): PageTheme {
     selection: cssHex(t.selectionBackground), ansi: t.ansi.map(cssHex),
   };
 }
+
+/** Pages are pinged this often, and one that has not answered by the next ping is dropped:
+ *  a phone asleep for a minute holds nothing in the host. */
+export const HEARTBEAT_MS = 30_000;
 
 /** Icons larger than this are not sent to pages: the bundled ones are a few KB. */
 const MAX_ICON_BYTES = 64 * 1024;
@@ -76,6 +82,7 @@ export class Companion implements Disposable {
   private disposed = false;
   private readonly icons = new Map<string, string | null>();
   private readonly disposers: Array<() => void> = [];
+  private heartbeat: NodeJS.Timeout | null = null;
 
   constructor(private readonly deps: CompanionDeps) {
     const reg = deps.registry;
@@ -134,10 +141,16 @@ export class Companion implements Disposable {
     }
     this.server = r.server;
     this.listening = { host, port: r.server.port };
+    this.heartbeat = setInterval(() => {
+      for (const p of this.pages) if (!p.heartbeat()) this.pages.delete(p);
+    }, this.deps.heartbeatMs ?? HEARTBEAT_MS);
+    this.heartbeat.unref();
     this.deps.logger.info('companion listening', { host, port: r.server.port });
   }
 
   private async stopServer(code: number, why: string): Promise<void> {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
     for (const p of this.pages) p.close(code, why);
     this.pages.clear();
     const s = this.server;

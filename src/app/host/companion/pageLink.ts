@@ -76,9 +76,12 @@ interface Watch {
 export class PageLink {
   private watch: Watch | null = null;
   private closed = false;
+  /** A pong came since the last heartbeat. */
+  private alive = true;
 
   constructor(readonly ws: WebSocket, private readonly deps: PageLinkDeps) {
     ws.on('message', (data, isBinary) => this.handle(data as Buffer, isBinary));
+    ws.on('pong', () => (this.alive = true));
     ws.on('error', (err) => deps.logger.debug('companion page socket error', { error: err.message }));
   }
 
@@ -239,6 +242,19 @@ export class PageLink {
     if (this.watch?.record.id !== id) return;
     this.detach();
     this.send({ t: 'detached', session: id, reason: 'sessionClosed' });
+  }
+
+  /** Called every heartbeat: a page that did not answer the last ping (a phone that slept, a
+   *  network that dropped without a word) is cut off, so it holds no connection or output. */
+  heartbeat(): boolean {
+    if (!this.alive) {
+      this.dispose();
+      this.ws.terminate();
+      return false;
+    }
+    this.alive = false;
+    this.ws.ping();
+    return true;
   }
 
   close(code: number, reason: string): void {
