@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Layering check, the one rule table for what the per-layer tsconfig projects cannot say: which
 // packages and Node modules each layer may load. Imports only point left,
-//   src/protocol ← src/terminal ← src/app/host ← src/app/{ui, cli},
+//   src/protocol ← src/terminal ← src/app/host ← src/app/{ui, cli, web},
 // only src/app/ui and src/app/platform touch Qt, clients never load node-pty or the emulator, and
 // src/protocol imports nothing with I/O. (docs/architecture.md explains the layers.)
 // Usage: node scripts/check-layers.mjs [srcDir]   (exit 1 and one line per violation)
@@ -22,6 +22,7 @@ function layerOf(file) {
   if (rel.startsWith('app/ui/')) return 'ui';
   if (rel.startsWith('app/platform/')) return 'platform';
   if (rel.startsWith('app/cli/')) return 'cli';
+  if (rel.startsWith('app/web/')) return 'web';
   if (rel.startsWith('app/')) return 'app';
   return 'other';
 }
@@ -30,10 +31,12 @@ function layerOf(file) {
 const allowed = {
   protocol: { layers: ['protocol'], packages: ['zod', 'jsonc-parser'], builtins: false },
   terminal: { layers: ['protocol', 'terminal'], packages: ['node-pty', '@xterm/'], builtins: true },
-  host: { layers: ['protocol', 'terminal', 'host'], packages: ['chokidar', 'node-notifier', 'zod', 'jsonc-parser', 'smol-toml'], builtins: true },
-  cli: { layers: ['protocol', 'host', 'cli', 'platform'], packages: ['zod'], builtins: true },
+  host: { layers: ['protocol', 'terminal', 'host'], packages: ['chokidar', 'node-notifier', 'zod', 'jsonc-parser', 'smol-toml', 'ws'], builtins: true },
+  cli: { layers: ['protocol', 'host', 'cli', 'platform'], packages: ['zod', 'qrcode'], builtins: true },
   platform: { layers: ['protocol', 'host', 'platform'], packages: ['@nodegui/'], builtins: true },
-  ui: { layers: ['protocol', 'terminal', 'host', 'ui', 'platform'], packages: ['@nodegui/'], builtins: true },
+  ui: { layers: ['protocol', 'terminal', 'host', 'ui', 'platform'], packages: ['@nodegui/', 'qrcode'], builtins: true },
+  // The browser page: protocol's message types and xterm.js, nothing of Node or the host.
+  web: { layers: ['protocol', 'web'], packages: ['@xterm/xterm'], builtins: false },
   app: { layers: ['protocol', 'terminal', 'host', 'ui', 'platform', 'app', 'cli'], packages: [], builtins: true },
   other: { layers: ['protocol', 'terminal', 'host', 'ui', 'platform', 'app', 'cli', 'other'], packages: [], builtins: true },
 };

@@ -24,7 +24,7 @@ const quiet = process.env.TERMIO_SETUP_QUIET === '1';
 
 // Debian packages: what building and running needs, and what the test suite drives.
 const APT_RUNTIME = ['qt6-base-dev', 'qt6-svg-dev', 'libglib2.0-dev', 'pkg-config', 'cmake', 'g++', 'make', 'python3', 'fonts-dejavu-core', 'fonts-noto-color-emoji', 'fonts-noto-cjk'];
-const APT_TESTS = ['xvfb', 'xauth', 'xdotool', 'x11-utils', 'imagemagick', 'dunst', 'trayer', 'dbus-x11', 'libnotify-bin', 'desktop-file-utils', 'vim', 'less', 'htop'];
+const APT_TESTS = ['chromium', 'xvfb', 'xauth', 'xdotool', 'x11-utils', 'imagemagick', 'dunst', 'trayer', 'dbus-x11', 'libnotify-bin', 'desktop-file-utils', 'vim', 'less', 'htop'];
 
 function log(msg) {
   if (!quiet) process.stderr.write(`[setup] ${msg}\n`);
@@ -237,6 +237,15 @@ function ensureBuild(stamp) {
   writeStamp(stamp);
 }
 
+// The web companion's page (dist/web), bundled by esbuild: rebuilt when its sources change.
+function ensureWebBundle(stamp) {
+  const newest = Math.max(newestMtime(join(root, 'src', 'app', 'web')), statSync(join(root, 'package-lock.json')).mtimeMs);
+  if (existsSync(join(root, 'dist', 'web', 'index.html')) && stamp.web === newest) return;
+  run(process.execPath, [join(root, 'scripts', 'build-web.mjs')], { cwd: root });
+  stamp.web = newest;
+  writeStamp(stamp);
+}
+
 // ---- run -------------------------------------------------------------------------------
 
 function setup() {
@@ -249,6 +258,7 @@ function setup() {
   ensureGridPainter(stamp);
   ensureHookReporter(stamp);
   ensureBuild(stamp);
+  ensureWebBundle(stamp);
 }
 
 function forward(child) {

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { MAX_COLS, MAX_ROWS } from './hostFrame';
 import type { SessionState } from './status/sessionState';
 import { AppParamsSchemas, type AppEvent, type AppResults } from './hostAppMessages';
+import { CompanionParamsSchemas, type CompanionResults } from './companion';
 
 /** Room for ids and names: session ids are UUIDs (36 chars). */
 const MAX_ID_CHARS = 64;
@@ -78,6 +79,7 @@ export const HostParamsSchemas = {
     mode: z.enum(['char', 'word', 'line']).optional(),
   }),
   ...AppParamsSchemas,
+  ...CompanionParamsSchemas,
 };
 export type HostMethod = keyof typeof HostParamsSchemas;
 export type HostParams<M extends HostMethod> = z.infer<(typeof HostParamsSchemas)[M]>;
@@ -140,7 +142,7 @@ export interface HostError {
 }
 
 /** Capabilities this host offers (a client checks before it relies on one). */
-export const HOST_CAPABILITIES = ['frames', 'rows', 'find', 'selectionText', 'input', 'spawn', 'scroll', 'select', 'app'] as const;
+export const HOST_CAPABILITIES = ['frames', 'rows', 'find', 'selectionText', 'input', 'spawn', 'scroll', 'select', 'app', 'companion'] as const;
 
 export interface HostHello {
   t: 'hello';
@@ -182,7 +184,7 @@ export interface HostStatus {
 }
 
 /** What each method answers with when it succeeds (`rows` answers with a binary rows message). */
-export interface HostResults extends AppResults {
+export interface HostResults extends AppResults, CompanionResults {
   'host.status': HostStatus;
   'host.stop': Record<string, never>;
   'sessions.list': { sessions: HostSessionInfo[] };

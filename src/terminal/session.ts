@@ -6,6 +6,7 @@ import { accessSync, constants as fsConstants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import * as pty from 'node-pty';
 import type { Terminal } from '@xterm/headless';
+import { SerializeAddon } from '@xterm/addon-serialize';
 import { findAll, type BufferRange } from './bufferSearch';
 import { createEmulator } from './createEmulator';
 import { DisposableStore, Emitter, toDisposable, type Disposable, type Event } from '../protocol/events';
@@ -125,6 +126,9 @@ export class Session implements Disposable {
 
   private readonly _onRender = this.store.add(new Emitter<void>());
   private readonly _onExit = this.store.add(new Emitter<ExitStatus>());
+  private readonly _onOutput = this.store.add(new Emitter<Uint8Array>());
+  private readonly _onResize = this.store.add(new Emitter<{ cols: number; rows: number }>());
+  private serializer: SerializeAddon | null = null;
   readonly onTitle: Event<string>;
   readonly onBell: Event<void>;
   /** OSC 9 (iTerm2 style) and OSC 777;notify (urxvt style) notifications. */
@@ -135,6 +139,11 @@ export class Session implements Disposable {
   readonly onRender: Event<void> = this._onRender.event;
   /** The process ended; fires after all its output has been parsed. */
   readonly onExit: Event<ExitStatus> = this._onExit.event;
+  /** The program's output, in order, each chunk once the emulator has parsed it: a mirror that
+   *  starts from snapshot() and then writes every later chunk matches the emulator. */
+  readonly onOutput: Event<Uint8Array> = this._onOutput.event;
+  /** The emulator took a new size; output parsed after this is laid out at that size. */
+  readonly onResize: Event<{ cols: number; rows: number }> = this._onResize.event;
 
   static spawn(opts: SpawnOptions): Session | LaunchError {
     const id = opts.id ?? randomUUID();
@@ -197,7 +206,10 @@ export class Session implements Disposable {
       const n = bytes.length;
       if (n === 0) return;
       this.flow.received(n);
-      term.write(bytes, () => this.flow.parsed(n));
+      term.write(bytes, () => {
+        this.flow.parsed(n);
+        this._onOutput.fire(bytes);
+      });
     };
     // With encoding: null node-pty hands out Buffers (its typings say string).
     this.store.add(proc.onData((chunk) => handleData(chunk as unknown as Buffer)));
@@ -359,7 +371,14 @@ export class Session implements Disposable {
       }
     }
     this.emulator.resize(cols, rows);
+    this._onResize.fire({ cols, rows });
     this._onRender.fire();
+  }
+
+  /** The emulator's state as escape sequences (screen, modes, `scrollback` lines of history): all parsed so far. */
+  snapshot(scrollback: number): string {
+    if (!this.serializer) this.emulator.loadAddon((this.serializer = new SerializeAddon()));
+    return this.serializer.serialize({ scrollback });
   }
 
   /** Rows of the screen (not the scrolled-back viewport) as text, right-trimmed. With lines=N,

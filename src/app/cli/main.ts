@@ -90,4 +90,5 @@ registerGroup('notify', 'show a desktop notification that brings you back to thi
 registerGroup('hooks', 'install, remove or check the status hooks in each agent\'s own config (live agent status)', () => require('./hooks').run);
 registerGroup('agents', 'list the agents Termio knows and validate agent manifests', () => require('./agents').run);
 registerGroup('host', 'the session host: status, stop, start, and sessions that outlive any window', () => require('./host').run);
+registerGroup('companion', 'the phone companion: a web page with every session, to answer one from your phone', () => require('./companion').run);
 registerGroup('attach', 'show a session of the session host in this terminal (detach with Ctrl-])', () => require('./attach').run);

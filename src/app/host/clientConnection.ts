@@ -12,6 +12,7 @@ import {
 import type { AppEvent } from '../../protocol/hostAppMessages';
 import type { AppAnswer, AppSubscriber } from './appService';
 import type { ClientServer } from './clientServer';
+import { companionMethods } from './companion/companionMethods';
 import type { Logger } from './log';
 import type { FeedView, SessionFeed } from './sessionFeed';
 import type { SessionRecord } from './sessionRegistry';
@@ -283,6 +284,7 @@ export class Connection implements AppSubscriber {
       app.focus(p.session);
       return { ok: true, result: {} };
     },
+    ...companionMethods(() => this.server.opts.companion?.() ?? null),
   };
 
   private run<M extends HostMethod>(id: number, method: M, params: HostParams<M>): Answer | Promise<Answer> {

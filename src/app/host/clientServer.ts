@@ -8,6 +8,7 @@ import { HOST_PROTOCOL_VERSION } from '../../protocol/hostFraming';
 import type { HostParams, HostSessionInfo, HostStatus } from '../../protocol/hostMessages';
 import type { AppService } from './appService';
 import { Connection } from './clientConnection';
+import type { Companion } from './companion/companion';
 import type { Logger } from './log';
 import { SessionFeed } from './sessionFeed';
 import type { SessionRecord, SessionRegistry } from './sessionRegistry';
@@ -40,6 +41,8 @@ export interface ClientServerOptions {
   /** Whether a session that ended stays listed after its last view detaches (a tab the app keeps
    *  to offer Resume); default: it goes once a client has seen it. */
   keepsEnded?(record: SessionRecord): boolean;
+  /** The web companion, once the host has started it (companion.* requests). */
+  companion?: () => Companion | null;
 }
 
 export type ListenOutcome = { ok: true; server: ClientServer } | Extract<ClaimResult, { ok: false }>;

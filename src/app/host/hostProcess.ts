@@ -10,6 +10,8 @@ import { HOST_SOCKET_FILE } from '../../protocol/hostFraming';
 import { startAppDetached } from './appLaunch';
 import { AppService } from './appService';
 import { ClientServer, type SpawnOutcome } from './clientServer';
+import type { Companion } from './companion/companion';
+import { startHostCompanion } from './companion/hostWiring';
 import { Host, type HostOptions } from './host';
 import { installRoot, packageVersion } from './install';
 import type { Logger } from './log';
@@ -61,6 +63,22 @@ function hostOptions(opts: HostProcessOptions, app: () => AppService | null): Ho
   };
 }
 
+/** The companion gets the host's own settings and catalog (names and icons of agents). */
+function companionOptions(self: HostProcess, host: Host, logger: Logger, env: NodeJS.ProcessEnv | undefined): Parameters<typeof startHostCompanion>[0] {
+  return {
+    registry: host.registry,
+    feedFor: (r) => self.server.feedFor(r),
+    paths: self.paths,
+    logger,
+    ...(env ? { env } : {}),
+    settings: host.settings,
+    agentInfo: (id) => {
+      const e = host.catalog.get(id);
+      return e ? { name: e.manifest.name, ...(e.iconFile ? { iconFile: e.iconFile } : {}) } : { name: id };
+    },
+  };
+}
+
 export class HostProcess {
   readonly startedAt = new Date();
   private idleTimer: NodeJS.Timeout | null = null;
@@ -69,6 +87,8 @@ export class HostProcess {
   /** Resolves once the host has stopped (asked to, or idle). */
   readonly stopped = new Promise<void>((r) => (this.resolveStopped = r));
   server!: ClientServer;
+  /** The web companion (off unless enabled in settings; it follows them live). */
+  companion: Companion | null = null;
 
   private constructor(
     readonly paths: TermioPaths,
@@ -116,6 +136,7 @@ export class HostProcess {
       onStop: () => void self.stop('asked by a client'),
       app,
       keepsEnded: (r) => host.store.getSession(r.id) !== undefined,
+      companion: () => self.companion,
     });
     if (!listen.ok) {
       app.dispose();
@@ -128,6 +149,7 @@ export class HostProcess {
     host.registry.onAdded(() => self.checkIdle());
     host.registry.onRemoved(() => self.checkIdle());
     log.info('host listening', { socket: socketPath, pid: process.pid, version: packageVersion(), ...(lost ? { recovering: recovered.size } : {}) });
+    self.companion = await startHostCompanion(companionOptions(self, host, log, opts.env));
     self.checkIdle();
     return { ok: true, host: self };
   }
@@ -163,6 +185,7 @@ export class HostProcess {
     this.stopping ??= (async () => {
       this.opts.logger.info('host stopping', { why, sessions: this.host.registry.size });
       if (this.idleTimer) clearTimeout(this.idleTimer);
+      await this.companion?.dispose();
       await this.server.close();
       this.app.dispose();
       await this.host.dispose();

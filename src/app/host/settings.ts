@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { Emitter } from '../../protocol/events';
 import { homedir } from 'node:os';
 import { shortenHome } from '../../protocol/homePath';
+import { DEFAULT_COMPANION_PORT, MAX_COMPANION_PORT, MIN_COMPANION_PORT } from '../../protocol/companion';
 import { writeFileAtomic } from './atomicWrite';
 import { readTextIfExists } from './textFile';
 
@@ -66,6 +67,13 @@ export const SettingsSchema = z.object({
       // Sessions live in the session host, so quitting the window need not end them: keeping
       // them is what tmux users and the most-asked-for feature of comparable tools expect.
       onQuit: z.enum(['keep', 'end']).default('keep').describe("when Termio quits: 'keep' sessions running in the host, or 'end' them"),
+    })
+    .prefault({}),
+  companion: z
+    .object({
+      enabled: z.boolean().default(false).describe('serve the phone companion page (off until you turn it on)'),
+      port: z.number().int().min(MIN_COMPANION_PORT).max(MAX_COMPANION_PORT).default(DEFAULT_COMPANION_PORT),
+      network: z.enum(['loopback', 'lan']).default('loopback').describe('lan = reachable from other devices on your network'),
     })
     .prefault({}),
   welcomeShown: z.boolean().default(false),

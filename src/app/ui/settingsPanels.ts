@@ -7,6 +7,8 @@ import type { Logger } from '../host/log';
 import type { ChromeColors } from './chromeStyle';
 import type { MainWindow } from './mainWindow';
 import { hooksChangedText, settingsAgent, type SettingsAgent } from './presenters/settingsText';
+import { PhoneModel } from './phoneModel';
+import { PhonePage } from './phonePage';
 import { SettingsWindow } from './settingsWindow';
 import { WelcomeWindow } from './welcomeWindow';
 
@@ -36,6 +38,7 @@ export class SettingsPanels {
           moveAgent: (id, delta) => host.moveAgent(id, delta),
           agents: () => this.settingsAgents(),
           setHooks: (id, on) => hooksChangedText(host.agentName(id), on, host.setHooks(id, on), homedir()),
+          phone: new PhonePage(new PhoneModel(host.paths.runDir)),
         },
         this.opts.chrome(),
       );

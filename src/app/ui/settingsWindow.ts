@@ -24,6 +24,7 @@ import { defaultShortcuts, type ShortcutAction } from './shortcuts';
 import { shortenHome } from '../../protocol/homePath';
 import { agentCardText, hookCardText, settingsLabels as L, settingsProblemsText, shortcutLabel, type SettingsAgent, type SettingsTab } from './presenters/settingsText';
 import { boxWidget } from './boxWidget';
+import type { PhonePage } from './phonePage';
 
 export type { SettingsAgent } from './presenters/settingsText';
 
@@ -38,11 +39,14 @@ export interface SettingsModel {
   moveAgent(agentId: string, delta: -1 | 1): void;
   /** Installs or removes our hook entries for one agent; returns a line to show. */
   setHooks(agentId: string, on: boolean): string;
+  /** Settings → Phone (the web companion, asked of the session host). */
+  phone: PhonePage;
 }
 
 const TAB_NAMES = L.tabs;
 
-function label(text: string, name = 'settingsText'): QLabel {
+/** A wrapping label with a style-sheet name (settingsText, settingsMuted, settingsHeading, …). */
+export function label(text: string, name = 'settingsText'): QLabel {
   const l = new QLabel();
   l.setObjectName(name);
   l.setText(text);
@@ -139,7 +143,7 @@ export class SettingsWindow {
     this.refreshProblems();
     // Qt deletes each page's old widget when setWidget replaces it.
     this.keep.length = 0;
-    const pages = [this.agentsPage(), this.hooksPage(), this.notificationsPage(), this.sessionsPage(), this.appearancePage(), this.shortcutsPage()];
+    const pages = [this.agentsPage(), this.hooksPage(), this.notificationsPage(), this.sessionsPage(), this.appearancePage(), this.shortcutsPage(), this.model.phone.build()];
     pages.forEach((p, i) => {
       this.scrolls[i]!.setWidget(p);
       this.keep.push(p);

@@ -1,0 +1,169 @@
+#!/usr/bin/env node
+// Web companion benchmark: a real session host (bench/lib/companionHostChild.cjs: HostProcess
+// from dist/, companion on) and a real browser (Debian's chromium, headless, playwright-core).
+//  (a) a session's state changes in the host → the page's row shows it (in the DOM, at the next
+//      animation frame), next to the same host process sending one message over a bare WebSocket
+//      to a blank page that writes it into the DOM (target p99 ≤ 250 ms on loopback)
+//  (b) key intent → frame with the echo for another client of the host (a termio attach-like
+//      HostClient on a second session), while a third session floods: without a page, and with a
+//      page watching the flooding session's terminal (target: the same as without the page, and
+//      p99 ≤ 16 ms, the app's key → echo target)
+// Run after `npm run build`: node bench/companion.mjs [--runs 200] [--keys 100]
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const { HostClient } = require(join(root, 'dist/app/host/hostClient.js'));
+const { chromium } = require('playwright-core');
+
+const arg = (name, d) => (process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : d);
+const RUNS = arg('--runs', 200);
+const KEYS = arg('--keys', 100);
+const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+const fmt = (xs) => `p50 ${pct(xs, 50).toFixed(1)} ms  p99 ${pct(xs, 99).toFixed(1)} ms  (n=${xs.length})`;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function waitUntil(check, what, timeoutMs = 30_000) {
+  const t0 = performance.now();
+  while (!(await check())) {
+    if (performance.now() - t0 > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await sleep(5);
+  }
+}
+
+const freePort = () => new Promise((res) => {
+  const s = createServer().listen(0, '127.0.0.1', () => {
+    const { port } = s.address();
+    s.close(() => res(port));
+  });
+});
+
+/** In the page: arm(check) records the epoch time at the first animation frame after check()
+ *  holds, watching the DOM for changes; done is that time. */
+const ARM = `window.__arm = (check) => { window.__done = new Promise((res) => {
+  const hit = () => { if (!check()) return false; requestAnimationFrame(() => res(performance.timeOrigin + performance.now())); return true; };
+  if (hit()) return; const mo = new MutationObserver(() => { if (hit()) mo.disconnect(); });
+  mo.observe(document.body, { subtree: true, childList: true, attributes: true }); }); return true; };`;
+
+async function main() {
+  const chromePath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(existsSync);
+  if (!chromePath) throw new Error("no chromium: npm test installs Debian's chromium");
+  const home = realpathSync(mkdtempSync(join(tmpdir(), 'bench-companion-')));
+  const termioHome = join(home, '.termio');
+  const port = await freePort();
+  mkdirSync(join(termioHome, 'config'), { recursive: true });
+  writeFileSync(join(termioHome, 'config', 'settings.json'), JSON.stringify({ companion: { enabled: true, port } }));
+  const child = spawn(process.execPath, [join(root, 'bench', 'lib', 'companionHostChild.cjs')], {
+    env: { ...process.env, HOME: home, TERMIO_HOME: termioHome, PS1: '$ ', ENV: '' }, stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const ask = async (cmd) => {
+    if (cmd) child.stdin.write(`${JSON.stringify(cmd)}\n`);
+    return JSON.parse((await lines.next()).value);
+  };
+  const { refPort } = await ask(null);
+  const browser = await chromium.launch({ executablePath: chromePath, headless: true, args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
+  const clients = [];
+  try {
+    const control = await HostClient.connect(join(termioHome, 'run', 'host.sock'), { client: 'bench', version: '0' });
+    clients.push(control);
+    const spawnSh = async (argv) => (await control.request('sessions.spawn', { cwd: home, argv })).result.session.id;
+    const watched = await spawnSh(['/bin/sh']);
+    const token = readFileSync(join(termioHome, 'companion-token'), 'utf8').trim();
+
+    // (a) state → page, and the bare WebSocket reference, interleaved so both see the same load.
+    const page = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+    await page.goto(`http://127.0.0.1:${port}/#t=${token}`);
+    await page.evaluate(ARM);
+    await waitUntil(() => page.locator(`.row[data-session="${watched}"]`).count(), 'the session listed');
+    const refPage = await (await browser.newContext()).newPage();
+    await refPage.evaluate(`${ARM}; const ws = new WebSocket('ws://127.0.0.1:${refPort}'); ws.onmessage = (e) => { document.body.dataset.n = JSON.parse(e.data).n; }; new Promise((r) => (ws.onopen = r));`);
+    await refPage.evaluate('new Promise((r) => { const go = () => (document.body ? r() : setTimeout(go, 5)); go(); })');
+    const state = [];
+    const reference = [];
+    for (let i = 0; i < RUNS; i++) {
+      const want = i % 2 ? 'working' : 'attention';
+      await page.evaluate(`window.__arm(() => document.querySelector('.row[data-session="${watched}"]')?.dataset.state === '${want}')`);
+      const { t0 } = await ask({ t: 'state', id: watched, state: want });
+      state.push((await page.evaluate('window.__done')) - t0);
+      await refPage.evaluate(`window.__arm(() => document.body.dataset.n === '${i}')`);
+      const r = await ask({ t: 'ref', n: i });
+      reference.push((await refPage.evaluate('window.__done')) - r.t0);
+      await sleep(10);
+    }
+    console.log('(a) state change in the host → shown on the page (DOM, next animation frame), loopback, 390×844 page:');
+    console.log(`    companion:              ${fmt(state)}   target p99 ≤ 250 ms ${pct(state, 99) <= 250 ? 'met' : 'MISSED'}`);
+    console.log(`    bare WebSocket + DOM:   ${fmt(reference)}   (same host process, same browser)`);
+
+    // (b) another client's key → echo frame, while a session floods; then with a page on it.
+    const echoId = await spawnSh(['/bin/sh']);
+    const typist = await HostClient.connect(join(termioHome, 'run', 'host.sock'), { client: 'bench-typist', version: '0' });
+    clients.push(typist);
+    let cursor = -1;
+    let onFrame = null;
+    typist.onFrame((h) => {
+      cursor = h.cursor.x;
+      typist.ack(h.view, h.seq);
+      onFrame?.();
+    });
+    await typist.request('attach', { session: echoId, view: 1, cols: 80, rows: 24 });
+    await waitUntil(() => cursor >= 0, 'the first frame');
+    const keys = async () => {
+      const out = [];
+      for (let i = 0; i < KEYS; i++) {
+        if (i % 40 === 0) {
+          typist.input(1, { kind: 'key', key: 'u', ctrl: true });
+          await waitUntil(() => cursor <= 2, 'the line to clear');
+        }
+        const want = cursor + 1;
+        const seen = new Promise((r) => (onFrame = () => cursor >= want && r()));
+        const t0 = performance.now();
+        typist.input(1, { kind: 'key', key: 'a', text: 'a' });
+        await seen;
+        out.push(performance.now() - t0);
+        onFrame = null;
+        await sleep(30);
+      }
+      return out;
+    };
+    await ask({ t: 'lag' });
+    const quiet = await keys();
+    const quietLag = await ask({ t: 'lag' });
+    const flood = await spawnSh(['/bin/sh', '-c', 'while :; do seq -f "flood line %g with some more text to wrap" 1 50000; done']);
+    await sleep(500);
+    await ask({ t: 'lag' });
+    const floodOnly = await keys();
+    const floodLag = await ask({ t: 'lag' });
+    await page.locator(`.row[data-session="${flood}"]`).click();
+    await waitUntil(async () => (await page.locator('#term .xterm-rows').textContent())?.includes('flood line'), 'the page to show the flood');
+    await ask({ t: 'lag' });
+    const withPage = await keys();
+    const pageLag = await ask({ t: 'lag' });
+    const status = (await control.request('host.status', {})).result;
+    const pageAlive = await page.locator('#conn').textContent();
+    const lagText = (l) => `host loop delay p99 ${l.p99.toFixed(1)} ms, max ${l.max.toFixed(1)} ms`;
+    console.log(`(b) key intent → frame with the echo, another client on another session (${KEYS} keys each):`);
+    console.log(`    no flood:                          ${fmt(quiet)}   ${lagText(quietLag)}`);
+    console.log(`    a session flooding, no page:       ${fmt(floodOnly)}   ${lagText(floodLag)}`);
+    console.log(`    flooding, a page watching it:      ${fmt(withPage)}   ${lagText(pageLag)}`);
+    console.log(`    target p99 ≤ 16 ms ${pct(withPage, 99) <= 16 ? 'met' : 'MISSED'}; with the page vs without: ×${(pct(withPage, 50) / pct(floodOnly, 50)).toFixed(2)} at p50, ×${(pct(withPage, 99) / pct(floodOnly, 99)).toFixed(2)} at p99`);
+    console.log(`    the page stayed ${pageAlive}; host RSS ${(status.rssBytes / 1024 / 1024).toFixed(0)} MB`);
+  } finally {
+    for (const c of clients) c.close();
+    await browser.close();
+    await ask({ t: 'stop' }).catch(() => undefined);
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,111 @@
+// `termio companion status|enable|disable|url|revoke`: the phone companion from the command line.
+// Each verb asks the session host (started on first need, except status) to change and report
+// the companion, so the CLI and the app's Settings → Phone always agree.
+import { toString as qrText } from 'qrcode';
+import type { CompanionStatus } from '../../protocol/companion';
+import { MAX_COMPANION_PORT, MIN_COMPANION_PORT } from '../../protocol/companion';
+import { connectHost } from '../host/hostLauncher';
+import { ExitCode, type CliIo } from './main';
+
+const HELP = `Usage: termio companion <verb> [options]
+
+A web page for your phone (or another computer's browser): every session's live state, and a
+session's terminal to answer it. Off until you enable it; only this computer can reach it
+unless you choose --lan. Whoever has the link can see and type into every session: keep it to
+yourself, and revoke it if it leaks.
+
+Verbs:
+  status [--json]                       whether it is on, where, and how many pages are paired
+  enable [--lan | --loopback] [--port N] [--json]
+                                        turn it on (--lan: reachable from your local network)
+  disable                               turn it off; every page is disconnected
+  url [--qr] [--json]                   the pairing link (--qr: also as a QR code to scan)
+  revoke                                a new link; every page paired with the old one is
+                                        disconnected at once
+
+Exit codes: 0 ok, 2 bad usage, 4 no host running (status), 1 anything else.
+`;
+
+const VERBS = ['status', 'enable', 'disable', 'url', 'revoke'] as const;
+type Verb = (typeof VERBS)[number];
+
+interface Options {
+  json: boolean;
+  qr: boolean;
+  network?: 'lan' | 'loopback';
+  port?: number;
+}
+
+function parse(verb: Verb, rest: string[]): Options | string {
+  const o: Options = { json: false, qr: false };
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i]!;
+    if (a === '--json') o.json = true;
+    else if (a === '--qr' && verb === 'url') o.qr = true;
+    else if ((a === '--lan' || a === '--loopback') && verb === 'enable') o.network = a === '--lan' ? 'lan' : 'loopback';
+    else if (a === '--port' && verb === 'enable') {
+      const n = Number(rest[++i]);
+      if (!Number.isInteger(n) || n < MIN_COMPANION_PORT || n > MAX_COMPANION_PORT) {
+        return `--port: expected a whole number from ${MIN_COMPANION_PORT} to ${MAX_COMPANION_PORT}, got '${rest[i] ?? ''}'`;
+      }
+      o.port = n;
+    } else return `unexpected argument '${a}'`;
+  }
+  return o;
+}
+
+function describe(s: CompanionStatus): string {
+  if (!s.enabled) return 'companion: off (termio companion enable turns it on)\n';
+  const where = s.network === 'lan' ? 'your local network' : 'this computer only';
+  if (!s.listening) return `companion: on, but not serving: ${s.error ?? 'unknown reason'}\n`;
+  return `companion: on, reachable from ${where}, port ${s.port}, ${s.pages} page${s.pages === 1 ? '' : 's'} connected\n${s.url}\n`;
+}
+
+export async function run(args: string[], io: CliIo): Promise<number> {
+  const [verb, ...rest] = args;
+  if (verb === undefined || verb === '--help' || verb === '-h' || verb === 'help') {
+    io.out(HELP);
+    return verb === undefined ? ExitCode.usage : ExitCode.ok;
+  }
+  if (!(VERBS as readonly string[]).includes(verb)) {
+    io.err(`termio companion: unknown verb '${verb}'\n\n${HELP}`);
+    return ExitCode.usage;
+  }
+  const v = verb as Verb;
+  const o = parse(v, rest);
+  if (typeof o === 'string') {
+    io.err(`termio companion ${v}: ${o}\n`);
+    return ExitCode.usage;
+  }
+  const client = await connectHost(io.env, { client: 'termio-cli', start: v !== 'status' });
+  if ('kind' in client) {
+    io.err(`termio companion: ${client.message}\n`);
+    return client.kind === 'notRunning' ? ExitCode.appNotRunning : ExitCode.failed;
+  }
+  try {
+    const method = v === 'url' ? 'companion.status' : (`companion.${v}` as const);
+    const r = await client.request(method, method === 'companion.enable' ? { ...(o.network ? { network: o.network } : {}), ...(o.port ? { port: o.port } : {}) } : {});
+    if (!r.ok) {
+      io.err(`termio companion ${v}: ${r.error.message}\n`);
+      return ExitCode.failed;
+    }
+    const s = r.result;
+    if (o.json) {
+      io.out(`${JSON.stringify({ schemaVersion: 1, ...s })}\n`);
+    } else if (v === 'url') {
+      if (!s.url) {
+        io.err(`termio companion url: ${s.enabled ? `not serving: ${s.error ?? 'unknown reason'}` : 'the companion is off; termio companion enable turns it on'}\n`);
+        return ExitCode.failed;
+      }
+      if (o.qr) io.out(await qrText(s.url, { type: 'terminal', small: true }));
+      io.out(`${s.url}\n`);
+    } else {
+      if (v === 'revoke') io.out('the old link no longer works; every page paired with it was disconnected\n');
+      io.out(describe(s));
+    }
+    if ((v === 'enable' || v === 'status') && s.enabled && !s.listening) return ExitCode.failed;
+    return ExitCode.ok;
+  } finally {
+    client.close();
+  }
+}

@@ -1,0 +1,268 @@
+// The web companion as a host service: follows the `companion` settings (off by default;
+// loopback unless the user chose the local network), runs the HTTP + WebSocket server while
+// enabled, keeps every paired page's session list live, and revokes (a fresh token, every page
+// dropped). startCompanion(deps) is the one entry point the host calls; deps is all it needs
+// of the host, so the host can change around it.
+import { readFileSync, statSync } from 'node:fs';
+import { networkInterfaces } from 'node:os';
+import type { WebSocket } from 'ws';
+import { CLOSE_HOST_STOPPING, CLOSE_REVOKED, type CompanionServerMessage, type CompanionStatus, type PageAgent, type PageSession, type PageTheme } from '../../../protocol/companion';
+import type { Disposable, Event } from '../../../protocol/events';
+import { cssHex, darkTheme, lightTheme, type Theme } from '../../../terminal';
+import { installPath } from '../install';
+import type { Logger } from '../log';
+import type { SessionFeed } from '../sessionFeed';
+import type { SessionRecord, SessionRegistry, StateChange } from '../sessionRegistry';
+import { folderLabels } from '../sidebarModel';
+import { CompanionServer } from './companionServer';
+import { PageLink } from './pageLink';
+import { PairingToken } from './pairingToken';
+import { loadAssets } from './staticAssets';
+
+export interface CompanionSettings {
+  enabled: boolean;
+  port: number;
+  network: 'loopback' | 'lan';
+}
+
+/** What the companion needs of the host. */
+export interface CompanionDeps {
+  registry: Pick<SessionRegistry, 'list' | 'get' | 'onAdded' | 'onRemoved' | 'onChanged'> & { onStateChanged: Event<StateChange> };
+  /** The session's feed, where the input-holder rule lives (ClientServer.feedFor). */
+  feedFor(record: SessionRecord): SessionFeed;
+  /** An agent's name and icon file (the catalog's entry), or undefined for an unknown id. */
+  agentInfo(agentId: string): { name: string; iconFile?: string } | undefined;
+  settings: {
+    get(): CompanionSettings;
+    set(patch: Partial<CompanionSettings>): void;
+    onChange: Event<unknown>;
+  };
+  /** TERMIO_HOME (the token lives there) and the user's home (folders are shown with ~). */
+  termioHome: string;
+  userHome: string;
+  logger: Logger;
+  /** The built page; default dist/web below the install root. */
+  assetsDir?: string;
+  /** Overrides HEARTBEAT_MS (tests). */
+  heartbeatMs?: number;
+}
+
+function pageTheme(t: Theme): PageTheme {
+  return {
+    foreground: cssHex(t.foreground), background: cssHex(t.background), cursor: cssHex(t.cursor), cursorText: cssHex(t.cursorText),
+    selection: cssHex(t.selectionBackground), ansi: t.ansi.map(cssHex),
+  };
+}
+
+/** Pages are pinged this often, and one that has not answered by the next ping is dropped:
+ *  a phone asleep for a minute holds nothing in the host. */
+export const HEARTBEAT_MS = 30_000;
+
+/** Icons larger than this are not sent to pages: the bundled ones are a few KB. */
+const MAX_ICON_BYTES = 64 * 1024;
+
+/** The address to show in a LAN pairing link: the first external IPv4 address. */
+function lanAddress(): string | null {
+  for (const list of Object.values(networkInterfaces())) {
+    for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  }
+  return null;
+}
+
+export class Companion implements Disposable {
+  /** Read (or minted) on first need: a host whose companion stays off never writes one. */
+  private tokenFile: PairingToken | null = null;
+  private server: CompanionServer | null = null;
+  private listening: { host: string; port: number } | null = null;
+  private error: string | null = null;
+  private readonly pages = new Set<PageLink>();
+  private readonly subscriptions: Disposable[] = [];
+  private broadcastQueued = false;
+  private applying: Promise<void> = Promise.resolve();
+  private disposed = false;
+  private readonly icons = new Map<string, string | null>();
+  private readonly disposers: Array<() => void> = [];
+  private heartbeat: NodeJS.Timeout | null = null;
+
+  constructor(private readonly deps: CompanionDeps) {
+    const reg = deps.registry;
+    const changed = (): void => this.queueBroadcast();
+    this.subscriptions.push(
+      reg.onAdded(changed),
+      reg.onChanged(changed),
+      reg.onStateChanged(changed),
+      reg.onRemoved((r) => {
+        for (const p of this.pages) p.sessionRemoved(r.id);
+        changed();
+      }),
+      deps.settings.onChange(() => void this.apply()),
+    );
+  }
+
+  /** Starts or stops the server to match the settings; resolves once it has. */
+  apply(): Promise<void> {
+    this.applying = this.applying.then(() => this.applyNow());
+    return this.applying;
+  }
+
+  private async applyNow(): Promise<void> {
+    if (this.disposed) return;
+    const want = this.deps.settings.get();
+    const host = want.network === 'lan' ? '0.0.0.0' : '127.0.0.1';
+    if (want.enabled && this.listening?.host === host && this.listening.port === want.port) return;
+    if (this.server) await this.stopServer(CLOSE_HOST_STOPPING, 'the companion was turned off or moved');
+    this.error = null;
+    if (!want.enabled) return;
+    let token: PairingToken;
+    try {
+      token = this.token;
+    } catch (err) {
+      this.error = `cannot keep the pairing token in ${this.deps.termioHome}: ${(err as Error).message}`;
+      this.deps.logger.warn('companion not started', { message: this.error });
+      return;
+    }
+    const assets = loadAssets(this.deps.assetsDir ?? installPath('dist', 'web'));
+    if (!assets.ok) {
+      this.error = assets.message;
+      this.deps.logger.warn('companion not started', { message: assets.message });
+      return;
+    }
+    const r = await CompanionServer.listen({
+      assets: assets.assets,
+      token,
+      logger: this.deps.logger,
+      sessions: () => this.sessionsMessage(),
+      accept: (ws) => this.accept(ws),
+    }, host, want.port);
+    if (!r.ok) {
+      this.error = r.message;
+      this.deps.logger.warn('companion not started', { message: r.message });
+      return;
+    }
+    this.server = r.server;
+    this.listening = { host, port: r.server.port };
+    this.heartbeat = setInterval(() => {
+      for (const p of this.pages) if (!p.heartbeat()) this.pages.delete(p);
+    }, this.deps.heartbeatMs ?? HEARTBEAT_MS);
+    this.heartbeat.unref();
+    this.deps.logger.info('companion listening', { host, port: r.server.port });
+  }
+
+  private async stopServer(code: number, why: string): Promise<void> {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
+    for (const p of this.pages) p.close(code, why);
+    this.pages.clear();
+    const s = this.server;
+    this.server = null;
+    this.listening = null;
+    await s?.close();
+  }
+
+  private accept(ws: WebSocket): void {
+    const page = new PageLink(ws, { find: (id) => this.deps.registry.get(id), feedFor: (r) => this.deps.feedFor(r), logger: this.deps.logger });
+    this.pages.add(page);
+    ws.on('close', () => {
+      page.dispose();
+      this.pages.delete(page);
+    });
+    page.send({ t: 'hello', themes: { dark: pageTheme(darkTheme), light: pageTheme(lightTheme) } });
+    page.send(this.sessionsMessage());
+  }
+
+  private queueBroadcast(): void {
+    if (this.broadcastQueued || this.pages.size === 0) return;
+    this.broadcastQueued = true;
+    // One list per turn of the loop, however many events a burst fires.
+    setImmediate(() => {
+      this.broadcastQueued = false;
+      const msg = this.sessionsMessage();
+      for (const p of this.pages) p.send(msg);
+    });
+  }
+
+  private icon(file: string | undefined): string | null {
+    if (!file || !file.endsWith('.svg')) return null;
+    let svg = this.icons.get(file);
+    if (svg === undefined) {
+      try {
+        svg = statSync(file).size <= MAX_ICON_BYTES ? readFileSync(file, 'utf8') : null;
+      } catch {
+        svg = null;
+      }
+      this.icons.set(file, svg);
+    }
+    return svg;
+  }
+
+  /** Every session as the page lists it, with the agents they run. */
+  sessionsMessage(): Extract<CompanionServerMessage, { t: 'sessions' }> {
+    const records = this.deps.registry.list();
+    const labels = folderLabels(records.map((r) => r.cwd), this.deps.userHome);
+    const agents: Record<string, PageAgent> = {};
+    const sessions: PageSession[] = records.map((r) => {
+      const agent = r.agentId ? this.deps.agentInfo(r.agentId) : undefined;
+      if (r.agentId && agent && !agents[r.agentId]) agents[r.agentId] = { name: agent.name, iconSvg: this.icon(agent.iconFile) };
+      const command = r.session.argv[0]?.split('/').pop() ?? 'shell';
+      return {
+        id: r.id,
+        agentId: r.agentId,
+        name: r.title.trim() || agent?.name || command,
+        folder: labels.get(r.cwd) ?? r.cwd,
+        state: r.state,
+        stateSince: r.stateSince,
+        exited: r.session.exited !== null,
+      };
+    });
+    return { t: 'sessions', now: Date.now(), sessions, agents };
+  }
+
+  status(): CompanionStatus {
+    const s = this.deps.settings.get();
+    let url: string | null = null;
+    if (this.listening) {
+      const host = this.listening.host === '0.0.0.0' ? (lanAddress() ?? '127.0.0.1') : '127.0.0.1';
+      url = `http://${host}:${this.listening.port}/#t=${this.token.current}`;
+    }
+    return { enabled: s.enabled, network: s.network, port: s.port, listening: this.listening !== null, url, error: this.error, pages: this.pages.size };
+  }
+
+  get token(): PairingToken {
+    this.tokenFile ??= PairingToken.load(this.deps.termioHome);
+    return this.tokenFile;
+  }
+
+  /** A fresh token; every page paired with the old one is disconnected at once. */
+  revoke(): void {
+    this.token.mint();
+    for (const p of this.pages) p.close(CLOSE_REVOKED, 'the pairing token was revoked');
+    this.pages.clear();
+    this.deps.logger.info('companion token revoked');
+  }
+
+  /** The settings it follows (requests change them, then apply()). */
+  get settings(): CompanionDeps['settings'] {
+    return this.deps.settings;
+  }
+
+  /** Runs `fn` when the companion is disposed (what its starter made for it). */
+  onDispose(fn: () => void): void {
+    this.disposers.push(fn);
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const d of this.subscriptions) d.dispose();
+    await this.applying;
+    await this.stopServer(CLOSE_HOST_STOPPING, 'the host is stopping');
+    for (const fn of this.disposers.splice(0)) fn();
+  }
+}
+
+/** Creates the companion and starts it if the settings say so. */
+export async function startCompanion(deps: CompanionDeps): Promise<Companion> {
+  const c = new Companion(deps);
+  await c.apply();
+  return c;
+}

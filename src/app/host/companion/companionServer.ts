@@ -1,0 +1,180 @@
+// The companion's HTTP + WebSocket server: the page's static files for anyone (they hold no
+// data), and the JSON API and the WebSocket only for a request carrying the pairing token —
+// `Authorization: Bearer <token>` on the API, an `auth.<token>` subprotocol on the WebSocket, so
+// the token is never in a URL. Wrong tokens get 401 and count against the address (rate limit);
+// a WebSocket whose Origin is not the page's own is refused; every answer carries a strict
+// Content-Security-Policy.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { AUTH_SUBPROTOCOL_PREFIX, COMPANION_SUBPROTOCOL } from '../../../protocol/companion';
+import type { Logger } from '../log';
+import type { PairingToken } from './pairingToken';
+import { FailureLimiter } from './rateLimit';
+import type { Asset } from './staticAssets';
+
+/** Scripts only from the page itself; styles also inline, because xterm.js writes its theme and
+ *  cell-size rules into <style> elements at run time (styles cannot run code); images from the
+ *  page, data: and blob: URLs (agent icons and the favicon badge are drawn in the page). */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data: blob:",
+  "connect-src 'self'", "manifest-src 'self'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
+].join('; ');
+
+/** Largest message a page may send: a paste of MAX_PAGE_INPUT_CHARS in JSON, with room. */
+const MAX_PAGE_MESSAGE_BYTES = 2 * 1024 * 1024;
+/** Connections at once: a phone and a couple of browsers; 32 bounds what a scan can hold open. */
+const MAX_SOCKETS = 32;
+/** An HTTP request that has not sent its headers within 10 s is not a browser; drop it. */
+const HEADERS_TIMEOUT_MS = 10_000;
+
+export interface CompanionServerOptions {
+  assets: Map<string, Asset>;
+  token: PairingToken;
+  logger: Logger;
+  /** The JSON the API answers at /api/sessions. */
+  sessions(): unknown;
+  /** A paired WebSocket, ready to use. */
+  accept(ws: WebSocket): void;
+  limiter?: FailureLimiter;
+}
+
+const BASE_HEADERS = {
+  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'X-Frame-Options': 'DENY',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+};
+
+function bearer(req: IncomingMessage): string | null {
+  const h = req.headers.authorization;
+  return typeof h === 'string' && h.startsWith('Bearer ') ? h.slice('Bearer '.length).trim() : null;
+}
+
+function subprotocolToken(req: IncomingMessage): string | null {
+  const h = req.headers['sec-websocket-protocol'];
+  if (typeof h !== 'string') return null;
+  const p = h.split(',').map((s) => s.trim()).find((s) => s.startsWith(AUTH_SUBPROTOCOL_PREFIX));
+  return p ? p.slice(AUTH_SUBPROTOCOL_PREFIX.length) : null;
+}
+
+export class CompanionServer {
+  private readonly http: Server;
+  private readonly wss: WebSocketServer;
+  private readonly limiter: FailureLimiter;
+  private readonly sockets = new Set<Socket>();
+
+  private constructor(private readonly opts: CompanionServerOptions) {
+    this.limiter = opts.limiter ?? new FailureLimiter();
+    this.http = createServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: HEADERS_TIMEOUT_MS }, (req, res) => this.handle(req, res));
+    this.http.maxConnections = MAX_SOCKETS;
+    this.http.on('connection', (s: Socket) => {
+      this.sockets.add(s);
+      s.on('close', () => this.sockets.delete(s));
+    });
+    this.wss = new WebSocketServer({
+      noServer: true,
+      maxPayload: MAX_PAGE_MESSAGE_BYTES,
+      handleProtocols: (protocols) => (protocols.has(COMPANION_SUBPROTOCOL) ? COMPANION_SUBPROTOCOL : false),
+    });
+    this.http.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => this.upgrade(req, socket, head));
+  }
+
+  /** Listens on host:port; a port in use (or not allowed) is a value with the reason. */
+  static listen(opts: CompanionServerOptions, host: string, port: number): Promise<{ ok: true; server: CompanionServer } | { ok: false; message: string }> {
+    const s = new CompanionServer(opts);
+    return new Promise((resolve) => {
+      const onError = (err: NodeJS.ErrnoException): void => {
+        resolve({ ok: false, message: err.code === 'EADDRINUSE' ? `port ${port} is in use by another program; pick another port` : `cannot listen on ${host}:${port}: ${err.message}` });
+      };
+      s.http.once('error', onError);
+      s.http.listen(port, host, () => {
+        s.http.off('error', onError);
+        s.http.on('error', (err) => opts.logger.warn('companion server error', { error: err.message }));
+        resolve({ ok: true, server: s });
+      });
+    });
+  }
+
+  get port(): number {
+    const a = this.http.address();
+    return typeof a === 'object' && a ? a.port : 0;
+  }
+
+  /** The address a request came from, for the rate limit. */
+  private static address(req: IncomingMessage): string {
+    return req.socket.remoteAddress ?? 'unknown';
+  }
+
+  /** 429 when the address is refused, 401 for a wrong token, null when the token is right. */
+  private check(req: IncomingMessage, token: string | null): { status: 401 | 429; message: string } | null {
+    const address = CompanionServer.address(req);
+    if (this.limiter.blocked(address)) return { status: 429, message: 'too many wrong tokens from this address; wait a minute' };
+    if (!this.opts.token.matches(token)) {
+      if (this.limiter.fail(address)) this.opts.logger.warn('companion: address refused after repeated wrong tokens', { address });
+      return { status: 401, message: token ? 'this pairing link is not valid any more; scan the QR code again' : 'pair first: open the link from Termio\'s Settings → Phone' };
+    }
+    this.limiter.succeed(address);
+    return null;
+  }
+
+  private send(res: ServerResponse, status: number, type: string, body: string | Buffer, extra: Record<string, string> = {}): void {
+    res.writeHead(status, { ...BASE_HEADERS, 'Content-Type': type, 'Content-Length': String(Buffer.byteLength(body)), ...extra });
+    res.end(res.req.method === 'HEAD' ? undefined : body);
+  }
+
+  private handle(req: IncomingMessage, res: ServerResponse): void {
+    const json = (status: number, value: unknown, extra: Record<string, string> = {}): void =>
+      this.send(res, status, 'application/json; charset=utf-8', JSON.stringify(value), { 'Cache-Control': 'no-store', ...extra });
+    if (req.method !== 'GET' && req.method !== 'HEAD') return json(405, { error: `${req.method} is not allowed here` }, { Allow: 'GET, HEAD' });
+    let path: string;
+    try {
+      path = new URL(req.url ?? '/', 'http://companion.invalid').pathname;
+    } catch {
+      return json(400, { error: 'bad request path' });
+    }
+    if (path.startsWith('/api/')) {
+      const refused = this.check(req, bearer(req));
+      if (refused) return json(refused.status, { error: refused.message }, refused.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : { 'Retry-After': '60' });
+      if (path === '/api/sessions') return json(200, this.opts.sessions());
+      return json(404, { error: `no API at ${path}` });
+    }
+    const asset = this.opts.assets.get(path);
+    if (!asset) return this.send(res, 404, 'text/plain; charset=utf-8', 'not found', { 'Cache-Control': 'no-store' });
+    this.send(res, 200, asset.type, asset.body, { 'Cache-Control': 'no-cache' });
+  }
+
+  private upgrade(req: IncomingMessage, socket: Socket, head: Buffer): void {
+    const refuse = (status: number, message: string): void => {
+      const body = JSON.stringify({ error: message });
+      socket.end(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : status === 429 ? 'Too Many Requests' : 'Not Found'}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    };
+    let path = '';
+    try {
+      path = new URL(req.url ?? '/', 'http://companion.invalid').pathname;
+    } catch {
+      // Answered as an unknown path below.
+    }
+    if (path !== '/ws') return refuse(404, 'no WebSocket here');
+    // A page from another site must not reach the host through the user's browser: the Origin
+    // must be the address this very request was sent to.
+    const origin = req.headers.origin;
+    if (origin !== `http://${req.headers.host ?? ''}`) {
+      this.opts.logger.warn('companion: WebSocket from another origin refused', { origin: origin ?? null, host: req.headers.host ?? null });
+      return refuse(403, 'the WebSocket must come from the companion page itself');
+    }
+    const refused = this.check(req, subprotocolToken(req));
+    if (refused) return refuse(refused.status, refused.message);
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.opts.accept(ws));
+  }
+
+  /** Stops listening and drops every connection (paired pages included). */
+  close(): Promise<void> {
+    for (const ws of this.wss.clients) ws.terminate();
+    for (const s of this.sockets) s.destroy();
+    this.wss.close();
+    return new Promise((resolve) => this.http.close(() => resolve()));
+  }
+}

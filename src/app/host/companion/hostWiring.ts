@@ -1,0 +1,40 @@
+// How a host process starts its web companion: deps from the host's own parts. A host with a
+// SettingsStore and an agent catalog passes them; one without gets a SettingsStore of the
+// companion's own (watching settings.json, so Settings and hand edits still apply live).
+import { homedir } from 'node:os';
+import type { Logger } from '../log';
+import type { TermioPaths } from '../paths';
+import type { SessionFeed } from '../sessionFeed';
+import type { SessionRecord } from '../sessionRegistry';
+import { SettingsStore } from '../settings';
+import { startCompanion, type Companion, type CompanionDeps } from './companion';
+import { companionSettingsFrom } from './companionMethods';
+
+export interface HostCompanionOptions {
+  registry: CompanionDeps['registry'];
+  feedFor(record: SessionRecord): SessionFeed;
+  paths: TermioPaths;
+  logger: Logger;
+  /** The host's settings; omitted = a store of the companion's own, disposed with it. */
+  settings?: SettingsStore;
+  /** The catalog's name and icon file of an agent; omitted = agents are shown by id. */
+  agentInfo?: CompanionDeps['agentInfo'];
+  env?: NodeJS.ProcessEnv;
+}
+
+export async function startHostCompanion(o: HostCompanionOptions): Promise<Companion> {
+  const own = o.settings ? null : new SettingsStore(o.paths.settingsFile);
+  const store = o.settings ?? (own as SettingsStore);
+  own?.watch();
+  const companion = await startCompanion({
+    registry: o.registry,
+    feedFor: o.feedFor,
+    agentInfo: o.agentInfo ?? ((id) => ({ name: id })),
+    settings: companionSettingsFrom(store),
+    termioHome: o.paths.home,
+    userHome: o.env?.HOME || homedir(),
+    logger: o.logger,
+  });
+  if (own) companion.onDispose(() => own.dispose());
+  return companion;
+}

@@ -1,0 +1,202 @@
+// The companion page: pairs with the token from the link, lists every session with its live
+// state, opens one's terminal, says plainly when the host cannot be reached, and raises a
+// browser notification when a session starts needing the user while the page is open.
+import type { ITheme } from '@xterm/xterm';
+import type { CompanionServerMessage, PageAgent, PageSession, PageTheme } from '../../protocol/companion';
+import { Link, takeToken, type LinkState } from './connection';
+import { drawFavicon } from './favicon';
+import { aggregate, pageTitle } from './pageText';
+import { SessionList, stateBadge } from './sessionList';
+import { TerminalPane } from './terminalPane';
+
+const $ = (id: string): HTMLElement => document.getElementById(id)!;
+const dark = matchMedia('(prefers-color-scheme: dark)');
+
+let sessions: PageSession[] = [];
+let agents: Record<string, PageAgent> = {};
+let skew = 0;
+let themes: { dark: PageTheme; light: PageTheme } | null = null;
+let openId: string | null = null;
+let link: Link | null = null;
+const seenAttention = new Set<string>();
+let listed = false;
+
+function xtermTheme(): ITheme {
+  const t = themes?.[dark.matches ? 'dark' : 'light'];
+  if (!t) return {};
+  const [black, red, green, yellow, blue, magenta, cyan, white, brightBlack, brightRed, brightGreen, brightYellow, brightBlue, brightMagenta, brightCyan, brightWhite] = t.ansi;
+  return {
+    foreground: t.foreground, background: t.background, cursor: t.cursor, cursorAccent: t.cursorText, selectionBackground: t.selection,
+    black, red, green, yellow, blue, magenta, cyan, white, brightBlack, brightRed, brightGreen, brightYellow, brightBlue, brightMagenta, brightCyan, brightWhite,
+  };
+}
+
+const pane = new TerminalPane($('term'), $('term-scroll'), (m) => link?.send(m), xtermTheme);
+const list = new SessionList($('groups'), $('needs'), $('empty'), (id) => openSession(id));
+
+function showNotice(text: string | null, opts: { bad?: boolean; retry?: boolean } = {}): void {
+  $('notice').hidden = text === null;
+  $('notice').classList.toggle('bad', opts.bad ?? false);
+  $('notice-text').textContent = text ?? '';
+  $('retry').hidden = !opts.retry;
+}
+
+function setConn(text: string, cls: '' | 'live' | 'down'): void {
+  $('conn').textContent = text;
+  $('conn').className = `conn ${cls}`;
+}
+
+function onState(s: LinkState): void {
+  switch (s.kind) {
+    case 'connecting':
+      setConn('Connecting…', '');
+      return;
+    case 'live':
+      setConn('Live', 'live');
+      showNotice(null);
+      return;
+    case 'unpaired':
+      setConn('Not paired', 'down');
+      showNotice(`Not paired: ${s.message}.`, { bad: true });
+      renderSessions([], false);
+      return;
+    case 'revoked':
+      setConn('Revoked', 'down');
+      showNotice('This pairing was revoked in Termio. Scan the new QR code in Settings → Phone to pair again.', { bad: true });
+      renderSessions([], false);
+      closeSession();
+      return;
+    case 'unreachable':
+      setConn('Host unreachable', 'down');
+      showNotice(`Termio's host is unreachable (is the computer asleep, or off this network?). Retrying in ${Math.round(s.retryInMs / 1000)} s.`, { bad: true, retry: true });
+  }
+}
+
+/** Shows the list; `paired` false: the empty list says nothing about sessions (there may be some). */
+function renderSessions(next: PageSession[], paired = true): void {
+  sessions = next;
+  list.render(sessions, agents, skew);
+  if (!paired) $('empty').hidden = true;
+  document.title = pageTitle(sessions);
+  drawFavicon(aggregate(sessions), sessions.filter((s) => s.state === 'attention').length);
+  if (openId) {
+    const s = sessions.find((x) => x.id === openId);
+    $('heading').textContent = s?.name ?? 'Session';
+    $('term-info').replaceChildren(...(s ? [document.createTextNode(s.folder), stateBadge(s, skew)] : []));
+    list.renderOthers($('term-needs'), sessions, agents, openId);
+  }
+}
+
+function notifyNewAttention(next: PageSession[]): void {
+  const now = new Set(next.filter((s) => s.state === 'attention').map((s) => s.id));
+  for (const s of next) {
+    if (!now.has(s.id) || seenAttention.has(s.id) || !listed) continue;
+    if ('Notification' in window && Notification.permission === 'granted') {
+      const n = new Notification(`${s.name} needs you`, { body: s.folder, tag: `termio-${s.id}` });
+      n.onclick = () => {
+        window.focus();
+        openSession(s.id);
+      };
+    }
+  }
+  seenAttention.clear();
+  for (const id of now) seenAttention.add(id);
+  listed = true;
+}
+
+function onMessage(m: CompanionServerMessage): void {
+  switch (m.t) {
+    case 'hello':
+      themes = m.themes;
+      pane.retheme();
+      return;
+    case 'sessions':
+      skew = Date.now() - m.now;
+      agents = m.agents;
+      notifyNewAttention(m.sessions);
+      renderSessions(m.sessions);
+      return;
+    case 'attached':
+      if (m.session !== openId) return;
+      pane.start(m.cols, m.rows, m.snapshot);
+      setHolding(m.holding);
+      return;
+    case 'resize':
+      pane.resize(m.cols, m.rows);
+      return;
+    case 'holding':
+      setHolding(m.holding);
+      return;
+    case 'detached':
+      if (m.session === openId) {
+        closeSession();
+        showNotice(m.reason === 'sessionClosed' ? 'That session was closed.' : 'That session is gone.');
+      }
+      return;
+    case 'pong':
+      return;
+  }
+}
+
+function setHolding(on: boolean): void {
+  $('term-view').dataset.holding = String(on);
+}
+
+function openSession(id: string): void {
+  // Another session's terminal is not reused: its content would show until the snapshot lands.
+  if (openId !== id) pane.dispose();
+  openId = id;
+  $('list-view').hidden = true;
+  $('term-view').hidden = false;
+  $('back').hidden = false;
+  renderSessions(sessions);
+  link?.send({ t: 'attach', session: id, ...pane.fitSize() });
+  pane.focus();
+}
+
+function closeSession(): void {
+  if (openId) link?.send({ t: 'detach' });
+  openId = null;
+  pane.dispose();
+  $('list-view').hidden = false;
+  $('term-view').hidden = true;
+  $('back').hidden = true;
+  $('heading').textContent = 'Termio';
+}
+
+function setUpNotifications(): void {
+  // Browsers allow notifications only to secure pages: loopback counts, a LAN address does not.
+  if (!('Notification' in window) || !isSecureContext || Notification.permission !== 'default') return;
+  $('notify').hidden = false;
+  $('notify').addEventListener('click', () => {
+    void Notification.requestPermission().then(() => ($('notify').hidden = true));
+  });
+}
+
+function main(): void {
+  $('back').addEventListener('click', () => closeSession());
+  $('retry').addEventListener('click', () => link?.retryNow());
+  addEventListener('resize', () => {
+    pane.relayout();
+    if (openId) link?.send({ t: 'size', ...pane.fitSize() });
+  });
+  dark.addEventListener('change', () => pane.retheme());
+  setUpNotifications();
+  const token = takeToken();
+  if (!token) {
+    onState({ kind: 'unpaired', message: "open this page from the link or QR code in Termio's Settings → Phone" });
+    return;
+  }
+  link = new Link(token, {
+    state: onState,
+    message: onMessage,
+    output: (bytes) => pane.output(bytes),
+    // A fresh connection: the open terminal starts over from a new snapshot.
+    open: () => {
+      if (openId) link?.send({ t: 'attach', session: openId, ...pane.fitSize() });
+    },
+  });
+  void link.connect();
+}
+
+main();

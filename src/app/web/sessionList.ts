@@ -1,0 +1,93 @@
+// The session list: a "needs you" strip at the top, then sessions grouped by folder, each with
+// its agent's icon, name, state and time in state. Rebuilt from each list the host sends;
+// the times tick every second without the host's help (its clock, offset to this one).
+import type { PageAgent, PageSession } from '../../protocol/companion';
+import { byFolder, needsYou, STATE_WORDS, timeInState } from './pageText';
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+/** The agent's icon as an image (its SVG is drawn by the browser as an image, so it cannot run
+ *  anything), or the first letter of its name. */
+export function agentIcon(s: PageSession, agents: Record<string, PageAgent>): HTMLElement {
+  const a = s.agentId ? agents[s.agentId] : undefined;
+  if (a?.iconSvg) {
+    const img = el('img', 'agent-icon');
+    img.alt = '';
+    img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(a.iconSvg)}`;
+    return img;
+  }
+  const letter = el('span', 'agent-icon letter', (a?.name ?? s.name).trim().charAt(0).toUpperCase() || '›');
+  letter.setAttribute('aria-hidden', 'true');
+  return letter;
+}
+
+export function stateBadge(s: PageSession, skew: number): HTMLElement {
+  const span = el('span', `state s-${s.state}${s.state === 'attention' ? ' attention' : ''}`);
+  span.dataset.since = String(s.stateSince + skew);
+  span.dataset.word = s.exited ? 'Exited' : STATE_WORDS[s.state];
+  span.textContent = `${span.dataset.word} · ${timeInState(Date.now() - (s.stateSince + skew))}`;
+  return span;
+}
+
+export class SessionList {
+  constructor(
+    private readonly groups: HTMLElement,
+    private readonly needs: HTMLElement,
+    private readonly empty: HTMLElement,
+    private readonly open: (id: string) => void,
+  ) {
+    setInterval(() => this.tick(), 1000);
+  }
+
+  /** A button for a session that needs the user: its icon, name and folder. */
+  private chip(s: PageSession, agents: Record<string, PageAgent>): HTMLButtonElement {
+    const chip = el('button', 'chip');
+    chip.dataset.session = s.id;
+    chip.append(agentIcon(s, agents), el('span', undefined, `${s.name} — ${s.folder}`));
+    chip.addEventListener('click', () => this.open(s.id));
+    return chip;
+  }
+
+  /** In a session's terminal: the other sessions that need the user, one tap away. */
+  renderOthers(strip: HTMLElement, sessions: PageSession[], agents: Record<string, PageAgent>, openId: string): void {
+    const others = needsYou(sessions).filter((s) => s.id !== openId);
+    strip.hidden = others.length === 0;
+    strip.replaceChildren(el('span', 'term-needs-label', 'Needs you'), ...others.map((s) => this.chip(s, agents)));
+  }
+
+  /** skew: add to a host timestamp to get this browser's clock. */
+  render(sessions: PageSession[], agents: Record<string, PageAgent>, skew: number): void {
+    const waiting = needsYou(sessions);
+    this.needs.hidden = waiting.length === 0;
+    this.needs.replaceChildren(el('h2', undefined, waiting.length === 1 ? 'Needs you' : `${waiting.length} need you`));
+    for (const s of waiting) this.needs.append(this.chip(s, agents));
+    this.empty.hidden = sessions.length > 0;
+    const sections = byFolder(sessions).map((g) => {
+      const section = el('section', 'group');
+      section.append(el('h2', undefined, g.folder));
+      for (const s of g.sessions) {
+        const row = el('button', 'row');
+        row.dataset.session = s.id;
+        row.dataset.state = s.state;
+        const name = el('span', 'name');
+        name.append(el('div', 'title', s.name));
+        row.append(agentIcon(s, agents), name, stateBadge(s, skew));
+        row.addEventListener('click', () => this.open(s.id));
+        section.append(row);
+      }
+      return section;
+    });
+    this.groups.replaceChildren(...sections);
+  }
+
+  private tick(): void {
+    for (const span of document.querySelectorAll<HTMLElement>('.state[data-since]')) {
+      span.textContent = `${span.dataset.word} · ${timeInState(Date.now() - Number(span.dataset.since))}`;
+    }
+  }
+}

@@ -1,0 +1,109 @@
+// The web companion's messages: the `companion.*` requests a client of the host's socket sends
+// (the CLI, the app's Settings → Phone), and the JSON the browser page and the host exchange over
+// the companion's WebSocket. Pure types and zod schemas; the page imports only the types.
+import { z } from 'zod';
+import type { SessionState } from './status/sessionState';
+
+/** Ports a user may pick: the unprivileged range, so the host never needs root. */
+export const MIN_COMPANION_PORT = 1024;
+export const MAX_COMPANION_PORT = 65_535;
+/** The default port: unassigned by IANA, easy to read off a QR code's text. */
+export const DEFAULT_COMPANION_PORT = 7681;
+
+export const CompanionParamsSchemas = {
+  'companion.status': z.strictObject({}),
+  'companion.enable': z.strictObject({
+    network: z.enum(['loopback', 'lan']).optional().describe('lan = reachable from other devices on the network'),
+    port: z.number().int().min(MIN_COMPANION_PORT).max(MAX_COMPANION_PORT).optional(),
+  }),
+  'companion.disable': z.strictObject({}),
+  'companion.revoke': z.strictObject({}),
+};
+
+/** What `companion.status` (and enable, disable, revoke) answer. */
+export interface CompanionStatus {
+  enabled: boolean;
+  network: 'loopback' | 'lan';
+  port: number;
+  /** The server listens now (enabled and the port could be bound). */
+  listening: boolean;
+  /** The pairing URL, token included in the fragment; null when not listening. */
+  url: string | null;
+  /** Why it does not listen although enabled (port taken, …); null otherwise. */
+  error: string | null;
+  /** Pages connected with the current token. */
+  pages: number;
+}
+
+export interface CompanionResults {
+  'companion.status': CompanionStatus;
+  'companion.enable': CompanionStatus;
+  'companion.disable': CompanionStatus;
+  'companion.revoke': CompanionStatus;
+}
+
+/** One session as the page lists it. */
+export interface PageSession {
+  id: string;
+  agentId: string | null;
+  /** What the list shows: the session's title, else its agent's name, else its command. */
+  name: string;
+  /** The folder, with the home folder shortened to ~. */
+  folder: string;
+  state: SessionState;
+  /** Epoch ms (host clock) since when it is in that state. */
+  stateSince: number;
+  exited: boolean;
+}
+
+export interface PageAgent {
+  name: string;
+  /** The agent's icon as SVG text, or null when it has none. */
+  iconSvg: string | null;
+}
+
+/** A terminal colour theme as CSS colours (the host's own, so the page matches the app). */
+export interface PageTheme {
+  foreground: string;
+  background: string;
+  cursor: string;
+  cursorText: string;
+  selection: string;
+  /** ANSI 0–15. */
+  ansi: string[];
+}
+
+/** Host → page, as JSON text. Output bytes of the attached session come as binary messages. */
+export type CompanionServerMessage =
+  | { t: 'hello'; themes: { dark: PageTheme; light: PageTheme } }
+  | { t: 'sessions'; now: number; sessions: PageSession[]; agents: Record<string, PageAgent> }
+  | { t: 'attached'; session: string; cols: number; rows: number; snapshot: string; holding: boolean }
+  | { t: 'resize'; cols: number; rows: number }
+  | { t: 'holding'; holding: boolean }
+  | { t: 'detached'; session: string; reason: 'sessionClosed' | 'noSuchSession' }
+  | { t: 'pong' };
+
+/** The longest text one input message carries: a large paste (1 MiB of UTF-16). */
+export const MAX_PAGE_INPUT_CHARS = 512 * 1024;
+/** Sizes a page may ask for: a phone is ~45 columns, a desktop browser a few hundred. */
+const pageCols = z.number().int().min(2).max(500);
+const pageRows = z.number().int().min(2).max(300);
+
+/** Page → host, as JSON text. */
+export const CompanionClientMessageSchema = z.discriminatedUnion('t', [
+  z.strictObject({ t: z.literal('attach'), session: z.string().min(1).max(64), cols: pageCols, rows: pageRows }),
+  z.strictObject({ t: z.literal('detach') }),
+  z.strictObject({ t: z.literal('size'), cols: pageCols, rows: pageRows }),
+  z.strictObject({ t: z.literal('input'), data: z.string().min(1).max(MAX_PAGE_INPUT_CHARS) }),
+  z.strictObject({
+    t: z.literal('key'),
+    key: z.string().min(1).max(32),
+    ctrl: z.boolean().optional(),
+    alt: z.boolean().optional(),
+    shift: z.boolean().optional(),
+  }),
+  z.strictObject({ t: z.literal('ping') }),
+]);
+export type CompanionClientMessage = z.infer<typeof CompanionClientMessageSchema>;
+
+export { CLOSE_REVOKED, CLOSE_HOST_STOPPING, COMPANION_SUBPROTOCOL, AUTH_SUBPROTOCOL_PREFIX } from './companionWire';

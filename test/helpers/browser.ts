@@ -1,0 +1,16 @@
+// A real browser for the companion's tests: Debian's chromium (installed by `npm test` with the
+// other test packages; a Chrome or Chromium app on macOS), headless, driven by playwright-core.
+// Root (CI) needs --no-sandbox.
+import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+
+export const CHROMIUM_PATHS = [
+  '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome',
+  '/Applications/Chromium.app/Contents/MacOS/Chromium', '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+];
+
+export async function launchChromium(): Promise<Browser> {
+  const executablePath = process.env.TERMIO_CHROMIUM ?? CHROMIUM_PATHS.find((p) => existsSync(p));
+  if (!executablePath) throw new Error(`no Chromium found (looked at ${CHROMIUM_PATHS.join(', ')}); run npm test, which installs Debian's chromium, or set TERMIO_CHROMIUM`);
+  return chromium.launch({ executablePath, headless: true, args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
+}

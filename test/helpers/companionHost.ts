@@ -1,0 +1,123 @@
+// A session host with its web companion on, for the companion's tests: either the real
+// termio-host process (built dist/) or a HostProcess in this process (when a test must drive a
+// session's state through the registry), in a temporary HOME and TERMIO_HOME, on a free port,
+// with the pairing token read from its file as a user's QR code would carry it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { HostClient } from '../../src/app/host/hostClient';
+import { HostProcess } from '../../src/app/host/hostProcess';
+import { createLogger } from '../../src/app/host/log';
+import { HOST_SOCKET_FILE } from '../../src/protocol/hostFraming';
+import { waitForExit } from './processes';
+import { waitFor } from './waitFor';
+
+export const repoRoot = resolve(__dirname, '..', '..');
+
+/** A port nobody listens on right now (the kernel's pick, released for the host to take). */
+export function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.once('error', rej);
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      const port = typeof a === 'object' && a ? a.port : 0;
+      s.close(() => res(port));
+    });
+  });
+}
+
+export interface CompanionHome {
+  home: string;
+  env: NodeJS.ProcessEnv;
+  port: number;
+  base: string;
+  socket: string;
+  token(): string;
+  /** A HostClient on the host's socket (closed with dispose). */
+  client(): Promise<HostClient>;
+  /** Starts a /bin/sh session with a plain prompt; returns its id. */
+  spawnShell(title: string, cwd?: string): Promise<string>;
+}
+
+async function makeHome(enabled: boolean): Promise<Omit<CompanionHome, 'client' | 'spawnShell'> & { clients: HostClient[] }> {
+  const home = realpathSync(mkdtempSync(join(tmpdir(), 'tcomp-')));
+  const termioHome = join(home, '.termio');
+  const port = await freePort();
+  mkdirSync(join(termioHome, 'config'), { recursive: true });
+  writeFileSync(join(termioHome, 'config', 'settings.json'), JSON.stringify({ companion: { enabled, port, network: 'loopback' } }));
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, TERMIO_HOME: termioHome, TERMIO_HOST_IDLE_MS: '0', SHELL: '/bin/sh' };
+  return {
+    home, env, port, base: `http://127.0.0.1:${port}`, socket: join(termioHome, 'run', HOST_SOCKET_FILE), clients: [],
+    token: () => readFileSync(join(termioHome, 'companion-token'), 'utf8').trim(),
+  };
+}
+
+function withClients(h: Awaited<ReturnType<typeof makeHome>>): CompanionHome {
+  const client = async (): Promise<HostClient> => {
+    const c = await HostClient.connect(h.socket, { client: 'companion-test', version: '0' });
+    if (!(c instanceof HostClient)) throw new Error(`cannot reach the host: ${c.message}`);
+    h.clients.push(c);
+    return c;
+  };
+  let shared: HostClient | null = null;
+  return {
+    ...h,
+    client,
+    async spawnShell(title, cwd = h.home) {
+      shared ??= await client();
+      const r = await shared.request('sessions.spawn', { cwd, argv: ['/bin/sh'], title });
+      if (!r.ok) throw new Error(r.error.message);
+      return r.result.session.id;
+    },
+  };
+}
+
+/** The real termio-host process. */
+export async function startHostProcess(opts: { enabled?: boolean } = {}): Promise<CompanionHome & { child: ChildProcess; stop(): Promise<void> }> {
+  const h = await makeHome(opts.enabled ?? true);
+  const child = spawn(process.execPath, [join(repoRoot, 'bin', 'termio-host')], { env: { ...h.env, PS1: '$ ', ENV: '' }, stdio: 'ignore' });
+  const ready = await waitFor(async () => {
+    const c = await HostClient.connect(h.socket, { client: 'companion-test', version: '0' });
+    if (!(c instanceof HostClient)) return null;
+    c.close();
+    return true;
+  }, { what: 'termio-host to listen' });
+  void ready;
+  return {
+    ...withClients(h),
+    child,
+    async stop() {
+      for (const c of h.clients) c.close();
+      if (child.exitCode === null && child.pid) {
+        child.kill('SIGTERM');
+        await waitForExit(child.pid, 'termio-host to stop');
+      }
+      rmSync(h.home, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A HostProcess in this process: the test may reach into its registry. */
+export async function startHostInProcess(opts: { enabled?: boolean } = {}): Promise<CompanionHome & { host: HostProcess; stop(): Promise<void> }> {
+  const h = await makeHome(opts.enabled ?? true);
+  const prev = { PS1: process.env.PS1, ENV: process.env.ENV };
+  // Sessions inherit this process's environment: a plain prompt and no rc file.
+  process.env.PS1 = '$ ';
+  process.env.ENV = '';
+  const started = await HostProcess.start({ env: h.env, logger: createLogger(join(h.home, 'host.log')), idleExitMs: 0 });
+  if (!started.ok) throw new Error(started.message);
+  return {
+    ...withClients(h),
+    host: started.host,
+    async stop() {
+      for (const c of h.clients) c.close();
+      await started.host.stop('test over');
+      process.env.PS1 = prev.PS1;
+      process.env.ENV = prev.ENV;
+      rmSync(h.home, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,75 @@
+// `termio companion` against the real termio-host (started on first need by the command, as a
+// user would): status with no host, enable on a chosen port, the pairing URL, revoke, disable,
+// and bad usage; settings.json keeps what was chosen.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { freePort, repoRoot } from '../helpers/companionHost';
+
+let home: string;
+let env: NodeJS.ProcessEnv;
+
+beforeEach(() => {
+  home = realpathSync(mkdtempSync(join(tmpdir(), 'tcompcli-')));
+  env = { ...process.env, HOME: home, TERMIO_HOME: join(home, '.termio'), TERMIO_HOST_IDLE_MS: '0' };
+});
+
+afterEach(async () => {
+  await termio(['host', 'stop']);
+  rmSync(home, { recursive: true, force: true });
+});
+
+function termio(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(repoRoot, 'bin', 'termio'), ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (err += b.toString()));
+    child.on('close', (code) => resolve({ code: code ?? -1, out, err }));
+  });
+}
+
+it('enables, prints the link, revokes it, and disables', async () => {
+  expect(await termio(['companion', 'status'])).toMatchObject({ code: 4, err: expect.stringContaining('no Termio host is running') });
+  const port = await freePort();
+  const on = await termio(['companion', 'enable', '--port', String(port)]);
+  expect(on.code, on.err).toBe(0);
+  const token = () => readFileSync(join(home, '.termio', 'companion-token'), 'utf8').trim();
+  expect(on.out).toContain(`companion: on, reachable from this computer only, port ${port}`);
+  expect(on.out).toContain(`http://127.0.0.1:${port}/#t=${token()}`);
+  expect(JSON.parse(readFileSync(join(home, '.termio', 'config', 'settings.json'), 'utf8'))).toEqual({ companion: { enabled: true, port } });
+  const url = await termio(['companion', 'url']);
+  expect(url.out).toBe(`http://127.0.0.1:${port}/#t=${token()}\n`);
+  const before = token();
+  const revoked = await termio(['companion', 'revoke']);
+  expect(revoked.code).toBe(0);
+  expect(token()).not.toBe(before);
+  expect(revoked.out).toContain(token());
+  const json = JSON.parse((await termio(['companion', 'status', '--json'])).out) as Record<string, unknown>;
+  expect(json).toMatchObject({ schemaVersion: 1, enabled: true, listening: true, port, network: 'loopback', pages: 0 });
+  const off = await termio(['companion', 'disable']);
+  expect(off.out).toBe('companion: off (termio companion enable turns it on)\n');
+  expect(await termio(['companion', 'url'])).toMatchObject({ code: 1, err: expect.stringContaining('the companion is off') });
+});
+
+it('says what is wrong with bad usage', async () => {
+  expect(await termio(['companion', 'enable', '--port', '80'])).toMatchObject({ code: 2, err: expect.stringContaining('--port: expected a whole number from 1024 to 65535') });
+  expect(await termio(['companion', 'open'])).toMatchObject({ code: 2, err: expect.stringContaining("unknown verb 'open'") });
+  expect(await termio(['companion', 'url', '--lan'])).toMatchObject({ code: 2, err: expect.stringContaining("unexpected argument '--lan'") });
+});
+
+it('reports a port in use instead of serving', async () => {
+  const { createServer } = await import('node:net');
+  const blocker = createServer();
+  const port = await new Promise<number>((r) => blocker.listen(0, '127.0.0.1', () => r((blocker.address() as { port: number }).port)));
+  try {
+    const on = await termio(['companion', 'enable', '--port', String(port)]);
+    expect(on.code).toBe(1);
+    expect(on.out).toContain(`not serving: port ${port} is in use by another program; pick another port`);
+  } finally {
+    blocker.close();
+  }
+});
