@@ -32,7 +32,7 @@ describe.skipIf(e2eSkipReason)('Settings → Phone', () => {
     const settings = await app.waitForWindow('Termio Settings');
     display.xdotool('windowfocus', '--sync', settings);
     // Phone is the last tab.
-    for (let i = 0; i < 5; i++) display.xdotool('key', 'ctrl+Tab');
+    for (let i = 0; i < 6; i++) display.xdotool('key', 'ctrl+Tab');
     // The QR code is black modules on white: a white square appears in the window.
     await waitFor(() => {
       const geo = app!.windowGeometry(settings);

@@ -68,7 +68,8 @@ function withClients(h: Awaited<ReturnType<typeof makeHome>>): CompanionHome {
     client,
     async spawnShell(title, cwd = h.home) {
       shared ??= await client();
-      const r = await shared.request('sessions.spawn', { cwd, argv: ['/bin/sh'], title });
+      // A quiet prompt whatever the login environment says, so screens are easy to assert.
+      const r = await shared.request('sessions.spawn', { cwd, argv: ['/usr/bin/env', 'PS1=$ ', 'ENV=', '/bin/sh'], title });
       if (!r.ok) throw new Error(r.error.message);
       return r.result.session.id;
     },

@@ -161,6 +161,8 @@ export class HostProcess {
       this.opts.logger.warn('spawn failed', { cwd: p.cwd, message: r.message });
       return { ok: false, code: r.code, message: r.message };
     }
+    // A size asked for holds until a client attaches (a view then sets the size it shows).
+    if (p.cols || p.rows) r.record.session.resize(p.cols ?? r.record.session.cols, p.rows ?? r.record.session.rows);
     this.opts.logger.info('session started', { id: r.record.id, pid: r.record.session.pid, argv: r.record.session.argv, cwd: r.record.cwd });
     return { ok: true, record: r.record };
   }
