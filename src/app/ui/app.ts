@@ -1,5 +1,5 @@
-// The Termio app: a client of the session host (remote/remoteHost.ts), and the parts of the UI — the windows and
-// their sessions (sessionWindows.ts), what commands do (sessionActions.ts), the text kept in step
+// The Termio app: a client of the session host (remote/remoteHost.ts) that composes the parts of
+// the UI — the windows and their sessions (sessionWindows.ts), what commands do (sessionActions.ts), the text kept in step
 // with the registry (viewSync.ts), Settings and welcome (settingsPanels.ts), dark or light
 // (appearanceController.ts), the tray and the quit path (quitPath.ts) — and wires the host's
 // events to them.
@@ -41,6 +41,8 @@ export class TermioApp {
   private readonly quitPath: QuitPath;
   /** The session of the last notification shown through the tray (a click on it focuses the session). */
   private lastTraySession: string | null = null;
+  /** How notifications reach the user: through the tray on macOS in the app bundle, else the host posts them. */
+  notifier: 'tray' | 'host' = 'host';
 
   constructor(
     private readonly runtime: QtRuntime,
@@ -218,9 +220,6 @@ export class TermioApp {
     this.panels.maybeWelcome();
   }
 
-  /** How notifications reach the user: through the tray on macOS in the app bundle, else the host posts them. */
-  notifier: 'tray' | 'host' = 'host';
-
   /** The host went away under the app (killed, or stopped by another client): a new one is
    *  started, which relaunches every session through exact resume. */
   private hostLost(why: string): void {
@@ -256,7 +255,7 @@ export async function runTermio(runtime: QtRuntime): Promise<RunResult> {
   if (!started.ok && started.kind === 'versionSkew') {
     log.warn('session host of another version', { hostVersion: started.hostVersion, pid: started.pid });
     if (!askToRestartHost(started.hostVersion)) return { kind: 'failed', message: started.message };
-    if (started.pid !== null) await RemoteHost.stopHost(process.env, started.pid);
+    if (started.pid !== null) await RemoteHost.stopHost(started.pid);
     log.info('session host restarted for this version');
     started = await RemoteHost.start({ logger: log });
   }

@@ -73,8 +73,8 @@ export class RemoteHost {
     return { ok: true, host: new RemoteHost(opts, c, paths, settings, catalog) };
   }
 
-  /** Stops a host (any version: by signal) and waits until its socket is gone, so a new one can start. */
-  static async stopHost(env: NodeJS.ProcessEnv, pid: number): Promise<boolean> {
+  /** Stops a host of any version (by signal: it ends its sessions, keeping their tabs) and waits for it to exit. */
+  static async stopHost(pid: number): Promise<boolean> {
     try {
       process.kill(pid, 'SIGTERM');
     } catch {
