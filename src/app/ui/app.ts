@@ -1,8 +1,8 @@
 // The Termio app: a client of the session host (remote/remoteHost.ts) that composes the parts of
-// the UI — the windows and their sessions (sessionWindows.ts), what commands do (sessionActions.ts), the text kept in step
-// with the registry (viewSync.ts), Settings and welcome (settingsPanels.ts), dark or light
-// (appearanceController.ts), the tray and the quit path (quitPath.ts) — and wires the host's
-// events to them.
+// the UI — the windows and their sessions (sessionWindows.ts), what commands do
+// (sessionActions.ts), the text kept in step with the sessions (viewSync.ts), Settings and welcome
+// (settingsPanels.ts), dark or light (appearanceController.ts), the tray and the quit path
+// (quitPath.ts) — and wires the host's events to them.
 import { QApplication, WidgetEventTypes } from '@nodegui/nodegui';
 import { join } from 'node:path';
 import type { QtRuntime } from '../platform';
