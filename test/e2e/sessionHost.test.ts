@@ -129,6 +129,33 @@ describe.skipIf(e2eSkipReason)('sessions that outlive the window', () => {
     if (agent) expect(await read(first, agent)).toContain('for shortcuts');
   }, 180_000);
 
+  it('selects with the mouse, copies and pastes through the host, and scrolls with the wheel', async () => {
+    const a = await start();
+    const id = (await a.cli(['sessions', 'spawn', '--cwd', a.home])).stdout.trim();
+    await a.cli(['sessions', 'focus', id]);
+    await a.cli(['sessions', 'send', id, 'clear; echo selectme-word-42', '--enter']);
+    await waitFor(async () => (await read(a, id)).split('\n')[0] === 'selectme-word-42', { what: 'the word alone on the first row' });
+    const win = await a.waitForWindow();
+    display.xdotool('windowfocus', '--sync', win);
+    // A double-click on the first row's word selects it (the host keeps the selection); Ctrl+Shift+C
+    // asks the host for its text and puts it on the clipboard.
+    display.xdotool('mousemove', '--window', win, '300', '16', 'click', '--repeat', '2', '--delay', '60', '1');
+    display.xdotool('key', 'ctrl+shift+c');
+    display.xdotool('type', '--delay', '20', 'echo pasted:');
+    await waitFor(async () => (await read(a, id)).includes('echo pasted:'), { what: 'the typed prefix' });
+    display.xdotool('key', 'ctrl+shift+v');
+    display.xdotool('key', 'Return');
+    await waitFor(async () => /^pasted:selectme-word-42$/m.test(await read(a, id)), { what: 'the pasted word echoed' });
+
+    // The wheel scrolls the session's viewport back through scrollback.
+    await a.cli(['sessions', 'send', id, 'seq 1 300', '--enter']);
+    await waitFor(async () => /^300$/m.test(await read(a, id)), { what: 'the numbers' });
+    const bottom = await settledShot(a, 'wheel-bottom');
+    const geom = a.windowGeometry(win);
+    display.xdotool('mousemove', '--window', win, '500', '300', 'click', '4', 'click', '4', 'click', '4');
+    await changedShot(a, 'wheel-scrolled', bottom, geom);
+  }, 60_000);
+
   it('keeps sessions through a SIGKILL of the app in the middle of a flood, and Ctrl-C from the new window stops it', async () => {
     let first = await start();
     const home = first.home;
