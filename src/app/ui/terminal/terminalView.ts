@@ -221,6 +221,8 @@ export class TerminalView implements Disposable {
     const mouse = (e?: unknown): QMouseEvent => new QMouseEvent(e as never);
     this.listen(WidgetEventTypes.Paint, () => this.handlePaint());
     this.listen(WidgetEventTypes.Resize, () => this.handleResize());
+    // Shown again (a switch to this tab): take the newest screen now.
+    this.listen(WidgetEventTypes.Show, () => this.redrawAll());
     this.listen(WidgetEventTypes.KeyPress, (e) => this.handleKey(new QKeyEvent(e as never)));
     this.listen(WidgetEventTypes.MouseButtonPress, (e) => this.pointer.handlePress(mouse(e)));
     this.listen(WidgetEventTypes.MouseButtonDblClick, (e) => this.pointer.handlePress(mouse(e)));
@@ -261,7 +263,9 @@ export class TerminalView implements Disposable {
   }
 
   private paintFrame(start: number): void {
-    if (this.widget.width() <= 0 || this.widget.height() <= 0) return;
+    // A hidden view takes no frames: the host keeps marking what changes and sends it all in one
+    // frame once the view is shown and asks (so a background flood costs the app nothing).
+    if (this.widget.width() <= 0 || this.widget.height() <= 0 || !this.widget.isVisible()) return;
     const { frame, dirtyRows } = this.session.update();
     this.lastFrame = frame;
     const modelMs = performance.now() - start;
