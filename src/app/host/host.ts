@@ -10,7 +10,6 @@ import { AgentChoices } from './agentChoices';
 import type { AgentIntegrationOptions } from './agentIntegration';
 import type { AgentCatalog, CatalogEntry } from './catalog';
 import type { ControlServer } from './controlServer';
-import type { AgentHookResult } from './hookInstaller';
 import type { HookServer } from './hookServer';
 import { hostControlServer } from './hostControl';
 import { createCore, Later, startServices, type HostCore, type HostServices } from './hostServices';
@@ -74,7 +73,8 @@ export class Host {
   private readonly router: NotificationRouter;
   private readonly launcher: SessionLauncher;
   private readonly reportProblem: HostCore['reportProblem'];
-  private readonly choices: AgentChoices;
+  /** The agents as the user chooses among them (picker order, enabled, live-status hooks). */
+  readonly agents: AgentChoices;
   private disposing = false;
 
   /**
@@ -112,7 +112,7 @@ export class Host {
     ({ notes: this.notes, callers: this.callers, reportProblem: this.reportProblem } = core);
     ({ catalog: this.catalog, settings: this.settings, store: this.store, resume: this.resume, hooks: this.hooks } = s);
     this.control = control;
-    this.choices = new AgentChoices(this.catalog, this.settings, () => this.integration());
+    this.agents = new AgentChoices(this.catalog, this.settings, () => this.integration());
     this.router = new NotificationRouter({
       policy: core.notifications,
       sink: opts.notificationSink ?? nodeNotifierSink(opts.logger, defaultNotificationIcon(installRoot)),
@@ -170,39 +170,14 @@ export class Host {
     return this.router.last;
   }
 
-  /** Whether our hook entries are in an agent's config now (null: it declares no hooks). */
-  hookStatus(agentId: string): AgentHookResult | null {
-    return this.choices.hookStatus(agentId);
-  }
-
-  /** Installs or removes our hook entries for one agent (Settings → Live status, the welcome). */
-  setHooks(agentId: string, on: boolean): AgentHookResult | null {
-    return this.choices.setHooks(agentId, on);
-  }
-
   private integration(): AgentIntegrationOptions {
     const home = (this.opts.env ?? process.env).HOME ?? homedir();
     return { paths: this.paths, home, logger: this.opts.logger, reportProblem: (message) => this.reportProblem('hooks', message) };
   }
 
-  /** Every agent in picker order: the user's order from Settings first, then the manifests'. */
-  orderedAgents(): CatalogEntry[] {
-    return this.choices.ordered();
-  }
-
-  /** Agents the user has not disabled in Settings, in picker order. */
-  enabledAgents(): CatalogEntry[] {
-    return this.choices.enabled();
-  }
-
-  /** Moves an agent up (-1) or down (+1) in the picker, saving the whole order in one write. */
-  moveAgent(id: string, delta: -1 | 1): void {
-    this.choices.move(id, delta);
-  }
-
   /** The entry to launch for a request: its agent, or the plain Terminal. */
   agent(id: string | null | undefined): CatalogEntry | undefined {
-    return this.choices.get(id);
+    return this.agents.get(id);
   }
 
   agentName(id: string | null | undefined): string {

@@ -105,7 +105,7 @@ async function request<V extends ControlVerb>(env: NodeJS.ProcessEnv, verb: V, a
 
 describe('nested agents', () => {
   it("a `claude -p` run by the agent's Bash tool is recorded in why and never rebinds the tab", async () => {
-    expect(host.setHooks('claude', true)).toMatchObject({ state: 'installed' });
+    expect(host.agents.setHooks('claude', true)).toMatchObject({ state: 'installed' });
     const id = await spawnAgent('claude');
     // Claude is pinned: the tab is bound to the id Termio minted, and the agent's SessionStart says so.
     const own = conversationOf(id);
@@ -128,7 +128,7 @@ describe('nested agents', () => {
   it("an agent its launcher spawns rather than execs (npm's codex.js) is still the session's own", async () => {
     // A node launcher that starts the agent as its child and waits, as npm's codex.js does.
     writeFileSync(join(home, 'bin', 'claude'), `#!${process.execPath}\nconst c = require('child_process').spawn(process.execPath, [${JSON.stringify(join(FAKES, 'fake-agent.mjs'))}, 'claude', ...process.argv.slice(2)], { stdio: 'inherit' });\nc.on('exit', (code) => process.exit(code ?? 1));\n`, { mode: 0o755 });
-    expect(host.setHooks('claude', true)).toMatchObject({ state: 'installed' });
+    expect(host.agents.setHooks('claude', true)).toMatchObject({ state: 'installed' });
     const id = await spawnAgent('claude');
     await waitFor(() => screen(id).includes('>'), { what: 'the prompt' });
     host.registry.get(id)!.session.write('fix the tests\r');
