@@ -156,6 +156,27 @@ describe.skipIf(e2eSkipReason)('sessions that outlive the window', () => {
     await changedShot(a, 'wheel-scrolled', bottom, geom);
   }, 60_000);
 
+  it('shows a session that ended while no window was attached with its exit status, and resumes it', async () => {
+    let a = await start();
+    const home = a.home;
+    const id = (await a.cli(['sessions', 'spawn', '--cwd', home])).stdout.trim();
+    await a.cli(['sessions', 'focus', id]);
+    await a.stop();
+    // With no window attached, the program ends.
+    const ended = spawnSync(join(repoRoot, 'bin', 'termio'), ['sessions', 'send', id, 'exit 3', '--enter'], { env: AppUnderTest.envFor(display, home, join(home, '.termio')), encoding: 'utf8' });
+    expect(ended.status, ended.stderr).toBe(0);
+    a = await start(home);
+    await a.waitForLog(new RegExp(`session shown as ended \\{"id":"${id}","exitCode":3\\}`));
+    const win = await a.waitForWindow();
+    const geom = a.windowGeometry(win);
+    a.screenshot('host-ended-while-detached');
+    const before = (await list(a)).find((s) => s.id === id)!;
+    // The exit bar's Resume (the first of its three buttons, at the window's bottom right).
+    display.xdotool('mousemove', '--window', win, String(geom.width - 200), String(geom.height - 22), 'click', '1');
+    const after = await waitFor(async () => (await list(a)).find((s) => s.id === id && s.pid !== before.pid), { what: 'the session resumed in its tab' });
+    expect(after.cwd).toBe(home);
+  }, 60_000);
+
   it('keeps sessions through a SIGKILL of the app in the middle of a flood, and Ctrl-C from the new window stops it', async () => {
     let first = await start();
     const home = first.home;

@@ -146,6 +146,7 @@ export class SessionWindows {
     view.terminal.onFramePainted((f) => this.trace.painted(r.id, f));
     win.addSession(r.id, view);
     r.session.onExit((exit) => {
+      this.opts.log.info('session shown as ended', { id: r.id, ...exit });
       win.setExited(r.id, exit, true);
       this.opts.refresh();
     });
