@@ -3,6 +3,8 @@
 // QGlyphRun per font and colour, so a cell costs the same in any script. Emoji are cached pictures.
 #include <node_api.h>
 
+#include "glyphBlit.h"
+
 #include <QColor>
 #include <QFont>
 #include <QGlyphRun>
@@ -41,6 +43,13 @@ constexpr int kAsciiEnd = 128;
 // Distinct characters kept before the cache starts over: a screen holds at most a few thousand,
 // and an entry is a few dozen bytes (a colour glyph a few KB).
 constexpr size_t kMaxEntries = 20000;
+// Glyph masks (one per glyph and sub-pixel position, a few hundred bytes each) kept before the
+// blitter's cache starts over: a screen in one font needs a few thousand.
+constexpr size_t kMaxMasks = 20000;
+// Rows of cells drawn as one band: three rows of a 2000-pixel-wide window are about half a MB,
+// which stays in a core's L2 cache while glyphs are blended over the band's fills. Fewer, taller
+// bands also mean fewer glyphs cut by a band's edge (drawn once per band they touch).
+constexpr int kBandRows = 3;
 
 struct Glyph {
   int font;  // index into Painter::rawFonts
@@ -73,7 +82,7 @@ struct Batch {
 class Painter {
  public:
   Painter(const QString& family, double pointSize, double cellW, int cellH, int ascent)
-      : cellW_(cellW), cellH_(cellH), ascent_(ascent) {
+      : cellW_(cellW), cellH_(cellH), ascent_(ascent), blit_(cellW, cellH) {
     for (int s = 0; s < kSlots; s++) {
       fonts_[s] = QFont(family);
       fonts_[s].setPointSizeF(pointSize);
@@ -84,74 +93,236 @@ class Painter {
 
   void paint(QPainter& p, double dpr, const int32_t* ops, size_t count, const QString& text) {
     if (dpr != dpr_ || entries_ > kMaxEntries) reset(dpr);
+    if (blit_.size() > kMaxMasks) blit_.clear();
+    if (probe_.isValid() == false) probe_ = QRawFont::fromFont(fonts_[0]);
+    direct_ = directText_ && blit_.begin(p, probe_);
     size_t i = 0;
     while (i < count) {
       const int32_t op = ops[i];
       if (op < kFill || op > kString || i + 1 + kOperands[op] > count) return;  // checked by the caller
       const int32_t* a = ops + i + 1;
-      switch (op) {
-        case kFill:
-          p.fillRect(a[0], a[1], a[2], a[3], QColor(qRgb(a[4] >> 16 & 0xff, a[4] >> 8 & 0xff, a[4] & 0xff)));
-          break;
-        case kText:
-          for (int32_t k = 0; k < a[6]; k++) {
-            const ushort u = text.at(a[5] + k).unicode();
-            if (u == ' ') continue;
-            const Entry& e = u < kAsciiEnd ? ascii(a[3], u) : single(a[3], u, a[2]);
-            queue(e, a[0] + k * a[2], a[1], a[2], a[4]);
-          }
-          break;
-        case kCluster: {
-          // One code point (an astral emoji is two UTF-16 units) is looked up without a string.
-          const QChar first = text.at(a[5]);
-          if (a[6] == 1) {
-            queue(single(a[3], first.unicode(), a[2]), a[0], a[1], a[2], a[4]);
-          } else if (a[6] == 2 && first.isHighSurrogate() && text.at(a[5] + 1).isLowSurrogate()) {
-            queue(single(a[3], QChar::surrogateToUcs4(first, text.at(a[5] + 1)), a[2]), a[0], a[1], a[2], a[4]);
-          } else {
-            queue(cluster(a[3], text.mid(a[5], a[6]), a[2]), a[0], a[1], a[2], a[4]);
-          }
-          break;
-        }
-        case kLine: {
-          QPen pen(colour(a[5]));
-          pen.setWidth(a[4]);
-          p.setPen(pen);
-          p.drawLine(a[0], a[1], a[2], a[3]);
-          break;
-        }
-        case kArc: {
-          QPen pen(colour(a[7]));
-          pen.setWidth(a[6]);
-          p.setPen(pen);
-          p.drawArc(a[0], a[1], a[2], a[3], a[4], a[5]);
-          break;
-        }
-        case kFlush:
-          flush(p);
-          break;
-        case kString:
-          flush(p);
-          p.setFont(fonts_[a[2] & 3]);
-          p.setPen(colour(a[3]));
-          p.drawText(QPointF(a[0] * cellW_, a[1] * cellH_ + ascent_), text.mid(a[4], a[5]));
-          break;
+      if (op == kText || op == kCluster) {
+        queueText(op, a, text);
+      } else if (direct_) {
+        // Fills, lines and the pre-edit wait for the glyphs they go under: drawn band by band.
+        if (op == kFlush || op == kString) drawBands(p, ops, text);
+        if (op != kFlush) pending_.push_back(a - ops);
+      } else {
+        if (op == kFlush || op == kString) flush(p);
+        if (op != kFlush) draw(p, op, a, text);
       }
       i += 1 + kOperands[op];
     }
-    flush(p);
+    if (direct_) drawBands(p, ops, text);
+    else flush(p);
   }
 
   size_t cachedEntries() const { return entries_; }
 
+  // Off: every glyph is drawn by QPainter::drawGlyphRun (the reference the blitter must match).
+  void setDirectText(bool on) { directText_ = on; }
+  // Whether the last paint wrote glyphs straight into the device's image.
+  bool directTextUsed() const { return direct_; }
+
  private:
   static QColor colour(int32_t rgb) { return QColor(qRgb(rgb >> 16 & 0xff, rgb >> 8 & 0xff, rgb & 0xff)); }
+
+  // Text and cluster operations: their glyphs join the batches drawn at the next flush.
+  void queueText(int32_t op, const int32_t* a, const QString& text) {
+    if (op == kText) {
+      for (int32_t k = 0; k < a[6]; k++) {
+        const ushort u = text.at(a[5] + k).unicode();
+        if (u == ' ') continue;
+        const Entry& e = u < kAsciiEnd ? ascii(a[3], u) : single(a[3], u, a[2]);
+        queue(e, a[0] + k * a[2], a[1], a[2], a[4]);
+      }
+      return;
+    }
+    // One code point (an astral emoji is two UTF-16 units) is looked up without a string.
+    const QChar first = text.at(a[5]);
+    if (a[6] == 1) {
+      queue(single(a[3], first.unicode(), a[2]), a[0], a[1], a[2], a[4]);
+    } else if (a[6] == 2 && first.isHighSurrogate() && text.at(a[5] + 1).isLowSurrogate()) {
+      queue(single(a[3], QChar::surrogateToUcs4(first, text.at(a[5] + 1)), a[2]), a[0], a[1], a[2], a[4]);
+    } else {
+      queue(cluster(a[3], text.mid(a[5], a[6]), a[2]), a[0], a[1], a[2], a[4]);
+    }
+  }
+
+  // Fills, lines, arcs and the pre-edit string, straight through the QPainter.
+  void draw(QPainter& p, int32_t op, const int32_t* a, const QString& text) {
+    switch (op) {
+      case kFill:
+        p.fillRect(a[0], a[1], a[2], a[3], colour(a[4]));
+        break;
+      case kLine: {
+        QPen pen(colour(a[5]));
+        pen.setWidth(a[4]);
+        p.setPen(pen);
+        p.drawLine(a[0], a[1], a[2], a[3]);
+        break;
+      }
+      case kArc: {
+        QPen pen(colour(a[7]));
+        pen.setWidth(a[6]);
+        p.setPen(pen);
+        p.drawArc(a[0], a[1], a[2], a[3], a[4], a[5]);
+        break;
+      }
+      case kString:
+        p.setFont(fonts_[a[2] & 3]);
+        p.setPen(colour(a[3]));
+        p.drawText(QPointF(a[0] * cellW_, a[1] * cellH_ + ascent_), text.mid(a[4], a[5]));
+        break;
+    }
+  }
+
+  // The logical rows [top, bottom) an operation can touch (whole device for the pre-edit).
+  std::pair<double, double> extent(int32_t op, const int32_t* a) const {
+    switch (op) {
+      case kFill:
+        return {a[1], a[1] + a[3]};
+      case kLine:
+        return {std::min(a[1], a[3]) - a[4] - 1.0, std::max(a[1], a[3]) + a[4] + 1.0};
+      case kArc:
+        return {a[1] - a[6] - 1.0, a[1] + a[3] + a[6] + 1.0};
+      default:
+        return {-1e9, 1e9};
+    }
+  }
+
+  // Draws what was gathered since the last flush one band of rows at a time: the band's fills
+  // and lines in their order, then its glyphs in batch order, then its colour glyphs, exactly the
+  // order the whole frame would get, so every pixel sees the same operations. A band is small
+  // enough to stay in the CPU cache between its fills and the glyphs blended over them; drawing
+  // the frame whole made every glyph read back pixels its fill had pushed out of the cache.
+  void drawBands(QPainter& p, const int32_t* ops, const QString& text) {
+    const int width = p.device()->width();
+    const int height = p.device()->height();
+    const int rowH = static_cast<int>(cellH_) * kBandRows;
+    const int bands = std::max(1, (height + rowH - 1) / rowH);
+    // Cleared, not reallocated: each band keeps its capacity from frame to frame.
+    bandOps_.resize(bands);
+    bandGlyphs_.resize(bands);
+    bandPictures_.resize(bands);
+    for (int k = 0; k < bands; k++) {
+      bandOps_[k].clear();
+      bandGlyphs_[k].clear();
+      bandPictures_[k].clear();
+    }
+    auto spread = [&](double top, double bottom, auto&& add) {
+      const int from = std::max(0, static_cast<int>(std::floor(top / rowH)));
+      const int to = std::min(bands - 1, static_cast<int>(std::ceil(bottom / rowH)) - 1);
+      for (int k = from; k <= to; k++) add(k);
+    };
+    for (size_t n = 0; n < pending_.size(); n++) {
+      const int32_t* a = ops + pending_[n];
+      const auto [top, bottom] = extent(a[-1], a);
+      spread(top, bottom, [&](int k) { bandOps_[k].push_back(static_cast<int32_t>(n)); });
+    }
+    const int offY = blit_.offset().y();
+    for (size_t bi = 0; bi < used_.size(); bi++) {
+      Batch& b = batches_[used_[bi]];
+      const QRawFont& font = rawFonts_[b.font];
+      for (qsizetype g = 0; g < b.indexes.size(); g++) {
+        BandGlyph e{static_cast<int32_t>(bi), static_cast<int32_t>(g), {}, false, true};
+        if (blit_.place(font, b.font, b.indexes[g], b.positions[g], e.placed)) {
+          if (e.placed.mask->w == 0) continue;
+          spread(e.placed.y - offY, e.placed.y - offY + e.placed.mask->h, [&](int k) { bandGlyphs_[k].push_back(e); });
+        } else {
+          e.viaQt = true;
+          const QRectF r = font.boundingRect(b.indexes[g]).translated(b.positions[g]).adjusted(-2, -2, 2, 2);
+          e.inside = std::floor(r.top() / rowH) == std::floor(r.bottom() / rowH);
+          spread(r.top(), r.bottom(), [&](int k) { bandGlyphs_[k].push_back(e); });
+        }
+      }
+    }
+    for (size_t n = 0; n < pictures_.size(); n++) {
+      const auto& [at, pixmap] = pictures_[n];
+      const double top = at.y() - 1, bottom = at.y() + pixmap->height() / pixmap->devicePixelRatio() + 1;
+      // Whole inside one band: drawn without a clip (a clip per picture costs more than its blit).
+      const int32_t whole = std::floor(top / rowH) == std::floor(bottom / rowH) ? kWhole : 0;
+      spread(top, bottom, [&](int k) { bandPictures_[k].push_back(static_cast<int32_t>(n) | whole); });
+    }
+    for (int k = 0; k < bands; k++) drawBand(p, ops, text, QRect(0, k * rowH, width, rowH), k);
+    for (uint64_t key : used_) {
+      batches_[key].indexes.clear();
+      batches_[key].positions.clear();
+    }
+    used_.clear();
+    pictures_.clear();
+    pending_.clear();
+  }
+
+  void drawBand(QPainter& p, const int32_t* ops, const QString& text, const QRect& band, int k) {
+    for (int32_t n : bandOps_[k]) {
+      const int32_t* a = ops + pending_[n];
+      const int32_t op = a[-1];
+      if (op == kFill) {
+        const QRect r = QRect(a[0], a[1], a[2], a[3]) & band;
+        if (!r.isEmpty()) p.fillRect(r, colour(a[4]));
+        continue;
+      }
+      p.setClipRect(band);
+      draw(p, op, a, text);
+      p.setClipping(false);
+    }
+    const QRect deviceBand = band.translated(blit_.offset());
+    // Glyphs Qt draws (as one run per batch, in their place in the order; clipped to the band
+    // only when one of them crosses its edge) and blitted ones.
+    QList<quint32> indexes;
+    QList<QPointF> positions;
+    int32_t runBatch = -1;
+    bool runInside = true;
+    auto drawRun = [&]() {
+      if (indexes.isEmpty()) return;
+      const Batch& b = batches_[used_[runBatch]];
+      QGlyphRun run;
+      run.setRawFont(rawFonts_[b.font]);
+      run.setGlyphIndexes(indexes);
+      run.setPositions(positions);
+      if (!runInside) p.setClipRect(band);
+      p.setPen(QColor(b.rgb));
+      p.drawGlyphRun(QPointF(0, 0), run);
+      if (!runInside) p.setClipping(false);
+      indexes.clear();
+      positions.clear();
+      runInside = true;
+    };
+    for (const BandGlyph& e : bandGlyphs_[k]) {
+      const Batch& b = batches_[used_[e.batch]];
+      if (!e.viaQt) {
+        drawRun();
+        blit_.blend(e.placed, b.rgb & 0xffffff, deviceBand);
+        continue;
+      }
+      if (e.batch != runBatch) drawRun();
+      runBatch = e.batch;
+      runInside = runInside && e.inside;
+      indexes.push_back(b.indexes[e.glyph]);
+      positions.push_back(b.positions[e.glyph]);
+    }
+    drawRun();
+    bool clipped = false;
+    for (int32_t n : bandPictures_[k]) {
+      const bool whole = n & kWhole;
+      if (whole == clipped) {
+        if (whole) p.setClipping(false);
+        else p.setClipRect(band);
+        clipped = !whole;
+      }
+      const auto& [at, pixmap] = pictures_[n & ~kWhole];
+      p.drawPixmap(at, *pixmap);
+    }
+    if (clipped) p.setClipping(false);
+  }
 
   void reset(double dpr) {
     dpr_ = dpr;
     for (auto& slot : ascii_) for (auto& e : slot) e.reset();
     for (auto& m : singles_) m.clear();
     for (auto& m : clusters_) m.clear();
+    blit_.clear();
     entries_ = 0;
   }
 
@@ -334,6 +505,25 @@ class Painter {
   std::unordered_map<uint64_t, Batch> batches_;
   std::vector<uint64_t> used_;
   std::vector<std::pair<QPointF, const QPixmap*>> pictures_;
+  gridpaint::GlyphBlitter blit_;
+  QRawFont probe_;
+  bool directText_ = true;
+  bool direct_ = false;  // this paint writes glyphs straight into the device's image
+  // What drawBands gathers: operand offsets of the fills, lines, arcs and strings since the last
+  // flush, and per band of rows the ones touching it, its glyphs and its colour glyphs.
+  struct BandGlyph {
+    int32_t batch;  // index into used_
+    int32_t glyph;  // index in that batch
+    gridpaint::Placed placed;
+    bool viaQt;
+    bool inside;  // a Qt-drawn glyph wholly inside one band (drawn there without a clip)
+  };
+  // Marks a band's picture that lies wholly inside it.
+  static constexpr int32_t kWhole = 1 << 30;
+  std::vector<size_t> pending_;
+  std::vector<std::vector<int32_t>> bandOps_;
+  std::vector<std::vector<BandGlyph>> bandGlyphs_;
+  std::vector<std::vector<int32_t>> bandPictures_;
 };
 
 }  // namespace
@@ -518,12 +708,36 @@ napi_value CachedGlyphs(napi_env env, napi_callback_info info) {
   return out;
 }
 
+// setDirectText(painter, on): off draws every glyph with QPainter::drawGlyphRun (for tests and
+// the benchmark's same-run reference); on (the default) lets the blitter write plain glyphs.
+napi_value SetDirectText(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  Painter* painter = painterCall(env, info, 2, argv, "setDirectText(painter, on)");
+  if (!painter) return nullptr;
+  bool on = true;
+  if (napi_get_value_bool(env, argv[1], &on) != napi_ok) return fail(env, "setDirectText: on must be a boolean");
+  painter->setDirectText(on);
+  return nullptr;
+}
+
+// directTextUsed(painter) -> whether the last paint blitted its glyphs itself (for tests).
+napi_value DirectTextUsed(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  Painter* painter = painterCall(env, info, 1, argv, "directTextUsed(painter)");
+  if (!painter) return nullptr;
+  napi_value out;
+  CHECK(napi_get_boolean(env, painter->directTextUsed(), &out));
+  return out;
+}
+
 napi_value Init(napi_env env, napi_value exports) {
   const napi_property_descriptor props[] = {
       {"create", nullptr, Create, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"paintWidget", nullptr, PaintWidget, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"paintImage", nullptr, PaintImage, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"cachedGlyphs", nullptr, CachedGlyphs, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"setDirectText", nullptr, SetDirectText, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"directTextUsed", nullptr, DirectTextUsed, nullptr, nullptr, nullptr, napi_default, nullptr},
   };
   napi_define_properties(env, exports, sizeof(props) / sizeof(props[0]), props);
   return exports;

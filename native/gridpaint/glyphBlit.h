@@ -1,0 +1,318 @@
+// glyphBlit: draws the grid's plain (non-colour) glyphs straight into the raster image a QPainter
+// paints on, with the same coverage masks and the same blend arithmetic as Qt's raster engine,
+// several pixels at a time. Qt blends glyph masks one pixel at a time after a glyph-cache look-up
+// per glyph, which was most of a full frame's cost. Pixel-identical to QPainter::drawGlyphRun:
+// each mask is what Qt itself draws for that glyph at that sub-pixel position, and a calibration
+// against drawGlyphRun turns the path off where Qt blends differently (gamma-corrected or
+// sub-pixel text, scaled devices); then every glyph goes through Qt as before.
+#pragma once
+
+#include <QGlyphRun>
+#include <QImage>
+#include <QPaintEngine>
+#include <QPainter>
+#include <QRawFont>
+#include <QRegion>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <unordered_map>
+#include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace gridpaint {
+
+// Qt's BYTE_MUL: every 8-bit channel of x times a / 255, rounded as the raster engine rounds.
+inline uint32_t byteMul(uint32_t x, uint32_t a) {
+  uint32_t t = (x & 0xff00ff) * a;
+  t = (t + ((t >> 8) & 0xff00ff) + 0x800080) >> 8;
+  t &= 0xff00ff;
+  x = ((x >> 8) & 0xff00ff) * a;
+  x = x + ((x >> 8) & 0xff00ff) + 0x800080;
+  x &= 0xff00ff00;
+  return x | t;
+}
+
+// One row of a glyph mask over the destination in opaque colour c: what Qt's raster engine does
+// for an 8-bit glyph mask (coverage 255 writes c, 0 keeps the pixel, anything between blends
+// BYTE_MUL(c, cov) + BYTE_MUL(dst, 255 - cov)). The formula also gives c at 255 and dst at 0, so
+// the SIMD part needs no branches and still matches bit for bit.
+inline void blendRow(uint32_t* dst, const uint8_t* cov, int n, uint32_t c) {
+  int i = 0;
+#if defined(__SSE2__)
+  const __m128i zero = _mm_setzero_si128();
+  const __m128i half = _mm_set1_epi16(0x80);
+  const __m128i full = _mm_set1_epi16(0xff);
+  const __m128i colour = _mm_unpacklo_epi8(_mm_set1_epi32(static_cast<int>(c)), zero);  // 2 pixels, 16-bit channels
+  auto mul = [&](__m128i x, __m128i a) {
+    __m128i t = _mm_mullo_epi16(x, a);
+    t = _mm_add_epi16(t, _mm_add_epi16(_mm_srli_epi16(t, 8), half));
+    return _mm_srli_epi16(t, 8);
+  };
+  for (; i + 4 <= n; i += 4) {
+    uint32_t four;
+    std::memcpy(&four, cov + i, 4);
+    if (four == 0) continue;
+    // Coverage of pixels 0..3 spread over their four channels: 16-bit lanes, two pixels a register.
+    const __m128i a8 = _mm_unpacklo_epi8(_mm_cvtsi32_si128(static_cast<int>(four)), zero);     // a0 a1 a2 a3 (16-bit)
+    const __m128i a16 = _mm_unpacklo_epi16(a8, a8);                                             // a0 a0 a1 a1 a2 a2 a3 a3
+    const __m128i aLo = _mm_unpacklo_epi32(a16, a16);                                           // a0 ×4, a1 ×4
+    const __m128i aHi = _mm_unpackhi_epi32(a16, a16);                                           // a2 ×4, a3 ×4
+    const __m128i d = _mm_loadu_si128(reinterpret_cast<const __m128i*>(dst + i));
+    const __m128i dLo = _mm_unpacklo_epi8(d, zero);
+    const __m128i dHi = _mm_unpackhi_epi8(d, zero);
+    const __m128i lo = _mm_add_epi16(mul(colour, aLo), mul(dLo, _mm_sub_epi16(full, aLo)));
+    const __m128i hi = _mm_add_epi16(mul(colour, aHi), mul(dHi, _mm_sub_epi16(full, aHi)));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i), _mm_packus_epi16(lo, hi));
+  }
+#endif
+  for (; i < n; i++) {
+    const uint32_t a = cov[i];
+    if (a == 255) dst[i] = c;
+    else if (a) dst[i] = byteMul(c, a) + byteMul(dst[i], 255 - a);
+  }
+}
+
+// A glyph's coverage at one sub-pixel position, placed relative to the whole pixel its position
+// falls in. `viaQt` marks glyphs too large for the scratch image: those are drawn by Qt.
+struct Mask {
+  int dx = 0;
+  int dy = 0;
+  int w = 0;
+  int h = 0;
+  bool viaQt = false;
+  std::vector<uint8_t> coverage;
+};
+
+// Where a glyph's mask goes: its top-left pixel in the device's image.
+struct Placed {
+  const Mask* mask = nullptr;
+  int x = 0;
+  int y = 0;
+};
+
+class GlyphBlitter {
+ public:
+  // `cellW`/`cellH` size the scratch image a mask is captured in (logical pixels, device scale 1).
+  GlyphBlitter(double cellW, int cellH) : pad_(2 * cellH), scratchW_(4 * cellH + static_cast<int>(4 * cellW)), scratchH_(5 * cellH) {}
+
+  // Looks at the device `p` paints on: true when glyphs may be written straight into its image.
+  // `probe` is a font to calibrate with (the grid's regular font).
+  bool begin(QPainter& p, const QRawFont& probe) {
+    target_ = Target();
+    QPaintEngine* engine = p.paintEngine();
+    if (!engine || engine->type() != QPaintEngine::Raster) return false;
+    QPaintDevice* device = engine->paintDevice();
+    if (!device || device->devType() != QInternal::Image) return false;
+    QImage* image = static_cast<QImage*>(device);
+    const QImage::Format format = image->format();
+    if (format != QImage::Format_RGB32 && format != QImage::Format_ARGB32_Premultiplied) return false;
+    const QTransform t = p.deviceTransform();
+    if (t.type() > QTransform::TxTranslate || t.dx() != std::floor(t.dx()) || t.dy() != std::floor(t.dy())) return false;
+    if (p.hasClipping() || p.compositionMode() != QPainter::CompositionMode_SourceOver || p.opacity() != 1.0) return false;
+    if (!calibrated(format, probe)) return false;
+    // Nothing outside the image or the widget, as Qt clips: a glyph's overhang stays inside.
+    QRect bounds = image->rect();
+    if (QPaintDevice* painted = p.device(); painted && painted != device) bounds &= t.mapRect(QRect(0, 0, painted->width(), painted->height()));
+    const QRegion system = engine->systemClip();
+    std::vector<QRect> clip;
+    if (system.isEmpty()) {
+      clip.push_back(bounds);
+    } else {
+      for (const QRect& r : system) clip.push_back(r & bounds);
+    }
+    target_ = Target(image, static_cast<int>(t.dx()), static_cast<int>(t.dy()), std::move(clip));
+    return true;
+  }
+
+  // Where logical (0, 0) is in the device's image (glyph places are in device pixels).
+  QPoint offset() const { return QPoint(target_.offX, target_.offY); }
+
+  // Where `glyph` of `font` with its baseline origin at `pos` (logical pixels) goes; false when
+  // Qt must draw it (too large for the scratch image, or its font blends differently).
+  bool place(const QRawFont& font, int fontId, quint32 glyph, QPointF pos, Placed& out) {
+    if (!fontAgrees(font, fontId, glyph)) return false;
+    const int64_t x64 = fixed(pos.x() + target_.offX);
+    const int64_t y64 = fixed(pos.y() + target_.offY);
+    const Mask& m = mask(font, fontId, glyph, static_cast<int>(x64 & 63), static_cast<int>(y64 & 63));
+    if (m.viaQt) return false;
+    out.mask = &m;
+    out.x = static_cast<int>(x64 >> 6) + m.dx;
+    out.y = static_cast<int>(y64 >> 6) + m.dy;
+    return true;
+  }
+
+  // Blends a placed glyph in opaque colour `rgb` (0xRRGGBB), inside `band` (device pixels).
+  void blend(const Placed& g, QRgb rgb, const QRect& band) {
+    const Mask& m = *g.mask;
+    if (m.w == 0) return;
+    const QRect area = QRect(g.x, g.y, m.w, m.h) & band;
+    if (area.isEmpty()) return;
+    const uint32_t c = 0xff000000u | rgb;
+    for (const QRect& clip : target_.clip) {
+      const QRect r = area & clip;
+      if (r.isEmpty()) continue;
+      for (int y = r.top(); y <= r.bottom(); y++) {
+        auto* row = reinterpret_cast<uint32_t*>(target_.bits + y * target_.stride) + r.left();
+        blendRow(row, m.coverage.data() + (y - g.y) * m.w + (r.left() - g.x), r.width(), c);
+      }
+    }
+  }
+
+  void clear() {
+    masks_.clear();
+    fonts_.clear();
+  }
+
+  size_t size() const { return masks_.size(); }
+
+ private:
+  struct Target {
+    Target() = default;
+    Target(QImage* image, int x, int y, std::vector<QRect> rects)
+        : bits(image->bits()), stride(image->bytesPerLine()), offX(x), offY(y), clip(std::move(rects)) {}
+    uchar* bits = nullptr;
+    qsizetype stride = 0;
+    int offX = 0;
+    int offY = 0;
+    std::vector<QRect> clip;  // device pixels
+  };
+
+  // QFixed::fromReal: a coordinate in 1/64 pixel, as the raster engine positions glyphs.
+  static int64_t fixed(double v) { return static_cast<int64_t>(std::floor(v * 64 + 0.5)); }
+
+  const Mask& mask(const QRawFont& font, int fontId, quint32 glyph, int fx, int fy) {
+    const uint64_t key = (uint64_t(fontId) << 44) | (uint64_t(glyph) << 12) | (uint64_t(fx) << 6) | uint64_t(fy);
+    auto it = masks_.find(key);
+    if (it != masks_.end()) return it->second;
+    return masks_.emplace(key, capture(font, glyph, fx, fy)).first->second;
+  }
+
+  // Qt draws the glyph in white on black at the same sub-pixel position: with Qt's rounding a
+  // white glyph over black leaves exactly its coverage in each channel.
+  Mask capture(const QRawFont& font, quint32 glyph, int fx, int fy) {
+    if (scratch_.isNull()) scratch_ = QImage(scratchW_, scratchH_, QImage::Format_RGB32);
+    scratch_.fill(Qt::black);
+    {
+      QPainter sp(&scratch_);
+      sp.setPen(Qt::white);
+      sp.drawGlyphRun(QPointF(0, 0), oneGlyph(font, glyph, QPointF(pad_ + fx / 64.0, pad_ + fy / 64.0)));
+    }
+    int left = scratchW_, right = -1, top = scratchH_, bottom = -1;
+    for (int y = 0; y < scratchH_; y++) {
+      const auto* row = reinterpret_cast<const uint32_t*>(scratch_.constScanLine(y));
+      for (int x = 0; x < scratchW_; x++) {
+        if (row[x] & 0xffffff) {
+          left = std::min(left, x);
+          right = std::max(right, x);
+          top = std::min(top, y);
+          bottom = std::max(bottom, y);
+        }
+      }
+    }
+    Mask m;
+    if (right < 0) return m;
+    if (left == 0 || top == 0 || right == scratchW_ - 1 || bottom == scratchH_ - 1) {
+      m.viaQt = true;  // it may go on past the scratch image
+      return m;
+    }
+    m.dx = left - pad_;
+    m.dy = top - pad_;
+    m.w = right - left + 1;
+    m.h = bottom - top + 1;
+    m.coverage.resize(size_t(m.w) * m.h);
+    for (int y = 0; y < m.h; y++) {
+      const auto* row = reinterpret_cast<const uint32_t*>(scratch_.constScanLine(top + y)) + left;
+      for (int x = 0; x < m.w; x++) m.coverage[size_t(y) * m.w + x] = static_cast<uint8_t>(row[x] >> 16 & 0xff);
+    }
+    return m;
+  }
+
+  static QGlyphRun oneGlyph(const QRawFont& font, quint32 glyph, QPointF pos) {
+    QGlyphRun run;
+    run.setRawFont(font);
+    run.setGlyphIndexes({glyph});
+    run.setPositions({pos});
+    return run;
+  }
+
+  // The blitter is used for an image format only if a few glyphs of the grid's font, at several
+  // sub-pixel positions and colours over a varied background, come out the same both ways.
+  bool calibrated(QImage::Format format, const QRawFont& probe) {
+    auto known = calibration_.find(format);
+    if (known != calibration_.end()) return known->second;
+    const QList<quint32> glyphs = probe.glyphIndexesForString(QStringLiteral("Wg@jM#"));
+    const bool ok = !glyphs.isEmpty() && agrees(format, probe, kProbeFont, glyphs);
+    masks_.clear();
+    calibration_[format] = ok;
+    return ok;
+  }
+
+  // Qt blends some fonts' glyphs differently (a fallback font with gamma-corrected blending):
+  // each font is checked with the first glyph drawn from it, and drawn by Qt if it disagrees.
+  bool fontAgrees(const QRawFont& font, int fontId, quint32 glyph) {
+    auto known = fonts_.find(fontId);
+    if (known != fonts_.end()) return known->second;
+    fonts_[fontId] = true;  // while it is tested
+    const bool ok = agrees(QImage::Format_RGB32, font, fontId, {glyph});
+    fonts_[fontId] = ok;
+    return ok;
+  }
+
+  bool agrees(QImage::Format format, const QRawFont& font, int fontId, const QList<quint32>& glyphs) {
+    const QRgb colours[] = {qRgb(0x3a, 0x7f, 0xd0), qRgb(0xf0, 0xf0, 0xe8), qRgb(0x10, 0x20, 0x18)};
+    QImage viaQt(scratchW_ * 2, scratchH_, format);
+    for (int y = 0; y < viaQt.height(); y++) {
+      auto* row = reinterpret_cast<uint32_t*>(viaQt.scanLine(y));
+      for (int x = 0; x < viaQt.width(); x++) row[x] = 0xff000000u | uint32_t(x * 7 % 256) << 16 | uint32_t(y * 13 % 256) << 8 | uint32_t((x + y) % 256);
+    }
+    QImage direct = viaQt.copy();
+    std::vector<QPointF> placed;
+    for (int i = 0; i < 12; i++) placed.push_back(QPointF(pad_ / 2 + i * 0.37 * pad_ / 2, pad_ + (i % 5) * 0.3));
+    {
+      QPainter qp(&viaQt);
+      for (size_t i = 0; i < placed.size(); i++) {
+        qp.setPen(QColor(colours[i % 3]));
+        qp.drawGlyphRun(QPointF(0, 0), oneGlyph(font, glyphs[i % glyphs.size()], placed[i]));
+      }
+    }
+    // The target being painted is set aside while the test image is.
+    Target painting = std::move(target_);
+    target_ = Target(&direct, 0, 0, {direct.rect()});
+    bool ok = true;
+    for (size_t i = 0; i < placed.size() && ok; i++) {
+      Placed g;
+      const int64_t x64 = fixed(placed[i].x()), y64 = fixed(placed[i].y());
+      const Mask& m = mask(font, fontId, glyphs[i % glyphs.size()], static_cast<int>(x64 & 63), static_cast<int>(y64 & 63));
+      if (m.viaQt) {
+        ok = false;
+        break;
+      }
+      g.mask = &m;
+      g.x = static_cast<int>(x64 >> 6) + m.dx;
+      g.y = static_cast<int>(y64 >> 6) + m.dy;
+      blend(g, colours[i % 3] & 0xffffff, direct.rect());
+    }
+    target_ = std::move(painting);
+    return ok && direct == viaQt;
+  }
+
+  /** The font id calibration uses for the probe font (outside the ids fonts are given). */
+  static constexpr int kProbeFont = 0xfffff;
+
+  int pad_;
+  int scratchW_;
+  int scratchH_;
+  QImage scratch_;
+  Target target_;
+  std::unordered_map<uint64_t, Mask> masks_;
+  std::unordered_map<int, bool> calibration_;
+  std::unordered_map<int, bool> fonts_;  // font id → its glyphs blend as Qt blends them
+};
+
+}  // namespace gridpaint
