@@ -35,11 +35,23 @@ function load(): GridPaintAddon {
   return addon;
 }
 
+/** Painters by font and cell metrics: every view in that font shares one, and with it the glyph
+ *  cache, so the first paint of a session the user switches to finds its glyphs laid out and
+ *  blended already (a painter of its own had to build them all, several ms per switch). A painter
+ *  keeps nothing from one paint to the next but its caches. */
+const painters = new Map<string, NativeGridHandle>();
+
 export class NativeGrid {
   private readonly handle: NativeGridHandle;
 
   constructor(family: string, size: number, fonts: CellFonts) {
-    this.handle = load().create(family, size, fonts.cellW, fonts.cellH, fonts.ascent);
+    const key = JSON.stringify([family, size, fonts.cellW, fonts.cellH, fonts.ascent]);
+    let handle = painters.get(key);
+    if (!handle) {
+      handle = load().create(family, size, fonts.cellW, fonts.cellH, fonts.ascent);
+      painters.set(key, handle);
+    }
+    this.handle = handle;
   }
 
   /** Paints the encoded frame onto the widget; call only from the widget's paint event. */
@@ -53,7 +65,8 @@ export class NativeGrid {
   }
 
   /** Off: every glyph goes through QPainter::drawGlyphRun, the reference the painter's own glyph
-   *  blitter matches pixel for pixel (for tests and the benchmark). On by default. */
+   *  blitter matches pixel for pixel (for tests and the benchmark). On by default; it applies to
+   *  every view sharing this painter. */
   setDirectText(on: boolean): void {
     load().setDirectText(this.handle, on);
   }
