@@ -1,6 +1,7 @@
 // gridpaint: paints a terminal frame, encoded as drawing operations, onto a QWidget or an image.
-// Qt lays out each character once (shaping, font fallback); frames draw the cached glyphs with one
-// QGlyphRun per font and colour, so a cell costs the same in any script. Emoji are cached pictures.
+// Qt lays out each character once (shaping, font fallback); frames draw the cached glyphs in bands
+// of rows, blended by glyphBlit.h (or Qt, one QGlyphRun per font and colour, where the blitter
+// cannot match Qt), so a cell costs the same in any script. Emoji are cached pictures.
 #include <node_api.h>
 
 #include "glyphBlit.h"
