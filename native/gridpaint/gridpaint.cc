@@ -699,14 +699,21 @@ napi_value PaintImage(napi_env env, napi_callback_info info) {
   return buffer;
 }
 
+// A question about a painter, its one argument: `answer` turns the painter into the result.
+template <typename Answer>
+napi_value ask(napi_env env, napi_callback_info info, const char* usage, Answer answer) {
+  napi_value argv[1];
+  Painter* painter = painterCall(env, info, 1, argv, usage);
+  return painter ? answer(painter) : nullptr;
+}
+
 // cachedGlyphs(painter) -> characters in the glyph cache (for tests of the cache).
 napi_value CachedGlyphs(napi_env env, napi_callback_info info) {
-  napi_value argv[1];
-  Painter* painter = painterCall(env, info, 1, argv, "cachedGlyphs(painter)");
-  if (!painter) return nullptr;
-  napi_value out;
-  CHECK(napi_create_double(env, double(painter->cachedEntries()), &out));
-  return out;
+  return ask(env, info, "cachedGlyphs(painter)", [env](Painter* painter) -> napi_value {
+    napi_value out;
+    CHECK(napi_create_double(env, double(painter->cachedEntries()), &out));
+    return out;
+  });
 }
 
 // setDirectText(painter, on): off draws every glyph with QPainter::drawGlyphRun (for tests and
@@ -723,12 +730,11 @@ napi_value SetDirectText(napi_env env, napi_callback_info info) {
 
 // directTextUsed(painter) -> whether the last paint blitted its glyphs itself (for tests).
 napi_value DirectTextUsed(napi_env env, napi_callback_info info) {
-  napi_value argv[1];
-  Painter* painter = painterCall(env, info, 1, argv, "directTextUsed(painter)");
-  if (!painter) return nullptr;
-  napi_value out;
-  CHECK(napi_get_boolean(env, painter->directTextUsed(), &out));
-  return out;
+  return ask(env, info, "directTextUsed(painter)", [env](Painter* painter) -> napi_value {
+    napi_value out;
+    CHECK(napi_get_boolean(env, painter->directTextUsed(), &out));
+    return out;
+  });
 }
 
 napi_value Init(napi_env env, napi_value exports) {
