@@ -164,6 +164,28 @@ class GlyphBlitter {
     }
   }
 
+  // A colour glyph (premultiplied ARGB) over the image inside `band` (device pixels), as Qt's
+  // drawPixmap puts it: at the rounded position, source over with Qt's rounding.
+  void blendPicture(const QImage& picture, QPointF at, const QRect& band) {
+    const int px = static_cast<int>(std::floor(at.x() + target_.offX + 0.5));
+    const int py = static_cast<int>(std::floor(at.y() + target_.offY + 0.5));
+    const QRect area = QRect(px, py, picture.width(), picture.height()) & band;
+    if (area.isEmpty()) return;
+    for (const QRect& clip : target_.clip) {
+      const QRect r = area & clip;
+      for (int y = r.top(); y <= r.bottom(); y++) {
+        auto* row = reinterpret_cast<uint32_t*>(target_.bits + y * target_.stride);
+        const auto* src = reinterpret_cast<const uint32_t*>(picture.constScanLine(y - py)) - px;
+        for (int x = r.left(); x <= r.right(); x++) {
+          const uint32_t s = src[x];
+          const uint32_t a = s >> 24;
+          if (a == 255) row[x] = s;
+          else if (s) row[x] = s + byteMul(row[x], 255 - a);
+        }
+      }
+    }
+  }
+
   void clear() {
     masks_.clear();
     fonts_.clear();

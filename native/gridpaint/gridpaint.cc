@@ -65,6 +65,7 @@ struct Entry {
   double lineAscent = 0;
   double lineHeight = 0;
   QPixmap pixmap;    // colour glyphs: rasterised once, fitted to the cells
+  QImage image;      // the pixmap's own pixels, for the blitter
   QPointF pixmapAt;  // its offset from the cell's top-left corner
   int pixmapCells = 0;
 };
@@ -198,9 +199,32 @@ class Painter {
   // enough to stay in the CPU cache between its fills and the glyphs blended over them; drawing
   // the frame whole made every glyph read back pixels its fill had pushed out of the cache.
   void drawBands(QPainter& p, const int32_t* ops, const QString& text) {
+    // Where each glyph goes (blitted: its mask; drawn by Qt: its outline's box) and its rows.
+    placed_.clear();
+    size_t viaQt = 0;
+    const int offY = blit_.offset().y();
+    for (size_t bi = 0; bi < used_.size(); bi++) {
+      Batch& b = batches_[used_[bi]];
+      const QRawFont& font = rawFonts_[b.font];
+      for (qsizetype g = 0; g < b.indexes.size(); g++) {
+        PlacedGlyph e{{static_cast<int32_t>(bi), static_cast<int32_t>(g), {}, false, true}, 0, 0};
+        if (blit_.place(font, b.font, b.indexes[g], b.positions[g], e.glyph.placed)) {
+          if (e.glyph.placed.mask->w == 0) continue;
+          e.top = e.glyph.placed.y - offY;
+          e.bottom = e.top + e.glyph.placed.mask->h;
+        } else {
+          e.glyph.viaQt = true;  // its rows are looked up below, if there are bands
+          viaQt++;
+        }
+        placed_.push_back(e);
+      }
+    }
     const int width = p.device()->width();
     const int height = p.device()->height();
-    const int rowH = static_cast<int>(cellH_) * kBandRows;
+    // Mostly glyphs Qt draws (a CJK screen): bands would only cut Qt's runs into more calls and
+    // clips, so the frame is one band, drawn in the old order.
+    const bool mostlyQt = viaQt * 2 > placed_.size();
+    const int rowH = mostlyQt ? std::max(1, height) : static_cast<int>(cellH_) * kBandRows;
     const int bands = std::max(1, (height + rowH - 1) / rowH);
     // Cleared, not reallocated: each band keeps its capacity from frame to frame.
     bandOps_.resize(bands);
@@ -221,29 +245,23 @@ class Painter {
       const auto [top, bottom] = extent(a[-1], a);
       spread(top, bottom, [&](int k) { bandOps_[k].push_back(static_cast<int32_t>(n)); });
     }
-    const int offY = blit_.offset().y();
-    for (size_t bi = 0; bi < used_.size(); bi++) {
-      Batch& b = batches_[used_[bi]];
-      const QRawFont& font = rawFonts_[b.font];
-      for (qsizetype g = 0; g < b.indexes.size(); g++) {
-        BandGlyph e{static_cast<int32_t>(bi), static_cast<int32_t>(g), {}, false, true};
-        if (blit_.place(font, b.font, b.indexes[g], b.positions[g], e.placed)) {
-          if (e.placed.mask->w == 0) continue;
-          spread(e.placed.y - offY, e.placed.y - offY + e.placed.mask->h, [&](int k) { bandGlyphs_[k].push_back(e); });
-        } else {
-          e.viaQt = true;
-          const QRectF r = font.boundingRect(b.indexes[g]).translated(b.positions[g]).adjusted(-2, -2, 2, 2);
-          e.inside = std::floor(r.top() / rowH) == std::floor(r.bottom() / rowH);
-          spread(r.top(), r.bottom(), [&](int k) { bandGlyphs_[k].push_back(e); });
-        }
+    for (PlacedGlyph& e : placed_) {
+      if (e.glyph.viaQt && bands > 1) {
+        const Batch& b = batches_[used_[e.glyph.batch]];
+        const QRectF r = outline(b.font, b.indexes[e.glyph.glyph]).translated(b.positions[e.glyph.glyph]);
+        e.top = r.top();
+        e.bottom = r.bottom();
+      } else if (e.glyph.viaQt) {
+        e.top = 0;
+        e.bottom = height;
       }
+      e.glyph.inside = std::floor(e.top / rowH) == std::floor(e.bottom / rowH);
+      spread(e.top, e.bottom, [&](int k) { bandGlyphs_[k].push_back(e.glyph); });
     }
     for (size_t n = 0; n < pictures_.size(); n++) {
-      const auto& [at, pixmap] = pictures_[n];
-      const double top = at.y() - 1, bottom = at.y() + pixmap->height() / pixmap->devicePixelRatio() + 1;
-      // Whole inside one band: drawn without a clip (a clip per picture costs more than its blit).
-      const int32_t whole = std::floor(top / rowH) == std::floor(bottom / rowH) ? kWhole : 0;
-      spread(top, bottom, [&](int k) { bandPictures_[k].push_back(static_cast<int32_t>(n) | whole); });
+      const auto& [at, entry] = pictures_[n];
+      const double top = at.y() - 1, bottom = at.y() + entry->pixmap.height() / entry->pixmap.devicePixelRatio() + 1;
+      spread(top, bottom, [&](int k) { bandPictures_[k].push_back(static_cast<int32_t>(n)); });
     }
     for (int k = 0; k < bands; k++) drawBand(p, ops, text, QRect(0, k * rowH, width, rowH), k);
     for (uint64_t key : used_) {
@@ -253,6 +271,15 @@ class Painter {
     used_.clear();
     pictures_.clear();
     pending_.clear();
+  }
+
+  // A glyph's box from its baseline origin, with two pixels for antialiasing, kept per font and
+  // glyph (asking the font each frame cost a microsecond a glyph).
+  const QRectF& outline(int font, quint32 glyph) {
+    const uint64_t key = (uint64_t(font) << 32) | glyph;
+    auto it = outlines_.find(key);
+    if (it != outlines_.end()) return it->second;
+    return outlines_.emplace(key, rawFonts_[font].boundingRect(glyph).adjusted(-2, -2, 2, 2)).first->second;
   }
 
   void drawBand(QPainter& p, const int32_t* ops, const QString& text, const QRect& band, int k) {
@@ -304,18 +331,10 @@ class Painter {
       positions.push_back(b.positions[e.glyph]);
     }
     drawRun();
-    bool clipped = false;
     for (int32_t n : bandPictures_[k]) {
-      const bool whole = n & kWhole;
-      if (whole == clipped) {
-        if (whole) p.setClipping(false);
-        else p.setClipRect(band);
-        clipped = !whole;
-      }
-      const auto& [at, pixmap] = pictures_[n & ~kWhole];
-      p.drawPixmap(at, *pixmap);
+      const auto& [at, entry] = pictures_[n];
+      blit_.blendPicture(entry->image, at, deviceBand);
     }
-    if (clipped) p.setClipping(false);
   }
 
   void reset(double dpr) {
@@ -324,6 +343,7 @@ class Painter {
     for (auto& m : singles_) m.clear();
     for (auto& m : clusters_) m.clear();
     blit_.clear();
+    outlines_.clear();
     entries_ = 0;
   }
 
@@ -444,6 +464,7 @@ class Painter {
     }
     e.pixmap = QPixmap::fromImage(img);
     e.pixmap.setDevicePixelRatio(dpr_);
+    e.image = e.pixmap.toImage();
     e.pixmapAt = QPointF((boxW - w) / 2, (cellH_ - h) / 2);
     e.pixmapCells = cells;
   }
@@ -454,7 +475,7 @@ class Painter {
     const double top = row * cellH_;
     if (e.colour) {
       if (e.pixmap.isNull() || e.pixmapCells != cells) rasterise(e, cells);
-      pictures_.push_back({QPointF(x, top) + e.pixmapAt, &e.pixmap});
+      pictures_.push_back({QPointF(x, top) + e.pixmapAt, &e});
       return;
     }
     // Glyphs narrower than their two cells (CJK in a fallback font) sit in the middle of them.
@@ -489,7 +510,7 @@ class Painter {
       b.positions.clear();
     }
     used_.clear();
-    for (auto& [at, pixmap] : pictures_) p.drawPixmap(at, *pixmap);
+    for (auto& [at, entry] : pictures_) p.drawPixmap(at, entry->pixmap);
     pictures_.clear();
   }
 
@@ -505,7 +526,7 @@ class Painter {
   std::unordered_map<QString, std::unique_ptr<Entry>, QStringHash> clusters_[kSlots];
   std::unordered_map<uint64_t, Batch> batches_;
   std::vector<uint64_t> used_;
-  std::vector<std::pair<QPointF, const QPixmap*>> pictures_;
+  std::vector<std::pair<QPointF, const Entry*>> pictures_;
   gridpaint::GlyphBlitter blit_;
   QRawFont probe_;
   bool directText_ = true;
@@ -519,8 +540,14 @@ class Painter {
     bool viaQt;
     bool inside;  // a Qt-drawn glyph wholly inside one band (drawn there without a clip)
   };
-  // Marks a band's picture that lies wholly inside it.
-  static constexpr int32_t kWhole = 1 << 30;
+  // A glyph and the logical rows [top, bottom) it can touch.
+  struct PlacedGlyph {
+    BandGlyph glyph;
+    double top;
+    double bottom;
+  };
+  std::vector<PlacedGlyph> placed_;
+  std::unordered_map<uint64_t, QRectF> outlines_;
   std::vector<size_t> pending_;
   std::vector<std::vector<int32_t>> bandOps_;
   std::vector<std::vector<BandGlyph>> bandGlyphs_;
