@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <unordered_map>
 #include <vector>
 
@@ -78,6 +79,82 @@ inline void blendRow(uint32_t* dst, const uint8_t* cov, int n, uint32_t c) {
   }
 }
 
+// Qt's gamma-corrected blending of 8-bit glyph masks, used for fonts whose rasteriser darkens
+// stems (CFF fonts such as Noto CJK): the destination goes to linear light through a table of
+// 255·16 + 1 steps, is mixed with the text colour by coverage, and comes back through the inverse
+// table. The tables are built the way Qt builds them from its font smoothing gamma, and each
+// font that needs them is checked against Qt before they are used.
+struct GammaTables {
+  double gamma = 0;
+  std::vector<uint16_t> toLinear;
+  std::vector<uint16_t> fromLinear;
+  // What a pixel's blend needs, looked up instead of computed: the destination's share for each
+  // 8-bit channel value and coverage, the way back to 8 bits, and (for the last text colour) the
+  // colour's share for each coverage.
+  std::vector<uint16_t> dstShare;  // [channel << 8 | coverage]
+  std::vector<uint8_t> to8;
+  uint32_t srcColour = 0;
+  std::vector<uint16_t> srcShare;  // [coverage * 3 + channel], channels r g b
+
+  explicit GammaTables(double g)
+      : gamma(g), toLinear(kSteps + 1), fromLinear(kSteps + 1), dstShare(256 * 256), to8(kSteps + 1), srcShare(256 * 3) {
+    for (int i = 0; i <= kSteps; i++) {
+      toLinear[i] = static_cast<uint16_t>(std::pow(i / double(kSteps), g) * 65280 + 0.5);
+      fromLinear[i] = static_cast<uint16_t>(std::pow(i / double(kSteps), 1 / g) * 65280 + 0.5);
+      to8[i] = static_cast<uint8_t>((fromLinear[i] + 0x80) >> 8);
+    }
+    for (uint32_t d = 0; d < 256; d++) {
+      for (uint32_t a = 0; a < 256; a++) dstShare[d << 8 | a] = static_cast<uint16_t>(mul(linear(d), (255 - a) * 257));
+    }
+    setColour(0);
+  }
+
+  // One 8-bit channel to 16-bit linear light.
+  uint32_t linear(uint32_t v) const {
+    const uint32_t t = toLinear[v << 4];
+    return t + (t >> 8);
+  }
+
+  // x·a/65535 rounded as Qt's multiplyAlpha65535.
+  static uint32_t mul(uint32_t x, uint32_t a) {
+    const uint32_t t = x * a;
+    return (t + (t >> 16) + 0x8000) >> 16;
+  }
+
+  void setColour(uint32_t c) {
+    srcColour = c;
+    const uint32_t lin[3] = {linear(c >> 16 & 0xff), linear(c >> 8 & 0xff), linear(c & 0xff)};
+    for (uint32_t a = 0; a < 256; a++) {
+      for (int k = 0; k < 3; k++) srcShare[a * 3 + k] = static_cast<uint16_t>(mul(lin[k], a * 257));
+    }
+  }
+
+  // Each pixel of a mask row in the text colour c: Qt's gray blend in linear light.
+  void blendRow(uint32_t* dst, const uint8_t* cov, int n, uint32_t c) {
+    if (c != srcColour) setColour(c);
+    for (int i = 0; i < n; i++) {
+      const uint32_t a = cov[i];
+      if (a == 0) continue;
+      const uint32_t d = dst[i];
+      if (a == 255) {
+        dst[i] = c;
+      } else if (d < 0xff000000u) {
+        dst[i] = byteMul(c, a) + byteMul(d, 255 - a);
+      } else {
+        const uint16_t* src = &srcShare[a * 3];
+        auto channel = [&](uint32_t s, uint32_t shift) {
+          uint32_t v = (s + dstShare[(d >> shift & 0xff) << 8 | a]) & 0xffff;
+          v -= v >> 8;
+          return static_cast<uint32_t>(to8[v >> 4]) << shift;
+        };
+        dst[i] = 0xff000000u | channel(src[0], 16) | channel(src[1], 8) | channel(src[2], 0);
+      }
+    }
+  }
+
+  static constexpr int kSteps = 255 * 16;
+};
+
 // A glyph's coverage at one sub-pixel position, placed relative to the whole pixel its position
 // falls in. `viaQt` marks glyphs too large for the scratch image: those are drawn by Qt.
 struct Mask {
@@ -94,6 +171,7 @@ struct Placed {
   const Mask* mask = nullptr;
   int x = 0;
   int y = 0;
+  bool gamma = false;  // blended in linear light (the font's mode)
 };
 
 class GlyphBlitter {
@@ -136,14 +214,16 @@ class GlyphBlitter {
   // Where `glyph` of `font` with its baseline origin at `pos` (logical pixels) goes; false when
   // Qt must draw it (too large for the scratch image, or its font blends differently).
   bool place(const QRawFont& font, int fontId, quint32 glyph, QPointF pos, Placed& out) {
-    if (!fontAgrees(font, fontId, glyph)) return false;
+    const int mode = fontMode(font, fontId, glyph);
+    if (mode == kViaQt) return false;
     const int64_t x64 = fixed(pos.x() + target_.offX);
     const int64_t y64 = fixed(pos.y() + target_.offY);
-    const Mask& m = mask(font, fontId, glyph, static_cast<int>(x64 & 63), static_cast<int>(y64 & 63));
+    const Mask& m = mask(font, fontId, glyph, static_cast<int>(x64 & 63), static_cast<int>(y64 & 63), mode == kGamma);
     if (m.viaQt) return false;
     out.mask = &m;
     out.x = static_cast<int>(x64 >> 6) + m.dx;
     out.y = static_cast<int>(y64 >> 6) + m.dy;
+    out.gamma = mode == kGamma;
     return true;
   }
 
@@ -159,7 +239,9 @@ class GlyphBlitter {
       if (r.isEmpty()) continue;
       for (int y = r.top(); y <= r.bottom(); y++) {
         auto* row = reinterpret_cast<uint32_t*>(target_.bits + y * target_.stride) + r.left();
-        blendRow(row, m.coverage.data() + (y - g.y) * m.w + (r.left() - g.x), r.width(), c);
+        const uint8_t* cov = m.coverage.data() + (y - g.y) * m.w + (r.left() - g.x);
+        if (g.gamma) gamma_->blendRow(row, cov, r.width(), c);
+        else blendRow(row, cov, r.width(), c);
       }
     }
   }
@@ -205,21 +287,53 @@ class GlyphBlitter {
     std::vector<QRect> clip;  // device pixels
   };
 
-  // QFixed::fromReal: a coordinate in 1/64 pixel, as the raster engine positions glyphs.
-  static int64_t fixed(double v) { return static_cast<int64_t>(std::floor(v * 64 + 0.5)); }
+  // QFixed::fromReal: a coordinate in 1/64 pixel, cut (not rounded) as Qt cuts it when it
+  // positions glyphs; rounding put some glyphs of fractional advance on the next sub-pixel step.
+  static int64_t fixed(double v) { return static_cast<int64_t>(v * 64); }
 
-  const Mask& mask(const QRawFont& font, int fontId, quint32 glyph, int fx, int fy) {
+  // `check`: compare the mask with Qt's own drawing at its position before it is used (fonts
+  // blended in linear light); a mask that differs is left to Qt.
+  const Mask& mask(const QRawFont& font, int fontId, quint32 glyph, int fx, int fy, bool check = false) {
     const uint64_t key = (uint64_t(fontId) << 44) | (uint64_t(glyph) << 12) | (uint64_t(fx) << 6) | uint64_t(fy);
     auto it = masks_.find(key);
     if (it != masks_.end()) return it->second;
-    return masks_.emplace(key, capture(font, glyph, fx, fy)).first->second;
+    Mask m = capture(font, glyph, fx, fy);
+    if (check && !m.viaQt && m.w > 0 && !sameAsQt(font, glyph, QPointF(pad_ + fx / 64.0, pad_ + fy / 64.0), m)) m.viaQt = true;
+    return masks_.emplace(key, std::move(m)).first->second;
   }
 
-  // Qt draws the glyph in white on black at the same sub-pixel position: with Qt's rounding a
-  // white glyph over black leaves exactly its coverage in each channel.
+  // One glyph over a varied background, drawn by Qt and blended from its mask, compared.
+  bool sameAsQt(const QRawFont& font, quint32 glyph, QPointF at, const Mask& m) {
+    const QRgb colour = qRgb(0xe0, 0x90, 0x30);
+    QImage viaQt(scratchW_, scratchH_, QImage::Format_RGB32);
+    for (int y = 0; y < viaQt.height(); y++) {
+      auto* row = reinterpret_cast<uint32_t*>(viaQt.scanLine(y));
+      for (int x = 0; x < viaQt.width(); x++) row[x] = 0xff000000u | uint32_t(x * 9 % 256) << 16 | uint32_t(y * 11 % 256) << 8 | uint32_t((x * 3 + y) % 256);
+    }
+    QImage direct = viaQt.copy();
+    {
+      QPainter qp(&viaQt);
+      qp.setPen(QColor(colour));
+      qp.drawGlyphRun(QPointF(0, 0), oneGlyph(font, glyph, at));
+    }
+    Target painting = std::move(target_);
+    target_ = Target(&direct, 0, 0, {direct.rect()});
+    const int64_t x64 = fixed(at.x()), y64 = fixed(at.y());
+    Placed g;
+    g.mask = &m;
+    g.x = static_cast<int>(x64 >> 6) + m.dx;
+    g.y = static_cast<int>(y64 >> 6) + m.dy;
+    g.gamma = true;
+    blend(g, colour & 0xffffff, direct.rect());
+    target_ = std::move(painting);
+    return direct == viaQt;
+  }
+
+  // Qt draws the glyph in white on a transparent image at the same sub-pixel position: over a
+  // pixel that is not opaque Qt blends without gamma, so the alpha left is exactly the coverage.
   Mask capture(const QRawFont& font, quint32 glyph, int fx, int fy) {
-    if (scratch_.isNull()) scratch_ = QImage(scratchW_, scratchH_, QImage::Format_RGB32);
-    scratch_.fill(Qt::black);
+    if (scratch_.isNull()) scratch_ = QImage(scratchW_, scratchH_, QImage::Format_ARGB32_Premultiplied);
+    scratch_.fill(Qt::transparent);
     {
       QPainter sp(&scratch_);
       sp.setPen(Qt::white);
@@ -229,7 +343,7 @@ class GlyphBlitter {
     for (int y = 0; y < scratchH_; y++) {
       const auto* row = reinterpret_cast<const uint32_t*>(scratch_.constScanLine(y));
       for (int x = 0; x < scratchW_; x++) {
-        if (row[x] & 0xffffff) {
+        if (row[x] >> 24) {
           left = std::min(left, x);
           right = std::max(right, x);
           top = std::min(top, y);
@@ -250,7 +364,7 @@ class GlyphBlitter {
     m.coverage.resize(size_t(m.w) * m.h);
     for (int y = 0; y < m.h; y++) {
       const auto* row = reinterpret_cast<const uint32_t*>(scratch_.constScanLine(top + y)) + left;
-      for (int x = 0; x < m.w; x++) m.coverage[size_t(y) * m.w + x] = static_cast<uint8_t>(row[x] >> 16 & 0xff);
+      for (int x = 0; x < m.w; x++) m.coverage[size_t(y) * m.w + x] = static_cast<uint8_t>(row[x] >> 24);
     }
     return m;
   }
@@ -269,24 +383,41 @@ class GlyphBlitter {
     auto known = calibration_.find(format);
     if (known != calibration_.end()) return known->second;
     const QList<quint32> glyphs = probe.glyphIndexesForString(QStringLiteral("Wg@jM#"));
-    const bool ok = !glyphs.isEmpty() && agrees(format, probe, kProbeFont, glyphs);
+    const bool ok = !glyphs.isEmpty() && agrees(format, probe, kProbeFont, glyphs, false);
     masks_.clear();
     calibration_[format] = ok;
     return ok;
   }
 
-  // Qt blends some fonts' glyphs differently (a fallback font with gamma-corrected blending):
-  // each font is checked with the first glyph drawn from it, and drawn by Qt if it disagrees.
-  bool fontAgrees(const QRawFont& font, int fontId, quint32 glyph) {
+  // Qt blends the glyphs of fonts whose rasteriser darkens stems (CFF fonts such as Noto CJK)
+  // in linear light: each font is checked with the first glyph drawn from it, plainly and then
+  // with the gamma values Qt's platforms use, and drawn by Qt if neither matches.
+  int fontMode(const QRawFont& font, int fontId, quint32 glyph) {
     auto known = fonts_.find(fontId);
     if (known != fonts_.end()) return known->second;
-    fonts_[fontId] = true;  // while it is tested
-    const bool ok = agrees(QImage::Format_RGB32, font, fontId, {glyph});
-    fonts_[fontId] = ok;
-    return ok;
+    fonts_[fontId] = kPlain;  // while it is tested
+    int mode = kViaQt;
+    if (agrees(QImage::Format_RGB32, font, fontId, {glyph}, false)) {
+      mode = kPlain;
+    } else {
+      // Qt has one gamma for all text: once a font matched with one, only that one is tried.
+      // Before, Qt's default font smoothing gamma (1.7) first, then others platforms set.
+      std::vector<double> candidates{1.7, 1.0, 1.8, 2.2, 2.0, 1.5, 1.4, 1.2, 2.31};
+      if (gammaFound_) candidates = {gamma_->gamma};
+      for (double g : candidates) {
+        if (!gamma_ || gamma_->gamma != g) gamma_ = std::make_unique<GammaTables>(g);
+        if (agrees(QImage::Format_RGB32, font, fontId, {glyph}, true)) {
+          mode = kGamma;
+          gammaFound_ = true;
+          break;
+        }
+      }
+    }
+    fonts_[fontId] = mode;
+    return mode;
   }
 
-  bool agrees(QImage::Format format, const QRawFont& font, int fontId, const QList<quint32>& glyphs) {
+  bool agrees(QImage::Format format, const QRawFont& font, int fontId, const QList<quint32>& glyphs, bool gamma) {
     const QRgb colours[] = {qRgb(0x3a, 0x7f, 0xd0), qRgb(0xf0, 0xf0, 0xe8), qRgb(0x10, 0x20, 0x18)};
     QImage viaQt(scratchW_ * 2, scratchH_, format);
     for (int y = 0; y < viaQt.height(); y++) {
@@ -310,7 +441,7 @@ class GlyphBlitter {
     for (size_t i = 0; i < placed.size() && ok; i++) {
       Placed g;
       const int64_t x64 = fixed(placed[i].x()), y64 = fixed(placed[i].y());
-      const Mask& m = mask(font, fontId, glyphs[i % glyphs.size()], static_cast<int>(x64 & 63), static_cast<int>(y64 & 63));
+      const Mask& m = mask(font, fontId | kTesting, glyphs[i % glyphs.size()], static_cast<int>(x64 & 63), static_cast<int>(y64 & 63));
       if (m.viaQt) {
         ok = false;
         break;
@@ -318,6 +449,7 @@ class GlyphBlitter {
       g.mask = &m;
       g.x = static_cast<int>(x64 >> 6) + m.dx;
       g.y = static_cast<int>(y64 >> 6) + m.dy;
+      g.gamma = gamma;
       blend(g, colours[i % 3] & 0xffffff, direct.rect());
     }
     target_ = std::move(painting);
@@ -326,6 +458,11 @@ class GlyphBlitter {
 
   /** The font id calibration uses for the probe font (outside the ids fonts are given). */
   static constexpr int kProbeFont = 0xfffff;
+  // Added to a font's id for the masks a test captures, kept apart from the ones frames use.
+  static constexpr int kTesting = 0x80000;
+  static constexpr int kPlain = 0;
+  static constexpr int kGamma = 1;
+  static constexpr int kViaQt = -1;
 
   int pad_;
   int scratchW_;
@@ -334,7 +471,10 @@ class GlyphBlitter {
   Target target_;
   std::unordered_map<uint64_t, Mask> masks_;
   std::unordered_map<int, bool> calibration_;
-  std::unordered_map<int, bool> fonts_;  // font id → its glyphs blend as Qt blends them
+  // Font id → how Qt blends its glyphs: kPlain, kGamma (with gamma_) or kViaQt (drawn by Qt).
+  std::unordered_map<int, int> fonts_;
+  std::unique_ptr<GammaTables> gamma_;
+  bool gammaFound_ = false;
 };
 
 }  // namespace gridpaint
