@@ -201,10 +201,12 @@ class Painter {
   void drawBands(QPainter& p, const int32_t* ops, const QString& text) {
     // Where each glyph goes (blitted: its mask; drawn by Qt: its outline's box) and its rows.
     placed_.clear();
+    order_.clear();
+    for (uint64_t key : used_) order_.push_back(&batches_[key]);
     size_t viaQt = 0;
     const int offY = blit_.offset().y();
     for (size_t bi = 0; bi < used_.size(); bi++) {
-      Batch& b = batches_[used_[bi]];
+      Batch& b = *order_[bi];
       const QRawFont& font = rawFonts_[b.font];
       for (qsizetype g = 0; g < b.indexes.size(); g++) {
         PlacedGlyph e{{static_cast<int32_t>(bi), static_cast<int32_t>(g), {}, false, true}, 0, 0};
@@ -247,7 +249,7 @@ class Painter {
     }
     for (PlacedGlyph& e : placed_) {
       if (e.glyph.viaQt && bands > 1) {
-        const Batch& b = batches_[used_[e.glyph.batch]];
+        const Batch& b = *order_[e.glyph.batch];
         const QRectF r = outline(b.font, b.indexes[e.glyph.glyph]).translated(b.positions[e.glyph.glyph]);
         e.top = r.top();
         e.bottom = r.bottom();
@@ -264,9 +266,9 @@ class Painter {
       spread(top, bottom, [&](int k) { bandPictures_[k].push_back(static_cast<int32_t>(n)); });
     }
     for (int k = 0; k < bands; k++) drawBand(p, ops, text, QRect(0, k * rowH, width, rowH), k);
-    for (uint64_t key : used_) {
-      batches_[key].indexes.clear();
-      batches_[key].positions.clear();
+    for (Batch* b : order_) {
+      b->indexes.clear();
+      b->positions.clear();
     }
     used_.clear();
     pictures_.clear();
@@ -304,7 +306,7 @@ class Painter {
     bool runInside = true;
     auto drawRun = [&]() {
       if (indexes.isEmpty()) return;
-      const Batch& b = batches_[used_[runBatch]];
+      const Batch& b = *order_[runBatch];
       QGlyphRun run;
       run.setRawFont(rawFonts_[b.font]);
       run.setGlyphIndexes(indexes);
@@ -318,7 +320,7 @@ class Painter {
       runInside = true;
     };
     for (const BandGlyph& e : bandGlyphs_[k]) {
-      const Batch& b = batches_[used_[e.batch]];
+      const Batch& b = *order_[e.batch];
       if (!e.viaQt) {
         drawRun();
         blit_.blend(e.placed, b.rgb & 0xffffff, deviceBand);
@@ -483,16 +485,21 @@ class Painter {
     const double dx = cells > 1 && e.advance < box ? (box - e.advance) / 2 : 0;
     const QPointF origin(x + dx, top + ascent_);
     for (const Glyph& g : e.glyphs) {
+      // Neighbouring glyphs mostly share font and colour: the last batch is looked up once.
       const uint64_t key = (uint64_t(g.font) << 32) | uint32_t(rgb);
-      auto it = batches_.find(key);
-      if (it == batches_.end()) {
-        it = batches_.emplace(key, Batch()).first;
-        it->second.font = g.font;
-        it->second.rgb = qRgb(rgb >> 16 & 0xff, rgb >> 8 & 0xff, rgb & 0xff);
+      if (!lastBatch_ || key != lastKey_) {
+        auto it = batches_.find(key);
+        if (it == batches_.end()) {
+          it = batches_.emplace(key, Batch()).first;
+          it->second.font = g.font;
+          it->second.rgb = qRgb(rgb >> 16 & 0xff, rgb >> 8 & 0xff, rgb & 0xff);
+        }
+        lastKey_ = key;
+        lastBatch_ = &it->second;
       }
-      if (it->second.indexes.isEmpty()) used_.push_back(key);
-      it->second.indexes.push_back(g.index);
-      it->second.positions.push_back(origin + g.offset);
+      if (lastBatch_->indexes.isEmpty()) used_.push_back(key);
+      lastBatch_->indexes.push_back(g.index);
+      lastBatch_->positions.push_back(origin + g.offset);
     }
   }
 
@@ -547,6 +554,10 @@ class Painter {
     double bottom;
   };
   std::vector<PlacedGlyph> placed_;
+  std::vector<Batch*> order_;  // the batches in used_ order, for this drawBands
+  // The batch queue() added to last (batches_ is node-based: the pointer stays valid).
+  uint64_t lastKey_ = 0;
+  Batch* lastBatch_ = nullptr;
   std::unordered_map<uint64_t, QRectF> outlines_;
   std::vector<size_t> pending_;
   std::vector<std::vector<int32_t>> bandOps_;
