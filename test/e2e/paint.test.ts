@@ -2,7 +2,8 @@
 // mixed styles, printed by a shell, must land on its cells. A row of ten red cells measures the
 // grid on the screenshot; each check then looks inside the cells a character owns: CJK ink in
 // both cells of each wide character, emoji colour inside their two cells and nowhere outside,
-// coloured and underlined text in its columns, and ASCII after wide characters on its own column.
+// coloured and underlined text in its columns, ASCII after wide characters on its own column, and
+// glyphs out to the grid's right edge.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
