@@ -1,10 +1,11 @@
-// glyphBlit: draws the grid's plain (non-colour) glyphs straight into the raster image a QPainter
-// paints on, with the same coverage masks and the same blend arithmetic as Qt's raster engine,
-// several pixels at a time. Qt blends glyph masks one pixel at a time after a glyph-cache look-up
-// per glyph, which was most of a full frame's cost. Pixel-identical to QPainter::drawGlyphRun:
-// each mask is what Qt itself draws for that glyph at that sub-pixel position, and a calibration
-// against drawGlyphRun turns the path off where Qt blends differently (gamma-corrected or
-// sub-pixel text, scaled devices); then every glyph goes through Qt as before.
+// glyphBlit: draws the grid's glyphs and colour pictures straight into the raster image a
+// QPainter paints on, with the same coverage masks and the same blend arithmetic as Qt's raster
+// engine, several pixels at a time. Qt blends glyph masks one pixel at a time after a glyph-cache
+// look-up per glyph, which was most of a full frame's cost. Pixel-identical to
+// QPainter::drawGlyphRun: each mask is what Qt itself draws for that glyph at that sub-pixel
+// position, fonts Qt blends in linear light get Qt's gamma tables, and calibrations against
+// drawGlyphRun (per image format, per font, per mask of a gamma-blended font) leave to Qt whatever
+// they cannot match (sub-pixel text, scaled devices, another gamma).
 #pragma once
 
 #include <QGlyphRun>
