@@ -193,7 +193,7 @@ function ensureGridPainter(stamp) {
     env.TERMIO_QT_DIR = createRequire(import.meta.url)(join(root, 'node_modules', '@nodegui', 'nodegui', 'config', 'qtConfig.js')).qtHome;
     qt = env.TERMIO_QT_DIR;
   }
-  const srcHash = hashFiles([join(dir, 'gridpaint.cc'), join(dir, 'binding.gyp')]) + process.versions.modules + qt;
+  const srcHash = hashFiles([join(dir, 'gridpaint.cc'), join(dir, 'glyphBlit.h'), join(dir, 'binding.gyp')]) + process.versions.modules + qt;
   if (existsSync(built) && stamp.gridPainter === srcHash) return;
   nodeGyp(dir, env);
   stamp.gridPainter = srcHash;

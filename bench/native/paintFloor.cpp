@@ -4,7 +4,7 @@
 //   drawText  one QPainter::drawText per style run (the text API NodeGUI exposes)
 //   glyphRuns glyph indexes looked up once per run, all glyphs of one font and colour drawn with
 //             one drawGlyphRun, positioned on the cell grid: no shaping, no layout
-// Prints JSON: {"drawText": {p50, best}, "glyphRuns": {p50, best}} in ms, over 60 frames each.
+// Usage: paintFloor [pointSize]. Prints JSON: {"drawText": {p50, best}, "glyphRuns": {p50, best}} in ms, over 60 frames each.
 // Built and run by bench/terminal.mjs when g++ and Qt's development files are there.
 #include <QElapsedTimer>
 #include <QFont>
@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 namespace {
@@ -42,7 +43,9 @@ Figures summarize(std::vector<double> ms) {
 
 int main(int argc, char** argv) {
   QGuiApplication app(argc, argv);
-  const QFont regular("DejaVu Sans Mono", 11), bold("DejaVu Sans Mono", 11, QFont::Bold);
+  // The point size the view paints at (the bench passes the settings' default).
+  const int size = argc > 1 ? std::atoi(argv[1]) : 13;
+  const QFont regular("DejaVu Sans Mono", size), bold("DejaVu Sans Mono", size, QFont::Bold);
   const QFontMetricsF fm(regular);
   const double cellW = fm.horizontalAdvance('M'), ascent = fm.ascent();
   const int cellH = QFontMetrics(regular).lineSpacing();

@@ -1,7 +1,10 @@
 // gridpaint: paints a terminal frame, encoded as drawing operations, onto a QWidget or an image.
-// Qt lays out each character once (shaping, font fallback); frames draw the cached glyphs with one
-// QGlyphRun per font and colour, so a cell costs the same in any script. Emoji are cached pictures.
+// Qt lays out each character once (shaping, font fallback); frames draw the cached glyphs in bands
+// of rows, blended by glyphBlit.h (or Qt, one QGlyphRun per font and colour, where the blitter
+// cannot match Qt), so a cell costs the same in any script. Emoji are cached pictures.
 #include <node_api.h>
+
+#include "glyphBlit.h"
 
 #include <QColor>
 #include <QFont>
@@ -41,6 +44,13 @@ constexpr int kAsciiEnd = 128;
 // Distinct characters kept before the cache starts over: a screen holds at most a few thousand,
 // and an entry is a few dozen bytes (a colour glyph a few KB).
 constexpr size_t kMaxEntries = 20000;
+// Glyph masks (one per glyph and sub-pixel position, a few hundred bytes each) kept before the
+// blitter's cache starts over: a screen in one font needs a few thousand.
+constexpr size_t kMaxMasks = 20000;
+// Rows of cells drawn as one band: three rows of a 2000-pixel-wide window are about half a MB,
+// which stays in a core's L2 cache while glyphs are blended over the band's fills. Fewer, taller
+// bands also mean fewer glyphs cut by a band's edge (drawn once per band they touch).
+constexpr int kBandRows = 3;
 
 struct Glyph {
   int font;  // index into Painter::rawFonts
@@ -55,6 +65,7 @@ struct Entry {
   double lineAscent = 0;
   double lineHeight = 0;
   QPixmap pixmap;    // colour glyphs: rasterised once, fitted to the cells
+  QImage image;      // the pixmap's own pixels, for the blitter
   QPointF pixmapAt;  // its offset from the cell's top-left corner
   int pixmapCells = 0;
 };
@@ -73,7 +84,7 @@ struct Batch {
 class Painter {
  public:
   Painter(const QString& family, double pointSize, double cellW, int cellH, int ascent)
-      : cellW_(cellW), cellH_(cellH), ascent_(ascent) {
+      : cellW_(cellW), cellH_(cellH), ascent_(ascent), blit_(cellW, cellH) {
     for (int s = 0; s < kSlots; s++) {
       fonts_[s] = QFont(family);
       fonts_[s].setPointSizeF(pointSize);
@@ -84,74 +95,257 @@ class Painter {
 
   void paint(QPainter& p, double dpr, const int32_t* ops, size_t count, const QString& text) {
     if (dpr != dpr_ || entries_ > kMaxEntries) reset(dpr);
+    if (blit_.size() > kMaxMasks) blit_.clear();
+    if (probe_.isValid() == false) probe_ = QRawFont::fromFont(fonts_[0]);
+    direct_ = directText_ && blit_.begin(p, probe_);
     size_t i = 0;
     while (i < count) {
       const int32_t op = ops[i];
       if (op < kFill || op > kString || i + 1 + kOperands[op] > count) return;  // checked by the caller
       const int32_t* a = ops + i + 1;
-      switch (op) {
-        case kFill:
-          p.fillRect(a[0], a[1], a[2], a[3], QColor(qRgb(a[4] >> 16 & 0xff, a[4] >> 8 & 0xff, a[4] & 0xff)));
-          break;
-        case kText:
-          for (int32_t k = 0; k < a[6]; k++) {
-            const ushort u = text.at(a[5] + k).unicode();
-            if (u == ' ') continue;
-            const Entry& e = u < kAsciiEnd ? ascii(a[3], u) : single(a[3], u, a[2]);
-            queue(e, a[0] + k * a[2], a[1], a[2], a[4]);
-          }
-          break;
-        case kCluster: {
-          // One code point (an astral emoji is two UTF-16 units) is looked up without a string.
-          const QChar first = text.at(a[5]);
-          if (a[6] == 1) {
-            queue(single(a[3], first.unicode(), a[2]), a[0], a[1], a[2], a[4]);
-          } else if (a[6] == 2 && first.isHighSurrogate() && text.at(a[5] + 1).isLowSurrogate()) {
-            queue(single(a[3], QChar::surrogateToUcs4(first, text.at(a[5] + 1)), a[2]), a[0], a[1], a[2], a[4]);
-          } else {
-            queue(cluster(a[3], text.mid(a[5], a[6]), a[2]), a[0], a[1], a[2], a[4]);
-          }
-          break;
-        }
-        case kLine: {
-          QPen pen(colour(a[5]));
-          pen.setWidth(a[4]);
-          p.setPen(pen);
-          p.drawLine(a[0], a[1], a[2], a[3]);
-          break;
-        }
-        case kArc: {
-          QPen pen(colour(a[7]));
-          pen.setWidth(a[6]);
-          p.setPen(pen);
-          p.drawArc(a[0], a[1], a[2], a[3], a[4], a[5]);
-          break;
-        }
-        case kFlush:
-          flush(p);
-          break;
-        case kString:
-          flush(p);
-          p.setFont(fonts_[a[2] & 3]);
-          p.setPen(colour(a[3]));
-          p.drawText(QPointF(a[0] * cellW_, a[1] * cellH_ + ascent_), text.mid(a[4], a[5]));
-          break;
+      if (op == kText || op == kCluster) {
+        queueText(op, a, text);
+      } else if (direct_) {
+        // Fills, lines and the pre-edit wait for the glyphs they go under: drawn band by band.
+        if (op == kFlush || op == kString) drawBands(p, ops, text);
+        if (op != kFlush) pending_.push_back(a - ops);
+      } else {
+        if (op == kFlush || op == kString) flush(p);
+        if (op != kFlush) draw(p, op, a, text);
       }
       i += 1 + kOperands[op];
     }
-    flush(p);
+    if (direct_) drawBands(p, ops, text);
+    else flush(p);
   }
 
   size_t cachedEntries() const { return entries_; }
 
+  // Off: every glyph is drawn by QPainter::drawGlyphRun (the reference the blitter must match).
+  void setDirectText(bool on) { directText_ = on; }
+  // Whether the last paint wrote glyphs straight into the device's image.
+  bool directTextUsed() const { return direct_; }
+
  private:
   static QColor colour(int32_t rgb) { return QColor(qRgb(rgb >> 16 & 0xff, rgb >> 8 & 0xff, rgb & 0xff)); }
+
+  // Text and cluster operations: their glyphs join the batches drawn at the next flush.
+  void queueText(int32_t op, const int32_t* a, const QString& text) {
+    if (op == kText) {
+      for (int32_t k = 0; k < a[6]; k++) {
+        const ushort u = text.at(a[5] + k).unicode();
+        if (u == ' ') continue;
+        const Entry& e = u < kAsciiEnd ? ascii(a[3], u) : single(a[3], u, a[2]);
+        queue(e, a[0] + k * a[2], a[1], a[2], a[4]);
+      }
+      return;
+    }
+    // One code point (an astral emoji is two UTF-16 units) is looked up without a string.
+    const QChar first = text.at(a[5]);
+    if (a[6] == 1) {
+      queue(single(a[3], first.unicode(), a[2]), a[0], a[1], a[2], a[4]);
+    } else if (a[6] == 2 && first.isHighSurrogate() && text.at(a[5] + 1).isLowSurrogate()) {
+      queue(single(a[3], QChar::surrogateToUcs4(first, text.at(a[5] + 1)), a[2]), a[0], a[1], a[2], a[4]);
+    } else {
+      queue(cluster(a[3], text.mid(a[5], a[6]), a[2]), a[0], a[1], a[2], a[4]);
+    }
+  }
+
+  // Fills, lines, arcs and the pre-edit string, straight through the QPainter.
+  void draw(QPainter& p, int32_t op, const int32_t* a, const QString& text) {
+    switch (op) {
+      case kFill:
+        p.fillRect(a[0], a[1], a[2], a[3], colour(a[4]));
+        break;
+      case kLine: {
+        QPen pen(colour(a[5]));
+        pen.setWidth(a[4]);
+        p.setPen(pen);
+        p.drawLine(a[0], a[1], a[2], a[3]);
+        break;
+      }
+      case kArc: {
+        QPen pen(colour(a[7]));
+        pen.setWidth(a[6]);
+        p.setPen(pen);
+        p.drawArc(a[0], a[1], a[2], a[3], a[4], a[5]);
+        break;
+      }
+      case kString:
+        p.setFont(fonts_[a[2] & 3]);
+        p.setPen(colour(a[3]));
+        p.drawText(QPointF(a[0] * cellW_, a[1] * cellH_ + ascent_), text.mid(a[4], a[5]));
+        break;
+    }
+  }
+
+  // The logical rows [top, bottom) an operation can touch (whole device for the pre-edit).
+  std::pair<double, double> extent(int32_t op, const int32_t* a) const {
+    switch (op) {
+      case kFill:
+        return {a[1], a[1] + a[3]};
+      case kLine:
+        return {std::min(a[1], a[3]) - a[4] - 1.0, std::max(a[1], a[3]) + a[4] + 1.0};
+      case kArc:
+        return {a[1] - a[6] - 1.0, a[1] + a[3] + a[6] + 1.0};
+      default:
+        return {-1e9, 1e9};
+    }
+  }
+
+  // Draws what was gathered since the last flush one band of rows at a time: the band's fills
+  // and lines in their order, then its glyphs in batch order, then its colour glyphs, exactly the
+  // order the whole frame would get, so every pixel sees the same operations. A band is small
+  // enough to stay in the CPU cache between its fills and the glyphs blended over them; drawing
+  // the frame whole made every glyph read back pixels its fill had pushed out of the cache.
+  void drawBands(QPainter& p, const int32_t* ops, const QString& text) {
+    // Where each glyph goes (blitted: its mask; drawn by Qt: its outline's box) and its rows.
+    placed_.clear();
+    order_.clear();
+    for (uint64_t key : used_) order_.push_back(&batches_[key]);
+    size_t viaQt = 0;
+    const int offY = blit_.offset().y();
+    for (size_t bi = 0; bi < used_.size(); bi++) {
+      Batch& b = *order_[bi];
+      const QRawFont& font = rawFonts_[b.font];
+      for (qsizetype g = 0; g < b.indexes.size(); g++) {
+        PlacedGlyph e{{static_cast<int32_t>(bi), static_cast<int32_t>(g), {}, false, true}, 0, 0};
+        if (blit_.place(font, b.font, b.indexes[g], b.positions[g], e.glyph.placed)) {
+          if (e.glyph.placed.mask->w == 0) continue;
+          e.top = e.glyph.placed.y - offY;
+          e.bottom = e.top + e.glyph.placed.mask->h;
+        } else {
+          e.glyph.viaQt = true;  // its rows are looked up below, if there are bands
+          viaQt++;
+        }
+        placed_.push_back(e);
+      }
+    }
+    const int width = p.device()->width();
+    const int height = p.device()->height();
+    // Mostly glyphs Qt draws (a CJK screen): bands would only cut Qt's runs into more calls and
+    // clips, so the frame is one band, drawn in the old order.
+    const bool mostlyQt = viaQt * 2 > placed_.size();
+    const int rowH = mostlyQt ? std::max(1, height) : static_cast<int>(cellH_) * kBandRows;
+    const int bands = std::max(1, (height + rowH - 1) / rowH);
+    // Cleared, not reallocated: each band keeps its capacity from frame to frame.
+    bandOps_.resize(bands);
+    bandGlyphs_.resize(bands);
+    bandPictures_.resize(bands);
+    for (int k = 0; k < bands; k++) {
+      bandOps_[k].clear();
+      bandGlyphs_[k].clear();
+      bandPictures_[k].clear();
+    }
+    auto spread = [&](double top, double bottom, auto&& add) {
+      const int from = std::max(0, static_cast<int>(std::floor(top / rowH)));
+      const int to = std::min(bands - 1, static_cast<int>(std::ceil(bottom / rowH)) - 1);
+      for (int k = from; k <= to; k++) add(k);
+    };
+    for (size_t n = 0; n < pending_.size(); n++) {
+      const int32_t* a = ops + pending_[n];
+      const auto [top, bottom] = extent(a[-1], a);
+      spread(top, bottom, [&](int k) { bandOps_[k].push_back(static_cast<int32_t>(n)); });
+    }
+    for (PlacedGlyph& e : placed_) {
+      if (e.glyph.viaQt && bands > 1) {
+        const Batch& b = *order_[e.glyph.batch];
+        const QRectF r = outline(b.font, b.indexes[e.glyph.glyph]).translated(b.positions[e.glyph.glyph]);
+        e.top = r.top();
+        e.bottom = r.bottom();
+      } else if (e.glyph.viaQt) {
+        e.top = 0;
+        e.bottom = height;
+      }
+      e.glyph.inside = std::floor(e.top / rowH) == std::floor(e.bottom / rowH);
+      spread(e.top, e.bottom, [&](int k) { bandGlyphs_[k].push_back(e.glyph); });
+    }
+    for (size_t n = 0; n < pictures_.size(); n++) {
+      const auto& [at, entry] = pictures_[n];
+      const double top = at.y() - 1, bottom = at.y() + entry->pixmap.height() / entry->pixmap.devicePixelRatio() + 1;
+      spread(top, bottom, [&](int k) { bandPictures_[k].push_back(static_cast<int32_t>(n)); });
+    }
+    for (int k = 0; k < bands; k++) drawBand(p, ops, text, QRect(0, k * rowH, width, rowH), k);
+    for (Batch* b : order_) {
+      b->indexes.clear();
+      b->positions.clear();
+    }
+    used_.clear();
+    pictures_.clear();
+    pending_.clear();
+  }
+
+  // A glyph's box from its baseline origin, with two pixels for antialiasing, kept per font and
+  // glyph (asking the font each frame cost a microsecond a glyph).
+  const QRectF& outline(int font, quint32 glyph) {
+    const uint64_t key = (uint64_t(font) << 32) | glyph;
+    auto it = outlines_.find(key);
+    if (it != outlines_.end()) return it->second;
+    return outlines_.emplace(key, rawFonts_[font].boundingRect(glyph).adjusted(-2, -2, 2, 2)).first->second;
+  }
+
+  void drawBand(QPainter& p, const int32_t* ops, const QString& text, const QRect& band, int k) {
+    for (int32_t n : bandOps_[k]) {
+      const int32_t* a = ops + pending_[n];
+      const int32_t op = a[-1];
+      if (op == kFill) {
+        const QRect r = QRect(a[0], a[1], a[2], a[3]) & band;
+        if (!r.isEmpty()) p.fillRect(r, colour(a[4]));
+        continue;
+      }
+      p.setClipRect(band);
+      draw(p, op, a, text);
+      p.setClipping(false);
+    }
+    const QRect deviceBand = band.translated(blit_.offset());
+    // Glyphs Qt draws (as one run per batch, in their place in the order; clipped to the band
+    // only when one of them crosses its edge) and blitted ones.
+    QList<quint32> indexes;
+    QList<QPointF> positions;
+    int32_t runBatch = -1;
+    bool runInside = true;
+    auto drawRun = [&]() {
+      if (indexes.isEmpty()) return;
+      const Batch& b = *order_[runBatch];
+      QGlyphRun run;
+      run.setRawFont(rawFonts_[b.font]);
+      run.setGlyphIndexes(indexes);
+      run.setPositions(positions);
+      if (!runInside) p.setClipRect(band);
+      p.setPen(QColor(b.rgb));
+      p.drawGlyphRun(QPointF(0, 0), run);
+      if (!runInside) p.setClipping(false);
+      indexes.clear();
+      positions.clear();
+      runInside = true;
+    };
+    for (const BandGlyph& e : bandGlyphs_[k]) {
+      const Batch& b = *order_[e.batch];
+      if (!e.viaQt) {
+        drawRun();
+        blit_.blend(e.placed, b.rgb & 0xffffff, deviceBand);
+        continue;
+      }
+      if (e.batch != runBatch) drawRun();
+      runBatch = e.batch;
+      runInside = runInside && e.inside;
+      indexes.push_back(b.indexes[e.glyph]);
+      positions.push_back(b.positions[e.glyph]);
+    }
+    drawRun();
+    for (int32_t n : bandPictures_[k]) {
+      const auto& [at, entry] = pictures_[n];
+      blit_.blendPicture(entry->image, at, deviceBand);
+    }
+  }
 
   void reset(double dpr) {
     dpr_ = dpr;
     for (auto& slot : ascii_) for (auto& e : slot) e.reset();
     for (auto& m : singles_) m.clear();
     for (auto& m : clusters_) m.clear();
+    blit_.clear();
+    outlines_.clear();
     entries_ = 0;
   }
 
@@ -272,6 +466,7 @@ class Painter {
     }
     e.pixmap = QPixmap::fromImage(img);
     e.pixmap.setDevicePixelRatio(dpr_);
+    e.image = e.pixmap.toImage();
     e.pixmapAt = QPointF((boxW - w) / 2, (cellH_ - h) / 2);
     e.pixmapCells = cells;
   }
@@ -282,7 +477,7 @@ class Painter {
     const double top = row * cellH_;
     if (e.colour) {
       if (e.pixmap.isNull() || e.pixmapCells != cells) rasterise(e, cells);
-      pictures_.push_back({QPointF(x, top) + e.pixmapAt, &e.pixmap});
+      pictures_.push_back({QPointF(x, top) + e.pixmapAt, &e});
       return;
     }
     // Glyphs narrower than their two cells (CJK in a fallback font) sit in the middle of them.
@@ -290,16 +485,21 @@ class Painter {
     const double dx = cells > 1 && e.advance < box ? (box - e.advance) / 2 : 0;
     const QPointF origin(x + dx, top + ascent_);
     for (const Glyph& g : e.glyphs) {
+      // Neighbouring glyphs mostly share font and colour: the last batch is looked up once.
       const uint64_t key = (uint64_t(g.font) << 32) | uint32_t(rgb);
-      auto it = batches_.find(key);
-      if (it == batches_.end()) {
-        it = batches_.emplace(key, Batch()).first;
-        it->second.font = g.font;
-        it->second.rgb = qRgb(rgb >> 16 & 0xff, rgb >> 8 & 0xff, rgb & 0xff);
+      if (!lastBatch_ || key != lastKey_) {
+        auto it = batches_.find(key);
+        if (it == batches_.end()) {
+          it = batches_.emplace(key, Batch()).first;
+          it->second.font = g.font;
+          it->second.rgb = qRgb(rgb >> 16 & 0xff, rgb >> 8 & 0xff, rgb & 0xff);
+        }
+        lastKey_ = key;
+        lastBatch_ = &it->second;
       }
-      if (it->second.indexes.isEmpty()) used_.push_back(key);
-      it->second.indexes.push_back(g.index);
-      it->second.positions.push_back(origin + g.offset);
+      if (lastBatch_->indexes.isEmpty()) used_.push_back(key);
+      lastBatch_->indexes.push_back(g.index);
+      lastBatch_->positions.push_back(origin + g.offset);
     }
   }
 
@@ -317,7 +517,7 @@ class Painter {
       b.positions.clear();
     }
     used_.clear();
-    for (auto& [at, pixmap] : pictures_) p.drawPixmap(at, *pixmap);
+    for (auto& [at, entry] : pictures_) p.drawPixmap(at, entry->pixmap);
     pictures_.clear();
   }
 
@@ -333,7 +533,36 @@ class Painter {
   std::unordered_map<QString, std::unique_ptr<Entry>, QStringHash> clusters_[kSlots];
   std::unordered_map<uint64_t, Batch> batches_;
   std::vector<uint64_t> used_;
-  std::vector<std::pair<QPointF, const QPixmap*>> pictures_;
+  std::vector<std::pair<QPointF, const Entry*>> pictures_;
+  gridpaint::GlyphBlitter blit_;
+  QRawFont probe_;
+  bool directText_ = true;
+  bool direct_ = false;  // this paint writes glyphs straight into the device's image
+  // What drawBands gathers: operand offsets of the fills, lines, arcs and strings since the last
+  // flush, and per band of rows the ones touching it, its glyphs and its colour glyphs.
+  struct BandGlyph {
+    int32_t batch;  // index into used_
+    int32_t glyph;  // index in that batch
+    gridpaint::Placed placed;
+    bool viaQt;
+    bool inside;  // a Qt-drawn glyph wholly inside one band (drawn there without a clip)
+  };
+  // A glyph and the logical rows [top, bottom) it can touch.
+  struct PlacedGlyph {
+    BandGlyph glyph;
+    double top;
+    double bottom;
+  };
+  std::vector<PlacedGlyph> placed_;
+  std::vector<Batch*> order_;  // the batches in used_ order, for this drawBands
+  // The batch queue() added to last (batches_ is node-based: the pointer stays valid).
+  uint64_t lastKey_ = 0;
+  Batch* lastBatch_ = nullptr;
+  std::unordered_map<uint64_t, QRectF> outlines_;
+  std::vector<size_t> pending_;
+  std::vector<std::vector<int32_t>> bandOps_;
+  std::vector<std::vector<BandGlyph>> bandGlyphs_;
+  std::vector<std::vector<int32_t>> bandPictures_;
 };
 
 }  // namespace
@@ -508,14 +737,42 @@ napi_value PaintImage(napi_env env, napi_callback_info info) {
   return buffer;
 }
 
+// A question about a painter, its one argument: `answer` turns the painter into the result.
+template <typename Answer>
+napi_value ask(napi_env env, napi_callback_info info, const char* usage, Answer answer) {
+  napi_value argv[1];
+  Painter* painter = painterCall(env, info, 1, argv, usage);
+  return painter ? answer(painter) : nullptr;
+}
+
 // cachedGlyphs(painter) -> characters in the glyph cache (for tests of the cache).
 napi_value CachedGlyphs(napi_env env, napi_callback_info info) {
-  napi_value argv[1];
-  Painter* painter = painterCall(env, info, 1, argv, "cachedGlyphs(painter)");
+  return ask(env, info, "cachedGlyphs(painter)", [env](Painter* painter) -> napi_value {
+    napi_value out;
+    CHECK(napi_create_double(env, double(painter->cachedEntries()), &out));
+    return out;
+  });
+}
+
+// setDirectText(painter, on): off draws every glyph with QPainter::drawGlyphRun (for tests and
+// the benchmark's same-run reference); on (the default) lets the blitter write plain glyphs.
+napi_value SetDirectText(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  Painter* painter = painterCall(env, info, 2, argv, "setDirectText(painter, on)");
   if (!painter) return nullptr;
-  napi_value out;
-  CHECK(napi_create_double(env, double(painter->cachedEntries()), &out));
-  return out;
+  bool on = true;
+  if (napi_get_value_bool(env, argv[1], &on) != napi_ok) return fail(env, "setDirectText: on must be a boolean");
+  painter->setDirectText(on);
+  return nullptr;
+}
+
+// directTextUsed(painter) -> whether the last paint blitted its glyphs itself (for tests).
+napi_value DirectTextUsed(napi_env env, napi_callback_info info) {
+  return ask(env, info, "directTextUsed(painter)", [env](Painter* painter) -> napi_value {
+    napi_value out;
+    CHECK(napi_get_boolean(env, painter->directTextUsed(), &out));
+    return out;
+  });
 }
 
 napi_value Init(napi_env env, napi_value exports) {
@@ -524,6 +781,8 @@ napi_value Init(napi_env env, napi_value exports) {
       {"paintWidget", nullptr, PaintWidget, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"paintImage", nullptr, PaintImage, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"cachedGlyphs", nullptr, CachedGlyphs, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"setDirectText", nullptr, SetDirectText, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"directTextUsed", nullptr, DirectTextUsed, nullptr, nullptr, nullptr, napi_default, nullptr},
   };
   napi_define_properties(env, exports, sizeof(props) / sizeof(props[0]), props);
   return exports;

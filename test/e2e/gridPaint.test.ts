@@ -1,6 +1,7 @@
 // The native grid painter offscreen, under Xvfb (it needs Qt's fonts): frames from a real emulator
 // land on their cells, the glyph cache fills once per character and is reused, repainting gives
-// the same pixels, and a bad encoding is refused with the op and its place named.
+// the same pixels, the painter's own glyph blitter matches Qt's drawing pixel for pixel, and a bad
+// encoding is refused with the op and its place named.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,6 +39,14 @@ describe.skipIf(e2eSkipReason)('native grid painter', () => {
     expect(report.cachedAfterSecond).toBe(first);
     expect(report.identical).toBe(true);
     expect(report.cachedAfterXyz).toBe(first + 3);
+  });
+
+  it('blits glyphs itself with exactly the pixels Qt draws', () => {
+    for (const theme of report.sameAsQt as Array<{ used: boolean; differing: number; inked: number }>) {
+      expect(theme.used).toBe(true);
+      expect(theme.inked).toBeGreaterThan(2000);
+      expect(theme.differing).toBe(0);
+    }
   });
 
   it('refuses bad encodings, naming the op and where', () => {

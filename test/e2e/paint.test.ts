@@ -2,7 +2,8 @@
 // mixed styles, printed by a shell, must land on its cells. A row of ten red cells measures the
 // grid on the screenshot; each check then looks inside the cells a character owns: CJK ink in
 // both cells of each wide character, emoji colour inside their two cells and nowhere outside,
-// coloured and underlined text in its columns, and ASCII after wide characters on its own column.
+// coloured and underlined text in its columns, ASCII after wide characters on its own column, and
+// glyphs out to the grid's right edge.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +29,8 @@ const SCREEN = [
   '😀🎉👍 ok',
   '\x1b[1;31mbold red\x1b[0m \x1b[3;32mitalic green\x1b[0m \x1b[4munder\x1b[0m e\u0301a\u0308',
   '漢字\x1b[44m한국어\x1b[0m😀A',
+  // Wraps over the whole width: glyphs reach the grid's right edge (row 5 and on).
+  'W'.repeat(400),
 ];
 
 describe.skipIf(e2eSkipReason)('painting CJK, emoji and mixed styles', () => {
@@ -35,6 +38,7 @@ describe.skipIf(e2eSkipReason)('painting CJK, emoji and mixed styles', () => {
   let app: AppUnderTest;
   let shot: Shot;
   let grid: { x0: number; y0: number; cellW: number; cellH: number };
+  let areaWidth = 0;
 
   beforeAll(async () => {
     const home = mkdtempSync(join(tmpdir(), 'termio-e2e-paint-'));
@@ -71,6 +75,7 @@ describe.skipIf(e2eSkipReason)('painting CJK, emoji and mixed styles', () => {
       }
     }
     grid = { x0, y0, cellW: (x1 - x0) / 10, cellH: y1 - y0 };
+    areaWidth = area.width;
   }, 60_000);
 
   afterAll(async () => {
@@ -127,6 +132,14 @@ describe.skipIf(e2eSkipReason)('painting CJK, emoji and mixed styles', () => {
     expect(count(3, 28, 29, ink), 'é').toBeGreaterThan(5);
     expect(count(3, 29, 30, ink), 'ä').toBeGreaterThan(5);
     expect(count(3, 30, 40, ink)).toBe(0);
+  });
+
+  it('draws glyphs out to the right edge of the grid, where the window is far from its origin', () => {
+    // The painter writes glyphs into the window's image itself: a wrong offset or clip cuts
+    // them off somewhere left of the edge.
+    const cols = Math.floor((areaWidth - grid.x0) / grid.cellW);
+    expect(cols).toBeGreaterThan(40);
+    for (let c = cols - 12; c < cols - 1; c++) expect(count(5, c, c + 1, ink), `'W' at column ${c}`).toBeGreaterThan(5);
   });
 
   it('fills the background of wide characters exactly over their cells', () => {

@@ -4,7 +4,7 @@
 import type { CursorState, Frame, Run, Theme } from '../../../terminal';
 import { wcwidth } from '../../../terminal/unicodeWidth';
 import { boxShapes, isBoxChar, type BoxShape } from './boxDrawing';
-import { blend, matchBackground, runColors, type RunColors } from './cellColors';
+import { blend, matchBackground, runColors } from './cellColors';
 import type { CellFonts } from './cellFonts';
 import type { FontSlot, GridOps } from './gridOps';
 
@@ -26,18 +26,45 @@ export interface PaintState {
   highlights: readonly Highlight[];
 }
 
-interface RunStyle extends RunColors {
-  font: FontSlot;
+/** The colours and font of each run of the row being encoded, in arrays reused from row to row:
+ *  a frame has a thousand runs or more, and an object per run was most of the encoding's time. */
+class RowStyles {
+  fg = new Int32Array(RUNS_PER_ROW);
+  bg = new Int32Array(RUNS_PER_ROW);
+  /** 1 when the run shows the terminal's own background (nothing to fill under it). */
+  bgIsDefault = new Uint8Array(RUNS_PER_ROW);
+  font = new Uint8Array(RUNS_PER_ROW);
+
+  set(theme: Theme, runs: readonly Run[]): void {
+    if (runs.length > this.fg.length) {
+      const n = Math.max(runs.length, this.fg.length * 2);
+      this.fg = new Int32Array(n);
+      this.bg = new Int32Array(n);
+      this.bgIsDefault = new Uint8Array(n);
+      this.font = new Uint8Array(n);
+    }
+    for (let i = 0; i < runs.length; i++) {
+      const run = runs[i]!;
+      const c = runColors(theme, run);
+      this.fg[i] = c.fg;
+      this.bg[i] = c.bg;
+      this.bgIsDefault[i] = c.bgIsDefault ? 1 : 0;
+      this.font[i] = fontSlot(run);
+    }
+  }
 }
 
 /** The first code point that may be box drawing or a block element (U+2500). */
 const FIRST_BOX = 0x2500;
 /** Cell widths in pixels the box-shape cache tells apart (two cells at the largest font size). */
 const BOX_WIDTHS = 256;
+/** Runs a row's style arrays start with: a 200-column row of short words has about 40. */
+const RUNS_PER_ROW = 64;
 
 export class GridPainter {
   /** Box-drawing shapes per code point and cell width, for the current cell size. */
   private readonly boxes = new Map<number, BoxShape[] | null>();
+  private readonly styles = new RowStyles();
 
   constructor(
     private fonts: CellFonts,
@@ -78,9 +105,9 @@ export class GridPainter {
       if (r === cur.y) cursorPainted = true;
       if (!all) out.fill(0, r * cellH, width, cellH, background);
       const runs = frame.lines[r]!.runs;
-      const styles = runs.map((run) => this.style(run));
-      this.paintRowBackground(out, frame, r, styles, state);
-      this.paintRowText(out, runs, styles, r, state);
+      this.styles.set(this.theme, runs);
+      this.paintRowBackground(out, frame, r, this.styles, state);
+      this.paintRowText(out, runs, this.styles, r, state);
     }
     if (cursorPainted) {
       out.flush();
@@ -89,16 +116,12 @@ export class GridPainter {
     }
   }
 
-  private style(run: Run): RunStyle {
-    return { ...runColors(this.theme, run), font: fontSlot(run) };
-  }
-
   private fill(out: GridOps, y: number, startCol: number, endCol: number, rgb: number): void {
     const x0 = this.colX(startCol);
     out.fill(x0, y, this.colX(endCol) - x0, this.fonts.cellH, rgb);
   }
 
-  private paintRowBackground(out: GridOps, frame: Frame, r: number, styles: RunStyle[], state: PaintState): void {
+  private paintRowBackground(out: GridOps, frame: Frame, r: number, styles: RowStyles, state: PaintState): void {
     const y = r * this.fonts.cellH;
     const runs = frame.lines[r]!.runs;
     // Neighbouring runs with the same background become one fill.
@@ -107,16 +130,16 @@ export class GridPainter {
     let spanColor = -1;
     for (let i = 0; i < runs.length; i++) {
       const run = runs[i]!;
-      const s = styles[i]!;
-      if (s.bgIsDefault) continue;
-      if (s.bg === spanColor && run.col === spanEnd) {
+      if (styles.bgIsDefault[i]) continue;
+      const bg = styles.bg[i]!;
+      if (bg === spanColor && run.col === spanEnd) {
         spanEnd = run.col + run.cells;
         continue;
       }
       if (spanStart >= 0) this.fill(out, y, spanStart, spanEnd, spanColor);
       spanStart = run.col;
       spanEnd = run.col + run.cells;
-      spanColor = s.bg;
+      spanColor = bg;
     }
     if (spanStart >= 0) this.fill(out, y, spanStart, spanEnd, spanColor);
     for (const s of frame.selection) if (s.row === r) this.fill(out, y, s.start, s.end, this.theme.selectionBackground);
@@ -132,13 +155,13 @@ export class GridPainter {
   }
 
   /** Text, box drawing and decorations of one row. */
-  private paintRowText(out: GridOps, runs: readonly Run[], styles: RunStyle[], r: number, state: PaintState): void {
+  private paintRowText(out: GridOps, runs: readonly Run[], styles: RowStyles, r: number, state: PaintState): void {
     const cellH = this.fonts.cellH;
     const y = r * cellH;
     const match = this.currentMatchOn(state, r);
     for (let i = 0; i < runs.length; i++) {
       const run = runs[i]!;
-      const s = styles[i]!;
+      const s = { fg: styles.fg[i]!, bg: styles.bg[i]!, font: styles.font[i] as FontSlot };
       if (run.underline !== 'none' || run.link || run.strikethrough || run.overline) this.paintDecorations(out, run, y, s.fg);
       if (run.invisible) continue;
       const w = run.cellWidth;

@@ -1,5 +1,5 @@
 // Loads the native grid painter (native/gridpaint, built by scripts/setup.mjs against the Qt that
-// NodeGUI uses) and types its four calls. The view hands it whole frames encoded by gridOps.ts.
+// NodeGUI uses) and types its calls. The view hands it whole frames encoded by gridOps.ts.
 import { join } from 'node:path';
 import type { QWidget } from '@nodegui/nodegui';
 import { appRoot } from '../../platform';
@@ -16,6 +16,8 @@ interface GridPaintAddon {
   paintWidget(painter: NativeGridHandle, widget: unknown, ops: Int32Array, count: number, text: string): void;
   paintImage(painter: NativeGridHandle, width: number, height: number, dpr: number, ops: Int32Array, count: number, text: string): ArrayBuffer;
   cachedGlyphs(painter: NativeGridHandle): number;
+  setDirectText(painter: NativeGridHandle, on: boolean): void;
+  directTextUsed(painter: NativeGridHandle): boolean;
 }
 
 export const GRIDPAINT_PATH = join(appRoot, 'native', 'gridpaint', 'build', 'Release', 'gridpaint.node');
@@ -33,11 +35,23 @@ function load(): GridPaintAddon {
   return addon;
 }
 
+/** Painters by font and cell metrics: every view in that font shares one, and with it the glyph
+ *  cache, so the first paint of a session the user switches to finds its glyphs laid out and
+ *  blended already (a painter of its own had to build them all, several ms per switch). A painter
+ *  keeps nothing from one paint to the next but its caches. */
+const painters = new Map<string, NativeGridHandle>();
+
 export class NativeGrid {
   private readonly handle: NativeGridHandle;
 
   constructor(family: string, size: number, fonts: CellFonts) {
-    this.handle = load().create(family, size, fonts.cellW, fonts.cellH, fonts.ascent);
+    const key = JSON.stringify([family, size, fonts.cellW, fonts.cellH, fonts.ascent]);
+    let handle = painters.get(key);
+    if (!handle) {
+      handle = load().create(family, size, fonts.cellW, fonts.cellH, fonts.ascent);
+      painters.set(key, handle);
+    }
+    this.handle = handle;
   }
 
   /** Paints the encoded frame onto the widget; call only from the widget's paint event. */
@@ -48,6 +62,18 @@ export class NativeGrid {
   /** Paints the encoded frame into a fresh black image; returns its 0xAARRGGBB pixels. */
   paintImage(width: number, height: number, dpr: number, ops: GridOps): Uint32Array {
     return new Uint32Array(load().paintImage(this.handle, width, height, dpr, ops.ops, ops.length, ops.allText));
+  }
+
+  /** Off: every glyph goes through QPainter::drawGlyphRun, the reference the painter's own glyph
+   *  blitter matches pixel for pixel (for tests and the benchmark). On by default; it applies to
+   *  every view sharing this painter. */
+  setDirectText(on: boolean): void {
+    load().setDirectText(this.handle, on);
+  }
+
+  /** Whether the last paint blitted its glyphs itself (false: Qt drew them all). */
+  get directTextUsed(): boolean {
+    return load().directTextUsed(this.handle);
   }
 
   /** Characters whose glyphs are cached. */

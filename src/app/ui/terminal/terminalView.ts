@@ -327,7 +327,9 @@ export class TerminalView implements Disposable {
   private handleResize(): void {
     this.find.place(this.widget.width());
     this.fitSessionToWidget();
-    this.invalidate();
+    // A new grid size rebuilds the model by itself (the emulator's resize); a page shown again at
+    // its size (a session switch) needs every row painted, not rebuilt.
+    this.redrawAll();
   }
 
   private fitSessionToWidget(): void {
