@@ -4,8 +4,9 @@
 //    the key event (xdotool, wall clock) → new terminal painted (target p99 ≤ 16 ms), next to the
 //    same with 2 sessions and to xdotool's own time to send the key;
 //  - a state change → sidebar updated, with 50 sessions (target ≤ 50 ms), next to 1 session;
-//  - restoring 20 saved sessions: window shown (≤ 1 s) and all sessions spawned (≤ 3 s) after
-//    process start, next to an app start with nothing to restore.
+//  - the app started again after a quit with 20 sessions running in the session host (the
+//    sessions outlive the app): window shown (≤ 1 s) and all sessions shown (≤ 3 s) after process
+//    start, next to an app start with nothing to show.
 // Run after `npm run build`: node bench/window.mjs
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -96,7 +97,8 @@ async function restore(display, sessions) {
   app.start();
   await app.waitFor(() => app.cli('sessions', 'list').status === 0, 'the app');
   for (let i = 0; i < sessions; i++) app.cli('sessions', 'spawn', '--cwd', home);
-  await app.stop();
+  // Quitting detaches: the host keeps the sessions, and the next start shows them again.
+  await app.quit();
   app.start();
   const shown = await app.waitFor(() => app.entries('window shown')[0], 'window shown');
   const restored = sessions ? await app.waitFor(() => app.entries('sessions restored')[0], 'sessions restored') : null;
@@ -121,7 +123,7 @@ try {
   console.log(`  state change → sidebar updated, 1 session            ${fmt(sb1)}   (reference)`);
   const r20 = await restore(display, 20);
   const r0 = await restore(display, 0);
-  console.log(`  restore 20 sessions: window shown ${r20.shown} ms, all spawned ${r20.restored} ms after process start   (targets ≤ 1000 / ≤ 3000 ms)`);
+  console.log(`  start with 20 sessions in the host: window shown ${r20.shown} ms, all shown ${r20.restored} ms after process start   (targets ≤ 1000 / ≤ 3000 ms)`);
   console.log(`  start with nothing to restore: window shown ${r0.shown} ms   (reference)`);
 } finally {
   x?.stop();

@@ -1,5 +1,7 @@
 // The real Termio app for a benchmark: started from dist/ in a temporary HOME on a given X
-// display, driven through the termio CLI and xdotool, observed through its debug log.
+// display, driven through the termio CLI and xdotool, observed through its debug log. The app is a
+// client of the session host (termio-host), which it starts on first need and which owns every
+// pty: quitting the app leaves the host and its sessions running, so a bench ends both.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -31,15 +33,16 @@ export class App {
     this.proc = spawn(process.execPath, [join(root, 'dist', 'app', 'main.js')], { env: this.env, stdio: 'ignore' });
     this.exited = new Promise((r) => this.proc.once('exit', r));
   }
-  log() {
+  /** The app's log, or the host's (`which` = 'host'): each process writes its own. */
+  log(which = 'termio') {
     try {
-      return readFileSync(join(this.home, '.termio', 'logs', 'termio.log'), 'utf8');
+      return readFileSync(join(this.home, '.termio', 'logs', `${which}.log`), 'utf8');
     } catch {
       return '';
     }
   }
-  entries(msg) {
-    return this.log().split('\n').filter((l) => l.includes(` ${msg} {`)).map((l) => JSON.parse(l.slice(l.indexOf('{'))));
+  entries(msg, which = 'termio') {
+    return this.log(which).split('\n').filter((l) => l.includes(` ${msg} {`)).map((l) => JSON.parse(l.slice(l.indexOf('{'))));
   }
   async waitFor(check, what, timeout = 30_000) {
     const t0 = Date.now();
@@ -56,9 +59,20 @@ export class App {
   xdotool(...args) {
     return spawnSync('xdotool', args, { env: this.env, encoding: 'utf8' }).stdout.trim();
   }
-  async stop() {
+  /** The session host's pid (the process that owns the ptys and parses their output). */
+  hostPid() {
+    const r = this.cli('host', 'status', '--json');
+    return r.status === 0 ? JSON.parse(r.stdout).pid : null;
+  }
+  /** Quits the app: it detaches, and the host keeps the sessions. */
+  async quit() {
     this.proc.kill('SIGTERM');
     await this.exited;
+  }
+  /** Quits the app and stops the host, which ends every session. */
+  async stop() {
+    await this.quit();
+    this.cli('host', 'stop');
   }
 }
 

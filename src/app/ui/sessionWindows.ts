@@ -144,6 +144,7 @@ export class SessionWindows {
     );
     this.views.set(r.id, view);
     view.terminal.onFramePainted((f) => this.trace.painted(r.id, f));
+    this.trace.attached(r.id, r.session);
     win.addSession(r.id, view);
     r.session.onExit((exit) => {
       this.opts.log.info('session shown as ended', { id: r.id, ...exit });

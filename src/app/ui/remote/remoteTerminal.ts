@@ -32,6 +32,10 @@ export class RemoteTerminal implements TerminalSource, Disposable {
   private wanted: { cols: number; rows: number };
   /** The host answered the attach: intents may flow (before, the view has nothing to act on). */
   private attached = false;
+  /** When the attach was asked for and its first frame arrived (performance.now()), for the
+   *  first-frame timing log. */
+  attachAskedAt: number | null = null;
+  firstFrameAt: number | null = null;
   private disposed = false;
 
   constructor(
@@ -46,6 +50,7 @@ export class RemoteTerminal implements TerminalSource, Disposable {
   /** Asks the host for this view's frames (the first is a snapshot at `wanted`'s size). */
   async attach(): Promise<{ ok: true } | { ok: false; message: string }> {
     const asked = this.wanted;
+    this.attachAskedAt = performance.now();
     const r = await this.client.request('attach', { session: this.sessionId, view: this.viewId, cols: asked.cols, rows: asked.rows });
     if (!r.ok) return { ok: false, message: r.error.message };
     this.attached = true;
@@ -60,6 +65,7 @@ export class RemoteTerminal implements TerminalSource, Disposable {
   applyFrame(h: FrameHeader, reader: FrameReader): void {
     if (this.disposed) return;
     const prev = this.header;
+    this.firstFrameAt ??= performance.now();
     if (h.full || !prev || prev.rows !== h.rows || prev.cols !== h.cols) {
       this.lines = new Array<RenderRow>(h.rows).fill(EMPTY_ROW);
       this.allChanged = true;
