@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The app at scale, measured in the real app under a private Xvfb:
 //  - switching sessions with the keyboard among 50 whose screens are full of agent-TUI output:
-//    the key event (xdotool, wall clock) → new terminal painted (target p99 ≤ 16 ms), next to the
-//    same with 2 sessions and to xdotool's own time to send the key;
+//    the key event as the app gets it → new terminal painted (target p99 ≤ 16 ms), next to the
+//    same with 2 sessions; and from xdotool's start (wall clock), next to xdotool's own time;
 //  - a state change → sidebar updated, with 50 sessions (target ≤ 50 ms), next to 1 session;
 //  - the app started again after a quit with 20 sessions running in the session host (the
 //    sessions outlive the app): window shown (≤ 1 s) and all sessions shown (≤ 3 s) after process
@@ -113,10 +113,12 @@ try {
   console.log('The app at scale (real app, private Xvfb)');
   const sw50 = await switching(display, 50);
   const sw2 = await switching(display, 2);
-  console.log(`  key → switched terminal painted, 50 full sessions    ${fmt(sw50.fromKey)}   (target p99 ≤ 16 ms)`);
-  console.log(`  key → switched terminal painted, 2 full sessions     ${fmt(sw2.fromKey)}   (reference)`);
-  console.log(`  xdotool's own time to send those keys                ${fmt(sw50.sending)}   (reference: X and xdotool alone; a chord waits 12 ms)`);
-  console.log(`  the app's part, shortcut handled → painted, 50       ${fmt(sw50.inApp)}`);
+  // "From the key event": the key as the app gets it from X, to the switched terminal on screen.
+  console.log(`  key event in the app → switched terminal painted, 50 full sessions   ${fmt(sw50.inApp)}   (target p99 ≤ 16 ms)`);
+  console.log(`  key event in the app → switched terminal painted, 2 full sessions    ${fmt(sw2.inApp)}   (reference)`);
+  console.log(`  xdotool started → switched terminal painted, 50 full sessions        ${fmt(sw50.fromKey)}   (includes xdotool's start-up and its 12 ms chord)`);
+  console.log(`  xdotool started → switched terminal painted, 2 full sessions         ${fmt(sw2.fromKey)}   (reference)`);
+  console.log(`  xdotool's own time to send those keys                                ${fmt(sw50.sending)}   (reference: X and xdotool alone)`);
   const sb50 = await sidebar(display, 50);
   const sb1 = await sidebar(display, 1);
   console.log(`  state change → sidebar updated, 50 sessions          ${fmt(sb50)}   (target ≤ 50 ms)`);
