@@ -305,11 +305,8 @@ export class Session implements Disposable {
     const bytes = encodeKey(key, this.inputModes, { shiftEnter: this.shiftEnter });
     if (bytes === null) return false;
     if (this.emulator.buffer.active.viewportY !== this.emulator.buffer.active.baseY) this.scrollToBottom();
-    if (this.disposed || this._exited) return true;
-    // Through the emulator as user input: its data event writes the bytes to the pty (as its own
-    // replies are), and it parses the next output at once instead of after a timer tick, so the
-    // echo of a key reaches the screen about a millisecond sooner.
-    this.emulator.input(bytes, true);
+    // As user input: the emulator's data event writes it to the pty, and the echo is parsed at once, not a tick later.
+    if (!this.disposed && !this._exited) this.emulator.input(bytes, true);
     return true;
   }
 
