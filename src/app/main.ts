@@ -2,6 +2,7 @@
 // then hand over to the UI, which connects to the session host (starting it on first need) and
 // opens the windows. A second launch finds the first app attached to the host, asks it to come
 // forward, and leaves.
+import { HOST_PROCESS_ENV } from './host/hostLauncher';
 import { startQtRuntime } from './platform';
 
 async function main(): Promise<void> {
@@ -18,4 +19,6 @@ async function main(): Promise<void> {
   process.exit(0);
 }
 
-void main();
+// Inside Termio.app, qode preloads this entry into every process it runs, the session host too
+// (its starter marks it): there, this is not the app.
+if (process.env[HOST_PROCESS_ENV] !== '1') void main();

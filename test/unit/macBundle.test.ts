@@ -166,3 +166,28 @@ describe('withoutEntryPreload', () => {
     expect(withoutEntryPreload(undefined, entry)).toBeUndefined();
   });
 });
+
+describe('the app entry in a session host process', () => {
+  // In Termio.app qode preloads the app's entry into every process it runs: preloaded into the
+  // host (which its starter marks), the entry must not start a second app.
+  const entry = resolve(__dirname, '..', '..', 'dist', 'app', 'main.js');
+  const preload = (marked: boolean) =>
+    spawnSync(process.execPath, ['--require', entry, '-e', 'setTimeout(() => console.log("host script ran"), 200)'], {
+      env: { PATH: process.env.PATH, HOME: tmpdir(), TERMIO_HOME: join(tmpdir(), 'no-termio-here'), ...(marked ? { TERMIO_HOST_PROCESS: '1' } : {}) },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+
+  it('stays out of the way when the process is marked as the host', () => {
+    const r = preload(true);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('host script ran\n');
+    expect(r.status).toBe(0);
+  });
+
+  it('starts the app when it is not (no display here, so the start fails and says so)', () => {
+    const r = preload(false);
+    expect(r.status).not.toBe(0);
+    expect(r.stdout).not.toContain('host script ran');
+  });
+});

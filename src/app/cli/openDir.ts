@@ -1,7 +1,6 @@
 // `termio DIR`: opens a folder as a new session; when no session host runs, starts one (detached,
 // so it outlives this command) and waits for its control socket. The host shows the session in the
 // app, starting the app if none is attached.
-import { spawn } from 'node:child_process';
 import { openSync, closeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -18,12 +17,12 @@ export type HostStarter = (io: CliIo) => { exited(): string | null };
 
 export const startHost: HostStarter = (io) => {
   // Lazy: only `termio DIR` with no host running pays for this module.
-  const { installPath } = require('../host/install') as typeof import('../host/install');
+  const { spawnHost } = require('../host/hostLauncher') as typeof import('../host/hostLauncher');
   const { termioPaths, ensureDir } = require('../host/paths') as typeof import('../host/paths');
   const logsDir = ensureDir(termioPaths(io.env).logsDir);
   // Its early output (before its own log is open) goes to a file, not to this terminal.
   const out = openSync(join(logsDir, 'host-start.log'), 'a');
-  const child = spawn(process.execPath, [installPath('dist', 'app', 'host', 'hostMain.js')], { detached: true, stdio: ['ignore', out, out], env: io.env, cwd: '/' });
+  const child = spawnHost(io.env, ['ignore', out, out]);
   closeSync(out);
   let exited: string | null = null;
   child.on('error', (err) => {

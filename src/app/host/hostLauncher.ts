@@ -1,7 +1,7 @@
 // Finding the session host, and starting it on first need: `termio` commands connect to
 // $TERMIO_HOME/run/host.sock, and when nobody listens they start termio-host detached (its own
 // session, no terminal, output to its own log) and wait for its socket.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { HOST_SOCKET_FILE } from '../../protocol/hostFraming';
 import { HostClient, type HostConnectFailure } from './hostClient';
@@ -18,19 +18,31 @@ export function hostSocketPath(env: NodeJS.ProcessEnv): string {
   return join(termioPaths(env).runDir, HOST_SOCKET_FILE);
 }
 
+/**
+ * Set in a host process's environment by whoever starts it. Inside Termio.app the only Node is
+ * qode, which preloads the app's entry (qode.json) into every process it runs: the entry sees this
+ * and stays out of the way. The host removes it from its own environment at start.
+ */
+export const HOST_PROCESS_ENV = 'TERMIO_HOST_PROCESS';
+
+/** Starts termio-host detached (its own session, no terminal), with this runtime's Node. */
+export function spawnHost(env: NodeJS.ProcessEnv, stdio: 'ignore' | ['ignore', number, number]): ChildProcess {
+  return spawn(process.execPath, [installPath('dist', 'app', 'host', 'hostMain.js')], {
+    detached: true,
+    stdio,
+    env: { ...env, [HOST_PROCESS_ENV]: '1' },
+    // A long-lived process should not keep the folder it happened to start in busy.
+    cwd: '/',
+  });
+}
+
 /** Connects to the running host; with `start`, starts one first if none runs. */
 export async function connectHost(env: NodeJS.ProcessEnv, opts: { client: string; start: boolean }): Promise<HostClient | HostConnectFailure> {
   const socket = hostSocketPath(env);
   const who = { client: opts.client, version: packageVersion() };
   const first = await HostClient.connect(socket, who);
   if (first instanceof HostClient || first.kind !== 'notRunning' || !opts.start) return first;
-  const child = spawn(process.execPath, [installPath('dist', 'app', 'host', 'hostMain.js')], {
-    detached: true,
-    stdio: 'ignore',
-    env,
-    // A long-lived process should not keep the folder it happened to start in busy.
-    cwd: '/',
-  });
+  const child = spawnHost(env, 'ignore');
   let exited: number | null = null;
   child.once('exit', (code) => (exited = code ?? 1));
   child.unref();

@@ -2,6 +2,7 @@
 // commands on first need; logs to $TERMIO_HOME/logs/host.log; exits 0 when stopped or idle,
 // 1 when another host already runs for this TERMIO_HOME (its live socket says so).
 import { join } from 'node:path';
+import { HOST_PROCESS_ENV } from './hostLauncher';
 import { createLogger } from './log';
 import { HostProcess } from './hostProcess';
 import { termioPaths } from './paths';
@@ -10,6 +11,8 @@ import { termioPaths } from './paths';
 const IDLE_ENV = 'TERMIO_HOST_IDLE_MS';
 
 export async function main(): Promise<number> {
+  // Only this process is the host: what it starts (sessions, the app) must not inherit the mark.
+  delete process.env[HOST_PROCESS_ENV];
   const paths = termioPaths(process.env);
   const log = createLogger(join(paths.logsDir, 'host.log'), { stderr: process.env.TERMIO_LOG_STDERR === '1' });
   const idleRaw = process.env[IDLE_ENV];

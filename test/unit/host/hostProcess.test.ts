@@ -116,8 +116,10 @@ describe('termio-host lifetime', () => {
     // The session's shell is the host's child: nothing else holds it.
     const ppid = Number(readFileSync(`/proc/${listed.sessions[0]!.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
     expect(ppid).toBe(pid);
-    expect((await termio(['sessions', 'send', id, 'echo from-the-cli', '--enter'])).code).toBe(0);
-    await waitFor(async () => /^from-the-cli$/m.test((await termio(['sessions', 'read', id])).out), { what: 'the echo' });
+    // The mark its starter gave the host process is not passed on to the sessions it runs.
+    expect(readFileSync(`/proc/${pid}/environ`, 'utf8')).toContain('TERMIO_HOST_PROCESS=1');
+    expect((await termio(['sessions', 'send', id, 'echo "from-the-cli[$TERMIO_HOST_PROCESS]"', '--enter'])).code).toBe(0);
+    await waitFor(async () => /^from-the-cli\[\]$/m.test((await termio(['sessions', 'read', id])).out), { what: 'the echo' });
     expect((await termio(['host', 'stop'])).code).toBe(0);
     await waitForExit(pid, 'the host to exit');
   });
