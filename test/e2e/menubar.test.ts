@@ -10,6 +10,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { isAlive } from '../helpers/processes';
 import { waitFor } from '../helpers/waitFor';
 import { AppUnderTest, desktopSkipReason, Display, fractionNear, hexToRgb, installFakeAgents, readPixels, repoRoot, screenshotDir, TrayDesktop, windowTree, type Rgb, type XWindow } from './harness';
 import { darkStateColors } from '../../src/app/ui/stateColors';
@@ -190,6 +191,36 @@ describe.skipIf(desktopSkipReason)('menu bar: tray icon, tray menu and notificat
     await a.waitForLog(new RegExp(`session focused \\{"id":"${gamma}"`));
     await waitFor(() => !visibleAppWindows().some((w) => w.id === menu.id), { what: 'the menu to close' });
     await waitFor(() => lookingAt(a) === gamma, { what: 'the user to look at gamma' });
+  });
+
+  it('"Quit Termio" in the tray leaves the agents running; "Quit and End All Sessions" ends them all', async () => {
+    const openTray = async (a: AppUnderTest) => {
+      const icon = desktop.trayIcon()!;
+      const opened = (a.log().match(/tray menu opened/g) ?? []).length;
+      display.xdotool('mousemove', String(icon.x + Math.floor(icon.width / 2)), String(icon.y + Math.floor(icon.height / 2)), 'click', '3');
+      await waitFor(() => [...a.log().matchAll(/tray menu opened/g)].length > opened, { what: 'the tray menu to open' });
+    };
+    let { app: a } = await startApp();
+    const agent = await spawnClaude(a, 'kept');
+    const pid = JSON.parse((await a.cli(['sessions', 'list', '--json'])).stdout).sessions[0].pid as number;
+    // The menu's last two entries: Quit Termio, then Quit and End All Sessions (Up wraps to the end).
+    await openTray(a);
+    display.xdotool('key', 'Up', 'Up', 'Return');
+    await waitFor(() => a.exit, { what: 'the app to quit' });
+    expect(a.exit!.code).toBe(0);
+    expect(isAlive(pid)).toBe(true);
+
+    const home = a.home;
+    a = await AppUnderTest.launch(display, { home, env: desktop.env() });
+    app = a;
+    await a.waitForWindow();
+    await waitFor(() => desktop.trayIcon(), { what: 'the tray icon again' });
+    expect((JSON.parse((await a.cli(['sessions', 'list', '--json'])).stdout).sessions as Array<{ id: string; pid: number }>).map((x) => [x.id, x.pid])).toEqual([[agent, pid]]);
+    const host = Number([...a.log().matchAll(/host listening .*"pid":(\d+)/g)].at(-1)![1]);
+    await openTray(a);
+    display.xdotool('key', 'Up', 'Return');
+    await waitFor(() => a.exit, { what: 'the app to quit' });
+    await waitFor(() => !isAlive(pid) && !isAlive(host), { timeout: 5_000, what: 'the agent and the host to end' });
   });
 
   it('notifies when an agent needs you, and not while you are looking at it', async () => {
