@@ -3,7 +3,7 @@
 // requests behind what the user does in the app (start, resume, rename, what they look at) run
 // here, against the Host's services. With no app subscribed, a focus request (a notification
 // click, `termio DIR`) starts the app.
-import type { AppEvent, AppSessionInfo, AppSnapshot } from '../../protocol/hostAppMessages';
+import type { AppEvent, AppResults, AppSessionInfo, AppSnapshot } from '../../protocol/hostAppMessages';
 import type { HostParams } from '../../protocol/hostMessages';
 import type { Disposable } from '../../protocol/events';
 import type { Host } from './host';
@@ -15,6 +15,43 @@ export interface AppSubscriber {
 }
 
 export type AppAnswer<T> = { ok: true; result: T } | { ok: false; code: 'noSuchSession' | 'spawnFailed' | 'badDirectory'; message: string };
+
+type AppMethod = keyof AppResults;
+type Reply<M extends AppMethod> = { ok: true; result: AppResults[M] } | { ok: false; error: { code: 'noSuchSession' | 'spawnFailed' | 'badDirectory' | 'unknownMethod'; message: string } };
+
+/** One handler per app.* method, in the shape clientConnection.ts's method table takes; a host
+ *  that serves no app (a bare one in tests) refuses them all. */
+export function appMethods(service: () => AppService | null, sub: AppSubscriber): { [M in AppMethod]: (id: number, params: HostParams<M>) => Reply<M> | Promise<Reply<M>> } {
+  const none = { ok: false, error: { code: 'unknownMethod', message: 'this host serves no app' } } as const;
+  const reply = <T>(a: AppAnswer<T>) => (a.ok ? { ok: true as const, result: a.result } : { ok: false as const, error: { code: a.code, message: a.message } });
+  const done = (act: (s: AppService) => void) => {
+    const app = service();
+    if (!app) return none;
+    act(app);
+    return { ok: true as const, result: {} };
+  };
+  return {
+    'app.subscribe': async (_id, p) => {
+      const app = service();
+      return app ? { ok: true, result: await app.subscribe(sub, p) } : none;
+    },
+    'app.launch': async (_id, p) => {
+      const app = service();
+      return app ? reply(await app.launch(p)) : none;
+    },
+    'app.relaunch': async (_id, p) => {
+      const app = service();
+      return app ? reply(await app.relaunch(p)) : none;
+    },
+    'app.rename': (_id, p) => {
+      const app = service();
+      return app ? reply(app.rename(p)) : none;
+    },
+    'app.looking': (_id, p) => done((s) => s.looking(p)),
+    'app.activate': () => done((s) => s.activate()),
+    'app.notificationClicked': (_id, p) => done((s) => s.focus(p.session)),
+  };
+}
 
 export interface AppServiceOptions {
   /** Starts the app (detached), asking it to show this session, when none is subscribed. */

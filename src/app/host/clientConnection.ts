@@ -10,7 +10,7 @@ import {
   type HostError, type HostErrorCode, type HostMessage, type HostMethod, type HostParams, type HostStatus, type InputIntent,
 } from '../../protocol/hostMessages';
 import type { AppEvent } from '../../protocol/hostAppMessages';
-import type { AppAnswer, AppSubscriber } from './appService';
+import { appMethods, type AppSubscriber } from './appService';
 import type { ClientServer } from './clientServer';
 import { companionMethods } from './companion/companionMethods';
 import type { Logger } from './log';
@@ -54,11 +54,6 @@ type Answer = { ok: true; result: unknown } | { ok: false; error: HostError } | 
 
 function fail(code: HostErrorCode, message: string): Answer {
   return { ok: false, error: { code, message } };
-}
-
-/** An app-service answer as a connection's answer. */
-function fromApp<T>(a: AppAnswer<T>): Answer {
-  return a.ok ? { ok: true, result: a.result } : fail(a.code, a.message);
 }
 
 export class Connection implements AppSubscriber {
@@ -107,11 +102,6 @@ export class Connection implements AppSubscriber {
 
   sendEvent(e: AppEvent): void {
     this.send(e);
-  }
-
-  /** The app service, for app.* requests; null on a host that serves no app (tests of the bare protocol). */
-  private appService(): NonNullable<ClientServer['opts']['app']> | Answer {
-    return this.server.opts.app ?? fail('unknownMethod', 'this host serves no app');
   }
 
   private handleData(chunk: Buffer): void {
@@ -250,40 +240,7 @@ export class Connection implements AppSubscriber {
       return { ok: true, result: { matches: all.slice(-MAX_FIND_MATCHES), total: all.length } };
     },
     selectionText: (_id, p) => this.selectionText(p),
-    'app.subscribe': async (_id, p) => {
-      const app = this.appService();
-      return 'ok' in app ? app : { ok: true, result: await app.subscribe(this, p) };
-    },
-    'app.launch': async (_id, p) => {
-      const app = this.appService();
-      return 'ok' in app ? app : fromApp(await app.launch(p));
-    },
-    'app.relaunch': async (_id, p) => {
-      const app = this.appService();
-      return 'ok' in app ? app : fromApp(await app.relaunch(p));
-    },
-    'app.rename': (_id, p) => {
-      const app = this.appService();
-      return 'ok' in app ? app : fromApp(app.rename(p));
-    },
-    'app.looking': (_id, p) => {
-      const app = this.appService();
-      if ('ok' in app) return app;
-      app.looking(p);
-      return { ok: true, result: {} };
-    },
-    'app.activate': () => {
-      const app = this.appService();
-      if ('ok' in app) return app;
-      app.activate();
-      return { ok: true, result: {} };
-    },
-    'app.notificationClicked': (_id, p) => {
-      const app = this.appService();
-      if ('ok' in app) return app;
-      app.focus(p.session);
-      return { ok: true, result: {} };
-    },
+    ...appMethods(() => this.server.opts.app ?? null, this),
     ...companionMethods(() => this.server.opts.companion?.() ?? null),
   };
 
