@@ -126,6 +126,8 @@ async function qtPart() {
   const { QMainWindow } = require('@nodegui/nodegui');
   const { Session, lightTheme, darkTheme } = require(join(root, 'dist', 'terminal'));
   const { TerminalView } = require(join(root, 'dist', 'app', 'ui', 'terminal', 'terminalView'));
+  // The view and its painter alone, fed by a session in this process (the app's come from the host).
+  const { LocalTerminal } = require(join(root, 'dist', 'app', 'ui', 'terminal', 'localTerminal'));
   const wait = (ms) => new Promise((r) => setTimeout(r, ms));
   const until = async (cond, what, ms = 10_000) => {
     const end = Date.now() + ms;
@@ -137,7 +139,7 @@ async function qtPart() {
   const open = (argv, cols, rows) => {
     const s = Session.spawn({ cwd: work, argv, cols, rows, env: { PS1: '$ ' } });
     const win = new QMainWindow();
-    const view = new TerminalView(s, {});
+    const view = new TerminalView(new LocalTerminal(s), {});
     const { width, height } = view.cellSize;
     win.setCentralWidget(view.widget);
     win.resize(Math.ceil(cols * width), rows * height);

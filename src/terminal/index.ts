@@ -2,7 +2,7 @@
 export { Session, SYNC_OUTPUT_TIMEOUT_MS, KILL_GRACE_MS, type SpawnOptions, type LaunchError, type ExitStatus } from './session';
 export {
   RenderModel, type Frame, type RenderRow, type Run, type Color, type UnderlineStyle, type CursorState, type BufferPoint,
-  type SelectionMode, type RowSelection,
+  type SelectionMode, type RowSelection, type SelectOp,
 } from './renderModel';
 export {
   encodeKey, encodeMouse, encodePaste, encodeFocus, modifierParam, defaultInputModes, DEFAULT_SHIFT_ENTER,

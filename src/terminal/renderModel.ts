@@ -33,6 +33,11 @@ export interface Frame {
   altScreen: boolean;
 }
 
+export type SelectOp =
+  | { action: 'start'; at: BufferPoint; mode: SelectionMode }
+  | { action: 'extend' | 'extendFromStart'; at: BufferPoint }
+  | { action: 'clear' };
+
 export interface RenderModelOptions {
   cursorShape?: CursorShape;
   cursorBlink?: boolean;
@@ -273,6 +278,15 @@ export class RenderModel implements Disposable {
 
   clearSelection(): void {
     this.selection.clear();
+  }
+
+  /** What a pointer does to the selection, in one place for every view: start one at a point (by
+   *  char, word or line), drag its head, extend it from its start (Shift-click), or clear it. */
+  select(op: SelectOp): void {
+    if (op.action === 'clear') this.selection.clear();
+    else if (op.action === 'start') this.selection.set(op.at, op.at, op.mode);
+    else if (op.action === 'extend') this.selection.extend(op.at);
+    else this.selection.set(this.selection.range()?.start ?? op.at, op.at, 'char');
   }
 
   get hasSelection(): boolean {

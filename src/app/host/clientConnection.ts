@@ -329,14 +329,8 @@ export class Connection implements AppSubscriber {
         else if (input.lines) s.scrollLines(input.lines);
         return;
       case 'select': {
-        const model = s.renderModel;
-        if (input.action === 'clear') model.clearSelection();
-        else if (input.action === 'start') model.setSelection(input.at, input.at, input.mode);
-        else if (input.action === 'extend') model.extendSelection(input.at);
-        else {
-          const range = model.selectionRange();
-          model.setSelection(range ? range.start : input.at, input.at, 'char');
-        }
+        const { kind: _k, ...op } = input;
+        s.renderModel.select(op);
         s.requestRender();
         return;
       }
