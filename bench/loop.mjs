@@ -58,6 +58,8 @@ try {
   console.log(`  Qt 10 ms timer lateness, Node busy with a pipe flood   ${fmt(qt.qtTimer)}   (target p99 < 5 ms)`);
   console.log(`  plain Node 10 ms timer lateness, same pipe flood       ${fmt(plain.nodeTimer)}   (reference)`);
 } finally {
+  // Quitting the app leaves its session host up: end it before its HOME goes.
+  spawnSync(join(root, 'bin', 'termio'), ['host', 'stop'], { env, stdio: 'ignore' });
   xvfb?.stop();
   rmSync(home, { recursive: true, force: true });
 }

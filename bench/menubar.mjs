@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Menu-bar benchmarks. Run `npm run build` first, then `node bench/menubar.mjs`.
-// Runs the real app (host services, window, tray) in this process under a private Xvfb with a
+// Runs the real session host and the real app (window, tray, a client of the host over its socket)
+// in this process under a private Xvfb with a
 // real system tray (trayer, XEmbed), a private D-Bus session bus and a real notification daemon
 // (dunst). Sessions run a stand-in `claude` (cat: no CPU); their states come from hook reports
 // sent to the app's hook socket exactly as bin/termio-hook sends them. Prints, each next to a
@@ -112,7 +113,8 @@ function trayClient() {
 const { startQtRuntime } = require(join(root, 'dist/app/platform'));
 const runtime = startQtRuntime('termio');
 const { TermioApp } = require(join(root, 'dist/app/ui/app.js'));
-const { Host } = require(join(root, 'dist/app/host/host.js'));
+const { HostProcess } = require(join(root, 'dist/app/host/hostProcess.js'));
+const { RemoteHost } = require(join(root, 'dist/app/ui/remote/remoteHost.js'));
 const { createLogger } = require(join(root, 'dist/app/host/log.js'));
 const { nodeNotifierSink, defaultNotificationIcon } = require(join(root, 'dist/app/host/notifier.js'));
 const { HOOK_REPORT_VERSION } = require(join(root, 'dist/protocol/hookReport.js'));
@@ -128,12 +130,18 @@ const sink = {
     if (req.sessionId) handed.set(req.sessionId, rec);
   },
 };
-const started = await Host.start({ logger: log, path: `${bin}:${process.env.PATH}`, notificationSink: sink });
+const started = await HostProcess.start({ logger: log, path: `${bin}:${process.env.PATH}`, notificationSink: sink, idleExitMs: 0, startApp: () => undefined });
 if (!started.ok) throw new Error(started.message);
-const host = started.host;
-const app = new TermioApp(runtime, host, log);
+const hostProcess = started.host;
+// The host's own services: reports land there, and the app learns of them over the socket.
+const host = hostProcess.host;
+const remote = await RemoteHost.start({ logger: log });
+if (!remote.ok) throw new Error(remote.message);
+const app = new TermioApp(runtime, remote.host, log);
 globalThis.benchApp = app; // NodeGUI objects live as long as their JS wrappers
-await app.restore();
+const first = await remote.host.subscribe(false, 'host');
+if ('error' in first) throw new Error(first.error);
+await app.restore(first);
 const qApp = app.qApp;
 const tray = app.tray;
 await until(trayClient, 'the tray icon docked in trayer');
@@ -168,6 +176,20 @@ tray.update = (items, agents) => {
 };
 
 const hookSocket = host.hooks.sessionEnv().TERMIO_HOOK_SOCKET;
+/** What a reporter run by the session's agent sends to prove it: the secret in the agent's
+ *  environment, and the agent as its parent process. */
+const origins = new Map();
+function origin(session) {
+  let o = origins.get(session);
+  if (!o) {
+    const pid = host.registry.get(session).session.pid;
+    const secret = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').find((v) => v.startsWith('TERMIO_SESSION_SECRET='))?.slice(22) ?? '';
+    o = { secret, parents: [[pid, 'cat']] };
+    origins.set(session, o);
+  }
+  return o;
+}
+
 /** One hook report, framed as bin/termio-hook frames it; resolves with the time it was written. */
 function report(session, state, event, payload = {}) {
   return new Promise((resolve, reject) => {
@@ -175,7 +197,7 @@ function report(session, state, event, payload = {}) {
     s.on('error', reject);
     s.on('connect', () => {
       const t0 = performance.now();
-      s.end(`${JSON.stringify({ v: HOOK_REPORT_VERSION, session, agent: 'claude', state, event, payload: JSON.stringify({ hook_event_name: event, ...payload }), truncated: false })}\n`);
+      s.end(`${JSON.stringify({ v: HOOK_REPORT_VERSION, session, ...origin(session), agent: 'claude', state, event, payload: JSON.stringify({ hook_event_name: event, ...payload }), truncated: false })}\n`);
       resolve(t0);
     });
   });
@@ -381,7 +403,7 @@ try {
   const shown = [];
   // Wall-clock of each attention report, to match against dunst's `date +%s%N` stamps.
   const wallAt = new Map();
-  const looking = () => app.host.lookingAt;
+  const looking = () => host.lookingAt;
   let asked = 0;
   for (const id of sessions) {
     if (asked >= NOTIFY_SAMPLES) break;
@@ -426,8 +448,8 @@ try {
   console.error(`bench failed: ${err.stack ?? err}`);
   process.exitCode = 1;
 } finally {
-  app.host.registry.dispose();
-  await app.host.dispose().catch(() => undefined);
+  app.host.dispose();
+  await hostProcess.stop('bench over').catch(() => undefined);
   tray.dispose();
   for (const c of children.reverse()) c.kill('SIGTERM');
   runtime.stop();

@@ -201,7 +201,8 @@ export class SessionFeed implements Disposable {
       exit: exit ? (exit.signal ? { exitCode: exit.exitCode, signal: exit.signal } : { exitCode: exit.exitCode }) : null,
       scrollbackLength: frame.scrollbackLength,
       scrollOffset: frame.scrollOffset,
-      selection: frame.selection.filter((r) => r.end > r.start).map((r) => ({ row: r.row, start: r.start, end: Math.min(r.end, frame.cols) })),
+      // Already cut to the viewport's rows and columns, empty spans left out (Selection.viewportRows).
+      selection: frame.selection,
       hasSelection: s.renderModel.hasSelection,
       title: this.record.title,
     };

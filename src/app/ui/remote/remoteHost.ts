@@ -19,11 +19,8 @@ import { RemoteRegistry, type AppSessionRecord } from './remoteRegistry';
 
 export type { AppSessionRecord };
 
-/** A problem the app shows the user (a corrupt state file, a broken settings field, ...). */
-export interface HostProblem {
-  source: string;
-  message: string;
-}
+/** A problem the app shows the user (a corrupt state file, a hook launcher it could not write). */
+export type HostProblem = AppSnapshot['problems'][number];
 
 /** How long a host asked to stop may take to end its sessions and go: its own grace is 0.8 s. */
 const HOST_STOP_WAIT_MS = 5_000;

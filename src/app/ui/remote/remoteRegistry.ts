@@ -85,7 +85,8 @@ export class RemoteRegistry {
     if (before.state !== info.state) this.stateChanged.fire({ record, previous: before.state, why: info.stateWhy });
     if (before.stalledSince !== info.stalledSince) this.stallChanged.fire(record);
     if (before.progress !== info.progress) this.progressChanged.fire({ sessionId: info.id, progress: info.progress });
-    if (before.title !== info.title || before.exited !== info.exited || before.tool !== info.tool || before.windowId !== info.windowId) this.changed.fire(record);
+    const exitChanged = before.exited?.exitCode !== info.exited?.exitCode || before.exited?.signal !== info.exited?.signal;
+    if (before.title !== info.title || exitChanged || before.tool !== info.tool || before.windowId !== info.windowId) this.changed.fire(record);
   }
 
   remove(id: string): void {
