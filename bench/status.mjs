@@ -19,7 +19,8 @@ const require = createRequire(import.meta.url);
 const { HookServer } = require(join(root, 'dist/app/host/hookServer.js'));
 const { StatusTracker } = require(join(root, 'dist/app/host/statusTracker.js'));
 const { termioPaths } = require(join(root, 'dist/app/host/paths.js'));
-const { Emitter } = require(join(root, 'dist/terminal/events.js'));
+const { Emitter } = require(join(root, 'dist/protocol/events.js'));
+const { HOOK_REPORT_VERSION } = require(join(root, 'dist/protocol/hookReport.js'));
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc');
@@ -63,7 +64,10 @@ function row(name, times, note = '') {
 
 const home = mkdtempSync(join(tmpdir(), 'termio-bench-status-'));
 const tracker = new StatusTracker();
-const started = await HookServer.start({ paths: termioPaths({ TERMIO_HOME: home }), isKnownSession: (id) => tracker.isTracked(id) });
+// Reports must prove they come from the session's own agent: its secret, and the agent among the
+// reporter's ancestors. Here the "agent" is this process: the reporters below are its children.
+const SECRET = 'bench-secret-0123456789abcdefghijklmnopqrstu';
+const started = await HookServer.start({ paths: termioPaths({ TERMIO_HOME: home }), secretOf: (id) => (tracker.isTracked(id) ? SECRET : undefined) });
 if (!(started instanceof HookServer)) throw new Error(started.message);
 const server = started;
 server.onReport((r) => tracker.handleReport(r));
@@ -71,7 +75,7 @@ server.onReport((r) => tracker.handleReport(r));
 /** A session source with no pty: the bench measures the hook path, not a terminal. */
 function fakeSource(id) {
   const never = new Emitter();
-  return { id, title: '', exited: null, onTitle: never.event, onRender: never.event, onExit: never.event, screenLines: () => [] };
+  return { id, pid: process.pid, title: '', exited: null, onTitle: never.event, onRender: never.event, onExit: never.event, screenLines: () => [] };
 }
 const agent = {
   agentId: 'claude',
@@ -83,7 +87,7 @@ tracker.track(fakeSource(SESSION), agent);
 // 1. Reporter wall time.
 console.log('\n1. reporter wall time per hook call (target p50 ≤ 10 ms)');
 const payload = JSON.stringify({ session_id: 'abc', transcript_path: '/t.jsonl', cwd: '/w', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'npm test' } });
-const inEnv = { ...process.env, TERMIO_SESSION: SESSION, TERMIO_HOOK_SOCKET: server.socketPath };
+const inEnv = { ...process.env, TERMIO_SESSION: SESSION, TERMIO_SESSION_SECRET: SECRET, TERMIO_HOOK_SOCKET: server.socketPath };
 const outEnv = { ...process.env };
 delete outEnv.TERMIO_SESSION;
 row('reference: /bin/true', await wall('/bin/true', []));
@@ -121,7 +125,7 @@ tracker.onStateChange((c) => {
 const first = tracker.status(SESSION).state === 'working' ? 'done' : 'working';
 const other = first === 'working' ? 'done' : 'working';
 const frameFor = (i) =>
-  `${JSON.stringify({ v: 1, session: SESSION, agent: 'claude', state: i % 2 ? other : first, event: `E${i}`, payload: payload, truncated: false })}\n`;
+  `${JSON.stringify({ v: HOOK_REPORT_VERSION, session: SESSION, secret: SECRET, parents: [[process.pid, 'node']], agent: 'claude', state: i % 2 ? other : first, event: `E${i}`, payload: payload, truncated: false })}\n`;
 const acceptedBefore = server.stats.accepted;
 const sendFrame = (text) =>
   new Promise((resolve) => {
@@ -150,9 +154,9 @@ console.log(`\n3. ${MALFORMED} malformed, oversized and wrong-session reports`);
 const stateBefore = tracker.status(SESSION);
 const bad = [
   'garbage that is not json\n',
-  `${JSON.stringify({ v: 1, session: 'not-hosted', agent: 'claude', state: 'working', event: 'x', payload: '{}', truncated: false })}\n`,
-  `${JSON.stringify({ v: 1, session: SESSION, agent: 'claude', state: 'bogus', event: 'x', payload: '{}', truncated: false })}\n`,
-  `${JSON.stringify({ v: 1, session: SESSION, agent: 'claude', state: 'working', event: 'x', payload: 'p'.repeat(70_000), truncated: false })}\n`,
+  `${JSON.stringify({ v: HOOK_REPORT_VERSION, session: 'not-hosted', secret: SECRET, parents: [], agent: 'claude', state: 'working', event: 'x', payload: '{}', truncated: false })}\n`,
+  `${JSON.stringify({ v: HOOK_REPORT_VERSION, session: SESSION, agent: 'claude', state: 'bogus', event: 'x', payload: '{}', truncated: false })}\n`,
+  `${JSON.stringify({ v: HOOK_REPORT_VERSION, session: SESSION, secret: SECRET, parents: [], agent: 'claude', state: 'working', event: 'x', payload: 'p'.repeat(70_000), truncated: false })}\n`,
   'x'.repeat(400_000),
 ];
 const measureMemory = () => {
