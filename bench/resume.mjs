@@ -48,12 +48,16 @@ const home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-bench-resume-')));
 const sessionsRoot = join(home, '.codex', 'sessions');
 const discover = { root: '~/.codex/sessions', format: 'jsonl', id: 'payload.id', cwd: 'payload.cwd' };
 
-/** Writes a rollout record the way an agent would: temp file, then rename into place. */
+/** Writes a rollout record the way an agent would: temp file, then rename into place, and keeps
+ *  it open as the agent does (discovery binds a record only to the session whose processes hold
+ *  it open; here this process plays the agent). */
+const held = [];
 function placeRecord(dir, cwd) {
   mkdirSync(dir, { recursive: true });
   const id = randomUUID();
   const tmp = join(home, `tmp-${id}`);
   writeFileSync(tmp, `${JSON.stringify({ type: 'session_meta', payload: { id, cwd, instructions: 'x'.repeat(20_000) } })}\n`);
+  held.push(openSync(tmp, 'r'));
   renameSync(tmp, join(dir, `rollout-2026-01-01T00-00-00-${id}.jsonl`));
   return id;
 }
@@ -61,7 +65,7 @@ function placeRecord(dir, cwd) {
 async function benchDiscovery() {
   const bindTimes = { existing: [], newFolder: [] };
   let bound = null;
-  const disc = new ResumeDiscovery({ home, boundSessionOf: () => null, onBind: (b) => (bound = { ...b, at: performance.now() }) });
+  const disc = new ResumeDiscovery({ home, boundSessionOf: () => null, processOf: () => process.pid, onBind: (b) => (bound = { ...b, at: performance.now() }) });
   // Another session keeps the root's watcher open between runs, as in an app with several tabs.
   const keeper = join(home, 'keeper');
   mkdirSync(keeper, { recursive: true });
@@ -78,6 +82,7 @@ async function benchDiscovery() {
     const b = await waitUntil(() => bound, `bind ${i}`);
     if (b.conversationId !== id || b.sessionId !== `s${i}`) throw new Error(`wrong bind ${JSON.stringify(b)}`);
     (fresh ? bindTimes.newFolder : bindTimes.existing).push(b.at - t0);
+    for (const fd of held.splice(0)) closeSync(fd);
   }
   disc.dispose();
 
