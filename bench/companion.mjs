@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
-const { HostClient } = require(join(root, 'dist/app/host/hostClient.js'));
+const { HostClient } = require(join(root, 'dist/app/client/hostClient.js'));
 const { chromium } = require('playwright-core');
 
 const arg = (name, d) => (process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : d);

@@ -18,8 +18,8 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const { Host } = require(join(root, 'dist/app/host/host.js'));
-const { nullLogger } = require(join(root, 'dist/app/host/log.js'));
-const { ControlClient } = require(join(root, 'dist/app/cli/controlClient.js'));
+const { nullLogger } = require(join(root, 'dist/app/shared/log.js'));
+const { ControlClient } = require(join(root, 'dist/app/client/controlClient.js'));
 const pty = require('node-pty');
 
 const runsArg = process.argv.indexOf('--runs');

@@ -27,7 +27,7 @@ import { startXvfb } from './lib/xvfb.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
-const { HostClient } = require(join(root, 'dist/app/host/hostClient.js'));
+const { HostClient } = require(join(root, 'dist/app/client/hostClient.js'));
 const { AnsiPainter } = require(join(root, 'dist/app/cli/ansiPainter.js'));
 const { createEmulator, RenderModel, TerminalModes } = require(join(root, 'dist/terminal/index.js'));
 

@@ -114,9 +114,9 @@ const { startQtRuntime } = require(join(root, 'dist/app/platform'));
 const runtime = startQtRuntime('termio');
 const { TermioApp } = require(join(root, 'dist/app/ui/app.js'));
 const { HostProcess } = require(join(root, 'dist/app/host/hostProcess.js'));
-const { RemoteHost } = require(join(root, 'dist/app/ui/remote/remoteHost.js'));
-const { createLogger } = require(join(root, 'dist/app/host/log.js'));
-const { nodeNotifierSink, defaultNotificationIcon } = require(join(root, 'dist/app/host/notifier.js'));
+const { RemoteHost } = require(join(root, 'dist/app/client/remoteHost.js'));
+const { createLogger } = require(join(root, 'dist/app/shared/log.js'));
+const { nodeNotifierSink, defaultNotificationIcon } = require(join(root, 'dist/app/shared/notifier.js'));
 const { HOOK_REPORT_VERSION } = require(join(root, 'dist/protocol/hookReport.js'));
 
 const log = createLogger(join(home, '.termio', 'logs', 'termio.log'));

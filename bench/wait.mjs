@@ -18,7 +18,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const { ControlServer } = require(join(root, 'dist/app/host/controlServer.js'));
 const { SessionRegistry, shellSpawner } = require(join(root, 'dist/app/host/sessionRegistry.js'));
-const { termioPaths } = require(join(root, 'dist/app/host/paths.js'));
+const { termioPaths } = require(join(root, 'dist/app/shared/paths.js'));
 
 const runsArg = process.argv.indexOf('--runs');
 // 200 runs: enough samples for a p99 that is not just the single worst one.
@@ -49,7 +49,7 @@ const server = new ControlServer({ paths: termioPaths(env), registry });
 const waiterFile = join(home, 'waiter.cjs');
 writeFileSync(
   waiterFile,
-  `const { ControlClient } = require(${JSON.stringify(join(root, 'dist/app/cli/controlClient.js'))});
+  `const { ControlClient } = require(${JSON.stringify(join(root, 'dist/app/client/controlClient.js'))});
    const readline = require('node:readline');
    (async () => {
      const c = await ControlClient.connect(process.env);

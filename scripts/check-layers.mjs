@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 // Layering check, the one rule table for what the per-layer tsconfig projects cannot say: which
-// packages and Node modules each layer may load. Imports only point left,
-//   src/protocol ← src/terminal ← src/app/host ← src/app/{ui, cli, web},
-// only src/app/ui and src/app/platform touch Qt, clients never load node-pty or the emulator, and
-// src/protocol imports nothing with I/O. (docs/architecture.md explains the layers.)
+// layers, packages and Node modules each layer may load. Folders follow processes:
+//   src/protocol ← src/terminal ← src/app/host                       (termio-host alone)
+//   src/protocol ← src/app/shared ← src/app/client ← src/app/{ui, cli} (and host, for the hub)
+//   src/protocol ← src/app/present ← src/app/{ui, cli, web}           (pure words and rules)
+// Nothing in ui/ or cli/ imports host/ (at run time or by type), only src/app/ui and
+// src/app/platform touch Qt, clients never load node-pty or the emulator, and src/protocol and
+// src/app/present import nothing with I/O. (docs/architecture.md explains the layers.)
 // Usage: node scripts/check-layers.mjs [srcDir]   (exit 1 and one line per violation)
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -19,6 +22,9 @@ function layerOf(file) {
   if (rel.startsWith('protocol/')) return 'protocol';
   if (rel.startsWith('terminal/')) return 'terminal';
   if (rel.startsWith('app/host/')) return 'host';
+  if (rel.startsWith('app/shared/')) return 'shared';
+  if (rel.startsWith('app/client/')) return 'client';
+  if (rel.startsWith('app/present/')) return 'present';
   if (rel.startsWith('app/ui/')) return 'ui';
   if (rel.startsWith('app/platform/')) return 'platform';
   if (rel.startsWith('app/cli/')) return 'cli';
@@ -31,14 +37,20 @@ function layerOf(file) {
 const allowed = {
   protocol: { layers: ['protocol'], packages: ['zod', 'jsonc-parser'], builtins: false },
   terminal: { layers: ['protocol', 'terminal'], packages: ['node-pty', '@xterm/'], builtins: true },
-  host: { layers: ['protocol', 'terminal', 'host'], packages: ['chokidar', 'node-notifier', 'zod', 'jsonc-parser', 'smol-toml', 'ws'], builtins: true },
-  cli: { layers: ['protocol', 'host', 'cli', 'platform'], packages: ['zod', 'qrcode'], builtins: true },
-  platform: { layers: ['protocol', 'host', 'platform'], packages: ['@nodegui/'], builtins: true },
-  ui: { layers: ['protocol', 'terminal', 'host', 'ui', 'platform'], packages: ['@nodegui/', 'qrcode'], builtins: true },
-  // The browser page: protocol's message types and xterm.js, nothing of Node or the host.
-  web: { layers: ['protocol', 'web'], packages: ['@xterm/xterm'], builtins: false },
-  app: { layers: ['protocol', 'terminal', 'host', 'ui', 'platform', 'app', 'cli'], packages: [], builtins: true },
-  other: { layers: ['protocol', 'terminal', 'host', 'ui', 'platform', 'app', 'cli', 'other'], packages: [], builtins: true },
+  // Node services every process may run: files, settings, the catalog, hook installers.
+  shared: { layers: ['protocol', 'shared'], packages: ['chokidar', 'node-notifier', 'zod', 'jsonc-parser', 'smol-toml'], builtins: true },
+  // Pure presenters: the browser page imports them too, so no Node and no packages.
+  present: { layers: ['protocol', 'present'], packages: [], builtins: false },
+  // The host connection; the terminal layer only for its types (the run-time rule below).
+  client: { layers: ['protocol', 'terminal', 'shared', 'client'], packages: ['zod'], builtins: true },
+  host: { layers: ['protocol', 'terminal', 'shared', 'client', 'present', 'host'], packages: ['chokidar', 'node-notifier', 'zod', 'jsonc-parser', 'smol-toml', 'ws', '@xterm/'], builtins: true },
+  cli: { layers: ['protocol', 'shared', 'client', 'present', 'cli', 'platform'], packages: ['zod', 'qrcode'], builtins: true },
+  platform: { layers: ['protocol', 'shared', 'platform'], packages: ['@nodegui/'], builtins: true },
+  ui: { layers: ['protocol', 'terminal', 'shared', 'client', 'present', 'ui', 'platform'], packages: ['@nodegui/', 'qrcode'], builtins: true },
+  // The browser page: protocol's message types, the presenters and xterm.js, nothing of Node or the host.
+  web: { layers: ['protocol', 'present', 'web'], packages: ['@xterm/xterm'], builtins: false },
+  app: { layers: ['protocol', 'terminal', 'shared', 'client', 'present', 'host', 'ui', 'platform', 'app', 'cli'], packages: [], builtins: true },
+  other: { layers: ['protocol', 'terminal', 'shared', 'client', 'present', 'host', 'ui', 'platform', 'app', 'cli', 'other'], packages: [], builtins: true },
 };
 
 function* walk(dir) {
@@ -103,7 +115,7 @@ function runtimeDeps(file) {
 const forbiddenAtRuntime = (spec) => spec === 'node-pty' || spec.startsWith('@xterm/headless');
 for (const file of walk(srcDir)) {
   const layer = layerOf(file);
-  if ((layer !== 'ui' && layer !== 'cli') || !file.endsWith('.ts')) continue;
+  if (!['ui', 'cli', 'client'].includes(layer) || !file.endsWith('.ts')) continue;
   const seen = new Set([file]);
   const queue = [[file, [relative(srcDir, file)]]];
   while (queue.length) {

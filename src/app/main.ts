@@ -2,7 +2,7 @@
 // then hand over to the UI, which connects to the session host (starting it on first need) and
 // opens the windows. A second launch finds the first app attached to the host, asks it to come
 // forward, and leaves.
-import { HOST_PROCESS_ENV } from './host/hostLauncher';
+import { HOST_PROCESS_ENV } from './client/hostLauncher';
 import { startQtRuntime } from './platform';
 
 async function main(): Promise<void> {

@@ -67,12 +67,19 @@ export interface AppSessionInfo {
   recovered: boolean;
 }
 
+/** A problem the app shows the user: a corrupt state file, a broken settings field, a manifest
+ *  the catalog refused, a hook launcher the host could not write. */
+export interface HostProblem {
+  source: 'state' | 'settings' | 'catalog' | 'hooks';
+  message: string;
+}
+
 export interface AppSnapshot {
   sessions: AppSessionInfo[];
   /** Saved windows in order (each one's sessions follow). */
   windows: string[];
   /** Problems found at the host's start (a corrupt state file, a hook launcher it could not write). */
-  problems: Array<{ source: string; message: string }>;
+  problems: HostProblem[];
   /** Another app is subscribed already (this launch should hand over to it). */
   otherApp: boolean;
 }

@@ -7,9 +7,9 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSy
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { HostClient } from '../../src/app/host/hostClient';
+import { HostClient } from '../../src/app/client/hostClient';
 import { HostProcess } from '../../src/app/host/hostProcess';
-import { createLogger } from '../../src/app/host/log';
+import { createLogger } from '../../src/app/shared/log';
 import { HOST_SOCKET_FILE } from '../../src/protocol/hostFraming';
 import { waitForExit } from './processes';
 import { waitFor } from './waitFor';

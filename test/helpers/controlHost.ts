@@ -6,9 +6,9 @@ import { createConnection, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ControlServer, type ControlLimits, type ControlServerOptions } from '../../src/app/host/controlServer';
-import { termioPaths, type TermioPaths } from '../../src/app/host/paths';
+import { termioPaths, type TermioPaths } from '../../src/app/shared/paths';
 import { SessionRegistry, shellSpawner } from '../../src/app/host/sessionRegistry';
-import { ControlClient } from '../../src/app/cli/controlClient';
+import { ControlClient } from '../../src/app/client/controlClient';
 
 export const repoRoot = resolve(__dirname, '..', '..');
 

@@ -2,7 +2,7 @@
 // a grid of row texts, counts them, and acknowledges each (unless told not to), like a painter.
 import type { FrameHeader, FrameReader } from '../../src/protocol/hostFrame';
 import { collectRows, rowText } from '../../src/protocol/hostFrame';
-import type { HostClient } from '../../src/app/host/hostClient';
+import type { HostClient } from '../../src/app/client/hostClient';
 import { waitFor } from './waitFor';
 
 export class ScreenMirror {

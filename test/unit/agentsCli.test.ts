@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../../src/app/cli/agents';
-import type { CliIo } from '../../src/app/cli/main';
+import type { CliIo } from '../../src/app/cli/cliIo';
 
 const REPO = resolve(__dirname, '..', '..');
 

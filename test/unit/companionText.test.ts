@@ -2,7 +2,8 @@
 // order, which browser-terminal output counts as the user's typing, and Settings → Phone.
 import { describe, expect, it } from 'vitest';
 import type { CompanionStatus, PageSession } from '../../src/protocol/companion';
-import { byFolder, isTerminalReply, needsYou, pageTitle, timeInState } from '../../src/app/web/pageText';
+import { formatDurationWithSeconds as timeInState } from '../../src/app/present/sidebarModel';
+import { byFolder, isTerminalReply, needsYou, pageTitle } from '../../src/app/web/pageText';
 import { phoneView } from '../../src/app/ui/presenters/phoneText';
 
 const s = (id: string, state: PageSession['state'], folder = 'api', since = 0): PageSession => ({ id, agentId: null, name: id, folder, state, stateSince: since, exited: false });

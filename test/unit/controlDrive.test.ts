@@ -226,8 +226,8 @@ describe('termio notify', () => {
 
 describe('the CLI', () => {
   it('loads no zod: every termio command pays for what the session commands load', () => {
-    const dist = join(repoRoot, 'dist', 'app', 'cli');
-    const probe = `for (const m of ['main', 'sessions', 'notify', 'output', 'controlClient']) require(${JSON.stringify(dist)} + '/' + m + '.js');
+    const dist = join(repoRoot, 'dist', 'app');
+    const probe = `for (const m of ['cli/main', 'cli/sessions', 'cli/notify', 'cli/output', 'client/controlClient']) require(${JSON.stringify(dist)} + '/' + m + '.js');
       console.log(Object.keys(require.cache).filter((k) => k.includes('/node_modules/zod/')).length)`;
     const r = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8' });
     expect(r.stderr).toBe('');

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ControlServer } from '../../src/app/host/controlServer';
 import { SessionRegistry } from '../../src/app/host/sessionRegistry';
-import { ControlClient } from '../../src/app/cli/controlClient';
+import { ControlClient } from '../../src/app/client/controlClient';
 import {
   ControlResultSchemas,
   SessionInfoSchema,
@@ -179,7 +179,7 @@ describe('control server', () => {
 
     // The CLI sees the app as not running...
     const cli = await ControlClient.connect(host.env);
-    expect(cli).toMatchObject({ kind: 'appNotRunning', message: expect.stringContaining('stale socket') });
+    expect(cli).toMatchObject({ kind: 'hostNotRunning', message: expect.stringContaining('stale socket') });
     // ...and a new app takes over.
     const fresh = new ControlServer({ paths: host.paths, registry: host.registry });
     expect(await fresh.listen()).toMatchObject({ ok: true, socket: socketPath });
@@ -193,6 +193,6 @@ describe('control server', () => {
   it('says the app is not running when there is no control.json', async () => {
     host = await startTestHost();
     await host.server.close();
-    expect(await ControlClient.connect(host.env)).toMatchObject({ kind: 'appNotRunning', message: expect.stringContaining('no ') });
+    expect(await ControlClient.connect(host.env)).toMatchObject({ kind: 'hostNotRunning', message: expect.stringContaining('no ') });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fuzzyFilter, fuzzyMatch } from '../../src/app/host/fuzzy';
+import { fuzzyFilter, fuzzyMatch } from '../../src/app/present/fuzzy';
 
 const agents = ['Terminal', 'Claude Code', 'Codex', 'Gemini CLI', 'GitHub Copilot', 'Cursor', 'OpenCode', 'Crush'];
 const names = (q: string) => fuzzyFilter(q, agents, (a) => a).map((r) => r.item);

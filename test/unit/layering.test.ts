@@ -35,7 +35,7 @@ describe('layering check', () => {
         'protocol/b.ts': "import * as path from 'path';\n",
         'terminal/t.ts': "import { QWidget } from '@nodegui/nodegui';\nimport { x } from '../app/host/h';\n",
         'app/host/h.ts': "export const x = require('../ui/view');\n",
-        'app/ui/view.ts': "import { QWidget } from '@nodegui/nodegui';\nimport { y } from '../host';\n",
+        'app/ui/view.ts': "import { QWidget } from '@nodegui/nodegui';\nimport { y } from '../shared';\n",
         'app/platform/p.ts': "import '@nodegui/nodegui';\n",
       }),
     );
@@ -55,7 +55,7 @@ describe('layering check', () => {
 });
 
 describe('layering check: what the app loads at run time', () => {
-  it('rejects a ui file whose runtime imports reach node-pty or the emulator through the host layer, and allows type-only ones', () => {
+  it('rejects a ui file whose runtime imports reach node-pty or the emulator through the client layer, and allows type-only ones', () => {
     const dir = mkdtempSync(join(tmpdir(), 'layers-'));
     try {
       const put = (f: string, text: string) => {
@@ -64,16 +64,16 @@ describe('layering check: what the app loads at run time', () => {
       };
       put('terminal/session.ts', "import * as pty from 'node-pty';\nimport { Terminal } from '@xterm/headless';\nexport class Session {}\n");
       put('terminal/theme.ts', 'export const darkTheme = {};\n');
-      put('app/host/launcher.ts', "import { Session } from '../../terminal/session';\nexport const launch = () => new Session();\n");
-      put('app/host/paths.ts', 'export const paths = {};\n');
-      put('app/ui/bad.ts', "import { launch } from '../host/launcher';\nvoid launch;\n");
-      put('app/ui/good.ts', "import type { Session } from '../../terminal/session';\nimport { type Session as S2 } from '../../terminal/session';\nimport { darkTheme } from '../../terminal/theme';\nimport { paths } from '../host/paths';\nexport type X = Session | S2;\nvoid darkTheme; void paths;\n");
+      put('app/client/launcher.ts', "import { Session } from '../../terminal/session';\nexport const launch = () => new Session();\n");
+      put('app/shared/paths.ts', 'export const paths = {};\n');
+      put('app/ui/bad.ts', "import { launch } from '../client/launcher';\nvoid launch;\n");
+      put('app/ui/good.ts', "import type { Session } from '../../terminal/session';\nimport { type Session as S2 } from '../../terminal/session';\nimport { darkTheme } from '../../terminal/theme';\nimport { paths } from '../shared/paths';\nexport type X = Session | S2;\nvoid darkTheme; void paths;\n");
       const r = check(dir);
       expect(r.status).toBe(1);
       const lines = r.stderr.trim().split('\n');
       expect(lines.filter((l) => l.includes('good.ts'))).toEqual([]);
       expect(lines).toEqual(expect.arrayContaining([
-        expect.stringMatching(/app\/ui\/bad\.ts: a client may not load 'node-pty' at run time \(through app\/ui\/bad\.ts → app\/host\/launcher\.ts → terminal\/session\.ts\)/),
+        expect.stringMatching(/app\/ui\/bad\.ts: a client may not load 'node-pty' at run time \(through app\/ui\/bad\.ts → app\/client\/launcher\.ts → terminal\/session\.ts\)/),
         expect.stringMatching(/app\/ui\/bad\.ts: a client may not load '@xterm\/headless' at run time/),
       ]));
     } finally {
@@ -97,6 +97,31 @@ describe('layering check: the CLI', () => {
       expect(r.stderr).toContain("cli may not import ui ('../ui/view')");
       expect(r.stderr).toContain("cli may not import terminal ('../../terminal')");
       expect(r.stderr).toContain("cli may not import the package 'node-pty'");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('layering check: clients and the host folder', () => {
+  it('rejects a ui or cli file that imports host/, at run time or by type, and a presenter that uses Node', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'layers-'));
+    try {
+      const put = (f: string, text: string) => {
+        mkdirSync(dirname(join(dir, f)), { recursive: true });
+        writeFileSync(join(dir, f), text);
+      };
+      put('app/host/registry.ts', 'export class Registry {}\n');
+      put('app/ui/a.ts', "import { Registry } from '../host/registry';\nvoid Registry;\n");
+      put('app/cli/b.ts', "import type { Registry } from '../host/registry';\nexport type R = Registry;\n");
+      put('app/present/words.ts', "import { join } from 'node:path';\nvoid join;\n");
+      put('app/client/conn.ts', "import { Registry } from '../host/registry';\nvoid Registry;\n");
+      const r = check(dir);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain("app/ui/a.ts: ui may not import host ('../host/registry')");
+      expect(r.stderr).toContain("app/cli/b.ts: cli may not import host ('../host/registry')");
+      expect(r.stderr).toContain("app/present/words.ts: present is pure and may not import the Node module 'node:path'");
+      expect(r.stderr).toContain("app/client/conn.ts: client may not import host ('../host/registry')");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -129,9 +154,13 @@ describe('layering by the compiler', () => {
 
   it.each([
     ['protocol → terminal', 'protocol/homePath.ts', "import '../terminal/theme';", 'protocol', 'src/terminal/theme.ts'],
-    ['terminal → host', 'terminal/theme.ts', "import '../app/host/paths';", 'terminal', 'src/app/host/paths.ts'],
-    ['host → ui', 'app/host/paths.ts', "import '../ui/svgTint';", 'app/host', 'src/app/ui/svgTint.ts'],
+    ['terminal → host', 'terminal/theme.ts', "import '../app/host/hostMain';", 'terminal', 'src/app/host/hostMain.ts'],
+    ['shared → host', 'app/shared/paths.ts', "import '../host/hostMain';", 'app/shared', 'src/app/host/hostMain.ts'],
+    ['host → ui', 'app/host/hostMain.ts', "import '../ui/svgTint';", 'app/host', 'src/app/ui/svgTint.ts'],
     ['cli → ui', 'app/cli/openDir.ts', "import '../ui/svgTint';", 'app/cli', 'src/app/ui/svgTint.ts'],
+    ['ui → host', 'app/ui/svgTint.ts', "import '../host/hostMain';", 'app/ui', 'src/app/host/hostMain.ts'],
+    ['cli → host', 'app/cli/openDir.ts', "import '../host/hostMain';", 'app/cli', 'src/app/host/hostMain.ts'],
+    ['present → shared', 'app/present/fuzzy.ts', "import '../shared/paths';", 'app/present', 'src/app/shared/paths.ts'],
   ])('tsc -b rejects %s', (_name, file, line, project, imported) => {
     const target = join(dir, 'src', file);
     const original = readFileSync(target, 'utf8');

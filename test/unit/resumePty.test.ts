@@ -11,7 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { Session } from '../../src/terminal';
 import { StateStore } from '../../src/app/host/stateStore';
 import { ResumeService, type ResumeLaunch } from '../../src/app/host/resumeService';
-import type { Logger } from '../../src/app/host/log';
+import type { Logger } from '../../src/app/shared/log';
 import type { ResumeManifestInput } from '../../src/protocol/resumePlan';
 import { waitFor } from '../helpers/waitFor';
 

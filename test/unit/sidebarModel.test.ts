@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateState, buildSidebar, byUrgency, folderLabels, formatAge, formatDuration, type SessionSummary } from '../../src/app/host/sidebarModel';
+import { aggregateState, buildSidebar, byUrgency, folderLabels, formatAge, formatDuration, type SessionSummary } from '../../src/app/present/sidebarModel';
 
 const s = (id: string, cwd: string, state: SessionSummary['state'], createdAt: number, title = '', agentId: string | null = 'claude'): SessionSummary => ({
   id,

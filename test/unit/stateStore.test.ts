@@ -166,7 +166,7 @@ describe('damaged files', () => {
     mkdirSync(file, { recursive: true });
     writeFileSync(join(file, 'kept'), 'x');
     chmodSync(join(dir, 'state'), 0o500);
-    const code = transpileForChild(['src/app/host/stateStore.ts', 'src/app/host/stateFile.ts', 'src/app/host/atomicWrite.ts', 'src/app/host/log.ts', 'src/app/host/processes.ts']);
+    const code = transpileForChild(['src/app/host/stateStore.ts', 'src/app/host/stateFile.ts', 'src/app/shared/atomicWrite.ts', 'src/app/shared/log.ts', 'src/app/shared/processes.ts']);
     try {
       const script = `const { StateStore } = require(${JSON.stringify(code.path('src/app/host/stateStore.ts'))});
         const { store, problem } = StateStore.open({ file: ${JSON.stringify(file)}, writeDelayMs: 0 });

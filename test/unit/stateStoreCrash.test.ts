@@ -18,7 +18,7 @@ const MAX_KILL_DELAY_MS = 60;
 let code: Transpiled;
 let dir: string;
 beforeAll(() => {
-  code = transpileForChild(['src/app/host/stateStore.ts', 'src/app/host/stateFile.ts', 'src/app/host/atomicWrite.ts', 'src/app/host/log.ts', 'src/app/host/processes.ts']);
+  code = transpileForChild(['src/app/host/stateStore.ts', 'src/app/host/stateFile.ts', 'src/app/shared/atomicWrite.ts', 'src/app/shared/log.ts', 'src/app/shared/processes.ts']);
   dir = mkdtempSync(join(tmpdir(), 'termio-crash-'));
 });
 afterAll(() => {

@@ -4,9 +4,9 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { AgentCatalog, type CatalogEntry, type CatalogProblem } from '../host/catalog';
-import { readManifestFile } from '../host/readManifestFile';
-import { ExitCode, type CliIo, type CommandHandler } from './main';
+import { AgentCatalog, type CatalogEntry, type CatalogProblem } from '../shared/catalog';
+import { readManifestFile } from '../shared/readManifestFile';
+import { ExitCode, type CliIo, type CommandHandler } from './cliIo';
 import { printOk } from './output';
 
 const USAGE = `Usage:

@@ -4,10 +4,10 @@
 // session keeps running); the command also ends when the session ends or is closed.
 import type { FrameHeader, FrameReader } from '../../protocol/hostFrame';
 import { AnsiPainter } from './ansiPainter';
-import { connectHost } from '../host/hostLauncher';
-import { ExitCode, type CliIo } from './main';
+import { connectHost } from '../client/hostLauncher';
+import { ExitCode, type CliIo } from './cliIo';
 import { ESCAPE_TIMEOUT_MS, TtyInputDecoder, type TtyEvent } from './ttyInput';
-import type { HostClient } from '../host/hostClient';
+import type { HostClient } from '../client/hostClient';
 
 const HELP = `Usage: termio attach ID
 

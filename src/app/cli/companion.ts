@@ -4,8 +4,8 @@
 import { toString as qrText } from 'qrcode';
 import type { CompanionStatus } from '../../protocol/companion';
 import { MAX_COMPANION_PORT, MIN_COMPANION_PORT } from '../../protocol/companion';
-import { connectHost } from '../host/hostLauncher';
-import { ExitCode, type CliIo } from './main';
+import { connectHost } from '../client/hostLauncher';
+import { ExitCode, type CliIo } from './cliIo';
 
 const HELP = `Usage: termio companion <verb> [options]
 
@@ -80,7 +80,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const client = await connectHost(io.env, { client: 'termio-cli', start: v !== 'status' });
   if ('kind' in client) {
     io.err(`termio companion: ${client.message}\n`);
-    return client.kind === 'notRunning' ? ExitCode.appNotRunning : ExitCode.failed;
+    return client.kind === 'notRunning' ? ExitCode.hostNotRunning : ExitCode.failed;
   }
   try {
     const method = v === 'url' ? 'companion.status' : (`companion.${v}` as const);

@@ -3,7 +3,7 @@
 // Termio skill into the skills folder of each that names one. Works without the app running: it
 // edits files only.
 import { parseArgs } from 'node:util';
-import { AgentCatalog } from '../host/catalog';
+import { AgentCatalog } from '../shared/catalog';
 import {
   checkAndRepairAgentHooks,
   ensureLauncher,
@@ -11,10 +11,10 @@ import {
   uninstallAgentHooks,
   type AgentHookResult,
   type AgentHooks,
-} from '../host/hookInstaller';
-import { termioPaths } from '../host/paths';
-import { installSkill, skillStatus, uninstallSkill, type SkillResult } from '../host/skillInstaller';
-import { ExitCode, type CliIo } from './main';
+} from '../shared/hookInstaller';
+import { termioPaths } from '../shared/paths';
+import { installSkill, skillStatus, uninstallSkill, type SkillResult } from '../shared/skillInstaller';
+import { ExitCode, type CliIo } from './cliIo';
 import { printOk } from './output';
 import { shortenHome } from '../../protocol/homePath';
 

@@ -3,11 +3,11 @@
 // to `termio attach` to. Every verb but status and stop starts the host on first need.
 import { isAbsolute, resolve } from 'node:path';
 import type { HostSessionInfo } from '../../protocol/hostMessages';
-import type { HostClient } from '../host/hostClient';
+import type { HostClient } from '../client/hostClient';
 import { shortenHome } from '../../protocol/homePath';
-import { isProcessAlive } from '../host/processes';
-import { connectHost } from '../host/hostLauncher';
-import { ExitCode, type CliIo } from './main';
+import { isProcessAlive } from '../shared/processes';
+import { connectHost } from '../client/hostLauncher';
+import { ExitCode, type CliIo } from './cliIo';
 
 const HELP = `Usage: termio host <verb> [options]
 
@@ -78,7 +78,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     if (client.kind === 'notRunning') {
       if (json && verb === 'status') io.out(`${JSON.stringify({ schemaVersion: 1, running: false })}\n`);
       else io.err(`termio host: ${client.message}\n`);
-      return ExitCode.appNotRunning;
+      return ExitCode.hostNotRunning;
     }
     io.err(`termio host: ${client.message}\n`);
     return ExitCode.failed;

@@ -1,34 +1,9 @@
 // The termio command line: parses the verb and hands over to one module per command group.
-// Exit codes are part of the interface (scripts and tests rely on them): see ExitCode.
+// Exit codes are part of the interface (scripts and tests rely on them): see ExitCode in cliIo.ts.
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { packageVersion } from '../host/install';
-
-export const ExitCode = {
-  /** Done; for a wait: the session settled. */
-  ok: 0,
-  /** An error (the app refused, no such session, ...) or a check failed (`termio agents validate`). */
-  failed: 1,
-  /** Bad usage: unknown verb, missing argument, bad option. */
-  usage: 2,
-  /** A wait ran out of time (--timeout). */
-  timeout: 3,
-  /** The Termio host is not running (no control socket answers). */
-  appNotRunning: 4,
-  /** A wait ended because the session needs you (a permission prompt, a question). */
-  needsYou: 5,
-  /** Something unexpected: a bug, reported with its message. */
-  internal: 70,
-} as const;
-
-export interface CliIo {
-  out(text: string): void;
-  err(text: string): void;
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-}
-
-export type CommandHandler = (args: string[], io: CliIo) => Promise<number>;
+import { packageVersion } from '../shared/install';
+import { ExitCode, type CliIo, type CommandHandler } from './cliIo';
 
 /** Command groups, loaded lazily so `termio --version` stays cheap. */
 const groups: Record<string, { summary: string; load: () => CommandHandler }> = {};
@@ -85,7 +60,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
   return group.load()(rest, io);
 }
 
-registerGroup('sessions', 'list, watch, read, send to, spawn, run, wait for, focus and close sessions of the running app', () => require('./sessions').run);
+registerGroup('sessions', 'list, watch, read, send to, spawn, run, wait for, focus and close sessions in the session host', () => require('./sessions').run);
 registerGroup('notify', 'show a desktop notification that brings you back to this session when clicked', () => require('./notify').run);
 registerGroup('hooks', 'install, remove or check the status hooks in each agent\'s own config (live agent status)', () => require('./hooks').run);
 registerGroup('agents', 'list the agents Termio knows and validate agent manifests', () => require('./agents').run);

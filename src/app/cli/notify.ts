@@ -1,8 +1,8 @@
 // `termio notify [--title T] TEXT`: a desktop notification from a script or an agent. Run inside a
 // Termio session ($TERMIO_SESSION set), a click on it brings that session to the front.
 import { parseArgs } from 'node:util';
-import { ControlClient } from './controlClient';
-import { ExitCode, type CommandHandler } from './main';
+import { ControlClient } from '../client/controlClient';
+import { ExitCode, type CommandHandler } from './cliIo';
 import { printError, printOk } from './output';
 
 const HELP = `Usage: termio notify [--title T] [--json] TEXT
@@ -35,14 +35,14 @@ export const run: CommandHandler = async (args, io) => {
   const client = await ControlClient.connectOrStart(io.env);
   if (!(client instanceof ControlClient)) {
     printError(io, json, 'hostNotRunning', client.message);
-    return ExitCode.appNotRunning;
+    return ExitCode.hostNotRunning;
   }
   try {
     const session = io.env.TERMIO_SESSION;
     const reply = await client.request('app.notify', { text, ...(values.title !== undefined ? { title: values.title } : {}), ...(session ? { session } : {}) });
     if (!reply.ok) {
       printError(io, json, reply.lost ? 'connectionLost' : reply.error.code, reply.error.message);
-      return reply.lost ? ExitCode.appNotRunning : ExitCode.failed;
+      return reply.lost ? ExitCode.hostNotRunning : ExitCode.failed;
     }
     if (json) printOk(io, reply.result);
     return ExitCode.ok;

@@ -4,8 +4,8 @@
 import { openSync, closeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ControlClient, type ConnectFailure } from './controlClient';
-import { ExitCode, type CliIo } from './main';
+import { ControlClient, type ConnectFailure } from '../client/controlClient';
+import { ExitCode, type CliIo } from './cliIo';
 
 /** A host listens within a second; on a loaded machine its login-shell look-up can take a few: 30 s means it is not coming. */
 const HOST_START_TIMEOUT_MS = 30_000;
@@ -17,8 +17,8 @@ export type HostStarter = (io: CliIo) => { exited(): string | null };
 
 export const startHost: HostStarter = (io) => {
   // Lazy: only `termio DIR` with no host running pays for this module.
-  const { spawnHost } = require('../host/hostLauncher') as typeof import('../host/hostLauncher');
-  const { termioPaths, ensureDir } = require('../host/paths') as typeof import('../host/paths');
+  const { spawnHost } = require('../client/hostLauncher') as typeof import('../client/hostLauncher');
+  const { termioPaths, ensureDir } = require('../shared/paths') as typeof import('../shared/paths');
   const logsDir = ensureDir(termioPaths(io.env).logsDir);
   // Its early output (before its own log is open) goes to a file, not to this terminal.
   const out = openSync(join(logsDir, 'host-start.log'), 'a');
@@ -42,8 +42,8 @@ async function waitForHost(io: CliIo, started: { exited(): string | null }): Pro
     const client = await ControlClient.connect(io.env);
     if (client instanceof ControlClient) return client;
     const died = started.exited();
-    if (died) return { kind: 'appNotRunning', message: died };
-    if (Date.now() > deadline) return { kind: 'appNotRunning', message: `the session host did not open its control socket within ${HOST_START_TIMEOUT_MS / 1000} s` };
+    if (died) return { kind: 'hostNotRunning', message: died };
+    if (Date.now() > deadline) return { kind: 'hostNotRunning', message: `the session host did not open its control socket within ${HOST_START_TIMEOUT_MS / 1000} s` };
     await new Promise((r) => setTimeout(r, HOST_START_POLL_MS));
   }
 }
@@ -56,14 +56,14 @@ export async function openDir(dirArg: string, io: CliIo, starter: HostStarter = 
     client = await waitForHost(io, started);
     if (!(client instanceof ControlClient)) {
       io.err(`termio: ${client.message}\n`);
-      return ExitCode.appNotRunning;
+      return ExitCode.hostNotRunning;
     }
   }
   try {
     const reply = await client.request('app.open', { dir });
     if (!reply.ok) {
       io.err(`termio: ${reply.error.message}\n`);
-      return reply.lost ? ExitCode.appNotRunning : reply.error.code === 'internal' ? ExitCode.internal : ExitCode.failed;
+      return reply.lost ? ExitCode.hostNotRunning : reply.error.code === 'internal' ? ExitCode.internal : ExitCode.failed;
     }
     io.out(`${reply.result.id}\n`);
     return ExitCode.ok;

@@ -2,7 +2,7 @@
 // `schemaVersion`, `ok: true` and the verb's fields, or `ok: false` with an error code and message.
 // The shapes are documented in the README ("Scripting Termio"); scripts rely on them.
 import type { ControlErrorCode } from '../../protocol/control';
-import type { CliIo } from './main';
+import type { CliIo } from './cliIo';
 
 /** Bumped when a --json shape changes incompatibly (a field removed or retyped); new fields do not bump it. */
 export const CLI_JSON_SCHEMA_VERSION = 1;

@@ -5,8 +5,8 @@ import { isAbsolute, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { ControlArgs, ControlError, ControlResult, ControlVerb, SessionInfo, WaitResult, WatchEvent } from '../../protocol/control';
 import { MAX_WAIT_MS } from '../../protocol/controlFrames';
-import { ControlClient, REQUEST_TIMEOUT_MS, type Reply } from './controlClient';
-import { ExitCode, type CliIo, type CommandHandler } from './main';
+import { ControlClient, REQUEST_TIMEOUT_MS, type Reply } from '../client/controlClient';
+import { ExitCode, type CliIo, type CommandHandler } from './cliIo';
 import { printError, printOk } from './output';
 import { clock, listText, shortIds, stateText, tilde, waitSummary, whyText } from './sessionsText';
 
@@ -192,14 +192,14 @@ async function call<V extends ControlVerb>(ctx: Ctx, verb: V, args: ControlArgs<
     const next = await ControlClient.connectOrStart(ctx.io.env);
     if (!(next instanceof ControlClient)) {
       printError(ctx.io, ctx.json, 'hostNotRunning', next.message);
-      return { ok: false, code: ExitCode.appNotRunning };
+      return { ok: false, code: ExitCode.hostNotRunning };
     }
     ctx.client = next;
     reply = await ctx.client.request(verb, args, deadline);
   }
   if (reply.ok) return reply;
   printError(ctx.io, ctx.json, reply.lost ? 'connectionLost' : reply.error.code, reply.error.message);
-  return { ok: false, code: reply.lost ? ExitCode.appNotRunning : exitCodeFor(reply.error) };
+  return { ok: false, code: reply.lost ? ExitCode.hostNotRunning : exitCodeFor(reply.error) };
 }
 
 /** How a finished wait ends the command: 0 settled, 3 timeout, 5 needs you, 1 closed or never ready. */
@@ -382,12 +382,12 @@ function watch(ctx: Ctx): Promise<number> {
     });
     client.onClose((why) => {
       printError(io, json, 'connectionLost', why);
-      resolveExit(ExitCode.appNotRunning);
+      resolveExit(ExitCode.hostNotRunning);
     });
     void client.request('sessions.watch', {}).then((reply) => {
       if (!reply.ok) {
         printError(io, json, reply.lost ? 'connectionLost' : reply.error.code, reply.error.message);
-        resolveExit(reply.lost ? ExitCode.appNotRunning : exitCodeFor(reply.error));
+        resolveExit(reply.lost ? ExitCode.hostNotRunning : exitCodeFor(reply.error));
         return;
       }
       const sessions = reply.result.sessions;
@@ -423,7 +423,7 @@ export const run: CommandHandler = async (args, io) => {
   const client = await ControlClient.connectOrStart(io.env);
   if (!(client instanceof ControlClient)) {
     printError(io, json, 'hostNotRunning', client.message);
-    return ExitCode.appNotRunning;
+    return ExitCode.hostNotRunning;
   }
   const ctx: Ctx = { io, json: parsed.values.json === true, client };
   try {

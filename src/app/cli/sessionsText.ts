@@ -2,7 +2,7 @@
 // with their exit code or stall, and one line for how a wait ended.
 import type { ControlResult, SessionInfo, WaitResult } from '../../protocol/control';
 import { shortenHome } from '../../protocol/homePath';
-import { formatDuration } from '../host/sidebarModel';
+import { formatDuration } from '../present/sidebarModel';
 
 type WhyResult = ControlResult<'sessions.why'>;
 

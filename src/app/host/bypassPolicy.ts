@@ -2,7 +2,7 @@
 // session a request speaks for. The asking session is named by its secret (controlServer.ts's
 // header explains the threat model); a request without one is the user's own.
 import type { Outcome } from './driveVerbs';
-import type { Logger } from './log';
+import type { Logger } from '../shared/log';
 
 /** The running session a secret belongs to, with its bypass flag; null: no running session has it. */
 export type CallerOf = (secret: string) => { sessionId: string; bypass: boolean } | null;

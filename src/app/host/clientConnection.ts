@@ -13,7 +13,7 @@ import type { AppEvent } from '../../protocol/hostAppMessages';
 import { appMethods, type AppSubscriber } from './appService';
 import type { ClientServer } from './clientServer';
 import { companionMethods } from './companion/companionMethods';
-import type { Logger } from './log';
+import type { Logger } from '../shared/log';
 import type { FeedView, SessionFeed } from './sessionFeed';
 import type { SessionRecord } from './sessionRegistry';
 

@@ -9,7 +9,7 @@ import type { HostParams, HostSessionInfo, HostStatus } from '../../protocol/hos
 import type { AppService } from './appService';
 import { Connection } from './clientConnection';
 import type { Companion } from './companion/companion';
-import type { Logger } from './log';
+import type { Logger } from '../shared/log';
 import { SessionFeed } from './sessionFeed';
 import type { SessionRecord, SessionRegistry } from './sessionRegistry';
 import { claimUnixSocket, type ClaimResult } from './unixSocket';

@@ -5,7 +5,7 @@ import type { Socket } from 'node:net';
 import { FrameDecoder, encodeFrame, errorReply, okReply, parseRequest, type ControlReply, type ControlRequest } from '../../protocol';
 import type { Disposable } from '../../protocol/events';
 import type { Holder, Outcome } from './driveVerbs';
-import type { Logger } from './log';
+import type { Logger } from '../shared/log';
 
 /** The bounds a connection lives in (ControlLimits documents each). */
 export interface ConnectionLimits {

@@ -32,14 +32,14 @@ import {
   type ControlResult,
   type SessionInfo,
 } from '../../protocol';
-import { writeFileAtomic } from './atomicWrite';
+import { writeFileAtomic } from '../shared/atomicWrite';
 import { BypassPolicy } from './bypassPolicy';
 import { ControlConnections, type ControlConnection } from './controlConnections';
 import { ControlVerbs, sessionInfo, type OpenDirResult } from './controlVerbs';
 import { DriveVerbs, type NotifyRequest, type Outcome } from './driveVerbs';
-import { packageVersion } from './install';
-import { nullLogger, type Logger } from './log';
-import { ensureRunDir, type TermioPaths } from './paths';
+import { packageVersion } from '../shared/install';
+import { nullLogger, type Logger } from '../shared/log';
+import { ensureRunDir, type TermioPaths } from '../shared/paths';
 import type { SessionRegistry } from './sessionRegistry';
 import { SessionWaits, type WaitLimits } from './sessionWaits';
 import { claimUnixSocket } from './unixSocket';

@@ -3,7 +3,7 @@
 // arguments and answers an outcome; the control server only routes requests here and lends the
 // connection (a Holder) for the ones that wait.
 import type { ControlArgs, ControlErrorCode, SessionInfo } from '../../protocol';
-import type { Logger } from './log';
+import type { Logger } from '../shared/log';
 import type { SessionRecord, SessionRegistry } from './sessionRegistry';
 import type { SessionWaits } from './sessionWaits';
 

@@ -6,55 +6,39 @@
 // notifications notificationRouter.ts's; the host wires them together and owns their lifetime.
 import { homedir } from 'node:os';
 import type { HookDetails } from '../../protocol/hookReport';
-import { AgentChoices } from './agentChoices';
-import type { AgentIntegrationOptions } from './agentIntegration';
-import type { AgentCatalog, CatalogEntry } from './catalog';
+import { AgentChoices } from '../shared/agentChoices';
+import type { AgentIntegrationOptions } from '../shared/agentIntegration';
+import type { AgentCatalog, CatalogEntry } from '../shared/catalog';
 import type { ControlServer } from './controlServer';
 import type { HookServer } from './hookServer';
 import { hostControlServer } from './hostControl';
 import { createCore, Later, startServices, type HostCore, type HostServices } from './hostServices';
-import { installRoot } from './install';
-import type { Logger } from './log';
+import { installRoot } from '../shared/install';
+import type { Logger } from '../shared/log';
 import { NotificationRouter } from './notificationRouter';
-import { defaultNotificationIcon, nodeNotifierSink, type NotificationPolicy, type NotificationSink } from './notifier';
-import type { TermioPaths } from './paths';
-import { isProcessAlive } from './processes';
+import { defaultNotificationIcon, nodeNotifierSink, type NotificationPolicy, type NotificationSink } from '../shared/notifier';
+import type { TermioPaths } from '../shared/paths';
+import { isProcessAlive } from '../shared/processes';
 import type { ResumeService } from './resumeService';
 import type { SessionCallers } from './sessionCallers';
 import { SessionLauncher, TERMINAL_AGENT_ID } from './sessionLauncher';
 import type { SessionNotes } from './sessionNotes';
 import type { SessionRecord, SessionRegistry } from './sessionRegistry';
-import type { SettingsStore } from './settings';
+import type { SettingsStore } from '../shared/settings';
 import type { StateStore } from './stateStore';
 import type { StatusTracker } from './statusTracker';
 import { pinnedTranscript } from './transcript';
+import type { HostOptions } from './hostOptions';
+import type { HostProblem } from '../../protocol/hostAppMessages';
+
+export type { HostOptions, HostProblem };
 
 export { TERMINAL_AGENT_ID };
-
-export interface HostOptions {
-  env?: NodeJS.ProcessEnv;
-  logger: Logger;
-  /** Called when `termio DIR` (or a second launch) asks to bring the app forward. */
-  onActivate?: () => void;
-  /** Where notifications go (tests pass a recorder). Default: node-notifier. */
-  notificationSink?: NotificationSink;
-  /** Told when a notification is clicked (the UI focuses the session). */
-  onNotificationClick?: (sessionId: string | null) => void;
-  /** PATH to resolve agent commands on (tests); default: the login shell's. Given a PATH,
-   *  sessions keep this process's environment; otherwise they start from the login shell's. */
-  path?: string;
-}
 
 export type HostStart =
   | { ok: true; host: Host }
   | { ok: false; alreadyRunning: true; pid?: number; message: string }
   | { ok: false; alreadyRunning: false; message: string };
-
-/** A problem the app shows the user (a corrupt state file, a broken settings field, ...). */
-export interface HostProblem {
-  source: 'state' | 'settings' | 'catalog' | 'hooks';
-  message: string;
-}
 
 export class Host {
   readonly paths: TermioPaths;

@@ -4,10 +4,21 @@
 // exists, so the synchronous answers have nothing to say and the asynchronous ones wait.
 import type { StatusWhy } from '../../protocol';
 import { ControlServer } from './controlServer';
-import type { Host, HostOptions } from './host';
-import type { HostCore, Later } from './hostServices';
+import type { HostOptions } from './hostOptions';
+import type { HostCore } from './hostServices';
+import type { ResumeService } from './resumeService';
+import type { StateStore } from './stateStore';
 
-export function hostControlServer(core: HostCore, opts: HostOptions, up: Later<Host>): ControlServer {
+/** What the control socket asks of the host once its services are up. */
+export interface ControlledHost {
+  readonly store: StateStore;
+  readonly resume: ResumeService;
+  transcriptFor(id: string): Promise<string | undefined>;
+  readyEvidence(id: string): boolean | undefined;
+  notifyFromSession(sessionId: string | null, title: string | undefined, text: string): Promise<void>;
+}
+
+export function hostControlServer(core: HostCore, opts: HostOptions, up: { readonly value: ControlledHost | null; readonly promise: Promise<ControlledHost> }): ControlServer {
   const { registry, tracker, notes } = core;
   return new ControlServer({
     paths: core.paths,

@@ -2,10 +2,10 @@
 // commands on first need; logs to $TERMIO_HOME/logs/host.log; exits 0 when stopped or idle,
 // 1 when another host already runs for this TERMIO_HOME (its live socket says so).
 import { join } from 'node:path';
-import { HOST_PROCESS_ENV } from './hostLauncher';
-import { createLogger } from './log';
+import { HOST_PROCESS_ENV } from '../client/hostLauncher';
+import { createLogger } from '../shared/log';
 import { HostProcess } from './hostProcess';
-import { termioPaths } from './paths';
+import { termioPaths } from '../shared/paths';
 
 /** Overrides the idle spell before the host exits (tests wait for it). */
 const IDLE_ENV = 'TERMIO_HOST_IDLE_MS';

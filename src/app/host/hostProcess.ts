@@ -7,16 +7,16 @@
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HOST_SOCKET_FILE } from '../../protocol/hostFraming';
-import { startAppDetached } from './appLaunch';
+import { startAppDetached } from '../shared/appLaunch';
 import { AppService } from './appService';
 import { ClientServer, type SpawnOutcome } from './clientServer';
 import type { Companion } from './companion/companion';
 import { startHostCompanion } from './companion/hostWiring';
 import { Host, type HostOptions } from './host';
-import { installRoot, packageVersion } from './install';
-import type { Logger } from './log';
-import { defaultNotificationIcon, nodeNotifierSink, type NotificationSink } from './notifier';
-import { ensureRunDir, termioPaths, type TermioPaths } from './paths';
+import { installRoot, packageVersion } from '../shared/install';
+import type { Logger } from '../shared/log';
+import { defaultNotificationIcon, nodeNotifierSink, type NotificationSink } from '../shared/notifier';
+import { ensureRunDir, termioPaths, type TermioPaths } from '../shared/paths';
 
 /**
  * How long the host stays up with no session and no client: long enough for the command that

@@ -2,11 +2,11 @@
 // NotificationPolicy (preferences, coalescing, bursts), with who the user is looking at, and go to
 // the sink; what the policy holds back is flushed when it falls due.
 import { homedir } from 'node:os';
-import type { Logger } from './log';
-import { waitingFor, type NotificationPolicy, type NotificationRequest, type NotificationSink, type SessionContext } from './notifier';
+import type { Logger } from '../shared/log';
+import { waitingFor, type NotificationPolicy, type NotificationRequest, type NotificationSink, type SessionContext } from '../shared/notifier';
 import type { SessionRecord, SessionRegistry } from './sessionRegistry';
 import type { SessionNotes } from './sessionNotes';
-import { folderLabels } from './sidebarModel';
+import { folderLabels } from '../present/sidebarModel';
 import type { StatusTracker } from './statusTracker';
 
 export interface NotificationRouterOptions {

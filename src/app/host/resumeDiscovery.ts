@@ -14,7 +14,7 @@ import { openFiles, processTrees, realPathOf } from './processTree';
 import { expandHome } from '../../protocol/homePath';
 import type { DiscoverInput } from '../../protocol/resumePlan';
 import { parseDiscoveredRecord, type RecordProblem } from '../../protocol/resumeRecord';
-import { nullLogger, type Logger } from './log';
+import { nullLogger, type Logger } from '../shared/log';
 
 /** How far below discover.root records sit: Codex uses root/YYYY/MM/DD/file (3); one spare level. */
 export const MAX_DISCOVER_DEPTH = 4;

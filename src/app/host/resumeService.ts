@@ -9,7 +9,7 @@ import {
 import { ResumeDiscovery, type DiscoveryBinding, type Disposable } from './resumeDiscovery';
 import { findPinnedRecord, type PinnedLookup } from './resumeLookup';
 import { seedSessionFile } from './resumeSeed';
-import { nullLogger, type Logger } from './log';
+import { nullLogger, type Logger } from '../shared/log';
 import type { SavedSession, StateStore } from './stateStore';
 
 export interface ResumeServiceOptions {

@@ -3,19 +3,19 @@
 // launch gets its own secret, the hook socket, the login environment and the terminal settings,
 // and is handed to the status tracker.
 import { Session } from '../../terminal';
-import type { AgentCatalog } from './catalog';
+import type { AgentCatalog } from '../shared/catalog';
 import type { HookServer } from './hookServer';
 import type { NotificationRouter } from './notificationRouter';
 import type { ResumeService } from './resumeService';
 import type { SessionCallers } from './sessionCallers';
 import type { SessionNotes } from './sessionNotes';
 import type { SessionRegistry, SpawnFailure, SpawnRequest } from './sessionRegistry';
-import { SESSION_SECRET_ENV } from './sessionSecret';
-import type { SettingsStore } from './settings';
+import { SESSION_SECRET_ENV } from '../shared/sessionSecret';
+import type { SettingsStore } from '../shared/settings';
 import type { StateStore } from './stateStore';
 import type { StatusTracker } from './statusTracker';
 
-import { TERMINAL_AGENT_ID } from './agentIds';
+import { TERMINAL_AGENT_ID } from '../shared/agentIds';
 
 export { TERMINAL_AGENT_ID };
 

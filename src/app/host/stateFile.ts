@@ -5,7 +5,7 @@
 import { readFileSync, renameSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { z } from 'zod';
-import type { Logger } from './log';
+import type { Logger } from '../shared/log';
 
 export const STATE_VERSION = 1;
 

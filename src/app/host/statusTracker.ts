@@ -9,7 +9,7 @@ import { extractHookDetails, type HookDetails } from '../../protocol/hookReport'
 import { hooksReportAtStart, hooksReportOnPrompt, type HooksDeclaration } from '../../protocol/hooks';
 import { StatusEngine, type SessionStatus, type StatusInput, type StatusRulesInput } from '../../protocol/status';
 import { Emitter, type Disposable, type Event } from '../../protocol/events';
-import { nullLogger, type Logger } from './log';
+import { nullLogger, type Logger } from '../shared/log';
 
 /** The part of a terminal Session the tracker reads (src/terminal's Session satisfies it). */
 export interface StatusSessionSource {

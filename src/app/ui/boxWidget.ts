@@ -1,6 +1,6 @@
-// A widget laid out as one row or one column, with its margins and spacing: the few lines every
-// window, page and panel would otherwise repeat to build one.
-import { Direction, QBoxLayout, QWidget } from '@nodegui/nodegui';
+// A widget laid out as one row or one column, with its margins and spacing, and a wrapping text
+// label: the few lines every window, page and panel would otherwise repeat to build one.
+import { Direction, QBoxLayout, QLabel, QWidget } from '@nodegui/nodegui';
 
 export interface BoxOptions {
   /** Object name, for the style sheets. */
@@ -21,4 +21,13 @@ export function boxWidget(direction: 'row' | 'column', opts: BoxOptions = {}): {
   layout.setSpacing(opts.spacing ?? 0);
   widget.setLayout(layout);
   return { widget, layout };
+}
+
+/** A wrapping label with a style-sheet name (settingsText, settingsMuted, settingsHeading, …). */
+export function label(text: string, name = 'settingsText'): QLabel {
+  const l = new QLabel();
+  l.setObjectName(name);
+  l.setText(text);
+  l.setWordWrap(true);
+  return l;
 }

@@ -3,7 +3,7 @@
 // appearance restyles everything. The terminal grid itself is painted by the terminal view.
 import { join } from 'node:path';
 import type { SessionState } from '../../protocol';
-import { installPath } from '../host/install';
+import { installPath } from '../shared/install';
 import { darkStateColors, lightStateColors } from './stateColors';
 
 export type Appearance = 'dark' | 'light';

@@ -2,7 +2,7 @@
 // sessions kept running): restarting the host ends every session and resumes each one exactly
 // (agents come back to their conversation, shells restart in their folder).
 import { ButtonRole, QMessageBox, QPushButton } from '@nodegui/nodegui';
-import { packageVersion } from '../host/install';
+import { packageVersion } from '../shared/install';
 
 /** True: restart the host now. Blocks until the user answers (the app has no window yet). */
 export function askToRestartHost(hostVersion: string): boolean {

@@ -15,8 +15,8 @@ import {
   QWidget,
   WidgetEventTypes,
 } from '@nodegui/nodegui';
-import type { Logger } from '../host/log';
-import type { SidebarGroup } from '../host/sidebarModel';
+import type { Logger } from '../shared/log';
+import type { SidebarGroup } from '../present/sidebarModel';
 import { chromeStyleSheet, darkChrome, type ChromeColors } from './chromeStyle';
 import { openExternal } from './openExternal';
 import { Picker, type PickerAgent } from './picker';

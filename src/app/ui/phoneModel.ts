@@ -5,8 +5,8 @@
 import { join } from 'node:path';
 import type { CompanionStatus } from '../../protocol/companion';
 import { HOST_SOCKET_FILE } from '../../protocol/hostFraming';
-import { HostClient } from '../host/hostClient';
-import { packageVersion } from '../host/install';
+import { HostClient } from '../client/hostClient';
+import { packageVersion } from '../shared/install';
 
 export type PhoneResult = { ok: true; status: CompanionStatus } | { ok: false; message: string };
 

@@ -5,7 +5,7 @@ import { QCheckBox, QLabel, QPixmap, QPushButton, QWidget, TextInteractionFlag }
 import { toBuffer as qrPng } from 'qrcode';
 import { boxWidget } from './boxWidget';
 import type { PhoneModel, PhoneResult } from './phoneModel';
-import { label } from './settingsWindow';
+import { label } from './boxWidget';
 import { PHONE_INTRO, phoneView, type PhoneView } from './presenters/phoneText';
 
 /** Pixels per QR module: a 33-module code (a ~70-character link) is about 200 px, easy to scan

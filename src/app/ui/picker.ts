@@ -7,7 +7,7 @@ import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { expandHome, shortenHome } from '../../protocol/homePath';
-import { fuzzyFilter } from '../host/fuzzy';
+import { fuzzyFilter } from '../present/fuzzy';
 import { agentIcon } from './agentIcons';
 import { darkChrome, type ChromeColors } from './chromeStyle';
 import { OverlayPanel } from './overlayPanel';

@@ -1,7 +1,7 @@
 // A small keyboard overlay for one line of input, with or without a filtered list: "jump to a
 // session by name" (type, ↑/↓, Enter) and "rename session" (type, Enter). Esc closes.
 import { Key, QListWidgetItem, QWidget } from '@nodegui/nodegui';
-import { fuzzyFilter } from '../host/fuzzy';
+import { fuzzyFilter } from '../present/fuzzy';
 import { darkChrome, type ChromeColors } from './chromeStyle';
 import { OverlayPanel } from './overlayPanel';
 

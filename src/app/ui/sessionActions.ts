@@ -1,11 +1,11 @@
 // What the user's commands do to sessions: start one (from the picker, the tray or "new like
 // this"), close one (asking first when it started others), cycle, jump to, rename and resume.
 import { homedir } from 'node:os';
-import type { RemoteHost as Host } from './remote/remoteHost';
-import type { Logger } from '../host/log';
-import type { AppSessionRecord as SessionRecord } from './remote/remoteRegistry';
+import type { RemoteHost as Host } from '../client/remoteHost';
+import type { Logger } from '../shared/log';
+import type { AppSessionRecord as SessionRecord } from '../client/remoteRegistry';
 import type { MainWindow } from './mainWindow';
-import { closePrompt, jumpItems, jumpTitle, renameTitle } from './presenters/sessionPrompts';
+import { closePrompt, jumpItems, jumpTitle, renameTitle } from '../present/sessionPrompts';
 import type { SessionWindows, WindowAction } from './sessionWindows';
 
 export interface SessionActionsOptions {

@@ -2,11 +2,11 @@
 // active window (whose session the user is looking at), focusing a session, and adding or
 // removing a session's terminal page as the registry reports it.
 import { homedir } from 'node:os';
-import type { RemoteHost as Host } from './remote/remoteHost';
-import type { Logger } from '../host/log';
-import type { AppSessionRecord as SessionRecord } from './remote/remoteRegistry';
-import { shellQuote } from '../host/shellQuote';
-import type { Settings } from '../host/settings';
+import type { RemoteHost as Host } from '../client/remoteHost';
+import type { Logger } from '../shared/log';
+import type { AppSessionRecord as SessionRecord } from '../client/remoteRegistry';
+import { shellQuote } from '../shared/shellQuote';
+import type { Settings } from '../shared/settings';
 import type { Appearance } from './appearance';
 import type { ChromeColors } from './chromeStyle';
 import { MainWindow } from './mainWindow';

@@ -2,8 +2,8 @@
 // app runs (NodeGUI objects die with their wrappers), restyled with the app, refreshed when the
 // catalog or settings change.
 import { homedir } from 'node:os';
-import type { RemoteHost as Host } from './remote/remoteHost';
-import type { Logger } from '../host/log';
+import type { RemoteHost as Host } from '../client/remoteHost';
+import type { Logger } from '../shared/log';
 import type { ChromeColors } from './chromeStyle';
 import type { MainWindow } from './mainWindow';
 import { hooksChangedText, settingsAgent, type SettingsAgent } from './presenters/settingsText';

@@ -18,13 +18,14 @@ import {
   QWidget,
   ScrollBarPolicy,
 } from '@nodegui/nodegui';
-import { defaultSettings, type Settings } from '../host/settings';
+import { defaultSettings, type Settings } from '../shared/settings';
 import { darkChrome, settingsStyleSheet, type ChromeColors } from './chromeStyle';
 import { defaultShortcuts, type ShortcutAction } from './shortcuts';
 import { shortenHome } from '../../protocol/homePath';
 import { agentCardText, hookCardText, settingsLabels as L, settingsProblemsText, shortcutLabel, type SettingsAgent, type SettingsTab } from './presenters/settingsText';
 import { boxWidget } from './boxWidget';
 import type { PhonePage } from './phonePage';
+import { label } from './boxWidget';
 
 export type { SettingsAgent } from './presenters/settingsText';
 
@@ -44,15 +45,6 @@ export interface SettingsModel {
 }
 
 const TAB_NAMES = L.tabs;
-
-/** A wrapping label with a style-sheet name (settingsText, settingsMuted, settingsHeading, …). */
-export function label(text: string, name = 'settingsText'): QLabel {
-  const l = new QLabel();
-  l.setObjectName(name);
-  l.setText(text);
-  l.setWordWrap(true);
-  return l;
-}
 
 /** A Settings page: what `fill` adds, top to bottom, and the rest of the height left empty. */
 function page(fill: (layout: QBoxLayout) => void): QWidget {

@@ -8,10 +8,10 @@
 // dispatch across those hundreds of widgets, a stall you could feel while typing. Painting the
 // list costs well under a millisecond.
 import { QColor, QFont, QFontMetrics, QFontWeight, QMouseEvent, QPainter, QPaintEvent, QPixmap, QRect, QScrollArea, QWidget, RenderHint, ScrollBarPolicy, TextElideMode, WidgetAttribute, WidgetEventTypes } from '@nodegui/nodegui';
-import type { SidebarGroup, SidebarRow } from '../host/sidebarModel';
+import type { SidebarGroup, SidebarRow } from '../present/sidebarModel';
 import { agentIcon } from './agentIcons';
 import { darkChrome, type ChromeColors } from './chromeStyle';
-import { sidebarDetail, sidebarHeading, sidebarRowTip } from './presenters/sidebarText';
+import { sidebarDetail, sidebarHeading, sidebarRowTip } from '../present/sidebarText';
 
 /** Agent icons in rows: 18 px, the height of the title's cap line plus a little. */
 const ICON_PX = 18;

@@ -18,8 +18,8 @@ import {
   WidgetEventTypes,
 } from '@nodegui/nodegui';
 import type { SessionState } from '../../protocol';
-import type { Logger } from '../host/log';
-import { aggregateState, byUrgency } from '../host/sidebarModel';
+import type { Logger } from '../shared/log';
+import { aggregateState, byUrgency } from '../present/sidebarModel';
 import { trayActivationShowsWindow } from './trayActivation';
 import { TRAY_FRAMES, TRAY_FRAME_MS, trayIconSvg } from './trayIcon';
 import { trayMenu, trayTooltip, type TrayAgent, type TrayItem, type TrayMenu } from './presenters/trayText';

@@ -1,13 +1,13 @@
 // Keeps what the user reads in step with the session registry: every window's sidebar and why
 // strip, and the tray, brought up to date once per burst of registry events (one microtask).
 import { homedir } from 'node:os';
-import { TERMINAL_AGENT_ID } from '../host/agentIds';
-import type { RemoteHost as Host } from './remote/remoteHost';
-import type { Logger } from '../host/log';
-import type { AppSessionRecord as SessionRecord } from './remote/remoteRegistry';
-import { buildSidebar, type SessionSummary } from '../host/sidebarModel';
+import { TERMINAL_AGENT_ID } from '../shared/agentIds';
+import type { RemoteHost as Host } from '../client/remoteHost';
+import type { Logger } from '../shared/log';
+import type { AppSessionRecord as SessionRecord } from '../client/remoteRegistry';
+import { buildSidebar, type SessionSummary } from '../present/sidebarModel';
 import { trayAgents, trayItems } from './presenters/trayText';
-import { whyText } from './presenters/whyText';
+import { whyText } from '../present/whyText';
 import type { SessionWindows } from './sessionWindows';
 import type { Tray } from './tray';
 

@@ -5,7 +5,8 @@ import type { ITheme } from '@xterm/xterm';
 import type { CompanionServerMessage, PageAgent, PageSession, PageTheme } from '../../protocol/companion';
 import { Link, takeToken, type LinkState } from './connection';
 import { drawFavicon } from './favicon';
-import { aggregate, pageTitle } from './pageText';
+import { aggregateState } from '../present/sidebarModel';
+import { pageTitle } from './pageText';
 import { SessionList, stateBadge } from './sessionList';
 import { TerminalPane } from './terminalPane';
 
@@ -78,7 +79,7 @@ function renderSessions(next: PageSession[], paired = true): void {
   list.render(sessions, agents, skew);
   if (!paired) $('empty').hidden = true;
   document.title = pageTitle(sessions);
-  drawFavicon(aggregate(sessions), sessions.filter((s) => s.state === 'attention').length);
+  drawFavicon(aggregateState(sessions.map((s) => s.state)), sessions.filter((s) => s.state === 'attention').length);
   if (openId) {
     const s = sessions.find((x) => x.id === openId);
     $('heading').textContent = s?.name ?? 'Session';

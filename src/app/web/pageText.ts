@@ -1,18 +1,9 @@
-// What the page says, as pure functions (tested without a browser): the tab title (the tray's
-// aggregate), state words, time in state, sessions grouped by folder, and which terminal
-// output is the user's typing rather than the browser terminal's own answers to queries.
+// What the page says, as pure functions (tested without a browser): the tab title, sessions
+// grouped by folder, and which terminal output is the user's typing rather than the browser
+// terminal's own answers to queries. State words, urgency and durations are the app's own
+// (src/app/present/sidebarModel.ts), so the page and the window never disagree.
 import type { PageSession } from '../../protocol/companion';
 import type { SessionState } from '../../protocol/status/sessionState';
-
-export const STATE_WORDS: Record<SessionState, string> = { attention: 'Needs you', working: 'Working', done: 'Done', idle: 'Idle' };
-const URGENCY: Record<SessionState, number> = { attention: 3, working: 2, done: 1, idle: 0 };
-
-/** The most urgent state of all sessions (what the tray icon shows). */
-export function aggregate(sessions: readonly PageSession[]): SessionState {
-  let best: SessionState = 'idle';
-  for (const s of sessions) if (URGENCY[s.state] > URGENCY[best]) best = s.state;
-  return best;
-}
 
 /** The tab title: "2 need you · Termio", "1 working · Termio", or "Termio". */
 export function pageTitle(sessions: readonly PageSession[]): string {
@@ -22,17 +13,6 @@ export function pageTitle(sessions: readonly PageSession[]): string {
   const working = n('working');
   if (working) return `${working} working · Termio`;
   return 'Termio';
-}
-
-/** Time in state with seconds, since a phone shows few rows: "12s", "4m 05s", "2h 10m", "3d". */
-export function timeInState(ms: number): string {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m ${String(s % 60).padStart(2, '0')}s`;
-  const h = Math.floor(m / 60);
-  if (h < 24) return `${h}h ${String(m % 60).padStart(2, '0')}m`;
-  return `${Math.floor(h / 24)}d`;
 }
 
 /** Sessions by folder label, in the order folders first appear. */

@@ -2,7 +2,8 @@
 // its agent's icon, name, state and time in state. Rebuilt from each list the host sends;
 // the times tick every second without the host's help (its clock, offset to this one).
 import type { PageAgent, PageSession } from '../../protocol/companion';
-import { byFolder, needsYou, STATE_WORDS, timeInState } from './pageText';
+import { formatDurationWithSeconds, stateLabel } from '../present/sidebarModel';
+import { byFolder, needsYou } from './pageText';
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
@@ -29,8 +30,8 @@ export function agentIcon(s: PageSession, agents: Record<string, PageAgent>): HT
 export function stateBadge(s: PageSession, skew: number): HTMLElement {
   const span = el('span', `state s-${s.state}${s.state === 'attention' ? ' attention' : ''}`);
   span.dataset.since = String(s.stateSince + skew);
-  span.dataset.word = s.exited ? 'Exited' : STATE_WORDS[s.state];
-  span.textContent = `${span.dataset.word} · ${timeInState(Date.now() - (s.stateSince + skew))}`;
+  span.dataset.word = s.exited ? 'Exited' : stateLabel[s.state];
+  span.textContent = `${span.dataset.word} · ${formatDurationWithSeconds(Date.now() - (s.stateSince + skew))}`;
   return span;
 }
 
@@ -87,7 +88,7 @@ export class SessionList {
 
   private tick(): void {
     for (const span of document.querySelectorAll<HTMLElement>('.state[data-since]')) {
-      span.textContent = `${span.dataset.word} · ${timeInState(Date.now() - Number(span.dataset.since))}`;
+      span.textContent = `${span.dataset.word} · ${formatDurationWithSeconds(Date.now() - Number(span.dataset.since))}`;
     }
   }
 }

@@ -7,10 +7,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HostClient } from '../../../src/app/host/hostClient';
+import { HostClient } from '../../../src/app/client/hostClient';
 import { HostProcess } from '../../../src/app/host/hostProcess';
-import { nullLogger } from '../../../src/app/host/log';
-import type { NotificationRequest } from '../../../src/app/host/notifier';
+import { nullLogger } from '../../../src/app/shared/log';
+import type { NotificationRequest } from '../../../src/app/shared/notifier';
 import type { HostEvent } from '../../../src/protocol/hostMessages';
 import { attach, ScreenMirror } from '../../helpers/hostScreen';
 import { waitFor } from '../../helpers/waitFor';
@@ -184,7 +184,7 @@ describe('the app protocol', () => {
 
 describe("the app's view of a session (RemoteTerminal)", () => {
   it('keeps the viewport rows from frames, reports which rows changed, and gets the next frame once the view took one', async () => {
-    const { RemoteTerminal } = await import('../../../src/app/ui/remote/remoteTerminal');
+    const { RemoteTerminal } = await import('../../../src/app/client/remoteTerminal');
     const { c } = await connect();
     const id = await shell(c);
     const t = new RemoteTerminal(c, id, 5, { cols: 40, rows: 8 });

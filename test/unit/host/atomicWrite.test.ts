@@ -1,16 +1,16 @@
-// The one atomic write (src/app/host/atomicWrite.ts) on real files, and every file Termio owns or
+// The one atomic write (src/app/shared/atomicWrite.ts) on real files, and every file Termio owns or
 // edits going through it: a symlinked file (a dotfiles repo) stays a symlink and its target gets
 // the text, the mode is kept, a failed write leaves the old file and no temp file behind.
 import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeFileAtomic } from '../../../src/app/host/atomicWrite';
+import { writeFileAtomic } from '../../../src/app/shared/atomicWrite';
 import { ControlServer } from '../../../src/app/host/controlServer';
-import { defaultReporterLocation, installAgentHooks } from '../../../src/app/host/hookInstaller';
-import { termioPaths } from '../../../src/app/host/paths';
+import { defaultReporterLocation, installAgentHooks } from '../../../src/app/shared/hookInstaller';
+import { termioPaths } from '../../../src/app/shared/paths';
 import { SessionRegistry } from '../../../src/app/host/sessionRegistry';
-import { SettingsStore } from '../../../src/app/host/settings';
+import { SettingsStore } from '../../../src/app/shared/settings';
 import { StateStore } from '../../../src/app/host/stateStore';
 
 let dir: string;

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import * as pty from 'node-pty';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { HostClient } from '../../../src/app/host/hostClient';
+import { HostClient } from '../../../src/app/client/hostClient';
 import { createEmulator } from '../../../src/terminal';
 import { encodeJsonMessage, HOST_PROTOCOL_VERSION } from '../../../src/protocol/hostFraming';
 import { attach, mirrorFrames } from '../../helpers/hostScreen';

@@ -9,9 +9,9 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ControlClient } from '../../../src/app/cli/controlClient';
+import { ControlClient } from '../../../src/app/client/controlClient';
 import { Host } from '../../../src/app/host/host';
-import type { Logger } from '../../../src/app/host/log';
+import type { Logger } from '../../../src/app/shared/log';
 import type { ControlArgs, ControlVerb } from '../../../src/protocol/control';
 import { waitFor } from '../../helpers/waitFor';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { catalogProblemText, closePrompt, jumpItems, sessionName } from '../../../src/app/ui/presenters/sessionPrompts';
+import { catalogProblemText, closePrompt, jumpItems, sessionName } from '../../../src/app/present/sessionPrompts';
 
 const agentName = (id: string | null) => (id === 'claude' ? 'Claude Code' : 'Terminal');
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CatalogEntry } from '../../../src/app/host/catalog';
-import type { AgentHookResult } from '../../../src/app/host/hookInstaller';
+import type { CatalogEntry } from '../../../src/app/shared/catalog';
+import type { AgentHookResult } from '../../../src/app/shared/hookInstaller';
 import { agentCardText, hookCardText, hooksChangedText, settingsAgent, settingsProblemsText, shortcutLabel, type SettingsAgent } from '../../../src/app/ui/presenters/settingsText';
 
 const HOME = '/home/u';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { SidebarRow } from '../../../src/app/host/sidebarModel';
-import { sidebarDetail, sidebarHeading, sidebarRowTip } from '../../../src/app/ui/presenters/sidebarText';
+import type { SidebarRow } from '../../../src/app/present/sidebarModel';
+import { sidebarDetail, sidebarHeading, sidebarRowTip } from '../../../src/app/present/sidebarText';
 
 const NOW = 1_700_000_000_000;
 const row = (over: Partial<SidebarRow> = {}): SidebarRow => ({

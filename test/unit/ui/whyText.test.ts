@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionStatus } from '../../../src/protocol';
-import { whyText } from '../../../src/app/ui/presenters/whyText';
+import { whyText } from '../../../src/app/present/whyText';
 
 const NOW = 1_700_000_000_000;
 const status = (over: Partial<SessionStatus> & Pick<SessionStatus, 'why'>): SessionStatus => ({ state: 'working', since: NOW, health: [], ...over });

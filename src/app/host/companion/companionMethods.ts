@@ -4,7 +4,7 @@
 // settings view the companion takes.
 import type { CompanionResults } from '../../../protocol/companion';
 import type { HostParams } from '../../../protocol/hostMessages';
-import type { SettingsStore } from '../settings';
+import type { SettingsStore } from '../../shared/settings';
 import type { Companion, CompanionDeps, CompanionSettings } from './companion';
 
 type Ok<M extends keyof CompanionResults> = { ok: true; result: CompanionResults[M] };

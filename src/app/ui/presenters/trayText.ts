@@ -2,8 +2,8 @@
 // most urgent first, then New Session, Show, Settings and Quit). Pure; tray.ts turns the menu
 // into Qt actions and rebuilds it only when this data changed.
 import type { SessionState } from '../../../protocol';
-import type { CatalogEntry } from '../../host/catalog';
-import { byUrgency, folderLabels, formatDuration, stateLabel, type SessionSummary } from '../../host/sidebarModel';
+import type { CatalogEntry } from '../../shared/catalog';
+import { byUrgency, folderLabels, formatDuration, stateLabel, type SessionSummary } from '../../present/sidebarModel';
 
 export interface TrayItem {
   id: string;

@@ -2,7 +2,7 @@
 // text being composed is shown at the cursor, and the input method learns where the cursor is
 // so its candidate window opens next to it.
 import type { QInputMethodEvent, QInputMethodQueryEvent, QRect, QWidget } from '@nodegui/nodegui';
-import type { TerminalSource } from './terminalSource';
+import type { TerminalSource } from '../../client/terminalSource';
 
 /** Qt::InputMethodQuery ImCursorRectangle: the query for the cursor's rectangle. */
 const IM_CURSOR_RECTANGLE = 0x2;

@@ -3,7 +3,7 @@
 // its views are fed by the host (remote/remoteTerminal.ts). Types only from the terminal layer, so
 // loading this file loads no pty and no emulator.
 import type { BufferRange, KeyInput, MouseInput, Session } from '../../../terminal';
-import type { SelectMode, TerminalSource } from './terminalSource';
+import type { SelectMode, TerminalSource } from '../../client/terminalSource';
 
 export class LocalTerminal implements TerminalSource {
   constructor(private readonly s: Session) {}

@@ -5,7 +5,7 @@
 import { performance } from 'node:perf_hooks';
 import { QApplication, QClipboardMode, type QMouseEvent, type QWheelEvent, type QWidget } from '@nodegui/nodegui';
 import type { MouseButton } from '../../../terminal';
-import type { TerminalSource } from './terminalSource';
+import type { TerminalSource } from '../../client/terminalSource';
 import { QtMod } from './keyMapping';
 import { ClickCounter, WheelNotches, heldButton, mouseMods, qtButton } from './pointerInput';
 import { linkAt } from './terminalLinks';

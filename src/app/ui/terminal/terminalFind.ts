@@ -4,7 +4,7 @@
 import type { QWidget } from '@nodegui/nodegui';
 import type { Disposable } from '../../../protocol/events';
 import type { BufferRange, Theme } from '../../../terminal';
-import type { TerminalSource } from './terminalSource';
+import type { TerminalSource } from '../../client/terminalSource';
 import { FindBar } from './findBar';
 import { nextCurrentMatch, revealTop, visibleHighlights, type FindStep } from './findMatches';
 import type { Highlight } from './gridPainter';

@@ -21,7 +21,7 @@ import {
 import { Emitter, type Disposable, type Event } from '../../../protocol/events';
 import type { BufferRange, Frame, Theme } from '../../../terminal';
 import { darkTheme } from '../../../terminal/theme';
-import type { TerminalSource } from './terminalSource';
+import type { TerminalSource } from '../../client/terminalSource';
 import { GridOps } from './gridOps';
 import { makeCellFonts, type CellFonts } from './cellFonts';
 import { CursorBlink } from './cursorBlink';
@@ -34,7 +34,7 @@ import { PointerGestures } from './pointerGestures';
 import { TerminalFind } from './terminalFind';
 import { defaultOpenLink } from './terminalLinks';
 import { shortcutFor, type TerminalShortcut } from './terminalShortcuts';
-import { defaultSettings } from '../../host/settings';
+import { defaultSettings } from '../../shared/settings';
 
 export interface TerminalViewOptions {
   fontFamily?: string;

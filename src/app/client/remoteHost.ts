@@ -4,23 +4,24 @@
 // files here as in the host (both watch them, so an edit in Settings reaches the host too).
 // Quitting detaches: the sessions stay in the host; `endSessions` asks the host to end them.
 import { homedir } from 'node:os';
-import type { AppSnapshot } from '../../../protocol/hostAppMessages';
-import { AgentChoices } from '../../host/agentChoices';
-import { AgentCatalog, type CatalogEntry } from '../../host/catalog';
-import type { AgentHookResult } from '../../host/hookInstaller';
-import { HostClient, type HostConnectFailure } from '../../host/hostClient';
-import { connectHost } from '../../host/hostLauncher';
-import { packageVersion } from '../../host/install';
-import type { Logger } from '../../host/log';
-import { termioPaths, type TermioPaths } from '../../host/paths';
-import { isProcessAlive } from '../../host/processes';
-import { SettingsStore } from '../../host/settings';
+import type { AppSnapshot } from '../../protocol/hostAppMessages';
+import { AgentChoices } from '../shared/agentChoices';
+import { AgentCatalog, type CatalogEntry } from '../shared/catalog';
+import type { AgentHookResult } from '../shared/hookInstaller';
+import { HostClient, type HostConnectFailure } from './hostClient';
+import { connectHost } from './hostLauncher';
+import { packageVersion } from '../shared/install';
+import type { Logger } from '../shared/log';
+import { termioPaths, type TermioPaths } from '../shared/paths';
+import { isProcessAlive } from '../shared/processes';
+import { SettingsStore } from '../shared/settings';
 import { RemoteRegistry, type AppSessionRecord } from './remoteRegistry';
 
 export type { AppSessionRecord };
 
 /** A problem the app shows the user (a corrupt state file, a hook launcher it could not write). */
-export type HostProblem = AppSnapshot['problems'][number];
+export type { HostProblem } from '../../protocol/hostAppMessages';
+import type { HostProblem } from '../../protocol/hostAppMessages';
 
 /** How long a host asked to stop may take to end its sessions and go: its own grace is 0.8 s. */
 const HOST_STOP_WAIT_MS = 5_000;

@@ -1,6 +1,6 @@
 // The words of one sidebar row and its tooltip, from the row model (sidebarModel.ts). Pure, so
 // every variant (nested, stalled, exited, with progress) is tested without a display.
-import { formatAge, stateLabel, type SidebarGroup, type SidebarRow } from '../../host/sidebarModel';
+import { formatAge, stateLabel, type SidebarGroup, type SidebarRow } from './sidebarModel';
 
 /** The row's second line: "↳ Claude · Working 42% 5m · stalled · exited 1". */
 export function sidebarDetail(r: SidebarRow, now: number): string {

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { codexTrustEntries, codexTrustRecorded, JSON_DIALECTS, withCodexTrust, withoutCodexTrust, type HooksDeclaration } from '../../protocol/hooks';
-import type { AgentHookResult } from './hookInstaller';
+import type { AgentHookResult } from './hookResult';
 import { writeFileAtomic } from './atomicWrite';
 import { readTextIfExists } from './textFile';
 

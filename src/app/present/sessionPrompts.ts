@@ -1,7 +1,7 @@
 // The words of the window's quick prompts about sessions: the jump list, the rename box, the
 // question asked before closing a session that started others, and a broken manifest's message.
 // Pure; the app opens these in the window's quick-open panel.
-import { folderLabels, stateLabel, type SessionSummary } from '../../host/sidebarModel';
+import { folderLabels, stateLabel, type SessionSummary } from './sidebarModel';
 
 /** What the prompts need of a session (a registry record has all of it). */
 export type PromptSession = Pick<SessionSummary, 'id' | 'agentId' | 'cwd' | 'title' | 'state'>;

@@ -3,13 +3,13 @@
 // painted frame, and only then is the frame acknowledged, so a busy window gets fewer frames,
 // never a backlog. Input, scrolling and selection go back as intents; selection text and find are
 // requests. No pty and no emulator here: those live in the host.
-import { Emitter, type Disposable } from '../../../protocol/events';
-import type { FrameHeader, FrameReader } from '../../../protocol/hostFrame';
-import { rowText } from '../../../protocol/hostFrameReader';
-import type { InputIntent } from '../../../protocol/hostMessages';
-import type { BufferRange, CursorState, ExitStatus, Frame, KeyInput, MouseInput, MouseTrackingMode, RenderRow, RowSelection } from '../../../terminal';
-import type { HostClient } from '../../host/hostClient';
-import type { SelectMode, TerminalSource } from '../terminal/terminalSource';
+import { Emitter, type Disposable } from '../../protocol/events';
+import type { FrameHeader, FrameReader } from '../../protocol/hostFrame';
+import { rowText } from '../../protocol/hostFrameReader';
+import type { InputIntent } from '../../protocol/hostMessages';
+import type { BufferRange, CursorState, ExitStatus, Frame, KeyInput, MouseInput, MouseTrackingMode, RenderRow, RowSelection } from '../../terminal';
+import type { HostClient } from './hostClient';
+import type { SelectMode, TerminalSource } from './terminalSource';
 
 const EMPTY_ROW: RenderRow = { runs: [], text: '', wrapped: false };
 

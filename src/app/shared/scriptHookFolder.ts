@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readdirSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isOurScript, isScriptEventName, renderHookScript, type HookOp, type ReporterLocation } from '../../protocol/hooks';
-import type { AgentHookResult, AgentHooks } from './hookInstaller';
+import type { AgentHookResult, AgentHooks } from './hookResult';
 import { writeFileAtomic } from './atomicWrite';
 import { readTextIfExists } from './textFile';
 

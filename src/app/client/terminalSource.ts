@@ -2,8 +2,8 @@
 // The app's views are fed by the session host (remote/remoteTerminal.ts); a benchmark may feed
 // one from a session in its own process (localTerminal.ts). Types only: nothing here loads a pty
 // or an emulator.
-import type { Event } from '../../../protocol/events';
-import type { BufferRange, ExitStatus, Frame, KeyInput, MouseInput, MouseTrackingMode } from '../../../terminal';
+import type { Event } from '../../protocol/events';
+import type { BufferRange, ExitStatus, Frame, KeyInput, MouseInput, MouseTrackingMode } from '../../terminal';
 
 export type SelectMode = 'char' | 'word' | 'line';
 

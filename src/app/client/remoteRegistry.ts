@@ -2,10 +2,10 @@
 // strip show it, each with the RemoteTerminal its page paints, kept current by the host's app
 // events. The same events a registry in the app's own process used to fire, so the windows,
 // sidebar and tray follow it unchanged.
-import { Emitter } from '../../../protocol/events';
-import type { AppSessionInfo } from '../../../protocol/hostAppMessages';
-import type { SessionState } from '../../../protocol';
-import type { HostClient } from '../../host/hostClient';
+import { Emitter } from '../../protocol/events';
+import type { AppSessionInfo } from '../../protocol/hostAppMessages';
+import type { SessionState } from '../../protocol';
+import type { HostClient } from './hostClient';
 import { RemoteTerminal } from './remoteTerminal';
 
 export interface AppSessionRecord extends Readonly<AppSessionInfo> {

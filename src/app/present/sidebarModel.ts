@@ -1,7 +1,8 @@
 // What the window's sidebar and the tray menu show, as plain data: sessions grouped by project
 // folder, each with its display title, state and time in state; and the urgency order the tray
 // uses. The Qt widgets only draw this, so every rule here is tested without a display.
-import type { SessionState } from '../../protocol';
+import type { SessionState } from '../../protocol/status/sessionState';
+import { STATE_PRIORITY } from '../../protocol/status/statusRules';
 
 export interface SessionSummary {
   id: string;
@@ -41,8 +42,8 @@ export interface SidebarGroup {
   rows: SidebarRow[];
 }
 
-/** attention beats working beats done beats idle (ATP "Status"; the tray's aggregate). */
-export const stateUrgency: Record<SessionState, number> = { attention: 3, working: 2, done: 1, idle: 0 };
+/** attention beats working beats done beats idle (ATP "Status"; the tray's aggregate), as the status engine ranks them. */
+export const stateUrgency = Object.fromEntries(STATE_PRIORITY.map((s, i) => [s, STATE_PRIORITY.length - 1 - i])) as Record<SessionState, number>;
 
 export function aggregateState(states: Iterable<SessionState>): SessionState {
   let best: SessionState = 'idle';
@@ -126,6 +127,17 @@ export function formatDuration(ms: number): string {
   if (m < 60) return `${m}m`;
   const h = Math.floor(m / 60);
   if (h < 24) return `${h}h`;
+  return `${Math.floor(h / 24)}d`;
+}
+
+/** Time in state with seconds, where few rows change (the phone page): "12s", "4m 05s", "2h 10m", "3d". */
+export function formatDurationWithSeconds(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m ${String(s % 60).padStart(2, '0')}s`;
+  const h = Math.floor(m / 60);
+  if (h < 24) return `${h}h ${String(m % 60).padStart(2, '0')}m`;
   return `${Math.floor(h / 24)}d`;
 }
 

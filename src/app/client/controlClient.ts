@@ -6,8 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONTROL_INFO_FILE, CONTROL_PROTOCOL_VERSION, FrameDecoder, encodeFrame } from '../../protocol/controlFrames';
 import type { ControlArgs, ControlError, ControlResult, ControlVerb, WatchEvent } from '../../protocol/control';
-import { termioPaths } from '../host/paths';
-import { SESSION_SECRET_ENV } from '../host/sessionSecret';
+import { termioPaths } from '../shared/paths';
+import { SESSION_SECRET_ENV } from '../shared/sessionSecret';
 
 /**
  * Replies can be bigger than requests (a screen of wide glyphs): 16 Mi chars is far above any real
@@ -17,7 +17,7 @@ const MAX_REPLY_CHARS = 16 * 1024 * 1024;
 /** The app answers in milliseconds; ten seconds means it is wedged, and a script should not hang forever. */
 export const REQUEST_TIMEOUT_MS = 10_000;
 
-export type ConnectFailure = { kind: 'appNotRunning'; message: string };
+export type ConnectFailure = { kind: 'hostNotRunning'; message: string };
 
 /** `lost`: no reply because the connection ended (the app quit or crashed) — as good as "not running". */
 export type Reply<V extends ControlVerb = ControlVerb> = { ok: true; result: ControlResult<V> } | { ok: false; error: ControlError; lost?: true };
@@ -59,9 +59,9 @@ export class ControlClient {
     const first = await ControlClient.connect(env);
     if (first instanceof ControlClient) return first;
     // Loaded only when no host runs: every other command skips it.
-    const { connectHost } = require('../host/hostLauncher') as typeof import('../host/hostLauncher');
+    const { connectHost } = require('./hostLauncher') as typeof import('./hostLauncher');
     const host = await connectHost(env, { client: 'termio-cli', start: true });
-    if ('kind' in host) return { kind: 'appNotRunning', message: `no Termio session host runs, and starting one failed: ${host.message}` };
+    if ('kind' in host) return { kind: 'hostNotRunning', message: `no Termio session host runs, and starting one failed: ${host.message}` };
     host.close();
     return ControlClient.connect(env);
   }
@@ -78,7 +78,7 @@ export class ControlClient {
     } catch (err) {
       const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
       return Promise.resolve({
-        kind: 'appNotRunning',
+        kind: 'hostNotRunning',
         message: missing ? `Termio is not running (no ${infoFile})` : `Termio is not running (${infoFile} is unreadable: ${(err as Error).message})`,
       });
     }
@@ -86,7 +86,7 @@ export class ControlClient {
       const socket = createConnection(socketPath);
       const onError = (err: NodeJS.ErrnoException) => {
         resolve({
-          kind: 'appNotRunning',
+          kind: 'hostNotRunning',
           message:
             err.code === 'ECONNREFUSED' || err.code === 'ENOENT'
               ? `Termio is not running (${socketPath} is a stale socket left by an app that is gone)`

@@ -9,7 +9,6 @@ import {
   hookConfigPath,
   inspectHookConfig,
   type HookOp,
-  type HooksDeclaration,
   type ReporterLocation,
 } from '../../protocol/hooks';
 import { expandHome } from '../../protocol/homePath';
@@ -20,15 +19,12 @@ import { installRoot } from './install';
 import { withCodexTrustGate } from './codexTrust';
 import { applyScriptHooks, scriptHookStatus } from './scriptHookFolder';
 import { readTextIfExists } from './textFile';
+import type { AgentHookResult, AgentHookState, AgentHooks } from './hookResult';
+
+export type { AgentHookResult, AgentHookState, AgentHooks } from './hookResult';
 
 // smol-toml ships CommonJS beside its ES module, but its types are declared as ESM only.
 const { parse: parseToml } = require('smol-toml') as { parse: (text: string) => unknown };
-
-/** An agent whose manifest declares hooks. */
-export interface AgentHooks {
-  agentId: string;
-  hooks: HooksDeclaration;
-}
 
 export interface HookInstallerOptions {
   paths: TermioPaths;
@@ -36,32 +32,6 @@ export interface HookInstallerOptions {
   home: string;
   reporter: ReporterLocation;
 }
-
-/** `stale`: our entries are there but run another reporter than this Termio's launcher (a moved
- *  checkout, an old Node, an install from before the launcher); installing again repairs them. */
-export type AgentHookState = 'installed' | 'partial' | 'stale' | 'absent' | 'unparsable' | 'error';
-
-export interface AgentHookResult {
-  agentId: string;
-  /** Absolute path of the config file. */
-  file: string;
-  state: AgentHookState;
-  /** What this call did to the file. */
-  action: 'written' | 'removed' | 'unchanged' | 'repaired' | 'none';
-  /** Declared events with our entry in the file. */
-  events: string[];
-  /** Declared events without one. */
-  missing: string[];
-  error?: string;
-  /** A vendor gate that can still silence our hooks (Codex's trust review). */
-  note?: string;
-  /** Where the original file was saved before our first edit. */
-  backup?: string;
-  /** For agents that run only hooks they trust (Codex): whether Termio recorded that trust. */
-  trust?: { file: string; state: 'recorded' | 'none' | 'failed'; error?: string };
-}
-
-// dist/app/host (or src/app/host under vitest) → the package root.
 
 /** The Node reporter shipped with this build: bin/termio-hook, run by this Node. */
 export function nodeReporterLocation(root = installRoot): ReporterLocation {

@@ -1,8 +1,8 @@
 // The why strip under the sidebar: one line on why the selected session is in its state (which
 // channel said so, what it said, how long ago), the tool it waits on, and its health notes.
 // Pure: the app passes in what the registry and the status tracker know.
-import type { SessionState, SessionStatus, StatusChannel } from '../../../protocol';
-import { formatDuration, stateLabel } from '../../host/sidebarModel';
+import type { SessionState, SessionStatus, StatusChannel } from '../../protocol';
+import { formatDuration, stateLabel } from './sidebarModel';
 
 export interface WhyInput {
   /** The registry's state and its one-word reason, used when no status channel tracks the session. */

@@ -1,0 +1,28 @@
+// What every termio command shares: its exit codes (part of the interface: scripts and tests rely
+// on them), the streams and environment it runs with, and the shape of a command group's entry.
+// Its own module so command groups import it without pulling in main.ts, which loads them.
+export const ExitCode = {
+  /** Done; for a wait: the session settled. */
+  ok: 0,
+  /** An error (the app refused, no such session, ...) or a check failed (`termio agents validate`). */
+  failed: 1,
+  /** Bad usage: unknown verb, missing argument, bad option. */
+  usage: 2,
+  /** A wait ran out of time (--timeout). */
+  timeout: 3,
+  /** The Termio host is not running (no control socket answers). */
+  hostNotRunning: 4,
+  /** A wait ended because the session needs you (a permission prompt, a question). */
+  needsYou: 5,
+  /** Something unexpected: a bug, reported with its message. */
+  internal: 70,
+} as const;
+
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+export type CommandHandler = (args: string[], io: CliIo) => Promise<number>;
