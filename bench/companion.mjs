@@ -74,7 +74,7 @@ async function main() {
   try {
     const control = await HostClient.connect(join(termioHome, 'run', 'host.sock'), { client: 'bench', version: '0' });
     clients.push(control);
-    const spawnSh = async (argv) => (await control.request('sessions.spawn', { cwd: home, argv })).result.session.id;
+    const spawnSh = async (argv) => (await control.request('sessions.run', { cwd: home, argv })).result.session.id;
     const watched = await spawnSh(['/bin/sh']);
     const token = readFileSync(join(termioHome, 'companion-token'), 'utf8').trim();
 

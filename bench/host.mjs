@@ -194,7 +194,7 @@ try {
   // (b) first, while the host is fresh: idle sessions.
   const rss0 = await settledRss(host.pid);
   for (let i = 0; i < IDLE_SESSIONS; i++) {
-    const r = await control.request('sessions.spawn', { cwd: home, argv: ['/bin/sh'], cols: 80, rows: 24 });
+    const r = await control.request('sessions.run', { cwd: home, argv: ['/bin/sh'], cols: 80, rows: 24 });
     if (!r.ok) throw new Error(r.error.message);
   }
   const rssN = await settledRss(host.pid);
@@ -204,7 +204,7 @@ try {
 
   // (c) idle CPU: 10 idle sessions, one client attached to one of them, for IDLE_SECONDS.
   const listed = (await control.request('sessions.list', {})).result.sessions;
-  for (const s of listed.slice(CPU_SESSIONS)) await control.request('sessions.close', { session: s.id });
+  for (const s of listed.slice(CPU_SESSIONS)) await control.request('sessions.close', { id: s.id });
   await control.request('attach', { session: listed[0].id, view: 1, cols: 80, rows: 24 });
   control.onFrame((h) => control.ack(h.view, h.seq));
   await new Promise((r) => setTimeout(r, IDLE_SETTLE_MS));
@@ -250,10 +250,10 @@ try {
   await typist.request('detach', { view: 1 });
   const rawEcho = await rawPtyEcho();
 
-  for (const s of (await control.request('sessions.list', {})).result.sessions) await control.request('sessions.close', { session: s.id });
+  for (const s of (await control.request('sessions.list', {})).result.sessions) await control.request('sessions.close', { id: s.id });
 
   // (a) a session with 10,000 lines of scrollback, attached again and again.
-  const spawned = await control.request('sessions.spawn', { cwd: home, argv: ['/bin/sh'], cols: 80, rows: 24 });
+  const spawned = await control.request('sessions.run', { cwd: home, argv: ['/bin/sh'], cols: 80, rows: 24 });
   if (!spawned.ok) throw new Error(spawned.error.message);
   const id = spawned.result.session.id;
   const lines = [];

@@ -134,6 +134,53 @@ for (const file of walk(srcDir)) {
   }
 }
 
+// No import circles, by type or at run time: a circle means two modules are one concept split in
+// two, or a shared type sits in the wrong one. Tarjan's strongly connected components over every
+// relative import in the tree.
+{
+  const graph = new Map();
+  const anyImport = /(?:^|\n)\s*(?:import|export)\b[^;]*?from\s*['"]([^'"]+)['"]|(?:require|import)\s*\(\s*['"]([^'"]+)['"]\s*\)/g;
+  for (const file of walk(srcDir)) {
+    if (!file.endsWith('.ts')) continue;
+    const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+    const deps = new Set();
+    for (const m of text.matchAll(anyImport)) {
+      const spec = m[1] ?? m[2];
+      if (!spec.startsWith('.')) continue;
+      const target = resolveSource(file, spec);
+      if (target && target.endsWith('.ts')) deps.add(target);
+    }
+    graph.set(file, [...deps]);
+  }
+  let next = 0;
+  const index = new Map();
+  const low = new Map();
+  const stack = [];
+  const onStack = new Set();
+  const visit = (v) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v), index.get(w)));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component = [];
+    let w;
+    do {
+      w = stack.pop();
+      onStack.delete(w);
+      component.push(relative(srcDir, w));
+    } while (w !== v);
+    if (component.length > 1) problems.push(`import circle: ${component.sort().join(' ↔ ')}`);
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+}
+
 if (problems.length) {
   for (const p of problems) console.error(p);
   console.error(`layering: ${problems.length} violation(s)`);

@@ -3,12 +3,10 @@
 // one received frame into a validated request or the error reply to send back.
 import { z } from 'zod';
 import { CONTROL_PROTOCOL_VERSION, MAX_WAIT_MS } from './controlFrames';
-import { SESSION_STATES } from './status/sessionState';
+import { MAX_COLS, MAX_ROWS } from './hostFrameFormat';
+import { SessionInfoSchema, SessionStateSchema } from './sessionInfo';
 
-/** The four states of status/sessionState.ts on the wire (one union, one name: SessionState). */
-export const SessionStateSchema = z
-  .enum(SESSION_STATES)
-  .describe('working; attention = blocked on the user; done = finished while the user was elsewhere; idle');
+export { SessionInfoSchema, SessionStateSchema, type SessionInfo } from './sessionInfo';
 
 /** Room for any real path (PATH_MAX is 4096 on Linux, 1024 on macOS). */
 const MAX_PATH_CHARS = 4096;
@@ -33,38 +31,6 @@ const AbsolutePath = z
 
 const SessionRef = z.string().min(1).max(MAX_ID_CHARS).describe('a session id or a unique prefix of one');
 
-export const SessionInfoSchema = z.strictObject({
-  id: z.string().describe('the session id, also its TERMIO_SESSION'),
-  agentId: z.string().nullable().describe('the manifest id of the agent, null for a plain shell'),
-  cwd: z.string().describe('the folder the session was started in'),
-  title: z.string().describe('the name given at spawn, else the live terminal title, else ""'),
-  state: SessionStateSchema,
-  stateWhy: z.string().describe('which channel/rule/event put the session in its state'),
-  stateSince: z.iso.datetime().describe('when the session entered its current state'),
-  createdAt: z.iso.datetime(),
-  pid: z.number().int().describe('the process id of the program in the terminal'),
-  exited: z
-    .strictObject({ exitCode: z.number().int(), signal: z.number().int().optional() })
-    .nullable()
-    .describe('how the program ended, null while it runs (the session stays listed until closed)'),
-  parentId: z.string().nullable().describe('the session that started this one (spawn or run from inside it), else null'),
-  stalledSince: z.iso
-    .datetime()
-    .nullable()
-    .describe('working with no output and no hook report since then, for longer than the stall setting; else null'),
-  resume: z
-    .strictObject({
-      family: z.string().describe('pinned, discovered, none, or unknown (the manifest is gone)'),
-      boundId: z.string().nullable().describe("the agent's conversation id this tab is bound to"),
-      boundFamily: z.string().nullable(),
-      argv: z.array(z.string()).nullable().describe('the exact argv a relaunch would run (null: no plan)'),
-      mode: z.string().nullable().describe('create, resume or fresh'),
-      why: z.string(),
-    })
-    .optional()
-    .describe('sessions.list only: how this tab would be relaunched'),
-});
-export type SessionInfo = z.infer<typeof SessionInfoSchema>;
 
 /**
  * What `sessions.wait` (and `--wait` on spawn, run and send) waits for:
@@ -78,6 +44,11 @@ export type WaitUntil = z.infer<typeof WaitUntilSchema>;
 
 const WaitTimeout = z.number().int().min(0).max(MAX_WAIT_MS).describe('give up after this long (timeout outcome)');
 const WaitSpec = z.strictObject({ timeoutMs: WaitTimeout }).describe('reply only once the work has settled (see sessions.wait)');
+/** The grid a session starts at, before a view attaches and sets its own (the frame wire's bounds). */
+const GridSize = {
+  cols: z.number().int().min(1).max(MAX_COLS).optional().describe('columns until a view attaches (default 80)'),
+  rows: z.number().int().min(1).max(MAX_ROWS).optional().describe('rows until a view attaches (default 24)'),
+};
 const ParentRef = SessionRef.describe('the session asking (its TERMIO_SESSION): recorded as the new session\'s parent');
 
 /** The verbs and their arguments. Unknown argument names are rejected, so typos surface at once. */
@@ -105,6 +76,7 @@ export const ControlArgsSchemas = {
     prompt: z.string().min(1).optional().describe('typed and entered once the agent is ready for input, never before'),
     parent: ParentRef.optional(),
     wait: WaitSpec.optional().describe('reply once the first prompt\'s turn has ended (without a prompt: once the agent is ready)'),
+    ...GridSize,
   }),
   'sessions.run': z.strictObject({
     argv: z.array(z.string().refine((a) => !a.includes('\0'), { message: 'must not contain NUL' })).min(1).max(MAX_ARGV).describe('the command and its arguments, run as is (no shell)'),
@@ -112,6 +84,7 @@ export const ControlArgsSchemas = {
     title: z.string().max(MAX_TITLE_CHARS).optional(),
     parent: ParentRef.optional(),
     wait: WaitSpec.optional().describe('reply once the command has exited'),
+    ...GridSize,
   }),
   'sessions.wait': z.strictObject({
     id: SessionRef,

@@ -4,7 +4,7 @@
 // rename, which session they look at). Pure: zod schemas for what a client sends, plain types for
 // what the host answers.
 import { z } from 'zod';
-import type { SessionState, SessionStatus } from './status/sessionState';
+import type { SessionInfo } from './sessionInfo';
 
 /** Session and window ids are UUIDs or short minted names; agent ids are manifest ids. */
 const MAX_ID_CHARS = 64;
@@ -29,43 +29,9 @@ export const AppParamsSchemas = {
   'app.rename': z.strictObject({ session: id, title: z.string().max(MAX_TITLE_CHARS) }),
   /** The session the user is looking at (selected in the focused window), and the window new sessions go to. */
   'app.looking': z.strictObject({ session: id.nullable(), windowId: id.nullable() }),
-  /** A second launch of the app asks the running one to come forward. */
-  'app.activate': z.strictObject({}),
   /** A notification the app showed was clicked (tray notifications on macOS). */
   'app.notificationClicked': z.strictObject({ session: id.nullable() }),
 };
-
-export interface AppSessionInfo {
-  id: string;
-  agentId: string | null;
-  cwd: string;
-  title: string;
-  state: SessionState;
-  stateWhy: string;
-  /** Epoch ms. */
-  stateSince: number;
-  /** Epoch ms. */
-  createdAt: number;
-  bypass: boolean;
-  parentId: string | null;
-  stalledSince: number | null;
-  /** The window whose tab it is, or null for a session no window shows (spawned by `termio host spawn`). */
-  windowId: string | null;
-  pid: number;
-  /** The session's grid now (a view attaches at this size, so a reattach does not reflow it). */
-  cols: number;
-  rows: number;
-  exited: { exitCode: number; signal?: number } | null;
-  /** The tool the latest hook report named ("Bash"). */
-  tool: string | null;
-  /** OSC 9;4 progress 0-100, or null. */
-  progress: number | null;
-  /** What the status engine last decided, for the why strip: channel, rule or event, when. */
-  status: SessionStatus | null;
-  /** Relaunched by this host from the saved state because the host that ran it was lost
-   *  (killed, or the machine restarted) rather than stopped. */
-  recovered: boolean;
-}
 
 /** A problem the app shows the user: a corrupt state file, a broken settings field, a manifest
  *  the catalog refused, a hook launcher the host could not write. */
@@ -75,7 +41,7 @@ export interface HostProblem {
 }
 
 export interface AppSnapshot {
-  sessions: AppSessionInfo[];
+  sessions: SessionInfo[];
   /** Saved windows in order (each one's sessions follow). */
   windows: string[];
   /** Problems found at the host's start (a corrupt state file, a hook launcher it could not write). */
@@ -86,18 +52,17 @@ export interface AppSnapshot {
 
 export interface AppResults {
   'app.subscribe': AppSnapshot;
-  'app.launch': { session: AppSessionInfo } ;
+  'app.launch': { session: SessionInfo } ;
   'app.relaunch': { relaunched: boolean };
   'app.rename': Record<string, never>;
   'app.looking': Record<string, never>;
-  'app.activate': Record<string, never>;
   'app.notificationClicked': Record<string, never>;
 }
 
 /** Events an app connection receives after `app.subscribe`. */
 export type AppEvent =
   /** A session appeared or changed (state, title, progress, exit, window). */
-  | { t: 'event'; event: 'session'; session: AppSessionInfo }
+  | { t: 'event'; event: 'session'; session: SessionInfo }
   | { t: 'event'; event: 'sessionRemoved'; id: string }
   /** Show this session (a notification click, `termio sessions focus`, `termio DIR`). */
   | { t: 'event'; event: 'focus'; id: string }

@@ -3,16 +3,14 @@
 // but still bound what they read, see hostFraming.ts). Frames and rows are binary (hostFrame.ts).
 import { z } from 'zod';
 import { MAX_COLS, MAX_ROWS } from './hostFrame';
-import type { SessionState } from './status/sessionState';
 import { AppParamsSchemas, type AppEvent, type AppResults } from './hostAppMessages';
 import { CompanionParamsSchemas, type CompanionResults } from './companion';
+import { ControlArgsSchemas, type ControlErrorCode, type ControlResultSchemas, type WatchEvent } from './control';
+import type { SessionInfo } from './sessionInfo';
+import { SELECTION_MODES } from './selectionMode';
 
 /** Room for ids and names: session ids are UUIDs (36 chars). */
 const MAX_ID_CHARS = 64;
-/** PATH_MAX is 4096 on Linux. */
-const MAX_PATH_CHARS = 4096;
-/** A command line of up to 256 words, each a path or an argument of at most PATH_MAX. */
-const MAX_ARGV = 256;
 /** `rows` requests page through scrollback; 1,000 lines of a wide screen stay well under the
  *  host's message limit. */
 export const MAX_ROWS_PER_REQUEST = 1000;
@@ -21,8 +19,6 @@ export const MAX_ROWS_PER_REQUEST = 1000;
 export const MAX_FIND_MATCHES = 1000;
 /** Find queries are typed by a person; 1,024 chars is far past any real one. */
 const MAX_QUERY_CHARS = 1024;
-/** A title is a line in a tab and a menu; 256 is far more than either shows. */
-const MAX_TITLE_CHARS = 256;
 /** Key names are at most a dozen characters ('NumpadSubtract'); 32 leaves room. */
 const MAX_KEY_CHARS = 32;
 /** The text one key press produces: one grapheme, which can be several code points (a flag, a
@@ -46,19 +42,16 @@ export const HelloSchema = z.strictObject({
 });
 export type Hello = z.infer<typeof HelloSchema>;
 
-/** Methods and their parameters. Unknown parameter names are rejected, so typos surface at once. */
+/**
+ * Methods and their parameters. Unknown parameter names are rejected, so typos surface at once.
+ * The session verbs (sessions.*, app.notify, app.open, app.activate, version, ping) are the host's
+ * one method table, the same the control socket serves (control.ts); the rest need this socket:
+ * views and their frames, the app's subscription, the companion.
+ */
 export const HostParamsSchemas = {
+  ...ControlArgsSchemas,
   'host.status': z.strictObject({}),
   'host.stop': z.strictObject({}),
-  'sessions.list': z.strictObject({}),
-  'sessions.spawn': z.strictObject({
-    cwd: z.string().min(1).max(MAX_PATH_CHARS).refine((p) => p.startsWith('/'), { message: 'must be an absolute path' }),
-    argv: z.array(z.string().max(MAX_PATH_CHARS)).min(1).max(MAX_ARGV).optional().describe('omitted = the login shell'),
-    cols: cols.optional(),
-    rows: rows.optional(),
-    title: z.string().max(MAX_TITLE_CHARS).optional(),
-  }),
-  'sessions.close': z.strictObject({ session: sessionRef }),
   attach: z.strictObject({
     session: sessionRef,
     view: uint32.describe('chosen by the client; frames and input name it'),
@@ -76,7 +69,7 @@ export const HostParamsSchemas = {
     view: uint32,
     start: point.optional().describe('with end: this range; omitted: the session\'s own selection'),
     end: point.optional(),
-    mode: z.enum(['char', 'word', 'line']).optional(),
+    mode: z.enum(SELECTION_MODES).optional(),
   }),
   ...AppParamsSchemas,
   ...CompanionParamsSchemas,
@@ -84,11 +77,15 @@ export const HostParamsSchemas = {
 export type HostMethod = keyof typeof HostParamsSchemas;
 export type HostParams<M extends HostMethod> = z.infer<(typeof HostParamsSchemas)[M]>;
 
+/** A session secret is 43 characters (32 bytes, base64url); 128 bounds what a request may claim. */
+const MAX_SECRET_CHARS = 128;
+
 export const RequestSchema = z.strictObject({
   t: z.literal('req'),
   id: uint32,
   method: z.string().max(MAX_ID_CHARS),
   params: z.unknown().optional(),
+  secret: z.string().max(MAX_SECRET_CHARS).optional().describe("the caller's TERMIO_SESSION_SECRET when it runs inside a Termio session"),
 });
 
 const mods = { shift: z.boolean().optional(), ctrl: z.boolean().optional(), alt: z.boolean().optional(), meta: z.boolean().optional() };
@@ -117,7 +114,7 @@ export const InputIntentSchema = z.discriminatedUnion('kind', [
   /** The session's selection: start one at a buffer point (by char, word or line), move its head
    *  (a drag), extend it from its start (Shift-click), or clear it. */
   z.discriminatedUnion('action', [
-    z.strictObject({ kind: z.literal('select'), action: z.literal('start'), at: point, mode: z.enum(['char', 'word', 'line']) }),
+    z.strictObject({ kind: z.literal('select'), action: z.literal('start'), at: point, mode: z.enum(SELECTION_MODES) }),
     z.strictObject({ kind: z.literal('select'), action: z.literal('extend'), at: point }),
     z.strictObject({ kind: z.literal('select'), action: z.literal('extendFromStart'), at: point }),
     z.strictObject({ kind: z.literal('select'), action: z.literal('clear') }),
@@ -132,7 +129,9 @@ export const AckSchema = z.strictObject({ t: z.literal('ack'), view: uint32, seq
 export const ClientMessageSchema = z.discriminatedUnion('t', [RequestSchema, InputSchema, AckSchema]);
 export type ClientMessage = z.infer<typeof ClientMessageSchema>;
 
+/** The host socket's own codes, and the session verbs' (control.ts) for their answers. */
 export type HostErrorCode =
+  | ControlErrorCode
   | 'versionMismatch' | 'handshakeRequired' | 'badMessage' | 'oversized' | 'unknownMethod' | 'badParams'
   | 'noSuchSession' | 'ambiguousSession' | 'noSuchView' | 'viewInUse' | 'spawnFailed' | 'badDirectory' | 'busy';
 
@@ -152,22 +151,6 @@ export interface HostHello {
   pid: number;
 }
 
-export interface HostSessionInfo {
-  id: string;
-  cwd: string;
-  argv: string[];
-  title: string;
-  state: SessionState;
-  pid: number;
-  exited: { exitCode: number; signal?: number } | null;
-  cols: number;
-  rows: number;
-  /** ISO time. */
-  createdAt: string;
-  /** Views attached to it now, across every client. */
-  views: number;
-}
-
 export interface HostStatus {
   pid: number;
   version: string;
@@ -183,14 +166,13 @@ export interface HostStatus {
   rssBytes: number;
 }
 
+type SessionVerbResults = { [V in keyof typeof ControlResultSchemas]: z.infer<(typeof ControlResultSchemas)[V]> };
+
 /** What each method answers with when it succeeds (`rows` answers with a binary rows message). */
-export interface HostResults extends AppResults, CompanionResults {
+export interface HostResults extends SessionVerbResults, AppResults, CompanionResults {
   'host.status': HostStatus;
   'host.stop': Record<string, never>;
-  'sessions.list': { sessions: HostSessionInfo[] };
-  'sessions.spawn': { session: HostSessionInfo };
-  'sessions.close': Record<string, never>;
-  attach: { view: number; session: HostSessionInfo };
+  attach: { view: number; session: SessionInfo };
   detach: Record<string, never>;
   rows: never;
   find: { matches: Array<{ start: { x: number; y: number }; end: { x: number; y: number } }>; total: number };
@@ -206,6 +188,8 @@ export type HostEvent =
   | { t: 'event'; event: 'detached'; view: number; reason: 'sessionClosed' | 'hostStopping' }
   /** Whether this view holds the session's input (and its size) now. */
   | { t: 'event'; event: 'input'; view: number; holding: boolean }
+  /** One change after a `sessions.watch` request's answer (the request's id). */
+  | { t: 'event'; event: 'watch'; request: number; change: WatchEvent }
   | AppEvent;
 
 /** A protocol-level error; after a framing error the host ends the connection. */

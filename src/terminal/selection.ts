@@ -2,6 +2,7 @@
 // grown to whole words or lines by its mode; gives the selected text and the columns it covers on
 // each viewport row. Views paint those columns; the render model marks the rows that change.
 import type { Terminal } from '@xterm/headless';
+import type { SelectionMode } from '../protocol/selectionMode';
 
 export interface BufferPoint {
   /** Column. */
@@ -10,7 +11,7 @@ export interface BufferPoint {
   y: number;
 }
 
-export type SelectionMode = 'char' | 'word' | 'line';
+export type { SelectionMode };
 
 /** Selected columns [start, end) of one viewport row. */
 export interface RowSelection {

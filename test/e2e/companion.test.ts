@@ -232,7 +232,7 @@ it('raises a browser notification when a session starts needing you, and badges 
 it('keeps a wide session readable on a phone: a readable font, scrolled sideways', async () => {
   host = await startHostInProcess();
   const c = await host.client();
-  const wide = await c.request('sessions.spawn', { cwd: host.home, argv: ['/bin/sh'], cols: 200, rows: 50, title: 'wide' });
+  const wide = await c.request('sessions.run', { cwd: host.home, argv: ['/bin/sh'], cols: 200, rows: 50, title: 'wide' });
   if (!wide.ok) throw new Error(wide.error.message);
   const session = host.host.registry.get(wide.result.session.id)!.session;
   session.write(`printf '%s|end\\n' "$(printf 'x%.0s' $(seq 1 190))"\n`);

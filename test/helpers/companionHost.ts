@@ -69,7 +69,7 @@ function withClients(h: Awaited<ReturnType<typeof makeHome>>): CompanionHome {
     async spawnShell(title, cwd = h.home) {
       shared ??= await client();
       // A quiet prompt whatever the login environment says, so screens are easy to assert.
-      const r = await shared.request('sessions.spawn', { cwd, argv: ['/usr/bin/env', 'PS1=$ ', 'ENV=', '/bin/sh'], title });
+      const r = await shared.request('sessions.run', { cwd, argv: ['/usr/bin/env', 'PS1=$ ', 'ENV=', '/bin/sh'], title });
       if (!r.ok) throw new Error(r.error.message);
       return r.result.session.id;
     },

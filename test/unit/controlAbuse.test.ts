@@ -3,7 +3,7 @@
 // clients. Each gets an error reply or a closed connection; the server keeps answering ping.
 // (The host runs in this process: a crash or an unhandled rejection fails the run.)
 import { afterEach, describe, expect, it } from 'vitest';
-import { encodeFrame } from '../../src/protocol';
+import { encodeFrame } from '../../src/protocol/controlFrames';
 import { rawConnect, startTestHost, type RawPeer, type TestHost } from '../helpers/controlHost';
 import { waitFor } from '../helpers/waitFor';
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SessionRegistry } from '../../src/app/host/sessionRegistry';
 import { SessionWaits } from '../../src/app/host/sessionWaits';
-import { sessionInfo } from '../../src/app/host/controlServer';
+import { SessionFacts } from '../../src/app/host/sessionFacts';
 import { repoRoot, startTestHost, termio, testShell, type TestHost } from '../helpers/controlHost';
 import { waitFor } from '../helpers/waitFor';
 
@@ -125,7 +125,7 @@ describe('a first prompt', () => {
     cleanups.push(() => registry.dispose());
     let ready = false;
     let asked = 0;
-    const waits = new SessionWaits({ registry, describe: sessionInfo, readyEvidence: () => (asked++, ready), limits: { quietWithChannelsMs: 60_000 } });
+    const waits = new SessionWaits({ registry, describe: (r) => new SessionFacts().info(r), readyEvidence: () => (asked++, ready), limits: { quietWithChannelsMs: 60_000 } });
     cleanups.push(() => waits.dispose());
     const spawned = await registry.spawn({ cwd: repoRoot });
     if (!spawned.ok) throw new Error(spawned.message);

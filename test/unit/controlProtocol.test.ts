@@ -2,15 +2,8 @@
 // request validation (every error a reply that names what is wrong).
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import {
-  CONTROL_PROTOCOL_VERSION,
-  ControlReplySchema,
-  FrameDecoder,
-  type ControlError,
-  type ControlReply,
-  encodeFrame,
-  parseRequest,
-} from '../../src/protocol';
+import { CONTROL_PROTOCOL_VERSION, FrameDecoder, encodeFrame } from '../../src/protocol/controlFrames';
+import { ControlReplySchema, type ControlError, type ControlReply, parseRequest } from '../../src/protocol/control';
 
 function decodeAll(decoder: FrameDecoder, chunks: string[]) {
   return chunks.flatMap((c) => decoder.push(c));

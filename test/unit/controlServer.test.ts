@@ -7,13 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ControlServer } from '../../src/app/host/controlServer';
 import { SessionRegistry } from '../../src/app/host/sessionRegistry';
 import { ControlClient } from '../../src/app/client/controlClient';
-import {
-  ControlResultSchemas,
-  SessionInfoSchema,
-  WatchEventSchema,
-  type SessionInfo,
-  type WatchEvent,
-} from '../../src/protocol';
+import { ControlResultSchemas, WatchEventSchema, type WatchEvent } from '../../src/protocol/control';
+import { SessionInfoSchema, type SessionInfo } from '../../src/protocol/sessionInfo';
 import { Session } from '../../src/terminal';
 import { startTestHost, testShell, type TestHost } from '../helpers/controlHost';
 import { waitFor } from '../helpers/waitFor';

@@ -128,6 +128,28 @@ describe('layering check: clients and the host folder', () => {
   });
 });
 
+describe('layering check: import circles', () => {
+  it('rejects a circle of imports, type-only ones included', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'layers-'));
+    try {
+      const put = (f: string, text: string) => {
+        mkdirSync(dirname(join(dir, f)), { recursive: true });
+        writeFileSync(join(dir, f), text);
+      };
+      put('app/host/a.ts', "import { b } from './b';\nexport const a = b;\n");
+      put('app/host/b.ts', "import type { C } from './c';\nexport const b = 1;\nexport type B = C;\n");
+      put('app/host/c.ts', "import type { a } from './a';\nexport type C = typeof a;\n");
+      put('app/host/d.ts', "import { b } from './b';\nexport const d = b;\n");
+      const r = check(dir);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain('import circle: app/host/a.ts ↔ app/host/b.ts ↔ app/host/c.ts');
+      expect(r.stderr).not.toContain('d.ts');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 // The compiler enforces the same direction: each layer is a tsconfig project that references only
 // the layers below it, so `tsc -b` fails on an import that points the wrong way. One scratch copy of
 // src/ is built once; each case adds one wrong import, rebuilds (incrementally), and restores the file.

@@ -4,7 +4,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { manifestJsonSchema, manifestJsonSchemaText, manifestResumeFamily, parseManifest, ManifestSchema, MANIFEST_JSON_SCHEMA_FILE } from '../../src/protocol';
+import { manifestJsonSchema, manifestJsonSchemaText, MANIFEST_JSON_SCHEMA_FILE } from '../../src/protocol/manifestJsonSchema';
+import { manifestResumeFamily, parseManifest } from '../../src/protocol/manifestParse';
+import { ManifestSchema } from '../../src/protocol/manifestSchema';
 import { GENERATED_FILE, manifestValidatorSource } from '../../scripts/lib/manifestValidator.cjs';
 
 const REPO = join(__dirname, '..', '..');

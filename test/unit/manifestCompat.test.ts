@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { manifestResumeFamily, parseManifest, type ManifestParseResult } from '../../src/protocol';
+import { manifestResumeFamily, parseManifest, type ManifestParseResult } from '../../src/protocol/manifestParse';
 
 const REPO = join(__dirname, '..', '..');
 const COMPAT = join(REPO, 'test', 'fixtures', 'manifests', 'compat');

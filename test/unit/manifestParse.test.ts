@@ -1,14 +1,8 @@
 // Every manifest rule, asserted as the exact text a user reads.
 import { describe, expect, it } from 'vitest';
-import {
-  compileManifestPattern,
-  manifestResumeFamily,
-  manifestResumeSpec,
-  manifestStatusChannels,
-  parseManifest,
-  parseManifestValue,
-  type Manifest,
-} from '../../src/protocol';
+import { compileManifestPattern } from '../../src/protocol/manifestRules';
+import { manifestResumeFamily, manifestResumeSpec, manifestStatusChannels, parseManifest, parseManifestValue } from '../../src/protocol/manifestParse';
+import { type Manifest } from '../../src/protocol/manifestSchema';
 
 const LABEL = '~/.termio/config/agents/foo.json';
 const minimal = { id: 'foo', name: 'Foo', command: 'foo' };

@@ -5,7 +5,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isManifestShape, ManifestSchema, parseManifest, parseManifestValue, type ManifestParseResult } from '../../src/protocol';
+import { isManifestShape, parseManifest, parseManifestValue, type ManifestParseResult } from '../../src/protocol/manifestParse';
+import { ManifestSchema } from '../../src/protocol/manifestSchema';
 
 const LABEL = 'agents/x.json';
 const agentsDir = join(__dirname, '..', '..', 'agents');

@@ -2,6 +2,7 @@
 // terminal goes to raw mode and the alternate screen; frames are painted with ANSI escapes and
 // acknowledged once written, keys and pastes go to the host as intents. Ctrl-] detaches (the
 // session keeps running); the command also ends when the session ends or is closed.
+import { parseArgs } from 'node:util';
 import type { FrameHeader, FrameReader } from '../../protocol/hostFrame';
 import { AnsiPainter } from './ansiPainter';
 import { connectHost } from '../client/hostLauncher';
@@ -31,11 +32,17 @@ export interface AttachTty {
 
 /** The usage error or help exit code, or null when the arguments and terminal are fit to attach. */
 function checkArgs(args: string[], io: CliIo, tty: AttachTty): number | null {
-  if (args.length === 0 || args[0] === '--help' || args[0] === '-h') {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options: { help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: true });
+  } catch {
+    parsed = null;
+  }
+  if (args.length === 0 || parsed?.values.help) {
     io.out(HELP);
     return args.length === 0 ? ExitCode.usage : ExitCode.ok;
   }
-  if (args.length !== 1 || args[0]!.startsWith('-')) {
+  if (!parsed || parsed.positionals.length !== 1) {
     io.err(`termio attach: expected one session id, got ${args.map((a) => `'${a}'`).join(' ')}\n\n${HELP}`);
     return ExitCode.usage;
   }

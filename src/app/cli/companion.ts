@@ -1,6 +1,7 @@
 // `termio companion status|enable|disable|url|revoke`: the phone companion from the command line.
 // Each verb asks the session host (started on first need, except status) to change and report
 // the companion, so the CLI and the app's Settings → Phone always agree.
+import { parseArgs } from 'node:util';
 import { toString as qrText } from 'qrcode';
 import type { CompanionStatus } from '../../protocol/companion';
 import { MAX_COMPANION_PORT, MIN_COMPANION_PORT } from '../../protocol/companion';
@@ -36,20 +37,33 @@ interface Options {
   port?: number;
 }
 
+/** Which options each verb takes (the rest are refused as unexpected). */
+const VERB_OPTIONS: Record<Verb, readonly string[]> = { enable: ['json', 'lan', 'loopback', 'port'], url: ['json', 'qr'], disable: ['json'], revoke: ['json'], status: ['json'] };
+
 function parse(verb: Verb, rest: string[]): Options | string {
-  const o: Options = { json: false, qr: false };
-  for (let i = 0; i < rest.length; i++) {
-    const a = rest[i]!;
-    if (a === '--json') o.json = true;
-    else if (a === '--qr' && verb === 'url') o.qr = true;
-    else if ((a === '--lan' || a === '--loopback') && verb === 'enable') o.network = a === '--lan' ? 'lan' : 'loopback';
-    else if (a === '--port' && verb === 'enable') {
-      const n = Number(rest[++i]);
-      if (!Number.isInteger(n) || n < MIN_COMPANION_PORT || n > MAX_COMPANION_PORT) {
-        return `--port: expected a whole number from ${MIN_COMPANION_PORT} to ${MAX_COMPANION_PORT}, got '${rest[i] ?? ''}'`;
-      }
-      o.port = n;
-    } else return `unexpected argument '${a}'`;
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: rest,
+      options: { json: { type: 'boolean' }, qr: { type: 'boolean' }, lan: { type: 'boolean' }, loopback: { type: 'boolean' }, port: { type: 'string' } },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (err) {
+    return (err as Error).message;
+  }
+  const given = Object.keys(values);
+  const stray = given.find((k) => !VERB_OPTIONS[verb].includes(k));
+  if (stray) return `unexpected argument '--${stray}'`;
+  if (values.lan && values.loopback) return '--lan and --loopback: choose one';
+  const o: Options = { json: values.json ?? false, qr: values.qr ?? false };
+  if (values.lan || values.loopback) o.network = values.lan ? 'lan' : 'loopback';
+  if (values.port !== undefined) {
+    const n = Number(values.port);
+    if (!Number.isInteger(n) || n < MIN_COMPANION_PORT || n > MAX_COMPANION_PORT) {
+      return `--port: expected a whole number from ${MIN_COMPANION_PORT} to ${MAX_COMPANION_PORT}, got '${values.port}'`;
+    }
+    o.port = n;
   }
   return o;
 }

@@ -2,7 +2,8 @@
 // it runs and what it holds, stopping it (which ends its sessions), and starting a session in it
 // to `termio attach` to. Every verb but status and stop starts the host on first need.
 import { isAbsolute, resolve } from 'node:path';
-import type { HostSessionInfo } from '../../protocol/hostMessages';
+import { parseArgs } from 'node:util';
+import type { SessionInfo } from '../../protocol/sessionInfo';
 import type { HostClient } from '../client/hostClient';
 import { shortenHome } from '../../protocol/homePath';
 import { isProcessAlive } from '../shared/processes';
@@ -11,9 +12,8 @@ import { ExitCode, type CliIo } from './cliIo';
 
 const HELP = `Usage: termio host <verb> [options]
 
-The session host (termio-host) owns the sessions it starts, so they keep running while no
-window or terminal is attached. \`termio attach ID\` shows one in this terminal.
-(The Termio app does not attach to the host yet: its own tabs still live in the app.)
+The session host (termio-host) owns every session, so they keep running while no window or
+terminal is attached. \`termio attach ID\` shows one in this terminal.
 
 Verbs:
   status [--json]            whether a host runs: pid, version, sessions, clients, memory
@@ -32,51 +32,59 @@ Exit codes: 0 ok, 2 bad usage, 4 no host running (status, stop), 1 anything else
 const STOP_WAIT_MS = 5_000;
 /** How often `stop` checks whether the host process is gone: the exit shows within a frame. */
 const STOP_POLL_MS = 20;
+const VERBS = ['status', 'stop', 'start', 'list', 'spawn'];
 
 function fmtBytes(n: number): string {
   return `${(n / 1024 / 1024).toFixed(1)} MB`;
 }
 
-function sessionLine(s: HostSessionInfo, env: NodeJS.ProcessEnv): string {
+function sessionLine(s: SessionInfo, env: NodeJS.ProcessEnv): string {
   const what = s.exited ? `exited ${s.exited.signal ? `by signal ${s.exited.signal}` : s.exited.exitCode}` : `pid ${s.pid}`;
   return `${s.id}  ${what.padEnd(14)} ${`${s.cols}x${s.rows}`.padEnd(8)} ${String(s.views).padStart(2)} attached  ${shortenHome(s.cwd, env.HOME ?? '')}  ${s.argv.join(' ')}`;
 }
 
-export async function run(args: string[], io: CliIo): Promise<number> {
-  const [verb, ...rest] = args;
-  if (verb === undefined || verb === '--help' || verb === '-h' || verb === 'help') {
-    io.out(HELP);
-    return verb === undefined ? ExitCode.usage : ExitCode.ok;
-  }
+interface HostArgs {
+  verb: string;
+  cwd: string;
+  command: string[];
+  json: boolean;
+}
+
+/** The verb, its options (before `--`) and the command (after it); a usage message when wrong. */
+function parseHostArgs(args: string[], io: CliIo): HostArgs | string {
+  const [verb = '', ...rest] = args;
   const dashes = rest.indexOf('--');
-  const opts = dashes >= 0 ? rest.slice(0, dashes) : rest;
   const command = dashes >= 0 ? rest.slice(dashes + 1) : [];
-  const json = opts.includes('--json');
-  let cwd = io.cwd;
-  for (let i = 0; i < opts.length; i++) {
-    const a = opts[i]!;
-    if (a === '--json') continue;
-    if (a === '--cwd' && verb === 'spawn' && opts[i + 1] !== undefined) {
-      const d = opts[++i]!;
-      cwd = isAbsolute(d) ? d : resolve(io.cwd, d);
-      continue;
-    }
-    io.err(`termio host ${verb}: unexpected argument '${a}'\n\n${HELP}`);
+  let parsed;
+  try {
+    parsed = parseArgs({ args: dashes >= 0 ? rest.slice(0, dashes) : rest, options: { json: { type: 'boolean' }, cwd: { type: 'string' } }, strict: true, allowPositionals: false });
+  } catch (err) {
+    return `termio host ${verb}: ${(err as Error).message}`;
+  }
+  if (!VERBS.includes(verb)) return `termio host: unknown verb '${verb}'`;
+  const { json = false, cwd } = parsed.values;
+  if (cwd !== undefined && verb !== 'spawn') return `termio host ${verb}: unexpected argument '--cwd'`;
+  if (command.length > 0 && verb !== 'spawn') return `termio host ${verb}: takes no command`;
+  return { verb, json, command, cwd: cwd === undefined ? io.cwd : isAbsolute(cwd) ? cwd : resolve(io.cwd, cwd) };
+}
+
+export async function run(args: string[], io: CliIo): Promise<number> {
+  const first = args[0];
+  if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
+    io.out(HELP);
+    return first === undefined ? ExitCode.usage : ExitCode.ok;
+  }
+  const parsed = parseHostArgs(args, io);
+  if (typeof parsed === 'string') {
+    io.err(`${parsed}\n\n${HELP}`);
     return ExitCode.usage;
   }
-  if (command.length > 0 && verb !== 'spawn') {
-    io.err(`termio host ${verb}: takes no command\n`);
-    return ExitCode.usage;
-  }
-  if (!['status', 'stop', 'start', 'list', 'spawn'].includes(verb)) {
-    io.err(`termio host: unknown verb '${verb}'\n\n${HELP}`);
-    return ExitCode.usage;
-  }
+  const { verb, json } = parsed;
   const start = verb !== 'status' && verb !== 'stop';
-  const client = await connectHost(io.env, { client: 'termio-cli', start });
+  const client = await connectHost(io.env, { client: 'termio-cli', start, asCaller: true });
   if ('kind' in client) {
     if (client.kind === 'notRunning') {
-      if (json && verb === 'status') io.out(`${JSON.stringify({ schemaVersion: 1, running: false })}\n`);
+      if (json && verb === 'status') io.out(`${JSON.stringify({ schemaVersion: 1, ok: true, running: false })}\n`);
       else io.err(`termio host: ${client.message}\n`);
       return ExitCode.hostNotRunning;
     }
@@ -84,17 +92,18 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     return ExitCode.failed;
   }
   try {
-    return await runVerb(verb, client, cwd, command, json, io);
+    return await runVerb(parsed, client, io);
   } finally {
     client.close();
   }
 }
 
-async function runVerb(verb: string, client: HostClient, cwd: string, command: string[], json: boolean, io: CliIo): Promise<number> {
+async function runVerb({ verb, cwd, command, json }: HostArgs, client: HostClient, io: CliIo): Promise<number> {
   const failed = (message: string): number => {
     io.err(`termio host ${verb}: ${message}\n`);
     return ExitCode.failed;
   };
+  const printJson = (fields: Record<string, unknown>) => io.out(`${JSON.stringify({ schemaVersion: 1, ok: true, ...fields })}\n`);
   switch (verb) {
     case 'start':
       io.out(`termio-host ${client.hello.hostVersion} is running (pid ${client.hello.pid})\n`);
@@ -103,7 +112,7 @@ async function runVerb(verb: string, client: HostClient, cwd: string, command: s
       const r = await client.request('host.status', {});
       if (!r.ok) return failed(r.error.message);
       const s = r.result;
-      if (json) io.out(`${JSON.stringify({ schemaVersion: 1, running: true, ...s })}\n`);
+      if (json) printJson({ running: true, ...s });
       else {
         io.out([
           `termio-host ${s.version} (protocol ${s.protocol}) running, pid ${s.pid}, since ${s.startedAt}`,
@@ -130,16 +139,17 @@ async function runVerb(verb: string, client: HostClient, cwd: string, command: s
     case 'list': {
       const r = await client.request('sessions.list', {});
       if (!r.ok) return failed(r.error.message);
-      if (json) io.out(`${JSON.stringify({ schemaVersion: 1, sessions: r.result.sessions })}\n`);
+      if (json) printJson({ sessions: r.result.sessions });
       else if (r.result.sessions.length === 0) io.out('no sessions\n');
       else io.out(r.result.sessions.map((s) => sessionLine(s, io.env)).join('\n') + '\n');
       return ExitCode.ok;
     }
     case 'spawn': {
-      const r = await client.request('sessions.spawn', { cwd, ...(command.length ? { argv: command } : {}) });
+      // The same verbs as \`termio sessions spawn|run\`, with the same checks on who asks.
+      const r = command.length ? await client.request('sessions.run', { cwd, argv: command }) : await client.request('sessions.spawn', { cwd });
       if (!r.ok) return failed(r.error.message);
-      if (json) io.out(`${JSON.stringify({ schemaVersion: 1, session: r.result.session })}\n`);
-      else io.out(`${r.result.session.id}\n`);
+      if (json) printJson({ id: r.result.id, session: r.result.session });
+      else io.out(`${r.result.id}\n`);
       return ExitCode.ok;
     }
   }

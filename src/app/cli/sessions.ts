@@ -8,7 +8,7 @@ import { MAX_WAIT_MS } from '../../protocol/controlFrames';
 import { ControlClient, REQUEST_TIMEOUT_MS, type Reply } from '../client/controlClient';
 import { ExitCode, type CliIo, type CommandHandler } from './cliIo';
 import { printError, printOk } from './output';
-import { clock, listText, shortIds, stateText, tilde, waitSummary, whyText } from './sessionsText';
+import { clock, listText, shortIds, stateText, tilde, waitSummary, whyReport } from './sessionsText';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -324,7 +324,7 @@ const handlers: Record<string, Handler> = {
     const r = await call(ctx, 'sessions.why', { id: p.positionals[0] ?? '' });
     if (!r.ok) return r.code;
     if (ctx.json) printOk(ctx.io, r.result);
-    else ctx.io.out(whyText(r.result));
+    else ctx.io.out(whyReport(r.result));
     return ExitCode.ok;
   },
   focus: (p, ctx) => plain(ctx, 'sessions.focus', { id: p.positionals[0] ?? '' }),

@@ -65,7 +65,7 @@ export function waitSummary(w: WaitResult): string {
 }
 
 /** `sessions why`: "done (exited 7) since … — hooks Stop at …", then one line per health note. */
-export function whyText(w: WhyResult): string {
+export function whyReport(w: WhyResult): string {
   const what = w.rule !== undefined ? `rule /${w.rule}/` : (w.event ?? '');
   const exit = w.exited ? ` (exited ${w.exited.signal ? `by signal ${w.exited.signal}` : w.exited.exitCode})` : '';
   const tool = w.tool !== undefined ? ` — waiting on ${w.tool}` : '';

@@ -26,6 +26,9 @@ export interface ClientIdentity {
   version: string;
   /** Defaults to HOST_PROTOCOL_VERSION (tests send others). */
   protocol?: number;
+  /** The caller's TERMIO_SESSION_SECRET when it runs inside a Termio session: sent with every
+   *  request, so the host knows which session asks (and what it may do). */
+  secret?: string;
 }
 
 type Pending = (m: { kind: 'json'; value: HostMessage } | { kind: 'rows'; header: RowsHeader; reader: FrameReader }) => void;
@@ -43,7 +46,7 @@ export class HostClient {
   private helloWaiter: ((m: HostMessage | null, why?: string) => void) | null = null;
   hello!: HostHello;
 
-  private constructor(private readonly socket: Socket) {
+  private constructor(private readonly socket: Socket, private readonly secret: string | undefined) {
     socket.on('data', (chunk: Buffer) => this.handleData(chunk));
     socket.on('error', (err) => this.finish(`the connection to the host failed: ${err.message}`));
     socket.on('close', () => this.finish(this.lastRefusal ?? 'the host closed the connection'));
@@ -62,7 +65,7 @@ export class HostClient {
       socket.once('error', onError);
       socket.once('connect', () => {
         socket.off('error', onError);
-        const client = new HostClient(socket);
+        const client = new HostClient(socket, who.secret || undefined);
         const timer = setTimeout(() => client.helloWaiter?.(null, `the host at ${socketPath} did not answer the hello within ${HOST_REQUEST_TIMEOUT_MS} ms`), HOST_REQUEST_TIMEOUT_MS);
         client.helloWaiter = (m, why) => {
           clearTimeout(timer);
@@ -129,7 +132,7 @@ export class HostClient {
         clearTimeout(timer);
         resolve(m);
       });
-      this.socket.write(encodeJsonMessage({ t: 'req', id, method, params }));
+      this.socket.write(encodeJsonMessage(this.secret ? { t: 'req', id, method, params, secret: this.secret } : { t: 'req', id, method, params }));
     });
   }
 

@@ -16,6 +16,7 @@ import { termioPaths, type TermioPaths } from '../shared/paths';
 import { isProcessAlive } from '../shared/processes';
 import { SettingsStore } from '../shared/settings';
 import { RemoteRegistry, type AppSessionRecord } from './remoteRegistry';
+import type { AppHost, LaunchResult } from './appHost';
 
 export type { AppSessionRecord };
 
@@ -37,7 +38,7 @@ export interface RemoteHostOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-export class RemoteHost {
+export class RemoteHost implements AppHost {
   readonly paths: TermioPaths;
   readonly registry: RemoteRegistry;
   readonly settings: SettingsStore;
@@ -237,7 +238,7 @@ export class RemoteHost {
   }
 
   /** Starts a session in a window; its record arrives as an event (and in the answer). */
-  async launch(agentId: string | null, cwd: string, bypass: boolean, windowId: string): Promise<{ ok: true; record: AppSessionRecord } | { ok: false; message: string }> {
+  async launch(agentId: string | null, cwd: string, bypass: boolean, windowId: string): Promise<LaunchResult> {
     const r = await this.client.request('app.launch', { agentId, cwd, bypass, windowId }, 60_000);
     if (!r.ok) return { ok: false, message: r.error.message };
     this.registry.apply(r.result.session);
@@ -251,18 +252,6 @@ export class RemoteHost {
 
   rename(id: string, title: string): void {
     void this.client.request('app.rename', { session: id, title });
-  }
-
-  /** What the why strip and sidebar read of a session's status (as the host's tracker decided it). */
-  readonly tracker = {
-    status: (id: string) => this.registry.get(id)?.status ?? undefined,
-    progressOf: (id: string) => this.registry.get(id)?.progress ?? null,
-    onProgress: (listener: (p: { sessionId: string; progress: number | null }) => void) => this.registry.onProgress(listener),
-  };
-
-  /** The tool the session's latest hook report named ("Bash"), if any. */
-  toolOf(id: string): string | undefined {
-    return this.registry.get(id)?.tool ?? undefined;
   }
 
   /** A notification the app showed was clicked. */

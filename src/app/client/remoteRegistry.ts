@@ -1,21 +1,44 @@
 // The app's copy of the host's session list: one record per session as the sidebar, tray and why
 // strip show it, each with the RemoteTerminal its page paints, kept current by the host's app
-// events. The same events a registry in the app's own process used to fire, so the windows,
-// sidebar and tray follow it unchanged.
+// events. One event per fact the host sends (added, updated with the record before, removed,
+// focus asked): listeners compare what they care about.
 import { Emitter } from '../../protocol/events';
-import type { AppSessionInfo } from '../../protocol/hostAppMessages';
-import type { SessionState } from '../../protocol';
+import type { SessionInfo } from '../../protocol/sessionInfo';
+import type { SessionStatus } from '../../protocol/status/sessionState';
 import type { HostClient } from './hostClient';
 import { RemoteTerminal } from './remoteTerminal';
 
-export interface AppSessionRecord extends Readonly<AppSessionInfo> {
+/** A session as the app keeps it: the host's SessionInfo with its times as epoch ms (what the
+ *  presenters compute with), and the terminal its page paints. */
+export interface AppSessionRecord extends Readonly<Omit<SessionInfo, 'stateSince' | 'createdAt' | 'stalledSince' | 'status'>> {
+  readonly stateSince: number;
+  readonly createdAt: number;
+  readonly stalledSince: number | null;
+  readonly status: SessionStatus | null;
   readonly session: RemoteTerminal;
 }
 
-export interface AppStateChange {
+export interface AppSessionUpdate {
   record: AppSessionRecord;
-  previous: SessionState;
-  why: string;
+  previous: AppSessionRecord;
+}
+
+/** The wire's ISO times as epoch ms. */
+function withEpochTimes(info: SessionInfo): Omit<AppSessionRecord, 'session'> {
+  const ms = Date.parse;
+  const st = info.status;
+  return {
+    ...info,
+    stateSince: ms(info.stateSince),
+    createdAt: ms(info.createdAt),
+    stalledSince: info.stalledSince === null ? null : ms(info.stalledSince),
+    status: st && {
+      state: st.state,
+      since: ms(st.since),
+      why: { ...st.why, at: ms(st.why.at) },
+      health: st.health.map((h) => ({ ...h, since: ms(h.since) })),
+    },
+  };
 }
 
 export class RemoteRegistry {
@@ -23,18 +46,13 @@ export class RemoteRegistry {
   private nextView = 1;
   private readonly added = new Emitter<AppSessionRecord>();
   private readonly removed = new Emitter<AppSessionRecord>();
-  private readonly changed = new Emitter<AppSessionRecord>();
-  private readonly stateChanged = new Emitter<AppStateChange>();
+  private readonly updated = new Emitter<AppSessionUpdate>();
   private readonly focusRequested = new Emitter<AppSessionRecord>();
-  private readonly stallChanged = new Emitter<AppSessionRecord>();
-  private readonly progressChanged = new Emitter<{ sessionId: string; progress: number | null }>();
   readonly onAdded = this.added.event;
   readonly onRemoved = this.removed.event;
-  readonly onChanged = this.changed.event;
-  readonly onStateChanged = this.stateChanged.event;
+  /** The host sent a session again (its state, title, progress, exit, window or stall changed). */
+  readonly onUpdated = this.updated.event;
   readonly onFocusRequested = this.focusRequested.event;
-  readonly onStallChanged = this.stallChanged.event;
-  readonly onProgress = this.progressChanged.event;
 
   constructor(private client: HostClient, private readonly log: (msg: string, data: Record<string, unknown>) => void) {
     this.listen(client);
@@ -67,12 +85,12 @@ export class RemoteRegistry {
   }
 
   /** A session the host announced (snapshot or event): added with its terminal attached, or updated. */
-  apply(info: AppSessionInfo): void {
+  apply(info: SessionInfo): void {
     const before = this.records.get(info.id);
     if (!before) {
       const session = new RemoteTerminal(this.client, info.id, this.nextView++, { cols: info.cols, rows: info.rows });
       this.byView.set(session.viewId, session);
-      const record: AppSessionRecord = { ...info, session };
+      const record: AppSessionRecord = { ...withEpochTimes(info), session };
       this.records.set(info.id, record);
       this.added.fire(record);
       void session.attach().then((r) => {
@@ -80,13 +98,9 @@ export class RemoteRegistry {
       });
       return;
     }
-    const record: AppSessionRecord = { ...info, session: before.session };
+    const record: AppSessionRecord = { ...withEpochTimes(info), session: before.session };
     this.records.set(info.id, record);
-    if (before.state !== info.state) this.stateChanged.fire({ record, previous: before.state, why: info.stateWhy });
-    if (before.stalledSince !== info.stalledSince) this.stallChanged.fire(record);
-    if (before.progress !== info.progress) this.progressChanged.fire({ sessionId: info.id, progress: info.progress });
-    const exitChanged = before.exited?.exitCode !== info.exited?.exitCode || before.exited?.signal !== info.exited?.signal;
-    if (before.title !== info.title || exitChanged || before.tool !== info.tool || before.windowId !== info.windowId) this.changed.fire(record);
+    this.updated.fire({ record, previous: before });
   }
 
   remove(id: string): void {
@@ -106,7 +120,7 @@ export class RemoteRegistry {
   /** Closes a session in the host (its process is hung up); the host's event removes it here. */
   close(id: string): boolean {
     if (!this.records.has(id)) return false;
-    if (!this.client.closed) void this.client.request('sessions.close', { session: id });
+    if (!this.client.closed) void this.client.request('sessions.close', { id });
     return true;
   }
 

@@ -9,7 +9,7 @@ import { rowText } from '../../protocol/hostFrameReader';
 import type { InputIntent } from '../../protocol/hostMessages';
 import type { BufferRange, CursorState, ExitStatus, Frame, KeyInput, MouseInput, MouseTrackingMode, RenderRow, RowSelection } from '../../terminal';
 import type { HostClient } from './hostClient';
-import type { SelectMode, TerminalSource } from './terminalSource';
+import type { SelectionMode, TerminalSource } from './terminalSource';
 
 const EMPTY_ROW: RenderRow = { runs: [], text: '', wrapped: false };
 
@@ -167,7 +167,7 @@ export class RemoteTerminal implements TerminalSource, Disposable {
     return { x: col, y: this.viewport.top + row };
   }
 
-  startSelection(col: number, row: number, mode: SelectMode): void {
+  startSelection(col: number, row: number, mode: SelectionMode): void {
     this.send({ kind: 'select', action: 'start', at: this.point(col, row), mode });
   }
 
@@ -189,15 +189,8 @@ export class RemoteTerminal implements TerminalSource, Disposable {
   }
 
   sendKey(k: KeyInput): void {
-    this.send({
-      kind: 'key',
-      key: k.key,
-      ...(k.text !== undefined ? { text: k.text } : {}),
-      ...(k.shift ? { shift: true } : {}),
-      ...(k.ctrl ? { ctrl: true } : {}),
-      ...(k.alt ? { alt: true } : {}),
-      ...(k.meta ? { meta: true } : {}),
-    });
+    // Fields left undefined are not sent (JSON drops them).
+    this.send({ kind: 'key', key: k.key, text: k.text, shift: k.shift, ctrl: k.ctrl, alt: k.alt, meta: k.meta });
   }
 
   sendText(text: string): void {
@@ -215,11 +208,11 @@ export class RemoteTerminal implements TerminalSource, Disposable {
       button: e.button,
       col: e.col,
       row: e.row,
-      ...(e.x !== undefined ? { x: Math.round(e.x) } : {}),
-      ...(e.y !== undefined ? { y: Math.round(e.y) } : {}),
-      ...(e.shift ? { shift: true } : {}),
-      ...(e.alt ? { alt: true } : {}),
-      ...(e.ctrl ? { ctrl: true } : {}),
+      x: e.x === undefined ? undefined : Math.round(e.x),
+      y: e.y === undefined ? undefined : Math.round(e.y),
+      shift: e.shift,
+      alt: e.alt,
+      ctrl: e.ctrl,
     });
   }
 

@@ -1,11 +1,12 @@
 // What a terminal view shows and drives: a session's screen as frames, and its input as intent.
-// The app's views are fed by the session host (remote/remoteTerminal.ts); a benchmark may feed
+// The app's views are fed by the session host (remoteTerminal.ts); a benchmark may feed
 // one from a session in its own process (localTerminal.ts). Types only: nothing here loads a pty
 // or an emulator.
 import type { Event } from '../../protocol/events';
 import type { BufferRange, ExitStatus, Frame, KeyInput, MouseInput, MouseTrackingMode } from '../../terminal';
+import type { SelectionMode } from '../../protocol/selectionMode';
 
-export type SelectMode = 'char' | 'word' | 'line';
+export type { SelectionMode };
 
 export interface TerminalSource {
   /** The session's grid size (what the latest frame says). */
@@ -25,7 +26,7 @@ export interface TerminalSource {
   readonly hasSelection: boolean;
   selectionText(): Promise<string>;
   /** Selection by viewport cell: start (clears the old one), drag, Shift-click, clear. */
-  startSelection(col: number, row: number, mode: SelectMode): void;
+  startSelection(col: number, row: number, mode: SelectionMode): void;
   extendSelection(col: number, row: number): void;
   extendSelectionFromStart(col: number, row: number): void;
   clearSelection(): void;

@@ -3,7 +3,8 @@
 // requests behind what the user does in the app (start, resume, rename, what they look at) run
 // here, against the Host's services. With no app subscribed, a focus request (a notification
 // click, `termio DIR`) starts the app.
-import type { AppEvent, AppResults, AppSessionInfo, AppSnapshot } from '../../protocol/hostAppMessages';
+import type { AppEvent, AppResults, AppSnapshot } from '../../protocol/hostAppMessages';
+import type { SessionInfo } from '../../protocol/sessionInfo';
 import type { HostParams } from '../../protocol/hostMessages';
 import type { Disposable } from '../../protocol/events';
 import type { Host } from './host';
@@ -48,7 +49,6 @@ export function appMethods(service: () => AppService | null, sub: AppSubscriber)
       return app ? reply(app.rename(p)) : none;
     },
     'app.looking': (_id, p) => done((s) => s.looking(p)),
-    'app.activate': () => done((s) => s.activate()),
     'app.notificationClicked': (_id, p) => done((s) => s.focus(p.session)),
   };
 }
@@ -56,8 +56,6 @@ export function appMethods(service: () => AppService | null, sub: AppSubscriber)
 export interface AppServiceOptions {
   /** Starts the app (detached), asking it to show this session, when none is subscribed. */
   startApp?: (focusSession: string | null) => void;
-  /** Sessions this host relaunched because the host before it was lost (not stopped). */
-  recovered?: ReadonlySet<string>;
 }
 
 export class AppService implements Disposable {
@@ -101,7 +99,7 @@ export class AppService implements Disposable {
     return {
       sessions: host.registry.list().map((r) => this.info(r)),
       windows: host.savedWindows(),
-      problems: host.problems.map((x) => ({ source: x.source, message: x.message })),
+      problems: host.problems.map((x) => ({ ...x })),
       otherApp,
     };
   }
@@ -115,7 +113,7 @@ export class AppService implements Disposable {
     for (const id of this.host.savedWindows()) await this.host.restoreWindow(id);
   }
 
-  async launch(p: HostParams<'app.launch'>): Promise<AppAnswer<{ session: AppSessionInfo }>> {
+  async launch(p: HostParams<'app.launch'>): Promise<AppAnswer<{ session: SessionInfo }>> {
     this.host.activeWindowId = p.windowId;
     const r = await this.host.registry.spawn({ ...(p.agentId ? { agent: p.agentId } : {}), cwd: p.cwd, bypass: p.bypass });
     if (!r.ok) return { ok: false, code: r.code, message: r.message };
@@ -159,32 +157,8 @@ export class AppService implements Disposable {
     return true;
   }
 
-  info(r: SessionRecord): AppSessionInfo {
-    const host = this.host;
-    const st = host.tracker.status(r.id);
-    const s = r.session;
-    return {
-      id: r.id,
-      agentId: r.agentId,
-      cwd: r.cwd,
-      title: r.title,
-      state: r.state,
-      stateWhy: r.stateWhy,
-      stateSince: r.stateSince,
-      createdAt: r.createdAt,
-      bypass: r.bypass,
-      parentId: r.parentId,
-      stalledSince: r.stalledSince,
-      windowId: host.store.state.windows.find((w) => w.tabs.includes(r.id))?.id ?? null,
-      pid: s.pid,
-      cols: s.cols,
-      rows: s.rows,
-      exited: s.exited ? { exitCode: s.exited.exitCode, ...(s.exited.signal ? { signal: s.exited.signal } : {}) } : null,
-      tool: host.toolOf(r.id) ?? null,
-      progress: host.tracker.progressOf(r.id),
-      status: st ? { state: st.state, since: st.since, why: { ...st.why }, health: st.health.map((h) => ({ ...h })) } : null,
-      recovered: this.opts.recovered?.has(r.id) ?? false,
-    };
+  info(r: SessionRecord): SessionInfo {
+    return this.host.facts.info(r);
   }
 
   private added(r: SessionRecord, announce = true): void {

@@ -10,8 +10,12 @@ import {
   type HostError, type HostErrorCode, type HostMessage, type HostMethod, type HostParams, type HostStatus, type InputIntent,
 } from '../../protocol/hostMessages';
 import type { AppEvent } from '../../protocol/hostAppMessages';
+import { ControlArgsSchemas, type ControlArgs, type ControlVerb } from '../../protocol/control';
+import type { Disposable } from '../../protocol/events';
+import type { VerbContext } from './controlVerbs';
+import type { SessionInfo } from '../../protocol/sessionInfo';
 import { appMethods, type AppSubscriber } from './appService';
-import type { ClientServer } from './clientServer';
+import type { ClientServerOptions } from './clientServerOptions';
 import { companionMethods } from './companion/companionMethods';
 import type { Logger } from '../shared/log';
 import type { FeedView, SessionFeed } from './sessionFeed';
@@ -56,6 +60,14 @@ function fail(code: HostErrorCode, message: string): Answer {
   return { ok: false, error: { code, message } };
 }
 
+/** What a connection needs of the server that accepted it (clientServer.ts). */
+export interface ConnectionServer {
+  readonly opts: ClientServerOptions;
+  status(): HostStatus;
+  feedFor(record: SessionRecord): SessionFeed;
+  sessionInfo(record: SessionRecord): SessionInfo;
+}
+
 export class Connection implements AppSubscriber {
   private readonly decoder = new MessageDecoder(MAX_CLIENT_MESSAGE_BYTES);
   private readonly views = new Map<number, View>();
@@ -65,8 +77,12 @@ export class Connection implements AppSubscriber {
   private ending = false;
   private handshakeTimer: NodeJS.Timeout | null;
   private readonly log: Logger;
+  /** Aborted when the connection ends: its pending waits stop. */
+  private readonly gone = new AbortController();
+  /** `sessions.watch` subscriptions, ended with the connection. */
+  private readonly watches: Disposable[] = [];
 
-  constructor(private readonly server: ClientServer, private readonly socket: Socket) {
+  constructor(private readonly server: ConnectionServer, private readonly socket: Socket) {
     this.log = server.opts.logger;
     socket.on('data', (chunk: Buffer) => this.handleData(chunk));
     socket.on('drain', () => {
@@ -171,10 +187,10 @@ export class Connection implements AppSubscriber {
       else this.handleInput(view, msg.input);
       return;
     }
-    void this.answer(msg.id, msg.method, msg.params);
+    void this.answer(msg.id, msg.method, msg.params, msg.secret);
   }
 
-  private async answer(id: number, method: string, params: unknown): Promise<void> {
+  private async answer(id: number, method: string, params: unknown, secret: string | undefined): Promise<void> {
     let a: Answer;
     if (!Object.hasOwn(HostParamsSchemas, method)) {
       a = fail('unknownMethod', `unknown method '${method}' (known: ${Object.keys(HostParamsSchemas).join(', ')})`);
@@ -184,7 +200,7 @@ export class Connection implements AppSubscriber {
       if (!p.success) a = fail('badParams', describeIssues(p.error, method));
       else {
         try {
-          a = await this.run(id, method as HostMethod, p.data as HostParams<HostMethod>);
+          a = await this.run(id, method as HostMethod, p.data as HostParams<HostMethod>, secret);
         } catch (err) {
           this.log.error('request failed', { method, error: (err as Error).stack ?? String(err) });
           a = fail('badMessage', `the host failed on ${method}: ${(err as Error).message}`);
@@ -206,22 +222,10 @@ export class Connection implements AppSubscriber {
   }
 
   /** One handler per method, typed by method: a method added to the protocol without one fails to compile. */
-  private readonly methods: { [M in HostMethod]: (id: number, params: HostParams<M>) => Answer | Promise<Answer> } = {
+  private readonly methods: { [M in Exclude<HostMethod, ControlVerb>]: (id: number, params: HostParams<M>) => Answer | Promise<Answer> } = {
     'host.status': () => ({ ok: true, result: this.server.status() }),
     'host.stop': () => {
       setImmediate(() => this.server.opts.onStop());
-      return { ok: true, result: {} };
-    },
-    'sessions.list': () => ({ ok: true, result: { sessions: this.server.opts.registry.list().map((r) => this.server.sessionInfo(r)) } }),
-    'sessions.spawn': async (_id, p) => {
-      const r = await this.server.opts.spawn(p);
-      if (!r.ok || !r.record) return fail(r.code ?? 'spawnFailed', r.message ?? 'the session did not start');
-      return { ok: true, result: { session: this.server.sessionInfo(r.record) } };
-    },
-    'sessions.close': (_id, p) => {
-      const f = this.find(p.session);
-      if (!('record' in f)) return f;
-      this.server.opts.registry.close(f.record.id);
       return { ok: true, result: {} };
     },
     attach: (_id, p) => this.attach(p),
@@ -244,8 +248,25 @@ export class Connection implements AppSubscriber {
     ...companionMethods(() => this.server.opts.companion?.() ?? null),
   };
 
-  private run<M extends HostMethod>(id: number, method: M, params: HostParams<M>): Answer | Promise<Answer> {
-    return this.methods[method](id, params);
+  private run<M extends HostMethod>(id: number, method: M, params: HostParams<M>, secret: string | undefined): Answer | Promise<Answer> {
+    if (Object.hasOwn(ControlArgsSchemas, method)) return this.sessionVerb(id, method as ControlVerb, params as ControlArgs<ControlVerb>, secret);
+    return (this.methods[method as Exclude<HostMethod, ControlVerb>] as (id: number, params: unknown) => Answer | Promise<Answer>)(id, params);
+  }
+
+  /** A session verb, answered by the host's one table (the control socket's too) for this caller. */
+  private async sessionVerb(id: number, verb: ControlVerb, params: ControlArgs<ControlVerb>, secret: string | undefined): Promise<Answer> {
+    const ctx: VerbContext = {
+      secret,
+      holder: { signal: this.gone.signal, hold: (work) => work },
+      stream: (result, subscribe) => {
+        this.send({ t: 'res', id, ok: true, result });
+        this.watches.push(...subscribe((change) => this.send({ t: 'event', event: 'watch', request: id, change })));
+        return 'replied';
+      },
+    };
+    const out = await this.server.opts.verbs.answer(verb, params, ctx);
+    if (out === 'replied') return { ok: 'sent' };
+    return out.ok ? { ok: true, result: out.result } : fail(out.code, out.message);
   }
 
   private attach(p: HostParams<'attach'>): Answer {
@@ -362,6 +383,8 @@ export class Connection implements AppSubscriber {
   }
 
   dispose(): void {
+    this.gone.abort();
+    for (const d of this.watches.splice(0)) d.dispose();
     this.server.opts.app?.unsubscribe(this);
     if (this.handshakeTimer) clearTimeout(this.handshakeTimer);
     for (const v of this.views.values()) v.feed.detach(v);

@@ -5,49 +5,23 @@
 import type { Server, Socket } from 'node:net';
 import { Emitter } from '../../protocol/events';
 import { HOST_PROTOCOL_VERSION } from '../../protocol/hostFraming';
-import type { HostParams, HostSessionInfo, HostStatus } from '../../protocol/hostMessages';
-import type { AppService } from './appService';
-import { Connection } from './clientConnection';
-import type { Companion } from './companion/companion';
-import type { Logger } from '../shared/log';
+import type { HostStatus } from '../../protocol/hostMessages';
+import type { SessionInfo } from '../../protocol/sessionInfo';
+import { Connection, type ConnectionServer } from './clientConnection';
+import type { ClientServerOptions } from './clientServerOptions';
 import { SessionFeed } from './sessionFeed';
-import type { SessionRecord, SessionRegistry } from './sessionRegistry';
+import type { SessionRecord } from './sessionRegistry';
 import { claimUnixSocket, type ClaimResult } from './unixSocket';
 
 /** Connections at once: the app, a few `termio attach` and scripts; 128 is a wide margin that
  *  still bounds the host's file descriptors. */
 export const MAX_CLIENTS = 128;
 
-export interface SpawnOutcome {
-  ok: boolean;
-  record?: SessionRecord;
-  code?: 'spawnFailed' | 'badDirectory';
-  message?: string;
-}
-
-export interface ClientServerOptions {
-  socketPath: string;
-  registry: SessionRegistry;
-  logger: Logger;
-  hostVersion: string;
-  /** host.status: what only the host process knows (start time, log file, pid). */
-  describe(): Omit<HostStatus, 'sessions' | 'clients' | 'clientList' | 'protocol' | 'socket'>;
-  /** sessions.spawn. */
-  spawn(params: HostParams<'sessions.spawn'>): Promise<SpawnOutcome>;
-  /** host.stop, called once the answer is on its way. */
-  onStop(): void;
-  /** The app protocol (app.*), when this host runs the Host services. */
-  app?: AppService;
-  /** Whether a session that ended stays listed after its last view detaches (a tab the app keeps
-   *  to offer Resume); default: it goes once a client has seen it. */
-  keepsEnded?(record: SessionRecord): boolean;
-  /** The web companion, once the host has started it (companion.* requests). */
-  companion?: () => Companion | null;
-}
-
 export type ListenOutcome = { ok: true; server: ClientServer } | Extract<ClaimResult, { ok: false }>;
 
-export class ClientServer {
+export type { ClientServerOptions };
+
+export class ClientServer implements ConnectionServer {
   private readonly connections = new Set<Connection>();
   private readonly feeds = new Map<string, SessionFeed>();
   private readonly clientsChanged = new Emitter<number>();
@@ -118,21 +92,8 @@ export class ClientServer {
     return this.feeds.get(sessionId)?.viewCount ?? 0;
   }
 
-  sessionInfo(r: SessionRecord): HostSessionInfo {
-    const s = r.session;
-    return {
-      id: r.id,
-      cwd: r.cwd,
-      argv: s.argv,
-      title: r.title,
-      state: r.state,
-      pid: s.pid,
-      exited: s.exited ? { ...s.exited } : null,
-      cols: s.cols,
-      rows: s.rows,
-      createdAt: new Date(r.createdAt).toISOString(),
-      views: this.viewsOf(r.id),
-    };
+  sessionInfo(r: SessionRecord): SessionInfo {
+    return this.opts.sessionInfo(r);
   }
 
   status(): HostStatus {

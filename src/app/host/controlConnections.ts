@@ -2,7 +2,8 @@
 // unread output) and the order replies go out in. It knows no verb: each parsed request goes to
 // the `respond` it was given, and whatever that answers is written back in request order.
 import type { Socket } from 'node:net';
-import { FrameDecoder, encodeFrame, errorReply, okReply, parseRequest, type ControlReply, type ControlRequest } from '../../protocol';
+import { FrameDecoder, encodeFrame } from '../../protocol/controlFrames';
+import { errorReply, okReply, parseRequest, type ControlReply, type ControlRequest } from '../../protocol/control';
 import type { Disposable } from '../../protocol/events';
 import type { Holder, Outcome } from './driveVerbs';
 import type { Logger } from '../shared/log';

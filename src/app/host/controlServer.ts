@@ -23,28 +23,23 @@
 import type { Server } from 'node:net';
 import { lstatSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  CONTROL_INFO_FILE,
-  CONTROL_PROTOCOL_VERSION,
-  CONTROL_SOCKET_FILE,
-  MAX_FRAME_CHARS,
-  type ControlRequest,
-  type ControlResult,
-  type SessionInfo,
-} from '../../protocol';
+import { CONTROL_INFO_FILE, CONTROL_PROTOCOL_VERSION, CONTROL_SOCKET_FILE, MAX_FRAME_CHARS } from '../../protocol/controlFrames';
+import { eventReply, okReply, type ControlRequest, type ControlResult } from '../../protocol/control';
+import { type SessionInfo } from '../../protocol/sessionInfo';
 import { writeFileAtomic } from '../shared/atomicWrite';
 import { BypassPolicy } from './bypassPolicy';
 import { ControlConnections, type ControlConnection } from './controlConnections';
-import { ControlVerbs, sessionInfo, type OpenDirResult } from './controlVerbs';
+import { ControlVerbs, type OpenDirResult, type VerbContext } from './controlVerbs';
+import { SessionFacts } from './sessionFacts';
 import { DriveVerbs, type NotifyRequest, type Outcome } from './driveVerbs';
 import { packageVersion } from '../shared/install';
 import { nullLogger, type Logger } from '../shared/log';
 import { ensureRunDir, type TermioPaths } from '../shared/paths';
-import type { SessionRegistry } from './sessionRegistry';
+import type { SessionRecord, SessionRegistry } from './sessionRegistry';
 import { SessionWaits, type WaitLimits } from './sessionWaits';
 import { claimUnixSocket } from './unixSocket';
 
-export { sessionInfo, type OpenDirResult };
+export type { OpenDirResult };
 
 /** What $TERMIO_HOME/run/control.json says: where the running app listens. */
 export interface ControlInfo {
@@ -106,6 +101,8 @@ export interface ControlServerOptions {
   paths: TermioPaths;
   registry: SessionRegistry;
   logger?: Logger;
+  /** The one SessionInfo mapper (the host's SessionFacts); default: one with no status sources. */
+  describe?: (record: SessionRecord) => SessionInfo;
   /** `app.open DIR` and `termio DIR`. Default: a new session in DIR through the registry's spawner, focused. */
   onOpenDir?: (dir: string) => OpenDirResult | Promise<OpenDirResult>;
   /** `app.activate`: show a window. Default: nothing to show (a headless host). */
@@ -159,9 +156,11 @@ export class ControlServer {
     this.logger = opts.logger ?? nullLogger;
     this.appVersion = opts.appVersion ?? packageVersion();
     this.limits = { ...defaultControlLimits, ...opts.limits };
+    const bare = new SessionFacts();
+    const describe = opts.describe ?? ((r: SessionRecord) => bare.info(r));
     this.waits = new SessionWaits({
       registry: opts.registry,
-      describe: sessionInfo,
+      describe,
       ...(opts.readyEvidence ? { readyEvidence: opts.readyEvidence } : {}),
       limits: { enterFallbackMs: this.limits.enterFallbackMs, ...opts.waitLimits },
     });
@@ -173,8 +172,8 @@ export class ControlServer {
     });
     this.verbs = new ControlVerbs({
       registry: opts.registry,
-      connections: this.connections,
-      drive: new DriveVerbs({ registry: opts.registry, waits: this.waits, logger: this.logger, describe: sessionInfo, ...(opts.onNotify ? { onNotify: opts.onNotify } : {}) }),
+      describe,
+      drive: new DriveVerbs({ registry: opts.registry, waits: this.waits, logger: this.logger, describe, ...(opts.onNotify ? { onNotify: opts.onNotify } : {}) }),
       bypass: new BypassPolicy(opts.callerOf ?? (() => null), this.logger),
       appVersion: this.appVersion,
       readSettleMs: this.limits.readSettleMs,
@@ -184,6 +183,11 @@ export class ControlServer {
       describeResume: opts.describeResume,
       transcriptOf: opts.transcriptOf ?? (async () => undefined),
     });
+  }
+
+  /** The session verb table, for the host socket to answer through the same handlers. */
+  get sessionVerbs(): ControlVerbs {
+    return this.verbs;
   }
 
   /** The socket path while listening. */
@@ -283,7 +287,18 @@ export class ControlServer {
 
   /** The verb's outcome, or 'replied' when the handler wrote its reply itself (watch). */
   private respond(conn: ControlConnection, req: ControlRequest): Promise<Outcome | 'replied'> {
-    return Promise.resolve(this.verbs.answer(req.verb, req.args, { conn, seq: req.seq, secret: req.secret }));
+    const { connections } = this;
+    const ctx: VerbContext = {
+      secret: req.secret,
+      holder: connections.holder(conn),
+      stream: (result, subscribe) => {
+        connections.keepOpen(conn);
+        connections.write(conn, okReply(req.seq, result));
+        conn.watches.push(...subscribe((event) => connections.write(conn, eventReply(req.seq, event))));
+        return 'replied';
+      },
+    };
+    return Promise.resolve(this.verbs.answer(req.verb, req.args, ctx));
   }
 
   private async openDirAsShell(dir: string): Promise<OpenDirResult> {

@@ -1,40 +1,38 @@
-// What each control verb does: one handler per verb in a table typed by verb, so a verb added to
-// the protocol without a handler fails to compile. Framing and connection limits live in
-// controlConnections.ts; the socket's lifetime in controlServer.ts.
+// What each session verb does: one handler per verb in a table typed by verb, so a verb added to
+// the protocol without a handler fails to compile. This is the host's one method table for
+// sessions: the control socket (line JSON, controlConnections.ts) and the host socket
+// (clientConnection.ts) both answer through it, each giving a VerbContext of its own.
 import { statSync } from 'node:fs';
-import {
-  CONTROL_PROTOCOL_VERSION,
-  eventReply,
-  okReply,
-  type ControlArgs,
-  type ControlErrorCode,
-  type ControlResult,
-  type ControlVerb,
-  type SessionInfo,
-} from '../../protocol';
-import type { Session } from '../../terminal';
+import { CONTROL_PROTOCOL_VERSION } from '../../protocol/controlFrames';
+import { type ControlArgs, type ControlErrorCode, type ControlResult, type ControlVerb } from '../../protocol/control';
+import { type SessionInfo } from '../../protocol/sessionInfo';
+import type { Disposable } from '../../protocol/events';
+import type { WatchEvent } from '../../protocol/control';
 import type { BypassPolicy } from './bypassPolicy';
-import type { ControlConnection, ControlConnections } from './controlConnections';
-import type { DriveVerbs, Outcome } from './driveVerbs';
+import type { DriveVerbs, Holder, Outcome } from './driveVerbs';
 import type { SessionRecord, SessionRegistry } from './sessionRegistry';
 import { readTranscript } from './transcript';
 
 export type OpenDirResult = { ok: true; id: string } | { ok: false; code: ControlErrorCode; message: string };
 
-/** The request a handler answers, beyond its arguments. */
+/** Who asks, and how to answer them beyond one reply: what each socket gives a handler. */
 export interface VerbContext {
-  conn: ControlConnection;
-  seq: number | string | undefined;
+  /** The caller's TERMIO_SESSION_SECRET when it runs inside a Termio session. */
   secret: string | undefined;
+  /** Ties a long request (a wait) to the caller's connection: it ends when the connection does. */
+  holder: Holder;
+  /** Answers `result` now, then streams each event `subscribe` emits until the caller goes (watch). */
+  stream(result: unknown, subscribe: (emit: (event: WatchEvent) => void) => Disposable[]): 'replied';
 }
 
-type Answer = Outcome | 'replied';
+export type Answer = Outcome | 'replied';
 type Handler<V extends ControlVerb> = (args: ControlArgs<V>, ctx: VerbContext) => Answer | Promise<Answer>;
 export type VerbHandlers = { [V in ControlVerb]: Handler<V> };
 
 export interface ControlVerbsDeps {
   registry: SessionRegistry;
-  connections: ControlConnections;
+  /** The one SessionInfo mapper (the host's SessionFacts). */
+  describe: (record: SessionRecord) => SessionInfo;
   drive: DriveVerbs;
   bypass: BypassPolicy;
   appVersion: string;
@@ -47,30 +45,16 @@ export interface ControlVerbsDeps {
   transcriptOf: (id: string) => Promise<string | undefined>;
 }
 
-export function sessionInfo(record: SessionRecord): SessionInfo {
-  const s: Session = record.session;
-  const exited = s.exited;
-  return {
-    id: record.id,
-    agentId: record.agentId,
-    cwd: record.cwd,
-    title: record.title,
-    state: record.state,
-    stateWhy: record.stateWhy,
-    stateSince: new Date(record.stateSince).toISOString(),
-    createdAt: new Date(record.createdAt).toISOString(),
-    pid: s.pid,
-    exited: exited ? { exitCode: exited.exitCode, ...(exited.signal !== undefined ? { signal: exited.signal } : {}) } : null,
-    parentId: record.parentId,
-    stalledSince: record.stalledSince === null ? null : new Date(record.stalledSince).toISOString(),
-  };
+/** The table as the sockets use it: answer one verb for one caller. */
+export interface SessionVerbs {
+  answer<V extends ControlVerb>(verb: V, args: ControlArgs<V>, ctx: VerbContext): Answer | Promise<Answer>;
 }
 
-export class ControlVerbs {
+export class ControlVerbs implements SessionVerbs {
   readonly handlers: VerbHandlers;
 
   constructor(private readonly d: ControlVerbsDeps) {
-    const holder = (ctx: VerbContext) => d.connections.holder(ctx.conn);
+    const holder = (ctx: VerbContext) => ctx.holder;
     this.handlers = {
       ping: () => ({ ok: true, result: { pong: true, protocol: CONTROL_PROTOCOL_VERSION } }),
       version: () => ({ ok: true, result: { app: d.appVersion, protocol: CONTROL_PROTOCOL_VERSION, pid: process.pid } }),
@@ -102,7 +86,7 @@ export class ControlVerbs {
   }
 
   private async list(): Promise<Outcome> {
-    const sessions = this.d.registry.list().map(sessionInfo);
+    const sessions = this.d.registry.list().map(this.d.describe);
     const describe = this.d.describeResume;
     if (describe) {
       await Promise.all(
@@ -132,7 +116,7 @@ export class ControlVerbs {
     const r = found.record;
     const since = new Date(r.stateSince).toISOString();
     const result = this.d.describeStatus?.(r.id) ?? { id: r.id, state: r.state, since, channel: 'start', event: r.stateWhy || 'no status channel', at: since, health: [] };
-    return { ok: true, result: { ...result, exited: sessionInfo(r).exited } };
+    return { ok: true, result: { ...result, exited: this.d.describe(r).exited } };
   }
 
   /** Focus and close: find the session, act on it, answer its id. */
@@ -156,23 +140,18 @@ export class ControlVerbs {
   }
 
   private watch(ctx: VerbContext): 'replied' {
-    const { conn, seq } = ctx;
-    const { connections, registry } = this.d;
-    connections.keepOpen(conn);
-    const send = (kind: 'added' | 'removed' | 'state' | 'stall', record: SessionRecord, previous?: string) => {
-      const event = { kind, session: sessionInfo(record), ...(previous ? { previous } : {}) } as Parameters<typeof eventReply>[1];
-      connections.write(conn, eventReply(seq, event));
-    };
-    // Snapshot and subscription in the same synchronous step, snapshot written first: no event is
+    const { registry, describe } = this.d;
+    // Snapshot and subscription in the same synchronous step, snapshot sent first: no event is
     // lost between them, none is doubled, and none can overtake the snapshot.
-    connections.write(conn, okReply(seq, { sessions: registry.list().map(sessionInfo) }));
-    conn.watches.push(
-      registry.onAdded((r) => send('added', r)),
-      registry.onRemoved((r) => send('removed', r)),
-      registry.onStateChanged((c) => send('state', c.record, c.previous)),
-      registry.onStallChanged((r) => send('stall', r)),
-    );
-    return 'replied';
+    return ctx.stream({ sessions: registry.list().map(describe) }, (emit) => {
+      const send = (kind: WatchEvent['kind'], record: SessionRecord, previous?: WatchEvent['previous']) => emit({ kind, session: describe(record), previous });
+      return [
+        registry.onAdded((r) => send('added', r)),
+        registry.onRemoved((r) => send('removed', r)),
+        registry.onStateChanged((c) => send('state', c.record, c.previous)),
+        registry.onStallChanged((r) => send('stall', r)),
+      ];
+    });
   }
 }
 

@@ -2,7 +2,8 @@
 // starts), spawn with a first prompt, run one command, wait, and notify. Each takes its validated
 // arguments and answers an outcome; the control server only routes requests here and lends the
 // connection (a Holder) for the ones that wait.
-import type { ControlArgs, ControlErrorCode, SessionInfo } from '../../protocol';
+import type { ControlArgs, ControlErrorCode } from '../../protocol/control';
+import type { SessionInfo } from '../../protocol/sessionInfo';
 import type { Logger } from '../shared/log';
 import type { SessionRecord, SessionRegistry } from './sessionRegistry';
 import type { SessionWaits } from './sessionWaits';
@@ -64,6 +65,7 @@ export class DriveVerbs {
       ...this.parentOf(args.parent),
     });
     if (!spawned.ok) return spawned;
+    sizeUntilAttached(spawned.record, args);
     const id = spawned.record.id;
     const mark = spawned.record.session.outputMark;
     if (prompt !== undefined) {
@@ -85,6 +87,7 @@ export class DriveVerbs {
     const label = title ?? argv.join(' ').slice(0, RUN_LABEL_CHARS);
     const spawned = await this.opts.registry.spawn({ argv, ...(cwd !== undefined ? { cwd } : {}), title: label, ...this.parentOf(args.parent) });
     if (!spawned.ok) return spawned;
+    sizeUntilAttached(spawned.record, args);
     const id = spawned.record.id;
     const result = { id, session: this.opts.describe(spawned.record) };
     if (!wait) return { ok: true, result };
@@ -116,4 +119,10 @@ export class DriveVerbs {
     const found = this.opts.registry.find(ref);
     return found.ok ? { parentId: found.record.id } : {};
   }
+}
+
+/** A size asked for at spawn holds until a view attaches (a view then sets the size it shows). */
+function sizeUntilAttached(record: SessionRecord, size: { cols?: number | undefined; rows?: number | undefined }): void {
+  const s = record.session;
+  if (size.cols || size.rows) s.resize(size.cols ?? s.cols, size.rows ?? s.rows);
 }

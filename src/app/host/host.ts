@@ -14,15 +14,15 @@ import type { HookServer } from './hookServer';
 import { hostControlServer } from './hostControl';
 import { createCore, Later, startServices, type HostCore, type HostServices } from './hostServices';
 import { installRoot } from '../shared/install';
-import type { Logger } from '../shared/log';
 import { NotificationRouter } from './notificationRouter';
-import { defaultNotificationIcon, nodeNotifierSink, type NotificationPolicy, type NotificationSink } from '../shared/notifier';
+import { defaultNotificationIcon, nodeNotifierSink, type NotificationPolicy } from '../shared/notifier';
 import type { TermioPaths } from '../shared/paths';
 import { isProcessAlive } from '../shared/processes';
 import type { ResumeService } from './resumeService';
 import type { SessionCallers } from './sessionCallers';
 import { SessionLauncher, TERMINAL_AGENT_ID } from './sessionLauncher';
 import type { SessionNotes } from './sessionNotes';
+import type { SessionFacts } from './sessionFacts';
 import type { SessionRecord, SessionRegistry } from './sessionRegistry';
 import type { SettingsStore } from '../shared/settings';
 import type { StateStore } from './stateStore';
@@ -52,6 +52,8 @@ export class Host {
   readonly hooks: HookServer;
   readonly tracker: StatusTracker;
   readonly notifications: NotificationPolicy;
+  /** The one SessionInfo mapper every socket answers with. */
+  readonly facts: SessionFacts;
   private readonly notes: SessionNotes;
   private readonly callers: SessionCallers;
   private readonly router: NotificationRouter;
@@ -93,9 +95,10 @@ export class Host {
     s: HostServices,
   ) {
     ({ paths: this.paths, registry: this.registry, problems: this.problems, tracker: this.tracker, notifications: this.notifications } = core);
-    ({ notes: this.notes, callers: this.callers, reportProblem: this.reportProblem } = core);
+    ({ notes: this.notes, callers: this.callers, reportProblem: this.reportProblem, facts: this.facts } = core);
     ({ catalog: this.catalog, settings: this.settings, store: this.store, resume: this.resume, hooks: this.hooks } = s);
     this.control = control;
+    this.facts.windowOf = (id) => this.store.state.windows.find((w) => w.tabs.includes(id))?.id ?? null;
     this.agents = new AgentChoices(this.catalog, this.settings, () => this.integration());
     this.router = new NotificationRouter({
       policy: core.notifications,

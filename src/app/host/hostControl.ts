@@ -2,7 +2,7 @@
 // `read --transcript`, `notify`, waits and `termio DIR` read from the host's services. The socket
 // listens before those services exist (to find a running app first); until they are up, no session
 // exists, so the synchronous answers have nothing to say and the asynchronous ones wait.
-import type { StatusWhy } from '../../protocol';
+import type { StatusWhy } from '../../protocol/status/sessionState';
 import { ControlServer } from './controlServer';
 import type { HostOptions } from './hostOptions';
 import type { HostCore } from './hostServices';
@@ -23,6 +23,7 @@ export function hostControlServer(core: HostCore, opts: HostOptions, up: { reado
   return new ControlServer({
     paths: core.paths,
     registry,
+    describe: (r) => core.facts.info(r),
     logger: opts.logger,
     onActivate: () => opts.onActivate?.(),
     describeStatus: (id) => {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { HOST_SOCKET_FILE } from '../../protocol/hostFraming';
 import { startAppDetached } from '../shared/appLaunch';
 import { AppService } from './appService';
-import { ClientServer, type SpawnOutcome } from './clientServer';
+import { ClientServer } from './clientServer';
 import type { Companion } from './companion/companion';
 import { startHostCompanion } from './companion/hostWiring';
 import { Host, type HostOptions } from './host';
@@ -118,11 +118,13 @@ export class HostProcess {
     const host = started.host;
     const recovered = new Set<string>();
     if (lost) for (const s of host.store.state.sessions) recovered.add(s.id);
-    app = new AppService(host, { startApp, recovered });
+    host.facts.recovered = recovered;
+    app = new AppService(host, { startApp });
     const self = new HostProcess(paths, socketPath, host, app, opts);
     const listen = await ClientServer.listen({
       socketPath,
       registry: host.registry,
+      sessionInfo: (r) => host.facts.info(r),
       logger: log,
       hostVersion: packageVersion(),
       describe: () => ({
@@ -132,7 +134,7 @@ export class HostProcess {
         log: join(paths.logsDir, 'host.log'),
         rssBytes: process.memoryUsage.rss(),
       }),
-      spawn: (p) => self.spawn(p),
+      verbs: host.control.sessionVerbs,
       onStop: () => void self.stop('asked by a client'),
       app,
       keepsEnded: (r) => host.store.getSession(r.id) !== undefined,
@@ -145,6 +147,7 @@ export class HostProcess {
     }
     writeFileSync(marker, `${process.pid}\n`, { mode: 0o600 });
     self.server = listen.server;
+    host.facts.viewsOf = (id) => listen.server.viewsOf(id);
     self.server.onClientsChanged(() => self.checkIdle());
     host.registry.onAdded(() => self.checkIdle());
     host.registry.onRemoved(() => self.checkIdle());
@@ -152,19 +155,6 @@ export class HostProcess {
     self.companion = await startHostCompanion(companionOptions(self, host, log, opts.env));
     self.checkIdle();
     return { ok: true, host: self };
-  }
-
-  /** `sessions.spawn` (termio host spawn): a command as is, or a plain terminal. */
-  private async spawn(p: { cwd: string; argv?: string[]; cols?: number; rows?: number; title?: string }): Promise<SpawnOutcome> {
-    const r = await this.host.registry.spawn({ cwd: p.cwd, ...(p.argv ? { argv: p.argv } : {}), ...(p.title ? { title: p.title } : {}) });
-    if (!r.ok) {
-      this.opts.logger.warn('spawn failed', { cwd: p.cwd, message: r.message });
-      return { ok: false, code: r.code, message: r.message };
-    }
-    // A size asked for holds until a client attaches (a view then sets the size it shows).
-    if (p.cols || p.rows) r.record.session.resize(p.cols ?? r.record.session.cols, p.rows ?? r.record.session.rows);
-    this.opts.logger.info('session started', { id: r.record.id, pid: r.record.session.pid, argv: r.record.session.argv, cwd: r.record.cwd });
-    return { ok: true, record: r.record };
   }
 
   /** Idle = no session and no client: exit after the idle spell unless one comes back. */

@@ -18,6 +18,7 @@ import { SessionRegistry, type Spawner } from './sessionRegistry';
 import { defaultSettings, SettingsStore } from '../shared/settings';
 import { StateStore, type StateProblem } from './stateStore';
 import { StatusTracker } from './statusTracker';
+import { SessionFacts } from './sessionFacts';
 
 /** A value that exists once start-up finishes: async readers wait for it, sync readers see null until then. */
 export class Later<T> {
@@ -43,6 +44,8 @@ export interface HostCore {
   notifications: NotificationPolicy;
   notes: SessionNotes;
   callers: SessionCallers;
+  /** The one SessionInfo mapper every socket answers with. */
+  facts: SessionFacts;
   problems: HostProblem[];
   reportProblem: (source: HostProblem['source'], message: string) => void;
 }
@@ -51,12 +54,15 @@ export interface HostCore {
 export function createCore(opts: HostOptions, spawner: Spawner): HostCore {
   const problems: HostProblem[] = [];
   const registry = new SessionRegistry({ spawner, defaultCwd: homedir() });
+  const tracker = new StatusTracker({ logger: opts.logger });
+  const notes = new SessionNotes();
   return {
     paths: termioPaths(opts.env),
     registry,
-    tracker: new StatusTracker({ logger: opts.logger }),
+    tracker,
     notifications: new NotificationPolicy(defaultSettings().notifications),
-    notes: new SessionNotes(),
+    notes,
+    facts: new SessionFacts(tracker, notes),
     callers: new SessionCallers(registry),
     problems,
     reportProblem: (source, message) => {

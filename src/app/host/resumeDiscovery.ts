@@ -6,6 +6,7 @@
 // tab holds, so nothing binds it. Anything else waits for a hook to report the conversation id
 // (settle()), as does every record where open files cannot be read.
 // Only records that appear after the watcher is ready are read, and only their head.
+import type { Disposable } from '../../protocol/events';
 import { open, readdir, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { existsSync, realpath } from 'node:fs';
@@ -98,10 +99,6 @@ interface RootWatch {
   retryTimers: Set<NodeJS.Timeout>;
   /** Files read to the end of their story (a record, or skipped with a reason): a rescan leaves them. */
   settled: Set<string>;
-}
-
-export interface Disposable {
-  dispose(): void;
 }
 
 export class ResumeDiscovery {

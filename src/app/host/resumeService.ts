@@ -6,7 +6,8 @@ import {
   describeResume, planResume, resumeFamilyOf,
   type ResumeDescription, type ResumeFacts, type ResumeManifestInput, type ResumePlan, checkConversationId,
 } from '../../protocol/resumePlan';
-import { ResumeDiscovery, type DiscoveryBinding, type Disposable } from './resumeDiscovery';
+import type { Disposable } from '../../protocol/events';
+import { ResumeDiscovery, type DiscoveryBinding } from './resumeDiscovery';
 import { findPinnedRecord, type PinnedLookup } from './resumeLookup';
 import { seedSessionFile } from './resumeSeed';
 import { nullLogger, type Logger } from '../shared/log';

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
-import type { SessionState } from '../../protocol';
+import type { SessionState } from '../../protocol/status/sessionState';
 import { Emitter, type Disposable } from '../../protocol/events';
 import { Session, type LaunchError } from '../../terminal';
 

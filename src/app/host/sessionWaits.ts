@@ -2,7 +2,8 @@
 // turn an input started, or readiness for input; and typing a spawn's first prompt once the agent
 // is ready for it, never into a half-drawn screen. Event driven: a wait wakes on the registry's
 // and the session's own events, so a script learns of a change as soon as the host does.
-import type { SessionInfo, WaitOutcome, WaitResult, WaitUntil } from '../../protocol';
+import type { SessionInfo } from '../../protocol/sessionInfo';
+import type { WaitOutcome, WaitResult, WaitUntil } from '../../protocol/control';
 import { Emitter, type Disposable } from '../../protocol/events';
 import type { Session } from '../../terminal';
 import type { SessionRecord, SessionRegistry } from './sessionRegistry';

@@ -3,7 +3,7 @@
 // agent's store — the file itself, or resume.transcriptName inside a "dir:" record.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ManifestResume } from '../../protocol';
+import type { ManifestResume } from '../../protocol/manifestSchema';
 import { findPinnedRecord } from './resumeLookup';
 
 type Outcome = { ok: true; result: unknown } | { ok: false; code: 'noTranscript'; message: string };

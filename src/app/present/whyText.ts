@@ -1,7 +1,7 @@
 // The why strip under the sidebar: one line on why the selected session is in its state (which
 // channel said so, what it said, how long ago), the tool it waits on, and its health notes.
 // Pure: the app passes in what the registry and the status tracker know.
-import type { SessionState, SessionStatus, StatusChannel } from '../../protocol';
+import type { SessionState, SessionStatus, StatusChannel } from '../../protocol/status/sessionState';
 import { formatDuration, stateLabel } from './sidebarModel';
 
 export interface WhyInput {

@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import type { Manifest } from '../../protocol';
+import type { Manifest } from '../../protocol/manifestSchema';
 import { installPath } from './install';
 
 /** assets/icons of this installation (src/app/host and dist/app/host both sit three levels down). */

@@ -2,17 +2,13 @@
 // a user manifest overriding a bundled one with the same id. User files are watched: adding,
 // editing or deleting one shows up without a restart; a file that turns invalid keeps its last
 // good version loaded while its errors are shown. Plain data out (list/get/problems) plus onChange.
+import type { Disposable } from '../../protocol/events';
 import { readdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
-import {
-  manifestResumeFamily,
-  manifestStatusChannels,
-  type DisabledFeature,
-  type Manifest,
-  type ManifestResumeFamily,
-} from '../../protocol';
+import { manifestResumeFamily, manifestStatusChannels, type DisabledFeature, type ManifestResumeFamily } from '../../protocol/manifestParse';
+import { type Manifest } from '../../protocol/manifestSchema';
 import { DEFAULT_ICONS_DIR } from './agentIconFile';
 import { createCommandResolver, loginShellPath, type CommandResolver } from './loginShellPath';
 import { nullLogger, type Logger } from './log';
@@ -74,10 +70,6 @@ export interface CatalogProblem {
 export interface CatalogChangeEvent {
   /** The files whose state changed (absolute paths); empty after an availability refresh. */
   files: string[];
-}
-
-export interface Disposable {
-  dispose(): void;
 }
 
 export interface CatalogOptions {

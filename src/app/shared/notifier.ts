@@ -3,7 +3,7 @@
 // repeats coalesced and bursts folded into a summary; and handing them to the OS through
 // node-notifier (notify-send on Linux, terminal-notifier on macOS, which reports clicks).
 import { join } from 'node:path';
-import type { SessionState } from '../../protocol';
+import type { SessionState } from '../../protocol/status/sessionState';
 import type { Logger } from './log';
 
 /** A session that flips attention → working → attention within this long gets one notification. */

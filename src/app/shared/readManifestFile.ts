@@ -4,7 +4,8 @@
 import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
 import { lstat } from 'node:fs/promises';
-import { parseManifest, MAX_MANIFEST_CHARS, type DisabledFeature, type Manifest } from '../../protocol';
+import { parseManifest, MAX_MANIFEST_CHARS, type DisabledFeature } from '../../protocol/manifestParse';
+import { type Manifest } from '../../protocol/manifestSchema';
 import { resolveAgentIcon } from './agentIconFile';
 
 export interface ManifestFileResult {

@@ -12,6 +12,7 @@ import { createLogger, type Logger } from '../shared/log';
 import { chooseNotificationBackend } from '../shared/notificationBackend';
 import { termioPaths } from '../shared/paths';
 import { askToRestartHost } from './hostSkewDialog';
+import type { AppHost } from '../client/appHost';
 import { RemoteHost } from '../client/remoteHost';
 import type { MainWindow } from './mainWindow';
 import type { PickerAgent } from './picker';
@@ -46,7 +47,7 @@ export class TermioApp {
 
   constructor(
     private readonly runtime: QtRuntime,
-    readonly host: RemoteHost,
+    readonly host: AppHost,
     log: Logger,
   ) {
     this.log = log;
@@ -112,11 +113,8 @@ export class TermioApp {
     const reg = host.registry;
     reg.onAdded((r) => this.sessionWindows.handleAdded(r));
     reg.onRemoved((r) => this.sessionWindows.handleRemoved(r));
-    reg.onChanged(() => this.refresh());
-    host.tracker.onProgress(() => this.refresh());
-    reg.onStateChanged(() => this.sync.stateChanged());
+    reg.onUpdated(({ record, previous }) => (record.state !== previous.state ? this.sync.stateChanged() : this.refresh()));
     reg.onFocusRequested((r) => this.focusSession(r.id));
-    reg.onStallChanged(() => this.refresh());
     host.catalog.onChange(() => this.handleCatalogChange());
     host.settings.onChange(() => this.handleSettingsChange());
   }

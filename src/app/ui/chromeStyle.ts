@@ -2,7 +2,7 @@
 // the Qt style sheets every window and overlay builds from the current palette, so switching
 // appearance restyles everything. The terminal grid itself is painted by the terminal view.
 import { join } from 'node:path';
-import type { SessionState } from '../../protocol';
+import type { SessionState } from '../../protocol/status/sessionState';
 import { installPath } from '../shared/install';
 import { darkStateColors, lightStateColors } from './stateColors';
 

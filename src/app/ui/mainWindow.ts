@@ -22,7 +22,7 @@ import { openExternal } from './openExternal';
 import { Picker, type PickerAgent } from './picker';
 import { QuickOpen } from './quickOpen';
 import { Sidebar } from './sidebar';
-import { defaultShortcuts, sessionNumberShortcut, type ShortcutAction } from './shortcuts';
+import { defaultShortcuts, sessionNumberShortcut, shortcutLabel, type ShortcutAction } from './shortcuts';
 import { boxWidget } from './boxWidget';
 
 /** What a window stacks for each session: its page (today, a terminal with a margin around it). */
@@ -83,6 +83,7 @@ export class MainWindow {
   readonly sidebar: Sidebar;
   readonly stack = new QStackedWidget();
   private readonly emptyState = new QWidget();
+  private readonly emptyHint = new QLabel();
   private readonly shortcuts: QShortcut[] = [];
   private readonly pages = new Map<string, PageSlot>();
   private current: string | null = null;
@@ -200,12 +201,19 @@ export class MainWindow {
         if (id) opts.onSelect(id);
       });
     }
+    this.showNewSessionKey(keys.newSession ?? defaultShortcuts().newSession);
+  }
+
+  /** The empty window names the picker's shortcut as Settings has it. */
+  private showNewSessionKey(keys: string): void {
+    this.emptyHint.setText(`Press ${shortcutLabel(keys)} to start an agent, or run  termio ~/project`);
   }
 
   /** Applies shortcut overrides from Settings (unknown actions are ignored). */
   applyShortcuts(overrides: Partial<Record<string, string>>): void {
     const keys = { ...defaultShortcuts(), ...overrides };
     for (const [action, sc] of this.actionShortcuts) sc.setKey(new QKeySequence(keys[action] ?? defaultShortcuts()[action]));
+    this.showNewSessionKey(keys.newSession ?? defaultShortcuts().newSession);
   }
 
   /** Where the session pages are, in screen coordinates: the window right of the sidebar. Dialogs
@@ -255,10 +263,6 @@ export class MainWindow {
 
   get currentSession(): string | null {
     return this.current;
-  }
-
-  hasSession(id: string): boolean {
-    return this.pages.has(id);
   }
 
   /** Redraws the sidebar from the host's sessions. */
@@ -328,15 +332,6 @@ export class MainWindow {
     }
   }
 
-  replaceView(id: string, view: SessionPage): void {
-    const page = this.pages.get(id);
-    if (!page) return;
-    page.view.dispose();
-    page.view = view;
-    const col = page.container.layout() as QBoxLayout;
-    col.insertWidget(0, view.widget, 1);
-  }
-
   removeSession(id: string): void {
     const page = this.pages.get(id);
     if (!page) return;
@@ -375,9 +370,8 @@ export class MainWindow {
     const title = new QLabel();
     title.setObjectName('emptyTitle');
     title.setText('No sessions yet');
-    const hint = new QLabel();
+    const hint = this.emptyHint;
     hint.setObjectName('emptyHint');
-    hint.setText(`Press ${process.platform === 'darwin' ? '⌘T' : 'Ctrl+Shift+T'} to start an agent, or run  termio ~/project`);
     col.addWidget(title, 0, 0x0004 /* AlignHCenter */);
     col.addWidget(hint, 0, 0x0004);
     col.addStretch(1);

@@ -1,15 +1,15 @@
 // What the user's commands do to sessions: start one (from the picker, the tray or "new like
 // this"), close one (asking first when it started others), cycle, jump to, rename and resume.
 import { homedir } from 'node:os';
-import type { RemoteHost as Host } from '../client/remoteHost';
+import type { AppHost } from '../client/appHost';
 import type { Logger } from '../shared/log';
-import type { AppSessionRecord as SessionRecord } from '../client/remoteRegistry';
+import type { AppSessionRecord } from '../client/remoteRegistry';
 import type { MainWindow } from './mainWindow';
 import { closePrompt, jumpItems, jumpTitle, renameTitle } from '../present/sessionPrompts';
 import type { SessionWindows, WindowAction } from './sessionWindows';
 
 export interface SessionActionsOptions {
-  host: Host;
+  host: AppHost;
   windows: SessionWindows;
   log: Logger;
   showSettings(): void;
@@ -18,7 +18,7 @@ export interface SessionActionsOptions {
 export class SessionActions {
   constructor(private readonly opts: SessionActionsOptions) {}
 
-  private get host(): Host {
+  private get host(): AppHost {
     return this.opts.host;
   }
 
@@ -67,7 +67,8 @@ export class SessionActions {
       case 'settings':
         return this.opts.showSettings();
       default:
-        this.opts.log.info('action not available yet', { action });
+        // closeWindow, find, copy and paste: the window and the terminal view handle those themselves.
+        this.opts.log.debug('action handled elsewhere', { action });
     }
   }
 
@@ -83,7 +84,7 @@ export class SessionActions {
   /** Closes a session; one that started others asks first whether they go too (Esc keeps all). */
   private closeSession(win: MainWindow, id: string): void {
     const reg = this.host.registry;
-    const descendants = (of: string): SessionRecord[] => reg.children(of).flatMap((c) => [c, ...descendants(c.id)]);
+    const descendants = (of: string): AppSessionRecord[] => reg.children(of).flatMap((c) => [c, ...descendants(c.id)]);
     const started = descendants(id);
     if (started.length === 0) {
       reg.close(id);

@@ -2,9 +2,9 @@
 // active window (whose session the user is looking at), focusing a session, and adding or
 // removing a session's terminal page as the registry reports it.
 import { homedir } from 'node:os';
-import type { RemoteHost as Host } from '../client/remoteHost';
+import type { AppHost } from '../client/appHost';
 import type { Logger } from '../shared/log';
-import type { AppSessionRecord as SessionRecord } from '../client/remoteRegistry';
+import type { AppSessionRecord } from '../client/remoteRegistry';
 import { shellQuote } from '../shared/shellQuote';
 import type { Settings } from '../shared/settings';
 import type { Appearance } from './appearance';
@@ -18,7 +18,7 @@ import { SwitchTrace } from './switchTrace';
 export type WindowAction = ShortcutAction | 'resume' | 'new' | 'close';
 
 export interface SessionWindowsOptions {
-  host: Host;
+  host: AppHost;
   log: Logger;
   chrome(): ChromeColors;
   appearance(): Appearance;
@@ -127,12 +127,12 @@ export class SessionWindows {
   }
 
   /** The registry sessions shown in this window. */
-  sessionsOf(win: MainWindow, all: SessionRecord[]): SessionRecord[] {
+  sessionsOf(win: MainWindow, all: AppSessionRecord[]): AppSessionRecord[] {
     return all.filter((r) => this.sessionWindow.get(r.id) === win);
   }
 
   /** A session the host runs: its terminal page goes into its own window, else the active one. */
-  handleAdded(r: SessionRecord): void {
+  handleAdded(r: AppSessionRecord): void {
     if (this.views.has(r.id)) return;
     const win = r.windowId ? this.windowFor(r.windowId) : (this.active ?? this.showWindow());
     this.sessionWindow.set(r.id, win);
@@ -156,7 +156,7 @@ export class SessionWindows {
   }
 
   /** A closed session: its page goes; the window shows the last session left, if it showed this one. */
-  handleRemoved(r: SessionRecord): void {
+  handleRemoved(r: AppSessionRecord): void {
     this.views.delete(r.id);
     const win = this.sessionWindow.get(r.id);
     this.sessionWindow.delete(r.id);

@@ -2,7 +2,7 @@
 // app runs (NodeGUI objects die with their wrappers), restyled with the app, refreshed when the
 // catalog or settings change.
 import { homedir } from 'node:os';
-import type { RemoteHost as Host } from '../client/remoteHost';
+import type { AppHost } from '../client/appHost';
 import type { Logger } from '../shared/log';
 import type { ChromeColors } from './chromeStyle';
 import type { MainWindow } from './mainWindow';
@@ -13,7 +13,7 @@ import { SettingsWindow } from './settingsWindow';
 import { WelcomeWindow } from './welcomeWindow';
 
 export interface SettingsPanelsOptions {
-  host: Host;
+  host: AppHost;
   log: Logger;
   chrome(): ChromeColors;
   /** The window the panels open over, if any. */

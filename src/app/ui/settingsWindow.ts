@@ -65,6 +65,7 @@ export class SettingsWindow {
   readonly window = new QMainWindow();
   private readonly tabs = new QTabWidget();
   private readonly problems = new QLabel();
+  /** Qt objects (layouts, actions, handlers) referenced only by Qt: held so the garbage collector leaves them be. */
   private readonly keep: unknown[] = [];
   private readonly scrolls: QScrollArea[] = [];
   private status = '';

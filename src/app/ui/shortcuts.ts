@@ -52,3 +52,15 @@ export function defaultShortcuts(platform: NodeJS.Platform = process.platform): 
 export function sessionNumberShortcut(n: number): string {
   return `Ctrl+${n}`;
 }
+
+/** How a key sequence reads in text: "⌘T" or "⇧⌘]" on macOS (where Qt's Ctrl is ⌘ and Meta is ⌃),
+ *  "Ctrl+Shift+T" elsewhere. */
+export function shortcutLabel(keys: string, platform: NodeJS.Platform = process.platform): string {
+  if (platform !== 'darwin') return keys;
+  const symbols: Record<string, string> = { Meta: '⌃', Alt: '⌥', Shift: '⇧', Ctrl: '⌘' };
+  const parts = keys.split('+');
+  const key = parts.pop() ?? '';
+  // Apple's order: Control, Option, Shift, Command, then the key.
+  const mods = ['Meta', 'Alt', 'Shift', 'Ctrl'].filter((m) => parts.includes(m)).map((m) => symbols[m]);
+  return `${mods.join('')}${key}`;
+}

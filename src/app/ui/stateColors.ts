@@ -1,6 +1,6 @@
 // The colour of each session state, per appearance: the one palette behind the sidebar's dots,
 // the tray menu's dots and the menu-bar icon, so "working" is the same blue everywhere.
-import type { SessionState } from '../../protocol';
+import type { SessionState } from '../../protocol/status/sessionState';
 
 export type StatePalette = Readonly<Record<SessionState, string>>;
 

@@ -17,7 +17,7 @@ import {
   TransformationMode,
   WidgetEventTypes,
 } from '@nodegui/nodegui';
-import type { SessionState } from '../../protocol';
+import type { SessionState } from '../../protocol/status/sessionState';
 import type { Logger } from '../shared/log';
 import { aggregateState, byUrgency } from '../present/sidebarModel';
 import { trayActivationShowsWindow } from './trayActivation';
@@ -99,6 +99,7 @@ export class Tray {
   readonly icon = new QSystemTrayIcon();
   readonly menu = new QMenu();
   private readonly ticker = new QWidget();
+  /** Qt objects (layouts, actions, handlers) referenced only by Qt: held so the garbage collector leaves them be. */
   private readonly keep: unknown[] = [];
   private items: TrayItem[] = [];
   private agents: TrayAgent[] = [];

@@ -2,7 +2,7 @@
 // arc while agents work (one frame per tick), a green check when something finished, and an
 // orange badge with the count of sessions that need you. Pure strings; tray.ts loads them into Qt.
 // Menu bars draw it at 16-22 px: badges take a quarter of the icon so they still read there.
-import type { SessionState } from '../../protocol';
+import type { SessionState } from '../../protocol/status/sessionState';
 import { darkStateColors } from './stateColors';
 
 /** Frames of the working animation; at TRAY_FRAME_MS each, one turn takes ~1.2 s: alive, not busy. */

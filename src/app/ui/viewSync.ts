@@ -2,9 +2,9 @@
 // strip, and the tray, brought up to date once per burst of registry events (one microtask).
 import { homedir } from 'node:os';
 import { TERMINAL_AGENT_ID } from '../shared/agentIds';
-import type { RemoteHost as Host } from '../client/remoteHost';
+import type { AppHost } from '../client/appHost';
 import type { Logger } from '../shared/log';
-import type { AppSessionRecord as SessionRecord } from '../client/remoteRegistry';
+import type { AppSessionRecord } from '../client/remoteRegistry';
 import { buildSidebar, type SessionSummary } from '../present/sidebarModel';
 import { trayAgents, trayItems } from './presenters/trayText';
 import { whyText } from '../present/whyText';
@@ -12,7 +12,7 @@ import type { SessionWindows } from './sessionWindows';
 import type { Tray } from './tray';
 
 export interface ViewSyncOptions {
-  host: Host;
+  host: AppHost;
   windows: SessionWindows;
   tray: Tray;
   log: Logger;
@@ -49,7 +49,7 @@ export class ViewSync {
     const host = this.opts.host;
     const r = host.registry.get(id);
     if (!r) return '';
-    return whyText({ state: r.state, stateWhy: r.stateWhy, status: host.tracker.status(id), tool: host.toolOf(id), now: Date.now() });
+    return whyText({ state: r.state, stateWhy: r.stateWhy, status: r.status ?? undefined, tool: r.tool ?? undefined, now: Date.now() });
   }
 
   private sync(): void {
@@ -72,11 +72,11 @@ export class ViewSync {
   }
 
   /** What the sidebar model needs of each session: registry record, agent icon, progress. */
-  private summaries(records: SessionRecord[]): SessionSummary[] {
+  private summaries(records: AppSessionRecord[]): SessionSummary[] {
     const { host } = this.opts;
     return records.map((r) => {
       const agent = host.agent(r.agentId);
-      const progress = host.tracker.progressOf(r.id);
+      const progress = r.progress;
       return {
         id: r.id,
         agentId: r.agentId,

@@ -18,6 +18,7 @@ const WELCOME_WIDTH_PX = 620;
 
 export class WelcomeWindow {
   readonly window = new QMainWindow();
+  /** Qt objects (layouts, actions, handlers) referenced only by Qt: held so the garbage collector leaves them be. */
   private readonly keep: unknown[] = [];
   private readonly checks = new Map<string, QCheckBox>();
   /** Keyboard focus starts here, so Space (or Enter) accepts the offer. */

@@ -40,9 +40,3 @@ export interface SessionStatus {
   why: StatusWhy;
   health: HealthNote[];
 }
-
-/** One line for logs, `termio sessions why` and tooltips: "done · hooks Stop at 12:00:03". */
-export function describeWhy(why: StatusWhy): string {
-  const what = why.rule !== undefined ? `rule /${why.rule}/` : why.event !== undefined ? why.event : '';
-  return `${why.channel}${what ? ` ${what}` : ''} at ${new Date(why.at).toISOString()}`;
-}

@@ -57,7 +57,7 @@ async function connect(): Promise<{ c: HostClient; mirrors: Map<number, ScreenMi
 }
 
 async function shell(c: HostClient): Promise<string> {
-  const r = await c.request('sessions.spawn', { cwd: dir, argv: ['/bin/sh'] });
+  const r = await c.request('sessions.run', { cwd: dir, argv: ['/bin/sh'] });
   if (!r.ok) throw new Error(r.error.message);
   const s = host.registry.get(r.result.session.id)!.session;
   s.write("PS1='$ '\n");
@@ -136,7 +136,7 @@ describe('the app protocol', () => {
     host.registry.get(first)!.session.write("printf '\\a'\n");
     await waitFor(() => events.some((e) => e.event === 'bell' && e.id === first), { what: 'the bell' });
 
-    expect((await c.request('sessions.close', { session: second })).ok).toBe(true);
+    expect((await c.request('sessions.close', { id: second })).ok).toBe(true);
     await waitFor(() => events.some((e) => e.event === 'sessionRemoved' && e.id === second), { what: 'the close announced' });
     expect((await c.request('app.rename', { session: second, title: 'x' })).ok).toBe(false);
   });

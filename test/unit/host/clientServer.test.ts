@@ -43,7 +43,7 @@ async function connect(protocol?: number): Promise<HostClient> {
 
 /** A shell with a quiet prompt, so screens are easy to assert. */
 async function spawnShell(c: HostClient, opts: { cols?: number; rows?: number } = {}): Promise<string> {
-  const r = await c.request('sessions.spawn', { cwd: dir, argv: ['/bin/sh'], ...opts });
+  const r = await c.request('sessions.run', { cwd: dir, argv: ['/bin/sh'], ...opts });
   if (!r.ok) throw new Error(r.error.message);
   const id = r.result.session.id;
   const s = host.registry.get(id)!.session;
@@ -133,7 +133,7 @@ describe('garbage and oversized messages', () => {
     });
     expect(await c.request('attach', { session: 'nope', view: 1, cols: 80, rows: 24 })).toEqual({ ok: false, error: { code: 'noSuchSession', message: "no session matches 'nope'" } });
     expect(await c.request('sessions.spawn', { cwd: join(dir, 'missing') })).toEqual({ ok: false, error: { code: 'badDirectory', message: `'${join(dir, 'missing')}' is not an existing folder` } });
-    expect(await c.request('sessions.spawn', { cwd: dir, argv: ['no-such-command-here'] })).toEqual({
+    expect(await c.request('sessions.run', { cwd: dir, argv: ['no-such-command-here'] })).toEqual({
       ok: false, error: { code: 'spawnFailed', message: 'command not found or not executable: no-such-command-here' },
     });
     expect((await c.request('sessions.list', {})).ok).toBe(true);
@@ -254,7 +254,7 @@ describe('attach, frames and pacing', () => {
     const mirrors = mirrorFrames(c);
     const id = await spawnShell(c);
     const m: ScreenMirror = await attach(c, mirrors, id, 3);
-    expect((await c.request('sessions.close', { session: id.slice(0, 8) })).ok).toBe(true);
+    expect((await c.request('sessions.close', { id: id.slice(0, 8) })).ok).toBe(true);
     await waitFor(() => m.detached === 'sessionClosed');
     expect(await c.request('detach', { view: 3 })).toMatchObject({ ok: false, error: { code: 'noSuchView' } });
   });

@@ -68,7 +68,7 @@ it('watching keeps the session size; typing takes the input and the size, like a
 it('sends a flooding session within its budget, catching up with snapshots', async () => {
   host = await startHostInProcess();
   const c = await host.client();
-  const r = await c.request('sessions.spawn', { cwd: host.home, argv: ['/bin/sh', '-c', 'yes "flooding the companion page with a long line of text"'] });
+  const r = await c.request('sessions.run', { cwd: host.home, argv: ['/bin/sh', '-c', 'yes "flooding the companion page with a long line of text"'] });
   if (!r.ok) throw new Error(r.error.message);
   const session = host.host.registry.get(r.result.session.id)!.session;
   let parsed = 0;

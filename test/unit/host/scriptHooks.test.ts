@@ -10,7 +10,7 @@ import { agentHookStatus, defaultReporterLocation, installAgentHooks, uninstallA
 import { HookServer } from '../../../src/app/host/hookServer';
 import { termioPaths } from '../../../src/app/shared/paths';
 import { StatusTracker, type HookDetailsEvent } from '../../../src/app/host/statusTracker';
-import { parseManifest } from '../../../src/protocol';
+import { parseManifest } from '../../../src/protocol/manifestParse';
 import { Session } from '../../../src/terminal';
 import { waitFor } from '../../helpers/waitFor';
 import { SessionSecrets } from '../../helpers/sessionSecrets';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SessionStatus } from '../../../src/protocol';
+import type { SessionStatus } from '../../../src/protocol/status/sessionState';
 import { whyText } from '../../../src/app/present/whyText';
 
 const NOW = 1_700_000_000_000;

@@ -1,7 +1,7 @@
 // The words of the menu-bar (tray) icon: its tooltip, and its menu as plain data (the sessions,
 // most urgent first, then New Session, Show, Settings and Quit). Pure; tray.ts turns the menu
 // into Qt actions and rebuilds it only when this data changed.
-import type { SessionState } from '../../../protocol';
+import type { SessionState } from '../../../protocol/status/sessionState';
 import type { CatalogEntry } from '../../shared/catalog';
 import { byUrgency, folderLabels, formatDuration, stateLabel, type SessionSummary } from '../../present/sidebarModel';
 

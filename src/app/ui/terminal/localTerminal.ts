@@ -3,7 +3,7 @@
 // its views are fed by the host (remote/remoteTerminal.ts). Types only from the terminal layer, so
 // loading this file loads no pty and no emulator.
 import type { BufferRange, KeyInput, MouseInput, Session } from '../../../terminal';
-import type { SelectMode, TerminalSource } from '../../client/terminalSource';
+import type { SelectionMode, TerminalSource } from '../../client/terminalSource';
 
 export class LocalTerminal implements TerminalSource {
   constructor(private readonly s: Session) {}
@@ -65,7 +65,7 @@ export class LocalTerminal implements TerminalSource {
     this.s.requestRender();
   }
 
-  startSelection(col: number, row: number, mode: SelectMode): void {
+  startSelection(col: number, row: number, mode: SelectionMode): void {
     this.select({ action: 'start', at: this.s.renderModel.viewportToBuffer(col, row), mode });
   }
 

@@ -1,0 +1,57 @@
+// The session host as the Qt app sees it: its sessions, the agents to start, the settings, and
+// the requests behind what the user does. The UI is typed against this contract, not against the
+// connection that serves it (RemoteHost over the local socket today).
+import type { AppSnapshot, HostProblem } from '../../protocol/hostAppMessages';
+import type { CatalogEntry, AgentCatalog } from '../shared/catalog';
+import type { AgentHookResult } from '../shared/hookInstaller';
+import type { TermioPaths } from '../shared/paths';
+import type { SettingsStore } from '../shared/settings';
+import type { AppSessionRecord, RemoteRegistry } from './remoteRegistry';
+
+export type LaunchResult = { ok: true; record: AppSessionRecord } | { ok: false; message: string };
+
+export interface AppHost {
+  readonly paths: TermioPaths;
+  /** Every session the host runs, kept current by its events. */
+  readonly registry: RemoteRegistry;
+  readonly settings: SettingsStore;
+  readonly catalog: AgentCatalog;
+  /** Problems found at the host's start and since (a corrupt state file, a hook launcher it could not write). */
+  readonly problems: HostProblem[];
+  /** The host asks the app to come forward (a second launch, `termio DIR`). */
+  onActivate: () => void;
+  /** The host asks the app to show a notification through its tray. */
+  onNotify: (title: string, body: string, session: string | null) => void;
+  /** The connection to the host is gone (told once). */
+  onHostLost: (why: string) => void;
+
+  /** Subscribes to the host's sessions: a snapshot, then events; `restore` relaunches saved tabs. */
+  subscribe(restore: boolean, notifier: 'tray' | 'host'): Promise<AppSnapshot | { error: string }>;
+  /** A new connection after the host was lost (it is started again if need be). */
+  reconnect(): Promise<boolean>;
+  /** Asks the app already subscribed to come forward (this launch then exits). */
+  activateOther(): Promise<void>;
+  /** Saved windows in order. */
+  savedWindows(): string[];
+
+  agent(id: string | null | undefined): CatalogEntry | undefined;
+  agentName(id: string | null | undefined): string;
+  /** The agents in the picker's order, and those enabled. */
+  orderedAgents(): CatalogEntry[];
+  enabledAgents(): CatalogEntry[];
+  moveAgent(id: string, delta: -1 | 1): void;
+  hookStatus(agentId: string): AgentHookResult | null;
+  setHooks(agentId: string, on: boolean): AgentHookResult | null;
+
+  /** The window new sessions go to. */
+  set activeWindowId(id: string);
+  /** Which session the user is looking at (for notifications and done → idle). */
+  setLookingAt(id: string | null): void;
+  launch(agentId: string | null, cwd: string, bypass: boolean, windowId: string): Promise<LaunchResult>;
+  relaunch(id: string): Promise<boolean>;
+  rename(id: string, title: string): void;
+  notificationClicked(session: string | null): void;
+  /** Ends every session (their tabs stay saved for exact resume) and stops the host. */
+  endSessions(): Promise<void>;
+  dispose(): void;
+}

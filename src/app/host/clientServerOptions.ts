@@ -1,0 +1,32 @@
+// What the host's client socket is built with: the services its connections answer from. Its
+// own module so the server (clientServer.ts) and each connection (clientConnection.ts) share it
+// without importing one another.
+import type { HostStatus } from '../../protocol/hostMessages';
+import type { SessionInfo } from '../../protocol/sessionInfo';
+import type { Logger } from '../shared/log';
+import type { AppService } from './appService';
+import type { Companion } from './companion/companion';
+import type { SessionVerbs } from './controlVerbs';
+import type { SessionRecord, SessionRegistry } from './sessionRegistry';
+
+export interface ClientServerOptions {
+  socketPath: string;
+  registry: SessionRegistry;
+  logger: Logger;
+  hostVersion: string;
+  /** host.status: what only the host process knows (start time, log file, pid). */
+  describe(): Omit<HostStatus, 'sessions' | 'clients' | 'clientList' | 'protocol' | 'socket'>;
+  /** The session verbs (sessions.*, notify, ...): the same table the control socket answers through. */
+  verbs: SessionVerbs;
+  /** The one SessionInfo mapper. */
+  sessionInfo(record: SessionRecord): SessionInfo;
+  /** host.stop, called once the answer is on its way. */
+  onStop(): void;
+  /** The app protocol (app.*), when this host runs the Host services. */
+  app?: AppService;
+  /** Whether a session that ended stays listed after its last view detaches (a tab the app keeps
+   *  to offer Resume); default: it goes once a client has seen it. */
+  keepsEnded?(record: SessionRecord): boolean;
+  /** The web companion, once the host has started it (companion.* requests). */
+  companion?: () => Companion | null;
+}

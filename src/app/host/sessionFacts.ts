@@ -1,0 +1,62 @@
+// The one mapper from a session record to the SessionInfo every client receives (the app, the
+// termio command on either socket, `sessions watch`). The facts live in several services; those
+// that exist only once the host is fully up (the state store, the client server's views, the set of
+// sessions recovered after a lost host) are plugged in as they start, and read as absent before.
+import type { SessionInfo, SessionStatusInfo } from '../../protocol/sessionInfo';
+import type { SessionStatus } from '../../protocol/status/sessionState';
+import type { SessionNotes } from './sessionNotes';
+import type { SessionRecord } from './sessionRegistry';
+import type { StatusTracker } from './statusTracker';
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** The engine's status on the wire: the same fields, ISO times. */
+export function statusInfo(st: SessionStatus): SessionStatusInfo {
+  return {
+    state: st.state,
+    since: iso(st.since),
+    why: { channel: st.why.channel, rule: st.why.rule, event: st.why.event, at: iso(st.why.at) },
+    health: st.health.map((h) => ({ code: h.code, message: h.message, since: iso(h.since) })),
+  };
+}
+
+export class SessionFacts {
+  /** The window whose tab a session is (from the state store, once it is loaded). */
+  windowOf: (id: string) => string | null = () => null;
+  /** Views attached to a session now (from the client server, once it listens). */
+  viewsOf: (id: string) => number = () => 0;
+  /** Sessions this host relaunched because the host before it was lost. */
+  recovered: ReadonlySet<string> = new Set();
+
+  /** A bare server (tests, benches) has no tracker or notes: no status, tool or progress then. */
+  constructor(private readonly tracker?: StatusTracker, private readonly notes?: SessionNotes) {}
+
+  info(r: SessionRecord): SessionInfo {
+    const s = r.session;
+    const st = this.tracker?.status(r.id);
+    return {
+      id: r.id,
+      agentId: r.agentId,
+      cwd: r.cwd,
+      title: r.title,
+      state: r.state,
+      stateWhy: r.stateWhy,
+      stateSince: iso(r.stateSince),
+      createdAt: iso(r.createdAt),
+      pid: s.pid,
+      argv: s.argv,
+      cols: s.cols,
+      rows: s.rows,
+      exited: s.exited ? { exitCode: s.exited.exitCode, signal: s.exited.signal } : null,
+      parentId: r.parentId,
+      stalledSince: r.stalledSince === null ? null : iso(r.stalledSince),
+      bypass: r.bypass,
+      windowId: this.windowOf(r.id),
+      views: this.viewsOf(r.id),
+      tool: this.notes?.toolOf(r.id) ?? null,
+      progress: this.tracker?.progressOf(r.id) ?? null,
+      status: st ? statusInfo(st) : null,
+      recovered: this.recovered.has(r.id),
+    };
+  }
+}

@@ -1,0 +1,66 @@
+// One session as every client of the host sees it: the app, the termio command (control socket
+// and host socket alike) and `termio sessions watch`. One shape, ISO times, built by one mapper in
+// the host (src/app/host/sessionFacts.ts); a client may convert it for its own use, never re-map it.
+import { z } from 'zod';
+import { SESSION_STATES } from './status/sessionState';
+
+/** The four states of status/sessionState.ts on the wire (one union, one name: SessionState). */
+export const SessionStateSchema = z
+  .enum(SESSION_STATES)
+  .describe('working; attention = blocked on the user; done = finished while the user was elsewhere; idle');
+
+const ExitSchema = z.strictObject({ exitCode: z.number().int(), signal: z.number().int().optional() });
+
+/** What the status engine last decided: the why strip's source (sessions.why says the same in words). */
+export const SessionStatusInfoSchema = z.strictObject({
+  state: SessionStateSchema,
+  since: z.iso.datetime(),
+  why: z.strictObject({
+    channel: z.enum(['hooks', 'titleStatus', 'progress', 'status', 'exit', 'focus', 'start']),
+    rule: z.string().optional().describe('the title or screen regex that matched'),
+    event: z.string().optional().describe('the hook event, or what happened'),
+    at: z.iso.datetime().describe('when that evidence arrived'),
+  }),
+  health: z.array(z.strictObject({ code: z.enum(['hooksNotReporting', 'hooksStoppedReporting', 'stalled']), message: z.string(), since: z.iso.datetime() })),
+});
+export type SessionStatusInfo = z.infer<typeof SessionStatusInfoSchema>;
+
+export const SessionInfoSchema = z.strictObject({
+  id: z.string().describe('the session id, also its TERMIO_SESSION'),
+  agentId: z.string().nullable().describe('the manifest id of the agent, null for a plain shell or a command'),
+  cwd: z.string().describe('the folder the session was started in'),
+  title: z.string().describe('the name given at spawn or rename, else the prompt title a hook reported, else the live terminal title, else ""'),
+  state: SessionStateSchema,
+  stateWhy: z.string().describe('which channel/rule/event put the session in its state'),
+  stateSince: z.iso.datetime().describe('when the session entered its current state'),
+  createdAt: z.iso.datetime(),
+  pid: z.number().int().describe('the process id of the program in the terminal'),
+  argv: z.array(z.string()).describe('the command line the session runs'),
+  cols: z.number().int().describe("the session's grid now"),
+  rows: z.number().int(),
+  exited: ExitSchema.nullable().describe('how the program ended, null while it runs (the session stays listed until closed)'),
+  parentId: z.string().nullable().describe('the session that started this one (spawn or run from inside it), else null'),
+  stalledSince: z.iso
+    .datetime()
+    .nullable()
+    .describe('working with no output and no hook report since then, for longer than the stall setting; else null'),
+  bypass: z.boolean().describe("started with the agent's permission-bypass flag"),
+  windowId: z.string().nullable().describe('the window whose tab it is, null for a session no window shows yet'),
+  views: z.number().int().describe('views attached to it now, across every client'),
+  tool: z.string().nullable().describe('the tool the latest hook report named ("Bash")'),
+  progress: z.number().int().nullable().describe('OSC 9;4 progress 0-100, or null'),
+  status: SessionStatusInfoSchema.nullable(),
+  recovered: z.boolean().describe('relaunched from the saved state because the host that ran it was lost (killed, or the machine restarted)'),
+  resume: z
+    .strictObject({
+      family: z.string().describe('pinned, discovered, none, or unknown (the manifest is gone)'),
+      boundId: z.string().nullable().describe("the agent's conversation id this tab is bound to"),
+      boundFamily: z.string().nullable(),
+      argv: z.array(z.string()).nullable().describe('the exact argv a relaunch would run (null: no plan)'),
+      mode: z.string().nullable().describe('create, resume or fresh'),
+      why: z.string(),
+    })
+    .optional()
+    .describe('sessions.list only: how this tab would be relaunched'),
+});
+export type SessionInfo = z.infer<typeof SessionInfoSchema>;
