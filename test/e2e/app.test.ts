@@ -95,7 +95,9 @@ describe.skipIf(e2eSkipReason)('Termio app', () => {
 
   it('after a test, nothing runs with its HOME, not even a daemon that left the session (like codex app-server)', async () => {
     app = await AppUnderTest.launch(display);
-    await waitFor(async () => (await app!.cli(['sessions', 'list'])).code === 0, { what: 'the control socket' });
+    // The app's window, not only the host's socket: a SIGTERM before the app is up would kill it
+    // before it handles the signal.
+    await app.waitForWindow();
     const id = (await app.cli(['sessions', 'spawn', '--cwd', app.home])).stdout.trim();
     // setsid: its own session and process group, as Codex's app-server daemon does; quitting the app ends the tab, not it.
     await app.cli(['sessions', 'send', id, 'setsid sleep 900 </dev/null >/dev/null 2>&1 &', '--enter']);
