@@ -29,6 +29,7 @@ const AbsolutePath = z
   .max(MAX_PATH_CHARS)
   .refine((p) => p.startsWith('/') && !p.includes('\0'), { message: 'must be an absolute path' });
 
+const MachineRef = z.string().min(1).max(MAX_ID_CHARS).describe('a saved machine (termio machines) to start it on; its cwd is then a folder there');
 const SessionRef = z.string().min(1).max(MAX_ID_CHARS).describe('a session id or a unique prefix of one');
 
 
@@ -76,6 +77,7 @@ export const ControlArgsSchemas = {
     prompt: z.string().min(1).optional().describe('typed and entered once the agent is ready for input, never before'),
     parent: ParentRef.optional(),
     wait: WaitSpec.optional().describe('reply once the first prompt\'s turn has ended (without a prompt: once the agent is ready)'),
+    machine: MachineRef.optional(),
     ...GridSize,
   }),
   'sessions.run': z.strictObject({
@@ -84,6 +86,7 @@ export const ControlArgsSchemas = {
     title: z.string().max(MAX_TITLE_CHARS).optional(),
     parent: ParentRef.optional(),
     wait: WaitSpec.optional().describe('reply once the command has exited'),
+    machine: MachineRef.optional(),
     ...GridSize,
   }),
   'sessions.wait': z.strictObject({
@@ -141,6 +144,8 @@ export const ControlErrorCodeSchema = z.enum([
   'notReady', // spawn --prompt: the agent never became ready for input, so the prompt was not typed
   'busy', // too many connections; try again
   'forbidden', // not allowed from where the request comes (e.g. --bypass from a session without it)
+  'noSuchMachine', // --machine NAME that is not a saved machine
+  'machineUnreachable', // the session's machine is not connected now; the message says why
   'internal', // a bug in the app, reported with its message
 ]);
 export type ControlErrorCode = z.infer<typeof ControlErrorCodeSchema>;

@@ -5,6 +5,7 @@
 // what the host answers.
 import { z } from 'zod';
 import type { SessionInfo } from './sessionInfo';
+import type { MachineInfo } from './machines';
 
 /** Session and window ids are UUIDs or short minted names; agent ids are manifest ids. */
 const MAX_ID_CHARS = 64;
@@ -18,12 +19,17 @@ const id = z.string().min(1).max(MAX_ID_CHARS);
 export const AppParamsSchemas = {
   /** Starts the app's event stream. `restore`: relaunch the saved sessions the host is not running
    *  (what starting the app does). `notifier`: 'tray' when the app shows notifications itself. */
-  'app.subscribe': z.strictObject({ restore: z.boolean(), notifier: z.enum(['tray', 'host']).optional() }),
+  'app.subscribe': z.strictObject({
+    restore: z.boolean(),
+    notifier: z.enum(['tray', 'host']).optional(),
+    hub: z.boolean().optional().describe('a hub on another machine: every session event, but it is not "the app" (no focus, notifications or hand-over)'),
+  }),
   'app.launch': z.strictObject({
     agentId: id.nullable().describe('null: a plain terminal'),
     cwd: z.string().min(1).max(MAX_PATH_CHARS),
     bypass: z.boolean(),
     windowId: id,
+    machine: id.nullable().optional().describe('a saved machine to start it on; null or absent: this one'),
   }),
   'app.relaunch': z.strictObject({ session: id }),
   'app.rename': z.strictObject({ session: id, title: z.string().max(MAX_TITLE_CHARS) }),
@@ -48,6 +54,8 @@ export interface AppSnapshot {
   problems: HostProblem[];
   /** Another app is subscribed already (this launch should hand over to it). */
   otherApp: boolean;
+  /** Saved machines and their connections (absent from a host without machines). */
+  machines?: MachineInfo[];
 }
 
 export interface AppResults {
@@ -68,6 +76,8 @@ export type AppEvent =
   | { t: 'event'; event: 'focus'; id: string }
   /** Come forward (a second launch of the app). */
   | { t: 'event'; event: 'activate' }
+  /** A saved machine was added, removed, or its connection changed. */
+  | { t: 'event'; event: 'machines'; machines: MachineInfo[] }
   /** The program rang the bell. */
   | { t: 'event'; event: 'bell'; id: string }
   /** The app shows this notification itself (notifier 'tray'). */

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { MAX_COLS, MAX_ROWS } from './hostFrame';
 import { AppParamsSchemas, type AppEvent, type AppResults } from './hostAppMessages';
 import { CompanionParamsSchemas, type CompanionResults } from './companion';
+import { MachineParamsSchemas, type MachineResults } from './machines';
 import { ControlArgsSchemas, type ControlErrorCode, type ControlResultSchemas, type WatchEvent } from './control';
 import type { SessionInfo } from './sessionInfo';
 import { SELECTION_MODES } from './selectionMode';
@@ -73,6 +74,7 @@ export const HostParamsSchemas = {
   }),
   ...AppParamsSchemas,
   ...CompanionParamsSchemas,
+  ...MachineParamsSchemas,
 };
 export type HostMethod = keyof typeof HostParamsSchemas;
 export type HostParams<M extends HostMethod> = z.infer<(typeof HostParamsSchemas)[M]>;
@@ -141,7 +143,10 @@ export interface HostError {
 }
 
 /** Capabilities this host offers (a client checks before it relies on one). */
-export const HOST_CAPABILITIES = ['frames', 'rows', 'find', 'selectionText', 'input', 'spawn', 'scroll', 'select', 'app', 'companion'] as const;
+export const HOST_CAPABILITIES = ['frames', 'rows', 'find', 'selectionText', 'input', 'spawn', 'scroll', 'select', 'app', 'companion', 'machines'] as const;
+
+/** What a hub needs of a machine's host: a hub subscription, and the session verbs on this socket. */
+export const HUB_CAPABILITY = 'machines';
 
 export interface HostHello {
   t: 'hello';
@@ -169,7 +174,7 @@ export interface HostStatus {
 type SessionVerbResults = { [V in keyof typeof ControlResultSchemas]: z.infer<(typeof ControlResultSchemas)[V]> };
 
 /** What each method answers with when it succeeds (`rows` answers with a binary rows message). */
-export interface HostResults extends SessionVerbResults, AppResults, CompanionResults {
+export interface HostResults extends SessionVerbResults, AppResults, CompanionResults, MachineResults {
   'host.status': HostStatus;
   'host.stop': Record<string, never>;
   attach: { view: number; session: SessionInfo };

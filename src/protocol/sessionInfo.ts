@@ -62,5 +62,7 @@ export const SessionInfoSchema = z.strictObject({
     })
     .optional()
     .describe('sessions.list only: how this tab would be relaunched'),
+  machine: z.string().nullable().optional().describe('the saved machine it runs on (termio machines); null or absent for this one'),
+  reachable: z.boolean().optional().describe("false while its machine is away: the last known state"),
 });
 export type SessionInfo = z.infer<typeof SessionInfoSchema>;

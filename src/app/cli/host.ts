@@ -19,6 +19,8 @@ Verbs:
   status [--json]            whether a host runs: pid, version, sessions, clients, memory
   stop                       end the host and every session it holds
   start                      start the host if none runs
+  --stdio                    start the host if none runs and speak its client protocol on
+                             stdin/stdout (what a hub on another machine runs over ssh)
   list [--json]              the host's sessions
   spawn [--cwd DIR] [--json] [-- COMMAND ARGS...]
                              start a session (default: your login shell in the current folder)
@@ -70,6 +72,7 @@ function parseHostArgs(args: string[], io: CliIo): HostArgs | string {
 
 export async function run(args: string[], io: CliIo): Promise<number> {
   const first = args[0];
+  if (first === '--stdio' && args.length === 1) return (require('./hostStdio') as typeof import('./hostStdio')).runStdio(io);
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
     io.out(HELP);
     return first === undefined ? ExitCode.usage : ExitCode.ok;

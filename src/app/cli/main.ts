@@ -66,4 +66,5 @@ registerGroup('hooks', 'install, remove or check the status hooks in each agent\
 registerGroup('agents', 'list the agents Termio knows and validate agent manifests', () => require('./agents').run);
 registerGroup('host', 'the session host: status, stop, start, and sessions that outlive any window', () => require('./host').run);
 registerGroup('companion', 'the phone companion: a web page with every session, to answer one from your phone', () => require('./companion').run);
+registerGroup('machines', 'other computers over ssh: add, list, remove, install; their sessions show beside this one\'s', () => require('./machines').run);
 registerGroup('attach', 'show a session of the session host in this terminal (detach with Ctrl-])', () => require('./attach').run);

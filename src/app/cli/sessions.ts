@@ -59,20 +59,21 @@ const verbs: Record<string, VerbSpec> = {
     positionals: ['ID', 'TEXT?'],
   },
   spawn: {
-    usage: 'termio sessions spawn [--agent ID] [--prompt TEXT] [--cwd DIR] [--bypass] [--title T] [--wait [--timeout S]] [--json]',
+    usage: 'termio sessions spawn [--agent ID] [--prompt TEXT] [--cwd DIR] [--machine NAME] [--bypass] [--title T] [--wait [--timeout S]] [--json]',
     summary: 'start a session and print its id at once',
     details:
       "Without --agent: a login shell. --cwd defaults to the current folder. --bypass adds the agent's permission-bypass flag.\n" +
+      '--machine NAME: start it on a saved machine (termio machines); --cwd is then a folder there (default: its home).\n' +
       '--prompt: typed and entered once the agent is ready for input (its hook, title or screen says so), never before.\n' +
       `${waitDetails}\nWith --wait, spawn returns when the prompt's turn has ended (without --prompt: when the agent is ready).`,
-    options: { ...common, ...waitOptions, agent: { type: 'string' }, cwd: { type: 'string' }, bypass: { type: 'boolean' }, title: { type: 'string' }, prompt: { type: 'string' } },
+    options: { ...common, ...waitOptions, agent: { type: 'string' }, cwd: { type: 'string' }, machine: { type: 'string' }, bypass: { type: 'boolean' }, title: { type: 'string' }, prompt: { type: 'string' } },
     positionals: [],
   },
   run: {
-    usage: 'termio sessions run [--cwd DIR] [--title T] [--wait [--timeout S]] [--json] -- CMD [ARGS...]',
+    usage: 'termio sessions run [--cwd DIR] [--machine NAME] [--title T] [--wait [--timeout S]] [--json] -- CMD [ARGS...]',
     summary: 'run one command in a new session (no shell); it stays on screen after it exits, with its exit code',
     details: `CMD runs as is, with ARGS as its arguments; for a shell: -- sh -c '…'.\n${waitDetails}\nWith --wait, run returns when the command has exited; its exit code is in the output (wait.session.exited).`,
-    options: { ...common, ...waitOptions, cwd: { type: 'string' }, title: { type: 'string' } },
+    options: { ...common, ...waitOptions, cwd: { type: 'string' }, machine: { type: 'string' }, title: { type: 'string' } },
     positionals: ['CMD', 'ARGS...'],
   },
   wait: {
@@ -232,6 +233,13 @@ function cwdOf(ctx: Ctx, flag: string | boolean | undefined): string {
   return typeof flag !== 'string' ? ctx.io.cwd : isAbsolute(flag) ? flag : resolve(ctx.io.cwd, flag);
 }
 
+/** Where a spawn or run starts: here, in --cwd or the current folder; on a machine, in --cwd
+ *  as given (a folder there) or that machine's home. */
+function where(ctx: Ctx, v: Values): { cwd?: string; machine?: string } {
+  if (typeof v.machine !== 'string') return { cwd: cwdOf(ctx, v.cwd) };
+  return { machine: v.machine, ...(typeof v.cwd === 'string' ? { cwd: v.cwd } : {}) };
+}
+
 /** The session this command runs in, if any: it becomes the parent of what it starts. */
 function parentOf(ctx: Ctx): { parent?: string } {
   const id = ctx.io.env.TERMIO_SESSION;
@@ -290,7 +298,7 @@ const handlers: Record<string, Handler> = {
     const [agent, title, prompt] = [str(p, 'agent'), str(p, 'title'), str(p, 'prompt')];
     if (prompt === '') return usageError(ctx, 'spawn', '--prompt needs some text');
     const args = {
-      cwd: cwdOf(ctx, p.values.cwd),
+      ...where(ctx, p.values),
       ...(agent !== undefined ? { agent } : {}),
       ...(p.values.bypass ? { bypass: true } : {}),
       ...(title !== undefined ? { title } : {}),
@@ -305,7 +313,7 @@ const handlers: Record<string, Handler> = {
     const wait = waitArg(p.values);
     if (typeof wait === 'string') return usageError(ctx, 'run', wait);
     const title = str(p, 'title');
-    const args = { argv: p.positionals, cwd: cwdOf(ctx, p.values.cwd), ...(title !== undefined ? { title } : {}), ...parentOf(ctx), ...wait };
+    const args = { argv: p.positionals, ...where(ctx, p.values), ...(title !== undefined ? { title } : {}), ...parentOf(ctx), ...wait };
     const r = await call(ctx, 'sessions.run', args, wait.wait?.timeoutMs);
     return r.ok ? started(ctx, r.result) : r.code;
   },

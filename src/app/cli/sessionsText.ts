@@ -40,10 +40,13 @@ export function listText(sessions: SessionInfo[], env: NodeJS.ProcessEnv): strin
   if (sessions.length === 0) return 'No sessions.\n';
   const short = shortIds(sessions.map((s) => s.id));
   const now = Date.now();
-  const rows = [['ID', 'AGENT', 'STATE', 'SINCE', 'CWD', 'TITLE']];
+  // The machine column only once a session runs elsewhere: most people have one machine.
+  const machines = sessions.some((s) => s.machine);
+  const rows = [['ID', ...(machines ? ['MACHINE'] : []), 'AGENT', 'STATE', 'SINCE', 'CWD', 'TITLE']];
   for (const s of sessions) {
     const title = s.parentId ? `↳ ${short.get(s.parentId) ?? s.parentId.slice(0, 8)}${s.title ? ` ${s.title}` : ''}` : s.title;
-    rows.push([short.get(s.id) ?? s.id, s.agentId ?? 'shell', stateText(s), ago(s.stateSince, now), tilde(s.cwd, env), title]);
+    const cwd = s.machine ? s.cwd : tilde(s.cwd, env);
+    rows.push([short.get(s.id) ?? s.id, ...(machines ? [s.machine ?? '-'] : []), s.agentId ?? 'shell', stateText(s), ago(s.stateSince, now), cwd, title]);
   }
   return table(rows);
 }

@@ -1,7 +1,9 @@
 // The session host as the Qt app sees it: its sessions, the agents to start, the settings, and
 // the requests behind what the user does. The UI is typed against this contract, not against the
 // connection that serves it (RemoteHost over the local socket today).
+import type { Event } from '../../protocol/events';
 import type { AppSnapshot, HostProblem } from '../../protocol/hostAppMessages';
+import type { MachineInfo } from '../../protocol/machines';
 import type { CatalogEntry, AgentCatalog } from '../shared/catalog';
 import type { AgentHookResult } from '../shared/hookInstaller';
 import type { TermioPaths } from '../shared/paths';
@@ -51,6 +53,12 @@ export interface AppHost {
   relaunch(id: string): Promise<boolean>;
   rename(id: string, title: string): void;
   notificationClicked(session: string | null): void;
+  /** The saved machines and their connections, as the host last said, and when that changes. */
+  readonly machines: MachineInfo[];
+  readonly onMachinesChanged: Event<MachineInfo[]>;
+  /** Saves a machine, or forgets one; resolves with the host's refusal, or null when done. */
+  addMachine(m: { name: string; target: string; port?: number; identity?: string }): Promise<string | null>;
+  removeMachine(name: string): Promise<string | null>;
   /** Ends every session (their tabs stay saved for exact resume) and stops the host. */
   endSessions(): Promise<void>;
   dispose(): void;

@@ -1,7 +1,8 @@
 // The typed client of the host's socket, shared by every client (termio attach, the CLI, later the
 // Qt app): connects and shakes hands, matches responses to requests by id, and hands frames,
 // rows and events to listeners. node:net and the pure protocol only: no pty, no emulator, no zod.
-import { createConnection, type Socket } from 'node:net';
+import { createConnection } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { readFrame, readRows, type FrameHeader, type FrameReader, type FrameDecodeError, type RowsHeader } from '../../protocol/hostFrame';
 import { encodeJsonMessage, HOST_PROTOCOL_VERSION, MAX_HOST_MESSAGE_BYTES, MessageDecoder } from '../../protocol/hostFraming';
 import type {
@@ -31,13 +32,15 @@ export interface ClientIdentity {
   secret?: string;
 }
 
-type Pending = (m: { kind: 'json'; value: HostMessage } | { kind: 'rows'; header: RowsHeader; reader: FrameReader }) => void;
+type RowsMessage = { kind: 'rows'; header: RowsHeader; reader: FrameReader; bytes: Uint8Array };
+type Pending = (m: { kind: 'json'; value: HostMessage } | RowsMessage) => void;
 
 export class HostClient {
   private readonly decoder = new MessageDecoder(MAX_HOST_MESSAGE_BYTES);
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private frameListener: ((header: FrameHeader, reader: FrameReader) => void) | null = null;
+  private rawFrameListener: ((bytes: Uint8Array) => void) | null = null;
   private eventListener: ((e: HostEvent) => void) | null = null;
   private closeListeners: Array<(why: string) => void> = [];
   private closedWhy: string | null = null;
@@ -46,7 +49,7 @@ export class HostClient {
   private helloWaiter: ((m: HostMessage | null, why?: string) => void) | null = null;
   hello!: HostHello;
 
-  private constructor(private readonly socket: Socket, private readonly secret: string | undefined) {
+  private constructor(private readonly socket: Duplex, private readonly secret: string | undefined) {
     socket.on('data', (chunk: Buffer) => this.handleData(chunk));
     socket.on('error', (err) => this.finish(`the connection to the host failed: ${err.message}`));
     socket.on('close', () => this.finish(this.lastRefusal ?? 'the host closed the connection'));
@@ -65,31 +68,41 @@ export class HostClient {
       socket.once('error', onError);
       socket.once('connect', () => {
         socket.off('error', onError);
-        const client = new HostClient(socket, who.secret || undefined);
-        const timer = setTimeout(() => client.helloWaiter?.(null, `the host at ${socketPath} did not answer the hello within ${HOST_REQUEST_TIMEOUT_MS} ms`), HOST_REQUEST_TIMEOUT_MS);
-        client.helloWaiter = (m, why) => {
-          clearTimeout(timer);
-          client.helloWaiter = null;
-          if (m?.t === 'hello') {
-            client.hello = m;
-            resolve(client);
-            return;
-          }
-          client.close();
-          if (m?.t === 'error' && m.code === 'versionMismatch') {
-            resolve({
-              kind: 'versionMismatch',
-              message: m.message,
-              ...(m.protocol !== undefined ? { protocol: m.protocol } : {}),
-              ...(m.hostVersion !== undefined ? { hostVersion: m.hostVersion } : {}),
-              ...(m.pid !== undefined ? { pid: m.pid } : {}),
-            });
-          } else {
-            resolve({ kind: 'failed', message: m?.t === 'error' ? m.message : (why ?? 'the host did not answer the hello') });
-          }
-        };
-        socket.write(encodeJsonMessage({ t: 'hello', protocol: who.protocol ?? HOST_PROTOCOL_VERSION, client: who.client, version: who.version }));
+        void HostClient.over(socket, who, `the host at ${socketPath}`).then(resolve);
       });
+    });
+  }
+
+  /**
+   * Shakes hands over a stream that is already open (a socket, or the stdio of `ssh … termio host
+   * --stdio`): resolves with the client once the host said hello, or with why not.
+   */
+  static over(stream: Duplex, who: ClientIdentity, label: string, timeoutMs = HOST_REQUEST_TIMEOUT_MS): Promise<HostClient | HostConnectFailure> {
+    return new Promise((resolve) => {
+      const client = new HostClient(stream, who.secret || undefined);
+      const timer = setTimeout(() => client.helloWaiter?.(null, `${label} did not answer the hello within ${timeoutMs} ms`), timeoutMs);
+      client.helloWaiter = (m, why) => {
+        clearTimeout(timer);
+        client.helloWaiter = null;
+        if (m?.t === 'hello') {
+          client.hello = m;
+          resolve(client);
+          return;
+        }
+        client.close();
+        if (m?.t === 'error' && m.code === 'versionMismatch') {
+          resolve({
+            kind: 'versionMismatch',
+            message: m.message,
+            ...(m.protocol !== undefined ? { protocol: m.protocol } : {}),
+            ...(m.hostVersion !== undefined ? { hostVersion: m.hostVersion } : {}),
+            ...(m.pid !== undefined ? { pid: m.pid } : {}),
+          });
+        } else {
+          resolve({ kind: 'failed', message: m?.t === 'error' ? m.message : (why ?? `${label} did not answer the hello`) });
+        }
+      };
+      stream.write(encodeJsonMessage({ t: 'hello', protocol: who.protocol ?? HOST_PROTOCOL_VERSION, client: who.client, version: who.version }));
     });
   }
 
@@ -119,8 +132,30 @@ export class HostClient {
     });
   }
 
+  /** Rows as the host sent them (a hub passes them on with the request id its own client used). */
+  rowsRaw(params: HostParams<'rows'>, timeoutMs = HOST_REQUEST_TIMEOUT_MS): Promise<{ ok: true; bytes: Uint8Array } | { ok: false; error: HostError }> {
+    return this.call('rows', params, timeoutMs).then((m) => {
+      if (m.kind === 'rows') return { ok: true, bytes: m.bytes };
+      if (m.kind === 'error') return { ok: false, error: m.error };
+      const v = m.value;
+      if (v.t === 'res' && !v.ok) return { ok: false, error: v.error };
+      return { ok: false, error: { code: 'badMessage', message: 'unexpected answer to rows' } };
+    });
+  }
+
+  /** Any method with its answer as sent (a hub relays answers it does not read). */
+  requestAny(method: HostMethod, params: unknown, timeoutMs = HOST_REQUEST_TIMEOUT_MS): Promise<{ ok: true; result: unknown } | { ok: false; error: HostError }> {
+    return this.call(method, params, timeoutMs).then((m) => {
+      if (m.kind === 'error') return { ok: false, error: m.error };
+      if (m.kind === 'rows') return { ok: false, error: { code: 'badMessage', message: `rows in answer to ${method}` } };
+      const v = m.value;
+      if (v.t === 'res') return v.ok ? { ok: true, result: v.result } : { ok: false, error: v.error };
+      return { ok: false, error: { code: 'badMessage', message: `unexpected answer to ${method}` } };
+    });
+  }
+
   private call(method: HostMethod, params: unknown, timeoutMs: number): Promise<
-    { kind: 'json'; value: HostMessage } | { kind: 'rows'; header: RowsHeader; reader: FrameReader } | { kind: 'error'; error: HostError }> {
+    { kind: 'json'; value: HostMessage } | RowsMessage | { kind: 'error'; error: HostError }> {
     if (this.closedWhy) return Promise.resolve({ kind: 'error', error: { code: 'busy', message: this.closedWhy } });
     const id = this.nextId++;
     return new Promise((resolve) => {
@@ -151,6 +186,11 @@ export class HostClient {
     this.frameListener = listener;
   }
 
+  /** Frames as the host sent them, undecoded (a hub passes them on); replaces onFrame. */
+  onRawFrame(listener: (bytes: Uint8Array) => void): void {
+    this.rawFrameListener = listener;
+  }
+
   onEvent(listener: (e: HostEvent) => void): void {
     this.eventListener = listener;
   }
@@ -172,6 +212,10 @@ export class HostClient {
         return;
       }
       if (m.kind === 'frame') {
+        if (this.rawFrameListener) {
+          this.rawFrameListener(m.bytes);
+          continue;
+        }
         const f = readFrame(m.bytes);
         if ('kind' in f) return this.protocolError(f.message);
         this.frameListener?.(f.header, f.reader);
@@ -182,7 +226,7 @@ export class HostClient {
         if ('kind' in r) return this.protocolError((r as FrameDecodeError).message);
         const p = this.pending.get(r.header.id);
         this.pending.delete(r.header.id);
-        p?.({ kind: 'rows', header: r.header, reader: r.reader });
+        p?.({ kind: 'rows', header: r.header, reader: r.reader, bytes: m.bytes });
         continue;
       }
       const v = m.value as HostMessage;

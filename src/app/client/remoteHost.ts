@@ -15,6 +15,8 @@ import type { Logger } from '../shared/log';
 import { termioPaths, type TermioPaths } from '../shared/paths';
 import { isProcessAlive } from '../shared/processes';
 import { SettingsStore } from '../shared/settings';
+import { Emitter } from '../../protocol/events';
+import type { MachineInfo } from '../../protocol/machines';
 import { RemoteRegistry, type AppSessionRecord } from './remoteRegistry';
 import type { AppHost, LaunchResult } from './appHost';
 
@@ -49,6 +51,10 @@ export class RemoteHost implements AppHost {
   private looking: { session: string | null; windowId: string | null } = { session: null, windowId: null };
   private lost = false;
   private notifier: 'tray' | 'host' = 'host';
+  /** The saved machines and their connections, as the host last said. */
+  machines: MachineInfo[] = [];
+  private readonly machinesChanged = new Emitter<MachineInfo[]>();
+  readonly onMachinesChanged = this.machinesChanged.event;
   /** The host answered app events to this app (set by the UI). */
   onActivate: () => void = () => undefined;
   onNotify: (title: string, body: string, session: string | null) => void = () => undefined;
@@ -131,6 +137,10 @@ export class RemoteHost implements AppHost {
         case 'notify':
           this.onNotify(e.title, e.body, e.session);
           return;
+        case 'machines':
+          this.machines = e.machines;
+          this.machinesChanged.fire(e.machines);
+          return;
         case 'detached':
         case 'input':
           return;
@@ -175,6 +185,10 @@ export class RemoteHost implements AppHost {
     this.windowOrder = r.result.windows;
     for (const p of r.result.problems) this.problems.push(p);
     if (!r.result.otherApp) for (const s of r.result.sessions) this.registry.apply(s);
+    if (r.result.machines) {
+      this.machines = r.result.machines;
+      this.machinesChanged.fire(this.machines);
+    }
     return r.result;
   }
 
@@ -238,6 +252,16 @@ export class RemoteHost implements AppHost {
   }
 
   /** Starts a session in a window; its record arrives as an event (and in the answer). */
+  async addMachine(m: { name: string; target: string; port?: number; identity?: string }): Promise<string | null> {
+    const r = await this.client.request('machines.add', m);
+    return r.ok ? null : r.error.message;
+  }
+
+  async removeMachine(name: string): Promise<string | null> {
+    const r = await this.client.request('machines.remove', { name });
+    return r.ok ? null : r.error.message;
+  }
+
   async launch(agentId: string | null, cwd: string, bypass: boolean, windowId: string): Promise<LaunchResult> {
     const r = await this.client.request('app.launch', { agentId, cwd, bypass, windowId }, 60_000);
     if (!r.ok) return { ok: false, message: r.error.message };

@@ -8,6 +8,7 @@ import type { SessionInfo } from '../../protocol/sessionInfo';
 import type { HostParams } from '../../protocol/hostMessages';
 import type { Disposable } from '../../protocol/events';
 import type { Host } from './host';
+import type { MachinesHub } from './machines/hub';
 import type { SessionRecord } from './sessionRegistry';
 
 /** What the service needs of a connection: a way to send it events. */
@@ -44,9 +45,9 @@ export function appMethods(service: () => AppService | null, sub: AppSubscriber)
       const app = service();
       return app ? reply(await app.relaunch(p)) : none;
     },
-    'app.rename': (_id, p) => {
+    'app.rename': async (_id, p) => {
       const app = service();
-      return app ? reply(app.rename(p)) : none;
+      return app ? reply(await app.rename(p)) : none;
     },
     'app.looking': (_id, p) => done((s) => s.looking(p)),
     'app.notificationClicked': (_id, p) => done((s) => s.focus(p.session)),
@@ -56,10 +57,14 @@ export function appMethods(service: () => AppService | null, sub: AppSubscriber)
 export interface AppServiceOptions {
   /** Starts the app (detached), asking it to show this session, when none is subscribed. */
   startApp?: (focusSession: string | null) => void;
+  /** The other machines: their sessions join every snapshot and event. */
+  machines?: MachinesHub;
 }
 
 export class AppService implements Disposable {
   private readonly apps = new Map<AppSubscriber, { notifier: 'tray' | 'host' }>();
+  /** Hubs on other machines: they follow this machine's sessions, and are not "the app". */
+  private readonly hubs = new Set<AppSubscriber>();
   private readonly subscriptions: Disposable[] = [];
   private readonly perSession = new Map<string, Disposable[]>();
   private restored: Promise<void> | null = null;
@@ -76,6 +81,15 @@ export class AppService implements Disposable {
       host.tracker.onProgress((p) => this.changed(p.sessionId)),
     );
     for (const r of reg.list()) this.added(r, false);
+    const m = opts.machines;
+    if (m) {
+      this.subscriptions.push(
+        m.onSessionChanged((session) => this.toApps({ t: 'event', event: 'session', session })),
+        m.onSessionRemoved((id) => this.toApps({ t: 'event', event: 'sessionRemoved', id })),
+        m.onBell((id) => this.toApps({ t: 'event', event: 'bell', id })),
+        m.onMachinesChanged((machines) => this.toApps({ t: 'event', event: 'machines', machines })),
+      );
+    }
   }
 
   /** Whether an app is subscribed now (the host notifies by itself otherwise). */
@@ -89,6 +103,10 @@ export class AppService implements Disposable {
   }
 
   async subscribe(sub: AppSubscriber, p: HostParams<'app.subscribe'>): Promise<AppSnapshot> {
+    if (p.hub) {
+      this.hubs.add(sub);
+      return { sessions: this.host.registry.list().map((r) => this.info(r)), windows: [], problems: [], otherApp: false };
+    }
     const otherApp = this.apps.size > 0 && !this.apps.has(sub);
     if (!otherApp) this.apps.set(sub, { notifier: p.notifier ?? 'host' });
     if (p.restore && !otherApp) {
@@ -97,15 +115,17 @@ export class AppService implements Disposable {
     }
     const host = this.host;
     return {
-      sessions: host.registry.list().map((r) => this.info(r)),
+      sessions: [...host.registry.list().map((r) => this.info(r)), ...(this.opts.machines?.sessions() ?? [])],
       windows: host.savedWindows(),
       problems: host.problems.map((x) => ({ ...x })),
       otherApp,
+      ...(this.opts.machines ? { machines: this.opts.machines.list() } : {}),
     };
   }
 
   unsubscribe(sub: AppSubscriber): void {
     this.apps.delete(sub);
+    this.hubs.delete(sub);
   }
 
   /** Relaunches every saved session the host does not run, window by window (the app's start). */
@@ -114,6 +134,11 @@ export class AppService implements Disposable {
   }
 
   async launch(p: HostParams<'app.launch'>): Promise<AppAnswer<{ session: SessionInfo }>> {
+    if (p.machine) {
+      const { machine, ...rest } = p;
+      const r = await this.onMachine(machine, 'app.launch', rest);
+      return r.ok ? { ok: true, result: { session: { ...(r.result as { session: SessionInfo }).session, machine, reachable: true } } } : r;
+    }
     this.host.activeWindowId = p.windowId;
     const r = await this.host.registry.spawn({ ...(p.agentId ? { agent: p.agentId } : {}), cwd: p.cwd, bypass: p.bypass });
     if (!r.ok) return { ok: false, code: r.code, message: r.message };
@@ -121,32 +146,56 @@ export class AppService implements Disposable {
   }
 
   async relaunch(p: HostParams<'app.relaunch'>): Promise<AppAnswer<{ relaunched: boolean }>> {
+    const away = this.remoteOf(p.session);
+    if (away) return this.onMachine(away, 'app.relaunch', p) as Promise<AppAnswer<{ relaunched: boolean }>>;
     if (!this.host.registry.get(p.session)) return { ok: false, code: 'noSuchSession', message: `no session ${p.session}` };
     return { ok: true, result: { relaunched: await this.host.relaunch(p.session) } };
   }
 
-  rename(p: HostParams<'app.rename'>): AppAnswer<Record<string, never>> {
+  rename(p: HostParams<'app.rename'>): AppAnswer<Record<string, never>> | Promise<AppAnswer<Record<string, never>>> {
+    const away = this.remoteOf(p.session);
+    if (away) return this.onMachine(away, 'app.rename', p) as Promise<AppAnswer<Record<string, never>>>;
     if (!this.host.registry.get(p.session)) return { ok: false, code: 'noSuchSession', message: `no session ${p.session}` };
     this.host.rename(p.session, p.title);
     return { ok: true, result: {} };
   }
 
   looking(p: HostParams<'app.looking'>): void {
+    const away = p.session ? this.remoteOf(p.session) : null;
+    // The machine decides done → idle for its own sessions: it hears what the user looks at.
+    if (away) void this.onMachine(away, 'app.looking', { session: p.session, windowId: null });
     if (p.windowId) this.host.activeWindowId = p.windowId;
     this.host.setLookingAt(p.session);
+  }
+
+  /** The machine that runs a session this host does not, or null. */
+  private remoteOf(id: string): string | null {
+    if (this.host.registry.get(id)) return null;
+    return this.opts.machines?.session(id)?.machine ?? null;
+  }
+
+  /** An app request run by a machine's host, answered as if here. */
+  private async onMachine(name: string, method: 'app.launch' | 'app.relaunch' | 'app.rename' | 'app.looking', params: object): Promise<AppAnswer<unknown>> {
+    const link = this.opts.machines?.link(name);
+    if (!link) return { ok: false, code: 'spawnFailed', message: `no machine '${name}' is saved` };
+    if (!link.client) return { ok: false, code: 'spawnFailed', message: `${name} is not connected: ${link.why ?? link.state}` };
+    const r = await link.client.requestAny(method, params);
+    if (r.ok) return { ok: true, result: r.result };
+    const code = r.error.code === 'badDirectory' || r.error.code === 'noSuchSession' ? r.error.code : 'spawnFailed';
+    return { ok: false, code, message: `${name}: ${r.error.message}` };
   }
 
   /** A second launch of the app, or `termio DIR`: the subscribed app comes forward, else one starts. */
   activate(): void {
     if (this.apps.size === 0) this.opts.startApp?.(null);
-    else this.broadcast({ t: 'event', event: 'activate' });
+    else this.toApps({ t: 'event', event: 'activate' });
   }
 
   /** A notification was clicked: the app shows the session (started first if none runs). */
   focus(id: string | null): void {
     if (this.apps.size === 0) this.opts.startApp?.(id);
-    else if (id) this.broadcast({ t: 'event', event: 'focus', id });
-    else this.broadcast({ t: 'event', event: 'activate' });
+    else if (id) this.toApps({ t: 'event', event: 'focus', id });
+    else this.toApps({ t: 'event', event: 'activate' });
   }
 
   /** A notification for the app to show through its tray; false when no app shows them. */
@@ -177,12 +226,19 @@ export class AppService implements Disposable {
   }
 
   private changed(id: string): void {
-    if (this.apps.size === 0) return;
+    if (this.apps.size === 0 && this.hubs.size === 0) return;
     const r = this.host.registry.get(id);
     if (r) this.broadcast({ t: 'event', event: 'session', session: this.info(r) });
   }
 
+  /** Events about this machine's sessions: every app and every hub. */
   private broadcast(e: AppEvent): void {
+    for (const sub of this.apps.keys()) sub.sendEvent(e);
+    if (e.event === 'session' || e.event === 'sessionRemoved' || e.event === 'bell') for (const sub of this.hubs) sub.sendEvent(e);
+  }
+
+  /** Events about other machines (and requests only the user's app acts on): apps only. */
+  private toApps(e: AppEvent): void {
     for (const sub of this.apps.keys()) sub.sendEvent(e);
   }
 
@@ -191,5 +247,6 @@ export class AppService implements Disposable {
     for (const ds of this.perSession.values()) for (const d of ds) d.dispose();
     this.perSession.clear();
     this.apps.clear();
+    this.hubs.clear();
   }
 }

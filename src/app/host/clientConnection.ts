@@ -18,6 +18,9 @@ import { appMethods, type AppSubscriber } from './appService';
 import type { ClientServerOptions } from './clientServerOptions';
 import { companionMethods } from './companion/companionMethods';
 import type { Logger } from '../shared/log';
+import { machineMethods } from './machines/hubMethods';
+import type { MachineLink } from './machines/machineLink';
+import { ConnectionRelay } from './machines/relay';
 import type { FeedView, SessionFeed } from './sessionFeed';
 import type { SessionRecord } from './sessionRegistry';
 
@@ -81,9 +84,12 @@ export class Connection implements AppSubscriber {
   private readonly gone = new AbortController();
   /** `sessions.watch` subscriptions, ended with the connection. */
   private readonly watches: Disposable[] = [];
+  /** Views of sessions other machines run, relayed through the hub. */
+  private readonly relay: ConnectionRelay | null;
 
   constructor(private readonly server: ConnectionServer, private readonly socket: Socket) {
     this.log = server.opts.logger;
+    this.relay = server.opts.hub ? new ConnectionRelay(server.opts.hub, this) : null;
     socket.on('data', (chunk: Buffer) => this.handleData(chunk));
     socket.on('drain', () => {
       for (const v of this.views.values()) v.feed.kick();
@@ -177,11 +183,13 @@ export class Connection implements AppSubscriber {
     }
     const msg = parsed.data;
     if (msg.t === 'ack') {
+      if (this.relay?.ack(msg.view, msg.seq)) return;
       const view = this.views.get(msg.view);
       if (view) view.feed.ack(view, msg.seq);
       return;
     }
     if (msg.t === 'input') {
+      if (this.relay?.input(msg.view, msg.input)) return;
       const view = this.views.get(msg.view);
       if (!view) this.send({ t: 'error', code: 'noSuchView', message: `input for view ${msg.view}, which is not attached` });
       else this.handleInput(view, msg.input);
@@ -228,25 +236,43 @@ export class Connection implements AppSubscriber {
       setImmediate(() => this.server.opts.onStop());
       return { ok: true, result: {} };
     },
-    attach: (_id, p) => this.attach(p),
+    attach: (_id, p) => {
+      const away = this.remote(p.session);
+      if (!away) return this.attach(p);
+      if (this.views.has(p.view) || this.relay!.has(p.view)) return fail('viewInUse', `view ${p.view} is already attached on this connection; detach it first`);
+      return this.relay!.attach(p, away.link, away.id);
+    },
     detach: (_id, p) => {
+      if (this.relay?.has(p.view)) return this.relay.detach(p.view);
       const v = this.view(p.view);
       if (!(v instanceof View)) return v;
       this.views.delete(v.id);
       v.feed.detach(v);
       return { ok: true, result: {} };
     },
-    rows: (id, p) => this.rows(id, p),
+    rows: (id, p) => (this.relay?.has(p.view) ? this.relay.rows(id, p) : this.rows(id, p)),
     find: (_id, p) => {
+      if (this.relay?.has(p.view)) return this.relay.forward('find', p);
       const v = this.view(p.view);
       if (!(v instanceof View)) return v;
       const all = v.feed.record.session.find(p.query);
       return { ok: true, result: { matches: all.slice(-MAX_FIND_MATCHES), total: all.length } };
     },
-    selectionText: (_id, p) => this.selectionText(p),
+    selectionText: (_id, p) => (this.relay?.has(p.view) ? this.relay.forward('selectionText', p) : this.selectionText(p)),
     ...appMethods(() => this.server.opts.app ?? null, this),
     ...companionMethods(() => this.server.opts.companion?.() ?? null),
+    ...machineMethods(() => this.server.opts.hub ?? null),
   };
+
+  /** A session another machine runs (and no session here matches the reference). */
+  private remote(ref: string): { link: MachineLink; id: string } | null {
+    const hub = this.server.opts.hub;
+    if (!hub) return null;
+    const here = this.server.opts.registry.find(ref);
+    if (here.ok || here.code === 'ambiguousSession') return null;
+    const f = hub.findSession(ref);
+    return f.ok ? f : null;
+  }
 
   private run<M extends HostMethod>(id: number, method: M, params: HostParams<M>, secret: string | undefined): Answer | Promise<Answer> {
     if (Object.hasOwn(ControlArgsSchemas, method)) return this.sessionVerb(id, method as ControlVerb, params as ControlArgs<ControlVerb>, secret);
@@ -383,6 +409,7 @@ export class Connection implements AppSubscriber {
   }
 
   dispose(): void {
+    this.relay?.dispose();
     this.gone.abort();
     for (const d of this.watches.splice(0)) d.dispose();
     this.server.opts.app?.unsubscribe(this);

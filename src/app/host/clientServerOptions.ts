@@ -7,6 +7,7 @@ import type { Logger } from '../shared/log';
 import type { AppService } from './appService';
 import type { Companion } from './companion/companion';
 import type { SessionVerbs } from './controlVerbs';
+import type { MachinesHub } from './machines/hub';
 import type { SessionRecord, SessionRegistry } from './sessionRegistry';
 
 export interface ClientServerOptions {
@@ -29,4 +30,6 @@ export interface ClientServerOptions {
   keepsEnded?(record: SessionRecord): boolean;
   /** The web companion, once the host has started it (companion.* requests). */
   companion?: () => Companion | null;
+  /** The other machines, when this host is a hub (machines.*, and views of their sessions). */
+  hub?: MachinesHub;
 }

@@ -35,6 +35,7 @@ import { DriveVerbs, type NotifyRequest, type Outcome } from './driveVerbs';
 import { packageVersion } from '../shared/install';
 import { nullLogger, type Logger } from '../shared/log';
 import { ensureRunDir, type TermioPaths } from '../shared/paths';
+import type { RemoteSessions } from './machines/hubControl';
 import type { SessionRecord, SessionRegistry } from './sessionRegistry';
 import { SessionWaits, type WaitLimits } from './sessionWaits';
 import { claimUnixSocket } from './unixSocket';
@@ -120,6 +121,8 @@ export interface ControlServerOptions {
   callerOf?: (secret: string) => { sessionId: string; bypass: boolean } | null;
   /** Adds each session's resume plan to `sessions.list` (the host knows the manifests and the store). */
   describeResume?: (id: string) => Promise<SessionInfo['resume'] | undefined>;
+  /** The sessions of the other machines (the hub's), once the host has them. */
+  remote?: () => RemoteSessions | null;
   /** Written to control.json and answered to `version`. Default: package.json's version. */
   appVersion?: string;
   limits?: Partial<ControlLimits>;
@@ -182,6 +185,7 @@ export class ControlServer {
       describeStatus: opts.describeStatus,
       describeResume: opts.describeResume,
       transcriptOf: opts.transcriptOf ?? (async () => undefined),
+      ...(opts.remote ? { remote: opts.remote } : {}),
     });
   }
 

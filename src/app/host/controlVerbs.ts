@@ -10,6 +10,7 @@ import type { Disposable } from '../../protocol/events';
 import type { WatchEvent } from '../../protocol/control';
 import type { BypassPolicy } from './bypassPolicy';
 import type { DriveVerbs, Holder, Outcome } from './driveVerbs';
+import type { RemoteSessions } from './machines/hubControl';
 import type { SessionRecord, SessionRegistry } from './sessionRegistry';
 import { readTranscript } from './transcript';
 
@@ -43,6 +44,8 @@ export interface ControlVerbsDeps {
   describeStatus: ((id: string) => ControlResult<'sessions.why'> | undefined) | undefined;
   describeResume: ((id: string) => Promise<SessionInfo['resume'] | undefined>) | undefined;
   transcriptOf: (id: string) => Promise<string | undefined>;
+  /** The sessions of the other machines (the hub), when this host has any. */
+  remote?: () => RemoteSessions | null;
 }
 
 /** The table as the sockets use it: answer one verb for one caller. */
@@ -55,23 +58,40 @@ export class ControlVerbs implements SessionVerbs {
 
   constructor(private readonly d: ControlVerbsDeps) {
     const holder = (ctx: VerbContext) => ctx.holder;
+    // A session another machine runs (and no session here matches the reference): its host answers.
+    const remote = (ref: string, verb: ControlVerb, args: object): Promise<Outcome> | null => {
+      const hub = d.remote?.() ?? null;
+      const here = d.registry.find(ref);
+      if (!hub || here.ok || here.code === 'ambiguousSession') return null;
+      return hub.forSession(ref, verb, args as Record<string, unknown>);
+    };
+    const onMachine = (machine: string | undefined, verb: ControlVerb, args: object): Promise<Outcome> | null => {
+      if (machine === undefined) return null;
+      const hub = d.remote?.() ?? null;
+      if (!hub) return Promise.resolve({ ok: false, code: 'noSuchMachine', message: `no machine '${machine}': none is saved (termio machines add)` });
+      return hub.onMachine(machine, verb, args as Record<string, unknown>);
+    };
     this.handlers = {
       ping: () => ({ ok: true, result: { pong: true, protocol: CONTROL_PROTOCOL_VERSION } }),
       version: () => ({ ok: true, result: { app: d.appVersion, protocol: CONTROL_PROTOCOL_VERSION, pid: process.pid } }),
       'sessions.list': () => this.list(),
       'sessions.watch': (_args, ctx) => this.watch(ctx),
-      'sessions.read': (args) => this.read(args),
-      'sessions.send': (args, ctx) => d.drive.send(args, holder(ctx)),
+      'sessions.read': (args) => remote(args.id, 'sessions.read', args) ?? this.read(args),
+      'sessions.send': (args, ctx) => remote(args.id, 'sessions.send', args) ?? d.drive.send(args, holder(ctx)),
       'sessions.spawn': (args, ctx) => {
         const refused = args.bypass ? d.bypass.refuse(ctx.secret, args.agent) : null;
-        return refused ?? d.drive.spawn(d.bypass.withCaller(args, ctx.secret), holder(ctx));
+        return refused ?? onMachine(args.machine, 'sessions.spawn', args) ?? d.drive.spawn(d.bypass.withCaller(args, ctx.secret), holder(ctx));
       },
-      'sessions.run': (args, ctx) => d.drive.run(d.bypass.withCaller(args, ctx.secret), holder(ctx)),
-      'sessions.wait': (args, ctx) => d.drive.wait(args, holder(ctx)),
+      'sessions.run': (args, ctx) => onMachine(args.machine, 'sessions.run', args) ?? d.drive.run(d.bypass.withCaller(args, ctx.secret), holder(ctx)),
+      'sessions.wait': (args, ctx) => remote(args.id, 'sessions.wait', args) ?? d.drive.wait(args, holder(ctx)),
       'app.notify': (args) => d.drive.notify(args),
-      'sessions.why': (args) => this.why(args),
-      'sessions.focus': (args) => this.onFound(args.id, (id) => d.registry.requestFocus(id)),
-      'sessions.close': (args) => this.onFound(args.id, (id) => d.registry.close(id)),
+      'sessions.why': (args) => remote(args.id, 'sessions.why', args) ?? this.why(args),
+      'sessions.focus': (args) => {
+        const here = d.registry.find(args.id);
+        const away = !here.ok && here.code === 'noSuchSession' ? d.remote?.()?.focus(args.id) : null;
+        return away ?? this.onFound(args.id, (id) => d.registry.requestFocus(id));
+      },
+      'sessions.close': (args) => remote(args.id, 'sessions.close', args) ?? this.onFound(args.id, (id) => d.registry.close(id)),
       'app.open': (args) => this.open(args.dir),
       'app.activate': () => {
         d.onActivate();
@@ -96,7 +116,7 @@ export class ControlVerbs implements SessionVerbs {
         }),
       );
     }
-    return { ok: true, result: { sessions } };
+    return { ok: true, result: { sessions: [...sessions, ...(this.d.remote?.()?.list() ?? [])] } };
   }
 
   private async read(args: ControlArgs<'sessions.read'>): Promise<Outcome> {

@@ -9,6 +9,7 @@ import type { HookDetails } from '../../protocol/hookReport';
 import { AgentChoices } from '../shared/agentChoices';
 import type { AgentIntegrationOptions } from '../shared/agentIntegration';
 import type { AgentCatalog, CatalogEntry } from '../shared/catalog';
+import type { SessionInfo } from '../../protocol/sessionInfo';
 import type { ControlServer } from './controlServer';
 import type { HookServer } from './hookServer';
 import { hostControlServer } from './hostControl';
@@ -186,6 +187,11 @@ export class Host {
   /** `termio notify` from inside a session: always shown (the program asked for it), and a click focuses the session. */
   notifyFromSession(sessionId: string | null, title: string | undefined, text: string): Promise<void> {
     return this.router.fromSession(sessionId, title, text);
+  }
+
+  /** A session of another machine changed state: notified here, naming its machine. */
+  remoteStateChanged(s: SessionInfo, before: SessionRecord['state']): void {
+    this.router.remoteStateChanged(s, before);
   }
 
   /** Relaunches every saved session of one window, in tab order (app start). */

@@ -50,6 +50,7 @@ export function hostControlServer(core: HostCore, opts: HostOptions, up: { reado
       return { family: d.family, boundId: d.boundId, boundFamily: d.boundFamily, argv: d.plan?.argv ?? null, mode: d.plan?.mode ?? null, why: d.why };
     },
     readyEvidence: (id) => up.value?.readyEvidence(id),
+    remote: () => opts.remoteSessions?.() ?? null,
     onNotify: async (n) => (await up.promise).notifyFromSession(n.sessionId, n.title, n.text),
     onOpenDir: async (dir) => {
       const r = await registry.spawn({ cwd: dir });

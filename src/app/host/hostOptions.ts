@@ -3,6 +3,7 @@
 // without importing one another.
 import type { Logger } from '../shared/log';
 import type { NotificationSink } from '../shared/notifier';
+import type { RemoteSessions } from './machines/hubControl';
 
 export interface HostOptions {
   env?: NodeJS.ProcessEnv;
@@ -16,4 +17,6 @@ export interface HostOptions {
   /** PATH to resolve agent commands on (tests); default: the login shell's. Given a PATH,
    *  sessions keep this process's environment; otherwise they start from the login shell's. */
   path?: string;
+  /** The other machines' sessions (the hub, which the host process starts after the Host). */
+  remoteSessions?: () => RemoteSessions | null;
 }

@@ -17,6 +17,11 @@ import { installRoot, packageVersion } from '../shared/install';
 import type { Logger } from '../shared/log';
 import { defaultNotificationIcon, nodeNotifierSink, type NotificationSink } from '../shared/notifier';
 import { ensureRunDir, termioPaths, type TermioPaths } from '../shared/paths';
+import { shortenHome } from '../../protocol/homePath';
+import type { SessionInfo } from '../../protocol/sessionInfo';
+import { hubRemoteSessions } from './machines/hubControl';
+import { MachinesHub } from './machines/hub';
+import { MachinesStore } from './machines/machinesStore';
 
 /**
  * How long the host stays up with no session and no client: long enough for the command that
@@ -49,9 +54,11 @@ export type HostProcessStart =
 
 /** The Host's options: notifications go through the app when it shows them itself (Termio.app's
  *  tray on macOS), else the host posts them; activation and clicks go to the app service. */
-function hostOptions(opts: HostProcessOptions, app: () => AppService | null): HostOptions {
+function hostOptions(opts: HostProcessOptions, app: () => AppService | null, hub: MachinesHub): HostOptions {
+  const remote = hubRemoteSessions(hub, (id) => app()?.focus(id));
   const fallback = opts.notificationSink ?? nodeNotifierSink(opts.logger, defaultNotificationIcon(installRoot));
   return {
+    remoteSessions: () => remote,
     logger: opts.logger,
     ...(opts.env ? { env: opts.env } : {}),
     ...(opts.path !== undefined ? { path: opts.path } : {}),
@@ -79,6 +86,30 @@ function companionOptions(self: HostProcess, host: Host, logger: Logger, env: No
   };
 }
 
+/** The saved machines and their connections (started once the host listens). */
+function machinesHub(paths: TermioPaths, env: NodeJS.ProcessEnv, logger: Logger): MachinesHub {
+  const file = join(paths.configDir, 'machines.json');
+  return new MachinesHub(new MachinesStore(file, shortenHome(file, env.HOME ?? '')), {
+    logger,
+    version: packageVersion(),
+    env,
+    // The host has no terminal: ssh must never wait on a question nobody can answer.
+    batch: () => true,
+  });
+}
+
+/** Other machines' sessions that change state are notified here, under this host's policy. */
+function notifyRemoteStates(hub: MachinesHub, host: Host): void {
+  const lastState = new Map<string, SessionInfo['state']>();
+  hub.onSessionChanged((s) => {
+    const before = lastState.get(s.id);
+    lastState.set(s.id, s.state);
+    // The first sight of a session (or of it after a drop) is no change of state.
+    if (before !== undefined && before !== s.state && s.reachable !== false) host.remoteStateChanged(s, before);
+  });
+  hub.onSessionRemoved((id) => lastState.delete(id));
+}
+
 export class HostProcess {
   readonly startedAt = new Date();
   private idleTimer: NodeJS.Timeout | null = null;
@@ -95,6 +126,7 @@ export class HostProcess {
     readonly socketPath: string,
     readonly host: Host,
     readonly app: AppService,
+    readonly hub: MachinesHub,
     private readonly opts: HostProcessOptions,
   ) {}
 
@@ -112,15 +144,16 @@ export class HostProcess {
     let app: AppService | null = null;
     const env = opts.env ?? process.env;
     const startApp = opts.startApp ?? ((focus: string | null) => startAppDetached(env, paths.logsDir, focus));
-    const hostOpts = hostOptions(opts, () => app);
+    const hub = machinesHub(paths, env, log);
+    const hostOpts = hostOptions(opts, () => app, hub);
     const started = await Host.start(hostOpts);
     if (!started.ok) return { ok: false, alreadyRunning: started.alreadyRunning, message: started.alreadyRunning ? `a Termio host is already running on ${socketPath}` : started.message };
     const host = started.host;
     const recovered = new Set<string>();
     if (lost) for (const s of host.store.state.sessions) recovered.add(s.id);
     host.facts.recovered = recovered;
-    app = new AppService(host, { startApp });
-    const self = new HostProcess(paths, socketPath, host, app, opts);
+    app = new AppService(host, { startApp, machines: hub });
+    const self = new HostProcess(paths, socketPath, host, app, hub, opts);
     const listen = await ClientServer.listen({
       socketPath,
       registry: host.registry,
@@ -139,8 +172,10 @@ export class HostProcess {
       app,
       keepsEnded: (r) => host.store.getSession(r.id) !== undefined,
       companion: () => self.companion,
+      hub,
     });
     if (!listen.ok) {
+      hub.dispose();
       app.dispose();
       await host.dispose();
       return { ok: false, alreadyRunning: listen.reason === 'alreadyRunning', message: listen.reason === 'alreadyRunning' ? `a Termio host is already running on ${socketPath}` : listen.message };
@@ -153,6 +188,9 @@ export class HostProcess {
     host.registry.onRemoved(() => self.checkIdle());
     log.info('host listening', { socket: socketPath, pid: process.pid, version: packageVersion(), ...(lost ? { recovering: recovered.size } : {}) });
     self.companion = await startHostCompanion(companionOptions(self, host, log, opts.env));
+    hub.start();
+    hub.onMachinesChanged(() => self.checkIdle());
+    notifyRemoteStates(hub, host);
     self.checkIdle();
     return { ok: true, host: self };
   }
@@ -160,7 +198,8 @@ export class HostProcess {
   /** Idle = no session and no client: exit after the idle spell unless one comes back. */
   private checkIdle(): void {
     if (this.stopping) return;
-    const idle = this.host.registry.size === 0 && this.server.clientCount === 0;
+    // Saved machines keep their connections up with no window open: the host stays for them.
+    const idle = this.host.registry.size === 0 && this.server.clientCount === 0 && this.hub.size === 0;
     const ms = this.opts.idleExitMs ?? HOST_IDLE_EXIT_MS;
     if (!idle || ms === 0) {
       if (this.idleTimer) clearTimeout(this.idleTimer);
@@ -178,6 +217,8 @@ export class HostProcess {
       this.opts.logger.info('host stopping', { why, sessions: this.host.registry.size });
       if (this.idleTimer) clearTimeout(this.idleTimer);
       await this.companion?.dispose();
+      // The machines' hosts keep their sessions: only the connections to them end.
+      this.hub.dispose();
       await this.server.close();
       this.app.dispose();
       await this.host.dispose();

@@ -1,6 +1,7 @@
 // Routes what sessions say to the desktop: state changes and terminal notifications pass the
 // NotificationPolicy (preferences, coalescing, bursts), with who the user is looking at, and go to
 // the sink; what the policy holds back is flushed when it falls due.
+import type { SessionInfo } from '../../protocol/sessionInfo';
 import { homedir } from 'node:os';
 import type { Logger } from '../shared/log';
 import { waitingFor, type NotificationPolicy, type NotificationRequest, type NotificationSink, type SessionContext } from '../shared/notifier';
@@ -55,6 +56,20 @@ export class NotificationRouter {
       if (req) void this.send(req, at);
       this.scheduleFlush();
     });
+  }
+
+  /** A session of another machine changed state (its host decided it; the hub heard): notified
+   *  here under the same policy, naming the machine. */
+  remoteStateChanged(s: SessionInfo, before: SessionRecord['state']): void {
+    const ctx: SessionContext = {
+      agentName: this.o.agentName(s.agentId),
+      folderLabel: `${s.machine}:${s.cwd.split('/').filter(Boolean).at(-1) ?? '/'}`,
+      ...(s.tool ? { detail: waitingFor(s.tool) } : {}),
+      userLooking: this.looking === s.id,
+    };
+    const req = this.o.policy.stateChanged(s.id, before, s.state, Date.parse(s.stateSince), ctx);
+    if (req) void this.send({ ...req, title: `${req.title} on ${s.machine}` }, Date.now());
+    this.scheduleFlush();
   }
 
   /** A program in the session asked for a notification (OSC 9 / 777). */

@@ -57,6 +57,7 @@ export class SessionFacts {
       progress: this.tracker?.progressOf(r.id) ?? null,
       status: st ? statusInfo(st) : null,
       recovered: this.recovered.has(r.id),
+      machine: null,
     };
   }
 }

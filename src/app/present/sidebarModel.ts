@@ -24,6 +24,10 @@ export interface SessionSummary {
   stalled?: boolean;
   /** The percentage of an active OSC 9;4 progress report (manifest `progressStatus`). */
   progress?: number;
+  /** The saved machine that runs it; null or absent for this one. */
+  machine?: string | null;
+  /** While its machine is away: what to say instead of the live state ("reconnecting in 4 s"). */
+  away?: string;
 }
 
 export interface SidebarRow extends SessionSummary {
@@ -36,6 +40,8 @@ export interface SidebarRow extends SessionSummary {
 }
 
 export interface SidebarGroup {
+  /** The saved machine whose folder it is; null or absent for this one. */
+  machine?: string | null;
   folder: string;
   /** The folder's name, with enough of its parent to tell two same-named folders apart. */
   label: string;
@@ -90,13 +96,19 @@ export function folderLabels(folders: string[], home: string): Map<string, strin
  * that a session started by another one in the same folder comes right under it, nested.
  */
 export function buildSidebar(sessions: SessionSummary[], agentName: (id: string | null) => string, home: string): SidebarGroup[] {
-  const labels = folderLabels(sessions.map((s) => s.cwd), home);
+  // Labels are told apart per machine: two machines may well have the same folder names.
+  const labels = new Map<string, Map<string, string>>();
+  for (const m of new Set(sessions.map((s) => s.machine ?? null))) {
+    labels.set(m ?? '', folderLabels(sessions.filter((s) => (s.machine ?? null) === m).map((s) => s.cwd), m === null ? home : ''));
+  }
   const groups = new Map<string, SidebarGroup>();
   for (const s of [...sessions].sort((a, b) => a.createdAt - b.createdAt)) {
-    let g = groups.get(s.cwd);
+    const machine = s.machine ?? null;
+    const key = `${machine ?? ''}\0${s.cwd}`;
+    let g = groups.get(key);
     if (!g) {
-      g = { folder: s.cwd, label: labels.get(s.cwd) ?? s.cwd, rows: [] };
-      groups.set(s.cwd, g);
+      g = { machine, folder: s.cwd, label: labels.get(machine ?? '')?.get(s.cwd) ?? s.cwd, rows: [] };
+      groups.set(key, g);
     }
     const name = agentName(s.agentId);
     const row = { ...s, agentName: name, label: s.title.trim() || name, needsYou: s.state === 'attention', nested: false };
@@ -110,7 +122,9 @@ export function buildSidebar(sessions: SessionSummary[], agentName: (id: string 
     while (at < g.rows.length && g.rows[at]!.nested && g.rows[at]!.parentId === s.parentId) at++;
     g.rows.splice(at, 0, { ...row, nested: true });
   }
-  return [...groups.values()];
+  // This machine's folders first, then each other machine's, by name; each in order of its first session.
+  const order = (m: string | null | undefined) => (m ? `\u0001${m}` : '');
+  return [...groups.values()].sort((a, b) => (order(a.machine) < order(b.machine) ? -1 : order(a.machine) > order(b.machine) ? 1 : 0));
 }
 
 /** Most urgent first, then the longest waiting first (tray menu order). */

@@ -9,15 +9,17 @@ export function sidebarDetail(r: SidebarRow, now: number): string {
   const started = r.parentId ? '↳ ' : '';
   // An agent reporting OSC 9;4 progress shows its percentage while it works.
   const progress = r.progress !== undefined && r.state === 'working' ? ` ${r.progress}%` : '';
+  if (r.away) return `${started}${stateLabel[r.state]} · ${r.away}`;
   return `${started}${r.agentName} · ${stateLabel[r.state]}${progress} ${formatAge(now - r.stateSince)}${stalled}${exit}`;
 }
 
 /** A row's tooltip: its title, folder and state, one per line. */
 export function sidebarRowTip(r: SidebarRow): string {
-  return `${r.label}\n${r.cwd}\n${stateLabel[r.state]}`;
+  return `${r.label}\n${r.machine ? `${r.machine}: ` : ''}${r.cwd}\n${stateLabel[r.state]}${r.away ? ` (last known; ${r.away})` : ''}`;
 }
 
 /** A folder heading's text (drawn in capitals) and its tooltip (the whole path). */
 export function sidebarHeading(g: SidebarGroup): { text: string; tip: string } {
-  return { text: g.label.toUpperCase(), tip: g.folder };
+  // Another machine's folder says whose it is: "BOX · API".
+  return { text: `${g.machine ? `${g.machine} · ` : ''}${g.label}`.toUpperCase(), tip: g.machine ? `${g.machine}: ${g.folder}` : g.folder };
 }

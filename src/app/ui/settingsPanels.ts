@@ -9,6 +9,7 @@ import type { MainWindow } from './mainWindow';
 import { hooksChangedText, settingsAgent, type SettingsAgent } from './presenters/settingsText';
 import { PhoneModel } from './phoneModel';
 import { PhonePage } from './phonePage';
+import { MachinesPage } from './machinesPage';
 import { SettingsWindow } from './settingsWindow';
 import { WelcomeWindow } from './welcomeWindow';
 
@@ -39,11 +40,24 @@ export class SettingsPanels {
           agents: () => this.settingsAgents(),
           setHooks: (id, on) => hooksChangedText(host.agentName(id), on, host.setHooks(id, on), homedir()),
           phone: new PhonePage(new PhoneModel(host.paths.runDir)),
+          machines: this.machinesPage(),
         },
         this.opts.chrome(),
       );
     }
     this.settingsWindow.show(undefined, this.opts.activeWindow()?.window);
+  }
+
+  /** Settings → Machines, asking the host; repainted as the host reports each machine's state. */
+  private machinesPage(): MachinesPage {
+    const host = this.opts.host;
+    const page = new MachinesPage({
+      list: () => host.machines,
+      add: (m) => host.addMachine(m),
+      remove: (name) => host.removeMachine(name),
+    }, () => this.settingsWindow?.refresh());
+    host.onMachinesChanged((machines) => page.changed(machines));
+    return page;
   }
 
   private settingsAgents(): SettingsAgent[] {

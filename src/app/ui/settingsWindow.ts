@@ -24,6 +24,7 @@ import { defaultShortcuts, type ShortcutAction } from './shortcuts';
 import { shortenHome } from '../../protocol/homePath';
 import { agentCardText, hookCardText, settingsLabels as L, settingsProblemsText, shortcutLabel, type SettingsAgent, type SettingsTab } from './presenters/settingsText';
 import { boxWidget } from './boxWidget';
+import type { MachinesPage } from './machinesPage';
 import type { PhonePage } from './phonePage';
 import { label } from './boxWidget';
 
@@ -42,6 +43,8 @@ export interface SettingsModel {
   setHooks(agentId: string, on: boolean): string;
   /** Settings → Phone (the web companion, asked of the session host). */
   phone: PhonePage;
+  /** Settings → Machines (saved ssh machines, asked of the session host). */
+  machines: MachinesPage;
 }
 
 const TAB_NAMES = L.tabs;
@@ -136,7 +139,7 @@ export class SettingsWindow {
     this.refreshProblems();
     // Qt deletes each page's old widget when setWidget replaces it.
     this.keep.length = 0;
-    const pages = [this.agentsPage(), this.hooksPage(), this.notificationsPage(), this.sessionsPage(), this.appearancePage(), this.shortcutsPage(), this.model.phone.build()];
+    const pages = [this.agentsPage(), this.hooksPage(), this.notificationsPage(), this.sessionsPage(), this.appearancePage(), this.shortcutsPage(), this.model.phone.build(), this.model.machines.build()];
     pages.forEach((p, i) => {
       this.scrolls[i]!.setWidget(p);
       this.keep.push(p);

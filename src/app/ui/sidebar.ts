@@ -31,6 +31,8 @@ const DOT_CELL = 12;
 const GAP = 8;
 /** A session started by the one above it is indented by about a dot cell, under its parent's icon. */
 const NEST_INDENT = 14;
+/** A dropped machine's rows: still legible, plainly not live. */
+const AWAY_OPACITY = 0.45;
 
 const iconCache = new Map<string, QPixmap>();
 function iconPixmap(file: string, tint?: string): QPixmap {
@@ -216,6 +218,8 @@ export class Sidebar {
     const c = this.chrome;
     const f = this.fonts;
     const selected = this.selected === r.id;
+    // A session whose machine is away is drawn dimmed, with its last known state.
+    p.setOpacity(r.away ? AWAY_OPACITY : 1);
     const n = r.needsYou ? c.needsYou : null;
     const fill = n ? (selected ? n.selected : n.background) : selected ? c.selection : null;
     if (fill) {
@@ -245,6 +249,7 @@ export class Sidebar {
     p.setFont(f.detail);
     p.setPen(this.color(n ? n.detail : c.muted));
     p.drawText(x, textTop + f.titleMetrics.height() + 1 + f.detailMetrics.ascent(), f.detailMetrics.elidedText(detail, TextElideMode.ElideRight, textW));
+    p.setOpacity(1);
   }
 }
 

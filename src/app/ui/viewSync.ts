@@ -6,6 +6,7 @@ import type { AppHost } from '../client/appHost';
 import type { Logger } from '../shared/log';
 import type { AppSessionRecord } from '../client/remoteRegistry';
 import { buildSidebar, type SessionSummary } from '../present/sidebarModel';
+import type { MachineInfo } from '../../protocol/machines';
 import { trayAgents, trayItems } from './presenters/trayText';
 import { whyText } from '../present/whyText';
 import type { SessionWindows } from './sessionWindows';
@@ -20,12 +21,28 @@ export interface ViewSyncOptions {
   stopped(): boolean;
 }
 
+/** "reconnecting in N s" counts whole seconds. */
+const AWAY_TICK_MS = 1_000;
+
 export class ViewSync {
   private queued = false;
   /** For bench/window.mjs: when the oldest state change not yet shown came. */
   private changePendingSince: number | null = null;
 
-  constructor(private readonly opts: ViewSyncOptions) {}
+  /** Ticks once a second while a machine is away, so its rows count down to the next try. */
+  private awayTicker: NodeJS.Timeout | null = null;
+
+  constructor(private readonly opts: ViewSyncOptions) {
+    opts.host.onMachinesChanged((machines) => {
+      const away = machines.some((m) => m.state !== 'connected' && m.sessions > 0);
+      if (away && !this.awayTicker) this.awayTicker = setInterval(() => this.refresh(), AWAY_TICK_MS);
+      if (!away && this.awayTicker) {
+        clearInterval(this.awayTicker);
+        this.awayTicker = null;
+      }
+      this.refresh();
+    });
+  }
 
   /** A session changed state: the next refresh logs how long it took to show. */
   stateChanged(): void {
@@ -39,7 +56,11 @@ export class ViewSync {
     this.queued = true;
     queueMicrotask(() => {
       this.queued = false;
-      if (this.opts.stopped()) return;
+      if (this.opts.stopped()) {
+        if (this.awayTicker) clearInterval(this.awayTicker);
+        this.awayTicker = null;
+        return;
+      }
       this.sync();
     });
   }
@@ -91,7 +112,17 @@ export class ViewSync {
         ...(agent?.iconFile ? { iconFile: agent.iconFile } : {}),
         ...(agent?.manifest.icon?.tint ? { iconTint: agent.manifest.icon.tint } : {}),
         ...(progress !== null ? { progress } : {}),
+        ...(r.machine ? { machine: r.machine } : {}),
+        ...(r.reachable === false ? { away: awayText(host.machines.find((m) => m.name === r.machine), Date.now()) } : {}),
       };
     });
   }
+}
+
+/** What a dropped machine's row says after its last known state (its heading names the machine):
+ *  "away, retry in 4 s". */
+export function awayText(m: MachineInfo | undefined, now: number): string {
+  if (!m) return 'machine removed';
+  if (m.state === 'versionMismatch' || m.state === 'noTermio') return `away: ${m.state}`;
+  return m.retryAt !== null ? `away, retry in ${Math.max(0, Math.ceil((m.retryAt - now) / 1000))} s` : 'away, reconnecting';
 }

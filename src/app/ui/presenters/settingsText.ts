@@ -22,7 +22,7 @@ export interface SettingsAgent {
 /** Fixed labels, page by page. */
 export const settingsLabels = {
   windowTitle: 'Termio Settings',
-  tabs: ['Agents', 'Live status', 'Notifications', 'Sessions', 'Appearance', 'Shortcuts', 'Phone'],
+  tabs: ['Agents', 'Live status', 'Notifications', 'Sessions', 'Appearance', 'Shortcuts', 'Phone', 'Machines'],
   agentsIntro:
     'Agents come from the manifests bundled with Termio and from ~/.termio/config/agents, in picker order (▲ ▼ move one). Disabled agents are hidden from the picker and the tray.',
   enabled: 'Enabled',

@@ -24,17 +24,19 @@ export interface TrayAgent {
 }
 
 /** What the tray needs of a session (a registry record has all of it). */
-export type TraySession = Pick<SessionSummary, 'id' | 'agentId' | 'cwd' | 'title' | 'state' | 'stateSince'>;
+export type TraySession = Pick<SessionSummary, 'id' | 'agentId' | 'cwd' | 'title' | 'state' | 'stateSince'> & { machine?: string | null };
 
 /** The tray's items for these sessions: folders labelled as the sidebar labels them. */
 export function trayItems(sessions: TraySession[], agentName: (id: string | null) => string, iconOf: (id: string | null) => string | undefined, home: string): TrayItem[] {
-  const labels = folderLabels(sessions.map((r) => r.cwd), home);
+  const labels = folderLabels(sessions.filter((r) => !r.machine).map((r) => r.cwd), home);
   return sessions.map((r) => {
     const icon = iconOf(r.agentId);
+    // Another machine's session says where it runs: "box:api".
+    const folder = r.machine ? `${r.machine}:${r.cwd.split('/').filter(Boolean).at(-1) ?? '/'}` : (labels.get(r.cwd) ?? r.cwd);
     return {
       id: r.id,
       label: r.title.trim() || agentName(r.agentId),
-      folderLabel: labels.get(r.cwd) ?? r.cwd,
+      folderLabel: folder,
       agentName: agentName(r.agentId),
       state: r.state,
       stateSince: r.stateSince,

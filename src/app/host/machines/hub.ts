@@ -1,0 +1,117 @@
+// The hub: this host's connections to the saved machines (one MachineLink each, following
+// machines.json live), and the union of their sessions as every client of this host sees them —
+// each tagged with its machine, found by id or unique prefix like a local one.
+import { Emitter } from '../../../protocol/events';
+import type { SessionInfo } from '../../../protocol/sessionInfo';
+import type { Machine, MachineInfo } from '../../../protocol/machines';
+import { MachineLink, type LinkDeps } from './machineLink';
+import type { MachinesStore } from './machinesStore';
+import { LinkViews } from './relay';
+
+export type HubFind = { ok: true; link: MachineLink; id: string } | { ok: false; code: 'noSuchSession' | 'ambiguousSession'; message: string };
+
+export class MachinesHub {
+  private readonly links = new Map<string, MachineLink>();
+  private readonly linkViews = new Map<MachineLink, LinkViews>();
+  private readonly sessionChanged = new Emitter<SessionInfo>();
+  private readonly sessionRemoved = new Emitter<string>();
+  private readonly machinesChanged = new Emitter<MachineInfo[]>();
+  private readonly bell = new Emitter<string>();
+  readonly onSessionChanged = this.sessionChanged.event;
+  readonly onSessionRemoved = this.sessionRemoved.event;
+  readonly onMachinesChanged = this.machinesChanged.event;
+  readonly onBell = this.bell.event;
+  private disposed = false;
+
+  constructor(readonly store: MachinesStore, private readonly deps: LinkDeps) {}
+
+  start(): void {
+    this.apply(this.store.machines);
+    this.store.onChange((load) => this.apply(load.machines));
+    this.store.watch();
+  }
+
+  get size(): number {
+    return this.links.size;
+  }
+
+  /** Follows the saved list: new machines connect, removed ones disconnect (their sessions keep
+   *  running there), changed ones reconnect with their new settings. */
+  private apply(machines: Machine[]): void {
+    if (this.disposed) return;
+    const wanted = new Map(machines.map((m) => [m.name, m]));
+    for (const [name, link] of [...this.links]) {
+      const next = wanted.get(name);
+      if (next && JSON.stringify(next) === JSON.stringify(link.machine)) continue;
+      this.drop(link);
+    }
+    for (const m of machines) if (!this.links.has(m.name)) this.open(m);
+    this.machinesChanged.fire(this.list());
+  }
+
+  private open(m: Machine): void {
+    const link = new MachineLink(m, this.deps);
+    this.links.set(m.name, link);
+    this.linkViews.set(link, new LinkViews(link));
+    link.onSessionChanged((s) => this.sessionChanged.fire(s));
+    link.onSessionRemoved((id) => this.sessionRemoved.fire(id));
+    link.onBell((id) => this.bell.fire(id));
+    link.onStateChanged(() => this.machinesChanged.fire(this.list()));
+    link.start();
+  }
+
+  private drop(link: MachineLink): void {
+    this.links.delete(link.name);
+    this.linkViews.delete(link);
+    const ids = [...link.sessions.keys()];
+    link.dispose();
+    for (const id of ids) this.sessionRemoved.fire(id);
+  }
+
+  link(name: string): MachineLink | undefined {
+    return this.links.get(name);
+  }
+
+  viewsOf(link: MachineLink): LinkViews {
+    return this.linkViews.get(link)!;
+  }
+
+  list(): MachineInfo[] {
+    return [...this.links.values()].map((l) => l.info());
+  }
+
+  sessions(): SessionInfo[] {
+    return [...this.links.values()].flatMap((l) => [...l.sessions.values()]);
+  }
+
+  session(id: string): SessionInfo | undefined {
+    for (const l of this.links.values()) {
+      const s = l.sessions.get(id);
+      if (s) return s;
+    }
+    return undefined;
+  }
+
+  /** A remote session by id or unique prefix, as the registry finds a local one. */
+  findSession(ref: string): HubFind {
+    const hits: Array<{ link: MachineLink; id: string }> = [];
+    for (const link of this.links.values()) {
+      for (const id of link.sessions.keys()) {
+        if (id === ref) return { ok: true, link, id };
+        if (id.startsWith(ref)) hits.push({ link, id });
+      }
+    }
+    if (hits.length === 1) return { ok: true, ...hits[0]! };
+    if (hits.length > 1) return { ok: false, code: 'ambiguousSession', message: `'${ref}' matches ${hits.length} sessions on other machines; give more of the id` };
+    return { ok: false, code: 'noSuchSession', message: `no session '${ref}'` };
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const link of [...this.links.values()]) link.dispose();
+    this.links.clear();
+    this.linkViews.clear();
+    for (const e of [this.sessionChanged, this.sessionRemoved, this.machinesChanged, this.bell]) (e as Emitter<unknown>).dispose();
+  }
+}

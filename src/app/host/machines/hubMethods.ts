@@ -1,0 +1,41 @@
+// The client protocol's requests about machines, on the hub: `machines.list|add|remove|retry`
+// (the CLI, Settings → Machines).
+import type { HostError, HostParams, HostResults } from '../../../protocol/hostMessages';
+import type { MachinesHub } from './hub';
+
+type Reply<M extends 'machines.list' | 'machines.add' | 'machines.remove' | 'machines.retry'> = { ok: true; result: HostResults[M] } | { ok: false; error: HostError };
+
+export function machineMethods(hub: () => MachinesHub | null): {
+  'machines.list': (id: number, p: HostParams<'machines.list'>) => Reply<'machines.list'>;
+  'machines.add': (id: number, p: HostParams<'machines.add'>) => Reply<'machines.add'>;
+  'machines.remove': (id: number, p: HostParams<'machines.remove'>) => Reply<'machines.remove'>;
+  'machines.retry': (id: number, p: HostParams<'machines.retry'>) => Reply<'machines.retry'>;
+} {
+  const none = { ok: false, error: { code: 'unknownMethod', message: 'this host keeps no machines' } } as const;
+  return {
+    'machines.list': () => {
+      const h = hub();
+      return h ? { ok: true, result: { machines: h.list(), errors: h.store.errors } } : none;
+    },
+    'machines.add': (_id, p) => {
+      const h = hub();
+      if (!h) return none;
+      h.store.put(p);
+      const info = h.link(p.name)?.info();
+      if (!info) return { ok: false, error: { code: 'badParams', message: `machine ${p.name} was written to ${h.store.label} but could not be read back: ${h.store.errors.join('; ')}` } };
+      return { ok: true, result: { machine: info } };
+    },
+    'machines.remove': (_id, p) => {
+      const h = hub();
+      if (!h) return none;
+      if (!h.store.remove(p.name)) return { ok: false, error: { code: 'noSuchMachine', message: `no machine '${p.name}' in ${h.store.label}` } };
+      return { ok: true, result: {} };
+    },
+    'machines.retry': (_id, p) => {
+      const link = hub()?.link(p.name);
+      if (!link) return { ok: false, error: { code: 'noSuchMachine', message: `no machine '${p.name}' is saved` } };
+      link.retryNow();
+      return { ok: true, result: {} };
+    },
+  };
+}

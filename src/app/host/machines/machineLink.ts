@@ -1,0 +1,260 @@
+// One machine's connection: `ssh -T … termio host --stdio` as a child, the host client protocol
+// over its stdio, a hub subscription to that host's sessions (kept as the last known state, shown
+// dimmed while the machine is away), a heartbeat that notices a link gone silent, and reconnection
+// with backoff. It relays nothing itself: frames and view events go to whoever listens (the relay).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Duplex } from 'node:stream';
+import { Emitter } from '../../../protocol/events';
+import type { AppEvent } from '../../../protocol/hostAppMessages';
+import type { SessionInfo } from '../../../protocol/sessionInfo';
+import { HOST_PROTOCOL_VERSION } from '../../../protocol/hostFraming';
+import { HUB_CAPABILITY, type HostEvent } from '../../../protocol/hostMessages';
+import { reconnectDelayMs, type Machine, type MachineInfo, type MachineState } from '../../../protocol/machines';
+import { HostClient } from '../../client/hostClient';
+import type { Logger } from '../../shared/log';
+import { classifyExit, lastWords, sshArgs } from '../../shared/sshCommand';
+
+/** From ssh's start to the remote host's hello: ssh's own connect timeout (10 s) plus a remote
+ *  host that has to start first (up to 10 s on a loaded machine). */
+export const HELLO_TIMEOUT_MS = 25_000;
+/** How often the hub asks a connected machine's host for a sign of life. */
+export const HEARTBEAT_MS = 5_000;
+/** A host answers in milliseconds; one that has not for 10 s is hung (a stopped sshd, a wedged
+ *  link ssh has not noticed yet), so the connection is dropped and made again. */
+export const HEARTBEAT_TIMEOUT_MS = 10_000;
+/** ssh's stderr kept for the reason a connection failed: its last lines are what matter. */
+const STDERR_KEEP_CHARS = 4096;
+/** A connection that stayed up this long was a working one: the next drop retries from the
+ *  first, shortest delay again. */
+const STABLE_MS = 10_000;
+
+export interface LinkDeps {
+  logger: Logger;
+  version: string;
+  env: NodeJS.ProcessEnv;
+  /** Whether ssh may not ask anything: BatchMode. */
+  batch(): boolean;
+}
+
+export class MachineLink {
+  state: MachineState = 'connecting';
+  why: string | null = null;
+  remoteVersion: string | null = null;
+  remoteProtocol: number | null = null;
+  retryAt: number | null = null;
+  since = Date.now();
+  /** The machine's sessions as its host last described them, tagged with the machine. */
+  readonly sessions = new Map<string, SessionInfo>();
+  client: HostClient | null = null;
+  private child: ChildProcess | null = null;
+  private attempt = 0;
+  private connectedAt = 0;
+  private everConnected = false;
+  private failure: { state: MachineState; why: string } | null = null;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private heartbeat: NodeJS.Timeout | null = null;
+  private disposed = false;
+
+  private readonly sessionChanged = new Emitter<SessionInfo>();
+  private readonly sessionRemoved = new Emitter<string>();
+  private readonly stateChanged = new Emitter<void>();
+  private readonly connected = new Emitter<HostClient>();
+  private readonly frame = new Emitter<Uint8Array>();
+  private readonly viewEvent = new Emitter<HostEvent>();
+  private readonly bell = new Emitter<string>();
+  readonly onSessionChanged = this.sessionChanged.event;
+  readonly onSessionRemoved = this.sessionRemoved.event;
+  readonly onStateChanged = this.stateChanged.event;
+  readonly onConnected = this.connected.event;
+  readonly onFrame = this.frame.event;
+  readonly onViewEvent = this.viewEvent.event;
+  readonly onBell = this.bell.event;
+
+  constructor(readonly machine: Machine, private readonly deps: LinkDeps) {}
+
+  get name(): string {
+    return this.machine.name;
+  }
+
+  start(): void {
+    void this.connect();
+  }
+
+  info(): MachineInfo {
+    return {
+      ...this.machine,
+      state: this.state,
+      why: this.why,
+      remoteVersion: this.remoteVersion,
+      remoteProtocol: this.remoteProtocol,
+      sessions: this.sessions.size,
+      retryAt: this.retryAt,
+      since: this.since,
+    };
+  }
+
+  /** Tries again now (the user asked, or the network came back), unless a connection is up or under way. */
+  retryNow(): void {
+    if (this.disposed || this.child) return;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    void this.connect();
+  }
+
+  private setState(state: MachineState, why: string | null, retryAt: number | null = null): void {
+    if (this.state !== state) this.since = Date.now();
+    this.state = state;
+    this.why = why;
+    this.retryAt = retryAt;
+    this.stateChanged.fire();
+  }
+
+  private async connect(): Promise<void> {
+    if (this.disposed) return;
+    this.failure = null;
+    // A retry keeps saying what went wrong last until it succeeds or fails again.
+    if (this.state === 'connected') this.setState('reconnecting', this.why);
+    else this.setState(this.state, this.why, null);
+    const batch = this.deps.batch();
+    const child = spawn('ssh', sshArgs(this.machine, { batch }), {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: this.deps.env,
+    });
+    this.child = child;
+    let stderr = '';
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', (d: string) => (stderr = (stderr + d).slice(-STDERR_KEEP_CHARS)));
+    child.on('error', (err) => (this.failure ??= { state: 'unreachable', why: `cannot run ssh for ${this.name}: ${err.message}` }));
+    child.on('close', (code, signal) => this.ended(child, code, signal, stderr));
+    const stream = Duplex.from({ readable: child.stdout!, writable: child.stdin! });
+    stream.on('error', () => undefined);
+    const c = await HostClient.over(stream, { client: 'termio-hub', version: this.deps.version }, this.name, HELLO_TIMEOUT_MS);
+    if (this.child !== child || this.disposed) {
+      if (c instanceof HostClient) c.close();
+      return;
+    }
+    if (!(c instanceof HostClient)) {
+      if (c.kind === 'versionMismatch') {
+        this.remoteVersion = c.hostVersion ?? null;
+        this.remoteProtocol = c.protocol ?? null;
+        this.failure = { state: 'versionMismatch', why: this.mismatch(c.hostVersion, c.protocol) };
+      } else if (/did not answer the hello/.test(c.message) && child.exitCode === null) {
+        this.failure = { state: 'unreachable', why: `${this.name} did not answer within ${HELLO_TIMEOUT_MS / 1000} s (${lastWords(stderr) ?? 'ssh said nothing'})` };
+      }
+      child.kill('SIGKILL');
+      return;
+    }
+    await this.established(c, child);
+  }
+
+  private mismatch(version: string | undefined, protocol: number | undefined): string {
+    return `${this.name} runs Termio ${version ?? '(unknown version)'} (host protocol ${protocol ?? '?'}); this one runs ${this.deps.version} (protocol ${HOST_PROTOCOL_VERSION}): run \`termio machines install ${this.name}\` to put this version there`;
+  }
+
+  private async established(c: HostClient, child: ChildProcess): Promise<void> {
+    this.remoteVersion = c.hello.hostVersion;
+    this.remoteProtocol = c.hello.protocol;
+    if (!c.hello.capabilities.includes(HUB_CAPABILITY)) {
+      this.failure = { state: 'versionMismatch', why: this.mismatch(c.hello.hostVersion, c.hello.protocol) };
+      c.close();
+      child.kill('SIGKILL');
+      return;
+    }
+    c.onRawFrame((bytes) => this.frame.fire(bytes));
+    c.onEvent((e) => this.handleEvent(e));
+    const snap = await c.request('app.subscribe', { restore: false, hub: true });
+    if (this.child !== child) return;
+    if (!snap.ok) {
+      this.failure = { state: 'versionMismatch', why: `${this.name}'s host refused the hub: ${snap.error.message}` };
+      child.kill('SIGKILL');
+      return;
+    }
+    this.client = c;
+    this.connectedAt = Date.now();
+    this.everConnected = true;
+    const seen = new Set<string>();
+    for (const s of snap.result.sessions) {
+      seen.add(s.id);
+      this.store(s);
+    }
+    for (const id of [...this.sessions.keys()]) {
+      if (seen.has(id)) continue;
+      this.sessions.delete(id);
+      this.sessionRemoved.fire(id);
+    }
+    this.deps.logger.info('machine connected', { machine: this.name, version: c.hello.hostVersion, sessions: seen.size });
+    this.setState('connected', null);
+    this.connected.fire(c);
+    this.startHeartbeat(c, child);
+  }
+
+  private startHeartbeat(c: HostClient, child: ChildProcess): void {
+    let inFlight = false;
+    this.heartbeat = setInterval(() => {
+      if (inFlight) return;
+      inFlight = true;
+      void c.request('host.status', {}, HEARTBEAT_TIMEOUT_MS).then((r) => {
+        inFlight = false;
+        if (r.ok || c.closed || this.child !== child) return;
+        this.failure = { state: 'unreachable', why: `${this.name} stopped answering (nothing for ${HEARTBEAT_TIMEOUT_MS / 1000} s)` };
+        child.kill('SIGKILL');
+      });
+    }, HEARTBEAT_MS);
+  }
+
+  private store(s: SessionInfo, reachable = true): void {
+    const tagged = { ...s, machine: this.name, reachable };
+    this.sessions.set(s.id, tagged);
+    this.sessionChanged.fire(tagged);
+  }
+
+  private handleEvent(e: HostEvent): void {
+    if (e.event === 'input' || e.event === 'detached') {
+      this.viewEvent.fire(e);
+      return;
+    }
+    const a = e as AppEvent;
+    if (a.event === 'session') this.store(a.session);
+    else if (a.event === 'sessionRemoved') {
+      if (this.sessions.delete(a.id)) this.sessionRemoved.fire(a.id);
+    } else if (a.event === 'bell') this.bell.fire(a.id);
+  }
+
+  /** The ssh child is gone: say why, keep the sessions as they were last seen, retry later. */
+  private ended(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null, stderr: string): void {
+    if (this.child !== child) return;
+    this.child = null;
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
+    const wasConnected = this.client !== null;
+    this.client?.close();
+    this.client = null;
+    if (this.disposed) return;
+    if (wasConnected && Date.now() - this.connectedAt > STABLE_MS) this.attempt = 0;
+    let outcome = this.failure ?? classifyExit(this.name, code, signal, stderr);
+    if (wasConnected && !this.failure) outcome = { state: 'unreachable', why: `the connection to ${this.name} was lost (${lastWords(stderr) ?? (signal ? `ssh ended by ${signal}` : `ssh exited with code ${code}`)})` };
+    const delay = reconnectDelayMs(this.attempt++);
+    const state = this.everConnected && outcome.state === 'unreachable' ? 'reconnecting' : outcome.state;
+    this.deps.logger.info('machine disconnected', { machine: this.name, state, why: outcome.why, retryInMs: delay });
+    for (const s of this.sessions.values()) if (s.reachable !== false) this.store(s, false);
+    this.setState(state, outcome.why, Date.now() + delay);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      void this.connect();
+    }, delay);
+  }
+
+  /** Closes the connection for good (the machine was removed, or this host stops); its host and
+   *  sessions on the machine keep running. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.client?.close();
+    this.client = null;
+    this.child?.kill('SIGTERM');
+    this.child = null;
+    for (const e of [this.sessionChanged, this.sessionRemoved, this.stateChanged, this.connected, this.frame, this.viewEvent, this.bell]) (e as Emitter<unknown>).dispose();
+  }
+}

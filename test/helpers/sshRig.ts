@@ -1,0 +1,172 @@
+// A real OpenSSH server on a loopback port, for the machines tests: its own config and host key in
+// a temporary folder, key auth for a second local user (termio-remote, created once if missing)
+// whose HOME and TERMIO_HOME are temporary too. The "remote machine" is this one, seen through
+// sshd as another user, so everything between the hub and the remote host is real.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isAlive } from './processes';
+import { waitFor } from './waitFor';
+
+export const REMOTE_USER = 'termio-remote';
+const SSHD = '/usr/sbin/sshd';
+
+export interface SshRig {
+  dir: string;
+  port: number;
+  /** The client's private key (the one the server trusts). */
+  identity: string;
+  /** A key the server does not trust. */
+  wrongIdentity: string;
+  knownHosts: string;
+  /** The remote user's HOME and TERMIO_HOME for this test. */
+  remoteHome: string;
+  remoteTermioHome: string;
+  uid: number;
+  sshd: ChildProcess;
+  /** ssh -o options that make the test's keys and known hosts apply (OpenSSH reads ~/.ssh from the passwd entry, not $HOME). */
+  sshOptions: string[];
+  /** The command the hub runs there: this checkout's termio, with the test's HOME and TERMIO_HOME. */
+  remoteCommand: string;
+  /** Runs a command as the remote user with its HOME and TERMIO_HOME. */
+  asRemote(argv: string[]): { code: number | null; stdout: string; stderr: string };
+  stop(): Promise<void>;
+}
+
+function must(cmd: string, args: string[]): string {
+  const r = spawnSync(cmd, args, { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
+  return r.stdout;
+}
+
+/** Why this machine cannot run the rig (not root, no way to get sshd), or null. */
+export function sshRigUnavailable(): string | null {
+  if (process.getuid?.() !== 0) return 'the machines tests create a local user and run sshd: they need root';
+  return null;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function ensureSshd(): void {
+  if (existsSync(SSHD)) return;
+  must('apt-get', ['install', '-y', '--no-install-recommends', 'openssh-server']);
+}
+
+function ensureUser(): number {
+  const id = spawnSync('id', ['-u', REMOTE_USER], { encoding: 'utf8' });
+  if (id.status !== 0) must('useradd', ['--create-home', '--shell', '/bin/bash', REMOTE_USER]);
+  // A new account is locked ('!'), and sshd refuses a locked account even a key login; '*' is
+  // "no password", which leaves key auth the only way in.
+  must('usermod', ['-p', '*', REMOTE_USER]);
+  return Number(must('id', ['-u', REMOTE_USER]).trim());
+}
+
+/** Starts an sshd on a free loopback port; `repoRoot` is this checkout, which the remote user runs. */
+export async function startSshRig(repoRoot: string): Promise<SshRig> {
+  ensureSshd();
+  const uid = ensureUser();
+  const gid = Number(must('id', ['-g', REMOTE_USER]).trim());
+  // The remote user must reach this checkout (bin/termio, dist/, node_modules).
+  for (let p = repoRoot; p !== '/'; p = join(p, '..')) if ((statSync(p).mode & 0o005) !== 0o005) chmodSync(p, statSync(p).mode | 0o005);
+  const dir = mkdtempSync(join(tmpdir(), 'termio-ssh-'));
+  chmodSync(dir, 0o755);
+  for (const k of ['host_key', 'client_key', 'wrong_key']) must('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', k, '-f', join(dir, k)]);
+  writeFileSync(join(dir, 'authorized_keys'), readFileSync(join(dir, 'client_key.pub')));
+  chmodSync(join(dir, 'authorized_keys'), 0o644);
+  const remoteHome = join(dir, 'remote-home');
+  const remoteTermioHome = join(remoteHome, '.termio');
+  mkdirSync(remoteTermioHome, { recursive: true });
+  chownSync(remoteHome, uid, gid);
+  chownSync(remoteTermioHome, uid, gid);
+  const port = await freePort();
+  writeFileSync(join(dir, 'known_hosts'), `[127.0.0.1]:${port} ${readFileSync(join(dir, 'host_key.pub'), 'utf8')}`);
+  const config = join(dir, 'sshd_config');
+  writeFileSync(config, [
+    `Port ${port}`,
+    'ListenAddress 127.0.0.1',
+    `HostKey ${join(dir, 'host_key')}`,
+    `PidFile ${join(dir, 'sshd.pid')}`,
+    `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`,
+    'PasswordAuthentication no',
+    'KbdInteractiveAuthentication no',
+    'UsePAM no',
+    'StrictModes no',
+    `AllowUsers ${REMOTE_USER}`,
+    'LogLevel VERBOSE',
+    '',
+  ].join('\n'));
+  mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
+  const sshd = spawn(SSHD, ['-D', '-e', '-f', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let log = '';
+  sshd.stderr!.on('data', (d: Buffer) => (log += d.toString()));
+  await waitFor(() => /Server listening on 127\.0\.0\.1/.test(log) || sshd.exitCode !== null, { what: 'sshd to listen', timeout: 10_000 });
+  if (sshd.exitCode !== null) throw new Error(`sshd exited ${sshd.exitCode}: ${log}`);
+  const env = `HOME=${remoteHome} TERMIO_HOME=${remoteTermioHome}`;
+  const rig: SshRig = {
+    dir,
+    port,
+    identity: join(dir, 'client_key'),
+    wrongIdentity: join(dir, 'wrong_key'),
+    knownHosts: join(dir, 'known_hosts'),
+    remoteHome,
+    remoteTermioHome,
+    uid,
+    sshd,
+    sshOptions: [`UserKnownHostsFile=${join(dir, 'known_hosts')}`, 'StrictHostKeyChecking=yes', 'GlobalKnownHostsFile=/dev/null'],
+    remoteCommand: `${env} exec ${process.execPath} ${join(repoRoot, 'bin', 'termio')} host --stdio`,
+    asRemote: (argv) => {
+      const r = spawnSync('runuser', ['-u', REMOTE_USER, '--', 'env', `HOME=${remoteHome}`, `TERMIO_HOME=${remoteTermioHome}`, ...argv], { encoding: 'utf8', cwd: remoteHome });
+      return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+    },
+    stop: async () => {
+      sshd.kill('SIGTERM');
+      await waitFor(() => sshd.exitCode !== null || sshd.signalCode !== null, { what: 'sshd to stop' });
+      await endUserProcesses(uid);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return rig;
+}
+
+/** The pids of every process the remote user runs (its hosts, sessions, per-connection sshds). */
+export function userProcesses(uid: number): number[] {
+  const found: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const st = readFileSync(`/proc/${name}/status`, 'utf8');
+      const m = /^Uid:\s+(\d+)/m.exec(st);
+      if (m && Number(m[1]) === uid && isAlive(Number(name))) found.push(Number(name));
+    } catch {
+      // Gone.
+    }
+  }
+  return found;
+}
+
+/** Ends every process of the test's remote user, one by one by pid, and waits until none is left. */
+export async function endUserProcesses(uid: number): Promise<void> {
+  for (let round = 0; round < 3; round++) {
+    const left = userProcesses(uid);
+    if (left.length === 0) return;
+    for (const pid of left) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+    await waitFor(() => left.every((pid) => !isAlive(pid)), { what: `the remote user's processes ${left.join(', ')} to end`, timeout: 5_000 });
+  }
+}
