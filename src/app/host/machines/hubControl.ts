@@ -1,6 +1,7 @@
-// The control socket's view of the other machines: `sessions list` shows their sessions (from the
-// hub's last known state: a machine that is away never slows a listing), and the verbs that name a
-// remote session, or `spawn|run --machine NAME`, run on that machine's host through the hub's link.
+// The session verbs' view of the other machines (both sockets answer through them): `sessions
+// list` shows their sessions (from the hub's last known state: a machine that is away never slows
+// a listing), and the verbs that name a remote session, or `spawn|run --machine NAME`, run on that
+// machine's host through the hub's link.
 import { ControlErrorCodeSchema } from '../../../protocol/control';
 import type { HostMethod } from '../../../protocol/hostMessages';
 import type { SessionInfo } from '../../../protocol/sessionInfo';
