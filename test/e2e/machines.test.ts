@@ -2,7 +2,8 @@
 // with its own HOME and TERMIO_HOME, reached by the hub in this machine's termio-host through
 // `ssh -T … termio host --stdio`. Only the termio CLI drives it. A shell and a fake agent (with
 // live-status hooks) run there; typing, reading and hook status work through the hub; killing the
-// ssh client brings the same processes back; stopping the local host leaves them running there.
+// ssh client brings the same processes back; stopping the local host leaves them running there;
+// a remote view relayed through the hub, and `termio attach` of a remote session.
 // Bad input — unknown host, refused key, no termio there, another protocol, a hung sshd — is
 // each a clear state in `machines list`, and the connected machine stays quick meanwhile.
 import { spawn, spawnSync } from 'node:child_process';
@@ -12,7 +13,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endProcessesWithHome, isAlive } from '../helpers/processes';
 import { REMOTE_USER, sshRigUnavailable, startSshRig, type SshRig } from '../helpers/sshRig';
+import * as pty from 'node-pty';
 import { HostClient } from '../../src/app/client/hostClient';
+import { createEmulator } from '../../src/terminal';
 import { mirrorFrames, ScreenMirror } from '../helpers/hostScreen';
 import { waitFor } from '../helpers/waitFor';
 
@@ -294,6 +297,29 @@ describe.skipIf(unavailable)('machines over ssh', () => {
     } finally {
       c.close();
     }
+
+    // `termio attach` in a real terminal, by a prefix of the remote id; Ctrl-] detaches.
+    const term = createEmulator({ cols: 90, rows: 20, scrollback: 0 });
+    const p = pty.spawn(process.execPath, [termio, 'attach', id.slice(0, 8)], { cols: 90, rows: 20, cwd: home, env: env as Record<string, string>, name: 'xterm-256color' });
+    let exit: { exitCode: number } | null = null;
+    p.onExit((e) => (exit = e));
+    p.onData((d) => term.write(d));
+    const screen = (): string => {
+      const b = term.buffer.active;
+      return Array.from({ length: term.rows }, (_, y) => b.getLine(b.baseY + y)?.translateToString(true) ?? '').join('\n');
+    };
+    try {
+      await waitFor(() => /^back$/m.test(screen()), { what: `the remote screen in termio attach (screen:\n${screen()})` });
+      p.write('echo via-attach\r');
+      await waitFor(() => /^via-attach$/m.test(screen()), { what: `typing through termio attach (screen:\n${screen()})` });
+      p.write('\x1d');
+      await waitFor(() => exit !== null, { what: 'termio attach to detach on Ctrl-]' });
+      expect(exit).toEqual({ exitCode: 0, signal: expect.anything() });
+    } finally {
+      if (!exit) p.kill();
+      term.dispose();
+    }
+    expect((await cli(['sessions', 'read', id, '--lines', '3'])).stdout).toContain('via-attach');
   }, 120_000);
 
   it('installs this Termio on a machine that has none, headless, and connects to it', async () => {
