@@ -1,6 +1,6 @@
 // Machines over SSH against a real sshd on loopback: a second local user is the remote machine,
 // with its own HOME and TERMIO_HOME, reached by the hub in this machine's termio-host through
-// `ssh -T … termio host --stdio`. Only the termio CLI drives it. A shell and a fake agent (with
+// `ssh -T … termio host --stdio`, driven by the termio CLI (and a HostClient where the app would be). A shell and a fake agent (with
 // live-status hooks) run there; typing, reading and hook status work through the hub; killing the
 // ssh client brings the same processes back; stopping the local host leaves them running there;
 // a remote view relayed through the hub, and `termio attach` of a remote session.
