@@ -2,6 +2,9 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // Every test process gets a private TMPDIR; after the run, whatever still runs with its
+    // environment pointing there fails the suite (test/suiteTeardown.ts).
+    globalSetup: ['test/suiteTeardown.ts'],
     projects: [
       {
         test: {

@@ -24,7 +24,7 @@ const quiet = process.env.TERMIO_SETUP_QUIET === '1';
 
 // Debian packages: what building and running needs, and what the test suite drives.
 const APT_RUNTIME = ['qt6-base-dev', 'qt6-svg-dev', 'libglib2.0-dev', 'pkg-config', 'cmake', 'g++', 'make', 'python3', 'fonts-dejavu-core', 'fonts-noto-color-emoji', 'fonts-noto-cjk'];
-const APT_TESTS = ['chromium', 'xvfb', 'xauth', 'xdotool', 'x11-utils', 'imagemagick', 'dunst', 'trayer', 'dbus-x11', 'libnotify-bin', 'desktop-file-utils', 'vim', 'less', 'htop'];
+const APT_TESTS = ['chromium', 'xvfb', 'xauth', 'xdotool', 'x11-utils', 'imagemagick', 'dunst', 'trayer', 'dbus-x11', 'libnotify-bin', 'desktop-file-utils', 'zbar-tools', 'vim', 'less', 'htop'];
 
 function log(msg) {
   if (!quiet) process.stderr.write(`[setup] ${msg}\n`);
@@ -278,13 +278,34 @@ if (mode === 'app') {
   run('npm', ['run', '--silent', 'typecheck'], { cwd: root });
   const jsonReport = join(root, 'test-output', 'vitest.json');
   const r = spawnSync(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${jsonReport}`, ...process.argv.slice(3)], { stdio: 'inherit', cwd: root });
-  // One plain closing line that any CI log reader understands.
+  process.exit(closingLine(jsonReport, r.status ?? 1));
+}
+
+/**
+ * One plain closing line that any CI log reader understands, and the run's exit status: where CI
+ * is set every test must have run (a skip there is a failure, named), and processes the suite
+ * left behind (test/suiteTeardown.ts lists them) fail it wherever it runs.
+ */
+function closingLine(jsonReport, status) {
+  let j;
   try {
-    const j = JSON.parse(readFileSync(jsonReport, 'utf8'));
-    const skipped = (j.numPendingTests ?? 0) + (j.numTodoTests ?? 0);
-    process.stdout.write(`\ntests: ${j.numPassedTests} passed, ${j.numFailedTests} failed, ${skipped} skipped\n`);
+    j = JSON.parse(readFileSync(jsonReport, 'utf8'));
   } catch {
     process.stdout.write('\ntests: no report was written (the test runner did not finish)\n');
+    return status || 1;
   }
-  process.exit(r.status ?? 1);
+  const skippedTests = (j.testResults ?? []).flatMap((f) => (f.assertionResults ?? []).filter((t) => ['pending', 'skipped', 'todo'].includes(t.status)).map((t) => `${f.name.replace(`${root}/`, '')}: ${t.fullName}`));
+  const skipped = (j.numPendingTests ?? 0) + (j.numTodoTests ?? 0);
+  process.stdout.write(`\ntests: ${j.numPassedTests} passed, ${j.numFailedTests} failed, ${skipped} skipped\n`);
+  const ci = !['', '0', 'false'].includes((process.env.CI ?? '').trim().toLowerCase());
+  if (ci && skipped > 0) {
+    process.stderr.write(`[setup] error: CI is set, so every test must run, but ${skipped} skipped:\n  ${skippedTests.join('\n  ')}\n`);
+    status ||= 1;
+  }
+  const leftovers = join(root, 'test-output', 'leftover-processes.txt');
+  if (existsSync(leftovers)) {
+    process.stderr.write(`[setup] error: the suite left processes running (ended at its close):\n${readFileSync(leftovers, 'utf8')}`);
+    status ||= 1;
+  }
+  return status;
 }

@@ -29,27 +29,24 @@ describe.skipIf(e2eSkipReason)('Termio app', () => {
     }
   });
 
-  it('shows a painted window titled Termio within 3 s', async () => {
-    const started = Date.now();
+  // How soon the window is painted is a figure of bench/window.mjs ("window shown", at the first
+  // painted frame); here, that a painted window appears at all.
+  it('shows a painted window titled Termio', async () => {
     app = await AppUnderTest.launch(display);
-    const win = await app.waitForWindow('Termio', 3_000);
-    const shownMs = Date.now() - started;
+    const win = await app.waitForWindow('Termio');
     const geo = app.windowGeometry(win);
     expect(geo.width).toBeGreaterThan(600);
-    // Qt paints asynchronously after mapping the window: wait until the pixels are there.
-    const shot = app.screenshot('window-shown');
     const bg = hexToRgb(darkChrome.window);
     const sidebar = hexToRgb(darkChrome.sidebar);
-    let pixels = readPixels(shot, geo.x, geo.y, geo.width, geo.height);
-    for (let i = 0; i < 40 && fractionNear(pixels, bg) < 0.5; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      pixels = readPixels(app.screenshot('window-shown'), geo.x, geo.y, geo.width, geo.height);
-    }
+    // Qt paints after it maps the window: wait for the chrome's colours, the sidebar's among them.
+    const pixels = await waitFor(() => {
+      const px = readPixels(app!.screenshot('window-shown'), geo.x, geo.y, geo.width, geo.height);
+      return fractionNear(px, bg) > 0.5 && fractionNear(px, sidebar) > 0.1 ? px : null;
+    }, { what: 'the window painted in the chrome colours' });
     // Most of the window is the chrome's background, and the sidebar strip is there too.
     expect(fractionNear(pixels, bg)).toBeGreaterThan(0.5);
     expect(fractionNear(pixels, sidebar)).toBeGreaterThan(0.1);
     expect(chromeStyleSheet()).toContain(darkChrome.window);
-    expect(shownMs).toBeLessThan(10_000); // generous: the 3 s target is checked by waitForWindow above
   });
 
   it('delivers key presses and mouse clicks to JavaScript', async () => {

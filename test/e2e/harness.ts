@@ -6,14 +6,15 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { endProcessesWithHome, processesWithHome } from '../helpers/processes';
+import { skipUnlessRequired } from '../helpers/required';
 import { waitFor } from '../helpers/waitFor';
 
 export const repoRoot = resolve(__dirname, '..', '..');
 export const screenshotDir = join(repoRoot, 'test-output', 'screenshots');
 
 export const hasXvfb = spawnSync('which', ['Xvfb']).status === 0;
-/** Why e2e tests are skipped where they cannot run (macOS, or Xvfb not installed). */
-export const e2eSkipReason = hasXvfb ? null : 'Xvfb is not installed: npm test installs it on Debian; e2e tests need an X server';
+/** Why e2e tests are skipped where they cannot run (macOS, or Xvfb not installed); under CI they fail instead. */
+export const e2eSkipReason = skipUnlessRequired(hasXvfb ? null : 'Xvfb is not installed: npm test installs it on Debian; e2e tests need an X server');
 
 /**
  * A private X server, found through -displayfd so parallel runs never collide. -noreset: by
@@ -334,8 +335,9 @@ export async function listSessions<T = unknown>(app: AppUnderTest): Promise<T[]>
 
 const onPath = (cmd: string) => spawnSync('which', [cmd]).status === 0;
 /** Why menu-bar tests are skipped: they need a system tray host and a notification daemon. */
-export const desktopSkipReason =
-  e2eSkipReason ?? (['dbus-daemon', 'dbus-send', 'trayer', 'dunst', 'notify-send', 'xwininfo'].find((c) => !onPath(c)) ? 'dbus-daemon, trayer, dunst and notify-send are needed (npm test installs them on Debian)' : null);
+export const desktopSkipReason = skipUnlessRequired(
+  e2eSkipReason ?? (['dbus-daemon', 'dbus-send', 'trayer', 'dunst', 'notify-send', 'xwininfo'].find((c) => !onPath(c)) ? 'dbus-daemon, trayer, dunst and notify-send are needed (npm test installs them on Debian)' : null),
+);
 
 /** A notification the daemon showed, as its rule script saw it. */
 export interface ShownNotification {

@@ -114,7 +114,8 @@ function fireEvent(event, extra = {}, subject) {
   }
 }
 
-const title = (t) => process.stdout.write(agent.st ? `\x1b]0;${t}\x1b\\` : `\x1b]0;${t}\x07`);
+// $FAKE_AGENT_NO_TITLES=1: no titles at all, so only the hooks can tell the host the state.
+const title = (t) => process.env.FAKE_AGENT_NO_TITLES === '1' || process.stdout.write(agent.st ? `\x1b]0;${t}\x1b\\` : `\x1b]0;${t}\x07`);
 let frame = 0;
 
 if (printIndex > 0) {

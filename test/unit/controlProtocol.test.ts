@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { CONTROL_PROTOCOL_VERSION, FrameDecoder, encodeFrame } from '../../src/protocol/controlFrames';
-import { ControlReplySchema, type ControlError, type ControlReply, parseRequest } from '../../src/protocol/control';
+import { ControlArgsSchemas, ControlReplySchema, ControlRequestEnvelopeSchema, type ControlError, type ControlReply, parseRequest } from '../../src/protocol/control';
 
 function decodeAll(decoder: FrameDecoder, chunks: string[]) {
   return chunks.flatMap((c) => decoder.push(c));
@@ -156,7 +156,13 @@ describe('parseRequest', () => {
     fc.assert(
       fc.property(fc.oneof(fc.string(), fc.json(), fc.jsonValue().map((j) => JSON.stringify({ v, verb: 'sessions.send', args: j }))), (text) => {
         const r = parseRequest(text);
-        if (!r.ok) expect(ControlReplySchema.safeParse(r.reply).success).toBe(true);
+        if (!r.ok) {
+          expect(ControlReplySchema.safeParse(r.reply).success).toBe(true);
+        } else {
+          // Accepted: the request handed on is one the schemas themselves accept.
+          expect(ControlRequestEnvelopeSchema.safeParse(r.request).success).toBe(true);
+          expect(ControlArgsSchemas[r.request.verb].safeParse(r.request.args).success).toBe(true);
+        }
       }),
     );
   });

@@ -189,5 +189,7 @@ describe('the app entry in a session host process', () => {
     const r = preload(false);
     expect(r.status).not.toBe(0);
     expect(r.stdout).not.toContain('host script ran');
+    // The app itself tried to start and said why it could not: no X display to connect to.
+    expect(r.stderr).toMatch(/could not connect to display|no display|DISPLAY/i);
   });
 });

@@ -28,12 +28,8 @@ const manifestFile = join(__dirname, '..', '..', '..', 'agents', 'claude.json');
 const parsed = parseManifest(readFileSync(manifestFile, 'utf8'), manifestFile);
 if (!parsed.manifest?.hooks) throw new Error(`agents/claude.json did not load: ${parsed.errors.join('; ')}`);
 const manifest = parsed.manifest;
-const manifestHooks = parsed.manifest.hooks;
-// The bundled manifest may not list SessionStart; the check needs it, as an idle report.
-const hooks = manifestHooks.events.some((e) => e.on === 'SessionStart')
-  ? manifestHooks
-  : { ...manifestHooks, events: [{ on: 'SessionStart', state: 'idle' as const }, ...manifestHooks.events] };
-const agent = { agentId: manifest.id, hooks, ...(manifest.titleStatus ? { titleStatus: manifest.titleStatus } : {}) };
+// The manifest exactly as shipped: binding rests on its SessionStart event, so losing it fails here.
+const agent = { agentId: manifest.id, hooks: parsed.manifest.hooks, ...(manifest.titleStatus ? { titleStatus: manifest.titleStatus } : {}) };
 
 let cli: AgentCli = { ok: false, reason: 'not looked for yet' };
 let home: string;
@@ -64,7 +60,8 @@ afterEach(async () => {
 
 describe('the real Claude Code CLI in a Termio session', () => {
   it('delivers SessionStart through our installed hook, binds the conversation id, and sets the ✳ Claude Code title', async () => {
-    if (!cli.ok) return;
+    if (!cli.ok) throw new Error(cli.reason);
+    expect(agent.hooks.events).toContainEqual(expect.objectContaining({ on: 'SessionStart', state: 'idle' }));
     const project = join(home, 'project');
     mkdirSync(project);
     // Onboarding done and this folder trusted: what a user who has run claude before has.

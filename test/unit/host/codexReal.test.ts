@@ -56,7 +56,7 @@ afterEach(async () => {
 
 describe('the real Codex CLI in a Termio session', () => {
   it('runs our hooks without a review step once termio hooks install has recorded their trust', async () => {
-    if (!cli.ok) return;
+    if (!cli.ok) throw new Error(cli.reason);
     const env = { HOME: home, PATH: process.env.PATH ?? '' };
     const login = spawnSync(cli.path, ['login', '--with-api-key'], { input: 'sk-dummy-key-for-tests\n', encoding: 'utf8', env });
     expect(login.status).toBe(0);

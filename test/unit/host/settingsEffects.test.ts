@@ -53,7 +53,8 @@ describe('settings reach the sessions and policies they change', () => {
     await waitFor(() => host.settings.settings.terminal.cursorStyle === 'underline', { what: 'the settings to load' });
     const s = await spawnShell();
     expect(s.renderModel.update().frame.cursor.shape).toBe('underline');
-    await new Promise((r) => setTimeout(r, 3000)); console.log('DBG0', JSON.stringify(s.screenLines().slice(0,4)), s.pid, s.exited);
+    // Typed before the shell reads its line editor's settings, the escape can be eaten: wait for the prompt.
+    await waitFor(() => s.screenLines().some((l) => /[$#]\s*$/.test(l)), { what: "the shell's prompt" });
     s.write("printf '\\033[6 q'; echo set\n");
     await waitFor(() => s.renderModel.update().frame.cursor.shape === 'bar', { what: 'the application cursor' });
   });
