@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { benchEnd, benchStart, target } from './lib/verdict.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -99,7 +100,7 @@ async function main() {
       await sleep(10);
     }
     console.log('(a) state change in the host → shown on the page (DOM, next animation frame), loopback, 390×844 page:');
-    console.log(`    companion:              ${fmt(state)}   target p99 ≤ 250 ms ${pct(state, 99) <= 250 ? 'met' : 'MISSED'}`);
+    console.log(`    companion:              ${fmt(state)}   target p99 ≤ 250 ms ${target('companion state → page p99 ≤ 250 ms', pct(state, 99) <= 250)}`);
     console.log(`    bare WebSocket + DOM:   ${fmt(reference)}   (same host process, same browser)`);
 
     // (b) another client's key → echo frame, while a session floods; then with a page on it.
@@ -153,7 +154,7 @@ async function main() {
     console.log(`    no flood:                          ${fmt(quiet)}   ${lagText(quietLag)}`);
     console.log(`    a session flooding, no page:       ${fmt(floodOnly)}   ${lagText(floodLag)}`);
     console.log(`    flooding, a page watching it:      ${fmt(withPage)}   ${lagText(pageLag)}`);
-    console.log(`    target p99 ≤ 16 ms ${pct(withPage, 99) <= 16 ? 'met' : 'MISSED'}; with the page vs without: ×${(pct(withPage, 50) / pct(floodOnly, 50)).toFixed(2)} at p50, ×${(pct(withPage, 99) / pct(floodOnly, 99)).toFixed(2)} at p99`);
+    console.log(`    target p99 ≤ 16 ms ${target('key → echo with a page on a flood p99 ≤ 16 ms', pct(withPage, 99) <= 16)}; with the page vs without: ×${(pct(withPage, 50) / pct(floodOnly, 50)).toFixed(2)} at p50, ×${(pct(withPage, 99) / pct(floodOnly, 99)).toFixed(2)} at p99`);
     console.log(`    the page stayed ${pageAlive}; host RSS ${(status.rssBytes / 1024 / 1024).toFixed(0)} MB`);
   } finally {
     for (const c of clients) c.close();
@@ -163,7 +164,8 @@ async function main() {
   }
 }
 
-main().catch((err) => {
+benchStart('bench/companion.mjs');
+main().then(() => process.exit(benchEnd()), (err) => {
   console.error(err);
   process.exit(1);
 });

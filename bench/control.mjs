@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchEnd, benchStart, target } from './lib/verdict.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -69,6 +70,7 @@ const started = await Host.start({ env, logger: nullLogger, path: process.env.PA
 if (!started.ok) throw new Error(started.message);
 const host = started.host;
 const registry = host.registry;
+benchStart('bench/control.mjs');
 try {
   for (let i = 0; i < SESSIONS; i++) {
     const r = await registry.spawn({ agent: 'benchpinned', cwd: home, title: `bench ${i}` });
@@ -110,7 +112,7 @@ try {
   console.log(`    node -e 0                    ${fmt(ref)}   (reference: bare Node start)`);
   console.log(`    termio --version             ${fmt(version)}   (breakdown: CLI start, no socket)`);
   console.log(`    connect + list, in-process   ${fmt(inProcess)}   (breakdown: socket round trip alone)`);
-  console.log(`    termio's own cost over Node start: p50 ${(pct(cli, 50) - pct(ref, 50)).toFixed(1)} ms   target: termio p50 ≤ 60 ms`);
+  console.log(`    termio's own cost over Node start: p50 ${(pct(cli, 50) - pct(ref, 50)).toFixed(1)} ms   target: termio p50 ≤ 60 ms ${target('termio sessions list --json p50 ≤ 60 ms', pct(cli, 50) <= 60)}`);
 
   // (b) send → echo visible via read, over the control socket in this process.
   const client = await ControlClient.connect(env);
@@ -118,18 +120,18 @@ try {
   // (b) types into a plain shell session, as a user's script would.
   const shell = await registry.spawn({ cwd: home, title: 'bench shell' });
   if (!shell.ok) throw new Error(shell.message);
-  const target = shell.record.id;
+  const shellId = shell.record.id;
   // Its first prompt (whatever the login profile makes it) before the first timed command.
-  await waitUntil(async () => { const r = await client.request('sessions.read', { id: target, lines: 1 }); return r.ok && r.result.lines.join('').trim() !== ''; }, 'the shell prompt');
+  await waitUntil(async () => { const r = await client.request('sessions.read', { id: shellId, lines: 1 }); return r.ok && r.result.lines.join('').trim() !== ''; }, 'the shell prompt');
   const viaSocket = [];
   for (let i = 0; i < RUNS; i++) {
     const mark = `m${100000 + i}x`;
     const t0 = performance.now();
     // The shell computes the marker, so the typed command line never matches it: only real output does.
-    const sent = await client.request('sessions.send', { id: target, text: `echo m$((100000+${i}))x`, enter: true });
+    const sent = await client.request('sessions.send', { id: shellId, text: `echo m$((100000+${i}))x`, enter: true });
     if (!sent.ok) throw new Error(sent.error.message);
     await waitUntil(async () => {
-      const r = await client.request('sessions.read', { id: target, lines: 3 });
+      const r = await client.request('sessions.read', { id: shellId, lines: 3 });
       return r.ok && r.result.lines.includes(mark);
     }, mark);
     viaSocket.push(performance.now() - t0);
@@ -154,8 +156,9 @@ try {
   console.log('(b) send "echo …" + Return → output visible via read (in-process, over the socket)');
   console.log(`    control socket  ${fmt(viaSocket)}`);
   console.log(`    raw node-pty    ${fmt(raw)}   (reference: write → output in onData, no emulator, no socket)`);
-  console.log('    target: control socket p50 ≤ 30 ms');
+  console.log(`    target: control socket p50 ≤ 30 ms ${target('send → echo via read p50 ≤ 30 ms', pct(viaSocket, 50) <= 30)}`);
 } finally {
   await host.dispose();
   rmSync(home, { recursive: true, force: true });
 }
+process.exitCode = benchEnd();

@@ -10,12 +10,14 @@
 //      lookup) → Session.spawn the fake pinned agent → all 20 show their prompt, next to raw
 //      node-pty spawning the same 20 commands (target: all sessions spawned ≤ 3 s).
 // Run after `npm run build`: node bench/resume.mjs [--runs 30]
-import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readFileSync, realpathSync, renameSync, rmSync, watch, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, watch, writeFileSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { benchEnd, benchStart, target } from './lib/verdict.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -48,24 +50,50 @@ const home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-bench-resume-')));
 const sessionsRoot = join(home, '.codex', 'sessions');
 const discover = { root: '~/.codex/sessions', format: 'jsonl', id: 'payload.id', cwd: 'payload.cwd' };
 
-/** Writes a rollout record the way an agent would: temp file, then rename into place, and keeps
- *  it open as the agent does (discovery binds a record only to the session whose processes hold
- *  it open; here this process plays the agent). */
-const held = [];
-function placeRecord(dir, cwd) {
+/** Writes a rollout record the way an agent would: a temp file renamed into place. With `agent`,
+ *  the record is held open as the agent does (discovery binds a record only to the session whose
+ *  processes hold it open): by a grandchild of that agent process, as an agent's worker would, so
+ *  the bind scans a process tree as in the product. Returns the id and the moment of the rename. */
+async function placeRecord(dir, cwd, agent = null) {
   mkdirSync(dir, { recursive: true });
   const id = randomUUID();
   const tmp = join(home, `tmp-${id}`);
   writeFileSync(tmp, `${JSON.stringify({ type: 'session_meta', payload: { id, cwd, instructions: 'x'.repeat(20_000) } })}\n`);
-  held.push(openSync(tmp, 'r'));
+  if (agent) await agent.hold(tmp);
+  const t0 = performance.now();
   renameSync(tmp, join(dir, `rollout-2026-01-01T00-00-00-${id}.jsonl`));
-  return id;
+  return { id, t0 };
+}
+
+/** An "agent" process (sh) whose child holds each record open once asked; ended with end(). */
+function startAgent() {
+  const sh = spawn('/bin/sh', ['-c', 'while read f; do (exec 3<"$f"; exec sleep 1000) & done'], { stdio: ['pipe', 'ignore', 'inherit'] });
+  const holders = () => readFileSync(`/proc/${sh.pid}/task/${sh.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+  const holds = (file) => holders().some((pid) => {
+    try {
+      return readlinkSync(`/proc/${pid}/fd/3`) === file;
+    } catch {
+      return false;
+    }
+  });
+  return {
+    pid: sh.pid,
+    async hold(file) {
+      sh.stdin.write(`${file}\n`);
+      await waitUntil(() => holds(file), 'the agent\'s child to hold the record open');
+    },
+    end() {
+      for (const pid of holders()) process.kill(Number(pid), 'SIGKILL');
+      sh.kill('SIGKILL');
+    },
+  };
 }
 
 async function benchDiscovery() {
   const bindTimes = { existing: [], newFolder: [] };
   let bound = null;
-  const disc = new ResumeDiscovery({ home, boundSessionOf: () => null, processOf: () => process.pid, onBind: (b) => (bound = { ...b, at: performance.now() }) });
+  const agent = startAgent();
+  const disc = new ResumeDiscovery({ home, boundSessionOf: () => null, processOf: () => agent.pid, onBind: (b) => (bound = { ...b, at: performance.now() }) });
   // Another session keeps the root's watcher open between runs, as in an app with several tabs.
   const keeper = join(home, 'keeper');
   mkdirSync(keeper, { recursive: true });
@@ -77,14 +105,13 @@ async function benchDiscovery() {
     const fresh = i % 2 === 1;
     const dir = fresh ? join(sessionsRoot, '2026', '02', String(i).padStart(2, '0')) : join(sessionsRoot, '2026', '01', '01');
     bound = null;
-    const t0 = performance.now();
-    const id = placeRecord(dir, cwd);
+    const { id, t0 } = await placeRecord(dir, cwd, agent);
     const b = await waitUntil(() => bound, `bind ${i}`);
     if (b.conversationId !== id || b.sessionId !== `s${i}`) throw new Error(`wrong bind ${JSON.stringify(b)}`);
     (fresh ? bindTimes.newFolder : bindTimes.existing).push(b.at - t0);
-    for (const fd of held.splice(0)) closeSync(fd);
   }
   disc.dispose();
+  agent.end();
 
   // Reference: fs.watch on the (existing) folder sees the same rename.
   const raw = [];
@@ -95,17 +122,18 @@ async function benchDiscovery() {
   });
   for (let i = 0; i < RUNS; i++) {
     seen = null;
-    const t0 = performance.now();
-    placeRecord(dir, '/x');
+    const { t0 } = await placeRecord(dir, '/x');
     await waitUntil(() => seen, 'fs.watch event');
     raw.push(seen - t0);
     await new Promise((r) => setTimeout(r, 5));
   }
   w.close();
-  console.log('(a) discovery: record placed → session bound (target ≤ 500 ms)');
+  console.log('(a) discovery: record placed (held open by a grandchild of the agent process) → session bound (target ≤ 500 ms)');
   console.log(`    existing dated folder   ${fmt(bindTimes.existing)}`);
   console.log(`    new dated folder        ${fmt(bindTimes.newFolder)}`);
   console.log(`    raw fs.watch (reference, event only) ${fmt(raw)}`);
+  const all = [...bindTimes.existing, ...bindTimes.newFolder];
+  console.log(`    target ≤ 500 ms (every bind) ${target('discovery bind ≤ 500 ms', Math.max(...all) <= 500)}`);
 }
 
 function sessionsFor(n, agentId, cwd) {
@@ -222,12 +250,13 @@ async function benchRestore() {
   }
   console.log(`(c) restoring ${SESSIONS} sessions in the host (fake pinned agent; 1,000 unrelated records in its store)`);
   console.log(`    store opened + all planned      ${fmt(planned)}`);
-  console.log(`    … + all spawned (target ≤ 3 s)  ${fmt(spawned)}`);
+  console.log(`    … + all spawned (target ≤ 3 s)  ${fmt(spawned)}   ${target('20 sessions restored and spawned ≤ 3 s', Math.max(...spawned) <= 3000)}`);
   console.log(`    … + every agent printed "Resumed" ${fmt(prompts)}`);
   console.log(`    raw node-pty spawn of the same argv (ref.)  ${fmt(rawSpawned)}`);
   console.log(`    raw … until every agent printed "Resumed"   ${fmt(rawPrompts)}`);
 }
 
+benchStart('bench/resume.mjs');
 try {
   await benchDiscovery();
   benchStore();
@@ -235,3 +264,4 @@ try {
 } finally {
   rmSync(home, { recursive: true, force: true });
 }
+process.exitCode = benchEnd();

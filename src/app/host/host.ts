@@ -243,8 +243,10 @@ export class Host {
     const before = this.registry.get(id)?.state;
     if (before === undefined) return;
     const at = Date.now();
+    // When the change happened (wall clock, sub-ms): benchmarks time the window's paint of it from here.
+    const changedAt = performance.timeOrigin + performance.now();
     if (!this.registry.setState(id, state, why)) return;
-    this.opts.logger.debug('state', { id, from: before, to: state, why });
+    this.opts.logger.debug('state', { id, from: before, to: state, why, at: +changedAt.toFixed(2) });
     this.router.stateChanged(id, before, state, at);
   }
 

@@ -22,6 +22,7 @@ import { openExternal } from './openExternal';
 import { Picker, type PickerAgent } from './picker';
 import { QuickOpen } from './quickOpen';
 import { Sidebar } from './sidebar';
+import { sidebarPaintTrace } from './switchTrace';
 import { defaultShortcuts, sessionNumberShortcut, shortcutLabel, type ShortcutAction } from './shortcuts';
 import { boxWidget } from './boxWidget';
 
@@ -109,7 +110,8 @@ export class MainWindow {
     w.setStyleSheet(chromeStyleSheet(chrome));
 
     const { widget: central, layout: row } = boxWidget('row', { name: 'central' });
-    this.sidebar = new Sidebar({ onSelect: (id) => opts.onSelect(id), chrome });
+    const onPainted = sidebarPaintTrace(opts.log);
+    this.sidebar = new Sidebar({ onSelect: (id) => opts.onSelect(id), chrome, ...(onPainted ? { onPainted } : {}) });
     row.addWidget(this.buildSidebarColumn());
     row.addWidget(this.buildMainArea(), 1);
     w.setCentralWidget(central);

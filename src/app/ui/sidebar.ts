@@ -50,6 +50,8 @@ function iconPixmap(file: string, tint?: string): QPixmap {
 export interface SidebarOptions {
   onSelect(id: string): void;
   chrome?: ChromeColors;
+  /** After each paint: when it ended (wall clock, ms) and the state of each row it painted (benchmarks trace it). */
+  onPainted?(at: number, states: Record<string, string>): void;
 }
 
 /** One line of the list as laid out: a folder heading or a session row, top to bottom. */
@@ -195,6 +197,7 @@ export class Sidebar {
     const top = area.top();
     const bottom = top + area.height();
     const p = new QPainter(this.list);
+    const painted: Record<string, string> = {};
     try {
       p.setRenderHint(RenderHint.Antialiasing, true);
       p.fillRect(0, top, width, bottom - top, this.color(c.sidebar));
@@ -208,10 +211,12 @@ export class Sidebar {
           continue;
         }
         this.paintRow(p, item.row, item.y, item.h, item.detail, width);
+        painted[item.row.id] = item.row.state;
       }
     } finally {
       p.end();
     }
+    this.opts.onPainted?.(performance.timeOrigin + performance.now(), painted);
   }
 
   private paintRow(p: QPainter, r: SidebarRow, y: number, h: number, detail: string, width: number): void {

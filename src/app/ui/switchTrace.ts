@@ -6,6 +6,11 @@ import type { Logger } from '../shared/log';
 /** TERMIO_TRACE_FRAMES=1 logs every painted frame at debug level (for benchmarks). */
 const TRACE_FRAMES = process.env.TERMIO_TRACE_FRAMES === '1';
 
+/** With TERMIO_TRACE_FRAMES=1, a sidebar's paint listener that logs when it painted which rows' states; else none. */
+export function sidebarPaintTrace(log: Logger): ((at: number, states: Record<string, string>) => void) | undefined {
+  return TRACE_FRAMES ? (at, states) => log.debug('sidebar painted', { at: +at.toFixed(2), states }) : undefined;
+}
+
 export interface PaintedFrame {
   start: number;
   paintMs: number;
