@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Menu-bar benchmarks. Run `npm run build` first, then `node bench/menubar.mjs`.
 // Runs the real session host and the real app (window, tray, a client of the host over its socket)
-// in this process under a private Xvfb with a
+// in this process, on one event loop (in the product they are two processes: these figures leave
+// out the cross-process scheduling on shared cores), under a private Xvfb with a
 // real system tray (trayer, XEmbed), a private D-Bus session bus and a real notification daemon
 // (dunst). Sessions run a stand-in `claude` (cat: no CPU); their states come from hook reports
 // sent to the app's hook socket exactly as bin/termio-hook sends them. Prints, each next to a
@@ -14,7 +15,10 @@
 //     (notify-send returned), shown (dunst ran its rule script); reference: notify-send run directly;
 //  3. with 50 sessions, the tray menu opening (popup + paint, unchanged or rebuilt after a state
 //     change) and the picker filtering one keystroke
-//     (filter + paint) (target ≤ 50 ms each); reference: the same with 1 session.
+//     (setQuery + paint: the query is set in-process, not typed through X) (target ≤ 50 ms each);
+//     reference: the same with 1 session.
+// "Painted" is a forced qApp.processEvents() right after the update, not a frame seen on screen.
+// Each target is checked on the figure the README reports; the exit status is non-zero on a miss.
 import { exec, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -22,6 +26,7 @@ import { createConnection } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchEnd, target } from './lib/verdict.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -387,6 +392,7 @@ try {
   row(`reference: report → registry state, ${MANY} sessions`, many.hostOnly);
   row(`${MANY} sessions: → tray updated`, many.total);
   row(`${MANY} sessions: → tray updated and painted`, many.painted);
+  console.log(`  target p99 ≤ 50 ms (${MANY} sessions, updated and painted) ${target('status change → tray p99 ≤ 50 ms', pct(many.painted, 99) <= 50)}`);
   row(`${MANY} sessions, window hidden: → tray updated and painted`, manyHidden.painted);
   for (const [name, r] of [['1 session', one], [`${MANY} sessions`, many]]) {
     row(`  ${name}, of which: window sidebar update`, r.cost.sidebar);
@@ -432,6 +438,7 @@ try {
   row('report → notification decided, handed to node-notifier', decided);
   row('report → notify-send returned (the daemon has it)', accepted);
   row('report → dunst showed it (its rule script ran)', shown, shown.length < asked ? `  (${shown.length}/${asked} matched)` : '');
+  console.log(`  n=${asked}: the p99 is the maximum. target ≤ 200 ms to accepted, every one (max) ${target('attention → notification accepted ≤ 200 ms', Math.max(...accepted) <= 200)}`);
 
   console.log('\n3. tray menu open and picker filter (target ≤ 50 ms each)');
   row('reference: the xdotool press alone, on the bare desktop', [...menuOne.xdotool, ...menuMany.xdotool]);
@@ -440,10 +447,12 @@ try {
   row(`${MANY} sessions: right press → menu open + painted`, menuMany.unchanged);
   row(`${MANY} sessions: after a state change (rebuild too)`, menuMany.changed);
   row(`${MANY} sessions: of which the rebuild`, menuMany.builds);
-  row('reference, 1 session: picker keystroke → filtered + painted', pickerOne.xs);
-  row(`${MANY} sessions: picker keystroke → filtered + painted`, pickerMany.xs);
+  row('reference, 1 session: picker query set → filtered + painted', pickerOne.xs);
+  row(`${MANY} sessions: picker query set → filtered + painted`, pickerMany.xs);
   row(`${MANY} sessions: picker filter pass alone`, pickerMany.filterOnly);
-  console.log(`\n  tray animation: ${tray.framesDrawn} frames drawn while agents worked; load average at end ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(`  targets p99 ≤ 50 ms: menu ${target('50-session tray menu open p99 ≤ 50 ms', pct(menuMany.changed, 99) <= 50)}, picker ${target('50-session picker filter p99 ≤ 50 ms', pct(pickerMany.xs, 99) <= 50)}`);
+  console.log(`\n  tray animation: ${tray.framesDrawn} frames drawn while agents worked`);
+  process.exitCode = benchEnd();
 } catch (err) {
   console.error(`bench failed: ${err.stack ?? err}`);
   process.exitCode = 1;

@@ -49,7 +49,7 @@ it('enables, prints the link, revokes it, and disables', async () => {
   expect(token()).not.toBe(before);
   expect(revoked.out).toContain(token());
   const json = JSON.parse((await termio(['companion', 'status', '--json'])).out) as Record<string, unknown>;
-  expect(json).toMatchObject({ schemaVersion: 1, enabled: true, listening: true, port, network: 'loopback', pages: 0 });
+  expect(json).toMatchObject({ schemaVersion: 1, ok: true, enabled: true, listening: true, port, network: 'loopback', pages: 0 });
   const off = await termio(['companion', 'disable']);
   expect(off.out).toBe('companion: off (termio companion enable turns it on)\n');
   expect(await termio(['companion', 'url'])).toMatchObject({ code: 1, err: expect.stringContaining('the companion is off') });

@@ -7,6 +7,7 @@ import type { CompanionStatus } from '../../protocol/companion';
 import { MAX_COMPANION_PORT, MIN_COMPANION_PORT } from '../../protocol/companion';
 import { connectHost } from '../client/hostLauncher';
 import { ExitCode, type CliIo } from './cliIo';
+import { printOk } from './output';
 
 const HELP = `Usage: termio companion <verb> [options]
 
@@ -105,7 +106,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     }
     const s = r.result;
     if (o.json) {
-      io.out(`${JSON.stringify({ schemaVersion: 1, ...s })}\n`);
+      printOk(io, { ...s });
     } else if (v === 'url') {
       if (!s.url) {
         io.err(`termio companion url: ${s.enabled ? `not serving: ${s.error ?? 'unknown reason'}` : 'the companion is off; termio companion enable turns it on'}\n`);

@@ -85,7 +85,7 @@ describe('termio-host lifetime', () => {
     expect(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3])).toBe(pid);
 
     const status = await termio(['host', 'status', '--json']);
-    expect(JSON.parse(status.out)).toMatchObject({ schemaVersion: 1, running: true, pid, sessions: 1, socket: join(dir, '.termio', 'run', 'host.sock') });
+    expect(JSON.parse(status.out)).toMatchObject({ schemaVersion: 1, ok: true, running: true, pid, sessions: 1, socket: join(dir, '.termio', 'run', 'host.sock') });
     expect((await termio(['host', 'list'])).out).toContain('/bin/sh');
 
     const second = spawn(process.execPath, [join(repoRoot, 'bin', 'termio-host')], { env, stdio: ['ignore', 'ignore', 'pipe'] });
