@@ -5,6 +5,9 @@
 //      how often its main thread wakes meanwhile (voluntary context switches per second)
 //  (b) lateness of a 10 ms Node timer while Qt handles a key-event flood, and of a 10 ms Qt timer
 //      while Node handles a pipe flood, vs a plain-Node timer under the same flood (target p99 < 5 ms)
+//  (c) RSS of the window showing one shell (the shell in the session host), next to the same app
+//      with Qt's GLX integration allowed (QT_XCB_GL_INTEGRATION=xcb_glx), which Termio turns off
+//      (target ≤ 150 MB)
 // Run after `npm run build`: node bench/loop.mjs [--idle-seconds 30]
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -43,6 +46,25 @@ async function idleCpu(command, args, env) {
   return { cpu: (100 * used) / wall, wakeupsPerSecond: woke / wall };
 }
 
+/** The app's RSS once its window shows one shell: started, a shell spawned, settled 3 s. */
+async function windowRss(env) {
+  const app = spawn(process.execPath, [join(root, 'dist', 'app', 'main.js')], { env, stdio: 'ignore' });
+  const termio = (...args) => spawnSync(join(root, 'bin', 'termio'), args, { env, encoding: 'utf8' });
+  const end = Date.now() + 30_000;
+  while (termio('sessions', 'list').status !== 0) {
+    if (Date.now() > end) throw new Error('the app did not answer');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const id = termio('sessions', 'spawn', '--cwd', env.HOME).stdout.trim();
+  termio('sessions', 'focus', id);
+  await new Promise((r) => setTimeout(r, 3000)); // its frames painted, start-up garbage collected
+  const rss = Number(readFileSync(`/proc/${app.pid}/status`, 'utf8').match(/^VmRSS:\s*(\d+) kB/m)[1]) * 1024;
+  app.kill('SIGTERM');
+  await new Promise((r) => app.once('exit', r));
+  termio('host', 'stop');
+  return rss;
+}
+
 function probe(mode, env) {
   const r = spawnSync(process.execPath, [join(root, 'bench', 'loopProbe.cjs'), mode], { env, encoding: 'utf8', timeout: 60_000 });
   if (r.status !== 0) throw new Error(`probe ${mode} failed: ${r.stderr}`);
@@ -68,6 +90,11 @@ try {
   console.log(`  Node 10 ms timer lateness, Qt busy with ${qt.keyEventsHandled} key events   ${fmt(qt.nodeTimer)}   target p99 < 5 ms ${target('Node timer p99 < 5 ms with Qt busy', qt.nodeTimer.p99 < 5)}`);
   console.log(`  Qt 10 ms timer lateness, Node busy with a pipe flood   ${fmt(qt.qtTimer)}   target p99 < 5 ms ${target('Qt timer p99 < 5 ms with Node busy', qt.qtTimer.p99 < 5)}`);
   console.log(`  plain Node 10 ms timer lateness, same pipe flood       ${fmt(plain.nodeTimer)}   (reference)`);
+  const rss = await windowRss(env);
+  const rssGlx = await windowRss({ ...env, QT_XCB_GL_INTEGRATION: 'xcb_glx' });
+  const mb = (b) => `${(b / 1024 / 1024).toFixed(0)} MB`;
+  console.log(`  RSS, window with one shell   ${mb(rss)}   target ≤ 150 MB ${target('window with one shell RSS ≤ 150 MB', rss <= 150 * 1024 * 1024)}`);
+  console.log(`  RSS, the same with Qt's GLX integration allowed   ${mb(rssGlx)}   (reference)`);
 } finally {
   // Quitting the app leaves its session host up: end it before its HOME goes.
   spawnSync(join(root, 'bin', 'termio'), ['host', 'stop'], { env, stdio: 'ignore' });

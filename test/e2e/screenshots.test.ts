@@ -1,0 +1,109 @@
+// The README's screenshots, taken from the current app with the real Claude Code CLI from npm,
+// offline: a loopback endpoint in ANTHROPIC_BASE_URL answers a turn with a 400 error at once, and
+// answers "deploy" with one Bash tool call, which Claude asks permission for (its PermissionRequest
+// hook: the session needs you). `node scripts/screenshots.mjs` runs this with
+// TERMIO_WRITE_SCREENSHOTS=1, which writes them into assets/screenshots; in the suite they go to
+// test-output/screenshots. Each picture is checked to show what its caption says.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ensureClaudeCode } from '../helpers/agentCli';
+import { FAKE_API_ERROR, startFakeAnthropic, type FakeAnthropic } from '../helpers/fakeAnthropic';
+import { waitFor } from '../helpers/waitFor';
+import { AppUnderTest, Display, e2eSkipReason, repoRoot, screenshotDir, useDesktop } from './harness';
+
+const target = process.env.TERMIO_WRITE_SCREENSHOTS === '1' ? join(repoRoot, 'assets', 'screenshots') : screenshotDir;
+/** A dummy key the CLI accepts as already approved (~/.claude.json lists its last 20 characters). */
+const API_KEY = 'sk-ant-api03-termio-screenshots-offline-0000000000';
+
+interface Info {
+  id: string;
+  state: string;
+}
+
+/** The real Claude Code on the login shell's PATH of a test HOME, pointed at the loopback endpoint. */
+function installClaude(home: string, cliPath: string, project: string, api: FakeAnthropic): void {
+  mkdirSync(join(home, 'bin'), { recursive: true });
+  writeFileSync(
+    join(home, 'bin', 'claude'),
+    `#!/bin/sh\nexec env -u CLAUDE_CONFIG_DIR -u ANTHROPIC_AUTH_TOKEN ANTHROPIC_BASE_URL=${api.url} ANTHROPIC_API_KEY=${API_KEY} DISABLE_AUTOUPDATER=1 "${cliPath}" "$@"\n`,
+    { mode: 0o755 },
+  );
+  writeFileSync(join(home, '.bash_profile'), `export PATH="${join(home, 'bin')}:$PATH"\n`);
+  const claudeJson = { hasCompletedOnboarding: true, customApiKeyResponses: { approved: [API_KEY.slice(-20)], rejected: [] }, projects: { [project]: { hasTrustDialogAccepted: true } } };
+  writeFileSync(join(home, '.claude.json'), JSON.stringify(claudeJson));
+}
+
+/** The window alone, cut out of the display's screenshot. */
+function windowShot(app: AppUnderTest, win: string, file: string): string {
+  const g = app.windowGeometry(win);
+  const full = app.screenshot(`readme-${file}`);
+  mkdirSync(target, { recursive: true });
+  const out = join(target, file);
+  const r = spawnSync('convert', [full, '-crop', `${g.width}x${g.height}+${g.x}+${g.y}`, '+repage', '-strip', out]);
+  if (r.status !== 0) throw new Error(`convert failed: ${r.stderr.toString()}`);
+  return out;
+}
+
+describe.skipIf(e2eSkipReason)('the README screenshots', () => {
+  let display: Display;
+  let app: AppUnderTest | undefined;
+  let api: FakeAnthropic | undefined;
+  useDesktop({ size: '1280x800x24', started: (d) => (display = d), current: () => app, done: () => (app = undefined) });
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  const read = async (a: AppUnderTest, id: string) => (await a.cli(['sessions', 'read', id])).stdout;
+  /** Once the session's view has painted a frame after `since` (TERMIO_TRACE_FRAMES logs each). */
+  const paintedAfter = (a: AppUnderTest, id: string, since: number) =>
+    waitFor(() => [...a.log().matchAll(/frame painted (\{.*\})/g)].some((m) => {
+      const f = JSON.parse(m[1]!) as { id: string; at: number };
+      return f.id === id && f.at > since;
+    }), { what: `a frame of ${id} painted` });
+  const stateOf = async (a: AppUnderTest, id: string) => (JSON.parse((await a.cli(['sessions', 'list', '--json'])).stdout) as { sessions: Info[] }).sessions.find((s) => s.id === id)?.state;
+
+  it('real Claude Code after a turn that failed, and a Claude session asking permission', async (ctx) => {
+    const claude = await ensureClaudeCode();
+    if (!claude.ok) return ctx.skip(`the real Claude Code CLI is not available: ${claude.reason}`);
+    api = await startFakeAnthropic({ askFor: 'deploy', command: 'npm run deploy' });
+    const home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-e2e-')));
+    const project = join(home, 'webshop');
+    mkdirSync(project);
+    installClaude(home, claude.path, project, api);
+    app = await AppUnderTest.launch(display, { home, env: { TERMIO_TRACE_FRAMES: '1' } });
+    const a = app;
+    const win = await a.waitForWindow();
+    await waitFor(async () => (await a.cli(['sessions', 'list'])).code === 0, { what: 'the control socket' });
+    expect((await a.cli(['hooks', 'install', '--agent', 'claude'])).code).toBe(0);
+
+    const spawnClaude = async () => (await a.cli(['sessions', 'spawn', '--agent', 'claude', '--cwd', project])).stdout.trim();
+    const shell = (await a.cli(['sessions', 'spawn', '--cwd', project])).stdout.trim();
+    await a.cli(['sessions', 'send', shell, 'git init -q . && git status --short --branch', '--enter']);
+    const failed = await spawnClaude();
+    const asking = await spawnClaude();
+    for (const id of [failed, asking]) await waitFor(async () => (await read(a, id)).includes('for shortcuts'), { timeout: 30_000, what: "Claude Code's prompt" });
+
+    // A turn that fails fast: the CLI shows the API's error, and its StopFailure hook ends the turn.
+    await a.cli(['sessions', 'send', failed, 'summarise what this project does', '--enter']);
+    await waitFor(async () => (await read(a, failed)).includes(FAKE_API_ERROR), { timeout: 30_000, what: 'the API error on screen' });
+    await waitFor(async () => (await stateOf(a, failed)) === 'done', { what: 'the failed turn to end' });
+    // A turn that asks: Claude wants to run a command and waits for the user's yes.
+    await a.cli(['sessions', 'send', asking, 'deploy it, ask first', '--enter']);
+    await waitFor(async () => /Do you want to proceed\?/.test(await read(a, asking)), { timeout: 30_000, what: "Claude's permission question" });
+    await waitFor(async () => (await stateOf(a, asking)) === 'attention', { what: 'the session to need you' });
+
+    let since = Date.now();
+    expect((await a.cli(['sessions', 'focus', failed])).code).toBe(0);
+    await paintedAfter(a, failed, since);
+    const first = windowShot(a, win, 'termio-window.png');
+    since = Date.now();
+    expect((await a.cli(['sessions', 'focus', asking])).code).toBe(0);
+    await paintedAfter(a, asking, since);
+    const second = windowShot(a, win, 'needs-you.png');
+    ctx.annotate(`screenshots: ${first}, ${second}`);
+    expect(api.requests.some((r) => r.toolResult)).toBe(false); // the permission question is still open
+  }, 180_000);
+});
