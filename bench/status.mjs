@@ -68,6 +68,25 @@ async function interleaved(cases) {
   return times;
 }
 
+function row(name, times, note = '') {
+  console.log(`  ${name.padEnd(64)} p50 ${ms(pct(times, 50)).padStart(10)}  p99 ${ms(pct(times, 99)).padStart(10)}${note}`);
+}
+
+const home = mkdtempSync(join(tmpdir(), 'termio-bench-status-'));
+const tracker = new StatusTracker();
+// Reports must prove they come from the session's own agent: its secret, and the agent among the
+// reporter's ancestors. Here the "agent" is this process: the reporters below are its children.
+const SECRET = 'bench-secret-0123456789abcdefghijklmnopqrstu';
+const started = await HookServer.start({ paths: termioPaths({ TERMIO_HOME: home }), secretOf: (id) => (tracker.isTracked(id) ? SECRET : undefined) });
+if (!(started instanceof HookServer)) throw new Error(started.message);
+const server = started;
+server.onReport((r) => tracker.handleReport(r));
+
+/** A session source with no pty: the bench measures the hook path, not a terminal. */
+function fakeSource(id) {
+  const never = new Emitter();
+  return { id, pid: process.pid, title: '', exited: null, onTitle: never.event, onRender: never.event, onExit: never.event, screenLines: () => [] };
+}
 const agent = {
   agentId: 'claude',
   hooks: { dialect: 'claude', conversation: 'session_id', events: [{ on: 'PreToolUse', state: 'working' }, { on: 'Stop', state: 'done' }] },

@@ -10,11 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ensureClaudeCode } from '../helpers/agentCli';
-import { FAKE_API_ERROR, startFakeAnthropic, type FakeAnthropic } from '../helpers/fakeAnthropic';
+import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fakeAnthropic';
 import { waitFor } from '../helpers/waitFor';
-import { AppUnderTest, Display, e2eSkipReason, repoRoot, screenshotDir, useDesktop } from './harness';
+import { AppUnderTest, Display, e2eSkipReason, fractionNear, readPixels, repoRoot, screenshotDir, useDesktop } from './harness';
 
 const target = process.env.TERMIO_WRITE_SCREENSHOTS === '1' ? join(repoRoot, 'assets', 'screenshots') : screenshotDir;
+/** The sidebar's width in the window (the terminal is right of it). */
+const SIDEBAR_PX = 250;
 /** A dummy key the CLI accepts as already approved (~/.claude.json lists its last 20 characters). */
 const API_KEY = 'sk-ant-api03-termio-screenshots-offline-0000000000';
 
@@ -51,18 +53,26 @@ describe.skipIf(e2eSkipReason)('the README screenshots', () => {
   let display: Display;
   let app: AppUnderTest | undefined;
   let api: FakeAnthropic | undefined;
-  useDesktop({ size: '1280x800x24', started: (d) => (display = d), current: () => app, done: () => (app = undefined) });
+  useDesktop({ size: '1280x800x24', shots: 'readme', started: (d) => (display = d), current: () => app, done: () => (app = undefined) });
   afterAll(async () => {
     await api?.close();
   });
 
   const read = async (a: AppUnderTest, id: string) => (await a.cli(['sessions', 'read', id])).stdout;
-  /** Once the session's view has painted a frame after `since` (TERMIO_TRACE_FRAMES logs each). */
-  const paintedAfter = (a: AppUnderTest, id: string, since: number) =>
-    waitFor(() => [...a.log().matchAll(/frame painted (\{.*\})/g)].some((m) => {
+  /** Once the terminal beside the sidebar shows the session's screen: its frame painted after
+   *  `since` (TERMIO_TRACE_FRAMES logs each), and more than a blank grid in the picture (a view
+   *  may paint its empty grid before the host's first frame arrives). */
+  const shownAfter = async (a: AppUnderTest, win: string, id: string, since: number) => {
+    await waitFor(() => [...a.log().matchAll(/frame painted (\{.*\})/g)].some((m) => {
       const f = JSON.parse(m[1]!) as { id: string; at: number };
       return f.id === id && f.at > since;
     }), { what: `a frame of ${id} painted` });
+    await waitFor(() => {
+      const g = a.windowGeometry(win);
+      const px = readPixels(a.screenshot('readme-check'), g.x + SIDEBAR_PX, g.y, g.width - SIDEBAR_PX, g.height);
+      return fractionNear(px, px[px.length - 1]!, 8) < 0.97;
+    }, { what: `the screen of ${id} drawn in the window` });
+  };
   const stateOf = async (a: AppUnderTest, id: string) => (JSON.parse((await a.cli(['sessions', 'list', '--json'])).stdout) as { sessions: Info[] }).sessions.find((s) => s.id === id)?.state;
 
   it('real Claude Code after a turn that failed, and a Claude session asking permission', async (ctx) => {
@@ -88,8 +98,14 @@ describe.skipIf(e2eSkipReason)('the README screenshots', () => {
 
     // A turn that fails fast: the CLI shows the API's error, and its StopFailure hook ends the turn.
     await a.cli(['sessions', 'send', failed, 'summarise what this project does', '--enter']);
-    await waitFor(async () => (await read(a, failed)).includes(FAKE_API_ERROR), { timeout: 30_000, what: 'the API error on screen' });
+    // The error line may wrap: its start is what is looked for.
+    await waitFor(async () => {
+      const screen = await read(a, failed);
+      if (!screen.includes('API Error: 400')) throw new Error(`screen: ${screen.trim().slice(-600)}`);
+      return true;
+    }, { timeout: 30_000, what: 'the API error on screen' });
     await waitFor(async () => (await stateOf(a, failed)) === 'done', { what: 'the failed turn to end' });
+    expect(api.requests.some((r) => r.method === 'POST')).toBe(true);
     // A turn that asks: Claude wants to run a command and waits for the user's yes.
     await a.cli(['sessions', 'send', asking, 'deploy it, ask first', '--enter']);
     await waitFor(async () => /Do you want to proceed\?/.test(await read(a, asking)), { timeout: 30_000, what: "Claude's permission question" });
@@ -97,11 +113,11 @@ describe.skipIf(e2eSkipReason)('the README screenshots', () => {
 
     let since = Date.now();
     expect((await a.cli(['sessions', 'focus', failed])).code).toBe(0);
-    await paintedAfter(a, failed, since);
+    await shownAfter(a, win, failed, since);
     const first = windowShot(a, win, 'termio-window.png');
     since = Date.now();
     expect((await a.cli(['sessions', 'focus', asking])).code).toBe(0);
-    await paintedAfter(a, asking, since);
+    await shownAfter(a, win, asking, since);
     const second = windowShot(a, win, 'needs-you.png');
     ctx.annotate(`screenshots: ${first}, ${second}`);
     expect(api.requests.some((r) => r.toolResult)).toBe(false); // the permission question is still open

@@ -37,7 +37,17 @@ function toolCall(model: string, command: string): string {
 interface MessagesRequest {
   model?: string;
   stream?: boolean;
-  messages?: Array<{ content: unknown }>;
+  messages?: Array<{ role?: string; content: unknown }>;
+}
+
+/** What the user typed: the last user message's text, less the context blocks the CLI adds to it
+ *  (`<system-reminder>` and the like; it also sends system-role messages after it). */
+function typedText(messages: MessagesRequest['messages']): string {
+  const content = messages?.filter((m) => m.role === 'user').at(-1)?.content;
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  const texts = content.filter((b): b is { type: 'text'; text: string } => typeof b === 'object' && b !== null && (b as { type?: unknown }).type === 'text');
+  return texts.map((b) => b.text).filter((t) => !t.trimStart().startsWith('<')).join('\n');
 }
 
 function parseBody(body: string): MessagesRequest | null {
@@ -55,10 +65,10 @@ export async function startFakeAnthropic(opts: { askFor: string; command: string
     req.on('data', (d: Buffer) => (body += d.toString()));
     req.on('end', () => {
       const parsed = parseBody(body);
-      const last = JSON.stringify(parsed?.messages?.at(-1)?.content ?? '');
-      const toolResult = last.includes('tool_result');
+      const last = parsed?.messages?.filter((m) => m.role === 'user').at(-1)?.content;
+      const toolResult = JSON.stringify(last ?? '').includes('tool_result');
       requests.push({ method: req.method ?? '', path: req.url ?? '', toolResult });
-      if (req.method === 'POST' && parsed?.stream && last.includes(opts.askFor) && !toolResult) {
+      if (req.method === 'POST' && parsed?.stream && typedText(parsed.messages).includes(opts.askFor) && !toolResult) {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         res.end(toolCall(parsed.model ?? 'claude', opts.command));
         return;
