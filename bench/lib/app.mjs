@@ -30,6 +30,8 @@ export class App {
     writeFileSync(join(home, '.termio', 'config', 'settings.json'), '{ "welcomeShown": true }');
   }
   start() {
+    /** Wall clock (ms) just before the process was started: figures "since start" count from here. */
+    this.startedAt = performance.timeOrigin + performance.now();
     this.proc = spawn(process.execPath, [join(root, 'dist', 'app', 'main.js')], { env: this.env, stdio: 'ignore' });
     this.exited = new Promise((r) => this.proc.once('exit', r));
   }
