@@ -1,5 +1,6 @@
 // Shared bits of the resume fakes (fakePinnedAgent.mjs, fakeDiscoveredAgent.mjs): the launch log
 // tests read, a line-based prompt like an agent TUI in a pty, and bounded store searches.
+import { spawnSync } from 'node:child_process';
 import { appendFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -14,8 +15,13 @@ export function logEvent(agent, event, fields = {}) {
 /** Appends what a SessionStart-style hook would report to $FAKE_HOOK_FILE (when set). */
 export function reportHook(conversationId) {
   const file = process.env.FAKE_HOOK_FILE;
-  if (!file) return;
-  appendFileSync(file, `${JSON.stringify({ termioSession: process.env.TERMIO_SESSION ?? null, conversationId, cwd: process.cwd() })}\n`);
+  if (file) appendFileSync(file, `${JSON.stringify({ termioSession: process.env.TERMIO_SESSION ?? null, conversationId, cwd: process.cwd() })}\n`);
+  // $FAKE_HOOK_REPORTER (bin/termio-hook) and $FAKE_HOOK_AGENT: the SessionStart hook run for real,
+  // through the reporter to the hook socket in the environment, as an agent's installed hook runs.
+  const reporter = process.env.FAKE_HOOK_REPORTER;
+  if (!reporter || !process.env.TERMIO_SESSION) return;
+  const payload = JSON.stringify({ session_id: conversationId, hook_event_name: 'SessionStart', cwd: process.cwd() });
+  spawnSync(process.execPath, [reporter, process.env.FAKE_HOOK_AGENT ?? '', 'idle', 'SessionStart'], { input: payload, stdio: ['pipe', 'ignore', 'inherit'], timeout: 5000 });
 }
 
 /** Refuses like the real CLIs: a message on stderr and a non-zero exit. */

@@ -6,9 +6,8 @@ import { mintSessionSecret, SESSION_SECRET_ENV } from '../../src/app/shared/sess
 export class SessionSecrets {
   private readonly secrets = new Map<string, string>();
 
-  /** A fresh session id and the environment that carries its secret. */
-  mint(): { id: string; env: Record<string, string> } {
-    const id = randomUUID();
+  /** A session id (fresh unless given) and the environment that carries its secret. */
+  mint(id: string = randomUUID()): { id: string; env: Record<string, string> } {
     const secret = mintSessionSecret();
     this.secrets.set(id, secret);
     return { id, env: { [SESSION_SECRET_ENV]: secret } };

@@ -3,7 +3,9 @@
 // StateStore reading the file and a new ResumeService) → the plan resumes the same id → the fake
 // confirms it continued that record. And: two discovered sessions in one folder never swap ids.
 // A discovered record binds by discovery when the session's agent holds it open (the rollout
-// style, like Codex); one written and closed (the json style) binds by its hook.
+// style, like Codex); one written and closed (the json style) binds by its hook, which the fake
+// runs for real: bin/termio-hook → a HookServer → the StatusTracker → the resume service, wired
+// as the host wires them.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,8 +16,10 @@ import { ResumeService, type ResumeLaunch } from '../../src/app/host/resumeServi
 import type { Logger } from '../../src/app/shared/log';
 import type { ResumeManifestInput } from '../../src/protocol/resumePlan';
 import { waitFor } from '../helpers/waitFor';
+import { startHookRig, type HookRig } from '../helpers/hookRig';
 
 const fakes = resolve(__dirname, '../fakes');
+const reporter = resolve(__dirname, '../../bin/termio-hook');
 const pinnedManifest = (storeMatch: 'file:{id}.jsonl' | 'dir:{id}'): ResumeManifestInput => ({
   id: 'fake-pinned', command: join(fakes, 'fakePinnedAgent.mjs'), permissionBypassFlag: '--yolo',
   resume: { create: '--session-id {id}', resume: '--resume {id}', storeRoot: '~/.fakepinned/sessions', storeMatch },
@@ -39,6 +43,7 @@ let hookFile: string;
 let extraEnv: Record<string, string>;
 let manifests: ResumeManifestInput[];
 let logs: string[];
+let rig: HookRig;
 const live: Array<{ dispose(): void }> = [];
 /** Each running session's agent pid, as the host's tracker knows it. */
 const agentPids = new Map<string, number>();
@@ -48,7 +53,8 @@ const logger: Logger = {
   warn: (m, d) => logs.push(`${m} ${JSON.stringify(d)}`), error: (m, d) => logs.push(`${m} ${JSON.stringify(d)}`),
 };
 
-beforeEach(() => {
+beforeEach(async () => {
+  rig = await startHookRig('termio-resume-hooks-');
   home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-resume-')));
   proj = join(home, 'proj');
   mkdirSync(proj);
@@ -59,9 +65,10 @@ beforeEach(() => {
   manifests = [pinnedManifest('file:{id}.jsonl'), rolloutManifest, jsonManifest];
   logs = [];
 });
-afterEach(() => {
+afterEach(async () => {
   for (const d of live.splice(0).reverse()) d.dispose();
   agentPids.clear();
+  await rig.close();
   rmSync(home, { recursive: true, force: true });
 });
 
@@ -70,7 +77,9 @@ function startApp() {
   const { store, problem } = StateStore.open({ file: stateFile, writeDelayMs: 10 });
   expect(problem).toBeNull();
   const resume = new ResumeService({ store, home, logger, manifestOf: (id) => manifests.find((m) => m.id === id) ?? null, processOf: (id) => agentPids.get(id) });
-  const app = { store, resume, dispose: () => { resume.dispose(); store.dispose(); } };
+  // As the host wires them: a conversation the tracker learns from a hook rebinds the session.
+  const wired = rig.tracker.onConversation((c) => resume.rebind(c.sessionId, c.conversationId));
+  const app = { store, resume, dispose: () => { wired.dispose(); resume.dispose(); store.dispose(); } };
   live.push(app);
   return app;
 }
@@ -80,13 +89,19 @@ function agentLogEntries(): LogEntry[] {
   return readFileSync(agentLog, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
 }
 
-function spawn(plan: ResumeLaunch, sessionId: string, cwd = proj): Session {
+/** The hooks part of a discovered agent's manifest: its SessionStart names the conversation. */
+const hookAgent = (agentId: string) => ({ agentId, hooks: { dialect: 'claude', conversation: 'session_id', events: [{ on: 'SessionStart', state: 'idle' as const }] } });
+
+function spawn(plan: ResumeLaunch, sessionId: string, cwd = proj, agentId?: string): Session {
+  const minted = rig.secrets.mint(sessionId);
+  const hookEnv = agentId ? { ...rig.server.sessionEnv(), ...minted.env, FAKE_HOOK_REPORTER: reporter, FAKE_HOOK_AGENT: agentId } : {};
   const s = Session.spawn({
     argv: plan.argv, cwd, id: sessionId,
-    env: { HOME: home, FAKE_AGENT_LOG: agentLog, FAKE_HOOK_FILE: hookFile, PATH: `${dirname(process.execPath)}:${process.env.PATH}`, ...extraEnv },
+    env: { HOME: home, FAKE_AGENT_LOG: agentLog, FAKE_HOOK_FILE: hookFile, PATH: `${dirname(process.execPath)}:${process.env.PATH}`, ...hookEnv, ...extraEnv },
   });
   if ('kind' in s) throw new Error(s.message);
   live.push(s);
+  if (agentId) live.push(rig.tracker.track(s, hookAgent(agentId)));
   agentPids.set(sessionId, s.pid);
   return s;
 }
@@ -94,10 +109,11 @@ function spawn(plan: ResumeLaunch, sessionId: string, cwd = proj): Session {
 const screenHas = (s: Session, text: string) => waitFor(() => s.screenLines().some((l) => l.includes(text)), { what: `"${text}" on screen (${s.screenLines().filter(Boolean).join(' | ')})` });
 const event = (ev: string, sessionId: string, since = 0) => waitFor(() => agentLogEntries().slice(since).find((e) => e.event === ev && e.termioSession === sessionId), { what: `${ev} from ${sessionId}` });
 
-async function launch(app: ReturnType<typeof startApp>, sessionId: string): Promise<{ plan: ResumeLaunch; session: Session }> {
+/** Plans and spawns a session; with `hooksOf`, its agent's SessionStart hook runs for real. */
+async function launch(app: ReturnType<typeof startApp>, sessionId: string, hooksOf?: string): Promise<{ plan: ResumeLaunch; session: Session }> {
   const plan = await app.resume.prepareLaunch(sessionId);
   if ('kind' in plan) throw new Error(plan.message);
-  return { plan, session: spawn(plan, sessionId) };
+  return { plan, session: spawn(plan, sessionId, proj, hooksOf) };
 }
 
 describe.each([
@@ -162,17 +178,16 @@ describe.each([
   it('binds the new record after launch and resumes it after a restart', async () => {
     let app = startApp();
     app.store.addSession({ id: 'd1', agentId, cwd: proj }, { windowId: 'w1' });
-    const first = await launch(app, 'd1');
+    const heard: Array<{ sessionId: string; conversationId: string }> = [];
+    rig.tracker.onConversation((c) => heard.push(c));
+    const first = await launch(app, 'd1', agentId);
     expect(first.plan).toMatchObject({ mode: 'fresh', conversationId: null, argv: [join(fakes, 'fakeDiscoveredAgent.mjs')] });
     const minted = (await event('minted', 'd1')).id as string;
     await screenHas(first.session, '>');
     first.session.write('hello there\r');
-    if (style === 'json') {
-      // Written and closed: discovery binds it only if it caught the agent writing; else the hook does.
-      await waitFor(() => logs.some((l) => l.startsWith('discovery: new record') && l.includes(minted)), { what: 'the record read' });
-      const hook = await waitFor(() => readFileSync(hookFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { termioSession: string; conversationId: string }).find((r) => r.termioSession === 'd1'), { what: 'the hook report' });
-      app.resume.rebind('d1', hook.conversationId);
-    }
+    // Written and closed (json), discovery binds it only if it caught the agent writing; either
+    // way the agent's SessionStart hook names it, through the reporter and the hook server.
+    await waitFor(() => heard.some((c) => c.sessionId === 'd1' && c.conversationId === minted), { what: "the hook's conversation reaching the tracker" });
     await waitFor(() => app.store.getSession('d1')?.conversationId === minted, { what: 'the minted id bound' });
     expect(JSON.parse(readFileSync(stateFile, 'utf8')).sessions[0]).toMatchObject({ conversationId: minted, family: 'discovered' });
     app.dispose();
@@ -187,7 +202,7 @@ describe.each([
 
 describe('two discovered sessions in one folder', () => {
   const ROUNDS = 4;
-  it(`never swap ids (${ROUNDS} rounds: together, staggered, one hook, both hooks)`, async () => {
+  it(`never swap ids (${ROUNDS} rounds: together, staggered, one agent with hooks, both with hooks)`, async () => {
     for (let round = 0; round < ROUNDS; round++) {
       const cwd = join(proj, `r${round}`);
       mkdirSync(cwd);
@@ -196,12 +211,16 @@ describe('two discovered sessions in one folder', () => {
       app.store.addSession({ id: a, agentId: 'fake-codex', cwd }, { windowId: 'w1' });
       app.store.addSession({ id: b, agentId: 'fake-codex', cwd }, { windowId: 'w1' });
       const staggered = round === 1;
+      // Round 2: only a's agent runs its hook; in the others both do (for real, through the reporter).
+      const hooked = (sid: string) => round !== 2 || sid === a;
       const launchOne = async (sid: string, delayMs: number) => {
         const plan = await app.resume.prepareLaunch(sid);
         if ('kind' in plan) throw new Error(plan.message);
         extraEnv.FAKE_RECORD_DELAY_MS = String(delayMs);
-        return spawn(plan, sid, cwd);
+        return spawn(plan, sid, cwd, hooked(sid) ? 'fake-codex' : undefined);
       };
+      const heard: Array<{ sessionId: string; conversationId: string }> = [];
+      const listening = rig.tracker.onConversation((c) => heard.push(c));
       // Together: both launched before either record appears. Staggered: a's record exists first.
       await launchOne(a, staggered ? 0 : 300 + Math.random() * 200);
       if (staggered) await waitFor(() => app.store.getSession(a)?.conversationId, { what: 'a bound before b launches' });
@@ -214,11 +233,12 @@ describe('two discovered sessions in one folder', () => {
       await waitFor(() => app.store.getSession(a)!.conversationId && app.store.getSession(b)!.conversationId, { what: 'both bound by discovery' });
       expect([app.store.getSession(a)!.conversationId, app.store.getSession(b)!.conversationId]).toEqual([ida, idb]);
 
-      // Hooks deliver the truth: round 2 reports only a (b then follows by elimination), others both.
-      const reports = readFileSync(hookFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { termioSession: string; conversationId: string });
-      for (const r of reports.filter((r) => r.termioSession === a || (round !== 2 && r.termioSession === b))) app.resume.rebind(r.termioSession, r.conversationId);
-      await waitFor(() => app.store.getSession(b)?.conversationId === idb, { what: 'b bound' });
-      expect(app.store.getSession(a)!.conversationId).toBe(ida);
+      // The hooks agree with discovery and change nothing; in round 2 b has no hook at all and
+      // keeps what discovery bound (there is no binding "by elimination": discovery did it).
+      for (const sid of [a, b].filter(hooked)) await waitFor(() => heard.some((c) => c.sessionId === sid), { what: `${sid}'s hook at the tracker` });
+      expect(heard.map((c) => [c.sessionId, c.conversationId]).sort()).toEqual([[a, ida], [b, idb]].filter(([sid]) => hooked(sid!)).sort());
+      expect([app.store.getSession(a)!.conversationId, app.store.getSession(b)!.conversationId]).toEqual([ida, idb]);
+      listening.dispose();
       app.dispose();
       for (const d of live.splice(0)) d.dispose();
 
