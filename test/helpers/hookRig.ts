@@ -8,7 +8,7 @@ import { HookServer } from '../../src/app/host/hookServer';
 import { termioPaths } from '../../src/app/shared/paths';
 import { StatusTracker } from '../../src/app/host/statusTracker';
 import type { Session } from '../../src/terminal';
-import { waitForExit } from './processes';
+import { endProcessesWithHome, waitForExit } from './processes';
 import { SessionSecrets } from './sessionSecrets';
 
 export interface HookRig {
@@ -20,7 +20,7 @@ export interface HookRig {
   /** Hangs up this session when the rig closes, and waits for its process to be gone first (a real
    *  CLI writes into HOME while it shuts down). Returns the session. */
   own(session: Session, name: string): Session;
-  /** Ends the owned sessions, the tracker and the server, then removes HOME. */
+  /** Ends the owned sessions, anything else still running with this HOME, the tracker and the server, then removes HOME. */
   close(): Promise<void>;
 }
 
@@ -44,6 +44,9 @@ export async function startHookRig(prefix: string): Promise<HookRig> {
         session.dispose();
         await waitForExit(pid, `${name} to exit after the hang-up`, 10_000);
       }
+      // A real CLI may leave a daemon that escaped the session (Codex's `app-server`): it runs
+      // with this HOME, so it is found and ended by that.
+      await endProcessesWithHome(home);
       tracker.dispose();
       await s.close();
       rmSync(home, { recursive: true, force: true });
