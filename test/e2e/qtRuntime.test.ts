@@ -28,8 +28,9 @@ describe.skipIf(e2eSkipReason)('Qt runtime', () => {
     expect(report.qtTimerTicksIn500ms).toBeGreaterThanOrEqual(15);
     expect(report.microtaskAfterQtCallback).toBe(true);
     expect(report.deleteLaterDestroyed).toBe(true);
-    // With nothing to do, the loop wakes only for real events; a 1 ms poll would wake ~1000 times.
-    expect(report.idleWakeupsPerSecond).toBeLessThan(50);
+    // With nothing to do, the loop wakes only for real events: about once a second here (Qt's own
+    // housekeeping timers); a 1 ms poll would wake ~1000 times, a 100 ms one 10.
+    expect(report.idleWakeupsPerSecond).toBeLessThan(10);
     // Under a pipe flood, freed read buffers are reused: about one page fault per 64 KB read, where
     // glibc's default trimming faulted all 16 pages of most buffers back in (bench/loop.mjs shows
     // what that did to timer lateness).
