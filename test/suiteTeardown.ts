@@ -71,7 +71,7 @@ async function settle(dir: string): Promise<Leftover[]> {
 
 export function setup(): () => Promise<void> {
   // Short: unix socket paths under a test's TERMIO_HOME must stay within the 108-byte limit.
-  const dir = mkdtempSync(join(tmpdir(), 'tsuite-'));
+  const dir = mkdtempSync(join(tmpdir(), 'ts-'));
   process.env.TMPDIR = dir;
   rmSync(reportFile, { force: true });
   return async () => {

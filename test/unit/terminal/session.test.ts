@@ -36,7 +36,8 @@ afterEach(() => {
 
 describe('Session.spawn', () => {
   it('runs a shell with TERM, COLORTERM and TERMIO_SESSION set', async () => {
-    const s = spawn({ id: 'session-abc' });
+    // Wide enough that the line is not wrapped, however long the temporary folder's path is.
+    const s = spawn({ id: 'session-abc', cols: 200 });
     expect(s.id).toBe('session-abc');
     expect(s.pid).toBeGreaterThan(0);
     expect(s.argv).toEqual(['/bin/sh']);
