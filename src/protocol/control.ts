@@ -5,6 +5,9 @@ import { z } from 'zod';
 import { CONTROL_PROTOCOL_VERSION, MAX_WAIT_MS } from './controlFrames';
 import { MAX_COLS, MAX_ROWS } from './hostFrameFormat';
 import { SessionInfoSchema, SessionStateSchema } from './sessionInfo';
+import { WORKTREE_ERROR_CODES, WorktreeArgsSchemas, WorktreeChoiceSchema, WorktreeResultSchemas } from './controlWorktrees';
+
+export * from './controlWorktrees';
 
 export { SessionInfoSchema, SessionStateSchema, type SessionInfo } from './sessionInfo';
 
@@ -75,6 +78,7 @@ export const ControlArgsSchemas = {
     bypass: z.boolean().optional().describe("append the agent's permission-bypass flag"),
     title: z.string().max(MAX_TITLE_CHARS).optional(),
     prompt: z.string().min(1).optional().describe('typed and entered once the agent is ready for input, never before'),
+    worktree: WorktreeChoiceSchema.optional(),
     parent: ParentRef.optional(),
     wait: WaitSpec.optional().describe('reply once the first prompt\'s turn has ended (without a prompt: once the agent is ready)'),
     machine: MachineRef.optional(),
@@ -84,6 +88,7 @@ export const ControlArgsSchemas = {
     argv: z.array(z.string().refine((a) => !a.includes('\0'), { message: 'must not contain NUL' })).min(1).max(MAX_ARGV).describe('the command and its arguments, run as is (no shell)'),
     cwd: AbsolutePath.optional().describe("omitted = the user's home folder"),
     title: z.string().max(MAX_TITLE_CHARS).optional(),
+    worktree: WorktreeChoiceSchema.optional(),
     parent: ParentRef.optional(),
     wait: WaitSpec.optional().describe('reply once the command has exited'),
     machine: MachineRef.optional(),
@@ -100,10 +105,15 @@ export const ControlArgsSchemas = {
     text: z.string().min(1).max(MAX_NOTIFY_CHARS),
   }),
   'sessions.focus': z.strictObject({ id: SessionRef }),
-  'sessions.close': z.strictObject({ id: SessionRef }),
+  'sessions.close': z.strictObject({
+    id: SessionRef,
+    worktree: z.enum(['keep', 'remove']).optional().describe("a worktree session's worktree: kept (default) or removed"),
+    force: z.boolean().optional().describe('remove it even with uncommitted or unmerged work'),
+  }),
   'sessions.why': z.strictObject({ id: SessionRef }).describe('why the session is in its state: channel, rule or event, when, health notes'),
   'app.open': z.strictObject({ dir: AbsolutePath.describe('a folder to open as a new session') }),
   'app.activate': z.strictObject({}).describe('show a window (a second launch hands over to the running app this way)'),
+  ...WorktreeArgsSchemas,
 } as const;
 
 export type ControlVerb = keyof typeof ControlArgsSchemas;
@@ -147,6 +157,7 @@ export const ControlErrorCodeSchema = z.enum([
   'noSuchMachine', // --machine NAME that is not a saved machine
   'machineUnreachable', // the session's machine is not connected now; the message says why
   'internal', // a bug in the app, reported with its message
+  ...WORKTREE_ERROR_CODES,
 ]);
 export type ControlErrorCode = z.infer<typeof ControlErrorCodeSchema>;
 
@@ -193,7 +204,7 @@ export const ControlResultSchemas = {
   'sessions.wait': WaitResultSchema,
   'app.notify': z.strictObject({ shown: z.literal(true) }),
   'sessions.focus': z.strictObject({ id: z.string() }),
-  'sessions.close': z.strictObject({ id: z.string() }),
+  'sessions.close': z.strictObject({ id: z.string(), worktree: z.string().optional().describe('what became of its worktree') }),
   'sessions.why': z.strictObject({
     id: z.string(),
     state: SessionStateSchema,
@@ -213,6 +224,7 @@ export const ControlResultSchemas = {
   }),
   'app.open': z.strictObject({ id: z.string() }),
   'app.activate': z.strictObject({ shown: z.literal(true) }),
+  ...WorktreeResultSchemas,
 } as const satisfies Record<ControlVerb, z.ZodType>;
 export type ControlResult<V extends ControlVerb> = z.infer<(typeof ControlResultSchemas)[V]>;
 

@@ -30,6 +30,7 @@ export const AppParamsSchemas = {
     bypass: z.boolean(),
     windowId: id,
     machine: id.nullable().optional().describe('a saved machine to start it on; null or absent: this one'),
+    worktree: z.boolean().optional().describe('start in a new git worktree of the repository cwd is in'),
   }),
   'app.relaunch': z.strictObject({ session: id }),
   'app.rename': z.strictObject({ session: id, title: z.string().max(MAX_TITLE_CHARS) }),
@@ -37,6 +38,8 @@ export const AppParamsSchemas = {
   'app.looking': z.strictObject({ session: id.nullable(), windowId: id.nullable() }),
   /** A notification the app showed was clicked (tray notifications on macOS). */
   'app.notificationClicked': z.strictObject({ session: id.nullable() }),
+  /** The review view: one worktree verb of the control protocol (its args are checked by that verb's schema). */
+  'app.review': z.strictObject({ verb: z.enum(['worktrees.diff', 'worktrees.act', 'sessions.close']), args: z.record(z.string(), z.unknown()) }),
 };
 
 /** A problem the app shows the user: a corrupt state file, a broken settings field, a manifest
@@ -65,6 +68,8 @@ export interface AppResults {
   'app.rename': Record<string, never>;
   'app.looking': Record<string, never>;
   'app.notificationClicked': Record<string, never>;
+  /** The verb's result (ControlResult of that verb). */
+  'app.review': { result: unknown };
 }
 
 /** Events an app connection receives after `app.subscribe`. */

@@ -135,7 +135,9 @@ export type ClientMessage = z.infer<typeof ClientMessageSchema>;
 export type HostErrorCode =
   | ControlErrorCode
   | 'versionMismatch' | 'handshakeRequired' | 'badMessage' | 'oversized' | 'unknownMethod' | 'badParams'
-  | 'noSuchSession' | 'ambiguousSession' | 'noSuchView' | 'viewInUse' | 'spawnFailed' | 'badDirectory' | 'busy';
+  | 'noSuchSession' | 'ambiguousSession' | 'noSuchView' | 'viewInUse' | 'spawnFailed' | 'badDirectory' | 'busy'
+  // The review view's worktree requests (app.review), as the control protocol names them.
+  | 'notAWorktree' | 'worktreeRefused' | 'mergeConflict' | 'unsavedWork';
 
 export interface HostError {
   code: HostErrorCode;

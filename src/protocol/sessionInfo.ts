@@ -2,6 +2,7 @@
 // and host socket alike) and `termio sessions watch`. One shape, ISO times, built by one mapper in
 // the host (src/app/host/sessionFacts.ts); a client may convert it for its own use, never re-map it.
 import { z } from 'zod';
+import { SessionWorktreeSchema } from './controlWorktrees';
 import { SESSION_STATES } from './status/sessionState';
 
 /** The four states of status/sessionState.ts on the wire (one union, one name: SessionState). */
@@ -64,5 +65,6 @@ export const SessionInfoSchema = z.strictObject({
     .describe('sessions.list only: how this tab would be relaunched'),
   machine: z.string().nullable().optional().describe('the saved machine it runs on (termio machines); null or absent for this one'),
   reachable: z.boolean().optional().describe("false while its machine is away: the last known state"),
+  worktree: SessionWorktreeSchema.optional().describe('the git worktree the session works in (started with --worktree); absent otherwise'),
 });
 export type SessionInfo = z.infer<typeof SessionInfoSchema>;

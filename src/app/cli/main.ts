@@ -60,7 +60,8 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
   return group.load()(rest, io);
 }
 
-registerGroup('sessions', 'list, watch, read, send to, spawn, run, wait for, focus and close sessions in the session host', () => require('./sessions').run);
+registerGroup('sessions', 'list, watch, read, send to, spawn, run, wait for, focus and close sessions in the session host; review a worktree session (diff, commit, merge, rebase)', () => require('./sessions').run);
+registerGroup('worktrees', 'the git worktrees sessions work in: list them, prune the merged and clean ones, remove one', () => require('./worktrees').run);
 registerGroup('notify', 'show a desktop notification that brings you back to this session when clicked', () => require('./notify').run);
 registerGroup('hooks', 'install, remove or check the status hooks in each agent\'s own config (live agent status)', () => require('./hooks').run);
 registerGroup('agents', 'list the agents Termio knows and validate agent manifests', () => require('./agents').run);

@@ -1,25 +1,18 @@
-// `termio sessions list|watch|read|send|spawn|run|wait|why|focus|close`: the control socket's verbs
+// `termio sessions list|watch|read|send|spawn|run|wait|why|focus|close|diff|commit|merge|rebase`: the control socket's verbs
 // as commands, each with --json and --help; session ids accept a unique prefix. Loads nothing heavy
 // (no zod): the round trip of `termio sessions list --json`, process start included, is benchmarked.
 import { isAbsolute, resolve } from 'node:path';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseArgs } from 'node:util';
 import type { ControlArgs, ControlError, ControlResult, ControlVerb, SessionInfo, WaitResult, WatchEvent } from '../../protocol/control';
 import { MAX_WAIT_MS } from '../../protocol/controlFrames';
 import { ControlClient, REQUEST_TIMEOUT_MS, type Reply } from '../client/controlClient';
-import { ExitCode, type CliIo, type CommandHandler } from './cliIo';
+import { ExitCode, type CommandHandler } from './cliIo';
 import { printError, printOk } from './output';
 import { clock, listText, shortIds, stateText, tilde, waitSummary, whyReport } from './sessionsText';
+import type { Ctx, Options, Parsed, Values, VerbSpec } from './sessionsTypes';
+import { worktreeChoice, worktreeDetails, worktreeHandlers, worktreeOptions, worktreeSpecs, worktreeUsage } from './sessionsWorktree';
 
-type Options = NonNullable<ParseArgsConfig['options']>;
 
-interface VerbSpec {
-  usage: string;
-  summary: string;
-  details?: string;
-  options: Options;
-  /** Names of positional arguments; a trailing '?' marks an optional one, a trailing '...' the rest. */
-  positionals: string[];
-}
 
 const common = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const satisfies Options;
 const waitOptions = { wait: { type: 'boolean' }, timeout: { type: 'string' } } as const satisfies Options;
@@ -59,21 +52,21 @@ const verbs: Record<string, VerbSpec> = {
     positionals: ['ID', 'TEXT?'],
   },
   spawn: {
-    usage: 'termio sessions spawn [--agent ID] [--prompt TEXT] [--cwd DIR] [--machine NAME] [--bypass] [--title T] [--wait [--timeout S]] [--json]',
+    usage: `termio sessions spawn [--agent ID] [--prompt TEXT] [--cwd DIR] [--machine NAME] ${worktreeUsage} [--bypass] [--title T] [--wait [--timeout S]] [--json]`,
     summary: 'start a session and print its id at once',
     details:
       "Without --agent: a login shell. --cwd defaults to the current folder. --bypass adds the agent's permission-bypass flag.\n" +
       '--machine NAME: start it on a saved machine (termio machines); --cwd is then a folder there (default: its home).\n' +
       '--prompt: typed and entered once the agent is ready for input (its hook, title or screen says so), never before.\n' +
-      `${waitDetails}\nWith --wait, spawn returns when the prompt's turn has ended (without --prompt: when the agent is ready).`,
-    options: { ...common, ...waitOptions, agent: { type: 'string' }, cwd: { type: 'string' }, machine: { type: 'string' }, bypass: { type: 'boolean' }, title: { type: 'string' }, prompt: { type: 'string' } },
+      `${waitDetails}\nWith --wait, spawn returns when the prompt's turn has ended (without --prompt: when the agent is ready).\n${worktreeDetails}`,
+    options: { ...common, ...waitOptions, ...worktreeOptions, agent: { type: 'string' }, cwd: { type: 'string' }, machine: { type: 'string' }, bypass: { type: 'boolean' }, title: { type: 'string' }, prompt: { type: 'string' } },
     positionals: [],
   },
   run: {
-    usage: 'termio sessions run [--cwd DIR] [--machine NAME] [--title T] [--wait [--timeout S]] [--json] -- CMD [ARGS...]',
+    usage: `termio sessions run [--cwd DIR] [--machine NAME] ${worktreeUsage} [--title T] [--wait [--timeout S]] [--json] -- CMD [ARGS...]`,
     summary: 'run one command in a new session (no shell); it stays on screen after it exits, with its exit code',
-    details: `CMD runs as is, with ARGS as its arguments; for a shell: -- sh -c '…'.\n${waitDetails}\nWith --wait, run returns when the command has exited; its exit code is in the output (wait.session.exited).`,
-    options: { ...common, ...waitOptions, cwd: { type: 'string' }, machine: { type: 'string' }, title: { type: 'string' } },
+    details: `CMD runs as is, with ARGS as its arguments; for a shell: -- sh -c '…'.\n${waitDetails}\nWith --wait, run returns when the command has exited; its exit code is in the output (wait.session.exited).\n${worktreeDetails}`,
+    options: { ...common, ...waitOptions, ...worktreeOptions, cwd: { type: 'string' }, machine: { type: 'string' }, title: { type: 'string' } },
     positionals: ['CMD', 'ARGS...'],
   },
   wait: {
@@ -97,12 +90,7 @@ const verbs: Record<string, VerbSpec> = {
     options: common,
     positionals: ['ID'],
   },
-  close: {
-    usage: 'termio sessions close ID [--json]',
-    summary: 'close the session (its program is ended)',
-    options: common,
-    positionals: ['ID'],
-  },
+  ...worktreeSpecs,
 };
 
 const footer =
@@ -125,11 +113,6 @@ function verbHelp(spec: VerbSpec): string {
   return [`Usage: ${spec.usage}`, '', spec.summary.replace(/^./, (c) => c.toUpperCase()) + '.', ...(spec.details ? ['', spec.details] : []), '', footer, ''].join('\n');
 }
 
-type Values = Record<string, string | boolean | undefined>;
-interface Parsed {
-  values: Values;
-  positionals: string[];
-}
 
 function parse(args: string[], spec: VerbSpec): Parsed | string {
   let parsed: { values: Record<string, unknown>; positionals: string[] };
@@ -171,11 +154,6 @@ function exitCodeFor(error: ControlError): number {
 
 // ---- verbs --------------------------------------------------------------------------------
 
-interface Ctx {
-  io: CliIo;
-  json: boolean;
-  client: ControlClient;
-}
 
 /** `busy` means the app did not take the request at all, so it is safe to retry; 5 tries over ~0.75 s. */
 const BUSY_RETRIES = 5;
@@ -295,10 +273,12 @@ const handlers: Record<string, Handler> = {
   async spawn(p, ctx) {
     const wait = waitArg(p.values);
     if (typeof wait === 'string') return usageError(ctx, 'spawn', wait);
-    const [agent, title, prompt] = [str(p, 'agent'), str(p, 'title'), str(p, 'prompt')];
+    const [agent, title, prompt, worktree] = [str(p, 'agent'), str(p, 'title'), str(p, 'prompt'), worktreeChoice(p)];
     if (prompt === '') return usageError(ctx, 'spawn', '--prompt needs some text');
+    if (typeof worktree === 'string') return usageError(ctx, 'spawn', worktree);
     const args = {
       ...where(ctx, p.values),
+      ...worktree,
       ...(agent !== undefined ? { agent } : {}),
       ...(p.values.bypass ? { bypass: true } : {}),
       ...(title !== undefined ? { title } : {}),
@@ -312,8 +292,9 @@ const handlers: Record<string, Handler> = {
   async run(p, ctx) {
     const wait = waitArg(p.values);
     if (typeof wait === 'string') return usageError(ctx, 'run', wait);
-    const title = str(p, 'title');
-    const args = { argv: p.positionals, ...where(ctx, p.values), ...(title !== undefined ? { title } : {}), ...parentOf(ctx), ...wait };
+    const [title, worktree] = [str(p, 'title'), worktreeChoice(p)];
+    if (typeof worktree === 'string') return usageError(ctx, 'run', worktree);
+    const args = { argv: p.positionals, ...where(ctx, p.values), ...worktree, ...(title !== undefined ? { title } : {}), ...parentOf(ctx), ...wait };
     const r = await call(ctx, 'sessions.run', args, wait.wait?.timeoutMs);
     return r.ok ? started(ctx, r.result) : r.code;
   },
@@ -336,7 +317,7 @@ const handlers: Record<string, Handler> = {
     return ExitCode.ok;
   },
   focus: (p, ctx) => plain(ctx, 'sessions.focus', { id: p.positionals[0] ?? '' }),
-  close: (p, ctx) => plain(ctx, 'sessions.close', { id: p.positionals[0] ?? '' }),
+  ...worktreeHandlers({ call: (ctx, verb, args) => call(ctx, verb, args), usageError }),
 };
 
 /** spawn and run: the id at once, or (with --wait) what the session wrote and how it ended. */

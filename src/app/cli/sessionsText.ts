@@ -45,7 +45,8 @@ export function listText(sessions: SessionInfo[], env: NodeJS.ProcessEnv): strin
   const rows = [['ID', ...(machines ? ['MACHINE'] : []), 'AGENT', 'STATE', 'SINCE', 'CWD', 'TITLE']];
   for (const s of sessions) {
     const title = s.parentId ? `↳ ${short.get(s.parentId) ?? s.parentId.slice(0, 8)}${s.title ? ` ${s.title}` : ''}` : s.title;
-    const cwd = s.machine ? s.cwd : tilde(s.cwd, env);
+    const at = s.machine ? s.cwd : tilde(s.cwd, env);
+    const cwd = s.worktree ? `${at} [${s.worktree.branch}]` : at;
     rows.push([short.get(s.id) ?? s.id, ...(machines ? [s.machine ?? '-'] : []), s.agentId ?? 'shell', stateText(s), ago(s.stateSince, now), cwd, title]);
   }
   return table(rows);

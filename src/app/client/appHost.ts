@@ -2,6 +2,7 @@
 // the requests behind what the user does. The UI is typed against this contract, not against the
 // connection that serves it (RemoteHost over the local socket today).
 import type { Event } from '../../protocol/events';
+import type { ControlArgs, ControlResult } from '../../protocol/control';
 import type { AppSnapshot, HostProblem } from '../../protocol/hostAppMessages';
 import type { MachineInfo } from '../../protocol/machines';
 import type { CatalogEntry, AgentCatalog } from '../shared/catalog';
@@ -11,6 +12,10 @@ import type { SettingsStore } from '../shared/settings';
 import type { AppSessionRecord, RemoteRegistry } from './remoteRegistry';
 
 export type LaunchResult = { ok: true; record: AppSessionRecord } | { ok: false; message: string };
+
+/** The worktree verbs the review view and the close question use. */
+export type ReviewVerb = 'worktrees.diff' | 'worktrees.act' | 'sessions.close';
+export type ReviewResult<V extends ReviewVerb> = { ok: true; result: ControlResult<V> } | { ok: false; code: string; message: string };
 
 export interface AppHost {
   readonly paths: TermioPaths;
@@ -49,7 +54,10 @@ export interface AppHost {
   set activeWindowId(id: string);
   /** Which session the user is looking at (for notifications and done → idle). */
   setLookingAt(id: string | null): void;
-  launch(agentId: string | null, cwd: string, bypass: boolean, windowId: string): Promise<LaunchResult>;
+  /** worktree: in a new git worktree of the repository cwd is in. */
+  launch(agentId: string | null, cwd: string, bypass: boolean, windowId: string, worktree?: boolean): Promise<LaunchResult>;
+  /** The review view's worktree verbs (as `termio sessions diff|commit|merge|rebase|close`). */
+  review<V extends ReviewVerb>(verb: V, args: ControlArgs<V>): Promise<ReviewResult<V>>;
   relaunch(id: string): Promise<boolean>;
   rename(id: string, title: string): void;
   notificationClicked(session: string | null): void;

@@ -4,6 +4,7 @@
 // files here as in the host (both watch them, so an edit in Settings reaches the host too).
 // Quitting detaches: the sessions stay in the host; `endSessions` asks the host to end them.
 import { homedir } from 'node:os';
+import type { ControlArgs, ControlResult } from '../../protocol/control';
 import type { AppSnapshot } from '../../protocol/hostAppMessages';
 import { AgentChoices } from '../shared/agentChoices';
 import { AgentCatalog, type CatalogEntry } from '../shared/catalog';
@@ -18,13 +19,16 @@ import { SettingsStore } from '../shared/settings';
 import { Emitter } from '../../protocol/events';
 import type { MachineInfo } from '../../protocol/machines';
 import { RemoteRegistry, type AppSessionRecord } from './remoteRegistry';
-import type { AppHost, LaunchResult } from './appHost';
+import type { AppHost, LaunchResult, ReviewResult, ReviewVerb } from './appHost';
 
 export type { AppSessionRecord };
 
 /** A problem the app shows the user (a corrupt state file, a hook launcher it could not write). */
 export type { HostProblem } from '../../protocol/hostAppMessages';
 import type { HostProblem } from '../../protocol/hostAppMessages';
+
+/** git's own limit (host/worktrees/git.ts) plus the round trip. */
+const REVIEW_TIMEOUT_MS = 125_000;
 
 /** How long a host asked to stop may take to end its sessions and go: its own grace is 0.8 s. */
 const HOST_STOP_WAIT_MS = 5_000;
@@ -262,11 +266,19 @@ export class RemoteHost implements AppHost {
     return r.ok ? null : r.error.message;
   }
 
-  async launch(agentId: string | null, cwd: string, bypass: boolean, windowId: string): Promise<LaunchResult> {
-    const r = await this.client.request('app.launch', { agentId, cwd, bypass, windowId }, 60_000);
+  async launch(agentId: string | null, cwd: string, bypass: boolean, windowId: string, worktree = false): Promise<LaunchResult> {
+    // A worktree's set-up is the repository's (a checkout of a large tree takes a while): same minute.
+    const r = await this.client.request('app.launch', { agentId, cwd, bypass, windowId, ...(worktree ? { worktree: true } : {}) }, 60_000);
     if (!r.ok) return { ok: false, message: r.error.message };
     this.registry.apply(r.result.session);
     return { ok: true, record: this.registry.get(r.result.session.id)! };
+  }
+
+  /** The review view's worktree verbs (the same as `termio sessions diff|commit|merge|rebase|close`). */
+  async review<V extends ReviewVerb>(verb: V, args: ControlArgs<V>): Promise<ReviewResult<V>> {
+    // A merge or rebase of a big branch takes seconds; git's own limit is two minutes.
+    const r = await this.client.request('app.review', { verb, args: args as Record<string, unknown> }, REVIEW_TIMEOUT_MS);
+    return r.ok ? { ok: true, result: r.result.result as ControlResult<V> } : { ok: false, code: r.error.code, message: r.error.message };
   }
 
   async relaunch(id: string): Promise<boolean> {

@@ -10,6 +10,7 @@ import type { Disposable } from '../../protocol/events';
 import type { Host } from './host';
 import type { MachinesHub } from './machines/hub';
 import type { SessionRecord } from './sessionRegistry';
+import { reviewRequest, type ReviewAnswer } from './worktrees/appReview';
 
 /** What the service needs of a connection: a way to send it events. */
 export interface AppSubscriber {
@@ -19,7 +20,15 @@ export interface AppSubscriber {
 export type AppAnswer<T> = { ok: true; result: T } | { ok: false; code: 'noSuchSession' | 'spawnFailed' | 'badDirectory'; message: string };
 
 type AppMethod = keyof AppResults;
-type Reply<M extends AppMethod> = { ok: true; result: AppResults[M] } | { ok: false; error: { code: 'noSuchSession' | 'spawnFailed' | 'badDirectory' | 'unknownMethod'; message: string } };
+type Reply<M extends AppMethod> = { ok: true; result: AppResults[M] } | { ok: false; error: { code: 'noSuchSession' | 'spawnFailed' | 'badDirectory' | 'unknownMethod' | ReviewCode; message: string } };
+
+type ReviewCode = 'notAWorktree' | 'worktreeRefused' | 'mergeConflict' | 'unsavedWork' | 'ambiguousSession' | 'badParams';
+const REVIEW_CODES: readonly string[] = ['notAWorktree', 'worktreeRefused', 'mergeConflict', 'unsavedWork', 'noSuchSession', 'ambiguousSession'];
+
+/** A control error code as the host protocol names it. */
+function reviewCode(code: Extract<ReviewAnswer, { ok: false }>['code']): ReviewCode | 'noSuchSession' {
+  return REVIEW_CODES.includes(code) ? (code as ReviewCode) : 'badParams';
+}
 
 /** One handler per app.* method, in the shape clientConnection.ts's method table takes; a host
  *  that serves no app (a bare one in tests) refuses them all. */
@@ -51,6 +60,12 @@ export function appMethods(service: () => AppService | null, sub: AppSubscriber)
     },
     'app.looking': (_id, p) => done((s) => s.looking(p)),
     'app.notificationClicked': (_id, p) => done((s) => s.focus(p.session)),
+    'app.review': async (_id, p) => {
+      const app = service();
+      if (!app) return none;
+      const r = await app.review(p);
+      return r.ok ? { ok: true, result: { result: r.result } } : { ok: false, error: { code: reviewCode(r.code), message: r.message } };
+    },
   };
 }
 
@@ -79,6 +94,7 @@ export class AppService implements Disposable {
       reg.onStallChanged((r) => this.changed(r.id)),
       reg.onFocusRequested((r) => this.focus(r.id)),
       host.tracker.onProgress((p) => this.changed(p.sessionId)),
+      host.worktrees.onCount((c) => this.changed(c.sessionId)),
     );
     for (const r of reg.list()) this.added(r, false);
     const m = opts.machines;
@@ -140,8 +156,8 @@ export class AppService implements Disposable {
       return r.ok ? { ok: true, result: { session: { ...(r.result as { session: SessionInfo }).session, machine, reachable: true } } } : r;
     }
     this.host.activeWindowId = p.windowId;
-    const r = await this.host.registry.spawn({ ...(p.agentId ? { agent: p.agentId } : {}), cwd: p.cwd, bypass: p.bypass });
-    if (!r.ok) return { ok: false, code: r.code, message: r.message };
+    const r = await this.host.registry.spawn({ ...(p.agentId ? { agent: p.agentId } : {}), cwd: p.cwd, bypass: p.bypass, ...(p.worktree ? { worktree: {} } : {}) });
+    if (!r.ok) return { ok: false, code: r.code === 'badDirectory' ? 'badDirectory' : 'spawnFailed', message: r.message };
     return { ok: true, result: { session: this.info(r.record) } };
   }
 
@@ -150,6 +166,11 @@ export class AppService implements Disposable {
     if (away) return this.onMachine(away, 'app.relaunch', p) as Promise<AppAnswer<{ relaunched: boolean }>>;
     if (!this.host.registry.get(p.session)) return { ok: false, code: 'noSuchSession', message: `no session ${p.session}` };
     return { ok: true, result: { relaunched: await this.host.relaunch(p.session) } };
+  }
+
+  /** The review view's requests: the control protocol's worktree verbs, checked by their schemas. */
+  review(p: HostParams<'app.review'>): Promise<ReviewAnswer> {
+    return reviewRequest(this.host, p.verb, p.args);
   }
 
   rename(p: HostParams<'app.rename'>): AppAnswer<Record<string, never>> | Promise<AppAnswer<Record<string, never>>> {

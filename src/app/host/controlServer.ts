@@ -37,6 +37,7 @@ import { nullLogger, type Logger } from '../shared/log';
 import { ensureRunDir, type TermioPaths } from '../shared/paths';
 import type { RemoteSessions } from './machines/hubControl';
 import type { SessionRecord, SessionRegistry } from './sessionRegistry';
+import type { WorktreeVerbs } from './worktrees/worktreeVerbs';
 import { SessionWaits, type WaitLimits } from './sessionWaits';
 import { claimUnixSocket } from './unixSocket';
 
@@ -123,6 +124,8 @@ export interface ControlServerOptions {
   describeResume?: (id: string) => Promise<SessionInfo['resume'] | undefined>;
   /** The sessions of the other machines (the hub's), once the host has them. */
   remote?: () => RemoteSessions | null;
+  /** The worktree service's verbs (review, list, prune). */
+  worktrees?: WorktreeVerbs;
   /** Written to control.json and answered to `version`. Default: package.json's version. */
   appVersion?: string;
   limits?: Partial<ControlLimits>;
@@ -186,6 +189,7 @@ export class ControlServer {
       describeResume: opts.describeResume,
       transcriptOf: opts.transcriptOf ?? (async () => undefined),
       ...(opts.remote ? { remote: opts.remote } : {}),
+      worktrees: opts.worktrees,
     });
   }
 

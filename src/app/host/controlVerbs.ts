@@ -13,6 +13,7 @@ import type { DriveVerbs, Holder, Outcome } from './driveVerbs';
 import type { RemoteSessions } from './machines/hubControl';
 import type { SessionRecord, SessionRegistry } from './sessionRegistry';
 import { readTranscript } from './transcript';
+import type { WorktreeVerbs } from './worktrees/worktreeVerbs';
 
 export type OpenDirResult = { ok: true; id: string } | { ok: false; code: ControlErrorCode; message: string };
 
@@ -46,6 +47,8 @@ export interface ControlVerbsDeps {
   transcriptOf: (id: string) => Promise<string | undefined>;
   /** The sessions of the other machines (the hub), when this host has any. */
   remote?: () => RemoteSessions | null;
+  /** The review verbs; absent on a host without the worktree service (they are refused). */
+  worktrees: WorktreeVerbs | undefined;
 }
 
 /** The table as the sockets use it: answer one verb for one caller. */
@@ -91,18 +94,27 @@ export class ControlVerbs implements SessionVerbs {
         const away = !here.ok && here.code === 'noSuchSession' ? d.remote?.()?.focus(args.id) : null;
         return away ?? this.onFound(args.id, (id) => d.registry.requestFocus(id));
       },
-      'sessions.close': (args) => remote(args.id, 'sessions.close', args) ?? this.onFound(args.id, (id) => d.registry.close(id)),
+      'sessions.close': (args) => remote(args.id, 'sessions.close', args) ?? (d.worktrees ? d.worktrees.close(args) : this.onFound(args.id, (id) => d.registry.close(id))),
       'app.open': (args) => this.open(args.dir),
       'app.activate': () => {
         d.onActivate();
         return { ok: true, result: { shown: true } };
       },
+      'worktrees.diff': (args) => this.worktree((w) => w.diff(args)),
+      'worktrees.act': (args) => this.worktree((w) => w.act(args)),
+      'worktrees.remove': (args) => this.worktree((w) => w.remove(args)),
+      'worktrees.list': () => this.worktree((w) => w.list()),
+      'worktrees.prune': () => this.worktree((w) => w.prune()),
     };
   }
 
   /** Answers one request with the handler for its verb. */
   answer<V extends ControlVerb>(verb: V, args: ControlArgs<V>, ctx: VerbContext): Answer | Promise<Answer> {
     return this.handlers[verb](args, ctx);
+  }
+
+  private worktree(act: (w: WorktreeVerbs) => Promise<Outcome>): Outcome | Promise<Outcome> {
+    return this.d.worktrees ? act(this.d.worktrees) : { ok: false, code: 'notAWorktree', message: 'this host has no worktree service' };
   }
 
   private async list(): Promise<Outcome> {

@@ -62,6 +62,7 @@ export class DriveVerbs {
       ...(cwd !== undefined ? { cwd } : {}),
       ...(bypass !== undefined ? { bypass } : {}),
       ...(title !== undefined ? { title } : {}),
+      ...(args.worktree ? { worktree: { ...args.worktree, ...(prompt !== undefined ? { prompt } : {}) } } : {}),
       ...this.parentOf(args.parent),
     });
     if (!spawned.ok) return spawned;
@@ -85,7 +86,13 @@ export class DriveVerbs {
     const { argv, cwd, title, wait } = args;
     // Untitled, the tab shows the command line: "Terminal" would say nothing about it.
     const label = title ?? argv.join(' ').slice(0, RUN_LABEL_CHARS);
-    const spawned = await this.opts.registry.spawn({ argv, ...(cwd !== undefined ? { cwd } : {}), title: label, ...this.parentOf(args.parent) });
+    const spawned = await this.opts.registry.spawn({
+      argv,
+      ...(cwd !== undefined ? { cwd } : {}),
+      title: label,
+      ...(args.worktree ? { worktree: { ...args.worktree, prompt: argv.join(' ') } } : {}),
+      ...this.parentOf(args.parent),
+    });
     if (!spawned.ok) return spawned;
     sizeUntilAttached(spawned.record, args);
     const id = spawned.record.id;

@@ -5,6 +5,7 @@
 // Building the services is hostServices.ts's job, launching sessions sessionLauncher.ts's,
 // notifications notificationRouter.ts's; the host wires them together and owns their lifetime.
 import { homedir } from 'node:os';
+import { join } from 'node:path';
 import type { HookDetails } from '../../protocol/hookReport';
 import { AgentChoices } from '../shared/agentChoices';
 import type { AgentIntegrationOptions } from '../shared/agentIntegration';
@@ -32,6 +33,9 @@ import { pinnedTranscript } from './transcript';
 import type { HostOptions } from './hostOptions';
 import type { HostProblem } from '../../protocol/hostAppMessages';
 
+import { Git, gitCommand } from './worktrees/git';
+import { WorktreeService } from './worktrees/worktreeService';
+
 export type { HostOptions, HostProblem };
 
 export { TERMINAL_AGENT_ID };
@@ -55,6 +59,10 @@ export class Host {
   readonly notifications: NotificationPolicy;
   /** The one SessionInfo mapper every socket answers with. */
   readonly facts: SessionFacts;
+  /** Sessions' git worktrees: made at spawn, reviewed, merged, removed. */
+  readonly worktrees: WorktreeService;
+  /** The PATH sessions start with (the login shell's): where `gh` is looked for. */
+  readonly sessionPath: string;
   private readonly notes: SessionNotes;
   private readonly callers: SessionCallers;
   private readonly router: NotificationRouter;
@@ -100,6 +108,17 @@ export class Host {
     ({ catalog: this.catalog, settings: this.settings, store: this.store, resume: this.resume, hooks: this.hooks } = s);
     this.control = control;
     this.facts.windowOf = (id) => this.store.state.windows.find((w) => w.tabs.includes(id))?.id ?? null;
+    this.sessionPath = s.sessionBaseEnv?.PATH ?? process.env.PATH ?? '';
+    this.worktrees = new WorktreeService({
+      recordsFile: join(this.paths.stateDir, 'worktrees.json'),
+      root: () => expandHome(this.settings.settings.worktrees.root, (opts.env ?? process.env).HOME ?? homedir()),
+      warn: (message, fields) => opts.logger.warn(message, fields),
+      git: new Git(gitCommand(this.sessionPath)),
+    });
+    this.facts.worktreeOf = (id) => {
+      const w = this.worktrees.ofSession(id);
+      return w ? { path: w.path, branch: w.branch, base: w.base, repo: w.repo, changed: this.worktrees.count(id) } : undefined;
+    };
     this.agents = new AgentChoices(this.catalog, this.settings, () => this.integration());
     this.router = new NotificationRouter({
       policy: core.notifications,
@@ -119,6 +138,7 @@ export class Host {
       callers: core.callers,
       notes: core.notes,
       notifications: this.router,
+      worktrees: this.worktrees,
       baseEnv: s.sessionBaseEnv,
       reportProblem: (message) => this.reportProblem('state', message),
     });
@@ -136,6 +156,8 @@ export class Host {
     this.tracker.onHookDetails((d) => this.handleDetails(d.sessionId, d.details));
     this.tracker.onStall((c) => this.registry.setStalled(c.sessionId, c.since));
     this.registry.onRemoved((r) => this.handleRemoved(r));
+    this.registry.onAdded((r) => this.worktrees.watch(r.id));
+    for (const r of this.registry.list()) this.worktrees.watch(r.id);
     this.registry.onChanged((r) => this.store.getSession(r.id) && this.store.updateSession(r.id, { title: r.title }));
   }
 
@@ -259,6 +281,7 @@ export class Host {
     // A relaunch mints a new secret; the old one dies with its processes.
     this.callers.forget(r.id);
     this.tracker.untrack(r.id);
+    this.worktrees.unwatch(r.id);
     this.router.forget(r.id);
     this.notes.forgetReports(r.id);
     // Quitting keeps every tab for the next launch; a relaunch keeps its own; a user's close removes it.
@@ -280,6 +303,7 @@ export class Host {
     this.registry.dispose();
     await endProcesses(pids, QUIT_GRACE_MS);
     this.tracker.dispose();
+    this.worktrees.dispose();
     this.resume.dispose();
     await this.hooks.close();
     this.store.flush();
@@ -287,6 +311,11 @@ export class Host {
     this.settings.dispose();
     await this.catalog.dispose();
   }
+}
+
+/** A root setting may start with ~ (it is typed by hand). */
+function expandHome(path: string, home: string): string {
+  return path === '~' || path.startsWith('~/') ? join(home, path.slice(1)) : path;
 }
 
 /** How long quitting waits for agents to exit after the hangup before it kills them: well within

@@ -8,6 +8,8 @@ import type { HostOptions } from './hostOptions';
 import type { HostCore } from './hostServices';
 import type { ResumeService } from './resumeService';
 import type { StateStore } from './stateStore';
+import type { WorktreeService } from './worktrees/worktreeService';
+import { WorktreeVerbs } from './worktrees/worktreeVerbs';
 
 /** What the control socket asks of the host once its services are up. */
 export interface ControlledHost {
@@ -16,6 +18,9 @@ export interface ControlledHost {
   transcriptFor(id: string): Promise<string | undefined>;
   readyEvidence(id: string): boolean | undefined;
   notifyFromSession(sessionId: string | null, title: string | undefined, text: string): Promise<void>;
+  readonly worktrees: WorktreeService;
+  /** The PATH sessions start with: where `gh` is looked for. */
+  readonly sessionPath: string;
 }
 
 export function hostControlServer(core: HostCore, opts: HostOptions, up: { readonly value: ControlledHost | null; readonly promise: Promise<ControlledHost> }): ControlServer {
@@ -51,6 +56,7 @@ export function hostControlServer(core: HostCore, opts: HostOptions, up: { reado
     },
     readyEvidence: (id) => up.value?.readyEvidence(id),
     remote: () => opts.remoteSessions?.() ?? null,
+    worktrees: new WorktreeVerbs({ service: async () => (await up.promise).worktrees, registry, path: () => up.value?.sessionPath ?? process.env.PATH ?? '' }),
     onNotify: async (n) => (await up.promise).notifyFromSession(n.sessionId, n.title, n.text),
     onOpenDir: async (dir) => {
       const r = await registry.spawn({ cwd: dir });

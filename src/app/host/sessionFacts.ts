@@ -2,6 +2,7 @@
 // termio command on either socket, `sessions watch`). The facts live in several services; those
 // that exist only once the host is fully up (the state store, the client server's views, the set of
 // sessions recovered after a lost host) are plugged in as they start, and read as absent before.
+import type { SessionWorktree } from '../../protocol/controlWorktrees';
 import type { SessionInfo, SessionStatusInfo } from '../../protocol/sessionInfo';
 import type { SessionStatus } from '../../protocol/status/sessionState';
 import type { SessionNotes } from './sessionNotes';
@@ -27,6 +28,8 @@ export class SessionFacts {
   viewsOf: (id: string) => number = () => 0;
   /** Sessions this host relaunched because the host before it was lost. */
   recovered: ReadonlySet<string> = new Set();
+  /** The git worktree a session works in (from the worktree service, once it is up). */
+  worktreeOf: (id: string) => SessionWorktree | undefined = () => undefined;
 
   /** A bare server (tests, benches) has no tracker or notes: no status, tool or progress then. */
   constructor(private readonly tracker?: StatusTracker, private readonly notes?: SessionNotes) {}
@@ -34,6 +37,7 @@ export class SessionFacts {
   info(r: SessionRecord): SessionInfo {
     const s = r.session;
     const st = this.tracker?.status(r.id);
+    const worktree = this.worktreeOf(r.id);
     return {
       id: r.id,
       agentId: r.agentId,
@@ -58,6 +62,7 @@ export class SessionFacts {
       status: st ? statusInfo(st) : null,
       recovered: this.recovered.has(r.id),
       machine: null,
+      ...(worktree ? { worktree } : {}),
     };
   }
 }

@@ -2,6 +2,7 @@
 // with its resume plan (app start, Resume), or one command as is (`termio sessions run`). Each
 // launch gets its own secret, the hook socket, the login environment and the terminal settings,
 // and is handed to the status tracker.
+import { basename } from 'node:path';
 import { Session } from '../../terminal';
 import type { AgentCatalog } from '../shared/catalog';
 import type { HookServer } from './hookServer';
@@ -14,6 +15,8 @@ import { SESSION_SECRET_ENV } from '../shared/sessionSecret';
 import type { SettingsStore } from '../shared/settings';
 import type { StateStore } from './stateStore';
 import type { StatusTracker } from './statusTracker';
+import { setupArgv, type SetupPlan } from './worktrees/setup';
+import type { WorktreeService } from './worktrees/worktreeService';
 
 import { TERMINAL_AGENT_ID } from '../shared/agentIds';
 
@@ -30,6 +33,7 @@ export interface SessionLauncherOptions {
   callers: SessionCallers;
   notes: SessionNotes;
   notifications: NotificationRouter;
+  worktrees: WorktreeService;
   /** What sessions start from: the login shell's exported environment (undefined: this process's). */
   baseEnv: Record<string, string> | undefined;
   /** A saved session that could not start again: the app shows it to the user. */
@@ -41,6 +45,8 @@ export class SessionLauncher {
   activeWindowId = 'window-1';
   /** Sessions being relaunched (Resume): their durable record must survive the registry's remove. */
   private readonly relaunching = new Set<string>();
+  /** New worktree sessions whose repository set-up runs in their terminal before the program. */
+  private readonly pendingSetup = new Map<string, SetupPlan>();
 
   constructor(private readonly o: SessionLauncherOptions) {}
 
@@ -54,7 +60,7 @@ export class SessionLauncher {
 
   /** Builds, persists and launches a new session (the registry's spawner). */
   async spawn(req: SpawnRequest): Promise<Session | SpawnFailure> {
-    if (req.argv) return this.launchCommand(req.id, req.cwd, req.argv);
+    if (req.argv) return this.inWorktree(req, basename(req.argv[0]!), (cwd) => this.launchCommand(req.id, cwd, req.argv!));
     const agentId = req.agent ?? TERMINAL_AGENT_ID;
     const entry = this.o.catalog.get(agentId);
     if (!entry) return { kind: 'unknownAgent', message: `no agent with id '${agentId}' (see termio agents list)` };
@@ -63,12 +69,28 @@ export class SessionLauncher {
       return { kind: 'notInstalled', message: `${entry.manifest.name} is not installed: '${cmd}' is not on your login shell's PATH${entry.manifest.install ? ` (install: ${entry.manifest.install})` : ''}` };
     }
     const bypass = req.bypass || (this.o.settings.settings.agents[agentId]?.bypass ?? false);
-    // Written at once, not with the next batch: a host killed a moment later must still know the
-    // session exists to resume it.
-    this.o.store.addSession({ id: req.id, agentId, cwd: req.cwd, title: req.title ?? '', bypass }, { windowId: this.activeWindowId }, { immediate: true });
-    if (req.title) this.o.notes.titledByUser(req.id);
-    const session = await this.launch(req.id);
-    if ('kind' in session) this.o.store.removeSession(req.id);
+    return this.inWorktree(req, agentId, async (cwd) => {
+      // Written at once, not with the next batch: a host killed a moment later must still know the
+      // session exists to resume it.
+      this.o.store.addSession({ id: req.id, agentId, cwd, title: req.title ?? '', bypass }, { windowId: this.activeWindowId }, { immediate: true });
+      if (req.title) this.o.notes.titledByUser(req.id);
+      const session = await this.launch(req.id);
+      if ('kind' in session) this.o.store.removeSession(req.id);
+      return session;
+    });
+  }
+
+  /** Runs start in the requested worktree (made first, removed again if the start fails), else in req.cwd. */
+  private async inWorktree(req: SpawnRequest, agent: string, start: (cwd: string) => Session | SpawnFailure | Promise<Session | SpawnFailure>): Promise<Session | SpawnFailure> {
+    if (!req.worktree) return start(req.cwd);
+    const { branch, base, prompt } = req.worktree;
+    const made = await this.o.worktrees.prepare({ dir: req.cwd, agent, ...(prompt !== undefined ? { prompt } : {}), ...(branch !== undefined ? { branch } : {}), ...(base !== undefined ? { base } : {}) });
+    if (!made.ok) return { kind: 'worktreeRefused', message: made.message };
+    if (made.setup) this.pendingSetup.set(req.id, made.setup);
+    this.o.worktrees.adopt(req.id, made.worktree, { agentId: req.agent ?? null, prompt: prompt ?? null });
+    const session = await start(made.worktree.path);
+    this.pendingSetup.delete(req.id);
+    if ('kind' in session) await this.o.worktrees.discard(made.worktree, made.created);
     return session;
   }
 
@@ -116,7 +138,7 @@ export class SessionLauncher {
     if (!entry) return { kind: 'unknownAgent', message: `the agent '${record.agentId}' of this session is not loaded` };
     const plan = await this.o.resume.prepareLaunch(id);
     if ('kind' in plan) return { kind: plan.kind, message: plan.message };
-    const argv = plan.argv.length ? [entry.resolvedCommand ?? plan.argv[0]!, ...plan.argv.slice(1)] : undefined;
+    const argv = this.withSetup(id, plan.argv.length ? [entry.resolvedCommand ?? plan.argv[0]!, ...plan.argv.slice(1)] : undefined);
     const secret = this.o.callers.mint();
     const session = Session.spawn({ id, cwd: record.cwd, ...(argv ? { argv } : {}), ...this.spawnDefaults(secret) });
     if ('kind' in session) {
@@ -149,13 +171,20 @@ export class SessionLauncher {
   private launchCommand(id: string, cwd: string, argv: string[]): Session | SpawnFailure {
     // Its own secret: a termio command inside it speaks as this session, not as the user.
     const secret = this.o.callers.mint();
-    const session = Session.spawn({ id, cwd, argv, ...this.spawnDefaults(secret) });
+    const session = Session.spawn({ id, cwd, argv: this.withSetup(id, argv)!, ...this.spawnDefaults(secret) });
     if ('kind' in session) return session;
     this.o.callers.remember(id, secret);
     // No status channel: the tracker still turns the exit into done, with "exit N" as the reason.
     this.o.tracker.track(session, null);
     session.onNotification((n) => this.o.notifications.fromTerminal(id, n.title, n.body));
     return session;
+  }
+
+  /** A new worktree's first launch runs the repository's set-up in the terminal, then becomes the program. */
+  private withSetup(id: string, argv: string[] | undefined): string[] | undefined {
+    const plan = this.pendingSetup.get(id);
+    if (!plan) return argv;
+    return setupArgv(plan, argv ?? [this.o.baseEnv?.SHELL || process.env.SHELL || '/bin/sh', '-l']);
   }
 
   /** What every session starts with: the hook socket and its own secret, the login environment, the terminal settings. */

@@ -21,6 +21,15 @@ export interface SpawnRequest {
   title?: string;
   /** A command to run as is (no shell, no agent manifest): `termio sessions run`. */
   argv?: string[];
+  /** Start in a new git worktree of the repository `cwd` is in (the spawner makes it). */
+  worktree?: WorktreeChoice;
+}
+
+/** The worktree a spawn asks for; the prompt names the branch when none is given. */
+export interface WorktreeChoice {
+  branch?: string;
+  base?: string;
+  prompt?: string;
 }
 
 /** A failure the user caused (unknown agent, missing binary): shown to them, never thrown. */
@@ -73,7 +82,7 @@ export type FindResult =
 
 export type SpawnResult =
   | { ok: true; record: SessionRecord }
-  | { ok: false; code: 'spawnFailed' | 'badDirectory'; message: string };
+  | { ok: false; code: 'spawnFailed' | 'badDirectory' | 'worktreeRefused'; message: string };
 
 export interface SessionRegistryOptions {
   /** Default: plain login shells (shellSpawner()). */
@@ -164,7 +173,7 @@ export class SessionRegistry implements Disposable {
   }
 
   /** Starts a session through the spawner. Resolves once the process is started, not when the program is ready. */
-  async spawn(req: { agent?: string; cwd?: string; bypass?: boolean; title?: string; argv?: string[]; parentId?: string } = {}): Promise<SpawnResult> {
+  async spawn(req: { agent?: string; cwd?: string; bypass?: boolean; title?: string; argv?: string[]; parentId?: string; worktree?: WorktreeChoice } = {}): Promise<SpawnResult> {
     if (this.disposed) throw new Error('SessionRegistry.spawn after dispose');
     const cwd = req.cwd ?? this.defaultCwd;
     if (!isAbsolute(cwd)) return { ok: false, code: 'badDirectory', message: `the folder must be an absolute path, got '${cwd}'` };
@@ -183,9 +192,10 @@ export class SessionRegistry implements Disposable {
       ...(req.agent !== undefined ? { agent: req.agent } : {}),
       ...(req.title !== undefined ? { title: req.title } : {}),
       ...(req.argv !== undefined ? { argv: req.argv } : {}),
+      ...(req.worktree !== undefined ? { worktree: req.worktree } : {}),
     };
     const result = await this.spawner(spawnReq);
-    if (isSpawnFailure(result)) return { ok: false, code: 'spawnFailed', message: result.message };
+    if (isSpawnFailure(result)) return { ok: false, code: result.kind === 'worktreeRefused' ? 'worktreeRefused' : 'spawnFailed', message: result.message };
     if (this.disposed) {
       result.dispose();
       throw new Error('SessionRegistry disposed while a spawn was in flight');

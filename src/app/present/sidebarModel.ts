@@ -28,6 +28,8 @@ export interface SessionSummary {
   machine?: string | null;
   /** While its machine is away: what to say instead of the live state ("reconnecting in 4 s"). */
   away?: string;
+  /** The git worktree it works in: its branch, its repository's main checkout, files changed. */
+  worktree?: { branch: string; repo: string; changed: number | null };
 }
 
 export interface SidebarRow extends SessionSummary {
@@ -93,21 +95,23 @@ export function folderLabels(folders: string[], home: string): Map<string, strin
 
 /**
  * Groups in order of their first session; rows in creation order (stable while you work), except
- * that a session started by another one in the same folder comes right under it, nested.
+ * that a session started by another one in the same folder comes right under it, nested. A
+ * worktree session is grouped under its repository, beside the sessions in the main checkout.
  */
 export function buildSidebar(sessions: SessionSummary[], agentName: (id: string | null) => string, home: string): SidebarGroup[] {
   // Labels are told apart per machine: two machines may well have the same folder names.
   const labels = new Map<string, Map<string, string>>();
   for (const m of new Set(sessions.map((s) => s.machine ?? null))) {
-    labels.set(m ?? '', folderLabels(sessions.filter((s) => (s.machine ?? null) === m).map((s) => s.cwd), m === null ? home : ''));
+    labels.set(m ?? '', folderLabels(sessions.filter((s) => (s.machine ?? null) === m).map((s) => s.worktree?.repo ?? s.cwd), m === null ? home : ''));
   }
   const groups = new Map<string, SidebarGroup>();
   for (const s of [...sessions].sort((a, b) => a.createdAt - b.createdAt)) {
     const machine = s.machine ?? null;
-    const key = `${machine ?? ''}\0${s.cwd}`;
+    const folder = s.worktree?.repo ?? s.cwd;
+    const key = `${machine ?? ''}\0${folder}`;
     let g = groups.get(key);
     if (!g) {
-      g = { machine, folder: s.cwd, label: labels.get(machine ?? '')?.get(s.cwd) ?? s.cwd, rows: [] };
+      g = { machine, folder, label: labels.get(machine ?? '')?.get(folder) ?? folder, rows: [] };
       groups.set(key, g);
     }
     const name = agentName(s.agentId);

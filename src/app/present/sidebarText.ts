@@ -2,7 +2,14 @@
 // every variant (nested, stalled, exited, with progress) is tested without a display.
 import { formatAge, stateLabel, type SidebarGroup, type SidebarRow } from './sidebarModel';
 
-/** The row's second line: "↳ Claude · Working 42% 5m · stalled · exited 1". */
+/** A worktree session's changed files and branch: "3 changed · ⎇ claude/fix-login" (the count first: a long branch elides). */
+export function worktreeBadge(w: NonNullable<SidebarRow['worktree']>): string {
+  const changed = w.changed === null ? '' : w.changed === 0 ? 'no changes · ' : `${w.changed} changed · `;
+  return `${changed}⎇ ${w.branch}`;
+}
+
+/** The row's second line: "↳ Claude · Working 42% 5m · stalled · exited 1"; a worktree session
+ *  shows its count and branch instead of the agent's name (its icon says which agent it is). */
 export function sidebarDetail(r: SidebarRow, now: number): string {
   const exit = r.exited ? ` · exited ${r.exited.signal ? `by signal ${r.exited.signal}` : r.exited.exitCode}` : '';
   const stalled = r.stalled ? ' · stalled' : '';
@@ -10,12 +17,15 @@ export function sidebarDetail(r: SidebarRow, now: number): string {
   // An agent reporting OSC 9;4 progress shows its percentage while it works.
   const progress = r.progress !== undefined && r.state === 'working' ? ` ${r.progress}%` : '';
   if (r.away) return `${started}${stateLabel[r.state]} · ${r.away}`;
-  return `${started}${r.agentName} · ${stateLabel[r.state]}${progress} ${formatAge(now - r.stateSince)}${stalled}${exit}`;
+  const state = `${stateLabel[r.state]}${progress} ${formatAge(now - r.stateSince)}${stalled}${exit}`;
+  if (r.worktree) return `${started}${state} · ${worktreeBadge(r.worktree)}`;
+  return `${started}${r.agentName} · ${state}`;
 }
 
 /** A row's tooltip: its title, folder and state, one per line. */
 export function sidebarRowTip(r: SidebarRow): string {
-  return `${r.label}\n${r.machine ? `${r.machine}: ` : ''}${r.cwd}\n${stateLabel[r.state]}${r.away ? ` (last known; ${r.away})` : ''}`;
+  const worktree = r.worktree ? `\n${worktreeBadge(r.worktree)} (double-click to review)` : '';
+  return `${r.label}\n${r.machine ? `${r.machine}: ` : ''}${r.cwd}\n${stateLabel[r.state]}${r.away ? ` (last known; ${r.away})` : ''}${worktree}`;
 }
 
 /** A folder heading's text (drawn in capitals) and its tooltip (the whole path). */

@@ -76,6 +76,15 @@ export const SettingsSchema = z.object({
       network: z.enum(['loopback', 'lan']).default('loopback').describe('lan = reachable from other devices on your network'),
     })
     .prefault({}),
+  worktrees: z
+    .object({
+      root: z.string().default('').describe("where new worktrees go, as <root>/<repository>/<branch>; '' = beside the repository, <repo>.worktrees/<branch>"),
+      repositories: z
+        .record(z.string(), z.boolean())
+        .default({})
+        .describe('repository folder → whether the picker starts sessions there in a new worktree (the picker remembers your choice)'),
+    })
+    .prefault({}),
   welcomeShown: z.boolean().default(false),
 });
 

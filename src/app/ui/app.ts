@@ -60,6 +60,7 @@ export class TermioApp {
       const chrome = this.chrome;
       this.sessionWindows.setAppearance(chrome, next);
       this.panels.setChrome(chrome);
+      this.actions.setChrome(chrome);
     });
     this.sessionWindows = new SessionWindows({
       host,
@@ -68,11 +69,11 @@ export class TermioApp {
       appearance: () => this.appearance.appearance,
       pickerAgents: () => this.pickerAgents(),
       refresh: () => this.refresh(),
-      onStart: (agentId, cwd, bypass) => void this.newSession(agentId, cwd, bypass),
+      onStart: (agentId, cwd, bypass, worktree) => void this.newSession(agentId, cwd, bypass, worktree),
       onAction: (win, action, id) => void this.actions.handle(win, action, id),
     });
     this.panels = new SettingsPanels({ host, log, chrome: () => this.chrome, activeWindow: () => this.sessionWindows.active });
-    this.actions = new SessionActions({ host, windows: this.sessionWindows, log, showSettings: () => this.showSettings() });
+    this.actions = new SessionActions({ host, windows: this.sessionWindows, log, showSettings: () => this.showSettings(), chrome: () => this.chrome });
     this.tray = new Tray({
       onShow: () => this.showWindow(),
       onQuit: () => void this.quit('menu'),
@@ -140,8 +141,8 @@ export class TermioApp {
     this.sessionWindows.focusSession(id);
   }
 
-  newSession(agentId: string | null, cwd: string | null, bypass = false): Promise<void> {
-    return this.actions.newSession(agentId, cwd, bypass);
+  newSession(agentId: string | null, cwd: string | null, bypass = false, worktree = false): Promise<void> {
+    return this.actions.newSession(agentId, cwd, bypass, worktree);
   }
 
   jumpToSession(win: MainWindow): void {

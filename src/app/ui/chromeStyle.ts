@@ -202,3 +202,18 @@ export function welcomeStyleSheet(c: ChromeColors): string {
     #primary { background-color: ${c.primary.background}; border: 1px solid ${c.primary.border}; color: ${c.primary.text}; font-weight: 600; }
     #primary:hover { background-color: ${c.primary.hover}; }`;
 }
+
+/** The review view of a worktree session: heading, file list, diff, commit message, actions. */
+export function reviewStyleSheet(c: ChromeColors): string {
+  return `${chromeStyleSheet(c)}
+    #review, #reviewRoot { background-color: ${c.window}; }
+    #reviewTitle { color: ${c.text}; font-size: 16px; font-weight: 600; }
+    #reviewDetail, #reviewStatus { color: ${c.muted}; font-size: 12px; }
+    #reviewFiles { background-color: ${c.sidebar}; color: ${c.text}; border: 1px solid ${c.border}; border-radius: 6px; font-size: 12px; padding: 4px; outline: none; }
+    #reviewFiles::item { padding: 4px 6px; border-radius: 4px; }
+    #reviewFiles::item:selected { background-color: ${c.listSelection}; color: ${c.listSelectionText}; }
+    #reviewDiff { background-color: ${c.card}; color: ${c.text}; border: 1px solid ${c.border}; border-radius: 6px; }
+    #reviewMessage { background-color: ${c.input}; color: ${c.text}; border: 1px solid ${c.controlBorder}; border-radius: 5px; padding: 4px 8px; }
+    #reviewMerge { background-color: ${c.primary.background}; border: 1px solid ${c.primary.border}; color: ${c.primary.text}; font-weight: 600; }
+    #reviewMerge:hover { background-color: ${c.primary.hover}; }`;
+}

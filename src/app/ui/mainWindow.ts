@@ -52,7 +52,10 @@ export interface MainWindowOptions {
   agents(): PickerAgent[];
   folder(): string;
   bypassDefault(agentId: string | null): boolean;
-  onStart(agentId: string | null, cwd: string, bypass: boolean): void;
+  /** Whether the picker starts sessions in this repository in a new worktree (remembered per repository). */
+  worktreeDefault(repo: string): boolean;
+  onWorktreeToggled(repo: string, on: boolean): void;
+  onStart(agentId: string | null, cwd: string, bypass: boolean, worktree: boolean): void;
   onActiveChanged(active: boolean): void;
   /** Overrides from Settings, by action. */
   shortcuts: Partial<Record<string, string>>;
@@ -111,7 +114,7 @@ export class MainWindow {
 
     const { widget: central, layout: row } = boxWidget('row', { name: 'central' });
     const onPainted = sidebarPaintTrace(opts.log);
-    this.sidebar = new Sidebar({ onSelect: (id) => opts.onSelect(id), chrome, ...(onPainted ? { onPainted } : {}) });
+    this.sidebar = new Sidebar({ onSelect: (id) => opts.onSelect(id), onReview: (id) => opts.onAction('reviewChanges', id), chrome, ...(onPainted ? { onPainted } : {}) });
     row.addWidget(this.buildSidebarColumn());
     row.addWidget(this.buildMainArea(), 1);
     w.setCentralWidget(central);
@@ -174,7 +177,9 @@ export class MainWindow {
       agents: () => opts.agents(),
       folder: () => opts.folder(),
       bypassDefault: (id) => opts.bypassDefault(id),
-      onStart: (agentId, cwd, bypass) => opts.onStart(agentId, cwd, bypass),
+      onStart: (agentId, cwd, bypass, worktree) => opts.onStart(agentId, cwd, bypass, worktree),
+      worktreeDefault: (folder) => opts.worktreeDefault(folder),
+      onWorktreeToggled: (folder, on) => opts.onWorktreeToggled(folder, on),
       onInstallLink: (url) => {
         if (!openExternal(url)) this.showMessage(`Install it from ${url}`);
       },

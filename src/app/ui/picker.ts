@@ -1,11 +1,12 @@
 // The agent picker: an overlay in the current window, opened by the new-session shortcut and
 // used entirely from the keyboard. Type to filter (fuzzy), ↑/↓ to choose, Enter to start in the
-// current folder, Ctrl+B to toggle the agent's permission bypass, Ctrl+O to pick another folder
-// first, Esc to close. Agents that are not installed show their install link instead.
+// current folder, Ctrl+B to toggle the agent's permission bypass, Ctrl+G (in a git repository) to
+// start in a new worktree on its own branch (remembered per repository), Ctrl+O to pick another
+// folder first, Esc to close. Agents that are not installed show their install link instead.
 import { Key, QBrush, QColor, QIcon, QListWidgetItem, QWidget } from '@nodegui/nodegui';
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { expandHome, shortenHome } from '../../protocol/homePath';
 import { fuzzyFilter } from '../present/fuzzy';
 import { agentIcon } from './agentIcons';
@@ -27,13 +28,18 @@ export interface PickerOptions {
   agents(): PickerAgent[];
   folder(): string;
   bypassDefault(agentId: string | null): boolean;
-  onStart(agentId: string | null, cwd: string, bypass: boolean): void;
+  onStart(agentId: string | null, cwd: string, bypass: boolean, worktree: boolean): void;
+  /** The remembered worktree choice of a repository (its top folder). */
+  worktreeDefault(repo: string): boolean;
+  onWorktreeToggled(repo: string, on: boolean): void;
   onInstallLink(url: string): void;
   chrome?: ChromeColors;
 }
 
 const PICKER_WIDTH_PX = 560;
 const PICKER_MAX_ROWS = 9; // rows visible before the list scrolls; keeps the overlay compact
+/** A refusal wraps to up to three 11 px lines in the footer: two more than the usual one. */
+const PROBLEM_EXTRA_PX = 32;
 
 export class Picker {
   private readonly panel: OverlayPanel;
@@ -42,6 +48,10 @@ export class Picker {
   private folder = '';
   private bypass = new Map<string | null, boolean>();
   private filterText = '';
+  /** The repository the folder is in (its top folder), or null: no worktree toggle. */
+  private repo: string | null = null;
+  /** Shown in the footer until the next key: why the last start was refused. */
+  private problem: string | null = null;
   /** When the last filter pass finished (benchmarks read it). */
   lastFilterMs = 0;
   private chrome: ChromeColors;
@@ -76,9 +86,11 @@ export class Picker {
     return this.panel.isOpen;
   }
 
-  open(): void {
+  open(folder?: string): void {
     this.mode = 'agents';
-    this.folder = this.opts.folder();
+    this.folder = folder ?? this.opts.folder();
+    this.repo = repositoryOf(this.folder);
+    this.problem = null;
     this.filterText = '';
     this.panel.input.setText('');
     this.panel.input.setPlaceholderText('Type to filter agents…');
@@ -88,6 +100,15 @@ export class Picker {
 
   close(): void {
     this.panel.close();
+  }
+
+  /** A start from here was refused (not a repository, a dirty base…): open again on that folder, saying why. */
+  reopenWithProblem(folder: string, message: string): void {
+    this.open(folder);
+    this.problem = message;
+    this.panel.footer.setWordWrap(true);
+    this.panel.place(PICKER_WIDTH_PX, this.height());
+    this.updateFooter();
   }
 
   /** Puts this text in the filter field, as typing it would (bench/menubar.mjs times it). */
@@ -113,12 +134,17 @@ export class Picker {
     if (this.isOpen && this.mode === 'agents') this.refilter();
   }
 
-  /** Fits the rows shown (at least three, so the box does not jump while typing). */
+  /** Fits the rows shown (at least three, so the box does not jump while typing), and a refusal's lines. */
   private height(): number {
-    return 118 + Math.min(PICKER_MAX_ROWS, Math.max(3, this.shown.length)) * 34;
+    return 118 + Math.min(PICKER_MAX_ROWS, Math.max(3, this.shown.length)) * 34 + (this.problem ? PROBLEM_EXTRA_PX : 0);
   }
 
   private handleKey(key: number, ctrl: boolean): boolean {
+    if (this.problem) {
+      this.problem = null;
+      this.panel.footer.setWordWrap(false);
+      this.panel.place(PICKER_WIDTH_PX, this.height());
+    }
     if (key === Key.Key_Escape) {
       if (this.mode === 'folder') this.toAgents();
       else this.close();
@@ -132,6 +158,11 @@ export class Picker {
     if (ctrl && key === Key.Key_B && this.mode === 'agents') {
       const a = this.current();
       if (a?.hasBypass) this.bypass.set(a.id, !this.bypassOn(a));
+      this.updateFooter();
+      return true;
+    }
+    if (ctrl && key === Key.Key_G && this.mode === 'agents') {
+      if (this.repo) this.opts.onWorktreeToggled(this.repo, !this.opts.worktreeDefault(this.repo));
       this.updateFooter();
       return true;
     }
@@ -165,6 +196,7 @@ export class Picker {
       const dir = resolve(expandHome(this.panel.input.text().trim() || this.folder, homedir()));
       if (isAbsolute(dir) && existsSync(dir) && statSync(dir).isDirectory()) {
         this.folder = dir;
+        this.repo = repositoryOf(dir);
         this.toAgents();
       } else {
         this.panel.footer.setText(`⚠ ${dir} is not a folder`);
@@ -178,7 +210,11 @@ export class Picker {
       return;
     }
     this.close();
-    this.opts.onStart(a.id, this.folder, a.hasBypass && this.bypassOn(a));
+    this.opts.onStart(a.id, this.folder, a.hasBypass && this.bypassOn(a), this.worktreeOn());
+  }
+
+  private worktreeOn(): boolean {
+    return this.repo !== null && this.opts.worktreeDefault(this.repo);
   }
 
   private icon(file: string | undefined, tint?: string): QIcon | undefined {
@@ -218,7 +254,20 @@ export class Picker {
       footer.setText(a.installUrl ? `↵ open the install page: ${a.installUrl}` : `${a.name} is not on your PATH    esc close`);
       return;
     }
+    if (this.problem) {
+      footer.setText(`⚠ ${this.problem.replaceAll(homedir(), '~')}`);
+      return;
+    }
     const bypass = a?.hasBypass ? `    ⌃B skip permissions: ${this.bypassOn(a) ? 'ON' : 'off'}` : '';
-    footer.setText(this.shown.length === 0 ? 'No agent matches.    esc close' : `↵ start${bypass}    ⌃O folder…    esc close`);
+    const worktree = this.repo ? `    ⌃G new worktree: ${this.worktreeOn() ? 'ON' : 'off'}` : '';
+    footer.setText(this.shown.length === 0 ? 'No agent matches.    esc close' : `↵ start${bypass}${worktree}    ⌃O folder…    esc close`);
+  }
+}
+
+/** The top folder of the git checkout `dir` is in (a .git folder or file), or null. */
+export function repositoryOf(dir: string): string | null {
+  for (let d = dir; ; d = dirname(d)) {
+    if (existsSync(join(d, '.git'))) return d;
+    if (dirname(d) === d) return null;
   }
 }

@@ -1,5 +1,6 @@
 // What the user's commands do to sessions: start one (from the picker, the tray or "new like
-// this"), close one (asking first when it started others), cycle, jump to, rename and resume.
+// this"), close one (asking first when it started others, and what becomes of its worktree),
+// cycle, jump to, rename, resume, and review a worktree session's changes.
 import { homedir } from 'node:os';
 import type { AppHost } from '../client/appHost';
 import type { Logger } from '../shared/log';
@@ -7,15 +8,22 @@ import type { AppSessionRecord } from '../client/remoteRegistry';
 import type { MainWindow } from './mainWindow';
 import { closePrompt, jumpItems, jumpTitle, renameTitle } from '../present/sessionPrompts';
 import type { SessionWindows, WindowAction } from './sessionWindows';
+import type { ChromeColors } from './chromeStyle';
+import { ReviewWindow } from './reviewWindow';
+import { worktreeClosePrompt, worktreeForcePrompt } from '../present/worktreePrompts';
 
 export interface SessionActionsOptions {
   host: AppHost;
   windows: SessionWindows;
   log: Logger;
   showSettings(): void;
+  chrome(): ChromeColors;
 }
 
 export class SessionActions {
+  /** Open review views, by session. */
+  private readonly reviews = new Map<string, ReviewWindow>();
+
   constructor(private readonly opts: SessionActionsOptions) {}
 
   private get host(): AppHost {
@@ -25,15 +33,39 @@ export class SessionActions {
   private agentName = (id: string | null): string => this.host.agentName(id);
 
   /** Starts a session in the active window (its current folder unless `cwd` is given) and focuses it. */
-  async newSession(agentId: string | null, cwd: string | null, bypass = false): Promise<void> {
+  async newSession(agentId: string | null, cwd: string | null, bypass = false, worktree = false): Promise<void> {
     const windows = this.opts.windows;
     const win = windows.active ?? windows.showWindow();
     const folder = cwd ?? windows.currentFolder(win);
-    const r = await this.host.launch(agentId, folder, bypass, win.id);
+    const r = await this.host.launch(agentId, folder, bypass, win.id, worktree);
     if (!r.ok) {
-      this.opts.log.warn('spawn failed', { agentId, cwd: folder, message: r.message });
-      win.showMessage(r.message);
+      this.opts.log.warn('spawn failed', { agentId, cwd: folder, worktree, message: r.message });
+      // A refused worktree is told where it was asked for: the picker, open again on the same folder.
+      if (worktree) {
+        win.picker.reopenWithProblem(folder, r.message);
+        this.opts.log.info('picker shows a refusal', { cwd: folder });
+      } else win.showMessage(r.message);
     } else this.host.registry.requestFocus(r.record.id);
+  }
+
+  /** The review view of a worktree session (one per session; a second ask brings it forward). */
+  async review(id: string): Promise<void> {
+    const record = this.host.registry.get(id);
+    if (!record?.worktree) {
+      this.opts.windows.active?.showMessage('This session does not work in a git worktree: start one with the worktree toggle in the picker to review its changes.');
+      return;
+    }
+    let view = this.reviews.get(id);
+    if (!view) {
+      view = new ReviewWindow({ host: this.host, sessionId: id, chrome: this.opts.chrome(), monoFont: this.host.settings.settings.terminal.fontFamily, log: (m, f) => this.opts.log.info(m, f) });
+      this.reviews.set(id, view);
+    }
+    await view.open();
+  }
+
+  /** Restyles the open review views. */
+  setChrome(c: ChromeColors): void {
+    for (const v of this.reviews.values()) v.setChrome(c);
   }
 
   /** A shortcut, menu or exit-bar action in `win`, about session `id` when it names one. */
@@ -66,6 +98,9 @@ export class SessionActions {
         return;
       case 'settings':
         return this.opts.showSettings();
+      case 'reviewChanges':
+        if (id) await this.review(id);
+        return;
       default:
         // closeWindow, find, copy and paste: the window and the terminal view handle those themselves.
         this.opts.log.debug('action handled elsewhere', { action });
@@ -86,6 +121,11 @@ export class SessionActions {
     const reg = this.host.registry;
     const descendants = (of: string): AppSessionRecord[] => reg.children(of).flatMap((c) => [c, ...descendants(c.id)]);
     const started = descendants(id);
+    const worktree = reg.get(id)?.worktree;
+    if (worktree) {
+      this.closeWorktreeSession(win, id, worktree.branch, started);
+      return;
+    }
     if (started.length === 0) {
       reg.close(id);
       return;
@@ -101,6 +141,38 @@ export class SessionActions {
       },
       prompt.hint,
     );
+  }
+
+  /** A worktree session asks whether its worktree stays; removing work at stake asks once more. */
+  private closeWorktreeSession(win: MainWindow, id: string, branch: string, started: AppSessionRecord[]): void {
+    const reg = this.host.registry;
+    const prompt = worktreeClosePrompt(branch);
+    win.quick.openList(
+      prompt.title,
+      prompt.items,
+      (choice) => {
+        for (const c of started) reg.close(c.id);
+        void this.closeWithWorktree(win, id, choice === 'remove' ? 'remove' : 'keep', false);
+      },
+      prompt.hint,
+    );
+  }
+
+  private async closeWithWorktree(win: MainWindow, id: string, worktree: 'keep' | 'remove', force: boolean): Promise<void> {
+    const r = await this.host.review('sessions.close', { id, worktree, ...(force ? { force: true } : {}) });
+    this.opts.log.info('close worktree session', { id, worktree, force, ok: r.ok, message: r.ok ? (r.result.worktree ?? '') : r.message });
+    this.reviews.get(id)?.close();
+    this.reviews.delete(id);
+    if (r.ok) {
+      if (r.result.worktree) win.showMessage(r.result.worktree, 6_000);
+      return;
+    }
+    if (r.code !== 'unsavedWork') {
+      win.showMessage(r.message);
+      return;
+    }
+    const again = worktreeForcePrompt(r.message);
+    win.quick.openList(again.title, again.items, (choice) => void this.closeWithWorktree(win, id, choice === 'force' ? 'remove' : 'keep', choice === 'force'), again.hint);
   }
 
   /** Every session in every window, filtered by name, folder or agent; Enter focuses it. */

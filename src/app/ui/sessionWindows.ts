@@ -25,7 +25,7 @@ export interface SessionWindowsOptions {
   pickerAgents(): PickerAgent[];
   /** The sidebars, why strips or tray may need to change. */
   refresh(): void;
-  onStart(agentId: string | null, cwd: string, bypass: boolean): void;
+  onStart(agentId: string | null, cwd: string, bypass: boolean, worktree: boolean): void;
   onAction(win: MainWindow, action: WindowAction, id: string | null): void;
 }
 
@@ -68,7 +68,9 @@ export class SessionWindows {
       folder: () => this.currentFolder(win),
       bypassDefault: (agentId) => (agentId ? (o.host.settings.settings.agents[agentId]?.bypass ?? false) : false),
       shortcuts: o.host.settings.settings.shortcuts,
-      onStart: (agentId, cwd, bypass) => o.onStart(agentId, cwd, bypass),
+      onStart: (agentId, cwd, bypass, worktree) => o.onStart(agentId, cwd, bypass, worktree),
+      worktreeDefault: (folder) => o.host.settings.settings.worktrees.repositories[folder] ?? false,
+      onWorktreeToggled: (folder, on) => o.host.settings.set(['worktrees', 'repositories', folder], on),
       onActiveChanged: (active) => {
         if (active) this.setActive(win);
         else this.updateLooking();

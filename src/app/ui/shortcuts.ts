@@ -12,7 +12,8 @@ export type ShortcutAction =
   | 'find'
   | 'copy'
   | 'paste'
-  | 'settings';
+  | 'settings'
+  | 'reviewChanges';
 
 const mac: Record<ShortcutAction, string> = {
   newSession: 'Ctrl+T',
@@ -27,6 +28,7 @@ const mac: Record<ShortcutAction, string> = {
   copy: 'Ctrl+C',
   paste: 'Ctrl+V',
   settings: 'Ctrl+,',
+  reviewChanges: 'Ctrl+Shift+D',
 };
 
 const other: Record<ShortcutAction, string> = {
@@ -42,6 +44,7 @@ const other: Record<ShortcutAction, string> = {
   copy: 'Ctrl+Shift+C',
   paste: 'Ctrl+Shift+V',
   settings: 'Ctrl+,',
+  reviewChanges: 'Ctrl+Shift+D',
 };
 
 export function defaultShortcuts(platform: NodeJS.Platform = process.platform): Record<ShortcutAction, string> {

@@ -49,6 +49,8 @@ function iconPixmap(file: string, tint?: string): QPixmap {
 
 export interface SidebarOptions {
   onSelect(id: string): void;
+  /** A worktree session's row was double-clicked: open its review. */
+  onReview?(id: string): void;
   chrome?: ChromeColors;
   /** After each paint: when it ended (wall clock, ms) and the state of each row it painted (benchmarks trace it). */
   onPainted?(at: number, states: Record<string, string>): void;
@@ -95,6 +97,10 @@ export class Sidebar {
     this.list.addEventListener(WidgetEventTypes.MouseButtonPress, (native) => {
       const item = this.itemAt(new QMouseEvent(native as never).y());
       if (item?.kind === 'row') this.opts.onSelect(item.row.id);
+    });
+    this.list.addEventListener(WidgetEventTypes.MouseButtonDblClick, (native) => {
+      const item = this.itemAt(new QMouseEvent(native as never).y());
+      if (item?.kind === 'row' && item.row.worktree) this.opts.onReview?.(item.row.id);
     });
     this.list.addEventListener(WidgetEventTypes.MouseMove, (native) => this.updateToolTip(new QMouseEvent(native as never).y()));
     this.widget.setWidget(this.list);

@@ -114,6 +114,7 @@ export class ViewSync {
         ...(progress !== null ? { progress } : {}),
         ...(r.machine ? { machine: r.machine } : {}),
         ...(r.reachable === false ? { away: awayText(host.machines.find((m) => m.name === r.machine), Date.now()) } : {}),
+        ...(r.worktree ? { worktree: { branch: r.worktree.branch, repo: r.worktree.repo, changed: r.worktree.changed } } : {}),
       };
     });
   }

@@ -1,0 +1,80 @@
+// `termio worktrees list|prune|remove`: the git worktrees Termio made for sessions, what each
+// holds (uncommitted files, commits its base lacks), pruning the merged and clean ones, and
+// removing one (with --force when work is at stake).
+import { parseArgs } from 'node:util';
+import type { WorktreeStatusInfo } from '../../protocol/control';
+import { ControlClient } from '../client/controlClient';
+import { ExitCode, type CommandHandler } from './cliIo';
+import { printError, printOk } from './output';
+import { tilde } from './sessionsText';
+
+const HELP = `Usage: termio worktrees <verb> [--json]
+
+Verbs:
+  list                      every worktree Termio made: branch, base, folder, its session, what it holds
+  prune                     remove the worktrees whose session is closed, merged into their base and
+                            clean (nothing uncommitted); prints what it removed and what it kept
+  remove ID|DIR [--force]   remove one (its session must be closed); refused with uncommitted files or
+                            commits its base lacks unless --force, and a branch with such commits is kept
+
+ID is the session a worktree was made for (or a unique prefix); DIR its folder.
+Exit codes: 0 ok, 1 error, 2 bad usage, 4 Termio not running.
+`;
+
+function holds(w: WorktreeStatusInfo): string {
+  if (!w.present) return 'folder gone';
+  const parts = [w.uncommitted ? `${w.uncommitted} uncommitted` : '', w.unmerged ? `${w.unmerged} unmerged` : ''].filter(Boolean);
+  return parts.length ? parts.join(', ') : 'merged, clean';
+}
+
+function table(rows: WorktreeStatusInfo[], env: NodeJS.ProcessEnv): string {
+  if (rows.length === 0) return 'No worktrees.\n';
+  const cells = [['BRANCH', 'BASE', 'SESSION', 'HOLDS', 'FOLDER'], ...rows.map((w) => [w.branch, w.base, w.sessionId ? `${w.sessionId.slice(0, 8)}${w.open ? '' : ' (closed)'}` : '-', holds(w), tilde(w.path, env)])];
+  const widths = cells[0]!.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
+  return cells.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')).join('\n') + '\n';
+}
+
+export const run: CommandHandler = async (args, io) => {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options: { json: { type: 'boolean' }, force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+  } catch (err) {
+    io.err(`termio worktrees: ${(err as Error).message}\n\n${HELP}`);
+    return ExitCode.usage;
+  }
+  const { values, positionals } = parsed;
+  const [verb, ref, extra] = positionals;
+  if (values.help || verb === 'help') {
+    io.out(HELP);
+    return ExitCode.ok;
+  }
+  const json = values.json === true;
+  const bad = verb === undefined ? 'missing verb' : !['list', 'prune', 'remove'].includes(verb) ? `unknown verb '${verb}'` : verb === 'remove' && !ref ? 'remove: missing ID or DIR' : extra !== undefined || (verb !== 'remove' && ref !== undefined) ? `unexpected argument '${extra ?? ref}'` : values.force && verb !== 'remove' ? '--force goes with remove' : null;
+  if (bad) {
+    printError(io, json, 'usage', `worktrees ${bad}`);
+    io.err(`\n${HELP}`);
+    return ExitCode.usage;
+  }
+  const client = await ControlClient.connectOrStart(io.env);
+  if (!(client instanceof ControlClient)) {
+    printError(io, json, 'hostNotRunning', client.message);
+    return ExitCode.hostNotRunning;
+  }
+  try {
+    const reply = verb === 'list' ? await client.request('worktrees.list', {}) : verb === 'prune' ? await client.request('worktrees.prune', {}) : await client.request('worktrees.remove', { ref: ref!, ...(values.force ? { force: true } : {}) });
+    if (!reply.ok) {
+      printError(io, json, reply.lost ? 'connectionLost' : reply.error.code, reply.error.message);
+      return reply.lost ? ExitCode.hostNotRunning : ExitCode.failed;
+    }
+    const result = reply.result as { worktrees?: WorktreeStatusInfo[]; removed?: WorktreeStatusInfo[]; kept?: WorktreeStatusInfo[]; message?: string };
+    if (json) printOk(io, result);
+    else if (result.worktrees) io.out(table(result.worktrees, io.env));
+    else if (result.removed) {
+      io.out(result.removed.length ? `Removed:\n${table(result.removed, io.env)}` : 'Nothing to prune.\n');
+      if (result.kept?.length) io.out(`Kept (open, uncommitted or unmerged):\n${table(result.kept, io.env)}`);
+    } else io.out(`${result.message}\n`);
+    return ExitCode.ok;
+  } finally {
+    client.close();
+  }
+};

@@ -1,0 +1,73 @@
+// The worktrees Termio made, kept in $TERMIO_HOME/state/worktrees.json: each one's folder,
+// branch, base and repository, the session it belongs to and that session's first prompt. A
+// worktree outlives its session (closing keeps it unless asked), so this is its own file.
+import { z } from 'zod';
+import { writeFileAtomic } from '../../shared/atomicWrite';
+import { readTextIfExists } from '../../shared/textFile';
+
+const RecordSchema = z.looseObject({
+  path: z.string().min(1),
+  branch: z.string().min(1),
+  base: z.string().min(1),
+  repo: z.string().min(1),
+  agentId: z.string().nullable().default(null),
+  sessionId: z.string().nullable().default(null),
+  prompt: z.string().nullable().default(null),
+  createdAt: z.string().min(1),
+});
+export type WorktreeRecord = z.infer<typeof RecordSchema>;
+
+const FileSchema = z.looseObject({ version: z.literal(1), worktrees: z.array(z.unknown()) });
+
+export class WorktreeRecords {
+  private records: WorktreeRecord[] = [];
+
+  constructor(
+    private readonly file: string,
+    private readonly warn: (message: string) => void,
+  ) {
+    this.load();
+  }
+
+  private load(): void {
+    const text = readTextIfExists(this.file);
+    if (text === null) return;
+    let parsed: z.infer<typeof FileSchema>;
+    try {
+      parsed = FileSchema.parse(JSON.parse(text));
+    } catch (err) {
+      this.warn(`${this.file} could not be read (${(err as Error).message}); worktrees are still on disk (git worktree list)`);
+      return;
+    }
+    for (const entry of parsed.worktrees) {
+      const r = RecordSchema.safeParse(entry);
+      if (r.success) this.records.push(r.data);
+    }
+  }
+
+  list(): WorktreeRecord[] {
+    return [...this.records];
+  }
+
+  bySession(id: string): WorktreeRecord | undefined {
+    return this.records.find((r) => r.sessionId === id);
+  }
+
+  byPath(path: string): WorktreeRecord | undefined {
+    return this.records.find((r) => r.path === path);
+  }
+
+  add(r: WorktreeRecord): void {
+    this.records = [...this.records.filter((x) => x.path !== r.path), r];
+    this.save();
+  }
+
+  remove(path: string): void {
+    this.records = this.records.filter((x) => x.path !== path);
+    this.save();
+  }
+
+  private save(): void {
+    writeFileAtomic(this.file, `${JSON.stringify({ version: 1, worktrees: this.records }, null, 2)}\n`);
+  }
+}

@@ -1,0 +1,178 @@
+// The review view of a worktree session: what its branch changed against its base (the files on
+// the left, the selected file's unified diff on the right, new files included), and the actions
+// that land the work: commit everything (with the proposed message), merge into the base, rebase
+// on it, open the folder in an editor, copy a `gh pr create` line. A window of its own, shown with
+// show() (the Linux runtime runs no nested event loop); every answer comes from the host.
+import { QApplication, QClipboardMode, QLabel, QLineEdit, QListWidget, QListWidgetItem, QMainWindow, QPushButton, QTextEdit, QWidget } from '@nodegui/nodegui';
+import type { ChangedFileInfo, ControlResult } from '../../protocol/control';
+import { boxWidget } from './boxWidget';
+import { reviewStyleSheet, type ChromeColors } from './chromeStyle';
+import { openFolderInEditor } from './openExternal';
+import { actionText, darkDiff, diffHtml, fileRowText, lightDiff, reviewHeading } from '../present/reviewText';
+import type { AppHost } from '../client/appHost';
+
+/** Wide enough for the file list and 100 columns of diff at 12 px. */
+const WINDOW_SIZE: [number, number] = [1180, 760];
+/** The file list: long paths elide, the diff gets the rest. */
+const FILE_LIST_WIDTH = 340;
+
+type Diff = ControlResult<'worktrees.diff'>;
+
+export interface ReviewWindowOptions {
+  host: AppHost;
+  sessionId: string;
+  chrome: ChromeColors;
+  monoFont: string;
+  log: (message: string, fields?: Record<string, unknown>) => void;
+}
+
+export class ReviewWindow {
+  readonly window = new QMainWindow();
+  private readonly title = new QLabel();
+  private readonly detail = new QLabel();
+  private readonly files = new QListWidget();
+  private readonly diff = new QTextEdit();
+  private readonly message = new QLineEdit();
+  private readonly status = new QLabel();
+  private readonly gh = new QPushButton();
+  private current: Diff | null = null;
+  private chrome: ChromeColors;
+  private selected: string | null = null;
+
+  constructor(private readonly o: ReviewWindowOptions) {
+    this.chrome = o.chrome;
+    this.window.setObjectName('review');
+    this.window.setWindowTitle('Review changes');
+    this.window.resize(...WINDOW_SIZE);
+    const { widget: root, layout } = boxWidget('column', { name: 'reviewRoot', margins: [16, 12, 16, 12], spacing: 8 });
+    this.title.setObjectName('reviewTitle');
+    this.detail.setObjectName('reviewDetail');
+    layout.addWidget(this.title);
+    layout.addWidget(this.detail);
+    const { widget: body, layout: row } = boxWidget('row', { spacing: 10 });
+    this.files.setObjectName('reviewFiles');
+    this.files.setFixedWidth(FILE_LIST_WIDTH);
+    this.files.addEventListener('currentRowChanged', (i) => this.showFile(this.current?.files[i]?.path ?? null));
+    this.diff.setObjectName('reviewDiff');
+    this.diff.setReadOnly(true);
+    row.addWidget(this.files);
+    row.addWidget(this.diff, 1);
+    layout.addWidget(body, 1);
+    layout.addWidget(this.actions());
+    this.status.setObjectName('reviewStatus');
+    this.status.setWordWrap(true);
+    layout.addWidget(this.status);
+    this.window.setCentralWidget(root);
+    this.setChrome(o.chrome);
+  }
+
+  private actions(): QWidget {
+    const { widget, layout } = boxWidget('row', { spacing: 8 });
+    this.message.setObjectName('reviewMessage');
+    this.message.setPlaceholderText('Commit message');
+    layout.addWidget(this.message, 1);
+    const button = (text: string, name: string, act: () => void) => {
+      const b = new QPushButton();
+      b.setText(text);
+      b.setObjectName(name);
+      b.addEventListener('clicked', act);
+      layout.addWidget(b);
+      return b;
+    };
+    button('Commit all', 'reviewCommit', () => void this.act('commit'));
+    button('Merge into base', 'reviewMerge', () => void this.act('merge'));
+    button('Rebase on base', 'reviewRebase', () => void this.act('rebase'));
+    button('Open folder', 'reviewOpen', () => this.openFolder());
+    this.gh.setText('Copy gh pr create');
+    this.gh.setObjectName('reviewGh');
+    this.gh.addEventListener('clicked', () => this.copyGh());
+    layout.addWidget(this.gh);
+    button('Refresh', 'reviewRefresh', () => void this.refresh());
+    return widget;
+  }
+
+  setChrome(c: ChromeColors): void {
+    this.chrome = c;
+    this.window.setStyleSheet(reviewStyleSheet(c));
+    if (this.current) this.showFile(this.selected);
+  }
+
+  /** Shows the window and loads the changes. */
+  async open(): Promise<void> {
+    this.window.show();
+    this.window.raise();
+    this.window.activateWindow();
+    await this.refresh();
+  }
+
+  /** Loads the file list again (keeping the selected file when it is still changed). */
+  async refresh(): Promise<void> {
+    const r = await this.o.host.review('worktrees.diff', { ref: this.o.sessionId, stat: true });
+    if (!r.ok) {
+      this.status.setText(actionText(r));
+      return;
+    }
+    this.current = r.result;
+    const head = reviewHeading(r.result.worktree, r.result.files);
+    this.title.setText(head.title);
+    this.detail.setText(head.detail);
+    if (!this.message.text()) this.message.setText(r.result.proposedMessage);
+    this.gh.setVisible(r.result.ghCommand !== null);
+    this.files.clear();
+    for (const f of r.result.files) {
+      const item = new QListWidgetItem();
+      item.setText(fileRowText(f));
+      item.setToolTip(f.path);
+      this.files.addItem(item);
+    }
+    const keep = r.result.files.findIndex((f: ChangedFileInfo) => f.path === this.selected);
+    if (r.result.files.length > 0) this.files.setCurrentRow(keep >= 0 ? keep : 0);
+    else this.showFile(null);
+    this.o.log('review loaded', { session: this.o.sessionId, files: r.result.files.length });
+  }
+
+  private async showFile(path: string | null): Promise<void> {
+    this.selected = path;
+    const colors = this.chrome.appearance === 'light' ? lightDiff : darkDiff;
+    if (path === null) {
+      this.diff.setHtml(diffHtml('', colors, this.o.monoFont));
+      return;
+    }
+    const r = await this.o.host.review('worktrees.diff', { ref: this.o.sessionId, file: path });
+    if (this.selected !== path) return;
+    this.diff.setHtml(r.ok ? diffHtml(r.result.text, colors, this.o.monoFont) : diffHtml('', colors, this.o.monoFont));
+    if (!r.ok) this.status.setText(actionText(r));
+  }
+
+  private async act(action: 'commit' | 'merge' | 'rebase'): Promise<void> {
+    const message = this.message.text().trim();
+    this.status.setText(`${action === 'commit' ? 'Committing' : action === 'merge' ? 'Merging' : 'Rebasing'}…`);
+    const r = await this.o.host.review('worktrees.act', { ref: this.o.sessionId, action, ...(action === 'commit' && message ? { message } : {}) });
+    this.status.setText(actionText(r.ok ? { ok: true, message: r.result.message } : r));
+    this.o.log('review action', { session: this.o.sessionId, action, ok: r.ok, message: r.ok ? r.result.message : r.message });
+    await this.refresh();
+  }
+
+  private openFolder(): void {
+    const path = this.current?.worktree.path;
+    if (!path) return;
+    const how = openFolderInEditor(path, process.env.PATH ?? '');
+    this.status.setText(how ? `Opened ${path} with ${how}` : `⚠ could not open ${path}`);
+  }
+
+  private copyGh(): void {
+    const line = this.current?.ghCommand;
+    if (!line) return;
+    QApplication.clipboard()?.setText(line, QClipboardMode.Clipboard);
+    this.status.setText(`Copied: ${line}`);
+  }
+
+  /** The diff's HTML as shown (tests read it through the log). */
+  get diffText(): string {
+    return this.diff.toPlainText();
+  }
+
+  close(): void {
+    this.window.close();
+  }
+}
