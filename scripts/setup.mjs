@@ -224,6 +224,34 @@ function ensureHookReporter(stamp) {
   writeStamp(stamp);
 }
 
+// The session holder (native/termio-holder): one per session, it owns the pty so an agent
+// outlives termio-host. Static on Linux: an idle holder then costs well under 1 MiB of RSS,
+// however many run. Without a C compiler the host runs sessions on its own ptys, as before.
+function ensureHolder(stamp) {
+  const dir = join(root, 'native', 'termio-holder');
+  const built = join(dir, 'build', 'termio-holder');
+  const sources = ['termio-holder.c', 'wire.c', 'holder.h'].map((f) => join(dir, f));
+  const srcHash = hashFiles(sources) + process.platform + process.arch;
+  if (existsSync(built) && stamp.holder === srcHash) return;
+  const cc = process.env.CC || 'cc';
+  if (spawnSync(cc, ['--version'], { stdio: 'ignore' }).error) {
+    log(`no C compiler (${cc}): skipping the session holder; agents end when termio-host does`);
+    return;
+  }
+  mkdirSync(dirname(built), { recursive: true });
+  const args = ['-O2', '-o', `${built}.tmp`, join(dir, 'termio-holder.c'), join(dir, 'wire.c')];
+  // Built beside it and renamed: running holders keep the binary they started with.
+  let r = isLinux ? spawnSync(cc, ['-static', ...args], { stdio: 'ignore' }) : { status: 1 };
+  if (r.status !== 0) r = spawnSync(cc, args, { stdio: 'inherit' });
+  if (r.status !== 0) {
+    log(`the session holder did not compile (${cc} exited with ${r.status ?? r.signal}); agents end when termio-host does`);
+    return;
+  }
+  renameSync(`${built}.tmp`, built);
+  stamp.holder = srcHash;
+  writeStamp(stamp);
+}
+
 // ---- 4. TypeScript ---------------------------------------------------------------------
 
 function ensureBuild(stamp) {
@@ -257,6 +285,7 @@ function setup() {
   ensureQodeShim(stamp);
   ensureGridPainter(stamp);
   ensureHookReporter(stamp);
+  ensureHolder(stamp);
   ensureBuild(stamp);
   ensureWebBundle(stamp);
 }
