@@ -1,17 +1,18 @@
 // A Session: one process on a pty, parsed by an @xterm/headless emulator, exposed as a render
-// model plus input encoding. Owns the pty, the emulator, its parser hooks and timers, and
-// releases them all in dispose(). Emits the in-band signals: title, bell, OSC 9/777 notifications.
-import { randomUUID } from 'node:crypto';
-import { accessSync, constants as fsConstants, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
-import * as pty from 'node-pty';
+// model plus input encoding. The pty is a PtySource: node-pty's, or a session holder's (then the
+// process outlives this host, and a later host adopts it from a checkpoint plus the holder's
+// bytes since). Owns the emulator, its parser hooks and timers, and releases them all in
+// dispose(). Emits the in-band signals: title, bell, OSC 9/777 notifications.
 import type { Terminal } from '@xterm/headless';
 import { SerializeAddon } from '@xterm/addon-serialize';
 import { findAll, type BufferRange } from './bufferSearch';
 import { createEmulator } from './createEmulator';
 import { DisposableStore, Emitter, toDisposable, type Disposable, type Event } from '../protocol/events';
 import { FlowController } from './flowControl';
-import { installExitDrain } from './ptyDrain';
+import { HolderSource, startHolder, type HolderStart } from './holderSource';
+import { DEFAULT_SCROLLBACK, KILL_GRACE_MS, resolveLaunch, type LaunchError, type SpawnOptions } from './launch';
+import { NodePtySource, type ExitStatus, type PtySource } from './ptySource';
+import { linesSince, outputMark, screenLines } from './screenText';
 import { Utf8Splitter } from './utf8Splitter';
 import { InBandSignals, type Notification, type Progress } from './inBandSignals';
 import {
@@ -20,87 +21,29 @@ import {
 import { RenderModel, SYNC_OUTPUT_TIMEOUT_MS } from './renderModel';
 import { TerminalModes, type CursorShape } from './terminalModes';
 
+export { SYNC_OUTPUT_TIMEOUT_MS, KILL_GRACE_MS, type SpawnOptions, type LaunchError, type ExitStatus };
 
-export interface SpawnOptions {
-  /** Omitted → the user's login shell ($SHELL -l, fallback /bin/sh). */
-  argv?: string[];
+/** How a Session starts: its identity, its size, and (adopting a holder) the screen to start from. */
+interface SessionInit {
+  id: string;
   cwd: string;
-  /** Merged over baseEnv; TERM/COLORTERM/TERMIO_SESSION are always set. */
-  env?: Record<string, string>;
-  /** The environment to start from instead of process.env (the login shell's, for a GUI-launched app). */
-  baseEnv?: Record<string, string>;
-  cols?: number;
-  rows?: number;
-  /** Scrollback lines; default 10,000. */
-  scrollback?: number;
-  /** TERMIO_SESSION value; default a fresh UUID. */
-  id?: string;
-  /** Bytes for Shift+Enter when the app enabled no extended keyboard mode (default ESC CR). */
-  shiftEnter?: string;
-  /** Cursor shape and blink until the application sets its own (DECSCUSR). */
-  cursorShape?: CursorShape;
-  cursorBlink?: boolean;
+  argv: string[];
+  cols: number;
+  rows: number;
+  opts: SpawnOptions;
+  holder?: HolderSource;
+  /** Escape sequences that rebuild the screen and scrollback a checkpoint saved. */
+  restore?: string;
+  /** Stream offset of the first byte the source delivers (what the checkpoint covers). */
+  startOffset?: number;
 }
 
-export type LaunchError = { kind: 'launchError'; message: string; command: string };
-
-export interface ExitStatus {
-  exitCode: number;
-  signal?: number;
-}
-
-const DEFAULT_COLS = 80;
-const DEFAULT_ROWS = 24;
-/** Scrollback lines kept per session unless settings say otherwise: about 1.5 MB of text at 150 columns. */
-const DEFAULT_SCROLLBACK = 10_000;
-export { SYNC_OUTPUT_TIMEOUT_MS };
-/** Grace between SIGHUP and SIGKILL when a session is disposed: long enough for a shell or an
- *  agent to save state on hang-up, short enough that closing a tab never leaves a process. */
-export const KILL_GRACE_MS = 2000;
-
-/** Variables that describe the terminal Termio itself runs in, which would mislead the child. */
-const INHERITED_TERMINAL_VARS = [
-  'COLUMNS', 'LINES', 'TERMCAP', 'TERM_PROGRAM', 'TERM_PROGRAM_VERSION', 'TERM_SESSION_ID', 'TMUX', 'TMUX_PANE',
-  'STY', 'WINDOW', 'WINDOWID', 'VTE_VERSION', 'KITTY_WINDOW_ID', 'ITERM_SESSION_ID', 'WT_SESSION', 'VSCODE_INJECTION',
-];
-
-function launchError(command: string, message: string): LaunchError {
-  return { kind: 'launchError', message, command };
-}
-
-function findExecutable(command: string, cwd: string, env: Record<string, string>): string | null {
-  const canRun = (p: string): boolean => {
-    try {
-      accessSync(p, fsConstants.X_OK);
-      return statSync(p).isFile();
-    } catch {
-      return false;
-    }
-  };
-  if (command.includes('/')) {
-    const p = isAbsolute(command) ? command : resolve(cwd, command);
-    return canRun(p) ? p : null;
-  }
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const p = join(dir, command);
-    if (canRun(p)) return p;
-  }
-  return null;
-}
-
-function buildEnv(opts: SpawnOptions, id: string): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(opts.baseEnv ?? process.env)) if (v !== undefined) env[k] = v;
-  for (const k of INHERITED_TERMINAL_VARS) delete env[k];
-  env.TERM_PROGRAM = 'termio';
-  // GUI apps on macOS start without a locale; TUIs then fall back to ASCII.
-  if (!env.LANG && !env.LC_ALL && !env.LC_CTYPE) env.LANG = process.platform === 'darwin' ? 'en_US.UTF-8' : 'C.UTF-8';
-  Object.assign(env, opts.env ?? {});
-  env.TERM = 'xterm-256color';
-  env.COLORTERM = 'truecolor';
-  env.TERMIO_SESSION = id;
-  return env;
+/** What adopting a running holder needs besides the holder itself. */
+export interface AdoptOptions extends SpawnOptions {
+  id: string;
+  argv: string[];
+  /** The host's last checkpoint of this session, if one was saved. */
+  checkpoint?: { offset: number; cols: number; rows: number; screen: string };
 }
 
 export class Session implements Disposable {
@@ -112,27 +55,38 @@ export class Session implements Disposable {
   readonly emulator: Terminal;
   readonly renderModel: RenderModel;
   readonly terminalModes: TerminalModes;
+  /** The holder keeping this session's pty, or null when this process opened it. */
+  readonly holder: HolderSource | null;
 
   private readonly signals: InBandSignals;
-  private readonly pty: pty.IPty;
+  private readonly source: PtySource;
   private readonly flow: FlowController;
   private readonly store = new DisposableStore();
   private readonly shiftEnter: string | undefined;
   private _exited: ExitStatus | null = null;
   private disposed = false;
+  private keepRunning = false;
   private syncTimer: NodeJS.Timeout | null = null;
-  private killTimer: NodeJS.Timeout | null = null;
-  private ptyExitListener: Disposable | null = null;
+  /** Stream offsets: bytes handed to the emulator, and bytes it has parsed. */
+  private fed = 0;
+  private parsedTo = 0;
+  /** A replay from a holder (bytes a previous host already answered and rang for) ends here. */
+  private replayUntil = 0;
+  private restoring = false;
+  /** Bytes the holder could not keep before this replay (its bound); 0 when the rebuild is exact. */
+  lostBytes = 0;
 
   private readonly _onRender = this.store.add(new Emitter<void>());
   private readonly _onExit = this.store.add(new Emitter<ExitStatus>());
   private readonly _onOutput = this.store.add(new Emitter<Uint8Array>());
   private readonly _onResize = this.store.add(new Emitter<{ cols: number; rows: number }>());
+  private readonly _onBell = this.store.add(new Emitter<void>());
+  private readonly _onNotification = this.store.add(new Emitter<Notification>());
   private serializer: SerializeAddon | null = null;
   readonly onTitle: Event<string>;
-  readonly onBell: Event<void>;
+  readonly onBell: Event<void> = this._onBell.event;
   /** OSC 9 (iTerm2 style) and OSC 777;notify (urxvt style) notifications. */
-  readonly onNotification: Event<Notification>;
+  readonly onNotification: Event<Notification> = this._onNotification.event;
   /** OSC 9;4 progress reports (ConEmu style). */
   readonly onProgress: Event<Progress>;
   /** The emulator state changed; views schedule a frame. Held back during synchronized updates. */
@@ -145,89 +99,155 @@ export class Session implements Disposable {
   /** The emulator took a new size; output parsed after this is laid out at that size. */
   readonly onResize: Event<{ cols: number; rows: number }> = this._onResize.event;
 
+  /** Starts the program on a pty of this process (node-pty). */
   static spawn(opts: SpawnOptions): Session | LaunchError {
-    const id = opts.id ?? randomUUID();
-    const env = buildEnv(opts, id);
-    const argv = opts.argv && opts.argv.length > 0 ? [...opts.argv] : [env.SHELL || '/bin/sh', '-l'];
-    const command = argv[0]!;
-    const cwd = resolve(opts.cwd);
+    const l = resolveLaunch(opts);
+    if ('kind' in l) return l;
+    let source: PtySource;
     try {
-      if (!statSync(cwd).isDirectory()) return launchError(command, `working directory ${cwd} is not a directory`);
-    } catch {
-      return launchError(command, `working directory ${cwd} does not exist`);
-    }
-    let file = findExecutable(command, cwd, env);
-    if (!file && !opts.argv?.length && command !== '/bin/sh') {
-      // $SHELL points at a shell that is gone: fall back rather than leave the user without one.
-      argv[0] = '/bin/sh';
-      file = findExecutable('/bin/sh', cwd, env);
-    }
-    if (!file) return launchError(command, `command not found or not executable: ${command}`);
-    const cols = opts.cols ?? DEFAULT_COLS;
-    const rows = opts.rows ?? DEFAULT_ROWS;
-    if (!(cols > 0 && rows > 0)) throw new Error(`Session.spawn: bad size ${cols}x${rows}`);
-    let proc: pty.IPty;
-    try {
-      proc = pty.spawn(file, argv.slice(1), { name: 'xterm-256color', cols, rows, cwd, env, encoding: null });
+      source = NodePtySource.spawn(l.file, l.argv.slice(1), l);
     } catch (err) {
-      return launchError(command, `cannot start ${command}: ${(err as Error).message}`);
+      return { kind: 'launchError', command: l.argv[0]!, message: `cannot start ${l.argv[0]}: ${(err as Error).message}` };
     }
-    return new Session(proc, id, cwd, argv, cols, rows, opts);
+    return new Session(source, { ...l, opts });
   }
 
-  private constructor(proc: pty.IPty, id: string, cwd: string, argv: string[], cols: number, rows: number, opts: SpawnOptions) {
-    this.pty = proc;
-    this.id = id;
-    this.pid = proc.pid;
-    this.cwd = cwd;
-    this.argv = argv;
+  /** Starts the program under a session holder, which keeps it running if this process goes. */
+  static async spawnHeld(opts: SpawnOptions, holder: HolderStart): Promise<Session | LaunchError> {
+    const l = resolveLaunch(opts);
+    if ('kind' in l) return l;
+    const command = l.argv[0]!;
+    const started = await startHolder(holder, l.file, l.argv.slice(1), l);
+    if ('error' in started) return { kind: 'launchError', command, message: `cannot start ${command}: ${started.error}` };
+    const source = await HolderSource.connect(holder.socketPath);
+    if ('error' in source) {
+      try {
+        process.kill(started.holderPid, 'SIGTERM');
+      } catch {
+        // It went already.
+      }
+      return { kind: 'launchError', command, message: `cannot start ${command}: ${source.error}` };
+    }
+    source.attach(0);
+    return new Session(source, { ...l, opts, holder: source });
+  }
+
+  /** Carries on a session a previous host started: its checkpoint, then the holder's bytes since. */
+  static adopt(source: HolderSource, opts: AdoptOptions): Session {
+    const h = source.hello;
+    const cp = opts.checkpoint && opts.checkpoint.offset >= 0 && opts.checkpoint.offset <= h.end ? opts.checkpoint : undefined;
+    const startOffset = cp?.offset ?? 0;
+    const session = new Session(source, {
+      id: opts.id, cwd: opts.cwd, argv: opts.argv, opts, holder: source,
+      cols: cp?.cols ?? h.cols, rows: cp?.rows ?? h.rows, startOffset,
+      ...(cp ? { restore: cp.screen } : {}),
+    });
+    session.replayUntil = h.end;
+    source.attach(startOffset);
+    return session;
+  }
+
+  private constructor(source: PtySource, init: SessionInit) {
+    const opts = init.opts;
+    this.source = source;
+    this.holder = init.holder ?? null;
+    this.id = init.id;
+    this.pid = source.pid;
+    this.cwd = init.cwd;
+    this.argv = init.argv;
     this.shiftEnter = opts.shiftEnter;
-    const term = createEmulator({ cols, rows, scrollback: opts.scrollback ?? DEFAULT_SCROLLBACK });
+    this.fed = this.parsedTo = init.startOffset ?? 0;
+    const term = createEmulator({ cols: init.cols, rows: init.rows, scrollback: opts.scrollback ?? DEFAULT_SCROLLBACK });
     this.emulator = term;
     this.store.add(toDisposable(() => term.dispose()));
-    this.terminalModes = this.store.add(new TerminalModes(term, (d) => this.write(d)));
+    this.terminalModes = this.store.add(new TerminalModes(term, (d) => this.reply(d)));
     this.renderModel = this.store.add(new RenderModel(term, this.terminalModes, { cursorShape: opts.cursorShape, cursorBlink: opts.cursorBlink }));
-    this.flow = new FlowController(() => proc.pause(), () => proc.resume());
+    this.flow = new FlowController(() => source.pause(), () => source.resume());
 
     // The emulator's own replies (device attributes, cursor position reports) go to the app.
-    this.store.add(term.onData((d) => this.write(d)));
-    this.store.add(term.onBinary((d) => this.writeBinary(d)));
+    this.store.add(term.onData((d) => this.reply(d)));
+    this.store.add(term.onBinary((d) => !this.replaying && this.writeBinary(d)));
     this.signals = this.store.add(new InBandSignals(term));
     this.onTitle = this.signals.onTitle;
-    this.onBell = this.signals.onBell;
-    this.onNotification = this.signals.onNotification;
     this.onProgress = this.signals.onProgress;
+    // A replay's bells and notifications already reached the user from the host that parsed them first.
+    this.store.add(this.signals.onBell(() => !this.replaying && this._onBell.fire()));
+    this.store.add(this.signals.onNotification((n) => !this.replaying && this._onNotification.fire(n)));
     this.store.add(term.onWriteParsed(() => this.handleParsed()));
+    if (init.restore !== undefined) {
+      this.restoring = true;
+      term.write(init.restore, () => (this.restoring = false));
+    }
+    this.wireSource(source);
+  }
 
+  private get replaying(): boolean {
+    return this.restoring || this.parsedTo < this.replayUntil;
+  }
+
+  private wireSource(source: PtySource): void {
+    const term = this.emulator;
     const splitter = new Utf8Splitter();
-    const handleData = (chunk: Buffer): void => {
+    this.store.add(source.onData((chunk) => {
       if (this.disposed) return;
       const bytes = splitter.push(chunk);
       const n = bytes.length;
       if (n === 0) return;
       this.flow.received(n);
+      const end = (this.fed += n);
       term.write(bytes, () => {
+        this.parsedTo = end;
         this.flow.parsed(n);
         this._onOutput.fire(bytes);
       });
-    };
-    // With encoding: null node-pty hands out Buffers (its typings say string).
-    this.store.add(proc.onData((chunk) => handleData(chunk as unknown as Buffer)));
-    installExitDrain(proc, handleData);
-    this.ptyExitListener = proc.onExit(({ exitCode, signal }) => {
-      this.ptyExitListener?.dispose();
-      this.ptyExitListener = null;
-      if (this.killTimer) clearTimeout(this.killTimer);
-      this.killTimer = null;
+    }));
+    if (this.holder) this.wireReplay(this.holder);
+    this.store.add(source.onExit((status) => {
       if (this.disposed) return;
-      // node-pty reports the exit once the pty is drained; wait for the emulator to catch up.
+      // The exit comes once the pty is drained; wait for the emulator to catch up.
       void this.whenParsed().then(() => {
         if (this.disposed) return;
-        this._exited = signal ? { exitCode, signal } : { exitCode };
-        this._onExit.fire(this._exited);
+        this._exited = status;
+        this._onExit.fire(status);
         this._onRender.fire();
       });
-    });
+    }));
+  }
+
+  /** During a replay the holder says at which offsets the pty changed size, and what it had to drop. */
+  private wireReplay(holder: HolderSource): void {
+    const term = this.emulator;
+    this.store.add(holder.onSize(({ offset, cols, rows }) => {
+      if (offset >= this.replayUntil) return;
+      // Queued behind the bytes before it, so the text after is laid out at the new size.
+      term.write('', () => {
+        if (this.disposed || (cols === term.cols && rows === term.rows)) return;
+        term.resize(cols, rows);
+        this._onResize.fire({ cols, rows });
+      });
+    }));
+    this.store.add(holder.onGap(({ from, to }) => {
+      this.lostBytes += to - from;
+      this.fed = to;
+      term.write(`\r\n\x1b[2m[termio: ${to - from} bytes of output were not kept]\x1b[0m\r\n`, () => (this.parsedTo = Math.max(this.parsedTo, to)));
+    }));
+  }
+
+  /** Offset of the last byte handed to the emulator; once whenParsed() resolves, its state is exactly the stream up to here. */
+  get streamOffset(): number {
+    return this.fed;
+  }
+
+  /** Ends this process's hold on the session and leaves the program running in its holder (a
+   *  host restart): the next dispose() closes the connection instead of hanging up. */
+  keepRunningOnDispose(): boolean {
+    if (!this.holder || this._exited) return false;
+    this.keepRunning = true;
+    return true;
+  }
+
+  private reply(data: string): void {
+    if (!this.replaying) this.write(data);
   }
 
   private handleParsed(): void {
@@ -287,13 +307,13 @@ export class Session implements Disposable {
 
   write(data: string): void {
     if (this.disposed || this._exited) return;
-    this.pty.write(data);
+    this.source.write(data);
   }
 
   /** Bytes given as a binary string (one char per byte), e.g. legacy mouse reports. */
   private writeBinary(data: string): void {
     if (this.disposed || this._exited) return;
-    this.pty.write(Buffer.from(data, 'latin1'));
+    this.source.write(Buffer.from(data, 'latin1'));
   }
 
   paste(text: string): void {
@@ -366,7 +386,7 @@ export class Session implements Disposable {
     if (this.disposed || (cols === this.cols && rows === this.rows)) return;
     if (!this._exited) {
       try {
-        this.pty.resize(cols, rows);
+        this.source.resize(cols, rows);
       } catch {
         // The pty closed between the exit and this call: only the emulator needs the size.
       }
@@ -385,35 +405,17 @@ export class Session implements Disposable {
   /** Rows of the screen (not the scrolled-back viewport) as text, right-trimmed. With lines=N,
    *  the last N rows after dropping trailing empty rows. */
   screenLines(opts: { lines?: number } = {}): string[] {
-    const buf = this.emulator.buffer.active;
-    const out: string[] = [];
-    for (let y = 0; y < this.emulator.rows; y++) {
-      out.push(buf.getLine(buf.baseY + y)?.translateToString(true) ?? '');
-    }
-    if (opts.lines === undefined) return out;
-    let end = out.length;
-    while (end > 0 && out[end - 1] === '') end--;
-    return out.slice(Math.max(0, end - opts.lines), end);
+    return screenLines(this.emulator, opts);
   }
 
   /** Where output goes next, as a line of scrollback + screen: a mark for linesSince (-1 on the alternate screen). */
   get outputMark(): number {
-    const buf = this.emulator.buffer.active;
-    return buf.type === 'alternate' ? -1 : buf.baseY + buf.cursorY;
+    return outputMark(this.emulator);
   }
 
-  /**
-   * The lines written since a mark, right-trimmed, up to the last non-empty one. A full-screen
-   * program (alternate screen) keeps no scrollback, so there it is the screen. Lines that fell off
-   * the scrollback limit since the mark are gone.
-   */
+  /** The lines written since a mark (screenText.ts). */
   linesSince(mark: number): string[] {
-    const buf = this.emulator.buffer.active;
-    if (buf.type === 'alternate' || mark < 0) return this.screenLines({ lines: this.emulator.rows }).map((l) => l.trimEnd());
-    const out: string[] = [];
-    for (let y = Math.min(mark, buf.length); y < buf.length; y++) out.push(buf.getLine(y)?.translateToString(true).trimEnd() ?? '');
-    while (out.length && out[out.length - 1] === '') out.pop();
-    return out;
+    return linesSince(this.emulator, mark);
   }
 
   whenParsed(): Promise<void> {
@@ -426,24 +428,9 @@ export class Session implements Disposable {
     this.disposed = true;
     if (this.syncTimer) clearTimeout(this.syncTimer);
     this.syncTimer = null;
-    if (!this._exited && this.ptyExitListener) {
-      try {
-        this.pty.kill('SIGHUP');
-      } catch {
-        // Already gone.
-      }
-      this.killTimer = setTimeout(() => {
-        this.killTimer = null;
-        try {
-          this.pty.kill('SIGKILL');
-        } catch {
-          // Exited during the grace period.
-        }
-      }, KILL_GRACE_MS);
-      this.killTimer.unref();
-    }
-    // Keep draining so node-pty sees the hang-up and reaps the child; the data is discarded.
-    if (this.flow.isPaused) this.pty.resume();
+    if (this.keepRunning && this.holder) this.holder.detach();
+    else if (!this._exited) this.source.hangUp(KILL_GRACE_MS);
+    this.source.dispose();
     this.store.dispose();
   }
 }

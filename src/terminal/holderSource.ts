@@ -1,0 +1,240 @@
+// A pty kept by a session holder (native/termio-holder), spoken to over its Unix socket with the
+// protocol in docs/holder.md: startHolder() starts one for a new program, HolderSource.connect()
+// reaches one that is running (this host's or a previous host's), and the source then behaves as
+// a local pty would, plus checkpoint acks, replay offsets and a detach that leaves the program running.
+import { spawn } from 'node:child_process';
+import { constants as osConstants } from 'node:os';
+import { createConnection, type Socket } from 'node:net';
+import { Emitter, type Event } from '../protocol/events';
+import {
+  decodeHolderBody, encodeHolder, HolderDecoder, MAX_HOLDER_INPUT, SignalTarget, type HolderHello,
+} from '../protocol/holderWire';
+import type { ExitStatus, PtySource } from './ptySource';
+
+/** How long a new holder may take to say it is up: an exec and a bind, well under a second even
+ *  on a loaded machine. */
+const HOLDER_START_TIMEOUT_MS = 5_000;
+/** How long connecting to a holder and reading its hello may take before it counts as gone. */
+const HOLDER_CONNECT_TIMEOUT_MS = 2_000;
+
+export interface HolderStart {
+  /** The termio-holder binary. */
+  binary: string;
+  /** Where it listens (in the 0700 run folder). */
+  socketPath: string;
+  /** File descriptor for the holder's own diagnostics (its stderr); default: none. */
+  logFd?: number;
+  /** Appends every byte the program writes to this file (tests compare streams with it). */
+  tap?: string;
+}
+
+/** Starts a holder running `file args` on a fresh pty; resolves with the program's pid once it runs. */
+export function startHolder(
+  h: HolderStart,
+  file: string,
+  args: string[],
+  opts: { cwd: string; env: Record<string, string>; cols: number; rows: number },
+): Promise<{ agentPid: number; holderPid: number } | { error: string }> {
+  const argv = [...(h.tap ? ['--tap', h.tap] : []), h.socketPath, String(opts.cols), String(opts.rows), file, ...args];
+  return new Promise((resolve) => {
+    let settled = false;
+    const done = (r: { agentPid: number; holderPid: number } | { error: string }): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(r);
+    };
+    // Its own session (detached): a signal to the host's process group never reaches it.
+    const child = spawn(h.binary, argv, { cwd: opts.cwd, env: opts.env, detached: true, stdio: ['ignore', 'pipe', h.logFd ?? 'ignore'] });
+    const timer = setTimeout(() => done({ error: `the session holder did not start within ${HOLDER_START_TIMEOUT_MS} ms` }), HOLDER_START_TIMEOUT_MS);
+    const stdout = child.stdout!;
+    let out = '';
+    stdout.setEncoding('utf8');
+    stdout.on('data', (s: string) => {
+      out += s;
+      const nl = out.indexOf('\n');
+      if (nl < 0) return;
+      const line = out.slice(0, nl);
+      const ok = /^ok (\d+)$/.exec(line);
+      done(ok ? { agentPid: Number(ok[1]), holderPid: child.pid ?? 0 } : { error: `the session holder could not start: ${line.replace(/^error /, '')}` });
+      stdout.destroy();
+    });
+    child.on('error', (err) => done({ error: `cannot run the session holder ${h.binary}: ${err.message}` }));
+    child.on('exit', (code, signal) => done({ error: `the session holder exited at start (${signal ?? code})` }));
+    child.unref();
+  });
+}
+
+export class HolderSource implements PtySource {
+  private readonly data = new Emitter<Uint8Array>();
+  private readonly exit = new Emitter<ExitStatus>();
+  private readonly size = new Emitter<{ offset: number; cols: number; rows: number }>();
+  private readonly gap = new Emitter<{ from: number; to: number }>();
+  private readonly decoder = new HolderDecoder();
+  private next = 0;
+  private exited = false;
+  private closed = false;
+  readonly onData: Event<Uint8Array> = this.data.event;
+  readonly onExit: Event<ExitStatus> = this.exit.event;
+  /** The holder's pty took a size at this offset (told during a replay, for a faithful re-layout). */
+  readonly onSize = this.size.event;
+  /** Bytes the holder had to drop before the replay starts (its bound): the rebuilt screen may differ. */
+  readonly onGap = this.gap.event;
+  /** Why the connection ended when it was not an exit or a detach (logged by the host). */
+  lostReason: string | null = null;
+
+  private constructor(private readonly socket: Socket, readonly hello: HolderHello, readonly socketPath: string) {}
+
+  /** Reaches a running holder and reads its hello; nothing flows until attach(). */
+  static connect(socketPath: string, timeoutMs = HOLDER_CONNECT_TIMEOUT_MS): Promise<HolderSource | { error: string; stale: boolean }> {
+    return new Promise((resolve) => {
+      const socket = createConnection(socketPath);
+      let source: HolderSource | null = null;
+      const fail = (error: string, stale: boolean): void => {
+        clearTimeout(timer);
+        socket.destroy();
+        if (!source) resolve({ error, stale });
+      };
+      const timer = setTimeout(() => fail(`no hello from ${socketPath} within ${timeoutMs} ms`, false), timeoutMs);
+      socket.once('error', (err: NodeJS.ErrnoException) => fail(`cannot reach ${socketPath}: ${err.message}`, err.code === 'ECONNREFUSED' || err.code === 'ENOENT'));
+      const decoder = new HolderDecoder();
+      const first = (chunk: Buffer): void => {
+        const bodies = decoder.push(chunk);
+        if ('error' in bodies) return fail(bodies.error, false);
+        if (bodies.length === 0) return;
+        const msg = decodeHolderBody(bodies[0]!);
+        if ('error' in msg || msg.kind !== 'hello') return fail(`${socketPath} did not start with a hello`, false);
+        clearTimeout(timer);
+        socket.off('data', first);
+        socket.pause();
+        source = new HolderSource(socket, msg.hello, socketPath);
+        // A hello and more in one chunk cannot happen: the holder sends nothing before attach.
+        resolve(source);
+      };
+      socket.on('data', first);
+    });
+  }
+
+  get pid(): number {
+    return this.hello.agentPid;
+  }
+
+  /** The offset the next delivered byte has. */
+  get offset(): number {
+    return this.next;
+  }
+
+  /** Starts the stream at `from` (what a checkpoint covers; 0 for everything kept). */
+  attach(from: number): void {
+    this.next = from;
+    this.socket.removeAllListeners('error');
+    this.socket.on('error', (err) => (this.lostReason ??= err.message));
+    this.socket.on('data', (chunk: Buffer) => this.receive(chunk));
+    this.socket.on('close', () => this.closedByPeer());
+    this.socket.write(encodeHolder.attach(from));
+    this.socket.resume();
+  }
+
+  private receive(chunk: Buffer): void {
+    const bodies = this.decoder.push(chunk);
+    if ('error' in bodies) {
+      this.lostReason = bodies.error;
+      this.socket.destroy();
+      return;
+    }
+    for (const body of bodies) {
+      const m = decodeHolderBody(body);
+      if ('error' in m) {
+        this.lostReason = m.error;
+        this.socket.destroy();
+        return;
+      }
+      switch (m.kind) {
+        case 'data':
+          this.next = m.offset + m.bytes.length;
+          this.data.fire(m.bytes);
+          break;
+        case 'size':
+          this.size.fire(m);
+          break;
+        case 'gap':
+          this.next = m.to;
+          this.gap.fire(m);
+          break;
+        case 'exit':
+          this.exited = true;
+          this.socket.end(encodeHolder.bye());
+          this.exit.fire(m.signal ? { exitCode: m.exitCode, signal: m.signal } : { exitCode: m.exitCode });
+          break;
+        case 'error':
+          this.lostReason = `the holder refused: ${m.message}`;
+          break;
+        default:
+          break;
+      }
+    }
+  }
+
+  /** The connection ended with no exit: the holder is gone (killed), and its pty hung up with it. */
+  private closedByPeer(): void {
+    if (this.exited || this.closed) return;
+    this.exited = true;
+    this.lostReason ??= 'the session holder closed the connection';
+    this.exit.fire({ exitCode: 0, signal: osConstants.signals.SIGHUP });
+  }
+
+  private send(bytes: Uint8Array): void {
+    if (!this.closed && !this.socket.destroyed) this.socket.write(bytes);
+  }
+
+  write(data: string | Uint8Array): void {
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    for (let at = 0; at < bytes.length; at += MAX_HOLDER_INPUT) this.send(encodeHolder.input(bytes.subarray(at, at + MAX_HOLDER_INPUT)));
+  }
+
+  resize(cols: number, rows: number): void {
+    this.send(encodeHolder.resize(cols, rows));
+  }
+
+  pause(): void {
+    this.send(encodeHolder.pause());
+  }
+
+  resume(): void {
+    this.send(encodeHolder.resume());
+  }
+
+  kill(signal: NodeJS.Signals): void {
+    const n = osConstants.signals[signal];
+    if (n !== undefined) this.send(encodeHolder.signal(n, SignalTarget.agent));
+  }
+
+  /** The host has saved everything before `offset`: the holder may forget it. */
+  checkpoint(offset: number): void {
+    this.send(encodeHolder.checkpoint(offset));
+  }
+
+  hangUp(graceMs: number): void {
+    if (!this.exited) this.send(encodeHolder.close(graceMs));
+    this.release();
+  }
+
+  /** Closes the connection and leaves the program running with its holder (a host restart). */
+  detach(): void {
+    this.release();
+  }
+
+  private release(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.socket.end();
+    this.data.dispose();
+    this.size.dispose();
+    this.gap.dispose();
+  }
+
+  dispose(): void {
+    this.release();
+    this.exit.dispose();
+  }
+}

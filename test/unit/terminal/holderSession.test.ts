@@ -1,0 +1,157 @@
+// Sessions on real session holders (native/termio-holder, built by scripts/setup.mjs) and real
+// ptys: a shell through the holder, its exit status and last output, flow control under a flood
+// with Ctrl-C, and a session handed from one Session object to a new one (a host restart): the
+// same process, the same screen and scrollback, rebuilt from a checkpoint plus the holder's bytes.
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { HolderSource } from '../../../src/terminal/holderSource';
+import { captureCheckpoint, type ScreenCheckpoint } from '../../../src/terminal/screenCheckpoint';
+import { Session, type ExitStatus } from '../../../src/terminal/session';
+import { isAlive, waitForExit } from '../../helpers/processes';
+import { waitFor } from '../../helpers/waitFor';
+import { createEmulator } from './helpers';
+
+const binary = join(__dirname, '../../../native/termio-holder/build/termio-holder');
+let home: string;
+const sessions: Session[] = [];
+const pids: number[] = [];
+
+async function spawnHeld(argv: string[], opts: { tap?: string; name?: string; scrollback?: number } = {}): Promise<Session> {
+  const socketPath = join(home, `${opts.name ?? 's'}.sock`);
+  const s = await Session.spawnHeld(
+    { cwd: home, env: { HOME: home, PS1: '$ ', ENV: '' }, argv, ...(opts.scrollback ? { scrollback: opts.scrollback } : {}) },
+    { binary, socketPath, ...(opts.tap ? { tap: opts.tap } : {}) },
+  );
+  if (!(s instanceof Session)) throw new Error(`spawn failed: ${s.message}`);
+  sessions.push(s);
+  pids.push(s.pid);
+  return s;
+}
+
+async function adopt(before: Session, checkpoint: ScreenCheckpoint | undefined, socketPath: string, scrollback = 2000): Promise<Session> {
+  const source = await HolderSource.connect(socketPath);
+  if ('error' in source) throw new Error(source.error);
+  const s = Session.adopt(source, { id: before.id, cwd: before.cwd, argv: before.argv, scrollback, ...(checkpoint ? { checkpoint } : {}) });
+  sessions.push(s);
+  return s;
+}
+
+function exitOf(s: Session): Promise<ExitStatus> {
+  return new Promise((resolve) => (s.exited ? resolve(s.exited) : s.onExit(resolve)));
+}
+
+/** Every line of scrollback and screen, right-trimmed, and the cursor. */
+function bufferText(s: { emulator: Session['emulator'] }): string {
+  const b = s.emulator.buffer.active;
+  const lines: string[] = [];
+  for (let y = 0; y < b.length; y++) lines.push(b.getLine(y)?.translateToString(true) ?? '');
+  return `${lines.join('\n')}\n[cursor ${b.cursorX},${b.cursorY} base ${b.baseY} ${b.type}]`;
+}
+
+beforeEach(() => {
+  expect(existsSync(binary), `${binary} is missing: run node scripts/setup.mjs`).toBe(true);
+  home = mkdtempSync(join(tmpdir(), 'termio-holder-'));
+});
+
+afterEach(async () => {
+  for (const s of sessions.splice(0)) s.dispose();
+  for (const pid of pids.splice(0)) await waitForExit(pid);
+  rmSync(home, { recursive: true, force: true });
+});
+
+describe('a session on a holder', () => {
+  it('runs a shell, reports its exit status and shows its last output', async () => {
+    const s = await spawnHeld(['/bin/sh']);
+    expect(s.holder).not.toBeNull();
+    s.write('echo "in $PWD as $TERM"; exit 7\r');
+    const exit = await exitOf(s);
+    expect(exit).toEqual({ exitCode: 7 });
+    expect(s.screenLines().join('\n')).toContain(`in ${home} as xterm-256color`);
+    // The holder goes with its agent once the host has the exit.
+    await waitFor(() => !existsSync(join(home, 's.sock')), { what: 'the holder to remove its socket' });
+  });
+
+  it('shows all of 1 MB printed just before exiting', async () => {
+    const s = await spawnHeld(['/bin/sh', '-c', 'head -c 1000000 /dev/zero | tr "\\0" x; echo; echo last-line']);
+    await exitOf(s);
+    expect(s.screenLines({ lines: 1 })).toEqual(['last-line']);
+    expect(s.streamOffset).toBeGreaterThan(1_000_000);
+  });
+
+  it('pauses a flooding program at the pty and still stops it with Ctrl-C at once', async () => {
+    const s = await spawnHeld(['/bin/sh']);
+    s.write('yes flood-line-that-is-long-enough-to-fill-the-buffers\r');
+    await waitFor(() => s.flowState.pauses > 0, { what: 'flow control to pause the holder' });
+    s.write('\x03');
+    // Typed ahead of the prompt, so the echo of the command shows during the flood and its output
+    // after the prompt; the tty may also discard it with the interrupt, so it is asked again.
+    await waitFor(() => {
+      if (!s.screenLines().some((l) => /after-flood$/.test(l) && !l.includes('echo'))) return s.write('echo after-flood\r');
+      return true;
+    }, { what: 'the shell to answer after Ctrl-C', interval: 300 });
+    expect(s.flowState.paused).toBe(false);
+  });
+
+  it('resizes the pty the program sees', async () => {
+    const s = await spawnHeld(['/bin/sh']);
+    s.resize(100, 30);
+    s.write('stty size\r');
+    await waitFor(() => s.screenLines().includes('30 100'), { what: 'stty to report the new size' });
+  });
+
+  it('is carried on by a new Session with the same process, screen and scrollback, and keeps typing', async () => {
+    const s = await spawnHeld(['/bin/sh'], { scrollback: 2000 });
+    s.write('seq 1 300; printf "\\033[31mred\\033[0m\\n"; echo before-handover\r');
+    await waitFor(() => s.screenLines().includes('before-handover'), { what: 'the output' });
+    const checkpoint = await waitFor(() => captureCheckpoint(s, 2000));
+    s.holder!.checkpoint(checkpoint.offset);
+    // More output after the checkpoint: the holder keeps it for the next Session.
+    s.write('seq 301 320; echo after-checkpoint\r');
+    await waitFor(() => s.screenLines().includes('after-checkpoint'), { what: 'output after the checkpoint' });
+    await s.whenParsed();
+    const before = bufferText(s);
+    const pid = s.pid;
+    expect(s.keepRunningOnDispose()).toBe(true);
+    s.dispose();
+    expect(isAlive(pid)).toBe(true);
+
+    const next = await adopt(s, checkpoint, join(home, 's.sock'));
+    expect(next.pid).toBe(pid);
+    await waitFor(() => next.streamOffset >= s.streamOffset && next.screenLines().includes('after-checkpoint'), { what: 'the replay' });
+    await next.whenParsed();
+    expect(bufferText(next)).toBe(before);
+    next.write('echo typed-after\r');
+    await waitFor(() => next.screenLines().includes('typed-after'), { what: 'typing into the adopted session' });
+  });
+
+  it('rebuilds, after a handover in the middle of a flood, the screen a fresh emulator fed the whole stream shows', async () => {
+    const tap = join(home, 'stream.bin');
+    const s = await spawnHeld(['/bin/sh', '-c', 'exec yes 0123456789-flood'], { tap, scrollback: 1000 });
+    await waitFor(() => s.streamOffset > 300_000, { what: 'the flood' });
+    const checkpoint = await waitFor(() => captureCheckpoint(s, 1000));
+    s.holder!.checkpoint(checkpoint.offset);
+    await waitFor(() => s.streamOffset > checkpoint.offset + 200_000, { what: 'more flood after the checkpoint' });
+    // A host that goes without a last word: the connection is simply dropped.
+    s.keepRunningOnDispose();
+    s.dispose();
+    const next = await adopt(s, checkpoint, join(home, 's.sock'), 1000);
+    await waitFor(() => next.streamOffset > s.streamOffset + 100_000, { what: 'the flood to go on after the handover' });
+    process.kill(next.pid, 'SIGSTOP');
+    try {
+      // Once stopped, the stream ends where the tap file does.
+      await waitFor(async () => {
+        await next.whenParsed();
+        return statSync(tap).size === next.streamOffset && next.flowState.unparsed === 0;
+      }, { what: 'the adopted session to catch up with the tap' });
+      const fresh = createEmulator(80, 24, 1000);
+      await fresh.write(readFileSync(tap));
+      expect(bufferText(next)).toBe(bufferText({ emulator: fresh.term }));
+      expect(next.lostBytes).toBe(0);
+      fresh.dispose();
+    } finally {
+      process.kill(next.pid, 'SIGCONT');
+    }
+  });
+});
