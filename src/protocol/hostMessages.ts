@@ -150,6 +150,10 @@ export const HOST_CAPABILITIES = ['frames', 'rows', 'find', 'selectionText', 'in
 /** What a hub needs of a machine's host: a hub subscription, and the session verbs on this socket. */
 export const HUB_CAPABILITY = 'machines';
 
+/** Said, besides HOST_CAPABILITIES, by a host whose sessions run on session holders: SIGUSR2
+ *  restarts it and every agent keeps running. */
+export const KEEPS_AGENTS_CAPABILITY = 'keepsAgents';
+
 export interface HostHello {
   t: 'hello';
   protocol: number;
@@ -171,6 +175,8 @@ export interface HostStatus {
   /** Each connected client: what it said it is, its views, frames sent, bytes not yet taken. */
   clientList: Array<{ client: string; views: number; framesSent: number; unsentBytes: number }>;
   rssBytes: number;
+  /** Whether sessions run on session holders (they outlive a host restart), how many do, and if not why. */
+  holders?: { available: boolean; held: number; reason?: string };
 }
 
 type SessionVerbResults = { [V in keyof typeof ControlResultSchemas]: z.infer<(typeof ControlResultSchemas)[V]> };
@@ -209,6 +215,8 @@ export interface HostProtocolError {
   hostVersion?: string;
   /** With versionMismatch: the host's pid, so a client of another version can still stop it (SIGTERM). */
   pid?: number;
+  /** With versionMismatch: the host restarts on SIGUSR2 and its agents keep running (session holders). */
+  keepsAgents?: boolean;
 }
 
 export type HostMessage = HostHello | HostResponse | HostEvent | HostProtocolError;

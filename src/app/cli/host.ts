@@ -1,8 +1,10 @@
-// `termio host status|stop|start|spawn|list`: the session host from the command line — whether
-// it runs and what it holds, stopping it (which ends its sessions), and starting a session in it
-// to `termio attach` to. Every verb but status and stop starts the host on first need.
+// `termio host status|stop|restart|start|spawn|list`: the session host from the command line —
+// whether it runs and what it holds, stopping it (which ends its sessions), restarting it (its
+// agents keep running in their session holders), and starting a session in it to `termio attach`
+// to. Every verb but status, stop and restart starts the host on first need.
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { KEEPS_AGENTS_CAPABILITY, type HostStatus } from '../../protocol/hostMessages';
 import type { SessionInfo } from '../../protocol/sessionInfo';
 import type { HostClient } from '../client/hostClient';
 import { shortenHome } from '../../protocol/homePath';
@@ -17,7 +19,9 @@ terminal is attached. \`termio attach ID\` shows one in this terminal.
 
 Verbs:
   status [--json]            whether a host runs: pid, version, sessions, clients, memory
-  stop                       end the host and every session it holds
+  stop                       end the host and every session it holds (tabs are kept for resume)
+  restart                    start a new host in place of the running one; with session holders
+                             every agent keeps running (same process, screen and scrollback)
   start                      start the host if none runs
   --stdio                    start the host if none runs and speak its client protocol on
                              stdin/stdout (what a hub on another machine runs over ssh)
@@ -34,10 +38,48 @@ Exit codes: 0 ok, 2 bad usage, 4 no host running (status, stop), 1 anything else
 const STOP_WAIT_MS = 5_000;
 /** How often `stop` checks whether the host process is gone: the exit shows within a frame. */
 const STOP_POLL_MS = 20;
-const VERBS = ['status', 'stop', 'start', 'list', 'spawn'];
+const VERBS = ['status', 'stop', 'restart', 'start', 'list', 'spawn'];
 
 function fmtBytes(n: number): string {
   return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+function holdersLine(h: HostStatus['holders']): string {
+  if (!h) return 'holders: unknown (this host predates session holders): agents end when it does';
+  if (h.available) return `holders: on, ${h.held} session${h.held === 1 ? '' : 's'} held: agents keep running through a host restart`;
+  return `holders: off (${h.reason ?? 'unavailable'}): agents end when the host does`;
+}
+
+/** Replaces the running host (if any) with a new one: SIGUSR2 to a host whose agents survive it
+ *  (they stay in their holders and the new host adopts them), else SIGTERM (sessions end, and the
+ *  app resumes them). Returns once the new host answers. */
+async function restartHost(client: HostClient | null, io: CliIo): Promise<number> {
+  let before = '';
+  if (client) {
+    const pid = client.hello.pid;
+    const keeps = client.hello.capabilities.includes(KEEPS_AGENTS_CAPABILITY);
+    client.close();
+    try {
+      process.kill(pid, keeps ? 'SIGUSR2' : 'SIGTERM');
+    } catch {
+      // It went on its own.
+    }
+    const deadline = Date.now() + STOP_WAIT_MS;
+    while (isProcessAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, STOP_POLL_MS));
+    if (isProcessAlive(pid)) {
+      io.err(`termio host restart: the host (pid ${pid}) is still running after ${STOP_WAIT_MS} ms\n`);
+      return ExitCode.failed;
+    }
+    before = keeps ? ` in place of pid ${pid}; agents kept running` : ` in place of pid ${pid}; its sessions ended (the app resumes them)`;
+  }
+  const next = await connectHost(io.env, { client: 'termio-cli', start: true, asCaller: true });
+  if ('kind' in next) {
+    io.err(`termio host restart: ${next.message}\n`);
+    return ExitCode.failed;
+  }
+  io.out(`termio-host ${next.hello.hostVersion} is running (pid ${next.hello.pid})${before}\n`);
+  next.close();
+  return ExitCode.ok;
 }
 
 function sessionLine(s: SessionInfo, env: NodeJS.ProcessEnv): string {
@@ -83,10 +125,11 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     return ExitCode.usage;
   }
   const { verb, json } = parsed;
-  const start = verb !== 'status' && verb !== 'stop';
+  const start = verb !== 'status' && verb !== 'stop' && verb !== 'restart';
   const client = await connectHost(io.env, { client: 'termio-cli', start, asCaller: true });
   if ('kind' in client) {
     if (client.kind === 'notRunning') {
+      if (verb === 'restart') return restartHost(null, io);
       if (json && verb === 'status') io.out(`${JSON.stringify({ schemaVersion: 1, ok: true, running: false })}\n`);
       else io.err(`termio host: ${client.message}\n`);
       return ExitCode.hostNotRunning;
@@ -94,6 +137,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     io.err(`termio host: ${client.message}\n`);
     return ExitCode.failed;
   }
+  if (verb === 'restart') return restartHost(client, io);
   try {
     return await runVerb(parsed, client, io);
   } finally {
@@ -120,6 +164,7 @@ async function runVerb({ verb, cwd, command, json }: HostArgs, client: HostClien
         io.out([
           `termio-host ${s.version} (protocol ${s.protocol}) running, pid ${s.pid}, since ${s.startedAt}`,
           `sessions: ${s.sessions}   clients: ${s.clients - 1} besides this one   memory: ${fmtBytes(s.rssBytes)}`,
+          holdersLine(s.holders),
           `socket: ${s.socket}`,
           `log: ${s.log}`,
         ].join('\n') + '\n');

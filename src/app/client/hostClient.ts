@@ -14,7 +14,7 @@ export const HOST_REQUEST_TIMEOUT_MS = 10_000;
 
 export type HostConnectFailure =
   | { kind: 'notRunning'; message: string }
-  | { kind: 'versionMismatch'; message: string; protocol?: number; hostVersion?: string; pid?: number }
+  | { kind: 'versionMismatch'; message: string; protocol?: number; hostVersion?: string; pid?: number; keepsAgents?: boolean }
   | { kind: 'failed'; message: string };
 
 export type HostReply<M extends HostMethod> = { ok: true; result: HostResults[M] } | { ok: false; error: HostError };
@@ -97,6 +97,7 @@ export class HostClient {
             ...(m.protocol !== undefined ? { protocol: m.protocol } : {}),
             ...(m.hostVersion !== undefined ? { hostVersion: m.hostVersion } : {}),
             ...(m.pid !== undefined ? { pid: m.pid } : {}),
+            ...(m.keepsAgents ? { keepsAgents: true } : {}),
           });
         } else {
           resolve({ kind: 'failed', message: m?.t === 'error' ? m.message : (why ?? `${label} did not answer the hello`) });

@@ -14,6 +14,9 @@ export const HOST_START_TIMEOUT_MS = 10_000;
 /** How often a starting command retries the socket while the host comes up: it listens about
  *  200 ms after its start, so a handful of tries, not a busy loop. */
 const HOST_START_POLL_MS = 50;
+/** A host that found another one in place tries again no sooner than this: the other one is
+ *  either up within a few polls or gone within its stop (under a second). */
+const HOST_RESTART_RETRY_MS = 400;
 
 export function hostSocketPath(env: NodeJS.ProcessEnv): string {
   return join(termioPaths(env).runDir, HOST_SOCKET_FILE);
@@ -45,16 +48,27 @@ export async function connectHost(env: NodeJS.ProcessEnv, opts: { client: string
   const who = { client: opts.client, version: packageVersion(), secret: opts.asCaller ? env[SESSION_SECRET_ENV] : undefined };
   const first = await HostClient.connect(socket, who);
   if (first instanceof HostClient || first.kind !== 'notRunning' || !opts.start) return first;
-  const child = spawnHost(env, 'ignore');
   let exited: number | null = null;
-  child.once('exit', (code) => (exited = code ?? 1));
-  child.unref();
+  let startedAt = 0;
+  const start = (): void => {
+    exited = null;
+    startedAt = Date.now();
+    const child = spawnHost(env, 'ignore');
+    child.once('exit', (code) => (exited = code ?? 1));
+    child.unref();
+  };
+  start();
   const deadline = Date.now() + HOST_START_TIMEOUT_MS;
   for (;;) {
     await new Promise((r) => setTimeout(r, HOST_START_POLL_MS));
     const c = await HostClient.connect(socket, who);
     if (c instanceof HostClient || c.kind !== 'notRunning') return c;
-    // Exit 1 means another host won the race: its socket appears on the next tries.
+    // Exit 1 means another host holds the Termio home: either it is starting (its socket appears
+    // on the next tries) or it is on its way out (a restart), and then this one starts again.
+    if (exited === 1 && Date.now() <= deadline) {
+      if (Date.now() - startedAt >= HOST_RESTART_RETRY_MS) start();
+      continue;
+    }
     if ((exited !== null && exited !== 1) || Date.now() > deadline) {
       const log = join(termioPaths(env).logsDir, 'host.log');
       return { kind: 'failed', message: exited !== null ? `termio-host exited with code ${exited} before listening (see ${log})` : `termio-host did not listen on ${socket} within ${HOST_START_TIMEOUT_MS} ms (see ${log})` };

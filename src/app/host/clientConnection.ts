@@ -6,7 +6,7 @@ import type { Socket } from 'node:net';
 import { encodeRow, encodeRowsMessage } from '../../protocol/hostFrame';
 import { encodeJsonMessage, HOST_PROTOCOL_VERSION, MAX_CLIENT_MESSAGE_BYTES, MessageDecoder } from '../../protocol/hostFraming';
 import {
-  ClientMessageSchema, describeIssues, HelloSchema, HOST_CAPABILITIES, HostParamsSchemas, MAX_FIND_MATCHES,
+  ClientMessageSchema, describeIssues, HelloSchema, HOST_CAPABILITIES, KEEPS_AGENTS_CAPABILITY, HostParamsSchemas, MAX_FIND_MATCHES,
   type HostError, type HostErrorCode, type HostMessage, type HostMethod, type HostParams, type HostStatus, type InputIntent,
 } from '../../protocol/hostMessages';
 import type { AppEvent } from '../../protocol/hostAppMessages';
@@ -157,7 +157,7 @@ export class Connection implements AppSubscriber {
     if (hello.data.protocol !== HOST_PROTOCOL_VERSION) {
       this.goodbye('versionMismatch',
         `this host (Termio ${hostVersion}) speaks protocol ${HOST_PROTOCOL_VERSION}; the client (${hello.data.client} ${hello.data.version}) speaks ${hello.data.protocol}`,
-        { protocol: HOST_PROTOCOL_VERSION, hostVersion, pid: process.pid });
+        { protocol: HOST_PROTOCOL_VERSION, hostVersion, pid: process.pid, ...(this.server.opts.keepsAgents ? { keepsAgents: true } : {}) });
       return;
     }
     this.greeted = true;
@@ -165,7 +165,8 @@ export class Connection implements AppSubscriber {
     if (this.handshakeTimer) clearTimeout(this.handshakeTimer);
     this.handshakeTimer = null;
     this.log.debug('client connected', { client: hello.data.client, version: hello.data.version });
-    this.send({ t: 'hello', protocol: HOST_PROTOCOL_VERSION, hostVersion, capabilities: [...HOST_CAPABILITIES], pid: process.pid });
+    const capabilities: string[] = [...HOST_CAPABILITIES, ...(this.server.opts.keepsAgents ? [KEEPS_AGENTS_CAPABILITY] : [])];
+    this.send({ t: 'hello', protocol: HOST_PROTOCOL_VERSION, hostVersion, capabilities, pid: process.pid });
   }
 
   private handleMessage(value: unknown): void {
@@ -394,7 +395,7 @@ export class Connection implements AppSubscriber {
   }
 
   /** Says why, then ends the connection (framing can not recover, or the handshake failed). */
-  private goodbye(code: HostErrorCode, message: string, extra: { protocol?: number; hostVersion?: string; pid?: number } = {}): void {
+  private goodbye(code: HostErrorCode, message: string, extra: { protocol?: number; hostVersion?: string; pid?: number; keepsAgents?: boolean } = {}): void {
     if (this.ending) return;
     this.log.info('client refused', { code, message });
     this.send({ t: 'error', code, message, ...extra });

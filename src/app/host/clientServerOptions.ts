@@ -15,6 +15,8 @@ export interface ClientServerOptions {
   registry: SessionRegistry;
   logger: Logger;
   hostVersion: string;
+  /** Sessions run on session holders: the hello (and a version mismatch) says agents survive a restart. */
+  keepsAgents?: boolean;
   /** host.status: what only the host process knows (start time, log file, pid). */
   describe(): Omit<HostStatus, 'sessions' | 'clients' | 'clientList' | 'protocol' | 'socket'>;
   /** The session verbs (sessions.*, notify, ...): the same table the control socket answers through. */

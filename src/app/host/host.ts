@@ -11,7 +11,11 @@ import { AgentChoices } from '../shared/agentChoices';
 import type { AgentIntegrationOptions } from '../shared/agentIntegration';
 import type { AgentCatalog, CatalogEntry } from '../shared/catalog';
 import type { SessionInfo } from '../../protocol/sessionInfo';
+import type { HeldSessionMeta } from './checkpointFile';
 import type { ControlServer } from './controlServer';
+import { adoptHolders, type AdoptionResult } from './holderAdoption';
+import { Checkpointer } from './holderCheckpoints';
+import { ensureHolderDirs, holderAvailability, type HolderAvailability } from './holders';
 import type { HookServer } from './hookServer';
 import { hostControlServer } from './hostControl';
 import { createCore, Later, startServices, type HostCore, type HostServices } from './hostServices';
@@ -70,7 +74,12 @@ export class Host {
   private readonly reportProblem: HostCore['reportProblem'];
   /** The agents as the user chooses among them (picker order, enabled, live-status hooks). */
   readonly agents: AgentChoices;
+  /** Whether sessions run on session holders (and outlive this host), and if not why. */
+  readonly holders: HolderAvailability;
+  private readonly checkpointer: Checkpointer | null;
   private disposing = false;
+  /** Set while stopping for a restart: held sessions are let go, not ended. */
+  private keepingAgents = false;
 
   /**
    * The control socket first: if another Termio owns it, this launch hands over and touches
@@ -119,6 +128,8 @@ export class Host {
       const w = this.worktrees.ofSession(id);
       return w ? { path: w.path, branch: w.branch, base: w.base, repo: w.repo, changed: this.worktrees.count(id) } : undefined;
     };
+    this.holders = holderAvailability(this.paths, opts.env ?? process.env);
+    this.checkpointer = this.startCheckpoints(opts);
     this.agents = new AgentChoices(this.catalog, this.settings, () => this.integration());
     this.router = new NotificationRouter({
       policy: core.notifications,
@@ -141,11 +152,53 @@ export class Host {
       worktrees: this.worktrees,
       baseEnv: s.sessionBaseEnv,
       reportProblem: (message) => this.reportProblem('state', message),
+      holders: this.holders,
+      checkpointer: this.checkpointer,
+      logger: opts.logger,
     });
     this.wire();
     // Discovered-id agents: open their store watchers now, so a launch does not wait for the
     // first scan of a large store (it can take a second).
     this.resume.warm(this.catalog.list().filter((e) => e.installed).map((e) => e.manifest)).catch((err: unknown) => opts.logger.warn('resume: could not watch an agent store', { error: String(err) }));
+  }
+
+  /** The checkpointer of held sessions, or null (with the reason logged) when there are no holders. */
+  private startCheckpoints(opts: HostOptions): Checkpointer | null {
+    const h = this.holders;
+    if (!h.available) {
+      opts.logger.info('sessions run without holders: they end when the host does', { why: h.reason });
+      return null;
+    }
+    ensureHolderDirs(h);
+    return new Checkpointer({
+      dir: h.checkpointDir,
+      scrollback: () => this.settings.settings.terminal.scrollback,
+      meta: (id) => this.heldMeta(id),
+      logger: opts.logger,
+    });
+  }
+
+  /** What a checkpoint keeps of a session besides its screen. */
+  private heldMeta(id: string): HeldSessionMeta | null {
+    const r = this.registry.get(id);
+    if (!r) return null;
+    return {
+      agentId: r.agentId, cwd: r.cwd, argv: r.session.argv, name: r.name, bypass: r.bypass, parentId: r.parentId,
+      createdAt: r.createdAt, state: r.state, stateWhy: r.stateWhy, stateSince: r.stateSince, secret: this.callers.secretOf(r.id) ?? null,
+    };
+  }
+
+  /** Carries on the sessions a previous host left running in their holders (call once, at start). */
+  async adoptHolders(): Promise<AdoptionResult> {
+    if (!this.holders.available) return { adopted: [], problems: [] };
+    const result = await adoptHolders(this.holders, (source, cp) => this.launcher.adopt(source, cp), this.opts.logger);
+    for (const p of result.problems) this.reportProblem('state', p);
+    return result;
+  }
+
+  /** Held sessions right now (`termio host status`). */
+  get heldCount(): number {
+    return this.registry.list().filter((r) => r.session.holder && !r.session.exited).length;
   }
 
   /** What each service hears from the others. */
@@ -159,6 +212,12 @@ export class Host {
     this.registry.onAdded((r) => this.worktrees.watch(r.id));
     for (const r of this.registry.list()) this.worktrees.watch(r.id);
     this.registry.onChanged((r) => this.store.getSession(r.id) && this.store.updateSession(r.id, { title: r.title }));
+    if (this.checkpointer) {
+      const cp = this.checkpointer;
+      for (const ev of [this.registry.onChanged, this.registry.onStallChanged]) ev((r) => cp.metaChanged(r.id));
+      this.registry.onStateChanged((c) => cp.metaChanged(c.record.id));
+      this.registry.onRemoved((r) => cp.forget(r.id, { remove: !this.keepingAgents }));
+    }
   }
 
   /** The window new sessions go to (the UI sets it as the user moves between windows). */
@@ -291,7 +350,17 @@ export class Host {
     this.notes.forgetTitle(r.id);
   }
 
-  /** Closes the sockets, kills every session's process and writes the state file. */
+  /** Before a restart's dispose(): a last checkpoint of every held session, which then keeps
+   *  running in its holder instead of being ended. */
+  async keepAgentsRunning(): Promise<void> {
+    if (!this.checkpointer) return;
+    this.keepingAgents = true;
+    await this.checkpointer.flushAll();
+    for (const r of this.registry.list()) r.session.keepRunningOnDispose();
+  }
+
+  /** Closes the sockets, kills every session's process (but those keepAgentsRunning() let go)
+   *  and writes the state file. */
   async dispose(): Promise<void> {
     this.disposing = true;
     this.router.dispose();
@@ -299,9 +368,11 @@ export class Host {
     // Sessions get SIGHUP (the terminal hangs up); agents may take a moment to save and leave.
     // Wait for them, within the quit budget, and end the ones still there, so quitting leaves
     // no process behind.
-    const pids = this.registry.list().filter((r) => !r.session.exited).map((r) => r.session.pid);
+    const kept = (r: SessionRecord): boolean => this.keepingAgents && r.session.holder !== null && !r.session.exited;
+    const pids = this.registry.list().filter((r) => !r.session.exited && !kept(r)).map((r) => r.session.pid);
     this.registry.dispose();
     await endProcesses(pids, QUIT_GRACE_MS);
+    this.checkpointer?.dispose();
     this.tracker.dispose();
     this.worktrees.dispose();
     this.resume.dispose();

@@ -27,6 +27,8 @@ export async function main(): Promise<number> {
   // A detached host has no terminal; a hang-up from whoever started it is not a reason to go.
   process.on('SIGHUP', () => log.info('SIGHUP ignored'));
   for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => void host.stop(sig));
+  // A restart (`termio host restart`, an update): held agents keep running for the next host.
+  process.once('SIGUSR2', () => void host.stop('SIGUSR2: restart', { keepAgents: true }));
   // A bug met while serving one client must not end every session the host holds: it is logged
   // (with its stack, to be fixed) and the host carries on.
   process.on('uncaughtException', (err) => log.error('uncaught exception', { error: err.stack ?? String(err) }));

@@ -1,8 +1,9 @@
 // The session host as a running service: every Host service (sessions, status, hooks, resume,
 // catalog, settings, state, the control socket) served to clients on the host socket, with the
 // host's lifetime rules — one per TERMIO_HOME (a live socket means one runs), up while it holds
-// sessions or clients, gone after a short idle spell, and a clean stop that ends every session
-// and keeps their tabs for exact resume. hostMain.ts runs it as the termio-host process; tests
+// sessions or clients, gone after a short idle spell, a clean stop that ends every session and
+// keeps their tabs for exact resume, and a restart that leaves every held agent running for the
+// next host to adopt. hostMain.ts runs it as the termio-host process; tests
 // run it in-process.
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,6 +23,7 @@ import type { SessionInfo } from '../../protocol/sessionInfo';
 import { hubRemoteSessions } from './machines/hubControl';
 import { MachinesHub } from './machines/hub';
 import { MachinesStore } from './machines/machinesStore';
+import type { Adopted } from './holderAdoption';
 
 /**
  * How long the host stays up with no session and no client: long enough for the command that
@@ -120,6 +122,8 @@ export class HostProcess {
   server!: ClientServer;
   /** The web companion (off unless enabled in settings; it follows them live). */
   companion: Companion | null = null;
+  /** The sessions this host adopted from holders at start (each says when its screen is back). */
+  adopted: Adopted[] = [];
 
   private constructor(
     readonly paths: TermioPaths,
@@ -149,8 +153,11 @@ export class HostProcess {
     const started = await Host.start(hostOpts);
     if (!started.ok) return { ok: false, alreadyRunning: started.alreadyRunning, message: started.alreadyRunning ? `a Termio host is already running on ${socketPath}` : started.message };
     const host = started.host;
+    // Before any client can ask for a restore: the sessions a previous host left running.
+    const adoption = await host.adoptHolders();
+    const adopted = new Set(adoption.adopted.map((a) => a.session.id));
     const recovered = new Set<string>();
-    if (lost) for (const s of host.store.state.sessions) recovered.add(s.id);
+    if (lost) for (const s of host.store.state.sessions) if (!adopted.has(s.id)) recovered.add(s.id);
     host.facts.recovered = recovered;
     app = new AppService(host, { startApp, machines: hub });
     const self = new HostProcess(paths, socketPath, host, app, hub, opts);
@@ -160,12 +167,14 @@ export class HostProcess {
       sessionInfo: (r) => host.facts.info(r),
       logger: log,
       hostVersion: packageVersion(),
+      keepsAgents: host.holders.available,
       describe: () => ({
         pid: process.pid,
         version: packageVersion(),
         startedAt: self.startedAt.toISOString(),
         log: join(paths.logsDir, 'host.log'),
         rssBytes: process.memoryUsage.rss(),
+        holders: host.holders.available ? { available: true, held: host.heldCount } : { available: false, held: 0, reason: host.holders.reason },
       }),
       verbs: host.control.sessionVerbs,
       onStop: () => void self.stop('asked by a client'),
@@ -186,7 +195,8 @@ export class HostProcess {
     self.server.onClientsChanged(() => self.checkIdle());
     host.registry.onAdded(() => self.checkIdle());
     host.registry.onRemoved(() => self.checkIdle());
-    log.info('host listening', { socket: socketPath, pid: process.pid, version: packageVersion(), ...(lost ? { recovering: recovered.size } : {}) });
+    self.adopted = adoption.adopted;
+    log.info('host listening', { socket: socketPath, pid: process.pid, version: packageVersion(), adopted: adopted.size, ...(lost ? { recovering: recovered.size } : {}) });
     self.companion = await startHostCompanion(companionOptions(self, host, log, opts.env));
     hub.start();
     hub.onMachinesChanged(() => self.checkIdle());
@@ -211,12 +221,17 @@ export class HostProcess {
   }
 
   /** Ends every session (hang-up, then kill after a grace), keeping their tabs for the next start,
-   *  closes the sockets and writes the state. */
-  stop(why: string): Promise<void> {
+   *  closes the sockets and writes the state. With `keepAgents` (a restart: SIGUSR2, `termio host
+   *  restart`, an update) held sessions get a last checkpoint and keep running for the next host. */
+  stop(why: string, opts: { keepAgents?: boolean } = {}): Promise<void> {
     this.stopping ??= (async () => {
-      this.opts.logger.info('host stopping', { why, sessions: this.host.registry.size });
+      const keepAgents = opts.keepAgents === true && this.host.holders.available;
+      this.opts.logger.info(keepAgents ? 'host restarting: held agents keep running' : 'host stopping', { why, sessions: this.host.registry.size });
       if (this.idleTimer) clearTimeout(this.idleTimer);
       await this.companion?.dispose();
+      // Checkpoints before the clients go: an app that reconnects at once starts the next host,
+      // which adopts from them.
+      if (keepAgents) await this.host.keepAgentsRunning();
       // The machines' hosts keep their sessions: only the connections to them end.
       this.hub.dispose();
       await this.server.close();

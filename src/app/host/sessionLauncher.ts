@@ -1,10 +1,15 @@
 // Starts sessions' processes: a new session from a spawn request (persisted first), a saved one
 // with its resume plan (app start, Resume), or one command as is (`termio sessions run`). Each
 // launch gets its own secret, the hook socket, the login environment and the terminal settings,
-// and is handed to the status tracker.
-import { basename } from 'node:path';
-import { Session } from '../../terminal';
-import type { AgentCatalog } from '../shared/catalog';
+// and is handed to the status tracker. With session holders available each program runs under
+// one (it then outlives this host), and a session a previous host left running is adopted here.
+import { basename, join } from 'node:path';
+import { Session, type HolderSource, type LaunchError, type SpawnOptions } from '../../terminal';
+import type { CheckpointRecord } from './checkpointFile';
+import type { Checkpointer } from './holderCheckpoints';
+import { closeFd, openHolderLog, type HolderAvailability } from './holders';
+import type { Logger } from '../shared/log';
+import type { AgentCatalog, CatalogEntry } from '../shared/catalog';
 import type { HookServer } from './hookServer';
 import type { NotificationRouter } from './notificationRouter';
 import type { ResumeService } from './resumeService';
@@ -38,6 +43,10 @@ export interface SessionLauncherOptions {
   baseEnv: Record<string, string> | undefined;
   /** A saved session that could not start again: the app shows it to the user. */
   reportProblem: (message: string) => void;
+  holders: HolderAvailability;
+  /** Checkpoints of held sessions (null without holders). */
+  checkpointer: Checkpointer | null;
+  logger: Logger;
 }
 
 export class SessionLauncher {
@@ -140,13 +149,19 @@ export class SessionLauncher {
     if ('kind' in plan) return { kind: plan.kind, message: plan.message };
     const argv = this.withSetup(id, plan.argv.length ? [entry.resolvedCommand ?? plan.argv[0]!, ...plan.argv.slice(1)] : undefined);
     const secret = this.o.callers.mint();
-    const session = Session.spawn({ id, cwd: record.cwd, ...(argv ? { argv } : {}), ...this.spawnDefaults(secret) });
+    const session = await this.start({ id, cwd: record.cwd, ...(argv ? { argv } : {}), ...this.spawnDefaults(secret) });
     if ('kind' in session) {
       this.o.resume.sessionEnded(id);
       return session;
     }
     this.o.callers.remember(id, secret);
-    const m = entry.manifest;
+    this.wireAgent(session, entry.manifest, record.conversationId);
+    return session;
+  }
+
+  /** The status channels, resume and notifications of an agent's (or a terminal's) session. */
+  private wireAgent(session: Session, m: CatalogEntry['manifest'], conversationId: string | null): void {
+    const id = session.id;
     this.o.tracker.track(
       session,
       {
@@ -156,10 +171,66 @@ export class SessionLauncher {
         ...(m.status ? { status: m.status } : {}),
         ...(m.progressStatus ? { progressStatus: true } : {}),
       },
-      record.conversationId ? { conversationId: record.conversationId } : {},
+      conversationId ? { conversationId } : {},
     );
     session.onExit(() => this.o.resume.sessionEnded(id));
     session.onNotification((n) => this.o.notifications.fromTerminal(id, n.title, n.body));
+  }
+
+  /** Under a holder when there are holders (falling back to a pty of this process if the holder
+   *  cannot start), then checkpointed. */
+  private async start(opts: SpawnOptions & { id: string }): Promise<Session | LaunchError> {
+    const h = this.o.holders;
+    if (!h.available) return Session.spawn(opts);
+    const logFd = openHolderLog(h.logFile);
+    const held = await Session.spawnHeld(opts, {
+      binary: h.binary,
+      socketPath: join(h.socketDir, `${opts.id}.sock`),
+      ...(logFd !== undefined ? { logFd } : {}),
+      ...(h.tapDir ? { tap: join(h.tapDir, `${opts.id}.bin`) } : {}),
+    });
+    closeFd(logFd);
+    if (!('kind' in held)) {
+      this.o.checkpointer?.watch(held);
+      return held;
+    }
+    const local = Session.spawn(opts);
+    if (!('kind' in local)) this.o.logger.warn('session runs without a holder', { id: opts.id, why: held.message });
+    return local;
+  }
+
+  /** Carries on a session a previous host left running in its holder. */
+  adopt(source: HolderSource, cp: CheckpointRecord | null): Session {
+    const id = basename(source.socketPath, '.sock');
+    const saved = this.o.store.getSession(id);
+    const meta = cp?.session;
+    const t = this.o.settings.settings.terminal;
+    const session = Session.adopt(source, {
+      id,
+      cwd: meta?.cwd ?? saved?.cwd ?? '/',
+      argv: meta?.argv ?? [],
+      scrollback: t.scrollback,
+      cursorShape: t.cursorStyle,
+      cursorBlink: t.cursorBlink,
+      ...(cp ? { checkpoint: cp } : {}),
+    });
+    if (meta?.secret) this.o.callers.remember(id, meta.secret);
+    const entry = saved ? this.o.catalog.get(saved.agentId) : undefined;
+    if (saved && entry) this.wireAgent(session, entry.manifest, saved.conversationId);
+    else {
+      this.o.tracker.track(session, null);
+      session.onNotification((n) => this.o.notifications.fromTerminal(id, n.title, n.body));
+    }
+    const agentId = saved ? (saved.agentId === TERMINAL_AGENT_ID ? null : saved.agentId) : (meta?.agentId ?? null);
+    this.o.registry.add(session, {
+      agentId,
+      ...(meta?.name ? { title: meta.name } : saved?.title ? { title: saved.title } : {}),
+      bypass: saved?.bypass ?? meta?.bypass ?? false,
+      parentId: meta?.parentId ?? null,
+      ...(meta ? { createdAt: meta.createdAt, state: { state: meta.state, why: meta.stateWhy, since: meta.stateSince } } : {}),
+    });
+    if (saved?.title) this.o.notes.titledByUser(id);
+    this.o.checkpointer?.watch(session);
     return session;
   }
 
@@ -168,10 +239,10 @@ export class SessionLauncher {
    * its exit code. Not saved with the windows: running a command again on the next launch would
    * surprise whoever started it.
    */
-  private launchCommand(id: string, cwd: string, argv: string[]): Session | SpawnFailure {
+  private async launchCommand(id: string, cwd: string, argv: string[]): Promise<Session | SpawnFailure> {
     // Its own secret: a termio command inside it speaks as this session, not as the user.
     const secret = this.o.callers.mint();
-    const session = Session.spawn({ id, cwd, argv: this.withSetup(id, argv)!, ...this.spawnDefaults(secret) });
+    const session = await this.start({ id, cwd, argv: this.withSetup(id, argv)!, ...this.spawnDefaults(secret) });
     if ('kind' in session) return session;
     this.o.callers.remember(id, secret);
     // No status channel: the tracker still turns the exit into done, with "exit N" as the reason.

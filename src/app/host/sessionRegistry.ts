@@ -55,6 +55,8 @@ export interface SessionRecord {
   readonly cwd: string;
   /** The name given at spawn (or by rename), else the live terminal title, else ''. */
   readonly title: string;
+  /** The name given at spawn or by rename, null when the live title shows. */
+  readonly name: string | null;
   readonly state: SessionState;
   /** Which channel, rule or event put the session in its state. */
   readonly stateWhy: string;
@@ -68,6 +70,16 @@ export interface SessionRecord {
   /** Epoch ms since when the session has been working with no sign of life; null when it is not stalled. */
   readonly stalledSince: number | null;
   readonly session: Session;
+}
+
+/** What add() takes besides the session. */
+export interface RecordMeta {
+  agentId?: string | null;
+  title?: string;
+  bypass?: boolean;
+  parentId?: string | null;
+  createdAt?: number;
+  state?: { state: SessionState; why: string; since: number };
 }
 
 export interface StateChange {
@@ -204,19 +216,21 @@ export class SessionRegistry implements Disposable {
     return { ok: true, record };
   }
 
-  /** Adopts a Session started elsewhere (e.g. a resumed tab). The registry owns it from now on. */
-  add(session: Session, meta: { agentId?: string | null; title?: string; bypass?: boolean; parentId?: string | null } = {}): SessionRecord {
+  /** Adopts a Session started elsewhere (a resumed tab, or one a previous host left running:
+   *  then with its creation time and state). The registry owns it from now on. */
+  add(session: Session, meta: RecordMeta = {}): SessionRecord {
     if (this.records.has(session.id)) throw new Error(`SessionRegistry.add: session ${session.id} is already registered`);
     const now = this.now();
+    const st = meta.state;
     const r: MutableRecord = {
       id: session.id,
       agentId: meta.agentId ?? null,
       cwd: session.cwd,
       name: meta.title || undefined,
-      state: 'idle',
-      stateWhy: 'started',
-      stateSince: now,
-      createdAt: now,
+      state: st?.state ?? 'idle',
+      stateWhy: st?.why ?? 'started',
+      stateSince: st?.since ?? now,
+      createdAt: meta.createdAt ?? now,
       bypass: meta.bypass ?? false,
       parentId: meta.parentId ?? null,
       stalledSince: null,
@@ -229,6 +243,7 @@ export class SessionRegistry implements Disposable {
       get agentId() { return r.agentId; },
       get cwd() { return r.cwd; },
       get title() { return r.name ?? r.session.title; },
+      get name() { return r.name ?? null; },
       get state() { return r.state; },
       get stateWhy() { return r.stateWhy; },
       get stateSince() { return r.stateSince; },

@@ -1,0 +1,95 @@
+// A held session's checkpoint on disk, state/checkpoints/<id>.json (0600): the screen and
+// scrollback at a stream offset, and what a new host needs to carry the session on (its agent,
+// folder, command, name, parent, status, the secret its hooks prove themselves with). Written
+// atomically; a file that cannot be read is reported and set aside, never trusted half-way.
+import { readFileSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SessionState } from '../../protocol/status/sessionState';
+import { writeFileAtomic } from '../shared/atomicWrite';
+
+export const CHECKPOINT_VERSION = 1;
+
+/** What a host knows of a held session beyond its screen. */
+export interface HeldSessionMeta {
+  agentId: string | null;
+  cwd: string;
+  argv: string[];
+  /** The name the user (or a spawn) gave it; null: it shows the terminal's title. */
+  name: string | null;
+  bypass: boolean;
+  parentId: string | null;
+  createdAt: number;
+  state: SessionState;
+  stateWhy: string;
+  stateSince: number;
+  /** The secret in the program's environment (TERMIO_SESSION_SECRET); its hook reports carry it. */
+  secret: string | null;
+}
+
+export interface CheckpointRecord {
+  version: number;
+  id: string;
+  savedAt: string;
+  offset: number;
+  cols: number;
+  rows: number;
+  screen: string;
+  session: HeldSessionMeta;
+}
+
+export function checkpointPath(dir: string, id: string): string {
+  return join(dir, `${id}.json`);
+}
+
+export function writeCheckpoint(dir: string, record: CheckpointRecord): void {
+  writeFileAtomic(checkpointPath(dir, record.id), JSON.stringify(record), { mode: 0o600, forceMode: true });
+}
+
+export function removeCheckpoint(dir: string, id: string): void {
+  rmSync(checkpointPath(dir, id), { force: true });
+}
+
+const STATES: readonly string[] = ['idle', 'working', 'attention', 'done'];
+
+/** What is wrong with a parsed file, or null when it is a checkpoint of session `id`. */
+function problemOf(v: unknown, id: string): string | null {
+  if (typeof v !== 'object' || v === null) return 'not a JSON object';
+  const r = v as Partial<CheckpointRecord>;
+  if (r.version !== CHECKPOINT_VERSION) return `version ${String(r.version)} (this Termio reads ${CHECKPOINT_VERSION})`;
+  if (r.id !== id) return `it names session ${String(r.id)}`;
+  for (const k of ['offset', 'cols', 'rows'] as const) if (!Number.isSafeInteger(r[k]) || (r[k] as number) < 0) return `${k} is not a count`;
+  if (typeof r.screen !== 'string') return 'screen is not text';
+  const m = r.session;
+  if (typeof m !== 'object' || m === null) return 'session is missing';
+  if (typeof m.cwd !== 'string' || !Array.isArray(m.argv) || !m.argv.every((a) => typeof a === 'string')) return 'session.cwd or session.argv is malformed';
+  if (!STATES.includes(m.state)) return `session.state '${String(m.state)}' is not a state`;
+  return null;
+}
+
+/** The checkpoint of a session; null when there is none; a problem when the file is unusable
+ *  (it is then renamed to <id>.json.unreadable for a person to look at). */
+export function readCheckpoint(dir: string, id: string): CheckpointRecord | null | { problem: string } {
+  const file = checkpointPath(dir, id);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    return { problem: `cannot read ${file}: ${(e as Error).message}` };
+  }
+  let parsed: unknown;
+  let problem: string | null;
+  try {
+    parsed = JSON.parse(text);
+    problem = problemOf(parsed, id);
+  } catch (e) {
+    problem = `not JSON (${(e as Error).message})`;
+  }
+  if (problem === null) return parsed as CheckpointRecord;
+  try {
+    renameSync(file, `${file}.unreadable`);
+  } catch {
+    // Left where it is; the next write replaces it.
+  }
+  return { problem: `the checkpoint ${file} was set aside: ${problem}` };
+}

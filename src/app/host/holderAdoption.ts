@@ -1,0 +1,76 @@
+// A new host's first job when holders are available: find the holders a previous host left in
+// run/holders (after a crash, a restart or an update), reach each one, and carry its session on
+// from its checkpoint plus the holder's bytes since. A socket nobody answers on is a holder that
+// is gone (the machine restarted): it and its checkpoint are removed, and the session comes back
+// through resume as before.
+import { readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { HolderSource, type Session } from '../../terminal';
+import { readCheckpoint, removeCheckpoint, type CheckpointRecord } from './checkpointFile';
+import type { HolderAvailability } from './holders';
+import type { Logger } from '../shared/log';
+
+/** Holders reached at once: enough that 50 adopt in a few round trips, few enough that a host
+ *  with hundreds does not open them all in one go. */
+const CONNECT_PARALLEL = 16;
+
+export interface Adopted {
+  session: Session;
+  /** Resolves once the holder's bytes since the checkpoint are parsed: the screen is back. */
+  caughtUp: Promise<void>;
+}
+
+export interface AdoptionResult {
+  adopted: Adopted[];
+  problems: string[];
+}
+
+/** Resolves once the session has parsed the stream up to the holder's end at adoption. */
+function caughtUp(session: Session, end: number): Promise<void> {
+  return new Promise((resolve) => {
+    const check = (): boolean => {
+      if (session.streamOffset < end && !session.exited) return false;
+      void session.whenParsed().then(resolve);
+      return true;
+    };
+    if (check()) return;
+    const sub = session.onOutput(() => check() && sub.dispose());
+    session.onExit(() => check() && sub.dispose());
+  });
+}
+
+export async function adoptHolders(
+  h: Extract<HolderAvailability, { available: true }>,
+  adopt: (source: HolderSource, cp: CheckpointRecord | null) => Session,
+  logger: Logger,
+): Promise<AdoptionResult> {
+  let names: string[];
+  try {
+    names = readdirSync(h.socketDir).filter((n) => n.endsWith('.sock'));
+  } catch {
+    return { adopted: [], problems: [] };
+  }
+  const result: AdoptionResult = { adopted: [], problems: [] };
+  for (let i = 0; i < names.length; i += CONNECT_PARALLEL) {
+    const batch = names.slice(i, i + CONNECT_PARALLEL);
+    const sources = await Promise.all(batch.map((n) => HolderSource.connect(join(h.socketDir, n))));
+    batch.forEach((name, j) => {
+      const id = name.slice(0, -'.sock'.length);
+      const source = sources[j]!;
+      if ('error' in source) {
+        if (source.stale) {
+          rmSync(join(h.socketDir, name), { force: true });
+          removeCheckpoint(h.checkpointDir, id);
+        } else logger.warn('holder: not adopted', { id, error: source.error });
+        return;
+      }
+      const cp = readCheckpoint(h.checkpointDir, id);
+      if (cp && 'problem' in cp) result.problems.push(cp.problem);
+      const record = cp && !('problem' in cp) ? cp : null;
+      const session = adopt(source, record);
+      logger.info('holder adopted', { id, pid: session.pid, from: record?.offset ?? 0, replay: source.hello.end - (record?.offset ?? 0), exited: source.hello.exited !== null });
+      result.adopted.push({ session, caughtUp: caughtUp(session, source.hello.end) });
+    });
+  }
+  return result;
+}

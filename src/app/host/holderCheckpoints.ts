@@ -1,0 +1,179 @@
+// Checkpoints of held sessions: each one's screen and scrollback written to state/checkpoints
+// when its output goes quiet, when much has been written since the last one, and now and then
+// during endless output, then the holder told which offset the file covers so it can forget the
+// bytes before. One checkpoint is taken at a time, so a host with many busy sessions never stalls
+// on serializing all of them at once. A new host adopts a session from its file plus the bytes since.
+import type { Session } from '../../terminal';
+import { captureCheckpoint, type ScreenCheckpoint } from '../../terminal/screenCheckpoint';
+import { CHECKPOINT_VERSION, removeCheckpoint, writeCheckpoint, type HeldSessionMeta } from './checkpointFile';
+import type { Logger } from '../shared/log';
+
+export const CheckpointTiming = {
+  /** Output quiet this long: the screen is settled (a prompt, a finished command), and a
+   *  checkpoint now lets a new host rebuild it with nothing to replay. */
+  quietMs: 1_000,
+  /** This many bytes since the last checkpoint: half the holder's 8 MiB bound, so a busy agent's
+   *  stream is always covered by a checkpoint plus bytes the holder still has. */
+  volumeBytes: 4 * 1024 * 1024,
+  /** ...but not more often than this: serializing a full scrollback takes tens of milliseconds,
+   *  and a flood must not spend its time on checkpoints. */
+  minIntervalMs: 10_000,
+  /** Output that never goes quiet (a counter, a progress bar) is checkpointed this often anyway,
+   *  so a replay after a crash stays short. */
+  maxIntervalMs: 60_000,
+  /** A capture can land in the middle of an escape sequence; it is tried again this much later. */
+  retryMs: 50,
+} as const;
+
+/** A capture waits for the emulator to parse what it was given; a session disposed meanwhile
+ *  never answers, and the queue must not wait for it forever. A flood's backlog parses in well under this. */
+const CAPTURE_DEADLINE_MS = 5_000;
+
+function withDeadline<T>(p: Promise<T>, ms: number): Promise<T | null> {
+  return new Promise((resolve) => {
+    const t = setTimeout(() => resolve(null), ms);
+    void p.then((v) => {
+      clearTimeout(t);
+      resolve(v);
+    });
+  });
+}
+
+interface Watched {
+  session: Session;
+  /** Offset and screen of the last checkpoint written. */
+  last: ScreenCheckpoint | null;
+  lastAt: number;
+  lastOutputAt: number;
+  metaDirty: boolean;
+  timer: NodeJS.Timeout | null;
+  subs: Array<{ dispose(): void }>;
+}
+
+export interface CheckpointerOptions {
+  dir: string;
+  /** Scrollback lines a checkpoint keeps (the session's own setting). */
+  scrollback: () => number;
+  /** What a new host needs to carry the session on; null once it is not a session of this host. */
+  meta: (id: string) => HeldSessionMeta | null;
+  logger: Logger;
+  now?: () => number;
+}
+
+export class Checkpointer {
+  private readonly watched = new Map<string, Watched>();
+  private queue: Promise<void> = Promise.resolve();
+  private readonly now: () => number;
+  private disposed = false;
+  /** Checkpoints written (tests and benches). */
+  writes = 0;
+
+  constructor(private readonly o: CheckpointerOptions) {
+    this.now = o.now ?? Date.now;
+  }
+
+  /** Starts checkpointing a held session; the first checkpoint (its identity, an empty or
+   *  restored screen) is written at once, so a host lost a moment later can still adopt it. */
+  watch(session: Session): void {
+    if (!session.holder || this.watched.has(session.id)) return;
+    const w: Watched = { session, last: null, lastAt: 0, lastOutputAt: 0, metaDirty: true, timer: null, subs: [] };
+    this.watched.set(session.id, w);
+    w.subs.push(session.onOutput(() => {
+      w.lastOutputAt = this.now();
+      this.arm(w, CheckpointTiming.quietMs);
+    }));
+    w.subs.push(session.onExit(() => this.forget(session.id, { remove: true })));
+    void this.checkpoint(session.id);
+  }
+
+  /** Something a checkpoint keeps besides the screen changed (name, state, parent). */
+  metaChanged(id: string): void {
+    const w = this.watched.get(id);
+    if (!w) return;
+    w.metaDirty = true;
+    this.arm(w, CheckpointTiming.quietMs);
+  }
+
+  /** Stops checkpointing; `remove` deletes the file too (the session ended or was closed). */
+  forget(id: string, opts: { remove: boolean }): void {
+    const w = this.watched.get(id);
+    if (w) {
+      if (w.timer) clearTimeout(w.timer);
+      for (const s of w.subs) s.dispose();
+      this.watched.delete(id);
+    }
+    if (opts.remove) removeCheckpoint(this.o.dir, id);
+  }
+
+  private arm(w: Watched, ms: number): void {
+    if (w.timer || this.disposed) return;
+    w.timer = setTimeout(() => {
+      w.timer = null;
+      this.due(w);
+    }, ms);
+  }
+
+  private due(w: Watched): void {
+    if (!this.watched.has(w.session.id)) return;
+    const now = this.now();
+    const since = w.session.streamOffset - (w.last?.offset ?? 0);
+    const quietFor = now - w.lastOutputAt;
+    const sinceLast = now - w.lastAt;
+    const take = (since > 0 || w.metaDirty) && (
+      quietFor >= CheckpointTiming.quietMs ||
+      (since >= CheckpointTiming.volumeBytes && sinceLast >= CheckpointTiming.minIntervalMs) ||
+      sinceLast >= CheckpointTiming.maxIntervalMs);
+    if (take) void this.checkpoint(w.session.id);
+    else if (since > 0 || w.metaDirty) this.arm(w, Math.max(CheckpointTiming.retryMs, CheckpointTiming.quietMs - quietFor));
+  }
+
+  /** Takes and writes a checkpoint of one session now (queued behind any in progress). */
+  checkpoint(id: string): Promise<boolean> {
+    const run = this.queue.then(() => this.take(id));
+    this.queue = run.then(() => undefined);
+    return run;
+  }
+
+  private async take(id: string): Promise<boolean> {
+    const w = this.watched.get(id);
+    if (!w || w.session.exited) return false;
+    const meta = this.o.meta(id);
+    if (!meta) return false;
+    const unchanged = w.last !== null && w.last.offset === w.session.streamOffset;
+    const cp = unchanged ? w.last : await withDeadline(captureCheckpoint(w.session, this.o.scrollback()), CAPTURE_DEADLINE_MS);
+    if (!cp) {
+      this.arm(w, CheckpointTiming.retryMs);
+      return false;
+    }
+    if (!this.watched.has(id)) return false;
+    try {
+      writeCheckpoint(this.o.dir, { version: CHECKPOINT_VERSION, id, savedAt: new Date(this.now()).toISOString(), ...cp, session: meta });
+    } catch (e) {
+      // A full disk: the holder keeps its bytes, and the next checkpoint tries again.
+      this.o.logger.warn('checkpoint: write failed', { id, error: (e as Error).message });
+      this.arm(w, CheckpointTiming.quietMs);
+      return false;
+    }
+    this.writes++;
+    w.last = cp;
+    w.lastAt = this.now();
+    w.metaDirty = false;
+    w.session.holder?.checkpoint(cp.offset);
+    return true;
+  }
+
+  /** A last checkpoint of every held session (a host restart): what the next host starts from. */
+  async flushAll(): Promise<void> {
+    await Promise.all([...this.watched.keys()].map((id) => this.checkpoint(id)));
+  }
+
+  get size(): number {
+    return this.watched.size;
+  }
+
+  /** Stops every timer; files stay for the next host. */
+  dispose(): void {
+    this.disposed = true;
+    for (const id of [...this.watched.keys()]) this.forget(id, { remove: false });
+  }
+}

@@ -1,0 +1,163 @@
+// The real termio-host (built dist/) with real session holders and ptys in a temporary HOME:
+// a SIGKILL of the host, `termio host restart` and a host killed in the middle of a `yes` flood
+// each leave the session's process running; the next host adopts it with the same pid, the same
+// screen and scrollback (for the flood: what a fresh emulator fed the holder's whole byte stream
+// shows), and typing still works. `termio host stop` still ends everything.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { HostClient } from '../../../src/app/client/hostClient';
+import { collectRows, rowText } from '../../../src/protocol/hostFrame';
+import { createEmulator } from '../../../src/terminal';
+import { attach, mirrorFrames } from '../../helpers/hostScreen';
+import { endProcessesWithHome, isAlive, waitForExit } from '../../helpers/processes';
+import { waitFor } from '../../helpers/waitFor';
+
+const repoRoot = resolve(__dirname, '..', '..', '..');
+const termioBin = join(repoRoot, 'bin', 'termio');
+const holderBin = join(repoRoot, 'native', 'termio-holder', 'build', 'termio-holder');
+
+let dir: string;
+let env: NodeJS.ProcessEnv;
+const clients: HostClient[] = [];
+
+beforeAll(() => {
+  if (!existsSync(join(repoRoot, 'dist', 'app', 'host', 'hostMain.js'))) throw new Error('dist/ is missing the host: run `npm run build` first');
+  if (!existsSync(holderBin)) throw new Error(`${holderBin} is missing: run node scripts/setup.mjs`);
+});
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'termio-holderhost-'));
+  mkdirSync(join(dir, 'tap'));
+  env = { ...process.env, HOME: dir, TERMIO_HOME: join(dir, '.termio'), TERMIO_HOST_IDLE_MS: '0', TERMIO_HOLDER_TAP_DIR: join(dir, 'tap'), PS1: '$ ', ENV: '' };
+});
+
+afterEach(async () => {
+  for (const c of clients.splice(0)) c.close();
+  await endProcessesWithHome(dir);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function hostPids(): number[] {
+  const log = join(dir, '.termio', 'logs', 'host.log');
+  if (!existsSync(log)) return [];
+  return [...readFileSync(log, 'utf8').matchAll(/host listening .*"pid":(\d+)/g)].map((m) => Number(m[1]));
+}
+
+function termio(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  return new Promise((resolveRun) => {
+    const child = spawn(process.execPath, [termioBin, ...args], { env, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (err += b.toString()));
+    child.on('close', (code) => resolveRun({ code: code ?? -1, out, err }));
+  });
+}
+
+async function sessions(): Promise<Array<{ id: string; pid: number }>> {
+  const r = await termio(['host', 'list', '--json']);
+  return r.code === 0 ? (JSON.parse(r.out) as { sessions: Array<{ id: string; pid: number }> }).sessions : [];
+}
+
+async function client(): Promise<HostClient> {
+  const c = await HostClient.connect(join(dir, '.termio', 'run', 'host.sock'), { client: 'test', version: '0' });
+  if (!(c instanceof HostClient)) throw new Error(c.message);
+  clients.push(c);
+  return c;
+}
+
+/** Every line of the session's buffer (scrollback and screen) as the host serves it. */
+async function bufferText(id: string): Promise<string> {
+  const c = await client();
+  const mirrors = mirrorFrames(c);
+  const view = await attach(c, mirrors, id, 1);
+  const lines: string[] = [];
+  for (let first = 0; ; first += 1000) {
+    const r = await c.rows({ view: 1, first, count: 1000 });
+    if (!r.ok) throw new Error(r.error.message);
+    for (const row of collectRows(r.reader)) lines.push(rowText(row.runs).trimEnd());
+    if (first + 1000 >= r.header.total) break;
+  }
+  const h = view.header!;
+  c.close();
+  return `${lines.join('\n')}\n[cursor ${h.cursorX},${h.cursorY}]`;
+}
+
+async function read(id: string): Promise<string> {
+  return (await termio(['sessions', 'read', id])).out;
+}
+
+async function killHost(): Promise<void> {
+  const pid = hostPids().at(-1)!;
+  process.kill(pid, 'SIGKILL');
+  await waitForExit(pid, 'the killed host to go');
+}
+
+describe('session holders under termio-host', () => {
+  it('keeps the process, screen and scrollback through a SIGKILL of the host and a restart', async () => {
+    const id = (await termio(['host', 'spawn', '--', '/bin/sh'])).out.trim();
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await termio(['host', 'status'])).out).toContain('holders: on, 1 session held');
+    await termio(['sessions', 'send', id, 'seq 1 150; printf "\\033[1;32mgreen\\033[0m\\n"; echo marker-one', '--enter']);
+    await waitFor(async () => /^marker-one$/m.test(await read(id)), { what: 'the first output' });
+    const [{ pid }] = await sessions();
+    // The shell runs under its holder, in a session of its own: not a child of the host.
+    const ppid = Number(readFileSync(`/proc/${pid!}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+    expect(ppid).not.toBe(hostPids().at(-1));
+    const before = await bufferText(id);
+
+    await killHost();
+    expect(isAlive(pid!)).toBe(true);
+    // The next command starts a new host, which adopts the session.
+    expect(await sessions()).toEqual([expect.objectContaining({ id, pid })]);
+    expect(await bufferText(id)).toBe(before);
+
+    const restarted = await termio(['host', 'restart']);
+    expect(restarted.code, restarted.err).toBe(0);
+    expect(restarted.out).toMatch(/agents kept running/);
+    expect(await sessions()).toEqual([expect.objectContaining({ id, pid })]);
+    expect(await bufferText(id)).toBe(before);
+    expect(readFileSync(join(dir, '.termio', 'logs', 'host.log'), 'utf8')).toMatch(/host restarting: held agents keep running/);
+
+    await termio(['sessions', 'send', id, 'echo typed-after-restart', '--enter']);
+    await waitFor(async () => /^typed-after-restart$/m.test(await read(id)), { what: 'typing after the restart' });
+
+    // stop still ends everything, holders included.
+    expect((await termio(['host', 'stop'])).code).toBe(0);
+    await waitForExit(pid!, 'the session to end with the host');
+    await waitFor(() => readdirSync(join(dir, '.termio', 'run', 'holders')).length === 0, { what: 'the holders to go' });
+    expect(readdirSync(join(dir, '.termio', 'state', 'checkpoints'))).toEqual([]);
+  });
+
+  it('rebuilds, after a SIGKILL of the host in a yes flood, the screen a fresh emulator fed the whole stream shows', async () => {
+    const id = (await termio(['host', 'spawn', '--', '/bin/sh', '-c', 'exec yes 0123456789-flood'])).out.trim();
+    const tap = join(dir, 'tap', `${id}.bin`);
+    await waitFor(() => existsSync(tap) && statSync(tap).size > 2_000_000, { what: 'the flood', timeout: 30_000 });
+    await killHost();
+    const [{ pid }] = await sessions();
+    process.kill(pid!, 'SIGSTOP');
+    try {
+      // Stopped: the stream ends where the tap does, and the adopted screen catches up with it.
+      let settled = -1;
+      await waitFor(async () => {
+        const size = statSync(tap).size;
+        const same = size === settled;
+        settled = size;
+        return same;
+      }, { what: 'the stream to end', interval: 300 });
+      const fresh = createEmulator({ cols: 80, rows: 24, scrollback: 10_000 });
+      await new Promise<void>((r) => fresh.write(readFileSync(tap), r));
+      const b = fresh.buffer.active;
+      const lines: string[] = [];
+      for (let y = 0; y < b.length; y++) lines.push(b.getLine(y)?.translateToString(true) ?? '');
+      const expected = `${lines.join('\n')}\n[cursor ${b.cursorX},${b.cursorY}]`;
+      await waitFor(async () => (await bufferText(id)) === expected, { what: 'the rebuilt screen to equal the fresh one', timeout: 20_000, interval: 500 });
+      fresh.dispose();
+    } finally {
+      process.kill(pid!, 'SIGCONT');
+    }
+  }, 90_000);
+});
