@@ -35,6 +35,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 #include "holder.h"
 
 /* After the agent exits, its last output may still be on its way through the pty: keep reading
@@ -582,6 +586,11 @@ int main(int argc, char **argv) {
   }
   cur_cols = (unsigned)cols;
   cur_rows = (unsigned)rows;
+#if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD)
+  /* The ring's larger sizes come from mmap and go back to the system when a checkpoint shrinks
+   * it, so a holder that saw a flood is small again once it is idle. */
+  mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#endif
   if (getsid(0) != getpid()) setsid();
   setup_signals();
   if (tap) {

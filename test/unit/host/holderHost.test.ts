@@ -83,7 +83,7 @@ async function bufferText(id: string): Promise<string> {
   }
   const h = view.header!;
   c.close();
-  return `${lines.join('\n')}\n[cursor ${h.cursorX},${h.cursorY}]`;
+  return `${lines.join('\n')}\n[cursor ${h.cursor.x},${h.cursor.y}]`;
 }
 
 async function read(id: string): Promise<string> {
@@ -133,31 +133,33 @@ describe('session holders under termio-host', () => {
   });
 
   it('rebuilds, after a SIGKILL of the host in a yes flood, the screen a fresh emulator fed the whole stream shows', async () => {
-    const id = (await termio(['host', 'spawn', '--', '/bin/sh', '-c', 'exec yes 0123456789-flood'])).out.trim();
+    // Numbered, so that every line differs and a screen that lags behind is told from one caught up.
+    const id = (await termio(['host', 'spawn', '--', '/bin/sh', '-c', 'yes 0123456789-flood | cat -n'])).out.trim();
     const tap = join(dir, 'tap', `${id}.bin`);
     await waitFor(() => existsSync(tap) && statSync(tap).size > 2_000_000, { what: 'the flood', timeout: 30_000 });
     await killHost();
     const [{ pid }] = await sessions();
-    process.kill(pid!, 'SIGSTOP');
+    process.kill(-pid!, 'SIGSTOP');
     try {
-      // Stopped: the stream ends where the tap does, and the adopted screen catches up with it.
-      let settled = -1;
+      // Stopped: once neither the stream nor the adopted screen changes any more, it has caught up.
+      let size = -1;
+      let text = '';
       await waitFor(async () => {
-        const size = statSync(tap).size;
-        const same = size === settled;
-        settled = size;
+        const [s, t] = [statSync(tap).size, await bufferText(id)];
+        const same = s === size && t === text;
+        [size, text] = [s, t];
         return same;
-      }, { what: 'the stream to end', interval: 300 });
+      }, { what: 'the stream to end and the screen to settle', interval: 700, timeout: 40_000 });
       const fresh = createEmulator({ cols: 80, rows: 24, scrollback: 10_000 });
       await new Promise<void>((r) => fresh.write(readFileSync(tap), r));
       const b = fresh.buffer.active;
       const lines: string[] = [];
       for (let y = 0; y < b.length; y++) lines.push(b.getLine(y)?.translateToString(true) ?? '');
-      const expected = `${lines.join('\n')}\n[cursor ${b.cursorX},${b.cursorY}]`;
-      await waitFor(async () => (await bufferText(id)) === expected, { what: 'the rebuilt screen to equal the fresh one', timeout: 20_000, interval: 500 });
+      expect(text).toBe(`${lines.join('\n')}\n[cursor ${b.cursorX},${b.cursorY}]`);
+      expect(text).toMatch(/^ *\d+ +0123456789-flood$/m);
       fresh.dispose();
     } finally {
-      process.kill(pid!, 'SIGCONT');
+      process.kill(-pid!, 'SIGCONT');
     }
   }, 90_000);
 });
