@@ -113,9 +113,12 @@ describe('termio-host lifetime', () => {
     const pid = hostPid()!;
     const listed = JSON.parse((await termio(['sessions', 'list', '--json'])).out) as { sessions: Array<{ id: string; pid: number }> };
     expect(listed.sessions.map((x) => x.id)).toEqual([id]);
-    // The session's shell is the host's child: nothing else holds it.
-    const ppid = Number(readFileSync(`/proc/${listed.sessions[0]!.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
-    expect(ppid).toBe(pid);
+    // The session's shell runs under its session holder, which the host started (and which
+    // would outlive it).
+    const parentOf = (p: number): number => Number(readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+    const holder = parentOf(listed.sessions[0]!.pid);
+    expect(readFileSync(`/proc/${holder}/comm`, 'utf8').trim()).toBe('termio-holder');
+    expect(parentOf(holder)).toBe(pid);
     // The mark its starter gave the host process is not passed on to the sessions it runs.
     expect(readFileSync(`/proc/${pid}/environ`, 'utf8')).toContain('TERMIO_HOST_PROCESS=1');
     expect((await termio(['sessions', 'send', id, 'echo "from-the-cli[$TERMIO_HOST_PROCESS]"', '--enter'])).code).toBe(0);
