@@ -48,6 +48,7 @@ function extraState(session: Session): string {
   if (modes.modifyOtherKeys > 0) out += `\x1b[>4;${modes.modifyOtherKeys}m`;
   if (modes.kittyFlags > 0) out += `\x1b[=${modes.kittyFlags};1u`;
   // Control characters would end the sequence early; a title never needs them.
+  // eslint-disable-next-line no-control-regex -- control characters are what it removes
   const title = session.title.replace(/[\x00-\x1f\x7f-\x9f]/g, '');
   if (title) out += `\x1b]2;${title}\x07`;
   return out;

@@ -6,6 +6,7 @@
 import { homedir } from 'node:os';
 import type { ControlArgs, ControlResult } from '../../protocol/control';
 import type { AppSnapshot } from '../../protocol/hostAppMessages';
+import { KEEPS_AGENTS_CAPABILITY } from '../../protocol/hostMessages';
 import { AgentChoices } from '../shared/agentChoices';
 import { AgentCatalog, type CatalogEntry } from '../shared/catalog';
 import type { AgentHookResult } from '../shared/hookInstaller';
@@ -36,7 +37,7 @@ const HOST_STOP_WAIT_MS = 5_000;
 export type RemoteHostStart =
   | { ok: true; host: RemoteHost }
   /** The host runs another version of Termio: the app offers to restart it. */
-  | { ok: false; kind: 'versionSkew'; hostVersion: string; pid: number | null; message: string }
+  | { ok: false; kind: 'versionSkew'; hostVersion: string; pid: number | null; keepsAgents: boolean; message: string }
   | { ok: false; kind: 'failed'; message: string };
 
 export interface RemoteHostOptions {
@@ -72,8 +73,9 @@ export class RemoteHost implements AppHost {
     if (c.hello.hostVersion !== packageVersion()) {
       const hostVersion = c.hello.hostVersion;
       const pid = c.hello.pid;
+      const keepsAgents = c.hello.capabilities.includes(KEEPS_AGENTS_CAPABILITY);
       c.close();
-      return { ok: false, kind: 'versionSkew', hostVersion, pid, message: `the session host runs Termio ${hostVersion}; this app is ${packageVersion()}` };
+      return { ok: false, kind: 'versionSkew', hostVersion, pid, keepsAgents, message: `the session host runs Termio ${hostVersion}; this app is ${packageVersion()}` };
     }
     const paths = termioPaths(env);
     const settings = new SettingsStore(paths.settingsFile, env.HOME ?? homedir());
@@ -82,10 +84,12 @@ export class RemoteHost implements AppHost {
     return { ok: true, host: new RemoteHost(opts, c, paths, settings, catalog) };
   }
 
-  /** Stops a host of any version (by signal: it ends its sessions, keeping their tabs) and waits for it to exit. */
-  static async stopHost(pid: number): Promise<boolean> {
+  /** Stops a host of any version by signal and waits for it to exit: SIGUSR2 to one that keeps
+   *  its agents running through a restart (session holders), else SIGTERM (it ends its sessions,
+   *  keeping their tabs for resume). */
+  static async stopHost(pid: number, keepsAgents = false): Promise<boolean> {
     try {
-      process.kill(pid, 'SIGTERM');
+      process.kill(pid, keepsAgents ? 'SIGUSR2' : 'SIGTERM');
     } catch {
       // Already gone.
     }
@@ -317,7 +321,7 @@ export class RemoteHost implements AppHost {
 
 function skewOrFailure(c: HostConnectFailure): RemoteHostStart {
   if (c.kind === 'versionMismatch') {
-    return { ok: false, kind: 'versionSkew', hostVersion: c.hostVersion ?? 'unknown', pid: c.pid ?? null, message: c.message };
+    return { ok: false, kind: 'versionSkew', hostVersion: c.hostVersion ?? 'unknown', pid: c.pid ?? null, keepsAgents: c.keepsAgents === true, message: c.message };
   }
   return { ok: false, kind: 'failed', message: c.message };
 }

@@ -253,8 +253,8 @@ export async function runTermio(runtime: QtRuntime): Promise<RunResult> {
   let started = await RemoteHost.start({ logger: log });
   if (!started.ok && started.kind === 'versionSkew') {
     log.warn('session host of another version', { hostVersion: started.hostVersion, pid: started.pid });
-    if (!askToRestartHost(started.hostVersion)) return { kind: 'failed', message: started.message };
-    if (started.pid !== null) await RemoteHost.stopHost(started.pid);
+    if (!askToRestartHost(started.hostVersion, started.keepsAgents)) return { kind: 'failed', message: started.message };
+    if (started.pid !== null) await RemoteHost.stopHost(started.pid, started.keepsAgents);
     log.info('session host restarted for this version');
     started = await RemoteHost.start({ logger: log });
   }

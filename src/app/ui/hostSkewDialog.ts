@@ -1,15 +1,18 @@
 // Asked at start when the session host runs another version of Termio (the app was updated while
-// sessions kept running): restarting the host ends every session and resumes each one exactly
-// (agents come back to their conversation, shells restart in their folder).
+// sessions kept running). A host on session holders restarts with every agent still running (the
+// new host adopts them); an older host, or one without holders, ends every session and the new
+// one resumes each exactly (agents come back to their conversation, shells restart in their folder).
 import { ButtonRole, QMessageBox, QPushButton } from '@nodegui/nodegui';
 import { packageVersion } from '../shared/install';
 
 /** True: restart the host now. Blocks until the user answers (the app has no window yet). */
-export function askToRestartHost(hostVersion: string): boolean {
+export function askToRestartHost(hostVersion: string, keepsAgents: boolean): boolean {
   const box = new QMessageBox();
   box.setWindowTitle('Termio');
   box.setText(`The session host runs Termio ${hostVersion}; this is Termio ${packageVersion()}.`);
-  box.setInformativeText('Restart the host to use this version? Every session is ended and resumed: agents come back to their conversation, terminals restart in their folder.');
+  box.setInformativeText(keepsAgents
+    ? 'Restart the host to use this version? Your agents keep running: every session stays as it is, with its screen and scrollback.'
+    : 'Restart the host to use this version? Every session is ended and resumed: agents come back to their conversation, terminals restart in their folder.');
   const restart = new QPushButton();
   restart.setText('Restart Host');
   const quit = new QPushButton();

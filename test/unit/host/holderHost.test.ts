@@ -103,14 +103,14 @@ describe('session holders under termio-host', () => {
     expect((await termio(['host', 'status'])).out).toContain('holders: on, 1 session held');
     await termio(['sessions', 'send', id, 'seq 1 150; printf "\\033[1;32mgreen\\033[0m\\n"; echo marker-one', '--enter']);
     await waitFor(async () => /^marker-one$/m.test(await read(id)), { what: 'the first output' });
-    const [{ pid }] = await sessions();
+    const pid = (await sessions())[0]!.pid;
     // The shell runs under its holder, in a session of its own: not a child of the host.
-    const ppid = Number(readFileSync(`/proc/${pid!}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+    const ppid = Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
     expect(ppid).not.toBe(hostPids().at(-1));
     const before = await bufferText(id);
 
     await killHost();
-    expect(isAlive(pid!)).toBe(true);
+    expect(isAlive(pid)).toBe(true);
     // The next command starts a new host, which adopts the session.
     expect(await sessions()).toEqual([expect.objectContaining({ id, pid })]);
     expect(await bufferText(id)).toBe(before);
@@ -127,7 +127,7 @@ describe('session holders under termio-host', () => {
 
     // stop still ends everything, holders included.
     expect((await termio(['host', 'stop'])).code).toBe(0);
-    await waitForExit(pid!, 'the session to end with the host');
+    await waitForExit(pid, 'the session to end with the host');
     await waitFor(() => readdirSync(join(dir, '.termio', 'run', 'holders')).length === 0, { what: 'the holders to go' });
     expect(readdirSync(join(dir, '.termio', 'state', 'checkpoints'))).toEqual([]);
   });
@@ -138,8 +138,8 @@ describe('session holders under termio-host', () => {
     const tap = join(dir, 'tap', `${id}.bin`);
     await waitFor(() => existsSync(tap) && statSync(tap).size > 2_000_000, { what: 'the flood', timeout: 30_000 });
     await killHost();
-    const [{ pid }] = await sessions();
-    process.kill(-pid!, 'SIGSTOP');
+    const pid = (await sessions())[0]!.pid;
+    process.kill(-pid, 'SIGSTOP');
     try {
       // Stopped: once neither the stream nor the adopted screen changes any more, it has caught up.
       let size = -1;
@@ -159,7 +159,7 @@ describe('session holders under termio-host', () => {
       expect(text).toMatch(/^ *\d+ +0123456789-flood$/m);
       fresh.dispose();
     } finally {
-      process.kill(-pid!, 'SIGCONT');
+      process.kill(-pid, 'SIGCONT');
     }
   }, 90_000);
 });
