@@ -82,13 +82,15 @@ describe('handshake', () => {
     expect(statSync(join(dir, '.termio', 'run')).mode & 0o777).toBe(0o700);
   });
 
-  it('refuses another protocol version, saying which versions, the host version and its pid (to stop it)', async () => {
+  it('refuses another protocol version, saying which versions, the host version, its pid (to stop it) and that it keeps agents through a restart', async () => {
     const r = await HostClient.connect(host.socketPath, { client: 'old-app', version: '0.0.1', protocol: HOST_PROTOCOL_VERSION + 1 });
     expect(r).toEqual({
       kind: 'versionMismatch',
       protocol: HOST_PROTOCOL_VERSION,
       hostVersion: packageVersion(),
       pid: process.pid,
+      // Session holders are built (scripts/setup.mjs): a SIGUSR2 restart keeps every agent.
+      keepsAgents: true,
       message: `this host (Termio ${packageVersion()}) speaks protocol ${HOST_PROTOCOL_VERSION}; the client (old-app 0.0.1) speaks ${HOST_PROTOCOL_VERSION + 1}`,
     });
   });
