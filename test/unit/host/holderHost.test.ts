@@ -130,7 +130,7 @@ describe('session holders under termio-host', () => {
     await waitForExit(pid, 'the session to end with the host');
     await waitFor(() => readdirSync(join(dir, '.termio', 'run', 'holders')).length === 0, { what: 'the holders to go' });
     expect(readdirSync(join(dir, '.termio', 'state', 'checkpoints'))).toEqual([]);
-  });
+  }, 120_000);
 
   it('rebuilds, after a SIGKILL of the host in a yes flood, the screen a fresh emulator fed the whole stream shows', async () => {
     // Numbered, so that every line differs and a screen that lags behind is told from one caught up.
