@@ -168,12 +168,12 @@ async function adoptionRun(holders) {
     if (!r.ok) throw new Error(r.error.message);
     ids.push(r.result.session.id);
   }
-  await screensBack(c, ids, (t) => /\$ $/m.test(t));
+  await screensBack(c, ids, (t) => /[$#] $/m.test(t));
   // Output each shell keeps on screen: the same text must come back.
   ids.forEach((_id, i) => c.input(i + 1, { kind: 'text', text: `seq 1 ${30 + i}; echo screen-${i}\r` }));
   const expected = new Map();
   const c2 = await connect(env);
-  const shown = await screensBack(c2, ids, (t, id) => t.includes(`screen-${ids.indexOf(id)}\n$`));
+  const shown = await screensBack(c2, ids, (t, id) => new RegExp(`^screen-${ids.indexOf(id)}\n[$#] $`, 'm').test(t));
   for (const [id, rows] of shown) expected.set(id, rows.join('\n'));
   c.close();
   c2.close();
@@ -185,7 +185,7 @@ async function adoptionRun(holders) {
   startHost(env);
   const c3 = await connect(env);
   if (!holders) await c3.request('app.subscribe', { restore: true }, 120_000);
-  await screensBack(c3, ids, (t, id) => (holders ? t === expected.get(id) : /^\$ $/m.test(t)));
+  await screensBack(c3, ids, (t, id) => (holders ? t === expected.get(id) : /^[$#] $/m.test(t)));
   const ms = performance.now() - t0;
   await c3.request('host.stop', {});
   c3.close();

@@ -57,6 +57,9 @@
 /* One data message: large enough for a flood to move in few messages, small enough that input
  * and control messages are never queued behind much. */
 #define DATA_CHUNK (64 * 1024)
+/* Reads of the pty per wake-up before the data goes out: 16 reads of a few KiB each make a
+ * message of tens of KiB, while a keystroke's echo still goes out after its single read. */
+#define READS_PER_WAKE 16
 /* Resizes remembered since the last checkpoint, so a replay lays text out at the sizes it was
  * written at; more than this (a window dragged for minutes) keeps the newest. */
 #define MAX_SIZES 64
@@ -432,19 +435,24 @@ static int want_read(void) {
   return !paused && ring_end(&ring) - sent < SEND_AHEAD;
 }
 
+/* Reads what the pty has now, a few reads in a row (a pty hands out a few KiB per read), so
+ * that a busy agent's output goes to the host in few, large messages. */
 static void read_master(void) {
   static unsigned char chunk[65536];
-  ssize_t n = read(master, chunk, sizeof chunk);
-  if (n < 0 && (errno == EAGAIN || errno == EINTR)) return;
-  if (n <= 0) {
-    /* EIO: every process of the terminal closed it. The exit status comes with SIGCHLD. */
-    if (agent_done) close_master();
-    else drain_until = -2; /* wait for the exit without reading a hung-up pty */
-    return;
+  for (int i = 0; i < READS_PER_WAKE && want_read(); i++) {
+    ssize_t n = read(master, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EAGAIN) break;
+    if (n <= 0) {
+      /* EIO: every process of the terminal closed it. The exit status comes with SIGCHLD. */
+      if (agent_done) close_master();
+      else drain_until = -2; /* wait for the exit without reading a hung-up pty */
+      break;
+    }
+    ring_append(&ring, chunk, (size_t)n);
+    if (tap_fd >= 0 && write(tap_fd, chunk, (size_t)n) < 0) tap_fd = -1;
+    if (agent_done) drain_until = now_ms() + DRAIN_QUIET_MS;
   }
-  ring_append(&ring, chunk, (size_t)n);
-  if (tap_fd >= 0 && write(tap_fd, chunk, (size_t)n) < 0) tap_fd = -1;
-  if (agent_done) drain_until = now_ms() + DRAIN_QUIET_MS;
   fill_out();
 }
 
