@@ -13,6 +13,9 @@ import { isAlive } from '../helpers/processes';
 import { waitFor } from '../helpers/waitFor';
 import { AppUnderTest, descendants, Display, e2eSkipReason, installRealClaude, readPixels, repoRoot, type Rgb, useDesktop } from './harness';
 
+/** The host runs sessions on its own ptys, as on a machine where the holder could not be built. */
+const NO_HOLDERS = { TERMIO_HOLDERS: '0' };
+
 interface Info {
   id: string;
   pid: number;
@@ -88,8 +91,8 @@ describe.skipIf(e2eSkipReason)('sessions that outlive the window', () => {
     done: () => (app = undefined),
   });
 
-  async function start(home?: string, settings?: Record<string, unknown>): Promise<AppUnderTest> {
-    const a = await AppUnderTest.launch(display, { ...(home ? { home } : {}), ...(settings ? { settings } : {}) });
+  async function start(home?: string, settings?: Record<string, unknown>, env?: Record<string, string>): Promise<AppUnderTest> {
+    const a = await AppUnderTest.launch(display, { ...(home ? { home } : {}), ...(settings ? { settings } : {}), ...(env ? { env } : {}) });
     app = a;
     await a.waitForWindow();
     // This app's own start (the log holds earlier runs' lines too).
@@ -247,7 +250,8 @@ describe.skipIf(e2eSkipReason)('sessions that outlive the window', () => {
     await waitFor(async () => /^after-flood$/m.test(await read(first, flood)), { what: 'typing after the flood' });
   }, 120_000);
 
-  it('resumes the sessions of a killed host exactly, with the app running or started again, and says so', async () => {
+  // Without session holders (no C compiler at set-up): holders keep agents alive instead (holders.test.ts).
+  it('without session holders, resumes the sessions of a killed host exactly, with the app running or started again, and says so', async () => {
     const home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-e2e-')));
     const agents = join(home, '.termio', 'config', 'agents');
     mkdirSync(agents, { recursive: true });
@@ -259,7 +263,7 @@ describe.skipIf(e2eSkipReason)('sessions that outlive the window', () => {
     }));
     const work = join(home, 'work');
     mkdirSync(work);
-    let first = await start(home);
+    let first = await start(home, undefined, NO_HOLDERS);
     const shell = (await first.cli(['sessions', 'spawn', '--cwd', work])).stdout.trim();
     const agent = (await first.cli(['sessions', 'spawn', '--agent', 'fake-pinned', '--cwd', work])).stdout.trim();
     await first.cli(['sessions', 'send', shell, 'echo before-the-crash', '--enter']);
@@ -299,7 +303,7 @@ describe.skipIf(e2eSkipReason)('sessions that outlive the window', () => {
     await first.stop();
     process.kill(second, 'SIGKILL');
     await waitFor(() => [...relaunched.values()].every((p) => !isAlive(p)), { what: 'the sessions to go with their host' });
-    first = await start(home);
+    first = await start(home, undefined, NO_HOLDERS);
     await first.waitForLog(/sessions restored .*"recovered":2,"msSinceStart"/);
     await checkResumed(first, relaunched);
     first.screenshot('host-recovered');
@@ -335,7 +339,7 @@ describe.skipIf(e2eSkipReason)('sessions that outlive the window', () => {
     expect([host, ...all].filter(isAlive)).toEqual([]);
   }, 60_000);
 
-  it('finds a host of another version, says so, and restarts it: every session ends and comes back resumed', async () => {
+  it('without session holders, finds a host of another version, says so, and restarts it: every session ends and comes back resumed', async () => {
     const home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-e2e-')));
     const termioHome = join(home, '.termio');
     // An older Termio installed elsewhere (its own package.json and build; the same packages).
@@ -347,7 +351,7 @@ describe.skipIf(e2eSkipReason)('sessions that outlive the window', () => {
     writeFileSync(join(older, 'package.json'), JSON.stringify({ ...pkg, version: '0.0.9' }));
     mkdirSync(join(termioHome, 'config'), { recursive: true });
     writeFileSync(join(termioHome, 'config', 'settings.json'), '{ "welcomeShown": true }\n');
-    const env = AppUnderTest.envFor(display, home, termioHome);
+    const env = AppUnderTest.envFor(display, home, termioHome, NO_HOLDERS);
     const oldHost = spawn(process.execPath, [join(older, 'dist', 'app', 'host', 'hostMain.js')], { env, detached: true, stdio: 'ignore' });
     oldHost.unref();
     const hostLog = join(termioHome, 'logs', 'host.log');
@@ -362,7 +366,7 @@ describe.skipIf(e2eSkipReason)('sessions that outlive the window', () => {
     expect(before.sessions).toHaveLength(1);
     const sessionId = before.sessions[0]!.id;
 
-    const a = await AppUnderTest.launch(display, { home });
+    const a = await AppUnderTest.launch(display, { home, env: NO_HOLDERS });
     app = a;
     // The question, before any window: Restart Host is the default button.
     const dialog = await a.waitForWindow('Termio');
