@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism, homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { holderCompileAttempts } from './lib/holderBuild.mjs';
 import { ensureSpawnHelperExecutable } from './lib/nodePtyHelper.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -239,10 +240,14 @@ function ensureHolder(stamp) {
     return;
   }
   mkdirSync(dirname(built), { recursive: true });
-  const args = ['-O2', '-o', `${built}.tmp`, join(dir, 'termio-holder.c'), join(dir, 'wire.c')];
   // Built beside it and renamed: running holders keep the binary they started with.
-  let r = isLinux ? spawnSync(cc, ['-static', ...args], { stdio: 'ignore' }) : { status: 1 };
-  if (r.status !== 0) r = spawnSync(cc, args, { stdio: 'inherit' });
+  const attempts = holderCompileAttempts(process.platform, [join(dir, 'termio-holder.c'), join(dir, 'wire.c')], `${built}.tmp`);
+  let r = { status: 1 };
+  for (const [i, args] of attempts.entries()) {
+    // Only the last attempt's errors are the user's to read.
+    r = spawnSync(cc, args, { stdio: i === attempts.length - 1 ? 'inherit' : 'ignore' });
+    if (r.status === 0) break;
+  }
   if (r.status !== 0) {
     log(`the session holder did not compile (${cc} exited with ${r.status ?? r.signal}); agents end when termio-host does`);
     return;
