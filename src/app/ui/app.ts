@@ -233,7 +233,8 @@ export class TermioApp {
       }
       const recovered = this.host.registry.list().filter((r) => r.recovered).length;
       this.log.info('sessions restored', { sessions: this.host.registry.size, recovered, after: 'host lost' });
-      this.sessionWindows.active?.showMessage(recovered > 0 ? recoveredText(recovered) : 'The session host stopped and was started again.');
+      // None relaunched: the new host adopted every session from its holder, or there were none.
+      this.sessionWindows.active?.showMessage(recovered > 0 ? recoveredText(recovered) : 'The session host stopped and was started again; every session kept running.');
     });
   }
 
