@@ -11,6 +11,7 @@ import { HOST_SOCKET_FILE } from '../../protocol/hostFraming';
 import { startAppDetached } from '../shared/appLaunch';
 import { AppService } from './appService';
 import { ClientServer } from './clientServer';
+import type { ClientServerOptions } from './clientServerOptions';
 import type { Companion } from './companion/companion';
 import { startHostCompanion } from './companion/hostWiring';
 import { Host, type HostOptions } from './host';
@@ -112,6 +113,19 @@ function notifyRemoteStates(hub: MachinesHub, host: Host): void {
   hub.onSessionRemoved((id) => lastState.delete(id));
 }
 
+/** host.status: what only the host process knows (start time, log file, pid, memory, holders). */
+function statusFields(self: HostProcess): ReturnType<ClientServerOptions['describe']> {
+  const h = self.host.holders;
+  return {
+    pid: process.pid,
+    version: packageVersion(),
+    startedAt: self.startedAt.toISOString(),
+    log: join(self.paths.logsDir, 'host.log'),
+    rssBytes: process.memoryUsage.rss(),
+    holders: h.available ? { available: true, held: self.host.heldCount } : { available: false, held: 0, reason: h.reason },
+  };
+}
+
 export class HostProcess {
   readonly startedAt = new Date();
   private idleTimer: NodeJS.Timeout | null = null;
@@ -168,14 +182,7 @@ export class HostProcess {
       logger: log,
       hostVersion: packageVersion(),
       keepsAgents: host.holders.available,
-      describe: () => ({
-        pid: process.pid,
-        version: packageVersion(),
-        startedAt: self.startedAt.toISOString(),
-        log: join(paths.logsDir, 'host.log'),
-        rssBytes: process.memoryUsage.rss(),
-        holders: host.holders.available ? { available: true, held: host.heldCount } : { available: false, held: 0, reason: host.holders.reason },
-      }),
+      describe: () => statusFields(self),
       verbs: host.control.sessionVerbs,
       onStop: () => void self.stop('asked by a client'),
       app,
