@@ -10,7 +10,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -199,6 +199,7 @@ async function adoptionRun(holders) {
 
 // ---- run --------------------------------------------------------------------------------------
 
+console.log(`load at start: ${loadavg()[0].toFixed(1)}`);
 // --adoption: only the last figure (it takes the longest).
 if (!args.includes('--adoption')) await pipeFigures();
 
@@ -230,5 +231,6 @@ for (let i = 0; i < RUNS; i++) {
 report(`host start adopting ${ADOPT_SESSIONS} holders → all screens back (p50)`, `${Math.round(median(heldA))} ms (runs ${heldA.map(Math.round).join(', ')})`,
   `no holders, ${ADOPT_SESSIONS} tabs relaunched to their prompt: ${Math.round(median(refA))} ms`, '≤ 1000 ms', median(heldA) <= 1000);
 
+console.log(`load at end: ${loadavg()[0].toFixed(1)}`);
 console.log(missed ? `bench/holder: ${missed} target(s) missed` : 'bench/holder: every target met');
 process.exit(missed ? 1 : 0);
