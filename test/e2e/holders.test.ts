@@ -96,7 +96,7 @@ describe.skipIf(e2eSkipReason)('agents that outlive the host', () => {
       await throughKillRestartUpdate(home, project, claude.ok);
     } catch (e) {
       // The logs say which step went wrong; the HOME is removed with the app.
-      cpSync(join(home, '.termio', 'logs'), join(repoRoot, 'test-output', 'holders-logs'), { recursive: true });
+      if (existsSync(join(home, '.termio', 'logs'))) cpSync(join(home, '.termio', 'logs'), join(repoRoot, 'test-output', 'holders-logs'), { recursive: true });
       throw e;
     }
   }, 240_000);
