@@ -7,6 +7,7 @@ import type { WaitOutcome, WaitResult, WaitUntil } from '../../protocol/control'
 import { Emitter, type Disposable } from '../../protocol/events';
 import type { Session } from '../../terminal';
 import type { SessionRecord, SessionRegistry } from './sessionRegistry';
+import { typeText } from './typeInput';
 
 export interface WaitLimits {
   /** A program with no status channel counts as ready once its output has been quiet this long:
@@ -23,7 +24,7 @@ export interface WaitLimits {
   /** A spawn's first prompt is dropped (notReady) if the agent is not ready this long after start:
    *  a cold start of a Node CLI on a loaded machine takes seconds, never a minute. */
   readyTimeoutMs: number;
-  /** Return is pressed once the program echoed the text, or after this long (see ControlLimits.enterFallbackMs). */
+  /** Without bracketed paste, Return is pressed once the echo settled, or after this long with no echo (see ControlLimits.enterFallbackMs). */
   enterFallbackMs: number;
 }
 
@@ -108,12 +109,10 @@ export class SessionWaits implements Disposable {
     this.turnChanged.fire(id);
   }
 
-  /** Types the text and presses Return as its own keystroke (TUIs read "text\r" in one chunk as a paste). */
+  /** Types the text (a bracketed paste when the program asked for one) and presses Return as its
+   *  own key once the echo settled: TUIs read "text\r" arriving in one burst as a paste. */
   async typeAndEnter(s: Session, text: string, enter: boolean): Promise<void> {
-    if (text) s.write(text);
-    if (!enter) return;
-    if (text) await nextRender(s, this.limits.enterFallbackMs);
-    if (!s.exited && this.registry.get(s.id)) s.write('\r');
+    await typeText(s, text, enter, { limits: { plainEchoMs: this.limits.enterFallbackMs }, alive: () => this.registry.get(s.id) !== undefined });
   }
 
   /**
@@ -236,17 +235,4 @@ export class SessionWaits implements Disposable {
     this.lastOutput.clear();
     this.turnChanged.dispose();
   }
-}
-
-/** Resolves on the session's next render (its program reacted) or after ms, whichever comes first. */
-export function nextRender(s: Session, ms: number): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      sub.dispose();
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    const sub = s.onRender(done);
-  });
 }
