@@ -32,9 +32,10 @@ export type TypingTarget = Pick<Session, 'write' | 'paste' | 'inputModes' | 'onR
 /**
  * Types `text` (a paste when the program asked for bracketed paste) and, with `enter`, presses
  * Return once the echo has settled. `alive` says whether the session is still worth typing into
- * (closed meanwhile: the Return is not sent). Resolves once everything was written.
+ * (closed meanwhile: the Return is not sent). Resolves once everything was written, with whether
+ * the text went as a paste.
  */
-export async function typeText(s: TypingTarget, text: string, enter: boolean, opts: { limits?: Partial<TypingLimits>; alive?: () => boolean } = {}): Promise<void> {
+export async function typeText(s: TypingTarget, text: string, enter: boolean, opts: { limits?: Partial<TypingLimits>; alive?: () => boolean } = {}): Promise<boolean> {
   const limits = { ...defaultTypingLimits, ...opts.limits };
   const alive = () => !s.exited && (opts.alive?.() ?? true);
   // The modes the program set are known once the output it wrote so far has been parsed.
@@ -45,9 +46,10 @@ export async function typeText(s: TypingTarget, text: string, enter: boolean, op
     if (pasted) s.paste(text);
     else s.write(text);
   }
-  if (!enter) return;
+  if (!enter) return pasted;
   if (text) await echoSettled(s, pasted ? limits.pasteEchoMs : limits.plainEchoMs, limits);
   if (alive()) s.write('\r');
+  return pasted;
 }
 
 /** Resolves once the program drew something and then went quiet, or after the limits. */

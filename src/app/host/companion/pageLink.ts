@@ -10,7 +10,7 @@ import type { Disposable } from '../../../protocol/events';
 import type { Logger } from '../../shared/log';
 import type { FeedView, SessionFeed } from '../sessionFeed';
 import type { SessionRecord } from '../sessionRegistry';
-import { splitTypedChunk, typeText } from '../typeInput';
+import { defaultTypingLimits, echoSettled, splitTypedChunk, typeText } from '../typeInput';
 
 /** Scrollback a page's snapshot carries: a few screens to scroll back on a phone, at a size
  *  (about 100 KB of text) that arrives quickly over a phone's Wi-Fi. */
@@ -146,8 +146,11 @@ export class PageLink {
       return;
     }
     const chunk = splitTypedChunk(msg.data);
-    if (!chunk) s.write(msg.data);
-    else await typeText(s, chunk.text, chunk.enter, { alive: () => this.watch?.record === record });
+    if (!chunk) return s.write(msg.data);
+    const pasted = await typeText(s, chunk.text, chunk.enter, { alive: () => this.watch?.record === record });
+    // The next key (the page's Return button) must not reach the program in the text's burst.
+    const l = defaultTypingLimits;
+    if (!chunk.enter) await echoSettled(s, pasted ? l.pasteEchoMs : l.plainEchoMs, l);
   }
 
   /** The page typed: it holds the session's input now, and the session takes its size. */
