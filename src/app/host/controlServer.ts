@@ -115,6 +115,8 @@ export interface ControlServerOptions {
   onNotify?: (n: NotifyRequest) => Promise<void> | void;
   /** Whether the session's own status channel says it waits for input (undefined: it has none); see SessionWaits. */
   readyEvidence?: (id: string) => boolean | undefined;
+  /** Whether a turn's work must come from the session's prompt hook; see SessionWaits. */
+  promptHook?: (id: string) => boolean;
   waitLimits?: Partial<WaitLimits>;
   /** `sessions.read --transcript`: where the session's transcript file is (undefined: not known). */
   transcriptOf?: (id: string) => Promise<string | undefined>;
@@ -168,6 +170,7 @@ export class ControlServer {
       registry: opts.registry,
       describe,
       ...(opts.readyEvidence ? { readyEvidence: opts.readyEvidence } : {}),
+      ...(opts.promptHook ? { promptHook: opts.promptHook } : {}),
       limits: { enterFallbackMs: this.limits.enterFallbackMs, ...opts.waitLimits },
     });
     this.connections = new ControlConnections({

@@ -46,6 +46,12 @@ export interface SessionWaitsOptions {
    * input; undefined when its agent has no status channel at all. Default: always undefined.
    */
   readyEvidence?: (id: string) => boolean | undefined;
+  /**
+   * Whether the session's agent reports each prompt through a hook that is reporting: a turn's
+   * work then counts only once a hook said so (a title spinner may be the agent still starting,
+   * with the prompt queued). Default: never.
+   */
+  promptHook?: (id: string) => boolean;
   limits?: Partial<WaitLimits>;
 }
 
@@ -57,12 +63,15 @@ interface Turn {
   notReady: boolean;
   /** The session worked (or asked for the user) since the input. */
   workSeen: boolean;
+  /** A hook reported that work (see SessionWaitsOptions.promptHook). */
+  hookWorkSeen: boolean;
 }
 
 export class SessionWaits implements Disposable {
   private readonly registry: SessionRegistry;
   private readonly describe: (r: SessionRecord) => SessionInfo;
   private readonly readyEvidence: (id: string) => boolean | undefined;
+  private readonly promptHook: (id: string) => boolean;
   readonly limits: WaitLimits;
   private readonly turns = new Map<string, Turn>();
   /** When each session last drew something (for readiness by quiet output). */
@@ -76,6 +85,7 @@ export class SessionWaits implements Disposable {
     this.registry = opts.registry;
     this.describe = opts.describe;
     this.readyEvidence = opts.readyEvidence ?? (() => undefined);
+    this.promptHook = opts.promptHook ?? (() => false);
     this.limits = { ...defaultWaitLimits, ...opts.limits };
     const track = (r: SessionRecord) => {
       const entry = { at: 0, sub: r.session.onRender(() => (entry.at = performance.now())) };
@@ -91,7 +101,10 @@ export class SessionWaits implements Disposable {
       }),
       this.registry.onStateChanged((c) => {
         const t = this.turns.get(c.record.id);
-        if (t && !t.pendingPrompt && (c.record.state === 'working' || c.record.state === 'attention')) t.workSeen = true;
+        if (t && !t.pendingPrompt && (c.record.state === 'working' || c.record.state === 'attention')) {
+          t.workSeen = true;
+          if (c.why.startsWith('hooks')) t.hookWorkSeen = true;
+        }
       }),
     );
   }
@@ -105,7 +118,8 @@ export class SessionWaits implements Disposable {
   noteInput(id: string): void {
     const r = this.registry.get(id);
     // Sent while the agent works: that work is the turn (it reads the input when it is done).
-    this.turns.set(id, { pendingPrompt: false, notReady: false, workSeen: r?.state === 'working' });
+    const working = r?.state === 'working';
+    this.turns.set(id, { pendingPrompt: false, notReady: false, workSeen: working, hookWorkSeen: working });
     this.turnChanged.fire(id);
   }
 
@@ -120,11 +134,11 @@ export class SessionWaits implements Disposable {
    * meanwhile waits for the prompt's turn; if the agent never gets ready, it ends as notReady.
    */
   async deliverPrompt(id: string, prompt: string): Promise<boolean> {
-    this.turns.set(id, { pendingPrompt: true, notReady: false, workSeen: false });
+    this.turns.set(id, { pendingPrompt: true, notReady: false, workSeen: false, hookWorkSeen: false });
     const ready = await this.wait(id, 'ready', this.limits.readyTimeoutMs);
     const r = this.registry.get(id);
     if (ready.outcome !== 'settled' || !r || r.session.exited) {
-      if (this.turns.has(id)) this.turns.set(id, { pendingPrompt: false, notReady: true, workSeen: false });
+      if (this.turns.has(id)) this.turns.set(id, { pendingPrompt: false, notReady: true, workSeen: false, hookWorkSeen: false });
       this.turnChanged.fire(id);
       return false;
     }
@@ -177,9 +191,9 @@ export class SessionWaits implements Disposable {
         s.onExit(() => check()),
         this.turnChanged.event((changed) => changed === id && check()),
       );
-      if (until === 'ready') {
-        // Readiness also comes from quiet output and from hook reports, which raise no event
-        // here: looked at on a short beat as well.
+      if (until === 'ready' || until === 'turn') {
+        // Readiness also comes from quiet output and from hook reports, and a turn's evidence
+        // from hooks' health, which raise no event here: looked at on a short beat as well.
         subs.push(s.onTitle(() => queueMicrotask(check)));
         const poll = setInterval(check, this.limits.readyCheckMs);
         subs.push({ dispose: () => clearInterval(poll) });
@@ -213,7 +227,7 @@ export class SessionWaits implements Disposable {
         const t = this.turns.get(r.id);
         if (!t) return r.state === 'done' || r.state === 'idle' ? 'settled' : null;
         if (t.notReady) return 'notReady';
-        if (t.pendingPrompt || !t.workSeen) return null;
+        if (t.pendingPrompt || !(this.promptHook(r.id) ? t.hookWorkSeen : t.workSeen)) return null;
         return r.state === 'done' || r.state === 'idle' ? 'settled' : null;
       }
     }

@@ -132,7 +132,7 @@ for (const agent of AGENTS) {
       if (!installed.ok) return ctx.skip(`${agent.pkg}@${version} is not available: ${installed.reason}`);
       expect(installed.version).toContain(version);
       const home = realpathSync(mkdtempSync(join(tmpdir(), `termio-${agent.id}-${version}-`)));
-      cleanups.push(() => rmSync(home, { recursive: true, force: true }));
+      cleanups.push(() => { if (!process.env.TERMIO_TEST_KEEP_HOME) rmSync(home, { recursive: true, force: true }); });
       cleanups.push(() => endProcessesWithHome(home));
       const project = join(home, 'project');
       mkdirSync(project);
@@ -148,21 +148,30 @@ for (const agent of AGENTS) {
       expect(hooks.stderr).toBe('');
       expect(hooks.status).toBe(0);
 
-      const started = await HostProcess.start({ env, logger: createLogger(join(home, 'host.log')), idleExitMs: 0, path });
+      const started = await HostProcess.start({ env, logger: createLogger(process.env.TERMIO_TEST_HOST_LOG ?? join(home, 'host.log')), idleExitMs: 0, path });
       if (!started.ok) throw new Error(started.message);
       const host = started.host;
       cleanups.push(() => host.stop('test over'));
       const states: string[] = [];
       host.registry.onStateChanged((c) => states.push(`${c.record.state} ${c.why}`));
+      const reports: string[] = [];
+      host.host.hooks.onReport((r) => reports.push(`${r.state} ${r.event}`));
 
       const spawned = await cli(['sessions', 'spawn', '--agent', agent.id, '--cwd', project, '--prompt', 'say hi', '--wait', '--timeout', String(TURN_TIMEOUT_S), '--json'], env, (TURN_TIMEOUT_S + 10) * 1000);
       const out = JSON.parse(spawned.stdout || '{}') as { id?: string; wait?: { outcome: string; screen: string[] } };
       expect(spawned.stderr).toBe('');
-      expect(out.wait?.outcome, `the turn did not settle; screen:\n${out.wait?.screen.join('\n')}`).toBe('settled');
+      expect(out.wait?.outcome, `the turn did not settle; states: ${states.join(', ')}; reports: ${reports.join(', ')}; screen:\n${out.wait?.screen.join('\n')}`).toBe('settled');
       const id = out.id!;
-      // Working came from the agent's own hook, and so did the end of the turn.
-      expect(states).toContain(`working hooks: ${agent.working}`);
-      expect(states.at(-1)).toMatch(/^(done|attention) hooks: /);
+      if (process.env.TERMIO_TEST_DEBUG) {
+        const { processesWithHome } = await import('../../helpers/processes');
+        const { readFileSync } = await import('node:fs');
+        console.log('SCREEN', out.wait?.screen.join('\n'));
+        for (const pid of processesWithHome(home)) console.log('PROC', pid, readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').slice(0, 150), readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter((l) => l.startsWith('TERMIO')).join(' '));
+      }
+      // The agent's own hooks reported the turn: its start, then its end.
+      expect(reports, `states: ${states.join(", ")}; hook server: ${JSON.stringify(host.host.hooks.stats)}; tracker ignored: ${host.host.tracker.ignoredReports}`).toContain(`working ${agent.working}`);
+      expect(reports).toContain(`done ${agent.done}`);
+      expect(states.map((x) => x.split(' ')[0])).toContain('working');
 
       const why = JSON.parse((await cli(['sessions', 'why', id, '--json'], env)).stdout) as { state: string; channel: string; event?: string };
       expect(why).toMatchObject({ channel: 'hooks', event: agent.done });
