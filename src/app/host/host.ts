@@ -7,7 +7,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { HookDetails } from '../../protocol/hookReport';
-import { hooksReportOnPrompt } from '../../protocol/hooks';
+import { hooksReportAtStart, hooksReportOnPrompt } from '../../protocol/hooks';
 import { AgentChoices } from '../shared/agentChoices';
 import type { AgentIntegrationOptions } from '../shared/agentIntegration';
 import type { AgentCatalog, CatalogEntry } from '../shared/catalog';
@@ -204,7 +204,11 @@ export class Host {
     const m = r ? this.agent(r.agentId)?.manifest : undefined;
     if (!r || !m || (!m.hooks && !m.titleStatus && !m.status)) return undefined;
     const st = this.tracker.status(id);
-    return st !== undefined && st.why.channel !== 'start' && (st.state === 'idle' || st.state === 'done');
+    if (st === undefined) return false;
+    // An agent whose hooks report its start can say "ready" (title, start hook) before its input
+    // loop runs: Gemini CLI does, and drops a Return typed then. Its screen going still says more.
+    if (m.hooks && hooksReportAtStart(m.hooks)) return false;
+    return st.why.channel !== 'start' && (st.state === 'idle' || st.state === 'done');
   }
 
   /**

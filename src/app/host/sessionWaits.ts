@@ -52,6 +52,8 @@ export interface SessionWaitsOptions {
    * with the prompt queued). Default: never.
    */
   promptHook?: (id: string) => boolean;
+  /** How many working (or attention) hook reports the session's agent has made so far. Default: none. */
+  hookWork?: (id: string) => number;
   limits?: Partial<WaitLimits>;
 }
 
@@ -63,8 +65,8 @@ interface Turn {
   notReady: boolean;
   /** The session worked (or asked for the user) since the input. */
   workSeen: boolean;
-  /** A hook reported that work (see SessionWaitsOptions.promptHook). */
-  hookWorkSeen: boolean;
+  /** hookWork when the input was typed; -1 when a hook said the session was working already. */
+  hookBase: number;
 }
 
 export class SessionWaits implements Disposable {
@@ -72,6 +74,7 @@ export class SessionWaits implements Disposable {
   private readonly describe: (r: SessionRecord) => SessionInfo;
   private readonly readyEvidence: (id: string) => boolean | undefined;
   private readonly promptHook: (id: string) => boolean;
+  private readonly hookWork: (id: string) => number;
   readonly limits: WaitLimits;
   private readonly turns = new Map<string, Turn>();
   /** When each session last drew something (for readiness by quiet output). */
@@ -86,6 +89,7 @@ export class SessionWaits implements Disposable {
     this.describe = opts.describe;
     this.readyEvidence = opts.readyEvidence ?? (() => undefined);
     this.promptHook = opts.promptHook ?? (() => false);
+    this.hookWork = opts.hookWork ?? (() => 0);
     this.limits = { ...defaultWaitLimits, ...opts.limits };
     const track = (r: SessionRecord) => {
       const entry = { at: 0, sub: r.session.onRender(() => (entry.at = performance.now())) };
@@ -101,10 +105,7 @@ export class SessionWaits implements Disposable {
       }),
       this.registry.onStateChanged((c) => {
         const t = this.turns.get(c.record.id);
-        if (t && !t.pendingPrompt && (c.record.state === 'working' || c.record.state === 'attention')) {
-          t.workSeen = true;
-          if (c.why.startsWith('hooks')) t.hookWorkSeen = true;
-        }
+        if (t && !t.pendingPrompt && (c.record.state === 'working' || c.record.state === 'attention')) t.workSeen = true;
       }),
     );
   }
@@ -119,7 +120,7 @@ export class SessionWaits implements Disposable {
     const r = this.registry.get(id);
     // Sent while the agent works: that work is the turn (it reads the input when it is done).
     const working = r?.state === 'working';
-    this.turns.set(id, { pendingPrompt: false, notReady: false, workSeen: working, hookWorkSeen: working });
+    this.turns.set(id, { pendingPrompt: false, notReady: false, workSeen: working, hookBase: working && r.stateWhy.startsWith('hooks') ? -1 : this.hookWork(id) });
     this.turnChanged.fire(id);
   }
 
@@ -134,11 +135,11 @@ export class SessionWaits implements Disposable {
    * meanwhile waits for the prompt's turn; if the agent never gets ready, it ends as notReady.
    */
   async deliverPrompt(id: string, prompt: string): Promise<boolean> {
-    this.turns.set(id, { pendingPrompt: true, notReady: false, workSeen: false, hookWorkSeen: false });
+    this.turns.set(id, { pendingPrompt: true, notReady: false, workSeen: false, hookBase: 0 });
     const ready = await this.wait(id, 'ready', this.limits.readyTimeoutMs);
     const r = this.registry.get(id);
     if (ready.outcome !== 'settled' || !r || r.session.exited) {
-      if (this.turns.has(id)) this.turns.set(id, { pendingPrompt: false, notReady: true, workSeen: false, hookWorkSeen: false });
+      if (this.turns.has(id)) this.turns.set(id, { pendingPrompt: false, notReady: true, workSeen: false, hookBase: 0 });
       this.turnChanged.fire(id);
       return false;
     }
@@ -227,7 +228,8 @@ export class SessionWaits implements Disposable {
         const t = this.turns.get(r.id);
         if (!t) return r.state === 'done' || r.state === 'idle' ? 'settled' : null;
         if (t.notReady) return 'notReady';
-        if (t.pendingPrompt || !(this.promptHook(r.id) ? t.hookWorkSeen : t.workSeen)) return null;
+        const hookSaw = t.hookBase < 0 || this.hookWork(r.id) > t.hookBase;
+        if (t.pendingPrompt || !(this.promptHook(r.id) ? hookSaw : t.workSeen)) return null;
         return r.state === 'done' || r.state === 'idle' ? 'settled' : null;
       }
     }

@@ -79,6 +79,8 @@ interface Tracked {
   source: StatusSessionSource;
   /** The process that runs the agent's hooks, learned from its first report (see hookOrigin). */
   agentRunner: number | undefined;
+  /** Applied reports of working or attention (a turn's work, as its hooks saw it). */
+  workReports: number;
   lastIgnored: IgnoredReport | null;
   agent: AgentStatusConfig | null;
   engine: StatusEngine;
@@ -162,6 +164,7 @@ export class StatusTracker {
     const t: Tracked = {
       source,
       agentRunner: undefined,
+      workReports: 0,
       lastIgnored: null,
       agent,
       engine,
@@ -238,6 +241,16 @@ export class StatusTracker {
     return this.sessions.get(sessionId)?.source.pid;
   }
 
+  /** How many working or attention reports of the session's own agent were applied so far. */
+  workReports(sessionId: string): number {
+    return this.sessions.get(sessionId)?.workReports ?? 0;
+  }
+
+  /** Whether a hook report of the session's own agent has been applied (its hooks work in this session). */
+  hookReported(sessionId: string): boolean {
+    return this.sessions.get(sessionId)?.agentRunner !== undefined;
+  }
+
   /** The last report that named this session but was not applied (a nested agent's), if any. */
   lastIgnored(sessionId: string): IgnoredReport | null {
     return this.sessions.get(sessionId)?.lastIgnored ?? null;
@@ -263,6 +276,7 @@ export class StatusTracker {
       return;
     }
     t.agentRunner = origin.runner;
+    if (report.state === 'working' || report.state === 'attention') t.workReports++;
     const hooks = t.agent.hooks;
     this.showedLife(t);
     const details = extractHookDetails(report, {

@@ -27,7 +27,7 @@ export const defaultTypingLimits: TypingLimits = {
 };
 
 /** The part of a Session typing needs (src/terminal's Session satisfies it). */
-export type TypingTarget = Pick<Session, 'write' | 'paste' | 'inputModes' | 'onRender' | 'exited' | 'whenParsed'>;
+export type TypingTarget = Pick<Session, 'write' | 'paste' | 'sendKey' | 'inputModes' | 'onRender' | 'exited' | 'whenParsed'>;
 
 /**
  * Types `text` (a paste when the program asked for bracketed paste) and, with `enter`, presses
@@ -48,7 +48,8 @@ export async function typeText(s: TypingTarget, text: string, enter: boolean, op
   }
   if (!enter) return pasted;
   if (text) await echoSettled(s, pasted ? limits.pasteEchoMs : limits.plainEchoMs, limits);
-  if (alive()) s.write('\r');
+  // As the key, encoded for the keyboard mode the program chose (kitty's CSI 13 u when it asked for every key as an escape code).
+  if (alive()) s.sendKey({ key: 'Enter' });
   return pasted;
 }
 
