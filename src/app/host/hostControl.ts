@@ -17,6 +17,7 @@ export interface ControlledHost {
   readonly resume: ResumeService;
   transcriptFor(id: string): Promise<string | undefined>;
   readyEvidence(id: string): boolean | undefined;
+  promptHook(id: string): boolean;
   notifyFromSession(sessionId: string | null, title: string | undefined, text: string): Promise<void>;
   readonly worktrees: WorktreeService;
   /** The PATH sessions start with: where `gh` is looked for. */

@@ -86,6 +86,7 @@ export function splitTypedChunk(data: string): { text: string; enter: boolean } 
   const text = enter ? data.replace(/\r\n?$|\n$/, '') : data;
   // One character (or a lone Return) is a keystroke: the program reads it as the user typing.
   if ([...text].length < 2) return null;
-  if (/[\x00-\x08\x0b-\x1f\x7f]/.test(text)) return null;
+  // Control characters other than tab and newline are keys (Ctrl+C, Backspace), not text.
+  if ([...text].some((c) => { const n = c.charCodeAt(0); return (n < 0x20 && c !== '\t' && c !== '\n') || n === 0x7f; })) return null;
   return { text, enter };
 }

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HostProcess } from '../../../src/app/host/hostProcess';
-import { createLogger } from '../../../src/app/host/log';
+import { createLogger } from '../../../src/app/shared/log';
 import { AGENT_CLI_INSTALL_TIMEOUT_MS, ensureNpmAgentRelease, newestReleases } from '../../helpers/agentCli';
 import { repoRoot } from '../../helpers/controlHost';
 import { startLoopbackModel, type LoopbackModel } from '../../helpers/loopbackModel';
@@ -128,7 +128,7 @@ for (const agent of AGENTS) {
       it.skip(`cannot list the releases: ${releases.reason}`, () => {});
       return;
     }
-    it.each(releases.versions)(`%s reports working then done through its hooks under Termio`, async (version, ctx) => {
+    it.for(releases.versions)(`%s reports working then done through its hooks under Termio`, { timeout: (TURN_TIMEOUT_S + 30) * 1000 + AGENT_CLI_INSTALL_TIMEOUT_MS }, async (version, ctx) => {
       const installed = await ensureNpmAgentRelease(agent.pkg, version, agent.candidates);
       if (!installed.ok) return ctx.skip(`${agent.pkg}@${version} is not available: ${installed.reason}`);
       expect(installed.version).toContain(version);
@@ -177,6 +177,6 @@ for (const agent of AGENTS) {
       expect((await cli(['sessions', 'why', id], env)).stdout).toContain(`hooks ${agent.done}`);
       // The prompt was the turn's: the model endpoint was asked, offline.
       expect(model.requests.length).toBeGreaterThan(0);
-    }, (TURN_TIMEOUT_S + 30) * 1000 + AGENT_CLI_INSTALL_TIMEOUT_MS);
+    });
   });
 }

@@ -105,7 +105,7 @@ describe('through the host', () => {
   it('the phone page types a chunk and its Return so that the fake submits it', async () => {
     companion = await startHostInProcess();
     const c = await companion.client();
-    const r = await c.request('sessions.spawn', { cwd: companion.home, argv: [process.execPath, fake] });
+    const r = await c.request('sessions.run', { cwd: companion.home, argv: [process.execPath, fake] });
     if (!r.ok) throw new Error(r.error.message);
     const s = companion.host.registry.get(r.result.session.id)!.session;
     await waitFor(() => screen(s).includes('ready>'), { what: 'the fake TUI to start' });
