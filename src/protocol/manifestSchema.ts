@@ -214,7 +214,7 @@ export const ManifestSchema = z
       .min(1)
       .max(MAX_PATH_CHARS)
       .optional()
-      .describe('The CLI to launch: one program, resolved on your login shell\'s PATH (or a path). Required unless loginShell is true.'),
+      .describe('The CLI to launch: a program resolved on your login shell\'s PATH (or a path), or a command line run by your login shell as `exec <command>`. Left out: the login shell itself (a plain terminal).'),
     loginShell: z
       .literal(true)
       .optional()
