@@ -18,7 +18,8 @@ export function manifestJsonSchema(): JsonObject {
   const schema = z.toJSONSchema(ManifestSchema, { target: 'draft-7', io: 'input' }) as JsonObject;
   const props = schema.properties as Record<string, JsonObject>;
   const exactlyOne = (keys: string[]) => keys.map((k) => ({ required: [k] }));
-  schema.oneOf = exactlyOne(['command', 'loginShell']);
+  // At most one of command and loginShell: neither is the login shell too (ATP's plain terminal).
+  schema.not = { required: ['command', 'loginShell'] };
   if (props.icon) props.icon.oneOf = exactlyOne(['vector', 'path', 'symbol']);
   if (props.hooks) props.hooks.oneOf = exactlyOne(['file', 'dir']);
   const { $schema, ...rest } = schema;

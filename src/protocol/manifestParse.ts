@@ -149,9 +149,17 @@ function acceptWildShapes(value: Record<string, unknown>, turnOff: TurnOff, warn
     edit().skills = (skills as { dir: string }).dir;
     warn(['skills'], 'read as its "dir"; write the folder itself, e.g. "skills": "~/.agent/skills"');
   }
+  // The reference implementation's name for the install page.
+  if (typeof value.installURL === 'string') {
+    if (value.install === undefined) edit().install = value.installURL;
+    delete edit().installURL;
+  }
   const hooks = value.hooks;
   if (hooks !== null && typeof hooks === 'object' && !Array.isArray(hooks)) {
     const h = hooks as Record<string, unknown>;
+    // Dialects named by their shape (the reference implementation's names) are ours by another name.
+    const alias = typeof h.dialect === 'string' ? NAMED_DIALECTS[h.dialect] : undefined;
+    if (alias !== undefined) edit().hooks = { ...h, dialect: alias };
     if (typeof h.type === 'string' && !(HOOK_TYPES as readonly string[]).includes(h.type)) {
       turnOff('hooks', ['hooks', 'type'], `unknown hook type ${quote(h.type)} (known: ${listChoices(HOOK_TYPES)})`);
       delete edit().hooks;
@@ -159,6 +167,20 @@ function acceptWildShapes(value: Record<string, unknown>, turnOff: TurnOff, warn
   }
   return out;
 }
+
+/** Hook dialects named by their shape, as the reference implementation names them, and the
+ *  dialect of ours that writes that shape; shapes this version cannot write turn hooks off. */
+const NAMED_DIALECTS: Readonly<Record<string, string>> = {
+  claudeNested: 'claude',
+  copilotFlat: 'copilot',
+  cursorFlat: 'cursor',
+  kimiTOML: 'kimi',
+  openCodePlugin: 'opencode',
+  openCode2Plugin: 'opencode2',
+  clineScripts: 'cline',
+  ampPlugin: 'amp',
+  piPlugin: 'pi',
+};
 
 /** A valid manifest without the parts this version cannot act on (an unknown dialect or seed), each a warning. */
 function withoutUnusable(m: Manifest, turnOff: TurnOff): Manifest {

@@ -16,11 +16,8 @@ export function compileManifestPattern(source: string): RegExp {
 export function checkCrossFieldRules(m: Manifest, error: Report, warn: Report): void {
   if (m.name.trim() === '') error(['name'], 'must not be blank');
 
-  if (m.command !== undefined && m.loginShell) {
-    error(['loginShell'], 'use either "command" or "loginShell": true, not both');
-  } else if (m.command === undefined && !m.loginShell) {
-    error(['command'], 'missing; expected the CLI to launch (or "loginShell": true for a plain login shell)');
-  }
+  // No command is the login shell (ATP's plain terminal); "loginShell": true says so explicitly.
+  if (m.command !== undefined && m.loginShell) error(['loginShell'], 'use either "command" or "loginShell": true, not both');
   if (m.command !== undefined) checkCommand(m.command, error);
 
   if (m.icon) {
@@ -57,13 +54,10 @@ function checkHooks(h: ManifestHooks, error: Report, warn: Report): void {
 }
 
 function checkCommand(command: string, error: Report): void {
-  const isPath = command.startsWith('/') || command.startsWith('~/');
   if ([...command].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) error(['command'], 'must not contain control characters');
   else if (command !== command.trim()) error(['command'], `must not start or end with spaces, got ${quote(command)}`);
-  else if (command.startsWith('-')) error(['command'], `expected a program, got the flag ${quote(command)}`);
-  else if (!isPath && /\s/.test(command)) {
-    error(['command'], `expected one program (a name on PATH or a path), got the command line ${quote(command)}; arguments belong in the resume templates or permissionBypassFlag`);
-  }
+  else if (command === '') error(['command'], 'must not be empty; leave "command" out for the login shell');
+  else if (command.startsWith('-')) error(['command'], `expected a program or a command line, got the flag ${quote(command)}`);
 }
 
 function checkResume(m: Manifest, error: Report): void {

@@ -214,7 +214,7 @@ export const ManifestSchema = z
       .min(1)
       .max(MAX_PATH_CHARS)
       .optional()
-      .describe('The CLI to launch: one program, resolved on your login shell\'s PATH (or a path). Required unless loginShell is true.'),
+      .describe('The CLI to launch: a program resolved on your login shell\'s PATH (or a path), or a command line run by your login shell as `exec <command>`. Left out: the login shell itself (a plain terminal).'),
     loginShell: z
       .literal(true)
       .optional()
@@ -250,6 +250,17 @@ export const ManifestSchema = z
       .boolean()
       .optional()
       .describe('The agent reports progress with OSC 9;4 (ConEmu progress): an active report means working, with its percentage shown in the sidebar. Coexists with hooks.'),
+    configHome: z
+      .strictObject({
+        env: z
+          .string()
+          .max(MAX_SHORT_CHARS)
+          .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: 'expected an environment variable name, e.g. "CLAUDE_CONFIG_DIR"' })
+          .describe('The environment variable that moves the agent\'s config folder, e.g. "CODEX_HOME".'),
+        path: z.string().min(1).max(MAX_PATH_CHARS).describe('The folder it stands for when unset, e.g. "~/.codex".'),
+      })
+      .optional()
+      .describe('Where the agent reads its config when an environment variable moves it: with the variable set, hooks, skills and the session store under "path" are used under its value instead.'),
     wire: slug('a wire name')
       .optional()
       .describe('The name the agent goes by on Termio\'s companion wire; defaults to the id. Kept in `termio agents list --json`.'),

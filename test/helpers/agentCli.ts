@@ -96,13 +96,12 @@ export async function ensureNpmAgentCli(pkg: string, candidates: string[]): Prom
   return cli;
 }
 
-async function findOrInstall(pkg: string, candidates: string[]): Promise<AgentCli> {
-  const root = agentCliCacheDir();
+async function findOrInstall(pkg: string, candidates: string[], root = agentCliCacheDir(), spec = pkg): Promise<AgentCli> {
   const found = findWorking(root, candidates);
   if (found) return { ok: true, ...found };
   const reachable = registryAnswers(pkg);
   if (!reachable.ok) return reachable;
-  const installed = await npmInstall(root, pkg);
+  const installed = await npmInstall(root, spec);
   if (!installed.ok) return installed;
   const after = findWorking(root, candidates);
   return after ? { ok: true, ...after } : { ok: false, reason: `${pkg} installed into ${root} but none of ${candidates.join(', ')} runs` };
@@ -117,4 +116,38 @@ export function ensureClaudeCode(): Promise<AgentCli> {
 /** OpenAI Codex: the npm bin link (a Node launcher that runs this platform's native binary). */
 export function ensureCodex(): Promise<AgentCli> {
   return ensureNpmAgentCli('@openai/codex', ['node_modules/.bin/codex']);
+}
+
+/** One release of an npm CLI, cached in a folder of its own beside the current one
+ *  (`releases/<pkg>@<version>`), so the suite runs each of the releases people have. */
+export async function ensureNpmAgentRelease(pkg: string, version: string, candidates: string[]): Promise<AgentCli> {
+  const root = join(agentCliCacheDir(), 'releases', `${pkg.replace('/', '+')}@${version}`);
+  const cli = await findOrInstall(pkg, candidates, root, `${pkg}@${version}`);
+  if (!cli.ok && process.env.CI) throw new Error(`CI is set, so ${pkg}@${version} must run here, but it cannot: ${cli.reason}`);
+  return cli;
+}
+
+/**
+ * The newest `count` releases of a package on the registry, oldest first: plain x.y.z versions
+ * (no pre-releases, no platform builds such as Codex's `0.171.0-linux-x64`), as `npm view <pkg>
+ * versions --json` lists them.
+ */
+export function newestReleases(pkg: string, count = 2): { ok: true; versions: string[] } | { ok: false; reason: string } {
+  const r = spawnSync('npm', ['view', pkg, 'versions', '--json', '--fetch-retries=0', `--fetch-timeout=${REGISTRY_PROBE_TIMEOUT_MS}`], {
+    encoding: 'utf8',
+    timeout: REGISTRY_PROBE_TIMEOUT_MS + 5_000,
+    cwd: tmpdir(),
+  });
+  const fail = (reason: string) => {
+    if (process.env.CI) throw new Error(`CI is set, so the releases of ${pkg} must be listed here, but: ${reason}`);
+    return { ok: false as const, reason };
+  };
+  if (r.error || r.status !== 0) return fail(`npm view ${pkg} versions failed: ${r.error?.message ?? r.stderr.trim().split('\n').slice(-1)[0]}`);
+  const all = JSON.parse(r.stdout) as string[] | string;
+  const plain = (Array.isArray(all) ? all : [all]).filter((v) => /^\d+\.\d+\.\d+$/.test(v));
+  plain.sort((a, b) => {
+    const [x, y] = [a.split('.').map(Number), b.split('.').map(Number)];
+    return x[0]! - y[0]! || x[1]! - y[1]! || x[2]! - y[2]!;
+  });
+  return plain.length ? { ok: true, versions: plain.slice(-count) } : fail(`npm lists no release of ${pkg}`);
 }

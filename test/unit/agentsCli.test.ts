@@ -147,7 +147,7 @@ describe('termio agents validate', () => {
     const dir = join(root, 'folder');
     mkdirSync(dir);
     writeFileSync(join(dir, 'b-ok.json'), JSON.stringify({ id: 'ok', name: 'Ok', command: 'ok', future: 1, icon: { asset: 'ok-mark' } }));
-    writeFileSync(join(dir, 'a-bad.json'), JSON.stringify({ id: 'bad', name: 'Bad' }));
+    writeFileSync(join(dir, 'a-bad.json'), JSON.stringify({ id: 'bad', name: 'Bad', command: '-x' }));
     writeFileSync(join(dir, 'c-plain.json'), JSON.stringify({ id: 'plain', name: 'Plain', command: 'plain' }));
     writeFileSync(join(dir, '.hidden.json'), '[');
     writeFileSync(join(dir, 'notes.txt'), 'not a manifest');
@@ -155,13 +155,24 @@ describe('termio agents validate', () => {
     expect(r.code).toBe(1);
     expect(r.err).toBe('');
     expect(r.out.split('\n')).toEqual([
-      'folder/a-bad.json: error: command: missing; expected the CLI to launch (or "loginShell": true for a plain login shell)',
+      'folder/a-bad.json: error: command: expected a program or a command line, got the flag "-x"',
       'folder/b-ok.json: ok (ok); warnings: icon.asset: unknown field, ignored by this version of Termio; future: unknown field, ignored by this version of Termio; icon: no icon kind this version draws (expected one of "vector", "path" or "symbol"); the generic mark is shown; this agent loads without icon',
       'folder/c-plain.json: ok (plain)',
       '',
     ]);
     rmSync(join(dir, 'a-bad.json'));
     expect(await termio('validate', 'folder')).toMatchObject({ code: 0 });
+  });
+});
+
+describe('termio agents validate, every shape ATP allows', () => {
+  it('accepts command lines, no command, resume "none", icon.asset, camelCase ids, installURL and named dialects', async () => {
+    const r = await termio('validate', join(REPO, 'test', 'fixtures', 'manifests', 'atp-shapes'));
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    const lines = r.out.trim().split('\n');
+    expect(lines).toHaveLength(5);
+    for (const l of lines) expect(l).toMatch(/: ok \(/);
   });
 });
 

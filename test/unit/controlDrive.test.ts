@@ -162,6 +162,34 @@ describe('a first prompt', () => {
   });
 });
 
+describe('a turn of an agent whose hooks report each prompt', () => {
+  it('counts its work only from the hook: a title spinner while the agent starts is not the turn', async () => {
+    const registry = new SessionRegistry({ spawner: testShell() });
+    cleanups.push(() => registry.dispose());
+    let hookWork = 0;
+    let asked = 0;
+    const waits = new SessionWaits({ registry, describe: (r) => new SessionFacts().info(r), promptHook: () => (asked++, true), hookWork: () => hookWork });
+    cleanups.push(() => waits.dispose());
+    const spawned = await registry.spawn({ cwd: repoRoot });
+    if (!spawned.ok) throw new Error(spawned.message);
+    const id = spawned.record.id;
+    waits.noteInput(id);
+    let settled = false;
+    const turn = waits.wait(id, 'turn', 20_000).then((r) => ((settled = true), r));
+    // Codex connecting to its app-server: spinner, then quiet, with the prompt still queued.
+    registry.setState(id, 'working', 'titleStatus: ^[⠋]');
+    registry.setState(id, 'done', 'titleStatus: no rule matches');
+    const before = asked;
+    await waitFor(() => asked >= before + 5, { what: 'the turn to be looked at again' });
+    expect(settled).toBe(false);
+    // The prompt hook reports, the turn runs and ends.
+    hookWork = 1;
+    registry.setState(id, 'working', 'hooks: UserPromptSubmit');
+    registry.setState(id, 'done', 'hooks: Stop');
+    expect(await turn).toMatchObject({ outcome: 'settled', until: 'turn', session: { state: 'done' } });
+  });
+});
+
 describe('sessions started by a session', () => {
   it('record their parent (TERMIO_SESSION of the caller)', async () => {
     host = await startTestHost();

@@ -16,7 +16,7 @@ const files = readdirSync(AGENTS).filter((f) => f.endsWith('.json') && f !== 'ma
 describe('bundled manifests', () => {
   it('ship every agent agents/README.md lists, plus the Terminal', () => {
     expect(files.map((f) => f.replace(/\.json$/, ''))).toEqual([
-      'aider', 'amp', 'antigravity', 'claude', 'cline', 'codex', 'copilot', 'crush', 'cursor', 'droid', 'gemini', 'goose', 'grok', 'hermes', 'kimi', 'opencode', 'pi', 'qwen', 'terminal',
+      'aider', 'amp', 'antigravity', 'claude', 'cline', 'codex', 'copilot', 'crush', 'cursor', 'droid', 'gemini', 'goose', 'grok', 'hermes', 'kimi', 'opencode', 'opencode2', 'pi', 'qwen', 'terminal',
     ]);
   });
 
@@ -58,6 +58,7 @@ describe('bundled manifests', () => {
       hermes: 'none',
       kimi: 'none',
       opencode: 'discovered',
+      opencode2: 'discovered',
       pi: 'none',
       qwen: 'pinned',
       terminal: 'none',
@@ -81,10 +82,10 @@ describe('agents/manifest.schema.json', () => {
     expect(readFileSync(join(REPO, GENERATED_FILE), 'utf8')).toBe(manifestValidatorSource(ManifestSchema));
   });
 
-  it('documents every field and requires id, name and command or loginShell', () => {
-    const schema = manifestJsonSchema() as { properties: Record<string, { description?: string; properties?: Record<string, { description?: string }> }>; required: string[]; oneOf: unknown };
+  it('documents every field, requires id and name, and refuses command with loginShell', () => {
+    const schema = manifestJsonSchema() as { properties: Record<string, { description?: string; properties?: Record<string, { description?: string }> }>; required: string[]; not: unknown };
     expect(schema.required).toEqual(['id', 'name']);
-    expect(schema.oneOf).toEqual([{ required: ['command'] }, { required: ['loginShell'] }]);
+    expect(schema.not).toEqual({ required: ['command', 'loginShell'] });
     const undocumented: string[] = [];
     const walk = (props: Record<string, { description?: string; properties?: Record<string, unknown>; items?: unknown }> | undefined, path: string) => {
       for (const [key, value] of Object.entries(props ?? {})) {

@@ -61,11 +61,12 @@ describe('manifests as the world writes them', () => {
     expect([...r.warnings].sort()).toEqual([
       'unknown-fields.json: hooks.events[0].async: unknown field, ignored by this version of Termio',
       'unknown-fields.json: hooks.timeoutSeconds: unknown field, ignored by this version of Termio',
-      'unknown-fields.json: installURL: unknown field, ignored by this version of Termio',
       'unknown-fields.json: resume.discover.compression: unknown field, ignored by this version of Termio',
       'unknown-fields.json: telemetry: unknown field, ignored by this version of Termio',
     ]);
     expect(r.disabled).toEqual([]);
+    // installURL is the reference implementation's name for install: read, not warned about.
+    expect(r.manifest?.install).toBe('https://example.com/future-agent');
   });
 
   it('skills is the folder; the object form { "dir": … } is read as its dir', () => {
@@ -83,7 +84,7 @@ describe('manifests as the world writes them', () => {
     expect(dialect.manifest?.hooks).toBeUndefined();
     expect(dialect.manifest?.resume).toBeUndefined();
     expect(dialect.disabled.map((d) => d.feature)).toEqual(['hooks', 'resume']);
-    expect(dialect.disabled[0]?.reason).toBe('no "plugin" hook dialect "ext-agent" in this version (known: "opencode")');
+    expect(dialect.disabled[0]?.reason).toBe('no "plugin" hook dialect "ext-agent" in this version (known: "opencode" or "opencode2")');
   });
 
   it('keeps promptTitle, tool, capturesTranscript, progressStatus, wire and order', () => {

@@ -114,9 +114,8 @@ describe('parseManifest: fields', () => {
       `${LABEL}: id: missing; expected a string: stable identifier and safe file name (a lowercase slug such as "my-agent" is the recommended style)`,
       `${LABEL}: name: missing; expected a string: display name in the picker and sidebar`,
     ]);
-    expect(errorsOf({ id: 'foo', name: 'Foo' }, { replace: true })).toEqual([
-      `${LABEL}: command: missing; expected the CLI to launch (or "loginShell": true for a plain login shell)`,
-    ]);
+    // No command is the login shell (ATP's plain terminal).
+    expect(errorsOf({ id: 'foo', name: 'Foo' }, { replace: true })).toEqual([]);
   });
 
   it('reports wrong types with the value found', () => {
@@ -143,11 +142,11 @@ describe('parseManifest: fields', () => {
     expect(errorsOf({ name: '   ' })).toEqual([`${LABEL}: name: must not be blank`]);
   });
 
-  it('requires command to be one program', () => {
-    expect(errorsOf({ command: 'npx foo' })).toEqual([
-      `${LABEL}: command: expected one program (a name on PATH or a path), got the command line "npx foo"; arguments belong in the resume templates or permissionBypassFlag`,
-    ]);
-    expect(errorsOf({ command: '--foo' })).toEqual([`${LABEL}: command: expected a program, got the flag "--foo"`]);
+  it('takes command as a program or a command line the login shell runs', () => {
+    expect(errorsOf({ command: 'npx -y some-agent' })).toEqual([]);
+    expect(errorsOf({ command: 'myagent --fancy' })).toEqual([]);
+    expect(errorsOf({ command: `FOO=1 agent --name 'a b'` })).toEqual([]);
+    expect(errorsOf({ command: '--foo' })).toEqual([`${LABEL}: command: expected a program or a command line, got the flag "--foo"`]);
     expect(errorsOf({ command: ' foo' })).toEqual([`${LABEL}: command: must not start or end with spaces, got " foo"`]);
     expect(errorsOf({ command: 'fo\no' })).toEqual([`${LABEL}: command: must not contain control characters`]);
     expect(errorsOf({ command: '/Applications/My Agent/bin/agent' })).toEqual([]);

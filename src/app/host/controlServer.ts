@@ -115,6 +115,10 @@ export interface ControlServerOptions {
   onNotify?: (n: NotifyRequest) => Promise<void> | void;
   /** Whether the session's own status channel says it waits for input (undefined: it has none); see SessionWaits. */
   readyEvidence?: (id: string) => boolean | undefined;
+  /** Whether a turn's work must come from the session's prompt hook; see SessionWaits. */
+  promptHook?: (id: string) => boolean;
+  /** Working or attention hook reports the session's agent made so far; see SessionWaits. */
+  hookWork?: (id: string) => number;
   waitLimits?: Partial<WaitLimits>;
   /** `sessions.read --transcript`: where the session's transcript file is (undefined: not known). */
   transcriptOf?: (id: string) => Promise<string | undefined>;
@@ -168,6 +172,8 @@ export class ControlServer {
       registry: opts.registry,
       describe,
       ...(opts.readyEvidence ? { readyEvidence: opts.readyEvidence } : {}),
+      ...(opts.promptHook ? { promptHook: opts.promptHook } : {}),
+      ...(opts.hookWork ? { hookWork: opts.hookWork } : {}),
       limits: { enterFallbackMs: this.limits.enterFallbackMs, ...opts.waitLimits },
     });
     this.connections = new ControlConnections({

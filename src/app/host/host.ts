@@ -7,6 +7,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { HookDetails } from '../../protocol/hookReport';
+import { hooksReportAtStart, hooksReportOnPrompt } from '../../protocol/hooks';
 import { AgentChoices } from '../shared/agentChoices';
 import type { AgentIntegrationOptions } from '../shared/agentIntegration';
 import type { AgentCatalog, CatalogEntry } from '../shared/catalog';
@@ -262,7 +263,23 @@ export class Host {
     const m = r ? this.agent(r.agentId)?.manifest : undefined;
     if (!r || !m || (!m.hooks && !m.titleStatus && !m.status)) return undefined;
     const st = this.tracker.status(id);
-    return st !== undefined && st.why.channel !== 'start' && (st.state === 'idle' || st.state === 'done');
+    if (st === undefined) return false;
+    // An agent whose hooks report its start can say "ready" (title, start hook) before its input
+    // loop runs: Gemini CLI does, and drops a Return typed then. Its screen going still says more.
+    if (m.hooks && hooksReportAtStart(m.hooks)) return false;
+    return st.why.channel !== 'start' && (st.state === 'idle' || st.state === 'done');
+  }
+
+  /**
+   * Whether the session's agent reports each prompt through a hook and its hooks are reporting:
+   * its turns are then known from the hook, not from a title spinner that may be the agent still
+   * starting up with the prompt queued (Codex connecting to its app-server).
+   */
+  promptHook(id: string): boolean {
+    const r = this.registry.get(id);
+    const hooks = r ? this.agent(r.agentId)?.manifest.hooks : undefined;
+    if (!hooks || !hooksReportOnPrompt(hooks)) return false;
+    return !(this.tracker.status(id)?.health ?? []).some((h) => h.code === 'hooksNotReporting');
   }
 
   /** `termio notify` from inside a session: always shown (the program asked for it), and a click focuses the session. */

@@ -17,6 +17,7 @@ export interface ControlledHost {
   readonly resume: ResumeService;
   transcriptFor(id: string): Promise<string | undefined>;
   readyEvidence(id: string): boolean | undefined;
+  promptHook(id: string): boolean;
   notifyFromSession(sessionId: string | null, title: string | undefined, text: string): Promise<void>;
   readonly worktrees: WorktreeService;
   /** The PATH sessions start with: where `gh` is looked for. */
@@ -57,6 +58,8 @@ export function hostControlServer(core: HostCore, opts: HostOptions, up: { reado
     readyEvidence: (id) => up.value?.readyEvidence(id),
     remote: () => opts.remoteSessions?.() ?? null,
     worktrees: new WorktreeVerbs({ service: async () => (await up.promise).worktrees, registry, path: () => up.value?.sessionPath ?? process.env.PATH ?? '' }),
+    promptHook: (id) => up.value?.promptHook(id) ?? false,
+    hookWork: (id) => tracker.workReports(id),
     onNotify: async (n) => (await up.promise).notifyFromSession(n.sessionId, n.title, n.text),
     onOpenDir: async (dir) => {
       const r = await registry.spawn({ cwd: dir });

@@ -4,6 +4,7 @@
 // and is handed to the status tracker. With session holders available each program runs under
 // one (it then outlives this host), and a session a previous host left running is adopted here.
 import { basename, join } from 'node:path';
+import { commandLineProgram, isCommandLine, loginShellArgv } from '../../protocol/commandLine';
 import { Session, type HolderSource, type LaunchError, type SpawnOptions } from '../../terminal';
 import type { CheckpointRecord } from './checkpointFile';
 import type { Checkpointer } from './holderCheckpoints';
@@ -74,7 +75,7 @@ export class SessionLauncher {
     const entry = this.o.catalog.get(agentId);
     if (!entry) return { kind: 'unknownAgent', message: `no agent with id '${agentId}' (see termio agents list)` };
     if (!entry.installed) {
-      const cmd = entry.manifest.command ?? agentId;
+      const cmd = (entry.manifest.command !== undefined ? commandLineProgram(entry.manifest.command) : undefined) ?? entry.manifest.command ?? agentId;
       return { kind: 'notInstalled', message: `${entry.manifest.name} is not installed: '${cmd}' is not on your login shell's PATH${entry.manifest.install ? ` (install: ${entry.manifest.install})` : ''}` };
     }
     const bypass = req.bypass || (this.o.settings.settings.agents[agentId]?.bypass ?? false);
@@ -147,7 +148,7 @@ export class SessionLauncher {
     if (!entry) return { kind: 'unknownAgent', message: `the agent '${record.agentId}' of this session is not loaded` };
     const plan = await this.o.resume.prepareLaunch(id);
     if ('kind' in plan) return { kind: plan.kind, message: plan.message };
-    const argv = this.withSetup(id, plan.argv.length ? [entry.resolvedCommand ?? plan.argv[0]!, ...plan.argv.slice(1)] : undefined);
+    const argv = this.withSetup(id, this.launchArgv(entry.manifest.command, entry.resolvedCommand, plan.argv));
     const secret = this.o.callers.mint();
     const session = await this.start({ id, cwd: record.cwd, ...(argv ? { argv } : {}), ...this.spawnDefaults(secret) });
     if ('kind' in session) {
@@ -256,6 +257,17 @@ export class SessionLauncher {
     const plan = this.pendingSetup.get(id);
     if (!plan) return argv;
     return setupArgv(plan, argv ?? [this.o.baseEnv?.SHELL || process.env.SHELL || '/bin/sh', '-l']);
+  }
+
+  /** The plan's argv as it runs: a command line through the login shell with `exec`, a lone
+   *  program by its resolved path; undefined is the login shell itself. */
+  private launchArgv(command: string | undefined, resolved: string | undefined, planned: string[]): string[] | undefined {
+    if (!planned.length) return undefined;
+    if (command !== undefined && isCommandLine(command)) {
+      const shell = this.o.baseEnv?.SHELL || process.env.SHELL || '/bin/sh';
+      return loginShellArgv(shell, command, planned.slice(1));
+    }
+    return [resolved ?? planned[0]!, ...planned.slice(1)];
   }
 
   /** What every session starts with: the hook socket and its own secret, the login environment, the terminal settings. */

@@ -7,6 +7,7 @@ import type { WaitOutcome, WaitResult, WaitUntil } from '../../protocol/control'
 import { Emitter, type Disposable } from '../../protocol/events';
 import type { Session } from '../../terminal';
 import type { SessionRecord, SessionRegistry } from './sessionRegistry';
+import { typeText } from './typeInput';
 
 export interface WaitLimits {
   /** A program with no status channel counts as ready once its output has been quiet this long:
@@ -23,7 +24,7 @@ export interface WaitLimits {
   /** A spawn's first prompt is dropped (notReady) if the agent is not ready this long after start:
    *  a cold start of a Node CLI on a loaded machine takes seconds, never a minute. */
   readyTimeoutMs: number;
-  /** Return is pressed once the program echoed the text, or after this long (see ControlLimits.enterFallbackMs). */
+  /** Without bracketed paste, Return is pressed once the echo settled, or after this long with no echo (see ControlLimits.enterFallbackMs). */
   enterFallbackMs: number;
 }
 
@@ -45,6 +46,14 @@ export interface SessionWaitsOptions {
    * input; undefined when its agent has no status channel at all. Default: always undefined.
    */
   readyEvidence?: (id: string) => boolean | undefined;
+  /**
+   * Whether the session's agent reports each prompt through a hook that is reporting: a turn's
+   * work then counts only once a hook said so (a title spinner may be the agent still starting,
+   * with the prompt queued). Default: never.
+   */
+  promptHook?: (id: string) => boolean;
+  /** How many working (or attention) hook reports the session's agent has made so far. Default: none. */
+  hookWork?: (id: string) => number;
   limits?: Partial<WaitLimits>;
 }
 
@@ -56,12 +65,16 @@ interface Turn {
   notReady: boolean;
   /** The session worked (or asked for the user) since the input. */
   workSeen: boolean;
+  /** hookWork when the input was typed; -1 when a hook said the session was working already. */
+  hookBase: number;
 }
 
 export class SessionWaits implements Disposable {
   private readonly registry: SessionRegistry;
   private readonly describe: (r: SessionRecord) => SessionInfo;
   private readonly readyEvidence: (id: string) => boolean | undefined;
+  private readonly promptHook: (id: string) => boolean;
+  private readonly hookWork: (id: string) => number;
   readonly limits: WaitLimits;
   private readonly turns = new Map<string, Turn>();
   /** When each session last drew something (for readiness by quiet output). */
@@ -75,6 +88,8 @@ export class SessionWaits implements Disposable {
     this.registry = opts.registry;
     this.describe = opts.describe;
     this.readyEvidence = opts.readyEvidence ?? (() => undefined);
+    this.promptHook = opts.promptHook ?? (() => false);
+    this.hookWork = opts.hookWork ?? (() => 0);
     this.limits = { ...defaultWaitLimits, ...opts.limits };
     const track = (r: SessionRecord) => {
       const entry = { at: 0, sub: r.session.onRender(() => (entry.at = performance.now())) };
@@ -104,16 +119,15 @@ export class SessionWaits implements Disposable {
   noteInput(id: string): void {
     const r = this.registry.get(id);
     // Sent while the agent works: that work is the turn (it reads the input when it is done).
-    this.turns.set(id, { pendingPrompt: false, notReady: false, workSeen: r?.state === 'working' });
+    const working = r?.state === 'working';
+    this.turns.set(id, { pendingPrompt: false, notReady: false, workSeen: working, hookBase: working && r.stateWhy.startsWith('hooks') ? -1 : this.hookWork(id) });
     this.turnChanged.fire(id);
   }
 
-  /** Types the text and presses Return as its own keystroke (TUIs read "text\r" in one chunk as a paste). */
+  /** Types the text (a bracketed paste when the program asked for one) and presses Return as its
+   *  own key once the echo settled: TUIs read "text\r" arriving in one burst as a paste. */
   async typeAndEnter(s: Session, text: string, enter: boolean): Promise<void> {
-    if (text) s.write(text);
-    if (!enter) return;
-    if (text) await nextRender(s, this.limits.enterFallbackMs);
-    if (!s.exited && this.registry.get(s.id)) s.write('\r');
+    await typeText(s, text, enter, { limits: { plainEchoMs: this.limits.enterFallbackMs }, alive: () => this.registry.get(s.id) !== undefined });
   }
 
   /**
@@ -121,11 +135,11 @@ export class SessionWaits implements Disposable {
    * meanwhile waits for the prompt's turn; if the agent never gets ready, it ends as notReady.
    */
   async deliverPrompt(id: string, prompt: string): Promise<boolean> {
-    this.turns.set(id, { pendingPrompt: true, notReady: false, workSeen: false });
+    this.turns.set(id, { pendingPrompt: true, notReady: false, workSeen: false, hookBase: 0 });
     const ready = await this.wait(id, 'ready', this.limits.readyTimeoutMs);
     const r = this.registry.get(id);
     if (ready.outcome !== 'settled' || !r || r.session.exited) {
-      if (this.turns.has(id)) this.turns.set(id, { pendingPrompt: false, notReady: true, workSeen: false });
+      if (this.turns.has(id)) this.turns.set(id, { pendingPrompt: false, notReady: true, workSeen: false, hookBase: 0 });
       this.turnChanged.fire(id);
       return false;
     }
@@ -178,9 +192,9 @@ export class SessionWaits implements Disposable {
         s.onExit(() => check()),
         this.turnChanged.event((changed) => changed === id && check()),
       );
-      if (until === 'ready') {
-        // Readiness also comes from quiet output and from hook reports, which raise no event
-        // here: looked at on a short beat as well.
+      if (until === 'ready' || until === 'turn') {
+        // Readiness also comes from quiet output and from hook reports, and a turn's evidence
+        // from hooks' health, which raise no event here: looked at on a short beat as well.
         subs.push(s.onTitle(() => queueMicrotask(check)));
         const poll = setInterval(check, this.limits.readyCheckMs);
         subs.push({ dispose: () => clearInterval(poll) });
@@ -214,7 +228,8 @@ export class SessionWaits implements Disposable {
         const t = this.turns.get(r.id);
         if (!t) return r.state === 'done' || r.state === 'idle' ? 'settled' : null;
         if (t.notReady) return 'notReady';
-        if (t.pendingPrompt || !t.workSeen) return null;
+        const hookSaw = t.hookBase < 0 || this.hookWork(r.id) > t.hookBase;
+        if (t.pendingPrompt || !(this.promptHook(r.id) ? hookSaw : t.workSeen)) return null;
         return r.state === 'done' || r.state === 'idle' ? 'settled' : null;
       }
     }
@@ -236,17 +251,4 @@ export class SessionWaits implements Disposable {
     this.lastOutput.clear();
     this.turnChanged.dispose();
   }
-}
-
-/** Resolves on the session's next render (its program reacted) or after ms, whichever comes first. */
-export function nextRender(s: Session, ms: number): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      sub.dispose();
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    const sub = s.onRender(done);
-  });
 }

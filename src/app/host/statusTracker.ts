@@ -79,6 +79,8 @@ interface Tracked {
   source: StatusSessionSource;
   /** The process that runs the agent's hooks, learned from its first report (see hookOrigin). */
   agentRunner: number | undefined;
+  /** Applied reports of working or attention (a turn's work, as its hooks saw it). */
+  workReports: number;
   lastIgnored: IgnoredReport | null;
   agent: AgentStatusConfig | null;
   engine: StatusEngine;
@@ -162,6 +164,7 @@ export class StatusTracker {
     const t: Tracked = {
       source,
       agentRunner: undefined,
+      workReports: 0,
       lastIgnored: null,
       agent,
       engine,
@@ -238,6 +241,11 @@ export class StatusTracker {
     return this.sessions.get(sessionId)?.source.pid;
   }
 
+  /** How many working or attention reports of the session's own agent were applied so far. */
+  workReports(sessionId: string): number {
+    return this.sessions.get(sessionId)?.workReports ?? 0;
+  }
+
   /** The last report that named this session but was not applied (a nested agent's), if any. */
   lastIgnored(sessionId: string): IgnoredReport | null {
     return this.sessions.get(sessionId)?.lastIgnored ?? null;
@@ -255,22 +263,28 @@ export class StatusTracker {
       this.ignoredReports++;
       return;
     }
-    const origin = hookOrigin(report.parents, t.source.pid, t.agentRunner);
-    if (origin.kind !== 'agent') {
-      this.ignoredReports++;
-      t.lastIgnored = { event: report.event, why: describeHookOrigin(origin, t.source.pid), at: this.now() };
-      this.logger.info('hook report not applied', { session: report.session, event: report.event, why: t.lastIgnored.why });
-      return;
-    }
-    t.agentRunner = origin.runner;
     const hooks = t.agent.hooks;
-    this.showedLife(t);
     const details = extractHookDetails(report, {
       dialect: hooks.dialect,
       ...(hooks.conversation ? { conversationKey: hooks.conversation } : {}),
       ...(hooks.tool ? { toolKey: hooks.tool } : {}),
       ...(hooks.promptTitle ? { promptKey: hooks.promptTitle } : {}),
     });
+    const origin = hookOrigin(report.parents, t.source.pid, t.agentRunner);
+    // A daemon the agent runs hooks from (Codex's app-server, once its first TUI is gone) is
+    // outside the tab's processes. Its report still counts when it carries this session's secret
+    // (checked by the hook server) and the conversation this tab is bound to: the daemon serves
+    // several tabs with the first one's environment, so the secret alone could be another tab's.
+    const ownConversation = origin.kind === 'outside' && t.conversationId !== null && details.conversationId === t.conversationId;
+    if (origin.kind !== 'agent' && !ownConversation) {
+      this.ignoredReports++;
+      t.lastIgnored = { event: report.event, why: describeHookOrigin(origin, t.source.pid), at: this.now() };
+      this.logger.info('hook report not applied', { session: report.session, event: report.event, why: t.lastIgnored.why });
+      return;
+    }
+    if (origin.kind === 'agent') t.agentRunner = origin.runner;
+    if (report.state === 'working' || report.state === 'attention') t.workReports++;
+    this.showedLife(t);
     this.feed(report.session, { kind: 'hook', state: report.state, event: report.event, at: this.now() });
     if (details.conversationId && details.conversationId !== t.conversationId) {
       const previous = t.conversationId;

@@ -2,6 +2,8 @@
 // a user manifest overriding a bundled one with the same id. User files are watched: adding,
 // editing or deleting one shows up without a restart; a file that turns invalid keeps its last
 // good version loaded while its errors are shown. Plain data out (list/get/problems) plus onChange.
+import { withConfigHome } from '../../protocol/configHome';
+import { commandLineProgram, isCommandLine } from '../../protocol/commandLine';
 import type { Disposable } from '../../protocol/events';
 import { readdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -294,10 +296,16 @@ export class AgentCatalog {
   }
 
   private entryOf(s: FileState & { good: NonNullable<FileState['good']> }, overrides: string | undefined): CatalogEntry {
-    const m = s.good.manifest;
+    // Hooks, skills and the store follow the agent's config folder when its variable moves it.
+    const m = withConfigHome(s.good.manifest, this.opts.env);
     let resolvedCommand: string | undefined;
-    if (m.loginShell) resolvedCommand = this.opts.env.SHELL || '/bin/sh';
-    else if (m.command !== undefined) resolvedCommand = this.resolver.resolve(m.command);
+    if (m.loginShell || m.command === undefined) resolvedCommand = this.opts.env.SHELL || '/bin/sh';
+    else if (!isCommandLine(m.command)) resolvedCommand = this.resolver.resolve(m.command);
+    else {
+      // A command line runs through the login shell; its program is checked when it names one.
+      const program = commandLineProgram(m.command);
+      resolvedCommand = program !== undefined ? this.resolver.resolve(program) : this.opts.env.SHELL || '/bin/sh';
+    }
     const nameWarning =
       s.source === 'user' && basename(s.file).replace(/\.json$/i, '') !== m.id
         ? [`${s.label}: id: "${m.id}" differs from the file name; ATP expects ${m.id}.json`]

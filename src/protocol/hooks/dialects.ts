@@ -160,7 +160,7 @@ export function payloadKeys(dialect: string): PayloadKeys {
 }
 
 /** Plugin dialects this version renders (opencodePlugin.ts). */
-export const PLUGIN_DIALECTS = ['opencode'] as const;
+export const PLUGIN_DIALECTS = ['opencode', 'opencode2'] as const;
 /** TOML dialects (tomlHooks.ts): Codex's `[[hooks.<Event>]]` tables, Kimi Code's flat `[[hooks]]`. */
 export const TOML_DIALECTS = ['codex', 'kimi'] as const;
 

@@ -1,7 +1,7 @@
 // One entry point for the host: given a manifest's `hooks` block and the current text of the
 // agent's config file, the new text after installing or uninstalling our entries (null = delete
 // the file), or an error value. Picks the JSON, TOML or plugin transform by `hooks.type`.
-import { JSON_DIALECTS, KIMI_EVENTS, type HooksDeclaration } from './dialects';
+import { JSON_DIALECTS, KIMI_EVENTS, PLUGIN_DIALECTS, type HooksDeclaration } from './dialects';
 import { reporterCommand, type ReporterLocation } from './hookCommand';
 import { installJsonHooks, listJsonHooks, uninstallJsonHooks, type WantedEntry } from './jsonHooks';
 import { installTomlHooks, tomlHooksBlock, uninstallTomlHooks } from './tomlHooks';
@@ -37,7 +37,9 @@ export function hooksReportOnPrompt(hooks: Pick<HooksDeclaration, 'events'>): bo
 export function hookConfigPath(hooks: HooksDeclaration): string | null {
   if (hooks.file) return hooks.file;
   if (hooks.dir && hooks.type === 'scripts') return hooks.dir;
-  if (hooks.dir) return `${hooks.dir.replace(/\/+$/, '')}/termio.${hooks.type === 'plugin' ? 'js' : 'json'}`;
+  // OpenCode 2 may share OpenCode's plugin folder: its plugin has a name of its own.
+  const name = hooks.type === 'plugin' && hooks.dialect !== 'opencode' ? `termio-${hooks.dialect}` : 'termio';
+  if (hooks.dir) return `${hooks.dir.replace(/\/+$/, '')}/${name}.${hooks.type === 'plugin' ? 'js' : 'json'}`;
   return null;
 }
 
@@ -58,8 +60,8 @@ export function editHookConfig(op: HookOp, existing: string | null, req: HookEdi
   const { hooks } = req;
   if (hooks.type === 'scripts') return { ok: false, error: 'a "scripts" hook folder holds one file per event, not one config file' };
   if (hooks.type === 'plugin') {
-    if (hooks.dialect !== 'opencode') return { ok: false, error: `no plugin dialect '${hooks.dialect}' (known: opencode)` };
-    return op === 'install' ? installPlugin(existing, renderOpencodePlugin(req.reporter, hooks.events)) : uninstallPlugin(existing);
+    if (!(PLUGIN_DIALECTS as readonly string[]).includes(hooks.dialect)) return { ok: false, error: `no plugin dialect '${hooks.dialect}' (known: ${PLUGIN_DIALECTS.join(', ')})` };
+    return op === 'install' ? installPlugin(existing, renderOpencodePlugin(req.reporter, hooks.events, req.agentId)) : uninstallPlugin(existing);
   }
   if (hooks.type === 'toml') {
     // TOML configs run hooks through a shell; Kimi Code's entries are flat, Codex's nested.

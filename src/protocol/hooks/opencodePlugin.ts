@@ -2,6 +2,8 @@
 // folder). The plugin forwards each declared event to the same reporter the other agents run,
 // with a snake_case payload the host reads like Claude's (plus the event's own `properties`, so
 // a manifest's "properties.sessionID" key path works too), and does nothing outside Termio.
+// An event's `matcher` picks by the event's status (OpenCode 2's `session.status` is busy or
+// idle): "session.status" with matcher "busy" fires only when properties.status says busy.
 import { REPORTER_MARKER, reporterArgv, type ReporterLocation } from './hookCommand';
 import type { HookEventRule } from './dialects';
 
@@ -10,9 +12,9 @@ export const PLUGIN_HEADER = `// termio hooks (${REPORTER_MARKER}): written by \
 /** Plugin hook keys that are not bus events but hooks of their own in OpenCode's plugin API. */
 const HOOK_KEYS = new Set(['tool.execute.before', 'tool.execute.after']);
 
-export function renderOpencodePlugin(loc: ReporterLocation, events: readonly HookEventRule[]): string {
-  const argv = reporterArgv(loc, { agentId: 'opencode', state: 'idle', event: '' }).slice(0, -3);
-  const busEvents = Object.fromEntries(events.filter((e) => !HOOK_KEYS.has(e.on)).map((e) => [e.on, e.state]));
+export function renderOpencodePlugin(loc: ReporterLocation, events: readonly HookEventRule[], agentId = 'opencode'): string {
+  const argv = reporterArgv(loc, { agentId, state: 'idle', event: '' }).slice(0, -3);
+  const busEvents = Object.fromEntries(events.filter((e) => !HOOK_KEYS.has(e.on)).map((e) => [e.matcher ? `${e.on}:${e.matcher}` : e.on, e.state]));
   const hookEvents = events.filter((e) => HOOK_KEYS.has(e.on));
   const lines = [
     PLUGIN_HEADER,
@@ -27,7 +29,7 @@ export function renderOpencodePlugin(loc: ReporterLocation, events: readonly Hoo
     '  const p = props || {};',
     '  const payload = { hook_event_name: event, session_id: p.sessionID ?? (p.info && p.info.id) ?? null, properties: p, ...extra };',
     '  try {',
-    "    const child = spawn(REPORTER[0], [...REPORTER.slice(1), 'opencode', state, event], { stdio: ['pipe', 'ignore', 'ignore'] });",
+    `    const child = spawn(REPORTER[0], [...REPORTER.slice(1), ${JSON.stringify(agentId)}, state, event], { stdio: ['pipe', 'ignore', 'ignore'] });`,
     "    child.on('error', () => {});",
     "    child.stdin.on('error', () => {});",
     '    child.stdin.end(JSON.stringify(payload));',
@@ -36,7 +38,9 @@ export function renderOpencodePlugin(loc: ReporterLocation, events: readonly Hoo
     '',
     'export const TermioStatus = async () => ({',
     '  event: async ({ event }) => {',
-    '    const state = event && EVENTS[event.type];',
+    '    const p = (event && event.properties) || {};',
+    "    const status = typeof p.status === 'string' ? p.status : (p.status && p.status.type) || '';",
+    "    const state = event && (EVENTS[event.type + ':' + status] ?? EVENTS[event.type]);",
     '    if (state) report(state, event.type, event.properties, {});',
     '  },',
     ...hookEvents.map(

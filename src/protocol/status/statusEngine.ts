@@ -254,7 +254,7 @@ export class StatusEngine {
       } else if (prev.state !== 'idle') {
         // Finished (or still finished) while the user was elsewhere.
         state = 'done';
-        if (prev.state === 'done') why = prev.why;
+        if (prev.state === 'done' && !confirmsByHook(why, prev.why)) why = prev.why;
       }
     }
     const health = this.hooksNotReporting ? [this.hooksNotReporting] : [];
@@ -263,9 +263,17 @@ export class StatusEngine {
       // The first real evidence for the state the session started in (the agent's idle title)
       // replaces "nothing known yet" as its reason, without counting as a change.
       if (prev.why.channel === 'start' && why.channel !== 'start') this.current = { ...prev, why };
+      // A hook confirming what the title showed a moment earlier (the pty and the hook socket
+      // race) becomes the reason: it is the precise channel, and it names the event.
+      else if (confirmsByHook(why, prev.why)) this.current = { ...prev, why };
       return false;
     }
     this.current = state === prev.state ? { ...prev, health } : { state, since: input.at, why, health };
     return true;
   }
+}
+
+/** The new reason is a hook event and the old one an in-band or screen guess at the same state. */
+function confirmsByHook(next: StatusWhy, prev: StatusWhy): boolean {
+  return next.channel === 'hooks' && prev.channel !== 'hooks' && prev.channel !== 'start' && prev.channel !== 'focus';
 }

@@ -1,7 +1,13 @@
-// The TOML marked block (re-parsed with smol-toml as the host does) and the OpenCode plugin file.
+// The TOML marked block (re-parsed with smol-toml as the host does) and the OpenCode plugin files
+// (OpenCode 2's run for real: its events reach a recorder standing in for the reporter).
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseToml } from 'smol-toml';
 import { editHookConfig, isOurPlugin, type HookEditRequest } from '../../../src/protocol/hooks';
+import { parseManifest } from '../../../src/protocol/manifestParse';
+import { waitFor } from '../../helpers/waitFor';
 
 const reporter = { reporterPath: '/opt/termio/bin/termio-hook', nodePath: '/usr/bin/node' };
 const tomlReq: HookEditRequest = {
@@ -102,6 +108,48 @@ describe('OpenCode plugin', () => {
   it('never overwrites or deletes a file it did not write', () => {
     expect(editHookConfig('install', 'export const Mine = 1;\n', req)).toMatchObject({ ok: false });
     expect(editHookConfig('uninstall', 'export const Mine = 1;\n', req)).toMatchObject({ ok: false });
+  });
+});
+
+describe('OpenCode 2 plugin', () => {
+  it('runs: session.status reports working when busy and done when idle, permission.asked attention, as agent opencode2', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'termio-oc2-'));
+    try {
+      // A recorder in place of bin/termio-hook: one line per call, its arguments and its stdin.
+      const recorder = join(dir, 'termio-hook');
+      const log = join(dir, 'calls.log');
+      writeFileSync(recorder, `let b='';process.stdin.on('data',(d)=>b+=d).on('end',()=>require('fs').appendFileSync(${JSON.stringify(log)},JSON.stringify([process.argv.slice(2),JSON.parse(b)])+'\\n'));`);
+      const hooks = parseManifest(readFileSync(join(__dirname, '..', '..', '..', 'agents', 'opencode2.json'), 'utf8'), 'opencode2.json').manifest!.hooks!;
+      const r = editHookConfig('install', null, { agentId: 'opencode2', reporter: { reporterPath: recorder, nodePath: process.execPath }, hooks });
+      if (!r.ok || r.text === null) throw new Error('install failed');
+      const plugin = join(dir, 'termio-opencode2.mjs');
+      writeFileSync(plugin, r.text);
+      const saved = process.env.TERMIO_SESSION;
+      process.env.TERMIO_SESSION = 'tab-1';
+      try {
+        const mod = (await import(plugin)) as { TermioStatus: () => Promise<{ event: (e: unknown) => Promise<void> }> };
+        const p = await mod.TermioStatus();
+        await p.event({ event: { type: 'session.status', properties: { sessionID: 'ses_1', status: { type: 'busy' } } } });
+        await p.event({ event: { type: 'session.status', properties: { sessionID: 'ses_1', status: { type: 'retry' } } } });
+        await p.event({ event: { type: 'permission.asked', properties: { sessionID: 'ses_1' } } });
+        await p.event({ event: { type: 'session.status', properties: { sessionID: 'ses_1', status: { type: 'idle' } } } });
+      } finally {
+        if (saved === undefined) delete process.env.TERMIO_SESSION;
+        else process.env.TERMIO_SESSION = saved;
+      }
+      const calls = await waitFor(() => {
+        const lines = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : [];
+        return lines.length >= 3 ? lines.map((l) => JSON.parse(l) as [string[], { session_id: string }]) : null;
+      }, { what: 'the three reports' });
+      expect(calls.map(([args]) => args).sort()).toEqual([
+        ['opencode2', 'attention', 'permission.asked'],
+        ['opencode2', 'done', 'session.status'],
+        ['opencode2', 'working', 'session.status'],
+      ]);
+      expect(calls.every(([, payload]) => payload.session_id === 'ses_1')).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

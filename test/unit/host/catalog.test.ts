@@ -11,7 +11,7 @@ import { AgentCatalog, compareEntries, type CatalogEntry, type CatalogOptions } 
 import { waitFor } from '../../helpers/waitFor';
 
 const REPO = join(__dirname, '..', '..', '..');
-const BUNDLED_IDS = ['claude', 'codex', 'gemini', 'grok', 'copilot', 'cursor', 'opencode', 'qwen', 'droid', 'amp', 'crush', 'aider', 'goose', 'antigravity', 'cline', 'hermes', 'kimi', 'pi', 'terminal'];
+const BUNDLED_IDS = ['claude', 'codex', 'gemini', 'grok', 'copilot', 'cursor', 'opencode', 'opencode2', 'qwen', 'droid', 'amp', 'crush', 'aider', 'goose', 'antigravity', 'cline', 'hermes', 'kimi', 'pi', 'terminal'];
 
 let root: string;
 let home: string;
@@ -104,6 +104,7 @@ describe('AgentCatalog: loading', () => {
       'copilot',
       'cursor',
       'opencode',
+      'opencode2',
       'qwen',
       'droid',
       'amp',
@@ -181,7 +182,7 @@ describe('AgentCatalog: loading', () => {
   });
 
   it('keeps the bundled agent when the user override is broken, and reports the override', async () => {
-    writeAgent('claude.json', { id: 'claude', name: 'My Claude' });
+    writeAgent('claude.json', { id: 'claude', name: 'My Claude', command: '--claude' });
     const c = await catalog();
     expect(c.get('claude')!.source).toBe('bundled');
     expect(c.problems()).toEqual([
@@ -189,7 +190,7 @@ describe('AgentCatalog: loading', () => {
         file: join(userDir, 'claude.json'),
         label: labelOf('claude.json'),
         source: 'user',
-        errors: [`${labelOf('claude.json')}: command: missing; expected the CLI to launch (or "loginShell": true for a plain login shell)`],
+        errors: [`${labelOf('claude.json')}: command: expected a program or a command line, got the flag "--claude"`],
         warnings: [],
         keptLastGood: false,
       },

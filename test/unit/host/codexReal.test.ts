@@ -19,6 +19,7 @@ import { AGENT_CLI_INSTALL_TIMEOUT_MS, ensureCodex, type AgentCli } from '../../
 import { waitFor } from '../../helpers/waitFor';
 import { SessionSecrets } from '../../helpers/sessionSecrets';
 import { startHookRig, type HookRig } from '../../helpers/hookRig';
+import { endProcessesWithHome, processesWithHome } from '../../helpers/processes';
 
 /** Codex shows its prompt within ~2 s here; 30 s covers a loaded CI box. */
 const START_TIMEOUT_MS = 30_000;
@@ -51,7 +52,13 @@ beforeEach(async (ctx) => {
 
 afterEach(async () => {
   session = null;
+  // Codex starts an app-server daemon beside its TUI that outlives it: end what runs under this HOME.
+  const h = rig?.home;
   await rig?.close();
+  if (h) {
+    await endProcessesWithHome(h);
+    expect(processesWithHome(h)).toEqual([]);
+  }
 });
 
 describe('the real Codex CLI in a Termio session', () => {

@@ -56,6 +56,13 @@ describe('hooks are the source of truth', () => {
     expect(engine.status.why).toMatchObject({ channel: 'titleStatus', rule: '^✳ ' });
   });
 
+  it('a hook that arrives just after the title showed the same state becomes the reason', () => {
+    // The title's ✳ was read before the StopFailure report (the pty and the hook socket race).
+    const { states, engine } = run(claudeLike, [hook('working', 'UserPromptSubmit'), title('⠂ Working'), title('✳ Claude Code'), hook('done', 'StopFailure')]);
+    expect(states).toEqual(['working', 'working', 'done', 'done']);
+    expect(engine.status.why).toMatchObject({ channel: 'hooks', event: 'StopFailure' });
+  });
+
   it('a title that has not flipped never overrides a newer hook', () => {
     // Spinner frames keep arriving after Stop: same classification, no flip.
     const { states } = run(claudeLike, [title('⠂ x'), hook('working', 'PreToolUse'), hook('done', 'Stop'), title('⠐ x'), title('⠄ x')]);

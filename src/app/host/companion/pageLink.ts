@@ -10,6 +10,7 @@ import type { Disposable } from '../../../protocol/events';
 import type { Logger } from '../../shared/log';
 import type { FeedView, SessionFeed } from '../sessionFeed';
 import type { SessionRecord } from '../sessionRegistry';
+import { defaultTypingLimits, echoSettled, splitTypedChunk, typeText } from '../typeInput';
 
 /** Scrollback a page's snapshot carries: a few screens to scroll back on a phone, at a size
  *  (about 100 KB of text) that arrives quickly over a phone's Wi-Fi. */
@@ -76,6 +77,8 @@ interface Watch {
 export class PageLink {
   private watch: Watch | null = null;
   private closed = false;
+  /** The page's input, delivered one message after the other. */
+  private typing: Promise<void> = Promise.resolve();
   /** A pong came since the last heartbeat. */
   private alive = true;
 
@@ -124,11 +127,30 @@ export class PageLink {
         const w = this.watch;
         if (!w || w.record.session.exited) return;
         this.takeInput(w);
-        if (msg.t === 'input') w.record.session.write(msg.data);
-        else w.record.session.sendKey({ key: msg.key, ctrl: msg.ctrl, alt: msg.alt, shift: msg.shift });
+        // In order: a key pressed while a typed chunk's echo settles goes after that chunk.
+        const record = w.record;
+        this.typing = this.typing
+          .then(() => this.deliver(record, msg))
+          .catch((err: unknown) => this.deps.logger.warn('companion: typing into a session failed', { id: record.id, error: String(err) }));
         return;
       }
     }
+  }
+
+  /** A chunk of text (a phone keyboard's word, dictation) as a paste with Return on its own; a key as it is. */
+  private async deliver(record: SessionRecord, msg: Extract<CompanionClientMessage, { t: 'input' | 'key' }>): Promise<void> {
+    const s = record.session;
+    if (s.exited || this.watch?.record !== record) return;
+    if (msg.t === 'key') {
+      s.sendKey({ key: msg.key, ctrl: msg.ctrl, alt: msg.alt, shift: msg.shift });
+      return;
+    }
+    const chunk = splitTypedChunk(msg.data);
+    if (!chunk) return s.write(msg.data);
+    const pasted = await typeText(s, chunk.text, chunk.enter, { alive: () => this.watch?.record === record });
+    // The next key (the page's Return button) must not reach the program in the text's burst.
+    const l = defaultTypingLimits;
+    if (!chunk.enter) await echoSettled(s, pasted ? l.pasteEchoMs : l.plainEchoMs, l);
   }
 
   /** The page typed: it holds the session's input now, and the session takes its size. */

@@ -1,0 +1,92 @@
+// Typing text into a program the way a TUI expects it: as a bracketed paste when the program
+// turned mode 2004 on, and Return as a key of its own once the paste has been taken (its echo
+// has settled). TUIs that guess pastes from timing (Codex) read "text\r" arriving in one burst
+// as a paste and keep the Return in it, leaving the message unsent.
+import type { Session } from '../../terminal';
+
+export interface TypingLimits {
+  /** A program that turned bracketed paste on redraws its input line for a paste: it is given this
+   *  long to show it (a cold Node TUI on a loaded machine takes a few hundred ms to repaint). */
+  pasteEchoMs: number;
+  /** A program without bracketed paste (a shell's plain read, a password prompt) may never echo:
+   *  Return follows after at most this long. */
+  plainEchoMs: number;
+  /** The echo has settled once the program drew nothing for this long: a TUI paints a paste in
+   *  one or two frames (~16 ms apart) and then waits for keys. */
+  settleMs: number;
+  /** A program that keeps painting (a spinner while it works) never goes quiet: Return follows
+   *  after this long whatever it draws. */
+  maxSettleMs: number;
+}
+
+export const defaultTypingLimits: TypingLimits = {
+  pasteEchoMs: 1_500,
+  plainEchoMs: 100,
+  settleMs: 120,
+  maxSettleMs: 2_000,
+};
+
+/** The part of a Session typing needs (src/terminal's Session satisfies it). */
+export type TypingTarget = Pick<Session, 'write' | 'paste' | 'sendKey' | 'inputModes' | 'onRender' | 'exited' | 'whenParsed'>;
+
+/**
+ * Types `text` (a paste when the program asked for bracketed paste) and, with `enter`, presses
+ * Return once the echo has settled. `alive` says whether the session is still worth typing into
+ * (closed meanwhile: the Return is not sent). Resolves once everything was written, with whether
+ * the text went as a paste.
+ */
+export async function typeText(s: TypingTarget, text: string, enter: boolean, opts: { limits?: Partial<TypingLimits>; alive?: () => boolean } = {}): Promise<boolean> {
+  const limits = { ...defaultTypingLimits, ...opts.limits };
+  const alive = () => !s.exited && (opts.alive?.() ?? true);
+  // The modes the program set are known once the output it wrote so far has been parsed.
+  await s.whenParsed();
+  let pasted = false;
+  if (text && alive()) {
+    pasted = s.inputModes.bracketedPaste;
+    if (pasted) s.paste(text);
+    else s.write(text);
+  }
+  if (!enter) return pasted;
+  if (text) await echoSettled(s, pasted ? limits.pasteEchoMs : limits.plainEchoMs, limits);
+  // As the key, encoded for the keyboard mode the program chose (kitty's CSI 13 u when it asked for every key as an escape code).
+  if (alive()) s.sendKey({ key: 'Enter' });
+  return pasted;
+}
+
+/** Resolves once the program drew something and then went quiet, or after the limits. */
+export function echoSettled(s: Pick<Session, 'onRender'>, echoMs: number, limits: Pick<TypingLimits, 'settleMs' | 'maxSettleMs'>): Promise<void> {
+  return new Promise<void>((resolve) => {
+    let quiet: NodeJS.Timeout | null = null;
+    const done = () => {
+      clearTimeout(noEcho);
+      clearTimeout(cap);
+      if (quiet) clearTimeout(quiet);
+      sub.dispose();
+      resolve();
+    };
+    const noEcho = setTimeout(done, echoMs);
+    const cap = setTimeout(done, Math.max(echoMs, limits.maxSettleMs));
+    const sub = s.onRender(() => {
+      clearTimeout(noEcho);
+      if (quiet) clearTimeout(quiet);
+      quiet = setTimeout(done, limits.settleMs);
+    });
+  });
+}
+
+/**
+ * How a chunk the phone page typed is delivered: several printable characters at once (a
+ * keyboard's suggestion, dictation, a paste without brackets) are text, and a Return at their
+ * end is pressed on its own; anything else (a key, an escape sequence, a bracketed paste the
+ * page's terminal already made) goes as it is.
+ */
+export function splitTypedChunk(data: string): { text: string; enter: boolean } | null {
+  if (data.includes('\x1b')) return null;
+  const enter = /\r\n?$|\n$/.test(data);
+  const text = enter ? data.replace(/\r\n?$|\n$/, '') : data;
+  // One character (or a lone Return) is a keystroke: the program reads it as the user typing.
+  if ([...text].length < 2) return null;
+  // Control characters other than tab and newline are keys (Ctrl+C, Backspace), not text.
+  if ([...text].some((c) => { const n = c.charCodeAt(0); return (n < 0x20 && c !== '\t' && c !== '\n') || n === 0x7f; })) return null;
+  return { text, enter };
+}

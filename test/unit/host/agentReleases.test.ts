@@ -1,0 +1,182 @@
+// Live status on the releases people run: the newest two releases on npm of Claude Code, Codex
+// and Gemini CLI, each started by a real termio-host (in this process) in a fresh HOME, as a new
+// user would: `termio hooks install --agent X`, then `termio sessions spawn --agent X --prompt
+// … --wait`. The prompt is typed as the TUI expects (a bracketed paste, Return on its own), the
+// agent's own hook reports working, the turn ends at once on a loopback model endpoint (see
+// loopbackModel.ts) and its end-of-turn hook reports done; `termio sessions why` names that hook.
+// Offline by design: nothing reaches a vendor. Processes a CLI leaves running under the HOME
+// (Codex's app-server daemon) are ended. Skips with the reason where the registry is out of
+// reach, and fails instead where CI is set.
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { HostProcess } from '../../../src/app/host/hostProcess';
+import { createLogger } from '../../../src/app/shared/log';
+import { AGENT_CLI_INSTALL_TIMEOUT_MS, ensureNpmAgentRelease, newestReleases } from '../../helpers/agentCli';
+import { repoRoot } from '../../helpers/controlHost';
+import { startLoopbackModel, type LoopbackModel } from '../../helpers/loopbackModel';
+import { endProcessesWithHome, processesWithHome } from '../../helpers/processes';
+import { waitFor } from '../../helpers/waitFor';
+
+/** A cold start plus one turn of a real CLI takes ~10 s here; 120 s covers a loaded CI box. */
+const TURN_TIMEOUT_S = 120;
+
+interface Setup {
+  home: string;
+  project: string;
+  model: LoopbackModel;
+  cli: string;
+}
+
+interface AgentUnderTest {
+  id: string;
+  pkg: string;
+  candidates: string[];
+  model: 'refuse' | 'complete';
+  /** Files a user who has run the CLI before has, and the environment its session needs. */
+  prepare(s: Setup): Record<string, string>;
+  working: string;
+  done: string;
+}
+
+const API_KEY = 'sk-termio-test-0123456789abcdefghij';
+
+const AGENTS: AgentUnderTest[] = [
+  {
+    id: 'claude',
+    pkg: '@anthropic-ai/claude-code',
+    candidates: ['node_modules/.bin/claude', `node_modules/@anthropic-ai/claude-code-${process.platform}-${process.arch}/claude`],
+    model: 'refuse',
+    prepare: ({ home, project, model }) => {
+      // Onboarding done, this folder trusted and the key approved: no question before the prompt.
+      writeFileSync(join(home, '.claude.json'), JSON.stringify({
+        hasCompletedOnboarding: true,
+        projects: { [project]: { hasTrustDialogAccepted: true } },
+        customApiKeyResponses: { approved: [API_KEY.slice(-20)], rejected: [] },
+      }));
+      return { ANTHROPIC_API_KEY: API_KEY, ANTHROPIC_BASE_URL: model.url, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' };
+    },
+    working: 'UserPromptSubmit',
+    done: 'StopFailure',
+  },
+  {
+    id: 'codex',
+    pkg: '@openai/codex',
+    candidates: ['node_modules/.bin/codex'],
+    model: 'complete',
+    prepare: ({ home, model, cli }) => {
+      const login = spawnSync(cli, ['login', '--with-api-key'], { input: `${API_KEY}\n`, encoding: 'utf8', env: { HOME: home, PATH: `${dirname(cli)}:${dirname(process.execPath)}:/usr/bin:/bin` } });
+      if (login.status !== 0) throw new Error(`codex login failed: ${login.stderr}`);
+      // A model provider on the loopback endpoint, over HTTP (no WebSocket), without retries.
+      mkdirSync(join(home, '.codex'), { recursive: true });
+      writeFileSync(join(home, '.codex', 'config.toml'), [
+        'model_provider = "termio-loopback"',
+        '',
+        '[model_providers.termio-loopback]',
+        'name = "Termio loopback"',
+        `base_url = "${model.url}/v1"`,
+        'wire_api = "responses"',
+        'requires_openai_auth = true',
+        'supports_websockets = false',
+        'request_max_retries = 0',
+        'stream_max_retries = 0',
+        '',
+      ].join('\n'));
+      return {};
+    },
+    working: 'UserPromptSubmit',
+    done: 'Stop',
+  },
+  {
+    id: 'gemini',
+    pkg: '@google/gemini-cli',
+    candidates: ['node_modules/.bin/gemini'],
+    model: 'refuse',
+    prepare: ({ home, model }) => {
+      mkdirSync(join(home, '.gemini'), { recursive: true });
+      writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify({
+        security: { folderTrust: { enabled: false }, auth: { selectedType: 'gemini-api-key' } },
+        general: { disableAutoUpdate: true },
+      }, null, 2));
+      return { GEMINI_API_KEY: API_KEY, GOOGLE_GEMINI_BASE_URL: model.url, COLORTERM: 'truecolor' };
+    },
+    working: 'BeforeAgent',
+    done: 'AfterAgent',
+  },
+];
+
+function cli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 20_000): Promise<{ status: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [join(repoRoot, 'bin', 'termio'), ...args], { env, cwd: env.HOME, encoding: 'utf8', timeout: timeoutMs }, (err, stdout, stderr) => {
+      const code = (err as { code?: unknown } | null)?.code;
+      resolve({ status: err ? (typeof code === 'number' ? code : -1) : 0, stdout, stderr });
+    });
+  });
+}
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+for (const agent of AGENTS) {
+  const releases = newestReleases(agent.pkg);
+  describe(`${agent.pkg}, the newest two releases`, () => {
+    if (!releases.ok) {
+      it.skip(`cannot list the releases: ${releases.reason}`, () => {});
+      return;
+    }
+    it.for(releases.versions)(`%s reports working then done through its hooks under Termio`, { timeout: (TURN_TIMEOUT_S + 30) * 1000 + AGENT_CLI_INSTALL_TIMEOUT_MS }, async (version, ctx) => {
+      const installed = await ensureNpmAgentRelease(agent.pkg, version, agent.candidates);
+      if (!installed.ok) return ctx.skip(`${agent.pkg}@${version} is not available: ${installed.reason}`);
+      expect(installed.version).toContain(version);
+      const home = realpathSync(mkdtempSync(join(tmpdir(), `termio-${agent.id}-${version}-`)));
+      cleanups.push(() => rmSync(home, { recursive: true, force: true }));
+      cleanups.push(async () => {
+        await endProcessesWithHome(home);
+        expect(processesWithHome(home)).toEqual([]);
+      });
+      const project = join(home, 'project');
+      mkdirSync(project);
+      const model = await startLoopbackModel(agent.model);
+      cleanups.push(() => model.close());
+      const path = `${dirname(installed.path)}:${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`;
+      const env: NodeJS.ProcessEnv = {
+        HOME: home, TERMIO_HOME: join(home, '.termio'), PATH: path, SHELL: '/bin/sh', LANG: 'C.UTF-8', TERMIO_HOST_IDLE_MS: '0',
+        ...agent.prepare({ home, project, model, cli: installed.path }),
+      };
+
+      const hooks = await cli(['hooks', 'install', '--agent', agent.id, '--json'], env);
+      expect(hooks.stderr).toBe('');
+      expect(hooks.status).toBe(0);
+
+      const started = await HostProcess.start({ env, logger: createLogger(join(home, 'host.log')), idleExitMs: 0, path });
+      if (!started.ok) throw new Error(started.message);
+      const host = started.host;
+      cleanups.push(() => host.stop('test over'));
+      const states: string[] = [];
+      host.registry.onStateChanged((c) => states.push(`${c.record.state} ${c.why}`));
+      const reports: string[] = [];
+      host.host.hooks.onReport((r) => reports.push(`${r.state} ${r.event}`));
+
+      const spawned = await cli(['sessions', 'spawn', '--agent', agent.id, '--cwd', project, '--prompt', 'say hi', '--wait', '--timeout', String(TURN_TIMEOUT_S), '--json'], env, (TURN_TIMEOUT_S + 10) * 1000);
+      const out = JSON.parse(spawned.stdout || '{}') as { id?: string; wait?: { outcome: string; screen: string[] } };
+      expect(spawned.stderr).toBe('');
+      expect(out.wait?.outcome, `the turn did not settle; states: ${states.join(', ')}; reports: ${reports.join(', ')}; screen:\n${out.wait?.screen.join('\n')}`).toBe('settled');
+      const id = out.id!;
+      // The agent's own hooks reported the turn: its start, then its end.
+      expect(reports, `states: ${states.join(', ')}; hook server: ${JSON.stringify(host.host.hooks.stats)}`).toContain(`working ${agent.working}`);
+      // The title may have shown the end a moment before the hook's report arrived.
+      await waitFor(() => reports.includes(`done ${agent.done}`), { what: `the ${agent.done} hook (reports: ${reports.join(', ')})` });
+      expect(states.map((x) => x.split(' ')[0])).toContain('working');
+
+      const why = JSON.parse((await cli(['sessions', 'why', id, '--json'], env)).stdout) as { state: string; channel: string; event?: string };
+      expect(why).toMatchObject({ channel: 'hooks', event: agent.done });
+      expect((await cli(['sessions', 'why', id], env)).stdout).toContain(`hooks ${agent.done}`);
+      // The prompt was the turn's: the model endpoint was asked, offline.
+      expect(model.requests.length).toBeGreaterThan(0);
+    });
+  });
+}
