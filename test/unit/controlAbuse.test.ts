@@ -108,6 +108,41 @@ describe('control socket under abuse', () => {
     await stillAnswers(host);
   });
 
+  it('closes a client that keeps writing after busy once the grace is over', async () => {
+    host = await startTestHost({ limits: { maxQueuedRequests: 4, closeGraceMs: 300 } });
+    const p = await rawConnect(host.socket);
+    p.socket.pause();
+    p.socket.write(Array.from({ length: 50 }, (_, i) => ping(i)).join(''));
+    // Every write would reset an idle timer: the grace must not be one.
+    const drip = setInterval(() => p.socket.writable && p.socket.write(ping('more')), 50);
+    try {
+      await waitFor(() => host?.server.connectionCount === 0, { what: 'the writing client to be closed', timeout: 5_000 });
+    } finally {
+      clearInterval(drip);
+    }
+    p.socket.destroy();
+    await stillAnswers(host);
+  });
+
+  it('closes a client turned away as busy even if it keeps writing', async () => {
+    host = await startTestHost({ limits: { maxConnections: 1, closeGraceMs: 300 } });
+    const holder = await rawConnect(host.socket);
+    await waitFor(() => host?.server.connectionCount === 1, { what: 'the first client to be taken in' });
+    const extra = await rawConnect(host.socket);
+    // Not reading, it never sees the server's end: it writes on, as the attack does.
+    extra.socket.pause();
+    const drip = setInterval(() => extra.socket.writable && extra.socket.write(ping('more')), 50);
+    try {
+      // Its next write after the server let go fails, and the socket closes.
+      await waitFor(() => extra.isClosed(), { what: 'the busy client to be closed', timeout: 5_000 });
+    } finally {
+      clearInterval(drip);
+    }
+    holder.socket.destroy();
+    await waitFor(() => host?.server.connectionCount === 0, { what: 'the first client to go' });
+    await stillAnswers(host);
+  });
+
   it('drops a watcher that stops reading once its unread replies pass the bound', async () => {
     host = await startTestHost({ limits: { maxPendingOutputChars: 64 * 1024 } });
     const c = await host.client();

@@ -17,6 +17,7 @@ import type { SessionInfo } from '../../protocol/sessionInfo';
 import { appMethods, type AppSubscriber } from './appService';
 import type { ClientServerOptions } from './clientServerOptions';
 import { companionMethods } from './companion/companionMethods';
+import type { Asker } from './bypassPolicy';
 import type { Logger } from '../shared/log';
 import { machineMethods } from './machines/hubMethods';
 import type { MachineLink } from './machines/machineLink';
@@ -38,6 +39,16 @@ export const MAX_SELECTION_CHARS = 4 * 1024 * 1024;
 /** After a framing error the host says why and ends the connection; a peer that does not read
  *  the goodbye is cut off after this long. */
 const GOODBYE_MS = 1_000;
+/** Messages read but not yet answered on one connection: past this the host stops reading the
+ *  socket until they are done, so a client that pipelines requests waits on itself (64, as the
+ *  control socket's queue: more than the app ever has in flight). */
+export const MAX_IN_FLIGHT = 64;
+/** Bytes of such messages: 64 one-MiB messages would be 64 MiB held for one client; 4 MiB is a
+ *  few hundred ordinary requests. */
+export const MAX_IN_FLIGHT_BYTES = 4 * 1024 * 1024;
+/** How long one connection may run messages before the host turns to the others: the cheapest
+ *  requests go in batches, an expensive one (a 1,000-line rows page, ~16 ms) alone. */
+const TURN_MS = 2;
 
 /** One attached view: a FeedView bound to its connection. */
 class View implements FeedView {
@@ -57,6 +68,9 @@ class View implements FeedView {
   }
 }
 
+/** A message waiting for its turn, or the goodbye a framing error ends the connection with. */
+type Queued = { kind: 'msg'; value: unknown; bytes: number } | { kind: 'bye'; code: HostErrorCode; message: string };
+
 type Answer = { ok: true; result: unknown } | { ok: false; error: HostError } | { ok: 'sent' };
 
 function fail(code: HostErrorCode, message: string): Answer {
@@ -74,9 +88,16 @@ export interface ConnectionServer {
 export class Connection implements AppSubscriber {
   private readonly decoder = new MessageDecoder(MAX_CLIENT_MESSAGE_BYTES);
   private readonly views = new Map<number, View>();
+  /** Decoded messages waiting for their turn, and the requests among them still being answered. */
+  private readonly queue: Queued[] = [];
+  private queuedBytes = 0;
+  private answering = 0;
+  private pumping: NodeJS.Immediate | null = null;
   private greeted = false;
   private name = '';
   framesSent = 0;
+  /** Who the client says it is: a session's secret and id, or neither (the user). */
+  asker: Asker = {};
   private ending = false;
   private handshakeTimer: NodeJS.Timeout | null;
   private readonly log: Logger;
@@ -92,6 +113,7 @@ export class Connection implements AppSubscriber {
     this.relay = server.opts.hub ? new ConnectionRelay(server.opts.hub, this) : null;
     socket.on('data', (chunk: Buffer) => this.handleData(chunk));
     socket.on('drain', () => {
+      this.schedule();
       for (const v of this.views.values()) v.feed.kick();
     });
     // A peer that vanished mid-message: 'close' follows and cleans up.
@@ -112,6 +134,7 @@ export class Connection implements AppSubscriber {
     if (this.ending || this.socket.destroyed) return;
     if (this.socket.writableLength + bytes.length > MAX_UNSENT_BYTES) {
       this.log.warn('client dropped: it does not read what it asks for', { unsent: this.socket.writableLength });
+      this.stop();
       this.socket.destroy();
       return;
     }
@@ -126,20 +149,71 @@ export class Connection implements AppSubscriber {
     this.send(e);
   }
 
+  /** Decodes what arrived and queues it; the messages run in turns (pump), never here. */
   private handleData(chunk: Buffer): void {
-    for (const m of this.decoder.push(chunk)) {
-      if (this.ending) return;
+    if (this.ending || this.socket.destroyed) return;
+    const decoded = this.decoder.push(chunk);
+    // The chunk's bytes, shared among the messages it completed: a bound, not an exact count.
+    const share = decoded.length ? Math.ceil(chunk.length / decoded.length) : 0;
+    for (const m of decoded) {
       if (m.kind === 'error') {
-        this.goodbye(m.code === 'oversized' ? 'oversized' : 'badMessage', m.message);
-        return;
+        this.queue.push({ kind: 'bye', code: m.code === 'oversized' ? 'oversized' : 'badMessage', message: m.message });
+        break;
       }
       if (m.kind !== 'json') {
-        this.goodbye('badMessage', `clients send JSON messages only, got a ${m.kind} message`);
-        return;
+        this.queue.push({ kind: 'bye', code: 'badMessage', message: `clients send JSON messages only, got a ${m.kind} message` });
+        break;
       }
-      if (!this.greeted) this.handleHello(m.value);
-      else this.handleMessage(m.value);
+      this.queue.push({ kind: 'msg', value: m.value, bytes: share });
+      this.queuedBytes += share;
     }
+    if (this.full()) this.socket.pause();
+    this.schedule();
+  }
+
+  private full(): boolean {
+    return this.queue.length + this.answering >= MAX_IN_FLIGHT || this.queuedBytes >= MAX_IN_FLIGHT_BYTES;
+  }
+
+  private schedule(): void {
+    if (this.pumping || this.ending || this.queue.length === 0) return;
+    this.pumping = setImmediate(() => this.pump());
+  }
+
+  /**
+   * One turn: messages in order until the turn's time is spent, then the event loop serves
+   * everyone else. A client that does not read its answers gets no further turn until they drain,
+   * so what it asks for costs the host only what its socket can hold.
+   */
+  private pump(): void {
+    this.pumping = null;
+    const until = performance.now() + TURN_MS;
+    while (this.queue.length > 0 && !this.ending && !this.socket.destroyed && !this.congested()) {
+      const next = this.queue.shift()!;
+      if (next.kind === 'bye') {
+        this.goodbye(next.code, next.message);
+        break;
+      }
+      this.queuedBytes -= next.bytes;
+      if (!this.greeted) this.handleHello(next.value);
+      else this.handleMessage(next.value);
+      if (performance.now() >= until) break;
+    }
+    if (this.ending || this.socket.destroyed) {
+      this.stop();
+      return;
+    }
+    if (!this.full() && this.socket.isPaused()) this.socket.resume();
+    if (!this.congested()) this.schedule();
+  }
+
+  /** Nothing more of this client runs: what it sent and has not had its turn is dropped. */
+  private stop(): void {
+    this.ending = true;
+    this.queue.length = 0;
+    this.queuedBytes = 0;
+    if (this.pumping) clearImmediate(this.pumping);
+    this.pumping = null;
   }
 
   private handleHello(value: unknown): void {
@@ -162,6 +236,8 @@ export class Connection implements AppSubscriber {
     }
     this.greeted = true;
     this.name = hello.data.client;
+    const { secret, session } = hello.data;
+    this.asker = { ...(secret ? { secret } : {}), ...(session ? { session } : {}) };
     if (this.handshakeTimer) clearTimeout(this.handshakeTimer);
     this.handshakeTimer = null;
     this.log.debug('client connected', { client: hello.data.client, version: hello.data.version });
@@ -195,7 +271,11 @@ export class Connection implements AppSubscriber {
       else this.handleInput(view, msg.input);
       return;
     }
-    void this.answer(msg.id, msg.method, msg.params, msg.secret);
+    this.answering++;
+    void this.answer(msg.id, msg.method, msg.params, msg.secret).finally(() => {
+      this.answering--;
+      if (!this.full() && this.socket.isPaused() && !this.ending) this.socket.resume();
+    });
   }
 
   private async answer(id: number, method: string, params: unknown, secret: string | undefined): Promise<void> {
@@ -260,7 +340,7 @@ export class Connection implements AppSubscriber {
     },
     selectionText: (_id, p) => (this.relay?.has(p.view) ? this.relay.forward('selectionText', p) : this.selectionText(p)),
     ...appMethods(() => this.server.opts.app ?? null, this),
-    ...companionMethods(() => this.server.opts.companion?.() ?? null),
+    ...companionMethods(() => this.server.opts.companion?.() ?? null, this, { warn: (m, f) => this.log.warn(m, f) }),
     ...machineMethods(() => this.server.opts.hub ?? null),
   };
 
@@ -403,12 +483,13 @@ export class Connection implements AppSubscriber {
 
   end(): void {
     if (this.ending) return;
-    this.ending = true;
+    this.stop();
     this.socket.end();
     setTimeout(() => this.socket.destroy(), GOODBYE_MS).unref();
   }
 
   dispose(): void {
+    this.stop();
     this.relay?.dispose();
     this.gone.abort();
     for (const d of this.watches.splice(0)) d.dispose();
