@@ -84,7 +84,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   const { verb, json } = parsed;
   const start = verb !== 'status' && verb !== 'stop';
-  const client = await connectHost(io.env, { client: 'termio-cli', start, asCaller: true });
+  const client = await connectHost(io.env, { client: 'termio-cli', start });
   if ('kind' in client) {
     if (client.kind === 'notRunning') {
       if (json && verb === 'status') io.out(`${JSON.stringify({ schemaVersion: 1, ok: true, running: false })}\n`);

@@ -7,7 +7,7 @@ import { encodeRow, encodeRowsMessage } from '../../protocol/hostFrame';
 import { encodeJsonMessage, HOST_PROTOCOL_VERSION, MAX_CLIENT_MESSAGE_BYTES, MessageDecoder } from '../../protocol/hostFraming';
 import {
   ClientMessageSchema, describeIssues, HelloSchema, HOST_CAPABILITIES, HostParamsSchemas, MAX_FIND_MATCHES,
-  type HostError, type HostErrorCode, type HostMessage, type HostMethod, type HostParams, type HostStatus, type InputIntent,
+  type HostError, type HostErrorCode, type HostMessage, type HostMethod, type HostParams, type HostStatus,
 } from '../../protocol/hostMessages';
 import type { AppEvent } from '../../protocol/hostAppMessages';
 import { ControlArgsSchemas, type ControlArgs, type ControlVerb } from '../../protocol/control';
@@ -22,6 +22,7 @@ import type { Logger } from '../shared/log';
 import { machineMethods } from './machines/hubMethods';
 import type { MachineLink } from './machines/machineLink';
 import { ConnectionRelay } from './machines/relay';
+import { applyInput } from './clientInput';
 import type { FeedView, SessionFeed } from './sessionFeed';
 import type { SessionRecord } from './sessionRegistry';
 
@@ -268,7 +269,7 @@ export class Connection implements AppSubscriber {
       if (this.relay?.input(msg.view, msg.input)) return;
       const view = this.views.get(msg.view);
       if (!view) this.send({ t: 'error', code: 'noSuchView', message: `input for view ${msg.view}, which is not attached` });
-      else this.handleInput(view, msg.input);
+      else applyInput(view.feed, view, msg.input);
       return;
     }
     this.answering++;
@@ -417,51 +418,6 @@ export class Connection implements AppSubscriber {
     }
     const truncated = text.length > MAX_SELECTION_CHARS;
     return { ok: true, result: { text: truncated ? text.slice(0, MAX_SELECTION_CHARS) : text, truncated } };
-  }
-
-  private handleInput(view: View, input: InputIntent): void {
-    const feed = view.feed;
-    const s = feed.record.session;
-    switch (input.kind) {
-      case 'key': {
-        feed.take(view);
-        const { kind: _k, ...key } = input;
-        s.sendKey(key);
-        return;
-      }
-      case 'text':
-        feed.take(view);
-        s.write(input.text);
-        return;
-      case 'paste':
-        feed.take(view);
-        s.paste(input.text);
-        return;
-      case 'mouse': {
-        feed.take(view);
-        const { kind: _k, action, ...rest } = input;
-        s.sendMouse({ kind: action, ...rest });
-        return;
-      }
-      case 'resize':
-        feed.resize(view, input.cols, input.rows);
-        return;
-      case 'focus':
-        // Only the view that holds the input speaks for the window's focus.
-        if (feed.isHolder(view)) s.sendFocus(input.focused);
-        return;
-      case 'scroll':
-        if (input.to === 'bottom') s.scrollToBottom();
-        else if (input.to === 'top') s.scrollLines(-s.viewport.length);
-        else if (input.lines) s.scrollLines(input.lines);
-        return;
-      case 'select': {
-        const { kind: _k, ...op } = input;
-        s.renderModel.select(op);
-        s.requestRender();
-        return;
-      }
-    }
   }
 
   /** The session went away: its views end, and the client is told why. */

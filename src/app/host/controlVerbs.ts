@@ -37,6 +37,7 @@ export interface ControlVerbsDeps {
   describe: (record: SessionRecord) => SessionInfo;
   drive: DriveVerbs;
   bypass: BypassPolicy;
+  bypassByDefault: (agent: string | undefined) => Promise<boolean>;
   appVersion: string;
   /** `read`: how long to wait for the emulator to catch up with output already received. */
   readSettleMs: number;
@@ -81,11 +82,15 @@ export class ControlVerbs implements SessionVerbs {
       'sessions.watch': (_args, ctx) => this.watch(ctx),
       'sessions.read': (args) => remote(args.id, 'sessions.read', args) ?? this.read(args),
       'sessions.send': (args, ctx) => remote(args.id, 'sessions.send', args) ?? d.drive.send(args, holder(ctx)),
-      'sessions.spawn': (args, ctx) => {
-        const refused = args.bypass ? d.bypass.refuse(ctx.secret, args.agent) : null;
+      'sessions.spawn': async (args, ctx) => {
+        const bypass = args.bypass === true || (await d.bypassByDefault(args.agent));
+        const refused = bypass ? d.bypass.refuse({ secret: ctx.secret, session: args.parent }, args.agent ?? 'an agent', 'control: sessions.spawn') : null;
         return refused ?? onMachine(args.machine, 'sessions.spawn', args) ?? d.drive.spawn(d.bypass.withCaller(args, ctx.secret), holder(ctx));
       },
-      'sessions.run': (args, ctx) => onMachine(args.machine, 'sessions.run', args) ?? d.drive.run(d.bypass.withCaller(args, ctx.secret), holder(ctx)),
+      'sessions.run': async (args, ctx) => {
+        const refused = await d.bypass.refuseArgv(args.argv, { secret: ctx.secret, session: args.parent }, 'control: sessions.run');
+        return refused ?? onMachine(args.machine, 'sessions.run', args) ?? d.drive.run(d.bypass.withCaller(args, ctx.secret), holder(ctx));
+      },
       'sessions.wait': (args, ctx) => remote(args.id, 'sessions.wait', args) ?? d.drive.wait(args, holder(ctx)),
       'app.notify': (args) => d.drive.notify(args),
       'sessions.why': (args) => remote(args.id, 'sessions.why', args) ?? this.why(args),

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_IN_FLIGHT } from '../../../src/app/host/clientConnection';
-import { HostClient } from '../../../src/app/host/hostClient';
+import { HostClient } from '../../../src/app/client/hostClient';
 import { HostProcess } from '../../../src/app/host/hostProcess';
-import { nullLogger } from '../../../src/app/host/log';
+import { nullLogger } from '../../../src/app/shared/log';
 import { encodeJsonMessage, HOST_PROTOCOL_VERSION } from '../../../src/protocol/hostFraming';
 import { waitFor } from '../../helpers/waitFor';
 
@@ -44,7 +44,7 @@ async function connect(): Promise<HostClient> {
 
 /** A shell whose scrollback holds 3,000 lines of 160 characters: each 1,000-row page costs real work. */
 async function fullShell(c: HostClient): Promise<string> {
-  const r = await c.request('sessions.spawn', { cwd: dir, argv: ['/bin/sh'], cols: 200, rows: 50 });
+  const r = await c.request('sessions.run', { cwd: dir, argv: ['/bin/sh'], cols: 200, rows: 50 });
   if (!r.ok) throw new Error(r.error.message);
   const id = r.result.session.id;
   const s = host.registry.get(id)!.session;
