@@ -1,5 +1,6 @@
 // Public API of the terminal layer (src/terminal): sessions, render model, input encoding, themes.
 export { Session, SYNC_OUTPUT_TIMEOUT_MS, KILL_GRACE_MS, type SpawnOptions, type LaunchError, type ExitStatus } from './session';
+export { MAX_PENDING_INPUT_BYTES } from './ptyInput';
 export {
   RenderModel, type Frame, type RenderRow, type Run, type Color, type UnderlineStyle, type CursorState, type BufferPoint,
   type SelectionMode, type RowSelection, type SelectOp,

@@ -2,8 +2,8 @@
 // model plus input encoding. Owns the pty, the emulator, its parser hooks and timers, and
 // releases them all in dispose(). Emits the in-band signals: title, bell, OSC 9/777 notifications.
 import { randomUUID } from 'node:crypto';
-import { accessSync, constants as fsConstants, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import * as pty from 'node-pty';
 import type { Terminal } from '@xterm/headless';
 import { SerializeAddon } from '@xterm/addon-serialize';
@@ -11,6 +11,8 @@ import { findAll, type BufferRange } from './bufferSearch';
 import { createEmulator } from './createEmulator';
 import { DisposableStore, Emitter, toDisposable, type Disposable, type Event } from '../protocol/events';
 import { FlowController } from './flowControl';
+import { buildEnv, findExecutable, launchError } from './launchEnv';
+import { PtyInput } from './ptyInput';
 import { installExitDrain } from './ptyDrain';
 import { Utf8Splitter } from './utf8Splitter';
 import { InBandSignals, type Notification, type Progress } from './inBandSignals';
@@ -19,7 +21,6 @@ import {
 } from './inputEncoding';
 import { RenderModel, SYNC_OUTPUT_TIMEOUT_MS } from './renderModel';
 import { TerminalModes, type CursorShape } from './terminalModes';
-
 
 export interface SpawnOptions {
   /** Omitted → the user's login shell ($SHELL -l, fallback /bin/sh). */
@@ -58,51 +59,6 @@ export { SYNC_OUTPUT_TIMEOUT_MS };
  *  agent to save state on hang-up, short enough that closing a tab never leaves a process. */
 export const KILL_GRACE_MS = 2000;
 
-/** Variables that describe the terminal Termio itself runs in, which would mislead the child. */
-const INHERITED_TERMINAL_VARS = [
-  'COLUMNS', 'LINES', 'TERMCAP', 'TERM_PROGRAM', 'TERM_PROGRAM_VERSION', 'TERM_SESSION_ID', 'TMUX', 'TMUX_PANE',
-  'STY', 'WINDOW', 'WINDOWID', 'VTE_VERSION', 'KITTY_WINDOW_ID', 'ITERM_SESSION_ID', 'WT_SESSION', 'VSCODE_INJECTION',
-];
-
-function launchError(command: string, message: string): LaunchError {
-  return { kind: 'launchError', message, command };
-}
-
-function findExecutable(command: string, cwd: string, env: Record<string, string>): string | null {
-  const canRun = (p: string): boolean => {
-    try {
-      accessSync(p, fsConstants.X_OK);
-      return statSync(p).isFile();
-    } catch {
-      return false;
-    }
-  };
-  if (command.includes('/')) {
-    const p = isAbsolute(command) ? command : resolve(cwd, command);
-    return canRun(p) ? p : null;
-  }
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const p = join(dir, command);
-    if (canRun(p)) return p;
-  }
-  return null;
-}
-
-function buildEnv(opts: SpawnOptions, id: string): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(opts.baseEnv ?? process.env)) if (v !== undefined) env[k] = v;
-  for (const k of INHERITED_TERMINAL_VARS) delete env[k];
-  env.TERM_PROGRAM = 'termio';
-  // GUI apps on macOS start without a locale; TUIs then fall back to ASCII.
-  if (!env.LANG && !env.LC_ALL && !env.LC_CTYPE) env.LANG = process.platform === 'darwin' ? 'en_US.UTF-8' : 'C.UTF-8';
-  Object.assign(env, opts.env ?? {});
-  env.TERM = 'xterm-256color';
-  env.COLORTERM = 'truecolor';
-  env.TERMIO_SESSION = id;
-  return env;
-}
-
 export class Session implements Disposable {
   readonly id: string;
   readonly pid: number;
@@ -115,6 +71,7 @@ export class Session implements Disposable {
 
   private readonly signals: InBandSignals;
   private readonly pty: pty.IPty;
+  private readonly input: PtyInput;
   private readonly flow: FlowController;
   private readonly store = new DisposableStore();
   private readonly shiftEnter: string | undefined;
@@ -177,6 +134,7 @@ export class Session implements Disposable {
 
   private constructor(proc: pty.IPty, id: string, cwd: string, argv: string[], cols: number, rows: number, opts: SpawnOptions) {
     this.pty = proc;
+    this.input = new PtyInput(proc);
     this.id = id;
     this.pid = proc.pid;
     this.cwd = cwd;
@@ -223,6 +181,7 @@ export class Session implements Disposable {
       // node-pty reports the exit once the pty is drained; wait for the emulator to catch up.
       void this.whenParsed().then(() => {
         if (this.disposed) return;
+        this.input.drop();
         this._exited = signal ? { exitCode, signal } : { exitCode };
         this._onExit.fire(this._exited);
         this._onRender.fire();
@@ -285,19 +244,23 @@ export class Session implements Disposable {
     return { unparsed: this.flow.unparsedChars, paused: this.flow.isPaused, pauses: this.flow.pauseCount };
   }
 
-  write(data: string): void {
-    if (this.disposed || this._exited) return;
-    this.pty.write(data);
+  /** Types into the program; false when it was refused (ended, or MAX_PENDING_INPUT_BYTES unread). */
+  write(data: string): boolean {
+    return !this.disposed && !this._exited && this.input.write(data);
+  }
+
+  /** Input written that the program has not read yet. */
+  get pendingInput(): number {
+    return this.input.pending();
   }
 
   /** Bytes given as a binary string (one char per byte), e.g. legacy mouse reports. */
   private writeBinary(data: string): void {
-    if (this.disposed || this._exited) return;
-    this.pty.write(Buffer.from(data, 'latin1'));
+    if (!this.disposed && !this._exited) this.input.write(Buffer.from(data, 'latin1'));
   }
 
-  paste(text: string): void {
-    this.write(encodePaste(text, this.inputModes));
+  paste(text: string): boolean {
+    return this.write(encodePaste(text, this.inputModes));
   }
 
   /** Encodes and sends a key press; false when the key sends nothing (a possible shortcut). */
@@ -444,6 +407,7 @@ export class Session implements Disposable {
     }
     // Keep draining so node-pty sees the hang-up and reaps the child; the data is discarded.
     if (this.flow.isPaused) this.pty.resume();
+    this.input.drop();
     this.store.dispose();
   }
 }

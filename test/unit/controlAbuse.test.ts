@@ -4,6 +4,7 @@
 // (The host runs in this process: a crash or an unhandled rejection fails the run.)
 import { afterEach, describe, expect, it } from 'vitest';
 import { encodeFrame } from '../../src/protocol/controlFrames';
+import { MAX_PENDING_INPUT_BYTES } from '../../src/terminal';
 import { rawConnect, startTestHost, type RawPeer, type TestHost } from '../helpers/controlHost';
 import { waitFor } from '../helpers/waitFor';
 
@@ -140,6 +141,33 @@ describe('control socket under abuse', () => {
     }
     holder.socket.destroy();
     await waitFor(() => host?.server.connectionCount === 0, { what: 'the first client to go' });
+    await stillAnswers(host);
+  });
+
+  it('bounds the input queued to a program that does not read: past the cap a send is refused, and closing lets it go', async () => {
+    host = await startTestHost();
+    const c = await host.client();
+    const run = await c.request('sessions.run', { argv: ['sleep', '600'] });
+    if (!run.ok) throw new Error(run.error.message);
+    const id = (run.result as { id: string }).id;
+    const session = host.registry.get(id)!.session;
+    const half = 'x'.repeat(512 * 1024);
+    const outcomes: string[] = [];
+    let message = '';
+    // 40 × 512 KiB is five times the cap: sleep reads none of it (the kernel's line buffer takes a little).
+    for (let i = 0; i < 40 && !outcomes.includes('busy'); i++) {
+      const r = await c.request('sessions.send', { id, text: half });
+      outcomes.push(r.ok ? 'ok' : r.error.code);
+      if (!r.ok) message = r.error.message;
+      // The pty's own queue is what is measured: it holds what sleep never reads.
+      expect(session.pendingInput).toBeLessThanOrEqual(MAX_PENDING_INPUT_BYTES);
+    }
+    expect(outcomes.at(-1)).toBe('busy');
+    expect(outcomes.slice(0, 4)).toEqual(['ok', 'ok', 'ok', 'ok']);
+    expect(session.pendingInput).toBeGreaterThan(MAX_PENDING_INPUT_BYTES - 1024 * 1024);
+    expect(message).toContain(`session ${id} has not read the input it was sent`);
+    host.registry.close(id);
+    expect(session.pendingInput).toBe(0);
     await stillAnswers(host);
   });
 

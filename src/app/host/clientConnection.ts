@@ -269,7 +269,10 @@ export class Connection implements AppSubscriber {
       if (this.relay?.input(msg.view, msg.input)) return;
       const view = this.views.get(msg.view);
       if (!view) this.send({ t: 'error', code: 'noSuchView', message: `input for view ${msg.view}, which is not attached` });
-      else applyInput(view.feed, view, msg.input);
+      else if (!applyInput(view.feed, view, msg.input)) {
+        const id = view.feed.record.id;
+        this.send({ t: 'error', code: 'busy', message: `session ${id} has not read the input it was sent; this ${msg.input.kind} was dropped` });
+      }
       return;
     }
     this.answering++;

@@ -3,46 +3,45 @@
 import type { InputIntent } from '../../protocol/hostMessages';
 import type { FeedView, SessionFeed } from './sessionFeed';
 
-export function applyInput(feed: SessionFeed, view: FeedView, input: InputIntent): void {
+/** False when the session refused typed text (its program has not read what it was sent). */
+export function applyInput(feed: SessionFeed, view: FeedView, input: InputIntent): boolean {
   const s = feed.record.session;
   switch (input.kind) {
     case 'key': {
       feed.take(view);
       const { kind: _k, ...key } = input;
       s.sendKey(key);
-      return;
+      return true;
     }
     case 'text':
       feed.take(view);
-      s.write(input.text);
-      return;
+      return s.write(input.text);
     case 'paste':
       feed.take(view);
-      s.paste(input.text);
-      return;
+      return s.paste(input.text);
     case 'mouse': {
       feed.take(view);
       const { kind: _k, action, ...rest } = input;
       s.sendMouse({ kind: action, ...rest });
-      return;
+      return true;
     }
     case 'resize':
       feed.resize(view, input.cols, input.rows);
-      return;
+      return true;
     case 'focus':
       // Only the view that holds the input speaks for the window's focus.
       if (feed.isHolder(view)) s.sendFocus(input.focused);
-      return;
+      return true;
     case 'scroll':
       if (input.to === 'bottom') s.scrollToBottom();
       else if (input.to === 'top') s.scrollLines(-s.viewport.length);
       else if (input.lines) s.scrollLines(input.lines);
-      return;
+      return true;
     case 'select': {
       const { kind: _k, ...op } = input;
       s.renderModel.select(op);
       s.requestRender();
-      return;
+      return true;
     }
   }
 }

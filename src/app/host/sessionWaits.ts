@@ -109,11 +109,13 @@ export class SessionWaits implements Disposable {
   }
 
   /** Types the text and presses Return as its own keystroke (TUIs read "text\r" in one chunk as a paste). */
-  async typeAndEnter(s: Session, text: string, enter: boolean): Promise<void> {
-    if (text) s.write(text);
-    if (!enter) return;
+  /** False when the session refused the text: its program has not read what it was sent before. */
+  async typeAndEnter(s: Session, text: string, enter: boolean): Promise<boolean> {
+    if (text && !s.write(text)) return s.exited !== null;
+    if (!enter) return true;
     if (text) await nextRender(s, this.limits.enterFallbackMs);
     if (!s.exited && this.registry.get(s.id)) s.write('\r');
+    return true;
   }
 
   /**

@@ -17,13 +17,16 @@ import { waitFor } from '../../helpers/waitFor';
 
 let dir: string;
 let host: HostProcess;
+/** What the host logged, shown when a wait fails (a client the host refused says why). */
+let logs: string[] = [];
 const clients: HostClient[] = [];
 const sockets: Socket[] = [];
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'termio-hostabuse-'));
   const env = { ...process.env, HOME: dir, TERMIO_HOME: join(dir, '.termio') };
-  const r = await HostProcess.start({ env, logger: nullLogger, idleExitMs: 0 });
+  logs = [];
+  const r = await HostProcess.start({ env, logger: { ...nullLogger, info: (m, d) => logs.push(`${m} ${JSON.stringify(d)}`), warn: (m, d) => logs.push(`${m} ${JSON.stringify(d)}`) }, idleExitMs: 0 });
   if (!r.ok) throw new Error(r.message);
   host = r.host;
 });
@@ -105,7 +108,9 @@ describe('clients that pipeline requests and never read', () => {
       const status = await c.request('host.status', {});
       const list = status.ok ? status.result.clientList.filter((x) => x.client === 'flooder' && x.views === 1) : [];
       return list.length === 8 ? list : null;
-    }, { what: 'every flooder attached', timeout: 30_000 });
+    }, { what: 'every flooder attached', timeout: 30_000 }).catch((err: Error) => {
+      throw new Error(`${err.message}; the host logged: ${logs.slice(-8).join(' | ')}`);
+    });
     for (const f of flooders) expect(f.unsentBytes).toBeLessThan(4 * 1024 * 1024);
     for (const f of floods) f.stop();
     const after: number[] = [];
