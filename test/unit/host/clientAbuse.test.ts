@@ -69,12 +69,14 @@ function flooder(session: string): { socket: Socket; sent: () => number; stop: (
   const pour = () => {
     while (live && !socket.destroyed && socket.writableLength < 256 * 1024) socket.write(rowsRequest(100 + sent++));
   };
+  let timer: NodeJS.Timeout | undefined;
   socket.on('connect', () => {
     socket.write(encodeJsonMessage({ t: 'hello', protocol: HOST_PROTOCOL_VERSION, client: 'flooder', version: '0' }));
     socket.write(encodeJsonMessage({ t: 'req', id: 1, method: 'attach', params: { session, view: 1, cols: 200, rows: 50 } }));
     pour();
+    // Only once connected: anything written before would go out ahead of the hello.
+    if (live) timer = setInterval(pour, 5);
   });
-  const timer = setInterval(pour, 5);
   return {
     socket,
     sent: () => sent,
