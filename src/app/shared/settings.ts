@@ -74,6 +74,11 @@ export const SettingsSchema = z.object({
       enabled: z.boolean().default(false).describe('serve the phone companion page (off until you turn it on)'),
       port: z.number().int().min(MIN_COMPANION_PORT).max(MAX_COMPANION_PORT).default(DEFAULT_COMPANION_PORT),
       network: z.enum(['loopback', 'lan']).default('loopback').describe('lan = reachable from other devices on your network'),
+      allowedHosts: z
+        .array(z.string().regex(/^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$/, 'a host name or IPv4 address, without port or scheme').max(253))
+        .max(64)
+        .default([])
+        .describe('host names the companion answers besides 127.0.0.1, localhost and its LAN address (a reverse proxy\'s name)'),
     })
     .prefault({}),
   worktrees: z
