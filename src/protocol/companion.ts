@@ -31,6 +31,8 @@ export interface CompanionStatus {
   url: string | null;
   /** The link exists but was not given: the asking client runs inside a Termio session. */
   urlWithheld?: boolean;
+  /** What the change did besides (settings.json could not be read and was moved aside). */
+  notices?: string[];
   /** Why it does not listen although enabled (port taken, …); null otherwise. */
   error: string | null;
   /** Pages connected with the current token. */

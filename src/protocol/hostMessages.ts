@@ -137,7 +137,7 @@ export type ClientMessage = z.infer<typeof ClientMessageSchema>;
 export type HostErrorCode =
   | ControlErrorCode
   | 'versionMismatch' | 'handshakeRequired' | 'badMessage' | 'oversized' | 'unknownMethod' | 'badParams'
-  | 'noSuchSession' | 'ambiguousSession' | 'noSuchView' | 'viewInUse' | 'spawnFailed' | 'badDirectory' | 'busy' | 'forbidden'
+  | 'noSuchSession' | 'ambiguousSession' | 'noSuchView' | 'viewInUse' | 'spawnFailed' | 'badDirectory' | 'busy' | 'forbidden' | 'badSettings'
   // The review view's worktree requests (app.review), as the control protocol names them.
   | 'notAWorktree' | 'worktreeRefused' | 'mergeConflict' | 'unsavedWork';
 

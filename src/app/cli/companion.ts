@@ -108,6 +108,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       return ExitCode.failed;
     }
     const s = r.result;
+    for (const n of s.notices ?? []) io.err(`termio companion ${v}: ${n}\n`);
     if (o.json) {
       printOk(io, { ...s });
     } else if (v === 'url') {

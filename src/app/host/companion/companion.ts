@@ -46,7 +46,8 @@ export interface CompanionDeps {
   agentInfo(agentId: string): { name: string; iconFile?: string } | undefined;
   settings: {
     get(): CompanionSettings;
-    set(patch: Partial<CompanionSettings>): void;
+    /** Answers what the user should know about the change (a corrupt file moved aside). */
+    set(patch: Partial<CompanionSettings>): string[] | void;
     onChange: Event<unknown>;
   };
   /** TERMIO_HOME (the token lives there) and the user's home (folders are shown with ~). */

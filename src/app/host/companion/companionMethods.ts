@@ -4,14 +4,14 @@
 // settings view the companion takes.
 import type { CompanionResults } from '../../../protocol/companion';
 import type { HostParams } from '../../../protocol/hostMessages';
-import type { SettingsStore } from '../../shared/settings';
+import { SettingsEditRefused, type SettingsStore } from '../../shared/settings';
 import type { Asker } from '../bypassPolicy';
 import type { Logger } from '../../shared/log';
 import type { Companion, CompanionDeps, CompanionSettings } from './companion';
 
 type Ok<M extends keyof CompanionResults> = { ok: true; result: CompanionResults[M] };
 
-type Refusal = { ok: false; error: { code: 'busy' | 'forbidden'; message: string } };
+type Refusal = { ok: false; error: { code: 'busy' | 'forbidden' | 'badSettings'; message: string } };
 
 /** Where the user can do what a session may not. */
 const AS_THE_USER = "from the Termio app (Settings → Phone) or a terminal outside Termio";
@@ -26,12 +26,18 @@ export function companionMethods(companion: () => Companion | null, from: { read
   [M in keyof CompanionResults]: (id: number, params: HostParams<M>) => Promise<Ok<M> | Refusal>;
 } {
   const inside = () => from.asker.secret !== undefined || from.asker.session !== undefined;
-  const answer = async <M extends keyof CompanionResults>(change?: (c: Companion) => void): Promise<Ok<M> | Refusal> => {
+  const answer = async <M extends keyof CompanionResults>(change?: (c: Companion) => string[] | void): Promise<Ok<M> | Refusal> => {
     const c = companion();
     if (!c) return { ok: false, error: { code: 'busy', message: 'this host runs no web companion' } };
-    change?.(c);
+    let notices: string[] = [];
+    try {
+      notices = change?.(c) ?? [];
+    } catch (err) {
+      if (err instanceof SettingsEditRefused) return { ok: false, error: { code: 'badSettings', message: err.message } };
+      throw err;
+    }
     await c.apply();
-    const status = c.status();
+    const status = { ...c.status(), ...(notices.length ? { notices } : {}) };
     return { ok: true, result: inside() && status.url !== null ? { ...status, url: null, urlWithheld: true } : status };
   };
   const enable = (p: HostParams<'companion.enable'>): Promise<Ok<'companion.enable'> | Refusal> => {
@@ -57,9 +63,13 @@ export function companionSettingsFrom(store: SettingsStore): CompanionDeps['sett
   return {
     get: () => store.settings.companion,
     set: (patch: Partial<CompanionSettings>) => {
+      const notices: string[] = [];
       for (const [key, value] of Object.entries(patch)) {
-        if (value !== undefined && store.settings.companion[key as keyof CompanionSettings] !== value) store.set(['companion', key], value);
+        if (value === undefined || store.settings.companion[key as keyof CompanionSettings] === value) continue;
+        const { notice } = store.set(['companion', key], value);
+        if (notice) notices.push(notice);
       }
+      return notices;
     },
     onChange: store.onChange,
   };
