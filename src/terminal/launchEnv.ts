@@ -2,13 +2,15 @@
 // and its environment (the terminal Termio runs in is not the child's).
 import { accessSync, constants as fsConstants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
-import type { LaunchError, SpawnOptions } from './session';
 
 /** Variables that describe the terminal Termio itself runs in, which would mislead the child. */
 const INHERITED_TERMINAL_VARS = [
   'COLUMNS', 'LINES', 'TERMCAP', 'TERM_PROGRAM', 'TERM_PROGRAM_VERSION', 'TERM_SESSION_ID', 'TMUX', 'TMUX_PANE',
   'STY', 'WINDOW', 'WINDOWID', 'VTE_VERSION', 'KITTY_WINDOW_ID', 'ITERM_SESSION_ID', 'WT_SESSION', 'VSCODE_INJECTION',
 ];
+
+/** A program that could not be started, and why. */
+export type LaunchError = { kind: 'launchError'; message: string; command: string };
 
 export function launchError(command: string, message: string): LaunchError {
   return { kind: 'launchError', message, command };
@@ -35,7 +37,7 @@ export function findExecutable(command: string, cwd: string, env: Record<string,
   return null;
 }
 
-export function buildEnv(opts: SpawnOptions, id: string): Record<string, string> {
+export function buildEnv(opts: { baseEnv?: Record<string, string> | undefined; env?: Record<string, string> | undefined }, id: string): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(opts.baseEnv ?? process.env)) if (v !== undefined) env[k] = v;
   for (const k of INHERITED_TERMINAL_VARS) delete env[k];

@@ -11,7 +11,7 @@ import { findAll, type BufferRange } from './bufferSearch';
 import { createEmulator } from './createEmulator';
 import { DisposableStore, Emitter, toDisposable, type Disposable, type Event } from '../protocol/events';
 import { FlowController } from './flowControl';
-import { buildEnv, findExecutable, launchError } from './launchEnv';
+import { buildEnv, findExecutable, launchError, type LaunchError } from './launchEnv';
 import { PtyInput } from './ptyInput';
 import { installExitDrain } from './ptyDrain';
 import { Utf8Splitter } from './utf8Splitter';
@@ -43,7 +43,7 @@ export interface SpawnOptions {
   cursorBlink?: boolean;
 }
 
-export type LaunchError = { kind: 'launchError'; message: string; command: string };
+export type { LaunchError };
 
 export interface ExitStatus {
   exitCode: number;
