@@ -366,7 +366,10 @@ export class Connection implements AppSubscriber {
   /** A session verb, answered by the host's one table (the control socket's too) for this caller. */
   private async sessionVerb(id: number, verb: ControlVerb, params: ControlArgs<ControlVerb>, secret: string | undefined): Promise<Answer> {
     const ctx: VerbContext = {
-      secret,
+      // A request's own secret, else the one the client gave in its hello.
+      secret: secret ?? this.asker.secret,
+      session: this.asker.session,
+      door: 'host',
       holder: { signal: this.gone.signal, hold: (work) => work },
       stream: (result, subscribe) => {
         this.send({ t: 'res', id, ok: true, result });

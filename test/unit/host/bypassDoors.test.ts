@@ -112,10 +112,10 @@ describe('starting an agent with its bypass flag from inside a tab', () => {
     const refused = await termio(['host', 'spawn', '--cwd', proj, '--', 'claude', FLAG], plain.env, proj);
     expect(refused.status, refused.stderr).toBe(1);
     expect(refused.stderr).toContain(`session ${plain.id} runs without permission bypass`);
-    expect(logs).toContainEqual(expect.stringMatching(new RegExp(`^host: sessions.spawn: bypass start refused .*"caller":"${plain.id}"`)));
+    expect(logs).toContainEqual(expect.stringMatching(new RegExp(`^host: sessions.run: bypass start refused .*"caller":"${plain.id}"`)));
     expect((await termio(['host', 'spawn', '--cwd', proj, '--', 'claude', FLAG], trusted.env, proj)).status).toBe(0);
     expect((await termio(['host', 'spawn', '--cwd', proj, '--', 'claude', FLAG], env, proj)).status).toBe(0);
-    expect(logs).toContainEqual(expect.stringMatching(/^host: sessions.spawn: bypass start allowed \(from outside Termio\)/));
+    expect(logs).toContainEqual(expect.stringMatching(/^host: sessions.run: bypass start allowed \(from outside Termio\)/));
     expect(ranWithFlag()).toHaveLength(2);
   }, 60_000);
 
