@@ -113,6 +113,9 @@ describe('the Host header', () => {
     settings.companion.allowedHosts = ['termio.example'];
     writeFileSync(settingsFile, JSON.stringify(settings));
     await waitFor(async () => (await get(port, '/', { headers: { Host: 'termio.example' } })).status === 200, { what: 'the added name to be served' });
+    // https: is the page's own origin only behind a proxy, for a name the user added.
+    expect(await upgrade(port, { ...ws, Host: `127.0.0.1:${port}`, Origin: `https://127.0.0.1:${port}` })).toBe('HTTP/1.1 403 Forbidden');
+    expect(await upgrade(port, { ...ws, Host: 'termio.example', Origin: 'https://termio.example' })).toBe('HTTP/1.1 101 Switching Protocols');
   });
 });
 

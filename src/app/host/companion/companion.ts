@@ -147,6 +147,7 @@ export class Companion implements Disposable {
       sessions: () => this.sessionsMessage(),
       accept: (ws) => this.accept(ws),
       hostAllowed: (name) => servedHostNames(this.deps.settings.get()).has(name),
+      hostAdded: (name) => this.deps.settings.get().allowedHosts.some((h) => h.toLowerCase() === name),
     }, host, want.port);
     if (!r.ok) {
       this.error = r.message;

@@ -49,6 +49,8 @@ export interface CompanionServerOptions {
   limiter?: FailureLimiter;
   /** Whether a Host header's name (lower case, no port) is one this companion serves. */
   hostAllowed(name: string): boolean;
+  /** Whether the name is one the user added (a proxy's, which may serve the page over https). */
+  hostAdded?(name: string): boolean;
 }
 
 /** The name in a Host header: lower case, without its port (IPv6 literals keep their brackets). */
@@ -216,10 +218,12 @@ export class CompanionServer {
     if (this.misdirected(req)) return refuse(421, 'this server does not serve that host name');
     if (path !== '/ws') return refuse(404, 'no WebSocket here');
     // A page from another site must not reach the host through the user's browser: the Origin
-    // must be the address this very request was sent to (https: behind a TLS proxy).
+    // must be the address this very request was sent to (or https: for a name the user added,
+    // which a TLS proxy serves).
     const origin = req.headers.origin;
     const own = req.headers.host ?? '';
-    if (origin !== `http://${own}` && origin !== `https://${own}`) {
+    const tls = this.opts.hostAdded?.(hostName(own) ?? '') === true;
+    if (origin !== `http://${own}` && !(tls && origin === `https://${own}`)) {
       this.refusals.warn(CompanionServer.address(req), 'companion: WebSocket from another origin refused', { origin: origin ?? null, host: req.headers.host ?? null });
       return refuse(403, 'the WebSocket must come from the companion page itself');
     }
