@@ -3,7 +3,6 @@
 // naming it; a framing error also ends the connection, and no client can make the host buffer
 // more than the bounds below.
 import type { Socket } from 'node:net';
-import { encodeRow, encodeRowsMessage } from '../../protocol/hostFrame';
 import { encodeJsonMessage, HOST_PROTOCOL_VERSION, MAX_CLIENT_MESSAGE_BYTES, MessageDecoder } from '../../protocol/hostFraming';
 import {
   ClientMessageSchema, describeIssues, HelloSchema, HOST_CAPABILITIES, HostParamsSchemas, MAX_FIND_MATCHES,
@@ -23,6 +22,7 @@ import { machineMethods } from './machines/hubMethods';
 import type { MachineLink } from './machines/machineLink';
 import { ConnectionRelay } from './machines/relay';
 import { applyInput } from './clientInput';
+import { rowsPage, selectionOf } from './clientReads';
 import type { FeedView, SessionFeed } from './sessionFeed';
 import type { SessionRecord } from './sessionRegistry';
 
@@ -397,33 +397,14 @@ export class Connection implements AppSubscriber {
   private rows(id: number, p: HostParams<'rows'>): Answer {
     const v = this.view(p.view);
     if (!(v instanceof View)) return v;
-    const s = v.feed.record.session;
-    const total = s.viewport.length;
-    const first = Math.min(p.first, total);
-    const end = Math.min(total, first + p.count);
-    const rows: Uint8Array[] = [];
-    for (let y = first; y < end; y++) rows.push(encodeRow(y - first, s.renderModel.bufferRow(y) ?? { runs: [], wrapped: false }));
-    this.write(encodeRowsMessage({ id, first, total, cols: s.cols }, rows));
+    this.write(rowsPage(v.feed.record.session, id, p));
     return { ok: 'sent' };
   }
 
   private selectionText(p: HostParams<'selectionText'>): Answer {
     const v = this.view(p.view);
     if (!(v instanceof View)) return v;
-    const model = v.feed.record.session.renderModel;
-    let text: string;
-    if (p.start && p.end) {
-      // A range of the client's own: the session's selection is kept aside while the model
-      // computes the text, and put back before anything can paint.
-      const own = model.selectionState();
-      model.setSelection(p.start, p.end, p.mode ?? 'char');
-      text = model.selectionText();
-      model.restoreSelection(own);
-    } else {
-      text = model.selectionText();
-    }
-    const truncated = text.length > MAX_SELECTION_CHARS;
-    return { ok: true, result: { text: truncated ? text.slice(0, MAX_SELECTION_CHARS) : text, truncated } };
+    return { ok: true, result: selectionOf(v.feed.record.session.renderModel, p, MAX_SELECTION_CHARS) };
   }
 
   /** The session went away: its views end, and the client is told why. */
