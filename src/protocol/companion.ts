@@ -27,8 +27,12 @@ export interface CompanionStatus {
   port: number;
   /** The server listens now (enabled and the port could be bound). */
   listening: boolean;
-  /** The pairing URL, token included in the fragment; null when not listening. */
+  /** The pairing URL, token included in the fragment; null when not listening, or withheld. */
   url: string | null;
+  /** The link exists but was not given: the asking client runs inside a Termio session. */
+  urlWithheld?: boolean;
+  /** What the change did besides (settings.json could not be read and was moved aside). */
+  notices?: string[];
   /** Why it does not listen although enabled (port taken, …); null otherwise. */
   error: string | null;
   /** Pages connected with the current token. */

@@ -35,11 +35,15 @@ const rows = z.number().int().min(1).max(MAX_ROWS);
 const sessionRef = z.string().min(1).max(MAX_ID_CHARS).describe('a session id or a unique prefix of one');
 const point = z.strictObject({ x: z.number().int().min(0).max(MAX_COLS), y: z.number().int().min(0) });
 
+/** A session secret is 43 characters (32 bytes, base64url); 128 bounds what a request may claim. */
+const MAX_SECRET_CHARS = 128;
 export const HelloSchema = z.strictObject({
   t: z.literal('hello'),
   protocol: z.number().int().describe('HOST_PROTOCOL_VERSION of the client'),
   client: z.string().max(MAX_ID_CHARS).describe('what the client is: termio-attach, termio-app, …'),
   version: z.string().max(MAX_ID_CHARS).describe("the client's Termio version"),
+  session: z.string().max(MAX_ID_CHARS).optional().describe('TERMIO_SESSION when the client runs inside a Termio session'),
+  secret: z.string().max(MAX_SECRET_CHARS).optional().describe("that session's TERMIO_SESSION_SECRET: the host then knows which session asks"),
 });
 export type Hello = z.infer<typeof HelloSchema>;
 
@@ -79,8 +83,6 @@ export const HostParamsSchemas = {
 export type HostMethod = keyof typeof HostParamsSchemas;
 export type HostParams<M extends HostMethod> = z.infer<(typeof HostParamsSchemas)[M]>;
 
-/** A session secret is 43 characters (32 bytes, base64url); 128 bounds what a request may claim. */
-const MAX_SECRET_CHARS = 128;
 
 export const RequestSchema = z.strictObject({
   t: z.literal('req'),
@@ -135,7 +137,7 @@ export type ClientMessage = z.infer<typeof ClientMessageSchema>;
 export type HostErrorCode =
   | ControlErrorCode
   | 'versionMismatch' | 'handshakeRequired' | 'badMessage' | 'oversized' | 'unknownMethod' | 'badParams'
-  | 'noSuchSession' | 'ambiguousSession' | 'noSuchView' | 'viewInUse' | 'spawnFailed' | 'badDirectory' | 'busy'
+  | 'noSuchSession' | 'ambiguousSession' | 'noSuchView' | 'viewInUse' | 'spawnFailed' | 'badDirectory' | 'busy' | 'forbidden' | 'badSettings'
   // The review view's worktree requests (app.review), as the control protocol names them.
   | 'notAWorktree' | 'worktreeRefused' | 'mergeConflict' | 'unsavedWork';
 

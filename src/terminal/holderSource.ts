@@ -2,6 +2,7 @@
 // protocol in docs/holder.md: startHolder() starts one for a new program, HolderSource.connect()
 // reaches one that is running (this host's or a previous host's), and the source then behaves as
 // a local pty would, plus checkpoint acks, replay offsets and a detach that leaves the program running.
+import { MAX_PENDING_INPUT_BYTES } from './ptyInput';
 import { spawn } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import { createConnection, type Socket } from 'node:net';
@@ -187,9 +188,17 @@ export class HolderSource implements PtySource {
     if (!this.closed && !this.socket.destroyed) this.socket.write(bytes);
   }
 
-  write(data: string | Uint8Array): void {
+  /** Input not yet taken by the holder's socket. */
+  get pendingInput(): number {
+    return this.socket.writableLength;
+  }
+
+  /** False: refused, nothing sent (the holder's socket already holds MAX_PENDING_INPUT_BYTES unsent). */
+  write(data: string | Uint8Array): boolean {
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    if (this.socket.writableLength + bytes.length > MAX_PENDING_INPUT_BYTES) return false;
     for (let at = 0; at < bytes.length; at += MAX_HOLDER_INPUT) this.send(encodeHolder.input(bytes.subarray(at, at + MAX_HOLDER_INPUT)));
+    return true;
   }
 
   resize(cols: number, rows: number): void {

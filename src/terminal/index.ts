@@ -2,6 +2,7 @@
 export { Session, SYNC_OUTPUT_TIMEOUT_MS, KILL_GRACE_MS, type SpawnOptions, type LaunchError, type ExitStatus, type AdoptOptions } from './session';
 export { HolderSource, startHolder, type HolderStart } from './holderSource';
 export type { PtySource } from './ptySource';
+export { MAX_PENDING_INPUT_BYTES } from './ptyInput';
 export {
   RenderModel, type Frame, type RenderRow, type Run, type Color, type UnderlineStyle, type CursorState, type BufferPoint,
   type SelectionMode, type RowSelection, type SelectOp,

@@ -4,6 +4,7 @@
 import * as pty from 'node-pty';
 import { Emitter, type Disposable, type Event } from '../protocol/events';
 import { installExitDrain } from './ptyDrain';
+import { PtyInput } from './ptyInput';
 
 export interface ExitStatus {
   exitCode: number;
@@ -17,7 +18,10 @@ export interface PtySource extends Disposable {
   readonly onData: Event<Uint8Array>;
   /** Once, after the last onData. */
   readonly onExit: Event<ExitStatus>;
-  write(data: string | Uint8Array): void;
+  /** False: refused, nothing written (the program already has MAX_PENDING_INPUT_BYTES unread). */
+  write(data: string | Uint8Array): boolean;
+  /** Input written that the program has not read yet (as far as this process can see). */
+  readonly pendingInput: number;
   resize(cols: number, rows: number): void;
   /** Stop reading the pty (the program blocks in write once the kernel buffer is full). */
   pause(): void;
@@ -40,7 +44,10 @@ export class NodePtySource implements PtySource {
   readonly onData: Event<Uint8Array> = this.data.event;
   readonly onExit: Event<ExitStatus> = this.exit.event;
 
+  private readonly input: PtyInput;
+
   constructor(private readonly proc: pty.IPty) {
+    this.input = new PtyInput(proc);
     // With encoding: null node-pty hands out Buffers (its typings say string).
     const deliver = (chunk: Buffer): void => this.data.fire(chunk);
     this.subs.push(proc.onData((chunk) => deliver(chunk as unknown as Buffer)));
@@ -48,6 +55,8 @@ export class NodePtySource implements PtySource {
     // Kept past dispose() while a hang-up's kill is pending: the exit cancels it.
     this.exitSub = proc.onExit(({ exitCode, signal }) => {
       this.exited = true;
+      // What the program never read is let go with it.
+      this.input.drop();
       if (this.killTimer) clearTimeout(this.killTimer);
       this.killTimer = null;
       this.exitSub?.dispose();
@@ -65,8 +74,12 @@ export class NodePtySource implements PtySource {
     return this.proc.pid;
   }
 
-  write(data: string | Uint8Array): void {
-    this.proc.write(typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.length));
+  get pendingInput(): number {
+    return this.input.pending();
+  }
+
+  write(data: string | Uint8Array): boolean {
+    return this.input.write(typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.length));
   }
 
   resize(cols: number, rows: number): void {

@@ -305,9 +305,14 @@ export class Session implements Disposable {
     return { unparsed: this.flow.unparsedChars, paused: this.flow.isPaused, pauses: this.flow.pauseCount };
   }
 
-  write(data: string): void {
-    if (this.disposed || this._exited) return;
-    this.source.write(data);
+  /** Input written that the program has not read yet. */
+  get pendingInput(): number {
+    return this.source.pendingInput;
+  }
+
+  /** False when refused: the program has not read MAX_PENDING_INPUT_BYTES sent before (ptyInput.ts). */
+  write(data: string): boolean {
+    return !this.disposed && !this._exited && this.source.write(data);
   }
 
   /** Bytes given as a binary string (one char per byte), e.g. legacy mouse reports. */
@@ -316,8 +321,8 @@ export class Session implements Disposable {
     this.source.write(Buffer.from(data, 'latin1'));
   }
 
-  paste(text: string): void {
-    this.write(encodePaste(text, this.inputModes));
+  paste(text: string): boolean {
+    return this.write(encodePaste(text, this.inputModes));
   }
 
   /** Encodes and sends a key press; false when the key sends nothing (a possible shortcut). */

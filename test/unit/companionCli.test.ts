@@ -2,7 +2,7 @@
 // user would): status with no host, enable on a chosen port, the pairing URL, revoke, disable,
 // and bad usage; settings.json keeps what was chosen.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
@@ -72,4 +72,28 @@ it('reports a port in use instead of serving', async () => {
   } finally {
     blocker.close();
   }
+});
+
+it('never makes a corrupt settings.json worse: a truncated one is moved aside unchanged and said so; a value in the way is named', async () => {
+  const dir = join(home, '.termio', 'config');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'settings.json');
+  const truncated = '{\n  "terminal": { "fontSize": 14 },\n  "comp';
+  writeFileSync(file, truncated);
+  const port = await freePort();
+  const on = await termio(['companion', 'enable', '--port', String(port)]);
+  expect(on.code, on.err).toBe(0);
+  expect(on.err).toMatch(/settings\.json could not be read \(line 3: [A-Za-z]+\); it was moved to ~\/\.termio\/config\/settings\.json\.corrupt-[\w-]+ unchanged/);
+  expect(on.out).toContain(`companion: on, reachable from this computer only, port ${port}`);
+  const aside = readdirSync(dir).filter((n) => n.startsWith('settings.json.corrupt-'));
+  expect(aside).toHaveLength(1);
+  expect(readFileSync(join(dir, aside[0]!), 'utf8')).toBe(truncated);
+  expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ companion: { enabled: true, port } });
+  // A wrong type in the way: refused with its name, the file untouched.
+  const wrong = JSON.stringify({ terminal: { fontSize: 14 }, companion: 'yes' });
+  writeFileSync(file, wrong);
+  const refused = await termio(['companion', 'enable', '--port', String(port)]);
+  expect(refused.code).toBe(1);
+  expect(refused.err).toContain('companion is "yes", not an object, so companion.enabled cannot be set; fix or remove it and try again (nothing was changed)');
+  expect(readFileSync(file, 'utf8')).toBe(wrong);
 });

@@ -4,6 +4,7 @@
 // (The host runs in this process: a crash or an unhandled rejection fails the run.)
 import { afterEach, describe, expect, it } from 'vitest';
 import { encodeFrame } from '../../src/protocol/controlFrames';
+import { MAX_PENDING_INPUT_BYTES } from '../../src/terminal';
 import { rawConnect, startTestHost, type RawPeer, type TestHost } from '../helpers/controlHost';
 import { waitFor } from '../helpers/waitFor';
 
@@ -105,6 +106,68 @@ describe('control socket under abuse', () => {
     const replies = p.replies();
     expect(replies.at(-1)).toMatchObject({ ok: false, error: { code: 'busy' } });
     expect(replies.filter((r) => r.ok === true).length).toBeLessThanOrEqual(16);
+    await stillAnswers(host);
+  });
+
+  it('closes a client that keeps writing after busy once the grace is over', async () => {
+    host = await startTestHost({ limits: { maxQueuedRequests: 4, closeGraceMs: 300 } });
+    const p = await rawConnect(host.socket);
+    p.socket.pause();
+    p.socket.write(Array.from({ length: 50 }, (_, i) => ping(i)).join(''));
+    // Every write would reset an idle timer: the grace must not be one.
+    const drip = setInterval(() => p.socket.writable && p.socket.write(ping('more')), 50);
+    try {
+      await waitFor(() => host?.server.connectionCount === 0, { what: 'the writing client to be closed', timeout: 5_000 });
+    } finally {
+      clearInterval(drip);
+    }
+    p.socket.destroy();
+    await stillAnswers(host);
+  });
+
+  it('closes a client turned away as busy even if it keeps writing', async () => {
+    host = await startTestHost({ limits: { maxConnections: 1, closeGraceMs: 300 } });
+    const holder = await rawConnect(host.socket);
+    await waitFor(() => host?.server.connectionCount === 1, { what: 'the first client to be taken in' });
+    const extra = await rawConnect(host.socket);
+    // Not reading, it never sees the server's end: it writes on, as the attack does.
+    extra.socket.pause();
+    const drip = setInterval(() => extra.socket.writable && extra.socket.write(ping('more')), 50);
+    try {
+      // Its next write after the server let go fails, and the socket closes.
+      await waitFor(() => extra.isClosed(), { what: 'the busy client to be closed', timeout: 5_000 });
+    } finally {
+      clearInterval(drip);
+    }
+    holder.socket.destroy();
+    await waitFor(() => host?.server.connectionCount === 0, { what: 'the first client to go' });
+    await stillAnswers(host);
+  });
+
+  it('bounds the input queued to a program that does not read: past the cap a send is refused, and closing lets it go', async () => {
+    host = await startTestHost();
+    const c = await host.client();
+    const run = await c.request('sessions.run', { argv: ['sleep', '600'] });
+    if (!run.ok) throw new Error(run.error.message);
+    const id = (run.result as { id: string }).id;
+    const session = host.registry.get(id)!.session;
+    const half = 'x'.repeat(512 * 1024);
+    const outcomes: string[] = [];
+    let message = '';
+    // 40 × 512 KiB is five times the cap: sleep reads none of it (the kernel's line buffer takes a little).
+    for (let i = 0; i < 40 && !outcomes.includes('busy'); i++) {
+      const r = await c.request('sessions.send', { id, text: half });
+      outcomes.push(r.ok ? 'ok' : r.error.code);
+      if (!r.ok) message = r.error.message;
+      // The pty's own queue is what is measured: it holds what sleep never reads.
+      expect(session.pendingInput).toBeLessThanOrEqual(MAX_PENDING_INPUT_BYTES);
+    }
+    expect(outcomes.at(-1)).toBe('busy');
+    expect(outcomes.slice(0, 4)).toEqual(['ok', 'ok', 'ok', 'ok']);
+    expect(session.pendingInput).toBeGreaterThan(MAX_PENDING_INPUT_BYTES - 1024 * 1024);
+    expect(message).toContain(`session ${id} has not read the input it was sent`);
+    host.registry.close(id);
+    expect(session.pendingInput).toBe(0);
     await stillAnswers(host);
   });
 

@@ -134,7 +134,7 @@ describe('a first prompt', () => {
     const write = s.write.bind(s);
     s.write = (d: string) => {
       typed.push(d);
-      write(d);
+      return write(d);
     };
     const delivered = waits.deliverPrompt(s.id, 'echo first-prompt');
     const turn = waits.wait(s.id, 'turn', 20_000);

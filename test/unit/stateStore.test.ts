@@ -74,6 +74,26 @@ describe('StateStore', () => {
     expect(onDisk().sessions[3]).toMatchObject({ conversationId: 'c-3', family: 'pinned' });
   });
 
+  it('retries a failed write by itself once the disk takes it again, with no further change', async () => {
+    // The folder the file goes in is blocked by a plain file (as a full disk, the write fails).
+    const blocked = join(dir, 'blocked');
+    const logged: string[] = [];
+    const logger = { debug: () => undefined, info: (m: string) => logged.push(m), warn: (m: string) => logged.push(m), error: (m: string) => logged.push(m) };
+    const opened = StateStore.open({ file: join(blocked, 'sessions.json'), writeDelayMs: 5, retryFirstMs: 20, now: fixedNow, logger });
+    stores.push(opened.store);
+    rmSync(blocked, { recursive: true, force: true });
+    writeFileSync(blocked, 'not a folder');
+    opened.store.addWindow('w1');
+    opened.store.addSession({ id: 's1', agentId: 'claude', cwd: '/p' }, { windowId: 'w1' });
+    await waitFor(() => logged.some((l) => l.startsWith('state: write failed')), { what: 'the failed write' });
+    expect(opened.store.writes).toBe(0);
+    rmSync(blocked);
+    await waitFor(() => opened.store.writes === 1, { what: 'the retried write' });
+    expect(JSON.parse(readFileSync(join(blocked, 'sessions.json'), 'utf8')).sessions).toHaveLength(1);
+    expect(logged.filter((l) => l.startsWith('state: write failed'))).toHaveLength(1);
+    expect(logged).toContain('state: written again after failed writes');
+  });
+
   it('flushes a pending change on dispose', () => {
     const { store } = open({ writeDelayMs: 60_000 });
     populate(store);

@@ -73,8 +73,11 @@ function describe(s: CompanionStatus): string {
   if (!s.enabled) return 'companion: off (termio companion enable turns it on)\n';
   const where = s.network === 'lan' ? 'your local network' : 'this computer only';
   if (!s.listening) return `companion: on, but not serving: ${s.error ?? 'unknown reason'}\n`;
-  return `companion: on, reachable from ${where}, port ${s.port}, ${s.pages} page${s.pages === 1 ? '' : 's'} connected\n${s.url}\n`;
+  return `companion: on, reachable from ${where}, port ${s.port}, ${s.pages} page${s.pages === 1 ? '' : 's'} connected\n${s.urlWithheld ? `${WITHHELD}\n` : `${s.url}\n`}`;
 }
+
+/** The pairing link carries the token: a program in a tab never gets it. */
+const WITHHELD = 'the pairing link is not shown inside a Termio session (it lets a phone control every tab); open it from the app (Settings → Phone) or a terminal outside Termio';
 
 export async function run(args: string[], io: CliIo): Promise<number> {
   const [verb, ...rest] = args;
@@ -105,9 +108,14 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       return ExitCode.failed;
     }
     const s = r.result;
+    for (const n of s.notices ?? []) io.err(`termio companion ${v}: ${n}\n`);
     if (o.json) {
       printOk(io, { ...s });
     } else if (v === 'url') {
+      if (s.urlWithheld) {
+        io.err(`termio companion url: ${WITHHELD}\n`);
+        return ExitCode.failed;
+      }
       if (!s.url) {
         io.err(`termio companion url: ${s.enabled ? `not serving: ${s.error ?? 'unknown reason'}` : 'the companion is off; termio companion enable turns it on'}\n`);
         return ExitCode.failed;

@@ -72,7 +72,7 @@ async function restartHost(client: HostClient | null, io: CliIo): Promise<number
     }
     before = keeps ? ` in place of pid ${pid}; agents kept running` : ` in place of pid ${pid}; its sessions ended (the app resumes them)`;
   }
-  const next = await connectHost(io.env, { client: 'termio-cli', start: true, asCaller: true });
+  const next = await connectHost(io.env, { client: 'termio-cli', start: true });
   if ('kind' in next) {
     io.err(`termio host restart: ${next.message}\n`);
     return ExitCode.failed;
@@ -126,7 +126,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   const { verb, json } = parsed;
   const start = verb !== 'status' && verb !== 'stop' && verb !== 'restart';
-  const client = await connectHost(io.env, { client: 'termio-cli', start, asCaller: true });
+  const client = await connectHost(io.env, { client: 'termio-cli', start });
   if ('kind' in client) {
     if (client.kind === 'notRunning') {
       if (verb === 'restart') return restartHost(null, io);

@@ -27,8 +27,9 @@ export interface ClientIdentity {
   version: string;
   /** Defaults to HOST_PROTOCOL_VERSION (tests send others). */
   protocol?: number;
-  /** The caller's TERMIO_SESSION_SECRET when it runs inside a Termio session: sent with every
-   *  request, so the host knows which session asks (and what it may do). */
+  /** Inside a Termio session: its TERMIO_SESSION and TERMIO_SESSION_SECRET. The secret goes with
+   *  every request and both go in the hello, so the host knows which session asks (and what it may do). */
+  session?: string;
   secret?: string;
 }
 
@@ -103,7 +104,8 @@ export class HostClient {
           resolve({ kind: 'failed', message: m?.t === 'error' ? m.message : (why ?? `${label} did not answer the hello`) });
         }
       };
-      stream.write(encodeJsonMessage({ t: 'hello', protocol: who.protocol ?? HOST_PROTOCOL_VERSION, client: who.client, version: who.version }));
+      const inside = { ...(who.session !== undefined ? { session: who.session } : {}), ...(who.secret !== undefined ? { secret: who.secret } : {}) };
+      stream.write(encodeJsonMessage({ t: 'hello', protocol: who.protocol ?? HOST_PROTOCOL_VERSION, client: who.client, version: who.version, ...inside }));
     });
   }
 

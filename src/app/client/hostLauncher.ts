@@ -7,7 +7,7 @@ import { HOST_SOCKET_FILE } from '../../protocol/hostFraming';
 import { HostClient, type HostConnectFailure } from './hostClient';
 import { installPath, packageVersion } from '../shared/install';
 import { termioPaths } from '../shared/paths';
-import { SESSION_SECRET_ENV } from '../shared/sessionSecret';
+import { sessionIdentity } from '../shared/sessionSecret';
 
 /** A host is listening within a few hundred ms of its start; 10 s covers a loaded machine. */
 export const HOST_START_TIMEOUT_MS = 10_000;
@@ -40,12 +40,14 @@ export function spawnHost(env: NodeJS.ProcessEnv, stdio: 'ignore' | ['ignore', n
   });
 }
 
-/** Connects to the running host; with `start`, starts one first if none runs. */
-/** Connects to this user's host, starting it when asked and none runs. `asCaller`: send the
- *  session secret in `env` with every request (the termio command run inside a session). */
-export async function connectHost(env: NodeJS.ProcessEnv, opts: { client: string; start: boolean; asCaller?: boolean }): Promise<HostClient | HostConnectFailure> {
+/**
+ * Connects to the running host; with `start`, starts one first if none runs. A command run inside
+ * a Termio session says so (its TERMIO_SESSION and secret), so the host can refuse it what needs
+ * the user; the app (`asUser`) speaks for the user whatever its environment.
+ */
+export async function connectHost(env: NodeJS.ProcessEnv, opts: { client: string; start: boolean; asUser?: boolean }): Promise<HostClient | HostConnectFailure> {
   const socket = hostSocketPath(env);
-  const who = { client: opts.client, version: packageVersion(), secret: opts.asCaller ? env[SESSION_SECRET_ENV] : undefined };
+  const who = { client: opts.client, version: packageVersion(), ...(opts.asUser ? {} : sessionIdentity(env)) };
   const first = await HostClient.connect(socket, who);
   if (first instanceof HostClient || first.kind !== 'notRunning' || !opts.start) return first;
   let exited: number | null = null;

@@ -68,7 +68,7 @@ export class RemoteHost implements AppHost {
   /** Connects to the host (starting one if none runs) and reads the settings and agents. */
   static async start(opts: RemoteHostOptions): Promise<RemoteHostStart> {
     const env = opts.env ?? process.env;
-    const c = await connectHost(env, { client: 'termio-app', start: true });
+    const c = await connectHost(env, { client: 'termio-app', start: true, asUser: true });
     if (!(c instanceof HostClient)) return skewOrFailure(c);
     if (c.hello.hostVersion !== packageVersion()) {
       const hostVersion = c.hello.hostVersion;
@@ -167,7 +167,7 @@ export class RemoteHost implements AppHost {
    * resume) and subscribes again. False when no host of this version could be reached.
    */
   async reconnect(): Promise<boolean> {
-    const c = await connectHost(this.opts.env ?? process.env, { client: 'termio-app', start: true });
+    const c = await connectHost(this.opts.env ?? process.env, { client: 'termio-app', start: true, asUser: true });
     if (!(c instanceof HostClient)) {
       this.opts.logger.warn('cannot reach a new session host', { message: c.message });
       return false;

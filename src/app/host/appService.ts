@@ -7,20 +7,23 @@ import type { AppEvent, AppResults, AppSnapshot } from '../../protocol/hostAppMe
 import type { SessionInfo } from '../../protocol/sessionInfo';
 import type { HostParams } from '../../protocol/hostMessages';
 import type { Disposable } from '../../protocol/events';
+import { BypassPolicy, type Asker } from './bypassPolicy';
 import type { Host } from './host';
 import type { MachinesHub } from './machines/hub';
 import type { SessionRecord } from './sessionRegistry';
 import { reviewRequest, type ReviewAnswer } from './worktrees/appReview';
 
-/** What the service needs of a connection: a way to send it events. */
+/** What the service needs of a connection: a way to send it events, and who it says it is. */
 export interface AppSubscriber {
   sendEvent(e: AppEvent): void;
+  readonly asker: Asker;
 }
 
-export type AppAnswer<T> = { ok: true; result: T } | { ok: false; code: 'noSuchSession' | 'spawnFailed' | 'badDirectory'; message: string };
+type AppErrorCode = 'noSuchSession' | 'spawnFailed' | 'badDirectory' | 'forbidden';
+export type AppAnswer<T> = { ok: true; result: T } | { ok: false; code: AppErrorCode; message: string };
 
 type AppMethod = keyof AppResults;
-type Reply<M extends AppMethod> = { ok: true; result: AppResults[M] } | { ok: false; error: { code: 'noSuchSession' | 'spawnFailed' | 'badDirectory' | 'unknownMethod' | ReviewCode; message: string } };
+type Reply<M extends AppMethod> = { ok: true; result: AppResults[M] } | { ok: false; error: { code: AppErrorCode | 'unknownMethod' | ReviewCode; message: string } };
 
 type ReviewCode = 'notAWorktree' | 'worktreeRefused' | 'mergeConflict' | 'unsavedWork' | 'ambiguousSession' | 'badParams';
 const REVIEW_CODES: readonly string[] = ['notAWorktree', 'worktreeRefused', 'mergeConflict', 'unsavedWork', 'noSuchSession', 'ambiguousSession'];
@@ -48,7 +51,7 @@ export function appMethods(service: () => AppService | null, sub: AppSubscriber)
     },
     'app.launch': async (_id, p) => {
       const app = service();
-      return app ? reply(await app.launch(p)) : none;
+      return app ? reply(await app.launch(p, sub)) : none;
     },
     'app.relaunch': async (_id, p) => {
       const app = service();
@@ -83,8 +86,11 @@ export class AppService implements Disposable {
   private readonly subscriptions: Disposable[] = [];
   private readonly perSession = new Map<string, Disposable[]>();
   private restored: Promise<void> | null = null;
+  /** Who may start with permission bypass through the host's socket (app.launch, sessions.spawn). */
+  readonly bypass: BypassPolicy;
 
   constructor(private readonly host: Host, private readonly opts: AppServiceOptions = {}) {
+    this.bypass = new BypassPolicy((s) => host.callerOf(s), host.opts.logger, async (argv) => host.bypassFlagIn(argv));
     const reg = host.registry;
     this.subscriptions.push(
       reg.onAdded((r) => this.added(r)),
@@ -149,7 +155,21 @@ export class AppService implements Disposable {
     for (const id of this.host.savedWindows()) await this.host.restoreWindow(id);
   }
 
-  async launch(p: HostParams<'app.launch'>): Promise<AppAnswer<{ session: SessionInfo }>> {
+  /**
+   * A tab the user opened in the app. With permission bypass (asked, or the agent's setting) only
+   * the subscribed app may, speaking for the user: any other connection of the socket could be
+   * a program in a tab.
+   */
+  async launch(p: HostParams<'app.launch'>, from: AppSubscriber): Promise<AppAnswer<{ session: SessionInfo }>> {
+    if (p.bypass || this.host.bypassByDefault(p.agentId ?? undefined)) {
+      const what = p.agentId ?? 'a terminal';
+      if (!this.apps.has(from)) {
+        this.host.opts.logger.warn('host: app.launch: bypass start refused (the connection is not the subscribed app)', { what });
+        return { ok: false, code: 'forbidden', message: `only the Termio app may start ${what} with permission bypass through app.launch (this connection has not subscribed as the app)` };
+      }
+      const refused = this.bypass.refuse(from.asker, what, 'host: app.launch');
+      if (refused && !refused.ok) return { ok: false, code: 'forbidden', message: refused.message };
+    }
     if (p.machine) {
       const { machine, ...rest } = p;
       const r = await this.onMachine(machine, 'app.launch', rest);

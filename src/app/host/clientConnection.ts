@@ -3,11 +3,10 @@
 // naming it; a framing error also ends the connection, and no client can make the host buffer
 // more than the bounds below.
 import type { Socket } from 'node:net';
-import { encodeRow, encodeRowsMessage } from '../../protocol/hostFrame';
 import { encodeJsonMessage, HOST_PROTOCOL_VERSION, MAX_CLIENT_MESSAGE_BYTES, MessageDecoder } from '../../protocol/hostFraming';
 import {
   ClientMessageSchema, describeIssues, HelloSchema, HOST_CAPABILITIES, KEEPS_AGENTS_CAPABILITY, HostParamsSchemas, MAX_FIND_MATCHES,
-  type HostError, type HostErrorCode, type HostMessage, type HostMethod, type HostParams, type HostStatus, type InputIntent,
+  type HostError, type HostErrorCode, type HostMessage, type HostMethod, type HostParams, type HostStatus,
 } from '../../protocol/hostMessages';
 import type { AppEvent } from '../../protocol/hostAppMessages';
 import { ControlArgsSchemas, type ControlArgs, type ControlVerb } from '../../protocol/control';
@@ -17,10 +16,13 @@ import type { SessionInfo } from '../../protocol/sessionInfo';
 import { appMethods, type AppSubscriber } from './appService';
 import type { ClientServerOptions } from './clientServerOptions';
 import { companionMethods } from './companion/companionMethods';
+import type { Asker } from './bypassPolicy';
 import type { Logger } from '../shared/log';
 import { machineMethods } from './machines/hubMethods';
 import type { MachineLink } from './machines/machineLink';
 import { ConnectionRelay } from './machines/relay';
+import { applyInput } from './clientInput';
+import { rowsPage, selectionOf } from './clientReads';
 import type { FeedView, SessionFeed } from './sessionFeed';
 import type { SessionRecord } from './sessionRegistry';
 
@@ -38,6 +40,16 @@ export const MAX_SELECTION_CHARS = 4 * 1024 * 1024;
 /** After a framing error the host says why and ends the connection; a peer that does not read
  *  the goodbye is cut off after this long. */
 const GOODBYE_MS = 1_000;
+/** Messages read but not yet answered on one connection: past this the host stops reading the
+ *  socket until they are done, so a client that pipelines requests waits on itself (64, as the
+ *  control socket's queue: more than the app ever has in flight). */
+export const MAX_IN_FLIGHT = 64;
+/** Bytes of such messages: 64 one-MiB messages would be 64 MiB held for one client; 4 MiB is a
+ *  few hundred ordinary requests. */
+export const MAX_IN_FLIGHT_BYTES = 4 * 1024 * 1024;
+/** How long one connection may run messages before the host turns to the others: the cheapest
+ *  requests go in batches, an expensive one (a 1,000-line rows page, ~16 ms) alone. */
+const TURN_MS = 2;
 
 /** One attached view: a FeedView bound to its connection. */
 class View implements FeedView {
@@ -57,6 +69,9 @@ class View implements FeedView {
   }
 }
 
+/** A message waiting for its turn, or the goodbye a framing error ends the connection with. */
+type Queued = { kind: 'msg'; value: unknown; bytes: number } | { kind: 'bye'; code: HostErrorCode; message: string };
+
 type Answer = { ok: true; result: unknown } | { ok: false; error: HostError } | { ok: 'sent' };
 
 function fail(code: HostErrorCode, message: string): Answer {
@@ -74,9 +89,16 @@ export interface ConnectionServer {
 export class Connection implements AppSubscriber {
   private readonly decoder = new MessageDecoder(MAX_CLIENT_MESSAGE_BYTES);
   private readonly views = new Map<number, View>();
+  /** Decoded messages waiting for their turn, and the requests among them still being answered. */
+  private readonly queue: Queued[] = [];
+  private queuedBytes = 0;
+  private answering = 0;
+  private pumping: NodeJS.Immediate | null = null;
   private greeted = false;
   private name = '';
   framesSent = 0;
+  /** Who the client says it is: a session's secret and id, or neither (the user). */
+  asker: Asker = {};
   private ending = false;
   private handshakeTimer: NodeJS.Timeout | null;
   private readonly log: Logger;
@@ -92,6 +114,7 @@ export class Connection implements AppSubscriber {
     this.relay = server.opts.hub ? new ConnectionRelay(server.opts.hub, this) : null;
     socket.on('data', (chunk: Buffer) => this.handleData(chunk));
     socket.on('drain', () => {
+      this.schedule();
       for (const v of this.views.values()) v.feed.kick();
     });
     // A peer that vanished mid-message: 'close' follows and cleans up.
@@ -112,6 +135,7 @@ export class Connection implements AppSubscriber {
     if (this.ending || this.socket.destroyed) return;
     if (this.socket.writableLength + bytes.length > MAX_UNSENT_BYTES) {
       this.log.warn('client dropped: it does not read what it asks for', { unsent: this.socket.writableLength });
+      this.stop();
       this.socket.destroy();
       return;
     }
@@ -126,20 +150,71 @@ export class Connection implements AppSubscriber {
     this.send(e);
   }
 
+  /** Decodes what arrived and queues it; the messages run in turns (pump), never here. */
   private handleData(chunk: Buffer): void {
-    for (const m of this.decoder.push(chunk)) {
-      if (this.ending) return;
+    if (this.ending || this.socket.destroyed) return;
+    const decoded = this.decoder.push(chunk);
+    // The chunk's bytes, shared among the messages it completed: a bound, not an exact count.
+    const share = decoded.length ? Math.ceil(chunk.length / decoded.length) : 0;
+    for (const m of decoded) {
       if (m.kind === 'error') {
-        this.goodbye(m.code === 'oversized' ? 'oversized' : 'badMessage', m.message);
-        return;
+        this.queue.push({ kind: 'bye', code: m.code === 'oversized' ? 'oversized' : 'badMessage', message: m.message });
+        break;
       }
       if (m.kind !== 'json') {
-        this.goodbye('badMessage', `clients send JSON messages only, got a ${m.kind} message`);
-        return;
+        this.queue.push({ kind: 'bye', code: 'badMessage', message: `clients send JSON messages only, got a ${m.kind} message` });
+        break;
       }
-      if (!this.greeted) this.handleHello(m.value);
-      else this.handleMessage(m.value);
+      this.queue.push({ kind: 'msg', value: m.value, bytes: share });
+      this.queuedBytes += share;
     }
+    if (this.full()) this.socket.pause();
+    this.schedule();
+  }
+
+  private full(): boolean {
+    return this.queue.length + this.answering >= MAX_IN_FLIGHT || this.queuedBytes >= MAX_IN_FLIGHT_BYTES;
+  }
+
+  private schedule(): void {
+    if (this.pumping || this.ending || this.queue.length === 0) return;
+    this.pumping = setImmediate(() => this.pump());
+  }
+
+  /**
+   * One turn: messages in order until the turn's time is spent, then the event loop serves
+   * everyone else. A client that does not read its answers gets no further turn until they drain,
+   * so what it asks for costs the host only what its socket can hold.
+   */
+  private pump(): void {
+    this.pumping = null;
+    const until = performance.now() + TURN_MS;
+    while (this.queue.length > 0 && !this.ending && !this.socket.destroyed && !this.congested()) {
+      const next = this.queue.shift()!;
+      if (next.kind === 'bye') {
+        this.goodbye(next.code, next.message);
+        break;
+      }
+      this.queuedBytes -= next.bytes;
+      if (!this.greeted) this.handleHello(next.value);
+      else this.handleMessage(next.value);
+      if (performance.now() >= until) break;
+    }
+    if (this.ending || this.socket.destroyed) {
+      this.stop();
+      return;
+    }
+    if (!this.full() && this.socket.isPaused()) this.socket.resume();
+    if (!this.congested()) this.schedule();
+  }
+
+  /** Nothing more of this client runs: what it sent and has not had its turn is dropped. */
+  private stop(): void {
+    this.ending = true;
+    this.queue.length = 0;
+    this.queuedBytes = 0;
+    if (this.pumping) clearImmediate(this.pumping);
+    this.pumping = null;
   }
 
   private handleHello(value: unknown): void {
@@ -162,6 +237,8 @@ export class Connection implements AppSubscriber {
     }
     this.greeted = true;
     this.name = hello.data.client;
+    const { secret, session } = hello.data;
+    this.asker = { ...(secret ? { secret } : {}), ...(session ? { session } : {}) };
     if (this.handshakeTimer) clearTimeout(this.handshakeTimer);
     this.handshakeTimer = null;
     this.log.debug('client connected', { client: hello.data.client, version: hello.data.version });
@@ -193,10 +270,17 @@ export class Connection implements AppSubscriber {
       if (this.relay?.input(msg.view, msg.input)) return;
       const view = this.views.get(msg.view);
       if (!view) this.send({ t: 'error', code: 'noSuchView', message: `input for view ${msg.view}, which is not attached` });
-      else this.handleInput(view, msg.input);
+      else if (!applyInput(view.feed, view, msg.input)) {
+        const id = view.feed.record.id;
+        this.send({ t: 'error', code: 'busy', message: `session ${id} has not read the input it was sent; this ${msg.input.kind} was dropped` });
+      }
       return;
     }
-    void this.answer(msg.id, msg.method, msg.params, msg.secret);
+    this.answering++;
+    void this.answer(msg.id, msg.method, msg.params, msg.secret).finally(() => {
+      this.answering--;
+      if (!this.full() && this.socket.isPaused() && !this.ending) this.socket.resume();
+    });
   }
 
   private async answer(id: number, method: string, params: unknown, secret: string | undefined): Promise<void> {
@@ -261,7 +345,7 @@ export class Connection implements AppSubscriber {
     },
     selectionText: (_id, p) => (this.relay?.has(p.view) ? this.relay.forward('selectionText', p) : this.selectionText(p)),
     ...appMethods(() => this.server.opts.app ?? null, this),
-    ...companionMethods(() => this.server.opts.companion?.() ?? null),
+    ...companionMethods(() => this.server.opts.companion?.() ?? null, this, { warn: (m, f) => this.log.warn(m, f) }),
     ...machineMethods(() => this.server.opts.hub ?? null),
   };
 
@@ -283,7 +367,10 @@ export class Connection implements AppSubscriber {
   /** A session verb, answered by the host's one table (the control socket's too) for this caller. */
   private async sessionVerb(id: number, verb: ControlVerb, params: ControlArgs<ControlVerb>, secret: string | undefined): Promise<Answer> {
     const ctx: VerbContext = {
-      secret,
+      // A request's own secret, else the one the client gave in its hello.
+      secret: secret ?? this.asker.secret,
+      session: this.asker.session,
+      door: 'host',
       holder: { signal: this.gone.signal, hold: (work) => work },
       stream: (result, subscribe) => {
         this.send({ t: 'res', id, ok: true, result });
@@ -311,78 +398,14 @@ export class Connection implements AppSubscriber {
   private rows(id: number, p: HostParams<'rows'>): Answer {
     const v = this.view(p.view);
     if (!(v instanceof View)) return v;
-    const s = v.feed.record.session;
-    const total = s.viewport.length;
-    const first = Math.min(p.first, total);
-    const end = Math.min(total, first + p.count);
-    const rows: Uint8Array[] = [];
-    for (let y = first; y < end; y++) rows.push(encodeRow(y - first, s.renderModel.bufferRow(y) ?? { runs: [], wrapped: false }));
-    this.write(encodeRowsMessage({ id, first, total, cols: s.cols }, rows));
+    this.write(rowsPage(v.feed.record.session, id, p));
     return { ok: 'sent' };
   }
 
   private selectionText(p: HostParams<'selectionText'>): Answer {
     const v = this.view(p.view);
     if (!(v instanceof View)) return v;
-    const model = v.feed.record.session.renderModel;
-    let text: string;
-    if (p.start && p.end) {
-      // A range of the client's own: the session's selection is kept aside while the model
-      // computes the text, and put back before anything can paint.
-      const own = model.selectionState();
-      model.setSelection(p.start, p.end, p.mode ?? 'char');
-      text = model.selectionText();
-      model.restoreSelection(own);
-    } else {
-      text = model.selectionText();
-    }
-    const truncated = text.length > MAX_SELECTION_CHARS;
-    return { ok: true, result: { text: truncated ? text.slice(0, MAX_SELECTION_CHARS) : text, truncated } };
-  }
-
-  private handleInput(view: View, input: InputIntent): void {
-    const feed = view.feed;
-    const s = feed.record.session;
-    switch (input.kind) {
-      case 'key': {
-        feed.take(view);
-        const { kind: _k, ...key } = input;
-        s.sendKey(key);
-        return;
-      }
-      case 'text':
-        feed.take(view);
-        s.write(input.text);
-        return;
-      case 'paste':
-        feed.take(view);
-        s.paste(input.text);
-        return;
-      case 'mouse': {
-        feed.take(view);
-        const { kind: _k, action, ...rest } = input;
-        s.sendMouse({ kind: action, ...rest });
-        return;
-      }
-      case 'resize':
-        feed.resize(view, input.cols, input.rows);
-        return;
-      case 'focus':
-        // Only the view that holds the input speaks for the window's focus.
-        if (feed.isHolder(view)) s.sendFocus(input.focused);
-        return;
-      case 'scroll':
-        if (input.to === 'bottom') s.scrollToBottom();
-        else if (input.to === 'top') s.scrollLines(-s.viewport.length);
-        else if (input.lines) s.scrollLines(input.lines);
-        return;
-      case 'select': {
-        const { kind: _k, ...op } = input;
-        s.renderModel.select(op);
-        s.requestRender();
-        return;
-      }
-    }
+    return { ok: true, result: selectionOf(v.feed.record.session.renderModel, p, MAX_SELECTION_CHARS) };
   }
 
   /** The session went away: its views end, and the client is told why. */
@@ -404,12 +427,13 @@ export class Connection implements AppSubscriber {
 
   end(): void {
     if (this.ending) return;
-    this.ending = true;
+    this.stop();
     this.socket.end();
     setTimeout(() => this.socket.destroy(), GOODBYE_MS).unref();
   }
 
   dispose(): void {
+    this.stop();
     this.relay?.dispose();
     this.gone.abort();
     for (const d of this.watches.splice(0)) d.dispose();

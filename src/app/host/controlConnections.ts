@@ -57,7 +57,8 @@ export class ControlConnections {
       // Log the first rejection of a burst, not a thousand lines.
       if (this.busyRejections++ === 0) logger.warn('control: too many connections, rejecting', { limit: limits.maxConnections });
       socket.end(encodeFrame(errorReply(undefined, 'busy', `too many connections (limit ${limits.maxConnections}); try again`)));
-      socket.setTimeout(limits.closeGraceMs, () => socket.destroy());
+      // A plain timer, which its writes cannot reset.
+      setTimeout(() => socket.destroy(), limits.closeGraceMs).unref();
       return;
     }
     this.busyRejections = 0;
@@ -162,7 +163,10 @@ export class ControlConnections {
     conn.closing = true;
     this.disposeWatches(conn);
     if (!conn.socket.destroyed) conn.socket.end(encodeFrame(reply));
-    conn.socket.setTimeout(this.opts.limits.closeGraceMs, () => conn.socket.destroy());
+    // A plain timer, not the socket's idle timeout: a peer that keeps writing would reset that
+    // with every byte and hold its slot for ever.
+    conn.socket.setTimeout(0);
+    setTimeout(() => conn.socket.destroy(), this.opts.limits.closeGraceMs).unref();
   }
 
   private drop(conn: ControlConnection): void {

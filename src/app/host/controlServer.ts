@@ -27,7 +27,7 @@ import { CONTROL_INFO_FILE, CONTROL_PROTOCOL_VERSION, CONTROL_SOCKET_FILE, MAX_F
 import { eventReply, okReply, type ControlRequest, type ControlResult } from '../../protocol/control';
 import { type SessionInfo } from '../../protocol/sessionInfo';
 import { writeFileAtomic } from '../shared/atomicWrite';
-import { BypassPolicy } from './bypassPolicy';
+import { BypassPolicy, type BypassFlagIn } from './bypassPolicy';
 import { ControlConnections, type ControlConnection } from './controlConnections';
 import { ControlVerbs, type OpenDirResult, type VerbContext } from './controlVerbs';
 import { SessionFacts } from './sessionFacts';
@@ -124,6 +124,10 @@ export interface ControlServerOptions {
   transcriptOf?: (id: string) => Promise<string | undefined>;
   /** The session a request's secret belongs to, with its bypass flag; null: no running session has it. */
   callerOf?: (secret: string) => { sessionId: string; bypass: boolean } | null;
+  /** Which agent's bypass flag a command line carries (`sessions run`); default: none is known. */
+  bypassFlagIn?: BypassFlagIn;
+  /** Whether an agent starts with bypass although not asked to (the user's setting); default: no. */
+  bypassByDefault?: (agent: string | undefined) => Promise<boolean>;
   /** Adds each session's resume plan to `sessions.list` (the host knows the manifests and the store). */
   describeResume?: (id: string) => Promise<SessionInfo['resume'] | undefined>;
   /** The sessions of the other machines (the hub's), once the host has them. */
@@ -186,7 +190,8 @@ export class ControlServer {
       registry: opts.registry,
       describe,
       drive: new DriveVerbs({ registry: opts.registry, waits: this.waits, logger: this.logger, describe, ...(opts.onNotify ? { onNotify: opts.onNotify } : {}) }),
-      bypass: new BypassPolicy(opts.callerOf ?? (() => null), this.logger),
+      bypass: new BypassPolicy(opts.callerOf ?? (() => null), this.logger, opts.bypassFlagIn),
+      bypassByDefault: opts.bypassByDefault ?? (async () => false),
       appVersion: this.appVersion,
       readSettleMs: this.limits.readSettleMs,
       onOpenDir: opts.onOpenDir ?? ((dir) => this.openDirAsShell(dir)),

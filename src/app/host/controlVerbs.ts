@@ -21,6 +21,10 @@ export type OpenDirResult = { ok: true; id: string } | { ok: false; code: Contro
 export interface VerbContext {
   /** The caller's TERMIO_SESSION_SECRET when it runs inside a Termio session. */
   secret: string | undefined;
+  /** The session the caller says it runs in (the host socket's hello), when the request names no parent. */
+  session?: string | undefined;
+  /** Which socket asked, for the log: 'control' or 'host'. */
+  door?: string;
   /** Ties a long request (a wait) to the caller's connection: it ends when the connection does. */
   holder: Holder;
   /** Answers `result` now, then streams each event `subscribe` emits until the caller goes (watch). */
@@ -37,6 +41,7 @@ export interface ControlVerbsDeps {
   describe: (record: SessionRecord) => SessionInfo;
   drive: DriveVerbs;
   bypass: BypassPolicy;
+  bypassByDefault: (agent: string | undefined) => Promise<boolean>;
   appVersion: string;
   /** `read`: how long to wait for the emulator to catch up with output already received. */
   readSettleMs: number;
@@ -81,11 +86,15 @@ export class ControlVerbs implements SessionVerbs {
       'sessions.watch': (_args, ctx) => this.watch(ctx),
       'sessions.read': (args) => remote(args.id, 'sessions.read', args) ?? this.read(args),
       'sessions.send': (args, ctx) => remote(args.id, 'sessions.send', args) ?? d.drive.send(args, holder(ctx)),
-      'sessions.spawn': (args, ctx) => {
-        const refused = args.bypass ? d.bypass.refuse(ctx.secret, args.agent) : null;
+      'sessions.spawn': async (args, ctx) => {
+        const bypass = args.bypass === true || (await d.bypassByDefault(args.agent));
+        const refused = bypass ? d.bypass.refuse({ secret: ctx.secret, session: args.parent ?? ctx.session }, args.agent ?? 'an agent', `${ctx.door ?? 'control'}: sessions.spawn`) : null;
         return refused ?? onMachine(args.machine, 'sessions.spawn', args) ?? d.drive.spawn(d.bypass.withCaller(args, ctx.secret), holder(ctx));
       },
-      'sessions.run': (args, ctx) => onMachine(args.machine, 'sessions.run', args) ?? d.drive.run(d.bypass.withCaller(args, ctx.secret), holder(ctx)),
+      'sessions.run': async (args, ctx) => {
+        const refused = await d.bypass.refuseArgv(args.argv, { secret: ctx.secret, session: args.parent ?? ctx.session }, `${ctx.door ?? 'control'}: sessions.run`);
+        return refused ?? onMachine(args.machine, 'sessions.run', args) ?? d.drive.run(d.bypass.withCaller(args, ctx.secret), holder(ctx));
+      },
       'sessions.wait': (args, ctx) => remote(args.id, 'sessions.wait', args) ?? d.drive.wait(args, holder(ctx)),
       'app.notify': (args) => d.drive.notify(args),
       'sessions.why': (args) => remote(args.id, 'sessions.why', args) ?? this.why(args),

@@ -4,6 +4,7 @@
 // connection (a Holder) for the ones that wait.
 import type { ControlArgs, ControlErrorCode } from '../../protocol/control';
 import type { SessionInfo } from '../../protocol/sessionInfo';
+import { MAX_PENDING_INPUT_BYTES } from '../../terminal';
 import type { Logger } from '../shared/log';
 import type { SessionRecord, SessionRegistry } from './sessionRegistry';
 import type { SessionWaits } from './sessionWaits';
@@ -47,7 +48,11 @@ export class DriveVerbs {
     if (s.exited) return { ok: false, code: 'sessionExited', message: `session ${record.id} has exited (code ${s.exited.exitCode}); nothing reads its input` };
     const mark = s.outputMark;
     waits.noteInput(record.id);
-    await waits.typeAndEnter(s, args.text, args.enter === true);
+    if (!(await waits.typeAndEnter(s, args.text, args.enter === true))) {
+      const mib = (s.pendingInput / (1024 * 1024)).toFixed(1);
+      this.opts.logger.warn('control: input refused, the program is not reading', { id: record.id, pending: s.pendingInput });
+      return { ok: false, code: 'busy', message: `session ${record.id} has not read the input it was sent (${mib} MiB waiting, limit ${MAX_PENDING_INPUT_BYTES / (1024 * 1024)} MiB); nothing was typed` };
+    }
     if (!args.wait) return { ok: true, result: { id: record.id } };
     const wait = await holder.hold(waits.wait(record.id, 'turn', args.wait.timeoutMs, { mark, signal: holder.signal }));
     return { ok: true, result: { id: record.id, wait } };

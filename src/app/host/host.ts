@@ -13,6 +13,7 @@ import type { AgentIntegrationOptions } from '../shared/agentIntegration';
 import type { AgentCatalog, CatalogEntry } from '../shared/catalog';
 import type { SessionInfo } from '../../protocol/sessionInfo';
 import type { HeldSessionMeta } from './checkpointFile';
+import { findBypassFlag } from './bypassArgv';
 import type { ControlServer } from './controlServer';
 import { adoptHolders, type AdoptionResult } from './holderAdoption';
 import { Checkpointer } from './holderCheckpoints';
@@ -330,6 +331,20 @@ export class Host {
     const record = this.store.getSession(id);
     if (!record) return undefined;
     return pinnedTranscript(this.catalog.get(record.agentId)?.manifest.resume, record.conversationId, (this.opts.env ?? process.env).HOME ?? homedir());
+  }
+
+  /** Which agent's bypass flag a command line carries, judged against every loaded manifest. */
+  bypassFlagIn(argv: readonly string[]): { agent: string; flag: string } | null {
+    const agents = this.catalog.list().flatMap((e) => {
+      const m = e.manifest;
+      return m.command && m.permissionBypassFlag ? [{ id: m.id, command: m.command, resolved: e.resolvedCommand, flag: m.permissionBypassFlag }] : [];
+    });
+    return findBypassFlag(argv, agents, (c) => this.catalog.resolveCommand(c));
+  }
+
+  /** Whether a spawn of this agent runs with bypass although not asked to (the user's setting). */
+  bypassByDefault(agent: string | undefined): boolean {
+    return agent !== undefined && (this.settings.settings.agents[agent]?.bypass ?? false);
   }
 
   /** The running session a control request's secret belongs to, with its bypass flag; null: none. */

@@ -22,6 +22,8 @@ export interface ControlledHost {
   readonly worktrees: WorktreeService;
   /** The PATH sessions start with: where `gh` is looked for. */
   readonly sessionPath: string;
+  bypassFlagIn(argv: readonly string[]): { agent: string; flag: string } | null;
+  bypassByDefault(agent: string | undefined): boolean;
 }
 
 export function hostControlServer(core: HostCore, opts: HostOptions, up: { readonly value: ControlledHost | null; readonly promise: Promise<ControlledHost> }): ControlServer {
@@ -49,6 +51,9 @@ export function hostControlServer(core: HostCore, opts: HostOptions, up: { reado
     },
     transcriptOf: async (id) => (await up.promise).transcriptFor(id),
     callerOf: (secret) => core.callers.callerOf(secret),
+    // Asked before a spawn waits for the services: the catalog and settings are up once it answers.
+    bypassFlagIn: async (argv) => (await up.promise).bypassFlagIn(argv),
+    bypassByDefault: async (agent) => (await up.promise).bypassByDefault(agent),
     describeResume: async (id) => {
       const host = await up.promise;
       if (!host.store.getSession(id)) return undefined;

@@ -125,9 +125,11 @@ export class SessionWaits implements Disposable {
   }
 
   /** Types the text (a bracketed paste when the program asked for one) and presses Return as its
-   *  own key once the echo settled: TUIs read "text\r" arriving in one burst as a paste. */
-  async typeAndEnter(s: Session, text: string, enter: boolean): Promise<void> {
-    await typeText(s, text, enter, { limits: { plainEchoMs: this.limits.enterFallbackMs }, alive: () => this.registry.get(s.id) !== undefined });
+   *  own key once the echo settled: TUIs read "text\r" arriving in one burst as a paste. False
+   *  when the session refused the text: its program has not read what it was sent before. */
+  async typeAndEnter(s: Session, text: string, enter: boolean): Promise<boolean> {
+    const typed = await typeText(s, text, enter, { limits: { plainEchoMs: this.limits.enterFallbackMs }, alive: () => this.registry.get(s.id) !== undefined });
+    return typed.taken || s.exited !== null;
   }
 
   /**

@@ -31,6 +31,10 @@ export {
  * such as restoring 20 sessions costs one).
  */
 export const STATE_WRITE_DELAY_MS = 250;
+/** After a failed write (a full disk), the first retry; each further failure doubles the wait up
+ *  to STATE_RETRY_MAX_MS, so freed space is used within a minute without hammering a full disk. */
+export const STATE_RETRY_FIRST_MS = 1_000;
+export const STATE_RETRY_MAX_MS = 60_000;
 
 /** What addSession needs; the rest defaults (no title, unbound, bypass off, created now). */
 export type NewSavedSession = Pick<SavedSession, 'id' | 'agentId' | 'cwd'> &
@@ -40,6 +44,8 @@ export interface StateStoreOptions {
   file: string;
   /** Write delay after a change; tests shorten it. */
   writeDelayMs?: number;
+  /** First retry after a failed write (default STATE_RETRY_FIRST_MS); tests shorten it. */
+  retryFirstMs?: number;
   logger?: Logger;
   /** Clock for moved-aside names and savedAt (tests). */
   now?: () => Date;
@@ -59,6 +65,9 @@ export class StateStore {
   private dirty = false;
   private disposed = false;
   private readonly delay: number;
+  private readonly retryFirst: number;
+  /** The wait before the next retry of a failed write; 0 while writes succeed. */
+  private retryIn = 0;
   private readonly logger: Logger;
   private readonly now: () => Date;
   /** Number of completed writes (tests and benchmarks). */
@@ -73,6 +82,7 @@ export class StateStore {
   ) {
     this.current = state;
     this.delay = opts.writeDelayMs ?? STATE_WRITE_DELAY_MS;
+    this.retryFirst = opts.retryFirstMs ?? STATE_RETRY_FIRST_MS;
     this.logger = opts.logger ?? nullLogger;
     this.now = opts.now ?? (() => new Date());
   }
@@ -201,10 +211,18 @@ export class StateStore {
     try {
       writeFileAtomic(this.file, serialize(this.current, this.now()), { mode: 0o600 });
       this.writes++;
+      if (this.retryIn) this.logger.info('state: written again after failed writes', { file: this.file });
+      this.retryIn = 0;
     } catch (e) {
-      // A full disk or a revoked folder must not crash the app; the next change retries.
+      // A full disk or a revoked folder must not crash the app; the write is retried later by
+      // itself (not only on the next change), logged once until it succeeds.
       this.dirty = true;
-      this.logger.error('state: write failed', { file: this.file, error: (e as Error).message });
+      if (!this.retryIn) this.logger.error('state: write failed; retrying until it succeeds', { file: this.file, error: (e as Error).message });
+      this.retryIn = this.retryIn ? Math.min(this.retryIn * 2, STATE_RETRY_MAX_MS) : this.retryFirst;
+      if (!this.disposed) {
+        this.timer = setTimeout(() => this.flush(), this.retryIn);
+        this.timer.unref();
+      }
     }
   }
 

@@ -33,9 +33,10 @@ export type TypingTarget = Pick<Session, 'write' | 'paste' | 'sendKey' | 'inputM
  * Types `text` (a paste when the program asked for bracketed paste) and, with `enter`, presses
  * Return once the echo has settled. `alive` says whether the session is still worth typing into
  * (closed meanwhile: the Return is not sent). Resolves once everything was written, with whether
- * the text went as a paste.
+ * the text went as a paste and whether the program took it (false: its unread input is at the cap,
+ * nothing was typed and no Return pressed).
  */
-export async function typeText(s: TypingTarget, text: string, enter: boolean, opts: { limits?: Partial<TypingLimits>; alive?: () => boolean } = {}): Promise<boolean> {
+export async function typeText(s: TypingTarget, text: string, enter: boolean, opts: { limits?: Partial<TypingLimits>; alive?: () => boolean } = {}): Promise<{ pasted: boolean; taken: boolean }> {
   const limits = { ...defaultTypingLimits, ...opts.limits };
   const alive = () => !s.exited && (opts.alive?.() ?? true);
   // The modes the program set are known once the output it wrote so far has been parsed.
@@ -43,14 +44,14 @@ export async function typeText(s: TypingTarget, text: string, enter: boolean, op
   let pasted = false;
   if (text && alive()) {
     pasted = s.inputModes.bracketedPaste;
-    if (pasted) s.paste(text);
-    else s.write(text);
+    const taken = pasted ? s.paste(text) : s.write(text);
+    if (!taken) return { pasted, taken: false };
   }
-  if (!enter) return pasted;
+  if (!enter) return { pasted, taken: true };
   if (text) await echoSettled(s, pasted ? limits.pasteEchoMs : limits.plainEchoMs, limits);
   // As the key, encoded for the keyboard mode the program chose (kitty's CSI 13 u when it asked for every key as an escape code).
   if (alive()) s.sendKey({ key: 'Enter' });
-  return pasted;
+  return { pasted, taken: true };
 }
 
 /** Resolves once the program drew something and then went quiet, or after the limits. */

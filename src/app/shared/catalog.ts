@@ -164,6 +164,11 @@ export class AgentCatalog {
     return { dispose: () => this.listeners.delete(listener) };
   }
 
+  /** A command as agents' commands are resolved (on the login shell's PATH), or undefined. */
+  resolveCommand(command: string): string | undefined {
+    return this.resolver.resolve(command);
+  }
+
   /** Re-reads the PATH folders (e.g. when the picker opens after the user installed an agent). */
   refreshAvailability(path?: string): void {
     this.resolver = createCommandResolver(path ?? this.opts.path, this.opts.env);

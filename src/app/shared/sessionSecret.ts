@@ -8,6 +8,14 @@ export const SESSION_SECRET_ENV = 'TERMIO_SESSION_SECRET';
 /** 32 random bytes: not guessable, and short enough for an environment variable and a frame. */
 const SESSION_SECRET_BYTES = 32;
 
+/** Who a client inside a Termio session says it is: its TERMIO_SESSION and secret, as set (an
+ *  empty variable is absent). A session named without its secret is not the user. */
+export function sessionIdentity(env: NodeJS.ProcessEnv): { session?: string; secret?: string } {
+  const session = env.TERMIO_SESSION || undefined;
+  const secret = env[SESSION_SECRET_ENV] || undefined;
+  return { ...(session !== undefined ? { session } : {}), ...(secret !== undefined ? { secret } : {}) };
+}
+
 export function mintSessionSecret(): string {
   return randomBytes(SESSION_SECRET_BYTES).toString('base64url');
 }

@@ -3,7 +3,7 @@
 // reported by its path and falls back to its default while every other field is kept), written
 // surgically (only the changed key, so the user's comments and layout survive), and watched so
 // a hand edit applies live.
-import { mkdirSync, watch, type FSWatcher } from 'node:fs';
+import { mkdirSync, renameSync, watch, type FSWatcher } from 'node:fs';
 import { dirname } from 'node:path';
 import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { z } from 'zod';
@@ -74,6 +74,11 @@ export const SettingsSchema = z.object({
       enabled: z.boolean().default(false).describe('serve the phone companion page (off until you turn it on)'),
       port: z.number().int().min(MIN_COMPANION_PORT).max(MAX_COMPANION_PORT).default(DEFAULT_COMPANION_PORT),
       network: z.enum(['loopback', 'lan']).default('loopback').describe('lan = reachable from other devices on your network'),
+      allowedHosts: z
+        .array(z.string().regex(/^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$/, 'a host name or IPv4 address, without port or scheme').max(253))
+        .max(64)
+        .default([])
+        .describe('host names the companion answers besides 127.0.0.1, localhost and its LAN address (a reverse proxy\'s name)'),
     })
     .prefault({}),
   worktrees: z
@@ -155,6 +160,33 @@ export function parseSettings(text: string, label = 'settings.json'): SettingsLo
   return { settings: defaultSettings(), errors };
 }
 
+/** Why settings text cannot be edited in place (it does not parse as one object), or null. */
+export function unreadableBecause(text: string): string | null {
+  if (text.trim() === '') return null;
+  const errors: ParseError[] = [];
+  const raw: unknown = parse(text, errors, { allowTrailingComma: true });
+  const first = errors[0];
+  if (first) return `line ${text.slice(0, first.offset).split('\n').length}: ${printParseErrorCode(first.error)}`;
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return `the top level is ${describeValue(raw)}, not an object`;
+  return null;
+}
+
+/** The first part of path that holds something other than an object (so nothing can go inside it). */
+function notAnObject(text: string, path: string[]): { at: string; value: unknown } | null {
+  const raw: unknown = parse(text, [], { allowTrailingComma: true });
+  let cur = raw;
+  for (let i = 0; i < path.length - 1; i++) {
+    if (cur === null || typeof cur !== 'object') return null;
+    cur = (cur as Record<string, unknown>)[path[i]!];
+    if (cur === undefined) return null;
+    if (cur === null || typeof cur !== 'object' || Array.isArray(cur)) return { at: path.slice(0, i + 1).join('.'), value: cur };
+  }
+  return null;
+}
+
+/** A setting change that was not made: the file holds something in its way; nothing was written. */
+export class SettingsEditRefused extends Error {}
+
 /** Returns text with one setting changed, leaving everything else byte-for-byte. */
 export function editSettingsText(text: string, path: string[], value: unknown): string {
   const base = text.trim() === '' ? '{}\n' : text;
@@ -171,7 +203,7 @@ export class SettingsStore {
   /** The file as messages name it: `~/.termio/config/settings.json`. */
   readonly label: string;
 
-  constructor(readonly file: string, home: string = homedir()) {
+  constructor(readonly file: string, private readonly home: string = homedir()) {
     this.label = shortenHome(file, home);
     this.current = this.read();
   }
@@ -203,11 +235,30 @@ export class SettingsStore {
     this.changed.fire(this.current);
   }
 
-  /** Changes one setting in the file (atomically), keeping the rest of the user's text. */
-  set(path: string[], value: unknown): void {
-    const next = editSettingsText(this.readText(), path, value);
-    writeFileAtomic(this.file, next);
+  /**
+   * Changes one setting in the file (atomically), keeping the rest of the user's text. A file that
+   * does not parse is never edited (splicing into it would make it worse): it is moved aside
+   * byte for byte, as a corrupt sessions.json is, and a new file holds this change; the answer
+   * says so. A value in the way (`"companion": "yes"` when setting companion.port) refuses the
+   * change with a SettingsEditRefused naming it.
+   */
+  set(path: string[], value: unknown): { notice: string | null } {
+    const text = this.readText();
+    const unreadable = unreadableBecause(text);
+    if (unreadable) {
+      const aside = `${this.file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+      renameSync(this.file, aside);
+      writeFileAtomic(this.file, editSettingsText('', path, value));
+      this.reload();
+      return { notice: `${this.label} could not be read (${unreadable}); it was moved to ${shortenHome(aside, this.home)} unchanged, and a new ${this.label} holds only this change` };
+    }
+    const blocked = notAnObject(text, path);
+    if (blocked) {
+      throw new SettingsEditRefused(`${this.label}: ${blocked.at} is ${describeValue(blocked.value)}, not an object, so ${path.join('.')} cannot be set; fix or remove it and try again (nothing was changed)`);
+    }
+    writeFileAtomic(this.file, editSettingsText(text, path, value));
     this.reload();
+    return { notice: null };
   }
 
   /** Applies hand edits live. Watches the folder, since editors replace the file on save. */

@@ -28,7 +28,7 @@ async function setUp(extra: { heartbeatMs?: number } = {}): Promise<{ home: stri
   const registry = new SessionRegistry({ spawner: shellSpawner(['/bin/sh'], { PS1: '$ ', ENV: '' }), defaultCwd: home });
   cleanups.push(() => registry.dispose());
   const port = await freePort();
-  let settings: CompanionSettings = { enabled: true, port, network: 'loopback' };
+  let settings: CompanionSettings = { enabled: true, port, network: 'loopback', allowedHosts: [] };
   const changed = new Emitter<void>();
   const companion = await startCompanion({
     registry,

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { MAX_FAILURES } from '../../../src/app/host/companion/rateLimit';
+import { MAX_SOCKETS_PER_ADDRESS } from '../../../src/app/host/companion/companionServer';
 import { AUTH_SUBPROTOCOL_PREFIX, CLOSE_HOST_STOPPING, CLOSE_REVOKED, COMPANION_SUBPROTOCOL } from '../../../src/protocol/companionWire';
 import { waitFor } from '../../helpers/waitFor';
 import { repoRoot, startHostProcess } from '../../helpers/companionHost';
@@ -174,9 +175,9 @@ describe('companion security (real termio-host)', () => {
         await new Promise((res) => setImmediate(res));
       }
     })();
-    // 25 at a time: under the server's connection cap (32), so every request gets an answer.
-    for (let batch = 0; batch < 40; batch++) {
-      const rs = await Promise.all(Array.from({ length: 25 }, (_, i) => get(host!.port, '/api/sessions', { Authorization: `Bearer bad-${batch}-${i}` })));
+    // As many at a time as one address may hold open, so every request gets an answer.
+    for (let batch = 0; batch < 1000 / 8; batch++) {
+      const rs = await Promise.all(Array.from({ length: MAX_SOCKETS_PER_ADDRESS }, (_, i) => get(host!.port, '/api/sessions', { Authorization: `Bearer bad-${batch}-${i}` })));
       statuses.push(...rs.map((r) => r.status));
     }
     flooding = false;

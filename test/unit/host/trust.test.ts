@@ -193,13 +193,13 @@ describe('the control socket from inside a session', () => {
     expect((await environOf(trusted)).TERMIO_SESSION_SECRET).not.toBe(fromPlain.TERMIO_SESSION_SECRET);
 
     expect(await spawnFrom(fromPlain)).toMatchObject({ ok: false, error: { code: 'forbidden', message: expect.stringContaining(`session ${plain} runs without permission bypass`) } });
-    expect(logs).toContainEqual(expect.stringMatching(new RegExp(`^control: bypass spawn refused .*"caller":"${plain}"`)));
+    expect(logs).toContainEqual(expect.stringMatching(new RegExp(`^control: sessions.spawn: bypass start refused .*"caller":"${plain}"`)));
     // A secret no running session has (a stale or made-up one) is refused too.
     expect(await spawnFrom({ ...fromPlain, TERMIO_SESSION_SECRET: 'x'.repeat(43) })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
 
     const byTrusted = await spawnFrom(await environOf(trusted));
     expect(byTrusted).toMatchObject({ ok: true });
-    expect(logs).toContainEqual(expect.stringMatching(new RegExp(`^control: bypass spawn allowed \\(the asking session runs with bypass\\).*"caller":"${trusted}"`)));
+    expect(logs).toContainEqual(expect.stringMatching(new RegExp(`^control: sessions.spawn: bypass start allowed \\(the asking session runs with bypass\\).*"caller":"${trusted}"`)));
     // The user's own terminal (no session secret) may.
     const outside = { ...fromPlain };
     delete outside.TERMIO_SESSION_SECRET;

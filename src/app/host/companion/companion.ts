@@ -23,6 +23,18 @@ export interface CompanionSettings {
   enabled: boolean;
   port: number;
   network: 'loopback' | 'lan';
+  /** Host names served besides 127.0.0.1, localhost and (on the LAN) this machine's addresses. */
+  allowedHosts: string[];
+}
+
+/** The names a request's Host header may carry: loopback always; on the LAN every external
+ *  IPv4 address of this machine; and whatever the user added (a reverse proxy's name). */
+export function servedHostNames(s: Pick<CompanionSettings, 'network' | 'allowedHosts'>): Set<string> {
+  const names = new Set(['127.0.0.1', 'localhost', ...s.allowedHosts.map((h) => h.toLowerCase())]);
+  if (s.network === 'lan') {
+    for (const list of Object.values(networkInterfaces())) for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) names.add(a.address);
+  }
+  return names;
 }
 
 /** What the companion needs of the host. */
@@ -34,7 +46,8 @@ export interface CompanionDeps {
   agentInfo(agentId: string): { name: string; iconFile?: string } | undefined;
   settings: {
     get(): CompanionSettings;
-    set(patch: Partial<CompanionSettings>): void;
+    /** Answers what the user should know about the change (a corrupt file moved aside). */
+    set(patch: Partial<CompanionSettings>): string[] | void;
     onChange: Event<unknown>;
   };
   /** TERMIO_HOME (the token lives there) and the user's home (folders are shown with ~). */
@@ -133,6 +146,8 @@ export class Companion implements Disposable {
       logger: this.deps.logger,
       sessions: () => this.sessionsMessage(),
       accept: (ws) => this.accept(ws),
+      hostAllowed: (name) => servedHostNames(this.deps.settings.get()).has(name),
+      hostAdded: (name) => this.deps.settings.get().allowedHosts.some((h) => h.toLowerCase() === name),
     }, host, want.port);
     if (!r.ok) {
       this.error = r.message;

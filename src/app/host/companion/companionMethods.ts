@@ -4,25 +4,54 @@
 // settings view the companion takes.
 import type { CompanionResults } from '../../../protocol/companion';
 import type { HostParams } from '../../../protocol/hostMessages';
-import type { SettingsStore } from '../../shared/settings';
+import { SettingsEditRefused, type SettingsStore } from '../../shared/settings';
+import type { Asker } from '../bypassPolicy';
+import type { Logger } from '../../shared/log';
 import type { Companion, CompanionDeps, CompanionSettings } from './companion';
 
 type Ok<M extends keyof CompanionResults> = { ok: true; result: CompanionResults[M] };
 
-/** One handler per companion method, in the shape clientConnection.ts's method table takes. */
-export function companionMethods(companion: () => Companion | null): {
-  [M in keyof CompanionResults]: (id: number, params: HostParams<M>) => Promise<Ok<M> | { ok: false; error: { code: 'busy'; message: string } }>;
+type Refusal = { ok: false; error: { code: 'busy' | 'forbidden' | 'badSettings'; message: string } };
+
+/** Where the user can do what a session may not. */
+const AS_THE_USER = "from the Termio app (Settings → Phone) or a terminal outside Termio";
+
+/**
+ * One handler per companion method, in the shape clientConnection.ts's method table takes. A
+ * client inside a Termio session (an agent in a tab, or what it runs) may not put the companion
+ * on the network nor read the pairing link (it carries the token): that needs the user, as
+ * permission bypass does. Its answers carry no link.
+ */
+export function companionMethods(companion: () => Companion | null, from: { readonly asker: Asker }, logger: Pick<Logger, 'warn'>): {
+  [M in keyof CompanionResults]: (id: number, params: HostParams<M>) => Promise<Ok<M> | Refusal>;
 } {
-  const answer = async <M extends keyof CompanionResults>(change?: (c: Companion) => void): Promise<Ok<M> | { ok: false; error: { code: 'busy'; message: string } }> => {
+  const inside = () => from.asker.secret !== undefined || from.asker.session !== undefined;
+  const answer = async <M extends keyof CompanionResults>(change?: (c: Companion) => string[] | void): Promise<Ok<M> | Refusal> => {
     const c = companion();
     if (!c) return { ok: false, error: { code: 'busy', message: 'this host runs no web companion' } };
-    change?.(c);
+    let notices: string[] = [];
+    try {
+      notices = change?.(c) ?? [];
+    } catch (err) {
+      if (err instanceof SettingsEditRefused) return { ok: false, error: { code: 'badSettings', message: err.message } };
+      throw err;
+    }
     await c.apply();
-    return { ok: true, result: c.status() };
+    const status = { ...c.status(), ...(notices.length ? { notices } : {}) };
+    return { ok: true, result: inside() && status.url !== null ? { ...status, url: null, urlWithheld: true } : status };
+  };
+  const enable = (p: HostParams<'companion.enable'>): Promise<Ok<'companion.enable'> | Refusal> => {
+    const c = companion();
+    const network = p.network ?? c?.settings.get().network;
+    if (inside() && network === 'lan') {
+      logger.warn('companion: LAN enable refused (asked from inside a session)', { session: from.asker.session ?? 'unknown' });
+      return Promise.resolve({ ok: false, error: { code: 'forbidden', message: `a program inside a Termio session cannot put the companion on the network; do it ${AS_THE_USER}` } });
+    }
+    return answer((x) => x.settings.set({ enabled: true, ...(p.network ? { network: p.network } : {}), ...(p.port ? { port: p.port } : {}) }));
   };
   return {
     'companion.status': () => answer(),
-    'companion.enable': (_id, p) => answer((c) => c.settings.set({ enabled: true, ...(p.network ? { network: p.network } : {}), ...(p.port ? { port: p.port } : {}) })),
+    'companion.enable': (_id, p) => enable(p),
     'companion.disable': () => answer((c) => c.settings.set({ enabled: false })),
     'companion.revoke': () => answer((c) => c.revoke()),
   };
@@ -34,9 +63,13 @@ export function companionSettingsFrom(store: SettingsStore): CompanionDeps['sett
   return {
     get: () => store.settings.companion,
     set: (patch: Partial<CompanionSettings>) => {
+      const notices: string[] = [];
       for (const [key, value] of Object.entries(patch)) {
-        if (value !== undefined && store.settings.companion[key as keyof CompanionSettings] !== value) store.set(['companion', key], value);
+        if (value === undefined || store.settings.companion[key as keyof CompanionSettings] === value) continue;
+        const { notice } = store.set(['companion', key], value);
+        if (notice) notices.push(notice);
       }
+      return notices;
     },
     onChange: store.onChange,
   };

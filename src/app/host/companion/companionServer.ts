@@ -3,7 +3,10 @@
 // `Authorization: Bearer <token>` on the API, an `auth.<token>` subprotocol on the WebSocket, so
 // the token is never in a URL. Wrong tokens get 401 and count against the address (rate limit);
 // a WebSocket whose Origin is not the page's own is refused; every answer carries a strict
-// Content-Security-Policy.
+// Content-Security-Policy. A request must name, in its Host header, a name the companion serves
+// (so a DNS-rebinding page gets nothing, not even the page); a missing token is no guess. Each
+// address may hold a few connections, and a connection that sends no complete request in 10 s
+// is dropped.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -11,6 +14,7 @@ import { AUTH_SUBPROTOCOL_PREFIX, COMPANION_SUBPROTOCOL } from '../../../protoco
 import type { Logger } from '../../shared/log';
 import type { PairingToken } from './pairingToken';
 import { FailureLimiter } from './rateLimit';
+import { RefusalLog } from './refusalLog';
 import type { Asset } from './staticAssets';
 
 /** Scripts only from the page itself; styles also inline, because xterm.js writes its theme and
@@ -25,8 +29,14 @@ export const CONTENT_SECURITY_POLICY = [
 const MAX_PAGE_MESSAGE_BYTES = 2 * 1024 * 1024;
 /** Connections at once: a phone and a couple of browsers; 32 bounds what a scan can hold open. */
 const MAX_SOCKETS = 32;
+/** Connections one address may hold: a browser opens up to 6 per site, plus the WebSocket. */
+export const MAX_SOCKETS_PER_ADDRESS = 8;
 /** An HTTP request that has not sent its headers within 10 s is not a browser; drop it. */
-const HEADERS_TIMEOUT_MS = 10_000;
+export const HEADERS_TIMEOUT_MS = 10_000;
+/** How often Node checks those timeouts (its default, 30 s, would let them run to 40 s). */
+const TIMEOUT_CHECK_MS = 1_000;
+/** A connection that sends nothing for this long (no request, no keep-alive use) is closed. */
+export const IDLE_SOCKET_MS = 10_000;
 
 export interface CompanionServerOptions {
   assets: Map<string, Asset>;
@@ -37,6 +47,18 @@ export interface CompanionServerOptions {
   /** A paired WebSocket, ready to use. */
   accept(ws: WebSocket): void;
   limiter?: FailureLimiter;
+  /** Whether a Host header's name (lower case, no port) is one this companion serves. */
+  hostAllowed(name: string): boolean;
+  /** Whether the name is one the user added (a proxy's, which may serve the page over https). */
+  hostAdded?(name: string): boolean;
+}
+
+/** The name in a Host header: lower case, without its port (IPv6 literals keep their brackets). */
+export function hostName(header: string | undefined): string | null {
+  if (!header) return null;
+  const h = header.trim().toLowerCase();
+  const m = /^(\[[0-9a-f:.]+\]|[^:\s]+)(?::\d{1,5})?$/.exec(h);
+  return m ? m[1]! : null;
 }
 
 const BASE_HEADERS = {
@@ -46,6 +68,8 @@ const BASE_HEADERS = {
   'X-Frame-Options': 'DENY',
   'Cross-Origin-Resource-Policy': 'same-origin',
 };
+
+const STATUS_TEXT: Record<number, string> = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 421: 'Misdirected Request', 429: 'Too Many Requests' };
 
 function bearer(req: IncomingMessage): string | null {
   const h = req.headers.authorization;
@@ -64,15 +88,18 @@ export class CompanionServer {
   private readonly wss: WebSocketServer;
   private readonly limiter: FailureLimiter;
   private readonly sockets = new Set<Socket>();
+  private readonly perAddress = new Map<string, number>();
+  private readonly refusals: RefusalLog;
 
   private constructor(private readonly opts: CompanionServerOptions) {
     this.limiter = opts.limiter ?? new FailureLimiter();
-    this.http = createServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: HEADERS_TIMEOUT_MS }, (req, res) => this.handle(req, res));
+    this.refusals = new RefusalLog(opts.logger);
+    this.http = createServer(
+      { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: HEADERS_TIMEOUT_MS, connectionsCheckingInterval: TIMEOUT_CHECK_MS },
+      (req, res) => this.handle(req, res),
+    );
     this.http.maxConnections = MAX_SOCKETS;
-    this.http.on('connection', (s: Socket) => {
-      this.sockets.add(s);
-      s.on('close', () => this.sockets.delete(s));
-    });
+    this.http.on('connection', (s: Socket) => this.connected(s));
     this.wss = new WebSocketServer({
       noServer: true,
       maxPayload: MAX_PAGE_MESSAGE_BYTES,
@@ -102,6 +129,34 @@ export class CompanionServer {
     return typeof a === 'object' && a ? a.port : 0;
   }
 
+  /** Counts the connection against its address (refused past the cap) and drops it when idle. */
+  private connected(s: Socket): void {
+    const address = s.remoteAddress ?? 'unknown';
+    const held = this.perAddress.get(address) ?? 0;
+    if (held >= MAX_SOCKETS_PER_ADDRESS) {
+      this.refusals.warn(address, 'companion: connection refused, this address holds too many', { limit: String(MAX_SOCKETS_PER_ADDRESS) });
+      s.destroy();
+      return;
+    }
+    this.perAddress.set(address, held + 1);
+    this.sockets.add(s);
+    s.setTimeout(IDLE_SOCKET_MS, () => s.destroy());
+    s.on('close', () => {
+      this.sockets.delete(s);
+      const n = (this.perAddress.get(address) ?? 1) - 1;
+      if (n > 0) this.perAddress.set(address, n);
+      else this.perAddress.delete(address);
+    });
+  }
+
+  /** A request naming a host this companion does not serve (a rebinding page, a stray proxy). */
+  private misdirected(req: IncomingMessage): boolean {
+    const name = hostName(req.headers.host);
+    if (name !== null && this.opts.hostAllowed(name)) return false;
+    this.refusals.warn(CompanionServer.address(req), 'companion: request for a host name it does not serve refused', { host: req.headers.host ?? null });
+    return true;
+  }
+
   /** The address a request came from, for the rate limit. */
   private static address(req: IncomingMessage): string {
     return req.socket.remoteAddress ?? 'unknown';
@@ -111,9 +166,11 @@ export class CompanionServer {
   private check(req: IncomingMessage, token: string | null): { status: 401 | 429; message: string } | null {
     const address = CompanionServer.address(req);
     if (this.limiter.blocked(address)) return { status: 429, message: 'too many wrong tokens from this address; wait a minute' };
+    if (token === null) return { status: 401, message: 'pair first: open the link from Termio\'s Settings → Phone' };
     if (!this.opts.token.matches(token)) {
+      // Only a token presented and wrong is a guess: any web page can make requests with none.
       if (this.limiter.fail(address)) this.opts.logger.warn('companion: address refused after repeated wrong tokens', { address });
-      return { status: 401, message: token ? 'this pairing link is not valid any more; scan the QR code again' : 'pair first: open the link from Termio\'s Settings → Phone' };
+      return { status: 401, message: 'this pairing link is not valid any more; scan the QR code again' };
     }
     this.limiter.succeed(address);
     return null;
@@ -127,6 +184,7 @@ export class CompanionServer {
   private handle(req: IncomingMessage, res: ServerResponse): void {
     const json = (status: number, value: unknown, extra: Record<string, string> = {}): void =>
       this.send(res, status, 'application/json; charset=utf-8', JSON.stringify(value), { 'Cache-Control': 'no-store', ...extra });
+    if (this.misdirected(req)) return json(421, { error: 'this server does not serve that host name' });
     if (req.method !== 'GET' && req.method !== 'HEAD') return json(405, { error: `${req.method} is not allowed here` }, { Allow: 'GET, HEAD' });
     let path: string;
     try {
@@ -148,7 +206,7 @@ export class CompanionServer {
   private upgrade(req: IncomingMessage, socket: Socket, head: Buffer): void {
     const refuse = (status: number, message: string): void => {
       const body = JSON.stringify({ error: message });
-      socket.end(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : status === 429 ? 'Too Many Requests' : 'Not Found'}\r\n` +
+      socket.end(`HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Not Found'}\r\n` +
         `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
     };
     let path = '';
@@ -157,16 +215,22 @@ export class CompanionServer {
     } catch {
       // Answered as an unknown path below.
     }
+    if (this.misdirected(req)) return refuse(421, 'this server does not serve that host name');
     if (path !== '/ws') return refuse(404, 'no WebSocket here');
     // A page from another site must not reach the host through the user's browser: the Origin
-    // must be the address this very request was sent to.
+    // must be the address this very request was sent to (or https: for a name the user added,
+    // which a TLS proxy serves).
     const origin = req.headers.origin;
-    if (origin !== `http://${req.headers.host ?? ''}`) {
-      this.opts.logger.warn('companion: WebSocket from another origin refused', { origin: origin ?? null, host: req.headers.host ?? null });
+    const own = req.headers.host ?? '';
+    const tls = this.opts.hostAdded?.(hostName(own) ?? '') === true;
+    if (origin !== `http://${own}` && !(tls && origin === `https://${own}`)) {
+      this.refusals.warn(CompanionServer.address(req), 'companion: WebSocket from another origin refused', { origin: origin ?? null, host: req.headers.host ?? null });
       return refuse(403, 'the WebSocket must come from the companion page itself');
     }
     const refused = this.check(req, subprotocolToken(req));
     if (refused) return refuse(refused.status, refused.message);
+    // A paired page is quiet between messages; the page heartbeat watches it from now on.
+    socket.setTimeout(0);
     this.wss.handleUpgrade(req, socket, head, (ws) => this.opts.accept(ws));
   }
 

@@ -146,8 +146,12 @@ export class PageLink {
       return;
     }
     const chunk = splitTypedChunk(msg.data);
-    if (!chunk) return s.write(msg.data);
-    const pasted = await typeText(s, chunk.text, chunk.enter, { alive: () => this.watch?.record === record });
+    if (!chunk) {
+      // Past the input cap (the program is not reading) the page's keys are dropped.
+      s.write(msg.data);
+      return;
+    }
+    const { pasted } = await typeText(s, chunk.text, chunk.enter, { alive: () => this.watch?.record === record });
     // The next key (the page's Return button) must not reach the program in the text's burst.
     const l = defaultTypingLimits;
     if (!chunk.enter) await echoSettled(s, pasted ? l.pasteEchoMs : l.plainEchoMs, l);

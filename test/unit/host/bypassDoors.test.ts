@@ -1,0 +1,164 @@
+// Every door a program inside a tab could start an agent with permission bypass through, against
+// the real host process (host socket, control socket, catalog) with a fake `claude` on the PATH in
+// real ptys, and the built `termio` CLI run as an agent in the tab would run it: `sessions run`,
+// `host spawn`, `app.launch` on the host socket, and an emptied secret beside TERMIO_SESSION.
+// Each is refused from a session without bypass and allowed from one with it or from outside
+// Termio; the companion's LAN switch and pairing link need the user the same way.
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { HostClient } from '../../../src/app/client/hostClient';
+import { HostProcess } from '../../../src/app/host/hostProcess';
+import type { Logger } from '../../../src/app/shared/log';
+import { termio } from '../../helpers/controlHost';
+import { waitFor } from '../../helpers/waitFor';
+
+const FAKES = resolve(__dirname, '..', '..', 'fakes');
+const FLAG = '--dangerously-skip-permissions';
+
+let home: string;
+let proj: string;
+let bin: string;
+let host: HostProcess;
+let logs: string[];
+let env: NodeJS.ProcessEnv;
+const clients: HostClient[] = [];
+
+const logger: Logger = {
+  debug: () => undefined,
+  info: (m, d) => logs.push(`${m} ${JSON.stringify(d ?? {})}`),
+  warn: (m, d) => logs.push(`${m} ${JSON.stringify(d ?? {})}`),
+  error: (m, d) => logs.push(`${m} ${JSON.stringify(d ?? {})}`),
+};
+
+beforeEach(async () => {
+  home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-doors-')));
+  proj = join(home, 'proj');
+  mkdirSync(proj);
+  bin = join(home, 'bin');
+  mkdirSync(bin);
+  writeFileSync(join(bin, 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${join(FAKES, 'fake-agent.mjs')}" claude "$@"\n`, { mode: 0o755 });
+  env = { ...process.env, HOME: home, TERMIO_HOME: join(home, '.termio'), PATH: `${bin}:${process.env.PATH}`, SHELL: '/bin/sh', FAKE_AGENT_LOG: join(home, 'agents.log') };
+  delete env.TERMIO_SESSION;
+  delete env.TERMIO_SESSION_SECRET;
+  logs = [];
+  const r = await HostProcess.start({ env, logger, idleExitMs: 0, path: env.PATH!, notificationSink: { send: async () => undefined }, startApp: () => undefined });
+  if (!r.ok) throw new Error(r.message);
+  host = r.host;
+});
+
+afterEach(async () => {
+  for (const c of clients.splice(0)) c.close();
+  await host.stop('test over');
+  rmSync(home, { recursive: true, force: true });
+});
+
+async function agentTab(bypass: boolean): Promise<{ id: string; env: NodeJS.ProcessEnv }> {
+  const r = await host.registry.spawn({ agent: 'claude', cwd: proj, ...(bypass ? { bypass: true } : {}) });
+  if (!r.ok) throw new Error(r.message);
+  const id = r.record.id;
+  const pid = r.record.session.pid;
+  const read = (): NodeJS.ProcessEnv => Object.fromEntries(readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+  // What a `termio` run by the agent inherits, once the pty's child has exec'd it.
+  const inside = await waitFor(() => (read().TERMIO_SESSION === id && read().TERMIO_SESSION_SECRET ? read() : null), { what: `the agent of ${id} to start` });
+  return { id, env: { ...env, TERMIO_SESSION: inside.TERMIO_SESSION, TERMIO_SESSION_SECRET: inside.TERMIO_SESSION_SECRET } };
+}
+
+/** Sessions started as the command line `claude --dangerously-skip-permissions` (not as an agent tab). */
+const ranWithFlag = () => host.registry.list().filter((r) => r.session.argv[0] === 'claude' && r.session.argv.includes(FLAG));
+
+async function hostClient(who: { session?: string; secret?: string } = {}): Promise<HostClient> {
+  const c = await HostClient.connect(host.socketPath, { client: 'test', version: '0', ...who });
+  if (!(c instanceof HostClient)) throw new Error(c.message);
+  clients.push(c);
+  return c;
+}
+
+describe('starting an agent with its bypass flag from inside a tab', () => {
+  it('termio sessions run refuses a command line with an agent bypass flag from a session without bypass', async () => {
+    const plain = await agentTab(false);
+    const trusted = await agentTab(true);
+    for (const argv of [['claude', FLAG], [join(bin, 'claude'), FLAG], ['sh', '-c', `exec claude ${FLAG}`]]) {
+      const r = await termio(['sessions', 'run', '--', ...argv], plain.env, proj);
+      expect(r.status, r.stderr).toBe(1);
+      expect(r.stderr).toContain(`session ${plain.id} runs without permission bypass`);
+    }
+    expect(logs).toContainEqual(expect.stringMatching(new RegExp(`^control: sessions.run: bypass start refused .*"caller":"${plain.id}"`)));
+    // The flag alone, to a program that is no agent, is not a bypass.
+    expect((await termio(['sessions', 'run', '--', 'echo', FLAG], plain.env, proj)).status).toBe(0);
+    expect((await termio(['sessions', 'run', '--', 'claude', FLAG], trusted.env, proj)).status).toBe(0);
+    const outside = { ...env };
+    expect((await termio(['sessions', 'run', '--', 'claude', FLAG], outside, proj)).status).toBe(0);
+    expect(ranWithFlag()).toHaveLength(2);
+  }, 60_000);
+
+  it('an emptied TERMIO_SESSION_SECRET beside TERMIO_SESSION is not the user', async () => {
+    const plain = await agentTab(false);
+    const emptied = { ...plain.env, TERMIO_SESSION_SECRET: '' };
+    const spawn = await termio(['sessions', 'spawn', '--agent', 'claude', '--bypass', '--cwd', proj], emptied, proj);
+    expect(spawn.status, spawn.stderr).toBe(1);
+    expect(spawn.stderr).toContain(`names session ${plain.id} but carries no session secret`);
+    const run = await termio(['sessions', 'run', '--', 'claude', FLAG], emptied, proj);
+    expect(run.status).toBe(1);
+    const hostSpawn = await termio(['host', 'spawn', '--cwd', proj, '--', 'claude', FLAG], emptied, proj);
+    expect(hostSpawn.status).toBe(1);
+    expect(host.registry.list().filter((r) => r.bypass || r.session.argv.includes(FLAG))).toHaveLength(0);
+  }, 60_000);
+
+  it('termio host spawn refuses it from a session without bypass, allows it from one with bypass and from outside', async () => {
+    const plain = await agentTab(false);
+    const trusted = await agentTab(true);
+    const refused = await termio(['host', 'spawn', '--cwd', proj, '--', 'claude', FLAG], plain.env, proj);
+    expect(refused.status, refused.stderr).toBe(1);
+    expect(refused.stderr).toContain(`session ${plain.id} runs without permission bypass`);
+    expect(logs).toContainEqual(expect.stringMatching(new RegExp(`^host: sessions.run: bypass start refused .*"caller":"${plain.id}"`)));
+    expect((await termio(['host', 'spawn', '--cwd', proj, '--', 'claude', FLAG], trusted.env, proj)).status).toBe(0);
+    expect((await termio(['host', 'spawn', '--cwd', proj, '--', 'claude', FLAG], env, proj)).status).toBe(0);
+    expect(logs).toContainEqual(expect.stringMatching(/^host: sessions.run: bypass start allowed \(from outside Termio\)/));
+    expect(ranWithFlag()).toHaveLength(2);
+  }, 60_000);
+
+  it('app.launch with bypass is refused to a connection that is not the subscribed app, and to one speaking for a session without bypass', async () => {
+    const plain = await agentTab(false);
+    const launch = { agentId: 'claude', cwd: proj, bypass: true, windowId: 'window-1' };
+    const stranger = await hostClient();
+    expect(await stranger.request('app.launch', launch)).toMatchObject({ ok: false, error: { code: 'forbidden', message: expect.stringContaining('only the Termio app') } });
+    expect(logs).toContainEqual(expect.stringMatching(/^host: app.launch: bypass start refused \(the connection is not the subscribed app\)/));
+    const agentApp = await hostClient({ session: plain.env.TERMIO_SESSION!, secret: plain.env.TERMIO_SESSION_SECRET! });
+    expect((await agentApp.request('app.subscribe', { restore: false })).ok).toBe(true);
+    expect(await agentApp.request('app.launch', launch)).toMatchObject({ ok: false, error: { code: 'forbidden', message: expect.stringContaining(`session ${plain.id} runs without permission bypass`) } });
+    agentApp.close();
+    await waitFor(() => host.server.clientCount === 1, { what: 'the agent connection to go' });
+    const app = await hostClient();
+    expect((await app.request('app.subscribe', { restore: false })).ok).toBe(true);
+    expect(await app.request('app.launch', launch)).toMatchObject({ ok: true, result: { session: { bypass: true } } });
+    expect(logs).toContainEqual(expect.stringMatching(/^host: app.launch: bypass start allowed \(from outside Termio\)/));
+    expect(host.registry.list().filter((r) => r.bypass)).toHaveLength(1);
+  }, 60_000);
+});
+
+describe('the companion from inside a tab', () => {
+  it('will not go on the LAN nor show its pairing link; from outside Termio it does both', async () => {
+    const plain = await agentTab(true);
+    const port = String(20_000 + Math.floor(Math.random() * 20_000));
+    const lan = await termio(['companion', 'enable', '--lan', '--port', port], plain.env, proj);
+    expect(lan.status).toBe(1);
+    expect(lan.stderr).toContain('cannot put the companion on the network');
+    expect(logs).toContainEqual(expect.stringMatching(/^companion: LAN enable refused/));
+    const local = await termio(['companion', 'enable', '--loopback', '--port', port], plain.env, proj);
+    expect(local.status, local.stderr).toBe(0);
+    expect(local.stdout).toContain('the pairing link is not shown inside a Termio session');
+    expect(local.stdout).not.toContain('#t=');
+    const url = await termio(['companion', 'url'], plain.env, proj);
+    expect(url.status).toBe(1);
+    expect(url.stdout + url.stderr).not.toContain('#t=');
+    const user = await termio(['companion', 'url'], env, proj);
+    expect(user.stdout).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/#t=[\\w-]{43}$`, 'm'));
+    // Off again: a later plain enable from inside the tab may not bring back a LAN the user chose.
+    expect((await termio(['companion', 'enable', '--lan', '--port', port], env, proj)).status).toBe(0);
+    const again = await termio(['companion', 'enable'], plain.env, proj);
+    expect(again.status).toBe(1);
+    expect((await termio(['companion', 'disable'], env, proj)).status).toBe(0);
+  }, 60_000);
+});
