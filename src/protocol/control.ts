@@ -25,6 +25,8 @@ const MAX_READ_LINES = 10_000;
 const MAX_ARGV = 4_096;
 /** A notification body: the OS shows a few lines; 4,000 characters is already more than any shows. */
 const MAX_NOTIFY_CHARS = 4_000;
+/** A choice named by label: an option's label is one line of a menu. */
+const MAX_CHOICE_CHARS = 200;
 
 const AbsolutePath = z
   .string()
@@ -111,6 +113,13 @@ export const ControlArgsSchemas = {
     force: z.boolean().optional().describe('remove it even with uncommitted or unmerged work'),
   }),
   'sessions.why': z.strictObject({ id: SessionRef }).describe('why the session is in its state: channel, rule or event, when, health notes'),
+  'sessions.question': z.strictObject({ id: SessionRef }).describe('the question the session asks while it needs you, with its choices; remembered as read'),
+  'sessions.answer': z.strictObject({
+    id: SessionRef,
+    choice: z.string().min(1).max(MAX_CHOICE_CHARS).describe("a choice's number (1 = the first), its label or a unique prefix, or its key"),
+    question: z.string().min(1).max(MAX_ID_CHARS).optional().describe('the question id that was read; default: the one `sessions.question` last gave'),
+    force: z.boolean().optional().describe('answer whatever is asked now, even if it is not the question that was read'),
+  }),
   'app.open': z.strictObject({ dir: AbsolutePath.describe('a folder to open as a new session') }),
   'app.activate': z.strictObject({}).describe('show a window (a second launch hands over to the running app this way)'),
   ...WorktreeArgsSchemas,
@@ -156,6 +165,10 @@ export const ControlErrorCodeSchema = z.enum([
   'forbidden', // not allowed from where the request comes (e.g. --bypass from a session without it)
   'noSuchMachine', // --machine NAME that is not a saved machine
   'machineUnreachable', // the session's machine is not connected now; the message says why
+  'noQuestion', // sessions.answer: the session asks nothing now
+  'questionChanged', // sessions.answer: another question is asked than the one read (the message quotes it)
+  'noSuchChoice', // sessions.answer: no choice has that number, label or key
+  'alreadyAnswered', // sessions.answer: this question was answered already (force sends again)
   'internal', // a bug in the app, reported with its message
   ...WORKTREE_ERROR_CODES,
 ]);
@@ -185,6 +198,22 @@ export const WaitResultSchema = z.strictObject({
   screen: z.array(z.string()).describe('the visible screen when the wait ended, trailing blank rows dropped (the question, on attention)'),
 });
 export type WaitResult = z.infer<typeof WaitResultSchema>;
+
+export const QuestionInfoSchema = z.strictObject({
+  id: z.string().describe('changes whenever the question does: answer with the one you read'),
+  text: z.string().describe('the question ("Run `rm -rf build`?")'),
+  context: z.string().describe('what it is about as the agent shows it (the command, the folder), or ""'),
+  source: z.enum(['hook', 'screen', 'hook+screen']),
+  choices: z.array(z.strictObject({
+    label: z.string(),
+    description: z.string().optional(),
+    keys: z.array(z.string()).describe('the keys that choose it, in order (Enter, Escape, ArrowDown, or one character)'),
+    highlighted: z.boolean(),
+  })),
+  askedAt: z.iso.datetime(),
+  answered: z.strictObject({ label: z.string(), at: z.iso.datetime() }).nullable(),
+});
+export type QuestionInfo = z.infer<typeof QuestionInfoSchema>;
 
 export const ControlResultSchemas = {
   ping: z.strictObject({ pong: z.literal(true), protocol: z.number().int() }),
@@ -222,6 +251,8 @@ export const ControlResultSchemas = {
     tool: z.string().optional().describe('the tool the latest hook report named (manifest hooks.tool), e.g. "Bash"'),
     transcript: z.string().optional().describe('the transcript file the hooks reported (manifest hooks.capturesTranscript)'),
   }),
+  'sessions.question': z.strictObject({ id: z.string(), question: QuestionInfoSchema.nullable().describe('null: it asks nothing now') }),
+  'sessions.answer': z.strictObject({ id: z.string(), choice: z.string().describe('the label chosen'), keys: z.array(z.string()), question: QuestionInfoSchema }),
   'app.open': z.strictObject({ id: z.string() }),
   'app.activate': z.strictObject({ shown: z.literal(true) }),
   ...WorktreeResultSchemas,

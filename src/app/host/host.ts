@@ -42,6 +42,8 @@ import { Git, gitCommand } from './worktrees/git';
 import { WorktreeService } from './worktrees/worktreeService';
 
 export type { HostOptions, HostProblem };
+import { QuestionBook } from './questionBook';
+import { tuiOf } from '../../protocol/questions';
 
 export { TERMINAL_AGENT_ID };
 
@@ -78,6 +80,8 @@ export class Host {
   /** Whether sessions run on session holders (and outlive this host), and if not why. */
   readonly holders: HolderAvailability;
   private readonly checkpointer: Checkpointer | null;
+  /** The question each session that needs you asks (the phone, notifications, the CLI read it). */
+  readonly questions: QuestionBook;
   private disposing = false;
   /** Set while stopping for a restart: held sessions are let go, not ended. */
   private keepingAgents = false;
@@ -132,6 +136,12 @@ export class Host {
     this.holders = holderAvailability(this.paths, opts.env ?? process.env);
     this.checkpointer = this.startCheckpoints(opts);
     this.agents = new AgentChoices(this.catalog, this.settings, () => this.integration());
+    this.questions = new QuestionBook({
+      registry: core.registry,
+      onHookReport: (listener) => core.tracker.onHookDetails((d) => listener({ sessionId: d.sessionId, report: d.report })),
+      tuiOf: (agentId) => tuiOf(this.agent(agentId)?.manifest.hooks?.dialect ?? agentId),
+      logger: opts.logger,
+    });
     this.router = new NotificationRouter({
       policy: core.notifications,
       sink: opts.notificationSink ?? nodeNotifierSink(opts.logger, defaultNotificationIcon(installRoot)),
@@ -381,6 +391,7 @@ export class Host {
   async dispose(): Promise<void> {
     this.disposing = true;
     this.router.dispose();
+    this.questions.dispose();
     await this.control.close();
     // Sessions get SIGHUP (the terminal hangs up); agents may take a moment to save and leave.
     // Wait for them, within the quit budget, and end the ones still there, so quitting leaves

@@ -60,6 +60,7 @@ export function hostControlServer(core: HostCore, opts: HostOptions, up: { reado
     worktrees: new WorktreeVerbs({ service: async () => (await up.promise).worktrees, registry, path: () => up.value?.sessionPath ?? process.env.PATH ?? '' }),
     promptHook: (id) => up.value?.promptHook(id) ?? false,
     hookWork: (id) => tracker.workReports(id),
+    questions: () => up.value?.questions,
     onNotify: async (n) => (await up.promise).notifyFromSession(n.sessionId, n.title, n.text),
     onOpenDir: async (dir) => {
       const r = await registry.spawn({ cwd: dir });
