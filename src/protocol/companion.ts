@@ -54,7 +54,24 @@ export interface PageSession {
   /** Epoch ms (host clock) since when it is in that state. */
   stateSince: number;
   exited: boolean;
+  /** What it asks while it needs you, or null. */
+  question: PageQuestion | null;
 }
+
+/** A waiting session's question as the page shows it: one button per choice. */
+export interface PageQuestion {
+  /** Sent back with an answer: a tap on a question that has since changed is refused. */
+  id: string;
+  text: string;
+  /** The command or file it is about, as the agent shows it, or ''. */
+  context: string;
+  choices: Array<{ label: string; description?: string }>;
+  /** The label already chosen (from any client), or null. */
+  answered: string | null;
+}
+
+/** Why an answer from the page was not sent. */
+export type PageAnswerRefusal = 'questionChanged' | 'noQuestion' | 'noSuchChoice' | 'alreadyAnswered' | 'sessionExited' | 'noSuchSession';
 
 export interface PageAgent {
   name: string;
@@ -81,6 +98,9 @@ export type CompanionServerMessage =
   | { t: 'resize'; cols: number; rows: number }
   | { t: 'holding'; holding: boolean }
   | { t: 'detached'; session: string; reason: 'sessionClosed' | 'noSuchSession' }
+  | { t: 'answered'; session: string; question: string; choice: string }
+  /** `current`: the question asked now (null: none), shown instead of the one tapped. */
+  | { t: 'answerRefused'; session: string; question: string; reason: PageAnswerRefusal; message: string; current: PageQuestion | null }
   | { t: 'pong' };
 
 /** The longest text one input message carries: a large paste (1 MiB of UTF-16). */
@@ -103,6 +123,13 @@ export const CompanionClientMessageSchema = z.discriminatedUnion('t', [
     shift: z.boolean().optional(),
   }),
   z.strictObject({ t: z.literal('ping') }),
+  z.strictObject({
+    t: z.literal('answer'),
+    session: z.string().min(1).max(64),
+    question: z.string().min(1).max(64),
+    /** The choice's index in the question's list (0 = the first). */
+    choice: z.number().int().min(0).max(63),
+  }),
 ]);
 export type CompanionClientMessage = z.infer<typeof CompanionClientMessageSchema>;
 

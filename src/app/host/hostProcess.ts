@@ -82,6 +82,7 @@ function companionOptions(self: HostProcess, host: Host, logger: Logger, env: No
     logger,
     ...(env ? { env } : {}),
     settings: host.settings,
+    questions: host.questions,
     agentInfo: (id) => {
       const e = host.catalog.get(id);
       return e ? { name: e.manifest.name, ...(e.iconFile ? { iconFile: e.iconFile } : {}) } : { name: id };

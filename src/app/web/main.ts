@@ -7,6 +7,7 @@ import { Link, takeToken, type LinkState } from './connection';
 import { drawFavicon } from './favicon';
 import { aggregateState } from '../present/sidebarModel';
 import { pageTitle } from './pageText';
+import { REFUSAL_WORDS, type TapState } from './questionCard';
 import { SessionList, stateBadge } from './sessionList';
 import { TerminalPane } from './terminalPane';
 
@@ -33,7 +34,12 @@ function xtermTheme(): ITheme {
 }
 
 const pane = new TerminalPane($('term'), $('term-scroll'), (m) => link?.send(m), xtermTheme);
-const list = new SessionList($('groups'), $('needs'), $('empty'), (id) => openSession(id));
+const taps = new Map<string, TapState>();
+const list = new SessionList($('groups'), $('needs'), $('empty'), (id) => openSession(id), taps, (session, question, choice) => {
+  taps.set(session, { question, status: 'sending' });
+  link?.send({ t: 'answer', session, question, choice });
+  renderSessions(sessions);
+});
 
 function showNotice(text: string | null, opts: { bad?: boolean; retry?: boolean } = {}): void {
   $('notice').hidden = text === null;
@@ -115,6 +121,11 @@ function onMessage(m: CompanionServerMessage): void {
       skew = Date.now() - m.now;
       agents = m.agents;
       notifyNewAttention(m.sessions);
+      // A refusal is news only while the question it showed is still the one asked.
+      for (const [id, tap] of taps) {
+        const q = m.sessions.find((s) => s.id === id)?.question;
+        if (!q || (tap.status === 'sending' && q.id !== tap.question)) taps.delete(id);
+      }
       renderSessions(m.sessions);
       return;
     case 'attached':
@@ -133,6 +144,15 @@ function onMessage(m: CompanionServerMessage): void {
         closeSession();
         showNotice(m.reason === 'sessionClosed' ? 'That session was closed.' : 'That session is gone.');
       }
+      return;
+    case 'answered':
+      taps.delete(m.session);
+      return;
+    case 'answerRefused':
+      // Shown over the question asked now, until the user taps again or it goes.
+      taps.set(m.session, { question: m.question, status: 'refused', reason: m.reason });
+      if (!m.current) showNotice(`Not sent: ${REFUSAL_WORDS[m.reason]}.`);
+      renderSessions(sessions.map((s) => (s.id === m.session ? { ...s, question: m.current } : s)));
       return;
     case 'pong':
       return;

@@ -6,7 +6,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import type { WebSocket } from 'ws';
-import { CLOSE_HOST_STOPPING, CLOSE_REVOKED, type CompanionServerMessage, type CompanionStatus, type PageAgent, type PageSession, type PageTheme } from '../../../protocol/companion';
+import { CLOSE_HOST_STOPPING, CLOSE_REVOKED, type CompanionServerMessage, type CompanionStatus, type PageAgent, type PageQuestion, type PageSession, type PageTheme } from '../../../protocol/companion';
+import type { QuestionBook, SessionQuestion } from '../questionBook';
 import type { Disposable, Event } from '../../../protocol/events';
 import { cssHex, darkTheme, lightTheme, type Theme } from '../../../terminal';
 import { installPath } from '../../shared/install';
@@ -28,6 +29,8 @@ export interface CompanionSettings {
 /** What the companion needs of the host. */
 export interface CompanionDeps {
   registry: Pick<SessionRegistry, 'list' | 'get' | 'onAdded' | 'onRemoved' | 'onChanged'> & { onStateChanged: Event<StateChange> };
+  /** The question each waiting session asks, and answering it; omitted: the page shows none. */
+  questions?: Pick<QuestionBook, 'get' | 'onQuestion' | 'answer'>;
   /** The session's feed, where the input-holder rule lives (ClientServer.feedFor). */
   feedFor(record: SessionRecord): SessionFeed;
   /** An agent's name and icon file (the catalog's entry), or undefined for an unknown id. */
@@ -97,6 +100,7 @@ export class Companion implements Disposable {
       }),
       deps.settings.onChange(() => void this.apply()),
     );
+    if (deps.questions) this.subscriptions.push(deps.questions.onQuestion(changed));
   }
 
   /** Starts or stops the server to match the settings; resolves once it has. */
@@ -160,7 +164,12 @@ export class Companion implements Disposable {
   }
 
   private accept(ws: WebSocket): void {
-    const page = new PageLink(ws, { find: (id) => this.deps.registry.get(id), feedFor: (r) => this.deps.feedFor(r), logger: this.deps.logger });
+    const page = new PageLink(ws, {
+      find: (id) => this.deps.registry.get(id),
+      feedFor: (r) => this.deps.feedFor(r),
+      answer: (session, question, choice) => this.answer(session, question, choice),
+      logger: this.deps.logger,
+    });
     this.pages.add(page);
     ws.on('close', () => {
       page.dispose();
@@ -168,6 +177,16 @@ export class Companion implements Disposable {
     });
     page.send({ t: 'hello', themes: { dark: pageTheme(darkTheme), light: pageTheme(lightTheme) } });
     page.send(this.sessionsMessage());
+  }
+
+  /** A tap on a choice: its keys go to the session once, unless the question changed since. */
+  private answer(sessionId: string, questionId: string, choice: number): CompanionServerMessage {
+    const r = this.deps.registry.get(sessionId);
+    const book = this.deps.questions;
+    if (!r || !book) return { t: 'answerRefused', session: sessionId, question: questionId, reason: 'noSuchSession', message: 'that session is gone', current: null };
+    const res = book.answer(r, String(choice + 1), questionId);
+    if (res.ok) return { t: 'answered', session: sessionId, question: res.question.id, choice: res.choice };
+    return { t: 'answerRefused', session: sessionId, question: questionId, reason: res.code, message: res.message, current: pageQuestion(res.question) };
   }
 
   private queueBroadcast(): void {
@@ -212,6 +231,7 @@ export class Companion implements Disposable {
         state: r.state,
         stateSince: r.stateSince,
         exited: r.session.exited !== null,
+        question: pageQuestion(this.deps.questions?.get(r.id) ?? null),
       };
     });
     return { t: 'sessions', now: Date.now(), sessions, agents };
@@ -258,6 +278,13 @@ export class Companion implements Disposable {
     await this.stopServer(CLOSE_HOST_STOPPING, 'the host is stopping');
     for (const fn of this.disposers.splice(0)) fn();
   }
+}
+
+/** A question as the page shows it (its keys stay in the host). */
+export function pageQuestion(q: SessionQuestion | null): PageQuestion | null {
+  if (!q) return null;
+  const choices = q.choices.map((c) => ({ label: c.label, ...(c.description !== undefined ? { description: c.description } : {}) }));
+  return { id: q.id, text: q.text, context: q.context, choices, answered: q.answered?.label ?? null };
 }
 
 /** Creates the companion and starts it if the settings say so. */

@@ -17,6 +17,8 @@ export interface HostCompanionOptions {
   logger: Logger;
   /** The host's settings; omitted = a store of the companion's own, disposed with it. */
   settings?: SettingsStore;
+  /** The host's questions; omitted = the page shows none (a host without agents). */
+  questions?: CompanionDeps['questions'];
   /** The catalog's name and icon file of an agent; omitted = agents are shown by id. */
   agentInfo?: CompanionDeps['agentInfo'];
   env?: NodeJS.ProcessEnv;
@@ -29,6 +31,7 @@ export async function startHostCompanion(o: HostCompanionOptions): Promise<Compa
   const companion = await startCompanion({
     registry: o.registry,
     feedFor: o.feedFor,
+    ...(o.questions ? { questions: o.questions } : {}),
     agentInfo: o.agentInfo ?? ((id) => ({ name: id })),
     settings: companionSettingsFrom(store),
     termioHome: o.paths.home,

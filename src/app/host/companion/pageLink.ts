@@ -37,6 +37,8 @@ const OUTPUT_BATCH_MS = 8;
 export interface PageLinkDeps {
   find(id: string): SessionRecord | undefined;
   feedFor(record: SessionRecord): SessionFeed;
+  /** A tap on a question's choice; the reply to send the page. */
+  answer(session: string, question: string, choice: number): CompanionServerMessage;
   logger: Logger;
 }
 
@@ -111,6 +113,8 @@ export class PageLink {
     switch (msg.t) {
       case 'ping':
         return this.send({ t: 'pong' });
+      case 'answer':
+        return this.send(this.deps.answer(msg.session, msg.question, msg.choice));
       case 'attach':
         return this.attach(msg.session, msg.cols, msg.rows);
       case 'detach':
