@@ -107,8 +107,9 @@ export async function startHostProcess(opts: { enabled?: boolean } = {}): Promis
 }
 
 /** A HostProcess in this process: the test may reach into its registry. */
-export async function startHostInProcess(opts: { enabled?: boolean; agents?: TestAgents; path?: string; notificationSink?: NotificationSink } = {}): Promise<CompanionHome & { host: HostProcess; stop(): Promise<void> }> {
+export async function startHostInProcess(opts: { enabled?: boolean; agents?: TestAgents; path?: string; env?: Record<string, string>; notificationSink?: NotificationSink } = {}): Promise<CompanionHome & { host: HostProcess; stop(): Promise<void> }> {
   const h = await makeHome(opts.enabled ?? true, opts.agents);
+  Object.assign(h.env, opts.env);
   const prev = { PS1: process.env.PS1, ENV: process.env.ENV };
   // Sessions inherit this process's environment: a plain prompt and no rc file.
   process.env.PS1 = '$ ';
