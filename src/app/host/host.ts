@@ -22,7 +22,8 @@ import { hostControlServer } from './hostControl';
 import { createCore, Later, startServices, type HostCore, type HostServices } from './hostServices';
 import { installRoot } from '../shared/install';
 import { NotificationRouter } from './notificationRouter';
-import { defaultNotificationIcon, nodeNotifierSink, type NotificationPolicy } from '../shared/notifier';
+import { defaultNotificationSink } from './dbusNotifier';
+import { defaultNotificationIcon, type NotificationPolicy } from '../shared/notifier';
 import type { TermioPaths } from '../shared/paths';
 import { isProcessAlive } from '../shared/processes';
 import type { ResumeService } from './resumeService';
@@ -144,7 +145,7 @@ export class Host {
     });
     this.router = new NotificationRouter({
       policy: core.notifications,
-      sink: opts.notificationSink ?? nodeNotifierSink(opts.logger, defaultNotificationIcon(installRoot)),
+      sink: opts.notificationSink ?? defaultNotificationSink(opts.logger, defaultNotificationIcon(installRoot), opts.env),
       registry: core.registry,
       tracker: core.tracker,
       notes: core.notes,
@@ -152,6 +153,7 @@ export class Host {
       agentName: (id) => this.agentName(id),
       sound: () => this.settings.settings.notifications.sound,
       onClick: opts.onNotificationClick,
+      questions: this.questions,
     });
     this.launcher = new SessionLauncher({
       ...s,

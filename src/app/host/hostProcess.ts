@@ -17,7 +17,8 @@ import { startHostCompanion } from './companion/hostWiring';
 import { Host, type HostOptions } from './host';
 import { installRoot, packageVersion } from '../shared/install';
 import type { Logger } from '../shared/log';
-import { defaultNotificationIcon, nodeNotifierSink, type NotificationSink } from '../shared/notifier';
+import { defaultNotificationSink } from './dbusNotifier';
+import { defaultNotificationIcon, type NotificationSink } from '../shared/notifier';
 import { ensureRunDir, termioPaths, type TermioPaths } from '../shared/paths';
 import { shortenHome } from '../../protocol/homePath';
 import type { SessionInfo } from '../../protocol/sessionInfo';
@@ -59,14 +60,14 @@ export type HostProcessStart =
  *  tray on macOS), else the host posts them; activation and clicks go to the app service. */
 function hostOptions(opts: HostProcessOptions, app: () => AppService | null, hub: MachinesHub): HostOptions {
   const remote = hubRemoteSessions(hub, (id) => app()?.focus(id));
-  const fallback = opts.notificationSink ?? nodeNotifierSink(opts.logger, defaultNotificationIcon(installRoot));
+  const fallback = opts.notificationSink ?? defaultNotificationSink(opts.logger, defaultNotificationIcon(installRoot), opts.env);
   return {
     remoteSessions: () => remote,
     logger: opts.logger,
     ...(opts.env ? { env: opts.env } : {}),
     ...(opts.path !== undefined ? { path: opts.path } : {}),
     notificationSink: {
-      send: (req, sound, onClick) => (app()?.notify(req.title, req.message, req.sessionId) ? Promise.resolve() : fallback.send(req, sound, onClick)),
+      send: (req, sound, onClick, onAction) => (app()?.notify(req.title, req.message, req.sessionId) ? Promise.resolve() : fallback.send(req, sound, onClick, onAction)),
     },
     onActivate: () => app()?.activate(),
     onNotificationClick: (id) => app()?.focus(id),
