@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ControlClient } from '../../src/app/cli/controlClient';
+import { ControlClient } from '../../src/app/client/controlClient';
 import { ensureClaudeCode, type AgentCli } from '../helpers/agentCli';
 import { launchChromium } from '../helpers/browser';
 import { startHostInProcess } from '../helpers/companionHost';

@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { ControlClient } from '../../src/app/cli/controlClient';
+import { ControlClient } from '../../src/app/client/controlClient';
 import { launchChromium } from '../helpers/browser';
 import { startHostInProcess } from '../helpers/companionHost';
 import { waitFor } from '../helpers/waitFor';

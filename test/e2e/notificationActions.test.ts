@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, expect, it } from 'vitest';
-import { ControlClient } from '../../src/app/cli/controlClient';
+import { ControlClient } from '../../src/app/client/controlClient';
 import { startHostInProcess } from '../helpers/companionHost';
 import { waitForExit } from '../helpers/processes';
 import { waitFor } from '../helpers/waitFor';

@@ -52,6 +52,7 @@ process.stdin.on('data', (buf) => {
   else if (/^[1-9]$/.test(s) && Number(s) <= cur.options.length) return choose(Number(s) - 1);
   else if (s.includes('\r')) {
     // Several keys in one read (arrows then Return): applied in order.
+    // eslint-disable-next-line no-control-regex -- arrow keys are escape sequences
     for (const m of s.matchAll(/\x1b\[[AB]|\x1bO[AB]|\r/g)) {
       if (m[0] === '\r') return choose(highlight);
       highlight = m[0].endsWith('A') ? Math.max(0, highlight - 1) : Math.min(cur.options.length - 1, highlight + 1);

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { busSocketPath } from '../../src/app/host/dbusConnection';
 import { notifyBody } from '../../src/app/host/dbusNotifier';
 import { decodeMessage, encodeMessage, messageLength, METHOD_CALL } from '../../src/app/host/dbusWire';
-import { actionFromReply, answerAction, NotificationPolicy, nodeNotifierOptions, parseAnswerAction, type NotificationRequest } from '../../src/app/host/notifier';
+import { actionFromReply, answerAction, NotificationPolicy, nodeNotifierOptions, parseAnswerAction, type NotificationRequest } from '../../src/app/shared/notifier';
 
 const prefs = { attention: true, done: true, doneMinSeconds: 0, terminal: true, sound: false };
 const ctx = { agentName: 'Claude Code', folderLabel: 'site', userLooking: false, question: { id: 'ab12.3', text: 'Run `rm -rf build`?', choices: ['Yes', 'Yes, always', 'No'] } };

@@ -2,7 +2,7 @@
 // session that needs you asks, with its numbered choices, and an answer that is refused when the
 // question changed since it was read. Joined into `termio sessions` by sessions.ts.
 import type { ControlArgs, ControlResult, ControlVerb, QuestionInfo } from '../../protocol/control';
-import { ExitCode, type CliIo } from './main';
+import { ExitCode, type CliIo } from './cliIo';
 import { printOk } from './output';
 
 type Call = <V extends ControlVerb>(ctx: { io: CliIo; json: boolean }, verb: V, args: ControlArgs<V>) => Promise<{ ok: true; result: ControlResult<V> } | { ok: false; code: number }>;

@@ -4,6 +4,7 @@
 // exists, so the synchronous answers have nothing to say and the asynchronous ones wait.
 import type { StatusWhy } from '../../protocol/status/sessionState';
 import { ControlServer } from './controlServer';
+import type { QuestionBook } from './questionBook';
 import type { HostOptions } from './hostOptions';
 import type { HostCore } from './hostServices';
 import type { ResumeService } from './resumeService';
@@ -22,6 +23,7 @@ export interface ControlledHost {
   readonly worktrees: WorktreeService;
   /** The PATH sessions start with: where `gh` is looked for. */
   readonly sessionPath: string;
+  readonly questions: QuestionBook;
 }
 
 export function hostControlServer(core: HostCore, opts: HostOptions, up: { readonly value: ControlledHost | null; readonly promise: Promise<ControlledHost> }): ControlServer {
