@@ -47,6 +47,31 @@ const BASE_HEADERS = {
   'Cross-Origin-Resource-Policy': 'same-origin',
 };
 
+/** A peer on this machine: only a reverse proxy here may say how the browser connected. */
+function fromLoopback(req: IncomingMessage): boolean {
+  const a = req.socket.remoteAddress ?? '';
+  return a === '127.0.0.1' || a === '::1' || a === '::ffff:127.0.0.1';
+}
+
+/** A forwarding header's first value (a proxy chain lists one per hop, nearest last). */
+function forwarded(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return (Array.isArray(v) ? v[0] : v)?.split(',')[0]?.trim() || undefined;
+}
+
+/**
+ * The origin the page was loaded from: `http://` + the Host the browser sent; or, when a proxy on
+ * this machine (nginx, Caddy, `tailscale serve`) terminated TLS, what it says the browser used:
+ * `X-Forwarded-Proto: https` and `X-Forwarded-Host` (when it rewrote Host to ours). Forwarding
+ * headers are ignored from any other address, which could forge them.
+ */
+export function pageOrigin(req: IncomingMessage): string {
+  const proxied = fromLoopback(req);
+  const scheme = proxied && forwarded(req, 'x-forwarded-proto')?.toLowerCase() === 'https' ? 'https' : 'http';
+  const host = (proxied ? forwarded(req, 'x-forwarded-host') : undefined) ?? req.headers.host ?? '';
+  return `${scheme}://${host}`;
+}
+
 function bearer(req: IncomingMessage): string | null {
   const h = req.headers.authorization;
   return typeof h === 'string' && h.startsWith('Bearer ') ? h.slice('Bearer '.length).trim() : null;
@@ -159,9 +184,10 @@ export class CompanionServer {
     }
     if (path !== '/ws') return refuse(404, 'no WebSocket here');
     // A page from another site must not reach the host through the user's browser: the Origin
-    // must be the address this very request was sent to.
+    // must be the address this very request was sent to (by https when a reverse proxy on this
+    // machine says the browser used it).
     const origin = req.headers.origin;
-    if (origin !== `http://${req.headers.host ?? ''}`) {
+    if (origin !== pageOrigin(req)) {
       this.opts.logger.warn('companion: WebSocket from another origin refused', { origin: origin ?? null, host: req.headers.host ?? null });
       return refuse(403, 'the WebSocket must come from the companion page itself');
     }
