@@ -4,6 +4,7 @@
 // chooses it, a digit chooses that option, Esc cancels. It prints what it received
 // ("received: Yes") and, after each answer, asks the next question of its list; SIGUSR1 swaps the
 // question on screen for the next one unanswered (a question that changed under a reader).
+// FAKE_MENU_LOOP=1 asks its questions round and round (the benchmark answers hundreds).
 const questions = [
   { context: ['Bash command', '', '  rm -rf build/cache', '  Remove the build cache'], ask: 'Do you want to proceed?', options: ['Yes', "Yes, and don't ask again for rm commands", 'No'] },
   { context: ['Edit file', '', '  src/app.ts'], ask: 'Do you want to make this edit to app.ts?', options: ['Yes', 'No'] },
@@ -33,7 +34,7 @@ function choose(i) {
   out(`\x1b[2J\x1b[Hreceived: ${cur.options[i] ?? 'cancel'}\r\n`);
   // Like the real agent, the answer is acted on before the next question comes.
   setTimeout(() => {
-    q++;
+    q = process.env.FAKE_MENU_LOOP === '1' ? (q + 1) % questions.length : q + 1;
     highlight = 0;
     draw();
   }, 300);
