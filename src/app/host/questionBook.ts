@@ -136,13 +136,15 @@ export class QuestionBook implements Disposable {
     return w.current;
   }
 
+  /** Stops re-reading a session's question; `announce` false: the session is gone. */
   private stop(id: string, announce: boolean): void {
+    // What was read is kept while the session lives: an answer to a question gone since is refused as such.
+    if (!announce) this.lastRead.delete(id);
     const w = this.watches.get(id);
     if (!w) return;
     w.render?.dispose();
     if (w.timer) clearTimeout(w.timer);
     this.watches.delete(id);
-    this.lastRead.delete(id);
     if (announce && w.current) this.changed.fire({ sessionId: id, question: null });
   }
 
