@@ -101,7 +101,14 @@ export type CompanionServerMessage =
   | { t: 'answered'; session: string; question: string; choice: string }
   /** `current`: the question asked now (null: none), shown instead of the one tapped. */
   | { t: 'answerRefused'; session: string; question: string; reason: PageAnswerRefusal; message: string; current: PageQuestion | null }
+  /** What a new session may be started with: the agents (picker order) and the recent folders. */
+  | { t: 'launch'; agents: Array<{ id: string; name: string }>; folders: Array<{ path: string; label: string }> }
+  | { t: 'spawned'; session: string }
+  | { t: 'spawnFailed'; message: string }
   | { t: 'pong' };
+
+/** A first prompt from the page: a paragraph or two typed on a phone, with room. */
+export const MAX_PAGE_PROMPT_CHARS = 16 * 1024;
 
 /** The longest text one input message carries: a large paste (1 MiB of UTF-16). */
 export const MAX_PAGE_INPUT_CHARS = 512 * 1024;
@@ -129,6 +136,14 @@ export const CompanionClientMessageSchema = z.discriminatedUnion('t', [
     question: z.string().min(1).max(64),
     /** The choice's index in the question's list (0 = the first). */
     choice: z.number().int().min(0).max(63),
+  }),
+  z.strictObject({
+    t: z.literal('spawn'),
+    /** One of the `launch` message's agents, and one of its folders: the page starts nothing else. */
+    agent: z.string().min(1).max(64),
+    folder: z.string().min(1).max(4096),
+    /** Typed once the agent is ready for input, as `termio sessions spawn --prompt` does. */
+    prompt: z.string().min(1).max(MAX_PAGE_PROMPT_CHARS).optional(),
   }),
 ]);
 export type CompanionClientMessage = z.infer<typeof CompanionClientMessageSchema>;

@@ -6,6 +6,7 @@
 // next host to adopt. hostMain.ts runs it as the termio-host process; tests
 // run it in-process.
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { HOST_SOCKET_FILE } from '../../protocol/hostFraming';
 import { startAppDetached } from '../shared/appLaunch';
@@ -14,6 +15,7 @@ import { ClientServer } from './clientServer';
 import type { ClientServerOptions } from './clientServerOptions';
 import type { Companion } from './companion/companion';
 import { startHostCompanion } from './companion/hostWiring';
+import { pageLaunch } from './companion/pageLaunch';
 import { Host, type HostOptions } from './host';
 import { installRoot, packageVersion } from '../shared/install';
 import type { Logger } from '../shared/log';
@@ -84,6 +86,7 @@ function companionOptions(self: HostProcess, host: Host, logger: Logger, env: No
     ...(env ? { env } : {}),
     settings: host.settings,
     questions: host.questions,
+    launch: pageLaunch(host, env?.HOME || homedir()),
     agentInfo: (id) => {
       const e = host.catalog.get(id);
       return e ? { name: e.manifest.name, ...(e.iconFile ? { iconFile: e.iconFile } : {}) } : { name: id };

@@ -8,6 +8,7 @@ import { drawFavicon } from './favicon';
 import { aggregateState } from '../present/sidebarModel';
 import { pageTitle } from './pageText';
 import { REFUSAL_WORDS, type TapState } from './questionCard';
+import { NewSession } from './newSession';
 import { SessionList, stateBadge } from './sessionList';
 import { TerminalPane } from './terminalPane';
 
@@ -39,6 +40,11 @@ const list = new SessionList($('groups'), $('needs'), $('empty'), (id) => openSe
   taps.set(session, { question, status: 'sending' });
   link?.send({ t: 'answer', session, question, choice });
   renderSessions(sessions);
+});
+
+const newSession = new NewSession((m) => link?.send(m), (view) => {
+  $('list-view').hidden = view !== 'list';
+  $('new-view').hidden = view !== 'new';
 });
 
 function showNotice(text: string | null, opts: { bad?: boolean; retry?: boolean } = {}): void {
@@ -154,6 +160,16 @@ function onMessage(m: CompanionServerMessage): void {
       if (!m.current) showNotice(`Not sent: ${REFUSAL_WORDS[m.reason]}.`);
       renderSessions(sessions.map((s) => (s.id === m.session ? { ...s, question: m.current } : s)));
       return;
+    case 'launch':
+      newSession.offer(m);
+      return;
+    case 'spawned':
+    case 'spawnFailed':
+      if (newSession.answered(m) && m.t === 'spawned') {
+        $('new-view').hidden = true;
+        openSession(m.session);
+      }
+      return;
     case 'pong':
       return;
   }
@@ -168,6 +184,8 @@ function openSession(id: string): void {
   if (openId !== id) pane.dispose();
   openId = id;
   $('list-view').hidden = true;
+  $('new-view').hidden = true;
+  $('new-session').hidden = true;
   $('term-view').hidden = false;
   $('back').hidden = false;
   renderSessions(sessions);
@@ -182,6 +200,7 @@ function closeSession(): void {
   $('list-view').hidden = false;
   $('term-view').hidden = true;
   $('back').hidden = true;
+  $('new-session').hidden = $('new-agent').childElementCount === 0;
   $('heading').textContent = 'Termio';
 }
 

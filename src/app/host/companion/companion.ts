@@ -31,6 +31,11 @@ export interface CompanionDeps {
   registry: Pick<SessionRegistry, 'list' | 'get' | 'onAdded' | 'onRemoved' | 'onChanged'> & { onStateChanged: Event<StateChange> };
   /** The question each waiting session asks, and answering it; omitted: the page shows none. */
   questions?: Pick<QuestionBook, 'get' | 'onQuestion' | 'answer'>;
+  /** Starting a session from the page; omitted: the page offers no "New session". */
+  launch?: {
+    options(): { agents: Array<{ id: string; name: string }>; folders: Array<{ path: string; label: string }> };
+    spawn(agent: string, cwd: string, prompt: string | undefined): Promise<{ ok: true; id: string } | { ok: false; message: string }>;
+  };
   /** The session's feed, where the input-holder rule lives (ClientServer.feedFor). */
   feedFor(record: SessionRecord): SessionFeed;
   /** An agent's name and icon file (the catalog's entry), or undefined for an unknown id. */
@@ -168,6 +173,7 @@ export class Companion implements Disposable {
       find: (id) => this.deps.registry.get(id),
       feedFor: (r) => this.deps.feedFor(r),
       answer: (session, question, choice) => this.answer(session, question, choice),
+      spawn: (agent, folder, prompt) => this.spawn(agent, folder, prompt),
       logger: this.deps.logger,
     });
     this.pages.add(page);
@@ -177,6 +183,19 @@ export class Companion implements Disposable {
     });
     page.send({ t: 'hello', themes: { dark: pageTheme(darkTheme), light: pageTheme(lightTheme) } });
     page.send(this.sessionsMessage());
+    if (this.deps.launch) page.send({ t: 'launch', ...this.deps.launch.options() });
+  }
+
+  /** A "New session" from the page: only an offered agent, in an offered folder. */
+  private async spawn(agent: string, folder: string, prompt: string | undefined): Promise<CompanionServerMessage> {
+    const launch = this.deps.launch;
+    if (!launch) return { t: 'spawnFailed', message: 'this host starts no sessions from the page' };
+    const o = launch.options();
+    if (!o.agents.some((a) => a.id === agent)) return { t: 'spawnFailed', message: `the agent '${agent}' is not offered` };
+    if (!o.folders.some((f) => f.path === folder)) return { t: 'spawnFailed', message: `${folder} is not one of the recent folders` };
+    const r = await launch.spawn(agent, folder, prompt);
+    this.deps.logger.info('companion: session started from a page', { agent, folder, ok: r.ok });
+    return r.ok ? { t: 'spawned', session: r.id } : { t: 'spawnFailed', message: r.message };
   }
 
   /** A tap on a choice: its keys go to the session once, unless the question changed since. */

@@ -19,6 +19,8 @@ export interface HostCompanionOptions {
   settings?: SettingsStore;
   /** The host's questions; omitted = the page shows none (a host without agents). */
   questions?: CompanionDeps['questions'];
+  /** "New session" from the page; omitted = not offered. */
+  launch?: CompanionDeps['launch'];
   /** The catalog's name and icon file of an agent; omitted = agents are shown by id. */
   agentInfo?: CompanionDeps['agentInfo'];
   env?: NodeJS.ProcessEnv;
@@ -32,6 +34,7 @@ export async function startHostCompanion(o: HostCompanionOptions): Promise<Compa
     registry: o.registry,
     feedFor: o.feedFor,
     ...(o.questions ? { questions: o.questions } : {}),
+    ...(o.launch ? { launch: o.launch } : {}),
     agentInfo: o.agentInfo ?? ((id) => ({ name: id })),
     settings: companionSettingsFrom(store),
     termioHome: o.paths.home,

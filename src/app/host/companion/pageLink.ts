@@ -39,6 +39,8 @@ export interface PageLinkDeps {
   feedFor(record: SessionRecord): SessionFeed;
   /** A tap on a question's choice; the reply to send the page. */
   answer(session: string, question: string, choice: number): CompanionServerMessage;
+  /** "New session": the reply to send once it started (or could not). */
+  spawn(agent: string, folder: string, prompt: string | undefined): Promise<CompanionServerMessage>;
   logger: Logger;
 }
 
@@ -115,6 +117,9 @@ export class PageLink {
         return this.send({ t: 'pong' });
       case 'answer':
         return this.send(this.deps.answer(msg.session, msg.question, msg.choice));
+      case 'spawn':
+        void this.deps.spawn(msg.agent, msg.folder, msg.prompt).then((m) => this.send(m));
+        return;
       case 'attach':
         return this.attach(msg.session, msg.cols, msg.rows);
       case 'detach':
