@@ -67,3 +67,34 @@ it('prints the question, answers the one read, and refuses an answer to one that
     client.close();
   }
 });
+
+it("gives the app each waiting question and answers the tray's choice once, refusing a stale one", async () => {
+  const host = await startHostInProcess({ enabled: false, agents: { fakemenu: { name: 'Fake Menu', command: FAKE_MENU } } });
+  stop = () => host.stop();
+  const app = await host.client();
+  const events: Array<{ id: string; question: { id: string; text: string; choices: string[] } | null }> = [];
+  app.onEvent((e) => {
+    if (e.event === 'session') events.push({ id: e.session.id, question: e.session.question });
+  });
+  const sub = await app.request('app.subscribe', { restore: false });
+  if (!sub.ok) throw new Error(sub.error.message);
+  const dir = join(host.home, 'site');
+  mkdirSync(dir);
+  const launched = await app.request('app.launch', { agentId: 'fakemenu', cwd: dir, bypass: false, windowId: 'w1' });
+  if (!launched.ok) throw new Error(launched.error.message);
+  const id = launched.result.session.id;
+  const screen = (): string => host.host.registry.get(id)!.session.screenLines().join('\n');
+  const asked = (text: string) => events.findLast((e) => e.id === id && e.question?.text === text)?.question ?? null;
+  await waitFor(() => asked('Do you want to proceed?'), { what: 'the question in a session event' });
+  const first = asked('Do you want to proceed?')!;
+  expect(first.choices).toEqual(['Yes', "Yes, and don't ask again for rm commands", 'No']);
+  const yes = await app.request('app.answer', { session: id, question: first.id, choice: 0 });
+  expect(yes.ok && yes.result).toEqual({ answered: true, message: 'answered “Yes”' });
+  await waitFor(() => screen().includes('received: Yes'), { what: 'the fake agent to receive Yes' });
+  await waitFor(() => asked('Do you want to make this edit to app.ts?'), { what: 'the next question' });
+  // The tray's menu still showed the first question: its choice is refused, nothing is sent.
+  const stale = await app.request('app.answer', { session: id, question: first.id, choice: 0 });
+  expect(stale.ok && stale.result.answered).toBe(false);
+  expect(stale.ok && stale.result.message).toContain('the question changed');
+  expect(screen()).not.toContain('received');
+});
