@@ -74,7 +74,13 @@ it("posts the question's choices as notification actions, and the action invoked
   const dir = mkdtempSync(join(tmpdir(), 'tdesk-'));
   const d = await desktop(dir);
   // The host posts through the bus of its environment.
-  const host = await startHostInProcess({ agents: { fakemenu: { name: 'Fake Menu', command: FAKE_MENU } }, env: { DBUS_SESSION_BUS_ADDRESS: d.env.DBUS_SESSION_BUS_ADDRESS!, DISPLAY: d.env.DISPLAY! } });
+  // With no app attached, a click on a notification starts the app showing that session.
+  const appStarts: Array<string | null> = [];
+  const host = await startHostInProcess({
+    agents: { fakemenu: { name: 'Fake Menu', command: FAKE_MENU } },
+    env: { DBUS_SESSION_BUS_ADDRESS: d.env.DBUS_SESSION_BUS_ADDRESS!, DISPLAY: d.env.DISPLAY! },
+    startApp: (session) => appStarts.push(session),
+  });
   stopHost = async () => {
     await host.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -98,6 +104,17 @@ it("posts the question's choices as notification actions, and the action invoked
     d.choose('Yes');
     await waitFor(() => screen().includes('received: Yes'), { what: 'the fake agent to receive Yes from the notification' });
     expect(readFileSync(join(dir, 'menu.txt'), 'utf8')).toMatch(/^#Yes \(Fake Menu needs you\)/m);
+    expect(appStarts).toEqual([]);
+
+    // The next question's notification: its default action ("Open") still jumps to the session,
+    // and answers nothing.
+    await waitFor(() => d.notifies.some((n) => n.includes('Do you want to make this edit to app.ts?')), { what: 'the next question\'s notification' });
+    await waitFor(() => spawnSync('dunstctl', ['count', 'displayed'], { env: d.env, encoding: 'utf8' }).stdout.trim() !== '0', { what: 'dunst to show it' });
+    d.choose('Open');
+    await waitFor(() => appStarts.length === 1, { what: 'the default action to open the session' });
+    expect(appStarts).toEqual([id]);
+    expect(screen()).not.toContain('received: Yes\nreceived');
+    expect(screen()).toContain('make this edit to app.ts?');
   } finally {
     client.close();
   }

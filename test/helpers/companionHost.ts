@@ -107,7 +107,7 @@ export async function startHostProcess(opts: { enabled?: boolean } = {}): Promis
 }
 
 /** A HostProcess in this process: the test may reach into its registry. */
-export async function startHostInProcess(opts: { enabled?: boolean; agents?: TestAgents; path?: string; env?: Record<string, string>; notificationSink?: NotificationSink } = {}): Promise<CompanionHome & { host: HostProcess; stop(): Promise<void> }> {
+export async function startHostInProcess(opts: { enabled?: boolean; agents?: TestAgents; path?: string; env?: Record<string, string>; notificationSink?: NotificationSink; startApp?: (focusSession: string | null) => void } = {}): Promise<CompanionHome & { host: HostProcess; stop(): Promise<void> }> {
   const h = await makeHome(opts.enabled ?? true, opts.agents);
   Object.assign(h.env, opts.env);
   const prev = { PS1: process.env.PS1, ENV: process.env.ENV };
@@ -118,6 +118,7 @@ export async function startHostInProcess(opts: { enabled?: boolean; agents?: Tes
     env: h.env, logger: createLogger(join(h.home, 'host.log')), idleExitMs: 0,
     ...(opts.path !== undefined ? { path: opts.path } : {}),
     ...(opts.notificationSink ? { notificationSink: opts.notificationSink } : {}),
+    ...(opts.startApp ? { startApp: opts.startApp } : {}),
   });
   if (!started.ok) throw new Error(started.message);
   return {

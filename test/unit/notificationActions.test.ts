@@ -8,7 +8,7 @@ import { decodeMessage, encodeMessage, messageLength, METHOD_CALL } from '../../
 import { actionFromReply, answerAction, NotificationPolicy, nodeNotifierOptions, parseAnswerAction, type NotificationRequest } from '../../src/app/shared/notifier';
 
 const prefs = { attention: true, done: true, doneMinSeconds: 0, terminal: true, sound: false };
-const ctx = { agentName: 'Claude Code', folderLabel: 'site', userLooking: false, question: { id: 'ab12.3', text: 'Run `rm -rf build`?', choices: ['Yes', 'Yes, always', 'No'] } };
+const ctx = { agentName: 'Claude Code', folderLabel: 'site', userLooking: false, question: { id: 'ab12.3', fingerprint: 'ab12', text: 'Run `rm -rf build`?', choices: ['Yes', 'Yes, always', 'No'] } };
 
 describe('a question in a notification', () => {
   it('names the question and offers its choices as actions', () => {
@@ -18,6 +18,16 @@ describe('a question in a notification', () => {
       { id: 'answer:ab12.3:0', label: 'Yes' }, { id: 'answer:ab12.3:1', label: 'Yes, always' }, { id: 'answer:ab12.3:2', label: 'No' },
     ]);
     expect(parseAnswerAction(answerAction('ab12.3', 2))).toEqual({ questionId: 'ab12.3', index: 2 });
+  });
+
+  it('notifies a new question at once, and the same one asked again only once', () => {
+    const policy = new NotificationPolicy(prefs);
+    expect(policy.stateChanged('s1', 'working', 'attention', 1000, ctx)).not.toBeNull();
+    policy.stateChanged('s1', 'attention', 'working', 1500, ctx);
+    const other = { ...ctx, question: { ...ctx.question, id: 'cd34.4', fingerprint: 'cd34', text: 'Edit a.ts?' } };
+    expect(policy.stateChanged('s1', 'working', 'attention', 2000, other)?.message).toBe('site · Edit a.ts?');
+    policy.stateChanged('s1', 'attention', 'working', 2500, other);
+    expect(policy.stateChanged('s1', 'working', 'attention', 3000, { ...other, question: { ...other.question, id: 'cd34.5' } })).toBeNull();
     expect(parseAnswerAction('default')).toBeNull();
   });
 

@@ -125,6 +125,8 @@ describe('questions from hook payloads', () => {
   it('gives nothing for a payload that is not JSON or names nothing', () => {
     expect(questionFromHook('{"tool_name":"Ba', 'claude')).toBeNull();
     expect(questionFromHook('{}', 'claude')).toBeNull();
+    // A tool with no input names nothing worth asking about: the screen may.
+    expect(questionFromHook('{"tool_name":"Bash"}', 'claude')).toBeNull();
   });
 
   it('merges: the hook names the command, the screen gives the keys; the fingerprint follows', () => {

@@ -115,7 +115,7 @@ export class NotificationRouter {
       agentName: this.o.agentName(r?.agentId),
       folderLabel: r ? (labels.get(r.cwd) ?? r.cwd) : '',
       ...(tool !== undefined ? { detail: waitingFor(tool) } : {}),
-      ...(q && !q.answered ? { question: { id: q.id, text: q.text, choices: q.choices.map((c) => c.label) } } : {}),
+      ...(q && !q.answered ? { question: { id: q.id, fingerprint: q.fingerprint, text: q.text, choices: q.choices.map((c) => c.label) } } : {}),
       userLooking: this.looking === id,
     };
   }

@@ -28,7 +28,7 @@ export interface SessionContext {
   /** What the agent waits for, when the status layer knows (the tool, or the question). */
   detail?: string;
   /** The question it asks, when the host read one: its choices become the notification's actions. */
-  question?: { id: string; text: string; choices: string[] };
+  question?: { id: string; fingerprint: string; text: string; choices: string[] };
   /** The user has this session in front of them (selected in the active window). */
   userLooking: boolean;
 }
@@ -40,6 +40,8 @@ export interface NotificationRequest {
   message: string;
   /** Buttons where the platform has them: a question's choices (`answerAction` ids). */
   actions?: NotificationAction[];
+  /** The question's fingerprint: another question within COALESCE_MS is news, the same one is not. */
+  questionKey?: string;
 }
 
 export interface NotificationAction {
@@ -96,7 +98,7 @@ export class NotificationPolicy {
         kind: 'attention',
         title: `${ctx.agentName} needs you`,
         message: `${ctx.folderLabel} · ${q?.text ?? ctx.detail ?? 'Waiting for your input'}`,
-        ...(q ? { actions: q.choices.slice(0, MAX_NOTIFICATION_ACTIONS).map((label, i) => ({ id: answerAction(q.id, i), label })) } : {}),
+        ...(q ? { actions: q.choices.slice(0, MAX_NOTIFICATION_ACTIONS).map((label, i) => ({ id: answerAction(q.id, i), label })), questionKey: q.fingerprint } : {}),
       };
     } else if (to === 'done' && from !== 'done' && this.prefs.done && !ctx.userLooking) {
       const started = this.turnStart.get(sessionId);
@@ -149,7 +151,7 @@ export class NotificationPolicy {
 
   private admit(req: NotificationRequest, at: number): NotificationRequest | null {
     // A state repeats itself: one per kind. A program's messages differ: only the same text repeats.
-    const key = req.kind === 'terminal' ? `${req.sessionId}:terminal:${req.title}\u0000${req.message}` : `${req.sessionId}:${req.kind}`;
+    const key = req.kind === 'terminal' ? `${req.sessionId}:terminal:${req.title}\u0000${req.message}` : `${req.sessionId}:${req.kind}${req.questionKey ? `:${req.questionKey}` : ''}`;
     const last = this.lastSent.get(key);
     if (last !== undefined && at - last < COALESCE_MS) return null;
     this.lastSent.set(key, at);

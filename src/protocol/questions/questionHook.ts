@@ -15,8 +15,9 @@ function commandOf(input: Json): string | undefined {
   return str(c);
 }
 
-/** "Run `npm test`?", "Edit src/a.ts?", … from the tool and its input. */
-function askText(tool: string, input: Json): { text: string; context: string } {
+/** "Run `npm test`?", "Edit src/a.ts?", … from the tool and its input; null when the input names
+ *  nothing (the tool alone says no more than "asks to run Bash": the screen may say more). */
+function askText(tool: string, input: Json): { text: string; context: string } | null {
   const command = commandOf(input);
   const file = str(input.file_path) ?? str(input.path) ?? str(input.notebook_path);
   const url = str(input.url);
@@ -28,7 +29,7 @@ function askText(tool: string, input: Json): { text: string; context: string } {
   }
   if (url) return { text: `Fetch ${url}?`, context: str(input.prompt) ?? '' };
   if (tool === 'ExitPlanMode') return { text: 'Approve the plan?', context: clip(str(input.plan) ?? '', 400) };
-  return { text: `Use ${tool}?`, context: description };
+  return description ? { text: `Allow ${tool}?`, context: description } : null;
 }
 
 /** What the agent's permission dialog offers when the screen cannot be read. */
@@ -82,8 +83,8 @@ export function questionFromHook(payload: string, tui: QuestionTui): Question | 
     const message = str(p.message);
     return message ? makeQuestion(message, '', permissionChoices(tui), 'hook') : null;
   }
-  const { text, context } = askText(tool, input);
-  return makeQuestion(text, context, permissionChoices(tui), 'hook');
+  const asked = askText(tool, input);
+  return asked ? makeQuestion(asked.text, asked.context, permissionChoices(tui), 'hook') : null;
 }
 
 /** The TUI conventions of an agent, from its hook dialect or id. */
