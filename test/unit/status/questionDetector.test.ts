@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StatusEngine, type StatusEngineConfig } from '../../../src/protocol/status';
+import { whyText } from '../../../src/app/present/whyText';
 
 const trust = readFileSync(join(__dirname, '..', '..', 'fixtures', 'questions', 'claude-trust.txt'), 'utf8').split('\n');
 const idle = readFileSync(join(__dirname, '..', '..', 'fixtures', 'questions', 'claude-idle.txt'), 'utf8').split('\n');
@@ -17,6 +18,7 @@ describe('a question on screen', () => {
     e.apply({ kind: 'screen', lines: trust, at: 2 });
     expect(e.status.state).toBe('attention');
     expect(e.status.why).toEqual({ channel: 'question', event: '“Is this a project you created or one you trust?”', at: 2 });
+    expect(whyText({ state: 'attention', stateWhy: '', status: e.status, now: 2 })).toBe('Needs you — question on screen “Is this a project you created or one you trust?”, just now');
     // Answered: the question is gone, the agent starts and its hooks take over.
     e.apply({ kind: 'screen', lines: idle, at: 3 });
     expect(e.status.state).not.toBe('attention');
