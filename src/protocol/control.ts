@@ -4,10 +4,11 @@
 import { z } from 'zod';
 import { CONTROL_PROTOCOL_VERSION, MAX_WAIT_MS } from './controlFrames';
 import { MAX_COLS, MAX_ROWS } from './hostFrameFormat';
-import { SessionInfoSchema, SessionStateSchema } from './sessionInfo';
+import { QuestionInfoSchema, SessionInfoSchema, SessionStateSchema } from './sessionInfo';
 import { WORKTREE_ERROR_CODES, WorktreeArgsSchemas, WorktreeChoiceSchema, WorktreeResultSchemas } from './controlWorktrees';
 
 export * from './controlWorktrees';
+export { QuestionInfoSchema, type QuestionInfo } from './sessionInfo';
 
 export { SessionInfoSchema, SessionStateSchema, type SessionInfo } from './sessionInfo';
 
@@ -198,22 +199,6 @@ export const WaitResultSchema = z.strictObject({
   screen: z.array(z.string()).describe('the visible screen when the wait ended, trailing blank rows dropped (the question, on attention)'),
 });
 export type WaitResult = z.infer<typeof WaitResultSchema>;
-
-export const QuestionInfoSchema = z.strictObject({
-  id: z.string().describe('changes whenever the question does: answer with the one you read'),
-  text: z.string().describe('the question ("Run `rm -rf build`?")'),
-  context: z.string().describe('what it is about as the agent shows it (the command, the folder), or ""'),
-  source: z.enum(['hook', 'screen', 'hook+screen']),
-  choices: z.array(z.strictObject({
-    label: z.string(),
-    description: z.string().optional(),
-    keys: z.array(z.string()).describe('the keys that choose it, in order (Enter, Escape, ArrowDown, or one character)'),
-    highlighted: z.boolean(),
-  })),
-  askedAt: z.iso.datetime(),
-  answered: z.strictObject({ label: z.string(), at: z.iso.datetime() }).nullable(),
-});
-export type QuestionInfo = z.infer<typeof QuestionInfoSchema>;
 
 export const ControlResultSchemas = {
   ping: z.strictObject({ pong: z.literal(true), protocol: z.number().int() }),

@@ -72,7 +72,7 @@ it("gives the app each waiting question and answers the tray's choice once, refu
   const host = await startHostInProcess({ enabled: false, agents: { fakemenu: { name: 'Fake Menu', command: FAKE_MENU } } });
   stop = () => host.stop();
   const app = await host.client();
-  const events: Array<{ id: string; question: { id: string; text: string; choices: string[] } | null }> = [];
+  const events: Array<{ id: string; question: { id: string; text: string; choices: Array<{ label: string }> } | null }> = [];
   app.onEvent((e) => {
     if (e.event === 'session') events.push({ id: e.session.id, question: e.session.question });
   });
@@ -87,7 +87,7 @@ it("gives the app each waiting question and answers the tray's choice once, refu
   const asked = (text: string) => events.findLast((e) => e.id === id && e.question?.text === text)?.question ?? null;
   await waitFor(() => asked('Do you want to proceed?'), { what: 'the question in a session event' });
   const first = asked('Do you want to proceed?')!;
-  expect(first.choices).toEqual(['Yes', "Yes, and don't ask again for rm commands", 'No']);
+  expect(first.choices.map((c) => c.label)).toEqual(['Yes', "Yes, and don't ask again for rm commands", 'No']);
   const yes = await app.request('app.answer', { session: id, question: first.id, choice: 0 });
   expect(yes.ok && yes.result).toEqual({ answered: true, message: 'answered “Yes”' });
   await waitFor(() => screen().includes('received: Yes'), { what: 'the fake agent to receive Yes' });

@@ -44,6 +44,7 @@ import { WorktreeService } from './worktrees/worktreeService';
 
 export type { HostOptions, HostProblem };
 import { QuestionBook } from './questionBook';
+import { questionInfo } from './questionVerbs';
 import { tuiOf } from '../../protocol/questions';
 
 export { TERMINAL_AGENT_ID };
@@ -143,6 +144,10 @@ export class Host {
       tuiOf: (agentId) => tuiOf(this.agent(agentId)?.manifest.hooks?.dialect ?? agentId),
       logger: opts.logger,
     });
+    this.facts.questionOf = (id) => {
+      const q = this.questions.get(id);
+      return q ? questionInfo(q) : null;
+    };
     this.router = new NotificationRouter({
       policy: core.notifications,
       sink: opts.notificationSink ?? defaultNotificationSink(opts.logger, defaultNotificationIcon(installRoot), opts.env),

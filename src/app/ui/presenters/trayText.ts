@@ -33,7 +33,15 @@ export interface TrayAgent {
 }
 
 /** What the tray needs of a session (a registry record has all of it). */
-export type TraySession = Pick<SessionSummary, 'id' | 'agentId' | 'cwd' | 'title' | 'state' | 'stateSince'> & { machine?: string | null; question?: TrayQuestion | null };
+/** A session's question as the host sends it (SessionInfo.question): the parts the tray shows. */
+export interface SessionQuestionFacts {
+  id: string;
+  text: string;
+  choices: ReadonlyArray<{ label: string }>;
+  answered: { label: string } | null;
+}
+
+export type TraySession = Pick<SessionSummary, 'id' | 'agentId' | 'cwd' | 'title' | 'state' | 'stateSince'> & { machine?: string | null; question?: SessionQuestionFacts | null };
 
 /** The tray's items for these sessions: folders labelled as the sidebar labels them. */
 export function trayItems(sessions: TraySession[], agentName: (id: string | null) => string, iconOf: (id: string | null) => string | undefined, home: string): TrayItem[] {
@@ -50,7 +58,9 @@ export function trayItems(sessions: TraySession[], agentName: (id: string | null
       state: r.state,
       stateSince: r.stateSince,
       ...(icon ? { agentIcon: icon } : {}),
-      ...(r.question && r.state === 'attention' ? { question: r.question } : {}),
+      ...(r.question && r.state === 'attention'
+        ? { question: { id: r.question.id, text: r.question.text, choices: r.question.choices.map((c) => c.label), answered: r.question.answered?.label ?? null } }
+        : {}),
     };
   });
 }
