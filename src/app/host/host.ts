@@ -144,10 +144,6 @@ export class Host {
       tuiOf: (agentId) => tuiOf(this.agent(agentId)?.manifest.hooks?.dialect ?? agentId),
       logger: opts.logger,
     });
-    this.facts.questionOf = (id) => {
-      const q = this.questions.get(id);
-      return q ? questionInfo(q) : null;
-    };
     this.router = new NotificationRouter({
       policy: core.notifications,
       sink: opts.notificationSink ?? defaultNotificationSink(opts.logger, defaultNotificationIcon(installRoot), opts.env),
@@ -221,6 +217,10 @@ export class Host {
 
   /** What each service hears from the others. */
   private wire(): void {
+    this.facts.questionOf = (id) => {
+      const q = this.questions.get(id);
+      return q ? questionInfo(q) : null;
+    };
     this.hooks.onReport((r) => this.tracker.handleReport(r));
     this.tracker.onStateChange((c) => this.handleStatus(c.sessionId, c.status.state, `${c.status.why.channel}: ${c.status.why.rule ?? c.status.why.event ?? ''}`.trim()));
     this.tracker.onConversation((c) => this.resume.rebind(c.sessionId, c.conversationId));
