@@ -138,12 +138,7 @@ export class Host {
     this.holders = holderAvailability(this.paths, opts.env ?? process.env);
     this.checkpointer = this.startCheckpoints(opts);
     this.agents = new AgentChoices(this.catalog, this.settings, () => this.integration());
-    this.questions = new QuestionBook({
-      registry: core.registry,
-      onHookReport: (listener) => core.tracker.onHookDetails((d) => listener({ sessionId: d.sessionId, report: d.report })),
-      tuiOf: (agentId) => tuiOf(this.agent(agentId)?.manifest.hooks?.dialect ?? agentId),
-      logger: opts.logger,
-    });
+    this.questions = this.questionBook(core, opts);
     this.router = new NotificationRouter({
       policy: core.notifications,
       sink: opts.notificationSink ?? defaultNotificationSink(opts.logger, defaultNotificationIcon(installRoot), opts.env),
@@ -216,6 +211,16 @@ export class Host {
   }
 
   /** What each service hears from the others. */
+  /** The question book: hook reports from the tracker, each agent's TUI conventions from its manifest. */
+  private questionBook(core: HostCore, opts: HostOptions): QuestionBook {
+    return new QuestionBook({
+      registry: core.registry,
+      onHookReport: (listener) => core.tracker.onHookDetails((d) => listener({ sessionId: d.sessionId, report: d.report })),
+      tuiOf: (agentId) => tuiOf(this.agent(agentId)?.manifest.hooks?.dialect ?? agentId),
+      logger: opts.logger,
+    });
+  }
+
   private wire(): void {
     this.facts.questionOf = (id) => {
       const q = this.questions.get(id);
