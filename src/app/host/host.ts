@@ -211,7 +211,6 @@ export class Host {
   }
 
   /** What each service hears from the others. */
-  /** The question book: hook reports from the tracker, each agent's TUI conventions from its manifest. */
   private questionBook(core: HostCore, opts: HostOptions): QuestionBook {
     return new QuestionBook({
       registry: core.registry,
