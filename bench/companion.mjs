@@ -8,7 +8,13 @@
 //      HostClient on a second session), while a third session floods: without a page, and with a
 //      page watching the flooding session's terminal (target: the same as without the page, and
 //      p99 ≤ 16 ms, the app's key → echo target)
-// Run after `npm run build`: node bench/companion.mjs [--runs 200] [--keys 100]
+//  (c) an agent blocked on a permission menu (test/fakes/fakeMenuAgent.mjs, read by the screen's
+//      question detector): its session turns to attention in the host → the page shows the
+//      question with its buttons (target p99 ≤ 250 ms); reference: (a)'s bare WebSocket
+//  (d) a tap on a choice in the page → the choice's keys written to the session (target p99 ≤
+//      100 ms); reference: a page's message over a bare WebSocket reaching the same host process
+// Run after `npm run build`: node bench/companion.mjs [--runs 200] [--keys 100] [--questions 100]
+// Exits 1 when a target is missed.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -27,6 +33,7 @@ const { chromium } = require('playwright-core');
 const arg = (name, d) => (process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : d);
 const RUNS = arg('--runs', 200);
 const KEYS = arg('--keys', 100);
+const QUESTIONS = arg('--questions', 100);
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 const fmt = (xs) => `p50 ${pct(xs, 50).toFixed(1)} ms  p99 ${pct(xs, 99).toFixed(1)} ms  (n=${xs.length})`;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -61,8 +68,10 @@ async function main() {
   const port = await freePort();
   mkdirSync(join(termioHome, 'config'), { recursive: true });
   writeFileSync(join(termioHome, 'config', 'settings.json'), JSON.stringify({ companion: { enabled: true, port } }));
+  mkdirSync(join(termioHome, 'config', 'agents'), { recursive: true });
+  writeFileSync(join(termioHome, 'config', 'agents', 'fakemenu.json'), JSON.stringify({ id: 'fakemenu', name: 'Fake Menu', command: join(root, 'test', 'fakes', 'fakeMenuAgent.mjs') }));
   const child = spawn(process.execPath, [join(root, 'bench', 'lib', 'companionHostChild.cjs')], {
-    env: { ...process.env, HOME: home, TERMIO_HOME: termioHome, PS1: '$ ', ENV: '' }, stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, HOME: home, TERMIO_HOME: termioHome, PS1: '$ ', ENV: '', FAKE_MENU_LOOP: '1' }, stdio: ['pipe', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const ask = async (cmd) => {
@@ -85,7 +94,7 @@ async function main() {
     await page.evaluate(ARM);
     await waitUntil(() => page.locator(`.row[data-session="${watched}"]`).count(), 'the session listed');
     const refPage = await (await browser.newContext()).newPage();
-    await refPage.evaluate(`${ARM}; const ws = new WebSocket('ws://127.0.0.1:${refPort}'); ws.onmessage = (e) => { document.body.dataset.n = JSON.parse(e.data).n; }; new Promise((r) => (ws.onopen = r));`);
+    await refPage.evaluate(`${ARM}; const ws = new WebSocket('ws://127.0.0.1:${refPort}'); window.__ws = ws; ws.onmessage = (e) => { document.body.dataset.n = JSON.parse(e.data).n; }; new Promise((r) => (ws.onopen = r));`);
     await refPage.evaluate('new Promise((r) => { const go = () => (document.body ? r() : setTimeout(go, 5)); go(); })');
     const state = [];
     const reference = [];
@@ -102,6 +111,8 @@ async function main() {
     console.log('(a) state change in the host → shown on the page (DOM, next animation frame), loopback, 390×844 page:');
     console.log(`    companion:              ${fmt(state)}   target p99 ≤ 250 ms ${target('companion state → page p99 ≤ 250 ms', pct(state, 99) <= 250)}`);
     console.log(`    bare WebSocket + DOM:   ${fmt(reference)}   (same host process, same browser)`);
+
+    await questions({ ask, page, refPage, home, reference });
 
     // (b) another client's key → echo frame, while a session floods; then with a page on it.
     const echoId = await spawnSh(['/bin/sh']);
@@ -162,6 +173,45 @@ async function main() {
     await ask({ t: 'stop' }).catch(() => undefined);
     rmSync(home, { recursive: true, force: true });
   }
+}
+
+/** (c) and (d): a fake agent asks question after question; the page shows each and taps "Yes". */
+async function questions({ ask, page, refPage, home, reference }) {
+  const { ControlClient } = require(join(root, 'dist/app/client/controlClient.js'));
+  const control = await ControlClient.connect({ ...process.env, HOME: home, TERMIO_HOME: join(home, '.termio') });
+  const r = await control.request('sessions.spawn', { agent: 'fakemenu', cwd: home });
+  if (!r.ok) throw new Error(`cannot start the fake agent: ${r.error.message}`);
+  const id = r.result.id;
+  const card = `#needs .question[data-session="${id}"]`;
+  const shown = [];
+  const tapped = [];
+  const tapRef = [];
+  let last = null;
+  try {
+    for (let i = 0; i < QUESTIONS; i++) {
+      // The next question: a card with buttons for a question id not seen before.
+      await page.evaluate(`window.__arm(() => { const c = document.querySelector('${card}'); return !!c && c.dataset.question !== ${JSON.stringify(last)} && c.querySelectorAll('button.choice:not([disabled])').length > 0; })`);
+      const at = await page.evaluate('window.__done');
+      const clocks = await ask({ t: 'clocks', id });
+      shown.push(at - clocks.attentionAt);
+      last = await page.evaluate(`document.querySelector('${card}').dataset.question`);
+      const t0 = await page.evaluate(`(() => { const t = performance.timeOrigin + performance.now(); document.querySelector('${card} button.choice').click(); return t; })()`);
+      await waitUntil(async () => (await ask({ t: 'clocks', id })).answeredAt > t0, 'the answer in the host');
+      tapped.push((await ask({ t: 'clocks', id })).answeredAt - t0);
+      const r0 = await refPage.evaluate('(() => { const t = performance.timeOrigin + performance.now(); window.__ws.send("tap"); return t; })()');
+      await waitUntil(async () => (await ask({ t: 'clocks', id })).refInAt > r0, 'the reference message');
+      tapRef.push((await ask({ t: 'clocks', id })).refInAt - r0);
+    }
+  } finally {
+    await control.request('sessions.close', { id });
+    control.close();
+  }
+  console.log(`(c) a session turns to attention on a permission menu → its question and buttons on the page (${QUESTIONS} questions):`);
+  console.log(`    companion:              ${fmt(shown)}   target p99 ≤ 250 ms ${target('companion attention → question and buttons p99 ≤ 250 ms', pct(shown, 99) <= 250)}`);
+  console.log(`    bare WebSocket + DOM:   ${fmt(reference)}   (the reference of (a), same run)`);
+  console.log('(d) a tap on "Yes" in the page → its keys written to the session:');
+  console.log(`    companion:              ${fmt(tapped)}   target p99 ≤ 100 ms ${target('companion tap → keys in the session p99 ≤ 100 ms', pct(tapped, 99) <= 100)}`);
+  console.log(`    page → bare WebSocket:  ${fmt(tapRef)}   (the same host process receiving a page's message)`);
 }
 
 benchStart('bench/companion.mjs');

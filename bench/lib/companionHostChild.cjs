@@ -1,7 +1,8 @@
 // The bench's session host: a real HostProcess (dist/) in this child process, with the web
 // companion on, plus what the bench needs and the host does not offer yet: moving a session to
 // a state (one JSON line on stdin), and a bare WebSocket server as the same-run reference.
-// It also reports its own event-loop delay between two `lag` commands.
+// It also reports its own event-loop delay between two `lag` commands, and when sessions last
+// turned to attention and had a question answered (the question bench's host-side clocks).
 // Answers each command with one JSON line on stdout, stamped with the epoch time in ms.
 'use strict';
 const { join } = require('node:path');
@@ -22,6 +23,12 @@ const reply = (o) => process.stdout.write(`${JSON.stringify(o)}\n`);
   const ref = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   await new Promise((r) => ref.once('listening', r));
   let lag = null;
+  const attentionAt = new Map();
+  const answeredAt = new Map();
+  let refInAt = 0;
+  host.registry.onStateChanged((c) => c.record.state === 'attention' && attentionAt.set(c.record.id, now()));
+  host.host.questions.onQuestion((e) => e.question?.answered && answeredAt.set(e.sessionId, now()));
+  ref.on('connection', (ws) => ws.on('message', () => (refInAt = now())));
   reply({ ready: true, refPort: ref.address().port });
   for await (const line of createInterface({ input: process.stdin })) {
     const cmd = JSON.parse(line);
@@ -33,6 +40,8 @@ const reply = (o) => process.stdout.write(`${JSON.stringify(o)}\n`);
       const t0 = now();
       for (const ws of ref.clients) ws.send(JSON.stringify({ n: cmd.n }));
       reply({ t0 });
+    } else if (cmd.t === 'clocks') {
+      reply({ attentionAt: attentionAt.get(cmd.id) ?? 0, answeredAt: answeredAt.get(cmd.id) ?? 0, refInAt });
     } else if (cmd.t === 'lag') {
       // The host's own event-loop delay over a phase: what the host did, apart from the machine.
       if (lag) {

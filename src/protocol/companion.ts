@@ -58,7 +58,24 @@ export interface PageSession {
   /** Epoch ms (host clock) since when it is in that state. */
   stateSince: number;
   exited: boolean;
+  /** What it asks while it needs you, or null. */
+  question: PageQuestion | null;
 }
+
+/** A waiting session's question as the page shows it: one button per choice. */
+export interface PageQuestion {
+  /** Sent back with an answer: a tap on a question that has since changed is refused. */
+  id: string;
+  text: string;
+  /** The command or file it is about, as the agent shows it, or ''. */
+  context: string;
+  choices: Array<{ label: string; description?: string }>;
+  /** The label already chosen (from any client), or null. */
+  answered: string | null;
+}
+
+/** Why an answer from the page was not sent. */
+export type PageAnswerRefusal = 'questionChanged' | 'noQuestion' | 'noSuchChoice' | 'alreadyAnswered' | 'sessionExited' | 'noSuchSession';
 
 export interface PageAgent {
   name: string;
@@ -85,7 +102,17 @@ export type CompanionServerMessage =
   | { t: 'resize'; cols: number; rows: number }
   | { t: 'holding'; holding: boolean }
   | { t: 'detached'; session: string; reason: 'sessionClosed' | 'noSuchSession' }
+  | { t: 'answered'; session: string; question: string; choice: string }
+  /** `current`: the question asked now (null: none), shown instead of the one tapped. */
+  | { t: 'answerRefused'; session: string; question: string; reason: PageAnswerRefusal; message: string; current: PageQuestion | null }
+  /** What a new session may be started with: the agents (picker order) and the recent folders. */
+  | { t: 'launch'; agents: Array<{ id: string; name: string }>; folders: Array<{ path: string; label: string }> }
+  | { t: 'spawned'; session: string }
+  | { t: 'spawnFailed'; message: string }
   | { t: 'pong' };
+
+/** A first prompt from the page: a paragraph or two typed on a phone, with room. */
+export const MAX_PAGE_PROMPT_CHARS = 16 * 1024;
 
 /** The longest text one input message carries: a large paste (1 MiB of UTF-16). */
 export const MAX_PAGE_INPUT_CHARS = 512 * 1024;
@@ -107,6 +134,21 @@ export const CompanionClientMessageSchema = z.discriminatedUnion('t', [
     shift: z.boolean().optional(),
   }),
   z.strictObject({ t: z.literal('ping') }),
+  z.strictObject({
+    t: z.literal('answer'),
+    session: z.string().min(1).max(64),
+    question: z.string().min(1).max(64),
+    /** The choice's index in the question's list (0 = the first). */
+    choice: z.number().int().min(0).max(63),
+  }),
+  z.strictObject({
+    t: z.literal('spawn'),
+    /** One of the `launch` message's agents, and one of its folders: the page starts nothing else. */
+    agent: z.string().min(1).max(64),
+    folder: z.string().min(1).max(4096),
+    /** Typed once the agent is ready for input, as `termio sessions spawn --prompt` does. */
+    prompt: z.string().min(1).max(MAX_PAGE_PROMPT_CHARS).optional(),
+  }),
 ]);
 export type CompanionClientMessage = z.infer<typeof CompanionClientMessageSchema>;
 

@@ -4,10 +4,11 @@
 import { z } from 'zod';
 import { CONTROL_PROTOCOL_VERSION, MAX_WAIT_MS } from './controlFrames';
 import { MAX_COLS, MAX_ROWS } from './hostFrameFormat';
-import { SessionInfoSchema, SessionStateSchema } from './sessionInfo';
+import { QuestionInfoSchema, SessionInfoSchema, SessionStateSchema } from './sessionInfo';
 import { WORKTREE_ERROR_CODES, WorktreeArgsSchemas, WorktreeChoiceSchema, WorktreeResultSchemas } from './controlWorktrees';
 
 export * from './controlWorktrees';
+export { QuestionInfoSchema, type QuestionInfo } from './sessionInfo';
 
 export { SessionInfoSchema, SessionStateSchema, type SessionInfo } from './sessionInfo';
 
@@ -25,6 +26,8 @@ const MAX_READ_LINES = 10_000;
 const MAX_ARGV = 4_096;
 /** A notification body: the OS shows a few lines; 4,000 characters is already more than any shows. */
 const MAX_NOTIFY_CHARS = 4_000;
+/** A choice named by label: an option's label is one line of a menu. */
+const MAX_CHOICE_CHARS = 200;
 
 const AbsolutePath = z
   .string()
@@ -111,6 +114,13 @@ export const ControlArgsSchemas = {
     force: z.boolean().optional().describe('remove it even with uncommitted or unmerged work'),
   }),
   'sessions.why': z.strictObject({ id: SessionRef }).describe('why the session is in its state: channel, rule or event, when, health notes'),
+  'sessions.question': z.strictObject({ id: SessionRef }).describe('the question the session asks while it needs you, with its choices; remembered as read'),
+  'sessions.answer': z.strictObject({
+    id: SessionRef,
+    choice: z.string().min(1).max(MAX_CHOICE_CHARS).describe("a choice's number (1 = the first), its label or a unique prefix, or its key"),
+    question: z.string().min(1).max(MAX_ID_CHARS).optional().describe('the question id that was read; default: the one `sessions.question` last gave'),
+    force: z.boolean().optional().describe('answer whatever is asked now, even if it is not the question that was read'),
+  }),
   'app.open': z.strictObject({ dir: AbsolutePath.describe('a folder to open as a new session') }),
   'app.activate': z.strictObject({}).describe('show a window (a second launch hands over to the running app this way)'),
   ...WorktreeArgsSchemas,
@@ -156,6 +166,10 @@ export const ControlErrorCodeSchema = z.enum([
   'forbidden', // not allowed from where the request comes (e.g. --bypass from a session without it)
   'noSuchMachine', // --machine NAME that is not a saved machine
   'machineUnreachable', // the session's machine is not connected now; the message says why
+  'noQuestion', // sessions.answer: the session asks nothing now
+  'questionChanged', // sessions.answer: another question is asked than the one read (the message quotes it)
+  'noSuchChoice', // sessions.answer: no choice has that number, label or key
+  'alreadyAnswered', // sessions.answer: this question was answered already (force sends again)
   'internal', // a bug in the app, reported with its message
   ...WORKTREE_ERROR_CODES,
 ]);
@@ -222,6 +236,8 @@ export const ControlResultSchemas = {
     tool: z.string().optional().describe('the tool the latest hook report named (manifest hooks.tool), e.g. "Bash"'),
     transcript: z.string().optional().describe('the transcript file the hooks reported (manifest hooks.capturesTranscript)'),
   }),
+  'sessions.question': z.strictObject({ id: z.string(), question: QuestionInfoSchema.nullable().describe('null: it asks nothing now') }),
+  'sessions.answer': z.strictObject({ id: z.string(), choice: z.string().describe('the label chosen'), keys: z.array(z.string()), question: QuestionInfoSchema }),
   'app.open': z.strictObject({ id: z.string() }),
   'app.activate': z.strictObject({ shown: z.literal(true) }),
   ...WorktreeResultSchemas,

@@ -40,6 +40,8 @@ export const AppParamsSchemas = {
   'app.notificationClicked': z.strictObject({ session: id.nullable() }),
   /** The review view: one worktree verb of the control protocol (its args are checked by that verb's schema). */
   'app.review': z.strictObject({ verb: z.enum(['worktrees.diff', 'worktrees.act', 'sessions.close']), args: z.record(z.string(), z.unknown()) }),
+  /** A choice of a waiting question, picked in the tray: sent only if `question` is still asked. */
+  'app.answer': z.strictObject({ session: id, question: id, choice: z.number().int().min(0).max(63) }),
 };
 
 /** A problem the app shows the user: a corrupt state file, a broken settings field, a manifest
@@ -70,6 +72,8 @@ export interface AppResults {
   'app.notificationClicked': Record<string, never>;
   /** The verb's result (ControlResult of that verb). */
   'app.review': { result: unknown };
+  /** answered false: nothing was sent, and `message` says why (the question changed, …). */
+  'app.answer': { answered: boolean; message: string };
 }
 
 /** Events an app connection receives after `app.subscribe`. */

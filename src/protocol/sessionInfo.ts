@@ -17,7 +17,7 @@ export const SessionStatusInfoSchema = z.strictObject({
   state: SessionStateSchema,
   since: z.iso.datetime(),
   why: z.strictObject({
-    channel: z.enum(['hooks', 'titleStatus', 'progress', 'status', 'exit', 'focus', 'start']),
+    channel: z.enum(['hooks', 'titleStatus', 'progress', 'status', 'question', 'exit', 'focus', 'start']),
     rule: z.string().optional().describe('the title or screen regex that matched'),
     event: z.string().optional().describe('the hook event, or what happened'),
     at: z.iso.datetime().describe('when that evidence arrived'),
@@ -25,6 +25,23 @@ export const SessionStatusInfoSchema = z.strictObject({
   health: z.array(z.strictObject({ code: z.enum(['hooksNotReporting', 'hooksStoppedReporting', 'stalled']), message: z.string(), since: z.iso.datetime() })),
 });
 export type SessionStatusInfo = z.infer<typeof SessionStatusInfoSchema>;
+
+/** What a session that needs you asks, as the host read it (src/protocol/questions). */
+export const QuestionInfoSchema = z.strictObject({
+  id: z.string().describe('changes whenever the question does: answer with the one you read'),
+  text: z.string().describe('the question ("Run `rm -rf build`?")'),
+  context: z.string().describe('what it is about as the agent shows it (the command, the folder), or ""'),
+  source: z.enum(['hook', 'screen', 'hook+screen']),
+  choices: z.array(z.strictObject({
+    label: z.string(),
+    description: z.string().optional(),
+    keys: z.array(z.string()).describe('the keys that choose it, in order (Enter, Escape, ArrowDown, or one character)'),
+    highlighted: z.boolean(),
+  })),
+  askedAt: z.iso.datetime(),
+  answered: z.strictObject({ label: z.string(), at: z.iso.datetime() }).nullable(),
+});
+export type QuestionInfo = z.infer<typeof QuestionInfoSchema>;
 
 export const SessionInfoSchema = z.strictObject({
   id: z.string().describe('the session id, also its TERMIO_SESSION'),
@@ -52,6 +69,7 @@ export const SessionInfoSchema = z.strictObject({
   progress: z.number().int().nullable().describe('OSC 9;4 progress 0-100, or null'),
   status: SessionStatusInfoSchema.nullable(),
   recovered: z.boolean().describe('relaunched from the saved state because the host that ran it was lost (killed, or the machine restarted)'),
+  question: QuestionInfoSchema.nullable().describe('what it asks while it needs you, when the host could read it; else null'),
   resume: z
     .strictObject({
       family: z.string().describe('pinned, discovered, none, or unknown (the manifest is gone)'),

@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { HostClient } from '../../src/app/client/hostClient';
 import { HostProcess } from '../../src/app/host/hostProcess';
 import { createLogger } from '../../src/app/shared/log';
+import type { NotificationSink } from '../../src/app/shared/notifier';
 import { HOST_SOCKET_FILE } from '../../src/protocol/hostFraming';
 import { waitForExit } from './processes';
 import { waitFor } from './waitFor';
@@ -42,11 +43,15 @@ export interface CompanionHome {
   spawnShell(title: string, cwd?: string): Promise<string>;
 }
 
-async function makeHome(enabled: boolean): Promise<Omit<CompanionHome, 'client' | 'spawnShell'> & { clients: HostClient[] }> {
+/** User manifests to write into config/agents before the host starts, by id. */
+export type TestAgents = Record<string, Record<string, unknown>>;
+
+async function makeHome(enabled: boolean, agents: TestAgents = {}): Promise<Omit<CompanionHome, 'client' | 'spawnShell'> & { clients: HostClient[] }> {
   const home = realpathSync(mkdtempSync(join(tmpdir(), 'tcomp-')));
   const termioHome = join(home, '.termio');
   const port = await freePort();
-  mkdirSync(join(termioHome, 'config'), { recursive: true });
+  mkdirSync(join(termioHome, 'config', 'agents'), { recursive: true });
+  for (const [id, manifest] of Object.entries(agents)) writeFileSync(join(termioHome, 'config', 'agents', `${id}.json`), JSON.stringify({ id, ...manifest }));
   writeFileSync(join(termioHome, 'config', 'settings.json'), JSON.stringify({ companion: { enabled, port, network: 'loopback' } }));
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, TERMIO_HOME: termioHome, TERMIO_HOST_IDLE_MS: '0', SHELL: '/bin/sh' };
   return {
@@ -102,13 +107,19 @@ export async function startHostProcess(opts: { enabled?: boolean } = {}): Promis
 }
 
 /** A HostProcess in this process: the test may reach into its registry. */
-export async function startHostInProcess(opts: { enabled?: boolean } = {}): Promise<CompanionHome & { host: HostProcess; stop(): Promise<void> }> {
-  const h = await makeHome(opts.enabled ?? true);
+export async function startHostInProcess(opts: { enabled?: boolean; agents?: TestAgents; path?: string; env?: Record<string, string>; notificationSink?: NotificationSink; startApp?: (focusSession: string | null) => void } = {}): Promise<CompanionHome & { host: HostProcess; stop(): Promise<void> }> {
+  const h = await makeHome(opts.enabled ?? true, opts.agents);
+  Object.assign(h.env, opts.env);
   const prev = { PS1: process.env.PS1, ENV: process.env.ENV };
   // Sessions inherit this process's environment: a plain prompt and no rc file.
   process.env.PS1 = '$ ';
   process.env.ENV = '';
-  const started = await HostProcess.start({ env: h.env, logger: createLogger(join(h.home, 'host.log')), idleExitMs: 0 });
+  const started = await HostProcess.start({
+    env: h.env, logger: createLogger(join(h.home, 'host.log')), idleExitMs: 0,
+    ...(opts.path !== undefined ? { path: opts.path } : {}),
+    ...(opts.notificationSink ? { notificationSink: opts.notificationSink } : {}),
+    ...(opts.startApp ? { startApp: opts.startApp } : {}),
+  });
   if (!started.ok) throw new Error(started.message);
   return {
     ...withClients(h),

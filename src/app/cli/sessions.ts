@@ -1,4 +1,4 @@
-// `termio sessions list|watch|read|send|spawn|run|wait|why|focus|close|diff|commit|merge|rebase`: the control socket's verbs
+// `termio sessions list|watch|read|send|spawn|run|wait|why|question|answer|focus|close|diff|commit|merge|rebase`: the control socket's verbs
 // as commands, each with --json and --help; session ids accept a unique prefix. Loads nothing heavy
 // (no zod): the round trip of `termio sessions list --json`, process start included, is benchmarked.
 import { isAbsolute, resolve } from 'node:path';
@@ -8,6 +8,7 @@ import { MAX_WAIT_MS } from '../../protocol/controlFrames';
 import { ControlClient, REQUEST_TIMEOUT_MS, type Reply } from '../client/controlClient';
 import { ExitCode, type CommandHandler } from './cliIo';
 import { printError, printOk } from './output';
+import { questionHandlers, questionSpecs } from './sessionsQuestion';
 import { clock, listText, shortIds, stateText, tilde, waitSummary, whyReport } from './sessionsText';
 import type { Ctx, Options, Parsed, Values, VerbSpec } from './sessionsTypes';
 import { worktreeChoice, worktreeDetails, worktreeHandlers, worktreeOptions, worktreeSpecs, worktreeUsage } from './sessionsWorktree';
@@ -90,6 +91,7 @@ const verbs: Record<string, VerbSpec> = {
     options: common,
     positionals: ['ID'],
   },
+  ...questionSpecs,
   ...worktreeSpecs,
 };
 
@@ -316,6 +318,7 @@ const handlers: Record<string, Handler> = {
     else ctx.io.out(whyReport(r.result));
     return ExitCode.ok;
   },
+  ...questionHandlers((c, verb, args) => call(c as Ctx, verb, args)),
   focus: (p, ctx) => plain(ctx, 'sessions.focus', { id: p.positionals[0] ?? '' }),
   ...worktreeHandlers({ call: (ctx, verb, args) => call(ctx, verb, args), usageError }),
 };

@@ -67,6 +67,8 @@ export interface AppHost {
   /** Saves a machine, or forgets one; resolves with the host's refusal, or null when done. */
   addMachine(m: { name: string; target: string; port?: number; identity?: string }): Promise<string | null>;
   removeMachine(name: string): Promise<string | null>;
+  /** A choice of a waiting question picked in the tray; what the host did with it. */
+  answer(session: string, question: string, choice: number): Promise<{ answered: boolean; message: string }>;
   /** Ends every session (their tabs stay saved for exact resume) and stops the host. */
   endSessions(): Promise<void>;
   dispose(): void;

@@ -295,6 +295,12 @@ export class RemoteHost implements AppHost {
   }
 
   /** A notification the app showed was clicked. */
+  /** A choice of a waiting question picked in the tray; resolves with what the host did. */
+  async answer(session: string, question: string, choice: number): Promise<{ answered: boolean; message: string }> {
+    const r = await this.client.request('app.answer', { session, question, choice });
+    return r.ok ? r.result : { answered: false, message: r.error.message };
+  }
+
   notificationClicked(session: string | null): void {
     void this.client.request('app.notificationClicked', { session });
   }

@@ -69,6 +69,10 @@ export function appMethods(service: () => AppService | null, sub: AppSubscriber)
       const r = await app.review(p);
       return r.ok ? { ok: true, result: { result: r.result } } : { ok: false, error: { code: reviewCode(r.code), message: r.message } };
     },
+    'app.answer': (_id, p) => {
+      const app = service();
+      return app ? reply(app.answer(p)) : none;
+    },
   };
 }
 
@@ -101,6 +105,7 @@ export class AppService implements Disposable {
       reg.onFocusRequested((r) => this.focus(r.id)),
       host.tracker.onProgress((p) => this.changed(p.sessionId)),
       host.worktrees.onCount((c) => this.changed(c.sessionId)),
+      host.questions.onQuestion((q) => this.changed(q.sessionId)),
     );
     for (const r of reg.list()) this.added(r, false);
     const m = opts.machines;
@@ -249,6 +254,14 @@ export class AppService implements Disposable {
 
   info(r: SessionRecord): SessionInfo {
     return this.host.facts.info(r);
+  }
+
+  /** A choice picked in the tray: its keys go to the session, unless the question changed. */
+  answer(p: HostParams<'app.answer'>): AppAnswer<AppResults['app.answer']> {
+    const r = this.host.registry.get(p.session);
+    if (!r) return { ok: false, code: 'noSuchSession', message: `no session ${p.session}` };
+    const res = this.host.questions.answer(r, String(p.choice + 1), p.question);
+    return { ok: true, result: res.ok ? { answered: true, message: `answered “${res.choice}”` } : { answered: false, message: res.message } };
   }
 
   private added(r: SessionRecord, announce = true): void {

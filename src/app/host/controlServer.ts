@@ -29,6 +29,7 @@ import { type SessionInfo } from '../../protocol/sessionInfo';
 import { writeFileAtomic } from '../shared/atomicWrite';
 import { BypassPolicy, type BypassFlagIn } from './bypassPolicy';
 import { ControlConnections, type ControlConnection } from './controlConnections';
+import type { QuestionBook } from './questionBook';
 import { ControlVerbs, type OpenDirResult, type VerbContext } from './controlVerbs';
 import { SessionFacts } from './sessionFacts';
 import { DriveVerbs, type NotifyRequest, type Outcome } from './driveVerbs';
@@ -134,6 +135,8 @@ export interface ControlServerOptions {
   remote?: () => RemoteSessions | null;
   /** The worktree service's verbs (review, list, prune). */
   worktrees?: WorktreeVerbs;
+  /** `sessions.question` / `sessions.answer`: the host's questions (undefined: none are read). */
+  questions?: () => QuestionBook | undefined;
   /** Written to control.json and answered to `version`. Default: package.json's version. */
   appVersion?: string;
   limits?: Partial<ControlLimits>;
@@ -201,6 +204,7 @@ export class ControlServer {
       transcriptOf: opts.transcriptOf ?? (async () => undefined),
       ...(opts.remote ? { remote: opts.remote } : {}),
       worktrees: opts.worktrees,
+      questions: opts.questions ?? (() => undefined),
     });
   }
 

@@ -11,6 +11,8 @@ import type { WatchEvent } from '../../protocol/control';
 import type { BypassPolicy } from './bypassPolicy';
 import type { DriveVerbs, Holder, Outcome } from './driveVerbs';
 import type { RemoteSessions } from './machines/hubControl';
+import type { QuestionBook } from './questionBook';
+import { QuestionVerbs } from './questionVerbs';
 import type { SessionRecord, SessionRegistry } from './sessionRegistry';
 import { readTranscript } from './transcript';
 import type { WorktreeVerbs } from './worktrees/worktreeVerbs';
@@ -54,6 +56,8 @@ export interface ControlVerbsDeps {
   remote?: () => RemoteSessions | null;
   /** The review verbs; absent on a host without the worktree service (they are refused). */
   worktrees: WorktreeVerbs | undefined;
+  /** The host's questions, once its services are up. */
+  questions: () => QuestionBook | undefined;
 }
 
 /** The table as the sockets use it: answer one verb for one caller. */
@@ -79,6 +83,7 @@ export class ControlVerbs implements SessionVerbs {
       if (!hub) return Promise.resolve({ ok: false, code: 'noSuchMachine', message: `no machine '${machine}': none is saved (termio machines add)` });
       return hub.onMachine(machine, verb, args as Record<string, unknown>);
     };
+    const questions = new QuestionVerbs(d.registry, d.questions);
     this.handlers = {
       ping: () => ({ ok: true, result: { pong: true, protocol: CONTROL_PROTOCOL_VERSION } }),
       version: () => ({ ok: true, result: { app: d.appVersion, protocol: CONTROL_PROTOCOL_VERSION, pid: process.pid } }),
@@ -98,6 +103,8 @@ export class ControlVerbs implements SessionVerbs {
       'sessions.wait': (args, ctx) => remote(args.id, 'sessions.wait', args) ?? d.drive.wait(args, holder(ctx)),
       'app.notify': (args) => d.drive.notify(args),
       'sessions.why': (args) => remote(args.id, 'sessions.why', args) ?? this.why(args),
+      'sessions.question': (args) => remote(args.id, 'sessions.question', args) ?? questions.question(args),
+      'sessions.answer': (args) => remote(args.id, 'sessions.answer', args) ?? questions.answer(args),
       'sessions.focus': (args) => {
         const here = d.registry.find(args.id);
         const away = !here.ok && here.code === 'noSuchSession' ? d.remote?.()?.focus(args.id) : null;

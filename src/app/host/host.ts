@@ -23,9 +23,11 @@ import { hostControlServer } from './hostControl';
 import { createCore, Later, startServices, type HostCore, type HostServices } from './hostServices';
 import { installRoot } from '../shared/install';
 import { NotificationRouter } from './notificationRouter';
-import { defaultNotificationIcon, nodeNotifierSink, type NotificationPolicy } from '../shared/notifier';
+import { defaultNotificationSink } from './dbusNotifier';
+import { defaultNotificationIcon, type NotificationPolicy } from '../shared/notifier';
 import type { TermioPaths } from '../shared/paths';
-import { isProcessAlive } from '../shared/processes';
+import { endProcesses, QUIT_GRACE_MS } from '../shared/processes';
+import { expandHome } from '../../protocol/homePath';
 import type { ResumeService } from './resumeService';
 import type { SessionCallers } from './sessionCallers';
 import { SessionLauncher, TERMINAL_AGENT_ID } from './sessionLauncher';
@@ -43,6 +45,9 @@ import { Git, gitCommand } from './worktrees/git';
 import { WorktreeService } from './worktrees/worktreeService';
 
 export type { HostOptions, HostProblem };
+import { QuestionBook } from './questionBook';
+import { questionInfo } from './questionVerbs';
+import { tuiOf } from '../../protocol/questions';
 
 export { TERMINAL_AGENT_ID };
 
@@ -79,6 +84,8 @@ export class Host {
   /** Whether sessions run on session holders (and outlive this host), and if not why. */
   readonly holders: HolderAvailability;
   private readonly checkpointer: Checkpointer | null;
+  /** The question each session that needs you asks (the phone, notifications, the CLI read it). */
+  readonly questions: QuestionBook;
   private disposing = false;
   /** Set while stopping for a restart: held sessions are let go, not ended. */
   private keepingAgents = false;
@@ -133,9 +140,10 @@ export class Host {
     this.holders = holderAvailability(this.paths, opts.env ?? process.env);
     this.checkpointer = this.startCheckpoints(opts);
     this.agents = new AgentChoices(this.catalog, this.settings, () => this.integration());
+    this.questions = this.questionBook(core, opts);
     this.router = new NotificationRouter({
       policy: core.notifications,
-      sink: opts.notificationSink ?? nodeNotifierSink(opts.logger, defaultNotificationIcon(installRoot)),
+      sink: opts.notificationSink ?? defaultNotificationSink(opts.logger, defaultNotificationIcon(installRoot), opts.env),
       registry: core.registry,
       tracker: core.tracker,
       notes: core.notes,
@@ -143,6 +151,7 @@ export class Host {
       agentName: (id) => this.agentName(id),
       sound: () => this.settings.settings.notifications.sound,
       onClick: opts.onNotificationClick,
+      questions: this.questions,
     });
     this.launcher = new SessionLauncher({
       ...s,
@@ -204,7 +213,20 @@ export class Host {
   }
 
   /** What each service hears from the others. */
+  private questionBook(core: HostCore, opts: HostOptions): QuestionBook {
+    return new QuestionBook({
+      registry: core.registry,
+      onHookReport: (listener) => core.tracker.onHookDetails((d) => listener({ sessionId: d.sessionId, report: d.report })),
+      tuiOf: (agentId) => tuiOf(this.agent(agentId)?.manifest.hooks?.dialect ?? agentId),
+      logger: opts.logger,
+    });
+  }
+
   private wire(): void {
+    this.facts.questionOf = (id) => {
+      const q = this.questions.get(id);
+      return q ? questionInfo(q) : null;
+    };
     this.hooks.onReport((r) => this.tracker.handleReport(r));
     this.tracker.onStateChange((c) => this.handleStatus(c.sessionId, c.status.state, `${c.status.why.channel}: ${c.status.why.rule ?? c.status.why.event ?? ''}`.trim()));
     this.tracker.onConversation((c) => this.resume.rebind(c.sessionId, c.conversationId));
@@ -396,6 +418,7 @@ export class Host {
   async dispose(): Promise<void> {
     this.disposing = true;
     this.router.dispose();
+    this.questions.dispose();
     await this.control.close();
     // Sessions get SIGHUP (the terminal hangs up); agents may take a moment to save and leave.
     // Wait for them, within the quit budget, and end the ones still there, so quitting leaves
@@ -413,31 +436,5 @@ export class Host {
     this.store.dispose();
     this.settings.dispose();
     await this.catalog.dispose();
-  }
-}
-
-/** A root setting may start with ~ (it is typed by hand). */
-function expandHome(path: string, home: string): string {
-  return path === '~' || path.startsWith('~/') ? join(home, path.slice(1)) : path;
-}
-
-/** How long quitting waits for agents to exit after the hangup before it kills them: well within
- *  the 2 s an app quit may take, and long enough for an agent to flush its transcript. */
-export const QUIT_GRACE_MS = 800;
-
-/** Waits until every pid is gone or the grace has passed, then SIGKILLs what is left. */
-async function endProcesses(pids: number[], graceMs: number): Promise<void> {
-  const deadline = Date.now() + graceMs;
-  let left = pids.filter(isProcessAlive);
-  while (left.length > 0 && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 20));
-    left = left.filter(isProcessAlive);
-  }
-  for (const pid of left) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // It went away on its own.
-    }
   }
 }

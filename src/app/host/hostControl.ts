@@ -4,6 +4,7 @@
 // exists, so the synchronous answers have nothing to say and the asynchronous ones wait.
 import type { StatusWhy } from '../../protocol/status/sessionState';
 import { ControlServer } from './controlServer';
+import type { QuestionBook } from './questionBook';
 import type { HostOptions } from './hostOptions';
 import type { HostCore } from './hostServices';
 import type { ResumeService } from './resumeService';
@@ -24,6 +25,7 @@ export interface ControlledHost {
   readonly sessionPath: string;
   bypassFlagIn(argv: readonly string[]): { agent: string; flag: string } | null;
   bypassByDefault(agent: string | undefined): boolean;
+  readonly questions: QuestionBook;
 }
 
 export function hostControlServer(core: HostCore, opts: HostOptions, up: { readonly value: ControlledHost | null; readonly promise: Promise<ControlledHost> }): ControlServer {
@@ -65,6 +67,7 @@ export function hostControlServer(core: HostCore, opts: HostOptions, up: { reado
     worktrees: new WorktreeVerbs({ service: async () => (await up.promise).worktrees, registry, path: () => up.value?.sessionPath ?? process.env.PATH ?? '' }),
     promptHook: (id) => up.value?.promptHook(id) ?? false,
     hookWork: (id) => tracker.workReports(id),
+    questions: () => up.value?.questions,
     onNotify: async (n) => (await up.promise).notifyFromSession(n.sessionId, n.title, n.text),
     onOpenDir: async (dir) => {
       const r = await registry.spawn({ cwd: dir });

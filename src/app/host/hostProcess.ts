@@ -6,6 +6,7 @@
 // next host to adopt. hostMain.ts runs it as the termio-host process; tests
 // run it in-process.
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { HOST_SOCKET_FILE } from '../../protocol/hostFraming';
 import { startAppDetached } from '../shared/appLaunch';
@@ -14,10 +15,12 @@ import { ClientServer } from './clientServer';
 import type { ClientServerOptions } from './clientServerOptions';
 import type { Companion } from './companion/companion';
 import { startHostCompanion } from './companion/hostWiring';
+import { pageLaunch } from './companion/pageLaunch';
 import { Host, type HostOptions } from './host';
 import { installRoot, packageVersion } from '../shared/install';
 import type { Logger } from '../shared/log';
-import { defaultNotificationIcon, nodeNotifierSink, type NotificationSink } from '../shared/notifier';
+import { defaultNotificationSink } from './dbusNotifier';
+import { defaultNotificationIcon, type NotificationSink } from '../shared/notifier';
 import { ensureRunDir, termioPaths, type TermioPaths } from '../shared/paths';
 import { shortenHome } from '../../protocol/homePath';
 import type { SessionInfo } from '../../protocol/sessionInfo';
@@ -59,14 +62,14 @@ export type HostProcessStart =
  *  tray on macOS), else the host posts them; activation and clicks go to the app service. */
 function hostOptions(opts: HostProcessOptions, app: () => AppService | null, hub: MachinesHub): HostOptions {
   const remote = hubRemoteSessions(hub, (id) => app()?.focus(id));
-  const fallback = opts.notificationSink ?? nodeNotifierSink(opts.logger, defaultNotificationIcon(installRoot));
+  const fallback = opts.notificationSink ?? defaultNotificationSink(opts.logger, defaultNotificationIcon(installRoot), opts.env);
   return {
     remoteSessions: () => remote,
     logger: opts.logger,
     ...(opts.env ? { env: opts.env } : {}),
     ...(opts.path !== undefined ? { path: opts.path } : {}),
     notificationSink: {
-      send: (req, sound, onClick) => (app()?.notify(req.title, req.message, req.sessionId) ? Promise.resolve() : fallback.send(req, sound, onClick)),
+      send: (req, sound, onClick, onAction) => (app()?.notify(req.title, req.message, req.sessionId) ? Promise.resolve() : fallback.send(req, sound, onClick, onAction)),
     },
     onActivate: () => app()?.activate(),
     onNotificationClick: (id) => app()?.focus(id),
@@ -82,6 +85,8 @@ function companionOptions(self: HostProcess, host: Host, logger: Logger, env: No
     logger,
     ...(env ? { env } : {}),
     settings: host.settings,
+    questions: host.questions,
+    launch: pageLaunch(host, env?.HOME || homedir()),
     agentInfo: (id) => {
       const e = host.catalog.get(id);
       return e ? { name: e.manifest.name, ...(e.iconFile ? { iconFile: e.iconFile } : {}) } : { name: id };

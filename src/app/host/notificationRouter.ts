@@ -4,7 +4,8 @@
 import type { SessionInfo } from '../../protocol/sessionInfo';
 import { homedir } from 'node:os';
 import type { Logger } from '../shared/log';
-import { waitingFor, type NotificationPolicy, type NotificationRequest, type NotificationSink, type SessionContext } from '../shared/notifier';
+import { parseAnswerAction, waitingFor, type NotificationPolicy, type NotificationRequest, type NotificationSink, type SessionContext } from '../shared/notifier';
+import type { QuestionBook } from './questionBook';
 import type { SessionRecord, SessionRegistry } from './sessionRegistry';
 import type { SessionNotes } from './sessionNotes';
 import { folderLabels } from '../present/sidebarModel';
@@ -22,6 +23,8 @@ export interface NotificationRouterOptions {
   sound: () => boolean;
   /** Told when a notification is clicked (the UI focuses the session). */
   onClick?: ((sessionId: string | null) => void) | undefined;
+  /** Waiting questions: an attention notification carries one's choices, and choosing one answers it. */
+  questions?: Pick<QuestionBook, 'get' | 'answer'>;
 }
 
 export class NotificationRouter {
@@ -49,8 +52,9 @@ export class NotificationRouter {
   /** A session's state changed (the registry already has it): notify if the policy says so. */
   stateChanged(id: string, before: SessionRecord['state'], state: SessionRecord['state'], at: number): void {
     // The tracker hands over the details of the report that changed the state (the tool the
-    // agent asks to run) just after this, in the same tick: decide once they are in.
-    queueMicrotask(() => {
+    // agent asks to run) just after this, in the same tick, and the question book reads the
+    // question in the next turn of the loop: decide once both are in.
+    setImmediate(() => {
       if (!this.o.registry.get(id)) return;
       const req = this.o.policy.stateChanged(id, before, state, at, this.context(id));
       if (req) void this.send(req, at);
@@ -106,12 +110,23 @@ export class NotificationRouter {
     const r = this.o.registry.get(id);
     const labels = folderLabels(r ? [r.cwd] : [], homedir());
     const tool = this.o.notes.toolOf(id);
+    const q = this.o.questions?.get(id);
     return {
       agentName: this.o.agentName(r?.agentId),
       folderLabel: r ? (labels.get(r.cwd) ?? r.cwd) : '',
       ...(tool !== undefined ? { detail: waitingFor(tool) } : {}),
+      ...(q && !q.answered ? { question: { id: q.id, fingerprint: q.fingerprint, text: q.text, choices: q.choices.map((c) => c.label) } } : {}),
       userLooking: this.looking === id,
     };
+  }
+
+  /** A notification's action was chosen: a question's choice answers it (refused if it changed). */
+  private action(req: NotificationRequest, action: string): void {
+    const a = parseAnswerAction(action);
+    const r = req.sessionId ? this.o.registry.get(req.sessionId) : undefined;
+    if (!a || !r || !this.o.questions) return;
+    const res = this.o.questions.answer(r, String(a.index + 1), a.questionId);
+    if (!res.ok) this.o.logger.info('notification answer not sent', { session: r.id, why: res.message });
   }
 
   private scheduleFlush(): void {
@@ -126,7 +141,7 @@ export class NotificationRouter {
   }
 
   private async send(req: NotificationRequest, stateChangedAt: number): Promise<void> {
-    await this.o.sink.send(req, this.o.sound(), () => this.o.onClick?.(req.sessionId));
+    await this.o.sink.send(req, this.o.sound(), () => this.o.onClick?.(req.sessionId), (action) => this.action(req, action));
     this.last = { req, stateChangedAt, handedAt: Date.now() };
     this.o.logger.info('notification', { kind: req.kind, session: req.sessionId, title: req.title, message: req.message, ms: this.last.handedAt - stateChangedAt });
   }

@@ -26,6 +26,8 @@ export class SessionFacts {
   windowOf: (id: string) => string | null = () => null;
   /** Views attached to a session now (from the client server, once it listens). */
   viewsOf: (id: string) => number = () => 0;
+  /** What a session asks while it needs you (from the question book, once the host is up). */
+  questionOf: (id: string) => SessionInfo['question'] = () => null;
   /** Sessions this host relaunched because the host before it was lost. */
   recovered: ReadonlySet<string> = new Set();
   /** The git worktree a session works in (from the worktree service, once it is up). */
@@ -62,6 +64,7 @@ export class SessionFacts {
       status: st ? statusInfo(st) : null,
       recovered: this.recovered.has(r.id),
       machine: null,
+      question: this.questionOf(r.id),
       ...(worktree ? { worktree } : {}),
     };
   }

@@ -171,6 +171,8 @@ export class SessionLauncher {
         ...(m.titleStatus ? { titleStatus: m.titleStatus } : {}),
         ...(m.status ? { status: m.status } : {}),
         ...(m.progressStatus ? { progressStatus: true } : {}),
+        // A login shell's screen is the user's own: a (y/n) there is not an agent waiting.
+        ...(m.loginShell ? {} : { questions: true }),
       },
       conversationId ? { conversationId } : {},
     );

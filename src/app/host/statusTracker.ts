@@ -8,6 +8,7 @@ import type { HookReport } from '../../protocol/hookReport';
 import { extractHookDetails, type HookDetails } from '../../protocol/hookReport';
 import { hooksReportAtStart, hooksReportOnPrompt, type HooksDeclaration } from '../../protocol/hooks';
 import { StatusEngine, type SessionStatus, type StatusInput, type StatusRulesInput } from '../../protocol/status';
+import { tuiOf } from '../../protocol/questions';
 import { Emitter, type Disposable, type Event } from '../../protocol/events';
 import { nullLogger, type Logger } from '../shared/log';
 
@@ -34,6 +35,8 @@ export interface AgentStatusConfig {
   status?: StatusRulesInput;
   /** The agent reports work as OSC 9;4 progress. */
   progressStatus?: boolean;
+  /** Read questions off its screen before hooks report (every agent but the plain terminal). */
+  questions?: boolean;
 }
 
 /** Screen rules look at a snapshot at most this often: a flooding agent repaints hundreds of
@@ -157,6 +160,7 @@ export class StatusTracker {
         hooksReportOnPrompt: agent?.hooks ? hooksReportOnPrompt(agent.hooks) : false,
         ...(agent?.titleStatus ? { titleStatus: agent.titleStatus } : {}),
         ...(agent?.status ? { status: agent.status } : {}),
+        ...(agent?.questions ? { questionTui: tuiOf(agent.hooks?.dialect ?? agent.agentId) } : {}),
       },
       at,
     );
@@ -185,7 +189,7 @@ export class StatusTracker {
     t.subscriptions.push(
       source.onRender(() => {
         this.showedLife(t);
-        if (agent?.status) this.scheduleSnapshot(t);
+        if (agent?.status || t.engine.watchesQuestions) this.scheduleSnapshot(t);
       }),
     );
     if (agent?.progressStatus && source.onProgress) t.subscriptions.push(source.onProgress((p) => this.handleProgress(t, p)));

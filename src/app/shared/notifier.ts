@@ -27,6 +27,8 @@ export interface SessionContext {
   folderLabel: string;
   /** What the agent waits for, when the status layer knows (the tool, or the question). */
   detail?: string;
+  /** The question it asks, when the host read one: its choices become the notification's actions. */
+  question?: { id: string; fingerprint: string; text: string; choices: string[] };
   /** The user has this session in front of them (selected in the active window). */
   userLooking: boolean;
 }
@@ -36,6 +38,28 @@ export interface NotificationRequest {
   kind: 'attention' | 'done' | 'terminal' | 'summary';
   title: string;
   message: string;
+  /** Buttons where the platform has them: a question's choices (`answerAction` ids). */
+  actions?: NotificationAction[];
+  /** The question's fingerprint: another question within COALESCE_MS is news, the same one is not. */
+  questionKey?: string;
+}
+
+export interface NotificationAction {
+  id: string;
+  label: string;
+}
+
+/** Platforms show a few actions at most (macOS folds the rest into a menu); a menu's options beyond these are answered on the page or in the app. */
+export const MAX_NOTIFICATION_ACTIONS = 4;
+
+/** The action id that answers choice `index` of question `questionId` (stale ids are refused by the host). */
+export function answerAction(questionId: string, index: number): string {
+  return `answer:${questionId}:${index}`;
+}
+
+export function parseAnswerAction(id: string): { questionId: string; index: number } | null {
+  const m = /^answer:([^:]+):(\d+)$/.exec(id);
+  return m ? { questionId: m[1]!, index: Number(m[2]) } : null;
 }
 
 /** What an agent that needs you waits for, from the tool its hook named (Claude Code's tool names). */
@@ -68,11 +92,13 @@ export class NotificationPolicy {
     if (to === 'working' && from !== 'working' && from !== 'attention') this.turnStart.set(sessionId, at);
     let req: NotificationRequest | null = null;
     if (to === 'attention' && from !== 'attention' && this.prefs.attention && !ctx.userLooking) {
+      const q = ctx.question;
       req = {
         sessionId,
         kind: 'attention',
         title: `${ctx.agentName} needs you`,
-        message: `${ctx.folderLabel} · ${ctx.detail ?? 'Waiting for your input'}`,
+        message: `${ctx.folderLabel} · ${q?.text ?? ctx.detail ?? 'Waiting for your input'}`,
+        ...(q ? { actions: q.choices.slice(0, MAX_NOTIFICATION_ACTIONS).map((label, i) => ({ id: answerAction(q.id, i), label })), questionKey: q.fingerprint } : {}),
       };
     } else if (to === 'done' && from !== 'done' && this.prefs.done && !ctx.userLooking) {
       const started = this.turnStart.get(sessionId);
@@ -125,7 +151,7 @@ export class NotificationPolicy {
 
   private admit(req: NotificationRequest, at: number): NotificationRequest | null {
     // A state repeats itself: one per kind. A program's messages differ: only the same text repeats.
-    const key = req.kind === 'terminal' ? `${req.sessionId}:terminal:${req.title}\u0000${req.message}` : `${req.sessionId}:${req.kind}`;
+    const key = req.kind === 'terminal' ? `${req.sessionId}:terminal:${req.title}\u0000${req.message}` : `${req.sessionId}:${req.kind}${req.questionKey ? `:${req.questionKey}` : ''}`;
     const last = this.lastSent.get(key);
     if (last !== undefined && at - last < COALESCE_MS) return null;
     this.lastSent.set(key, at);
@@ -142,22 +168,38 @@ export class NotificationPolicy {
 }
 
 export interface NotificationSink {
-  /** Resolves once the OS has the notification (or refused it: the sink logs why). */
-  send(req: NotificationRequest, sound: boolean, onClick: () => void): Promise<void>;
+  /** Resolves once the OS has the notification (or refused it: the sink logs why). `onAction`
+   *  is told the id of an action chosen (sinks without actions never call it). */
+  send(req: NotificationRequest, sound: boolean, onClick: () => void, onAction?: (id: string) => void): Promise<void>;
+}
+
+/** node-notifier's options: on macOS (terminal-notifier) the actions become its buttons. */
+export function nodeNotifierOptions(req: NotificationRequest, sound: boolean, icon: string, platform: NodeJS.Platform): Record<string, unknown> {
+  const actions = platform === 'darwin' && req.actions?.length ? { actions: req.actions.map((a) => a.label), closeLabel: 'Later', dropdownLabel: 'Answer' } : {};
+  return { title: req.title, message: req.message, sound, icon, wait: platform === 'darwin', appID: 'Termio', ...actions };
+}
+
+/** The action terminal-notifier reports (its button's label as `activationValue`), as our id. */
+export function actionFromReply(req: NotificationRequest, metadata: unknown): string | null {
+  const m = metadata as { activationType?: string; activationValue?: string } | undefined;
+  if (m?.activationType !== 'actionClicked' || typeof m.activationValue !== 'string') return null;
+  return req.actions?.find((a) => a.label === m.activationValue)?.id ?? null;
 }
 
 /** node-notifier: notify-send on Linux (clicks are not reported there), terminal-notifier on macOS. */
 export function nodeNotifierSink(logger: Logger, iconFile: string): NotificationSink {
   return {
-    send(req, sound, onClick) {
+    send(req, sound, onClick, onAction) {
       return new Promise((resolve) => {
         // Loaded on first use: it is only needed once something is worth a notification.
         const notifier = require('node-notifier') as typeof import('node-notifier');
         notifier.notify(
-          { title: req.title, message: req.message, sound, icon: iconFile, wait: process.platform === 'darwin', appID: 'Termio' } as never,
-          (err: Error | null, response: string) => {
+          nodeNotifierOptions(req, sound, iconFile, process.platform) as never,
+          (err: Error | null, response: string, metadata?: unknown) => {
             if (err) logger.warn('notification failed', { error: err.message });
-            if (typeof response === 'string' && /activate|clicked/i.test(response)) onClick();
+            const action = actionFromReply(req, metadata);
+            if (action) onAction?.(action);
+            else if (typeof response === 'string' && /activate|clicked/i.test(response)) onClick();
             resolve();
           },
         );

@@ -79,6 +79,9 @@ export class TermioApp {
       onQuit: () => void this.quit('menu'),
       onQuitEnd: () => void this.quit('menu', 'end'),
       onSelectSession: (id) => this.focusSession(id),
+      onAnswer: (id, question, choice) => {
+        void host.answer(id, question, choice).then((r) => this.log.info('tray answer', { session: id, answered: r.answered, message: r.message }));
+      },
       onNewSession: (agentId) => void this.newSession(agentId, null),
       onSettings: () => this.showSettings(),
       onMessageClicked: () => host.notificationClicked(this.lastTraySession),

@@ -22,7 +22,7 @@ import type { Logger } from '../shared/log';
 import { aggregateState, byUrgency } from '../present/sidebarModel';
 import { trayActivationShowsWindow } from './trayActivation';
 import { TRAY_FRAMES, TRAY_FRAME_MS, trayIconSvg } from './trayIcon';
-import { trayMenu, trayTooltip, type TrayAgent, type TrayItem, type TrayMenu } from './presenters/trayText';
+import { trayMenu, trayQuestionMenu, trayTooltip, type TrayAgent, type TrayItem, type TrayMenu } from './presenters/trayText';
 import { darkStateColors } from './stateColors';
 
 export type { TrayAgent, TrayItem } from './presenters/trayText';
@@ -33,6 +33,8 @@ export interface TrayOptions {
   /** Quit and end every session. */
   onQuitEnd(): void;
   onSelectSession(id: string): void;
+  /** A choice of a waiting question was picked: answer it (the host checks it is still asked). */
+  onAnswer?(sessionId: string, questionId: string, choice: number): void;
   onNewSession(agentId: string | null): void;
   onSettings(): void;
   /** A message shown with showMessage() was clicked (Qt does not say which one). */
@@ -217,7 +219,10 @@ export class Tray {
     this.menuText = [];
     this.menuIds = m.sessions.map((i) => i.id);
     if (m.empty !== null) this.action(this.menu, m.empty, () => undefined).setEnabled(false);
-    for (const item of m.sessions) this.action(this.menu, item.text, () => this.opts.onSelectSession(item.id), sessionIcon(item.state, item.agentIcon));
+    for (const item of m.sessions) {
+      if (item.question) this.addQuestionMenu(item, item.question);
+      else this.action(this.menu, item.text, () => this.opts.onSelectSession(item.id), sessionIcon(item.state, item.agentIcon));
+    }
     this.menu.addSeparator();
     this.addNewSessionMenu(m.newSession.title, m.newSession.agents);
     this.action(this.menu, m.show, () => this.opts.onShow());
@@ -226,6 +231,25 @@ export class Tray {
     this.action(this.menu, m.quit, () => this.opts.onQuit());
     this.action(this.menu, m.quitEnd, () => this.opts.onQuitEnd());
     this.lastMenuBuildMs = performance.now() - t0;
+  }
+
+  /** A waiting session's submenu: its question, one entry per choice (choosing one answers it), Open. */
+  private addQuestionMenu(item: TrayMenu['sessions'][number], q: NonNullable<TrayMenu['sessions'][number]['question']>): void {
+    const m = trayQuestionMenu(q);
+    const sub = new QMenu();
+    sub.setTitle(item.text);
+    this.keep.push(sub);
+    this.action(sub, m.question, () => undefined).setEnabled(false);
+    for (const c of m.choices) this.action(sub, c.text, () => this.opts.onAnswer?.(item.id, q.id, c.index)).setEnabled(c.enabled);
+    sub.addSeparator();
+    this.action(sub, m.open, () => this.opts.onSelectSession(item.id));
+    const subAction = new QAction();
+    subAction.setText(item.text);
+    subAction.setIcon(sessionIcon(item.state, item.agentIcon));
+    subAction.setMenu(sub);
+    this.menu.addAction(subAction);
+    this.keep.push(subAction);
+    this.menuText.push(item.text);
   }
 
   /** The New Session submenu: a terminal, then each agent (greyed when not installed). */

@@ -7,6 +7,8 @@ import { Link, takeToken, type LinkState } from './connection';
 import { drawFavicon } from './favicon';
 import { aggregateState } from '../present/sidebarModel';
 import { pageTitle } from './pageText';
+import { REFUSAL_WORDS, type TapState } from './questionCard';
+import { NewSession } from './newSession';
 import { SessionList, stateBadge } from './sessionList';
 import { TerminalPane } from './terminalPane';
 
@@ -33,7 +35,17 @@ function xtermTheme(): ITheme {
 }
 
 const pane = new TerminalPane($('term'), $('term-scroll'), (m) => link?.send(m), xtermTheme);
-const list = new SessionList($('groups'), $('needs'), $('empty'), (id) => openSession(id));
+const taps = new Map<string, TapState>();
+const list = new SessionList($('groups'), $('needs'), $('empty'), (id) => openSession(id), taps, (session, question, choice) => {
+  taps.set(session, { question, status: 'sending' });
+  link?.send({ t: 'answer', session, question, choice });
+  renderSessions(sessions);
+});
+
+const newSession = new NewSession((m) => link?.send(m), (view) => {
+  $('list-view').hidden = view !== 'list';
+  $('new-view').hidden = view !== 'new';
+});
 
 function showNotice(text: string | null, opts: { bad?: boolean; retry?: boolean } = {}): void {
   $('notice').hidden = text === null;
@@ -115,6 +127,11 @@ function onMessage(m: CompanionServerMessage): void {
       skew = Date.now() - m.now;
       agents = m.agents;
       notifyNewAttention(m.sessions);
+      // A refusal is news only while the question it showed is still the one asked.
+      for (const [id, tap] of taps) {
+        const q = m.sessions.find((s) => s.id === id)?.question;
+        if (!q || (tap.status === 'sending' && q.id !== tap.question)) taps.delete(id);
+      }
       renderSessions(m.sessions);
       return;
     case 'attached':
@@ -134,6 +151,25 @@ function onMessage(m: CompanionServerMessage): void {
         showNotice(m.reason === 'sessionClosed' ? 'That session was closed.' : 'That session is gone.');
       }
       return;
+    case 'answered':
+      taps.delete(m.session);
+      return;
+    case 'answerRefused':
+      // Shown over the question asked now, until the user taps again or it goes.
+      taps.set(m.session, { question: m.question, status: 'refused', reason: m.reason });
+      if (!m.current) showNotice(`Not sent: ${REFUSAL_WORDS[m.reason]}.`);
+      renderSessions(sessions.map((s) => (s.id === m.session ? { ...s, question: m.current } : s)));
+      return;
+    case 'launch':
+      newSession.offer(m);
+      return;
+    case 'spawned':
+    case 'spawnFailed':
+      if (newSession.answered(m) && m.t === 'spawned') {
+        $('new-view').hidden = true;
+        openSession(m.session);
+      }
+      return;
     case 'pong':
       return;
   }
@@ -148,6 +184,8 @@ function openSession(id: string): void {
   if (openId !== id) pane.dispose();
   openId = id;
   $('list-view').hidden = true;
+  $('new-view').hidden = true;
+  $('new-session').hidden = true;
   $('term-view').hidden = false;
   $('back').hidden = false;
   renderSessions(sessions);
@@ -162,6 +200,7 @@ function closeSession(): void {
   $('list-view').hidden = false;
   $('term-view').hidden = true;
   $('back').hidden = true;
+  $('new-session').hidden = $('new-agent').childElementCount === 0;
   $('heading').textContent = 'Termio';
 }
 

@@ -1,9 +1,11 @@
-// The session list: a "needs you" strip at the top, then sessions grouped by folder, each with
-// its agent's icon, name, state and time in state. Rebuilt from each list the host sends;
+// The session list: a "needs you" strip at the top (each waiting question with its buttons), then
+// sessions grouped by folder, each with its agent's icon, name, state, time in state and
+// question. Rebuilt from each list the host sends;
 // the times tick every second without the host's help (its clock, offset to this one).
 import type { PageAgent, PageSession } from '../../protocol/companion';
 import { formatDurationWithSeconds, stateLabel } from '../present/sidebarModel';
 import { byFolder, needsYou } from './pageText';
+import { questionCard, type CardEvents, type TapState } from './questionCard';
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
@@ -41,6 +43,9 @@ export class SessionList {
     private readonly needs: HTMLElement,
     private readonly empty: HTMLElement,
     private readonly open: (id: string) => void,
+    /** What the page did with each session's question (a tap in flight, a refusal). */
+    private readonly taps: Map<string, TapState>,
+    private readonly answer: CardEvents['answer'],
   ) {
     setInterval(() => this.tick(), 1000);
   }
@@ -54,11 +59,19 @@ export class SessionList {
     return chip;
   }
 
-  /** In a session's terminal: the other sessions that need the user, one tap away. */
+  /** A waiting session: its question card, or a chip when it asks nothing the host could read. */
+  private waiting(s: PageSession, agents: Record<string, PageAgent>): HTMLElement {
+    if (!s.question) return this.chip(s, agents);
+    return questionCard(s, agentIcon(s, agents), this.taps.get(s.id), { answer: this.answer, open: this.open });
+  }
+
+  /** In a session's terminal: its own question, then the other sessions that need the user. */
   renderOthers(strip: HTMLElement, sessions: PageSession[], agents: Record<string, PageAgent>, openId: string): void {
+    const own = sessions.find((s) => s.id === openId && s.question);
     const others = needsYou(sessions).filter((s) => s.id !== openId);
-    strip.hidden = others.length === 0;
-    strip.replaceChildren(el('span', 'term-needs-label', 'Needs you'), ...others.map((s) => this.chip(s, agents)));
+    strip.hidden = others.length === 0 && !own;
+    const label = others.length ? [el('span', 'term-needs-label', 'Needs you')] : [];
+    strip.replaceChildren(...(own ? [this.waiting(own, agents)] : []), ...label, ...others.map((s) => this.waiting(s, agents)));
   }
 
   /** skew: add to a host timestamp to get this browser's clock. */
@@ -66,7 +79,7 @@ export class SessionList {
     const waiting = needsYou(sessions);
     this.needs.hidden = waiting.length === 0;
     this.needs.replaceChildren(el('h2', undefined, waiting.length === 1 ? 'Needs you' : `${waiting.length} need you`));
-    for (const s of waiting) this.needs.append(this.chip(s, agents));
+    for (const s of waiting) this.needs.append(this.waiting(s, agents));
     this.empty.hidden = sessions.length > 0;
     const sections = byFolder(sessions).map((g) => {
       const section = el('section', 'group');
@@ -77,6 +90,7 @@ export class SessionList {
         row.dataset.state = s.state;
         const name = el('span', 'name');
         name.append(el('div', 'title', s.name));
+        if (s.question) name.append(el('div', 'q-line', s.question.answered ? `Answered: ${s.question.answered}` : s.question.text));
         row.append(agentIcon(s, agents), name, stateBadge(s, skew));
         row.addEventListener('click', () => this.open(s.id));
         section.append(row);

@@ -12,8 +12,9 @@ export function isSessionState(value: unknown): value is SessionState {
 /**
  * Where a state came from: an agent's hook, its terminal title, its screen, the process
  * ending, the user looking at the session, or the session starting (nothing known yet).
+ * `question`: a question read off the screen (a menu, a y/n prompt), its text quoted in `event`.
  */
-export type StatusChannel = 'hooks' | 'titleStatus' | 'progress' | 'status' | 'exit' | 'focus' | 'start';
+export type StatusChannel = 'hooks' | 'titleStatus' | 'progress' | 'status' | 'question' | 'exit' | 'focus' | 'start';
 
 export interface StatusWhy {
   channel: StatusChannel;

@@ -10,10 +10,16 @@
 //   working or attention title may end a hook's attention (a title going quiet while the agent
 //   waits on the user must never hide the prompt);
 // - status (screen rules) is ignored when hooks are declared, unless they never report;
+// - a question on screen (a selection menu, a y/n prompt, a trust dialog) is attention while no
+//   hook has reported yet, for agents without hooks, and once hooks stopped reporting;
 // - attention beats working; an exited process is never working;
 // - done = finished while the user was elsewhere; it becomes idle when the user looks.
 import { classifyText, compileStatusRules, STATE_PRIORITY, type CompiledRules, type StatusRulesInput } from './statusRules';
 import type { HealthNote, SessionState, SessionStatus, StatusChannel, StatusWhy } from './sessionState';
+import { clip, questionFromScreen, type QuestionTui } from '../questions';
+
+/** The why strip quotes a question on screen in at most this many characters. */
+const MAX_QUOTED_QUESTION_CHARS = 120;
 
 /** Declared hooks that announce the session at launch should have reported by then. A cold
  *  start of a Node-based CLI on a busy machine takes a few seconds; 15 s avoids false alarms. */
@@ -34,6 +40,8 @@ export interface StatusEngineConfig {
   status?: StatusRulesInput;
   startGraceMs?: number;
   activityGraceMs?: number;
+  /** Read questions off the screen (the agent's TUI conventions); omitted: no detector (a shell). */
+  questionTui?: QuestionTui;
 }
 
 export type StatusInput =
@@ -72,6 +80,8 @@ export class StatusEngine {
   private hook: Claim | null = null;
   private title: Claim | null = null;
   private screen: Claim | null = null;
+  /** A question on screen: attention while the detector applies (see watchesQuestions). */
+  private question: Claim | null = null;
   /** OSC 9;4 progress: working while a report is active; an in-band channel beside the title. */
   private progress: Claim | null = null;
   private exitWhy: StatusWhy | null = null;
@@ -109,6 +119,11 @@ export class StatusEngine {
     return this.hook !== null;
   }
 
+  /** Whether a question on screen counts now: no hooks declared, none reported yet, or stopped. */
+  get watchesQuestions(): boolean {
+    return this.config.questionTui !== undefined && !this.exitWhy && (!this.config.hooksDeclared || !this.hook || this.hooksNotReporting !== null);
+  }
+
   /** Feeds one observation; returns true when the state, its reason or the health changed. */
   apply(input: StatusInput): boolean {
     const seq = ++this.seq;
@@ -133,6 +148,7 @@ export class StatusEngine {
       case 'screen':
         if (this.exitWhy) return false;
         this.screen = this.flip(this.screen, this.screenRules, input.lines.join('\n'), 'status', input.at, seq);
+        this.question = this.readQuestion(input.lines, input.at, seq);
         break;
       case 'exit':
         if (this.exitWhy) return false;
@@ -177,6 +193,16 @@ export class StatusEngine {
     if (previous && previous.state === state) return previous;
     if (!previous && state === null) return null;
     return { state, why: c ? { channel, rule: c.rule, at } : { channel, event: 'no rule matches', at }, seq, prevSeq: previous?.seq ?? 0 };
+  }
+
+  /** The question claim for this screen: a new claim when a question appeared, changed or went. */
+  private readQuestion(lines: readonly string[], at: number, seq: number): Claim | null {
+    const previous = this.question;
+    if (this.config.questionTui === undefined) return previous;
+    const q = questionFromScreen(lines, this.config.questionTui);
+    const event = q ? `“${clip(q.text, MAX_QUOTED_QUESTION_CHARS)}”` : 'no question on screen';
+    if (previous ? previous.why.event === event : q === null) return previous;
+    return { state: q ? 'attention' : null, why: { channel: 'question', event, at }, seq, prevSeq: previous?.seq ?? 0 };
   }
 
   private checkHookHealth(input: StatusInput): void {
@@ -229,6 +255,7 @@ export class StatusEngine {
     const claims = [this.title, this.progress];
     // Screen rules count only for agents without hooks, or whose hooks are not reporting.
     if (!this.config.hooksDeclared || this.hooksNotReporting) claims.push(this.screen);
+    if (this.watchesQuestions) claims.push(this.question);
     let best: Claim | null = null;
     let latest: Claim | null = null;
     for (const c of claims) {

@@ -6,7 +6,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import type { WebSocket } from 'ws';
-import { CLOSE_HOST_STOPPING, CLOSE_REVOKED, type CompanionServerMessage, type CompanionStatus, type PageAgent, type PageSession, type PageTheme } from '../../../protocol/companion';
+import { CLOSE_HOST_STOPPING, CLOSE_REVOKED, type CompanionServerMessage, type CompanionStatus, type PageAgent, type PageQuestion, type PageSession, type PageTheme } from '../../../protocol/companion';
+import type { QuestionBook, SessionQuestion } from '../questionBook';
 import type { Disposable, Event } from '../../../protocol/events';
 import { cssHex, darkTheme, lightTheme, type Theme } from '../../../terminal';
 import { installPath } from '../../shared/install';
@@ -40,6 +41,13 @@ export function servedHostNames(s: Pick<CompanionSettings, 'network' | 'allowedH
 /** What the companion needs of the host. */
 export interface CompanionDeps {
   registry: Pick<SessionRegistry, 'list' | 'get' | 'onAdded' | 'onRemoved' | 'onChanged'> & { onStateChanged: Event<StateChange> };
+  /** The question each waiting session asks, and answering it; omitted: the page shows none. */
+  questions?: Pick<QuestionBook, 'get' | 'onQuestion' | 'answer'>;
+  /** Starting a session from the page; omitted: the page offers no "New session". */
+  launch?: {
+    options(): { agents: Array<{ id: string; name: string }>; folders: Array<{ path: string; label: string }> };
+    spawn(agent: string, cwd: string, prompt: string | undefined): Promise<{ ok: true; id: string } | { ok: false; message: string }>;
+  };
   /** The session's feed, where the input-holder rule lives (ClientServer.feedFor). */
   feedFor(record: SessionRecord): SessionFeed;
   /** An agent's name and icon file (the catalog's entry), or undefined for an unknown id. */
@@ -110,6 +118,7 @@ export class Companion implements Disposable {
       }),
       deps.settings.onChange(() => void this.apply()),
     );
+    if (deps.questions) this.subscriptions.push(deps.questions.onQuestion(changed));
   }
 
   /** Starts or stops the server to match the settings; resolves once it has. */
@@ -175,7 +184,13 @@ export class Companion implements Disposable {
   }
 
   private accept(ws: WebSocket): void {
-    const page = new PageLink(ws, { find: (id) => this.deps.registry.get(id), feedFor: (r) => this.deps.feedFor(r), logger: this.deps.logger });
+    const page = new PageLink(ws, {
+      find: (id) => this.deps.registry.get(id),
+      feedFor: (r) => this.deps.feedFor(r),
+      answer: (session, question, choice) => this.answer(session, question, choice),
+      spawn: (agent, folder, prompt) => this.spawn(agent, folder, prompt),
+      logger: this.deps.logger,
+    });
     this.pages.add(page);
     ws.on('close', () => {
       page.dispose();
@@ -183,6 +198,29 @@ export class Companion implements Disposable {
     });
     page.send({ t: 'hello', themes: { dark: pageTheme(darkTheme), light: pageTheme(lightTheme) } });
     page.send(this.sessionsMessage());
+    if (this.deps.launch) page.send({ t: 'launch', ...this.deps.launch.options() });
+  }
+
+  /** A "New session" from the page: only an offered agent, in an offered folder. */
+  private async spawn(agent: string, folder: string, prompt: string | undefined): Promise<CompanionServerMessage> {
+    const launch = this.deps.launch;
+    if (!launch) return { t: 'spawnFailed', message: 'this host starts no sessions from the page' };
+    const o = launch.options();
+    if (!o.agents.some((a) => a.id === agent)) return { t: 'spawnFailed', message: `the agent '${agent}' is not offered` };
+    if (!o.folders.some((f) => f.path === folder)) return { t: 'spawnFailed', message: `${folder} is not one of the recent folders` };
+    const r = await launch.spawn(agent, folder, prompt);
+    this.deps.logger.info('companion: session started from a page', { agent, folder, ok: r.ok });
+    return r.ok ? { t: 'spawned', session: r.id } : { t: 'spawnFailed', message: r.message };
+  }
+
+  /** A tap on a choice: its keys go to the session once, unless the question changed since. */
+  private answer(sessionId: string, questionId: string, choice: number): CompanionServerMessage {
+    const r = this.deps.registry.get(sessionId);
+    const book = this.deps.questions;
+    if (!r || !book) return { t: 'answerRefused', session: sessionId, question: questionId, reason: 'noSuchSession', message: 'that session is gone', current: null };
+    const res = book.answer(r, String(choice + 1), questionId);
+    if (res.ok) return { t: 'answered', session: sessionId, question: res.question.id, choice: res.choice };
+    return { t: 'answerRefused', session: sessionId, question: questionId, reason: res.code, message: res.message, current: pageQuestion(res.question) };
   }
 
   private queueBroadcast(): void {
@@ -227,6 +265,7 @@ export class Companion implements Disposable {
         state: r.state,
         stateSince: r.stateSince,
         exited: r.session.exited !== null,
+        question: pageQuestion(this.deps.questions?.get(r.id) ?? null),
       };
     });
     return { t: 'sessions', now: Date.now(), sessions, agents };
@@ -273,6 +312,13 @@ export class Companion implements Disposable {
     await this.stopServer(CLOSE_HOST_STOPPING, 'the host is stopping');
     for (const fn of this.disposers.splice(0)) fn();
   }
+}
+
+/** A question as the page shows it (its keys stay in the host). */
+export function pageQuestion(q: SessionQuestion | null): PageQuestion | null {
+  if (!q) return null;
+  const choices = q.choices.map((c) => ({ label: c.label, ...(c.description !== undefined ? { description: c.description } : {}) }));
+  return { id: q.id, text: q.text, context: q.context, choices, answered: q.answered?.label ?? null };
 }
 
 /** Creates the companion and starts it if the settings say so. */

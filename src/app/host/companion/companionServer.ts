@@ -71,6 +71,31 @@ const BASE_HEADERS = {
 
 const STATUS_TEXT: Record<number, string> = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 421: 'Misdirected Request', 429: 'Too Many Requests' };
 
+/** A peer on this machine: only a reverse proxy here may say how the browser connected. */
+function fromLoopback(req: IncomingMessage): boolean {
+  const a = req.socket.remoteAddress ?? '';
+  return a === '127.0.0.1' || a === '::1' || a === '::ffff:127.0.0.1';
+}
+
+/** A forwarding header's first value (a proxy chain lists one per hop, nearest last). */
+function forwarded(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return (Array.isArray(v) ? v[0] : v)?.split(',')[0]?.trim() || undefined;
+}
+
+/**
+ * The origin the page was loaded from: `http://` + the Host the browser sent; or, when a proxy on
+ * this machine (nginx, Caddy, `tailscale serve`) terminated TLS, what it says the browser used:
+ * `X-Forwarded-Proto: https` and `X-Forwarded-Host` (when it rewrote Host to ours). Forwarding
+ * headers are ignored from any other address, which could forge them.
+ */
+export function pageOrigin(req: IncomingMessage): string {
+  const proxied = fromLoopback(req);
+  const scheme = proxied && forwarded(req, 'x-forwarded-proto')?.toLowerCase() === 'https' ? 'https' : 'http';
+  const host = (proxied ? forwarded(req, 'x-forwarded-host') : undefined) ?? req.headers.host ?? '';
+  return `${scheme}://${host}`;
+}
+
 function bearer(req: IncomingMessage): string | null {
   const h = req.headers.authorization;
   return typeof h === 'string' && h.startsWith('Bearer ') ? h.slice('Bearer '.length).trim() : null;
@@ -218,12 +243,13 @@ export class CompanionServer {
     if (this.misdirected(req)) return refuse(421, 'this server does not serve that host name');
     if (path !== '/ws') return refuse(404, 'no WebSocket here');
     // A page from another site must not reach the host through the user's browser: the Origin
-    // must be the address this very request was sent to (or https: for a name the user added,
-    // which a TLS proxy serves).
+    // must be the address this very request was sent to: http:// and its own Host, https:// for a
+    // name the user added (a TLS proxy serves it), or what a reverse proxy on this machine says the
+    // browser used (X-Forwarded-Proto and -Host, believed from a loopback peer only).
     const origin = req.headers.origin;
     const own = req.headers.host ?? '';
     const tls = this.opts.hostAdded?.(hostName(own) ?? '') === true;
-    if (origin !== `http://${own}` && !(tls && origin === `https://${own}`)) {
+    if (origin !== `http://${own}` && !(tls && origin === `https://${own}`) && origin !== pageOrigin(req)) {
       this.refusals.warn(CompanionServer.address(req), 'companion: WebSocket from another origin refused', { origin: origin ?? null, host: req.headers.host ?? null });
       return refuse(403, 'the WebSocket must come from the companion page itself');
     }

@@ -17,6 +17,10 @@ export interface HostCompanionOptions {
   logger: Logger;
   /** The host's settings; omitted = a store of the companion's own, disposed with it. */
   settings?: SettingsStore;
+  /** The host's questions; omitted = the page shows none (a host without agents). */
+  questions?: CompanionDeps['questions'];
+  /** "New session" from the page; omitted = not offered. */
+  launch?: CompanionDeps['launch'];
   /** The catalog's name and icon file of an agent; omitted = agents are shown by id. */
   agentInfo?: CompanionDeps['agentInfo'];
   env?: NodeJS.ProcessEnv;
@@ -29,6 +33,8 @@ export async function startHostCompanion(o: HostCompanionOptions): Promise<Compa
   const companion = await startCompanion({
     registry: o.registry,
     feedFor: o.feedFor,
+    ...(o.questions ? { questions: o.questions } : {}),
+    ...(o.launch ? { launch: o.launch } : {}),
     agentInfo: o.agentInfo ?? ((id) => ({ name: id })),
     settings: companionSettingsFrom(store),
     termioHome: o.paths.home,

@@ -37,6 +37,10 @@ const OUTPUT_BATCH_MS = 8;
 export interface PageLinkDeps {
   find(id: string): SessionRecord | undefined;
   feedFor(record: SessionRecord): SessionFeed;
+  /** A tap on a question's choice; the reply to send the page. */
+  answer(session: string, question: string, choice: number): CompanionServerMessage;
+  /** "New session": the reply to send once it started (or could not). */
+  spawn(agent: string, folder: string, prompt: string | undefined): Promise<CompanionServerMessage>;
   logger: Logger;
 }
 
@@ -111,6 +115,11 @@ export class PageLink {
     switch (msg.t) {
       case 'ping':
         return this.send({ t: 'pong' });
+      case 'answer':
+        return this.send(this.deps.answer(msg.session, msg.question, msg.choice));
+      case 'spawn':
+        void this.deps.spawn(msg.agent, msg.folder, msg.prompt).then((m) => this.send(m));
+        return;
       case 'attach':
         return this.attach(msg.session, msg.cols, msg.rows);
       case 'detach':

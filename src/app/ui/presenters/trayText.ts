@@ -14,6 +14,15 @@ export interface TrayItem {
   stateSince: number;
   /** The agent's icon file (SVG or PNG), drawn with the state as a dot in its corner. */
   agentIcon?: string;
+  /** What it asks while it needs you: the menu lists the choices under it. */
+  question?: TrayQuestion;
+}
+
+export interface TrayQuestion {
+  id: string;
+  text: string;
+  choices: string[];
+  answered: string | null;
 }
 
 export interface TrayAgent {
@@ -24,7 +33,15 @@ export interface TrayAgent {
 }
 
 /** What the tray needs of a session (a registry record has all of it). */
-export type TraySession = Pick<SessionSummary, 'id' | 'agentId' | 'cwd' | 'title' | 'state' | 'stateSince'> & { machine?: string | null };
+/** A session's question as the host sends it (SessionInfo.question): the parts the tray shows. */
+export interface SessionQuestionFacts {
+  id: string;
+  text: string;
+  choices: ReadonlyArray<{ label: string }>;
+  answered: { label: string } | null;
+}
+
+export type TraySession = Pick<SessionSummary, 'id' | 'agentId' | 'cwd' | 'title' | 'state' | 'stateSince'> & { machine?: string | null; question?: SessionQuestionFacts | null };
 
 /** The tray's items for these sessions: folders labelled as the sidebar labels them. */
 export function trayItems(sessions: TraySession[], agentName: (id: string | null) => string, iconOf: (id: string | null) => string | undefined, home: string): TrayItem[] {
@@ -41,8 +58,22 @@ export function trayItems(sessions: TraySession[], agentName: (id: string | null
       state: r.state,
       stateSince: r.stateSince,
       ...(icon ? { agentIcon: icon } : {}),
+      ...(r.question && r.state === 'attention'
+        ? { question: { id: r.question.id, text: r.question.text, choices: r.question.choices.map((c) => c.label), answered: r.question.answered?.label ?? null } }
+        : {}),
     };
   });
+}
+
+/** A question's text as a menu line: one line, cut where a menu would cut it anyway. */
+const MAX_MENU_QUESTION_CHARS = 80;
+
+/** The submenu of a session that asks something: the question (disabled), its choices, then Open. */
+export function trayQuestionMenu(q: TrayQuestion): { question: string; choices: Array<{ text: string; index: number; enabled: boolean }>; open: string } {
+  const line = q.text.replace(/\s+/g, ' ').trim();
+  const question = line.length > MAX_MENU_QUESTION_CHARS ? `${line.slice(0, MAX_MENU_QUESTION_CHARS - 1)}…` : line;
+  const choices = q.choices.map((c, index) => ({ text: q.answered === c ? `${c} (answered)` : c, index, enabled: q.answered === null }));
+  return { question, choices, open: 'Open Session' };
 }
 
 /** The agents the New Session submenu offers, from the enabled catalog entries (a plain terminal comes first on its own). */
@@ -73,6 +104,7 @@ export interface TrayMenuSession {
   text: string;
   state: SessionState;
   agentIcon?: string;
+  question?: TrayQuestion;
 }
 
 export interface TrayMenuAgent {
@@ -99,8 +131,8 @@ export interface TrayMenu {
 
 /** The whole menu for these items (any order; most urgent first in the menu) and agents. */
 export function trayMenu(items: TrayItem[], agents: TrayAgent[], now: number): TrayMenu {
-  const sessions = byUrgency(items).map((i) => ({ id: i.id, text: trayItemText(i, now), state: i.state, ...(i.agentIcon ? { agentIcon: i.agentIcon } : {}) }));
-  const lines = sessions.map((i) => `${i.id}\u0000${i.state}\u0000${i.agentIcon ?? ''}\u0000${i.text}`);
+  const sessions = byUrgency(items).map((i) => ({ id: i.id, text: trayItemText(i, now), state: i.state, ...(i.agentIcon ? { agentIcon: i.agentIcon } : {}), ...(i.question ? { question: i.question } : {}) }));
+  const lines = sessions.map((i) => `${i.id}\u0000${i.state}\u0000${i.agentIcon ?? ''}\u0000${i.text}\u0000${i.question ? `${i.question.id}:${i.question.answered ?? ''}` : ''}`);
   const key = `${lines.join('\n')}\u0001${agents.map((a) => `${a.id}:${a.name}:${a.installed}:${a.icon ?? ''}`).join(',')}`;
   const agentEntries: TrayMenuAgent[] = [
     { agentId: null, text: 'Terminal', enabled: true },

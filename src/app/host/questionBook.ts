@@ -1,0 +1,180 @@
+// The question each session that needs you asks, read once in the host for every client (the
+// phone page, notifications, the CLI, the tray): from the hook report that put it in attention
+// and from its screen, re-read as the screen changes while it waits. Answering sends the chosen
+// option's keys to the session once, and is refused when the question is no longer the one the
+// asker read.
+import { Emitter, type Disposable } from '../../protocol/events';
+import type { HookReport } from '../../protocol/hookReport';
+import { findChoice, mergeQuestions, questionFromHook, questionFromScreen, type Question, type QuestionTui } from '../../protocol/questions';
+import type { Logger } from '../shared/log';
+import type { SessionRecord, SessionRegistry, StateChange } from './sessionRegistry';
+
+/** A waiting session's screen is re-read at most this often: a spinner repaints many times a
+ *  second, and a question that changed is shown 100 ms later, which is still at once. */
+export const QUESTION_REREAD_MS = 100;
+
+export interface SessionQuestion extends Question {
+  /** Changes whenever the question does (a new fingerprint, or the same question asked again). */
+  id: string;
+  sessionId: string;
+  askedAt: number;
+  /** The choice already sent, and when; null until then. */
+  answered: { label: string; at: number } | null;
+}
+
+export type AnswerResult =
+  | { ok: true; question: SessionQuestion; choice: string; keys: string[] }
+  | { ok: false; code: 'noQuestion' | 'questionChanged' | 'noSuchChoice' | 'alreadyAnswered' | 'sessionExited'; message: string; question: SessionQuestion | null };
+
+export interface QuestionBookDeps {
+  registry: Pick<SessionRegistry, 'get' | 'list' | 'onRemoved'> & { onStateChanged: SessionRegistry['onStateChanged'] };
+  /** The hook reports the tracker applied (the attention one carries the payload). */
+  onHookReport: (listener: (e: { sessionId: string; report: HookReport }) => void) => Disposable;
+  tuiOf(agentId: string | null): QuestionTui;
+  logger: Logger;
+  now?: () => number;
+}
+
+interface Watch {
+  hook: Question | null;
+  current: SessionQuestion | null;
+  render: Disposable | null;
+  timer: NodeJS.Timeout | null;
+}
+
+export class QuestionBook implements Disposable {
+  private readonly watches = new Map<string, Watch>();
+  /** The question id `read` last gave per session: what an answer without one refers to. */
+  private readonly lastRead = new Map<string, string>();
+  private readonly changed = new Emitter<{ sessionId: string; question: SessionQuestion | null }>();
+  private readonly subscriptions: Disposable[] = [];
+  private serial = 0;
+  private readonly now: () => number;
+  /** A session's question appeared, changed, was answered, or went (null). */
+  readonly onQuestion = this.changed.event;
+
+  constructor(private readonly deps: QuestionBookDeps) {
+    this.now = deps.now ?? Date.now;
+    this.subscriptions.push(
+      deps.registry.onStateChanged((c) => this.stateChanged(c)),
+      deps.registry.onRemoved((r) => this.stop(r.id, false)),
+      deps.onHookReport(({ sessionId, report }) => this.hookReport(sessionId, report)),
+    );
+  }
+
+  get(sessionId: string): SessionQuestion | null {
+    return this.watches.get(sessionId)?.current ?? null;
+  }
+
+  /** The question, remembered as read: an answer that names none is checked against it. */
+  read(sessionId: string): SessionQuestion | null {
+    const q = this.reread(sessionId) ?? this.get(sessionId);
+    if (q) this.lastRead.set(sessionId, q.id);
+    return q;
+  }
+
+  /** The id `read` last gave for the session, or null. */
+  lastReadId(sessionId: string): string | null {
+    return this.lastRead.get(sessionId) ?? null;
+  }
+
+  /** Every waiting question, in the registry's order. */
+  list(): SessionQuestion[] {
+    return this.deps.registry.list().flatMap((r) => this.get(r.id) ?? []);
+  }
+
+  private stateChanged(c: StateChange): void {
+    const id = c.record.id;
+    if (c.record.state !== 'attention') return this.stop(id, true);
+    const w = this.watch(id);
+    // The hook report that caused this change is handed over just after it, in the same tick:
+    // read once it is in, so the question is not announced twice.
+    setImmediate(() => this.reread(id));
+    if (!w.render) w.render = c.record.session.onRender(() => this.schedule(id));
+  }
+
+  private hookReport(sessionId: string, report: HookReport): void {
+    if (report.state !== 'attention') return;
+    const r = this.deps.registry.get(sessionId);
+    if (!r) return;
+    this.watch(sessionId).hook = questionFromHook(report.payload, this.deps.tuiOf(r.agentId));
+    if (r.state === 'attention') this.schedule(sessionId);
+  }
+
+  private watch(id: string): Watch {
+    let w = this.watches.get(id);
+    if (!w) this.watches.set(id, (w = { hook: null, current: null, render: null, timer: null }));
+    return w;
+  }
+
+  private schedule(id: string): void {
+    const w = this.watches.get(id);
+    if (!w || w.timer) return;
+    w.timer = setTimeout(() => {
+      w.timer = null;
+      this.reread(id);
+    }, QUESTION_REREAD_MS);
+  }
+
+  /** Reads the question again; announces it when it changed. */
+  private reread(id: string): SessionQuestion | null {
+    const w = this.watches.get(id);
+    const r = this.deps.registry.get(id);
+    if (!w || !r || r.state !== 'attention') return null;
+    const onScreen = questionFromScreen(r.session.screenLines(), this.deps.tuiOf(r.agentId));
+    const q = mergeQuestions(w.hook, onScreen);
+    const prev = w.current;
+    if (q && prev && q.fingerprint === prev.fingerprint) {
+      // The same question; only the highlight may have moved.
+      w.current = { ...prev, choices: q.choices };
+      return w.current;
+    }
+    if (!q && !prev) return null;
+    w.current = q ? { ...q, id: `${q.fingerprint}.${++this.serial}`, sessionId: id, askedAt: this.now(), answered: null } : null;
+    this.deps.logger.debug('question', { session: id, text: w.current?.text ?? null });
+    this.changed.fire({ sessionId: id, question: w.current });
+    return w.current;
+  }
+
+  /** Stops re-reading a session's question; `announce` false: the session is gone. */
+  private stop(id: string, announce: boolean): void {
+    // What was read is kept while the session lives: an answer to a question gone since is refused as such.
+    if (!announce) this.lastRead.delete(id);
+    const w = this.watches.get(id);
+    if (!w) return;
+    w.render?.dispose();
+    if (w.timer) clearTimeout(w.timer);
+    this.watches.delete(id);
+    if (announce && w.current) this.changed.fire({ sessionId: id, question: null });
+  }
+
+  /**
+   * Sends the keys of `choice` (a number, a label or a key; see findChoice) to the session.
+   * `questionId` is the question the asker read: when another one is asked now, nothing is sent
+   * (unless `force`), and the answer carries the current question.
+   */
+  answer(record: SessionRecord, choice: string, questionId: string | null, force = false): AnswerResult {
+    if (record.session.exited) return { ok: false, code: 'sessionExited', message: `session ${record.id} has exited`, question: null };
+    const current = this.reread(record.id) ?? this.get(record.id);
+    if (!current) return { ok: false, code: 'noQuestion', message: `session ${record.id} asks no question now`, question: null };
+    if (!force && questionId !== current.id) {
+      const message = questionId === null ? `read the question first (termio sessions question ${record.id}), or --force` : `the question changed since it was read: now “${current.text}”`;
+      return { ok: false, code: 'questionChanged', message, question: current };
+    }
+    if (!force && current.answered) return { ok: false, code: 'alreadyAnswered', message: `already answered “${current.answered.label}”`, question: current };
+    const c = findChoice(current, choice);
+    if (!c) return { ok: false, code: 'noSuchChoice', message: `no choice ${JSON.stringify(choice)}: the choices are ${current.choices.map((x, i) => `${i + 1}. ${x.label}`).join(', ')}`, question: current };
+    for (const key of c.keys) record.session.sendKey({ key });
+    const answered: SessionQuestion = { ...current, answered: { label: c.label, at: this.now() } };
+    this.watch(record.id).current = answered;
+    this.deps.logger.info('question answered', { session: record.id, choice: c.label, keys: c.keys.join(' ') });
+    this.changed.fire({ sessionId: record.id, question: answered });
+    return { ok: true, question: answered, choice: c.label, keys: c.keys };
+  }
+
+  dispose(): void {
+    for (const d of this.subscriptions) d.dispose();
+    for (const id of [...this.watches.keys()]) this.stop(id, false);
+    this.changed.dispose();
+  }
+}

@@ -1,0 +1,94 @@
+// A question read from the hook payload an agent sends as it blocks: Claude's and Codex's
+// PermissionRequest name the tool and its input ("Run `rm -rf build`?"), Claude's AskUserQuestion
+// carries the question and its options. Choices here are the agent's defaults; when the screen
+// shows the menu, its choices replace these (mergeQuestions).
+import { clip, makeQuestion, MAX_LABEL_CHARS, type Question, type QuestionChoice, type QuestionTui } from './question';
+
+type Json = Record<string, unknown>;
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+
+/** A command as the agents send it: a string, or an argv array (Codex). */
+function commandOf(input: Json): string | undefined {
+  const c = input.command ?? input.cmd;
+  if (Array.isArray(c)) return c.filter((x): x is string => typeof x === 'string').join(' ') || undefined;
+  return str(c);
+}
+
+/** "Run `npm test`?", "Edit src/a.ts?", … from the tool and its input; null when the input names
+ *  nothing (the tool alone says no more than "asks to run Bash": the screen may say more). */
+function askText(tool: string, input: Json): { text: string; context: string } | null {
+  const command = commandOf(input);
+  const file = str(input.file_path) ?? str(input.path) ?? str(input.notebook_path);
+  const url = str(input.url);
+  const description = str(input.description) ?? '';
+  if (command) return { text: `Run \`${clip(command, 200)}\`?`, context: description };
+  if (file) {
+    const verb = /^(Write|Edit|MultiEdit|NotebookEdit|apply_patch)$/.test(tool) ? 'Edit' : /^Read$/.test(tool) ? 'Read' : `Use ${tool} on`;
+    return { text: `${verb} ${file}?`, context: description };
+  }
+  if (url) return { text: `Fetch ${url}?`, context: str(input.prompt) ?? '' };
+  if (tool === 'ExitPlanMode') return { text: 'Approve the plan?', context: clip(str(input.plan) ?? '', 400) };
+  return description ? { text: `Allow ${tool}?`, context: description } : null;
+}
+
+/** What the agent's permission dialog offers when the screen cannot be read. */
+function permissionChoices(tui: QuestionTui): QuestionChoice[] {
+  if (tui === 'codex') return [
+    { label: 'Yes', keys: ['y'], highlighted: true },
+    { label: 'No', keys: ['Escape'], highlighted: false },
+  ];
+  return [
+    { label: 'Yes', keys: tui === 'generic' ? ['Enter'] : ['1'], highlighted: true },
+    { label: 'No', keys: ['Escape'], highlighted: false },
+  ];
+}
+
+/** AskUserQuestion's first question, its options chosen by digit as Claude does. */
+function askUserQuestion(input: Json): Question | null {
+  const qs = Array.isArray(input.questions) ? (input.questions as unknown[]) : [];
+  const q = qs[0] as Json | undefined;
+  const text = q ? str(q.question) : undefined;
+  if (!q || !text) return null;
+  const options = Array.isArray(q.options) ? (q.options as Json[]) : [];
+  const choices = options.flatMap((o, k): QuestionChoice[] => {
+    const label = str(o?.label);
+    if (!label) return [];
+    const description = str(o.description);
+    return [{ label: clip(label, MAX_LABEL_CHARS), ...(description ? { description: clip(description, MAX_LABEL_CHARS) } : {}), keys: [String(k + 1)], highlighted: k === 0 }];
+  });
+  return choices.length ? makeQuestion(text, str(q.header) ?? '', choices, 'hook') : null;
+}
+
+/**
+ * The question in an attention report's payload (JSON text, possibly cut short), or null when it
+ * names none. `tui` picks the default keys; the dialect's field names are Claude's, which Codex
+ * shares (tool_name, tool_input).
+ */
+export function questionFromHook(payload: string, tui: QuestionTui): Question | null {
+  let data: unknown;
+  try {
+    data = JSON.parse(payload);
+  } catch {
+    return null;
+  }
+  if (!data || typeof data !== 'object') return null;
+  const p = data as Json;
+  const tool = str(p.tool_name) ?? str(p.toolName);
+  const rawInput = p.tool_input ?? p.toolInput ?? p.input;
+  const input: Json = rawInput && typeof rawInput === 'object' ? (rawInput as Json) : {};
+  if (tool === 'AskUserQuestion') return askUserQuestion(input);
+  if (!tool) {
+    // A notification-style payload (Gemini's Notification) carries only a message.
+    const message = str(p.message);
+    return message ? makeQuestion(message, '', permissionChoices(tui), 'hook') : null;
+  }
+  const asked = askText(tool, input);
+  return asked ? makeQuestion(asked.text, asked.context, permissionChoices(tui), 'hook') : null;
+}
+
+/** The TUI conventions of an agent, from its hook dialect or id. */
+export function tuiOf(agent: string | null | undefined): QuestionTui {
+  if (agent === 'claude' || agent === 'codex' || agent === 'gemini') return agent;
+  return 'generic';
+}
