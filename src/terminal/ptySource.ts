@@ -122,6 +122,8 @@ export class NodePtySource implements PtySource {
   }
 
   dispose(): void {
+    // The tab is closing: what the program never read is let go now, not at its exit.
+    this.input.drop();
     for (const s of this.subs.splice(0)) s.dispose();
     this.data.dispose();
     if (this.killTimer) return;
