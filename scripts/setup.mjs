@@ -25,7 +25,7 @@ const quiet = process.env.TERMIO_SETUP_QUIET === '1';
 
 // Debian packages: what building and running needs, and what the test suite drives.
 const APT_RUNTIME = ['qt6-base-dev', 'qt6-svg-dev', 'libglib2.0-dev', 'pkg-config', 'cmake', 'g++', 'make', 'python3', 'fonts-dejavu-core', 'fonts-noto-color-emoji', 'fonts-noto-cjk'];
-const APT_TESTS = ['chromium', 'xvfb', 'xauth', 'xdotool', 'x11-utils', 'imagemagick', 'dunst', 'trayer', 'dbus-x11', 'libnotify-bin', 'desktop-file-utils', 'zbar-tools', 'vim', 'less', 'htop'];
+const APT_TESTS = ['chromium', 'nginx', 'openssh-server', 'git', 'openssl', 'xvfb', 'xauth', 'xdotool', 'x11-utils', 'imagemagick', 'dunst', 'trayer', 'dbus-x11', 'libnotify-bin', 'desktop-file-utils', 'zbar-tools', 'vim', 'less', 'htop'];
 
 function log(msg) {
   if (!quiet) process.stderr.write(`[setup] ${msg}\n`);
