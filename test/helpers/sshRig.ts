@@ -5,7 +5,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isAlive } from './processes';
 import { waitFor } from './waitFor';
@@ -79,7 +78,10 @@ export async function startSshRig(repoRoot: string): Promise<SshRig> {
   const gid = Number(must('id', ['-g', REMOTE_USER]).trim());
   // The remote user must reach this checkout (bin/termio, dist/, node_modules).
   for (let p = repoRoot; p !== '/'; p = join(p, '..')) if ((statSync(p).mode & 0o005) !== 0o005) chmodSync(p, statSync(p).mode | 0o005);
-  const dir = mkdtempSync(join(tmpdir(), 'termio-ssh-'));
+  // Under /tmp itself, not the suite's private TMPDIR (0700, root's): sshd reads authorized_keys
+  // as the remote user, and the remote user's HOME lives here too, so every folder above must be
+  // one that user may enter. The rig ends its own processes (stop()).
+  const dir = mkdtempSync(join('/tmp', 'termio-ssh-'));
   chmodSync(dir, 0o755);
   for (const k of ['host_key', 'client_key', 'wrong_key']) must('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', k, '-f', join(dir, k)]);
   writeFileSync(join(dir, 'authorized_keys'), readFileSync(join(dir, 'client_key.pub')));
