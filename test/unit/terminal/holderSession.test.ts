@@ -88,8 +88,9 @@ describe('a session on a holder', () => {
     // Typed ahead of the prompt, so the echo of the command shows during the flood and its output
     // after the prompt; the tty may also discard it with the interrupt, so it is asked again.
     await waitFor(() => {
-      if (!s.screenLines().some((l) => /after-flood$/.test(l) && !l.includes('echo'))) return s.write('echo after-flood\r');
-      return true;
+      if (s.screenLines().some((l) => /after-flood$/.test(l) && !l.includes('echo'))) return true;
+      s.write('echo after-flood\r');
+      return false;
     }, { what: 'the shell to answer after Ctrl-C', interval: 300 });
     expect(s.flowState.paused).toBe(false);
   });
