@@ -141,10 +141,16 @@ describe('a session on a holder', () => {
     await waitFor(() => next.streamOffset > s.streamOffset + 100_000, { what: 'the flood to go on after the handover' });
     process.kill(next.pid, 'SIGSTOP');
     try {
-      // Once stopped, the stream ends where the tap file does.
+      // Once stopped, the stream ends where the tap file does: the holder reading again (flow
+      // control not pausing it, so the pty's buffer is drained too), everything parsed, and the
+      // same offset on two checks in a row (bytes still in flight would move it).
+      let seen = -1;
       await waitFor(async () => {
         await next.whenParsed();
-        return statSync(tap).size === next.streamOffset && next.flowState.unparsed === 0;
+        const settled = !next.flowState.paused && next.flowState.unparsed === 0 && statSync(tap).size === next.streamOffset;
+        const same = settled && seen === next.streamOffset;
+        seen = settled ? next.streamOffset : -1;
+        return same;
       }, { what: 'the adopted session to catch up with the tap' });
       const fresh = createEmulator(80, 24, 1000);
       await fresh.write(readFileSync(tap));
