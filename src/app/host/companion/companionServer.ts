@@ -114,6 +114,8 @@ export class CompanionServer {
   private readonly limiter: FailureLimiter;
   private readonly sockets = new Set<Socket>();
   private readonly perAddress = new Map<string, number>();
+  /** Each connection's deadline for its next request's headers (see awaitHeaders). */
+  private readonly headerDeadlines = new WeakMap<Socket, NodeJS.Timeout>();
   private readonly refusals: RefusalLog;
 
   private constructor(private readonly opts: CompanionServerOptions) {
@@ -166,12 +168,31 @@ export class CompanionServer {
     this.perAddress.set(address, held + 1);
     this.sockets.add(s);
     s.setTimeout(IDLE_SOCKET_MS, () => s.destroy());
+    this.awaitHeaders(s);
     s.on('close', () => {
+      this.headersArrived(s);
       this.sockets.delete(s);
       const n = (this.perAddress.get(address) ?? 1) - 1;
       if (n > 0) this.perAddress.set(address, n);
       else this.perAddress.delete(address);
     });
+  }
+
+  /**
+   * Our own headers deadline, armed when a connection opens and after each response. Node's
+   * headersTimeout sweep counts only connections that have begun a request, and a drip of one byte
+   * a second keeps the idle timer from firing; a CI run saw a drip outlive both for 40 s.
+   */
+  private awaitHeaders(s: Socket): void {
+    clearTimeout(this.headerDeadlines.get(s));
+    const t = setTimeout(() => s.destroy(), HEADERS_TIMEOUT_MS);
+    t.unref();
+    this.headerDeadlines.set(s, t);
+  }
+
+  private headersArrived(s: Socket): void {
+    clearTimeout(this.headerDeadlines.get(s));
+    this.headerDeadlines.delete(s);
   }
 
   /** A request naming a host this companion does not serve (a rebinding page, a stray proxy). */
@@ -207,6 +228,8 @@ export class CompanionServer {
   }
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
+    this.headersArrived(req.socket);
+    res.once('finish', () => !req.socket.destroyed && this.awaitHeaders(req.socket));
     const json = (status: number, value: unknown, extra: Record<string, string> = {}): void =>
       this.send(res, status, 'application/json; charset=utf-8', JSON.stringify(value), { 'Cache-Control': 'no-store', ...extra });
     if (this.misdirected(req)) return json(421, { error: 'this server does not serve that host name' });
@@ -229,6 +252,7 @@ export class CompanionServer {
   }
 
   private upgrade(req: IncomingMessage, socket: Socket, head: Buffer): void {
+    this.headersArrived(socket);
     const refuse = (status: number, message: string): void => {
       const body = JSON.stringify({ error: message });
       socket.end(`HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Not Found'}\r\n` +
