@@ -15,6 +15,8 @@ export interface PaintedFrame {
   start: number;
   paintMs: number;
   rows: number;
+  /** Rows of the session's output this paint showed (0: the app's own repaint, e.g. a blink). */
+  changed: number;
 }
 
 /** When a view asked the host for its frames and when the first one arrived (performance.now()). */
@@ -45,7 +47,7 @@ export class SwitchTrace {
   /** A session's view painted a frame. */
   painted(id: string, f: PaintedFrame): void {
     // Benchmarks time what a user sees against their own clock: the wall time each frame ends.
-    if (TRACE_FRAMES) this.log.debug('frame painted', { id, at: +(performance.timeOrigin + f.start + f.paintMs).toFixed(2), ms: +f.paintMs.toFixed(2), rows: f.rows });
+    if (TRACE_FRAMES) this.log.debug('frame painted', { id, at: +(performance.timeOrigin + f.start + f.paintMs).toFixed(2), ms: +f.paintMs.toFixed(2), rows: f.rows, changed: f.changed });
     const a = this.attaching.get(id);
     // The view may paint its empty grid before the host's first frame arrives: that one is not it.
     if (a?.attachAskedAt != null && a.firstFrameAt !== null && f.start >= a.firstFrameAt) {

@@ -16,11 +16,11 @@ describe('SwitchTrace first frame after an attach', () => {
     const { trace, lines } = tracer();
     const times: { attachAskedAt: number | null; firstFrameAt: number | null } = { attachAskedAt: 100, firstFrameAt: null };
     trace.attached('s1', times);
-    trace.painted('s1', { start: 110, paintMs: 2, rows: 24 });
+    trace.painted('s1', { start: 110, paintMs: 2, rows: 24, changed: 24 });
     expect(lines.filter((l) => l.msg === 'first frame painted')).toEqual([]);
     times.firstFrameAt = 150;
-    trace.painted('s1', { start: 160, paintMs: 4, rows: 24 });
-    trace.painted('s1', { start: 200, paintMs: 4, rows: 24 });
+    trace.painted('s1', { start: 160, paintMs: 4, rows: 24, changed: 24 });
+    trace.painted('s1', { start: 200, paintMs: 4, rows: 24, changed: 24 });
     const first = lines.filter((l) => l.msg === 'first frame painted');
     expect(first).toHaveLength(1);
     expect(first[0]!.data).toMatchObject({ id: 's1', ms: 64, receivedMs: 50, paintMs: 4 });
@@ -30,10 +30,10 @@ describe('SwitchTrace first frame after an attach', () => {
     const { trace, lines } = tracer();
     const times: { attachAskedAt: number | null; firstFrameAt: number | null } = { attachAskedAt: null, firstFrameAt: null };
     trace.attached('s2', times);
-    trace.painted('s2', { start: 10, paintMs: 1, rows: 24 });
+    trace.painted('s2', { start: 10, paintMs: 1, rows: 24, changed: 24 });
     times.attachAskedAt = 20;
     times.firstFrameAt = 30;
-    trace.painted('s2', { start: 40, paintMs: 1, rows: 24 });
+    trace.painted('s2', { start: 40, paintMs: 1, rows: 24, changed: 24 });
     expect(lines.filter((l) => l.msg === 'first frame painted').map((l) => l.data)).toMatchObject([{ id: 's2', ms: 21, receivedMs: 10 }]);
   });
 });

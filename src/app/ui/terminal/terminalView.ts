@@ -56,6 +56,9 @@ export interface FrameTiming {
   modelMs: number;
   /** Rows repainted. */
   rows: number;
+  /** Rows the session's newest frame changed: 0 when the app repainted on its own (a cursor blink,
+   *  focus, a theme), so a bench can tell output reaching the screen from the app's own paints. */
+  changed: number;
   full: boolean;
 }
 
@@ -280,7 +283,7 @@ export class TerminalView implements Disposable {
       this.widget.repaint();
       this.ownRepaint = false;
     }
-    this._onFramePainted.fire({ start, paintMs: performance.now() - start, modelMs, rows, full });
+    this._onFramePainted.fire({ start, paintMs: performance.now() - start, modelMs, rows, changed: dirtyRows.length, full });
   }
 
   private handlePaint(): void {
