@@ -12,10 +12,12 @@
 //    ms, p99 ≤ 16 ms);
 //  - Ctrl-C under a `yes` flood → last frame painted, 20 samples (p50/p99) vs Ctrl-C into the
 //    same flood through raw node-pty + @xterm/headless;
+//  - memory of the window with one shell, app and host together, vs a bare Qt window (target
+//    ≤ 170 MB RSS);
 //  - idle CPU with 10 shells, the visible one with a blinking cursor: the host (target < 0.5 % of
 //    a core) and the app (target < 1 %), vs the same with a steady cursor.
-// Run after `npm run build`: node bench/visible.mjs [--runs 3] [--only throughput,keys,ctrlc,idle]
-import { spawnSync } from 'node:child_process';
+// Run after `npm run build`: node bench/visible.mjs [--runs 3] [--only throughput,keys,ctrlc,memory,idle] [--verbose]
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -35,6 +37,8 @@ const RUNS = args.includes('--runs') ? Number(args[args.indexOf('--runs') + 1]) 
 /** The parts to run (all by default). */
 const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : null;
 const part = (name) => !ONLY || ONLY.includes(name);
+/** --verbose: each Ctrl-C sample's painted frames, as ms after the key (to see where a slow one went). */
+const VERBOSE = args.includes('--verbose');
 /** Ctrl-C samples behind its p50 and p99 (of 20, the p99 is the slowest one). */
 const CTRL_C_SAMPLES = 20;
 /** Key samples per side. */
@@ -105,8 +109,32 @@ async function shell(app, home) {
   return id;
 }
 
+/** Paints that showed the session's output; the app's own repaints (a cursor blink) are not
+ *  output: counting them timed Ctrl-C to the blink after the prompt, ~250 ms late. */
 function frames(app, id, from, to = Infinity) {
-  return app.entries('frame painted').filter((f) => f.id === id && f.at >= from && f.at <= to);
+  return app.entries('frame painted').filter((f) => f.id === id && f.changed > 0 && f.at >= from && f.at <= to);
+}
+
+/** alacritty, when installed: a native terminal's figure printed beside Termio's (no target). */
+function alacrittyPath() {
+  const r = spawnSync('sh', ['-c', 'command -v alacritty'], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : null;
+}
+
+/** One corpus in alacritty at the app's grid size, timed by the same shell wrapper: microseconds. */
+async function alacrittyRun(exe, display, argv, cols, rows, out) {
+  const p = spawn(exe, ['-o', `window.dimensions.columns=${cols}`, '-o', `window.dimensions.lines=${rows}`, '-e', '/bin/sh', timed, out, ...argv], {
+    env: { ...process.env, DISPLAY: display, LIBGL_ALWAYS_SOFTWARE: '1' },
+    stdio: 'ignore',
+  });
+  const exited = new Promise((r) => p.once('exit', r));
+  try {
+    await until(() => existsSync(out), 'the corpus in alacritty', 120_000);
+    return Number(readFileSync(out, 'utf8'));
+  } finally {
+    p.kill();
+    await exited;
+  }
 }
 
 async function throughput(display) {
@@ -114,7 +142,8 @@ async function throughput(display) {
   const id = await shell(app, home);
   const { cols, rows } = JSON.parse(app.cli('sessions', 'read', id, '--json').stdout);
   console.log(`Throughput, the session visible in the app (${cols}×${rows}) vs raw node-pty + @xterm/headless at the same size; median of ${RUNS}`);
-  console.log(`  corpus             MB    raw MB/s   app MB/s   ratio   frames/s in the app   targets ≥ ${f1(RATIO_TARGET)}×, ≥ 50 fps`);
+  const ala = alacrittyPath();
+  console.log(`  corpus             MB    raw MB/s   app MB/s   ratio   frames/s in the app   targets ≥ ${f1(RATIO_TARGET)}×, ≥ 50 fps${ala ? '   alacritty MB/s (reference)' : ''}`);
   let n = 0;
   for (const c of writeCorpora(work)) {
     const raw = [];
@@ -138,7 +167,10 @@ async function throughput(display) {
       await sleep(QUIET_MS);
     }
     const ratio = median(vis) / median(raw);
-    console.log(`  ${c.name.padEnd(16)} ${f1(mb).padStart(5)}   ${f1(median(raw)).padStart(8)}   ${f1(median(vis)).padStart(8)}   ${f2(ratio).padStart(5)}   ${f1(median(fps)).padStart(8)}              ${miss(ratio >= RATIO_TARGET, `visible throughput ${c.name} ≥ ${RATIO_TARGET}× raw`)} / ${miss(median(fps) >= 50, `frames/s during ${c.name} ≥ 50`)}`);
+    const alacritty = [];
+    for (let i = 0; ala && i < RUNS; i++) alacritty.push(mb / ((await alacrittyRun(ala, display, c.argv, cols, rows, join(work, `ala-${n}-${i}`))) / 1e6));
+    const alaText = ala ? `   ${f1(median(alacritty)).padStart(8)}` : '';
+    console.log(`  ${c.name.padEnd(16)} ${f1(mb).padStart(5)}   ${f1(median(raw)).padStart(8)}   ${f1(median(vis)).padStart(8)}   ${f2(ratio).padStart(5)}   ${f1(median(fps)).padStart(8)}              ${miss(ratio >= RATIO_TARGET, `visible throughput ${c.name} ≥ ${RATIO_TARGET}× raw`)} / ${miss(median(fps) >= 50, `frames/s during ${c.name} ≥ 50`)}${alaText}`);
   }
   await app.stop();
 }
@@ -241,14 +273,56 @@ async function ctrlC(display) {
       return end && now() - end.at > QUIET_MS ? end : null;
     }, 'yes to stop', 10_000);
     stops.push(last.at - t0);
+    if (VERBOSE) console.log(`  sample ${i + 1}: frames painted at ${frames(app, id, t0).map((f) => `+${f1(f.at - t0)}`).join(' ')} ms`);
     const flood = frames(app, id, t0 - 300, t0);
     fps.push(flood.length / 0.3);
   }
   const screen = app.cli('sessions', 'read', id, '--lines', '1').stdout.trim();
   await app.stop();
   const raw = await rawCtrlC(cols, rows);
-  console.log(`Ctrl-C under \`yes\` (xdotool ctrl+c, ${CTRL_C_SAMPLES} samples) → last frame painted: p50 ${f1(median(stops))} ms, p99 ${f1(pct(stops, 99))} ms   target p99 ≤ 100 ms ${miss(pct(stops, 99) <= 100, 'Ctrl-C under yes → last frame painted p99 ≤ 100 ms')}; ${f1(median(fps))} frames/s during the flood; last line "${screen}"`);
+  console.log(`Ctrl-C under \`yes\` (xdotool ctrl+c, ${CTRL_C_SAMPLES} samples) → last frame painted: p50 ${f1(median(stops))} ms, p99 ${f1(pct(stops, 99))} ms   target p99 ≤ 50 ms ${miss(pct(stops, 99) <= 50, 'Ctrl-C under yes → last frame painted p99 ≤ 50 ms')}; ${f1(median(fps))} frames/s during the flood; last line "${screen}"`);
   console.log(`  raw node-pty + @xterm/headless, Ctrl-C written into the same flood → output stops: p50 ${f1(median(raw))} ms, p99 ${f1(pct(raw, 99))} ms (reference)`);
+}
+
+/** Memory target for the window with one shell, app and host together (RSS, MB). */
+const MEMORY_TARGET_MB = 170;
+
+/** A process's resident and proportional set sizes in MB (PSS splits pages shared with others). */
+function memoryOf(pid) {
+  const s = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+  const kb = (k) => Number(new RegExp(`^${k}:\\s+(\\d+)`, 'm').exec(s)[1]);
+  return { rss: kb('Rss') / 1024, pss: kb('Pss') / 1024 };
+}
+
+/** The reference: a bare Qt window (one label) from the same runtime, settled as long as the app. */
+async function bareQtRss(display) {
+  const p = spawn(process.execPath, [join(import.meta.dirname, 'lib', 'bareQt.cjs')], { env: { ...process.env, DISPLAY: display }, stdio: ['pipe', 'pipe', 'ignore'] });
+  let out = '';
+  p.stdout.on('data', (d) => (out += d));
+  await until(() => out.includes('shown'), 'the bare Qt window', 30_000);
+  await sleep(IDLE_SETTLE_MS);
+  p.stdin.write('\n');
+  const line = await until(() => out.split('\n').find((l) => l.startsWith('{')), 'the bare Qt window to answer', 10_000);
+  return JSON.parse(line).rssKb / 1024;
+}
+
+async function memory(display) {
+  const { app, home } = await openApp(display);
+  const id = await shell(app, home);
+  const hostPid = app.hostPid();
+  const agentPid = JSON.parse(app.cli('sessions', 'read', id, '--json').stdout).pid;
+  await sleep(IDLE_SETTLE_MS);
+  const a = memoryOf(app.proc.pid);
+  const h = memoryOf(hostPid);
+  // The session's holder (when holders are on) is the shell's parent and not the host.
+  const parent = agentPid ? Number(readFileSync(`/proc/${agentPid}/stat`, 'utf8').split(') ')[1].split(' ')[1]) : null;
+  const holder = parent && parent !== hostPid ? memoryOf(parent) : null;
+  await app.stop();
+  const bare = await bareQtRss(display);
+  const total = a.rss + h.rss;
+  console.log(`Memory, one shell, ${IDLE_SETTLE_MS / 1000} s after start: app ${f1(a.rss)} MB + host ${f1(h.rss)} MB = ${f1(total)} MB RSS   target ≤ ${MEMORY_TARGET_MB} MB   ${miss(total <= MEMORY_TARGET_MB, `app + host RSS with one shell ≤ ${MEMORY_TARGET_MB} MB`)}`);
+  console.log(`  PSS of the two ${f1(a.pss + h.pss)} MB (both map Node's own code: RSS counts it twice)${holder ? `; the session's holder ${f1(holder.rss)} MB RSS` : ''}`);
+  console.log(`  a bare Qt window from the same runtime: ${f1(bare)} MB RSS (reference)`);
 }
 
 async function idleCpu(display, blinking) {
@@ -281,6 +355,7 @@ try {
   if (part('throughput')) await throughput(display);
   if (part('keys')) await keyEcho(display);
   if (part('ctrlc')) await ctrlC(display);
+  if (part('memory')) await memory(display);
   if (part('idle')) {
     const blink = await idleCpu(display, true);
     const steady = await idleCpu(display, false);

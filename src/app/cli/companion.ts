@@ -2,7 +2,6 @@
 // Each verb asks the session host (started on first need, except status) to change and report
 // the companion, so the CLI and the app's Settings → Phone always agree.
 import { parseArgs } from 'node:util';
-import { toString as qrText } from 'qrcode';
 import type { CompanionStatus } from '../../protocol/companion';
 import { MAX_COMPANION_PORT, MIN_COMPANION_PORT } from '../../protocol/companion';
 import { connectHost } from '../client/hostLauncher';
@@ -120,7 +119,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
         io.err(`termio companion url: ${s.enabled ? `not serving: ${s.error ?? 'unknown reason'}` : 'the companion is off; termio companion enable turns it on'}\n`);
         return ExitCode.failed;
       }
-      if (o.qr) io.out(await qrText(s.url, { type: 'terminal', small: true }));
+      if (o.qr) io.out(await (require('qrcode') as typeof import('qrcode')).toString(s.url, { type: 'terminal', small: true }));
       io.out(`${s.url}\n`);
     } else {
       if (v === 'revoke') io.out('the old link no longer works; every page paired with it was disconnected\n');

@@ -2,7 +2,6 @@
 // to paste into a browser), turn on/off, "reachable on my network", and Revoke. The page asks
 // the session host (PhoneModel) and repaints in place when the answer comes.
 import { QCheckBox, QLabel, QPixmap, QPushButton, QWidget, TextInteractionFlag } from '@nodegui/nodegui';
-import { toBuffer as qrPng } from 'qrcode';
 import { boxWidget } from './boxWidget';
 import type { PhoneModel, PhoneResult } from './phoneModel';
 import { label } from './boxWidget';
@@ -88,6 +87,9 @@ export class PhonePage {
     w.note.setText(v.note);
     for (const x of [w.url, w.note, w.qr]) x.setVisible(v.url !== null);
     if (v.url) {
+      // Loaded on first use: the QR encoder and its PNG writer are ~6 MB the app need not hold
+      // until the Phone pane shows a link.
+      const { toBuffer: qrPng } = require('qrcode') as typeof import('qrcode');
       void qrPng(v.url, { type: 'png', scale: QR_SCALE, margin: 2 }).then((png) => {
         // Drawn only into widgets still shown: Settings may have rebuilt the page meanwhile.
         if (this.w !== w) return;
