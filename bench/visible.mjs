@@ -8,8 +8,8 @@
 //    size (target ≥ 1.0×: parsing no longer shares a thread with painting), and frames painted per
 //    second meanwhile (target ≥ 50);
 //  - key press → painted echo through the X input path (xdotool into the window) and across the
-//    process hop to the host and back, vs a bare X client painting the same keys (targets p50 ≤ 5
-//    ms, p99 ≤ 16 ms);
+//    process hop to the host and back, vs a bare X client painting the same keys (targets p50 within 1.5
+//    ms of it, p99 ≤ 16 ms);
 //  - Ctrl-C under a `yes` flood → last frame painted, 20 samples (p50/p99) vs Ctrl-C into the
 //    same flood through raw node-pty + @xterm/headless;
 //  - memory of the window with one shell, app and host together, vs a bare Qt window (target
@@ -41,6 +41,8 @@ const part = (name) => !ONLY || ONLY.includes(name);
 const VERBOSE = args.includes('--verbose');
 /** Ctrl-C samples behind its p50 and p99 (of 20, the p99 is the slowest one). */
 const CTRL_C_SAMPLES = 20;
+/** Key → echo may take this much longer (p50) than a bare X client painting the same key. */
+const KEY_GAP_TARGET_MS = 1.5;
 /** Key samples per side. */
 const KEY_SAMPLES = 40;
 /** Seconds of idle CPU measured per side. */
@@ -217,8 +219,11 @@ async function keyEcho(display) {
   }
   bare?.stop();
   await app.stop();
-  const ok = median(echo) <= 5 && pct(echo, 99) <= 16;
-  console.log(`Key → painted echo through X (xdotool key into the window, a shell in the host, the frame back to the app):  p50 ${f2(median(echo))} ms, p99 ${f2(pct(echo, 99))} ms   targets p50 ≤ 5, p99 ≤ 16   ${miss(ok, 'key → painted echo through X p50 ≤ 5, p99 ≤ 16 ms')}`);
+  // The target is relative: X and xdotool take the same time for both, so what Termio adds is the
+  // difference (p50 within 1.5 ms of the bare client), and p99 within a frame.
+  const gap = bare ? median(echo) - median(ref) : Infinity;
+  const ok = gap <= KEY_GAP_TARGET_MS && pct(echo, 99) <= 16;
+  console.log(`Key → painted echo through X (xdotool key into the window, a shell in the host, the frame back to the app):  p50 ${f2(median(echo))} ms (${f2(gap)} ms over the bare X client), p99 ${f2(pct(echo, 99))} ms   targets p50 within ${KEY_GAP_TARGET_MS} ms of the bare client, p99 ≤ 16   ${miss(ok, `key → painted echo p50 within ${KEY_GAP_TARGET_MS} ms of a bare X client, p99 ≤ 16 ms`)}`);
   // The end points differ a little: the app's is its paint returning (flushed to X, not confirmed),
   // the bare client's is after XSync, confirmed by the server; any frame after the key counts.
   console.log('  (the app\'s end: its paint of the first frame after the key, flushed to X; the bare client\'s: after XSync)');
