@@ -21,8 +21,10 @@ export const MAX_CLIENTS = Object.values(CLIENT_LIMITS).reduce((a, b) => a + b, 
  *  there until its socket has closed, and must not keep a newcomer from being seen at all. */
 export const ACCEPT_CEILING = MAX_CLIENTS + 32;
 
-/** A client with output waiting that takes none of it for this long is not reading: dropped. */
-export const STALL_MS = 10_000;
+/** A client with output waiting that takes none of it for this long is not reading: dropped.
+ *  The host's output to a reading client is taken as it comes (frames wait for their
+ *  acknowledgement, so only large answers ever wait in the socket): 5 s is far past any pause. */
+export const STALL_MS = 5_000;
 
 /** How often the server looks for such clients. */
 export const STALL_CHECK_MS = 1_000;

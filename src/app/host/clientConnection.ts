@@ -26,7 +26,7 @@ import { rowsPage, selectionOf } from './clientReads';
 import type { SessionFeed } from './sessionFeed';
 import { View } from './clientView';
 import { readHello } from './clientHello';
-import { kindOf, ReadWatch, type ClientKind } from './clientAdmission';
+import { kindOf, ReadWatch, STALL_MS, type ClientKind } from './clientAdmission';
 import type { SessionRecord } from './sessionRegistry';
 
 /** A client that has not said hello within 5 s is not a Termio client (or is wedged): closed. */
@@ -127,7 +127,7 @@ export class Connection implements AppSubscriber {
   /** Called by the server every second: output left waiting, none of it taken for STALL_MS, drops it. */
   checkStall(now: number): void {
     if (this.closing || !this.reads.stalled(this.socket, now)) return;
-    this.log.warn('client dropped: it has not read for 10 s', { client: this.name, unsent: this.socket.writableLength });
+    this.log.warn(`client dropped: it has not read for ${STALL_MS / 1000} s`, { client: this.name, unsent: this.socket.writableLength });
     this.stop();
     this.socket.destroy();
   }
