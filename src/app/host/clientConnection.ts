@@ -5,7 +5,7 @@
 import type { Socket } from 'node:net';
 import { encodeJsonMessage, HOST_PROTOCOL_VERSION, MAX_CLIENT_MESSAGE_BYTES, MessageDecoder } from '../../protocol/hostFraming';
 import {
-  ClientMessageSchema, describeIssues, HelloSchema, HOST_CAPABILITIES, KEEPS_AGENTS_CAPABILITY, HostParamsSchemas, MAX_FIND_MATCHES,
+  ClientMessageSchema, describeIssues, HOST_CAPABILITIES, KEEPS_AGENTS_CAPABILITY, HostParamsSchemas, MAX_FIND_MATCHES,
   type HostError, type HostErrorCode, type HostMessage, type HostMethod, type HostParams, type HostStatus,
 } from '../../protocol/hostMessages';
 import type { AppEvent } from '../../protocol/hostAppMessages';
@@ -23,7 +23,10 @@ import type { MachineLink } from './machines/machineLink';
 import { ConnectionRelay } from './machines/relay';
 import { applyInput } from './clientInput';
 import { rowsPage, selectionOf } from './clientReads';
-import type { FeedView, SessionFeed } from './sessionFeed';
+import type { SessionFeed } from './sessionFeed';
+import { View } from './clientView';
+import { readHello } from './clientHello';
+import { kindOf, ReadWatch, STALL_MS, type ClientKind } from './clientAdmission';
 import type { SessionRecord } from './sessionRegistry';
 
 /** A client that has not said hello within 5 s is not a Termio client (or is wedged): closed. */
@@ -51,24 +54,6 @@ export const MAX_IN_FLIGHT_BYTES = 4 * 1024 * 1024;
  *  requests go in batches, an expensive one (a 1,000-line rows page, ~16 ms) alone. */
 const TURN_MS = 2;
 
-/** One attached view: a FeedView bound to its connection. */
-class View implements FeedView {
-  seenTick = -1;
-  seq = 0;
-  inFlight = false;
-  constructor(readonly id: number, public cols: number, public rows: number, readonly feed: SessionFeed, private readonly conn: Connection) {}
-  congested(): boolean {
-    return this.conn.congested();
-  }
-  send(message: Uint8Array): void {
-    this.conn.framesSent++;
-    this.conn.write(message);
-  }
-  holding(on: boolean): void {
-    this.conn.send({ t: 'event', event: 'input', view: this.id, holding: on });
-  }
-}
-
 /** A message waiting for its turn, or the goodbye a framing error ends the connection with. */
 type Queued = { kind: 'msg'; value: unknown; bytes: number } | { kind: 'bye'; code: HostErrorCode; message: string };
 
@@ -84,6 +69,8 @@ export interface ConnectionServer {
   status(): HostStatus;
   feedFor(record: SessionRecord): SessionFeed;
   sessionInfo(record: SessionRecord): SessionInfo;
+  /** A place for a client of this kind that has said hello, or why there is none. */
+  admit(conn: Connection, kind: ClientKind): string | null;
 }
 
 export class Connection implements AppSubscriber {
@@ -96,6 +83,11 @@ export class Connection implements AppSubscriber {
   private pumping: NodeJS.Immediate | null = null;
   private greeted = false;
   private name = '';
+  /** Not yet greeted, or the kind its hello named (clientAdmission.ts); and when it last sent
+   *  anything (performance.now()): the quietest of a full kind makes room. */
+  kind: ClientKind = 'pending';
+  heardAt = performance.now();
+  private readonly reads = new ReadWatch();
   framesSent = 0;
   /** Who the client says it is: a session's secret and id, or neither (the user). */
   asker: Asker = {};
@@ -127,6 +119,24 @@ export class Connection implements AppSubscriber {
     return this.socket.writableLength > CONGESTED_BYTES;
   }
 
+  /** On its way out: it holds no place any more. */
+  get closing(): boolean {
+    return this.ending || this.socket.destroyed;
+  }
+
+  /** Called by the server every second: output left waiting, none of it taken for STALL_MS, drops it. */
+  checkStall(now: number): void {
+    if (this.closing || !this.reads.stalled(this.socket, now)) return;
+    this.log.warn(`client dropped: it has not read for ${STALL_MS / 1000} s`, { client: this.name, unsent: this.socket.writableLength });
+    this.stop();
+    this.socket.destroy();
+  }
+
+  /** Ends the connection saying why: another client needs its place. */
+  refuse(message: string): void {
+    this.goodbye('busy', message);
+  }
+
   describe(): HostStatus['clientList'][number] {
     return { client: this.name, views: this.views.size, framesSent: this.framesSent, unsentBytes: this.socket.writableLength };
   }
@@ -153,6 +163,7 @@ export class Connection implements AppSubscriber {
   /** Decodes what arrived and queues it; the messages run in turns (pump), never here. */
   private handleData(chunk: Buffer): void {
     if (this.ending || this.socket.destroyed) return;
+    this.heardAt = performance.now();
     const decoded = this.decoder.push(chunk);
     // The chunk's bytes, shared among the messages it completed: a bound, not an exact count.
     const share = decoded.length ? Math.ceil(chunk.length / decoded.length) : 0;
@@ -218,30 +229,23 @@ export class Connection implements AppSubscriber {
   }
 
   private handleHello(value: unknown): void {
-    const t = (value as { t?: unknown } | null)?.t;
-    if (t !== 'hello') {
-      this.goodbye('handshakeRequired', `the first message must be a hello, not ${typeof t === 'string' ? `a '${t.slice(0, 32)}'` : 'a message without t'}`);
-      return;
-    }
-    const hello = HelloSchema.safeParse(value);
-    if (!hello.success) {
-      this.goodbye('handshakeRequired', `the first message must be a hello: ${describeIssues(hello.error, 'hello')}`);
-      return;
-    }
     const { hostVersion } = this.server.opts;
-    if (hello.data.protocol !== HOST_PROTOCOL_VERSION) {
-      this.goodbye('versionMismatch',
-        `this host (Termio ${hostVersion}) speaks protocol ${HOST_PROTOCOL_VERSION}; the client (${hello.data.client} ${hello.data.version}) speaks ${hello.data.protocol}`,
-        { protocol: HOST_PROTOCOL_VERSION, hostVersion, pid: process.pid, ...(this.server.opts.keepsAgents ? { keepsAgents: true } : {}) });
+    const read = readHello(value, hostVersion, this.server.opts.keepsAgents === true);
+    if (!read.ok) {
+      this.goodbye(read.code, read.message, read.extra);
       return;
     }
+    const { client, version, secret, session } = read.hello;
+    const kind = kindOf(client);
+    const refused = this.server.admit(this, kind);
+    if (refused !== null) return this.goodbye('busy', refused);
     this.greeted = true;
-    this.name = hello.data.client;
-    const { secret, session } = hello.data;
+    this.kind = kind;
+    this.name = client;
     this.asker = { ...(secret ? { secret } : {}), ...(session ? { session } : {}) };
     if (this.handshakeTimer) clearTimeout(this.handshakeTimer);
     this.handshakeTimer = null;
-    this.log.debug('client connected', { client: hello.data.client, version: hello.data.version });
+    this.log.debug('client connected', { client, version });
     const capabilities: string[] = [...HOST_CAPABILITIES, ...(this.server.opts.keepsAgents ? [KEEPS_AGENTS_CAPABILITY] : [])];
     this.send({ t: 'hello', protocol: HOST_PROTOCOL_VERSION, hostVersion, capabilities, pid: process.pid });
   }

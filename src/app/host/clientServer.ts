@@ -1,21 +1,20 @@
 // The host's client socket ($TERMIO_HOME/run/host.sock, 0600 in the 0700 run folder): accepts
 // clients (one Connection each, clientConnection.ts), keeps one SessionFeed per attached session,
-// and tells views when their session goes. What a single client may send, and the bounds on what
-// it can make the host buffer, live with the Connection.
+// and tells views when their session goes. Who gets a place, per kind of client, and who loses it
+// is clientAdmission.ts; what a single client may send, and the bounds on what it can make the
+// host buffer, live with the Connection.
 import type { Server, Socket } from 'node:net';
 import { Emitter } from '../../protocol/events';
 import { HOST_PROTOCOL_VERSION } from '../../protocol/hostFraming';
 import type { HostStatus } from '../../protocol/hostMessages';
 import type { SessionInfo } from '../../protocol/sessionInfo';
+import { ACCEPT_CEILING, CLIENT_LIMITS, evictsWhenFull, STALL_CHECK_MS, type ClientKind } from './clientAdmission';
 import { Connection, type ConnectionServer } from './clientConnection';
 import type { ClientServerOptions } from './clientServerOptions';
 import { SessionFeed } from './sessionFeed';
 import type { SessionRecord } from './sessionRegistry';
 import { claimUnixSocket, type ClaimResult } from './unixSocket';
 
-/** Connections at once: the app, a few `termio attach` and scripts; 128 is a wide margin that
- *  still bounds the host's file descriptors. */
-export const MAX_CLIENTS = 128;
 
 export type ListenOutcome = { ok: true; server: ClientServer } | Extract<ClaimResult, { ok: false }>;
 
@@ -29,6 +28,10 @@ export class ClientServer implements ConnectionServer {
   readonly onClientsChanged = this.clientsChanged.event;
   private readonly subscriptions: Array<{ dispose(): void }> = [];
   private closed = false;
+  private readonly stallTimer = setInterval(() => {
+    const now = performance.now();
+    for (const c of this.connections) c.checkStall(now);
+  }, STALL_CHECK_MS).unref();
 
   private constructor(readonly opts: ClientServerOptions, private readonly server: Server) {
     const reg = opts.registry;
@@ -43,7 +46,7 @@ export class ClientServer implements ConnectionServer {
     let self: ClientServer | null = null;
     const pending: Socket[] = [];
     const claim = await claimUnixSocket(opts.socketPath, {
-      maxConnections: MAX_CLIENTS,
+      maxConnections: ACCEPT_CEILING,
       onConnection: (socket) => (self ? self.accept(socket) : pending.push(socket)),
     });
     if (!claim.ok) return claim;
@@ -61,6 +64,8 @@ export class ClientServer implements ConnectionServer {
       socket.destroy();
       return;
     }
+    // A newcomer that has not said hello yet takes the place of the oldest such one.
+    this.makeRoom('pending', 'too many connections waiting to say hello; this one had waited longest');
     const conn = new Connection(this, socket);
     this.connections.add(conn);
     this.clientsChanged.fire(this.connections.size);
@@ -69,6 +74,29 @@ export class ClientServer implements ConnectionServer {
       this.connections.delete(conn);
       this.clientsChanged.fire(this.connections.size);
     });
+  }
+
+  /** A place for a client that said hello (clientAdmission.ts): the app and the CLI always get
+   *  one, made if need be by ending the quietest client of their kind; other kinds share theirs. */
+  admit(conn: Connection, kind: ClientKind): string | null {
+    if (kind === 'other' && this.holding(kind, conn).length >= CLIENT_LIMITS.other) {
+      return `the host already has ${CLIENT_LIMITS.other} clients besides the app and the CLI; close some (termio host status lists them)`;
+    }
+    this.makeRoom(kind, `another ${kind === 'app' ? 'app' : 'termio command'} connection needed the place of the quietest one`, conn);
+    return null;
+  }
+
+  /** The connections of a kind that still hold their place. */
+  private holding(kind: ClientKind, except?: Connection): Connection[] {
+    return [...this.connections].filter((c) => c !== except && c.kind === kind && !c.closing);
+  }
+
+  private makeRoom(kind: ClientKind, why: string, except?: Connection): void {
+    if (!evictsWhenFull(kind)) return;
+    const held = this.holding(kind, except);
+    if (held.length < CLIENT_LIMITS[kind]) return;
+    const quietest = held.reduce((a, b) => (b.heardAt < a.heardAt ? b : a));
+    quietest.refuse(why);
   }
 
   /** The feed of a session, made on the first attach and dropped with the last detach. */
@@ -118,6 +146,7 @@ export class ClientServer implements ConnectionServer {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearInterval(this.stallTimer);
     for (const d of this.subscriptions) d.dispose();
     for (const id of [...this.feeds.keys()]) this.handleRemoved(id, 'hostStopping');
     for (const c of this.connections) c.end();

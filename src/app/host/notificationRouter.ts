@@ -56,7 +56,10 @@ export class NotificationRouter {
     // question in the next turn of the loop: decide once both are in.
     setImmediate(() => {
       if (!this.o.registry.get(id)) return;
-      const req = this.o.policy.stateChanged(id, before, state, at, this.context(id));
+      const ctx = this.context(id);
+      // Said, so a needs-you that was not posted can be told from one that was lost.
+      if (ctx.userLooking && state === 'attention' && before !== 'attention') this.o.logger.info('notification skipped: the session is in front in the focused window', { session: id });
+      const req = this.o.policy.stateChanged(id, before, state, at, ctx);
       if (req) void this.send(req, at);
       this.scheduleFlush();
     });

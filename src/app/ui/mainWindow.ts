@@ -57,6 +57,9 @@ export interface MainWindowOptions {
   onWorktreeToggled(repo: string, on: boolean): void;
   onStart(agentId: string | null, cwd: string, bypass: boolean, worktree: boolean): void;
   onActiveChanged(active: boolean): void;
+  /** What the user can see of this window may have changed: shown, hidden (closed into the
+   *  tray), minimised or restored, or another session selected. */
+  onViewChanged(): void;
   /** Overrides from Settings, by action. */
   shortcuts: Partial<Record<string, string>>;
   onClosed(): void;
@@ -191,6 +194,7 @@ export class MainWindow {
     const w = this.window;
     w.addEventListener(WidgetEventTypes.WindowActivate, () => this.opts.onActiveChanged(true));
     w.addEventListener(WidgetEventTypes.WindowDeactivate, () => this.opts.onActiveChanged(false));
+    for (const t of [WidgetEventTypes.Show, WidgetEventTypes.Hide, WidgetEventTypes.WindowStateChange]) w.addEventListener(t, () => this.opts.onViewChanged());
     w.addEventListener(WidgetEventTypes.Close, () => this.opts.onClosed());
   }
 
@@ -264,10 +268,6 @@ export class MainWindow {
     this.bannerTimerId = this.bannerTimer.startTimer(ms);
   }
 
-  isActive(): boolean {
-    return this.window.isActiveWindow();
-  }
-
   get currentSession(): string | null {
     return this.current;
   }
@@ -337,6 +337,7 @@ export class MainWindow {
     } else {
       this.stack.setCurrentWidget(this.emptyState);
     }
+    this.opts.onViewChanged();
   }
 
   removeSession(id: string): void {
@@ -391,6 +392,12 @@ export class MainWindow {
 
   isVisible(): boolean {
     return this.window.isVisible();
+  }
+
+  /** Whether the user sees this window's session now: shown, not minimised (Qt counts a
+   *  minimised window as visible), and the window with the keyboard focus. */
+  inFront(): boolean {
+    return this.window.isVisible() && !this.window.isMinimized() && this.window.isActiveWindow();
   }
 
   raise(): void {

@@ -75,6 +75,7 @@ export class SessionWindows {
         if (active) this.setActive(win);
         else this.updateLooking();
       },
+      onViewChanged: () => this.updateLooking(),
       log: o.log,
       onClosed: () => o.log.info('window closed'),
       onSelect: (id) => this.focusSession(id),
@@ -99,10 +100,14 @@ export class SessionWindows {
     this.updateLooking();
   }
 
-  /** Tells the host which session the user is looking at (for notifications and done → idle). */
+  /**
+   * Tells the host which session the user is looking at (for notifications and done → idle): the
+   * one shown in the focused window, else none. Called on every change of what a window shows
+   * or whether it has the focus, so a needs-you is skipped only while its session is in front.
+   */
   private updateLooking(): void {
     const win = this.active;
-    this.opts.host.setLookingAt(win && win.isVisible() && win.isActive() ? win.currentSession : null);
+    this.opts.host.setLookingAt(win?.inFront() ? win.currentSession : null);
   }
 
   /** Where a new session in this window starts: the folder of the one shown, else home. */
