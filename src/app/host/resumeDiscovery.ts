@@ -7,7 +7,7 @@
 // (settle()), as does every record where open files cannot be read.
 // Only records that appear after the watcher is ready are read, and only their head.
 import type { Disposable } from '../../protocol/events';
-import { open, readdir, stat } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { existsSync, realpath } from 'node:fs';
 import chokidar, { type FSWatcher } from 'chokidar';
@@ -16,19 +16,12 @@ import { expandHome } from '../../protocol/homePath';
 import type { DiscoverInput } from '../../protocol/resumePlan';
 import { parseDiscoveredRecord, type RecordProblem } from '../../protocol/resumeRecord';
 import { nullLogger, type Logger } from '../shared/log';
+import { readRecordHead } from './recordHead';
+
+export { MAX_RECORD_HEAD_BYTES } from './recordHead';
 
 /** How far below discover.root records sit: Codex uses root/YYYY/MM/DD/file (3); one spare level. */
 export const MAX_DISCOVER_DEPTH = 4;
-
-/**
- * Most bytes read from a record: a jsonl first line or a whole json file. Codex's first line
- * carries the base instructions (tens of KB); 1 MiB is far above any real header and keeps a
- * pathological file from costing more than a millisecond or two.
- */
-export const MAX_RECORD_HEAD_BYTES = 1024 * 1024;
-
-/** Chunk for reading a jsonl head: most first lines fit in one read. */
-const READ_CHUNK_BYTES = 64 * 1024;
 
 /**
  * A record file older than the launch by more than this was not made by it (a file moved or
@@ -282,7 +275,7 @@ export class ResumeDiscovery {
   private async readRecord(w: RootWatch, root: string, path: string, seenAt: number): Promise<void> {
     const rel = relative(root, path);
     if (rel.startsWith('..') || isAbsolute(rel)) return;
-    const read = await this.readRecordHead(path, w.spec.format);
+    const read = await readRecordHead(path, w.spec.format, this.logger);
     if (!read) return;
     const parsed = parseDiscoveredRecord(read.text, w.spec);
     if (!parsed.ok) return this.recordNotReadable(w, root, path, seenAt, parsed);
@@ -293,40 +286,6 @@ export class ResumeDiscovery {
     this.records.push({ path, realPath: realPathOf(path), root, id: parsed.id, cwd, seenAt, fileTime: read.fileTime });
     this.logger.debug('discovery: new record', { path, id: parsed.id, cwd });
     this.evaluate();
-  }
-
-  /** The head of a record file and its time, or null (logged) for a file that is not a record
-   *  to read: compressed, of another format, too large or unreadable. */
-  private async readRecordHead(path: string, format: 'jsonl' | 'json'): Promise<{ text: string; fileTime: number } | null> {
-    const lower = path.toLowerCase();
-    if (/\.(zst|gz|xz|bz2|br|lz4)$/.test(lower)) {
-      this.logger.info('discovery: skipped a compressed record', { path });
-      return null;
-    }
-    if (!lower.endsWith(format === 'jsonl' ? '.jsonl' : '.json')) return null;
-    try {
-      const st = await stat(path);
-      // The earlier of birth and modification: an old file moved into the store keeps an old
-      // mtime (and, where the file system records it, an old birth time).
-      const fileTime = st.birthtimeMs > 0 ? Math.min(st.birthtimeMs, st.mtimeMs) : st.mtimeMs;
-      if (format === 'json' && st.size > MAX_RECORD_HEAD_BYTES) {
-        this.logger.info('discovery: skipped a record that is too large', { path, bytes: st.size });
-        return null;
-      }
-      const head = await readHead(path, format);
-      if (head.kind === 'compressed') {
-        this.logger.info('discovery: skipped a compressed record', { path });
-        return null;
-      }
-      if (head.kind === 'tooLarge') {
-        this.logger.info('discovery: skipped a record whose first line is too large', { path, limit: MAX_RECORD_HEAD_BYTES });
-        return null;
-      }
-      return { text: head.text, fileTime };
-    } catch (e) {
-      this.logger.info('discovery: skipped an unreadable record', { path, error: (e as NodeJS.ErrnoException).code ?? (e as Error).message });
-      return null;
-    }
   }
 
   /** A record that did not parse: read again soon if it may be half-written, else skipped. */
@@ -413,34 +372,4 @@ function closeRoot(w: RootWatch): void {
 /** realpath when the folder exists (resolves symlinks, /var → /private/var on macOS), else normalized. */
 function canonical(path: string): Promise<string> {
   return new Promise((res) => realpath.native(path, (err, real) => res(err ? resolve(path) : real)));
-}
-
-type Head = { kind: 'text'; text: string } | { kind: 'compressed' } | { kind: 'tooLarge' };
-
-/** jsonl: bytes up to the first newline; json: the whole (size-checked) file. Never more than the limit. */
-async function readHead(path: string, format: 'jsonl' | 'json'): Promise<Head> {
-  const fh = await open(path, 'r');
-  try {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for (;;) {
-      const buf = Buffer.alloc(format === 'json' ? MAX_RECORD_HEAD_BYTES + 1 : READ_CHUNK_BYTES);
-      const { bytesRead } = await fh.read(buf, 0, buf.length, total);
-      if (total === 0 && bytesRead >= 2 && isCompressed(buf)) return { kind: 'compressed' };
-      if (bytesRead === 0) break;
-      const part = buf.subarray(0, bytesRead);
-      chunks.push(part);
-      total += bytesRead;
-      if (format === 'jsonl' && part.includes(0x0a)) break;
-      if (total > MAX_RECORD_HEAD_BYTES) return { kind: 'tooLarge' };
-    }
-    return { kind: 'text', text: Buffer.concat(chunks).toString('utf8') };
-  } finally {
-    await fh.close();
-  }
-}
-
-/** gzip (1f 8b) or zstd (28 b5 2f fd) magic. */
-function isCompressed(b: Buffer): boolean {
-  return (b[0] === 0x1f && b[1] === 0x8b) || (b[0] === 0x28 && b[1] === 0xb5 && b[2] === 0x2f && b[3] === 0xfd);
 }
