@@ -304,6 +304,7 @@ export class ResumeDiscovery {
     const inFolder = [...this.pending.values()].some((p) => p.root === root && p.cwd === cwd) ? processesInFolder(cwd) : null;
     this.records.push({ path, realPath: realPathOf(path), root, id: parsed.id, cwd, seenAt, fileTime: read.fileTime, inFolder });
     this.logger.debug('discovery: new record', { path, id: parsed.id, cwd });
+    this.pidRechecks = 0; // A new record gets its own rechecks.
     this.evaluate();
   }
 
