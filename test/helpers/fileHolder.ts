@@ -1,7 +1,7 @@
 // A real process standing in for an agent's file handling: it creates files and keeps them open
 // for appending, as Codex keeps its rollout record open for the whole conversation, or (close:
-// true) writes each and closes it, as an agent with a standalone metadata record does, until it
-// is killed. It runs as a script named like the agent (`node …/<name>.cjs`) in the folder it is
+// true) writes each whole and renames it into place, as an agent with a standalone metadata
+// record does, until it is killed. It runs as a script named like the agent (`node …/<name>.cjs`) in the folder it is
 // given, so the host's process scan sees an agent of that name in that folder. Tests that tie
 // records to sessions give each "agent" one of these.
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
@@ -23,10 +23,15 @@ process.stdin.on('data', (d) => {
     const { file, text, close } = JSON.parse(buf.slice(0, i));
     buf = buf.slice(i + 1);
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    const fd = fs.openSync(file, 'a');
-    fs.writeSync(fd, text);
-    if (close) fs.closeSync(fd);
-    else held.push(fd);
+    if (close) {
+      // Written whole beside it and renamed into place: the file never appears open or half-written.
+      fs.writeFileSync(file + '.part', text);
+      fs.renameSync(file + '.part', file);
+    } else {
+      const fd = fs.openSync(file, 'a');
+      fs.writeSync(fd, text);
+      held.push(fd);
+    }
     process.stdout.write('ok\\n');
   }
 });
@@ -63,8 +68,8 @@ export class FileHolder {
     return this.child.pid!;
   }
 
-  /** Creates (or appends to) the file and keeps it open (or closes it, made with close: true);
-   *  resolves once it is written. */
+  /** Creates (or appends to) the file and keeps it open (or, made with close: true, writes it
+   *  whole and closed); resolves once it is written. */
   hold(file: string, text: string): Promise<void> {
     return new Promise((resolve) => {
       this.acks.push(resolve);
