@@ -8,7 +8,8 @@ export interface TypingLimits {
   /** A program that turned bracketed paste on redraws its input line for a paste: Return waits
    *  for that echo, up to this long. The echo comes in milliseconds; a TUI starved of CPU on a
    *  loaded machine may read nothing for seconds, and a Return that reaches it before it read the
-   *  paste is read with it and taken as part of the paste (Codex), so this is only a bound. */
+   *  paste is read with it, which a TUI guessing pastes from timing keeps in the paste: so this
+   *  is only a bound. */
   pasteEchoMs: number;
   /** A program without bracketed paste (a shell's plain read, a password prompt) may never echo:
    *  Return follows after at most this long. */
