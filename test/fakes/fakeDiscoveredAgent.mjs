@@ -8,7 +8,8 @@
 //     {"id","projectID","directory",…} rewritten on each message; root default
 //     ~/.fakeopencode/storage/session; continue with `--session <id>` / `-s <id>`.
 // Like Codex, the rollout style keeps its record open for writing as long as it runs (the host
-// ties a record to its session by that); the json style rewrites and closes its file each time.
+// ties a record to its session by that); the json style rewrites and closes its file each time
+// (the host binds it only as the one new record of a folder where no other such agent runs).
 // A fresh launch writes its record when the first message is typed, or after
 // $FAKE_RECORD_DELAY_MS (so tests can start several at once and let the records appear).
 // Resuming a missing id is refused (stderr, exit 1). Every launch is logged to $FAKE_AGENT_LOG;

@@ -4,8 +4,12 @@
 // own. A Return in the same read as other typed characters is taken as part of a paste (a newline
 // in the composer), as is every Return inside ESC[200~ … ESC[201~. Each submit prints
 // "submitted: <composer, newlines as ⏎>"; the composer is redrawn after every change as
-// "composer: …". `--no-paste-mode` leaves mode 2004 off (a plain line editor).
+// "composer: …". `--no-paste-mode` leaves mode 2004 off (a plain line editor). `--stall-ms N`
+// reads nothing for its first N ms after drawing (a TUI starved of CPU on a loaded machine):
+// whatever was typed meanwhile is then read in one go.
 const pasteMode = !process.argv.includes('--no-paste-mode');
+const stallAt = process.argv.indexOf('--stall-ms');
+const stallMs = stallAt >= 0 ? Number(process.argv[stallAt + 1]) : 0;
 if (process.stdin.isTTY) process.stdin.setRawMode(true);
 if (pasteMode) process.stdout.write('\x1b[?2004h');
 process.stdout.write('ready>\r\n');
@@ -14,7 +18,10 @@ let composer = '';
 let inPaste = false;
 const show = () => process.stdout.write(`\r\x1b[Kcomposer: ${composer.replace(/\r/g, '⏎')}`);
 
-process.stdin.on('data', (buf) => {
+// Not reading at all leaves typed input in the terminal, to be read in one go later.
+setTimeout(() => process.stdin.on('data', take), stallMs);
+
+function take(buf) {
   let chunk = buf.toString('utf8');
   // A read holding only a Return is the user pressing Return.
   if (chunk === '\r' && !inPaste) {
@@ -40,4 +47,5 @@ process.stdin.on('data', (buf) => {
     chunk = chunk.slice(start + 6);
   }
   show();
-});
+}
+

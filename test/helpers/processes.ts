@@ -34,11 +34,27 @@ export function processesWithHome(home: string): number[] {
   return found;
 }
 
-/** Ends every process that runs with this HOME (SIGKILL: a test's leftovers get no grace) and waits until they are gone. */
-export async function endProcessesWithHome(home: string): Promise<void> {
-  for (let round = 0; round < 3; round++) {
+/** How long ending a HOME's processes may take in all: a daemon's supervisor may start it again
+ *  while we look, and a loaded machine is slow to reap; well under a test's own bound. */
+const END_WITH_HOME_TIMEOUT_MS = 30_000;
+
+/**
+ * Ends every process that runs with this HOME (SIGKILL: a test's leftovers get no grace) and
+ * waits until they are gone: round after round until two looks in a row find none (a killed
+ * parent's children may be forking, and Codex's update loop restarts its daemon), or it throws
+ * naming what is left once the time is up.
+ */
+export async function endProcessesWithHome(home: string, timeoutMs = END_WITH_HOME_TIMEOUT_MS): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let clearLooks = 0;
+  while (clearLooks < 2) {
     const left = processesWithHome(home);
-    if (left.length === 0) return;
+    if (left.length === 0) {
+      clearLooks++;
+      continue;
+    }
+    clearLooks = 0;
+    if (Date.now() > deadline) throw new Error(`processes with HOME=${home} still run after ${timeoutMs} ms: ${left.join(', ')}`);
     for (const pid of left) {
       try {
         process.kill(pid, 'SIGKILL');
@@ -46,7 +62,6 @@ export async function endProcessesWithHome(home: string): Promise<void> {
         // Already gone.
       }
     }
-    // A killed parent's children may be forking right now: look again until a round finds none.
-    await waitFor(() => left.every((pid) => !isAlive(pid)), { what: `processes ${left.join(', ')} with HOME=${home} to end`, timeout: 5_000 });
+    await waitFor(() => left.every((pid) => !isAlive(pid)), { what: `processes ${left.join(', ')} with HOME=${home} to end`, timeout: Math.max(1_000, deadline - Date.now()) });
   }
 }

@@ -1,7 +1,8 @@
 // Discovered-record binding (src/app/host/resumeDiscovery.ts) on real folders, a real watcher and
-// real processes: a session binds the one new record its own process holds open, once; never a
-// record it does not hold (another terminal's agent), never an old, bound or unreadable one, and
-// nothing when it holds two.
+// real processes: a session binds the one new record its own process holds open, once, or the one
+// written and closed when it is the only agent of its kind in the folder; never a record another
+// process of the agent in that folder wrote (another terminal's agent), never one of two tabs in
+// one folder by that rule, never an old, bound or unreadable one, and nothing when it holds two.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,6 +26,12 @@ let bound: Map<string, string>;
 let disc: ResumeDiscovery;
 /** Each tracked session's "agent": a real process that writes and holds its records. */
 let agents: Map<string, FileHolder>;
+/** Sessions whose agent pid the host does not know yet. */
+let hiddenPids: Set<string>;
+/** Processes besides the sessions' agents, killed after each test. */
+let others: FileHolder[];
+/** The program every test agent runs as (the manifest command's name). */
+const PROGRAM = 'fakeagent';
 
 const logger: Logger = {
   debug: (m, d) => logs.push(`${m} ${JSON.stringify(d)}`), info: (m, d) => logs.push(`${m} ${JSON.stringify(d)}`),
@@ -39,20 +46,29 @@ beforeEach(() => {
   logs = [];
   bound = new Map();
   agents = new Map();
-  disc = new ResumeDiscovery({ home, logger, boundSessionOf: (id) => bound.get(id) ?? null, processOf: (sid) => agents.get(sid)?.pid, onBind: (b) => binds.push(b) });
+  hiddenPids = new Set();
+  others = [];
+  disc = new ResumeDiscovery({ home, logger, boundSessionOf: (id) => bound.get(id) ?? null, processOf: (sid) => (hiddenPids.has(sid) ? undefined : agents.get(sid)?.pid), onBind: (b) => binds.push(b) });
 });
 afterEach((ctx) => {
   if (ctx.task.result?.state === 'fail') console.log(`discovery log of the failed test:\n${logs.join('\n')}`);
   disc.dispose();
-  for (const a of agents.values()) a.kill();
+  for (const a of [...agents.values(), ...others]) a.kill();
   rmSync(home, { recursive: true, force: true });
 });
 
-/** The session's agent process (started on first use). */
-function agent(sessionId: string): FileHolder {
+/** The session's agent process, running in the session's folder (started on first use). */
+function agent(sessionId: string, opts: { cwd?: string; close?: boolean } = {}): FileHolder {
   let a = agents.get(sessionId);
-  if (!a) agents.set(sessionId, (a = new FileHolder()));
+  if (!a) agents.set(sessionId, (a = new FileHolder({ cwd: opts.cwd ?? proj, name: PROGRAM, close: opts.close })));
   return a;
+}
+
+/** A process outside every session, in a folder: another terminal's agent, or another program. */
+function outsider(opts: { cwd?: string; name?: string; close?: boolean } = {}): FileHolder {
+  const o = new FileHolder({ cwd: opts.cwd ?? proj, name: opts.name ?? PROGRAM, close: opts.close });
+  others.push(o);
+  return o;
 }
 
 /**
@@ -60,11 +76,12 @@ function agent(sessionId: string): FileHolder {
  * agent has run here before: a folder tree made in one go right after the watcher started is its
  * own case (the last test), since a watcher can see such a tree only when its next event comes.
  */
-function track(sessionId: string, cwd: string, discover: DiscoverInput = rollout) {
-  agent(sessionId);
+function track(sessionId: string, cwd: string, discover: DiscoverInput = rollout, opts: { close?: boolean } = {}) {
+  mkdirSync(cwd, { recursive: true });
+  agent(sessionId, { cwd, close: opts.close });
   for (const day of ['02', '03', '04', '05']) mkdirSync(join(home, '.codex/sessions/2026/01', day), { recursive: true });
   mkdirSync(join(home, '.oc/session/global'), { recursive: true });
-  return disc.track({ sessionId, cwd, discover });
+  return disc.track({ sessionId, cwd, discover, program: PROGRAM });
 }
 
 /** A Codex-like record, written and held open by `by` (a session's agent or another process), or written and closed by this test when omitted. */
@@ -101,24 +118,21 @@ describe('ResumeDiscovery', () => {
   });
 
   it('never binds a record its agent does not hold: an agent in another terminal, in the same folder', async () => {
-    const outside = new FileHolder();
-    try {
-      await track('A', proj);
-      const theirs = await writeRollout(proj, { by: outside });
-      await seen(theirs.id);
-      expect(binds).toEqual([]);
-      expect(disc.isPending('A')).toBe(true);
-      // A record written and closed (by no process of the session) is not bound either.
-      const closed = await writeRollout(proj);
-      await seen(closed.id);
-      expect(binds).toEqual([]);
-      // Then A's own agent writes its record: that one binds, and only that one.
-      const mine = await writeRollout(proj, { by: agent('A') });
-      await waitFor(() => binds.length === 1, { what: 'the bind of the held record' });
-      expect(binds).toEqual([{ sessionId: 'A', conversationId: mine.id, recordPath: mine.path }]);
-    } finally {
-      outside.kill();
-    }
+    const outside = outsider();
+    await track('A', proj);
+    const theirs = await writeRollout(proj, { by: outside });
+    await seen(theirs.id);
+    expect(binds).toEqual([]);
+    expect(disc.isPending('A')).toBe(true);
+    // A record written and closed (by no process of the session) is not bound either: another
+    // process of the agent runs in the folder.
+    const closed = await writeRollout(proj);
+    await seen(closed.id);
+    expect(binds).toEqual([]);
+    // Then A's own agent writes its record: that one binds, and only that one.
+    const mine = await writeRollout(proj, { by: agent('A') });
+    await waitFor(() => binds.length === 1, { what: 'the bind of the held record' });
+    expect(binds).toEqual([{ sessionId: 'A', conversationId: mine.id, recordPath: mine.path }]);
   });
 
   it('matches cwd after resolving symlinks on either side', async () => {
@@ -176,6 +190,7 @@ describe('ResumeDiscovery', () => {
   });
 
   it('keeps a session waiting when its agent holds two new records of its folder', async () => {
+    outsider(); // Another agent in the folder: a record nobody holds cannot bind.
     await track('A', proj);
     // The first appears held by nobody, so it cannot bind; then A's agent holds it and a second.
     const r1 = await writeRollout(proj);
@@ -276,5 +291,80 @@ describe('ResumeDiscovery', () => {
     const r = await writeRollout(proj, { by: agent('A') });
     await seen(r.id);
     expect(binds).toEqual([]);
+  });
+});
+
+describe('ResumeDiscovery: a record written and closed', () => {
+  const boundBy = (how: string) => logs.some((l) => l.startsWith('discovery: bound') && l.includes(`"by":"${how}"`));
+  const waitingNote = (kind: string) => waitFor(() => logs.some((l) => l.startsWith('discovery: a record nobody holds open') && l.includes(`"kind":"${kind}"`)), { what: `the ${kind} note` });
+
+  it('binds the one new record of the folder when no other process of the agent runs there', async () => {
+    outsider({ name: 'vim' }); // Another program in the folder changes nothing.
+    outsider({ cwd: home }); // Nor the same agent in another folder.
+    await track('A', proj, jsonSpec, { close: true });
+    const path = join(home, '.oc/session/global/ses_only.json');
+    await agent('A').hold(path, JSON.stringify({ id: 'ses_only', directory: proj }));
+    await waitFor(() => binds.length === 1, { what: 'the bind of the closed record' });
+    expect(binds).toEqual([{ sessionId: 'A', conversationId: 'ses_only', recordPath: path }]);
+    expect(boundBy('only agent in the folder')).toBe(true);
+  });
+
+  it('two tabs in one folder do not bind by it: each waits for its hook or a record it holds', async () => {
+    await track('A', proj, jsonSpec, { close: true });
+    await track('B', proj, jsonSpec, { close: true });
+    await agent('A').hold(join(home, '.oc/session/global/ses_a.json'), JSON.stringify({ id: 'ses_a', directory: proj }));
+    await seen('ses_a');
+    await waitingNote('neighbours');
+    expect(binds).toEqual([]);
+    // A's hook names its record; B's stays waiting even now that it is alone in the folder:
+    // A's agent still runs there.
+    disc.settle('A', 'ses_a');
+    await agent('B').hold(join(home, '.oc/session/global/ses_b.json'), JSON.stringify({ id: 'ses_b', directory: proj }));
+    await seen('ses_b');
+    await waitingNote('foreign');
+    expect(binds).toEqual([]);
+    expect(disc.isPending('B')).toBe(true);
+  });
+
+  it('never binds a record another process of the agent in the folder wrote, even once it has gone', async () => {
+    const outside = outsider({ close: true });
+    await track('A', proj, jsonSpec, { close: true });
+    const path = join(home, '.oc/session/global/ses_theirs.json');
+    await outside.hold(path, JSON.stringify({ id: 'ses_theirs', directory: proj }));
+    await seen('ses_theirs');
+    await waitingNote('foreign');
+    // The other terminal's agent quits; the records are looked at again (a hook settling another
+    // session does that at once, as a change to a record does): still not A's.
+    outside.kill();
+    await waitFor(() => { try { process.kill(outside.pid, 0); return false; } catch { return true; } }, { what: 'the outside agent gone' });
+    disc.settle('another-tab', 'ses_unrelated');
+    expect(binds).toEqual([]);
+    // A's own record appears now, with no other agent in the folder: but there are two new
+    // records in the folder, and which is A's cannot be told, so A waits for its hook.
+    await agent('A').hold(join(home, '.oc/session/global/ses_mine.json'), JSON.stringify({ id: 'ses_mine', directory: proj }));
+    await seen('ses_mine');
+    expect(binds).toEqual([]); // Two new records in the folder now: which is A's is not known.
+    expect(disc.isPending('A')).toBe(true);
+  });
+
+  it('never binds a record that a process in the folder outside the tab holds open, whatever its name', async () => {
+    const other = outsider({ name: 'helper' });
+    await track('A', proj, jsonSpec, { close: true });
+    await other.hold(join(home, '.oc/session/global/ses_held.json'), JSON.stringify({ id: 'ses_held', directory: proj }));
+    await seen('ses_held');
+    await waitingNote('foreign');
+    expect(binds).toEqual([]);
+  });
+
+  it('binds once the agent pid is known, with no later event from the record', async () => {
+    hiddenPids.add('A');
+    await track('A', proj, jsonSpec, { close: true });
+    await agent('A').hold(join(home, '.oc/session/global/ses_late.json'), JSON.stringify({ id: 'ses_late', directory: proj }));
+    await seen('ses_late');
+    await waitingNote('cannotTell');
+    expect(binds).toEqual([]);
+    hiddenPids.delete('A');
+    await waitFor(() => binds.length === 1, { what: 'the bind once the pid is known' });
+    expect(binds[0]!.conversationId).toBe('ses_late');
   });
 });

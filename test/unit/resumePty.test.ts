@@ -3,10 +3,11 @@
 // StateStore reading the file and a new ResumeService) → the plan resumes the same id → the fake
 // confirms it continued that record. And: two discovered sessions in one folder never swap ids.
 // A discovered record binds by discovery when the session's agent holds it open (the rollout
-// style, like Codex); one written and closed (the json style) binds by its hook, which the fake
-// runs for real: bin/termio-hook → a HookServer → the StatusTracker → the resume service, wired
-// as the host wires them.
+// style, like Codex), or, written and closed (the json style), when it is the only agent of its
+// kind in the folder; otherwise by its hook, which the fake runs for real: bin/termio-hook → a
+// HookServer → the StatusTracker → the resume service, wired as the host wires them.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { spawn as spawnChild, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -169,7 +170,7 @@ describe.each([
 
 describe.each([
   ['rollout jsonl (held open: bound by discovery)', 'rollout', 'fake-codex', (id: string) => ['resume', id]],
-  ['standalone json (written and closed: its hook binds it)', 'json', 'fake-opencode', (id: string) => ['--session', id]],
+  ['standalone json (written and closed: discovery or its hook binds it)', 'json', 'fake-opencode', (id: string) => ['--session', id]],
 ] as const)('discovered agent, %s records', (_name, style, agentId, resumeArgs) => {
   beforeEach(() => {
     extraEnv.FAKE_DISCOVERED_STYLE = style;
@@ -197,6 +198,75 @@ describe.each([
     const second = await launch(app, 'd1');
     expect(second.plan).toMatchObject({ mode: 'resume', conversationId: minted, argv: [join(fakes, 'fakeDiscoveredAgent.mjs'), ...resumeArgs(minted)] });
     expect(await event('resumed', 'd1', n)).toMatchObject({ id: minted, earlier: ['hello there'] });
+  });
+});
+
+describe('discovered agent, records written and closed, no hooks', () => {
+  const outsiders: ChildProcess[] = [];
+  beforeEach(() => {
+    extraEnv.FAKE_DISCOVERED_STYLE = 'json';
+  });
+  afterEach(() => {
+    for (const p of outsiders.splice(0)) p.kill('SIGKILL');
+  });
+  const written = (sessionId: string | null) => waitFor(() => agentLogEntries().find((e) => e.event === 'recordWritten' && e.termioSession === sessionId)?.id as string | undefined, { what: `the record of ${sessionId ?? 'the outside agent'}` });
+  const readByDiscovery = (id: string) => waitFor(() => logs.some((l) => l.startsWith('discovery: new record') && l.includes(id)), { what: `discovery to read ${id}` });
+  const noted = (kind: string) => waitFor(() => logs.some((l) => l.startsWith('discovery: a record nobody holds open') && l.includes(`"kind":"${kind}"`)), { what: `the ${kind} note` });
+
+  it('a single tab binds its record by discovery alone and resumes it after a restart', async () => {
+    let app = startApp();
+    app.store.addSession({ id: 'j1', agentId: 'fake-opencode', cwd: proj }, { windowId: 'w1' });
+    const first = await launch(app, 'j1');
+    await screenHas(first.session, '>');
+    first.session.write('hello there\r');
+    const id = await written('j1');
+    await waitFor(() => app.store.getSession('j1')?.conversationId === id, { what: 'the closed record bound' });
+    expect(logs.some((l) => l.startsWith('discovery: bound') && l.includes('"by":"only agent in the folder"'))).toBe(true);
+    await event('message', 'j1');
+    app.dispose();
+
+    app = startApp();
+    const n = agentLogEntries().length;
+    const second = await launch(app, 'j1');
+    expect(second.plan).toMatchObject({ mode: 'resume', conversationId: id, argv: [join(fakes, 'fakeDiscoveredAgent.mjs'), '--session', id] });
+    expect(await event('resumed', 'j1', n)).toMatchObject({ id, earlier: ['hello there'] });
+  });
+
+  it('two tabs in one folder do not bind by it', async () => {
+    const app = startApp();
+    for (const sid of ['j1', 'j2']) app.store.addSession({ id: sid, agentId: 'fake-opencode', cwd: proj }, { windowId: 'w1' });
+    const tabs = [await launch(app, 'j1'), await launch(app, 'j2')];
+    for (const t of tabs) await screenHas(t.session, '>');
+    tabs[0]!.session.write('first\r');
+    const id1 = await written('j1');
+    await readByDiscovery(id1);
+    await noted('neighbours');
+    tabs[1]!.session.write('second\r');
+    const id2 = await written('j2');
+    await readByDiscovery(id2);
+    expect(logs.filter((l) => l.startsWith('discovery: bound') && l.includes('only agent in the folder'))).toEqual([]);
+    // A scan that catches a tab's agent in the middle of writing its record sees it hold it open,
+    // which binds by that evidence: so a tab may be bound, but only ever to its own record.
+    expect([null, id1]).toContain(app.store.getSession('j1')?.conversationId);
+    expect([null, id2]).toContain(app.store.getSession('j2')?.conversationId);
+  });
+
+  it('a record written by the agent in another terminal in the folder does not bind', async () => {
+    const app = startApp();
+    app.store.addSession({ id: 'j1', agentId: 'fake-opencode', cwd: proj }, { windowId: 'w1' });
+    const tab = await launch(app, 'j1');
+    await screenHas(tab.session, '>');
+    const outside = spawnChild(process.execPath, [join(fakes, 'fakeDiscoveredAgent.mjs')], {
+      cwd: proj,
+      env: { PATH: process.env.PATH, HOME: home, FAKE_AGENT_LOG: agentLog, FAKE_DISCOVERED_STYLE: 'json', FAKE_RECORD_DELAY_MS: '0' },
+      stdio: ['pipe', 'ignore', 'inherit'],
+    });
+    outsiders.push(outside);
+    const theirs = await written(null);
+    await readByDiscovery(theirs);
+    await noted('foreign');
+    expect(app.store.getSession('j1')?.conversationId).toBeNull();
+    expect(app.resume.discovery.isPending('j1')).toBe(true);
   });
 });
 

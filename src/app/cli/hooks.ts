@@ -13,6 +13,7 @@ import {
   type AgentHooks,
 } from '../shared/hookInstaller';
 import { termioPaths } from '../shared/paths';
+import { hookSilenceFile, readHookSilence, type SilentRelease } from '../shared/hookSilence';
 import { installSkill, skillStatus, uninstallSkill, type SkillResult } from '../shared/skillInstaller';
 import { ExitCode, type CliIo } from './cliIo';
 import { printOk } from './output';
@@ -23,7 +24,8 @@ const HELP = `Usage: termio hooks install|uninstall|status [--agent ID] [--json]
 Live agent status: installs Termio's reporter into each agent's own hook configuration
 (e.g. ~/.claude/settings.json), removes exactly those entries again, or shows where they are.
 The entries run $TERMIO_HOME/bin/termio-hook, a launcher Termio keeps pointing at its reporter;
-status also repairs entries that run anything else (a moved checkout, an older install).
+status also repairs entries that run anything else (a moved checkout, an older install), and
+names any release of an agent whose hooks ran in a session without one reaching Termio.
 Your own entries, comments and formatting are kept byte for byte; a config that does not
 parse is reported and left alone; the original is backed up under $TERMIO_HOME/backups/hooks.
 With them goes the Termio skill (how an agent drives other sessions), into the agent's skills
@@ -34,7 +36,7 @@ Options:
   --json       print the results as JSON
 `;
 
-function describe(r: AgentHookResult, home: string): string {
+function describe(r: AgentHookResult, home: string, silent: SilentRelease | undefined): string {
   const file = shortenHome(r.file, home);
   const parts = [`${r.agentId.padEnd(10)} ${r.state.padEnd(10)} ${file}`];
   if (r.action !== 'none') parts.push(`(${r.action})`);
@@ -43,6 +45,7 @@ function describe(r: AgentHookResult, home: string): string {
   if (r.error) line += `\n  error: ${r.error}`;
   if (r.note && r.state !== 'absent') line += `\n  note: ${r.note}`;
   if (r.backup) line += `\n  backup: ${r.backup}`;
+  if (silent) line += `\n  not reporting: ${silent.release} ran with these hooks and none reached Termio (last at ${silent.at}); its status comes from its title and screen`;
   return line;
 }
 
@@ -128,9 +131,11 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     return ExitCode.failed;
   }
   const { results, skills } = apply(verb, agents, { paths, home, reporter });
-  if (json) printOk(io, { agents: results, skills });
+  // Releases whose hooks did not report in a session (the host notes them; see hookSilence.ts).
+  const silence = readHookSilence(hookSilenceFile(paths));
+  if (json) printOk(io, { agents: results.map((r) => (silence[r.agentId] ? { ...r, notReporting: silence[r.agentId] } : r)), skills });
   else {
-    for (const r of results) io.out(`${describe(r, home)}\n`);
+    for (const r of results) io.out(`${describe(r, home, silence[r.agentId])}\n`);
     for (const r of skills) io.out(`${describeSkill(r, home)}\n`);
   }
   return [...results, ...skills].some((r) => r.error !== undefined) ? ExitCode.failed : ExitCode.ok;

@@ -11,6 +11,8 @@ import { hooksReportAtStart, hooksReportOnPrompt } from '../../protocol/hooks';
 import { AgentChoices } from '../shared/agentChoices';
 import type { AgentIntegrationOptions } from '../shared/agentIntegration';
 import type { AgentCatalog, CatalogEntry } from '../shared/catalog';
+import { hookSilenceFile, VersionProbe } from '../shared/hookSilence';
+import { watchHookSilence } from './hookSilenceWatch';
 import type { SessionInfo } from '../../protocol/sessionInfo';
 import type { HeldSessionMeta } from './checkpointFile';
 import { findBypassFlag } from './bypassArgv';
@@ -228,6 +230,11 @@ export class Host {
       return q ? questionInfo(q) : null;
     };
     this.hooks.onReport((r) => this.tracker.handleReport(r));
+    const agentOf = (id: string) => {
+      const e = this.agent(this.registry.get(id)?.agentId);
+      return e ? { agentId: e.id, name: e.manifest.name, program: e.resolvedCommand } : null;
+    };
+    watchHookSilence({ tracker: this.tracker, agentOf, probe: new VersionProbe(this.opts.env ?? process.env), file: hookSilenceFile(this.paths), logger: this.opts.logger });
     this.tracker.onStateChange((c) => this.handleStatus(c.sessionId, c.status.state, `${c.status.why.channel}: ${c.status.why.rule ?? c.status.why.event ?? ''}`.trim()));
     this.tracker.onConversation((c) => this.resume.rebind(c.sessionId, c.conversationId));
     this.tracker.onHookDetails((d) => this.handleDetails(d.sessionId, d.details));

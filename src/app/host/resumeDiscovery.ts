@@ -1,34 +1,30 @@
 // Discovered-family binding: after a fresh launch, watch discover.root for a NEW record whose cwd
-// is the session's cwd and bind it once — but only a record the session's own processes hold open
-// (its agent writes it: Codex keeps its rollout file open for the whole conversation), and only
-// when that is unambiguous both ways (the session holds one candidate record, and one session
-// holds the record). An agent started in another terminal in the same folder writes a record no
-// tab holds, so nothing binds it. Anything else waits for a hook to report the conversation id
-// (settle()), as does every record where open files cannot be read.
-// Only records that appear after the watcher is ready are read, and only their head.
+// is the session's cwd and bind it once, by one of two kinds of evidence, each unambiguous:
+// - held open: the session's own processes hold the record open (Codex keeps its rollout file open
+//   for the whole conversation); the session holds one candidate and one session holds it;
+// - written and closed (closedRecordRule.ts): the record is the one new record of the folder, the
+//   session is the only one waiting in that folder, and no other process of that agent runs there
+//   (nor ran when the record appeared). Two tabs in one folder never bind this way.
+// An agent started in another terminal in the same folder writes a record no tab holds, in a
+// folder where another process of the agent runs, so nothing binds it. Anything else waits for a
+// hook to report the conversation id (settle()), as does every record where processes or open
+// files cannot be read. Only records that appear after the watcher is ready are read, and only
+// their head.
 import type { Disposable } from '../../protocol/events';
-import { open, readdir, stat } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { existsSync, realpath } from 'node:fs';
 import chokidar, { type FSWatcher } from 'chokidar';
-import { openFiles, processTrees, realPathOf } from './processTree';
+import { openFiles, processesInFolder, processTrees, realPathOf, type FolderProcess } from './processTree';
+import { judgeClosedRecord } from './closedRecordRule';
 import { expandHome } from '../../protocol/homePath';
 import type { DiscoverInput } from '../../protocol/resumePlan';
 import { parseDiscoveredRecord, type RecordProblem } from '../../protocol/resumeRecord';
 import { nullLogger, type Logger } from '../shared/log';
+import { readRecordHead } from './recordHead';
 
 /** How far below discover.root records sit: Codex uses root/YYYY/MM/DD/file (3); one spare level. */
 export const MAX_DISCOVER_DEPTH = 4;
-
-/**
- * Most bytes read from a record: a jsonl first line or a whole json file. Codex's first line
- * carries the base instructions (tens of KB); 1 MiB is far above any real header and keeps a
- * pathological file from costing more than a millisecond or two.
- */
-export const MAX_RECORD_HEAD_BYTES = 1024 * 1024;
-
-/** Chunk for reading a jsonl head: most first lines fit in one read. */
-const READ_CHUNK_BYTES = 64 * 1024;
 
 /**
  * A record file older than the launch by more than this was not made by it (a file moved or
@@ -66,6 +62,8 @@ export interface TrackRequest {
   sessionId: string;
   cwd: string;
   discover: DiscoverInput;
+  /** The manifest command's program (name or path): how other processes of the agent are known. */
+  program?: string;
 }
 
 interface Pending {
@@ -73,7 +71,13 @@ interface Pending {
   cwd: string;
   root: string;
   launchedAt: number;
+  program?: string;
 }
+
+/** While a waiting session's agent pid is not known yet, its candidates are looked at again this
+ *  often (a record written and closed brings no later event), for at most this many times. */
+const PID_RECHECK_MS = 100;
+const MAX_PID_RECHECKS = 100;
 
 interface SeenRecord {
   path: string;
@@ -86,6 +90,8 @@ interface SeenRecord {
   seenAt: number;
   /** The earlier of the file's birth and modification times. */
   fileTime: number;
+  /** The processes in its folder when it was read (null: not read, or could not be). */
+  inFolder: FolderProcess[] | null;
 }
 
 interface RootWatch {
@@ -111,6 +117,10 @@ export class ResumeDiscovery {
   private readonly warmed = new Set<string>();
   private readonly logger: Logger;
   private disposed = false;
+  /** Sessions and records whose written-and-closed verdict was logged (once each). */
+  private readonly noted = new Set<string>();
+  private pidRecheck: NodeJS.Timeout | null = null;
+  private pidRechecks = 0;
 
   constructor(private readonly opts: DiscoveryOptions) {
     this.logger = opts.logger ?? nullLogger;
@@ -129,7 +139,7 @@ export class ResumeDiscovery {
     const w = this.watchRoot(root, req.discover);
     await w.ready;
     const launchedAt = Date.now();
-    this.pending.set(req.sessionId, { sessionId: req.sessionId, cwd, root, launchedAt });
+    this.pending.set(req.sessionId, { sessionId: req.sessionId, cwd, root, launchedAt, program: req.program });
     let done = false;
     return {
       launchedAt,
@@ -173,6 +183,7 @@ export class ResumeDiscovery {
     if (this.disposed) return;
     this.disposed = true;
     this.pending.clear();
+    if (this.pidRecheck) clearTimeout(this.pidRecheck);
     for (const w of this.roots.values()) closeRoot(w);
     this.roots.clear();
   }
@@ -237,8 +248,7 @@ export class ResumeDiscovery {
     });
     watcher.on('change', (path) => {
       if (w.incomplete.has(path) || w.reading.has(path)) void this.handleFile(w, root, path, Date.now());
-      // A record being written to (an agent appends each turn): who holds it may be clear now.
-      else if (this.records.some((r) => r.path === path)) this.evaluate();
+      else if (this.records.some((r) => r.path === path)) this.recordChanged(path);
     });
     watcher.on('error', (e) => this.logger.warn('discovery: watcher error', { root, error: (e as Error).message }));
     this.roots.set(root, w);
@@ -282,51 +292,26 @@ export class ResumeDiscovery {
   private async readRecord(w: RootWatch, root: string, path: string, seenAt: number): Promise<void> {
     const rel = relative(root, path);
     if (rel.startsWith('..') || isAbsolute(rel)) return;
-    const read = await this.readRecordHead(path, w.spec.format);
+    const read = await readRecordHead(path, w.spec.format, this.logger);
     if (!read) return;
     const parsed = parseDiscoveredRecord(read.text, w.spec);
     if (!parsed.ok) return this.recordNotReadable(w, root, path, seenAt, parsed);
     w.incomplete.delete(path);
-    if (this.records.some((r) => r.path === path)) return;
+    if (this.records.some((r) => r.path === path)) return this.recordChanged(path);
     const cwd = await canonical(parsed.cwd);
     if (!this.roots.has(root)) return; // Nobody waits on this root any more.
-    this.records.push({ path, realPath: realPathOf(path), root, id: parsed.id, cwd, seenAt, fileTime: read.fileTime });
+    // Who runs in the folder right now, while the record's writer surely still does.
+    const inFolder = [...this.pending.values()].some((p) => p.root === root && p.cwd === cwd) ? processesInFolder(cwd) : null;
+    this.records.push({ path, realPath: realPathOf(path), root, id: parsed.id, cwd, seenAt, fileTime: read.fileTime, inFolder });
     this.logger.debug('discovery: new record', { path, id: parsed.id, cwd });
+    this.pidRechecks = 0; // A new record gets its own rechecks.
     this.evaluate();
   }
 
-  /** The head of a record file and its time, or null (logged) for a file that is not a record
-   *  to read: compressed, of another format, too large or unreadable. */
-  private async readRecordHead(path: string, format: 'jsonl' | 'json'): Promise<{ text: string; fileTime: number } | null> {
-    const lower = path.toLowerCase();
-    if (/\.(zst|gz|xz|bz2|br|lz4)$/.test(lower)) {
-      this.logger.info('discovery: skipped a compressed record', { path });
-      return null;
-    }
-    if (!lower.endsWith(format === 'jsonl' ? '.jsonl' : '.json')) return null;
-    try {
-      const st = await stat(path);
-      // The earlier of birth and modification: an old file moved into the store keeps an old
-      // mtime (and, where the file system records it, an old birth time).
-      const fileTime = st.birthtimeMs > 0 ? Math.min(st.birthtimeMs, st.mtimeMs) : st.mtimeMs;
-      if (format === 'json' && st.size > MAX_RECORD_HEAD_BYTES) {
-        this.logger.info('discovery: skipped a record that is too large', { path, bytes: st.size });
-        return null;
-      }
-      const head = await readHead(path, format);
-      if (head.kind === 'compressed') {
-        this.logger.info('discovery: skipped a compressed record', { path });
-        return null;
-      }
-      if (head.kind === 'tooLarge') {
-        this.logger.info('discovery: skipped a record whose first line is too large', { path, limit: MAX_RECORD_HEAD_BYTES });
-        return null;
-      }
-      return { text: head.text, fileTime };
-    } catch (e) {
-      this.logger.info('discovery: skipped an unreadable record', { path, error: (e as NodeJS.ErrnoException).code ?? (e as Error).message });
-      return null;
-    }
+  /** A record being written to (an agent appends each turn): who holds it may be clear now. */
+  private recordChanged(path: string): void {
+    this.logger.debug('discovery: record changed', { path });
+    this.evaluate();
   }
 
   /** A record that did not parse: read again soon if it may be half-written, else skipped. */
@@ -359,48 +344,93 @@ export class ResumeDiscovery {
     );
   }
 
-  /** The open files of each waiting session's process tree (missing: cannot tell, or not running). */
-  private heldBySession(): Map<string, Set<string>> {
+  /** Each waiting session's running process tree, and the files it holds open (missing: cannot
+   *  tell, or not running). */
+  private scanSessions(): { trees: Map<string, number[]>; held: Map<string, Set<string>> } {
+    const trees = new Map<string, number[]>();
     const held = new Map<string, Set<string>>();
     const pids = new Map<string, number>();
     for (const p of this.pending.values()) {
       const pid = this.opts.processOf(p.sessionId);
       if (pid !== undefined) pids.set(p.sessionId, pid);
     }
-    const trees = pids.size ? processTrees([...pids.values()]) : null;
-    if (!trees) return held;
+    const all = pids.size ? processTrees([...pids.values()]) : null;
+    if (!all) return { trees, held };
     for (const [sessionId, pid] of pids) {
-      const files = openFiles(trees.get(pid) ?? []);
+      const tree = all.get(pid) ?? [];
+      trees.set(sessionId, tree);
+      const files = openFiles(tree);
       if (files) held.set(sessionId, files);
     }
-    return held;
+    return { trees, held };
   }
 
   /** Binds every session whose match is unambiguous both ways; repeats until nothing changes. */
   private evaluate(): void {
     const pendingWithCandidates = [...this.pending.values()].some((p) => this.records.some((r) => this.eligible(r, p)));
-    const held = pendingWithCandidates ? this.heldBySession() : new Map<string, Set<string>>();
+    const { trees, held } = pendingWithCandidates ? this.scanSessions() : { trees: new Map<string, number[]>(), held: new Map<string, Set<string>>() };
     const holds = (p: Pending, r: SeenRecord) => held.get(p.sessionId)?.has(r.realPath) ?? false;
     for (let changed = true; changed; ) {
       changed = false;
       for (const p of [...this.pending.values()]) {
-        const candidates = this.records.filter((r) => this.eligible(r, p) && holds(p, r));
-        if (candidates.length !== 1) {
-          if (candidates.length > 1) this.logger.info('discovery: the session holds several new records; waiting for a hook', { sessionId: p.sessionId, records: candidates.map((r) => r.path) });
-          continue;
-        }
-        const r = candidates[0]!;
-        const claimants = [...this.pending.values()].filter((q) => this.eligible(r, q) && holds(q, r));
-        if (claimants.length !== 1) continue;
-        this.claimed.add(r.id);
+        const r = this.heldRecord(p, holds) ?? this.closedRecord(p, trees.get(p.sessionId), held);
+        if (!r) continue;
+        this.claimed.add(r.record.id);
         this.untrack(p.sessionId);
-        this.logger.info('discovery: bound', { sessionId: p.sessionId, conversationId: r.id, path: r.path });
-        this.opts.onBind({ sessionId: p.sessionId, conversationId: r.id, recordPath: r.path });
+        this.logger.info('discovery: bound', { sessionId: p.sessionId, conversationId: r.record.id, path: r.record.path, by: r.by });
+        this.opts.onBind({ sessionId: p.sessionId, conversationId: r.record.id, recordPath: r.record.path });
         changed = true;
       }
     }
     // A record no waiting session could claim never will: later sessions launch after it appeared.
     this.records = this.records.filter((r) => [...this.pending.values()].some((p) => r.root === p.root && r.seenAt >= p.launchedAt));
+    this.recheckWhileNoPid();
+  }
+
+  /** The one record the session holds open, held by no other waiting session. */
+  private heldRecord(p: Pending, holds: (p: Pending, r: SeenRecord) => boolean): { record: SeenRecord; by: 'held open' } | null {
+    const candidates = this.records.filter((r) => this.eligible(r, p) && holds(p, r));
+    if (candidates.length > 1) this.logger.info('discovery: the session holds several new records; waiting for a hook', { sessionId: p.sessionId, records: candidates.map((r) => r.path) });
+    if (candidates.length !== 1) return null;
+    const r = candidates[0]!;
+    const claimants = [...this.pending.values()].filter((q) => this.eligible(r, q) && holds(q, r));
+    return claimants.length === 1 ? { record: r, by: 'held open' } : null;
+  }
+
+  /** The one new record of the folder when the session is the only one waiting there, nobody
+   *  holds it, and no other process of the agent runs in the folder (closedRecordRule.ts). */
+  private closedRecord(p: Pending, tree: number[] | undefined, held: Map<string, Set<string>>): { record: SeenRecord; by: 'only agent in the folder' } | null {
+    const candidates = this.records.filter((r) => this.eligible(r, p));
+    if (candidates.length !== 1) return null;
+    const r = candidates[0]!;
+    if ([...held.values()].some((files) => files.has(r.realPath))) return null;
+    const neighbours = [...this.pending.values()].filter((q) => q !== p && q.root === p.root && q.cwd === p.cwd);
+    const verdict = neighbours.length
+      ? ({ kind: 'neighbours', why: 'another tab waits in the same folder' } as const)
+      : judgeClosedRecord({ folder: p.cwd, agentPid: this.opts.processOf(p.sessionId), tree, program: p.program, seenWithRecord: r.inFolder, recordPath: r.realPath });
+    if (verdict.kind === 'clear') return { record: r, by: 'only agent in the folder' };
+    const key = `${p.sessionId}\0${r.path}\0${verdict.kind}`;
+    if (!this.noted.has(key)) {
+      this.noted.add(key);
+      this.logger.info('discovery: a record nobody holds open; waiting for a hook', { sessionId: p.sessionId, path: r.path, ...verdict });
+    }
+    return null;
+  }
+
+  /** A record written and closed brings no later event: while a waiting session with candidates
+   *  has no known agent pid yet (its launch is under way), look again shortly. */
+  private recheckWhileNoPid(): void {
+    if (this.pidRecheck || this.disposed) return;
+    const waiting = [...this.pending.values()].some((p) => this.opts.processOf(p.sessionId) === undefined && this.records.some((r) => this.eligible(r, p)));
+    if (!waiting) {
+      this.pidRechecks = 0;
+      return;
+    }
+    if (this.pidRechecks++ >= MAX_PID_RECHECKS) return;
+    this.pidRecheck = setTimeout(() => {
+      this.pidRecheck = null;
+      if (!this.disposed) this.evaluate();
+    }, PID_RECHECK_MS);
   }
 }
 
@@ -413,34 +443,4 @@ function closeRoot(w: RootWatch): void {
 /** realpath when the folder exists (resolves symlinks, /var → /private/var on macOS), else normalized. */
 function canonical(path: string): Promise<string> {
   return new Promise((res) => realpath.native(path, (err, real) => res(err ? resolve(path) : real)));
-}
-
-type Head = { kind: 'text'; text: string } | { kind: 'compressed' } | { kind: 'tooLarge' };
-
-/** jsonl: bytes up to the first newline; json: the whole (size-checked) file. Never more than the limit. */
-async function readHead(path: string, format: 'jsonl' | 'json'): Promise<Head> {
-  const fh = await open(path, 'r');
-  try {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for (;;) {
-      const buf = Buffer.alloc(format === 'json' ? MAX_RECORD_HEAD_BYTES + 1 : READ_CHUNK_BYTES);
-      const { bytesRead } = await fh.read(buf, 0, buf.length, total);
-      if (total === 0 && bytesRead >= 2 && isCompressed(buf)) return { kind: 'compressed' };
-      if (bytesRead === 0) break;
-      const part = buf.subarray(0, bytesRead);
-      chunks.push(part);
-      total += bytesRead;
-      if (format === 'jsonl' && part.includes(0x0a)) break;
-      if (total > MAX_RECORD_HEAD_BYTES) return { kind: 'tooLarge' };
-    }
-    return { kind: 'text', text: Buffer.concat(chunks).toString('utf8') };
-  } finally {
-    await fh.close();
-  }
-}
-
-/** gzip (1f 8b) or zstd (28 b5 2f fd) magic. */
-function isCompressed(b: Buffer): boolean {
-  return (b[0] === 0x1f && b[1] === 0x8b) || (b[0] === 0x28 && b[1] === 0xb5 && b[2] === 0x2f && b[3] === 0xfd);
 }

@@ -7,6 +7,7 @@ import {
   type ResumeDescription, type ResumeFacts, type ResumeManifestInput, type ResumePlan, checkConversationId,
 } from '../../protocol/resumePlan';
 import type { Disposable } from '../../protocol/events';
+import { commandLineProgram } from '../../protocol/commandLine';
 import { ResumeDiscovery, type DiscoveryBinding } from './resumeDiscovery';
 import { findPinnedRecord, type PinnedLookup } from './resumeLookup';
 import { seedSessionFile } from './resumeSeed';
@@ -22,8 +23,9 @@ export interface ResumeServiceOptions {
   logger?: Logger;
   /** Mints pinned conversation ids (tests pass a deterministic one). */
   mintId?: () => string;
-  /** The pid of a session's agent, once it runs: discovery binds only a record its process tree
-   *  holds open. Default: none known, so only hooks bind discovered ids. */
+  /** The pid of a session's agent, once it runs: discovery binds a record its process tree holds
+   *  open, or one written and closed where no other process of the agent runs in the folder.
+   *  Default: none known, so only hooks bind discovered ids. */
   processOf?: (sessionId: string) => number | undefined;
   /** Told when a discovered record or a hook binds a session (e.g. to refresh a listing). */
   onBound?: (e: { sessionId: string; conversationId: string; how: 'discovered' | 'hook' }) => void;
@@ -100,7 +102,8 @@ export class ResumeService {
     let launchedAt = Date.now();
     const discover = manifest.resume?.discover;
     if (plan.family === 'discovered' && plan.mode === 'fresh' && discover) {
-      const t = await this.discovery.track({ sessionId, cwd: record.cwd, discover });
+      const program = manifest.command ? commandLineProgram(manifest.command) : undefined;
+      const t = await this.discovery.track({ sessionId, cwd: record.cwd, discover, program });
       this.tracking.set(sessionId, t);
       launchedAt = t.launchedAt;
     }

@@ -240,6 +240,12 @@ export class StatusTracker {
     this.feed(t.source.id, { kind: 'progress', active, value: p.value, at: this.now() });
   }
 
+  /** Names the session's agent release in its "hooks not reporting" note (see StatusEngine). */
+  nameRelease(sessionId: string, release: string): void {
+    const t = this.sessions.get(sessionId);
+    if (t?.engine.nameRelease(release)) this.changeEmitter.fire({ sessionId, status: t.engine.status });
+  }
+
   /** The pid of a tracked session's agent. */
   agentPid(sessionId: string): number | undefined {
     return this.sessions.get(sessionId)?.source.pid;

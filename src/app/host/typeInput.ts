@@ -5,8 +5,11 @@
 import type { Session } from '../../terminal';
 
 export interface TypingLimits {
-  /** A program that turned bracketed paste on redraws its input line for a paste: it is given this
-   *  long to show it (a cold Node TUI on a loaded machine takes a few hundred ms to repaint). */
+  /** A program that turned bracketed paste on redraws its input line for a paste: Return waits
+   *  for that echo, up to this long. The echo comes in milliseconds; a TUI starved of CPU on a
+   *  loaded machine may read nothing for seconds, and a Return that reaches it before it read the
+   *  paste is read with it, which a TUI guessing pastes from timing keeps in the paste: so this
+   *  is only a bound. */
   pasteEchoMs: number;
   /** A program without bracketed paste (a shell's plain read, a password prompt) may never echo:
    *  Return follows after at most this long. */
@@ -15,12 +18,12 @@ export interface TypingLimits {
    *  one or two frames (~16 ms apart) and then waits for keys. */
   settleMs: number;
   /** A program that keeps painting (a spinner while it works) never goes quiet: Return follows
-   *  after this long whatever it draws. */
+   *  this long after its first frame whatever it draws. */
   maxSettleMs: number;
 }
 
 export const defaultTypingLimits: TypingLimits = {
-  pasteEchoMs: 1_500,
+  pasteEchoMs: 15_000,
   plainEchoMs: 100,
   settleMs: 120,
   maxSettleMs: 2_000,
@@ -54,21 +57,23 @@ export async function typeText(s: TypingTarget, text: string, enter: boolean, op
   return { pasted, taken: true };
 }
 
-/** Resolves once the program drew something and then went quiet, or after the limits. */
+/** Resolves once the program drew something and then went quiet (or kept drawing for
+ *  maxSettleMs), or when it drew nothing for echoMs. */
 export function echoSettled(s: Pick<Session, 'onRender'>, echoMs: number, limits: Pick<TypingLimits, 'settleMs' | 'maxSettleMs'>): Promise<void> {
   return new Promise<void>((resolve) => {
     let quiet: NodeJS.Timeout | null = null;
+    let cap: NodeJS.Timeout | null = null;
     const done = () => {
       clearTimeout(noEcho);
-      clearTimeout(cap);
+      if (cap) clearTimeout(cap);
       if (quiet) clearTimeout(quiet);
       sub.dispose();
       resolve();
     };
     const noEcho = setTimeout(done, echoMs);
-    const cap = setTimeout(done, Math.max(echoMs, limits.maxSettleMs));
     const sub = s.onRender(() => {
       clearTimeout(noEcho);
+      cap ??= setTimeout(done, limits.maxSettleMs);
       if (quiet) clearTimeout(quiet);
       quiet = setTimeout(done, limits.settleMs);
     });

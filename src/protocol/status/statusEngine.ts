@@ -71,6 +71,15 @@ const HOOKS_NOT_REPORTING =
   'hooks not reporting: the agent has hooks declared but none reached Termio (not installed, ' +
   'a vendor trust gate, or an old CLI); status falls back to the title and screen';
 
+/** The note naming the release (e.g. "Codex 0.169.1"): a release whose hooks never run says so. */
+export function hooksNotReportingMessage(release: string | null): string {
+  if (release === null) return HOOKS_NOT_REPORTING;
+  return (
+    `hooks not reporting: ${release} has hooks declared but none reached Termio (not installed, ` +
+    'a vendor trust gate, or a release whose hooks do not run); status falls back to the title and screen'
+  );
+}
+
 export class StatusEngine {
   private readonly titleRules: CompiledRules;
   private readonly screenRules: CompiledRules;
@@ -89,6 +98,8 @@ export class StatusEngine {
   private titleShowsAttention = false;
   private focused = false;
   private hooksNotReporting: HealthNote | null = null;
+  /** The agent's release, once known, named in the "hooks not reporting" note. */
+  private release: string | null = null;
   /** When the title or screen first showed the agent busy while hooks were silent. */
   private activitySeenAt: number | null = null;
   /** When the title or screen showed a new turn of work after the last hook (prompt hooks only). */
@@ -229,7 +240,18 @@ export class StatusEngine {
     }
     if (this.activitySeenAt === null && (busy(this.title) || busy(this.progress) || busy(this.screen))) this.activitySeenAt = at;
     const deadline = this.nextDeadline();
-    if (deadline !== null && at >= deadline) this.hooksNotReporting = { code: 'hooksNotReporting', message: HOOKS_NOT_REPORTING, since: at };
+    if (deadline !== null && at >= deadline) this.hooksNotReporting = { code: 'hooksNotReporting', message: hooksNotReportingMessage(this.release), since: at };
+  }
+
+  /** Names the agent's release (e.g. "Codex 0.169.1") in the note that its hooks are not
+   *  reporting; returns true when the note present now changed. */
+  nameRelease(release: string): boolean {
+    this.release = release;
+    const note = this.hooksNotReporting;
+    if (note?.code !== 'hooksNotReporting' || note.message === hooksNotReportingMessage(release)) return false;
+    this.hooksNotReporting = { ...note, message: hooksNotReportingMessage(release) };
+    this.current = { ...this.current, health: [this.hooksNotReporting] };
+    return true;
   }
 
   /** The state the channels claim, before done/idle is decided by where the user is. */

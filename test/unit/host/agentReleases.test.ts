@@ -23,6 +23,14 @@ import { waitFor } from '../../helpers/waitFor';
 
 /** A cold start plus one turn of a real CLI takes ~10 s here; 120 s covers a loaded CI box. */
 const TURN_TIMEOUT_S = 120;
+/** One `termio` command answers in a second or two; a full parallel run on 2 shared cores can
+ *  starve a Node cold start for much longer, and the bound only stops a hung one. */
+const CLI_TIMEOUT_MS = 60_000;
+/** Cleaning up after a release: the host's stop, ending what the CLI left running under the HOME
+ *  (Codex's app-server daemon and its update loop, which may start the daemon again) and removing
+ *  the HOME (Codex copies its ~400 MB daemon release into it). Vitest's default 10 s for a hook
+ *  is too short for that on a loaded machine. */
+const CLEANUP_TIMEOUT_MS = 90_000;
 
 interface Setup {
   home: string;
@@ -108,7 +116,7 @@ const AGENTS: AgentUnderTest[] = [
   },
 ];
 
-function cli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 20_000): Promise<{ status: number; stdout: string; stderr: string }> {
+function cli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = CLI_TIMEOUT_MS): Promise<{ status: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(process.execPath, [join(repoRoot, 'bin', 'termio'), ...args], { env, cwd: env.HOME, encoding: 'utf8', timeout: timeoutMs }, (err, stdout, stderr) => {
       const code = (err as { code?: unknown } | null)?.code;
@@ -120,7 +128,7 @@ function cli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 20_000): Promis
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
-});
+}, CLEANUP_TIMEOUT_MS);
 
 for (const agent of AGENTS) {
   const releases = newestReleases(agent.pkg);
@@ -139,6 +147,7 @@ for (const agent of AGENTS) {
       const home = realpathSync(mkdtempSync(join(tmpdir(), `termio-${agent.id}-${version}-`)));
       cleanups.push(() => rmSync(home, { recursive: true, force: true }));
       cleanups.push(async () => {
+        // Codex's daemon left the session's process group: found by its HOME, ended, and gone.
         await endProcessesWithHome(home);
         expect(processesWithHome(home)).toEqual([]);
       });
@@ -173,7 +182,7 @@ for (const agent of AGENTS) {
       // The agent's own hooks reported the turn: its start, then its end.
       expect(reports, `states: ${states.join(', ')}; hook server: ${JSON.stringify(host.host.hooks.stats)}`).toContain(`working ${agent.working}`);
       // The title may have shown the end a moment before the hook's report arrived.
-      await waitFor(() => reports.includes(`done ${agent.done}`), { what: `the ${agent.done} hook (reports: ${reports.join(', ')})` });
+      await waitFor(() => reports.includes(`done ${agent.done}`), { what: `the ${agent.done} hook (reports: ${reports.join(', ')})`, timeout: TURN_TIMEOUT_S * 1000 });
       expect(states.map((x) => x.split(' ')[0])).toContain('working');
 
       const why = JSON.parse((await cli(['sessions', 'why', id, '--json'], env)).stdout) as { state: string; channel: string; event?: string };

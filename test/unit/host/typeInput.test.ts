@@ -65,6 +65,14 @@ describe('typeText', () => {
     expect(screen(s)).not.toContain('submitted:');
   });
 
+  it('waits for the echo of a TUI that reads nothing for seconds (starved of CPU), then presses Return', async () => {
+    // A Return sent before the fake reads would be read with the paste and kept in the composer.
+    const s = await startFake(['--stall-ms', '3000']);
+    await typeText(s, 'say hi', true);
+    await waitFor(() => screen(s).includes('submitted: say hi'), { what: `the submit (screen: ${screen(s)})` });
+    expect(screen(s)).not.toContain('say hi⏎');
+  });
+
   it('types plain text into a program without bracketed paste, then Return on its own', async () => {
     const s = await startFake(['--no-paste-mode']);
     expect(s.inputModes.bracketedPaste).toBe(false);

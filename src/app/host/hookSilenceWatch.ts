@@ -1,0 +1,52 @@
+// Naming the release whose hooks do not report: when a session's "hooks not reporting" note goes
+// up, the host asks its agent's program for its version (`--version`), names "<agent> <version>"
+// in the note (the why strip, `termio sessions why`) and notes that release for `termio hooks
+// status` (src/app/shared/hookSilence.ts); a later session of the same release whose hooks do
+// report drops it again.
+import type { Disposable } from '../../protocol/events';
+import { writeHookSilence, type VersionProbe, readHookSilence } from '../shared/hookSilence';
+import type { Logger } from '../shared/log';
+import type { StatusTracker } from './statusTracker';
+
+export interface HookSilenceOptions {
+  tracker: Pick<StatusTracker, 'onStateChange' | 'nameRelease'>;
+  /** The session's agent: its id, its name and the program file it runs (resolved on PATH). */
+  agentOf: (sessionId: string) => { agentId: string; name: string; program: string | undefined } | null;
+  probe: VersionProbe;
+  file: string;
+  logger: Logger;
+}
+
+export function watchHookSilence(o: HookSilenceOptions): Disposable {
+  const looked = new Set<string>();
+  const release = async (sessionId: string) => {
+    const agent = o.agentOf(sessionId);
+    if (!agent) return null;
+    const version = agent.program ? await o.probe.versionOf(agent.program) : null;
+    return { agent, version, release: version ? `${agent.name} ${version}` : agent.name };
+  };
+  const silent = async (sessionId: string) => {
+    const r = await release(sessionId);
+    if (!r) return;
+    o.tracker.nameRelease(sessionId, r.release);
+    o.logger.warn('hooks: a release whose hooks did not report', { sessionId, agent: r.agent.agentId, release: r.release });
+    writeHookSilence(o.file, r.agent.agentId, { release: r.release, version: r.version ?? 'unknown', at: new Date().toISOString() });
+  };
+  const reported = async (sessionId: string) => {
+    const agent = o.agentOf(sessionId);
+    if (!agent || !(agent.agentId in readHookSilence(o.file))) return;
+    const r = await release(sessionId);
+    if (r && readHookSilence(o.file)[r.agent.agentId]?.version === (r.version ?? 'unknown')) writeHookSilence(o.file, r.agent.agentId, null);
+  };
+  const run = (what: Promise<void>) => what.catch((e: unknown) => o.logger.warn('hooks: could not note a release', { error: String(e) }));
+  return o.tracker.onStateChange((c) => {
+    if (c.status.health.some((h) => h.code === 'hooksNotReporting') && !looked.has(`${c.sessionId} silent`)) {
+      looked.add(`${c.sessionId} silent`);
+      void run(silent(c.sessionId));
+    }
+    if (c.status.why.channel === 'hooks' && !looked.has(`${c.sessionId} reported`)) {
+      looked.add(`${c.sessionId} reported`);
+      void run(reported(c.sessionId));
+    }
+  });
+}
