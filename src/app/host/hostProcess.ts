@@ -87,6 +87,7 @@ function companionOptions(self: HostProcess, host: Host, logger: Logger, env: No
     settings: host.settings,
     questions: host.questions,
     launch: pageLaunch(host, env?.HOME || homedir()),
+    remote: self.hub,
     agentInfo: (id) => {
       const e = host.catalog.get(id);
       return e ? { name: e.manifest.name, ...(e.iconFile ? { iconFile: e.iconFile } : {}) } : { name: id };

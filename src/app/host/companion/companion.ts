@@ -9,6 +9,7 @@ import type { WebSocket } from 'ws';
 import { CLOSE_HOST_STOPPING, CLOSE_REVOKED, type CompanionServerMessage, type CompanionStatus, type PageAgent, type PageQuestion, type PageSession, type PageTheme } from '../../../protocol/companion';
 import type { QuestionBook, SessionQuestion } from '../questionBook';
 import type { Disposable, Event } from '../../../protocol/events';
+import type { SessionInfo } from '../../../protocol/sessionInfo';
 import { cssHex, darkTheme, lightTheme, type Theme } from '../../../terminal';
 import { installPath } from '../../shared/install';
 import type { Logger } from '../../shared/log';
@@ -18,6 +19,7 @@ import { folderLabels } from '../../present/sidebarModel';
 import { CompanionServer } from './companionServer';
 import { PageLink } from './pageLink';
 import { PairingToken } from './pairingToken';
+import type { RemoteSessionsSource } from './remoteWatch';
 import { loadAssets } from './staticAssets';
 
 export interface CompanionSettings {
@@ -47,6 +49,13 @@ export interface CompanionDeps {
   launch?: {
     options(): { agents: Array<{ id: string; name: string }>; folders: Array<{ path: string; label: string }> };
     spawn(agent: string, cwd: string, prompt: string | undefined): Promise<{ ok: true; id: string } | { ok: false; message: string }>;
+  };
+  /** The other machines' sessions (the hub): listed with their machine's name, watched and typed
+   *  into through the hub; omitted: this machine's only. */
+  remote?: RemoteSessionsSource & {
+    sessions(): SessionInfo[];
+    onSessionChanged: Event<SessionInfo>;
+    onSessionRemoved: Event<string>;
   };
   /** The session's feed, where the input-holder rule lives (ClientServer.feedFor). */
   feedFor(record: SessionRecord): SessionFeed;
@@ -119,6 +128,15 @@ export class Companion implements Disposable {
       deps.settings.onChange(() => void this.apply()),
     );
     if (deps.questions) this.subscriptions.push(deps.questions.onQuestion(changed));
+    if (deps.remote) {
+      this.subscriptions.push(
+        deps.remote.onSessionChanged(changed),
+        deps.remote.onSessionRemoved((id) => {
+          for (const p of this.pages) p.sessionRemoved(id);
+          changed();
+        }),
+      );
+    }
   }
 
   /** Starts or stops the server to match the settings; resolves once it has. */
@@ -189,6 +207,7 @@ export class Companion implements Disposable {
       feedFor: (r) => this.deps.feedFor(r),
       answer: (session, question, choice) => this.answer(session, question, choice),
       spawn: (agent, folder, prompt) => this.spawn(agent, folder, prompt),
+      ...(this.deps.remote ? { remote: this.deps.remote } : {}),
       logger: this.deps.logger,
     });
     this.pages.add(page);
@@ -266,9 +285,45 @@ export class Companion implements Disposable {
         stateSince: r.stateSince,
         exited: r.session.exited !== null,
         question: pageQuestion(this.deps.questions?.get(r.id) ?? null),
+        machine: null,
       };
     });
+    for (const s of this.remoteSessions()) {
+      if (s.agentId && !agents[s.agentId]) {
+        const agent = this.deps.agentInfo(s.agentId);
+        if (agent) agents[s.agentId] = { name: agent.name, iconSvg: this.icon(agent.iconFile) };
+      }
+      sessions.push(s);
+    }
     return { t: 'sessions', now: Date.now(), sessions, agents };
+  }
+
+  /** The other machines' sessions, after this machine's: each grouped under its machine's name
+   *  and folder ("box · api"). A machine that is away shows its sessions' last state. Their
+   *  questions are shown; answering is done where the app or the CLI reaches them. */
+  private remoteSessions(): PageSession[] {
+    const all = this.deps.remote?.sessions() ?? [];
+    const out: PageSession[] = [];
+    for (const machine of new Set(all.map((s) => s.machine ?? ''))) {
+      const mine = all.filter((s) => (s.machine ?? '') === machine);
+      const labels = folderLabels(mine.map((s) => s.cwd), '');
+      for (const s of mine) {
+        const command = s.argv[0]?.split('/').pop() ?? 'shell';
+        out.push({
+          id: s.id,
+          agentId: s.agentId,
+          name: s.title.trim() || (s.agentId ? this.deps.agentInfo(s.agentId)?.name : undefined) || command,
+          folder: `${machine} · ${labels.get(s.cwd) ?? s.cwd}`,
+          state: s.state,
+          stateSince: Date.parse(s.stateSince),
+          exited: s.exited !== null,
+          question: null,
+          machine,
+          ...(s.reachable === false ? { away: true } : {}),
+        });
+      }
+    }
+    return out;
   }
 
   status(): CompanionStatus {

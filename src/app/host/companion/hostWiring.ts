@@ -23,6 +23,8 @@ export interface HostCompanionOptions {
   launch?: CompanionDeps['launch'];
   /** The catalog's name and icon file of an agent; omitted = agents are shown by id. */
   agentInfo?: CompanionDeps['agentInfo'];
+  /** The other machines' sessions (the hub); omitted = this machine's only. */
+  remote?: CompanionDeps['remote'];
   env?: NodeJS.ProcessEnv;
 }
 
@@ -35,6 +37,7 @@ export async function startHostCompanion(o: HostCompanionOptions): Promise<Compa
     feedFor: o.feedFor,
     ...(o.questions ? { questions: o.questions } : {}),
     ...(o.launch ? { launch: o.launch } : {}),
+    ...(o.remote ? { remote: o.remote } : {}),
     agentInfo: o.agentInfo ?? ((id) => ({ name: id })),
     settings: companionSettingsFrom(store),
     termioHome: o.paths.home,

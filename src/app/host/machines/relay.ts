@@ -14,6 +14,8 @@ import type { MachineLink } from './machineLink';
 export interface RelaySink {
   write(bytes: Uint8Array): void;
   send(msg: HostMessage): void;
+  /** A sink that paints frames itself (the phone page's watch) takes each frame's body here. */
+  frame?(body: Uint8Array): void;
 }
 
 export type RelayAnswer = { ok: true; result: unknown } | { ok: false; error: HostError } | { ok: 'sent' };
@@ -51,7 +53,8 @@ export class LinkViews {
       const v = this.views.get(getU32(bytes, 0));
       if (!v) return;
       setU32(bytes, 0, v.local);
-      v.sink.write(encodeMessage(MessageKind.frame, bytes));
+      if (v.sink.frame) v.sink.frame(bytes);
+      else v.sink.write(encodeMessage(MessageKind.frame, bytes));
     });
     link.onViewEvent((e) => this.viewEvent(e));
     // Back after a drop: every view attaches again; its first frame is a full one, so the client
