@@ -22,6 +22,7 @@ import type { Logger } from '../shared/log';
 import { defaultNotificationSink } from './dbusNotifier';
 import { defaultNotificationIcon, type NotificationSink } from '../shared/notifier';
 import { ensureRunDir, termioPaths, type TermioPaths } from '../shared/paths';
+import { loadHostId } from '../shared/hostId';
 import { shortenHome } from '../../protocol/homePath';
 import type { SessionInfo } from '../../protocol/sessionInfo';
 import { hubRemoteSessions } from './machines/hubControl';
@@ -96,12 +97,13 @@ function companionOptions(self: HostProcess, host: Host, logger: Logger, env: No
 }
 
 /** The saved machines and their connections (started once the host listens). */
-function machinesHub(paths: TermioPaths, env: NodeJS.ProcessEnv, logger: Logger): MachinesHub {
+function machinesHub(paths: TermioPaths, env: NodeJS.ProcessEnv, logger: Logger, hostId: string): MachinesHub {
   const file = join(paths.configDir, 'machines.json');
   return new MachinesHub(new MachinesStore(file, shortenHome(file, env.HOME ?? '')), {
     logger,
     version: packageVersion(),
     env,
+    hostId,
     // The host has no terminal: ssh must never wait on a question nobody can answer.
     batch: () => true,
   });
@@ -168,7 +170,7 @@ export class HostProcess {
     let app: AppService | null = null;
     const env = opts.env ?? process.env;
     const startApp = opts.startApp ?? ((focus: string | null) => startAppDetached(env, paths.logsDir, focus));
-    const hub = machinesHub(paths, env, log);
+    const hub = machinesHub(paths, env, log, loadHostId(paths.home));
     const hostOpts = hostOptions(opts, () => app, hub);
     const started = await Host.start(hostOpts);
     if (!started.ok) return { ok: false, alreadyRunning: started.alreadyRunning, message: started.alreadyRunning ? `a Termio host is already running on ${socketPath}` : started.message };
@@ -187,6 +189,7 @@ export class HostProcess {
       sessionInfo: (r) => host.facts.info(r),
       logger: log,
       hostVersion: packageVersion(),
+      hostId: hub.hostId,
       keepsAgents: host.holders.available,
       describe: () => statusFields(self),
       verbs: host.control.sessionVerbs,

@@ -8,6 +8,12 @@ import { MachineLink, type LinkDeps } from './machineLink';
 import type { MachinesStore } from './machinesStore';
 import { LinkViews } from './relay';
 
+/** What the hub is told besides the links' own needs: its own host's id (a saved machine that
+ *  reaches this very host is not connected). */
+export interface HubDeps extends LinkDeps {
+  hostId?: string;
+}
+
 export type HubFind = { ok: true; link: MachineLink; id: string } | { ok: false; code: 'noSuchSession' | 'ambiguousSession'; message: string };
 
 export class MachinesHub {
@@ -22,8 +28,15 @@ export class MachinesHub {
   readonly onMachinesChanged = this.machinesChanged.event;
   readonly onBell = this.bell.event;
   private disposed = false;
+  /** Which link holds each remote host (by host id): the first to connect it keeps it. */
+  private readonly holders = new Map<string, MachineLink>();
 
-  constructor(readonly store: MachinesStore, private readonly deps: LinkDeps) {}
+  constructor(readonly store: MachinesStore, private readonly deps: HubDeps) {}
+
+  /** This host's own id (said in its hello too). */
+  get hostId(): string | undefined {
+    return this.deps.hostId;
+  }
 
   start(): void {
     this.apply(this.store.machines);
@@ -50,7 +63,7 @@ export class MachinesHub {
   }
 
   private open(m: Machine): void {
-    const link = new MachineLink(m, this.deps);
+    const link = new MachineLink(m, { ...this.deps, claim: (l, id) => this.claim(l, id) });
     this.links.set(m.name, link);
     this.linkViews.set(link, new LinkViews(link));
     link.onSessionChanged((s) => this.sessionChanged.fire(s));
@@ -60,7 +73,26 @@ export class MachinesHub {
     link.start();
   }
 
+  /** Whether `link` may connect the host `hostId`: not when it is the hub's own, nor when another
+   *  saved machine holds it (until that one is removed or reaches another host). */
+  private claim(link: MachineLink, hostId: string): { sameAs: string | null } | null {
+    if (hostId === this.deps.hostId) return { sameAs: null };
+    const holder = this.holders.get(hostId);
+    if (holder && holder !== link && this.links.get(holder.name) === holder) return { sameAs: holder.name };
+    for (const [id, l] of this.holders) if (l === link) this.holders.delete(id);
+    this.holders.set(hostId, link);
+    return null;
+  }
+
   private drop(link: MachineLink): void {
+    let held = false;
+    for (const [id, l] of this.holders) {
+      if (l !== link) continue;
+      this.holders.delete(id);
+      held = true;
+    }
+    // The host it held is free: a machine that reaches it too may now connect it.
+    if (held) for (const l of this.links.values()) if (l !== link && l.state === 'sameMachine') queueMicrotask(() => l.retryNow());
     this.links.delete(link.name);
     this.linkViews.delete(link);
     const ids = [...link.sessions.keys()];

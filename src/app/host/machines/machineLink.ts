@@ -34,6 +34,9 @@ export interface LinkDeps {
   env: NodeJS.ProcessEnv;
   /** Whether ssh may not ask anything: BatchMode. */
   batch(): boolean;
+  /** Asked once a host said hello with its id: null lets this link connect it; otherwise the
+   *  host is already connected (or is the hub's own), and the answer says by which machine. */
+  claim?(link: MachineLink, hostId: string): { sameAs: string | null } | null;
 }
 
 export class MachineLink {
@@ -41,6 +44,8 @@ export class MachineLink {
   why: string | null = null;
   remoteVersion: string | null = null;
   remoteProtocol: number | null = null;
+  hostId: string | null = null;
+  sameAs: string | null = null;
   retryAt: number | null = null;
   since = Date.now();
   /** The machine's sessions as its host last described them, tagged with the machine. */
@@ -87,6 +92,8 @@ export class MachineLink {
       why: this.why,
       remoteVersion: this.remoteVersion,
       remoteProtocol: this.remoteProtocol,
+      hostId: this.hostId,
+      sameAs: this.state === 'sameMachine' ? this.sameAs : null,
       sessions: this.sessions.size,
       retryAt: this.retryAt,
       since: this.since,
@@ -160,6 +167,11 @@ export class MachineLink {
       child.kill('SIGKILL');
       return;
     }
+    if (this.sameHost(c.hello.hostId)) {
+      c.close();
+      child.kill('SIGKILL');
+      return;
+    }
     c.onRawFrame((bytes) => this.frame.fire(bytes));
     c.onEvent((e) => this.handleEvent(e));
     const snap = await c.request('app.subscribe', { restore: false, hub: true });
@@ -186,6 +198,24 @@ export class MachineLink {
     this.setState('connected', null);
     this.connected.fire(c);
     this.startHeartbeat(c, child);
+  }
+
+  /** True when the host is one the hub reaches already (or its own): not connected again. */
+  private sameHost(hostId: string | undefined): boolean {
+    this.hostId = hostId ?? null;
+    const clash = hostId ? this.deps.claim?.(this, hostId) : null;
+    if (!clash) return false;
+    this.sameAs = clash.sameAs;
+    const why = clash.sameAs === null
+      ? `${this.name} is this machine's own host (same host id): its sessions are listed as this machine's`
+      : `same machine as ${clash.sameAs} (same host id): its sessions are listed under ${clash.sameAs}`;
+    this.failure = { state: 'sameMachine', why };
+    // Listed by the machine that holds the host: not twice.
+    for (const id of [...this.sessions.keys()]) {
+      this.sessions.delete(id);
+      this.sessionRemoved.fire(id);
+    }
+    return true;
   }
 
   private startHeartbeat(c: HostClient, child: ChildProcess): void {
