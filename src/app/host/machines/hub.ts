@@ -7,11 +7,14 @@ import type { Machine, MachineInfo } from '../../../protocol/machines';
 import { MachineLink, type LinkDeps } from './machineLink';
 import type { MachinesStore } from './machinesStore';
 import { LinkViews } from './relay';
+import { NetworkWatch, type NetworkWatchDeps } from './networkWatch';
 
 /** What the hub is told besides the links' own needs: its own host's id (a saved machine that
  *  reaches this very host is not connected). */
 export interface HubDeps extends LinkDeps {
   hostId?: string;
+  /** Where the network's return is noticed (tests inject one); default: this machine's interfaces. */
+  network?: NetworkWatchDeps;
 }
 
 export type HubFind = { ok: true; link: MachineLink; id: string } | { ok: false; code: 'noSuchSession' | 'ambiguousSession'; message: string };
@@ -30,8 +33,11 @@ export class MachinesHub {
   private disposed = false;
   /** Which link holds each remote host (by host id): the first to connect it keeps it. */
   private readonly holders = new Map<string, MachineLink>();
+  private readonly network: NetworkWatch;
 
-  constructor(readonly store: MachinesStore, private readonly deps: HubDeps) {}
+  constructor(readonly store: MachinesStore, private readonly deps: HubDeps) {
+    this.network = new NetworkWatch((added) => this.networkBack(added), deps.network);
+  }
 
   /** This host's own id (said in its hello too). */
   get hostId(): string | undefined {
@@ -59,7 +65,19 @@ export class MachinesHub {
       this.drop(link);
     }
     for (const m of machines) if (!this.links.has(m.name)) this.open(m);
+    // The network is watched while there is a machine to reach.
+    if (this.links.size) this.network.start();
+    else this.network.dispose();
     this.machinesChanged.fire(this.list());
+  }
+
+  /** An address appeared (a network joined, a VPN up): every machine that could not be reached
+   *  is tried now, from the shortest backoff, rather than when its timer says. */
+  private networkBack(added: string[]): void {
+    const waiting = [...this.links.values()].filter((l) => l.state === 'unreachable' || l.state === 'reconnecting');
+    if (!waiting.length) return;
+    this.deps.logger.info('network changed: retrying machines now', { added, machines: waiting.map((l) => l.name) });
+    for (const l of waiting) l.retryNow({ fresh: true });
   }
 
   private open(m: Machine): void {
@@ -141,6 +159,7 @@ export class MachinesHub {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.network.dispose();
     for (const link of [...this.links.values()]) link.dispose();
     this.links.clear();
     this.linkViews.clear();

@@ -100,9 +100,11 @@ export class MachineLink {
     };
   }
 
-  /** Tries again now (the user asked, or the network came back), unless a connection is up or under way. */
-  retryNow(): void {
+  /** Tries again now (the user asked, or the network came back), unless a connection is up or
+   *  under way. `fresh`: a failure after this starts the backoff over (a new network). */
+  retryNow(opts: { fresh?: boolean } = {}): void {
     if (this.disposed || this.child) return;
+    if (opts.fresh) this.attempt = 0;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
     void this.connect();
