@@ -55,7 +55,8 @@ export interface AppHost {
   /** Which session the user is looking at (for notifications and done → idle). */
   setLookingAt(id: string | null): void;
   /** worktree: in a new git worktree of the repository cwd is in. */
-  launch(agentId: string | null, cwd: string, bypass: boolean, windowId: string, worktree?: boolean): Promise<LaunchResult>;
+  /** `machine`: a saved machine to start it on (cwd is a folder there); null or absent: this one. */
+  launch(agentId: string | null, cwd: string, bypass: boolean, windowId: string, worktree?: boolean, machine?: string | null): Promise<LaunchResult>;
   /** The review view's worktree verbs (as `termio sessions diff|commit|merge|rebase|close`). */
   review<V extends ReviewVerb>(verb: V, args: ControlArgs<V>): Promise<ReviewResult<V>>;
   relaunch(id: string): Promise<boolean>;

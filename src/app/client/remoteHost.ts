@@ -270,9 +270,9 @@ export class RemoteHost implements AppHost {
     return r.ok ? null : r.error.message;
   }
 
-  async launch(agentId: string | null, cwd: string, bypass: boolean, windowId: string, worktree = false): Promise<LaunchResult> {
+  async launch(agentId: string | null, cwd: string, bypass: boolean, windowId: string, worktree = false, machine: string | null = null): Promise<LaunchResult> {
     // A worktree's set-up is the repository's (a checkout of a large tree takes a while): same minute.
-    const r = await this.client.request('app.launch', { agentId, cwd, bypass, windowId, ...(worktree ? { worktree: true } : {}) }, 60_000);
+    const r = await this.client.request('app.launch', { agentId, cwd, bypass, windowId, ...(worktree ? { worktree: true } : {}), ...(machine ? { machine } : {}) }, 60_000);
     if (!r.ok) return { ok: false, message: r.error.message };
     this.registry.apply(r.result.session);
     return { ok: true, record: this.registry.get(r.result.session.id)! };

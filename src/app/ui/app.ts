@@ -69,7 +69,7 @@ export class TermioApp {
       appearance: () => this.appearance.appearance,
       pickerAgents: () => this.pickerAgents(),
       refresh: () => this.refresh(),
-      onStart: (agentId, cwd, bypass, worktree) => void this.newSession(agentId, cwd, bypass, worktree),
+      onStart: (agentId, cwd, bypass, worktree, machine) => void this.newSession(agentId, cwd, bypass, worktree, machine),
       onAction: (win, action, id) => void this.actions.handle(win, action, id),
     });
     this.panels = new SettingsPanels({ host, log, chrome: () => this.chrome, activeWindow: () => this.sessionWindows.active });
@@ -144,8 +144,8 @@ export class TermioApp {
     this.sessionWindows.focusSession(id);
   }
 
-  newSession(agentId: string | null, cwd: string | null, bypass = false, worktree = false): Promise<void> {
-    return this.actions.newSession(agentId, cwd, bypass, worktree);
+  newSession(agentId: string | null, cwd: string | null, bypass = false, worktree = false, machine: string | null = null): Promise<void> {
+    return this.actions.newSession(agentId, cwd, bypass, worktree, machine);
   }
 
   jumpToSession(win: MainWindow): void {

@@ -1,7 +1,8 @@
 // The agent picker: an overlay in the current window, opened by the new-session shortcut and
 // used entirely from the keyboard. Type to filter (fuzzy), ↑/↓ to choose, Enter to start in the
 // current folder, Ctrl+B to toggle the agent's permission bypass, Ctrl+G (in a git repository) to
-// start in a new worktree on its own branch (remembered per repository), Ctrl+O to pick another
+// start in a new worktree on its own branch (remembered per repository), Ctrl+M (with saved
+// machines) to start it on another machine (remembered per folder), Ctrl+O to pick another
 // folder first, Esc to close. Agents that are not installed show their install link instead.
 import { Key, QBrush, QColor, QIcon, QListWidgetItem, QWidget } from '@nodegui/nodegui';
 import { existsSync, statSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { expandHome, shortenHome } from '../../protocol/homePath';
 import { fuzzyFilter } from '../present/fuzzy';
+import { machineFooter, nextMachine, preselectedMachine, type MachineChoice } from '../present/pickerMachines';
 import { agentIcon } from './agentIcons';
 import { darkChrome, type ChromeColors } from './chromeStyle';
 import { OverlayPanel } from './overlayPanel';
@@ -28,7 +30,11 @@ export interface PickerOptions {
   agents(): PickerAgent[];
   folder(): string;
   bypassDefault(agentId: string | null): boolean;
-  onStart(agentId: string | null, cwd: string, bypass: boolean, worktree: boolean): void;
+  /** `machine`: the saved machine to start it on, null for this one. */
+  onStart(agentId: string | null, cwd: string, bypass: boolean, worktree: boolean, machine: string | null): void;
+  /** Where a session may start (machineChoices), and the choice remembered per folder. */
+  machines(): MachineChoice[];
+  rememberedMachines(): Readonly<Record<string, string>>;
   /** The remembered worktree choice of a repository (its top folder). */
   worktreeDefault(repo: string): boolean;
   onWorktreeToggled(repo: string, on: boolean): void;
@@ -50,6 +56,8 @@ export class Picker {
   private filterText = '';
   /** The repository the folder is in (its top folder), or null: no worktree toggle. */
   private repo: string | null = null;
+  /** Where the session will run: null = this machine. */
+  private machine: string | null = null;
   /** Shown in the footer until the next key: why the last start was refused. */
   private problem: string | null = null;
   /** When the last filter pass finished (benchmarks read it). */
@@ -88,8 +96,7 @@ export class Picker {
 
   open(folder?: string): void {
     this.mode = 'agents';
-    this.folder = folder ?? this.opts.folder();
-    this.repo = repositoryOf(this.folder);
+    this.setFolder(folder ?? this.opts.folder());
     this.problem = null;
     this.filterText = '';
     this.panel.input.setText('');
@@ -166,6 +173,12 @@ export class Picker {
       this.updateFooter();
       return true;
     }
+    if (ctrl && key === Key.Key_M && this.mode === 'agents') {
+      this.machine = nextMachine(this.opts.machines(), this.machine);
+      this.repo = this.machine === null ? repositoryOf(this.folder) : null;
+      this.updateFooter();
+      return true;
+    }
     if (ctrl && key === Key.Key_O && this.mode === 'agents') {
       this.mode = 'folder';
       this.panel.input.setText(this.folder);
@@ -193,10 +206,15 @@ export class Picker {
 
   private activate(): void {
     if (this.mode === 'folder') {
-      const dir = resolve(expandHome(this.panel.input.text().trim() || this.folder, homedir()));
-      if (isAbsolute(dir) && existsSync(dir) && statSync(dir).isDirectory()) {
-        this.folder = dir;
-        this.repo = repositoryOf(dir);
+      const typed = this.panel.input.text().trim() || this.folder;
+      // A folder of another machine cannot be checked here: its host says if it is not one.
+      const remote = this.machine !== null && typed.startsWith('/');
+      const dir = remote ? typed : resolve(expandHome(typed, homedir()));
+      if (remote || (isAbsolute(dir) && existsSync(dir) && statSync(dir).isDirectory())) {
+        const machine = this.machine;
+        this.setFolder(dir);
+        // A folder chosen on purpose keeps the machine it was typed for.
+        if (remote) this.machine = machine;
         this.toAgents();
       } else {
         this.panel.footer.setText(`⚠ ${dir} is not a folder`);
@@ -210,7 +228,15 @@ export class Picker {
       return;
     }
     this.close();
-    this.opts.onStart(a.id, this.folder, a.hasBypass && this.bypassOn(a), this.worktreeOn());
+    this.opts.onStart(a.id, this.folder, a.hasBypass && this.bypassOn(a), this.worktreeOn(), this.machine);
+  }
+
+  /** The folder a session will start in, and the machine remembered for it. */
+  private setFolder(folder: string): void {
+    this.folder = folder;
+    this.machine = preselectedMachine(this.opts.rememberedMachines(), folder, this.opts.machines());
+    // A worktree is made by this machine's host: not offered for another machine's folder.
+    this.repo = this.machine === null ? repositoryOf(folder) : null;
   }
 
   private worktreeOn(): boolean {
@@ -260,7 +286,8 @@ export class Picker {
     }
     const bypass = a?.hasBypass ? `    ⌃B skip permissions: ${this.bypassOn(a) ? 'ON' : 'off'}` : '';
     const worktree = this.repo ? `    ⌃G new worktree: ${this.worktreeOn() ? 'ON' : 'off'}` : '';
-    footer.setText(this.shown.length === 0 ? 'No agent matches.    esc close' : `↵ start${bypass}${worktree}    ⌃O folder…    esc close`);
+    const machine = machineFooter(this.opts.machines(), this.machine);
+    footer.setText(this.shown.length === 0 ? 'No agent matches.    esc close' : `↵ start${bypass}${worktree}${machine}    ⌃O folder…    esc close`);
   }
 }
 
