@@ -109,6 +109,11 @@ export const MachineParamsSchemas = {
   'machines.remove': z.strictObject({ name: MachineNameSchema }),
   /** Connects now instead of at the next retry (after an install, or when the network is back). */
   'machines.retry': z.strictObject({ name: MachineNameSchema }),
+  /** From the hub's SSH_ASKPASS helper: what ssh asks (a passphrase, a code), for the app to ask
+   *  the user; `token` proves the helper runs for one of this host's connections. */
+  'machines.ask': z.strictObject({ token: z.string().min(16).max(128), prompt: z.string().max(2000) }),
+  /** From the app: the user's answer to an `askpass` event (null: cancelled). Never stored. */
+  'machines.answerAsk': z.strictObject({ id: z.string().min(1).max(64), answer: z.string().max(4096).nullable() }),
 };
 
 export interface MachineResults {
@@ -116,6 +121,9 @@ export interface MachineResults {
   'machines.add': { machine: MachineInfo };
   'machines.remove': Record<string, never>;
   'machines.retry': Record<string, never>;
+  'machines.ask': { answer: string };
+  /** answered false: the question was over already (answered elsewhere, timed out, ssh gone). */
+  'machines.answerAsk': { answered: boolean };
 }
 
 /** Waits before each reconnection attempt: the first within a second, doubling, capped at 30 s. */

@@ -68,6 +68,11 @@ export interface AppHost {
   /** Saves a machine, or forgets one; resolves with the host's refusal, or null when done. */
   addMachine(m: { name: string; target: string; port?: number; identity?: string }): Promise<string | null>;
   removeMachine(name: string): Promise<string | null>;
+  /** What ssh asks while the host connects a machine (a passphrase, a code), and when that
+   *  question is over; answered (or cancelled: null) with answerAsk. Never stored. */
+  readonly onAskpass: Event<{ id: string; machine: string; prompt: string }>;
+  readonly onAskpassDone: Event<string>;
+  answerAsk(id: string, answer: string | null): Promise<boolean>;
   /** A choice of a waiting question picked in the tray; what the host did with it. */
   answer(session: string, question: string, choice: number): Promise<{ answered: boolean; message: string }>;
   /** Ends every session (their tabs stay saved for exact resume) and stops the host. */

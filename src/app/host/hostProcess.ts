@@ -17,7 +17,7 @@ import type { Companion } from './companion/companion';
 import { startHostCompanion } from './companion/hostWiring';
 import { pageLaunch } from './companion/pageLaunch';
 import { Host, type HostOptions } from './host';
-import { installRoot, packageVersion } from '../shared/install';
+import { installPath, installRoot, packageVersion } from '../shared/install';
 import type { Logger } from '../shared/log';
 import { defaultNotificationSink } from './dbusNotifier';
 import { defaultNotificationIcon, type NotificationSink } from '../shared/notifier';
@@ -28,6 +28,7 @@ import type { SessionInfo } from '../../protocol/sessionInfo';
 import { hubRemoteSessions } from './machines/hubControl';
 import { MachinesHub } from './machines/hub';
 import { MachinesStore } from './machines/machinesStore';
+import { AskpassBroker, writeAskpassScript } from './machines/askpass';
 import type { Adopted } from './holderAdoption';
 
 /**
@@ -104,8 +105,13 @@ function machinesHub(paths: TermioPaths, env: NodeJS.ProcessEnv, logger: Logger,
     version: packageVersion(),
     env,
     hostId,
-    // The host has no terminal: ssh must never wait on a question nobody can answer.
-    batch: () => true,
+    // The host has no terminal: what ssh asks goes to the app through SSH_ASKPASS (never BatchMode here).
+    batch: () => false,
+    askpass: {
+      script: writeAskpassScript(paths.runDir, process.execPath, installPath('bin', 'termio-askpass')),
+      socket: join(paths.runDir, HOST_SOCKET_FILE),
+      broker: new AskpassBroker(),
+    },
   });
 }
 

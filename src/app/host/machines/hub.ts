@@ -8,6 +8,7 @@ import { MachineLink, type LinkDeps } from './machineLink';
 import type { MachinesStore } from './machinesStore';
 import { LinkViews } from './relay';
 import { NetworkWatch, type NetworkWatchDeps } from './networkWatch';
+import { AskpassBroker } from './askpass';
 
 /** What the hub is told besides the links' own needs: its own host's id (a saved machine that
  *  reaches this very host is not connected). */
@@ -34,9 +35,18 @@ export class MachinesHub {
   /** Which link holds each remote host (by host id): the first to connect it keeps it. */
   private readonly holders = new Map<string, MachineLink>();
   private readonly network: NetworkWatch;
+  /** ssh's questions while connecting (passphrases, codes), asked in the app. */
+  readonly askpass: AskpassBroker;
 
   constructor(readonly store: MachinesStore, private readonly deps: HubDeps) {
     this.network = new NetworkWatch((added) => this.networkBack(added), deps.network);
+    this.askpass = deps.askpass?.broker ?? new AskpassBroker();
+    this.askpass.onNoApp((name) => this.links.get(name)?.needsAnswer());
+  }
+
+  /** An app attached: a machine that waited for one to ask its passphrase tries again now. */
+  appArrived(): void {
+    for (const l of this.links.values()) if (l.waitsForApp) l.retryNow({ fresh: true });
   }
 
   /** This host's own id (said in its hello too). */
@@ -115,6 +125,7 @@ export class MachinesHub {
     this.linkViews.delete(link);
     const ids = [...link.sessions.keys()];
     link.dispose();
+    this.askpass.forget(link.name);
     for (const id of ids) this.sessionRemoved.fire(id);
   }
 
@@ -160,6 +171,7 @@ export class MachinesHub {
     if (this.disposed) return;
     this.disposed = true;
     this.network.dispose();
+    this.askpass.dispose();
     for (const link of [...this.links.values()]) link.dispose();
     this.links.clear();
     this.linkViews.clear();
