@@ -85,9 +85,12 @@ export class LinkViews {
     return r;
   }
 
-  async attach(sink: RelaySink, local: number, sessionId: string, cols: number, rows: number): Promise<{ view: RelayedView; answer: RelayAnswer }> {
+  /** `registered`: told the view at once, before the machine answers — its first frame can come
+   *  before the answer does, and its acknowledgement must find the view. */
+  async attach(sink: RelaySink, local: number, sessionId: string, cols: number, rows: number, registered?: (v: RelayedView) => void): Promise<{ view: RelayedView; answer: RelayAnswer }> {
     const v: RelayedView = { link: this.link, remote: this.nextRemote++, local, sink, sessionId, cols, rows, on: null };
     this.views.set(v.remote, v);
+    registered?.(v);
     const client = this.link.client;
     const cached = this.link.sessions.get(sessionId);
     if (!client) {
@@ -123,9 +126,11 @@ export class ConnectionRelay {
   }
 
   async attach(p: HostParams<'attach'>, link: MachineLink, sessionId: string): Promise<RelayAnswer> {
-    const { view, answer } = await this.hub.viewsOf(link).attach(this.sink, p.view, sessionId, p.cols, p.rows);
-    if (answer.ok === true) this.views.set(p.view, view);
-    else this.hub.viewsOf(link).detach(view);
+    const { view, answer } = await this.hub.viewsOf(link).attach(this.sink, p.view, sessionId, p.cols, p.rows, (v) => this.views.set(p.view, v));
+    if (answer.ok !== true) {
+      if (this.views.get(p.view) === view) this.views.delete(p.view);
+      this.hub.viewsOf(link).detach(view);
+    }
     return answer;
   }
 
