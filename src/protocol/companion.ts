@@ -79,7 +79,7 @@ export interface PageQuestion {
 }
 
 /** Why an answer from the page was not sent. */
-export type PageAnswerRefusal = 'questionChanged' | 'noQuestion' | 'noSuchChoice' | 'alreadyAnswered' | 'sessionExited' | 'noSuchSession';
+export type PageAnswerRefusal = 'questionChanged' | 'noQuestion' | 'noSuchChoice' | 'alreadyAnswered' | 'sessionExited' | 'noSuchSession' | 'machineAway';
 
 export interface PageAgent {
   name: string;

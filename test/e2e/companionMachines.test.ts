@@ -3,9 +3,10 @@
 // user with its own HOME and TERMIO_HOME is the machine "box"). The page lists box's session under
 // box's name beside this machine's, mirrors its screen from the frames the hub relays, types into
 // it (the session takes the page's size only then), follows it back after the ssh client is killed,
-// and drops it when it is closed there.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// and drops it when it is closed there. A question its agent asks there is shown as box read it,
+// and a tap answers it there.
+import { chownSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HostClient } from '../../src/app/client/hostClient';
@@ -17,6 +18,7 @@ import { waitFor } from '../helpers/waitFor';
 import { screenshotDir } from './harness';
 
 type Host = Awaited<ReturnType<typeof startHostInProcess>>;
+const FAKE_MENU = resolve(__dirname, '..', 'fakes', 'fakeMenuAgent.mjs');
 
 describe.skipIf(sshRigUnavailable())('the phone page with another machine', () => {
   let rig: SshRig;
@@ -27,6 +29,11 @@ describe.skipIf(sshRigUnavailable())('the phone page with another machine', () =
 
   beforeAll(async () => {
     rig = await startSshRig(repoRoot);
+    // An agent of box's own catalog (a user manifest there), blocked on a permission menu.
+    const agents = join(rig.remoteTermioHome, 'config', 'agents');
+    mkdirSync(agents, { recursive: true });
+    writeFileSync(join(agents, 'fakemenu.json'), JSON.stringify({ id: 'fakemenu', name: 'Fake Menu', command: FAKE_MENU }));
+    for (const p of [join(rig.remoteTermioHome, 'config'), agents, join(agents, 'fakemenu.json')]) chownSync(p, rig.uid, rig.uid);
     browser = await launchChromium();
     host = await startHostInProcess();
     client = await host.client();
@@ -126,4 +133,18 @@ describe.skipIf(sshRigUnavailable())('the phone page with another machine', () =
     expect(closed.ok).toBe(true);
     await waitFor(async () => (await row.count()) === 0, { what: 'the closed session to leave the list' });
   }, 120_000);
+
+  it("shows the question box's agent asks, as box read it, and a tap answers it there", async () => {
+    const spawned = await client.requestAny('sessions.spawn', { machine: 'box', agent: 'fakemenu', cwd: rig.remoteHome, title: 'deploy on box' }, 30_000);
+    if (!spawned.ok) throw new Error(spawned.error.message);
+    const id = (spawned.result as { id: string }).id;
+    const page = await newPage();
+    await page.goto(`${host.base}/#t=${host.token()}`);
+    const card = page.locator(`#needs .question[data-session="${id}"]`);
+    await waitFor(async () => (await card.locator('.q-text').textContent()) === 'Do you want to proceed?', { what: "box's question on the page", timeout: 20_000 });
+    expect(await card.locator('.c-label').allTextContents()).toEqual(['Yes', "Yes, and don't ask again for rm commands", 'No']);
+    await page.screenshot({ path: join(screenshotDir, 'companion-machines-question.png') });
+    await card.locator('.choice', { hasText: /^Yes$/ }).click();
+    await waitFor(async () => (await onBox(id)).screen.includes('received: Yes'), { what: 'the agent on box to receive Yes' });
+  }, 90_000);
 });

@@ -14,7 +14,7 @@ import { AppService } from './appService';
 import { ClientServer } from './clientServer';
 import type { ClientServerOptions } from './clientServerOptions';
 import type { Companion } from './companion/companion';
-import { startHostCompanion } from './companion/hostWiring';
+import { pageRemote, startHostCompanion } from './companion/hostWiring';
 import { pageLaunch } from './companion/pageLaunch';
 import { Host, type HostOptions } from './host';
 import { installPath, installRoot, packageVersion } from '../shared/install';
@@ -89,7 +89,7 @@ function companionOptions(self: HostProcess, host: Host, logger: Logger, env: No
     settings: host.settings,
     questions: host.questions,
     launch: pageLaunch(host, env?.HOME || homedir()),
-    remote: self.hub,
+    remote: pageRemote(self.hub),
     agentInfo: (id) => {
       const e = host.catalog.get(id);
       return e ? { name: e.manifest.name, ...(e.iconFile ? { iconFile: e.iconFile } : {}) } : { name: id };

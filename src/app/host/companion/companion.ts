@@ -6,10 +6,10 @@
 import { readFileSync, statSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import type { WebSocket } from 'ws';
-import { CLOSE_HOST_STOPPING, CLOSE_REVOKED, type CompanionServerMessage, type CompanionStatus, type PageAgent, type PageQuestion, type PageSession, type PageTheme } from '../../../protocol/companion';
+import { CLOSE_HOST_STOPPING, CLOSE_REVOKED, type CompanionServerMessage, type CompanionStatus, type PageAgent, type PageAnswerRefusal, type PageQuestion, type PageSession, type PageTheme } from '../../../protocol/companion';
 import type { QuestionBook, SessionQuestion } from '../questionBook';
 import type { Disposable, Event } from '../../../protocol/events';
-import type { SessionInfo } from '../../../protocol/sessionInfo';
+import type { QuestionInfo, SessionInfo } from '../../../protocol/sessionInfo';
 import { cssHex, darkTheme, lightTheme, type Theme } from '../../../terminal';
 import { installPath } from '../../shared/install';
 import type { Logger } from '../../shared/log';
@@ -56,6 +56,9 @@ export interface CompanionDeps {
     sessions(): SessionInfo[];
     onSessionChanged: Event<SessionInfo>;
     onSessionRemoved: Event<string>;
+    /** A tap on the question of one of them: `sessions.answer` on its machine; null when `id`
+     *  is none of theirs. */
+    answer?(id: string, question: string, choice: number): Promise<RemoteAnswer> | null;
   };
   /** The session's feed, where the input-holder rule lives (ClientServer.feedFor). */
   feedFor(record: SessionRecord): SessionFeed;
@@ -233,8 +236,10 @@ export class Companion implements Disposable {
   }
 
   /** A tap on a choice: its keys go to the session once, unless the question changed since. */
-  private answer(sessionId: string, questionId: string, choice: number): CompanionServerMessage {
+  private answer(sessionId: string, questionId: string, choice: number): CompanionServerMessage | Promise<CompanionServerMessage> {
     const r = this.deps.registry.get(sessionId);
+    const remote = r ? null : this.deps.remote?.answer?.(sessionId, questionId, choice);
+    if (remote) return remote.then((a) => remotePageAnswer(sessionId, questionId, a, this.deps.remote?.sessions().find((s) => s.id === sessionId)?.question ?? null));
     const book = this.deps.questions;
     if (!r || !book) return { t: 'answerRefused', session: sessionId, question: questionId, reason: 'noSuchSession', message: 'that session is gone', current: null };
     const res = book.answer(r, String(choice + 1), questionId);
@@ -300,7 +305,7 @@ export class Companion implements Disposable {
 
   /** The other machines' sessions, after this machine's: each grouped under its machine's name
    *  and folder ("box · api"). A machine that is away shows its sessions' last state. Their
-   *  questions are shown; answering is done where the app or the CLI reaches them. */
+   *  questions are shown as that machine's host read them, and answered there. */
   private remoteSessions(): PageSession[] {
     const all = this.deps.remote?.sessions() ?? [];
     const out: PageSession[] = [];
@@ -317,7 +322,7 @@ export class Companion implements Disposable {
           state: s.state,
           stateSince: Date.parse(s.stateSince),
           exited: s.exited !== null,
-          question: null,
+          question: pageQuestionInfo(s.question),
           machine,
           ...(s.reachable === false ? { away: true } : {}),
         });
@@ -371,6 +376,25 @@ export class Companion implements Disposable {
 
 /** A question as the page shows it (its keys stay in the host). */
 export function pageQuestion(q: SessionQuestion | null): PageQuestion | null {
+  if (!q) return null;
+  const choices = q.choices.map((c) => ({ label: c.label, ...(c.description !== undefined ? { description: c.description } : {}) }));
+  return { id: q.id, text: q.text, context: q.context, choices, answered: q.answered?.label ?? null };
+}
+
+/** What a machine's host said to `sessions.answer`. */
+export type RemoteAnswer = { ok: true; choice: string; question: QuestionInfo } | { ok: false; code: string; message: string };
+
+const PAGE_REFUSALS: readonly string[] = ['questionChanged', 'noQuestion', 'noSuchChoice', 'alreadyAnswered', 'sessionExited', 'noSuchSession'];
+
+/** Another machine's answer as the page hears it; `current`: what the hub last heard it ask. */
+export function remotePageAnswer(session: string, question: string, a: RemoteAnswer, current: QuestionInfo | null): CompanionServerMessage {
+  if (a.ok) return { t: 'answered', session, question: a.question.id, choice: a.choice };
+  const reason = PAGE_REFUSALS.includes(a.code) ? (a.code as PageAnswerRefusal) : a.code === 'machineUnreachable' ? 'machineAway' : 'noSuchSession';
+  return { t: 'answerRefused', session, question, reason, message: a.message, current: pageQuestionInfo(current) };
+}
+
+/** A question of another machine's session (as its SessionInfo carries it) as the page shows it. */
+export function pageQuestionInfo(q: QuestionInfo | null): PageQuestion | null {
   if (!q) return null;
   const choices = q.choices.map((c) => ({ label: c.label, ...(c.description !== undefined ? { description: c.description } : {}) }));
   return { id: q.id, text: q.text, context: q.context, choices, answered: q.answered?.label ?? null };

@@ -7,6 +7,9 @@ import type { TermioPaths } from '../../shared/paths';
 import type { SessionFeed } from '../sessionFeed';
 import type { SessionRecord } from '../sessionRegistry';
 import { SettingsStore } from '../../shared/settings';
+import type { QuestionInfo } from '../../../protocol/sessionInfo';
+import type { MachinesHub } from '../machines/hub';
+import { hubRemoteSessions } from '../machines/hubControl';
 import { startCompanion, type Companion, type CompanionDeps } from './companion';
 import { companionSettingsFrom } from './companionMethods';
 
@@ -26,6 +29,27 @@ export interface HostCompanionOptions {
   /** The other machines' sessions (the hub); omitted = this machine's only. */
   remote?: CompanionDeps['remote'];
   env?: NodeJS.ProcessEnv;
+}
+
+/** The other machines as the page sees them: the hub's sessions and views, and a tap on one's
+ *  question answered by its machine's host (`sessions.answer`, checked there). */
+export function pageRemote(hub: MachinesHub): NonNullable<CompanionDeps['remote']> {
+  const verbs = hubRemoteSessions(hub, () => undefined);
+  return {
+    findSession: (ref) => hub.findSession(ref),
+    viewsOf: (link) => hub.viewsOf(link),
+    sessions: () => hub.sessions(),
+    onSessionChanged: hub.onSessionChanged,
+    onSessionRemoved: hub.onSessionRemoved,
+    answer: (id, question, choice) => {
+      const asked = hub.session(id) ? verbs.forSession(id, 'sessions.answer', { choice: String(choice + 1), question }) : null;
+      return asked?.then((o) => {
+        if (!o.ok) return { ok: false, code: o.code, message: o.message };
+        const r = o.result as { choice: string; question: QuestionInfo };
+        return { ok: true, choice: r.choice, question: r.question };
+      }) ?? null;
+    },
+  };
 }
 
 export async function startHostCompanion(o: HostCompanionOptions): Promise<Companion> {

@@ -38,8 +38,8 @@ const OUTPUT_BATCH_MS = 8;
 export interface PageLinkDeps {
   find(id: string): SessionRecord | undefined;
   feedFor(record: SessionRecord): SessionFeed;
-  /** A tap on a question's choice; the reply to send the page. */
-  answer(session: string, question: string, choice: number): CompanionServerMessage;
+  /** A tap on a question's choice; the reply to send the page (another machine's: once it answered). */
+  answer(session: string, question: string, choice: number): CompanionServerMessage | Promise<CompanionServerMessage>;
   /** "New session": the reply to send once it started (or could not). */
   spawn(agent: string, folder: string, prompt: string | undefined): Promise<CompanionServerMessage>;
   /** The other machines' sessions (the hub); omitted: only this machine's can be watched. */
@@ -129,7 +129,8 @@ export class PageLink {
       case 'ping':
         return this.send({ t: 'pong' });
       case 'answer':
-        return this.send(this.deps.answer(msg.session, msg.question, msg.choice));
+        void Promise.resolve(this.deps.answer(msg.session, msg.question, msg.choice)).then((m) => this.send(m));
+        return;
       case 'spawn':
         void this.deps.spawn(msg.agent, msg.folder, msg.prompt).then((m) => this.send(m));
         return;
