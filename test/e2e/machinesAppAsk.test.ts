@@ -1,8 +1,9 @@
 // The real app under Xvfb with a machine whose key has a passphrase (a real sshd on loopback,
 // test/helpers/sshRig.ts): ssh's question comes up in a small window of its own, the app keeps
 // answering meanwhile, and the passphrase typed there connects the machine. Then the picker's
-// machine choice: Ctrl+M starts a session on that machine, and the next pick in the same folder
-// starts there again without being told (remembered in settings.json).
+// machine choice: in a tab of that machine it starts there; in a tab of this machine Ctrl+M
+// starts it there, and the next pick in that folder starts there again without being told
+// (remembered in settings.json).
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -51,10 +52,11 @@ describe.skipIf(e2eSkipReason ?? sshRigUnavailable())('the app asks ssh\'s quest
       expect(app.log()).toMatch(/askpass answered \{"machine":"box","taken":true,"cancelled":false\}/);
       expect(app.log()).not.toContain(PASSPHRASE);
 
-      // A session there, shown: the picker's folder is its folder, on this machine until told.
-      const first = (await app.cli(['sessions', 'spawn', '--machine', 'box', '--cwd', rig.remoteHome])).stdout.trim();
-      await app.cli(['sessions', 'focus', first]);
-      await app.waitForLog(new RegExp(`session focused \\{"id":"${first}"`));
+      // The folder rig.remoteHome exists on both (box is this computer seen as another user).
+      const focus = async (id: string): Promise<void> => {
+        await app!.cli(['sessions', 'focus', id]);
+        await app!.waitForLog(new RegExp(`session focused \\{"id":"${id}"`));
+      };
       const pick = async (keys: string[]): Promise<Info> => {
         const before = new Set((await listSessions<Info>(app!)).map((s) => s.id));
         const opened = app!.log().split('picker opened').length;
@@ -66,14 +68,20 @@ describe.skipIf(e2eSkipReason ?? sshRigUnavailable())('the app asks ssh\'s quest
         display.xdotool('key', 'Return');
         return waitFor(async () => (await listSessions<Info>(app!)).find((s) => !before.has(s.id)), { what: 'the picked session', timeout: 20_000 });
       };
-      const onBox = await pick(['ctrl+m']);
-      expect(onBox).toMatchObject({ machine: 'box', cwd: rig.remoteHome });
+      // In a tab of box: the picker starts on box, its folder being one there.
+      await focus((await app.cli(['sessions', 'spawn', '--machine', 'box', '--cwd', rig.remoteHome])).stdout.trim());
+      expect(await pick([])).toMatchObject({ machine: 'box', cwd: rig.remoteHome });
+      // In a tab of this machine in the same folder: this machine, until Ctrl+M says box.
+      const local = (await app.cli(['sessions', 'spawn', '--cwd', rig.remoteHome])).stdout.trim();
+      await focus(local);
+      expect(await pick([])).toMatchObject({ machine: null, cwd: rig.remoteHome });
+      await focus(local);
+      expect(await pick(['ctrl+m'])).toMatchObject({ machine: 'box', cwd: rig.remoteHome });
       const settings = JSON.parse(readFileSync(join(home, '.termio', 'config', 'settings.json'), 'utf8')) as { picker: { machines: Record<string, string> } };
       expect(settings.picker.machines).toEqual({ [rig.remoteHome]: 'box' });
-      // The next pick in that folder starts on box without Ctrl+M.
-      await app.waitForLog(new RegExp(`session focused \\{"id":"${onBox.id}"`));
-      const again = await pick([]);
-      expect(again).toMatchObject({ machine: 'box', cwd: rig.remoteHome });
+      // The next pick in that folder, from the same local tab, starts on box without Ctrl+M.
+      await focus(local);
+      expect(await pick([])).toMatchObject({ machine: 'box', cwd: rig.remoteHome });
     } finally {
       await app?.stop();
       await rig.stop();

@@ -1,7 +1,7 @@
 // The picker's machine choice: this machine first, then the saved machines; ⌃M goes round them;
 // the choice is remembered per folder in settings.json (`picker.machines`) and preselected by the
-// next pick in that folder, while that machine is still saved; this machine is the default and
-// leaves no entry behind.
+// next pick in that folder, while that machine is still saved; without one, the machine of the
+// session the folder is from; a choice that is what would be preselected anyway leaves no entry.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,13 +32,24 @@ describe('the picker\'s machine choice', () => {
     expect(machineFooter(machineChoices([]), null)).toBe('');
   });
 
-  it('preselects the machine last chosen in the folder, while it is saved', () => {
-    const remembered = { '/srv/api': 'gpu', '/srv/old': 'gone', '/srv/lab': 'lab' };
+  it('preselects the machine last chosen in the folder, while it is saved, else the folder\'s own', () => {
+    const remembered = { '/srv/api': 'gpu', '/srv/old': 'gone', '/srv/lab': 'lab', '/srv/here': '' };
     expect(preselectedMachine(remembered, '/srv/api', choices)).toBe('gpu');
-    expect(preselectedMachine(remembered, '/srv/lab', choices)).toBe('lab');
+    expect(preselectedMachine(remembered, '/srv/lab', choices, 'gpu')).toBe('lab');
     expect(preselectedMachine(remembered, '/srv/old', choices)).toBeNull();
     expect(preselectedMachine(remembered, '/srv/other', choices)).toBeNull();
     expect(preselectedMachine(remembered, 'constructor', choices)).toBeNull();
+    // No memory: the machine of the session whose folder it is (while that machine is saved).
+    expect(preselectedMachine(remembered, '/srv/other', choices, 'gpu')).toBe('gpu');
+    expect(preselectedMachine(remembered, '/srv/old', choices, 'gpu')).toBe('gpu');
+    expect(preselectedMachine(remembered, '/srv/other', choices, 'gone')).toBeNull();
+    // This machine chosen on purpose in a folder of gpu's session.
+    expect(preselectedMachine(remembered, '/srv/here', choices, 'gpu')).toBeNull();
+    // What is kept: nothing when the choice is what would be preselected anyway.
+    expect(rememberedValue('gpu', 'gpu')).toBeUndefined();
+    expect(rememberedValue(null, null)).toBeUndefined();
+    expect(rememberedValue('gpu', null)).toBe('gpu');
+    expect(rememberedValue(null, 'gpu')).toBe('');
   });
 
   it('is kept in settings.json per folder, and this machine removes the entry', () => {
@@ -52,7 +63,7 @@ describe('the picker\'s machine choice', () => {
       // What the next picker open reads (a fresh store: what a restarted app reads too).
       const again = new SettingsStore(file);
       expect(preselectedMachine(again.settings.picker.machines, '/srv/api', choices)).toBe('gpu');
-      again.set(['picker', 'machines', '/srv/api'], rememberedValue(null));
+      again.set(['picker', 'machines', '/srv/api'], rememberedValue(null, null));
       expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ picker: { machines: { '/srv/web': 'lab' } } });
       expect(preselectedMachine(new SettingsStore(file).settings.picker.machines, '/srv/api', choices)).toBeNull();
       store.dispose();

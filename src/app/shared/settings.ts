@@ -95,7 +95,7 @@ export const SettingsSchema = z.object({
       machines: z
         .record(z.string(), z.string())
         .default({})
-        .describe('folder → the saved machine (termio machines) the picker starts sessions on there (the picker remembers your last choice); absent: this machine'),
+        .describe('folder → the saved machine (termio machines) the picker starts sessions on there, "" for this machine (the picker remembers your last choice); absent: the machine of the tab the picker opened from'),
     })
     .prefault({}),
   welcomeShown: z.boolean().default(false),

@@ -60,6 +60,8 @@ export interface MainWindowOptions {
   /** Where the picker may start a session, and the machine it remembers per folder. */
   machines(): MachineChoice[];
   rememberedMachines(): Readonly<Record<string, string>>;
+  folderMachine(): string | null;
+  rememberMachine(folder: string, value: string | undefined): void;
   onActiveChanged(active: boolean): void;
   /** What the user can see of this window may have changed: shown, hidden (closed into the
    *  tray), minimised or restored, or another session selected. */
@@ -187,6 +189,8 @@ export class MainWindow {
       onStart: (agentId, cwd, bypass, worktree, machine) => opts.onStart(agentId, cwd, bypass, worktree, machine),
       machines: () => opts.machines(),
       rememberedMachines: () => opts.rememberedMachines(),
+      folderMachine: () => opts.folderMachine(),
+      rememberMachine: (folder, value) => opts.rememberMachine(folder, value),
       worktreeDefault: (folder) => opts.worktreeDefault(folder),
       onWorktreeToggled: (folder, on) => opts.onWorktreeToggled(folder, on),
       onInstallLink: (url) => {

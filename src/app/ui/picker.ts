@@ -10,7 +10,7 @@ import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { expandHome, shortenHome } from '../../protocol/homePath';
 import { fuzzyFilter } from '../present/fuzzy';
-import { machineFooter, nextMachine, preselectedMachine, type MachineChoice } from '../present/pickerMachines';
+import { machineFooter, nextMachine, preselectedMachine, rememberedValue, type MachineChoice } from '../present/pickerMachines';
 import { agentIcon } from './agentIcons';
 import { darkChrome, type ChromeColors } from './chromeStyle';
 import { OverlayPanel } from './overlayPanel';
@@ -32,9 +32,12 @@ export interface PickerOptions {
   bypassDefault(agentId: string | null): boolean;
   /** `machine`: the saved machine to start it on, null for this one. */
   onStart(agentId: string | null, cwd: string, bypass: boolean, worktree: boolean, machine: string | null): void;
-  /** Where a session may start (machineChoices), and the choice remembered per folder. */
+  /** Where a session may start (machineChoices), the choice remembered per folder, the machine of
+   *  the session whose folder the picker opens in, and what to remember after a start. */
   machines(): MachineChoice[];
   rememberedMachines(): Readonly<Record<string, string>>;
+  folderMachine(): string | null;
+  rememberMachine(folder: string, value: string | undefined): void;
   /** The remembered worktree choice of a repository (its top folder). */
   worktreeDefault(repo: string): boolean;
   onWorktreeToggled(repo: string, on: boolean): void;
@@ -58,6 +61,8 @@ export class Picker {
   private repo: string | null = null;
   /** Where the session will run: null = this machine. */
   private machine: string | null = null;
+  /** The machine the folder is from (the current session's), what preselects without a memory. */
+  private folderMachine: string | null = null;
   /** Shown in the footer until the next key: why the last start was refused. */
   private problem: string | null = null;
   /** When the last filter pass finished (benchmarks read it). */
@@ -96,7 +101,7 @@ export class Picker {
 
   open(folder?: string): void {
     this.mode = 'agents';
-    this.setFolder(folder ?? this.opts.folder());
+    this.setFolder(folder ?? this.opts.folder(), folder === undefined ? this.opts.folderMachine() : null);
     this.problem = null;
     this.filterText = '';
     this.panel.input.setText('');
@@ -212,8 +217,8 @@ export class Picker {
       const dir = remote ? typed : resolve(expandHome(typed, homedir()));
       if (remote || (isAbsolute(dir) && existsSync(dir) && statSync(dir).isDirectory())) {
         const machine = this.machine;
-        this.setFolder(dir);
-        // A folder chosen on purpose keeps the machine it was typed for.
+        // A folder typed on purpose is one of the machine it was typed for.
+        this.setFolder(dir, remote ? machine : null);
         if (remote) this.machine = machine;
         this.toAgents();
       } else {
@@ -228,13 +233,16 @@ export class Picker {
       return;
     }
     this.close();
+    // The next pick in this folder starts where this one did.
+    if (this.opts.machines().length > 1) this.opts.rememberMachine(this.folder, rememberedValue(this.machine, this.folderMachine));
     this.opts.onStart(a.id, this.folder, a.hasBypass && this.bypassOn(a), this.worktreeOn(), this.machine);
   }
 
-  /** The folder a session will start in, and the machine remembered for it. */
-  private setFolder(folder: string): void {
+  /** The folder a session will start in, and the machine remembered for it (else the folder's). */
+  private setFolder(folder: string, folderMachine: string | null): void {
     this.folder = folder;
-    this.machine = preselectedMachine(this.opts.rememberedMachines(), folder, this.opts.machines());
+    this.folderMachine = folderMachine;
+    this.machine = preselectedMachine(this.opts.rememberedMachines(), folder, this.opts.machines(), folderMachine);
     // A worktree is made by this machine's host: not offered for another machine's folder.
     this.repo = this.machine === null ? repositoryOf(folder) : null;
   }

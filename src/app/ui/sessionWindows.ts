@@ -14,7 +14,7 @@ import type { PickerAgent } from './picker';
 import type { ShortcutAction } from './shortcuts';
 import { createSessionPage, terminalTheme, type TerminalSessionPage } from './sessionPage';
 import { SwitchTrace } from './switchTrace';
-import { machineChoices, rememberedValue } from '../present/pickerMachines';
+import { machineChoices } from '../present/pickerMachines';
 
 export type WindowAction = ShortcutAction | 'resume' | 'new' | 'close';
 
@@ -69,13 +69,14 @@ export class SessionWindows {
       folder: () => this.currentFolder(win),
       bypassDefault: (agentId) => (agentId ? (o.host.settings.settings.agents[agentId]?.bypass ?? false) : false),
       shortcuts: o.host.settings.settings.shortcuts,
-      onStart: (agentId, cwd, bypass, worktree, machine) => {
-        // The next pick in this folder starts where this one did.
-        if ((o.host.settings.settings.picker.machines[cwd] ?? null) !== machine) o.host.settings.set(['picker', 'machines', cwd], rememberedValue(machine));
-        o.onStart(agentId, cwd, bypass, worktree, machine);
-      },
+      onStart: (agentId, cwd, bypass, worktree, machine) => o.onStart(agentId, cwd, bypass, worktree, machine),
       machines: () => machineChoices(o.host.machines),
       rememberedMachines: () => o.host.settings.settings.picker.machines,
+      folderMachine: () => (win.currentSession ? (o.host.registry.get(win.currentSession)?.machine ?? null) : null),
+      rememberMachine: (folder, value) => {
+        const kept = o.host.settings.settings.picker.machines;
+        if ((Object.hasOwn(kept, folder) ? kept[folder] : undefined) !== value) o.host.settings.set(['picker', 'machines', folder], value);
+      },
       worktreeDefault: (folder) => o.host.settings.settings.worktrees.repositories[folder] ?? false,
       onWorktreeToggled: (folder, on) => o.host.settings.set(['worktrees', 'repositories', folder], on),
       onActiveChanged: (active) => {
