@@ -42,6 +42,7 @@ export class MachinesHub {
     this.network = new NetworkWatch((added) => this.networkBack(added), deps.network);
     this.askpass = deps.askpass?.broker ?? new AskpassBroker();
     this.askpass.onNoApp((name) => this.links.get(name)?.needsAnswer());
+    this.askpass.onAsk((a) => this.links.get(a.machine)?.asking());
   }
 
   /** An app attached: a machine that waited for one to ask its passphrase tries again now. */

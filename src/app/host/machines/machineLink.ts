@@ -189,6 +189,11 @@ export class MachineLink {
     this.helloTimer = setTimeout(check, HELLO_TIMEOUT_MS);
   }
 
+  /** ssh asks a question the app shows now: the attempt waits for the user, and says so. */
+  asking(): void {
+    if (this.child) this.setState(this.state === 'connected' ? 'reconnecting' : this.state, `${this.name} waits for your answer in Termio (ssh asks for a passphrase or code)`, null);
+  }
+
   /** ssh asked a question while no app was attached to ask it. */
   needsAnswer(): void {
     this.waitsForApp = true;
