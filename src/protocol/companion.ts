@@ -60,6 +60,10 @@ export interface PageSession {
   exited: boolean;
   /** What it asks while it needs you, or null. */
   question: PageQuestion | null;
+  /** The saved machine that runs it (termio machines), or null for this one. */
+  machine: string | null;
+  /** Its machine is away: the state is the last one known. */
+  away?: true;
 }
 
 /** A waiting session's question as the page shows it: one button per choice. */
@@ -75,7 +79,7 @@ export interface PageQuestion {
 }
 
 /** Why an answer from the page was not sent. */
-export type PageAnswerRefusal = 'questionChanged' | 'noQuestion' | 'noSuchChoice' | 'alreadyAnswered' | 'sessionExited' | 'noSuchSession';
+export type PageAnswerRefusal = 'questionChanged' | 'noQuestion' | 'noSuchChoice' | 'alreadyAnswered' | 'sessionExited' | 'noSuchSession' | 'machineAway';
 
 export interface PageAgent {
   name: string;

@@ -87,6 +87,11 @@ export type AppEvent =
   | { t: 'event'; event: 'activate' }
   /** A saved machine was added, removed, or its connection changed. */
   | { t: 'event'; event: 'machines'; machines: MachineInfo[] }
+  /** ssh asks something while connecting a machine (a key's passphrase, a one-time code): ask
+   *  the user, without blocking the app, and answer with machines.answerAsk. */
+  | { t: 'event'; event: 'askpass'; id: string; machine: string; prompt: string }
+  /** That question is over (answered, cancelled, timed out, or its ssh ended): close its prompt. */
+  | { t: 'event'; event: 'askpassDone'; id: string }
   /** The program rang the bell. */
   | { t: 'event'; event: 'bell'; id: string }
   /** The app shows this notification itself (notifier 'tray'). */

@@ -162,6 +162,8 @@ export interface HostHello {
   hostVersion: string;
   capabilities: string[];
   pid: number;
+  /** The host's id (kept in its TERMIO_HOME): a hub connects one host once, whatever the route. */
+  hostId?: string;
 }
 
 export interface HostStatus {

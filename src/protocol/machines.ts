@@ -76,8 +76,13 @@ export function parseMachines(text: string, label = 'machines.json'): MachinesLo
 /**
  * Where a machine's connection stands. `unreachable`, `versionMismatch` and `noTermio` say why
  * (ssh's own words, or the remote's version) and what to do; each retries on its own.
+ * `sameMachine`: its host is one the hub already reaches by another saved machine (`sameAs`), or
+ * the hub's own host; it is not connected a second time.
  */
-export type MachineState = 'connecting' | 'connected' | 'reconnecting' | 'unreachable' | 'versionMismatch' | 'noTermio';
+export type MachineState = 'connecting' | 'connected' | 'reconnecting' | 'unreachable' | 'versionMismatch' | 'noTermio' | 'sameMachine';
+
+/** A host id (the hello's `hostId`): a UUID, or any short token of letters, digits and dashes. */
+export const HOST_ID_PATTERN = /^[A-Za-z0-9-]{8,64}$/;
 
 export interface MachineInfo extends Machine {
   state: MachineState;
@@ -86,6 +91,10 @@ export interface MachineInfo extends Machine {
   /** The remote's Termio version and protocol, once its host said hello (or refused ours). */
   remoteVersion: string | null;
   remoteProtocol: number | null;
+  /** The host id its host said in the hello (null: not connected yet, or a host that says none). */
+  hostId: string | null;
+  /** State sameMachine: the saved machine that reaches the same host, or null for this one's own. */
+  sameAs: string | null;
   /** Sessions the machine's host runs (the last known count while it is away). */
   sessions: number;
   /** Epoch ms of the next connection attempt, while waiting to retry; else null. */
@@ -100,6 +109,11 @@ export const MachineParamsSchemas = {
   'machines.remove': z.strictObject({ name: MachineNameSchema }),
   /** Connects now instead of at the next retry (after an install, or when the network is back). */
   'machines.retry': z.strictObject({ name: MachineNameSchema }),
+  /** From the hub's SSH_ASKPASS helper: what ssh asks (a passphrase, a code), for the app to ask
+   *  the user; `token` proves the helper runs for one of this host's connections. */
+  'machines.ask': z.strictObject({ token: z.string().min(16).max(128), prompt: z.string().max(2000) }),
+  /** From the app: the user's answer to an `askpass` event (null: cancelled). Never stored. */
+  'machines.answerAsk': z.strictObject({ id: z.string().min(1).max(64), answer: z.string().max(4096).nullable() }),
 };
 
 export interface MachineResults {
@@ -107,6 +121,9 @@ export interface MachineResults {
   'machines.add': { machine: MachineInfo };
   'machines.remove': Record<string, never>;
   'machines.retry': Record<string, never>;
+  'machines.ask': { answer: string };
+  /** answered false: the question was over already (answered elsewhere, timed out, ssh gone). */
+  'machines.answerAsk': { answered: boolean };
 }
 
 /** Waits before each reconnection attempt: the first within a second, doubling, capped at 30 s. */

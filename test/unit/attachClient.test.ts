@@ -2,7 +2,7 @@
 // whole and one byte at a time), and frames → ANSI escapes, checked by painting into a real
 // emulator and reading back its lines and cell styles.
 import { describe, expect, it } from 'vitest';
-import { AnsiPainter } from '../../src/app/cli/ansiPainter';
+import { AnsiPainter } from '../../src/app/present/ansiPainter';
 import { TtyInputDecoder, type TtyEvent } from '../../src/app/cli/ttyInput';
 import { encodeFrameMessage, encodeRow, readFrame, type FrameHeader, type WireRun } from '../../src/protocol/hostFrame';
 import { MessageDecoder } from '../../src/protocol/hostFraming';

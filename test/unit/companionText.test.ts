@@ -6,7 +6,7 @@ import { formatDurationWithSeconds as timeInState } from '../../src/app/present/
 import { byFolder, isTerminalReply, needsYou, pageTitle } from '../../src/app/web/pageText';
 import { phoneView } from '../../src/app/ui/presenters/phoneText';
 
-const s = (id: string, state: PageSession['state'], folder = 'api', since = 0): PageSession => ({ id, agentId: null, name: id, folder, state, stateSince: since, exited: false, question: null });
+const s = (id: string, state: PageSession['state'], folder = 'api', since = 0): PageSession => ({ id, agentId: null, name: id, folder, state, stateSince: since, exited: false, question: null, machine: null });
 
 describe('page text', () => {
   it('titles the tab with the most urgent count, like the tray', () => {

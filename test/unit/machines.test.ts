@@ -1,7 +1,13 @@
 // The pure parts of machines: reading machines.json leniently, the ssh command line (the user's
-// options first, since ssh keeps the first value it reads), what ssh's exit says, and the backoff.
+// options first, since ssh keeps the first value it reads), what ssh's exit says, the backoff,
+// the host id a hub tells hosts apart by, and how a machine's state reads.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseMachines, reconnectDelayMs } from '../../src/protocol/machines';
+import { parseMachines, reconnectDelayMs, type MachineInfo } from '../../src/protocol/machines';
+import { HOST_ID_FILE, loadHostId } from '../../src/app/shared/hostId';
+import { machineStateLine } from '../../src/app/present/machineText';
 import { classifyExit, DEFAULT_REMOTE_COMMAND, sshArgs } from '../../src/app/shared/sshCommand';
 
 describe('machines.json', () => {
@@ -60,5 +66,32 @@ describe('reconnecting', () => {
     expect(reconnectDelayMs(0)).toBeLessThan(1000);
     expect(reconnectDelayMs(1)).toBe(2 * reconnectDelayMs(0));
     expect(reconnectDelayMs(20)).toBe(30_000);
+  });
+});
+
+describe('the host id', () => {
+  it('is minted once and kept in TERMIO_HOME; a file that holds no id is replaced', () => {
+    const home = mkdtempSync(join(tmpdir(), 'termio-hostid-'));
+    try {
+      const id = loadHostId(home);
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      expect(loadHostId(home)).toBe(id);
+      expect(readFileSync(join(home, HOST_ID_FILE), 'utf8')).toBe(`${id}\n`);
+      writeFileSync(join(home, HOST_ID_FILE), 'not an id!\n');
+      const next = loadHostId(home);
+      expect(next).not.toBe(id);
+      expect(loadHostId(home)).toBe(next);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a machine\'s state line', () => {
+  const base: MachineInfo = { name: 'alias', target: 'me@box', state: 'connected', why: null, remoteVersion: '0.1.0', remoteProtocol: 2, hostId: 'h-12345678', sameAs: null, sessions: 2, retryAt: null, since: 0 };
+  it('says a duplicate is the same machine as the one that holds its host, or this machine itself', () => {
+    expect(machineStateLine(base, 0)).toBe('connected (Termio 0.1.0), 2 sessions');
+    expect(machineStateLine({ ...base, state: 'sameMachine', sameAs: 'box', why: 'same machine as box (same host id)', sessions: 0, retryAt: 30_000 }, 0)).toBe('same machine as box');
+    expect(machineStateLine({ ...base, state: 'sameMachine', sameAs: null, why: 'x', sessions: 0, retryAt: 30_000 }, 0)).toBe('this machine itself');
   });
 });

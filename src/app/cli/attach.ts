@@ -4,7 +4,7 @@
 // session keeps running); the command also ends when the session ends or is closed.
 import { parseArgs } from 'node:util';
 import type { FrameHeader, FrameReader } from '../../protocol/hostFrame';
-import { AnsiPainter } from './ansiPainter';
+import { AnsiPainter } from '../present/ansiPainter';
 import { connectHost } from '../client/hostLauncher';
 import { ExitCode, type CliIo } from './cliIo';
 import { ESCAPE_TIMEOUT_MS, TtyInputDecoder, type TtyEvent } from './ttyInput';

@@ -22,7 +22,8 @@ Verbs:
   add NAME TARGET [--port N] [--identity FILE] [--ssh-option KEY=VALUE]... [--remote-command CMD]
                   save a machine (TARGET: [user@]host or an ssh alias) and connect to it
   list [--json]   every machine: its target, state (connected, connecting, reconnecting,
-                  unreachable, versionMismatch, noTermio) and why, its sessions
+                  unreachable, versionMismatch, noTermio, sameMachine) and why,
+                  its sessions
   remove NAME     forget a machine (its sessions keep running there)
   install NAME    copy this Termio's host and CLI there over ssh (headless; Node ≥ 20 needed)
 

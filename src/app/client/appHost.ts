@@ -55,7 +55,8 @@ export interface AppHost {
   /** Which session the user is looking at (for notifications and done → idle). */
   setLookingAt(id: string | null): void;
   /** worktree: in a new git worktree of the repository cwd is in. */
-  launch(agentId: string | null, cwd: string, bypass: boolean, windowId: string, worktree?: boolean): Promise<LaunchResult>;
+  /** `machine`: a saved machine to start it on (cwd is a folder there); null or absent: this one. */
+  launch(agentId: string | null, cwd: string, bypass: boolean, windowId: string, worktree?: boolean, machine?: string | null): Promise<LaunchResult>;
   /** The review view's worktree verbs (as `termio sessions diff|commit|merge|rebase|close`). */
   review<V extends ReviewVerb>(verb: V, args: ControlArgs<V>): Promise<ReviewResult<V>>;
   relaunch(id: string): Promise<boolean>;
@@ -67,6 +68,11 @@ export interface AppHost {
   /** Saves a machine, or forgets one; resolves with the host's refusal, or null when done. */
   addMachine(m: { name: string; target: string; port?: number; identity?: string }): Promise<string | null>;
   removeMachine(name: string): Promise<string | null>;
+  /** What ssh asks while the host connects a machine (a passphrase, a code), and when that
+   *  question is over; answered (or cancelled: null) with answerAsk. Never stored. */
+  readonly onAskpass: Event<{ id: string; machine: string; prompt: string }>;
+  readonly onAskpassDone: Event<string>;
+  answerAsk(id: string, answer: string | null): Promise<boolean>;
   /** A choice of a waiting question picked in the tray; what the host did with it. */
   answer(session: string, question: string, choice: number): Promise<{ answered: boolean; message: string }>;
   /** Ends every session (their tabs stay saved for exact resume) and stops the host. */

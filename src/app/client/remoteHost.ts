@@ -60,6 +60,10 @@ export class RemoteHost implements AppHost {
   machines: MachineInfo[] = [];
   private readonly machinesChanged = new Emitter<MachineInfo[]>();
   readonly onMachinesChanged = this.machinesChanged.event;
+  private readonly askpass = new Emitter<{ id: string; machine: string; prompt: string }>();
+  private readonly askpassDone = new Emitter<string>();
+  readonly onAskpass = this.askpass.event;
+  readonly onAskpassDone = this.askpassDone.event;
   /** The host answered app events to this app (set by the UI). */
   onActivate: () => void = () => undefined;
   onNotify: (title: string, body: string, session: string | null) => void = () => undefined;
@@ -148,6 +152,12 @@ export class RemoteHost implements AppHost {
         case 'machines':
           this.machines = e.machines;
           this.machinesChanged.fire(e.machines);
+          return;
+        case 'askpass':
+          this.askpass.fire({ id: e.id, machine: e.machine, prompt: e.prompt });
+          return;
+        case 'askpassDone':
+          this.askpassDone.fire(e.id);
           return;
         case 'detached':
         case 'input':
@@ -270,9 +280,9 @@ export class RemoteHost implements AppHost {
     return r.ok ? null : r.error.message;
   }
 
-  async launch(agentId: string | null, cwd: string, bypass: boolean, windowId: string, worktree = false): Promise<LaunchResult> {
+  async launch(agentId: string | null, cwd: string, bypass: boolean, windowId: string, worktree = false, machine: string | null = null): Promise<LaunchResult> {
     // A worktree's set-up is the repository's (a checkout of a large tree takes a while): same minute.
-    const r = await this.client.request('app.launch', { agentId, cwd, bypass, windowId, ...(worktree ? { worktree: true } : {}) }, 60_000);
+    const r = await this.client.request('app.launch', { agentId, cwd, bypass, windowId, ...(worktree ? { worktree: true } : {}), ...(machine ? { machine } : {}) }, 60_000);
     if (!r.ok) return { ok: false, message: r.error.message };
     this.registry.apply(r.result.session);
     return { ok: true, record: this.registry.get(r.result.session.id)! };
@@ -283,6 +293,11 @@ export class RemoteHost implements AppHost {
     // A merge or rebase of a big branch takes seconds; git's own limit is two minutes.
     const r = await this.client.request('app.review', { verb, args: args as Record<string, unknown> }, REVIEW_TIMEOUT_MS);
     return r.ok ? { ok: true, result: r.result.result as ControlResult<V> } : { ok: false, code: r.error.code, message: r.error.message };
+  }
+
+  async answerAsk(id: string, answer: string | null): Promise<boolean> {
+    const r = await this.client.request('machines.answerAsk', { id, answer });
+    return r.ok && r.result.answered;
   }
 
   async relaunch(id: string): Promise<boolean> {

@@ -115,7 +115,10 @@ export class AppService implements Disposable {
         m.onSessionRemoved((id) => this.toApps({ t: 'event', event: 'sessionRemoved', id })),
         m.onBell((id) => this.toApps({ t: 'event', event: 'bell', id })),
         m.onMachinesChanged((machines) => this.toApps({ t: 'event', event: 'machines', machines })),
+        m.askpass.onAsk((a) => this.toApps({ t: 'event', event: 'askpass', ...a })),
+        m.askpass.onDone((id) => this.toApps({ t: 'event', event: 'askpassDone', id })),
       );
+      m.askpass.appAttached = () => this.appAttached;
     }
   }
 
@@ -135,7 +138,10 @@ export class AppService implements Disposable {
       return { sessions: this.host.registry.list().map((r) => this.info(r)), windows: [], problems: [], otherApp: false };
     }
     const otherApp = this.apps.size > 0 && !this.apps.has(sub);
-    if (!otherApp) this.apps.set(sub, { notifier: p.notifier ?? 'host' });
+    if (!otherApp) {
+      this.apps.set(sub, { notifier: p.notifier ?? 'host' });
+      this.machinesMeetApp(sub);
+    }
     if (p.restore && !otherApp) {
       this.restored ??= this.restoreAll();
       await this.restored;
@@ -148,6 +154,18 @@ export class AppService implements Disposable {
       otherApp,
       ...(this.opts.machines ? { machines: this.opts.machines.list() } : {}),
     };
+  }
+
+  /** After the snapshot: the questions ssh is asking now, and the machines that waited for an app
+   *  to ask theirs try again. */
+  private machinesMeetApp(sub: AppSubscriber): void {
+    const m = this.opts.machines;
+    if (!m) return;
+    setImmediate(() => {
+      if (!this.apps.has(sub)) return;
+      for (const a of m.askpass.open()) sub.sendEvent({ t: 'event', event: 'askpass', ...a });
+      m.appArrived();
+    });
   }
 
   unsubscribe(sub: AppSubscriber): void {

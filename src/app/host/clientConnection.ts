@@ -247,7 +247,8 @@ export class Connection implements AppSubscriber {
     this.handshakeTimer = null;
     this.log.debug('client connected', { client, version });
     const capabilities: string[] = [...HOST_CAPABILITIES, ...(this.server.opts.keepsAgents ? [KEEPS_AGENTS_CAPABILITY] : [])];
-    this.send({ t: 'hello', protocol: HOST_PROTOCOL_VERSION, hostVersion, capabilities, pid: process.pid });
+    const { hostId } = this.server.opts;
+    this.send({ t: 'hello', protocol: HOST_PROTOCOL_VERSION, hostVersion, capabilities, pid: process.pid, ...(hostId ? { hostId } : {}) });
   }
 
   private handleMessage(value: unknown): void {

@@ -15,6 +15,8 @@ export interface ClientServerOptions {
   registry: SessionRegistry;
   logger: Logger;
   hostVersion: string;
+  /** Said in the hello (src/app/shared/hostId.ts); omitted: none. */
+  hostId?: string;
   /** Sessions run on session holders: the hello (and a version mismatch) says agents survive a restart. */
   keepsAgents?: boolean;
   /** host.status: what only the host process knows (start time, log file, pid). */

@@ -14,19 +14,21 @@ import { AppService } from './appService';
 import { ClientServer } from './clientServer';
 import type { ClientServerOptions } from './clientServerOptions';
 import type { Companion } from './companion/companion';
-import { startHostCompanion } from './companion/hostWiring';
+import { pageRemote, startHostCompanion } from './companion/hostWiring';
 import { pageLaunch } from './companion/pageLaunch';
 import { Host, type HostOptions } from './host';
-import { installRoot, packageVersion } from '../shared/install';
+import { installPath, installRoot, packageVersion } from '../shared/install';
 import type { Logger } from '../shared/log';
 import { defaultNotificationSink } from './dbusNotifier';
 import { defaultNotificationIcon, type NotificationSink } from '../shared/notifier';
 import { ensureRunDir, termioPaths, type TermioPaths } from '../shared/paths';
+import { loadHostId } from '../shared/hostId';
 import { shortenHome } from '../../protocol/homePath';
 import type { SessionInfo } from '../../protocol/sessionInfo';
 import { hubRemoteSessions } from './machines/hubControl';
 import { MachinesHub } from './machines/hub';
 import { MachinesStore } from './machines/machinesStore';
+import { AskpassBroker, writeAskpassScript } from './machines/askpass';
 import type { Adopted } from './holderAdoption';
 
 /**
@@ -87,6 +89,7 @@ function companionOptions(self: HostProcess, host: Host, logger: Logger, env: No
     settings: host.settings,
     questions: host.questions,
     launch: pageLaunch(host, env?.HOME || homedir()),
+    remote: pageRemote(self.hub),
     agentInfo: (id) => {
       const e = host.catalog.get(id);
       return e ? { name: e.manifest.name, ...(e.iconFile ? { iconFile: e.iconFile } : {}) } : { name: id };
@@ -95,14 +98,20 @@ function companionOptions(self: HostProcess, host: Host, logger: Logger, env: No
 }
 
 /** The saved machines and their connections (started once the host listens). */
-function machinesHub(paths: TermioPaths, env: NodeJS.ProcessEnv, logger: Logger): MachinesHub {
+function machinesHub(paths: TermioPaths, env: NodeJS.ProcessEnv, logger: Logger, hostId: string): MachinesHub {
   const file = join(paths.configDir, 'machines.json');
   return new MachinesHub(new MachinesStore(file, shortenHome(file, env.HOME ?? '')), {
     logger,
     version: packageVersion(),
     env,
-    // The host has no terminal: ssh must never wait on a question nobody can answer.
-    batch: () => true,
+    hostId,
+    // The host has no terminal: what ssh asks goes to the app through SSH_ASKPASS (never BatchMode here).
+    batch: () => false,
+    askpass: {
+      script: writeAskpassScript(paths.runDir, process.execPath, installPath('bin', 'termio-askpass')),
+      socket: join(paths.runDir, HOST_SOCKET_FILE),
+      broker: new AskpassBroker(),
+    },
   });
 }
 
@@ -167,7 +176,7 @@ export class HostProcess {
     let app: AppService | null = null;
     const env = opts.env ?? process.env;
     const startApp = opts.startApp ?? ((focus: string | null) => startAppDetached(env, paths.logsDir, focus));
-    const hub = machinesHub(paths, env, log);
+    const hub = machinesHub(paths, env, log, loadHostId(paths.home));
     const hostOpts = hostOptions(opts, () => app, hub);
     const started = await Host.start(hostOpts);
     if (!started.ok) return { ok: false, alreadyRunning: started.alreadyRunning, message: started.alreadyRunning ? `a Termio host is already running on ${socketPath}` : started.message };
@@ -186,6 +195,7 @@ export class HostProcess {
       sessionInfo: (r) => host.facts.info(r),
       logger: log,
       hostVersion: packageVersion(),
+      hostId: hub.hostId,
       keepsAgents: host.holders.available,
       describe: () => statusFields(self),
       verbs: host.control.sessionVerbs,

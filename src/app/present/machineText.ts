@@ -7,6 +7,8 @@ export function machineStateLine(m: MachineInfo, now: number): string {
   const version = m.remoteVersion ? ` (Termio ${m.remoteVersion})` : '';
   const count = (n: number) => `${n} session${n === 1 ? '' : 's'}`;
   if (m.state === 'connected') return `connected${version}, ${count(m.sessions)}`;
+  // Not an error to fix: the host is reached already (or is this one), and stays listed once.
+  if (m.state === 'sameMachine') return m.sameAs ? `same machine as ${m.sameAs}` : 'this machine itself';
   return `${m.state}${m.why ? `: ${m.why}` : ''}${retry}${m.sessions ? ` (${count(m.sessions)} last seen)` : ''}`;
 }
 

@@ -90,6 +90,14 @@ export const SettingsSchema = z.object({
         .describe('repository folder → whether the picker starts sessions there in a new worktree (the picker remembers your choice)'),
     })
     .prefault({}),
+  picker: z
+    .object({
+      machines: z
+        .record(z.string(), z.string())
+        .default({})
+        .describe('folder → the saved machine (termio machines) the picker starts sessions on there, "" for this machine (the picker remembers your last choice); absent: the machine of the tab the picker opened from'),
+    })
+    .prefault({}),
   welcomeShown: z.boolean().default(false),
 });
 

@@ -27,6 +27,7 @@ import { SessionActions } from './sessionActions';
 import { SessionWindows } from './sessionWindows';
 import { SettingsPanels } from './settingsPanels';
 import { ViewSync } from './viewSync';
+import { AskpassPrompts } from './askpassPrompt';
 
 export class TermioApp {
   readonly log: Logger;
@@ -40,6 +41,8 @@ export class TermioApp {
   private readonly appearance: AppearanceController;
   private readonly sync: ViewSync;
   private readonly quitPath: QuitPath;
+  /** What ssh asks while the host connects a machine, each in a small non-modal window. */
+  private askpass: AskpassPrompts | null = null;
   /** The session of the last notification shown through the tray (a click on it focuses the session). */
   private lastTraySession: string | null = null;
   /** How notifications reach the user: through the tray on macOS in the app bundle, else the host posts them. */
@@ -69,7 +72,7 @@ export class TermioApp {
       appearance: () => this.appearance.appearance,
       pickerAgents: () => this.pickerAgents(),
       refresh: () => this.refresh(),
-      onStart: (agentId, cwd, bypass, worktree) => void this.newSession(agentId, cwd, bypass, worktree),
+      onStart: (agentId, cwd, bypass, worktree, machine) => void this.newSession(agentId, cwd, bypass, worktree, machine),
       onAction: (win, action, id) => void this.actions.handle(win, action, id),
     });
     this.panels = new SettingsPanels({ host, log, chrome: () => this.chrome, activeWindow: () => this.sessionWindows.active });
@@ -94,6 +97,7 @@ export class TermioApp {
         host.dispose();
       },
       disposeUi: () => {
+        this.askpass?.dispose();
         this.sessionWindows.dispose();
         this.tray.dispose();
       },
@@ -108,6 +112,7 @@ export class TermioApp {
   /** Keeps the windows, panels and tray in step with the host's registry, catalog and settings. */
   private listen(): void {
     const host = this.host;
+    this.askpass = new AskpassPrompts(host, (m, f) => this.log.info(m, f));
     host.onActivate = () => this.showWindow();
     host.onNotify = (title, body, session) => {
       this.lastTraySession = session;
@@ -144,8 +149,8 @@ export class TermioApp {
     this.sessionWindows.focusSession(id);
   }
 
-  newSession(agentId: string | null, cwd: string | null, bypass = false, worktree = false): Promise<void> {
-    return this.actions.newSession(agentId, cwd, bypass, worktree);
+  newSession(agentId: string | null, cwd: string | null, bypass = false, worktree = false, machine: string | null = null): Promise<void> {
+    return this.actions.newSession(agentId, cwd, bypass, worktree, machine);
   }
 
   jumpToSession(win: MainWindow): void {

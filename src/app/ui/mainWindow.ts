@@ -20,6 +20,7 @@ import type { SidebarGroup } from '../present/sidebarModel';
 import { chromeStyleSheet, darkChrome, type ChromeColors } from './chromeStyle';
 import { openExternal } from './openExternal';
 import { Picker, type PickerAgent } from './picker';
+import type { MachineChoice } from '../present/pickerMachines';
 import { QuickOpen } from './quickOpen';
 import { Sidebar } from './sidebar';
 import { sidebarPaintTrace } from './switchTrace';
@@ -55,7 +56,12 @@ export interface MainWindowOptions {
   /** Whether the picker starts sessions in this repository in a new worktree (remembered per repository). */
   worktreeDefault(repo: string): boolean;
   onWorktreeToggled(repo: string, on: boolean): void;
-  onStart(agentId: string | null, cwd: string, bypass: boolean, worktree: boolean): void;
+  onStart(agentId: string | null, cwd: string, bypass: boolean, worktree: boolean, machine: string | null): void;
+  /** Where the picker may start a session, and the machine it remembers per folder. */
+  machines(): MachineChoice[];
+  rememberedMachines(): Readonly<Record<string, string>>;
+  folderMachine(): string | null;
+  rememberMachine(folder: string, value: string | undefined): void;
   onActiveChanged(active: boolean): void;
   /** What the user can see of this window may have changed: shown, hidden (closed into the
    *  tray), minimised or restored, or another session selected. */
@@ -180,7 +186,11 @@ export class MainWindow {
       agents: () => opts.agents(),
       folder: () => opts.folder(),
       bypassDefault: (id) => opts.bypassDefault(id),
-      onStart: (agentId, cwd, bypass, worktree) => opts.onStart(agentId, cwd, bypass, worktree),
+      onStart: (agentId, cwd, bypass, worktree, machine) => opts.onStart(agentId, cwd, bypass, worktree, machine),
+      machines: () => opts.machines(),
+      rememberedMachines: () => opts.rememberedMachines(),
+      folderMachine: () => opts.folderMachine(),
+      rememberMachine: (folder, value) => opts.rememberMachine(folder, value),
       worktreeDefault: (folder) => opts.worktreeDefault(folder),
       onWorktreeToggled: (folder, on) => opts.onWorktreeToggled(folder, on),
       onInstallLink: (url) => {

@@ -1,7 +1,8 @@
 // The agent picker: an overlay in the current window, opened by the new-session shortcut and
 // used entirely from the keyboard. Type to filter (fuzzy), ↑/↓ to choose, Enter to start in the
 // current folder, Ctrl+B to toggle the agent's permission bypass, Ctrl+G (in a git repository) to
-// start in a new worktree on its own branch (remembered per repository), Ctrl+O to pick another
+// start in a new worktree on its own branch (remembered per repository), Ctrl+M (with saved
+// machines) to start it on another machine (remembered per folder), Ctrl+O to pick another
 // folder first, Esc to close. Agents that are not installed show their install link instead.
 import { Key, QBrush, QColor, QIcon, QListWidgetItem, QWidget } from '@nodegui/nodegui';
 import { existsSync, statSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { expandHome, shortenHome } from '../../protocol/homePath';
 import { fuzzyFilter } from '../present/fuzzy';
+import { machineFooter, nextMachine, preselectedMachine, rememberedValue, type MachineChoice } from '../present/pickerMachines';
 import { agentIcon } from './agentIcons';
 import { darkChrome, type ChromeColors } from './chromeStyle';
 import { OverlayPanel } from './overlayPanel';
@@ -28,7 +30,14 @@ export interface PickerOptions {
   agents(): PickerAgent[];
   folder(): string;
   bypassDefault(agentId: string | null): boolean;
-  onStart(agentId: string | null, cwd: string, bypass: boolean, worktree: boolean): void;
+  /** `machine`: the saved machine to start it on, null for this one. */
+  onStart(agentId: string | null, cwd: string, bypass: boolean, worktree: boolean, machine: string | null): void;
+  /** Where a session may start (machineChoices), the choice remembered per folder, the machine of
+   *  the session whose folder the picker opens in, and what to remember after a start. */
+  machines(): MachineChoice[];
+  rememberedMachines(): Readonly<Record<string, string>>;
+  folderMachine(): string | null;
+  rememberMachine(folder: string, value: string | undefined): void;
   /** The remembered worktree choice of a repository (its top folder). */
   worktreeDefault(repo: string): boolean;
   onWorktreeToggled(repo: string, on: boolean): void;
@@ -50,6 +59,10 @@ export class Picker {
   private filterText = '';
   /** The repository the folder is in (its top folder), or null: no worktree toggle. */
   private repo: string | null = null;
+  /** Where the session will run: null = this machine. */
+  private machine: string | null = null;
+  /** The machine the folder is from (the current session's), what preselects without a memory. */
+  private folderMachine: string | null = null;
   /** Shown in the footer until the next key: why the last start was refused. */
   private problem: string | null = null;
   /** When the last filter pass finished (benchmarks read it). */
@@ -88,8 +101,7 @@ export class Picker {
 
   open(folder?: string): void {
     this.mode = 'agents';
-    this.folder = folder ?? this.opts.folder();
-    this.repo = repositoryOf(this.folder);
+    this.setFolder(folder ?? this.opts.folder(), folder === undefined ? this.opts.folderMachine() : null);
     this.problem = null;
     this.filterText = '';
     this.panel.input.setText('');
@@ -166,6 +178,12 @@ export class Picker {
       this.updateFooter();
       return true;
     }
+    if (ctrl && key === Key.Key_M && this.mode === 'agents') {
+      this.machine = nextMachine(this.opts.machines(), this.machine);
+      this.repo = this.machine === null ? repositoryOf(this.folder) : null;
+      this.updateFooter();
+      return true;
+    }
     if (ctrl && key === Key.Key_O && this.mode === 'agents') {
       this.mode = 'folder';
       this.panel.input.setText(this.folder);
@@ -193,10 +211,15 @@ export class Picker {
 
   private activate(): void {
     if (this.mode === 'folder') {
-      const dir = resolve(expandHome(this.panel.input.text().trim() || this.folder, homedir()));
-      if (isAbsolute(dir) && existsSync(dir) && statSync(dir).isDirectory()) {
-        this.folder = dir;
-        this.repo = repositoryOf(dir);
+      const typed = this.panel.input.text().trim() || this.folder;
+      // A folder of another machine cannot be checked here: its host says if it is not one.
+      const remote = this.machine !== null && typed.startsWith('/');
+      const dir = remote ? typed : resolve(expandHome(typed, homedir()));
+      if (remote || (isAbsolute(dir) && existsSync(dir) && statSync(dir).isDirectory())) {
+        const machine = this.machine;
+        // A folder typed on purpose is one of the machine it was typed for.
+        this.setFolder(dir, remote ? machine : null);
+        if (remote) this.machine = machine;
         this.toAgents();
       } else {
         this.panel.footer.setText(`⚠ ${dir} is not a folder`);
@@ -210,7 +233,18 @@ export class Picker {
       return;
     }
     this.close();
-    this.opts.onStart(a.id, this.folder, a.hasBypass && this.bypassOn(a), this.worktreeOn());
+    // The next pick in this folder starts where this one did.
+    if (this.opts.machines().length > 1) this.opts.rememberMachine(this.folder, rememberedValue(this.machine, this.folderMachine));
+    this.opts.onStart(a.id, this.folder, a.hasBypass && this.bypassOn(a), this.worktreeOn(), this.machine);
+  }
+
+  /** The folder a session will start in, and the machine remembered for it (else the folder's). */
+  private setFolder(folder: string, folderMachine: string | null): void {
+    this.folder = folder;
+    this.folderMachine = folderMachine;
+    this.machine = preselectedMachine(this.opts.rememberedMachines(), folder, this.opts.machines(), folderMachine);
+    // A worktree is made by this machine's host: not offered for another machine's folder.
+    this.repo = this.machine === null ? repositoryOf(folder) : null;
   }
 
   private worktreeOn(): boolean {
@@ -260,7 +294,8 @@ export class Picker {
     }
     const bypass = a?.hasBypass ? `    ⌃B skip permissions: ${this.bypassOn(a) ? 'ON' : 'off'}` : '';
     const worktree = this.repo ? `    ⌃G new worktree: ${this.worktreeOn() ? 'ON' : 'off'}` : '';
-    footer.setText(this.shown.length === 0 ? 'No agent matches.    esc close' : `↵ start${bypass}${worktree}    ⌃O folder…    esc close`);
+    const machine = machineFooter(this.opts.machines(), this.machine);
+    footer.setText(this.shown.length === 0 ? 'No agent matches.    esc close' : `↵ start${bypass}${worktree}${machine}    ⌃O folder…    esc close`);
   }
 }
 

@@ -33,13 +33,13 @@ export class SessionActions {
   private agentName = (id: string | null): string => this.host.agentName(id);
 
   /** Starts a session in the active window (its current folder unless `cwd` is given) and focuses it. */
-  async newSession(agentId: string | null, cwd: string | null, bypass = false, worktree = false): Promise<void> {
+  async newSession(agentId: string | null, cwd: string | null, bypass = false, worktree = false, machine: string | null = null): Promise<void> {
     const windows = this.opts.windows;
     const win = windows.active ?? windows.showWindow();
     const folder = cwd ?? windows.currentFolder(win);
-    const r = await this.host.launch(agentId, folder, bypass, win.id, worktree);
+    const r = await this.host.launch(agentId, folder, bypass, win.id, worktree, machine);
     if (!r.ok) {
-      this.opts.log.warn('spawn failed', { agentId, cwd: folder, worktree, message: r.message });
+      this.opts.log.warn('spawn failed', { agentId, cwd: folder, worktree, machine, message: r.message });
       // A refused worktree is told where it was asked for: the picker, open again on the same folder.
       if (worktree) {
         win.picker.reopenWithProblem(folder, r.message);

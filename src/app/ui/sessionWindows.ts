@@ -14,6 +14,7 @@ import type { PickerAgent } from './picker';
 import type { ShortcutAction } from './shortcuts';
 import { createSessionPage, terminalTheme, type TerminalSessionPage } from './sessionPage';
 import { SwitchTrace } from './switchTrace';
+import { machineChoices } from '../present/pickerMachines';
 
 export type WindowAction = ShortcutAction | 'resume' | 'new' | 'close';
 
@@ -25,7 +26,7 @@ export interface SessionWindowsOptions {
   pickerAgents(): PickerAgent[];
   /** The sidebars, why strips or tray may need to change. */
   refresh(): void;
-  onStart(agentId: string | null, cwd: string, bypass: boolean, worktree: boolean): void;
+  onStart(agentId: string | null, cwd: string, bypass: boolean, worktree: boolean, machine: string | null): void;
   onAction(win: MainWindow, action: WindowAction, id: string | null): void;
 }
 
@@ -68,7 +69,14 @@ export class SessionWindows {
       folder: () => this.currentFolder(win),
       bypassDefault: (agentId) => (agentId ? (o.host.settings.settings.agents[agentId]?.bypass ?? false) : false),
       shortcuts: o.host.settings.settings.shortcuts,
-      onStart: (agentId, cwd, bypass, worktree) => o.onStart(agentId, cwd, bypass, worktree),
+      onStart: (agentId, cwd, bypass, worktree, machine) => o.onStart(agentId, cwd, bypass, worktree, machine),
+      machines: () => machineChoices(o.host.machines),
+      rememberedMachines: () => o.host.settings.settings.picker.machines,
+      folderMachine: () => (win.currentSession ? (o.host.registry.get(win.currentSession)?.machine ?? null) : null),
+      rememberMachine: (folder, value) => {
+        const kept = o.host.settings.settings.picker.machines;
+        if ((Object.hasOwn(kept, folder) ? kept[folder] : undefined) !== value) o.host.settings.set(['picker', 'machines', folder], value);
+      },
       worktreeDefault: (folder) => o.host.settings.settings.worktrees.repositories[folder] ?? false,
       onWorktreeToggled: (folder, on) => o.host.settings.set(['worktrees', 'repositories', folder], on),
       onActiveChanged: (active) => {

@@ -124,6 +124,6 @@ export class ViewSync {
  *  "away, retry in 4 s". */
 export function awayText(m: MachineInfo | undefined, now: number): string {
   if (!m) return 'machine removed';
-  if (m.state === 'versionMismatch' || m.state === 'noTermio') return `away: ${m.state}`;
+  if (m.state === 'versionMismatch' || m.state === 'noTermio' || m.state === 'sameMachine') return `away: ${m.state}`;
   return m.retryAt !== null ? `away, retry in ${Math.max(0, Math.ceil((m.retryAt - now) / 1000))} s` : 'away, reconnecting';
 }

@@ -19,6 +19,7 @@ export const REFUSAL_WORDS: Record<PageAnswerRefusal, string> = {
   noSuchChoice: 'that choice is not offered any more',
   sessionExited: 'the session has ended',
   noSuchSession: 'the session is gone',
+  machineAway: 'its machine is not connected now',
 };
 
 export interface CardEvents {

@@ -88,6 +88,9 @@ export class SessionList {
         const row = el('button', 'row');
         row.dataset.session = s.id;
         row.dataset.state = s.state;
+        // Another machine's session: its group is headed with the machine's name; dimmed while away.
+        if (s.machine) row.dataset.machine = s.machine;
+        if (s.away) row.classList.add('away');
         const name = el('span', 'name');
         name.append(el('div', 'title', s.name));
         if (s.question) name.append(el('div', 'q-line', s.question.answered ? `Answered: ${s.question.answered}` : s.question.text));

@@ -6,9 +6,10 @@
 import { readFileSync, statSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import type { WebSocket } from 'ws';
-import { CLOSE_HOST_STOPPING, CLOSE_REVOKED, type CompanionServerMessage, type CompanionStatus, type PageAgent, type PageQuestion, type PageSession, type PageTheme } from '../../../protocol/companion';
+import { CLOSE_HOST_STOPPING, CLOSE_REVOKED, type CompanionServerMessage, type CompanionStatus, type PageAgent, type PageAnswerRefusal, type PageQuestion, type PageSession, type PageTheme } from '../../../protocol/companion';
 import type { QuestionBook, SessionQuestion } from '../questionBook';
 import type { Disposable, Event } from '../../../protocol/events';
+import type { QuestionInfo, SessionInfo } from '../../../protocol/sessionInfo';
 import { cssHex, darkTheme, lightTheme, type Theme } from '../../../terminal';
 import { installPath } from '../../shared/install';
 import type { Logger } from '../../shared/log';
@@ -18,6 +19,7 @@ import { folderLabels } from '../../present/sidebarModel';
 import { CompanionServer } from './companionServer';
 import { PageLink } from './pageLink';
 import { PairingToken } from './pairingToken';
+import type { RemoteSessionsSource } from './remoteWatch';
 import { loadAssets } from './staticAssets';
 
 export interface CompanionSettings {
@@ -47,6 +49,16 @@ export interface CompanionDeps {
   launch?: {
     options(): { agents: Array<{ id: string; name: string }>; folders: Array<{ path: string; label: string }> };
     spawn(agent: string, cwd: string, prompt: string | undefined): Promise<{ ok: true; id: string } | { ok: false; message: string }>;
+  };
+  /** The other machines' sessions (the hub): listed with their machine's name, watched and typed
+   *  into through the hub; omitted: this machine's only. */
+  remote?: RemoteSessionsSource & {
+    sessions(): SessionInfo[];
+    onSessionChanged: Event<SessionInfo>;
+    onSessionRemoved: Event<string>;
+    /** A tap on the question of one of them: `sessions.answer` on its machine; null when `id`
+     *  is none of theirs. */
+    answer?(id: string, question: string, choice: number): Promise<RemoteAnswer> | null;
   };
   /** The session's feed, where the input-holder rule lives (ClientServer.feedFor). */
   feedFor(record: SessionRecord): SessionFeed;
@@ -119,6 +131,15 @@ export class Companion implements Disposable {
       deps.settings.onChange(() => void this.apply()),
     );
     if (deps.questions) this.subscriptions.push(deps.questions.onQuestion(changed));
+    if (deps.remote) {
+      this.subscriptions.push(
+        deps.remote.onSessionChanged(changed),
+        deps.remote.onSessionRemoved((id) => {
+          for (const p of this.pages) p.sessionRemoved(id);
+          changed();
+        }),
+      );
+    }
   }
 
   /** Starts or stops the server to match the settings; resolves once it has. */
@@ -189,6 +210,7 @@ export class Companion implements Disposable {
       feedFor: (r) => this.deps.feedFor(r),
       answer: (session, question, choice) => this.answer(session, question, choice),
       spawn: (agent, folder, prompt) => this.spawn(agent, folder, prompt),
+      ...(this.deps.remote ? { remote: this.deps.remote } : {}),
       logger: this.deps.logger,
     });
     this.pages.add(page);
@@ -214,8 +236,10 @@ export class Companion implements Disposable {
   }
 
   /** A tap on a choice: its keys go to the session once, unless the question changed since. */
-  private answer(sessionId: string, questionId: string, choice: number): CompanionServerMessage {
+  private answer(sessionId: string, questionId: string, choice: number): CompanionServerMessage | Promise<CompanionServerMessage> {
     const r = this.deps.registry.get(sessionId);
+    const remote = r ? null : this.deps.remote?.answer?.(sessionId, questionId, choice);
+    if (remote) return remote.then((a) => remotePageAnswer(sessionId, questionId, a, this.deps.remote?.sessions().find((s) => s.id === sessionId)?.question ?? null));
     const book = this.deps.questions;
     if (!r || !book) return { t: 'answerRefused', session: sessionId, question: questionId, reason: 'noSuchSession', message: 'that session is gone', current: null };
     const res = book.answer(r, String(choice + 1), questionId);
@@ -266,9 +290,45 @@ export class Companion implements Disposable {
         stateSince: r.stateSince,
         exited: r.session.exited !== null,
         question: pageQuestion(this.deps.questions?.get(r.id) ?? null),
+        machine: null,
       };
     });
+    for (const s of this.remoteSessions()) {
+      if (s.agentId && !agents[s.agentId]) {
+        const agent = this.deps.agentInfo(s.agentId);
+        if (agent) agents[s.agentId] = { name: agent.name, iconSvg: this.icon(agent.iconFile) };
+      }
+      sessions.push(s);
+    }
     return { t: 'sessions', now: Date.now(), sessions, agents };
+  }
+
+  /** The other machines' sessions, after this machine's: each grouped under its machine's name
+   *  and folder ("box · api"). A machine that is away shows its sessions' last state. Their
+   *  questions are shown as that machine's host read them, and answered there. */
+  private remoteSessions(): PageSession[] {
+    const all = this.deps.remote?.sessions() ?? [];
+    const out: PageSession[] = [];
+    for (const machine of new Set(all.map((s) => s.machine ?? ''))) {
+      const mine = all.filter((s) => (s.machine ?? '') === machine);
+      const labels = folderLabels(mine.map((s) => s.cwd), '');
+      for (const s of mine) {
+        const command = s.argv[0]?.split('/').pop() ?? 'shell';
+        out.push({
+          id: s.id,
+          agentId: s.agentId,
+          name: s.title.trim() || (s.agentId ? this.deps.agentInfo(s.agentId)?.name : undefined) || command,
+          folder: `${machine} · ${labels.get(s.cwd) ?? s.cwd}`,
+          state: s.state,
+          stateSince: Date.parse(s.stateSince),
+          exited: s.exited !== null,
+          question: pageQuestionInfo(s.question),
+          machine,
+          ...(s.reachable === false ? { away: true } : {}),
+        });
+      }
+    }
+    return out;
   }
 
   status(): CompanionStatus {
@@ -316,6 +376,25 @@ export class Companion implements Disposable {
 
 /** A question as the page shows it (its keys stay in the host). */
 export function pageQuestion(q: SessionQuestion | null): PageQuestion | null {
+  if (!q) return null;
+  const choices = q.choices.map((c) => ({ label: c.label, ...(c.description !== undefined ? { description: c.description } : {}) }));
+  return { id: q.id, text: q.text, context: q.context, choices, answered: q.answered?.label ?? null };
+}
+
+/** What a machine's host said to `sessions.answer`. */
+export type RemoteAnswer = { ok: true; choice: string; question: QuestionInfo } | { ok: false; code: string; message: string };
+
+const PAGE_REFUSALS: readonly string[] = ['questionChanged', 'noQuestion', 'noSuchChoice', 'alreadyAnswered', 'sessionExited', 'noSuchSession'];
+
+/** Another machine's answer as the page hears it; `current`: what the hub last heard it ask. */
+export function remotePageAnswer(session: string, question: string, a: RemoteAnswer, current: QuestionInfo | null): CompanionServerMessage {
+  if (a.ok) return { t: 'answered', session, question: a.question.id, choice: a.choice };
+  const reason = PAGE_REFUSALS.includes(a.code) ? (a.code as PageAnswerRefusal) : a.code === 'machineUnreachable' ? 'machineAway' : 'noSuchSession';
+  return { t: 'answerRefused', session, question, reason, message: a.message, current: pageQuestionInfo(current) };
+}
+
+/** A question of another machine's session (as its SessionInfo carries it) as the page shows it. */
+export function pageQuestionInfo(q: QuestionInfo | null): PageQuestion | null {
   if (!q) return null;
   const choices = q.choices.map((c) => ({ label: c.label, ...(c.description !== undefined ? { description: c.description } : {}) }));
   return { id: q.id, text: q.text, context: q.context, choices, answered: q.answered?.label ?? null };

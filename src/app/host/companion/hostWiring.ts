@@ -7,6 +7,9 @@ import type { TermioPaths } from '../../shared/paths';
 import type { SessionFeed } from '../sessionFeed';
 import type { SessionRecord } from '../sessionRegistry';
 import { SettingsStore } from '../../shared/settings';
+import type { QuestionInfo } from '../../../protocol/sessionInfo';
+import type { MachinesHub } from '../machines/hub';
+import { hubRemoteSessions } from '../machines/hubControl';
 import { startCompanion, type Companion, type CompanionDeps } from './companion';
 import { companionSettingsFrom } from './companionMethods';
 
@@ -23,7 +26,30 @@ export interface HostCompanionOptions {
   launch?: CompanionDeps['launch'];
   /** The catalog's name and icon file of an agent; omitted = agents are shown by id. */
   agentInfo?: CompanionDeps['agentInfo'];
+  /** The other machines' sessions (the hub); omitted = this machine's only. */
+  remote?: CompanionDeps['remote'];
   env?: NodeJS.ProcessEnv;
+}
+
+/** The other machines as the page sees them: the hub's sessions and views, and a tap on one's
+ *  question answered by its machine's host (`sessions.answer`, checked there). */
+export function pageRemote(hub: MachinesHub): NonNullable<CompanionDeps['remote']> {
+  const verbs = hubRemoteSessions(hub, () => undefined);
+  return {
+    findSession: (ref) => hub.findSession(ref),
+    viewsOf: (link) => hub.viewsOf(link),
+    sessions: () => hub.sessions(),
+    onSessionChanged: hub.onSessionChanged,
+    onSessionRemoved: hub.onSessionRemoved,
+    answer: (id, question, choice) => {
+      const asked = hub.session(id) ? verbs.forSession(id, 'sessions.answer', { choice: String(choice + 1), question }) : null;
+      return asked?.then((o) => {
+        if (!o.ok) return { ok: false, code: o.code, message: o.message };
+        const r = o.result as { choice: string; question: QuestionInfo };
+        return { ok: true, choice: r.choice, question: r.question };
+      }) ?? null;
+    },
+  };
 }
 
 export async function startHostCompanion(o: HostCompanionOptions): Promise<Companion> {
@@ -35,6 +61,7 @@ export async function startHostCompanion(o: HostCompanionOptions): Promise<Compa
     feedFor: o.feedFor,
     ...(o.questions ? { questions: o.questions } : {}),
     ...(o.launch ? { launch: o.launch } : {}),
+    ...(o.remote ? { remote: o.remote } : {}),
     agentInfo: o.agentInfo ?? ((id) => ({ name: id })),
     settings: companionSettingsFrom(store),
     termioHome: o.paths.home,

@@ -11,6 +11,7 @@ import type { Logger } from '../../shared/log';
 import type { FeedView, SessionFeed } from '../sessionFeed';
 import type { SessionRecord } from '../sessionRegistry';
 import { defaultTypingLimits, echoSettled, splitTypedChunk, typeText } from '../typeInput';
+import { RemoteWatch, type PageOut, type RemoteSessionsSource } from './remoteWatch';
 
 /** Scrollback a page's snapshot carries: a few screens to scroll back on a phone, at a size
  *  (about 100 KB of text) that arrives quickly over a phone's Wi-Fi. */
@@ -37,10 +38,12 @@ const OUTPUT_BATCH_MS = 8;
 export interface PageLinkDeps {
   find(id: string): SessionRecord | undefined;
   feedFor(record: SessionRecord): SessionFeed;
-  /** A tap on a question's choice; the reply to send the page. */
-  answer(session: string, question: string, choice: number): CompanionServerMessage;
+  /** A tap on a question's choice; the reply to send the page (another machine's: once it answered). */
+  answer(session: string, question: string, choice: number): CompanionServerMessage | Promise<CompanionServerMessage>;
   /** "New session": the reply to send once it started (or could not). */
   spawn(agent: string, folder: string, prompt: string | undefined): Promise<CompanionServerMessage>;
+  /** The other machines' sessions (the hub); omitted: only this machine's can be watched. */
+  remote?: RemoteSessionsSource;
   logger: Logger;
 }
 
@@ -80,6 +83,8 @@ interface Watch {
 
 export class PageLink {
   private watch: Watch | null = null;
+  /** Or a session of another machine, painted from its frames. */
+  private remote: RemoteWatch | null = null;
   private closed = false;
   /** The page's input, delivered one message after the other. */
   private typing: Promise<void> = Promise.resolve();
@@ -92,9 +97,17 @@ export class PageLink {
     ws.on('error', (err) => deps.logger.debug('companion page socket error', { error: err.message }));
   }
 
-  send(msg: CompanionServerMessage): void {
-    if (!this.closed && this.ws.readyState === this.ws.OPEN) this.ws.send(JSON.stringify(msg));
+  send(msg: CompanionServerMessage, done?: () => void): void {
+    if (!this.closed && this.ws.readyState === this.ws.OPEN) this.ws.send(JSON.stringify(msg), done);
   }
+
+  /** How a remote watch reaches the page. */
+  private readonly out: PageOut = {
+    send: (msg, done) => this.send(msg, done),
+    output: (text, done) => {
+      if (!this.closed && this.ws.readyState === this.ws.OPEN) this.ws.send(Buffer.from(text, 'utf8'), { binary: true }, done);
+    },
+  };
 
   private handle(data: Buffer, isBinary: boolean): void {
     let value: unknown;
@@ -116,7 +129,8 @@ export class PageLink {
       case 'ping':
         return this.send({ t: 'pong' });
       case 'answer':
-        return this.send(this.deps.answer(msg.session, msg.question, msg.choice));
+        void Promise.resolve(this.deps.answer(msg.session, msg.question, msg.choice)).then((m) => this.send(m));
+        return;
       case 'spawn':
         void this.deps.spawn(msg.agent, msg.folder, msg.prompt).then((m) => this.send(m));
         return;
@@ -125,6 +139,7 @@ export class PageLink {
       case 'detach':
         return this.detach();
       case 'size': {
+        if (this.remote) return this.remote.resize(msg.cols, msg.rows);
         const w = this.watch;
         if (!w) return;
         if (w.feed && w.inFeed) w.feed.resize(w.view, msg.cols, msg.rows);
@@ -133,6 +148,7 @@ export class PageLink {
       }
       case 'input':
       case 'key': {
+        if (this.remote) return this.remote.input(msg);
         const w = this.watch;
         if (!w || w.record.session.exited) return;
         this.takeInput(w);
@@ -180,7 +196,11 @@ export class PageLink {
   private attach(id: string, cols: number, rows: number): void {
     this.detach();
     const record = this.deps.find(id);
-    if (!record) return this.send({ t: 'detached', session: id, reason: 'noSuchSession' });
+    if (!record) {
+      this.remote = this.deps.remote ? RemoteWatch.open(this.deps.remote, id, { cols, rows }, this.out) : null;
+      if (!this.remote) this.send({ t: 'detached', session: id, reason: 'noSuchSession' });
+      return;
+    }
     const s = record.session;
     const w: Watch = {
       record,
@@ -264,6 +284,8 @@ export class PageLink {
   /** Stops watching; the session keeps its size and its input holder (if the page held it,
    *  nobody does until the next client types). */
   detach(): void {
+    this.remote?.dispose();
+    this.remote = null;
     const w = this.watch;
     if (!w) return;
     this.watch = null;
@@ -274,7 +296,7 @@ export class PageLink {
 
   /** The session was closed in the host. */
   sessionRemoved(id: string): void {
-    if (this.watch?.record.id !== id) return;
+    if (this.watch?.record.id !== id && this.remote?.id !== id) return;
     this.detach();
     this.send({ t: 'detached', session: id, reason: 'sessionClosed' });
   }

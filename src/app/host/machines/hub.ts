@@ -7,6 +7,16 @@ import type { Machine, MachineInfo } from '../../../protocol/machines';
 import { MachineLink, type LinkDeps } from './machineLink';
 import type { MachinesStore } from './machinesStore';
 import { LinkViews } from './relay';
+import { NetworkWatch, type NetworkWatchDeps } from './networkWatch';
+import { AskpassBroker } from './askpass';
+
+/** What the hub is told besides the links' own needs: its own host's id (a saved machine that
+ *  reaches this very host is not connected). */
+export interface HubDeps extends LinkDeps {
+  hostId?: string;
+  /** Where the network's return is noticed (tests inject one); default: this machine's interfaces. */
+  network?: NetworkWatchDeps;
+}
 
 export type HubFind = { ok: true; link: MachineLink; id: string } | { ok: false; code: 'noSuchSession' | 'ambiguousSession'; message: string };
 
@@ -22,8 +32,28 @@ export class MachinesHub {
   readonly onMachinesChanged = this.machinesChanged.event;
   readonly onBell = this.bell.event;
   private disposed = false;
+  /** Which link holds each remote host (by host id): the first to connect it keeps it. */
+  private readonly holders = new Map<string, MachineLink>();
+  private readonly network: NetworkWatch;
+  /** ssh's questions while connecting (passphrases, codes), asked in the app. */
+  readonly askpass: AskpassBroker;
 
-  constructor(readonly store: MachinesStore, private readonly deps: LinkDeps) {}
+  constructor(readonly store: MachinesStore, private readonly deps: HubDeps) {
+    this.network = new NetworkWatch((added) => this.networkBack(added), deps.network);
+    this.askpass = deps.askpass?.broker ?? new AskpassBroker();
+    this.askpass.onNoApp((name) => this.links.get(name)?.needsAnswer());
+    this.askpass.onAsk((a) => this.links.get(a.machine)?.asking());
+  }
+
+  /** An app attached: a machine that waited for one to ask its passphrase tries again now. */
+  appArrived(): void {
+    for (const l of this.links.values()) if (l.waitsForApp) l.retryNow({ fresh: true });
+  }
+
+  /** This host's own id (said in its hello too). */
+  get hostId(): string | undefined {
+    return this.deps.hostId;
+  }
 
   start(): void {
     this.apply(this.store.machines);
@@ -46,11 +76,23 @@ export class MachinesHub {
       this.drop(link);
     }
     for (const m of machines) if (!this.links.has(m.name)) this.open(m);
+    // The network is watched while there is a machine to reach.
+    if (this.links.size) this.network.start();
+    else this.network.dispose();
     this.machinesChanged.fire(this.list());
   }
 
+  /** An address appeared (a network joined, a VPN up): every machine that could not be reached
+   *  is tried now, from the shortest backoff, rather than when its timer says. */
+  private networkBack(added: string[]): void {
+    const waiting = [...this.links.values()].filter((l) => l.state === 'unreachable' || l.state === 'reconnecting');
+    if (!waiting.length) return;
+    this.deps.logger.info('network changed: retrying machines now', { added, machines: waiting.map((l) => l.name) });
+    for (const l of waiting) l.retryNow({ fresh: true });
+  }
+
   private open(m: Machine): void {
-    const link = new MachineLink(m, this.deps);
+    const link = new MachineLink(m, { ...this.deps, claim: (l, id) => this.claim(l, id) });
     this.links.set(m.name, link);
     this.linkViews.set(link, new LinkViews(link));
     link.onSessionChanged((s) => this.sessionChanged.fire(s));
@@ -60,11 +102,31 @@ export class MachinesHub {
     link.start();
   }
 
+  /** Whether `link` may connect the host `hostId`: not when it is the hub's own, nor when another
+   *  saved machine holds it (until that one is removed or reaches another host). */
+  private claim(link: MachineLink, hostId: string): { sameAs: string | null } | null {
+    if (hostId === this.deps.hostId) return { sameAs: null };
+    const holder = this.holders.get(hostId);
+    if (holder && holder !== link && this.links.get(holder.name) === holder) return { sameAs: holder.name };
+    for (const [id, l] of this.holders) if (l === link) this.holders.delete(id);
+    this.holders.set(hostId, link);
+    return null;
+  }
+
   private drop(link: MachineLink): void {
+    let held = false;
+    for (const [id, l] of this.holders) {
+      if (l !== link) continue;
+      this.holders.delete(id);
+      held = true;
+    }
+    // The host it held is free: a machine that reaches it too may now connect it.
+    if (held) for (const l of this.links.values()) if (l !== link && l.state === 'sameMachine') queueMicrotask(() => l.retryNow());
     this.links.delete(link.name);
     this.linkViews.delete(link);
     const ids = [...link.sessions.keys()];
     link.dispose();
+    this.askpass.forget(link.name);
     for (const id of ids) this.sessionRemoved.fire(id);
   }
 
@@ -109,6 +171,8 @@ export class MachinesHub {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.network.dispose();
+    this.askpass.dispose();
     for (const link of [...this.links.values()]) link.dispose();
     this.links.clear();
     this.linkViews.clear();

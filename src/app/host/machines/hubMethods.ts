@@ -1,15 +1,18 @@
 // The client protocol's requests about machines, on the hub: `machines.list|add|remove|retry`
-// (the CLI, Settings → Machines).
+// (the CLI, Settings → Machines), and ssh's questions: `machines.ask` (the askpass helper) and
+// `machines.answerAsk` (the app).
 import type { HostError, HostParams, HostResults } from '../../../protocol/hostMessages';
 import type { MachinesHub } from './hub';
 
-type Reply<M extends 'machines.list' | 'machines.add' | 'machines.remove' | 'machines.retry'> = { ok: true; result: HostResults[M] } | { ok: false; error: HostError };
+type Reply<M extends 'machines.list' | 'machines.add' | 'machines.remove' | 'machines.retry' | 'machines.ask' | 'machines.answerAsk'> = { ok: true; result: HostResults[M] } | { ok: false; error: HostError };
 
 export function machineMethods(hub: () => MachinesHub | null): {
   'machines.list': (id: number, p: HostParams<'machines.list'>) => Reply<'machines.list'>;
   'machines.add': (id: number, p: HostParams<'machines.add'>) => Reply<'machines.add'>;
   'machines.remove': (id: number, p: HostParams<'machines.remove'>) => Reply<'machines.remove'>;
   'machines.retry': (id: number, p: HostParams<'machines.retry'>) => Reply<'machines.retry'>;
+  'machines.ask': (id: number, p: HostParams<'machines.ask'>) => Promise<Reply<'machines.ask'>>;
+  'machines.answerAsk': (id: number, p: HostParams<'machines.answerAsk'>) => Reply<'machines.answerAsk'>;
 } {
   const none = { ok: false, error: { code: 'unknownMethod', message: 'this host keeps no machines' } } as const;
   return {
@@ -36,6 +39,14 @@ export function machineMethods(hub: () => MachinesHub | null): {
       if (!link) return { ok: false, error: { code: 'noSuchMachine', message: `no machine '${p.name}' is saved` } };
       link.retryNow();
       return { ok: true, result: {} };
+    },
+    'machines.ask': async (_id, p) => {
+      const h = hub();
+      return h ? h.askpass.ask(p.token, p.prompt) : none;
+    },
+    'machines.answerAsk': (_id, p) => {
+      const h = hub();
+      return h ? { ok: true, result: { answered: h.askpass.answer(p.id, p.answer) } } : none;
     },
   };
 }

@@ -12,6 +12,7 @@ import { HUB_CAPABILITY, type HostEvent } from '../../../protocol/hostMessages';
 import { reconnectDelayMs, type Machine, type MachineInfo, type MachineState } from '../../../protocol/machines';
 import { HostClient } from '../../client/hostClient';
 import type { Logger } from '../../shared/log';
+import type { AskpassBroker } from './askpass';
 import { classifyExit, lastWords, sshArgs } from '../../shared/sshCommand';
 
 /** From ssh's start to the remote host's hello: ssh's own connect timeout (10 s) plus a remote
@@ -34,6 +35,17 @@ export interface LinkDeps {
   env: NodeJS.ProcessEnv;
   /** Whether ssh may not ask anything: BatchMode. */
   batch(): boolean;
+  /** Asked once a host said hello with its id: null lets this link connect it; otherwise the
+   *  host is already connected (or is the hub's own), and the answer says by which machine. */
+  claim?(link: MachineLink, hostId: string): { sameAs: string | null } | null;
+  /** ssh's questions go to the app through this helper (SSH_ASKPASS), and BatchMode is off;
+   *  omitted: ssh asks nothing (BatchMode, from deps.batch). */
+  askpass?: { script: string; socket: string; broker: AskpassBroker };
+}
+
+/** Why a machine is not connected while its question waits for an app. */
+function needsAppWhy(name: string): string {
+  return `${name} needs a passphrase or code: open Termio to answer it`;
 }
 
 export class MachineLink {
@@ -41,6 +53,8 @@ export class MachineLink {
   why: string | null = null;
   remoteVersion: string | null = null;
   remoteProtocol: number | null = null;
+  hostId: string | null = null;
+  sameAs: string | null = null;
   retryAt: number | null = null;
   since = Date.now();
   /** The machine's sessions as its host last described them, tagged with the machine. */
@@ -54,6 +68,9 @@ export class MachineLink {
   private retryTimer: NodeJS.Timeout | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private disposed = false;
+  /** This attempt's question found no app to ask: the machine says so, and an app's arrival retries. */
+  waitsForApp = false;
+  private helloTimer: NodeJS.Timeout | null = null;
 
   private readonly sessionChanged = new Emitter<SessionInfo>();
   private readonly sessionRemoved = new Emitter<string>();
@@ -87,15 +104,19 @@ export class MachineLink {
       why: this.why,
       remoteVersion: this.remoteVersion,
       remoteProtocol: this.remoteProtocol,
+      hostId: this.hostId,
+      sameAs: this.state === 'sameMachine' ? this.sameAs : null,
       sessions: this.sessions.size,
       retryAt: this.retryAt,
       since: this.since,
     };
   }
 
-  /** Tries again now (the user asked, or the network came back), unless a connection is up or under way. */
-  retryNow(): void {
+  /** Tries again now (the user asked, or the network came back), unless a connection is up or
+   *  under way. `fresh`: a failure after this starts the backoff over (a new network). */
+  retryNow(opts: { fresh?: boolean } = {}): void {
     if (this.disposed || this.child) return;
+    if (opts.fresh) this.attempt = 0;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
     void this.connect();
@@ -115,12 +136,15 @@ export class MachineLink {
     // A retry keeps saying what went wrong last until it succeeds or fails again.
     if (this.state === 'connected') this.setState('reconnecting', this.why);
     else this.setState(this.state, this.why, null);
-    const batch = this.deps.batch();
+    this.waitsForApp = false;
+    const ask = this.deps.askpass;
+    const batch = ask ? false : this.deps.batch();
     const child = spawn('ssh', sshArgs(this.machine, { batch }), {
       stdio: ['pipe', 'pipe', 'pipe'],
-      env: this.deps.env,
+      env: ask ? { ...this.deps.env, SSH_ASKPASS: ask.script, SSH_ASKPASS_REQUIRE: 'force', TERMIO_ASKPASS_SOCKET: ask.socket, TERMIO_ASKPASS_TOKEN: ask.broker.tokenFor(this.name) } : this.deps.env,
     });
     this.child = child;
+    this.armHelloTimer(child, () => stderr);
     let stderr = '';
     child.stderr!.setEncoding('utf8');
     child.stderr!.on('data', (d: string) => (stderr = (stderr + d).slice(-STDERR_KEEP_CHARS)));
@@ -128,7 +152,10 @@ export class MachineLink {
     child.on('close', (code, signal) => this.ended(child, code, signal, stderr));
     const stream = Duplex.from({ readable: child.stdout!, writable: child.stdin! });
     stream.on('error', () => undefined);
-    const c = await HostClient.over(stream, { client: 'termio-hub', version: this.deps.version }, this.name, HELLO_TIMEOUT_MS);
+    // The hello's own bound is the timer above, which waits while the user answers ssh's question.
+    const c = await HostClient.over(stream, { client: 'termio-hub', version: this.deps.version }, this.name, 2 ** 31 - 1);
+    if (this.helloTimer) clearTimeout(this.helloTimer);
+    this.helloTimer = null;
     if (this.child !== child || this.disposed) {
       if (c instanceof HostClient) c.close();
       return;
@@ -147,6 +174,31 @@ export class MachineLink {
     await this.established(c, child);
   }
 
+  /** Ends an attempt whose host has not said hello within HELLO_TIMEOUT_MS — not counting the
+   *  time ssh's question waits for the user. */
+  private armHelloTimer(child: ChildProcess, stderr: () => string): void {
+    const check = (): void => {
+      if (this.child !== child) return;
+      if (this.deps.askpass?.broker.asking(this.name)) {
+        this.helloTimer = setTimeout(check, HELLO_TIMEOUT_MS);
+        return;
+      }
+      this.failure = { state: 'unreachable', why: `${this.name} did not answer within ${HELLO_TIMEOUT_MS / 1000} s (${lastWords(stderr()) ?? 'ssh said nothing'})` };
+      child.kill('SIGKILL');
+    };
+    this.helloTimer = setTimeout(check, HELLO_TIMEOUT_MS);
+  }
+
+  /** ssh asks a question the app shows now: the attempt waits for the user, and says so. */
+  asking(): void {
+    if (this.child) this.setState(this.state === 'connected' ? 'reconnecting' : this.state, `${this.name} waits for your answer in Termio (ssh asks for a passphrase or code)`, null);
+  }
+
+  /** ssh asked a question while no app was attached to ask it. */
+  needsAnswer(): void {
+    this.waitsForApp = true;
+  }
+
   private mismatch(version: string | undefined, protocol: number | undefined): string {
     return `${this.name} runs Termio ${version ?? '(unknown version)'} (host protocol ${protocol ?? '?'}); this one runs ${this.deps.version} (protocol ${HOST_PROTOCOL_VERSION}): run \`termio machines install ${this.name}\` to put this version there`;
   }
@@ -156,6 +208,11 @@ export class MachineLink {
     this.remoteProtocol = c.hello.protocol;
     if (!c.hello.capabilities.includes(HUB_CAPABILITY)) {
       this.failure = { state: 'versionMismatch', why: this.mismatch(c.hello.hostVersion, c.hello.protocol) };
+      c.close();
+      child.kill('SIGKILL');
+      return;
+    }
+    if (this.sameHost(c.hello.hostId)) {
       c.close();
       child.kill('SIGKILL');
       return;
@@ -186,6 +243,24 @@ export class MachineLink {
     this.setState('connected', null);
     this.connected.fire(c);
     this.startHeartbeat(c, child);
+  }
+
+  /** True when the host is one the hub reaches already (or its own): not connected again. */
+  private sameHost(hostId: string | undefined): boolean {
+    this.hostId = hostId ?? null;
+    const clash = hostId ? this.deps.claim?.(this, hostId) : null;
+    if (!clash) return false;
+    this.sameAs = clash.sameAs;
+    const why = clash.sameAs === null
+      ? `${this.name} is this machine's own host (same host id): its sessions are listed as this machine's`
+      : `same machine as ${clash.sameAs} (same host id): its sessions are listed under ${clash.sameAs}`;
+    this.failure = { state: 'sameMachine', why };
+    // Listed by the machine that holds the host: not twice.
+    for (const id of [...this.sessions.keys()]) {
+      this.sessions.delete(id);
+      this.sessionRemoved.fire(id);
+    }
+    return true;
   }
 
   private startHeartbeat(c: HostClient, child: ChildProcess): void {
@@ -224,6 +299,9 @@ export class MachineLink {
   private ended(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null, stderr: string): void {
     if (this.child !== child) return;
     this.child = null;
+    this.deps.askpass?.broker.forget(this.name);
+    if (this.helloTimer) clearTimeout(this.helloTimer);
+    this.helloTimer = null;
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.heartbeat = null;
     const wasConnected = this.client !== null;
@@ -232,6 +310,7 @@ export class MachineLink {
     if (this.disposed) return;
     if (wasConnected && Date.now() - this.connectedAt > STABLE_MS) this.attempt = 0;
     let outcome = this.failure ?? classifyExit(this.name, code, signal, stderr);
+    if (this.waitsForApp && !wasConnected) outcome = { state: 'unreachable', why: needsAppWhy(this.name) };
     if (wasConnected && !this.failure) outcome = { state: 'unreachable', why: `the connection to ${this.name} was lost (${lastWords(stderr) ?? (signal ? `ssh ended by ${signal}` : `ssh exited with code ${code}`)})` };
     const delay = reconnectDelayMs(this.attempt++);
     const state = this.everConnected && outcome.state === 'unreachable' ? 'reconnecting' : outcome.state;
@@ -251,6 +330,7 @@ export class MachineLink {
     this.disposed = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     if (this.heartbeat) clearInterval(this.heartbeat);
+    if (this.helloTimer) clearTimeout(this.helloTimer);
     this.client?.close();
     this.client = null;
     this.child?.kill('SIGTERM');

@@ -14,6 +14,8 @@ import type { MachineLink } from './machineLink';
 export interface RelaySink {
   write(bytes: Uint8Array): void;
   send(msg: HostMessage): void;
+  /** A sink that paints frames itself (the phone page's watch) takes each frame's body here. */
+  frame?(body: Uint8Array): void;
 }
 
 export type RelayAnswer = { ok: true; result: unknown } | { ok: false; error: HostError } | { ok: 'sent' };
@@ -51,7 +53,8 @@ export class LinkViews {
       const v = this.views.get(getU32(bytes, 0));
       if (!v) return;
       setU32(bytes, 0, v.local);
-      v.sink.write(encodeMessage(MessageKind.frame, bytes));
+      if (v.sink.frame) v.sink.frame(bytes);
+      else v.sink.write(encodeMessage(MessageKind.frame, bytes));
     });
     link.onViewEvent((e) => this.viewEvent(e));
     // Back after a drop: every view attaches again; its first frame is a full one, so the client
@@ -82,9 +85,12 @@ export class LinkViews {
     return r;
   }
 
-  async attach(sink: RelaySink, local: number, sessionId: string, cols: number, rows: number): Promise<{ view: RelayedView; answer: RelayAnswer }> {
+  /** `registered`: told the view at once, before the machine answers — its first frame can come
+   *  before the answer does, and its acknowledgement must find the view. */
+  async attach(sink: RelaySink, local: number, sessionId: string, cols: number, rows: number, registered?: (v: RelayedView) => void): Promise<{ view: RelayedView; answer: RelayAnswer }> {
     const v: RelayedView = { link: this.link, remote: this.nextRemote++, local, sink, sessionId, cols, rows, on: null };
     this.views.set(v.remote, v);
+    registered?.(v);
     const client = this.link.client;
     const cached = this.link.sessions.get(sessionId);
     if (!client) {
@@ -120,9 +126,11 @@ export class ConnectionRelay {
   }
 
   async attach(p: HostParams<'attach'>, link: MachineLink, sessionId: string): Promise<RelayAnswer> {
-    const { view, answer } = await this.hub.viewsOf(link).attach(this.sink, p.view, sessionId, p.cols, p.rows);
-    if (answer.ok === true) this.views.set(p.view, view);
-    else this.hub.viewsOf(link).detach(view);
+    const { view, answer } = await this.hub.viewsOf(link).attach(this.sink, p.view, sessionId, p.cols, p.rows, (v) => this.views.set(p.view, v));
+    if (answer.ok !== true) {
+      if (this.views.get(p.view) === view) this.views.delete(p.view);
+      this.hub.viewsOf(link).detach(view);
+    }
     return answer;
   }
 

@@ -1,7 +1,8 @@
-// Paints host frames into the terminal `termio attach` runs in, with plain ANSI escapes: each
-// changed row is rewritten from its runs (SGR per run, erase to the end of the line), then the
-// cursor, its shape and the title. One frame is one write inside a synchronized update, so the
-// outer terminal never shows half a frame. Rows and columns past the outer terminal are clipped.
+// Paints host frames into a terminal with plain ANSI escapes: the one `termio attach` runs in, and
+// the phone page's xterm.js for a session of another machine. Each changed row is rewritten from
+// its runs (SGR per run, erase to the end of the line), then the cursor, its shape and the title.
+// One frame is one write inside a synchronized update, so the outer terminal never shows half a
+// frame. Rows and columns past the outer terminal are clipped.
 import { ColorKind, RunAttr, type FrameHeader, type FrameReader } from '../../protocol/hostFrame';
 
 const CSI = '\x1b[';
