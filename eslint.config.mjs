@@ -1,6 +1,7 @@
 // Lint: typescript-eslint's recommended rules. Layering is not eslint's job: the per-layer tsconfig
 // projects make `tsc -b` reject a wrong import, and scripts/check-layers.mjs checks what tsconfig
-// cannot say (which packages and Node modules each layer may load).
+// cannot say (which packages and Node modules each layer may load). Nor is layout: prettier owns it
+// (`npm run format`), and these presets carry no stylistic rule that could disagree with it.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 

@@ -191,32 +191,38 @@ function readScrollAndSelection(body: Uint8Array, dv: DataView, at: number, cols
   return { scrollOffset, selection, end: p };
 }
 
+/** The fixed-size start of a frame body, checked: the size in range, the cursor shape, state and mouse mode known. */
+function readFixedHeader(body: Uint8Array, dv: DataView) {
+  const FIXED = 4 + 4 + 1 + 2 + 2 + 2 + 2 + 1 + 2 + 1 + 4 + 1 + 4 + 2;
+  if (body.length < FIXED) throw new Malformed(`a frame of ${body.length} bytes is shorter than its ${FIXED}-byte header`);
+  const view = dv.getUint32(0);
+  const seq = dv.getUint32(4);
+  const flags = body[8]!;
+  const cols = dv.getUint16(9);
+  const rows = dv.getUint16(11);
+  const cx = dv.getUint16(13);
+  const cy = dv.getUint16(15);
+  const shape = CURSOR_SHAPES[body[17]!];
+  const modes = dv.getUint16(18);
+  const state = WIRE_STATES[body[20]!];
+  const exitCode = dv.getInt32(21);
+  const signal = body[25]!;
+  const scrollbackLength = dv.getUint32(26);
+  if (cols < 1 || cols > MAX_COLS || rows < 1 || rows > MAX_ROWS) throw new Malformed(`bad size ${cols}x${rows} (1..${MAX_COLS} x 1..${MAX_ROWS})`);
+  if (!shape) throw new Malformed(`unknown cursor shape ${body[17]}`);
+  if (!state) throw new Malformed(`unknown session state ${body[20]}`);
+  const mouse = MOUSE_TRACKING[modes >> ModeBit.mouseShift];
+  if (!mouse) throw new Malformed(`unknown mouse tracking mode ${modes >> ModeBit.mouseShift}`);
+  return { view, seq, flags, cols, rows, cx, cy, shape, modes, mouse, state, exitCode, signal, scrollbackLength, end: 30 };
+}
+
 /** Validates a frame body (what MessageDecoder hands out: after the kind byte) and returns its header and a row reader. */
 export function readFrame(body: Uint8Array): { header: FrameHeader; reader: FrameReader } | FrameDecodeError {
   try {
     const dv = new DataView(body.buffer, body.byteOffset, body.byteLength);
-    const FIXED = 4 + 4 + 1 + 2 + 2 + 2 + 2 + 1 + 2 + 1 + 4 + 1 + 4 + 2;
-    if (body.length < FIXED) throw new Malformed(`a frame of ${body.length} bytes is shorter than its ${FIXED}-byte header`);
-    let p = 0;
-    const view = dv.getUint32(p);
-    const seq = dv.getUint32(p + 4);
-    const flags = body[p + 8]!;
-    const cols = dv.getUint16(p + 9);
-    const rows = dv.getUint16(p + 11);
-    const cx = dv.getUint16(p + 13);
-    const cy = dv.getUint16(p + 15);
-    const shape = CURSOR_SHAPES[body[p + 17]!];
-    const modes = dv.getUint16(p + 18);
-    const state = WIRE_STATES[body[p + 20]!];
-    const exitCode = dv.getInt32(p + 21);
-    const signal = body[p + 25]!;
-    const scrollbackLength = dv.getUint32(p + 26);
-    p += 30;
-    if (cols < 1 || cols > MAX_COLS || rows < 1 || rows > MAX_ROWS) throw new Malformed(`bad size ${cols}x${rows} (1..${MAX_COLS} x 1..${MAX_ROWS})`);
-    if (!shape) throw new Malformed(`unknown cursor shape ${body[17]}`);
-    if (!state) throw new Malformed(`unknown session state ${body[20]}`);
-    const mouse = MOUSE_TRACKING[modes >> ModeBit.mouseShift];
-    if (!mouse) throw new Malformed(`unknown mouse tracking mode ${modes >> ModeBit.mouseShift}`);
+    const f = readFixedHeader(body, dv);
+    const { cols, rows, flags, modes } = f;
+    let p = f.end;
     const tl = dv.getUint16(p);
     if (p + 2 + tl + 2 > body.length) throw new Malformed(`the title (${tl} bytes) runs past the end`);
     const title = decodeUtf8(body.subarray(p + 2, p + 2 + tl));
@@ -229,16 +235,16 @@ export function readFrame(body: Uint8Array): { header: FrameHeader; reader: Fram
     if (rowCount > rows) throw new Malformed(`${rowCount} rows in a frame of ${rows} rows`);
     checkRows(body, dv, p, rowCount, cols, rows);
     const header: FrameHeader = {
-      view, seq, full: !!(flags & FrameFlag.full), cols, rows,
-      cursor: { x: cx, y: cy, shape, blinking: !!(flags & FrameFlag.cursorBlink), visible: !!(flags & FrameFlag.cursorVisible) },
+      view: f.view, seq: f.seq, full: !!(flags & FrameFlag.full), cols, rows,
+      cursor: { x: f.cx, y: f.cy, shape: f.shape, blinking: !!(flags & FrameFlag.cursorBlink), visible: !!(flags & FrameFlag.cursorVisible) },
       modes: {
         applicationCursorKeys: !!(modes & ModeBit.appCursor), applicationKeypad: !!(modes & ModeBit.appKeypad),
         bracketedPaste: !!(modes & ModeBit.bracketedPaste), sendFocus: !!(modes & ModeBit.sendFocus),
-        altScreen: !!(modes & ModeBit.altScreen), mouseTracking: mouse,
+        altScreen: !!(modes & ModeBit.altScreen), mouseTracking: f.mouse,
       },
-      state,
-      exit: flags & FrameFlag.exited ? (signal ? { exitCode, signal } : { exitCode }) : null,
-      scrollbackLength,
+      state: f.state,
+      exit: flags & FrameFlag.exited ? (f.signal ? { exitCode: f.exitCode, signal: f.signal } : { exitCode: f.exitCode }) : null,
+      scrollbackLength: f.scrollbackLength,
       scrollOffset,
       selection,
       hasSelection: !!(flags & FrameFlag.hasSelection),

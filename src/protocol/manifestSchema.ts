@@ -46,10 +46,9 @@ const slug = (what: string) =>
     .max(MAX_ID_CHARS)
     .regex(SLUG_RE, { error: `expected ${what}: lowercase letters and digits, words joined by single hyphens (e.g. "my-agent")` });
 
-const stableId = z
-  .string()
-  .max(MAX_ID_CHARS)
-  .regex(ID_RE, { error: 'expected a stable id that is a safe file name: letters, digits, ".", "_" and "-", starting with a letter or digit (e.g. "my-agent")' });
+const stableId = z.string().max(MAX_ID_CHARS).regex(ID_RE, {
+  error: 'expected a stable id that is a safe file name: letters, digits, ".", "_" and "-", starting with a letter or digit (e.g. "my-agent")',
+});
 
 const homeOrAbsolutePath = z
   .string()

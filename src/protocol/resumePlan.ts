@@ -145,20 +145,31 @@ export function planResume(manifest: ResumeManifestInput, session: ResumeSession
   const unsafe = bound === null ? null : checkConversationId(bound);
   if (unsafe) return fresh(manifest, session, family, `The bound conversation id is unusable (${unsafe}); launching fresh.`);
 
-  if (family === 'discovered') {
-    const template = spec.resume ?? '';
-    if (!template.includes('{id}')) return fresh(manifest, session, family, 'resume.resume has no {id}; launching fresh.');
-    if (bound === null) return fresh(manifest, session, family, 'No conversation bound yet; launching fresh and watching for its record.');
-    if (session.family === 'pinned') {
-      return fresh(manifest, session, family, `Conversation ${bound} was minted by Termio for a pinned launch and this manifest discovers ids, so it cannot be confirmed; launching fresh.`);
-    }
-    return {
-      family, conversationId: bound, mode: 'resume',
-      argv: launchArgv(manifest, session, buildTemplateArgs(template, bound)),
-      why: `Resuming bound conversation ${bound}.${bypassNote(manifest, session)}`,
-    };
-  }
+  return family === 'discovered' ? planDiscovered(manifest, session, spec, bound) : planPinned(manifest, session, spec, bound, facts);
+}
 
+/** A manifest's resume block, once it declares one. */
+type ResumeSpecInput = NonNullable<ResumeManifestInput['resume']>;
+
+/** A discovered-id agent: resume the bound conversation, or launch fresh (the watcher binds one later). */
+function planDiscovered(manifest: ResumeManifestInput, session: ResumeSessionInput, spec: ResumeSpecInput, bound: string | null): ResumePlan {
+  const family = 'discovered';
+  const template = spec.resume ?? '';
+  if (!template.includes('{id}')) return fresh(manifest, session, family, 'resume.resume has no {id}; launching fresh.');
+  if (bound === null) return fresh(manifest, session, family, 'No conversation bound yet; launching fresh and watching for its record.');
+  if (session.family === 'pinned') {
+    return fresh(manifest, session, family, `Conversation ${bound} was minted by Termio for a pinned launch and this manifest discovers ids, so it cannot be confirmed; launching fresh.`);
+  }
+  return {
+    family, conversationId: bound, mode: 'resume',
+    argv: launchArgv(manifest, session, buildTemplateArgs(template, bound)),
+    why: `Resuming bound conversation ${bound}.${bypassNote(manifest, session)}`,
+  };
+}
+
+/** A pinned-id agent: resume the bound conversation when its record exists, else create one. */
+function planPinned(manifest: ResumeManifestInput, session: ResumeSessionInput, spec: ResumeSpecInput, bound: string | null, facts: ResumeFacts): ResumePlan {
+  const family = 'pinned';
   const create = spec.create ?? '';
   const resume = spec.resume ?? '';
   if (!create.includes('{id}') || !resume.includes('{id}')) {

@@ -20,6 +20,7 @@ export const KittyFlags = {
 const KITTY_STACK_LIMIT = 32;
 
 type Params = (number | number[])[];
+type Parser = Terminal['parser'];
 
 function param(params: Params, i: number, fallback: number): number {
   const p = params[i];
@@ -41,6 +42,14 @@ export class TerminalModes implements Disposable {
   constructor(private readonly term: Terminal, private readonly reply: (data: string) => void) {
     const p = term.parser;
     // Each hook returns false when xterm should also see the sequence (it keeps its own state).
+    this.watchCursor(p);
+    this.watchKittyKeyboard(p);
+    this.watchModifyOtherKeys(p);
+    this.watchResets(p);
+  }
+
+  /** DECSCUSR (cursor shape and blink), DECTCEM (visibility) and the mouse report encodings. */
+  private watchCursor(p: Parser): void {
     this.store.add(p.registerCsiHandler({ intermediates: ' ', final: 'q' }, (params) => {
       const ps = param(params, 0, 0);
       if (ps === 0) {
@@ -54,6 +63,10 @@ export class TerminalModes implements Disposable {
     }));
     this.store.add(p.registerCsiHandler({ prefix: '?', final: 'h' }, (params) => this.decPrivate(params, true)));
     this.store.add(p.registerCsiHandler({ prefix: '?', final: 'l' }, (params) => this.decPrivate(params, false)));
+  }
+
+  /** The kitty keyboard protocol: push, pop and set flags on the active screen's stack, and the query. */
+  private watchKittyKeyboard(p: Parser): void {
     this.store.add(p.registerCsiHandler({ prefix: '>', final: 'u' }, (params) => {
       const k = this.kittyState();
       k.stack.push(param(params, 0, 0));
@@ -80,6 +93,10 @@ export class TerminalModes implements Disposable {
       this.reply(`\x1b[?${this.kittyFlags}u`);
       return true;
     }));
+  }
+
+  /** xterm's modifyOtherKeys (CSI > 4 ; n m sets it, CSI > 4 n resets it). */
+  private watchModifyOtherKeys(p: Parser): void {
     this.store.add(p.registerCsiHandler({ prefix: '>', final: 'm' }, (params) => {
       if (param(params, 0, -1) === 4) this.modifyOtherKeys = params.length > 1 ? Math.min(2, param(params, 1, 0)) : 0;
       return true;
@@ -88,6 +105,9 @@ export class TerminalModes implements Disposable {
       if (param(params, 0, -1) === 4) this.modifyOtherKeys = 0;
       return true;
     }));
+  }
+
+  private watchResets(p: Parser): void {
     // RIS (ESC c) and DECSTR (CSI ! p) put every mode back to its power-on value.
     this.store.add(p.registerEscHandler({ final: 'c' }, () => {
       this.reset();

@@ -57,29 +57,62 @@ function unameOf(p: string, a: string): string {
   return `${os} ${cpu}`;
 }
 
+/** A step that could not be done, with the message the command prints. */
+type Failed = { failed: string };
+const isFailed = (x: unknown): x is Failed => typeof x === 'object' && x !== null && 'failed' in x;
+
 export async function install(name: string, io: CliIo, json: boolean): Promise<number> {
-  const fail = (message: string): number => {
-    printError(io, json, 'internal', message);
+  const fail = (step: Failed): number => {
+    printError(io, json, 'internal', step.failed);
     return ExitCode.failed;
   };
-  const client = await connectHost(io.env, { client: 'termio-cli', start: true });
-  if ('kind' in client) return fail(client.message);
+  const m = await savedMachine(io.env, name);
+  if (isFailed(m)) return fail(m);
+  const node = await remoteNode(m);
+  if (isFailed(node)) return fail(node);
+  const copied = await copyTermio(m);
+  if (isFailed(copied)) return fail(copied);
+  const version = packageVersion();
+  // The hub connects now rather than at its next retry.
+  const again = await connectHost(io.env, { client: 'termio-cli', start: true });
+  if (!('kind' in again)) {
+    await again.request('machines.retry', { name });
+    again.close();
+  }
+  if (!copied.stdout.includes(`termio ${version}`)) return fail({ failed: `Termio was copied to ${name} but does not run there: ${copied.stdout.trim()} ${copied.stderr.trim()}` });
+  if (json) printOk(io, { machine: name, version, path: '~/.termio/app', node });
+  else io.out(`Termio ${version} installed on ${name} in ~/.termio/app (Node ${node}); connecting (termio machines list)\n`);
+  return ExitCode.ok;
+}
+
+/** The saved machine called `name`, as the host has it. */
+async function savedMachine(env: NodeJS.ProcessEnv, name: string): Promise<Machine | Failed> {
+  const client = await connectHost(env, { client: 'termio-cli', start: true });
+  if ('kind' in client) return { failed: client.message };
   const list = await client.request('machines.list', {});
   client.close();
-  if (!list.ok) return fail(list.error.message);
+  if (!list.ok) return { failed: list.error.message };
   const m = list.result.machines.find((x) => x.name === name);
-  if (!m) return fail(`no machine '${name}' (saved: ${list.result.machines.map((x) => x.name).join(', ') || 'none'})`);
+  return m ?? { failed: `no machine '${name}' (saved: ${list.result.machines.map((x) => x.name).join(', ') || 'none'})` };
+}
 
+/** The machine's Node version, once it is known to be new enough and the OS and CPU to match this build. */
+async function remoteNode(m: Machine): Promise<string | Failed> {
+  const name = m.name;
   const probe = await ssh(m, `echo ${MARK}; uname -sm; command -v node >/dev/null 2>&1 && node -p process.versions.node || echo none`);
   const lines = probe.stdout.split('\n');
   const at = lines.indexOf(MARK);
-  if (probe.code !== 0 || at < 0) return fail(`cannot reach ${name} with ssh: ${probe.stderr.trim().split('\n').at(-1) ?? `ssh exited with ${probe.code}`}`);
+  if (probe.code !== 0 || at < 0) return { failed: `cannot reach ${name} with ssh: ${probe.stderr.trim().split('\n').at(-1) ?? `ssh exited with ${probe.code}`}` };
   const [uname, node] = [lines[at + 1]?.trim() ?? '', lines[at + 2]?.trim() ?? ''];
-  if (node === 'none' || !/^\d+\./.test(node)) return fail(`${name} has no Node.js on its PATH: Termio's host needs Node ${MIN_NODE_MAJOR} or newer there (install it from your system's packages or nodejs.org), then run termio machines install ${name} again`);
-  if (Number(node.split('.')[0]) < MIN_NODE_MAJOR) return fail(`${name} has Node ${node}; Termio's host needs Node ${MIN_NODE_MAJOR} or newer there`);
+  if (node === 'none' || !/^\d+\./.test(node)) return { failed: `${name} has no Node.js on its PATH: Termio's host needs Node ${MIN_NODE_MAJOR} or newer there (install it from your system's packages or nodejs.org), then run termio machines install ${name} again` };
+  if (Number(node.split('.')[0]) < MIN_NODE_MAJOR) return { failed: `${name} has Node ${node}; Termio's host needs Node ${MIN_NODE_MAJOR} or newer there` };
   const here = unameOf(platform(), arch());
-  if (uname !== here) return fail(`${name} is ${uname}, this Termio is built for ${here} (its terminal module is native): install Termio there from a package for ${uname}`);
+  if (uname !== here) return { failed: `${name} is ${uname}, this Termio is built for ${here} (its terminal module is native): install Termio there from a package for ${uname}` };
+  return node;
+}
 
+/** Packs this Termio, unpacks it in ~/.termio/app there; the result of the remote `termio --version`. */
+async function copyTermio(m: Machine): Promise<{ stdout: string; stderr: string } | Failed> {
   const parts = ['package.json', 'bin', 'dist', 'agents', 'assets', ...(existsSync(join(installRoot, 'native', 'termio-hook', 'build')) ? ['native/termio-hook/build'] : []), ...runtimePackages(installRoot)];
   // Unpacked beside the old copy and swapped in, so a failed copy leaves the old one working.
   const unpack = [
@@ -91,17 +124,7 @@ export async function install(name: string, io: CliIo, json: boolean): Promise<n
   let tarErr = '';
   tar.stderr.on('data', (d: Buffer) => (tarErr += d.toString()));
   const copied = await ssh(m, unpack, (stdin) => tar.stdout.pipe(stdin));
-  if (tarErr.trim()) return fail(`packing this Termio failed: ${tarErr.trim()}`);
-  if (copied.code !== 0) return fail(`copying Termio to ${name} failed: ${copied.stderr.trim().split('\n').at(-1) ?? `ssh exited with ${copied.code}`}`);
-  const version = packageVersion();
-  // The hub connects now rather than at its next retry.
-  const again = await connectHost(io.env, { client: 'termio-cli', start: true });
-  if (!('kind' in again)) {
-    await again.request('machines.retry', { name });
-    again.close();
-  }
-  if (!copied.stdout.includes(`termio ${version}`)) return fail(`Termio was copied to ${name} but does not run there: ${copied.stdout.trim()} ${copied.stderr.trim()}`);
-  if (json) printOk(io, { machine: name, version, path: '~/.termio/app', node });
-  else io.out(`Termio ${version} installed on ${name} in ~/.termio/app (Node ${node}); connecting (termio machines list)\n`);
-  return ExitCode.ok;
+  if (tarErr.trim()) return { failed: `packing this Termio failed: ${tarErr.trim()}` };
+  if (copied.code !== 0) return { failed: `copying Termio to ${m.name} failed: ${copied.stderr.trim().split('\n').at(-1) ?? `ssh exited with ${copied.code}`}` };
+  return copied;
 }

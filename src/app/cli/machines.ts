@@ -38,22 +38,24 @@ const ADD_POLL_MS = 100;
 
 const stateLine = (m: MachineInfo): string => machineStateLine(m, Date.now());
 
+const OPTIONS = {
+  json: { type: 'boolean' },
+  port: { type: 'string' },
+  identity: { type: 'string' },
+  'ssh-option': { type: 'string', multiple: true },
+  'remote-command': { type: 'string' },
+} as const;
+type ParsedArgs = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>;
+
 export async function run(args: string[], io: CliIo): Promise<number> {
   const [verb, ...rest] = args;
   if (verb === undefined || verb === '--help' || verb === '-h' || verb === 'help') {
     io.out(HELP);
     return verb === undefined ? ExitCode.usage : ExitCode.ok;
   }
-  let parsed: ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true; strict: true }>>;
-  const options = {
-    json: { type: 'boolean' },
-    port: { type: 'string' },
-    identity: { type: 'string' },
-    'ssh-option': { type: 'string', multiple: true },
-    'remote-command': { type: 'string' },
-  } as const;
+  let parsed: ParsedArgs;
   try {
-    parsed = parseArgs({ args: rest, options, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: rest, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (err) {
     io.err(`termio machines ${verb}: ${(err as Error).message}\n\n${HELP}`);
     return ExitCode.usage;
@@ -73,27 +75,33 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   try {
     if (verb === 'list') return await list(client, io, json);
     if (verb === 'remove') return await remove(client, parsed.positionals[0]!, io, json);
-    const v = parsed.values;
-    let port: number | undefined;
-    if (v.port !== undefined) {
-      port = Number(v.port);
-      if (!/^\d+$/.test(v.port) || port < 1 || port > 65_535) {
-        io.err(`termio machines add: --port must be a port number (1-65535), got '${v.port}'\n`);
-        return ExitCode.usage;
-      }
-    }
-    const [name, target] = parsed.positionals as [string, string];
-    return await add(client, {
-      name,
-      target,
-      ...(port !== undefined ? { port } : {}),
-      ...(v.identity !== undefined ? { identity: isAbsolute(v.identity) ? v.identity : resolve(io.cwd, v.identity) } : {}),
-      ...(v['ssh-option']?.length ? { sshOptions: v['ssh-option'] } : {}),
-      ...(v['remote-command'] !== undefined ? { remoteCommand: v['remote-command'] } : {}),
-    }, io, json);
+    const machine = machineToAdd(parsed, io);
+    return machine === undefined ? ExitCode.usage : await add(client, machine, io, json);
   } finally {
     client.close();
   }
+}
+
+/** The machine `add` asks for, from its arguments; undefined (the error written) when --port is not a port. */
+function machineToAdd(parsed: ParsedArgs, io: CliIo): HostParams<'machines.add'> | undefined {
+  const v = parsed.values;
+  let port: number | undefined;
+  if (v.port !== undefined) {
+    port = Number(v.port);
+    if (!/^\d+$/.test(v.port) || port < 1 || port > 65_535) {
+      io.err(`termio machines add: --port must be a port number (1-65535), got '${v.port}'\n`);
+      return undefined;
+    }
+  }
+  const [name, target] = parsed.positionals as [string, string];
+  return {
+    name,
+    target,
+    ...(port !== undefined ? { port } : {}),
+    ...(v.identity !== undefined ? { identity: isAbsolute(v.identity) ? v.identity : resolve(io.cwd, v.identity) } : {}),
+    ...(v['ssh-option']?.length ? { sshOptions: v['ssh-option'] } : {}),
+    ...(v['remote-command'] !== undefined ? { remoteCommand: v['remote-command'] } : {}),
+  };
 }
 
 async function list(client: HostClient, io: CliIo, json: boolean): Promise<number> {

@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import type { WorktreeStatusInfo } from '../../protocol/control';
 import { ControlClient } from '../client/controlClient';
-import { ExitCode, type CommandHandler } from './cliIo';
+import { ExitCode, type CliIo, type CommandHandler } from './cliIo';
 import { printError, printOk } from './output';
 import { tilde } from './sessionsText';
 
@@ -34,6 +34,28 @@ function table(rows: WorktreeStatusInfo[], env: NodeJS.ProcessEnv): string {
   return cells.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')).join('\n') + '\n';
 }
 
+/** What is wrong with the command line (null: nothing), in the words the usage error prints. */
+function usageProblem(verb: string | undefined, ref: string | undefined, extra: string | undefined, force: boolean): string | null {
+  if (verb === undefined) return 'missing verb';
+  if (!['list', 'prune', 'remove'].includes(verb)) return `unknown verb '${verb}'`;
+  if (verb === 'remove' && !ref) return 'remove: missing ID or DIR';
+  if (extra !== undefined || (verb !== 'remove' && ref !== undefined)) return `unexpected argument '${extra ?? ref}'`;
+  if (force && verb !== 'remove') return '--force goes with remove';
+  return null;
+}
+
+/** The reply of any of the three verbs: list gives worktrees, prune removed and kept, remove a message. */
+type WorktreesResult = { worktrees?: WorktreeStatusInfo[]; removed?: WorktreeStatusInfo[]; kept?: WorktreeStatusInfo[]; message?: string };
+
+function printResult(result: WorktreesResult, io: CliIo, json: boolean): void {
+  if (json) printOk(io, result);
+  else if (result.worktrees) io.out(table(result.worktrees, io.env));
+  else if (result.removed) {
+    io.out(result.removed.length ? `Removed:\n${table(result.removed, io.env)}` : 'Nothing to prune.\n');
+    if (result.kept?.length) io.out(`Kept (open, uncommitted or unmerged):\n${table(result.kept, io.env)}`);
+  } else io.out(`${result.message}\n`);
+}
+
 export const run: CommandHandler = async (args, io) => {
   let parsed;
   try {
@@ -49,7 +71,7 @@ export const run: CommandHandler = async (args, io) => {
     return ExitCode.ok;
   }
   const json = values.json === true;
-  const bad = verb === undefined ? 'missing verb' : !['list', 'prune', 'remove'].includes(verb) ? `unknown verb '${verb}'` : verb === 'remove' && !ref ? 'remove: missing ID or DIR' : extra !== undefined || (verb !== 'remove' && ref !== undefined) ? `unexpected argument '${extra ?? ref}'` : values.force && verb !== 'remove' ? '--force goes with remove' : null;
+  const bad = usageProblem(verb, ref, extra, values.force === true);
   if (bad) {
     printError(io, json, 'usage', `worktrees ${bad}`);
     io.err(`\n${HELP}`);
@@ -66,13 +88,7 @@ export const run: CommandHandler = async (args, io) => {
       printError(io, json, reply.lost ? 'connectionLost' : reply.error.code, reply.error.message);
       return reply.lost ? ExitCode.hostNotRunning : ExitCode.failed;
     }
-    const result = reply.result as { worktrees?: WorktreeStatusInfo[]; removed?: WorktreeStatusInfo[]; kept?: WorktreeStatusInfo[]; message?: string };
-    if (json) printOk(io, result);
-    else if (result.worktrees) io.out(table(result.worktrees, io.env));
-    else if (result.removed) {
-      io.out(result.removed.length ? `Removed:\n${table(result.removed, io.env)}` : 'Nothing to prune.\n');
-      if (result.kept?.length) io.out(`Kept (open, uncommitted or unmerged):\n${table(result.kept, io.env)}`);
-    } else io.out(`${result.message}\n`);
+    printResult(reply.result as WorktreesResult, io, json);
     return ExitCode.ok;
   } finally {
     client.close();

@@ -70,19 +70,7 @@ export class ControlVerbs implements SessionVerbs {
 
   constructor(private readonly d: ControlVerbsDeps) {
     const holder = (ctx: VerbContext) => ctx.holder;
-    // A session another machine runs (and no session here matches the reference): its host answers.
-    const remote = (ref: string, verb: ControlVerb, args: object): Promise<Outcome> | null => {
-      const hub = d.remote?.() ?? null;
-      const here = d.registry.find(ref);
-      if (!hub || here.ok || here.code === 'ambiguousSession') return null;
-      return hub.forSession(ref, verb, args as Record<string, unknown>);
-    };
-    const onMachine = (machine: string | undefined, verb: ControlVerb, args: object): Promise<Outcome> | null => {
-      if (machine === undefined) return null;
-      const hub = d.remote?.() ?? null;
-      if (!hub) return Promise.resolve({ ok: false, code: 'noSuchMachine', message: `no machine '${machine}': none is saved (termio machines add)` });
-      return hub.onMachine(machine, verb, args as Record<string, unknown>);
-    };
+    const remote = (ref: string, verb: ControlVerb, args: object) => this.remote(ref, verb, args);
     const questions = new QuestionVerbs(d.registry, d.questions);
     this.handlers = {
       ping: () => ({ ok: true, result: { pong: true, protocol: CONTROL_PROTOCOL_VERSION } }),
@@ -91,15 +79,8 @@ export class ControlVerbs implements SessionVerbs {
       'sessions.watch': (_args, ctx) => this.watch(ctx),
       'sessions.read': (args) => remote(args.id, 'sessions.read', args) ?? this.read(args),
       'sessions.send': (args, ctx) => remote(args.id, 'sessions.send', args) ?? d.drive.send(args, holder(ctx)),
-      'sessions.spawn': async (args, ctx) => {
-        const bypass = args.bypass === true || (await d.bypassByDefault(args.agent));
-        const refused = bypass ? d.bypass.refuse({ secret: ctx.secret, session: args.parent ?? ctx.session }, args.agent ?? 'an agent', `${ctx.door ?? 'control'}: sessions.spawn`) : null;
-        return refused ?? onMachine(args.machine, 'sessions.spawn', args) ?? d.drive.spawn(d.bypass.withCaller(args, ctx.secret), holder(ctx));
-      },
-      'sessions.run': async (args, ctx) => {
-        const refused = await d.bypass.refuseArgv(args.argv, { secret: ctx.secret, session: args.parent ?? ctx.session }, `${ctx.door ?? 'control'}: sessions.run`);
-        return refused ?? onMachine(args.machine, 'sessions.run', args) ?? d.drive.run(d.bypass.withCaller(args, ctx.secret), holder(ctx));
-      },
+      'sessions.spawn': (args, ctx) => this.spawn(args, ctx),
+      'sessions.run': (args, ctx) => this.run(args, ctx),
       'sessions.wait': (args, ctx) => remote(args.id, 'sessions.wait', args) ?? d.drive.wait(args, holder(ctx)),
       'app.notify': (args) => d.drive.notify(args),
       'sessions.why': (args) => remote(args.id, 'sessions.why', args) ?? this.why(args),
@@ -122,6 +103,35 @@ export class ControlVerbs implements SessionVerbs {
       'worktrees.list': () => this.worktree((w) => w.list()),
       'worktrees.prune': () => this.worktree((w) => w.prune()),
     };
+  }
+
+  /** A session another machine runs (and no session here matches the reference): its host answers. */
+  private remote(ref: string, verb: ControlVerb, args: object): Promise<Outcome> | null {
+    const hub = this.d.remote?.() ?? null;
+    const here = this.d.registry.find(ref);
+    if (!hub || here.ok || here.code === 'ambiguousSession') return null;
+    return hub.forSession(ref, verb, args as Record<string, unknown>);
+  }
+
+  /** A request that names a machine: that machine's host answers (null: it names none, this host does). */
+  private onMachine(machine: string | undefined, verb: ControlVerb, args: object): Promise<Outcome> | null {
+    if (machine === undefined) return null;
+    const hub = this.d.remote?.() ?? null;
+    if (!hub) return Promise.resolve({ ok: false, code: 'noSuchMachine', message: `no machine '${machine}': none is saved (termio machines add)` });
+    return hub.onMachine(machine, verb, args as Record<string, unknown>);
+  }
+
+  private async spawn(args: ControlArgs<'sessions.spawn'>, ctx: VerbContext): Promise<Answer> {
+    const d = this.d;
+    const bypass = args.bypass === true || (await d.bypassByDefault(args.agent));
+    const refused = bypass ? d.bypass.refuse({ secret: ctx.secret, session: args.parent ?? ctx.session }, args.agent ?? 'an agent', `${ctx.door ?? 'control'}: sessions.spawn`) : null;
+    return refused ?? this.onMachine(args.machine, 'sessions.spawn', args) ?? d.drive.spawn(d.bypass.withCaller(args, ctx.secret), ctx.holder);
+  }
+
+  private async run(args: ControlArgs<'sessions.run'>, ctx: VerbContext): Promise<Answer> {
+    const d = this.d;
+    const refused = await d.bypass.refuseArgv(args.argv, { secret: ctx.secret, session: args.parent ?? ctx.session }, `${ctx.door ?? 'control'}: sessions.run`);
+    return refused ?? this.onMachine(args.machine, 'sessions.run', args) ?? d.drive.run(d.bypass.withCaller(args, ctx.secret), ctx.holder);
   }
 
   /** Answers one request with the handler for its verb. */

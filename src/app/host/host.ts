@@ -143,7 +143,17 @@ export class Host {
     this.checkpointer = this.startCheckpoints(opts);
     this.agents = new AgentChoices(this.catalog, this.settings, () => this.integration());
     this.questions = this.questionBook(core, opts);
-    this.router = new NotificationRouter({
+    this.router = this.notificationRouter(core, opts);
+    this.launcher = this.sessionLauncher(core, s, opts);
+    this.wire();
+    // Discovered-id agents: open their store watchers now, so a launch does not wait for the
+    // first scan of a large store (it can take a second).
+    this.resume.warm(this.catalog.list().filter((e) => e.installed).map((e) => e.manifest)).catch((err: unknown) => opts.logger.warn('resume: could not watch an agent store', { error: String(err) }));
+  }
+
+  /** Where a session's notification goes (the sink, with the question it asks), told by status changes. */
+  private notificationRouter(core: HostCore, opts: HostOptions): NotificationRouter {
+    return new NotificationRouter({
       policy: core.notifications,
       sink: opts.notificationSink ?? defaultNotificationSink(opts.logger, defaultNotificationIcon(installRoot), opts.env),
       registry: core.registry,
@@ -155,7 +165,11 @@ export class Host {
       onClick: opts.onNotificationClick,
       questions: this.questions,
     });
-    this.launcher = new SessionLauncher({
+  }
+
+  /** Launches sessions: what a spawn needs from the core, the services and the host. */
+  private sessionLauncher(core: HostCore, s: HostServices, opts: HostOptions): SessionLauncher {
+    return new SessionLauncher({
       ...s,
       tracker: core.tracker,
       registry: core.registry,
@@ -169,10 +183,6 @@ export class Host {
       checkpointer: this.checkpointer,
       logger: opts.logger,
     });
-    this.wire();
-    // Discovered-id agents: open their store watchers now, so a launch does not wait for the
-    // first scan of a large store (it can take a second).
-    this.resume.warm(this.catalog.list().filter((e) => e.installed).map((e) => e.manifest)).catch((err: unknown) => opts.logger.warn('resume: could not watch an agent store', { error: String(err) }));
   }
 
   /** The checkpointer of held sessions, or null (with the reason logged) when there are no holders. */

@@ -29,7 +29,7 @@ import { hubRemoteSessions } from './machines/hubControl';
 import { MachinesHub } from './machines/hub';
 import { MachinesStore } from './machines/machinesStore';
 import { AskpassBroker, writeAskpassScript } from './machines/askpass';
-import type { Adopted } from './holderAdoption';
+import type { Adopted, AdoptionResult } from './holderAdoption';
 
 /**
  * How long the host stays up with no session and no client: long enough for the command that
@@ -127,6 +127,39 @@ function notifyRemoteStates(hub: MachinesHub, host: Host): void {
   hub.onSessionRemoved((id) => lastState.delete(id));
 }
 
+/** The host socket's server: the registry, the verb table and the services a client reaches. */
+function clientServerOptions(self: HostProcess, socketPath: string, app: AppService, logger: Logger): ClientServerOptions {
+  const host = self.host;
+  const hub = self.hub;
+  return {
+    socketPath,
+    registry: host.registry,
+    sessionInfo: (r) => host.facts.info(r),
+    logger,
+    hostVersion: packageVersion(),
+    hostId: hub.hostId,
+    keepsAgents: host.holders.available,
+    describe: () => statusFields(self),
+    verbs: host.control.sessionVerbs,
+    onStop: () => void self.stop('asked by a client'),
+    app,
+    keepsEnded: (r) => host.store.getSession(r.id) !== undefined,
+    companion: () => self.companion,
+    hub,
+  };
+}
+
+/** Adopts the sessions a previous host left running on holders; when that host did not stop
+ *  cleanly (`lost`), the saved sessions not adopted are marked recovered. */
+async function adoptPrevious(host: Host, lost: boolean): Promise<{ adoption: AdoptionResult; adopted: Set<string>; recovered: Set<string> }> {
+  const adoption = await host.adoptHolders();
+  const adopted = new Set(adoption.adopted.map((a) => a.session.id));
+  const recovered = new Set<string>();
+  if (lost) for (const s of host.store.state.sessions) if (!adopted.has(s.id)) recovered.add(s.id);
+  host.facts.recovered = recovered;
+  return { adoption, adopted, recovered };
+}
+
 /** host.status: what only the host process knows (start time, log file, pid, memory, holders). */
 function statusFields(self: HostProcess): ReturnType<ClientServerOptions['describe']> {
   const h = self.host.holders;
@@ -182,29 +215,10 @@ export class HostProcess {
     if (!started.ok) return { ok: false, alreadyRunning: started.alreadyRunning, message: started.alreadyRunning ? `a Termio host is already running on ${socketPath}` : started.message };
     const host = started.host;
     // Before any client can ask for a restore: the sessions a previous host left running.
-    const adoption = await host.adoptHolders();
-    const adopted = new Set(adoption.adopted.map((a) => a.session.id));
-    const recovered = new Set<string>();
-    if (lost) for (const s of host.store.state.sessions) if (!adopted.has(s.id)) recovered.add(s.id);
-    host.facts.recovered = recovered;
+    const { adoption, adopted, recovered } = await adoptPrevious(host, lost);
     app = new AppService(host, { startApp, machines: hub });
     const self = new HostProcess(paths, socketPath, host, app, hub, opts);
-    const listen = await ClientServer.listen({
-      socketPath,
-      registry: host.registry,
-      sessionInfo: (r) => host.facts.info(r),
-      logger: log,
-      hostVersion: packageVersion(),
-      hostId: hub.hostId,
-      keepsAgents: host.holders.available,
-      describe: () => statusFields(self),
-      verbs: host.control.sessionVerbs,
-      onStop: () => void self.stop('asked by a client'),
-      app,
-      keepsEnded: (r) => host.store.getSession(r.id) !== undefined,
-      companion: () => self.companion,
-      hub,
-    });
+    const listen = await ClientServer.listen(clientServerOptions(self, socketPath, app, log));
     if (!listen.ok) {
       hub.dispose();
       app.dispose();

@@ -126,6 +126,25 @@ interface MutableRecord {
   view: SessionRecord;
 }
 
+/** The record as the registry's users see it: read-only, and always current (every field a getter). */
+function liveView(r: MutableRecord): SessionRecord {
+  return {
+    get id() { return r.id; },
+    get agentId() { return r.agentId; },
+    get cwd() { return r.cwd; },
+    get title() { return r.name ?? r.session.title; },
+    get name() { return r.name ?? null; },
+    get state() { return r.state; },
+    get stateWhy() { return r.stateWhy; },
+    get stateSince() { return r.stateSince; },
+    get createdAt() { return r.createdAt; },
+    get bypass() { return r.bypass; },
+    get parentId() { return r.parentId; },
+    get stalledSince() { return r.stalledSince; },
+    get session() { return r.session; },
+  };
+}
+
 export class SessionRegistry implements Disposable {
   private readonly records = new Map<string, MutableRecord>();
   private readonly spawner: Spawner;
@@ -238,21 +257,7 @@ export class SessionRegistry implements Disposable {
       subscriptions: [],
       view: undefined as unknown as SessionRecord,
     };
-    r.view = {
-      get id() { return r.id; },
-      get agentId() { return r.agentId; },
-      get cwd() { return r.cwd; },
-      get title() { return r.name ?? r.session.title; },
-      get name() { return r.name ?? null; },
-      get state() { return r.state; },
-      get stateWhy() { return r.stateWhy; },
-      get stateSince() { return r.stateSince; },
-      get createdAt() { return r.createdAt; },
-      get bypass() { return r.bypass; },
-      get parentId() { return r.parentId; },
-      get stalledSince() { return r.stalledSince; },
-      get session() { return r.session; },
-    };
+    r.view = liveView(r);
     r.subscriptions.push(
       session.onTitle(() => {
         if (r.name === undefined) this.changed.fire(r.view);

@@ -77,7 +77,18 @@ export class TermioApp {
     });
     this.panels = new SettingsPanels({ host, log, chrome: () => this.chrome, activeWindow: () => this.sessionWindows.active });
     this.actions = new SessionActions({ host, windows: this.sessionWindows, log, showSettings: () => this.showSettings(), chrome: () => this.chrome });
-    this.tray = new Tray({
+    this.tray = this.makeTray();
+    this.quitPath = this.makeQuitPath();
+    this.sync = new ViewSync({ host, windows: this.sessionWindows, tray: this.tray, log, stopped: () => this.quitPath.quitting });
+    this.appMenu = installAppMenu(appMenuItems(process.platform), { quit: () => void this.quit('app menu'), quitEnd: () => void this.quit('app menu', 'end') });
+    this.listen();
+    this.log.info('app started', { pid: process.pid, runtime: runtime.kind });
+  }
+
+  /** The tray: its menu's commands and what a click on a notification or an answer does. */
+  private makeTray(): Tray {
+    const host = this.host;
+    return new Tray({
       onShow: () => this.showWindow(),
       onQuit: () => void this.quit('menu'),
       onQuitEnd: () => void this.quit('menu', 'end'),
@@ -90,7 +101,12 @@ export class TermioApp {
       onMessageClicked: () => host.notificationClicked(this.lastTraySession),
       log: this.log,
     });
-    this.quitPath = new QuitPath(log, {
+  }
+
+  /** Quitting: the host let go (or its sessions ended), then the UI, then the Qt runtime. */
+  private makeQuitPath(): QuitPath {
+    const host = this.host;
+    return new QuitPath(this.log, {
       disposeHost: async (mode) => {
         // Quitting detaches (the sessions keep running in the host) unless asked to end them.
         if ((mode ?? host.settings.settings.sessions.onQuit) === 'end') await host.endSessions();
@@ -103,10 +119,6 @@ export class TermioApp {
       },
       stopRuntime: () => this.runtime.stop(),
     });
-    this.sync = new ViewSync({ host, windows: this.sessionWindows, tray: this.tray, log, stopped: () => this.quitPath.quitting });
-    this.appMenu = installAppMenu(appMenuItems(process.platform), { quit: () => void this.quit('app menu'), quitEnd: () => void this.quit('app menu', 'end') });
-    this.listen();
-    this.log.info('app started', { pid: process.pid, runtime: runtime.kind });
   }
 
   /** Keeps the windows, panels and tray in step with the host's registry, catalog and settings. */
