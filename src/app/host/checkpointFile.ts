@@ -41,8 +41,11 @@ export function checkpointPath(dir: string, id: string): string {
   return join(dir, `${id}.json`);
 }
 
+/** Atomic but not fsynced: a checkpoint is only of use while its holder runs, and no holder
+ *  outlives a machine restart (the only loss fsync guards against); a crashed host's writes are
+ *  already in the kernel. The fsyncs were most of the cost of checkpointing many sessions. */
 export function writeCheckpoint(dir: string, record: CheckpointRecord): void {
-  writeFileAtomic(checkpointPath(dir, record.id), JSON.stringify(record), { mode: 0o600, forceMode: true });
+  writeFileAtomic(checkpointPath(dir, record.id), JSON.stringify(record), { mode: 0o600, forceMode: true, durable: false });
 }
 
 export function removeCheckpoint(dir: string, id: string): void {

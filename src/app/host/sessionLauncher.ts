@@ -233,7 +233,7 @@ export class SessionLauncher {
       ...(meta ? { createdAt: meta.createdAt, state: { state: meta.state, why: meta.stateWhy, since: meta.stateSince } } : {}),
     });
     if (saved?.title) this.o.notes.titledByUser(id);
-    this.o.checkpointer?.watch(session);
+    this.o.checkpointer?.watch(session, cp && session.streamOffset >= cp.offset ? cp : undefined);
     return session;
   }
 
