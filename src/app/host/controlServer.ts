@@ -166,6 +166,8 @@ export class ControlServer {
   private server: Server | null = null;
   private socketPath: string | null = null;
   private socketIno: number | null = null;
+  /** Requests wait for this before they are answered (see answerAfter). */
+  private gate: Promise<unknown> = Promise.resolve();
 
   constructor(opts: ControlServerOptions) {
     this.paths = opts.paths;
@@ -308,8 +310,16 @@ export class ControlServer {
     writeFileAtomic(this.infoFile, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600, forceMode: true });
   }
 
+  /** Requests that arrive before `work` settles are answered after it: a new host adopting the
+   *  sessions its holders kept must not say "no such session" to a wait that comes back for one. */
+  answerAfter(work: Promise<unknown>): void {
+    const before = this.gate;
+    this.gate = Promise.all([before, work.catch(() => undefined)]);
+  }
+
   /** The verb's outcome, or 'replied' when the handler wrote its reply itself (watch). */
-  private respond(conn: ControlConnection, req: ControlRequest): Promise<Outcome | 'replied'> {
+  private async respond(conn: ControlConnection, req: ControlRequest): Promise<Outcome | 'replied'> {
+    await this.gate;
     const { connections } = this;
     const ctx: VerbContext = {
       secret: req.secret,
@@ -321,7 +331,7 @@ export class ControlServer {
         return 'replied';
       },
     };
-    return Promise.resolve(this.verbs.answer(req.verb, req.args, ctx));
+    return this.verbs.answer(req.verb, req.args, ctx);
   }
 
   private async openDirAsShell(dir: string): Promise<OpenDirResult> {

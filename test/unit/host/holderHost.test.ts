@@ -132,6 +132,33 @@ describe('session holders under termio-host', () => {
     expect(readdirSync(join(dir, '.termio', 'state', 'checkpoints'))).toEqual([]);
   }, 120_000);
 
+  it('carries a `termio sessions wait` in flight through a SIGKILL of the host: it goes on with the next host, on the same session', async () => {
+    const id = (await termio(['host', 'spawn', '--', '/bin/sh'])).out.trim();
+    const pid = (await sessions())[0]!.pid;
+    const log = join(dir, '.termio', 'logs', 'host.log');
+    const waitsAsked = (): number => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter((l) => l.includes('control: waiting') && l.includes(id)).length : 0);
+    const wait = spawn(process.execPath, [termioBin, 'sessions', 'wait', id, '--until', 'exit', '--json'], { env, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    let [out, err] = ['', ''];
+    wait.stdout.on('data', (b: Buffer) => (out += b.toString()));
+    wait.stderr.on('data', (b: Buffer) => (err += b.toString()));
+    const ended = new Promise<number>((r) => wait.on('close', (code) => r(code ?? -1)));
+    await waitFor(() => waitsAsked() === 1, { what: 'the wait to reach the host' });
+
+    await killHost();
+    // Nobody else starts a host here: the waiting command does, and asks the new one again.
+    await waitFor(() => waitsAsked() === 2, { what: 'the wait to be asked again of the next host', timeout: 30_000 });
+    expect(hostPids()).toHaveLength(2);
+    expect(wait.exitCode).toBe(null);
+    expect(isAlive(pid)).toBe(true);
+
+    await termio(['sessions', 'send', id, 'exit 7', '--enter']);
+    const code = await ended;
+    expect(code, err).toBe(0);
+    expect(err).toContain(`the session host was lost during the wait; waiting on session ${id} with the next one`);
+    const result = JSON.parse(out) as { outcome: string; session: { id: string; pid: number; exited: { exitCode: number } | null } };
+    expect(result).toMatchObject({ outcome: 'settled', session: { id, pid, exited: expect.objectContaining({ exitCode: 7 }) } });
+  }, 90_000);
+
   it('rebuilds, after a SIGKILL of the host in a yes flood, the screen a fresh emulator fed the whole stream shows', async () => {
     // Numbered, so that every line differs and a screen that lags behind is told from one caught up.
     const id = (await termio(['host', 'spawn', '--', '/bin/sh', '-c', 'yes 0123456789-flood | cat -n'])).out.trim();
