@@ -83,6 +83,9 @@ describe('checkpoint files', () => {
       writeFileSync(join(dir, 'b.json'), JSON.stringify({ ...record('b'), session: { ...record('b').session, state: 'sleeping' } }));
       expect(readCheckpoint(dir, 'b')).toEqual({ problem: expect.stringContaining("session.state 'sleeping' is not a state") });
       expect(existsSync(join(dir, 'b.json.unreadable'))).toBe(true);
+      // The status tracker's snapshot is checked too: a bad one sets the whole file aside.
+      writeFileSync(join(dir, 'd.json'), JSON.stringify({ ...record('d'), session: { ...record('d').session, status: { engine: { startedAt: 0 }, workReports: 0, agentRunner: null } } }));
+      expect(readCheckpoint(dir, 'd')).toEqual({ problem: expect.stringContaining('session.status.engine: startedAt or seq is not a number') });
       writeFileSync(join(dir, 'c.json'), '{"version":1,');
       expect(readCheckpoint(dir, 'c')).toEqual({ problem: expect.stringContaining('not JSON') });
     } finally {

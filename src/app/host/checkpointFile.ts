@@ -5,7 +5,9 @@
 import { readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SessionState } from '../../protocol/status/sessionState';
+import { engineSnapshotProblem } from '../../protocol/status/engineSnapshot';
 import { writeFileAtomic } from '../shared/atomicWrite';
+import type { TrackerSnapshot } from './statusTracker';
 
 export const CHECKPOINT_VERSION = 1;
 
@@ -24,6 +26,9 @@ export interface HeldSessionMeta {
   stateSince: number;
   /** The secret in the program's environment (TERMIO_SESSION_SECRET); its hook reports carry it. */
   secret: string | null;
+  /** What the status tracker knew (channels' claims, hook health); absent in checkpoints of
+   *  older hosts, whose sessions then start their status afresh. */
+  status?: TrackerSnapshot;
 }
 
 export interface CheckpointRecord {
@@ -66,7 +71,15 @@ function problemOf(v: unknown, id: string): string | null {
   if (typeof m !== 'object' || m === null) return 'session is missing';
   if (typeof m.cwd !== 'string' || !Array.isArray(m.argv) || !m.argv.every((a) => typeof a === 'string')) return 'session.cwd or session.argv is malformed';
   if (!STATES.includes(m.state)) return `session.state '${String(m.state)}' is not a state`;
-  return null;
+  return m.status === undefined ? null : statusProblem(m.status);
+}
+
+function statusProblem(v: unknown): string | null {
+  if (typeof v !== 'object' || v === null) return 'session.status is not an object';
+  const t = v as Partial<TrackerSnapshot>;
+  if (!Number.isSafeInteger(t.workReports) || (t.agentRunner !== null && !Number.isSafeInteger(t.agentRunner))) return 'session.status.workReports or agentRunner is not a count';
+  const p = engineSnapshotProblem(t.engine);
+  return p ? `session.status.engine: ${p}` : null;
 }
 
 /** The checkpoint of a session; null when there is none; a problem when the file is unusable

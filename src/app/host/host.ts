@@ -205,10 +205,12 @@ export class Host {
   private heldMeta(id: string): HeldSessionMeta | null {
     const r = this.registry.get(id);
     if (!r) return null;
-    return {
+    const meta: HeldSessionMeta = {
       agentId: r.agentId, cwd: r.cwd, argv: r.session.argv, name: r.name, bypass: r.bypass, parentId: r.parentId,
       createdAt: r.createdAt, state: r.state, stateWhy: r.stateWhy, stateSince: r.stateSince, secret: this.callers.secretOf(r.id) ?? null,
     };
+    const status = this.tracker.snapshot(id);
+    return status ? { ...meta, status } : meta;
   }
 
   /** Carries on the sessions a previous host left running in their holders (call once, at start). */

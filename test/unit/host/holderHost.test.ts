@@ -4,7 +4,7 @@
 // screen and scrollback (for the flood: what a fresh emulator fed the holder's whole byte stream
 // shows), and typing still works. `termio host stop` still ends everything.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -158,6 +158,44 @@ describe('session holders under termio-host', () => {
     const result = JSON.parse(out) as { outcome: string; session: { id: string; pid: number; exited: { exitCode: number } | null } };
     expect(result).toMatchObject({ outcome: 'settled', session: { id, pid, exited: expect.objectContaining({ exitCode: 7 }) } });
   }, 90_000);
+
+  it('keeps a session asking the user (attention) or working as it was through a SIGKILL of the host: its status comes back with it', async () => {
+    // A fake Claude Code on the login shell's PATH, its hooks installed as for the real one.
+    mkdirSync(join(dir, 'bin'));
+    writeFileSync(join(dir, 'bin', 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${join(repoRoot, 'test', 'fakes', 'fake-agent.mjs')}" claude "$@"\n`, { mode: 0o755 });
+    writeFileSync(join(dir, '.profile'), `PATH="${join(dir, 'bin')}:$PATH"\nexport PATH\n`);
+    env = { ...env, SHELL: '/bin/sh' };
+    expect((await termio(['hooks', 'install', '--agent', 'claude'])).code).toBe(0);
+    const spawned = await termio(['sessions', 'spawn', '--agent', 'claude']);
+    expect(spawned.code, spawned.err).toBe(0);
+    const id = spawned.out.trim();
+    const pid = (await sessions())[0]!.pid;
+    const why = async (): Promise<{ state: string; since: string; channel: string; event?: string }> => JSON.parse((await termio(['sessions', 'why', id, '--json'])).out) as { state: string; since: string; channel: string; event?: string };
+    // The state the last checkpoint keeps, as the status tracker had it.
+    const saved = (): string | undefined => (JSON.parse(readFileSync(join(dir, '.termio', 'state', 'checkpoints', `${id}.json`), 'utf8')) as { session: { status?: { engine: { current: { state: string } } } } }).session.status?.engine.current.state;
+    const stateIs = async (state: string): Promise<boolean> => (await why()).state === state;
+
+    await termio(['sessions', 'send', id, 'ask before running tests', '--enter']);
+    await waitFor(() => stateIs('attention'), { what: 'the permission prompt to be attention' });
+    // The title still shows the spinner: a host starting afresh would read the session as working.
+    await waitFor(() => saved() === 'attention', { what: 'a checkpoint with the attention' });
+    const asking = await why();
+    await killHost();
+    expect(await why()).toMatchObject({ state: 'attention', since: asking.since, channel: 'hooks', event: 'PermissionRequest' });
+    expect((await sessions())[0]).toMatchObject({ id, pid, state: 'attention' });
+
+    // The adopting host hears the agent's hooks as the first one did.
+    await termio(['sessions', 'send', id, 'y', '--enter']);
+    await waitFor(() => stateIs('done'), { what: 'done once the permission is given' });
+    await termio(['sessions', 'send', id, 'a slow one', '--enter']);
+    await waitFor(() => stateIs('working'), { what: 'the slow turn to be working' });
+    await waitFor(() => saved() === 'working', { what: 'a checkpoint with the work' });
+    const working = await why();
+    await killHost();
+    // Since when it works, too: a host starting afresh would read the spinner as work from now on.
+    expect(await why()).toMatchObject({ state: 'working', since: working.since });
+    expect((await sessions())[0]).toMatchObject({ id, pid, state: 'working' });
+  }, 120_000);
 
   it('rebuilds, after a SIGKILL of the host in a yes flood, the screen a fresh emulator fed the whole stream shows', async () => {
     // Numbered, so that every line differs and a screen that lags behind is told from one caught up.
