@@ -127,6 +127,24 @@ describe('a session on a holder', () => {
     await waitFor(() => next.screenLines().includes('typed-after'), { what: 'typing into the adopted session' });
   });
 
+  it('keeps the charsets through a handover: G1 as DEC line drawing shifted in, G0 as the UK set, draw the same after', async () => {
+    const s = await spawnHeld(['/bin/sh']);
+    // G0 = UK (ESC ( A), G1 = DEC line drawing (ESC ) 0), G1 shifted in (SO). Uppercase is the
+    // same in every set, so the markers read alike whatever is in use.
+    s.write("printf '\\033(A\\033)0\\016'; echo MARK1\r");
+    await waitFor(() => s.screenLines().includes('MARK1'), { what: 'the charsets set' });
+    const checkpoint = await waitFor(() => captureCheckpoint(s, 2000));
+    s.holder!.checkpoint(checkpoint.offset);
+    expect(s.keepRunningOnDispose()).toBe(true);
+    s.dispose();
+
+    const next = await adopt(s, checkpoint, join(home, 's.sock'));
+    // In G1 (line drawing) l q k are a box's top; after SI, G0's UK set draws # as £.
+    next.write("printf 'lqk\\017#\\n'; echo MARK2\r");
+    await waitFor(() => next.screenLines().includes('MARK2'), { what: 'output after the handover' });
+    expect(next.screenLines()).toContain('┌─┐£');
+  });
+
   it('rebuilds, after a handover in the middle of a flood, the screen a fresh emulator fed the whole stream shows', async () => {
     const tap = join(home, 'stream.bin');
     const s = await spawnHeld(['/bin/sh', '-c', 'exec yes 0123456789-flood'], { tap, scrollback: 1000 });
