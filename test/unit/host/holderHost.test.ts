@@ -11,6 +11,8 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HostClient } from '../../../src/app/client/hostClient';
 import { collectRows, rowText } from '../../../src/protocol/hostFrame';
 import { createEmulator } from '../../../src/terminal';
+import { shortSocketDir } from '../../../src/app/host/holders';
+import { termioPaths } from '../../../src/app/shared/paths';
 import { attach, mirrorFrames } from '../../helpers/hostScreen';
 import { endProcessesWithHome, isAlive, waitForExit } from '../../helpers/processes';
 import { waitFor } from '../../helpers/waitFor';
@@ -196,6 +198,31 @@ describe('session holders under termio-host', () => {
     expect(await why()).toMatchObject({ state: 'working', since: working.since });
     expect((await sessions())[0]).toMatchObject({ id, pid, state: 'working' });
   }, 120_000);
+
+  it('holds the sessions of a home too deep for socket paths, its sockets in a short folder of the user under /tmp', async () => {
+    // 75 bytes: run/host.sock still fits in a socket path, run/holders/<uuid>.sock (54 more) does not.
+    const home = join(dir, 'd'.repeat(Math.max(1, 75 - dir.length - '/.termio'.length - 1)), '.termio');
+    expect(join(home, 'run', 'control.sock').length).toBeLessThanOrEqual(103);
+    env = { ...env, TERMIO_HOME: home };
+    const short = shortSocketDir(termioPaths(env));
+    expect(join(home, 'run', 'holders', `${'0'.repeat(36)}.sock`).length).toBeGreaterThan(103);
+    try {
+      const id = (await termio(['host', 'spawn', '--', '/bin/sh'])).out.trim();
+      expect((await termio(['host', 'status'])).out).toContain('holders: on, 1 session held');
+      expect(readdirSync(short)).toEqual([`${id}.sock`]);
+      const pid = (await sessions())[0]!.pid;
+      const log = join(home, 'logs', 'host.log');
+      const hostPid = [...readFileSync(log, 'utf8').matchAll(/host listening .*"pid":(\d+)/g)].map((m) => Number(m[1])).at(-1)!;
+      process.kill(hostPid, 'SIGKILL');
+      await waitForExit(hostPid, 'the killed host to go');
+      expect(await sessions()).toEqual([expect.objectContaining({ id, pid })]);
+      expect((await termio(['host', 'stop'])).code).toBe(0);
+      await waitForExit(pid, 'the session to end with the host');
+      await waitFor(() => readdirSync(short).length === 0, { what: 'the holders to go' });
+    } finally {
+      rmSync(short, { recursive: true, force: true });
+    }
+  }, 90_000);
 
   it('rebuilds, after a SIGKILL of the host in a yes flood, the screen a fresh emulator fed the whole stream shows', async () => {
     // Numbered, so that every line differs and a screen that lags behind is told from one caught up.
