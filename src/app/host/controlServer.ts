@@ -265,6 +265,15 @@ export class ControlServer {
   }
 
   /** Stops listening, ends every connection, and removes the socket and control.json if they are still ours. */
+  /** Answers every wait in progress with `closed` and lets the answers go out: the host is
+   *  stopping and ends its sessions, so a waiting `termio sessions wait` ends too, rather than
+   *  taking the lost connection for a crash and waiting on with a next host. */
+  async endWaits(): Promise<void> {
+    await this.waits.endAll('closed');
+    // The verbs write their replies once their promise settles: one turn of the loop later.
+    await new Promise((r) => setImmediate(r));
+  }
+
   async close(): Promise<void> {
     const server = this.server;
     if (!server) return;

@@ -440,6 +440,8 @@ export class Host {
     this.disposing = true;
     this.router.dispose();
     this.questions.dispose();
+    // Ending its sessions, not keeping them for the next host: the waits on them end here.
+    if (!this.keepingAgents) await this.control.endWaits();
     await this.control.close();
     // Sessions get SIGHUP (the terminal hangs up); agents may take a moment to save and leave.
     // Wait for them, within the quit budget, and end the ones still there, so quitting leaves

@@ -134,7 +134,7 @@ describe('session holders under termio-host', () => {
     expect(readdirSync(join(dir, '.termio', 'state', 'checkpoints'))).toEqual([]);
   }, 120_000);
 
-  it('carries a `termio sessions wait` in flight through a SIGKILL of the host: it goes on with the next host, on the same session', async () => {
+  it('carries a `termio sessions wait` in flight through a SIGKILL of the host and a restart, on the same session; a stop ends it', async () => {
     const id = (await termio(['host', 'spawn', '--', '/bin/sh'])).out.trim();
     const pid = (await sessions())[0]!.pid;
     const log = join(dir, '.termio', 'logs', 'host.log');
@@ -152,6 +152,10 @@ describe('session holders under termio-host', () => {
     expect(hostPids()).toHaveLength(2);
     expect(wait.exitCode).toBe(null);
     expect(isAlive(pid)).toBe(true);
+    // A restart (an update does the same) is a lost connection too, and the wait goes on again.
+    expect((await termio(['host', 'restart'])).code).toBe(0);
+    await waitFor(() => waitsAsked() === 3, { what: 'the wait to be asked again after the restart', timeout: 30_000 });
+    expect(wait.exitCode).toBe(null);
 
     await termio(['sessions', 'send', id, 'exit 7', '--enter']);
     const code = await ended;
@@ -159,6 +163,17 @@ describe('session holders under termio-host', () => {
     expect(err).toContain(`the session host was lost during the wait; waiting on session ${id} with the next one`);
     const result = JSON.parse(out) as { outcome: string; session: { id: string; pid: number; exited: { exitCode: number } | null } };
     expect(result).toMatchObject({ outcome: 'settled', session: { id, pid, exited: expect.objectContaining({ exitCode: 7 }) } });
+
+    // `termio host stop` ends the sessions: a wait on one ends with them, and starts no host.
+    const other = (await termio(['host', 'spawn', '--', '/bin/sh'])).out.trim();
+    const hosts = hostPids().length;
+    const stopped = termio(['sessions', 'wait', other, '--until', 'exit']);
+    await waitFor(() => readFileSync(log, 'utf8').split('\n').some((l) => l.includes('control: waiting') && l.includes(other)), { what: 'the second wait to reach the host' });
+    expect((await termio(['host', 'stop'])).code).toBe(0);
+    const closed = await stopped;
+    expect(closed.code, closed.err).toBe(1);
+    expect(closed.err).toMatch(/closed before it settled/);
+    expect(hostPids()).toHaveLength(hosts);
   }, 90_000);
 
   it('keeps a session asking the user (attention) or working as it was through a SIGKILL of the host: its status comes back with it', async () => {
