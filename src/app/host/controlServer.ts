@@ -264,7 +264,6 @@ export class ControlServer {
     return { ok: true, socket: socketPath, infoFile: this.infoFile };
   }
 
-  /** Stops listening, ends every connection, and removes the socket and control.json if they are still ours. */
   /** Answers every wait in progress with `closed` and lets the answers go out: the host is
    *  stopping and ends its sessions, so a waiting `termio sessions wait` ends too, rather than
    *  taking the lost connection for a crash and waiting on with a next host. */
@@ -274,6 +273,7 @@ export class ControlServer {
     await new Promise((r) => setImmediate(r));
   }
 
+  /** Stops listening, ends every connection, and removes the socket and control.json if they are still ours. */
   async close(): Promise<void> {
     const server = this.server;
     if (!server) return;
