@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { SessionState } from '../../protocol/status/sessionState';
 import { engineSnapshotProblem } from '../../protocol/status/engineSnapshot';
 import { writeFileAtomic } from '../shared/atomicWrite';
+import type { SessionRecord } from './sessionRegistry';
 import type { TrackerSnapshot } from './statusTracker';
 
 export const CHECKPOINT_VERSION = 1;
@@ -40,6 +41,15 @@ export interface CheckpointRecord {
   rows: number;
   screen: string;
   session: HeldSessionMeta;
+}
+
+/** What a checkpoint keeps of a session of this host besides its screen. */
+export function heldMetaOf(r: SessionRecord, secret: string | null, status: TrackerSnapshot | undefined): HeldSessionMeta {
+  return {
+    agentId: r.agentId, cwd: r.cwd, argv: r.session.argv, name: r.name, bypass: r.bypass, parentId: r.parentId,
+    createdAt: r.createdAt, state: r.state, stateWhy: r.stateWhy, stateSince: r.stateSince, secret,
+    ...(status ? { status } : {}),
+  };
 }
 
 export function checkpointPath(dir: string, id: string): string {

@@ -14,7 +14,7 @@ import type { AgentCatalog, CatalogEntry } from '../shared/catalog';
 import { hookSilenceFile, VersionProbe } from '../shared/hookSilence';
 import { watchHookSilence } from './hookSilenceWatch';
 import type { SessionInfo } from '../../protocol/sessionInfo';
-import type { HeldSessionMeta } from './checkpointFile';
+import { heldMetaOf, type HeldSessionMeta } from './checkpointFile';
 import { findBypassFlag } from './bypassArgv';
 import type { ControlServer } from './controlServer';
 import { adoptHolders, type AdoptionResult } from './holderAdoption';
@@ -204,13 +204,7 @@ export class Host {
   /** What a checkpoint keeps of a session besides its screen. */
   private heldMeta(id: string): HeldSessionMeta | null {
     const r = this.registry.get(id);
-    if (!r) return null;
-    const meta: HeldSessionMeta = {
-      agentId: r.agentId, cwd: r.cwd, argv: r.session.argv, name: r.name, bypass: r.bypass, parentId: r.parentId,
-      createdAt: r.createdAt, state: r.state, stateWhy: r.stateWhy, stateSince: r.stateSince, secret: this.callers.secretOf(r.id) ?? null,
-    };
-    const status = this.tracker.snapshot(id);
-    return status ? { ...meta, status } : meta;
+    return r ? heldMetaOf(r, this.callers.secretOf(r.id) ?? null, this.tracker.snapshot(id)) : null;
   }
 
   /** Carries on the sessions a previous host left running in their holders (call once, at start). */
