@@ -22,18 +22,35 @@ function ask(ctx: Ctx, args: WaitArgs): Promise<Reply<'sessions.wait'>> {
  * MAX_WAIT_RESUMES times). `first` is the reply to the first request, made by the caller; the
  * reply returned is the last one, or the loss itself when no host can be reached.
  */
-export async function resumeLostWait(ctx: Ctx, args: WaitArgs, first: Reply<'sessions.wait'>, startedAt: number, now: () => number = Date.now): Promise<Reply<'sessions.wait'>> {
+export async function resumeLostWait(
+  ctx: Ctx,
+  args: WaitArgs,
+  first: Reply<'sessions.wait'>,
+  startedAt: number,
+  now: () => number = Date.now,
+): Promise<Reply<'sessions.wait'>> {
   let reply = first;
   for (let n = 1; !reply.ok && reply.lost && n <= MAX_WAIT_RESUMES; n++) {
     ctx.client.close();
     const next = await ControlClient.connectOrStart(ctx.io.env);
-    if (!(next instanceof ControlClient)) return { ok: false, lost: true, error: { code: 'internal', message: `the session host was lost during the wait, and no new one could be reached: ${next.message}` } };
+    if (!(next instanceof ControlClient))
+      return {
+        ok: false,
+        lost: true,
+        error: { code: 'internal', message: `the session host was lost during the wait, and no new one could be reached: ${next.message}` },
+      };
     ctx.client = next;
     ctx.io.err(`termio: the session host was lost during the wait; waiting on session ${args.id} with the next one\n`);
     const left = Math.max(0, args.timeoutMs - (now() - startedAt));
     reply = await ask(ctx, { ...args, timeoutMs: left });
     if (!reply.ok && reply.error.code === 'noSuchSession') {
-      return { ok: false, error: { code: 'noSuchSession', message: `the session host was lost during the wait, and the new one does not have session ${args.id} (${reply.error.message}): it ran without a holder, or ended meanwhile` } };
+      return {
+        ok: false,
+        error: {
+          code: 'noSuchSession',
+          message: `the session host was lost during the wait, and the new one does not have session ${args.id} (${reply.error.message}): it ran without a holder, or ended meanwhile`,
+        },
+      };
     }
   }
   return reply;
