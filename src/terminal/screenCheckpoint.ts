@@ -2,8 +2,9 @@
 // taken at an exact stream offset: what a host saves so that a later host can adopt the session
 // from the holder's bytes since. @xterm/addon-serialize writes the buffers and xterm's modes; the
 // state it leaves out (scroll region, cursor visibility and shape, mouse encoding, keyboard
-// modes, title) is appended here.
+// modes, title, the G0–G3 charsets and the one shifted in) is appended here.
 import type { Terminal } from '@xterm/headless';
+import { createEmulator } from './createEmulator';
 import type { Session } from './session';
 
 export interface ScreenCheckpoint {
@@ -14,11 +15,56 @@ export interface ScreenCheckpoint {
   screen: string;
 }
 
+/** xterm's charset state: the tables designated as G0–G3 (undefined: US ASCII) and which is shifted in. */
+interface CharsetService {
+  glevel: number;
+  _charsets: Array<object | undefined>;
+}
+
 interface CoreInternals {
   _core?: {
     buffer?: { scrollTop: number; scrollBottom: number };
-    _inputHandler?: { _parser?: { currentState: number } };
+    _inputHandler?: { _parser?: { currentState: number }; _charsetService?: CharsetService; parse(data: string): unknown };
   };
+}
+
+/** Every final byte of an SCS sequence xterm knows (DEC line drawing, UK, US, the national sets). */
+const CHARSET_FINALS = '0AB4C5RQKYE6ZH7=';
+/** The introducer that designates G0, G1, G2, G3: ESC ( 0 puts DEC line drawing in G0. */
+const DESIGNATE = ['(', ')', '*', '+'] as const;
+/** Shifting G0–G3 in: SI, SO, LS2, LS3. */
+const SHIFT_IN = ['\x0f', '\x0e', '\x1bn', '\x1bo'] as const;
+
+let designators: Map<object, string> | null = null;
+
+/** Which final byte designates each of xterm's charset tables, learned once from a scratch
+ *  emulator (the tables are not exported): a checkpoint names a charset by what selects it. */
+function charsetDesignators(): Map<object, string> {
+  if (designators) return designators;
+  const scratch = createEmulator({ cols: 10, rows: 2, scrollback: 0 });
+  const input = (scratch as unknown as CoreInternals)._core?._inputHandler;
+  const map = new Map<object, string>();
+  for (const final of CHARSET_FINALS) {
+    input?.parse(`\x1b(${final}`);
+    const table = input?._charsetService?._charsets[0];
+    if (table && !map.has(table)) map.set(table, final);
+  }
+  scratch.dispose();
+  designators = map;
+  return map;
+}
+
+/** The designations and the shift that rebuild the emulator's charset state (empty: all US ASCII, G0 in use). */
+function charsetState(term: Terminal): string {
+  const cs = (term as unknown as CoreInternals)._core?._inputHandler?._charsetService;
+  if (!cs) return '';
+  let out = '';
+  cs._charsets.forEach((table, g) => {
+    const final = table ? charsetDesignators().get(table) : undefined;
+    if (final && DESIGNATE[g]) out += `\x1b${DESIGNATE[g]}${final}`;
+  });
+  if (cs.glevel > 0) out += SHIFT_IN[cs.glevel] ?? '';
+  return out;
 }
 
 /** The parser is between sequences (its ground state): a checkpoint here replays cleanly. */
@@ -51,7 +97,7 @@ function extraState(session: Session): string {
   // eslint-disable-next-line no-control-regex -- control characters are what it removes
   const title = session.title.replace(/[\x00-\x1f\x7f-\x9f]/g, '');
   if (title) out += `\x1b]2;${title}\x07`;
-  return out;
+  return out + charsetState(term);
 }
 
 /**

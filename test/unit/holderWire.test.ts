@@ -2,13 +2,13 @@
 // the host's (src/protocol/holderWire.ts); the decoder gives the same messages however the stream
 // is cut, refuses a bad length; the checkpoint file is read back, and a broken one set aside; how
 // setup compiles the holder on Linux and on macOS.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { holderCompileAttempts } from '../../scripts/lib/holderBuild.mjs';
 import { CHECKPOINT_VERSION, readCheckpoint, writeCheckpoint, type CheckpointRecord } from '../../src/app/host/checkpointFile';
-import { holderAvailability } from '../../src/app/host/holders';
+import { holderAvailability, shortSocketDir } from '../../src/app/host/holders';
 import { termioPaths } from '../../src/app/shared/paths';
 import { decodeHolderBody, encodeHolder, HOLDER_PROTOCOL_VERSION, HolderDecoder, HolderKind, MAX_HOLDER_BODY } from '../../src/protocol/holderWire';
 
@@ -83,6 +83,9 @@ describe('checkpoint files', () => {
       writeFileSync(join(dir, 'b.json'), JSON.stringify({ ...record('b'), session: { ...record('b').session, state: 'sleeping' } }));
       expect(readCheckpoint(dir, 'b')).toEqual({ problem: expect.stringContaining("session.state 'sleeping' is not a state") });
       expect(existsSync(join(dir, 'b.json.unreadable'))).toBe(true);
+      // The status tracker's snapshot is checked too: a bad one sets the whole file aside.
+      writeFileSync(join(dir, 'd.json'), JSON.stringify({ ...record('d'), session: { ...record('d').session, status: { engine: { startedAt: 0 }, workReports: 0, agentRunner: null } } }));
+      expect(readCheckpoint(dir, 'd')).toEqual({ problem: expect.stringContaining('session.status.engine: startedAt or seq is not a number') });
       writeFileSync(join(dir, 'c.json'), '{"version":1,');
       expect(readCheckpoint(dir, 'c')).toEqual({ problem: expect.stringContaining('not JSON') });
     } finally {
@@ -92,10 +95,39 @@ describe('checkpoint files', () => {
 });
 
 describe('holder availability and building', () => {
-  it('is off, with the reason, when turned off or when the run folder is too deep for a socket path', () => {
+  it('is off, with the reason, when turned off', () => {
     expect(holderAvailability(termioPaths({ TERMIO_HOME: '/tmp/x' }), { TERMIO_HOLDERS: '0' })).toEqual({ available: false, reason: 'turned off (TERMIO_HOLDERS=0)' });
-    const deep = `/tmp/${'d'.repeat(80)}`;
-    expect(holderAvailability(termioPaths({ TERMIO_HOME: deep }), {})).toEqual({ available: false, reason: expect.stringContaining('too long for a socket') });
+  });
+
+  it('puts the sockets of a home too deep for a socket path in a short folder of the user under /tmp, and refuses one that is not theirs', () => {
+    const uid = process.getuid!();
+    const deep = termioPaths({ TERMIO_HOME: `/tmp/${'d'.repeat(80)}` });
+    const short = shortSocketDir(deep, uid);
+    const h = holderAvailability(deep, {}, uid);
+    if (!h.available) throw new Error(`holders off: ${h.reason}`);
+    expect(h.socketDir).toBe(short);
+    expect(short).toMatch(new RegExp(`^/tmp/termio-${uid}/[0-9a-f]{12}$`));
+    expect(short.length + 1 + 41).toBeLessThanOrEqual(103);
+    for (const d of [short, dirname(short)]) expect(statSync(d).mode & 0o777).toBe(0o700);
+    // Another home, another folder; the same home, the same one (the next host finds its holders).
+    expect(shortSocketDir(termioPaths({ TERMIO_HOME: `/tmp/${'e'.repeat(80)}` }), uid)).not.toBe(short);
+    expect(holderAvailability(deep, {}, uid)).toEqual(h);
+    rmSync(short, { recursive: true, force: true });
+
+    // Anyone may make names in /tmp: a folder made by someone else (here: owned by this user, but
+    // asked for as another), or a symlink planted there, is refused with the reason.
+    const other = uid + 4_000_000;
+    const theirs = dirname(shortSocketDir(deep, other));
+    mkdirSync(theirs, { recursive: true });
+    const planted = dirname(shortSocketDir(deep, other + 1));
+    symlinkSync(tmpdir(), planted);
+    try {
+      expect(holderAvailability(deep, {}, other)).toEqual({ available: false, reason: expect.stringContaining(`${theirs} belongs to another user (uid ${uid})`) });
+      expect(holderAvailability(deep, {}, other + 1)).toEqual({ available: false, reason: expect.stringContaining(`${planted} is not a folder`) });
+    } finally {
+      rmSync(theirs, { recursive: true, force: true });
+      rmSync(planted, { force: true });
+    }
   });
 
   it('compiles statically on Linux first, and with the system compiler as is on macOS', () => {

@@ -8,6 +8,7 @@ import { MAX_WAIT_MS } from '../../protocol/controlFrames';
 import { ControlClient, REQUEST_TIMEOUT_MS, type Reply } from '../client/controlClient';
 import { ExitCode, type CommandHandler } from './cliIo';
 import { printError, printOk } from './output';
+import { resumeLostWait } from './waitResume';
 import { questionHandlers, questionSpecs } from './sessionsQuestion';
 import { clock, listText, shortIds, stateText, tilde, waitSummary, whyReport } from './sessionsText';
 import type { Ctx, Options, Parsed, Values, VerbSpec } from './sessionsTypes';
@@ -75,7 +76,8 @@ const verbs: Record<string, VerbSpec> = {
     summary: 'wait until the session reaches a state, then print it and what the program wrote meanwhile',
     details:
       'done (default): not working any more (done or idle). idle: idle. attention: it needs you. exit: its program ended.\n' +
-      'Any wait ends when the program exits. Exit codes: 0 reached, 3 timeout, 5 the session needs you (the screen shows the question).',
+      'Any wait ends when the program exits. Exit codes: 0 reached, 3 timeout, 5 the session needs you (the screen shows the question).\n' +
+      'If the session host is lost meanwhile (a crash, a restart, an update), the wait goes on with the next host: a held session keeps running.',
     options: { ...common, until: { type: 'string' }, timeout: { type: 'string' } },
     positionals: ['ID'],
   },
@@ -163,7 +165,7 @@ const BUSY_BACKOFF_MS = 50;
 
 type Called<V extends ControlVerb> = { ok: true; result: ControlResult<V> } | { ok: false; code: number };
 
-async function call<V extends ControlVerb>(ctx: Ctx, verb: V, args: ControlArgs<V>, waitMs = 0): Promise<Called<V>> {
+async function call<V extends ControlVerb>(ctx: Ctx, verb: V, args: ControlArgs<V>, waitMs = 0, resume?: (first: Reply<V>) => Promise<Reply<V>>): Promise<Called<V>> {
   // A wait may take as long as the session does: the reply deadline is the wait's, plus the usual margin.
   const deadline = REQUEST_TIMEOUT_MS + waitMs;
   let reply: Reply<V> = await ctx.client.request(verb, args, deadline);
@@ -178,6 +180,7 @@ async function call<V extends ControlVerb>(ctx: Ctx, verb: V, args: ControlArgs<
     ctx.client = next;
     reply = await ctx.client.request(verb, args, deadline);
   }
+  if (resume) reply = await resume(reply);
   if (reply.ok) return reply;
   printError(ctx.io, ctx.json, reply.lost ? 'connectionLost' : reply.error.code, reply.error.message);
   return { ok: false, code: reply.lost ? ExitCode.hostNotRunning : exitCodeFor(reply.error) };
@@ -305,7 +308,10 @@ const handlers: Record<string, Handler> = {
     if (until !== 'done' && until !== 'idle' && until !== 'attention' && until !== 'exit') return usageError(ctx, 'wait', `--until must be done, idle, attention or exit, got '${until}'`);
     const ms = timeoutMs(p.values.timeout);
     if (typeof ms === 'string') return usageError(ctx, 'wait', ms);
-    const r = await call(ctx, 'sessions.wait', { id: p.positionals[0] ?? '', until, timeoutMs: ms }, ms);
+    const args = { id: p.positionals[0] ?? '', until, timeoutMs: ms } as const;
+    const startedAt = Date.now();
+    // A host lost meanwhile: the next one adopts the session, and the wait goes on there.
+    const r = await call(ctx, 'sessions.wait', args, ms, (first) => resumeLostWait(ctx, args, first, startedAt));
     if (!r.ok) return r.code;
     if (!ctx.json) return printWait(ctx, r.result, {});
     printOk(ctx.io, r.result);

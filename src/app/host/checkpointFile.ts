@@ -5,7 +5,10 @@
 import { readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SessionState } from '../../protocol/status/sessionState';
+import { engineSnapshotProblem } from '../../protocol/status/engineSnapshot';
 import { writeFileAtomic } from '../shared/atomicWrite';
+import type { SessionRecord } from './sessionRegistry';
+import type { TrackerSnapshot } from './statusTracker';
 
 export const CHECKPOINT_VERSION = 1;
 
@@ -24,6 +27,9 @@ export interface HeldSessionMeta {
   stateSince: number;
   /** The secret in the program's environment (TERMIO_SESSION_SECRET); its hook reports carry it. */
   secret: string | null;
+  /** What the status tracker knew (channels' claims, hook health); absent in checkpoints of
+   *  older hosts, whose sessions then start their status afresh. */
+  status?: TrackerSnapshot;
 }
 
 export interface CheckpointRecord {
@@ -37,12 +43,24 @@ export interface CheckpointRecord {
   session: HeldSessionMeta;
 }
 
+/** What a checkpoint keeps of a session of this host besides its screen. */
+export function heldMetaOf(r: SessionRecord, secret: string | null, status: TrackerSnapshot | undefined): HeldSessionMeta {
+  return {
+    agentId: r.agentId, cwd: r.cwd, argv: r.session.argv, name: r.name, bypass: r.bypass, parentId: r.parentId,
+    createdAt: r.createdAt, state: r.state, stateWhy: r.stateWhy, stateSince: r.stateSince, secret,
+    ...(status ? { status } : {}),
+  };
+}
+
 export function checkpointPath(dir: string, id: string): string {
   return join(dir, `${id}.json`);
 }
 
+/** Atomic but not fsynced: a checkpoint is only of use while its holder runs, and no holder
+ *  outlives a machine restart (the only loss fsync guards against); a crashed host's writes are
+ *  already in the kernel. The fsyncs were most of the cost of checkpointing many sessions. */
 export function writeCheckpoint(dir: string, record: CheckpointRecord): void {
-  writeFileAtomic(checkpointPath(dir, record.id), JSON.stringify(record), { mode: 0o600, forceMode: true });
+  writeFileAtomic(checkpointPath(dir, record.id), JSON.stringify(record), { mode: 0o600, forceMode: true, durable: false });
 }
 
 export function removeCheckpoint(dir: string, id: string): void {
@@ -63,7 +81,15 @@ function problemOf(v: unknown, id: string): string | null {
   if (typeof m !== 'object' || m === null) return 'session is missing';
   if (typeof m.cwd !== 'string' || !Array.isArray(m.argv) || !m.argv.every((a) => typeof a === 'string')) return 'session.cwd or session.argv is malformed';
   if (!STATES.includes(m.state)) return `session.state '${String(m.state)}' is not a state`;
-  return null;
+  return m.status === undefined ? null : statusProblem(m.status);
+}
+
+function statusProblem(v: unknown): string | null {
+  if (typeof v !== 'object' || v === null) return 'session.status is not an object';
+  const t = v as Partial<TrackerSnapshot>;
+  if (!Number.isSafeInteger(t.workReports) || (t.agentRunner !== null && !Number.isSafeInteger(t.agentRunner))) return 'session.status.workReports or agentRunner is not a count';
+  const p = engineSnapshotProblem(t.engine);
+  return p ? `session.status.engine: ${p}` : null;
 }
 
 /** The checkpoint of a session; null when there is none; a problem when the file is unusable

@@ -166,6 +166,8 @@ export class ControlServer {
   private server: Server | null = null;
   private socketPath: string | null = null;
   private socketIno: number | null = null;
+  /** Requests wait for this before they are answered (see answerAfter). */
+  private gate: Promise<unknown> = Promise.resolve();
 
   constructor(opts: ControlServerOptions) {
     this.paths = opts.paths;
@@ -262,6 +264,15 @@ export class ControlServer {
     return { ok: true, socket: socketPath, infoFile: this.infoFile };
   }
 
+  /** Answers every wait in progress with `closed` and lets the answers go out: the host is
+   *  stopping and ends its sessions, so a waiting `termio sessions wait` ends too, rather than
+   *  taking the lost connection for a crash and waiting on with a next host. */
+  async endWaits(): Promise<void> {
+    await this.waits.endAll('closed');
+    // The verbs write their replies once their promise settles: one turn of the loop later.
+    await new Promise((r) => setImmediate(r));
+  }
+
   /** Stops listening, ends every connection, and removes the socket and control.json if they are still ours. */
   async close(): Promise<void> {
     const server = this.server;
@@ -308,8 +319,16 @@ export class ControlServer {
     writeFileAtomic(this.infoFile, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600, forceMode: true });
   }
 
+  /** Requests that arrive before `work` settles are answered after it: a new host adopting the
+   *  sessions its holders kept must not say "no such session" to a wait that comes back for one. */
+  answerAfter(work: Promise<unknown>): void {
+    const before = this.gate;
+    this.gate = Promise.all([before, work.catch(() => undefined)]);
+  }
+
   /** The verb's outcome, or 'replied' when the handler wrote its reply itself (watch). */
-  private respond(conn: ControlConnection, req: ControlRequest): Promise<Outcome | 'replied'> {
+  private async respond(conn: ControlConnection, req: ControlRequest): Promise<Outcome | 'replied'> {
+    await this.gate;
     const { connections } = this;
     const ctx: VerbContext = {
       secret: req.secret,
@@ -321,7 +340,7 @@ export class ControlServer {
         return 'replied';
       },
     };
-    return Promise.resolve(this.verbs.answer(req.verb, req.args, ctx));
+    return this.verbs.answer(req.verb, req.args, ctx);
   }
 
   private async openDirAsShell(dir: string): Promise<OpenDirResult> {

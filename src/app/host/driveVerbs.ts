@@ -111,6 +111,8 @@ export class DriveVerbs {
   async wait(args: ControlArgs<'sessions.wait'>, holder: Holder): Promise<Outcome> {
     const found = this.opts.registry.find(args.id);
     if (!found.ok) return found;
+    // Waits last as long as the work does: the log says which are in progress (and which came back with a new host).
+    this.opts.logger.info('control: waiting', { id: found.record.id, until: args.until ?? 'done', timeoutMs: args.timeoutMs });
     const result = await holder.hold(this.opts.waits.wait(found.record.id, args.until ?? 'done', args.timeoutMs, { signal: holder.signal }));
     return { ok: true, result };
   }

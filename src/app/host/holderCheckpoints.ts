@@ -72,18 +72,22 @@ export class Checkpointer {
     this.now = o.now ?? Date.now;
   }
 
-  /** Starts checkpointing a held session; the first checkpoint (its identity, an empty or
-   *  restored screen) is written at once, so a host lost a moment later can still adopt it. */
-  watch(session: Session): void {
+  /** Starts checkpointing a held session; the first checkpoint (its identity, an empty screen)
+   *  is written at once, so a host lost a moment later can still adopt it. An adopted session
+   *  passes the checkpoint it was rebuilt from: that file is on disk already, so nothing is
+   *  written until the session changes (50 adopted at once would otherwise spend the host's
+   *  start serializing and writing screens it has just read). */
+  watch(session: Session, restored?: ScreenCheckpoint): void {
     if (!session.holder || this.watched.has(session.id)) return;
-    const w: Watched = { session, last: null, lastAt: 0, lastOutputAt: 0, metaDirty: true, timer: null, subs: [] };
+    const last = restored ? { offset: restored.offset, cols: restored.cols, rows: restored.rows, screen: restored.screen } : null;
+    const w: Watched = { session, last, lastAt: restored ? this.now() : 0, lastOutputAt: 0, metaDirty: !restored, timer: null, subs: [] };
     this.watched.set(session.id, w);
     w.subs.push(session.onOutput(() => {
       w.lastOutputAt = this.now();
       this.arm(w, CheckpointTiming.quietMs);
     }));
     w.subs.push(session.onExit(() => this.forget(session.id, { remove: true })));
-    void this.checkpoint(session.id);
+    if (!restored) void this.checkpoint(session.id);
   }
 
   /** Something a checkpoint keeps besides the screen changed (name, state, parent). */

@@ -14,7 +14,7 @@ import type { AgentCatalog, CatalogEntry } from '../shared/catalog';
 import { hookSilenceFile, VersionProbe } from '../shared/hookSilence';
 import { watchHookSilence } from './hookSilenceWatch';
 import type { SessionInfo } from '../../protocol/sessionInfo';
-import type { HeldSessionMeta } from './checkpointFile';
+import { heldMetaOf, type HeldSessionMeta } from './checkpointFile';
 import { findBypassFlag } from './bypassArgv';
 import type { ControlServer } from './controlServer';
 import { adoptHolders, type AdoptionResult } from './holderAdoption';
@@ -204,17 +204,15 @@ export class Host {
   /** What a checkpoint keeps of a session besides its screen. */
   private heldMeta(id: string): HeldSessionMeta | null {
     const r = this.registry.get(id);
-    if (!r) return null;
-    return {
-      agentId: r.agentId, cwd: r.cwd, argv: r.session.argv, name: r.name, bypass: r.bypass, parentId: r.parentId,
-      createdAt: r.createdAt, state: r.state, stateWhy: r.stateWhy, stateSince: r.stateSince, secret: this.callers.secretOf(r.id) ?? null,
-    };
+    return r ? heldMetaOf(r, this.callers.secretOf(r.id) ?? null, this.tracker.snapshot(id)) : null;
   }
 
   /** Carries on the sessions a previous host left running in their holders (call once, at start). */
   async adoptHolders(): Promise<AdoptionResult> {
     if (!this.holders.available) return { adopted: [], problems: [] };
-    const result = await adoptHolders(this.holders, (source, cp) => this.launcher.adopt(source, cp), this.opts.logger);
+    const adopting = adoptHolders(this.holders, (source, cp) => this.launcher.adopt(source, cp), this.opts.logger);
+    this.control.answerAfter(adopting);
+    const result = await adopting;
     for (const p of result.problems) this.reportProblem('state', p);
     return result;
   }
@@ -436,6 +434,8 @@ export class Host {
     this.disposing = true;
     this.router.dispose();
     this.questions.dispose();
+    // Ending its sessions, not keeping them for the next host: the waits on them end here.
+    if (!this.keepingAgents) await this.control.endWaits();
     await this.control.close();
     // Sessions get SIGHUP (the terminal hangs up); agents may take a moment to save and leave.
     // Wait for them, within the quit budget, and end the ones still there, so quitting leaves

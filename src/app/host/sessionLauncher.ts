@@ -8,6 +8,7 @@ import { commandLineProgram, isCommandLine, loginShellArgv } from '../../protoco
 import { Session, type HolderSource, type LaunchError, type SpawnOptions } from '../../terminal';
 import type { CheckpointRecord } from './checkpointFile';
 import type { Checkpointer } from './holderCheckpoints';
+import type { TrackerSnapshot } from './statusTracker';
 import { closeFd, openHolderLog, type HolderAvailability } from './holders';
 import type { Logger } from '../shared/log';
 import type { AgentCatalog, CatalogEntry } from '../shared/catalog';
@@ -161,7 +162,7 @@ export class SessionLauncher {
   }
 
   /** The status channels, resume and notifications of an agent's (or a terminal's) session. */
-  private wireAgent(session: Session, m: CatalogEntry['manifest'], conversationId: string | null): void {
+  private wireAgent(session: Session, m: CatalogEntry['manifest'], conversationId: string | null, more: { restored?: TrackerSnapshot } = {}): void {
     const id = session.id;
     this.o.tracker.track(
       session,
@@ -174,7 +175,7 @@ export class SessionLauncher {
         // A login shell's screen is the user's own: a (y/n) there is not an agent waiting.
         ...(m.loginShell ? {} : { questions: true }),
       },
-      conversationId ? { conversationId } : {},
+      { ...(conversationId ? { conversationId } : {}), ...more },
     );
     session.onExit(() => this.o.resume.sessionEnded(id));
     session.onNotification((n) => this.o.notifications.fromTerminal(id, n.title, n.body));
@@ -219,9 +220,11 @@ export class SessionLauncher {
     });
     if (meta?.secret) this.o.callers.remember(id, meta.secret);
     const entry = saved ? this.o.catalog.get(saved.agentId) : undefined;
-    if (saved && entry) this.wireAgent(session, entry.manifest, saved.conversationId);
+    // The status as the previous host's tracker left it: a session asking the user stays asking.
+    const restored = meta?.status ? { restored: meta.status } : {};
+    if (saved && entry) this.wireAgent(session, entry.manifest, saved.conversationId, restored);
     else {
-      this.o.tracker.track(session, null);
+      this.o.tracker.track(session, null, restored);
       session.onNotification((n) => this.o.notifications.fromTerminal(id, n.title, n.body));
     }
     const agentId = saved ? (saved.agentId === TERMINAL_AGENT_ID ? null : saved.agentId) : (meta?.agentId ?? null);
@@ -233,7 +236,7 @@ export class SessionLauncher {
       ...(meta ? { createdAt: meta.createdAt, state: { state: meta.state, why: meta.stateWhy, since: meta.stateSince } } : {}),
     });
     if (saved?.title) this.o.notes.titledByUser(id);
-    this.o.checkpointer?.watch(session);
+    this.o.checkpointer?.watch(session, cp && session.streamOffset >= cp.offset ? cp : undefined);
     return session;
   }
 

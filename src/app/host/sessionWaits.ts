@@ -83,6 +83,8 @@ export class SessionWaits implements Disposable {
   private readonly turnChanged = new Emitter<string>();
   private readonly subs: Disposable[] = [];
   private waiting = 0;
+  /** Each wait in progress: how to end it now, and its answer. */
+  private readonly inProgress = new Map<(outcome: WaitOutcome) => void, Promise<WaitResult> | null>();
 
   constructor(opts: SessionWaitsOptions) {
     this.registry = opts.registry;
@@ -157,7 +159,8 @@ export class SessionWaits implements Disposable {
     const s = record.session;
     const started = performance.now();
     const mark = opts.mark ?? s.outputMark;
-    return new Promise<WaitResult>((resolve) => {
+    const ref: { end?: (outcome: WaitOutcome) => void } = {};
+    const answer = new Promise<WaitResult>((resolve) => {
       const subs: Disposable[] = [];
       let finished = false;
       this.waiting++;
@@ -165,6 +168,7 @@ export class SessionWaits implements Disposable {
         if (finished) return;
         finished = true;
         this.waiting--;
+        this.inProgress.delete(finish);
         for (const d of subs) d.dispose();
         // The session as it was at the moment the wait ended, not when the emulator caught up.
         const alive = this.registry.get(id);
@@ -188,19 +192,7 @@ export class SessionWaits implements Disposable {
         const outcome = this.evaluate(r, until);
         if (outcome) finish(outcome);
       };
-      subs.push(
-        this.registry.onStateChanged((c) => c.record.id === id && check()),
-        this.registry.onRemoved((r) => r.id === id && check()),
-        s.onExit(() => check()),
-        this.turnChanged.event((changed) => changed === id && check()),
-      );
-      if (until === 'ready' || until === 'turn') {
-        // Readiness also comes from quiet output and from hook reports, and a turn's evidence
-        // from hooks' health, which raise no event here: looked at on a short beat as well.
-        subs.push(s.onTitle(() => queueMicrotask(check)));
-        const poll = setInterval(check, this.limits.readyCheckMs);
-        subs.push({ dispose: () => clearInterval(poll) });
-      }
+      subs.push(...this.wakeUps(id, s, until, check));
       const deadline = setTimeout(() => finish('timeout'), timeoutMs);
       subs.push({ dispose: () => clearTimeout(deadline) });
       // The asker went away (its connection closed): nobody reads the answer, so stop listening.
@@ -208,8 +200,39 @@ export class SessionWaits implements Disposable {
       opts.signal?.addEventListener('abort', abort);
       subs.push({ dispose: () => opts.signal?.removeEventListener('abort', abort) });
       if (opts.signal?.aborted) abort();
+      ref.end = finish;
+      this.inProgress.set(finish, null);
       check();
     });
+    // Still waiting (check() may have answered at once): endAll can end it.
+    if (ref.end && this.inProgress.has(ref.end)) this.inProgress.set(ref.end, answer);
+    return answer;
+  }
+
+  /** What makes a wait look at the session again. */
+  private wakeUps(id: string, s: Session, until: WaitUntil, check: () => void): Disposable[] {
+    const subs = [
+      this.registry.onStateChanged((c) => c.record.id === id && check()),
+      this.registry.onRemoved((r) => r.id === id && check()),
+      s.onExit(() => check()),
+      this.turnChanged.event((changed) => changed === id && check()),
+    ];
+    if (until === 'ready' || until === 'turn') {
+      // Readiness also comes from quiet output and from hook reports, and a turn's evidence
+      // from hooks' health, which raise no event here: looked at on a short beat as well.
+      subs.push(s.onTitle(() => queueMicrotask(check)));
+      const poll = setInterval(check, this.limits.readyCheckMs);
+      subs.push({ dispose: () => clearInterval(poll) });
+    }
+    return subs;
+  }
+
+  /** Ends every wait in progress with `outcome` (the host stops and ends its sessions: "closed");
+   *  resolves once each has its answer. */
+  async endAll(outcome: WaitOutcome): Promise<void> {
+    const answers = [...this.inProgress.values()].filter((a): a is Promise<WaitResult> => a !== null);
+    for (const end of [...this.inProgress.keys()]) end(outcome);
+    await Promise.all(answers);
   }
 
   /** The outcome the session's present state gives a wait, or null to keep waiting. */

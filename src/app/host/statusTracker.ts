@@ -8,6 +8,7 @@ import type { HookReport } from '../../protocol/hookReport';
 import { extractHookDetails, type HookDetails } from '../../protocol/hookReport';
 import { hooksReportAtStart, hooksReportOnPrompt, type HooksDeclaration } from '../../protocol/hooks';
 import { StatusEngine, type SessionStatus, type StatusInput, type StatusRulesInput } from '../../protocol/status';
+import type { StatusEngineSnapshot } from '../../protocol/status/engineSnapshot';
 import { tuiOf } from '../../protocol/questions';
 import { Emitter, type Disposable, type Event } from '../../protocol/events';
 import { nullLogger, type Logger } from '../shared/log';
@@ -69,6 +70,15 @@ export interface ConversationChange {
   conversationId: string;
   previous: string | null;
   transcriptPath?: string;
+}
+
+/** What the tracker knows of a session beyond its screen: a held session's checkpoint keeps
+ *  it, so the host that adopts the session carries its state on (see StatusEngine.snapshot). */
+export interface TrackerSnapshot {
+  engine: StatusEngineSnapshot;
+  workReports: number;
+  /** The process that runs the agent's hooks, once a report named it. */
+  agentRunner: number | null;
 }
 
 /** A report that reached a tracked session but was not applied, and why. */
@@ -149,26 +159,26 @@ export class StatusTracker {
     }
   }
 
-  /** Starts tracking a session; `conversationId` is the one it is bound to, if any. */
-  track(source: StatusSessionSource, agent: AgentStatusConfig | null, opts: { conversationId?: string } = {}): Disposable {
+  /** Starts tracking a session; `conversationId` is the one it is bound to, if any; `restored`
+   *  what a previous host's tracker knew of it (an adopted session keeps its state). */
+  track(source: StatusSessionSource, agent: AgentStatusConfig | null, opts: { conversationId?: string; restored?: TrackerSnapshot } = {}): Disposable {
     this.untrack(source.id);
     const at = this.now();
-    const engine = new StatusEngine(
-      {
-        hooksDeclared: agent?.hooks !== undefined,
-        hooksReportAtStart: agent?.hooks ? hooksReportAtStart(agent.hooks) : false,
-        hooksReportOnPrompt: agent?.hooks ? hooksReportOnPrompt(agent.hooks) : false,
-        ...(agent?.titleStatus ? { titleStatus: agent.titleStatus } : {}),
-        ...(agent?.status ? { status: agent.status } : {}),
-        ...(agent?.questions ? { questionTui: tuiOf(agent.hooks?.dialect ?? agent.agentId) } : {}),
-      },
-      at,
-    );
+    const config = {
+      hooksDeclared: agent?.hooks !== undefined,
+      hooksReportAtStart: agent?.hooks ? hooksReportAtStart(agent.hooks) : false,
+      hooksReportOnPrompt: agent?.hooks ? hooksReportOnPrompt(agent.hooks) : false,
+      ...(agent?.titleStatus ? { titleStatus: agent.titleStatus } : {}),
+      ...(agent?.status ? { status: agent.status } : {}),
+      ...(agent?.questions ? { questionTui: tuiOf(agent.hooks?.dialect ?? agent.agentId) } : {}),
+    };
+    const restored = opts.restored;
+    const engine = restored ? StatusEngine.restore(config, restored.engine) : new StatusEngine(config, at);
     for (const e of engine.ruleErrors) this.logger.warn('status rule skipped', { agent: agent?.agentId, error: e });
     const t: Tracked = {
       source,
-      agentRunner: undefined,
-      workReports: 0,
+      agentRunner: restored?.agentRunner ?? undefined,
+      workReports: restored?.workReports ?? 0,
       lastIgnored: null,
       agent,
       engine,
@@ -199,7 +209,13 @@ export class StatusTracker {
     return { dispose: () => this.untrack(id) };
   }
 
-  untrack(sessionId: string): void {
+  /** What a new host needs to carry the session's status on, or undefined when it is not tracked. */
+  snapshot(sessionId: string): TrackerSnapshot | undefined {
+    const t = this.sessions.get(sessionId);
+    return t ? { engine: t.engine.snapshot(), workReports: t.workReports, agentRunner: t.agentRunner ?? null } : undefined;
+  }
+
+    untrack(sessionId: string): void {
     const t = this.sessions.get(sessionId);
     if (!t) return;
     for (const s of t.subscriptions) s.dispose();

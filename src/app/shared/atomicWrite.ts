@@ -13,6 +13,10 @@ export interface AtomicWriteOptions {
   mode?: number;
   /** Force this mode even on an existing file (secrets: 0o600 whatever the file had). */
   forceMode?: boolean;
+  /** false: skip the fsyncs. Still atomic against a crash of this process (the kernel has the
+   *  data); only a power loss may lose the new file. For files worthless after a reboot anyway.
+   *  Default true. */
+  durable?: boolean;
 }
 
 /** Symlinks followed when resolving a dangling link's target; a longer chain is a loop. */
@@ -64,7 +68,7 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, opts: A
       chmodSync(tmp, mode);
       let off = 0;
       while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
-      fsyncSync(fd);
+      if (opts.durable !== false) fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
@@ -73,7 +77,7 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, opts: A
     rmSync(tmp, { force: true });
     throw e;
   }
-  syncDir(dir);
+  if (opts.durable !== false) syncDir(dir);
 }
 
 /** Makes a rename in `dir` durable across a power loss; not every platform lets a folder be fsynced. */

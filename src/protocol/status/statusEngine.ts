@@ -17,6 +17,7 @@
 import { classifyText, compileStatusRules, STATE_PRIORITY, type CompiledRules, type StatusRulesInput } from './statusRules';
 import type { HealthNote, SessionState, SessionStatus, StatusChannel, StatusWhy } from './sessionState';
 import { clip, questionFromScreen, type QuestionTui } from '../questions';
+import type { StatusClaim, StatusEngineSnapshot } from './engineSnapshot';
 
 /** The why strip quotes a question on screen in at most this many characters. */
 const MAX_QUOTED_QUESTION_CHARS = 120;
@@ -54,14 +55,8 @@ export type StatusInput =
   | { kind: 'focus'; focused: boolean; at: number }
   | { kind: 'tick'; at: number };
 
-/** What one channel currently claims; `seq` orders claims that share a millisecond. */
-interface Claim {
-  state: SessionState | null;
-  why: StatusWhy;
-  seq: number;
-  /** seq of the claim this one replaced (0 for the first): when the channel last changed before. */
-  prevSeq: number;
-}
+/** What one channel currently claims (see StatusClaim). */
+type Claim = StatusClaim;
 
 const HOOKS_STOPPED_REPORTING =
   'hooks stopped reporting: the agent went to work with no hook since (hooks removed or ' +
@@ -115,6 +110,25 @@ export class StatusEngine {
     this.startGraceMs = config.startGraceMs ?? HOOK_START_GRACE_MS;
     this.activityGraceMs = config.activityGraceMs ?? HOOK_ACTIVITY_GRACE_MS;
     this.current = { state: 'idle', since: startedAt, why: { channel: 'start', at: startedAt }, health: [] };
+  }
+
+  /** Everything the engine has learned, as plain data: a new host adopting the session carries
+   *  on from it (a hook's attention stays attention) instead of starting from "nothing known". */
+  snapshot(): StatusEngineSnapshot {
+    return {
+      startedAt: this.startedAt, seq: this.seq, hook: this.hook, title: this.title, screen: this.screen, question: this.question,
+      progress: this.progress, exitWhy: this.exitWhy, titleShowsAttention: this.titleShowsAttention, focused: this.focused,
+      hooksNotReporting: this.hooksNotReporting, activitySeenAt: this.activitySeenAt, workAfterHookAt: this.workAfterHookAt, current: this.current,
+    };
+  }
+
+  /** An engine that carries on from a snapshot (taken by an engine of the same agent's config). */
+  static restore(config: StatusEngineConfig, s: StatusEngineSnapshot): StatusEngine {
+    const e = new StatusEngine(config, s.startedAt);
+    ({ seq: e.seq, hook: e.hook, title: e.title, screen: e.screen, question: e.question, progress: e.progress, exitWhy: e.exitWhy } = s);
+    ({ titleShowsAttention: e.titleShowsAttention, focused: e.focused, hooksNotReporting: e.hooksNotReporting } = s);
+    ({ activitySeenAt: e.activitySeenAt, workAfterHookAt: e.workAfterHookAt, current: e.current } = s);
+    return e;
   }
 
   /** Rules the manifest gave that could not be compiled (bad regex, unknown state). */

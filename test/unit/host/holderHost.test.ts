@@ -4,13 +4,15 @@
 // screen and scrollback (for the flood: what a fresh emulator fed the holder's whole byte stream
 // shows), and typing still works. `termio host stop` still ends everything.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HostClient } from '../../../src/app/client/hostClient';
 import { collectRows, rowText } from '../../../src/protocol/hostFrame';
 import { createEmulator } from '../../../src/terminal';
+import { shortSocketDir } from '../../../src/app/host/holders';
+import { termioPaths } from '../../../src/app/shared/paths';
 import { attach, mirrorFrames } from '../../helpers/hostScreen';
 import { endProcessesWithHome, isAlive, waitForExit } from '../../helpers/processes';
 import { waitFor } from '../../helpers/waitFor';
@@ -131,6 +133,111 @@ describe('session holders under termio-host', () => {
     await waitFor(() => readdirSync(join(dir, '.termio', 'run', 'holders')).length === 0, { what: 'the holders to go' });
     expect(readdirSync(join(dir, '.termio', 'state', 'checkpoints'))).toEqual([]);
   }, 120_000);
+
+  it('carries a `termio sessions wait` in flight through a SIGKILL of the host and a restart, on the same session; a stop ends it', async () => {
+    const id = (await termio(['host', 'spawn', '--', '/bin/sh'])).out.trim();
+    const pid = (await sessions())[0]!.pid;
+    const log = join(dir, '.termio', 'logs', 'host.log');
+    const waitsAsked = (): number => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter((l) => l.includes('control: waiting') && l.includes(id)).length : 0);
+    const wait = spawn(process.execPath, [termioBin, 'sessions', 'wait', id, '--until', 'exit', '--json'], { env, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    let [out, err] = ['', ''];
+    wait.stdout.on('data', (b: Buffer) => (out += b.toString()));
+    wait.stderr.on('data', (b: Buffer) => (err += b.toString()));
+    const ended = new Promise<number>((r) => wait.on('close', (code) => r(code ?? -1)));
+    await waitFor(() => waitsAsked() === 1, { what: 'the wait to reach the host' });
+
+    await killHost();
+    // Nobody else starts a host here: the waiting command does, and asks the new one again.
+    await waitFor(() => waitsAsked() === 2, { what: 'the wait to be asked again of the next host', timeout: 30_000 });
+    expect(hostPids()).toHaveLength(2);
+    expect(wait.exitCode).toBe(null);
+    expect(isAlive(pid)).toBe(true);
+    // A restart (an update does the same) is a lost connection too, and the wait goes on again.
+    expect((await termio(['host', 'restart'])).code).toBe(0);
+    await waitFor(() => waitsAsked() === 3, { what: 'the wait to be asked again after the restart', timeout: 30_000 });
+    expect(wait.exitCode).toBe(null);
+
+    await termio(['sessions', 'send', id, 'exit 7', '--enter']);
+    const code = await ended;
+    expect(code, err).toBe(0);
+    expect(err).toContain(`the session host was lost during the wait; waiting on session ${id} with the next one`);
+    const result = JSON.parse(out) as { outcome: string; session: { id: string; pid: number; exited: { exitCode: number } | null } };
+    expect(result).toMatchObject({ outcome: 'settled', session: { id, pid, exited: expect.objectContaining({ exitCode: 7 }) } });
+
+    // `termio host stop` ends the sessions: a wait on one ends with them, and starts no host.
+    const other = (await termio(['host', 'spawn', '--', '/bin/sh'])).out.trim();
+    const hosts = hostPids().length;
+    const stopped = termio(['sessions', 'wait', other, '--until', 'exit']);
+    await waitFor(() => readFileSync(log, 'utf8').split('\n').some((l) => l.includes('control: waiting') && l.includes(other)), { what: 'the second wait to reach the host' });
+    expect((await termio(['host', 'stop'])).code).toBe(0);
+    const closed = await stopped;
+    expect(closed.code, closed.err).toBe(1);
+    expect(closed.err).toMatch(/closed before it settled/);
+    expect(hostPids()).toHaveLength(hosts);
+  }, 90_000);
+
+  it('keeps a session asking the user (attention) or working as it was through a SIGKILL of the host: its status comes back with it', async () => {
+    // A fake Claude Code on the login shell's PATH, its hooks installed as for the real one.
+    mkdirSync(join(dir, 'bin'));
+    writeFileSync(join(dir, 'bin', 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${join(repoRoot, 'test', 'fakes', 'fake-agent.mjs')}" claude "$@"\n`, { mode: 0o755 });
+    writeFileSync(join(dir, '.profile'), `PATH="${join(dir, 'bin')}:$PATH"\nexport PATH\n`);
+    env = { ...env, SHELL: '/bin/sh' };
+    expect((await termio(['hooks', 'install', '--agent', 'claude'])).code).toBe(0);
+    const spawned = await termio(['sessions', 'spawn', '--agent', 'claude']);
+    expect(spawned.code, spawned.err).toBe(0);
+    const id = spawned.out.trim();
+    const pid = (await sessions())[0]!.pid;
+    const why = async (): Promise<{ state: string; since: string; channel: string; event?: string }> => JSON.parse((await termio(['sessions', 'why', id, '--json'])).out) as { state: string; since: string; channel: string; event?: string };
+    // The state the last checkpoint keeps, as the status tracker had it.
+    const saved = (): string | undefined => (JSON.parse(readFileSync(join(dir, '.termio', 'state', 'checkpoints', `${id}.json`), 'utf8')) as { session: { status?: { engine: { current: { state: string } } } } }).session.status?.engine.current.state;
+    const stateIs = async (state: string): Promise<boolean> => (await why()).state === state;
+
+    await termio(['sessions', 'send', id, 'ask before running tests', '--enter']);
+    await waitFor(() => stateIs('attention'), { what: 'the permission prompt to be attention' });
+    // The title still shows the spinner: a host starting afresh would read the session as working.
+    await waitFor(() => saved() === 'attention', { what: 'a checkpoint with the attention' });
+    const asking = await why();
+    await killHost();
+    expect(await why()).toMatchObject({ state: 'attention', since: asking.since, channel: 'hooks', event: 'PermissionRequest' });
+    expect((await sessions())[0]).toMatchObject({ id, pid, state: 'attention' });
+
+    // The adopting host hears the agent's hooks as the first one did.
+    await termio(['sessions', 'send', id, 'y', '--enter']);
+    await waitFor(() => stateIs('done'), { what: 'done once the permission is given' });
+    await termio(['sessions', 'send', id, 'a slow one', '--enter']);
+    await waitFor(() => stateIs('working'), { what: 'the slow turn to be working' });
+    await waitFor(() => saved() === 'working', { what: 'a checkpoint with the work' });
+    const working = await why();
+    await killHost();
+    // Since when it works, too: a host starting afresh would read the spinner as work from now on.
+    expect(await why()).toMatchObject({ state: 'working', since: working.since });
+    expect((await sessions())[0]).toMatchObject({ id, pid, state: 'working' });
+  }, 120_000);
+
+  it('holds the sessions of a home too deep for socket paths, its sockets in a short folder of the user under /tmp', async () => {
+    // 75 bytes: run/host.sock still fits in a socket path, run/holders/<uuid>.sock (54 more) does not.
+    const home = join(dir, 'd'.repeat(Math.max(1, 75 - dir.length - '/.termio'.length - 1)), '.termio');
+    expect(join(home, 'run', 'control.sock').length).toBeLessThanOrEqual(103);
+    env = { ...env, TERMIO_HOME: home };
+    const short = shortSocketDir(termioPaths(env));
+    expect(join(home, 'run', 'holders', `${'0'.repeat(36)}.sock`).length).toBeGreaterThan(103);
+    try {
+      const id = (await termio(['host', 'spawn', '--', '/bin/sh'])).out.trim();
+      expect((await termio(['host', 'status'])).out).toContain('holders: on, 1 session held');
+      expect(readdirSync(short)).toEqual([`${id}.sock`]);
+      const pid = (await sessions())[0]!.pid;
+      const log = join(home, 'logs', 'host.log');
+      const hostPid = [...readFileSync(log, 'utf8').matchAll(/host listening .*"pid":(\d+)/g)].map((m) => Number(m[1])).at(-1)!;
+      process.kill(hostPid, 'SIGKILL');
+      await waitForExit(hostPid, 'the killed host to go');
+      expect(await sessions()).toEqual([expect.objectContaining({ id, pid })]);
+      expect((await termio(['host', 'stop'])).code).toBe(0);
+      await waitForExit(pid, 'the session to end with the host');
+      await waitFor(() => readdirSync(short).length === 0, { what: 'the holders to go' });
+    } finally {
+      rmSync(short, { recursive: true, force: true });
+    }
+  }, 90_000);
 
   it('rebuilds, after a SIGKILL of the host in a yes flood, the screen a fresh emulator fed the whole stream shows', async () => {
     // Numbered, so that every line differs and a screen that lags behind is told from one caught up.

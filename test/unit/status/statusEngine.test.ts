@@ -1,6 +1,7 @@
 // The status state machine: channel precedence, done vs idle, exit, hook health, reasons.
 import { describe, expect, it } from 'vitest';
 import { StatusEngine, type StatusEngineConfig, type StatusInput } from '../../../src/protocol/status';
+import { engineSnapshotProblem } from '../../../src/protocol/status/engineSnapshot';
 
 const claudeLike: StatusEngineConfig = {
   hooksDeclared: true,
@@ -215,5 +216,35 @@ describe('rules', () => {
   it('bad regexes and unknown states are reported, not thrown', () => {
     const e = new StatusEngine({ hooksDeclared: false, titleStatus: { working: ['(unclosed'], sleeping: ['x'] } }, 0);
     expect(e.ruleErrors).toEqual([expect.stringMatching(/bad regex "\(unclosed"/), expect.stringMatching(/unknown state 'sleeping'/)]);
+  });
+});
+
+describe('a snapshot carries the engine on (a session adopted by a new host)', () => {
+  it('restores the state, its reason and each channel claim, and goes on as the original would', () => {
+    // A permission hook while the title still shows the spinner: only the hook's claim keeps it attention.
+    const { engine } = run(claudeLike, [title('✳ Claude Code'), hook('working', 'UserPromptSubmit'), title('⠂ Working'), hook('attention', 'PermissionRequest')]);
+    expect(engine.status.state).toBe('attention');
+    const restored = StatusEngine.restore(claudeLike, JSON.parse(JSON.stringify(engine.snapshot())));
+    expect(restored.status).toEqual(engine.status);
+    expect(engineSnapshotProblem(JSON.parse(JSON.stringify(engine.snapshot())))).toBeNull();
+    // The same title again is no news for either; a hook's Stop ends the turn for both.
+    for (const input of [title('⠂ Working'), hook('done', 'Stop')] as TimelessInput[]) {
+      engine.apply({ ...input, at: 5000 } as StatusInput);
+      restored.apply({ ...input, at: 5000 } as StatusInput);
+      expect(restored.status).toEqual(engine.status);
+    }
+    expect(restored.status).toMatchObject({ state: 'done', why: { channel: 'hooks', event: 'Stop' } });
+    // A fresh engine told the same title reads the spinner as work instead.
+    const fresh = new StatusEngine(claudeLike, 0);
+    fresh.apply({ kind: 'title', title: '⠂ Working', at: 5000 });
+    expect(fresh.status.state).toBe('working');
+  });
+
+  it('names what is wrong with a snapshot that cannot be restored', () => {
+    const good = JSON.parse(JSON.stringify(run(claudeLike, [hook('attention', 'PermissionRequest')]).engine.snapshot())) as Record<string, unknown>;
+    expect(engineSnapshotProblem({ ...good, hook: { ...(good.hook as object), state: 'asleep' } })).toBe("hook.state 'asleep' is not a state");
+    expect(engineSnapshotProblem({ ...good, current: { ...(good.current as object), why: { channel: 'telepathy', at: 1 } } })).toBe("current.why.channel 'telepathy' is not a channel");
+    expect(engineSnapshotProblem({ ...good, focused: 'yes' })).toBe('titleShowsAttention or focused is not true or false');
+    expect(engineSnapshotProblem(null)).toBe('not an object');
   });
 });

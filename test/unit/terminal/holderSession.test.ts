@@ -38,6 +38,12 @@ async function adopt(before: Session, checkpoint: ScreenCheckpoint | undefined, 
   return s;
 }
 
+/** Waits for the shell's prompt: a line typed ahead of it is echoed before the prompt, which then
+ *  shares a line with the command's first output ("$ 30 100"). */
+async function atPrompt(s: Session): Promise<void> {
+  await waitFor(() => s.screenLines().some((l) => l.startsWith('$')), { what: 'the prompt' });
+}
+
 function exitOf(s: Session): Promise<ExitStatus> {
   return new Promise((resolve) => (s.exited ? resolve(s.exited) : s.onExit(resolve)));
 }
@@ -97,6 +103,7 @@ describe('a session on a holder', () => {
 
   it('resizes the pty the program sees', async () => {
     const s = await spawnHeld(['/bin/sh']);
+    await atPrompt(s);
     s.resize(100, 30);
     s.write('stty size\r');
     await waitFor(() => s.screenLines().includes('30 100'), { what: 'stty to report the new size' });
@@ -104,6 +111,7 @@ describe('a session on a holder', () => {
 
   it('is carried on by a new Session with the same process, screen and scrollback, and keeps typing', async () => {
     const s = await spawnHeld(['/bin/sh'], { scrollback: 2000 });
+    await atPrompt(s);
     s.write('seq 1 300; printf "\\033[31mred\\033[0m\\n"; echo before-handover\r');
     await waitFor(() => s.screenLines().includes('before-handover'), { what: 'the output' });
     const checkpoint = await waitFor(() => captureCheckpoint(s, 2000));
@@ -125,6 +133,25 @@ describe('a session on a holder', () => {
     expect(bufferText(next)).toBe(before);
     next.write('echo typed-after\r');
     await waitFor(() => next.screenLines().includes('typed-after'), { what: 'typing into the adopted session' });
+  });
+
+  it('keeps the charsets through a handover: G1 as DEC line drawing shifted in, G0 as the UK set, draw the same after', async () => {
+    const s = await spawnHeld(['/bin/sh']);
+    await atPrompt(s);
+    // G0 = UK (ESC ( A), G1 = DEC line drawing (ESC ) 0), G1 shifted in (SO). Uppercase is the
+    // same in every set, so the markers read alike whatever is in use.
+    s.write("printf '\\033(A\\033)0\\016'; echo MARK1\r");
+    await waitFor(() => s.screenLines().includes('MARK1'), { what: 'the charsets set' });
+    const checkpoint = await waitFor(() => captureCheckpoint(s, 2000));
+    s.holder!.checkpoint(checkpoint.offset);
+    expect(s.keepRunningOnDispose()).toBe(true);
+    s.dispose();
+
+    const next = await adopt(s, checkpoint, join(home, 's.sock'));
+    // In G1 (line drawing) l q k are a box's top; after SI, G0's UK set draws # as £.
+    next.write("printf 'lqk\\017#\\n'; echo MARK2\r");
+    await waitFor(() => next.screenLines().includes('MARK2'), { what: 'output after the handover' });
+    expect(next.screenLines()).toContain('┌─┐£');
   });
 
   it('rebuilds, after a handover in the middle of a flood, the screen a fresh emulator fed the whole stream shows', async () => {

@@ -1,0 +1,85 @@
+// A status engine's knowledge as plain data (what each channel claims, the hook health, the
+// state it decided), so that a session adopted by a new host keeps its state and the reasons
+// behind it; and the check a snapshot read back from a file must pass before it is trusted.
+import { isSessionState, type HealthNote, type SessionStatus, type StatusChannel, type StatusWhy } from './sessionState';
+import type { SessionState } from './sessionState';
+
+/** What one channel currently claims; `seq` orders claims that share a millisecond. */
+export interface StatusClaim {
+  state: SessionState | null;
+  why: StatusWhy;
+  seq: number;
+  /** seq of the claim this one replaced (0 for the first): when the channel last changed before. */
+  prevSeq: number;
+}
+
+export interface StatusEngineSnapshot {
+  startedAt: number;
+  seq: number;
+  hook: StatusClaim | null;
+  title: StatusClaim | null;
+  screen: StatusClaim | null;
+  question: StatusClaim | null;
+  progress: StatusClaim | null;
+  exitWhy: StatusWhy | null;
+  titleShowsAttention: boolean;
+  focused: boolean;
+  hooksNotReporting: HealthNote | null;
+  activitySeenAt: number | null;
+  workAfterHookAt: number | null;
+  current: SessionStatus;
+}
+
+const CHANNELS: readonly StatusChannel[] = ['hooks', 'titleStatus', 'progress', 'status', 'question', 'exit', 'focus', 'start'];
+const HEALTH_CODES: readonly string[] = ['hooksNotReporting', 'hooksStoppedReporting', 'stalled'];
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isCount = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 0;
+const isTime = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v);
+
+function whyProblem(v: unknown, where: string): string | null {
+  if (!isObj(v)) return `${where} is not an object`;
+  if (!CHANNELS.includes(v.channel as StatusChannel)) return `${where}.channel '${String(v.channel)}' is not a channel`;
+  if (!isTime(v.at)) return `${where}.at is not a time`;
+  for (const k of ['rule', 'event'] as const) if (v[k] !== undefined && typeof v[k] !== 'string') return `${where}.${k} is not text`;
+  return null;
+}
+
+function healthProblem(v: unknown, where: string): string | null {
+  if (!isObj(v)) return `${where} is not an object`;
+  if (!HEALTH_CODES.includes(v.code as string) || typeof v.message !== 'string' || !isTime(v.since)) return `${where} is not a health note`;
+  return null;
+}
+
+function claimProblem(v: unknown, where: string): string | null {
+  if (v === null) return null;
+  if (!isObj(v)) return `${where} is not an object`;
+  if (v.state !== null && !isSessionState(v.state)) return `${where}.state '${String(v.state)}' is not a state`;
+  if (!isCount(v.seq) || !isCount(v.prevSeq)) return `${where}.seq or prevSeq is not a count`;
+  return whyProblem(v.why, `${where}.why`);
+}
+
+/** What is wrong with a snapshot read back (naming the field), or null when it can be restored. */
+export function engineSnapshotProblem(v: unknown): string | null {
+  if (!isObj(v)) return 'not an object';
+  if (!isTime(v.startedAt) || !isCount(v.seq)) return 'startedAt or seq is not a number';
+  for (const k of ['hook', 'title', 'screen', 'question', 'progress'] as const) {
+    const p = claimProblem(v[k], k);
+    if (p) return p;
+  }
+  if (v.exitWhy !== null) {
+    const p = whyProblem(v.exitWhy, 'exitWhy');
+    if (p) return p;
+  }
+  if (typeof v.titleShowsAttention !== 'boolean' || typeof v.focused !== 'boolean') return 'titleShowsAttention or focused is not true or false';
+  if (v.hooksNotReporting !== null) {
+    const p = healthProblem(v.hooksNotReporting, 'hooksNotReporting');
+    if (p) return p;
+  }
+  for (const k of ['activitySeenAt', 'workAfterHookAt'] as const) if (v[k] !== null && !isTime(v[k])) return `${k} is not a time`;
+  const c = v.current;
+  if (!isObj(c) || !isSessionState(c.state) || !isTime(c.since) || !Array.isArray(c.health)) return 'current is not a status';
+  const p = whyProblem(c.why, 'current.why') ?? c.health.map((h, i) => healthProblem(h, `current.health[${i}]`)).find((x) => x !== null) ?? null;
+  return p;
+}
