@@ -8,6 +8,9 @@
 //  (c) RSS of the window showing one shell (the shell in the session host), next to the same app
 //      with Qt's GLX integration allowed (QT_XCB_GL_INTEGRATION=xcb_glx), which Termio turns off
 //      (target ≤ 150 MB)
+//  (d) the bridge's own loop passes in an idle second and page faults per read of a pipe flood,
+//      from the probe test/e2e/qtRuntime.test.ts runs (test/fixtures/qtRuntimeProbe.js); no target
+//      here, the test holds them under 10 passes a second and 8 faults a read
 // Run after `npm run build`: node bench/loop.mjs [--idle-seconds 30]
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -95,6 +98,8 @@ try {
   const mb = (b) => `${(b / 1024 / 1024).toFixed(0)} MB`;
   console.log(`  RSS, window with one shell   ${mb(rss)}   target ≤ 150 MB ${target('window with one shell RSS ≤ 150 MB', rss <= 150 * 1024 * 1024)}`);
   console.log(`  RSS, the same with Qt's GLX integration allowed   ${mb(rssGlx)}   (reference)`);
+  const bridge = JSON.parse(spawnSync(process.execPath, [join(root, 'test', 'fixtures', 'qtRuntimeProbe.js')], { env, encoding: 'utf8', timeout: 60_000 }).stdout.trim().split('\n').at(-1));
+  console.log(`  the bridge's loop passes in an idle second: ${bridge.idleWakeupsPerSecond}; page faults per 64 KB read of a pipe flood: ${bridge.flood.faultsPerRead} (${bridge.flood.reads} reads)   (no target here; a 1 ms poll would pass ~1000 times, glibc's default trimming faulted most buffers' 16 pages back in)`);
 } finally {
   // Quitting the app leaves its session host up: end it before its HOME goes.
   spawnSync(join(root, 'bin', 'termio'), ['host', 'stop'], { env, stdio: 'ignore' });

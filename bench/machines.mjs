@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSshRig } from './lib/sshRig.mjs';
+import { benchStart, loadLine } from './lib/verdict.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -56,6 +57,7 @@ function cpuTicks(pid) {
   return Number(f[11]) + Number(f[12]);
 }
 
+benchStart('bench/machines.mjs');
 const rig = await startSshRig(root, ['m1', 'm2', 'm3']);
 const home = mkdtempSync(join(tmpdir(), 'termio-bench-hub-'));
 const env = { PATH: process.env.PATH, LANG: 'C.UTF-8', HOME: home, TERMIO_HOME: join(home, '.termio'), SHELL: '/bin/bash' };
@@ -215,4 +217,5 @@ try {
   await rig.stop();
   rmSync(home, { recursive: true, force: true });
 }
+console.log(`\n${loadLine()} at end`);
 process.exit(failed ? 1 : 0);

@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchStart, loadLine } from './lib/verdict.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -43,6 +44,7 @@ const sh = (cwd, ...args) => execFileSync('git', args, { cwd, stdio: ['ignore', 
 const home = realpathSync(mkdtempSync(join(tmpdir(), 'twt-')));
 const repo = join(home, 'repo');
 mkdirSync(repo);
+benchStart('bench/worktrees.mjs');
 let service;
 let failed = false;
 try {
@@ -133,4 +135,5 @@ try {
   service?.dispose();
   rmSync(home, { recursive: true, force: true });
 }
+console.log(`\n${loadLine()} at end`);
 process.exit(failed ? 1 : 0);

@@ -32,10 +32,10 @@ describe.skipIf(e2eSkipReason)('Qt runtime', () => {
     // housekeeping timers); a 1 ms poll would wake ~1000 times, a 100 ms one 10.
     expect(report.idleWakeupsPerSecond).toBeLessThan(10);
     // Under a pipe flood, freed read buffers are reused: about one page fault per 64 KB read, where
-    // glibc's default trimming faulted all 16 pages of most buffers back in (bench/loop.mjs shows
-    // what that did to timer lateness). The process's other faults (V8 growing its heap) count
-    // too and rise with the machine's load (2.7 seen under a load of 9), so the bound is half the
-    // bug's 16, not the quiet figure.
+    // glibc's default trimming faulted all 16 pages of most buffers back in (bench/loop.mjs (d)
+    // prints the figure). The process's other faults (V8 growing its heap) count too and rise with
+    // the machine's load (2.7 seen under a load of 9), so the bound is half the bug's 16, not the
+    // quiet figure.
     expect(report.flood.reads).toBeGreaterThan(500);
     expect(report.flood.faultsPerRead).toBeLessThan(8);
     // No OpenGL stack for an app that paints with QPainter (Mesa and LLVM were ~60 MB of RSS),

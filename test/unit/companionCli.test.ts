@@ -34,6 +34,9 @@ function termio(args: string[]): Promise<{ code: number; out: string; err: strin
 
 it('enables, prints the link, revokes it, and disables', async () => {
   expect(await termio(['companion', 'status'])).toMatchObject({ code: 4, err: expect.stringContaining('no Termio host is running') });
+  const none = await termio(['companion', 'status', '--json']);
+  expect(none.code).toBe(4);
+  expect(JSON.parse(none.out)).toMatchObject({ schemaVersion: 1, ok: false, code: 'hostNotRunning', message: expect.stringContaining('no Termio host is running') });
   const port = await freePort();
   const on = await termio(['companion', 'enable', '--port', String(port)]);
   expect(on.code, on.err).toBe(0);

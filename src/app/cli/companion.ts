@@ -6,7 +6,7 @@ import type { CompanionStatus } from '../../protocol/companion';
 import { MAX_COMPANION_PORT, MIN_COMPANION_PORT } from '../../protocol/companion';
 import { connectHost } from '../client/hostLauncher';
 import { ExitCode, type CliIo } from './cliIo';
-import { printOk } from './output';
+import { printJsonError, printOk } from './output';
 
 const HELP = `Usage: termio companion <verb> [options]
 
@@ -96,6 +96,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   const client = await connectHost(io.env, { client: 'termio-cli', start: v !== 'status' });
   if ('kind' in client) {
+    if (o.json) printJsonError(io, client.kind === 'notRunning' ? 'hostNotRunning' : 'spawnFailed', client.message);
     io.err(`termio companion: ${client.message}\n`);
     return client.kind === 'notRunning' ? ExitCode.hostNotRunning : ExitCode.failed;
   }
@@ -103,6 +104,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     const method = v === 'url' ? 'companion.status' : (`companion.${v}` as const);
     const r = await client.request(method, method === 'companion.enable' ? { ...(o.network ? { network: o.network } : {}), ...(o.port ? { port: o.port } : {}) } : {});
     if (!r.ok) {
+      if (o.json) printJsonError(io, r.error.code, r.error.message);
       io.err(`termio companion ${v}: ${r.error.message}\n`);
       return ExitCode.failed;
     }

@@ -4,13 +4,14 @@
 // to. Every verb but status, stop and restart starts the host on first need.
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { KEEPS_AGENTS_CAPABILITY, type HostStatus } from '../../protocol/hostMessages';
+import { KEEPS_AGENTS_CAPABILITY, type HostError, type HostStatus } from '../../protocol/hostMessages';
 import type { SessionInfo } from '../../protocol/sessionInfo';
 import type { HostClient } from '../client/hostClient';
 import { shortenHome } from '../../protocol/homePath';
 import { isProcessAlive } from '../shared/processes';
 import { connectHost } from '../client/hostLauncher';
 import { ExitCode, type CliIo } from './cliIo';
+import { CLI_JSON_SCHEMA_VERSION, printJsonError, printOk } from './output';
 
 const HELP = `Usage: termio host <verb> [options]
 
@@ -30,7 +31,9 @@ Verbs:
                              start a session (default: your login shell in the current folder)
                              and print its id
 
-Exit codes: 0 ok, 2 bad usage, 4 no host running (status, stop), 1 anything else.
+Exit codes: 0 ok, 2 bad usage, 4 no host running (status, stop), 70 a bug (a host that
+keeps running after it was stopped), 1 anything else. With --json an error is also a line
+{"schemaVersion":1,"ok":false,"code":…,"message":…} on stdout.
 `;
 
 /** A stop gives sessions 0.8 s to leave after the hang-up, then kills them; 5 s covers that on a
@@ -130,10 +133,12 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if ('kind' in client) {
     if (client.kind === 'notRunning') {
       if (verb === 'restart') return restartHost(null, io);
-      if (json && verb === 'status') io.out(`${JSON.stringify({ schemaVersion: 1, ok: true, running: false })}\n`);
-      else io.err(`termio host: ${client.message}\n`);
+      // An error like any other (exit 4), with `running: false` for a script that asks just that.
+      if (json) io.out(`${JSON.stringify({ schemaVersion: CLI_JSON_SCHEMA_VERSION, ok: false, code: 'hostNotRunning', message: client.message, running: false })}\n`);
+      io.err(`termio host: ${client.message}\n`);
       return ExitCode.hostNotRunning;
     }
+    if (json) printJsonError(io, 'spawnFailed', client.message);
     io.err(`termio host: ${client.message}\n`);
     return ExitCode.failed;
   }
@@ -146,18 +151,20 @@ export async function run(args: string[], io: CliIo): Promise<number> {
 }
 
 async function runVerb({ verb, cwd, command, json }: HostArgs, client: HostClient, io: CliIo): Promise<number> {
-  const failed = (message: string): number => {
-    io.err(`termio host ${verb}: ${message}\n`);
-    return ExitCode.failed;
+  // With --json an error is an object on stdout too, as every other command's (README "Errors").
+  const failed = (error: HostError): number => {
+    if (json) printJsonError(io, error.code, error.message);
+    io.err(`termio host ${verb}: ${error.message}\n`);
+    return error.code === 'internal' ? ExitCode.internal : ExitCode.failed;
   };
-  const printJson = (fields: Record<string, unknown>) => io.out(`${JSON.stringify({ schemaVersion: 1, ok: true, ...fields })}\n`);
+  const printJson = (fields: Record<string, unknown>) => printOk(io, fields);
   switch (verb) {
     case 'start':
       io.out(`termio-host ${client.hello.hostVersion} is running (pid ${client.hello.pid})\n`);
       return ExitCode.ok;
     case 'status': {
       const r = await client.request('host.status', {});
-      if (!r.ok) return failed(r.error.message);
+      if (!r.ok) return failed(r.error);
       const s = r.result;
       if (json) printJson({ running: true, ...s });
       else {
@@ -174,19 +181,19 @@ async function runVerb({ verb, cwd, command, json }: HostArgs, client: HostClien
     case 'stop': {
       const pid = client.hello.pid;
       const r = await client.request('host.stop', {});
-      if (!r.ok) return failed(r.error.message);
+      if (!r.ok) return failed(r.error);
       // Returns once the host process has gone (its sessions ended with it), so a script can
       // start another one right after.
       await new Promise<void>((resolveClosed) => client.onClose(() => resolveClosed()));
       const deadline = Date.now() + STOP_WAIT_MS;
       while (isProcessAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, STOP_POLL_MS));
-      if (isProcessAlive(pid)) return failed(`the host (pid ${pid}) closed its socket but is still running after ${STOP_WAIT_MS} ms`);
+      if (isProcessAlive(pid)) return failed({ code: 'internal', message: `the host (pid ${pid}) closed its socket but is still running after ${STOP_WAIT_MS} ms` });
       io.out(`termio-host (pid ${pid}) stopped\n`);
       return ExitCode.ok;
     }
     case 'list': {
       const r = await client.request('sessions.list', {});
-      if (!r.ok) return failed(r.error.message);
+      if (!r.ok) return failed(r.error);
       if (json) printJson({ sessions: r.result.sessions });
       else if (r.result.sessions.length === 0) io.out('no sessions\n');
       else io.out(r.result.sessions.map((s) => sessionLine(s, io.env)).join('\n') + '\n');
@@ -195,7 +202,7 @@ async function runVerb({ verb, cwd, command, json }: HostArgs, client: HostClien
     case 'spawn': {
       // The same verbs as \`termio sessions spawn|run\`, with the same checks on who asks.
       const r = command.length ? await client.request('sessions.run', { cwd, argv: command }) : await client.request('sessions.spawn', { cwd });
-      if (!r.ok) return failed(r.error.message);
+      if (!r.ok) return failed(r.error);
       if (json) printJson({ id: r.result.id, session: r.result.session });
       else io.out(`${r.result.id}\n`);
       return ExitCode.ok;

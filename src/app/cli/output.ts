@@ -14,8 +14,13 @@ export function printOk(io: CliIo, fields: object): void {
   io.out(`${JSON.stringify({ schemaVersion: CLI_JSON_SCHEMA_VERSION, ok: true, ...fields })}\n`);
 }
 
+/** The --json error object alone, for a command that words its own stderr line. */
+export function printJsonError(io: CliIo, code: string, message: string): void {
+  io.out(`${JSON.stringify({ schemaVersion: CLI_JSON_SCHEMA_VERSION, ok: false, code, message })}\n`);
+}
+
 /** With --json the error is an object on stdout (scripts parse one stream); always a line on stderr too. */
 export function printError(io: CliIo, json: boolean, code: CliErrorCode, message: string): void {
-  if (json) io.out(`${JSON.stringify({ schemaVersion: CLI_JSON_SCHEMA_VERSION, ok: false, code, message })}\n`);
+  if (json) printJsonError(io, code, message);
   io.err(`termio: ${message}\n`);
 }

@@ -76,6 +76,9 @@ async function client(): Promise<HostClient> {
 describe('termio-host lifetime', () => {
   it('is started on first need, detached in its own session, logs, refuses a second copy, and stops', async () => {
     expect(await termio(['host', 'status'])).toMatchObject({ code: 4, err: expect.stringContaining('no Termio host is running') });
+    const none = await termio(['host', 'status', '--json']);
+    expect(none.code).toBe(4);
+    expect(JSON.parse(none.out)).toMatchObject({ schemaVersion: 1, ok: false, code: 'hostNotRunning', running: false });
     const spawned = await termio(['host', 'spawn', '--', '/bin/sh']);
     expect(spawned).toMatchObject({ code: 0, out: expect.stringMatching(/^[0-9a-f-]{36}\n$/) });
     const pid = hostPid()!;
@@ -87,6 +90,13 @@ describe('termio-host lifetime', () => {
     const status = await termio(['host', 'status', '--json']);
     expect(JSON.parse(status.out)).toMatchObject({ schemaVersion: 1, ok: true, running: true, pid, sessions: 1, socket: join(dir, '.termio', 'run', 'host.sock') });
     expect((await termio(['host', 'list'])).out).toContain('/bin/sh');
+    expect(JSON.parse((await termio(['host', 'list', '--json'])).out)).toMatchObject({ schemaVersion: 1, ok: true, sessions: [{ argv: ['/bin/sh'] }] });
+    // An error with --json is an object on stdout too (README "Errors"), not only a line on stderr.
+    const badDir = await termio(['host', 'spawn', '--cwd', join(dir, 'no-such-folder'), '--json']);
+    expect(badDir.code).toBe(1);
+    expect(JSON.parse(badDir.out)).toMatchObject({ schemaVersion: 1, ok: false, code: 'badDirectory', message: expect.stringContaining('no-such-folder') });
+    const another = JSON.parse((await termio(['host', 'spawn', '--json', '--', '/bin/sh'])).out);
+    expect(another).toMatchObject({ schemaVersion: 1, ok: true, id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
 
     const second = spawn(process.execPath, [join(repoRoot, 'bin', 'termio-host')], { env, stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
