@@ -46,12 +46,13 @@ async function waitUntil(check, what, timeoutMs = 30_000) {
   }
 }
 
-const freePort = () => new Promise((res) => {
-  const s = createServer().listen(0, '127.0.0.1', () => {
-    const { port } = s.address();
-    s.close(() => res(port));
+const freePort = () =>
+  new Promise((res) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => res(port));
+    });
   });
-});
 
 /** In the page: arm(check) records the epoch time at the first animation frame after check()
  *  holds, watching the DOM for changes; done is that time. */
@@ -69,9 +70,13 @@ async function main() {
   mkdirSync(join(termioHome, 'config'), { recursive: true });
   writeFileSync(join(termioHome, 'config', 'settings.json'), JSON.stringify({ companion: { enabled: true, port } }));
   mkdirSync(join(termioHome, 'config', 'agents'), { recursive: true });
-  writeFileSync(join(termioHome, 'config', 'agents', 'fakemenu.json'), JSON.stringify({ id: 'fakemenu', name: 'Fake Menu', command: join(root, 'test', 'fakes', 'fakeMenuAgent.mjs') }));
+  writeFileSync(
+    join(termioHome, 'config', 'agents', 'fakemenu.json'),
+    JSON.stringify({ id: 'fakemenu', name: 'Fake Menu', command: join(root, 'test', 'fakes', 'fakeMenuAgent.mjs') }),
+  );
   const child = spawn(process.execPath, [join(root, 'bench', 'lib', 'companionHostChild.cjs')], {
-    env: { ...process.env, HOME: home, TERMIO_HOME: termioHome, PS1: '$ ', ENV: '', FAKE_MENU_LOOP: '1' }, stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, HOME: home, TERMIO_HOME: termioHome, PS1: '$ ', ENV: '', FAKE_MENU_LOOP: '1' },
+    stdio: ['pipe', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const ask = async (cmd) => {
@@ -94,7 +99,9 @@ async function main() {
     await page.evaluate(ARM);
     await waitUntil(() => page.locator(`.row[data-session="${watched}"]`).count(), 'the session listed');
     const refPage = await (await browser.newContext()).newPage();
-    await refPage.evaluate(`${ARM}; const ws = new WebSocket('ws://127.0.0.1:${refPort}'); window.__ws = ws; ws.onmessage = (e) => { document.body.dataset.n = JSON.parse(e.data).n; }; new Promise((r) => (ws.onopen = r));`);
+    await refPage.evaluate(
+      `${ARM}; const ws = new WebSocket('ws://127.0.0.1:${refPort}'); window.__ws = ws; ws.onmessage = (e) => { document.body.dataset.n = JSON.parse(e.data).n; }; new Promise((r) => (ws.onopen = r));`,
+    );
     await refPage.evaluate('new Promise((r) => { const go = () => (document.body ? r() : setTimeout(go, 5)); go(); })');
     const state = [];
     const reference = [];
@@ -165,7 +172,9 @@ async function main() {
     console.log(`    no flood:                          ${fmt(quiet)}   ${lagText(quietLag)}`);
     console.log(`    a session flooding, no page:       ${fmt(floodOnly)}   ${lagText(floodLag)}`);
     console.log(`    flooding, a page watching it:      ${fmt(withPage)}   ${lagText(pageLag)}`);
-    console.log(`    target p99 ≤ 16 ms ${target('key → echo with a page on a flood p99 ≤ 16 ms', pct(withPage, 99) <= 16)}; with the page vs without: ×${(pct(withPage, 50) / pct(floodOnly, 50)).toFixed(2)} at p50, ×${(pct(withPage, 99) / pct(floodOnly, 99)).toFixed(2)} at p99`);
+    console.log(
+      `    target p99 ≤ 16 ms ${target('key → echo with a page on a flood p99 ≤ 16 ms', pct(withPage, 99) <= 16)}; with the page vs without: ×${(pct(withPage, 50) / pct(floodOnly, 50)).toFixed(2)} at p50, ×${(pct(withPage, 99) / pct(floodOnly, 99)).toFixed(2)} at p99`,
+    );
     console.log(`    the page stayed ${pageAlive}; host RSS ${(status.rssBytes / 1024 / 1024).toFixed(0)} MB`);
   } finally {
     for (const c of clients) c.close();
@@ -190,12 +199,16 @@ async function questions({ ask, page, refPage, home, reference }) {
   try {
     for (let i = 0; i < QUESTIONS; i++) {
       // The next question: a card with buttons for a question id not seen before.
-      await page.evaluate(`window.__arm(() => { const c = document.querySelector('${card}'); return !!c && c.dataset.question !== ${JSON.stringify(last)} && c.querySelectorAll('button.choice:not([disabled])').length > 0; })`);
+      await page.evaluate(
+        `window.__arm(() => { const c = document.querySelector('${card}'); return !!c && c.dataset.question !== ${JSON.stringify(last)} && c.querySelectorAll('button.choice:not([disabled])').length > 0; })`,
+      );
       const at = await page.evaluate('window.__done');
       const clocks = await ask({ t: 'clocks', id });
       shown.push(at - clocks.attentionAt);
       last = await page.evaluate(`document.querySelector('${card}').dataset.question`);
-      const t0 = await page.evaluate(`(() => { const t = performance.timeOrigin + performance.now(); document.querySelector('${card} button.choice').click(); return t; })()`);
+      const t0 = await page.evaluate(
+        `(() => { const t = performance.timeOrigin + performance.now(); document.querySelector('${card} button.choice').click(); return t; })()`,
+      );
       await waitUntil(async () => (await ask({ t: 'clocks', id })).answeredAt > t0, 'the answer in the host');
       tapped.push((await ask({ t: 'clocks', id })).answeredAt - t0);
       const r0 = await refPage.evaluate('(() => { const t = performance.timeOrigin + performance.now(); window.__ws.send("tap"); return t; })()');
@@ -207,15 +220,22 @@ async function questions({ ask, page, refPage, home, reference }) {
     control.close();
   }
   console.log(`(c) a session turns to attention on a permission menu → its question and buttons on the page (${QUESTIONS} questions):`);
-  console.log(`    companion:              ${fmt(shown)}   target p99 ≤ 250 ms ${target('companion attention → question and buttons p99 ≤ 250 ms', pct(shown, 99) <= 250)}`);
+  console.log(
+    `    companion:              ${fmt(shown)}   target p99 ≤ 250 ms ${target('companion attention → question and buttons p99 ≤ 250 ms', pct(shown, 99) <= 250)}`,
+  );
   console.log(`    bare WebSocket + DOM:   ${fmt(reference)}   (the reference of (a), same run)`);
   console.log('(d) a tap on "Yes" in the page → its keys written to the session:');
-  console.log(`    companion:              ${fmt(tapped)}   target p99 ≤ 100 ms ${target('companion tap → keys in the session p99 ≤ 100 ms', pct(tapped, 99) <= 100)}`);
+  console.log(
+    `    companion:              ${fmt(tapped)}   target p99 ≤ 100 ms ${target('companion tap → keys in the session p99 ≤ 100 ms', pct(tapped, 99) <= 100)}`,
+  );
   console.log(`    page → bare WebSocket:  ${fmt(tapRef)}   (the same host process receiving a page's message)`);
 }
 
 benchStart('bench/companion.mjs');
-main().then(() => process.exit(benchEnd()), (err) => {
-  console.error(err);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(benchEnd()),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

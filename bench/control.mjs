@@ -62,10 +62,15 @@ const home = realpathSync(mkdtempSync(join(tmpdir(), 'tbench-')));
 const env = { ...process.env, HOME: home, TERMIO_HOME: join(home, '.termio'), SHELL: '/bin/sh', ...shellEnv };
 // The agent every session runs: pinned resume, its records under ~/.fakepinned/sessions.
 mkdirSync(join(home, '.termio', 'config', 'agents'), { recursive: true });
-writeFileSync(join(home, '.termio', 'config', 'agents', 'benchpinned.json'), JSON.stringify({
-  id: 'benchpinned', name: 'Bench pinned agent', command: join(root, 'test', 'fakes', 'fakePinnedAgent.mjs'),
-  resume: { create: '--session-id {id}', resume: '--resume {id}', storeRoot: '~/.fakepinned/sessions', storeMatch: 'file:{id}.jsonl' },
-}));
+writeFileSync(
+  join(home, '.termio', 'config', 'agents', 'benchpinned.json'),
+  JSON.stringify({
+    id: 'benchpinned',
+    name: 'Bench pinned agent',
+    command: join(root, 'test', 'fakes', 'fakePinnedAgent.mjs'),
+    resume: { create: '--session-id {id}', resume: '--resume {id}', storeRoot: '~/.fakepinned/sessions', storeMatch: 'file:{id}.jsonl' },
+  }),
+);
 const started = await Host.start({ env, logger: nullLogger, path: process.env.PATH ?? '', notificationSink: { send: async () => undefined } });
 if (!started.ok) throw new Error(started.message);
 const host = started.host;
@@ -112,7 +117,9 @@ try {
   console.log(`    node -e 0                    ${fmt(ref)}   (reference: bare Node start)`);
   console.log(`    termio --version             ${fmt(version)}   (breakdown: CLI start, no socket)`);
   console.log(`    connect + list, in-process   ${fmt(inProcess)}   (breakdown: socket round trip alone)`);
-  console.log(`    termio's own cost over Node start: p50 ${(pct(cli, 50) - pct(ref, 50)).toFixed(1)} ms   target: termio p50 ≤ 60 ms ${target('termio sessions list --json p50 ≤ 60 ms', pct(cli, 50) <= 60)}`);
+  console.log(
+    `    termio's own cost over Node start: p50 ${(pct(cli, 50) - pct(ref, 50)).toFixed(1)} ms   target: termio p50 ≤ 60 ms ${target('termio sessions list --json p50 ≤ 60 ms', pct(cli, 50) <= 60)}`,
+  );
 
   // (b) send → echo visible via read, over the control socket in this process.
   const client = await ControlClient.connect(env);
@@ -122,7 +129,10 @@ try {
   if (!shell.ok) throw new Error(shell.message);
   const shellId = shell.record.id;
   // Its first prompt (whatever the login profile makes it) before the first timed command.
-  await waitUntil(async () => { const r = await client.request('sessions.read', { id: shellId, lines: 1 }); return r.ok && r.result.lines.join('').trim() !== ''; }, 'the shell prompt');
+  await waitUntil(async () => {
+    const r = await client.request('sessions.read', { id: shellId, lines: 1 });
+    return r.ok && r.result.lines.join('').trim() !== '';
+  }, 'the shell prompt');
   const viaSocket = [];
   for (let i = 0; i < RUNS; i++) {
     const mark = `m${100000 + i}x`;

@@ -121,7 +121,16 @@ async function idleRss() {
 // ---- adoption by a new termio-host ------------------------------------------------------------
 
 function hostEnv(home, holders) {
-  return { ...process.env, HOME: home, TERMIO_HOME: join(home, '.termio'), TERMIO_HOST_IDLE_MS: '0', TERMIO_HOLDERS: holders ? '1' : '0', PS1: '$ ', ENV: '', SHELL: '/bin/sh' };
+  return {
+    ...process.env,
+    HOME: home,
+    TERMIO_HOME: join(home, '.termio'),
+    TERMIO_HOST_IDLE_MS: '0',
+    TERMIO_HOLDERS: holders ? '1' : '0',
+    PS1: '$ ',
+    ENV: '',
+    SHELL: '/bin/sh',
+  };
 }
 
 function startHost(env) {
@@ -204,22 +213,28 @@ console.log(`load at start: ${loadavg()[0].toFixed(1)}`);
 if (!args.includes('--adoption')) await pipeFigures();
 
 async function pipeFigures() {
-const refEcho = await echoLatencies(false);
-const heldEcho = await echoLatencies(true);
-const added = median(heldEcho) - median(refEcho);
-report('key → echo, added by the holder (p50)', `${f2(added)} ms (held p50 ${f2(median(heldEcho))}, p99 ${f2(pct(heldEcho, 99))} ms)`, `local pty p50 ${f2(median(refEcho))}, p99 ${f2(pct(refEcho, 99))} ms`, '≤ 0.2 ms added', added <= 0.2);
+  const refEcho = await echoLatencies(false);
+  const heldEcho = await echoLatencies(true);
+  const added = median(heldEcho) - median(refEcho);
+  report(
+    'key → echo, added by the holder (p50)',
+    `${f2(added)} ms (held p50 ${f2(median(heldEcho))}, p99 ${f2(pct(heldEcho, 99))} ms)`,
+    `local pty p50 ${f2(median(refEcho))}, p99 ${f2(pct(refEcho, 99))} ms`,
+    '≤ 0.2 ms added',
+    added <= 0.2,
+  );
 
-const refT = [];
-const heldT = [];
-for (let i = 0; i < RUNS; i++) {
-  refT.push(await throughput(false));
-  heldT.push(await throughput(true));
-}
-const ratio = median(heldT) / median(refT);
-report('throughput through a holder', `${f2(median(heldT))} MB/s = ${f2(ratio)}×`, `local pty ${f2(median(refT))} MB/s`, '≥ 0.97×', ratio >= 0.97);
+  const refT = [];
+  const heldT = [];
+  for (let i = 0; i < RUNS; i++) {
+    refT.push(await throughput(false));
+    heldT.push(await throughput(true));
+  }
+  const ratio = median(heldT) / median(refT);
+  report('throughput through a holder', `${f2(median(heldT))} MB/s = ${f2(ratio)}×`, `local pty ${f2(median(refT))} MB/s`, '≥ 0.97×', ratio >= 0.97);
 
-const rss = await idleRss();
-report('RSS of an idle holder', `${rss.holder} kB`, `its idle shell ${rss.shell} kB; no holder: 0`, '≤ 1024 kB', rss.holder <= 1024);
+  const rss = await idleRss();
+  report('RSS of an idle holder', `${rss.holder} kB`, `its idle shell ${rss.shell} kB; no holder: 0`, '≤ 1024 kB', rss.holder <= 1024);
 }
 
 const refA = [];
@@ -228,8 +243,13 @@ for (let i = 0; i < RUNS; i++) {
   heldA.push(await adoptionRun(true));
   refA.push(await adoptionRun(false));
 }
-report(`host start adopting ${ADOPT_SESSIONS} holders → all screens back (p50)`, `${Math.round(median(heldA))} ms (runs ${heldA.map(Math.round).join(', ')})`,
-  `no holders, ${ADOPT_SESSIONS} tabs relaunched to their prompt: ${Math.round(median(refA))} ms`, '≤ 1000 ms', median(heldA) <= 1000);
+report(
+  `host start adopting ${ADOPT_SESSIONS} holders → all screens back (p50)`,
+  `${Math.round(median(heldA))} ms (runs ${heldA.map(Math.round).join(', ')})`,
+  `no holders, ${ADOPT_SESSIONS} tabs relaunched to their prompt: ${Math.round(median(refA))} ms`,
+  '≤ 1000 ms',
+  median(heldA) <= 1000,
+);
 
 console.log(`load at end: ${loadavg()[0].toFixed(1)}`);
 console.log(missed ? `bench/holder: ${missed} target(s) missed` : 'bench/holder: every target met');

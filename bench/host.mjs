@@ -308,7 +308,9 @@ try {
 
   const inApp = await appAttach();
 
-  console.log(`(a) attach → first frame painted, session with ${info.rows} rows and ${SCROLLBACK_LINES} lines of scrollback (each attach changes the width, so a reflow of the buffer is included):`);
+  console.log(
+    `(a) attach → first frame painted, session with ${info.rows} rows and ${SCROLLBACK_LINES} lines of scrollback (each attach changes the width, so a reflow of the buffer is included):`,
+  );
   console.log(`    host over the socket:  ${fmt(attach)}   target p50 ≤ 100 ms ${target('host attach → first frame p50 ≤ 100 ms', pct(attach, 50) <= 100)}`);
   console.log(`    reference (in-process screen build, raw @xterm/headless): ${fmt(refBuild)}`);
   const appMs = inApp.map((e) => e.ms);
@@ -317,7 +319,9 @@ try {
   console.log(`    of which the frame's arrival ${fmt(inApp.map((e) => e.receivedMs))}; its paint ${fmt(inApp.map((e) => e.paintMs))}`);
   console.log(`    references: (a) above, and the in-process screen build`);
   console.log(`(b) host memory per idle 80×24 session (${IDLE_SESSIONS} sessions, scrollback 10,000):`);
-  console.log(`    termio-host: ${mb(hostPerSession)} per session (host RSS ${mb(rss0)} → ${mb(rssN)})   target ≤ 3 MB ${target('host memory per idle session ≤ 3 MB', hostPerSession <= 3 * 1024 * 1024)}`);
+  console.log(
+    `    termio-host: ${mb(hostPerSession)} per session (host RSS ${mb(rss0)} → ${mb(rssN)})   target ≤ 3 MB ${target('host memory per idle session ≤ 3 MB', hostPerSession <= 3 * 1024 * 1024)}`,
+  );
   console.log(`    reference (raw node-pty + @xterm/headless in plain Node): ${mb(ref.perSession)} per session`);
   console.log(`(c) idle host CPU, ${CPU_SESSIONS} idle sessions and one attached client, over ${IDLE_SECONDS} s:`);
   console.log(`    termio-host: ${hostCpuPct.toFixed(2)} % of a core   target < 0.5 % ${target('idle host CPU < 0.5 %', hostCpuPct < 0.5)}`);

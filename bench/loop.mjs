@@ -85,21 +85,36 @@ try {
     idleCpu(process.execPath, [join(root, 'dist', 'app', 'main.js')], env),
     idleCpu(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], env),
   ]);
-  console.log(`  idle CPU, Termio app (empty window, host not counted)   ${appCpu.cpu.toFixed(2)} % of one core, main thread woke ${appCpu.wakeupsPerSecond.toFixed(1)}/s   target < 1 % ${target('idle app CPU < 1 %', appCpu.cpu < 1)}`);
-  console.log(`  idle CPU, plain Node (reference)                         ${nodeCpu.cpu.toFixed(2)} % of one core, main thread woke ${nodeCpu.wakeupsPerSecond.toFixed(1)}/s`);
+  console.log(
+    `  idle CPU, Termio app (empty window, host not counted)   ${appCpu.cpu.toFixed(2)} % of one core, main thread woke ${appCpu.wakeupsPerSecond.toFixed(1)}/s   target < 1 % ${target('idle app CPU < 1 %', appCpu.cpu < 1)}`,
+  );
+  console.log(
+    `  idle CPU, plain Node (reference)                         ${nodeCpu.cpu.toFixed(2)} % of one core, main thread woke ${nodeCpu.wakeupsPerSecond.toFixed(1)}/s`,
+  );
   const qt = probe('qt', env);
   const plain = probe('node', env);
   const fmt = (s) => `p50 ${s.p50.toFixed(2)} ms  p99 ${s.p99.toFixed(2)} ms  max ${s.max.toFixed(2)} ms`;
-  console.log(`  Node 10 ms timer lateness, Qt busy with ${qt.keyEventsHandled} key events   ${fmt(qt.nodeTimer)}   target p99 < 5 ms ${target('Node timer p99 < 5 ms with Qt busy', qt.nodeTimer.p99 < 5)}`);
-  console.log(`  Qt 10 ms timer lateness, Node busy with a pipe flood   ${fmt(qt.qtTimer)}   target p99 < 5 ms ${target('Qt timer p99 < 5 ms with Node busy', qt.qtTimer.p99 < 5)}`);
+  console.log(
+    `  Node 10 ms timer lateness, Qt busy with ${qt.keyEventsHandled} key events   ${fmt(qt.nodeTimer)}   target p99 < 5 ms ${target('Node timer p99 < 5 ms with Qt busy', qt.nodeTimer.p99 < 5)}`,
+  );
+  console.log(
+    `  Qt 10 ms timer lateness, Node busy with a pipe flood   ${fmt(qt.qtTimer)}   target p99 < 5 ms ${target('Qt timer p99 < 5 ms with Node busy', qt.qtTimer.p99 < 5)}`,
+  );
   console.log(`  plain Node 10 ms timer lateness, same pipe flood       ${fmt(plain.nodeTimer)}   (reference)`);
   const rss = await windowRss(env);
   const rssGlx = await windowRss({ ...env, QT_XCB_GL_INTEGRATION: 'xcb_glx' });
   const mb = (b) => `${(b / 1024 / 1024).toFixed(0)} MB`;
   console.log(`  RSS, window with one shell   ${mb(rss)}   target ≤ 150 MB ${target('window with one shell RSS ≤ 150 MB', rss <= 150 * 1024 * 1024)}`);
   console.log(`  RSS, the same with Qt's GLX integration allowed   ${mb(rssGlx)}   (reference)`);
-  const bridge = JSON.parse(spawnSync(process.execPath, [join(root, 'test', 'fixtures', 'qtRuntimeProbe.js')], { env, encoding: 'utf8', timeout: 60_000 }).stdout.trim().split('\n').at(-1));
-  console.log(`  the bridge's loop passes in an idle second: ${bridge.idleWakeupsPerSecond}; page faults per 64 KB read of a pipe flood: ${bridge.flood.faultsPerRead} (${bridge.flood.reads} reads)   (no target here; a 1 ms poll would pass ~1000 times, glibc's default trimming faulted most buffers' 16 pages back in)`);
+  const bridge = JSON.parse(
+    spawnSync(process.execPath, [join(root, 'test', 'fixtures', 'qtRuntimeProbe.js')], { env, encoding: 'utf8', timeout: 60_000 })
+      .stdout.trim()
+      .split('\n')
+      .at(-1),
+  );
+  console.log(
+    `  the bridge's loop passes in an idle second: ${bridge.idleWakeupsPerSecond}; page faults per 64 KB read of a pipe flood: ${bridge.flood.faultsPerRead} (${bridge.flood.reads} reads)   (no target here; a 1 ms poll would pass ~1000 times, glibc's default trimming faulted most buffers' 16 pages back in)`,
+  );
 } finally {
   // Quitting the app leaves its session host up: end it before its HOME goes.
   spawnSync(join(root, 'bin', 'termio'), ['host', 'stop'], { env, stdio: 'ignore' });

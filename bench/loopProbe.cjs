@@ -43,7 +43,11 @@ function nodeTimerLateness() {
 
 // Node-side input: a child floods a pipe; each chunk costs WORK_PER_EVENT_MS of JS.
 function startPipeFlood() {
-  const child = spawn(process.execPath, ['-e', 'const b=Buffer.alloc(4096,120);(function w(){while(process.stdout.write(b));process.stdout.once("drain",w)})()'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(
+    process.execPath,
+    ['-e', 'const b=Buffer.alloc(4096,120);(function w(){while(process.stdout.write(b));process.stdout.once("drain",w)})()'],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
   child.stdout.on('data', () => busy(WORK_PER_EVENT_MS));
   return () => child.kill('SIGKILL');
 }
@@ -70,7 +74,9 @@ async function main() {
     busy(WORK_PER_EVENT_MS);
   });
   // Qt-side input: real X key events from xdotool, typed into the window as fast as it goes.
-  const typer = spawn('xdotool', ['search', '--sync', '--name', '^loop-bench$', 'windowfocus', '--sync', 'type', '--delay', '1', 'a'.repeat(20000)], { stdio: 'ignore' });
+  const typer = spawn('xdotool', ['search', '--sync', '--name', '^loop-bench$', 'windowfocus', '--sync', 'type', '--delay', '1', 'a'.repeat(20000)], {
+    stdio: 'ignore',
+  });
   await new Promise((r) => {
     const wait = () => (keys > 0 ? r() : setTimeout(wait, 5));
     wait();

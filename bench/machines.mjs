@@ -68,14 +68,32 @@ const json = (args) => {
   return JSON.parse(r.stdout);
 };
 const machineState = (name) => json(['machines', 'list']).machines.find((m) => m.name === name)?.state;
-const sshClients = () => readdirSync('/proc').filter((n) => /^\d+$/.test(n)).map(Number).filter((pid) => {
-  try {
-    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'ssh' && readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(`HOME=${home}`);
-  } catch {
-    return false;
-  }
-});
-const addArgs = (m) => ['machines', 'add', m.name, m.target, '--port', String(m.port), '--identity', m.identity, ...m.sshOptions.flatMap((o) => ['--ssh-option', o]), '--remote-command', m.remoteCommand];
+const sshClients = () =>
+  readdirSync('/proc')
+    .filter((n) => /^\d+$/.test(n))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return (
+          readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'ssh' && readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(`HOME=${home}`)
+        );
+      } catch {
+        return false;
+      }
+    });
+const addArgs = (m) => [
+  'machines',
+  'add',
+  m.name,
+  m.target,
+  '--port',
+  String(m.port),
+  '--identity',
+  m.identity,
+  ...m.sshOptions.flatMap((o) => ['--ssh-option', o]),
+  '--remote-command',
+  m.remoteCommand,
+];
 
 /** A view on a session through a client: frames counted, each acknowledged at once (as painted). */
 async function view(socket, sessionId, viewId) {
@@ -142,7 +160,13 @@ try {
   const directKeys = await keyLatencies(direct, 1);
   await direct.detach();
   const added50 = pct(hubKeys, 50) - pct(directKeys, 50);
-  report('(a) key → echo frame through the hub', fmt(hubKeys), 'added p50 ≤ 3 ms', added50 <= 3, `directly on its host: ${fmt(directKeys)}; added p50 ${added50.toFixed(2)} ms`);
+  report(
+    '(a) key → echo frame through the hub',
+    fmt(hubKeys),
+    'added p50 ≤ 3 ms',
+    added50 <= 3,
+    `directly on its host: ${fmt(directKeys)}; added p50 ${added50.toFixed(2)} ms`,
+  );
 
   // (b) attach with 10,000 lines of scrollback
   cli(['sessions', 'send', shell, `seq 1 ${SCROLLBACK_LINES}`, '--enter']);
@@ -155,7 +179,13 @@ try {
     directAttach.push(await direct.attach());
     await direct.detach();
   }
-  report('(b) attach (10,000 lines of scrollback) → first frame through the hub', fmt(hubAttach), 'p50 ≤ 200 ms', pct(hubAttach, 50) <= 200, `directly: ${fmt(directAttach)}`);
+  report(
+    '(b) attach (10,000 lines of scrollback) → first frame through the hub',
+    fmt(hubAttach),
+    'p50 ≤ 200 ms',
+    pct(hubAttach, 50) <= 200,
+    `directly: ${fmt(directAttach)}`,
+  );
 
   // (d) cat of 20 MB while a view shows it
   const file = join(rig.homes[0], 'big.txt');
@@ -181,7 +211,13 @@ try {
   const hubCat = await catOnce(viaHub, 'DONE2');
   const linkBytes = io() - linkBefore;
   const share = (100 * linkBytes) / CAT_BYTES;
-  report('(d) cat of 20 MB shown through the hub: bytes over the ssh link', `${(linkBytes / 1024).toFixed(0)} KiB = ${share.toFixed(2)} % of the file (${hubCat.frames} frames in ${(hubCat.ms / 1000).toFixed(1)} s)`, '≤ 5 %', share <= 5, `the same view attached directly: ${(directCat.bytes / 1024).toFixed(0)} KiB in ${directCat.frames} frames over ${(directCat.ms / 1000).toFixed(1)} s`);
+  report(
+    '(d) cat of 20 MB shown through the hub: bytes over the ssh link',
+    `${(linkBytes / 1024).toFixed(0)} KiB = ${share.toFixed(2)} % of the file (${hubCat.frames} frames in ${(hubCat.ms / 1000).toFixed(1)} s)`,
+    '≤ 5 %',
+    share <= 5,
+    `the same view attached directly: ${(directCat.bytes / 1024).toFixed(0)} KiB in ${directCat.frames} frames over ${(directCat.ms / 1000).toFixed(1)} s`,
+  );
   viaHub.c.close();
   direct.c.close();
 
@@ -191,7 +227,13 @@ try {
   await waitUntil(() => !sshClients().includes(ssh), 'the ssh client to go');
   await waitUntil(() => machineState('m1') === 'connected' && cli(['sessions', 'read', shell, '--lines', '1']).status === 0, 'm1 back', 60_000);
   const reconnectMs = performance.now() - t;
-  report('(c) ssh client killed → sessions live again', `${reconnectMs.toFixed(0)} ms`, '≤ 5 s', reconnectMs <= 5000, `the first connection (machines add) took ${firstConnectMs.toFixed(0)} ms`);
+  report(
+    '(c) ssh client killed → sessions live again',
+    `${reconnectMs.toFixed(0)} ms`,
+    '≤ 5 s',
+    reconnectMs <= 5000,
+    `the first connection (machines add) took ${firstConnectMs.toFixed(0)} ms`,
+  );
 
   // (e) hub idle CPU, 3 machines × 20 idle sessions
   for (const [i, name] of ['m2', 'm3'].entries()) {
@@ -203,7 +245,44 @@ try {
     for (let i = have; i < IDLE_PER_MACHINE; i++) json(['sessions', 'spawn', '--machine', name]);
   }
   const hubPid = json(['host', 'status']).pid;
-  const m2Pid = Number(spawnSync('runuser', ['-u', 'termio-remote', '--', 'env', `HOME=${rig.homes[1]}`, `TERMIO_HOME=${join(rig.homes[1], '.termio')}`, process.execPath, join(root, 'bin', 'termio'), 'host', 'status', '--json'], { encoding: 'utf8' }).stdout && JSON.parse(spawnSync('runuser', ['-u', 'termio-remote', '--', 'env', `HOME=${rig.homes[1]}`, `TERMIO_HOME=${join(rig.homes[1], '.termio')}`, process.execPath, join(root, 'bin', 'termio'), 'host', 'status', '--json'], { encoding: 'utf8' }).stdout).pid);
+  const m2Pid = Number(
+    spawnSync(
+      'runuser',
+      [
+        '-u',
+        'termio-remote',
+        '--',
+        'env',
+        `HOME=${rig.homes[1]}`,
+        `TERMIO_HOME=${join(rig.homes[1], '.termio')}`,
+        process.execPath,
+        join(root, 'bin', 'termio'),
+        'host',
+        'status',
+        '--json',
+      ],
+      { encoding: 'utf8' },
+    ).stdout &&
+      JSON.parse(
+        spawnSync(
+          'runuser',
+          [
+            '-u',
+            'termio-remote',
+            '--',
+            'env',
+            `HOME=${rig.homes[1]}`,
+            `TERMIO_HOME=${join(rig.homes[1], '.termio')}`,
+            process.execPath,
+            join(root, 'bin', 'termio'),
+            'host',
+            'status',
+            '--json',
+          ],
+          { encoding: 'utf8' },
+        ).stdout,
+      ).pid,
+  );
   await sleep(IDLE_SETTLE_MS);
   const [h0, r0] = [cpuTicks(hubPid), cpuTicks(m2Pid)];
   await sleep(IDLE_SECONDS * 1000);
@@ -211,7 +290,13 @@ try {
   const hubPct = ((h1 - h0) / CLOCK_TICKS / IDLE_SECONDS) * 100;
   const remotePct = ((r1 - r0) / CLOCK_TICKS / IDLE_SECONDS) * 100;
   const total = json(['sessions', 'list']).sessions.filter((s) => s.machine).length;
-  report(`(e) hub idle CPU, 3 machines, ${total} idle remote sessions`, `${hubPct.toFixed(2)} % of a core over ${IDLE_SECONDS} s`, '< 0.5 %', hubPct < 0.5, `m2's own host with its ${IDLE_PER_MACHINE} sessions: ${remotePct.toFixed(2)} %`);
+  report(
+    `(e) hub idle CPU, 3 machines, ${total} idle remote sessions`,
+    `${hubPct.toFixed(2)} % of a core over ${IDLE_SECONDS} s`,
+    '< 0.5 %',
+    hubPct < 0.5,
+    `m2's own host with its ${IDLE_PER_MACHINE} sessions: ${remotePct.toFixed(2)} %`,
+  );
 } finally {
   cli(['host', 'stop']);
   await rig.stop();

@@ -10,7 +10,21 @@
 //      lookup) → Session.spawn the fake pinned agent → all 20 show their prompt, next to raw
 //      node-pty spawning the same 20 commands (target: all sessions spawned ≤ 3 s).
 // Run after `npm run build`: node bench/resume.mjs [--runs 30]
-import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, watch, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  watch,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -69,18 +83,19 @@ async function placeRecord(dir, cwd, agent = null) {
 function startAgent() {
   const sh = spawn('/bin/sh', ['-c', 'while read f; do (exec 3<"$f"; exec sleep 1000) & done'], { stdio: ['pipe', 'ignore', 'inherit'] });
   const holders = () => readFileSync(`/proc/${sh.pid}/task/${sh.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
-  const holds = (file) => holders().some((pid) => {
-    try {
-      return readlinkSync(`/proc/${pid}/fd/3`) === file;
-    } catch {
-      return false;
-    }
-  });
+  const holds = (file) =>
+    holders().some((pid) => {
+      try {
+        return readlinkSync(`/proc/${pid}/fd/3`) === file;
+      } catch {
+        return false;
+      }
+    });
   return {
     pid: sh.pid,
     async hold(file) {
       sh.stdin.write(`${file}\n`);
-      await waitUntil(() => holds(file), 'the agent\'s child to hold the record open');
+      await waitUntil(() => holds(file), "the agent's child to hold the record open");
     },
     end() {
       for (const pid of holders()) process.kill(Number(pid), 'SIGKILL');
@@ -137,7 +152,15 @@ async function benchDiscovery() {
 }
 
 function sessionsFor(n, agentId, cwd) {
-  return Array.from({ length: n }, (_, i) => ({ id: `s${i}`, agentId, cwd, title: `Session ${i} ✳ working on the parser`, conversationId: randomUUID(), family: 'pinned', bypass: i % 3 === 0 }));
+  return Array.from({ length: n }, (_, i) => ({
+    id: `s${i}`,
+    agentId,
+    cwd,
+    title: `Session ${i} ✳ working on the parser`,
+    conversationId: randomUUID(),
+    family: 'pinned',
+    bypass: i % 3 === 0,
+  }));
 }
 
 function benchStore() {
@@ -189,7 +212,11 @@ function benchStore() {
 
 async function benchRestore() {
   const fake = join(root, 'test', 'fakes', 'fakePinnedAgent.mjs');
-  const manifest = { id: 'fake-pinned', command: fake, resume: { create: '--session-id {id}', resume: '--resume {id}', storeRoot: '~/.fakepinned/sessions', storeMatch: 'file:{id}.jsonl' } };
+  const manifest = {
+    id: 'fake-pinned',
+    command: fake,
+    resume: { create: '--session-id {id}', resume: '--resume {id}', storeRoot: '~/.fakepinned/sessions', storeMatch: 'file:{id}.jsonl' },
+  };
   const cwd = join(home, 'restore-proj');
   mkdirSync(cwd, { recursive: true });
   const env = { HOME: home, PATH: `${dirname(process.execPath)}:${process.env.PATH}`, FAKE_PINNED_EAGER: '1' };
@@ -225,7 +252,8 @@ async function benchRestore() {
     const resume = new ResumeService({ store, home, manifestOf: () => manifest });
     const plans = await Promise.all(store.state.sessions.map((s) => resume.prepareLaunch(s.id)));
     planned.push(performance.now() - t0);
-    if (plans.some((p) => p.kind || p.mode !== 'resume')) throw new Error(`unexpected plan ${JSON.stringify(plans.find((p) => p.kind || p.mode !== 'resume'))}`);
+    if (plans.some((p) => p.kind || p.mode !== 'resume'))
+      throw new Error(`unexpected plan ${JSON.stringify(plans.find((p) => p.kind || p.mode !== 'resume'))}`);
     const sessions = plans.map((p, i) => Session.spawn({ argv: p.argv, cwd, env, id: store.state.sessions[i].id }));
     spawned.push(performance.now() - t0);
     await waitUntil(() => sessions.every((s) => s.screenLines().some((l) => l.startsWith('Resumed'))), 'all sessions resumed');

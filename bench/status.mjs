@@ -89,14 +89,28 @@ function fakeSource(id) {
 }
 const agent = {
   agentId: 'claude',
-  hooks: { dialect: 'claude', conversation: 'session_id', events: [{ on: 'PreToolUse', state: 'working' }, { on: 'Stop', state: 'done' }] },
+  hooks: {
+    dialect: 'claude',
+    conversation: 'session_id',
+    events: [
+      { on: 'PreToolUse', state: 'working' },
+      { on: 'Stop', state: 'done' },
+    ],
+  },
 };
 const SESSION = '0f5c2b1a-8e7d-4c6b-9a5f-3e2d1c0b9a87';
 tracker.track(fakeSource(SESSION), agent);
 
 // 1. Reporter wall time.
 console.log('\n1. reporter wall time per hook call (target p50 ≤ 10 ms)');
-const payload = JSON.stringify({ session_id: 'abc', transcript_path: '/t.jsonl', cwd: '/w', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'npm test' } });
+const payload = JSON.stringify({
+  session_id: 'abc',
+  transcript_path: '/t.jsonl',
+  cwd: '/w',
+  hook_event_name: 'PreToolUse',
+  tool_name: 'Bash',
+  tool_input: { command: 'npm test' },
+});
 const inEnv = { ...process.env, TERMIO_SESSION: SESSION, TERMIO_SESSION_SECRET: SECRET, TERMIO_HOOK_SOCKET: server.socketPath };
 const outEnv = { ...process.env };
 delete outEnv.TERMIO_SESSION;
@@ -126,7 +140,9 @@ for (const { name, argv, target: hasTarget } of REPORTERS) {
   const delivered = server.stats.accepted - before;
   console.log(`  ${name}: delivered ${delivered}/${2 * RUNS} reports`);
   if (hasTarget) {
-    console.log(`  ${name} inside Termio: target p50 ≤ 10 ms ${target(`${name} p50 ≤ 10 ms`, pct(times[2], 50) <= 10)}; every report delivered ${target(`${name} delivers every report`, delivered === 2 * RUNS)}`);
+    console.log(
+      `  ${name} inside Termio: target p50 ≤ 10 ms ${target(`${name} p50 ≤ 10 ms`, pct(times[2], 50) <= 10)}; every report delivered ${target(`${name} delivers every report`, delivered === 2 * RUNS)}`,
+    );
   }
 }
 
@@ -192,7 +208,9 @@ await new Promise((r) => bare.close(r));
 const lost = EVENTS - (server.stats.accepted - acceptedBefore);
 row('reference: socket connect + frame → a bare server read it', bareLatencies);
 row('socket connect + frame → onStateChange', latencies, `   lost ${lost}`);
-console.log(`  target p99 ≤ 20 ms ${target('hook event → state p99 ≤ 20 ms', pct(latencies, 99) <= 20)}, none lost ${target('no hook event lost', lost === 0)}`);
+console.log(
+  `  target p99 ≤ 20 ms ${target('hook event → state p99 ≤ 20 ms', pct(latencies, 99) <= 20)}, none lost ${target('no hook event lost', lost === 0)}`,
+);
 if (pending.size) console.log(`  ${pending.size} events arrived out of order and so changed no state`);
 
 // 3. Abuse: 10,000 malformed, oversized and wrong-session reports.

@@ -86,7 +86,9 @@ async function throughput() {
       ses.push(s.bytes / 1e6 / (s.ms / 1000));
     }
     const ratio = median(ses) / median(raw);
-    console.log(`  ${c.name.padEnd(16)} ${f1(mb).padStart(5)}   ${f1(median(raw)).padStart(8)}   ${f1(median(ses)).padStart(12)}   ${f2(ratio).padStart(5)}   ${target(`headless throughput ${c.name} ≥ 0.8× raw`, ratio >= 0.8)}`);
+    console.log(
+      `  ${c.name.padEnd(16)} ${f1(mb).padStart(5)}   ${f1(median(raw)).padStart(8)}   ${f1(median(ses)).padStart(12)}   ${f2(ratio).padStart(5)}   ${target(`headless throughput ${c.name} ≥ 0.8× raw`, ratio >= 0.8)}`,
+    );
   }
 }
 
@@ -111,7 +113,12 @@ async function rawIdleShell() {
   });
   await untilTrue(() => text.includes('$ '), 'the raw shell prompt');
   await new Promise((r) => term.write('', r));
-  return { dispose: () => { p.kill(); term.dispose(); } };
+  return {
+    dispose: () => {
+      p.kill();
+      term.dispose();
+    },
+  };
 }
 
 /** Raw node-pty: a key written to /bin/sh → its echo in onData, the in-process echo reference. */
@@ -164,7 +171,9 @@ async function memory() {
   await s.whenParsed();
   s.renderModel.update();
   const idle = heapNow() - before;
-  console.log(`  idle 80×24 shell session:        ${f2(idle / 1e6)} MB   (raw node-pty + @xterm/headless 80×24, same run: ${f2(rawIdle / 1e6)} MB)   target ≤ 3 MB   ${target('idle session ≤ 3 MB', idle <= 3e6)}`);
+  console.log(
+    `  idle 80×24 shell session:        ${f2(idle / 1e6)} MB   (raw node-pty + @xterm/headless 80×24, same run: ${f2(rawIdle / 1e6)} MB)   target ≤ 3 MB   ${target('idle session ≤ 3 MB', idle <= 3e6)}`,
+  );
   s.dispose();
   const lines = Array.from({ length: 10_000 }, (_, i) => `${String(i).padStart(6, '0')} ${'x'.repeat(113)}`).join('\n') + '\n';
   writeFileSync(join(work, 'sb.txt'), lines);
@@ -173,7 +182,9 @@ async function memory() {
   await new Promise((r) => s2.onExit(r));
   s2.renderModel.update();
   const sb = heapNow() - before2;
-  console.log(`  10,000 scrollback lines × 120:   ${f2(sb / 1e6)} MB   (raw cells 12 B × 120 × 10,040 = ${f2((12 * 120 * 10_040) / 1e6)} MB)   target ≤ 25 MB   ${target('10,000 scrollback lines ≤ 25 MB', sb <= 25e6)}`);
+  console.log(
+    `  10,000 scrollback lines × 120:   ${f2(sb / 1e6)} MB   (raw cells 12 B × 120 × 10,040 = ${f2((12 * 120 * 10_040) / 1e6)} MB)   target ≤ 25 MB   ${target('10,000 scrollback lines ≤ 25 MB', sb <= 25e6)}`,
+  );
   s2.dispose();
 }
 
@@ -206,7 +217,17 @@ async function qtPart() {
     view.focus();
     const frames = [];
     view.onFramePainted((f) => frames.push(f));
-    return { s, win, view, frames, close: () => { view.dispose(); s.dispose(); win.close(); } };
+    return {
+      s,
+      win,
+      view,
+      frames,
+      close: () => {
+        view.dispose();
+        s.dispose();
+        win.close();
+      },
+    };
   };
 
   // Paint time: a 200×50 screen of mixed styles (20 nine-letter words per row, each in another
@@ -239,7 +260,10 @@ async function qtPart() {
     return screen;
   };
   const figures = {};
-  for (const [name, screenOf] of [['mixed', mixedScreen], ['wide', wideScreen]]) {
+  for (const [name, screenOf] of [
+    ['mixed', mixedScreen],
+    ['wide', wideScreen],
+  ]) {
     writeFileSync(join(work, 'screen.txt'), screenOf(0));
     const p = open(['/bin/sh', '-c', `cat ${join(work, 'screen.txt')}; exec cat`], 200, 50);
     await until(() => p.s.screenLines().some((l) => l.length > 100) && p.frames.length > 0, `${name} screen`);
@@ -303,15 +327,27 @@ async function qtPart() {
   // The best run shows the cost without other processes in the way (a shared 2-core box is noisy).
   const fig = (a) => `${f2(median(a))} / ${f2(pct(a, 99))} ms (best ${f2(Math.min(...a))})`;
   console.log('Paint (native glyph-cache painter straight into the widget, flushed to the X server), Xvfb, p50 / p99');
-  for (const [name, label, goal] of [['mixed', 'mixed-style', 4], ['wide', 'CJK/emoji  ', 6]]) {
+  for (const [name, label, goal] of [
+    ['mixed', 'mixed-style', 4],
+    ['wide', 'CJK/emoji  ', 6],
+  ]) {
     const { full, ref, viaQt, fresh, freshModel, freshRef } = figures[name];
-    console.log(`  full 200×50 ${label} frame of new output:  ${fig(fresh)} (render model before it ${f2(median(freshModel))} ms)   drawText painter on the same screens, same run: ${fig(freshRef)}   target p50 ≤ ${goal} ms   ${target(`full 200×50 ${label.trim()} frame of new output p50 ≤ ${goal} ms`, median(fresh) <= goal)}`);
-    console.log(`  repaint of an unchanged screen (theme switch, glyphs cached):  ${fig(full)}   drawText painter: ${fig(ref)}   blitter off (drawGlyphRun): ${fig(viaQt)}`);
+    console.log(
+      `  full 200×50 ${label} frame of new output:  ${fig(fresh)} (render model before it ${f2(median(freshModel))} ms)   drawText painter on the same screens, same run: ${fig(freshRef)}   target p50 ≤ ${goal} ms   ${target(`full 200×50 ${label.trim()} frame of new output p50 ≤ ${goal} ms`, median(fresh) <= goal)}`,
+    );
+    console.log(
+      `  repaint of an unchanged screen (theme switch, glyphs cached):  ${fig(full)}   drawText painter: ${fig(ref)}   blitter off (drawGlyphRun): ${fig(viaQt)}`,
+    );
   }
-  console.log(`  one-line update:                ${f2(median(line))} / ${f2(pct(line, 99))} ms   target p50 ≤ 1 ms   ${target('one-line update p50 ≤ 1 ms', median(line) <= 1)}   (no reference: the drawText painter repaints whole frames only)`);
+  console.log(
+    `  one-line update:                ${f2(median(line))} / ${f2(pct(line, 99))} ms   target p50 ≤ 1 ms   ${target('one-line update p50 ≤ 1 ms', median(line) <= 1)}   (no reference: the drawText painter repaints whole frames only)`,
+  );
   const floor = paintFloor();
   if (floor.error) console.log(`  Qt's own floor (C++) skipped: ${floor.error}`);
-  else console.log(`  Qt's own floor for the full frame (C++, offscreen, no flush): one drawText per style run ${fig2(floor.drawText)}, glyph runs (no shaping) ${fig2(floor.glyphRuns)}`);
+  else
+    console.log(
+      `  Qt's own floor for the full frame (C++, offscreen, no flush): one drawText per style run ${fig2(floor.drawText)}, glyph runs (no shaping) ${fig2(floor.glyphRuns)}`,
+    );
 
   // Key → painted echo in a shell.
   const k = open(['/bin/sh'], 80, 24);
@@ -331,7 +367,9 @@ async function qtPart() {
   }
   k.close();
   const rawEcho = await rawPtyEcho(100);
-  console.log(`Key → painted echo (/bin/sh, in-process):  p50 ${f2(median(lat))} ms, p99 ${f2(pct(lat, 99))} ms   (raw node-pty write → echo, same run: p50 ${f2(median(rawEcho))}, p99 ${f2(pct(rawEcho, 99))} ms)   target p50 ≤ 5, p99 ≤ 16   ${target('in-process key → painted echo p50 ≤ 5, p99 ≤ 16 ms', median(lat) <= 5 && pct(lat, 99) <= 16)}`);
+  console.log(
+    `Key → painted echo (/bin/sh, in-process):  p50 ${f2(median(lat))} ms, p99 ${f2(pct(lat, 99))} ms   (raw node-pty write → echo, same run: p50 ${f2(median(rawEcho))}, p99 ${f2(pct(rawEcho, 99))} ms)   target p50 ≤ 5, p99 ≤ 16   ${target('in-process key → painted echo p50 ≤ 5, p99 ≤ 16 ms', median(lat) <= 5 && pct(lat, 99) <= 16)}`,
+  );
 
   // Ctrl-C while `yes` floods.
   const y = open(['/bin/sh'], 80, 24);
@@ -351,7 +389,9 @@ async function qtPart() {
   const f = y.frames[y.frames.length - 1];
   const stop = f.start + f.paintMs - t0;
   y.close();
-  console.log(`Ctrl-C under \`yes\`: prompt painted after ${f1(stop)} ms (target ≤ 100 ms ${target('in-process Ctrl-C → prompt painted ≤ 100 ms', stop <= 100)}); ${fps} frames/s during the flood (target ≥ 30 ${target('≥ 30 frames/s during a flood', fps >= 30)}; frame cap 60)`);
+  console.log(
+    `Ctrl-C under \`yes\`: prompt painted after ${f1(stop)} ms (target ≤ 100 ms ${target('in-process Ctrl-C → prompt painted ≤ 100 ms', stop <= 100)}); ${fps} frames/s during the flood (target ≥ 30 ${target('≥ 30 frames/s during a flood', fps >= 30)}; frame cap 60)`,
+  );
   process.exit(benchEnd());
 }
 
@@ -387,7 +427,10 @@ function paintFloor() {
  */
 function referencePainter(frame, width, height) {
   const { QMainWindow, QWidget, QImage, QImageFormat, QPainter, QColor, QFont, QFontMetrics, QFontWeight, WidgetEventTypes } = require('@nodegui/nodegui');
-  const { resolveColor, DEFAULT_FONT_FAMILY, DEFAULT_FONT_SIZE } = { ...require(join(root, 'dist', 'terminal')), ...require(join(root, 'dist', 'app', 'ui', 'terminal', 'terminalView')) };
+  const { resolveColor, DEFAULT_FONT_FAMILY, DEFAULT_FONT_SIZE } = {
+    ...require(join(root, 'dist', 'terminal')),
+    ...require(join(root, 'dist', 'app', 'ui', 'terminal', 'terminalView')),
+  };
   const fonts = [new QFont(DEFAULT_FONT_FAMILY, DEFAULT_FONT_SIZE), new QFont(DEFAULT_FONT_FAMILY, DEFAULT_FONT_SIZE, QFontWeight.Bold)];
   const fm = new QFontMetrics(fonts[0]);
   const cellW = fm.horizontalAdvance('M');
@@ -442,10 +485,22 @@ if (QT_PART) {
   await memory();
   if (!args.includes('--no-qt')) {
     const self = fileURLToPath(import.meta.url);
-    const cmd = process.env.DISPLAY ? [process.execPath, [self, '--qt']] : ['xvfb-run', ['-a', '-s', '-screen 0 1920x1200x24 -noreset', process.execPath, self, '--qt']];
+    const cmd = process.env.DISPLAY
+      ? [process.execPath, [self, '--qt']]
+      : ['xvfb-run', ['-a', '-s', '-screen 0 1920x1200x24 -noreset', process.execPath, self, '--qt']];
     const r = spawnSync(cmd[0], cmd[1], { stdio: ['ignore', 'inherit', 'pipe'], cwd: root, encoding: 'utf8' });
     // The Qt half prints its own verdict; it failing or missing a target fails this script too.
-    if (r.error || r.status === null || (r.status !== 0 && r.status !== 1)) console.log(`Qt figures not measured: ${r.error?.message ?? r.stderr.split('\n').filter((l) => !l.includes('XDG_RUNTIME')).slice(-3).join(' ')}`);
+    if (r.error || r.status === null || (r.status !== 0 && r.status !== 1))
+      console.log(
+        `Qt figures not measured: ${
+          r.error?.message ??
+          r.stderr
+            .split('\n')
+            .filter((l) => !l.includes('XDG_RUNTIME'))
+            .slice(-3)
+            .join(' ')
+        }`,
+      );
     target('the Qt half (--qt) met its targets', r.status === 0);
   }
   process.exit(benchEnd());

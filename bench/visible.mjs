@@ -145,7 +145,9 @@ async function throughput(display) {
   const { cols, rows } = JSON.parse(app.cli('sessions', 'read', id, '--json').stdout);
   console.log(`Throughput, the session visible in the app (${cols}×${rows}) vs raw node-pty + @xterm/headless at the same size; median of ${RUNS}`);
   const ala = alacrittyPath();
-  console.log(`  corpus             MB    raw MB/s   app MB/s   ratio   frames/s in the app   targets ≥ ${f1(RATIO_TARGET)}×, ≥ 50 fps${ala ? '   alacritty MB/s (reference)' : ''}`);
+  console.log(
+    `  corpus             MB    raw MB/s   app MB/s   ratio   frames/s in the app   targets ≥ ${f1(RATIO_TARGET)}×, ≥ 50 fps${ala ? '   alacritty MB/s (reference)' : ''}`,
+  );
   let n = 0;
   for (const c of writeCorpora(work)) {
     const raw = [];
@@ -172,7 +174,9 @@ async function throughput(display) {
     const alacritty = [];
     for (let i = 0; ala && i < RUNS; i++) alacritty.push(mb / ((await alacrittyRun(ala, display, c.argv, cols, rows, join(work, `ala-${n}-${i}`))) / 1e6));
     const alaText = ala ? `   ${f1(median(alacritty)).padStart(8)}` : '';
-    console.log(`  ${c.name.padEnd(16)} ${f1(mb).padStart(5)}   ${f1(median(raw)).padStart(8)}   ${f1(median(vis)).padStart(8)}   ${f2(ratio).padStart(5)}   ${f1(median(fps)).padStart(8)}              ${miss(ratio >= RATIO_TARGET, `visible throughput ${c.name} ≥ ${RATIO_TARGET}× raw`)} / ${miss(median(fps) >= 50, `frames/s during ${c.name} ≥ 50`)}${alaText}`);
+    console.log(
+      `  ${c.name.padEnd(16)} ${f1(mb).padStart(5)}   ${f1(median(raw)).padStart(8)}   ${f1(median(vis)).padStart(8)}   ${f2(ratio).padStart(5)}   ${f1(median(fps)).padStart(8)}              ${miss(ratio >= RATIO_TARGET, `visible throughput ${c.name} ≥ ${RATIO_TARGET}× raw`)} / ${miss(median(fps) >= 50, `frames/s during ${c.name} ≥ 50`)}${alaText}`,
+    );
   }
   await app.stop();
 }
@@ -223,13 +227,20 @@ async function keyEcho(display) {
   // difference (p50 within 1.5 ms of the bare client), and p99 within a frame.
   const gap = bare ? median(echo) - median(ref) : Infinity;
   const ok = gap <= KEY_GAP_TARGET_MS && pct(echo, 99) <= 16;
-  console.log(`Key → painted echo through X (xdotool key into the window, a shell in the host, the frame back to the app):  p50 ${f2(median(echo))} ms (${f2(gap)} ms over the bare X client), p99 ${f2(pct(echo, 99))} ms   targets p50 within ${KEY_GAP_TARGET_MS} ms of the bare client, p99 ≤ 16   ${miss(ok, `key → painted echo p50 within ${KEY_GAP_TARGET_MS} ms of a bare X client, p99 ≤ 16 ms`)}`);
+  console.log(
+    `Key → painted echo through X (xdotool key into the window, a shell in the host, the frame back to the app):  p50 ${f2(median(echo))} ms (${f2(gap)} ms over the bare X client), p99 ${f2(pct(echo, 99))} ms   targets p50 within ${KEY_GAP_TARGET_MS} ms of the bare client, p99 ≤ 16   ${miss(ok, `key → painted echo p50 within ${KEY_GAP_TARGET_MS} ms of a bare X client, p99 ≤ 16 ms`)}`,
+  );
   // The end points differ a little: the app's is its paint returning (flushed to X, not confirmed),
   // the bare client's is after XSync, confirmed by the server; any frame after the key counts.
-  console.log('  (the app\'s end: its paint of the first frame after the key, flushed to X; the bare client\'s: after XSync)');
-  if (bare) console.log(`  a bare X client (Xlib, draws the character and syncs), the same keys in alternate blocks of ${KEY_BLOCK}: p50 ${f2(median(ref))} ms, p99 ${f2(pct(ref, 99))} ms (reference)`);
+  console.log("  (the app's end: its paint of the first frame after the key, flushed to X; the bare client's: after XSync)");
+  if (bare)
+    console.log(
+      `  a bare X client (Xlib, draws the character and syncs), the same keys in alternate blocks of ${KEY_BLOCK}: p50 ${f2(median(ref))} ms, p99 ${f2(pct(ref, 99))} ms (reference)`,
+    );
   else console.log(`  no bare X client reference: ${xe.error}`);
-  console.log(`  xdotool's own time to send each key (start-up + X round trip; the key reaches X before it returns): p50 ${f2(median(sending))} ms, p99 ${f2(pct(sending, 99))} ms`);
+  console.log(
+    `  xdotool's own time to send each key (start-up + X round trip; the key reaches X before it returns): p50 ${f2(median(sending))} ms, p99 ${f2(pct(sending, 99))} ms`,
+  );
 }
 
 /** Ctrl-C into `yes` through raw node-pty + @xterm/headless: until output stops. */
@@ -272,21 +283,34 @@ async function ctrlC(display) {
     await sleep(300);
     const t0 = xkey(display, 'ctrl+c').sentAt;
     // The prompt is back when the frames stop; the last one painted it.
-    const last = await until(() => {
-      const f = frames(app, id, t0);
-      const end = f[f.length - 1];
-      return end && now() - end.at > QUIET_MS ? end : null;
-    }, 'yes to stop', 10_000);
+    const last = await until(
+      () => {
+        const f = frames(app, id, t0);
+        const end = f[f.length - 1];
+        return end && now() - end.at > QUIET_MS ? end : null;
+      },
+      'yes to stop',
+      10_000,
+    );
     stops.push(last.at - t0);
-    if (VERBOSE) console.log(`  sample ${i + 1}: frames painted at ${frames(app, id, t0).map((f) => `+${f1(f.at - t0)}`).join(' ')} ms`);
+    if (VERBOSE)
+      console.log(
+        `  sample ${i + 1}: frames painted at ${frames(app, id, t0)
+          .map((f) => `+${f1(f.at - t0)}`)
+          .join(' ')} ms`,
+      );
     const flood = frames(app, id, t0 - 300, t0);
     fps.push(flood.length / 0.3);
   }
   const screen = app.cli('sessions', 'read', id, '--lines', '1').stdout.trim();
   await app.stop();
   const raw = await rawCtrlC(cols, rows);
-  console.log(`Ctrl-C under \`yes\` (xdotool ctrl+c, ${CTRL_C_SAMPLES} samples) → last frame painted: p50 ${f1(median(stops))} ms, p99 ${f1(pct(stops, 99))} ms   target p99 ≤ 50 ms ${miss(pct(stops, 99) <= 50, 'Ctrl-C under yes → last frame painted p99 ≤ 50 ms')}; ${f1(median(fps))} frames/s during the flood; last line "${screen}"`);
-  console.log(`  raw node-pty + @xterm/headless, Ctrl-C written into the same flood → output stops: p50 ${f1(median(raw))} ms, p99 ${f1(pct(raw, 99))} ms (reference)`);
+  console.log(
+    `Ctrl-C under \`yes\` (xdotool ctrl+c, ${CTRL_C_SAMPLES} samples) → last frame painted: p50 ${f1(median(stops))} ms, p99 ${f1(pct(stops, 99))} ms   target p99 ≤ 50 ms ${miss(pct(stops, 99) <= 50, 'Ctrl-C under yes → last frame painted p99 ≤ 50 ms')}; ${f1(median(fps))} frames/s during the flood; last line "${screen}"`,
+  );
+  console.log(
+    `  raw node-pty + @xterm/headless, Ctrl-C written into the same flood → output stops: p50 ${f1(median(raw))} ms, p99 ${f1(pct(raw, 99))} ms (reference)`,
+  );
 }
 
 /** Memory target for the window with one shell, app and host together (RSS, MB). */
@@ -301,7 +325,10 @@ function memoryOf(pid) {
 
 /** The reference: a bare Qt window (one label) from the same runtime, settled as long as the app. */
 async function bareQtRss(display) {
-  const p = spawn(process.execPath, [join(import.meta.dirname, 'lib', 'bareQt.cjs')], { env: { ...process.env, DISPLAY: display }, stdio: ['pipe', 'pipe', 'ignore'] });
+  const p = spawn(process.execPath, [join(import.meta.dirname, 'lib', 'bareQt.cjs')], {
+    env: { ...process.env, DISPLAY: display },
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
   let out = '';
   p.stdout.on('data', (d) => (out += d));
   await until(() => out.includes('shown'), 'the bare Qt window', 30_000);
@@ -325,8 +352,12 @@ async function memory(display) {
   await app.stop();
   const bare = await bareQtRss(display);
   const total = a.rss + h.rss;
-  console.log(`Memory, one shell, ${IDLE_SETTLE_MS / 1000} s after start: app ${f1(a.rss)} MB + host ${f1(h.rss)} MB = ${f1(total)} MB RSS   target ≤ ${MEMORY_TARGET_MB} MB   ${miss(total <= MEMORY_TARGET_MB, `app + host RSS with one shell ≤ ${MEMORY_TARGET_MB} MB`)}`);
-  console.log(`  PSS of the two ${f1(a.pss + h.pss)} MB (both map Node's own code: RSS counts it twice)${holder ? `; the session's holder ${f1(holder.rss)} MB RSS` : ''}`);
+  console.log(
+    `Memory, one shell, ${IDLE_SETTLE_MS / 1000} s after start: app ${f1(a.rss)} MB + host ${f1(h.rss)} MB = ${f1(total)} MB RSS   target ≤ ${MEMORY_TARGET_MB} MB   ${miss(total <= MEMORY_TARGET_MB, `app + host RSS with one shell ≤ ${MEMORY_TARGET_MB} MB`)}`,
+  );
+  console.log(
+    `  PSS of the two ${f1(a.pss + h.pss)} MB (both map Node's own code: RSS counts it twice)${holder ? `; the session's holder ${f1(holder.rss)} MB RSS` : ''}`,
+  );
   console.log(`  a bare Qt window from the same runtime: ${f1(bare)} MB RSS (reference)`);
 }
 
@@ -364,9 +395,13 @@ try {
   if (part('idle')) {
     const blink = await idleCpu(display, true);
     const steady = await idleCpu(display, false);
-    console.log(`Idle CPU, 10 shells, the visible one blinking (${blink.painted} frames in ${IDLE_SECONDS} s): host ${f2(blink.host)} % of a core   target < 0.5 %   ${miss(blink.host < 0.5, 'idle host CPU < 0.5 % (blinking)')}; app ${f2(blink.cpu)} %   target < 1 %   ${miss(blink.cpu < 1, 'idle app CPU, 10 shells, < 1 %')}`);
+    console.log(
+      `Idle CPU, 10 shells, the visible one blinking (${blink.painted} frames in ${IDLE_SECONDS} s): host ${f2(blink.host)} % of a core   target < 0.5 %   ${miss(blink.host < 0.5, 'idle host CPU < 0.5 % (blinking)')}; app ${f2(blink.cpu)} %   target < 1 %   ${miss(blink.cpu < 1, 'idle app CPU, 10 shells, < 1 %')}`,
+    );
     // The host does the same in both runs (a blink is painted by the app alone): its target holds for both.
-    console.log(`  the same with a steady cursor (${steady.painted} frames): host ${f2(steady.host)} % of a core   target < 0.5 %   ${miss(steady.host < 0.5, 'idle host CPU < 0.5 % (steady cursor)')}; app ${f2(steady.cpu)} % (reference)`);
+    console.log(
+      `  the same with a steady cursor (${steady.painted} frames): host ${f2(steady.host)} % of a core   target < 0.5 %   ${miss(steady.host < 0.5, 'idle host CPU < 0.5 % (steady cursor)')}; app ${f2(steady.cpu)} % (reference)`,
+    );
   }
 } finally {
   x?.stop();

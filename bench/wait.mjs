@@ -121,7 +121,9 @@ try {
   console.log('sessions wait wake-up after a state change (a client in another process, over the control socket)');
   console.log(`    sessions.wait reply          ${fmt(wait)}`);
   console.log(`    reference: bare socket line  ${fmt(bare)}`);
-  console.log(`    ratio p50 ${(pct(wait, 50) / pct(bare, 50)).toFixed(2)}x   target p99 ≤ 50 ms: ${target('sessions wait wake-up p99 ≤ 50 ms', pct(wait, 99) <= 50)}`);
+  console.log(
+    `    ratio p50 ${(pct(wait, 50) / pct(bare, 50)).toFixed(2)}x   target p99 ≤ 50 ms: ${target('sessions wait wake-up p99 ≤ 50 ms', pct(wait, 99) <= 50)}`,
+  );
 } finally {
   await server.close();
   registry.dispose();

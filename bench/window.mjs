@@ -89,9 +89,16 @@ async function sidebar(display, sessions) {
   const home = mkdtempSync(join(tmpdir(), 'termio-bench-'));
   mkdirSync(join(home, 'bin'), { recursive: true });
   // A tiny agent whose title turns working, then idle, on alternate lines: one state change a line.
-  writeFileSync(join(home, 'bin', 'flipper'), '#!/bin/sh\nwhile read l; do if [ "$s" = w ]; then printf "\\033]0;idle\\007"; s=i; else printf "\\033]0;working\\007"; s=w; fi; done\n', { mode: 0o755 });
+  writeFileSync(
+    join(home, 'bin', 'flipper'),
+    '#!/bin/sh\nwhile read l; do if [ "$s" = w ]; then printf "\\033]0;idle\\007"; s=i; else printf "\\033]0;working\\007"; s=w; fi; done\n',
+    { mode: 0o755 },
+  );
   mkdirSync(join(home, '.termio', 'config', 'agents'), { recursive: true });
-  writeFileSync(join(home, '.termio', 'config', 'agents', 'flipper.json'), JSON.stringify({ id: 'flipper', name: 'Flipper', command: join(home, 'bin', 'flipper'), titleStatus: { working: ['^working'], idle: ['^idle'] } }));
+  writeFileSync(
+    join(home, '.termio', 'config', 'agents', 'flipper.json'),
+    JSON.stringify({ id: 'flipper', name: 'Flipper', command: join(home, 'bin', 'flipper'), titleStatus: { working: ['^working'], idle: ['^idle'] } }),
+  );
   const app = new App(display, home, { TERMIO_TRACE_FRAMES: '1' });
   app.start();
   await app.waitFor(() => app.cli('sessions', 'list').status === 0, 'the app');
@@ -108,7 +115,10 @@ async function sidebar(display, sessions) {
   }
   await app.waitFor(() => app.entries('state', 'host').length - since >= CHANGES, 'every state change in the host', 10_000).catch(() => null);
   await sleep(300);
-  const changes = app.entries('state', 'host').slice(since).filter((e) => shownIds.includes(e.id));
+  const changes = app
+    .entries('state', 'host')
+    .slice(since)
+    .filter((e) => shownIds.includes(e.id));
   const paints = app.entries('sidebar painted');
   const ms = [];
   let missed = 0;
@@ -134,7 +144,13 @@ async function restore(display, sessions) {
   // Quitting detaches: the host keeps the sessions, and the next start shows them again.
   await app.quit();
   const linesBefore = app.log().split('\n').length;
-  const fresh = (msg) => app.log().split('\n').slice(linesBefore - 1).filter((l) => l.includes(` ${msg} {`)).map((l) => ({ ...JSON.parse(l.slice(l.indexOf('{'))), loggedAt: Date.parse(l.slice(0, l.indexOf(' '))) }));
+  const fresh = (msg) =>
+    app
+      .log()
+      .split('\n')
+      .slice(linesBefore - 1)
+      .filter((l) => l.includes(` ${msg} {`))
+      .map((l) => ({ ...JSON.parse(l.slice(l.indexOf('{'))), loggedAt: Date.parse(l.slice(0, l.indexOf(' '))) }));
   app.start();
   const frame = await app.waitFor(() => fresh('frame painted')[0], 'the first frame painted');
   const restored = await app.waitFor(() => fresh('sessions restored')[0], 'sessions restored');
@@ -170,9 +186,13 @@ async function switchingFigures() {
   const sw50 = await switching(display, 50);
   const sw2 = await switching(display, 2);
   // "From the key event": the key as the app gets it from X, to the switched terminal on screen.
-  console.log(`  key event in the app → switched terminal painted, 50 full sessions   ${fmt(sw50.inApp)}, ${sw50.missed} of ${sw50.presses} never painted   target p99 ≤ 16 ms, none missed ${target('switch among 50 painted p99 ≤ 16 ms, none missed', pct(sw50.inApp, 99) <= 16 && sw50.missed === 0)}`);
+  console.log(
+    `  key event in the app → switched terminal painted, 50 full sessions   ${fmt(sw50.inApp)}, ${sw50.missed} of ${sw50.presses} never painted   target p99 ≤ 16 ms, none missed ${target('switch among 50 painted p99 ≤ 16 ms, none missed', pct(sw50.inApp, 99) <= 16 && sw50.missed === 0)}`,
+  );
   console.log(`  key event in the app → switched terminal painted, 2 full sessions    ${fmt(sw2.inApp)}, ${sw2.missed} never painted   (reference)`);
-  console.log(`  xdotool started → switched terminal painted, 50 full sessions        ${fmt(sw50.fromKey)}   (includes xdotool's start-up and its 12 ms chord)`);
+  console.log(
+    `  xdotool started → switched terminal painted, 50 full sessions        ${fmt(sw50.fromKey)}   (includes xdotool's start-up and its 12 ms chord)`,
+  );
   console.log(`  xdotool started → switched terminal painted, 2 full sessions         ${fmt(sw2.fromKey)}   (reference)`);
   console.log(`  xdotool's own time to send those keys                                ${fmt(sw50.sending)}   (reference: X and xdotool alone)`);
 }
@@ -180,13 +200,17 @@ async function switchingFigures() {
 async function sidebarFigures() {
   const sb50 = await sidebar(display, 50);
   const sb1 = await sidebar(display, 1);
-  console.log(`  state change in the host → sidebar row painted, 50 sessions   ${fmt(sb50.ms)}, ${sb50.missed} of ${sb50.changes} never painted   target p99 ≤ 50 ms, none missed ${target('state change → sidebar painted p99 ≤ 50 ms, none missed', pct(sb50.ms, 99) <= 50 && sb50.missed === 0)}`);
+  console.log(
+    `  state change in the host → sidebar row painted, 50 sessions   ${fmt(sb50.ms)}, ${sb50.missed} of ${sb50.changes} never painted   target p99 ≤ 50 ms, none missed ${target('state change → sidebar painted p99 ≤ 50 ms, none missed', pct(sb50.ms, 99) <= 50 && sb50.missed === 0)}`,
+  );
   console.log(`  state change in the host → sidebar row painted, 1 session     ${fmt(sb1.ms)}, ${sb1.missed} never painted   (reference)`);
 }
 
 async function startFigures() {
   const r20 = await restore(display, 20);
   const r1 = await restore(display, 1);
-  console.log(`  start with 20 sessions in the host: first terminal frame painted ${r20.shown.toFixed(0)} ms, sidebar painted with all listed ${r20.listed.toFixed(0)} ms after process start   targets ≤ 1000 / ≤ 3000 ms ${target('start with 20 sessions: first frame ≤ 1 s', r20.shown <= 1000)} / ${target('start with 20 sessions: all listed ≤ 3 s', r20.listed <= 3000)}`);
+  console.log(
+    `  start with 20 sessions in the host: first terminal frame painted ${r20.shown.toFixed(0)} ms, sidebar painted with all listed ${r20.listed.toFixed(0)} ms after process start   targets ≤ 1000 / ≤ 3000 ms ${target('start with 20 sessions: first frame ≤ 1 s', r20.shown <= 1000)} / ${target('start with 20 sessions: all listed ≤ 3 s', r20.listed <= 3000)}`,
+  );
   console.log(`  start with 1 session: first terminal frame painted ${r1.shown.toFixed(0)} ms, listed ${r1.listed.toFixed(0)} ms   (reference)`);
 }

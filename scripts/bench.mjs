@@ -12,7 +12,9 @@ const only = process.argv.slice(2);
 const setup = spawnSync(process.execPath, [join(root, 'scripts', 'setup.mjs')], { stdio: 'inherit' });
 if (setup.status !== 0) process.exit(setup.status ?? 1);
 const failed = [];
-for (const f of readdirSync(join(root, 'bench')).filter((f) => f.endsWith('.mjs')).sort()) {
+for (const f of readdirSync(join(root, 'bench'))
+  .filter((f) => f.endsWith('.mjs'))
+  .sort()) {
   if (only.length && !only.some((o) => f.includes(o))) continue;
   console.log(`\n=== bench/${f}`);
   const r = spawnSync(process.execPath, [join(root, 'bench', f)], { stdio: 'inherit', cwd: root });

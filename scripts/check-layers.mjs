@@ -43,7 +43,11 @@ const allowed = {
   present: { layers: ['protocol', 'present'], packages: [], builtins: false },
   // The host connection; the terminal layer only for its types (the run-time rule below).
   client: { layers: ['protocol', 'terminal', 'shared', 'client'], packages: ['zod'], builtins: true },
-  host: { layers: ['protocol', 'terminal', 'shared', 'client', 'present', 'host'], packages: ['chokidar', 'node-notifier', 'zod', 'jsonc-parser', 'smol-toml', 'ws', '@xterm/'], builtins: true },
+  host: {
+    layers: ['protocol', 'terminal', 'shared', 'client', 'present', 'host'],
+    packages: ['chokidar', 'node-notifier', 'zod', 'jsonc-parser', 'smol-toml', 'ws', '@xterm/'],
+    builtins: true,
+  },
   cli: { layers: ['protocol', 'shared', 'client', 'present', 'cli', 'platform'], packages: ['zod', 'qrcode'], builtins: true },
   platform: { layers: ['protocol', 'shared', 'platform'], packages: ['@nodegui/'], builtins: true },
   ui: { layers: ['protocol', 'terminal', 'shared', 'client', 'present', 'ui', 'platform'], packages: ['@nodegui/', 'qrcode'], builtins: true },
@@ -61,7 +65,8 @@ function* walk(dir) {
   }
 }
 
-const importRe = /(?:^|[^.\w])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|[^.\w])import\s*['"]([^'"]+)['"]|(?:^|[^.\w])(?:require|import)\s*\(\s*['"]([^'"]+)['"]\s*\)/gm;
+const importRe =
+  /(?:^|[^.\w])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|[^.\w])import\s*['"]([^'"]+)['"]|(?:^|[^.\w])(?:require|import)\s*\(\s*['"]([^'"]+)['"]\s*\)/gm;
 
 const problems = [];
 for (const file of walk(srcDir)) {
@@ -101,9 +106,13 @@ function resolveSource(from, spec) {
 function runtimeDeps(file) {
   if (runtimeImports.has(file)) return runtimeImports.get(file);
   const deps = [];
-  const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+  const text = readFileSync(file, 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\/\/.*$/gm, '');
   // One statement per match: from `import`/`export` to its module string.
-  for (const m of text.matchAll(/(?:^|\n)\s*((?:import|export)\b[^;]*?from\s*['"]([^'"]+)['"]|import\s*['"]([^'"]+)['"])|(?:require|import)\s*\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+  for (const m of text.matchAll(
+    /(?:^|\n)\s*((?:import|export)\b[^;]*?from\s*['"]([^'"]+)['"]|import\s*['"]([^'"]+)['"])|(?:require|import)\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+  )) {
     const statement = m[1] ?? '';
     const spec = m[2] ?? m[3] ?? m[4];
     if (statement && typeOnlyRe.test(statement)) continue;
@@ -142,7 +151,9 @@ for (const file of walk(srcDir)) {
   const anyImport = /(?:^|\n)\s*(?:import|export)\b[^;]*?from\s*['"]([^'"]+)['"]|(?:require|import)\s*\(\s*['"]([^'"]+)['"]\s*\)/g;
   for (const file of walk(srcDir)) {
     if (!file.endsWith('.ts')) continue;
-    const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+    const text = readFileSync(file, 'utf8')
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/\/\/.*$/gm, '');
     const deps = new Set();
     for (const m of text.matchAll(anyImport)) {
       const spec = m[1] ?? m[2];

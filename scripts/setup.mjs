@@ -24,8 +24,40 @@ const mode = process.argv.includes('--run-app') ? 'app' : process.argv.includes(
 const quiet = process.env.TERMIO_SETUP_QUIET === '1';
 
 // Debian packages: what building and running needs, and what the test suite drives.
-const APT_RUNTIME = ['qt6-base-dev', 'qt6-svg-dev', 'libglib2.0-dev', 'pkg-config', 'cmake', 'g++', 'make', 'python3', 'fonts-dejavu-core', 'fonts-noto-color-emoji', 'fonts-noto-cjk'];
-const APT_TESTS = ['chromium', 'nginx', 'openssh-server', 'git', 'openssl', 'xvfb', 'xauth', 'xdotool', 'x11-utils', 'imagemagick', 'dunst', 'trayer', 'dbus-x11', 'libnotify-bin', 'desktop-file-utils', 'zbar-tools', 'vim', 'less', 'htop'];
+const APT_RUNTIME = [
+  'qt6-base-dev',
+  'qt6-svg-dev',
+  'libglib2.0-dev',
+  'pkg-config',
+  'cmake',
+  'g++',
+  'make',
+  'python3',
+  'fonts-dejavu-core',
+  'fonts-noto-color-emoji',
+  'fonts-noto-cjk',
+];
+const APT_TESTS = [
+  'chromium',
+  'nginx',
+  'openssh-server',
+  'git',
+  'openssl',
+  'xvfb',
+  'xauth',
+  'xdotool',
+  'x11-utils',
+  'imagemagick',
+  'dunst',
+  'trayer',
+  'dbus-x11',
+  'libnotify-bin',
+  'desktop-file-utils',
+  'zbar-tools',
+  'vim',
+  'less',
+  'htop',
+];
 
 function log(msg) {
   if (!quiet) process.stderr.write(`[setup] ${msg}\n`);
@@ -75,7 +107,12 @@ function ensureAptPackages() {
   }
   const wanted = mode === 'tests' ? [...APT_RUNTIME, ...APT_TESTS] : APT_RUNTIME;
   const r = spawnSync('dpkg-query', ['-W', '-f=${Package} ${db:Status-Abbrev}\n', ...wanted], { encoding: 'utf8' });
-  const installed = new Set(r.stdout.split('\n').filter((l) => /\sii\s*$/.test(l)).map((l) => l.split(' ')[0]));
+  const installed = new Set(
+    r.stdout
+      .split('\n')
+      .filter((l) => /\sii\s*$/.test(l))
+      .map((l) => l.split(' ')[0]),
+  );
   const missing = wanted.filter((p) => !installed.has(p));
   if (missing.length === 0) return;
   const line = `apt-get install -y ${missing.join(' ')}`;
@@ -311,7 +348,10 @@ if (mode === 'app') {
   run('npm', ['run', '--silent', 'lint'], { cwd: root });
   run('npm', ['run', '--silent', 'typecheck'], { cwd: root });
   const jsonReport = join(root, 'test-output', 'vitest.json');
-  const r = spawnSync(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${jsonReport}`, ...process.argv.slice(3)], { stdio: 'inherit', cwd: root });
+  const r = spawnSync(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${jsonReport}`, ...process.argv.slice(3)], {
+    stdio: 'inherit',
+    cwd: root,
+  });
   process.exit(closingLine(jsonReport, r.status ?? 1));
 }
 
@@ -328,7 +368,9 @@ function closingLine(jsonReport, status) {
     process.stdout.write('\ntests: no report was written (the test runner did not finish)\n');
     return status || 1;
   }
-  const skippedTests = (j.testResults ?? []).flatMap((f) => (f.assertionResults ?? []).filter((t) => ['pending', 'skipped', 'todo'].includes(t.status)).map((t) => `${f.name.replace(`${root}/`, '')}: ${t.fullName}`));
+  const skippedTests = (j.testResults ?? []).flatMap((f) =>
+    (f.assertionResults ?? []).filter((t) => ['pending', 'skipped', 'todo'].includes(t.status)).map((t) => `${f.name.replace(`${root}/`, '')}: ${t.fullName}`),
+  );
   const skipped = (j.numPendingTests ?? 0) + (j.numTodoTests ?? 0);
   process.stdout.write(`\ntests: ${j.numPassedTests} passed, ${j.numFailedTests} failed, ${skipped} skipped\n`);
   const ci = !['', '0', 'false'].includes((process.env.CI ?? '').trim().toLowerCase());

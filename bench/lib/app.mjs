@@ -44,7 +44,10 @@ export class App {
     }
   }
   entries(msg, which = 'termio') {
-    return this.log(which).split('\n').filter((l) => l.includes(` ${msg} {`)).map((l) => JSON.parse(l.slice(l.indexOf('{'))));
+    return this.log(which)
+      .split('\n')
+      .filter((l) => l.includes(` ${msg} {`))
+      .map((l) => JSON.parse(l.slice(l.indexOf('{'))));
   }
   async waitFor(check, what, timeout = 30_000) {
     const t0 = Date.now();
@@ -77,4 +80,3 @@ export class App {
     this.cli('host', 'stop');
   }
 }
-

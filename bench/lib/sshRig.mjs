@@ -55,11 +55,22 @@ export async function startSshRig(root, remoteHomes) {
   });
   const port = await freePort();
   writeFileSync(join(dir, 'known_hosts'), `[127.0.0.1]:${port} ${readFileSync(join(dir, 'host_key.pub'), 'utf8')}`);
-  writeFileSync(join(dir, 'sshd_config'), [
-    `Port ${port}`, 'ListenAddress 127.0.0.1', `HostKey ${join(dir, 'host_key')}`, `PidFile ${join(dir, 'sshd.pid')}`,
-    `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`, 'PasswordAuthentication no', 'KbdInteractiveAuthentication no',
-    'UsePAM no', 'StrictModes no', `AllowUsers ${REMOTE_USER}`, '',
-  ].join('\n'));
+  writeFileSync(
+    join(dir, 'sshd_config'),
+    [
+      `Port ${port}`,
+      'ListenAddress 127.0.0.1',
+      `HostKey ${join(dir, 'host_key')}`,
+      `PidFile ${join(dir, 'sshd.pid')}`,
+      `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`,
+      'PasswordAuthentication no',
+      'KbdInteractiveAuthentication no',
+      'UsePAM no',
+      'StrictModes no',
+      `AllowUsers ${REMOTE_USER}`,
+      '',
+    ].join('\n'),
+  );
   mkdirSync('/run/sshd', { recursive: true });
   const sshd = spawn('/usr/sbin/sshd', ['-D', '-e', '-f', join(dir, 'sshd_config')], { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
@@ -86,14 +97,22 @@ export async function startSshRig(root, remoteHomes) {
     async stop() {
       sshd.kill('SIGTERM');
       for (let round = 0; round < 3; round++) {
-        const left = readdirSync('/proc').filter((n) => /^\d+$/.test(n)).map(Number).filter((pid) => {
+        const left = readdirSync('/proc')
+          .filter((n) => /^\d+$/.test(n))
+          .map(Number)
+          .filter((pid) => {
+            try {
+              return Number(/^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) === uid && alive(pid);
+            } catch {
+              return false;
+            }
+          });
+        for (const pid of left)
           try {
-            return Number(/^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) === uid && alive(pid);
+            process.kill(pid, 'SIGKILL');
           } catch {
-            return false;
+            /* gone */
           }
-        });
-        for (const pid of left) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
         const t = Date.now();
         while (left.some(alive) && Date.now() - t < 5000) await new Promise((r) => setTimeout(r, 20));
       }

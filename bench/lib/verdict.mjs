@@ -7,7 +7,9 @@ const misses = [];
 
 /** "load average 1.23 0.98 0.80 on 2 cores", for the figures' conditions. */
 export function loadLine() {
-  return `load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} on ${cpus().length} cores`;
+  return `load average ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')} on ${cpus().length} cores`;
 }
 
 export function benchStart(name) {

@@ -64,7 +64,17 @@ export function parsePlist(text) {
     if (raw.includes('<')) fail(`<${name}> holds markup`);
     pos = end + name.length + 3;
     return raw.replace(/&(lt|gt|amp|quot|apos|#\d+|#x[0-9a-fA-F]+);/g, (_, e) =>
-      e === 'lt' ? '<' : e === 'gt' ? '>' : e === 'amp' ? '&' : e === 'quot' ? '"' : e === 'apos' ? "'" : String.fromCodePoint(e[1] === 'x' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10)),
+      e === 'lt'
+        ? '<'
+        : e === 'gt'
+          ? '>'
+          : e === 'amp'
+            ? '&'
+            : e === 'quot'
+              ? '"'
+              : e === 'apos'
+                ? "'"
+                : String.fromCodePoint(e[1] === 'x' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10)),
     );
   };
   const value = (open) => {
@@ -174,7 +184,8 @@ export function checkMacBundle(app, expectedVersion) {
     }
     if (str(plist.CFBundleIconFile)) {
       const icon = join(contents, 'Resources', plist.CFBundleIconFile.endsWith('.icns') ? plist.CFBundleIconFile : `${plist.CFBundleIconFile}.icns`);
-      if (!existsSync(icon) || readFileSync(icon).subarray(0, 4).toString('latin1') !== 'icns') problems.push(`the icon ${icon} is missing or not an .icns file`);
+      if (!existsSync(icon) || readFileSync(icon).subarray(0, 4).toString('latin1') !== 'icns')
+        problems.push(`the icon ${icon} is missing or not an .icns file`);
     }
   }
   const macos = join(contents, 'MacOS');
@@ -184,13 +195,20 @@ export function checkMacBundle(app, expectedVersion) {
   const appMain = join(app, APP_DIR, APP_MAIN);
   try {
     const cfg = JSON.parse(readFileSync(qodeJson, 'utf8'));
-    if (typeof cfg.distPath !== 'string' || resolve(macos, cfg.distPath) !== resolve(appMain)) problems.push(`${qodeJson}: distPath is ${JSON.stringify(cfg.distPath)}, expected the path of ${appMain} relative to Contents/MacOS`);
+    if (typeof cfg.distPath !== 'string' || resolve(macos, cfg.distPath) !== resolve(appMain))
+      problems.push(`${qodeJson}: distPath is ${JSON.stringify(cfg.distPath)}, expected the path of ${appMain} relative to Contents/MacOS`);
   } catch (e) {
     problems.push(`cannot read ${qodeJson}: ${e.message}`);
   }
   if (!existsSync(appMain)) problems.push(`the app's entry point ${appMain} is missing`);
   const appDir = join(app, APP_DIR);
-  for (const rel of ['package.json', 'agents/claude.json', 'assets/brand/termio-256.png', 'node_modules/@nodegui/nodegui/package.json', 'node_modules/node-pty/package.json']) {
+  for (const rel of [
+    'package.json',
+    'agents/claude.json',
+    'assets/brand/termio-256.png',
+    'node_modules/@nodegui/nodegui/package.json',
+    'node_modules/node-pty/package.json',
+  ]) {
     if (!existsSync(join(appDir, rel))) problems.push(`${join(APP_DIR, rel)} is missing`);
   }
   for (const dev of ['vitest', 'typescript', 'eslint']) {

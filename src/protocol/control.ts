@@ -38,7 +38,6 @@ const AbsolutePath = z
 const MachineRef = z.string().min(1).max(MAX_ID_CHARS).describe('a saved machine (termio machines) to start it on; its cwd is then a folder there');
 const SessionRef = z.string().min(1).max(MAX_ID_CHARS).describe('a session id or a unique prefix of one');
 
-
 /**
  * What `sessions.wait` (and `--wait` on spawn, run and send) waits for:
  * done = the session is not working (done or idle, or its program ended); idle = idle;
@@ -56,7 +55,7 @@ const GridSize = {
   cols: z.number().int().min(1).max(MAX_COLS).optional().describe('columns until a view attaches (default 80)'),
   rows: z.number().int().min(1).max(MAX_ROWS).optional().describe('rows until a view attaches (default 24)'),
 };
-const ParentRef = SessionRef.describe('the session asking (its TERMIO_SESSION): recorded as the new session\'s parent');
+const ParentRef = SessionRef.describe("the session asking (its TERMIO_SESSION): recorded as the new session's parent");
 
 /** The verbs and their arguments. Unknown argument names are rejected, so typos surface at once. */
 export const ControlArgsSchemas = {
@@ -83,12 +82,16 @@ export const ControlArgsSchemas = {
     prompt: z.string().min(1).optional().describe('typed and entered once the agent is ready for input, never before'),
     worktree: WorktreeChoiceSchema.optional(),
     parent: ParentRef.optional(),
-    wait: WaitSpec.optional().describe('reply once the first prompt\'s turn has ended (without a prompt: once the agent is ready)'),
+    wait: WaitSpec.optional().describe("reply once the first prompt's turn has ended (without a prompt: once the agent is ready)"),
     machine: MachineRef.optional(),
     ...GridSize,
   }),
   'sessions.run': z.strictObject({
-    argv: z.array(z.string().refine((a) => !a.includes('\0'), { message: 'must not contain NUL' })).min(1).max(MAX_ARGV).describe('the command and its arguments, run as is (no shell)'),
+    argv: z
+      .array(z.string().refine((a) => !a.includes('\0'), { message: 'must not contain NUL' }))
+      .min(1)
+      .max(MAX_ARGV)
+      .describe('the command and its arguments, run as is (no shell)'),
     cwd: AbsolutePath.optional().describe("omitted = the user's home folder"),
     title: z.string().max(MAX_TITLE_CHARS).optional(),
     worktree: WorktreeChoiceSchema.optional(),
@@ -104,7 +107,7 @@ export const ControlArgsSchemas = {
   }),
   'app.notify': z.strictObject({
     session: SessionRef.optional().describe('the session to jump to when the notification is clicked (one not open: none)'),
-    title: z.string().max(MAX_TITLE_CHARS).optional().describe('default: the session\'s agent name'),
+    title: z.string().max(MAX_TITLE_CHARS).optional().describe("default: the session's agent name"),
     text: z.string().min(1).max(MAX_NOTIFY_CHARS),
   }),
   'sessions.focus': z.strictObject({ id: SessionRef }),
@@ -237,7 +240,12 @@ export const ControlResultSchemas = {
     transcript: z.string().optional().describe('the transcript file the hooks reported (manifest hooks.capturesTranscript)'),
   }),
   'sessions.question': z.strictObject({ id: z.string(), question: QuestionInfoSchema.nullable().describe('null: it asks nothing now') }),
-  'sessions.answer': z.strictObject({ id: z.string(), choice: z.string().describe('the label chosen'), keys: z.array(z.string()), question: QuestionInfoSchema }),
+  'sessions.answer': z.strictObject({
+    id: z.string(),
+    choice: z.string().describe('the label chosen'),
+    keys: z.array(z.string()),
+    question: QuestionInfoSchema,
+  }),
   'app.open': z.strictObject({ id: z.string() }),
   'app.activate': z.strictObject({ shown: z.literal(true) }),
   ...WorktreeResultSchemas,

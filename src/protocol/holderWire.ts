@@ -114,19 +114,21 @@ export function decodeHolderBody(body: Uint8Array): HolderMessage | DecodeError 
   const v = new DataView(body.buffer, body.byteOffset + 1, n);
   switch (kind) {
     case HolderKind.hello:
-      return tooShort('hello', n, 36) ?? {
-        kind: 'hello',
-        hello: {
-          protocol: v.getUint16(0),
-          holderPid: v.getUint32(2),
-          agentPid: v.getUint32(6),
-          cols: v.getUint16(10),
-          rows: v.getUint16(12),
-          base: u64(v, 14),
-          end: u64(v, 22),
-          exited: v.getUint8(30) ? { exitCode: v.getInt32(31), signal: v.getUint8(35) } : null,
-        },
-      };
+      return (
+        tooShort('hello', n, 36) ?? {
+          kind: 'hello',
+          hello: {
+            protocol: v.getUint16(0),
+            holderPid: v.getUint32(2),
+            agentPid: v.getUint32(6),
+            cols: v.getUint16(10),
+            rows: v.getUint16(12),
+            base: u64(v, 14),
+            end: u64(v, 22),
+            exited: v.getUint8(30) ? { exitCode: v.getInt32(31), signal: v.getUint8(35) } : null,
+          },
+        }
+      );
     case HolderKind.data:
       return tooShort('data', n, 8) ?? { kind: 'data', offset: u64(v, 0), bytes: body.subarray(9) };
     case HolderKind.size:

@@ -18,10 +18,7 @@ import type { HookReport } from './hookReport';
 /** Process names of shells (Linux comm / macOS p_comm), the hook commands' runners. */
 export const SHELL_NAMES: ReadonlySet<string> = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'yash', 'fish', 'busybox', 'tcsh', 'csh']);
 
-export type HookOrigin =
-  | { kind: 'agent'; runner: number }
-  | { kind: 'nested'; pid: number; name: string }
-  | { kind: 'outside' };
+export type HookOrigin = { kind: 'agent'; runner: number } | { kind: 'nested'; pid: number; name: string } | { kind: 'outside' };
 
 /**
  * `agentRunner`: the runner the session learned from its first report (undefined before it);

@@ -28,7 +28,10 @@ const MAX_NAME_CHARS = 128;
 export const HookReportSchema = z.strictObject({
   v: z.literal(HOOK_REPORT_VERSION).describe('wire format version'),
   session: z.string().min(1).max(MAX_ID_CHARS).describe('TERMIO_SESSION of the terminal the agent runs in'),
-  secret: z.string().max(MAX_SECRET_CHARS).describe("TERMIO_SESSION_SECRET: proves the reporter runs inside that session (ids are listed by `sessions list`, secrets never)"),
+  secret: z
+    .string()
+    .max(MAX_SECRET_CHARS)
+    .describe('TERMIO_SESSION_SECRET: proves the reporter runs inside that session (ids are listed by `sessions list`, secrets never)'),
   parents: z
     .array(z.tuple([z.number().int().nonnegative(), z.string().max(MAX_PROCESS_NAME_CHARS)]))
     .max(MAX_REPORT_PARENTS)
@@ -89,7 +92,10 @@ function scanString(text: string, key: string): string | undefined {
 }
 
 export function promptTitle(prompt: string): string | undefined {
-  const line = prompt.split(/\r?\n/).map((l) => l.trim()).find((l) => l.length > 0);
+  const line = prompt
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .find((l) => l.length > 0);
   if (!line) return undefined;
   return line.length > MAX_PROMPT_TITLE_CHARS ? `${line.slice(0, MAX_PROMPT_TITLE_CHARS - 1)}…` : line;
 }

@@ -65,7 +65,7 @@ export interface AppSnapshot {
 
 export interface AppResults {
   'app.subscribe': AppSnapshot;
-  'app.launch': { session: SessionInfo } ;
+  'app.launch': { session: SessionInfo };
   'app.relaunch': { relaunched: boolean };
   'app.rename': Record<string, never>;
   'app.looking': Record<string, never>;

@@ -3,8 +3,19 @@
 // Pure (no Node modules); big-endian.
 import { decodeUtf8 } from './hostFraming';
 import {
-  CURSOR_SHAPES, FrameFlag, MAX_COLS, MAX_ROWS, ModeBit, MOUSE_TRACKING, RunAttr, UNDERLINES, unpackColor, WIRE_STATES,
-  type FrameHeader, type RowsHeader, type WireRun,
+  CURSOR_SHAPES,
+  FrameFlag,
+  MAX_COLS,
+  MAX_ROWS,
+  ModeBit,
+  MOUSE_TRACKING,
+  RunAttr,
+  UNDERLINES,
+  unpackColor,
+  WIRE_STATES,
+  type FrameHeader,
+  type RowsHeader,
+  type WireRun,
 } from './hostFrameFormat';
 
 /** A frame or rows message that does not hold together: says what and at which byte. */
@@ -110,12 +121,21 @@ export class FrameReader {
   run(): WireRun {
     const a = this.attrs;
     const run: WireRun = {
-      col: this.col, cells: this.cells, text: this.text, cellWidth: a & RunAttr.wide ? 2 : 1,
-      fg: unpackColor(this.fg), bg: unpackColor(this.bg),
-      bold: !!(a & RunAttr.bold), italic: !!(a & RunAttr.italic), dim: !!(a & RunAttr.dim),
+      col: this.col,
+      cells: this.cells,
+      text: this.text,
+      cellWidth: a & RunAttr.wide ? 2 : 1,
+      fg: unpackColor(this.fg),
+      bg: unpackColor(this.bg),
+      bold: !!(a & RunAttr.bold),
+      italic: !!(a & RunAttr.italic),
+      dim: !!(a & RunAttr.dim),
       underline: UNDERLINES[(a & RunAttr.underlineMask) >> RunAttr.underlineShift] ?? 'single',
-      strikethrough: !!(a & RunAttr.strikethrough), overline: !!(a & RunAttr.overline),
-      inverse: !!(a & RunAttr.inverse), invisible: !!(a & RunAttr.invisible), blink: !!(a & RunAttr.blink),
+      strikethrough: !!(a & RunAttr.strikethrough),
+      overline: !!(a & RunAttr.overline),
+      inverse: !!(a & RunAttr.inverse),
+      invisible: !!(a & RunAttr.invisible),
+      blink: !!(a & RunAttr.blink),
     };
     if (this.charLengths) {
       const chars: string[] = [];
@@ -185,7 +205,8 @@ function readScrollAndSelection(body: Uint8Array, dv: DataView, at: number, cols
   const selection: Array<{ row: number; start: number; end: number }> = [];
   for (let i = 0; i < spans; i++, p += 6) {
     const span = { row: dv.getUint16(p), start: dv.getUint16(p + 2), end: dv.getUint16(p + 4) };
-    if (span.row >= rows || span.start > span.end || span.end > cols) throw new Malformed(`selection span ${i} (row ${span.row}, ${span.start}..${span.end}) is outside ${cols}x${rows}`);
+    if (span.row >= rows || span.start > span.end || span.end > cols)
+      throw new Malformed(`selection span ${i} (row ${span.row}, ${span.start}..${span.end}) is outside ${cols}x${rows}`);
     selection.push(span);
   }
   return { scrollOffset, selection, end: p };
@@ -235,12 +256,19 @@ export function readFrame(body: Uint8Array): { header: FrameHeader; reader: Fram
     if (rowCount > rows) throw new Malformed(`${rowCount} rows in a frame of ${rows} rows`);
     checkRows(body, dv, p, rowCount, cols, rows);
     const header: FrameHeader = {
-      view: f.view, seq: f.seq, full: !!(flags & FrameFlag.full), cols, rows,
+      view: f.view,
+      seq: f.seq,
+      full: !!(flags & FrameFlag.full),
+      cols,
+      rows,
       cursor: { x: f.cx, y: f.cy, shape: f.shape, blinking: !!(flags & FrameFlag.cursorBlink), visible: !!(flags & FrameFlag.cursorVisible) },
       modes: {
-        applicationCursorKeys: !!(modes & ModeBit.appCursor), applicationKeypad: !!(modes & ModeBit.appKeypad),
-        bracketedPaste: !!(modes & ModeBit.bracketedPaste), sendFocus: !!(modes & ModeBit.sendFocus),
-        altScreen: !!(modes & ModeBit.altScreen), mouseTracking: f.mouse,
+        applicationCursorKeys: !!(modes & ModeBit.appCursor),
+        applicationKeypad: !!(modes & ModeBit.appKeypad),
+        bracketedPaste: !!(modes & ModeBit.bracketedPaste),
+        sendFocus: !!(modes & ModeBit.sendFocus),
+        altScreen: !!(modes & ModeBit.altScreen),
+        mouseTracking: f.mouse,
       },
       state: f.state,
       exit: flags & FrameFlag.exited ? (f.signal ? { exitCode: f.exitCode, signal: f.signal } : { exitCode: f.exitCode }) : null,

@@ -2,8 +2,18 @@
 // client, and the frame and rows messages that carry them. Pure (no Node modules); big-endian.
 import { LENGTH_BYTES, MessageKind, utf8, type MessageKindValue } from './hostFraming';
 import {
-  CURSOR_SHAPES, FrameFlag, MAX_STRING_BYTES, ModeBit, MOUSE_TRACKING, packColor, RunAttr, UNDERLINES, WIRE_STATES,
-  type FrameHeader, type RowsHeader, type WireRow,
+  CURSOR_SHAPES,
+  FrameFlag,
+  MAX_STRING_BYTES,
+  ModeBit,
+  MOUSE_TRACKING,
+  packColor,
+  RunAttr,
+  UNDERLINES,
+  WIRE_STATES,
+  type FrameHeader,
+  type RowsHeader,
+  type WireRow,
 } from './hostFrameFormat';
 
 /** A growable byte buffer with big-endian writers. */
@@ -82,10 +92,17 @@ export function encodeRow(y: number, row: WireRow): Uint8Array {
   w.u8(row.wrapped ? 1 : 0);
   w.u16(row.runs.length);
   for (const r of row.runs) {
-    let attrs = (r.bold ? RunAttr.bold : 0) | (r.italic ? RunAttr.italic : 0) | (r.dim ? RunAttr.dim : 0)
-      | (r.strikethrough ? RunAttr.strikethrough : 0) | (r.overline ? RunAttr.overline : 0)
-      | (r.inverse ? RunAttr.inverse : 0) | (r.invisible ? RunAttr.invisible : 0) | (r.blink ? RunAttr.blink : 0)
-      | (Math.max(0, UNDERLINES.indexOf(r.underline)) << RunAttr.underlineShift) | (r.cellWidth === 2 ? RunAttr.wide : 0);
+    let attrs =
+      (r.bold ? RunAttr.bold : 0) |
+      (r.italic ? RunAttr.italic : 0) |
+      (r.dim ? RunAttr.dim : 0) |
+      (r.strikethrough ? RunAttr.strikethrough : 0) |
+      (r.overline ? RunAttr.overline : 0) |
+      (r.inverse ? RunAttr.inverse : 0) |
+      (r.invisible ? RunAttr.invisible : 0) |
+      (r.blink ? RunAttr.blink : 0) |
+      (Math.max(0, UNDERLINES.indexOf(r.underline)) << RunAttr.underlineShift) |
+      (r.cellWidth === 2 ? RunAttr.wide : 0);
     if (r.chars) attrs |= RunAttr.hasChars;
     if (r.link) attrs |= RunAttr.hasLink;
     w.u16(r.col);
@@ -108,17 +125,27 @@ export function encodeFrameMessage(h: FrameHeader, rows: readonly Uint8Array[]):
   const w = ByteWriter.message(MessageKind.frame);
   w.u32(h.view);
   w.u32(h.seq);
-  w.u8((h.full ? FrameFlag.full : 0) | (h.cursor.visible ? FrameFlag.cursorVisible : 0)
-    | (h.cursor.blinking ? FrameFlag.cursorBlink : 0) | (h.exit ? FrameFlag.exited : 0) | (h.hasSelection ? FrameFlag.hasSelection : 0));
+  w.u8(
+    (h.full ? FrameFlag.full : 0) |
+      (h.cursor.visible ? FrameFlag.cursorVisible : 0) |
+      (h.cursor.blinking ? FrameFlag.cursorBlink : 0) |
+      (h.exit ? FrameFlag.exited : 0) |
+      (h.hasSelection ? FrameFlag.hasSelection : 0),
+  );
   w.u16(h.cols);
   w.u16(h.rows);
   w.u16(h.cursor.x);
   w.u16(h.cursor.y);
   w.u8(CURSOR_SHAPES.indexOf(h.cursor.shape));
   const m = h.modes;
-  w.u16((m.applicationCursorKeys ? ModeBit.appCursor : 0) | (m.applicationKeypad ? ModeBit.appKeypad : 0)
-    | (m.bracketedPaste ? ModeBit.bracketedPaste : 0) | (m.sendFocus ? ModeBit.sendFocus : 0)
-    | (m.altScreen ? ModeBit.altScreen : 0) | (MOUSE_TRACKING.indexOf(m.mouseTracking) << ModeBit.mouseShift));
+  w.u16(
+    (m.applicationCursorKeys ? ModeBit.appCursor : 0) |
+      (m.applicationKeypad ? ModeBit.appKeypad : 0) |
+      (m.bracketedPaste ? ModeBit.bracketedPaste : 0) |
+      (m.sendFocus ? ModeBit.sendFocus : 0) |
+      (m.altScreen ? ModeBit.altScreen : 0) |
+      (MOUSE_TRACKING.indexOf(m.mouseTracking) << ModeBit.mouseShift),
+  );
   w.u8(WIRE_STATES.indexOf(h.state));
   w.i32(h.exit?.exitCode ?? 0);
   w.u8(h.exit?.signal ?? 0);

@@ -39,10 +39,7 @@ export const MessageKind = {
 } as const;
 export type MessageKindValue = (typeof MessageKind)[keyof typeof MessageKind];
 
-export type DecodedMessage =
-  | { kind: 'json'; value: unknown }
-  | { kind: 'frame'; bytes: Uint8Array }
-  | { kind: 'rows'; bytes: Uint8Array };
+export type DecodedMessage = { kind: 'json'; value: unknown } | { kind: 'frame'; bytes: Uint8Array } | { kind: 'rows'; bytes: Uint8Array };
 
 /** A framing failure: the stream cannot be resynchronised, so the connection must end. */
 export interface FramingError {

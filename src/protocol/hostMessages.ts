@@ -72,7 +72,7 @@ export const HostParamsSchemas = {
   find: z.strictObject({ view: uint32, query: z.string().min(1).max(MAX_QUERY_CHARS).describe('matched case-insensitively, as the find bar does') }),
   selectionText: z.strictObject({
     view: uint32,
-    start: point.optional().describe('with end: this range; omitted: the session\'s own selection'),
+    start: point.optional().describe("with end: this range; omitted: the session's own selection"),
     end: point.optional(),
     mode: z.enum(SELECTION_MODES).optional(),
   }),
@@ -82,7 +82,6 @@ export const HostParamsSchemas = {
 };
 export type HostMethod = keyof typeof HostParamsSchemas;
 export type HostParams<M extends HostMethod> = z.infer<(typeof HostParamsSchemas)[M]>;
-
 
 export const RequestSchema = z.strictObject({
   t: z.literal('req'),
@@ -136,10 +135,26 @@ export type ClientMessage = z.infer<typeof ClientMessageSchema>;
 /** The host socket's own codes, and the session verbs' (control.ts) for their answers. */
 export type HostErrorCode =
   | ControlErrorCode
-  | 'versionMismatch' | 'handshakeRequired' | 'badMessage' | 'oversized' | 'unknownMethod' | 'badParams'
-  | 'noSuchSession' | 'ambiguousSession' | 'noSuchView' | 'viewInUse' | 'spawnFailed' | 'badDirectory' | 'busy' | 'forbidden' | 'badSettings'
+  | 'versionMismatch'
+  | 'handshakeRequired'
+  | 'badMessage'
+  | 'oversized'
+  | 'unknownMethod'
+  | 'badParams'
+  | 'noSuchSession'
+  | 'ambiguousSession'
+  | 'noSuchView'
+  | 'viewInUse'
+  | 'spawnFailed'
+  | 'badDirectory'
+  | 'busy'
+  | 'forbidden'
+  | 'badSettings'
   // The review view's worktree requests (app.review), as the control protocol names them.
-  | 'notAWorktree' | 'worktreeRefused' | 'mergeConflict' | 'unsavedWork';
+  | 'notAWorktree'
+  | 'worktreeRefused'
+  | 'mergeConflict'
+  | 'unsavedWork';
 
 export interface HostError {
   code: HostErrorCode;
@@ -196,9 +211,7 @@ export interface HostResults extends SessionVerbResults, AppResults, CompanionRe
   selectionText: { text: string; truncated: boolean };
 }
 
-export type HostResponse =
-  | { t: 'res'; id: number; ok: true; result: unknown }
-  | { t: 'res'; id: number; ok: false; error: HostError };
+export type HostResponse = { t: 'res'; id: number; ok: true; result: unknown } | { t: 'res'; id: number; ok: false; error: HostError };
 
 export type HostEvent =
   /** The view ended: its session was closed, or the same client attached the view id again. */

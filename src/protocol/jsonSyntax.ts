@@ -46,7 +46,10 @@ export function findJsonSyntaxError(text: string): { offset: number; message: st
 
 /** Thrown inside the scanner to unwind from any depth to the first error; never escapes it. */
 class JsonSyntaxError {
-  constructor(readonly offset: number, readonly message: string) {}
+  constructor(
+    readonly offset: number,
+    readonly message: string,
+  ) {}
 }
 
 /** Characters allowed after a backslash in a JSON string, besides "u". */

@@ -19,13 +19,25 @@ export const MachineNameSchema = z.string().regex(MACHINE_NAME_PATTERN, {
 });
 
 export const MachineEntrySchema = z.strictObject({
-  target: z.string().min(1).max(MAX_TARGET_CHARS)
+  target: z
+    .string()
+    .min(1)
+    .max(MAX_TARGET_CHARS)
     .refine((t) => !t.startsWith('-') && !/\s/.test(t), { message: 'must be [user@]host or an ssh alias (no spaces, not an option)' })
     .describe('[user@]host, or a Host of your ~/.ssh/config'),
   port: z.number().int().min(1).max(65_535).optional(),
   identity: z.string().min(1).max(MAX_TEXT_CHARS).optional().describe('a private key file (ssh -i)'),
-  sshOptions: z.array(z.string().min(1).max(MAX_TEXT_CHARS).refine((o) => o.includes('='), { message: 'must be KEY=VALUE, as ssh -o takes it' }))
-    .max(MAX_SSH_OPTIONS).optional().describe('ssh -o options, each KEY=VALUE'),
+  sshOptions: z
+    .array(
+      z
+        .string()
+        .min(1)
+        .max(MAX_TEXT_CHARS)
+        .refine((o) => o.includes('='), { message: 'must be KEY=VALUE, as ssh -o takes it' }),
+    )
+    .max(MAX_SSH_OPTIONS)
+    .optional()
+    .describe('ssh -o options, each KEY=VALUE'),
   remoteCommand: z.string().min(1).max(MAX_TEXT_CHARS).optional().describe('run there instead of `termio host --stdio`'),
 });
 export type MachineEntry = z.infer<typeof MachineEntrySchema>;

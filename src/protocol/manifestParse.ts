@@ -2,19 +2,22 @@
 // names the file, the JSON path and what is expected. Structural checks come from the zod schema,
 // the rules that span fields from manifestRules.ts; shapes written in the wild are read with a
 // warning, and features this version cannot use are turned off rather than refusing the file.
-import {
-  HOOK_TYPES,
-  ManifestSchema,
-  MANIFEST_STATES,
-  type Manifest,
-  type ManifestDiscover,
-} from './manifestSchema';
+import { HOOK_TYPES, ManifestSchema, MANIFEST_STATES, type Manifest, type ManifestDiscover } from './manifestSchema';
 import validateGenerated from './manifestValidate.generated';
 import { knownHookDialects } from './hooks/dialects';
 import { describeJsonSyntaxError, jsonDepthExceeds } from './jsonSyntax';
 import {
-  describeIssue, describeValue, errorMessage, formatPath, formatSize, kindOf, listChoices, quote, suggestKey,
-  type PathKey, type Report,
+  describeIssue,
+  describeValue,
+  errorMessage,
+  formatPath,
+  formatSize,
+  kindOf,
+  listChoices,
+  quote,
+  suggestKey,
+  type PathKey,
+  type Report,
 } from './manifestMessages';
 import { checkCrossFieldRules } from './manifestRules';
 
@@ -121,7 +124,11 @@ export function parseManifestValue(value: unknown, fileLabel: string): ManifestP
   }
   if (!data || errors.length) return { errors, warnings, disabled };
 
-  checkCrossFieldRules(data, (path, message) => errors.push(at(path, message)), (path, message) => warnings.push(at(path, message)));
+  checkCrossFieldRules(
+    data,
+    (path, message) => errors.push(at(path, message)),
+    (path, message) => warnings.push(at(path, message)),
+  );
   if (errors.length) return { errors, warnings, disabled };
   return { manifest: withoutUnusable(data, turnOff), errors, warnings, disabled };
 }

@@ -23,7 +23,8 @@ export function checkCrossFieldRules(m: Manifest, error: Report, warn: Report): 
   if (m.icon) {
     // Never refuse a manifest for its icon: the first kind is drawn (none: the generic mark).
     const kinds = (['vector', 'path', 'symbol'] as const).filter((k) => m.icon?.[k] !== undefined);
-    if (kinds.length > 1) warn(['icon'], `expected one of "vector", "path" or "symbol", got ${kinds.map((k) => `"${k}"`).join(' and ')}; "${kinds[0]}" is used`);
+    if (kinds.length > 1)
+      warn(['icon'], `expected one of "vector", "path" or "symbol", got ${kinds.map((k) => `"${k}"`).join(' and ')}; "${kinds[0]}" is used`);
   }
 
   checkResume(m, error);
@@ -48,7 +49,8 @@ function checkHooks(h: ManifestHooks, error: Report, warn: Report): void {
   h.events.forEach((e, i) => {
     const key = `${e.on}\u0000${e.matcher ?? ''}`;
     const earlier = seen.get(key);
-    if (earlier !== undefined) error(['hooks', 'events', i], `duplicate of hooks.events[${earlier}] (on ${quote(e.on)}${e.matcher ? `, matcher ${quote(e.matcher)}` : ''})`);
+    if (earlier !== undefined)
+      error(['hooks', 'events', i], `duplicate of hooks.events[${earlier}] (on ${quote(e.on)}${e.matcher ? `, matcher ${quote(e.matcher)}` : ''})`);
     else seen.set(key, i);
   });
 }
@@ -65,18 +67,25 @@ function checkResume(m: Manifest, error: Report): void {
   if (!r) return;
   const pinnedFields = (['create', 'storeRoot', 'storeMatch'] as const).filter((k) => r[k] !== undefined);
   if (pinnedFields.length && r.discover) {
-    error(['resume'], `mixes families: ${pinnedFields.map((k) => `"${k}"`).join(', ')} belong to a pinned-id resume and "discover" to a discovered-id one; keep one family`);
+    error(
+      ['resume'],
+      `mixes families: ${pinnedFields.map((k) => `"${k}"`).join(', ')} belong to a pinned-id resume and "discover" to a discovered-id one; keep one family`,
+    );
   } else if (pinnedFields.length) {
     const missing = (['create', 'resume', 'storeRoot', 'storeMatch'] as const).filter((k) => r[k] === undefined);
     if (missing.length) {
       error(['resume'], `pinned-id resume (it has ${pinnedFields.map((k) => `"${k}"`).join(', ')}) is missing ${missing.map((k) => `"${k}"`).join(', ')}`);
     }
   } else if (r.discover) {
-    if (r.resume === undefined) error(['resume'], 'discovered-id resume is missing "resume" (the arguments that continue conversation {id}, e.g. "--resume {id}")');
+    if (r.resume === undefined)
+      error(['resume'], 'discovered-id resume is missing "resume" (the arguments that continue conversation {id}, e.g. "--resume {id}")');
   } else if (r.resume === undefined) {
     error(['resume'], 'empty; expected "resume" plus either "create", "storeRoot" and "storeMatch" (pinned id) or "discover" (discovered id)');
   } else if (!m.hooks?.conversation) {
-    error(['resume'], 'cannot tell which conversation to resume: add "create", "storeRoot" and "storeMatch" (pinned id), "discover" (discovered id), or "hooks.conversation" (the id arrives in a hook payload)');
+    error(
+      ['resume'],
+      'cannot tell which conversation to resume: add "create", "storeRoot" and "storeMatch" (pinned id), "discover" (discovered id), or "hooks.conversation" (the id arrives in a hook payload)',
+    );
   }
   if (r.seed !== undefined && r.create === undefined) error(['resume', 'seed'], 'a seed writes the session file before "create": it needs a pinned-id resume');
   if (r.transcriptName !== undefined && r.storeMatch !== undefined && !r.storeMatch.startsWith('dir:')) {
@@ -91,8 +100,10 @@ function checkResume(m: Manifest, error: Report): void {
   }
   if (r.storeMatch !== undefined) {
     const segments = r.storeMatch.slice(r.storeMatch.indexOf(':') + 1).split('/');
-    if (segments.some((seg) => seg === '.' || seg === '..')) error(['resume', 'storeMatch'], `must not contain "." or ".." folders, got ${quote(r.storeMatch)}`);
-    else if (segments.slice(0, -1).some((seg) => /[{}*]/.test(seg))) error(['resume', 'storeMatch'], `the subfolders before the name are literal names (no {id} or *), got ${quote(r.storeMatch)}`);
+    if (segments.some((seg) => seg === '.' || seg === '..'))
+      error(['resume', 'storeMatch'], `must not contain "." or ".." folders, got ${quote(r.storeMatch)}`);
+    else if (segments.slice(0, -1).some((seg) => /[{}*]/.test(seg)))
+      error(['resume', 'storeMatch'], `the subfolders before the name are literal names (no {id} or *), got ${quote(r.storeMatch)}`);
     const ps = placeholders(r.storeMatch);
     const bad = ps.filter((p) => !isIdPlaceholder(p));
     if (bad.length) error(['resume', 'storeMatch'], `unknown placeholder {${bad[0]}}; expected {id} or {id:N} (the first N characters)`);

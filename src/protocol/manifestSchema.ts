@@ -50,15 +50,9 @@ const stableId = z.string().max(MAX_ID_CHARS).regex(ID_RE, {
   error: 'expected a stable id that is a safe file name: letters, digits, ".", "_" and "-", starting with a letter or digit (e.g. "my-agent")',
 });
 
-const homeOrAbsolutePath = z
-  .string()
-  .max(MAX_PATH_CHARS)
-  .regex(HOME_OR_ABSOLUTE_RE, { error: 'expected an absolute path or one starting with "~/"' });
+const homeOrAbsolutePath = z.string().max(MAX_PATH_CHARS).regex(HOME_OR_ABSOLUTE_RE, { error: 'expected an absolute path or one starting with "~/"' });
 
-const keyPath = z
-  .string()
-  .max(MAX_SHORT_CHARS)
-  .regex(KEY_PATH_RE, { error: 'expected a dotted key path such as "payload.id"' });
+const keyPath = z.string().max(MAX_SHORT_CHARS).regex(KEY_PATH_RE, { error: 'expected a dotted key path such as "payload.id"' });
 
 /** A template of launch arguments, split on whitespace into argv words; must hold {id}. */
 const argTemplate = z.string().min(1).max(MAX_SHORT_CHARS);
@@ -70,13 +64,12 @@ const ruleList = z.array(regexSource).min(1).max(MAX_RULES_PER_STATE);
 const StateSchema = z.enum(MANIFEST_STATES).describe('A session state: working, attention (blocked on the user), done or idle.');
 
 function stateRules(channel: string) {
-  return z
-    .strictObject({
-      working: ruleList.optional().describe(`Patterns whose match on the ${channel} means the agent is working.`),
-      attention: ruleList.optional().describe(`Patterns whose match on the ${channel} means the agent is blocked on the user.`),
-      done: ruleList.optional().describe(`Patterns whose match on the ${channel} means the agent finished its turn.`),
-      idle: ruleList.optional().describe(`Patterns whose match on the ${channel} means the agent is idle.`),
-    });
+  return z.strictObject({
+    working: ruleList.optional().describe(`Patterns whose match on the ${channel} means the agent is working.`),
+    attention: ruleList.optional().describe(`Patterns whose match on the ${channel} means the agent is blocked on the user.`),
+    done: ruleList.optional().describe(`Patterns whose match on the ${channel} means the agent finished its turn.`),
+    idle: ruleList.optional().describe(`Patterns whose match on the ${channel} means the agent is idle.`),
+  });
 }
 
 export const IconSchema = z
@@ -91,7 +84,7 @@ export const IconSchema = z
       // Case-insensitive without the i flag: JSON Schema patterns carry no flags.
       .regex(/\.(?:[Pp][Nn][Gg]|[Ss][Vv][Gg])$/, { error: 'expected a .png or .svg file' })
       .optional()
-      .describe('Your own PNG or SVG file, relative to the manifest\'s folder (or absolute).'),
+      .describe("Your own PNG or SVG file, relative to the manifest's folder (or absolute)."),
     symbol: z
       .string()
       .max(MAX_SHORT_CHARS)
@@ -104,7 +97,7 @@ export const IconSchema = z
       .optional()
       .describe('Optional colour applied to the icon, "#RRGGBB" or "#RGB".'),
   })
-  .describe('The agent\'s icon: exactly one of vector, path or symbol, with an optional tint.');
+  .describe("The agent's icon: exactly one of vector, path or symbol, with an optional tint.");
 
 export const DiscoverSchema = z
   .strictObject({
@@ -115,19 +108,15 @@ export const DiscoverSchema = z
     id: keyPath.describe('Key path of the conversation id inside the record (e.g. "payload.id").'),
     cwd: keyPath.describe('Key path of the working directory inside the record (e.g. "payload.cwd"); a new record is bound to the tab whose cwd it names.'),
   })
-  .describe('Discovered-id resume: where the agent\'s own session records live and how to read the id and cwd from one.');
+  .describe("Discovered-id resume: where the agent's own session records live and how to read the id and cwd from one.");
 
 export const ResumeSchema = z
   .strictObject({
     create: argTemplate
       .optional()
       .describe('Pinned id: arguments that start a fresh conversation under a Termio-minted id, e.g. "--session-id {id}". Split on whitespace.'),
-    resume: argTemplate
-      .optional()
-      .describe('Arguments that continue conversation {id}, e.g. "--resume {id}" or "resume {id}". Split on whitespace.'),
-    storeRoot: homeOrAbsolutePath
-      .optional()
-      .describe('Pinned id: folder of the agent\'s on-disk session store (e.g. "~/.claude/projects").'),
+    resume: argTemplate.optional().describe('Arguments that continue conversation {id}, e.g. "--resume {id}" or "resume {id}". Split on whitespace.'),
+    storeRoot: homeOrAbsolutePath.optional().describe('Pinned id: folder of the agent\'s on-disk session store (e.g. "~/.claude/projects").'),
     storeMatch: z
       .string()
       .max(MAX_SHORT_CHARS)
@@ -164,7 +153,7 @@ export const HookEventSchema = z
       .min(1)
       .max(MAX_SHORT_CHARS)
       .optional()
-      .describe('Optional filter written into the agent\'s hook entry, in the agent\'s own matcher syntax.'),
+      .describe("Optional filter written into the agent's hook entry, in the agent's own matcher syntax."),
   })
   .describe('One hook: when the agent fires `on`, the session moves to `state`.');
 
@@ -175,21 +164,27 @@ export const HooksSchema = z
   .strictObject({
     type: z
       .enum(HOOK_TYPES)
-      .describe('How the hook configuration is written: a JSON file, a TOML file, a plugin file of the agent, or one executable script per event in a folder ("scripts"). An unknown type turns hooks off with a warning.'),
+      .describe(
+        'How the hook configuration is written: a JSON file, a TOML file, a plugin file of the agent, or one executable script per event in a folder ("scripts"). An unknown type turns hooks off with a warning.',
+      ),
     file: homeOrAbsolutePath
       .optional()
       .describe('The agent\'s configuration file Termio adds its entries to (e.g. "~/.claude/settings.json"). Exactly one of file or dir.'),
     dir: homeOrAbsolutePath
       .optional()
       .describe('A folder the agent loads hooks or plugins from; Termio writes its own file there. Exactly one of file or dir.'),
-    dialect: slug('a dialect name').describe('Which hook dialect writes the entries (the shape of the agent\'s hook config), e.g. "claude". An unknown dialect turns hooks off with a warning.'),
+    dialect: slug('a dialect name').describe(
+      'Which hook dialect writes the entries (the shape of the agent\'s hook config), e.g. "claude". An unknown dialect turns hooks off with a warning.',
+    ),
     events: z.array(HookEventSchema).min(1).max(MAX_HOOK_EVENTS).describe('The agent events to hook and the state each reports.'),
     conversation: keyPath
       .optional()
       .describe('Key path of the agent\'s own conversation id in a hook payload (e.g. "session_id"): binds the tab to it exactly.'),
     tool: keyPath
       .optional()
-      .describe('Key path of the tool being run in a hook payload (e.g. "tool_name"): shown as "waiting on <tool>" in the why strip, the notification and `termio sessions why`.'),
+      .describe(
+        'Key path of the tool being run in a hook payload (e.g. "tool_name"): shown as "waiting on <tool>" in the why strip, the notification and `termio sessions why`.',
+      ),
     promptTitle: keyPath
       .optional()
       .describe('Key path of the user\'s prompt in a hook payload (e.g. "prompt"): its first line names the session in the sidebar until the user renames it.'),
@@ -198,7 +193,7 @@ export const HooksSchema = z
       .optional()
       .describe('The hook payload carries the transcript path ("transcript_path"): Termio remembers it for `termio sessions read --transcript`.'),
   })
-  .describe('The precise status channel: Termio installs the agent\'s own hook configuration. When declared, hooks are the single source of truth.');
+  .describe("The precise status channel: Termio installs the agent's own hook configuration. When declared, hooks are the single source of truth.");
 
 export const ManifestSchema = z
   .strictObject({
@@ -213,30 +208,29 @@ export const ManifestSchema = z
       .min(1)
       .max(MAX_PATH_CHARS)
       .optional()
-      .describe('The CLI to launch: a program resolved on your login shell\'s PATH (or a path), or a command line run by your login shell as `exec <command>`. Left out: the login shell itself (a plain terminal).'),
-    loginShell: z
-      .literal(true)
-      .optional()
-      .describe('Launch your login shell ($SHELL) instead of a command: the plain Terminal. Use either this or command.'),
+      .describe(
+        "The CLI to launch: a program resolved on your login shell's PATH (or a path), or a command line run by your login shell as `exec <command>`. Left out: the login shell itself (a plain terminal).",
+      ),
+    loginShell: z.literal(true).optional().describe('Launch your login shell ($SHELL) instead of a command: the plain Terminal. Use either this or command.'),
     permissionBypassFlag: z
       .string()
       .min(1)
       .max(MAX_SHORT_CHARS)
       .regex(/^-/, { error: 'expected a flag starting with "-"' })
       .optional()
-      .describe('The vendor\'s skip-permissions flag, appended when the one-click toggle is on. Optional.'),
+      .describe("The vendor's skip-permissions flag, appended when the one-click toggle is on. Optional."),
     icon: IconSchema.optional(),
     install: z
       .string()
       .max(MAX_PATH_CHARS)
       .regex(/^https?:\/\/[^\s/]+\S*$/, { error: 'expected an http(s) URL' })
       .optional()
-      .describe('The vendor\'s install page, offered when the command is not found. Optional.'),
+      .describe("The vendor's install page, offered when the command is not found. Optional."),
     order: z.int().min(-1_000_000).max(1_000_000).optional().describe('Position in the agent picker, ascending. Optional; manifests without one sort last.'),
     resume: ResumeSchema.optional(),
     titleStatus: stateRules('terminal title (OSC 0/2)')
       .optional()
-      .describe('Regex rules over the agent\'s live terminal title, per state. Coexists with hooks and corrects a missed event.'),
+      .describe("Regex rules over the agent's live terminal title, per state. Coexists with hooks and corrects a missed event."),
     status: stateRules('screen')
       .optional()
       .describe('Screen-classification regexes, per state, for agents with no hook system. Ignored when hooks are declared.'),
@@ -248,7 +242,9 @@ export const ManifestSchema = z
     progressStatus: z
       .boolean()
       .optional()
-      .describe('The agent reports progress with OSC 9;4 (ConEmu progress): an active report means working, with its percentage shown in the sidebar. Coexists with hooks.'),
+      .describe(
+        'The agent reports progress with OSC 9;4 (ConEmu progress): an active report means working, with its percentage shown in the sidebar. Coexists with hooks.',
+      ),
     configHome: z
       .strictObject({
         env: z
@@ -259,10 +255,12 @@ export const ManifestSchema = z
         path: z.string().min(1).max(MAX_PATH_CHARS).describe('The folder it stands for when unset, e.g. "~/.codex".'),
       })
       .optional()
-      .describe('Where the agent reads its config when an environment variable moves it: with the variable set, hooks, skills and the session store under "path" are used under its value instead.'),
+      .describe(
+        'Where the agent reads its config when an environment variable moves it: with the variable set, hooks, skills and the session store under "path" are used under its value instead.',
+      ),
     wire: slug('a wire name')
       .optional()
-      .describe('The name the agent goes by on Termio\'s companion wire; defaults to the id. Kept in `termio agents list --json`.'),
+      .describe("The name the agent goes by on Termio's companion wire; defaults to the id. Kept in `termio agents list --json`."),
   })
   .describe('An Agent Terminal Protocol (ATP) manifest: how Termio launches an agent, reads its status and resumes its conversations.');
 

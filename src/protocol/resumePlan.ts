@@ -42,7 +42,7 @@ export interface ResumePlan {
   conversationId: string | null;
   mode: ResumeMode;
   /** command + arguments, one element per argv entry; never joined into a shell string. */
-  argv: string[];   // [] = the login shell (a manifest without a command)
+  argv: string[]; // [] = the login shell (a manifest without a command)
   /** One sentence a user can read in `termio sessions list` explaining the choice. */
   why: string;
 }
@@ -158,10 +158,17 @@ function planDiscovered(manifest: ResumeManifestInput, session: ResumeSessionInp
   if (!template.includes('{id}')) return fresh(manifest, session, family, 'resume.resume has no {id}; launching fresh.');
   if (bound === null) return fresh(manifest, session, family, 'No conversation bound yet; launching fresh and watching for its record.');
   if (session.family === 'pinned') {
-    return fresh(manifest, session, family, `Conversation ${bound} was minted by Termio for a pinned launch and this manifest discovers ids, so it cannot be confirmed; launching fresh.`);
+    return fresh(
+      manifest,
+      session,
+      family,
+      `Conversation ${bound} was minted by Termio for a pinned launch and this manifest discovers ids, so it cannot be confirmed; launching fresh.`,
+    );
   }
   return {
-    family, conversationId: bound, mode: 'resume',
+    family,
+    conversationId: bound,
+    mode: 'resume',
     argv: launchArgv(manifest, session, buildTemplateArgs(template, bound)),
     why: `Resuming bound conversation ${bound}.${bypassNote(manifest, session)}`,
   };
@@ -180,13 +187,21 @@ function planPinned(manifest: ResumeManifestInput, session: ResumeSessionInput, 
     if (id === undefined) throw new Error('planResume: a pinned create needs facts.newId');
     const bad = checkConversationId(id);
     if (bad) throw new Error(`planResume: facts.newId is unusable: ${bad}`);
-    return { family, conversationId: id, mode: 'create', argv: launchArgv(manifest, session, buildTemplateArgs(create, id)), why: why + bypassNote(manifest, session) };
+    return {
+      family,
+      conversationId: id,
+      mode: 'create',
+      argv: launchArgv(manifest, session, buildTemplateArgs(create, id)),
+      why: why + bypassNote(manifest, session),
+    };
   };
   if (bound === null) return createNew('New conversation under a Termio-minted id.');
   if (facts.pinnedRecordExists === undefined) throw new Error('planResume: a pinned session with a bound id needs facts.pinnedRecordExists');
   if (facts.pinnedRecordExists) {
     return {
-      family, conversationId: bound, mode: 'resume',
+      family,
+      conversationId: bound,
+      mode: 'resume',
       argv: launchArgv(manifest, session, buildTemplateArgs(resume, bound)),
       why: `The agent's store holds conversation ${bound}; resuming it.${bypassNote(manifest, session)}`,
     };
@@ -195,7 +210,9 @@ function planPinned(manifest: ResumeManifestInput, session: ResumeSessionInput, 
     return createNew(`Conversation ${bound} was discovered, not minted by Termio, and its record is gone; starting a new one.`);
   }
   return {
-    family, conversationId: bound, mode: 'create',
+    family,
+    conversationId: bound,
+    mode: 'create',
     argv: launchArgv(manifest, session, buildTemplateArgs(create, bound)),
     why: `The agent never wrote conversation ${bound}; creating it under the same id.${bypassNote(manifest, session)}`,
   };

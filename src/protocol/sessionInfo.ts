@@ -32,12 +32,14 @@ export const QuestionInfoSchema = z.strictObject({
   text: z.string().describe('the question ("Run `rm -rf build`?")'),
   context: z.string().describe('what it is about as the agent shows it (the command, the folder), or ""'),
   source: z.enum(['hook', 'screen', 'hook+screen']),
-  choices: z.array(z.strictObject({
-    label: z.string(),
-    description: z.string().optional(),
-    keys: z.array(z.string()).describe('the keys that choose it, in order (Enter, Escape, ArrowDown, or one character)'),
-    highlighted: z.boolean(),
-  })),
+  choices: z.array(
+    z.strictObject({
+      label: z.string(),
+      description: z.string().optional(),
+      keys: z.array(z.string()).describe('the keys that choose it, in order (Enter, Escape, ArrowDown, or one character)'),
+      highlighted: z.boolean(),
+    }),
+  ),
   askedAt: z.iso.datetime(),
   answered: z.strictObject({ label: z.string(), at: z.iso.datetime() }).nullable(),
 });
@@ -58,10 +60,7 @@ export const SessionInfoSchema = z.strictObject({
   rows: z.number().int(),
   exited: ExitSchema.nullable().describe('how the program ended, null while it runs (the session stays listed until closed)'),
   parentId: z.string().nullable().describe('the session that started this one (spawn or run from inside it), else null'),
-  stalledSince: z.iso
-    .datetime()
-    .nullable()
-    .describe('working with no output and no hook report since then, for longer than the stall setting; else null'),
+  stalledSince: z.iso.datetime().nullable().describe('working with no output and no hook report since then, for longer than the stall setting; else null'),
   bypass: z.boolean().describe("started with the agent's permission-bypass flag"),
   windowId: z.string().nullable().describe('the window whose tab it is, null for a session no window shows yet'),
   views: z.number().int().describe('views attached to it now, across every client'),
@@ -82,7 +81,7 @@ export const SessionInfoSchema = z.strictObject({
     .optional()
     .describe('sessions.list only: how this tab would be relaunched'),
   machine: z.string().nullable().optional().describe('the saved machine it runs on (termio machines); null or absent for this one'),
-  reachable: z.boolean().optional().describe("false while its machine is away: the last known state"),
+  reachable: z.boolean().optional().describe('false while its machine is away: the last known state'),
   worktree: SessionWorktreeSchema.optional().describe('the git worktree the session works in (started with --worktree); absent otherwise'),
 });
 export type SessionInfo = z.infer<typeof SessionInfoSchema>;

@@ -29,7 +29,7 @@ export function findAll(buffer: IBuffer, cols: number, query: string, opts: Find
   const needle = fold(query);
   const out: BufferRange[] = [];
   const cell = buffer.getNullCell();
-  for (let y = 0; y < buffer.length; ) {
+  for (let y = 0; y < buffer.length;) {
     let end = y + 1;
     while (end < buffer.length && buffer.getLine(end)?.isWrapped) end++;
     // Cheap test on the line's text first; the cell map is built only for lines that match.

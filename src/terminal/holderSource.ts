@@ -7,9 +7,7 @@ import { spawn } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import { createConnection, type Socket } from 'node:net';
 import { Emitter, type Event } from '../protocol/events';
-import {
-  decodeHolderBody, encodeHolder, HolderDecoder, MAX_HOLDER_INPUT, SignalTarget, type HolderHello,
-} from '../protocol/holderWire';
+import { decodeHolderBody, encodeHolder, HolderDecoder, MAX_HOLDER_INPUT, SignalTarget, type HolderHello } from '../protocol/holderWire';
 import type { ExitStatus, PtySource } from './ptySource';
 
 /** How long a new holder may take to say it is up: an exec and a bind, well under a second even
@@ -84,7 +82,11 @@ export class HolderSource implements PtySource {
   /** Why the connection ended when it was not an exit or a detach (logged by the host). */
   lostReason: string | null = null;
 
-  private constructor(private readonly socket: Socket, readonly hello: HolderHello, readonly socketPath: string) {}
+  private constructor(
+    private readonly socket: Socket,
+    readonly hello: HolderHello,
+    readonly socketPath: string,
+  ) {}
 
   /** Reaches a running holder and reads its hello; nothing flows until attach(). */
   static connect(socketPath: string, timeoutMs = HOLDER_CONNECT_TIMEOUT_MS): Promise<HolderSource | { error: string; stale: boolean }> {
@@ -97,7 +99,9 @@ export class HolderSource implements PtySource {
         if (!source) resolve({ error, stale });
       };
       const timer = setTimeout(() => fail(`no hello from ${socketPath} within ${timeoutMs} ms`, false), timeoutMs);
-      socket.once('error', (err: NodeJS.ErrnoException) => fail(`cannot reach ${socketPath}: ${err.message}`, err.code === 'ECONNREFUSED' || err.code === 'ENOENT'));
+      socket.once('error', (err: NodeJS.ErrnoException) =>
+        fail(`cannot reach ${socketPath}: ${err.message}`, err.code === 'ECONNREFUSED' || err.code === 'ENOENT'),
+      );
       const decoder = new HolderDecoder();
       const first = (chunk: Buffer): void => {
         const bodies = decoder.push(chunk);

@@ -31,25 +31,31 @@ export class InBandSignals implements Disposable {
 
   constructor(term: Terminal) {
     // xterm parses OSC 0/2 (and the title stack, CSI 22/23 t) itself.
-    this.store.add(term.onTitleChange((t) => {
-      this.title = t;
-      this._onTitle.fire(t);
-    }));
+    this.store.add(
+      term.onTitleChange((t) => {
+        this.title = t;
+        this._onTitle.fire(t);
+      }),
+    );
     this.store.add(term.onBell(() => this._onBell.fire()));
-    this.store.add(term.parser.registerOscHandler(9, (data) => {
-      const progress = /^4;(\d+)(?:;(\d+))?/.exec(data);
-      if (progress) {
-        this._onProgress.fire({ state: Number(progress[1]), value: Math.min(100, Number(progress[2] ?? 0)) });
-      } else {
-        this._onNotification.fire({ title: '', body: data });
-      }
-      return true;
-    }));
-    this.store.add(term.parser.registerOscHandler(777, (data) => {
-      const m = /^notify;([^;]*)(?:;([\s\S]*))?$/.exec(data);
-      if (m) this._onNotification.fire({ title: m[1] ?? '', body: m[2] ?? '' });
-      return true;
-    }));
+    this.store.add(
+      term.parser.registerOscHandler(9, (data) => {
+        const progress = /^4;(\d+)(?:;(\d+))?/.exec(data);
+        if (progress) {
+          this._onProgress.fire({ state: Number(progress[1]), value: Math.min(100, Number(progress[2] ?? 0)) });
+        } else {
+          this._onNotification.fire({ title: '', body: data });
+        }
+        return true;
+      }),
+    );
+    this.store.add(
+      term.parser.registerOscHandler(777, (data) => {
+        const m = /^notify;([^;]*)(?:;([\s\S]*))?$/.exec(data);
+        if (m) this._onNotification.fire({ title: m[1] ?? '', body: m[2] ?? '' });
+        return true;
+      }),
+    );
   }
 
   dispose(): void {

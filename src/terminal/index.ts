@@ -4,12 +4,32 @@ export { HolderSource, startHolder, type HolderStart } from './holderSource';
 export type { PtySource } from './ptySource';
 export { MAX_PENDING_INPUT_BYTES } from './ptyInput';
 export {
-  RenderModel, type Frame, type RenderRow, type Run, type Color, type UnderlineStyle, type CursorState, type BufferPoint,
-  type SelectionMode, type RowSelection, type SelectOp,
+  RenderModel,
+  type Frame,
+  type RenderRow,
+  type Run,
+  type Color,
+  type UnderlineStyle,
+  type CursorState,
+  type BufferPoint,
+  type SelectionMode,
+  type RowSelection,
+  type SelectOp,
 } from './renderModel';
 export {
-  encodeKey, encodeMouse, encodePaste, encodeFocus, modifierParam, defaultInputModes, DEFAULT_SHIFT_ENTER,
-  type KeyInput, type MouseInput, type MouseButton, type InputModes, type MouseTrackingMode, type KeyEncodingOptions,
+  encodeKey,
+  encodeMouse,
+  encodePaste,
+  encodeFocus,
+  modifierParam,
+  defaultInputModes,
+  DEFAULT_SHIFT_ENTER,
+  type KeyInput,
+  type MouseInput,
+  type MouseButton,
+  type InputModes,
+  type MouseTrackingMode,
+  type KeyEncodingOptions,
 } from './inputEncoding';
 export { TerminalModes, KittyFlags, type CursorShape, type MouseEncoding } from './terminalModes';
 export { FlowController, FlowControlConstants } from './flowControl';

@@ -71,14 +71,36 @@ export function modifierParam(k: { shift?: boolean; alt?: boolean; ctrl?: boolea
 
 /** Cursor-like keys: final byte for CSI/SS3 forms. */
 const cursorFinals: Record<string, string> = {
-  ArrowUp: 'A', ArrowDown: 'B', ArrowRight: 'C', ArrowLeft: 'D', Home: 'H', End: 'F',
+  ArrowUp: 'A',
+  ArrowDown: 'B',
+  ArrowRight: 'C',
+  ArrowLeft: 'D',
+  Home: 'H',
+  End: 'F',
 };
 
 /** Keys sent as CSI n ~. */
 const tildeCodes: Record<string, number> = {
-  Insert: 2, Delete: 3, PageUp: 5, PageDown: 6,
-  F5: 15, F6: 17, F7: 18, F8: 19, F9: 20, F10: 21, F11: 23, F12: 24,
-  F13: 25, F14: 26, F15: 28, F16: 29, F17: 31, F18: 32, F19: 33, F20: 34,
+  Insert: 2,
+  Delete: 3,
+  PageUp: 5,
+  PageDown: 6,
+  F5: 15,
+  F6: 17,
+  F7: 18,
+  F8: 19,
+  F9: 20,
+  F10: 21,
+  F11: 23,
+  F12: 24,
+  F13: 25,
+  F14: 26,
+  F15: 28,
+  F16: 29,
+  F17: 31,
+  F18: 32,
+  F19: 33,
+  F20: 34,
 };
 
 /** F1–F4: SS3 P..S unmodified, CSI 1;m P..S modified. */
@@ -86,24 +108,52 @@ const pfFinals: Record<string, string> = { F1: 'P', F2: 'Q', F3: 'R', F4: 'S' };
 
 /** Application keypad (DECKPAM) SS3 finals and the text each keypad key types otherwise. */
 const keypad: Record<string, { app: string; text: string }> = {
-  Numpad0: { app: 'p', text: '0' }, Numpad1: { app: 'q', text: '1' }, Numpad2: { app: 'r', text: '2' },
-  Numpad3: { app: 's', text: '3' }, Numpad4: { app: 't', text: '4' }, Numpad5: { app: 'u', text: '5' },
-  Numpad6: { app: 'v', text: '6' }, Numpad7: { app: 'w', text: '7' }, Numpad8: { app: 'x', text: '8' },
-  Numpad9: { app: 'y', text: '9' }, NumpadEnter: { app: 'M', text: '\r' }, NumpadAdd: { app: 'k', text: '+' },
-  NumpadSubtract: { app: 'm', text: '-' }, NumpadMultiply: { app: 'j', text: '*' },
-  NumpadDivide: { app: 'o', text: '/' }, NumpadDecimal: { app: 'n', text: '.' }, NumpadEqual: { app: 'X', text: '=' },
+  Numpad0: { app: 'p', text: '0' },
+  Numpad1: { app: 'q', text: '1' },
+  Numpad2: { app: 'r', text: '2' },
+  Numpad3: { app: 's', text: '3' },
+  Numpad4: { app: 't', text: '4' },
+  Numpad5: { app: 'u', text: '5' },
+  Numpad6: { app: 'v', text: '6' },
+  Numpad7: { app: 'w', text: '7' },
+  Numpad8: { app: 'x', text: '8' },
+  Numpad9: { app: 'y', text: '9' },
+  NumpadEnter: { app: 'M', text: '\r' },
+  NumpadAdd: { app: 'k', text: '+' },
+  NumpadSubtract: { app: 'm', text: '-' },
+  NumpadMultiply: { app: 'j', text: '*' },
+  NumpadDivide: { app: 'o', text: '/' },
+  NumpadDecimal: { app: 'n', text: '.' },
+  NumpadEqual: { app: 'X', text: '=' },
 };
 
 /** Functional keys with a C0 byte of their own, and their kitty key codes. */
 const c0Keys: Record<string, { byte: string; code: number }> = {
-  Enter: { byte: '\r', code: 13 }, Tab: { byte: '\t', code: 9 }, Backspace: { byte: '\x7f', code: 127 },
+  Enter: { byte: '\r', code: 13 },
+  Tab: { byte: '\t', code: 9 },
+  Backspace: { byte: '\x7f', code: 127 },
   Escape: { byte: ESC, code: 27 },
 };
 
 /** Ctrl + a non-letter character → its C0 byte, as xterm and VT220s map them. */
 const ctrlPunct: Record<string, string> = {
-  ' ': '\x00', '@': '\x00', '2': '\x00', '[': ESC, '3': ESC, '\\': '\x1c', '4': '\x1c', ']': '\x1d', '5': '\x1d',
-  '^': '\x1e', '6': '\x1e', '_': '\x1f', '-': '\x1f', '/': '\x1f', '7': '\x1f', '?': '\x7f', '8': '\x7f',
+  ' ': '\x00',
+  '@': '\x00',
+  '2': '\x00',
+  '[': ESC,
+  '3': ESC,
+  '\\': '\x1c',
+  '4': '\x1c',
+  ']': '\x1d',
+  '5': '\x1d',
+  '^': '\x1e',
+  '6': '\x1e',
+  _: '\x1f',
+  '-': '\x1f',
+  '/': '\x1f',
+  '7': '\x1f',
+  '?': '\x7f',
+  '8': '\x7f',
 };
 
 function baseChar(k: KeyInput): string | null {
@@ -244,7 +294,14 @@ export interface MouseInput {
 }
 
 const buttonCodes: Record<MouseButton, number> = {
-  left: 0, middle: 1, right: 2, none: 3, wheelUp: 64, wheelDown: 65, wheelLeft: 66, wheelRight: 67,
+  left: 0,
+  middle: 1,
+  right: 2,
+  none: 3,
+  wheelUp: 64,
+  wheelDown: 65,
+  wheelLeft: 66,
+  wheelRight: 67,
 };
 
 /** The default (X10-style) encoding adds 32 to every value and fits in one byte: coordinates

@@ -39,8 +39,22 @@ export type LaunchError = { kind: 'launchError'; message: string; command: strin
 
 /** Variables that describe the terminal Termio itself runs in, which would mislead the child. */
 const INHERITED_TERMINAL_VARS = [
-  'COLUMNS', 'LINES', 'TERMCAP', 'TERM_PROGRAM', 'TERM_PROGRAM_VERSION', 'TERM_SESSION_ID', 'TMUX', 'TMUX_PANE',
-  'STY', 'WINDOW', 'WINDOWID', 'VTE_VERSION', 'KITTY_WINDOW_ID', 'ITERM_SESSION_ID', 'WT_SESSION', 'VSCODE_INJECTION',
+  'COLUMNS',
+  'LINES',
+  'TERMCAP',
+  'TERM_PROGRAM',
+  'TERM_PROGRAM_VERSION',
+  'TERM_SESSION_ID',
+  'TMUX',
+  'TMUX_PANE',
+  'STY',
+  'WINDOW',
+  'WINDOWID',
+  'VTE_VERSION',
+  'KITTY_WINDOW_ID',
+  'ITERM_SESSION_ID',
+  'WT_SESSION',
+  'VSCODE_INJECTION',
 ];
 
 function launchError(command: string, message: string): LaunchError {

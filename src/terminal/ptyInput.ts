@@ -46,6 +46,6 @@ export class PtyInput {
   }
 
   private queue(): Array<{ buffer: Buffer; offset: number }> | undefined {
-    return ((this.pty as unknown as { _writeStream?: PtyWriteQueue })._writeStream)?._writeQueue;
+    return (this.pty as unknown as { _writeStream?: PtyWriteQueue })._writeStream?._writeQueue;
   }
 }

@@ -34,9 +34,7 @@ export interface Frame {
 }
 
 export type SelectOp =
-  | { action: 'start'; at: BufferPoint; mode: SelectionMode }
-  | { action: 'extend' | 'extendFromStart'; at: BufferPoint }
-  | { action: 'clear' };
+  { action: 'start'; at: BufferPoint; mode: SelectionMode } | { action: 'extend' | 'extendFromStart'; at: BufferPoint } | { action: 'clear' };
 
 export interface RenderModelOptions {
   cursorShape?: CursorShape;
@@ -89,14 +87,20 @@ export class RenderModel implements Disposable {
   private lastBuildAt = Number.NEGATIVE_INFINITY;
   private syncStartedAt = 0;
 
-  constructor(private readonly term: Terminal, private readonly modes: TerminalModes, private opts: RenderModelOptions = {}) {
+  constructor(
+    private readonly term: Terminal,
+    private readonly modes: TerminalModes,
+    private opts: RenderModelOptions = {},
+  ) {
     this.core = (term as unknown as { _core?: XtermCore })._core ?? {};
     const refresh = this.core._inputHandler?.onRequestRefreshRows;
     if (refresh) {
-      this.store.add(refresh.call(this.core._inputHandler, (r) => {
-        if (!r) this.pendingAll = true;
-        else this.markRows(r.start, r.end);
-      }));
+      this.store.add(
+        refresh.call(this.core._inputHandler, (r) => {
+          if (!r) this.pendingAll = true;
+          else this.markRows(r.start, r.end);
+        }),
+      );
     } else {
       this.store.add(term.onWriteParsed(() => (this.pendingAll = true)));
     }
@@ -105,10 +109,12 @@ export class RenderModel implements Disposable {
     this.store.add(term.buffer.onBufferChange(() => (this.pendingAll = true)));
     this.rowBuilder = new RowBuilder(term, this.core);
     this.selection = new Selection(term);
-    this.store.add(term.parser.registerCsiHandler({ prefix: '?', final: 'h' }, (params) => {
-      if (!term.modes.synchronizedOutputMode && params.includes(SYNC_OUTPUT_MODE)) this.syncStartedAt = performance.now();
-      return false;
-    }));
+    this.store.add(
+      term.parser.registerCsiHandler({ prefix: '?', final: 'h' }, (params) => {
+        if (!term.modes.synchronizedOutputMode && params.includes(SYNC_OUTPUT_MODE)) this.syncStartedAt = performance.now();
+        return false;
+      }),
+    );
     this.store.add(term.parser.registerCsiHandler({ prefix: '?', final: 'l' }, (params) => this.syncEnding(params)));
   }
 
@@ -195,8 +201,7 @@ export class RenderModel implements Disposable {
     const dirty = this.unreported;
     let from = 0;
     let to = rows - 1;
-    const all = this.pendingAll || viewportY !== this.lastViewportY || buf.type !== this.lastBuffer || this.lines.length !== rows
-      || viewportY !== buf.baseY;
+    const all = this.pendingAll || viewportY !== this.lastViewportY || buf.type !== this.lastBuffer || this.lines.length !== rows || viewportY !== buf.baseY;
     if (!all) {
       from = Math.max(0, this.pendingStart);
       to = Math.min(rows - 1, this.pendingEnd);

@@ -52,10 +52,22 @@ export class RowBuilder {
   /** A second cell so reading a run's style does not clobber the cell being scanned. */
   private readonly styleCell: IBufferCell;
   private readonly open: OpenRun = {
-    start: -1, text: '', chars: [], simple: true, width: 1, fg: 0, bg: 0, underlineStyle: 0, urlId: 0, cells: 0,
+    start: -1,
+    text: '',
+    chars: [],
+    simple: true,
+    width: 1,
+    fg: 0,
+    bg: 0,
+    underlineStyle: 0,
+    urlId: 0,
+    cells: 0,
   };
 
-  constructor(term: Terminal, private readonly links: XtermLinks) {
+  constructor(
+    term: Terminal,
+    private readonly links: XtermLinks,
+  ) {
     this.cell = term.buffer.active.getNullCell();
     this.styleCell = term.buffer.active.getNullCell();
   }
@@ -79,8 +91,14 @@ export class RowBuilder {
       const underlineStyle = ext?.underlineStyle ?? 0;
       const urlId = ext?.urlId ?? 0;
       const width = (w === 2 ? 2 : 1) as 1 | 2;
-      if (open.start < 0 || raw.fg !== open.fg || raw.bg !== open.bg || underlineStyle !== open.underlineStyle
-        || urlId !== open.urlId || width !== open.width) {
+      if (
+        open.start < 0 ||
+        raw.fg !== open.fg ||
+        raw.bg !== open.bg ||
+        underlineStyle !== open.underlineStyle ||
+        urlId !== open.urlId ||
+        width !== open.width
+      ) {
         this.close(line, runs);
         openRun(open, x, raw, underlineStyle, urlId, width);
       }
@@ -185,11 +203,24 @@ function colorsEqual(a: Color, b: Color): boolean {
 }
 
 function runsEqual(a: Run, b: Run): boolean {
-  return a.col === b.col && a.cells === b.cells && a.text === b.text && a.cellWidth === b.cellWidth
-    && colorsEqual(a.fg, b.fg) && colorsEqual(a.bg, b.bg) && a.bold === b.bold && a.italic === b.italic
-    && a.dim === b.dim && a.underline === b.underline && a.strikethrough === b.strikethrough
-    && a.overline === b.overline && a.inverse === b.inverse && a.invisible === b.invisible
-    && a.blink === b.blink && a.link === b.link;
+  return (
+    a.col === b.col &&
+    a.cells === b.cells &&
+    a.text === b.text &&
+    a.cellWidth === b.cellWidth &&
+    colorsEqual(a.fg, b.fg) &&
+    colorsEqual(a.bg, b.bg) &&
+    a.bold === b.bold &&
+    a.italic === b.italic &&
+    a.dim === b.dim &&
+    a.underline === b.underline &&
+    a.strikethrough === b.strikethrough &&
+    a.overline === b.overline &&
+    a.inverse === b.inverse &&
+    a.invisible === b.invisible &&
+    a.blink === b.blink &&
+    a.link === b.link
+  );
 }
 
 /** Two rows paint the same (same runs, text and wrap flag). */

@@ -15,9 +15,7 @@ import { NodePtySource, type ExitStatus, type PtySource } from './ptySource';
 import { linesSince, outputMark, screenLines } from './screenText';
 import { Utf8Splitter } from './utf8Splitter';
 import { InBandSignals, type Notification, type Progress } from './inBandSignals';
-import {
-  encodeFocus, encodeKey, encodeMouse, encodePaste, type InputModes, type KeyInput, type MouseInput,
-} from './inputEncoding';
+import { encodeFocus, encodeKey, encodeMouse, encodePaste, type InputModes, type KeyInput, type MouseInput } from './inputEncoding';
 import { RenderModel, SYNC_OUTPUT_TIMEOUT_MS } from './renderModel';
 import { TerminalModes, type CursorShape } from './terminalModes';
 
@@ -138,8 +136,14 @@ export class Session implements Disposable {
     const cp = opts.checkpoint && opts.checkpoint.offset >= 0 && opts.checkpoint.offset <= h.end ? opts.checkpoint : undefined;
     const startOffset = cp?.offset ?? 0;
     const session = new Session(source, {
-      id: opts.id, cwd: opts.cwd, argv: opts.argv, opts, holder: source,
-      cols: cp?.cols ?? h.cols, rows: cp?.rows ?? h.rows, startOffset,
+      id: opts.id,
+      cwd: opts.cwd,
+      argv: opts.argv,
+      opts,
+      holder: source,
+      cols: cp?.cols ?? h.cols,
+      rows: cp?.rows ?? h.rows,
+      startOffset,
       ...(cp ? { restore: cp.screen } : {}),
     });
     session.replayUntil = h.end;
@@ -162,7 +166,10 @@ export class Session implements Disposable {
     this.store.add(toDisposable(() => term.dispose()));
     this.terminalModes = this.store.add(new TerminalModes(term, (d) => this.reply(d)));
     this.renderModel = this.store.add(new RenderModel(term, this.terminalModes, { cursorShape: opts.cursorShape, cursorBlink: opts.cursorBlink }));
-    this.flow = new FlowController(() => source.pause(), () => source.resume());
+    this.flow = new FlowController(
+      () => source.pause(),
+      () => source.resume(),
+    );
 
     // The emulator's own replies (device attributes, cursor position reports) go to the app.
     this.store.add(term.onData((d) => this.reply(d)));
@@ -188,49 +195,57 @@ export class Session implements Disposable {
   private wireSource(source: PtySource): void {
     const term = this.emulator;
     const splitter = new Utf8Splitter();
-    this.store.add(source.onData((chunk) => {
-      if (this.disposed) return;
-      const bytes = splitter.push(chunk);
-      const n = bytes.length;
-      if (n === 0) return;
-      this.flow.received(n);
-      const end = (this.fed += n);
-      term.write(bytes, () => {
-        this.parsedTo = end;
-        this.flow.parsed(n);
-        this._onOutput.fire(bytes);
-      });
-    }));
-    if (this.holder) this.wireReplay(this.holder);
-    this.store.add(source.onExit((status) => {
-      if (this.disposed) return;
-      // The exit comes once the pty is drained; wait for the emulator to catch up.
-      void this.whenParsed().then(() => {
+    this.store.add(
+      source.onData((chunk) => {
         if (this.disposed) return;
-        this._exited = status;
-        this._onExit.fire(status);
-        this._onRender.fire();
-      });
-    }));
+        const bytes = splitter.push(chunk);
+        const n = bytes.length;
+        if (n === 0) return;
+        this.flow.received(n);
+        const end = (this.fed += n);
+        term.write(bytes, () => {
+          this.parsedTo = end;
+          this.flow.parsed(n);
+          this._onOutput.fire(bytes);
+        });
+      }),
+    );
+    if (this.holder) this.wireReplay(this.holder);
+    this.store.add(
+      source.onExit((status) => {
+        if (this.disposed) return;
+        // The exit comes once the pty is drained; wait for the emulator to catch up.
+        void this.whenParsed().then(() => {
+          if (this.disposed) return;
+          this._exited = status;
+          this._onExit.fire(status);
+          this._onRender.fire();
+        });
+      }),
+    );
   }
 
   /** During a replay the holder says at which offsets the pty changed size, and what it had to drop. */
   private wireReplay(holder: HolderSource): void {
     const term = this.emulator;
-    this.store.add(holder.onSize(({ offset, cols, rows }) => {
-      if (offset >= this.replayUntil) return;
-      // Queued behind the bytes before it, so the text after is laid out at the new size.
-      term.write('', () => {
-        if (this.disposed || (cols === term.cols && rows === term.rows)) return;
-        term.resize(cols, rows);
-        this._onResize.fire({ cols, rows });
-      });
-    }));
-    this.store.add(holder.onGap(({ from, to }) => {
-      this.lostBytes += to - from;
-      this.fed = to;
-      term.write(`\r\n\x1b[2m[termio: ${to - from} bytes of output were not kept]\x1b[0m\r\n`, () => (this.parsedTo = Math.max(this.parsedTo, to)));
-    }));
+    this.store.add(
+      holder.onSize(({ offset, cols, rows }) => {
+        if (offset >= this.replayUntil) return;
+        // Queued behind the bytes before it, so the text after is laid out at the new size.
+        term.write('', () => {
+          if (this.disposed || (cols === term.cols && rows === term.rows)) return;
+          term.resize(cols, rows);
+          this._onResize.fire({ cols, rows });
+        });
+      }),
+    );
+    this.store.add(
+      holder.onGap(({ from, to }) => {
+        this.lostBytes += to - from;
+        this.fed = to;
+        term.write(`\r\n\x1b[2m[termio: ${to - from} bytes of output were not kept]\x1b[0m\r\n`, () => (this.parsedTo = Math.max(this.parsedTo, to)));
+      }),
+    );
   }
 
   /** Offset of the last byte handed to the emulator; once whenParsed() resolves, its state is exactly the stream up to here. */

@@ -39,10 +39,13 @@ describe.skipIf(e2eSkipReason)('Termio app', () => {
     const bg = hexToRgb(darkChrome.window);
     const sidebar = hexToRgb(darkChrome.sidebar);
     // Qt paints after it maps the window: wait for the chrome's colours, the sidebar's among them.
-    const pixels = await waitFor(() => {
-      const px = readPixels(app!.screenshot('window-shown'), geo.x, geo.y, geo.width, geo.height);
-      return fractionNear(px, bg) > 0.5 && fractionNear(px, sidebar) > 0.1 ? px : null;
-    }, { what: 'the window painted in the chrome colours' });
+    const pixels = await waitFor(
+      () => {
+        const px = readPixels(app!.screenshot('window-shown'), geo.x, geo.y, geo.width, geo.height);
+        return fractionNear(px, bg) > 0.5 && fractionNear(px, sidebar) > 0.1 ? px : null;
+      },
+      { what: 'the window painted in the chrome colours' },
+    );
     // Most of the window is the chrome's background, and the sidebar strip is there too.
     expect(fractionNear(pixels, bg)).toBeGreaterThan(0.5);
     expect(fractionNear(pixels, sidebar)).toBeGreaterThan(0.1);
@@ -79,7 +82,9 @@ describe.skipIf(e2eSkipReason)('Termio app', () => {
       if (cmd) await app.cli(['sessions', 'send', id, cmd, '--enter']);
     }
     const hostPid = Number(app.log().match(/host listening .*"pid":(\d+)/)?.[1]);
-    const job = await waitFor(() => descendants(hostPid).find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sleep\u0000600')), { what: 'the job running under the session host' });
+    const job = await waitFor(() => descendants(hostPid).find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sleep\u0000600')), {
+      what: 'the job running under the session host',
+    });
     const result = await app.stop();
     expect(result.code).toBe(0);
     expect(result.ms).toBeLessThan(2_000);
@@ -98,7 +103,9 @@ describe.skipIf(e2eSkipReason)('Termio app', () => {
     const id = (await app.cli(['sessions', 'spawn', '--cwd', app.home])).stdout.trim();
     // setsid: its own session and process group, as Codex's app-server daemon does; quitting the app ends the tab, not it.
     await app.cli(['sessions', 'send', id, 'setsid sleep 900 </dev/null >/dev/null 2>&1 &', '--enter']);
-    const daemon = await waitFor(() => processesWithHome(app!.home).find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sleep\u0000900')), { what: 'the detached daemon' });
+    const daemon = await waitFor(() => processesWithHome(app!.home).find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sleep\u0000900')), {
+      what: 'the detached daemon',
+    });
     expect(await app.stop()).toMatchObject({ code: 0 });
     expect(isAlive(daemon)).toBe(true);
     const home = app.home;

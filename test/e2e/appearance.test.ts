@@ -75,7 +75,9 @@ describe.skipIf(e2eSkipReason)('appearance', () => {
     await waitFor(async () => (await app!.cli(['sessions', 'read', agent])).stdout.includes('fake claude ready'), { what: 'the agent' });
     await app.cli(['sessions', 'focus', shell]);
     await app.cli(['sessions', 'send', agent, 'deploy it, ask first', '--enter']);
-    await waitFor(async () => (await listSessions<{ id: string; state: string }>(app!)).find((x) => x.id === agent)?.state === 'attention', { what: 'attention' });
+    await waitFor(async () => (await listSessions<{ id: string; state: string }>(app!)).find((x) => x.id === agent)?.state === 'attention', {
+      what: 'attention',
+    });
 
     // The shell's terminal is light (its margin too), and the needs-you row is the light orange.
     const r = await waitForLook(app, win, 'appearance-light-window', lightChrome, rgb(lightTheme.background));
@@ -88,7 +90,9 @@ describe.skipIf(e2eSkipReason)('appearance', () => {
     display.xdotool('windowfocus', '--sync', win);
     display.xdotool('key', keys.picker);
     await app.waitForLog(/picker opened/);
-    await waitFor(() => fractionNear(regions(app!, win, 'appearance-light-picker').page, hexToRgb(lightChrome.card), 2) > 0.05 || null, { what: 'the light picker' });
+    await waitFor(() => fractionNear(regions(app!, win, 'appearance-light-picker').page, hexToRgb(lightChrome.card), 2) > 0.05 || null, {
+      what: 'the light picker',
+    });
     display.xdotool('key', 'Escape');
 
     // Settings, in light, with its problems box in the light banner colours.

@@ -20,7 +20,10 @@ describe.skipIf(e2eSkipReason)('user agent manifests, live', () => {
 
   /** The newest 'picker agents' log line's names. */
   function pickerNames(a: AppUnderTest): string[] | null {
-    const lines = a.log().split('\n').filter((l) => l.includes('INFO picker agents'));
+    const lines = a
+      .log()
+      .split('\n')
+      .filter((l) => l.includes('INFO picker agents'));
     const last = lines.at(-1);
     return last ? (JSON.parse(last.slice(last.indexOf('{'))) as { names: string[] }).names : null;
   }
@@ -43,7 +46,11 @@ describe.skipIf(e2eSkipReason)('user agent manifests, live', () => {
 
     writeFileSync(file, '{ "id": "mybot", "name": "My Bot", "command": ');
     await app.waitForLog(/catalog changed .*mybot\.json: .*keptLastGood|catalog changed .*"problems":\["[^"]*mybot\.json/);
-    const last = app.log().split('\n').filter((l) => l.includes('catalog changed')).at(-1)!;
+    const last = app
+      .log()
+      .split('\n')
+      .filter((l) => l.includes('catalog changed'))
+      .at(-1)!;
     expect(last).toContain('"mybot"'); // still loaded: the last good version
     app.screenshot('catalog-broken');
 

@@ -85,15 +85,21 @@ describe.skipIf(e2eSkipReason)('real Claude Code through the app', () => {
 
     app = await AppUnderTest.launch(display, { home });
     await app.waitForWindow();
-    const again = await waitFor(async () => {
-      const r = await app!.cli(['sessions', 'list', '--json']);
-      const list = r.code === 0 ? (JSON.parse(r.stdout) as { sessions: Info[] }).sessions : [];
-      return list.find((s) => s.id === id);
-    }, { timeout: 20_000, what: 'the restored tab' });
+    const again = await waitFor(
+      async () => {
+        const r = await app!.cli(['sessions', 'list', '--json']);
+        const list = r.code === 0 ? (JSON.parse(r.stdout) as { sessions: Info[] }).sessions : [];
+        return list.find((s) => s.id === id);
+      },
+      { timeout: 20_000, what: 'the restored tab' },
+    );
     expect(again.resume).toMatchObject({ family: 'pinned', boundId: minted, mode: 'resume' });
     expect(cmdline(again.pid)).toEqual(expect.arrayContaining(['--resume', minted]));
     expect(cmdline(again.pid)).not.toContain('--session-id');
-    await waitFor(async () => (await app!.cli(['sessions', 'read', id])).stdout.includes('hello from the first run'), { timeout: 30_000, what: 'the resumed conversation on screen' });
+    await waitFor(async () => (await app!.cli(['sessions', 'read', id])).stdout.includes('hello from the first run'), {
+      timeout: 30_000,
+      what: 'the resumed conversation on screen',
+    });
   }, 120_000);
 
   it('renames the session after the prompt typed into Claude', async (ctx) => {

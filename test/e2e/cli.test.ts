@@ -112,7 +112,9 @@ describe.skipIf(e2eSkipReason)('termio CLI against the running app', () => {
       await waitFor(async () => (await app!.cli(['sessions', 'read', id])).stdout.includes('fake claude ready'), { what: 'the fake agent to start' });
       await app.cli(['sessions', 'send', id, 'refactor the parser', '--enter']);
       await waitFor(() => lines.some((l) => l.kind === 'state' && l.session.id === id && l.session.state === 'working'), { what: 'a working line' });
-      await waitFor(() => lines.some((l) => l.kind === 'state' && l.session.id === id && ['done', 'idle'].includes(l.session.state)), { what: 'the turn to end' });
+      await waitFor(() => lines.some((l) => l.kind === 'state' && l.session.id === id && ['done', 'idle'].includes(l.session.state)), {
+        what: 'the turn to end',
+      });
       // And the session can say why: the Stop hook (the only channel this fake speaks).
       const why = await cliJson<{ state: string; channel: string; event?: string; rule?: string }>(app, ['sessions', 'why', id.slice(0, 8)]);
       expect(why).toMatchObject({ channel: 'hooks', event: 'Stop' });
@@ -132,10 +134,13 @@ describe.skipIf(e2eSkipReason)('termio CLI against the running app', () => {
       const sent = await a.cli(['sessions', 'send', shellId, `${command} > ${out} 2>&1; echo $? > ${done}`, '--enter']);
       expect(sent.code, sent.stderr).toBe(0);
       try {
-        const { code } = await waitFor(() => (existsSync(done) && readFileSync(done, 'utf8').endsWith('\n') ? { code: Number(readFileSync(done, 'utf8')) } : null), {
-          timeout: 40_000,
-          what: `${name} in the shell session`,
-        });
+        const { code } = await waitFor(
+          () => (existsSync(done) && readFileSync(done, 'utf8').endsWith('\n') ? { code: Number(readFileSync(done, 'utf8')) } : null),
+          {
+            timeout: 40_000,
+            what: `${name} in the shell session`,
+          },
+        );
         return { code, out: readFileSync(out, 'utf8') };
       } catch (err) {
         const screen = (await a.cli(['sessions', 'read', shellId])).stdout;
@@ -155,7 +160,11 @@ describe.skipIf(e2eSkipReason)('termio CLI against the running app', () => {
       const spawned = await inShell(app, shellId, `${termioBin} sessions spawn --agent claude --prompt "x" --wait --timeout 30 --json`, 'spawn');
       expect(spawned.code, spawned.out).toBe(0);
       const reply = JSON.parse(spawned.out);
-      expect(reply).toMatchObject({ schemaVersion: 1, ok: true, wait: { outcome: 'settled', until: 'turn', session: { agentId: 'claude', parentId: shellId } } });
+      expect(reply).toMatchObject({
+        schemaVersion: 1,
+        ok: true,
+        wait: { outcome: 'settled', until: 'turn', session: { agentId: 'claude', parentId: shellId } },
+      });
       // The fake's answer to its first prompt (it reads the prompt, runs its turn, answers).
       expect(reply.wait.lines).toEqual(expect.arrayContaining(['fake claude ready', expect.stringMatching(/Done\.$/)]));
       expect(reply.wait.session).toMatchObject({ state: expect.stringMatching(/^(done|idle)$/), title: 'x' });

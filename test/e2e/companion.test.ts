@@ -105,7 +105,11 @@ it('pairs, lists both sessions live, shows a state change within a second, and t
   // A state change in the host reaches the page within a second (the issue's bound).
   const t0 = Date.now();
   host.host.registry.setState(beta, 'attention', 'test: a hook said it needs the user');
-  await waitFor(() => page.locator(`.row[data-session="${beta}"][data-state="attention"]`).count(), { timeout: 1000, interval: 10, what: 'beta to need the user on the page' });
+  await waitFor(() => page.locator(`.row[data-session="${beta}"][data-state="attention"]`).count(), {
+    timeout: 1000,
+    interval: 10,
+    what: 'beta to need the user on the page',
+  });
   expect(Date.now() - t0).toBeLessThan(1000);
   expect(await page.locator('#needs .chip').allTextContents()).toEqual([expect.stringContaining('beta shell')]);
   expect(await page.title()).toBe('1 needs you · Termio');
@@ -140,7 +144,9 @@ it('pairs, lists both sessions live, shows a state change within a second, and t
   await page.locator('#ctrl').click();
   await page.keyboard.type('c');
   await page.locator('button[data-key="Enter"]').click();
-  await waitFor(() => session.screenLines().filter((l) => l.startsWith('$ sleep 30')).length === 1 && session.screenLines().at(-1) !== '$ sleep 30', { what: 'Ctrl-C from the key bar' });
+  await waitFor(() => session.screenLines().filter((l) => l.startsWith('$ sleep 30')).length === 1 && session.screenLines().at(-1) !== '$ sleep 30', {
+    what: 'Ctrl-C from the key bar',
+  });
   // Another session needing you shows above the terminal, one tap away.
   host.host.registry.setState(beta, 'attention', 'test: needs the user again');
   await waitFor(() => page.locator(`#term-needs .chip[data-session="${beta}"]`).isVisible(), { what: 'beta above the terminal' });

@@ -67,10 +67,13 @@ describe.skipIf(e2eSkipReason)('the phone companion with the real app', () => {
     await page.keyboard.type('echo hi');
     await page.keyboard.press('Enter');
     await waitFor(async () => /^hi$/m.test((await a.cli(['sessions', 'read', shell])).stdout), { what: '`hi` in the session' });
-    await waitFor(() => {
-      const now = terminal(a.screenshot('companion-app-window-after'));
-      return now.some((p, i) => p.r !== before[i]!.r || p.g !== before[i]!.g || p.b !== before[i]!.b);
-    }, { what: "the app's window to repaint with the echo" });
+    await waitFor(
+      () => {
+        const now = terminal(a.screenshot('companion-app-window-after'));
+        return now.some((p, i) => p.r !== before[i]!.r || p.g !== before[i]!.g || p.b !== before[i]!.b);
+      },
+      { what: "the app's window to repaint with the echo" },
+    );
     await page.screenshot({ path: join(screenshotDir, 'companion-app-terminal-phone.png') });
 
     // Revoke: the page is disconnected at once.

@@ -33,7 +33,13 @@ it("shows Claude Code's folder-trust question on the page and answers it with a 
     env: { DISABLE_AUTOUPDATER: '1', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9', ANTHROPIC_API_KEY: '' },
   });
   const client = await ControlClient.connect(host.env);
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, colorScheme: 'dark' });
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+    colorScheme: 'dark',
+  });
   try {
     if (!(client instanceof ControlClient)) throw new Error(client.message);
     // A user past onboarding, in a folder Claude has not seen.
@@ -46,12 +52,17 @@ it("shows Claude Code's folder-trust question on the page and answers it with a 
 
     await waitFor(() => host.host.registry.get(id)?.state === 'attention', { what: 'the trust question to make the session need you', timeout: 60_000 });
     const why = await client.request('sessions.why', { id });
-    expect(why.ok && { channel: why.result.channel, event: why.result.event }).toEqual({ channel: 'question', event: '“Is this a project you created or one you trust?”' });
+    expect(why.ok && { channel: why.result.channel, event: why.result.event }).toEqual({
+      channel: 'question',
+      event: '“Is this a project you created or one you trust?”',
+    });
 
     const page = await context.newPage();
     await page.goto(`${host.base}/#t=${host.token()}`);
     const card = page.locator(`#needs .question[data-session="${id}"]`);
-    await waitFor(async () => (await card.locator('.q-text').textContent()) === 'Is this a project you created or one you trust?', { what: 'the question on the page' });
+    await waitFor(async () => (await card.locator('.q-text').textContent()) === 'Is this a project you created or one you trust?', {
+      what: 'the question on the page',
+    });
     expect(await card.locator('.c-label').allTextContents()).toEqual(['Yes, I trust this folder', 'No, exit']);
     expect(await card.locator('.q-context').textContent()).toContain(project);
     await page.screenshot({ path: join(screenshotDir, 'companion-claude-trust-phone.png') });
@@ -65,7 +76,9 @@ it("shows Claude Code's folder-trust question on the page and answers it with a 
       return projects[project]?.hasTrustDialogAccepted === true;
     };
     await waitFor(trusted, { what: 'Claude to record the folder as trusted', timeout: 30_000 });
-    await waitFor(() => !host.host.registry.get(id)!.session.screenLines().join('\n').includes('Is this a project you created'), { what: 'the question to leave the screen' });
+    await waitFor(() => !host.host.registry.get(id)!.session.screenLines().join('\n').includes('Is this a project you created'), {
+      what: 'the question to leave the screen',
+    });
   } finally {
     if (client instanceof ControlClient) client.close();
     await context.close();

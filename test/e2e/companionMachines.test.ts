@@ -38,7 +38,12 @@ describe.skipIf(sshRigUnavailable())('the phone page with another machine', () =
     host = await startHostInProcess();
     client = await host.client();
     const added = await client.request('machines.add', {
-      name: 'box', target: `${REMOTE_USER}@127.0.0.1`, port: rig.port, identity: rig.identity, sshOptions: rig.sshOptions, remoteCommand: rig.remoteCommand,
+      name: 'box',
+      target: `${REMOTE_USER}@127.0.0.1`,
+      port: rig.port,
+      identity: rig.identity,
+      sshOptions: rig.sshOptions,
+      remoteCommand: rig.remoteCommand,
     });
     if (!added.ok) throw new Error(added.error.message);
     await waitFor(() => host.host.hub.link('box')?.state === 'connected', { what: 'box to connect', timeout: 30_000 });
@@ -67,18 +72,28 @@ describe.skipIf(sshRigUnavailable())('the phone page with another machine', () =
 
   /** The ssh clients this host runs. */
   function sshClients(): number[] {
-    return readdirSync('/proc').filter((n) => /^\d+$/.test(n)).map(Number).filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'ssh' && readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(`HOME=${host.home}`);
-      } catch {
-        return false;
-      }
-    });
+    return readdirSync('/proc')
+      .filter((n) => /^\d+$/.test(n))
+      .map(Number)
+      .filter((pid) => {
+        try {
+          return (
+            readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'ssh' &&
+            readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(`HOME=${host.home}`)
+          );
+        } catch {
+          return false;
+        }
+      });
   }
 
   it("lists box's session under its name, mirrors and types into it, and follows it through a reconnect", async () => {
     const local = await host.spawnShell('here shell');
-    const run = await client.requestAny('sessions.run', { machine: 'box', cwd: rig.remoteHome, argv: ['/usr/bin/env', 'PS1=$ ', 'ENV=', '/bin/sh'], title: 'box shell', cols: 100, rows: 30 }, 30_000);
+    const run = await client.requestAny(
+      'sessions.run',
+      { machine: 'box', cwd: rig.remoteHome, argv: ['/usr/bin/env', 'PS1=$ ', 'ENV=', '/bin/sh'], title: 'box shell', cols: 100, rows: 30 },
+      30_000,
+    );
     if (!run.ok) throw new Error(run.error.message);
     const remote = (run.result as { session: SessionInfo }).session;
     expect(remote.machine).toBe('box');
@@ -112,8 +127,10 @@ describe.skipIf(sshRigUnavailable())('the phone page with another machine', () =
     await page.keyboard.press('Enter');
     await waitFor(async () => (await onBox(remote.id)).screen.includes('\ntyped-on-the-phone'), { what: 'the typed line to run on box' });
     await waitFor(async () => (await rows.textContent())?.includes('$ echo typed-on-the-phone'), { what: 'the echo in the page' });
-    await waitFor(async () => (await onBox(remote.id)).cols < 100, { what: 'box\'s session to take the page\'s size' });
-    await waitFor(async () => (await page.evaluate(() => document.querySelector('#term-view')?.getAttribute('data-holding'))) === 'true', { what: 'the page to hold the input' });
+    await waitFor(async () => (await onBox(remote.id)).cols < 100, { what: "box's session to take the page's size" });
+    await waitFor(async () => (await page.evaluate(() => document.querySelector('#term-view')?.getAttribute('data-holding'))) === 'true', {
+      what: 'the page to hold the input',
+    });
     await page.screenshot({ path: join(screenshotDir, 'companion-machines-term.png') });
 
     // The ssh client killed: the page's view comes back with the screen as it is now.
@@ -141,7 +158,10 @@ describe.skipIf(sshRigUnavailable())('the phone page with another machine', () =
     const page = await newPage();
     await page.goto(`${host.base}/#t=${host.token()}`);
     const card = page.locator(`#needs .question[data-session="${id}"]`);
-    await waitFor(async () => (await card.locator('.q-text').textContent()) === 'Do you want to proceed?', { what: "box's question on the page", timeout: 20_000 });
+    await waitFor(async () => (await card.locator('.q-text').textContent()) === 'Do you want to proceed?', {
+      what: "box's question on the page",
+      timeout: 20_000,
+    });
     expect(await card.locator('.c-label').allTextContents()).toEqual(['Yes', "Yes, and don't ask again for rm commands", 'No']);
     await page.screenshot({ path: join(screenshotDir, 'companion-machines-question.png') });
     await card.locator('.choice', { hasText: /^Yes$/ }).click();

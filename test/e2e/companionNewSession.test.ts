@@ -21,7 +21,13 @@ afterAll(async () => {
 
 it('starts a session in a recent folder with its first prompt, and refuses a folder not offered', async () => {
   const host = await startHostInProcess();
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, colorScheme: 'dark' });
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+    colorScheme: 'dark',
+  });
   try {
     const folder = join(host.home, 'work', 'api');
     mkdirSync(folder, { recursive: true });
@@ -45,15 +51,18 @@ it('starts a session in a recent folder with its first prompt, and refuses a fol
     await waitFor(() => page.locator('#term-view').isVisible(), { what: 'the page to open the new session' });
 
     // The page starts nothing the host did not offer.
-    const refused = await page.evaluate(async () => new Promise<string>((resolve) => {
-      const token = localStorage.getItem('termio.companion.token');
-      const ws = new WebSocket(`ws://${location.host}/ws`, ['termio.v1', `auth.${token}`]);
-      ws.onmessage = (e) => {
-        const m = JSON.parse(String(e.data)) as { t: string; message?: string };
-        if (m.t === 'spawnFailed') resolve(m.message ?? '');
-      };
-      ws.onopen = () => ws.send(JSON.stringify({ t: 'spawn', agent: 'terminal', folder: '/etc' }));
-    }));
+    const refused = await page.evaluate(
+      async () =>
+        new Promise<string>((resolve) => {
+          const token = localStorage.getItem('termio.companion.token');
+          const ws = new WebSocket(`ws://${location.host}/ws`, ['termio.v1', `auth.${token}`]);
+          ws.onmessage = (e) => {
+            const m = JSON.parse(String(e.data)) as { t: string; message?: string };
+            if (m.t === 'spawnFailed') resolve(m.message ?? '');
+          };
+          ws.onopen = () => ws.send(JSON.stringify({ t: 'spawn', agent: 'terminal', folder: '/etc' }));
+        }),
+    );
     expect(refused).toBe('/etc is not one of the recent folders');
   } finally {
     await context.close();

@@ -42,28 +42,43 @@ it('pairs through an HTTPS reverse proxy (nginx) configured as the doc says', as
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, ignoreHTTPSErrors: true, isMobile: true, hasTouch: true });
   try {
     await host.spawnShell('behind the proxy');
-    const cert = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { encoding: 'utf8' });
+    const cert = spawnSync(
+      'openssl',
+      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')],
+      { encoding: 'utf8' },
+    );
     if (cert.status !== 0) throw new Error(`openssl: ${cert.stderr}`);
     const port = await freePort();
     mkdirSync(join(dir, 'tmp'));
     const t = join(dir, 'tmp');
-    writeFileSync(join(dir, 'nginx.conf'), [
-      'daemon off;', 'master_process off;', `pid ${join(dir, 'nginx.pid')};`, `error_log ${join(dir, 'error.log')};`, 'events {}',
-      `http { access_log off; client_body_temp_path ${t}; proxy_temp_path ${t}; fastcgi_temp_path ${t}; uwsgi_temp_path ${t}; scgi_temp_path ${t};`,
-      recipe(port, host.port, dir), '}',
-    ].join('\n'));
+    writeFileSync(
+      join(dir, 'nginx.conf'),
+      [
+        'daemon off;',
+        'master_process off;',
+        `pid ${join(dir, 'nginx.pid')};`,
+        `error_log ${join(dir, 'error.log')};`,
+        'events {}',
+        `http { access_log off; client_body_temp_path ${t}; proxy_temp_path ${t}; fastcgi_temp_path ${t}; uwsgi_temp_path ${t}; scgi_temp_path ${t};`,
+        recipe(port, host.port, dir),
+        '}',
+      ].join('\n'),
+    );
     nginx = spawn('nginx', ['-p', dir, '-c', join(dir, 'nginx.conf')], { stdio: 'ignore' });
-    const listening = (): Promise<boolean> => new Promise((res) => {
-      const s = connect(port, '127.0.0.1');
-      s.once('connect', () => (s.destroy(), res(true)));
-      s.once('error', () => res(false));
-    });
+    const listening = (): Promise<boolean> =>
+      new Promise((res) => {
+        const s = connect(port, '127.0.0.1');
+        s.once('connect', () => (s.destroy(), res(true)));
+        s.once('error', () => res(false));
+      });
     await waitFor(async () => (await listening()) || nginx!.exitCode !== null, { what: 'nginx to listen' });
     if (nginx.exitCode !== null) throw new Error(`nginx exited: ${readFileSync(join(dir, 'error.log'), 'utf8')}`);
     const page = await context.newPage();
     await page.goto(`https://localhost:${port}/#t=${host.token()}`);
     await waitFor(async () => (await page.locator('#conn').textContent()) === 'Live', { what: 'the page to go live through the proxy' });
-    await waitFor(async () => (await page.locator('#groups .row .title').allTextContents()).includes('behind the proxy'), { what: 'the session list through the proxy' });
+    await waitFor(async () => (await page.locator('#groups .row .title').allTextContents()).includes('behind the proxy'), {
+      what: 'the session list through the proxy',
+    });
     expect(await page.evaluate(() => isSecureContext)).toBe(true);
   } finally {
     await context.close();

@@ -58,7 +58,7 @@ async function spawnFake(h: Host): Promise<string> {
 const screenText = (h: Host, id: string): string => h.host.registry.get(id)!.session.screenLines().join('\n');
 const card = (page: Page, id: string) => page.locator(`#needs .question[data-session="${id}"]`);
 
-it('shows a blocked agent\'s question with its choices, answers a tap once, and refuses a stale tap', async () => {
+it("shows a blocked agent's question with its choices, answers a tap once, and refuses a stale tap", async () => {
   host = await startHostInProcess({ agents: { fakemenu: { name: 'Fake Menu', command: FAKE_MENU } } });
   const id = await spawnFake(host);
   // Page → host messages pass through; host → page ones can be held, as a slow network would.
@@ -82,7 +82,9 @@ it('shows a blocked agent\'s question with its choices, answers a tap once, and 
   await card(page, id).locator('.choice', { hasText: /^Yes$/ }).click();
   await waitFor(() => screenText(host!, id).includes('received: Yes'), { what: 'the fake agent to receive Yes' });
   // The agent asks its next question; the page follows.
-  await waitFor(async () => (await card(page, id).locator('.q-text').textContent()) === 'Do you want to make this edit to app.ts?', { what: 'the next question on the page' });
+  await waitFor(async () => (await card(page, id).locator('.q-text').textContent()) === 'Do you want to make this edit to app.ts?', {
+    what: 'the next question on the page',
+  });
   const secondId = await card(page, id).getAttribute('data-question');
 
   // The question changes under the reader while the page has not heard yet: its tap is refused.

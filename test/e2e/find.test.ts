@@ -57,10 +57,13 @@ describe.skipIf(e2eSkipReason)('find in scrollback', () => {
     const read = async () => (await app.cli(['sessions', 'read', id])).stdout;
     await waitFor(async () => PROMPT.test(await read()), { what: 'the shell prompt' });
     expect((await app.cli(['sessions', 'focus', id])).code).toBe(0);
-    const terminal: Area = await waitFor(() => {
-      const a = terminalArea(app.screenshot('find-shell'), app.windowGeometry(win), bg);
-      return a.width > 300 && a.height > 200 ? a : null;
-    }, { what: 'the terminal area' });
+    const terminal: Area = await waitFor(
+      () => {
+        const a = terminalArea(app.screenshot('find-shell'), app.windowGeometry(win), bg);
+        return a.width > 300 && a.height > 200 ? a : null;
+      },
+      { what: 'the terminal area' },
+    );
     // The left half: the matches are at the left edge, the find bar (with its yellow-edged
     // field) sits in the top-right corner.
     const area: Area = { ...terminal, width: Math.round(terminal.width / 2) };
@@ -80,13 +83,16 @@ describe.skipIf(e2eSkipReason)('find in scrollback', () => {
     // Typing scrolled back to the newer match: a yellow block on screen. Each keystroke searches
     // again, so wait until two screenshots in a row show the same block (the typing is done).
     let last = '';
-    const found = await waitFor(() => {
-      const s = new Shot(app.screenshot('find-highlight'), area);
-      const block = `${yellowTop(s)} ${s.longestRun((p) => near(p, yellow, 12))}`;
-      const stable = block === last;
-      last = block;
-      return yellowRows(s) >= 6 && stable ? s : null;
-    }, { timeout: 10_000, interval: 150, what: 'the highlighted match on screen' });
+    const found = await waitFor(
+      () => {
+        const s = new Shot(app.screenshot('find-highlight'), area);
+        const block = `${yellowTop(s)} ${s.longestRun((p) => near(p, yellow, 12))}`;
+        const stable = block === last;
+        last = block;
+        return yellowRows(s) >= 6 && stable ? s : null;
+      },
+      { timeout: 10_000, interval: 150, what: 'the highlighted match on screen' },
+    );
     const newer = yellowTop(found);
     // The highlight sits where the match is: near the left edge, where printf wrote the word.
     let minX = Infinity;
@@ -99,10 +105,13 @@ describe.skipIf(e2eSkipReason)('find in scrollback', () => {
 
     // Enter: the older match, GAP_LINES + 1 rows higher on the same screen; Shift+Enter: back.
     display.xdotool('key', 'Return');
-    const older = await waitFor(() => {
-      const top = yellowTop(new Shot(app.screenshot('find-older'), area));
-      return top >= 0 && top < newer ? top : null;
-    }, { what: 'the highlight to move up to the older match' });
+    const older = await waitFor(
+      () => {
+        const top = yellowTop(new Shot(app.screenshot('find-older'), area));
+        return top >= 0 && top < newer ? top : null;
+      },
+      { what: 'the highlight to move up to the older match' },
+    );
     const rowHeight = (newer - older) / (GAP_LINES + 1);
     expect(rowHeight).toBeGreaterThan(10);
     expect(rowHeight).toBeLessThan(40);

@@ -52,7 +52,9 @@ export class Display {
   /** Whether the X server is still running, and if not, what it last said: for failure messages. */
   health(): string {
     const gone = this.proc.exitCode !== null || this.proc.signalCode !== null;
-    return gone ? `Xvfb ${this.name} has exited (${this.proc.exitCode ?? this.proc.signalCode}): ${this.stderr.tail.trim().split('\n').slice(-5).join(' | ')}` : `Xvfb ${this.name} is running`;
+    return gone
+      ? `Xvfb ${this.name} has exited (${this.proc.exitCode ?? this.proc.signalCode}): ${this.stderr.tail.trim().split('\n').slice(-5).join(' | ')}`
+      : `Xvfb ${this.name} is running`;
   }
 
   screenshot(file: string): string {
@@ -159,7 +161,10 @@ export class AppUnderTest {
   }
 
   /** Starts the app from dist/ (npm test builds it first) with a fresh temporary HOME. */
-  static async launch(display: Display, opts: { env?: Record<string, string>; home?: string; command?: string[]; welcome?: boolean; settings?: Record<string, unknown> } = {}): Promise<AppUnderTest> {
+  static async launch(
+    display: Display,
+    opts: { env?: Record<string, string>; home?: string; command?: string[]; welcome?: boolean; settings?: Record<string, unknown> } = {},
+  ): Promise<AppUnderTest> {
     const home = opts.home ?? mkdtempSync(join(tmpdir(), 'termio-e2e-'));
     const termioHome = join(home, '.termio');
     // The first-launch welcome is its own test; elsewhere it would only steal focus.
@@ -336,7 +341,10 @@ export async function listSessions<T = unknown>(app: AppUnderTest): Promise<T[]>
 const onPath = (cmd: string) => spawnSync('which', [cmd]).status === 0;
 /** Why menu-bar tests are skipped: they need a system tray host and a notification daemon. */
 export const desktopSkipReason = skipUnlessRequired(
-  e2eSkipReason ?? (['dbus-daemon', 'dbus-send', 'trayer', 'dunst', 'notify-send', 'xwininfo'].find((c) => !onPath(c)) ? 'dbus-daemon, trayer, dunst and notify-send are needed (npm test installs them on Debian)' : null),
+  e2eSkipReason ??
+    (['dbus-daemon', 'dbus-send', 'trayer', 'dunst', 'notify-send', 'xwininfo'].find((c) => !onPath(c))
+      ? 'dbus-daemon, trayer, dunst and notify-send are needed (npm test installs them on Debian)'
+      : null),
 );
 
 /** A notification the daemon showed, as its rule script saw it. */
@@ -363,7 +371,16 @@ export function windowTree(display: Display): Array<XWindow & { depth: number; c
   for (const line of r.stdout.split('\n')) {
     const m = line.match(/^(\s*)(0x[0-9a-f]+) (?:"([^"]*)"|\(has no name\)):? (?:\(([^)]*)\))?\s*(\d+)x(\d+)[+-]-?\d+[+-]-?\d+\s+\+(-?\d+)\+(-?\d+)/);
     if (!m) continue;
-    out.push({ depth: m[1]!.length, id: m[2]!, name: m[3] ?? '', className: m[4] ?? '', width: Number(m[5]), height: Number(m[6]), x: Number(m[7]), y: Number(m[8]) });
+    out.push({
+      depth: m[1]!.length,
+      id: m[2]!,
+      name: m[3] ?? '',
+      className: m[4] ?? '',
+      width: Number(m[5]),
+      height: Number(m[6]),
+      x: Number(m[7]),
+      y: Number(m[8]),
+    });
   }
   return out;
 }
@@ -402,16 +419,59 @@ export class TrayDesktop {
     const desktop = new TrayDesktop(display, dir, busAddress, procs);
 
     // Dark like a menu bar, so the icon's colours stand out; the panel grows with its icons.
-    procs.push(spawn('trayer', ['--edge', 'top', '--align', 'right', '--widthtype', 'request', '--height', '32', '--SetDockType', 'true', '--SetPartialStrut', 'true', '--transparent', 'true', '--alpha', '0', '--tint', '0x202020'], { env, stdio: 'ignore' }));
+    procs.push(
+      spawn(
+        'trayer',
+        [
+          '--edge',
+          'top',
+          '--align',
+          'right',
+          '--widthtype',
+          'request',
+          '--height',
+          '32',
+          '--SetDockType',
+          'true',
+          '--SetPartialStrut',
+          'true',
+          '--transparent',
+          'true',
+          '--alpha',
+          '0',
+          '--tint',
+          '0x202020',
+        ],
+        { env, stdio: 'ignore' },
+      ),
+    );
     await waitFor(() => desktop.panel(), { what: 'the trayer panel' });
 
     const script = join(dir, 'capture.sh');
-    writeFileSync(script, `#!/bin/sh\n# dunst runs this for every notification it shows: appname summary body icon urgency\nprintf '%s\\t%s\\t%s\\t%s\\n' "$1" "$2" "$3" "$5" >> "${desktop.capturedFile}"\n`, { mode: 0o755 });
+    writeFileSync(
+      script,
+      `#!/bin/sh\n# dunst runs this for every notification it shows: appname summary body icon urgency\nprintf '%s\\t%s\\t%s\\t%s\\n' "$1" "$2" "$3" "$5" >> "${desktop.capturedFile}"\n`,
+      { mode: 0o755 },
+    );
     const rc = join(dir, 'dunstrc');
-    writeFileSync(rc, `[global]\n    monitor = 0\n    follow = none\n    origin = bottom-right\n    offset = 10x10\n\n[capture]\n    summary = "*"\n    script = ${script}\n`);
+    writeFileSync(
+      rc,
+      `[global]\n    monitor = 0\n    follow = none\n    origin = bottom-right\n    offset = 10x10\n\n[capture]\n    summary = "*"\n    script = ${script}\n`,
+    );
     procs.push(spawn('dunst', ['-config', rc], { env, stdio: 'ignore' }));
     const owned = () =>
-      spawnSync('dbus-send', ['--session', '--print-reply=literal', '--dest=org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus.NameHasOwner', 'string:org.freedesktop.Notifications'], { env, encoding: 'utf8' }).stdout.includes('true');
+      spawnSync(
+        'dbus-send',
+        [
+          '--session',
+          '--print-reply=literal',
+          '--dest=org.freedesktop.DBus',
+          '/org/freedesktop/DBus',
+          'org.freedesktop.DBus.NameHasOwner',
+          'string:org.freedesktop.Notifications',
+        ],
+        { env, encoding: 'utf8' },
+      ).stdout.includes('true');
     await waitFor(owned, { what: 'dunst to own org.freedesktop.Notifications' });
     return desktop;
   }
@@ -471,13 +531,7 @@ export class TrayDesktop {
  * The usual lifecycle of an e2e file: one private display for the file, and after each test the
  * app it launched (if any) screenshotted (when `shots` names the file), stopped and cleaned up.
  */
-export function useDesktop(opts: {
-  size?: string;
-  shots?: string;
-  started(display: Display): void;
-  current(): AppUnderTest | undefined;
-  done(): void;
-}): void {
+export function useDesktop(opts: { size?: string; shots?: string; started(display: Display): void; current(): AppUnderTest | undefined; done(): void }): void {
   let display: Display | undefined;
   beforeAll(async () => {
     display = await Display.start(opts.size);

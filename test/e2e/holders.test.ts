@@ -27,7 +27,10 @@ function differing(a: Rgb[], b: Rgb[]): number {
 
 /** The longest pause between two ticks the counter wrote to its log (each line: "tick N epoch-ms"). */
 function longestPauseMs(file: string): number {
-  const times = readFileSync(file, 'utf8').trim().split('\n').map((l) => Number(l.split(' ')[2]));
+  const times = readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => Number(l.split(' ')[2]));
   let worst = 0;
   for (let i = 1; i < times.length; i++) worst = Math.max(worst, times[i]! - times[i - 1]!);
   return worst;
@@ -42,7 +45,10 @@ describe.skipIf(e2eSkipReason)('agents that outlive the host', () => {
     const a = await AppUnderTest.launch(display, { home });
     app = a;
     await a.waitForWindow();
-    await waitFor(() => [...a.log().matchAll(/app started \{"pid":(\d+)[\s\S]*?sessions restored/g)].some((m) => Number(m[1]) === a.pid), { timeout: 20_000, what: 'the app to attach and restore' });
+    await waitFor(() => [...a.log().matchAll(/app started \{"pid":(\d+)[\s\S]*?sessions restored/g)].some((m) => Number(m[1]) === a.pid), {
+      timeout: 20_000,
+      what: 'the app to attach and restore',
+    });
     return a;
   }
 
@@ -58,13 +64,16 @@ describe.skipIf(e2eSkipReason)('agents that outlive the host', () => {
   async function settledShot(a: AppUnderTest, name: string): Promise<string> {
     let last: Rgb[] | null = null;
     const geom = a.windowGeometry(await a.waitForWindow());
-    return waitFor(() => {
-      const png = a.screenshot(name);
-      const px = terminalPixels(png, geom);
-      const same = last !== null && differing(last, px) === 0;
-      last = px;
-      return same ? png : null;
-    }, { interval: 150, what: `a settled screen (${name})` });
+    return waitFor(
+      () => {
+        const png = a.screenshot(name);
+        const px = terminalPixels(png, geom);
+        const same = last !== null && differing(last, px) === 0;
+        last = px;
+        return same ? png : null;
+      },
+      { interval: 150, what: `a settled screen (${name})` },
+    );
   }
 
   /** The static session's screen, then scrolled back a page: both pictures. With `like`, the live
@@ -74,10 +83,13 @@ describe.skipIf(e2eSkipReason)('agents that outlive the host', () => {
     const win = await a.waitForWindow();
     const geom = a.windowGeometry(win);
     let live: Rgb[] = [];
-    await waitFor(async () => {
-      live = terminalPixels(await settledShot(a, `${name}-live`), geom);
-      return !like || differing(like, live) === 0;
-    }, { timeout: 40_000, interval: 500, what: `the same screen as before (${name})` });
+    await waitFor(
+      async () => {
+        live = terminalPixels(await settledShot(a, `${name}-live`), geom);
+        return !like || differing(like, live) === 0;
+      },
+      { timeout: 40_000, interval: 500, what: `the same screen as before (${name})` },
+    );
     display.xdotool('windowfocus', '--sync', win);
     display.xdotool('key', 'shift+Prior');
     await waitFor(() => differing(terminalPixels(a.screenshot(`${name}-scrolling`), geom), live) > 0, { what: `the view to scroll (${name})` });
@@ -155,7 +167,11 @@ describe.skipIf(e2eSkipReason)('agents that outlive the host', () => {
     const current = hostPids(home).at(-1)!;
     process.kill(current, 'SIGUSR2');
     await waitFor(() => !isAlive(current), { what: 'the host to let go of its holders' });
-    const oldHost = spawn(process.execPath, [join(older, 'dist', 'app', 'host', 'hostMain.js')], { env: AppUnderTest.envFor(display, home, join(home, '.termio')), detached: true, stdio: 'ignore' });
+    const oldHost = spawn(process.execPath, [join(older, 'dist', 'app', 'host', 'hostMain.js')], {
+      env: AppUnderTest.envFor(display, home, join(home, '.termio')),
+      detached: true,
+      stdio: 'ignore',
+    });
     oldHost.unref();
     await waitFor(() => /host listening .*"version":"0\.0\.9".*"adopted":[23]/.test(hostLog(home)), { what: 'the older host to adopt the sessions' });
     a = await AppUnderTest.launch(display, { home });
@@ -167,7 +183,10 @@ describe.skipIf(e2eSkipReason)('agents that outlive the host', () => {
     await a.waitForLog(/session host restarted for this version/);
     await waitFor(() => !isAlive(oldHost.pid!), { what: 'the older host to go' });
     await a.waitForWindow();
-    await waitFor(() => [...a.log().matchAll(/app started \{"pid":(\d+)[\s\S]*?sessions restored/g)].some((m) => Number(m[1]) === a.pid), { timeout: 20_000, what: 'the app to attach and restore' });
+    await waitFor(() => [...a.log().matchAll(/app started \{"pid":(\d+)[\s\S]*?sessions restored/g)].some((m) => Number(m[1]) === a.pid), {
+      timeout: 20_000,
+      what: 'the app to attach and restore',
+    });
     expect((await a.cli(['host', 'status'])).stdout).toContain(`termio-host ${pkg.version} `);
     await same('update');
   }

@@ -79,29 +79,42 @@ describe.skipIf(unavailable)('machines over ssh', () => {
 
   function addArgs(name: string, opts: { identity?: string; remoteCommand?: string; target?: string; port?: number } = {}): string[] {
     return [
-      'machines', 'add', name, opts.target ?? `${REMOTE_USER}@127.0.0.1`,
-      '--port', String(opts.port ?? rig.port),
-      '--identity', opts.identity ?? rig.identity,
+      'machines',
+      'add',
+      name,
+      opts.target ?? `${REMOTE_USER}@127.0.0.1`,
+      '--port',
+      String(opts.port ?? rig.port),
+      '--identity',
+      opts.identity ?? rig.identity,
       ...rig.sshOptions.flatMap((o) => ['--ssh-option', o]),
-      '--remote-command', opts.remoteCommand ?? remoteCommandFor(name),
+      '--remote-command',
+      opts.remoteCommand ?? remoteCommandFor(name),
     ];
   }
 
   /** Each machine its own host there (its own TERMIO_HOME), as two real machines would be; box
    *  uses the one its hooks were installed for. */
   function remoteCommandFor(name: string): string {
-    return name === 'box' ? rig.remoteCommand : rig.remoteCommand.replace(`TERMIO_HOME=${rig.remoteTermioHome}`, `TERMIO_HOME=${join(rig.remoteHome, `termio-${name}`)}`);
+    return name === 'box'
+      ? rig.remoteCommand
+      : rig.remoteCommand.replace(`TERMIO_HOME=${rig.remoteTermioHome}`, `TERMIO_HOME=${join(rig.remoteHome, `termio-${name}`)}`);
   }
 
   /** The ssh clients the local host runs (one per machine). */
   function sshClients(): number[] {
-    return readdirSync('/proc').filter((n) => /^\d+$/.test(n)).map(Number).filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'ssh' && readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(`HOME=${home}`);
-      } catch {
-        return false;
-      }
-    });
+    return readdirSync('/proc')
+      .filter((n) => /^\d+$/.test(n))
+      .map(Number)
+      .filter((pid) => {
+        try {
+          return (
+            readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'ssh' && readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(`HOME=${home}`)
+          );
+        } catch {
+          return false;
+        }
+      });
   }
 
   beforeAll(async () => {
@@ -111,7 +124,9 @@ describe.skipIf(unavailable)('machines over ssh', () => {
     // A fake Claude Code on the remote user's login PATH, with Termio's live-status hooks installed there.
     const bin = join(rig.remoteHome, 'bin');
     mkdirSync(bin, { recursive: true });
-    writeFileSync(join(bin, 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${join(repoRoot, 'test', 'fakes', 'fake-agent.mjs')}" claude "$@"\n`, { mode: 0o755 });
+    writeFileSync(join(bin, 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${join(repoRoot, 'test', 'fakes', 'fake-agent.mjs')}" claude "$@"\n`, {
+      mode: 0o755,
+    });
     writeFileSync(join(rig.remoteHome, '.bash_profile'), `export PATH="${bin}:$PATH"\n`);
     for (const f of [bin, join(bin, 'claude'), join(rig.remoteHome, '.bash_profile')]) chownSync(f, rig.uid, rig.uid);
   }, 60_000);
@@ -145,7 +160,9 @@ describe.skipIf(unavailable)('machines over ssh', () => {
     const owner = readFileSync(`/proc/${shell.pid}/status`, 'utf8').match(/^Uid:\s+(\d+)/m)![1];
     expect(Number(owner)).toBe(rig.uid);
     expect((await cli(['sessions', 'send', shell.id.slice(0, 8), 'echo "$HOME" is hel""lo', '--enter'])).code).toBe(0);
-    await waitFor(async () => (await cli(['sessions', 'read', shell.id, '--lines', '5'])).stdout.split('\n').includes(`${rig.remoteHome} is hello`), { what: 'the remote echo' });
+    await waitFor(async () => (await cli(['sessions', 'read', shell.id, '--lines', '5'])).stdout.split('\n').includes(`${rig.remoteHome} is hello`), {
+      what: 'the remote echo',
+    });
 
     const listed = await sessions();
     expect(listed.find((s) => s.id === localId)?.machine).toBeNull();
@@ -169,7 +186,9 @@ describe.skipIf(unavailable)('machines over ssh', () => {
     });
     expect((await watcher.request('app.subscribe', { restore: false })).ok).toBe(true);
     expect((await cli(['sessions', 'send', agentId, 'refactor the parser', '--enter'])).code).toBe(0);
-    await waitFor(() => states.includes('working') && ['done', 'idle'].includes(states.at(-1)!), { what: `the agent to work and finish, as the hub sees it (${states.join(' → ')})` });
+    await waitFor(() => states.includes('working') && ['done', 'idle'].includes(states.at(-1)!), {
+      what: `the agent to work and finish, as the hub sees it (${states.join(' → ')})`,
+    });
     watcher.close();
     const why = await cli(['sessions', 'why', agentId, '--json']);
     expect(JSON.parse(why.stdout)).toMatchObject({ channel: expect.stringMatching(/hooks|titleStatus/) });
@@ -177,7 +196,10 @@ describe.skipIf(unavailable)('machines over ssh', () => {
     expect((await cli(['sessions', 'send', agentId, 'ask to run the tests', '--enter'])).code).toBe(0);
     await waitFor(async () => (await sessions()).find((x) => x.id === agentId)?.state === 'attention', { what: 'the remote agent to need the user' });
     const hostLog = join(home, '.termio', 'logs', 'host.log');
-    await waitFor(() => new RegExp(`notification \\{"kind":"attention","session":"${agentId}","title":"[^"]+ needs you on box"`).test(readFileSync(hostLog, 'utf8')), { what: 'a notification naming box' });
+    await waitFor(
+      () => new RegExp(`notification \\{"kind":"attention","session":"${agentId}","title":"[^"]+ needs you on box"`).test(readFileSync(hostLog, 'utf8')),
+      { what: 'a notification naming box' },
+    );
     expect((await cli(['sessions', 'send', agentId, 'yes', '--enter'])).code).toBe(0);
 
     // The ssh client dies: the machine reconnects, with the same processes and their screens.
@@ -185,12 +207,17 @@ describe.skipIf(unavailable)('machines over ssh', () => {
     expect(ssh).toBeDefined();
     process.kill(ssh!, 'SIGKILL');
     await waitFor(async () => (await machine('box'))?.state !== 'connected' || !sshClients().includes(ssh!), { what: 'the drop to be noticed' });
-    await waitFor(async () => (await machine('box'))?.state === 'connected' && sshClients().length === 1 && !sshClients().includes(ssh!), { what: 'box to reconnect', timeout: 15_000 });
+    await waitFor(async () => (await machine('box'))?.state === 'connected' && sshClients().length === 1 && !sshClients().includes(ssh!), {
+      what: 'box to reconnect',
+      timeout: 15_000,
+    });
     const after = await sessions();
     expect(after.find((s) => s.id === shell.id)?.pid).toBe(shell.pid);
     expect((await cli(['sessions', 'read', shell.id])).stdout).toContain(`${rig.remoteHome} is hello`);
     expect((await cli(['sessions', 'send', shell.id, 'echo again', '--enter'])).code).toBe(0);
-    await waitFor(async () => (await cli(['sessions', 'read', shell.id, '--lines', '3'])).stdout.split('\n').includes('again'), { what: 'typing after the reconnect' });
+    await waitFor(async () => (await cli(['sessions', 'read', shell.id, '--lines', '3'])).stdout.split('\n').includes('again'), {
+      what: 'typing after the reconnect',
+    });
 
     // Stopping this machine's host ends its own sessions only.
     const localPid = listed.find((s) => s.id === localId)!.pid;
@@ -208,7 +235,7 @@ describe.skipIf(unavailable)('machines over ssh', () => {
     await waitFor(() => !isAlive(shell.pid), { what: 'the remote shell to be closed' });
   }, 120_000);
 
-  it('names each bad machine\'s problem in machines list, and the good one stays quick meanwhile', async () => {
+  it("names each bad machine's problem in machines list, and the good one stays quick meanwhile", async () => {
     const good = await cli(addArgs('good'));
     expect(good.code, good.stdout + good.stderr).toBe(0);
     const shell = JSON.parse((await cli(['sessions', 'spawn', '--machine', 'good', '--json'])).stdout) as { id: string };
@@ -221,14 +248,18 @@ describe.skipIf(unavailable)('machines over ssh', () => {
     const bare = await cli(addArgs('bare', { remoteCommand: 'PATH=/usr/bin:/bin exec termio host --stdio' }));
     expect(bare.stdout).toMatch(/^bare saved: noTermio: Termio is not installed on bare .*run `termio machines install bare`/);
     const old = await cli(addArgs('old', { remoteCommand: `exec ${process.execPath} ${join(repoRoot, 'test', 'fakes', 'fakeOldHost.mjs')}` }));
-    expect(old.stdout).toMatch(/^old saved: versionMismatch: old runs Termio 0\.0\.9 \(host protocol 1\); this one runs \d+\.\d+\.\d+ \(protocol \d+\): run `termio machines install old`/);
+    expect(old.stdout).toMatch(
+      /^old saved: versionMismatch: old runs Termio 0\.0\.9 \(host protocol 1\); this one runs \d+\.\d+\.\d+ \(protocol \d+\): run `termio machines install old`/,
+    );
 
     // A hand edit with a broken entry: reported by name, every other machine kept.
     const file = join(home, '.termio', 'config', 'machines.json');
     const saved = JSON.parse(readFileSync(file, 'utf8')) as { machines: Record<string, unknown> };
     saved.machines.broken = { target: 'x', port: 'twenty-two' };
     writeFileSync(file, JSON.stringify(saved, null, 2));
-    await waitFor(async () => (await cli(['machines', 'list'])).stderr.includes('machines.json: broken: port: expected number'), { what: 'the broken entry to be reported' });
+    await waitFor(async () => (await cli(['machines', 'list'])).stderr.includes('machines.json: broken: port: expected number'), {
+      what: 'the broken entry to be reported',
+    });
     const listed = await cli(['machines', 'list']);
     expect(listed.stdout).toMatch(/^good {2}termio-remote@127\.0\.0\.1:\d+ {2}connected \(Termio [\d.]+\), 1 session$/m);
     expect(listed.stdout).toMatch(/^badkey .* unreachable: badkey refused the login/m);
@@ -279,7 +310,10 @@ describe.skipIf(unavailable)('machines over ssh', () => {
       const before = m.frames.length;
       for (const ch of 'seq 1 300000') c.input(7, { kind: 'key', key: ch, text: ch });
       c.input(7, { kind: 'key', key: 'Enter' });
-      await waitFor(async () => (await cli(['sessions', 'read', id, '--lines', '2'])).stdout.includes('300000'), { what: 'the flood to finish there', timeout: 30_000 });
+      await waitFor(async () => (await cli(['sessions', 'read', id, '--lines', '2'])).stdout.includes('300000'), {
+        what: 'the flood to finish there',
+        timeout: 30_000,
+      });
       expect(m.frames.length).toBeLessThanOrEqual(before + 1);
       m.autoAck = true;
       m.ackLast();
@@ -300,7 +334,13 @@ describe.skipIf(unavailable)('machines over ssh', () => {
 
     // `termio attach` in a real terminal, by a prefix of the remote id; Ctrl-] detaches.
     const term = createEmulator({ cols: 90, rows: 20, scrollback: 0 });
-    const p = pty.spawn(process.execPath, [termio, 'attach', id.slice(0, 8)], { cols: 90, rows: 20, cwd: home, env: env as Record<string, string>, name: 'xterm-256color' });
+    const p = pty.spawn(process.execPath, [termio, 'attach', id.slice(0, 8)], {
+      cols: 90,
+      rows: 20,
+      cwd: home,
+      env: env as Record<string, string>,
+      name: 'xterm-256color',
+    });
     let exit: { exitCode: number } | null = null;
     p.onExit((e) => (exit = e));
     p.onData((d) => term.write(d));
@@ -340,14 +380,18 @@ describe.skipIf(unavailable)('machines over ssh', () => {
       await waitFor(async () => (await machine('fresh'))?.state === 'connected', { what: 'fresh to connect after the install', timeout: 20_000 });
       const id = (JSON.parse((await cli(['sessions', 'spawn', '--machine', 'fresh', '--json'])).stdout) as { id: string }).id;
       expect((await cli(['sessions', 'send', id, 'echo installed ok', '--enter'])).code).toBe(0);
-      await waitFor(async () => (await cli(['sessions', 'read', id, '--lines', '3'])).stdout.split('\n').includes('installed ok'), { what: 'a shell of the installed host' });
-      const hosts = readdirSync('/proc').filter((n) => /^\d+$/.test(n)).filter((n) => {
-        try {
-          return readFileSync(`/proc/${n}/cmdline`, 'utf8').includes(join(installed, 'app', 'dist', 'app', 'host', 'hostMain.js'));
-        } catch {
-          return false;
-        }
+      await waitFor(async () => (await cli(['sessions', 'read', id, '--lines', '3'])).stdout.split('\n').includes('installed ok'), {
+        what: 'a shell of the installed host',
       });
+      const hosts = readdirSync('/proc')
+        .filter((n) => /^\d+$/.test(n))
+        .filter((n) => {
+          try {
+            return readFileSync(`/proc/${n}/cmdline`, 'utf8').includes(join(installed, 'app', 'dist', 'app', 'host', 'hostMain.js'));
+          } catch {
+            return false;
+          }
+        });
       expect(hosts.length).toBe(1);
     } finally {
       await cli(['machines', 'remove', 'fresh']);

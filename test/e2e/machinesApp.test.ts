@@ -16,7 +16,9 @@ interface Machine {
 }
 
 function sidebarPixels(png: string, height: number): string {
-  return readPixels(png, 0, 40, 250, height - 80).map((p) => `${p.r},${p.g},${p.b}`).join(';');
+  return readPixels(png, 0, 40, 250, height - 80)
+    .map((p) => `${p.r},${p.g},${p.b}`)
+    .join(';');
 }
 
 describe.skipIf(e2eSkipReason ?? sshRigUnavailable())('the app with another machine', () => {
@@ -24,14 +26,23 @@ describe.skipIf(e2eSkipReason ?? sshRigUnavailable())('the app with another mach
   let app: AppUnderTest | undefined;
   useDesktop({ shots: 'machines', started: (d) => (display = d), current: () => app, done: () => (app = undefined) });
 
-  it('groups that machine\'s sessions under its name and dims them while it is away', async () => {
+  it("groups that machine's sessions under its name and dims them while it is away", async () => {
     const rig = await startSshRig(repoRoot);
     try {
       const home = mkdtempSync(join(tmpdir(), 'termio-e2e-'));
       mkdirSync(join(home, '.termio', 'config'), { recursive: true });
-      writeFileSync(join(home, '.termio', 'config', 'machines.json'), JSON.stringify({
-        machines: { box: { target: `${REMOTE_USER}@127.0.0.1`, port: rig.port, identity: rig.identity, sshOptions: rig.sshOptions, remoteCommand: rig.remoteCommand } },
-      }, null, 2));
+      writeFileSync(
+        join(home, '.termio', 'config', 'machines.json'),
+        JSON.stringify(
+          {
+            machines: {
+              box: { target: `${REMOTE_USER}@127.0.0.1`, port: rig.port, identity: rig.identity, sshOptions: rig.sshOptions, remoteCommand: rig.remoteCommand },
+            },
+          },
+          null,
+          2,
+        ),
+      );
       app = await AppUnderTest.launch(display, { home });
       const win = await app.waitForWindow();
       const machines = async () => JSON.parse((await app!.cli(['machines', 'list', '--json'])).stdout) as { machines: Machine[] };
@@ -61,7 +72,9 @@ describe.skipIf(e2eSkipReason ?? sshRigUnavailable())('the app with another mach
         await waitFor(() => (away = sidebarPixels(app!.screenshot('machines-away'), geom.height)) !== connected, { what: 'the sidebar to show box away' });
         expect(away).not.toBe(connected);
         // Its session is still listed, with its last state.
-        const list = JSON.parse((await app.cli(['sessions', 'list', '--json'])).stdout) as { sessions: Array<{ id: string; machine: string; stateWhy: string }> };
+        const list = JSON.parse((await app.cli(['sessions', 'list', '--json'])).stdout) as {
+          sessions: Array<{ id: string; machine: string; stateWhy: string }>;
+        };
         expect(list.sessions.find((s) => s.id === id)).toMatchObject({ machine: 'box', stateWhy: expect.stringMatching(/^box is away; last known/) });
       } finally {
         process.kill(rig.sshd.pid!, 'SIGCONT');
@@ -76,7 +89,10 @@ describe.skipIf(e2eSkipReason ?? sshRigUnavailable())('the app with another mach
       for (let i = 0; i < 7; i++) display.xdotool('key', 'ctrl+Tab');
       // The tab's rows are drawn from the app's machine list: the window differs from the Phone tab's.
       const sg = app.windowGeometry(settings);
-      const tab = () => readPixels(app!.screenshot('machines-settings'), sg.x, sg.y, sg.width, sg.height).map((p) => `${p.r},${p.g},${p.b}`).join(';');
+      const tab = () =>
+        readPixels(app!.screenshot('machines-settings'), sg.x, sg.y, sg.width, sg.height)
+          .map((p) => `${p.r},${p.g},${p.b}`)
+          .join(';');
       const machinesTab = tab();
       display.xdotool('key', 'ctrl+shift+Tab');
       await waitFor(() => tab() !== machinesTab, { what: 'the Phone tab to differ from the Machines tab' });

@@ -22,12 +22,12 @@ interface Info {
   cwd: string;
 }
 
-describe.skipIf(e2eSkipReason ?? sshRigUnavailable())('the app asks ssh\'s questions and picks machines', () => {
+describe.skipIf(e2eSkipReason ?? sshRigUnavailable())("the app asks ssh's questions and picks machines", () => {
   let display: Display;
   let app: AppUnderTest | undefined;
   useDesktop({ shots: 'machines-ask', started: (d) => (display = d), current: () => app, done: () => (app = undefined) });
 
-  it('asks the passphrase in a window of its own, connects with it, and remembers the picker\'s machine per folder', async () => {
+  it("asks the passphrase in a window of its own, connects with it, and remembers the picker's machine per folder", async () => {
     const rig = await startSshRig(repoRoot);
     try {
       const key = join(rig.dir, 'pass_key');
@@ -35,9 +35,18 @@ describe.skipIf(e2eSkipReason ?? sshRigUnavailable())('the app asks ssh\'s quest
       appendFileSync(join(rig.dir, 'authorized_keys'), readFileSync(`${key}.pub`));
       const home = mkdtempSync(join(tmpdir(), 'termio-e2e-'));
       mkdirSync(join(home, '.termio', 'config'), { recursive: true });
-      writeFileSync(join(home, '.termio', 'config', 'machines.json'), JSON.stringify({
-        machines: { box: { target: `${REMOTE_USER}@127.0.0.1`, port: rig.port, identity: key, sshOptions: rig.sshOptions, remoteCommand: rig.remoteCommand } },
-      }, null, 2));
+      writeFileSync(
+        join(home, '.termio', 'config', 'machines.json'),
+        JSON.stringify(
+          {
+            machines: {
+              box: { target: `${REMOTE_USER}@127.0.0.1`, port: rig.port, identity: key, sshOptions: rig.sshOptions, remoteCommand: rig.remoteCommand },
+            },
+          },
+          null,
+          2,
+        ),
+      );
       app = await AppUnderTest.launch(display, { home });
       const win = await app.waitForWindow();
       const ask = await app.waitForWindow('Termio — box', 30_000);
@@ -47,7 +56,8 @@ describe.skipIf(e2eSkipReason ?? sshRigUnavailable())('the app asks ssh\'s quest
       display.xdotool('windowfocus', '--sync', ask);
       display.xdotool('type', '--delay', '20', PASSPHRASE);
       display.xdotool('key', 'Return');
-      const state = async () => (JSON.parse((await app!.cli(['machines', 'list', '--json'])).stdout) as { machines: Array<{ state: string }> }).machines[0]?.state;
+      const state = async () =>
+        (JSON.parse((await app!.cli(['machines', 'list', '--json'])).stdout) as { machines: Array<{ state: string }> }).machines[0]?.state;
       await waitFor(async () => (await state()) === 'connected', { what: 'box to connect with the passphrase typed in the app', timeout: 20_000 });
       expect(app.log()).toMatch(/askpass answered \{"machine":"box","taken":true,"cancelled":false\}/);
       expect(app.log()).not.toContain(PASSPHRASE);

@@ -83,8 +83,17 @@ describe.skipIf(sshRigUnavailable())('a passphrase asked in the app', () => {
 
   it('says it needs the app, then asks the app, refuses a wrong answer, and connects with the right one', async () => {
     const added = await cli([
-      'machines', 'add', 'box', `${REMOTE_USER}@127.0.0.1`, '--port', String(rig.port), '--identity', key,
-      ...rig.sshOptions.flatMap((o) => ['--ssh-option', o]), '--remote-command', rig.remoteCommand,
+      'machines',
+      'add',
+      'box',
+      `${REMOTE_USER}@127.0.0.1`,
+      '--port',
+      String(rig.port),
+      '--identity',
+      key,
+      ...rig.sshOptions.flatMap((o) => ['--ssh-option', o]),
+      '--remote-command',
+      rig.remoteCommand,
     ]);
     expect(added.code).toBe(1);
     expect(added.stdout).toMatch(/^box saved: (unreachable|reconnecting): box needs a passphrase or code: open Termio to answer it/);
@@ -104,7 +113,10 @@ describe.skipIf(sshRigUnavailable())('a passphrase asked in the app', () => {
     await waitFor(() => asks.length === 1, { what: "ssh's question to reach the app", timeout: 20_000 });
     expect(asks[0]).toMatchObject({ machine: 'box', prompt: expect.stringMatching(/passphrase for key .*pass_key/) });
     // While the user reads the question the machine waits, and says so.
-    expect(await box()).toMatchObject({ state: expect.not.stringMatching(/^connected$/), why: 'box waits for your answer in Termio (ssh asks for a passphrase or code)' });
+    expect(await box()).toMatchObject({
+      state: expect.not.stringMatching(/^connected$/),
+      why: 'box waits for your answer in Termio (ssh asks for a passphrase or code)',
+    });
 
     // A wrong answer: ssh refuses it and asks again (the first question is over).
     const wrong = await c.request('machines.answerAsk', { id: asks[0]!.id, answer: 'not it' });

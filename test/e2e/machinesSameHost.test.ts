@@ -50,9 +50,17 @@ describe.skipIf(sshRigUnavailable())('machines that reach the same host', () => 
   /** A remote host of its own per TERMIO_HOME there; `termioHome` picks which. */
   function addArgs(name: string, termioHome: string): string[] {
     return [
-      'machines', 'add', name, `${REMOTE_USER}@127.0.0.1`, '--port', String(rig.port), '--identity', rig.identity,
+      'machines',
+      'add',
+      name,
+      `${REMOTE_USER}@127.0.0.1`,
+      '--port',
+      String(rig.port),
+      '--identity',
+      rig.identity,
       ...rig.sshOptions.flatMap((o) => ['--ssh-option', o]),
-      '--remote-command', rig.remoteCommand.replace(`TERMIO_HOME=${rig.remoteTermioHome}`, `TERMIO_HOME=${termioHome}`),
+      '--remote-command',
+      rig.remoteCommand.replace(`TERMIO_HOME=${rig.remoteTermioHome}`, `TERMIO_HOME=${termioHome}`),
     ];
   }
 
@@ -87,7 +95,13 @@ describe.skipIf(sshRigUnavailable())('machines that reach the same host', () => 
     const box = listed.find((m) => m.name === 'box')!;
     expect(box).toMatchObject({ state: 'connected', sessions: 1, sameAs: null });
     expect(box.hostId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(listed.find((m) => m.name === 'alias')).toMatchObject({ state: 'sameMachine', sameAs: 'box', hostId: box.hostId, sessions: 0, why: expect.stringContaining('same machine as box') });
+    expect(listed.find((m) => m.name === 'alias')).toMatchObject({
+      state: 'sameMachine',
+      sameAs: 'box',
+      hostId: box.hostId,
+      sessions: 0,
+      why: expect.stringContaining('same machine as box'),
+    });
     expect((await cli(['machines', 'list'])).stdout).toMatch(/^alias\s+\S+\s+same machine as box$/m);
     const once = JSON.parse((await cli(['sessions', 'list', '--json'])).stdout) as { sessions: Array<{ id: string; machine: string | null }> };
     expect(once.sessions.filter((s) => s.id === id)).toEqual([expect.objectContaining({ machine: 'box' })]);
@@ -104,10 +118,16 @@ describe.skipIf(sshRigUnavailable())('machines that reach the same host', () => 
 
     // box removed: alias is the way to that host now, at once, with the same session.
     expect((await cli(['machines', 'remove', 'box'])).code).toBe(0);
-    await waitFor(async () => (await machines()).find((m) => m.name === 'alias')?.state === 'connected', { what: 'alias to connect once box is gone', timeout: 15_000 });
-    await waitFor(async () => {
-      const s = JSON.parse((await cli(['sessions', 'list', '--json'])).stdout) as { sessions: Array<{ id: string; machine: string | null }> };
-      return s.sessions.filter((x) => x.id === id).length === 1 && s.sessions.find((x) => x.id === id)?.machine === 'alias';
-    }, { what: 'the session listed under alias' });
+    await waitFor(async () => (await machines()).find((m) => m.name === 'alias')?.state === 'connected', {
+      what: 'alias to connect once box is gone',
+      timeout: 15_000,
+    });
+    await waitFor(
+      async () => {
+        const s = JSON.parse((await cli(['sessions', 'list', '--json'])).stdout) as { sessions: Array<{ id: string; machine: string | null }> };
+        return s.sessions.filter((x) => x.id === id).length === 1 && s.sessions.find((x) => x.id === id)?.machine === 'alias';
+      },
+      { what: 'the session listed under alias' },
+    );
   }, 120_000);
 });

@@ -20,7 +20,11 @@ interface Info {
 
 /** Every file in a folder with its mode and bytes: what "as it was" means. */
 function snapshot(dir: string): Record<string, string> {
-  return Object.fromEntries(readdirSync(dir).sort().map((n) => [n, `${(statSync(join(dir, n)).mode & 0o777).toString(8)} ${readFileSync(join(dir, n), 'utf8')}`]));
+  return Object.fromEntries(
+    readdirSync(dir)
+      .sort()
+      .map((n) => [n, `${(statSync(join(dir, n)).mode & 0o777).toString(8)} ${readFileSync(join(dir, n), 'utf8')}`]),
+  );
 }
 
 describe.skipIf(e2eSkipReason)('manifest fields in the running app', () => {
@@ -111,10 +115,15 @@ describe.skipIf(e2eSkipReason)('manifest fields in the running app', () => {
     writeFileSync(join(home, '.bash_profile'), `export PATH="${bin}:$PATH"\n`);
     const agents = join(home, '.termio', 'config', 'agents');
     mkdirSync(agents, { recursive: true });
-    writeFileSync(join(agents, 'progress-agent.json'), JSON.stringify({ id: 'progress-agent', name: 'Progress', command: 'progress-agent', progressStatus: true }));
+    writeFileSync(
+      join(agents, 'progress-agent.json'),
+      JSON.stringify({ id: 'progress-agent', name: 'Progress', command: 'progress-agent', progressStatus: true }),
+    );
     app = await launch(home);
     const id = await spawnAgent(app, 'progress-agent', 'building');
-    await waitFor(async () => (await cliJson<{ state: string; channel: string }>(app!, ['sessions', 'why', id])).channel === 'progress', { what: 'the progress channel' });
+    await waitFor(async () => (await cliJson<{ state: string; channel: string }>(app!, ['sessions', 'why', id])).channel === 'progress', {
+      what: 'the progress channel',
+    });
     expect(await cliJson(app, ['sessions', 'why', id])).toMatchObject({ state: 'working', channel: 'progress', event: '42%' });
     app.screenshot('manifest-fields-progress');
   });
@@ -129,10 +138,16 @@ describe.skipIf(e2eSkipReason)('manifest fields in the running app', () => {
     const before = snapshot(folder);
     app = await launch(home);
 
-    const installed = (await cliJson<{ agents: Array<{ agentId: string; state: string; file: string; events: string[] }> }>(app, ['hooks', 'install', '--agent', 'cline'])).agents;
+    const installed = (
+      await cliJson<{ agents: Array<{ agentId: string; state: string; file: string; events: string[] }> }>(app, ['hooks', 'install', '--agent', 'cline'])
+    ).agents;
     const events = ['TaskStart', 'TaskResume', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'TaskComplete', 'TaskCancel'];
     expect(installed).toEqual([expect.objectContaining({ agentId: 'cline', state: 'installed', file: folder, events })]);
-    expect(readdirSync(folder).filter((n) => !n.startsWith('.')).sort()).toEqual([...events, 'PreCompact'].sort());
+    expect(
+      readdirSync(folder)
+        .filter((n) => !n.startsWith('.'))
+        .sort(),
+    ).toEqual([...events, 'PreCompact'].sort());
     for (const e of events) expect(statSync(join(folder, e)).mode & 0o111).toBe(0o111);
 
     const id = await spawnAgent(app, 'cline', 'fake cline ready');

@@ -12,11 +12,30 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isAlive } from '../helpers/processes';
 import { waitFor } from '../helpers/waitFor';
-import { AppUnderTest, desktopSkipReason, Display, fractionNear, hexToRgb, installFakeAgents, readPixels, repoRoot, screenshotDir, TrayDesktop, windowTree, type Rgb, type XWindow } from './harness';
+import {
+  AppUnderTest,
+  desktopSkipReason,
+  Display,
+  fractionNear,
+  hexToRgb,
+  installFakeAgents,
+  readPixels,
+  repoRoot,
+  screenshotDir,
+  TrayDesktop,
+  windowTree,
+  type Rgb,
+  type XWindow,
+} from './harness';
 import { darkStateColors } from '../../src/app/ui/stateColors';
 
 /** The colour the menu-bar icon draws each aggregate state in (the one state palette). */
-const stateColour = { idle: hexToRgb(darkStateColors.idle), working: hexToRgb(darkStateColors.working), done: hexToRgb(darkStateColors.done), attention: hexToRgb(darkStateColors.attention) } as const;
+const stateColour = {
+  idle: hexToRgb(darkStateColors.idle),
+  working: hexToRgb(darkStateColors.working),
+  done: hexToRgb(darkStateColors.done),
+  attention: hexToRgb(darkStateColors.attention),
+} as const;
 type TrayState = keyof typeof stateColour;
 /** The icon is drawn at ~22 px, so strokes are anti-aliased: allow for blending at the edges. */
 const COLOUR_TOLERANCE = 12;
@@ -120,7 +139,12 @@ describe.skipIf(desktopSkipReason)('menu bar: tray icon, tray menu and notificat
 
   /** Waits until the tray icon is drawn in a state's colour (and no more urgent state's), then keeps a magnified crop. */
   async function waitForTray(state: TrayState, name: string, extra: (p: Rgb[]) => boolean = () => true): Promise<Rgb[]> {
-    const more: Record<TrayState, TrayState[]> = { idle: ['working', 'done', 'attention'], done: ['working', 'attention'], working: ['attention', 'done'], attention: [] };
+    const more: Record<TrayState, TrayState[]> = {
+      idle: ['working', 'done', 'attention'],
+      done: ['working', 'attention'],
+      working: ['attention', 'done'],
+      attention: [],
+    };
     let last: Record<TrayState, number> | null = null;
     try {
       return await waitFor(
@@ -130,7 +154,15 @@ describe.skipIf(desktopSkipReason)('menu bar: tray icon, tray menu and notificat
           last = got;
           if (got[state] < MIN_SHARE || more[state].some((s) => got[s] >= MIN_SHARE) || !extra(pixels)) return null;
           const panel = desktop.panel()!;
-          spawnSync('convert', [shot, '-crop', `${panel.width + 16}x${panel.height}+${panel.x - 16}+${panel.y}`, '+repage', '-scale', '400%', join(screenshotDir, `menubar-tray-${name}.png`)]);
+          spawnSync('convert', [
+            shot,
+            '-crop',
+            `${panel.width + 16}x${panel.height}+${panel.x - 16}+${panel.y}`,
+            '+repage',
+            '-scale',
+            '400%',
+            join(screenshotDir, `menubar-tray-${name}.png`),
+          ]);
           return pixels;
         },
         { timeout: 10_000, interval: 50, what: `the tray icon to show ${state} (${name})` },
@@ -181,7 +213,13 @@ describe.skipIf(desktopSkipReason)('menu bar: tray icon, tray menu and notificat
     // Most urgent first: both sessions that need you (oldest first), then the finished one.
     expect(listed).toEqual([beta, gamma, alpha]);
     const shot = a.screenshot('menubar-menu');
-    spawnSync('convert', [shot, '-crop', `${menu.width + 40}x${menu.y + menu.height + 8}+${Math.max(0, menu.x - 20)}+0`, '+repage', join(screenshotDir, 'menubar-menu-crop.png')]);
+    spawnSync('convert', [
+      shot,
+      '-crop',
+      `${menu.width + 40}x${menu.y + menu.height + 8}+${Math.max(0, menu.x - 20)}+0`,
+      '+repage',
+      join(screenshotDir, 'menubar-menu-crop.png'),
+    ]);
     // The menu is drawn: its area is no longer the empty desktop.
     const area = readPixels(shot, menu.x, menu.y, menu.width, menu.height);
     expect(fractionNear(area, { r: 0, g: 0, b: 0 }, 2)).toBeLessThan(0.5);
@@ -215,7 +253,9 @@ describe.skipIf(desktopSkipReason)('menu bar: tray icon, tray menu and notificat
     app = a;
     await a.waitForWindow();
     await waitFor(() => desktop.trayIcon(), { what: 'the tray icon again' });
-    expect((JSON.parse((await a.cli(['sessions', 'list', '--json'])).stdout).sessions as Array<{ id: string; pid: number }>).map((x) => [x.id, x.pid])).toEqual([[agent, pid]]);
+    expect((JSON.parse((await a.cli(['sessions', 'list', '--json'])).stdout).sessions as Array<{ id: string; pid: number }>).map((x) => [x.id, x.pid])).toEqual(
+      [[agent, pid]],
+    );
     const host = Number([...a.log().matchAll(/host listening .*"pid":(\d+)/g)].at(-1)![1]);
     await openTray(a);
     display.xdotool('key', 'Up', 'Return');
@@ -294,7 +334,11 @@ describe.skipIf(desktopSkipReason)('menu bar: tray icon, tray menu and notificat
     display.screenshot(join(screenshotDir, 'menubar-tray-message.png'));
     // Nothing went through node-notifier to the notification daemon.
     expect(desktop.notifications().filter((n) => /iota|kappa/.test(n.body))).toEqual([]);
-    const focused = (id: string) => a.log().split('\n').filter((l) => l.includes(`session focused {"id":"${id}"}`)).length;
+    const focused = (id: string) =>
+      a
+        .log()
+        .split('\n')
+        .filter((l) => l.includes(`session focused {"id":"${id}"}`)).length;
     const [iotaBefore, kappaBefore] = [focused(iota), focused(kappa)];
     display.xdotool('mousemove', '--sync', String(balloon.x + Math.round(balloon.width / 2)), String(balloon.y + Math.round(balloon.height / 2)), 'click', '1');
     await waitFor(() => focused(kappa) > kappaBefore, { what: 'the click to focus kappa, the last notified session' });
@@ -329,7 +373,11 @@ describe.skipIf(desktopSkipReason)('menu bar: tray icon, tray menu and notificat
     expect((await a.cli(['sessions', 'focus', other])).code).toBe(0);
     await waitFor(() => lookingAt(a) === other, { what: 'the user to look at the other session' });
     const before = new Set(visibleAppWindows().map((w) => w.id));
-    const focused = () => a.log().split('\n').filter((l) => l.includes(`session focused {"id":"${sender}"}`)).length;
+    const focused = () =>
+      a
+        .log()
+        .split('\n')
+        .filter((l) => l.includes(`session focused {"id":"${sender}"}`)).length;
     const focusedBefore = focused();
     await a.cli(['sessions', 'send', sender, `${join(repoRoot, 'bin', 'termio')} notify --title Build 'deployed'`, '--enter']);
     await a.waitForLog(new RegExp(`INFO notification \\{"kind":"terminal","session":"${sender}","title":"Build"`));
@@ -351,4 +399,3 @@ describe.skipIf(desktopSkipReason)('menu bar: tray icon, tray menu and notificat
     return windowTree(display).filter((w) => ids.has(w.id) && w.depth <= 5);
   }
 });
-

@@ -59,7 +59,9 @@ async function desktop(dir: string): Promise<{ env: NodeJS.ProcessEnv; notifies:
     if (line.startsWith('method call')) notifies.push(line);
     else if (notifies.length) notifies[notifies.length - 1] += `\n${line}`;
   });
-  await waitFor(() => spawnSync('dbus-send', [`--bus=${address}`, '--dest=org.freedesktop.DBus', '/', 'org.freedesktop.DBus.Peer.Ping']).status === 0, { what: 'the bus to answer' });
+  await waitFor(() => spawnSync('dbus-send', [`--bus=${address}`, '--dest=org.freedesktop.DBus', '/', 'org.freedesktop.DBus.Peer.Ping']).status === 0, {
+    what: 'the bus to answer',
+  });
   return {
     env,
     notifies,
@@ -108,7 +110,7 @@ it("posts the question's choices as notification actions, and the action invoked
 
     // The next question's notification: its default action ("Open") still jumps to the session,
     // and answers nothing.
-    await waitFor(() => d.notifies.some((n) => n.includes('Do you want to make this edit to app.ts?')), { what: 'the next question\'s notification' });
+    await waitFor(() => d.notifies.some((n) => n.includes('Do you want to make this edit to app.ts?')), { what: "the next question's notification" });
     await waitFor(() => spawnSync('dunstctl', ['count', 'displayed'], { env: d.env, encoding: 'utf8' }).stdout.trim() !== '0', { what: 'dunst to show it' });
     d.choose('Open');
     await waitFor(() => appStarts.length === 1, { what: 'the default action to open the session' });

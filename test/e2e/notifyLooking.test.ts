@@ -41,7 +41,10 @@ describe.skipIf(desktopSkipReason)('a needs-you notification and the session you
     chmodSync(asker, 0o755);
     writeFileSync(join(home, '.bash_profile'), `export PATH="${bin}:$PATH"\n`);
     mkdirSync(join(home, '.termio', 'config', 'agents'), { recursive: true });
-    writeFileSync(join(home, '.termio', 'config', 'agents', 'asker.json'), JSON.stringify({ id: 'asker', name: 'Asker', command: 'asker', status: { attention: ['Continue\\? \\(y/n\\)'] } }));
+    writeFileSync(
+      join(home, '.termio', 'config', 'agents', 'asker.json'),
+      JSON.stringify({ id: 'asker', name: 'Asker', command: 'asker', status: { attention: ['Continue\\? \\(y/n\\)'] } }),
+    );
     const a = await AppUnderTest.launch(display, { home, env: desktop.env() });
     app = a;
     const win = await a.waitForWindow();
@@ -71,7 +74,14 @@ describe.skipIf(desktopSkipReason)('a needs-you notification and the session you
     expect((await a.cli(['sessions', 'send', id, 'go', '--enter'])).code).toBe(0);
     const what = `a notification for the asker in ${folder}`;
     const shown = await waitFor(() => desktop.notifications().find((n) => n.body.startsWith(`${folder} · `)), { what }).catch((err: Error) => {
-      throw new Error(`${err.message}; the host logged: ${a.log().split('\n').filter((l) => /looking at|notification|"to":"attention"/.test(l)).slice(-6).join(' | ')}`);
+      throw new Error(
+        `${err.message}; the host logged: ${a
+          .log()
+          .split('\n')
+          .filter((l) => /looking at|notification|"to":"attention"/.test(l))
+          .slice(-6)
+          .join(' | ')}`,
+      );
     });
     expect(shown).toMatchObject({ summary: 'Asker needs you', body: `${folder} · Apply the change? Continue?` });
   }

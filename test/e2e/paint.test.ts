@@ -53,18 +53,24 @@ describe.skipIf(e2eSkipReason)('painting CJK, emoji and mixed styles', () => {
     const read = async () => (await app.cli(['sessions', 'read', id])).stdout;
     await waitFor(async () => PROMPT.test(await read()), { what: 'the shell prompt' });
     expect((await app.cli(['sessions', 'focus', id])).code).toBe(0);
-    const area: Area = await waitFor(() => {
-      const a = terminalArea(app.screenshot('paint-shell'), app.windowGeometry(win), bg);
-      return a.width > 300 && a.height > 200 ? a : null;
-    }, { what: 'the terminal area' });
+    const area: Area = await waitFor(
+      () => {
+        const a = terminalArea(app.screenshot('paint-shell'), app.windowGeometry(win), bg);
+        return a.width > 300 && a.height > 200 ? a : null;
+      },
+      { what: 'the terminal area' },
+    );
     expect((await app.cli(['sessions', 'send', id, 'clear; cat screen.txt', '--enter'])).code).toBe(0);
     await waitFor(async () => (await read()).includes('한국어'), { what: 'the screen printed' });
     // The screenshot may catch the frame before: wait for the calibration row and the last row.
-    shot = await waitFor(() => {
-      const s = new Shot(app.screenshot('paint-cjk-emoji'), area);
-      const reds = s.bands(red);
-      return reds.length > 0 && s.bands((p) => p.b > p.r + 60 && p.b > 120).length > 0 ? s : null;
-    }, { timeout: 5_000, interval: 50, what: 'the screen painted' });
+    shot = await waitFor(
+      () => {
+        const s = new Shot(app.screenshot('paint-cjk-emoji'), area);
+        const reds = s.bands(red);
+        return reds.length > 0 && s.bands((p) => p.b > p.r + 60 && p.b > 120).length > 0 ? s : null;
+      },
+      { timeout: 5_000, interval: 50, what: 'the screen painted' },
+    );
     const [y0, y1] = shot.bands(red)[0]!;
     let x0 = -1;
     let x1 = -1;

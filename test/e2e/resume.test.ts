@@ -66,7 +66,11 @@ describe.skipIf(e2eSkipReason)('durable sessions through a restart', () => {
     const env = { FAKE_AGENT_LOG: agentLog };
     const logs = (): AgentLog[] => {
       try {
-        return readFileSync(agentLog, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as AgentLog);
+        return readFileSync(agentLog, 'utf8')
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as AgentLog);
       } catch {
         return [];
       }
@@ -94,15 +98,28 @@ describe.skipIf(e2eSkipReason)('durable sessions through a restart', () => {
     // Each agent writes its record on its first message, as Claude Code and Codex do.
     for (const id of [pinned, discovered]) await run.cli(['sessions', 'send', id, 'hello from the first run', '--enter']);
     await waitFor(() => logs().filter((l) => l.event === 'recordWritten').length >= 2, { what: 'both records' });
-    const state = () => JSON.parse(readFileSync(join(termioHome, 'state', 'sessions.json'), 'utf8')) as { sessions: Array<{ id: string; conversationId: string | null; family: string | null }> };
+    const state = () =>
+      JSON.parse(readFileSync(join(termioHome, 'state', 'sessions.json'), 'utf8')) as {
+        sessions: Array<{ id: string; conversationId: string | null; family: string | null }>;
+      };
     await waitFor(() => state().sessions.find((s) => s.id === discovered)?.conversationId, { what: 'the discovered id to be bound' });
     const pinnedConv = logs().find((l) => l.agent === 'fake-pinned' && l.event === 'created' && l.termioSession === pinned)!.id!;
     const discoveredConv = logs().find((l) => l.agent === 'fake-discovered' && l.event === 'minted' && l.termioSession === discovered)!.id!;
     expect(state().sessions.find((s) => s.id === discovered)?.conversationId).toBe(discoveredConv);
     // The listing says how each tab would come back: family, bound id and the exact argv.
     const listed = await listSessions<Info & { resume?: { family: string; boundId: string | null; argv: string[] | null; mode: string | null } }>(run);
-    expect(listed.find((s) => s.id === pinned)?.resume).toMatchObject({ family: 'pinned', boundId: pinnedConv, mode: 'resume', argv: [join(fakes, 'fakePinnedAgent.mjs'), '--resume', pinnedConv] });
-    expect(listed.find((s) => s.id === discovered)?.resume).toMatchObject({ family: 'discovered', boundId: discoveredConv, mode: 'resume', argv: [join(fakes, 'fakeDiscoveredAgent.mjs'), 'resume', discoveredConv] });
+    expect(listed.find((s) => s.id === pinned)?.resume).toMatchObject({
+      family: 'pinned',
+      boundId: pinnedConv,
+      mode: 'resume',
+      argv: [join(fakes, 'fakePinnedAgent.mjs'), '--resume', pinnedConv],
+    });
+    expect(listed.find((s) => s.id === discovered)?.resume).toMatchObject({
+      family: 'discovered',
+      boundId: discoveredConv,
+      mode: 'resume',
+      argv: [join(fakes, 'fakeDiscoveredAgent.mjs'), 'resume', discoveredConv],
+    });
     expect(listed.find((s) => s.id === shell)?.resume).toMatchObject({ family: 'none', boundId: null, mode: 'fresh' });
     expect((await run.cli(['sessions', 'close', closed])).code).toBe(0);
     await run.stop();
@@ -112,17 +129,26 @@ describe.skipIf(e2eSkipReason)('durable sessions through a restart', () => {
     run = await AppUnderTest.launch(display, { home, env });
     app = run;
     await run.waitForWindow();
-    const restored = await waitFor(async () => {
-      const list = (await run.cli(['sessions', 'list', '--json'])).stdout;
-      const sessions = list ? (JSON.parse(list) as { sessions: Info[] }).sessions : [];
-      return sessions.length === 3 ? sessions : null;
-    }, { what: 'three restored sessions' });
+    const restored = await waitFor(
+      async () => {
+        const list = (await run.cli(['sessions', 'list', '--json'])).stdout;
+        const sessions = list ? (JSON.parse(list) as { sessions: Info[] }).sessions : [];
+        return sessions.length === 3 ? sessions : null;
+      },
+      { what: 'three restored sessions' },
+    );
     expect(restored.map((s) => [s.id, s.agentId ?? 'terminal', s.cwd])).toEqual([
       [pinned, 'fake-pinned', api],
       [discovered, 'fake-codex', api],
       [shell, expect.stringMatching(/^(terminal)$/), web],
     ]);
-    await waitFor(() => logs().slice(before).filter((l) => l.event === 'resumed').length === 2, { what: 'both agents to resume' });
+    await waitFor(
+      () =>
+        logs()
+          .slice(before)
+          .filter((l) => l.event === 'resumed').length === 2,
+      { what: 'both agents to resume' },
+    );
     const second = logs().slice(before);
     const pinnedStart = second.find((l) => l.event === 'start' && l.termioSession === pinned)!;
     expect(pinnedStart.argv).toEqual(['--resume', pinnedConv]);

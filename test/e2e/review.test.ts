@@ -23,7 +23,7 @@ describe.skipIf(e2eSkipReason)('review view', () => {
   let app: AppUnderTest | undefined;
   useDesktop({ size: '1400x900x24', started: (d) => (display = d), current: () => app, done: () => (app = undefined) });
 
-  it('shows a worktree session\'s changes with coloured lines in both themes', async () => {
+  it("shows a worktree session's changes with coloured lines in both themes", async () => {
     const home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-e2e-')));
     installFakeAgents(home, ['claude']);
     const repo = makeRepo({ 'README.md': '# Greeter\n\nSays hello.\n', 'src/greet.js': "export function greet(name) {\n  return 'Hello ' + name;\n}\n" }, home);
@@ -36,8 +36,12 @@ describe.skipIf(e2eSkipReason)('review view', () => {
     expect(spawned.code).toBe(0);
     const { id, session } = JSON.parse(spawned.stdout) as { id: string; session: { cwd: string; worktree: { branch: string } } };
     expect(session.worktree.branch).toBe('claude/greet-politely');
-    writeIn(session.cwd, 'src/greet.js', "export function greet(name, polite = true) {\n  const hello = polite ? 'Good day' : 'Hello';\n  return `${hello}, ${name}!`;\n}\n");
-    writeIn(session.cwd, 'src/farewell.js', "export function farewell(name) {\n  return `Goodbye, ${name}.`;\n}\n");
+    writeIn(
+      session.cwd,
+      'src/greet.js',
+      "export function greet(name, polite = true) {\n  const hello = polite ? 'Good day' : 'Hello';\n  return `${hello}, ${name}!`;\n}\n",
+    );
+    writeIn(session.cwd, 'src/farewell.js', 'export function farewell(name) {\n  return `Goodbye, ${name}.`;\n}\n');
     await app.cli(['sessions', 'focus', id]);
     // The sidebar row with its branch and changed-files count, to look at.
     await waitFor(async () => (await app!.cli(['sessions', 'read', id])).stdout.includes('fake claude ready'), { what: 'the agent' });
@@ -48,7 +52,9 @@ describe.skipIf(e2eSkipReason)('review view', () => {
     display.xdotool('key', process.platform === 'darwin' ? 'super+t' : 'ctrl+shift+t');
     await app.waitForLog(/picker opened/);
     display.xdotool('key', 'ctrl+g');
-    await waitFor(() => existsSync(settingsFile) && readFileSync(settingsFile, 'utf8').includes(`"${session.cwd}": true`), { what: 'the worktree choice remembered' });
+    await waitFor(() => existsSync(settingsFile) && readFileSync(settingsFile, 'utf8').includes(`"${session.cwd}": true`), {
+      what: 'the worktree choice remembered',
+    });
     app.screenshot('review-picker');
     // Started from the worktree, whose files are not committed, the new worktree is refused: the
     // picker opens again with why, and nothing is created.
@@ -70,7 +76,7 @@ describe.skipIf(e2eSkipReason)('review view', () => {
           const px = readPixels(app!.screenshot(name), geo.x, geo.y, geo.width, geo.height);
           const added = fractionNear(px, hexToRgb(c.added.background));
           const removed = fractionNear(px, hexToRgb(c.removed.background));
-          return (added > 0.005) === want.added && (removed > 0.002) === want.removed && (want.removed || removed === 0) ? { added, removed } : null;
+          return added > 0.005 === want.added && removed > 0.002 === want.removed && (want.removed || removed === 0) ? { added, removed } : null;
         },
         { what: `${name}: added ${want.added}, removed ${want.removed}` },
       );

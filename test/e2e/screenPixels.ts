@@ -119,4 +119,3 @@ export class Shot {
     return best;
   }
 }
-

@@ -34,7 +34,11 @@ function installClaude(home: string, cliPath: string, project: string, api: Fake
     { mode: 0o755 },
   );
   writeFileSync(join(home, '.bash_profile'), `export PATH="${join(home, 'bin')}:$PATH"\n`);
-  const claudeJson = { hasCompletedOnboarding: true, customApiKeyResponses: { approved: [API_KEY.slice(-20)], rejected: [] }, projects: { [project]: { hasTrustDialogAccepted: true } } };
+  const claudeJson = {
+    hasCompletedOnboarding: true,
+    customApiKeyResponses: { approved: [API_KEY.slice(-20)], rejected: [] },
+    projects: { [project]: { hasTrustDialogAccepted: true } },
+  };
   writeFileSync(join(home, '.claude.json'), JSON.stringify(claudeJson));
 }
 
@@ -63,17 +67,25 @@ describe.skipIf(e2eSkipReason)('the README screenshots', () => {
    *  `since` (TERMIO_TRACE_FRAMES logs each), and more than a blank grid in the picture (a view
    *  may paint its empty grid before the host's first frame arrives). */
   const shownAfter = async (a: AppUnderTest, win: string, id: string, since: number) => {
-    await waitFor(() => [...a.log().matchAll(/frame painted (\{.*\})/g)].some((m) => {
-      const f = JSON.parse(m[1]!) as { id: string; at: number };
-      return f.id === id && f.at > since;
-    }), { what: `a frame of ${id} painted` });
-    await waitFor(() => {
-      const g = a.windowGeometry(win);
-      const px = readPixels(a.screenshot('readme-check'), g.x + SIDEBAR_PX, g.y, g.width - SIDEBAR_PX, g.height);
-      return fractionNear(px, px[px.length - 1]!, 8) < 0.97;
-    }, { what: `the screen of ${id} drawn in the window` });
+    await waitFor(
+      () =>
+        [...a.log().matchAll(/frame painted (\{.*\})/g)].some((m) => {
+          const f = JSON.parse(m[1]!) as { id: string; at: number };
+          return f.id === id && f.at > since;
+        }),
+      { what: `a frame of ${id} painted` },
+    );
+    await waitFor(
+      () => {
+        const g = a.windowGeometry(win);
+        const px = readPixels(a.screenshot('readme-check'), g.x + SIDEBAR_PX, g.y, g.width - SIDEBAR_PX, g.height);
+        return fractionNear(px, px[px.length - 1]!, 8) < 0.97;
+      },
+      { what: `the screen of ${id} drawn in the window` },
+    );
   };
-  const stateOf = async (a: AppUnderTest, id: string) => (JSON.parse((await a.cli(['sessions', 'list', '--json'])).stdout) as { sessions: Info[] }).sessions.find((s) => s.id === id)?.state;
+  const stateOf = async (a: AppUnderTest, id: string) =>
+    (JSON.parse((await a.cli(['sessions', 'list', '--json'])).stdout) as { sessions: Info[] }).sessions.find((s) => s.id === id)?.state;
 
   it('real Claude Code after a turn that failed, and a Claude session asking permission', async (ctx) => {
     const claude = await ensureClaudeCode();
@@ -94,16 +106,20 @@ describe.skipIf(e2eSkipReason)('the README screenshots', () => {
     await a.cli(['sessions', 'send', shell, 'git init -q . && git status --short --branch', '--enter']);
     const failed = await spawnClaude();
     const asking = await spawnClaude();
-    for (const id of [failed, asking]) await waitFor(async () => (await read(a, id)).includes('for shortcuts'), { timeout: 30_000, what: "Claude Code's prompt" });
+    for (const id of [failed, asking])
+      await waitFor(async () => (await read(a, id)).includes('for shortcuts'), { timeout: 30_000, what: "Claude Code's prompt" });
 
     // A turn that fails fast: the CLI shows the API's error, and its StopFailure hook ends the turn.
     await a.cli(['sessions', 'send', failed, 'summarise what this project does', '--enter']);
     // The error line may wrap: its start is what is looked for.
-    await waitFor(async () => {
-      const screen = await read(a, failed);
-      if (!screen.includes('API Error: 400')) throw new Error(`screen: ${screen.trim().slice(-600)}`);
-      return true;
-    }, { timeout: 30_000, what: 'the API error on screen' });
+    await waitFor(
+      async () => {
+        const screen = await read(a, failed);
+        if (!screen.includes('API Error: 400')) throw new Error(`screen: ${screen.trim().slice(-600)}`);
+        return true;
+      },
+      { timeout: 30_000, what: 'the API error on screen' },
+    );
     await waitFor(async () => (await stateOf(a, failed)) === 'done', { what: 'the failed turn to end' });
     expect(api.requests.some((r) => r.method === 'POST')).toBe(true);
     // A turn that asks: Claude wants to run a command and waits for the user's yes.

@@ -43,7 +43,13 @@ function downwardShift(before: Rgb[], after: Rgb[], width: number): { shift: num
     const keys: string[] = [];
     // The left four fifths of each row: a scrollbar shown while scrolled back may cover the right edge.
     const used = Math.floor(width * 0.8);
-    for (let y = 0; y * width < px.length; y++) keys.push(px.slice(y * width, y * width + used).map((p) => (p.r << 16) | (p.g << 8) | p.b).join(','));
+    for (let y = 0; y * width < px.length; y++)
+      keys.push(
+        px
+          .slice(y * width, y * width + used)
+          .map((p) => (p.r << 16) | (p.g << 8) | p.b)
+          .join(','),
+      );
     return keys;
   };
   const [b, a] = [rowsOf(before), rowsOf(after)];
@@ -96,7 +102,10 @@ describe.skipIf(e2eSkipReason)('sessions that outlive the window', () => {
     app = a;
     await a.waitForWindow();
     // This app's own start (the log holds earlier runs' lines too).
-    await waitFor(() => [...a.log().matchAll(/app started \{"pid":(\d+)[\s\S]*?sessions restored/g)].some((m) => Number(m[1]) === a.pid), { timeout: 20_000, what: 'the app to attach and restore' });
+    await waitFor(() => [...a.log().matchAll(/app started \{"pid":(\d+)[\s\S]*?sessions restored/g)].some((m) => Number(m[1]) === a.pid), {
+      timeout: 20_000,
+      what: 'the app to attach and restore',
+    });
     return a;
   }
 
@@ -209,7 +218,10 @@ describe.skipIf(e2eSkipReason)('sessions that outlive the window', () => {
     await a.cli(['sessions', 'focus', id]);
     await a.stop();
     // With no window attached, the program ends.
-    const ended = spawnSync(join(repoRoot, 'bin', 'termio'), ['sessions', 'send', id, 'exit 3', '--enter'], { env: AppUnderTest.envFor(display, home, join(home, '.termio')), encoding: 'utf8' });
+    const ended = spawnSync(join(repoRoot, 'bin', 'termio'), ['sessions', 'send', id, 'exit 3', '--enter'], {
+      env: AppUnderTest.envFor(display, home, join(home, '.termio')),
+      encoding: 'utf8',
+    });
     expect(ended.status, ended.stderr).toBe(0);
     a = await start(home);
     await a.waitForLog(new RegExp(`session shown as ended \\{"id":"${id}","exitCode":3\\}`));
@@ -237,7 +249,9 @@ describe.skipIf(e2eSkipReason)('sessions that outlive the window', () => {
     await waitFor(() => first.exit, { what: 'the app to die' });
     expect(isAlive(info!.pid)).toBe(true);
     // Still flooding with no window attached.
-    const yesPid = await waitFor(() => descendants(info!.pid).find((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').startsWith('yes')), { what: 'yes still running' });
+    const yesPid = await waitFor(() => descendants(info!.pid).find((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').startsWith('yes')), {
+      what: 'yes still running',
+    });
 
     first = await start(home);
     expect((await list(first)).map((s) => s.pid)).toEqual([info!.pid]);
@@ -255,12 +269,15 @@ describe.skipIf(e2eSkipReason)('sessions that outlive the window', () => {
     const home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-e2e-')));
     const agents = join(home, '.termio', 'config', 'agents');
     mkdirSync(agents, { recursive: true });
-    writeFileSync(join(agents, 'fake-pinned.json'), JSON.stringify({
-      id: 'fake-pinned',
-      name: 'Fake Pinned',
-      command: join(repoRoot, 'test', 'fakes', 'fakePinnedAgent.mjs'),
-      resume: { create: '--session-id {id}', resume: '--resume {id}', storeRoot: '~/.fakepinned/sessions', storeMatch: 'file:{id}.jsonl' },
-    }));
+    writeFileSync(
+      join(agents, 'fake-pinned.json'),
+      JSON.stringify({
+        id: 'fake-pinned',
+        name: 'Fake Pinned',
+        command: join(repoRoot, 'test', 'fakes', 'fakePinnedAgent.mjs'),
+        resume: { create: '--session-id {id}', resume: '--resume {id}', storeRoot: '~/.fakepinned/sessions', storeMatch: 'file:{id}.jsonl' },
+      }),
+    );
     const work = join(home, 'work');
     mkdirSync(work);
     let first = await start(home, undefined, NO_HOLDERS);
@@ -270,19 +287,27 @@ describe.skipIf(e2eSkipReason)('sessions that outlive the window', () => {
     await waitFor(async () => /^before-the-crash$/m.test(await read(first, shell)), { what: 'the shell' });
     // The agent writes its conversation on its first message, as Claude Code does.
     await first.cli(['sessions', 'send', agent, 'hello', '--enter']);
-    const conversation = await waitFor(() => {
-      const state = JSON.parse(readFileSync(join(home, '.termio', 'state', 'sessions.json'), 'utf8')) as { sessions: Array<{ id: string; conversationId: string | null }> };
-      return state.sessions.find((s) => s.id === agent)?.conversationId;
-    }, { what: "the agent's conversation id saved" });
+    const conversation = await waitFor(
+      () => {
+        const state = JSON.parse(readFileSync(join(home, '.termio', 'state', 'sessions.json'), 'utf8')) as {
+          sessions: Array<{ id: string; conversationId: string | null }>;
+        };
+        return state.sessions.find((s) => s.id === agent)?.conversationId;
+      },
+      { what: "the agent's conversation id saved" },
+    );
     const host = hostPid(first);
     const old = new Map((await list(first)).map((s) => [s.id, s.pid]));
     const sessionsOfHost = descendants(host);
     const agentArgv = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
     const checkResumed = async (a: AppUnderTest, before: Map<string, number>) => {
-      const again = await waitFor(async () => {
-        const l = await list(a);
-        return l.length === 2 && l.every((s) => s.pid !== before.get(s.id)) ? l : null;
-      }, { timeout: 20_000, what: 'both sessions back, relaunched' });
+      const again = await waitFor(
+        async () => {
+          const l = await list(a);
+          return l.length === 2 && l.every((s) => s.pid !== before.get(s.id)) ? l : null;
+        },
+        { timeout: 20_000, what: 'both sessions back, relaunched' },
+      );
       expect(again.find((s) => s.id === shell)!.cwd).toBe(work);
       // Exactly resumed: the agent's own command line names the same conversation.
       expect(agentArgv(again.find((s) => s.id === agent)!.pid)).toEqual(expect.arrayContaining(['--resume', conversation]));
@@ -323,17 +348,25 @@ describe.skipIf(e2eSkipReason)('sessions that outlive the window', () => {
     display.xdotool('mousemove', '--window', settingsWin, '225', '56', 'click', '1');
     display.xdotool('key', 'Down', 'Return');
     const settingsFile = join(home, '.termio', 'config', 'settings.json');
-    await waitFor(() => (JSON.parse(readFileSync(settingsFile, 'utf8')) as { sessions?: { onQuit?: string } }).sessions?.onQuit === 'end', { what: 'onQuit saved as end' });
+    await waitFor(() => (JSON.parse(readFileSync(settingsFile, 'utf8')) as { sessions?: { onQuit?: string } }).sessions?.onQuit === 'end', {
+      what: 'onQuit saved as end',
+    });
     first.screenshot('settings-sessions');
     for (const cmd of ['sleep 600', 'yes > /dev/null', '']) {
       const id = (await first.cli(['sessions', 'spawn', '--cwd', home])).stdout.trim();
       if (cmd) await first.cli(['sessions', 'send', id, cmd, '--enter']);
     }
     const host = hostPid(first);
-    const all = await waitFor(() => {
-      const d = descendants(host);
-      return d.some((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').startsWith('sleep')) && d.some((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').startsWith('yes')) ? d : null;
-    }, { what: 'every session and its job under the host' });
+    const all = await waitFor(
+      () => {
+        const d = descendants(host);
+        return d.some((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').startsWith('sleep')) &&
+          d.some((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').startsWith('yes'))
+          ? d
+          : null;
+      },
+      { what: 'every session and its job under the host' },
+    );
     expect((await first.stop()).code).toBe(0);
     await waitFor(() => [host, ...all].every((p) => !isAlive(p)), { timeout: 5_000, what: 'the host and every descendant to end' });
     expect([host, ...all].filter(isAlive)).toEqual([]);
@@ -387,13 +420,16 @@ describe.skipIf(e2eSkipReason)('sessions that outlive the window', () => {
     let last: Rgb[] | null = null;
     const win = await a.waitForWindow();
     const geom = a.windowGeometry(win);
-    return waitFor(() => {
-      const png = a.screenshot(name);
-      const px = terminalPixels(png, geom);
-      const same = last !== null && differing(last, px) === 0;
-      last = px;
-      return same ? png : null;
-    }, { interval: 150, what: `a settled screen (${name})` });
+    return waitFor(
+      () => {
+        const png = a.screenshot(name);
+        const px = terminalPixels(png, geom);
+        const same = last !== null && differing(last, px) === 0;
+        last = px;
+        return same ? png : null;
+      },
+      { interval: 150, what: `a settled screen (${name})` },
+    );
   }
 
   /** A settled screenshot that differs from `from` (the view scrolled). */

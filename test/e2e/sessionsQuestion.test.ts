@@ -19,7 +19,9 @@ afterEach(async () => {
 
 function termio(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
   return new Promise((res) => {
-    execFile(process.execPath, [join(repoRoot, 'bin', 'termio'), ...args], { env }, (error, out, err) => res({ code: error ? Number(error.code ?? 1) : 0, out, err }));
+    execFile(process.execPath, [join(repoRoot, 'bin', 'termio'), ...args], { env }, (error, out, err) =>
+      res({ code: error ? Number(error.code ?? 1) : 0, out, err }),
+    );
   });
 }
 
@@ -44,10 +46,19 @@ it('prints the question, answers the one read, and refuses an answer to one that
 
     const q = await termio(host.env, 'sessions', 'question', id);
     expect(q.code).toBe(0);
-    expect(q.out).toBe([
-      'Do you want to proceed?', '  Bash command', '  rm -rf build/cache', '  Remove the build cache', '',
-      '❯ 1. Yes   [Enter]', "  2. Yes, and don't ask again for rm commands   [ArrowDown Enter]", '  3. No   [ArrowDown ArrowDown Enter]', '',
-    ].join('\n'));
+    expect(q.out).toBe(
+      [
+        'Do you want to proceed?',
+        '  Bash command',
+        '  rm -rf build/cache',
+        '  Remove the build cache',
+        '',
+        '❯ 1. Yes   [Enter]',
+        "  2. Yes, and don't ask again for rm commands   [ArrowDown Enter]",
+        '  3. No   [ArrowDown ArrowDown Enter]',
+        '',
+      ].join('\n'),
+    );
     const answered = await termio(host.env, 'sessions', 'answer', id, 'yes', '--json');
     expect(answered.code).toBe(0);
     expect(JSON.parse(answered.out)).toMatchObject({ ok: true, choice: 'Yes', keys: ['Enter'] });

@@ -44,7 +44,9 @@ describe.skipIf(desktopSkipReason)('the tray lists a waiting question with its c
     await waitFor(async () => (await screen()).includes('fake claude ready'), { what: 'the fake agent' });
     // A turn that needs permission: the fake's hook says so, and it prints "Allow Bash(npm test)? [y/n]".
     expect((await a.cli(['sessions', 'send', id, 'ask before pushing', '--enter'])).code).toBe(0);
-    await waitFor(async () => JSON.parse((await a.cli(['sessions', 'question', id, '--json'])).stdout).question?.text === 'Allow Bash(npm test)?', { what: 'the host to read the question' });
+    await waitFor(async () => JSON.parse((await a.cli(['sessions', 'question', id, '--json'])).stdout).question?.text === 'Allow Bash(npm test)?', {
+      what: 'the host to read the question',
+    });
 
     const icon = desktop.trayIcon()!;
     const opened = (a.log().match(/tray menu opened/g) ?? []).length;

@@ -33,41 +33,47 @@ describe.skipIf(e2eSkipReason)('real TUIs in the real app', () => {
     gemini: { ok: false, reason: 'not looked for yet' },
   };
 
-  beforeAll(async () => {
-    // One after the other: they install into the same npm prefix.
-    clis.claude = await ensureClaudeCode();
-    const codexNative = `node_modules/@openai/codex-linux-${process.arch}/vendor/${process.arch === 'arm64' ? 'aarch64' : 'x86_64'}-unknown-linux-musl/bin/codex`;
-    clis.codex = await ensureNpmAgentCli('@openai/codex', ['node_modules/.bin/codex', codexNative]);
-    clis.gemini = await ensureNpmAgentCli('@google/gemini-cli', ['node_modules/.bin/gemini']);
+  beforeAll(
+    async () => {
+      // One after the other: they install into the same npm prefix.
+      clis.claude = await ensureClaudeCode();
+      const codexNative = `node_modules/@openai/codex-linux-${process.arch}/vendor/${process.arch === 'arm64' ? 'aarch64' : 'x86_64'}-unknown-linux-musl/bin/codex`;
+      clis.codex = await ensureNpmAgentCli('@openai/codex', ['node_modules/.bin/codex', codexNative]);
+      clis.gemini = await ensureNpmAgentCli('@google/gemini-cli', ['node_modules/.bin/gemini']);
 
-    const home = mkdtempSync(join(tmpdir(), 'termio-e2e-tuis-'));
-    project = join(home, 'project');
-    mkdirSync(project);
-    // What a returning user of each CLI has, so the first screen is the CLI's own and not a
-    // first-run wizard: Claude's onboarding done and this folder trusted; Gemini's folder trust off.
-    writeFileSync(join(home, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true, projects: { [project]: { hasTrustDialogAccepted: true } } }));
-    mkdirSync(join(home, '.gemini'));
-    writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify({ security: { folderTrust: { enabled: false } } }));
-    writeFileSync(join(project, 'notes.txt'), 'Termio renders vim.\nSecond line.\n');
-    // Twelve plain lines, then one long line of bright white on blue (shown by less -R).
-    const lines = Array.from({ length: 12 }, (_, i) => `less line ${i + 1}: the quick brown fox`);
-    lines.push(`\x1b[97;44m${'text on a blue background, every glyph inside its cell '.repeat(2).trim()}\x1b[0m`);
-    writeFileSync(join(project, 'short.txt'), lines.join('\n') + '\n');
+      const home = mkdtempSync(join(tmpdir(), 'termio-e2e-tuis-'));
+      project = join(home, 'project');
+      mkdirSync(project);
+      // What a returning user of each CLI has, so the first screen is the CLI's own and not a
+      // first-run wizard: Claude's onboarding done and this folder trusted; Gemini's folder trust off.
+      writeFileSync(join(home, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true, projects: { [project]: { hasTrustDialogAccepted: true } } }));
+      mkdirSync(join(home, '.gemini'));
+      writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify({ security: { folderTrust: { enabled: false } } }));
+      writeFileSync(join(project, 'notes.txt'), 'Termio renders vim.\nSecond line.\n');
+      // Twelve plain lines, then one long line of bright white on blue (shown by less -R).
+      const lines = Array.from({ length: 12 }, (_, i) => `less line ${i + 1}: the quick brown fox`);
+      lines.push(`\x1b[97;44m${'text on a blue background, every glyph inside its cell '.repeat(2).trim()}\x1b[0m`);
+      writeFileSync(join(project, 'short.txt'), lines.join('\n') + '\n');
 
-    display = await Display.start();
-    app = await AppUnderTest.launch(display, { home });
-    const win = await app.waitForWindow();
-    await waitFor(async () => (await app.cli(['sessions', 'list'])).code === 0, { what: 'the control socket' });
-    // An idle shell shows where the terminal sits in the window.
-    const id = await shell();
-    await waitFor(async () => PROMPT.test(await read(id)), { what: 'the shell prompt' });
-    const geo = app.windowGeometry(win);
-    area = await waitFor(() => {
-      const a = terminalArea(app.screenshot('tuis-shell'), geo, bg);
-      return a.width > 300 && a.height > 200 ? a : null;
-    }, { what: 'the terminal area painted in the theme background' });
-    await app.cli(['sessions', 'close', id]);
-  }, 3 * AGENT_CLI_INSTALL_TIMEOUT_MS + 30_000);
+      display = await Display.start();
+      app = await AppUnderTest.launch(display, { home });
+      const win = await app.waitForWindow();
+      await waitFor(async () => (await app.cli(['sessions', 'list'])).code === 0, { what: 'the control socket' });
+      // An idle shell shows where the terminal sits in the window.
+      const id = await shell();
+      await waitFor(async () => PROMPT.test(await read(id)), { what: 'the shell prompt' });
+      const geo = app.windowGeometry(win);
+      area = await waitFor(
+        () => {
+          const a = terminalArea(app.screenshot('tuis-shell'), geo, bg);
+          return a.width > 300 && a.height > 200 ? a : null;
+        },
+        { what: 'the terminal area painted in the theme background' },
+      );
+      await app.cli(['sessions', 'close', id]);
+    },
+    3 * AGENT_CLI_INSTALL_TIMEOUT_MS + 30_000,
+  );
 
   afterAll(async () => {
     if (app) {
@@ -100,19 +106,25 @@ describe.skipIf(e2eSkipReason)('real TUIs in the real app', () => {
     expect((await app.cli(['sessions', 'focus', id])).code).toBe(0);
     let text = '';
     try {
-      text = await waitFor(async () => {
-        const t = await read(id);
-        return drawn(t) ? t : null;
-      }, { timeout: DRAW_TIMEOUT_MS, interval: 100, what: `${name} to draw its first screen` });
+      text = await waitFor(
+        async () => {
+          const t = await read(id);
+          return drawn(t) ? t : null;
+        },
+        { timeout: DRAW_TIMEOUT_MS, interval: 100, what: `${name} to draw its first screen` },
+      );
     } catch (err) {
       throw new Error(`${(err as Error).message}\nscreen:\n${await read(id)}`);
     }
     let shot: Shot | null = null;
     try {
-      shot = await waitFor(() => {
-        const s = new Shot(app.screenshot(`tui-${name}`), area);
-        return painted(s, text) ? s : null;
-      }, { timeout: 5_000, interval: 50, what: `${name}'s screen painted` });
+      shot = await waitFor(
+        () => {
+          const s = new Shot(app.screenshot(`tui-${name}`), area);
+          return painted(s, text) ? s : null;
+        },
+        { timeout: 5_000, interval: 50, what: `${name}'s screen painted` },
+      );
     } catch {
       shot = new Shot(app.screenshot(`tui-${name}`), area);
     }

@@ -111,8 +111,13 @@ describe.skipIf(e2eSkipReason)('the Termio window', () => {
     for (let i = 0; i < 25; i++) ids.push((await app.cli(['sessions', 'spawn', '--cwd', home, '--title', `shell ${i + 1}`])).stdout.trim());
     const geo = app.windowGeometry(win);
     // The selected row's fill is on screen in the sidebar column (left 250 px, below the heading).
-    const selectionShown = (name: string) => fractionNear(readPixels(app!.screenshot(name), geo.x, geo.y + 30, 240, geo.height - 80), hexToRgb(darkChrome.selection), 2) > 0.01;
-    for (const [id, name] of [[ids[0]!, 'sidebar-first'], [ids[24]!, 'sidebar-last'], [ids[0]!, 'sidebar-first-again']] as const) {
+    const selectionShown = (name: string) =>
+      fractionNear(readPixels(app!.screenshot(name), geo.x, geo.y + 30, 240, geo.height - 80), hexToRgb(darkChrome.selection), 2) > 0.01;
+    for (const [id, name] of [
+      [ids[0]!, 'sidebar-first'],
+      [ids[24]!, 'sidebar-last'],
+      [ids[0]!, 'sidebar-first-again'],
+    ] as const) {
       await app.cli(['sessions', 'focus', id]);
       await waitFor(() => selectionShown(name), { what: `the row of ${name} in view` });
     }
@@ -122,7 +127,10 @@ describe.skipIf(e2eSkipReason)('the Termio window', () => {
     const home = mkdtempSync(join(tmpdir(), 'termio-e2e-'));
     const settingsFile = join(home, '.termio', 'config', 'settings.json');
     mkdirSync(join(home, '.termio', 'config'), { recursive: true });
-    writeFileSync(settingsFile, '{\n  "welcomeShown": true,\n  "terminal": { "fontSize": "huge", "scrollback": 2000 },\n  "notifications": { "sound": false }\n}\n');
+    writeFileSync(
+      settingsFile,
+      '{\n  "welcomeShown": true,\n  "terminal": { "fontSize": "huge", "scrollback": 2000 },\n  "notifications": { "sound": false }\n}\n',
+    );
     app = await AppUnderTest.launch(display, { home });
     const win = await app.waitForWindow();
     await app.waitForLog(/settings problem \{"message":".*terminal\.fontSize: expected number, got \\"huge\\"; using the default"\}/);
@@ -131,11 +139,14 @@ describe.skipIf(e2eSkipReason)('the Termio window', () => {
     const settingsWin = await app.waitForWindow('Termio Settings');
     // Mapped is not yet painted in front: wait until the screen shows the problem banner (orange)
     // at the top of the settings window.
-    await waitFor(() => {
-      const geo = app!.windowGeometry(settingsWin);
-      const top = readPixels(app!.screenshot('settings-window'), geo.x, geo.y, geo.width, 60);
-      return fractionNear(top, hexToRgb('#4a2f12'), 8) > 0.2;
-    }, { what: 'the settings window with its problem banner on screen' });
+    await waitFor(
+      () => {
+        const geo = app!.windowGeometry(settingsWin);
+        const top = readPixels(app!.screenshot('settings-window'), geo.x, geo.y, geo.width, 60);
+        return fractionNear(top, hexToRgb('#4a2f12'), 8) > 0.2;
+      },
+      { what: 'the settings window with its problem banner on screen' },
+    );
     // The valid fields still apply: the app reads scrollback 2000 and sound off.
     const r = await app.cli(['sessions', 'spawn', '--cwd', home]);
     expect(r.code).toBe(0);

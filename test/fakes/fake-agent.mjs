@@ -28,13 +28,50 @@ const cwd = process.cwd();
 
 const camel = (k) => k.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
 const agents = {
-  claude: { files: ['.claude/settings.json'], events: { start: 'SessionStart', prompt: 'UserPromptSubmit', pre: 'PreToolUse', post: 'PostToolUse', permission: 'PermissionRequest', stop: 'Stop' }, title: { idle: '✳ Claude Code', busy: (f) => `${'⠂⠐⠄'[f % 3]} Working` }, env: { CLAUDE_PROJECT_DIR: cwd } },
-  codex: { files: ['.codex/hooks.json'], events: { start: 'SessionStart', prompt: 'UserPromptSubmit', pre: 'PreToolUse', post: 'PostToolUse', permission: 'PermissionRequest', stop: 'Stop' }, title: { idle: 'app', busy: (f) => `${'⠋⠙⠹'[f % 3]} app`, attention: '[ ! ] Action Required' }, st: true },
-  gemini: { files: ['.gemini/settings.json'], events: { start: 'SessionStart', prompt: 'BeforeAgent', pre: 'BeforeTool', post: 'AfterTool', permission: 'Notification', stop: 'AfterAgent' }, title: { idle: '◇  Ready (app)'.padEnd(80), busy: () => '✦  Working… (app)'.padEnd(80), attention: '✋  Action Required (app)'.padEnd(80) }, env: { GEMINI_PROJECT_DIR: cwd } },
-  grok: { files: ['.grok/hooks'], events: { start: 'SessionStart', prompt: 'UserPromptSubmit', pre: 'PreToolUse', post: 'PostToolUse', permission: 'Notification', stop: 'Stop' }, camel: true, title: { idle: 'grok', busy: () => 'grok' } },
-  copilot: { files: ['.copilot/hooks'], events: { start: 'sessionStart', prompt: 'userPromptSubmitted', pre: 'preToolUse', post: 'postToolUse', permission: 'notification', stop: 'agentStop' }, camel: true, commandKey: 'bash', flat: true, title: { idle: 'GitHub Copilot', busy: () => 'Running tests · GitHub Copilot' } },
-  cline: { scripts: 'Documents/Cline/Hooks', events: { start: 'TaskStart', prompt: 'UserPromptSubmit', pre: 'PreToolUse', post: 'PostToolUse', permission: null, stop: 'TaskComplete' }, title: { idle: 'cline', busy: () => 'cline' } },
-  cursor: { files: ['.cursor/hooks.json'], events: { start: 'sessionStart', prompt: 'beforeSubmitPrompt', pre: 'preToolUse', post: 'postToolUse', permission: null, stop: 'stop' }, flat: true, conversationKey: 'conversation_id', title: { idle: 'Cursor Agent', busy: () => 'Cursor Agent' } },
+  claude: {
+    files: ['.claude/settings.json'],
+    events: { start: 'SessionStart', prompt: 'UserPromptSubmit', pre: 'PreToolUse', post: 'PostToolUse', permission: 'PermissionRequest', stop: 'Stop' },
+    title: { idle: '✳ Claude Code', busy: (f) => `${'⠂⠐⠄'[f % 3]} Working` },
+    env: { CLAUDE_PROJECT_DIR: cwd },
+  },
+  codex: {
+    files: ['.codex/hooks.json'],
+    events: { start: 'SessionStart', prompt: 'UserPromptSubmit', pre: 'PreToolUse', post: 'PostToolUse', permission: 'PermissionRequest', stop: 'Stop' },
+    title: { idle: 'app', busy: (f) => `${'⠋⠙⠹'[f % 3]} app`, attention: '[ ! ] Action Required' },
+    st: true,
+  },
+  gemini: {
+    files: ['.gemini/settings.json'],
+    events: { start: 'SessionStart', prompt: 'BeforeAgent', pre: 'BeforeTool', post: 'AfterTool', permission: 'Notification', stop: 'AfterAgent' },
+    title: { idle: '◇  Ready (app)'.padEnd(80), busy: () => '✦  Working… (app)'.padEnd(80), attention: '✋  Action Required (app)'.padEnd(80) },
+    env: { GEMINI_PROJECT_DIR: cwd },
+  },
+  grok: {
+    files: ['.grok/hooks'],
+    events: { start: 'SessionStart', prompt: 'UserPromptSubmit', pre: 'PreToolUse', post: 'PostToolUse', permission: 'Notification', stop: 'Stop' },
+    camel: true,
+    title: { idle: 'grok', busy: () => 'grok' },
+  },
+  copilot: {
+    files: ['.copilot/hooks'],
+    events: { start: 'sessionStart', prompt: 'userPromptSubmitted', pre: 'preToolUse', post: 'postToolUse', permission: 'notification', stop: 'agentStop' },
+    camel: true,
+    commandKey: 'bash',
+    flat: true,
+    title: { idle: 'GitHub Copilot', busy: () => 'Running tests · GitHub Copilot' },
+  },
+  cline: {
+    scripts: 'Documents/Cline/Hooks',
+    events: { start: 'TaskStart', prompt: 'UserPromptSubmit', pre: 'PreToolUse', post: 'PostToolUse', permission: null, stop: 'TaskComplete' },
+    title: { idle: 'cline', busy: () => 'cline' },
+  },
+  cursor: {
+    files: ['.cursor/hooks.json'],
+    events: { start: 'sessionStart', prompt: 'beforeSubmitPrompt', pre: 'preToolUse', post: 'postToolUse', permission: null, stop: 'stop' },
+    flat: true,
+    conversationKey: 'conversation_id',
+    title: { idle: 'Cursor Agent', busy: () => 'Cursor Agent' },
+  },
 }[dialect];
 if (!agents) {
   process.stderr.write(`fake-agent: unknown dialect ${dialect}\n`);
@@ -46,12 +83,24 @@ function configs() {
   const out = [];
   for (const rel of agent.files) {
     const p = join(HOME, rel);
-    const files = rel.endsWith('.json') ? [p] : (() => { try { return readdirSync(p).filter((n) => n.endsWith('.json')).map((n) => join(p, n)); } catch { return []; } })();
+    const files = rel.endsWith('.json')
+      ? [p]
+      : (() => {
+          try {
+            return readdirSync(p)
+              .filter((n) => n.endsWith('.json'))
+              .map((n) => join(p, n));
+          } catch {
+            return [];
+          }
+        })();
     for (const f of files) {
       try {
         // The real CLIs read strict JSON (Cursor voids a file it cannot read): so do we.
         out.push(JSON.parse(readFileSync(f, 'utf8')));
-      } catch { /* unreadable: no hooks from it */ }
+      } catch {
+        /* unreadable: no hooks from it */
+      }
     }
   }
   return out;
@@ -78,15 +127,30 @@ function commandsFor(event, subject) {
 const pinnedIndex = process.argv.indexOf('--session-id', 3);
 let sessionId = pinnedIndex > 0 && process.argv[pinnedIndex + 1] ? process.argv[pinnedIndex + 1] : randomUUID();
 function payload(event, extra) {
-  const base = { [agent.conversationKey ?? 'session_id']: sessionId, transcript_path: join(HOME, `.${dialect}`, 'projects', `${sessionId}.jsonl`), cwd, hook_event_name: event, ...extra };
+  const base = {
+    [agent.conversationKey ?? 'session_id']: sessionId,
+    transcript_path: join(HOME, `.${dialect}`, 'projects', `${sessionId}.jsonl`),
+    cwd,
+    hook_event_name: event,
+    ...extra,
+  };
   if (!agent.camel) return base;
   return Object.fromEntries(Object.entries(base).map(([k, v]) => [camel(k), v]));
 }
 
 /** Cline's payload: base fields, then the event's data under the event's camelCase name. */
 function clinePayload(event, extra) {
-  const data = event === 'UserPromptSubmit' ? { prompt: extra.prompt } : extra.tool_name ? { toolName: extra.tool_name, parameters: extra.tool_input ?? {} } : {};
-  return { clineVersion: '3.0.0-fake', hookName: event, timestamp: String(Date.now()), taskId: sessionId, workspaceRoots: [cwd], userId: 'fake', [event[0].toLowerCase() + event.slice(1)]: data };
+  const data =
+    event === 'UserPromptSubmit' ? { prompt: extra.prompt } : extra.tool_name ? { toolName: extra.tool_name, parameters: extra.tool_input ?? {} } : {};
+  return {
+    clineVersion: '3.0.0-fake',
+    hookName: event,
+    timestamp: String(Date.now()),
+    taskId: sessionId,
+    workspaceRoots: [cwd],
+    userId: 'fake',
+    [event[0].toLowerCase() + event.slice(1)]: data,
+  };
 }
 
 /** Runs ~/Documents/Cline/Hooks/<Event> when it is an executable file; its stdout must be Cline's JSON reply. */
@@ -110,7 +174,12 @@ function fireEvent(event, extra = {}, subject) {
   if (agent.scripts) return fireScript(event, extra);
   for (const command of commandsFor(event, subject)) {
     // Agents wait for each hook (synchronously, as Claude does for PreToolUse).
-    spawnSync('/bin/sh', ['-c', command], { input: JSON.stringify(payload(event, extra)), env: { ...process.env, ...(agent.env ?? {}) }, stdio: ['pipe', 'ignore', 'inherit'], timeout: 5000 });
+    spawnSync('/bin/sh', ['-c', command], {
+      input: JSON.stringify(payload(event, extra)),
+      env: { ...process.env, ...(agent.env ?? {}) },
+      stdio: ['pipe', 'ignore', 'inherit'],
+      timeout: 5000,
+    });
   }
 }
 
@@ -187,7 +256,11 @@ rl.on('line', (line) => {
     return;
   }
   if (line.includes('ask')) {
-    fire('permission', { tool_name: 'Bash', notification_type: 'permission_prompt', message: 'Claude needs your permission to use Bash' }, dialect === 'claude' ? 'Bash' : 'permission_prompt');
+    fire(
+      'permission',
+      { tool_name: 'Bash', notification_type: 'permission_prompt', message: 'Claude needs your permission to use Bash' },
+      dialect === 'claude' ? 'Bash' : 'permission_prompt',
+    );
     if (agent.title.attention) title(agent.title.attention);
     process.stdout.write('Allow Bash(npm test)? [y/n] ');
     pendingPermission = finish;

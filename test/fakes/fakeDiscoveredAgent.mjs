@@ -35,7 +35,12 @@ function findRecord(id) {
 }
 function messagesOf(path) {
   if (style === 'json') return JSON.parse(readFileSync(path, 'utf8')).messages ?? [];
-  return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((l) => l.type === 'user_message').map((l) => l.payload.text);
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+    .filter((l) => l.type === 'user_message')
+    .map((l) => l.payload.text);
 }
 
 let id;
@@ -66,14 +71,25 @@ function ensureRecord() {
   if (style === 'json') {
     path = join(root, 'global', `${id}.json`);
     mkdirSync(join(root, 'global'), { recursive: true });
-    writeFileSync(path, JSON.stringify({ id, projectID: 'global', directory: cwd, title: 'New session', time: { created: now.getTime(), updated: now.getTime() }, messages: [] }, null, 2));
+    writeFileSync(
+      path,
+      JSON.stringify(
+        { id, projectID: 'global', directory: cwd, title: 'New session', time: { created: now.getTime(), updated: now.getTime() }, messages: [] },
+        null,
+        2,
+      ),
+    );
   } else {
     const dir = join(root, String(now.getFullYear()), pad(now.getMonth() + 1), pad(now.getDate()));
     const stamp = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}T${pad(now.getHours())}-${pad(now.getMinutes())}-${pad(now.getSeconds())}`;
     path = join(dir, `rollout-${stamp}-${id}.jsonl`);
     mkdirSync(dir, { recursive: true });
     // The real first line also carries the base instructions, tens of KB.
-    const meta = { timestamp: now.toISOString(), type: 'session_meta', payload: { id, timestamp: now.toISOString(), cwd, originator: 'fake_codex', cli_version: '0.0.0', instructions: 'x'.repeat(20_000) } };
+    const meta = {
+      timestamp: now.toISOString(),
+      type: 'session_meta',
+      payload: { id, timestamp: now.toISOString(), cwd, originator: 'fake_codex', cli_version: '0.0.0', instructions: 'x'.repeat(20_000) },
+    };
     append(`${JSON.stringify(meta)}\n`);
   }
   logEvent(AGENT, 'recordWritten', { id, path });

@@ -6,7 +6,11 @@
 // question on screen for the next one unanswered (a question that changed under a reader).
 // FAKE_MENU_LOOP=1 asks its questions round and round (the benchmark answers hundreds).
 const questions = [
-  { context: ['Bash command', '', '  rm -rf build/cache', '  Remove the build cache'], ask: 'Do you want to proceed?', options: ['Yes', "Yes, and don't ask again for rm commands", 'No'] },
+  {
+    context: ['Bash command', '', '  rm -rf build/cache', '  Remove the build cache'],
+    ask: 'Do you want to proceed?',
+    options: ['Yes', "Yes, and don't ask again for rm commands", 'No'],
+  },
   { context: ['Edit file', '', '  src/app.ts'], ask: 'Do you want to make this edit to app.ts?', options: ['Yes', 'No'] },
   { context: ['Bash command', '', '  npm publish'], ask: 'Do you want to proceed?', options: ['Yes', 'No'] },
 ];

@@ -48,4 +48,3 @@ function take(buf) {
   }
   show();
 }
-

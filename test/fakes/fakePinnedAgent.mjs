@@ -38,7 +38,12 @@ function recordPathFor(id) {
 function messagesOf(path) {
   const file = style === 'dir' ? join(path, 'chat_history.jsonl') : path;
   if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((m) => m.type === 'user').map((m) => m.text);
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+    .filter((m) => m.type === 'user')
+    .map((m) => m.text);
 }
 
 let id;

@@ -21,7 +21,11 @@ export function reportHook(conversationId) {
   const reporter = process.env.FAKE_HOOK_REPORTER;
   if (!reporter || !process.env.TERMIO_SESSION) return;
   const payload = JSON.stringify({ session_id: conversationId, hook_event_name: 'SessionStart', cwd: process.cwd() });
-  spawnSync(process.execPath, [reporter, process.env.FAKE_HOOK_AGENT ?? '', 'idle', 'SessionStart'], { input: payload, stdio: ['pipe', 'ignore', 'inherit'], timeout: 5000 });
+  spawnSync(process.execPath, [reporter, process.env.FAKE_HOOK_AGENT ?? '', 'idle', 'SessionStart'], {
+    input: payload,
+    stdio: ['pipe', 'ignore', 'inherit'],
+    timeout: 5000,
+  });
 }
 
 /** Refuses like the real CLIs: a message on stderr and a non-zero exit. */

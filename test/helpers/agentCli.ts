@@ -59,7 +59,11 @@ function registryAnswers(pkg: string): { ok: true } | { ok: false; reason: strin
     cwd: tmpdir(),
   });
   if (r.error) return { ok: false, reason: `npm could not run: ${r.error.message}` };
-  if (r.status !== 0) return { ok: false, reason: `the npm registry did not answer for ${pkg}: ${r.stderr.trim().split('\n').filter(Boolean).slice(-2).join(' | ') || `exit ${r.status}`}` };
+  if (r.status !== 0)
+    return {
+      ok: false,
+      reason: `the npm registry did not answer for ${pkg}: ${r.stderr.trim().split('\n').filter(Boolean).slice(-2).join(' | ') || `exit ${r.status}`}`,
+    };
   return { ok: true };
 }
 
@@ -68,7 +72,10 @@ function npmInstall(prefix: string, pkg: string): Promise<{ ok: true } | { ok: f
     mkdirSync(prefix, { recursive: true });
     // Whether npm runs the CLI's postinstall (which links its native binary into bin/) depends on
     // the caller's npm settings; ensureClaudeCode also knows where the binary lies without it.
-    const child = spawn('npm', ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--loglevel=error', pkg], { cwd: prefix, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn('npm', ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--loglevel=error', pkg], {
+      cwd: prefix,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     const timer = setTimeout(() => {

@@ -5,12 +5,16 @@ import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 
 export const CHROMIUM_PATHS = [
-  '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome',
-  '/Applications/Chromium.app/Contents/MacOS/Chromium', '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+  '/Applications/Chromium.app/Contents/MacOS/Chromium',
+  '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
 ];
 
 export async function launchChromium(): Promise<Browser> {
   const executablePath = process.env.TERMIO_CHROMIUM ?? CHROMIUM_PATHS.find((p) => existsSync(p));
-  if (!executablePath) throw new Error(`no Chromium found (looked at ${CHROMIUM_PATHS.join(', ')}); run npm test, which installs Debian's chromium, or set TERMIO_CHROMIUM`);
+  if (!executablePath)
+    throw new Error(`no Chromium found (looked at ${CHROMIUM_PATHS.join(', ')}); run npm test, which installs Debian's chromium, or set TERMIO_CHROMIUM`);
   return chromium.launch({ executablePath, headless: true, args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
 }

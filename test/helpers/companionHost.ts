@@ -55,7 +55,12 @@ async function makeHome(enabled: boolean, agents: TestAgents = {}): Promise<Omit
   writeFileSync(join(termioHome, 'config', 'settings.json'), JSON.stringify({ companion: { enabled, port, network: 'loopback' } }));
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, TERMIO_HOME: termioHome, TERMIO_HOST_IDLE_MS: '0', SHELL: '/bin/sh' };
   return {
-    home, env, port, base: `http://127.0.0.1:${port}`, socket: join(termioHome, 'run', HOST_SOCKET_FILE), clients: [],
+    home,
+    env,
+    port,
+    base: `http://127.0.0.1:${port}`,
+    socket: join(termioHome, 'run', HOST_SOCKET_FILE),
+    clients: [],
     token: () => readFileSync(join(termioHome, 'companion-token'), 'utf8').trim(),
   };
 }
@@ -85,12 +90,15 @@ function withClients(h: Awaited<ReturnType<typeof makeHome>>): CompanionHome {
 export async function startHostProcess(opts: { enabled?: boolean } = {}): Promise<CompanionHome & { child: ChildProcess; stop(): Promise<void> }> {
   const h = await makeHome(opts.enabled ?? true);
   const child = spawn(process.execPath, [join(repoRoot, 'bin', 'termio-host')], { env: { ...h.env, PS1: '$ ', ENV: '' }, stdio: 'ignore' });
-  const ready = await waitFor(async () => {
-    const c = await HostClient.connect(h.socket, { client: 'companion-test', version: '0' });
-    if (!(c instanceof HostClient)) return null;
-    c.close();
-    return true;
-  }, { what: 'termio-host to listen' });
+  const ready = await waitFor(
+    async () => {
+      const c = await HostClient.connect(h.socket, { client: 'companion-test', version: '0' });
+      if (!(c instanceof HostClient)) return null;
+      c.close();
+      return true;
+    },
+    { what: 'termio-host to listen' },
+  );
   void ready;
   return {
     ...withClients(h),
@@ -107,7 +115,16 @@ export async function startHostProcess(opts: { enabled?: boolean } = {}): Promis
 }
 
 /** A HostProcess in this process: the test may reach into its registry. */
-export async function startHostInProcess(opts: { enabled?: boolean; agents?: TestAgents; path?: string; env?: Record<string, string>; notificationSink?: NotificationSink; startApp?: (focusSession: string | null) => void } = {}): Promise<CompanionHome & { host: HostProcess; stop(): Promise<void> }> {
+export async function startHostInProcess(
+  opts: {
+    enabled?: boolean;
+    agents?: TestAgents;
+    path?: string;
+    env?: Record<string, string>;
+    notificationSink?: NotificationSink;
+    startApp?: (focusSession: string | null) => void;
+  } = {},
+): Promise<CompanionHome & { host: HostProcess; stop(): Promise<void> }> {
   const h = await makeHome(opts.enabled ?? true, opts.agents);
   Object.assign(h.env, opts.env);
   const prev = { PS1: process.env.PS1, ENV: process.env.ENV };
@@ -115,7 +132,9 @@ export async function startHostInProcess(opts: { enabled?: boolean; agents?: Tes
   process.env.PS1 = '$ ';
   process.env.ENV = '';
   const started = await HostProcess.start({
-    env: h.env, logger: createLogger(join(h.home, 'host.log')), idleExitMs: 0,
+    env: h.env,
+    logger: createLogger(join(h.home, 'host.log')),
+    idleExitMs: 0,
     ...(opts.path !== undefined ? { path: opts.path } : {}),
     ...(opts.notificationSink ? { notificationSink: opts.notificationSink } : {}),
     ...(opts.startApp ? { startApp: opts.startApp } : {}),

@@ -80,10 +80,12 @@ export function rawConnect(path: string): Promise<RawPeer> {
     const lines: string[] = [];
     let buf = '';
     let closed = false;
-    const closedP = new Promise<void>((r) => socket.on('close', () => {
-      closed = true;
-      r();
-    }));
+    const closedP = new Promise<void>((r) =>
+      socket.on('close', () => {
+        closed = true;
+        r();
+      }),
+    );
     socket.setEncoding('utf8');
     socket.on('data', (d: string) => {
       buf += d;
@@ -113,9 +115,14 @@ export function rawConnect(path: string): Promise<RawPeer> {
 /** Runs the built bin/termio (npm run build first) without blocking this process's loop (the host lives here). */
 export function termio(args: string[], env: NodeJS.ProcessEnv, cwd?: string): Promise<{ status: number; stdout: string; stderr: string }> {
   return new Promise((resolveRun) => {
-    execFile(process.execPath, [join(repoRoot, 'bin', 'termio'), ...args], { env, cwd: cwd ?? env.HOME, encoding: 'utf8', timeout: 20_000 }, (err, stdout, stderr) => {
-      const status = err ? (typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : -1) : 0;
-      resolveRun({ status, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [join(repoRoot, 'bin', 'termio'), ...args],
+      { env, cwd: cwd ?? env.HOME, encoding: 'utf8', timeout: 20_000 },
+      (err, stdout, stderr) => {
+        const status = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1) : 0;
+        resolveRun({ status, stdout, stderr });
+      },
+    );
   });
 }

@@ -22,12 +22,21 @@ function sse(events: Array<[string, object]>): string {
 function toolCall(model: string, command: string): string {
   const usage = { input_tokens: 10, output_tokens: 1 };
   return sse([
-    ['message_start', { type: 'message_start', message: { id: 'msg_local_1', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage } }],
+    [
+      'message_start',
+      {
+        type: 'message_start',
+        message: { id: 'msg_local_1', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage },
+      },
+    ],
     ['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }],
     ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: `I'll run \`${command}\`.` } }],
     ['content_block_stop', { type: 'content_block_stop', index: 0 }],
     ['content_block_start', { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_local_1', name: 'Bash', input: {} } }],
-    ['content_block_delta', { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: JSON.stringify({ command, description: 'Deploy the app' }) } }],
+    [
+      'content_block_delta',
+      { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: JSON.stringify({ command, description: 'Deploy the app' }) } },
+    ],
     ['content_block_stop', { type: 'content_block_stop', index: 1 }],
     ['message_delta', { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 30 } }],
     ['message_stop', { type: 'message_stop' }],
@@ -47,7 +56,10 @@ function typedText(messages: MessagesRequest['messages']): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   const texts = content.filter((b): b is { type: 'text'; text: string } => typeof b === 'object' && b !== null && (b as { type?: unknown }).type === 'text');
-  return texts.map((b) => b.text).filter((t) => !t.trimStart().startsWith('<')).join('\n');
+  return texts
+    .map((b) => b.text)
+    .filter((t) => !t.trimStart().startsWith('<'))
+    .join('\n');
 }
 
 function parseBody(body: string): MessagesRequest | null {

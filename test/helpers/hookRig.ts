@@ -28,12 +28,18 @@ export async function startHookRig(prefix: string): Promise<HookRig> {
   const home = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
   const tracker = new StatusTracker();
   const secrets = new SessionSecrets();
-  const s = await HookServer.start({ paths: termioPaths({ TERMIO_HOME: join(home, '.termio') }), secretOf: (id) => (tracker.isTracked(id) ? secrets.secretOf(id) : undefined) });
+  const s = await HookServer.start({
+    paths: termioPaths({ TERMIO_HOME: join(home, '.termio') }),
+    secretOf: (id) => (tracker.isTracked(id) ? secrets.secretOf(id) : undefined),
+  });
   if (!(s instanceof HookServer)) throw new Error(s.message);
   s.onReport((r) => tracker.handleReport(r));
   const owned: { session: Session; name: string }[] = [];
   return {
-    home, server: s, tracker, secrets,
+    home,
+    server: s,
+    tracker,
+    secrets,
     own(session, name) {
       owned.push({ session, name });
       return session;

@@ -3,7 +3,10 @@ import { HookServer } from '../../src/app/host/hookServer';
 import type { TermioPaths } from '../../src/app/shared/paths';
 import type { HookReport } from '../../src/protocol/hookReport';
 
-export async function startHookServer(paths: TermioPaths, secretOf: (id: string) => string | undefined): Promise<{ server: HookServer; reports: HookReport[] }> {
+export async function startHookServer(
+  paths: TermioPaths,
+  secretOf: (id: string) => string | undefined,
+): Promise<{ server: HookServer; reports: HookReport[] }> {
   const s = await HookServer.start({ paths, secretOf });
   if (!(s instanceof HookServer)) throw new Error(s.message);
   const reports: HookReport[] = [];

@@ -15,7 +15,10 @@ export class ScreenMirror {
   holding: boolean | null = null;
   detached: string | null = null;
 
-  constructor(readonly client: HostClient, readonly view: number) {}
+  constructor(
+    readonly client: HostClient,
+    readonly view: number,
+  ) {}
 
   apply(header: FrameHeader, reader: FrameReader): void {
     if (header.view !== this.view) return;
@@ -59,7 +62,14 @@ export function mirrorFrames(client: HostClient): Map<number, ScreenMirror> {
 }
 
 /** Attaches `view` of a session and returns its mirror once the first frame arrived. */
-export async function attach(client: HostClient, mirrors: Map<number, ScreenMirror>, session: string, view: number, cols = 80, rows = 24): Promise<ScreenMirror> {
+export async function attach(
+  client: HostClient,
+  mirrors: Map<number, ScreenMirror>,
+  session: string,
+  view: number,
+  cols = 80,
+  rows = 24,
+): Promise<ScreenMirror> {
   const m = new ScreenMirror(client, view);
   mirrors.set(view, m);
   const r = await client.request('attach', { session, view, cols, rows });

@@ -23,8 +23,12 @@ function sse(type: string, fields: Record<string, unknown>): string {
 /** A completed Responses API turn: one assistant message, then response.completed. */
 const COMPLETED_TURN =
   sse('response.created', { response: { id: 'resp_loopback' } }) +
-  sse('response.output_item.done', { item: { type: 'message', role: 'assistant', id: 'msg_loopback', content: [{ type: 'output_text', text: 'Hello from the loopback model.' }] } }) +
-  sse('response.completed', { response: { id: 'resp_loopback', usage: { input_tokens: 1, input_tokens_details: null, output_tokens: 1, output_tokens_details: null, total_tokens: 2 } } });
+  sse('response.output_item.done', {
+    item: { type: 'message', role: 'assistant', id: 'msg_loopback', content: [{ type: 'output_text', text: 'Hello from the loopback model.' }] },
+  }) +
+  sse('response.completed', {
+    response: { id: 'resp_loopback', usage: { input_tokens: 1, input_tokens_details: null, output_tokens: 1, output_tokens_details: null, total_tokens: 2 } },
+  });
 
 export function startLoopbackModel(mode: 'refuse' | 'complete' = 'refuse'): Promise<LoopbackModel> {
   const requests: string[] = [];
@@ -43,7 +47,9 @@ export function startLoopbackModel(mode: 'refuse' | 'complete' = 'refuse'): Prom
   });
   server.on('upgrade', (req: IncomingMessage, socket) => {
     requests.push(`UPGRADE ${req.url}`);
-    socket.end(`HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(REFUSAL)}\r\nconnection: close\r\n\r\n${REFUSAL}`);
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(REFUSAL)}\r\nconnection: close\r\n\r\n${REFUSAL}`,
+    );
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -53,10 +59,11 @@ export function startLoopbackModel(mode: 'refuse' | 'complete' = 'refuse'): Prom
       resolve({
         url: `http://127.0.0.1:${port}`,
         requests,
-        close: () => new Promise<void>((r) => {
-          server.closeAllConnections();
-          server.close(() => r());
-        }),
+        close: () =>
+          new Promise<void>((r) => {
+            server.closeAllConnections();
+            server.close(() => r());
+          }),
       });
     });
   });

@@ -62,6 +62,9 @@ export async function endProcessesWithHome(home: string, timeoutMs = END_WITH_HO
         // Already gone.
       }
     }
-    await waitFor(() => left.every((pid) => !isAlive(pid)), { what: `processes ${left.join(', ')} with HOME=${home} to end`, timeout: Math.max(1_000, deadline - Date.now()) });
+    await waitFor(() => left.every((pid) => !isAlive(pid)), {
+      what: `processes ${left.join(', ')} with HOME=${home} to end`,
+      timeout: Math.max(1_000, deadline - Date.now()),
+    });
   }
 }

@@ -47,8 +47,6 @@ export function reportersUnderTest(): ReporterUnderTest[] {
   const native = buildNativeReporter();
   return [
     { name: 'node', argv: (args) => [process.execPath, NODE_REPORTER, ...args] },
-    'path' in native
-      ? { name: 'native', argv: (args) => [native.path, ...args] }
-      : { name: 'native', argv: null, unavailable: native.error },
+    'path' in native ? { name: 'native', argv: (args) => [native.path, ...args] } : { name: 'native', argv: null, unavailable: native.error },
   ];
 }

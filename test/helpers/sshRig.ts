@@ -94,20 +94,23 @@ export async function startSshRig(repoRoot: string): Promise<SshRig> {
   const port = await freePort();
   writeFileSync(join(dir, 'known_hosts'), `[127.0.0.1]:${port} ${readFileSync(join(dir, 'host_key.pub'), 'utf8')}`);
   const config = join(dir, 'sshd_config');
-  writeFileSync(config, [
-    `Port ${port}`,
-    'ListenAddress 127.0.0.1',
-    `HostKey ${join(dir, 'host_key')}`,
-    `PidFile ${join(dir, 'sshd.pid')}`,
-    `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`,
-    'PasswordAuthentication no',
-    'KbdInteractiveAuthentication no',
-    'UsePAM no',
-    'StrictModes no',
-    `AllowUsers ${REMOTE_USER}`,
-    'LogLevel VERBOSE',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    config,
+    [
+      `Port ${port}`,
+      'ListenAddress 127.0.0.1',
+      `HostKey ${join(dir, 'host_key')}`,
+      `PidFile ${join(dir, 'sshd.pid')}`,
+      `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`,
+      'PasswordAuthentication no',
+      'KbdInteractiveAuthentication no',
+      'UsePAM no',
+      'StrictModes no',
+      `AllowUsers ${REMOTE_USER}`,
+      'LogLevel VERBOSE',
+      '',
+    ].join('\n'),
+  );
   mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
   const sshd = spawn(SSHD, ['-D', '-e', '-f', config], { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
@@ -128,7 +131,10 @@ export async function startSshRig(repoRoot: string): Promise<SshRig> {
     sshOptions: [`UserKnownHostsFile=${join(dir, 'known_hosts')}`, 'StrictHostKeyChecking=yes', 'GlobalKnownHostsFile=/dev/null'],
     remoteCommand: `${env} exec ${process.execPath} ${join(repoRoot, 'bin', 'termio')} host --stdio`,
     asRemote: (argv) => {
-      const r = spawnSync('runuser', ['-u', REMOTE_USER, '--', 'env', `HOME=${remoteHome}`, `TERMIO_HOME=${remoteTermioHome}`, ...argv], { encoding: 'utf8', cwd: remoteHome });
+      const r = spawnSync('runuser', ['-u', REMOTE_USER, '--', 'env', `HOME=${remoteHome}`, `TERMIO_HOME=${remoteTermioHome}`, ...argv], {
+        encoding: 'utf8',
+        cwd: remoteHome,
+      });
       return { code: r.status, stdout: r.stdout, stderr: r.stderr };
     },
     stop: async () => {

@@ -1,8 +1,5 @@
 // Waiting on a condition with a deadline: the only way tests wait (never a fixed sleep).
-export async function waitFor<T>(
-  check: () => T | Promise<T>,
-  opts: { timeout?: number; interval?: number; what?: string } = {},
-): Promise<NonNullable<T>> {
+export async function waitFor<T>(check: () => T | Promise<T>, opts: { timeout?: number; interval?: number; what?: string } = {}): Promise<NonNullable<T>> {
   const timeout = opts.timeout ?? 10_000;
   const interval = opts.interval ?? 25;
   const start = Date.now();

@@ -26,11 +26,16 @@ afterEach(() => {
 describe('ensureNpmAgentCli', () => {
   it('outside CI: the reason, for the test to skip with', async () => {
     delete process.env.CI;
-    expect(await ensureNpmAgentCli('@anthropic-ai/claude-code', ['node_modules/.bin/claude'])).toEqual({ ok: false, reason: expect.stringMatching(/^npm could not run/) });
+    expect(await ensureNpmAgentCli('@anthropic-ai/claude-code', ['node_modules/.bin/claude'])).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/^npm could not run/),
+    });
   });
 
   it('with CI set: fails with the reason', async () => {
     process.env.CI = 'true';
-    await expect(ensureNpmAgentCli('@anthropic-ai/claude-code', ['node_modules/.bin/claude'])).rejects.toThrow(/CI is set, so the real @anthropic-ai\/claude-code must run here, but it cannot: npm could not run/);
+    await expect(ensureNpmAgentCli('@anthropic-ai/claude-code', ['node_modules/.bin/claude'])).rejects.toThrow(
+      /CI is set, so the real @anthropic-ai\/claude-code must run here, but it cannot: npm could not run/,
+    );
   });
 });

@@ -78,12 +78,26 @@ describe('termio agents list', () => {
       warnings: [`${label('mine.json')}: extra: unknown field, ignored by this version of Termio`],
       errors: [],
     });
-    expect(data.agents.find((a) => a.id === 'claude')).toMatchObject({ installed: true, resumeFamily: 'pinned', statusChannels: ['hooks', 'title'], source: 'bundled' });
-    expect(data.agents.find((a) => a.id === 'codex')).toMatchObject({ installed: false, install: 'https://github.com/openai/codex', resumeFamily: 'discovered' });
+    expect(data.agents.find((a) => a.id === 'claude')).toMatchObject({
+      installed: true,
+      resumeFamily: 'pinned',
+      statusChannels: ['hooks', 'title'],
+      source: 'bundled',
+    });
+    expect(data.agents.find((a) => a.id === 'codex')).toMatchObject({
+      installed: false,
+      install: 'https://github.com/openai/codex',
+      resumeFamily: 'discovered',
+    });
     expect(data.agents.find((a) => a.id === 'terminal')).toMatchObject({ installed: true, command: null, resolvedCommand: env.SHELL });
     expect(data.agents.map((a) => a.id).at(-1)).toBe('terminal');
     expect(data.problems).toEqual([
-      { file: join(userDir, 'broken.json'), source: 'user', errors: [`${label('broken.json')}: not valid JSON: expected "," or "}", found the end of the file (line 1, column 16)`], warnings: [] },
+      {
+        file: join(userDir, 'broken.json'),
+        source: 'user',
+        errors: [`${label('broken.json')}: not valid JSON: expected "," or "}", found the end of the file (line 1, column 16)`],
+        warnings: [],
+      },
     ]);
   });
 
@@ -95,7 +109,11 @@ describe('termio agents list', () => {
     const lines = r.out.split('\n');
     expect(lines[0]).toMatch(/^ID +NAME +INSTALLED +RESUME +STATUS +OFF +SOURCE$/);
     expect(lines[1]).toMatch(/^codex +My Codex +no +none +title +- +user, overrides bundled: ~\/\.termio\/config\/agents\/codex\.json$/);
-    expect(lines).toContainEqual(expect.stringMatching(/^claude +Claude Code +no \(https:\/\/github\.com\/anthropics\/claude-code\) +pinned +hooks,title +- +bundled: agents\/claude\.json$/));
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^claude +Claude Code +no \(https:\/\/github\.com\/anthropics\/claude-code\) +pinned +hooks,title +- +bundled: agents\/claude\.json$/,
+      ),
+    );
     expect(r.out.slice(r.out.indexOf('\nProblems:\n'))).toBe(
       [
         '',
@@ -119,7 +137,15 @@ describe('termio agents list', () => {
 describe('termio agents validate', () => {
   it('exits 0 for valid files (warnings allowed) and 1 with every message otherwise', async () => {
     writeFileSync(join(root, 'ok.json'), JSON.stringify({ id: 'ok', name: 'Ok', command: 'ok', future: 1 }));
-    writeFileSync(join(root, 'bad.json'), JSON.stringify({ id: 'B d', name: 'Bad', command: 'bad', hooks: { type: 'json', dialect: 'x', file: '~/x.json', events: [{ on: 'Stop', state: 'finished' }] } }));
+    writeFileSync(
+      join(root, 'bad.json'),
+      JSON.stringify({
+        id: 'B d',
+        name: 'Bad',
+        command: 'bad',
+        hooks: { type: 'json', dialect: 'x', file: '~/x.json', events: [{ on: 'Stop', state: 'finished' }] },
+      }),
+    );
     expect(await termio('validate', 'ok.json')).toEqual({
       code: 0,
       out: 'warning: ok.json: future: unknown field, ignored by this version of Termio\nok.json: ok (ok)\n',

@@ -36,7 +36,7 @@ describe('size check', () => {
     }
   });
 
-  it('counts lines of code: comments and blank lines are free, a string\'s lines and code after a regex or template are not', () => {
+  it("counts lines of code: comments and blank lines are free, a string's lines and code after a regex or template are not", () => {
     const dir = mkdtempSync(join(tmpdir(), 'size-'));
     try {
       const body = (n: number) => Array.from({ length: n }, (_, i) => `  const v${i} = ${i};`).join('\n');

@@ -36,7 +36,12 @@ it('enables, prints the link, revokes it, and disables', async () => {
   expect(await termio(['companion', 'status'])).toMatchObject({ code: 4, err: expect.stringContaining('no Termio host is running') });
   const none = await termio(['companion', 'status', '--json']);
   expect(none.code).toBe(4);
-  expect(JSON.parse(none.out)).toMatchObject({ schemaVersion: 1, ok: false, code: 'hostNotRunning', message: expect.stringContaining('no Termio host is running') });
+  expect(JSON.parse(none.out)).toMatchObject({
+    schemaVersion: 1,
+    ok: false,
+    code: 'hostNotRunning',
+    message: expect.stringContaining('no Termio host is running'),
+  });
   const port = await freePort();
   const on = await termio(['companion', 'enable', '--port', String(port)]);
   expect(on.code, on.err).toBe(0);
@@ -59,7 +64,10 @@ it('enables, prints the link, revokes it, and disables', async () => {
 });
 
 it('says what is wrong with bad usage', async () => {
-  expect(await termio(['companion', 'enable', '--port', '80'])).toMatchObject({ code: 2, err: expect.stringContaining('--port: expected a whole number from 1024 to 65535') });
+  expect(await termio(['companion', 'enable', '--port', '80'])).toMatchObject({
+    code: 2,
+    err: expect.stringContaining('--port: expected a whole number from 1024 to 65535'),
+  });
   expect(await termio(['companion', 'open'])).toMatchObject({ code: 2, err: expect.stringContaining("unknown verb 'open'") });
   expect(await termio(['companion', 'url', '--lan'])).toMatchObject({ code: 2, err: expect.stringContaining("unexpected argument '--lan'") });
 });
@@ -86,7 +94,9 @@ it('never makes a corrupt settings.json worse: a truncated one is moved aside un
   const port = await freePort();
   const on = await termio(['companion', 'enable', '--port', String(port)]);
   expect(on.code, on.err).toBe(0);
-  expect(on.err).toMatch(/settings\.json could not be read \(line 3: [A-Za-z]+\); it was moved to ~\/\.termio\/config\/settings\.json\.corrupt-[\w-]+ unchanged/);
+  expect(on.err).toMatch(
+    /settings\.json could not be read \(line 3: [A-Za-z]+\); it was moved to ~\/\.termio\/config\/settings\.json\.corrupt-[\w-]+ unchanged/,
+  );
   expect(on.out).toContain(`companion: on, reachable from this computer only, port ${port}`);
   const aside = readdirSync(dir).filter((n) => n.startsWith('settings.json.corrupt-'));
   expect(aside).toHaveLength(1);

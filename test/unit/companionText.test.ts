@@ -6,7 +6,17 @@ import { formatDurationWithSeconds as timeInState } from '../../src/app/present/
 import { byFolder, isTerminalReply, needsYou, pageTitle } from '../../src/app/web/pageText';
 import { phoneView } from '../../src/app/ui/presenters/phoneText';
 
-const s = (id: string, state: PageSession['state'], folder = 'api', since = 0): PageSession => ({ id, agentId: null, name: id, folder, state, stateSince: since, exited: false, question: null, machine: null });
+const s = (id: string, state: PageSession['state'], folder = 'api', since = 0): PageSession => ({
+  id,
+  agentId: null,
+  name: id,
+  folder,
+  state,
+  stateSince: since,
+  exited: false,
+  question: null,
+  machine: null,
+});
 
 describe('page text', () => {
   it('titles the tab with the most urgent count, like the tray', () => {
@@ -27,15 +37,41 @@ describe('page text', () => {
 
   it('groups by folder in first-seen order and lists who waits longest first', () => {
     const list = [s('a', 'attention', 'web', 30), s('b', 'idle', 'api'), s('c', 'attention', 'web', 10)];
-    expect(byFolder(list).map((g) => [g.folder, g.sessions.map((x) => x.id)])).toEqual([['web', ['a', 'c']], ['api', ['b']]]);
+    expect(byFolder(list).map((g) => [g.folder, g.sessions.map((x) => x.id)])).toEqual([
+      ['web', ['a', 'c']],
+      ['api', ['b']],
+    ]);
     expect(needsYou(list).map((x) => x.id)).toEqual(['c', 'a']);
   });
 
   it("drops the browser terminal's answers to queries, never typing or pastes", () => {
-    for (const reply of ['\x1b[?1;2c', '\x1b[>0;276;0c', '\x1b[12;40R', '\x1b[0n', '\x1b[?2004;1$y', '\x1b[I', '\x1b[O', '\x1bP1$r0m\x1b\\', '\x1b]11;rgb:1d1d/1f1f/2121\x1b\\']) {
+    for (const reply of [
+      '\x1b[?1;2c',
+      '\x1b[>0;276;0c',
+      '\x1b[12;40R',
+      '\x1b[0n',
+      '\x1b[?2004;1$y',
+      '\x1b[I',
+      '\x1b[O',
+      '\x1bP1$r0m\x1b\\',
+      '\x1b]11;rgb:1d1d/1f1f/2121\x1b\\',
+    ]) {
       expect(isTerminalReply(reply), JSON.stringify(reply)).toBe(true);
     }
-    for (const typed of ['a', 'echo hi', '\r', '\x03', '\x1b', '\x1b[A', '\x1bOB', '\x1b[15~', '\x1b[1;5C', '\x1b[200~pasted\x1b[201~', '\x1b[<0;10;5M', '\x1b]']) {
+    for (const typed of [
+      'a',
+      'echo hi',
+      '\r',
+      '\x03',
+      '\x1b',
+      '\x1b[A',
+      '\x1bOB',
+      '\x1b[15~',
+      '\x1b[1;5C',
+      '\x1b[200~pasted\x1b[201~',
+      '\x1b[<0;10;5M',
+      '\x1b]',
+    ]) {
       expect(isTerminalReply(typed), JSON.stringify(typed)).toBe(false);
     }
   });
@@ -52,7 +88,9 @@ describe('Settings → Phone text', () => {
     expect(v.lan).toMatchObject({ checked: false, enabled: true });
     expect(v.revoke.enabled).toBe(true);
     expect(v.note).toMatch(/Reachable on my network/);
-    expect(phoneView({ ...on, network: 'lan', pages: 0 }, null).headline).toBe('On: reachable from this computer and devices on your network, port 7681. No page connected.');
+    expect(phoneView({ ...on, network: 'lan', pages: 0 }, null).headline).toBe(
+      'On: reachable from this computer and devices on your network, port 7681. No page connected.',
+    );
   });
 
   it('says why it does not serve, and what is off', () => {

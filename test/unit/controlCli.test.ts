@@ -37,10 +37,13 @@ describe('termio sessions (the real executable)', () => {
     const prefix = id.slice(0, 5);
 
     expect(await termio(['sessions', 'send', prefix, 'echo hello', '--enter'], h.env)).toEqual({ status: 0, stdout: '', stderr: '' });
-    const screen = await waitFor(async () => {
-      const r = await termio(['sessions', 'read', prefix], h.env);
-      return r.status === 0 && r.stdout.split('\n').includes('hello') ? r.stdout : null;
-    }, { what: 'hello on the screen' });
+    const screen = await waitFor(
+      async () => {
+        const r = await termio(['sessions', 'read', prefix], h.env);
+        return r.status === 0 && r.stdout.split('\n').includes('hello') ? r.stdout : null;
+      },
+      { what: 'hello on the screen' },
+    );
     expect(screen).toContain('$ echo hello\nhello\n$');
     const last = await termio(['sessions', 'read', prefix, '--lines', '2', '--json'], h.env);
     expect(JSON.parse(last.stdout)).toEqual({ schemaVersion: 1, ok: true, id, lines: ['hello', '$'], cols: 80, rows: 24 });
@@ -50,12 +53,24 @@ describe('termio sessions (the real executable)', () => {
     const [header, row] = list.stdout.trimEnd().split('\n');
     expect(header).toMatch(/^ID\s+AGENT\s+STATE\s+SINCE\s+CWD\s+TITLE$/);
     expect(row).toMatch(new RegExp(`^${id.slice(0, 8)}\\s+shell\\s+idle\\s+(now|\\d+s)\\s+~/work\\s+cli test$`));
-    const listJson = JSON.parse((await termio(['sessions', 'list', '--json'], h.env)).stdout) as { schemaVersion: number; ok: boolean; sessions: SessionInfo[] };
-    expect(listJson).toMatchObject({ schemaVersion: 1, ok: true, sessions: [{ id, cwd: folder, title: 'cli test', state: 'idle', agentId: null, parentId: null, stalledSince: null }] });
+    const listJson = JSON.parse((await termio(['sessions', 'list', '--json'], h.env)).stdout) as {
+      schemaVersion: number;
+      ok: boolean;
+      sessions: SessionInfo[];
+    };
+    expect(listJson).toMatchObject({
+      schemaVersion: 1,
+      ok: true,
+      sessions: [{ id, cwd: folder, title: 'cli test', state: 'idle', agentId: null, parentId: null, stalledSince: null }],
+    });
 
     const focused: string[] = [];
     h.registry.onFocusRequested((r) => focused.push(r.id));
-    expect(await termio(['sessions', 'focus', prefix, '--json'], h.env)).toEqual({ status: 0, stdout: `${JSON.stringify({ schemaVersion: 1, ok: true, id })}\n`, stderr: '' });
+    expect(await termio(['sessions', 'focus', prefix, '--json'], h.env)).toEqual({
+      status: 0,
+      stdout: `${JSON.stringify({ schemaVersion: 1, ok: true, id })}\n`,
+      stderr: '',
+    });
     expect(focused).toEqual([id]);
 
     expect((await termio(['sessions', 'close', prefix], h.env)).status).toBe(0);
@@ -102,7 +117,7 @@ describe('termio sessions (the real executable)', () => {
     expect(amb).toMatchObject({ status: 1, stdout: '' });
     expect(amb.stderr).toContain("'abc' matches 2 sessions");
     expect((await termio(['sessions', 'focus', 'abc-2'], h.env)).status).toBe(0);
-    expect((await termio(['sessions', 'close', 'zzz'], h.env))).toMatchObject({ status: 1, stderr: "termio: no session matches 'zzz'\n" });
+    expect(await termio(['sessions', 'close', 'zzz'], h.env)).toMatchObject({ status: 1, stderr: "termio: no session matches 'zzz'\n" });
     const jsonError = await termio(['sessions', 'close', 'zzz', '--json'], h.env);
     expect(jsonError.status).toBe(1);
     expect(JSON.parse(jsonError.stdout)).toEqual({ schemaVersion: 1, ok: false, code: 'noSuchSession', message: "no session matches 'zzz'" });
@@ -116,12 +131,23 @@ describe('termio sessions (the real executable)', () => {
     expect(JSON.parse(notRunning.stdout)).toMatchObject({ schemaVersion: 1, ok: false, code: 'hostNotRunning' });
     expect(notRunning.stderr).toMatch(/^termio: no Termio session host runs, and starting one failed: .*not-a-folder/);
 
-    for (const args of [['sessions', 'read'], ['sessions', 'read', 'a', '--lines', '0'], ['sessions', 'list', '--colour'], ['sessions', 'send', 'a'], ['sessions', 'frob'], ['sessions', 'focus', 'a', 'b'], ['sessions', 'list', '--json=yes']]) {
+    for (const args of [
+      ['sessions', 'read'],
+      ['sessions', 'read', 'a', '--lines', '0'],
+      ['sessions', 'list', '--colour'],
+      ['sessions', 'send', 'a'],
+      ['sessions', 'frob'],
+      ['sessions', 'focus', 'a', 'b'],
+      ['sessions', 'list', '--json=yes'],
+    ]) {
       const r = await termio(args, h.env);
       expect({ args, status: r.status }).toEqual({ args, status: 2 });
       expect(r.stderr).toContain('Usage: termio sessions');
     }
-    expect((await termio(['sessions', 'spawn', '--cwd', join(h.home, 'missing')], h.env))).toMatchObject({ status: 1, stderr: expect.stringContaining('is not an existing folder') });
+    expect(await termio(['sessions', 'spawn', '--cwd', join(h.home, 'missing')], h.env)).toMatchObject({
+      status: 1,
+      stderr: expect.stringContaining('is not an existing folder'),
+    });
     for (const verb of ['list', 'watch', 'read', 'send', 'spawn', 'focus', 'close']) {
       const r = await termio(['sessions', verb, '--help'], h.env);
       expect(r.status).toBe(0);

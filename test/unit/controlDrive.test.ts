@@ -46,7 +46,11 @@ describe('termio sessions run', () => {
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(out).toMatchObject({ schemaVersion: 1, ok: true, wait: { outcome: 'settled', until: 'exit', lines: ['two  spaces'], session: { exited: { exitCode: 7 } } } });
+    expect(out).toMatchObject({
+      schemaVersion: 1,
+      ok: true,
+      wait: { outcome: 'settled', until: 'exit', lines: ['two  spaces'], session: { exited: { exitCode: 7 } } },
+    });
     // The session stays listed with its exit code until someone closes it.
     const list = JSON.parse((await termio(['sessions', 'list', '--json'], h.env)).stdout);
     expect(list.sessions).toMatchObject([{ id: out.id, exited: { exitCode: 7 } }]);
@@ -96,7 +100,7 @@ describe('termio sessions wait', () => {
     expect(needsYou.stderr).toMatch(/needs you/);
 
     expect((await termio(['sessions', 'wait', id, '--until', 'soon'], h.env)).status).toBe(2);
-    expect((await termio(['sessions', 'wait', 'nobody', '--json'], h.env))).toMatchObject({ status: 1 });
+    expect(await termio(['sessions', 'wait', 'nobody', '--json'], h.env)).toMatchObject({ status: 1 });
   });
 
   it('send --wait returns when the turn the message started has ended, not before it began', async () => {
@@ -114,7 +118,12 @@ describe('termio sessions wait', () => {
     const r = await sending.exit;
     expect(r.status).toBe(0);
     const body = JSON.parse(r.stdout);
-    expect(body).toMatchObject({ schemaVersion: 1, ok: true, id, wait: { outcome: 'settled', until: 'turn', session: { state: 'done', stateWhy: 'test: the turn ended' } } });
+    expect(body).toMatchObject({
+      schemaVersion: 1,
+      ok: true,
+      id,
+      wait: { outcome: 'settled', until: 'turn', session: { state: 'done', stateWhy: 'test: the turn ended' } },
+    });
     expect(body.wait.lines).toEqual(expect.arrayContaining(['answer']));
   });
 });
@@ -125,7 +134,12 @@ describe('a first prompt', () => {
     cleanups.push(() => registry.dispose());
     let ready = false;
     let asked = 0;
-    const waits = new SessionWaits({ registry, describe: (r) => new SessionFacts().info(r), readyEvidence: () => (asked++, ready), limits: { quietWithChannelsMs: 60_000 } });
+    const waits = new SessionWaits({
+      registry,
+      describe: (r) => new SessionFacts().info(r),
+      readyEvidence: () => (asked++, ready),
+      limits: { quietWithChannelsMs: 60_000 },
+    });
     cleanups.push(() => waits.dispose());
     const spawned = await registry.spawn({ cwd: repoRoot });
     if (!spawned.ok) throw new Error(spawned.message);
@@ -230,7 +244,11 @@ describe('stalled sessions', () => {
     const since = Date.now() - 130_000;
     h.registry.setStalled(id, since);
     await waitFor(() => lines().includes('"kind":"stall"'), { what: 'the stall line' });
-    const stall = lines().split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((e) => e.kind === 'stall');
+    const stall = lines()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .find((e) => e.kind === 'stall');
     expect(stall).toMatchObject({ schemaVersion: 1, ok: true, kind: 'stall', session: { id, stalledSince: new Date(since).toISOString() } });
     expect((await termio(['sessions', 'list'], h.env)).stdout).toMatch(/idle \(stalled\)/);
     h.registry.setStalled(id, null);

@@ -3,7 +3,14 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { CONTROL_PROTOCOL_VERSION, FrameDecoder, encodeFrame } from '../../src/protocol/controlFrames';
-import { ControlArgsSchemas, ControlReplySchema, ControlRequestEnvelopeSchema, type ControlError, type ControlReply, parseRequest } from '../../src/protocol/control';
+import {
+  ControlArgsSchemas,
+  ControlReplySchema,
+  ControlRequestEnvelopeSchema,
+  type ControlError,
+  type ControlReply,
+  parseRequest,
+} from '../../src/protocol/control';
 
 function decodeAll(decoder: FrameDecoder, chunks: string[]) {
   return chunks.flatMap((c) => decoder.push(c));
@@ -24,19 +31,26 @@ describe('FrameDecoder', () => {
 
   it('splits at any boundary the same way (property)', () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ maxLength: 20 }).map((s) => s.replace(/[\r\n]/g, '')), { maxLength: 8 }), fc.array(fc.nat(), { maxLength: 6 }), (lines, cuts) => {
-        const stream = lines.map((l) => `${l}\n`).join('');
-        const points = [...new Set(cuts.map((c) => c % (stream.length + 1)))].sort((a, b) => a - b);
-        const chunks: string[] = [];
-        let prev = 0;
-        for (const p of points) {
-          chunks.push(stream.slice(prev, p));
-          prev = p;
-        }
-        chunks.push(stream.slice(prev));
-        const frames = decodeAll(new FrameDecoder(), chunks);
-        expect(frames).toEqual(lines.filter((l) => l.trim()).map((text) => ({ kind: 'frame', text })));
-      }),
+      fc.property(
+        fc.array(
+          fc.string({ maxLength: 20 }).map((s) => s.replace(/[\r\n]/g, '')),
+          { maxLength: 8 },
+        ),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        (lines, cuts) => {
+          const stream = lines.map((l) => `${l}\n`).join('');
+          const points = [...new Set(cuts.map((c) => c % (stream.length + 1)))].sort((a, b) => a - b);
+          const chunks: string[] = [];
+          let prev = 0;
+          for (const p of points) {
+            chunks.push(stream.slice(prev, p));
+            prev = p;
+          }
+          chunks.push(stream.slice(prev));
+          const frames = decodeAll(new FrameDecoder(), chunks);
+          expect(frames).toEqual(lines.filter((l) => l.trim()).map((text) => ({ kind: 'frame', text })));
+        },
+      ),
     );
   });
 
@@ -154,16 +168,23 @@ describe('parseRequest', () => {
 
   it('never throws on arbitrary input (property)', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.json(), fc.jsonValue().map((j) => JSON.stringify({ v, verb: 'sessions.send', args: j }))), (text) => {
-        const r = parseRequest(text);
-        if (!r.ok) {
-          expect(ControlReplySchema.safeParse(r.reply).success).toBe(true);
-        } else {
-          // Accepted: the request handed on is one the schemas themselves accept.
-          expect(ControlRequestEnvelopeSchema.safeParse(r.request).success).toBe(true);
-          expect(ControlArgsSchemas[r.request.verb].safeParse(r.request.args).success).toBe(true);
-        }
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.json(),
+          fc.jsonValue().map((j) => JSON.stringify({ v, verb: 'sessions.send', args: j })),
+        ),
+        (text) => {
+          const r = parseRequest(text);
+          if (!r.ok) {
+            expect(ControlReplySchema.safeParse(r.reply).success).toBe(true);
+          } else {
+            // Accepted: the request handed on is one the schemas themselves accept.
+            expect(ControlRequestEnvelopeSchema.safeParse(r.request).success).toBe(true);
+            expect(ControlArgsSchemas[r.request.verb].safeParse(r.request.args).success).toBe(true);
+          }
+        },
+      ),
     );
   });
 });

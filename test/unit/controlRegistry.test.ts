@@ -70,9 +70,16 @@ describe('SessionRegistry', () => {
 
   it('returns spawn failures as values', async () => {
     expect(await registry.spawn({ cwd: 'relative' })).toMatchObject({ ok: false, code: 'badDirectory' });
-    expect(await registry.spawn({ cwd: join(home, 'missing') })).toMatchObject({ ok: false, code: 'badDirectory', message: `'${join(home, 'missing')}' is not an existing folder` });
+    expect(await registry.spawn({ cwd: join(home, 'missing') })).toMatchObject({
+      ok: false,
+      code: 'badDirectory',
+      message: `'${join(home, 'missing')}' is not an existing folder`,
+    });
     expect(await registry.spawn({ agent: 'codex' })).toMatchObject({ ok: false, code: 'spawnFailed' });
-    const missingBinary = new SessionRegistry({ spawner: (req) => ({ kind: 'launchError', message: `command not found: nosuch (${req.id})`, command: 'nosuch' }), defaultCwd: home });
+    const missingBinary = new SessionRegistry({
+      spawner: (req) => ({ kind: 'launchError', message: `command not found: nosuch (${req.id})`, command: 'nosuch' }),
+      defaultCwd: home,
+    });
     expect(await missingBinary.spawn({})).toMatchObject({ ok: false, code: 'spawnFailed', message: expect.stringContaining('command not found: nosuch') });
     expect(registry.size).toBe(0);
   });

@@ -29,10 +29,13 @@ async function ok<T>(client: ControlClient, verb: Parameters<ControlClient['requ
 }
 
 async function readUntil(client: ControlClient, id: string, test: (lines: string[]) => boolean, what: string) {
-  return waitFor(async () => {
-    const r = await ok<{ lines: string[] }>(client, 'sessions.read', { id });
-    return test(r.lines) ? r.lines : null;
-  }, { what });
+  return waitFor(
+    async () => {
+      const r = await ok<{ lines: string[] }>(client, 'sessions.read', { id });
+      return test(r.lines) ? r.lines : null;
+    },
+    { what },
+  );
 }
 
 describe('control server', () => {
@@ -104,7 +107,10 @@ describe('control server', () => {
     const sa = await ok<{ id: string }>(c, 'sessions.spawn', { cwd: a });
     const sb = await ok<{ id: string }>(c, 'sessions.spawn', { cwd: b });
     const list = await ok<{ sessions: SessionInfo[] }>(c, 'sessions.list', {});
-    expect(list.sessions.map((s) => [s.id, s.cwd])).toEqual([[sa.id, a], [sb.id, b]]);
+    expect(list.sessions.map((s) => [s.id, s.cwd])).toEqual([
+      [sa.id, a],
+      [sb.id, b],
+    ]);
     for (const s of list.sessions) SessionInfoSchema.parse(s);
     await ok(c, 'sessions.send', { id: sa.id, text: 'pwd; echo "$TERMIO_SESSION"', enter: true });
     await ok(c, 'sessions.send', { id: sb.id, text: 'pwd; echo "$TERMIO_SESSION"', enter: true });
@@ -137,7 +143,10 @@ describe('control server', () => {
     const c = await host.client();
     expect(await c.request('sessions.spawn', { cwd: join(host.home, 'missing') })).toMatchObject({ ok: false, error: { code: 'badDirectory' } });
     expect(await c.request('app.open', { dir: join(host.home, 'missing') })).toMatchObject({ ok: false, error: { code: 'badDirectory' } });
-    expect(await c.request('sessions.spawn', { agent: 'claude' })).toMatchObject({ ok: false, error: { code: 'spawnFailed', message: expect.stringContaining("'claude'") } });
+    expect(await c.request('sessions.spawn', { agent: 'claude' })).toMatchObject({
+      ok: false,
+      error: { code: 'spawnFailed', message: expect.stringContaining("'claude'") },
+    });
     const s = await ok<{ id: string }>(c, 'sessions.spawn', {});
     await ok(c, 'sessions.send', { id: s.id, text: 'exit 3', enter: true });
     await waitFor(async () => (await ok<{ sessions: SessionInfo[] }>(c, 'sessions.list', {})).sessions[0]?.exited, { what: 'the shell to exit' });
@@ -165,9 +174,14 @@ describe('control server', () => {
 
     // A "crashed app": a process that listens on the socket and is killed with SIGKILL, leaving the file behind.
     const socketPath = host.socket;
-    const crashed = spawn(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(socketPath)}, () => console.log('up'))`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const crashed = spawn(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(socketPath)}, () => console.log('up'))`], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     await new Promise<void>((r) => crashed.stdout.once('data', () => r()));
-    writeFileSync(join(host.paths.runDir, 'control.json'), JSON.stringify({ socket: socketPath, pid: crashed.pid, version: 'x', protocol: 1, startedAt: new Date().toISOString() }));
+    writeFileSync(
+      join(host.paths.runDir, 'control.json'),
+      JSON.stringify({ socket: socketPath, pid: crashed.pid, version: 'x', protocol: 1, startedAt: new Date().toISOString() }),
+    );
     crashed.kill('SIGKILL');
     await new Promise((r) => crashed.once('exit', r));
     expect(statSync(socketPath).isSocket()).toBe(true);

@@ -27,9 +27,21 @@ describe('the holder protocol', () => {
   it('has the same numbers in the C holder and the host', () => {
     expect(Number(defines.get('HOLDER_PROTOCOL'))).toBe(HOLDER_PROTOCOL_VERSION);
     const names: Record<string, keyof typeof HolderKind> = {
-      MSG_HELLO: 'hello', MSG_DATA: 'data', MSG_SIZE: 'size', MSG_GAP: 'gap', MSG_EXIT: 'exit', MSG_ERROR: 'error',
-      MSG_ATTACH: 'attach', MSG_INPUT: 'input', MSG_RESIZE: 'resize', MSG_SIGNAL: 'signal', MSG_CHECKPOINT: 'checkpoint',
-      MSG_PAUSE: 'pause', MSG_RESUME: 'resume', MSG_CLOSE: 'close', MSG_BYE: 'bye',
+      MSG_HELLO: 'hello',
+      MSG_DATA: 'data',
+      MSG_SIZE: 'size',
+      MSG_GAP: 'gap',
+      MSG_EXIT: 'exit',
+      MSG_ERROR: 'error',
+      MSG_ATTACH: 'attach',
+      MSG_INPUT: 'input',
+      MSG_RESIZE: 'resize',
+      MSG_SIGNAL: 'signal',
+      MSG_CHECKPOINT: 'checkpoint',
+      MSG_PAUSE: 'pause',
+      MSG_RESUME: 'resume',
+      MSG_CLOSE: 'close',
+      MSG_BYE: 'bye',
     };
     for (const [c, ts] of Object.entries(names)) expect(Number(defines.get(c)), c).toBe(HolderKind[ts]);
     expect(defines.get('MAX_BODY')).toBe('1024 * 1024 + 64');
@@ -70,8 +82,26 @@ describe('the holder protocol', () => {
 
 describe('checkpoint files', () => {
   const record = (id: string): CheckpointRecord => ({
-    version: CHECKPOINT_VERSION, id, savedAt: new Date(0).toISOString(), offset: 12, cols: 80, rows: 24, screen: 'hi\r\n',
-    session: { agentId: null, cwd: '/tmp', argv: ['/bin/sh'], name: null, bypass: false, parentId: null, createdAt: 1, state: 'idle', stateWhy: 'started', stateSince: 1, secret: 's' },
+    version: CHECKPOINT_VERSION,
+    id,
+    savedAt: new Date(0).toISOString(),
+    offset: 12,
+    cols: 80,
+    rows: 24,
+    screen: 'hi\r\n',
+    session: {
+      agentId: null,
+      cwd: '/tmp',
+      argv: ['/bin/sh'],
+      name: null,
+      bypass: false,
+      parentId: null,
+      createdAt: 1,
+      state: 'idle',
+      stateWhy: 'started',
+      stateSince: 1,
+      secret: 's',
+    },
   });
 
   it('reads back what was written; a missing one is null; a broken one is set aside with the reason', () => {
@@ -84,7 +114,10 @@ describe('checkpoint files', () => {
       expect(readCheckpoint(dir, 'b')).toEqual({ problem: expect.stringContaining("session.state 'sleeping' is not a state") });
       expect(existsSync(join(dir, 'b.json.unreadable'))).toBe(true);
       // The status tracker's snapshot is checked too: a bad one sets the whole file aside.
-      writeFileSync(join(dir, 'd.json'), JSON.stringify({ ...record('d'), session: { ...record('d').session, status: { engine: { startedAt: 0 }, workReports: 0, agentRunner: null } } }));
+      writeFileSync(
+        join(dir, 'd.json'),
+        JSON.stringify({ ...record('d'), session: { ...record('d').session, status: { engine: { startedAt: 0 }, workReports: 0, agentRunner: null } } }),
+      );
       expect(readCheckpoint(dir, 'd')).toEqual({ problem: expect.stringContaining('session.status.engine: startedAt or seq is not a number') });
       writeFileSync(join(dir, 'c.json'), '{"version":1,');
       expect(readCheckpoint(dir, 'c')).toEqual({ problem: expect.stringContaining('not JSON') });
@@ -96,7 +129,10 @@ describe('checkpoint files', () => {
 
 describe('holder availability and building', () => {
   it('is off, with the reason, when turned off', () => {
-    expect(holderAvailability(termioPaths({ TERMIO_HOME: '/tmp/x' }), { TERMIO_HOLDERS: '0' })).toEqual({ available: false, reason: 'turned off (TERMIO_HOLDERS=0)' });
+    expect(holderAvailability(termioPaths({ TERMIO_HOME: '/tmp/x' }), { TERMIO_HOLDERS: '0' })).toEqual({
+      available: false,
+      reason: 'turned off (TERMIO_HOLDERS=0)',
+    });
   });
 
   it('puts the sockets of a home too deep for a socket path in a short folder of the user under /tmp, and refuses one that is not theirs', () => {
@@ -122,7 +158,10 @@ describe('holder availability and building', () => {
     const planted = dirname(shortSocketDir(deep, other + 1));
     symlinkSync(tmpdir(), planted);
     try {
-      expect(holderAvailability(deep, {}, other)).toEqual({ available: false, reason: expect.stringContaining(`${theirs} belongs to another user (uid ${uid})`) });
+      expect(holderAvailability(deep, {}, other)).toEqual({
+        available: false,
+        reason: expect.stringContaining(`${theirs} belongs to another user (uid ${uid})`),
+      });
       expect(holderAvailability(deep, {}, other + 1)).toEqual({ available: false, reason: expect.stringContaining(`${planted} is not a folder`) });
     } finally {
       rmSync(theirs, { recursive: true, force: true });
@@ -132,7 +171,10 @@ describe('holder availability and building', () => {
 
   it('compiles statically on Linux first, and with the system compiler as is on macOS', () => {
     const src = ['a.c', 'b.c'];
-    expect(holderCompileAttempts('linux', src, 'out')).toEqual([['-static', '-O2', '-o', 'out', 'a.c', 'b.c'], ['-O2', '-o', 'out', 'a.c', 'b.c']]);
+    expect(holderCompileAttempts('linux', src, 'out')).toEqual([
+      ['-static', '-O2', '-o', 'out', 'a.c', 'b.c'],
+      ['-O2', '-o', 'out', 'a.c', 'b.c'],
+    ]);
     expect(holderCompileAttempts('darwin', src, 'out')).toEqual([['-O2', '-o', 'out', 'a.c', 'b.c']]);
   });
 });

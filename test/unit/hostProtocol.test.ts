@@ -4,12 +4,31 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  collectRows, decodeFrame, encodeFrameMessage, encodeRow, encodeRowsMessage, MAX_COLS, readFrame, readRows, rowText,
-  type FrameHeader, type WireRun,
+  collectRows,
+  decodeFrame,
+  encodeFrameMessage,
+  encodeRow,
+  encodeRowsMessage,
+  MAX_COLS,
+  readFrame,
+  readRows,
+  rowText,
+  type FrameHeader,
+  type WireRun,
 } from '../../src/protocol/hostFrame';
 import { encodeJsonMessage, encodeMessage, LENGTH_BYTES, MessageDecoder, MessageKind } from '../../src/protocol/hostFraming';
 
-const plain = { bold: false, italic: false, dim: false, underline: 'none', strikethrough: false, overline: false, inverse: false, invisible: false, blink: false } as const;
+const plain = {
+  bold: false,
+  italic: false,
+  dim: false,
+  underline: 'none',
+  strikethrough: false,
+  overline: false,
+  inverse: false,
+  invisible: false,
+  blink: false,
+} as const;
 
 function run(col: number, text: string, extra: Partial<WireRun> = {}): WireRun {
   return { col, cells: text.length, text, cellWidth: 1, fg: { kind: 'default' }, bg: { kind: 'default' }, ...plain, ...extra };
@@ -24,7 +43,10 @@ const header: Omit<FrameHeader, 'view' | 'seq' | 'full'> = {
   exit: { exitCode: 130, signal: 2 },
   scrollbackLength: 12345,
   scrollOffset: 40,
-  selection: [{ row: 2, start: 4, end: 80 }, { row: 3, start: 0, end: 7 }],
+  selection: [
+    { row: 2, start: 4, end: 80 },
+    { row: 3, start: 0, end: 7 },
+  ],
   hasSelection: true,
   title: 'vim — ünïcode ✓',
 };
@@ -69,10 +91,13 @@ describe('message framing', () => {
       { kind: 'error', code: 'badKind', message: 'unknown message kind 9 (expected 1 json, 2 frame or 3 rows)' },
     ]);
     expect(new MessageDecoder(1 << 20).push(encodeMessage(MessageKind.json, new TextEncoder().encode('{"t":')))[0]).toMatchObject({
-      code: 'badJson', message: expect.stringContaining('a JSON message does not parse'),
+      code: 'badJson',
+      message: expect.stringContaining('a JSON message does not parse'),
     });
     expect(new MessageDecoder(1 << 20).push(encodeMessage(MessageKind.json, new Uint8Array([0x22, 0xff, 0x22])))[0]).toEqual({
-      kind: 'error', code: 'badJson', message: 'a JSON message is not valid UTF-8',
+      kind: 'error',
+      code: 'badJson',
+      message: 'a JSON message is not valid UTF-8',
     });
     expect(new MessageDecoder(1 << 20).push(new Uint8Array([0, 0, 0, 0]))[0]).toMatchObject({ code: 'empty' });
   });
@@ -87,28 +112,42 @@ describe('message framing', () => {
   it('decodes a run of messages of every kind split at any points (property)', () => {
     const row = encodeRow(0, { runs: [run(0, 'row')], wrapped: false });
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.record({ json: fc.jsonValue() }), fc.record({ rows: fc.nat({ max: 5 }) })), { minLength: 1, maxLength: 6 }), fc.array(fc.nat(), { maxLength: 12 }), (items, cuts) => {
-        // JSON values, and frames with as many rows as the number says.
-        const parts = items.map((v) => ('rows' in v
-          ? encodeFrameMessage({ ...header, view: v.rows, seq: v.rows, full: false }, Array.from({ length: v.rows }, () => row))
-          : encodeJsonMessage(v.json)));
-        const stream = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-        parts.reduce((at, p) => (stream.set(p, at), at + p.length), 0);
-        const points = [...new Set(cuts.map((c) => c % (stream.length + 1)))].sort((a, b) => a - b);
-        const d = new MessageDecoder(1 << 20);
-        const got = [];
-        let from = 0;
-        for (const p of [...points, stream.length]) {
-          got.push(...d.push(stream.subarray(from, p)));
-          from = p;
-        }
-        expect(got.map((m) => (m.kind === 'json' ? m.value : m.kind === 'frame' ? decodeFrame(m.bytes) : m))).toEqual(
-          items.map((v) => ('rows' in v
-            ? { header: { ...header, view: v.rows, seq: v.rows, full: false }, rows: Array.from({ length: v.rows }, () => ({ y: 0, wrapped: false, runs: [run(0, 'row')] })) }
-            : JSON.parse(JSON.stringify(v.json)))),
-        );
-        expect(d.pending).toBe(0);
-      }),
+      fc.property(
+        fc.array(fc.oneof(fc.record({ json: fc.jsonValue() }), fc.record({ rows: fc.nat({ max: 5 }) })), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.nat(), { maxLength: 12 }),
+        (items, cuts) => {
+          // JSON values, and frames with as many rows as the number says.
+          const parts = items.map((v) =>
+            'rows' in v
+              ? encodeFrameMessage(
+                  { ...header, view: v.rows, seq: v.rows, full: false },
+                  Array.from({ length: v.rows }, () => row),
+                )
+              : encodeJsonMessage(v.json),
+          );
+          const stream = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+          parts.reduce((at, p) => (stream.set(p, at), at + p.length), 0);
+          const points = [...new Set(cuts.map((c) => c % (stream.length + 1)))].sort((a, b) => a - b);
+          const d = new MessageDecoder(1 << 20);
+          const got = [];
+          let from = 0;
+          for (const p of [...points, stream.length]) {
+            got.push(...d.push(stream.subarray(from, p)));
+            from = p;
+          }
+          expect(got.map((m) => (m.kind === 'json' ? m.value : m.kind === 'frame' ? decodeFrame(m.bytes) : m))).toEqual(
+            items.map((v) =>
+              'rows' in v
+                ? {
+                    header: { ...header, view: v.rows, seq: v.rows, full: false },
+                    rows: Array.from({ length: v.rows }, () => ({ y: 0, wrapped: false, runs: [run(0, 'row')] })),
+                  }
+                : JSON.parse(JSON.stringify(v.json)),
+            ),
+          );
+          expect(d.pending).toBe(0);
+        },
+      ),
     );
   });
 
@@ -145,7 +184,10 @@ describe('screen frames', () => {
     const f = decodeFrame(bodyOf(msg));
     if ('kind' in f) throw new Error(f.message);
     expect(f.header).toEqual({ ...header, view: 7, seq: 42, full: true });
-    expect(f.rows).toEqual([{ y: 0, wrapped: false, runs }, { y: 23, wrapped: true, runs: [run(0, 'last')] }]);
+    expect(f.rows).toEqual([
+      { y: 0, wrapped: false, runs },
+      { y: 23, wrapped: true, runs: [run(0, 'last')] },
+    ]);
     expect(rowText(f.rows[0]!.runs)).toBe('$ ls 漢字 e\u0301x');
   });
 
@@ -170,7 +212,10 @@ describe('screen frames', () => {
   it('reports malformed frames as values that say what is wrong', () => {
     const good = bodyOf(encodeFrameMessage({ ...header, view: 1, seq: 1, full: true }, [encodeRow(0, { runs: [run(0, 'hello')], wrapped: false })]));
     expect(decodeFrame(good.subarray(0, 10))).toEqual({ kind: 'error', message: 'malformed frame: a frame of 10 bytes is shorter than its 32-byte header' });
-    expect(decodeFrame(good.subarray(0, good.length - 2))).toMatchObject({ kind: 'error', message: expect.stringMatching(/^malformed frame: the text of run 0 of row 0 at byte \d+ runs past the end/) });
+    expect(decodeFrame(good.subarray(0, good.length - 2))).toMatchObject({
+      kind: 'error',
+      message: expect.stringMatching(/^malformed frame: the text of run 0 of row 0 at byte \d+ runs past the end/),
+    });
     expect(decodeFrame(new Uint8Array([...good, 0]))).toEqual({ kind: 'error', message: 'malformed frame: 1 stray bytes after the last row' });
     const wide = bodyOf(encodeFrameMessage({ ...header, view: 1, seq: 1, full: true }, [encodeRow(0, { runs: [run(78, 'xyz')], wrapped: false })]));
     expect(decodeFrame(wide)).toEqual({ kind: 'error', message: 'malformed frame: run 0 of row 0 covers columns 78..80, past 80 columns' });

@@ -40,7 +40,10 @@ describe('layering check', () => {
       }),
     );
     expect(r.status).toBe(1);
-    const lines = r.stderr.trim().split('\n').map((l) => l.replace(/^.*?(protocol|terminal|app)\//, '$1/'));
+    const lines = r.stderr
+      .trim()
+      .split('\n')
+      .map((l) => l.replace(/^.*?(protocol|terminal|app)\//, '$1/'));
     expect(lines).toEqual(
       expect.arrayContaining([
         "protocol/a.ts: protocol is pure and may not import the Node module 'node:fs'",
@@ -67,15 +70,22 @@ describe('layering check: what the app loads at run time', () => {
       put('app/client/launcher.ts', "import { Session } from '../../terminal/session';\nexport const launch = () => new Session();\n");
       put('app/shared/paths.ts', 'export const paths = {};\n');
       put('app/ui/bad.ts', "import { launch } from '../client/launcher';\nvoid launch;\n");
-      put('app/ui/good.ts', "import type { Session } from '../../terminal/session';\nimport { type Session as S2 } from '../../terminal/session';\nimport { darkTheme } from '../../terminal/theme';\nimport { paths } from '../shared/paths';\nexport type X = Session | S2;\nvoid darkTheme; void paths;\n");
+      put(
+        'app/ui/good.ts',
+        "import type { Session } from '../../terminal/session';\nimport { type Session as S2 } from '../../terminal/session';\nimport { darkTheme } from '../../terminal/theme';\nimport { paths } from '../shared/paths';\nexport type X = Session | S2;\nvoid darkTheme; void paths;\n",
+      );
       const r = check(dir);
       expect(r.status).toBe(1);
       const lines = r.stderr.trim().split('\n');
       expect(lines.filter((l) => l.includes('good.ts'))).toEqual([]);
-      expect(lines).toEqual(expect.arrayContaining([
-        expect.stringMatching(/app\/ui\/bad\.ts: a client may not load 'node-pty' at run time \(through app\/ui\/bad\.ts → app\/client\/launcher\.ts → terminal\/session\.ts\)/),
-        expect.stringMatching(/app\/ui\/bad\.ts: a client may not load '@xterm\/headless' at run time/),
-      ]));
+      expect(lines).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(
+            /app\/ui\/bad\.ts: a client may not load 'node-pty' at run time \(through app\/ui\/bad\.ts → app\/client\/launcher\.ts → terminal\/session\.ts\)/,
+          ),
+          expect.stringMatching(/app\/ui\/bad\.ts: a client may not load '@xterm\/headless' at run time/),
+        ]),
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -183,18 +193,22 @@ describe('layering by the compiler', () => {
     ['ui → host', 'app/ui/svgTint.ts', "import '../host/hostMain';", 'app/ui', 'src/app/host/hostMain.ts'],
     ['cli → host', 'app/cli/openDir.ts', "import '../host/hostMain';", 'app/cli', 'src/app/host/hostMain.ts'],
     ['present → shared', 'app/present/fuzzy.ts', "import '../shared/paths';", 'app/present', 'src/app/shared/paths.ts'],
-  ])('tsc -b rejects %s', (_name, file, line, project, imported) => {
-    const target = join(dir, 'src', file);
-    const original = readFileSync(target, 'utf8');
-    writeFileSync(target, `${line}\n${original}`);
-    try {
-      const r = build(project);
-      expect(r.status).not.toBe(0);
-      // TS6307: the imported file is in neither this project nor one it references.
-      expect(r.stdout).toMatch(/error TS6307/);
-      expect(r.stdout).toContain(imported);
-    } finally {
-      writeFileSync(target, original);
-    }
-  }, 180_000);
+  ])(
+    'tsc -b rejects %s',
+    (_name, file, line, project, imported) => {
+      const target = join(dir, 'src', file);
+      const original = readFileSync(target, 'utf8');
+      writeFileSync(target, `${line}\n${original}`);
+      try {
+        const r = build(project);
+        expect(r.status).not.toBe(0);
+        // TS6307: the imported file is in neither this project nor one it references.
+        expect(r.stdout).toMatch(/error TS6307/);
+        expect(r.stdout).toContain(imported);
+      } finally {
+        writeFileSync(target, original);
+      }
+    },
+    180_000,
+  );
 });

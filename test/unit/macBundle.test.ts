@@ -55,10 +55,17 @@ describe('parsePlist', () => {
 });
 
 describe('Info.plist template', () => {
-  const plist = () => parsePlist(readFileSync(join(repo, 'packaging', 'macos', 'Info.plist.in'), 'utf8').replaceAll('@VERSION@', version)) as Record<string, unknown>;
+  const plist = () =>
+    parsePlist(readFileSync(join(repo, 'packaging', 'macos', 'Info.plist.in'), 'utf8').replaceAll('@VERSION@', version)) as Record<string, unknown>;
 
   it('names qode as the main executable, and a bundle id and name macOS shows', () => {
-    expect(plist()).toMatchObject({ CFBundleExecutable: 'qode', CFBundleIdentifier: 'dev.termio.app', CFBundleName: 'Termio', CFBundlePackageType: 'APPL', NSPrincipalClass: 'NSApplication' });
+    expect(plist()).toMatchObject({
+      CFBundleExecutable: 'qode',
+      CFBundleIdentifier: 'dev.termio.app',
+      CFBundleName: 'Termio',
+      CFBundlePackageType: 'APPL',
+      NSPrincipalClass: 'NSApplication',
+    });
   });
 
   it('asks for the macOS that NodeGUI’s Qt and qode’s Node run on', () => {
@@ -115,7 +122,11 @@ describe('build-app.sh --check', () => {
     const entry = resolve(app, 'Contents', 'MacOS', cfg.distPath);
     expect(entry).toBe(join(app, 'Contents', 'Resources', 'app', 'dist', 'app', 'main.js'));
     expect(existsSync(entry)).toBe(true);
-    expect(readFileSync(join(app, 'Contents', 'Resources', 'termio.icns')).subarray(0, 4).toString('latin1')).toBe('icns');
+    expect(
+      readFileSync(join(app, 'Contents', 'Resources', 'termio.icns'))
+        .subarray(0, 4)
+        .toString('latin1'),
+    ).toBe('icns');
     // The launcher inside the bundle finds the bundle's qode; the duplicate under node_modules is gone.
     expect(bundledQode(join(app, 'Contents', 'Resources', 'app'))).toBe(exe);
     expect(existsSync(join(app, 'Contents', 'Resources', 'app', 'node_modules', '@nodegui', 'qode', 'binaries'))).toBe(false);

@@ -42,7 +42,7 @@ describe('machines.json', () => {
 });
 
 describe('the ssh command', () => {
-  it('puts the machine\'s options first, then port and identity, then the defaults, and the target after --', () => {
+  it("puts the machine's options first, then port and identity, then the defaults, and the target after --", () => {
     const args = sshArgs({ name: 'a', target: 'me@h', port: 2200, identity: '/k', sshOptions: ['ConnectTimeout=3'] }, { batch: true });
     expect(args.slice(0, 3)).toEqual(['-T', '-o', 'ConnectTimeout=3']);
     expect(args.indexOf('ConnectTimeout=3')).toBeLessThan(args.indexOf('ConnectTimeout=10'));
@@ -53,10 +53,18 @@ describe('the ssh command', () => {
     expect(sshArgs({ name: 'a', target: 'h' }, { batch: false })).not.toContain('BatchMode=yes');
   });
 
-  it('says what ssh\'s exit means, and what to do', () => {
-    expect(classifyExit('box', 127, null, 'bash: line 1: termio: command not found\n')).toEqual({ state: 'noTermio', why: expect.stringMatching(/^Termio is not installed on box .*termio machines install box/) });
-    expect(classifyExit('box', 255, null, 'me@h: Permission denied (publickey).\n')).toEqual({ state: 'unreachable', why: expect.stringMatching(/^box refused the login: me@h: Permission denied \(publickey\)\./) });
-    expect(classifyExit('box', 255, null, 'ssh: Could not resolve hostname nope: Name or service not known\n').why).toBe('ssh to box failed: ssh: Could not resolve hostname nope: Name or service not known');
+  it("says what ssh's exit means, and what to do", () => {
+    expect(classifyExit('box', 127, null, 'bash: line 1: termio: command not found\n')).toEqual({
+      state: 'noTermio',
+      why: expect.stringMatching(/^Termio is not installed on box .*termio machines install box/),
+    });
+    expect(classifyExit('box', 255, null, 'me@h: Permission denied (publickey).\n')).toEqual({
+      state: 'unreachable',
+      why: expect.stringMatching(/^box refused the login: me@h: Permission denied \(publickey\)\./),
+    });
+    expect(classifyExit('box', 255, null, 'ssh: Could not resolve hostname nope: Name or service not known\n').why).toBe(
+      'ssh to box failed: ssh: Could not resolve hostname nope: Name or service not known',
+    );
     expect(classifyExit('box', 255, null, '').why).toBe('ssh to box exited with code 255 without saying why');
   });
 });
@@ -87,11 +95,25 @@ describe('the host id', () => {
   });
 });
 
-describe('a machine\'s state line', () => {
-  const base: MachineInfo = { name: 'alias', target: 'me@box', state: 'connected', why: null, remoteVersion: '0.1.0', remoteProtocol: 2, hostId: 'h-12345678', sameAs: null, sessions: 2, retryAt: null, since: 0 };
+describe("a machine's state line", () => {
+  const base: MachineInfo = {
+    name: 'alias',
+    target: 'me@box',
+    state: 'connected',
+    why: null,
+    remoteVersion: '0.1.0',
+    remoteProtocol: 2,
+    hostId: 'h-12345678',
+    sameAs: null,
+    sessions: 2,
+    retryAt: null,
+    since: 0,
+  };
   it('says a duplicate is the same machine as the one that holds its host, or this machine itself', () => {
     expect(machineStateLine(base, 0)).toBe('connected (Termio 0.1.0), 2 sessions');
-    expect(machineStateLine({ ...base, state: 'sameMachine', sameAs: 'box', why: 'same machine as box (same host id)', sessions: 0, retryAt: 30_000 }, 0)).toBe('same machine as box');
+    expect(machineStateLine({ ...base, state: 'sameMachine', sameAs: 'box', why: 'same machine as box (same host id)', sessions: 0, retryAt: 30_000 }, 0)).toBe(
+      'same machine as box',
+    );
     expect(machineStateLine({ ...base, state: 'sameMachine', sameAs: null, why: 'x', sessions: 0, retryAt: 30_000 }, 0)).toBe('this machine itself');
   });
 });

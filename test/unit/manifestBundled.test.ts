@@ -11,12 +11,33 @@ import { GENERATED_FILE, manifestValidatorSource } from '../../scripts/lib/manif
 
 const REPO = join(__dirname, '..', '..');
 const AGENTS = join(REPO, 'agents');
-const files = readdirSync(AGENTS).filter((f) => f.endsWith('.json') && f !== 'manifest.schema.json').sort();
+const files = readdirSync(AGENTS)
+  .filter((f) => f.endsWith('.json') && f !== 'manifest.schema.json')
+  .sort();
 
 describe('bundled manifests', () => {
   it('ship every agent agents/README.md lists, plus the Terminal', () => {
     expect(files.map((f) => f.replace(/\.json$/, ''))).toEqual([
-      'aider', 'amp', 'antigravity', 'claude', 'cline', 'codex', 'copilot', 'crush', 'cursor', 'droid', 'gemini', 'goose', 'grok', 'hermes', 'kimi', 'opencode', 'opencode2', 'pi', 'qwen', 'terminal',
+      'aider',
+      'amp',
+      'antigravity',
+      'claude',
+      'cline',
+      'codex',
+      'copilot',
+      'crush',
+      'cursor',
+      'droid',
+      'gemini',
+      'goose',
+      'grok',
+      'hermes',
+      'kimi',
+      'opencode',
+      'opencode2',
+      'pi',
+      'qwen',
+      'terminal',
     ]);
   });
 
@@ -40,7 +61,9 @@ describe('bundled manifests', () => {
   });
 
   it('declare the resume families agents/README.md lists for each agent', () => {
-    const family = Object.fromEntries(files.map((f) => [f.replace(/\.json$/, ''), manifestResumeFamily(parseManifest(readFileSync(join(AGENTS, f), 'utf8'), f).manifest!)]));
+    const family = Object.fromEntries(
+      files.map((f) => [f.replace(/\.json$/, ''), manifestResumeFamily(parseManifest(readFileSync(join(AGENTS, f), 'utf8'), f).manifest!)]),
+    );
     expect(family).toEqual({
       aider: 'none',
       amp: 'none',
@@ -83,7 +106,11 @@ describe('agents/manifest.schema.json', () => {
   });
 
   it('documents every field, requires id and name, and refuses command with loginShell', () => {
-    const schema = manifestJsonSchema() as { properties: Record<string, { description?: string; properties?: Record<string, { description?: string }> }>; required: string[]; not: unknown };
+    const schema = manifestJsonSchema() as {
+      properties: Record<string, { description?: string; properties?: Record<string, { description?: string }> }>;
+      required: string[];
+      not: unknown;
+    };
     expect(schema.required).toEqual(['id', 'name']);
     expect(schema.not).toEqual({ required: ['command', 'loginShell'] });
     const undocumented: string[] = [];

@@ -13,14 +13,14 @@ const load = (dir: string, f: string): ManifestParseResult => parseManifest(read
 const sample = (f: string) => load(COMPAT, f);
 
 describe('manifests as the world writes them', () => {
-  it.each([
-    ...jsonFiles(join(REPO, 'agents')).map((f) => ['agents', f]),
-    ...jsonFiles(COMPAT).map((f) => ['compat', f]),
-  ])('%s/%s loads with no errors', (dir, f) => {
-    const r = load(dir === 'agents' ? join(REPO, 'agents') : COMPAT, f);
-    expect(r.errors).toEqual([]);
-    expect(r.manifest).toBeDefined();
-  });
+  it.each([...jsonFiles(join(REPO, 'agents')).map((f) => ['agents', f]), ...jsonFiles(COMPAT).map((f) => ['compat', f])])(
+    '%s/%s loads with no errors',
+    (dir, f) => {
+      const r = load(dir === 'agents' ? join(REPO, 'agents') : COMPAT, f);
+      expect(r.errors).toEqual([]);
+      expect(r.manifest).toBeDefined();
+    },
+  );
 
   it('bundled manifests load whole: no warnings, nothing turned off', () => {
     for (const f of jsonFiles(join(REPO, 'agents'))) expect(load(join(REPO, 'agents'), f)).toMatchObject({ warnings: [], disabled: [] });
@@ -46,7 +46,9 @@ describe('manifests as the world writes them', () => {
     expect(sample('resume-none.json')).toMatchObject({ warnings: [], disabled: [] });
     expect(manifestResumeFamily(sample('resume-none.json').manifest!)).toBe('none');
     const preset = sample('resume-preset.json');
-    expect(preset.disabled).toEqual([{ feature: 'resume', reason: 'expected an object or "none", got "preset-resume": a resume form this version does not know' }]);
+    expect(preset.disabled).toEqual([
+      { feature: 'resume', reason: 'expected an object or "none", got "preset-resume": a resume form this version does not know' },
+    ]);
     expect(preset.manifest?.resume).toBeUndefined();
   });
 

@@ -173,7 +173,7 @@ describe('parseManifest: fields', () => {
       { feature: 'icon', reason: 'no icon kind this version draws (expected one of "vector", "path" or "symbol"); the generic mark is shown' },
     ]);
     expect(errorsOf({ icon: { vector: 'foo', symbol: 'terminal' } })).toEqual([]);
-    expect(warningsOf({ icon: { vector: "foo", symbol: "terminal" } })).toEqual([
+    expect(warningsOf({ icon: { vector: 'foo', symbol: 'terminal' } })).toEqual([
       `${LABEL}: icon: expected one of "vector", "path" or "symbol", got "vector" and "symbol"; "vector" is used`,
     ]);
     expect(errorsOf({ icon: { path: 'foo.gif' } })).toEqual([`${LABEL}: icon.path: expected a .png or .svg file, got "foo.gif"`]);
@@ -254,7 +254,9 @@ describe('parseManifest: resume families', () => {
       `${LABEL}: resume.storeMatch: expected "dir:<name>" or "file:<name>", e.g. "dir:{id}" or "file:{id}.jsonl", got "file:a//{id}.jsonl"`,
     ]);
     expect(bad('file:../{id}.jsonl')).toEqual([`${LABEL}: resume.storeMatch: must not contain "." or ".." folders, got "file:../{id}.jsonl"`]);
-    expect(bad('file:{id}/x.jsonl')).toEqual([`${LABEL}: resume.storeMatch: the subfolders before the name are literal names (no {id} or *), got "file:{id}/x.jsonl"`]);
+    expect(bad('file:{id}/x.jsonl')).toEqual([
+      `${LABEL}: resume.storeMatch: the subfolders before the name are literal names (no {id} or *), got "file:{id}/x.jsonl"`,
+    ]);
     expect(bad('dir:session')).toEqual([`${LABEL}: resume.storeMatch: must contain {id} (or {id:N}), got "dir:session"`]);
     expect(bad('file:{uuid}.json')).toEqual([`${LABEL}: resume.storeMatch: unknown placeholder {uuid}; expected {id} or {id:N} (the first N characters)`]);
     expect(bad('file:{id:0}.json')).toEqual([`${LABEL}: resume.storeMatch: unknown placeholder {id:0}; expected {id} or {id:N} (the first N characters)`]);
@@ -334,7 +336,9 @@ describe('parseManifest: status channels', () => {
     expect(errorsOf({ hooks: { ...hooks, type: 'toml', file: undefined, dir: '~/.codex' } })).toEqual([
       `${LABEL}: hooks.dir: a "toml" hook configuration is one file: use "file"`,
     ]);
-    expect(warningsOf({ hooks: { ...hooks, type: 'toml', dialect: 'codex' } })).toEqual([`${LABEL}: hooks.file: "type" is "toml" but the file does not end in .toml`]);
+    expect(warningsOf({ hooks: { ...hooks, type: 'toml', dialect: 'codex' } })).toEqual([
+      `${LABEL}: hooks.file: "type" is "toml" but the file does not end in .toml`,
+    ]);
     expect(warningsOf({ hooks: { ...hooks, file: '~/.codex/config.toml' } })).toEqual([
       `${LABEL}: hooks.file: "type" is "json" but the file does not end in .json`,
     ]);
@@ -373,10 +377,7 @@ describe('parseManifest: newer protocol versions', () => {
   it('quotes odd keys and long values readably', () => {
     const r = check({ 'my field': 1, name: 5, install: `https:/${'x'.repeat(100)}` });
     expect(r.warnings).toEqual([`${LABEL}: ["my field"]: unknown field, ignored by this version of Termio`]);
-    expect(r.errors).toEqual([
-      `${LABEL}: name: expected a string, got 5`,
-      `${LABEL}: install: expected an http(s) URL, got "https:/${'x'.repeat(50)}…"`,
-    ]);
+    expect(r.errors).toEqual([`${LABEL}: name: expected a string, got 5`, `${LABEL}: install: expected an http(s) URL, got "https:/${'x'.repeat(50)}…"`]);
   });
 });
 

@@ -77,7 +77,10 @@ function mutate(root: Json, mutations: Mutation[]): Json {
 const mutationArb: fc.Arbitrary<Mutation> = fc.record({
   kind: fc.constantFrom('delete', 'replace', 'addKey', 'wrap'),
   pick: fc.nat(),
-  key: fc.oneof(fc.constantFrom('id', 'resume', 'create', 'discover', 'hooks', 'events', 'state', 'icon', 'order', '$schema', '__proto__', 'constructor'), fc.string()),
+  key: fc.oneof(
+    fc.constantFrom('id', 'resume', 'create', 'discover', 'hooks', 'events', 'state', 'icon', 'order', '$schema', '__proto__', 'constructor'),
+    fc.string(),
+  ),
   value: fc.jsonValue({ maxDepth: 3 }) as fc.Arbitrary<Json>,
 });
 

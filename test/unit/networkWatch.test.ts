@@ -59,7 +59,7 @@ describe('the network watch', () => {
     expect(w.running).toBe(false);
   });
 
-  it('reads this machine\'s external addresses, never loopback', () => {
+  it("reads this machine's external addresses, never loopback", () => {
     for (const a of interfaceAddresses()) expect(a).not.toMatch(/\/(127\.0\.0\.1|::1)$/);
   });
 });
@@ -84,9 +84,18 @@ describe('the hub when the network returns', () => {
       });
     });
     const file = join(dir, 'machines.json');
-    writeFileSync(file, JSON.stringify({ machines: { gone: { target: 'nobody@127.0.0.1', port, sshOptions: ['StrictHostKeyChecking=no', 'UserKnownHostsFile=/dev/null'] } } }));
+    writeFileSync(
+      file,
+      JSON.stringify({ machines: { gone: { target: 'nobody@127.0.0.1', port, sshOptions: ['StrictHostKeyChecking=no', 'UserKnownHostsFile=/dev/null'] } } }),
+    );
     const net = fakeNetwork(['eth0/IPv4/10.0.0.5']);
-    hub = new MachinesHub(new MachinesStore(file, 'machines.json'), { logger: nullLogger, version: '0.0.0', env: { PATH: process.env.PATH, HOME: dir }, batch: () => true, network: net });
+    hub = new MachinesHub(new MachinesStore(file, 'machines.json'), {
+      logger: nullLogger,
+      version: '0.0.0',
+      env: { PATH: process.env.PATH, HOME: dir },
+      batch: () => true,
+      network: net,
+    });
     hub.start();
     expect(net.period).toBe(NETWORK_POLL_MS);
     const link = hub.link('gone')!;

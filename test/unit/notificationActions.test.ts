@@ -5,17 +5,31 @@ import { describe, expect, it } from 'vitest';
 import { busSocketPath } from '../../src/app/host/dbusConnection';
 import { notifyBody } from '../../src/app/host/dbusNotifier';
 import { decodeMessage, encodeMessage, messageLength, METHOD_CALL } from '../../src/app/host/dbusWire';
-import { actionFromReply, answerAction, NotificationPolicy, nodeNotifierOptions, parseAnswerAction, type NotificationRequest } from '../../src/app/shared/notifier';
+import {
+  actionFromReply,
+  answerAction,
+  NotificationPolicy,
+  nodeNotifierOptions,
+  parseAnswerAction,
+  type NotificationRequest,
+} from '../../src/app/shared/notifier';
 
 const prefs = { attention: true, done: true, doneMinSeconds: 0, terminal: true, sound: false };
-const ctx = { agentName: 'Claude Code', folderLabel: 'site', userLooking: false, question: { id: 'ab12.3', fingerprint: 'ab12', text: 'Run `rm -rf build`?', choices: ['Yes', 'Yes, always', 'No'] } };
+const ctx = {
+  agentName: 'Claude Code',
+  folderLabel: 'site',
+  userLooking: false,
+  question: { id: 'ab12.3', fingerprint: 'ab12', text: 'Run `rm -rf build`?', choices: ['Yes', 'Yes, always', 'No'] },
+};
 
 describe('a question in a notification', () => {
   it('names the question and offers its choices as actions', () => {
     const req = new NotificationPolicy(prefs).stateChanged('s1', 'working', 'attention', 1000, ctx)!;
     expect(req.message).toBe('site · Run `rm -rf build`?');
     expect(req.actions).toEqual([
-      { id: 'answer:ab12.3:0', label: 'Yes' }, { id: 'answer:ab12.3:1', label: 'Yes, always' }, { id: 'answer:ab12.3:2', label: 'No' },
+      { id: 'answer:ab12.3:0', label: 'Yes' },
+      { id: 'answer:ab12.3:1', label: 'Yes, always' },
+      { id: 'answer:ab12.3:2', label: 'No' },
     ]);
     expect(parseAnswerAction(answerAction('ab12.3', 2))).toEqual({ questionId: 'ab12.3', index: 2 });
   });
@@ -32,14 +46,33 @@ describe('a question in a notification', () => {
   });
 
   it('is a D-Bus Notify whose bytes decode back to the same arguments', () => {
-    const req: NotificationRequest = { sessionId: 's1', kind: 'attention', title: 'Claude Code needs you', message: 'site · Run `rm`?', actions: [{ id: 'answer:q.1:0', label: 'Yes' }] };
+    const req: NotificationRequest = {
+      sessionId: 's1',
+      kind: 'attention',
+      title: 'Claude Code needs you',
+      message: 'site · Run `rm`?',
+      actions: [{ id: 'answer:q.1:0', label: 'Yes' }],
+    };
     const body = notifyBody(req, '/icon.png', false);
-    const bytes = encodeMessage({ type: METHOD_CALL, serial: 7, destination: 'org.freedesktop.Notifications', path: '/org/freedesktop/Notifications', interface: 'org.freedesktop.Notifications', member: 'Notify', signature: 'susssasa{sv}i', body });
+    const bytes = encodeMessage({
+      type: METHOD_CALL,
+      serial: 7,
+      destination: 'org.freedesktop.Notifications',
+      path: '/org/freedesktop/Notifications',
+      interface: 'org.freedesktop.Notifications',
+      member: 'Notify',
+      signature: 'susssasa{sv}i',
+      body,
+    });
     expect(messageLength(bytes)).toBe(bytes.length);
     const back = decodeMessage(bytes);
     expect(back).toMatchObject({ type: METHOD_CALL, serial: 7, member: 'Notify', signature: 'susssasa{sv}i' });
     expect(back.body.slice(0, 6)).toEqual(['Termio', 0, '/icon.png', 'Claude Code needs you', 'site · Run `rm`?', ['default', 'Open', 'answer:q.1:0', 'Yes']]);
-    expect(back.body[6]).toEqual([['desktop-entry', { signature: 's', value: 'termio' }], ['suppress-sound', { signature: 'b', value: true }], ['urgency', { signature: 'y', value: 2 }]]);
+    expect(back.body[6]).toEqual([
+      ['desktop-entry', { signature: 's', value: 'termio' }],
+      ['suppress-sound', { signature: 'b', value: true }],
+      ['urgency', { signature: 'y', value: 2 }],
+    ]);
     expect(back.body[7]).toBe(-1);
   });
 
@@ -51,7 +84,16 @@ describe('a question in a notification', () => {
   });
 
   it("is terminal-notifier's buttons on macOS, and the button clicked maps back to its action", () => {
-    const req: NotificationRequest = { sessionId: 's1', kind: 'attention', title: 't', message: 'm', actions: [{ id: 'answer:q.1:0', label: 'Yes' }, { id: 'answer:q.1:1', label: 'No' }] };
+    const req: NotificationRequest = {
+      sessionId: 's1',
+      kind: 'attention',
+      title: 't',
+      message: 'm',
+      actions: [
+        { id: 'answer:q.1:0', label: 'Yes' },
+        { id: 'answer:q.1:1', label: 'No' },
+      ],
+    };
     expect(nodeNotifierOptions(req, false, '/i.png', 'darwin')).toMatchObject({ actions: ['Yes', 'No'], wait: true });
     expect(nodeNotifierOptions(req, false, '/i.png', 'linux')).not.toHaveProperty('actions');
     expect(actionFromReply(req, { activationType: 'actionClicked', activationValue: 'No' })).toBe('answer:q.1:1');

@@ -12,7 +12,7 @@ import { SettingsStore } from '../../src/app/shared/settings';
 
 const m = (name: string, state: MachineInfo['state']): Pick<MachineInfo, 'name' | 'state'> => ({ name, state });
 
-describe('the picker\'s machine choice', () => {
+describe("the picker's machine choice", () => {
   const choices = machineChoices([m('gpu', 'connected'), m('lab', 'unreachable'), m('alias', 'sameMachine')]);
 
   it('offers this machine first, then each saved machine (not a duplicate), saying which is away', () => {
@@ -32,7 +32,7 @@ describe('the picker\'s machine choice', () => {
     expect(machineFooter(machineChoices([]), null)).toBe('');
   });
 
-  it('preselects the machine last chosen in the folder, while it is saved, else the folder\'s own', () => {
+  it("preselects the machine last chosen in the folder, while it is saved, else the folder's own", () => {
     const remembered = { '/srv/api': 'gpu', '/srv/old': 'gone', '/srv/lab': 'lab', '/srv/here': '' };
     expect(preselectedMachine(remembered, '/srv/api', choices)).toBe('gpu');
     expect(preselectedMachine(remembered, '/srv/lab', choices, 'gpu')).toBe('lab');

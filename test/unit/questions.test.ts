@@ -15,7 +15,10 @@ describe('questions on real screens', () => {
     const q = questionFromScreen(screen('claude-trust.txt'), 'claude');
     expect(summary(q)).toEqual({
       text: 'Is this a project you created or one you trust?',
-      choices: [['Yes, I trust this folder', '1', true], ['No, exit', '2', false]],
+      choices: [
+        ['Yes, I trust this folder', '1', true],
+        ['No, exit', '2', false],
+      ],
     });
     expect(q!.context).toBe('Accessing workspace:\n/tmp/qcap/proj');
   });
@@ -24,7 +27,11 @@ describe('questions on real screens', () => {
     const q = questionFromScreen(screen('claude-permission-bash.txt'), 'claude');
     expect(summary(q)).toEqual({
       text: 'Do you want to proceed?',
-      choices: [['Yes', '1', true], ['Yes, and always allow access to build/ from this project', '2', false], ['No', '3', false]],
+      choices: [
+        ['Yes', '1', true],
+        ['Yes, and always allow access to build/ from this project', '2', false],
+        ['No', '3', false],
+      ],
     });
     expect(q!.context).toBe('Bash command\nrm -rf build/cache\nRemove the build cache');
   });
@@ -33,14 +40,20 @@ describe('questions on real screens', () => {
     const q = questionFromScreen(screen('claude-ask-user-question.txt'), 'claude');
     expect(q!.text).toBe('Which test runner should the project use?');
     expect(q!.choices.map((c) => [c.label, c.description ?? null, c.keys[0]])).toEqual([
-      ['Vitest', 'Fast, Vite-native', '1'], ['Jest', 'The classic', '2'], ['Type something.', null, '3'], ['Chat about this', null, '4'],
+      ['Vitest', 'Fast, Vite-native', '1'],
+      ['Jest', 'The classic', '2'],
+      ['Type something.', null, '3'],
+      ['Chat about this', null, '4'],
     ]);
   });
 
   it("reads Claude Code's API-key question, whose highlight is not the first option", () => {
     expect(summary(questionFromScreen(screen('claude-apikey.txt'), 'claude'))).toEqual({
       text: 'Do you want to use this API key?',
-      choices: [['Yes', '1', false], ['No (recommended)', '2', true]],
+      choices: [
+        ['Yes', '1', false],
+        ['No (recommended)', '2', true],
+      ],
     });
   });
 
@@ -51,7 +64,11 @@ describe('questions on real screens', () => {
   it("reads Codex's sign-in menu, chosen with the arrows and Return", () => {
     expect(summary(questionFromScreen(screen('codex-sign-in.txt'), 'codex'))).toEqual({
       text: 'Choose how you want to use Codex.',
-      choices: [['Sign in with ChatGPT', 'Enter', true], ['Sign in with Device Code', 'ArrowDown Enter', false], ['Sign in another way', 'ArrowDown ArrowDown Enter', false]],
+      choices: [
+        ['Sign in with ChatGPT', 'Enter', true],
+        ['Sign in with Device Code', 'ArrowDown Enter', false],
+        ['Sign in another way', 'ArrowDown ArrowDown Enter', false],
+      ],
     });
   });
 
@@ -59,14 +76,22 @@ describe('questions on real screens', () => {
     const q = questionFromScreen(screen('codex-approval.txt'), 'codex');
     expect(summary(q)).toEqual({
       text: 'Would you like to run the following command?',
-      choices: [['Yes, proceed', 'y', true], ["Yes, and don't ask again for commands that start with `rm -rf build`", 'p', false], ['No, and tell Codex what to do differently', 'Escape', false]],
+      choices: [
+        ['Yes, proceed', 'y', true],
+        ["Yes, and don't ask again for commands that start with `rm -rf build`", 'p', false],
+        ['No, and tell Codex what to do differently', 'Escape', false],
+      ],
     });
   });
 
   it("reads Gemini CLI's folder trust inside its box, not the numbered tips above it", () => {
     expect(summary(questionFromScreen(screen('gemini-trust.txt'), 'gemini'))).toEqual({
       text: 'Do you trust the files in this folder?',
-      choices: [['Trust folder (gproj)', '1', true], ['Trust parent folder (qcap)', '2', false], ["Don't trust", '3', false]],
+      choices: [
+        ['Trust folder (gproj)', '1', true],
+        ['Trust parent folder (qcap)', '2', false],
+        ["Don't trust", '3', false],
+      ],
     });
   });
 
@@ -75,7 +100,11 @@ describe('questions on real screens', () => {
     const q = questionFromScreen(screen('gemini-tool-confirmation.txt'), 'gemini');
     expect(summary(q)).toEqual({
       text: "Allow execution of: 'rm'?",
-      choices: [['Allow once', '1', true], ['Allow for this session', '2', false], ['No, suggest changes', '3', false]],
+      choices: [
+        ['Allow once', '1', true],
+        ['Allow for this session', '2', false],
+        ['No, suggest changes', '3', false],
+      ],
     });
     expect(q!.context).toContain('rm -rf build/cache');
   });
@@ -83,7 +112,10 @@ describe('questions on real screens', () => {
   it('reads a (y/n) prompt on the last line, the default highlighted', () => {
     expect(summary(questionFromScreen(['$ apt install x', 'Do you want to continue? [Y/n] ']))).toEqual({
       text: 'Do you want to continue?',
-      choices: [['Yes', 'y Enter', true], ['No', 'n Enter', false]],
+      choices: [
+        ['Yes', 'y Enter', true],
+        ['No', 'n Enter', false],
+      ],
     });
     expect(questionFromScreen(['Allow Bash(npm test)? (y/n)'])!.text).toBe('Allow Bash(npm test)?');
   });
@@ -105,17 +137,26 @@ describe('questions from hook payloads', () => {
   it("names Claude's Bash command from its PermissionRequest", () => {
     const q = questionFromHook(payload('claude-hook-permission-bash.json'), 'claude');
     expect(q).toMatchObject({ text: 'Run `rm -rf build/cache`?', context: 'Remove the build cache', source: 'hook' });
-    expect(q!.choices.map((c) => [c.label, c.keys.join(' ')])).toEqual([['Yes', '1'], ['No', 'Escape']]);
+    expect(q!.choices.map((c) => [c.label, c.keys.join(' ')])).toEqual([
+      ['Yes', '1'],
+      ['No', 'Escape'],
+    ]);
   });
 
   it("reads AskUserQuestion's question and options", () => {
     const q = questionFromHook(payload('claude-hook-ask-user-question.json'), 'claude');
     expect(q!.text).toBe('Which test runner should the project use?');
-    expect(q!.choices.map((c) => [c.label, c.keys[0]])).toEqual([['Vitest', '1'], ['Jest', '2']]);
+    expect(q!.choices.map((c) => [c.label, c.keys[0]])).toEqual([
+      ['Vitest', '1'],
+      ['Jest', '2'],
+    ]);
   });
 
   it("reads Codex's PermissionRequest (argv command, its y / Esc keys)", () => {
-    const q = questionFromHook(JSON.stringify({ hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: { command: ['rm', '-rf', 'build'] } }), 'codex');
+    const q = questionFromHook(
+      JSON.stringify({ hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: { command: ['rm', '-rf', 'build'] } }),
+      'codex',
+    );
     expect(q!.text).toBe('Run `rm -rf build`?');
     expect(q!.choices.map((c) => c.keys.join(' '))).toEqual(['y', 'Escape']);
     const edit = questionFromHook(JSON.stringify({ tool_name: 'Edit', tool_input: { file_path: '/a/b.ts' } }), 'claude');

@@ -24,7 +24,9 @@ describe('skipUnlessRequired', () => {
     for (const on of ['true', '1', 'yes']) {
       process.env.CI = on;
       expect(everyTestMustRun()).toBe(true);
-      expect(() => skipUnlessRequired('no C compiler (cc: spawn cc ENOENT)')).toThrow('CI is set, so this test must run here, but it cannot: no C compiler (cc: spawn cc ENOENT)');
+      expect(() => skipUnlessRequired('no C compiler (cc: spawn cc ENOENT)')).toThrow(
+        'CI is set, so this test must run here, but it cannot: no C compiler (cc: spawn cc ENOENT)',
+      );
       expect(skipUnlessRequired(null)).toBeNull();
     }
   });

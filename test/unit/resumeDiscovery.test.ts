@@ -34,8 +34,10 @@ let others: FileHolder[];
 const PROGRAM = 'fakeagent';
 
 const logger: Logger = {
-  debug: (m, d) => logs.push(`${m} ${JSON.stringify(d)}`), info: (m, d) => logs.push(`${m} ${JSON.stringify(d)}`),
-  warn: (m, d) => logs.push(`${m} ${JSON.stringify(d)}`), error: (m, d) => logs.push(`${m} ${JSON.stringify(d)}`),
+  debug: (m, d) => logs.push(`${m} ${JSON.stringify(d)}`),
+  info: (m, d) => logs.push(`${m} ${JSON.stringify(d)}`),
+  warn: (m, d) => logs.push(`${m} ${JSON.stringify(d)}`),
+  error: (m, d) => logs.push(`${m} ${JSON.stringify(d)}`),
 };
 
 beforeEach(() => {
@@ -48,7 +50,13 @@ beforeEach(() => {
   agents = new Map();
   hiddenPids = new Set();
   others = [];
-  disc = new ResumeDiscovery({ home, logger, boundSessionOf: (id) => bound.get(id) ?? null, processOf: (sid) => (hiddenPids.has(sid) ? undefined : agents.get(sid)?.pid), onBind: (b) => binds.push(b) });
+  disc = new ResumeDiscovery({
+    home,
+    logger,
+    boundSessionOf: (id) => bound.get(id) ?? null,
+    processOf: (sid) => (hiddenPids.has(sid) ? undefined : agents.get(sid)?.pid),
+    onBind: (b) => binds.push(b),
+  });
 });
 afterEach((ctx) => {
   if (ctx.task.result?.state === 'fail') console.log(`discovery log of the failed test:\n${logs.join('\n')}`);
@@ -99,7 +107,9 @@ async function writeRollout(cwd: string, opts: { by?: FileHolder; id?: string; d
 }
 /** Waits until the watcher has read the record of each id (its 'new record' log line). */
 async function seen(...ids: string[]) {
-  await waitFor(() => ids.every((id) => logs.some((l) => l.startsWith('discovery: new record') && l.includes(id))), { what: `the watcher to read ${ids.join(', ')}` });
+  await waitFor(() => ids.every((id) => logs.some((l) => l.startsWith('discovery: new record') && l.includes(id))), {
+    what: `the watcher to read ${ids.join(', ')}`,
+  });
 }
 
 describe('ResumeDiscovery', () => {
@@ -160,7 +170,7 @@ describe('ResumeDiscovery', () => {
     expect(disc.isPending('A')).toBe(true);
   });
 
-  it('two sessions in one folder each bind the record their own agent holds, never the neighbour\'s', async () => {
+  it("two sessions in one folder each bind the record their own agent holds, never the neighbour's", async () => {
     await track('A', proj);
     await track('B', proj);
     // B's record first, then A's: the order of appearance decides nothing.
@@ -241,20 +251,25 @@ describe('ResumeDiscovery', () => {
     const line = JSON.stringify({ type: 'session_meta', payload: { id, cwd: proj } });
     const path = join(home, '.codex/sessions/2026/01/04', `rollout-${id}.jsonl`);
     await agent('A').hold(path, line.slice(0, 25));
-    await waitFor(() => logs.some((l) => l.startsWith('discovery: record not complete yet') && l.includes(path)), { what: `the half line read and held back ${logs.join('\n')}` });
+    await waitFor(() => logs.some((l) => l.startsWith('discovery: record not complete yet') && l.includes(path)), {
+      what: `the half line read and held back ${logs.join('\n')}`,
+    });
     expect(binds).toEqual([]);
     await agent('A').hold(path, `${line.slice(25)}\n`);
     await waitFor(() => binds.length === 1, { what: 'the bind once the line is complete' });
     expect(binds[0]!.conversationId).toBe(id);
   });
 
-  it('watches a root that does not exist yet (the agent\'s first run)', async () => {
+  it("watches a root that does not exist yet (the agent's first run)", async () => {
     agent('A');
     await disc.track({ sessionId: 'A', cwd: proj, discover: rollout });
     const r = await writeRollout(proj, { by: agent('A') });
     // The whole tree appears at once; like Codex, the agent appends a line per turn, and a turn is
     // an event the watcher sees even if it missed the tree being made.
-    await waitFor(async () => binds.length === 1 || (await agent('A').hold(r.path, '{"type":"turn"}\n'), false), { what: 'the bind below a root created after launch', interval: 200 });
+    await waitFor(async () => binds.length === 1 || (await agent('A').hold(r.path, '{"type":"turn"}\n'), false), {
+      what: 'the bind below a root created after launch',
+      interval: 200,
+    });
     expect(binds[0]!.conversationId).toBe(r.id);
   });
 
@@ -296,7 +311,8 @@ describe('ResumeDiscovery', () => {
 
 describe('ResumeDiscovery: a record written and closed', () => {
   const boundBy = (how: string) => logs.some((l) => l.startsWith('discovery: bound') && l.includes(`"by":"${how}"`));
-  const waitingNote = (kind: string) => waitFor(() => logs.some((l) => l.startsWith('discovery: a record nobody holds open') && l.includes(`"kind":"${kind}"`)), { what: `the ${kind} note` });
+  const waitingNote = (kind: string) =>
+    waitFor(() => logs.some((l) => l.startsWith('discovery: a record nobody holds open') && l.includes(`"kind":"${kind}"`)), { what: `the ${kind} note` });
 
   it('binds the one new record of the folder when no other process of the agent runs there', async () => {
     outsider({ name: 'vim' }); // Another program in the folder changes nothing.
@@ -336,7 +352,17 @@ describe('ResumeDiscovery: a record written and closed', () => {
     // The other terminal's agent quits; the records are looked at again (a hook settling another
     // session does that at once, as a change to a record does): still not A's.
     outside.kill();
-    await waitFor(() => { try { process.kill(outside.pid, 0); return false; } catch { return true; } }, { what: 'the outside agent gone' });
+    await waitFor(
+      () => {
+        try {
+          process.kill(outside.pid, 0);
+          return false;
+        } catch {
+          return true;
+        }
+      },
+      { what: 'the outside agent gone' },
+    );
     disc.settle('another-tab', 'ses_unrelated');
     expect(binds).toEqual([]);
     // A's own record appears now, with no other agent in the folder: but there are two new

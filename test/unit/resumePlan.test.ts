@@ -3,28 +3,46 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
-  buildTemplateArgs, checkConversationId, describeResume, planResume, resumeFamilyOf,
-  type ResumeManifestInput, type ResumeSessionInput,
+  buildTemplateArgs,
+  checkConversationId,
+  describeResume,
+  planResume,
+  resumeFamilyOf,
+  type ResumeManifestInput,
+  type ResumeSessionInput,
 } from '../../src/protocol/resumePlan';
 
 const pinned: ResumeManifestInput = {
-  id: 'grok', command: 'grok', permissionBypassFlag: '--yolo',
+  id: 'grok',
+  command: 'grok',
+  permissionBypassFlag: '--yolo',
   resume: { create: '--session-id {id}', resume: '--resume {id}', storeRoot: '~/.grok/sessions', storeMatch: 'dir:{id}' },
 };
 const discovered: ResumeManifestInput = {
-  id: 'codex', command: 'codex', permissionBypassFlag: '--dangerously-bypass-approvals-and-sandbox',
+  id: 'codex',
+  command: 'codex',
+  permissionBypassFlag: '--dangerously-bypass-approvals-and-sandbox',
   resume: { resume: 'resume {id}', discover: { root: '~/.codex/sessions', format: 'jsonl', id: 'payload.id', cwd: 'payload.cwd' } },
 };
 const plain: ResumeManifestInput = { id: 'aider', command: 'aider', permissionBypassFlag: '--yes-always' };
 
-const session = (over: Partial<ResumeSessionInput> = {}): ResumeSessionInput => ({ agentId: 'grok', conversationId: null, family: null, bypass: false, ...over });
+const session = (over: Partial<ResumeSessionInput> = {}): ResumeSessionInput => ({
+  agentId: 'grok',
+  conversationId: null,
+  family: null,
+  bypass: false,
+  ...over,
+});
 const ID = '0b7f7c55-4c1e-4b55-9a55-7d0f3d1b2a10';
 const NEW = 'f3a0c2de-0000-4000-8000-000000000001';
 
 describe('planResume: pinned family', () => {
   it('creates under the minted id when nothing is bound', () => {
     expect(planResume(pinned, session(), { newId: NEW })).toEqual({
-      family: 'pinned', conversationId: NEW, mode: 'create', argv: ['grok', '--session-id', NEW],
+      family: 'pinned',
+      conversationId: NEW,
+      mode: 'create',
+      argv: ['grok', '--session-id', NEW],
       why: 'New conversation under a Termio-minted id.',
     });
   });
@@ -44,13 +62,22 @@ describe('planResume: pinned family', () => {
   it('resumes a discovered id whose record exists but never creates under it', () => {
     const s = session({ conversationId: 'ses_abc', family: 'discovered' });
     expect(planResume(pinned, s, { pinnedRecordExists: true })).toMatchObject({ mode: 'resume', conversationId: 'ses_abc' });
-    expect(planResume(pinned, s, { pinnedRecordExists: false, newId: NEW })).toMatchObject({ mode: 'create', conversationId: NEW, argv: ['grok', '--session-id', NEW] });
+    expect(planResume(pinned, s, { pinnedRecordExists: false, newId: NEW })).toMatchObject({
+      mode: 'create',
+      conversationId: NEW,
+      argv: ['grok', '--session-id', NEW],
+    });
   });
   it('appends the bypass flag after the resume arguments', () => {
     expect(planResume(pinned, session({ bypass: true }), { newId: NEW }).argv).toEqual(['grok', '--session-id', NEW, '--yolo']);
     const multi = { ...pinned, permissionBypassFlag: '--permission-mode auto' };
-    expect(planResume(multi, session({ bypass: true, conversationId: ID }), { pinnedRecordExists: true }).argv)
-      .toEqual(['grok', '--resume', ID, '--permission-mode', 'auto']);
+    expect(planResume(multi, session({ bypass: true, conversationId: ID }), { pinnedRecordExists: true }).argv).toEqual([
+      'grok',
+      '--resume',
+      ID,
+      '--permission-mode',
+      'auto',
+    ]);
   });
   it('says when bypass is asked for but the manifest has no flag', () => {
     const plan = planResume({ ...pinned, permissionBypassFlag: undefined }, session({ bypass: true }), { newId: NEW });
@@ -59,7 +86,12 @@ describe('planResume: pinned family', () => {
   });
   it('launches fresh when a template lacks {id}', () => {
     const bad = { ...pinned, resume: { ...pinned.resume!, create: '--new' } };
-    expect(planResume(bad, session(), { newId: NEW })).toMatchObject({ mode: 'fresh', argv: ['grok'], conversationId: null, why: expect.stringMatching(/create has no \{id\}/) });
+    expect(planResume(bad, session(), { newId: NEW })).toMatchObject({
+      mode: 'fresh',
+      argv: ['grok'],
+      conversationId: null,
+      why: expect.stringMatching(/create has no \{id\}/),
+    });
     const bad2 = { ...pinned, resume: { ...pinned.resume!, resume: '--continue' } };
     expect(planResume(bad2, session(), { newId: NEW }).why).toMatch(/resume has no \{id\}/);
   });
@@ -75,17 +107,26 @@ describe('planResume: discovered family', () => {
   const s = (over: Partial<ResumeSessionInput> = {}) => session({ agentId: 'codex', ...over });
   it('launches fresh when nothing is bound (the watcher binds later)', () => {
     expect(planResume(discovered, s())).toEqual({
-      family: 'discovered', conversationId: null, mode: 'fresh', argv: ['codex'],
+      family: 'discovered',
+      conversationId: null,
+      mode: 'fresh',
+      argv: ['codex'],
       why: 'No conversation bound yet; launching fresh and watching for its record.',
     });
   });
   it('resumes a bound id with the bypass flag appended', () => {
     expect(planResume(discovered, s({ conversationId: ID, family: 'discovered', bypass: true }))).toMatchObject({
-      mode: 'resume', conversationId: ID, argv: ['codex', 'resume', ID, '--dangerously-bypass-approvals-and-sandbox'],
+      mode: 'resume',
+      conversationId: ID,
+      argv: ['codex', 'resume', ID, '--dangerously-bypass-approvals-and-sandbox'],
     });
   });
   it('never resumes an id Termio minted for a pinned launch', () => {
-    expect(planResume(discovered, s({ conversationId: ID, family: 'pinned' }))).toMatchObject({ mode: 'fresh', argv: ['codex'], why: expect.stringMatching(/cannot be confirmed/) });
+    expect(planResume(discovered, s({ conversationId: ID, family: 'pinned' }))).toMatchObject({
+      mode: 'fresh',
+      argv: ['codex'],
+      why: expect.stringMatching(/cannot be confirmed/),
+    });
   });
   it('launches fresh when the resume template lacks {id}', () => {
     const bad = { ...discovered, resume: { ...discovered.resume!, resume: 'resume --last' } };
@@ -96,7 +137,10 @@ describe('planResume: discovered family', () => {
 describe('planResume: no resume block', () => {
   it('launches fresh, with bypass', () => {
     expect(planResume(plain, session({ agentId: 'aider', conversationId: ID, bypass: true }))).toMatchObject({
-      family: 'none', mode: 'fresh', argv: ['aider', '--yes-always'], conversationId: null,
+      family: 'none',
+      mode: 'fresh',
+      argv: ['aider', '--yes-always'],
+      conversationId: null,
     });
     expect(resumeFamilyOf({})).toBe('none');
   });
@@ -107,7 +151,10 @@ describe('planResume: no resume block', () => {
   it('treats a resume template alone as discovered (bound by a hook only)', () => {
     const hookOnly: ResumeManifestInput = { id: 'droid', command: 'droid', resume: { resume: '--resume {id}' } };
     expect(resumeFamilyOf(hookOnly.resume)).toBe('discovered');
-    expect(planResume(hookOnly, session({ agentId: 'droid', conversationId: ID, family: 'discovered' }))).toMatchObject({ mode: 'resume', argv: ['droid', '--resume', ID] });
+    expect(planResume(hookOnly, session({ agentId: 'droid', conversationId: ID, family: 'discovered' }))).toMatchObject({
+      mode: 'resume',
+      argv: ['droid', '--resume', ID],
+    });
     expect(planResume(hookOnly, session({ agentId: 'droid' }))).toMatchObject({ mode: 'fresh', argv: ['droid'] });
   });
 });
@@ -119,8 +166,15 @@ describe('odd ids', () => {
     expect(plan.argv).toEqual(['grok', '--resume', id]);
   });
   const unsafe: Array<[string, RegExp]> = [
-    ['', /empty/], ['../../etc', /separator/], ['..', /'\.\.'/], ['a/b', /separator/], ['a\\b', /separator/],
-    ['x\u0000y', /control/], ['line\nbreak', /control/], ['--dangerously-skip-permissions', /flag/], ['x'.repeat(201), /at most 200/],
+    ['', /empty/],
+    ['../../etc', /separator/],
+    ['..', /'\.\.'/],
+    ['a/b', /separator/],
+    ['a\\b', /separator/],
+    ['x\u0000y', /control/],
+    ['line\nbreak', /control/],
+    ['--dangerously-skip-permissions', /flag/],
+    ['x'.repeat(201), /at most 200/],
   ];
   it.each(unsafe)('%j is refused and the session launches fresh', (id, why) => {
     expect(checkConversationId(id)).toMatch(why);
@@ -132,11 +186,14 @@ describe('odd ids', () => {
     expect(buildTemplateArgs('--session-id={id}  --tag x{id}y{id} ', 'a b')).toEqual(['--session-id=a b', '--tag', 'xa bya b']);
   });
   it('property: a safe id always lands in exactly the templated tokens, whatever its characters', () => {
-    fc.assert(fc.property(fc.string({ minLength: 1, maxLength: 60, unit: 'binary' }), (id) => {
-      if (checkConversationId(id) !== null) return;
-      const plan = planResume(pinned, session({ conversationId: id, family: 'pinned' }), { pinnedRecordExists: true });
-      expect(plan.argv).toEqual(['grok', '--resume', id]);
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.string({ minLength: 1, maxLength: 60, unit: 'binary' }), (id) => {
+        if (checkConversationId(id) !== null) return;
+        const plan = planResume(pinned, session({ conversationId: id, family: 'pinned' }), { pinnedRecordExists: true });
+        expect(plan.argv).toEqual(['grok', '--resume', id]);
+      }),
+      { numRuns: 2000 },
+    );
   });
   it('rejects non-strings', () => {
     expect(checkConversationId(null)).toMatch(/got null/);
@@ -148,7 +205,10 @@ describe('describeResume', () => {
   it('shows family, bound id and the exact argv', () => {
     const d = describeResume(session({ conversationId: ID, family: 'pinned', bypass: true }), pinned, { pinnedRecordExists: true });
     expect(d).toEqual({
-      agentId: 'grok', family: 'pinned', boundId: ID, boundFamily: 'pinned',
+      agentId: 'grok',
+      family: 'pinned',
+      boundId: ID,
+      boundFamily: 'pinned',
       plan: { mode: 'resume', argv: ['grok', '--resume', ID, '--yolo'], why: expect.any(String), conversationId: ID },
       why: expect.stringMatching(/resuming it\. Permission bypass is on\./),
     });

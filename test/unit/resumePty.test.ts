@@ -22,19 +22,29 @@ import { startHookRig, type HookRig } from '../helpers/hookRig';
 const fakes = resolve(__dirname, '../fakes');
 const reporter = resolve(__dirname, '../../bin/termio-hook');
 const pinnedManifest = (storeMatch: 'file:{id}.jsonl' | 'dir:{id}'): ResumeManifestInput => ({
-  id: 'fake-pinned', command: join(fakes, 'fakePinnedAgent.mjs'), permissionBypassFlag: '--yolo',
+  id: 'fake-pinned',
+  command: join(fakes, 'fakePinnedAgent.mjs'),
+  permissionBypassFlag: '--yolo',
   resume: { create: '--session-id {id}', resume: '--resume {id}', storeRoot: '~/.fakepinned/sessions', storeMatch },
 });
 const rolloutManifest: ResumeManifestInput = {
-  id: 'fake-codex', command: join(fakes, 'fakeDiscoveredAgent.mjs'),
+  id: 'fake-codex',
+  command: join(fakes, 'fakeDiscoveredAgent.mjs'),
   resume: { resume: 'resume {id}', discover: { root: '~/.fakecodex/sessions', format: 'jsonl', id: 'payload.id', cwd: 'payload.cwd' } },
 };
 const jsonManifest: ResumeManifestInput = {
-  id: 'fake-opencode', command: join(fakes, 'fakeDiscoveredAgent.mjs'),
+  id: 'fake-opencode',
+  command: join(fakes, 'fakeDiscoveredAgent.mjs'),
   resume: { resume: '--session {id}', discover: { root: '~/.fakeopencode/storage/session', format: 'json', id: 'id', cwd: 'directory' } },
 };
 
-interface LogEntry { agent: string; event: string; pid: number; termioSession: string | null; [k: string]: unknown }
+interface LogEntry {
+  agent: string;
+  event: string;
+  pid: number;
+  termioSession: string | null;
+  [k: string]: unknown;
+}
 
 let home: string;
 let proj: string;
@@ -50,8 +60,10 @@ const live: Array<{ dispose(): void }> = [];
 const agentPids = new Map<string, number>();
 
 const logger: Logger = {
-  debug: (m, d) => logs.push(`${m} ${JSON.stringify(d)}`), info: (m, d) => logs.push(`${m} ${JSON.stringify(d)}`),
-  warn: (m, d) => logs.push(`${m} ${JSON.stringify(d)}`), error: (m, d) => logs.push(`${m} ${JSON.stringify(d)}`),
+  debug: (m, d) => logs.push(`${m} ${JSON.stringify(d)}`),
+  info: (m, d) => logs.push(`${m} ${JSON.stringify(d)}`),
+  warn: (m, d) => logs.push(`${m} ${JSON.stringify(d)}`),
+  error: (m, d) => logs.push(`${m} ${JSON.stringify(d)}`),
 };
 
 beforeEach(async () => {
@@ -77,27 +89,49 @@ afterEach(async () => {
 function startApp() {
   const { store, problem } = StateStore.open({ file: stateFile, writeDelayMs: 10 });
   expect(problem).toBeNull();
-  const resume = new ResumeService({ store, home, logger, manifestOf: (id) => manifests.find((m) => m.id === id) ?? null, processOf: (id) => agentPids.get(id) });
+  const resume = new ResumeService({
+    store,
+    home,
+    logger,
+    manifestOf: (id) => manifests.find((m) => m.id === id) ?? null,
+    processOf: (id) => agentPids.get(id),
+  });
   // As the host wires them: a conversation the tracker learns from a hook rebinds the session.
   const wired = rig.tracker.onConversation((c) => resume.rebind(c.sessionId, c.conversationId));
-  const app = { store, resume, dispose: () => { wired.dispose(); resume.dispose(); store.dispose(); } };
+  const app = {
+    store,
+    resume,
+    dispose: () => {
+      wired.dispose();
+      resume.dispose();
+      store.dispose();
+    },
+  };
   live.push(app);
   return app;
 }
 
 function agentLogEntries(): LogEntry[] {
   if (!existsSync(agentLog)) return [];
-  return readFileSync(agentLog, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  return readFileSync(agentLog, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 }
 
 /** The hooks part of a discovered agent's manifest: its SessionStart names the conversation. */
-const hookAgent = (agentId: string) => ({ agentId, hooks: { dialect: 'claude', conversation: 'session_id', events: [{ on: 'SessionStart', state: 'idle' as const }] } });
+const hookAgent = (agentId: string) => ({
+  agentId,
+  hooks: { dialect: 'claude', conversation: 'session_id', events: [{ on: 'SessionStart', state: 'idle' as const }] },
+});
 
 function spawn(plan: ResumeLaunch, sessionId: string, cwd = proj, agentId?: string): Session {
   const minted = rig.secrets.mint(sessionId);
   const hookEnv = agentId ? { ...rig.server.sessionEnv(), ...minted.env, FAKE_HOOK_REPORTER: reporter, FAKE_HOOK_AGENT: agentId } : {};
   const s = Session.spawn({
-    argv: plan.argv, cwd, id: sessionId,
+    argv: plan.argv,
+    cwd,
+    id: sessionId,
     env: { HOME: home, FAKE_AGENT_LOG: agentLog, FAKE_HOOK_FILE: hookFile, PATH: `${dirname(process.execPath)}:${process.env.PATH}`, ...hookEnv, ...extraEnv },
   });
   if ('kind' in s) throw new Error(s.message);
@@ -107,8 +141,16 @@ function spawn(plan: ResumeLaunch, sessionId: string, cwd = proj, agentId?: stri
   return s;
 }
 
-const screenHas = (s: Session, text: string) => waitFor(() => s.screenLines().some((l) => l.includes(text)), { what: `"${text}" on screen (${s.screenLines().filter(Boolean).join(' | ')})` });
-const event = (ev: string, sessionId: string, since = 0) => waitFor(() => agentLogEntries().slice(since).find((e) => e.event === ev && e.termioSession === sessionId), { what: `${ev} from ${sessionId}` });
+const screenHas = (s: Session, text: string) =>
+  waitFor(() => s.screenLines().some((l) => l.includes(text)), { what: `"${text}" on screen (${s.screenLines().filter(Boolean).join(' | ')})` });
+const event = (ev: string, sessionId: string, since = 0) =>
+  waitFor(
+    () =>
+      agentLogEntries()
+        .slice(since)
+        .find((e) => e.event === ev && e.termioSession === sessionId),
+    { what: `${ev} from ${sessionId}` },
+  );
 
 /** Plans and spawns a session; with `hooksOf`, its agent's SessionStart hook runs for real. */
 async function launch(app: ReturnType<typeof startApp>, sessionId: string, hooksOf?: string): Promise<{ plan: ResumeLaunch; session: Session }> {
@@ -164,7 +206,11 @@ describe.each([
     const second = await launch(app, 'p1');
     expect(second.plan).toMatchObject({ mode: 'create', conversationId: id });
     expect(await event('created', 'p1', n)).toMatchObject({ id });
-    expect(agentLogEntries().slice(n).some((e) => e.event === 'refused')).toBe(false);
+    expect(
+      agentLogEntries()
+        .slice(n)
+        .some((e) => e.event === 'refused'),
+    ).toBe(false);
   });
 });
 
@@ -209,9 +255,14 @@ describe('discovered agent, records written and closed, no hooks', () => {
   afterEach(() => {
     for (const p of outsiders.splice(0)) p.kill('SIGKILL');
   });
-  const written = (sessionId: string | null) => waitFor(() => agentLogEntries().find((e) => e.event === 'recordWritten' && e.termioSession === sessionId)?.id as string | undefined, { what: `the record of ${sessionId ?? 'the outside agent'}` });
-  const readByDiscovery = (id: string) => waitFor(() => logs.some((l) => l.startsWith('discovery: new record') && l.includes(id)), { what: `discovery to read ${id}` });
-  const noted = (kind: string) => waitFor(() => logs.some((l) => l.startsWith('discovery: a record nobody holds open') && l.includes(`"kind":"${kind}"`)), { what: `the ${kind} note` });
+  const written = (sessionId: string | null) =>
+    waitFor(() => agentLogEntries().find((e) => e.event === 'recordWritten' && e.termioSession === sessionId)?.id as string | undefined, {
+      what: `the record of ${sessionId ?? 'the outside agent'}`,
+    });
+  const readByDiscovery = (id: string) =>
+    waitFor(() => logs.some((l) => l.startsWith('discovery: new record') && l.includes(id)), { what: `discovery to read ${id}` });
+  const noted = (kind: string) =>
+    waitFor(() => logs.some((l) => l.startsWith('discovery: a record nobody holds open') && l.includes(`"kind":"${kind}"`)), { what: `the ${kind} note` });
 
   it('a single tab binds its record by discovery alone and resumes it after a restart', async () => {
     let app = startApp();
@@ -297,7 +348,13 @@ describe('two discovered sessions in one folder', () => {
       await launchOne(b, 300 + Math.random() * 200);
       const ida = (await event('recordWritten', a)).id as string;
       const idb = (await event('recordWritten', b)).id as string;
-      await waitFor(() => [ida, idb].every((id) => logs.some((l) => l.startsWith('discovery: new record') && l.includes(id)) || app.store.state.sessions.some((s) => s.conversationId === id)), { what: 'both records read' });
+      await waitFor(
+        () =>
+          [ida, idb].every(
+            (id) => logs.some((l) => l.startsWith('discovery: new record') && l.includes(id)) || app.store.state.sessions.some((s) => s.conversationId === id),
+          ),
+        { what: 'both records read' },
+      );
 
       // Each agent holds its own record open: discovery alone binds each tab to its own, however launched.
       await waitFor(() => app.store.getSession(a)!.conversationId && app.store.getSession(b)!.conversationId, { what: 'both bound by discovery' });
@@ -306,7 +363,14 @@ describe('two discovered sessions in one folder', () => {
       // The hooks agree with discovery and change nothing; in round 2 b has no hook at all and
       // keeps what discovery bound (there is no binding "by elimination": discovery did it).
       for (const sid of [a, b].filter(hooked)) await waitFor(() => heard.some((c) => c.sessionId === sid), { what: `${sid}'s hook at the tracker` });
-      expect(heard.map((c) => [c.sessionId, c.conversationId]).sort()).toEqual([[a, ida], [b, idb]].filter(([sid]) => hooked(sid!)).sort());
+      expect(heard.map((c) => [c.sessionId, c.conversationId]).sort()).toEqual(
+        [
+          [a, ida],
+          [b, idb],
+        ]
+          .filter(([sid]) => hooked(sid!))
+          .sort(),
+      );
       expect([app.store.getSession(a)!.conversationId, app.store.getSession(b)!.conversationId]).toEqual([ida, idb]);
       listening.dispose();
       app.dispose();

@@ -14,7 +14,8 @@ import type { Manifest } from '../../src/protocol/manifestSchema';
 
 const UUID = '0b7f7c55-4c1e-4b55-9a55-7d0f3d1b2a10';
 const claude: ResumeManifestInput = {
-  id: 'claude', command: 'claude',
+  id: 'claude',
+  command: 'claude',
   resume: { create: '--session-id {id}', resume: '--resume {id}', storeRoot: '~/.claude/projects', storeMatch: 'file:{id}.jsonl' },
 };
 
@@ -72,14 +73,24 @@ describe('ResumeService', () => {
 
   it('returns a value when the agent manifest is gone, and describes it', async () => {
     store.addSession({ id: 's2', agentId: 'vanished', cwd: home, conversationId: 'c', family: 'discovered' }, { windowId: 'w' });
-    expect(await svc.prepareLaunch('s2')).toEqual({ kind: 'resumeError', message: 'No agent manifest with id "vanished" is loaded, so session s2 cannot be launched.' });
+    expect(await svc.prepareLaunch('s2')).toEqual({
+      kind: 'resumeError',
+      message: 'No agent manifest with id "vanished" is loaded, so session s2 cannot be launched.',
+    });
     expect(await svc.describe('s2')).toMatchObject({ family: 'unknown', boundId: 'c', plan: null });
   });
 
   it('seed "session-file": writes the record the agent expects before the create launch, then resumes it', async () => {
     const seeded: ResumeManifestInput = {
-      id: 'seeded', command: 'seeded',
-      resume: { create: '--session {id}', resume: '--session {id}', storeRoot: '~/.seeded/sessions', storeMatch: 'file:chats/*_{id}.jsonl', seed: 'session-file' },
+      id: 'seeded',
+      command: 'seeded',
+      resume: {
+        create: '--session {id}',
+        resume: '--session {id}',
+        storeRoot: '~/.seeded/sessions',
+        storeMatch: 'file:chats/*_{id}.jsonl',
+        seed: 'session-file',
+      },
     };
     const seedSvc = new ResumeService({ store, home, manifestOf: () => seeded, mintId: () => UUID });
     try {

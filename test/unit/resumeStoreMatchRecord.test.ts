@@ -99,9 +99,21 @@ describe('parseDiscoveredRecord', () => {
     expect(parseDiscoveredRecord('', json)).toMatchObject({ ok: false, kind: 'malformed' });
   });
   it('names the missing or mistyped key', () => {
-    expect(parseDiscoveredRecord(`${meta(undefined, '/w')}\n`, jsonl)).toEqual({ ok: false, kind: 'missingKey', message: 'payload.id: expected a string id, got nothing' });
-    expect(parseDiscoveredRecord(`${meta(7, '/w')}\n`, jsonl)).toEqual({ ok: false, kind: 'missingKey', message: 'payload.id: expected a string id, got number' });
-    expect(parseDiscoveredRecord(`${meta(ID, '')}\n`, jsonl)).toEqual({ ok: false, kind: 'missingKey', message: 'payload.cwd: expected a directory path, got ""' });
+    expect(parseDiscoveredRecord(`${meta(undefined, '/w')}\n`, jsonl)).toEqual({
+      ok: false,
+      kind: 'missingKey',
+      message: 'payload.id: expected a string id, got nothing',
+    });
+    expect(parseDiscoveredRecord(`${meta(7, '/w')}\n`, jsonl)).toEqual({
+      ok: false,
+      kind: 'missingKey',
+      message: 'payload.id: expected a string id, got number',
+    });
+    expect(parseDiscoveredRecord(`${meta(ID, '')}\n`, jsonl)).toEqual({
+      ok: false,
+      kind: 'missingKey',
+      message: 'payload.cwd: expected a directory path, got ""',
+    });
     expect(parseDiscoveredRecord('{"payload":null}\n', jsonl)).toMatchObject({ ok: false, kind: 'missingKey' });
   });
   it('refuses ids that would escape a folder or read as a flag', () => {

@@ -37,19 +37,38 @@ describe('sidebar model', () => {
     );
     expect(groups.map((g) => [g.label, g.rows.map((r) => [r.id, r.label, r.needsYou])])).toEqual([
       ['api', [['a', 'Fix login', false]]],
-      ['web', [['b', 'Terminal', true], ['c', 'Claude Code', false]]],
+      [
+        'web',
+        [
+          ['b', 'Terminal', true],
+          ['c', 'Claude Code', false],
+        ],
+      ],
     ]);
   });
 
   it('nests a session under the one that started it, in the same folder', () => {
     const child = (id: string, parentId: string, at: number) => ({ ...s(id, '/p/web', 'working', at), parentId });
     const groups = buildSidebar(
-      [s('p', '/p/web', 'idle', 1), s('q', '/p/web', 'idle', 2), child('c1', 'p', 3), child('c2', 'p', 4), { ...s('x', '/p/api', 'idle', 5), parentId: 'p' }, child('orphan', 'gone', 6)],
+      [
+        s('p', '/p/web', 'idle', 1),
+        s('q', '/p/web', 'idle', 2),
+        child('c1', 'p', 3),
+        child('c2', 'p', 4),
+        { ...s('x', '/p/api', 'idle', 5), parentId: 'p' },
+        child('orphan', 'gone', 6),
+      ],
       () => 'Terminal',
       '/home/u',
     );
     expect(groups.map((g) => g.rows.map((r) => [r.id, r.nested]))).toEqual([
-      [['p', false], ['c1', true], ['c2', true], ['q', false], ['orphan', false]],
+      [
+        ['p', false],
+        ['c1', true],
+        ['c2', true],
+        ['q', false],
+        ['orphan', false],
+      ],
       // Another folder: listed there, not nested (its parent is in another group).
       [['x', false]],
     ]);

@@ -56,7 +56,14 @@ describe('StateStore', () => {
       { id: 'w2', tabs: ['s3'], activeTab: null },
     ]);
     expect(again.store.getSession('s1')).toEqual({
-      id: 's1', agentId: 'claude', cwd: '/p/one', title: 'Fix the parser', conversationId: null, family: null, bypass: false, createdAt: '2026-03-04T05:06:07.089Z',
+      id: 's1',
+      agentId: 'claude',
+      cwd: '/p/one',
+      title: 'Fix the parser',
+      conversationId: null,
+      family: null,
+      bypass: false,
+      createdAt: '2026-03-04T05:06:07.089Z',
     });
     expect(again.store.getSession('s2')).toMatchObject({ conversationId: 'conv-2', family: 'discovered', bypass: true });
     expect(onDisk()).toMatchObject({ version: 1, savedAt: '2026-03-04T05:06:07.089Z' });
@@ -120,12 +127,17 @@ describe('StateStore', () => {
   it('removes closed sessions and their tabs; moves tabs between windows', () => {
     const { store } = open();
     populate(store);
-    store.update((s) => { s.windows[0]!.activeTab = 's1'; });
+    store.update((s) => {
+      s.windows[0]!.activeTab = 's1';
+    });
     store.removeSession('s1');
     store.moveTab('s3', 'w1', 1);
     store.dispose();
     const again = open().store;
-    expect(again.state.windows).toEqual([{ id: 'w1', tabs: ['s0', 's3', 's2'], activeTab: null }, { id: 'w2', tabs: [], activeTab: null }]);
+    expect(again.state.windows).toEqual([
+      { id: 'w1', tabs: ['s0', 's3', 's2'], activeTab: null },
+      { id: 'w2', tabs: [], activeTab: null },
+    ]);
     expect(again.getSession('s1')).toBeUndefined();
     again.removeWindow('w1');
     expect(again.state.sessions).toEqual([]);
@@ -186,7 +198,13 @@ describe('damaged files', () => {
     mkdirSync(file, { recursive: true });
     writeFileSync(join(file, 'kept'), 'x');
     chmodSync(join(dir, 'state'), 0o500);
-    const code = transpileForChild(['src/app/host/stateStore.ts', 'src/app/host/stateFile.ts', 'src/app/shared/atomicWrite.ts', 'src/app/shared/log.ts', 'src/app/shared/processes.ts']);
+    const code = transpileForChild([
+      'src/app/host/stateStore.ts',
+      'src/app/host/stateFile.ts',
+      'src/app/shared/atomicWrite.ts',
+      'src/app/shared/log.ts',
+      'src/app/shared/processes.ts',
+    ]);
     try {
       const script = `const { StateStore } = require(${JSON.stringify(code.path('src/app/host/stateStore.ts'))});
         const { store, problem } = StateStore.open({ file: ${JSON.stringify(file)}, writeDelayMs: 0 });
@@ -207,16 +225,19 @@ describe('damaged files', () => {
   });
 
   it('keeps unreadable entries and unknown fields, repairs references, and reports each', () => {
-    write(JSON.stringify({
-      version: 1, fromTheFuture: { x: 1 },
-      windows: [{ id: 'w1', tabs: ['a', 'ghost', 'a'], activeTab: 'ghost', size: [800, 600] }, 'not a window'],
-      sessions: [
-        { id: 'a', agentId: 'claude', cwd: '/p', createdAt: '2026-01-01T00:00:00Z', colour: 'teal' },
-        { id: 'b', agentId: 'codex', createdAt: '2026-01-01T00:00:00Z' },
-        { id: 'c', agentId: 'grok', cwd: '/q', createdAt: '2026-01-01T00:00:00Z', conversationId: 'k', family: 'pinned' },
-        { id: 'a', agentId: 'dup', cwd: '/d', createdAt: '2026-01-01T00:00:00Z' },
-      ],
-    }));
+    write(
+      JSON.stringify({
+        version: 1,
+        fromTheFuture: { x: 1 },
+        windows: [{ id: 'w1', tabs: ['a', 'ghost', 'a'], activeTab: 'ghost', size: [800, 600] }, 'not a window'],
+        sessions: [
+          { id: 'a', agentId: 'claude', cwd: '/p', createdAt: '2026-01-01T00:00:00Z', colour: 'teal' },
+          { id: 'b', agentId: 'codex', createdAt: '2026-01-01T00:00:00Z' },
+          { id: 'c', agentId: 'grok', cwd: '/q', createdAt: '2026-01-01T00:00:00Z', conversationId: 'k', family: 'pinned' },
+          { id: 'a', agentId: 'dup', cwd: '/d', createdAt: '2026-01-01T00:00:00Z' },
+        ],
+      }),
+    );
     const { store, problem, warnings } = open();
     expect(problem).toBeNull();
     expect(warnings).toEqual([
@@ -242,17 +263,31 @@ describe('damaged files', () => {
   });
 
   it('migrates a version 0 file and writes it back as version 1', async () => {
-    write(JSON.stringify({ tabs: [
-      { agent: 'claude', cwd: '/p/a', title: 'one', conversation: 'c-1', created: '2025-12-01T00:00:00Z' },
-      { agent: 'codex', cwd: '/p/b', yolo: true, pinnedTo: 'left' },
-    ] }));
+    write(
+      JSON.stringify({
+        tabs: [
+          { agent: 'claude', cwd: '/p/a', title: 'one', conversation: 'c-1', created: '2025-12-01T00:00:00Z' },
+          { agent: 'codex', cwd: '/p/b', yolo: true, pinnedTo: 'left' },
+        ],
+      }),
+    );
     const { store, problem, warnings } = open();
     expect(problem).toBeNull();
     expect(warnings).toEqual([]);
     expect(store.state.windows).toEqual([{ id: 'window-1', tabs: ['migrated-1', 'migrated-2'], activeTab: null }]);
     expect(store.state.sessions).toEqual([
       { id: 'migrated-1', agentId: 'claude', cwd: '/p/a', title: 'one', conversationId: 'c-1', family: null, bypass: false, createdAt: '2025-12-01T00:00:00Z' },
-      { id: 'migrated-2', agentId: 'codex', cwd: '/p/b', title: '', conversationId: null, family: null, bypass: true, createdAt: '1970-01-01T00:00:00.000Z', pinnedTo: 'left' },
+      {
+        id: 'migrated-2',
+        agentId: 'codex',
+        cwd: '/p/b',
+        title: '',
+        conversationId: null,
+        family: null,
+        bypass: true,
+        createdAt: '1970-01-01T00:00:00.000Z',
+        pinnedTo: 'left',
+      },
     ]);
     await waitFor(() => store.writes === 1, { what: 'the migrated file written back' });
     expect(onDisk().version).toBe(1);
@@ -262,7 +297,9 @@ describe('damaged files', () => {
   it('reports a migration that throws as a corrupt file', () => {
     write(JSON.stringify({ tabs: 'x' }));
     const orig = STATE_MIGRATIONS[0]!;
-    STATE_MIGRATIONS[0] = () => { throw new Error('boom'); };
+    STATE_MIGRATIONS[0] = () => {
+      throw new Error('boom');
+    };
     try {
       expect(open().problem).toMatchObject({ kind: 'stateCorrupt', message: expect.stringMatching(/could not be migrated from version 0 \(boom\)/) });
     } finally {

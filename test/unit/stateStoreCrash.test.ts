@@ -18,7 +18,13 @@ const MAX_KILL_DELAY_MS = 60;
 let code: Transpiled;
 let dir: string;
 beforeAll(() => {
-  code = transpileForChild(['src/app/host/stateStore.ts', 'src/app/host/stateFile.ts', 'src/app/shared/atomicWrite.ts', 'src/app/shared/log.ts', 'src/app/shared/processes.ts']);
+  code = transpileForChild([
+    'src/app/host/stateStore.ts',
+    'src/app/host/stateFile.ts',
+    'src/app/shared/atomicWrite.ts',
+    'src/app/shared/log.ts',
+    'src/app/shared/processes.ts',
+  ]);
   dir = mkdtempSync(join(tmpdir(), 'termio-crash-'));
 });
 afterAll(() => {
@@ -28,12 +34,24 @@ afterAll(() => {
 
 /** Same as the child's: keys sorted at every level. */
 const canonical = (v: unknown): unknown =>
-  Array.isArray(v) ? v.map(canonical) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])])) : v;
+  Array.isArray(v)
+    ? v.map(canonical)
+    : v && typeof v === 'object'
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
+        )
+      : v;
 
 function runAndKill(file: string, logFile: string, iteration: number, seed: number): Promise<void> {
-  const child = spawn(process.execPath, [resolve(__dirname, '../fixtures/stateCrashChild.cjs'), code.path('src/app/host/stateStore.ts'), file, logFile, String(iteration), String(seed)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [resolve(__dirname, '../fixtures/stateCrashChild.cjs'), code.path('src/app/host/stateStore.ts'), file, logFile, String(iteration), String(seed)],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<void>((res) => child.on('exit', () => res()));
@@ -58,7 +76,10 @@ describe('state file under SIGKILL', () => {
       await runAndKill(file, logFile, i, seed);
 
       const lines = readFileSync(logFile, 'utf8').split('\n');
-      expect(lines.filter((l) => l.startsWith('problem')), `round ${i} (seed ${seed}) found a damaged file`).toEqual([]);
+      expect(
+        lines.filter((l) => l.startsWith('problem')),
+        `round ${i} (seed ${seed}) found a damaged file`,
+      ).toEqual([]);
       const produced = new Map<string, number>();
       let lastWritten = -1;
       for (const line of lines) {
@@ -75,7 +96,9 @@ describe('state file under SIGKILL', () => {
       const parsed = JSON.parse(readFileSync(file, 'utf8'));
       expect(parsed.version).toBe(1);
       delete parsed.savedAt;
-      const fp = createHash('sha1').update(JSON.stringify(canonical(parsed))).digest('hex');
+      const fp = createHash('sha1')
+        .update(JSON.stringify(canonical(parsed)))
+        .digest('hex');
       const idx = produced.get(fp);
       expect(idx, `round ${i} (seed ${seed}): the file holds a state the child never produced`).toBeDefined();
       expect(idx!, `round ${i} (seed ${seed}): the file is older than a completed write`).toBeGreaterThanOrEqual(lastWritten);

@@ -131,7 +131,8 @@ class Attachment {
 
   private deliver(events: TtyEvent[]): void {
     for (const e of events) {
-      if (e.kind === 'detach') return this.finish(ExitCode.ok, `detached from ${this.sessionId} (it keeps running; termio attach ${this.sessionId.slice(0, 8)} to come back)`);
+      if (e.kind === 'detach')
+        return this.finish(ExitCode.ok, `detached from ${this.sessionId} (it keeps running; termio attach ${this.sessionId.slice(0, 8)} to come back)`);
       this.client.input(VIEW, e);
     }
   }

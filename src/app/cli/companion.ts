@@ -38,7 +38,13 @@ interface Options {
 }
 
 /** Which options each verb takes (the rest are refused as unexpected). */
-const VERB_OPTIONS: Record<Verb, readonly string[]> = { enable: ['json', 'lan', 'loopback', 'port'], url: ['json', 'qr'], disable: ['json'], revoke: ['json'], status: ['json'] };
+const VERB_OPTIONS: Record<Verb, readonly string[]> = {
+  enable: ['json', 'lan', 'loopback', 'port'],
+  url: ['json', 'qr'],
+  disable: ['json'],
+  revoke: ['json'],
+  status: ['json'],
+};
 
 function parse(verb: Verb, rest: string[]): Options | string {
   let values;
@@ -76,7 +82,8 @@ function describe(s: CompanionStatus): string {
 }
 
 /** The pairing link carries the token: a program in a tab never gets it. */
-const WITHHELD = 'the pairing link is not shown inside a Termio session (it lets a phone control every tab); open it from the app (Settings → Phone) or a terminal outside Termio';
+const WITHHELD =
+  'the pairing link is not shown inside a Termio session (it lets a phone control every tab); open it from the app (Settings → Phone) or a terminal outside Termio';
 
 export async function run(args: string[], io: CliIo): Promise<number> {
   const [verb, ...rest] = args;
@@ -102,7 +109,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   try {
     const method = v === 'url' ? 'companion.status' : (`companion.${v}` as const);
-    const r = await client.request(method, method === 'companion.enable' ? { ...(o.network ? { network: o.network } : {}), ...(o.port ? { port: o.port } : {}) } : {});
+    const r = await client.request(
+      method,
+      method === 'companion.enable' ? { ...(o.network ? { network: o.network } : {}), ...(o.port ? { port: o.port } : {}) } : {},
+    );
     if (!r.ok) {
       if (o.json) printJsonError(io, r.error.code, r.error.message);
       io.err(`termio companion ${v}: ${r.error.message}\n`);
@@ -118,7 +128,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
         return ExitCode.failed;
       }
       if (!s.url) {
-        io.err(`termio companion url: ${s.enabled ? `not serving: ${s.error ?? 'unknown reason'}` : 'the companion is off; termio companion enable turns it on'}\n`);
+        io.err(
+          `termio companion url: ${s.enabled ? `not serving: ${s.error ?? 'unknown reason'}` : 'the companion is off; termio companion enable turns it on'}\n`,
+        );
         return ExitCode.failed;
       }
       if (o.qr) io.out(await (require('qrcode') as typeof import('qrcode')).toString(s.url, { type: 'terminal', small: true }));

@@ -45,7 +45,8 @@ function describe(r: AgentHookResult, home: string, silent: SilentRelease | unde
   if (r.error) line += `\n  error: ${r.error}`;
   if (r.note && r.state !== 'absent') line += `\n  note: ${r.note}`;
   if (r.backup) line += `\n  backup: ${r.backup}`;
-  if (silent) line += `\n  not reporting: ${silent.release} ran with these hooks and none reached Termio (last at ${silent.at}); its status comes from its title and screen`;
+  if (silent)
+    line += `\n  not reporting: ${silent.release} ran with these hooks and none reached Termio (last at ${silent.at}); its status comes from its title and screen`;
   return line;
 }
 
@@ -86,7 +87,9 @@ async function hookAgents(io: CliIo, agentId: string | undefined): Promise<HookA
   const manifests = new Map(catalog.list().map((e) => [e.id, e.manifest] as const));
   for (const p of catalog.problems()) io.err(`termio hooks: skipped manifest: ${p.errors.join('; ')}\n`);
   await catalog.dispose();
-  const agents: HookAgent[] = [...manifests.values()].flatMap((m) => (m.hooks ? [{ agentId: m.id, hooks: m.hooks, ...(m.skills ? { skills: m.skills } : {}) }] : []));
+  const agents: HookAgent[] = [...manifests.values()].flatMap((m) =>
+    m.hooks ? [{ agentId: m.id, hooks: m.hooks, ...(m.skills ? { skills: m.skills } : {}) }] : [],
+  );
   if (agentId === undefined) return agents;
   const m = manifests.get(agentId);
   if (!m) {
@@ -101,7 +104,11 @@ async function hookAgents(io: CliIo, agentId: string | undefined): Promise<HookA
 }
 
 /** Runs the verb on each agent's hooks, then on its skill. */
-function apply(verb: Verb, agents: HookAgent[], opts: { paths: ReturnType<typeof termioPaths>; home: string; reporter: ReturnType<typeof ensureLauncher> }): { results: AgentHookResult[]; skills: SkillResult[] } {
+function apply(
+  verb: Verb,
+  agents: HookAgent[],
+  opts: { paths: ReturnType<typeof termioPaths>; home: string; reporter: ReturnType<typeof ensureLauncher> },
+): { results: AgentHookResult[]; skills: SkillResult[] } {
   const results = agents.map((a) =>
     verb === 'install' ? installAgentHooks(a, opts) : verb === 'uninstall' ? uninstallAgentHooks(a, opts) : checkAndRepairAgentHooks(a, opts),
   );
@@ -119,7 +126,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (typeof agents === 'number') return agents;
   const home = io.env.HOME ?? '';
   if (!home) {
-    io.err('termio hooks: HOME is not set; cannot find the agents\' config files\n');
+    io.err("termio hooks: HOME is not set; cannot find the agents' config files\n");
     return ExitCode.usage;
   }
   const paths = termioPaths(io.env);

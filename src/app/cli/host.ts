@@ -104,7 +104,12 @@ function parseHostArgs(args: string[], io: CliIo): HostArgs | string {
   const command = dashes >= 0 ? rest.slice(dashes + 1) : [];
   let parsed;
   try {
-    parsed = parseArgs({ args: dashes >= 0 ? rest.slice(0, dashes) : rest, options: { json: { type: 'boolean' }, cwd: { type: 'string' } }, strict: true, allowPositionals: false });
+    parsed = parseArgs({
+      args: dashes >= 0 ? rest.slice(0, dashes) : rest,
+      options: { json: { type: 'boolean' }, cwd: { type: 'string' } },
+      strict: true,
+      allowPositionals: false,
+    });
   } catch (err) {
     return `termio host ${verb}: ${(err as Error).message}`;
   }
@@ -134,7 +139,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     if (client.kind === 'notRunning') {
       if (verb === 'restart') return restartHost(null, io);
       // An error like any other (exit 4), with `running: false` for a script that asks just that.
-      if (json) io.out(`${JSON.stringify({ schemaVersion: CLI_JSON_SCHEMA_VERSION, ok: false, code: 'hostNotRunning', message: client.message, running: false })}\n`);
+      if (json)
+        io.out(`${JSON.stringify({ schemaVersion: CLI_JSON_SCHEMA_VERSION, ok: false, code: 'hostNotRunning', message: client.message, running: false })}\n`);
       io.err(`termio host: ${client.message}\n`);
       return ExitCode.hostNotRunning;
     }
@@ -168,13 +174,15 @@ async function runVerb({ verb, cwd, command, json }: HostArgs, client: HostClien
       const s = r.result;
       if (json) printJson({ running: true, ...s });
       else {
-        io.out([
-          `termio-host ${s.version} (protocol ${s.protocol}) running, pid ${s.pid}, since ${s.startedAt}`,
-          `sessions: ${s.sessions}   clients: ${s.clients - 1} besides this one   memory: ${fmtBytes(s.rssBytes)}`,
-          holdersLine(s.holders),
-          `socket: ${s.socket}`,
-          `log: ${s.log}`,
-        ].join('\n') + '\n');
+        io.out(
+          [
+            `termio-host ${s.version} (protocol ${s.protocol}) running, pid ${s.pid}, since ${s.startedAt}`,
+            `sessions: ${s.sessions}   clients: ${s.clients - 1} besides this one   memory: ${fmtBytes(s.rssBytes)}`,
+            holdersLine(s.holders),
+            `socket: ${s.socket}`,
+            `log: ${s.log}`,
+          ].join('\n') + '\n',
+        );
       }
       return ExitCode.ok;
     }
@@ -187,7 +195,8 @@ async function runVerb({ verb, cwd, command, json }: HostArgs, client: HostClien
       await new Promise<void>((resolveClosed) => client.onClose(() => resolveClosed()));
       const deadline = Date.now() + STOP_WAIT_MS;
       while (isProcessAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, STOP_POLL_MS));
-      if (isProcessAlive(pid)) return failed({ code: 'internal', message: `the host (pid ${pid}) closed its socket but is still running after ${STOP_WAIT_MS} ms` });
+      if (isProcessAlive(pid))
+        return failed({ code: 'internal', message: `the host (pid ${pid}) closed its socket but is still running after ${STOP_WAIT_MS} ms` });
       io.out(`termio-host (pid ${pid}) stopped\n`);
       return ExitCode.ok;
     }

@@ -43,7 +43,10 @@ export function runtimePackages(root: string): string[] {
     const dir = join(root, 'node_modules', name);
     if (!existsSync(join(dir, 'package.json'))) return;
     seen.add(name);
-    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+      dependencies?: Record<string, string>;
+      optionalDependencies?: Record<string, string>;
+    };
     for (const d of Object.keys({ ...pkg.dependencies, ...pkg.optionalDependencies })) visit(d);
   };
   const top = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
@@ -79,7 +82,8 @@ export async function install(name: string, io: CliIo, json: boolean): Promise<n
     await again.request('machines.retry', { name });
     again.close();
   }
-  if (!copied.stdout.includes(`termio ${version}`)) return fail({ failed: `Termio was copied to ${name} but does not run there: ${copied.stdout.trim()} ${copied.stderr.trim()}` });
+  if (!copied.stdout.includes(`termio ${version}`))
+    return fail({ failed: `Termio was copied to ${name} but does not run there: ${copied.stdout.trim()} ${copied.stderr.trim()}` });
   if (json) printOk(io, { machine: name, version, path: '~/.termio/app', node });
   else io.out(`Termio ${version} installed on ${name} in ~/.termio/app (Node ${node}); connecting (termio machines list)\n`);
   return ExitCode.ok;
@@ -102,29 +106,51 @@ async function remoteNode(m: Machine): Promise<string | Failed> {
   const probe = await ssh(m, `echo ${MARK}; uname -sm; command -v node >/dev/null 2>&1 && node -p process.versions.node || echo none`);
   const lines = probe.stdout.split('\n');
   const at = lines.indexOf(MARK);
-  if (probe.code !== 0 || at < 0) return { failed: `cannot reach ${name} with ssh: ${probe.stderr.trim().split('\n').at(-1) ?? `ssh exited with ${probe.code}`}` };
+  if (probe.code !== 0 || at < 0)
+    return { failed: `cannot reach ${name} with ssh: ${probe.stderr.trim().split('\n').at(-1) ?? `ssh exited with ${probe.code}`}` };
   const [uname, node] = [lines[at + 1]?.trim() ?? '', lines[at + 2]?.trim() ?? ''];
-  if (node === 'none' || !/^\d+\./.test(node)) return { failed: `${name} has no Node.js on its PATH: Termio's host needs Node ${MIN_NODE_MAJOR} or newer there (install it from your system's packages or nodejs.org), then run termio machines install ${name} again` };
+  if (node === 'none' || !/^\d+\./.test(node))
+    return {
+      failed: `${name} has no Node.js on its PATH: Termio's host needs Node ${MIN_NODE_MAJOR} or newer there (install it from your system's packages or nodejs.org), then run termio machines install ${name} again`,
+    };
   if (Number(node.split('.')[0]) < MIN_NODE_MAJOR) return { failed: `${name} has Node ${node}; Termio's host needs Node ${MIN_NODE_MAJOR} or newer there` };
   const here = unameOf(platform(), arch());
-  if (uname !== here) return { failed: `${name} is ${uname}, this Termio is built for ${here} (its terminal module is native): install Termio there from a package for ${uname}` };
+  if (uname !== here)
+    return {
+      failed: `${name} is ${uname}, this Termio is built for ${here} (its terminal module is native): install Termio there from a package for ${uname}`,
+    };
   return node;
 }
 
 /** Packs this Termio, unpacks it in ~/.termio/app there; the result of the remote `termio --version`. */
 async function copyTermio(m: Machine): Promise<{ stdout: string; stderr: string } | Failed> {
-  const parts = ['package.json', 'bin', 'dist', 'agents', 'assets', ...(existsSync(join(installRoot, 'native', 'termio-hook', 'build')) ? ['native/termio-hook/build'] : []), ...runtimePackages(installRoot)];
+  const parts = [
+    'package.json',
+    'bin',
+    'dist',
+    'agents',
+    'assets',
+    ...(existsSync(join(installRoot, 'native', 'termio-hook', 'build')) ? ['native/termio-hook/build'] : []),
+    ...runtimePackages(installRoot),
+  ];
   // Unpacked beside the old copy and swapped in, so a failed copy leaves the old one working.
   const unpack = [
-    'set -e', 'mkdir -p "$HOME/.termio/bin"', 'rm -rf "$HOME/.termio/app.new"', 'mkdir "$HOME/.termio/app.new"',
-    'tar -xzf - -C "$HOME/.termio/app.new"', 'rm -rf "$HOME/.termio/app"', 'mv "$HOME/.termio/app.new" "$HOME/.termio/app"',
-    'ln -sf ../app/bin/termio "$HOME/.termio/bin/termio"', '"$HOME/.termio/bin/termio" --version',
+    'set -e',
+    'mkdir -p "$HOME/.termio/bin"',
+    'rm -rf "$HOME/.termio/app.new"',
+    'mkdir "$HOME/.termio/app.new"',
+    'tar -xzf - -C "$HOME/.termio/app.new"',
+    'rm -rf "$HOME/.termio/app"',
+    'mv "$HOME/.termio/app.new" "$HOME/.termio/app"',
+    'ln -sf ../app/bin/termio "$HOME/.termio/bin/termio"',
+    '"$HOME/.termio/bin/termio" --version',
   ].join(' && ');
   const tar = spawn('tar', ['-C', installRoot, '--exclude=node_modules/.bin', '--exclude=*.map', '-czf', '-', ...parts], { stdio: ['ignore', 'pipe', 'pipe'] });
   let tarErr = '';
   tar.stderr.on('data', (d: Buffer) => (tarErr += d.toString()));
   const copied = await ssh(m, unpack, (stdin) => tar.stdout.pipe(stdin));
   if (tarErr.trim()) return { failed: `packing this Termio failed: ${tarErr.trim()}` };
-  if (copied.code !== 0) return { failed: `copying Termio to ${m.name} failed: ${copied.stderr.trim().split('\n').at(-1) ?? `ssh exited with ${copied.code}`}` };
+  if (copied.code !== 0)
+    return { failed: `copying Termio to ${m.name} failed: ${copied.stderr.trim().split('\n').at(-1) ?? `ssh exited with ${copied.code}`}` };
   return copied;
 }

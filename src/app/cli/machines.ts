@@ -63,7 +63,11 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const json = parsed.values.json === true;
   const wanted = ({ add: 2, list: 0, remove: 1, install: 1 } as Record<string, number>)[verb];
   if (wanted === undefined || parsed.positionals.length !== wanted) {
-    io.err(wanted === undefined ? `termio machines: unknown verb '${verb}'\n\n${HELP}` : `termio machines ${verb}: expected ${wanted} argument${wanted === 1 ? '' : 's'}\n\n${HELP}`);
+    io.err(
+      wanted === undefined
+        ? `termio machines: unknown verb '${verb}'\n\n${HELP}`
+        : `termio machines ${verb}: expected ${wanted} argument${wanted === 1 ? '' : 's'}\n\n${HELP}`,
+    );
     return ExitCode.usage;
   }
   if (verb === 'install') return (require('./machineInstall') as typeof import('./machineInstall')).install(parsed.positionals[0]!, io, json);

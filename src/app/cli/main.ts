@@ -12,7 +12,6 @@ export function registerGroup(name: string, summary: string, load: () => Command
   groups[name] = { summary, load };
 }
 
-
 function usage(): string {
   const lines = [
     'Usage: termio <command> [options]',
@@ -60,12 +59,16 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
   return group.load()(rest, io);
 }
 
-registerGroup('sessions', 'list, watch, read, send to, spawn, run, wait for, focus and close sessions in the session host; review a worktree session (diff, commit, merge, rebase)', () => require('./sessions').run);
+registerGroup(
+  'sessions',
+  'list, watch, read, send to, spawn, run, wait for, focus and close sessions in the session host; review a worktree session (diff, commit, merge, rebase)',
+  () => require('./sessions').run,
+);
 registerGroup('worktrees', 'the git worktrees sessions work in: list them, prune the merged and clean ones, remove one', () => require('./worktrees').run);
 registerGroup('notify', 'show a desktop notification that brings you back to this session when clicked', () => require('./notify').run);
-registerGroup('hooks', 'install, remove or check the status hooks in each agent\'s own config (live agent status)', () => require('./hooks').run);
+registerGroup('hooks', "install, remove or check the status hooks in each agent's own config (live agent status)", () => require('./hooks').run);
 registerGroup('agents', 'list the agents Termio knows and validate agent manifests', () => require('./agents').run);
 registerGroup('host', 'the session host: status, stop, start, and sessions that outlive any window', () => require('./host').run);
 registerGroup('companion', 'the phone companion: a web page with every session, to answer one from your phone', () => require('./companion').run);
-registerGroup('machines', 'other computers over ssh: add, list, remove, install; their sessions show beside this one\'s', () => require('./machines').run);
+registerGroup('machines', "other computers over ssh: add, list, remove, install; their sessions show beside this one's", () => require('./machines').run);
 registerGroup('attach', 'show a session of the session host in this terminal (detach with Ctrl-])', () => require('./attach').run);

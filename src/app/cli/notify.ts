@@ -15,7 +15,12 @@ Exit codes: 0 shown, 1 error, 2 bad usage, 4 Termio not running.
 export const run: CommandHandler = async (args, io) => {
   let parsed;
   try {
-    parsed = parseArgs({ args, options: { title: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args,
+      options: { title: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (err) {
     io.err(`termio notify: ${(err as Error).message}\n\n${HELP}`);
     return ExitCode.usage;

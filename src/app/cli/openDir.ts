@@ -43,7 +43,8 @@ async function waitForHost(io: CliIo, started: { exited(): string | null }): Pro
     if (client instanceof ControlClient) return client;
     const died = started.exited();
     if (died) return { kind: 'hostNotRunning', message: died };
-    if (Date.now() > deadline) return { kind: 'hostNotRunning', message: `the session host did not open its control socket within ${HOST_START_TIMEOUT_MS / 1000} s` };
+    if (Date.now() > deadline)
+      return { kind: 'hostNotRunning', message: `the session host did not open its control socket within ${HOST_START_TIMEOUT_MS / 1000} s` };
     await new Promise((r) => setTimeout(r, HOST_START_POLL_MS));
   }
 }
@@ -82,7 +83,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     return ExitCode.usage;
   }
   if (parsed.values.help) {
-    io.out('Usage: termio DIR\n\nOpens DIR as a new session in the running Termio, starting the app if it is not running.\nPrints the new session id. Exit codes: 0 ok, 1 the app refused, 4 the app could not be reached or started.\n');
+    io.out(
+      'Usage: termio DIR\n\nOpens DIR as a new session in the running Termio, starting the app if it is not running.\nPrints the new session id. Exit codes: 0 ok, 1 the app refused, 4 the app could not be reached or started.\n',
+    );
     return ExitCode.ok;
   }
   const [dir, ...rest] = parsed.positionals;

@@ -14,8 +14,6 @@ import { clock, listText, shortIds, stateText, tilde, waitSummary, whyReport } f
 import type { Ctx, Options, Parsed, Values, VerbSpec } from './sessionsTypes';
 import { worktreeChoice, worktreeDetails, worktreeHandlers, worktreeOptions, worktreeSpecs, worktreeUsage } from './sessionsWorktree';
 
-
-
 const common = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const satisfies Options;
 const waitOptions = { wait: { type: 'boolean' }, timeout: { type: 'string' } } as const satisfies Options;
 
@@ -42,7 +40,8 @@ const verbs: Record<string, VerbSpec> = {
   read: {
     usage: 'termio sessions read ID [--lines N] [--transcript] [--json]',
     summary: "print the session's visible screen as text (or its last N non-empty lines), without focusing it",
-    details: "--transcript prints the agent's transcript file instead (its last N lines with --lines): the path its hooks reported, or its record in the agent's store.",
+    details:
+      "--transcript prints the agent's transcript file instead (its last N lines with --lines): the path its hooks reported, or its record in the agent's store.",
     options: { ...common, lines: { type: 'string' }, transcript: { type: 'boolean' } },
     positionals: ['ID'],
   },
@@ -61,7 +60,17 @@ const verbs: Record<string, VerbSpec> = {
       '--machine NAME: start it on a saved machine (termio machines); --cwd is then a folder there (default: its home).\n' +
       '--prompt: typed and entered once the agent is ready for input (its hook, title or screen says so), never before.\n' +
       `${waitDetails}\nWith --wait, spawn returns when the prompt's turn has ended (without --prompt: when the agent is ready).\n${worktreeDetails}`,
-    options: { ...common, ...waitOptions, ...worktreeOptions, agent: { type: 'string' }, cwd: { type: 'string' }, machine: { type: 'string' }, bypass: { type: 'boolean' }, title: { type: 'string' }, prompt: { type: 'string' } },
+    options: {
+      ...common,
+      ...waitOptions,
+      ...worktreeOptions,
+      agent: { type: 'string' },
+      cwd: { type: 'string' },
+      machine: { type: 'string' },
+      bypass: { type: 'boolean' },
+      title: { type: 'string' },
+      prompt: { type: 'string' },
+    },
     positionals: [],
   },
   run: {
@@ -114,9 +123,16 @@ function groupUsage(): string {
 }
 
 function verbHelp(spec: VerbSpec): string {
-  return [`Usage: ${spec.usage}`, '', spec.summary.replace(/^./, (c) => c.toUpperCase()) + '.', ...(spec.details ? ['', spec.details] : []), '', footer, ''].join('\n');
+  return [
+    `Usage: ${spec.usage}`,
+    '',
+    spec.summary.replace(/^./, (c) => c.toUpperCase()) + '.',
+    ...(spec.details ? ['', spec.details] : []),
+    '',
+    footer,
+    '',
+  ].join('\n');
 }
-
 
 function parse(args: string[], spec: VerbSpec): Parsed | string {
   let parsed: { values: Record<string, unknown>; positionals: string[] };
@@ -146,7 +162,8 @@ function positiveInt(name: string, value: string): number | string {
 function timeoutMs(value: string | boolean | undefined): number | string {
   if (typeof value !== 'string') return MAX_WAIT_MS;
   const seconds = Number(value);
-  if (!/^\d+(\.\d+)?$/.test(value) || !(seconds * 1000 <= MAX_WAIT_MS)) return `--timeout must be a number of seconds up to ${MAX_WAIT_MS / 1000}, got '${value}'`;
+  if (!/^\d+(\.\d+)?$/.test(value) || !(seconds * 1000 <= MAX_WAIT_MS))
+    return `--timeout must be a number of seconds up to ${MAX_WAIT_MS / 1000}, got '${value}'`;
   return Math.round(seconds * 1000);
 }
 
@@ -158,14 +175,19 @@ function exitCodeFor(error: ControlError): number {
 
 // ---- verbs --------------------------------------------------------------------------------
 
-
 /** `busy` means the app did not take the request at all, so it is safe to retry; 5 tries over ~0.75 s. */
 const BUSY_RETRIES = 5;
 const BUSY_BACKOFF_MS = 50;
 
 type Called<V extends ControlVerb> = { ok: true; result: ControlResult<V> } | { ok: false; code: number };
 
-async function call<V extends ControlVerb>(ctx: Ctx, verb: V, args: ControlArgs<V>, waitMs = 0, resume?: (first: Reply<V>) => Promise<Reply<V>>): Promise<Called<V>> {
+async function call<V extends ControlVerb>(
+  ctx: Ctx,
+  verb: V,
+  args: ControlArgs<V>,
+  waitMs = 0,
+  resume?: (first: Reply<V>) => Promise<Reply<V>>,
+): Promise<Called<V>> {
   // A wait may take as long as the session does: the reply deadline is the wait's, plus the usual margin.
   const deadline = REQUEST_TIMEOUT_MS + waitMs;
   let reply: Reply<V> = await ctx.client.request(verb, args, deadline);
@@ -258,7 +280,11 @@ const handlers: Record<string, Handler> = {
     const lines = str(p, 'lines');
     const n = lines === undefined ? undefined : positiveInt('lines', lines);
     if (typeof n === 'string') return usageError(ctx, 'read', n);
-    const r = await call(ctx, 'sessions.read', { id: p.positionals[0] ?? '', ...(n !== undefined ? { lines: n } : {}), ...(p.values.transcript ? { transcript: true } : {}) });
+    const r = await call(ctx, 'sessions.read', {
+      id: p.positionals[0] ?? '',
+      ...(n !== undefined ? { lines: n } : {}),
+      ...(p.values.transcript ? { transcript: true } : {}),
+    });
     if (!r.ok) return r.code;
     if (ctx.json) printOk(ctx.io, r.result);
     else ctx.io.out(r.result.lines.length ? `${r.result.lines.join('\n')}\n` : '');
@@ -269,7 +295,12 @@ const handlers: Record<string, Handler> = {
     if (text === undefined && !p.values.enter) return usageError(ctx, 'send', 'missing TEXT');
     const wait = waitArg(p.values);
     if (typeof wait === 'string') return usageError(ctx, 'send', wait);
-    const r = await call(ctx, 'sessions.send', { id: p.positionals[0] ?? '', text: text ?? '', ...(p.values.enter ? { enter: true } : {}), ...wait }, wait.wait?.timeoutMs);
+    const r = await call(
+      ctx,
+      'sessions.send',
+      { id: p.positionals[0] ?? '', text: text ?? '', ...(p.values.enter ? { enter: true } : {}), ...wait },
+      wait.wait?.timeoutMs,
+    );
     if (!r.ok) return r.code;
     if (r.result.wait) return printWait(ctx, r.result.wait, { id: r.result.id });
     if (ctx.json) printOk(ctx.io, r.result);
@@ -305,7 +336,8 @@ const handlers: Record<string, Handler> = {
   },
   async wait(p, ctx) {
     const until = str(p, 'until') ?? 'done';
-    if (until !== 'done' && until !== 'idle' && until !== 'attention' && until !== 'exit') return usageError(ctx, 'wait', `--until must be done, idle, attention or exit, got '${until}'`);
+    if (until !== 'done' && until !== 'idle' && until !== 'attention' && until !== 'exit')
+      return usageError(ctx, 'wait', `--until must be done, idle, attention or exit, got '${until}'`);
     const ms = timeoutMs(p.values.timeout);
     if (typeof ms === 'string') return usageError(ctx, 'wait', ms);
     const args = { id: p.positionals[0] ?? '', until, timeoutMs: ms } as const;
@@ -364,7 +396,10 @@ function watch(ctx: Ctx): Promise<number> {
     if (e.kind === 'snapshot') io.out(`${idOf(s)}  ${stateText(s).padEnd(9)}  ${describe(s)}\n`);
     else if (e.kind === 'added') io.out(`${clock()}  + ${idOf(s)}  ${s.state.padEnd(9)}  ${describe(s)}\n`);
     else if (e.kind === 'removed') io.out(`${clock()}  - ${idOf(s)}  closed\n`);
-    else if (e.kind === 'stall') io.out(`${clock()}  ${idOf(s)}  ${s.stalledSince ? `stalled: no output since ${new Date(s.stalledSince).toTimeString().slice(0, 8)}` : 'no longer stalled'}\n`);
+    else if (e.kind === 'stall')
+      io.out(
+        `${clock()}  ${idOf(s)}  ${s.stalledSince ? `stalled: no output since ${new Date(s.stalledSince).toTimeString().slice(0, 8)}` : 'no longer stalled'}\n`,
+      );
     else io.out(`${clock()}  ${idOf(s)}  ${e.previous ?? '?'} → ${s.state}${s.stateWhy ? `  (${s.stateWhy})` : ''}\n`);
   };
   return new Promise((resolveExit) => {

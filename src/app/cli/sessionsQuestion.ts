@@ -5,7 +5,11 @@ import type { ControlArgs, ControlResult, ControlVerb, QuestionInfo } from '../.
 import { ExitCode, type CliIo } from './cliIo';
 import { printOk } from './output';
 
-type Call = <V extends ControlVerb>(ctx: { io: CliIo; json: boolean }, verb: V, args: ControlArgs<V>) => Promise<{ ok: true; result: ControlResult<V> } | { ok: false; code: number }>;
+type Call = <V extends ControlVerb>(
+  ctx: { io: CliIo; json: boolean },
+  verb: V,
+  args: ControlArgs<V>,
+) => Promise<{ ok: true; result: ControlResult<V> } | { ok: false; code: number }>;
 interface Parsed {
   values: Record<string, string | boolean | undefined>;
   positionals: string[];

@@ -22,7 +22,7 @@ export const worktreeDetails =
 export const worktreeSpecs: Record<string, VerbSpec> = {
   diff: {
     usage: 'termio sessions diff ID [--stat] [--file PATH] [--json]',
-    summary: "show what a worktree session changed against its base (commits, edits and new files)",
+    summary: 'show what a worktree session changed against its base (commits, edits and new files)',
     details: 'ID is a worktree session (open or closed) or a worktree folder. --stat prints the summary instead of the patch.',
     options: { ...common, stat: { type: 'boolean' }, file: { type: 'string' } },
     positionals: ['ID'],
@@ -36,7 +36,8 @@ export const worktreeSpecs: Record<string, VerbSpec> = {
   merge: {
     usage: 'termio sessions merge ID [--json]',
     summary: "merge a worktree session's branch into its base (fast-forward when possible)",
-    details: 'A conflict is reported with its files and changes nothing; rebase, resolve in the worktree, and merge again. The base\'s own checkout must be clean.',
+    details:
+      "A conflict is reported with its files and changes nothing; rebase, resolve in the worktree, and merge again. The base's own checkout must be clean.",
     options: common,
     positionals: ['ID'],
   },
@@ -81,7 +82,11 @@ export function worktreeHandlers(kit: Kit): Record<string, Handler> {
   return {
     async diff(p, ctx) {
       const file = typeof p.values.file === 'string' ? p.values.file : undefined;
-      const r = await kit.call(ctx, 'worktrees.diff', { ref: p.positionals[0] ?? '', ...(p.values.stat ? { stat: true } : {}), ...(file !== undefined ? { file } : {}) });
+      const r = await kit.call(ctx, 'worktrees.diff', {
+        ref: p.positionals[0] ?? '',
+        ...(p.values.stat ? { stat: true } : {}),
+        ...(file !== undefined ? { file } : {}),
+      });
       if (!r.ok) return r.code;
       if (ctx.json) printOk(ctx.io, r.result);
       else if (r.result.files.length === 0) ctx.io.err(`termio: no changes on ${r.result.worktree.branch} against ${r.result.worktree.base}\n`);
@@ -93,7 +98,11 @@ export function worktreeHandlers(kit: Kit): Record<string, Handler> {
     rebase: act('rebase'),
     async close(p, ctx) {
       if (p.values.force && !p.values['remove-worktree']) return kit.usageError(ctx, 'close', '--force goes with --remove-worktree');
-      const r = await kit.call(ctx, 'sessions.close', { id: p.positionals[0] ?? '', ...(p.values['remove-worktree'] ? { worktree: 'remove' as const } : {}), ...(p.values.force ? { force: true } : {}) });
+      const r = await kit.call(ctx, 'sessions.close', {
+        id: p.positionals[0] ?? '',
+        ...(p.values['remove-worktree'] ? { worktree: 'remove' as const } : {}),
+        ...(p.values.force ? { force: true } : {}),
+      });
       if (!r.ok) return r.code;
       if (ctx.json) printOk(ctx.io, r.result);
       else if (r.result.worktree) ctx.io.out(`${r.result.worktree}\n`);

@@ -15,10 +15,39 @@ const PASTE_END = '\x1b[201~';
 /** A paste is held until its end marker; past 1 MiB (the host's message limit) it is sent in parts. */
 const MAX_PASTE_CHUNK = 512 * 1024;
 
-const csiFinals: Record<string, string> = { A: 'ArrowUp', B: 'ArrowDown', C: 'ArrowRight', D: 'ArrowLeft', H: 'Home', F: 'End', P: 'F1', Q: 'F2', R: 'F3', S: 'F4' };
+const csiFinals: Record<string, string> = {
+  A: 'ArrowUp',
+  B: 'ArrowDown',
+  C: 'ArrowRight',
+  D: 'ArrowLeft',
+  H: 'Home',
+  F: 'End',
+  P: 'F1',
+  Q: 'F2',
+  R: 'F3',
+  S: 'F4',
+};
 const tildeKeys: Record<number, string> = {
-  1: 'Home', 2: 'Insert', 3: 'Delete', 4: 'End', 5: 'PageUp', 6: 'PageDown', 7: 'Home', 8: 'End',
-  11: 'F1', 12: 'F2', 13: 'F3', 14: 'F4', 15: 'F5', 17: 'F6', 18: 'F7', 19: 'F8', 20: 'F9', 21: 'F10', 23: 'F11', 24: 'F12',
+  1: 'Home',
+  2: 'Insert',
+  3: 'Delete',
+  4: 'End',
+  5: 'PageUp',
+  6: 'PageDown',
+  7: 'Home',
+  8: 'End',
+  11: 'F1',
+  12: 'F2',
+  13: 'F3',
+  14: 'F4',
+  15: 'F5',
+  17: 'F6',
+  18: 'F7',
+  19: 'F8',
+  20: 'F9',
+  21: 'F10',
+  23: 'F11',
+  24: 'F12',
 };
 
 function mods(param: number | undefined): { shift?: boolean; alt?: boolean; ctrl?: boolean; meta?: boolean } {

@@ -29,7 +29,10 @@ function holds(w: WorktreeStatusInfo): string {
 
 function table(rows: WorktreeStatusInfo[], env: NodeJS.ProcessEnv): string {
   if (rows.length === 0) return 'No worktrees.\n';
-  const cells = [['BRANCH', 'BASE', 'SESSION', 'HOLDS', 'FOLDER'], ...rows.map((w) => [w.branch, w.base, w.sessionId ? `${w.sessionId.slice(0, 8)}${w.open ? '' : ' (closed)'}` : '-', holds(w), tilde(w.path, env)])];
+  const cells = [
+    ['BRANCH', 'BASE', 'SESSION', 'HOLDS', 'FOLDER'],
+    ...rows.map((w) => [w.branch, w.base, w.sessionId ? `${w.sessionId.slice(0, 8)}${w.open ? '' : ' (closed)'}` : '-', holds(w), tilde(w.path, env)]),
+  ];
   const widths = cells[0]!.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
   return cells.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')).join('\n') + '\n';
 }
@@ -59,7 +62,12 @@ function printResult(result: WorktreesResult, io: CliIo, json: boolean): void {
 export const run: CommandHandler = async (args, io) => {
   let parsed;
   try {
-    parsed = parseArgs({ args, options: { json: { type: 'boolean' }, force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args,
+      options: { json: { type: 'boolean' }, force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (err) {
     io.err(`termio worktrees: ${(err as Error).message}\n\n${HELP}`);
     return ExitCode.usage;
@@ -83,7 +91,12 @@ export const run: CommandHandler = async (args, io) => {
     return ExitCode.hostNotRunning;
   }
   try {
-    const reply = verb === 'list' ? await client.request('worktrees.list', {}) : verb === 'prune' ? await client.request('worktrees.prune', {}) : await client.request('worktrees.remove', { ref: ref!, ...(values.force ? { force: true } : {}) });
+    const reply =
+      verb === 'list'
+        ? await client.request('worktrees.list', {})
+        : verb === 'prune'
+          ? await client.request('worktrees.prune', {})
+          : await client.request('worktrees.remove', { ref: ref!, ...(values.force ? { force: true } : {}) });
     if (!reply.ok) {
       printError(io, json, reply.lost ? 'connectionLost' : reply.error.code, reply.error.message);
       return reply.lost ? ExitCode.hostNotRunning : ExitCode.failed;

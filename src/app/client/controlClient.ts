@@ -171,7 +171,8 @@ export class ControlClient {
         this.socket.destroy();
         return;
       }
-      const reply: WireReply = msg.ok === true ? { ok: true, result: msg.result } : { ok: false, error: msg.error ?? { code: 'internal', message: 'malformed reply' } };
+      const reply: WireReply =
+        msg.ok === true ? { ok: true, result: msg.result } : { ok: false, error: msg.error ?? { code: 'internal', message: 'malformed reply' } };
       const seq = typeof msg.seq === 'number' ? msg.seq : undefined;
       // A reply without seq answers a frame the server could not read (e.g. `busy`): it concerns every pending request.
       const targets = seq === undefined ? [...this.pending.keys()] : [seq];

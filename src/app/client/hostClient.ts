@@ -5,9 +5,7 @@ import { createConnection } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { readFrame, readRows, type FrameHeader, type FrameReader, type FrameDecodeError, type RowsHeader } from '../../protocol/hostFrame';
 import { encodeJsonMessage, HOST_PROTOCOL_VERSION, MAX_HOST_MESSAGE_BYTES, MessageDecoder } from '../../protocol/hostFraming';
-import type {
-  HostError, HostEvent, HostHello, HostMessage, HostMethod, HostParams, HostResults, InputIntent,
-} from '../../protocol/hostMessages';
+import type { HostError, HostEvent, HostHello, HostMessage, HostMethod, HostParams, HostResults, InputIntent } from '../../protocol/hostMessages';
 
 /** The host answers in milliseconds; 10 s means it is wedged, and a caller should not hang. */
 export const HOST_REQUEST_TIMEOUT_MS = 10_000;
@@ -50,7 +48,10 @@ export class HostClient {
   private helloWaiter: ((m: HostMessage | null, why?: string) => void) | null = null;
   hello!: HostHello;
 
-  private constructor(private readonly socket: Duplex, private readonly secret: string | undefined) {
+  private constructor(
+    private readonly socket: Duplex,
+    private readonly secret: string | undefined,
+  ) {
     socket.on('data', (chunk: Buffer) => this.handleData(chunk));
     socket.on('error', (err) => this.finish(`the connection to the host failed: ${err.message}`));
     socket.on('close', () => this.finish(this.lastRefusal ?? 'the host closed the connection'));
@@ -62,9 +63,11 @@ export class HostClient {
       const socket = createConnection(socketPath);
       const onError = (err: NodeJS.ErrnoException): void => {
         const gone = err.code === 'ENOENT' || err.code === 'ECONNREFUSED';
-        resolve(gone
-          ? { kind: 'notRunning', message: `no Termio host is running (${err.code === 'ENOENT' ? 'no socket at' : 'nobody listens on'} ${socketPath})` }
-          : { kind: 'failed', message: `cannot reach the Termio host at ${socketPath}: ${err.message}` });
+        resolve(
+          gone
+            ? { kind: 'notRunning', message: `no Termio host is running (${err.code === 'ENOENT' ? 'no socket at' : 'nobody listens on'} ${socketPath})` }
+            : { kind: 'failed', message: `cannot reach the Termio host at ${socketPath}: ${err.message}` },
+        );
       };
       socket.once('error', onError);
       socket.once('connect', () => {
@@ -147,7 +150,11 @@ export class HostClient {
   }
 
   /** Any method with its answer as sent (a hub relays answers it does not read). */
-  requestAny(method: HostMethod, params: unknown, timeoutMs = HOST_REQUEST_TIMEOUT_MS): Promise<{ ok: true; result: unknown } | { ok: false; error: HostError }> {
+  requestAny(
+    method: HostMethod,
+    params: unknown,
+    timeoutMs = HOST_REQUEST_TIMEOUT_MS,
+  ): Promise<{ ok: true; result: unknown } | { ok: false; error: HostError }> {
     return this.call(method, params, timeoutMs).then((m) => {
       if (m.kind === 'error') return { ok: false, error: m.error };
       if (m.kind === 'rows') return { ok: false, error: { code: 'badMessage', message: `rows in answer to ${method}` } };
@@ -157,8 +164,11 @@ export class HostClient {
     });
   }
 
-  private call(method: HostMethod, params: unknown, timeoutMs: number): Promise<
-    { kind: 'json'; value: HostMessage } | RowsMessage | { kind: 'error'; error: HostError }> {
+  private call(
+    method: HostMethod,
+    params: unknown,
+    timeoutMs: number,
+  ): Promise<{ kind: 'json'; value: HostMessage } | RowsMessage | { kind: 'error'; error: HostError }> {
     if (this.closedWhy) return Promise.resolve({ kind: 'error', error: { code: 'busy', message: this.closedWhy } });
     const id = this.nextId++;
     return new Promise((resolve) => {

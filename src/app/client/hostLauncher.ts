@@ -45,7 +45,10 @@ export function spawnHost(env: NodeJS.ProcessEnv, stdio: 'ignore' | ['ignore', n
  * a Termio session says so (its TERMIO_SESSION and secret), so the host can refuse it what needs
  * the user; the app (`asUser`) speaks for the user whatever its environment.
  */
-export async function connectHost(env: NodeJS.ProcessEnv, opts: { client: string; start: boolean; asUser?: boolean }): Promise<HostClient | HostConnectFailure> {
+export async function connectHost(
+  env: NodeJS.ProcessEnv,
+  opts: { client: string; start: boolean; asUser?: boolean },
+): Promise<HostClient | HostConnectFailure> {
   const socket = hostSocketPath(env);
   const who = { client: opts.client, version: packageVersion(), ...(opts.asUser ? {} : sessionIdentity(env)) };
   const first = await HostClient.connect(socket, who);
@@ -73,7 +76,13 @@ export async function connectHost(env: NodeJS.ProcessEnv, opts: { client: string
     }
     if ((exited !== null && exited !== 1) || Date.now() > deadline) {
       const log = join(termioPaths(env).logsDir, 'host.log');
-      return { kind: 'failed', message: exited !== null ? `termio-host exited with code ${exited} before listening (see ${log})` : `termio-host did not listen on ${socket} within ${HOST_START_TIMEOUT_MS} ms (see ${log})` };
+      return {
+        kind: 'failed',
+        message:
+          exited !== null
+            ? `termio-host exited with code ${exited} before listening (see ${log})`
+            : `termio-host did not listen on ${socket} within ${HOST_START_TIMEOUT_MS} ms (see ${log})`,
+      };
     }
   }
 }

@@ -79,7 +79,14 @@ export class RemoteHost implements AppHost {
       const pid = c.hello.pid;
       const keepsAgents = c.hello.capabilities.includes(KEEPS_AGENTS_CAPABILITY);
       c.close();
-      return { ok: false, kind: 'versionSkew', hostVersion, pid, keepsAgents, message: `the session host runs Termio ${hostVersion}; this app is ${packageVersion()}` };
+      return {
+        ok: false,
+        kind: 'versionSkew',
+        hostVersion,
+        pid,
+        keepsAgents,
+        message: `the session host runs Termio ${hostVersion}; this app is ${packageVersion()}`,
+      };
     }
     const paths = termioPaths(env);
     const settings = new SettingsStore(paths.settingsFile, env.HOME ?? homedir());
@@ -282,7 +289,11 @@ export class RemoteHost implements AppHost {
 
   async launch(agentId: string | null, cwd: string, bypass: boolean, windowId: string, worktree = false, machine: string | null = null): Promise<LaunchResult> {
     // A worktree's set-up is the repository's (a checkout of a large tree takes a while): same minute.
-    const r = await this.client.request('app.launch', { agentId, cwd, bypass, windowId, ...(worktree ? { worktree: true } : {}), ...(machine ? { machine } : {}) }, 60_000);
+    const r = await this.client.request(
+      'app.launch',
+      { agentId, cwd, bypass, windowId, ...(worktree ? { worktree: true } : {}), ...(machine ? { machine } : {}) },
+      60_000,
+    );
     if (!r.ok) return { ok: false, message: r.error.message };
     this.registry.apply(r.result.session);
     return { ok: true, record: this.registry.get(r.result.session.id)! };
@@ -342,7 +353,14 @@ export class RemoteHost implements AppHost {
 
 function skewOrFailure(c: HostConnectFailure): RemoteHostStart {
   if (c.kind === 'versionMismatch') {
-    return { ok: false, kind: 'versionSkew', hostVersion: c.hostVersion ?? 'unknown', pid: c.pid ?? null, keepsAgents: c.keepsAgents === true, message: c.message };
+    return {
+      ok: false,
+      kind: 'versionSkew',
+      hostVersion: c.hostVersion ?? 'unknown',
+      pid: c.pid ?? null,
+      keepsAgents: c.keepsAgents === true,
+      message: c.message,
+    };
   }
   return { ok: false, kind: 'failed', message: c.message };
 }

@@ -54,7 +54,10 @@ export class RemoteRegistry {
   readonly onUpdated = this.updated.event;
   readonly onFocusRequested = this.focusRequested.event;
 
-  constructor(private client: HostClient, private readonly log: (msg: string, data: Record<string, unknown>) => void) {
+  constructor(
+    private client: HostClient,
+    private readonly log: (msg: string, data: Record<string, unknown>) => void,
+  ) {
     this.listen(client);
   }
 

@@ -23,7 +23,8 @@ type AppErrorCode = 'noSuchSession' | 'spawnFailed' | 'badDirectory' | 'forbidde
 export type AppAnswer<T> = { ok: true; result: T } | { ok: false; code: AppErrorCode; message: string };
 
 type AppMethod = keyof AppResults;
-type Reply<M extends AppMethod> = { ok: true; result: AppResults[M] } | { ok: false; error: { code: AppErrorCode | 'unknownMethod' | ReviewCode; message: string } };
+type Reply<M extends AppMethod> =
+  { ok: true; result: AppResults[M] } | { ok: false; error: { code: AppErrorCode | 'unknownMethod' | ReviewCode; message: string } };
 
 type ReviewCode = 'notAWorktree' | 'worktreeRefused' | 'mergeConflict' | 'unsavedWork' | 'ambiguousSession' | 'badParams';
 const REVIEW_CODES: readonly string[] = ['notAWorktree', 'worktreeRefused', 'mergeConflict', 'unsavedWork', 'noSuchSession', 'ambiguousSession'];
@@ -35,7 +36,10 @@ function reviewCode(code: Extract<ReviewAnswer, { ok: false }>['code']): ReviewC
 
 /** One handler per app.* method, in the shape clientConnection.ts's method table takes; a host
  *  that serves no app (a bare one in tests) refuses them all. */
-export function appMethods(service: () => AppService | null, sub: AppSubscriber): { [M in AppMethod]: (id: number, params: HostParams<M>) => Reply<M> | Promise<Reply<M>> } {
+export function appMethods(
+  service: () => AppService | null,
+  sub: AppSubscriber,
+): { [M in AppMethod]: (id: number, params: HostParams<M>) => Reply<M> | Promise<Reply<M>> } {
   const none = { ok: false, error: { code: 'unknownMethod', message: 'this host serves no app' } } as const;
   const reply = <T>(a: AppAnswer<T>) => (a.ok ? { ok: true as const, result: a.result } : { ok: false as const, error: { code: a.code, message: a.message } });
   const done = (act: (s: AppService) => void) => {
@@ -93,8 +97,15 @@ export class AppService implements Disposable {
   /** Who may start with permission bypass through the host's socket (app.launch, sessions.spawn). */
   readonly bypass: BypassPolicy;
 
-  constructor(private readonly host: Host, private readonly opts: AppServiceOptions = {}) {
-    this.bypass = new BypassPolicy((s) => host.callerOf(s), host.opts.logger, async (argv) => host.bypassFlagIn(argv));
+  constructor(
+    private readonly host: Host,
+    private readonly opts: AppServiceOptions = {},
+  ) {
+    this.bypass = new BypassPolicy(
+      (s) => host.callerOf(s),
+      host.opts.logger,
+      async (argv) => host.bypassFlagIn(argv),
+    );
     const reg = host.registry;
     this.subscriptions.push(
       reg.onAdded((r) => this.added(r)),
@@ -188,7 +199,11 @@ export class AppService implements Disposable {
       const what = p.agentId ?? 'a terminal';
       if (!this.apps.has(from)) {
         this.host.opts.logger.warn('host: app.launch: bypass start refused (the connection is not the subscribed app)', { what });
-        return { ok: false, code: 'forbidden', message: `only the Termio app may start ${what} with permission bypass through app.launch (this connection has not subscribed as the app)` };
+        return {
+          ok: false,
+          code: 'forbidden',
+          message: `only the Termio app may start ${what} with permission bypass through app.launch (this connection has not subscribed as the app)`,
+        };
       }
       const refused = this.bypass.refuse(from.asker, what, 'host: app.launch');
       if (refused && !refused.ok) return { ok: false, code: 'forbidden', message: refused.message };
@@ -199,7 +214,12 @@ export class AppService implements Disposable {
       return r.ok ? { ok: true, result: { session: { ...(r.result as { session: SessionInfo }).session, machine, reachable: true } } } : r;
     }
     this.host.activeWindowId = p.windowId;
-    const r = await this.host.registry.spawn({ ...(p.agentId ? { agent: p.agentId } : {}), cwd: p.cwd, bypass: p.bypass, ...(p.worktree ? { worktree: {} } : {}) });
+    const r = await this.host.registry.spawn({
+      ...(p.agentId ? { agent: p.agentId } : {}),
+      cwd: p.cwd,
+      bypass: p.bypass,
+      ...(p.worktree ? { worktree: {} } : {}),
+    });
     if (!r.ok) return { ok: false, code: r.code === 'badDirectory' ? 'badDirectory' : 'spawnFailed', message: r.message };
     return { ok: true, result: { session: this.info(r.record) } };
   }
@@ -284,10 +304,7 @@ export class AppService implements Disposable {
 
   private added(r: SessionRecord, announce = true): void {
     const s = r.session;
-    this.perSession.set(r.id, [
-      s.onExit(() => this.changed(r.id)),
-      s.onBell(() => this.broadcast({ t: 'event', event: 'bell', id: r.id })),
-    ]);
+    this.perSession.set(r.id, [s.onExit(() => this.changed(r.id)), s.onBell(() => this.broadcast({ t: 'event', event: 'bell', id: r.id }))]);
     if (announce) this.changed(r.id);
   }
 

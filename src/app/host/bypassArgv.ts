@@ -46,8 +46,13 @@ export function findBypassFlag(
   agents: readonly AgentBypass[],
   resolve: (command: string) => string | undefined,
 ): { agent: string; flag: string } | null {
-  const words = argv.flatMap((a) => a.split(WORD_BREAK)).filter((w) => w.length > 0).slice(0, MAX_WORDS);
-  const withFlags = agents.map((a) => ({ ...a, tokens: splitFlags(a.flag), name: basename(a.command), real: a.resolved ? realpath(a.resolved) : undefined })).filter((a) => a.tokens.length > 0);
+  const words = argv
+    .flatMap((a) => a.split(WORD_BREAK))
+    .filter((w) => w.length > 0)
+    .slice(0, MAX_WORDS);
+  const withFlags = agents
+    .map((a) => ({ ...a, tokens: splitFlags(a.flag), name: basename(a.command), real: a.resolved ? realpath(a.resolved) : undefined }))
+    .filter((a) => a.tokens.length > 0);
   if (withFlags.length === 0) return null;
   const realOf = new Map<string, string | undefined>();
   for (let i = 0; i < words.length; i++) {

@@ -41,7 +41,10 @@ export class BypassPolicy {
       this.logger.info(`${door}: bypass start allowed (the asking session runs with bypass)`, { what, caller: caller.sessionId });
       return null;
     }
-    this.logger.warn(`${door}: bypass start refused (asked from inside a session without bypass)`, { what, caller: caller?.sessionId ?? session ?? 'unknown session' });
+    this.logger.warn(`${door}: bypass start refused (asked from inside a session without bypass)`, {
+      what,
+      caller: caller?.sessionId ?? session ?? 'unknown session',
+    });
     return {
       ok: false,
       code: 'forbidden',

@@ -46,8 +46,17 @@ export interface CheckpointRecord {
 /** What a checkpoint keeps of a session of this host besides its screen. */
 export function heldMetaOf(r: SessionRecord, secret: string | null, status: TrackerSnapshot | undefined): HeldSessionMeta {
   return {
-    agentId: r.agentId, cwd: r.cwd, argv: r.session.argv, name: r.name, bypass: r.bypass, parentId: r.parentId,
-    createdAt: r.createdAt, state: r.state, stateWhy: r.stateWhy, stateSince: r.stateSince, secret,
+    agentId: r.agentId,
+    cwd: r.cwd,
+    argv: r.session.argv,
+    name: r.name,
+    bypass: r.bypass,
+    parentId: r.parentId,
+    createdAt: r.createdAt,
+    state: r.state,
+    stateWhy: r.stateWhy,
+    stateSince: r.stateSince,
+    secret,
     ...(status ? { status } : {}),
   };
 }
@@ -87,7 +96,8 @@ function problemOf(v: unknown, id: string): string | null {
 function statusProblem(v: unknown): string | null {
   if (typeof v !== 'object' || v === null) return 'session.status is not an object';
   const t = v as Partial<TrackerSnapshot>;
-  if (!Number.isSafeInteger(t.workReports) || (t.agentRunner !== null && !Number.isSafeInteger(t.agentRunner))) return 'session.status.workReports or agentRunner is not a count';
+  if (!Number.isSafeInteger(t.workReports) || (t.agentRunner !== null && !Number.isSafeInteger(t.agentRunner)))
+    return 'session.status.workReports or agentRunner is not a count';
   const p = engineSnapshotProblem(t.engine);
   return p ? `session.status.engine: ${p}` : null;
 }

@@ -5,8 +5,18 @@
 import type { Socket } from 'node:net';
 import { encodeJsonMessage, HOST_PROTOCOL_VERSION, MAX_CLIENT_MESSAGE_BYTES, MessageDecoder } from '../../protocol/hostFraming';
 import {
-  ClientMessageSchema, describeIssues, HOST_CAPABILITIES, KEEPS_AGENTS_CAPABILITY, HostParamsSchemas, MAX_FIND_MATCHES,
-  type HostError, type HostErrorCode, type HostMessage, type HostMethod, type HostParams, type HostStatus,
+  ClientMessageSchema,
+  describeIssues,
+  HOST_CAPABILITIES,
+  KEEPS_AGENTS_CAPABILITY,
+  HostParamsSchemas,
+  MAX_FIND_MATCHES,
+  type HostError,
+  type HostErrorCode,
+  type HostMessage,
+  type HostMethod,
+  type HostParams,
+  type HostStatus,
 } from '../../protocol/hostMessages';
 import type { AppEvent } from '../../protocol/hostAppMessages';
 import { ControlArgsSchemas, type ControlArgs, type ControlVerb } from '../../protocol/control';
@@ -101,7 +111,10 @@ export class Connection implements AppSubscriber {
   /** Views of sessions other machines run, relayed through the hub. */
   private readonly relay: ConnectionRelay | null;
 
-  constructor(private readonly server: ConnectionServer, private readonly socket: Socket) {
+  constructor(
+    private readonly server: ConnectionServer,
+    private readonly socket: Socket,
+  ) {
     this.log = server.opts.logger;
     this.relay = server.opts.hub ? new ConnectionRelay(server.opts.hub, this) : null;
     socket.on('data', (chunk: Buffer) => this.handleData(chunk));

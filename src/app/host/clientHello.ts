@@ -13,7 +13,11 @@ export type HelloRefusal = {
 export function readHello(value: unknown, hostVersion: string, keepsAgents: boolean): { ok: true; hello: Hello } | ({ ok: false } & HelloRefusal) {
   const t = (value as { t?: unknown } | null)?.t;
   if (t !== 'hello') {
-    return { ok: false, code: 'handshakeRequired', message: `the first message must be a hello, not ${typeof t === 'string' ? `a '${t.slice(0, 32)}'` : 'a message without t'}` };
+    return {
+      ok: false,
+      code: 'handshakeRequired',
+      message: `the first message must be a hello, not ${typeof t === 'string' ? `a '${t.slice(0, 32)}'` : 'a message without t'}`,
+    };
   }
   const hello = HelloSchema.safeParse(value);
   if (!hello.success) return { ok: false, code: 'handshakeRequired', message: `the first message must be a hello: ${describeIssues(hello.error, 'hello')}` };

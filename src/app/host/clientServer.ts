@@ -15,7 +15,6 @@ import { SessionFeed } from './sessionFeed';
 import type { SessionRecord } from './sessionRegistry';
 import { claimUnixSocket, type ClaimResult } from './unixSocket';
 
-
 export type ListenOutcome = { ok: true; server: ClientServer } | Extract<ClaimResult, { ok: false }>;
 
 export type { ClientServerOptions };
@@ -33,7 +32,10 @@ export class ClientServer implements ConnectionServer {
     for (const c of this.connections) c.checkStall(now);
   }, STALL_CHECK_MS).unref();
 
-  private constructor(readonly opts: ClientServerOptions, private readonly server: Server) {
+  private constructor(
+    readonly opts: ClientServerOptions,
+    private readonly server: Server,
+  ) {
     const reg = opts.registry;
     this.subscriptions.push(
       reg.onStateChanged((c) => this.feeds.get(c.record.id)?.markDirty()),

@@ -15,7 +15,13 @@ export class View implements FeedView {
   seenTick = -1;
   seq = 0;
   inFlight = false;
-  constructor(readonly id: number, public cols: number, public rows: number, readonly feed: SessionFeed, private readonly conn: ViewOwner) {}
+  constructor(
+    readonly id: number,
+    public cols: number,
+    public rows: number,
+    readonly feed: SessionFeed,
+    private readonly conn: ViewOwner,
+  ) {}
   congested(): boolean {
     return this.conn.congested();
   }

@@ -99,7 +99,6 @@ export type ListenResult =
       pid?: number;
     };
 
-
 export interface ControlServerOptions {
   paths: TermioPaths;
   registry: SessionRegistry;
@@ -141,7 +140,6 @@ export interface ControlServerOptions {
   appVersion?: string;
   limits?: Partial<ControlLimits>;
 }
-
 
 /** Reads control.json; null when absent or unreadable (the app is then not running, as far as clients can tell). */
 export function readControlInfo(paths: TermioPaths): ControlInfo | null {
@@ -194,7 +192,13 @@ export class ControlServer {
     this.verbs = new ControlVerbs({
       registry: opts.registry,
       describe,
-      drive: new DriveVerbs({ registry: opts.registry, waits: this.waits, logger: this.logger, describe, ...(opts.onNotify ? { onNotify: opts.onNotify } : {}) }),
+      drive: new DriveVerbs({
+        registry: opts.registry,
+        waits: this.waits,
+        logger: this.logger,
+        describe,
+        ...(opts.onNotify ? { onNotify: opts.onNotify } : {}),
+      }),
       bypass: new BypassPolicy(opts.callerOf ?? (() => null), this.logger, opts.bypassFlagIn),
       bypassByDefault: opts.bypassByDefault ?? (async () => false),
       appVersion: this.appVersion,
@@ -245,7 +249,11 @@ export class ControlServer {
     }
     const socketPath = join(runDir, CONTROL_SOCKET_FILE);
     if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH_BYTES) {
-      return { ok: false, reason: 'socketPathTooLong', message: `the control socket path ${socketPath} is longer than ${MAX_SOCKET_PATH_BYTES} bytes; set a shorter TERMIO_HOME` };
+      return {
+        ok: false,
+        reason: 'socketPathTooLong',
+        message: `the control socket path ${socketPath} is longer than ${MAX_SOCKET_PATH_BYTES} bytes; set a shorter TERMIO_HOME`,
+      };
     }
     const claim = await claimUnixSocket(socketPath, {
       onConnection: (socket) => this.connections.accept(socket),

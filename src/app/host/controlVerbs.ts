@@ -91,7 +91,8 @@ export class ControlVerbs implements SessionVerbs {
         const away = !here.ok && here.code === 'noSuchSession' ? d.remote?.()?.focus(args.id) : null;
         return away ?? this.onFound(args.id, (id) => d.registry.requestFocus(id));
       },
-      'sessions.close': (args) => remote(args.id, 'sessions.close', args) ?? (d.worktrees ? d.worktrees.close(args) : this.onFound(args.id, (id) => d.registry.close(id))),
+      'sessions.close': (args) =>
+        remote(args.id, 'sessions.close', args) ?? (d.worktrees ? d.worktrees.close(args) : this.onFound(args.id, (id) => d.registry.close(id))),
       'app.open': (args) => this.open(args.dir),
       'app.activate': () => {
         d.onActivate();
@@ -124,7 +125,9 @@ export class ControlVerbs implements SessionVerbs {
   private async spawn(args: ControlArgs<'sessions.spawn'>, ctx: VerbContext): Promise<Answer> {
     const d = this.d;
     const bypass = args.bypass === true || (await d.bypassByDefault(args.agent));
-    const refused = bypass ? d.bypass.refuse({ secret: ctx.secret, session: args.parent ?? ctx.session }, args.agent ?? 'an agent', `${ctx.door ?? 'control'}: sessions.spawn`) : null;
+    const refused = bypass
+      ? d.bypass.refuse({ secret: ctx.secret, session: args.parent ?? ctx.session }, args.agent ?? 'an agent', `${ctx.door ?? 'control'}: sessions.spawn`)
+      : null;
     return refused ?? this.onMachine(args.machine, 'sessions.spawn', args) ?? d.drive.spawn(d.bypass.withCaller(args, ctx.secret), ctx.holder);
   }
 
@@ -173,7 +176,15 @@ export class ControlVerbs implements SessionVerbs {
     if (!found.ok) return found;
     const r = found.record;
     const since = new Date(r.stateSince).toISOString();
-    const result = this.d.describeStatus?.(r.id) ?? { id: r.id, state: r.state, since, channel: 'start', event: r.stateWhy || 'no status channel', at: since, health: [] };
+    const result = this.d.describeStatus?.(r.id) ?? {
+      id: r.id,
+      state: r.state,
+      since,
+      channel: 'start',
+      event: r.stateWhy || 'no status channel',
+      at: since,
+      health: [],
+    };
     return { ok: true, result: { ...result, exited: this.d.describe(r).exited } };
   }
 

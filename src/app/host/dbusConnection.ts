@@ -13,7 +13,12 @@ const MAX_MESSAGE_BYTES = 1024 * 1024;
 export function busSocketPath(address: string | undefined): string | null {
   for (const a of (address ?? '').split(';')) {
     if (!a.startsWith('unix:')) continue;
-    const kv = Object.fromEntries(a.slice(5).split(',').map((p) => p.split('=') as [string, string]));
+    const kv = Object.fromEntries(
+      a
+        .slice(5)
+        .split(',')
+        .map((p) => p.split('=') as [string, string]),
+    );
     const unescape = (s: string): string => s.replace(/%([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
     if (kv.path) return unescape(kv.path);
     if (kv.abstract) return `\0${unescape(kv.abstract)}`;

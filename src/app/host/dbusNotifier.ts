@@ -60,7 +60,14 @@ export class DbusNotificationSink implements NotificationSink {
       const c = await DbusConnection.open((this.o.env ?? process.env).DBUS_SESSION_BUS_ADDRESS);
       c.onSignal((m) => this.signal(m));
       const match = `type='signal',interface='${NOTIFICATIONS.interface}',path='${NOTIFICATIONS.path}'`;
-      await c.call({ destination: 'org.freedesktop.DBus', path: '/org/freedesktop/DBus', interface: 'org.freedesktop.DBus', member: 'AddMatch', signature: 's', body: [match] });
+      await c.call({
+        destination: 'org.freedesktop.DBus',
+        path: '/org/freedesktop/DBus',
+        interface: 'org.freedesktop.DBus',
+        member: 'AddMatch',
+        signature: 's',
+        body: [match],
+      });
       return c;
     })();
     this.connection.catch(() => (this.connection = null));
@@ -81,7 +88,10 @@ export class DbusNotificationSink implements NotificationSink {
   }
 
   dispose(): void {
-    void this.connection?.then((c) => c.close(), () => undefined);
+    void this.connection?.then(
+      (c) => c.close(),
+      () => undefined,
+    );
     this.connection = null;
   }
 }

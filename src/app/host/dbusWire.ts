@@ -174,7 +174,11 @@ export function encodeMessage(m: DbusMessage): Buffer {
 }
 
 class Reader {
-  constructor(private readonly buf: Buffer, public pos: number, private readonly base = 0) {}
+  constructor(
+    private readonly buf: Buffer,
+    public pos: number,
+    private readonly base = 0,
+  ) {}
   align(n: number): void {
     this.pos += (n - ((this.pos - this.base) % n)) % n;
   }

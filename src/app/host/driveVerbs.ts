@@ -51,7 +51,11 @@ export class DriveVerbs {
     if (!(await waits.typeAndEnter(s, args.text, args.enter === true))) {
       const mib = (s.pendingInput / (1024 * 1024)).toFixed(1);
       this.opts.logger.warn('control: input refused, the program is not reading', { id: record.id, pending: s.pendingInput });
-      return { ok: false, code: 'busy', message: `session ${record.id} has not read the input it was sent (${mib} MiB waiting, limit ${MAX_PENDING_INPUT_BYTES / (1024 * 1024)} MiB); nothing was typed` };
+      return {
+        ok: false,
+        code: 'busy',
+        message: `session ${record.id} has not read the input it was sent (${mib} MiB waiting, limit ${MAX_PENDING_INPUT_BYTES / (1024 * 1024)} MiB); nothing was typed`,
+      };
     }
     if (!args.wait) return { ok: true, result: { id: record.id } };
     const wait = await holder.hold(waits.wait(record.id, 'turn', args.wait.timeoutMs, { mark, signal: holder.signal }));

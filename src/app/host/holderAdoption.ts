@@ -68,7 +68,13 @@ export async function adoptHolders(
       if (cp && 'problem' in cp) result.problems.push(cp.problem);
       const record = cp && !('problem' in cp) ? cp : null;
       const session = adopt(source, record);
-      logger.info('holder adopted', { id, pid: session.pid, from: record?.offset ?? 0, replay: source.hello.end - (record?.offset ?? 0), exited: source.hello.exited !== null });
+      logger.info('holder adopted', {
+        id,
+        pid: session.pid,
+        from: record?.offset ?? 0,
+        replay: source.hello.end - (record?.offset ?? 0),
+        exited: source.hello.exited !== null,
+      });
       result.adopted.push({ session, caughtUp: caughtUp(session, source.hello.end) });
     });
   }

@@ -82,10 +82,12 @@ export class Checkpointer {
     const last = restored ? { offset: restored.offset, cols: restored.cols, rows: restored.rows, screen: restored.screen } : null;
     const w: Watched = { session, last, lastAt: restored ? this.now() : 0, lastOutputAt: 0, metaDirty: !restored, timer: null, subs: [] };
     this.watched.set(session.id, w);
-    w.subs.push(session.onOutput(() => {
-      w.lastOutputAt = this.now();
-      this.arm(w, CheckpointTiming.quietMs);
-    }));
+    w.subs.push(
+      session.onOutput(() => {
+        w.lastOutputAt = this.now();
+        this.arm(w, CheckpointTiming.quietMs);
+      }),
+    );
     w.subs.push(session.onExit(() => this.forget(session.id, { remove: true })));
     if (!restored) void this.checkpoint(session.id);
   }
@@ -123,10 +125,11 @@ export class Checkpointer {
     const since = w.session.streamOffset - (w.last?.offset ?? 0);
     const quietFor = now - w.lastOutputAt;
     const sinceLast = now - w.lastAt;
-    const take = (since > 0 || w.metaDirty) && (
-      quietFor >= CheckpointTiming.quietMs ||
-      (since >= CheckpointTiming.volumeBytes && sinceLast >= CheckpointTiming.minIntervalMs) ||
-      sinceLast >= CheckpointTiming.maxIntervalMs);
+    const take =
+      (since > 0 || w.metaDirty) &&
+      (quietFor >= CheckpointTiming.quietMs ||
+        (since >= CheckpointTiming.volumeBytes && sinceLast >= CheckpointTiming.minIntervalMs) ||
+        sinceLast >= CheckpointTiming.maxIntervalMs);
     if (take) void this.checkpoint(w.session.id);
     else if (since > 0 || w.metaDirty) this.arm(w, Math.max(CheckpointTiming.retryMs, CheckpointTiming.quietMs - quietFor));
   }

@@ -22,8 +22,7 @@ const MAX_SOCKET_PATH = 103;
 const SOCKET_NAME_LENGTH = 36 + 5;
 
 export type HolderAvailability =
-  | { available: true; binary: string; socketDir: string; checkpointDir: string; logFile: string; tapDir?: string }
-  | { available: false; reason: string };
+  { available: true; binary: string; socketDir: string; checkpointDir: string; logFile: string; tapDir?: string } | { available: false; reason: string };
 
 export function holderBinary(): string {
   return installPath('native', 'termio-holder', 'build', 'termio-holder');

@@ -148,7 +148,7 @@ export class HookServer {
     }
     if (!sameSecret(r.report.secret, secret)) {
       this.stats.badSecret++;
-      this.logger.warn('hook report without its session\'s secret, ignored', { session: r.report.session, event: r.report.event });
+      this.logger.warn("hook report without its session's secret, ignored", { session: r.report.session, event: r.report.event });
       return;
     }
     this.stats.accepted++;

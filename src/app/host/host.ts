@@ -54,9 +54,7 @@ import { tuiOf } from '../../protocol/questions';
 export { TERMINAL_AGENT_ID };
 
 export type HostStart =
-  | { ok: true; host: Host }
-  | { ok: false; alreadyRunning: true; pid?: number; message: string }
-  | { ok: false; alreadyRunning: false; message: string };
+  { ok: true; host: Host } | { ok: false; alreadyRunning: true; pid?: number; message: string } | { ok: false; alreadyRunning: false; message: string };
 
 export class Host {
   readonly paths: TermioPaths;
@@ -103,7 +101,8 @@ export class Host {
     const listen = await control.listen();
     if (!listen.ok) {
       core.registry.dispose();
-      if (listen.reason === 'alreadyRunning') return { ok: false, alreadyRunning: true, ...(listen.pid !== undefined ? { pid: listen.pid } : {}), message: listen.message };
+      if (listen.reason === 'alreadyRunning')
+        return { ok: false, alreadyRunning: true, ...(listen.pid !== undefined ? { pid: listen.pid } : {}), message: listen.message };
       return { ok: false, alreadyRunning: false, message: listen.message };
     }
     opts.logger.info('control socket listening', { socket: listen.socket });
@@ -148,7 +147,14 @@ export class Host {
     this.wire();
     // Discovered-id agents: open their store watchers now, so a launch does not wait for the
     // first scan of a large store (it can take a second).
-    this.resume.warm(this.catalog.list().filter((e) => e.installed).map((e) => e.manifest)).catch((err: unknown) => opts.logger.warn('resume: could not watch an agent store', { error: String(err) }));
+    this.resume
+      .warm(
+        this.catalog
+          .list()
+          .filter((e) => e.installed)
+          .map((e) => e.manifest),
+      )
+      .catch((err: unknown) => opts.logger.warn('resume: could not watch an agent store', { error: String(err) }));
   }
 
   /** Where a session's notification goes (the sink, with the question it asks), told by status changes. */
@@ -242,8 +248,16 @@ export class Host {
       const e = this.agent(this.registry.get(id)?.agentId);
       return e ? { agentId: e.id, name: e.manifest.name, program: e.resolvedCommand } : null;
     };
-    watchHookSilence({ tracker: this.tracker, agentOf, probe: new VersionProbe(this.opts.env ?? process.env), file: hookSilenceFile(this.paths), logger: this.opts.logger });
-    this.tracker.onStateChange((c) => this.handleStatus(c.sessionId, c.status.state, `${c.status.why.channel}: ${c.status.why.rule ?? c.status.why.event ?? ''}`.trim()));
+    watchHookSilence({
+      tracker: this.tracker,
+      agentOf,
+      probe: new VersionProbe(this.opts.env ?? process.env),
+      file: hookSilenceFile(this.paths),
+      logger: this.opts.logger,
+    });
+    this.tracker.onStateChange((c) =>
+      this.handleStatus(c.sessionId, c.status.state, `${c.status.why.channel}: ${c.status.why.rule ?? c.status.why.event ?? ''}`.trim()),
+    );
     this.tracker.onConversation((c) => this.resume.rebind(c.sessionId, c.conversationId));
     this.tracker.onHookDetails((d) => this.handleDetails(d.sessionId, d.details));
     this.tracker.onStall((c) => this.registry.setStalled(c.sessionId, c.since));
@@ -441,7 +455,10 @@ export class Host {
     // Wait for them, within the quit budget, and end the ones still there, so quitting leaves
     // no process behind.
     const kept = (r: SessionRecord): boolean => this.keepingAgents && r.session.holder !== null && !r.session.exited;
-    const pids = this.registry.list().filter((r) => !r.session.exited && !kept(r)).map((r) => r.session.pid);
+    const pids = this.registry
+      .list()
+      .filter((r) => !r.session.exited && !kept(r))
+      .map((r) => r.session.pid);
     this.registry.dispose();
     await endProcesses(pids, QUIT_GRACE_MS);
     this.checkpointer?.dispose();

@@ -28,7 +28,11 @@ export interface ControlledHost {
   readonly questions: QuestionBook;
 }
 
-export function hostControlServer(core: HostCore, opts: HostOptions, up: { readonly value: ControlledHost | null; readonly promise: Promise<ControlledHost> }): ControlServer {
+export function hostControlServer(
+  core: HostCore,
+  opts: HostOptions,
+  up: { readonly value: ControlledHost | null; readonly promise: Promise<ControlledHost> },
+): ControlServer {
   const { registry, tracker, notes } = core;
   return new ControlServer({
     paths: core.paths,

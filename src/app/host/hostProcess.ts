@@ -56,9 +56,7 @@ export interface HostProcessOptions {
   startApp?: (focusSession: string | null) => void;
 }
 
-export type HostProcessStart =
-  | { ok: true; host: HostProcess }
-  | { ok: false; alreadyRunning: boolean; message: string };
+export type HostProcessStart = { ok: true; host: HostProcess } | { ok: false; alreadyRunning: boolean; message: string };
 
 /** The Host's options: notifications go through the app when it shows them itself (Termio.app's
  *  tray on macOS), else the host posts them; activation and clicks go to the app service. */
@@ -71,7 +69,8 @@ function hostOptions(opts: HostProcessOptions, app: () => AppService | null, hub
     ...(opts.env ? { env: opts.env } : {}),
     ...(opts.path !== undefined ? { path: opts.path } : {}),
     notificationSink: {
-      send: (req, sound, onClick, onAction) => (app()?.notify(req.title, req.message, req.sessionId) ? Promise.resolve() : fallback.send(req, sound, onClick, onAction)),
+      send: (req, sound, onClick, onAction) =>
+        app()?.notify(req.title, req.message, req.sessionId) ? Promise.resolve() : fallback.send(req, sound, onClick, onAction),
     },
     onActivate: () => app()?.activate(),
     onNotificationClick: (id) => app()?.focus(id),
@@ -212,7 +211,12 @@ export class HostProcess {
     const hub = machinesHub(paths, env, log, loadHostId(paths.home));
     const hostOpts = hostOptions(opts, () => app, hub);
     const started = await Host.start(hostOpts);
-    if (!started.ok) return { ok: false, alreadyRunning: started.alreadyRunning, message: started.alreadyRunning ? `a Termio host is already running on ${socketPath}` : started.message };
+    if (!started.ok)
+      return {
+        ok: false,
+        alreadyRunning: started.alreadyRunning,
+        message: started.alreadyRunning ? `a Termio host is already running on ${socketPath}` : started.message,
+      };
     const host = started.host;
     // Before any client can ask for a restore: the sessions a previous host left running.
     const { adoption, adopted, recovered } = await adoptPrevious(host, lost);
@@ -223,7 +227,11 @@ export class HostProcess {
       hub.dispose();
       app.dispose();
       await host.dispose();
-      return { ok: false, alreadyRunning: listen.reason === 'alreadyRunning', message: listen.reason === 'alreadyRunning' ? `a Termio host is already running on ${socketPath}` : listen.message };
+      return {
+        ok: false,
+        alreadyRunning: listen.reason === 'alreadyRunning',
+        message: listen.reason === 'alreadyRunning' ? `a Termio host is already running on ${socketPath}` : listen.message,
+      };
     }
     writeFileSync(marker, `${process.pid}\n`, { mode: 0o600 });
     self.server = listen.server;
@@ -232,7 +240,13 @@ export class HostProcess {
     host.registry.onAdded(() => self.checkIdle());
     host.registry.onRemoved(() => self.checkIdle());
     self.adopted = adoption.adopted;
-    log.info('host listening', { socket: socketPath, pid: process.pid, version: packageVersion(), adopted: adopted.size, ...(lost ? { recovering: recovered.size } : {}) });
+    log.info('host listening', {
+      socket: socketPath,
+      pid: process.pid,
+      version: packageVersion(),
+      adopted: adopted.size,
+      ...(lost ? { recovering: recovered.size } : {}),
+    });
     self.companion = await startHostCompanion(companionOptions(self, host, log, opts.env));
     hub.start();
     hub.onMachinesChanged(() => self.checkIdle());

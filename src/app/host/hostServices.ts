@@ -109,7 +109,11 @@ export async function startServices(core: HostCore, opts: HostOptions): Promise<
     logger: log,
     processOf: (id) => core.tracker.agentPid(id),
   });
-  const hooks = await HookServer.start({ paths: core.paths, secretOf: (id) => (core.tracker.isTracked(id) ? core.callers.secretOf(id) : undefined), logger: log });
+  const hooks = await HookServer.start({
+    paths: core.paths,
+    secretOf: (id) => (core.tracker.isTracked(id) ? core.callers.secretOf(id) : undefined),
+    logger: log,
+  });
   if ('kind' in hooks) return { ok: false, message: hooks.message };
   return { ok: true, services: { settings, catalog, store, resume, hooks, sessionBaseEnv } };
 }

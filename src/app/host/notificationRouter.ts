@@ -4,7 +4,14 @@
 import type { SessionInfo } from '../../protocol/sessionInfo';
 import { homedir } from 'node:os';
 import type { Logger } from '../shared/log';
-import { parseAnswerAction, waitingFor, type NotificationPolicy, type NotificationRequest, type NotificationSink, type SessionContext } from '../shared/notifier';
+import {
+  parseAnswerAction,
+  waitingFor,
+  type NotificationPolicy,
+  type NotificationRequest,
+  type NotificationSink,
+  type SessionContext,
+} from '../shared/notifier';
 import type { QuestionBook } from './questionBook';
 import type { SessionRecord, SessionRegistry } from './sessionRegistry';
 import type { SessionNotes } from './sessionNotes';
@@ -58,7 +65,8 @@ export class NotificationRouter {
       if (!this.o.registry.get(id)) return;
       const ctx = this.context(id);
       // Said, so a needs-you that was not posted can be told from one that was lost.
-      if (ctx.userLooking && state === 'attention' && before !== 'attention') this.o.logger.info('notification skipped: the session is in front in the focused window', { session: id });
+      if (ctx.userLooking && state === 'attention' && before !== 'attention')
+        this.o.logger.info('notification skipped: the session is in front in the focused window', { session: id });
       const req = this.o.policy.stateChanged(id, before, state, at, ctx);
       if (req) void this.send(req, at);
       this.scheduleFlush();
@@ -135,17 +143,31 @@ export class NotificationRouter {
   private scheduleFlush(): void {
     const due = this.o.policy.nextFlushAt();
     if (due === null || this.flushTimer) return;
-    this.flushTimer = setTimeout(() => {
-      this.flushTimer = null;
-      const req = this.o.policy.flush(Date.now());
-      if (req) void this.send(req, Date.now());
-      this.scheduleFlush();
-    }, Math.max(0, due - Date.now()));
+    this.flushTimer = setTimeout(
+      () => {
+        this.flushTimer = null;
+        const req = this.o.policy.flush(Date.now());
+        if (req) void this.send(req, Date.now());
+        this.scheduleFlush();
+      },
+      Math.max(0, due - Date.now()),
+    );
   }
 
   private async send(req: NotificationRequest, stateChangedAt: number): Promise<void> {
-    await this.o.sink.send(req, this.o.sound(), () => this.o.onClick?.(req.sessionId), (action) => this.action(req, action));
+    await this.o.sink.send(
+      req,
+      this.o.sound(),
+      () => this.o.onClick?.(req.sessionId),
+      (action) => this.action(req, action),
+    );
     this.last = { req, stateChangedAt, handedAt: Date.now() };
-    this.o.logger.info('notification', { kind: req.kind, session: req.sessionId, title: req.title, message: req.message, ms: this.last.handedAt - stateChangedAt });
+    this.o.logger.info('notification', {
+      kind: req.kind,
+      session: req.sessionId,
+      title: req.title,
+      message: req.message,
+      ms: this.last.handedAt - stateChangedAt,
+    });
   }
 }

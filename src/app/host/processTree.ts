@@ -86,7 +86,11 @@ export function openFiles(pids: number[]): Set<string> | null {
   }
   try {
     // -Fn: one "n<path>" line per open file; exit 1 when a pid has none, so read stdout either way.
-    const out = execFileSync('lsof', ['-n', '-P', '-Fn', '-p', pids.join(',')], { encoding: 'utf8', timeout: TOOL_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'ignore'] });
+    const out = execFileSync('lsof', ['-n', '-P', '-Fn', '-p', pids.join(',')], {
+      encoding: 'utf8',
+      timeout: TOOL_TIMEOUT_MS,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     for (const line of out.split('\n')) if (line.startsWith('n/')) files.add(line.slice(1));
     return files;
   } catch (e) {
@@ -118,11 +122,19 @@ const RUNNERS = /^(node|nodejs|bun|deno|python[\d.]*|pypy[\d.]*|ruby|perl|java|s
 /** The names a command line runs as: its program's and, for a runner, its script's (lowercase,
  *  without a script extension), e.g. `node /x/bin/codex.js resume` → codex. */
 export function programNames(argv: readonly string[], exe?: string): string[] {
-  const name = (p: string) => basename(p).toLowerCase().replace(/\.(c?js|mjs|ts|py|exe)$/, '');
+  const name = (p: string) =>
+    basename(p)
+      .toLowerCase()
+      .replace(/\.(c?js|mjs|ts|py|exe)$/, '');
   const names = new Set<string>();
   for (const p of [exe, argv[0]]) if (p) names.add(name(p));
   const runner = [...names].some((n) => RUNNERS.test(n));
-  if (runner) for (const a of argv.slice(1)) if (!a.startsWith('-')) { names.add(name(a)); break; }
+  if (runner)
+    for (const a of argv.slice(1))
+      if (!a.startsWith('-')) {
+        names.add(name(a));
+        break;
+      }
   return [...names].filter((n) => n !== '' && !RUNNERS.test(n));
 }
 
@@ -132,7 +144,11 @@ export function namesOfProcess(pid: number): string[] | null {
     try {
       const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
       let exe: string | undefined;
-      try { exe = readlinkSync(`/proc/${pid}/exe`); } catch { /* Another user's, or gone. */ }
+      try {
+        exe = readlinkSync(`/proc/${pid}/exe`);
+      } catch {
+        /* Another user's, or gone. */
+      }
       return argv.length || exe ? programNames(argv, exe) : null;
     } catch {
       return null;
@@ -167,7 +183,11 @@ export function processesInFolder(folder: string): FolderProcess[] | null {
     try {
       // -d cwd: each process's current folder, one "p<pid>" then "n<path>" pair per process.
       const uid = String(process.getuid?.() ?? '');
-      const out = execFileSync('lsof', ['-n', '-P', '-a', '-d', 'cwd', ...(uid ? ['-u', uid] : []), '-Fpn'], { encoding: 'utf8', timeout: SCAN_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'ignore'] });
+      const out = execFileSync('lsof', ['-n', '-P', '-a', '-d', 'cwd', ...(uid ? ['-u', uid] : []), '-Fpn'], {
+        encoding: 'utf8',
+        timeout: SCAN_TIMEOUT_MS,
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
       let pid = 0;
       for (const line of out.split('\n')) {
         if (line.startsWith('p')) pid = Number(line.slice(1));

@@ -24,7 +24,12 @@ export interface SessionQuestion extends Question {
 
 export type AnswerResult =
   | { ok: true; question: SessionQuestion; choice: string; keys: string[] }
-  | { ok: false; code: 'noQuestion' | 'questionChanged' | 'noSuchChoice' | 'alreadyAnswered' | 'sessionExited'; message: string; question: SessionQuestion | null };
+  | {
+      ok: false;
+      code: 'noQuestion' | 'questionChanged' | 'noSuchChoice' | 'alreadyAnswered' | 'sessionExited';
+      message: string;
+      question: SessionQuestion | null;
+    };
 
 export interface QuestionBookDeps {
   registry: Pick<SessionRegistry, 'get' | 'list' | 'onRemoved'> & { onStateChanged: SessionRegistry['onStateChanged'] };
@@ -158,12 +163,21 @@ export class QuestionBook implements Disposable {
     const current = this.reread(record.id) ?? this.get(record.id);
     if (!current) return { ok: false, code: 'noQuestion', message: `session ${record.id} asks no question now`, question: null };
     if (!force && questionId !== current.id) {
-      const message = questionId === null ? `read the question first (termio sessions question ${record.id}), or --force` : `the question changed since it was read: now “${current.text}”`;
+      const message =
+        questionId === null
+          ? `read the question first (termio sessions question ${record.id}), or --force`
+          : `the question changed since it was read: now “${current.text}”`;
       return { ok: false, code: 'questionChanged', message, question: current };
     }
     if (!force && current.answered) return { ok: false, code: 'alreadyAnswered', message: `already answered “${current.answered.label}”`, question: current };
     const c = findChoice(current, choice);
-    if (!c) return { ok: false, code: 'noSuchChoice', message: `no choice ${JSON.stringify(choice)}: the choices are ${current.choices.map((x, i) => `${i + 1}. ${x.label}`).join(', ')}`, question: current };
+    if (!c)
+      return {
+        ok: false,
+        code: 'noSuchChoice',
+        message: `no choice ${JSON.stringify(choice)}: the choices are ${current.choices.map((x, i) => `${i + 1}. ${x.label}`).join(', ')}`,
+        question: current,
+      };
     for (const key of c.keys) record.session.sendKey({ key });
     const answered: SessionQuestion = { ...current, answered: { label: c.label, at: this.now() } };
     this.watch(record.id).current = answered;

@@ -12,7 +12,12 @@ export function questionInfo(q: SessionQuestion): QuestionInfo {
     text: q.text,
     context: q.context,
     source: q.source,
-    choices: q.choices.map((c) => ({ label: c.label, ...(c.description !== undefined ? { description: c.description } : {}), keys: c.keys, highlighted: c.highlighted })),
+    choices: q.choices.map((c) => ({
+      label: c.label,
+      ...(c.description !== undefined ? { description: c.description } : {}),
+      keys: c.keys,
+      highlighted: c.highlighted,
+    })),
     askedAt: new Date(q.askedAt).toISOString(),
     answered: q.answered ? { label: q.answered.label, at: new Date(q.answered.at).toISOString() } : null,
   };

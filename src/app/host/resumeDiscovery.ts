@@ -370,7 +370,7 @@ export class ResumeDiscovery {
     const pendingWithCandidates = [...this.pending.values()].some((p) => this.records.some((r) => this.eligible(r, p)));
     const { trees, held } = pendingWithCandidates ? this.scanSessions() : { trees: new Map<string, number[]>(), held: new Map<string, Set<string>>() };
     const holds = (p: Pending, r: SeenRecord) => held.get(p.sessionId)?.has(r.realPath) ?? false;
-    for (let changed = true; changed; ) {
+    for (let changed = true; changed;) {
       changed = false;
       for (const p of [...this.pending.values()]) {
         const r = this.heldRecord(p, holds) ?? this.closedRecord(p, trees.get(p.sessionId), held);
@@ -390,7 +390,11 @@ export class ResumeDiscovery {
   /** The one record the session holds open, held by no other waiting session. */
   private heldRecord(p: Pending, holds: (p: Pending, r: SeenRecord) => boolean): { record: SeenRecord; by: 'held open' } | null {
     const candidates = this.records.filter((r) => this.eligible(r, p) && holds(p, r));
-    if (candidates.length > 1) this.logger.info('discovery: the session holds several new records; waiting for a hook', { sessionId: p.sessionId, records: candidates.map((r) => r.path) });
+    if (candidates.length > 1)
+      this.logger.info('discovery: the session holds several new records; waiting for a hook', {
+        sessionId: p.sessionId,
+        records: candidates.map((r) => r.path),
+      });
     if (candidates.length !== 1) return null;
     const r = candidates[0]!;
     const claimants = [...this.pending.values()].filter((q) => this.eligible(r, q) && holds(q, r));
@@ -407,7 +411,14 @@ export class ResumeDiscovery {
     const neighbours = [...this.pending.values()].filter((q) => q !== p && q.root === p.root && q.cwd === p.cwd);
     const verdict = neighbours.length
       ? ({ kind: 'neighbours', why: 'another tab waits in the same folder' } as const)
-      : judgeClosedRecord({ folder: p.cwd, agentPid: this.opts.processOf(p.sessionId), tree, program: p.program, seenWithRecord: r.inFolder, recordPath: r.realPath });
+      : judgeClosedRecord({
+          folder: p.cwd,
+          agentPid: this.opts.processOf(p.sessionId),
+          tree,
+          program: p.program,
+          seenWithRecord: r.inFolder,
+          recordPath: r.realPath,
+        });
     if (verdict.kind === 'clear') return { record: r, by: 'only agent in the folder' };
     const key = `${p.sessionId}\0${r.path}\0${verdict.kind}`;
     if (!this.noted.has(key)) {

@@ -42,7 +42,8 @@ export async function findPinnedRecord(
   const matcher = storeMatcher(rule, id);
   if ('message' in matcher) return { kind: 'lookupError', message: matcher.message };
   const root = expandHome(spec.storeRoot, opts.home);
-  if (!root.startsWith('/')) return { kind: 'lookupError', message: `storeRoot ${JSON.stringify(spec.storeRoot)}: expected an absolute path or one starting with "~/"` };
+  if (!root.startsWith('/'))
+    return { kind: 'lookupError', message: `storeRoot ${JSON.stringify(spec.storeRoot)}: expected an absolute path or one starting with "~/"` };
   const maxDepth = opts.maxDepth ?? MAX_STORE_DEPTH;
   const maxDirs = opts.maxDirs ?? MAX_STORE_DIRS;
 

@@ -3,8 +3,14 @@
 // discovered record after a fresh launch, and rebinds when a hook reports another conversation.
 import { randomUUID } from 'node:crypto';
 import {
-  describeResume, planResume, resumeFamilyOf,
-  type ResumeDescription, type ResumeFacts, type ResumeManifestInput, type ResumePlan, checkConversationId,
+  describeResume,
+  planResume,
+  resumeFamilyOf,
+  type ResumeDescription,
+  type ResumeFacts,
+  type ResumeManifestInput,
+  type ResumePlan,
+  checkConversationId,
 } from '../../protocol/resumePlan';
 import type { Disposable } from '../../protocol/events';
 import { commandLineProgram } from '../../protocol/commandLine';
@@ -38,10 +44,7 @@ export type ResumeLaunch = ResumePlan & {
 
 export type ResumeLaunchError = { kind: 'resumeError'; message: string };
 
-export type RebindResult =
-  | { kind: 'rebound'; previous: string | null }
-  | { kind: 'unchanged' }
-  | { kind: 'rejected'; message: string };
+export type RebindResult = { kind: 'rebound'; previous: string | null } | { kind: 'unchanged' } | { kind: 'rejected'; message: string };
 
 export class ResumeService {
   readonly discovery: ResumeDiscovery;
@@ -70,7 +73,8 @@ export class ResumeService {
     if (checkConversationId(record.conversationId) !== null) return { facts: { pinnedRecordExists: false }, lookup: null };
     const lookup = await findPinnedRecord({ storeRoot: spec.storeRoot, storeMatch: spec.storeMatch }, record.conversationId, { home: this.opts.home });
     if (lookup.kind === 'lookupError') this.logger.warn('resume: store lookup failed', { agentId: record.agentId, message: lookup.message });
-    if (lookup.kind === 'absent' && lookup.truncated) this.logger.warn('resume: store search truncated', { agentId: record.agentId, dirs: lookup.dirsSearched });
+    if (lookup.kind === 'absent' && lookup.truncated)
+      this.logger.warn('resume: store search truncated', { agentId: record.agentId, dirs: lookup.dirsSearched });
     return { facts: { pinnedRecordExists: lookup.kind === 'found' }, lookup };
   }
 
@@ -84,7 +88,11 @@ export class ResumeService {
     const record = this.opts.store.getSession(sessionId);
     if (!record) throw new Error(`ResumeService: no session ${sessionId}`);
     const manifest = this.opts.manifestOf(record.agentId);
-    if (!manifest) return { kind: 'resumeError', message: `No agent manifest with id ${JSON.stringify(record.agentId)} is loaded, so session ${sessionId} cannot be launched.` };
+    if (!manifest)
+      return {
+        kind: 'resumeError',
+        message: `No agent manifest with id ${JSON.stringify(record.agentId)} is loaded, so session ${sessionId} cannot be launched.`,
+      };
     this.sessionEnded(sessionId);
     const { facts, lookup } = await this.factsFor(record, manifest);
     const plan = annotate(planResume(manifest, record, { ...facts, newId: this.mintId() }), lookup);
@@ -94,7 +102,14 @@ export class ResumeService {
       this.opts.store.bindConversation(sessionId, plan.conversationId, family);
     }
     const spec = manifest.resume;
-    if (plan.family === 'pinned' && plan.mode === 'create' && plan.conversationId !== null && spec?.seed === 'session-file' && spec.storeRoot && spec.storeMatch) {
+    if (
+      plan.family === 'pinned' &&
+      plan.mode === 'create' &&
+      plan.conversationId !== null &&
+      spec?.seed === 'session-file' &&
+      spec.storeRoot &&
+      spec.storeMatch
+    ) {
       const seeded = seedSessionFile({ storeRoot: spec.storeRoot, storeMatch: spec.storeMatch }, plan.conversationId, record.cwd, this.opts.home);
       if (seeded.kind === 'seedError') this.logger.warn('resume: seed failed', { sessionId, message: seeded.message });
       else this.logger.info('resume: seed', { sessionId, result: seeded.kind, path: seeded.path });

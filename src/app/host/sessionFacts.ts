@@ -34,7 +34,10 @@ export class SessionFacts {
   worktreeOf: (id: string) => SessionWorktree | undefined = () => undefined;
 
   /** A bare server (tests, benches) has no tracker or notes: no status, tool or progress then. */
-  constructor(private readonly tracker?: StatusTracker, private readonly notes?: SessionNotes) {}
+  constructor(
+    private readonly tracker?: StatusTracker,
+    private readonly notes?: SessionNotes,
+  ) {}
 
   info(r: SessionRecord): SessionInfo {
     const s = r.session;

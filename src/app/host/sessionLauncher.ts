@@ -77,7 +77,10 @@ export class SessionLauncher {
     if (!entry) return { kind: 'unknownAgent', message: `no agent with id '${agentId}' (see termio agents list)` };
     if (!entry.installed) {
       const cmd = (entry.manifest.command !== undefined ? commandLineProgram(entry.manifest.command) : undefined) ?? entry.manifest.command ?? agentId;
-      return { kind: 'notInstalled', message: `${entry.manifest.name} is not installed: '${cmd}' is not on your login shell's PATH${entry.manifest.install ? ` (install: ${entry.manifest.install})` : ''}` };
+      return {
+        kind: 'notInstalled',
+        message: `${entry.manifest.name} is not installed: '${cmd}' is not on your login shell's PATH${entry.manifest.install ? ` (install: ${entry.manifest.install})` : ''}`,
+      };
     }
     const bypass = req.bypass || (this.o.settings.settings.agents[agentId]?.bypass ?? false);
     return this.inWorktree(req, agentId, async (cwd) => {
@@ -92,10 +95,20 @@ export class SessionLauncher {
   }
 
   /** Runs start in the requested worktree (made first, removed again if the start fails), else in req.cwd. */
-  private async inWorktree(req: SpawnRequest, agent: string, start: (cwd: string) => Session | SpawnFailure | Promise<Session | SpawnFailure>): Promise<Session | SpawnFailure> {
+  private async inWorktree(
+    req: SpawnRequest,
+    agent: string,
+    start: (cwd: string) => Session | SpawnFailure | Promise<Session | SpawnFailure>,
+  ): Promise<Session | SpawnFailure> {
     if (!req.worktree) return start(req.cwd);
     const { branch, base, prompt } = req.worktree;
-    const made = await this.o.worktrees.prepare({ dir: req.cwd, agent, ...(prompt !== undefined ? { prompt } : {}), ...(branch !== undefined ? { branch } : {}), ...(base !== undefined ? { base } : {}) });
+    const made = await this.o.worktrees.prepare({
+      dir: req.cwd,
+      agent,
+      ...(prompt !== undefined ? { prompt } : {}),
+      ...(branch !== undefined ? { branch } : {}),
+      ...(base !== undefined ? { base } : {}),
+    });
     if (!made.ok) return { kind: 'worktreeRefused', message: made.message };
     if (made.setup) this.pendingSetup.set(req.id, made.setup);
     this.o.worktrees.adopt(req.id, made.worktree, { agentId: req.agent ?? null, prompt: prompt ?? null });
@@ -118,7 +131,11 @@ export class SessionLauncher {
         this.o.reportProblem(`Could not relaunch ${this.agentName(record.agentId)} in ${record.cwd}: ${session.message}`);
         continue;
       }
-      this.o.registry.add(session, { agentId: record.agentId === TERMINAL_AGENT_ID ? null : record.agentId, ...(record.title ? { title: record.title } : {}), bypass: record.bypass });
+      this.o.registry.add(session, {
+        agentId: record.agentId === TERMINAL_AGENT_ID ? null : record.agentId,
+        ...(record.title ? { title: record.title } : {}),
+        bypass: record.bypass,
+      });
       if (record.title) this.o.notes.titledByUser(id);
     }
   }

@@ -88,13 +88,9 @@ export interface StateChange {
   why: string;
 }
 
-export type FindResult =
-  | { ok: true; record: SessionRecord }
-  | { ok: false; code: 'noSuchSession' | 'ambiguousSession'; message: string };
+export type FindResult = { ok: true; record: SessionRecord } | { ok: false; code: 'noSuchSession' | 'ambiguousSession'; message: string };
 
-export type SpawnResult =
-  | { ok: true; record: SessionRecord }
-  | { ok: false; code: 'spawnFailed' | 'badDirectory' | 'worktreeRefused'; message: string };
+export type SpawnResult = { ok: true; record: SessionRecord } | { ok: false; code: 'spawnFailed' | 'badDirectory' | 'worktreeRefused'; message: string };
 
 export interface SessionRegistryOptions {
   /** Default: plain login shells (shellSpawner()). */
@@ -129,19 +125,45 @@ interface MutableRecord {
 /** The record as the registry's users see it: read-only, and always current (every field a getter). */
 function liveView(r: MutableRecord): SessionRecord {
   return {
-    get id() { return r.id; },
-    get agentId() { return r.agentId; },
-    get cwd() { return r.cwd; },
-    get title() { return r.name ?? r.session.title; },
-    get name() { return r.name ?? null; },
-    get state() { return r.state; },
-    get stateWhy() { return r.stateWhy; },
-    get stateSince() { return r.stateSince; },
-    get createdAt() { return r.createdAt; },
-    get bypass() { return r.bypass; },
-    get parentId() { return r.parentId; },
-    get stalledSince() { return r.stalledSince; },
-    get session() { return r.session; },
+    get id() {
+      return r.id;
+    },
+    get agentId() {
+      return r.agentId;
+    },
+    get cwd() {
+      return r.cwd;
+    },
+    get title() {
+      return r.name ?? r.session.title;
+    },
+    get name() {
+      return r.name ?? null;
+    },
+    get state() {
+      return r.state;
+    },
+    get stateWhy() {
+      return r.stateWhy;
+    },
+    get stateSince() {
+      return r.stateSince;
+    },
+    get createdAt() {
+      return r.createdAt;
+    },
+    get bypass() {
+      return r.bypass;
+    },
+    get parentId() {
+      return r.parentId;
+    },
+    get stalledSince() {
+      return r.stalledSince;
+    },
+    get session() {
+      return r.session;
+    },
   };
 }
 
@@ -204,7 +226,9 @@ export class SessionRegistry implements Disposable {
   }
 
   /** Starts a session through the spawner. Resolves once the process is started, not when the program is ready. */
-  async spawn(req: { agent?: string; cwd?: string; bypass?: boolean; title?: string; argv?: string[]; parentId?: string; worktree?: WorktreeChoice } = {}): Promise<SpawnResult> {
+  async spawn(
+    req: { agent?: string; cwd?: string; bypass?: boolean; title?: string; argv?: string[]; parentId?: string; worktree?: WorktreeChoice } = {},
+  ): Promise<SpawnResult> {
     if (this.disposed) throw new Error('SessionRegistry.spawn after dispose');
     const cwd = req.cwd ?? this.defaultCwd;
     if (!isAbsolute(cwd)) return { ok: false, code: 'badDirectory', message: `the folder must be an absolute path, got '${cwd}'` };

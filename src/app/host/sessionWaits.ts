@@ -122,7 +122,12 @@ export class SessionWaits implements Disposable {
     const r = this.registry.get(id);
     // Sent while the agent works: that work is the turn (it reads the input when it is done).
     const working = r?.state === 'working';
-    this.turns.set(id, { pendingPrompt: false, notReady: false, workSeen: working, hookBase: working && r.stateWhy.startsWith('hooks') ? -1 : this.hookWork(id) });
+    this.turns.set(id, {
+      pendingPrompt: false,
+      notReady: false,
+      workSeen: working,
+      hookBase: working && r.stateWhy.startsWith('hooks') ? -1 : this.hookWork(id),
+    });
     this.turnChanged.fire(id);
   }
 

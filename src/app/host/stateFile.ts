@@ -186,11 +186,21 @@ function moveAside(file: string, r: Refusal, now: Date, logger: Logger): LoadedS
   const kind = r.refused;
   try {
     renameSync(file, target);
-    return freshState({ kind, file, movedTo: target, message: `${file} ${r.why}; it was moved to ${basename(target)} and Termio started with no saved sessions.` });
+    return freshState({
+      kind,
+      file,
+      movedTo: target,
+      message: `${file} ${r.why}; it was moved to ${basename(target)} and Termio started with no saved sessions.`,
+    });
   } catch (e) {
     logger.error('state: could not move the file aside', { file, error: (e as Error).message });
     return freshState(
-      { kind, file, movedTo: null, message: `${file} ${r.why} and could not be moved aside (${(e as Error).message}); Termio started with no saved sessions and will not write over it.` },
+      {
+        kind,
+        file,
+        movedTo: null,
+        message: `${file} ${r.why} and could not be moved aside (${(e as Error).message}); Termio started with no saved sessions and will not write over it.`,
+      },
       true,
     );
   }
@@ -211,7 +221,11 @@ function repair(file: StateFileBody): { state: TermioState; warnings: string[] }
   );
   const sessions = readSessions(file.sessions, unreadable, warnings);
   const { windows, listed } = readWindows(file.windows, sessions, warnings);
-  adoptOrphans(sessions.filter((s) => !listed.has(s.id)), windows, warnings);
+  adoptOrphans(
+    sessions.filter((s) => !listed.has(s.id)),
+    windows,
+    warnings,
+  );
   return { state: { ...rest, version: STATE_VERSION, windows, sessions, unreadable }, warnings };
 }
 

@@ -21,8 +21,15 @@ import { isProcessAlive } from '../shared/processes';
 import { loadState, STATE_VERSION, type SavedSession, type StateProblem, type TermioState } from './stateFile';
 
 export {
-  STATE_VERSION, MAX_STATE_BYTES, STATE_MIGRATIONS, emptyState,
-  type SavedSession, type WindowRecord, type UnreadableEntry, type TermioState, type StateProblem,
+  STATE_VERSION,
+  MAX_STATE_BYTES,
+  STATE_MIGRATIONS,
+  emptyState,
+  type SavedSession,
+  type WindowRecord,
+  type UnreadableEntry,
+  type TermioState,
+  type StateProblem,
 } from './stateFile';
 
 /**
@@ -141,15 +148,19 @@ export class StateStore {
   }
 
   /** Adds a session as a tab of a window (created if missing) at index (default: last). */
-  addSession(
-    record: NewSavedSession,
-    where: { windowId: string; index?: number },
-    opts: { immediate?: boolean } = {},
-  ): SavedSession {
+  addSession(record: NewSavedSession, where: { windowId: string; index?: number }, opts: { immediate?: boolean } = {}): SavedSession {
     // Field order as in the schema, so a saved file reads the same before and after a reload.
     const { id, agentId, cwd, ...rest } = record;
     const full: SavedSession = {
-      id, agentId, cwd, title: '', conversationId: null, family: null, bypass: false, createdAt: this.now().toISOString(), ...rest,
+      id,
+      agentId,
+      cwd,
+      title: '',
+      conversationId: null,
+      family: null,
+      bypass: false,
+      createdAt: this.now().toISOString(),
+      ...rest,
     };
     this.update((s) => {
       if (s.sessions.some((x) => x.id === full.id)) throw new Error(`StateStore: session ${full.id} exists`);

@@ -215,7 +215,7 @@ export class StatusTracker {
     return t ? { engine: t.engine.snapshot(), workReports: t.workReports, agentRunner: t.agentRunner ?? null } : undefined;
   }
 
-    untrack(sessionId: string): void {
+  untrack(sessionId: string): void {
     const t = this.sessions.get(sessionId);
     if (!t) return;
     for (const s of t.subscriptions) s.dispose();
@@ -354,13 +354,16 @@ export class StatusTracker {
       return;
     }
     if (t.stallTimer) return;
-    t.stallTimer = setTimeout(() => {
-      t.stallTimer = null;
-      if (!this.sessions.has(t.source.id) || t.engine.status.state !== 'working') return;
-      // Output since the timer was set moves the deadline instead of re-arming on every frame.
-      if (this.now() - t.lastLifeAt >= this.stallMs) this.setStalled(t, t.lastLifeAt);
-      else this.armStall(t);
-    }, Math.max(0, t.lastLifeAt + this.stallMs - this.now()));
+    t.stallTimer = setTimeout(
+      () => {
+        t.stallTimer = null;
+        if (!this.sessions.has(t.source.id) || t.engine.status.state !== 'working') return;
+        // Output since the timer was set moves the deadline instead of re-arming on every frame.
+        if (this.now() - t.lastLifeAt >= this.stallMs) this.setStalled(t, t.lastLifeAt);
+        else this.armStall(t);
+      },
+      Math.max(0, t.lastLifeAt + this.stallMs - this.now()),
+    );
     t.stallTimer.unref?.();
   }
 
@@ -369,10 +372,13 @@ export class StatusTracker {
     if (t.deadlineTimer) clearTimeout(t.deadlineTimer);
     t.deadlineTimer = null;
     if (deadline === null) return;
-    t.deadlineTimer = setTimeout(() => {
-      t.deadlineTimer = null;
-      this.feed(t.source.id, { kind: 'tick', at: this.now() });
-    }, Math.max(0, deadline - this.now()));
+    t.deadlineTimer = setTimeout(
+      () => {
+        t.deadlineTimer = null;
+        this.feed(t.source.id, { kind: 'tick', at: this.now() });
+      },
+      Math.max(0, deadline - this.now()),
+    );
     t.deadlineTimer.unref?.();
   }
 

@@ -23,7 +23,12 @@ export async function pinnedTranscript(resume: ManifestResume | undefined, conve
 
 /** The `sessions.read --transcript` answer: the file's last lines (all of them up to the bound). */
 export function readTranscript(id: string, file: string | undefined, lines: number | undefined, size: { cols: number; rows: number }): Outcome {
-  if (!file) return { ok: false, code: 'noTranscript', message: `session ${id} has no known transcript: its agent's hooks report none (hooks.capturesTranscript) and its store holds no record of it yet` };
+  if (!file)
+    return {
+      ok: false,
+      code: 'noTranscript',
+      message: `session ${id} has no known transcript: its agent's hooks report none (hooks.capturesTranscript) and its store holds no record of it yet`,
+    };
   let text: string;
   try {
     const all = readFileSync(file);

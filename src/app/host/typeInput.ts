@@ -39,7 +39,12 @@ export type TypingTarget = Pick<Session, 'write' | 'paste' | 'sendKey' | 'inputM
  * the text went as a paste and whether the program took it (false: its unread input is at the cap,
  * nothing was typed and no Return pressed).
  */
-export async function typeText(s: TypingTarget, text: string, enter: boolean, opts: { limits?: Partial<TypingLimits>; alive?: () => boolean } = {}): Promise<{ pasted: boolean; taken: boolean }> {
+export async function typeText(
+  s: TypingTarget,
+  text: string,
+  enter: boolean,
+  opts: { limits?: Partial<TypingLimits>; alive?: () => boolean } = {},
+): Promise<{ pasted: boolean; taken: boolean }> {
   const limits = { ...defaultTypingLimits, ...opts.limits };
   const alive = () => !s.exited && (opts.alive?.() ?? true);
   // The modes the program set are known once the output it wrote so far has been parsed.
@@ -93,6 +98,12 @@ export function splitTypedChunk(data: string): { text: string; enter: boolean } 
   // One character (or a lone Return) is a keystroke: the program reads it as the user typing.
   if ([...text].length < 2) return null;
   // Control characters other than tab and newline are keys (Ctrl+C, Backspace), not text.
-  if ([...text].some((c) => { const n = c.charCodeAt(0); return (n < 0x20 && c !== '\t' && c !== '\n') || n === 0x7f; })) return null;
+  if (
+    [...text].some((c) => {
+      const n = c.charCodeAt(0);
+      return (n < 0x20 && c !== '\t' && c !== '\n') || n === 0x7f;
+    })
+  )
+    return null;
   return { text, enter };
 }

@@ -37,8 +37,7 @@ export function probeSocket(path: string): Promise<SocketProbe> {
 }
 
 export type ClaimResult =
-  | { ok: true; server: Server; replacedStale: boolean }
-  | { ok: false; reason: 'alreadyRunning' | 'notASocket' | 'listenFailed'; message: string };
+  { ok: true; server: Server; replacedStale: boolean } | { ok: false; reason: 'alreadyRunning' | 'notASocket' | 'listenFailed'; message: string };
 
 export interface ClaimOptions {
   onConnection: (socket: Socket) => void;

@@ -42,7 +42,10 @@ export class AnsiPainter {
   private size = '';
 
   /** `outCols`/`outRows`: the outer terminal's size (frames larger than it are clipped). */
-  constructor(public outCols: number, public outRows: number) {}
+  constructor(
+    public outCols: number,
+    public outRows: number,
+  ) {}
 
   /** Everything the next frame must repaint (after a resize of the outer terminal). */
   invalidate(): void {

@@ -22,7 +22,12 @@ export function machineChoices(machines: ReadonlyArray<Pick<MachineInfo, 'name' 
 
 /** The machine the picker starts with in `folder`: the one chosen there last, while it is saved;
  *  else `folderMachine` (the machine of the session the folder is from), while it is saved. */
-export function preselectedMachine(remembered: Readonly<Record<string, string>>, folder: string, choices: readonly MachineChoice[], folderMachine: string | null = null): string | null {
+export function preselectedMachine(
+  remembered: Readonly<Record<string, string>>,
+  folder: string,
+  choices: readonly MachineChoice[],
+  folderMachine: string | null = null,
+): string | null {
   const saved = (m: string | null): boolean => m !== null && choices.some((c) => c.name === m);
   const m = Object.hasOwn(remembered, folder) ? remembered[folder] : undefined;
   if (m === '') return null;

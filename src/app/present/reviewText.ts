@@ -65,7 +65,8 @@ export function diffHtml(patch: string, c: DiffColors, font: string): string {
     if (line.startsWith('@@')) rows.push(cell(c.hunk.background, c.hunk.text, line));
     else if (line.startsWith('+')) rows.push(cell(c.added.background, c.added.text, line));
     else if (line.startsWith('-')) rows.push(cell(c.removed.background, c.removed.text, line));
-    else if (/^(new file|deleted file|old mode|new mode|Binary files|similarity|rename )/.test(line) || line.startsWith('\\')) rows.push(cell('transparent', c.muted, line));
+    else if (/^(new file|deleted file|old mode|new mode|Binary files|similarity|rename )/.test(line) || line.startsWith('\\'))
+      rows.push(cell('transparent', c.muted, line));
     else rows.push(cell('transparent', c.text, line));
   }
   if (rows.length === 0) rows.push(cell('transparent', c.muted, 'No differences.'));

@@ -22,7 +22,10 @@ export const renameTitle = 'RENAME SESSION';
 
 /** One entry per session: its name, then folder, agent and state to filter by. */
 export function jumpItems(sessions: PromptSession[], agentName: (id: string | null) => string, home: string): PromptItem[] {
-  const labels = folderLabels(sessions.map((r) => r.cwd), home);
+  const labels = folderLabels(
+    sessions.map((r) => r.cwd),
+    home,
+  );
   return sessions.map((r) => ({
     id: r.id,
     label: sessionName(r, agentName),
@@ -31,7 +34,10 @@ export function jumpItems(sessions: PromptSession[], agentName: (id: string | nu
 }
 
 /** The question before closing a session that started `started` (not empty): close them too, or only it. */
-export function closePrompt(started: Array<Pick<PromptSession, 'title' | 'agentId'>>, agentName: (id: string | null) => string): { title: string; items: PromptItem[]; hint: string } {
+export function closePrompt(
+  started: Array<Pick<PromptSession, 'title' | 'agentId'>>,
+  agentName: (id: string | null) => string,
+): { title: string; items: PromptItem[]; hint: string } {
   const n = started.length;
   const them = n === 1 ? 'the session it started' : `the ${n} sessions it started`;
   return {

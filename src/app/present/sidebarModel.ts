@@ -102,7 +102,13 @@ export function buildSidebar(sessions: SessionSummary[], agentName: (id: string 
   // Labels are told apart per machine: two machines may well have the same folder names.
   const labels = new Map<string, Map<string, string>>();
   for (const m of new Set(sessions.map((s) => s.machine ?? null))) {
-    labels.set(m ?? '', folderLabels(sessions.filter((s) => (s.machine ?? null) === m).map((s) => s.worktree?.repo ?? s.cwd), m === null ? home : ''));
+    labels.set(
+      m ?? '',
+      folderLabels(
+        sessions.filter((s) => (s.machine ?? null) === m).map((s) => s.worktree?.repo ?? s.cwd),
+        m === null ? home : '',
+      ),
+    );
   }
   const groups = new Map<string, SidebarGroup>();
   for (const s of [...sessions].sort((a, b) => a.createdAt - b.createdAt)) {

@@ -16,7 +16,16 @@ export interface WhyInput {
 }
 
 /** How the strip names each channel. */
-const channelName: Record<StatusChannel, string> = { hooks: 'hook', titleStatus: 'title', progress: 'progress', status: 'screen', question: 'question on screen', exit: 'process', focus: 'you looked at it', start: 'started' };
+const channelName: Record<StatusChannel, string> = {
+  hooks: 'hook',
+  titleStatus: 'title',
+  progress: 'progress',
+  status: 'screen',
+  question: 'question on screen',
+  exit: 'process',
+  focus: 'you looked at it',
+  start: 'started',
+};
 
 /** "Working — hook PreToolUse, 3s ago" (+ "⚠ …" health notes on their own lines). */
 export function whyText(input: WhyInput): string {

@@ -29,7 +29,11 @@ export class AgentChoices {
 
   /** Moves an agent up (-1) or down (+1) in the picker, saving the whole order in one write. */
   move(id: string, delta: -1 | 1): void {
-    const ids = movedOrder(this.ordered().map((e) => e.id), id, delta);
+    const ids = movedOrder(
+      this.ordered().map((e) => e.id),
+      id,
+      delta,
+    );
     if (!ids) return;
     const agents = { ...this.settings.settings.agents };
     ids.forEach((agentId, order) => (agents[agentId] = { ...agents[agentId], order }));

@@ -19,11 +19,7 @@ export interface ResolvedIcon {
   warning?: string;
 }
 
-export function resolveAgentIcon(
-  manifest: Manifest,
-  manifestFile: string,
-  opts: { iconsDir?: string; env?: NodeJS.ProcessEnv } = {},
-): ResolvedIcon {
+export function resolveAgentIcon(manifest: Manifest, manifestFile: string, opts: { iconsDir?: string; env?: NodeJS.ProcessEnv } = {}): ResolvedIcon {
   const iconsDir = opts.iconsDir ?? DEFAULT_ICONS_DIR;
   const generic = join(iconsDir, GENERIC_ICON);
   const icon = manifest.icon;
@@ -31,7 +27,10 @@ export function resolveAgentIcon(
   if (icon.vector !== undefined) {
     const file = join(iconsDir, `${icon.vector}.svg`);
     if (isFile(file)) return { file };
-    return { file: generic, warning: `icon.vector: no built-in mark named "${icon.vector}" (known: ${builtinMarks(iconsDir).join(', ')}); using the generic mark` };
+    return {
+      file: generic,
+      warning: `icon.vector: no built-in mark named "${icon.vector}" (known: ${builtinMarks(iconsDir).join(', ')}); using the generic mark`,
+    };
   }
   if (icon.path !== undefined) {
     const home = opts.env?.HOME || homedir();

@@ -154,7 +154,8 @@ export class AgentCatalog {
   problems(): CatalogProblem[] {
     const out: CatalogProblem[] = [];
     for (const s of this.sortedStates()) {
-      if (s.errors.length) out.push({ file: s.file, label: s.label, source: s.source, errors: s.errors, warnings: s.warnings, keptLastGood: s.good !== undefined });
+      if (s.errors.length)
+        out.push({ file: s.file, label: s.label, source: s.source, errors: s.errors, warnings: s.warnings, keptLastGood: s.good !== undefined });
     }
     return [...out, ...this.duplicateProblems];
   }
@@ -250,7 +251,19 @@ export class AgentCatalog {
     }
     const previous = this.files.get(file);
     if (result.manifest) {
-      this.files.set(file, { file, source, label, good: { manifest: result.manifest, warnings: result.warnings, disabled: result.disabled ?? [], ...(result.iconFile ? { iconFile: result.iconFile } : {}) }, errors: [], warnings: [] });
+      this.files.set(file, {
+        file,
+        source,
+        label,
+        good: {
+          manifest: result.manifest,
+          warnings: result.warnings,
+          disabled: result.disabled ?? [],
+          ...(result.iconFile ? { iconFile: result.iconFile } : {}),
+        },
+        errors: [],
+        warnings: [],
+      });
     } else {
       this.files.set(file, { file, source, label, ...(previous?.good ? { good: previous.good } : {}), errors: result.errors, warnings: result.warnings });
       this.opts.logger.warn('catalog: manifest not loaded', { file, errors: result.errors });
@@ -334,7 +347,9 @@ export class AgentCatalog {
   }
 
   private sortedStates(): FileState[] {
-    return [...this.files.values()].sort((a, b) => (a.source === b.source ? (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) : a.source === 'bundled' ? -1 : 1));
+    return [...this.files.values()].sort((a, b) =>
+      a.source === b.source ? (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) : a.source === 'bundled' ? -1 : 1,
+    );
   }
 
   private labelOf(file: string, source: CatalogSource): string {

@@ -18,8 +18,7 @@ const { parse: parseToml } = require('smol-toml') as { parse: (text: string) => 
 export const CODEX_TRUST_STEP = "open Codex, type /hooks and trust Termio's hooks (or start Codex with --dangerously-bypass-hook-trust)";
 
 export type CodexTrust =
-  | { ok: true; configFile: string; action: 'written' | 'removed' | 'unchanged'; trusted: number }
-  | { ok: false; configFile: string; error: string };
+  { ok: true; configFile: string; action: 'written' | 'removed' | 'unchanged'; trusted: number } | { ok: false; configFile: string; error: string };
 
 const sha256 = (text: string) => `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
 
@@ -59,7 +58,11 @@ export function syncCodexTrust(hooksFile: string): CodexTrust {
     try {
       parseToml(after);
     } catch (e) {
-      return { ok: false, configFile, error: `${configFile}: the trust tables would make it invalid TOML (${(e as Error).message.split('\n')[0]}); trust not recorded` };
+      return {
+        ok: false,
+        configFile,
+        error: `${configFile}: the trust tables would make it invalid TOML (${(e as Error).message.split('\n')[0]}); trust not recorded`,
+      };
     }
     if (after === '' && before !== null) unlinkSync(configFile);
     else writeFileAtomic(configFile, after);
@@ -87,17 +90,27 @@ export function untrustedCodexHooks(hooksFile: string): string[] | string {
  * recorded: no note. Not recorded: the note says so and names the one step the user takes.
  */
 export function withCodexTrustGate(result: AgentHookResult, hooks: HooksDeclaration, mode: 'sync' | 'check'): AgentHookResult {
-  if (JSON_DIALECTS[hooks.dialect]?.trustGate !== 'codex' || hooks.type !== 'json' || !result.file || result.state === 'unparsable' || result.state === 'error') return result;
+  if (JSON_DIALECTS[hooks.dialect]?.trustGate !== 'codex' || hooks.type !== 'json' || !result.file || result.state === 'unparsable' || result.state === 'error')
+    return result;
   const { note: _note, ...rest } = result;
   if (mode === 'sync') {
     const t = syncCodexTrust(result.file);
     if (t.ok) return { ...rest, trust: { file: t.configFile, state: result.state === 'absent' ? 'none' : 'recorded' } };
-    return { ...rest, trust: { file: t.configFile, state: 'failed', error: t.error }, note: `Codex will skip Termio's hooks until they are trusted: ${t.error}. To fix: ${CODEX_TRUST_STEP}` };
+    return {
+      ...rest,
+      trust: { file: t.configFile, state: 'failed', error: t.error },
+      note: `Codex will skip Termio's hooks until they are trusted: ${t.error}. To fix: ${CODEX_TRUST_STEP}`,
+    };
   }
   if (result.state === 'absent') return rest;
   const configFile = join(dirname(result.file), 'config.toml');
   const untrusted = untrustedCodexHooks(result.file);
-  if (typeof untrusted === 'string') return { ...rest, trust: { file: configFile, state: 'failed', error: untrusted }, note: `Codex will skip Termio's hooks: ${untrusted}. To fix: ${CODEX_TRUST_STEP}` };
+  if (typeof untrusted === 'string')
+    return {
+      ...rest,
+      trust: { file: configFile, state: 'failed', error: untrusted },
+      note: `Codex will skip Termio's hooks: ${untrusted}. To fix: ${CODEX_TRUST_STEP}`,
+    };
   if (untrusted.length === 0) return { ...rest, trust: { file: configFile, state: 'recorded' } };
   return {
     ...rest,

@@ -4,13 +4,7 @@
 // user's file can cause is a result value naming the file; nothing here throws for it.
 import { accessSync, constants, copyFileSync, existsSync, mkdirSync, unlinkSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import {
-  editHookConfig,
-  hookConfigPath,
-  inspectHookConfig,
-  type HookOp,
-  type ReporterLocation,
-} from '../../protocol/hooks';
+import { editHookConfig, hookConfigPath, inspectHookConfig, type HookOp, type ReporterLocation } from '../../protocol/hooks';
 import { expandHome } from '../../protocol/homePath';
 import { shellQuote } from './shellQuote';
 import { writeFileAtomic } from './atomicWrite';
@@ -134,7 +128,16 @@ export function hookConfigFile(agent: AgentHooks, home: string): string | null {
 
 export function agentHookStatus(agent: AgentHooks, opts: HookInstallerOptions): AgentHookResult {
   const file = hookConfigFile(agent, opts.home);
-  if (!file) return { agentId: agent.agentId, file: '', state: 'error', action: 'none', events: [], missing: [], error: 'the manifest gives neither hooks.file nor hooks.dir' };
+  if (!file)
+    return {
+      agentId: agent.agentId,
+      file: '',
+      state: 'error',
+      action: 'none',
+      events: [],
+      missing: [],
+      error: 'the manifest gives neither hooks.file nor hooks.dir',
+    };
   try {
     if (agent.hooks.type === 'scripts') return { ...scriptHookStatus(agent, file), action: 'none' };
     return withCodexTrustGate({ ...status(agent, file, readTextIfExists(file), opts.reporter), action: 'none' }, agent.hooks, 'check');
@@ -146,7 +149,13 @@ export function agentHookStatus(agent: AgentHooks, opts: HookInstallerOptions): 
 function apply(op: HookOp, agent: AgentHooks, opts: HookInstallerOptions): AgentHookResult {
   const file = hookConfigFile(agent, opts.home);
   const fail = (state: AgentHookState, error: string, f = file ?? ''): AgentHookResult => ({
-    agentId: agent.agentId, file: f, state, action: 'none', events: [], missing: agent.hooks.events.map((e) => e.on), error,
+    agentId: agent.agentId,
+    file: f,
+    state,
+    action: 'none',
+    events: [],
+    missing: agent.hooks.events.map((e) => e.on),
+    error,
   });
   if (!file) return fail('error', 'the manifest gives neither hooks.file nor hooks.dir');
   try {

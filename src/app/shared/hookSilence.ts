@@ -29,7 +29,9 @@ export function readHookSilence(file: string): Record<string, SilentRelease> {
   try {
     const parsed = JSON.parse(readTextIfExists(file) ?? '{}') as { agents?: Record<string, SilentRelease> };
     const agents = parsed.agents ?? {};
-    return Object.fromEntries(Object.entries(agents).filter(([, v]) => typeof v?.release === 'string' && typeof v.version === 'string' && typeof v.at === 'string'));
+    return Object.fromEntries(
+      Object.entries(agents).filter(([, v]) => typeof v?.release === 'string' && typeof v.version === 'string' && typeof v.at === 'string'),
+    );
   } catch {
     return {};
   }
@@ -66,7 +68,9 @@ export class VersionProbe {
     let p = this.cache.get(key);
     if (!p) {
       p = new Promise((resolve) => {
-        execFile(program, ['--version'], { env: this.env, timeout: VERSION_TIMEOUT_MS, encoding: 'utf8' }, (err, stdout) => resolve(err ? null : versionFromOutput(stdout)));
+        execFile(program, ['--version'], { env: this.env, timeout: VERSION_TIMEOUT_MS, encoding: 'utf8' }, (err, stdout) =>
+          resolve(err ? null : versionFromOutput(stdout)),
+        );
       });
       this.cache.set(key, p);
     }

@@ -98,7 +98,9 @@ export class NotificationPolicy {
         kind: 'attention',
         title: `${ctx.agentName} needs you`,
         message: `${ctx.folderLabel} · ${q?.text ?? ctx.detail ?? 'Waiting for your input'}`,
-        ...(q ? { actions: q.choices.slice(0, MAX_NOTIFICATION_ACTIONS).map((label, i) => ({ id: answerAction(q.id, i), label })), questionKey: q.fingerprint } : {}),
+        ...(q
+          ? { actions: q.choices.slice(0, MAX_NOTIFICATION_ACTIONS).map((label, i) => ({ id: answerAction(q.id, i), label })), questionKey: q.fingerprint }
+          : {}),
       };
     } else if (to === 'done' && from !== 'done' && this.prefs.done && !ctx.userLooking) {
       const started = this.turnStart.get(sessionId);
@@ -151,7 +153,10 @@ export class NotificationPolicy {
 
   private admit(req: NotificationRequest, at: number): NotificationRequest | null {
     // A state repeats itself: one per kind. A program's messages differ: only the same text repeats.
-    const key = req.kind === 'terminal' ? `${req.sessionId}:terminal:${req.title}\u0000${req.message}` : `${req.sessionId}:${req.kind}${req.questionKey ? `:${req.questionKey}` : ''}`;
+    const key =
+      req.kind === 'terminal'
+        ? `${req.sessionId}:terminal:${req.title}\u0000${req.message}`
+        : `${req.sessionId}:${req.kind}${req.questionKey ? `:${req.questionKey}` : ''}`;
     const last = this.lastSent.get(key);
     if (last !== undefined && at - last < COALESCE_MS) return null;
     this.lastSent.set(key, at);
@@ -175,7 +180,8 @@ export interface NotificationSink {
 
 /** node-notifier's options: on macOS (terminal-notifier) the actions become its buttons. */
 export function nodeNotifierOptions(req: NotificationRequest, sound: boolean, icon: string, platform: NodeJS.Platform): Record<string, unknown> {
-  const actions = platform === 'darwin' && req.actions?.length ? { actions: req.actions.map((a) => a.label), closeLabel: 'Later', dropdownLabel: 'Answer' } : {};
+  const actions =
+    platform === 'darwin' && req.actions?.length ? { actions: req.actions.map((a) => a.label), closeLabel: 'Later', dropdownLabel: 'Answer' } : {};
   return { title: req.title, message: req.message, sound, icon, wait: platform === 'darwin', appID: 'Termio', ...actions };
 }
 
@@ -193,16 +199,13 @@ export function nodeNotifierSink(logger: Logger, iconFile: string): Notification
       return new Promise((resolve) => {
         // Loaded on first use: it is only needed once something is worth a notification.
         const notifier = require('node-notifier') as typeof import('node-notifier');
-        notifier.notify(
-          nodeNotifierOptions(req, sound, iconFile, process.platform) as never,
-          (err: Error | null, response: string, metadata?: unknown) => {
-            if (err) logger.warn('notification failed', { error: err.message });
-            const action = actionFromReply(req, metadata);
-            if (action) onAction?.(action);
-            else if (typeof response === 'string' && /activate|clicked/i.test(response)) onClick();
-            resolve();
-          },
-        );
+        notifier.notify(nodeNotifierOptions(req, sound, iconFile, process.platform) as never, (err: Error | null, response: string, metadata?: unknown) => {
+          if (err) logger.warn('notification failed', { error: err.message });
+          const action = actionFromReply(req, metadata);
+          if (action) onAction?.(action);
+          else if (typeof response === 'string' && /activate|clicked/i.test(response)) onClick();
+          resolve();
+        });
         // notify-send returns as soon as the notification daemon has it, so its callback marks the
         // hand-over. terminal-notifier (wait: true) calls back only on a click or a timeout: there
         // the request counts as handed over once it has started.

@@ -28,11 +28,7 @@ const MAX_READ_TRIES = 5;
 /** ...this far apart: an editor's save completes within tens of milliseconds. */
 const RETRY_DELAY_MS = 20;
 
-export async function readManifestFile(
-  file: string,
-  label: string,
-  opts: { iconsDir?: string; env?: NodeJS.ProcessEnv } = {},
-): Promise<ManifestFileResult> {
+export async function readManifestFile(file: string, label: string, opts: { iconsDir?: string; env?: NodeJS.ProcessEnv } = {}): Promise<ManifestFileResult> {
   const fail = (message: string): ManifestFileResult => ({ errors: [`${label}: ${message}`], warnings: [] });
   let text: string | undefined;
   for (let attempt = 0; attempt < MAX_READ_TRIES && text === undefined; attempt++) {

@@ -32,7 +32,13 @@ export function scriptHookStatus(agent: AgentHooks, dir: string): Omit<AgentHook
 
 export function applyScriptHooks(op: HookOp, agent: AgentHooks, dir: string, reporter: ReporterLocation): AgentHookResult {
   const bad = agent.hooks.events.find((e) => !isScriptEventName(e.on));
-  if (bad) return { ...scriptHookStatus(agent, dir), state: 'error', action: 'none', error: `${dir}: the event ${JSON.stringify(bad.on)} is not a file name; nothing written` };
+  if (bad)
+    return {
+      ...scriptHookStatus(agent, dir),
+      state: 'error',
+      action: 'none',
+      error: `${dir}: the event ${JSON.stringify(bad.on)} is not a file name; nothing written`,
+    };
   let changed = false;
   const conflicts: string[] = [];
   if (op === 'install') {
@@ -78,6 +84,10 @@ export function applyScriptHooks(op: HookOp, agent: AgentHooks, dir: string, rep
   return {
     ...status,
     action: changed ? (op === 'install' ? 'written' : 'removed') : 'unchanged',
-    ...(conflicts.length ? { error: `${dir}: ${conflicts.map((c) => JSON.stringify(c)).join(', ')} ${conflicts.length === 1 ? 'is' : 'are'} your own script${conflicts.length === 1 ? '' : 's'}; left untouched, so ${conflicts.length === 1 ? 'that event does' : 'those events do'} not report` } : {}),
+    ...(conflicts.length
+      ? {
+          error: `${dir}: ${conflicts.map((c) => JSON.stringify(c)).join(', ')} ${conflicts.length === 1 ? 'is' : 'are'} your own script${conflicts.length === 1 ? '' : 's'}; left untouched, so ${conflicts.length === 1 ? 'that event does' : 'those events do'} not report`,
+        }
+      : {}),
   };
 }

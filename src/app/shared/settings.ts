@@ -39,7 +39,12 @@ export const SettingsSchema = z.object({
       cursorStyle: z.enum(['block', 'bar', 'underline']).default('block').describe('until the program in the terminal asks for its own'),
       cursorBlink: z.boolean().default(true).describe('until the program in the terminal asks for its own'),
       scrollback: z.number().int().min(0).max(1_000_000).default(10_000),
-      optionAsMeta: z.boolean().default(false).describe('macOS: the Option key sends Meta (Esc + the key) instead of the characters it composes; off by default so layouts that type @ [ ] | with Option keep them'),
+      optionAsMeta: z
+        .boolean()
+        .default(false)
+        .describe(
+          'macOS: the Option key sends Meta (Esc + the key) instead of the characters it composes; off by default so layouts that type @ [ ] | with Option keep them',
+        ),
     })
     .prefault({}),
   shortcuts: z.record(z.string(), z.string()).default({}).describe('action → key sequence overrides, e.g. {"newSession": "Ctrl+Shift+A"}'),
@@ -75,10 +80,15 @@ export const SettingsSchema = z.object({
       port: z.number().int().min(MIN_COMPANION_PORT).max(MAX_COMPANION_PORT).default(DEFAULT_COMPANION_PORT),
       network: z.enum(['loopback', 'lan']).default('loopback').describe('lan = reachable from other devices on your network'),
       allowedHosts: z
-        .array(z.string().regex(/^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$/, 'a host name or IPv4 address, without port or scheme').max(253))
+        .array(
+          z
+            .string()
+            .regex(/^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$/, 'a host name or IPv4 address, without port or scheme')
+            .max(253),
+        )
         .max(64)
         .default([])
-        .describe('host names the companion answers besides 127.0.0.1, localhost and its LAN address (a reverse proxy\'s name)'),
+        .describe("host names the companion answers besides 127.0.0.1, localhost and its LAN address (a reverse proxy's name)"),
     })
     .prefault({}),
   worktrees: z
@@ -95,7 +105,9 @@ export const SettingsSchema = z.object({
       machines: z
         .record(z.string(), z.string())
         .default({})
-        .describe('folder → the saved machine (termio machines) the picker starts sessions on there, "" for this machine (the picker remembers your last choice); absent: the machine of the tab the picker opened from'),
+        .describe(
+          'folder → the saved machine (termio machines) the picker starts sessions on there, "" for this machine (the picker remembers your last choice); absent: the machine of the tab the picker opened from',
+        ),
     })
     .prefault({}),
   welcomeShown: z.boolean().default(false),
@@ -160,7 +172,9 @@ export function parseSettings(text: string, label = 'settings.json'): SettingsLo
     for (const issue of r.error.issues) {
       const path = issue.path;
       const where = path.length ? path.join('.') : '(top level)';
-      errors.push(`${label}: ${where}: ${issue.message.replace(/^Invalid input: /, '').replace(/, received \w+$/, '')}, got ${describeValue(getPath(raw, path))}; using the default`);
+      errors.push(
+        `${label}: ${where}: ${issue.message.replace(/^Invalid input: /, '').replace(/, received \w+$/, '')}, got ${describeValue(getPath(raw, path))}; using the default`,
+      );
       if (path.length === 0) return { settings: defaultSettings(), errors };
       deletePath(candidate, path);
     }
@@ -211,7 +225,10 @@ export class SettingsStore {
   /** The file as messages name it: `~/.termio/config/settings.json`. */
   readonly label: string;
 
-  constructor(readonly file: string, private readonly home: string = homedir()) {
+  constructor(
+    readonly file: string,
+    private readonly home: string = homedir(),
+  ) {
     this.label = shortenHome(file, home);
     this.current = this.read();
   }
@@ -258,11 +275,15 @@ export class SettingsStore {
       renameSync(this.file, aside);
       writeFileAtomic(this.file, editSettingsText('', path, value));
       this.reload();
-      return { notice: `${this.label} could not be read (${unreadable}); it was moved to ${shortenHome(aside, this.home)} unchanged, and a new ${this.label} holds only this change` };
+      return {
+        notice: `${this.label} could not be read (${unreadable}); it was moved to ${shortenHome(aside, this.home)} unchanged, and a new ${this.label} holds only this change`,
+      };
     }
     const blocked = notAnObject(text, path);
     if (blocked) {
-      throw new SettingsEditRefused(`${this.label}: ${blocked.at} is ${describeValue(blocked.value)}, not an object, so ${path.join('.')} cannot be set; fix or remove it and try again (nothing was changed)`);
+      throw new SettingsEditRefused(
+        `${this.label}: ${blocked.at} is ${describeValue(blocked.value)}, not an object, so ${path.join('.')} cannot be set; fix or remove it and try again (nothing was changed)`,
+      );
     }
     writeFileAtomic(this.file, editSettingsText(text, path, value));
     this.reload();

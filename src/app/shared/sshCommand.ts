@@ -24,19 +24,28 @@ export function sshArgs(m: Machine, opts: { batch: boolean; command?: string }):
   if (m.identity !== undefined) args.push('-i', m.identity, '-o', 'IdentitiesOnly=yes');
   if (opts.batch) args.push('-o', 'BatchMode=yes');
   args.push(
-    '-o', `ConnectTimeout=${CONNECT_TIMEOUT_S}`,
-    '-o', `ServerAliveInterval=${ALIVE_INTERVAL_S}`,
-    '-o', `ServerAliveCountMax=${ALIVE_COUNT_MAX}`,
+    '-o',
+    `ConnectTimeout=${CONNECT_TIMEOUT_S}`,
+    '-o',
+    `ServerAliveInterval=${ALIVE_INTERVAL_S}`,
+    '-o',
+    `ServerAliveCountMax=${ALIVE_COUNT_MAX}`,
     // Only our protocol on stdout: no escape character eating a byte of a frame.
-    '-e', 'none',
-    '--', m.target, opts.command ?? m.remoteCommand ?? DEFAULT_REMOTE_COMMAND,
+    '-e',
+    'none',
+    '--',
+    m.target,
+    opts.command ?? m.remoteCommand ?? DEFAULT_REMOTE_COMMAND,
   );
   return args;
 }
 
 /** The last line ssh (or the remote shell) wrote that says something. */
 export function lastWords(stderr: string): string | null {
-  const lines = stderr.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !/^Warning: Permanently added/.test(l));
+  const lines = stderr
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l && !/^Warning: Permanently added/.test(l));
   return lines.at(-1) ?? null;
 }
 

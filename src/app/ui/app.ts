@@ -59,12 +59,17 @@ export class TermioApp {
     this.qApp.addEventListener(WidgetEventTypes.ApplicationActivate, () => {
       if (![...this.windows].some((w) => w.isVisible())) this.showWindow();
     });
-    this.appearance = new AppearanceController(this.qApp, () => host.settings.settings.terminal.theme, log, (next) => {
-      const chrome = this.chrome;
-      this.sessionWindows.setAppearance(chrome, next);
-      this.panels.setChrome(chrome);
-      this.actions.setChrome(chrome);
-    });
+    this.appearance = new AppearanceController(
+      this.qApp,
+      () => host.settings.settings.terminal.theme,
+      log,
+      (next) => {
+        const chrome = this.chrome;
+        this.sessionWindows.setAppearance(chrome, next);
+        this.panels.setChrome(chrome);
+        this.actions.setChrome(chrome);
+      },
+    );
     this.sessionWindows = new SessionWindows({
       host,
       log,
@@ -215,7 +220,10 @@ export class TermioApp {
       win.picker.agentsChanged();
       if (win.picker.isOpen) this.log.info('picker agents', { names: win.picker.visibleNames() });
     }
-    this.log.info('catalog changed', { agents: this.host.catalog.list().map((e) => e.id), problems: problems.map((p) => `${p.label}: ${p.errors.join('; ')}`) });
+    this.log.info('catalog changed', {
+      agents: this.host.catalog.list().map((e) => e.id),
+      problems: problems.map((p) => `${p.label}: ${p.errors.join('; ')}`),
+    });
     for (const p of problems) this.sessionWindows.active?.showMessage(catalogProblemText(p));
     this.refresh();
   }
@@ -254,7 +262,9 @@ export class TermioApp {
       const recovered = this.host.registry.list().filter((r) => r.recovered).length;
       this.log.info('sessions restored', { sessions: this.host.registry.size, recovered, after: 'host lost' });
       // None relaunched: the new host adopted every session from its holder, or there were none.
-      this.sessionWindows.active?.showMessage(recovered > 0 ? recoveredText(recovered) : 'The session host stopped and was started again; every session kept running.');
+      this.sessionWindows.active?.showMessage(
+        recovered > 0 ? recoveredText(recovered) : 'The session host stopped and was started again; every session kept running.',
+      );
     });
   }
 

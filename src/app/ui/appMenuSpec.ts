@@ -2,7 +2,15 @@
 // values spelled out, so the platform branch is testable without loading Qt (appMenu.ts builds it).
 
 /** QAction::MenuRole (qaction.h): where macOS's menu bar puts an action. */
-export const QtMenuRole = { NoRole: 0, TextHeuristicRole: 1, ApplicationSpecificRole: 2, AboutQtRole: 3, AboutRole: 4, PreferencesRole: 5, QuitRole: 6 } as const;
+export const QtMenuRole = {
+  NoRole: 0,
+  TextHeuristicRole: 1,
+  ApplicationSpecificRole: 2,
+  AboutQtRole: 3,
+  AboutRole: 4,
+  PreferencesRole: 5,
+  QuitRole: 6,
+} as const;
 
 export type AppMenuCommand = 'quit' | 'quitEnd';
 

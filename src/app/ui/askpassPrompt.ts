@@ -16,11 +16,11 @@ export class AskpassPrompts implements Disposable {
   private readonly open = new Map<string, Open>();
   private readonly subscriptions: Disposable[];
 
-  constructor(private readonly host: Pick<AppHost, 'onAskpass' | 'onAskpassDone' | 'answerAsk'>, private readonly log: (msg: string, fields?: Record<string, unknown>) => void) {
-    this.subscriptions = [
-      host.onAskpass((a) => this.show(a.id, a.machine, a.prompt)),
-      host.onAskpassDone((id) => this.close(id)),
-    ];
+  constructor(
+    private readonly host: Pick<AppHost, 'onAskpass' | 'onAskpassDone' | 'answerAsk'>,
+    private readonly log: (msg: string, fields?: Record<string, unknown>) => void,
+  ) {
+    this.subscriptions = [host.onAskpass((a) => this.show(a.id, a.machine, a.prompt)), host.onAskpassDone((id) => this.close(id))];
   }
 
   /** The questions on screen now (tests read them through the log). */

@@ -10,9 +10,11 @@ export function askToRestartHost(hostVersion: string, keepsAgents: boolean): boo
   const box = new QMessageBox();
   box.setWindowTitle('Termio');
   box.setText(`The session host runs Termio ${hostVersion}; this is Termio ${packageVersion()}.`);
-  box.setInformativeText(keepsAgents
-    ? 'Restart the host to use this version? Your agents keep running: every session stays as it is, with its screen and scrollback.'
-    : 'Restart the host to use this version? Every session is ended and resumed: agents come back to their conversation, terminals restart in their folder.');
+  box.setInformativeText(
+    keepsAgents
+      ? 'Restart the host to use this version? Your agents keep running: every session stays as it is, with its screen and scrollback.'
+      : 'Restart the host to use this version? Every session is ended and resumed: agents come back to their conversation, terminals restart in their folder.',
+  );
   const restart = new QPushButton();
   restart.setText('Restart Host');
   const quit = new QPushButton();

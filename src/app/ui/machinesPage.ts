@@ -14,15 +14,19 @@ export interface MachinesModel {
   remove(name: string): Promise<string | null>;
 }
 
-const INTRO = 'Other computers you reach with ssh: their sessions show in the sidebar beside this one\'s. '
-  + 'Your ~/.ssh/config, ssh-agent and known hosts apply. Each machine needs Termio too (termio machines install NAME).';
+const INTRO =
+  "Other computers you reach with ssh: their sessions show in the sidebar beside this one's. " +
+  'Your ~/.ssh/config, ssh-agent and known hosts apply. Each machine needs Termio too (termio machines install NAME).';
 
 export class MachinesPage {
   private states = new Map<string, QLabel>();
   private shownNames = '';
   private error: QLabel | null = null;
 
-  constructor(private readonly model: MachinesModel, private readonly rebuild: () => void) {}
+  constructor(
+    private readonly model: MachinesModel,
+    private readonly rebuild: () => void,
+  ) {}
 
   /** A fresh page widget (Settings rebuilds its pages). */
   build(): QWidget {
@@ -64,12 +68,14 @@ export class MachinesPage {
     add.addEventListener('clicked', () => {
       const port = fields.port.text().trim();
       if (port && !/^\d+$/.test(port)) return this.done(`the port must be a number, got '${port}'`);
-      void this.model.add({
-        name: fields.name.text().trim(),
-        target: fields.target.text().trim(),
-        ...(port ? { port: Number(port) } : {}),
-        ...(fields.identity.text().trim() ? { identity: fields.identity.text().trim() } : {}),
-      }).then((e) => this.done(e));
+      void this.model
+        .add({
+          name: fields.name.text().trim(),
+          target: fields.target.text().trim(),
+          ...(port ? { port: Number(port) } : {}),
+          ...(fields.identity.text().trim() ? { identity: fields.identity.text().trim() } : {}),
+        })
+        .then((e) => this.done(e));
     });
     f.addWidget(add);
     layout.addWidget(form);

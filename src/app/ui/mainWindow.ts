@@ -123,7 +123,12 @@ export class MainWindow {
 
     const { widget: central, layout: row } = boxWidget('row', { name: 'central' });
     const onPainted = sidebarPaintTrace(opts.log);
-    this.sidebar = new Sidebar({ onSelect: (id) => opts.onSelect(id), onReview: (id) => opts.onAction('reviewChanges', id), chrome, ...(onPainted ? { onPainted } : {}) });
+    this.sidebar = new Sidebar({
+      onSelect: (id) => opts.onSelect(id),
+      onReview: (id) => opts.onAction('reviewChanges', id),
+      chrome,
+      ...(onPainted ? { onPainted } : {}),
+    });
     row.addWidget(this.buildSidebarColumn());
     row.addWidget(this.buildMainArea(), 1);
     w.setCentralWidget(central);
@@ -214,7 +219,10 @@ export class MainWindow {
     const keys = { ...defaultShortcuts(), ...opts.shortcuts };
     for (const action of Object.keys(keys) as ShortcutAction[]) {
       if (action === 'copy' || action === 'paste' || action === 'find') continue; // the terminal view owns these
-      this.actionShortcuts.set(action, this.addShortcut(keys[action], () => (action === 'closeWindow' ? this.window.close() : opts.onAction(action, this.current))));
+      this.actionShortcuts.set(
+        action,
+        this.addShortcut(keys[action], () => (action === 'closeWindow' ? this.window.close() : opts.onAction(action, this.current))),
+      );
     }
     for (let n = 1; n <= 9; n++) {
       this.addShortcut(sessionNumberShortcut(n), () => {
@@ -311,7 +319,11 @@ export class MainWindow {
     label.setObjectName('exitLabel');
     bar.addWidget(label, 1);
     const buttons: QPushButton[] = [];
-    for (const [text, action] of [['Resume', 'resume'], ['New', 'new'], ['Close', 'close']] as const) {
+    for (const [text, action] of [
+      ['Resume', 'resume'],
+      ['New', 'new'],
+      ['Close', 'close'],
+    ] as const) {
       const b = new QPushButton();
       b.setText(text);
       b.setObjectName(`exit${text}`);

@@ -1,7 +1,19 @@
 // The keyboard overlay the agent picker and quick open are both made of: a card over the
 // window's content with a heading, one line of input, a list and, if asked, a footer, centred
 // near the top of its parent. Its owner decides what the keys mean and what the list holds.
-import { Direction, Key, KeyboardModifier, QBoxLayout, QKeyEvent, QLabel, QLineEdit, QListWidget, QWidget, ScrollBarPolicy, WidgetEventTypes } from '@nodegui/nodegui';
+import {
+  Direction,
+  Key,
+  KeyboardModifier,
+  QBoxLayout,
+  QKeyEvent,
+  QLabel,
+  QLineEdit,
+  QListWidget,
+  QWidget,
+  ScrollBarPolicy,
+  WidgetEventTypes,
+} from '@nodegui/nodegui';
 import { overlayStyleSheet, type ChromeColors } from './chromeStyle';
 
 /** Gap between the parent's top edge and the card. */
@@ -49,7 +61,8 @@ export class OverlayPanel {
     this.input.addEventListener(WidgetEventTypes.KeyPress, (native) => {
       const e = new QKeyEvent(native as never);
       const key = e.key();
-      const handled = key === Key.Key_Return || key === Key.Key_Enter ? (opts.onActivate(), true) : opts.onKey(key, (e.modifiers() & KeyboardModifier.ControlModifier) !== 0);
+      const handled =
+        key === Key.Key_Return || key === Key.Key_Enter ? (opts.onActivate(), true) : opts.onKey(key, (e.modifiers() & KeyboardModifier.ControlModifier) !== 0);
       if (handled) this.input.setEventProcessed(true);
     });
     this.list.addEventListener('itemActivated', () => opts.onActivate());

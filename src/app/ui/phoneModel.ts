@@ -23,7 +23,10 @@ export class PhoneModel {
     return c;
   }
 
-  private async ask(method: 'companion.status' | 'companion.disable' | 'companion.revoke' | 'companion.enable', params: { network?: 'lan' | 'loopback' } = {}): Promise<PhoneResult> {
+  private async ask(
+    method: 'companion.status' | 'companion.disable' | 'companion.revoke' | 'companion.enable',
+    params: { network?: 'lan' | 'loopback' } = {},
+  ): Promise<PhoneResult> {
     const c = await this.connection();
     if (typeof c === 'string') return { ok: false, message: c };
     const r = await c.request(method, params);

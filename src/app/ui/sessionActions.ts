@@ -52,12 +52,20 @@ export class SessionActions {
   async review(id: string): Promise<void> {
     const record = this.host.registry.get(id);
     if (!record?.worktree) {
-      this.opts.windows.active?.showMessage('This session does not work in a git worktree: start one with the worktree toggle in the picker to review its changes.');
+      this.opts.windows.active?.showMessage(
+        'This session does not work in a git worktree: start one with the worktree toggle in the picker to review its changes.',
+      );
       return;
     }
     let view = this.reviews.get(id);
     if (!view) {
-      view = new ReviewWindow({ host: this.host, sessionId: id, chrome: this.opts.chrome(), monoFont: this.host.settings.settings.terminal.fontFamily, log: (m, f) => this.opts.log.info(m, f) });
+      view = new ReviewWindow({
+        host: this.host,
+        sessionId: id,
+        chrome: this.opts.chrome(),
+        monoFont: this.host.settings.settings.terminal.fontFamily,
+        log: (m, f) => this.opts.log.info(m, f),
+      });
       this.reviews.set(id, view);
     }
     await view.open();
@@ -172,7 +180,12 @@ export class SessionActions {
       return;
     }
     const again = worktreeForcePrompt(r.message);
-    win.quick.openList(again.title, again.items, (choice) => void this.closeWithWorktree(win, id, choice === 'force' ? 'remove' : 'keep', choice === 'force'), again.hint);
+    win.quick.openList(
+      again.title,
+      again.items,
+      (choice) => void this.closeWithWorktree(win, id, choice === 'force' ? 'remove' : 'keep', choice === 'force'),
+      again.hint,
+    );
   }
 
   /** Every session in every window, filtered by name, folder or agent; Enter focuses it. */

@@ -14,7 +14,6 @@ import { TerminalView } from './terminal/terminalView';
 /** Margins around the grid, in px: like Terminal.app and iTerm2, a few px keep text off the edges. */
 const PAD = { left: 10, top: 6, right: 4, bottom: 4 };
 
-
 export interface SessionPageCallbacks {
   /** Files dropped on the terminal (local paths). */
   onDropPaths(paths: string[]): void;
@@ -58,7 +57,10 @@ export function createSessionPage(session: TerminalSource, settings: Settings, c
     });
     frame.addEventListener(WidgetEventTypes.Drop, (native) => {
       const e = new QDropEvent(native as never);
-      const urls = e.mimeData().urls().map((u) => u.toString());
+      const urls = e
+        .mimeData()
+        .urls()
+        .map((u) => u.toString());
       if (urls.length === 0) return;
       e.acceptProposedAction();
       callbacks.onDropPaths(droppedPaths(urls));

@@ -138,7 +138,10 @@ export class SessionWindows {
 
   /** The sessions shown in this window, in registry order. */
   sessionIds(win: MainWindow): string[] {
-    return this.opts.host.registry.list().filter((r) => this.sessionWindow.get(r.id) === win).map((r) => r.id);
+    return this.opts.host.registry
+      .list()
+      .filter((r) => this.sessionWindow.get(r.id) === win)
+      .map((r) => r.id);
   }
 
   /** The registry sessions shown in this window. */

@@ -51,11 +51,14 @@ export class SettingsPanels {
   /** Settings → Machines, asking the host; repainted as the host reports each machine's state. */
   private machinesPage(): MachinesPage {
     const host = this.opts.host;
-    const page = new MachinesPage({
-      list: () => host.machines,
-      add: (m) => host.addMachine(m),
-      remove: (name) => host.removeMachine(name),
-    }, () => this.settingsWindow?.refresh());
+    const page = new MachinesPage(
+      {
+        list: () => host.machines,
+        add: (m) => host.addMachine(m),
+        remove: (name) => host.removeMachine(name),
+      },
+      () => this.settingsWindow?.refresh(),
+    );
     host.onMachinesChanged((machines) => page.changed(machines));
     return page;
   }

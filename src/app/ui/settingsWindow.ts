@@ -22,7 +22,15 @@ import { defaultSettings, type Settings } from '../shared/settings';
 import { darkChrome, settingsStyleSheet, type ChromeColors } from './chromeStyle';
 import { defaultShortcuts, type ShortcutAction } from './shortcuts';
 import { shortenHome } from '../../protocol/homePath';
-import { agentCardText, hookCardText, settingsLabels as L, settingsProblemsText, shortcutLabel, type SettingsAgent, type SettingsTab } from './presenters/settingsText';
+import {
+  agentCardText,
+  hookCardText,
+  settingsLabels as L,
+  settingsProblemsText,
+  shortcutLabel,
+  type SettingsAgent,
+  type SettingsTab,
+} from './presenters/settingsText';
 import { boxWidget } from './boxWidget';
 import type { MachinesPage } from './machinesPage';
 import type { PhonePage } from './phonePage';
@@ -139,7 +147,16 @@ export class SettingsWindow {
     this.refreshProblems();
     // Qt deletes each page's old widget when setWidget replaces it.
     this.keep.length = 0;
-    const pages = [this.agentsPage(), this.hooksPage(), this.notificationsPage(), this.sessionsPage(), this.appearancePage(), this.shortcutsPage(), this.model.phone.build(), this.model.machines.build()];
+    const pages = [
+      this.agentsPage(),
+      this.hooksPage(),
+      this.notificationsPage(),
+      this.sessionsPage(),
+      this.appearancePage(),
+      this.shortcutsPage(),
+      this.model.phone.build(),
+      this.model.machines.build(),
+    ];
     pages.forEach((p, i) => {
       this.scrolls[i]!.setWidget(p);
       this.keep.push(p);
@@ -195,7 +212,10 @@ export class SettingsWindow {
         const prefs = s.agents[a.id] ?? {};
         const toggles: QWidget[] = [this.checkbox(L.enabled, prefs.enabled ?? true, (v) => this.model.set(['agents', a.id, 'enabled'], v))];
         if (a.hasBypass) toggles.push(this.checkbox(L.bypass, prefs.bypass ?? false, (v) => this.model.set(['agents', a.id, 'bypass'], v)));
-        for (const [move, delta, can] of [[L.moveUp, -1, index > 0], [L.moveDown, 1, index < agents.length - 1]] as const) {
+        for (const [move, delta, can] of [
+          [L.moveUp, -1, index > 0],
+          [L.moveDown, 1, index < agents.length - 1],
+        ] as const) {
           const b = new QPushButton();
           b.setText(move.text);
           b.setToolTip(move.tip);
@@ -254,7 +274,11 @@ export class SettingsWindow {
       const v = this.model.settings().sessions;
       const set = this.setter('sessions');
       const choices = L.onQuitChoices;
-      const onQuit = this.choice(choices.map((c) => c.text), choices.find((c) => c.value === v.onQuit)!.text, (text) => set('onQuit')(choices.find((c) => c.text === text)!.value));
+      const onQuit = this.choice(
+        choices.map((c) => c.text),
+        choices.find((c) => c.value === v.onQuit)!.text,
+        (text) => set('onQuit')(choices.find((c) => c.text === text)!.value),
+      );
       layout.addWidget(row(label(L.onQuit, 'settingsText'), onQuit));
       const stall = this.spinBox({ min: 10, max: 86_400, step: 30, value: v.stallSeconds, suffix: ' s' }, set('stallSeconds'));
       layout.addWidget(row(label(L.stall, 'settingsText'), stall));

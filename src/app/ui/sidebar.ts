@@ -7,7 +7,24 @@
 // to a visible row (a state, a selection, a time) cost Qt 45-100 ms of repainting and event
 // dispatch across those hundreds of widgets, a stall you could feel while typing. Painting the
 // list costs well under a millisecond.
-import { QColor, QFont, QFontMetrics, QFontWeight, QMouseEvent, QPainter, QPaintEvent, QPixmap, QRect, QScrollArea, QWidget, RenderHint, ScrollBarPolicy, TextElideMode, WidgetAttribute, WidgetEventTypes } from '@nodegui/nodegui';
+import {
+  QColor,
+  QFont,
+  QFontMetrics,
+  QFontWeight,
+  QMouseEvent,
+  QPainter,
+  QPaintEvent,
+  QPixmap,
+  QRect,
+  QScrollArea,
+  QWidget,
+  RenderHint,
+  ScrollBarPolicy,
+  TextElideMode,
+  WidgetAttribute,
+  WidgetEventTypes,
+} from '@nodegui/nodegui';
 import type { SidebarGroup, SidebarRow } from '../present/sidebarModel';
 import { agentIcon } from './agentIcons';
 import { darkChrome, type ChromeColors } from './chromeStyle';
@@ -276,7 +293,10 @@ function makeFonts(base: QFont): Fonts {
   const heading = new QFont(family, size, QFontWeight.DemiBold);
   heading.setPixelSize(HEADING_PX);
   return {
-    title, titleBold, detail, heading,
+    title,
+    titleBold,
+    detail,
+    heading,
     titleMetrics: new QFontMetrics(title),
     titleBoldMetrics: new QFontMetrics(titleBold),
     detailMetrics: new QFontMetrics(detail),

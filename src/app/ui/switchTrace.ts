@@ -47,14 +47,27 @@ export class SwitchTrace {
   /** A session's view painted a frame. */
   painted(id: string, f: PaintedFrame): void {
     // Benchmarks time what a user sees against their own clock: the wall time each frame ends.
-    if (TRACE_FRAMES) this.log.debug('frame painted', { id, at: +(performance.timeOrigin + f.start + f.paintMs).toFixed(2), ms: +f.paintMs.toFixed(2), rows: f.rows, changed: f.changed });
+    if (TRACE_FRAMES)
+      this.log.debug('frame painted', {
+        id,
+        at: +(performance.timeOrigin + f.start + f.paintMs).toFixed(2),
+        ms: +f.paintMs.toFixed(2),
+        rows: f.rows,
+        changed: f.changed,
+      });
     const a = this.attaching.get(id);
     // The view may paint its empty grid before the host's first frame arrives: that one is not it.
     if (a?.attachAskedAt != null && a.firstFrameAt !== null && f.start >= a.firstFrameAt) {
       this.attaching.delete(id);
       const end = f.start + f.paintMs;
       const ms = (t: number) => +t.toFixed(2);
-      this.log.debug('first frame painted', { id, ms: ms(end - a.attachAskedAt), receivedMs: ms(a.firstFrameAt - a.attachAskedAt), paintMs: ms(f.paintMs), at: ms(performance.timeOrigin + end) });
+      this.log.debug('first frame painted', {
+        id,
+        ms: ms(end - a.attachAskedAt),
+        receivedMs: ms(a.firstFrameAt - a.attachAskedAt),
+        paintMs: ms(f.paintMs),
+        at: ms(performance.timeOrigin + end),
+      });
     }
     if (this.switch?.id !== id) return;
     const end = performance.now();

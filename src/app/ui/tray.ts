@@ -58,7 +58,9 @@ function svgIcon(svg: string): QIcon {
 /** Menus are drawn dark on both platforms' menu bars here; the dark palette reads on either. */
 const dotColor = darkStateColors;
 export function stateDotIcon(state: SessionState): QIcon {
-  return svgIcon(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16" width="16" height="16"><circle cx="8" cy="8" r="${state === 'attention' ? 6 : 5}" fill="${dotColor[state]}"/></svg>`);
+  return svgIcon(
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16" width="16" height="16"><circle cx="8" cy="8" r="${state === 'attention' ? 6 : 5}" fill="${dotColor[state]}"/></svg>`,
+  );
 }
 
 /** Menu icons are drawn at 16-24 px; composed at 64 px they stay sharp on Retina menus. */
@@ -77,7 +79,12 @@ export function sessionIcon(state: SessionState, agentIcon?: string): QIcon {
   const mark = new QImage();
   if (!mark.load(agentIcon)) return stateDotIcon(state);
   const dot = new QImage();
-  dot.loadFromData(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="${DOT_PX}" height="${DOT_PX}"><circle cx="12" cy="12" r="10" fill="${dotColor[state]}" stroke="#11141a" stroke-width="2.5"/></svg>`), 'SVG');
+  dot.loadFromData(
+    Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="${DOT_PX}" height="${DOT_PX}"><circle cx="12" cy="12" r="10" fill="${dotColor[state]}" stroke="#11141a" stroke-width="2.5"/></svg>`,
+    ),
+    'SVG',
+  );
   const img = new QImage(MENU_ICON_PX, MENU_ICON_PX, QImageFormat.ARGB32_Premultiplied);
   img.fill(GlobalColor.transparent);
   const p = new QPainter(img);

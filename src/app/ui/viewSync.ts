@@ -113,7 +113,14 @@ export class ViewSync {
         ...(agent?.manifest.icon?.tint ? { iconTint: agent.manifest.icon.tint } : {}),
         ...(progress !== null ? { progress } : {}),
         ...(r.machine ? { machine: r.machine } : {}),
-        ...(r.reachable === false ? { away: awayText(host.machines.find((m) => m.name === r.machine), Date.now()) } : {}),
+        ...(r.reachable === false
+          ? {
+              away: awayText(
+                host.machines.find((m) => m.name === r.machine),
+                Date.now(),
+              ),
+            }
+          : {}),
         ...(r.worktree ? { worktree: { branch: r.worktree.branch, repo: r.worktree.repo, changed: r.worktree.changed } } : {}),
       };
     });

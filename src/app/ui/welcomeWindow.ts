@@ -31,7 +31,11 @@ export class WelcomeWindow {
     w.setStyleSheet(welcomeStyleSheet(opts.chrome ?? darkChrome));
     const { widget: root, layout: col } = boxWidget('column', { name: 'welcome', margins: [28, 24, 28, 20], spacing: 8 });
     this.addText(col, 'Welcome to Termio', 'welcomeTitle');
-    this.addText(col, 'Run your coding agents in real terminal tabs. Termio keeps an eye on every one of them and tells you the moment one needs you.', 'welcomeText');
+    this.addText(
+      col,
+      'Run your coding agents in real terminal tabs. Termio keeps an eye on every one of them and tells you the moment one needs you.',
+      'welcomeText',
+    );
     // A gap in the layout, not a margin in the style sheet: any box-model rule on a QLabel makes Qt
     // indent its text, and the heading would no longer line up with the paragraphs.
     col.addSpacing(8);
@@ -59,7 +63,11 @@ export class WelcomeWindow {
       this.addText(col, 'No agent with live status was found on your PATH yet. When you install one, turn it on in Settings → Live status.', 'welcomeText');
       return;
     }
-    this.addText(col, 'Termio can add one small hook entry per event to each agent’s own settings. Your entries stay as they are, a backup is kept, and you can remove ours at any time in Settings.', 'welcomeText');
+    this.addText(
+      col,
+      'Termio can add one small hook entry per event to each agent’s own settings. Your entries stay as they are, a backup is kept, and you can remove ours at any time in Settings.',
+      'welcomeText',
+    );
     for (const a of agents) {
       const c = new QCheckBox();
       c.setText(a.name);

@@ -46,7 +46,10 @@ export class Link {
   private lastHeard = 0;
   private stopped = false;
 
-  constructor(private readonly token: string, private readonly on: LinkEvents) {
+  constructor(
+    private readonly token: string,
+    private readonly on: LinkEvents,
+  ) {
     addEventListener('online', () => this.retryNow());
     document.addEventListener('visibilitychange', () => {
       if (document.visibilityState === 'visible') this.checkAlive();
@@ -78,7 +81,10 @@ export class Link {
   }
 
   private openSocket(): void {
-    const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`, [COMPANION_SUBPROTOCOL, `${AUTH_SUBPROTOCOL_PREFIX}${this.token}`]);
+    const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`, [
+      COMPANION_SUBPROTOCOL,
+      `${AUTH_SUBPROTOCOL_PREFIX}${this.token}`,
+    ]);
     ws.binaryType = 'arraybuffer';
     this.ws = ws;
     let opened = false;

@@ -27,25 +27,71 @@ let listed = false;
 function xtermTheme(): ITheme {
   const t = themes?.[dark.matches ? 'dark' : 'light'];
   if (!t) return {};
-  const [black, red, green, yellow, blue, magenta, cyan, white, brightBlack, brightRed, brightGreen, brightYellow, brightBlue, brightMagenta, brightCyan, brightWhite] = t.ansi;
+  const [
+    black,
+    red,
+    green,
+    yellow,
+    blue,
+    magenta,
+    cyan,
+    white,
+    brightBlack,
+    brightRed,
+    brightGreen,
+    brightYellow,
+    brightBlue,
+    brightMagenta,
+    brightCyan,
+    brightWhite,
+  ] = t.ansi;
   return {
-    foreground: t.foreground, background: t.background, cursor: t.cursor, cursorAccent: t.cursorText, selectionBackground: t.selection,
-    black, red, green, yellow, blue, magenta, cyan, white, brightBlack, brightRed, brightGreen, brightYellow, brightBlue, brightMagenta, brightCyan, brightWhite,
+    foreground: t.foreground,
+    background: t.background,
+    cursor: t.cursor,
+    cursorAccent: t.cursorText,
+    selectionBackground: t.selection,
+    black,
+    red,
+    green,
+    yellow,
+    blue,
+    magenta,
+    cyan,
+    white,
+    brightBlack,
+    brightRed,
+    brightGreen,
+    brightYellow,
+    brightBlue,
+    brightMagenta,
+    brightCyan,
+    brightWhite,
   };
 }
 
 const pane = new TerminalPane($('term'), $('term-scroll'), (m) => link?.send(m), xtermTheme);
 const taps = new Map<string, TapState>();
-const list = new SessionList($('groups'), $('needs'), $('empty'), (id) => openSession(id), taps, (session, question, choice) => {
-  taps.set(session, { question, status: 'sending' });
-  link?.send({ t: 'answer', session, question, choice });
-  renderSessions(sessions);
-});
+const list = new SessionList(
+  $('groups'),
+  $('needs'),
+  $('empty'),
+  (id) => openSession(id),
+  taps,
+  (session, question, choice) => {
+    taps.set(session, { question, status: 'sending' });
+    link?.send({ t: 'answer', session, question, choice });
+    renderSessions(sessions);
+  },
+);
 
-const newSession = new NewSession((m) => link?.send(m), (view) => {
-  $('list-view').hidden = view !== 'list';
-  $('new-view').hidden = view !== 'new';
-});
+const newSession = new NewSession(
+  (m) => link?.send(m),
+  (view) => {
+    $('list-view').hidden = view !== 'list';
+    $('new-view').hidden = view !== 'new';
+  },
+);
 
 function showNotice(text: string | null, opts: { bad?: boolean; retry?: boolean } = {}): void {
   $('notice').hidden = text === null;
@@ -81,7 +127,10 @@ function onState(s: LinkState): void {
       return;
     case 'unreachable':
       setConn('Host unreachable', 'down');
-      showNotice(`Termio's host is unreachable (is the computer asleep, or off this network?). Retrying in ${Math.round(s.retryInMs / 1000)} s.`, { bad: true, retry: true });
+      showNotice(`Termio's host is unreachable (is the computer asleep, or off this network?). Retrying in ${Math.round(s.retryInMs / 1000)} s.`, {
+        bad: true,
+        retry: true,
+      });
   }
 }
 

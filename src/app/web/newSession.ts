@@ -45,7 +45,12 @@ export class NewSession {
     this.pending = true;
     ($('new-start') as HTMLButtonElement).disabled = true;
     $('new-status').textContent = 'Starting…';
-    this.send({ t: 'spawn', agent: ($('new-agent') as HTMLSelectElement).value, folder: ($('new-folder') as HTMLSelectElement).value, ...(prompt ? { prompt } : {}) });
+    this.send({
+      t: 'spawn',
+      agent: ($('new-agent') as HTMLSelectElement).value,
+      folder: ($('new-folder') as HTMLSelectElement).value,
+      ...(prompt ? { prompt } : {}),
+    });
   }
 
   /** The host's answer: true when a session started (the caller opens it). */

@@ -35,11 +35,13 @@ export function needsYou(sessions: readonly PageSession[]): PageSession[] {
  */
 export function isTerminalReply(data: string): boolean {
   /* eslint-disable no-control-regex -- escape sequences are what this recognises */
-  return /^\x1b\[[?>=]?[\d;]*c$/.test(data) // device attributes
-    || /^\x1b\[\??\d+(;\d+)?[Rn]$/.test(data) // cursor position, device status
-    || /^\x1b\[\??[\d;]+\$y$/.test(data) // mode reports
-    || /^\x1b\[[IO]$/.test(data) // focus in/out: the page's focus is not the session's
-    || /^\x1bP[\s\S]*\x1b\\$/.test(data) // DCS answers (DECRQSS)
-    || /^\x1b\][\d;]+;(rgb:|[\s\S]*)[\s\S]*(\x07|\x1b\\)$/.test(data); // OSC colour answers
+  return (
+    /^\x1b\[[?>=]?[\d;]*c$/.test(data) || // device attributes
+    /^\x1b\[\??\d+(;\d+)?[Rn]$/.test(data) || // cursor position, device status
+    /^\x1b\[\??[\d;]+\$y$/.test(data) || // mode reports
+    /^\x1b\[[IO]$/.test(data) || // focus in/out: the page's focus is not the session's
+    /^\x1bP[\s\S]*\x1b\\$/.test(data) || // DCS answers (DECRQSS)
+    /^\x1b\][\d;]+;(rgb:|[\s\S]*)[\s\S]*(\x07|\x1b\\)$/.test(data)
+  ); // OSC colour answers
   /* eslint-enable no-control-regex */
 }

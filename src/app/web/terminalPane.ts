@@ -72,8 +72,15 @@ export class TerminalPane {
       return;
     }
     const term = new Terminal({
-      cols, rows, fontFamily: FONT_FAMILY, fontSize: this.fontSize(), scrollback: 5000, theme: this.theme(),
-      allowProposedApi: false, cursorBlink: false, convertEol: false,
+      cols,
+      rows,
+      fontFamily: FONT_FAMILY,
+      fontSize: this.fontSize(),
+      scrollback: 5000,
+      theme: this.theme(),
+      allowProposedApi: false,
+      cursorBlink: false,
+      convertEol: false,
     });
     term.open(this.host);
     term.onData((data) => this.typed(data));

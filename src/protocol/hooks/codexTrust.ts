@@ -27,7 +27,10 @@ export interface CodexTrustEntry {
 
 /** "UserPromptSubmit" → "user_prompt_submit" (Codex's key label for the event). */
 export function codexEventLabel(event: string): string {
-  return event.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z])([A-Z][a-z])/g, '$1_$2').toLowerCase();
+  return event
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z])([A-Z][a-z])/g, '$1_$2')
+    .toLowerCase();
 }
 
 /** JSON with object keys sorted at every level and no whitespace, as Codex canonicalises. */

@@ -79,9 +79,21 @@ const claudeShape = (id: string, extra: Partial<JsonDialect> = {}): JsonDialect 
 
 /** Cursor's event names; one unknown name silently voids the whole file. */
 export const CURSOR_EVENTS = [
-  'sessionStart', 'sessionEnd', 'beforeSubmitPrompt', 'preToolUse', 'postToolUse', 'postToolUseFailure',
-  'beforeShellExecution', 'afterShellExecution', 'beforeMCPExecution', 'afterMCPExecution', 'beforeReadFile',
-  'afterFileEdit', 'afterAgentResponse', 'afterAgentThought', 'stop',
+  'sessionStart',
+  'sessionEnd',
+  'beforeSubmitPrompt',
+  'preToolUse',
+  'postToolUse',
+  'postToolUseFailure',
+  'beforeShellExecution',
+  'afterShellExecution',
+  'beforeMCPExecution',
+  'afterMCPExecution',
+  'beforeReadFile',
+  'afterFileEdit',
+  'afterAgentResponse',
+  'afterAgentThought',
+  'stop',
 ] as const;
 
 export const JSON_DIALECTS: Readonly<Record<string, JsonDialect>> = {
@@ -166,8 +178,19 @@ export const TOML_DIALECTS = ['codex', 'kimi'] as const;
 
 /** Kimi Code's hook events; it refuses its whole config.toml on any other name. */
 export const KIMI_EVENTS = [
-  'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'UserPromptSubmit', 'Stop', 'StopFailure', 'SessionStart',
-  'SessionEnd', 'SubagentStart', 'SubagentStop', 'PreCompact', 'PostCompact', 'Notification',
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'UserPromptSubmit',
+  'Stop',
+  'StopFailure',
+  'SessionStart',
+  'SessionEnd',
+  'SubagentStart',
+  'SubagentStop',
+  'PreCompact',
+  'PostCompact',
+  'Notification',
 ] as const;
 /** Script-folder dialects: one executable named after each event (scriptHooks.ts). */
 export const SCRIPT_DIALECTS = ['cline'] as const;

@@ -15,9 +15,7 @@ export interface HookEditRequest {
   reporter: ReporterLocation;
 }
 
-export type HookConfigEdit =
-  | { ok: true; /** null: delete the file */ text: string | null; changed: boolean; note?: string }
-  | { ok: false; error: string };
+export type HookConfigEdit = { ok: true; /** null: delete the file */ text: string | null; changed: boolean; note?: string } | { ok: false; error: string };
 
 /** Events that fire when the agent starts, so silence after launch means hooks are not reporting. */
 const START_EVENTS = new Set(['SessionStart', 'sessionStart', 'session.created']);
@@ -60,7 +58,8 @@ export function editHookConfig(op: HookOp, existing: string | null, req: HookEdi
   const { hooks } = req;
   if (hooks.type === 'scripts') return { ok: false, error: 'a "scripts" hook folder holds one file per event, not one config file' };
   if (hooks.type === 'plugin') {
-    if (!(PLUGIN_DIALECTS as readonly string[]).includes(hooks.dialect)) return { ok: false, error: `no plugin dialect '${hooks.dialect}' (known: ${PLUGIN_DIALECTS.join(', ')})` };
+    if (!(PLUGIN_DIALECTS as readonly string[]).includes(hooks.dialect))
+      return { ok: false, error: `no plugin dialect '${hooks.dialect}' (known: ${PLUGIN_DIALECTS.join(', ')})` };
     return op === 'install' ? installPlugin(existing, renderOpencodePlugin(req.reporter, hooks.events, req.agentId)) : uninstallPlugin(existing);
   }
   if (hooks.type === 'toml') {

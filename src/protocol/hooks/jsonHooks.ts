@@ -8,8 +8,7 @@ import { isOurCommand } from './hookCommand';
 import type { HookEventRule, JsonDialect } from './dialects';
 
 export type HookEditResult =
-  | { ok: true; text: string; changed: boolean; /** No hook entries and nothing else of the user's is left. */ empty: boolean }
-  | { ok: false; error: string };
+  { ok: true; text: string; changed: boolean; /** No hook entries and nothing else of the user's is left. */ empty: boolean } | { ok: false; error: string };
 
 /** One entry we want in the file: under `event`, optionally with a matcher, running `command`. */
 export interface WantedEntry {
@@ -153,7 +152,10 @@ export function installJsonHooks(text: string | null, dialect: JsonDialect, want
   if (dialect.knownEvents) {
     const unknown = wanted.filter((w) => !dialect.knownEvents?.includes(w.rule.on)).map((w) => w.rule.on);
     if (unknown.length) {
-      return { ok: false, error: `${dialect.id} does not know the event(s) ${unknown.join(', ')}; one unknown name voids its whole hooks file, so nothing was written` };
+      return {
+        ok: false,
+        error: `${dialect.id} does not know the event(s) ${unknown.join(', ')}; one unknown name voids its whole hooks file, so nothing was written`,
+      };
     }
   }
   const fresh = text === null || text.trim() === '';
@@ -200,7 +202,10 @@ export function uninstallJsonHooks(text: string | null, dialect: JsonDialect): H
 }
 
 /** The commands of our entries, per event (for `termio hooks status`). */
-export function listJsonHooks(text: string | null, dialect: JsonDialect): { ok: true; entries: { event: string; matcher?: string; command: string }[] } | { ok: false; error: string } {
+export function listJsonHooks(
+  text: string | null,
+  dialect: JsonDialect,
+): { ok: true; entries: { event: string; matcher?: string; command: string }[] } | { ok: false; error: string } {
   if (text === null || text.trim() === '') return { ok: true, entries: [] };
   const parsed = parse(text);
   if ('error' in parsed) return { ok: false, error: parsed.error };

@@ -26,7 +26,9 @@ function lineIndent(text: string, offset: number): string {
 
 /** A value laid out over several lines, every line after the first indented by `indent`. */
 function render(value: unknown, indent: string, style: TextStyle): string {
-  return JSON.stringify(value, null, style.unit).split('\n').join(style.eol + indent);
+  return JSON.stringify(value, null, style.unit)
+    .split('\n')
+    .join(style.eol + indent);
 }
 
 function member(key: string | undefined, value: unknown, indent: string, style: TextStyle, multiline: boolean): string {

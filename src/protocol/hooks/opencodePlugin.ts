@@ -44,7 +44,8 @@ export function renderOpencodePlugin(loc: ReporterLocation, events: readonly Hoo
     '    if (state) report(state, event.type, event.properties, {});',
     '  },',
     ...hookEvents.map(
-      (e) => `  ${JSON.stringify(e.on)}: async (input) => report(${JSON.stringify(e.state)}, ${JSON.stringify(e.on)}, input, { tool_name: input && input.tool }),`,
+      (e) =>
+        `  ${JSON.stringify(e.on)}: async (input) => report(${JSON.stringify(e.state)}, ${JSON.stringify(e.on)}, input, { tool_name: input && input.tool }),`,
     ),
     '});',
     '',
@@ -60,7 +61,8 @@ export type PluginEditResult = { ok: true; text: string | null; changed: boolean
 
 /** The plugin file's new content; a file of that name the user wrote is never overwritten. */
 export function installPlugin(existing: string | null, content: string): PluginEditResult {
-  if (existing !== null && !isOurPlugin(existing)) return { ok: false, error: 'a plugin file of that name exists and was not written by Termio; left untouched' };
+  if (existing !== null && !isOurPlugin(existing))
+    return { ok: false, error: 'a plugin file of that name exists and was not written by Termio; left untouched' };
   return { ok: true, text: content, changed: existing !== content };
 }
 

@@ -23,7 +23,14 @@ export function renderHookScript(reporter: ReporterLocation, agentId: string, ru
   // its parent, exactly as for a hook the agent runs through `sh -c`. (A script started by its
   // shebang carries the script's name, not a shell's, and would otherwise look like another
   // program between the agent and the reporter: a nested agent.)
-  return ['#!/bin/sh', SCRIPT_MARKER_LINE, `printf '%s\\n' '{"cancel":false}'`, '[ -n "$TERMIO_SESSION" ] || exit 0', `exec ${report} >/dev/null 2>&1`, ''].join('\n');
+  return [
+    '#!/bin/sh',
+    SCRIPT_MARKER_LINE,
+    `printf '%s\\n' '{"cancel":false}'`,
+    '[ -n "$TERMIO_SESSION" ] || exit 0',
+    `exec ${report} >/dev/null 2>&1`,
+    '',
+  ].join('\n');
 }
 
 /** A script in the folder is ours when it carries our marker line and runs our reporter. */

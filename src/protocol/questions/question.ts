@@ -57,7 +57,16 @@ export function fingerprintOf(text: string, labels: readonly string[]): string {
 
 export function makeQuestion(text: string, context: string, choices: QuestionChoice[], source: Question['source']): Question {
   const t = clip(text, MAX_TEXT_CHARS);
-  return { text: t, context: clip(context, MAX_TEXT_CHARS), choices, source, fingerprint: fingerprintOf(t, choices.map((c) => c.label)) };
+  return {
+    text: t,
+    context: clip(context, MAX_TEXT_CHARS),
+    choices,
+    source,
+    fingerprint: fingerprintOf(
+      t,
+      choices.map((c) => c.label),
+    ),
+  };
 }
 
 /**

@@ -34,10 +34,11 @@ function askText(tool: string, input: Json): { text: string; context: string } |
 
 /** What the agent's permission dialog offers when the screen cannot be read. */
 function permissionChoices(tui: QuestionTui): QuestionChoice[] {
-  if (tui === 'codex') return [
-    { label: 'Yes', keys: ['y'], highlighted: true },
-    { label: 'No', keys: ['Escape'], highlighted: false },
-  ];
+  if (tui === 'codex')
+    return [
+      { label: 'Yes', keys: ['y'], highlighted: true },
+      { label: 'No', keys: ['Escape'], highlighted: false },
+    ];
   return [
     { label: 'Yes', keys: tui === 'generic' ? ['Enter'] : ['1'], highlighted: true },
     { label: 'No', keys: ['Escape'], highlighted: false },
@@ -55,7 +56,14 @@ function askUserQuestion(input: Json): Question | null {
     const label = str(o?.label);
     if (!label) return [];
     const description = str(o.description);
-    return [{ label: clip(label, MAX_LABEL_CHARS), ...(description ? { description: clip(description, MAX_LABEL_CHARS) } : {}), keys: [String(k + 1)], highlighted: k === 0 }];
+    return [
+      {
+        label: clip(label, MAX_LABEL_CHARS),
+        ...(description ? { description: clip(description, MAX_LABEL_CHARS) } : {}),
+        keys: [String(k + 1)],
+        highlighted: k === 0,
+      },
+    ];
   });
   return choices.length ? makeQuestion(text, str(q.header) ?? '', choices, 'hook') : null;
 }

@@ -32,7 +32,13 @@ function rows(lines: readonly string[]): Row[] {
     const line = raw.replace(/\s+$/, '');
     if (line.trim() === '') return { text: '', rule: false };
     if (RULE.test(line)) return { text: '', rule: /[─━═╌┄┈╭╮╰╯┌┐└┘-]/.test(line) };
-    return { text: line.replace(/^\s*[│┃]\s?/, '').replace(/\s?[│┃]\s*$/, '').replace(/\s+$/, ''), rule: false };
+    return {
+      text: line
+        .replace(/^\s*[│┃]\s?/, '')
+        .replace(/\s?[│┃]\s*$/, '')
+        .replace(/\s+$/, ''),
+      rule: false,
+    };
   });
 }
 
@@ -130,7 +136,11 @@ function questionAbove(rs: Row[], firstRow: number): { text: string; context: st
   if (at < 0) at = 0;
   const asked = paragraphs[at];
   if (!asked) return { text: '', context: '' };
-  const context = paragraphs.slice(at + 1).reverse().flat().slice(-MAX_CONTEXT_ROWS);
+  const context = paragraphs
+    .slice(at + 1)
+    .reverse()
+    .flat()
+    .slice(-MAX_CONTEXT_ROWS);
   return { text: questionSentence(asked.join(' ')), context: context.join('\n') };
 }
 

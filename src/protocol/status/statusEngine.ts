@@ -116,9 +116,20 @@ export class StatusEngine {
    *  on from it (a hook's attention stays attention) instead of starting from "nothing known". */
   snapshot(): StatusEngineSnapshot {
     return {
-      startedAt: this.startedAt, seq: this.seq, hook: this.hook, title: this.title, screen: this.screen, question: this.question,
-      progress: this.progress, exitWhy: this.exitWhy, titleShowsAttention: this.titleShowsAttention, focused: this.focused,
-      hooksNotReporting: this.hooksNotReporting, activitySeenAt: this.activitySeenAt, workAfterHookAt: this.workAfterHookAt, current: this.current,
+      startedAt: this.startedAt,
+      seq: this.seq,
+      hook: this.hook,
+      title: this.title,
+      screen: this.screen,
+      question: this.question,
+      progress: this.progress,
+      exitWhy: this.exitWhy,
+      titleShowsAttention: this.titleShowsAttention,
+      focused: this.focused,
+      hooksNotReporting: this.hooksNotReporting,
+      activitySeenAt: this.activitySeenAt,
+      workAfterHookAt: this.workAfterHookAt,
+      current: this.current,
     };
   }
 
@@ -204,14 +215,7 @@ export class StatusEngine {
   }
 
   /** A new claim when the text's classification changed, else the old claim (with its time). */
-  private flip(
-    previous: Claim | null,
-    rules: CompiledRules,
-    text: string,
-    channel: StatusChannel,
-    at: number,
-    seq: number,
-  ): Claim | null {
+  private flip(previous: Claim | null, rules: CompiledRules, text: string, channel: StatusChannel, at: number, seq: number): Claim | null {
     if (rules.rules.length === 0) return previous;
     const c = classifyText(rules, text);
     const state = c?.state ?? null;
@@ -247,7 +251,8 @@ export class StatusEngine {
       const turnEnded = this.hook.state === 'done' || this.hook.state === 'idle';
       const hookSeq = this.hook.seq;
       const newWork = (c: Claim | null) => turnEnded && c !== null && busy(c) && c.seq > hookSeq && c.seq === this.seq;
-      if (this.config.hooksReportOnPrompt && this.workAfterHookAt === null && (newWork(this.title) || newWork(this.progress) || newWork(this.screen))) this.workAfterHookAt = at;
+      if (this.config.hooksReportOnPrompt && this.workAfterHookAt === null && (newWork(this.title) || newWork(this.progress) || newWork(this.screen)))
+        this.workAfterHookAt = at;
       const deadline = this.nextDeadline();
       if (deadline !== null && at >= deadline) this.hooksNotReporting = { code: 'hooksStoppedReporting', message: HOOKS_STOPPED_REPORTING, since: at };
       return;
@@ -299,7 +304,12 @@ export class StatusEngine {
       if (!latest || c.seq > latest.seq) latest = c;
       if (c.state === null) continue;
       const rank = STATE_PRIORITY.indexOf(c.state);
-      if (!best || rank < STATE_PRIORITY.indexOf(best.state as SessionState) || (rank === STATE_PRIORITY.indexOf(best.state as SessionState) && c.seq > best.seq)) best = c;
+      if (
+        !best ||
+        rank < STATE_PRIORITY.indexOf(best.state as SessionState) ||
+        (rank === STATE_PRIORITY.indexOf(best.state as SessionState) && c.seq > best.seq)
+      )
+        best = c;
     }
     if (best) return { state: best.state as SessionState, why: best.why };
     return { state: 'idle', why: latest ? latest.why : { channel: 'start', at: this.startedAt } };

@@ -26,7 +26,12 @@ const agent = {
 
 describe('what Codex hashes', () => {
   it('labels events in snake_case', () => {
-    expect(['UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'Stop'].map(codexEventLabel)).toEqual(['user_prompt_submit', 'pre_tool_use', 'permission_request', 'stop']);
+    expect(['UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'Stop'].map(codexEventLabel)).toEqual([
+      'user_prompt_submit',
+      'pre_tool_use',
+      'permission_request',
+      'stop',
+    ]);
   });
   it('hashes the normalised handler: timeout 600 and async false by default, keys sorted, no whitespace', () => {
     expect(codexHookIdentity('Stop', undefined, { type: 'command', command: 'x y' })).toBe(
@@ -36,10 +41,18 @@ describe('what Codex hashes', () => {
       '{"event_name":"pre_tool_use","hooks":[{"async":false,"command":"c","statusMessage":"hi","timeout":5,"type":"command"}],"matcher":"^Bash$"}',
     );
   });
-  it('keys our entries by hooks.json path, event, group and hook index, skipping the user\'s', () => {
+  it("keys our entries by hooks.json path, event, group and hook index, skipping the user's", () => {
     const text = JSON.stringify({
       hooks: {
-        Stop: [{ hooks: [{ type: 'command', command: 'mine' }] }, { hooks: [{ type: 'command', command: 'notify' }, { type: 'command', command: '/opt/termio/bin/termio-hook codex done Stop' }] }],
+        Stop: [
+          { hooks: [{ type: 'command', command: 'mine' }] },
+          {
+            hooks: [
+              { type: 'command', command: 'notify' },
+              { type: 'command', command: '/opt/termio/bin/termio-hook codex done Stop' },
+            ],
+          },
+        ],
       },
     });
     expect(codexTrustEntries('/h/.codex/hooks.json', text).map((e) => e.key)).toEqual(['/h/.codex/hooks.json:stop:1:1']);
@@ -47,7 +60,9 @@ describe('what Codex hashes', () => {
   it('the block leaves any text around it byte for byte', () => {
     for (const user of ['', 'model = "o3"\n', 'model = "o3"', 'a = 1\r\n\r\n', '[hooks.state."/x:stop:0:0"]\ntrusted_hash = "sha256:ab"\n']) {
       const withBlock = withCodexTrust(user, [{ key: '/h/.codex/hooks.json:stop:0:0', hash: 'sha256:00' }]);
-      expect(withBlock).toContain('[hooks.state."/h/.codex/hooks.json:stop:0:0"]\ntrusted_hash = "sha256:00"'.replace(/\n/g, user.includes('\r\n') ? '\r\n' : '\n'));
+      expect(withBlock).toContain(
+        '[hooks.state."/h/.codex/hooks.json:stop:0:0"]\ntrusted_hash = "sha256:00"'.replace(/\n/g, user.includes('\r\n') ? '\r\n' : '\n'),
+      );
       expect(withoutCodexTrust(withBlock)).toBe(user);
       expect(withCodexTrust(withBlock, [])).toBe(user);
     }
@@ -64,7 +79,7 @@ describe('recording the trust on install', () => {
   });
   afterEach(() => rmSync(home, { recursive: true, force: true }));
 
-  it('records exactly our entries beside the user\'s own trust, and uninstall gives the file back byte for byte', () => {
+  it("records exactly our entries beside the user's own trust, and uninstall gives the file back byte for byte", () => {
     const user = '# my codex\nmodel = "gpt-5"\n\n[hooks.state."/elsewhere/hooks.json:stop:0:0"]\ntrusted_hash = "sha256:1234"\nenabled = true\n';
     writeFileSync(configFile(), user);
     const r = installAgentHooks(agent, opts());
@@ -76,7 +91,10 @@ describe('recording the trust on install', () => {
     for (const e of codexTrustEntries(hooksFile, readFileSync(hooksFile, 'utf8'))) {
       expect(text).toContain(`[hooks.state.${JSON.stringify(e.key)}]\ntrusted_hash = "sha256:${createHash('sha256').update(e.identity).digest('hex')}"`);
     }
-    expect(codexTrustEntries(hooksFile, readFileSync(hooksFile, 'utf8')).map((e) => e.key)).toEqual([`${hooksFile}:user_prompt_submit:0:0`, `${hooksFile}:stop:0:0`]);
+    expect(codexTrustEntries(hooksFile, readFileSync(hooksFile, 'utf8')).map((e) => e.key)).toEqual([
+      `${hooksFile}:user_prompt_submit:0:0`,
+      `${hooksFile}:stop:0:0`,
+    ]);
     expect(installAgentHooks(agent, opts())).toMatchObject({ action: 'unchanged', trust: { state: 'recorded' } });
     expect(uninstallAgentHooks(agent, opts())).toMatchObject({ state: 'absent' });
     expect(readFileSync(configFile(), 'utf8')).toBe(user);
@@ -93,10 +111,14 @@ describe('recording the trust on install', () => {
     writeFileSync(configFile(), 'model = \n');
     const r = installAgentHooks(agent, opts());
     expect(r).toMatchObject({ state: 'installed', trust: { state: 'failed' } });
-    expect(r.note).toMatch(/^Codex will skip Termio's hooks until they are trusted: .*config\.toml does not parse as TOML.*To fix: open Codex, type \/hooks and trust Termio's hooks/);
+    expect(r.note).toMatch(
+      /^Codex will skip Termio's hooks until they are trusted: .*config\.toml does not parse as TOML.*To fix: open Codex, type \/hooks and trust Termio's hooks/,
+    );
     expect(readFileSync(configFile(), 'utf8')).toBe('model = \n');
     writeFileSync(configFile(), '');
-    expect(agentHookStatus(agent, opts()).note).toMatch(/^Codex will skip 2 of Termio's hooks until they are trusted\. To fix: run `termio hooks install --agent codex` again/);
+    expect(agentHookStatus(agent, opts()).note).toMatch(
+      /^Codex will skip 2 of Termio's hooks until they are trusted\. To fix: run `termio hooks install --agent codex` again/,
+    );
     installAgentHooks(agent, opts());
     expect(agentHookStatus(agent, opts())).toMatchObject({ trust: { state: 'recorded' } });
   });

@@ -120,7 +120,7 @@ describe('claude-shaped JSON dialects', () => {
     `);
   });
 
-  it('a changed manifest replaces our entries and leaves the user\'s', () => {
+  it("a changed manifest replaces our entries and leaves the user's", () => {
     const a = install(claudeUserSettings, req('claude', claudeEvents));
     const b = install(a, req('claude', [{ on: 'Stop', state: 'done' }]));
     expect(b.match(/termio-hook/g)).toHaveLength(1);
@@ -176,7 +176,11 @@ describe('claude-shaped JSON dialects', () => {
   });
 
   it('grok uses its own file: uninstall deletes it when nothing else is left', () => {
-    const r: HookEditRequest = { agentId: 'grok', reporter, hooks: { type: 'json', file: '~/.grok/hooks/termio.json', dialect: 'grok', events: [{ on: 'Stop', state: 'done' }] } };
+    const r: HookEditRequest = {
+      agentId: 'grok',
+      reporter,
+      hooks: { type: 'json', file: '~/.grok/hooks/termio.json', dialect: 'grok', events: [{ on: 'Stop', state: 'done' }] },
+    };
     const e = editHookConfig('install', null, r);
     expect(e.ok).toBe(true);
     expect(editHookConfig('uninstall', (e as { text: string }).text, r)).toMatchObject({ ok: true, text: null, changed: true });
@@ -194,7 +198,10 @@ describe('flat JSON dialects', () => {
 `;
 
   it('cursor: install twice, uninstall restores every byte', () => {
-    const r = req('cursor', [{ on: 'beforeSubmitPrompt', state: 'working' }, { on: 'stop', state: 'done' }]);
+    const r = req('cursor', [
+      { on: 'beforeSubmitPrompt', state: 'working' },
+      { on: 'stop', state: 'done' },
+    ]);
     const once = install(cursorUser, r);
     expect(install(once, r)).toBe(once);
     const doc = parse(once) as { hooks: Record<string, Array<{ command: string }>> };
@@ -203,7 +210,14 @@ describe('flat JSON dialects', () => {
   });
 
   it('cursor: never writes an unknown event name (it would void the whole file)', () => {
-    const e = editHookConfig('install', cursorUser, req('cursor', [{ on: 'stop', state: 'done' }, { on: 'notification', state: 'attention' }]));
+    const e = editHookConfig(
+      'install',
+      cursorUser,
+      req('cursor', [
+        { on: 'stop', state: 'done' },
+        { on: 'notification', state: 'attention' },
+      ]),
+    );
     expect(e).toMatchObject({ ok: false, error: expect.stringMatching(/notification/) });
     expect(JSON_DIALECTS.cursor!.knownEvents).not.toContain('notification');
   });
@@ -214,7 +228,11 @@ describe('flat JSON dialects', () => {
   });
 
   it('copilot: own file with version 1, bash key and timeoutSec; uninstall deletes it', () => {
-    const r: HookEditRequest = { agentId: 'copilot', reporter, hooks: { type: 'json', file: '~/.copilot/hooks/termio.json', dialect: 'copilot', events: [{ on: 'agentStop', state: 'done' }] } };
+    const r: HookEditRequest = {
+      agentId: 'copilot',
+      reporter,
+      hooks: { type: 'json', file: '~/.copilot/hooks/termio.json', dialect: 'copilot', events: [{ on: 'agentStop', state: 'done' }] },
+    };
     const text = install(null, r);
     const doc = parse(text) as { version: number; hooks: { agentStop: Array<Record<string, unknown>> } };
     expect(doc.version).toBe(1);

@@ -48,7 +48,7 @@ function edit(op: 'install' | 'uninstall', text: string | null): string {
 
 describe('TOML hooks block', () => {
   for (const [name, original] of [
-    ['a real config with the user\'s own hooks', userToml],
+    ["a real config with the user's own hooks", userToml],
     ['no final newline', 'model = "o3"'],
     ['CRLF', 'model = "o3"\r\n[tui]\r\nanimations = false\r\n'],
     ['empty', ''],
@@ -64,12 +64,9 @@ describe('TOML hooks block', () => {
     });
   }
 
-  it('keeps the user\'s hooks of the same event', () => {
+  it("keeps the user's hooks of the same event", () => {
     const doc = parseToml(edit('install', userToml)) as { hooks: { Stop: Array<{ hooks: Array<{ command: string }> }> } };
-    expect(doc.hooks.Stop.map((g) => g.hooks[0]!.command)).toEqual([
-      'say codex finished',
-      expect.stringContaining('termio-hook codex done Stop'),
-    ]);
+    expect(doc.hooks.Stop.map((g) => g.hooks[0]!.command)).toEqual(['say codex finished', expect.stringContaining('termio-hook codex done Stop')]);
   });
 
   it('a block missing its end marker is an error', () => {
@@ -118,7 +115,10 @@ describe('OpenCode 2 plugin', () => {
       // A recorder in place of bin/termio-hook: one line per call, its arguments and its stdin.
       const recorder = join(dir, 'termio-hook');
       const log = join(dir, 'calls.log');
-      writeFileSync(recorder, `let b='';process.stdin.on('data',(d)=>b+=d).on('end',()=>require('fs').appendFileSync(${JSON.stringify(log)},JSON.stringify([process.argv.slice(2),JSON.parse(b)])+'\\n'));`);
+      writeFileSync(
+        recorder,
+        `let b='';process.stdin.on('data',(d)=>b+=d).on('end',()=>require('fs').appendFileSync(${JSON.stringify(log)},JSON.stringify([process.argv.slice(2),JSON.parse(b)])+'\\n'));`,
+      );
       const hooks = parseManifest(readFileSync(join(__dirname, '..', '..', '..', 'agents', 'opencode2.json'), 'utf8'), 'opencode2.json').manifest!.hooks!;
       const r = editHookConfig('install', null, { agentId: 'opencode2', reporter: { reporterPath: recorder, nodePath: process.execPath }, hooks });
       if (!r.ok || r.text === null) throw new Error('install failed');
@@ -137,10 +137,13 @@ describe('OpenCode 2 plugin', () => {
         if (saved === undefined) delete process.env.TERMIO_SESSION;
         else process.env.TERMIO_SESSION = saved;
       }
-      const calls = await waitFor(() => {
-        const lines = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : [];
-        return lines.length >= 3 ? lines.map((l) => JSON.parse(l) as [string[], { session_id: string }]) : null;
-      }, { what: 'the three reports' });
+      const calls = await waitFor(
+        () => {
+          const lines = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : [];
+          return lines.length >= 3 ? lines.map((l) => JSON.parse(l) as [string[], { session_id: string }]) : null;
+        },
+        { what: 'the three reports' },
+      );
       expect(calls.map(([args]) => args).sort()).toEqual([
         ['opencode2', 'attention', 'permission.asked'],
         ['opencode2', 'done', 'session.status'],
@@ -175,7 +178,12 @@ describe('Kimi Code TOML hooks', () => {
     const parsed = parseToml(r.text) as { hooks: Record<string, unknown>[] };
     expect(parsed.hooks).toHaveLength(3);
     expect(parsed.hooks[0]).toEqual({ event: 'Stop', command: 'notify-send done' });
-    expect(parsed.hooks[1]).toEqual({ event: 'PreToolUse', matcher: 'Bash', command: "[ -z \"$TERMIO_SESSION\" ] || /usr/bin/node /opt/termio/bin/termio-hook kimi working PreToolUse", timeout: 5 });
+    expect(parsed.hooks[1]).toEqual({
+      event: 'PreToolUse',
+      matcher: 'Bash',
+      command: '[ -z "$TERMIO_SESSION" ] || /usr/bin/node /opt/termio/bin/termio-hook kimi working PreToolUse',
+      timeout: 5,
+    });
     for (const h of parsed.hooks.slice(1)) expect(Object.keys(h).every((k) => ['event', 'matcher', 'command', 'timeout'].includes(k))).toBe(true);
     const removed = editHookConfig('uninstall', r.text, kimiReq);
     expect(removed).toMatchObject({ ok: true, text: user });
@@ -183,6 +191,9 @@ describe('Kimi Code TOML hooks', () => {
 
   it('never writes an event Kimi Code does not know (it would refuse its whole config)', () => {
     const bad = { ...kimiReq, hooks: { ...kimiReq.hooks, events: [{ on: 'TaskComplete', state: 'done' as const }] } };
-    expect(editHookConfig('install', user, bad)).toEqual({ ok: false, error: expect.stringMatching(/^Kimi Code has no hook event 'TaskComplete' \(known: PreToolUse, /) });
+    expect(editHookConfig('install', user, bad)).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^Kimi Code has no hook event 'TaskComplete' \(known: PreToolUse, /),
+    });
   });
 });

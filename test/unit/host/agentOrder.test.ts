@@ -26,15 +26,30 @@ describe('agent order from Settings', () => {
     const before = host.agents.ordered().map((e) => e.id);
     expect(before.slice(0, 2)).toEqual(['claude', 'codex']);
     host.agents.move('codex', -1);
-    expect(host.agents.ordered().map((e) => e.id).slice(0, 2)).toEqual(['codex', 'claude']);
+    expect(
+      host.agents
+        .ordered()
+        .map((e) => e.id)
+        .slice(0, 2),
+    ).toEqual(['codex', 'claude']);
     host.agents.move('codex', -1); // already first: nothing to do
-    expect(host.agents.ordered().map((e) => e.id).slice(0, 2)).toEqual(['codex', 'claude']);
+    expect(
+      host.agents
+        .ordered()
+        .map((e) => e.id)
+        .slice(0, 2),
+    ).toEqual(['codex', 'claude']);
     const saved = JSON.parse(readFileSync(join(home, '.termio', 'config', 'settings.json'), 'utf8'));
     expect(saved.agents.codex.order).toBe(0);
     expect(saved.agents.claude.order).toBe(1);
     await host.dispose();
     host = await start();
-    expect(host.agents.ordered().map((e) => e.id).slice(0, 2)).toEqual(['codex', 'claude']);
+    expect(
+      host.agents
+        .ordered()
+        .map((e) => e.id)
+        .slice(0, 2),
+    ).toEqual(['codex', 'claude']);
     expect(host.agents.enabled().map((e) => e.id)).toEqual(host.agents.ordered().map((e) => e.id));
   });
 });

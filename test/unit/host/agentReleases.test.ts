@@ -60,11 +60,14 @@ const AGENTS: AgentUnderTest[] = [
     model: 'refuse',
     prepare: ({ home, project, model }) => {
       // Onboarding done, this folder trusted and the key approved: no question before the prompt.
-      writeFileSync(join(home, '.claude.json'), JSON.stringify({
-        hasCompletedOnboarding: true,
-        projects: { [project]: { hasTrustDialogAccepted: true } },
-        customApiKeyResponses: { approved: [API_KEY.slice(-20)], rejected: [] },
-      }));
+      writeFileSync(
+        join(home, '.claude.json'),
+        JSON.stringify({
+          hasCompletedOnboarding: true,
+          projects: { [project]: { hasTrustDialogAccepted: true } },
+          customApiKeyResponses: { approved: [API_KEY.slice(-20)], rejected: [] },
+        }),
+      );
       return { ANTHROPIC_API_KEY: API_KEY, ANTHROPIC_BASE_URL: model.url, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' };
     },
     working: 'UserPromptSubmit',
@@ -76,23 +79,30 @@ const AGENTS: AgentUnderTest[] = [
     candidates: ['node_modules/.bin/codex'],
     model: 'complete',
     prepare: ({ home, model, cli }) => {
-      const login = spawnSync(cli, ['login', '--with-api-key'], { input: `${API_KEY}\n`, encoding: 'utf8', env: { HOME: home, PATH: `${dirname(cli)}:${dirname(process.execPath)}:/usr/bin:/bin` } });
+      const login = spawnSync(cli, ['login', '--with-api-key'], {
+        input: `${API_KEY}\n`,
+        encoding: 'utf8',
+        env: { HOME: home, PATH: `${dirname(cli)}:${dirname(process.execPath)}:/usr/bin:/bin` },
+      });
       if (login.status !== 0) throw new Error(`codex login failed: ${login.stderr}`);
       // A model provider on the loopback endpoint, over HTTP (no WebSocket), without retries.
       mkdirSync(join(home, '.codex'), { recursive: true });
-      writeFileSync(join(home, '.codex', 'config.toml'), [
-        'model_provider = "termio-loopback"',
-        '',
-        '[model_providers.termio-loopback]',
-        'name = "Termio loopback"',
-        `base_url = "${model.url}/v1"`,
-        'wire_api = "responses"',
-        'requires_openai_auth = true',
-        'supports_websockets = false',
-        'request_max_retries = 0',
-        'stream_max_retries = 0',
-        '',
-      ].join('\n'));
+      writeFileSync(
+        join(home, '.codex', 'config.toml'),
+        [
+          'model_provider = "termio-loopback"',
+          '',
+          '[model_providers.termio-loopback]',
+          'name = "Termio loopback"',
+          `base_url = "${model.url}/v1"`,
+          'wire_api = "responses"',
+          'requires_openai_auth = true',
+          'supports_websockets = false',
+          'request_max_retries = 0',
+          'stream_max_retries = 0',
+          '',
+        ].join('\n'),
+      );
       return {};
     },
     working: 'UserPromptSubmit',
@@ -105,10 +115,17 @@ const AGENTS: AgentUnderTest[] = [
     model: 'refuse',
     prepare: ({ home, model }) => {
       mkdirSync(join(home, '.gemini'), { recursive: true });
-      writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify({
-        security: { folderTrust: { enabled: false }, auth: { selectedType: 'gemini-api-key' } },
-        general: { disableAutoUpdate: true },
-      }, null, 2));
+      writeFileSync(
+        join(home, '.gemini', 'settings.json'),
+        JSON.stringify(
+          {
+            security: { folderTrust: { enabled: false }, auth: { selectedType: 'gemini-api-key' } },
+            general: { disableAutoUpdate: true },
+          },
+          null,
+          2,
+        ),
+      );
       return { GEMINI_API_KEY: API_KEY, GOOGLE_GEMINI_BASE_URL: model.url, COLORTERM: 'truecolor' };
     },
     working: 'BeforeAgent',
@@ -118,10 +135,15 @@ const AGENTS: AgentUnderTest[] = [
 
 function cli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = CLI_TIMEOUT_MS): Promise<{ status: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [join(repoRoot, 'bin', 'termio'), ...args], { env, cwd: env.HOME, encoding: 'utf8', timeout: timeoutMs }, (err, stdout, stderr) => {
-      const code = (err as { code?: unknown } | null)?.code;
-      resolve({ status: err ? (typeof code === 'number' ? code : -1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [join(repoRoot, 'bin', 'termio'), ...args],
+      { env, cwd: env.HOME, encoding: 'utf8', timeout: timeoutMs },
+      (err, stdout, stderr) => {
+        const code = (err as { code?: unknown } | null)?.code;
+        resolve({ status: err ? (typeof code === 'number' ? code : -1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -140,56 +162,75 @@ for (const agent of AGENTS) {
       });
       return;
     }
-    it.for(releases.versions)(`%s reports working then done through its hooks under Termio`, { timeout: (TURN_TIMEOUT_S + 30) * 1000 + AGENT_CLI_INSTALL_TIMEOUT_MS }, async (version, ctx) => {
-      const installed = await ensureNpmAgentRelease(agent.pkg, version, agent.candidates);
-      if (!installed.ok) return ctx.skip(`${agent.pkg}@${version} is not available: ${installed.reason}`);
-      expect(installed.version).toContain(version);
-      const home = realpathSync(mkdtempSync(join(tmpdir(), `termio-${agent.id}-${version}-`)));
-      cleanups.push(() => rmSync(home, { recursive: true, force: true }));
-      cleanups.push(async () => {
-        // Codex's daemon left the session's process group: found by its HOME, ended, and gone.
-        await endProcessesWithHome(home);
-        expect(processesWithHome(home)).toEqual([]);
-      });
-      const project = join(home, 'project');
-      mkdirSync(project);
-      const model = await startLoopbackModel(agent.model);
-      cleanups.push(() => model.close());
-      const path = `${dirname(installed.path)}:${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`;
-      const env: NodeJS.ProcessEnv = {
-        HOME: home, TERMIO_HOME: join(home, '.termio'), PATH: path, SHELL: '/bin/sh', LANG: 'C.UTF-8', TERMIO_HOST_IDLE_MS: '0',
-        ...agent.prepare({ home, project, model, cli: installed.path }),
-      };
+    it.for(releases.versions)(
+      `%s reports working then done through its hooks under Termio`,
+      { timeout: (TURN_TIMEOUT_S + 30) * 1000 + AGENT_CLI_INSTALL_TIMEOUT_MS },
+      async (version, ctx) => {
+        const installed = await ensureNpmAgentRelease(agent.pkg, version, agent.candidates);
+        if (!installed.ok) return ctx.skip(`${agent.pkg}@${version} is not available: ${installed.reason}`);
+        expect(installed.version).toContain(version);
+        const home = realpathSync(mkdtempSync(join(tmpdir(), `termio-${agent.id}-${version}-`)));
+        cleanups.push(() => rmSync(home, { recursive: true, force: true }));
+        cleanups.push(async () => {
+          // Codex's daemon left the session's process group: found by its HOME, ended, and gone.
+          await endProcessesWithHome(home);
+          expect(processesWithHome(home)).toEqual([]);
+        });
+        const project = join(home, 'project');
+        mkdirSync(project);
+        const model = await startLoopbackModel(agent.model);
+        cleanups.push(() => model.close());
+        const path = `${dirname(installed.path)}:${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`;
+        const env: NodeJS.ProcessEnv = {
+          HOME: home,
+          TERMIO_HOME: join(home, '.termio'),
+          PATH: path,
+          SHELL: '/bin/sh',
+          LANG: 'C.UTF-8',
+          TERMIO_HOST_IDLE_MS: '0',
+          ...agent.prepare({ home, project, model, cli: installed.path }),
+        };
 
-      const hooks = await cli(['hooks', 'install', '--agent', agent.id, '--json'], env);
-      expect(hooks.stderr).toBe('');
-      expect(hooks.status).toBe(0);
+        const hooks = await cli(['hooks', 'install', '--agent', agent.id, '--json'], env);
+        expect(hooks.stderr).toBe('');
+        expect(hooks.status).toBe(0);
 
-      const started = await HostProcess.start({ env, logger: createLogger(join(home, 'host.log')), idleExitMs: 0, path });
-      if (!started.ok) throw new Error(started.message);
-      const host = started.host;
-      cleanups.push(() => host.stop('test over'));
-      const states: string[] = [];
-      host.registry.onStateChanged((c) => states.push(`${c.record.state} ${c.why}`));
-      const reports: string[] = [];
-      host.host.hooks.onReport((r) => reports.push(`${r.state} ${r.event}`));
+        const started = await HostProcess.start({ env, logger: createLogger(join(home, 'host.log')), idleExitMs: 0, path });
+        if (!started.ok) throw new Error(started.message);
+        const host = started.host;
+        cleanups.push(() => host.stop('test over'));
+        const states: string[] = [];
+        host.registry.onStateChanged((c) => states.push(`${c.record.state} ${c.why}`));
+        const reports: string[] = [];
+        host.host.hooks.onReport((r) => reports.push(`${r.state} ${r.event}`));
 
-      const spawned = await cli(['sessions', 'spawn', '--agent', agent.id, '--cwd', project, '--prompt', 'say hi', '--wait', '--timeout', String(TURN_TIMEOUT_S), '--json'], env, (TURN_TIMEOUT_S + 10) * 1000);
-      const out = JSON.parse(spawned.stdout || '{}') as { id?: string; wait?: { outcome: string; screen: string[] } };
-      expect(spawned.stderr).toBe('');
-      expect(out.wait?.outcome, `the turn did not settle; states: ${states.join(', ')}; reports: ${reports.join(', ')}; screen:\n${out.wait?.screen.join('\n')}`).toBe('settled');
-      const id = out.id!;
-      // The agent's own hooks reported the turn: its start, then its end.
-      expect(reports, `states: ${states.join(', ')}; hook server: ${JSON.stringify(host.host.hooks.stats)}`).toContain(`working ${agent.working}`);
-      // The title may have shown the end a moment before the hook's report arrived.
-      await waitFor(() => reports.includes(`done ${agent.done}`), { what: `the ${agent.done} hook (reports: ${reports.join(', ')})`, timeout: TURN_TIMEOUT_S * 1000 });
-      expect(states.map((x) => x.split(' ')[0])).toContain('working');
+        const spawned = await cli(
+          ['sessions', 'spawn', '--agent', agent.id, '--cwd', project, '--prompt', 'say hi', '--wait', '--timeout', String(TURN_TIMEOUT_S), '--json'],
+          env,
+          (TURN_TIMEOUT_S + 10) * 1000,
+        );
+        const out = JSON.parse(spawned.stdout || '{}') as { id?: string; wait?: { outcome: string; screen: string[] } };
+        expect(spawned.stderr).toBe('');
+        expect(
+          out.wait?.outcome,
+          `the turn did not settle; states: ${states.join(', ')}; reports: ${reports.join(', ')}; screen:\n${out.wait?.screen.join('\n')}`,
+        ).toBe('settled');
+        const id = out.id!;
+        // The agent's own hooks reported the turn: its start, then its end.
+        expect(reports, `states: ${states.join(', ')}; hook server: ${JSON.stringify(host.host.hooks.stats)}`).toContain(`working ${agent.working}`);
+        // The title may have shown the end a moment before the hook's report arrived.
+        await waitFor(() => reports.includes(`done ${agent.done}`), {
+          what: `the ${agent.done} hook (reports: ${reports.join(', ')})`,
+          timeout: TURN_TIMEOUT_S * 1000,
+        });
+        expect(states.map((x) => x.split(' ')[0])).toContain('working');
 
-      const why = JSON.parse((await cli(['sessions', 'why', id, '--json'], env)).stdout) as { state: string; channel: string; event?: string };
-      expect(why).toMatchObject({ channel: 'hooks', event: agent.done });
-      expect((await cli(['sessions', 'why', id], env)).stdout).toContain(`hooks ${agent.done}`);
-      // The prompt was the turn's: the model endpoint was asked, offline.
-      expect(model.requests.length).toBeGreaterThan(0);
-    });
+        const why = JSON.parse((await cli(['sessions', 'why', id, '--json'], env)).stdout) as { state: string; channel: string; event?: string };
+        expect(why).toMatchObject({ channel: 'hooks', event: agent.done });
+        expect((await cli(['sessions', 'why', id], env)).stdout).toContain(`hooks ${agent.done}`);
+        // The prompt was the turn's: the model endpoint was asked, offline.
+        expect(model.requests.length).toBeGreaterThan(0);
+      },
+    );
   });
 }

@@ -152,10 +152,13 @@ describe('the app protocol', () => {
     // Once the first app is gone, the next one is the app.
     one.c.close();
     const three = await connect();
-    await waitFor(async () => {
-      const r = await three.c.request('app.subscribe', { restore: false });
-      return r.ok && !r.result.otherApp;
-    }, { what: 'the next app to take over' });
+    await waitFor(
+      async () => {
+        const r = await three.c.request('app.subscribe', { restore: false });
+        return r.ok && !r.result.otherApp;
+      },
+      { what: 'the next app to take over' },
+    );
   });
 
   it('routes notifications to an app that shows them itself, and posts them from the host otherwise', async () => {

@@ -1,7 +1,20 @@
 // The one atomic write (src/app/shared/atomicWrite.ts) on real files, and every file Termio owns or
 // edits going through it: a symlinked file (a dotfiles repo) stays a symlink and its target gets
 // the text, the mode is kept, a failed write leaves the old file and no temp file behind.
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -30,7 +43,10 @@ function linked(at: string, text: string, mode = 0o640): string {
   return target;
 }
 
-const leftovers = () => readdirSync(dir, { recursive: true }).map(String).filter((n) => n.includes('.tmp-'));
+const leftovers = () =>
+  readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((n) => n.includes('.tmp-'));
 
 describe('writeFileAtomic', () => {
   it('writes a new file with the given mode, replaces an existing one keeping its mode', () => {

@@ -39,11 +39,25 @@ beforeEach(async () => {
   bin = join(home, 'bin');
   mkdirSync(bin);
   writeFileSync(join(bin, 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${join(FAKES, 'fake-agent.mjs')}" claude "$@"\n`, { mode: 0o755 });
-  env = { ...process.env, HOME: home, TERMIO_HOME: join(home, '.termio'), PATH: `${bin}:${process.env.PATH}`, SHELL: '/bin/sh', FAKE_AGENT_LOG: join(home, 'agents.log') };
+  env = {
+    ...process.env,
+    HOME: home,
+    TERMIO_HOME: join(home, '.termio'),
+    PATH: `${bin}:${process.env.PATH}`,
+    SHELL: '/bin/sh',
+    FAKE_AGENT_LOG: join(home, 'agents.log'),
+  };
   delete env.TERMIO_SESSION;
   delete env.TERMIO_SESSION_SECRET;
   logs = [];
-  const r = await HostProcess.start({ env, logger, idleExitMs: 0, path: env.PATH!, notificationSink: { send: async () => undefined }, startApp: () => undefined });
+  const r = await HostProcess.start({
+    env,
+    logger,
+    idleExitMs: 0,
+    path: env.PATH!,
+    notificationSink: { send: async () => undefined },
+    startApp: () => undefined,
+  });
   if (!r.ok) throw new Error(r.message);
   host = r.host;
 });
@@ -59,7 +73,13 @@ async function agentTab(bypass: boolean): Promise<{ id: string; env: NodeJS.Proc
   if (!r.ok) throw new Error(r.message);
   const id = r.record.id;
   const pid = r.record.session.pid;
-  const read = (): NodeJS.ProcessEnv => Object.fromEntries(readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+  const read = (): NodeJS.ProcessEnv =>
+    Object.fromEntries(
+      readFileSync(`/proc/${pid}/environ`, 'utf8')
+        .split('\0')
+        .filter(Boolean)
+        .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+    );
   // What a `termio` run by the agent inherits, once the pty's child has exec'd it.
   const inside = await waitFor(() => (read().TERMIO_SESSION === id && read().TERMIO_SESSION_SECRET ? read() : null), { what: `the agent of ${id} to start` });
   return { id, env: { ...env, TERMIO_SESSION: inside.TERMIO_SESSION, TERMIO_SESSION_SECRET: inside.TERMIO_SESSION_SECRET } };
@@ -79,7 +99,11 @@ describe('starting an agent with its bypass flag from inside a tab', () => {
   it('termio sessions run refuses a command line with an agent bypass flag from a session without bypass', async () => {
     const plain = await agentTab(false);
     const trusted = await agentTab(true);
-    for (const argv of [['claude', FLAG], [join(bin, 'claude'), FLAG], ['sh', '-c', `exec claude ${FLAG}`]]) {
+    for (const argv of [
+      ['claude', FLAG],
+      [join(bin, 'claude'), FLAG],
+      ['sh', '-c', `exec claude ${FLAG}`],
+    ]) {
       const r = await termio(['sessions', 'run', '--', ...argv], plain.env, proj);
       expect(r.status, r.stderr).toBe(1);
       expect(r.stderr).toContain(`session ${plain.id} runs without permission bypass`);
@@ -123,11 +147,17 @@ describe('starting an agent with its bypass flag from inside a tab', () => {
     const plain = await agentTab(false);
     const launch = { agentId: 'claude', cwd: proj, bypass: true, windowId: 'window-1' };
     const stranger = await hostClient();
-    expect(await stranger.request('app.launch', launch)).toMatchObject({ ok: false, error: { code: 'forbidden', message: expect.stringContaining('only the Termio app') } });
+    expect(await stranger.request('app.launch', launch)).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden', message: expect.stringContaining('only the Termio app') },
+    });
     expect(logs).toContainEqual(expect.stringMatching(/^host: app.launch: bypass start refused \(the connection is not the subscribed app\)/));
     const agentApp = await hostClient({ session: plain.env.TERMIO_SESSION!, secret: plain.env.TERMIO_SESSION_SECRET! });
     expect((await agentApp.request('app.subscribe', { restore: false })).ok).toBe(true);
-    expect(await agentApp.request('app.launch', launch)).toMatchObject({ ok: false, error: { code: 'forbidden', message: expect.stringContaining(`session ${plain.id} runs without permission bypass`) } });
+    expect(await agentApp.request('app.launch', launch)).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden', message: expect.stringContaining(`session ${plain.id} runs without permission bypass`) },
+    });
     agentApp.close();
     await waitFor(() => host.server.clientCount === 1, { what: 'the agent connection to go' });
     const app = await hostClient();

@@ -11,7 +11,28 @@ import { AgentCatalog, compareEntries, type CatalogEntry, type CatalogOptions } 
 import { waitFor } from '../../helpers/waitFor';
 
 const REPO = join(__dirname, '..', '..', '..');
-const BUNDLED_IDS = ['claude', 'codex', 'gemini', 'grok', 'copilot', 'cursor', 'opencode', 'opencode2', 'qwen', 'droid', 'amp', 'crush', 'aider', 'goose', 'antigravity', 'cline', 'hermes', 'kimi', 'pi', 'terminal'];
+const BUNDLED_IDS = [
+  'claude',
+  'codex',
+  'gemini',
+  'grok',
+  'copilot',
+  'cursor',
+  'opencode',
+  'opencode2',
+  'qwen',
+  'droid',
+  'amp',
+  'crush',
+  'aider',
+  'goose',
+  'antigravity',
+  'cline',
+  'hermes',
+  'kimi',
+  'pi',
+  'terminal',
+];
 
 let root: string;
 let home: string;
@@ -124,7 +145,8 @@ describe('AgentCatalog: loading', () => {
   });
 
   it('compares entries without order after those with one, whatever their names', () => {
-    const e = (id: string, name: string, order?: number) => ({ id, manifest: { id, name, command: id, ...(order === undefined ? {} : { order }) } }) as CatalogEntry;
+    const e = (id: string, name: string, order?: number) =>
+      ({ id, manifest: { id, name, command: id, ...(order === undefined ? {} : { order }) } }) as CatalogEntry;
     expect([e('b', 'B'), e('a', 'A', 99), e('c', 'a'), e('d', 'A', 1)].sort(compareEntries).map((x) => x.id)).toEqual(['d', 'a', 'c', 'b']);
   });
 
@@ -243,7 +265,9 @@ describe('AgentCatalog: icons', () => {
     expect(c.get('none')!.iconFile).toBe(join(icons, 'agent.svg'));
     expect(c.get('vec')!.warnings).toHaveLength(1);
     expect(c.get('vec')!.warnings[0]).toMatch(
-      new RegExp(`^${labelOf('vec.json').replace(/[.]/g, '\\.')}: icon\\.vector: no built-in mark named "nosuchbrand" \\(known: aider, amp, antigravity, claude, cline, codex, copilot, crush, cursor, droid, gemini, goose, grok, hermes, kimi, opencode, pi, qwen\\); using the generic mark$`),
+      new RegExp(
+        `^${labelOf('vec.json').replace(/[.]/g, '\\.')}: icon\\.vector: no built-in mark named "nosuchbrand" \\(known: aider, amp, antigravity, claude, cline, codex, copilot, crush, cursor, droid, gemini, goose, grok, hermes, kimi, opencode, pi, qwen\\); using the generic mark$`,
+      ),
     );
   });
 });
@@ -257,7 +281,10 @@ describe('AgentCatalog: nasty inputs each give one clear error and leave the res
     writeAgent('huge.json', `{"id":"huge","name":"Huge","command":"huge","comment":"${'x'.repeat(10 * 1024 * 1024)}"}`);
     writeAgent('deep.json', `{"id":"deep","name":"Deep","command":"deep","x":${'['.repeat(50_000)}${']'.repeat(50_000)}}`);
     writeAgent('list.json', '[{"id":"list","name":"List","command":"list"}]');
-    writeFileSync(join(userDir, 'latin1.json'), Buffer.concat([Buffer.from('{"id":"latin1","name":"Caf'), Buffer.from([0xe9]), Buffer.from('","command":"x"}')]));
+    writeFileSync(
+      join(userDir, 'latin1.json'),
+      Buffer.concat([Buffer.from('{"id":"latin1","name":"Caf'), Buffer.from([0xe9]), Buffer.from('","command":"x"}')]),
+    );
     mkdirSync(join(userDir, 'folder.json'));
     symlinkSync('loop-b.json', join(userDir, 'loop-a.json'));
     symlinkSync('loop-a.json', join(userDir, 'loop-b.json'));
@@ -323,10 +350,11 @@ describe('AgentCatalog: live reload', () => {
 
     saveAgent('live.json', '{"id": "live", "name": ');
     await waitFor(() => c.get('live')?.errors.length, { what: 'the error', timeout: 5000 });
-    expect(c.get('live')).toMatchObject({ manifest: { name: 'Live 2' }, errors: [`${labelOf('live.json')}: not valid JSON: unexpected end of the file (line 1, column 24)`] });
-    expect(c.problems()).toEqual([
-      { file, label: labelOf('live.json'), source: 'user', errors: c.get('live')!.errors, warnings: [], keptLastGood: true },
-    ]);
+    expect(c.get('live')).toMatchObject({
+      manifest: { name: 'Live 2' },
+      errors: [`${labelOf('live.json')}: not valid JSON: unexpected end of the file (line 1, column 24)`],
+    });
+    expect(c.problems()).toEqual([{ file, label: labelOf('live.json'), source: 'user', errors: c.get('live')!.errors, warnings: [], keptLastGood: true }]);
 
     saveAgent('live.json', { id: 'live', name: 'Live 3', command: 'live' });
     await waitFor(() => c.get('live')?.manifest.name === 'Live 3', { what: 'the fix', timeout: 5000 });

@@ -52,64 +52,70 @@ beforeEach(async (ctx) => {
   ({ home, tracker, secrets, server } = rig);
 });
 
-
 afterEach(async () => {
   session = null;
   await rig?.close();
 });
 
 describe('the real Claude Code CLI in a Termio session', () => {
-  it('delivers SessionStart through our installed hook, binds the conversation id, and sets the ✳ Claude Code title', async () => {
-    if (!cli.ok) throw new Error(cli.reason);
-    expect(agent.hooks.events).toContainEqual(expect.objectContaining({ on: 'SessionStart', state: 'idle' }));
-    const project = join(home, 'project');
-    mkdirSync(project);
-    // Onboarding done and this folder trusted: what a user who has run claude before has.
-    writeFileSync(join(home, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true, projects: { [project]: { hasTrustDialogAccepted: true } } }));
-    const installed = installAgentHooks(agent, { paths: termioPaths({ TERMIO_HOME: join(home, '.termio') }), home, reporter: defaultReporterLocation() });
-    expect(installed).toMatchObject({ state: 'installed', file: join(home, '.claude', 'settings.json') });
+  it(
+    'delivers SessionStart through our installed hook, binds the conversation id, and sets the ✳ Claude Code title',
+    async () => {
+      if (!cli.ok) throw new Error(cli.reason);
+      expect(agent.hooks.events).toContainEqual(expect.objectContaining({ on: 'SessionStart', state: 'idle' }));
+      const project = join(home, 'project');
+      mkdirSync(project);
+      // Onboarding done and this folder trusted: what a user who has run claude before has.
+      writeFileSync(join(home, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true, projects: { [project]: { hasTrustDialogAccepted: true } } }));
+      const installed = installAgentHooks(agent, { paths: termioPaths({ TERMIO_HOME: join(home, '.termio') }), home, reporter: defaultReporterLocation() });
+      expect(installed).toMatchObject({ state: 'installed', file: join(home, '.claude', 'settings.json') });
 
-    const reports: HookReport[] = [];
-    server.onReport((r) => reports.push(r));
-    const conversations: ConversationChange[] = [];
-    tracker.onConversation((c) => conversations.push(c));
-    const titles: string[] = [];
-    // `env -u` drops variables a developer's or CI's environment may carry that would point the
-    // CLI at another config folder or an API key prompt; it execs claude in place (same pid).
-    const minted = secrets.mint();
-    const started = Session.spawn({
-      id: minted.id,
-      argv: ['env', '-u', 'CLAUDE_CONFIG_DIR', '-u', 'ANTHROPIC_API_KEY', '-u', 'ANTHROPIC_AUTH_TOKEN', cli.path],
-      cwd: project,
-      env: {
-        HOME: home,
-        TERMIO_HOME: join(home, '.termio'),
-        ...server.sessionEnv(),
-        ...minted.env,
-        DISABLE_AUTOUPDATER: '1',
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      },
-    });
-    if (!(started instanceof Session)) throw new Error(started.message);
-    session = rig!.own(started, 'claude');
-    session.onTitle((t) => titles.push(t));
-    tracker.track(session, agent);
+      const reports: HookReport[] = [];
+      server.onReport((r) => reports.push(r));
+      const conversations: ConversationChange[] = [];
+      tracker.onConversation((c) => conversations.push(c));
+      const titles: string[] = [];
+      // `env -u` drops variables a developer's or CI's environment may carry that would point the
+      // CLI at another config folder or an API key prompt; it execs claude in place (same pid).
+      const minted = secrets.mint();
+      const started = Session.spawn({
+        id: minted.id,
+        argv: ['env', '-u', 'CLAUDE_CONFIG_DIR', '-u', 'ANTHROPIC_API_KEY', '-u', 'ANTHROPIC_AUTH_TOKEN', cli.path],
+        cwd: project,
+        env: {
+          HOME: home,
+          TERMIO_HOME: join(home, '.termio'),
+          ...server.sessionEnv(),
+          ...minted.env,
+          DISABLE_AUTOUPDATER: '1',
+          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        },
+      });
+      if (!(started instanceof Session)) throw new Error(started.message);
+      session = rig!.own(started, 'claude');
+      session.onTitle((t) => titles.push(t));
+      tracker.track(session, agent);
 
-    const bound = await waitFor(() => conversations[0], { what: 'SessionStart to bind a conversation', timeout: START_TIMEOUT_MS });
-    expect(bound).toMatchObject({ sessionId: session.id, previous: null });
-    expect(bound.conversationId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-    // Claude's store: ~/.claude/projects/<cwd with / and . as ->/<id>.jsonl
-    expect(bound.transcriptPath).toBe(join(home, '.claude', 'projects', project.replace(/[/.]/g, '-'), `${bound.conversationId}.jsonl`));
+      const bound = await waitFor(() => conversations[0], { what: 'SessionStart to bind a conversation', timeout: START_TIMEOUT_MS });
+      expect(bound).toMatchObject({ sessionId: session.id, previous: null });
+      expect(bound.conversationId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      // Claude's store: ~/.claude/projects/<cwd with / and . as ->/<id>.jsonl
+      expect(bound.transcriptPath).toBe(join(home, '.claude', 'projects', project.replace(/[/.]/g, '-'), `${bound.conversationId}.jsonl`));
 
-    const start = reports.find((r) => r.event === 'SessionStart');
-    expect(start).toMatchObject({ session: session.id, agent: 'claude', state: 'idle', truncated: false });
-    expect(JSON.parse(start!.payload)).toMatchObject({ session_id: bound.conversationId, cwd: project, hook_event_name: 'SessionStart', source: 'startup' });
+      const start = reports.find((r) => r.event === 'SessionStart');
+      expect(start).toMatchObject({ session: session.id, agent: 'claude', state: 'idle', truncated: false });
+      expect(JSON.parse(start!.payload)).toMatchObject({ session_id: bound.conversationId, cwd: project, hook_event_name: 'SessionStart', source: 'startup' });
 
-    await waitFor(() => titles.includes('✳ Claude Code'), { what: `the ✳ Claude Code title (titles so far: ${JSON.stringify(titles)})`, timeout: START_TIMEOUT_MS });
-    expect(session.title).toBe('✳ Claude Code');
-    expect(tracker.status(session.id)).toMatchObject({ state: 'idle' });
-    expect(session.exited).toBeNull();
-    // Self-updates stayed off (one would have run `npm install -g` on this machine).
-    expect(existsSync(join(home, '.claude', '.last-update-result.json'))).toBe(false);
-  }, 2 * START_TIMEOUT_MS);
+      await waitFor(() => titles.includes('✳ Claude Code'), {
+        what: `the ✳ Claude Code title (titles so far: ${JSON.stringify(titles)})`,
+        timeout: START_TIMEOUT_MS,
+      });
+      expect(session.title).toBe('✳ Claude Code');
+      expect(tracker.status(session.id)).toMatchObject({ state: 'idle' });
+      expect(session.exited).toBeNull();
+      // Self-updates stayed off (one would have run `npm install -g` on this machine).
+      expect(existsSync(join(home, '.claude', '.last-update-result.json'))).toBe(false);
+    },
+    2 * START_TIMEOUT_MS,
+  );
 });

@@ -26,7 +26,11 @@ beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'termio-hostabuse-'));
   const env = { ...process.env, HOME: dir, TERMIO_HOME: join(dir, '.termio') };
   logs = [];
-  const r = await HostProcess.start({ env, logger: { ...nullLogger, info: (m, d) => logs.push(`${m} ${JSON.stringify(d)}`), warn: (m, d) => logs.push(`${m} ${JSON.stringify(d)}`) }, idleExitMs: 0 });
+  const r = await HostProcess.start({
+    env,
+    logger: { ...nullLogger, info: (m, d) => logs.push(`${m} ${JSON.stringify(d)}`), warn: (m, d) => logs.push(`${m} ${JSON.stringify(d)}`) },
+    idleExitMs: 0,
+  });
   if (!r.ok) throw new Error(r.message);
   host = r.host;
 });
@@ -106,11 +110,14 @@ describe('clients that pipeline requests and never read', () => {
     const during: number[] = [];
     for (let i = 0; i < 10; i++) during.push(await statusMs(c));
     // What a flooder holds in the host stays bounded: the unsent answers of a couple of pages.
-    const flooders = await waitFor(async () => {
-      const status = await c.request('host.status', {});
-      const list = status.ok ? status.result.clientList.filter((x) => x.client === 'flooder' && x.views === 1) : [];
-      return list.length === 8 ? list : null;
-    }, { what: 'every flooder attached', timeout: 30_000 }).catch((err: Error) => {
+    const flooders = await waitFor(
+      async () => {
+        const status = await c.request('host.status', {});
+        const list = status.ok ? status.result.clientList.filter((x) => x.client === 'flooder' && x.views === 1) : [];
+        return list.length === 8 ? list : null;
+      },
+      { what: 'every flooder attached', timeout: 30_000 },
+    ).catch((err: Error) => {
       throw new Error(`${err.message}; the host logged: ${logs.slice(-8).join(' | ')}`);
     });
     for (const f of flooders) expect(f.unsentBytes).toBeLessThan(4 * 1024 * 1024);

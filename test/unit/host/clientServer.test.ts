@@ -99,7 +99,9 @@ describe('handshake', () => {
     const raw = await rawSocket();
     raw.socket.write(encodeJsonMessage({ t: 'req', id: 1, method: 'sessions.list' }));
     await raw.closed;
-    expect(raw.messages).toEqual([{ kind: 'json', value: { t: 'error', code: 'handshakeRequired', message: "the first message must be a hello, not a 'req'" } }]);
+    expect(raw.messages).toEqual([
+      { kind: 'json', value: { t: 'error', code: 'handshakeRequired', message: "the first message must be a hello, not a 'req'" } },
+    ]);
   });
 });
 
@@ -109,7 +111,9 @@ describe('garbage and oversized messages', () => {
     const raw = await rawSocket();
     raw.socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
     await raw.closed;
-    expect(raw.messages).toEqual([{ kind: 'json', value: { t: 'error', code: 'oversized', message: 'a message of 1195725856 bytes is over the limit of 1048576 bytes' } }]);
+    expect(raw.messages).toEqual([
+      { kind: 'json', value: { t: 'error', code: 'oversized', message: 'a message of 1195725856 bytes is over the limit of 1048576 bytes' } },
+    ]);
     expect((await other.request('sessions.list', {})).ok).toBe(true);
   });
 
@@ -129,14 +133,25 @@ describe('garbage and oversized messages', () => {
 
   it('answers well-framed nonsense with errors naming the field and keeps the connection', async () => {
     const c = await connect();
-    expect(await c.request('nope' as 'sessions.list', {})).toEqual({ ok: false, error: { code: 'unknownMethod', message: expect.stringContaining("unknown method 'nope'") } });
-    expect(await c.request('attach', { session: 'x', view: 1, cols: 0, rows: 24 })).toEqual({
-      ok: false, error: { code: 'badParams', message: 'attach: cols: Too small: expected number to be >=1' },
+    expect(await c.request('nope' as 'sessions.list', {})).toEqual({
+      ok: false,
+      error: { code: 'unknownMethod', message: expect.stringContaining("unknown method 'nope'") },
     });
-    expect(await c.request('attach', { session: 'nope', view: 1, cols: 80, rows: 24 })).toEqual({ ok: false, error: { code: 'noSuchSession', message: "no session matches 'nope'" } });
-    expect(await c.request('sessions.spawn', { cwd: join(dir, 'missing') })).toEqual({ ok: false, error: { code: 'badDirectory', message: `'${join(dir, 'missing')}' is not an existing folder` } });
+    expect(await c.request('attach', { session: 'x', view: 1, cols: 0, rows: 24 })).toEqual({
+      ok: false,
+      error: { code: 'badParams', message: 'attach: cols: Too small: expected number to be >=1' },
+    });
+    expect(await c.request('attach', { session: 'nope', view: 1, cols: 80, rows: 24 })).toEqual({
+      ok: false,
+      error: { code: 'noSuchSession', message: "no session matches 'nope'" },
+    });
+    expect(await c.request('sessions.spawn', { cwd: join(dir, 'missing') })).toEqual({
+      ok: false,
+      error: { code: 'badDirectory', message: `'${join(dir, 'missing')}' is not an existing folder` },
+    });
     expect(await c.request('sessions.run', { cwd: dir, argv: ['no-such-command-here'] })).toEqual({
-      ok: false, error: { code: 'spawnFailed', message: 'command not found or not executable: no-such-command-here' },
+      ok: false,
+      error: { code: 'spawnFailed', message: 'command not found or not executable: no-such-command-here' },
     });
     expect((await c.request('sessions.list', {})).ok).toBe(true);
   });
@@ -148,9 +163,16 @@ describe('attach, frames and pacing', () => {
     const mirrors = mirrorFrames(c);
     const id = await spawnShell(c, { cols: 80, rows: 24 });
     host.registry.get(id)!.session.write('echo before-attach\n');
-    await waitFor(() => host.registry.get(id)!.session.screenLines().some((l) => l === 'before-attach'), {
-      what: 'the output in the emulator',
-    });
+    await waitFor(
+      () =>
+        host.registry
+          .get(id)!
+          .session.screenLines()
+          .some((l) => l === 'before-attach'),
+      {
+        what: 'the output in the emulator',
+      },
+    );
     const m = await attach(c, mirrors, id, 1, 100, 30);
     expect(m.frames[0]).toMatchObject({ full: true, cols: 100, rows: 30, title: expect.any(String), state: 'idle', exit: null });
     await m.waitForText('before-attach');
@@ -228,7 +250,9 @@ describe('attach, frames and pacing', () => {
     const id = await spawnShell(c);
     const m = await attach(c, mirrors, id, 1);
     typeLine(c, 1, "printf '\\033[?1000h\\033[?1006h\\033[?2004h'; stty -echo -icanon; head -c 23 | od -An -c; stty sane");
-    await waitFor(() => m.header?.modes.mouseTracking === 'vt200' && m.header.modes.bracketedPaste, { what: 'mouse tracking and bracketed paste in the frame header' });
+    await waitFor(() => m.header?.modes.mouseTracking === 'vt200' && m.header.modes.bracketedPaste, {
+      what: 'mouse tracking and bracketed paste in the frame header',
+    });
     c.input(1, { kind: 'mouse', action: 'press', button: 'left', col: 2, row: 1 });
     c.input(1, { kind: 'paste', text: 'p' });
     // ESC [ < 0 ; 3 ; 2 M (9 bytes), then ESC [ 2 0 0 ~ p ESC [ 2 0 1 ~ (13 bytes) and one more key.
@@ -294,10 +318,12 @@ describe('many and misbehaving clients', () => {
     const first = await connect();
     const id = await spawnShell(first);
     const views: ScreenMirror[] = [];
-    await Promise.all(Array.from({ length: 50 }, async (_, i) => {
-      const c = i === 0 ? first : await connect();
-      views.push(await attach(c, mirrorFrames(c), id, 1));
-    }));
+    await Promise.all(
+      Array.from({ length: 50 }, async (_, i) => {
+        const c = i === 0 ? first : await connect();
+        views.push(await attach(c, mirrorFrames(c), id, 1));
+      }),
+    );
     expect(host.server.clientCount).toBe(50);
     const typist = views[49]!;
     typeLine(typist.client, 1, 'echo fifty-clients');

@@ -110,7 +110,9 @@ describe('the host socket has room for the app and the CLI', () => {
     const others = Array.from({ length: MAX_CLIENTS }, () => raw());
     await Promise.all(others.map((o) => o.connected));
     for (const o of others) o.socket.write(hello('hog'));
-    await waitFor(() => named('hog') === CLIENT_LIMITS.other && host.server.clientCount === CLIENT_LIMITS.other, { what: 'the other kind to fill its places, and the rest let go' });
+    await waitFor(() => named('hog') === CLIENT_LIMITS.other && host.server.clientCount === CLIENT_LIMITS.other, {
+      what: 'the other kind to fill its places, and the rest let go',
+    });
     // The rest were told why (and the host let them go).
     const refused = await told('hog');
     expect(refused).toMatchObject({ t: 'error', code: 'busy' });

@@ -62,48 +62,55 @@ afterEach(async () => {
 });
 
 describe('the real Codex CLI in a Termio session', () => {
-  it('runs our hooks without a review step once termio hooks install has recorded their trust', async () => {
-    if (!cli.ok) throw new Error(cli.reason);
-    const env = { HOME: home, PATH: process.env.PATH ?? '' };
-    const login = spawnSync(cli.path, ['login', '--with-api-key'], { input: 'sk-dummy-key-for-tests\n', encoding: 'utf8', env });
-    expect(login.status).toBe(0);
-    const configFile = join(home, '.codex', 'config.toml');
-    const configBefore = existsSync(configFile) ? readFileSync(configFile, 'utf8') : null;
+  it(
+    'runs our hooks without a review step once termio hooks install has recorded their trust',
+    async () => {
+      if (!cli.ok) throw new Error(cli.reason);
+      const env = { HOME: home, PATH: process.env.PATH ?? '' };
+      const login = spawnSync(cli.path, ['login', '--with-api-key'], { input: 'sk-dummy-key-for-tests\n', encoding: 'utf8', env });
+      expect(login.status).toBe(0);
+      const configFile = join(home, '.codex', 'config.toml');
+      const configBefore = existsSync(configFile) ? readFileSync(configFile, 'utf8') : null;
 
-    const opts = { paths: termioPaths({ TERMIO_HOME: join(home, '.termio') }), home, reporter: defaultReporterLocation() };
-    const installed = installAgentHooks(agent, opts);
-    expect(installed).toMatchObject({ state: 'installed', file: join(home, '.codex', 'hooks.json'), trust: { state: 'recorded', file: configFile } });
-    expect(installed.note).toBeUndefined();
-    expect(agentHookStatus(agent, opts)).toMatchObject({ state: 'installed', trust: { state: 'recorded' } });
+      const opts = { paths: termioPaths({ TERMIO_HOME: join(home, '.termio') }), home, reporter: defaultReporterLocation() };
+      const installed = installAgentHooks(agent, opts);
+      expect(installed).toMatchObject({ state: 'installed', file: join(home, '.codex', 'hooks.json'), trust: { state: 'recorded', file: configFile } });
+      expect(installed.note).toBeUndefined();
+      expect(agentHookStatus(agent, opts)).toMatchObject({ state: 'installed', trust: { state: 'recorded' } });
 
-    const project = join(home, 'project');
-    mkdirSync(project);
-    const reports: HookReport[] = [];
-    server.onReport((r) => reports.push(r));
-    const minted = secrets.mint();
-    const started = Session.spawn({
-      id: minted.id,
-      argv: ['env', '-u', 'CODEX_HOME', '-u', 'OPENAI_API_KEY', cli.path],
-      cwd: project,
-      env: { HOME: home, TERMIO_HOME: join(home, '.termio'), ...server.sessionEnv(), ...minted.env },
-    });
-    if (!(started instanceof Session)) throw new Error(started.message);
-    session = rig!.own(started, 'codex');
-    const s = session;
-    tracker.track(s, agent);
-    const screen = () => s.screenLines().join('\n');
-    await waitFor(() => /Ask Codex|Hooks need review/.test(screen()), { what: `Codex's prompt (screen: ${screen()})`, timeout: START_TIMEOUT_MS });
-    expect(screen()).not.toMatch(/Hooks need review|won't run/);
+      const project = join(home, 'project');
+      mkdirSync(project);
+      const reports: HookReport[] = [];
+      server.onReport((r) => reports.push(r));
+      const minted = secrets.mint();
+      const started = Session.spawn({
+        id: minted.id,
+        argv: ['env', '-u', 'CODEX_HOME', '-u', 'OPENAI_API_KEY', cli.path],
+        cwd: project,
+        env: { HOME: home, TERMIO_HOME: join(home, '.termio'), ...server.sessionEnv(), ...minted.env },
+      });
+      if (!(started instanceof Session)) throw new Error(started.message);
+      session = rig!.own(started, 'codex');
+      const s = session;
+      tracker.track(s, agent);
+      const screen = () => s.screenLines().join('\n');
+      await waitFor(() => /Ask Codex|Hooks need review/.test(screen()), { what: `Codex's prompt (screen: ${screen()})`, timeout: START_TIMEOUT_MS });
+      expect(screen()).not.toMatch(/Hooks need review|won't run/);
 
-    s.write('list the files here');
-    await waitFor(() => screen().includes('list the files here'), { what: 'the typed prompt on screen', timeout: START_TIMEOUT_MS });
-    s.write('\r');
-    const submitted = await waitFor(() => reports.find((r) => r.event === 'UserPromptSubmit'), { what: 'the UserPromptSubmit hook', timeout: START_TIMEOUT_MS });
-    expect(submitted).toMatchObject({ session: s.id, agent: 'codex', state: 'working' });
-    expect(JSON.parse(submitted.payload)).toMatchObject({ hook_event_name: 'UserPromptSubmit', prompt: 'list the files here' });
-    expect(tracker.status(s.id)?.why).toMatchObject({ channel: 'hooks' });
+      s.write('list the files here');
+      await waitFor(() => screen().includes('list the files here'), { what: 'the typed prompt on screen', timeout: START_TIMEOUT_MS });
+      s.write('\r');
+      const submitted = await waitFor(() => reports.find((r) => r.event === 'UserPromptSubmit'), {
+        what: 'the UserPromptSubmit hook',
+        timeout: START_TIMEOUT_MS,
+      });
+      expect(submitted).toMatchObject({ session: s.id, agent: 'codex', state: 'working' });
+      expect(JSON.parse(submitted.payload)).toMatchObject({ hook_event_name: 'UserPromptSubmit', prompt: 'list the files here' });
+      expect(tracker.status(s.id)?.why).toMatchObject({ channel: 'hooks' });
 
-    expect(uninstallAgentHooks(agent, opts)).toMatchObject({ state: 'absent' });
-    expect(existsSync(configFile) ? readFileSync(configFile, 'utf8') : null).toBe(configBefore);
-  }, 4 * START_TIMEOUT_MS);
+      expect(uninstallAgentHooks(agent, opts)).toMatchObject({ state: 'absent' });
+      expect(existsSync(configFile) ? readFileSync(configFile, 'utf8') : null).toBe(configBefore);
+    },
+    4 * START_TIMEOUT_MS,
+  );
 });

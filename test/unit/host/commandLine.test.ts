@@ -25,7 +25,11 @@ describe('command lines (protocol)', () => {
     expect(commandLineProgram('npx -y some-agent')).toBe('npx');
     expect(commandLineProgram('FOO=1 agent')).toBeUndefined();
     expect(commandLineProgram(`'my agent' --x`)).toBeUndefined();
-    expect(loginShellArgv('/bin/zsh', 'npx -y some-agent', ['--resume', 'a b', "it's"])).toEqual(['/bin/zsh', '-ilc', `exec npx -y some-agent --resume 'a b' 'it'\\''s'`]);
+    expect(loginShellArgv('/bin/zsh', 'npx -y some-agent', ['--resume', 'a b', "it's"])).toEqual([
+      '/bin/zsh',
+      '-ilc',
+      `exec npx -y some-agent --resume 'a b' 'it'\\''s'`,
+    ]);
     expect(loginShellArgv('/bin/sh', 'myagent --fancy', [])).toEqual(['/bin/sh', '-ilc', 'exec myagent --fancy']);
   });
 });
@@ -42,7 +46,15 @@ describe('command lines through the host', () => {
     write('ghost', { command: 'no-such-program-q7 --flag' });
     write('plainShell', {});
     const path = `${dirname(process.execPath)}:/usr/bin:/bin`;
-    const env: NodeJS.ProcessEnv = { HOME: home, TERMIO_HOME: join(home, '.termio'), PATH: path, SHELL: '/bin/sh', TERMIO_HOST_IDLE_MS: '0', PS1: '$ ', ENV: '' };
+    const env: NodeJS.ProcessEnv = {
+      HOME: home,
+      TERMIO_HOME: join(home, '.termio'),
+      PATH: path,
+      SHELL: '/bin/sh',
+      TERMIO_HOST_IDLE_MS: '0',
+      PS1: '$ ',
+      ENV: '',
+    };
     const started = await HostProcess.start({ env, logger: createLogger(join(home, 'host.log')), idleExitMs: 0, path });
     if (!started.ok) throw new Error(started.message);
     const host = started.host;

@@ -28,12 +28,15 @@ afterEach(async () => {
 
 function get(port: number, path: string, opts: { from?: string; headers?: Record<string, string> } = {}): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, headers: opts.headers ?? {}, agent: false, ...(opts.from ? { localAddress: opts.from } : {}) }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path, headers: opts.headers ?? {}, agent: false, ...(opts.from ? { localAddress: opts.from } : {}) },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -54,7 +57,13 @@ function upgrade(port: number, headers: Record<string, string>, from?: string): 
     });
     s.on('error', () => resolve(got || 'error'));
     s.on('close', () => resolve(got.split('\r\n')[0] || 'closed'));
-    const lines = Object.entries({ Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==', ...headers }).map(([k, v]) => `${k}: ${v}`);
+    const lines = Object.entries({
+      Connection: 'Upgrade',
+      Upgrade: 'websocket',
+      'Sec-WebSocket-Version': '13',
+      'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
+      ...headers,
+    }).map(([k, v]) => `${k}: ${v}`);
     s.write(`GET /ws HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n`);
   });
 }
@@ -101,7 +110,11 @@ describe('the Host header', () => {
       expect(r.status, path).toBe(421);
       expect(r.body).not.toContain('<html');
     }
-    const ws = { Host: `evil.example:${port}`, Origin: `http://evil.example:${port}`, 'Sec-WebSocket-Protocol': `${COMPANION_SUBPROTOCOL}, ${AUTH_SUBPROTOCOL_PREFIX}${host.token()}` };
+    const ws = {
+      Host: `evil.example:${port}`,
+      Origin: `http://evil.example:${port}`,
+      'Sec-WebSocket-Protocol': `${COMPANION_SUBPROTOCOL}, ${AUTH_SUBPROTOCOL_PREFIX}${host.token()}`,
+    };
     expect(await upgrade(port, ws, '127.0.0.22')).toBe('HTTP/1.1 421 Misdirected Request');
     expect((await get(port, '/', { headers: { Host: `localhost:${port}` } })).status).toBe(200);
     expect((await get(port, '/', { headers: { Host: `127.0.0.1:${port}` } })).status).toBe(200);
@@ -152,7 +165,10 @@ describe('the log under refused requests', () => {
     const before = statSync(hostLog()).size;
     const origin = `http://${'x'.repeat(15_000)}.example`;
     for (let k = 0; k < 200; k++) await upgrade(host.port, { Host: `127.0.0.1:${host.port}`, Origin: origin }, '127.0.0.27');
-    const added = logText().slice(before).split('\n').filter((l) => l.includes('127.0.0.27'));
+    const added = logText()
+      .slice(before)
+      .split('\n')
+      .filter((l) => l.includes('127.0.0.27'));
     expect(added).toHaveLength(1);
     expect(added[0]!.length).toBeLessThan(1000);
     expect(statSync(hostLog()).size - before).toBeLessThan(10_000);

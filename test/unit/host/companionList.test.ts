@@ -64,7 +64,9 @@ it('names sessions, labels folders like the sidebar, and sends each agent once w
 
 it('tells a connected page about every change', async () => {
   const { home, registry, companion, port } = await setUp();
-  const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, [COMPANION_SUBPROTOCOL, `${AUTH_SUBPROTOCOL_PREFIX}${companion.token.current}`], { origin: `http://127.0.0.1:${port}` });
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, [COMPANION_SUBPROTOCOL, `${AUTH_SUBPROTOCOL_PREFIX}${companion.token.current}`], {
+    origin: `http://127.0.0.1:${port}`,
+  });
   cleanups.push(() => ws.terminate());
   const lists: Array<Extract<CompanionServerMessage, { t: 'sessions' }>> = [];
   ws.on('message', (d: Buffer, binary) => {
@@ -86,7 +88,10 @@ it('tells a connected page about every change', async () => {
 it('drops a page that stops answering pings (a phone that slept), and keeps one that answers', async () => {
   const { companion, port } = await setUp({ heartbeatMs: 150 });
   const open = async (autoPong: boolean): Promise<{ ws: WebSocket; closed: () => boolean }> => {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, [COMPANION_SUBPROTOCOL, `${AUTH_SUBPROTOCOL_PREFIX}${companion.token.current}`], { origin: `http://127.0.0.1:${port}`, autoPong });
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, [COMPANION_SUBPROTOCOL, `${AUTH_SUBPROTOCOL_PREFIX}${companion.token.current}`], {
+      origin: `http://127.0.0.1:${port}`,
+      autoPong,
+    });
     cleanups.push(() => ws.terminate());
     let closed = false;
     ws.on('close', () => (closed = true));

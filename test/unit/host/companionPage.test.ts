@@ -91,7 +91,14 @@ it('sends a flooding session within its budget, catching up with snapshots', asy
 it('ignores what a page sends wrong, answers a missing session, and stays up', async () => {
   host = await startHostInProcess();
   const p = await page(host);
-  for (const bad of ['not json', '{"t":"nope"}', '{"t":"input"}', '{"t":"attach","session":"x","cols":0,"rows":5}', JSON.stringify({ t: 'input', data: 'x'.repeat(600 * 1024) })]) p.ws.send(bad);
+  for (const bad of [
+    'not json',
+    '{"t":"nope"}',
+    '{"t":"input"}',
+    '{"t":"attach","session":"x","cols":0,"rows":5}',
+    JSON.stringify({ t: 'input', data: 'x'.repeat(600 * 1024) }),
+  ])
+    p.ws.send(bad);
   p.ws.send(Buffer.from([1, 2, 3]));
   p.ws.send(JSON.stringify({ t: 'attach', session: 'no-such-session', cols: 40, rows: 20 }));
   await waitFor(() => p.messages.find((m) => m.t === 'detached'), { what: 'the answer about the missing session' });

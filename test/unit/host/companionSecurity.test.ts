@@ -30,7 +30,11 @@ afterEach(async () => {
 });
 
 /** A raw GET: the path goes out exactly as written (no normalising of dots or slashes). */
-function get(port: number, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function get(
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path, headers, agent: false }, (res) => {
       let body = '';
@@ -140,9 +144,19 @@ describe('companion security (real termio-host)', () => {
   it('never serves a file outside the bundle', async () => {
     host = await startHostProcess();
     const attempts = [
-      '/../package.json', '/..%2f..%2fpackage.json', '/%2e%2e/%2e%2e/package.json', '/app.js/../../../package.json',
-      '//etc/passwd', '/../../../../etc/passwd', '/%2e%2e%2f%2e%2e%2f%2e%2e%2fetc%2fpasswd', '/.', '/web/', '/index.html%00.js',
-      '/dist/web/index.html', '/api/../package.json', '\\..\\package.json',
+      '/../package.json',
+      '/..%2f..%2fpackage.json',
+      '/%2e%2e/%2e%2e/package.json',
+      '/app.js/../../../package.json',
+      '//etc/passwd',
+      '/../../../../etc/passwd',
+      '/%2e%2e%2f%2e%2e%2f%2e%2e%2fetc%2fpasswd',
+      '/.',
+      '/web/',
+      '/index.html%00.js',
+      '/dist/web/index.html',
+      '/api/../package.json',
+      '\\..\\package.json',
     ];
     for (const path of attempts) {
       const r = await get(host.port, path);
@@ -177,7 +191,9 @@ describe('companion security (real termio-host)', () => {
     })();
     // As many at a time as one address may hold open, so every request gets an answer.
     for (let batch = 0; batch < 1000 / 8; batch++) {
-      const rs = await Promise.all(Array.from({ length: MAX_SOCKETS_PER_ADDRESS }, (_, i) => get(host!.port, '/api/sessions', { Authorization: `Bearer bad-${batch}-${i}` })));
+      const rs = await Promise.all(
+        Array.from({ length: MAX_SOCKETS_PER_ADDRESS }, (_, i) => get(host!.port, '/api/sessions', { Authorization: `Bearer bad-${batch}-${i}` })),
+      );
       statuses.push(...rs.map((r) => r.status));
     }
     flooding = false;
@@ -207,7 +223,9 @@ describe('companion security (real termio-host)', () => {
     if (on.ok) expect(on.result.url).toBe(`http://127.0.0.1:${host.port}/#t=${host.token()}`);
     expect((await get(host.port, '/')).status).toBe(200);
     // Loopback means loopback: this machine's network address does not answer.
-    const lan = Object.values(networkInterfaces()).flat().find((a) => a?.family === 'IPv4' && !a.internal)?.address;
+    const lan = Object.values(networkInterfaces())
+      .flat()
+      .find((a) => a?.family === 'IPv4' && !a.internal)?.address;
     expect(lan, 'this test needs a non-loopback IPv4 address to try').toBeTruthy();
     expect(await reachable(lan!, host.port)).toBe(false);
     const wide = await c.request('companion.enable', { network: 'lan' });

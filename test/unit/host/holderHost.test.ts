@@ -138,8 +138,17 @@ describe('session holders under termio-host', () => {
     const id = (await termio(['host', 'spawn', '--', '/bin/sh'])).out.trim();
     const pid = (await sessions())[0]!.pid;
     const log = join(dir, '.termio', 'logs', 'host.log');
-    const waitsAsked = (): number => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter((l) => l.includes('control: waiting') && l.includes(id)).length : 0);
-    const wait = spawn(process.execPath, [termioBin, 'sessions', 'wait', id, '--until', 'exit', '--json'], { env, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    const waitsAsked = (): number =>
+      existsSync(log)
+        ? readFileSync(log, 'utf8')
+            .split('\n')
+            .filter((l) => l.includes('control: waiting') && l.includes(id)).length
+        : 0;
+    const wait = spawn(process.execPath, [termioBin, 'sessions', 'wait', id, '--until', 'exit', '--json'], {
+      env,
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let [out, err] = ['', ''];
     wait.stdout.on('data', (b: Buffer) => (out += b.toString()));
     wait.stderr.on('data', (b: Buffer) => (err += b.toString()));
@@ -168,7 +177,13 @@ describe('session holders under termio-host', () => {
     const other = (await termio(['host', 'spawn', '--', '/bin/sh'])).out.trim();
     const hosts = hostPids().length;
     const stopped = termio(['sessions', 'wait', other, '--until', 'exit']);
-    await waitFor(() => readFileSync(log, 'utf8').split('\n').some((l) => l.includes('control: waiting') && l.includes(other)), { what: 'the second wait to reach the host' });
+    await waitFor(
+      () =>
+        readFileSync(log, 'utf8')
+          .split('\n')
+          .some((l) => l.includes('control: waiting') && l.includes(other)),
+      { what: 'the second wait to reach the host' },
+    );
     expect((await termio(['host', 'stop'])).code).toBe(0);
     const closed = await stopped;
     expect(closed.code, closed.err).toBe(1);
@@ -179,7 +194,9 @@ describe('session holders under termio-host', () => {
   it('keeps a session asking the user (attention) or working as it was through a SIGKILL of the host: its status comes back with it', async () => {
     // A fake Claude Code on the login shell's PATH, its hooks installed as for the real one.
     mkdirSync(join(dir, 'bin'));
-    writeFileSync(join(dir, 'bin', 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${join(repoRoot, 'test', 'fakes', 'fake-agent.mjs')}" claude "$@"\n`, { mode: 0o755 });
+    writeFileSync(join(dir, 'bin', 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${join(repoRoot, 'test', 'fakes', 'fake-agent.mjs')}" claude "$@"\n`, {
+      mode: 0o755,
+    });
     writeFileSync(join(dir, '.profile'), `PATH="${join(dir, 'bin')}:$PATH"\nexport PATH\n`);
     env = { ...env, SHELL: '/bin/sh' };
     expect((await termio(['hooks', 'install', '--agent', 'claude'])).code).toBe(0);
@@ -187,9 +204,15 @@ describe('session holders under termio-host', () => {
     expect(spawned.code, spawned.err).toBe(0);
     const id = spawned.out.trim();
     const pid = (await sessions())[0]!.pid;
-    const why = async (): Promise<{ state: string; since: string; channel: string; event?: string }> => JSON.parse((await termio(['sessions', 'why', id, '--json'])).out) as { state: string; since: string; channel: string; event?: string };
+    const why = async (): Promise<{ state: string; since: string; channel: string; event?: string }> =>
+      JSON.parse((await termio(['sessions', 'why', id, '--json'])).out) as { state: string; since: string; channel: string; event?: string };
     // The state the last checkpoint keeps, as the status tracker had it.
-    const saved = (): string | undefined => (JSON.parse(readFileSync(join(dir, '.termio', 'state', 'checkpoints', `${id}.json`), 'utf8')) as { session: { status?: { engine: { current: { state: string } } } } }).session.status?.engine.current.state;
+    const saved = (): string | undefined =>
+      (
+        JSON.parse(readFileSync(join(dir, '.termio', 'state', 'checkpoints', `${id}.json`), 'utf8')) as {
+          session: { status?: { engine: { current: { state: string } } } };
+        }
+      ).session.status?.engine.current.state;
     const stateIs = async (state: string): Promise<boolean> => (await why()).state === state;
 
     await termio(['sessions', 'send', id, 'ask before running tests', '--enter']);
@@ -251,12 +274,15 @@ describe('session holders under termio-host', () => {
       // Stopped: once neither the stream nor the adopted screen changes any more, it has caught up.
       let size = -1;
       let text = '';
-      await waitFor(async () => {
-        const [s, t] = [statSync(tap).size, await bufferText(id)];
-        const same = s === size && t === text;
-        [size, text] = [s, t];
-        return same;
-      }, { what: 'the stream to end and the screen to settle', interval: 700, timeout: 40_000 });
+      await waitFor(
+        async () => {
+          const [s, t] = [statSync(tap).size, await bufferText(id)];
+          const same = s === size && t === text;
+          [size, text] = [s, t];
+          return same;
+        },
+        { what: 'the stream to end and the screen to settle', interval: 700, timeout: 40_000 },
+      );
       const fresh = createEmulator({ cols: 80, rows: 24, scrollback: 10_000 });
       await new Promise<void>((r) => fresh.write(readFileSync(tap), r));
       const b = fresh.buffer.active;

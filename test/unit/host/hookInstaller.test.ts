@@ -18,8 +18,22 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(home, { recursive: true, force: true }));
 
-const claude: AgentHooks = { agentId: 'claude', hooks: { type: 'json', file: '~/.claude/settings.json', dialect: 'claude', events: [{ on: 'Stop', state: 'done' }, { on: 'PreToolUse', state: 'working' }] } };
-const codexToml: AgentHooks = { agentId: 'codex', hooks: { type: 'toml', file: '~/.codex/config.toml', dialect: 'codex', events: [{ on: 'Stop', state: 'done' }] } };
+const claude: AgentHooks = {
+  agentId: 'claude',
+  hooks: {
+    type: 'json',
+    file: '~/.claude/settings.json',
+    dialect: 'claude',
+    events: [
+      { on: 'Stop', state: 'done' },
+      { on: 'PreToolUse', state: 'working' },
+    ],
+  },
+};
+const codexToml: AgentHooks = {
+  agentId: 'codex',
+  hooks: { type: 'toml', file: '~/.codex/config.toml', dialect: 'codex', events: [{ on: 'Stop', state: 'done' }] },
+};
 const userSettings = '{\n  "model": "opus", // comment\n  "hooks": { "Stop": [ { "hooks": [ { "type": "command", "command": "say hi" } ] } ] }\n}\n';
 
 function write(rel: string, text: string): string {
@@ -52,7 +66,7 @@ describe('hook installer', () => {
     expect(readFileSync(t, 'utf8')).toBe('model = "o3\n');
   });
 
-  it('a TOML block that would clash with the user\'s hooks table is refused', () => {
+  it("a TOML block that would clash with the user's hooks table is refused", () => {
     const text = 'model = "o3"\n\n[hooks]\nStop = [ { hooks = [ { type = "command", command = "x" } ] } ]\n';
     const t = write('.codex/config.toml', text);
     expect(installAgentHooks(codexToml, opts)).toMatchObject({ state: 'error', error: expect.stringMatching(/would make it invalid/) });
@@ -69,7 +83,10 @@ describe('hook installer', () => {
   });
 
   it('creates a missing file and removes our own file on uninstall', () => {
-    const copilot: AgentHooks = { agentId: 'copilot', hooks: { type: 'json', dir: '~/.copilot/hooks', dialect: 'copilot', events: [{ on: 'agentStop', state: 'done' }] } };
+    const copilot: AgentHooks = {
+      agentId: 'copilot',
+      hooks: { type: 'json', dir: '~/.copilot/hooks', dialect: 'copilot', events: [{ on: 'agentStop', state: 'done' }] },
+    };
     expect(installAgentHooks(copilot, opts)).toMatchObject({ state: 'installed', file: join(home, '.copilot', 'hooks', 'termio.json') });
     expect(uninstallAgentHooks(copilot, opts)).toMatchObject({ action: 'removed', state: 'absent' });
     expect(existsSync(join(home, '.copilot', 'hooks', 'termio.json'))).toBe(false);

@@ -38,10 +38,16 @@ afterEach(async () => {
 });
 
 /** Runs the launcher as an agent's hook does: through sh, the payload on stdin. */
-function runLauncher(args: string[], env: Record<string, string> = { TERMIO_SESSION: SESSION, TERMIO_SESSION_SECRET: SECRET }): Promise<{ code: number | null; out: string; ms: number; shellPid: number }> {
+function runLauncher(
+  args: string[],
+  env: Record<string, string> = { TERMIO_SESSION: SESSION, TERMIO_SESSION_SECRET: SECRET },
+): Promise<{ code: number | null; out: string; ms: number; shellPid: number }> {
   return new Promise((done) => {
     const started = Date.now();
-    const child = spawn('/bin/sh', ['-c', `${launcherPath(paths)} ${args.join(' ')}`], { env: { PATH: process.env.PATH ?? '', HOME: home, TERMIO_HOME: paths.home, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('/bin/sh', ['-c', `${launcherPath(paths)} ${args.join(' ')}`], {
+      env: { PATH: process.env.PATH ?? '', HOME: home, TERMIO_HOME: paths.home, ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
@@ -112,7 +118,8 @@ describe('termio hooks and the launcher', () => {
     const env = { HOME: home, TERMIO_HOME: paths.home, PATH: process.env.PATH };
     return run(args, { out: (t) => (out += t), err: (t) => (err += t), env, cwd: home }).then((code) => ({ code, out, err }));
   }
-  const settings = () => JSON.parse(readFileSync(join(home, '.claude', 'settings.json'), 'utf8')) as { hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>> };
+  const settings = () =>
+    JSON.parse(readFileSync(join(home, '.claude', 'settings.json'), 'utf8')) as { hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>> };
   const commands = () => Object.values(settings().hooks).flatMap((groups) => groups.flatMap((g) => g.hooks.map((h) => h.command)));
 
   it('install writes entries that run the launcher, never a path into the checkout', async () => {
@@ -123,11 +130,15 @@ describe('termio hooks and the launcher', () => {
     expect(ours.join('\n')).not.toContain(REPO);
   });
 
-  it('status finds entries that run a moved checkout or an old Node, and repairs them, keeping the user\'s', async () => {
+  it("status finds entries that run a moved checkout or an old Node, and repairs them, keeping the user's", async () => {
     mkdirSync(join(home, '.claude'));
     // What an install from before the launcher left: the checkout's reporter, run by a Node that has since moved.
-    const stale = (state: string, event: string) => ({ hooks: [{ type: 'command', command: `[ -z "$TERMIO_SESSION" ] || /old/node/bin/node /old/checkout/bin/termio-hook claude ${state} ${event}` }] });
-    const manifest = JSON.parse(readFileSync(join(REPO, 'agents', 'claude.json'), 'utf8')) as { hooks: { events: Array<{ on: string; state: string; matcher?: string }> } };
+    const stale = (state: string, event: string) => ({
+      hooks: [{ type: 'command', command: `[ -z "$TERMIO_SESSION" ] || /old/node/bin/node /old/checkout/bin/termio-hook claude ${state} ${event}` }],
+    });
+    const manifest = JSON.parse(readFileSync(join(REPO, 'agents', 'claude.json'), 'utf8')) as {
+      hooks: { events: Array<{ on: string; state: string; matcher?: string }> };
+    };
     const hooks: Record<string, unknown[]> = {};
     for (const e of manifest.hooks.events) (hooks[e.on] ??= []).push({ ...(e.matcher !== undefined ? { matcher: e.matcher } : {}), ...stale(e.state, e.on) });
     hooks.Stop!.push({ hooks: [{ type: 'command', command: 'say done' }] });
@@ -144,6 +155,8 @@ describe('termio hooks and the launcher', () => {
     expect(settings()).toMatchObject({ model: 'opus' });
     expect(statSync(join(home, '.claude', 'settings.json')).mode & 0o777).toBe(0o600);
     // Repaired once: the next status finds nothing to do.
-    expect(JSON.parse((await cli(['status', '--agent', 'claude', '--json'])).out).agents).toEqual([expect.objectContaining({ state: 'installed', action: 'none' })]);
+    expect(JSON.parse((await cli(['status', '--agent', 'claude', '--json'])).out).agents).toEqual([
+      expect.objectContaining({ state: 'installed', action: 'none' }),
+    ]);
   });
 });

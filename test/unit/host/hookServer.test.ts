@@ -40,7 +40,11 @@ afterEach(async () => {
 
 type RunResult = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; ms: number };
 
-function runReporter(reporter: ReporterUnderTest, args: string[], opts: { env?: Record<string, string | undefined>; stdin?: string | Buffer } = {}): Promise<RunResult> {
+function runReporter(
+  reporter: ReporterUnderTest,
+  args: string[],
+  opts: { env?: Record<string, string | undefined>; stdin?: string | Buffer } = {},
+): Promise<RunResult> {
   return new Promise((resolve) => {
     const start = Date.now();
     const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: home };
@@ -207,20 +211,30 @@ describe.each(REPORTERS)('$name reporter', (reporter) => {
 
   it('outside Termio it does nothing: exit 0, no output, no connection', async () => {
     for (const session of [undefined, '']) {
-      const r = await run(['claude', 'working', 'PreToolUse'], { env: { TERMIO_SESSION: session, TERMIO_HOOK_SOCKET: server.socketPath }, stdin: '{"session_id":"x"}' });
+      const r = await run(['claude', 'working', 'PreToolUse'], {
+        env: { TERMIO_SESSION: session, TERMIO_HOOK_SOCKET: server.socketPath },
+        stdin: '{"session_id":"x"}',
+      });
       expect(r).toMatchObject({ code: 0, stdout: '', stderr: '' });
     }
     expect(server.stats.accepted + server.stats.unknownSession + server.stats.malformed).toBe(0);
   });
 
   it('when the app is gone it exits 0 silently, whether the socket is missing or stale', async () => {
-    const missing = await run(['claude', 'working', 'PreToolUse'], { env: { ...withSession, TERMIO_HOOK_SOCKET: join(home, 'run', 'nobody.sock') }, stdin: '{}' });
+    const missing = await run(['claude', 'working', 'PreToolUse'], {
+      env: { ...withSession, TERMIO_HOOK_SOCKET: join(home, 'run', 'nobody.sock') },
+      stdin: '{}',
+    });
     expect(missing).toMatchObject({ code: 0, stdout: '', stderr: '' });
     expect(missing.ms).toBeLessThan(REPORTER_BOUND_MS);
     // What a crashed app leaves behind: a socket path nobody listens on.
     const stale = join(home, 'run', 'stale.sock');
     writeFileSync(stale, '');
-    expect(await run(['claude', 'working', 'PreToolUse'], { env: { ...withSession, TERMIO_HOOK_SOCKET: stale }, stdin: '{}' })).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(await run(['claude', 'working', 'PreToolUse'], { env: { ...withSession, TERMIO_HOOK_SOCKET: stale }, stdin: '{}' })).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr: '',
+    });
   });
 
   it('when stdin stays open it still reports and exits 0', async () => {
@@ -242,10 +256,16 @@ describe.each(REPORTERS)('$name reporter', (reporter) => {
   it('with stdin from /dev/null or a file, and with no arguments at all, it exits 0', async () => {
     const file = join(home, 'payload.json');
     writeFileSync(file, '{"session_id":"from-file"}');
-    for (const [stdin, payload] of [['/dev/null', ''], [file, '{"session_id":"from-file"}']] as const) {
+    for (const [stdin, payload] of [
+      ['/dev/null', ''],
+      [file, '{"session_id":"from-file"}'],
+    ] as const) {
       const [cmd, ...argv] = reporter.argv!(['claude', 'idle', 'SessionStart']);
       const code = await new Promise((resolve) => {
-        const child = spawn('/bin/sh', ['-c', '"$@" < "$0"', stdin, cmd!, ...argv], { env: { PATH: process.env.PATH ?? '', TERMIO_SESSION: SESSION, TERMIO_SESSION_SECRET: SECRET, TERMIO_HOOK_SOCKET: server.socketPath }, stdio: ['ignore', 'ignore', 'ignore'] });
+        const child = spawn('/bin/sh', ['-c', '"$@" < "$0"', stdin, cmd!, ...argv], {
+          env: { PATH: process.env.PATH ?? '', TERMIO_SESSION: SESSION, TERMIO_SESSION_SECRET: SECRET, TERMIO_HOOK_SOCKET: server.socketPath },
+          stdio: ['ignore', 'ignore', 'ignore'],
+        });
         child.on('close', resolve);
       });
       expect(code).toBe(0);

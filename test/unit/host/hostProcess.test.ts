@@ -88,7 +88,14 @@ describe('termio-host lifetime', () => {
     expect(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3])).toBe(pid);
 
     const status = await termio(['host', 'status', '--json']);
-    expect(JSON.parse(status.out)).toMatchObject({ schemaVersion: 1, ok: true, running: true, pid, sessions: 1, socket: join(dir, '.termio', 'run', 'host.sock') });
+    expect(JSON.parse(status.out)).toMatchObject({
+      schemaVersion: 1,
+      ok: true,
+      running: true,
+      pid,
+      sessions: 1,
+      socket: join(dir, '.termio', 'run', 'host.sock'),
+    });
     expect((await termio(['host', 'list'])).out).toContain('/bin/sh');
     expect(JSON.parse((await termio(['host', 'list', '--json'])).out)).toMatchObject({ schemaVersion: 1, ok: true, sessions: [{ argv: ['/bin/sh'] }] });
     // An error with --json is an object on stdout too (README "Errors"), not only a line on stderr.
@@ -148,7 +155,10 @@ describe('termio-host lifetime', () => {
 describe('termio host and attach usage', () => {
   it('refuses bad usage with exit 2 and says why, without starting a host', async () => {
     expect(await termio(['host', 'frob'])).toMatchObject({ code: 2, err: expect.stringContaining("termio host: unknown verb 'frob'") });
-    expect(await termio(['host', 'list', '--cwd', '/tmp'])).toMatchObject({ code: 2, err: expect.stringContaining("termio host list: unexpected argument '--cwd'") });
+    expect(await termio(['host', 'list', '--cwd', '/tmp'])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("termio host list: unexpected argument '--cwd'"),
+    });
     expect(await termio(['attach', 'a', 'b'])).toMatchObject({ code: 2, err: expect.stringContaining("termio attach: expected one session id, got 'a' 'b'") });
     expect(await termio(['attach', 'abc'])).toMatchObject({ code: 2, err: 'termio attach: needs a terminal on stdin and stdout\n' });
     expect(hostPid()).toBeNull();
@@ -164,10 +174,12 @@ describe('a client that never reads', () => {
     cleanups.push(() => void stalled.destroy());
     await new Promise((r) => stalled.once('connect', r));
     stalled.pause();
-    stalled.write(Buffer.concat([
-      encodeJsonMessage({ t: 'hello', protocol: HOST_PROTOCOL_VERSION, client: 'stalled', version: '0' }),
-      encodeJsonMessage({ t: 'req', id: 1, method: 'attach', params: { session: id, view: 1, cols: 200, rows: 50 } }),
-    ]));
+    stalled.write(
+      Buffer.concat([
+        encodeJsonMessage({ t: 'hello', protocol: HOST_PROTOCOL_VERSION, client: 'stalled', version: '0' }),
+        encodeJsonMessage({ t: 'req', id: 1, method: 'attach', params: { session: id, view: 1, cols: 200, rows: 50 } }),
+      ]),
+    );
     const c = await client();
     const m = await attach(c, mirrorFrames(c), id, 1, 200, 50);
     await m.waitForText(/[$#]\s*$/, 'the shell prompt');
@@ -200,7 +212,13 @@ describe('termio attach', () => {
     const id = (await termio(['host', 'spawn', '--', '/bin/sh'])).out.trim();
     const term = createEmulator({ cols: 90, rows: 20, scrollback: 0 });
     cleanups.push(() => term.dispose());
-    const p = pty.spawn(process.execPath, [termioBin, 'attach', id.slice(0, 8)], { cols: 90, rows: 20, cwd: dir, env: env as Record<string, string>, name: 'xterm-256color' });
+    const p = pty.spawn(process.execPath, [termioBin, 'attach', id.slice(0, 8)], {
+      cols: 90,
+      rows: 20,
+      cwd: dir,
+      env: env as Record<string, string>,
+      name: 'xterm-256color',
+    });
     let exit: { exitCode: number } | null = null;
     p.onExit((e) => (exit = e));
     cleanups.push(() => {
@@ -216,10 +234,13 @@ describe('termio attach', () => {
       return Array.from({ length: term.rows }, (_, y) => b.getLine(b.baseY + y)?.translateToString(true) ?? '');
     };
     // The session takes the attached terminal's size.
-    await waitFor(async () => {
-      const list = JSON.parse((await termio(['host', 'list', '--json'])).out).sessions[0];
-      return list.cols === 90 && list.rows === 20;
-    }, { what: 'the session to take the size of the attached terminal' });
+    await waitFor(
+      async () => {
+        const list = JSON.parse((await termio(['host', 'list', '--json'])).out).sessions[0];
+        return list.cols === 90 && list.rows === 20;
+      },
+      { what: 'the session to take the size of the attached terminal' },
+    );
     await waitFor(() => /[$#]$/.test(screen().join('\n').trimEnd()), { what: 'the shell prompt on the attached screen' }).catch((e: Error) => {
       throw new Error(`${e.message}; screen:\n${screen().join('\n')}\nraw: ${JSON.stringify(raw.slice(-500))}`);
     });
@@ -228,10 +249,13 @@ describe('termio attach', () => {
     expect(raw).toContain('\x1b[?1049h');
     // The outer terminal changes size: the session follows.
     p.resize(100, 30);
-    await waitFor(async () => {
-      const s = JSON.parse((await termio(['host', 'list', '--json'])).out).sessions[0];
-      return s.cols === 100 && s.rows === 30;
-    }, { what: 'the session to follow the resized terminal' });
+    await waitFor(
+      async () => {
+        const s = JSON.parse((await termio(['host', 'list', '--json'])).out).sessions[0];
+        return s.cols === 100 && s.rows === 30;
+      },
+      { what: 'the session to follow the resized terminal' },
+    );
     p.write('\x1d');
     await waitFor(() => exit !== null, { what: 'termio attach to end after Ctrl-]' });
     expect(exit).toMatchObject({ exitCode: 0 });

@@ -25,7 +25,10 @@ const claude: Agent = {
   agentId: 'claude',
   titleStatus: { idle: ['^✳ '], working: ['^[^\\sA-Za-z0-9✳] '] },
   hooks: {
-    type: 'json', file: '~/.claude/settings.json', dialect: 'claude', conversation: 'session_id',
+    type: 'json',
+    file: '~/.claude/settings.json',
+    dialect: 'claude',
+    conversation: 'session_id',
     events: [
       { on: 'SessionStart', state: 'idle' },
       { on: 'UserPromptSubmit', state: 'working' },
@@ -38,11 +41,30 @@ const claude: Agent = {
 };
 const cursor: Agent = {
   agentId: 'cursor',
-  hooks: { type: 'json', file: '~/.cursor/hooks.json', dialect: 'cursor', conversation: 'conversation_id', events: [{ on: 'beforeSubmitPrompt', state: 'working' }, { on: 'stop', state: 'done' }] },
+  hooks: {
+    type: 'json',
+    file: '~/.cursor/hooks.json',
+    dialect: 'cursor',
+    conversation: 'conversation_id',
+    events: [
+      { on: 'beforeSubmitPrompt', state: 'working' },
+      { on: 'stop', state: 'done' },
+    ],
+  },
 };
 const copilot: Agent = {
   agentId: 'copilot',
-  hooks: { type: 'json', dir: '~/.copilot/hooks', dialect: 'copilot', conversation: 'sessionId', events: [{ on: 'sessionStart', state: 'idle' }, { on: 'userPromptSubmitted', state: 'working' }, { on: 'agentStop', state: 'done' }] },
+  hooks: {
+    type: 'json',
+    dir: '~/.copilot/hooks',
+    dialect: 'copilot',
+    conversation: 'sessionId',
+    events: [
+      { on: 'sessionStart', state: 'idle' },
+      { on: 'userPromptSubmitted', state: 'working' },
+      { on: 'agentStop', state: 'done' },
+    ],
+  },
 };
 
 let home: string;
@@ -163,7 +185,17 @@ describe('reports that must not count', () => {
     await waitFor(() => a.conversations.length === 1, { what: 'SessionStart' });
     const before = tracker.status(a.session.id);
     const { createConnection } = await import('node:net');
-    const good = { v: 2, session: a.session.id, secret: secrets.secretOf(a.session.id), agent: 'claude', state: 'working', event: 'PreToolUse', payload: '{}', truncated: false, parents: [] };
+    const good = {
+      v: 2,
+      session: a.session.id,
+      secret: secrets.secretOf(a.session.id),
+      agent: 'claude',
+      state: 'working',
+      event: 'PreToolUse',
+      payload: '{}',
+      truncated: false,
+      parents: [],
+    };
     const bad = [
       'garbage\n',
       `${JSON.stringify({ ...good, session: 'not-a-session' })}\n`,
@@ -189,7 +221,9 @@ describe('reports that must not count', () => {
         }
       }),
     );
-    await waitFor(() => server.stats.malformed + server.stats.unknownSession + server.stats.badSecret + server.stats.accepted >= N, { what: 'all reports handled' });
+    await waitFor(() => server.stats.malformed + server.stats.unknownSession + server.stats.badSecret + server.stats.accepted >= N, {
+      what: 'all reports handled',
+    });
     expect(server.stats.badSecret).toBe(N / bad.length);
     expect(tracker.status(a.session.id)).toBe(before);
     expect(tracker.ignoredReports).toBe(N / bad.length);

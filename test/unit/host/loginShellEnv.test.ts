@@ -50,7 +50,12 @@ PS1='$ ' ENV='' exec /bin/sh
 
 describe('parseEnvOutput', () => {
   it('reads NAME=value lines, values with = and newlines, and drops the shell’s own bookkeeping', () => {
-    expect(parseEnvOutput('A=1\nKEY=a=b\nMULTI=one\ntwo\nPWD=/x\nSHLVL=2\n_=/usr/bin/env\nOLDPWD=/y\nZ=')).toEqual({ A: '1', KEY: 'a=b', MULTI: 'one\ntwo', Z: '' });
+    expect(parseEnvOutput('A=1\nKEY=a=b\nMULTI=one\ntwo\nPWD=/x\nSHLVL=2\n_=/usr/bin/env\nOLDPWD=/y\nZ=')).toEqual({
+      A: '1',
+      KEY: 'a=b',
+      MULTI: 'one\ntwo',
+      Z: '',
+    });
   });
 });
 

@@ -22,9 +22,12 @@ function script(name: string, body: string): string {
 }
 
 describe('loginShellPath', () => {
-  it("reads the PATH a login shell sets up, ignoring what its dotfiles print around it", async () => {
+  it('reads the PATH a login shell sets up, ignoring what its dotfiles print around it', async () => {
     // Like a login shell whose profile prints a banner and prepends a folder to PATH.
-    const shell = script('shell', 'echo "Welcome!"\nPATH="/opt/agents/bin:$PATH"\nexport PATH\nwhile [ $# -gt 0 ]; do\n  if [ "$1" = -c ]; then /bin/sh -c "$2"; echo "bye"; exit 0; fi\n  shift\ndone');
+    const shell = script(
+      'shell',
+      'echo "Welcome!"\nPATH="/opt/agents/bin:$PATH"\nexport PATH\nwhile [ $# -gt 0 ]; do\n  if [ "$1" = -c ]; then /bin/sh -c "$2"; echo "bye"; exit 0; fi\n  shift\ndone',
+    );
     const r = await loginShellPath({ SHELL: shell, HOME: root, PATH: '/usr/bin:/bin' });
     expect(r).toEqual({ path: '/opt/agents/bin:/usr/bin:/bin', source: 'login-shell' });
   });

@@ -8,20 +8,46 @@ import { Emitter } from '../../../src/protocol/events';
 import { HOOK_REPORT_VERSION, type HookReport } from '../../../src/protocol/hookReport';
 
 function source(id: string, pid: number): StatusSessionSource {
-  return { id, pid, title: '', exited: null, onTitle: new Emitter<string>().event, onRender: new Emitter<void>().event, onExit: new Emitter<{ exitCode: number }>().event, screenLines: () => [] };
+  return {
+    id,
+    pid,
+    title: '',
+    exited: null,
+    onTitle: new Emitter<string>().event,
+    onRender: new Emitter<void>().event,
+    onExit: new Emitter<{ exitCode: number }>().event,
+    screenLines: () => [],
+  };
 }
 
 const codex = {
   agentId: 'codex',
-  hooks: { dialect: 'codex', conversation: 'session_id', events: [{ on: 'UserPromptSubmit', state: 'working' as const }, { on: 'Stop', state: 'done' as const }] },
+  hooks: {
+    dialect: 'codex',
+    conversation: 'session_id',
+    events: [
+      { on: 'UserPromptSubmit', state: 'working' as const },
+      { on: 'Stop', state: 'done' as const },
+    ],
+  },
 };
 
 /** A report run by the daemon: its ancestors never reach the tab's root process. */
 function fromDaemon(session: string, conversation: string, event = 'UserPromptSubmit', state: HookReport['state'] = 'working'): HookReport {
   return {
-    v: HOOK_REPORT_VERSION, session, secret: 's', agent: 'codex', state, event, truncated: false,
+    v: HOOK_REPORT_VERSION,
+    session,
+    secret: 's',
+    agent: 'codex',
+    state,
+    event,
+    truncated: false,
     payload: JSON.stringify({ session_id: conversation, hook_event_name: event }),
-    parents: [[900, 'sh'], [901, 'codex'], [1, 'systemd']],
+    parents: [
+      [900, 'sh'],
+      [901, 'codex'],
+      [1, 'systemd'],
+    ],
   };
 }
 

@@ -26,7 +26,11 @@ const opts = () => ({ paths: termioPaths({ TERMIO_HOME: join(home, '.termio') })
 
 /** Every file in the folder with its bytes and mode: what "as it was" means. */
 function snapshot(d: string): Record<string, string> {
-  return Object.fromEntries(readdirSync(d).sort().map((n) => [n, `${(statSync(join(d, n)).mode & 0o777).toString(8)} ${readFileSync(join(d, n), 'utf8')}`]));
+  return Object.fromEntries(
+    readdirSync(d)
+      .sort()
+      .map((n) => [n, `${(statSync(join(d, n)).mode & 0o777).toString(8)} ${readFileSync(join(d, n), 'utf8')}`]),
+  );
 }
 
 beforeEach(() => {
@@ -35,10 +39,10 @@ beforeEach(() => {
 afterEach(() => rmSync(home, { recursive: true, force: true }));
 
 describe('scripts hooks', () => {
-  it('installs one executable per event beside the user\'s scripts, never over one, and uninstall restores the folder', () => {
+  it("installs one executable per event beside the user's scripts, never over one, and uninstall restores the folder", () => {
     mkdirSync(dir(), { recursive: true });
     writeFileSync(join(dir(), 'PreCompact'), '#!/bin/sh\necho mine\n', { mode: 0o700 });
-    writeFileSync(join(dir(), 'TaskCancel'), '#!/bin/sh\n# the user\'s own TaskCancel\n', { mode: 0o755 });
+    writeFileSync(join(dir(), 'TaskCancel'), "#!/bin/sh\n# the user's own TaskCancel\n", { mode: 0o755 });
     chmodSync(join(dir(), 'PreCompact'), 0o700);
     const before = snapshot(dir());
 
@@ -52,7 +56,7 @@ describe('scripts hooks', () => {
       expect(text.startsWith('#!/bin/sh\n')).toBe(true);
       expect(text).toContain(`cline ${e.state} ${e.on}`);
     }
-    expect(readFileSync(join(dir(), 'TaskCancel'), 'utf8')).toBe('#!/bin/sh\n# the user\'s own TaskCancel\n');
+    expect(readFileSync(join(dir(), 'TaskCancel'), 'utf8')).toBe("#!/bin/sh\n# the user's own TaskCancel\n");
     expect(installAgentHooks(agent, opts())).toMatchObject({ action: 'unchanged' });
     expect(agentHookStatus(agent, opts())).toMatchObject({ state: 'partial', missing: ['TaskCancel'] });
 
@@ -64,7 +68,11 @@ describe('scripts hooks', () => {
     const fewer = { ...agent, hooks: { ...agent.hooks, events: agent.hooks.events.slice(0, 2) } };
     installAgentHooks(agent, opts());
     installAgentHooks(fewer, opts());
-    expect(readdirSync(dir()).filter((n) => !n.startsWith('.')).sort()).toEqual(fewer.hooks.events.map((e) => e.on).sort());
+    expect(
+      readdirSync(dir())
+        .filter((n) => !n.startsWith('.'))
+        .sort(),
+    ).toEqual(fewer.hooks.events.map((e) => e.on).sort());
     uninstallAgentHooks(fewer, opts());
     expect(existsSync(dir())).toBe(false);
     expect(existsSync(join(home, 'Documents', 'Cline'))).toBe(true);
@@ -74,13 +82,21 @@ describe('scripts hooks', () => {
     installAgentHooks(agent, opts());
     const tracker = new StatusTracker();
     const secrets = new SessionSecrets();
-    const server = await HookServer.start({ paths: termioPaths({ TERMIO_HOME: join(home, '.termio') }), secretOf: (id) => (tracker.isTracked(id) ? secrets.secretOf(id) : undefined) });
+    const server = await HookServer.start({
+      paths: termioPaths({ TERMIO_HOME: join(home, '.termio') }),
+      secretOf: (id) => (tracker.isTracked(id) ? secrets.secretOf(id) : undefined),
+    });
     if (!(server instanceof HookServer)) throw new Error(server.message);
     server.onReport((r) => tracker.handleReport(r));
     const details: HookDetailsEvent[] = [];
     tracker.onHookDetails((d) => details.push(d));
     const minted = secrets.mint();
-    const s = Session.spawn({ id: minted.id, argv: [process.execPath, FAKE, 'cline'], cwd: home, env: { HOME: home, TERMIO_HOME: join(home, '.termio'), ...server.sessionEnv(), ...minted.env } });
+    const s = Session.spawn({
+      id: minted.id,
+      argv: [process.execPath, FAKE, 'cline'],
+      cwd: home,
+      env: { HOME: home, TERMIO_HOME: join(home, '.termio'), ...server.sessionEnv(), ...minted.env },
+    });
     if (!(s instanceof Session)) throw new Error(s.message);
     try {
       tracker.track(s, agent);

@@ -56,14 +56,35 @@ describe('a release whose hooks do not report', () => {
     mkdirSync(bin);
     writeFileSync(join(bin, 'fake-silent'), FAKE);
     chmodSync(join(bin, 'fake-silent'), 0o755);
-    const env: NodeJS.ProcessEnv = { HOME: home, TERMIO_HOME: join(home, '.termio'), PATH: `${bin}:${dirname(process.execPath)}:/usr/bin:/bin`, SHELL: '/bin/sh', LANG: 'C.UTF-8', TERMIO_HOST_IDLE_MS: '0' };
+    const env: NodeJS.ProcessEnv = {
+      HOME: home,
+      TERMIO_HOME: join(home, '.termio'),
+      PATH: `${bin}:${dirname(process.execPath)}:/usr/bin:/bin`,
+      SHELL: '/bin/sh',
+      LANG: 'C.UTF-8',
+      TERMIO_HOST_IDLE_MS: '0',
+    };
     const paths = termioPaths(env);
     mkdirSync(paths.userAgentsDir, { recursive: true });
-    writeFileSync(join(paths.userAgentsDir, 'fake-silent.json'), JSON.stringify({
-      protocol: 1, id: 'fake-silent', name: 'Fake Silent', command: 'fake-silent',
-      hooks: { type: 'json', file: '~/.fakesilent/settings.json', dialect: 'claude', events: [{ on: 'UserPromptSubmit', state: 'working' }, { on: 'Stop', state: 'done' }] },
-      titleStatus: { working: ['^⠋ '] },
-    }));
+    writeFileSync(
+      join(paths.userAgentsDir, 'fake-silent.json'),
+      JSON.stringify({
+        protocol: 1,
+        id: 'fake-silent',
+        name: 'Fake Silent',
+        command: 'fake-silent',
+        hooks: {
+          type: 'json',
+          file: '~/.fakesilent/settings.json',
+          dialect: 'claude',
+          events: [
+            { on: 'UserPromptSubmit', state: 'working' },
+            { on: 'Stop', state: 'done' },
+          ],
+        },
+        titleStatus: { working: ['^⠋ '] },
+      }),
+    );
 
     const started = await HostProcess.start({ env, logger: createLogger(join(home, 'host.log')), idleExitMs: 0, path: env.PATH! });
     if (!started.ok) throw new Error(started.message);
@@ -73,16 +94,21 @@ describe('a release whose hooks do not report', () => {
     expect(spawned.stderr).toBe('');
     const id = (JSON.parse(spawned.stdout) as { id: string }).id;
     // The title showed work; no hook came within the grace: the note names the release.
-    const why = await waitFor(async () => {
-      const out = (await cli(['sessions', 'why', id], env)).stdout;
-      return out.includes('hooks not reporting: Fake Silent 3.4.5') ? out : undefined;
-    }, { what: 'the why strip to name the release', timeout: 30_000, interval: 500 });
+    const why = await waitFor(
+      async () => {
+        const out = (await cli(['sessions', 'why', id], env)).stdout;
+        return out.includes('hooks not reporting: Fake Silent 3.4.5') ? out : undefined;
+      },
+      { what: 'the why strip to name the release', timeout: 30_000, interval: 500 },
+    );
     expect(why).toContain('has hooks declared but none reached Termio');
     await waitFor(() => readHookSilence(hookSilenceFile(paths))['fake-silent'], { what: 'the release noted' });
 
     const status = await cli(['hooks', 'status', '--agent', 'fake-silent'], env);
     expect(status.stdout).toContain('not reporting: Fake Silent 3.4.5 ran with these hooks and none reached Termio');
-    const json = JSON.parse((await cli(['hooks', 'status', '--agent', 'fake-silent', '--json'], env)).stdout) as { agents: Array<{ agentId: string; notReporting?: { release: string; version: string } }> };
+    const json = JSON.parse((await cli(['hooks', 'status', '--agent', 'fake-silent', '--json'], env)).stdout) as {
+      agents: Array<{ agentId: string; notReporting?: { release: string; version: string } }>;
+    };
     expect(json.agents[0]).toMatchObject({ agentId: 'fake-silent', notReporting: { release: 'Fake Silent 3.4.5', version: '3.4.5' } });
   });
 
@@ -106,7 +132,12 @@ describe('a release whose hooks do not report', () => {
       logger: nullLogger,
     });
     const at = Date.now();
-    const silent: SessionStatus = { state: 'working', since: at, why: { channel: 'titleStatus', rule: '^⠋ ', at }, health: [{ code: 'hooksNotReporting', message: 'hooks not reporting', since: at }] };
+    const silent: SessionStatus = {
+      state: 'working',
+      since: at,
+      why: { channel: 'titleStatus', rule: '^⠋ ', at },
+      health: [{ code: 'hooksNotReporting', message: 'hooks not reporting', since: at }],
+    };
     const hooked: SessionStatus = { state: 'working', since: at, why: { channel: 'hooks', event: 'UserPromptSubmit', at }, health: [] };
     changes.fire({ sessionId: 's1', status: silent });
     await waitFor(() => readHookSilence(file)['fake-silent'], { what: 'the release noted' });

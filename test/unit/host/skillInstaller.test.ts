@@ -41,7 +41,7 @@ describe('the Termio skill', () => {
     for (const verb of ['sessions spawn', 'sessions run', 'sessions wait', 'sessions send', 'termio notify']) expect(text).toContain(verb);
   });
 
-  it('goes in with live status and out with it, leaving the user\'s other skills byte for byte', async () => {
+  it("goes in with live status and out with it, leaving the user's other skills byte for byte", async () => {
     // Bytes that a text round trip would change: CRLF, no final newline, a BOM, invalid UTF-8.
     const mine = Buffer.from([0xef, 0xbb, 0xbf, ...Buffer.from('---\r\nname: mine\r\n---\r\nmy skill'), 0xff]);
     const mineFile = write('.claude/skills/mine/SKILL.md', mine);
@@ -61,7 +61,7 @@ describe('the Termio skill', () => {
     expect(readdirSync(join(home, '.claude', 'skills'))).toEqual(['mine']);
   });
 
-  it('never overwrites or removes a user\'s own SKILL.md of the same name, nor files beside ours', async () => {
+  it("never overwrites or removes a user's own SKILL.md of the same name, nor files beside ours", async () => {
     const theirs = '---\nname: termio\ndescription: my own notes about termio\n---\nmine, no marker\n';
     const file = write(ours, theirs);
     const i = await cli(['install', '--agent', 'claude']);

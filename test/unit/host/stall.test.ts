@@ -31,7 +31,9 @@ describe('stall alarm', () => {
     const stalled = await waitFor(() => stalls[0], { what: 'the stall', timeout: 10 * STALL_MS });
     expect(stalled.sessionId).toBe(s.id);
     expect(Date.now() - (stalled.since ?? 0)).toBeGreaterThanOrEqual(STALL_MS);
-    expect(t.status(s.id)?.health).toEqual([expect.objectContaining({ code: 'stalled', message: expect.stringMatching(/^stalled: working with no output and no hook report for \d+s$/) })]);
+    expect(t.status(s.id)?.health).toEqual([
+      expect.objectContaining({ code: 'stalled', message: expect.stringMatching(/^stalled: working with no output and no hook report for \d+s$/) }),
+    ]);
 
     s.write('\r');
     await waitFor(() => stalls.length === 2, { what: 'the stall to clear on output' });

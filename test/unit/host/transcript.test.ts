@@ -38,7 +38,15 @@ describe('readTranscript', () => {
     expect(readTranscript('s', file, 2, size)).toEqual({ ok: true, result: { id: 's', lines: ['{"b":2}', '{"c":3}'], cols: 80, rows: 24, transcript: file } });
   });
   it('says why when there is none or it cannot be read', () => {
-    expect(readTranscript('s', undefined, undefined, size)).toMatchObject({ ok: false, code: 'noTranscript', message: expect.stringMatching(/^session s has no known transcript/) });
-    expect(readTranscript('s', join(home, 'gone.jsonl'), undefined, size)).toMatchObject({ ok: false, code: 'noTranscript', message: expect.stringMatching(/^cannot read the transcript .*gone\.jsonl: ENOENT/) });
+    expect(readTranscript('s', undefined, undefined, size)).toMatchObject({
+      ok: false,
+      code: 'noTranscript',
+      message: expect.stringMatching(/^session s has no known transcript/),
+    });
+    expect(readTranscript('s', join(home, 'gone.jsonl'), undefined, size)).toMatchObject({
+      ok: false,
+      code: 'noTranscript',
+      message: expect.stringMatching(/^cannot read the transcript .*gone\.jsonl: ENOENT/),
+    });
   });
 });

@@ -67,10 +67,18 @@ afterEach(async () => {
   rmSync(home, { recursive: true, force: true });
 });
 
-interface AgentLogEntry { agent: string; event: string; termioSession: string | null; id?: string }
+interface AgentLogEntry {
+  agent: string;
+  event: string;
+  termioSession: string | null;
+  id?: string;
+}
 const agentLogEntries = (): AgentLogEntry[] => {
   try {
-    return readFileSync(agentLog, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as AgentLogEntry);
+    return readFileSync(agentLog, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as AgentLogEntry);
   } catch {
     return [];
   }
@@ -87,7 +95,13 @@ async function spawnAgent(agent: string, opts: { bypass?: boolean; cwd?: string 
 /** The environment a session's agent really has (what a `termio` run inside it would read), once it has started. */
 function environOf(id: string): Promise<NodeJS.ProcessEnv> {
   const pid = host.registry.get(id)!.session.pid;
-  const read = (): NodeJS.ProcessEnv => Object.fromEntries(readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+  const read = (): NodeJS.ProcessEnv =>
+    Object.fromEntries(
+      readFileSync(`/proc/${pid}/environ`, 'utf8')
+        .split('\0')
+        .filter(Boolean)
+        .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+    );
   // Until the pty's child has exec'd the agent, /proc shows the environment it was forked with.
   return waitFor(() => (read().TERMIO_SESSION === id ? read() : null), { what: `the agent of ${id} to start` });
 }
@@ -116,9 +130,20 @@ describe('nested agents', () => {
     // The agent's Bash tool runs a nested Claude Code: same environment, same hooks, its own conversation.
     host.registry.get(id)!.session.write('!claude -p "summarise the repo"\r');
     await waitFor(() => screen(id).includes('ran: exit 0'), { what: 'the nested run to finish' });
-    await waitFor(() => logs.some((l) => l.startsWith('hook report not applied') && l.includes('SessionStart')), { what: "the nested agent's SessionStart to be refused" });
+    await waitFor(() => logs.some((l) => l.startsWith('hook report not applied') && l.includes('SessionStart')), {
+      what: "the nested agent's SessionStart to be refused",
+    });
     expect(conversationOf(id)).toBe(own);
-    expect(await request(process.env, 'sessions.why', { id })).toMatchObject({ ok: true, result: { health: expect.arrayContaining([expect.stringMatching(/^not applied: (SessionStart|UserPromptSubmit|Stop) report from a nested agent \(pid \d+, node\) started inside this session's agent/)]) } });
+    expect(await request(process.env, 'sessions.why', { id })).toMatchObject({
+      ok: true,
+      result: {
+        health: expect.arrayContaining([
+          expect.stringMatching(
+            /^not applied: (SessionStart|UserPromptSubmit|Stop) report from a nested agent \(pid \d+, node\) started inside this session's agent/,
+          ),
+        ]),
+      },
+    });
 
     // The agent's own /clear still rebinds: its reports were never in doubt.
     host.registry.get(id)!.session.write('/clear\r');
@@ -127,7 +152,11 @@ describe('nested agents', () => {
 
   it("an agent its launcher spawns rather than execs (npm's codex.js) is still the session's own", async () => {
     // A node launcher that starts the agent as its child and waits, as npm's codex.js does.
-    writeFileSync(join(home, 'bin', 'claude'), `#!${process.execPath}\nconst c = require('child_process').spawn(process.execPath, [${JSON.stringify(join(FAKES, 'fake-agent.mjs'))}, 'claude', ...process.argv.slice(2)], { stdio: 'inherit' });\nc.on('exit', (code) => process.exit(code ?? 1));\n`, { mode: 0o755 });
+    writeFileSync(
+      join(home, 'bin', 'claude'),
+      `#!${process.execPath}\nconst c = require('child_process').spawn(process.execPath, [${JSON.stringify(join(FAKES, 'fake-agent.mjs'))}, 'claude', ...process.argv.slice(2)], { stdio: 'inherit' });\nc.on('exit', (code) => process.exit(code ?? 1));\n`,
+      { mode: 0o755 },
+    );
     expect(host.agents.setHooks('claude', true)).toMatchObject({ state: 'installed' });
     const id = await spawnAgent('claude');
     await waitFor(() => screen(id).includes('>'), { what: 'the prompt' });
@@ -148,10 +177,18 @@ describe('discovered conversations', () => {
       stdio: ['pipe', 'ignore', 'inherit'],
     });
     outsiders.push(p);
-    return waitFor(() => agentLogEntries().slice(before).find((e) => e.event === 'recordWritten' && e.termioSession === null)?.id, { what: 'the outside codex to write its record' });
+    return waitFor(
+      () =>
+        agentLogEntries()
+          .slice(before)
+          .find((e) => e.event === 'recordWritten' && e.termioSession === null)?.id,
+      { what: 'the outside codex to write its record' },
+    );
   }
-  const seenByHost = (id: string) => waitFor(() => logs.some((l) => l.startsWith('discovery: new record') && l.includes(id)), { what: `the host to read record ${id}` });
-  const minted = (sessionId: string) => waitFor(() => agentLogEntries().find((e) => e.event === 'minted' && e.termioSession === sessionId)?.id, { what: `${sessionId}'s agent to mint its id` });
+  const seenByHost = (id: string) =>
+    waitFor(() => logs.some((l) => l.startsWith('discovery: new record') && l.includes(id)), { what: `the host to read record ${id}` });
+  const minted = (sessionId: string) =>
+    waitFor(() => agentLogEntries().find((e) => e.event === 'minted' && e.termioSession === sessionId)?.id, { what: `${sessionId}'s agent to mint its id` });
 
   it('never binds a waiting tab to a codex started outside Termio in the same folder', async () => {
     const tab = await spawnAgent('codex');
@@ -172,7 +209,10 @@ describe('discovered conversations', () => {
     const [ida, idb] = [await minted(a), await minted(b)];
     const theirs = await outsideCodex();
     await seenByHost(theirs);
-    for (const [tab, text] of [[b, 'b first'], [a, 'then a']] as const) {
+    for (const [tab, text] of [
+      [b, 'b first'],
+      [a, 'then a'],
+    ] as const) {
       await waitFor(() => screen(tab).includes('>'), { what: 'the prompt' });
       host.registry.get(tab)!.session.write(`${text}\r`);
     }
@@ -192,14 +232,19 @@ describe('the control socket from inside a session', () => {
     expect(fromPlain.TERMIO_SESSION_SECRET).toMatch(/^[\w-]{43}$/);
     expect((await environOf(trusted)).TERMIO_SESSION_SECRET).not.toBe(fromPlain.TERMIO_SESSION_SECRET);
 
-    expect(await spawnFrom(fromPlain)).toMatchObject({ ok: false, error: { code: 'forbidden', message: expect.stringContaining(`session ${plain} runs without permission bypass`) } });
+    expect(await spawnFrom(fromPlain)).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden', message: expect.stringContaining(`session ${plain} runs without permission bypass`) },
+    });
     expect(logs).toContainEqual(expect.stringMatching(new RegExp(`^control: sessions.spawn: bypass start refused .*"caller":"${plain}"`)));
     // A secret no running session has (a stale or made-up one) is refused too.
     expect(await spawnFrom({ ...fromPlain, TERMIO_SESSION_SECRET: 'x'.repeat(43) })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
 
     const byTrusted = await spawnFrom(await environOf(trusted));
     expect(byTrusted).toMatchObject({ ok: true });
-    expect(logs).toContainEqual(expect.stringMatching(new RegExp(`^control: sessions.spawn: bypass start allowed \\(the asking session runs with bypass\\).*"caller":"${trusted}"`)));
+    expect(logs).toContainEqual(
+      expect.stringMatching(new RegExp(`^control: sessions.spawn: bypass start allowed \\(the asking session runs with bypass\\).*"caller":"${trusted}"`)),
+    );
     // The user's own terminal (no session secret) may.
     const outside = { ...fromPlain };
     delete outside.TERMIO_SESSION_SECRET;

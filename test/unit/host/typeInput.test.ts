@@ -117,9 +117,13 @@ describe('through the host', () => {
     if (!r.ok) throw new Error(r.error.message);
     const s = companion.host.registry.get(r.result.session.id)!.session;
     await waitFor(() => screen(s).includes('ready>'), { what: 'the fake TUI to start' });
-    const ws = new WebSocket(`ws://127.0.0.1:${companion.port}/ws`, [COMPANION_SUBPROTOCOL, `${AUTH_SUBPROTOCOL_PREFIX}${companion.token()}`], { origin: companion.base });
+    const ws = new WebSocket(`ws://127.0.0.1:${companion.port}/ws`, [COMPANION_SUBPROTOCOL, `${AUTH_SUBPROTOCOL_PREFIX}${companion.token()}`], {
+      origin: companion.base,
+    });
     sockets.push(ws);
-    const attached = new Promise<void>((resolve) => ws.on('message', (d: Buffer, binary) => !binary && JSON.parse(d.toString('utf8')).t === 'attached' && resolve()));
+    const attached = new Promise<void>((resolve) =>
+      ws.on('message', (d: Buffer, binary) => !binary && JSON.parse(d.toString('utf8')).t === 'attached' && resolve()),
+    );
     await new Promise((res, rej) => ws.once('open', res).once('error', rej));
     ws.send(JSON.stringify({ t: 'attach', session: s.id, cols: 80, rows: 24 }));
     await attached;

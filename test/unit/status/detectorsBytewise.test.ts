@@ -52,7 +52,9 @@ describe('titles byte by byte', () => {
   it('codex: ST-terminated titles, attention alternating [ ! ] / [ . ]', async () => {
     const h = harness({ hooksDeclared: false, titleStatus: { attention: ['\\[ [!.] \\] Action Required'], working: ['^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]'] } });
     const st = '\x1b\\';
-    await h.feedBytewise(OSC0('⠋ app', st) + OSC0('⠙ app', st) + OSC0('[ ! ] Action Required', st) + OSC0('[ . ] Action Required', st) + OSC0('⠹ app', st) + OSC0('app', st));
+    await h.feedBytewise(
+      OSC0('⠋ app', st) + OSC0('⠙ app', st) + OSC0('[ ! ] Action Required', st) + OSC0('[ . ] Action Required', st) + OSC0('⠹ app', st) + OSC0('app', st),
+    );
     expect(h.seen).toEqual(['idle', 'working', 'attention', 'working', 'done']);
     h.dispose();
   });

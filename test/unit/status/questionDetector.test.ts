@@ -8,7 +8,12 @@ import { whyText } from '../../../src/app/present/whyText';
 
 const trust = readFileSync(join(__dirname, '..', '..', 'fixtures', 'questions', 'claude-trust.txt'), 'utf8').split('\n');
 const idle = readFileSync(join(__dirname, '..', '..', 'fixtures', 'questions', 'claude-idle.txt'), 'utf8').split('\n');
-const claude: StatusEngineConfig = { hooksDeclared: true, hooksReportAtStart: true, titleStatus: { idle: ['^✳ '], working: ['^[^\\sA-Za-z0-9✳] '] }, questionTui: 'claude' };
+const claude: StatusEngineConfig = {
+  hooksDeclared: true,
+  hooksReportAtStart: true,
+  titleStatus: { idle: ['^✳ '], working: ['^[^\\sA-Za-z0-9✳] '] },
+  questionTui: 'claude',
+};
 
 describe('a question on screen', () => {
   it("is attention before Claude's hooks report (its folder-trust question), quoted in the why", () => {
@@ -18,7 +23,9 @@ describe('a question on screen', () => {
     e.apply({ kind: 'screen', lines: trust, at: 2 });
     expect(e.status.state).toBe('attention');
     expect(e.status.why).toEqual({ channel: 'question', event: '“Is this a project you created or one you trust?”', at: 2 });
-    expect(whyText({ state: 'attention', stateWhy: '', status: e.status, now: 2 })).toBe('Needs you — question on screen “Is this a project you created or one you trust?”, just now');
+    expect(whyText({ state: 'attention', stateWhy: '', status: e.status, now: 2 })).toBe(
+      'Needs you — question on screen “Is this a project you created or one you trust?”, just now',
+    );
     // Answered: the question is gone, the agent starts and its hooks take over.
     e.apply({ kind: 'screen', lines: idle, at: 3 });
     expect(e.status.state).not.toBe('attention');

@@ -39,7 +39,13 @@ const focus = (focused: boolean) => ({ kind: 'focus' as const, focused });
 
 describe('hooks are the source of truth', () => {
   it('follows hook events; done while away, idle once the user looks', () => {
-    const { states, engine } = run(claudeLike, [hook('idle', 'SessionStart'), hook('working', 'UserPromptSubmit'), hook('working', 'PreToolUse'), hook('done', 'Stop'), focus(true)]);
+    const { states, engine } = run(claudeLike, [
+      hook('idle', 'SessionStart'),
+      hook('working', 'UserPromptSubmit'),
+      hook('working', 'PreToolUse'),
+      hook('done', 'Stop'),
+      focus(true),
+    ]);
     expect(states).toEqual(['idle', 'working', 'working', 'done', 'idle']);
     expect(engine.status.why).toMatchObject({ channel: 'focus' });
   });
@@ -52,7 +58,12 @@ describe('hooks are the source of truth', () => {
 
   it('a title flip corrects a missed hook event at once', () => {
     // The Stop hook never arrives; the title goes from spinner to ✳.
-    const { states, engine } = run(claudeLike, [hook('working', 'UserPromptSubmit'), title('⠂ Fixing tests'), title('⠐ Fixing tests'), title('✳ Fixing tests')]);
+    const { states, engine } = run(claudeLike, [
+      hook('working', 'UserPromptSubmit'),
+      title('⠂ Fixing tests'),
+      title('⠐ Fixing tests'),
+      title('✳ Fixing tests'),
+    ]);
     expect(states).toEqual(['working', 'working', 'working', 'done']);
     expect(engine.status.why).toMatchObject({ channel: 'titleStatus', rule: '^✳ ' });
   });
@@ -70,7 +81,7 @@ describe('hooks are the source of truth', () => {
     expect(states).toEqual(['working', 'working', 'done', 'done', 'done']);
   });
 
-  it('a quiet title cannot hide a hook\'s attention, a working title ends it', () => {
+  it("a quiet title cannot hide a hook's attention, a working title ends it", () => {
     const { states } = run(claudeLike, [hook('working', 'PreToolUse'), title('⠂ x'), hook('attention', 'PermissionRequest'), title('✳ x'), title('⠐ x')]);
     expect(states).toEqual(['working', 'working', 'attention', 'attention', 'working']);
   });
@@ -84,12 +95,24 @@ describe('hooks are the source of truth', () => {
   it('a spinner title read after the permission hook (written before it) keeps the attention', () => {
     // Claude: ✳ idle, prompt, tool, the spinner written, then PermissionRequest — but the pty's
     // bytes with the spinner reach the app after the hook's report.
-    const { states } = run(claudeLike, [title('✳ x'), hook('working', 'UserPromptSubmit'), hook('working', 'PreToolUse'), hook('attention', 'PermissionRequest'), title('⠂ Working'), hook('working', 'PostToolUse')]);
+    const { states } = run(claudeLike, [
+      title('✳ x'),
+      hook('working', 'UserPromptSubmit'),
+      hook('working', 'PreToolUse'),
+      hook('attention', 'PermissionRequest'),
+      title('⠂ Working'),
+      hook('working', 'PostToolUse'),
+    ]);
     expect(states).toEqual(['idle', 'working', 'working', 'attention', 'attention', 'working']);
   });
 
-  it('attention in the title (codex) beats the hook\'s working', () => {
-    const { states } = run(codexLike, [hook('working', 'PreToolUse'), title('[ ! ] Action Required'), title('[ . ] Action Required'), hook('working', 'PostToolUse')]);
+  it("attention in the title (codex) beats the hook's working", () => {
+    const { states } = run(codexLike, [
+      hook('working', 'PreToolUse'),
+      title('[ ! ] Action Required'),
+      title('[ . ] Action Required'),
+      hook('working', 'PostToolUse'),
+    ]);
     expect(states).toEqual(['working', 'attention', 'attention', 'working']);
   });
 
@@ -121,7 +144,11 @@ describe('screen rules (no hooks)', () => {
   it('title and screen together: the more urgent claim wins', () => {
     const cfg: StatusEngineConfig = { hooksDeclared: false, titleStatus: { idle: ['^◇'], working: ['^✦'] }, status: { attention: ['Apply this change\\?'] } };
     expect(run(cfg, [title('◇  Ready (app)'), title('✦  Working… (app)'), screen('Apply this change?'), screen(''), title('◇  Ready (app)')]).states).toEqual([
-      'idle', 'working', 'attention', 'working', 'done',
+      'idle',
+      'working',
+      'attention',
+      'working',
+      'done',
     ]);
   });
 });
@@ -222,7 +249,12 @@ describe('rules', () => {
 describe('a snapshot carries the engine on (a session adopted by a new host)', () => {
   it('restores the state, its reason and each channel claim, and goes on as the original would', () => {
     // A permission hook while the title still shows the spinner: only the hook's claim keeps it attention.
-    const { engine } = run(claudeLike, [title('✳ Claude Code'), hook('working', 'UserPromptSubmit'), title('⠂ Working'), hook('attention', 'PermissionRequest')]);
+    const { engine } = run(claudeLike, [
+      title('✳ Claude Code'),
+      hook('working', 'UserPromptSubmit'),
+      title('⠂ Working'),
+      hook('attention', 'PermissionRequest'),
+    ]);
     expect(engine.status.state).toBe('attention');
     const restored = StatusEngine.restore(claudeLike, JSON.parse(JSON.stringify(engine.snapshot())));
     expect(restored.status).toEqual(engine.status);
@@ -243,7 +275,9 @@ describe('a snapshot carries the engine on (a session adopted by a new host)', (
   it('names what is wrong with a snapshot that cannot be restored', () => {
     const good = JSON.parse(JSON.stringify(run(claudeLike, [hook('attention', 'PermissionRequest')]).engine.snapshot())) as Record<string, unknown>;
     expect(engineSnapshotProblem({ ...good, hook: { ...(good.hook as object), state: 'asleep' } })).toBe("hook.state 'asleep' is not a state");
-    expect(engineSnapshotProblem({ ...good, current: { ...(good.current as object), why: { channel: 'telepathy', at: 1 } } })).toBe("current.why.channel 'telepathy' is not a channel");
+    expect(engineSnapshotProblem({ ...good, current: { ...(good.current as object), why: { channel: 'telepathy', at: 1 } } })).toBe(
+      "current.why.channel 'telepathy' is not a channel",
+    );
     expect(engineSnapshotProblem({ ...good, focused: 'yes' })).toBe('titleShowsAttention or focused is not true or false');
     expect(engineSnapshotProblem(null)).toBe('not an object');
   });

@@ -34,7 +34,10 @@ describe('findAll', () => {
     await emu.write('abcdefghijklmnop\r\nxyz\r\nuvw');
     // Row 0 'abcdefghij' wraps into row 1 'klmnop'.
     expect(find('ijkl')).toEqual([at(8, 0, 2, 1)]);
-    expect(rangeRows(find('ijkl')[0]!, 10)).toEqual([{ y: 0, start: 8, end: 10 }, { y: 1, start: 0, end: 2 }]);
+    expect(rangeRows(find('ijkl')[0]!, 10)).toEqual([
+      { y: 0, start: 8, end: 10 },
+      { y: 1, start: 0, end: 2 },
+    ]);
     // 'xyz' and 'uvw' are separate lines: no match through the line break.
     expect(find('zu')).toEqual([]);
     expect(find('z u')).toEqual([]);

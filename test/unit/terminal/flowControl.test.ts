@@ -6,7 +6,12 @@ import { FlowControlConstants, FlowController } from '../../../src/terminal/flow
 describe('FlowController', () => {
   it('pauses above the high watermark and resumes below the low one', () => {
     const calls: string[] = [];
-    const fc = new FlowController(() => calls.push('pause'), () => calls.push('resume'), 100, 10);
+    const fc = new FlowController(
+      () => calls.push('pause'),
+      () => calls.push('resume'),
+      100,
+      10,
+    );
     fc.received(60);
     fc.received(40);
     expect(calls).toEqual([]);
@@ -25,6 +30,14 @@ describe('FlowController', () => {
 
   it('uses VS Code’s watermarks by default and rejects inverted ones', () => {
     expect(FlowControlConstants.HighWatermarkChars).toBeGreaterThan(FlowControlConstants.LowWatermarkChars);
-    expect(() => new FlowController(() => undefined, () => undefined, 10, 10)).toThrow(/low watermark 10/);
+    expect(
+      () =>
+        new FlowController(
+          () => undefined,
+          () => undefined,
+          10,
+          10,
+        ),
+    ).toThrow(/low watermark 10/);
   });
 });

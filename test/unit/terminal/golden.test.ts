@@ -9,7 +9,10 @@ import { createEmulator, type TestEmulator } from './helpers';
 const dir = join(__dirname, '..', '..', 'fixtures', 'terminal');
 const COLS = 40;
 const ROWS = 12;
-const fixtures = readdirSync(dir).filter((f) => f.endsWith('.in')).map((f) => f.slice(0, -3)).sort();
+const fixtures = readdirSync(dir)
+  .filter((f) => f.endsWith('.in'))
+  .map((f) => f.slice(0, -3))
+  .sort();
 
 let emu: TestEmulator;
 afterEach(() => emu?.dispose());

@@ -93,11 +93,14 @@ describe('a session on a holder', () => {
     s.write('\x03');
     // Typed ahead of the prompt, so the echo of the command shows during the flood and its output
     // after the prompt; the tty may also discard it with the interrupt, so it is asked again.
-    await waitFor(() => {
-      if (s.screenLines().some((l) => /after-flood$/.test(l) && !l.includes('echo'))) return true;
-      s.write('echo after-flood\r');
-      return false;
-    }, { what: 'the shell to answer after Ctrl-C', interval: 300 });
+    await waitFor(
+      () => {
+        if (s.screenLines().some((l) => /after-flood$/.test(l) && !l.includes('echo'))) return true;
+        s.write('echo after-flood\r');
+        return false;
+      },
+      { what: 'the shell to answer after Ctrl-C', interval: 300 },
+    );
     expect(s.flowState.paused).toBe(false);
   });
 
@@ -172,13 +175,16 @@ describe('a session on a holder', () => {
       // control not pausing it, so the pty's buffer is drained too), everything parsed, and the
       // same offset on two checks in a row (bytes still in flight would move it).
       let seen = -1;
-      await waitFor(async () => {
-        await next.whenParsed();
-        const settled = !next.flowState.paused && next.flowState.unparsed === 0 && statSync(tap).size === next.streamOffset;
-        const same = settled && seen === next.streamOffset;
-        seen = settled ? next.streamOffset : -1;
-        return same;
-      }, { what: 'the adopted session to catch up with the tap' });
+      await waitFor(
+        async () => {
+          await next.whenParsed();
+          const settled = !next.flowState.paused && next.flowState.unparsed === 0 && statSync(tap).size === next.streamOffset;
+          const same = settled && seen === next.streamOffset;
+          seen = settled ? next.streamOffset : -1;
+          return same;
+        },
+        { what: 'the adopted session to catch up with the tap' },
+      );
       const fresh = createEmulator(80, 24, 1000);
       await fresh.write(readFileSync(tap));
       expect(bufferText(next)).toBe(bufferText({ emulator: fresh.term }));

@@ -2,7 +2,14 @@
 // under the kitty keyboard protocol and modifyOtherKeys.
 import { describe, expect, it } from 'vitest';
 import {
-  DEFAULT_SHIFT_ENTER, defaultInputModes, encodeFocus, encodeKey, encodeMouse, encodePaste, type InputModes, type KeyInput,
+  DEFAULT_SHIFT_ENTER,
+  defaultInputModes,
+  encodeFocus,
+  encodeKey,
+  encodeMouse,
+  encodePaste,
+  type InputModes,
+  type KeyInput,
 } from '../../../src/terminal/inputEncoding';
 
 const normal = defaultInputModes;
@@ -87,9 +94,7 @@ describe('functional keys', () => {
 
   it('F1–F12', () => {
     const f = Array.from({ length: 12 }, (_, i) => enc(key(`F${i + 1}`)));
-    expect(f).toEqual([
-      '\x1bOP', '\x1bOQ', '\x1bOR', '\x1bOS', '\x1b[15~', '\x1b[17~', '\x1b[18~', '\x1b[19~', '\x1b[20~', '\x1b[21~', '\x1b[23~', '\x1b[24~',
-    ]);
+    expect(f).toEqual(['\x1bOP', '\x1bOQ', '\x1bOR', '\x1bOS', '\x1b[15~', '\x1b[17~', '\x1b[18~', '\x1b[19~', '\x1b[20~', '\x1b[21~', '\x1b[23~', '\x1b[24~']);
     expect(enc(key('F1', { shift: true }))).toBe('\x1b[1;2P');
     expect(enc(key('F5', { ctrl: true }))).toBe('\x1b[15;5~');
     expect(enc(key('F12'), app)).toBe('\x1b[24~');
@@ -159,8 +164,11 @@ describe('modifyOtherKeys', () => {
 });
 
 describe('mouse reports', () => {
-  const m = (tracking: InputModes['mouseTracking'], encoding: InputModes['mouseEncoding'] = 'default'): InputModes =>
-    ({ ...defaultInputModes, mouseTracking: tracking, mouseEncoding: encoding });
+  const m = (tracking: InputModes['mouseTracking'], encoding: InputModes['mouseEncoding'] = 'default'): InputModes => ({
+    ...defaultInputModes,
+    mouseTracking: tracking,
+    mouseEncoding: encoding,
+  });
 
   it('sends nothing unless the application enabled tracking', () => {
     expect(encodeMouse({ kind: 'press', button: 'left', col: 0, row: 0 }, normal)).toBeNull();

@@ -12,7 +12,8 @@ describe('findLinks', () => {
 
   it('keeps a balanced closing parenthesis and stops at quotes', () => {
     expect(findLinks('https://en.wikipedia.org/wiki/Foo_(bar) "file:///tmp/a b"').map((l) => l.url)).toEqual([
-      'https://en.wikipedia.org/wiki/Foo_(bar)', 'file:///tmp/a',
+      'https://en.wikipedia.org/wiki/Foo_(bar)',
+      'file:///tmp/a',
     ]);
   });
 

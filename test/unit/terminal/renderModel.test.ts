@@ -141,7 +141,10 @@ describe('selection in the frame', () => {
     emu = createEmulator(20, 4);
     await emu.write('hello world\r\nsecond line');
     emu.model.setSelection({ x: 6, y: 0 }, { x: 6, y: 1 });
-    expect(emu.model.update().frame.selection).toEqual([{ row: 0, start: 6, end: 20 }, { row: 1, start: 0, end: 6 }]);
+    expect(emu.model.update().frame.selection).toEqual([
+      { row: 0, start: 6, end: 20 },
+      { row: 1, start: 0, end: 6 },
+    ]);
     expect(emu.model.selectionText()).toBe('world\nsecond');
   });
 

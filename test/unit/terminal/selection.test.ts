@@ -14,7 +14,10 @@ describe('Selection', () => {
     const sel = new Selection(emu.term);
     sel.set({ x: 6, y: 0 }, { x: 6, y: 1 });
     expect(sel.text()).toBe('world\nsecond');
-    expect(sel.viewportRows(0, 4, 20)).toEqual([{ row: 0, start: 6, end: 20 }, { row: 1, start: 0, end: 6 }]);
+    expect(sel.viewportRows(0, 4, 20)).toEqual([
+      { row: 0, start: 6, end: 20 },
+      { row: 1, start: 0, end: 6 },
+    ]);
     sel.set({ x: 6, y: 1 }, { x: 6, y: 0 });
     expect(sel.range()).toEqual({ start: { x: 6, y: 0 }, end: { x: 6, y: 1 } });
     expect(sel.text()).toBe('world\nsecond');
@@ -59,14 +62,24 @@ describe('Selection', () => {
     const sel = new Selection(emu.term);
     sel.set({ x: 0, y: 1 }, { x: 12, y: 3 });
     // Buffer lines 1-3 seen from a viewport starting at line 2: rows 0 and 1.
-    expect(sel.viewportRows(2, 3, 10)).toEqual([{ row: 0, start: 0, end: 10 }, { row: 1, start: 0, end: 10 }]);
+    expect(sel.viewportRows(2, 3, 10)).toEqual([
+      { row: 0, start: 0, end: 10 },
+      { row: 1, start: 0, end: 10 },
+    ]);
   });
 });
 
 describe('changedSelectionRows', () => {
   it('lists rows whose columns changed, appeared or went, except rows past the screen', () => {
-    const before = [{ row: 0, start: 2, end: 5 }, { row: 1, start: 0, end: 5 }, { row: 7, start: 0, end: 1 }];
-    const after = [{ row: 0, start: 2, end: 5 }, { row: 2, start: 0, end: 3 }];
+    const before = [
+      { row: 0, start: 2, end: 5 },
+      { row: 1, start: 0, end: 5 },
+      { row: 7, start: 0, end: 1 },
+    ];
+    const after = [
+      { row: 0, start: 2, end: 5 },
+      { row: 2, start: 0, end: 3 },
+    ];
     expect(changedSelectionRows(before, after, 4).sort()).toEqual([1, 2]);
     expect(changedSelectionRows(after, after, 4)).toEqual([]);
   });

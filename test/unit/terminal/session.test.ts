@@ -61,7 +61,10 @@ describe('Session.spawn', () => {
       sessions.push(s);
       expect(s.argv).toEqual(['/bin/sh', '-l']);
       const out = await runAndWait(s, 'echo ok-$((1+1))');
-      expect(out.some((l) => l.endsWith('ok-2')), JSON.stringify(out)).toBe(true);
+      expect(
+        out.some((l) => l.endsWith('ok-2')),
+        JSON.stringify(out),
+      ).toBe(true);
     } finally {
       process.env.SHELL = prev;
     }
@@ -69,7 +72,9 @@ describe('Session.spawn', () => {
 
   it('returns a LaunchError value for a missing binary or working directory', () => {
     expect(Session.spawn({ cwd: home, argv: ['termio-no-such-binary'] })).toEqual({
-      kind: 'launchError', command: 'termio-no-such-binary', message: 'command not found or not executable: termio-no-such-binary',
+      kind: 'launchError',
+      command: 'termio-no-such-binary',
+      message: 'command not found or not executable: termio-no-such-binary',
     });
     const bad = Session.spawn({ cwd: join(home, 'missing'), argv: ['/bin/sh'] });
     expect(bad).toMatchObject({ kind: 'launchError', command: '/bin/sh' });

@@ -15,7 +15,12 @@ afterEach(() => {
 function setup(): { titles: string[]; bells: number[]; notes: { title: string; body: string }[]; progress: { state: number; value: number }[] } {
   emu = createEmulator(40, 5);
   signals = new InBandSignals(emu.term);
-  const seen = { titles: [] as string[], bells: [] as number[], notes: [] as { title: string; body: string }[], progress: [] as { state: number; value: number }[] };
+  const seen = {
+    titles: [] as string[],
+    bells: [] as number[],
+    notes: [] as { title: string; body: string }[],
+    progress: [] as { state: number; value: number }[],
+  };
   signals.onTitle((t) => seen.titles.push(t));
   signals.onBell(() => seen.bells.push(1));
   signals.onNotification((n) => seen.notes.push(n));
@@ -47,7 +52,10 @@ for (const mode of ['bytewise', 'whole'] as const) {
       const seen = setup();
       await feed('\x1b]9;Build finished ✓\x07\x1b]9;4;1;42\x1b\\\x1b]9;4;0\x07');
       expect(seen.notes).toEqual([{ title: '', body: 'Build finished ✓' }]);
-      expect(seen.progress).toEqual([{ state: 1, value: 42 }, { state: 0, value: 0 }]);
+      expect(seen.progress).toEqual([
+        { state: 1, value: 42 },
+        { state: 0, value: 0 },
+      ]);
     });
 
     it('OSC 777;notify carries a title and a body (which may contain ;)', async () => {
@@ -62,7 +70,9 @@ for (const mode of ['bytewise', 'whole'] as const) {
       const row = emu.model.update().frame.lines[0]!;
       expect(row.text).toBe('see the docs now');
       expect(row.runs.map((r) => [r.text, r.link])).toEqual([
-        ['see ', undefined], ['the docs', 'https://example.com/a?b=c'], [' now', undefined],
+        ['see ', undefined],
+        ['the docs', 'https://example.com/a?b=c'],
+        [' now', undefined],
       ]);
     });
   });

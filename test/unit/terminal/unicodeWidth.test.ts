@@ -27,7 +27,10 @@ describe('emulator cell layout', () => {
     await emu.write('👨\u200d👩\u200d👧|🇫🇷|x');
     const runs = emu.model.update().frame.lines[0]!.runs;
     expect(runs.map((r) => [r.text, r.col, r.cells, r.cellWidth])).toEqual([
-      ['👨\u200d👩\u200d👧', 0, 2, 2], ['|', 2, 1, 1], ['🇫🇷', 3, 2, 2], ['|x', 5, 2, 1],
+      ['👨\u200d👩\u200d👧', 0, 2, 2],
+      ['|', 2, 1, 1],
+      ['🇫🇷', 3, 2, 2],
+      ['|x', 5, 2, 1],
     ]);
   });
 });
@@ -46,21 +49,23 @@ describe('Utf8Splitter', () => {
   });
 
   it('reassembles any text cut at any points', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary' }), fc.array(fc.nat(), { maxLength: 8 }), (text, cuts) => {
-      const bytes = Buffer.from(text, 'utf8');
-      const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
-      const s = new Utf8Splitter();
-      const out: Buffer[] = [];
-      let prev = 0;
-      for (const p of [...points, bytes.length]) {
-        const piece = s.push(bytes.subarray(prev, p));
-        // Every piece handed on decodes on its own.
-        expect(Buffer.from(piece).toString('utf8')).not.toContain('\ufffd');
-        out.push(Buffer.from(piece));
-        prev = p;
-      }
-      out.push(Buffer.from(s.flush()));
-      expect(Buffer.concat(out).toString('utf8')).toBe(text);
-    }));
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), fc.array(fc.nat(), { maxLength: 8 }), (text, cuts) => {
+        const bytes = Buffer.from(text, 'utf8');
+        const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+        const s = new Utf8Splitter();
+        const out: Buffer[] = [];
+        let prev = 0;
+        for (const p of [...points, bytes.length]) {
+          const piece = s.push(bytes.subarray(prev, p));
+          // Every piece handed on decodes on its own.
+          expect(Buffer.from(piece).toString('utf8')).not.toContain('\ufffd');
+          out.push(Buffer.from(piece));
+          prev = p;
+        }
+        out.push(Buffer.from(s.flush()));
+        expect(Buffer.concat(out).toString('utf8')).toBe(text);
+      }),
+    );
   });
 });

@@ -22,7 +22,9 @@ const white = grey(255);
 
 /** Every leaf of a palette as [dotted role, value]. */
 function roles(c: object, prefix = ''): [string, unknown][] {
-  return Object.entries(c).flatMap(([k, v]) => (v && typeof v === 'object' ? roles(v as object, `${prefix}${k}.`) : [[`${prefix}${k}`, v] as [string, unknown]]));
+  return Object.entries(c).flatMap(([k, v]) =>
+    v && typeof v === 'object' ? roles(v as object, `${prefix}${k}.`) : [[`${prefix}${k}`, v] as [string, unknown]],
+  );
 }
 
 /** WCAG 2 contrast ratio of two #rrggbb colours. */
@@ -92,10 +94,11 @@ describe('appearanceOverride (TERMIO_APPEARANCE)', () => {
 describe('decideAppearance', () => {
   const all = [null, 'dark', 'light'] as const;
   it('lets a dark or light setting win over everything', () => {
-    for (const env of all) for (const sys of all) {
-      expect(decideAppearance('dark', env, sys)).toBe('dark');
-      expect(decideAppearance('light', env, sys)).toBe('light');
-    }
+    for (const env of all)
+      for (const sys of all) {
+        expect(decideAppearance('dark', env, sys)).toBe('dark');
+        expect(decideAppearance('light', env, sys)).toBe('light');
+      }
   });
 
   it('follows, for "system", the override, then the OS, then dark', () => {
@@ -175,12 +178,7 @@ describe('chrome palettes', () => {
   it('are the only colours in the style sheets', () => {
     for (const c of [darkChrome, lightChrome]) {
       const used = new Set(roles(c).map(([, v]) => v));
-      const sheets = [
-        chromeStyleSheet(c),
-        settingsStyleSheet(c),
-        welcomeStyleSheet(c),
-        overlayStyleSheet(c, 'picker'),
-      ].join('\n');
+      const sheets = [chromeStyleSheet(c), settingsStyleSheet(c), welcomeStyleSheet(c), overlayStyleSheet(c, 'picker')].join('\n');
       for (const hex of sheets.match(/#[0-9a-fA-F]{3,8}\b/g) ?? []) expect(used.has(hex), `${c.appearance}: ${hex}`).toBe(true);
     }
   });

@@ -44,7 +44,7 @@ describe('boxShapes', () => {
     const arc = arcs[0] as Extract<BoxShape, { kind: 'arc' }>;
     expect(arc.cy - arc.r).toBe(10);
     const armRight = rects(0x256d).find((r) => r.y <= 10 && r.y + r.h > 10);
-    expect((armRight ? armRight.x + armRight.w : arc.cx)).toBe(10);
+    expect(armRight ? armRight.x + armRight.w : arc.cx).toBe(10);
     expect(covers(rects(0x256d), 5, 19)).toBe(true);
   });
 

@@ -9,8 +9,22 @@ const pal = (index: number): Color => ({ kind: 'palette', index });
 
 function run(over: Partial<Run> = {}): Run {
   return {
-    col: 0, cells: 1, text: 'x', cellWidth: 1, fg: def, bg: def, bold: false, italic: false, dim: false,
-    underline: 'none', strikethrough: false, overline: false, inverse: false, invisible: false, blink: false, ...over,
+    col: 0,
+    cells: 1,
+    text: 'x',
+    cellWidth: 1,
+    fg: def,
+    bg: def,
+    bold: false,
+    italic: false,
+    dim: false,
+    underline: 'none',
+    strikethrough: false,
+    overline: false,
+    inverse: false,
+    invisible: false,
+    blink: false,
+    ...over,
   };
 }
 

@@ -35,7 +35,13 @@ describe('session prompts', () => {
       ],
       hint: 'Enter closes, Esc keeps everything open',
     });
-    const two = closePrompt([{ title: '', agentId: 'claude' }, { title: 'Build', agentId: null }], agentName);
+    const two = closePrompt(
+      [
+        { title: '', agentId: 'claude' },
+        { title: 'Build', agentId: null },
+      ],
+      agentName,
+    );
     expect(two.title).toBe('CLOSE · IT STARTED 2 SESSIONS');
     expect(two.items.map((i) => [i.label, i.detail])).toEqual([
       ['Close it and the 2 sessions it started', 'Claude Code, Build'],
@@ -44,7 +50,9 @@ describe('session prompts', () => {
   });
 
   it('says when a broken manifest keeps its last good version', () => {
-    expect(catalogProblemText({ errors: ['a.json: bad', 'a.json: worse'], keptLastGood: true })).toBe('a.json: bad\na.json: worse (the last good version stays loaded)');
+    expect(catalogProblemText({ errors: ['a.json: bad', 'a.json: worse'], keptLastGood: true })).toBe(
+      'a.json: bad\na.json: worse (the last good version stays loaded)',
+    );
     expect(catalogProblemText({ errors: ['b.json: bad'], keptLastGood: false })).toBe('b.json: bad');
   });
 });

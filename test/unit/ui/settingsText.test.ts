@@ -1,23 +1,71 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogEntry } from '../../../src/app/shared/catalog';
 import type { AgentHookResult } from '../../../src/app/shared/hookInstaller';
-import { agentCardText, hookCardText, hooksChangedText, settingsAgent, settingsProblemsText, shortcutLabel, type SettingsAgent } from '../../../src/app/ui/presenters/settingsText';
+import {
+  agentCardText,
+  hookCardText,
+  hooksChangedText,
+  settingsAgent,
+  settingsProblemsText,
+  shortcutLabel,
+  type SettingsAgent,
+} from '../../../src/app/ui/presenters/settingsText';
 
 const HOME = '/home/u';
-const agent = (over: Partial<SettingsAgent> = {}): SettingsAgent => ({ id: 'claude', name: 'Claude Code', source: 'bundled with Termio', installed: true, hasBypass: true, warnings: [], errors: [], ...over });
+const agent = (over: Partial<SettingsAgent> = {}): SettingsAgent => ({
+  id: 'claude',
+  name: 'Claude Code',
+  source: 'bundled with Termio',
+  installed: true,
+  hasBypass: true,
+  warnings: [],
+  errors: [],
+  ...over,
+});
 // Only the fields the Settings card reads; the catalog fills the rest.
-const entry = (over: Partial<CatalogEntry>, manifest: Record<string, unknown>): CatalogEntry => ({ id: 'claude', source: 'bundled', label: 'agents/claude.json', installed: true, warnings: [], errors: [], ...over, manifest: { id: 'claude', name: 'Claude Code', ...manifest } }) as unknown as CatalogEntry;
-const hookResult = (over: Partial<AgentHookResult> = {}): AgentHookResult => ({ agentId: 'claude', file: `${HOME}/.claude/settings.json`, state: 'installed', action: 'written', events: ['Stop'], missing: [], ...over });
+const entry = (over: Partial<CatalogEntry>, manifest: Record<string, unknown>): CatalogEntry =>
+  ({
+    id: 'claude',
+    source: 'bundled',
+    label: 'agents/claude.json',
+    installed: true,
+    warnings: [],
+    errors: [],
+    ...over,
+    manifest: { id: 'claude', name: 'Claude Code', ...manifest },
+  }) as unknown as CatalogEntry;
+const hookResult = (over: Partial<AgentHookResult> = {}): AgentHookResult => ({
+  agentId: 'claude',
+  file: `${HOME}/.claude/settings.json`,
+  state: 'installed',
+  action: 'written',
+  events: ['Stop'],
+  missing: [],
+  ...over,
+});
 
 describe('settings text', () => {
   it('describes a catalog entry, with hook paths under ~', () => {
     const e = entry({}, { permissionBypassFlag: '--yolo', hooks: { events: [{ on: 'Stop' }, { on: 'Notification' }] } });
     expect(settingsAgent(e, hookResult({ note: 'trust it first' }), HOME)).toEqual({
-      id: 'claude', name: 'Claude Code', source: 'bundled with Termio', installed: true, hasBypass: true, warnings: [], errors: [],
+      id: 'claude',
+      name: 'Claude Code',
+      source: 'bundled with Termio',
+      installed: true,
+      hasBypass: true,
+      warnings: [],
+      errors: [],
       hooks: { file: '~/.claude/settings.json', state: 'installed', events: ['Stop', 'Notification'], note: 'trust it first' },
     });
-    const user = entry({ source: 'user' as CatalogEntry['source'], label: '~/.termio/config/agents/claude.json', overrides: 'claude', installed: false }, { install: 'https://example.com' });
-    expect(settingsAgent(user, null, HOME)).toMatchObject({ source: '~/.termio/config/agents/claude.json (overrides the bundled one)', installUrl: 'https://example.com', hasBypass: false });
+    const user = entry(
+      { source: 'user' as CatalogEntry['source'], label: '~/.termio/config/agents/claude.json', overrides: 'claude', installed: false },
+      { install: 'https://example.com' },
+    );
+    expect(settingsAgent(user, null, HOME)).toMatchObject({
+      source: '~/.termio/config/agents/claude.json (overrides the bundled one)',
+      installUrl: 'https://example.com',
+      hasBypass: false,
+    });
     expect(settingsAgent(user, null, HOME).hooks).toBeUndefined();
   });
 
@@ -32,14 +80,25 @@ describe('settings text', () => {
 
   it('words each hook state and offers the opposite action', () => {
     const h = { file: '~/.claude/settings.json', events: ['Stop', 'Notification'] };
-    expect(hookCardText('Claude Code', { ...h, state: 'installed' })).toEqual({ heading: 'Claude Code — reporting live status', detail: 'Writes to ~/.claude/settings.json: Stop, Notification', button: 'Uninstall', installed: true });
-    expect(hookCardText('Claude Code', { ...h, state: 'partial' })).toMatchObject({ heading: 'Claude Code — partly installed', button: 'Install', installed: false });
+    expect(hookCardText('Claude Code', { ...h, state: 'installed' })).toEqual({
+      heading: 'Claude Code — reporting live status',
+      detail: 'Writes to ~/.claude/settings.json: Stop, Notification',
+      button: 'Uninstall',
+      installed: true,
+    });
+    expect(hookCardText('Claude Code', { ...h, state: 'partial' })).toMatchObject({
+      heading: 'Claude Code — partly installed',
+      button: 'Install',
+      installed: false,
+    });
     expect(hookCardText('Claude Code', { ...h, state: 'absent' }).heading).toBe('Claude Code — not installed');
     expect(hookCardText('Claude Code', { ...h, state: 'unparsable' }).heading).toBe('Claude Code — unparsable');
   });
 
   it('reports an install or removal with the file and backup under ~', () => {
-    expect(hooksChangedText('Claude Code', true, hookResult({ backup: `${HOME}/.termio/backups/hooks/x` }), HOME)).toBe('Claude Code: live status on (~/.claude/settings.json; backup at ~/.termio/backups/hooks/x)');
+    expect(hooksChangedText('Claude Code', true, hookResult({ backup: `${HOME}/.termio/backups/hooks/x` }), HOME)).toBe(
+      'Claude Code: live status on (~/.claude/settings.json; backup at ~/.termio/backups/hooks/x)',
+    );
     expect(hooksChangedText('Claude Code', false, hookResult(), HOME)).toBe('Claude Code: live status off (~/.claude/settings.json)');
     expect(hooksChangedText('Claude Code', true, hookResult({ error: 'cannot parse' }), HOME)).toBe('cannot parse');
     expect(hooksChangedText('Aider', true, null, HOME)).toBe('Aider declares no hooks.');

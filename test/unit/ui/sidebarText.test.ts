@@ -4,8 +4,18 @@ import { sidebarDetail, sidebarHeading, sidebarRowTip } from '../../../src/app/p
 
 const NOW = 1_700_000_000_000;
 const row = (over: Partial<SidebarRow> = {}): SidebarRow => ({
-  id: 'a', agentId: 'claude', cwd: '/home/u/api', title: '', state: 'working', stateSince: NOW - 5 * 60_000, createdAt: NOW,
-  agentName: 'Claude Code', label: 'Fix login', needsYou: false, nested: false, ...over,
+  id: 'a',
+  agentId: 'claude',
+  cwd: '/home/u/api',
+  title: '',
+  state: 'working',
+  stateSince: NOW - 5 * 60_000,
+  createdAt: NOW,
+  agentName: 'Claude Code',
+  label: 'Fix login',
+  needsYou: false,
+  nested: false,
+  ...over,
 });
 
 describe('sidebar row text', () => {

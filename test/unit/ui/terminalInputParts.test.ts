@@ -2,7 +2,17 @@
 // how Qt's mouse bits, clicks and wheel deltas become terminal input, and which link is under a cell.
 import { describe, expect, it } from 'vitest';
 import { QtMod } from '../../../src/app/ui/terminal/keyMapping';
-import { ClickCounter, MULTI_CLICK_MS, QT_LEFT, QT_MIDDLE, QT_RIGHT, WheelNotches, heldButton, mouseMods, qtButton } from '../../../src/app/ui/terminal/pointerInput';
+import {
+  ClickCounter,
+  MULTI_CLICK_MS,
+  QT_LEFT,
+  QT_MIDDLE,
+  QT_RIGHT,
+  WheelNotches,
+  heldButton,
+  mouseMods,
+  qtButton,
+} from '../../../src/app/ui/terminal/pointerInput';
 import { isOpenableLink, linkAt } from '../../../src/app/ui/terminal/terminalLinks';
 import { shortcutFor } from '../../../src/app/ui/terminal/terminalShortcuts';
 import type { KeyInput } from '../../../src/terminal/inputEncoding';
@@ -83,8 +93,22 @@ describe('pointer input', () => {
 
 describe('terminal links', () => {
   const run = (col: number, text: string, link?: string): Run => ({
-    col, cells: text.length, text, cellWidth: 1, fg: { kind: 'default' }, bg: { kind: 'default' }, bold: false, italic: false,
-    dim: false, underline: 'none', strikethrough: false, overline: false, inverse: false, invisible: false, blink: false, link,
+    col,
+    cells: text.length,
+    text,
+    cellWidth: 1,
+    fg: { kind: 'default' },
+    bg: { kind: 'default' },
+    bold: false,
+    italic: false,
+    dim: false,
+    underline: 'none',
+    strikethrough: false,
+    overline: false,
+    inverse: false,
+    invisible: false,
+    blink: false,
+    link,
   });
   const row = (runs: Run[]): RenderRow => ({ runs, text: runs.map((r) => r.text).join(''), wrapped: false });
 

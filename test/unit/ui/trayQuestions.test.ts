@@ -10,20 +10,45 @@ const session = (state: 'attention' | 'working') => ({ id: 's1', agentId: 'claud
 
 describe('a waiting question in the tray', () => {
   it('lists the question and its choices under the session, while it needs you', () => {
-    const [item] = trayItems([session('attention')], () => 'Claude Code', () => undefined, '/home/me');
+    const [item] = trayItems(
+      [session('attention')],
+      () => 'Claude Code',
+      () => undefined,
+      '/home/me',
+    );
     expect(item!.question).toEqual(question);
-    expect(trayItems([session('working')], () => 'Claude Code', () => undefined, '/home/me')[0]!.question).toBeUndefined();
+    expect(
+      trayItems(
+        [session('working')],
+        () => 'Claude Code',
+        () => undefined,
+        '/home/me',
+      )[0]!.question,
+    ).toBeUndefined();
     expect(trayQuestionMenu(question)).toEqual({
       question: 'Run `rm -rf build/cache`?',
-      choices: [{ text: 'Yes', index: 0, enabled: true }, { text: 'Yes, always', index: 1, enabled: true }, { text: 'No', index: 2, enabled: true }],
+      choices: [
+        { text: 'Yes', index: 0, enabled: true },
+        { text: 'Yes, always', index: 1, enabled: true },
+        { text: 'No', index: 2, enabled: true },
+      ],
       open: 'Open Session',
     });
   });
 
   it('shows an answered question with its answer, and rebuilds the menu when it changes', () => {
     const answered = { ...question, answered: 'No' };
-    expect(trayQuestionMenu(answered).choices.map((c) => [c.text, c.enabled])).toEqual([['Yes', false], ['Yes, always', false], ['No (answered)', false]]);
-    const [item] = trayItems([session('attention')], () => 'Claude Code', () => undefined, '/home/me');
+    expect(trayQuestionMenu(answered).choices.map((c) => [c.text, c.enabled])).toEqual([
+      ['Yes', false],
+      ['Yes, always', false],
+      ['No (answered)', false],
+    ]);
+    const [item] = trayItems(
+      [session('attention')],
+      () => 'Claude Code',
+      () => undefined,
+      '/home/me',
+    );
     const before = trayMenu([item!], [], 0);
     const after = trayMenu([{ ...item!, question: answered }], [], 0);
     expect(before.sessions[0]!.question).toEqual(question);

@@ -3,7 +3,13 @@ import { trayAgents, trayItems, trayItemText, trayMenu, trayTooltip, type TrayIt
 
 const NOW = 1_700_000_000_000;
 const item = (id: string, state: TrayItem['state'], since: number, over: Partial<TrayItem> = {}): TrayItem => ({
-  id, label: `Task ${id}`, folderLabel: 'api', agentName: 'Claude Code', state, stateSince: NOW - since, ...over,
+  id,
+  label: `Task ${id}`,
+  folderLabel: 'api',
+  agentName: 'Claude Code',
+  state,
+  stateSince: NOW - since,
+  ...over,
 });
 
 describe('tray text', () => {
@@ -23,7 +29,12 @@ describe('tray text', () => {
       { id: 'a', agentId: 'claude', cwd: '/home/u/work/api', title: '  ', state: 'idle' as const, stateSince: 1 },
       { id: 'b', agentId: null, cwd: '/home/u/play/api', title: 'Deploy', state: 'working' as const, stateSince: 2 },
     ];
-    const items = trayItems(sessions, (id) => (id ? 'Claude Code' : 'Terminal'), (id) => (id ? '/icons/claude.svg' : undefined), '/home/u');
+    const items = trayItems(
+      sessions,
+      (id) => (id ? 'Claude Code' : 'Terminal'),
+      (id) => (id ? '/icons/claude.svg' : undefined),
+      '/home/u',
+    );
     expect(items).toEqual([
       { id: 'a', label: 'Claude Code', folderLabel: 'work/api', agentName: 'Claude Code', state: 'idle', stateSince: 1, agentIcon: '/icons/claude.svg' },
       { id: 'b', label: 'Deploy', folderLabel: 'play/api', agentName: 'Terminal', state: 'working', stateSince: 2 },
@@ -31,14 +42,24 @@ describe('tray text', () => {
   });
 
   it('lists sessions most urgent first, then the fixed entries', () => {
-    const m = trayMenu([item('1', 'idle', 5_000), item('2', 'attention', 6_000), item('3', 'attention', 60_000)], [{ id: 'codex', name: 'Codex', installed: false }], NOW);
+    const m = trayMenu(
+      [item('1', 'idle', 5_000), item('2', 'attention', 6_000), item('3', 'attention', 60_000)],
+      [{ id: 'codex', name: 'Codex', installed: false }],
+      NOW,
+    );
     expect(m.sessions.map((s) => s.id)).toEqual(['3', '2', '1']);
     expect(m.empty).toBeNull();
     expect(m.newSession.agents).toEqual([
       { agentId: null, text: 'Terminal', enabled: true },
       { agentId: 'codex', text: 'Codex (not installed)', enabled: false },
     ]);
-    expect([m.newSession.title, m.show, m.settings, m.quit, m.quitEnd]).toEqual(['New Session', 'Show Termio', 'Settings…', 'Quit Termio', 'Quit and End All Sessions']);
+    expect([m.newSession.title, m.show, m.settings, m.quit, m.quitEnd]).toEqual([
+      'New Session',
+      'Show Termio',
+      'Settings…',
+      'Quit Termio',
+      'Quit and End All Sessions',
+    ]);
   });
 
   it('says when there are no sessions, and keys a menu by what it shows', () => {

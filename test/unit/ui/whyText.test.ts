@@ -25,13 +25,22 @@ describe('why strip text', () => {
   });
 
   it('names no event for a look, and nothing yet for a fresh session', () => {
-    expect(whyText({ state: 'idle', stateWhy: '', status: status({ state: 'idle', why: { channel: 'focus', event: 'user looked', at: NOW - 6_000 } }), now: NOW })).toBe('Idle — you looked at it, 6s ago');
-    expect(whyText({ state: 'idle', stateWhy: '', status: status({ state: 'idle', why: { channel: 'start', at: NOW } }), now: NOW })).toBe('Idle — nothing reported yet');
+    expect(
+      whyText({ state: 'idle', stateWhy: '', status: status({ state: 'idle', why: { channel: 'focus', event: 'user looked', at: NOW - 6_000 } }), now: NOW }),
+    ).toBe('Idle — you looked at it, 6s ago');
+    expect(whyText({ state: 'idle', stateWhy: '', status: status({ state: 'idle', why: { channel: 'start', at: NOW } }), now: NOW })).toBe(
+      'Idle — nothing reported yet',
+    );
   });
 
   it('adds each health note on its own line', () => {
-    const st = status({ why: { channel: 'start', at: NOW }, health: [{ code: 'stalled', message: 'stalled: working with no output and no hook report for 130s', since: NOW }] });
-    expect(whyText({ state: 'working', stateWhy: '', status: st, now: NOW })).toBe('Working — nothing reported yet\n⚠ stalled: working with no output and no hook report for 130s');
+    const st = status({
+      why: { channel: 'start', at: NOW },
+      health: [{ code: 'stalled', message: 'stalled: working with no output and no hook report for 130s', since: NOW }],
+    });
+    expect(whyText({ state: 'working', stateWhy: '', status: st, now: NOW })).toBe(
+      'Working — nothing reported yet\n⚠ stalled: working with no output and no hook report for 130s',
+    );
   });
 
   it('falls back to the registry reason for an untracked session', () => {

@@ -24,8 +24,12 @@ describe('the review diff', () => {
     writeIn(repo, 'a.html', '<b>new & better</b>\nsame\n');
     const patch = await diffText(new Git(), repo, 'HEAD', { file: 'a.html' });
     const html = diffHtml(patch, darkDiff, 'DejaVu Sans Mono');
-    expect(html).toContain(`background-color:${darkDiff.removed.background}; color:${darkDiff.removed.text}; white-space:pre; padding:0 8px;">-&lt;b&gt;old&lt;/b&gt;</td>`);
-    expect(html).toContain(`background-color:${darkDiff.added.background}; color:${darkDiff.added.text}; white-space:pre; padding:0 8px;">+&lt;b&gt;new &amp; better&lt;/b&gt;</td>`);
+    expect(html).toContain(
+      `background-color:${darkDiff.removed.background}; color:${darkDiff.removed.text}; white-space:pre; padding:0 8px;">-&lt;b&gt;old&lt;/b&gt;</td>`,
+    );
+    expect(html).toContain(
+      `background-color:${darkDiff.added.background}; color:${darkDiff.added.text}; white-space:pre; padding:0 8px;">+&lt;b&gt;new &amp; better&lt;/b&gt;</td>`,
+    );
     expect(html).toContain(`background-color:${darkDiff.hunk.background}`);
     expect(html).toContain('> same</td>');
     expect(html).not.toMatch(/index [0-9a-f]+\.\.|\+\+\+ b\/|--- a\//);
@@ -37,7 +41,12 @@ describe('the review diff', () => {
     expect(fileRowText({ path: 'logo.png', kind: 'added', added: null, removed: null })).toBe('A  logo.png   binary');
     const w = { path: '/r.worktrees/claude/x', branch: 'claude/x', base: 'main' };
     expect(reviewHeading(w, [])).toEqual({ title: 'claude/x  →  main', detail: 'no changes yet  ·  /r.worktrees/claude/x' });
-    expect(reviewHeading(w, [{ path: 'a', kind: 'added', added: 2, removed: 0 }, { path: 'b', kind: 'modified', added: 1, removed: 4 }]).detail).toBe('2 files changed, +3 −4  ·  /r.worktrees/claude/x');
+    expect(
+      reviewHeading(w, [
+        { path: 'a', kind: 'added', added: 2, removed: 0 },
+        { path: 'b', kind: 'modified', added: 1, removed: 4 },
+      ]).detail,
+    ).toBe('2 files changed, +3 −4  ·  /r.worktrees/claude/x');
   });
 });
 
@@ -69,5 +78,3 @@ describe('worktree sessions in the sidebar', () => {
     expect(again.items[1]!.id).toBe('force');
   });
 });
-
-

@@ -68,7 +68,10 @@ describe('creating worktrees', () => {
     expect(refused).toMatchObject({ ok: false, message: expect.stringContaining("'bad..name' is not a valid branch name") });
     const held = await service.prepare({ dir: repo, agent: 'claude', branch: 'main' });
     expect(held).toMatchObject({ ok: false, message: expect.stringContaining(`'main' is already checked out in ${repo}`) });
-    expect(await service.prepare({ dir: repo, agent: 'claude', base: 'nope' })).toMatchObject({ ok: false, message: expect.stringContaining("'nope' is not a commit") });
+    expect(await service.prepare({ dir: repo, agent: 'claude', base: 'nope' })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("'nope' is not a commit"),
+    });
     writeIn(repo, 'README.md', 'edited\n');
     const dirty = await service.prepare({ dir: repo, agent: 'claude' });
     expect(dirty).toMatchObject({ ok: false, message: expect.stringContaining('has uncommitted changes (1 file: README.md)') });

@@ -73,7 +73,12 @@ async function cli(...argv: string[]): Promise<{ code: number; out: string; err:
 
 /** The sessions the agent started in, each once per start; with the folder it started in. */
 const agentRuns = (): Array<[string, string]> =>
-  existsSync(agentLog) ? readFileSync(agentLog, 'utf8').split('\n').filter(Boolean).map((l) => l.split(' ', 2) as [string, string]) : [];
+  existsSync(agentLog)
+    ? readFileSync(agentLog, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split(' ', 2) as [string, string])
+    : [];
 const agentStarts = (): string[] => agentRuns().map(([id]) => id);
 const screen = (id: string) => host!.registry.get(id)!.session.screenLines().join('\n');
 
@@ -160,7 +165,10 @@ describe('worktree sessions', () => {
     const bad = await spawnIn(repo, { prompt: 'failing setup' });
     await waitFor(() => host!.registry.get(bad.id)?.session.exited, { what: 'the set-up to fail' });
     expect(host!.registry.get(bad.id)!.session.exited?.exitCode).toBe(3);
-    await waitFor(() => screen(bad.id).replace(/\s+/g, ' ').includes('the worktree set-up failed: "echo failing; exit 3" exited with status 3; the agent was not started'), { what: 'the failure on screen' });
+    await waitFor(
+      () => screen(bad.id).replace(/\s+/g, ' ').includes('the worktree set-up failed: "echo failing; exit 3" exited with status 3; the agent was not started'),
+      { what: 'the failure on screen' },
+    );
     expect(agentStarts()).not.toContain(bad.id);
   });
 
@@ -173,7 +181,11 @@ describe('worktree sessions', () => {
     const back = host.registry.get(a.id);
     expect(back?.cwd).toBe(a.session.worktree!.path);
     await waitFor(() => agentStarts().filter((id) => id === a.id).length === 2, { what: 'the agent started again' });
-    expect(agentRuns().filter(([id]) => id === a.id).map(([, cwd]) => cwd)).toEqual([a.session.cwd, a.session.cwd]);
+    expect(
+      agentRuns()
+        .filter(([id]) => id === a.id)
+        .map(([, cwd]) => cwd),
+    ).toEqual([a.session.cwd, a.session.cwd]);
     const listed = await ask('sessions.list', {});
     const { path, branch, base } = a.session.worktree!;
     expect(listed.ok && listed.result.sessions.find((s) => s.id === a.id)?.worktree).toMatchObject({ path, branch, base });

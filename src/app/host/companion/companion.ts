@@ -6,7 +6,17 @@
 import { readFileSync, statSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import type { WebSocket } from 'ws';
-import { CLOSE_HOST_STOPPING, CLOSE_REVOKED, type CompanionServerMessage, type CompanionStatus, type PageAgent, type PageAnswerRefusal, type PageQuestion, type PageSession, type PageTheme } from '../../../protocol/companion';
+import {
+  CLOSE_HOST_STOPPING,
+  CLOSE_REVOKED,
+  type CompanionServerMessage,
+  type CompanionStatus,
+  type PageAgent,
+  type PageAnswerRefusal,
+  type PageQuestion,
+  type PageSession,
+  type PageTheme,
+} from '../../../protocol/companion';
 import type { QuestionBook, SessionQuestion } from '../questionBook';
 import type { Disposable, Event } from '../../../protocol/events';
 import type { QuestionInfo, SessionInfo } from '../../../protocol/sessionInfo';
@@ -82,8 +92,12 @@ export interface CompanionDeps {
 
 function pageTheme(t: Theme): PageTheme {
   return {
-    foreground: cssHex(t.foreground), background: cssHex(t.background), cursor: cssHex(t.cursor), cursorText: cssHex(t.cursorText),
-    selection: cssHex(t.selectionBackground), ansi: t.ansi.map(cssHex),
+    foreground: cssHex(t.foreground),
+    background: cssHex(t.background),
+    cursor: cssHex(t.cursor),
+    cursorText: cssHex(t.cursorText),
+    selection: cssHex(t.selectionBackground),
+    ansi: t.ansi.map(cssHex),
   };
 }
 
@@ -170,15 +184,19 @@ export class Companion implements Disposable {
       this.deps.logger.warn('companion not started', { message: assets.message });
       return;
     }
-    const r = await CompanionServer.listen({
-      assets: assets.assets,
-      token,
-      logger: this.deps.logger,
-      sessions: () => this.sessionsMessage(),
-      accept: (ws) => this.accept(ws),
-      hostAllowed: (name) => servedHostNames(this.deps.settings.get()).has(name),
-      hostAdded: (name) => this.deps.settings.get().allowedHosts.some((h) => h.toLowerCase() === name),
-    }, host, want.port);
+    const r = await CompanionServer.listen(
+      {
+        assets: assets.assets,
+        token,
+        logger: this.deps.logger,
+        sessions: () => this.sessionsMessage(),
+        accept: (ws) => this.accept(ws),
+        hostAllowed: (name) => servedHostNames(this.deps.settings.get()).has(name),
+        hostAdded: (name) => this.deps.settings.get().allowedHosts.some((h) => h.toLowerCase() === name),
+      },
+      host,
+      want.port,
+    );
     if (!r.ok) {
       this.error = r.message;
       this.deps.logger.warn('companion not started', { message: r.message });
@@ -239,9 +257,11 @@ export class Companion implements Disposable {
   private answer(sessionId: string, questionId: string, choice: number): CompanionServerMessage | Promise<CompanionServerMessage> {
     const r = this.deps.registry.get(sessionId);
     const remote = r ? null : this.deps.remote?.answer?.(sessionId, questionId, choice);
-    if (remote) return remote.then((a) => remotePageAnswer(sessionId, questionId, a, this.deps.remote?.sessions().find((s) => s.id === sessionId)?.question ?? null));
+    if (remote)
+      return remote.then((a) => remotePageAnswer(sessionId, questionId, a, this.deps.remote?.sessions().find((s) => s.id === sessionId)?.question ?? null));
     const book = this.deps.questions;
-    if (!r || !book) return { t: 'answerRefused', session: sessionId, question: questionId, reason: 'noSuchSession', message: 'that session is gone', current: null };
+    if (!r || !book)
+      return { t: 'answerRefused', session: sessionId, question: questionId, reason: 'noSuchSession', message: 'that session is gone', current: null };
     const res = book.answer(r, String(choice + 1), questionId);
     if (res.ok) return { t: 'answered', session: sessionId, question: res.question.id, choice: res.choice };
     return { t: 'answerRefused', session: sessionId, question: questionId, reason: res.code, message: res.message, current: pageQuestion(res.question) };
@@ -275,7 +295,10 @@ export class Companion implements Disposable {
   /** Every session as the page lists it, with the agents they run. */
   sessionsMessage(): Extract<CompanionServerMessage, { t: 'sessions' }> {
     const records = this.deps.registry.list();
-    const labels = folderLabels(records.map((r) => r.cwd), this.deps.userHome);
+    const labels = folderLabels(
+      records.map((r) => r.cwd),
+      this.deps.userHome,
+    );
     const agents: Record<string, PageAgent> = {};
     const sessions: PageSession[] = records.map((r) => {
       const agent = r.agentId ? this.deps.agentInfo(r.agentId) : undefined;
@@ -311,7 +334,10 @@ export class Companion implements Disposable {
     const out: PageSession[] = [];
     for (const machine of new Set(all.map((s) => s.machine ?? ''))) {
       const mine = all.filter((s) => (s.machine ?? '') === machine);
-      const labels = folderLabels(mine.map((s) => s.cwd), '');
+      const labels = folderLabels(
+        mine.map((s) => s.cwd),
+        '',
+      );
       for (const s of mine) {
         const command = s.argv[0]?.split('/').pop() ?? 'shell';
         out.push({

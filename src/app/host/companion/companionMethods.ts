@@ -14,7 +14,7 @@ type Ok<M extends keyof CompanionResults> = { ok: true; result: CompanionResults
 type Refusal = { ok: false; error: { code: 'busy' | 'forbidden' | 'badSettings'; message: string } };
 
 /** Where the user can do what a session may not. */
-const AS_THE_USER = "from the Termio app (Settings → Phone) or a terminal outside Termio";
+const AS_THE_USER = 'from the Termio app (Settings → Phone) or a terminal outside Termio';
 
 /**
  * One handler per companion method, in the shape clientConnection.ts's method table takes. A
@@ -22,7 +22,11 @@ const AS_THE_USER = "from the Termio app (Settings → Phone) or a terminal outs
  * on the network nor read the pairing link (it carries the token): that needs the user, as
  * permission bypass does. Its answers carry no link.
  */
-export function companionMethods(companion: () => Companion | null, from: { readonly asker: Asker }, logger: Pick<Logger, 'warn'>): {
+export function companionMethods(
+  companion: () => Companion | null,
+  from: { readonly asker: Asker },
+  logger: Pick<Logger, 'warn'>,
+): {
   [M in keyof CompanionResults]: (id: number, params: HostParams<M>) => Promise<Ok<M> | Refusal>;
 } {
   const inside = () => from.asker.secret !== undefined || from.asker.session !== undefined;
@@ -45,7 +49,10 @@ export function companionMethods(companion: () => Companion | null, from: { read
     const network = p.network ?? c?.settings.get().network;
     if (inside() && network === 'lan') {
       logger.warn('companion: LAN enable refused (asked from inside a session)', { session: from.asker.session ?? 'unknown' });
-      return Promise.resolve({ ok: false, error: { code: 'forbidden', message: `a program inside a Termio session cannot put the companion on the network; do it ${AS_THE_USER}` } });
+      return Promise.resolve({
+        ok: false,
+        error: { code: 'forbidden', message: `a program inside a Termio session cannot put the companion on the network; do it ${AS_THE_USER}` },
+      });
     }
     return answer((x) => x.settings.set({ enabled: true, ...(p.network ? { network: p.network } : {}), ...(p.port ? { port: p.port } : {}) }));
   };

@@ -21,8 +21,15 @@ import type { Asset } from './staticAssets';
  *  cell-size rules into <style> elements at run time (styles cannot run code); images from the
  *  page, data: and blob: URLs (agent icons and the favicon badge are drawn in the page). */
 export const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data: blob:",
-  "connect-src 'self'", "manifest-src 'self'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self'",
+  "manifest-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
 ].join('; ');
 
 /** Largest message a page may send: a paste of MAX_PAGE_INPUT_CHARS in JSON, with room. */
@@ -104,7 +111,10 @@ function bearer(req: IncomingMessage): string | null {
 function subprotocolToken(req: IncomingMessage): string | null {
   const h = req.headers['sec-websocket-protocol'];
   if (typeof h !== 'string') return null;
-  const p = h.split(',').map((s) => s.trim()).find((s) => s.startsWith(AUTH_SUBPROTOCOL_PREFIX));
+  const p = h
+    .split(',')
+    .map((s) => s.trim())
+    .find((s) => s.startsWith(AUTH_SUBPROTOCOL_PREFIX));
   return p ? p.slice(AUTH_SUBPROTOCOL_PREFIX.length) : null;
 }
 
@@ -140,7 +150,11 @@ export class CompanionServer {
     const s = new CompanionServer(opts);
     return new Promise((resolve) => {
       const onError = (err: NodeJS.ErrnoException): void => {
-        resolve({ ok: false, message: err.code === 'EADDRINUSE' ? `port ${port} is in use by another program; pick another port` : `cannot listen on ${host}:${port}: ${err.message}` });
+        resolve({
+          ok: false,
+          message:
+            err.code === 'EADDRINUSE' ? `port ${port} is in use by another program; pick another port` : `cannot listen on ${host}:${port}: ${err.message}`,
+        });
       };
       s.http.once('error', onError);
       s.http.listen(port, host, () => {
@@ -212,7 +226,7 @@ export class CompanionServer {
   private check(req: IncomingMessage, token: string | null): { status: 401 | 429; message: string } | null {
     const address = CompanionServer.address(req);
     if (this.limiter.blocked(address)) return { status: 429, message: 'too many wrong tokens from this address; wait a minute' };
-    if (token === null) return { status: 401, message: 'pair first: open the link from Termio\'s Settings → Phone' };
+    if (token === null) return { status: 401, message: "pair first: open the link from Termio's Settings → Phone" };
     if (!this.opts.token.matches(token)) {
       // Only a token presented and wrong is a guess: any web page can make requests with none.
       if (this.limiter.fail(address)) this.opts.logger.warn('companion: address refused after repeated wrong tokens', { address });
@@ -255,8 +269,10 @@ export class CompanionServer {
     this.headersArrived(socket);
     const refuse = (status: number, message: string): void => {
       const body = JSON.stringify({ error: message });
-      socket.end(`HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Not Found'}\r\n` +
-        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      socket.end(
+        `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Not Found'}\r\n` +
+          `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
     };
     let path = '';
     try {
@@ -274,7 +290,10 @@ export class CompanionServer {
     const own = req.headers.host ?? '';
     const tls = this.opts.hostAdded?.(hostName(own) ?? '') === true;
     if (origin !== `http://${own}` && !(tls && origin === `https://${own}`) && origin !== pageOrigin(req)) {
-      this.refusals.warn(CompanionServer.address(req), 'companion: WebSocket from another origin refused', { origin: origin ?? null, host: req.headers.host ?? null });
+      this.refusals.warn(CompanionServer.address(req), 'companion: WebSocket from another origin refused', {
+        origin: origin ?? null,
+        host: req.headers.host ?? null,
+      });
       return refuse(403, 'the WebSocket must come from the companion page itself');
     }
     const refused = this.check(req, subprotocolToken(req));

@@ -43,11 +43,13 @@ export function pageRemote(hub: MachinesHub): NonNullable<CompanionDeps['remote'
     onSessionRemoved: hub.onSessionRemoved,
     answer: (id, question, choice) => {
       const asked = hub.session(id) ? verbs.forSession(id, 'sessions.answer', { choice: String(choice + 1), question }) : null;
-      return asked?.then((o) => {
-        if (!o.ok) return { ok: false, code: o.code, message: o.message };
-        const r = o.result as { choice: string; question: QuestionInfo };
-        return { ok: true, choice: r.choice, question: r.question };
-      }) ?? null;
+      return (
+        asked?.then((o) => {
+          if (!o.ok) return { ok: false, code: o.code, message: o.message };
+          const r = o.result as { choice: string; question: QuestionInfo };
+          return { ok: true, choice: r.choice, question: r.question };
+        }) ?? null
+      );
     },
   };
 }

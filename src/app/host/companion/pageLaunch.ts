@@ -12,8 +12,14 @@ export const MAX_PAGE_FOLDERS = 8;
 export function pageLaunch(host: Host, userHome: string): NonNullable<CompanionDeps['launch']> {
   return {
     options() {
-      const agents = host.agents.enabled().filter((e) => e.installed).map((e) => ({ id: e.id, name: e.manifest.name }));
-      const live = host.registry.list().sort((a, b) => b.createdAt - a.createdAt).map((r) => r.cwd);
+      const agents = host.agents
+        .enabled()
+        .filter((e) => e.installed)
+        .map((e) => ({ id: e.id, name: e.manifest.name }));
+      const live = host.registry
+        .list()
+        .sort((a, b) => b.createdAt - a.createdAt)
+        .map((r) => r.cwd);
       const saved = [...host.store.state.sessions].sort((a, b) => b.createdAt.localeCompare(a.createdAt)).map((s) => s.cwd);
       const paths = [...new Set([...live, ...saved])].slice(0, MAX_PAGE_FOLDERS);
       const labels = folderLabels(paths, userHome);

@@ -55,7 +55,11 @@ class PageView implements FeedView {
   seenTick = -1;
   seq = 0;
   inFlight = false;
-  constructor(public cols: number, public rows: number, private readonly onHolding: (on: boolean) => void) {}
+  constructor(
+    public cols: number,
+    public rows: number,
+    private readonly onHolding: (on: boolean) => void,
+  ) {}
   congested(): boolean {
     return true;
   }
@@ -91,7 +95,10 @@ export class PageLink {
   /** A pong came since the last heartbeat. */
   private alive = true;
 
-  constructor(readonly ws: WebSocket, private readonly deps: PageLinkDeps) {
+  constructor(
+    readonly ws: WebSocket,
+    private readonly deps: PageLinkDeps,
+  ) {
     ws.on('message', (data, isBinary) => this.handle(data as Buffer, isBinary));
     ws.on('pong', () => (this.alive = true));
     ws.on('error', (err) => deps.logger.debug('companion page socket error', { error: err.message }));
@@ -225,7 +232,14 @@ export class PageLink {
   private sendSnapshot(w: Watch, scrollback = SNAPSHOT_SCROLLBACK): void {
     const s = w.record.session;
     w.queue = [];
-    this.send({ t: 'attached', session: w.record.id, cols: s.cols, rows: s.rows, snapshot: s.snapshot(scrollback), holding: w.inFeed && (w.feed?.isHolder(w.view) ?? false) });
+    this.send({
+      t: 'attached',
+      session: w.record.id,
+      cols: s.cols,
+      rows: s.rows,
+      snapshot: s.snapshot(scrollback),
+      holding: w.inFeed && (w.feed?.isHolder(w.view) ?? false),
+    });
   }
 
   private queue(w: Watch, item: Uint8Array | { cols: number; rows: number }): void {

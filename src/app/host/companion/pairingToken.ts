@@ -20,7 +20,10 @@ export function tokenFile(home: string): string {
 export class PairingToken {
   private value: Buffer;
 
-  private constructor(readonly file: string, value: string) {
+  private constructor(
+    readonly file: string,
+    value: string,
+  ) {
     this.value = Buffer.from(value, 'utf8');
   }
 

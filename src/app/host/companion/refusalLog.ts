@@ -18,7 +18,10 @@ export function truncated(value: string | null | undefined): string | null {
 export class RefusalLog {
   private readonly seen = new Map<string, { since: number; suppressed: number }>();
 
-  constructor(private readonly logger: Logger, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly logger: Logger,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   warn(address: string, message: string, fields: Record<string, string | null | undefined> = {}): void {
     const now = this.now();

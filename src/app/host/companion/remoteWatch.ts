@@ -50,7 +50,13 @@ export class RemoteWatch {
     return w;
   }
 
-  private constructor(hub: LinkViewsSource, private readonly link: MachineLink, readonly id: string, private size: { cols: number; rows: number }, private readonly out: PageOut) {
+  private constructor(
+    hub: LinkViewsSource,
+    private readonly link: MachineLink,
+    readonly id: string,
+    private size: { cols: number; rows: number },
+    private readonly out: PageOut,
+  ) {
     this.relay = new ConnectionRelay(hub, {
       // Rows answers: the page asks for none.
       write: () => undefined,

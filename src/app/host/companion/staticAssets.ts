@@ -26,7 +26,10 @@ export function loadAssets(dir: string): AssetsLoad {
   try {
     names = readdirSync(dir);
   } catch (err) {
-    return { ok: false, message: `the companion page is not built (${dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); run npm run setup` };
+    return {
+      ok: false,
+      message: `the companion page is not built (${dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); run npm run setup`,
+    };
   }
   const assets = new Map<string, Asset>();
   for (const name of names) {

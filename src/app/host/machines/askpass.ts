@@ -62,7 +62,10 @@ export class AskpassBroker {
     }
     const ask: AskEvent = { id: randomUUID(), machine, prompt };
     return new Promise((resolve) => {
-      const timer = setTimeout(() => this.finish(ask.id, { ok: false, error: { code: 'busy', message: `nobody answered ${machine}'s question within ${ASK_TIMEOUT_MS / 1000} s` } }), ASK_TIMEOUT_MS);
+      const timer = setTimeout(
+        () => this.finish(ask.id, { ok: false, error: { code: 'busy', message: `nobody answered ${machine}'s question within ${ASK_TIMEOUT_MS / 1000} s` } }),
+        ASK_TIMEOUT_MS,
+      );
       this.pending.set(ask.id, { ask, resolve, timer });
       this.asked.fire(ask);
     });
@@ -88,7 +91,8 @@ export class AskpassBroker {
   /** The machine's ssh ended, or the machine went: its questions are over and its token is void. */
   forget(machine: string): void {
     for (const [t, m] of this.tokens) if (m === machine) this.tokens.delete(t);
-    for (const p of [...this.pending.values()]) if (p.ask.machine === machine) this.finish(p.ask.id, { ok: false, error: { code: 'busy', message: `${machine}'s connection attempt ended` } });
+    for (const p of [...this.pending.values()])
+      if (p.ask.machine === machine) this.finish(p.ask.id, { ok: false, error: { code: 'busy', message: `${machine}'s connection attempt ended` } });
   }
 
   private finish(id: string, a: AskAnswer): void {

@@ -38,7 +38,10 @@ export class MachinesHub {
   /** ssh's questions while connecting (passphrases, codes), asked in the app. */
   readonly askpass: AskpassBroker;
 
-  constructor(readonly store: MachinesStore, private readonly deps: HubDeps) {
+  constructor(
+    readonly store: MachinesStore,
+    private readonly deps: HubDeps,
+  ) {
     this.network = new NetworkWatch((added) => this.networkBack(added), deps.network);
     this.askpass = deps.askpass?.broker ?? new AskpassBroker();
     this.askpass.onNoApp((name) => this.links.get(name)?.needsAnswer());
@@ -164,7 +167,8 @@ export class MachinesHub {
       }
     }
     if (hits.length === 1) return { ok: true, ...hits[0]! };
-    if (hits.length > 1) return { ok: false, code: 'ambiguousSession', message: `'${ref}' matches ${hits.length} sessions on other machines; give more of the id` };
+    if (hits.length > 1)
+      return { ok: false, code: 'ambiguousSession', message: `'${ref}' matches ${hits.length} sessions on other machines; give more of the id` };
     return { ok: false, code: 'noSuchSession', message: `no session '${ref}'` };
   }
 

@@ -69,7 +69,11 @@ export function hubRemoteSessions(hub: MachinesHub, show: (id: string) => void):
       const link = hub.link(machine);
       if (!link) {
         const known = hub.list().map((m) => m.name);
-        return Promise.resolve({ ok: false, code: 'noSuchMachine', message: `no machine '${machine}' (${known.length ? `saved: ${known.join(', ')}` : 'none saved; add one with termio machines add'})` });
+        return Promise.resolve({
+          ok: false,
+          code: 'noSuchMachine',
+          message: `no machine '${machine}' (${known.length ? `saved: ${known.join(', ')}` : 'none saved; add one with termio machines add'})`,
+        });
       }
       // A parent is a session of this machine: meaningless there.
       const { machine: _m, parent: _p, ...rest } = args;

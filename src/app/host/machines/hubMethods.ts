@@ -4,7 +4,8 @@
 import type { HostError, HostParams, HostResults } from '../../../protocol/hostMessages';
 import type { MachinesHub } from './hub';
 
-type Reply<M extends 'machines.list' | 'machines.add' | 'machines.remove' | 'machines.retry' | 'machines.ask' | 'machines.answerAsk'> = { ok: true; result: HostResults[M] } | { ok: false; error: HostError };
+type Reply<M extends 'machines.list' | 'machines.add' | 'machines.remove' | 'machines.retry' | 'machines.ask' | 'machines.answerAsk'> =
+  { ok: true; result: HostResults[M] } | { ok: false; error: HostError };
 
 export function machineMethods(hub: () => MachinesHub | null): {
   'machines.list': (id: number, p: HostParams<'machines.list'>) => Reply<'machines.list'>;
@@ -25,7 +26,11 @@ export function machineMethods(hub: () => MachinesHub | null): {
       if (!h) return none;
       h.store.put(p);
       const info = h.link(p.name)?.info();
-      if (!info) return { ok: false, error: { code: 'badParams', message: `machine ${p.name} was written to ${h.store.label} but could not be read back: ${h.store.errors.join('; ')}` } };
+      if (!info)
+        return {
+          ok: false,
+          error: { code: 'badParams', message: `machine ${p.name} was written to ${h.store.label} but could not be read back: ${h.store.errors.join('; ')}` },
+        };
       return { ok: true, result: { machine: info } };
     },
     'machines.remove': (_id, p) => {

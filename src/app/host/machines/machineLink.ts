@@ -87,7 +87,10 @@ export class MachineLink {
   readonly onViewEvent = this.viewEvent.event;
   readonly onBell = this.bell.event;
 
-  constructor(readonly machine: Machine, private readonly deps: LinkDeps) {}
+  constructor(
+    readonly machine: Machine,
+    private readonly deps: LinkDeps,
+  ) {}
 
   get name(): string {
     return this.machine.name;
@@ -141,7 +144,15 @@ export class MachineLink {
     const batch = ask ? false : this.deps.batch();
     const child = spawn('ssh', sshArgs(this.machine, { batch }), {
       stdio: ['pipe', 'pipe', 'pipe'],
-      env: ask ? { ...this.deps.env, SSH_ASKPASS: ask.script, SSH_ASKPASS_REQUIRE: 'force', TERMIO_ASKPASS_SOCKET: ask.socket, TERMIO_ASKPASS_TOKEN: ask.broker.tokenFor(this.name) } : this.deps.env,
+      env: ask
+        ? {
+            ...this.deps.env,
+            SSH_ASKPASS: ask.script,
+            SSH_ASKPASS_REQUIRE: 'force',
+            TERMIO_ASKPASS_SOCKET: ask.socket,
+            TERMIO_ASKPASS_TOKEN: ask.broker.tokenFor(this.name),
+          }
+        : this.deps.env,
     });
     this.child = child;
     this.armHelloTimer(child, () => stderr);
@@ -166,7 +177,10 @@ export class MachineLink {
         this.remoteProtocol = c.protocol ?? null;
         this.failure = { state: 'versionMismatch', why: this.mismatch(c.hostVersion, c.protocol) };
       } else if (/did not answer the hello/.test(c.message) && child.exitCode === null) {
-        this.failure = { state: 'unreachable', why: `${this.name} did not answer within ${HELLO_TIMEOUT_MS / 1000} s (${lastWords(stderr) ?? 'ssh said nothing'})` };
+        this.failure = {
+          state: 'unreachable',
+          why: `${this.name} did not answer within ${HELLO_TIMEOUT_MS / 1000} s (${lastWords(stderr) ?? 'ssh said nothing'})`,
+        };
       }
       child.kill('SIGKILL');
       return;
@@ -183,7 +197,10 @@ export class MachineLink {
         this.helloTimer = setTimeout(check, HELLO_TIMEOUT_MS);
         return;
       }
-      this.failure = { state: 'unreachable', why: `${this.name} did not answer within ${HELLO_TIMEOUT_MS / 1000} s (${lastWords(stderr()) ?? 'ssh said nothing'})` };
+      this.failure = {
+        state: 'unreachable',
+        why: `${this.name} did not answer within ${HELLO_TIMEOUT_MS / 1000} s (${lastWords(stderr()) ?? 'ssh said nothing'})`,
+      };
       child.kill('SIGKILL');
     };
     this.helloTimer = setTimeout(check, HELLO_TIMEOUT_MS);
@@ -191,7 +208,12 @@ export class MachineLink {
 
   /** ssh asks a question the app shows now: the attempt waits for the user, and says so. */
   asking(): void {
-    if (this.child) this.setState(this.state === 'connected' ? 'reconnecting' : this.state, `${this.name} waits for your answer in Termio (ssh asks for a passphrase or code)`, null);
+    if (this.child)
+      this.setState(
+        this.state === 'connected' ? 'reconnecting' : this.state,
+        `${this.name} waits for your answer in Termio (ssh asks for a passphrase or code)`,
+        null,
+      );
   }
 
   /** ssh asked a question while no app was attached to ask it. */
@@ -251,9 +273,10 @@ export class MachineLink {
     const clash = hostId ? this.deps.claim?.(this, hostId) : null;
     if (!clash) return false;
     this.sameAs = clash.sameAs;
-    const why = clash.sameAs === null
-      ? `${this.name} is this machine's own host (same host id): its sessions are listed as this machine's`
-      : `same machine as ${clash.sameAs} (same host id): its sessions are listed under ${clash.sameAs}`;
+    const why =
+      clash.sameAs === null
+        ? `${this.name} is this machine's own host (same host id): its sessions are listed as this machine's`
+        : `same machine as ${clash.sameAs} (same host id): its sessions are listed under ${clash.sameAs}`;
     this.failure = { state: 'sameMachine', why };
     // Listed by the machine that holds the host: not twice.
     for (const id of [...this.sessions.keys()]) {
@@ -311,7 +334,11 @@ export class MachineLink {
     if (wasConnected && Date.now() - this.connectedAt > STABLE_MS) this.attempt = 0;
     let outcome = this.failure ?? classifyExit(this.name, code, signal, stderr);
     if (this.waitsForApp && !wasConnected) outcome = { state: 'unreachable', why: needsAppWhy(this.name) };
-    if (wasConnected && !this.failure) outcome = { state: 'unreachable', why: `the connection to ${this.name} was lost (${lastWords(stderr) ?? (signal ? `ssh ended by ${signal}` : `ssh exited with code ${code}`)})` };
+    if (wasConnected && !this.failure)
+      outcome = {
+        state: 'unreachable',
+        why: `the connection to ${this.name} was lost (${lastWords(stderr) ?? (signal ? `ssh ended by ${signal}` : `ssh exited with code ${code}`)})`,
+      };
     const delay = reconnectDelayMs(this.attempt++);
     const state = this.everConnected && outcome.state === 'unreachable' ? 'reconnecting' : outcome.state;
     this.deps.logger.info('machine disconnected', { machine: this.name, state, why: outcome.why, retryInMs: delay });
@@ -335,6 +362,7 @@ export class MachineLink {
     this.client = null;
     this.child?.kill('SIGTERM');
     this.child = null;
-    for (const e of [this.sessionChanged, this.sessionRemoved, this.stateChanged, this.connected, this.frame, this.viewEvent, this.bell]) (e as Emitter<unknown>).dispose();
+    for (const e of [this.sessionChanged, this.sessionRemoved, this.stateChanged, this.connected, this.frame, this.viewEvent, this.bell])
+      (e as Emitter<unknown>).dispose();
   }
 }

@@ -21,7 +21,10 @@ export class MachinesStore {
   private readonly changed = new Emitter<MachinesLoad>();
   readonly onChange = this.changed.event;
 
-  constructor(readonly file: string, readonly label: string) {
+  constructor(
+    readonly file: string,
+    readonly label: string,
+  ) {
     this.current = this.read();
   }
 

@@ -38,7 +38,10 @@ export class NetworkWatch {
   private last: Set<string> | null = null;
   private stop: (() => void) | null = null;
 
-  constructor(private readonly onAppeared: (added: string[]) => void, private readonly deps: NetworkWatchDeps = systemNetwork) {}
+  constructor(
+    private readonly onAppeared: (added: string[]) => void,
+    private readonly deps: NetworkWatchDeps = systemNetwork,
+  ) {}
 
   get running(): boolean {
     return this.stop !== null;

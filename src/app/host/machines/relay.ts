@@ -87,7 +87,14 @@ export class LinkViews {
 
   /** `registered`: told the view at once, before the machine answers — its first frame can come
    *  before the answer does, and its acknowledgement must find the view. */
-  async attach(sink: RelaySink, local: number, sessionId: string, cols: number, rows: number, registered?: (v: RelayedView) => void): Promise<{ view: RelayedView; answer: RelayAnswer }> {
+  async attach(
+    sink: RelaySink,
+    local: number,
+    sessionId: string,
+    cols: number,
+    rows: number,
+    registered?: (v: RelayedView) => void,
+  ): Promise<{ view: RelayedView; answer: RelayAnswer }> {
     const v: RelayedView = { link: this.link, remote: this.nextRemote++, local, sink, sessionId, cols, rows, on: null };
     this.views.set(v.remote, v);
     registered?.(v);
@@ -119,7 +126,10 @@ export interface LinkViewsSource {
 export class ConnectionRelay {
   private readonly views = new Map<number, RelayedView>();
 
-  constructor(private readonly hub: LinkViewsSource, private readonly sink: RelaySink) {}
+  constructor(
+    private readonly hub: LinkViewsSource,
+    private readonly sink: RelaySink,
+  ) {}
 
   has(view: number): boolean {
     return this.views.has(view);

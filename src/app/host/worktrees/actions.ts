@@ -19,7 +19,11 @@ export type ActionResult =
 
 /** The commit message the review proposes: the first prompt's first line, cut at 72 characters. */
 export function proposedMessage(prompt: string | null | undefined, fallback: string): string {
-  const line = (prompt ?? '').split('\n').map((l) => l.trim()).find(Boolean) ?? '';
+  const line =
+    (prompt ?? '')
+      .split('\n')
+      .map((l) => l.trim())
+      .find(Boolean) ?? '';
   const text = line || fallback;
   return text.length <= SUBJECT_CHARS ? text : `${text.slice(0, SUBJECT_CHARS - 1).trimEnd()}…`;
 }
@@ -47,13 +51,19 @@ export async function commitAll(git: Git, wt: WorktreeRef, message: string): Pro
 /** Merges the worktree's branch into its base: the base's checkout (if any) must be clean. */
 export async function mergeIntoBase(git: Git, wt: WorktreeRef): Promise<ActionResult> {
   const repo = new Repo(git, wt.repo);
-  if (!(await repo.branchExists(wt.base))) return { ok: false, code: 'refused', message: `the base '${wt.base}' is not a local branch, so there is nothing to merge into` };
+  if (!(await repo.branchExists(wt.base)))
+    return { ok: false, code: 'refused', message: `the base '${wt.base}' is not a local branch, so there is nothing to merge into` };
   const pending = await repo.uncommitted(wt.path, { untracked: true });
   if (pending.length > 0) return { ok: false, code: 'refused', message: `${wt.path} has ${plural(pending.length, 'uncommitted file')}: commit them first` };
   const holder = await repo.holderOf(wt.base);
   if (holder) {
     const dirty = await repo.uncommitted(holder, { untracked: false });
-    if (dirty.length > 0) return { ok: false, code: 'refused', message: `${holder} (where ${wt.base} is checked out) has uncommitted changes: commit or stash them before merging` };
+    if (dirty.length > 0)
+      return {
+        ok: false,
+        code: 'refused',
+        message: `${holder} (where ${wt.base} is checked out) has uncommitted changes: commit or stash them before merging`,
+      };
   }
   const baseSha = (await git.ok(['rev-parse', '--verify', `refs/heads/${wt.base}`], { cwd: wt.repo })).trim();
   const branchSha = (await git.ok(['rev-parse', '--verify', `refs/heads/${wt.branch}`], { cwd: wt.repo })).trim();
@@ -65,11 +75,18 @@ export async function mergeIntoBase(git: Git, wt: WorktreeRef): Promise<ActionRe
     const tree = await git.run(['merge-tree', '--write-tree', '--name-only', '--no-messages', baseSha, branchSha], { cwd: wt.repo });
     if (tree.code === 1) {
       const files = tree.stdout.split('\n').slice(1).filter(Boolean);
-      return { ok: false, code: 'conflict', message: `merging ${wt.branch} into ${wt.base} conflicts in ${plural(files.length, 'file')}: ${files.join(', ')}; nothing was changed (rebase on ${wt.base} and resolve them in the worktree)`, files };
+      return {
+        ok: false,
+        code: 'conflict',
+        message: `merging ${wt.branch} into ${wt.base} conflicts in ${plural(files.length, 'file')}: ${files.join(', ')}; nothing was changed (rebase on ${wt.base} and resolve them in the worktree)`,
+        files,
+      };
     }
     if (tree.code !== 0) throw new GitError(['merge-tree'], tree);
     const treeSha = tree.stdout.split('\n')[0]!.trim();
-    target = (await git.ok(['commit-tree', treeSha, '-p', baseSha, '-p', branchSha, '-m', `Merge branch '${wt.branch}' into ${wt.base}`], { cwd: wt.repo })).trim();
+    target = (
+      await git.ok(['commit-tree', treeSha, '-p', baseSha, '-p', branchSha, '-m', `Merge branch '${wt.branch}' into ${wt.base}`], { cwd: wt.repo })
+    ).trim();
     how = 'merge commit';
   }
   if (holder) await git.ok(['merge', '--ff-only', '--quiet', target], { cwd: holder });
@@ -81,13 +98,19 @@ export async function mergeIntoBase(git: Git, wt: WorktreeRef): Promise<ActionRe
 export async function rebaseOnBase(git: Git, wt: WorktreeRef): Promise<ActionResult> {
   const repo = new Repo(git, wt.repo);
   const pending = await repo.uncommitted(wt.path, { untracked: false });
-  if (pending.length > 0) return { ok: false, code: 'refused', message: `${wt.path} has ${plural(pending.length, 'uncommitted file')}: commit them before rebasing` };
+  if (pending.length > 0)
+    return { ok: false, code: 'refused', message: `${wt.path} has ${plural(pending.length, 'uncommitted file')}: commit them before rebasing` };
   const r = await git.run(['rebase', '--quiet', '--end-of-options', wt.base], { cwd: wt.path });
   if (r.code === 0) return { ok: true, message: `rebased ${wt.branch} on ${wt.base}` };
   const conflicted = (await git.run(['diff', '--name-only', '--diff-filter=U'], { cwd: wt.path })).stdout.split('\n').filter(Boolean);
   await git.run(['rebase', '--abort'], { cwd: wt.path });
   if (conflicted.length === 0) return { ok: false, code: 'refused', message: `git rebase failed: ${new GitError(['rebase'], r).message}` };
-  return { ok: false, code: 'conflict', message: `rebasing ${wt.branch} on ${wt.base} conflicts in ${plural(conflicted.length, 'file')}: ${conflicted.join(', ')}; the rebase was undone`, files: conflicted };
+  return {
+    ok: false,
+    code: 'conflict',
+    message: `rebasing ${wt.branch} on ${wt.base} conflicts in ${plural(conflicted.length, 'file')}: ${conflicted.join(', ')}; the rebase was undone`,
+    files: conflicted,
+  };
 }
 
 export interface WorkAtStake {
@@ -107,7 +130,12 @@ export async function workAtStake(git: Git, wt: WorktreeRef): Promise<WorkAtStak
 export async function removeWorktree(git: Git, wt: WorktreeRef, opts: { force: boolean; stopAt: string; keepBranch?: boolean }): Promise<ActionResult> {
   const stake = await workAtStake(git, wt);
   if (!opts.force && (stake.uncommitted.length > 0 || stake.unmerged > 0)) {
-    const what = [stake.uncommitted.length ? plural(stake.uncommitted.length, 'uncommitted file') : '', stake.unmerged ? `${plural(stake.unmerged, 'commit')} not in ${wt.base}` : ''].filter(Boolean).join(' and ');
+    const what = [
+      stake.uncommitted.length ? plural(stake.uncommitted.length, 'uncommitted file') : '',
+      stake.unmerged ? `${plural(stake.unmerged, 'commit')} not in ${wt.base}` : '',
+    ]
+      .filter(Boolean)
+      .join(' and ');
     return { ok: false, code: 'unsaved', message: `${wt.path} has ${what}; confirm again (--force) to remove it anyway`, ...stake };
   }
   await git.ok(['worktree', 'remove', '--force', wt.path], { cwd: wt.repo });

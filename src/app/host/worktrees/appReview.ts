@@ -7,7 +7,11 @@ import { WorktreeVerbs } from './worktreeVerbs';
 
 export type ReviewAnswer = { ok: true; result: unknown } | { ok: false; code: ControlErrorCode; message: string };
 
-export async function reviewRequest(host: Host, verb: 'worktrees.diff' | 'worktrees.act' | 'sessions.close', raw: Record<string, unknown>): Promise<ReviewAnswer> {
+export async function reviewRequest(
+  host: Host,
+  verb: 'worktrees.diff' | 'worktrees.act' | 'sessions.close',
+  raw: Record<string, unknown>,
+): Promise<ReviewAnswer> {
   const verbs = new WorktreeVerbs({ service: async () => host.worktrees, registry: host.registry, path: () => host.sessionPath });
   if (verb === 'worktrees.diff') {
     const args = ControlArgsSchemas[verb].safeParse(raw);

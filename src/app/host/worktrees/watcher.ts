@@ -26,7 +26,13 @@ export class ChangeWatcher {
   /** Starts watching; the ignored folders come from git, so build output is not watched. */
   async start(git: Git): Promise<void> {
     const r = await git.run(['ls-files', '--others', '--ignored', '--exclude-standard', '--directory', '-z'], { cwd: this.dir }).catch(() => null);
-    if (r?.code === 0) this.ignored = new Set(r.stdout.split('\0').filter((p) => p.endsWith('/')).map((p) => join(this.dir, p.slice(0, -1))));
+    if (r?.code === 0)
+      this.ignored = new Set(
+        r.stdout
+          .split('\0')
+          .filter((p) => p.endsWith('/'))
+          .map((p) => join(this.dir, p.slice(0, -1))),
+      );
     if (!this.disposed) this.add(this.dir);
   }
 

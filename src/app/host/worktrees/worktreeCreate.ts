@@ -163,7 +163,10 @@ function makeParents(path: string): { ok: true; created: string[] } | { ok: fals
     if (!statSync(dir).isDirectory()) return { ok: false, message: `the worktree root cannot be used: ${dir} is not a folder` };
     accessSync(dir, constants.W_OK);
   } catch {
-    return { ok: false, message: `the worktree root is not writable: cannot create folders in ${dir} (change worktrees.root in settings.json, or its permissions)` };
+    return {
+      ok: false,
+      message: `the worktree root is not writable: cannot create folders in ${dir} (change worktrees.root in settings.json, or its permissions)`,
+    };
   }
   const created: string[] = [];
   for (const d of missing) {

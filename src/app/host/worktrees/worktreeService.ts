@@ -110,7 +110,10 @@ export class WorktreeService implements Disposable {
       again: false,
     };
     this.live.set(sessionId, entry);
-    entry.watcher.start(this.git).then(() => this.recount(sessionId), (err: unknown) => this.o.warn('worktree watch failed', { path: rec.path, error: String(err) }));
+    entry.watcher.start(this.git).then(
+      () => this.recount(sessionId),
+      (err: unknown) => this.o.warn('worktree watch failed', { path: rec.path, error: String(err) }),
+    );
   }
 
   unwatch(sessionId: string): void {

@@ -22,7 +22,7 @@ export class WorktreeVerbs {
   constructor(private readonly d: WorktreeVerbsDeps) {}
 
   /** A session id, a unique prefix of one (open or closed session), or a worktree folder. */
-  private async resolve(ref: string): Promise<{ ok: true; rec: WorktreeRecord; service: WorktreeService } | Outcome & { ok: false }> {
+  private async resolve(ref: string): Promise<{ ok: true; rec: WorktreeRecord; service: WorktreeService } | (Outcome & { ok: false })> {
     const service = await this.d.service();
     const found = this.d.registry.find(ref);
     let rec = found.ok ? service.ofSession(found.record.id) : service.find(ref);
@@ -30,7 +30,14 @@ export class WorktreeVerbs {
       const matches = (await service.list()).filter((w) => w.sessionId?.startsWith(ref));
       if (matches.length === 1) rec = matches[0];
     }
-    if (!rec) return { ok: false, code: 'notAWorktree', message: found.ok ? `session ${found.record.id} does not work in a worktree (start one with --worktree)` : `no worktree session or folder matches '${ref}' (see termio worktrees list)` };
+    if (!rec)
+      return {
+        ok: false,
+        code: 'notAWorktree',
+        message: found.ok
+          ? `session ${found.record.id} does not work in a worktree (start one with --worktree)`
+          : `no worktree session or folder matches '${ref}' (see termio worktrees list)`,
+      };
     return { ok: true, rec, service };
   }
 
@@ -38,7 +45,10 @@ export class WorktreeVerbs {
     const r = await this.resolve(args.ref);
     if (!r.ok) return r;
     const { rec, service } = r;
-    const [files, text] = await Promise.all([service.files(rec), service.diff(rec, { ...(args.stat ? { stat: true } : {}), ...(args.file !== undefined ? { file: args.file } : {}) })]);
+    const [files, text] = await Promise.all([
+      service.files(rec),
+      service.diff(rec, { ...(args.stat ? { stat: true } : {}), ...(args.file !== undefined ? { file: args.file } : {}) }),
+    ]);
     if (!Array.isArray(files)) return { ok: false, code: 'worktreeRefused', message: files.message };
     if (typeof text !== 'string') return { ok: false, code: 'worktreeRefused', message: text.message };
     const title = rec.sessionId ? (this.d.registry.get(rec.sessionId)?.title ?? '') : '';
@@ -59,7 +69,11 @@ export class WorktreeVerbs {
     const r = await this.resolve(args.ref);
     if (!r.ok) return r;
     if (r.rec.sessionId && this.d.registry.get(r.rec.sessionId)) {
-      return { ok: false, code: 'worktreeRefused', message: `session ${r.rec.sessionId} still works in ${r.rec.path}: close it first (termio sessions close ${r.rec.sessionId.slice(0, 8)} --remove-worktree)` };
+      return {
+        ok: false,
+        code: 'worktreeRefused',
+        message: `session ${r.rec.sessionId} still works in ${r.rec.path}: close it first (termio sessions close ${r.rec.sessionId.slice(0, 8)} --remove-worktree)`,
+      };
     }
     return answer(await r.service.remove(r.rec, args.force === true));
   }
@@ -98,20 +112,34 @@ export class WorktreeVerbs {
 
   private status(w: WorktreeStatus): WorktreeStatusInfo {
     const open = w.sessionId !== null && this.d.registry.get(w.sessionId) !== undefined;
-    return { path: w.path, branch: w.branch, base: w.base, repo: w.repo, sessionId: w.sessionId, open, present: w.present, uncommitted: w.uncommitted, unmerged: w.unmerged, changed: w.changed };
+    return {
+      path: w.path,
+      branch: w.branch,
+      base: w.base,
+      repo: w.repo,
+      sessionId: w.sessionId,
+      open,
+      present: w.present,
+      uncommitted: w.uncommitted,
+      unmerged: w.unmerged,
+      changed: w.changed,
+    };
   }
 
   /** The line that opens a pull request for the branch, when gh is installed. */
   private ghCommand(rec: WorktreeRecord): string | null {
-    const onPath = this.d.path().split(':').some((dir) => {
-      try {
-        if (!dir) return false;
-        accessSync(join(dir, 'gh'), constants.X_OK);
-        return true;
-      } catch {
-        return false;
-      }
-    });
+    const onPath = this.d
+      .path()
+      .split(':')
+      .some((dir) => {
+        try {
+          if (!dir) return false;
+          accessSync(join(dir, 'gh'), constants.X_OK);
+          return true;
+        } catch {
+          return false;
+        }
+      });
     if (!onPath) return null;
     return `cd ${shellQuote(rec.path)} && gh pr create --base ${shellQuote(rec.base)} --head ${shellQuote(rec.branch)} --fill`;
   }

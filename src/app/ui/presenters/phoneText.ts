@@ -19,7 +19,8 @@ export interface PhoneView {
 export const PHONE_INTRO =
   'A web page for your phone, or another computer’s browser: every session’s live state, and a session’s terminal to answer it. Served by Termio’s session host, so it works while this window is closed. Off until you turn it on.';
 
-const NOTE = 'Whoever has this link can see and type into every session. Keep it to yourself; Revoke makes a new one and disconnects every page paired with the old one.';
+const NOTE =
+  'Whoever has this link can see and type into every session. Keep it to yourself; Revoke makes a new one and disconnects every page paired with the old one.';
 
 export function phoneView(status: CompanionStatus | null, problem: string | null): PhoneView {
   if (!status) {
@@ -42,7 +43,11 @@ export function phoneView(status: CompanionStatus | null, problem: string | null
   return {
     headline,
     url: status.listening ? status.url : null,
-    note: status.listening ? (status.network === 'lan' ? `${NOTE} Scan the code with your phone on the same network.` : `${NOTE} Only this computer can open it: choose “Reachable on my network” for a phone.`) : '',
+    note: status.listening
+      ? status.network === 'lan'
+        ? `${NOTE} Scan the code with your phone on the same network.`
+        : `${NOTE} Only this computer can open it: choose “Reachable on my network” for a phone.`
+      : '',
     toggle: { text: status.enabled ? 'Turn off' : 'Turn on', enabled: true },
     lan: { text: 'Reachable on my network', checked: status.network === 'lan', enabled: status.enabled },
     revoke: { text: '&Revoke link', enabled: true },

@@ -68,7 +68,16 @@ export function settingsAgent(e: CatalogEntry, hooks: AgentHookResult | null, ho
     hasBypass: Boolean(e.manifest.permissionBypassFlag),
     warnings: e.warnings,
     errors: e.errors,
-    ...(hooks && e.manifest.hooks ? { hooks: { file: shortenHome(hooks.file, home), state: hooks.state, events: e.manifest.hooks.events.map((x) => x.on), ...(hooks.note ? { note: hooks.note } : {}) } } : {}),
+    ...(hooks && e.manifest.hooks
+      ? {
+          hooks: {
+            file: shortenHome(hooks.file, home),
+            state: hooks.state,
+            events: e.manifest.hooks.events.map((x) => x.on),
+            ...(hooks.note ? { note: hooks.note } : {}),
+          },
+        }
+      : {}),
   };
 }
 
@@ -83,7 +92,8 @@ export function agentCardText(a: SettingsAgent): { heading: string; detail: stri
 
 /** A live-status card: heading, where it writes, and the button that flips it. */
 export function hookCardText(name: string, h: NonNullable<SettingsAgent['hooks']>): { heading: string; detail: string; button: string; installed: boolean } {
-  const state = h.state === 'installed' ? 'reporting live status' : h.state === 'partial' ? 'partly installed' : h.state === 'absent' ? 'not installed' : h.state;
+  const state =
+    h.state === 'installed' ? 'reporting live status' : h.state === 'partial' ? 'partly installed' : h.state === 'absent' ? 'not installed' : h.state;
   const installed = h.state === 'installed';
   return { heading: `${name} — ${state}`, detail: `Writes to ${h.file}: ${h.events.join(', ')}`, button: installed ? 'Uninstall' : 'Install', installed };
 }

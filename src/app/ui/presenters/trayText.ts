@@ -41,11 +41,22 @@ export interface SessionQuestionFacts {
   answered: { label: string } | null;
 }
 
-export type TraySession = Pick<SessionSummary, 'id' | 'agentId' | 'cwd' | 'title' | 'state' | 'stateSince'> & { machine?: string | null; question?: SessionQuestionFacts | null };
+export type TraySession = Pick<SessionSummary, 'id' | 'agentId' | 'cwd' | 'title' | 'state' | 'stateSince'> & {
+  machine?: string | null;
+  question?: SessionQuestionFacts | null;
+};
 
 /** The tray's items for these sessions: folders labelled as the sidebar labels them. */
-export function trayItems(sessions: TraySession[], agentName: (id: string | null) => string, iconOf: (id: string | null) => string | undefined, home: string): TrayItem[] {
-  const labels = folderLabels(sessions.filter((r) => !r.machine).map((r) => r.cwd), home);
+export function trayItems(
+  sessions: TraySession[],
+  agentName: (id: string | null) => string,
+  iconOf: (id: string | null) => string | undefined,
+  home: string,
+): TrayItem[] {
+  const labels = folderLabels(
+    sessions.filter((r) => !r.machine).map((r) => r.cwd),
+    home,
+  );
   return sessions.map((r) => {
     const icon = iconOf(r.agentId);
     // Another machine's session says where it runs: "box:api".
@@ -59,7 +70,14 @@ export function trayItems(sessions: TraySession[], agentName: (id: string | null
       stateSince: r.stateSince,
       ...(icon ? { agentIcon: icon } : {}),
       ...(r.question && r.state === 'attention'
-        ? { question: { id: r.question.id, text: r.question.text, choices: r.question.choices.map((c) => c.label), answered: r.question.answered?.label ?? null } }
+        ? {
+            question: {
+              id: r.question.id,
+              text: r.question.text,
+              choices: r.question.choices.map((c) => c.label),
+              answered: r.question.answered?.label ?? null,
+            },
+          }
         : {}),
     };
   });
@@ -77,8 +95,13 @@ export function trayQuestionMenu(q: TrayQuestion): { question: string; choices: 
 }
 
 /** The agents the New Session submenu offers, from the enabled catalog entries (a plain terminal comes first on its own). */
-export function trayAgents(entries: Array<Pick<CatalogEntry, 'id' | 'installed' | 'iconFile'> & { manifest: Pick<CatalogEntry['manifest'], 'name'> }>, terminalId: string): TrayAgent[] {
-  return entries.filter((e) => e.id !== terminalId).map((e) => ({ id: e.id, name: e.manifest.name, installed: e.installed, ...(e.iconFile ? { icon: e.iconFile } : {}) }));
+export function trayAgents(
+  entries: Array<Pick<CatalogEntry, 'id' | 'installed' | 'iconFile'> & { manifest: Pick<CatalogEntry['manifest'], 'name'> }>,
+  terminalId: string,
+): TrayAgent[] {
+  return entries
+    .filter((e) => e.id !== terminalId)
+    .map((e) => ({ id: e.id, name: e.manifest.name, installed: e.installed, ...(e.iconFile ? { icon: e.iconFile } : {}) }));
 }
 
 /** One session's line in the menu; the time in state is rounded (formatDuration), so the text only changes every few seconds. */
@@ -131,12 +154,25 @@ export interface TrayMenu {
 
 /** The whole menu for these items (any order; most urgent first in the menu) and agents. */
 export function trayMenu(items: TrayItem[], agents: TrayAgent[], now: number): TrayMenu {
-  const sessions = byUrgency(items).map((i) => ({ id: i.id, text: trayItemText(i, now), state: i.state, ...(i.agentIcon ? { agentIcon: i.agentIcon } : {}), ...(i.question ? { question: i.question } : {}) }));
-  const lines = sessions.map((i) => `${i.id}\u0000${i.state}\u0000${i.agentIcon ?? ''}\u0000${i.text}\u0000${i.question ? `${i.question.id}:${i.question.answered ?? ''}` : ''}`);
+  const sessions = byUrgency(items).map((i) => ({
+    id: i.id,
+    text: trayItemText(i, now),
+    state: i.state,
+    ...(i.agentIcon ? { agentIcon: i.agentIcon } : {}),
+    ...(i.question ? { question: i.question } : {}),
+  }));
+  const lines = sessions.map(
+    (i) => `${i.id}\u0000${i.state}\u0000${i.agentIcon ?? ''}\u0000${i.text}\u0000${i.question ? `${i.question.id}:${i.question.answered ?? ''}` : ''}`,
+  );
   const key = `${lines.join('\n')}\u0001${agents.map((a) => `${a.id}:${a.name}:${a.installed}:${a.icon ?? ''}`).join(',')}`;
   const agentEntries: TrayMenuAgent[] = [
     { agentId: null, text: 'Terminal', enabled: true },
-    ...agents.map((a) => ({ agentId: a.id, text: a.installed ? a.name : `${a.name} (not installed)`, enabled: a.installed, ...(a.icon ? { icon: a.icon } : {}) })),
+    ...agents.map((a) => ({
+      agentId: a.id,
+      text: a.installed ? a.name : `${a.name} (not installed)`,
+      enabled: a.installed,
+      ...(a.icon ? { icon: a.icon } : {}),
+    })),
   ];
   return {
     sessions,

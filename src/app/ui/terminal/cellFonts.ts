@@ -28,7 +28,15 @@ export function makeCellFonts(family: string, size: number): CellFonts {
   const cellW = Math.max(1, new QFontMetricsF(regular).horizontalAdvance('M'));
   const cellH = Math.max(1, fm.lineSpacing());
   return {
-    regular, bold, italic, boldItalic, cellW, cellH, ascent: fm.ascent(),
-    underlinePos: Math.max(1, fm.underlinePos()), strikePos: fm.strikeOutPos(), lineWidth: Math.max(1, fm.lineWidth()),
+    regular,
+    bold,
+    italic,
+    boldItalic,
+    cellW,
+    cellH,
+    ascent: fm.ascent(),
+    underlinePos: Math.max(1, fm.underlinePos()),
+    strikePos: fm.strikeOutPos(),
+    lineWidth: Math.max(1, fm.lineWidth()),
   };
 }

@@ -25,7 +25,11 @@ export class FindBar implements Disposable {
   private readonly input: QLineEdit;
   private readonly count: QLabel;
 
-  constructor(host: QWidget, theme: Theme, private readonly handlers: FindBarHandlers) {
+  constructor(
+    host: QWidget,
+    theme: Theme,
+    private readonly handlers: FindBarHandlers,
+  ) {
     const w = new QWidget(host);
     this.widget = w;
     w.setObjectName('findBar');

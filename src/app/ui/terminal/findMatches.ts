@@ -12,13 +12,7 @@ export type FindStep = FindDirection | 'start' | 'refresh';
  * nearest match at or above `bottom` (the newest output the user can see), 'up'/'down' move from
  * the previous current match, 'refresh' keeps the same match where it still is.
  */
-export function nextCurrentMatch(
-  matches: readonly BufferRange[],
-  previous: BufferPoint | null,
-  current: number,
-  step: FindStep,
-  bottom: BufferPoint,
-): number {
+export function nextCurrentMatch(matches: readonly BufferRange[], previous: BufferPoint | null, current: number, step: FindStep, bottom: BufferPoint): number {
   if (step === 'refresh') {
     const same = previous ? matches.findIndex((m) => m.start.x === previous.x && m.start.y === previous.y) : -1;
     return same >= 0 ? same : Math.min(current, matches.length - 1);
@@ -37,13 +31,7 @@ export function revealTop(m: BufferRange, top: number, rows: number, maxTop: num
 }
 
 /** The matches on the viewport's rows (`top`, `rows` high, `cols` wide), the current one marked. */
-export function visibleHighlights(
-  matches: readonly BufferRange[],
-  current: number,
-  top: number,
-  rows: number,
-  cols: number,
-): Highlight[] {
+export function visibleHighlights(matches: readonly BufferRange[], current: number, top: number, rows: number, cols: number): Highlight[] {
   const out: Highlight[] = [];
   for (let i = 0; i < matches.length; i++) {
     const m = matches[i]!;

@@ -13,10 +13,23 @@ export const QtMod = {
 
 /** Qt::Key values for the keys a terminal names (qnamespace.h). */
 const namedKeys: Record<number, string> = {
-  0x01000000: 'Escape', 0x01000001: 'Tab', 0x01000002: 'Tab', 0x01000003: 'Backspace', 0x01000004: 'Enter',
-  0x01000005: 'NumpadEnter', 0x01000006: 'Insert', 0x01000007: 'Delete', 0x01000010: 'Home', 0x01000011: 'End',
-  0x01000012: 'ArrowLeft', 0x01000013: 'ArrowUp', 0x01000014: 'ArrowRight', 0x01000015: 'ArrowDown',
-  0x01000016: 'PageUp', 0x01000017: 'PageDown', 0x20: 'Space',
+  0x01000000: 'Escape',
+  0x01000001: 'Tab',
+  0x01000002: 'Tab',
+  0x01000003: 'Backspace',
+  0x01000004: 'Enter',
+  0x01000005: 'NumpadEnter',
+  0x01000006: 'Insert',
+  0x01000007: 'Delete',
+  0x01000010: 'Home',
+  0x01000011: 'End',
+  0x01000012: 'ArrowLeft',
+  0x01000013: 'ArrowUp',
+  0x01000014: 'ArrowRight',
+  0x01000015: 'ArrowDown',
+  0x01000016: 'PageUp',
+  0x01000017: 'PageDown',
+  0x20: 'Space',
 };
 const QT_KEY_F1 = 0x01000030;
 const QT_KEY_F20 = 0x01000043;
@@ -24,9 +37,22 @@ const QT_KEY_BACKTAB = 0x01000002;
 /** Modifier-only keys (Shift, Control, Meta, Alt, CapsLock, NumLock, ScrollLock, AltGr…). */
 const isModifierKey = (k: number): boolean => (k >= 0x01000020 && k <= 0x01000026) || k === 0x01001103;
 const keypadSymbols: Record<string, string> = {
-  '0': 'Numpad0', '1': 'Numpad1', '2': 'Numpad2', '3': 'Numpad3', '4': 'Numpad4', '5': 'Numpad5', '6': 'Numpad6',
-  '7': 'Numpad7', '8': 'Numpad8', '9': 'Numpad9', '+': 'NumpadAdd', '-': 'NumpadSubtract', '*': 'NumpadMultiply',
-  '/': 'NumpadDivide', '.': 'NumpadDecimal', '=': 'NumpadEqual',
+  '0': 'Numpad0',
+  '1': 'Numpad1',
+  '2': 'Numpad2',
+  '3': 'Numpad3',
+  '4': 'Numpad4',
+  '5': 'Numpad5',
+  '6': 'Numpad6',
+  '7': 'Numpad7',
+  '8': 'Numpad8',
+  '9': 'Numpad9',
+  '+': 'NumpadAdd',
+  '-': 'NumpadSubtract',
+  '*': 'NumpadMultiply',
+  '/': 'NumpadDivide',
+  '.': 'NumpadDecimal',
+  '=': 'NumpadEqual',
 };
 
 export interface KeyMappingOptions {

@@ -102,7 +102,10 @@ export class TerminalView implements Disposable {
   private focused = false;
   private disposed = false;
 
-  constructor(private readonly session: TerminalSource, options: TerminalViewOptions = {}) {
+  constructor(
+    private readonly session: TerminalSource,
+    options: TerminalViewOptions = {},
+  ) {
     this.theme = options.theme ?? darkTheme;
     const fontFamily = options.fontFamily ?? DEFAULT_FONT_FAMILY;
     const fontSize = options.fontSize ?? DEFAULT_FONT_SIZE;
@@ -119,12 +122,19 @@ export class TerminalView implements Disposable {
       pasteClipboard: (mode) => this.pasteClipboard(mode),
       openLink: options.openLink ?? defaultOpenLink,
     });
-    this.ime = new ImeInput(this.widget, session, () => this.cursorRect(), () => this.repaintCursorRow());
+    this.ime = new ImeInput(
+      this.widget,
+      session,
+      () => this.cursorRect(),
+      () => this.repaintCursorRow(),
+    );
     this.listenToWidget();
-    this.subscriptions.push(session.onRender(() => {
-      this.pacer.schedule();
-      this.find.scheduleRefresh();
-    }));
+    this.subscriptions.push(
+      session.onRender(() => {
+        this.pacer.schedule();
+        this.find.scheduleRefresh();
+      }),
+    );
     this.subscriptions.push(session.onBell(() => this.flashBell()));
     this.pacer.schedule();
   }
