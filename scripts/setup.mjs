@@ -39,6 +39,7 @@ const APT_RUNTIME = [
 ];
 const APT_TESTS = [
   'chromium',
+  'libxtst-dev',
   'nginx',
   'openssh-server',
   'git',
