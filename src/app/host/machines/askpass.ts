@@ -6,10 +6,10 @@
 // goes back to the helper's request, which prints it for ssh. With no app attached the ask is
 // refused at once and the machine says it needs one; the answer is held only until it is sent.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Emitter } from '../../../protocol/events';
 import type { HostError } from '../../../protocol/hostMessages';
+import { writeFileAtomic } from '../../shared/atomicWrite';
 
 /** How long the user has to answer: long enough to find a phone's code, short enough that a
  *  forgotten prompt does not hold a connection attempt for ever. */
@@ -116,7 +116,7 @@ export class AskpassBroker {
 export function writeAskpassScript(runDir: string, nodePath: string, helper: string): string {
   const file = join(runDir, 'askpass');
   const q = (s: string): string => `'${s.replaceAll("'", "'\\''")}'`;
-  writeFileSync(file, `#!/bin/sh\nexec ${q(nodePath)} ${q(helper)} "$@"\n`, { mode: 0o700 });
-  chmodSync(file, 0o700);
+  // Atomic, like every file Termio writes: an ssh starting meanwhile never runs half a script.
+  writeFileAtomic(file, `#!/bin/sh\nexec ${q(nodePath)} ${q(helper)} "$@"\n`, { mode: 0o700, forceMode: true });
   return file;
 }
