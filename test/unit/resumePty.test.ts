@@ -261,8 +261,8 @@ describe('discovered agent, records written and closed, no hooks', () => {
     });
   const readByDiscovery = (id: string) =>
     waitFor(() => logs.some((l) => l.startsWith('discovery: new record') && l.includes(id)), { what: `discovery to read ${id}` });
-  const noted = (kind: string) =>
-    waitFor(() => logs.some((l) => l.startsWith('discovery: a record nobody holds open') && l.includes(`"kind":"${kind}"`)), { what: `the ${kind} note` });
+  const notedNow = (kind: string) => logs.some((l) => l.startsWith('discovery: a record nobody holds open') && l.includes(`"kind":"${kind}"`));
+  const noted = (kind: string) => waitFor(() => notedNow(kind), { what: `the ${kind} note` });
 
   it('a single tab binds its record by discovery alone and resumes it after a restart', async () => {
     let app = startApp();
@@ -291,7 +291,11 @@ describe('discovered agent, records written and closed, no hooks', () => {
     tabs[0]!.session.write('first\r');
     const id1 = await written('j1');
     await readByDiscovery(id1);
-    await noted('neighbours');
+    // Discovery has judged the record: it waits, saying the other tab is why, or a scan caught the
+    // agent holding it mid-write and bound it by that evidence (to its own tab, checked below).
+    await waitFor(() => notedNow('neighbours') || app.store.getSession('j1')?.conversationId === id1, {
+      what: 'the neighbours note (or a bind by the held-open record)',
+    });
     tabs[1]!.session.write('second\r');
     const id2 = await written('j2');
     await readByDiscovery(id2);
