@@ -3,7 +3,9 @@
 // (Claude Code ends the turn with StopFailure, Gemini CLI with AfterAgent), a WebSocket upgrade
 // included. Codex runs no hook when a turn fails (it has no StopFailure event), so in `complete`
 // mode a Responses API request gets a short canned answer as a server-sent event stream, the
-// turn completes and Codex runs its Stop hook.
+// turn completes and Codex runs its Stop hook. In `tool` mode an Anthropic Messages request that
+// offers tools (a turn, not a title request) and carries no tool result yet is answered with one
+// `bash` tool call, `echo hi`: an agent told to ask before running it shows its permission prompt.
 import { createServer, type IncomingMessage } from 'node:http';
 
 export interface LoopbackModel {
@@ -30,15 +32,40 @@ const COMPLETED_TURN =
     response: { id: 'resp_loopback', usage: { input_tokens: 1, input_tokens_details: null, output_tokens: 1, output_tokens_details: null, total_tokens: 2 } },
   });
 
-export function startLoopbackModel(mode: 'refuse' | 'complete' = 'refuse'): Promise<LoopbackModel> {
+/** An Anthropic Messages stream: one tool_use block calling `bash` with `echo hi`. */
+const BASH_TOOL_CALL =
+  sse('message_start', {
+    message: {
+      id: 'msg_loopback',
+      type: 'message',
+      role: 'assistant',
+      model: 'm',
+      content: [],
+      stop_reason: null,
+      usage: { input_tokens: 1, output_tokens: 1 },
+    },
+  }) +
+  sse('content_block_start', { index: 0, content_block: { type: 'tool_use', id: 'toolu_loopback', name: 'bash', input: {} } }) +
+  sse('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: JSON.stringify({ command: 'echo hi', description: 'Say hi' }) } }) +
+  sse('content_block_stop', { index: 0 }) +
+  sse('message_delta', { delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 1 } }) +
+  sse('message_stop', {});
+
+export function startLoopbackModel(mode: 'refuse' | 'complete' | 'tool' = 'refuse'): Promise<LoopbackModel> {
   const requests: string[] = [];
   const server = createServer((req: IncomingMessage, res) => {
     requests.push(`${req.method} ${req.url}`);
-    req.resume();
+    let body = '';
+    req.setEncoding('utf8').on('data', (d: string) => (body += d));
     req.on('end', () => {
       if (mode === 'complete' && req.method === 'POST' && /\/responses$/.test(req.url ?? '')) {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         res.end(COMPLETED_TURN);
+        return;
+      }
+      if (mode === 'tool' && req.method === 'POST' && /\/messages$/.test(req.url ?? '') && body.includes('"tools"') && !body.includes('"tool_result"')) {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end(BASH_TOOL_CALL);
         return;
       }
       res.writeHead(400, { 'content-type': 'application/json' });

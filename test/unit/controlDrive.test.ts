@@ -3,9 +3,11 @@
 // or when the session needs you, send --wait for the turn it started, a spawn's first prompt typed
 // only once the program is ready, the parent a session records, and notify.
 import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SessionRegistry } from '../../src/app/host/sessionRegistry';
+import { SessionRegistry, shellSpawner } from '../../src/app/host/sessionRegistry';
 import { SessionWaits } from '../../src/app/host/sessionWaits';
 import { SessionFacts } from '../../src/app/host/sessionFacts';
 import { repoRoot, startTestHost, termio, testShell, type TestHost } from '../helpers/controlHost';
@@ -164,6 +166,46 @@ describe('a first prompt', () => {
     registry.setState(s.id, 'working', 'test');
     registry.setState(s.id, 'idle', 'test');
     expect(await turn).toMatchObject({ outcome: 'settled', until: 'turn', session: { state: 'idle' } });
+  });
+
+  it('waits while an agent has drawn only a blank screen, however long it stays still', async () => {
+    // Like OpenCode: it clears the screen, boots for a while drawing nothing, then draws its input line.
+    const dir = mkdtempSync(join(tmpdir(), 'termio-blank-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const booted = join(dir, 'booted');
+    const script = `printf '\\033[2J\\033[H'; while [ ! -e '${booted}' ]; do sleep 0.05; done; printf 'ask> '; read -r line; echo "got:$line"`;
+    const registry = new SessionRegistry({ spawner: shellSpawner(['/bin/sh', '-c', script]) });
+    cleanups.push(() => registry.dispose());
+    let asked = 0;
+    const waits = new SessionWaits({
+      registry,
+      describe: (r) => new SessionFacts().info(r),
+      // An agent with a status channel that has not said "ready": its screen decides.
+      readyEvidence: () => (asked++, false),
+      limits: { quietWithChannelsMs: 50 },
+    });
+    cleanups.push(() => waits.dispose());
+    const spawned = await registry.spawn({ cwd: dir });
+    if (!spawned.ok) throw new Error(spawned.message);
+    const s = spawned.record.session;
+    let drawn = false;
+    s.onRender(() => (drawn = true));
+    const typed: string[] = [];
+    const write = s.write.bind(s);
+    s.write = (d: string) => {
+      typed.push(d);
+      return write(d);
+    };
+    const delivered = waits.deliverPrompt(s.id, 'hello');
+    await waitFor(() => drawn, { what: 'the screen cleared' });
+    // Still and blank for many looks past quietWithChannelsMs: nothing is typed yet.
+    const before = asked;
+    await waitFor(() => asked >= before + 10, { what: 'readiness to be looked at again' });
+    expect(s.screenLines().every((l) => l.trim() === '')).toBe(true);
+    expect(typed).toEqual([]);
+    writeFileSync(booted, '');
+    expect(await delivered).toBe(true);
+    await waitFor(() => s.screenLines().some((l) => l.includes('got:hello')), { what: 'the prompt typed into the drawn input line' });
   });
 
   it('a program with no status channel gets it once its output settles (spawn --prompt through the CLI)', async () => {

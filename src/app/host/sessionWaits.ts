@@ -17,7 +17,8 @@ export interface WaitLimits {
    *  channel can speak a moment before the screen is drawn (a title set first thing at start). */
   settleMs: number;
   /** An agent with status channels that never said it is ready (hooks not installed, no title yet)
-   *  counts as ready once its screen has been still this long: a TUI still loading redraws sooner. */
+   *  counts as ready once its screen shows something and has been still this long: a TUI still
+   *  loading redraws sooner. */
   quietWithChannelsMs: number;
   /** Hook reports reach the tracker without any screen event: readiness is looked at this often too. */
   readyCheckMs: number;
@@ -272,7 +273,11 @@ export class SessionWaits implements Disposable {
     const quietFor = performance.now() - last;
     if (evidence === true) return quietFor >= this.limits.settleMs;
     if (last === 0) return false;
-    return quietFor >= (evidence === undefined ? this.limits.quietMs : this.limits.quietWithChannelsMs);
+    if (evidence === undefined) return quietFor >= this.limits.quietMs;
+    // An agent's TUI that has drawn only blank cells is still loading, however long it has been
+    // still: OpenCode clears the screen, then boots for seconds before its input box is drawn, and
+    // a paste it gets meanwhile is lost.
+    return quietFor >= this.limits.quietWithChannelsMs && r.session.screenLines({ lines: r.session.rows }).some((l) => l.trim() !== '');
   }
 
   dispose(): void {

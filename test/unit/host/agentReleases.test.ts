@@ -1,5 +1,5 @@
-// Live status on the releases people run: the newest two releases on npm of Claude Code, Codex
-// and Gemini CLI, each started by a real termio-host (in this process) in a fresh HOME, as a new
+// Live status on the releases people run: the newest two releases on npm of Claude Code, Codex,
+// Gemini CLI and OpenCode, each started by a real termio-host (in this process) in a fresh HOME, as a new
 // user would: `termio hooks install --agent X`, then `termio sessions spawn --agent X --prompt
 // … --wait`. The prompt is typed as the TUI expects (a bracketed paste, Return on its own), the
 // agent's own hook reports working, the turn ends at once on a loopback model endpoint (see
@@ -130,6 +130,41 @@ const AGENTS: AgentUnderTest[] = [
     },
     working: 'BeforeAgent',
     done: 'AfterAgent',
+  },
+  {
+    // npm's `opencode-ai` publishes the event names of the `opencode2` manifest (session.status,
+    // permission.asked). Its model is a provider of the user's config on the loopback endpoint,
+    // through the Anthropic SDK the binary bundles: a 400 there ends the turn without retries.
+    id: 'opencode2',
+    pkg: 'opencode-ai',
+    candidates: ['node_modules/.bin/opencode', `node_modules/opencode-${process.platform}-${process.arch}/bin/opencode`],
+    model: 'refuse',
+    prepare: ({ home, model }) => {
+      mkdirSync(join(home, '.config', 'opencode'), { recursive: true });
+      writeFileSync(
+        join(home, '.config', 'opencode', 'opencode.json'),
+        JSON.stringify(
+          {
+            autoupdate: false,
+            share: 'disabled',
+            provider: {
+              loopback: {
+                npm: '@ai-sdk/anthropic',
+                name: 'Termio loopback',
+                options: { baseURL: `${model.url}/v1`, apiKey: API_KEY },
+                models: { m: { name: 'Loopback model' } },
+              },
+            },
+            model: 'loopback/m',
+          },
+          null,
+          2,
+        ),
+      );
+      return { OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_MODELS_FETCH: '1' };
+    },
+    working: 'session.status',
+    done: 'session.status',
   },
 ];
 
