@@ -4,6 +4,7 @@
 // changes (the agent rotated with /clear or /new: the session rebinds). Only reports from the
 // session's own agent count (src/protocol/hookOrigin.ts); a nested agent's are recorded, not applied.
 import { describeHookOrigin, hookOrigin } from '../../protocol/hookOrigin';
+import { attributeReport } from '../../protocol/hookAttribution';
 import type { HookReport } from '../../protocol/hookReport';
 import { extractHookDetails, type HookDetails } from '../../protocol/hookReport';
 import { hooksReportAtStart, hooksReportOnPrompt, type HooksDeclaration } from '../../protocol/hooks';
@@ -296,33 +297,53 @@ export class StatusTracker {
       ...(hooks.tool ? { toolKey: hooks.tool } : {}),
       ...(hooks.promptTitle ? { promptKey: hooks.promptTitle } : {}),
     });
+    const who = attributeReport(
+      { id: t.source.id, agentId: t.agent.agentId, conversationId: t.conversationId },
+      { event: report.event, conversationId: details.conversationId, payload: report.payload },
+      [...this.sessions.values()].map((x) => ({ id: x.source.id, agentId: x.agent?.agentId ?? '', conversationId: x.conversationId })),
+    );
+    if (who.kind === 'other') {
+      // Another tab's conversation, run under this tab's environment (Codex's shared daemon).
+      const owner = this.sessions.get(who.sessionId)!;
+      this.logger.info('hook report credited to the tab of its conversation', { named: report.session, session: who.sessionId, event: report.event });
+      this.apply(owner, report, details);
+      return;
+    }
+    if (who.kind === 'nobody') return this.notApplied(t, report, who.why);
     const origin = hookOrigin(report.parents, t.source.pid, t.agentRunner);
     // A daemon the agent runs hooks from (Codex's app-server, once its first TUI is gone) is
     // outside the tab's processes. Its report still counts when it carries this session's secret
     // (checked by the hook server) and the conversation this tab is bound to: the daemon serves
     // several tabs with the first one's environment, so the secret alone could be another tab's.
     const ownConversation = origin.kind === 'outside' && t.conversationId !== null && details.conversationId === t.conversationId;
-    if (origin.kind !== 'agent' && !ownConversation) {
-      this.ignoredReports++;
-      t.lastIgnored = { event: report.event, why: describeHookOrigin(origin, t.source.pid), at: this.now() };
-      this.logger.info('hook report not applied', { session: report.session, event: report.event, why: t.lastIgnored.why });
-      return;
-    }
+    if (origin.kind !== 'agent' && !ownConversation) return this.notApplied(t, report, describeHookOrigin(origin, t.source.pid));
     if (origin.kind === 'agent') t.agentRunner = origin.runner;
+    this.apply(t, report, details);
+  }
+
+  private notApplied(t: Tracked, report: HookReport, why: string): void {
+    this.ignoredReports++;
+    t.lastIgnored = { event: report.event, why, at: this.now() };
+    this.logger.info('hook report not applied', { session: report.session, event: report.event, why });
+  }
+
+  /** Applies a report to the tab it belongs to (which may not be the one it names). */
+  private apply(t: Tracked, report: HookReport, details: HookDetails): void {
+    const sessionId = t.source.id;
     if (report.state === 'working' || report.state === 'attention') t.workReports++;
     this.showedLife(t);
-    this.feed(report.session, { kind: 'hook', state: report.state, event: report.event, at: this.now() });
+    this.feed(sessionId, { kind: 'hook', state: report.state, event: report.event, at: this.now() });
     if (details.conversationId && details.conversationId !== t.conversationId) {
       const previous = t.conversationId;
       t.conversationId = details.conversationId;
       this.conversationEmitter.fire({
-        sessionId: report.session,
+        sessionId,
         conversationId: details.conversationId,
         previous,
         ...(details.transcriptPath ? { transcriptPath: details.transcriptPath } : {}),
       });
     }
-    this.detailsEmitter.fire({ sessionId: report.session, report, details });
+    this.detailsEmitter.fire({ sessionId, report, details });
   }
 
   private feed(sessionId: string, input: StatusInput): void {
