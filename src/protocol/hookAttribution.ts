@@ -10,7 +10,8 @@
 //   first conversation, never a rotation inside the named tab, whose agent started long ago) and
 //   exactly one other tab of the agent still waits for its conversation: that tab is bound to it;
 // - nobody's otherwise (two tabs waiting, or an agent started outside Termio that the daemon
-//   serves): not applied, and the named tab's why strip says so. Never credited to a guess.
+//   serves): not applied, and the named tab's why strip says so. Never credited to a guess, nor
+//   are the later reports of a fresh start that no tab took.
 // A report with the named tab's own conversation, or from a tab not bound yet, is the named tab's.
 
 export interface AttributionTab {
@@ -40,19 +41,28 @@ export function isFreshStart(report: Pick<AttributedReport, 'event' | 'payload'>
   }
 }
 
-/** `tabs`: every tracked tab (the named one included). */
-export function attributeReport(named: AttributionTab, report: AttributedReport, tabs: readonly AttributionTab[]): Attribution {
+/** `tabs`: every tracked tab (the named one included); `orphans`: conversations whose fresh start
+ *  no tab took. */
+export function attributeReport(
+  named: AttributionTab,
+  report: AttributedReport,
+  tabs: readonly AttributionTab[],
+  orphans: ReadonlySet<string> = new Set(),
+): Attribution {
   const conv = report.conversationId;
   if (named.conversationId === null || conv === undefined || conv === named.conversationId) return { kind: 'named' };
   const peers = tabs.filter((x) => x.id !== named.id && x.agentId === named.agentId);
   const owner = peers.find((x) => x.conversationId === conv);
   if (owner) return { kind: 'other', sessionId: owner.id, bind: false };
+  if (orphans.has(conv))
+    return { kind: 'nobody', why: `for a conversation (${conv}) that started under this tab's environment and could not be tied to a tab` };
   const waiting = peers.filter((x) => x.conversationId === null);
   if (isFreshStart(report)) {
     if (waiting.length === 1) return { kind: 'other', sessionId: waiting[0]!.id, bind: true };
     const others = waiting.length === 0 ? 'no other tab of the agent waits for one' : `${waiting.length} other tabs of the agent wait for one`;
     return {
       kind: 'nobody',
+      orphan: true,
       why: `a new conversation (${conv}) started under this tab's environment, not this tab's (${named.conversationId}), and ${others}`,
     };
   }

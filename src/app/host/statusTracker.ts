@@ -49,6 +49,9 @@ export const SCREEN_SNAPSHOT_INTERVAL_MS = 100;
  *  the owner sets another time (the `sessions.stallSeconds` setting). */
 export const DEFAULT_STALL_MS = 120_000;
 
+/** Conversations remembered as no tab's (see StatusTracker.orphans). */
+const MAX_ORPHAN_CONVERSATIONS = 1000;
+
 export interface StallChange {
   sessionId: string;
   /** The last sign of life before the silence (epoch ms), or null: it is no longer stalled. */
@@ -120,6 +123,9 @@ export interface StatusTrackerOptions {
 
 export class StatusTracker {
   private readonly sessions = new Map<string, Tracked>();
+  /** Conversations a fresh start began under some tab's environment that no tab took (an agent
+   *  outside Termio served by a daemon a tab started): their reports are nobody's. */
+  private readonly orphans = new Set<string>();
   private readonly now: () => number;
   private readonly logger: Logger;
   private readonly changeEmitter = new Emitter<StatusChange>();
@@ -301,6 +307,7 @@ export class StatusTracker {
       { id: t.source.id, agentId: t.agent.agentId, conversationId: t.conversationId },
       { event: report.event, conversationId: details.conversationId, payload: report.payload },
       [...this.sessions.values()].map((x) => ({ id: x.source.id, agentId: x.agent?.agentId ?? '', conversationId: x.conversationId })),
+      this.orphans,
     );
     if (who.kind === 'other') {
       // Another tab's conversation, run under this tab's environment (Codex's shared daemon).
@@ -309,7 +316,10 @@ export class StatusTracker {
       this.apply(owner, report, details);
       return;
     }
-    if (who.kind === 'nobody') return this.notApplied(t, report, who.why);
+    if (who.kind === 'nobody') {
+      if (who.orphan && details.conversationId) this.addOrphan(details.conversationId);
+      return this.notApplied(t, report, who.why);
+    }
     const origin = hookOrigin(report.parents, t.source.pid, t.agentRunner);
     // A daemon the agent runs hooks from (Codex's app-server, once its first TUI is gone) is
     // outside the tab's processes. Its report still counts when it carries this session's secret
@@ -319,6 +329,12 @@ export class StatusTracker {
     if (origin.kind !== 'agent' && !ownConversation) return this.notApplied(t, report, describeHookOrigin(origin, t.source.pid));
     if (origin.kind === 'agent') t.agentRunner = origin.runner;
     this.apply(t, report, details);
+  }
+
+  private addOrphan(conversationId: string): void {
+    this.orphans.add(conversationId);
+    // Oldest first out: a bound on memory, far above the conversations of one host's life.
+    if (this.orphans.size > MAX_ORPHAN_CONVERSATIONS) this.orphans.delete(this.orphans.values().next().value!);
   }
 
   private notApplied(t: Tracked, report: HookReport, why: string): void {
