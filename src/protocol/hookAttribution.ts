@@ -20,7 +20,11 @@ export interface AttributionTab {
   conversationId: string | null;
 }
 
-export type Attribution = { kind: 'named' } | { kind: 'other'; sessionId: string; bind: boolean } | { kind: 'nobody'; why: string };
+export type Attribution =
+  | { kind: 'named' }
+  | { kind: 'other'; sessionId: string; bind: boolean }
+  /** `orphan`: a fresh start no tab took; its later reports are nobody's too (see `orphans`). */
+  | { kind: 'nobody'; why: string; orphan?: boolean };
 
 export interface AttributedReport {
   event: string;
