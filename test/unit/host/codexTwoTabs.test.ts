@@ -165,6 +165,9 @@ describe('two tabs of the real Codex in one folder (one app-server daemon)', () 
       for (const x of applied) expect(x.conversation === null || x.conversation === conversationOf(x.tab), `${JSON.stringify(x)}; ${diagnose()}`).toBe(true);
       expect(applied.filter((x) => x.tab === a && x.conversation === conversationOf(b))).toEqual([]);
       expect(applied.filter((x) => x.tab === b && x.conversation === conversationOf(a))).toEqual([]);
+      // Nothing was dropped, and tab B's turn left tab A's status as its own turn ended it.
+      expect([tracker.lastIgnored(a), tracker.lastIgnored(b)], diagnose()).toEqual([null, null]);
+      expect(JSON.parse((await cli(['sessions', 'why', a, '--json'], env)).stdout)).toMatchObject({ channel: 'hooks', event: 'Stop' });
       expect(model.requests.length).toBeGreaterThan(0);
     },
   );
