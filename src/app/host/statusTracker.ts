@@ -4,6 +4,7 @@
 // changes (the agent rotated with /clear or /new: the session rebinds). Only reports from the
 // session's own agent count (src/protocol/hookOrigin.ts); a nested agent's are recorded, not applied.
 import { describeHookOrigin, hookOrigin } from '../../protocol/hookOrigin';
+import { attributeReport } from '../../protocol/hookAttribution';
 import type { HookReport } from '../../protocol/hookReport';
 import { extractHookDetails, type HookDetails } from '../../protocol/hookReport';
 import { hooksReportAtStart, hooksReportOnPrompt, type HooksDeclaration } from '../../protocol/hooks';
@@ -47,6 +48,9 @@ export const SCREEN_SNAPSHOT_INTERVAL_MS = 100;
 /** A session that works this long with no output and no hook report is flagged stalled, unless
  *  the owner sets another time (the `sessions.stallSeconds` setting). */
 export const DEFAULT_STALL_MS = 120_000;
+
+/** Conversations remembered as no tab's (see StatusTracker.orphans). */
+const MAX_ORPHAN_CONVERSATIONS = 1000;
 
 export interface StallChange {
   sessionId: string;
@@ -119,6 +123,9 @@ export interface StatusTrackerOptions {
 
 export class StatusTracker {
   private readonly sessions = new Map<string, Tracked>();
+  /** Conversations a fresh start began under some tab's environment that no tab took (an agent
+   *  outside Termio served by a daemon a tab started): their reports are nobody's. */
+  private readonly orphans = new Set<string>();
   private readonly now: () => number;
   private readonly logger: Logger;
   private readonly changeEmitter = new Emitter<StatusChange>();
@@ -296,33 +303,63 @@ export class StatusTracker {
       ...(hooks.tool ? { toolKey: hooks.tool } : {}),
       ...(hooks.promptTitle ? { promptKey: hooks.promptTitle } : {}),
     });
+    const who = attributeReport(
+      { id: t.source.id, agentId: t.agent.agentId, conversationId: t.conversationId },
+      { event: report.event, conversationId: details.conversationId, payload: report.payload },
+      [...this.sessions.values()].map((x) => ({ id: x.source.id, agentId: x.agent?.agentId ?? '', conversationId: x.conversationId })),
+      this.orphans,
+    );
+    if (who.kind === 'other') {
+      // Another tab's conversation, run under this tab's environment (Codex's shared daemon).
+      const owner = this.sessions.get(who.sessionId)!;
+      this.logger.info('hook report credited to the tab of its conversation', { named: report.session, session: who.sessionId, event: report.event });
+      this.apply(owner, report, details);
+      return;
+    }
+    if (who.kind === 'nobody') {
+      if (who.orphan && details.conversationId) this.addOrphan(details.conversationId);
+      return this.notApplied(t, report, who.why);
+    }
     const origin = hookOrigin(report.parents, t.source.pid, t.agentRunner);
     // A daemon the agent runs hooks from (Codex's app-server, once its first TUI is gone) is
     // outside the tab's processes. Its report still counts when it carries this session's secret
     // (checked by the hook server) and the conversation this tab is bound to: the daemon serves
     // several tabs with the first one's environment, so the secret alone could be another tab's.
     const ownConversation = origin.kind === 'outside' && t.conversationId !== null && details.conversationId === t.conversationId;
-    if (origin.kind !== 'agent' && !ownConversation) {
-      this.ignoredReports++;
-      t.lastIgnored = { event: report.event, why: describeHookOrigin(origin, t.source.pid), at: this.now() };
-      this.logger.info('hook report not applied', { session: report.session, event: report.event, why: t.lastIgnored.why });
-      return;
-    }
+    if (origin.kind !== 'agent' && !ownConversation) return this.notApplied(t, report, describeHookOrigin(origin, t.source.pid));
     if (origin.kind === 'agent') t.agentRunner = origin.runner;
+    this.apply(t, report, details);
+  }
+
+  private addOrphan(conversationId: string): void {
+    this.orphans.add(conversationId);
+    // Oldest first out: a bound on memory, far above the conversations of one host's life.
+    if (this.orphans.size > MAX_ORPHAN_CONVERSATIONS) this.orphans.delete(this.orphans.values().next().value!);
+  }
+
+  private notApplied(t: Tracked, report: HookReport, why: string): void {
+    this.ignoredReports++;
+    t.lastIgnored = { event: report.event, why, at: this.now() };
+    this.logger.info('hook report not applied', { session: report.session, event: report.event, why });
+  }
+
+  /** Applies a report to the tab it belongs to (which may not be the one it names). */
+  private apply(t: Tracked, report: HookReport, details: HookDetails): void {
+    const sessionId = t.source.id;
     if (report.state === 'working' || report.state === 'attention') t.workReports++;
     this.showedLife(t);
-    this.feed(report.session, { kind: 'hook', state: report.state, event: report.event, at: this.now() });
+    this.feed(sessionId, { kind: 'hook', state: report.state, event: report.event, at: this.now() });
     if (details.conversationId && details.conversationId !== t.conversationId) {
       const previous = t.conversationId;
       t.conversationId = details.conversationId;
       this.conversationEmitter.fire({
-        sessionId: report.session,
+        sessionId,
         conversationId: details.conversationId,
         previous,
         ...(details.transcriptPath ? { transcriptPath: details.transcriptPath } : {}),
       });
     }
-    this.detailsEmitter.fire({ sessionId: report.session, report, details });
+    this.detailsEmitter.fire({ sessionId, report, details });
   }
 
   private feed(sessionId: string, input: StatusInput): void {

@@ -8,7 +8,7 @@
 // (Codex's app-server daemon) are ended. Skips with the reason where the registry is out of
 // reach, and fails instead where CI is set.
 import { skipUnlessRequired } from '../../helpers/required';
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -20,6 +20,7 @@ import { repoRoot } from '../../helpers/controlHost';
 import { startLoopbackModel, type LoopbackModel } from '../../helpers/loopbackModel';
 import { endProcessesWithHome, processesWithHome } from '../../helpers/processes';
 import { waitFor } from '../../helpers/waitFor';
+import { CODEX_TEST_API_KEY as API_KEY, prepareCodexHome } from '../../helpers/codexLoopback';
 
 /** A cold start plus one turn of a real CLI takes ~10 s here; 120 s covers a loaded CI box. */
 const TURN_TIMEOUT_S = 120;
@@ -50,8 +51,6 @@ interface AgentUnderTest {
   done: string;
 }
 
-const API_KEY = 'sk-termio-test-0123456789abcdefghij';
-
 const AGENTS: AgentUnderTest[] = [
   {
     id: 'claude',
@@ -79,30 +78,7 @@ const AGENTS: AgentUnderTest[] = [
     candidates: ['node_modules/.bin/codex'],
     model: 'complete',
     prepare: ({ home, model, cli }) => {
-      const login = spawnSync(cli, ['login', '--with-api-key'], {
-        input: `${API_KEY}\n`,
-        encoding: 'utf8',
-        env: { HOME: home, PATH: `${dirname(cli)}:${dirname(process.execPath)}:/usr/bin:/bin` },
-      });
-      if (login.status !== 0) throw new Error(`codex login failed: ${login.stderr}`);
-      // A model provider on the loopback endpoint, over HTTP (no WebSocket), without retries.
-      mkdirSync(join(home, '.codex'), { recursive: true });
-      writeFileSync(
-        join(home, '.codex', 'config.toml'),
-        [
-          'model_provider = "termio-loopback"',
-          '',
-          '[model_providers.termio-loopback]',
-          'name = "Termio loopback"',
-          `base_url = "${model.url}/v1"`,
-          'wire_api = "responses"',
-          'requires_openai_auth = true',
-          'supports_websockets = false',
-          'request_max_retries = 0',
-          'stream_max_retries = 0',
-          '',
-        ].join('\n'),
-      );
+      prepareCodexHome(home, cli, model.url);
       return {};
     },
     working: 'UserPromptSubmit',
