@@ -261,6 +261,14 @@ describe('discovered agent, records written and closed, no hooks', () => {
     });
   const readByDiscovery = (id: string) =>
     waitFor(() => logs.some((l) => l.startsWith('discovery: new record') && l.includes(id)), { what: `discovery to read ${id}` });
+  /** Throws what discovery last said, for a timeout's message. */
+  const explain = (): never => {
+    const said = logs.filter((l) => l.startsWith('discovery:')).slice(-6);
+    throw new Error(`discovery said: ${said.join(' | ') || 'nothing'}`);
+  };
+  /** Holds once `sessionId` is bound to `id`; until then explains. */
+  const boundTo = (app: ReturnType<typeof startApp>, sessionId: string, id: string): boolean =>
+    app.store.getSession(sessionId)?.conversationId === id || explain();
   const notedNow = (kind: string) => logs.some((l) => l.startsWith('discovery: a record nobody holds open') && l.includes(`"kind":"${kind}"`));
   const noted = (kind: string) => waitFor(() => notedNow(kind), { what: `the ${kind} note` });
 
@@ -271,7 +279,7 @@ describe('discovered agent, records written and closed, no hooks', () => {
     await screenHas(first.session, '>');
     first.session.write('hello there\r');
     const id = await written('j1');
-    await waitFor(() => app.store.getSession('j1')?.conversationId === id, { what: 'the closed record bound' });
+    await waitFor(() => boundTo(app, 'j1', id), { what: 'the closed record bound' });
     expect(logs.some((l) => l.startsWith('discovery: bound') && l.includes('"by":"only agent in the folder"'))).toBe(true);
     await event('message', 'j1');
     app.dispose();
@@ -293,7 +301,7 @@ describe('discovered agent, records written and closed, no hooks', () => {
     await readByDiscovery(id1);
     // Discovery has judged the record: it waits, saying the other tab is why, or a scan caught the
     // agent holding it mid-write and bound it by that evidence (to its own tab, checked below).
-    await waitFor(() => notedNow('neighbours') || app.store.getSession('j1')?.conversationId === id1, {
+    await waitFor(() => notedNow('neighbours') || app.store.getSession('j1')?.conversationId === id1 || explain(), {
       what: 'the neighbours note (or a bind by the held-open record)',
     });
     tabs[1]!.session.write('second\r');
