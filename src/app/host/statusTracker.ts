@@ -316,11 +316,13 @@ export class StatusTracker {
       this.apply(owner, report, details);
       return;
     }
+    const origin = hookOrigin(report.parents, t.source.pid, t.agentRunner);
     if (who.kind === 'nobody') {
       if (who.orphan && details.conversationId) this.addOrphan(details.conversationId);
-      return this.notApplied(t, report, who.why);
+      // A nested agent (a `claude -p` the agent's Bash ran) starts a conversation no tab waits
+      // for: say that, the more exact why, rather than only that no tab could be told.
+      return this.notApplied(t, report, origin.kind === 'nested' ? describeHookOrigin(origin, t.source.pid) : who.why);
     }
-    const origin = hookOrigin(report.parents, t.source.pid, t.agentRunner);
     // A daemon the agent runs hooks from (Codex's app-server, once its first TUI is gone) is
     // outside the tab's processes. Its report still counts when it carries this session's secret
     // (checked by the hook server) and the conversation this tab is bound to: the daemon serves
