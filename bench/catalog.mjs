@@ -50,7 +50,7 @@ const child = {
     })();`,
   catalog: `
     const t0 = performance.now();
-    const { AgentCatalog } = require(${JSON.stringify(join(root, 'dist', 'app', 'shared', 'catalog.js'))});
+    const { AgentCatalog } = require(${JSON.stringify(join(root, 'dist', 'app', 'services', 'catalog.js'))});
     (async () => {
       const opts = { env: { HOME: HOMEDIR }, userDir: DIR, bundledDir: ${JSON.stringify(emptyBundled)}, watch: false, path: process.env.PATH };
       const c = await AgentCatalog.create(opts);
@@ -83,7 +83,7 @@ try {
   const ratio = catMs / rawMs;
 
   // Warm: the same work repeated in this process (JIT warmed, zod schemas compiled).
-  const { AgentCatalog } = await import(join(root, 'dist', 'app', 'shared', 'catalog.js'));
+  const { AgentCatalog } = await import(join(root, 'dist', 'app', 'services', 'catalog.js'));
   const { readdir, readFile } = await import('node:fs/promises'); // warm figures only
   const warm = { raw: [], catalog: [] };
   for (let i = 0; i < 10; i++) {

@@ -19,7 +19,7 @@ import { benchEnd, benchStart, target } from './lib/verdict.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const { Host } = require(join(root, 'dist/app/host/host.js'));
-const { nullLogger } = require(join(root, 'dist/app/shared/log.js'));
+const { nullLogger } = require(join(root, 'dist/app/services/log.js'));
 const { ControlClient } = require(join(root, 'dist/app/client/controlClient.js'));
 const pty = require('node-pty');
 

@@ -153,9 +153,9 @@ const { startQtRuntime } = require(join(root, 'dist/app/platform'));
 const runtime = startQtRuntime('termio');
 const { TermioApp } = require(join(root, 'dist/app/ui/app.js'));
 const { ControlClient } = require(join(root, 'dist/app/client/controlClient.js'));
-const { defaultNotificationIcon } = require(join(root, 'dist/app/shared/notifier.js'));
+const { defaultNotificationIcon } = require(join(root, 'dist/app/services/notifier.js'));
 const { RemoteHost } = require(join(root, 'dist/app/client/remoteHost.js'));
-const { createLogger } = require(join(root, 'dist/app/shared/log.js'));
+const { createLogger } = require(join(root, 'dist/app/services/log.js'));
 const { HOOK_REPORT_VERSION } = require(join(root, 'dist/protocol/hookReport.js'));
 
 const log = createLogger(join(home, '.termio', 'logs', 'termio.log'));

@@ -19,7 +19,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const { ControlServer } = require(join(root, 'dist/app/host/controlServer.js'));
 const { SessionRegistry, shellSpawner } = require(join(root, 'dist/app/host/sessionRegistry.js'));
-const { termioPaths } = require(join(root, 'dist/app/shared/paths.js'));
+const { termioPaths } = require(join(root, 'dist/app/services/paths.js'));
 
 const runsArg = process.argv.indexOf('--runs');
 // 200 runs: enough samples for a p99 that is not just the single worst one.

@@ -2,7 +2,7 @@
 // Layering check, the one rule table for what the per-layer tsconfig projects cannot say: which
 // layers, packages and Node modules each layer may load. Folders follow processes:
 //   src/protocol ← src/terminal ← src/app/host                       (termio-host alone)
-//   src/protocol ← src/app/shared ← src/app/client ← src/app/{ui, cli} (and host, for the hub)
+//   src/protocol ← src/app/services ← src/app/client ← src/app/{ui, cli} (and host, for the hub)
 //   src/protocol ← src/app/present ← src/app/{ui, cli, web}           (pure words and rules)
 // Nothing in ui/ or cli/ imports host/ (at run time or by type), only src/app/ui and
 // src/app/platform touch Qt, clients never load node-pty or the emulator, and src/protocol and
@@ -22,7 +22,7 @@ function layerOf(file) {
   if (rel.startsWith('protocol/')) return 'protocol';
   if (rel.startsWith('terminal/')) return 'terminal';
   if (rel.startsWith('app/host/')) return 'host';
-  if (rel.startsWith('app/shared/')) return 'shared';
+  if (rel.startsWith('app/services/')) return 'services';
   if (rel.startsWith('app/client/')) return 'client';
   if (rel.startsWith('app/present/')) return 'present';
   if (rel.startsWith('app/ui/')) return 'ui';
@@ -38,23 +38,23 @@ const allowed = {
   protocol: { layers: ['protocol'], packages: ['zod', 'jsonc-parser'], builtins: false },
   terminal: { layers: ['protocol', 'terminal'], packages: ['node-pty', '@xterm/'], builtins: true },
   // Node services every process may run: files, settings, the catalog, hook installers.
-  shared: { layers: ['protocol', 'shared'], packages: ['chokidar', 'node-notifier', 'zod', 'jsonc-parser', 'smol-toml'], builtins: true },
+  services: { layers: ['protocol', 'services'], packages: ['chokidar', 'node-notifier', 'zod', 'jsonc-parser', 'smol-toml'], builtins: true },
   // Pure presenters: the browser page imports them too, so no Node and no packages.
   present: { layers: ['protocol', 'present'], packages: [], builtins: false },
   // The host connection; the terminal layer only for its types (the run-time rule below).
-  client: { layers: ['protocol', 'terminal', 'shared', 'client'], packages: ['zod'], builtins: true },
+  client: { layers: ['protocol', 'terminal', 'services', 'client'], packages: ['zod'], builtins: true },
   host: {
-    layers: ['protocol', 'terminal', 'shared', 'client', 'present', 'host'],
+    layers: ['protocol', 'terminal', 'services', 'client', 'present', 'host'],
     packages: ['chokidar', 'node-notifier', 'zod', 'jsonc-parser', 'smol-toml', 'ws', '@xterm/'],
     builtins: true,
   },
-  cli: { layers: ['protocol', 'shared', 'client', 'present', 'cli', 'platform'], packages: ['zod', 'qrcode'], builtins: true },
-  platform: { layers: ['protocol', 'shared', 'platform'], packages: ['@nodegui/'], builtins: true },
-  ui: { layers: ['protocol', 'terminal', 'shared', 'client', 'present', 'ui', 'platform'], packages: ['@nodegui/', 'qrcode'], builtins: true },
+  cli: { layers: ['protocol', 'services', 'client', 'present', 'cli', 'platform'], packages: ['zod', 'qrcode'], builtins: true },
+  platform: { layers: ['protocol', 'services', 'platform'], packages: ['@nodegui/'], builtins: true },
+  ui: { layers: ['protocol', 'terminal', 'services', 'client', 'present', 'ui', 'platform'], packages: ['@nodegui/', 'qrcode'], builtins: true },
   // The browser page: protocol's message types, the presenters and xterm.js, nothing of Node or the host.
   web: { layers: ['protocol', 'present', 'web'], packages: ['@xterm/xterm'], builtins: false },
-  app: { layers: ['protocol', 'terminal', 'shared', 'client', 'present', 'host', 'ui', 'platform', 'app', 'cli'], packages: [], builtins: true },
-  other: { layers: ['protocol', 'terminal', 'shared', 'client', 'present', 'host', 'ui', 'platform', 'app', 'cli', 'other'], packages: [], builtins: true },
+  app: { layers: ['protocol', 'terminal', 'services', 'client', 'present', 'host', 'ui', 'platform', 'app', 'cli'], packages: [], builtins: true },
+  other: { layers: ['protocol', 'terminal', 'services', 'client', 'present', 'host', 'ui', 'platform', 'app', 'cli', 'other'], packages: [], builtins: true },
 };
 
 function* walk(dir) {

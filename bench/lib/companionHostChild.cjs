@@ -9,7 +9,7 @@ const { join } = require('node:path');
 const { createInterface } = require('node:readline');
 const root = join(__dirname, '..', '..');
 const { HostProcess } = require(join(root, 'dist/app/host/hostProcess.js'));
-const { createLogger } = require(join(root, 'dist/app/shared/log.js'));
+const { createLogger } = require(join(root, 'dist/app/services/log.js'));
 const { WebSocketServer } = require('ws');
 const { monitorEventLoopDelay } = require('node:perf_hooks');
 

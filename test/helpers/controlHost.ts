@@ -6,7 +6,7 @@ import { createConnection, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ControlServer, type ControlLimits, type ControlServerOptions } from '../../src/app/host/controlServer';
-import { termioPaths, type TermioPaths } from '../../src/app/shared/paths';
+import { termioPaths, type TermioPaths } from '../../src/app/services/paths';
 import { SessionRegistry, shellSpawner } from '../../src/app/host/sessionRegistry';
 import { ControlClient } from '../../src/app/client/controlClient';
 

@@ -5,7 +5,7 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HookServer } from '../../src/app/host/hookServer';
-import { termioPaths } from '../../src/app/shared/paths';
+import { termioPaths } from '../../src/app/services/paths';
 import { StatusTracker } from '../../src/app/host/statusTracker';
 import type { Session } from '../../src/terminal';
 import { endProcessesWithHome, waitForExit } from './processes';

@@ -1,6 +1,6 @@
 // A real HookServer for tests, collecting every report it accepts.
 import { HookServer } from '../../src/app/host/hookServer';
-import type { TermioPaths } from '../../src/app/shared/paths';
+import type { TermioPaths } from '../../src/app/services/paths';
 import type { HookReport } from '../../src/protocol/hookReport';
 
 export async function startHookServer(

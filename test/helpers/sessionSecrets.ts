@@ -1,7 +1,7 @@
 // Session secrets as the host keeps them, for tests that wire a HookServer and a StatusTracker by
 // hand: mint one per session id, put it in that session's environment, look it up for the server.
 import { randomUUID } from 'node:crypto';
-import { mintSessionSecret, SESSION_SECRET_ENV } from '../../src/app/shared/sessionSecret';
+import { mintSessionSecret, SESSION_SECRET_ENV } from '../../src/app/services/sessionSecret';
 
 export class SessionSecrets {
   private readonly secrets = new Map<string, string>();

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { holderCompileAttempts } from '../../scripts/lib/holderBuild.mjs';
 import { CHECKPOINT_VERSION, readCheckpoint, writeCheckpoint, type CheckpointRecord } from '../../src/app/host/checkpointFile';
 import { holderAvailability, shortSocketDir } from '../../src/app/host/holders';
-import { termioPaths } from '../../src/app/shared/paths';
+import { termioPaths } from '../../src/app/services/paths';
 import { decodeHolderBody, encodeHolder, HOLDER_PROTOCOL_VERSION, HolderDecoder, HolderKind, MAX_HOLDER_BODY } from '../../src/protocol/holderWire';
 
 const header = readFileSync(join(__dirname, '../../native/termio-holder/holder.h'), 'utf8');

@@ -35,7 +35,7 @@ describe('layering check', () => {
         'protocol/b.ts': "import * as path from 'path';\n",
         'terminal/t.ts': "import { QWidget } from '@nodegui/nodegui';\nimport { x } from '../app/host/h';\n",
         'app/host/h.ts': "export const x = require('../ui/view');\n",
-        'app/ui/view.ts': "import { QWidget } from '@nodegui/nodegui';\nimport { y } from '../shared';\n",
+        'app/ui/view.ts': "import { QWidget } from '@nodegui/nodegui';\nimport { y } from '../services';\n",
         'app/platform/p.ts': "import '@nodegui/nodegui';\n",
       }),
     );
@@ -68,11 +68,11 @@ describe('layering check: what the app loads at run time', () => {
       put('terminal/session.ts', "import * as pty from 'node-pty';\nimport { Terminal } from '@xterm/headless';\nexport class Session {}\n");
       put('terminal/theme.ts', 'export const darkTheme = {};\n');
       put('app/client/launcher.ts', "import { Session } from '../../terminal/session';\nexport const launch = () => new Session();\n");
-      put('app/shared/paths.ts', 'export const paths = {};\n');
+      put('app/services/paths.ts', 'export const paths = {};\n');
       put('app/ui/bad.ts', "import { launch } from '../client/launcher';\nvoid launch;\n");
       put(
         'app/ui/good.ts',
-        "import type { Session } from '../../terminal/session';\nimport { type Session as S2 } from '../../terminal/session';\nimport { darkTheme } from '../../terminal/theme';\nimport { paths } from '../shared/paths';\nexport type X = Session | S2;\nvoid darkTheme; void paths;\n",
+        "import type { Session } from '../../terminal/session';\nimport { type Session as S2 } from '../../terminal/session';\nimport { darkTheme } from '../../terminal/theme';\nimport { paths } from '../services/paths';\nexport type X = Session | S2;\nvoid darkTheme; void paths;\n",
       );
       const r = check(dir);
       expect(r.status).toBe(1);
@@ -187,12 +187,12 @@ describe('layering by the compiler', () => {
   it.each([
     ['protocol → terminal', 'protocol/homePath.ts', "import '../terminal/theme';", 'protocol', 'src/terminal/theme.ts'],
     ['terminal → host', 'terminal/theme.ts', "import '../app/host/hostMain';", 'terminal', 'src/app/host/hostMain.ts'],
-    ['shared → host', 'app/shared/paths.ts', "import '../host/hostMain';", 'app/shared', 'src/app/host/hostMain.ts'],
+    ['services → host', 'app/services/paths.ts', "import '../host/hostMain';", 'app/services', 'src/app/host/hostMain.ts'],
     ['host → ui', 'app/host/hostMain.ts', "import '../ui/svgTint';", 'app/host', 'src/app/ui/svgTint.ts'],
     ['cli → ui', 'app/cli/openDir.ts', "import '../ui/svgTint';", 'app/cli', 'src/app/ui/svgTint.ts'],
     ['ui → host', 'app/ui/svgTint.ts', "import '../host/hostMain';", 'app/ui', 'src/app/host/hostMain.ts'],
     ['cli → host', 'app/cli/openDir.ts', "import '../host/hostMain';", 'app/cli', 'src/app/host/hostMain.ts'],
-    ['present → shared', 'app/present/fuzzy.ts', "import '../shared/paths';", 'app/present', 'src/app/shared/paths.ts'],
+    ['present → services', 'app/present/fuzzy.ts', "import '../services/paths';", 'app/present', 'src/app/services/paths.ts'],
   ])(
     'tsc -b rejects %s',
     (_name, file, line, project, imported) => {

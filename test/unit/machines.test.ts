@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseMachines, reconnectDelayMs, type MachineInfo } from '../../src/protocol/machines';
-import { HOST_ID_FILE, loadHostId } from '../../src/app/shared/hostId';
+import { HOST_ID_FILE, loadHostId } from '../../src/app/services/hostId';
 import { machineStateLine } from '../../src/app/present/machineText';
-import { classifyExit, DEFAULT_REMOTE_COMMAND, sshArgs } from '../../src/app/shared/sshCommand';
+import { classifyExit, DEFAULT_REMOTE_COMMAND, sshArgs } from '../../src/app/services/sshCommand';
 
 describe('machines.json', () => {
   it('keeps the good entries and names each bad one', () => {

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MachinesHub } from '../../src/app/host/machines/hub';
 import { MachinesStore } from '../../src/app/host/machines/machinesStore';
 import { interfaceAddresses, NETWORK_POLL_MS, NetworkWatch, type NetworkWatchDeps } from '../../src/app/host/machines/networkWatch';
-import { nullLogger } from '../../src/app/shared/log';
+import { nullLogger } from '../../src/app/services/log';
 import { waitFor } from '../helpers/waitFor';
 
 /** A network whose addresses the test sets, and a timer the test ticks. */

@@ -12,7 +12,7 @@ import {
   nodeNotifierOptions,
   parseAnswerAction,
   type NotificationRequest,
-} from '../../src/app/shared/notifier';
+} from '../../src/app/services/notifier';
 
 const prefs = { attention: true, done: true, doneMinSeconds: 0, terminal: true, sound: false };
 const ctx = {

@@ -1,8 +1,8 @@
 // Which notification path each runtime gets, and the tray sink tying a click to the session of
 // the last notification (Qt's messageClicked does not say which message was clicked).
 import { describe, expect, it } from 'vitest';
-import { chooseNotificationBackend, inAppBundle, TrayMessageSink } from '../../src/app/shared/notificationBackend';
-import type { NotificationRequest } from '../../src/app/shared/notifier';
+import { chooseNotificationBackend, inAppBundle, TrayMessageSink } from '../../src/app/services/notificationBackend';
+import type { NotificationRequest } from '../../src/app/services/notifier';
 
 const bundleQode = '/Applications/Termio.app/Contents/MacOS/qode';
 const checkoutQode = '/Users/me/termio/node_modules/@nodegui/qode/binaries/qode';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BURST_WINDOW_MS, COALESCE_MS, NotificationPolicy, waitingFor, type NotifyPrefs, type SessionContext } from '../../src/app/shared/notifier';
+import { BURST_WINDOW_MS, COALESCE_MS, NotificationPolicy, waitingFor, type NotifyPrefs, type SessionContext } from '../../src/app/services/notifier';
 
 const prefs: NotifyPrefs = { attention: true, done: true, doneMinSeconds: 10, terminal: true, sound: true };
 const away: SessionContext = { agentName: 'Claude Code', folderLabel: 'api', userLooking: false };

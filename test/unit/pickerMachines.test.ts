@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { MachineInfo } from '../../src/protocol/machines';
 import { machineChoices, machineFooter, nextMachine, preselectedMachine, rememberedValue } from '../../src/app/present/pickerMachines';
-import { SettingsStore } from '../../src/app/shared/settings';
+import { SettingsStore } from '../../src/app/services/settings';
 
 const m = (name: string, state: MachineInfo['state']): Pick<MachineInfo, 'name' | 'state'> => ({ name, state });
 

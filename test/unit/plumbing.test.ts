@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { installPath, installRoot, packageVersion } from '../../src/app/shared/install';
+import { installPath, installRoot, packageVersion } from '../../src/app/services/install';
 import { darkChrome, lightChrome } from '../../src/app/ui/chromeStyle';
 import { darkStateColors, lightStateColors } from '../../src/app/ui/stateColors';
 import { trayIconSvg } from '../../src/app/ui/trayIcon';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { ResumeDiscovery, type DiscoveryBinding } from '../../src/app/host/resumeDiscovery';
-import type { Logger } from '../../src/app/shared/log';
+import type { Logger } from '../../src/app/services/log';
 import type { DiscoverInput } from '../../src/protocol/resumePlan';
 import { FileHolder } from '../helpers/fileHolder';
 import { waitFor } from '../helpers/waitFor';

@@ -14,7 +14,7 @@ import { dirname, join, resolve } from 'node:path';
 import { Session } from '../../src/terminal';
 import { StateStore } from '../../src/app/host/stateStore';
 import { ResumeService, type ResumeLaunch } from '../../src/app/host/resumeService';
-import type { Logger } from '../../src/app/shared/log';
+import type { Logger } from '../../src/app/services/log';
 import type { ResumeManifestInput } from '../../src/protocol/resumePlan';
 import { waitFor } from '../helpers/waitFor';
 import { startHookRig, type HookRig } from '../helpers/hookRig';

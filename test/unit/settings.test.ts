@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultSettings, editSettingsText, parseSettings, SettingsStore } from '../../src/app/shared/settings';
+import { defaultSettings, editSettingsText, parseSettings, SettingsStore } from '../../src/app/services/settings';
 import { waitFor } from '../helpers/waitFor';
 
 describe('settings', () => {

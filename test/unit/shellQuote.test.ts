@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { droppedPaths, shellQuote } from '../../src/app/shared/shellQuote';
+import { droppedPaths, shellQuote } from '../../src/app/services/shellQuote';
 
 describe('shell quoting of dropped paths', () => {
   it('leaves plain paths alone and single-quotes the rest', () => {

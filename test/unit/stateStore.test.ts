@@ -201,9 +201,9 @@ describe('damaged files', () => {
     const code = transpileForChild([
       'src/app/host/stateStore.ts',
       'src/app/host/stateFile.ts',
-      'src/app/shared/atomicWrite.ts',
-      'src/app/shared/log.ts',
-      'src/app/shared/processes.ts',
+      'src/app/services/atomicWrite.ts',
+      'src/app/services/log.ts',
+      'src/app/services/processes.ts',
     ]);
     try {
       const script = `const { StateStore } = require(${JSON.stringify(code.path('src/app/host/stateStore.ts'))});

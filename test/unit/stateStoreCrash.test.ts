@@ -21,9 +21,9 @@ beforeAll(() => {
   code = transpileForChild([
     'src/app/host/stateStore.ts',
     'src/app/host/stateFile.ts',
-    'src/app/shared/atomicWrite.ts',
-    'src/app/shared/log.ts',
-    'src/app/shared/processes.ts',
+    'src/app/services/atomicWrite.ts',
+    'src/app/services/log.ts',
+    'src/app/services/processes.ts',
   ]);
   dir = mkdtempSync(join(tmpdir(), 'termio-crash-'));
 });

@@ -4,8 +4,8 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { AgentCatalog, type CatalogEntry, type CatalogProblem } from '../shared/catalog';
-import { readManifestFile } from '../shared/readManifestFile';
+import { AgentCatalog, type CatalogEntry, type CatalogProblem } from '../services/catalog';
+import { readManifestFile } from '../services/readManifestFile';
 import { ExitCode, type CliIo, type CommandHandler } from './cliIo';
 import { printOk } from './output';
 

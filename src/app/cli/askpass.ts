@@ -4,7 +4,7 @@
 // TERMIO_ASKPASS_TOKEN), which asks the user in the app; it prints the answer and exits 0, or
 // says why not on stderr (ssh shows it in its own error) and exits 1. Nothing is written to disk.
 import { HostClient } from '../client/hostClient';
-import { packageVersion } from '../shared/install';
+import { packageVersion } from '../services/install';
 
 /** Beyond the host's own limit for the user's answer (machines/askpass.ts). */
 const ANSWER_WAIT_MS = 130_000;

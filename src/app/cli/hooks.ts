@@ -3,7 +3,7 @@
 // Termio skill into the skills folder of each that names one. Works without the app running: it
 // edits files only.
 import { parseArgs } from 'node:util';
-import { AgentCatalog } from '../shared/catalog';
+import { AgentCatalog } from '../services/catalog';
 import {
   checkAndRepairAgentHooks,
   ensureLauncher,
@@ -11,10 +11,10 @@ import {
   uninstallAgentHooks,
   type AgentHookResult,
   type AgentHooks,
-} from '../shared/hookInstaller';
-import { termioPaths } from '../shared/paths';
-import { hookSilenceFile, readHookSilence, type SilentRelease } from '../shared/hookSilence';
-import { installSkill, skillStatus, uninstallSkill, type SkillResult } from '../shared/skillInstaller';
+} from '../services/hookInstaller';
+import { termioPaths } from '../services/paths';
+import { hookSilenceFile, readHookSilence, type SilentRelease } from '../services/hookSilence';
+import { installSkill, skillStatus, uninstallSkill, type SkillResult } from '../services/skillInstaller';
 import { ExitCode, type CliIo } from './cliIo';
 import { printOk } from './output';
 import { shortenHome } from '../../protocol/homePath';

@@ -8,7 +8,7 @@ import { KEEPS_AGENTS_CAPABILITY, type HostError, type HostStatus } from '../../
 import type { SessionInfo } from '../../protocol/sessionInfo';
 import type { HostClient } from '../client/hostClient';
 import { shortenHome } from '../../protocol/homePath';
-import { isProcessAlive } from '../shared/processes';
+import { isProcessAlive } from '../services/processes';
 import { connectHost } from '../client/hostLauncher';
 import { ExitCode, type CliIo } from './cliIo';
 import { CLI_JSON_SCHEMA_VERSION, printJsonError, printOk } from './output';

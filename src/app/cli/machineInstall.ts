@@ -9,8 +9,8 @@ import { arch, platform } from 'node:os';
 import { join } from 'node:path';
 import type { Machine } from '../../protocol/machines';
 import { connectHost } from '../client/hostLauncher';
-import { installRoot, packageVersion } from '../shared/install';
-import { sshArgs } from '../shared/sshCommand';
+import { installRoot, packageVersion } from '../services/install';
+import { sshArgs } from '../services/sshCommand';
 import { ExitCode, type CliIo } from './cliIo';
 import { printError, printOk } from './output';
 

@@ -2,7 +2,7 @@
 // Exit codes are part of the interface (scripts and tests rely on them): see ExitCode in cliIo.ts.
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { packageVersion } from '../shared/install';
+import { packageVersion } from '../services/install';
 import { ExitCode, type CliIo, type CommandHandler } from './cliIo';
 
 /** Command groups, loaded lazily so `termio --version` stays cheap. */

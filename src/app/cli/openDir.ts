@@ -18,7 +18,7 @@ export type HostStarter = (io: CliIo) => { exited(): string | null };
 export const startHost: HostStarter = (io) => {
   // Lazy: only `termio DIR` with no host running pays for this module.
   const { spawnHost } = require('../client/hostLauncher') as typeof import('../client/hostLauncher');
-  const { termioPaths, ensureDir } = require('../shared/paths') as typeof import('../shared/paths');
+  const { termioPaths, ensureDir } = require('../services/paths') as typeof import('../services/paths');
   const logsDir = ensureDir(termioPaths(io.env).logsDir);
   // Its early output (before its own log is open) goes to a file, not to this terminal.
   const out = openSync(join(logsDir, 'host-start.log'), 'a');

@@ -5,10 +5,10 @@ import type { Event } from '../../protocol/events';
 import type { ControlArgs, ControlResult } from '../../protocol/control';
 import type { AppSnapshot, HostProblem } from '../../protocol/hostAppMessages';
 import type { MachineInfo } from '../../protocol/machines';
-import type { CatalogEntry, AgentCatalog } from '../shared/catalog';
-import type { AgentHookResult } from '../shared/hookInstaller';
-import type { TermioPaths } from '../shared/paths';
-import type { SettingsStore } from '../shared/settings';
+import type { CatalogEntry, AgentCatalog } from '../services/catalog';
+import type { AgentHookResult } from '../services/hookInstaller';
+import type { TermioPaths } from '../services/paths';
+import type { SettingsStore } from '../services/settings';
 import type { AppSessionRecord, RemoteRegistry } from './remoteRegistry';
 
 export type LaunchResult = { ok: true; record: AppSessionRecord } | { ok: false; message: string };

@@ -6,8 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONTROL_INFO_FILE, CONTROL_PROTOCOL_VERSION, FrameDecoder, encodeFrame } from '../../protocol/controlFrames';
 import type { ControlArgs, ControlError, ControlResult, ControlVerb, WatchEvent } from '../../protocol/control';
-import { termioPaths } from '../shared/paths';
-import { SESSION_SECRET_ENV } from '../shared/sessionSecret';
+import { termioPaths } from '../services/paths';
+import { SESSION_SECRET_ENV } from '../services/sessionSecret';
 
 /**
  * Replies can be bigger than requests (a screen of wide glyphs): 16 Mi chars is far above any real

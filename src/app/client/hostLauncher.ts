@@ -5,9 +5,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { HOST_SOCKET_FILE } from '../../protocol/hostFraming';
 import { HostClient, type HostConnectFailure } from './hostClient';
-import { installPath, packageVersion } from '../shared/install';
-import { termioPaths } from '../shared/paths';
-import { sessionIdentity } from '../shared/sessionSecret';
+import { installPath, packageVersion } from '../services/install';
+import { termioPaths } from '../services/paths';
+import { sessionIdentity } from '../services/sessionSecret';
 
 /** A host is listening within a few hundred ms of its start; 10 s covers a loaded machine. */
 export const HOST_START_TIMEOUT_MS = 10_000;

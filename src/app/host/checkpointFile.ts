@@ -6,7 +6,7 @@ import { readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SessionState } from '../../protocol/status/sessionState';
 import { engineSnapshotProblem } from '../../protocol/status/engineSnapshot';
-import { writeFileAtomic } from '../shared/atomicWrite';
+import { writeFileAtomic } from '../services/atomicWrite';
 import type { SessionRecord } from './sessionRegistry';
 import type { TrackerSnapshot } from './statusTracker';
 

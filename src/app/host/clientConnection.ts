@@ -27,7 +27,7 @@ import { appMethods, type AppSubscriber } from './appService';
 import type { ClientServerOptions } from './clientServerOptions';
 import { companionMethods } from './companion/companionMethods';
 import type { Asker } from './bypassPolicy';
-import type { Logger } from '../shared/log';
+import type { Logger } from '../services/log';
 import { machineMethods } from './machines/hubMethods';
 import type { MachineLink } from './machines/machineLink';
 import { ConnectionRelay } from './machines/relay';

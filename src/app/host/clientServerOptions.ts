@@ -3,7 +3,7 @@
 // without importing one another.
 import type { HostStatus } from '../../protocol/hostMessages';
 import type { SessionInfo } from '../../protocol/sessionInfo';
-import type { Logger } from '../shared/log';
+import type { Logger } from '../services/log';
 import type { AppService } from './appService';
 import type { Companion } from './companion/companion';
 import type { SessionVerbs } from './controlVerbs';
@@ -15,7 +15,7 @@ export interface ClientServerOptions {
   registry: SessionRegistry;
   logger: Logger;
   hostVersion: string;
-  /** Said in the hello (src/app/shared/hostId.ts); omitted: none. */
+  /** Said in the hello (src/app/services/hostId.ts); omitted: none. */
   hostId?: string;
   /** Sessions run on session holders: the hello (and a version mismatch) says agents survive a restart. */
   keepsAgents?: boolean;

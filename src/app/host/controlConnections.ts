@@ -6,7 +6,7 @@ import { FrameDecoder, encodeFrame } from '../../protocol/controlFrames';
 import { errorReply, okReply, parseRequest, type ControlReply, type ControlRequest } from '../../protocol/control';
 import type { Disposable } from '../../protocol/events';
 import type { Holder, Outcome } from './driveVerbs';
-import type { Logger } from '../shared/log';
+import type { Logger } from '../services/log';
 
 /** The bounds a connection lives in (ControlLimits documents each). */
 export interface ConnectionLimits {

@@ -3,10 +3,10 @@
 // the notification itself (the "default" action: jump to the session). notify-send reports
 // neither. One connection (dbusConnection.ts) both posts and listens: servers such as dunst send
 // ActionInvoked to the connection that posted, not to the whole bus.
-import type { Logger } from '../shared/log';
+import type { Logger } from '../services/log';
 import { DbusConnection } from './dbusConnection';
 import type { DbusMessage, DbusValue } from './dbusWire';
-import { nodeNotifierSink, type NotificationRequest, type NotificationSink } from '../shared/notifier';
+import { nodeNotifierSink, type NotificationRequest, type NotificationSink } from '../services/notifier';
 
 const NOTIFICATIONS = { destination: 'org.freedesktop.Notifications', path: '/org/freedesktop/Notifications', interface: 'org.freedesktop.Notifications' };
 /** Callbacks of this many recent notifications are kept; older ones were long dismissed. */

@@ -5,7 +5,7 @@
 import type { ControlArgs, ControlErrorCode } from '../../protocol/control';
 import type { SessionInfo } from '../../protocol/sessionInfo';
 import { MAX_PENDING_INPUT_BYTES } from '../../terminal';
-import type { Logger } from '../shared/log';
+import type { Logger } from '../services/log';
 import type { SessionRecord, SessionRegistry } from './sessionRegistry';
 import type { SessionWaits } from './sessionWaits';
 

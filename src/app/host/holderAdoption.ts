@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { HolderSource, type Session } from '../../terminal';
 import { readCheckpoint, removeCheckpoint, type CheckpointRecord } from './checkpointFile';
 import type { HolderAvailability } from './holders';
-import type { Logger } from '../shared/log';
+import type { Logger } from '../services/log';
 
 /** Holders reached at once: enough that 50 adopt in a few round trips, few enough that a host
  *  with hundreds does not open them all in one go. */

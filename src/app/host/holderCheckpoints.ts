@@ -6,7 +6,7 @@
 import type { Session } from '../../terminal';
 import { captureCheckpoint, type ScreenCheckpoint } from '../../terminal/screenCheckpoint';
 import { CHECKPOINT_VERSION, removeCheckpoint, writeCheckpoint, type HeldSessionMeta } from './checkpointFile';
-import type { Logger } from '../shared/log';
+import type { Logger } from '../services/log';
 
 export const CheckpointTiming = {
   /** Output quiet this long: the screen is settled (a prompt, a finished command), and a

@@ -7,8 +7,8 @@
 import { createHash } from 'node:crypto';
 import { accessSync, chmodSync, closeSync, constants as fsConstants, lstatSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { installPath } from '../shared/install';
-import type { TermioPaths } from '../shared/paths';
+import { installPath } from '../services/install';
+import type { TermioPaths } from '../services/paths';
 
 /** Turns holders off (tests and benches that measure the path without them). */
 export const HOLDERS_ENV = 'TERMIO_HOLDERS';

@@ -7,10 +7,10 @@ import type { Server, Socket } from 'node:net';
 import { join } from 'node:path';
 import { MAX_HOOK_FRAME_BYTES, parseHookFrame, type HookReport } from '../../protocol/hookReport';
 import { Emitter, type Event } from '../../protocol/events';
-import { ensureRunDir, type TermioPaths } from '../shared/paths';
-import { nullLogger, type Logger } from '../shared/log';
+import { ensureRunDir, type TermioPaths } from '../services/paths';
+import { nullLogger, type Logger } from '../services/log';
 import { claimUnixSocket } from './unixSocket';
-import { sameSecret } from '../shared/sessionSecret';
+import { sameSecret } from '../services/sessionSecret';
 
 export const HOOK_SOCKET_NAME = 'hooks.sock';
 /** The reporter connects and writes one small frame at once; a client still silent after 1 s is

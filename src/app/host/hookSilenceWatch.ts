@@ -1,11 +1,11 @@
 // Naming the release whose hooks do not report: when a session's "hooks not reporting" note goes
 // up, the host asks its agent's program for its version (`--version`), names "<agent> <version>"
 // in the note (the why strip, `termio sessions why`) and notes that release for `termio hooks
-// status` (src/app/shared/hookSilence.ts); a later session of the same release whose hooks do
+// status` (src/app/services/hookSilence.ts); a later session of the same release whose hooks do
 // report drops it again.
 import type { Disposable } from '../../protocol/events';
-import { writeHookSilence, type VersionProbe, readHookSilence } from '../shared/hookSilence';
-import type { Logger } from '../shared/log';
+import { writeHookSilence, type VersionProbe, readHookSilence } from '../services/hookSilence';
+import type { Logger } from '../services/log';
 import type { StatusTracker } from './statusTracker';
 
 export interface HookSilenceOptions {

@@ -3,9 +3,9 @@
 // 1 when another host already runs for this TERMIO_HOME (its live socket says so).
 import { join } from 'node:path';
 import { HOST_PROCESS_ENV } from '../client/hostLauncher';
-import { createLogger } from '../shared/log';
+import { createLogger } from '../services/log';
 import { HostProcess } from './hostProcess';
-import { termioPaths } from '../shared/paths';
+import { termioPaths } from '../services/paths';
 
 /** Overrides the idle spell before the host exits (tests wait for it). */
 const IDLE_ENV = 'TERMIO_HOST_IDLE_MS';

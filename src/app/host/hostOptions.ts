@@ -1,8 +1,8 @@
 // How a Host is built: its logger, environment and the seams tests and the process entry fill in.
 // Its own module so the host and the pieces it wires (hostServices.ts, hostControl.ts) share it
 // without importing one another.
-import type { Logger } from '../shared/log';
-import type { NotificationSink } from '../shared/notifier';
+import type { Logger } from '../services/log';
+import type { NotificationSink } from '../services/notifier';
 import type { RemoteSessions } from './machines/hubControl';
 
 export interface HostOptions {

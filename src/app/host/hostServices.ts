@@ -3,19 +3,19 @@
 // catalog, the state file with resume, and the hook server. Each problem found on the way is kept
 // for the app to show; only a hook server that cannot listen stops the launch.
 import { homedir } from 'node:os';
-import { AgentCatalog } from '../shared/catalog';
-import { ensureLauncher } from '../shared/hookInstaller';
+import { AgentCatalog } from '../services/catalog';
+import { ensureLauncher } from '../services/hookInstaller';
 import { HookServer } from './hookServer';
 import type { HostProblem } from '../../protocol/hostAppMessages';
 import type { HostOptions } from './hostOptions';
-import { loginShellEnv } from '../shared/loginShellPath';
-import { NotificationPolicy } from '../shared/notifier';
-import { termioPaths, type TermioPaths } from '../shared/paths';
+import { loginShellEnv } from '../services/loginShellPath';
+import { NotificationPolicy } from '../services/notifier';
+import { termioPaths, type TermioPaths } from '../services/paths';
 import { ResumeService } from './resumeService';
 import { SessionCallers } from './sessionCallers';
 import { SessionNotes } from './sessionNotes';
 import { SessionRegistry, type Spawner } from './sessionRegistry';
-import { defaultSettings, SettingsStore } from '../shared/settings';
+import { defaultSettings, SettingsStore } from '../services/settings';
 import { StateStore, type StateProblem } from './stateStore';
 import { StatusTracker } from './statusTracker';
 import { SessionFacts } from './sessionFacts';

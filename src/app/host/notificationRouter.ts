@@ -3,7 +3,7 @@
 // the sink; what the policy holds back is flushed when it falls due.
 import type { SessionInfo } from '../../protocol/sessionInfo';
 import { homedir } from 'node:os';
-import type { Logger } from '../shared/log';
+import type { Logger } from '../services/log';
 import {
   parseAnswerAction,
   waitingFor,
@@ -11,7 +11,7 @@ import {
   type NotificationRequest,
   type NotificationSink,
   type SessionContext,
-} from '../shared/notifier';
+} from '../services/notifier';
 import type { QuestionBook } from './questionBook';
 import type { SessionRecord, SessionRegistry } from './sessionRegistry';
 import type { SessionNotes } from './sessionNotes';

@@ -6,7 +6,7 @@
 import { Emitter, type Disposable } from '../../protocol/events';
 import type { HookReport } from '../../protocol/hookReport';
 import { findChoice, mergeQuestions, questionFromHook, questionFromScreen, type Question, type QuestionTui } from '../../protocol/questions';
-import type { Logger } from '../shared/log';
+import type { Logger } from '../services/log';
 import type { SessionRecord, SessionRegistry, StateChange } from './sessionRegistry';
 
 /** A waiting session's screen is re-read at most this often: a spinner repaints many times a

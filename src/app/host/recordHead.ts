@@ -2,7 +2,7 @@
 // or a whole json file, never more than MAX_RECORD_HEAD_BYTES, and nothing from a file that is
 // compressed, of another format, too large or unreadable (each logged with why).
 import { open, stat } from 'node:fs/promises';
-import type { Logger } from '../shared/log';
+import type { Logger } from '../services/log';
 
 /**
  * Most bytes read from a record: a jsonl first line or a whole json file. Codex's first line

@@ -20,7 +20,7 @@ import { judgeClosedRecord } from './closedRecordRule';
 import { expandHome } from '../../protocol/homePath';
 import type { DiscoverInput } from '../../protocol/resumePlan';
 import { parseDiscoveredRecord, type RecordProblem } from '../../protocol/resumeRecord';
-import { nullLogger, type Logger } from '../shared/log';
+import { nullLogger, type Logger } from '../services/log';
 import { readRecordHead } from './recordHead';
 
 /** How far below discover.root records sit: Codex uses root/YYYY/MM/DD/file (3); one spare level. */

@@ -17,7 +17,7 @@ import { commandLineProgram } from '../../protocol/commandLine';
 import { ResumeDiscovery, type DiscoveryBinding } from './resumeDiscovery';
 import { findPinnedRecord, type PinnedLookup } from './resumeLookup';
 import { seedSessionFile } from './resumeSeed';
-import { nullLogger, type Logger } from '../shared/log';
+import { nullLogger, type Logger } from '../services/log';
 import type { SavedSession, StateStore } from './stateStore';
 
 export interface ResumeServiceOptions {

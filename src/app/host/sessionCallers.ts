@@ -1,6 +1,6 @@
 // Which running session a control request comes from: each session's TERMIO_SESSION_SECRET,
 // minted per launch, and the lookup from a secret back to its session.
-import { mintSessionSecret, sameSecret } from '../shared/sessionSecret';
+import { mintSessionSecret, sameSecret } from '../services/sessionSecret';
 import type { SessionRegistry } from './sessionRegistry';
 
 export class SessionCallers {

@@ -10,22 +10,22 @@ import type { CheckpointRecord } from './checkpointFile';
 import type { Checkpointer } from './holderCheckpoints';
 import type { TrackerSnapshot } from './statusTracker';
 import { closeFd, openHolderLog, type HolderAvailability } from './holders';
-import type { Logger } from '../shared/log';
-import type { AgentCatalog, CatalogEntry } from '../shared/catalog';
+import type { Logger } from '../services/log';
+import type { AgentCatalog, CatalogEntry } from '../services/catalog';
 import type { HookServer } from './hookServer';
 import type { NotificationRouter } from './notificationRouter';
 import type { ResumeService } from './resumeService';
 import type { SessionCallers } from './sessionCallers';
 import type { SessionNotes } from './sessionNotes';
 import type { SessionRegistry, SpawnFailure, SpawnRequest } from './sessionRegistry';
-import { SESSION_SECRET_ENV } from '../shared/sessionSecret';
-import type { SettingsStore } from '../shared/settings';
+import { SESSION_SECRET_ENV } from '../services/sessionSecret';
+import type { SettingsStore } from '../services/settings';
 import type { StateStore } from './stateStore';
 import type { StatusTracker } from './statusTracker';
 import { setupArgv, type SetupPlan } from './worktrees/setup';
 import type { WorktreeService } from './worktrees/worktreeService';
 
-import { TERMINAL_AGENT_ID } from '../shared/agentIds';
+import { TERMINAL_AGENT_ID } from '../services/agentIds';
 
 export { TERMINAL_AGENT_ID };
 

@@ -5,7 +5,7 @@
 import { readFileSync, renameSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { z } from 'zod';
-import type { Logger } from '../shared/log';
+import type { Logger } from '../services/log';
 
 export const STATE_VERSION = 1;
 

@@ -15,9 +15,9 @@
 //   and the store starts empty; the returned problem says so for the app to show.
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { writeFileAtomic, writeTarget } from '../shared/atomicWrite';
-import { nullLogger, type Logger } from '../shared/log';
-import { isProcessAlive } from '../shared/processes';
+import { writeFileAtomic, writeTarget } from '../services/atomicWrite';
+import { nullLogger, type Logger } from '../services/log';
+import { isProcessAlive } from '../services/processes';
 import { loadState, STATE_VERSION, type SavedSession, type StateProblem, type TermioState } from './stateFile';
 
 export {

@@ -12,7 +12,7 @@ import { StatusEngine, type SessionStatus, type StatusInput, type StatusRulesInp
 import type { StatusEngineSnapshot } from '../../protocol/status/engineSnapshot';
 import { tuiOf } from '../../protocol/questions';
 import { Emitter, type Disposable, type Event } from '../../protocol/events';
-import { nullLogger, type Logger } from '../shared/log';
+import { nullLogger, type Logger } from '../services/log';
 
 /** The part of a terminal Session the tracker reads (src/terminal's Session satisfies it). */
 export interface StatusSessionSource {

@@ -6,11 +6,11 @@
 import { QApplication, WidgetEventTypes } from '@nodegui/nodegui';
 import { join } from 'node:path';
 import type { QtRuntime } from '../platform';
-import { TERMINAL_AGENT_ID } from '../shared/agentIds';
-import { FOCUS_SESSION_ENV } from '../shared/appLaunch';
-import { createLogger, type Logger } from '../shared/log';
-import { chooseNotificationBackend } from '../shared/notificationBackend';
-import { termioPaths } from '../shared/paths';
+import { TERMINAL_AGENT_ID } from '../services/agentIds';
+import { FOCUS_SESSION_ENV } from '../services/appLaunch';
+import { createLogger, type Logger } from '../services/log';
+import { chooseNotificationBackend } from '../services/notificationBackend';
+import { termioPaths } from '../services/paths';
 import { askToRestartHost } from './hostSkewDialog';
 import type { AppHost } from '../client/appHost';
 import { RemoteHost } from '../client/remoteHost';

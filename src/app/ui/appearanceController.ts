@@ -2,7 +2,7 @@
 // the OS palette, else dark; decided again when the OS palette changes, when the app comes to
 // the front and when settings change, and reported only when the answer changed.
 import { QApplication, WidgetEventTypes } from '@nodegui/nodegui';
-import type { Logger } from '../shared/log';
+import type { Logger } from '../services/log';
 import { appearanceOverride, decideAppearance, systemAppearance, type Appearance, type ThemeSetting } from './appearance';
 import { chromeFor, type ChromeColors } from './chromeStyle';
 

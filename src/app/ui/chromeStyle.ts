@@ -3,7 +3,7 @@
 // appearance restyles everything. The terminal grid itself is painted by the terminal view.
 import { join } from 'node:path';
 import type { SessionState } from '../../protocol/status/sessionState';
-import { installPath } from '../shared/install';
+import { installPath } from '../services/install';
 import { darkStateColors, lightStateColors } from './stateColors';
 
 export type Appearance = 'dark' | 'light';

@@ -3,7 +3,7 @@
 // new host adopts them); an older host, or one without holders, ends every session and the new
 // one resumes each exactly (agents come back to their conversation, shells restart in their folder).
 import { ButtonRole, QMessageBox, QPushButton } from '@nodegui/nodegui';
-import { packageVersion } from '../shared/install';
+import { packageVersion } from '../services/install';
 
 /** True: restart the host now. Blocks until the user answers (the app has no window yet). */
 export function askToRestartHost(hostVersion: string, keepsAgents: boolean): boolean {

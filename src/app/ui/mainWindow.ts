@@ -15,7 +15,7 @@ import {
   QWidget,
   WidgetEventTypes,
 } from '@nodegui/nodegui';
-import type { Logger } from '../shared/log';
+import type { Logger } from '../services/log';
 import type { SidebarGroup } from '../present/sidebarModel';
 import { chromeStyleSheet, darkChrome, type ChromeColors } from './chromeStyle';
 import { openExternal } from './openExternal';

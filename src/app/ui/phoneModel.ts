@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { CompanionStatus } from '../../protocol/companion';
 import { HOST_SOCKET_FILE } from '../../protocol/hostFraming';
 import { HostClient } from '../client/hostClient';
-import { packageVersion } from '../shared/install';
+import { packageVersion } from '../services/install';
 
 export type PhoneResult = { ok: true; status: CompanionStatus } | { ok: false; message: string };
 

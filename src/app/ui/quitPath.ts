@@ -1,6 +1,6 @@
 // The one way out of the app (Quit action, ⌘Q, SIGTERM, SIGINT, SIGHUP): detach from the session
 // host (or end every session, when asked), close every window, then exit, within a bounded time.
-import type { Logger } from '../shared/log';
+import type { Logger } from '../services/log';
 
 /** If ending sessions hangs (a host that does not answer), exit anyway after this long; a SIGTERM
  *  must end the app within 2 s, and this leaves headroom for process teardown. The host's own

@@ -3,7 +3,7 @@
 // cycle, jump to, rename, resume, and review a worktree session's changes.
 import { homedir } from 'node:os';
 import type { AppHost } from '../client/appHost';
-import type { Logger } from '../shared/log';
+import type { Logger } from '../services/log';
 import type { AppSessionRecord } from '../client/remoteRegistry';
 import type { MainWindow } from './mainWindow';
 import { closePrompt, jumpItems, jumpTitle, renameTitle } from '../present/sessionPrompts';

@@ -2,11 +2,11 @@
 // Option as Meta), inside a frame that gives the grid a little breathing room, painted in the
 // terminal's own background so the margin reads as part of the terminal.
 import { Direction, QBoxLayout, QDragEnterEvent, QDropEvent, QWidget, WidgetEventTypes } from '@nodegui/nodegui';
-import { droppedPaths } from '../shared/shellQuote';
+import { droppedPaths } from '../services/shellQuote';
 import type { Theme } from '../../terminal';
 import { cssHex, darkTheme, lightTheme } from '../../terminal/theme';
 import type { TerminalSource } from '../client/terminalSource';
-import type { Settings } from '../shared/settings';
+import type { Settings } from '../services/settings';
 import type { Appearance } from './chromeStyle';
 import type { SessionPage } from './mainWindow';
 import { TerminalView } from './terminal/terminalView';

@@ -3,10 +3,10 @@
 // removing a session's terminal page as the registry reports it.
 import { homedir } from 'node:os';
 import type { AppHost } from '../client/appHost';
-import type { Logger } from '../shared/log';
+import type { Logger } from '../services/log';
 import type { AppSessionRecord } from '../client/remoteRegistry';
-import { shellQuote } from '../shared/shellQuote';
-import type { Settings } from '../shared/settings';
+import { shellQuote } from '../services/shellQuote';
+import type { Settings } from '../services/settings';
 import type { Appearance } from './appearance';
 import type { ChromeColors } from './chromeStyle';
 import { MainWindow } from './mainWindow';

@@ -3,7 +3,7 @@
 // catalog or settings change.
 import { homedir } from 'node:os';
 import type { AppHost } from '../client/appHost';
-import type { Logger } from '../shared/log';
+import type { Logger } from '../services/log';
 import type { ChromeColors } from './chromeStyle';
 import type { MainWindow } from './mainWindow';
 import { hooksChangedText, settingsAgent, type SettingsAgent } from './presenters/settingsText';

@@ -18,7 +18,7 @@ import {
   QWidget,
   ScrollBarPolicy,
 } from '@nodegui/nodegui';
-import { defaultSettings, type Settings } from '../shared/settings';
+import { defaultSettings, type Settings } from '../services/settings';
 import { darkChrome, settingsStyleSheet, type ChromeColors } from './chromeStyle';
 import { defaultShortcuts, type ShortcutAction } from './shortcuts';
 import { shortenHome } from '../../protocol/homePath';

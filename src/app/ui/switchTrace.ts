@@ -1,7 +1,7 @@
 // Timing logs for benchmarks: how long a session switch takes until its first painted frame, how
 // long a view takes from its attach to the host until its first painted frame, and (with
 // TERMIO_TRACE_FRAMES=1) every painted frame against the wall clock.
-import type { Logger } from '../shared/log';
+import type { Logger } from '../services/log';
 
 /** TERMIO_TRACE_FRAMES=1 logs every painted frame at debug level (for benchmarks). */
 const TRACE_FRAMES = process.env.TERMIO_TRACE_FRAMES === '1';

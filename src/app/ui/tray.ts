@@ -18,7 +18,7 @@ import {
   WidgetEventTypes,
 } from '@nodegui/nodegui';
 import type { SessionState } from '../../protocol/status/sessionState';
-import type { Logger } from '../shared/log';
+import type { Logger } from '../services/log';
 import { aggregateState, byUrgency } from '../present/sidebarModel';
 import { trayActivationShowsWindow } from './trayActivation';
 import { TRAY_FRAMES, TRAY_FRAME_MS, trayIconSvg } from './trayIcon';

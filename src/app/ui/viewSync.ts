@@ -1,9 +1,9 @@
 // Keeps what the user reads in step with the session registry: every window's sidebar and why
 // strip, and the tray, brought up to date once per burst of registry events (one microtask).
 import { homedir } from 'node:os';
-import { TERMINAL_AGENT_ID } from '../shared/agentIds';
+import { TERMINAL_AGENT_ID } from '../services/agentIds';
 import type { AppHost } from '../client/appHost';
-import type { Logger } from '../shared/log';
+import type { Logger } from '../services/log';
 import type { AppSessionRecord } from '../client/remoteRegistry';
 import { buildSidebar, type SessionSummary } from '../present/sidebarModel';
 import type { MachineInfo } from '../../protocol/machines';

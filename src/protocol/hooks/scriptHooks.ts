@@ -1,6 +1,6 @@
 // The "scripts" hook type: a folder the agent runs one executable from per event, named after
 // the event (Cline's ~/.cline/hooks/TaskStart). Pure: what each script says and how to tell ours
-// from the user's; the host writes, sweeps and removes the files (src/app/shared/scriptHookFolder.ts).
+// from the user's; the host writes, sweeps and removes the files (src/app/services/scriptHookFolder.ts).
 import { REPORTER_MARKER, reporterCommand, type ReporterLocation } from './hookCommand';
 import type { HookEventRule } from './dialects';
 

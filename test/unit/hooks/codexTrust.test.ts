@@ -6,8 +6,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { agentHookStatus, installAgentHooks, uninstallAgentHooks } from '../../../src/app/shared/hookInstaller';
-import { termioPaths } from '../../../src/app/shared/paths';
+import { agentHookStatus, installAgentHooks, uninstallAgentHooks } from '../../../src/app/services/hookInstaller';
+import { termioPaths } from '../../../src/app/services/paths';
 import { codexEventLabel, codexHookIdentity, codexTrustEntries, withCodexTrust, withoutCodexTrust } from '../../../src/protocol/hooks';
 
 const reporter = { reporterPath: '/opt/termio/bin/termio-hook' };

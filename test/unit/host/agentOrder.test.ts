@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Host } from '../../../src/app/host/host';
-import { nullLogger } from '../../../src/app/shared/log';
+import { nullLogger } from '../../../src/app/services/log';
 
 describe('agent order from Settings', () => {
   let home: string;

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HostProcess } from '../../../src/app/host/hostProcess';
-import { createLogger } from '../../../src/app/shared/log';
+import { createLogger } from '../../../src/app/services/log';
 import { AGENT_CLI_INSTALL_TIMEOUT_MS, ensureNpmAgentRelease, newestReleases } from '../../helpers/agentCli';
 import { repoRoot } from '../../helpers/controlHost';
 import { startLoopbackModel, type LoopbackModel } from '../../helpers/loopbackModel';

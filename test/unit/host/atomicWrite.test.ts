@@ -1,4 +1,4 @@
-// The one atomic write (src/app/shared/atomicWrite.ts) on real files, and every file Termio owns or
+// The one atomic write (src/app/services/atomicWrite.ts) on real files, and every file Termio owns or
 // edits going through it: a symlinked file (a dotfiles repo) stays a symlink and its target gets
 // the text, the mode is kept, a failed write leaves the old file and no temp file behind.
 import {
@@ -18,12 +18,12 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeFileAtomic } from '../../../src/app/shared/atomicWrite';
+import { writeFileAtomic } from '../../../src/app/services/atomicWrite';
 import { ControlServer } from '../../../src/app/host/controlServer';
-import { defaultReporterLocation, installAgentHooks } from '../../../src/app/shared/hookInstaller';
-import { termioPaths } from '../../../src/app/shared/paths';
+import { defaultReporterLocation, installAgentHooks } from '../../../src/app/services/hookInstaller';
+import { termioPaths } from '../../../src/app/services/paths';
 import { SessionRegistry } from '../../../src/app/host/sessionRegistry';
-import { SettingsStore } from '../../../src/app/shared/settings';
+import { SettingsStore } from '../../../src/app/services/settings';
 import { StateStore } from '../../../src/app/host/stateStore';
 
 let dir: string;

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HostClient } from '../../../src/app/client/hostClient';
 import { HostProcess } from '../../../src/app/host/hostProcess';
-import type { Logger } from '../../../src/app/shared/log';
+import type { Logger } from '../../../src/app/services/log';
 import { termio } from '../../helpers/controlHost';
 import { waitFor } from '../../helpers/waitFor';
 

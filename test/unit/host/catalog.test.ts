@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AgentCatalog, compareEntries, type CatalogEntry, type CatalogOptions } from '../../../src/app/shared/catalog';
+import { AgentCatalog, compareEntries, type CatalogEntry, type CatalogOptions } from '../../../src/app/services/catalog';
 import { waitFor } from '../../helpers/waitFor';
 
 const REPO = join(__dirname, '..', '..', '..');

@@ -9,9 +9,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { defaultReporterLocation, installAgentHooks } from '../../../src/app/shared/hookInstaller';
+import { defaultReporterLocation, installAgentHooks } from '../../../src/app/services/hookInstaller';
 import { HookServer } from '../../../src/app/host/hookServer';
-import { termioPaths } from '../../../src/app/shared/paths';
+import { termioPaths } from '../../../src/app/services/paths';
 import { StatusTracker, type ConversationChange } from '../../../src/app/host/statusTracker';
 import type { HookReport } from '../../../src/protocol/hookReport';
 import { parseManifest } from '../../../src/protocol/manifestParse';

@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_IN_FLIGHT } from '../../../src/app/host/clientConnection';
 import { HostClient } from '../../../src/app/client/hostClient';
 import { HostProcess } from '../../../src/app/host/hostProcess';
-import { nullLogger } from '../../../src/app/shared/log';
+import { nullLogger } from '../../../src/app/services/log';
 import { encodeJsonMessage, HOST_PROTOCOL_VERSION } from '../../../src/protocol/hostFraming';
 import { waitFor } from '../../helpers/waitFor';
 

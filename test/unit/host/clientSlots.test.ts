@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CLIENT_LIMITS, MAX_CLIENTS } from '../../../src/app/host/clientAdmission';
 import { HostClient } from '../../../src/app/client/hostClient';
 import { HostProcess } from '../../../src/app/host/hostProcess';
-import { nullLogger } from '../../../src/app/shared/log';
+import { nullLogger } from '../../../src/app/services/log';
 import { encodeJsonMessage, HOST_PROTOCOL_VERSION, MessageDecoder } from '../../../src/protocol/hostFraming';
 import { waitFor } from '../../helpers/waitFor';
 

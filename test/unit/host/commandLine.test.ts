@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HostProcess } from '../../../src/app/host/hostProcess';
-import { createLogger } from '../../../src/app/shared/log';
+import { createLogger } from '../../../src/app/services/log';
 import { commandLineProgram, isCommandLine, loginShellArgv } from '../../../src/protocol/commandLine';
 import { waitFor } from '../../helpers/waitFor';
 

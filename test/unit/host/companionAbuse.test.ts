@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HEADERS_TIMEOUT_MS, MAX_SOCKETS_PER_ADDRESS } from '../../../src/app/host/companion/companionServer';
 import { MAX_FAILURES } from '../../../src/app/host/companion/rateLimit';
-import { createLogger } from '../../../src/app/shared/log';
+import { createLogger } from '../../../src/app/services/log';
 import { AUTH_SUBPROTOCOL_PREFIX, COMPANION_SUBPROTOCOL } from '../../../src/protocol/companionWire';
 import { startHostProcess } from '../../helpers/companionHost';
 import { waitFor } from '../../helpers/waitFor';

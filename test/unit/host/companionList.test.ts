@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startCompanion, type Companion, type CompanionSettings } from '../../../src/app/host/companion/companion';
-import { createLogger } from '../../../src/app/shared/log';
+import { createLogger } from '../../../src/app/services/log';
 import { SessionRegistry, shellSpawner } from '../../../src/app/host/sessionRegistry';
 import { Emitter } from '../../../src/protocol/events';
 import { Session } from '../../../src/terminal';

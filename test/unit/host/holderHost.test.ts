@@ -12,7 +12,7 @@ import { HostClient } from '../../../src/app/client/hostClient';
 import { collectRows, rowText } from '../../../src/protocol/hostFrame';
 import { createEmulator } from '../../../src/terminal';
 import { shortSocketDir } from '../../../src/app/host/holders';
-import { termioPaths } from '../../../src/app/shared/paths';
+import { termioPaths } from '../../../src/app/services/paths';
 import { attach, mirrorFrames } from '../../helpers/hostScreen';
 import { endProcessesWithHome, isAlive, waitForExit } from '../../helpers/processes';
 import { waitFor } from '../../helpers/waitFor';

@@ -5,8 +5,8 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, sy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { agentHookStatus, defaultReporterLocation, installAgentHooks, uninstallAgentHooks, type AgentHooks } from '../../../src/app/shared/hookInstaller';
-import { termioPaths } from '../../../src/app/shared/paths';
+import { agentHookStatus, defaultReporterLocation, installAgentHooks, uninstallAgentHooks, type AgentHooks } from '../../../src/app/services/hookInstaller';
+import { termioPaths } from '../../../src/app/services/paths';
 import { run } from '../../../src/app/cli/hooks';
 
 let home: string;

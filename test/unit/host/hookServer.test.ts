@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HookServer } from '../../../src/app/host/hookServer';
-import { termioPaths } from '../../../src/app/shared/paths';
+import { termioPaths } from '../../../src/app/services/paths';
 import { MAX_HOOK_FRAME_BYTES, type HookReport } from '../../../src/protocol/hookReport';
 import { startHookServer } from '../../helpers/hookServer';
 import { reportersUnderTest, type ReporterUnderTest } from '../../helpers/reporters';

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Host } from '../../../src/app/host/host';
-import { nullLogger } from '../../../src/app/shared/log';
-import { clearLoginShellPathCache, loginShellEnv, parseEnvOutput } from '../../../src/app/shared/loginShellPath';
+import { nullLogger } from '../../../src/app/services/log';
+import { clearLoginShellPathCache, loginShellEnv, parseEnvOutput } from '../../../src/app/services/loginShellPath';
 import { waitFor } from '../../helpers/waitFor';
 
 let root: string;

@@ -4,7 +4,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { clearLoginShellPathCache, createCommandResolver, loginShellPath } from '../../../src/app/shared/loginShellPath';
+import { clearLoginShellPathCache, createCommandResolver, loginShellPath } from '../../../src/app/services/loginShellPath';
 
 let root: string;
 

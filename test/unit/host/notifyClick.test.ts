@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Host } from '../../../src/app/host/host';
-import type { NotificationRequest } from '../../../src/app/shared/notifier';
+import type { NotificationRequest } from '../../../src/app/services/notifier';
 import { termio } from '../../helpers/controlHost';
 import { waitFor } from '../../helpers/waitFor';
 

@@ -6,9 +6,9 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { agentHookStatus, defaultReporterLocation, installAgentHooks, uninstallAgentHooks } from '../../../src/app/shared/hookInstaller';
+import { agentHookStatus, defaultReporterLocation, installAgentHooks, uninstallAgentHooks } from '../../../src/app/services/hookInstaller';
 import { HookServer } from '../../../src/app/host/hookServer';
-import { termioPaths } from '../../../src/app/shared/paths';
+import { termioPaths } from '../../../src/app/services/paths';
 import { StatusTracker, type HookDetailsEvent } from '../../../src/app/host/statusTracker';
 import { parseManifest } from '../../../src/protocol/manifestParse';
 import { Session } from '../../../src/terminal';

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Host } from '../../../src/app/host/host';
-import { nullLogger } from '../../../src/app/shared/log';
-import { defaultSettings } from '../../../src/app/shared/settings';
+import { nullLogger } from '../../../src/app/services/log';
+import { defaultSettings } from '../../../src/app/services/settings';
 import { waitFor } from '../../helpers/waitFor';
 
 describe('settings reach the sessions and policies they change', () => {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../../../src/app/cli/hooks';
-import { bundledSkillFile, SKILL_MARKER } from '../../../src/app/shared/skillInstaller';
+import { bundledSkillFile, SKILL_MARKER } from '../../../src/app/services/skillInstaller';
 
 let home: string;
 beforeEach(() => {

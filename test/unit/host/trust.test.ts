@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ControlClient } from '../../../src/app/client/controlClient';
 import { Host } from '../../../src/app/host/host';
-import type { Logger } from '../../../src/app/shared/log';
+import type { Logger } from '../../../src/app/services/log';
 import type { ControlArgs, ControlVerb } from '../../../src/protocol/control';
 import { waitFor } from '../../helpers/waitFor';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CatalogEntry } from '../../../src/app/shared/catalog';
-import type { AgentHookResult } from '../../../src/app/shared/hookInstaller';
+import type { CatalogEntry } from '../../../src/app/services/catalog';
+import type { AgentHookResult } from '../../../src/app/services/hookInstaller';
 import {
   agentCardText,
   hookCardText,

@@ -1,7 +1,7 @@
 // The benchmarks' timing log of a view's attach: "first frame painted" is logged once, for the
 // first paint that shows the host's frame, never for the empty grid a view paints before it.
 import { describe, expect, it } from 'vitest';
-import type { Logger } from '../../../src/app/shared/log';
+import type { Logger } from '../../../src/app/services/log';
 import { SwitchTrace } from '../../../src/app/ui/switchTrace';
 
 function tracer(): { trace: SwitchTrace; lines: { msg: string; data: Record<string, unknown> }[] } {

@@ -1,6 +1,6 @@
 // Qt key events → KeyInput → bytes, for each key class, on Linux and macOS modifier layouts.
 import { describe, expect, it } from 'vitest';
-import { SettingsSchema } from '../../../src/app/shared/settings';
+import { SettingsSchema } from '../../../src/app/services/settings';
 import { keyInputFromQt, QtMod } from '../../../src/app/ui/terminal/keyMapping';
 import { defaultInputModes, encodeKey } from '../../../src/terminal/inputEncoding';
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ControlClient } from '../../../src/app/client/controlClient';
 import { Host } from '../../../src/app/host/host';
-import { nullLogger } from '../../../src/app/shared/log';
+import { nullLogger } from '../../../src/app/services/log';
 import type { ControlArgs, ControlVerb } from '../../../src/protocol/control';
 import { termio } from '../../helpers/controlHost';
 import { git, makeRepo, writeIn } from '../../helpers/gitRepo';

@@ -4,9 +4,9 @@
 // settings view the companion takes.
 import type { CompanionResults } from '../../../protocol/companion';
 import type { HostParams } from '../../../protocol/hostMessages';
-import { SettingsEditRefused, type SettingsStore } from '../../shared/settings';
+import { SettingsEditRefused, type SettingsStore } from '../../services/settings';
 import type { Asker } from '../bypassPolicy';
-import type { Logger } from '../../shared/log';
+import type { Logger } from '../../services/log';
 import type { Companion, CompanionDeps, CompanionSettings } from './companion';
 
 type Ok<M extends keyof CompanionResults> = { ok: true; result: CompanionResults[M] };

@@ -11,7 +11,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { AUTH_SUBPROTOCOL_PREFIX, COMPANION_SUBPROTOCOL } from '../../../protocol/companion';
-import type { Logger } from '../../shared/log';
+import type { Logger } from '../../services/log';
 import type { PairingToken } from './pairingToken';
 import { FailureLimiter } from './rateLimit';
 import { RefusalLog } from './refusalLog';

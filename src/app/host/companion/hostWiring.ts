@@ -2,11 +2,11 @@
 // SettingsStore and an agent catalog passes them; one without gets a SettingsStore of the
 // companion's own (watching settings.json, so Settings and hand edits still apply live).
 import { homedir } from 'node:os';
-import type { Logger } from '../../shared/log';
-import type { TermioPaths } from '../../shared/paths';
+import type { Logger } from '../../services/log';
+import type { TermioPaths } from '../../services/paths';
 import type { SessionFeed } from '../sessionFeed';
 import type { SessionRecord } from '../sessionRegistry';
-import { SettingsStore } from '../../shared/settings';
+import { SettingsStore } from '../../services/settings';
 import type { QuestionInfo } from '../../../protocol/sessionInfo';
 import type { MachinesHub } from '../machines/hub';
 import { hubRemoteSessions } from '../machines/hubControl';

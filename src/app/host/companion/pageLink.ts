@@ -7,7 +7,7 @@
 import type { WebSocket } from 'ws';
 import { CompanionClientMessageSchema, type CompanionClientMessage, type CompanionServerMessage } from '../../../protocol/companion';
 import type { Disposable } from '../../../protocol/events';
-import type { Logger } from '../../shared/log';
+import type { Logger } from '../../services/log';
 import type { FeedView, SessionFeed } from '../sessionFeed';
 import type { SessionRecord } from '../sessionRegistry';
 import { defaultTypingLimits, echoSettled, splitTypedChunk, typeText } from '../typeInput';

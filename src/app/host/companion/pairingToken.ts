@@ -5,8 +5,8 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../../shared/atomicWrite';
-import { readTextIfExists } from '../../shared/textFile';
+import { writeFileAtomic } from '../../services/atomicWrite';
+import { readTextIfExists } from '../../services/textFile';
 
 /** 32 bytes = 256 bits: far past guessing, at any request rate. */
 export const TOKEN_BYTES = 32;

@@ -1,7 +1,7 @@
 // Log lines about refused companion requests, bounded: at most one per address per window (with
 // how many were refused since), header values cut short. Anyone who can reach the port chooses
 // those requests and their headers, so an unbounded log would be theirs to fill.
-import type { Logger } from '../../shared/log';
+import type { Logger } from '../../services/log';
 
 /** One line per address per minute: enough to see who knocks, not a line per knock. */
 export const REFUSAL_LOG_WINDOW_MS = 60_000;

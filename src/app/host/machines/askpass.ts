@@ -9,7 +9,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { Emitter } from '../../../protocol/events';
 import type { HostError } from '../../../protocol/hostMessages';
-import { writeFileAtomic } from '../../shared/atomicWrite';
+import { writeFileAtomic } from '../../services/atomicWrite';
 
 /** How long the user has to answer: long enough to find a phone's code, short enough that a
  *  forgotten prompt does not hold a connection attempt for ever. */

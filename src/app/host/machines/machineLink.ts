@@ -11,9 +11,9 @@ import { HOST_PROTOCOL_VERSION } from '../../../protocol/hostFraming';
 import { HUB_CAPABILITY, type HostEvent } from '../../../protocol/hostMessages';
 import { reconnectDelayMs, type Machine, type MachineInfo, type MachineState } from '../../../protocol/machines';
 import { HostClient } from '../../client/hostClient';
-import type { Logger } from '../../shared/log';
+import type { Logger } from '../../services/log';
 import type { AskpassBroker } from './askpass';
-import { classifyExit, lastWords, sshArgs } from '../../shared/sshCommand';
+import { classifyExit, lastWords, sshArgs } from '../../services/sshCommand';
 
 /** From ssh's start to the remote host's hello: ssh's own connect timeout (10 s) plus a remote
  *  host that has to start first (up to 10 s on a loaded machine). */

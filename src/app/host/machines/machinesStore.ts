@@ -7,8 +7,8 @@ import { dirname } from 'node:path';
 import { applyEdits, modify } from 'jsonc-parser';
 import { Emitter } from '../../../protocol/events';
 import { parseMachines, type Machine, type MachinesLoad } from '../../../protocol/machines';
-import { writeFileAtomic } from '../../shared/atomicWrite';
-import { readTextIfExists } from '../../shared/textFile';
+import { writeFileAtomic } from '../../services/atomicWrite';
+import { readTextIfExists } from '../../services/textFile';
 
 /** Editors write in several steps: read once they are done (as settings.json is). */
 const RELOAD_DEBOUNCE_MS = 50;

@@ -2,8 +2,8 @@
 // branch, base and repository, the session it belongs to and that session's first prompt. A
 // worktree outlives its session (closing keeps it unless asked), so this is its own file.
 import { z } from 'zod';
-import { writeFileAtomic } from '../../shared/atomicWrite';
-import { readTextIfExists } from '../../shared/textFile';
+import { writeFileAtomic } from '../../services/atomicWrite';
+import { readTextIfExists } from '../../services/textFile';
 
 const RecordSchema = z.looseObject({
   path: z.string().min(1),

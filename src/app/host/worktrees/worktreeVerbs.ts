@@ -7,7 +7,7 @@ import { isAbsolute, join } from 'node:path';
 import type { ControlArgs, WorktreeStatusInfo } from '../../../protocol/control';
 import type { Outcome } from '../driveVerbs';
 import type { SessionRegistry } from '../sessionRegistry';
-import { shellQuote } from '../../shared/shellQuote';
+import { shellQuote } from '../../services/shellQuote';
 import type { ActionResult, WorktreeRecord, WorktreeService, WorktreeStatus } from './worktreeService';
 
 export interface WorktreeVerbsDeps {

@@ -2,8 +2,8 @@
 // for problems in settings.json, the line after a hook install or removal, and the fixed labels
 // of every page. Pure: settingsWindow.ts lays these out in Qt; the app passes catalog entries in.
 import { shortenHome } from '../../../protocol/homePath';
-import type { CatalogEntry } from '../../shared/catalog';
-import type { AgentHookResult } from '../../shared/hookInstaller';
+import type { CatalogEntry } from '../../services/catalog';
+import type { AgentHookResult } from '../../services/hookInstaller';
 
 export interface SettingsAgent {
   id: string;

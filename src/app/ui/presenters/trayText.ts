@@ -2,7 +2,7 @@
 // most urgent first, then New Session, Show, Settings and Quit). Pure; tray.ts turns the menu
 // into Qt actions and rebuilds it only when this data changed.
 import type { SessionState } from '../../../protocol/status/sessionState';
-import type { CatalogEntry } from '../../shared/catalog';
+import type { CatalogEntry } from '../../services/catalog';
 import { byUrgency, folderLabels, formatDuration, stateLabel, type SessionSummary } from '../../present/sidebarModel';
 
 export interface TrayItem {

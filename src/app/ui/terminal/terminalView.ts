@@ -34,7 +34,7 @@ import { PointerGestures } from './pointerGestures';
 import { TerminalFind } from './terminalFind';
 import { defaultOpenLink } from './terminalLinks';
 import { shortcutFor, type TerminalShortcut } from './terminalShortcuts';
-import { defaultSettings } from '../../shared/settings';
+import { defaultSettings } from '../../services/settings';
 
 export interface TerminalViewOptions {
   fontFamily?: string;

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 /** The folder that holds package.json, dist/, assets/, agents/ and node_modules/. Compiled, this
- *  file is dist/app/shared/install.js; from source (tests) it is src/app/shared/install.ts: both are
+ *  file is dist/app/services/install.js; from source (tests) it is src/app/services/install.ts: both are
  *  three folders below the root. */
 export const installRoot = resolve(__dirname, '..', '..', '..');
 
