@@ -10,17 +10,25 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** The compiled client's path, or { error } when gcc or libX11's headers are missing. */
-export function buildXecho() {
-  const src = join(root, 'bench', 'native', 'xecho.c');
+/**
+ * A bench helper in bench/native compiled once per source version into the build cache: its path,
+ * or { error } when gcc or the libraries' headers are missing.
+ */
+export function buildBenchNative(source, libs) {
+  const src = join(root, 'bench', 'native', source);
   const hash = createHash('sha256').update(readFileSync(src)).digest('hex').slice(0, 12);
   const dir = join(process.env.TERMIO_BUILD_CACHE || join(homedir(), '.cache', 'termio'), 'bench');
-  const exe = join(dir, `xecho-${hash}`);
+  const exe = join(dir, `${source.replace(/\.c$/, '')}-${hash}`);
   if (existsSync(exe)) return { exe };
   mkdirSync(dir, { recursive: true });
-  const cc = spawnSync('gcc', ['-O2', src, '-o', exe, '-lX11'], { encoding: 'utf8' });
-  if (cc.status !== 0) return { error: `gcc failed (Linux: apt-get install gcc libx11-dev): ${(cc.error?.message ?? cc.stderr).split('\n')[0]}` };
+  const cc = spawnSync('gcc', ['-O2', src, '-o', exe, ...libs], { encoding: 'utf8' });
+  if (cc.status !== 0) return { error: `gcc failed (Linux: apt-get install gcc libx11-dev libxtst-dev): ${(cc.error?.message ?? cc.stderr).split('\n')[0]}` };
   return { exe };
+}
+
+/** The compiled bare X client's path, or { error }. */
+export function buildXecho() {
+  return buildBenchNative('xecho.c', ['-lX11']);
 }
 
 /** Starts the client on `display`; resolves once its window is mapped, with the times it painted. */

@@ -1,14 +1,8 @@
-// Keys through the real X input path (xdotool, XTEST), timed by wall clock so another process's
-// log can be compared with them. The time xdotool takes to return (its start-up and the X round
-// trip) is the reference beside each key-to-paint figure: the part no app can remove.
+// Keys through the real X input path, timed by wall clock so another process's log can be compared
+// with them: xkey() runs xdotool once per key (its start-up, ~15-20 ms, is in each figure);
+// startKeySender() keeps one XTEST sender running and times each key from when it went to X.
 import { spawn, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+import { buildBenchNative } from './xecho.mjs';
 
 export const wallNow = () => performance.timeOrigin + performance.now();
 
@@ -21,20 +15,13 @@ export function xkey(display, key) {
 }
 
 /**
- * A persistent XTEST key sender (bench/native/xkeysend.c, compiled once per source version into
- * the build cache): each key is timed from just before it went to X, without xdotool's start-up
+ * A persistent XTEST key sender (bench/native/xkeysend.c, built by buildBenchNative): each key is timed from just before it went to X, without xdotool's start-up
  * in the figure. null when gcc or the X headers (libx11-dev, libxtst-dev) are missing.
  */
 export async function startKeySender(display) {
-  const src = join(root, 'bench', 'native', 'xkeysend.c');
-  const hash = createHash('sha256').update(readFileSync(src)).digest('hex').slice(0, 12);
-  const dir = join(process.env.TERMIO_BUILD_CACHE || join(homedir(), '.cache', 'termio'), 'bench');
-  const exe = join(dir, `xkeysend-${hash}`);
-  if (!existsSync(exe)) {
-    mkdirSync(dir, { recursive: true });
-    const cc = spawnSync('gcc', ['-O2', src, '-o', exe, '-lX11', '-lXtst'], { encoding: 'utf8' });
-    if (cc.status !== 0) return null;
-  }
+  const built = buildBenchNative('xkeysend.c', ['-lX11', '-lXtst']);
+  if (!built.exe) return null;
+  const exe = built.exe;
   const proc = spawn(exe, [], { env: { ...process.env, DISPLAY: display }, stdio: ['pipe', 'pipe', 'inherit'] });
   const waiting = [];
   let ready;
