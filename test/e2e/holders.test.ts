@@ -145,7 +145,7 @@ describe.skipIf(e2eSkipReason)('agents that outlive the host', () => {
     const first = hostPids(home).at(-1)!;
     process.kill(first, 'SIGKILL');
     await a.waitForLog(/session host lost/);
-    await a.waitForLog(/sessions restored .*"after":"host lost"/, 20_000);
+    await a.waitForLog(/sessions restored .*"after":"host lost"/, 60_000);
     expect(hostLog(home)).toMatch(/host listening .*"adopted":[23]/);
     await same('kill');
 
