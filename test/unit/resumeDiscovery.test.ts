@@ -269,6 +269,8 @@ describe('ResumeDiscovery', () => {
     await waitFor(async () => binds.length === 1 || (await agent('A').hold(r.path, '{"type":"turn"}\n'), false), {
       what: 'the bind below a root created after launch',
       interval: 200,
+      // A watcher set up on a root made after launch can take a loaded run past the 10 s default.
+      timeout: 30_000,
     });
     expect(binds[0]!.conversationId).toBe(r.id);
   });
