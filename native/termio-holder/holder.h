@@ -28,6 +28,7 @@
 #define MSG_RESUME 0x87
 #define MSG_CLOSE 0x88
 #define MSG_BYE 0x89
+#define MSG_CREDIT 0x8a
 
 /* SIGNAL targets */
 #define TARGET_AGENT 0

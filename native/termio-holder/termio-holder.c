@@ -74,6 +74,10 @@ static pid_t agent = -1;
 static int agent_done, exit_code, exit_signal;
 static long long drain_until = -1, kill_at = -1, linger_until = -1;
 static int attached, paused, exit_sent, closing;
+/* The host's credit (CREDIT): read the pty only while the stream is shorter than credit_until.
+ * Until a host sends one (an older host never does) only pause and SEND_AHEAD apply. */
+static int has_credit;
+static uint64_t credit_until;
 static uint64_t sent, gap_from, gap_to;
 static buf_t in, out, input;
 
@@ -286,6 +290,7 @@ static void attach(const unsigned char *p, size_t n) {
   if (from > ring_end(&ring)) return send_error("attach: offset past the end of the stream");
   attached = 1;
   paused = 0;
+  has_credit = 0;
   sent = from < ring.base ? ring.base : from;
   if (from < ring.base) {
     gap_from = from;
@@ -342,6 +347,12 @@ static void handle(int kind, const unsigned char *p, size_t n) {
     case MSG_CHECKPOINT: if (n >= 8) checkpointed(get_u64(p)); break;
     case MSG_PAUSE: paused = 1; break;
     case MSG_RESUME: paused = 0; break;
+    case MSG_CREDIT:
+      if (n >= 8) {
+        credit_until = get_u64(p);
+        has_credit = 1;
+      }
+      break;
     case MSG_CLOSE: start_closing(n >= 4 ? get_u32(p) : TERM_GRACE_MS); break;
     case MSG_BYE: if (exit_sent) finish(0); break;
     default: break; /* a newer host's message: ignored, as the protocol promises */
@@ -427,11 +438,13 @@ static void write_conn(void) {
   }
 }
 
-/* Whether to take more from the pty now: not while the host asked for a pause, nor while it
- * has SEND_AHEAD unread. With no host, always: the agent must never wait for a host to come. */
+/* Whether to take more from the pty now: not past the host's credit (it parses what it was sent
+ * first: on a Ctrl-C the pty discards what it still holds, so all that is left to show is what
+ * the credit let out), not while the host asked for a pause, nor while it has SEND_AHEAD unread. With no host, always: the agent must never wait for a host to come. */
 static int want_read(void) {
   if (master < 0) return 0;
   if (conn < 0 || !attached) return 1;
+  if (has_credit && ring_end(&ring) >= credit_until) return 0;
   return !paused && ring_end(&ring) - sent < SEND_AHEAD;
 }
 

@@ -28,6 +28,7 @@ export const HolderKind = {
   resume: 0x87,
   close: 0x88,
   bye: 0x89,
+  credit: 0x8a,
 } as const;
 
 /** Whom a signal message reaches. */
@@ -101,6 +102,8 @@ export const encodeHolder = {
   resume: () => message(HolderKind.resume, 0),
   close: (graceMs: number) => message(HolderKind.close, 4, (v) => v.setUint32(0, graceMs)),
   bye: () => message(HolderKind.bye, 0),
+  /** Read the pty only while the stream is shorter than `until` (a holder that predates it ignores it). */
+  credit: (until: number) => message(HolderKind.credit, 8, (v) => setU64(v, 0, until)),
 };
 
 function tooShort(name: string, n: number, need: number): DecodeError | null {

@@ -15,6 +15,12 @@ import type { ExitStatus, PtySource } from './ptySource';
 const HOLDER_START_TIMEOUT_MS = 5_000;
 /** How long connecting to a holder and reading its hello may take before it counts as gone. */
 const HOLDER_CONNECT_TIMEOUT_MS = 2_000;
+/** How far past what the emulator parsed the holder may read the pty (parsed()): about 5 ms of
+ *  parsing a `yes` flood, the slowest common output, on this 2-core machine's half of a core, and
+ *  enough that faster output keeps the parser busy while the credit travels. */
+export const CREDIT_BYTES = 64 * 1024;
+/** Credit moves in steps of this many bytes (about 16 messages per window). */
+const CREDIT_STEP = 4096;
 
 export interface HolderStart {
   /** The termio-holder binary. */
@@ -73,6 +79,8 @@ export class HolderSource implements PtySource {
   private next = 0;
   private exited = false;
   private closed = false;
+  /** The last credit sent (a stream offset). */
+  private creditSent = 0;
   readonly onData: Event<Uint8Array> = this.data.event;
   readonly onExit: Event<ExitStatus> = this.exit.event;
   /** The holder's pty took a size at this offset (told during a replay, for a faithful re-layout). */
@@ -137,6 +145,7 @@ export class HolderSource implements PtySource {
     this.socket.on('data', (chunk: Buffer) => this.receive(chunk));
     this.socket.on('close', () => this.closedByPeer());
     this.socket.write(encodeHolder.attach(from));
+    this.parsed(from);
     this.socket.resume();
   }
 
@@ -215,6 +224,19 @@ export class HolderSource implements PtySource {
 
   resume(): void {
     this.send(encodeHolder.resume());
+  }
+
+  /**
+   * The emulator has parsed up to `offset`: the holder may read the pty up to CREDIT_BYTES past
+   * it. Everything between the pty and the parser (the holder's ring, both sockets' buffers, this
+   * process's stream) then holds at most that much, and it is all a Ctrl-C leaves to show: the
+   * pty discards what it still holds. Sent when the credit moved by a step or more.
+   */
+  parsed(offset: number): void {
+    const until = offset + CREDIT_BYTES;
+    if (this.closed || until < this.creditSent + CREDIT_STEP) return;
+    this.creditSent = until;
+    this.send(encodeHolder.credit(until));
   }
 
   kill(signal: NodeJS.Signals): void {

@@ -26,6 +26,8 @@ export interface PtySource extends Disposable {
   /** Stop reading the pty (the program blocks in write once the kernel buffer is full). */
   pause(): void;
   resume(): void;
+  /** The emulator has parsed the stream up to `offset` (a source that reads ahead by credit uses it). */
+  parsed?(offset: number): void;
   /** A signal to the program (a hang-up, an interrupt from `termio sessions signal`...). */
   kill(signal: NodeJS.Signals): void;
   /** Ends the program: hang-up now, SIGKILL after graceMs if it is still there. No more data is delivered. */

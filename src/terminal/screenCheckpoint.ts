@@ -108,7 +108,7 @@ export function captureCheckpoint(session: Session, scrollback: number): Promise
   const offset = session.streamOffset;
   return new Promise((resolve) => {
     // Runs right after the bytes before `offset` are parsed, before any later chunk is.
-    session.emulator.write('', () => {
+    session.afterParsed(() => {
       try {
         if (!parserAtRest(session.emulator)) return resolve(null);
         resolve({ offset, cols: session.cols, rows: session.rows, screen: session.snapshot(scrollback) + extraState(session) });

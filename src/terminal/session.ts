@@ -7,6 +7,7 @@ import type { Terminal } from '@xterm/headless';
 import { SerializeAddon } from '@xterm/addon-serialize';
 import { findAll, type BufferRange } from './bufferSearch';
 import { createEmulator } from './createEmulator';
+import { EmulatorFeed } from './emulatorFeed';
 import { DisposableStore, Emitter, toDisposable, type Disposable, type Event } from '../protocol/events';
 import { FlowController } from './flowControl';
 import { HolderSource, startHolder, type HolderStart } from './holderSource';
@@ -59,6 +60,9 @@ export class Session implements Disposable {
   private readonly signals: InBandSignals;
   private readonly source: PtySource;
   private readonly flow: FlowController;
+  /** Every write into the emulator goes through here, in order (emulatorFeed.ts). */
+  private readonly feed: EmulatorFeed;
+  private readonly parsedWaiters = new Set<() => void>();
   private readonly store = new DisposableStore();
   private readonly shiftEnter: string | undefined;
   private _exited: ExitStatus | null = null;
@@ -164,6 +168,8 @@ export class Session implements Disposable {
     const term = createEmulator({ cols: init.cols, rows: init.rows, scrollback: opts.scrollback ?? DEFAULT_SCROLLBACK });
     this.emulator = term;
     this.store.add(toDisposable(() => term.dispose()));
+    this.feed = new EmulatorFeed(term, () => this.handleParsed());
+    this.store.add(toDisposable(() => this.feed.dispose()));
     this.terminalModes = this.store.add(new TerminalModes(term, (d) => this.reply(d)));
     this.renderModel = this.store.add(new RenderModel(term, this.terminalModes, { cursorShape: opts.cursorShape, cursorBlink: opts.cursorBlink }));
     this.flow = new FlowController(
@@ -180,10 +186,9 @@ export class Session implements Disposable {
     // A replay's bells and notifications already reached the user from the host that parsed them first.
     this.store.add(this.signals.onBell(() => !this.replaying && this._onBell.fire()));
     this.store.add(this.signals.onNotification((n) => !this.replaying && this._onNotification.fire(n)));
-    this.store.add(term.onWriteParsed(() => this.handleParsed()));
     if (init.restore !== undefined) {
       this.restoring = true;
-      term.write(init.restore, () => (this.restoring = false));
+      this.feed.write(init.restore, () => (this.restoring = false));
     }
     this.wireSource(source);
   }
@@ -193,7 +198,6 @@ export class Session implements Disposable {
   }
 
   private wireSource(source: PtySource): void {
-    const term = this.emulator;
     const splitter = new Utf8Splitter();
     this.store.add(
       source.onData((chunk) => {
@@ -203,9 +207,10 @@ export class Session implements Disposable {
         if (n === 0) return;
         this.flow.received(n);
         const end = (this.fed += n);
-        term.write(bytes, () => {
+        this.feed.write(bytes, () => {
           this.parsedTo = end;
           this.flow.parsed(n);
+          source.parsed?.(end);
           this._onOutput.fire(bytes);
         });
       }),
@@ -232,7 +237,7 @@ export class Session implements Disposable {
       holder.onSize(({ offset, cols, rows }) => {
         if (offset >= this.replayUntil) return;
         // Queued behind the bytes before it, so the text after is laid out at the new size.
-        term.write('', () => {
+        this.feed.whenParsed(() => {
           if (this.disposed || (cols === term.cols && rows === term.rows)) return;
           term.resize(cols, rows);
           this._onResize.fire({ cols, rows });
@@ -243,7 +248,7 @@ export class Session implements Disposable {
       holder.onGap(({ from, to }) => {
         this.lostBytes += to - from;
         this.fed = to;
-        term.write(`\r\n\x1b[2m[termio: ${to - from} bytes of output were not kept]\x1b[0m\r\n`, () => (this.parsedTo = Math.max(this.parsedTo, to)));
+        this.feed.write(`\r\n\x1b[2m[termio: ${to - from} bytes of output were not kept]\x1b[0m\r\n`, () => (this.parsedTo = Math.max(this.parsedTo, to)));
       }),
     );
   }
@@ -440,7 +445,25 @@ export class Session implements Disposable {
 
   whenParsed(): Promise<void> {
     if (this.disposed) return Promise.resolve();
-    return new Promise((resolveParsed) => this.emulator.write('', resolveParsed));
+    return new Promise((resolveParsed) => {
+      // Disposing drops what was not parsed yet: a waiter is let go then, not left hanging.
+      this.parsedWaiters.add(resolveParsed);
+      this.feed.whenParsed(() => {
+        this.parsedWaiters.delete(resolveParsed);
+        resolveParsed();
+      });
+    });
+  }
+
+  /** Runs `done` right after everything handed to the emulator so far is parsed, before any
+   *  later chunk is (a checkpoint's moment). Never runs once the session is disposed. */
+  afterParsed(done: () => void): void {
+    this.feed.whenParsed(done);
+  }
+
+  /** Offset of the last byte the emulator has parsed (at most streamOffset). */
+  get parsedOffset(): number {
+    return this.parsedTo;
   }
 
   dispose(): void {
@@ -452,5 +475,7 @@ export class Session implements Disposable {
     else if (!this._exited) this.source.hangUp(KILL_GRACE_MS);
     this.source.dispose();
     this.store.dispose();
+    for (const resolveParsed of this.parsedWaiters) resolveParsed();
+    this.parsedWaiters.clear();
   }
 }

@@ -42,6 +42,7 @@ describe('the holder protocol', () => {
       MSG_RESUME: 'resume',
       MSG_CLOSE: 'close',
       MSG_BYE: 'bye',
+      MSG_CREDIT: 'credit',
     };
     for (const [c, ts] of Object.entries(names)) expect(Number(defines.get(c)), c).toBe(HolderKind[ts]);
     expect(defines.get('MAX_BODY')).toBe('1024 * 1024 + 64');

@@ -9,15 +9,18 @@ export function applyInput(feed: SessionFeed, view: FeedView, input: InputIntent
   switch (input.kind) {
     case 'key': {
       feed.take(view);
+      feed.typed();
       const { kind: _k, ...key } = input;
       s.sendKey(key);
       return true;
     }
     case 'text':
       feed.take(view);
+      feed.typed();
       return s.write(input.text);
     case 'paste':
       feed.take(view);
+      feed.typed();
       return s.paste(input.text);
     case 'mouse': {
       feed.take(view);

@@ -14,6 +14,12 @@ import type { SessionRecord } from './sessionRegistry';
  */
 export const MIN_FRAME_INTERVAL_MS = 8;
 
+/**
+ * After a view types, its frames skip the frame interval for this long: a key's echo, or the
+ * prompt after a Ctrl-C, goes out the moment it is parsed.
+ */
+export const INPUT_URGENCY_MS = 100;
+
 /** What a feed needs from a client's view: where to send, and whether its socket can take more. */
 export interface FeedView {
   readonly id: number;
@@ -50,6 +56,10 @@ export class SessionFeed implements Disposable {
   private immediate: NodeJS.Immediate | null = null;
   private lastFlush = 0;
   private holder: FeedView | null = null;
+  /** Until then (Date.now()), frames go out without the frame interval (typed()). */
+  private urgentUntil = 0;
+  /** No frame is built until the emulator has parsed up to here: the output read before a key. */
+  private holdUntilOffset = 0;
   private disposed = false;
   private readonly emptied = new Emitter<void>();
   /** The last view detached. */
@@ -97,6 +107,25 @@ export class SessionFeed implements Disposable {
     this.schedule();
   }
 
+  /**
+   * A view typed. What the host had read from the pty before the key and not parsed yet is no
+   * longer worth a frame of its own: frames wait until it is parsed (the pty itself discards what
+   * it still holds on a Ctrl-C), then go out at once, with no frame interval, for a little while.
+   * So the screen after a key is the emulator's state right after it, and a frame of stale
+   * output is not in flight, waiting for its acknowledgement, when that state is ready.
+   */
+  typed(): void {
+    const s = this.record.session;
+    this.holdUntilOffset = s.streamOffset;
+    this.urgentUntil = Date.now() + INPUT_URGENCY_MS;
+    // A frame held back for the interval goes now (or as soon as the backlog is parsed).
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    this.schedule();
+  }
+
   /** A socket drained: views that were congested may get frames again. */
   kick(): void {
     this.schedule();
@@ -131,7 +160,8 @@ export class SessionFeed implements Disposable {
 
   private schedule(): void {
     if (this.disposed || this.timer || this.immediate) return;
-    const wait = this.lastFlush + MIN_FRAME_INTERVAL_MS - Date.now();
+    const t = Date.now();
+    const wait = t < this.urgentUntil ? 0 : this.lastFlush + MIN_FRAME_INTERVAL_MS - t;
     if (wait > 0) this.timer = setTimeout(() => this.flush(), wait);
     else this.immediate = setImmediate(() => this.flush());
   }
@@ -144,6 +174,8 @@ export class SessionFeed implements Disposable {
     for (const v of this.views) if (!v.inFlight && !v.congested()) ready = true;
     // Nobody can take a frame: leave the model untouched (the pty keeps flowing regardless).
     if (!ready) return;
+    // Output read before a key is still being parsed: the slice that finishes it renders again.
+    if (this.record.session.parsedOffset < this.holdUntilOffset) return;
     this.lastFlush = Date.now();
     if (this.dirty) this.refresh();
     for (const v of this.views) {

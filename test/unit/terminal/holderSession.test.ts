@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HolderSource } from '../../../src/terminal/holderSource';
+import { CREDIT_BYTES, HolderSource, startHolder } from '../../../src/terminal/holderSource';
 import { captureCheckpoint, type ScreenCheckpoint } from '../../../src/terminal/screenCheckpoint';
 import { Session, type ExitStatus } from '../../../src/terminal/session';
 import { isAlive, waitForExit } from '../../helpers/processes';
@@ -86,10 +86,21 @@ describe('a session on a holder', () => {
     expect(s.streamOffset).toBeGreaterThan(1_000_000);
   });
 
-  it('pauses a flooding program at the pty and still stops it with Ctrl-C at once', async () => {
+  it('holds a flooding program at the pty, never more than the credit ahead of the parser, and still stops it with Ctrl-C at once', async () => {
     const s = await spawnHeld(['/bin/sh']);
     s.write('yes flood-line-that-is-long-enough-to-fill-the-buffers\r');
-    await waitFor(() => s.flowState.pauses > 0, { what: 'flow control to pause the holder' });
+    // What was read and not parsed yet is all a Ctrl-C leaves to show: the holder's credit bounds
+    // it (one read of the pty may overshoot the credit).
+    let most = 0;
+    await waitFor(
+      () => {
+        most = Math.max(most, s.streamOffset - s.parsedOffset);
+        return s.streamOffset > 2_000_000;
+      },
+      { what: '2 MB of the flood', interval: 5 },
+    );
+    expect(most).toBeGreaterThan(0);
+    expect(most).toBeLessThanOrEqual(CREDIT_BYTES + 65_536);
     s.write('\x03');
     // Typed ahead of the prompt, so the echo of the command shows during the flood and its output
     // after the prompt; the tty may also discard it with the interrupt, so it is asked again.
@@ -102,6 +113,31 @@ describe('a session on a holder', () => {
       { what: 'the shell to answer after Ctrl-C', interval: 300 },
     );
     expect(s.flowState.paused).toBe(false);
+  });
+
+  it('reads the pty only up to the credit the host gave, and on as the credit moves', async () => {
+    const socketPath = join(home, 'credit.sock');
+    const started = await startHolder({ binary, socketPath }, '/usr/bin/yes', [], { cwd: home, env: { HOME: home }, cols: 80, rows: 24 });
+    if ('error' in started) throw new Error(started.error);
+    pids.push(started.agentPid, started.holderPid);
+    const source = await HolderSource.connect(socketPath);
+    if ('error' in source) throw new Error(source.error);
+    let received = 0;
+    source.onData((b) => (received += b.length));
+    // Attaching gives the first credit (CREDIT_BYTES from offset 0); nothing is marked parsed.
+    source.attach(0);
+    // `yes` then waits in write(2) on its terminal: the holder stopped reading.
+    await waitFor(() => /tty_write|wait_woken/.test(readFileSync(`/proc/${started.agentPid}/wchan`, 'utf8')) && received > 0, {
+      what: 'yes to block writing to its terminal',
+      interval: 20,
+    });
+    const held = received;
+    expect(held).toBeLessThanOrEqual(CREDIT_BYTES + 65_536);
+    // Parsed it all: the credit moves on, and so does the stream.
+    source.parsed(held);
+    await waitFor(() => received > held + CREDIT_BYTES / 2, { what: 'the stream to go on after the credit moved' });
+    source.hangUp(100);
+    await waitForExit(started.agentPid, 'yes to end with the hang-up');
   });
 
   it('resizes the pty the program sees', async () => {

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BLINK_INTERVAL_MS, CursorBlink } from '../../../src/app/ui/terminal/cursorBlink';
 import { nextCurrentMatch, revealTop, visibleHighlights } from '../../../src/app/ui/terminal/findMatches';
-import { FRAME_INTERVAL_MS, FramePacer } from '../../../src/app/ui/terminal/framePacer';
+import { FRAME_INTERVAL_MS, FramePacer, TYPING_URGENCY_MS } from '../../../src/app/ui/terminal/framePacer';
 import type { BufferRange } from '../../../src/terminal/bufferSearch';
 import type { CursorState } from '../../../src/terminal/renderModel';
 
@@ -28,6 +28,39 @@ describe('FramePacer', () => {
     await until(() => starts.length === 2);
     // Timers may fire up to a millisecond before the clock says so.
     expect(starts[1]! - starts[0]!).toBeGreaterThanOrEqual(FRAME_INTERVAL_MS - 1);
+    pacer.dispose();
+  });
+
+  it('paints at once, with no pacing, for a while after the user typed, and paces again after', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate', 'performance'] });
+    const starts: number[] = [];
+    const pacer = new FramePacer((start) => starts.push(start));
+    pacer.schedule();
+    vi.advanceTimersToNextTimer();
+    expect(starts).toHaveLength(1);
+    // A frame asked for right after one waits for the pace...
+    pacer.schedule();
+    vi.advanceTimersByTime(1);
+    expect(starts).toHaveLength(1);
+    // ...unless the user types: the waiting frame goes now, and so do the next ones.
+    pacer.expedite();
+    vi.advanceTimersByTime(0);
+    expect(starts).toHaveLength(2);
+    pacer.schedule();
+    vi.advanceTimersByTime(0);
+    expect(starts).toHaveLength(3);
+    expect(starts[2]! - starts[1]!).toBeLessThan(FRAME_INTERVAL_MS);
+    // Once the urgency is over, a frame right after another waits a frame interval again.
+    vi.advanceTimersByTime(TYPING_URGENCY_MS);
+    pacer.schedule();
+    vi.advanceTimersByTime(0);
+    expect(starts).toHaveLength(4);
+    pacer.schedule();
+    vi.advanceTimersByTime(1);
+    expect(starts).toHaveLength(4);
+    vi.advanceTimersByTime(FRAME_INTERVAL_MS);
+    expect(starts).toHaveLength(5);
+    expect(starts[4]! - starts[3]!).toBeGreaterThanOrEqual(FRAME_INTERVAL_MS - 1);
     pacer.dispose();
   });
 

@@ -373,6 +373,7 @@ export class TerminalView implements Disposable {
       return;
     }
     this.session.sendKey(input);
+    this.pacer.expedite();
     // Keep Qt from using Tab for focus changes and the like.
     this.widget.setEventProcessed(true);
     if (this.session.hasSelection) this.session.clearSelection();
