@@ -366,8 +366,10 @@ export function homeLabel(file: string, env: NodeJS.ProcessEnv = process.env): s
   return shortenHome(file, resolve(env.HOME || homedir()));
 }
 
-/** One collator for every comparison: localeCompare with options builds a new one per call. */
-const nameCollator = new Intl.Collator(undefined, { sensitivity: 'base' });
+/** One collator for every comparison (localeCompare with options builds a new one per call),
+ *  made at the first: its collation data costs each process ~5 MB resident, and only a catalog
+ *  with two names of the same order needs it. */
+let nameCollator: Intl.Collator | null = null;
 
 /** Picker order: `order` ascending, manifests without one last, then by name, then by id. */
 export function compareEntries(a: CatalogEntry, b: CatalogEntry): number {
@@ -378,6 +380,7 @@ export function compareEntries(a: CatalogEntry, b: CatalogEntry): number {
     if (ob === undefined) return -1;
     return oa - ob;
   }
+  nameCollator ??= new Intl.Collator(undefined, { sensitivity: 'base' });
   const byName = nameCollator.compare(a.manifest.name, b.manifest.name);
   if (byName) return byName;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;

@@ -26,7 +26,9 @@ import type { Logger } from '../../services/log';
 import type { SessionFeed } from '../sessionFeed';
 import type { SessionRecord, SessionRegistry, StateChange } from '../sessionRegistry';
 import { folderLabels } from '../../present/sidebarModel';
-import { CompanionServer } from './companionServer';
+// Loaded when the page is first served: the HTTP and WebSocket stack (node:http, tls, zlib, ws)
+// costs a host that never serves the page ~5 MB of memory.
+import type { CompanionServer } from './companionServer';
 import { PageLink } from './pageLink';
 import { PairingToken } from './pairingToken';
 import type { RemoteSessionsSource } from './remoteWatch';
@@ -184,7 +186,8 @@ export class Companion implements Disposable {
       this.deps.logger.warn('companion not started', { message: assets.message });
       return;
     }
-    const r = await CompanionServer.listen(
+    const { CompanionServer: Server } = require('./companionServer') as typeof import('./companionServer');
+    const r = await Server.listen(
       {
         assets: assets.assets,
         token,
