@@ -709,6 +709,27 @@ napi_value PaintWidget(napi_env env, napi_callback_info info) {
   return nullptr;
 }
 
+// repaintRows(widget external QObject, y, height): repaints that band of the widget now, as
+// QWidget::repaint(QRect) does (NodeGUI exposes only the whole-widget repaint). The paint event
+// comes with just that band, and only it is flushed to the window system: a key's echo sends one
+// row's pixels to the X server, not the whole window's.
+napi_value RepaintRows(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  CHECK(napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr));
+  if (argc < 3) return fail(env, "repaintRows(widget, y, height)");
+  void* obj = nullptr;
+  if (napi_get_value_external(env, argv[0], &obj) != napi_ok) return fail(env, "widget must be widget.native.__external_qobject__()");
+  QWidget* widget = qobject_cast<QWidget*>(static_cast<QObject*>(obj));
+  if (!widget) return fail(env, "the external is not a QWidget");
+  bool ok = true;
+  const double y = getNumber(env, argv[1], ok);
+  const double h = getNumber(env, argv[2], ok);
+  if (!ok || !(h > 0)) return fail(env, "y and height must be numbers, height positive");
+  widget->repaint(QRect(0, static_cast<int>(std::floor(y)), widget->width(), static_cast<int>(std::ceil(h))));
+  return nullptr;
+}
+
 // paintImage(painter, width, height, dpr, ops, count, text) -> ArrayBuffer of 32-bit 0xAARRGGBB
 // pixels, (width × dpr) × (height × dpr): the same painting offscreen, for tests and benchmarks.
 napi_value PaintImage(napi_env env, napi_callback_info info) {
@@ -780,6 +801,7 @@ napi_value Init(napi_env env, napi_value exports) {
       {"create", nullptr, Create, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"paintWidget", nullptr, PaintWidget, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"paintImage", nullptr, PaintImage, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"repaintRows", nullptr, RepaintRows, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"cachedGlyphs", nullptr, CachedGlyphs, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"setDirectText", nullptr, SetDirectText, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"directTextUsed", nullptr, DirectTextUsed, nullptr, nullptr, nullptr, napi_default, nullptr},

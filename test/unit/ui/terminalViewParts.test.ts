@@ -64,6 +64,23 @@ describe('FramePacer', () => {
     pacer.dispose();
   });
 
+  it('paints a change of the screen right where it is reported while the user types, not a loop turn later', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate', 'performance'] });
+    const starts: number[] = [];
+    const pacer = new FramePacer((start) => starts.push(start));
+    // Not typing: a change waits for the pacer's turn.
+    pacer.changed();
+    expect(starts).toHaveLength(0);
+    vi.advanceTimersToNextTimer();
+    expect(starts).toHaveLength(1);
+    // Typing: the echo paints at once.
+    vi.advanceTimersByTime(FRAME_INTERVAL_MS);
+    pacer.expedite();
+    pacer.changed();
+    expect(starts).toHaveLength(2);
+    pacer.dispose();
+  });
+
   it('cancels a pending frame and takes no more requests once disposed', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate'] });
     const starts: number[] = [];

@@ -18,6 +18,8 @@ export class FramePacer implements Disposable {
   private pendingAt = 0;
   private lastFrameAt = 0;
   private urgentUntil = 0;
+  /** Inside paint: a change reported meanwhile waits for the next frame. */
+  private painting = false;
   private disposed = false;
 
   /** `paint` runs once per frame, with performance.now() at the frame's start. */
@@ -34,6 +36,16 @@ export class FramePacer implements Disposable {
       this.cancelPending = null;
       this.schedule();
     }
+  }
+
+  /** The session's screen changed: while the user is typing, painted right here (not a loop turn
+   *  later: in the app a turn goes through GLib's sources too); else as schedule(). */
+  changed(): void {
+    if (this.disposed || this.painting) return this.schedule();
+    if (performance.now() >= this.urgentUntil) return this.schedule();
+    this.cancelPending?.();
+    this.cancelPending = null;
+    this.run();
   }
 
   /** Asks for a frame: the next one if one is already pending, else as soon as the pace allows. */
@@ -63,6 +75,11 @@ export class FramePacer implements Disposable {
     if (this.disposed) return;
     const start = performance.now();
     this.lastFrameAt = start;
-    this.paint(start);
+    this.painting = true;
+    try {
+      this.paint(start);
+    } finally {
+      this.painting = false;
+    }
   }
 }

@@ -15,6 +15,7 @@ interface GridPaintAddon {
   create(family: string, pointSize: number, cellW: number, cellH: number, ascent: number): NativeGridHandle;
   paintWidget(painter: NativeGridHandle, widget: unknown, ops: Int32Array, count: number, text: string): void;
   paintImage(painter: NativeGridHandle, width: number, height: number, dpr: number, ops: Int32Array, count: number, text: string): ArrayBuffer;
+  repaintRows(widget: unknown, y: number, height: number): void;
   cachedGlyphs(painter: NativeGridHandle): number;
   setDirectText(painter: NativeGridHandle, on: boolean): void;
   directTextUsed(painter: NativeGridHandle): boolean;
@@ -57,6 +58,12 @@ export class NativeGrid {
   /** Paints the encoded frame onto the widget; call only from the widget's paint event. */
   paintWidget(widget: QWidget, ops: GridOps): void {
     load().paintWidget(this.handle, qobjectOf(widget), ops.ops, ops.length, ops.allText);
+  }
+
+  /** Repaints a band of the widget now (its paint event comes with just that band), as
+   *  QWidget::repaint(QRect): only the band goes to the window system. */
+  repaintRows(widget: QWidget, y: number, height: number): void {
+    load().repaintRows(qobjectOf(widget), y, height);
   }
 
   /** Paints the encoded frame into a fresh black image; returns its 0xAARRGGBB pixels. */

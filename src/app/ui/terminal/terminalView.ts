@@ -131,7 +131,7 @@ export class TerminalView implements Disposable {
     this.listenToWidget();
     this.subscriptions.push(
       session.onRender(() => {
-        this.pacer.schedule();
+        this.pacer.changed();
         this.find.scheduleRefresh();
       }),
     );
@@ -290,10 +290,25 @@ export class TerminalView implements Disposable {
       this.ownRepaint = true;
       // Synchronous: the paint event runs (and is flushed) before repaint() returns, or not at
       // all while the widget is hidden; then pendingRows wait for the next frame or expose.
-      this.widget.repaint();
+      // Only the band of the changed rows is repainted and flushed to the window system: a
+      // whole-window flush costs a key's echo about a millisecond.
+      if (full) this.widget.repaint();
+      else this.repaintBand();
       this.ownRepaint = false;
     }
     this._onFramePainted.fire({ start, paintMs: performance.now() - start, modelMs, rows, changed: dirtyRows.length, full });
+  }
+
+  /** Repaints the rows from the first pending one to the last. */
+  private repaintBand(): void {
+    let first = Infinity;
+    let last = -1;
+    for (const r of this.pendingRows) {
+      if (r < first) first = r;
+      if (r > last) last = r;
+    }
+    const { cellH } = this.fonts;
+    this.native.repaintRows(this.widget, first * cellH, (last - first + 1) * cellH);
   }
 
   private handlePaint(): void {
