@@ -186,7 +186,7 @@ export class Companion implements Disposable {
       this.deps.logger.warn('companion not started', { message: assets.message });
       return;
     }
-    const { CompanionServer: Server } = require('./companionServer') as typeof import('./companionServer');
+    const { CompanionServer: Server } = await import('./companionServer.js');
     const r = await Server.listen(
       {
         assets: assets.assets,
