@@ -350,7 +350,8 @@ export class Session implements Disposable {
     const bytes = encodeKey(key, this.inputModes, { shiftEnter: this.shiftEnter });
     if (bytes === null) return false;
     if (this.emulator.buffer.active.viewportY !== this.emulator.buffer.active.baseY) this.scrollToBottom();
-    // As user input: the emulator's data event writes it to the pty, and the echo is parsed at once, not a tick later.
+    // As user input: the emulator's data event writes it to the pty; the echo is parsed in the loop
+    // turn it arrives in (emulatorFeed.ts).
     if (!this.disposed && !this._exited) this.emulator.input(bytes, true);
     return true;
   }
