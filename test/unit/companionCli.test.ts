@@ -80,6 +80,17 @@ it('reports a port in use instead of serving', async () => {
     const on = await termio(['companion', 'enable', '--port', String(port)]);
     expect(on.code).toBe(1);
     expect(on.out).toContain(`not serving: port ${port} is in use by another program; pick another port`);
+    // With --json the same failure is an error object (ok false, the exit code's word), status kept.
+    const status = await termio(['companion', 'status', '--json']);
+    expect(status.code).toBe(1);
+    expect(JSON.parse(status.out)).toMatchObject({
+      ok: false,
+      code: 'notServing',
+      message: expect.stringContaining(`port ${port} is in use by another program`),
+      enabled: true,
+      listening: false,
+      port,
+    });
   } finally {
     blocker.close();
   }

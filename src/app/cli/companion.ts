@@ -120,7 +120,11 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     }
     const s = r.result;
     for (const n of s.notices ?? []) io.err(`termio companion ${v}: ${n}\n`);
-    if (o.json) {
+    // On but not serving (a port in use, say): a failure, with the status that says why.
+    const notServing = (v === 'enable' || v === 'status') && s.enabled && !s.listening;
+    if (o.json && notServing) {
+      printJsonError(io, 'notServing', `the companion is on but not serving: ${s.error ?? 'unknown reason'}`, { ...s });
+    } else if (o.json) {
       printOk(io, { ...s });
     } else if (v === 'url') {
       if (s.urlWithheld) {
@@ -139,8 +143,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       if (v === 'revoke') io.out('the old link no longer works; every page paired with it was disconnected\n');
       io.out(describe(s));
     }
-    if ((v === 'enable' || v === 'status') && s.enabled && !s.listening) return ExitCode.failed;
-    return ExitCode.ok;
+    return notServing ? ExitCode.failed : ExitCode.ok;
   } finally {
     client.close();
   }

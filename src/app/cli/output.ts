@@ -14,9 +14,10 @@ export function printOk(io: CliIo, fields: object): void {
   io.out(`${JSON.stringify({ schemaVersion: CLI_JSON_SCHEMA_VERSION, ok: true, ...fields })}\n`);
 }
 
-/** The --json error object alone, for a command that words its own stderr line. */
-export function printJsonError(io: CliIo, code: string, message: string): void {
-  io.out(`${JSON.stringify({ schemaVersion: CLI_JSON_SCHEMA_VERSION, ok: false, code, message })}\n`);
+/** The --json error object alone, for a command that words its own stderr line; `fields` adds
+ *  what the command still knows (a status that says what is wrong). */
+export function printJsonError(io: CliIo, code: string, message: string, fields: object = {}): void {
+  io.out(`${JSON.stringify({ schemaVersion: CLI_JSON_SCHEMA_VERSION, ok: false, code, message, ...fields })}\n`);
 }
 
 /** With --json the error is an object on stdout (scripts parse one stream); always a line on stderr too. */
