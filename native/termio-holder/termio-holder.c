@@ -440,7 +440,8 @@ static void write_conn(void) {
 
 /* Whether to take more from the pty now: not past the host's credit (it parses what it was sent
  * first: on a Ctrl-C the pty discards what it still holds, so all that is left to show is what
- * the credit let out), not while the host asked for a pause, nor while it has SEND_AHEAD unread. With no host, always: the agent must never wait for a host to come. */
+ * the credit let out), not while the host asked for a pause, nor while it has SEND_AHEAD unread.
+ * With no host, always: the agent must never wait for a host to come. */
 static int want_read(void) {
   if (master < 0) return 0;
   if (conn < 0 || !attached) return 1;
