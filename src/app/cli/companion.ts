@@ -85,6 +85,23 @@ function describe(s: CompanionStatus): string {
 const WITHHELD =
   'the pairing link is not shown inside a Termio session (it lets a phone control every tab); open it from the app (Settings → Phone) or a terminal outside Termio';
 
+/** `termio companion url`: the pairing link (and its QR code), or why there is none. */
+async function printUrl(io: CliIo, s: CompanionStatus, qr: boolean): Promise<number> {
+  if (s.urlWithheld) {
+    io.err(`termio companion url: ${WITHHELD}\n`);
+    return ExitCode.failed;
+  }
+  if (!s.url) {
+    io.err(
+      `termio companion url: ${s.enabled ? `not serving: ${s.error ?? 'unknown reason'}` : 'the companion is off; termio companion enable turns it on'}\n`,
+    );
+    return ExitCode.failed;
+  }
+  if (qr) io.out(await (require('qrcode') as typeof import('qrcode')).toString(s.url, { type: 'terminal', small: true }));
+  io.out(`${s.url}\n`);
+  return ExitCode.ok;
+}
+
 export async function run(args: string[], io: CliIo): Promise<number> {
   const [verb, ...rest] = args;
   if (verb === undefined || verb === '--help' || verb === '-h' || verb === 'help') {
@@ -127,18 +144,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     } else if (o.json) {
       printOk(io, { ...s });
     } else if (v === 'url') {
-      if (s.urlWithheld) {
-        io.err(`termio companion url: ${WITHHELD}\n`);
-        return ExitCode.failed;
-      }
-      if (!s.url) {
-        io.err(
-          `termio companion url: ${s.enabled ? `not serving: ${s.error ?? 'unknown reason'}` : 'the companion is off; termio companion enable turns it on'}\n`,
-        );
-        return ExitCode.failed;
-      }
-      if (o.qr) io.out(await (require('qrcode') as typeof import('qrcode')).toString(s.url, { type: 'terminal', small: true }));
-      io.out(`${s.url}\n`);
+      return await printUrl(io, s, o.qr);
     } else {
       if (v === 'revoke') io.out('the old link no longer works; every page paired with it was disconnected\n');
       io.out(describe(s));
