@@ -92,19 +92,16 @@ export class EmulatorFeed {
     let parsed = false;
     while (this.head < this.queue.length) {
       const item = this.queue[this.head]!;
-      const size = item.data.length;
-      if (size - item.at > PIECE_BYTES) {
-        const end = item.at + PIECE_BYTES;
-        writeSync(typeof item.data === 'string' ? item.data.slice(item.at, end) : item.data.subarray(item.at, end));
+      const { data, at } = item;
+      const end = Math.min(data.length, at + PIECE_BYTES);
+      if (end > at) {
+        writeSync(at === 0 && end === data.length ? data : typeof data === 'string' ? data.slice(at, end) : data.subarray(at, end));
         item.at = end;
         parsed = true;
-      } else {
+      }
+      if (end === data.length) {
         // Cleared first: a callback that throws must not leave the chunk to be parsed twice.
         this.queue[this.head++] = EMPTY;
-        if (size > item.at) {
-          writeSync(item.at === 0 ? item.data : typeof item.data === 'string' ? item.data.slice(item.at) : item.data.subarray(item.at));
-          parsed = true;
-        }
         item.done?.();
         if (this.disposed) return;
       }

@@ -11,6 +11,13 @@ const until = async (cond: () => boolean): Promise<void> => {
   while (!cond()) await new Promise((r) => setTimeout(r, 1));
 };
 
+/** A pacer on fake timers and a fake performance clock, and the start of every frame it paints. */
+function fakeClockPacer(): { pacer: FramePacer; starts: number[] } {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate', 'performance'] });
+  const starts: number[] = [];
+  return { pacer: new FramePacer((start) => starts.push(start)), starts };
+}
+
 describe('FramePacer', () => {
   afterEach(() => {
     vi.useRealTimers();
@@ -32,9 +39,7 @@ describe('FramePacer', () => {
   });
 
   it('paints at once, with no pacing, for a while after the user typed, and paces again after', () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate', 'performance'] });
-    const starts: number[] = [];
-    const pacer = new FramePacer((start) => starts.push(start));
+    const { pacer, starts } = fakeClockPacer();
     pacer.schedule();
     vi.advanceTimersToNextTimer();
     expect(starts).toHaveLength(1);
@@ -65,9 +70,7 @@ describe('FramePacer', () => {
   });
 
   it('paints a change of the screen right where it is reported while the user types, not a loop turn later', () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate', 'performance'] });
-    const starts: number[] = [];
-    const pacer = new FramePacer((start) => starts.push(start));
+    const { pacer, starts } = fakeClockPacer();
     // Not typing: a change waits for the pacer's turn.
     pacer.changed();
     expect(starts).toHaveLength(0);
