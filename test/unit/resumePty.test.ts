@@ -260,7 +260,7 @@ describe('discovered agent, records written and closed, no hooks', () => {
       what: `the record of ${sessionId ?? 'the outside agent'}`,
     });
   const readByDiscovery = (id: string) =>
-    waitFor(() => logs.some((l) => l.startsWith('discovery: new record') && l.includes(id)), { what: `discovery to read ${id}` });
+    waitFor(() => logs.some((l) => l.startsWith('discovery: new record') && l.includes(id)) || explain(), { what: `discovery to read ${id}` });
   /** Throws what discovery last said, for a timeout's message. */
   const explain = (): never => {
     const said = logs.filter((l) => l.startsWith('discovery:')).slice(-6);

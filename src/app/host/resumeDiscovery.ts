@@ -237,12 +237,15 @@ export class ResumeDiscovery {
       ready: new Promise<void>((res) => watcher.once('ready', () => res())),
     };
     watcher.on('add', (path) => void this.handleFile(w, root, path, Date.now()));
-    // A folder made with its files in one go (an agent's first record of the day) can have files
-    // the watcher never reports: it lists the folder, then starts watching it. Look again once.
+    // chokidar lists a new folder, then starts watching it: what is made in between (an agent's
+    // first record of the day, made with its folder in one go) is never reported, files and folders
+    // alike. So each new folder is looked at again once. A folder on the way down to a root that did
+    // not exist yet is looked at from the root: the agent's first run makes them all at once.
     watcher.on('addDir', (dir) => {
+      const from = root.startsWith(dir.endsWith(sep) ? dir : dir + sep) ? root : dir;
       const timer = setTimeout(() => {
         w.retryTimers.delete(timer);
-        if (this.roots.get(root) === w) void this.rescan(w, root, dir, MAX_DISCOVER_DEPTH);
+        if (this.roots.get(root) === w) void this.rescan(w, root, from, MAX_DISCOVER_DEPTH);
       }, NEW_FOLDER_RESCAN_MS);
       w.retryTimers.add(timer);
     });
@@ -255,8 +258,11 @@ export class ResumeDiscovery {
     return w;
   }
 
-  /** Reads the files below a new folder that no record was read for yet. */
-  private async rescan(w: RootWatch, root: string, dir: string, depth: number): Promise<void> {
+  /**
+   * Reads the files below a new folder that no record was read for yet, and has the watcher watch
+   * the folders it missed, so that the next record in them is reported.
+   */
+  private async rescan(w: RootWatch, root: string, dir: string, depth: number, watched = new Set(Object.keys(w.watcher.getWatched()))): Promise<void> {
     const rel = relative(root, dir);
     if (depth < 0 || rel.startsWith('..') || isAbsolute(rel)) return;
     let entries;
@@ -265,9 +271,13 @@ export class ResumeDiscovery {
     } catch {
       return; // Gone again, or unreadable.
     }
+    if (!watched.has(dir) && this.roots.get(root) === w) {
+      this.logger.debug('discovery: watching a folder the watcher missed', { dir });
+      w.watcher.add(dir);
+    }
     for (const e of entries) {
       const path = resolve(dir, e.name);
-      if (e.isDirectory()) await this.rescan(w, root, path, depth - 1);
+      if (e.isDirectory()) await this.rescan(w, root, path, depth - 1, watched);
       else if (e.isFile() && !w.settled.has(path) && !w.reading.has(path) && !w.incomplete.has(path)) await this.handleFile(w, root, path, Date.now());
     }
   }
