@@ -300,10 +300,14 @@ function ensureHolder(stamp) {
 function ensureBuild(stamp) {
   const newest = Math.max(
     newestMtime(join(root, 'src'), (p) => p.endsWith('.ts') || p.endsWith('tsconfig.json')),
-    ...['tsconfig.base.json', 'tsconfig.layer.json', 'tsconfig.build.json', 'package-lock.json'].map((f) => statSync(join(root, f)).mtimeMs),
+    ...['tsconfig.base.json', 'tsconfig.layer.json', 'tsconfig.build.json', 'package-lock.json', 'scripts/bundle.mjs'].map(
+      (f) => statSync(join(root, f)).mtimeMs,
+    ),
   );
   if (existsSync(join(root, 'dist')) && stamp.build === newest) return;
   run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'tsconfig.build.json'], { cwd: root });
+  // The app and the host run as one file each, bundled over tsc's entries (scripts/bundle.mjs).
+  run(process.execPath, [join(root, 'scripts', 'bundle.mjs')], { cwd: root });
   stamp.build = newest;
   writeStamp(stamp);
 }

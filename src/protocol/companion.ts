@@ -1,7 +1,7 @@
 // The web companion's messages: the `companion.*` requests a client of the host's socket sends
 // (the CLI, the app's Settings → Phone), and the JSON the browser page and the host exchange over
 // the companion's WebSocket. Pure types and zod schemas; the page imports only the types.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SessionState } from './status/sessionState';
 
 /** Ports a user may pick: the unprivileged range, so the host never needs root. */

@@ -1,7 +1,7 @@
 // The control protocol spoken on $TERMIO_HOME/run/control.sock: every request and reply as a
 // zod schema (the single source of truth; types are inferred), plus parseRequest, which turns
 // one received frame into a validated request or the error reply to send back.
-import { z } from 'zod';
+import * as z from 'zod';
 import { CONTROL_PROTOCOL_VERSION, MAX_WAIT_MS } from './controlFrames';
 import { MAX_COLS, MAX_ROWS } from './hostFrameFormat';
 import { QuestionInfoSchema, SessionInfoSchema, SessionStateSchema } from './sessionInfo';

@@ -1,7 +1,7 @@
 // The control protocol's worktree part: what a session's worktree looks like on the wire, the
 // worktree choice a spawn carries, and the review verbs (diff, commit, merge, rebase, remove,
 // list, prune) with their results. control.ts spreads these into its verb tables.
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Room for any real path (PATH_MAX is 4096 on Linux). */
 const MAX_PATH_CHARS = 4096;

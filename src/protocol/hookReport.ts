@@ -2,7 +2,7 @@
 // connection), its validation, and what the host reads out of the agent's raw payload
 // (conversation id, tool, prompt title, transcript path). bin/termio-hook is plain JS and
 // repeats HOOK_REPORT_VERSION and MAX_HOOK_PAYLOAD_CHARS; a unit test keeps them equal.
-import { z } from 'zod';
+import * as z from 'zod';
 import { SESSION_STATES } from './status/sessionState';
 import { payloadKeys } from './hooks/dialects';
 

@@ -3,7 +3,7 @@
 // by events after one `app.subscribe`, and the requests behind what the user does (start, resume,
 // rename, which session they look at). Pure: zod schemas for what a client sends, plain types for
 // what the host answers.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SessionInfo } from './sessionInfo';
 import type { MachineInfo } from './machines';
 

@@ -1,7 +1,7 @@
 // The JSON messages of the host's client protocol: what a client may send (zod schemas, checked
 // by the host; types inferred) and what the host answers (plain types: clients trust their host
 // but still bound what they read, see hostFraming.ts). Frames and rows are binary (hostFrame.ts).
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_COLS, MAX_ROWS } from './hostFrame';
 import { AppParamsSchemas, type AppEvent, type AppResults } from './hostAppMessages';
 import { CompanionParamsSchemas, type CompanionResults } from './companion';

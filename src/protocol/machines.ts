@@ -3,7 +3,7 @@
 // rest kept), what a machine's state is, and the `machines.*` requests of the host's client
 // protocol. Pure: zod schemas and text in, values out.
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A name is typed on command lines and shown on a sidebar header: short, no spaces or quoting. */
 export const MACHINE_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$/;

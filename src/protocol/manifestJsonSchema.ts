@@ -1,7 +1,7 @@
 // The JSON Schema of an ATP manifest, generated from the zod schema (never written by hand):
 // scripts/gen-manifest-schema.mjs writes it to agents/manifest.schema.json for editors, and a
 // unit test fails when that file is stale.
-import { z } from 'zod';
+import * as z from 'zod';
 import { ManifestSchema } from './manifestSchema';
 
 /** Where the generated schema lives, relative to the repository root. */

@@ -1,7 +1,7 @@
 // The words of manifest messages: JSON paths as `hooks.events[0].on`, values quoted and cut to
 // one line, zod issues rewritten as "expected …, got …" with the field's own description, and
 // "did you mean" for a misspelt key.
-import { z } from 'zod';
+import * as z from 'zod';
 import { ManifestSchema } from './manifestSchema';
 
 /** One step of a JSON path: a property name or a list index. */

@@ -61,7 +61,7 @@ export function findAll(buffer: IBuffer, cols: number, query: string, opts: Find
 /** Lower case, with the word-final sigma folded like any sigma: JavaScript lower-cases 'Σ' by
  *  context, and the text is folded whole for the quick test but cell by cell for the map. */
 function foldCase(s: string): string {
-  return s.toLowerCase().replace(/ς/g, 'σ');
+  return s.toLowerCase().replace(/\u03C2/g, 'σ'); // ς → σ, escaped: the bundled host stays ASCII
 }
 
 /**

@@ -4,7 +4,7 @@
 // for anything a file on disk can contain.
 import { readFileSync, renameSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Logger } from '../services/log';
 
 export const STATE_VERSION = 1;

@@ -6,7 +6,7 @@
 import { mkdirSync, renameSync, watch, type FSWatcher } from 'node:fs';
 import { dirname } from 'node:path';
 import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { z } from 'zod';
+import * as z from 'zod';
 import { Emitter } from '../../protocol/events';
 import { homedir } from 'node:os';
 import { shortenHome } from '../../protocol/homePath';

@@ -15,8 +15,17 @@ const MAX_ROWS_ABOVE_MENU = 14;
 /** Context lines kept (a command, its description, a folder). */
 const MAX_CONTEXT_ROWS = 6;
 
-const OPTION = /^(\s*)([❯›>●▶►→▸]\s*)?(\d{1,2})[.)]\s+(\S.*?)\s*$/;
-const RULE = /^[\s─━═╌┄┈╭╮╰╯┌┐└┘│┃|-]*$/;
+// The screen's glyphs are written as \u escapes: a bundled process keeps its source in memory,
+// and one non-ASCII character makes all of it two bytes a character (scripts/bundle.mjs).
+/** A numbered option, maybe behind a marker: ❯ › > ● ▶ ► → ▸. */
+const OPTION = /^(\s*)([\u276F\u203A>\u25CF\u25B6\u25BA\u2192\u25B8]\s*)?(\d{1,2})[.)]\s+(\S.*?)\s*$/;
+/** A rule or a box's edge: ─ ━ ═ ╌ ┄ ┈, the corners ╭ ╮ ╰ ╯ ┌ ┐ └ ┘, and the sides │ ┃. */
+const RULE = /^[\s\u2500\u2501\u2550\u254C\u2504\u2508\u256D\u256E\u2570\u256F\u250C\u2510\u2514\u2518\u2502\u2503|-]*$/;
+/** The glyphs that make a row the dialog's edge (not just a side bar). */
+const EDGE = /[\u2500\u2501\u2550\u254C\u2504\u2508\u256D\u256E\u2570\u256F\u250C\u2510\u2514\u2518-]/;
+/** A box's side bars │ ┃, taken off the start or the end of a row. */
+const SIDE_START = /^\s*[\u2502\u2503]\s?/;
+const SIDE_END = /\s?[\u2502\u2503]\s*$/;
 const SHORTCUT = /\s*\((esc|[a-z])\)$/i;
 const YES_NO = /^(.*?)\s*[([]\s*(y|yes)\s*\/\s*(n|no)\s*[)\]]\s*[:?]?\s*$/i;
 
@@ -31,12 +40,9 @@ function rows(lines: readonly string[]): Row[] {
   return lines.map((raw) => {
     const line = raw.replace(/\s+$/, '');
     if (line.trim() === '') return { text: '', rule: false };
-    if (RULE.test(line)) return { text: '', rule: /[─━═╌┄┈╭╮╰╯┌┐└┘-]/.test(line) };
+    if (RULE.test(line)) return { text: '', rule: EDGE.test(line) };
     return {
-      text: line
-        .replace(/^\s*[│┃]\s?/, '')
-        .replace(/\s?[│┃]\s*$/, '')
-        .replace(/\s+$/, ''),
+      text: line.replace(SIDE_START, '').replace(SIDE_END, '').replace(/\s+$/, ''),
       rule: false,
     };
   });

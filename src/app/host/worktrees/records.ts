@@ -1,7 +1,7 @@
 // The worktrees Termio made, kept in $TERMIO_HOME/state/worktrees.json: each one's folder,
 // branch, base and repository, the session it belongs to and that session's first prompt. A
 // worktree outlives its session (closing keeps it unless asked), so this is its own file.
-import { z } from 'zod';
+import * as z from 'zod';
 import { writeFileAtomic } from '../../services/atomicWrite';
 import { readTextIfExists } from '../../services/textFile';
 

@@ -4,7 +4,7 @@
 // stops there with its message, and the agent is not started.
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join, normalize } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const SETUP_FILE = join('.termio', 'worktree.json');
 
