@@ -12,6 +12,8 @@ export interface QtRuntime {
   stop(): void;
   /** Loop counters (qodeshim only): iterations of libuv seen and GLib dispatches. */
   stats(): { iterations: number; dispatches: number; fds: number; running: boolean } | null;
+  /** Gives the heap's free memory back to the system (qodeshim only; see idleTrim.ts): whether any was. */
+  trimMemory(): boolean;
 }
 
 interface QodeShim {
@@ -19,6 +21,7 @@ interface QodeShim {
   start(): void;
   stop(): void;
   stats(): { iterations: number; dispatches: number; fds: number; running: boolean };
+  trim(): boolean;
 }
 
 let current: QtRuntime | null = null;
@@ -32,7 +35,7 @@ export function startQtRuntime(appName = 'termio'): QtRuntime {
     if (options) process.env.NODE_OPTIONS = options;
     else delete process.env.NODE_OPTIONS;
     require('@nodegui/nodegui');
-    current = { kind: 'qode', stop: () => undefined, stats: () => null };
+    current = { kind: 'qode', stop: () => undefined, stats: () => null, trimMemory: () => false };
     return current;
   }
   if (process.platform !== 'linux') {
@@ -56,6 +59,6 @@ export function startQtRuntime(appName = 'termio'): QtRuntime {
   require('@nodegui/nodegui');
   if (glChoice === undefined) delete process.env.QT_XCB_GL_INTEGRATION;
   shim.start();
-  current = { kind: 'qodeshim', stop: () => shim.stop(), stats: () => shim.stats() };
+  current = { kind: 'qodeshim', stop: () => shim.stop(), stats: () => shim.stats(), trimMemory: () => shim.trim() };
   return current;
 }

@@ -5,7 +5,7 @@
 // (quitPath.ts) — and wires the host's events to them.
 import { QApplication, WidgetEventTypes } from '@nodegui/nodegui';
 import { join } from 'node:path';
-import type { QtRuntime } from '../platform';
+import { IdleTrim, type QtRuntime } from '../platform';
 import { TERMINAL_AGENT_ID } from '../services/agentIds';
 import { FOCUS_SESSION_ENV } from '../services/appLaunch';
 import { createLogger, type Logger } from '../services/log';
@@ -47,6 +47,8 @@ export class TermioApp {
   private lastTraySession: string | null = null;
   /** How notifications reach the user: through the tray on macOS in the app bundle, else the host posts them. */
   notifier: 'tray' | 'host' = 'host';
+  /** Freed heap back to the system after a quiet spell (painted frames are the activity). */
+  private readonly idleTrim: IdleTrim;
 
   constructor(
     private readonly runtime: QtRuntime,
@@ -54,6 +56,9 @@ export class TermioApp {
     log: Logger,
   ) {
     this.log = log;
+    this.idleTrim = new IdleTrim(() => runtime.trimMemory());
+    // Start-up's own garbage goes too, once the first windows have settled.
+    this.idleTrim.poke();
     this.qApp.setQuitOnLastWindowClosed(false);
     // A dock click (macOS) activates the app: with no window on screen, open one, as Terminal does.
     this.qApp.addEventListener(WidgetEventTypes.ApplicationActivate, () => {
@@ -79,6 +84,7 @@ export class TermioApp {
       refresh: () => this.refresh(),
       onStart: (agentId, cwd, bypass, worktree, machine) => void this.newSession(agentId, cwd, bypass, worktree, machine),
       onAction: (win, action, id) => void this.actions.handle(win, action, id),
+      onPainted: () => this.idleTrim.poke(),
     });
     this.panels = new SettingsPanels({ host, log, chrome: () => this.chrome, activeWindow: () => this.sessionWindows.active });
     this.actions = new SessionActions({ host, windows: this.sessionWindows, log, showSettings: () => this.showSettings(), chrome: () => this.chrome });
@@ -119,6 +125,7 @@ export class TermioApp {
       },
       disposeUi: () => {
         this.askpass?.dispose();
+        this.idleTrim.dispose();
         this.sessionWindows.dispose();
         this.tray.dispose();
       },

@@ -28,6 +28,8 @@ export interface SessionWindowsOptions {
   refresh(): void;
   onStart(agentId: string | null, cwd: string, bypass: boolean, worktree: boolean, machine: string | null): void;
   onAction(win: MainWindow, action: WindowAction, id: string | null): void;
+  /** A session's view painted a frame. */
+  onPainted?(): void;
 }
 
 export class SessionWindows {
@@ -161,7 +163,10 @@ export class SessionWindows {
       this.opts.appearance(),
     );
     this.views.set(r.id, view);
-    view.terminal.onFramePainted((f) => this.trace.painted(r.id, f));
+    view.terminal.onFramePainted((f) => {
+      this.trace.painted(r.id, f);
+      this.opts.onPainted?.();
+    });
     this.trace.attached(r.id, r.session);
     win.addSession(r.id, view);
     r.session.onExit((exit) => {

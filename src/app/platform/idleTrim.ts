@@ -1,0 +1,39 @@
+// Memory back to the system once the app has been quiet a while. On Linux the Qt loop shim keeps
+// 16 MB of freed heap rather than returning it at once (a flood would otherwise fault every page
+// back in, see native/qodeshim), and a busy minute leaves more free memory in the heap. Neither is
+// needed by an app nobody is watching output in: after IDLE_TRIM_MS with no activity (a painted
+// frame) the runtime trims it, once per quiet spell. No timer runs while the app stays idle.
+
+/** Quiet time before the heap is trimmed: well past a pause in an agent's output. */
+export const IDLE_TRIM_MS = 5000;
+
+export class IdleTrim {
+  private timer: NodeJS.Timeout | null = null;
+  /** Trims done so far (for tests and the log). */
+  trims = 0;
+
+  constructor(
+    private readonly trim: () => boolean,
+    private readonly idleMs = IDLE_TRIM_MS,
+  ) {}
+
+  /** Something allocated (a frame came and was painted): the trim waits for quiet after it. */
+  poke(): void {
+    if (this.timer) {
+      this.timer.refresh();
+      return;
+    }
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.trims++;
+      this.trim();
+    }, this.idleMs);
+    // The trim never keeps the process alive.
+    this.timer.unref();
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+}
