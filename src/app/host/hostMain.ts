@@ -2,7 +2,7 @@
 // commands on first need; logs to $TERMIO_HOME/logs/host.log; exits 0 when stopped or idle,
 // 1 when another host already runs for this TERMIO_HOME (its live socket says so).
 import { join } from 'node:path';
-import { HOST_PROCESS_ENV } from '../client/hostLauncher';
+import { dropHostProcessEnv } from '../client/hostLauncher';
 import { createLogger } from '../services/log';
 import { HostProcess } from './hostProcess';
 import { termioPaths } from '../services/paths';
@@ -11,8 +11,9 @@ import { termioPaths } from '../services/paths';
 const IDLE_ENV = 'TERMIO_HOST_IDLE_MS';
 
 export async function main(): Promise<number> {
-  // Only this process is the host: what it starts (sessions, the app) must not inherit the mark.
-  delete process.env[HOST_PROCESS_ENV];
+  // Only this process is the host: what it starts (sessions, the app) must not inherit the mark,
+  // nor the allocator settings made for it.
+  dropHostProcessEnv(process.env);
   const paths = termioPaths(process.env);
   const log = createLogger(join(paths.logsDir, 'host.log'), { stderr: process.env.TERMIO_LOG_STDERR === '1' });
   const idleRaw = process.env[IDLE_ENV];

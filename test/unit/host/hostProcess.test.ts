@@ -136,10 +136,13 @@ describe('termio-host lifetime', () => {
     const holder = parentOf(listed.sessions[0]!.pid);
     expect(readFileSync(`/proc/${holder}/comm`, 'utf8').trim()).toBe('termio-holder');
     expect(parentOf(holder)).toBe(pid);
-    // The mark its starter gave the host process is not passed on to the sessions it runs.
-    expect(readFileSync(`/proc/${pid}/environ`, 'utf8')).toContain('TERMIO_HOST_PROCESS=1');
-    expect((await termio(['sessions', 'send', id, 'echo "from-the-cli[$TERMIO_HOST_PROCESS]"', '--enter'])).code).toBe(0);
-    await waitFor(async () => /^from-the-cli\[\]$/m.test((await termio(['sessions', 'read', id])).out), { what: 'the echo' });
+    // The mark its starter gave the host process, and the allocator settings made for it, are not
+    // passed on to the sessions it runs.
+    const hostEnv = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+    expect(hostEnv).toEqual(expect.arrayContaining(['TERMIO_HOST_PROCESS=1', 'MALLOC_ARENA_MAX=2', 'MALLOC_MMAP_THRESHOLD_=32768']));
+    const echo = 'echo "from-the-cli[$TERMIO_HOST_PROCESS|$MALLOC_ARENA_MAX|$MALLOC_MMAP_THRESHOLD_|$TERMIO_HOST_ALLOCATOR]"';
+    expect((await termio(['sessions', 'send', id, echo, '--enter'])).code).toBe(0);
+    await waitFor(async () => /^from-the-cli\[\|\|\|\]$/m.test((await termio(['sessions', 'read', id])).out), { what: 'the echo' });
     expect((await termio(['host', 'stop'])).code).toBe(0);
     await waitForExit(pid, 'the host to exit');
   });
