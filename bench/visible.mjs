@@ -68,7 +68,11 @@ const work = mkdtempSync(join(tmpdir(), 'termio-bench-visible-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 // Runs a command and writes its wall time in µs, measured by the shell around it, to a file.
 const timed = join(work, 'timed.sh');
-writeFileSync(timed, 's=$(date +%s%N); out=$1; shift; "$@"; e=$(date +%s%N); echo $(( (e - s) / 1000 )) > "$out.tmp"; mv "$out.tmp" "$out"\n');
+// It writes the run's µs to $out, and its start and end (ns since the epoch) to $out.span first.
+writeFileSync(
+  timed,
+  's=$(date +%s%N); out=$1; shift; "$@"; e=$(date +%s%N); echo $(( (e - s) / 1000 )) > "$out.tmp"; echo "$s $e" > "$out.span"; mv "$out.tmp" "$out"\n',
+);
 const shq = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 function cpuTicks(pid) {
@@ -164,15 +168,33 @@ async function throughput(display) {
       mb = r.bytes / 1e6;
       raw.push(mb / (r.us / 1e6));
       const out = join(work, `app-${n++}`);
-      const t0 = now();
       app.cli('sessions', 'send', id, `clear; sh ${shq(timed)} ${shq(out)} ${c.argv.map(shq).join(' ')}`, '--enter');
       await until(() => existsSync(out), `${c.name} in the app`);
       const us = Number(readFileSync(out, 'utf8'));
       vis.push(mb / (us / 1e6));
-      // Frames painted while the corpus ran (the last 0.1 s of the run's window is its tail).
-      const f = frames(app, id, t0, now());
-      const span = f.length > 1 ? (f[f.length - 1].at - f[0].at) / 1000 : 0;
-      fps.push(span > 0 ? (f.length - 1) / span : 0);
+      // Frames painted while the corpus ran, by the wrapper's own clock: not the command's echo
+      // before it, nor the wait for the prompt after it (a gap of ~120 ms that, in a 0.15 s corpus,
+      // counted as a third of the run).
+      const [s, e] = readFileSync(`${out}.span`, 'utf8')
+        .trim()
+        .split(' ')
+        .map((ns) => Number(ns) / 1e6);
+      const f = frames(app, id, s, e);
+      // Intervals between them over the whole run: a stall anywhere in it, even before its first
+      // frame, counts against the rate.
+      fps.push(e > s && f.length > 1 ? (f.length - 1) / ((e - s) / 1000) : 0);
+      // Where a frame's time goes: its paint, and the gap from one frame's end to the next's.
+      if (VERBOSE && f.length > 2) {
+        const paint = f.map((x) => x.ms).sort((a, b) => a - b);
+        const gaps = f
+          .slice(1)
+          .map((x, k) => x.at - x.ms - f[k].at)
+          .sort((a, b) => a - b);
+        const q = (xs, p) => f1(xs[Math.min(xs.length - 1, Math.floor(p * xs.length))]);
+        console.log(
+          `    ${c.name} run ${i + 1}: ${f.length} frames, paint p50 ${q(paint, 0.5)} p90 ${q(paint, 0.9)} ms, gap between frames p50 ${q(gaps, 0.5)} p90 ${q(gaps, 0.9)} ms`,
+        );
+      }
       await sleep(QUIET_MS);
     }
     const ratio = median(vis) / median(raw);

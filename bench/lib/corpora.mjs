@@ -1,13 +1,15 @@
 // The benchmark corpora: what users flood a terminal with. `ls -lR /usr` and `seq` run live;
 // CJK/emoji/combining text, truecolor per character and an agent-TUI redraw are written to files
-// in `work` once and shown with cat.
+// in `work` once and shown with cat. Each takes about half a second or more to show: a corpus shown
+// in 0.15 s (as these two were at 2.9 and 5 MB) is ~9 frames, too few to tell a frame rate or a
+// throughput ratio from the noise.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export function writeCorpora(work) {
   const unicode = [];
   const samples = ['日本語のテキスト', '한국어 문장', 'émoji 😀🎉👍🏽', 'e\u0301 a\u0308 ñ', '✳ ⠋ ⏺ →', 'Ελληνικά Русский'];
-  for (let i = 0; i < 60_000; i++) unicode.push(`${i} ${samples[i % samples.length]} ${samples[(i + 3) % samples.length]}`);
+  for (let i = 0; i < 240_000; i++) unicode.push(`${i} ${samples[i % samples.length]} ${samples[(i + 3) % samples.length]}`);
   writeFileSync(join(work, 'unicode.txt'), unicode.join('\n') + '\n');
   let tc = '';
   for (let line = 0; line < 12_000; line++) {
@@ -20,7 +22,7 @@ export function writeCorpora(work) {
   writeFileSync(join(work, 'truecolor.txt'), tc);
   let tui = '\x1b[?1049h';
   const spinner = '⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏';
-  for (let f = 0; f < 20_000; f++) {
+  for (let f = 0; f < 80_000; f++) {
     tui += `\x1b[?2026h\x1b[H\x1b[2K\x1b[1;36m${spinner[f % 10]}\x1b[0m Working… (${f} tokens)`;
     tui += `\x1b[${(f % 20) + 3};1H\x1b[2K\x1b[38;5;${f % 256}m│ line ${f} of the transcript with some text\x1b[0m`;
     tui += '\x1b[24;1H\x1b[2K╭─ input ──────────────────────────────╮\x1b[?2026l';
