@@ -138,24 +138,44 @@ export async function startSshRig(repoRoot: string): Promise<SshRig> {
       return { code: r.status, stdout: r.stdout, stderr: r.stderr };
     },
     stop: async () => {
+      // The remote user is shared by every rig that runs at once: end only this rig's processes.
+      // Those below its sshd are found before it stops (their parent is lost then); the hosts,
+      // holders and sessions started over ssh or by asRemote are known by their environment.
+      const mark: RigMark = { dir, port, ...(sshd.pid ? { sshdPid: sshd.pid } : {}) };
+      const underSshd = rigProcesses(uid, mark);
       sshd.kill('SIGTERM');
       await waitFor(() => sshd.exitCode !== null || sshd.signalCode !== null, { what: 'sshd to stop' });
-      await endUserProcesses(uid);
+      await endRigProcesses(uid, { dir, port }, underSshd);
       rmSync(dir, { recursive: true, force: true });
     },
   };
   return rig;
 }
 
-/** The pids of every process the remote user runs (its hosts, sessions, per-connection sshds). */
-export function userProcesses(uid: number): number[] {
+/** Which rig a process belongs to: started under its sshd (SSH_CONNECTION names the rig's port,
+ *  and children inherit it), or with a path inside the rig's folder in its environment (a HOME or
+ *  TERMIO_HOME there, as asRemote sets), or, while the sshd runs, below it. */
+export interface RigMark {
+  dir: string;
+  port: number;
+  sshdPid?: number;
+}
+
+/** The remote user's processes that belong to one rig (RigMark). */
+export function rigProcesses(uid: number, mark: RigMark): number[] {
   const found: number[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
+    const pid = Number(name);
     try {
-      const st = readFileSync(`/proc/${name}/status`, 'utf8');
-      const m = /^Uid:\s+(\d+)/m.exec(st);
-      if (m && Number(m[1]) === uid && isAlive(Number(name))) found.push(Number(name));
+      const m = /^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${name}/status`, 'utf8'));
+      if (!m || Number(m[1]) !== uid || !isAlive(pid)) continue;
+      const env = readFileSync(`/proc/${name}/environ`, 'utf8').split('\0');
+      const ours =
+        env.some((v) => v.startsWith('SSH_CONNECTION=') && v.endsWith(` ${mark.port}`)) ||
+        env.some((v) => v.includes(`=${mark.dir}/`)) ||
+        (mark.sshdPid !== undefined && descendsFrom(pid, mark.sshdPid));
+      if (ours) found.push(pid);
     } catch {
       // Gone.
     }
@@ -163,10 +183,20 @@ export function userProcesses(uid: number): number[] {
   return found;
 }
 
-/** Ends every process of the test's remote user, one by one by pid, and waits until none is left. */
-export async function endUserProcesses(uid: number): Promise<void> {
+function descendsFrom(pid: number, ancestor: number): boolean {
+  for (let p = pid, hops = 0; p > 1 && hops < 64; hops++) {
+    const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+    p = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (p === ancestor) return true;
+  }
+  return false;
+}
+
+/** Ends one rig's processes (rigProcesses, plus `known`), by pid, and waits until none is left. */
+export async function endRigProcesses(uid: number, mark: RigMark, known: number[] = []): Promise<void> {
+  let left = known.filter(isAlive);
   for (let round = 0; round < 3; round++) {
-    const left = userProcesses(uid);
+    left = [...new Set([...left, ...rigProcesses(uid, mark)])].filter(isAlive);
     if (left.length === 0) return;
     for (const pid of left) {
       try {
@@ -175,6 +205,8 @@ export async function endUserProcesses(uid: number): Promise<void> {
         // Already gone.
       }
     }
-    await waitFor(() => left.every((pid) => !isAlive(pid)), { what: `the remote user's processes ${left.join(', ')} to end`, timeout: 5_000 });
+    const ending = left;
+    await waitFor(() => ending.every((pid) => !isAlive(pid)), { what: `the rig's remote processes ${ending.join(', ')} to end`, timeout: 5_000 });
+    left = [];
   }
 }
