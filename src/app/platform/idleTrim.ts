@@ -9,7 +9,7 @@ export const IDLE_TRIM_MS = 5000;
 
 export class IdleTrim {
   private timer: NodeJS.Timeout | null = null;
-  /** Trims done so far (for tests and the log). */
+  /** Trims done so far. */
   trims = 0;
 
   constructor(

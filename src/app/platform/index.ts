@@ -1,3 +1,3 @@
 export { startQtRuntime, type QtRuntime } from './runtime';
-export { IdleTrim, IDLE_TRIM_MS } from './idleTrim';
+export { IdleTrim } from './idleTrim';
 export { appLaunchCommand, appRoot, type LaunchCommand } from './launch';

@@ -56,7 +56,11 @@ export class TermioApp {
     log: Logger,
   ) {
     this.log = log;
-    this.idleTrim = new IdleTrim(() => runtime.trimMemory());
+    this.idleTrim = new IdleTrim(() => {
+      const released = runtime.trimMemory();
+      log.debug('heap trimmed after a quiet spell', { released, rssMb: Math.round(process.memoryUsage.rss() / 1e5) / 10 });
+      return released;
+    });
     // Start-up's own garbage goes too, once the first windows have settled.
     this.idleTrim.poke();
     this.qApp.setQuitOnLastWindowClosed(false);
