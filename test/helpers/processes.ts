@@ -19,14 +19,14 @@ export async function waitForExit(pid: number, what = `pid ${pid} to end`, timeo
   await waitFor(() => !isAlive(pid), { what, ...(timeout !== undefined ? { timeout } : {}) });
 }
 
-/** Running processes whose environment has HOME=home (Linux /proc; other users' are unreadable and skipped). */
-export function processesWithHome(home: string): number[] {
-  const wanted = `HOME=${home}`;
+/** Running processes (not this one) that `match` accepts, given each one's environment and pid
+ *  (Linux /proc; a process that ends meanwhile, or that `match` cannot read, is skipped). */
+export function processesWhere(match: (env: string[], pid: number) => boolean): number[] {
   const found: number[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
     try {
-      if (readFileSync(`/proc/${name}/environ`, 'latin1').split('\0').includes(wanted) && isAlive(Number(name))) found.push(Number(name));
+      if (match(readFileSync(`/proc/${name}/environ`, 'latin1').split('\0'), Number(name)) && isAlive(Number(name))) found.push(Number(name));
     } catch {
       // Gone, or not ours to read.
     }
@@ -34,27 +34,33 @@ export function processesWithHome(home: string): number[] {
   return found;
 }
 
-/** How long ending a HOME's processes may take in all: a daemon's supervisor may start it again
+/** Running processes whose environment has HOME=home. */
+export function processesWithHome(home: string): number[] {
+  const wanted = `HOME=${home}`;
+  return processesWhere((env) => env.includes(wanted));
+}
+
+/** How long ending a test's processes may take in all: a daemon's supervisor may start it again
  *  while we look, and a loaded machine is slow to reap; well under a test's own bound. */
-const END_WITH_HOME_TIMEOUT_MS = 30_000;
+const END_PROCESSES_TIMEOUT_MS = 30_000;
 
 /**
- * Ends every process that runs with this HOME (SIGKILL: a test's leftovers get no grace) and
- * waits until they are gone: round after round until two looks in a row find none (a killed
- * parent's children may be forking, and Codex's update loop restarts its daemon), or it throws
- * naming what is left once the time is up.
+ * Ends every process `match` accepts (SIGKILL: a test's leftovers get no grace) and waits until
+ * they are gone: round after round until two looks in a row find none (a killed parent's children
+ * may be forking, and Codex's update loop restarts its daemon), or it throws naming what is left
+ * once the time is up. `what` names them in that message.
  */
-export async function endProcessesWithHome(home: string, timeoutMs = END_WITH_HOME_TIMEOUT_MS): Promise<void> {
+export async function endProcessesWhere(match: (env: string[], pid: number) => boolean, what: string, timeoutMs = END_PROCESSES_TIMEOUT_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let clearLooks = 0;
   while (clearLooks < 2) {
-    const left = processesWithHome(home);
+    const left = processesWhere(match);
     if (left.length === 0) {
       clearLooks++;
       continue;
     }
     clearLooks = 0;
-    if (Date.now() > deadline) throw new Error(`processes with HOME=${home} still run after ${timeoutMs} ms: ${left.join(', ')}`);
+    if (Date.now() > deadline) throw new Error(`${what} still run after ${timeoutMs} ms: ${left.join(', ')}`);
     for (const pid of left) {
       try {
         process.kill(pid, 'SIGKILL');
@@ -63,8 +69,14 @@ export async function endProcessesWithHome(home: string, timeoutMs = END_WITH_HO
       }
     }
     await waitFor(() => left.every((pid) => !isAlive(pid)), {
-      what: `processes ${left.join(', ')} with HOME=${home} to end`,
+      what: `${what} (${left.join(', ')}) to end`,
       timeout: Math.max(1_000, deadline - Date.now()),
     });
   }
+}
+
+/** Ends every process that runs with this HOME, as endProcessesWhere. */
+export function endProcessesWithHome(home: string, timeoutMs = END_PROCESSES_TIMEOUT_MS): Promise<void> {
+  const wanted = `HOME=${home}`;
+  return endProcessesWhere((env) => env.includes(wanted), `processes with HOME=${home}`, timeoutMs);
 }

@@ -3,10 +3,10 @@
 // whose HOME and TERMIO_HOME are temporary too. The "remote machine" is this one, seen through
 // sshd as another user, so everything between the hub and the remote host is real.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { isAlive } from './processes';
+import { endProcessesWhere, processesWhere } from './processes';
 import { waitFor } from './waitFor';
 
 export const REMOTE_USER = 'termio-remote';
@@ -141,11 +141,11 @@ export async function startSshRig(repoRoot: string): Promise<SshRig> {
       // The remote user is shared by every rig that runs at once: end only this rig's processes.
       // Those below its sshd are found before it stops (their parent is lost then); the hosts,
       // holders and sessions started over ssh or by asRemote are known by their environment.
-      const mark: RigMark = { dir, port, ...(sshd.pid ? { sshdPid: sshd.pid } : {}) };
-      const underSshd = rigProcesses(uid, mark);
+      const below = new Set(processesWhere(ofRig(uid, { dir, port, ...(sshd.pid ? { sshdPid: sshd.pid } : {}) })));
       sshd.kill('SIGTERM');
       await waitFor(() => sshd.exitCode !== null || sshd.signalCode !== null, { what: 'sshd to stop' });
-      await endRigProcesses(uid, { dir, port }, underSshd);
+      const ours = ofRig(uid, { dir, port });
+      await endProcessesWhere((env, pid) => below.has(pid) || ours(env, pid), "the rig's remote processes");
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -155,32 +155,20 @@ export async function startSshRig(repoRoot: string): Promise<SshRig> {
 /** Which rig a process belongs to: started under its sshd (SSH_CONNECTION names the rig's port,
  *  and children inherit it), or with a path inside the rig's folder in its environment (a HOME or
  *  TERMIO_HOME there, as asRemote sets), or, while the sshd runs, below it. */
-export interface RigMark {
+interface RigMark {
   dir: string;
   port: number;
   sshdPid?: number;
 }
 
-/** The remote user's processes that belong to one rig (RigMark). */
-export function rigProcesses(uid: number, mark: RigMark): number[] {
-  const found: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    const pid = Number(name);
-    try {
-      const m = /^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${name}/status`, 'utf8'));
-      if (!m || Number(m[1]) !== uid || !isAlive(pid)) continue;
-      const env = readFileSync(`/proc/${name}/environ`, 'utf8').split('\0');
-      const ours =
-        env.some((v) => v.startsWith('SSH_CONNECTION=') && v.endsWith(` ${mark.port}`)) ||
-        env.some((v) => v.includes(`=${mark.dir}/`)) ||
-        (mark.sshdPid !== undefined && descendsFrom(pid, mark.sshdPid));
-      if (ours) found.push(pid);
-    } catch {
-      // Gone.
-    }
-  }
-  return found;
+/** Whether a process (its environment and pid, as processesWhere gives them) is the remote user's
+ *  and belongs to the rig `mark` names. */
+function ofRig(uid: number, mark: RigMark): (env: string[], pid: number) => boolean {
+  return (env, pid) =>
+    Number(/^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) === uid &&
+    (env.some((v) => v.startsWith('SSH_CONNECTION=') && v.endsWith(` ${mark.port}`)) ||
+      env.some((v) => v.includes(`=${mark.dir}/`)) ||
+      (mark.sshdPid !== undefined && descendsFrom(pid, mark.sshdPid)));
 }
 
 function descendsFrom(pid: number, ancestor: number): boolean {
@@ -190,23 +178,4 @@ function descendsFrom(pid: number, ancestor: number): boolean {
     if (p === ancestor) return true;
   }
   return false;
-}
-
-/** Ends one rig's processes (rigProcesses, plus `known`), by pid, and waits until none is left. */
-export async function endRigProcesses(uid: number, mark: RigMark, known: number[] = []): Promise<void> {
-  let left = known.filter(isAlive);
-  for (let round = 0; round < 3; round++) {
-    left = [...new Set([...left, ...rigProcesses(uid, mark)])].filter(isAlive);
-    if (left.length === 0) return;
-    for (const pid of left) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
-    }
-    const ending = left;
-    await waitFor(() => ending.every((pid) => !isAlive(pid)), { what: `the rig's remote processes ${ending.join(', ')} to end`, timeout: 5_000 });
-    left = [];
-  }
 }
