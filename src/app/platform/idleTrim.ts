@@ -9,8 +9,6 @@ export const IDLE_TRIM_MS = 5000;
 
 export class IdleTrim {
   private timer: NodeJS.Timeout | null = null;
-  /** Trims done so far. */
-  trims = 0;
 
   constructor(
     private readonly trim: () => boolean,
@@ -25,7 +23,6 @@ export class IdleTrim {
     }
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.trims++;
       this.trim();
     }, this.idleMs);
     // The trim never keeps the process alive.

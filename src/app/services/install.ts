@@ -1,5 +1,5 @@
 // Where Termio itself is installed (the checkout or the .app's Resources folder) and what it
-// ships there: the one place that knows this file's depth below the package root.
+// ships there: the one place that finds the package root.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
@@ -12,6 +12,7 @@ export const installRoot = findInstallRoot(__dirname);
 function findInstallRoot(from: string): string {
   for (let dir = from; ; dir = dirname(dir)) {
     if (existsSync(join(dir, 'package.json'))) return dir;
+    // No package.json above (a copy without it): where this file sits unbundled, three down.
     if (dirname(dir) === dir) return resolve(from, '..', '..', '..');
   }
 }
