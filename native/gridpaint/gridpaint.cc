@@ -6,6 +6,7 @@
 
 #include "glyphBlit.h"
 
+#include <QBackingStore>
 #include <QColor>
 #include <QFont>
 #include <QGlyphRun>
@@ -730,6 +731,33 @@ napi_value RepaintRows(napi_env env, napi_callback_info info) {
   return nullptr;
 }
 
+// settleFlush(widget external QObject) -> whether it waited: on X11, waits until the X server has
+// read what the widget's window last flushed from shared memory. Qt's xcb backing store makes
+// that round trip at the start of the next paint that touches a flushed region, which puts it on
+// the way of a keystroke's echo (about 0.15 ms here); called while the window is idle, it leaves
+// the next paint nothing to wait for. Beginning and ending a paint of the widget's area, painting
+// nothing, is how the backing store's public API reaches it. Elsewhere (macOS) it does nothing.
+napi_value SettleFlush(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  CHECK(napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr));
+  if (argc < 1) return fail(env, "settleFlush(widget)");
+  void* obj = nullptr;
+  if (napi_get_value_external(env, argv[0], &obj) != napi_ok) return fail(env, "widget must be widget.native.__external_qobject__()");
+  QWidget* widget = qobject_cast<QWidget*>(static_cast<QObject*>(obj));
+  if (!widget) return fail(env, "the external is not a QWidget");
+  bool waited = false;
+  QBackingStore* store = widget->isVisible() ? widget->backingStore() : nullptr;
+  if (store && QGuiApplication::platformName() == QLatin1String("xcb") && widget->width() > 0 && widget->height() > 0) {
+    store->beginPaint(QRegion(QRect(widget->mapTo(widget->window(), QPoint(0, 0)), widget->size())));
+    store->endPaint();
+    waited = true;
+  }
+  napi_value out;
+  CHECK(napi_get_boolean(env, waited, &out));
+  return out;
+}
+
 // paintImage(painter, width, height, dpr, ops, count, text) -> ArrayBuffer of 32-bit 0xAARRGGBB
 // pixels, (width × dpr) × (height × dpr): the same painting offscreen, for tests and benchmarks.
 napi_value PaintImage(napi_env env, napi_callback_info info) {
@@ -802,6 +830,7 @@ napi_value Init(napi_env env, napi_value exports) {
       {"paintWidget", nullptr, PaintWidget, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"paintImage", nullptr, PaintImage, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"repaintRows", nullptr, RepaintRows, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"settleFlush", nullptr, SettleFlush, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"cachedGlyphs", nullptr, CachedGlyphs, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"setDirectText", nullptr, SetDirectText, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"directTextUsed", nullptr, DirectTextUsed, nullptr, nullptr, nullptr, napi_default, nullptr},

@@ -17,6 +17,7 @@ import {
   type WireRun,
 } from '../../src/protocol/hostFrame';
 import { encodeJsonMessage, encodeMessage, LENGTH_BYTES, MessageDecoder, MessageKind } from '../../src/protocol/hostFraming';
+import { ClientMessageSchema, readFrequentClientMessage } from '../../src/protocol/hostMessages';
 
 const plain = {
   bold: false,
@@ -234,5 +235,79 @@ describe('screen frames', () => {
         expect('kind' in r ? r.kind : 'rows').toMatch(/^(error|rows)$/);
       }),
     );
+  });
+});
+
+describe("the frequent messages' own reader", () => {
+  // Messages near the two it reads: the right shapes, and each way of being almost right.
+  const uint = fc.oneof(fc.nat(), fc.constantFrom(0xffffffff, 0x100000000, -1, 1.5, -0, Number.NaN, Infinity), fc.string(), fc.boolean());
+  const mods = fc.record({ shift: fc.boolean(), ctrl: fc.boolean(), alt: fc.boolean(), meta: fc.anything() }, { requiredKeys: [] });
+  const key = fc
+    .record(
+      {
+        kind: fc.constantFrom('key', 'text', 'paste', 'mouse', 'Key'),
+        key: fc.oneof(fc.string({ maxLength: 40 }), fc.integer()),
+        text: fc.oneof(fc.string({ maxLength: 20 }), fc.constant(null)),
+        extra: fc.anything(),
+      },
+      { requiredKeys: ['kind'] },
+    )
+    .chain((k) => mods.map((m) => ({ ...k, ...m })));
+  const message = fc.oneof(
+    fc.record(
+      { t: fc.constantFrom('ack', 'input', 'req', 'ACK'), view: uint, seq: uint, input: fc.oneof(key, fc.anything()), id: uint },
+      { requiredKeys: ['t'] },
+    ),
+    fc.record({ t: fc.constant('input'), view: fc.nat(), input: key }),
+    fc.record({ t: fc.constant('ack'), view: fc.nat(), seq: fc.nat() }),
+    fc.anything(),
+  );
+
+  it('reads a message exactly as ClientMessageSchema does, or leaves it to the schema (property)', () => {
+    let read = 0;
+    fc.assert(
+      fc.property(message, (m) => {
+        const value: unknown = JSON.parse(JSON.stringify(m) ?? 'null');
+        const fast = readFrequentClientMessage(value);
+        if (fast === null) return;
+        read++;
+        const slow = ClientMessageSchema.safeParse(value);
+        expect(slow.success).toBe(true);
+        expect(fast).toStrictEqual(slow.data);
+      }),
+      { numRuns: 5000 },
+    );
+    // The property is about messages it did read: make sure it read many.
+    expect(read).toBeGreaterThan(500);
+  });
+
+  it('reads every key press and acknowledgement the app sends', () => {
+    const sent = [
+      { t: 'ack', view: 1, seq: 4294967295 },
+      { t: 'input', view: 3, input: { kind: 'key', key: 'a', text: 'a' } },
+      { t: 'input', view: 3, input: { kind: 'key', key: 'ArrowUp', shift: true, ctrl: false, alt: true, meta: false } },
+      { t: 'input', view: 3, input: { kind: 'key', key: 'Enter', text: '' } },
+      { t: 'input', view: 3, input: { kind: 'key', key: 'x', text: '👨‍👩‍👧' } },
+    ];
+    for (const m of sent) expect(readFrequentClientMessage(JSON.parse(JSON.stringify(m)))).toStrictEqual(ClientMessageSchema.parse(m));
+  });
+
+  it('leaves everything else to the schema', () => {
+    const others: unknown[] = [
+      { t: 'req', id: 1, method: 'ping' },
+      { t: 'input', view: 1, input: { kind: 'text', text: 'hi' } },
+      { t: 'input', view: 1, input: { kind: 'key', key: 'a', text: 'a'.repeat(17) } },
+      { t: 'input', view: 1, input: { kind: 'key', key: '' } },
+      { t: 'input', view: 1, input: { kind: 'key', key: 'a', ctrl: 1 } },
+      { t: 'input', view: 1, input: { kind: 'key', key: 'a', extra: true } },
+      { t: 'input', view: -1, input: { kind: 'key', key: 'a' } },
+      { t: 'ack', view: 1, seq: 2, more: 3 },
+      { t: 'ack', view: 1.5, seq: 2 },
+      JSON.parse('{"t":"ack","view":1,"seq":2,"__proto__":{}}'),
+      [{ t: 'ack' }],
+      null,
+      'ack',
+    ];
+    for (const m of others) expect(readFrequentClientMessage(m)).toBeNull();
   });
 });

@@ -1,7 +1,9 @@
 // One session as the app sees it through the session host: frames arrive over the host socket and
 // are applied to a local copy of the viewport rows; the view takes the newest state once per
 // painted frame, and only then is the frame acknowledged, so a busy window gets fewer frames,
-// never a backlog. Input, scrolling and selection go back as intents; selection text and find are
+// never a backlog. Under a flood the acknowledgement goes as the view takes the frame, so the host
+// builds the next one while this one is painted; while the user types it goes once the frame is
+// painted, so the write is not on the way of a keystroke's echo. Input, scrolling and selection go back as intents; selection text and find are
 // requests. No pty and no emulator here: those live in the host.
 import { Emitter, type Disposable } from '../../protocol/events';
 import type { FrameHeader, FrameReader } from '../../protocol/hostFrame';
@@ -12,6 +14,10 @@ import type { HostClient } from './hostClient';
 import type { SelectionMode, TerminalSource } from './terminalSource';
 
 const EMPTY_ROW: RenderRow = { runs: [], text: '', wrapped: false };
+
+/** For this long after a key, text or a paste went out, frames are acknowledged once painted (the
+ *  host sends frames without its frame interval for as long). */
+export const ACK_AFTER_PAINT_MS = 100;
 
 export class RemoteTerminal implements TerminalSource, Disposable {
   private readonly renderEmitter = new Emitter<void>();
@@ -28,6 +34,10 @@ export class RemoteTerminal implements TerminalSource, Disposable {
   private allChanged = true;
   /** The frame received and not yet acknowledged (acknowledged when the view takes it). */
   private unacked: number | null = null;
+  /** Taken by the view, acknowledged once painted (painted()). */
+  private heldAck: number | null = null;
+  /** When a key, text or a paste last went out (performance.now()). */
+  private typedAt = -Infinity;
   private lastFrame: Frame | null = null;
   private wanted: { cols: number; rows: number };
   /** The host answered the attach: intents may flow (before, the view has nothing to act on). */
@@ -146,10 +156,22 @@ export class RemoteTerminal implements TerminalSource, Disposable {
       scrollbackLength: h?.scrollbackLength ?? 0,
       altScreen: h?.modes.altScreen ?? false,
     };
-    // Painted now: the host may send the next frame.
-    if (this.unacked !== null && !this.client.closed) this.client.ack(this.viewId, this.unacked);
+    // Taken now: the host may send the next frame (once painted, while the user types).
+    if (this.unacked !== null) {
+      if (performance.now() - this.typedAt < ACK_AFTER_PAINT_MS) this.heldAck = this.unacked;
+      else this.ack(this.unacked);
+    }
     this.unacked = null;
     return { frame: this.lastFrame, dirtyRows };
+  }
+
+  painted(): void {
+    if (this.heldAck !== null) this.ack(this.heldAck);
+  }
+
+  private ack(seq: number): void {
+    this.heldAck = null;
+    if (!this.client.closed) this.client.ack(this.viewId, seq);
   }
 
   invalidate(): void {
@@ -189,15 +211,19 @@ export class RemoteTerminal implements TerminalSource, Disposable {
   }
 
   sendKey(k: KeyInput): void {
+    this.typedAt = performance.now();
     // Fields left undefined are not sent (JSON drops them).
     this.send({ kind: 'key', key: k.key, text: k.text, shift: k.shift, ctrl: k.ctrl, alt: k.alt, meta: k.meta });
   }
 
   sendText(text: string): void {
-    if (text) this.send({ kind: 'text', text });
+    if (!text) return;
+    this.typedAt = performance.now();
+    this.send({ kind: 'text', text });
   }
 
   paste(text: string): void {
+    this.typedAt = performance.now();
     this.send({ kind: 'paste', text });
   }
 

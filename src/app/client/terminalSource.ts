@@ -18,6 +18,9 @@ export interface TerminalSource {
   readonly exited: ExitStatus | null;
   /** The newest screen, and the viewport rows that changed since the previous call (one consumer: the view). */
   update(): { frame: Frame; dirtyRows: number[] };
+  /** The view painted what update() last returned (a source that held the frame's acknowledgement
+   *  until then sends it now). */
+  painted(): void;
   /** The frame update() last returned (what an expose repaints). */
   readonly frame: Frame | null;
   /** The next update() reports every row (fonts or size changed in the view). */

@@ -68,7 +68,7 @@ export class SessionFeed implements Disposable {
   constructor(readonly record: SessionRecord) {
     const s = record.session;
     this.subscriptions.push(
-      s.onRender(() => this.markDirty()),
+      s.onRender(() => this.rendered()),
       s.onTitle(() => this.markDirty()),
       s.onExit(() => this.markDirty()),
     );
@@ -82,6 +82,23 @@ export class SessionFeed implements Disposable {
   markDirty(): void {
     this.dirty = true;
     this.schedule();
+  }
+
+  /**
+   * The emulator parsed output (or the screen changed otherwise). While a view types, the frame is
+   * built and sent right here: the loop turn schedule() waits for costs a keystroke's echo about
+   * 0.15 ms on this 2-core machine. Not for a view that has not had its first frame yet (its attach
+   * is still being answered).
+   */
+  private rendered(): void {
+    this.dirty = true;
+    if (!this.timer && !this.immediate && !this.disposed && Date.now() < this.urgentUntil && this.allSeen()) this.flush();
+    else this.schedule();
+  }
+
+  private allSeen(): boolean {
+    for (const v of this.views) if (v.seenTick < 0) return false;
+    return true;
   }
 
   /** Attaches a view: it becomes the newest, so it takes the input and the session takes its size;

@@ -217,4 +217,33 @@ describe("the app's view of a session (RemoteTerminal)", () => {
     await waitFor(() => session.cols === 30 && session.rows === 6, { what: 'the session at the view size' });
     t.dispose();
   });
+
+  it('acknowledges a frame as the view takes it, and while the user types once the view painted it', async () => {
+    const { RemoteTerminal } = await import('../../../src/app/client/remoteTerminal');
+    const { c } = await connect();
+    const id = await shell(c);
+    const t = new RemoteTerminal(c, id, 6, { cols: 40, rows: 8 });
+    c.onFrame((h, r) => t.applyFrame(h, r));
+    const acks: number[] = [];
+    const ack = c.ack.bind(c);
+    c.ack = (view, seq) => {
+      acks.push(seq);
+      ack(view, seq);
+    };
+    let renders = 0;
+    t.onRender(() => renders++);
+    expect(await t.attach()).toEqual({ ok: true });
+    await waitFor(() => renders > 0, { what: 'the first frame' });
+    t.update();
+    expect(acks).toHaveLength(1);
+    t.painted();
+    expect(acks).toHaveLength(1);
+    t.sendKey({ key: 'x', text: 'x' });
+    await waitFor(() => renders > 1, { what: 'the echo of the key' });
+    expect(t.update().frame.lines.some((l) => l.text.includes('x'))).toBe(true);
+    expect(acks).toHaveLength(1);
+    t.painted();
+    expect(acks).toHaveLength(2);
+    t.dispose();
+  });
 });

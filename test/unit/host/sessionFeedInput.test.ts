@@ -1,6 +1,7 @@
 // A session's frames after the user types, on a real pty under a `yes` flood: no frame is built
 // from output the host read before the key until the emulator has parsed all of it, so the first
-// frame after a Ctrl-C is the emulator's state after the key, not a stale screen in flight.
+// frame after a Ctrl-C is the emulator's state after the key, not a stale screen in flight. And
+// while the user types, the frame of an echo is sent from inside the parse that produced it.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,4 +69,50 @@ it('builds no frame of the output read before a key until it is parsed, then sen
   s.sendKey({ key: 'c', ctrl: true });
   await waitFor(() => sentAt.length > before && s.screenLines().some((l) => l.startsWith('$')), { what: 'frames after the Ctrl-C and the prompt' });
   expect(sentAt[before]).toBeGreaterThanOrEqual(hold);
+});
+
+it('sends the frame of an echo from inside the parse while the user types, and on the frame schedule otherwise', async () => {
+  const s = Session.spawn({
+    cwd: home,
+    env: { HOME: home, PATH: process.env.PATH ?? '/usr/bin:/bin', PS1: '$ ', ENV: '' },
+    argv: ['/bin/sh'],
+    cols: 80,
+    rows: 24,
+  });
+  if (!(s instanceof Session)) throw new Error(s.message);
+  session = s;
+  // Listeners run in the order they subscribed: one before the feed's and one after bracket it.
+  let inRender = false;
+  s.onRender(() => (inRender = true));
+  const record = { id: 'feed-echo', session: s, state: 'idle', title: '' } as unknown as SessionRecord;
+  const f = (feed = new SessionFeed(record));
+  s.onRender(() => (inRender = false));
+  const frames: { inRender: boolean; screen: string }[] = [];
+  const view: FeedView = {
+    id: 1,
+    cols: 80,
+    rows: 24,
+    seenTick: -1,
+    seq: 0,
+    inFlight: false,
+    congested: () => false,
+    send: () => {
+      frames.push({ inRender, screen: s.screenLines().join('\n') });
+      setImmediate(() => f.ack(view, view.seq));
+    },
+    holding: () => undefined,
+  };
+  f.attach(view);
+  await waitFor(() => frames.some((fr) => fr.screen.includes('$')) && !view.inFlight, { what: 'the prompt in a frame' });
+  const echoed = async (text: string): Promise<{ inRender: boolean }> => {
+    const before = frames.length;
+    s.write(text);
+    await waitFor(() => frames.slice(before).some((fr) => fr.screen.includes(text)) && !view.inFlight, { what: `the echo of ${text}` });
+    return frames.slice(before).find((fr) => fr.screen.includes(text))!;
+  };
+  expect((await echoed('idle')).inRender).toBe(false);
+  f.typed();
+  // typed() asks for a frame in the next turn (the screen after a Ctrl-C); the echo comes later.
+  await new Promise((r) => setImmediate(r));
+  expect((await echoed('typed')).inRender).toBe(true);
 });

@@ -1,9 +1,10 @@
 // The emulator feed: bytes reach the emulator in order, each chunk's callback right after it, in
-// slices with a loop turn between them; a large chunk parses in pieces that cut sequences and
+// slices with a loop turn between them; a small write into an idle feed parses inside the write,
+// and what a callback writes waits for the slice it is in but is never left behind; a large chunk parses in pieces that cut sequences and
 // UTF-8 characters anywhere, with the same screen as one write; and the installed xterm still has
 // the synchronous write the slices are made of.
 import { describe, expect, it } from 'vitest';
-import { EmulatorFeed, PIECE_BYTES } from '../../../src/terminal/emulatorFeed';
+import { EmulatorFeed, INLINE_BYTES, PIECE_BYTES } from '../../../src/terminal/emulatorFeed';
 import { createEmulator as createTerminal } from '../../../src/terminal/createEmulator';
 import { createEmulator } from './helpers';
 
@@ -38,13 +39,55 @@ describe('EmulatorFeed', () => {
     const feed = new EmulatorFeed(term, () => slices++);
     const seen: string[] = [];
     const row = () => term.buffer.active.getLine(term.buffer.active.baseY + term.buffer.active.cursorY)!.translateToString(true);
-    feed.write('one', () => seen.push(row()));
-    feed.write(Buffer.from(' two'), () => seen.push(row()));
+    // Padded past the inline size with sequences that print nothing, so both wait for one slice.
+    const pad = '\x1b[m'.repeat(Math.ceil(INLINE_BYTES / 3));
+    feed.write(`one${pad}`, () => seen.push(row()));
+    feed.write(Buffer.from(` two${pad}`), () => seen.push(row()));
+    expect(seen).toEqual([]);
     await new Promise<void>((r) => feed.whenParsed(r));
-    feed.write(' three', () => seen.push(row()));
+    expect(seen).toEqual(['one', 'one two']);
+    expect(slices).toBe(1);
+    feed.dispose();
+    term.dispose();
+  });
+
+  it('parses a small write into an idle feed inside the write, and a larger one a loop turn later', async () => {
+    const term = createTerminal({ cols: 40, rows: 5, scrollback: 100 });
+    let slices = 0;
+    const feed = new EmulatorFeed(term, () => slices++);
+    const row = () => term.buffer.active.getLine(term.buffer.active.baseY + term.buffer.active.cursorY)!.translateToString(true);
+    let done = false;
+    feed.write('echo', () => (done = true));
+    expect([row(), done, slices]).toEqual(['echo', true, 1]);
+    // Not idle any more once something waits: order wins over speed.
+    feed.write(` big${'\x1b[m'.repeat(Math.ceil(INLINE_BYTES / 3))}`);
+    feed.write(' after');
+    expect(row()).toBe('echo');
     await new Promise<void>((r) => feed.whenParsed(r));
-    expect(seen).toEqual(['one', 'one two', 'one two three']);
-    expect(slices).toBe(2);
+    expect([row(), slices]).toEqual(['echo big after', 2]);
+    feed.dispose();
+    term.dispose();
+  });
+
+  it('queues what a callback or the slice hook writes behind the slice it is in, and parses it', async () => {
+    const term = createTerminal({ cols: 40, rows: 5, scrollback: 100 });
+    const row = () => term.buffer.active.getLine(term.buffer.active.baseY + term.buffer.active.cursorY)!.translateToString(true);
+    const seen: string[] = [];
+    let hookWrote = false;
+    const feed = new EmulatorFeed(term, () => {
+      if (hookWrote) return;
+      hookWrote = true;
+      feed.write('C', () => seen.push(`C:${row()}`));
+    });
+    feed.write('A', () => {
+      feed.write('B', () => seen.push(`B:${row()}`));
+      seen.push(`A:${row()}`);
+    });
+    // B runs in A's slice, after A's callback; C, written by the hook once the slice ended, in a
+    // later turn of the loop, with no other write to start it.
+    expect(seen).toEqual(['A:A', 'B:AB']);
+    for (let turn = 0; turn < 10 && seen.length < 3; turn++) await new Promise((r) => setImmediate(r));
+    expect(seen).toEqual(['A:A', 'B:AB', 'C:ABC']);
     feed.dispose();
     term.dispose();
   });

@@ -38,6 +38,11 @@ export class FramePacer implements Disposable {
     }
   }
 
+  /** The user typed in the last TYPING_URGENCY_MS. */
+  get urgent(): boolean {
+    return performance.now() < this.urgentUntil;
+  }
+
   /** The session's screen changed: while the user is typing, painted right here (not a loop turn
    *  later: in the app a turn goes through GLib's sources too); else as schedule(). */
   changed(): void {

@@ -52,6 +52,10 @@ export class LocalTerminal implements TerminalSource {
     return this.s.renderModel.update();
   }
 
+  painted(): void {
+    // Nothing to acknowledge: the session is in this process.
+  }
+
   invalidate(): void {
     this.s.renderModel.invalidate();
   }

@@ -16,6 +16,7 @@ interface GridPaintAddon {
   paintWidget(painter: NativeGridHandle, widget: unknown, ops: Int32Array, count: number, text: string): void;
   paintImage(painter: NativeGridHandle, width: number, height: number, dpr: number, ops: Int32Array, count: number, text: string): ArrayBuffer;
   repaintRows(widget: unknown, y: number, height: number): void;
+  settleFlush(widget: unknown): boolean;
   cachedGlyphs(painter: NativeGridHandle): number;
   setDirectText(painter: NativeGridHandle, on: boolean): void;
   directTextUsed(painter: NativeGridHandle): boolean;
@@ -64,6 +65,13 @@ export class NativeGrid {
    *  QWidget::repaint(QRect): only the band goes to the window system. */
   repaintRows(widget: QWidget, y: number, height: number): void {
     load().repaintRows(qobjectOf(widget), y, height);
+  }
+
+  /** On X11, waits until the X server has read the window's last flush, so the next paint does not
+   *  wait for it at its start (call while idle: a keystroke's echo is then painted without that
+   *  round trip). True when it did; false on other platforms or for a hidden widget. */
+  settleFlush(widget: QWidget): boolean {
+    return load().settleFlush(qobjectOf(widget));
   }
 
   /** Paints the encoded frame into a fresh black image; returns its 0xAARRGGBB pixels. */

@@ -25,6 +25,7 @@ import type { TerminalSource } from '../../client/terminalSource';
 import { GridOps } from './gridOps';
 import { makeCellFonts, type CellFonts } from './cellFonts';
 import { CursorBlink } from './cursorBlink';
+import { FlushSettler } from './flushSettler';
 import { FRAME_INTERVAL_MS, FramePacer } from './framePacer';
 import { GridPainter } from './gridPainter';
 import { ImeInput } from './imeInput';
@@ -86,6 +87,10 @@ export class TerminalView implements Disposable {
   private readonly subscriptions: Disposable[] = [];
   private readonly listeners: Array<[WidgetEventTypes, (e?: unknown) => void]> = [];
   private readonly pacer = new FramePacer((start) => this.paintFrame(start));
+  /** Settles the window's flush after an echo, while idle (so the next echo does not wait for it). */
+  private readonly settler = new FlushSettler(() => {
+    if (!this.disposed) this.native.settleFlush(this.widget);
+  });
   private readonly blink = new CursorBlink(() => this.repaintCursorRow());
   private readonly find: TerminalFind;
   private readonly pointer: PointerGestures;
@@ -211,6 +216,7 @@ export class TerminalView implements Disposable {
     for (const s of this.subscriptions.splice(0)) s.dispose();
     for (const [type, fn] of this.listeners.splice(0)) this.widget.removeEventListener(type, fn);
     this.pacer.dispose();
+    this.settler.dispose();
     this.blink.dispose();
     this.find.dispose();
     this._onFramePainted.dispose();
@@ -280,6 +286,16 @@ export class TerminalView implements Disposable {
     // frame once the view is shown and asks (so a background flood costs the app nothing).
     if (this.widget.width() <= 0 || this.widget.height() <= 0 || !this.widget.isVisible()) return;
     const { frame, dirtyRows } = this.session.update();
+    // The frame is acknowledged by then at the latest, even if painting threw: the host sends no
+    // other until it is.
+    try {
+      this.paintTaken(start, frame, dirtyRows);
+    } finally {
+      this.session.painted();
+    }
+  }
+
+  private paintTaken(start: number, frame: Frame, dirtyRows: number[]): void {
     this.lastFrame = frame;
     const modelMs = performance.now() - start;
     this.blink.update(frame.cursor, this.focused);
@@ -292,9 +308,14 @@ export class TerminalView implements Disposable {
       // all while the widget is hidden; then pendingRows wait for the next frame or expose.
       // Only the band of the changed rows is repainted and flushed to the window system: a
       // whole-window flush costs a key's echo about a millisecond.
-      if (full) this.widget.repaint();
-      else this.repaintBand();
-      this.ownRepaint = false;
+      this.settler.painting();
+      try {
+        if (full) this.widget.repaint();
+        else this.repaintBand();
+      } finally {
+        this.ownRepaint = false;
+      }
+      this.settler.painted(this.pacer.urgent);
     }
     this._onFramePainted.fire({ start, paintMs: performance.now() - start, modelMs, rows, changed: dirtyRows.length, full });
   }
