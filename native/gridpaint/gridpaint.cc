@@ -694,15 +694,25 @@ napi_value Create(napi_env env, napi_callback_info info) {
   return out;
 }
 
+// The QWidget behind widget.native.__external_qobject__(), or null with a JS error thrown.
+QWidget* widgetArg(napi_env env, napi_value value) {
+  void* obj = nullptr;
+  if (napi_get_value_external(env, value, &obj) != napi_ok) {
+    fail(env, "widget must be widget.native.__external_qobject__()");
+    return nullptr;
+  }
+  QWidget* widget = qobject_cast<QWidget*>(static_cast<QObject*>(obj));
+  if (!widget) fail(env, "the external is not a QWidget");
+  return widget;
+}
+
 // paintWidget(painter, widget external QObject, ops, count, text): call from the widget's paint event.
 napi_value PaintWidget(napi_env env, napi_callback_info info) {
   napi_value argv[5];
   Painter* painter = painterCall(env, info, 5, argv, "paintWidget(painter, widget, ops, count, text)");
   if (!painter) return nullptr;
-  void* obj = nullptr;
-  if (napi_get_value_external(env, argv[1], &obj) != napi_ok) return fail(env, "widget must be widget.native.__external_qobject__()");
-  QWidget* widget = qobject_cast<QWidget*>(static_cast<QObject*>(obj));
-  if (!widget) return fail(env, "the external is not a QWidget");
+  QWidget* widget = widgetArg(env, argv[1]);
+  if (!widget) return nullptr;
   FrameArgs f;
   if (!getFrame(env, argv + 2, f)) return nullptr;
   QPainter p(widget);
@@ -719,10 +729,8 @@ napi_value RepaintRows(napi_env env, napi_callback_info info) {
   napi_value argv[3];
   CHECK(napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr));
   if (argc < 3) return fail(env, "repaintRows(widget, y, height)");
-  void* obj = nullptr;
-  if (napi_get_value_external(env, argv[0], &obj) != napi_ok) return fail(env, "widget must be widget.native.__external_qobject__()");
-  QWidget* widget = qobject_cast<QWidget*>(static_cast<QObject*>(obj));
-  if (!widget) return fail(env, "the external is not a QWidget");
+  QWidget* widget = widgetArg(env, argv[0]);
+  if (!widget) return nullptr;
   bool ok = true;
   const double y = getNumber(env, argv[1], ok);
   const double h = getNumber(env, argv[2], ok);
@@ -742,10 +750,8 @@ napi_value SettleFlush(napi_env env, napi_callback_info info) {
   napi_value argv[1];
   CHECK(napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr));
   if (argc < 1) return fail(env, "settleFlush(widget)");
-  void* obj = nullptr;
-  if (napi_get_value_external(env, argv[0], &obj) != napi_ok) return fail(env, "widget must be widget.native.__external_qobject__()");
-  QWidget* widget = qobject_cast<QWidget*>(static_cast<QObject*>(obj));
-  if (!widget) return fail(env, "the external is not a QWidget");
+  QWidget* widget = widgetArg(env, argv[0]);
+  if (!widget) return nullptr;
   bool waited = false;
   QBackingStore* store = widget->isVisible() ? widget->backingStore() : nullptr;
   if (store && QGuiApplication::platformName() == QLatin1String("xcb") && widget->width() > 0 && widget->height() > 0) {
