@@ -32,6 +32,25 @@ afterEach(async () => {
   rmSync(home, { recursive: true, force: true });
 });
 
+/** An 80x24 view that records each frame with `sent` and acknowledges it a loop turn later. */
+function ackingView(f: SessionFeed, sent: () => void): FeedView {
+  const view: FeedView = {
+    id: 1,
+    cols: 80,
+    rows: 24,
+    seenTick: -1,
+    seq: 0,
+    inFlight: false,
+    congested: () => false,
+    send: () => {
+      sent();
+      setImmediate(() => f.ack(view, view.seq));
+    },
+    holding: () => undefined,
+  };
+  return view;
+}
+
 it('builds no frame of the output read before a key until it is parsed, then sends the next one', async () => {
   // On a holder, as the host runs sessions: its output comes in large messages, so a key finds
   // some of it read and not parsed yet.
@@ -45,20 +64,7 @@ it('builds no frame of the output read before a key until it is parsed, then sen
   const f = (feed = new SessionFeed(record));
   // Each frame: how far the emulator had parsed when it was sent. The view acknowledges at once.
   const sentAt: number[] = [];
-  const view: FeedView = {
-    id: 1,
-    cols: 80,
-    rows: 24,
-    seenTick: -1,
-    seq: 0,
-    inFlight: false,
-    congested: () => false,
-    send: () => {
-      sentAt.push(s.parsedOffset);
-      setImmediate(() => f.ack(view, view.seq));
-    },
-    holding: () => undefined,
-  };
+  const view = ackingView(f, () => sentAt.push(s.parsedOffset));
   f.attach(view);
   s.write('yes\r');
   // The key comes while there is output read and not parsed yet.
@@ -88,20 +94,7 @@ it('sends the frame of an echo from inside the parse while the user types, and o
   const f = (feed = new SessionFeed(record));
   s.onRender(() => (inRender = false));
   const frames: { inRender: boolean; screen: string }[] = [];
-  const view: FeedView = {
-    id: 1,
-    cols: 80,
-    rows: 24,
-    seenTick: -1,
-    seq: 0,
-    inFlight: false,
-    congested: () => false,
-    send: () => {
-      frames.push({ inRender, screen: s.screenLines().join('\n') });
-      setImmediate(() => f.ack(view, view.seq));
-    },
-    holding: () => undefined,
-  };
+  const view = ackingView(f, () => frames.push({ inRender, screen: s.screenLines().join('\n') }));
   f.attach(view);
   await waitFor(() => frames.some((fr) => fr.screen.includes('$')) && !view.inFlight, { what: 'the prompt in a frame' });
   const echoed = async (text: string): Promise<{ inRender: boolean }> => {
