@@ -29,6 +29,7 @@ import { rawTerminalRun } from './lib/rawTerminal.mjs';
 import { startKeySender, wallNow as now, xkey } from './lib/xkey.mjs';
 import { startXvfb } from './lib/xvfb.mjs';
 import { benchEnd, benchStart, target } from './lib/verdict.mjs';
+import { LATENCY_POINTS } from '../dist/app/services/latencyTrace.js';
 
 const require = createRequire(import.meta.url);
 const args = process.argv.slice(2);
@@ -224,6 +225,25 @@ async function keySender(display) {
   };
 }
 
+/** One block of KEY_BLOCK keys typed into the app's focused window at a cleared prompt, each
+ *  waited for until its echo is painted: when each was sent, X had it, and the echo was painted. */
+async function typeBlock(app, id, win, keys, first) {
+  const env = { ...process.env, DISPLAY: app.env.DISPLAY };
+  spawnSync('xdotool', ['windowactivate', '--sync', win], { env });
+  spawnSync('xdotool', ['windowfocus', '--sync', win], { env });
+  await sleep(300);
+  await keys.press('ctrl+u');
+  await sleep(100);
+  const typed = [];
+  for (let j = 0; j < KEY_BLOCK; j++) {
+    const k = await keys.press(String.fromCharCode(97 + ((first + j) % 26)));
+    const f = await until(() => frames(app, id, k.sentAt)[0], 'the echo painted', 5_000);
+    typed.push({ ...k, paintedAt: f.at });
+    await sleep(30);
+  }
+  return typed;
+}
+
 async function keyEcho(display) {
   const { app, home, win } = await openApp(display);
   const keys = await keySender(display);
@@ -238,17 +258,9 @@ async function keyEcho(display) {
   const ref = [];
   const sending = [];
   for (let i = 0; i < KEY_SAMPLES; i += KEY_BLOCK) {
-    spawnSync('xdotool', ['windowactivate', '--sync', win], { env });
-    spawnSync('xdotool', ['windowfocus', '--sync', win], { env });
-    await sleep(300);
-    await keys.press('ctrl+u');
-    await sleep(100);
-    for (let j = 0; j < KEY_BLOCK; j++) {
-      const k = await keys.press(String.fromCharCode(97 + ((i + j) % 26)));
-      const f = await until(() => frames(app, id, k.sentAt)[0], 'the echo painted', 5_000);
-      echo.push(f.at - k.sentAt);
+    for (const k of await typeBlock(app, id, win, keys, i)) {
+      echo.push(k.paintedAt - k.sentAt);
       sending.push(k.doneAt - k.sentAt);
-      await sleep(30);
     }
     if (!bare) continue;
     spawnSync('xdotool', ['windowactivate', '--sync', bareWin], { env });
@@ -280,6 +292,72 @@ async function keyEcho(display) {
     );
   else console.log(`  no bare X client reference: ${xe.error}`);
   console.log(`  the sender's own time for each key (until X had it): p50 ${f2(median(sending))} ms, p99 ${f2(pct(sending, 99))} ms`);
+}
+
+/** Keys in the traced run that shows where an echo's time goes. */
+const TRACED_KEYS = 20;
+
+/**
+ * Where an echo's time goes: the same keys into an app and host started with
+ * TERMIO_LATENCY_TRACE (src/app/services/latencyTrace.ts), each hop's p50 from the points both
+ * processes logged. A run of its own, so the trace's own cost is not in the figure above.
+ */
+async function keyHops(display) {
+  const trace = join(work, 'latency.trace');
+  const { app, home, win } = await openApp(display, { TERMIO_LATENCY_TRACE: trace });
+  const keys = await keySender(display);
+  const id = await shell(app, home);
+  app.cli('sessions', 'send', id, "printf '\\033[2 q'; clear", '--enter');
+  const typed = [];
+  for (let i = 0; i < TRACED_KEYS; i += KEY_BLOCK) typed.push(...(await typeBlock(app, id, win, keys, i)));
+  keys.stop();
+  await app.stop(); // both processes write what they still hold as they exit
+  const points = readFileSync(trace, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => {
+      const [point, at] = l.split(' ');
+      return { point, at: Number(at) };
+    })
+    .sort((a, b) => a.at - b.at);
+  // Each key's path: from its sending, the first of each point after the one before, to its paint.
+  const path = ['sent', ...LATENCY_POINTS, 'painted'];
+  const hops = path.slice(1).map(() => []);
+  let complete = 0;
+  for (const k of typed) {
+    const at = [k.sentAt];
+    for (const point of LATENCY_POINTS) {
+      const p = points.find((x) => x.point === point && x.at >= at[at.length - 1] && x.at <= k.paintedAt);
+      if (!p) break;
+      at.push(p.at);
+    }
+    if (at.length !== LATENCY_POINTS.length + 1) continue;
+    at.push(k.paintedAt);
+    complete++;
+    for (let h = 0; h < hops.length; h++) hops[h].push(at[h + 1] - at[h]);
+  }
+  if (complete === 0) {
+    console.log(`  where the time goes: no traced key passed every point (${points.length} points logged)`);
+    return;
+  }
+  const words = {
+    key: "X and Qt → the app's key handler",
+    keySent: 'the handler → key written to the host',
+    keyIn: 'the socket → the host read it',
+    keyOut: 'the host → key written to the holder',
+    parsed: 'holder → pty → shell echo → holder → host parsed it',
+    frameOut: 'frame built and written to the app',
+    frameIn: 'the socket → the app read it',
+    paint: 'the app → its paint began',
+    painted: 'paint, flushed to X',
+  };
+  console.log(`  where the time goes, p50 of each hop (a traced run of its own, ${complete} of ${typed.length} keys passed every point):`);
+  console.log(
+    `    ${path
+      .slice(1)
+      .map((p, h) => `${words[p]} ${f2(median(hops[h]))}`)
+      .join('; ')}`,
+  );
 }
 
 /** Ctrl-C into `yes` through raw node-pty + @xterm/headless: until output stops. */
@@ -430,7 +508,10 @@ benchStart('bench/visible.mjs');
 try {
   console.log('What a user feels (real app, private Xvfb, 2 shared cores: compare each figure with its reference)');
   if (part('throughput')) await throughput(display);
-  if (part('keys')) await keyEcho(display);
+  if (part('keys')) {
+    await keyEcho(display);
+    await keyHops(display);
+  }
   if (part('ctrlc')) await ctrlC(display);
   if (part('memory')) await memory(display);
   if (part('idle')) {

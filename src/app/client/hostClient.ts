@@ -6,6 +6,7 @@ import type { Duplex } from 'node:stream';
 import { readFrame, readRows, type FrameHeader, type FrameReader, type FrameDecodeError, type RowsHeader } from '../../protocol/hostFrame';
 import { encodeJsonMessage, HOST_PROTOCOL_VERSION, MAX_HOST_MESSAGE_BYTES, MessageDecoder } from '../../protocol/hostFraming';
 import type { HostError, HostEvent, HostHello, HostMessage, HostMethod, HostParams, HostResults, InputIntent } from '../../protocol/hostMessages';
+import { traceLatency } from '../services/latencyTrace';
 
 /** The host answers in milliseconds; 10 s means it is wedged, and a caller should not hang. */
 export const HOST_REQUEST_TIMEOUT_MS = 10_000;
@@ -219,6 +220,7 @@ export class HostClient {
   }
 
   private handleData(chunk: Buffer): void {
+    traceLatency('frameIn');
     for (const m of this.decoder.push(chunk)) {
       if (m.kind === 'error') {
         this.protocolError(`the host sent a bad message: ${m.message}`);

@@ -12,6 +12,7 @@ import type { InputIntent } from '../../protocol/hostMessages';
 import type { BufferRange, CursorState, ExitStatus, Frame, KeyInput, MouseInput, MouseTrackingMode, RenderRow, RowSelection } from '../../terminal';
 import type { HostClient } from './hostClient';
 import type { SelectionMode, TerminalSource } from './terminalSource';
+import { traceLatency } from '../services/latencyTrace';
 
 const EMPTY_ROW: RenderRow = { runs: [], text: '', wrapped: false };
 
@@ -214,6 +215,7 @@ export class RemoteTerminal implements TerminalSource, Disposable {
     this.typedAt = performance.now();
     // Fields left undefined are not sent (JSON drops them).
     this.send({ kind: 'key', key: k.key, text: k.text, shift: k.shift, ctrl: k.ctrl, alt: k.alt, meta: k.meta });
+    traceLatency('keySent');
   }
 
   sendText(text: string): void {

@@ -39,6 +39,7 @@ import { View } from './clientView';
 import { readHello } from './clientHello';
 import { kindOf, ReadWatch, STALL_MS, type ClientKind } from './clientAdmission';
 import type { SessionRecord } from './sessionRegistry';
+import { traceLatency } from '../services/latencyTrace';
 
 /** A client that has not said hello within 5 s is not a Termio client (or is wedged): closed. */
 export const HANDSHAKE_TIMEOUT_MS = 5_000;
@@ -178,6 +179,7 @@ export class Connection implements AppSubscriber {
    *  press, a frame's acknowledgement: what typing sends) is its own turn and runs at once: the
    *  loop turn a deferred pump waits for costs a keystroke's echo about 0.1 ms here. */
   private handleData(chunk: Buffer): void {
+    traceLatency('keyIn');
     if (this.ending || this.socket.destroyed) return;
     this.heardAt = performance.now();
     const decoded = this.decoder.push(chunk);

@@ -2,6 +2,7 @@
 // take the input for that view first; resize, focus, scroll and select act as the view asks.
 import type { InputIntent } from '../../protocol/hostMessages';
 import type { FeedView, SessionFeed } from './sessionFeed';
+import { traceLatency } from '../services/latencyTrace';
 
 /** False when the session refused typed text (its program has not read what it was sent). */
 export function applyInput(feed: SessionFeed, view: FeedView, input: InputIntent): boolean {
@@ -12,6 +13,7 @@ export function applyInput(feed: SessionFeed, view: FeedView, input: InputIntent
       feed.typed();
       const { kind: _k, ...key } = input;
       s.sendKey(key);
+      traceLatency('keyOut');
       return true;
     }
     case 'text':

@@ -2,6 +2,7 @@
 // the connection that attached it (clientConnection.ts).
 import type { HostMessage } from '../../protocol/hostMessages';
 import type { FeedView, SessionFeed } from './sessionFeed';
+import { traceLatency } from '../services/latencyTrace';
 
 /** What a view needs of its connection. */
 export interface ViewOwner {
@@ -26,6 +27,7 @@ export class View implements FeedView {
     return this.conn.congested();
   }
   send(message: Uint8Array): void {
+    traceLatency('frameOut');
     this.conn.framesSent++;
     this.conn.write(message);
   }

@@ -7,6 +7,7 @@ import { encodeFrameMessage, encodeRow, type FrameHeader, type WireState } from 
 import { Emitter, type Disposable } from '../../protocol/events';
 import type { RenderRow } from '../../terminal';
 import type { SessionRecord } from './sessionRegistry';
+import { traceLatency } from '../services/latencyTrace';
 
 /**
  * Shortest time between two frames of one session: 8 ms is a 120 Hz display's frame. Parsing
@@ -91,6 +92,7 @@ export class SessionFeed implements Disposable {
    * is still being answered).
    */
   private rendered(): void {
+    traceLatency('parsed');
     this.dirty = true;
     if (!this.timer && !this.immediate && !this.disposed && Date.now() < this.urgentUntil && this.allSeen()) this.flush();
     else this.schedule();

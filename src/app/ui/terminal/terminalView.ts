@@ -36,6 +36,7 @@ import { TerminalFind } from './terminalFind';
 import { defaultOpenLink } from './terminalLinks';
 import { shortcutFor, type TerminalShortcut } from './terminalShortcuts';
 import { defaultSettings } from '../../services/settings';
+import { traceLatency } from '../../services/latencyTrace';
 
 export interface TerminalViewOptions {
   fontFamily?: string;
@@ -282,6 +283,7 @@ export class TerminalView implements Disposable {
   }
 
   private paintFrame(start: number): void {
+    traceLatency('paint');
     // A hidden view takes no frames: the host keeps marking what changes and sends it all in one
     // frame once the view is shown and asks (so a background flood costs the app nothing).
     if (this.widget.width() <= 0 || this.widget.height() <= 0 || !this.widget.isVisible()) return;
@@ -401,6 +403,7 @@ export class TerminalView implements Disposable {
   // ---- keyboard and focus ----------------------------------------------------------------
 
   private handleKey(e: QKeyEvent): void {
+    traceLatency('key');
     const input = keyInputFromQt(e.key(), e.modifiers(), e.text(), { macOS: isMac, optionAsMeta: this.optionAsMeta });
     if (!input) return;
     const shortcut = shortcutFor(input, isMac);
