@@ -17,6 +17,7 @@ interface GridPaintAddon {
   paintImage(painter: NativeGridHandle, width: number, height: number, dpr: number, ops: Int32Array, count: number, text: string): ArrayBuffer;
   repaintRows(widget: unknown, y: number, height: number): void;
   settleFlush(widget: unknown): boolean;
+  watchKeys(widget: unknown, onKey: (key: number, modifiers: number, text: string) => boolean): void;
   cachedGlyphs(painter: NativeGridHandle): number;
   setDirectText(painter: NativeGridHandle, on: boolean): void;
   directTextUsed(painter: NativeGridHandle): boolean;
@@ -72,6 +73,13 @@ export class NativeGrid {
    *  round trip). True when it did; false on other platforms or for a hidden widget. */
   settleFlush(widget: QWidget): boolean {
     return load().settleFlush(qobjectOf(widget));
+  }
+
+  /** The widget's key presses, straight from Qt: onKey returns true when it took the key (Qt stops
+   *  there), false to let Qt go on with it. Keys that type text without Ctrl, Alt or Meta skip Qt's
+   *  search of the application's shortcuts. For the widget's life; one watcher per widget. */
+  watchKeys(widget: QWidget, onKey: (key: number, modifiers: number, text: string) => boolean): void {
+    load().watchKeys(qobjectOf(widget), onKey);
   }
 
   /** Paints the encoded frame into a fresh black image; returns its 0xAARRGGBB pixels. */

@@ -10,7 +10,6 @@ import {
   QClipboardMode,
   QInputMethodEvent,
   QInputMethodQueryEvent,
-  QKeyEvent,
   QMouseEvent,
   QRect,
   QWheelEvent,
@@ -243,7 +242,9 @@ export class TerminalView implements Disposable {
     this.listen(WidgetEventTypes.Resize, () => this.handleResize());
     // Shown again (a switch to this tab): take the newest screen now.
     this.listen(WidgetEventTypes.Show, () => this.redrawAll());
-    this.listen(WidgetEventTypes.KeyPress, (e) => this.handleKey(new QKeyEvent(e as never)));
+    // Not a NodeGUI listener: keys come straight from Qt (NativeGrid.watchKeys); after dispose they
+    // are Qt's again.
+    this.native.watchKeys(this.widget, (key, modifiers, text) => !this.disposed && this.handleKey(key, modifiers, text));
     this.listen(WidgetEventTypes.MouseButtonPress, (e) => this.pointer.handlePress(mouse(e)));
     this.listen(WidgetEventTypes.MouseButtonDblClick, (e) => this.pointer.handlePress(mouse(e)));
     this.listen(WidgetEventTypes.MouseButtonRelease, (e) => this.pointer.handleRelease(mouse(e)));
@@ -402,20 +403,17 @@ export class TerminalView implements Disposable {
 
   // ---- keyboard and focus ----------------------------------------------------------------
 
-  private handleKey(e: QKeyEvent): void {
+  /** A key press from Qt: true when the view took it (Qt stops there: Tab moves no focus). */
+  private handleKey(key: number, modifiers: number, text: string): boolean {
     traceLatency('key');
-    const input = keyInputFromQt(e.key(), e.modifiers(), e.text(), { macOS: isMac, optionAsMeta: this.optionAsMeta });
-    if (!input) return;
+    const input = keyInputFromQt(key, modifiers, text, { macOS: isMac, optionAsMeta: this.optionAsMeta });
+    if (!input) return false;
     const shortcut = shortcutFor(input, isMac);
-    if (shortcut && this.runShortcut(shortcut)) {
-      this.widget.setEventProcessed(true);
-      return;
-    }
+    if (shortcut && this.runShortcut(shortcut)) return true;
     this.session.sendKey(input);
     this.pacer.expedite();
-    // Keep Qt from using Tab for focus changes and the like.
-    this.widget.setEventProcessed(true);
     if (this.session.hasSelection) this.session.clearSelection();
+    return true;
   }
 
   /** Runs a shortcut; false lets the key through to the session (on macOS, Cmd+C with nothing
