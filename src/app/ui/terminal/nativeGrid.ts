@@ -15,7 +15,7 @@ interface GridPaintAddon {
   create(family: string, pointSize: number, cellW: number, cellH: number, ascent: number): NativeGridHandle;
   paintWidget(painter: NativeGridHandle, widget: unknown, ops: Int32Array, count: number, text: string): void;
   paintImage(painter: NativeGridHandle, width: number, height: number, dpr: number, ops: Int32Array, count: number, text: string): ArrayBuffer;
-  repaintRows(widget: unknown, y: number, height: number): void;
+  paintRows(painter: NativeGridHandle, widget: unknown, y: number, height: number, ops: Int32Array, count: number, text: string): boolean;
   settleFlush(widget: unknown): boolean;
   watchKeys(widget: unknown, onKey: (key: number, modifiers: number, text: string) => boolean): void;
   cachedGlyphs(painter: NativeGridHandle): number;
@@ -62,10 +62,11 @@ export class NativeGrid {
     load().paintWidget(this.handle, qobjectOf(widget), ops.ops, ops.length, ops.allText);
   }
 
-  /** Repaints a band of the widget now (its paint event comes with just that band), as
-   *  QWidget::repaint(QRect): only the band goes to the window system. */
-  repaintRows(widget: QWidget, y: number, height: number): void {
-    load().repaintRows(qobjectOf(widget), y, height);
+  /** Repaints a band of the widget now with these ops, painted in its paint event without a call
+   *  back into JavaScript; only the band goes to the window system. False when Qt's paint event
+   *  covered more than the band, or none came (hidden): the widget's Paint listener had it. */
+  paintRows(widget: QWidget, y: number, height: number, ops: GridOps): boolean {
+    return load().paintRows(this.handle, qobjectOf(widget), y, height, ops.ops, ops.length, ops.allText);
   }
 
   /** On X11, waits until the X server has read the window's last flush, so the next paint does not

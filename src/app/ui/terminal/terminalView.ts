@@ -323,8 +323,11 @@ export class TerminalView implements Disposable {
     this._onFramePainted.fire({ start, paintMs: performance.now() - start, modelMs, rows, changed: dirtyRows.length, full });
   }
 
-  /** Repaints the rows from the first pending one to the last. */
+  /** Repaints the rows from the first pending one to the last, painted by the native painter in
+   *  the paint event itself; if Qt's event covered more than that band, handlePaint had it. */
   private repaintBand(): void {
+    // The flash covers the whole view; what the rows owe is painted when it ends (redrawAll).
+    if (this.bellFlash) return;
     let first = Infinity;
     let last = -1;
     for (const r of this.pendingRows) {
@@ -332,27 +335,34 @@ export class TerminalView implements Disposable {
       if (r > last) last = r;
     }
     const { cellH } = this.fonts;
-    this.native.repaintRows(this.widget, first * cellH, (last - first + 1) * cellH);
+    const ops = this.rowOps(this.lastFrame!, this.pendingRows, this.widget.width(), this.widget.height());
+    if (this.native.paintRows(this.widget, first * cellH, (last - first + 1) * cellH, ops)) this.pendingRows.clear();
+  }
+
+  /** The painter's operations for these rows of the frame (or all of them), in this.ops. */
+  private rowOps(frame: Frame, rows: Set<number> | 'all', width: number, height: number): GridOps {
+    const ops = this.ops;
+    ops.reset();
+    const state = { focused: this.focused, blinkOn: this.blink.on, preedit: this.ime.preedit, highlights: this.find.highlights() };
+    this.grid.paint(ops, frame, rows, width, height, state);
+    return ops;
   }
 
   private handlePaint(): void {
     const width = this.widget.width();
     const height = this.widget.height();
     this.dpr = this.widget.devicePixelRatioF() || 1;
-    const ops = this.ops;
-    ops.reset();
-    if (this.bellFlash) {
-      ops.fill(0, 0, width, height, this.theme.foreground);
-    } else if (!this.lastFrame) {
+    let ops = this.ops;
+    if (this.bellFlash || !this.lastFrame) {
       // Before the first frame there is nothing to show but the background (the first frame is
       // scheduled by the constructor).
-      ops.fill(0, 0, width, height, this.theme.background);
+      ops.reset();
+      ops.fill(0, 0, width, height, this.bellFlash ? this.theme.foreground : this.theme.background);
     } else {
       // Anything but our own repaint (expose, resize, show) paints every row: what the window
       // system shows of the widget may be stale.
       const partial = this.ownRepaint && !this.fullRedraw;
-      const state = { focused: this.focused, blinkOn: this.blink.on, preedit: this.ime.preedit, highlights: this.find.highlights() };
-      this.grid.paint(ops, this.lastFrame, partial ? this.pendingRows : 'all', width, height, state);
+      ops = this.rowOps(this.lastFrame, partial ? this.pendingRows : 'all', width, height);
       // A paint event of Qt's own (an expose, or a child like the find bar changing) may reach the
       // screen only inside its clip: what this view owes the screen stays owed until its own repaint.
       if (this.ownRepaint) {
