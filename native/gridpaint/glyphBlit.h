@@ -16,6 +16,7 @@
 #include <QRegion>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -272,6 +273,7 @@ class GlyphBlitter {
   void clear() {
     masks_.clear();
     fonts_.clear();
+    steps_.clear();
   }
 
   size_t size() const { return masks_.size(); }
@@ -295,6 +297,7 @@ class GlyphBlitter {
   // `check`: compare the mask with Qt's own drawing at its position before it is used (fonts
   // blended in linear light); a mask that differs is left to Qt.
   const Mask& mask(const QRawFont& font, int fontId, quint32 glyph, int fx, int fy, bool check = false) {
+    fx = stepsOf(fontId)[fx];
     const uint64_t key = (uint64_t(fontId) << 44) | (uint64_t(glyph) << 12) | (uint64_t(fx) << 6) | uint64_t(fy);
     auto it = masks_.find(key);
     if (it != masks_.end()) return it->second;
@@ -384,10 +387,50 @@ class GlyphBlitter {
     auto known = calibration_.find(format);
     if (known != calibration_.end()) return known->second;
     const QList<quint32> glyphs = probe.glyphIndexesForString(QStringLiteral("Wg@jM#"));
+    if (!steps_.count(kProbeFont)) learnSteps(kProbeFont, probe, glyphs);
     const bool ok = !glyphs.isEmpty() && agrees(format, probe, kProbeFont, glyphs, false);
     masks_.clear();
     calibration_[format] = ok;
     return ok;
+  }
+
+  // Qt draws a glyph at a few sub-pixel steps of its position (four here), not at each of the 64
+  // a 1/64-pixel coordinate can take: a glyph typed at a new column mostly falls on a step whose
+  // mask is already kept (a capture costs a keystroke's echo about 0.05 ms here). The steps are
+  // found per font, not assumed (a font Qt places on whole pixels has other ones): two of its
+  // glyphs drawn at every position, a new step wherever either changes. A position then stands
+  // for the first one of its step.
+  void learnSteps(int fontId, const QRawFont& font, const QList<quint32>& glyphs) {
+    std::array<bool, 64> starts{};
+    starts[0] = true;
+    int tried = 0;
+    for (qsizetype i = 0; i < glyphs.size() && tried < 2; i++) {
+      if (glyphs[i] == 0) continue;
+      tried++;
+      Mask before = capture(font, glyphs[i], 0, 0);
+      for (int fx = 1; fx < 64; fx++) {
+        Mask m = capture(font, glyphs[i], fx, 0);
+        if (m.viaQt || before.viaQt || m.dx != before.dx || m.dy != before.dy || m.w != before.w || m.h != before.h || m.coverage != before.coverage) starts[fx] = true;
+        before = std::move(m);
+      }
+    }
+    std::array<uint8_t, 64> step{};
+    uint8_t first = 0;
+    for (int fx = 0; fx < 64; fx++) {
+      if (starts[fx] || tried == 0) first = static_cast<uint8_t>(fx);
+      step[fx] = first;
+    }
+    steps_[fontId] = step;
+  }
+
+  const std::array<uint8_t, 64>& stepsOf(int fontId) const {
+    static const std::array<uint8_t, 64> each = [] {
+      std::array<uint8_t, 64> a{};
+      for (int i = 0; i < 64; i++) a[i] = static_cast<uint8_t>(i);
+      return a;
+    }();
+    auto it = steps_.find(fontId & ~kTesting);
+    return it == steps_.end() ? each : it->second;
   }
 
   // Qt blends the glyphs of fonts whose rasteriser darkens stems (CFF fonts such as Noto CJK)
@@ -413,6 +456,11 @@ class GlyphBlitter {
           break;
         }
       }
+    }
+    if (mode != kViaQt && !steps_.count(fontId)) {
+      QList<quint32> glyphs = font.glyphIndexesForString(QStringLiteral("Wg"));
+      glyphs.append(glyph);
+      learnSteps(fontId, font, glyphs);
     }
     fonts_[fontId] = mode;
     return mode;
@@ -471,6 +519,8 @@ class GlyphBlitter {
   QImage scratch_;
   Target target_;
   std::unordered_map<uint64_t, Mask> masks_;
+  // Per font: for each 1/64-pixel position, the first position of its sub-pixel step (learnSteps).
+  std::unordered_map<int, std::array<uint8_t, 64>> steps_;
   std::unordered_map<int, bool> calibration_;
   // Font id → how Qt blends its glyphs: kPlain, kGamma (with gamma_) or kViaQt (drawn by Qt).
   std::unordered_map<int, int> fonts_;

@@ -123,6 +123,8 @@ class Painter {
   }
 
   size_t cachedEntries() const { return entries_; }
+  // Glyph masks the blitter keeps (one per glyph, font and sub-pixel step it was drawn at).
+  size_t blitMasks() const { return blit_.size(); }
 
   // Off: every glyph is drawn by QPainter::drawGlyphRun (the reference the blitter must match).
   void setDirectText(bool on) { directText_ = on; }
@@ -942,6 +944,15 @@ napi_value DirectTextUsed(napi_env env, napi_callback_info info) {
   });
 }
 
+// blitMasks(painter) -> glyph masks the blitter keeps (for tests).
+napi_value BlitMasks(napi_env env, napi_callback_info info) {
+  return ask(env, info, "blitMasks(painter)", [env](Painter* painter) -> napi_value {
+    napi_value out;
+    CHECK(napi_create_double(env, double(painter->blitMasks()), &out));
+    return out;
+  });
+}
+
 napi_value Init(napi_env env, napi_value exports) {
   const napi_property_descriptor props[] = {
       {"create", nullptr, Create, nullptr, nullptr, nullptr, napi_default, nullptr},
@@ -953,6 +964,7 @@ napi_value Init(napi_env env, napi_value exports) {
       {"cachedGlyphs", nullptr, CachedGlyphs, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"setDirectText", nullptr, SetDirectText, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"directTextUsed", nullptr, DirectTextUsed, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"blitMasks", nullptr, BlitMasks, nullptr, nullptr, nullptr, napi_default, nullptr},
   };
   napi_define_properties(env, exports, sizeof(props) / sizeof(props[0]), props);
   return exports;

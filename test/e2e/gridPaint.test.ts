@@ -41,6 +41,14 @@ describe.skipIf(e2eSkipReason)('native grid painter', () => {
     expect(report.cachedAfterXyz).toBe(first + 3);
   });
 
+  it('keeps one mask per sub-pixel step a glyph is drawn at, not one per position', () => {
+    // DejaVu Sans Mono's advance is fractional, so the 40 columns start at many 1/64-pixel
+    // positions; Qt draws at four steps of a pixel (and the next whole pixel).
+    expect(report.qPositions).toBeGreaterThan(10);
+    expect(report.qMasks).toBeGreaterThan(0);
+    expect(report.qMasks).toBeLessThanOrEqual(5);
+  });
+
   it('blits glyphs itself with exactly the pixels Qt draws', () => {
     for (const theme of report.sameAsQt as Array<{ used: boolean; differing: number; inked: number }>) {
       expect(theme.used).toBe(true);

@@ -21,6 +21,7 @@ interface GridPaintAddon {
   cachedGlyphs(painter: NativeGridHandle): number;
   setDirectText(painter: NativeGridHandle, on: boolean): void;
   directTextUsed(painter: NativeGridHandle): boolean;
+  blitMasks(painter: NativeGridHandle): number;
 }
 
 export const GRIDPAINT_PATH = join(appRoot, 'native', 'gridpaint', 'build', 'Release', 'gridpaint.node');
@@ -103,6 +104,11 @@ export class NativeGrid {
   /** Characters whose glyphs are cached. */
   get cachedGlyphs(): number {
     return load().cachedGlyphs(this.handle);
+  }
+
+  /** Glyph masks its blitter keeps: one per glyph, font and sub-pixel step it was drawn at. */
+  get blitMasks(): number {
+    return load().blitMasks(this.handle);
   }
 }
 
