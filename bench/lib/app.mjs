@@ -11,6 +11,15 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const termio = join(root, 'bin', 'termio');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/** Apps started and not stopped: a bench that throws still ends them and their hosts as it exits. */
+const running = new Set();
+process.once('exit', () => {
+  for (const app of running) {
+    app.proc.kill('SIGKILL');
+    app.cli('host', 'stop');
+  }
+});
+
 export class App {
   constructor(display, home, extraEnv = {}) {
     this.home = home;
@@ -34,6 +43,7 @@ export class App {
     this.startedAt = performance.timeOrigin + performance.now();
     this.proc = spawn(process.execPath, [join(root, 'dist', 'app', 'main.js')], { env: this.env, stdio: 'ignore' });
     this.exited = new Promise((r) => this.proc.once('exit', r));
+    running.add(this);
   }
   /** The app's log, or the host's (`which` = 'host'): each process writes its own. */
   log(which = 'termio') {
@@ -78,5 +88,6 @@ export class App {
   async stop() {
     await this.quit();
     this.cli('host', 'stop');
+    running.delete(this);
   }
 }
