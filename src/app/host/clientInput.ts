@@ -9,11 +9,16 @@ export function applyInput(feed: SessionFeed, view: FeedView, input: InputIntent
   const s = feed.record.session;
   switch (input.kind) {
     case 'key': {
-      feed.take(view);
-      feed.typed();
       const { kind: _k, ...key } = input;
+      // From the view that holds the input (the session has its size) the key goes out first and
+      // the bookkeeping follows: the echo cannot be read before this returns. From another view,
+      // the session takes that view's size before the key.
+      const holds = feed.isHolder(view);
+      if (!holds) feed.take(view);
       s.sendKey(key);
       traceLatency('keyOut');
+      if (holds) feed.take(view);
+      feed.typed();
       return true;
     }
     case 'text':
