@@ -136,7 +136,9 @@ function alacrittyPath() {
 /** One corpus in alacritty at the app's grid size, timed by the same shell wrapper: microseconds. */
 async function alacrittyRun(exe, display, argv, cols, rows, out) {
   const p = spawn(exe, ['-o', `window.dimensions.columns=${cols}`, '-o', `window.dimensions.lines=${rows}`, '-e', '/bin/sh', timed, out, ...argv], {
-    env: { ...process.env, DISPLAY: display, LIBGL_ALWAYS_SOFTWARE: '1' },
+    // Its IPC socket goes in the bench's own folder (removed at exit), not /tmp, where a killed
+    // alacritty leaves it behind.
+    env: { ...process.env, DISPLAY: display, LIBGL_ALWAYS_SOFTWARE: '1', XDG_RUNTIME_DIR: work, TMPDIR: work },
     stdio: 'ignore',
   });
   const exited = new Promise((r) => p.once('exit', r));

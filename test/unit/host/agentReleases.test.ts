@@ -182,6 +182,10 @@ for (const agent of AGENTS) {
         expect(installed.version).toContain(version);
         const home = realpathSync(mkdtempSync(join(tmpdir(), `termio-${agent.id}-${version}-`)));
         cleanups.push(() => rmSync(home, { recursive: true, force: true }));
+        // What the CLI writes to its temporary folder (Gemini's error reports, for one) goes with
+        // the test, once its processes are ended; kept short, as the host's socket paths are made under it.
+        const tmp = mkdtempSync(join(tmpdir(), 'tt-'));
+        cleanups.push(() => rmSync(tmp, { recursive: true, force: true }));
         cleanups.push(async () => {
           // Codex's daemon left the session's process group: found by its HOME, ended, and gone.
           await endProcessesWithHome(home);
@@ -199,6 +203,7 @@ for (const agent of AGENTS) {
           SHELL: '/bin/sh',
           LANG: 'C.UTF-8',
           TERMIO_HOST_IDLE_MS: '0',
+          TMPDIR: tmp,
           ...agent.prepare({ home, project, model, cli: installed.path }),
         };
 
