@@ -1,7 +1,7 @@
 // Whether a process is still running, for tests that check what a close or a quit leaves behind,
 // and the processes a test started under its temporary HOME (found by their environment, so even
 // a daemon that left the session's process group, like Codex's `app-server`, is found).
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { waitFor } from './waitFor';
 
 /** Running: the pid exists and is not a zombie (a zombie has exited and only awaits its parent). */
@@ -40,6 +40,29 @@ export function processesWithHome(home: string): number[] {
   return processesWhere((env) => env.includes(wanted));
 }
 
+/** The paths of the Unix sockets these processes hold that are bound to a name (Linux /proc). */
+function boundSockets(pids: number[]): string[] {
+  const inodes = new Set<string>();
+  for (const pid of pids) {
+    try {
+      for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+        const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+        if (m) inodes.add(m[1]!);
+      }
+    } catch {
+      // Gone, or not ours to read.
+    }
+  }
+  const paths = new Set<string>();
+  if (inodes.size === 0) return [];
+  // "Num RefCount Protocol Flags Type St Inode Path"; abstract names start with @.
+  for (const line of readFileSync('/proc/net/unix', 'utf8').split('\n').slice(1)) {
+    const f = line.trim().split(/\s+/);
+    if (f.length >= 8 && inodes.has(f[6]!) && f[7]!.startsWith('/')) paths.add(f[7]!);
+  }
+  return [...paths];
+}
+
 /** How long ending a test's processes may take in all: a daemon's supervisor may start it again
  *  while we look, and a loaded machine is slow to reap; well under a test's own bound. */
 const END_PROCESSES_TIMEOUT_MS = 30_000;
@@ -48,10 +71,12 @@ const END_PROCESSES_TIMEOUT_MS = 30_000;
  * Ends every process `match` accepts (SIGKILL: a test's leftovers get no grace) and waits until
  * they are gone: round after round until two looks in a row find none (a killed parent's children
  * may be forking, and Codex's update loop restarts its daemon), or it throws naming what is left
- * once the time is up. `what` names them in that message.
+ * once the time is up. `what` names them in that message. The sockets they had bound are removed
+ * with them, and a `.lock` beside each (Codex's daemon leaves both in /tmp/codex-daemon-<uid>).
  */
 export async function endProcessesWhere(match: (env: string[], pid: number) => boolean, what: string, timeoutMs = END_PROCESSES_TIMEOUT_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  const sockets = new Set<string>();
   let clearLooks = 0;
   while (clearLooks < 2) {
     const left = processesWhere(match);
@@ -61,6 +86,7 @@ export async function endProcessesWhere(match: (env: string[], pid: number) => b
     }
     clearLooks = 0;
     if (Date.now() > deadline) throw new Error(`${what} still run after ${timeoutMs} ms: ${left.join(', ')}`);
+    for (const path of boundSockets(left)) sockets.add(path);
     for (const pid of left) {
       try {
         process.kill(pid, 'SIGKILL');
@@ -72,6 +98,10 @@ export async function endProcessesWhere(match: (env: string[], pid: number) => b
       what: `${what} (${left.join(', ')}) to end`,
       timeout: Math.max(1_000, deadline - Date.now()),
     });
+  }
+  for (const path of sockets) {
+    rmSync(path, { force: true });
+    rmSync(`${path}.lock`, { force: true });
   }
 }
 
