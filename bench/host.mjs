@@ -25,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { App } from './lib/app.mjs';
 import { startXvfb } from './lib/xvfb.mjs';
 import { benchEnd, benchStart, target } from './lib/verdict.mjs';
+import { cpuSeconds } from './lib/cpu.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -72,7 +73,6 @@ async function settledRss(pid) {
   return last;
 }
 
-const CLOCK_TICKS = 100;
 const CPU_SESSIONS = 10;
 const IDLE_SECONDS = Number(process.argv[process.argv.indexOf('--idle-seconds') + 1]) || 10;
 const KEYS = 100;
@@ -81,12 +81,6 @@ const KEYS = 100;
 const IDLE_SETTLE_MS = 20_000;
 
 /** utime + stime of a process, in clock ticks (USER_HZ, 100 on Linux). */
-function cpuTicks(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(f[11]) + Number(f[12]);
-}
-
 /** The reference: `count` raw node-pty + @xterm/headless pairs in a plain Node process; its RSS
  *  growth per pair, and its CPU over `idleMs` of idling (0: not measured). */
 function reference(count, idleMs) {
@@ -210,9 +204,9 @@ try {
   await control.request('attach', { session: listed[0].id, view: 1, cols: 80, rows: 24 });
   control.onFrame((h) => control.ack(h.view, h.seq));
   await new Promise((r) => setTimeout(r, IDLE_SETTLE_MS));
-  const cpu0 = cpuTicks(host.pid);
+  const cpu0 = cpuSeconds(host.pid);
   await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
-  const hostCpuPct = ((cpuTicks(host.pid) - cpu0) / CLOCK_TICKS / IDLE_SECONDS) * 100;
+  const hostCpuPct = ((cpuSeconds(host.pid) - cpu0) / IDLE_SECONDS) * 100;
   const refCpu = await reference(CPU_SESSIONS, IDLE_SECONDS * 1000);
   await control.request('detach', { view: 1 });
 

@@ -18,17 +18,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchEnd, benchStart, target } from './lib/verdict.mjs';
+import { cpuSeconds } from './lib/cpu.mjs';
 import { startXvfb } from './lib/xvfb.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const idleSeconds = Number(process.argv[process.argv.indexOf('--idle-seconds') + 1]) || 30;
-const CLK_TCK = 100; // Linux USER_HZ: /proc/<pid>/stat counts CPU time in 1/100 s
-
-function cpuTicks(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(f[11]) + Number(f[12]); // utime + stime
-}
 
 /** Times the main thread went to sleep and was woken (its voluntary context switches). */
 function wakeups(pid) {
@@ -38,11 +32,11 @@ function wakeups(pid) {
 async function idleCpu(command, args, env) {
   const child = spawn(command, args, { env, stdio: 'ignore' });
   await new Promise((r) => setTimeout(r, 3000)); // let start-up work finish before measuring
-  const t0 = cpuTicks(child.pid);
+  const t0 = cpuSeconds(child.pid);
   const k0 = wakeups(child.pid);
   const w0 = Date.now();
   await new Promise((r) => setTimeout(r, idleSeconds * 1000));
-  const used = (cpuTicks(child.pid) - t0) / CLK_TCK;
+  const used = cpuSeconds(child.pid) - t0;
   const woke = wakeups(child.pid) - k0;
   const wall = (Date.now() - w0) / 1000;
   child.kill('SIGTERM');

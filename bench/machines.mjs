@@ -21,6 +21,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSshRig } from './lib/sshRig.mjs';
 import { benchStart, loadLine } from './lib/verdict.mjs';
+import { cpuSeconds } from './lib/cpu.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -36,7 +37,6 @@ const CAT_BYTES = 20 * 1024 * 1024;
 const IDLE_PER_MACHINE = 20;
 /** After a burst of spawns, V8 and the hosts settle (idle-time GCs) before idle CPU is measured. */
 const IDLE_SETTLE_MS = 15_000;
-const CLOCK_TICKS = 100;
 
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 const fmt = (xs) => `p50 ${pct(xs, 50).toFixed(1)} ms  p95 ${pct(xs, 95).toFixed(1)} ms  (n=${xs.length})`;
@@ -49,12 +49,6 @@ async function waitUntil(check, what, timeoutMs = 30_000) {
     if (Date.now() - t0 > timeoutMs) throw new Error(`timed out waiting for ${what}`);
     await sleep(5);
   }
-}
-
-function cpuTicks(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(f[11]) + Number(f[12]);
 }
 
 benchStart('bench/machines.mjs');
@@ -284,11 +278,11 @@ try {
       ).pid,
   );
   await sleep(IDLE_SETTLE_MS);
-  const [h0, r0] = [cpuTicks(hubPid), cpuTicks(m2Pid)];
+  const [h0, r0] = [cpuSeconds(hubPid), cpuSeconds(m2Pid)];
   await sleep(IDLE_SECONDS * 1000);
-  const [h1, r1] = [cpuTicks(hubPid), cpuTicks(m2Pid)];
-  const hubPct = ((h1 - h0) / CLOCK_TICKS / IDLE_SECONDS) * 100;
-  const remotePct = ((r1 - r0) / CLOCK_TICKS / IDLE_SECONDS) * 100;
+  const [h1, r1] = [cpuSeconds(hubPid), cpuSeconds(m2Pid)];
+  const hubPct = ((h1 - h0) / IDLE_SECONDS) * 100;
+  const remotePct = ((r1 - r0) / IDLE_SECONDS) * 100;
   const total = json(['sessions', 'list']).sessions.filter((s) => s.machine).length;
   report(
     `(e) hub idle CPU, 3 machines, ${total} idle remote sessions`,

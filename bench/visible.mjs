@@ -29,6 +29,7 @@ import { rawTerminalRun } from './lib/rawTerminal.mjs';
 import { startKeySender, wallNow as now, xkey } from './lib/xkey.mjs';
 import { startXvfb } from './lib/xvfb.mjs';
 import { benchEnd, benchStart, target } from './lib/verdict.mjs';
+import { cpuSeconds } from './lib/cpu.mjs';
 import { LATENCY_POINTS } from '../dist/app/services/latencyTrace.js';
 
 const require = createRequire(import.meta.url);
@@ -51,7 +52,6 @@ const IDLE_SECONDS = 10;
 /** Idle CPU is measured this long after the last spawn: V8 runs idle-time collections for a while
  *  after a burst of work (bench/host.mjs: 0.2-0.3 % of a core in the first 15 s, none after 20). */
 const IDLE_SETTLE_MS = 20_000;
-const CLK_TCK = 100; // Linux USER_HZ: /proc/<pid>/stat counts CPU time in 1/100 s
 /** Output stops for this long: the flood is over and the last frame is painted. */
 const QUIET_MS = 300;
 
@@ -75,12 +75,6 @@ writeFileSync(
   's=$(date +%s%N); out=$1; shift; "$@"; e=$(date +%s%N); echo $(( (e - s) / 1000 )) > "$out.tmp"; echo "$s $e" > "$out.span"; mv "$out.tmp" "$out"\n',
 );
 const shq = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
-
-function cpuTicks(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(f[11]) + Number(f[12]); // utime + stime
-}
 
 async function until(check, what, timeout = 120_000) {
   const t0 = Date.now();
@@ -492,13 +486,13 @@ async function idleCpu(display, blinking) {
   const hostPid = app.hostPid();
   // V8's idle-time collections after the spawns settle first (bench/host.mjs measured 15-20 s).
   await sleep(IDLE_SETTLE_MS);
-  const t0 = cpuTicks(app.proc.pid);
-  const h0 = cpuTicks(hostPid);
+  const t0 = cpuSeconds(app.proc.pid);
+  const h0 = cpuSeconds(hostPid);
   const w0 = Date.now();
   await sleep(IDLE_SECONDS * 1000);
   const secs = (Date.now() - w0) / 1000;
-  const cpu = (100 * (cpuTicks(app.proc.pid) - t0)) / CLK_TCK / secs;
-  const host = (100 * (cpuTicks(hostPid) - h0)) / CLK_TCK / secs;
+  const cpu = (100 * (cpuSeconds(app.proc.pid) - t0)) / secs;
+  const host = (100 * (cpuSeconds(hostPid) - h0)) / secs;
   const painted = paints(app, id, w0).length;
   await app.stop();
   return { cpu, host, painted };
