@@ -710,6 +710,17 @@ QWidget* widgetArg(napi_env env, napi_value value) {
   return widget;
 }
 
+// A call whose first of `n` arguments is a widget: the arguments in argv, and the widget (null,
+// with the error thrown, when an argument is missing or the first is no widget).
+QWidget* widgetCall(napi_env env, napi_callback_info info, size_t n, napi_value* argv, const char* usage) {
+  size_t argc = n;
+  if (napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr) != napi_ok || argc < n) {
+    fail(env, std::string(usage) + " takes " + std::to_string(n) + " arguments");
+    return nullptr;
+  }
+  return widgetArg(env, argv[0]);
+}
+
 // paintWidget(painter, widget external QObject, ops, count, text): call from the widget's paint event.
 napi_value PaintWidget(napi_env env, napi_callback_info info) {
   napi_value argv[5];
@@ -839,11 +850,8 @@ class KeyWatch : public QObject {
 };
 
 napi_value WatchKeys(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
   napi_value argv[2];
-  CHECK(napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr));
-  if (argc < 2) return fail(env, "watchKeys(widget, onKey)");
-  QWidget* widget = widgetArg(env, argv[0]);
+  QWidget* widget = widgetCall(env, info, 2, argv, "watchKeys(widget, onKey)");
   if (!widget) return nullptr;
   napi_valuetype type;
   CHECK(napi_typeof(env, argv[1], &type));
@@ -860,11 +868,8 @@ napi_value WatchKeys(napi_env env, napi_callback_info info) {
 // the next paint nothing to wait for. Beginning and ending a paint of the widget's area, painting
 // nothing, is how the backing store's public API reaches it. Elsewhere (macOS) it does nothing.
 napi_value SettleFlush(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
   napi_value argv[1];
-  CHECK(napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr));
-  if (argc < 1) return fail(env, "settleFlush(widget)");
-  QWidget* widget = widgetArg(env, argv[0]);
+  QWidget* widget = widgetCall(env, info, 1, argv, "settleFlush(widget)");
   if (!widget) return nullptr;
   bool waited = false;
   QBackingStore* store = widget->isVisible() ? widget->backingStore() : nullptr;

@@ -52,11 +52,7 @@ describe.skipIf(e2eSkipReason)('find in scrollback', () => {
   it('opens with Ctrl+Shift+F, scrolls back to a word that scrolled off, highlights it, and closes with Esc', async () => {
     app = await AppUnderTest.launch(display);
     const win = await app.waitForWindow();
-    await waitFor(async () => (await app.cli(['sessions', 'list'])).code === 0, { what: 'the control socket' });
-    const id = (await app.cli(['sessions', 'spawn', '--cwd', app.home])).stdout.trim();
-    const read = async () => (await app.cli(['sessions', 'read', id])).stdout;
-    await waitFor(async () => PROMPT.test(await read()), { what: 'the shell prompt' });
-    expect((await app.cli(['sessions', 'focus', id])).code).toBe(0);
+    const { id, read } = await app.focusedShell(PROMPT);
     const terminal: Area = await waitFor(
       () => {
         const a = terminalArea(app.screenshot('find-shell'), app.windowGeometry(win), bg);

@@ -219,6 +219,20 @@ export class AppUnderTest {
     return waitFor(() => this.log().match(re), { timeout, what: `log line ${re} (app output: ${this.output.slice(-500)})` });
   }
 
+  /**
+   * A new shell session in the app's HOME, shown in the window: waits for the control socket and
+   * the shell's prompt (`prompt` matches the screen text), then focuses it. `read` is its screen text.
+   */
+  async focusedShell(prompt: RegExp): Promise<{ id: string; read: () => Promise<string> }> {
+    await waitFor(async () => (await this.cli(['sessions', 'list'])).code === 0, { what: 'the control socket' });
+    const id = (await this.cli(['sessions', 'spawn', '--cwd', this.home])).stdout.trim();
+    const read = async () => (await this.cli(['sessions', 'read', id])).stdout;
+    await waitFor(async () => prompt.test(await read()), { what: 'the shell prompt' });
+    const focused = await this.cli(['sessions', 'focus', id]);
+    if (focused.code !== 0) throw new Error(`sessions focus ${id} failed: ${focused.stderr}`);
+    return { id, read };
+  }
+
   /** The X window id of the first visible top-level window with this exact title. */
   async waitForWindow(title = 'Termio', timeout = 10_000): Promise<string> {
     return waitFor(

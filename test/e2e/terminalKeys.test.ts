@@ -2,36 +2,22 @@
 // its keys straight from Qt (NativeGrid.watchKeys), so Tab and Shift+Tab, the keys Qt would use to
 // move the focus to the next widget, go to the program like any other, and the keys after them
 // still land in the terminal.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { waitFor } from '../helpers/waitFor';
-import { AppUnderTest, Display, e2eSkipReason } from './harness';
+import { AppUnderTest, Display, e2eSkipReason, useDesktop } from './harness';
 
 /** bash's default prompt ends in `$`, or `#` for root. */
 const PROMPT = /[$#]$/m;
 
 describe.skipIf(e2eSkipReason)('keys typed into the terminal', () => {
   let display: Display;
-  let app: AppUnderTest;
-
-  beforeAll(async () => {
-    display = await Display.start();
-  });
-  afterAll(async () => {
-    if (app) {
-      await app.stop();
-      await app.cleanup();
-    }
-    await display?.stop();
-  });
+  let app: AppUnderTest | undefined;
+  useDesktop({ started: (d) => (display = d), current: () => app, done: () => (app = undefined) });
 
   it('sends Tab and Shift+Tab to the program, and the focus stays in the terminal', async () => {
     app = await AppUnderTest.launch(display);
     const win = await app.waitForWindow();
-    await waitFor(async () => (await app.cli(['sessions', 'list'])).code === 0, { what: 'the control socket' });
-    const id = (await app.cli(['sessions', 'spawn', '--cwd', app.home])).stdout.trim();
-    const read = async () => (await app.cli(['sessions', 'read', id])).stdout;
-    await waitFor(async () => PROMPT.test(await read()), { what: 'the shell prompt' });
-    expect((await app.cli(['sessions', 'focus', id])).code).toBe(0);
+    const { read } = await app.focusedShell(PROMPT);
     display.xdotool('windowfocus', '--sync', win);
 
     // cat -A shows a tab as ^I and Shift+Tab's escape sequence (CSI Z) as ^[[Z, a line end as $.
