@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../helpers/browser';
-import { freePort } from '../helpers/companionHost';
+import { freePort } from '../helpers/ports';
 import { waitFor } from '../helpers/waitFor';
 import { AppUnderTest, Display, e2eSkipReason, installFakeAgents, readPixels, screenshotDir, useDesktop, type Rgb } from './harness';
 

@@ -10,7 +10,8 @@ import { join, resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { launchChromium } from '../helpers/browser';
-import { freePort, startHostInProcess } from '../helpers/companionHost';
+import { startHostInProcess } from '../helpers/companionHost';
+import { freePort } from '../helpers/ports';
 import { waitForExit } from '../helpers/processes';
 import { waitFor } from '../helpers/waitFor';
 

@@ -4,7 +4,6 @@
 // with the pairing token read from its file as a user's QR code would carry it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { HostClient } from '../../src/app/client/hostClient';
@@ -12,23 +11,11 @@ import { HostProcess } from '../../src/app/host/hostProcess';
 import { createLogger } from '../../src/app/services/log';
 import type { NotificationSink } from '../../src/app/services/notifier';
 import { HOST_SOCKET_FILE } from '../../src/protocol/hostFraming';
+import { freePort } from './ports';
 import { waitForExit } from './processes';
 import { waitFor } from './waitFor';
 
 export const repoRoot = resolve(__dirname, '..', '..');
-
-/** A port nobody listens on right now (the kernel's pick, released for the host to take). */
-export function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      const port = typeof a === 'object' && a ? a.port : 0;
-      s.close(() => res(port));
-    });
-  });
-}
 
 export interface CompanionHome {
   home: string;
@@ -86,6 +73,31 @@ function withClients(h: Awaited<ReturnType<typeof makeHome>>): CompanionHome {
   };
 }
 
+/**
+ * Waits until the host's log says its companion listens on the port the test gave it, so a test
+ * never talks to whatever else holds that port; a companion that could not start is an error
+ * carrying the host's reason.
+ */
+async function companionListening(termioHome: string, port: number): Promise<void> {
+  const log = join(termioHome, 'logs', 'host.log');
+  await waitFor(
+    () => {
+      let text = '';
+      try {
+        text = readFileSync(log, 'utf8');
+      } catch {
+        return false;
+      }
+      for (const line of text.split('\n')) {
+        if (line.includes('companion not started')) throw new Error(`the host's companion did not start: ${line}`);
+        if (line.includes('companion listening') && line.includes(`"port":${port}`)) return true;
+      }
+      return false;
+    },
+    { what: `the host's companion to listen on ${port}` },
+  );
+}
+
 /** The real termio-host process. */
 export async function startHostProcess(opts: { enabled?: boolean } = {}): Promise<CompanionHome & { child: ChildProcess; stop(): Promise<void> }> {
   const h = await makeHome(opts.enabled ?? true);
@@ -100,6 +112,7 @@ export async function startHostProcess(opts: { enabled?: boolean } = {}): Promis
     { what: 'termio-host to listen' },
   );
   void ready;
+  if (opts.enabled ?? true) await companionListening(h.env.TERMIO_HOME!, h.port);
   return {
     ...withClients(h),
     child,

@@ -4,8 +4,8 @@
 // sshd as another user, so everything between the hub and the remote host is real.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from './ports';
 import { endProcessesWhere, processesWhere } from './processes';
 import { waitFor } from './waitFor';
 
@@ -44,17 +44,6 @@ function must(cmd: string, args: string[]): string {
 export function sshRigUnavailable(): string | null {
   if (process.getuid?.() !== 0) return 'the machines tests create a local user and run sshd: they need root';
   return null;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 function ensureSshd(): void {

@@ -6,7 +6,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { freePort, repoRoot } from '../helpers/companionHost';
+import { repoRoot } from '../helpers/companionHost';
+import { freePort } from '../helpers/ports';
 
 let home: string;
 let env: NodeJS.ProcessEnv;

@@ -14,7 +14,8 @@ import { Emitter } from '../../../src/protocol/events';
 import { Session } from '../../../src/terminal';
 import type { CompanionServerMessage } from '../../../src/protocol/companion';
 import { AUTH_SUBPROTOCOL_PREFIX, COMPANION_SUBPROTOCOL } from '../../../src/protocol/companionWire';
-import { freePort, repoRoot } from '../../helpers/companionHost';
+import { repoRoot } from '../../helpers/companionHost';
+import { freePort } from '../../helpers/ports';
 import { waitFor } from '../../helpers/waitFor';
 
 const cleanups: Array<() => void | Promise<void>> = [];
