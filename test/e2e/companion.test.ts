@@ -169,8 +169,11 @@ it('looks right on a desktop browser, dark and light', async () => {
     await page.screenshot({ path: join(screenshotDir, `companion-list-desktop-${scheme}.png`) });
     await page.locator(`.row[data-session="${alpha}"]`).click();
     await waitFor(() => page.locator('#term .xterm-rows').count(), { what: 'the terminal' });
-    host.host.registry.get(alpha)!.session.write('ls -la /\n');
-    await waitFor(async () => (await page.locator('#term .xterm-rows').textContent())?.includes('etc'), { what: 'ls output in the page' });
+    // A listing of known length: `ls -la /` depends on the machine's root, and on a busy one its
+    // `etc` line scrolls out of the 24 rows the page mirrors.
+    host.host.registry.get(alpha)!.session.write(`ls -ld /etc /usr /tmp; echo listed-${scheme}-$((6*7))\n`);
+    await waitFor(async () => (await page.locator('#term .xterm-rows').textContent())?.includes(`listed-${scheme}-42`), { what: 'ls output in the page' });
+    expect(await page.locator('#term .xterm-rows').textContent()).toContain('root root');
     await page.screenshot({ path: join(screenshotDir, `companion-term-desktop-${scheme}.png`) });
   }
 });
