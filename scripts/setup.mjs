@@ -15,6 +15,7 @@ import { availableParallelism, homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { holderCompileAttempts } from './lib/holderBuild.mjs';
+import { applyNodeguiPatches, nodeguiPatchesHash } from './lib/nodeguiPatches.mjs';
 import { ensureSpawnHelperExecutable } from './lib/nodePtyHelper.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -190,11 +191,16 @@ function ensureNodeGui() {
   if (!isLinux) fail(`unsupported platform ${process.platform}`);
   const qtVersion = capture('pkg-config', ['--modversion', 'Qt6Core']);
   if (!qtVersion) fail('Qt 6 development files not found (pkg-config Qt6Core); install qt6-base-dev and qt6-svg-dev');
-  const key = `nodegui-${nodeguiVersion()}-qt${qtVersion}-abi${process.versions.modules}-${process.arch}`;
+  const key = `nodegui-${nodeguiVersion()}-qt${qtVersion}-abi${process.versions.modules}-${process.arch}-p${nodeguiPatchesHash()}`;
   const cacheRoot = process.env.TERMIO_BUILD_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'termio');
   const cached = join(cacheRoot, key, 'nodegui_core.node');
   if (!existsSync(cached)) {
     log(`compiling NodeGUI ${nodeguiVersion()} against Qt ${qtVersion} (first time only, about 4 minutes on 2 cores)`);
+    try {
+      applyNodeguiPatches(pkgDir);
+    } catch (err) {
+      fail(err.message);
+    }
     const out = join(cacheRoot, `${key}.build`);
     const env = { ...process.env, QT_INSTALL_DIR: '/usr', CMAKE_BUILD_PARALLEL_LEVEL: String(availableParallelism()) };
     const nd = nodeDir();
@@ -204,9 +210,12 @@ function ensureNodeGui() {
     copyFileSync(join(out, 'Release', 'nodegui_core.node'), `${cached}.tmp`);
     renameSync(`${cached}.tmp`, cached);
   }
-  if (!existsSync(target) || statSync(target).size !== statSync(cached).size) {
+  // Which build the installed addon is (npm ci puts NodeGUI's own back): a size can match by chance.
+  const installedKey = `${target}.termio-build`;
+  if (!existsSync(target) || !existsSync(installedKey) || readFileSync(installedKey, 'utf8') !== key) {
     mkdirSync(dirname(target), { recursive: true });
     copyFileSync(cached, target);
+    writeFileSync(installedKey, key);
   }
 }
 
