@@ -2,13 +2,30 @@
  * each the wall-clock time (ms) just before the press and just after XSync returned (the server
  * has taken the events), so a bench times a key from when it reached X and not from a process's
  * start-up (xdotool spends ~15-20 ms of its own before it sends anything).
+ * A key is released as a typist's is, HOLD_MS after its press (or before the next key, if that comes
+ * first), not in the same batch of events: a client handed press and release together converts
+ * both before it answers the press, which no typist's keystroke makes it do.
  * Build: gcc -O2 xkeysend.c -o xkeysend -lX11 -lXtst */
 #include <X11/Xlib.h>
 #include <X11/extensions/XTest.h>
 #include <X11/keysym.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+
+/* How long a key is held down: typists hold a key 70-100 ms; the benches send one every ~30 ms. */
+#define HOLD_MS 15
+
+/* The keys still down, released in the reverse order of their presses. */
+static KeyCode down[3];
+static int ndown;
+static double release_at;
+
+static void release(Display *dpy) {
+  while (ndown > 0) XTestFakeKeyEvent(dpy, down[--ndown], False, 0);
+  XFlush(dpy);
+}
 
 static double now_ms(void) {
   struct timespec ts;
@@ -27,10 +44,24 @@ int main(void) {
     fprintf(stderr, "xkeysend: the X server has no XTEST\n");
     return 1;
   }
+  /* Unbuffered: poll() on fd 0 must see every line not yet read. */
+  setvbuf(stdin, NULL, _IONBF, 0);
   printf("ready\n");
   fflush(stdout);
   char line[256];
-  while (fgets(line, sizeof line, stdin)) {
+  for (;;) {
+    if (ndown > 0) {
+      /* Wait for the next key or the release, whichever comes first. */
+      double left = release_at - now_ms();
+      struct pollfd p = {0, POLLIN, 0};
+      if (left > 0 && poll(&p, 1, (int)left + 1) == 0) continue;
+      if (left <= 0 || !(p.revents & POLLIN)) {
+        release(dpy);
+        continue;
+      }
+      release(dpy);
+    }
+    if (!fgets(line, sizeof line, stdin)) break;
     line[strcspn(line, "\r\n")] = 0;
     int ctrl = 0, shift = 0;
     char *name = line;
@@ -51,13 +82,16 @@ int main(void) {
     if (ctrl) XTestFakeKeyEvent(dpy, c, True, 0);
     if (shift) XTestFakeKeyEvent(dpy, s, True, 0);
     XTestFakeKeyEvent(dpy, code, True, 0);
-    XTestFakeKeyEvent(dpy, code, False, 0);
-    if (shift) XTestFakeKeyEvent(dpy, s, False, 0);
-    if (ctrl) XTestFakeKeyEvent(dpy, c, False, 0);
+    if (ctrl) down[ndown++] = c;
+    if (shift) down[ndown++] = s;
+    down[ndown++] = code;
     XSync(dpy, False);
-    printf("%.3f %.3f\n", before, now_ms());
+    double synced = now_ms();
+    release_at = synced + HOLD_MS;
+    printf("%.3f %.3f\n", before, synced);
     fflush(stdout);
   }
+  release(dpy);
   XCloseDisplay(dpy);
   return 0;
 }
