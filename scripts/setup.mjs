@@ -9,7 +9,7 @@
 //   node scripts/setup.mjs --run-tests set up, then lint, typecheck and run every test (npm test)
 import { spawnSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -209,6 +209,8 @@ function ensureNodeGui() {
     mkdirSync(dirname(cached), { recursive: true });
     copyFileSync(join(out, 'Release', 'nodegui_core.node'), `${cached}.tmp`);
     renameSync(`${cached}.tmp`, cached);
+    // The build tree is only useful to resume an interrupted compile; once the addon is cached it is 47 MB of objects.
+    rmSync(out, { recursive: true, force: true });
   }
   // Which build the installed addon is (npm ci puts NodeGUI's own back): a size can match by chance.
   const installedKey = `${target}.termio-build`;
