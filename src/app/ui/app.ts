@@ -57,8 +57,13 @@ export class TermioApp {
   ) {
     this.log = log;
     this.idleTrim = new IdleTrim(() => {
+      const started = performance.now();
       const released = runtime.trimMemory();
-      log.debug('heap trimmed after a quiet spell', { released, rssMb: Math.round(process.memoryUsage.rss() / 1e5) / 10 });
+      log.debug('heap trimmed after a quiet spell', {
+        released,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+        rssMb: Math.round(process.memoryUsage.rss() / 1e5) / 10,
+      });
       return released;
     });
     // Start-up's own garbage goes too, once the first windows have settled.

@@ -28,7 +28,7 @@ export interface SessionWindowsOptions {
   refresh(): void;
   onStart(agentId: string | null, cwd: string, bypass: boolean, worktree: boolean, machine: string | null): void;
   onAction(win: MainWindow, action: WindowAction, id: string | null): void;
-  /** A session's view painted a frame. */
+  /** A session's view painted new output (not the app's own repaints: a cursor blink, focus). */
   onPainted?(): void;
 }
 
@@ -165,7 +165,9 @@ export class SessionWindows {
     this.views.set(r.id, view);
     view.terminal.onFramePainted((f) => {
       this.trace.painted(r.id, f);
-      this.opts.onPainted?.();
+      // A blinking cursor repaints twice a second and allocates next to nothing: were it activity,
+      // the app would never be idle long enough to give memory back.
+      if (f.changed > 0) this.opts.onPainted?.();
     });
     this.trace.attached(r.id, r.session);
     win.addSession(r.id, view);
