@@ -102,15 +102,16 @@ function extraState(session: Session): string {
 
 /**
  * The session's state once everything handed to its emulator so far is parsed, or null when the
- * parser is in the middle of a sequence then (the caller tries again later) or the session is gone.
+ * parser is in the middle of a sequence then (the caller tries again later), when `giveWay` says
+ * so at that moment (serializing is a long synchronous step), or when the session is gone.
  */
-export function captureCheckpoint(session: Session, scrollback: number): Promise<ScreenCheckpoint | null> {
+export function captureCheckpoint(session: Session, scrollback: number, giveWay: () => boolean = () => false): Promise<ScreenCheckpoint | null> {
   const offset = session.streamOffset;
   return new Promise((resolve) => {
     // Runs right after the bytes before `offset` are parsed, before any later chunk is.
     session.afterParsed(() => {
       try {
-        if (!parserAtRest(session.emulator)) return resolve(null);
+        if (giveWay() || !parserAtRest(session.emulator)) return resolve(null);
         resolve({ offset, cols: session.cols, rows: session.rows, screen: session.snapshot(scrollback) + extraState(session) });
       } catch {
         resolve(null); // disposed meanwhile

@@ -81,6 +81,7 @@ export class Session implements Disposable {
   private readonly _onRender = this.store.add(new Emitter<void>());
   private readonly _onExit = this.store.add(new Emitter<ExitStatus>());
   private readonly _onOutput = this.store.add(new Emitter<Uint8Array>());
+  private readonly _onInput = this.store.add(new Emitter<void>());
   private readonly _onResize = this.store.add(new Emitter<{ cols: number; rows: number }>());
   private readonly _onBell = this.store.add(new Emitter<void>());
   private readonly _onNotification = this.store.add(new Emitter<Notification>());
@@ -98,6 +99,8 @@ export class Session implements Disposable {
   /** The program's output, in order, each chunk once the emulator has parsed it: a mirror that
    *  starts from snapshot() and then writes every later chunk matches the emulator. */
   readonly onOutput: Event<Uint8Array> = this._onOutput.event;
+  /** Someone typed, pasted or sent text to the program (not the emulator's own replies). */
+  readonly onInput: Event<void> = this._onInput.event;
   /** The emulator took a new size; output parsed after this is laid out at that size. */
   readonly onResize: Event<{ cols: number; rows: number }> = this._onResize.event;
 
@@ -267,7 +270,7 @@ export class Session implements Disposable {
   }
 
   private reply(data: string): void {
-    if (!this.replaying) this.write(data);
+    if (!this.replaying && !this.disposed && !this._exited) this.source.write(data);
   }
 
   private handleParsed(): void {
@@ -332,7 +335,9 @@ export class Session implements Disposable {
 
   /** False when refused: the program has not read MAX_PENDING_INPUT_BYTES sent before (ptyInput.ts). */
   write(data: string): boolean {
-    return !this.disposed && !this._exited && this.source.write(data);
+    if (this.disposed || this._exited) return false;
+    this._onInput.fire();
+    return this.source.write(data);
   }
 
   /** Bytes given as a binary string (one char per byte), e.g. legacy mouse reports. */
@@ -352,7 +357,10 @@ export class Session implements Disposable {
     if (this.emulator.buffer.active.viewportY !== this.emulator.buffer.active.baseY) this.scrollToBottom();
     // As user input: the emulator's data event writes it to the pty; the echo is parsed in the loop
     // turn it arrives in (emulatorFeed.ts).
-    if (!this.disposed && !this._exited) this.emulator.input(bytes, true);
+    if (!this.disposed && !this._exited) {
+      this._onInput.fire();
+      this.emulator.input(bytes, true);
+    }
     return true;
   }
 

@@ -23,6 +23,11 @@ export const CheckpointTiming = {
   maxIntervalMs: 60_000,
   /** A capture can land in the middle of an escape sequence; it is tried again this much later. */
   retryMs: 50,
+  /** Nor is a session checkpointed this soon after someone typed into it: serializing a full
+   *  scrollback holds the host's loop for tens of milliseconds (60-90 ms for 10,000 lines on a
+   *  2-core machine), and a Ctrl-C typed into a flood waited behind it (a 120-260 ms stop, where
+   *  the rest took 10-40 ms). The holder keeps the bytes meanwhile. */
+  inputQuietMs: 1_000,
 } as const;
 
 /** A capture waits for the emulator to parse what it was given; a session disposed meanwhile
@@ -45,6 +50,7 @@ interface Watched {
   last: ScreenCheckpoint | null;
   lastAt: number;
   lastOutputAt: number;
+  lastInputAt: number;
   metaDirty: boolean;
   timer: NodeJS.Timeout | null;
   subs: Array<{ dispose(): void }>;
@@ -67,6 +73,8 @@ export class Checkpointer {
   private disposed = false;
   /** Checkpoints written (tests and benches). */
   writes = 0;
+  /** Checkpoints put off because someone was typing into the session (tests and benches). */
+  deferrals = 0;
 
   constructor(private readonly o: CheckpointerOptions) {
     this.now = o.now ?? Date.now;
@@ -80,7 +88,16 @@ export class Checkpointer {
   watch(session: Session, restored?: ScreenCheckpoint): void {
     if (!session.holder || this.watched.has(session.id)) return;
     const last = restored ? { offset: restored.offset, cols: restored.cols, rows: restored.rows, screen: restored.screen } : null;
-    const w: Watched = { session, last, lastAt: restored ? this.now() : 0, lastOutputAt: 0, metaDirty: !restored, timer: null, subs: [] };
+    const w: Watched = {
+      session,
+      last,
+      lastAt: restored ? this.now() : 0,
+      lastOutputAt: 0,
+      lastInputAt: -Infinity,
+      metaDirty: !restored,
+      timer: null,
+      subs: [],
+    };
     this.watched.set(session.id, w);
     w.subs.push(
       session.onOutput(() => {
@@ -88,6 +105,7 @@ export class Checkpointer {
         this.arm(w, CheckpointTiming.quietMs);
       }),
     );
+    w.subs.push(session.onInput(() => (w.lastInputAt = this.now())));
     w.subs.push(session.onExit(() => this.forget(session.id, { remove: true })));
     if (!restored) void this.checkpoint(session.id);
   }
@@ -130,26 +148,35 @@ export class Checkpointer {
       (quietFor >= CheckpointTiming.quietMs ||
         (since >= CheckpointTiming.volumeBytes && sinceLast >= CheckpointTiming.minIntervalMs) ||
         sinceLast >= CheckpointTiming.maxIntervalMs);
-    if (take) void this.checkpoint(w.session.id);
+    const typedFor = now - w.lastInputAt;
+    if (take && typedFor < CheckpointTiming.inputQuietMs) {
+      this.deferrals++;
+      this.arm(w, CheckpointTiming.inputQuietMs - typedFor);
+    } else if (take) void this.checkpoint(w.session.id, { yieldToInput: true });
     else if (since > 0 || w.metaDirty) this.arm(w, Math.max(CheckpointTiming.retryMs, CheckpointTiming.quietMs - quietFor));
   }
 
-  /** Takes and writes a checkpoint of one session now (queued behind any in progress). */
-  checkpoint(id: string): Promise<boolean> {
-    const run = this.queue.then(() => this.take(id));
+  /** Takes and writes a checkpoint of one session now (queued behind any in progress); with
+   *  yieldToInput, unless someone types into it before the capture (it is then taken later). */
+  checkpoint(id: string, opts: { yieldToInput?: boolean } = {}): Promise<boolean> {
+    const run = this.queue.then(() => this.take(id, opts.yieldToInput === true));
     this.queue = run.then(() => undefined);
     return run;
   }
 
-  private async take(id: string): Promise<boolean> {
+  private async take(id: string, yieldToInput: boolean): Promise<boolean> {
     const w = this.watched.get(id);
     if (!w || w.session.exited) return false;
     const meta = this.o.meta(id);
     if (!meta) return false;
     const unchanged = w.last !== null && w.last.offset === w.session.streamOffset;
-    const cp = unchanged ? w.last : await withDeadline(captureCheckpoint(w.session, this.o.scrollback()), CAPTURE_DEADLINE_MS);
+    // A key can come while the capture waits for the backlog to be parsed: the capture then
+    // gives way (the key's echo is what the user waits for) and is taken once typing pauses.
+    const typing = () => yieldToInput && this.now() - w.lastInputAt < CheckpointTiming.inputQuietMs;
+    const cp = unchanged ? w.last : await withDeadline(captureCheckpoint(w.session, this.o.scrollback(), typing), CAPTURE_DEADLINE_MS);
     if (!cp) {
-      this.arm(w, CheckpointTiming.retryMs);
+      if (typing()) this.deferrals++;
+      this.arm(w, typing() ? CheckpointTiming.inputQuietMs - (this.now() - w.lastInputAt) : CheckpointTiming.retryMs);
       return false;
     }
     if (!this.watched.has(id)) return false;

@@ -1,0 +1,102 @@
+// The host's checkpoints of held sessions (real holder, real pty, the checkpoint files in a
+// temporary folder, the checkpointer's clock in the test's hands): a checkpoint that falls due
+// while someone is typing into the session waits until the typing pauses, because serializing a
+// full scrollback holds the host's loop for tens of milliseconds and the keys would wait behind it.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { checkpointPath, type HeldSessionMeta } from '../../../src/app/host/checkpointFile';
+import { Checkpointer, CheckpointTiming } from '../../../src/app/host/holderCheckpoints';
+import { nullLogger } from '../../../src/app/services/log';
+import { Session } from '../../../src/terminal/session';
+import { waitForExit } from '../../helpers/processes';
+import { waitFor } from '../../helpers/waitFor';
+
+const binary = join(__dirname, '../../../native/termio-holder/build/termio-holder');
+let home: string;
+let session: Session | null = null;
+let checkpointer: Checkpointer | null = null;
+
+beforeEach(() => {
+  home = mkdtempSync(join(tmpdir(), 'termio-checkpoints-'));
+});
+
+afterEach(async () => {
+  checkpointer?.dispose();
+  checkpointer = null;
+  if (session) {
+    const pid = session.pid;
+    session.dispose();
+    session = null;
+    await waitForExit(pid, 'the session to end');
+  }
+  rmSync(home, { recursive: true, force: true });
+});
+
+function meta(s: Session): HeldSessionMeta {
+  return {
+    agentId: 'terminal',
+    cwd: home,
+    argv: s.argv,
+    name: null,
+    bypass: false,
+    parentId: null,
+    createdAt: 0,
+    state: 'idle',
+    stateWhy: '',
+    stateSince: 0,
+    secret: null,
+  };
+}
+
+/** A held program that, once a line is typed, prints and then reads what is typed without echoing
+ *  it; watched by a checkpointer on the given clock, its first checkpoint (the empty screen) written. */
+async function watched(now: () => number): Promise<{ s: Session; cp: Checkpointer }> {
+  const s = await Session.spawnHeld(
+    { cwd: home, env: { HOME: home }, argv: ['/bin/sh', '-c', 'stty -echo; read line; printf ready; exec cat >/dev/null'] },
+    { binary, socketPath: join(home, 's.sock') },
+  );
+  if (!(s instanceof Session)) throw new Error(`spawn failed: ${s.message}`);
+  session = s;
+  const cp = new Checkpointer({ dir: home, scrollback: () => 100, meta: () => meta(s), logger: nullLogger, now });
+  checkpointer = cp;
+  cp.watch(s);
+  await waitFor(() => cp.writes === 1, { what: 'the first checkpoint (the empty screen)' });
+  return { s, cp };
+}
+
+/** Types the line the program waits for, and waits for what it prints then. */
+async function printed(s: Session): Promise<void> {
+  s.write('go\r');
+  await waitFor(() => s.screenLines().some((l) => l.includes('ready')), { what: 'the program to print' });
+}
+
+it('puts off a checkpoint due while someone types into the session, and takes it once the typing pauses', async () => {
+  // Output goes quiet (a checkpoint is due) while keys keep coming.
+  let now = 0;
+  const { s, cp } = await watched(() => now);
+  await printed(s);
+
+  // Output has been quiet long enough, but a key came just now.
+  now = 10_000;
+  s.write('typed');
+  await waitFor(() => cp.deferrals >= 1, { what: 'the due checkpoint to be put off' });
+  expect(cp.writes).toBe(1);
+
+  // The typing paused: the checkpoint follows, with the screen as it is.
+  now += CheckpointTiming.inputQuietMs;
+  await waitFor(() => cp.writes === 2, { what: 'the checkpoint once the typing paused' });
+  const saved = JSON.parse(readFileSync(checkpointPath(home, s.id), 'utf8')) as { offset: number; screen: string };
+  expect(saved.offset).toBe(s.streamOffset);
+  expect(saved.screen).toContain('ready');
+});
+
+it('does not put off a checkpoint of a session nobody typed into', async () => {
+  let now = 0;
+  const { s, cp } = await watched(() => now);
+  await printed(s);
+  now = 10_000;
+  await waitFor(() => cp.writes === 2, { what: 'the checkpoint after the quiet spell' });
+  expect(cp.deferrals).toBe(0);
+});
