@@ -26,7 +26,8 @@ export const CheckpointTiming = {
   /** Nor is a session checkpointed this soon after someone typed into it: serializing a full
    *  scrollback holds the host's loop for tens of milliseconds (60-90 ms for 10,000 lines on a
    *  2-core machine), and a Ctrl-C typed into a flood waited behind it (a 120-260 ms stop, where
-   *  the rest took 10-40 ms). The holder keeps the bytes meanwhile. */
+   *  the rest took 10-40 ms). The holder keeps the bytes meanwhile. Typing that never pauses
+   *  puts a checkpoint off until maxIntervalMs since the last one at most. */
   inputQuietMs: 1_000,
 } as const;
 
@@ -149,10 +150,11 @@ export class Checkpointer {
         (since >= CheckpointTiming.volumeBytes && sinceLast >= CheckpointTiming.minIntervalMs) ||
         sinceLast >= CheckpointTiming.maxIntervalMs);
     const typedFor = now - w.lastInputAt;
-    if (take && typedFor < CheckpointTiming.inputQuietMs) {
+    const overdue = sinceLast >= CheckpointTiming.maxIntervalMs;
+    if (take && !overdue && typedFor < CheckpointTiming.inputQuietMs) {
       this.deferrals++;
       this.arm(w, CheckpointTiming.inputQuietMs - typedFor);
-    } else if (take) void this.checkpoint(w.session.id, { yieldToInput: true });
+    } else if (take) void this.checkpoint(w.session.id, { yieldToInput: !overdue });
     else if (since > 0 || w.metaDirty) this.arm(w, Math.max(CheckpointTiming.retryMs, CheckpointTiming.quietMs - quietFor));
   }
 

@@ -100,3 +100,13 @@ it('does not put off a checkpoint of a session nobody typed into', async () => {
   await waitFor(() => cp.writes === 2, { what: 'the checkpoint after the quiet spell' });
   expect(cp.deferrals).toBe(0);
 });
+
+it('takes a checkpoint overdue by the longest interval even while someone keeps typing', async () => {
+  let now = 0;
+  const { s, cp } = await watched(() => now);
+  await printed(s);
+  now = CheckpointTiming.maxIntervalMs;
+  s.write('typed');
+  await waitFor(() => cp.writes === 2, { what: 'the overdue checkpoint' });
+  expect(cp.deferrals).toBe(0);
+});
