@@ -99,7 +99,8 @@ export class Session implements Disposable {
   /** The program's output, in order, each chunk once the emulator has parsed it: a mirror that
    *  starts from snapshot() and then writes every later chunk matches the emulator. */
   readonly onOutput: Event<Uint8Array> = this._onOutput.event;
-  /** Someone typed, pasted or sent text to the program (not the emulator's own replies). */
+  /** Text went to the program: typed, pasted or sent (a key's bytes reach write() through the
+   *  emulator, as do its replies to the program's queries). */
   readonly onInput: Event<void> = this._onInput.event;
   /** The emulator took a new size; output parsed after this is laid out at that size. */
   readonly onResize: Event<{ cols: number; rows: number }> = this._onResize.event;
@@ -270,7 +271,7 @@ export class Session implements Disposable {
   }
 
   private reply(data: string): void {
-    if (!this.replaying && !this.disposed && !this._exited) this.source.write(data);
+    if (!this.replaying) this.write(data);
   }
 
   private handleParsed(): void {
@@ -357,10 +358,7 @@ export class Session implements Disposable {
     if (this.emulator.buffer.active.viewportY !== this.emulator.buffer.active.baseY) this.scrollToBottom();
     // As user input: the emulator's data event writes it to the pty; the echo is parsed in the loop
     // turn it arrives in (emulatorFeed.ts).
-    if (!this.disposed && !this._exited) {
-      this._onInput.fire();
-      this.emulator.input(bytes, true);
-    }
+    if (!this.disposed && !this._exited) this.emulator.input(bytes, true);
     return true;
   }
 
