@@ -143,19 +143,21 @@ export class Checkpointer {
     const now = this.now();
     const since = w.session.streamOffset - (w.last?.offset ?? 0);
     const quietFor = now - w.lastOutputAt;
-    const sinceLast = now - w.lastAt;
+    const overdue = now - w.lastAt >= CheckpointTiming.maxIntervalMs;
     const take =
       (since > 0 || w.metaDirty) &&
-      (quietFor >= CheckpointTiming.quietMs ||
-        (since >= CheckpointTiming.volumeBytes && sinceLast >= CheckpointTiming.minIntervalMs) ||
-        sinceLast >= CheckpointTiming.maxIntervalMs);
-    const typedFor = now - w.lastInputAt;
-    const overdue = sinceLast >= CheckpointTiming.maxIntervalMs;
-    if (take && !overdue && typedFor < CheckpointTiming.inputQuietMs) {
+      (quietFor >= CheckpointTiming.quietMs || (since >= CheckpointTiming.volumeBytes && now - w.lastAt >= CheckpointTiming.minIntervalMs) || overdue);
+    const typingFor = overdue ? 0 : this.untilInputPause(w);
+    if (take && typingFor > 0) {
       this.deferrals++;
-      this.arm(w, CheckpointTiming.inputQuietMs - typedFor);
+      this.arm(w, typingFor);
     } else if (take) void this.checkpoint(w.session.id, { yieldToInput: !overdue });
     else if (since > 0 || w.metaDirty) this.arm(w, Math.max(CheckpointTiming.retryMs, CheckpointTiming.quietMs - quietFor));
+  }
+
+  /** How long until input into the session has paused for inputQuietMs (0: it has). */
+  private untilInputPause(w: Watched): number {
+    return Math.max(0, CheckpointTiming.inputQuietMs - (this.now() - w.lastInputAt));
   }
 
   /** Takes and writes a checkpoint of one session now (queued behind any in progress); with
@@ -174,11 +176,17 @@ export class Checkpointer {
     const unchanged = w.last !== null && w.last.offset === w.session.streamOffset;
     // A key can come while the capture waits for the backlog to be parsed: the capture then
     // gives way (the key's echo is what the user waits for) and is taken once typing pauses.
-    const typing = () => yieldToInput && this.now() - w.lastInputAt < CheckpointTiming.inputQuietMs;
-    const cp = unchanged ? w.last : await withDeadline(captureCheckpoint(w.session, this.o.scrollback(), typing), CAPTURE_DEADLINE_MS);
+    const typing = () => (yieldToInput ? this.untilInputPause(w) : 0);
+    const cp = unchanged
+      ? w.last
+      : await withDeadline(
+          captureCheckpoint(w.session, this.o.scrollback(), () => typing() > 0),
+          CAPTURE_DEADLINE_MS,
+        );
     if (!cp) {
-      if (typing()) this.deferrals++;
-      this.arm(w, typing() ? CheckpointTiming.inputQuietMs - (this.now() - w.lastInputAt) : CheckpointTiming.retryMs);
+      const wait = typing();
+      if (wait > 0) this.deferrals++;
+      this.arm(w, wait > 0 ? wait : CheckpointTiming.retryMs);
       return false;
     }
     if (!this.watched.has(id)) return false;
