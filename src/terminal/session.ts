@@ -4,7 +4,6 @@
 // bytes since). Owns the emulator, its parser hooks and timers, and releases them all in
 // dispose(). Emits the in-band signals: title, bell, OSC 9/777 notifications.
 import type { Terminal } from '@xterm/headless';
-import { SerializeAddon } from '@xterm/addon-serialize';
 import { findAll, type BufferRange } from './bufferSearch';
 import { createEmulator } from './createEmulator';
 import { EmulatorFeed } from './emulatorFeed';
@@ -13,6 +12,7 @@ import { FlowController } from './flowControl';
 import { HolderSource, startHolder, type HolderStart } from './holderSource';
 import { DEFAULT_SCROLLBACK, KILL_GRACE_MS, resolveLaunch, type LaunchError, type SpawnOptions } from './launch';
 import { NodePtySource, type ExitStatus, type PtySource } from './ptySource';
+import { serializeScreen } from './screenSerializer';
 import { linesSince, outputMark, screenLines } from './screenText';
 import { Utf8Splitter } from './utf8Splitter';
 import { InBandSignals, type Notification, type Progress } from './inBandSignals';
@@ -85,7 +85,6 @@ export class Session implements Disposable {
   private readonly _onResize = this.store.add(new Emitter<{ cols: number; rows: number }>());
   private readonly _onBell = this.store.add(new Emitter<void>());
   private readonly _onNotification = this.store.add(new Emitter<Notification>());
-  private serializer: SerializeAddon | null = null;
   readonly onTitle: Event<string>;
   readonly onBell: Event<void> = this._onBell.event;
   /** OSC 9 (iTerm2 style) and OSC 777;notify (urxvt style) notifications. */
@@ -430,8 +429,7 @@ export class Session implements Disposable {
 
   /** The emulator's state as escape sequences (screen, modes, `scrollback` lines of history): all parsed so far. */
   snapshot(scrollback: number): string {
-    if (!this.serializer) this.emulator.loadAddon((this.serializer = new SerializeAddon()));
-    return this.serializer.serialize({ scrollback });
+    return serializeScreen(this.emulator, scrollback);
   }
 
   /** Rows of the screen (not the scrolled-back viewport) as text, right-trimmed. With lines=N,
