@@ -1,8 +1,9 @@
 // A session's screen and scrollback as escape sequences that rebuild them in a fresh emulator,
 // taken at an exact stream offset: what a host saves so that a later host can adopt the session
-// from the holder's bytes since. @xterm/addon-serialize writes the buffers and xterm's modes; the
-// state it leaves out (scroll region, cursor visibility and shape, mouse encoding, keyboard
-// modes, title, the G0–G3 charsets and the one shifted in) is appended here.
+// from the holder's bytes since. serializeScreen (screenSerializer.ts) writes the buffers, the
+// cursors, the pen and xterm's modes; the state it leaves out (scroll region, cursor visibility
+// and shape, mouse encoding, keyboard modes, title, the G0–G3 charsets and the one shifted in) is
+// appended here.
 import type { Terminal } from '@xterm/headless';
 import { createEmulator } from './createEmulator';
 import type { Session } from './session';
@@ -104,15 +105,24 @@ function extraState(session: Session): string {
  * The session's state once everything handed to its emulator so far is parsed, or null when the
  * parser is in the middle of a sequence then (the caller tries again later), when `giveWay` says
  * so at that moment (serializing is a long synchronous step), or when the session is gone.
+ * `timing` receives how long the serializing took.
  */
-export function captureCheckpoint(session: Session, scrollback: number, giveWay: () => boolean = () => false): Promise<ScreenCheckpoint | null> {
+export function captureCheckpoint(
+  session: Session,
+  scrollback: number,
+  giveWay: () => boolean = () => false,
+  timing?: { serializeMs: number },
+): Promise<ScreenCheckpoint | null> {
   const offset = session.streamOffset;
   return new Promise((resolve) => {
     // Runs right after the bytes before `offset` are parsed, before any later chunk is.
     session.afterParsed(() => {
       try {
         if (giveWay() || !parserAtRest(session.emulator)) return resolve(null);
-        resolve({ offset, cols: session.cols, rows: session.rows, screen: session.snapshot(scrollback) + extraState(session) });
+        const start = performance.now();
+        const screen = session.snapshot(scrollback) + extraState(session);
+        if (timing) timing.serializeMs = performance.now() - start;
+        resolve({ offset, cols: session.cols, rows: session.rows, screen });
       } catch {
         resolve(null); // disposed meanwhile
       }

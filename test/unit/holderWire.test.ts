@@ -105,11 +105,25 @@ describe('checkpoint files', () => {
     },
   });
 
-  it('reads back what was written; a missing one is null; a broken one is set aside with the reason', () => {
+  it('reads back what was written; a missing one is null; a broken one is set aside with the reason', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'termio-cp-'));
     try {
-      writeCheckpoint(dir, record('a'));
+      await writeCheckpoint(dir, record('a'));
       expect(readCheckpoint(dir, 'a')).toEqual(record('a'));
+      expect(statSync(join(dir, 'a.json')).mode & 0o777).toBe(0o600);
+      // A JSON line without the screen, then the screen as it is (escape characters one byte each).
+      const colour = { ...record('e'), screen: '\x1b[31mred\x1b[0m\r\nline two\r\n日本 😀' };
+      await writeCheckpoint(dir, colour);
+      const [head, ...rest] = readFileSync(join(dir, 'e.json'), 'utf8').split('\n');
+      expect(JSON.parse(head!)).not.toHaveProperty('screen');
+      expect(rest.join('\n')).toBe(colour.screen);
+      expect(readCheckpoint(dir, 'e')).toEqual(colour);
+      // A version 1 file (one JSON document, the screen inside), as an older host wrote it.
+      const old = { ...record('v1'), version: 1, screen: '\x1b[1mold\x1b[0m\r\n' };
+      writeFileSync(join(dir, 'v1.json'), JSON.stringify(old));
+      expect(readCheckpoint(dir, 'v1')).toEqual(old);
+      writeFileSync(join(dir, 'v9.json'), `${JSON.stringify({ ...record('v9'), version: 9, screen: undefined })}\nscreen`);
+      expect(readCheckpoint(dir, 'v9')).toEqual({ problem: expect.stringContaining('version 9 (this Termio reads 1 and 2)') });
       expect(readCheckpoint(dir, 'missing')).toBeNull();
       writeFileSync(join(dir, 'b.json'), JSON.stringify({ ...record('b'), session: { ...record('b').session, state: 'sleeping' } }));
       expect(readCheckpoint(dir, 'b')).toEqual({ problem: expect.stringContaining("session.state 'sleeping' is not a state") });

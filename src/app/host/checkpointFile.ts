@@ -2,15 +2,24 @@
 // scrollback at a stream offset, and what a new host needs to carry the session on (its agent,
 // folder, command, name, parent, status, the secret its hooks prove themselves with). Written
 // atomically; a file that cannot be read is reported and set aside, never trusted half-way.
+//
+// Since version 2 the file is one line of JSON (the record without its screen) followed by the
+// screen itself, not one JSON document with the screen inside: JSON spells each escape character
+// in six bytes, and encoding the 16 MB screen of a colourful scrollback that way held the host's
+// loop for about 100 ms; the write itself now runs off the loop. Version 1 files (a new host
+// adopting an older one's sessions) are still read.
 import { readFileSync, renameSync, rmSync } from 'node:fs';
+import { open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SessionState } from '../../protocol/status/sessionState';
 import { engineSnapshotProblem } from '../../protocol/status/engineSnapshot';
-import { writeFileAtomic } from '../services/atomicWrite';
+import { tempFileFor } from '../services/atomicWrite';
 import type { SessionRecord } from './sessionRegistry';
 import type { TrackerSnapshot } from './statusTracker';
 
-export const CHECKPOINT_VERSION = 1;
+export const CHECKPOINT_VERSION = 2;
+/** The versions this host reads: 1 (one JSON document) and 2 (a JSON line, then the screen). */
+const READABLE_VERSIONS: readonly number[] = [1, CHECKPOINT_VERSION];
 
 /** What a host knows of a held session beyond its screen. */
 export interface HeldSessionMeta {
@@ -65,11 +74,28 @@ export function checkpointPath(dir: string, id: string): string {
   return join(dir, `${id}.json`);
 }
 
-/** Atomic but not fsynced: a checkpoint is only of use while its holder runs, and no holder
+/** Writes a checkpoint atomically (a temp file renamed over it), the file's bytes written off the
+ *  event loop. Not fsynced: a checkpoint is only of use while its holder runs, and no holder
  *  outlives a machine restart (the only loss fsync guards against); a crashed host's writes are
  *  already in the kernel. The fsyncs were most of the cost of checkpointing many sessions. */
-export function writeCheckpoint(dir: string, record: CheckpointRecord): void {
-  writeFileAtomic(checkpointPath(dir, record.id), JSON.stringify(record), { mode: 0o600, forceMode: true, durable: false });
+export async function writeCheckpoint(dir: string, record: CheckpointRecord): Promise<void> {
+  const { screen, ...head } = record;
+  const file = checkpointPath(dir, record.id);
+  const tmp = tempFileFor(file);
+  try {
+    const fh = await open(tmp, 'w', 0o600);
+    try {
+      // A new file: the umask can only have narrowed 0600, and the file must be exactly that.
+      await fh.chmod(0o600);
+      await fh.writeFile(`${JSON.stringify(head)}\n${screen}`);
+    } finally {
+      await fh.close();
+    }
+    await rename(tmp, file);
+  } catch (e) {
+    await rm(tmp, { force: true });
+    throw e;
+  }
 }
 
 export function removeCheckpoint(dir: string, id: string): void {
@@ -82,7 +108,7 @@ const STATES: readonly string[] = ['idle', 'working', 'attention', 'done'];
 function problemOf(v: unknown, id: string): string | null {
   if (typeof v !== 'object' || v === null) return 'not a JSON object';
   const r = v as Partial<CheckpointRecord>;
-  if (r.version !== CHECKPOINT_VERSION) return `version ${String(r.version)} (this Termio reads ${CHECKPOINT_VERSION})`;
+  if (!READABLE_VERSIONS.includes(r.version as number)) return `version ${String(r.version)} (this Termio reads ${READABLE_VERSIONS.join(' and ')})`;
   if (r.id !== id) return `it names session ${String(r.id)}`;
   for (const k of ['offset', 'cols', 'rows'] as const) if (!Number.isSafeInteger(r[k]) || (r[k] as number) < 0) return `${k} is not a count`;
   if (typeof r.screen !== 'string') return 'screen is not text';
@@ -106,9 +132,9 @@ function statusProblem(v: unknown): string | null {
  *  (it is then renamed to <id>.json.unreadable for a person to look at). */
 export function readCheckpoint(dir: string, id: string): CheckpointRecord | null | { problem: string } {
   const file = checkpointPath(dir, id);
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(file, 'utf8');
+    bytes = readFileSync(file);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
     return { problem: `cannot read ${file}: ${(e as Error).message}` };
@@ -116,7 +142,10 @@ export function readCheckpoint(dir: string, id: string): CheckpointRecord | null
   let parsed: unknown;
   let problem: string | null;
   try {
-    parsed = JSON.parse(text);
+    // A JSON line and the screen after it; no line break at all: a version 1 file, one JSON
+    // document (JSON.stringify never writes a raw line break).
+    const nl = bytes.indexOf(0x0a);
+    parsed = nl < 0 ? JSON.parse(bytes.toString('utf8')) : { ...(JSON.parse(bytes.toString('utf8', 0, nl)) as object), screen: bytes.toString('utf8', nl + 1) };
     problem = problemOf(parsed, id);
   } catch (e) {
     problem = `not JSON (${(e as Error).message})`;

@@ -15,8 +15,9 @@ export const CheckpointTiming = {
   /** This many bytes since the last checkpoint: half the holder's 8 MiB bound, so a busy agent's
    *  stream is always covered by a checkpoint plus bytes the holder still has. */
   volumeBytes: 4 * 1024 * 1024,
-  /** ...but not more often than this: serializing a full scrollback takes tens of milliseconds,
-   *  and a flood must not spend its time on checkpoints. */
+  /** ...but not more often than this: serializing a full scrollback takes 5-40 ms of plain text
+   *  and ~130 ms of 10,000 lines coloured per character, and a flood must not spend its time on
+   *  checkpoints. */
   minIntervalMs: 10_000,
   /** Output that never goes quiet (a counter, a progress bar) is checkpointed this often anyway,
    *  so a replay after a crash stays short. */
@@ -24,9 +25,9 @@ export const CheckpointTiming = {
   /** A capture can land in the middle of an escape sequence; it is tried again this much later. */
   retryMs: 50,
   /** Nor is a session checkpointed this soon after someone typed into it: serializing a full
-   *  scrollback holds the host's loop for tens of milliseconds (60-90 ms for 10,000 lines on a
-   *  2-core machine), and a Ctrl-C typed into a flood waited behind it (a 120-260 ms stop, where
-   *  the rest took 10-40 ms). The holder keeps the bytes meanwhile. Typing that never pauses
+   *  scrollback holds the host's loop (with @xterm/addon-serialize, 60-90 ms for 10,000 lines of
+   *  plain text on a 2-core machine), and a Ctrl-C typed into a flood waited behind it (a 120-260
+   *  ms stop, where the rest took 10-40 ms). The holder keeps the bytes meanwhile. Typing that never pauses
    *  puts a checkpoint off until maxIntervalMs since the last one at most. */
   inputQuietMs: 1_000,
 } as const;
@@ -34,6 +35,9 @@ export const CheckpointTiming = {
 /** A capture waits for the emulator to parse what it was given; a session disposed meanwhile
  *  never answers, and the queue must not wait for it forever. A flood's backlog parses in well under this. */
 const CAPTURE_DEADLINE_MS = 5_000;
+
+/** A duration for the log, to a tenth of a millisecond. */
+const round = (ms: number): number => Math.round(ms * 10) / 10;
 
 function withDeadline<T>(p: Promise<T>, ms: number): Promise<T | null> {
   return new Promise((resolve) => {
@@ -69,6 +73,9 @@ export interface CheckpointerOptions {
 
 export class Checkpointer {
   private readonly watched = new Map<string, Watched>();
+  /** The session whose file is being written (one at a time), and whether it ended meanwhile. */
+  private writing: string | null = null;
+  private closedWhileWriting = false;
   private queue: Promise<void> = Promise.resolve();
   private readonly now: () => number;
   private disposed = false;
@@ -127,7 +134,10 @@ export class Checkpointer {
       for (const s of w.subs) s.dispose();
       this.watched.delete(id);
     }
-    if (opts.remove) removeCheckpoint(this.o.dir, id);
+    if (opts.remove) {
+      removeCheckpoint(this.o.dir, id);
+      if (this.writing === id) this.closedWhileWriting = true;
+    }
   }
 
   private arm(w: Watched, ms: number): void {
@@ -177,10 +187,11 @@ export class Checkpointer {
     // A key can come while the capture waits for the backlog to be parsed: the capture then
     // gives way (the key's echo is what the user waits for) and is taken once typing pauses.
     const typing = () => (yieldToInput ? this.untilInputPause(w) : 0);
+    const timing = { serializeMs: 0 };
     const cp = unchanged
       ? w.last
       : await withDeadline(
-          captureCheckpoint(w.session, this.o.scrollback(), () => typing() > 0),
+          captureCheckpoint(w.session, this.o.scrollback(), () => typing() > 0, timing),
           CAPTURE_DEADLINE_MS,
         );
     if (!cp) {
@@ -190,15 +201,34 @@ export class Checkpointer {
       return false;
     }
     if (!this.watched.has(id)) return false;
+    const writeStart = performance.now();
+    this.writing = id;
+    this.closedWhileWriting = false;
     try {
-      writeCheckpoint(this.o.dir, { version: CHECKPOINT_VERSION, id, savedAt: new Date(this.now()).toISOString(), ...cp, session: meta });
+      await writeCheckpoint(this.o.dir, { version: CHECKPOINT_VERSION, id, savedAt: new Date(this.now()).toISOString(), ...cp, session: meta });
     } catch (e) {
       // A full disk: the holder keeps its bytes, and the next checkpoint tries again.
       this.o.logger.warn('checkpoint: write failed', { id, error: (e as Error).message });
       this.arm(w, CheckpointTiming.quietMs);
       return false;
+    } finally {
+      this.writing = null;
+    }
+    if (this.closedWhileWriting) {
+      // The session ended while its file was being written: the file goes again.
+      removeCheckpoint(this.o.dir, id);
+      return false;
     }
     this.writes++;
+    // serializeMs held the host's loop; writeMs is the write's wall time, mostly off the loop.
+    if (!unchanged)
+      this.o.logger.debug('checkpoint written', {
+        id,
+        offset: cp.offset,
+        chars: cp.screen.length,
+        serializeMs: round(timing.serializeMs),
+        writeMs: round(performance.now() - writeStart),
+      });
     w.last = cp;
     w.lastAt = this.now();
     w.metaDirty = false;

@@ -2,11 +2,11 @@
 // temporary folder, the checkpointer's clock in the test's hands): a checkpoint that falls due
 // while someone is typing into the session waits until the typing pauses, because serializing a
 // full scrollback holds the host's loop for tens of milliseconds and the keys would wait behind it.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { checkpointPath, type HeldSessionMeta } from '../../../src/app/host/checkpointFile';
+import { readCheckpoint, type CheckpointRecord, type HeldSessionMeta } from '../../../src/app/host/checkpointFile';
 import { Checkpointer, CheckpointTiming } from '../../../src/app/host/holderCheckpoints';
 import { nullLogger } from '../../../src/app/services/log';
 import { Session } from '../../../src/terminal/session';
@@ -87,7 +87,7 @@ it('puts off a checkpoint due while someone types into the session, and takes it
   // The typing paused: the checkpoint follows, with the screen as it is.
   now += CheckpointTiming.inputQuietMs;
   await waitFor(() => cp.writes === 2, { what: 'the checkpoint once the typing paused' });
-  const saved = JSON.parse(readFileSync(checkpointPath(home, s.id), 'utf8')) as { offset: number; screen: string };
+  const saved = readCheckpoint(home, s.id) as CheckpointRecord;
   expect(saved.offset).toBe(s.streamOffset);
   expect(saved.screen).toContain('ready');
 });
