@@ -11,6 +11,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HostClient } from '../../../src/app/client/hostClient';
 import { collectRows, rowText } from '../../../src/protocol/hostFrame';
 import { createEmulator } from '../../../src/terminal';
+import { readCheckpoint } from '../../../src/app/host/checkpointFile';
 import { shortSocketDir } from '../../../src/app/host/holders';
 import { termioPaths } from '../../../src/app/services/paths';
 import { attach, mirrorFrames } from '../../helpers/hostScreen';
@@ -207,12 +208,10 @@ describe('session holders under termio-host', () => {
     const why = async (): Promise<{ state: string; since: string; channel: string; event?: string }> =>
       JSON.parse((await termio(['sessions', 'why', id, '--json'])).out) as { state: string; since: string; channel: string; event?: string };
     // The state the last checkpoint keeps, as the status tracker had it.
-    const saved = (): string | undefined =>
-      (
-        JSON.parse(readFileSync(join(dir, '.termio', 'state', 'checkpoints', `${id}.json`), 'utf8')) as {
-          session: { status?: { engine: { current: { state: string } } } };
-        }
-      ).session.status?.engine.current.state;
+    const saved = (): string | undefined => {
+      const cp = readCheckpoint(join(dir, '.termio', 'state', 'checkpoints'), id);
+      return cp && 'session' in cp ? cp.session.status?.engine.current.state : undefined;
+    };
     const stateIs = async (state: string): Promise<boolean> => (await why()).state === state;
 
     await termio(['sessions', 'send', id, 'ask before running tests', '--enter']);
