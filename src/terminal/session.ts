@@ -12,7 +12,7 @@ import { FlowController } from './flowControl';
 import { HolderSource, startHolder, type HolderStart } from './holderSource';
 import { DEFAULT_SCROLLBACK, KILL_GRACE_MS, resolveLaunch, type LaunchError, type SpawnOptions } from './launch';
 import { NodePtySource, type ExitStatus, type PtySource } from './ptySource';
-import { serializeScreen } from './screenSerializer';
+import { HistoryCache, serializeScreen } from './screenSerializer';
 import { linesSince, outputMark, screenLines } from './screenText';
 import { Utf8Splitter } from './utf8Splitter';
 import { InBandSignals, type Notification, type Progress } from './inBandSignals';
@@ -64,6 +64,8 @@ export class Session implements Disposable {
   private readonly feed: EmulatorFeed;
   private readonly parsedWaiters = new Set<() => void>();
   private readonly store = new DisposableStore();
+  /** snapshot()'s rows under an alternate screen, kept while they cannot change. */
+  private historyCache: HistoryCache | undefined;
   private readonly shiftEnter: string | undefined;
   private _exited: ExitStatus | null = null;
   private disposed = false;
@@ -429,7 +431,8 @@ export class Session implements Disposable {
 
   /** The emulator's state as escape sequences (screen, modes, `scrollback` lines of history): all parsed so far. */
   snapshot(scrollback: number): string {
-    return serializeScreen(this.emulator, scrollback);
+    this.historyCache ??= this.store.add(new HistoryCache(this.emulator));
+    return serializeScreen(this.emulator, scrollback, this.historyCache);
   }
 
   /** Rows of the screen (not the scrolled-back viewport) as text, right-trimmed. With lines=N,

@@ -6,7 +6,7 @@
 import type { IBuffer, IBufferCell, Terminal } from '@xterm/headless';
 import { describe, expect, it } from 'vitest';
 import { createEmulator } from '../../../src/terminal/createEmulator';
-import { serializeScreen } from '../../../src/terminal/screenSerializer';
+import { HistoryCache, serializeScreen } from '../../../src/terminal/screenSerializer';
 
 const write = (t: Terminal, data: string): Promise<void> => new Promise((r) => t.write(data, r));
 
@@ -256,5 +256,40 @@ describe('serializeScreen rebuilds the emulator cell for cell', () => {
       }
       t.dispose();
     }
+  });
+
+  it('under an alternate screen, writes the history once and again only once it could have changed', async () => {
+    let history = '';
+    // More than the scrollback keeps: the history is full, and more of it leaves its length as it is.
+    for (let i = 0; i < 80; i++) history += `\x1b[3${i % 8}mshell line ${i}\x1b[0m\r\n`;
+    const t = await screenOf(history + '$ top\x1b[?1049h\x1b[HPID USER', 20, 6, 50);
+    const cache = new HistoryCache(t);
+    // The same text as without the cache, and the rows reused while the TUI writes.
+    expect(serializeScreen(t, 50, cache)).toBe(serializeScreen(t, 50));
+    await write(t, '\x1b[2;1H1 root\x1b[1m*');
+    expect(serializeScreen(t, 50, cache)).toBe(serializeScreen(t, 50));
+    expect(cache.hits).toBe(1);
+    // Each of these may change the rows under the alternate screen: the next call writes them afresh.
+    const changes: Array<[string, () => Promise<void>]> = [
+      ['the program left, the shell wrote, the program came back', () => write(t, '\x1b[?1049lmore history\r\n$ top\x1b[?1049h')],
+      ['a resize (a reflow)', async () => t.resize(16, 6)],
+      ['a smaller scrollback', async () => void (t.options.scrollback = 10)],
+      ['a reset', () => write(t, '\x1bc\x1b[?1049hafter reset')],
+    ];
+    for (const [what, change] of changes) {
+      serializeScreen(t, 50, cache);
+      await change();
+      const hits = cache.hits;
+      expect(serializeScreen(t, 50, cache), what).toBe(serializeScreen(t, 50));
+      expect(cache.hits, what).toBe(hits);
+      await roundTrip(t, 50);
+    }
+    // Back on the normal screen there is nothing to keep.
+    await write(t, '\x1b[?1049l');
+    const hits = cache.hits;
+    serializeScreen(t, 50, cache);
+    serializeScreen(t, 50, cache);
+    expect(cache.hits).toBe(hits);
+    cache.dispose();
   });
 });
