@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // What a checkpoint of a held session holds the host's event loop for: serializing a 110×44
-// emulator with 10,000 lines of history (Session.snapshot, src/terminal/screenSerializer.ts), for
+// emulator with 10,000 lines of history to the UTF-8 the checkpoint file gets (Session.snapshotBytes,
+// src/terminal/screenSerializer.ts), for
 // the output of `ls -lR /usr`, `seq`, per-character truecolor text, and the same truecolor history
 // under a full-screen program (its second checkpoint, the history reused). Each figure beside
 // @xterm/addon-serialize on the same emulator, interleaved (the serializer Termio used before):
@@ -29,7 +30,7 @@ const SCROLLBACK = 10_000;
 const RATIO_TARGET = 0.5;
 
 const { createEmulator } = require(join(root, 'dist', 'terminal', 'createEmulator.js'));
-const { HistoryCache, serializeScreen } = require(join(root, 'dist', 'terminal', 'screenSerializer.js'));
+const { HistoryCache, serializeScreenBytes } = require(join(root, 'dist', 'terminal', 'screenSerializer.js'));
 const { SerializeAddon } = require('@xterm/addon-serialize');
 
 const work = mkdtempSync(join(tmpdir(), 'termio-bench-checkpoint-'));
@@ -74,26 +75,24 @@ for (const c of await corpora()) {
   t.loadAddon(addon);
   const cache = c.cache ? new HistoryCache(t) : undefined;
   // The cache's first fill is the first checkpoint; the figure is of the ones after it.
-  if (cache) serializeScreen(t, SCROLLBACK, cache);
+  if (cache) serializeScreenBytes(t, SCROLLBACK, cache);
   const ours = [];
   const theirs = [];
-  let out = '';
+  let out = [];
   for (let i = 0; i < RUNS; i++) {
     let t0 = performance.now();
-    out = serializeScreen(t, SCROLLBACK, cache);
-    // A checkpoint writes the whole text: reading it here makes a rope of blocks count in full.
-    out.charCodeAt(out.length - 1);
+    out = serializeScreenBytes(t, SCROLLBACK, cache);
     ours.push(performance.now() - t0);
     t0 = performance.now();
     addon.serialize({ scrollback: SCROLLBACK });
     theirs.push(performance.now() - t0);
   }
   const rebuilt = createEmulator({ cols: COLS, rows: ROWS, scrollback: SCROLLBACK });
-  await write(rebuilt, out);
+  await write(rebuilt, Buffer.concat(out));
   const same = screenText(rebuilt) === screenText(t);
   const ratio = median(ours) / median(theirs);
   console.log(
-    `  ${c.name.padEnd(16)} ${f1(out.length / 1e6).padStart(6)}   ${f1(median(ours)).padStart(9)}   ${f1(median(theirs)).padStart(8)}   ${ratio.toFixed(2).padStart(5)}   ${target(`${c.name} ≤ ${RATIO_TARGET}× the addon`, ratio <= RATIO_TARGET).padEnd(14)}  ${target(`${c.name} rebuilt`, same) === 'met' ? 'same text' : 'DIFFERENT'}`,
+    `  ${c.name.padEnd(16)} ${f1(out.reduce((n, b) => n + b.length, 0) / 1e6).padStart(6)}   ${f1(median(ours)).padStart(9)}   ${f1(median(theirs)).padStart(8)}   ${ratio.toFixed(2).padStart(5)}   ${target(`${c.name} ≤ ${RATIO_TARGET}× the addon`, ratio <= RATIO_TARGET).padEnd(14)}  ${target(`${c.name} rebuilt`, same) === 'met' ? 'same text' : 'DIFFERENT'}`,
   );
   cache?.dispose();
   rebuilt.dispose();

@@ -13,7 +13,8 @@ export interface ScreenCheckpoint {
   offset: number;
   cols: number;
   rows: number;
-  screen: string;
+  /** The escape sequences, UTF-8. */
+  screen: Uint8Array;
 }
 
 /** xterm's charset state: the tables designated as G0–G3 (undefined: US ASCII) and which is shifted in. */
@@ -120,7 +121,7 @@ export function captureCheckpoint(
       try {
         if (giveWay() || !parserAtRest(session.emulator)) return resolve(null);
         const start = performance.now();
-        const screen = session.snapshot(scrollback) + extraState(session);
+        const screen = Buffer.concat([...session.snapshotBytes(scrollback), Buffer.from(extraState(session))]);
         if (timing) timing.serializeMs = performance.now() - start;
         resolve({ offset, cols: session.cols, rows: session.rows, screen });
       } catch {

@@ -5,8 +5,9 @@
 //
 // It reads xterm's cell arrays directly (three 32-bit words per cell: the character and its width,
 // the foreground colour with half the flags, the background colour with the other half), as
-// xterm's own renderers do, and writes UTF-8 into one reused array that becomes a string every
-// 64 KiB. @xterm/addon-serialize, which this replaces, walks the public cell
+// xterm's own renderers do, and writes UTF-8 into one reused array, kept in blocks of up to
+// 64 KiB: a checkpoint writes those bytes to its file as they are, a phone's view gets them as a
+// string. @xterm/addon-serialize, which this replaces, walks the public cell
 // API and builds strings and arrays for every cell: 10,000 lines of per-character truecolor took it
 // 700-900 ms and some 200 MB of garbage, all of it on the host's event loop, so a checkpoint
 // taken just before a flood cost that flood a quarter of its throughput.
@@ -83,14 +84,12 @@ const UL_STYLE_MASK = 0x7;
 const ESC = 0x1b;
 const LBRACKET = 0x5b;
 
-/** UTF-8 bytes collected in a reused array and decoded into strings in blocks (Node's UTF-8
- *  decoder is many times faster than String.fromCharCode over the same units). */
+/** UTF-8 bytes collected in a reused array and kept in blocks (a block never ends inside a
+ *  character), which a checkpoint writes as they are and a string is decoded from. */
 class Output {
   private readonly buf = new Uint8Array(65_536);
   private n = 0;
-  /** The blocks so far, appended (V8 keeps them as a rope until something reads the whole). */
-  private result = '';
-  private readonly decoder = new TextDecoder();
+  private readonly blocks: Uint8Array[] = [];
 
   /** One ASCII byte. */
   unit(c: number): void {
@@ -133,21 +132,21 @@ class Output {
     this.unit(final.charCodeAt(0));
   }
 
-  /** Everything written so far, as a string (more may be written after). */
-  done(): string {
+  /** The blocks written so far (more may be written after). */
+  done(): Uint8Array[] {
     this.flush();
-    return this.result;
+    return this.blocks.slice();
   }
 
-  /** Adds a string written earlier (cached). */
-  append(s: string): void {
+  /** Adds blocks written earlier (cached). */
+  append(blocks: readonly Uint8Array[]): void {
     this.flush();
-    this.result += s;
+    this.blocks.push(...blocks);
   }
 
   private flush(): void {
     if (this.n === 0) return;
-    this.result += this.decoder.decode(this.buf.subarray(0, this.n));
+    this.blocks.push(this.buf.slice(0, this.n));
     this.n = 0;
   }
 }
@@ -483,7 +482,7 @@ export class HistoryCache {
     cols: number;
     rows: number;
     scrollback: number;
-    text: string;
+    blocks: Uint8Array[];
     pen: Pen;
   } | null = null;
   private readonly subs: Array<{ dispose(): void }>;
@@ -495,7 +494,7 @@ export class HistoryCache {
   }
 
   /** The rows written for these lines, and the pen after them, when still valid. */
-  get(normal: RawBuffer, cols: number, rows: number, scrollback: number): { text: string; pen: Pen } | null {
+  get(normal: RawBuffer, cols: number, rows: number, scrollback: number): { blocks: Uint8Array[]; pen: Pen } | null {
     const e = this.entry;
     if (!e) return null;
     const same =
@@ -510,8 +509,8 @@ export class HistoryCache {
     return e;
   }
 
-  put(normal: RawBuffer, cols: number, rows: number, scrollback: number, text: string, pen: Pen): void {
-    this.entry = { lines: normal.lines, length: normal.lines.length, ybase: normal.ybase, cols, rows, scrollback, text, pen: { ...pen } };
+  put(normal: RawBuffer, cols: number, rows: number, scrollback: number, blocks: Uint8Array[], pen: Pen): void {
+    this.entry = { lines: normal.lines, length: normal.lines.length, ybase: normal.ybase, cols, rows, scrollback, blocks, pen: { ...pen } };
   }
 
   dispose(): void {
@@ -525,9 +524,9 @@ export class HistoryCache {
  * columns and rows: `scrollback` lines of history (at most), the screen, the alternate screen when
  * active, cursors, the pen and the modes. With a `cache`, the rows under an alternate screen are
  * written once for as long as they cannot change. Throws when the installed xterm lacks the
- * internals it reads (a unit test names the version).
+ * internals it reads (a unit test names the version). UTF-8, in blocks.
  */
-export function serializeScreen(term: Terminal, scrollback: number, cache?: HistoryCache): string {
+export function serializeScreenBytes(term: Terminal, scrollback: number, cache?: HistoryCache): Uint8Array[] {
   const core = (term as unknown as { _core?: RawCore })._core;
   if (!core?.buffers?.normal?.lines || !core._inputHandler?._curAttrData)
     throw new Error('serializeScreen: this xterm does not keep its buffers where expected');
@@ -540,7 +539,7 @@ export function serializeScreen(term: Terminal, scrollback: number, cache?: Hist
   // The wraparound mode is set last (with the others): the rebuild writes with it on.
   const cached = altActive ? cache?.get(normal, term.cols, term.rows, scrollback) : null;
   const w = new BufferWriter(out, term.cols, term.rows, cached ? { ...cached.pen } : undefined);
-  if (cached) out.append(cached.text);
+  if (cached) out.append(cached.blocks);
   else {
     w.rows(normal, first, total - 1);
     if (altActive && cache) cache.put(normal, term.cols, term.rows, scrollback, out.done(), w.pen);
@@ -555,4 +554,12 @@ export function serializeScreen(term: Terminal, scrollback: number, cache?: Hist
   }
   out.text(modes(term));
   return out.done();
+}
+
+/** serializeScreenBytes as a string. */
+export function serializeScreen(term: Terminal, scrollback: number, cache?: HistoryCache): string {
+  const decoder = new TextDecoder();
+  let s = '';
+  for (const block of serializeScreenBytes(term, scrollback, cache)) s += decoder.decode(block);
+  return s;
 }

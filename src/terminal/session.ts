@@ -12,7 +12,7 @@ import { FlowController } from './flowControl';
 import { HolderSource, startHolder, type HolderStart } from './holderSource';
 import { DEFAULT_SCROLLBACK, KILL_GRACE_MS, resolveLaunch, type LaunchError, type SpawnOptions } from './launch';
 import { NodePtySource, type ExitStatus, type PtySource } from './ptySource';
-import { HistoryCache, serializeScreen } from './screenSerializer';
+import { HistoryCache, serializeScreen, serializeScreenBytes } from './screenSerializer';
 import { linesSince, outputMark, screenLines } from './screenText';
 import { Utf8Splitter } from './utf8Splitter';
 import { InBandSignals, type Notification, type Progress } from './inBandSignals';
@@ -32,7 +32,7 @@ interface SessionInit {
   opts: SpawnOptions;
   holder?: HolderSource;
   /** Escape sequences that rebuild the screen and scrollback a checkpoint saved. */
-  restore?: string;
+  restore?: string | Uint8Array;
   /** Stream offset of the first byte the source delivers (what the checkpoint covers). */
   startOffset?: number;
 }
@@ -42,7 +42,7 @@ export interface AdoptOptions extends SpawnOptions {
   id: string;
   argv: string[];
   /** The host's last checkpoint of this session, if one was saved. */
-  checkpoint?: { offset: number; cols: number; rows: number; screen: string };
+  checkpoint?: { offset: number; cols: number; rows: number; screen: Uint8Array };
 }
 
 export class Session implements Disposable {
@@ -431,8 +431,16 @@ export class Session implements Disposable {
 
   /** The emulator's state as escape sequences (screen, modes, `scrollback` lines of history): all parsed so far. */
   snapshot(scrollback: number): string {
-    this.historyCache ??= this.store.add(new HistoryCache(this.emulator));
-    return serializeScreen(this.emulator, scrollback, this.historyCache);
+    return serializeScreen(this.emulator, scrollback, this.history());
+  }
+
+  /** snapshot() as UTF-8, in blocks: what a checkpoint writes, with no string between. */
+  snapshotBytes(scrollback: number): Uint8Array[] {
+    return serializeScreenBytes(this.emulator, scrollback, this.history());
+  }
+
+  private history(): HistoryCache {
+    return (this.historyCache ??= this.store.add(new HistoryCache(this.emulator)));
   }
 
   /** Rows of the screen (not the scrolled-back viewport) as text, right-trimmed. With lines=N,

@@ -89,7 +89,7 @@ describe('checkpoint files', () => {
     offset: 12,
     cols: 80,
     rows: 24,
-    screen: 'hi\r\n',
+    screen: Buffer.from('hi\r\n'),
     session: {
       agentId: null,
       cwd: '/tmp',
@@ -105,6 +105,9 @@ describe('checkpoint files', () => {
     },
   });
 
+  /** A record as a version 1 file: one JSON document, the screen inside as text. */
+  const v1 = (r: CheckpointRecord): string => JSON.stringify({ ...r, screen: Buffer.from(r.screen).toString() });
+
   it('reads back what was written; a missing one is null; a broken one is set aside with the reason', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'termio-cp-'));
     try {
@@ -112,26 +115,30 @@ describe('checkpoint files', () => {
       expect(readCheckpoint(dir, 'a')).toEqual(record('a'));
       expect(statSync(join(dir, 'a.json')).mode & 0o777).toBe(0o600);
       // A JSON line without the screen, then the screen as it is (escape characters one byte each).
-      const colour = { ...record('e'), screen: '\x1b[31mred\x1b[0m\r\nline two\r\n日本 😀' };
+      const screen = '\x1b[31mred\x1b[0m\r\nline two\r\n日本 😀';
+      const colour = { ...record('e'), screen: Buffer.from(screen) };
       await writeCheckpoint(dir, colour);
       const [head, ...rest] = readFileSync(join(dir, 'e.json'), 'utf8').split('\n');
       expect(JSON.parse(head!)).not.toHaveProperty('screen');
-      expect(rest.join('\n')).toBe(colour.screen);
+      expect(rest.join('\n')).toBe(screen);
       expect(readCheckpoint(dir, 'e')).toEqual(colour);
       // A version 1 file (one JSON document, the screen inside), as an older host wrote it.
-      const old = { ...record('v1'), version: 1, screen: '\x1b[1mold\x1b[0m\r\n' };
-      writeFileSync(join(dir, 'v1.json'), JSON.stringify(old));
-      expect(readCheckpoint(dir, 'v1')).toEqual(old);
+      const old = { ...record('v1'), version: 1 };
+      writeFileSync(join(dir, 'v1.json'), JSON.stringify({ ...old, screen: '\x1b[1mold\x1b[0m\r\n' }));
+      expect(readCheckpoint(dir, 'v1')).toEqual({ ...old, screen: Buffer.from('\x1b[1mold\x1b[0m\r\n') });
       writeFileSync(join(dir, 'v9.json'), `${JSON.stringify({ ...record('v9'), version: 9, screen: undefined })}\nscreen`);
       expect(readCheckpoint(dir, 'v9')).toEqual({ problem: expect.stringContaining('version 9 (this Termio reads 1 and 2)') });
       expect(readCheckpoint(dir, 'missing')).toBeNull();
-      writeFileSync(join(dir, 'b.json'), JSON.stringify({ ...record('b'), session: { ...record('b').session, state: 'sleeping' } }));
+      writeFileSync(join(dir, 'b.json'), v1({ ...record('b'), session: { ...record('b').session, state: 'sleeping' } } as unknown as CheckpointRecord));
       expect(readCheckpoint(dir, 'b')).toEqual({ problem: expect.stringContaining("session.state 'sleeping' is not a state") });
       expect(existsSync(join(dir, 'b.json.unreadable'))).toBe(true);
       // The status tracker's snapshot is checked too: a bad one sets the whole file aside.
       writeFileSync(
         join(dir, 'd.json'),
-        JSON.stringify({ ...record('d'), session: { ...record('d').session, status: { engine: { startedAt: 0 }, workReports: 0, agentRunner: null } } }),
+        v1({
+          ...record('d'),
+          session: { ...record('d').session, status: { engine: { startedAt: 0 }, workReports: 0, agentRunner: null } },
+        } as unknown as CheckpointRecord),
       );
       expect(readCheckpoint(dir, 'd')).toEqual({ problem: expect.stringContaining('session.status.engine: startedAt or seq is not a number') });
       writeFileSync(join(dir, 'c.json'), '{"version":1,');

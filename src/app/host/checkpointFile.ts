@@ -48,7 +48,8 @@ export interface CheckpointRecord {
   offset: number;
   cols: number;
   rows: number;
-  screen: string;
+  /** The escape sequences that rebuild the screen and scrollback, UTF-8. */
+  screen: Uint8Array;
   session: HeldSessionMeta;
 }
 
@@ -87,7 +88,7 @@ export async function writeCheckpoint(dir: string, record: CheckpointRecord): Pr
     try {
       // A new file: the umask can only have narrowed 0600, and the file must be exactly that.
       await fh.chmod(0o600);
-      await fh.writeFile(`${JSON.stringify(head)}\n${screen}`);
+      await fh.writev([Buffer.from(`${JSON.stringify(head)}\n`), screen]);
     } finally {
       await fh.close();
     }
@@ -111,7 +112,7 @@ function problemOf(v: unknown, id: string): string | null {
   if (!READABLE_VERSIONS.includes(r.version as number)) return `version ${String(r.version)} (this Termio reads ${READABLE_VERSIONS.join(' and ')})`;
   if (r.id !== id) return `it names session ${String(r.id)}`;
   for (const k of ['offset', 'cols', 'rows'] as const) if (!Number.isSafeInteger(r[k]) || (r[k] as number) < 0) return `${k} is not a count`;
-  if (typeof r.screen !== 'string') return 'screen is not text';
+  if (!(r.screen instanceof Uint8Array)) return 'screen is not text';
   const m = r.session;
   if (typeof m !== 'object' || m === null) return 'session is missing';
   if (typeof m.cwd !== 'string' || !Array.isArray(m.argv) || !m.argv.every((a) => typeof a === 'string')) return 'session.cwd or session.argv is malformed';
@@ -145,7 +146,10 @@ export function readCheckpoint(dir: string, id: string): CheckpointRecord | null
     // A JSON line and the screen after it; no line break at all: a version 1 file, one JSON
     // document (JSON.stringify never writes a raw line break).
     const nl = bytes.indexOf(0x0a);
-    parsed = nl < 0 ? JSON.parse(bytes.toString('utf8')) : { ...(JSON.parse(bytes.toString('utf8', 0, nl)) as object), screen: bytes.toString('utf8', nl + 1) };
+    if (nl < 0) {
+      const whole = JSON.parse(bytes.toString('utf8')) as { screen?: unknown };
+      parsed = typeof whole?.screen === 'string' ? { ...whole, screen: Buffer.from(whole.screen) } : whole;
+    } else parsed = { ...(JSON.parse(bytes.toString('utf8', 0, nl)) as object), screen: bytes.subarray(nl + 1) };
     problem = problemOf(parsed, id);
   } catch (e) {
     problem = `not JSON (${(e as Error).message})`;

@@ -225,7 +225,7 @@ export class Checkpointer {
       this.o.logger.debug('checkpoint written', {
         id,
         offset: cp.offset,
-        chars: cp.screen.length,
+        bytes: cp.screen.length,
         serializeMs: round(timing.serializeMs),
         writeMs: round(performance.now() - writeStart),
       });
