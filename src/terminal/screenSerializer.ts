@@ -469,7 +469,7 @@ function modes(term: Terminal): string {
  * What serializeScreen may reuse from one call to the next: the rows of the normal screen and its
  * history while a full-screen program has the alternate screen. Programs write to the active
  * screen only, so under a full-screen TUI the shell's history cannot change, and its checkpoints
- * need not serialize that history again (10,000 lines of colour: ~130 ms each time). Anything
+ * need not serialize that history again (10,000 lines of colour: ~75 ms each time). Anything
  * that could change those rows drops the entry: leaving or entering the alternate screen, a resize
  * (a reflow), a reset (new buffers), trimmed history (a smaller scrollback setting).
  */

@@ -15,8 +15,8 @@ export const CheckpointTiming = {
   /** This many bytes since the last checkpoint: half the holder's 8 MiB bound, so a busy agent's
    *  stream is always covered by a checkpoint plus bytes the holder still has. */
   volumeBytes: 4 * 1024 * 1024,
-  /** ...but not more often than this: serializing a full scrollback takes 5-40 ms of plain text
-   *  and ~130 ms of 10,000 lines coloured per character, and a flood must not spend its time on
+  /** ...but not more often than this: serializing a full scrollback takes 4-6 ms of plain text
+   *  and ~75 ms of 10,000 lines coloured per character, and a flood must not spend its time on
    *  checkpoints. */
   minIntervalMs: 10_000,
   /** Output that never goes quiet (a counter, a progress bar) is checkpointed this often anyway,
