@@ -19,8 +19,9 @@
 //  - before a line feed the pen's background is the default again, because a line that scrolls in
 //    is filled with the pen's background;
 //  - a soft-wrapped row continues its predecessor by autowrap when the predecessor's last cell is
-//    written and the row's first cell has plain background; otherwise a filler character forces
-//    the wrap and is erased again;
+//    written (or a wide character did not fit in it) and the row starts with a character;
+//    otherwise a filler character forces the wrap and is erased again. A row that scrolls in as
+//    it wraps is blank in the wrapping character's background, which its empty cells then count on;
 //  - the cursor goes back by absolute position (the last rows written are the screen), and a
 //    cursor waiting to wrap at the right margin is put back by writing the last cell again.
 // Lost on the way: hyperlink ids (OSC 8), DECSCA protection, a soft wrap whose start is older
@@ -30,7 +31,7 @@
 // waiting to wrap at the margin over an empty cell (it comes back on the last column).
 import type { Terminal } from '@xterm/headless';
 
-/** The part of xterm's buffer line the serializer reads (xterm 5 and 6 keep this layout). */
+/** The part of xterm's buffer line the serializer reads (xterm 6's layout). */
 interface RawLine {
   _data: Uint32Array;
   _combined: Record<number, string>;
@@ -231,7 +232,8 @@ class BufferWriter {
 
   /**
    * `pen`: the rebuild's pen when this buffer starts (it carries over into the alternate screen);
-   * `fill`: the background colour its blank rows are in (the alternate screen is cleared in the pen's).
+   * `blank`: the background colour its rows are blank in before anything is written (the
+   * alternate screen is cleared in the pen's).
    */
   constructor(
     private readonly out: Output,
@@ -262,7 +264,8 @@ class BufferWriter {
   cursorAndPen(buffer: RawBuffer, attr: { fg: number; bg: number; extended: { _ext: number } }): void {
     const y = buffer.y;
     const final: Pen = {
-      fg: attr.fg,
+      // Unsigned, as the cell words are (the input handler's may have the top bit as a sign).
+      fg: attr.fg >>> 0,
       bg: attr.bg & BG_STYLE,
       ext: attr.bg & HAS_EXTENDED ? attr.extended._ext & ((UL_STYLE_MASK << UL_STYLE_SHIFT) | COLOR_MASK) : 0,
     };
@@ -524,7 +527,7 @@ export class HistoryCache {
  * columns and rows: `scrollback` lines of history (at most), the screen, the alternate screen when
  * active, cursors, the pen and the modes. With a `cache`, the rows under an alternate screen are
  * written once for as long as they cannot change. Throws when the installed xterm lacks the
- * internals it reads (a unit test names the version). UTF-8, in blocks.
+ * internals it reads (every round trip in its unit tests then fails). UTF-8, in blocks.
  */
 export function serializeScreenBytes(term: Terminal, scrollback: number, cache?: HistoryCache): Uint8Array[] {
   const core = (term as unknown as { _core?: RawCore })._core;
