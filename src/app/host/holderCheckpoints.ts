@@ -26,9 +26,9 @@ export const CheckpointTiming = {
   retryMs: 50,
   /** Nor is a session checkpointed this soon after someone typed into it: serializing a full
    *  scrollback holds the host's loop (with @xterm/addon-serialize, 60-90 ms for 10,000 lines of
-   *  plain text on a 2-core machine), and a Ctrl-C typed into a flood waited behind it (a 120-260
-   *  ms stop, where the rest took 10-40 ms). The holder keeps the bytes meanwhile. Typing that never pauses
-   *  puts a checkpoint off until maxIntervalMs since the last one at most. */
+   *  plain text on a 2-core machine), and a Ctrl-C typed into a flood waited behind it (a
+   *  120-260 ms stop, where the rest took 10-40 ms). The holder keeps the bytes meanwhile. Typing
+   *  that never pauses puts a checkpoint off until maxIntervalMs since the last one at most. */
   inputQuietMs: 1_000,
 } as const;
 
