@@ -81,6 +81,8 @@ const BG_STYLE = COLOR_MASK | ITALIC | DIM | OVERLINE;
 /** Extended word: underline style (bits 26-28) and underline colour (mode and colour). */
 const UL_STYLE_SHIFT = 26;
 const UL_STYLE_MASK = 0x7;
+/** The extended word's bits a style compares (not a hyperlink's id nor the underline's phase). */
+const EXT_STYLE = (UL_STYLE_MASK << UL_STYLE_SHIFT) | COLOR_MASK;
 
 const ESC = 0x1b;
 const LBRACKET = 0x5b;
@@ -185,12 +187,8 @@ function color(out: Output, word: number, base: 30 | 40 | 58): void {
   }
 }
 
-/** Sets the pen to `to` with one SGR that starts from a reset. */
-function setPen(out: Output, pen: Pen, to: Pen): void {
-  pen.fg = to.fg;
-  pen.bg = to.bg;
-  pen.ext = to.ext;
-  const { fg, bg, ext } = to;
+/** Writes the SGR that sets the pen to (fg, bg, ext), starting from a reset. */
+function writePen(out: Output, fg: number, bg: number, ext: number): void {
   out.unit(ESC);
   out.unit(LBRACKET);
   out.unit(0x30); // 0
@@ -215,12 +213,6 @@ function setPen(out: Output, pen: Pen, to: Pen): void {
   out.unit(0x6d); // m
 }
 
-function samePen(a: Pen, fg: number, bg: number, ext: number): boolean {
-  return a.fg === fg && a.bg === bg && a.ext === ext;
-}
-
-const DEFAULT_PEN: Pen = { fg: 0, bg: 0, ext: 0 };
-
 /** Serializes rows [start, end] of one buffer; the cursor starts at the left of a blank row. */
 class BufferWriter {
   /** The rebuild's cursor column (cols: waiting to wrap). */
@@ -228,7 +220,6 @@ class BufferWriter {
   /** The background colour the rebuild's current row is blank in: the default, or the pen's
    *  background when the row scrolled in as the row above wrapped into it. */
   private fill: number;
-  private readonly scratch: Pen = { fg: 0, bg: 0, ext: 0 };
 
   /**
    * `pen`: the rebuild's pen when this buffer starts (it carries over into the alternate screen);
@@ -263,33 +254,24 @@ class BufferWriter {
    *  sets the pen to the emulator's current attributes (what the next character is written with). */
   cursorAndPen(buffer: RawBuffer, attr: { fg: number; bg: number; extended: { _ext: number } }): void {
     const y = buffer.y;
-    const final: Pen = {
-      // Unsigned, as the cell words are (the input handler's may have the top bit as a sign).
-      fg: attr.fg >>> 0,
-      bg: attr.bg & BG_STYLE,
-      ext: attr.bg & HAS_EXTENDED ? attr.extended._ext & ((UL_STYLE_MASK << UL_STYLE_SHIFT) | COLOR_MASK) : 0,
-    };
-    if (buffer.x < this.cols) {
-      this.moveTo(y, buffer.x);
-      if (!samePen(this.pen, final.fg, final.bg, final.ext)) setPen(this.out, this.pen, final);
-      return;
+    if (buffer.x < this.cols) this.moveTo(y, buffer.x);
+    else {
+      // Waiting to wrap at the margin: writing the last cell again leaves the cursor in that state.
+      const line = buffer.lines.get(buffer.ybase + y);
+      const d = line?._data;
+      let at = this.cols - 1;
+      if (d && at > 0 && d[at * 3]! >>> WIDTH_SHIFT === 0 && d[(at - 1) * 3]! >>> WIDTH_SHIFT === 2) at--;
+      if (line && d && (d[at * 3]! & HAS_CONTENT) !== 0) {
+        this.moveTo(y, at);
+        this.cell(line, at);
+      }
+      // The last cell is empty (erased after it was written): no sequence leaves the cursor
+      // waiting at the margin over an empty cell (xterm's DECRC brings a saved one back to the
+      // last column), so it goes on the last column.
+      else this.moveTo(y, this.cols - 1);
     }
-    // Waiting to wrap at the margin: writing the last cell again leaves the cursor in that state.
-    const line = buffer.lines.get(buffer.ybase + y);
-    const d = line?._data;
-    let at = this.cols - 1;
-    if (d && at > 0 && d[at * 3]! >>> WIDTH_SHIFT === 0 && d[(at - 1) * 3]! >>> WIDTH_SHIFT === 2) at--;
-    if (line && d && (d[at * 3]! & HAS_CONTENT) !== 0) {
-      this.moveTo(y, at);
-      this.cell(line, at);
-      if (!samePen(this.pen, final.fg, final.bg, final.ext)) setPen(this.out, this.pen, final);
-      return;
-    }
-    // The last cell is empty (erased after it was written): no sequence leaves the cursor waiting
-    // at the margin over an empty cell (xterm's DECRC brings a saved one back to the last column),
-    // so it goes on the last column.
-    this.moveTo(y, this.cols - 1);
-    if (!samePen(this.pen, final.fg, final.bg, final.ext)) setPen(this.out, this.pen, final);
+    // The foreground unsigned, as the cell words are (the input handler's may carry a sign).
+    this.penTo(attr.fg >>> 0, attr.bg & BG_STYLE, attr.bg & HAS_EXTENDED ? attr.extended._ext & EXT_STYLE : 0);
   }
 
   /** CUP to a screen row and column (0-based). */
@@ -342,12 +324,8 @@ class BufferWriter {
         (d[(x + run) * 3 + 2]! & COLOR_MASK) === bgColor
       )
         run++;
-      if ((this.pen.bg & COLOR_MASK) !== bgColor) {
-        this.scratch.fg = 0;
-        this.scratch.bg = bgColor;
-        this.scratch.ext = 0;
-        setPen(this.out, this.pen, this.scratch);
-      }
+      // Only the background counts for an erase.
+      if ((this.pen.bg & COLOR_MASK) !== bgColor) this.penTo(0, bgColor, 0);
       this.out.csi(run, 'X');
       x += run - 1;
       if (x + 1 < n) {
@@ -364,20 +342,25 @@ class BufferWriter {
     const fg = d[x * 3 + 1]!;
     const bgWord = d[x * 3 + 2]!;
     const bg = bgWord & BG_STYLE;
-    const ext = extOf(line, x, bgWord) & ((UL_STYLE_MASK << UL_STYLE_SHIFT) | COLOR_MASK);
-    if (!samePen(this.pen, fg, bg, ext)) {
-      this.scratch.fg = fg;
-      this.scratch.bg = bg;
-      this.scratch.ext = ext;
-      setPen(this.out, this.pen, this.scratch);
-    }
+    const ext = extOf(line, x, bgWord) & EXT_STYLE;
+    this.penTo(fg, bg, ext);
     if (content & IS_COMBINED) this.out.text(line._combined[x] ?? ' ');
     else this.out.codePoint(content & CODEPOINT_MASK);
     this.x += content >>> WIDTH_SHIFT;
   }
 
+  /** Sets the rebuild's pen, with one SGR when it differs from the current one. */
+  private penTo(fg: number, bg: number, ext: number): void {
+    const pen = this.pen;
+    if (pen.fg === fg && pen.bg === bg && pen.ext === ext) return;
+    pen.fg = fg;
+    pen.bg = bg;
+    pen.ext = ext;
+    writePen(this.out, fg, bg, ext);
+  }
+
   private plainPen(): void {
-    if (!samePen(this.pen, 0, 0, 0)) setPen(this.out, this.pen, DEFAULT_PEN);
+    this.penTo(0, 0, 0);
   }
 
   private lineFeed(): void {
@@ -434,12 +417,7 @@ class BufferWriter {
       out.csi(1, 'A');
       if (cols > 1) out.csi(cols - 1, 'C');
       const bgColor = d[(cols - 1) * 3 + 2]! & COLOR_MASK;
-      if (bgColor !== 0) {
-        this.scratch.fg = 0;
-        this.scratch.bg = bgColor;
-        this.scratch.ext = 0;
-        setPen(out, this.pen, this.scratch);
-      }
+      if (bgColor !== 0) this.penTo(0, bgColor, 0);
       out.csi(1, 'X');
       this.plainPen();
       out.csi(1, 'B');
