@@ -9,11 +9,10 @@
 // loop for about 100 ms; the write itself now runs off the loop. Version 1 files (a new host
 // adopting an older one's sessions) are still read.
 import { readFileSync, renameSync, rmSync } from 'node:fs';
-import { open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SessionState } from '../../protocol/status/sessionState';
 import { engineSnapshotProblem } from '../../protocol/status/engineSnapshot';
-import { tempFileFor } from '../services/atomicWrite';
+import { writeFileAtomicAsync } from '../services/atomicWrite';
 import type { SessionRecord } from './sessionRegistry';
 import type { TrackerSnapshot } from './statusTracker';
 
@@ -81,22 +80,11 @@ export function checkpointPath(dir: string, id: string): string {
  *  already in the kernel. The fsyncs were most of the cost of checkpointing many sessions. */
 export async function writeCheckpoint(dir: string, record: CheckpointRecord): Promise<void> {
   const { screen, ...head } = record;
-  const file = checkpointPath(dir, record.id);
-  const tmp = tempFileFor(file);
-  try {
-    const fh = await open(tmp, 'w', 0o600);
-    try {
-      // A new file: the umask can only have narrowed 0600, and the file must be exactly that.
-      await fh.chmod(0o600);
-      await fh.writev([Buffer.from(`${JSON.stringify(head)}\n`), screen]);
-    } finally {
-      await fh.close();
-    }
-    await rename(tmp, file);
-  } catch (e) {
-    await rm(tmp, { force: true });
-    throw e;
-  }
+  await writeFileAtomicAsync(checkpointPath(dir, record.id), [Buffer.from(`${JSON.stringify(head)}\n`), screen], {
+    mode: 0o600,
+    forceMode: true,
+    durable: false,
+  });
 }
 
 export function removeCheckpoint(dir: string, id: string): void {

@@ -5,7 +5,9 @@
 // dotfiles repo) is written where it points, so the link stays a link; the file keeps its mode.
 // Own module rather than write-file-atomic: that one is async-first (the state store must also
 // write synchronously while the app quits) and pulls in signal-exit for a cleanup we do on start.
+// The async form is for files too large to write on the event loop.
 import { chmodSync, closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readlinkSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { open, rename, rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 
 export interface AtomicWriteOptions {
@@ -46,8 +48,8 @@ export function writeTarget(file: string): string {
   throw new Error(`${file}: too many levels of symbolic links`);
 }
 
-/** Writes `data` to `file` atomically (see the module header). Throws the fs error on failure; the old file is then intact. */
-export function writeFileAtomic(file: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): void {
+/** Where and with which mode a write to `file` goes, its folder made. */
+function prepare(file: string, opts: AtomicWriteOptions): { target: string; dir: string; mode: number; tmp: string } {
   const target = writeTarget(file);
   const dir = dirname(target);
   mkdirSync(dir, { recursive: true });
@@ -59,7 +61,12 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, opts: A
       // A new file: the requested mode.
     }
   }
-  const tmp = tempFileFor(target);
+  return { target, dir, mode, tmp: tempFileFor(target) };
+}
+
+/** Writes `data` to `file` atomically (see the module header). Throws the fs error on failure; the old file is then intact. */
+export function writeFileAtomic(file: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): void {
+  const { target, dir, mode, tmp } = prepare(file, opts);
   const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
   try {
     const fd = openSync(tmp, 'w', mode);
@@ -75,6 +82,27 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, opts: A
     renameSync(tmp, target);
   } catch (e) {
     rmSync(tmp, { force: true });
+    throw e;
+  }
+  if (opts.durable !== false) syncDir(dir);
+}
+
+/** writeFileAtomic for large files the event loop must not wait on (a checkpoint's screen): the
+ *  chunks are written, synced and renamed off the loop. */
+export async function writeFileAtomicAsync(file: string, chunks: readonly Uint8Array[], opts: AtomicWriteOptions = {}): Promise<void> {
+  const { target, dir, mode, tmp } = prepare(file, opts);
+  try {
+    const fh = await open(tmp, 'w', mode);
+    try {
+      await fh.chmod(mode);
+      await fh.writev(chunks as Uint8Array[]);
+      if (opts.durable !== false) await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await rename(tmp, target);
+  } catch (e) {
+    await rm(tmp, { force: true });
     throw e;
   }
   if (opts.durable !== false) syncDir(dir);

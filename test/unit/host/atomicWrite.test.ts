@@ -18,7 +18,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeFileAtomic } from '../../../src/app/services/atomicWrite';
+import { writeFileAtomic, writeFileAtomicAsync } from '../../../src/app/services/atomicWrite';
 import { ControlServer } from '../../../src/app/host/controlServer';
 import { defaultReporterLocation, installAgentHooks } from '../../../src/app/services/hookInstaller';
 import { termioPaths } from '../../../src/app/services/paths';
@@ -87,6 +87,25 @@ describe('writeFileAtomic', () => {
     mkdirSync(join(f, 'inside'), { recursive: true });
     expect(() => writeFileAtomic(f, 'text')).toThrow();
     expect(statSync(join(f, 'inside')).isDirectory()).toBe(true);
+    expect(leftovers()).toEqual([]);
+  });
+});
+
+describe('writeFileAtomicAsync (large files, written off the event loop)', () => {
+  it('writes its chunks in order with the mode, through a symlink, and a failed write leaves the old file', async () => {
+    const f = join(dir, 'b', 'big.bin');
+    await writeFileAtomicAsync(f, [Buffer.from('head\n'), Buffer.from('body')], { mode: 0o600, forceMode: true, durable: false });
+    expect(readFileSync(f, 'utf8')).toBe('head\nbody');
+    expect(statSync(f).mode & 0o777).toBe(0o600);
+    const link = join(dir, 'home', 'linked.bin');
+    const target = linked(link, 'old');
+    await writeFileAtomicAsync(link, [Buffer.from('new')]);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(target, 'utf8')).toBe('new');
+    const taken = join(dir, 'taken');
+    mkdirSync(join(taken, 'inside'), { recursive: true });
+    await expect(writeFileAtomicAsync(taken, [Buffer.from('text')])).rejects.toThrow();
+    expect(statSync(join(taken, 'inside')).isDirectory()).toBe(true);
     expect(leftovers()).toEqual([]);
   });
 });
