@@ -145,6 +145,22 @@ async function alacrittyRun(exe, display, argv, cols, rows, out) {
   }
 }
 
+/** The processes a visible session's output passes through, each with its pid. */
+function busyProcesses(app) {
+  const host = app.hostPid();
+  // The host starts the holders (their socket may be under /tmp when the home's path is long).
+  const holders = spawnSync('pgrep', ['-P', String(host), '-f', 'termio-holder'], { encoding: 'utf8' })
+    .stdout.trim()
+    .split('\n')
+    .filter(Boolean);
+  return [
+    { name: 'host', pid: host },
+    ...holders.map((pid) => ({ name: 'holder', pid: Number(pid) })),
+    { name: 'app', pid: app.proc.pid },
+    ...(x ? [{ name: 'Xvfb', pid: x.pid }] : []),
+  ];
+}
+
 async function throughput(display) {
   const { app, home } = await openApp(display);
   const id = await shell(app, home);
@@ -154,6 +170,8 @@ async function throughput(display) {
   console.log(
     `  corpus             MB    raw MB/s   app MB/s   ratio   frames/s in the app   targets ≥ ${f1(RATIO_TARGET)}×, ≥ 50 fps${ala ? '   alacritty MB/s (reference)' : ''}`,
   );
+  // --verbose: the processes that share the cores with the command, for the CPU each used.
+  const busy = VERBOSE ? busyProcesses(app) : null;
   let n = 0;
   for (const c of writeCorpora(work)) {
     const raw = [];
@@ -161,14 +179,22 @@ async function throughput(display) {
     const fps = [];
     let mb = 0;
     for (let i = 0; i < RUNS; i++) {
+      const rawCpu = process.cpuUsage();
       const r = await rawRun(c.argv, cols, rows, join(work, `raw-${n}`));
+      const rawCores = ((u) => (u.user + u.system) / r.us)(process.cpuUsage(rawCpu));
       mb = r.bytes / 1e6;
       raw.push(mb / (r.us / 1e6));
       const out = join(work, `app-${n++}`);
+      const cpuBefore = busy?.map((b) => cpuSeconds(b.pid));
       app.cli('sessions', 'send', id, `clear; sh ${shq(timed)} ${shq(out)} ${c.argv.map(shq).join(' ')}`, '--enter');
       await until(() => existsSync(out), `${c.name} in the app`);
       const us = Number(readFileSync(out, 'utf8'));
       vis.push(mb / (us / 1e6));
+      if (busy) {
+        // CPU seconds per second of the run (from the send to the file, a little more than the run).
+        const used = busy.map((b, k) => `${b.name} ${f2(((cpuSeconds(b.pid) - cpuBefore[k]) * 1e6) / us)}`).join(', ');
+        console.log(`    ${c.name} run ${i + 1}: cores busy per second of the run: ${used}; the raw reference's reader ${f2(rawCores)}`);
+      }
       // Frames painted while the corpus ran, by the wrapper's own clock: not the command's echo
       // before it, nor the wait for the prompt after it (a gap of ~120 ms that, in a 0.15 s corpus,
       // counted as a third of the run).
@@ -383,6 +409,19 @@ async function rawCtrlC(cols, rows) {
   return out;
 }
 
+/** --verbose: when the host wrote each checkpoint (its log's millisecond stamp, the write's end),
+ *  as ms after the Ctrl-C before it: a checkpoint holds the host's loop for its serializing. */
+function printCheckpoints(app, keyTimes) {
+  for (const line of app.log('host').split('\n')) {
+    if (!line.includes(' checkpoint written {')) continue;
+    const at = Date.parse(line.slice(0, line.indexOf(' ')));
+    const e = JSON.parse(line.slice(line.indexOf('{')));
+    const k = keyTimes.findLastIndex((t) => t <= at);
+    const when = k < 0 ? `${f1(keyTimes[0] - at)} ms before sample 1's Ctrl-C` : `+${f1(at - keyTimes[k])} ms after sample ${k + 1}'s Ctrl-C`;
+    console.log(`  checkpoint written ${when}: ${e.bytes} bytes, serializing ${e.serializeMs} ms, writing ${e.writeMs} ms`);
+  }
+}
+
 async function ctrlC(display) {
   const { app, home, win } = await openApp(display);
   const id = await shell(app, home);
@@ -392,10 +431,12 @@ async function ctrlC(display) {
   const keys = await keySender(display);
   const stops = [];
   const fps = [];
+  const keyTimes = [];
   for (let i = 0; i < CTRL_C_SAMPLES; i++) {
     app.cli('sessions', 'send', id, 'yes', '--enter');
     await sleep(300);
     const t0 = (await keys.press('ctrl+c')).sentAt;
+    keyTimes.push(t0);
     // The prompt is back when the frames stop; the last one painted it.
     const last = await until(
       () => {
@@ -416,6 +457,7 @@ async function ctrlC(display) {
     const flood = frames(app, id, t0 - 300, t0);
     fps.push(flood.length / 0.3);
   }
+  if (VERBOSE) printCheckpoints(app, keyTimes);
   const screen = app.cli('sessions', 'read', id, '--lines', '1').stdout.trim();
   keys.stop();
   await app.stop();

@@ -12,5 +12,5 @@ export async function startXvfb(size = '1400x900x24') {
       if (out.includes('\n')) resolve(out.trim());
     });
   });
-  return { display: `:${num}`, stop: () => proc.kill('SIGTERM') };
+  return { display: `:${num}`, pid: proc.pid, stop: () => proc.kill('SIGTERM') };
 }
