@@ -39,7 +39,9 @@ const RUNS = args.includes('--runs') ? Number(args[args.indexOf('--runs') + 1]) 
 /** The parts to run (all by default). */
 const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : null;
 const part = (name) => !ONLY || ONLY.includes(name);
-/** --verbose: each Ctrl-C sample's painted frames, as ms after the key (to see where a slow one went). */
+/** --verbose: where the time went. Each corpus run's frame paints and the CPU each process used
+ *  during it; each Ctrl-C sample's painted frames, as ms after the key, and when the host wrote
+ *  its checkpoints meanwhile. */
 const VERBOSE = args.includes('--verbose');
 /** Ctrl-C samples behind its p50 and p99 (of 20, the p99 is the slowest one). */
 const CTRL_C_SAMPLES = 20;
