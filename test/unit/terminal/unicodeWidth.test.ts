@@ -1,7 +1,7 @@
 // Cell widths (current Unicode instead of xterm's Unicode 6) and the UTF-8 boundary stage.
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { wcwidth } from '../../../src/terminal/unicodeWidth';
+import { buildBmpTable, computeWidth, wcwidth } from '../../../src/terminal/unicodeWidth';
 import { completeLength, Utf8Splitter } from '../../../src/terminal/utf8Splitter';
 import { createEmulator, type TestEmulator } from './helpers';
 
@@ -18,6 +18,15 @@ describe('wcwidth', () => {
   it('gives combining marks and format characters zero cells, the rest one', () => {
     expect(['\u0301', '\u200d', '\ufe0f', '\u20e3'].map((c) => wcwidth(cp(c)))).toEqual([0, 0, 0, 0]);
     expect(['a', 'é', '─', '█', '✳', '⠋', '\u00ad'].map((c) => wcwidth(cp(c)))).toEqual([1, 1, 1, 1, 1, 1, 1]);
+  });
+
+  it('builds the BMP table, all of it at once, by the same rule as a single code point', () => {
+    const table = buildBmpTable();
+    const differ: string[] = [];
+    for (let c = 0; c < 0x10000; c++) if (table[c] !== computeWidth(c)) differ.push(`U+${c.toString(16)}: ${table[c]} vs ${computeWidth(c)}`);
+    expect(differ).toEqual([]);
+    // Each kind of width is there: the table is not all ones.
+    expect([table[0x4e00], table[0x231a], table[0x0301], table[0x1160], table[0xd800], table[0xad]]).toEqual([2, 2, 0, 0, 1, 1]);
   });
 });
 
