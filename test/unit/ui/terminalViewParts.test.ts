@@ -126,6 +126,28 @@ describe('CursorBlink', () => {
     blink.dispose();
   });
 
+  it('stops the moment its view loses the focus, with no frame to say so (a hidden tab gets none), and starts again with it', () => {
+    vi.useFakeTimers();
+    const toggles: boolean[] = [];
+    const blink: CursorBlink = new CursorBlink(() => toggles.push(blink.on));
+    // Before any frame there is no cursor to blink, focused or not.
+    blink.focusChanged(true);
+    vi.advanceTimersByTime(BLINK_INTERVAL_MS * 2);
+    expect(toggles).toEqual([]);
+    blink.update(cursor(), true);
+    vi.advanceTimersByTime(BLINK_INTERVAL_MS);
+    expect(toggles).toEqual([false]);
+    blink.focusChanged(false);
+    expect(blink.on).toBe(true);
+    expect(vi.getTimerCount()).toBe(0);
+    vi.advanceTimersByTime(BLINK_INTERVAL_MS * 10);
+    expect(toggles).toEqual([false]);
+    blink.focusChanged(true);
+    vi.advanceTimersByTime(BLINK_INTERVAL_MS);
+    expect(toggles).toEqual([false, false]);
+    blink.dispose();
+  });
+
   it('shows the cursor solid again when it moves', () => {
     vi.useFakeTimers();
     const blink = new CursorBlink(() => undefined);

@@ -38,6 +38,16 @@ export class CursorBlink implements Disposable {
     this.last = cur;
   }
 
+  /**
+   * The view gained or lost the keyboard focus. The timer follows at once, not at the next frame:
+   * a view that lost the focus to another tab is hidden and takes no frames, so its blink went on
+   * waking the app twice a second for nothing (ten tabs once viewed: ~18 wake-ups a second, 0.6 %
+   * of a core while idle).
+   */
+  focusChanged(focused: boolean): void {
+    if (this.last) this.update(this.last, focused);
+  }
+
   dispose(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;

@@ -454,6 +454,7 @@ export class TerminalView implements Disposable {
   private handleFocus(focused: boolean): void {
     this.focused = focused;
     this.session.sendFocus(focused);
+    this.blink.focusChanged(focused);
     this.blink.on = true;
     this.repaintCursorRow();
   }
