@@ -301,7 +301,7 @@ export class TerminalView implements Disposable {
   private paintTaken(start: number, frame: Frame, dirtyRows: number[]): void {
     this.lastFrame = frame;
     const modelMs = performance.now() - start;
-    this.blink.update(frame.cursor, this.focused);
+    this.blink.update(frame.cursor);
     for (const r of dirtyRows) this.pendingRows.add(r);
     const full = this.fullRedraw;
     const rows = full ? frame.rows : this.pendingRows.size;
