@@ -60,18 +60,19 @@ export function computeWidth(cp: number): 0 | 1 | 2 {
  * Every BMP code point's width, by computeWidth's rule but with each property class matched once
  * over a string of the whole plane: a regular expression per code point took 13 ms (now 6, on a
  * 2-core machine) of the host's loop at the first character past U+02FF any session printed
- * (the first box-drawing line of an agent's TUI). Surrogates are left out of the string, so that
- * a pair of them never reads as one astral character; alone they are one cell, as computeWidth says.
+ * (the first box-drawing line of an agent's TUI). The string has a space where each surrogate
+ * is, so that index = code point and a pair of them never reads as one astral character; alone
+ * a surrogate is one cell, as computeWidth says.
  */
 export function buildBmpTable(): Uint8Array {
-  const table = new Uint8Array(0x10000).fill(1);
-  const codes: number[] = [];
-  for (let c = 0; c < 0x10000; c++) if (c < 0xd800 || c > 0xdfff) codes.push(c);
+  const units = new Uint16Array(0x10000);
+  for (let c = 0; c < 0x10000; c++) units[c] = c >= 0xd800 && c <= 0xdfff ? 0x20 : c;
   let plane = '';
-  for (let i = 0; i < codes.length; i += 4096) plane += String.fromCharCode(...codes.slice(i, i + 4096));
+  for (let i = 0; i < 0x10000; i += 4096) plane += String.fromCharCode(...units.subarray(i, i + 4096));
+  const table = new Uint8Array(0x10000).fill(1);
   for (const [lo, hi] of WIDE_RANGES) if (lo < 0x10000) table.fill(2, lo, Math.min(hi, 0xffff) + 1);
-  for (const m of plane.matchAll(new RegExp(EMOJI_PRESENTATION_CLASS, 'gu'))) table[codes[m.index]!] = 2;
-  for (const m of plane.matchAll(new RegExp(ZERO_WIDTH_CLASS, 'gu'))) table[codes[m.index]!] = 0;
+  for (const m of plane.matchAll(new RegExp(EMOJI_PRESENTATION_CLASS, 'gu'))) table[m.index] = 2;
+  for (const m of plane.matchAll(new RegExp(ZERO_WIDTH_CLASS, 'gu'))) table[m.index] = 0;
   table.fill(0, HANGUL_JAMO_TAIL[0], HANGUL_JAMO_TAIL[1] + 1);
   table[SOFT_HYPHEN] = 1;
   return table;
