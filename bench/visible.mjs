@@ -183,7 +183,8 @@ async function throughput(display) {
     for (let i = 0; i < RUNS; i++) {
       const rawCpu = process.cpuUsage();
       const r = await rawRun(c.argv, cols, rows, join(work, `raw-${n}`));
-      const rawCores = ((u) => (u.user + u.system) / r.us)(process.cpuUsage(rawCpu));
+      const rawUsed = process.cpuUsage(rawCpu);
+      const rawCores = (rawUsed.user + rawUsed.system) / r.us;
       mb = r.bytes / 1e6;
       raw.push(mb / (r.us / 1e6));
       const out = join(work, `app-${n++}`);

@@ -88,14 +88,15 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, opts: A
 }
 
 /** writeFileAtomic for large files the event loop must not wait on (a checkpoint's screen): the
- *  chunks are written, synced and renamed off the loop. */
-export async function writeFileAtomicAsync(file: string, chunks: readonly Uint8Array[], opts: AtomicWriteOptions = {}): Promise<void> {
+ *  chunks are written, synced and renamed off the loop. Resolving the target and, when durable,
+ *  the folder's fsync stay synchronous: a few metadata calls, whatever the size. */
+export async function writeFileAtomicAsync(file: string, chunks: Uint8Array[], opts: AtomicWriteOptions = {}): Promise<void> {
   const { target, dir, mode, tmp } = prepare(file, opts);
   try {
     const fh = await open(tmp, 'w', mode);
     try {
       await fh.chmod(mode);
-      await fh.writev(chunks as Uint8Array[]);
+      await fh.writev(chunks);
       if (opts.durable !== false) await fh.sync();
     } finally {
       await fh.close();
