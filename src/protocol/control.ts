@@ -50,6 +50,14 @@ export type WaitUntil = z.infer<typeof WaitUntilSchema>;
 
 const WaitTimeout = z.number().int().min(0).max(MAX_WAIT_MS).describe('give up after this long (timeout outcome)');
 const WaitSpec = z.strictObject({ timeoutMs: WaitTimeout }).describe('reply only once the work has settled (see sessions.wait)');
+/** Where a wait's lines begin. A client that starts work and waits on it in two requests (the
+ *  CLI does, so that a wait can go on with the next host when its host is lost) says where the
+ *  work's output began, or the output written between the two would be missing. */
+const WaitSince = z
+  .union([z.literal('start'), z.number().int().min(-1)])
+  .describe(
+    "'start': the session's first row (a session just spawned or run); a number: the mark sessions.send answered; default: where the output stood when the wait began",
+  );
 /** The grid a session starts at, before a view attaches and sets its own (the frame wire's bounds). */
 const GridSize = {
   cols: z.number().int().min(1).max(MAX_COLS).optional().describe('columns until a view attaches (default 80)'),
@@ -104,6 +112,7 @@ export const ControlArgsSchemas = {
     id: SessionRef,
     until: WaitUntilSchema.optional().describe('default: done'),
     timeoutMs: WaitTimeout,
+    since: WaitSince.optional(),
   }),
   'app.notify': z.strictObject({
     session: SessionRef.optional().describe('the session to jump to when the notification is clicked (one not open: none)'),
@@ -215,7 +224,11 @@ export const ControlResultSchemas = {
     rows: z.number().int(),
     transcript: z.string().optional().describe('with transcript: the file the lines come from'),
   }),
-  'sessions.send': z.strictObject({ id: z.string(), wait: WaitResultSchema.optional() }),
+  'sessions.send': z.strictObject({
+    id: z.string(),
+    mark: z.number().int().optional().describe('without wait: where the output stood before the text was typed, for a sessions.wait since it'),
+    wait: WaitResultSchema.optional(),
+  }),
   'sessions.spawn': z.strictObject({ id: z.string(), session: SessionInfoSchema, wait: WaitResultSchema.optional() }),
   'sessions.run': z.strictObject({ id: z.string(), session: SessionInfoSchema, wait: WaitResultSchema.optional() }),
   'sessions.wait': WaitResultSchema,

@@ -164,6 +164,14 @@ describe.skipIf(unavailable)('machines over ssh', () => {
       what: 'the remote echo',
     });
 
+    // --wait there: the command starts on box, and the wait on it goes through the hub by its id.
+    const ran = await cli(['sessions', 'run', '--machine', 'box', '--wait', '--json', '--', 'sh', '-c', 'echo ran-on-box; exit 3']);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(JSON.parse(ran.stdout)).toMatchObject({
+      session: { machine: 'box' },
+      wait: { outcome: 'settled', lines: ['ran-on-box'], session: { machine: 'box', exited: { exitCode: 3 } } },
+    });
+
     const listed = await sessions();
     expect(listed.find((s) => s.id === localId)?.machine).toBeNull();
     expect(listed.find((s) => s.id === shell.id)).toMatchObject({ machine: 'box', pid: shell.pid });

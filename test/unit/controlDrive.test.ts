@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ControlClient } from '../../src/app/client/controlClient';
 import { SessionRegistry, shellSpawner } from '../../src/app/host/sessionRegistry';
 import { SessionWaits } from '../../src/app/host/sessionWaits';
 import { SessionFacts } from '../../src/app/host/sessionFacts';
@@ -113,6 +114,8 @@ describe('termio sessions wait', () => {
     const s = h.registry.get(id)!.session;
     const sending = background(['sessions', 'send', id, 'echo answer', '--enter', '--wait', '--timeout', '20', '--json'], h.env);
     await waitFor(() => s.screenLines().includes('answer'), { what: 'the command to run' });
+    // The wait is asked once the text is typed (a second request): in place before the states come.
+    await waitFor(() => h.server.waits.pending === 1, { what: 'the wait to be in place' });
     // A done that comes before the turn started (a stale report) does not end the wait.
     h.registry.setState(id, 'done', 'test: stale done');
     h.registry.setState(id, 'working', 'test: the turn');
@@ -127,6 +130,31 @@ describe('termio sessions wait', () => {
       wait: { outcome: 'settled', until: 'turn', session: { state: 'done', stateWhy: 'test: the turn ended' } },
     });
     expect(body.wait.lines).toEqual(expect.arrayContaining(['answer']));
+  });
+});
+
+describe('a wait asked once its work has begun', () => {
+  it("begins its lines where the work began: the session's start, or the mark sessions.send answered", async () => {
+    host = await startTestHost();
+    const h = host;
+    const ran = JSON.parse((await termio(['sessions', 'run', '--json', '--', 'sh', '-c', 'echo early-line; exit 3'], h.env)).stdout) as { id: string };
+    await waitFor(() => h.registry.get(ran.id)?.session.exited != null, { what: 'the command to exit' });
+    const c = await ControlClient.connect(h.env);
+    if (!(c instanceof ControlClient)) throw new Error(c.message);
+    cleanups.push(() => c.close());
+    const fromStart = await c.request('sessions.wait', { id: ran.id, until: 'exit', timeoutMs: 5_000, since: 'start' });
+    expect(fromStart).toMatchObject({ ok: true, result: { outcome: 'settled', lines: ['early-line'] } });
+    // Without since, a wait's lines begin when it is asked: here, after everything.
+    expect(await c.request('sessions.wait', { id: ran.id, until: 'exit', timeoutMs: 5_000 })).toMatchObject({ ok: true, result: { lines: [] } });
+
+    const id = await shell(h);
+    const sent = await c.request('sessions.send', { id, text: 'echo marked-output', enter: true });
+    if (!sent.ok) throw new Error(sent.error.message);
+    expect(sent.result.mark).toBeGreaterThanOrEqual(0);
+    await waitFor(() => h.registry.get(id)!.session.screenLines().includes('marked-output'), { what: 'the output' });
+    const turn = await c.request('sessions.wait', { id, until: 'done', timeoutMs: 5_000, since: sent.result.mark! });
+    if (!turn.ok) throw new Error(turn.error.message);
+    expect(turn.result.lines.slice(0, 2)).toEqual(['$ echo marked-output', 'marked-output']);
   });
 });
 

@@ -19,7 +19,8 @@ const waitOptions = { wait: { type: 'boolean' }, timeout: { type: 'string' } } a
 
 const waitDetails =
   '--wait: reply only once the work has settled, printing what the program wrote meanwhile (with --json: {"wait": {…}}).\n' +
-  '--timeout S: give up waiting after S seconds (exit 3). Default: no limit.';
+  '--timeout S: give up waiting after S seconds (exit 3). Default: no limit.\n' +
+  'If the session host is lost meanwhile (a crash, a restart, an update), the wait goes on with the next host.';
 
 const verbs: Record<string, VerbSpec> = {
   list: {
@@ -295,15 +296,11 @@ const handlers: Record<string, Handler> = {
     if (text === undefined && !p.values.enter) return usageError(ctx, 'send', 'missing TEXT');
     const wait = waitArg(p.values);
     if (typeof wait === 'string') return usageError(ctx, 'send', wait);
-    const r = await call(
-      ctx,
-      'sessions.send',
-      { id: p.positionals[0] ?? '', text: text ?? '', ...(p.values.enter ? { enter: true } : {}), ...wait },
-      wait.wait?.timeoutMs,
-    );
+    const r = await call(ctx, 'sessions.send', { id: p.positionals[0] ?? '', text: text ?? '', ...(p.values.enter ? { enter: true } : {}) });
     if (!r.ok) return r.code;
-    if (r.result.wait) return printWait(ctx, r.result.wait, { id: r.result.id });
-    if (ctx.json) printOk(ctx.io, r.result);
+    const { id, mark } = r.result;
+    if (wait.wait) return waitAfter(ctx, { id, until: 'turn', timeoutMs: wait.wait.timeoutMs, ...(mark !== undefined ? { since: mark } : {}) }, { id });
+    if (ctx.json) printOk(ctx.io, { id });
     return ExitCode.ok;
   },
   async spawn(p, ctx) {
@@ -320,19 +317,24 @@ const handlers: Record<string, Handler> = {
       ...(title !== undefined ? { title } : {}),
       ...(prompt !== undefined ? { prompt } : {}),
       ...parentOf(ctx),
-      ...wait,
     };
-    const r = await call(ctx, 'sessions.spawn', args, wait.wait?.timeoutMs);
-    return r.ok ? started(ctx, r.result) : r.code;
+    const r = await call(ctx, 'sessions.spawn', args);
+    if (!r.ok) return r.code;
+    if (!wait.wait) return started(ctx, r.result);
+    const { id, session } = r.result;
+    return waitAfter(ctx, { id, until: prompt !== undefined ? 'turn' : 'ready', timeoutMs: wait.wait.timeoutMs, since: 'start' }, { id, session });
   },
   async run(p, ctx) {
     const wait = waitArg(p.values);
     if (typeof wait === 'string') return usageError(ctx, 'run', wait);
     const [title, worktree] = [str(p, 'title'), worktreeChoice(p)];
     if (typeof worktree === 'string') return usageError(ctx, 'run', worktree);
-    const args = { argv: p.positionals, ...where(ctx, p.values), ...worktree, ...(title !== undefined ? { title } : {}), ...parentOf(ctx), ...wait };
-    const r = await call(ctx, 'sessions.run', args, wait.wait?.timeoutMs);
-    return r.ok ? started(ctx, r.result) : r.code;
+    const args = { argv: p.positionals, ...where(ctx, p.values), ...worktree, ...(title !== undefined ? { title } : {}), ...parentOf(ctx) };
+    const r = await call(ctx, 'sessions.run', args);
+    if (!r.ok) return r.code;
+    if (!wait.wait) return started(ctx, r.result);
+    const { id, session } = r.result;
+    return waitAfter(ctx, { id, until: 'exit', timeoutMs: wait.wait.timeoutMs, since: 'start' }, { id, session });
   },
   async wait(p, ctx) {
     const until = str(p, 'until') ?? 'done';
@@ -340,10 +342,7 @@ const handlers: Record<string, Handler> = {
       return usageError(ctx, 'wait', `--until must be done, idle, attention or exit, got '${until}'`);
     const ms = timeoutMs(p.values.timeout);
     if (typeof ms === 'string') return usageError(ctx, 'wait', ms);
-    const args = { id: p.positionals[0] ?? '', until, timeoutMs: ms } as const;
-    const startedAt = Date.now();
-    // A host lost meanwhile: the next one adopts the session, and the wait goes on there.
-    const r = await call(ctx, 'sessions.wait', args, ms, (first) => resumeLostWait(ctx, args, first, startedAt));
+    const r = await waitOn(ctx, { id: p.positionals[0] ?? '', until, timeoutMs: ms });
     if (!r.ok) return r.code;
     if (!ctx.json) return printWait(ctx, r.result, {});
     printOk(ctx.io, r.result);
@@ -361,12 +360,30 @@ const handlers: Record<string, Handler> = {
   ...worktreeHandlers({ call: (ctx, verb, args) => call(ctx, verb, args), usageError }),
 };
 
-/** spawn and run: the id at once, or (with --wait) what the session wrote and how it ended. */
-function started(ctx: Ctx, result: { id: string; session: SessionInfo; wait?: WaitResult }): number {
-  if (result.wait) return printWait(ctx, result.wait, { id: result.id, session: result.session });
+/** spawn and run without --wait: the id at once. */
+function started(ctx: Ctx, result: { id: string; session: SessionInfo }): number {
   if (ctx.json) printOk(ctx.io, result);
   else ctx.io.out(`${result.id}\n`);
   return ExitCode.ok;
+}
+
+/**
+ * A wait, asked again of the next host each time the connection is lost (the next host adopts
+ * the session, and the wait goes on there with the time it had left).
+ */
+function waitOn(ctx: Ctx, args: ControlArgs<'sessions.wait'>): Promise<Called<'sessions.wait'>> {
+  const startedAt = Date.now();
+  return call(ctx, 'sessions.wait', args, args.timeoutMs, (first) => resumeLostWait(ctx, args, first, startedAt));
+}
+
+/**
+ * `--wait` on send, spawn and run: the work is started by one request and waited on by another,
+ * so that the session's id is known here before the wait begins and a host lost meanwhile loses
+ * nothing (see waitOn); `since` makes the wait's lines begin where the work's output did.
+ */
+async function waitAfter(ctx: Ctx, args: ControlArgs<'sessions.wait'>, fields: object): Promise<number> {
+  const r = await waitOn(ctx, args);
+  return r.ok ? printWait(ctx, r.result, fields) : r.code;
 }
 
 function waitArg(v: Values): { wait?: { timeoutMs: number } } | string {

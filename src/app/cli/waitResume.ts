@@ -1,7 +1,9 @@
-// `termio sessions wait` across a lost host: when the connection ends in the middle of a wait
-// (termio-host crashed, was killed, restarted or replaced by an update), the session's holder kept
-// its agent running and the next host adopts it, so the wait goes on there, on the same session,
-// with the time it had left. The next host is the one the app starts, or one started here.
+// A wait across a lost host (`termio sessions wait`, and `--wait` on send, spawn and run, which
+// wait with a second request once the first has started the work): when the connection ends in
+// the middle of a wait (termio-host crashed, was killed, restarted or replaced by an update), the
+// session's holder kept its agent running and the next host adopts it, so the wait goes on there,
+// on the same session, with the time it had left. The next host is the one the app starts, or one
+// started here.
 import type { ControlArgs } from '../../protocol/control';
 import { ControlClient, REQUEST_TIMEOUT_MS, type Reply } from '../client/controlClient';
 import type { Ctx } from './sessionsTypes';
@@ -15,6 +17,17 @@ type WaitArgs = ControlArgs<'sessions.wait'>;
 /** Asks for the wait; the reply deadline is the wait's own plus the usual margin. */
 function ask(ctx: Ctx, args: WaitArgs): Promise<Reply<'sessions.wait'>> {
   return ctx.client.request('sessions.wait', args, REQUEST_TIMEOUT_MS + args.timeoutMs);
+}
+
+/**
+ * The wait as the next host is asked it. A mark sessions.send gave counts rows of the lost host's
+ * screen, which the next one rebuilt from a checkpoint: its lines then begin where the wait
+ * begins again. 'start' means the same on every host. A 'turn' the next host knows nothing of
+ * (it did not see the input) ends as 'done' would: the session's state came over with it.
+ */
+function again(args: WaitArgs): WaitArgs {
+  const { since, ...rest } = args;
+  return since === 'start' ? { ...rest, since } : rest;
 }
 
 /**
@@ -42,7 +55,7 @@ export async function resumeLostWait(
     ctx.client = next;
     ctx.io.err(`termio: the session host was lost during the wait; waiting on session ${args.id} with the next one\n`);
     const left = Math.max(0, args.timeoutMs - (now() - startedAt));
-    reply = await ask(ctx, { ...args, timeoutMs: left });
+    reply = await ask(ctx, { ...again(args), timeoutMs: left });
     if (!reply.ok && reply.error.code === 'noSuchSession') {
       return {
         ok: false,

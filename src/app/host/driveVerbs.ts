@@ -57,7 +57,7 @@ export class DriveVerbs {
         message: `session ${record.id} has not read the input it was sent (${mib} MiB waiting, limit ${MAX_PENDING_INPUT_BYTES / (1024 * 1024)} MiB); nothing was typed`,
       };
     }
-    if (!args.wait) return { ok: true, result: { id: record.id } };
+    if (!args.wait) return { ok: true, result: { id: record.id, mark } };
     const wait = await holder.hold(waits.wait(record.id, 'turn', args.wait.timeoutMs, { mark, signal: holder.signal }));
     return { ok: true, result: { id: record.id, wait } };
   }
@@ -117,7 +117,10 @@ export class DriveVerbs {
     if (!found.ok) return found;
     // Waits last as long as the work does: the log says which are in progress (and which came back with a new host).
     this.opts.logger.info('control: waiting', { id: found.record.id, until: args.until ?? 'done', timeoutMs: args.timeoutMs });
-    const result = await holder.hold(this.opts.waits.wait(found.record.id, args.until ?? 'done', args.timeoutMs, { signal: holder.signal }));
+    const mark = args.since === 'start' ? 0 : args.since;
+    const result = await holder.hold(
+      this.opts.waits.wait(found.record.id, args.until ?? 'done', args.timeoutMs, { ...(mark !== undefined ? { mark } : {}), signal: holder.signal }),
+    );
     return { ok: true, result };
   }
 

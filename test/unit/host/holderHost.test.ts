@@ -2,7 +2,8 @@
 // a SIGKILL of the host, `termio host restart` and a host killed in the middle of a `yes` flood
 // each leave the session's process running; the next host adopts it with the same pid, the same
 // screen and scrollback (for the flood: what a fresh emulator fed the holder's whole byte stream
-// shows), and typing still works. `termio host stop` still ends everything.
+// shows), and typing still works; a `sessions wait` or a `--wait` of send, spawn or run in flight
+// goes on with the next host. `termio host stop` still ends everything.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -91,6 +92,26 @@ async function bufferText(id: string): Promise<string> {
 
 async function read(id: string): Promise<string> {
   return (await termio(['sessions', 'read', id])).out;
+}
+
+/** A `termio` command left running (a wait): its output so far, and its end. */
+function background(args: string[]): { ended: Promise<{ code: number; out: string; err: string }> } {
+  const child = spawn(process.execPath, [termioBin, ...args], { env, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+  child.stderr.on('data', (b: Buffer) => (err += b.toString()));
+  return { ended: new Promise((r) => child.on('close', (code) => r({ code: code ?? -1, out, err }))) };
+}
+
+/** A fake Claude Code on the login shell's PATH (its hooks are installed as for the real one). */
+function fakeClaudeOnPath(): void {
+  mkdirSync(join(dir, 'bin'));
+  writeFileSync(join(dir, 'bin', 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${join(repoRoot, 'test', 'fakes', 'fake-agent.mjs')}" claude "$@"\n`, {
+    mode: 0o755,
+  });
+  writeFileSync(join(dir, '.profile'), `PATH="${join(dir, 'bin')}:$PATH"\nexport PATH\n`);
+  env = { ...env, SHELL: '/bin/sh' };
 }
 
 async function killHost(): Promise<void> {
@@ -192,14 +213,76 @@ describe('session holders under termio-host', () => {
     expect(hostPids()).toHaveLength(hosts);
   }, 90_000);
 
+  it('carries run, spawn and send --wait through a SIGKILL of the host: each goes on with the next host and prints the whole of its work', async () => {
+    const log = join(dir, '.termio', 'logs', 'host.log');
+    const waitsAsked = (until: string): number =>
+      existsSync(log)
+        ? readFileSync(log, 'utf8')
+            .split('\n')
+            .filter((l) => l.includes('control: waiting') && l.includes(`"until":"${until}"`)).length
+        : 0;
+    /** A command that holds its step until the test creates `name`. */
+    const gate = (name: string): string => `while [ ! -e ${join(dir, name)} ]; do sleep 0.1; done`;
+    /** Kills the host once the wait is in place and the session's state is saved; returns once the next host was asked again. */
+    const loseHostDuring = async (until: string, saved: () => boolean = () => true): Promise<void> => {
+      await waitFor(() => waitsAsked(until) === 1, { what: `the ${until} wait to reach the host` });
+      await waitFor(saved, { what: 'a checkpoint with the work' });
+      await killHost();
+      await waitFor(() => waitsAsked(until) === 2, { what: `the ${until} wait to be asked again of the next host`, timeout: 30_000 });
+    };
+    const lostNote = /the session host was lost during the wait; waiting on session [0-9a-f-]{36} with the next one/;
+    // Before any host starts: the host's environment is the one its sessions start in.
+    fakeClaudeOnPath();
+    expect((await termio(['hooks', 'install', '--agent', 'claude'])).code).toBe(0);
+
+    // run: its exit, and what it printed before the loss as well as after.
+    const running = background(['sessions', 'run', '--wait', '--json', '--', 'sh', '-c', `echo before-loss; ${gate('go-run')}; echo after-loss; exit 4`]);
+    await loseHostDuring('exit');
+    writeFileSync(join(dir, 'go-run'), '');
+    const ran = await running.ended;
+    expect(ran.code, ran.err).toBe(0);
+    expect(ran.err).toMatch(lostNote);
+    const run = JSON.parse(ran.out) as { id: string; wait: { outcome: string; lines: string[]; session: { exited: { exitCode: number } } } };
+    expect(run.wait).toMatchObject({ outcome: 'settled', session: { exited: { exitCode: 4 } } });
+    expect(run.wait.lines).toEqual(['before-loss', 'after-loss']);
+
+    // spawn with a first prompt, then send: an agent's turn that the host is lost in the middle of.
+    const working = (id: string) => (): boolean => {
+      const cp = readCheckpoint(join(dir, '.termio', 'state', 'checkpoints'), id);
+      return (cp && 'session' in cp ? cp.session.status?.engine.current.state : undefined) === 'working';
+    };
+    const agentId = async (): Promise<string> => {
+      await waitFor(async () => (await sessions()).length === 2, { what: 'the agent session' });
+      return (await sessions()).find((x) => x.id !== run.id)!.id;
+    };
+    const spawning = background(['sessions', 'spawn', '--agent', 'claude', '--prompt', `!${gate('go-spawn')}; echo spawned-turn`, '--wait', '--json']);
+    const id = await agentId();
+    await loseHostDuring('turn', working(id));
+    writeFileSync(join(dir, 'go-spawn'), '');
+    const spawned = await spawning.ended;
+    expect(spawned.code, spawned.err).toBe(0);
+    expect(spawned.err).toMatch(lostNote);
+    const first = JSON.parse(spawned.out) as { id: string; wait: { outcome: string; lines: string[]; session: { state: string } } };
+    expect(first).toMatchObject({ id, wait: { outcome: 'settled', session: { state: expect.stringMatching(/^(done|idle)$/) } } });
+    // From the session's start, on the next host too (its rows rebuilt from the checkpoint).
+    expect(first.wait.lines.slice(0, 2)).toEqual(['fake claude ready', expect.stringContaining(`> !${gate('go-spawn')}`.slice(0, 60))]);
+
+    const sending = background(['sessions', 'send', id, `!${gate('go-send')}; echo sent-turn`, '--enter', '--wait', '--json']);
+    await waitFor(() => waitsAsked('turn') === 3, { what: 'the send wait to reach the host' });
+    await waitFor(working(id), { what: 'a checkpoint with the work' });
+    await killHost();
+    await waitFor(() => waitsAsked('turn') === 4, { what: 'the send wait to be asked again of the next host', timeout: 30_000 });
+    writeFileSync(join(dir, 'go-send'), '');
+    const sent = await sending.ended;
+    expect(sent.code, sent.err).toBe(0);
+    expect(sent.err).toMatch(lostNote);
+    // Its lines begin where the wait was asked again: the mark was a row of the lost host's screen.
+    expect(JSON.parse(sent.out)).toMatchObject({ id, wait: { outcome: 'settled', session: { state: expect.stringMatching(/^(done|idle)$/) } } });
+    expect(hostPids()).toHaveLength(4);
+  }, 150_000);
+
   it('keeps a session asking the user (attention) or working as it was through a SIGKILL of the host: its status comes back with it', async () => {
-    // A fake Claude Code on the login shell's PATH, its hooks installed as for the real one.
-    mkdirSync(join(dir, 'bin'));
-    writeFileSync(join(dir, 'bin', 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${join(repoRoot, 'test', 'fakes', 'fake-agent.mjs')}" claude "$@"\n`, {
-      mode: 0o755,
-    });
-    writeFileSync(join(dir, '.profile'), `PATH="${join(dir, 'bin')}:$PATH"\nexport PATH\n`);
-    env = { ...env, SHELL: '/bin/sh' };
+    fakeClaudeOnPath();
     expect((await termio(['hooks', 'install', '--agent', 'claude'])).code).toBe(0);
     const spawned = await termio(['sessions', 'spawn', '--agent', 'claude']);
     expect(spawned.code, spawned.err).toBe(0);
