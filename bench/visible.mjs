@@ -16,7 +16,7 @@
 //    ≤ 170 MB RSS);
 //  - idle CPU with 10 shells, the visible one with a blinking cursor: the host (target < 0.5 % of
 //    a core) and the app (target < 1 %), vs the same with a steady cursor.
-// Run after `npm run build`: node bench/visible.mjs [--runs 3] [--only throughput,keys,ctrlc,memory,idle] [--verbose]
+// Run after `npm run build`: node bench/visible.mjs [--runs 3] [--only throughput,keys,ctrlc,memory,idle] [--corpus ls,seq] [--verbose]
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -39,6 +39,8 @@ const RUNS = args.includes('--runs') ? Number(args[args.indexOf('--runs') + 1]) 
 /** The parts to run (all by default). */
 const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : null;
 const part = (name) => !ONLY || ONLY.includes(name);
+/** --corpus ls,seq: only the throughput corpora whose names start so (an A/B of one corpus). */
+const CORPORA = args.includes('--corpus') ? args[args.indexOf('--corpus') + 1].split(',') : null;
 /** --verbose: where the time went. Each corpus run's frame paints and the CPU each process used
  *  during it; each Ctrl-C sample's painted frames, as ms after the key, and when the host wrote
  *  its checkpoints meanwhile. */
@@ -175,7 +177,7 @@ async function throughput(display) {
   // --verbose: the processes that share the cores with the command, for the CPU each used.
   const busy = VERBOSE ? busyProcesses(app) : null;
   let n = 0;
-  for (const c of writeCorpora(work)) {
+  for (const c of writeCorpora(work).filter((c) => !CORPORA || CORPORA.some((p) => c.name.startsWith(p)))) {
     const raw = [];
     const vis = [];
     const fps = [];
