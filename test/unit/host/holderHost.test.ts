@@ -4,7 +4,7 @@
 // screen and scrollback (for the flood: what a fresh emulator fed the holder's whole byte stream
 // shows), and typing still works; a `sessions wait` or a `--wait` of send, spawn or run in flight
 // goes on with the next host. `termio host stop` still ends everything.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -50,15 +50,28 @@ function hostPids(): number[] {
   return [...readFileSync(log, 'utf8').matchAll(/host listening .*"pid":(\d+)/g)].map((m) => Number(m[1]));
 }
 
+/** A `termio` command left running (a wait): the process, and its end with what it printed. */
+function background(args: string[]): { child: ChildProcess; ended: Promise<{ code: number; out: string; err: string }> } {
+  const child = spawn(process.execPath, [termioBin, ...args], { env, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+  child.stderr!.on('data', (b: Buffer) => (err += b.toString()));
+  return { child, ended: new Promise((r) => child.on('close', (code) => r({ code: code ?? -1, out, err }))) };
+}
+
 function termio(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  return new Promise((resolveRun) => {
-    const child = spawn(process.execPath, [termioBin, ...args], { env, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
-    child.stderr.on('data', (b: Buffer) => (err += b.toString()));
-    child.on('close', (code) => resolveRun({ code: code ?? -1, out, err }));
-  });
+  return background(args).ended;
+}
+
+/** Waits the host's log says it was asked for, whose log line contains `match` (an id, an until). */
+function waitsAsked(match: string): number {
+  const log = join(dir, '.termio', 'logs', 'host.log');
+  return existsSync(log)
+    ? readFileSync(log, 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('control: waiting') && l.includes(match)).length
+    : 0;
 }
 
 async function sessions(): Promise<Array<{ id: string; pid: number }>> {
@@ -92,16 +105,6 @@ async function bufferText(id: string): Promise<string> {
 
 async function read(id: string): Promise<string> {
   return (await termio(['sessions', 'read', id])).out;
-}
-
-/** A `termio` command left running (a wait): its output so far, and its end. */
-function background(args: string[]): { ended: Promise<{ code: number; out: string; err: string }> } {
-  const child = spawn(process.execPath, [termioBin, ...args], { env, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (b: Buffer) => (out += b.toString()));
-  child.stderr.on('data', (b: Buffer) => (err += b.toString()));
-  return { ended: new Promise((r) => child.on('close', (code) => r({ code: code ?? -1, out, err }))) };
 }
 
 /** A fake Claude Code on the login shell's PATH (its hooks are installed as for the real one). */
@@ -159,37 +162,22 @@ describe('session holders under termio-host', () => {
   it('carries a `termio sessions wait` in flight through a SIGKILL of the host and a restart, on the same session; a stop ends it', async () => {
     const id = (await termio(['host', 'spawn', '--', '/bin/sh'])).out.trim();
     const pid = (await sessions())[0]!.pid;
-    const log = join(dir, '.termio', 'logs', 'host.log');
-    const waitsAsked = (): number =>
-      existsSync(log)
-        ? readFileSync(log, 'utf8')
-            .split('\n')
-            .filter((l) => l.includes('control: waiting') && l.includes(id)).length
-        : 0;
-    const wait = spawn(process.execPath, [termioBin, 'sessions', 'wait', id, '--until', 'exit', '--json'], {
-      env,
-      cwd: dir,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let [out, err] = ['', ''];
-    wait.stdout.on('data', (b: Buffer) => (out += b.toString()));
-    wait.stderr.on('data', (b: Buffer) => (err += b.toString()));
-    const ended = new Promise<number>((r) => wait.on('close', (code) => r(code ?? -1)));
-    await waitFor(() => waitsAsked() === 1, { what: 'the wait to reach the host' });
+    const { child: wait, ended } = background(['sessions', 'wait', id, '--until', 'exit', '--json']);
+    await waitFor(() => waitsAsked(id) === 1, { what: 'the wait to reach the host' });
 
     await killHost();
     // Nobody else starts a host here: the waiting command does, and asks the new one again.
-    await waitFor(() => waitsAsked() === 2, { what: 'the wait to be asked again of the next host', timeout: 30_000 });
+    await waitFor(() => waitsAsked(id) === 2, { what: 'the wait to be asked again of the next host', timeout: 30_000 });
     expect(hostPids()).toHaveLength(2);
     expect(wait.exitCode).toBe(null);
     expect(isAlive(pid)).toBe(true);
     // A restart (an update does the same) is a lost connection too, and the wait goes on again.
     expect((await termio(['host', 'restart'])).code).toBe(0);
-    await waitFor(() => waitsAsked() === 3, { what: 'the wait to be asked again after the restart', timeout: 30_000 });
+    await waitFor(() => waitsAsked(id) === 3, { what: 'the wait to be asked again after the restart', timeout: 30_000 });
     expect(wait.exitCode).toBe(null);
 
     await termio(['sessions', 'send', id, 'exit 7', '--enter']);
-    const code = await ended;
+    const { code, out, err } = await ended;
     expect(code, err).toBe(0);
     expect(err).toContain(`the session host was lost during the wait; waiting on session ${id} with the next one`);
     const result = JSON.parse(out) as { outcome: string; session: { id: string; pid: number; exited: { exitCode: number } | null } };
@@ -199,13 +187,7 @@ describe('session holders under termio-host', () => {
     const other = (await termio(['host', 'spawn', '--', '/bin/sh'])).out.trim();
     const hosts = hostPids().length;
     const stopped = termio(['sessions', 'wait', other, '--until', 'exit']);
-    await waitFor(
-      () =>
-        readFileSync(log, 'utf8')
-          .split('\n')
-          .some((l) => l.includes('control: waiting') && l.includes(other)),
-      { what: 'the second wait to reach the host' },
-    );
+    await waitFor(() => waitsAsked(other) === 1, { what: 'the second wait to reach the host' });
     expect((await termio(['host', 'stop'])).code).toBe(0);
     const closed = await stopped;
     expect(closed.code, closed.err).toBe(1);
@@ -214,21 +196,15 @@ describe('session holders under termio-host', () => {
   }, 90_000);
 
   it('carries run, spawn and send --wait through a SIGKILL of the host: each goes on with the next host and prints the whole of its work', async () => {
-    const log = join(dir, '.termio', 'logs', 'host.log');
-    const waitsAsked = (until: string): number =>
-      existsSync(log)
-        ? readFileSync(log, 'utf8')
-            .split('\n')
-            .filter((l) => l.includes('control: waiting') && l.includes(`"until":"${until}"`)).length
-        : 0;
+    const asked = (until: string): number => waitsAsked(`"until":"${until}"`);
     /** A command that holds its step until the test creates `name`. */
     const gate = (name: string): string => `while [ ! -e ${join(dir, name)} ]; do sleep 0.1; done`;
     /** Kills the host once the wait is in place and the session's state is saved; returns once the next host was asked again. */
     const loseHostDuring = async (until: string, saved: () => boolean = () => true): Promise<void> => {
-      await waitFor(() => waitsAsked(until) === 1, { what: `the ${until} wait to reach the host` });
+      await waitFor(() => asked(until) === 1, { what: `the ${until} wait to reach the host` });
       await waitFor(saved, { what: 'a checkpoint with the work' });
       await killHost();
-      await waitFor(() => waitsAsked(until) === 2, { what: `the ${until} wait to be asked again of the next host`, timeout: 30_000 });
+      await waitFor(() => asked(until) === 2, { what: `the ${until} wait to be asked again of the next host`, timeout: 30_000 });
     };
     const lostNote = /the session host was lost during the wait; waiting on session [0-9a-f-]{36} with the next one/;
     // Before any host starts: the host's environment is the one its sessions start in.
@@ -268,10 +244,10 @@ describe('session holders under termio-host', () => {
     expect(first.wait.lines.slice(0, 2)).toEqual(['fake claude ready', expect.stringContaining(`> !${gate('go-spawn')}`.slice(0, 60))]);
 
     const sending = background(['sessions', 'send', id, `!${gate('go-send')}; echo sent-turn`, '--enter', '--wait', '--json']);
-    await waitFor(() => waitsAsked('turn') === 3, { what: 'the send wait to reach the host' });
+    await waitFor(() => asked('turn') === 3, { what: 'the send wait to reach the host' });
     await waitFor(working(id), { what: 'a checkpoint with the work' });
     await killHost();
-    await waitFor(() => waitsAsked('turn') === 4, { what: 'the send wait to be asked again of the next host', timeout: 30_000 });
+    await waitFor(() => asked('turn') === 4, { what: 'the send wait to be asked again of the next host', timeout: 30_000 });
     writeFileSync(join(dir, 'go-send'), '');
     const sent = await sending.ended;
     expect(sent.code, sent.err).toBe(0);
