@@ -423,7 +423,9 @@ function printCheckpoints(app, keyTimes) {
     const e = JSON.parse(line.slice(line.indexOf('{')));
     const k = keyTimes.findLastIndex((t) => t <= at);
     const when = k < 0 ? `${f1(keyTimes[0] - at)} ms before sample 1's Ctrl-C` : `+${f1(at - keyTimes[k])} ms after sample ${k + 1}'s Ctrl-C`;
-    console.log(`  checkpoint written ${when}: ${e.bytes} bytes, serializing ${e.serializeMs} ms, writing ${e.writeMs} ms`);
+    console.log(
+      `  checkpoint written ${when}: ${e.bytes} bytes, serializing ${e.serializeMs} ms in ${e.slices} pieces (the longest ${e.longestSliceMs} ms), writing ${e.writeMs} ms`,
+    );
   }
 }
 

@@ -48,6 +48,8 @@ export class EmulatorFeed {
    *  (or the next) parses it. */
   private inPump = false;
   private disposed = false;
+  /** Holds in force (hold()): while any is, nothing is parsed. */
+  private holds = 0;
   private readonly writeSync: ((data: string | Uint8Array) => void) | null;
   /** Slices parsed so far (a figure for benches and tests). */
   slices = 0;
@@ -96,9 +98,27 @@ export class EmulatorFeed {
     this.write('', done);
   }
 
+  /**
+   * Stops parsing until the returned release is called: what is written meanwhile waits in the
+   * queue, in order. Called from a whenParsed callback, the emulator stays exactly as it is at
+   * that point, so its state can be read across several turns of the loop (a checkpoint of a long
+   * scrollback, in steps). Null on the fallback, whose parsing is the emulator's own.
+   */
+  hold(): (() => void) | null {
+    if (!this.writeSync) return null;
+    this.holds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.holds--;
+      if (this.holds === 0 && !this.disposed && !this.pumping && !this.inPump && this.head < this.queue.length) this.schedulePump();
+    };
+  }
+
   private pump(): void {
     this.pumping = null;
-    if (this.disposed) return;
+    if (this.disposed || this.holds > 0) return;
     this.inPump = true;
     try {
       this.parseSlice();
@@ -106,7 +126,7 @@ export class EmulatorFeed {
       this.inPump = false;
     }
     // A done callback or the afterSlice hook wrote more after the slice's loop ended.
-    if (!this.disposed && !this.pumping && this.head < this.queue.length) this.schedulePump();
+    if (!this.disposed && !this.pumping && this.holds === 0 && this.head < this.queue.length) this.schedulePump();
   }
 
   private parseSlice(): void {
@@ -127,6 +147,8 @@ export class EmulatorFeed {
         this.queue[this.head++] = EMPTY;
         item.done?.();
         if (this.disposed) return;
+        // The callback holds the emulator as it is now.
+        if (this.holds > 0) break;
       }
       if (performance.now() - start >= SLICE_MS) break;
     }
@@ -137,7 +159,7 @@ export class EmulatorFeed {
       this.queue = this.queue.slice(this.head);
       this.head = 0;
     }
-    if (this.head < this.queue.length) this.schedulePump();
+    if (this.head < this.queue.length && this.holds === 0) this.schedulePump();
     if (parsed) {
       this.slices++;
       this.afterSlice();

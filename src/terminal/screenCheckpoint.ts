@@ -102,31 +102,82 @@ function extraState(session: Session): string {
   return out + charsetState(term);
 }
 
+/** Longest stretch a capture holds the loop: about a parse slice (EmulatorFeed's SLICE_MS), so a
+ *  key typed meanwhile is read and written to the pty as soon as during a flood. */
+export const CAPTURE_SLICE_MS = 3;
+
+/** How long a capture held the loop: in all, in how many pieces, the longest piece. */
+export interface CaptureTiming {
+  serializeMs: number;
+  slices: number;
+  longestMs: number;
+}
+
+/** What a capture cannot carry on across: the emulator resized or switched buffers between steps. */
+function shapeOf(term: Terminal): string {
+  return `${term.cols}x${term.rows} ${term.buffer.active.type} ${term.buffer.normal.length}`;
+}
+
 /**
  * The session's state once everything handed to its emulator so far is parsed, or null when the
  * parser is in the middle of a sequence then (the caller tries again later), when `giveWay` says
- * so at that moment (serializing is a long synchronous step), or when the session is gone.
- * `timing` receives how long the serializing took.
+ * so (checked before the capture and between its steps), or when the session is gone. A long
+ * scrollback is serialized in steps of about `sliceMs` with a turn of the loop between
+ * them, parsing held meanwhile so the state stays that of the offset. In one piece, a host's first
+ * long checkpoint (before V8 has optimized the serializer) held the loop 25-60 ms on a 2-core
+ * machine, and a Ctrl-C typed into a flood just then waited behind it. A key that comes between
+ * steps (giveWay) drops the capture and parsing goes on, as does a resize. `timing` receives how
+ * long the steps held the loop.
  */
 export function captureCheckpoint(
   session: Session,
   scrollback: number,
-  giveWay: () => boolean = () => false,
-  timing?: { serializeMs: number },
+  opts: { giveWay?: () => boolean; timing?: CaptureTiming; sliceMs?: number } = {},
 ): Promise<ScreenCheckpoint | null> {
+  const { giveWay = () => false, timing, sliceMs = CAPTURE_SLICE_MS } = opts;
   const offset = session.streamOffset;
   return new Promise((resolve) => {
     // Runs right after the bytes before `offset` are parsed, before any later chunk is.
     session.afterParsed(() => {
+      if (giveWay() || !parserAtRest(session.emulator)) return resolve(null);
+      const release = session.holdParsing();
+      const end = (cp: ScreenCheckpoint | null): void => {
+        release?.();
+        resolve(cp);
+      };
+      let steps: Generator<void, Uint8Array[], void>;
+      let shape: string;
       try {
-        if (giveWay() || !parserAtRest(session.emulator)) return resolve(null);
-        const start = performance.now();
-        const screen = Buffer.concat([...session.snapshotBytes(scrollback), Buffer.from(extraState(session))]);
-        if (timing) timing.serializeMs = performance.now() - start;
-        resolve({ offset, cols: session.cols, rows: session.rows, screen });
+        steps = session.snapshotSteps(scrollback);
+        shape = shapeOf(session.emulator);
       } catch {
-        resolve(null); // disposed meanwhile
+        return end(null); // disposed meanwhile
       }
+      if (timing) timing.serializeMs = timing.slices = timing.longestMs = 0;
+      const slice = (): void => {
+        try {
+          const start = performance.now();
+          let r = steps.next();
+          // Without a hold (the emulator parses on its own), the whole capture is one piece.
+          while (!r.done && (!release || performance.now() - start < sliceMs)) r = steps.next();
+          if (timing) {
+            const ms = performance.now() - start;
+            timing.serializeMs += ms;
+            timing.slices++;
+            timing.longestMs = Math.max(timing.longestMs, ms);
+          }
+          if (!r.done) return void setImmediate(next);
+          const screen = Buffer.concat([...r.value, Buffer.from(extraState(session))]);
+          end({ offset, cols: session.cols, rows: session.rows, screen });
+        } catch {
+          end(null); // disposed meanwhile
+        }
+      };
+      const next = (): void => {
+        if (session.isDisposed || giveWay() || shapeOf(session.emulator) !== shape) end(null);
+        else slice();
+      };
+      slice();
     });
   });
 }

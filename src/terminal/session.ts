@@ -12,7 +12,7 @@ import { FlowController } from './flowControl';
 import { HolderSource, startHolder, type HolderStart } from './holderSource';
 import { DEFAULT_SCROLLBACK, KILL_GRACE_MS, resolveLaunch, type LaunchError, type SpawnOptions } from './launch';
 import { NodePtySource, type ExitStatus, type PtySource } from './ptySource';
-import { HistoryCache, serializeScreen, serializeScreenBytes } from './screenSerializer';
+import { HistoryCache, serializeScreen, serializeScreenBytes, serializeScreenSteps } from './screenSerializer';
 import { linesSince, outputMark, screenLines } from './screenText';
 import { Utf8Splitter } from './utf8Splitter';
 import { InBandSignals, type Notification, type Progress } from './inBandSignals';
@@ -437,6 +437,22 @@ export class Session implements Disposable {
   /** snapshot() as UTF-8, in blocks: what a checkpoint writes, with no string between. */
   snapshotBytes(scrollback: number): Uint8Array[] {
     return serializeScreenBytes(this.emulator, scrollback, this.history());
+  }
+
+  /** snapshotBytes() in steps (serializeScreenSteps): the caller keeps the emulator still between them (holdParsing). */
+  snapshotSteps(scrollback: number): Generator<void, Uint8Array[], void> {
+    return serializeScreenSteps(this.emulator, scrollback, this.history());
+  }
+
+  /** Stops parsing this session's output until the release is called (EmulatorFeed.hold); null
+   *  when the emulator parses on its own and cannot be held. */
+  holdParsing(): (() => void) | null {
+    return this.disposed ? null : this.feed.hold();
+  }
+
+  /** Disposed: its emulator is gone (not the same as exited, whose screen stays). */
+  get isDisposed(): boolean {
+    return this.disposed;
   }
 
   private history(): HistoryCache {

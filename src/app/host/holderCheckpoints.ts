@@ -4,7 +4,7 @@
 // bytes before. One checkpoint is taken at a time, so a host with many busy sessions never stalls
 // on serializing all of them at once. A new host adopts a session from its file plus the bytes since.
 import type { Session } from '../../terminal';
-import { captureCheckpoint, type ScreenCheckpoint } from '../../terminal/screenCheckpoint';
+import { captureCheckpoint, type CaptureTiming, type ScreenCheckpoint } from '../../terminal/screenCheckpoint';
 import { CHECKPOINT_VERSION, removeCheckpoint, writeCheckpoint, type HeldSessionMeta } from './checkpointFile';
 import type { Logger } from '../services/log';
 
@@ -24,13 +24,17 @@ export const CheckpointTiming = {
   maxIntervalMs: 60_000,
   /** A capture can land in the middle of an escape sequence; it is tried again this much later. */
   retryMs: 50,
-  /** Nor is a session checkpointed this soon after someone typed into it: serializing a full
-   *  scrollback holds the host's loop (with @xterm/addon-serialize, 60-90 ms for 10,000 lines of
-   *  plain text on a 2-core machine), and a Ctrl-C typed into a flood waited behind it (a
+  /** Nor is a session checkpointed this soon after someone typed into it: a capture holds the
+   *  session's parsing while it serializes (in steps, between which a key is served and the
+   *  capture dropped), and what a person waits for after a key is its effect on the screen. With
+   *  one long synchronous serialization, a Ctrl-C typed into a flood waited behind it (a
    *  120-260 ms stop, where the rest took 10-40 ms). The holder keeps the bytes meanwhile. Typing
    *  that never pauses puts a checkpoint off until maxIntervalMs since the last one at most. */
   inputQuietMs: 1_000,
 } as const;
+
+/** A first checkpoint waits this many retryMs for the session to be registered (5 s). */
+const META_TRIES = 100;
 
 /** A capture waits for the emulator to parse what it was given; a session disposed meanwhile
  *  never answers, and the queue must not wait for it forever. A flood's backlog parses in well under this. */
@@ -57,6 +61,8 @@ interface Watched {
   lastOutputAt: number;
   lastInputAt: number;
   metaDirty: boolean;
+  /** Tries of a first checkpoint before the session was registered (meta() null). */
+  unregistered: number;
   timer: NodeJS.Timeout | null;
   subs: Array<{ dispose(): void }>;
 }
@@ -103,6 +109,7 @@ export class Checkpointer {
       lastOutputAt: 0,
       lastInputAt: -Infinity,
       metaDirty: !restored,
+      unregistered: 0,
       timer: null,
       subs: [],
     };
@@ -154,14 +161,18 @@ export class Checkpointer {
     const since = w.session.streamOffset - (w.last?.offset ?? 0);
     const quietFor = now - w.lastOutputAt;
     const overdue = now - w.lastAt >= CheckpointTiming.maxIntervalMs;
+    // None written yet: the identity a new host needs to adopt the session, of a screen that has
+    // barely begun, taken at once.
+    const first = w.last === null;
     const take =
-      (since > 0 || w.metaDirty) &&
-      (quietFor >= CheckpointTiming.quietMs || (since >= CheckpointTiming.volumeBytes && now - w.lastAt >= CheckpointTiming.minIntervalMs) || overdue);
-    const typingFor = overdue ? 0 : this.untilInputPause(w);
+      first ||
+      ((since > 0 || w.metaDirty) &&
+        (quietFor >= CheckpointTiming.quietMs || (since >= CheckpointTiming.volumeBytes && now - w.lastAt >= CheckpointTiming.minIntervalMs) || overdue));
+    const typingFor = overdue || first ? 0 : this.untilInputPause(w);
     if (take && typingFor > 0) {
       this.deferrals++;
       this.arm(w, typingFor);
-    } else if (take) void this.checkpoint(w.session.id, { yieldToInput: !overdue });
+    } else if (take) void this.checkpoint(w.session.id, { yieldToInput: !overdue && !first });
     else if (since > 0 || w.metaDirty) this.arm(w, Math.max(CheckpointTiming.retryMs, CheckpointTiming.quietMs - quietFor));
   }
 
@@ -182,18 +193,20 @@ export class Checkpointer {
     const w = this.watched.get(id);
     if (!w || w.session.exited) return false;
     const meta = this.o.meta(id);
-    if (!meta) return false;
+    if (!meta) {
+      // Watched from its spawn and registered a moment later: the first checkpoint waits for that
+      // (a while; output arms it again later anyway).
+      if (w.last === null && ++w.unregistered < META_TRIES) this.arm(w, CheckpointTiming.retryMs);
+      return false;
+    }
     const unchanged = w.last !== null && w.last.offset === w.session.streamOffset;
     // A key can come while the capture waits for the backlog to be parsed: the capture then
     // gives way (the key's echo is what the user waits for) and is taken once typing pauses.
     const typing = () => (yieldToInput ? this.untilInputPause(w) : 0);
-    const timing = { serializeMs: 0 };
+    const timing: CaptureTiming = { serializeMs: 0, slices: 0, longestMs: 0 };
     const cp = unchanged
       ? w.last
-      : await withDeadline(
-          captureCheckpoint(w.session, this.o.scrollback(), () => typing() > 0, timing),
-          CAPTURE_DEADLINE_MS,
-        );
+      : await withDeadline(captureCheckpoint(w.session, this.o.scrollback(), { giveWay: () => typing() > 0, timing }), CAPTURE_DEADLINE_MS);
     if (!cp) {
       const wait = typing();
       if (wait > 0) this.deferrals++;
@@ -220,13 +233,15 @@ export class Checkpointer {
       return false;
     }
     this.writes++;
-    // serializeMs held the host's loop; writeMs is the write's wall time, mostly off the loop.
+    // serializeMs held the host's loop, in `slices` pieces, the longest longestSliceMs; writeMs is the write's wall time, mostly off the loop.
     if (!unchanged)
       this.o.logger.debug('checkpoint written', {
         id,
         offset: cp.offset,
         bytes: cp.screen.length,
         serializeMs: round(timing.serializeMs),
+        slices: timing.slices,
+        longestSliceMs: round(timing.longestMs),
         writeMs: round(performance.now() - writeStart),
       });
     w.last = cp;

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { EmulatorFeed, INLINE_BYTES, PIECE_BYTES } from '../../../src/terminal/emulatorFeed';
 import { createEmulator as createTerminal } from '../../../src/terminal/createEmulator';
 import { createEmulator } from './helpers';
+import { waitFor } from '../../helpers/waitFor';
 
 function screen(term: ReturnType<typeof createTerminal>): string {
   const b = term.buffer.active;
@@ -129,6 +130,44 @@ describe('EmulatorFeed', () => {
     feed.dispose();
     term.dispose();
     ref.dispose();
+  });
+
+  it('holds parsing from a callback until released: what comes meanwhile waits, then parses in order', async () => {
+    const term = createTerminal({ cols: 40, rows: 5, scrollback: 100 });
+    const feed = new EmulatorFeed(term, () => undefined);
+    const row = () => term.buffer.active.getLine(term.buffer.active.baseY + term.buffer.active.cursorY)!.translateToString(true);
+    const turns = async (n: number) => {
+      for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
+    };
+    let release: (() => void) | null = null;
+    // Past the inline size, so both are queued for one slice; the hold ends it after the first.
+    const pad = '\x1b[m'.repeat(Math.ceil(INLINE_BYTES / 3));
+    feed.write(`one${pad}`, () => (release = feed.hold()));
+    feed.write(` two${pad}`);
+    await waitFor(() => release !== null, 'the first chunk parsed and the hold taken');
+    feed.write(' three');
+    let parsed = false;
+    feed.whenParsed(() => (parsed = true));
+    // Slices are a loop turn or two apart: in ten, none parses anything.
+    await turns(10);
+    expect(row()).toBe('one');
+    expect(parsed).toBe(false);
+    release!();
+    await waitFor(() => parsed, 'what waited to be parsed');
+    expect(row()).toBe('one two three');
+
+    // Held with nothing queued: even a small write, which an idle feed parses inside the write, waits.
+    release = null;
+    feed.whenParsed(() => (release = feed.hold()));
+    await waitFor(() => release !== null, 'the hold taken');
+    feed.write(' four');
+    await turns(10);
+    expect(row()).toBe('one two three');
+    release!();
+    await new Promise<void>((r) => feed.whenParsed(r));
+    expect(row()).toBe('one two three four');
+    feed.dispose();
+    term.dispose();
   });
 
   it('drops what was not parsed once disposed, and runs none of its callbacks', async () => {
