@@ -54,7 +54,7 @@ const WaitSpec = z.strictObject({ timeoutMs: WaitTimeout }).describe('reply only
  *  CLI does, so that a wait can go on with the next host when its host is lost) says where the
  *  work's output began, or the output written between the two would be missing. */
 const WaitSince = z
-  .union([z.literal('start'), z.number().int().min(-1)])
+  .union([z.literal('start'), z.number().int().min(-1)], { error: "'start', or a mark sessions.send answered (a whole number, -1 or more)" })
   .describe(
     "'start': the session's first row (a session just spawned or run); a number: the mark sessions.send answered; default: where the output stood when the wait began",
   );

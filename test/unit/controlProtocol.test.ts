@@ -160,6 +160,11 @@ describe('parseRequest', () => {
     expect(err(JSON.stringify({ v, verb: 'sessions.wait', args: { id: 'a' } })).error.message).toMatch(/timeoutMs/);
     expect(err(JSON.stringify({ v, verb: 'sessions.wait', args: { id: 'a', timeoutMs: 86_400_001 } })).error.message).toMatch(/timeoutMs/);
     expect(err(JSON.stringify({ v, verb: 'sessions.wait', args: { id: 'a', until: 'soon', timeoutMs: 1 } })).error.message).toMatch(/until/);
+    // A union's own message would be zod's bare "Invalid input": it says what since takes.
+    expect(err(JSON.stringify({ v, verb: 'sessions.wait', args: { id: 'a', timeoutMs: 1, since: 'begin' } })).error.message).toBe(
+      "sessions.wait: since: 'start', or a mark sessions.send answered (a whole number, -1 or more)",
+    );
+    expect(err(JSON.stringify({ v, verb: 'sessions.wait', args: { id: 'a', timeoutMs: 1, since: -2 } })).error.message).toMatch(/since: .*-1/);
     expect(err(JSON.stringify({ v, verb: 'sessions.spawn', args: { prompt: '' } })).error.message).toMatch(/prompt/);
     expect(err(JSON.stringify({ v, verb: 'app.notify', args: { text: '' } })).error.message).toMatch(/text/);
     expect(err(JSON.stringify({ v, verb: 'app.open', args: { dir: '/tmp\u0000x' } })).error.code).toBe('badRequest');
