@@ -144,7 +144,7 @@ describe('EmulatorFeed', () => {
     const pad = '\x1b[m'.repeat(Math.ceil(INLINE_BYTES / 3));
     feed.write(`one${pad}`, () => (release = feed.hold()));
     feed.write(` two${pad}`);
-    await waitFor(() => release !== null, 'the first chunk parsed and the hold taken');
+    await waitFor(() => release !== null, { what: 'the first chunk parsed and the hold taken' });
     feed.write(' three');
     let parsed = false;
     feed.whenParsed(() => (parsed = true));
@@ -153,13 +153,13 @@ describe('EmulatorFeed', () => {
     expect(row()).toBe('one');
     expect(parsed).toBe(false);
     release!();
-    await waitFor(() => parsed, 'what waited to be parsed');
+    await waitFor(() => parsed, { what: 'what waited to be parsed' });
     expect(row()).toBe('one two three');
 
     // Held with nothing queued: even a small write, which an idle feed parses inside the write, waits.
     release = null;
     feed.whenParsed(() => (release = feed.hold()));
-    await waitFor(() => release !== null, 'the hold taken');
+    await waitFor(() => release !== null, { what: 'the hold taken' });
     feed.write(' four');
     await turns(10);
     expect(row()).toBe('one two three');
