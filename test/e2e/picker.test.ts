@@ -1,6 +1,6 @@
 // The agent picker, keyboard only: the shortcut opens it, typing filters, Enter starts the chosen
-// agent (a fake Claude Code on the login shell's PATH) in the current session's folder; Ctrl+O
-// picks another folder first.
+// agent (a fake Claude Code on the login shell's PATH) in the current session's folder, also one
+// installed after the app started; Ctrl+O picks another folder first.
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,6 +49,25 @@ describe.skipIf(e2eSkipReason)('agent picker', () => {
     display.xdotool('key', 'Return');
     const started = await waitFor(async () => (await listSessions<Info>(app!)).find((s) => s.agentId === 'claude'), { what: 'a Claude Code session' });
     expect(started.cwd).toBe(project);
+    await waitFor(async () => (await app!.cli(['sessions', 'read', started.id])).stdout.includes('fake claude ready'), { what: 'the agent to draw' });
+  });
+
+  it('starts an agent installed while the app runs, found on the PATH the profile exports since', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'termio-e2e-'));
+    app = await AppUnderTest.launch(display, { home });
+    const win = await app.waitForWindow();
+    await waitFor(async () => (await app!.cli(['sessions', 'list'])).code === 0, { what: 'the control socket' });
+    // Installed now: the command in a new folder, and ~/.bash_profile putting that folder on PATH.
+    installFakeAgents(home, ['claude']);
+    const changesBefore = app.log().split('catalog changed').length;
+    display.xdotool('windowfocus', '--sync', win);
+    display.xdotool('key', newSessionKeys);
+    await waitFor(() => app!.log().includes('picker opened'), { what: 'the picker to open' });
+    // The picker looked again: the login shell, asked again, exports the new PATH.
+    await waitFor(() => app!.log().split('catalog changed').length > changesBefore, { what: 'the picker to learn of the new agent' });
+    display.xdotool('type', '--delay', '30', 'clau');
+    display.xdotool('key', 'Return');
+    const started = await waitFor(async () => (await listSessions<Info>(app!)).find((s) => s.agentId === 'claude'), { what: 'a Claude Code session' });
     await waitFor(async () => (await app!.cli(['sessions', 'read', started.id])).stdout.includes('fake claude ready'), { what: 'the agent to draw' });
   });
 

@@ -46,6 +46,9 @@ export interface AppHost {
   /** The agents in the picker's order, and those enabled. */
   orderedAgents(): CatalogEntry[];
   enabledAgents(): CatalogEntry[];
+  /** Looks again at which agents are installed (the picker opened): an agent installed since, or
+   *  on a PATH the login shell exports since its start-up files changed, shows at once. */
+  refreshAgents(): Promise<void>;
   moveAgent(id: string, delta: -1 | 1): void;
   hookStatus(agentId: string): AgentHookResult | null;
   setHooks(agentId: string, on: boolean): AgentHookResult | null;

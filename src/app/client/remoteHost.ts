@@ -10,6 +10,7 @@ import { KEEPS_AGENTS_CAPABILITY } from '../../protocol/hostMessages';
 import { AgentChoices } from '../services/agentChoices';
 import { AgentCatalog, type CatalogEntry } from '../services/catalog';
 import type { AgentHookResult } from '../services/hookInstaller';
+import { loginShellPath } from '../services/loginShellPath';
 import { HostClient, type HostConnectFailure } from './hostClient';
 import { connectHost } from './hostLauncher';
 import { packageVersion } from '../services/install';
@@ -242,6 +243,11 @@ export class RemoteHost implements AppHost {
 
   enabledAgents(): CatalogEntry[] {
     return this.choices.enabled();
+  }
+
+  async refreshAgents(): Promise<void> {
+    const { path } = await loginShellPath(this.opts.env ?? process.env);
+    this.catalog.refreshAvailability(path);
   }
 
   moveAgent(id: string, delta: -1 | 1): void {

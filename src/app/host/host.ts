@@ -183,7 +183,6 @@ export class Host {
       notes: core.notes,
       notifications: this.router,
       worktrees: this.worktrees,
-      baseEnv: s.sessionBaseEnv,
       reportProblem: (message) => this.reportProblem('state', message),
       holders: this.holders,
       checkpointer: this.checkpointer,

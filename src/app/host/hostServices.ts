@@ -79,8 +79,17 @@ export interface HostServices {
   store: StateStore;
   resume: ResumeService;
   hooks: HookServer;
-  /** What sessions start from: the login shell's exported environment (undefined: this process's). */
+  /** What sessions started from when the host did: the login shell's exported environment (undefined: this process's). */
   sessionBaseEnv: Record<string, string> | undefined;
+  /** What a session starting now starts from. */
+  sessionEnv: SessionEnvironment;
+}
+
+/** The environment sessions start from, kept as current as a new terminal tab's. */
+export interface SessionEnvironment {
+  /** The login shell's exports now, asked again when a start-up file of the user's shell changed
+   *  since (a new PATH then re-resolves the agents' commands); undefined: this process's. */
+  current(): Promise<Record<string, string> | undefined>;
 }
 
 export async function startServices(core: HostCore, opts: HostOptions): Promise<{ ok: true; services: HostServices } | { ok: false; message: string }> {
@@ -93,8 +102,10 @@ export async function startServices(core: HostCore, opts: HostOptions): Promise<
     core.reportProblem('hooks', `cannot write the hook launcher: ${(e as Error).message}`);
   }
   const settings = startSettings(core, opts, home);
-  const sessionBaseEnv = await baseEnvironment(opts);
   const catalog = await AgentCatalog.create({ ...(opts.env ? { env: opts.env } : {}), logger: log, ...(opts.path !== undefined ? { path: opts.path } : {}) });
+  const sessionEnv = sessionEnvironment(opts, catalog);
+  // The same answer the catalog resolved commands with: one login shell per launch.
+  const sessionBaseEnv = await sessionEnv.current();
   for (const p of catalog.problems()) core.problems.push({ source: 'catalog', message: `${p.label}: ${p.errors.join('; ')}` });
 
   const opened = StateStore.open({ file: core.paths.sessionsFile, logger: log });
@@ -115,7 +126,7 @@ export async function startServices(core: HostCore, opts: HostOptions): Promise<
     logger: log,
   });
   if ('kind' in hooks) return { ok: false, message: hooks.message };
-  return { ok: true, services: { settings, catalog, store, resume, hooks, sessionBaseEnv } };
+  return { ok: true, services: { settings, catalog, store, resume, hooks, sessionBaseEnv, sessionEnv } };
 }
 
 /** Loads settings.json, watches it, and applies it now and on every change. */
@@ -134,17 +145,32 @@ function startSettings(core: HostCore, opts: HostOptions, home: string): Setting
   return settings;
 }
 
-/** The environment sessions start from (undefined: this process's). */
-async function baseEnvironment(opts: HostOptions): Promise<Record<string, string> | undefined> {
-  if (opts.path === undefined) {
-    // The same cached answer the catalog resolves commands with: one login shell per launch.
-    const login = await loginShellEnv(opts.env ?? process.env);
-    if (login.source === 'login-shell') return login.vars;
-  }
-  // Otherwise sessions start from the environment the host was given (a test's HOME and SHELL),
-  // never from whatever this process happens to run with.
-  if (opts.env) return Object.fromEntries(Object.entries(opts.env).filter((e): e is [string, string] => e[1] !== undefined));
-  return undefined;
+/**
+ * The login shell's environment (cached until a start-up file changes: loginShellEnv), or, when
+ * the shell cannot be asked or the host was given a PATH (tests), the environment the host was
+ * given (a test's HOME and SHELL), never whatever this process happens to run with.
+ */
+function sessionEnvironment(opts: HostOptions, catalog: AgentCatalog): SessionEnvironment {
+  const given = opts.env ? Object.fromEntries(Object.entries(opts.env).filter((e): e is [string, string] => e[1] !== undefined)) : undefined;
+  // Each call looks at the PATH folders again too: an agent installed since counts for this launch.
+  if (opts.path !== undefined)
+    return {
+      current: () => {
+        catalog.refreshAvailability();
+        return Promise.resolve(given);
+      },
+    };
+  const env = opts.env ?? process.env;
+  let path: string | null = null;
+  return {
+    current: async () => {
+      const login = await loginShellEnv(env);
+      if (path !== null && login.path !== path) opts.logger.info("the login shell's PATH changed", { path: login.path });
+      path = login.path;
+      catalog.refreshAvailability(login.path);
+      return login.source === 'login-shell' ? login.vars : given;
+    },
+  };
 }
 
 function problemText(p: StateProblem): string {

@@ -8,6 +8,7 @@ import { commandLineProgram, isCommandLine, loginShellArgv } from '../../protoco
 import { Session, type HolderSource, type LaunchError, type SpawnOptions } from '../../terminal';
 import type { CheckpointRecord } from './checkpointFile';
 import type { Checkpointer } from './holderCheckpoints';
+import type { SessionEnvironment } from './hostServices';
 import type { TrackerSnapshot } from './statusTracker';
 import { closeFd, openHolderLog, type HolderAvailability } from './holders';
 import type { Logger } from '../services/log';
@@ -41,8 +42,10 @@ export interface SessionLauncherOptions {
   notes: SessionNotes;
   notifications: NotificationRouter;
   worktrees: WorktreeService;
-  /** What sessions start from: the login shell's exported environment (undefined: this process's). */
-  baseEnv: Record<string, string> | undefined;
+  /** What sessions start from: the login shell's exported environment, as current as a new tab's. */
+  sessionEnv: SessionEnvironment;
+  /** ...as it was when the host started (undefined: this process's). */
+  sessionBaseEnv: Record<string, string> | undefined;
   /** A saved session that could not start again: the app shows it to the user. */
   reportProblem: (message: string) => void;
   holders: HolderAvailability;
@@ -59,7 +62,18 @@ export class SessionLauncher {
   /** New worktree sessions whose repository set-up runs in their terminal before the program. */
   private readonly pendingSetup = new Map<string, SetupPlan>();
 
-  constructor(private readonly o: SessionLauncherOptions) {}
+  /** What the next session starts from (refreshed by freshEnvironment before each launch). */
+  private baseEnv: Record<string, string> | undefined;
+
+  constructor(private readonly o: SessionLauncherOptions) {
+    this.baseEnv = o.sessionBaseEnv;
+  }
+
+  /** Picks up what the user's shell start-up files export now (an API key or a PATH entry added
+   *  since the host started), as a new terminal tab would; the agents' commands follow. */
+  private async freshEnvironment(): Promise<void> {
+    this.baseEnv = await this.o.sessionEnv.current();
+  }
 
   isRelaunching(id: string): boolean {
     return this.relaunching.has(id);
@@ -71,6 +85,8 @@ export class SessionLauncher {
 
   /** Builds, persists and launches a new session (the registry's spawner). */
   async spawn(req: SpawnRequest): Promise<Session | SpawnFailure> {
+    // Before the installed check: an agent installed on a PATH the profile got since counts.
+    await this.freshEnvironment();
     if (req.argv) return this.inWorktree(req, basename(req.argv[0]!), (cwd) => this.launchCommand(req.id, cwd, req.argv!));
     const agentId = req.agent ?? TERMINAL_AGENT_ID;
     const entry = this.o.catalog.get(agentId);
@@ -123,6 +139,7 @@ export class SessionLauncher {
     const win = this.o.store.state.windows.find((w) => w.id === windowId);
     if (!win) return;
     this.activeWindowId = windowId;
+    await this.freshEnvironment();
     for (const id of win.tabs) {
       const record = this.o.store.getSession(id);
       if (!record || this.o.registry.get(id)) continue;
@@ -144,6 +161,7 @@ export class SessionLauncher {
   async relaunch(id: string): Promise<boolean> {
     const old = this.o.registry.get(id);
     if (!old) return false;
+    await this.freshEnvironment();
     this.relaunching.add(id);
     this.o.registry.close(id);
     const session = await this.launch(id);
@@ -278,7 +296,7 @@ export class SessionLauncher {
   private withSetup(id: string, argv: string[] | undefined): string[] | undefined {
     const plan = this.pendingSetup.get(id);
     if (!plan) return argv;
-    return setupArgv(plan, argv ?? [this.o.baseEnv?.SHELL || process.env.SHELL || '/bin/sh', '-l']);
+    return setupArgv(plan, argv ?? [this.baseEnv?.SHELL || process.env.SHELL || '/bin/sh', '-l']);
   }
 
   /** The plan's argv as it runs: a command line through the login shell with `exec`, a lone
@@ -286,7 +304,7 @@ export class SessionLauncher {
   private launchArgv(command: string | undefined, resolved: string | undefined, planned: string[]): string[] | undefined {
     if (!planned.length) return undefined;
     if (command !== undefined && isCommandLine(command)) {
-      const shell = this.o.baseEnv?.SHELL || process.env.SHELL || '/bin/sh';
+      const shell = this.baseEnv?.SHELL || process.env.SHELL || '/bin/sh';
       return loginShellArgv(shell, command, planned.slice(1));
     }
     return [resolved ?? planned[0]!, ...planned.slice(1)];
@@ -297,7 +315,7 @@ export class SessionLauncher {
     const t = this.o.settings.settings.terminal;
     return {
       env: { ...this.o.hooks.sessionEnv(), [SESSION_SECRET_ENV]: secret },
-      ...(this.o.baseEnv ? { baseEnv: this.o.baseEnv } : {}),
+      ...(this.baseEnv ? { baseEnv: this.baseEnv } : {}),
       scrollback: t.scrollback,
       cursorShape: t.cursorStyle,
       cursorBlink: t.cursorBlink,

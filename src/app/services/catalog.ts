@@ -109,12 +109,15 @@ export class AgentCatalog {
   private byId = new Map<string, CatalogEntry>();
   private duplicateProblems: CatalogProblem[] = [];
   private resolver: CommandResolver;
+  /** The PATH commands are resolved on (the login shell's, asked again when its files change). */
+  private path: string;
   private watcher: FSWatcher | undefined;
   private disposed = false;
 
   private constructor(
     private readonly opts: Required<Pick<CatalogOptions, 'bundledDir' | 'userDir' | 'iconsDir'>> & { env: NodeJS.ProcessEnv; path: string; logger: Logger },
   ) {
+    this.path = opts.path;
     this.resolver = createCommandResolver(opts.path, opts.env);
   }
 
@@ -170,10 +173,13 @@ export class AgentCatalog {
     return this.resolver.resolve(command);
   }
 
-  /** Re-reads the PATH folders (e.g. when the picker opens after the user installed an agent). */
+  /** Re-reads the PATH folders (the picker opens, a session starts: the user may have installed
+   *  an agent since); with `path`, resolves on that PATH from now on (the login shell's changed).
+   *  Listeners hear of it only when an agent's command resolves otherwise now. */
   refreshAvailability(path?: string): void {
-    this.resolver = createCommandResolver(path ?? this.opts.path, this.opts.env);
-    this.rebuild([]);
+    if (path !== undefined) this.path = path;
+    this.resolver = createCommandResolver(this.path, this.opts.env);
+    this.rebuild([], availability(this.entries));
   }
 
   /** Waits until every reload that has started is applied (tests, and the CLI before it exits). */
@@ -270,7 +276,8 @@ export class AgentCatalog {
     }
   }
 
-  private rebuild(files: string[]): void {
+  /** `unlessAvailability`: no change event when the agents' commands resolve as this says they did. */
+  private rebuild(files: string[], unlessAvailability?: string): void {
     const bundled = new Map<string, FileState & { good: NonNullable<FileState['good']> }>();
     const user = new Map<string, FileState & { good: NonNullable<FileState['good']> }>();
     const duplicates: CatalogProblem[] = [];
@@ -303,6 +310,7 @@ export class AgentCatalog {
     this.entries = entries;
     this.byId = new Map(entries.map((e) => [e.id, e]));
     this.duplicateProblems = duplicates;
+    if (unlessAvailability !== undefined && availability(entries) === unlessAvailability) return;
     const event: CatalogChangeEvent = { files };
     for (const listener of [...this.listeners]) {
       try {
@@ -402,4 +410,9 @@ async function listJsonFiles(dir: string, bundled: boolean): Promise<string[]> {
 /** *.json, but not hidden files (editor lock files such as Emacs' ".#foo.json"). */
 function isManifestName(name: string): boolean {
   return /\.json$/i.test(name) && !name.startsWith('.');
+}
+
+/** Where each agent's command resolves (empty: not installed), one line each. */
+function availability(entries: readonly CatalogEntry[]): string {
+  return entries.map((e) => `${e.id} ${e.resolvedCommand ?? ''}`).join('\n');
 }

@@ -1,7 +1,7 @@
 // Where agent commands are looked up and what they run with: the PATH and the exported
 // environment of the user's login shell (a dock-launched macOS app gets launchd's minimal one),
-// asked once with a timeout and cached, and a resolver that finds a command on that PATH
-// without stat-ing every folder for every agent.
+// asked with a timeout and cached until one of the shells' start-up files changes, and a
+// resolver that finds a command on that PATH without stat-ing every folder for every agent.
 import { spawn } from 'node:child_process';
 import { accessSync, constants, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -30,36 +30,82 @@ export interface LoginShellEnv extends LoginShellPath {
   vars: Record<string, string>;
 }
 
-const cache = new Map<string, Promise<LoginShellEnv>>();
-const pathCache = new Map<string, Promise<LoginShellPath>>();
-/** One answer per shell and home (tests use several of each in one process). */
+/** One answer per shell and home (tests use several of each in one process), with the state of
+ *  the start-up files it was asked with. */
+const cache = new Map<string, { files: string; answer: Promise<LoginShellEnv> }>();
 const cacheKey = (env: NodeJS.ProcessEnv): string => `${env.SHELL || '/bin/sh'}\u0000${env.HOME ?? ''}`;
 
 /**
- * Asks `$SHELL -l -i -c` for its PATH and exported variables once per shell (cached for the
- * process). The shell runs detached (no controlling terminal, so an interactive shell cannot
- * grab ours) with stdin closed. Any failure falls back to the given environment, with the reason.
+ * What a login shell of the common shells (sh, bash, zsh, fish) reads as it starts, system-wide
+ * and the user's, including macOS's path_helper lists. A file one of these sources in turn is
+ * not looked at: editing only that one needs a host restart to reach new sessions.
  */
-export function loginShellEnv(env: NodeJS.ProcessEnv = process.env, timeoutMs = LOGIN_SHELL_TIMEOUT_MS): Promise<LoginShellEnv> {
-  const shell = env.SHELL || '/bin/sh';
-  const key = cacheKey(env);
-  let pending = cache.get(key);
-  if (!pending) {
-    pending = askShell(shell, env, timeoutMs);
-    cache.set(key, pending);
-  }
-  return pending;
+export function shellStartupFiles(env: NodeJS.ProcessEnv): string[] {
+  const home = env.HOME || homedir();
+  const zdot = env.ZDOTDIR || home;
+  const config = env.XDG_CONFIG_HOME || join(home, '.config');
+  return [
+    '/etc/profile',
+    '/etc/paths',
+    '/etc/paths.d',
+    '/etc/zshenv',
+    '/etc/zprofile',
+    '/etc/zshrc',
+    '/etc/zlogin',
+    '/etc/zsh/zshenv',
+    '/etc/zsh/zprofile',
+    '/etc/zsh/zshrc',
+    '/etc/bash.bashrc',
+    '/etc/bashrc',
+    join(home, '.profile'),
+    join(home, '.bash_profile'),
+    join(home, '.bash_login'),
+    join(home, '.bashrc'),
+    join(zdot, '.zshenv'),
+    join(zdot, '.zprofile'),
+    join(zdot, '.zshrc'),
+    join(zdot, '.zlogin'),
+    join(config, 'fish', 'config.fish'),
+    join(config, 'fish', 'conf.d'),
+  ];
 }
 
-/** The login shell's PATH alone (from the same cached answer as loginShellEnv). */
-export function loginShellPath(env: NodeJS.ProcessEnv = process.env, timeoutMs = LOGIN_SHELL_TIMEOUT_MS): Promise<LoginShellPath> {
+/** The start-up files' state (modified time and size; '-' for one that is not there): a change
+ *  means the shell may export something else now. A few dozen stats, well under a millisecond. */
+function startupFilesState(env: NodeJS.ProcessEnv): string {
+  return shellStartupFiles(env)
+    .map((f) => {
+      try {
+        const st = statSync(f);
+        return `${st.mtimeMs}:${st.size}`;
+      } catch {
+        return '-';
+      }
+    })
+    .join(' ');
+}
+
+/**
+ * Asks `$SHELL -l -i -c` for its PATH and exported variables, once per shell for as long as its
+ * start-up files stay as they were: after the user edits ~/.zshrc (an API key, a folder on PATH),
+ * the next call asks again, as a new terminal tab would read them again. The shell runs detached
+ * (no controlling terminal, so an interactive shell cannot grab ours) with stdin closed. Any
+ * failure falls back to the given environment, with the reason.
+ */
+export function loginShellEnv(env: NodeJS.ProcessEnv = process.env, timeoutMs = LOGIN_SHELL_TIMEOUT_MS): Promise<LoginShellEnv> {
   const key = cacheKey(env);
-  let pending = pathCache.get(key);
-  if (!pending) {
-    pending = loginShellEnv(env, timeoutMs).then(({ path, source, problem }) => (problem === undefined ? { path, source } : { path, source, problem }));
-    pathCache.set(key, pending);
-  }
-  return pending;
+  const files = startupFilesState(env);
+  const cached = cache.get(key);
+  if (cached?.files === files) return cached.answer;
+  const answer = askShell(env.SHELL || '/bin/sh', env, timeoutMs);
+  cache.set(key, { files, answer });
+  return answer;
+}
+
+/** The login shell's PATH alone (from the same answer as loginShellEnv). */
+export async function loginShellPath(env: NodeJS.ProcessEnv = process.env, timeoutMs = LOGIN_SHELL_TIMEOUT_MS): Promise<LoginShellPath> {
+  const { path, source, problem } = await loginShellEnv(env, timeoutMs);
+  return problem === undefined ? { path, source } : { path, source, problem };
 }
 
 /**
@@ -86,10 +132,9 @@ function envVars(env: NodeJS.ProcessEnv): Record<string, string> {
   return vars;
 }
 
-/** Forgets cached answers (tests; or after the user edits their dotfiles). */
+/** Forgets cached answers (tests). */
 export function clearLoginShellPathCache(): void {
   cache.clear();
-  pathCache.clear();
 }
 
 function askShell(shell: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<LoginShellEnv> {

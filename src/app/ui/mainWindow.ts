@@ -57,6 +57,8 @@ export interface MainWindowOptions {
   worktreeDefault(repo: string): boolean;
   onWorktreeToggled(repo: string, on: boolean): void;
   onStart(agentId: string | null, cwd: string, bypass: boolean, worktree: boolean, machine: string | null): void;
+  /** The agent picker opened: which agents are installed may be looked at again meanwhile. */
+  pickerOpened?(): void;
   /** Where the picker may start a session, and the machine it remembers per folder. */
   machines(): MachineChoice[];
   rememberedMachines(): Readonly<Record<string, string>>;
@@ -275,6 +277,7 @@ export class MainWindow {
   openPicker(): void {
     this.raise();
     this.picker.open();
+    this.opts.pickerOpened?.();
     this.opts.log.info('picker opened', { agents: this.picker.visibleNames().length });
   }
 

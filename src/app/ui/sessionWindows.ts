@@ -72,6 +72,9 @@ export class SessionWindows {
       bypassDefault: (agentId) => (agentId ? (o.host.settings.settings.agents[agentId]?.bypass ?? false) : false),
       shortcuts: o.host.settings.settings.shortcuts,
       onStart: (agentId, cwd, bypass, worktree, machine) => o.onStart(agentId, cwd, bypass, worktree, machine),
+      // An agent installed since the app started, or on a PATH the profile exports since, shows as
+      // installed while the picker is open (the catalog tells the picker only of a change).
+      pickerOpened: () => void o.host.refreshAgents(),
       machines: () => machineChoices(o.host.machines),
       rememberedMachines: () => o.host.settings.settings.picker.machines,
       folderMachine: () => (win.currentSession ? (o.host.registry.get(win.currentSession)?.machine ?? null) : null),

@@ -170,6 +170,23 @@ describe('AgentCatalog: loading', () => {
     c.refreshAvailability();
     expect(c.get('gemini')!.installed).toBe(true);
     expect(changes).toEqual([{ files: [] }]);
+    // Refreshed again with nothing new (the picker opens often): nobody is told.
+    c.refreshAvailability();
+    expect(changes).toHaveLength(1);
+  });
+
+  it('resolves on a new PATH once given one (the login shell exports another)', async () => {
+    const c = await catalog();
+    expect(c.get('gemini')!.installed).toBe(false);
+    const other = join(home, 'other-bin');
+    mkdirSync(other);
+    writeFileSync(join(other, 'gemini'), '#!/bin/sh\n');
+    chmodSync(join(other, 'gemini'), 0o755);
+    c.refreshAvailability(`${other}:${binDir}`);
+    expect(c.get('gemini')).toMatchObject({ installed: true, resolvedCommand: join(other, 'gemini') });
+    // A refresh without a PATH keeps the new one.
+    c.refreshAvailability();
+    expect(c.get('gemini')!.installed).toBe(true);
   });
 
   it('resolves commands given as a path, including ~/', async () => {

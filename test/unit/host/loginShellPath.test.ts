@@ -32,12 +32,12 @@ describe('loginShellPath', () => {
     expect(r).toEqual({ path: '/opt/agents/bin:/usr/bin:/bin', source: 'login-shell' });
   });
 
-  it('asks each shell once', async () => {
+  it('asks each shell once while its start-up files stay as they were', async () => {
     const counter = join(root, 'count');
     const shell = script('shell', `echo x >> ${counter}\nwhile [ $# -gt 0 ]; do\n  if [ "$1" = -c ]; then exec /bin/sh -c "$2"; fi\n  shift\ndone`);
     const env = { SHELL: shell, HOME: root, PATH: '/bin' };
     const [a, b] = await Promise.all([loginShellPath(env), loginShellPath(env)]);
-    expect(a).toBe(b);
+    expect(a).toEqual(b);
     await loginShellPath(env);
     const { readFileSync } = await import('node:fs');
     expect(readFileSync(counter, 'utf8')).toBe('x\n');
