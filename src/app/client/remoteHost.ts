@@ -246,8 +246,9 @@ export class RemoteHost implements AppHost {
   }
 
   async refreshAgents(): Promise<void> {
-    const { path } = await loginShellPath(this.opts.env ?? process.env);
-    this.catalog.refreshAvailability(path);
+    const asked = await loginShellPath(this.opts.env ?? process.env);
+    // A shell that fails now (a start-up file broken since) leaves the PATH it gave before.
+    this.catalog.refreshAvailability(asked.source === 'login-shell' ? asked.path : undefined);
   }
 
   moveAgent(id: string, delta: -1 | 1): void {

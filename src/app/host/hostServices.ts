@@ -8,7 +8,7 @@ import { ensureLauncher } from '../services/hookInstaller';
 import { HookServer } from './hookServer';
 import type { HostProblem } from '../../protocol/hostAppMessages';
 import type { HostOptions } from './hostOptions';
-import { loginShellEnv } from '../services/loginShellPath';
+import { loginShellEnv, type LoginShellEnv } from '../services/loginShellPath';
 import { NotificationPolicy } from '../services/notifier';
 import { termioPaths, type TermioPaths } from '../services/paths';
 import { ResumeService } from './resumeService';
@@ -162,9 +162,15 @@ function sessionEnvironment(opts: HostOptions, catalog: AgentCatalog): SessionEn
     };
   const env = opts.env ?? process.env;
   let path: string | null = null;
+  // The last answer the shell gave: a start-up file broken since (the shell exits, or hangs)
+  // must not take away what sessions had, such as the PATH an npm-installed agent needs.
+  let good: LoginShellEnv | null = null;
   return {
     current: async () => {
-      const login = await loginShellEnv(env);
+      const asked = await loginShellEnv(env);
+      if (asked.source === 'login-shell') good = asked;
+      else if (good) opts.logger.warn('login shell: asked again and failed; sessions keep what it exported before', { problem: asked.problem });
+      const login = good ?? asked;
       if (path !== null && login.path !== path) opts.logger.info("the login shell's PATH changed", { path: login.path });
       path = login.path;
       catalog.refreshAvailability(login.path);

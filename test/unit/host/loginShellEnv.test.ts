@@ -167,5 +167,12 @@ describe('sessions of a long-running Host', () => {
     await waitFor(() => agent.record.session.screenLines().some((l) => l.startsWith('newagent F=two')), { what: 'the new agent, with the new export' });
     expect(await echoed()).toBe('F=two');
     expect(timesAsked()).toBe(2);
+
+    // A typo that makes the shell fail: sessions keep what it exported before, the agent its PATH.
+    writeFileSync(join(root, '.profile'), 'exit 3\n');
+    expect(await echoed()).toBe('F=two');
+    expect(timesAsked()).toBe(3);
+    const again = await host.registry.spawn({ cwd: root, agent: 'newagent' });
+    if (!again.ok) throw new Error(again.message);
   });
 });
