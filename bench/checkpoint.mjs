@@ -66,7 +66,9 @@ async function corpora() {
 }
 
 benchStart('bench/checkpoint.mjs');
-console.log(`Serializing ${COLS}×${ROWS} with ${SCROLLBACK.toLocaleString('en')} lines of history (a checkpoint's hold on the host's loop), median of ${RUNS}`);
+console.log(
+  `Serializing ${COLS}×${ROWS} with ${SCROLLBACK.toLocaleString('en')} lines of history (all of it; a checkpoint spreads it over ~3 ms steps of the host's loop), median of ${RUNS}`,
+);
 console.log('  history          MB out   Termio ms   addon ms   ratio   target ≤ 0.5×   rebuilt screen');
 for (const c of await corpora()) {
   const t = createEmulator({ cols: COLS, rows: ROWS, scrollback: SCROLLBACK });
