@@ -233,7 +233,8 @@ export class Checkpointer {
       return false;
     }
     this.writes++;
-    // serializeMs held the host's loop, in `slices` pieces, the longest longestSliceMs; writeMs is the write's wall time, mostly off the loop.
+    // serializeMs held the host's loop, in `slices` pieces, the longest longestSliceMs; writeMs is
+    // the write's wall time, mostly off the loop.
     if (!unchanged)
       this.o.logger.debug('checkpoint written', {
         id,

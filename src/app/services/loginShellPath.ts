@@ -40,12 +40,13 @@ const cacheKey = (env: NodeJS.ProcessEnv): string => `${env.SHELL || '/bin/sh'}\
  * and the user's, including macOS's path_helper lists. A file one of these sources in turn is
  * not looked at: editing only that one needs a host restart to reach new sessions.
  */
-export function shellStartupFiles(env: NodeJS.ProcessEnv): string[] {
+function shellStartupFiles(env: NodeJS.ProcessEnv): string[] {
   const home = env.HOME || homedir();
   const zdot = env.ZDOTDIR || home;
   const config = env.XDG_CONFIG_HOME || join(home, '.config');
   return [
     '/etc/profile',
+    '/etc/profile.d',
     '/etc/paths',
     '/etc/paths.d',
     '/etc/zshenv',
