@@ -112,7 +112,7 @@ export class EmulatorFeed {
       if (released) return;
       released = true;
       this.holds--;
-      if (this.holds === 0 && !this.disposed && !this.pumping && !this.inPump && this.head < this.queue.length) this.schedulePump();
+      if (!this.disposed && !this.pumping && !this.inPump && this.head < this.queue.length) this.schedulePump();
     };
   }
 
@@ -126,7 +126,7 @@ export class EmulatorFeed {
       this.inPump = false;
     }
     // A done callback or the afterSlice hook wrote more after the slice's loop ended.
-    if (!this.disposed && !this.pumping && this.holds === 0 && this.head < this.queue.length) this.schedulePump();
+    if (!this.disposed && !this.pumping && this.head < this.queue.length) this.schedulePump();
   }
 
   private parseSlice(): void {
@@ -159,7 +159,7 @@ export class EmulatorFeed {
       this.queue = this.queue.slice(this.head);
       this.head = 0;
     }
-    if (this.head < this.queue.length && this.holds === 0) this.schedulePump();
+    if (this.head < this.queue.length) this.schedulePump();
     if (parsed) {
       this.slices++;
       this.afterSlice();
@@ -170,8 +170,10 @@ export class EmulatorFeed {
    * The next slice, after everything that became ready during this one: an immediate scheduled
    * now runs in the next loop turn, but behind the immediates that turn's I/O schedules (a
    * client's message turn, a frame). Going through one more turn puts the slice behind them.
+   * None while the feed is held: the last release schedules it.
    */
   private schedulePump(): void {
+    if (this.holds > 0) return;
     this.pumping = setImmediate(() => {
       this.pumping = setImmediate(() => this.pump());
     });

@@ -24,20 +24,18 @@ afterEach(async () => {
 });
 
 /**
- * A login shell whose profile adds a folder to PATH and exports a token, the way ~/.zprofile
- * does for nvm or an API key. Only when asked with -c (as Termio asks it); started as a
- * session's interactive shell it is a plain sh, so whatever the session has came from Termio.
+ * A stand-in for the user's login shell: asked with -c (as Termio asks it), it runs `asked`, then
+ * the command; started as a session's interactive shell it is a plain sh, so whatever the session
+ * has came from Termio.
  */
-function loginShell(): string {
-  const file = join(root, 'login-shell');
+function fakeShell(name: string, asked: string): string {
+  const file = join(root, name);
   writeFileSync(
     file,
     `#!/bin/sh
 while [ $# -gt 0 ]; do
   if [ "$1" = -c ]; then
-    echo "profile banner"
-    PATH="/opt/login-only/bin:$PATH" FROM_PROFILE='token=abc' MULTI='line one
-line two' exec /bin/sh -c "$2"
+${asked}
   fi
   shift
 done
@@ -48,29 +46,25 @@ PS1='$ ' ENV='' exec /bin/sh
   return file;
 }
 
-/**
- * A login shell as a real one reads its profile: with -c it sources ~/.profile (counting the
- * times it was asked) before the command. Started as a session's interactive shell it is a plain sh.
- */
-function profileShell(): string {
-  const file = join(root, 'profile-shell');
-  writeFileSync(
-    file,
-    `#!/bin/sh
-while [ $# -gt 0 ]; do
-  if [ "$1" = -c ]; then
-    echo asked >> "$HOME/asked"
-    . "$HOME/.profile"
-    exec /bin/sh -c "$2"
-  fi
-  shift
-done
-PS1='$ ' ENV='' exec /bin/sh
-`,
+/** A login shell whose profile adds a folder to PATH and exports a token, the way ~/.zprofile
+ *  does for nvm or an API key. */
+const loginShell = (): string =>
+  fakeShell(
+    'login-shell',
+    `    echo "profile banner"
+    PATH="/opt/login-only/bin:$PATH" FROM_PROFILE='token=abc' MULTI='line one
+line two' exec /bin/sh -c "$2"`,
   );
-  chmodSync(file, 0o755);
-  return file;
-}
+
+/** A login shell as a real one reads its profile: it sources ~/.profile (counting the times it
+ *  was asked) before the command. */
+const profileShell = (): string =>
+  fakeShell(
+    'profile-shell',
+    `    echo asked >> "$HOME/asked"
+    . "$HOME/.profile"
+    exec /bin/sh -c "$2"`,
+  );
 
 const timesAsked = (): number => readFileSync(join(root, 'asked'), 'utf8').split('\n').filter(Boolean).length;
 
