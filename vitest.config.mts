@@ -20,6 +20,17 @@ export default defineConfig({
       },
       {
         test: {
+          // Real agent CLIs from npm, each release in its own HOME against the loopback model
+          // server (test/integration/agents/matrix.test.ts). Two files at a time: each agent
+          // mostly waits on its model server, and two share the 2 cores without starving.
+          name: 'agents',
+          include: ['test/integration/**/*.test.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           // The e2e suite drives one real Qt app per test under Xvfb; run files one at a time
