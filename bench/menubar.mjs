@@ -18,7 +18,7 @@
 //     (keys typed through X with xdotool, beside setQuery in-process and xdotool alone) (target ≤ 50 ms each);
 //     reference: the same with 1 session.
 // "Painted" is a forced qApp.processEvents() right after the update, not a frame seen on screen.
-// Each target is checked on the figure the README reports; the exit status is non-zero on a miss.
+// Each target is checked on the figure bench/README.md reports; the exit status is non-zero on a miss.
 import { exec, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

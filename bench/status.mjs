@@ -35,7 +35,7 @@ const REPORTERS = [
 ];
 /** Hook calls per measurement: enough for a stable p50/p99 within a few seconds on 2 cores. */
 const RUNS = 60;
-/** The rate of a busy agent firing tool hooks (the README's target row). */
+/** The rate of a busy agent firing tool hooks (bench/README.md's target row). */
 const EVENTS_PER_SECOND = 200;
 const EVENTS = 1_000;
 const MALFORMED = 10_000;

@@ -102,7 +102,7 @@ async function openApp(display, extraEnv = {}) {
   app.start();
   await app.waitFor(() => app.cli('sessions', 'list').status === 0, 'the app');
   const win = await app.waitFor(() => app.xdotool('search', '--onlyvisible', '--name', '^Termio$').split('\n')[0], 'the window');
-  // The size of the display: the terminal gets about 125 columns, as in the README's figures.
+  // The size of the display: the terminal gets about 125 columns, as in bench/README.md's figures.
   app.xdotool('windowsize', '--sync', win, '1400', '900');
   return { app, home, win };
 }

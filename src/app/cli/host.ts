@@ -157,7 +157,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
 }
 
 async function runVerb({ verb, cwd, command, json }: HostArgs, client: HostClient, io: CliIo): Promise<number> {
-  // With --json an error is an object on stdout too, as every other command's (README "Errors").
+  // With --json an error is an object on stdout too, as every other command's (docs/cli.md, "Errors").
   const failed = (error: HostError): number => {
     if (json) printJsonError(io, error.code, error.message);
     io.err(`termio host ${verb}: ${error.message}\n`);

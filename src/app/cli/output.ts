@@ -1,6 +1,6 @@
 // What `--json` prints, for every command that talks to the app: one object per line with
 // `schemaVersion`, `ok: true` and the verb's fields, or `ok: false` with an error code and message.
-// The shapes are documented in the README ("Scripting Termio"); scripts rely on them.
+// The shapes are documented in docs/cli.md; scripts rely on them.
 import type { ControlErrorCode } from '../../protocol/control';
 import type { CliIo } from './cliIo';
 

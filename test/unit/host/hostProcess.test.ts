@@ -98,7 +98,7 @@ describe('termio-host lifetime', () => {
     });
     expect((await termio(['host', 'list'])).out).toContain('/bin/sh');
     expect(JSON.parse((await termio(['host', 'list', '--json'])).out)).toMatchObject({ schemaVersion: 1, ok: true, sessions: [{ argv: ['/bin/sh'] }] });
-    // An error with --json is an object on stdout too (README "Errors"), not only a line on stderr.
+    // An error with --json is an object on stdout too (docs/cli.md, "Errors"), not only a line on stderr.
     const badDir = await termio(['host', 'spawn', '--cwd', join(dir, 'no-such-folder'), '--json']);
     expect(badDir.code).toBe(1);
     expect(JSON.parse(badDir.out)).toMatchObject({ schemaVersion: 1, ok: false, code: 'badDirectory', message: expect.stringContaining('no-such-folder') });
