@@ -219,6 +219,15 @@ export const ManifestSchema = z
       .regex(/^-/, { error: 'expected a flag starting with "-"' })
       .optional()
       .describe("The vendor's skip-permissions flag, appended when the one-click toggle is on. Optional."),
+    permissionBypassForms: z
+      .array(
+        z.string().min(1).max(MAX_SHORT_CHARS).regex(/^-/, { error: 'expected a flag starting with "-", with its value after a space or "=" if it takes one' }),
+      )
+      .max(16)
+      .optional()
+      .describe(
+        'Every other spelling that grants the same bypass: aliases ("--yolo", "-y") and options with the value that turns approvals off ("--permission-mode bypassPermissions", "--approval-mode=yolo"). A session without bypass may not start the agent with any of them, nor with permissionBypassFlag.',
+      ),
     icon: IconSchema.optional(),
     install: z
       .string()

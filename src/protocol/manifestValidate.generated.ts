@@ -5,21 +5,21 @@
 "use strict";
 export const validate = validate10;
 export default validate10;
-const schema11 = {"type":"object","properties":{"$schema":{"type":"string","maxLength":4096},"comment":{"type":"string","maxLength":4000},"id":{"type":"string","maxLength":64,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]*$"},"name":{"type":"string","minLength":1,"maxLength":80},"command":{"type":"string","minLength":1,"maxLength":4096},"loginShell":{"type":"boolean","const":true},"permissionBypassFlag":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^-"},"icon":{"type":"object","properties":{"vector":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"path":{"type":"string","minLength":1,"maxLength":4096,"pattern":"\\.(?:[Pp][Nn][Gg]|[Ss][Vv][Gg])$"},"symbol":{"type":"string","maxLength":1000,"pattern":"^[a-z0-9]+(?:\\.[a-z0-9]+)*$"},"tint":{"type":"string","pattern":"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$"}},"additionalProperties":false},"install":{"type":"string","maxLength":4096,"pattern":"^https?:\\/\\/[^\\s/]+\\S*$"},"order":{"type":"integer","minimum":-1000000,"maximum":1000000},"resume":{"type":"object","properties":{"create":{"type":"string","minLength":1,"maxLength":1000},"resume":{"type":"string","minLength":1,"maxLength":1000},"storeRoot":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"storeMatch":{"type":"string","maxLength":1000,"pattern":"^(?:dir|file):[^/]+(?:\\/[^/]+)*$"},"transcriptName":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^(?!\\.\\.?$)[^/\\\\]+$"},"seed":{"type":"string","minLength":1,"maxLength":1000},"discover":{"type":"object","properties":{"root":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"format":{"type":"string","enum":["jsonl","json"]},"id":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"cwd":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"}},"required":["root","format","id","cwd"],"additionalProperties":false}},"additionalProperties":false},"titleStatus":{"type":"object","properties":{"working":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"attention":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"done":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"idle":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}}},"additionalProperties":false},"status":{"type":"object","properties":{"working":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"attention":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"done":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"idle":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}}},"additionalProperties":false},"hooks":{"type":"object","properties":{"type":{"type":"string","enum":["json","toml","plugin","scripts"]},"file":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"dir":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"dialect":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"events":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"object","properties":{"on":{"type":"string","minLength":1,"maxLength":1000},"state":{"type":"string","enum":["working","attention","done","idle"]},"matcher":{"type":"string","minLength":1,"maxLength":1000}},"required":["on","state"],"additionalProperties":false}},"conversation":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"tool":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"promptTitle":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"capturesTranscript":{"type":"boolean"}},"required":["type","dialect","events"],"additionalProperties":false},"skills":{"type":"string"},"progressStatus":{"type":"boolean"},"configHome":{"type":"object","properties":{"env":{"type":"string","maxLength":1000,"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"path":{"type":"string","minLength":1,"maxLength":4096}},"required":["env","path"],"additionalProperties":false},"wire":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"}},"required":["id","name"],"additionalProperties":false};
+const schema11 = {"type":"object","properties":{"$schema":{"type":"string","maxLength":4096},"comment":{"type":"string","maxLength":4000},"id":{"type":"string","maxLength":64,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]*$"},"name":{"type":"string","minLength":1,"maxLength":80},"command":{"type":"string","minLength":1,"maxLength":4096},"loginShell":{"type":"boolean","const":true},"permissionBypassFlag":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^-"},"permissionBypassForms":{"maxItems":16,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^-"}},"icon":{"type":"object","properties":{"vector":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"path":{"type":"string","minLength":1,"maxLength":4096,"pattern":"\\.(?:[Pp][Nn][Gg]|[Ss][Vv][Gg])$"},"symbol":{"type":"string","maxLength":1000,"pattern":"^[a-z0-9]+(?:\\.[a-z0-9]+)*$"},"tint":{"type":"string","pattern":"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$"}},"additionalProperties":false},"install":{"type":"string","maxLength":4096,"pattern":"^https?:\\/\\/[^\\s/]+\\S*$"},"order":{"type":"integer","minimum":-1000000,"maximum":1000000},"resume":{"type":"object","properties":{"create":{"type":"string","minLength":1,"maxLength":1000},"resume":{"type":"string","minLength":1,"maxLength":1000},"storeRoot":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"storeMatch":{"type":"string","maxLength":1000,"pattern":"^(?:dir|file):[^/]+(?:\\/[^/]+)*$"},"transcriptName":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^(?!\\.\\.?$)[^/\\\\]+$"},"seed":{"type":"string","minLength":1,"maxLength":1000},"discover":{"type":"object","properties":{"root":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"format":{"type":"string","enum":["jsonl","json"]},"id":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"cwd":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"}},"required":["root","format","id","cwd"],"additionalProperties":false}},"additionalProperties":false},"titleStatus":{"type":"object","properties":{"working":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"attention":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"done":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"idle":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}}},"additionalProperties":false},"status":{"type":"object","properties":{"working":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"attention":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"done":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"idle":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}}},"additionalProperties":false},"hooks":{"type":"object","properties":{"type":{"type":"string","enum":["json","toml","plugin","scripts"]},"file":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"dir":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"dialect":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"events":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"object","properties":{"on":{"type":"string","minLength":1,"maxLength":1000},"state":{"type":"string","enum":["working","attention","done","idle"]},"matcher":{"type":"string","minLength":1,"maxLength":1000}},"required":["on","state"],"additionalProperties":false}},"conversation":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"tool":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"promptTitle":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"capturesTranscript":{"type":"boolean"}},"required":["type","dialect","events"],"additionalProperties":false},"skills":{"type":"string"},"progressStatus":{"type":"boolean"},"configHome":{"type":"object","properties":{"env":{"type":"string","maxLength":1000,"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"path":{"type":"string","minLength":1,"maxLength":4096}},"required":["env","path"],"additionalProperties":false},"wire":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"}},"required":["id","name"],"additionalProperties":false};
 const func2 = Object.prototype.hasOwnProperty;
 const func3 = codePointLength;
 const pattern0 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._-]*$", "");
 const pattern1 = new RegExp("^-", "");
-const pattern2 = new RegExp("^[a-z0-9]+(?:-[a-z0-9]+)*$", "");
-const pattern3 = new RegExp("\\.(?:[Pp][Nn][Gg]|[Ss][Vv][Gg])$", "");
-const pattern4 = new RegExp("^[a-z0-9]+(?:\\.[a-z0-9]+)*$", "");
-const pattern5 = new RegExp("^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$", "");
-const pattern6 = new RegExp("^https?:\\/\\/[^\\s/]+\\S*$", "");
-const pattern7 = new RegExp("^(?:~\\/|\\/)", "");
-const pattern8 = new RegExp("^(?:dir|file):[^/]+(?:\\/[^/]+)*$", "");
-const pattern9 = new RegExp("^(?!\\.\\.?$)[^/\\\\]+$", "");
-const pattern11 = new RegExp("^[^.\\s]+(?:\\.[^.\\s]+)*$", "");
-const pattern19 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "");
+const pattern3 = new RegExp("^[a-z0-9]+(?:-[a-z0-9]+)*$", "");
+const pattern4 = new RegExp("\\.(?:[Pp][Nn][Gg]|[Ss][Vv][Gg])$", "");
+const pattern5 = new RegExp("^[a-z0-9]+(?:\\.[a-z0-9]+)*$", "");
+const pattern6 = new RegExp("^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$", "");
+const pattern7 = new RegExp("^https?:\\/\\/[^\\s/]+\\S*$", "");
+const pattern8 = new RegExp("^(?:~\\/|\\/)", "");
+const pattern9 = new RegExp("^(?:dir|file):[^/]+(?:\\/[^/]+)*$", "");
+const pattern10 = new RegExp("^(?!\\.\\.?$)[^/\\\\]+$", "");
+const pattern12 = new RegExp("^[^.\\s]+(?:\\.[^.\\s]+)*$", "");
+const pattern20 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "");
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -214,31 +214,88 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.icon !== undefined){
-let data7 = data.icon;
+if(data.permissionBypassForms !== undefined){
+let data7 = data.permissionBypassForms;
 const _errs16 = errors;
 if(errors === _errs16){
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(Array.isArray(data7)){
+if(data7.length > 16){
+validate10.errors = [{instancePath:instancePath+"/permissionBypassForms",schemaPath:"#/properties/permissionBypassForms/maxItems",keyword:"maxItems",params:{limit: 16}}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data7.length;
+for(let i0=0; i0<len0; i0++){
+let data8 = data7[i0];
 const _errs18 = errors;
-for(const key1 in data7){
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(func3(data8) > 1000){
+validate10.errors = [{instancePath:instancePath+"/permissionBypassForms/" + i0,schemaPath:"#/properties/permissionBypassForms/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+return false;
+}
+else {
+if(func3(data8) < 1){
+validate10.errors = [{instancePath:instancePath+"/permissionBypassForms/" + i0,schemaPath:"#/properties/permissionBypassForms/items/minLength",keyword:"minLength",params:{limit: 1}}];
+return false;
+}
+else {
+if(!pattern1.test(data8)){
+validate10.errors = [{instancePath:instancePath+"/permissionBypassForms/" + i0,schemaPath:"#/properties/permissionBypassForms/items/pattern",keyword:"pattern",params:{pattern: "^-"}}];
+return false;
+}
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/permissionBypassForms/" + i0,schemaPath:"#/properties/permissionBypassForms/items/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid1 = _errs18 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/permissionBypassForms",schemaPath:"#/properties/permissionBypassForms/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.icon !== undefined){
+let data9 = data.icon;
+const _errs20 = errors;
+if(errors === _errs20){
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+const _errs22 = errors;
+for(const key1 in data9){
 if(!((((key1 === "vector") || (key1 === "path")) || (key1 === "symbol")) || (key1 === "tint"))){
 validate10.errors = [{instancePath:instancePath+"/icon",schemaPath:"#/properties/icon/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}}];
 return false;
 break;
 }
 }
-if(_errs18 === errors){
-if(data7.vector !== undefined){
-let data8 = data7.vector;
-const _errs19 = errors;
-if(errors === _errs19){
-if(typeof data8 === "string"){
-if(func3(data8) > 64){
+if(_errs22 === errors){
+if(data9.vector !== undefined){
+let data10 = data9.vector;
+const _errs23 = errors;
+if(errors === _errs23){
+if(typeof data10 === "string"){
+if(func3(data10) > 64){
 validate10.errors = [{instancePath:instancePath+"/icon/vector",schemaPath:"#/properties/icon/properties/vector/maxLength",keyword:"maxLength",params:{limit: 64}}];
 return false;
 }
 else {
-if(!pattern2.test(data8)){
+if(!pattern3.test(data10)){
 validate10.errors = [{instancePath:instancePath+"/icon/vector",schemaPath:"#/properties/icon/properties/vector/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$"}}];
 return false;
 }
@@ -249,28 +306,28 @@ validate10.errors = [{instancePath:instancePath+"/icon/vector",schemaPath:"#/pro
 return false;
 }
 }
-var valid1 = _errs19 === errors;
+var valid2 = _errs23 === errors;
 }
 else {
-var valid1 = true;
+var valid2 = true;
 }
-if(valid1){
-if(data7.path !== undefined){
-let data9 = data7.path;
-const _errs21 = errors;
-if(errors === _errs21){
-if(typeof data9 === "string"){
-if(func3(data9) > 4096){
+if(valid2){
+if(data9.path !== undefined){
+let data11 = data9.path;
+const _errs25 = errors;
+if(errors === _errs25){
+if(typeof data11 === "string"){
+if(func3(data11) > 4096){
 validate10.errors = [{instancePath:instancePath+"/icon/path",schemaPath:"#/properties/icon/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096}}];
 return false;
 }
 else {
-if(func3(data9) < 1){
+if(func3(data11) < 1){
 validate10.errors = [{instancePath:instancePath+"/icon/path",schemaPath:"#/properties/icon/properties/path/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 else {
-if(!pattern3.test(data9)){
+if(!pattern4.test(data11)){
 validate10.errors = [{instancePath:instancePath+"/icon/path",schemaPath:"#/properties/icon/properties/path/pattern",keyword:"pattern",params:{pattern: "\\.(?:[Pp][Nn][Gg]|[Ss][Vv][Gg])$"}}];
 return false;
 }
@@ -282,23 +339,23 @@ validate10.errors = [{instancePath:instancePath+"/icon/path",schemaPath:"#/prope
 return false;
 }
 }
-var valid1 = _errs21 === errors;
+var valid2 = _errs25 === errors;
 }
 else {
-var valid1 = true;
+var valid2 = true;
 }
-if(valid1){
-if(data7.symbol !== undefined){
-let data10 = data7.symbol;
-const _errs23 = errors;
-if(errors === _errs23){
-if(typeof data10 === "string"){
-if(func3(data10) > 1000){
+if(valid2){
+if(data9.symbol !== undefined){
+let data12 = data9.symbol;
+const _errs27 = errors;
+if(errors === _errs27){
+if(typeof data12 === "string"){
+if(func3(data12) > 1000){
 validate10.errors = [{instancePath:instancePath+"/icon/symbol",schemaPath:"#/properties/icon/properties/symbol/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern4.test(data10)){
+if(!pattern5.test(data12)){
 validate10.errors = [{instancePath:instancePath+"/icon/symbol",schemaPath:"#/properties/icon/properties/symbol/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(?:\\.[a-z0-9]+)*$"}}];
 return false;
 }
@@ -309,18 +366,18 @@ validate10.errors = [{instancePath:instancePath+"/icon/symbol",schemaPath:"#/pro
 return false;
 }
 }
-var valid1 = _errs23 === errors;
+var valid2 = _errs27 === errors;
 }
 else {
-var valid1 = true;
+var valid2 = true;
 }
-if(valid1){
-if(data7.tint !== undefined){
-let data11 = data7.tint;
-const _errs25 = errors;
-if(errors === _errs25){
-if(typeof data11 === "string"){
-if(!pattern5.test(data11)){
+if(valid2){
+if(data9.tint !== undefined){
+let data13 = data9.tint;
+const _errs29 = errors;
+if(errors === _errs29){
+if(typeof data13 === "string"){
+if(!pattern6.test(data13)){
 validate10.errors = [{instancePath:instancePath+"/icon/tint",schemaPath:"#/properties/icon/properties/tint/pattern",keyword:"pattern",params:{pattern: "^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$"}}];
 return false;
 }
@@ -330,10 +387,10 @@ validate10.errors = [{instancePath:instancePath+"/icon/tint",schemaPath:"#/prope
 return false;
 }
 }
-var valid1 = _errs25 === errors;
+var valid2 = _errs29 === errors;
 }
 else {
-var valid1 = true;
+var valid2 = true;
 }
 }
 }
@@ -345,23 +402,23 @@ validate10.errors = [{instancePath:instancePath+"/icon",schemaPath:"#/properties
 return false;
 }
 }
-var valid0 = _errs16 === errors;
+var valid0 = _errs20 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.install !== undefined){
-let data12 = data.install;
-const _errs27 = errors;
-if(errors === _errs27){
-if(typeof data12 === "string"){
-if(func3(data12) > 4096){
+let data14 = data.install;
+const _errs31 = errors;
+if(errors === _errs31){
+if(typeof data14 === "string"){
+if(func3(data14) > 4096){
 validate10.errors = [{instancePath:instancePath+"/install",schemaPath:"#/properties/install/maxLength",keyword:"maxLength",params:{limit: 4096}}];
 return false;
 }
 else {
-if(!pattern6.test(data12)){
+if(!pattern7.test(data14)){
 validate10.errors = [{instancePath:instancePath+"/install",schemaPath:"#/properties/install/pattern",keyword:"pattern",params:{pattern: "^https?:\\/\\/[^\\s/]+\\S*$"}}];
 return false;
 }
@@ -372,64 +429,64 @@ validate10.errors = [{instancePath:instancePath+"/install",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs27 === errors;
+var valid0 = _errs31 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.order !== undefined){
-let data13 = data.order;
-const _errs29 = errors;
-if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
+let data15 = data.order;
+const _errs33 = errors;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
 validate10.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "integer"}}];
 return false;
 }
-if(errors === _errs29){
-if((typeof data13 == "number") && (isFinite(data13))){
-if(data13 > 1000000 || isNaN(data13)){
+if(errors === _errs33){
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 > 1000000 || isNaN(data15)){
 validate10.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000}}];
 return false;
 }
 else {
-if(data13 < -1000000 || isNaN(data13)){
+if(data15 < -1000000 || isNaN(data15)){
 validate10.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1000000}}];
 return false;
 }
 }
 }
 }
-var valid0 = _errs29 === errors;
+var valid0 = _errs33 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.resume !== undefined){
-let data14 = data.resume;
-const _errs31 = errors;
-if(errors === _errs31){
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-const _errs33 = errors;
-for(const key2 in data14){
+let data16 = data.resume;
+const _errs35 = errors;
+if(errors === _errs35){
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+const _errs37 = errors;
+for(const key2 in data16){
 if(!(((((((key2 === "create") || (key2 === "resume")) || (key2 === "storeRoot")) || (key2 === "storeMatch")) || (key2 === "transcriptName")) || (key2 === "seed")) || (key2 === "discover"))){
 validate10.errors = [{instancePath:instancePath+"/resume",schemaPath:"#/properties/resume/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}}];
 return false;
 break;
 }
 }
-if(_errs33 === errors){
-if(data14.create !== undefined){
-let data15 = data14.create;
-const _errs34 = errors;
-if(errors === _errs34){
-if(typeof data15 === "string"){
-if(func3(data15) > 1000){
+if(_errs37 === errors){
+if(data16.create !== undefined){
+let data17 = data16.create;
+const _errs38 = errors;
+if(errors === _errs38){
+if(typeof data17 === "string"){
+if(func3(data17) > 1000){
 validate10.errors = [{instancePath:instancePath+"/resume/create",schemaPath:"#/properties/resume/properties/create/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data15) < 1){
+if(func3(data17) < 1){
 validate10.errors = [{instancePath:instancePath+"/resume/create",schemaPath:"#/properties/resume/properties/create/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -440,23 +497,23 @@ validate10.errors = [{instancePath:instancePath+"/resume/create",schemaPath:"#/p
 return false;
 }
 }
-var valid2 = _errs34 === errors;
+var valid3 = _errs38 === errors;
 }
 else {
-var valid2 = true;
+var valid3 = true;
 }
-if(valid2){
-if(data14.resume !== undefined){
-let data16 = data14.resume;
-const _errs36 = errors;
-if(errors === _errs36){
-if(typeof data16 === "string"){
-if(func3(data16) > 1000){
+if(valid3){
+if(data16.resume !== undefined){
+let data18 = data16.resume;
+const _errs40 = errors;
+if(errors === _errs40){
+if(typeof data18 === "string"){
+if(func3(data18) > 1000){
 validate10.errors = [{instancePath:instancePath+"/resume/resume",schemaPath:"#/properties/resume/properties/resume/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data16) < 1){
+if(func3(data18) < 1){
 validate10.errors = [{instancePath:instancePath+"/resume/resume",schemaPath:"#/properties/resume/properties/resume/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -467,23 +524,23 @@ validate10.errors = [{instancePath:instancePath+"/resume/resume",schemaPath:"#/p
 return false;
 }
 }
-var valid2 = _errs36 === errors;
+var valid3 = _errs40 === errors;
 }
 else {
-var valid2 = true;
+var valid3 = true;
 }
-if(valid2){
-if(data14.storeRoot !== undefined){
-let data17 = data14.storeRoot;
-const _errs38 = errors;
-if(errors === _errs38){
-if(typeof data17 === "string"){
-if(func3(data17) > 4096){
+if(valid3){
+if(data16.storeRoot !== undefined){
+let data19 = data16.storeRoot;
+const _errs42 = errors;
+if(errors === _errs42){
+if(typeof data19 === "string"){
+if(func3(data19) > 4096){
 validate10.errors = [{instancePath:instancePath+"/resume/storeRoot",schemaPath:"#/properties/resume/properties/storeRoot/maxLength",keyword:"maxLength",params:{limit: 4096}}];
 return false;
 }
 else {
-if(!pattern7.test(data17)){
+if(!pattern8.test(data19)){
 validate10.errors = [{instancePath:instancePath+"/resume/storeRoot",schemaPath:"#/properties/resume/properties/storeRoot/pattern",keyword:"pattern",params:{pattern: "^(?:~\\/|\\/)"}}];
 return false;
 }
@@ -494,23 +551,23 @@ validate10.errors = [{instancePath:instancePath+"/resume/storeRoot",schemaPath:"
 return false;
 }
 }
-var valid2 = _errs38 === errors;
+var valid3 = _errs42 === errors;
 }
 else {
-var valid2 = true;
+var valid3 = true;
 }
-if(valid2){
-if(data14.storeMatch !== undefined){
-let data18 = data14.storeMatch;
-const _errs40 = errors;
-if(errors === _errs40){
-if(typeof data18 === "string"){
-if(func3(data18) > 1000){
+if(valid3){
+if(data16.storeMatch !== undefined){
+let data20 = data16.storeMatch;
+const _errs44 = errors;
+if(errors === _errs44){
+if(typeof data20 === "string"){
+if(func3(data20) > 1000){
 validate10.errors = [{instancePath:instancePath+"/resume/storeMatch",schemaPath:"#/properties/resume/properties/storeMatch/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern8.test(data18)){
+if(!pattern9.test(data20)){
 validate10.errors = [{instancePath:instancePath+"/resume/storeMatch",schemaPath:"#/properties/resume/properties/storeMatch/pattern",keyword:"pattern",params:{pattern: "^(?:dir|file):[^/]+(?:\\/[^/]+)*$"}}];
 return false;
 }
@@ -521,28 +578,28 @@ validate10.errors = [{instancePath:instancePath+"/resume/storeMatch",schemaPath:
 return false;
 }
 }
-var valid2 = _errs40 === errors;
+var valid3 = _errs44 === errors;
 }
 else {
-var valid2 = true;
+var valid3 = true;
 }
-if(valid2){
-if(data14.transcriptName !== undefined){
-let data19 = data14.transcriptName;
-const _errs42 = errors;
-if(errors === _errs42){
-if(typeof data19 === "string"){
-if(func3(data19) > 1000){
+if(valid3){
+if(data16.transcriptName !== undefined){
+let data21 = data16.transcriptName;
+const _errs46 = errors;
+if(errors === _errs46){
+if(typeof data21 === "string"){
+if(func3(data21) > 1000){
 validate10.errors = [{instancePath:instancePath+"/resume/transcriptName",schemaPath:"#/properties/resume/properties/transcriptName/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data19) < 1){
+if(func3(data21) < 1){
 validate10.errors = [{instancePath:instancePath+"/resume/transcriptName",schemaPath:"#/properties/resume/properties/transcriptName/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 else {
-if(!pattern9.test(data19)){
+if(!pattern10.test(data21)){
 validate10.errors = [{instancePath:instancePath+"/resume/transcriptName",schemaPath:"#/properties/resume/properties/transcriptName/pattern",keyword:"pattern",params:{pattern: "^(?!\\.\\.?$)[^/\\\\]+$"}}];
 return false;
 }
@@ -554,23 +611,23 @@ validate10.errors = [{instancePath:instancePath+"/resume/transcriptName",schemaP
 return false;
 }
 }
-var valid2 = _errs42 === errors;
+var valid3 = _errs46 === errors;
 }
 else {
-var valid2 = true;
+var valid3 = true;
 }
-if(valid2){
-if(data14.seed !== undefined){
-let data20 = data14.seed;
-const _errs44 = errors;
-if(errors === _errs44){
-if(typeof data20 === "string"){
-if(func3(data20) > 1000){
+if(valid3){
+if(data16.seed !== undefined){
+let data22 = data16.seed;
+const _errs48 = errors;
+if(errors === _errs48){
+if(typeof data22 === "string"){
+if(func3(data22) > 1000){
 validate10.errors = [{instancePath:instancePath+"/resume/seed",schemaPath:"#/properties/resume/properties/seed/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data20) < 1){
+if(func3(data22) < 1){
 validate10.errors = [{instancePath:instancePath+"/resume/seed",schemaPath:"#/properties/resume/properties/seed/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -581,43 +638,43 @@ validate10.errors = [{instancePath:instancePath+"/resume/seed",schemaPath:"#/pro
 return false;
 }
 }
-var valid2 = _errs44 === errors;
+var valid3 = _errs48 === errors;
 }
 else {
-var valid2 = true;
+var valid3 = true;
 }
-if(valid2){
-if(data14.discover !== undefined){
-let data21 = data14.discover;
-const _errs46 = errors;
-if(errors === _errs46){
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+if(valid3){
+if(data16.discover !== undefined){
+let data23 = data16.discover;
+const _errs50 = errors;
+if(errors === _errs50){
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
 let missing1;
-if(((((data21.root === undefined) && (missing1 = "root")) || ((data21.format === undefined) && (missing1 = "format"))) || ((data21.id === undefined) && (missing1 = "id"))) || ((data21.cwd === undefined) && (missing1 = "cwd"))){
+if(((((data23.root === undefined) && (missing1 = "root")) || ((data23.format === undefined) && (missing1 = "format"))) || ((data23.id === undefined) && (missing1 = "id"))) || ((data23.cwd === undefined) && (missing1 = "cwd"))){
 validate10.errors = [{instancePath:instancePath+"/resume/discover",schemaPath:"#/properties/resume/properties/discover/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-const _errs48 = errors;
-for(const key3 in data21){
+const _errs52 = errors;
+for(const key3 in data23){
 if(!((((key3 === "root") || (key3 === "format")) || (key3 === "id")) || (key3 === "cwd"))){
 validate10.errors = [{instancePath:instancePath+"/resume/discover",schemaPath:"#/properties/resume/properties/discover/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}}];
 return false;
 break;
 }
 }
-if(_errs48 === errors){
-if(data21.root !== undefined){
-let data22 = data21.root;
-const _errs49 = errors;
-if(errors === _errs49){
-if(typeof data22 === "string"){
-if(func3(data22) > 4096){
+if(_errs52 === errors){
+if(data23.root !== undefined){
+let data24 = data23.root;
+const _errs53 = errors;
+if(errors === _errs53){
+if(typeof data24 === "string"){
+if(func3(data24) > 4096){
 validate10.errors = [{instancePath:instancePath+"/resume/discover/root",schemaPath:"#/properties/resume/properties/discover/properties/root/maxLength",keyword:"maxLength",params:{limit: 4096}}];
 return false;
 }
 else {
-if(!pattern7.test(data22)){
+if(!pattern8.test(data24)){
 validate10.errors = [{instancePath:instancePath+"/resume/discover/root",schemaPath:"#/properties/resume/properties/discover/properties/root/pattern",keyword:"pattern",params:{pattern: "^(?:~\\/|\\/)"}}];
 return false;
 }
@@ -628,40 +685,40 @@ validate10.errors = [{instancePath:instancePath+"/resume/discover/root",schemaPa
 return false;
 }
 }
-var valid3 = _errs49 === errors;
+var valid4 = _errs53 === errors;
 }
 else {
-var valid3 = true;
+var valid4 = true;
 }
-if(valid3){
-if(data21.format !== undefined){
-let data23 = data21.format;
-const _errs51 = errors;
-if(typeof data23 !== "string"){
+if(valid4){
+if(data23.format !== undefined){
+let data25 = data23.format;
+const _errs55 = errors;
+if(typeof data25 !== "string"){
 validate10.errors = [{instancePath:instancePath+"/resume/discover/format",schemaPath:"#/properties/resume/properties/discover/properties/format/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
-if(!((data23 === "jsonl") || (data23 === "json"))){
+if(!((data25 === "jsonl") || (data25 === "json"))){
 validate10.errors = [{instancePath:instancePath+"/resume/discover/format",schemaPath:"#/properties/resume/properties/discover/properties/format/enum",keyword:"enum",params:{allowedValues: schema11.properties.resume.properties.discover.properties.format.enum}}];
 return false;
 }
-var valid3 = _errs51 === errors;
+var valid4 = _errs55 === errors;
 }
 else {
-var valid3 = true;
+var valid4 = true;
 }
-if(valid3){
-if(data21.id !== undefined){
-let data24 = data21.id;
-const _errs53 = errors;
-if(errors === _errs53){
-if(typeof data24 === "string"){
-if(func3(data24) > 1000){
+if(valid4){
+if(data23.id !== undefined){
+let data26 = data23.id;
+const _errs57 = errors;
+if(errors === _errs57){
+if(typeof data26 === "string"){
+if(func3(data26) > 1000){
 validate10.errors = [{instancePath:instancePath+"/resume/discover/id",schemaPath:"#/properties/resume/properties/discover/properties/id/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern11.test(data24)){
+if(!pattern12.test(data26)){
 validate10.errors = [{instancePath:instancePath+"/resume/discover/id",schemaPath:"#/properties/resume/properties/discover/properties/id/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
 return false;
 }
@@ -672,23 +729,23 @@ validate10.errors = [{instancePath:instancePath+"/resume/discover/id",schemaPath
 return false;
 }
 }
-var valid3 = _errs53 === errors;
+var valid4 = _errs57 === errors;
 }
 else {
-var valid3 = true;
+var valid4 = true;
 }
-if(valid3){
-if(data21.cwd !== undefined){
-let data25 = data21.cwd;
-const _errs55 = errors;
-if(errors === _errs55){
-if(typeof data25 === "string"){
-if(func3(data25) > 1000){
+if(valid4){
+if(data23.cwd !== undefined){
+let data27 = data23.cwd;
+const _errs59 = errors;
+if(errors === _errs59){
+if(typeof data27 === "string"){
+if(func3(data27) > 1000){
 validate10.errors = [{instancePath:instancePath+"/resume/discover/cwd",schemaPath:"#/properties/resume/properties/discover/properties/cwd/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern11.test(data25)){
+if(!pattern12.test(data27)){
 validate10.errors = [{instancePath:instancePath+"/resume/discover/cwd",schemaPath:"#/properties/resume/properties/discover/properties/cwd/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
 return false;
 }
@@ -699,10 +756,10 @@ validate10.errors = [{instancePath:instancePath+"/resume/discover/cwd",schemaPat
 return false;
 }
 }
-var valid3 = _errs55 === errors;
+var valid4 = _errs59 === errors;
 }
 else {
-var valid3 = true;
+var valid4 = true;
 }
 }
 }
@@ -715,10 +772,10 @@ validate10.errors = [{instancePath:instancePath+"/resume/discover",schemaPath:"#
 return false;
 }
 }
-var valid2 = _errs46 === errors;
+var valid3 = _errs50 === errors;
 }
 else {
-var valid2 = true;
+var valid3 = true;
 }
 }
 }
@@ -733,95 +790,38 @@ validate10.errors = [{instancePath:instancePath+"/resume",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs31 === errors;
+var valid0 = _errs35 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.titleStatus !== undefined){
-let data26 = data.titleStatus;
-const _errs57 = errors;
-if(errors === _errs57){
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-const _errs59 = errors;
-for(const key4 in data26){
+let data28 = data.titleStatus;
+const _errs61 = errors;
+if(errors === _errs61){
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+const _errs63 = errors;
+for(const key4 in data28){
 if(!((((key4 === "working") || (key4 === "attention")) || (key4 === "done")) || (key4 === "idle"))){
 validate10.errors = [{instancePath:instancePath+"/titleStatus",schemaPath:"#/properties/titleStatus/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4}}];
 return false;
 break;
 }
 }
-if(_errs59 === errors){
-if(data26.working !== undefined){
-let data27 = data26.working;
-const _errs60 = errors;
-if(errors === _errs60){
-if(Array.isArray(data27)){
-if(data27.length > 64){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/working",schemaPath:"#/properties/titleStatus/properties/working/maxItems",keyword:"maxItems",params:{limit: 64}}];
-return false;
-}
-else {
-if(data27.length < 1){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/working",schemaPath:"#/properties/titleStatus/properties/working/minItems",keyword:"minItems",params:{limit: 1}}];
-return false;
-}
-else {
-var valid5 = true;
-const len0 = data27.length;
-for(let i0=0; i0<len0; i0++){
-let data28 = data27[i0];
-const _errs62 = errors;
-if(errors === _errs62){
-if(typeof data28 === "string"){
-if(func3(data28) > 1000){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/working/" + i0,schemaPath:"#/properties/titleStatus/properties/working/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
-return false;
-}
-else {
-if(func3(data28) < 1){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/working/" + i0,schemaPath:"#/properties/titleStatus/properties/working/items/minLength",keyword:"minLength",params:{limit: 1}}];
-return false;
-}
-}
-}
-else {
-validate10.errors = [{instancePath:instancePath+"/titleStatus/working/" + i0,schemaPath:"#/properties/titleStatus/properties/working/items/type",keyword:"type",params:{type: "string"}}];
-return false;
-}
-}
-var valid5 = _errs62 === errors;
-if(!valid5){
-break;
-}
-}
-}
-}
-}
-else {
-validate10.errors = [{instancePath:instancePath+"/titleStatus/working",schemaPath:"#/properties/titleStatus/properties/working/type",keyword:"type",params:{type: "array"}}];
-return false;
-}
-}
-var valid4 = _errs60 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data26.attention !== undefined){
-let data29 = data26.attention;
+if(_errs63 === errors){
+if(data28.working !== undefined){
+let data29 = data28.working;
 const _errs64 = errors;
 if(errors === _errs64){
 if(Array.isArray(data29)){
 if(data29.length > 64){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/attention",schemaPath:"#/properties/titleStatus/properties/attention/maxItems",keyword:"maxItems",params:{limit: 64}}];
+validate10.errors = [{instancePath:instancePath+"/titleStatus/working",schemaPath:"#/properties/titleStatus/properties/working/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
 if(data29.length < 1){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/attention",schemaPath:"#/properties/titleStatus/properties/attention/minItems",keyword:"minItems",params:{limit: 1}}];
+validate10.errors = [{instancePath:instancePath+"/titleStatus/working",schemaPath:"#/properties/titleStatus/properties/working/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
@@ -833,18 +833,18 @@ const _errs66 = errors;
 if(errors === _errs66){
 if(typeof data30 === "string"){
 if(func3(data30) > 1000){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/attention/" + i1,schemaPath:"#/properties/titleStatus/properties/attention/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+validate10.errors = [{instancePath:instancePath+"/titleStatus/working/" + i1,schemaPath:"#/properties/titleStatus/properties/working/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
 if(func3(data30) < 1){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/attention/" + i1,schemaPath:"#/properties/titleStatus/properties/attention/items/minLength",keyword:"minLength",params:{limit: 1}}];
+validate10.errors = [{instancePath:instancePath+"/titleStatus/working/" + i1,schemaPath:"#/properties/titleStatus/properties/working/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/titleStatus/attention/" + i1,schemaPath:"#/properties/titleStatus/properties/attention/items/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/titleStatus/working/" + i1,schemaPath:"#/properties/titleStatus/properties/working/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
@@ -857,28 +857,28 @@ break;
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/titleStatus/attention",schemaPath:"#/properties/titleStatus/properties/attention/type",keyword:"type",params:{type: "array"}}];
+validate10.errors = [{instancePath:instancePath+"/titleStatus/working",schemaPath:"#/properties/titleStatus/properties/working/type",keyword:"type",params:{type: "array"}}];
 return false;
 }
 }
-var valid4 = _errs64 === errors;
+var valid5 = _errs64 === errors;
 }
 else {
-var valid4 = true;
+var valid5 = true;
 }
-if(valid4){
-if(data26.done !== undefined){
-let data31 = data26.done;
+if(valid5){
+if(data28.attention !== undefined){
+let data31 = data28.attention;
 const _errs68 = errors;
 if(errors === _errs68){
 if(Array.isArray(data31)){
 if(data31.length > 64){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/done",schemaPath:"#/properties/titleStatus/properties/done/maxItems",keyword:"maxItems",params:{limit: 64}}];
+validate10.errors = [{instancePath:instancePath+"/titleStatus/attention",schemaPath:"#/properties/titleStatus/properties/attention/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
 if(data31.length < 1){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/done",schemaPath:"#/properties/titleStatus/properties/done/minItems",keyword:"minItems",params:{limit: 1}}];
+validate10.errors = [{instancePath:instancePath+"/titleStatus/attention",schemaPath:"#/properties/titleStatus/properties/attention/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
@@ -890,18 +890,18 @@ const _errs70 = errors;
 if(errors === _errs70){
 if(typeof data32 === "string"){
 if(func3(data32) > 1000){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/done/" + i2,schemaPath:"#/properties/titleStatus/properties/done/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+validate10.errors = [{instancePath:instancePath+"/titleStatus/attention/" + i2,schemaPath:"#/properties/titleStatus/properties/attention/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
 if(func3(data32) < 1){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/done/" + i2,schemaPath:"#/properties/titleStatus/properties/done/items/minLength",keyword:"minLength",params:{limit: 1}}];
+validate10.errors = [{instancePath:instancePath+"/titleStatus/attention/" + i2,schemaPath:"#/properties/titleStatus/properties/attention/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/titleStatus/done/" + i2,schemaPath:"#/properties/titleStatus/properties/done/items/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/titleStatus/attention/" + i2,schemaPath:"#/properties/titleStatus/properties/attention/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
@@ -914,28 +914,28 @@ break;
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/titleStatus/done",schemaPath:"#/properties/titleStatus/properties/done/type",keyword:"type",params:{type: "array"}}];
+validate10.errors = [{instancePath:instancePath+"/titleStatus/attention",schemaPath:"#/properties/titleStatus/properties/attention/type",keyword:"type",params:{type: "array"}}];
 return false;
 }
 }
-var valid4 = _errs68 === errors;
+var valid5 = _errs68 === errors;
 }
 else {
-var valid4 = true;
+var valid5 = true;
 }
-if(valid4){
-if(data26.idle !== undefined){
-let data33 = data26.idle;
+if(valid5){
+if(data28.done !== undefined){
+let data33 = data28.done;
 const _errs72 = errors;
 if(errors === _errs72){
 if(Array.isArray(data33)){
 if(data33.length > 64){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/idle",schemaPath:"#/properties/titleStatus/properties/idle/maxItems",keyword:"maxItems",params:{limit: 64}}];
+validate10.errors = [{instancePath:instancePath+"/titleStatus/done",schemaPath:"#/properties/titleStatus/properties/done/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
 if(data33.length < 1){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/idle",schemaPath:"#/properties/titleStatus/properties/idle/minItems",keyword:"minItems",params:{limit: 1}}];
+validate10.errors = [{instancePath:instancePath+"/titleStatus/done",schemaPath:"#/properties/titleStatus/properties/done/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
@@ -947,18 +947,18 @@ const _errs74 = errors;
 if(errors === _errs74){
 if(typeof data34 === "string"){
 if(func3(data34) > 1000){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/idle/" + i3,schemaPath:"#/properties/titleStatus/properties/idle/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+validate10.errors = [{instancePath:instancePath+"/titleStatus/done/" + i3,schemaPath:"#/properties/titleStatus/properties/done/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
 if(func3(data34) < 1){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/idle/" + i3,schemaPath:"#/properties/titleStatus/properties/idle/items/minLength",keyword:"minLength",params:{limit: 1}}];
+validate10.errors = [{instancePath:instancePath+"/titleStatus/done/" + i3,schemaPath:"#/properties/titleStatus/properties/done/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/titleStatus/idle/" + i3,schemaPath:"#/properties/titleStatus/properties/idle/items/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/titleStatus/done/" + i3,schemaPath:"#/properties/titleStatus/properties/done/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
@@ -971,14 +971,71 @@ break;
 }
 }
 else {
+validate10.errors = [{instancePath:instancePath+"/titleStatus/done",schemaPath:"#/properties/titleStatus/properties/done/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid5 = _errs72 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data28.idle !== undefined){
+let data35 = data28.idle;
+const _errs76 = errors;
+if(errors === _errs76){
+if(Array.isArray(data35)){
+if(data35.length > 64){
+validate10.errors = [{instancePath:instancePath+"/titleStatus/idle",schemaPath:"#/properties/titleStatus/properties/idle/maxItems",keyword:"maxItems",params:{limit: 64}}];
+return false;
+}
+else {
+if(data35.length < 1){
+validate10.errors = [{instancePath:instancePath+"/titleStatus/idle",schemaPath:"#/properties/titleStatus/properties/idle/minItems",keyword:"minItems",params:{limit: 1}}];
+return false;
+}
+else {
+var valid9 = true;
+const len4 = data35.length;
+for(let i4=0; i4<len4; i4++){
+let data36 = data35[i4];
+const _errs78 = errors;
+if(errors === _errs78){
+if(typeof data36 === "string"){
+if(func3(data36) > 1000){
+validate10.errors = [{instancePath:instancePath+"/titleStatus/idle/" + i4,schemaPath:"#/properties/titleStatus/properties/idle/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+return false;
+}
+else {
+if(func3(data36) < 1){
+validate10.errors = [{instancePath:instancePath+"/titleStatus/idle/" + i4,schemaPath:"#/properties/titleStatus/properties/idle/items/minLength",keyword:"minLength",params:{limit: 1}}];
+return false;
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/titleStatus/idle/" + i4,schemaPath:"#/properties/titleStatus/properties/idle/items/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid9 = _errs78 === errors;
+if(!valid9){
+break;
+}
+}
+}
+}
+}
+else {
 validate10.errors = [{instancePath:instancePath+"/titleStatus/idle",schemaPath:"#/properties/titleStatus/properties/idle/type",keyword:"type",params:{type: "array"}}];
 return false;
 }
 }
-var valid4 = _errs72 === errors;
+var valid5 = _errs76 === errors;
 }
 else {
-var valid4 = true;
+var valid5 = true;
 }
 }
 }
@@ -990,95 +1047,38 @@ validate10.errors = [{instancePath:instancePath+"/titleStatus",schemaPath:"#/pro
 return false;
 }
 }
-var valid0 = _errs57 === errors;
+var valid0 = _errs61 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.status !== undefined){
-let data35 = data.status;
-const _errs76 = errors;
-if(errors === _errs76){
-if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
-const _errs78 = errors;
-for(const key5 in data35){
+let data37 = data.status;
+const _errs80 = errors;
+if(errors === _errs80){
+if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
+const _errs82 = errors;
+for(const key5 in data37){
 if(!((((key5 === "working") || (key5 === "attention")) || (key5 === "done")) || (key5 === "idle"))){
 validate10.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5}}];
 return false;
 break;
 }
 }
-if(_errs78 === errors){
-if(data35.working !== undefined){
-let data36 = data35.working;
-const _errs79 = errors;
-if(errors === _errs79){
-if(Array.isArray(data36)){
-if(data36.length > 64){
-validate10.errors = [{instancePath:instancePath+"/status/working",schemaPath:"#/properties/status/properties/working/maxItems",keyword:"maxItems",params:{limit: 64}}];
-return false;
-}
-else {
-if(data36.length < 1){
-validate10.errors = [{instancePath:instancePath+"/status/working",schemaPath:"#/properties/status/properties/working/minItems",keyword:"minItems",params:{limit: 1}}];
-return false;
-}
-else {
-var valid10 = true;
-const len4 = data36.length;
-for(let i4=0; i4<len4; i4++){
-let data37 = data36[i4];
-const _errs81 = errors;
-if(errors === _errs81){
-if(typeof data37 === "string"){
-if(func3(data37) > 1000){
-validate10.errors = [{instancePath:instancePath+"/status/working/" + i4,schemaPath:"#/properties/status/properties/working/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
-return false;
-}
-else {
-if(func3(data37) < 1){
-validate10.errors = [{instancePath:instancePath+"/status/working/" + i4,schemaPath:"#/properties/status/properties/working/items/minLength",keyword:"minLength",params:{limit: 1}}];
-return false;
-}
-}
-}
-else {
-validate10.errors = [{instancePath:instancePath+"/status/working/" + i4,schemaPath:"#/properties/status/properties/working/items/type",keyword:"type",params:{type: "string"}}];
-return false;
-}
-}
-var valid10 = _errs81 === errors;
-if(!valid10){
-break;
-}
-}
-}
-}
-}
-else {
-validate10.errors = [{instancePath:instancePath+"/status/working",schemaPath:"#/properties/status/properties/working/type",keyword:"type",params:{type: "array"}}];
-return false;
-}
-}
-var valid9 = _errs79 === errors;
-}
-else {
-var valid9 = true;
-}
-if(valid9){
-if(data35.attention !== undefined){
-let data38 = data35.attention;
+if(_errs82 === errors){
+if(data37.working !== undefined){
+let data38 = data37.working;
 const _errs83 = errors;
 if(errors === _errs83){
 if(Array.isArray(data38)){
 if(data38.length > 64){
-validate10.errors = [{instancePath:instancePath+"/status/attention",schemaPath:"#/properties/status/properties/attention/maxItems",keyword:"maxItems",params:{limit: 64}}];
+validate10.errors = [{instancePath:instancePath+"/status/working",schemaPath:"#/properties/status/properties/working/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
 if(data38.length < 1){
-validate10.errors = [{instancePath:instancePath+"/status/attention",schemaPath:"#/properties/status/properties/attention/minItems",keyword:"minItems",params:{limit: 1}}];
+validate10.errors = [{instancePath:instancePath+"/status/working",schemaPath:"#/properties/status/properties/working/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
@@ -1090,18 +1090,18 @@ const _errs85 = errors;
 if(errors === _errs85){
 if(typeof data39 === "string"){
 if(func3(data39) > 1000){
-validate10.errors = [{instancePath:instancePath+"/status/attention/" + i5,schemaPath:"#/properties/status/properties/attention/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+validate10.errors = [{instancePath:instancePath+"/status/working/" + i5,schemaPath:"#/properties/status/properties/working/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
 if(func3(data39) < 1){
-validate10.errors = [{instancePath:instancePath+"/status/attention/" + i5,schemaPath:"#/properties/status/properties/attention/items/minLength",keyword:"minLength",params:{limit: 1}}];
+validate10.errors = [{instancePath:instancePath+"/status/working/" + i5,schemaPath:"#/properties/status/properties/working/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/status/attention/" + i5,schemaPath:"#/properties/status/properties/attention/items/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/status/working/" + i5,schemaPath:"#/properties/status/properties/working/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
@@ -1114,28 +1114,28 @@ break;
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/status/attention",schemaPath:"#/properties/status/properties/attention/type",keyword:"type",params:{type: "array"}}];
+validate10.errors = [{instancePath:instancePath+"/status/working",schemaPath:"#/properties/status/properties/working/type",keyword:"type",params:{type: "array"}}];
 return false;
 }
 }
-var valid9 = _errs83 === errors;
+var valid10 = _errs83 === errors;
 }
 else {
-var valid9 = true;
+var valid10 = true;
 }
-if(valid9){
-if(data35.done !== undefined){
-let data40 = data35.done;
+if(valid10){
+if(data37.attention !== undefined){
+let data40 = data37.attention;
 const _errs87 = errors;
 if(errors === _errs87){
 if(Array.isArray(data40)){
 if(data40.length > 64){
-validate10.errors = [{instancePath:instancePath+"/status/done",schemaPath:"#/properties/status/properties/done/maxItems",keyword:"maxItems",params:{limit: 64}}];
+validate10.errors = [{instancePath:instancePath+"/status/attention",schemaPath:"#/properties/status/properties/attention/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
 if(data40.length < 1){
-validate10.errors = [{instancePath:instancePath+"/status/done",schemaPath:"#/properties/status/properties/done/minItems",keyword:"minItems",params:{limit: 1}}];
+validate10.errors = [{instancePath:instancePath+"/status/attention",schemaPath:"#/properties/status/properties/attention/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
@@ -1147,18 +1147,18 @@ const _errs89 = errors;
 if(errors === _errs89){
 if(typeof data41 === "string"){
 if(func3(data41) > 1000){
-validate10.errors = [{instancePath:instancePath+"/status/done/" + i6,schemaPath:"#/properties/status/properties/done/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+validate10.errors = [{instancePath:instancePath+"/status/attention/" + i6,schemaPath:"#/properties/status/properties/attention/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
 if(func3(data41) < 1){
-validate10.errors = [{instancePath:instancePath+"/status/done/" + i6,schemaPath:"#/properties/status/properties/done/items/minLength",keyword:"minLength",params:{limit: 1}}];
+validate10.errors = [{instancePath:instancePath+"/status/attention/" + i6,schemaPath:"#/properties/status/properties/attention/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/status/done/" + i6,schemaPath:"#/properties/status/properties/done/items/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/status/attention/" + i6,schemaPath:"#/properties/status/properties/attention/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
@@ -1171,28 +1171,28 @@ break;
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/status/done",schemaPath:"#/properties/status/properties/done/type",keyword:"type",params:{type: "array"}}];
+validate10.errors = [{instancePath:instancePath+"/status/attention",schemaPath:"#/properties/status/properties/attention/type",keyword:"type",params:{type: "array"}}];
 return false;
 }
 }
-var valid9 = _errs87 === errors;
+var valid10 = _errs87 === errors;
 }
 else {
-var valid9 = true;
+var valid10 = true;
 }
-if(valid9){
-if(data35.idle !== undefined){
-let data42 = data35.idle;
+if(valid10){
+if(data37.done !== undefined){
+let data42 = data37.done;
 const _errs91 = errors;
 if(errors === _errs91){
 if(Array.isArray(data42)){
 if(data42.length > 64){
-validate10.errors = [{instancePath:instancePath+"/status/idle",schemaPath:"#/properties/status/properties/idle/maxItems",keyword:"maxItems",params:{limit: 64}}];
+validate10.errors = [{instancePath:instancePath+"/status/done",schemaPath:"#/properties/status/properties/done/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
 if(data42.length < 1){
-validate10.errors = [{instancePath:instancePath+"/status/idle",schemaPath:"#/properties/status/properties/idle/minItems",keyword:"minItems",params:{limit: 1}}];
+validate10.errors = [{instancePath:instancePath+"/status/done",schemaPath:"#/properties/status/properties/done/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
@@ -1204,18 +1204,18 @@ const _errs93 = errors;
 if(errors === _errs93){
 if(typeof data43 === "string"){
 if(func3(data43) > 1000){
-validate10.errors = [{instancePath:instancePath+"/status/idle/" + i7,schemaPath:"#/properties/status/properties/idle/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+validate10.errors = [{instancePath:instancePath+"/status/done/" + i7,schemaPath:"#/properties/status/properties/done/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
 if(func3(data43) < 1){
-validate10.errors = [{instancePath:instancePath+"/status/idle/" + i7,schemaPath:"#/properties/status/properties/idle/items/minLength",keyword:"minLength",params:{limit: 1}}];
+validate10.errors = [{instancePath:instancePath+"/status/done/" + i7,schemaPath:"#/properties/status/properties/done/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/status/idle/" + i7,schemaPath:"#/properties/status/properties/idle/items/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/status/done/" + i7,schemaPath:"#/properties/status/properties/done/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
@@ -1228,14 +1228,71 @@ break;
 }
 }
 else {
+validate10.errors = [{instancePath:instancePath+"/status/done",schemaPath:"#/properties/status/properties/done/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid10 = _errs91 === errors;
+}
+else {
+var valid10 = true;
+}
+if(valid10){
+if(data37.idle !== undefined){
+let data44 = data37.idle;
+const _errs95 = errors;
+if(errors === _errs95){
+if(Array.isArray(data44)){
+if(data44.length > 64){
+validate10.errors = [{instancePath:instancePath+"/status/idle",schemaPath:"#/properties/status/properties/idle/maxItems",keyword:"maxItems",params:{limit: 64}}];
+return false;
+}
+else {
+if(data44.length < 1){
+validate10.errors = [{instancePath:instancePath+"/status/idle",schemaPath:"#/properties/status/properties/idle/minItems",keyword:"minItems",params:{limit: 1}}];
+return false;
+}
+else {
+var valid14 = true;
+const len8 = data44.length;
+for(let i8=0; i8<len8; i8++){
+let data45 = data44[i8];
+const _errs97 = errors;
+if(errors === _errs97){
+if(typeof data45 === "string"){
+if(func3(data45) > 1000){
+validate10.errors = [{instancePath:instancePath+"/status/idle/" + i8,schemaPath:"#/properties/status/properties/idle/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+return false;
+}
+else {
+if(func3(data45) < 1){
+validate10.errors = [{instancePath:instancePath+"/status/idle/" + i8,schemaPath:"#/properties/status/properties/idle/items/minLength",keyword:"minLength",params:{limit: 1}}];
+return false;
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/status/idle/" + i8,schemaPath:"#/properties/status/properties/idle/items/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid14 = _errs97 === errors;
+if(!valid14){
+break;
+}
+}
+}
+}
+}
+else {
 validate10.errors = [{instancePath:instancePath+"/status/idle",schemaPath:"#/properties/status/properties/idle/type",keyword:"type",params:{type: "array"}}];
 return false;
 }
 }
-var valid9 = _errs91 === errors;
+var valid10 = _errs95 === errors;
 }
 else {
-var valid9 = true;
+var valid10 = true;
 }
 }
 }
@@ -1247,60 +1304,60 @@ validate10.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs76 === errors;
+var valid0 = _errs80 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.hooks !== undefined){
-let data44 = data.hooks;
-const _errs95 = errors;
-if(errors === _errs95){
-if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
+let data46 = data.hooks;
+const _errs99 = errors;
+if(errors === _errs99){
+if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
 let missing2;
-if((((data44.type === undefined) && (missing2 = "type")) || ((data44.dialect === undefined) && (missing2 = "dialect"))) || ((data44.events === undefined) && (missing2 = "events"))){
+if((((data46.type === undefined) && (missing2 = "type")) || ((data46.dialect === undefined) && (missing2 = "dialect"))) || ((data46.events === undefined) && (missing2 = "events"))){
 validate10.errors = [{instancePath:instancePath+"/hooks",schemaPath:"#/properties/hooks/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-const _errs97 = errors;
-for(const key6 in data44){
+const _errs101 = errors;
+for(const key6 in data46){
 if(!(func2.call(schema11.properties.hooks.properties, key6))){
 validate10.errors = [{instancePath:instancePath+"/hooks",schemaPath:"#/properties/hooks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6}}];
 return false;
 break;
 }
 }
-if(_errs97 === errors){
-if(data44.type !== undefined){
-let data45 = data44.type;
-const _errs98 = errors;
-if(typeof data45 !== "string"){
+if(_errs101 === errors){
+if(data46.type !== undefined){
+let data47 = data46.type;
+const _errs102 = errors;
+if(typeof data47 !== "string"){
 validate10.errors = [{instancePath:instancePath+"/hooks/type",schemaPath:"#/properties/hooks/properties/type/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
-if(!((((data45 === "json") || (data45 === "toml")) || (data45 === "plugin")) || (data45 === "scripts"))){
+if(!((((data47 === "json") || (data47 === "toml")) || (data47 === "plugin")) || (data47 === "scripts"))){
 validate10.errors = [{instancePath:instancePath+"/hooks/type",schemaPath:"#/properties/hooks/properties/type/enum",keyword:"enum",params:{allowedValues: schema11.properties.hooks.properties.type.enum}}];
 return false;
 }
-var valid14 = _errs98 === errors;
+var valid15 = _errs102 === errors;
 }
 else {
-var valid14 = true;
+var valid15 = true;
 }
-if(valid14){
-if(data44.file !== undefined){
-let data46 = data44.file;
-const _errs100 = errors;
-if(errors === _errs100){
-if(typeof data46 === "string"){
-if(func3(data46) > 4096){
+if(valid15){
+if(data46.file !== undefined){
+let data48 = data46.file;
+const _errs104 = errors;
+if(errors === _errs104){
+if(typeof data48 === "string"){
+if(func3(data48) > 4096){
 validate10.errors = [{instancePath:instancePath+"/hooks/file",schemaPath:"#/properties/hooks/properties/file/maxLength",keyword:"maxLength",params:{limit: 4096}}];
 return false;
 }
 else {
-if(!pattern7.test(data46)){
+if(!pattern8.test(data48)){
 validate10.errors = [{instancePath:instancePath+"/hooks/file",schemaPath:"#/properties/hooks/properties/file/pattern",keyword:"pattern",params:{pattern: "^(?:~\\/|\\/)"}}];
 return false;
 }
@@ -1311,23 +1368,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/file",schemaPath:"#/prop
 return false;
 }
 }
-var valid14 = _errs100 === errors;
+var valid15 = _errs104 === errors;
 }
 else {
-var valid14 = true;
+var valid15 = true;
 }
-if(valid14){
-if(data44.dir !== undefined){
-let data47 = data44.dir;
-const _errs102 = errors;
-if(errors === _errs102){
-if(typeof data47 === "string"){
-if(func3(data47) > 4096){
+if(valid15){
+if(data46.dir !== undefined){
+let data49 = data46.dir;
+const _errs106 = errors;
+if(errors === _errs106){
+if(typeof data49 === "string"){
+if(func3(data49) > 4096){
 validate10.errors = [{instancePath:instancePath+"/hooks/dir",schemaPath:"#/properties/hooks/properties/dir/maxLength",keyword:"maxLength",params:{limit: 4096}}];
 return false;
 }
 else {
-if(!pattern7.test(data47)){
+if(!pattern8.test(data49)){
 validate10.errors = [{instancePath:instancePath+"/hooks/dir",schemaPath:"#/properties/hooks/properties/dir/pattern",keyword:"pattern",params:{pattern: "^(?:~\\/|\\/)"}}];
 return false;
 }
@@ -1338,23 +1395,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/dir",schemaPath:"#/prope
 return false;
 }
 }
-var valid14 = _errs102 === errors;
+var valid15 = _errs106 === errors;
 }
 else {
-var valid14 = true;
+var valid15 = true;
 }
-if(valid14){
-if(data44.dialect !== undefined){
-let data48 = data44.dialect;
-const _errs104 = errors;
-if(errors === _errs104){
-if(typeof data48 === "string"){
-if(func3(data48) > 64){
+if(valid15){
+if(data46.dialect !== undefined){
+let data50 = data46.dialect;
+const _errs108 = errors;
+if(errors === _errs108){
+if(typeof data50 === "string"){
+if(func3(data50) > 64){
 validate10.errors = [{instancePath:instancePath+"/hooks/dialect",schemaPath:"#/properties/hooks/properties/dialect/maxLength",keyword:"maxLength",params:{limit: 64}}];
 return false;
 }
 else {
-if(!pattern2.test(data48)){
+if(!pattern3.test(data50)){
 validate10.errors = [{instancePath:instancePath+"/hooks/dialect",schemaPath:"#/properties/hooks/properties/dialect/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$"}}];
 return false;
 }
@@ -1365,131 +1422,131 @@ validate10.errors = [{instancePath:instancePath+"/hooks/dialect",schemaPath:"#/p
 return false;
 }
 }
-var valid14 = _errs104 === errors;
+var valid15 = _errs108 === errors;
 }
 else {
-var valid14 = true;
+var valid15 = true;
 }
-if(valid14){
-if(data44.events !== undefined){
-let data49 = data44.events;
-const _errs106 = errors;
-if(errors === _errs106){
-if(Array.isArray(data49)){
-if(data49.length > 64){
+if(valid15){
+if(data46.events !== undefined){
+let data51 = data46.events;
+const _errs110 = errors;
+if(errors === _errs110){
+if(Array.isArray(data51)){
+if(data51.length > 64){
 validate10.errors = [{instancePath:instancePath+"/hooks/events",schemaPath:"#/properties/hooks/properties/events/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data49.length < 1){
+if(data51.length < 1){
 validate10.errors = [{instancePath:instancePath+"/hooks/events",schemaPath:"#/properties/hooks/properties/events/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
-var valid15 = true;
-const len8 = data49.length;
-for(let i8=0; i8<len8; i8++){
-let data50 = data49[i8];
-const _errs108 = errors;
-if(errors === _errs108){
-if(data50 && typeof data50 == "object" && !Array.isArray(data50)){
+var valid16 = true;
+const len9 = data51.length;
+for(let i9=0; i9<len9; i9++){
+let data52 = data51[i9];
+const _errs112 = errors;
+if(errors === _errs112){
+if(data52 && typeof data52 == "object" && !Array.isArray(data52)){
 let missing3;
-if(((data50.on === undefined) && (missing3 = "on")) || ((data50.state === undefined) && (missing3 = "state"))){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i8,schemaPath:"#/properties/hooks/properties/events/items/required",keyword:"required",params:{missingProperty: missing3}}];
+if(((data52.on === undefined) && (missing3 = "on")) || ((data52.state === undefined) && (missing3 = "state"))){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i9,schemaPath:"#/properties/hooks/properties/events/items/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-const _errs110 = errors;
-for(const key7 in data50){
+const _errs114 = errors;
+for(const key7 in data52){
 if(!(((key7 === "on") || (key7 === "state")) || (key7 === "matcher"))){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i8,schemaPath:"#/properties/hooks/properties/events/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7}}];
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i9,schemaPath:"#/properties/hooks/properties/events/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7}}];
 return false;
 break;
 }
 }
-if(_errs110 === errors){
-if(data50.on !== undefined){
-let data51 = data50.on;
-const _errs111 = errors;
-if(errors === _errs111){
-if(typeof data51 === "string"){
-if(func3(data51) > 1000){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i8+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/maxLength",keyword:"maxLength",params:{limit: 1000}}];
-return false;
-}
-else {
-if(func3(data51) < 1){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i8+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/minLength",keyword:"minLength",params:{limit: 1}}];
-return false;
-}
-}
-}
-else {
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i8+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/type",keyword:"type",params:{type: "string"}}];
-return false;
-}
-}
-var valid16 = _errs111 === errors;
-}
-else {
-var valid16 = true;
-}
-if(valid16){
-if(data50.state !== undefined){
-let data52 = data50.state;
-const _errs113 = errors;
-if(typeof data52 !== "string"){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i8+"/state",schemaPath:"#/properties/hooks/properties/events/items/properties/state/type",keyword:"type",params:{type: "string"}}];
-return false;
-}
-if(!((((data52 === "working") || (data52 === "attention")) || (data52 === "done")) || (data52 === "idle"))){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i8+"/state",schemaPath:"#/properties/hooks/properties/events/items/properties/state/enum",keyword:"enum",params:{allowedValues: schema11.properties.hooks.properties.events.items.properties.state.enum}}];
-return false;
-}
-var valid16 = _errs113 === errors;
-}
-else {
-var valid16 = true;
-}
-if(valid16){
-if(data50.matcher !== undefined){
-let data53 = data50.matcher;
+if(_errs114 === errors){
+if(data52.on !== undefined){
+let data53 = data52.on;
 const _errs115 = errors;
 if(errors === _errs115){
 if(typeof data53 === "string"){
 if(func3(data53) > 1000){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i8+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i9+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
 if(func3(data53) < 1){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i8+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/minLength",keyword:"minLength",params:{limit: 1}}];
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i9+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i8+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i9+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
-var valid16 = _errs115 === errors;
+var valid17 = _errs115 === errors;
 }
 else {
-var valid16 = true;
+var valid17 = true;
 }
+if(valid17){
+if(data52.state !== undefined){
+let data54 = data52.state;
+const _errs117 = errors;
+if(typeof data54 !== "string"){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i9+"/state",schemaPath:"#/properties/hooks/properties/events/items/properties/state/type",keyword:"type",params:{type: "string"}}];
+return false;
 }
+if(!((((data54 === "working") || (data54 === "attention")) || (data54 === "done")) || (data54 === "idle"))){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i9+"/state",schemaPath:"#/properties/hooks/properties/events/items/properties/state/enum",keyword:"enum",params:{allowedValues: schema11.properties.hooks.properties.events.items.properties.state.enum}}];
+return false;
 }
-}
-}
+var valid17 = _errs117 === errors;
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i8,schemaPath:"#/properties/hooks/properties/events/items/type",keyword:"type",params:{type: "object"}}];
+var valid17 = true;
+}
+if(valid17){
+if(data52.matcher !== undefined){
+let data55 = data52.matcher;
+const _errs119 = errors;
+if(errors === _errs119){
+if(typeof data55 === "string"){
+if(func3(data55) > 1000){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i9+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+return false;
+}
+else {
+if(func3(data55) < 1){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i9+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
-var valid15 = _errs108 === errors;
-if(!valid15){
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i9+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid17 = _errs119 === errors;
+}
+else {
+var valid17 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i9,schemaPath:"#/properties/hooks/properties/events/items/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid16 = _errs112 === errors;
+if(!valid16){
 break;
 }
 }
@@ -1501,23 +1558,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/events",schemaPath:"#/pr
 return false;
 }
 }
-var valid14 = _errs106 === errors;
+var valid15 = _errs110 === errors;
 }
 else {
-var valid14 = true;
+var valid15 = true;
 }
-if(valid14){
-if(data44.conversation !== undefined){
-let data54 = data44.conversation;
-const _errs117 = errors;
-if(errors === _errs117){
-if(typeof data54 === "string"){
-if(func3(data54) > 1000){
+if(valid15){
+if(data46.conversation !== undefined){
+let data56 = data46.conversation;
+const _errs121 = errors;
+if(errors === _errs121){
+if(typeof data56 === "string"){
+if(func3(data56) > 1000){
 validate10.errors = [{instancePath:instancePath+"/hooks/conversation",schemaPath:"#/properties/hooks/properties/conversation/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern11.test(data54)){
+if(!pattern12.test(data56)){
 validate10.errors = [{instancePath:instancePath+"/hooks/conversation",schemaPath:"#/properties/hooks/properties/conversation/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
 return false;
 }
@@ -1528,23 +1585,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/conversation",schemaPath
 return false;
 }
 }
-var valid14 = _errs117 === errors;
+var valid15 = _errs121 === errors;
 }
 else {
-var valid14 = true;
+var valid15 = true;
 }
-if(valid14){
-if(data44.tool !== undefined){
-let data55 = data44.tool;
-const _errs119 = errors;
-if(errors === _errs119){
-if(typeof data55 === "string"){
-if(func3(data55) > 1000){
+if(valid15){
+if(data46.tool !== undefined){
+let data57 = data46.tool;
+const _errs123 = errors;
+if(errors === _errs123){
+if(typeof data57 === "string"){
+if(func3(data57) > 1000){
 validate10.errors = [{instancePath:instancePath+"/hooks/tool",schemaPath:"#/properties/hooks/properties/tool/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern11.test(data55)){
+if(!pattern12.test(data57)){
 validate10.errors = [{instancePath:instancePath+"/hooks/tool",schemaPath:"#/properties/hooks/properties/tool/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
 return false;
 }
@@ -1555,23 +1612,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/tool",schemaPath:"#/prop
 return false;
 }
 }
-var valid14 = _errs119 === errors;
+var valid15 = _errs123 === errors;
 }
 else {
-var valid14 = true;
+var valid15 = true;
 }
-if(valid14){
-if(data44.promptTitle !== undefined){
-let data56 = data44.promptTitle;
-const _errs121 = errors;
-if(errors === _errs121){
-if(typeof data56 === "string"){
-if(func3(data56) > 1000){
+if(valid15){
+if(data46.promptTitle !== undefined){
+let data58 = data46.promptTitle;
+const _errs125 = errors;
+if(errors === _errs125){
+if(typeof data58 === "string"){
+if(func3(data58) > 1000){
 validate10.errors = [{instancePath:instancePath+"/hooks/promptTitle",schemaPath:"#/properties/hooks/properties/promptTitle/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern11.test(data56)){
+if(!pattern12.test(data58)){
 validate10.errors = [{instancePath:instancePath+"/hooks/promptTitle",schemaPath:"#/properties/hooks/properties/promptTitle/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
 return false;
 }
@@ -1582,22 +1639,22 @@ validate10.errors = [{instancePath:instancePath+"/hooks/promptTitle",schemaPath:
 return false;
 }
 }
-var valid14 = _errs121 === errors;
+var valid15 = _errs125 === errors;
 }
 else {
-var valid14 = true;
+var valid15 = true;
 }
-if(valid14){
-if(data44.capturesTranscript !== undefined){
-const _errs123 = errors;
-if(typeof data44.capturesTranscript !== "boolean"){
+if(valid15){
+if(data46.capturesTranscript !== undefined){
+const _errs127 = errors;
+if(typeof data46.capturesTranscript !== "boolean"){
 validate10.errors = [{instancePath:instancePath+"/hooks/capturesTranscript",schemaPath:"#/properties/hooks/properties/capturesTranscript/type",keyword:"type",params:{type: "boolean"}}];
 return false;
 }
-var valid14 = _errs123 === errors;
+var valid15 = _errs127 === errors;
 }
 else {
-var valid14 = true;
+var valid15 = true;
 }
 }
 }
@@ -1615,67 +1672,67 @@ validate10.errors = [{instancePath:instancePath+"/hooks",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs95 === errors;
+var valid0 = _errs99 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.skills !== undefined){
-const _errs125 = errors;
+const _errs129 = errors;
 if(typeof data.skills !== "string"){
 validate10.errors = [{instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
-var valid0 = _errs125 === errors;
+var valid0 = _errs129 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.progressStatus !== undefined){
-const _errs127 = errors;
+const _errs131 = errors;
 if(typeof data.progressStatus !== "boolean"){
 validate10.errors = [{instancePath:instancePath+"/progressStatus",schemaPath:"#/properties/progressStatus/type",keyword:"type",params:{type: "boolean"}}];
 return false;
 }
-var valid0 = _errs127 === errors;
+var valid0 = _errs131 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.configHome !== undefined){
-let data60 = data.configHome;
-const _errs129 = errors;
-if(errors === _errs129){
-if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
+let data62 = data.configHome;
+const _errs133 = errors;
+if(errors === _errs133){
+if(data62 && typeof data62 == "object" && !Array.isArray(data62)){
 let missing4;
-if(((data60.env === undefined) && (missing4 = "env")) || ((data60.path === undefined) && (missing4 = "path"))){
+if(((data62.env === undefined) && (missing4 = "env")) || ((data62.path === undefined) && (missing4 = "path"))){
 validate10.errors = [{instancePath:instancePath+"/configHome",schemaPath:"#/properties/configHome/required",keyword:"required",params:{missingProperty: missing4}}];
 return false;
 }
 else {
-const _errs131 = errors;
-for(const key8 in data60){
+const _errs135 = errors;
+for(const key8 in data62){
 if(!((key8 === "env") || (key8 === "path"))){
 validate10.errors = [{instancePath:instancePath+"/configHome",schemaPath:"#/properties/configHome/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8}}];
 return false;
 break;
 }
 }
-if(_errs131 === errors){
-if(data60.env !== undefined){
-let data61 = data60.env;
-const _errs132 = errors;
-if(errors === _errs132){
-if(typeof data61 === "string"){
-if(func3(data61) > 1000){
+if(_errs135 === errors){
+if(data62.env !== undefined){
+let data63 = data62.env;
+const _errs136 = errors;
+if(errors === _errs136){
+if(typeof data63 === "string"){
+if(func3(data63) > 1000){
 validate10.errors = [{instancePath:instancePath+"/configHome/env",schemaPath:"#/properties/configHome/properties/env/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern19.test(data61)){
+if(!pattern20.test(data63)){
 validate10.errors = [{instancePath:instancePath+"/configHome/env",schemaPath:"#/properties/configHome/properties/env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"}}];
 return false;
 }
@@ -1686,23 +1743,23 @@ validate10.errors = [{instancePath:instancePath+"/configHome/env",schemaPath:"#/
 return false;
 }
 }
-var valid17 = _errs132 === errors;
+var valid18 = _errs136 === errors;
 }
 else {
-var valid17 = true;
+var valid18 = true;
 }
-if(valid17){
-if(data60.path !== undefined){
-let data62 = data60.path;
-const _errs134 = errors;
-if(errors === _errs134){
-if(typeof data62 === "string"){
-if(func3(data62) > 4096){
+if(valid18){
+if(data62.path !== undefined){
+let data64 = data62.path;
+const _errs138 = errors;
+if(errors === _errs138){
+if(typeof data64 === "string"){
+if(func3(data64) > 4096){
 validate10.errors = [{instancePath:instancePath+"/configHome/path",schemaPath:"#/properties/configHome/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096}}];
 return false;
 }
 else {
-if(func3(data62) < 1){
+if(func3(data64) < 1){
 validate10.errors = [{instancePath:instancePath+"/configHome/path",schemaPath:"#/properties/configHome/properties/path/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -1713,10 +1770,10 @@ validate10.errors = [{instancePath:instancePath+"/configHome/path",schemaPath:"#
 return false;
 }
 }
-var valid17 = _errs134 === errors;
+var valid18 = _errs138 === errors;
 }
 else {
-var valid17 = true;
+var valid18 = true;
 }
 }
 }
@@ -1727,23 +1784,23 @@ validate10.errors = [{instancePath:instancePath+"/configHome",schemaPath:"#/prop
 return false;
 }
 }
-var valid0 = _errs129 === errors;
+var valid0 = _errs133 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.wire !== undefined){
-let data63 = data.wire;
-const _errs136 = errors;
-if(errors === _errs136){
-if(typeof data63 === "string"){
-if(func3(data63) > 64){
+let data65 = data.wire;
+const _errs140 = errors;
+if(errors === _errs140){
+if(typeof data65 === "string"){
+if(func3(data65) > 64){
 validate10.errors = [{instancePath:instancePath+"/wire",schemaPath:"#/properties/wire/maxLength",keyword:"maxLength",params:{limit: 64}}];
 return false;
 }
 else {
-if(!pattern2.test(data63)){
+if(!pattern3.test(data65)){
 validate10.errors = [{instancePath:instancePath+"/wire",schemaPath:"#/properties/wire/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$"}}];
 return false;
 }
@@ -1754,10 +1811,11 @@ validate10.errors = [{instancePath:instancePath+"/wire",schemaPath:"#/properties
 return false;
 }
 }
-var valid0 = _errs136 === errors;
+var valid0 = _errs140 === errors;
 }
 else {
 var valid0 = true;
+}
 }
 }
 }

@@ -1,6 +1,7 @@
-// Whether a command line starts an agent with its permission-bypass flag: a word that runs the
-// agent's program (its command's name, or any path that is the same file as the command resolved
-// on the login shell's PATH), followed somewhere by that agent's flag. Words are looked for inside
+// Whether a command line starts an agent with permission bypass: a word that runs the agent's
+// program (its command's name, or any path that is the same file as the command resolved on the
+// login shell's PATH), followed somewhere by any spelling the manifest declares to grant bypass
+// (permissionBypassFlag and permissionBypassForms; "--opt=value" and "--opt value" alike). Words are looked for inside
 // arguments too, so `sh -c 'claude --dangerously-skip-permissions'` counts; a script that adds the
 // flag itself cannot be seen from its command line.
 import { realpathSync } from 'node:fs';
@@ -13,8 +14,8 @@ export interface AgentBypass {
   command: string;
   /** The command as the catalog resolved it on the login shell's PATH, when installed. */
   resolved?: string | undefined;
-  /** permissionBypassFlag as written. */
-  flag: string;
+  /** permissionBypassFlag and permissionBypassForms, as written. */
+  flags: readonly string[];
 }
 
 /** Words of a command line: shell separators and quotes split an argument as a shell would. */
@@ -30,13 +31,15 @@ function realpath(file: string): string | undefined {
   }
 }
 
-/** Where each flag token list occurs, `--a=b` also written as `--a b`. */
+/** "--opt=value" as the two words "--opt" "value", so both spellings compare equal. */
+function splitOptionValue(words: readonly string[]): string[] {
+  return words.flatMap((w) => (w.startsWith('--') && w.includes('=') ? [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)] : [w]));
+}
+
+/** Whether the token list occurs among words[from…]. */
 function hasFlag(words: readonly string[], from: number, tokens: readonly string[]): boolean {
-  const forms = [tokens, tokens.flatMap((t) => (t.startsWith('--') && t.includes('=') ? [t.slice(0, t.indexOf('=')), t.slice(t.indexOf('=') + 1)] : [t]))];
-  for (const form of forms) {
-    for (let i = from; i + form.length <= words.length; i++) {
-      if (form.every((t, k) => words[i + k] === t)) return true;
-    }
+  for (let i = from; i + tokens.length <= words.length; i++) {
+    if (tokens.every((t, k) => words[i + k] === t)) return true;
   }
   return false;
 }
@@ -46,13 +49,20 @@ export function findBypassFlag(
   agents: readonly AgentBypass[],
   resolve: (command: string) => string | undefined,
 ): { agent: string; flag: string } | null {
-  const words = argv
-    .flatMap((a) => a.split(WORD_BREAK))
-    .filter((w) => w.length > 0)
-    .slice(0, MAX_WORDS);
+  const words = splitOptionValue(
+    argv
+      .flatMap((a) => a.split(WORD_BREAK))
+      .filter((w) => w.length > 0)
+      .slice(0, MAX_WORDS),
+  );
   const withFlags = agents
-    .map((a) => ({ ...a, tokens: splitFlags(a.flag), name: basename(a.command), real: a.resolved ? realpath(a.resolved) : undefined }))
-    .filter((a) => a.tokens.length > 0);
+    .map((a) => ({
+      ...a,
+      forms: a.flags.map((flag) => ({ flag, tokens: splitOptionValue(splitFlags(flag)) })).filter((f) => f.tokens.length > 0),
+      name: basename(a.command),
+      real: a.resolved ? realpath(a.resolved) : undefined,
+    }))
+    .filter((a) => a.forms.length > 0);
   if (withFlags.length === 0) return null;
   const realOf = new Map<string, string | undefined>();
   for (let i = 0; i < words.length; i++) {
@@ -67,7 +77,9 @@ export function findBypassFlag(
         }
         runs = realOf.get(w) === a.real;
       }
-      if (runs && hasFlag(words, i + 1, a.tokens)) return { agent: a.id, flag: a.flag };
+      if (!runs) continue;
+      const form = a.forms.find((f) => hasFlag(words, i + 1, f.tokens));
+      if (form) return { agent: a.id, flag: form.flag };
     }
   }
   return null;

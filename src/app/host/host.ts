@@ -387,7 +387,8 @@ export class Host {
   bypassFlagIn(argv: readonly string[]): { agent: string; flag: string } | null {
     const agents = this.catalog.list().flatMap((e) => {
       const m = e.manifest;
-      return m.command && m.permissionBypassFlag ? [{ id: m.id, command: m.command, resolved: e.resolvedCommand, flag: m.permissionBypassFlag }] : [];
+      const flags = [...(m.permissionBypassFlag ? [m.permissionBypassFlag] : []), ...(m.permissionBypassForms ?? [])];
+      return m.command && flags.length > 0 ? [{ id: m.id, command: m.command, resolved: e.resolvedCommand, flags }] : [];
     });
     return findBypassFlag(argv, agents, (c) => this.catalog.resolveCommand(c));
   }

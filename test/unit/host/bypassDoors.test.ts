@@ -38,7 +38,8 @@ beforeEach(async () => {
   mkdirSync(proj);
   bin = join(home, 'bin');
   mkdirSync(bin);
-  writeFileSync(join(bin, 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${join(FAKES, 'fake-agent.mjs')}" claude "$@"\n`, { mode: 0o755 });
+  for (const agent of ['claude', 'gemini', 'codex'])
+    writeFileSync(join(bin, agent), `#!/bin/sh\nexec "${process.execPath}" "${join(FAKES, 'fake-agent.mjs')}" ${agent} "$@"\n`, { mode: 0o755 });
   env = {
     ...process.env,
     HOME: home,
@@ -117,6 +118,31 @@ describe('starting an agent with its bypass flag from inside a tab', () => {
     expect(ranWithFlag()).toHaveLength(2);
   }, 60_000);
 
+  it('refuses every spelling a manifest declares to grant bypass, not only its permissionBypassFlag', async () => {
+    const plain = await agentTab(false);
+    const spellings = [
+      ['claude', '--permission-mode', 'bypassPermissions'],
+      ['claude', '--permission-mode=bypassPermissions'],
+      ['gemini', '--yolo'],
+      ['gemini', '-y'],
+      ['gemini', '--approval-mode', 'yolo'],
+      ['codex', '--yolo'],
+      ['codex', '-a', 'never'],
+      ['sh', '-c', 'exec codex --ask-for-approval=never'],
+    ];
+    for (const argv of spellings) {
+      const r = await termio(['sessions', 'run', '--', ...argv], plain.env, proj);
+      expect(r.status, `${argv.join(' ')}: ${r.stderr} ${r.stdout} ${logs.filter((l) => l.includes('sessions.run')).join('; ')}`).toBe(1);
+      expect(r.stderr).toContain(`session ${plain.id} runs without permission bypass`);
+    }
+    // The same option with a value that does not bypass is no bypass.
+    expect((await termio(['sessions', 'run', '--', 'claude', '--permission-mode', 'plan'], plain.env, proj)).status).toBe(0);
+    expect((await termio(['sessions', 'run', '--', 'codex', '-a', 'on-request'], plain.env, proj)).status).toBe(0);
+    expect(host.registry.list().filter((r) => ['gemini', 'codex'].includes(r.session.argv[0]!) || r.session.argv.includes('bypassPermissions'))).toHaveLength(
+      1,
+    );
+  }, 60_000);
+
   it('an emptied TERMIO_SESSION_SECRET beside TERMIO_SESSION is not the user', async () => {
     const plain = await agentTab(false);
     const emptied = { ...plain.env, TERMIO_SESSION_SECRET: '' };
@@ -192,3 +218,4 @@ describe('the companion from inside a tab', () => {
     expect((await termio(['companion', 'disable'], env, proj)).status).toBe(0);
   }, 60_000);
 });
+
