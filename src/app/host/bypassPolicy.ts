@@ -3,6 +3,9 @@
 // speaks for. The asking session is named by its secret (controlServer.ts's header explains the
 // threat model); a request that neither carries a secret nor names a session is the user's own.
 import type { Outcome } from './driveVerbs';
+
+/** A refused request, as every door answers it. */
+export type Refusal = Extract<Outcome, { ok: false }>;
 import type { Logger } from '../services/log';
 
 /** The running session a secret belongs to, with its bypass flag; null: no running session has it. */
@@ -30,29 +33,42 @@ export class BypassPolicy {
    * secret no running session has, and a request that names a session but carries no secret.
    * Either way the decision is logged, with the door it came through.
    */
-  refuse(who: Asker, what: string, door: string): Outcome | null {
+  refuse(who: Asker, what: string, door: string): Refusal | null {
+    return this.decide(who, door, 'bypass start', `start ${what} with permission bypass`, { what });
+  }
+
+  /**
+   * A change that makes the host run something outside the asking session (a machine's ssh
+   * command line and options, a program a setting names): the same rule as a bypass start, since
+   * a session that may do it could run anything outside its own tab.
+   */
+  refuseChange(who: Asker, change: string, door: string): Refusal | null {
+    return this.decide(who, door, 'change', change, { change });
+  }
+
+  private decide(who: Asker, door: string, kind: string, action: string, fields: Record<string, string>): Refusal | null {
     const { secret, session } = who;
     if (secret === undefined && session === undefined) {
-      this.logger.info(`${door}: bypass start allowed (from outside Termio)`, { what });
+      this.logger.info(`${door}: ${kind} allowed (from outside Termio)`, fields);
       return null;
     }
     const caller = secret !== undefined ? this.callerOf(secret) : null;
     if (caller?.bypass) {
-      this.logger.info(`${door}: bypass start allowed (the asking session runs with bypass)`, { what, caller: caller.sessionId });
+      this.logger.info(`${door}: ${kind} allowed (the asking session runs with bypass)`, { ...fields, caller: caller.sessionId });
       return null;
     }
-    this.logger.warn(`${door}: bypass start refused (asked from inside a session without bypass)`, {
-      what,
+    this.logger.warn(`${door}: ${kind} refused (asked from inside a session without bypass)`, {
+      ...fields,
       caller: caller?.sessionId ?? session ?? 'unknown session',
     });
     return {
       ok: false,
       code: 'forbidden',
       message: caller
-        ? `session ${caller.sessionId} runs without permission bypass, so it cannot start ${what} with it`
+        ? `session ${caller.sessionId} runs without permission bypass, so it cannot ${action}`
         : secret === undefined
-          ? `this request names session ${session} but carries no session secret (TERMIO_SESSION_SECRET), so it cannot start ${what} with permission bypass`
-          : `this request carries a session secret no running Termio session has (a session that ended?), so it cannot start ${what} with permission bypass`,
+          ? `this request names session ${session} but carries no session secret (TERMIO_SESSION_SECRET), so it cannot ${action}`
+          : `this request carries a session secret no running Termio session has (a session that ended?), so it cannot ${action}`,
     };
   }
 

@@ -27,7 +27,7 @@ import type { SessionInfo } from '../../protocol/sessionInfo';
 import { appMethods, type AppSubscriber } from './appService';
 import type { ClientServerOptions } from './clientServerOptions';
 import { companionMethods } from './companion/companionMethods';
-import type { Asker } from './bypassPolicy';
+import type { Asker, Refusal } from './bypassPolicy';
 import type { Logger } from '../services/log';
 import { machineMethods } from './machines/hubMethods';
 import type { MachineLink } from './machines/machineLink';
@@ -371,8 +371,21 @@ export class Connection implements AppSubscriber {
     selectionText: (_id, p) => (this.relay?.has(p.view) ? this.relay.forward('selectionText', p) : this.selectionText(p)),
     ...appMethods(() => this.server.opts.app ?? null, this),
     ...companionMethods(() => this.server.opts.companion?.() ?? null, this, { warn: (m, f) => this.log.warn(m, f) }),
-    ...machineMethods(() => this.server.opts.hub ?? null),
+    ...machineMethods(
+      () => this.server.opts.hub ?? null,
+      this,
+      (who, change, door) => this.guardChange(who, change, door),
+    ),
   };
+
+  /** The bypass policy's check for a change the host runs outside the asking session; a host
+   *  without the app service (no policy to ask) refuses any caller inside a session. */
+  private guardChange(who: Asker, change: string, door: string): Refusal | null {
+    const policy = this.server.opts.app?.bypass;
+    if (policy) return policy.refuseChange(who, change, door);
+    if (who.secret === undefined && who.session === undefined) return null;
+    return { ok: false, code: 'forbidden', message: `a program inside a Termio session cannot ${change}` };
+  }
 
   /** A session another machine runs (and no session here matches the reference). */
   private remote(ref: string): { link: MachineLink; id: string } | null {

@@ -4,7 +4,7 @@
 // `host spawn`, `app.launch` on the host socket, and an emptied secret beside TERMIO_SESSION.
 // Each is refused from a session without bypass and allowed from one with it or from outside
 // Termio; the companion's LAN switch and pairing link need the user the same way.
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -219,3 +219,24 @@ describe('the companion from inside a tab', () => {
   }, 60_000);
 });
 
+describe('machines from inside a tab', () => {
+  it('a session without bypass can neither add a machine (its ssh options would run outside the tab) nor remove one; the user can', async () => {
+    const plain = await agentTab(false);
+    const injected = join(home, 'injected-by-proxy-command');
+    const machinesFile = join(home, '.termio', 'config', 'machines.json');
+    const add = await termio(['machines', 'add', 'pc', '127.0.0.1', '--ssh-option', `ProxyCommand=sh -c "touch ${injected}; exit 1"`], plain.env, proj);
+    expect(add.status).not.toBe(0);
+    expect(add.stderr).toContain(`session ${plain.id} runs without permission bypass, so it cannot add machine 'pc'`);
+    expect(existsSync(machinesFile)).toBe(false);
+    expect(logs).toContainEqual(expect.stringMatching(new RegExp(`^host: machines.add: change refused .*"caller":"${plain.id}"`)));
+
+    // The user adds one from outside Termio (an unreachable port: nothing answers there); the tab still cannot remove it.
+    await termio(['machines', 'add', 'pc', '127.0.0.1', '--port', '1'], env, proj);
+    expect(JSON.parse(readFileSync(machinesFile, 'utf8'))).toHaveProperty('machines.pc');
+    const remove = await termio(['machines', 'remove', 'pc'], plain.env, proj);
+    expect(remove.status).not.toBe(0);
+    expect(remove.stderr).toContain(`cannot remove machine 'pc'`);
+    expect((await termio(['machines', 'remove', 'pc'], env, proj)).status).toBe(0);
+    expect(existsSync(injected)).toBe(false);
+  }, 60_000);
+});

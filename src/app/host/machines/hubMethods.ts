@@ -1,13 +1,23 @@
 // The client protocol's requests about machines, on the hub: `machines.list|add|remove|retry`
 // (the CLI, Settings → Machines), and ssh's questions: `machines.ask` (the askpass helper) and
-// `machines.answerAsk` (the app).
+// `machines.answerAsk` (the app). A machine entry is a command line the host runs outside every
+// session (ssh with its target and options, on every retry and start), so adding or removing one
+// from inside a session takes the same check as starting an agent with permission bypass.
 import type { HostError, HostParams, HostResults } from '../../../protocol/hostMessages';
+import type { Asker, Refusal } from '../bypassPolicy';
 import type { MachinesHub } from './hub';
+
+/** The bypass policy's check for a change the host will run outside the asking session. */
+export type ChangeGuard = (who: Asker, change: string, door: string) => Refusal | null;
 
 type Reply<M extends 'machines.list' | 'machines.add' | 'machines.remove' | 'machines.retry' | 'machines.ask' | 'machines.answerAsk'> =
   { ok: true; result: HostResults[M] } | { ok: false; error: HostError };
 
-export function machineMethods(hub: () => MachinesHub | null): {
+export function machineMethods(
+  hub: () => MachinesHub | null,
+  from: { readonly asker: Asker },
+  guard: ChangeGuard,
+): {
   'machines.list': (id: number, p: HostParams<'machines.list'>) => Reply<'machines.list'>;
   'machines.add': (id: number, p: HostParams<'machines.add'>) => Reply<'machines.add'>;
   'machines.remove': (id: number, p: HostParams<'machines.remove'>) => Reply<'machines.remove'>;
@@ -15,6 +25,7 @@ export function machineMethods(hub: () => MachinesHub | null): {
   'machines.ask': (id: number, p: HostParams<'machines.ask'>) => Promise<Reply<'machines.ask'>>;
   'machines.answerAsk': (id: number, p: HostParams<'machines.answerAsk'>) => Reply<'machines.answerAsk'>;
 } {
+  const refusal = (o: Refusal): { ok: false; error: HostError } => ({ ok: false, error: { code: o.code, message: o.message } });
   const none = { ok: false, error: { code: 'unknownMethod', message: 'this host keeps no machines' } } as const;
   return {
     'machines.list': () => {
@@ -24,6 +35,8 @@ export function machineMethods(hub: () => MachinesHub | null): {
     'machines.add': (_id, p) => {
       const h = hub();
       if (!h) return none;
+      const refused = guard(from.asker, `add machine '${p.name}' (the host would run ssh to it, with its options, outside the session)`, 'host: machines.add');
+      if (refused) return refusal(refused);
       h.store.put(p);
       const info = h.link(p.name)?.info();
       if (!info)
@@ -36,6 +49,8 @@ export function machineMethods(hub: () => MachinesHub | null): {
     'machines.remove': (_id, p) => {
       const h = hub();
       if (!h) return none;
+      const refused = guard(from.asker, `remove machine '${p.name}'`, 'host: machines.remove');
+      if (refused) return refusal(refused);
       if (!h.store.remove(p.name)) return { ok: false, error: { code: 'noSuchMachine', message: `no machine '${p.name}' in ${h.store.label}` } };
       return { ok: true, result: {} };
     },
