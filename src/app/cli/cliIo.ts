@@ -19,7 +19,10 @@ export const ExitCode = {
 } as const;
 
 export interface CliIo {
+  /** Text for a person or a script: control characters in it are made inert (src/app/present/inertText.ts). */
   out(text: string): void;
+  /** Bytes that are meant to drive the terminal (a QR code's colours); only our own output. */
+  outRaw?(text: string): void;
   err(text: string): void;
   env: NodeJS.ProcessEnv;
   cwd: string;

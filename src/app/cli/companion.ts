@@ -97,7 +97,7 @@ async function printUrl(io: CliIo, s: CompanionStatus, qr: boolean): Promise<num
     );
     return ExitCode.failed;
   }
-  if (qr) io.out(await (require('qrcode') as typeof import('qrcode')).toString(s.url, { type: 'terminal', small: true }));
+  if (qr) (io.outRaw ?? io.out)(await (require('qrcode') as typeof import('qrcode')).toString(s.url, { type: 'terminal', small: true }));
   io.out(`${s.url}\n`);
   return ExitCode.ok;
 }

@@ -3,6 +3,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { packageVersion } from '../services/install';
+import { inertText } from '../present/inertText';
 import { ExitCode, type CliIo, type CommandHandler } from './cliIo';
 
 /** Command groups, loaded lazily so `termio --version` stays cheap. */
@@ -32,8 +33,9 @@ function usage(): string {
 }
 
 export const defaultIo: CliIo = {
-  out: (t) => process.stdout.write(t),
-  err: (t) => process.stderr.write(t),
+  out: (t) => process.stdout.write(inertText(t)),
+  outRaw: (t) => process.stdout.write(t),
+  err: (t) => process.stderr.write(inertText(t)),
   env: process.env,
   cwd: process.cwd(),
 };

@@ -3,6 +3,7 @@
 // its runs (SGR per run, erase to the end of the line), then the cursor, its shape and the title.
 // One frame is one write inside a synchronized update, so the outer terminal never shows half a
 // frame. Rows and columns past the outer terminal are clipped.
+import { inertCells, inertTitle } from './inertText';
 import { ColorKind, RunAttr, type FrameHeader, type FrameReader } from '../../protocol/hostFrame';
 
 const CSI = '\x1b[';
@@ -68,7 +69,7 @@ export class AnsiPainter {
         out += runSgr(reader.attrs, reader.fg, reader.bg);
         const width = reader.attrs & RunAttr.wide ? 2 : 1;
         if (reader.col + reader.cells <= maxCols) {
-          out += reader.text;
+          out += inertCells(reader.text);
           col = reader.col + reader.cells;
         } else {
           // Clip at the outer edge, whole characters only.
@@ -78,7 +79,7 @@ export class AnsiPainter {
             units = 0;
             for (let i = 0; i < fit; i++) units += reader.charLengths[i]!;
           }
-          out += reader.text.slice(0, units);
+          out += inertCells(reader.text.slice(0, units));
           col = reader.col + fit * width;
         }
       }
@@ -86,9 +87,9 @@ export class AnsiPainter {
     }
     if (h.title !== this.title) {
       this.title = h.title;
-      // Control characters in a title would end the OSC early; the host keeps them out, but be sure.
-      // eslint-disable-next-line no-control-regex -- control characters are what it removes
-      out += `\x1b]2;${h.title.replace(/[\x00-\x1f\x7f]/g, '')}\x07`;
+      // Control characters in a title would end the OSC early; a relayed frame's title comes from
+      // another machine, so nothing is assumed about it.
+      out += `\x1b]2;${inertTitle(h.title)}\x07`;
     }
     const cx = Math.min(h.cursor.x, this.outCols - 1);
     const cy = Math.min(h.cursor.y, this.outRows - 1);
