@@ -121,7 +121,10 @@ export function parseChat(body: Obj): ParsedRequest {
     tools,
     last: role === 'user' ? 'user' : role === 'tool' || role === 'function' ? 'tool-result' : 'other',
     json: fmt?.type === 'json_schema' || fmt?.type === 'json_object' ? schema : undefined,
-    forced: tools.find((t) => t.name === choice) ?? (tools.length === 1 && tools[0]!.name === 'respond_in_schema' ? tools[0] : undefined),
+    // Qwen's structured side answers: one `respond_in_schema` tool, tool_choice "required".
+    forced:
+      tools.find((t) => t.name === choice) ??
+      (tools.length === 1 && (body.tool_choice === 'required' || tools[0]!.name === 'respond_in_schema') ? tools[0] : undefined),
   };
 }
 

@@ -41,6 +41,9 @@ export interface ModelServer {
 const DEFAULT_REPLY = 'Done.';
 const DEFAULT_THEN: ModelStep = { reply: DEFAULT_REPLY };
 const SIDE_REPLY = 'OK.';
+/** Side requests that look like a turn (tools offered, a user message last) but say what they are:
+ *  the next-prompt suggestion Qwen Code (and Claude Code) asks for once a turn has ended. */
+const SIDE_PROMPTS = [/^\[SUGGESTION MODE\b/];
 const MODEL_ID = 'loopback-model';
 
 type Obj = Record<string, unknown>;
@@ -98,7 +101,7 @@ function decide(req: ParsedRequest, player: Player): Decision {
     const step = player.current;
     return { ...base, kind: 'continuation', answer: { text: step && 'reply' in step ? step.reply : DEFAULT_REPLY } };
   }
-  if (req.last !== 'user' || req.tools.length === 0 || req.json) {
+  if (req.last !== 'user' || req.tools.length === 0 || req.json || SIDE_PROMPTS.some((p) => p.test(req.prompt ?? ''))) {
     return { ...base, kind: 'side', answer: { text: req.json ? JSON.stringify(minimalValue(req.json)) : SIDE_REPLY } };
   }
   const { step, retry } = player.take(req.turnKey);

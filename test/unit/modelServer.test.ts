@@ -497,6 +497,17 @@ describe('side requests asking for JSON get the smallest object their schema acc
     expect(s.requests[0]!.kind).toBe('side');
   });
 
+  it('tool_choice "required" with one tool forces it; a next-prompt suggestion takes no step', async () => {
+    const s = await start([{ reply: 'the turn' }]);
+    const block = { name: 'classify', parameters: { type: 'object', properties: { shouldBlock: { type: 'boolean' } }, required: ['shouldBlock'] } };
+    const forced = { ...chat.body({ stream: false, tools: [block], prompt: 'x' }), tool_choice: 'required' };
+    expect(chat.read((await post(s, chat.path(false), forced)).text, false).call).toMatchObject({ name: 'classify', args: { shouldBlock: false } });
+    const suggestion = chat.body({ stream: true, tools: [SHELL], prompt: '[SUGGESTION MODE: Suggest what the user might naturally type next.]' });
+    expect(chat.read((await post(s, chat.path(true), suggestion)).text, true).text).toBe('OK.');
+    expect(chat.read((await post(s, chat.path(true), chat.body({ stream: true, tools: [SHELL], prompt: 'go' }))).text, true).text).toBe('the turn');
+    expect(s.requests.map((r) => r.kind)).toEqual(['side', 'side', 'turn']);
+  });
+
   it('minimalValue follows $ref, anyOf, allOf, const and minItems', () => {
     const root = {
       type: 'object',
