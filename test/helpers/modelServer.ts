@@ -18,11 +18,27 @@
 // Which request takes a step: a "turn" request offers tools and ends with the user's message; it
 // plays the next step (a reply, a call of the agent's shell tool, or an HTTP error in the API's own
 // error shape, with retry-after and the vendor's reset headers for a 429). A request ending with a
-// tool's result continues the step: it gets the step's `reply`. Anything else (a title, a summary,
-// Gemini's next-speaker check, a token count) is a "side" request: a short answer, or the smallest
-// JSON matching the schema it asks for, and no step. The shell tool is found by its schema (a
-// command/cmd parameter, or a shell-like name), so the same script drives every agent; where none
-// is offered, a tool step answers its reply as text.
+// tool's result continues the step: it gets the step's `reply`. A client's retry of a turn an
+// error answered gets that error again. Anything else is a "side" request, answered briefly and
+// taking no step: no tools offered (a title, a summary), a JSON answer asked for by schema (Gemini's
+// router and next-speaker check, Codex's title; they get the smallest JSON the schema accepts),
+// one tool forced (Qwen's auto-mode classifier: a call with such arguments), or a prompt that says
+// it is a next-prompt suggestion. System and developer messages after the user's are passed over
+// (Claude Code appends some). The shell tool is found by its schema (a command/cmd parameter, or
+// a shell-like name; Codex's code-mode `exec` tool gets a script calling exec_command), so one
+// script drives every agent; where none is offered, a tool step answers its reply as text.
+//
+// What the real CLIs do against it (run by hand, December 2026):
+// - Claude Code 2.1.332: a tool step shows its permission question (in "default" permission mode;
+//   its new default "auto" mode runs `touch` unasked, and for riskier commands says its
+//   server-side safety check is not passed through and asks). A 400 is sent six times before the
+//   turn fails ("API Error: 400 …"); a 429 is retried ten times with growing waits.
+// - Codex 0.171.0: tools come in an `additional_tools` input item, the shell as code mode's `exec`;
+//   asks before `touch` in an untrusted folder; a 429 ends the turn at once with
+//   request_max_retries = 0 ("exceeded retry limit, last status: 429").
+// - Gemini CLI 0.61.0: a router side request (JSON) before each turn; asks before the shell; a
+//   429 with RetryInfo is retried for many minutes, so a failing Gemini turn wants a 400.
+// - Qwen Code 0.24.4 (Chat Completions): auto mode asks its classifier on the side, then runs it.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { findShellTool, minimalValue, parseAnthropic, parseChat, parseGemini, parseResponses, shellArguments, type ParsedRequest } from './modelRequest';
