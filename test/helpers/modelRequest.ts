@@ -39,9 +39,10 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
-/** The user's own words among text pieces: the ones that are not an agent's tagged context. */
+/** The user's own words among text pieces, less the tagged context agents wrap around them
+ *  (`<system-reminder>…</system-reminder>`, Copilot's `<current_datetime>…` before the prompt). */
 function typed(texts: string[]): string | undefined {
-  const own = texts.filter((t) => !t.trimStart().startsWith('<'));
+  const own = texts.map((t) => t.replace(/<([\w-]+)[^>]*>[\s\S]*?<\/\1>/g, '').trim()).filter(Boolean);
   const joined = (own.length ? own : texts).join('\n').trim();
   return joined || undefined;
 }

@@ -39,6 +39,7 @@
 // - Gemini CLI 0.61.0: a router side request (JSON) before each turn; asks before the shell; a
 //   429 with RetryInfo is retried for many minutes, so a failing Gemini turn wants a 400.
 // - Qwen Code 0.24.4 (Chat Completions): auto mode asks its classifier on the side, then runs it.
+// - Copilot CLI 1.0.102 (Chat Completions, its `bash` tool): asks before `touch`, then replies.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { findShellTool, minimalValue, parseAnthropic, parseChat, parseGemini, parseResponses, shellArguments, type ParsedRequest } from './modelRequest';

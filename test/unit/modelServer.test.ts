@@ -140,7 +140,8 @@ const chat: Client = {
     tools: tools.map((t) => ({ type: 'function', function: { name: t.name, parameters: t.parameters } })),
     messages: [
       { role: 'system', content: 'You are an agent.' },
-      { role: 'user', content: prompt },
+      // Copilot puts the time before the prompt, in a tag.
+      { role: 'user', content: `<current_datetime>2026-12-07T11:30:25</current_datetime>\n\n${prompt}` },
       ...(result
         ? [
             { role: 'assistant', content: null, tool_calls: [{ id: result.id, type: 'function', function: { name: result.name, arguments: '{}' } }] },
