@@ -1,7 +1,7 @@
 // The README's screenshots, taken from the current app with the real Claude Code CLI from npm,
-// offline: a loopback endpoint in ANTHROPIC_BASE_URL answers a turn with a 400 error at once, and
-// answers "deploy" with one Bash tool call, which Claude asks permission for (its PermissionRequest
-// hook: the session needs you). `node scripts/screenshots.mjs` runs this with
+// offline: the loopback model server in ANTHROPIC_BASE_URL answers the first session's turn with a
+// 400 error at once, then plays the second session's turn as one Bash tool call, which Claude asks
+// permission for (its PermissionRequest hook: the session needs you). `node scripts/screenshots.mjs` runs this with
 // TERMIO_WRITE_SCREENSHOTS=1, which writes them into assets/screenshots; in the suite they go to
 // test-output/screenshots. Each picture is checked to show what its caption says.
 import { spawnSync } from 'node:child_process';
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ensureClaudeCode } from '../helpers/agentCli';
-import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fakeAnthropic';
+import { startModelServer, type ModelServer } from '../helpers/modelServer';
 import { waitFor } from '../helpers/waitFor';
 import { AppUnderTest, Display, e2eSkipReason, fractionNear, readPixels, repoRoot, screenshotDir, useDesktop } from './harness';
 
@@ -26,7 +26,7 @@ interface Info {
 }
 
 /** The real Claude Code on the login shell's PATH of a test HOME, pointed at the loopback endpoint. */
-function installClaude(home: string, cliPath: string, project: string, api: FakeAnthropic): void {
+function installClaude(home: string, cliPath: string, project: string, api: ModelServer): void {
   mkdirSync(join(home, 'bin'), { recursive: true });
   writeFileSync(
     join(home, 'bin', 'claude'),
@@ -56,7 +56,7 @@ function windowShot(app: AppUnderTest, win: string, file: string): string {
 describe.skipIf(e2eSkipReason)('the README screenshots', () => {
   let display: Display;
   let app: AppUnderTest | undefined;
-  let api: FakeAnthropic | undefined;
+  let api: ModelServer | undefined;
   useDesktop({ size: '1280x800x24', shots: 'readme', started: (d) => (display = d), current: () => app, done: () => (app = undefined) });
   afterAll(async () => {
     await api?.close();
@@ -90,7 +90,7 @@ describe.skipIf(e2eSkipReason)('the README screenshots', () => {
   it('real Claude Code after a turn that failed, and a Claude session asking permission', async (ctx) => {
     const claude = await ensureClaudeCode();
     if (!claude.ok) return ctx.skip(`the real Claude Code CLI is not available: ${claude.reason}`);
-    api = await startFakeAnthropic({ askFor: 'deploy', command: 'npm run deploy' });
+    api = await startModelServer({ steps: [], then: { error: 400 } });
     const home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-e2e-')));
     const project = join(home, 'webshop');
     mkdirSync(project);
@@ -123,6 +123,7 @@ describe.skipIf(e2eSkipReason)('the README screenshots', () => {
     await waitFor(async () => (await stateOf(a, failed)) === 'done', { what: 'the failed turn to end' });
     expect(api.requests.some((r) => r.method === 'POST')).toBe(true);
     // A turn that asks: Claude wants to run a command and waits for the user's yes.
+    api.play({ steps: [], then: { tool: 'npm run deploy', reply: 'Deployed.', description: 'Deploy the app' } });
     await a.cli(['sessions', 'send', asking, 'deploy it, ask first', '--enter']);
     await waitFor(async () => /Do you want to proceed\?/.test(await read(a, asking)), { timeout: 30_000, what: "Claude's permission question" });
     await waitFor(async () => (await stateOf(a, asking)) === 'attention', { what: 'the session to need you' });
@@ -136,6 +137,6 @@ describe.skipIf(e2eSkipReason)('the README screenshots', () => {
     await shownAfter(a, win, asking, since);
     const second = windowShot(a, win, 'needs-you.png');
     ctx.annotate(`screenshots: ${first}, ${second}`);
-    expect(api.requests.some((r) => r.toolResult)).toBe(false); // the permission question is still open
+    expect(api.requests.some((r) => r.kind === 'continuation')).toBe(false); // the permission question is still open
   }, 180_000);
 });
