@@ -59,20 +59,37 @@ interface Row {
   drawn: boolean;
 }
 
-/** Box borders blanked off each side (`│ text │`), rules and box edges marked. The rows come
- *  with their ends trimmed, so the screen's width is a rule's, else the longest row's. */
+/** A row with its box's side bars blanked (columns kept), then those of a box drawn inside that
+ *  one (Gemini CLI shows the command in one); `right` is where the innermost right bar stood. */
+function peel(line: string): { text: string; right: number | null; depth: number } {
+  let text = line;
+  let right: number | null = null;
+  let depth = 0;
+  for (; depth < 2; depth++) {
+    const l = SIDE_START.exec(text);
+    const r = SIDE_END.exec(text);
+    if (depth === 0 ? !l && !r : !(l && r)) break;
+    if (r) text = text.slice(0, (right = r.index));
+    if (l) text = text.replace(SIDE_START, (_, indent: string) => `${indent} `);
+    text = text.replace(/\s+$/, '');
+  }
+  return { text, right, depth };
+}
+
+/** Box borders blanked off each side (`│ text │`), rules and box edges marked: a box's top and
+ *  bottom are its edge, a rule or a box inside it only divides it. The rows come with their ends
+ *  trimmed, so the screen's width is a rule's, else the longest row's. */
 function rows(lines: readonly string[]): Row[] {
   const trimmed = lines.map((l) => l.replace(/\s+$/, ''));
   const ruled = Math.max(0, ...trimmed.filter((l) => l && (EDGE.test(l) || DIVIDER.test(l))).map((l) => l.length));
   const width = ruled || Math.max(0, ...trimmed.map((l) => l.length));
   return trimmed.map((line) => {
-    const plain = { text: '', rule: null, limit: width, drawn: ruled > 0 };
-    if (line.trim() === '') return plain;
-    if (EDGE.test(line) && /[^\s\u2502\u2503]/.test(line)) return { ...plain, rule: 'edge' };
-    if (DIVIDER.test(line)) return { ...plain, rule: 'divider' };
-    const right = SIDE_END.exec(line);
-    const text = (right ? line.slice(0, right.index) : line).replace(SIDE_START, (_, indent: string) => `${indent} `).replace(/\s+$/, '');
-    return right ? { text, rule: null, limit: right.index - 1, drawn: true } : { ...plain, text };
+    const { text, right, depth } = peel(line);
+    const plain = { text: '', rule: null, limit: right === null ? width : right - 1, drawn: right !== null || ruled > 0 };
+    if (text.trim() === '') return plain;
+    if (EDGE.test(text) && /[^\s\u2502\u2503]/.test(text)) return { ...plain, rule: depth === 0 ? 'edge' : 'divider' };
+    if (DIVIDER.test(text)) return { ...plain, rule: 'divider' };
+    return { ...plain, text };
   });
 }
 
