@@ -111,6 +111,15 @@ describe('menus by their shape', () => {
     expect(questionFromScreen([...bare, '', '\u2733 Thinking\u2026 (esc to interrupt)'])).toBeNull();
     expect(questionFromScreen([...bare, '', 'Enter to select \u00b7 Esc to cancel'])!.choices.map((c) => c.label)).toEqual(['notes.md', 'todo.md']);
     expect(questionFromScreen(['Open which file?', '\u276F notes.md', '  todo.md'])!.text).toBe('Open which file?');
+    // Inquirer's hint sits on the question's row, and its output may go on below.
+    const inquirer = ['? Pick a color: (Use arrow keys)', '\u276F Red', '  Green', '', 'loading plugins\u2026'];
+    expect(summary(questionFromScreen(inquirer))).toEqual({
+      text: '? Pick a color: (Use arrow keys)',
+      choices: [
+        ['Red', 'Enter', true],
+        ['Green', 'ArrowDown Enter', false],
+      ],
+    });
   });
 
   it('takes no menu with a prompt below it: the composer or the shell is what waits for input', () => {

@@ -33,7 +33,7 @@ const SHELL_PROMPT = /(^|\s)[$#%]\s*$/;
 const NUMBER = /^(\d{1,2})[.)]\s+(?=\S)/;
 /** An option's label starts with a letter, a digit or an opening mark; a tree glyph (⎿), a
  *  bullet or a box-drawing glyph starts output, not an option. */
-const LABEL_START = /^[\p{L}\p{N}("'`[/~.<]/u;
+const LABEL_START = /^[\p{L}\p{N}("'`[/~.]/u;
 /** Rows drawing a dialog's edge: the solid rules ─ ━ ═ and the corners ╭ ╮ ╰ ╯ ┌ ┐ └ ┘. */
 const EDGE = /^[\s\u2500\u2501\u2550\u256D\u256E\u2570\u256F\u250C\u2510\u2514\u2518\u2502\u2503]*$/;
 /** Rows dividing a dialog inside: the dashed rules ╌ ┄ ┈ ╍ ┅ ┉ and an ASCII rule of dashes. */
@@ -81,11 +81,13 @@ function peel(line: string): { text: string; right: number | null; depth: number
  *  trimmed, so the screen's width is a rule's, else the longest row's. */
 function rows(lines: readonly string[]): Row[] {
   const trimmed = lines.map((l) => l.replace(/\s+$/, ''));
-  const ruled = Math.max(0, ...trimmed.filter((l) => l && (EDGE.test(l) || DIVIDER.test(l))).map((l) => l.length));
-  const width = ruled || Math.max(0, ...trimmed.map((l) => l.length));
+  const longest = Math.max(0, ...trimmed.map((l) => l.length));
+  // A rule drawn across the screen is as long as its longest row; a shorter one ("---") says nothing.
+  const ruled = trimmed.some((l) => l.length === longest && (EDGE.test(l) || DIVIDER.test(l)));
+  const width = longest;
   return trimmed.map((line) => {
     const { text, right, depth } = peel(line);
-    const plain = { text: '', rule: null, limit: right === null ? width : right - 1, drawn: right !== null || ruled > 0 };
+    const plain = { text: '', rule: null, limit: right === null ? width : right - 1, drawn: right !== null || ruled };
     if (text.trim() === '') return plain;
     if (EDGE.test(text) && /[^\s\u2502\u2503]/.test(text)) return { ...plain, rule: depth === 0 ? 'edge' : 'divider' };
     if (DIVIDER.test(text)) return { ...plain, rule: 'divider' };
@@ -137,10 +139,21 @@ interface Menu {
   end: number;
 }
 
-/** Whether row i is one of the menu's option rows (same column, numbered like the highlighted one). */
+/** Whether row i starts one of the options of the menu around the highlighted `at`: numbered
+ *  like it, in its column (a number within one column of it: Copilot CLI shifts a wrapped option
+ *  by one), and, without numbers, not carrying on a row above that was full. */
 function isOption(rs: Row[], i: number, at: Line): boolean {
   const l = lineOf(rs[i]!);
-  return l !== null && l.col === at.col && (l.number !== null) === (at.number !== null);
+  if (!l || (l.number !== null) !== (at.number !== null)) return false;
+  if (at.number !== null) return Math.abs(l.col - at.col) <= 1;
+  return l.col === at.col && (l.pointed || i === 0 || !wrapped(rs[i - 1]!, rs[i]!, true));
+}
+
+/** Whether row i carries on the option above it: indented past the options' column, or the row
+ *  above it was full (where its limit is drawn). */
+function continues(rs: Row[], i: number, at: Line): boolean {
+  const r = rs[i]!;
+  return !PROMPT_ROW.test(r.text) && (indentOf(r.text) > at.col || (i > 0 && wrapped(rs[i - 1]!, r, true)));
 }
 
 /** Whether a rule between option rows at row `i` belongs to the menu: in a numbered menu, when
@@ -165,7 +178,7 @@ function extent(rs: Row[], row: number, at: Line, step: 1 | -1): number {
       continue;
     }
     const option = isOption(rs, i, at);
-    if (!option && (indentOf(r.text) <= at.col || PROMPT_ROW.test(r.text))) break;
+    if (!option && !continues(rs, i, at)) break;
     if (option || step === 1) edge = i;
   }
   return edge;
@@ -182,14 +195,13 @@ function menuAt(rs: Row[], row: number): Menu | null {
     const r = rs[i]!;
     if (!r.text) continue;
     const current = options[options.length - 1];
-    const l = lineOf(r);
-    // The row above was full: this one carries on its label (or its description). A row in the
-    // options' own column does so only below a row whose limit is known.
-    const full = current !== undefined && current.last === i - 1 && wrapped(rs[i - 1]!, r, l?.col === at.col);
-    if (l && l.col === at.col && (l.pointed || !full || at.number !== null)) {
+    if (isOption(rs, i, at)) {
+      const l = lineOf(r)!;
       if (l.pointed && i !== row) return null;
       options.push({ number: l.number, pointed: l.pointed, label: [l.label], description: [], last: i });
-    } else if (current && !PROMPT_ROW.test(r.text) && (indentOf(r.text) > at.col || full)) {
+    } else if (current && continues(rs, i, at)) {
+      // The row above was full: this one carries on its label (or its description).
+      const full = current.last === i - 1 && wrapped(rs[i - 1]!, r);
       (full && current.description.length === 0 ? current.label : current.description).push(r.text.trim());
       current.last = i;
     } else return null;
@@ -206,14 +218,17 @@ function validMenu(options: Option[]): boolean {
 }
 
 /** What follows the menu makes it a question waiting: a few rows at most, no prompt taking input
- *  below it (a composer, a shell), and for options without numbers, the menu's own hint. */
+ *  below it (a composer, a shell), and for options without numbers, the menu's own hint (below
+ *  it, or on the question's row as Inquirer puts it: "? Pick one: (Use arrow keys)"), or a
+ *  question above it with nothing below. */
 function waiting(rs: Row[], menu: Menu, asks: boolean): boolean {
   const after = rs.slice(menu.end + 1).filter((r) => r.text);
   if (after.length > MAX_ROWS_AFTER_MENU || after.some((r) => PROMPT_ROW.test(r.text))) return false;
   const lastRow = after[after.length - 1];
   if (lastRow && SHELL_PROMPT.test(lastRow.text)) return false;
   if (menu.options[0]!.number !== null) return true;
-  return after.some((r) => MENU_HINT.test(r.text)) || (asks && after.length === 0);
+  const above = rs.slice(Math.max(0, menu.start - 2), menu.start);
+  return [...above, ...after].some((r) => MENU_HINT.test(r.text)) || (asks && after.length === 0);
 }
 
 /** The lines of a paragraph with the TUI's wrapping undone. */
@@ -230,7 +245,7 @@ function unwrap(paragraph: Row[]): string[] {
 /** The sentence holding the question mark, from a paragraph that may say more around it. */
 function questionSentence(paragraph: string): string {
   const sentences = paragraph.split(/(?<=[.!?:)])\s+(?=[A-Z(])/);
-  const q = sentences.find((s) => s.includes('?'));
+  const q = sentences.find((s) => /\p{L}[^?]*\?/u.test(s));
   return (q ?? paragraph).trim();
 }
 
