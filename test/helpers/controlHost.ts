@@ -112,13 +112,14 @@ export function rawConnect(path: string): Promise<RawPeer> {
   });
 }
 
-/** Runs the built bin/termio (npm run build first) without blocking this process's loop (the host lives here). */
-export function termio(args: string[], env: NodeJS.ProcessEnv, cwd?: string): Promise<{ status: number; stdout: string; stderr: string }> {
+/** Runs the built bin/termio (npm run build first) without blocking this process's loop (the host
+ *  lives here); a run that takes longer than `timeoutMs` is ended. */
+export function termio(args: string[], env: NodeJS.ProcessEnv, cwd?: string, timeoutMs = 20_000): Promise<{ status: number; stdout: string; stderr: string }> {
   return new Promise((resolveRun) => {
     execFile(
       process.execPath,
       [join(repoRoot, 'bin', 'termio'), ...args],
-      { env, cwd: cwd ?? env.HOME, encoding: 'utf8', timeout: 20_000 },
+      { env, cwd: cwd ?? env.HOME, encoding: 'utf8', timeout: timeoutMs },
       (err, stdout, stderr) => {
         const status = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1) : 0;
         resolveRun({ status, stdout, stderr });

@@ -3,9 +3,10 @@
 // payload (questionHook.ts) or from the screen (questionScreen.ts); the two are merged here, and a
 // fingerprint says whether the question a client read is still the one on screen.
 
-/** The TUI conventions a question is answered in. claude and gemini choose an option by its
- *  digit (the digit alone submits); codex by its shortcut letter, else the arrows and Return;
- *  generic (any other program) by the arrows and Return, which every list TUI takes. */
+/** The TUI conventions a question is answered in. claude and gemini (and Qwen Code, its fork)
+ *  choose a numbered option by its digit (the digit alone submits); codex by its shortcut letter;
+ *  any other option, and every option in generic (any other program), by the arrows from the
+ *  highlighted one and Return, which every list TUI takes. */
 export type QuestionTui = 'claude' | 'codex' | 'gemini' | 'generic';
 
 export interface QuestionChoice {

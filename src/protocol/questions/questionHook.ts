@@ -95,8 +95,10 @@ export function questionFromHook(payload: string, tui: QuestionTui): Question | 
   return asked ? makeQuestion(asked.text, asked.context, permissionChoices(tui), 'hook') : null;
 }
 
-/** The TUI conventions of an agent, from its hook dialect or id. */
+/** The TUI conventions of an agent, from its hook dialect or id. Qwen Code is a fork of Gemini
+ *  CLI and keeps its menus: a digit chooses a numbered option. */
 export function tuiOf(agent: string | null | undefined): QuestionTui {
   if (agent === 'claude' || agent === 'codex' || agent === 'gemini') return agent;
+  if (agent === 'qwen') return 'gemini';
   return 'generic';
 }

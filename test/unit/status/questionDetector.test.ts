@@ -6,8 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { StatusEngine, type StatusEngineConfig } from '../../../src/protocol/status';
 import { whyText } from '../../../src/app/present/whyText';
 
-const trust = readFileSync(join(__dirname, '..', '..', 'fixtures', 'questions', 'claude-trust.txt'), 'utf8').split('\n');
-const idle = readFileSync(join(__dirname, '..', '..', 'fixtures', 'questions', 'claude-idle.txt'), 'utf8').split('\n');
+const fixture = (name: string): string[] => readFileSync(join(__dirname, '..', '..', 'fixtures', 'questions', name), 'utf8').split('\n');
+const trust = fixture('claude-trust.txt');
+const idle = fixture('claude-idle.txt');
 const claude: StatusEngineConfig = {
   hooksDeclared: true,
   hooksReportAtStart: true,
@@ -33,6 +34,15 @@ describe('a question on screen', () => {
     expect(e.watchesQuestions).toBe(false);
     // With hooks reporting, a menu on screen is left to the hooks (they say PermissionRequest).
     e.apply({ kind: 'screen', lines: trust, at: 5 });
+    expect(e.status.state).not.toBe('attention');
+  });
+
+  it("is attention for Claude Code 2.1.332's folder-trust question, whose options carry no numbers", () => {
+    const e = new StatusEngine(claude, 0);
+    e.apply({ kind: 'screen', lines: fixture('claude-2.1.332-trust-60.txt'), at: 1 });
+    expect(e.status.state).toBe('attention');
+    expect(e.status.why.event).toBe('“Is this a project you created or one you trust?”');
+    e.apply({ kind: 'screen', lines: fixture('claude-2.1.332-idle-100.txt'), at: 2 });
     expect(e.status.state).not.toBe('attention');
   });
 
