@@ -208,7 +208,7 @@ export class SessionLauncher {
         ...(m.status ? { status: m.status } : {}),
         ...(m.progressStatus ? { progressStatus: true } : {}),
         // A login shell's screen is the user's own: a (y/n) there is not an agent waiting.
-        ...(m.loginShell ? {} : { questions: true }),
+        ...(m.loginShell ? { loginShell: true } : { questions: true }),
       },
       { ...(conversationId ? { conversationId } : {}), ...more },
     );
