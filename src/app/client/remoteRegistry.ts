@@ -35,7 +35,11 @@ function withEpochTimes(info: SessionInfo): Omit<AppSessionRecord, 'session'> {
     status: st && {
       state: st.state,
       since: ms(st.since),
-      why: { ...st.why, at: ms(st.why.at) },
+      why: {
+        ...st.why,
+        at: ms(st.why.at),
+        ...(st.why.failure ? { failure: { ...st.why.failure, resetsAt: st.why.failure.resetsAt ? ms(st.why.failure.resetsAt) : undefined } } : {}),
+      },
       health: st.health.map((h) => ({ ...h, since: ms(h.since) })),
     },
   };

@@ -80,6 +80,7 @@ export class NotificationRouter {
       agentName: this.o.agentName(s.agentId),
       folderLabel: `${s.machine}:${s.cwd.split('/').filter(Boolean).at(-1) ?? '/'}`,
       ...(s.tool ? { detail: waitingFor(s.tool) } : {}),
+      ...(s.status?.why.failure ? { failure: s.status.why.failure.reason } : {}),
       userLooking: this.looking === s.id,
     };
     const req = this.o.policy.stateChanged(s.id, before, s.state, Date.parse(s.stateSince), ctx);
@@ -127,6 +128,7 @@ export class NotificationRouter {
       folderLabel: r ? (labels.get(r.cwd) ?? r.cwd) : '',
       ...(tool !== undefined ? { detail: waitingFor(tool) } : {}),
       ...(q && !q.answered ? { question: { id: q.id, fingerprint: q.fingerprint, text: q.text, choices: q.choices.map((c) => c.label) } } : {}),
+      ...(r?.failure ? { failure: r.failure.reason } : {}),
       userLooking: this.looking === id,
     };
   }
