@@ -180,6 +180,16 @@ export function formatAge(ms: number): string {
 /** What a session that stopped on a failure is called where a state's name would be. */
 export const FAILED_LABEL = 'Stopped';
 
+/** A failure's reason after the word "Stopped": "usage limit, resets 14:00", "API error 401: log in again". */
+export function afterStopped(reason: string): string {
+  return reason.replace(/^stopped:\s*/, '');
+}
+
+/** A failed session's state in words: "Stopped: usage limit, resets 14:00", "Stopped: exited with code 1". */
+export function failedText(reason: string): string {
+  return `${FAILED_LABEL}: ${afterStopped(reason)}`;
+}
+
 export const stateLabel: Record<SessionState, string> = {
   attention: 'Needs you',
   working: 'Working',

@@ -1,6 +1,6 @@
 // The words of one sidebar row and its tooltip, from the row model (sidebarModel.ts). Pure, so
 // every variant (nested, stalled, exited, with progress) is tested without a display.
-import { FAILED_LABEL, formatAge, stateLabel, type SidebarGroup, type SidebarRow } from './sidebarModel';
+import { failedText, formatAge, stateLabel, type SidebarGroup, type SidebarRow } from './sidebarModel';
 
 /** A worktree session's changed files and branch: "3 changed · ⎇ claude/fix-login" (the count first: a long branch elides). */
 export function worktreeBadge(w: NonNullable<SidebarRow['worktree']>): string {
@@ -10,9 +10,9 @@ export function worktreeBadge(w: NonNullable<SidebarRow['worktree']>): string {
 
 /** The row's second line: "↳ Claude · Working 42% 5m · stalled · exited 1"; a worktree session
  *  shows its count and branch instead of the agent's name (its icon says which agent it is); a
- *  session that stopped on a failure shows the failure ("Claude · API error 401: log in again"). */
+ *  session that stopped on a failure shows the failure ("Claude · Stopped: API error 401: log in again"). */
 export function sidebarDetail(r: SidebarRow, now: number): string {
-  if (r.failure && !r.away) return `${r.parentId ? '↳ ' : ''}${r.worktree ? worktreeBadge(r.worktree) : r.agentName} · ${r.failure}`;
+  if (r.failure && !r.away) return `${r.parentId ? '↳ ' : ''}${r.worktree ? worktreeBadge(r.worktree) : r.agentName} · ${failedText(r.failure)}`;
   const exit = r.exited ? ` · exited ${r.exited.signal ? `by signal ${r.exited.signal}` : r.exited.exitCode}` : '';
   const stalled = r.stalled ? ' · stalled' : '';
   const started = r.parentId ? '↳ ' : '';
@@ -24,10 +24,10 @@ export function sidebarDetail(r: SidebarRow, now: number): string {
   return `${started}${r.agentName} · ${state}`;
 }
 
-/** A row's tooltip: its title, folder and state, one per line ("Stopped — <the failure>" for a failed one). */
+/** A row's tooltip: its title, folder and state, one per line ("Stopped: <the failure>" for a failed one). */
 export function sidebarRowTip(r: SidebarRow): string {
   const worktree = r.worktree ? `\n${worktreeBadge(r.worktree)} (double-click to review)` : '';
-  const state = r.failure ? `${FAILED_LABEL} — ${r.failure}` : stateLabel[r.state];
+  const state = r.failure ? failedText(r.failure) : stateLabel[r.state];
   return `${r.label}\n${r.machine ? `${r.machine}: ` : ''}${r.cwd}\n${state}${r.away ? ` (last known; ${r.away})` : ''}${worktree}`;
 }
 

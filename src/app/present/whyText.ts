@@ -2,7 +2,7 @@
 // channel said so, what it said, how long ago), the tool it waits on, and its health notes.
 // Pure: the app passes in what the registry and the status tracker know.
 import type { SessionState, SessionStatus, StatusChannel } from '../../protocol/status/sessionState';
-import { FAILED_LABEL, formatDuration, stateLabel } from './sidebarModel';
+import { failedText, formatDuration, stateLabel } from './sidebarModel';
 
 export interface WhyInput {
   /** The registry's state and its one-word reason, used when no status channel tracks the session. */
@@ -27,7 +27,7 @@ const channelName: Record<StatusChannel, string> = {
   start: 'started',
 };
 
-/** "Working — hook PreToolUse, 3s ago", "Stopped — API error 401: log in again — hook StopFailure,
+/** "Working — hook PreToolUse, 3s ago", "Stopped: API error 401: log in again — hook StopFailure,
  *  just now" (+ "⚠ …" health notes on their own lines). */
 export function whyText(input: WhyInput): string {
   const st = input.status;
@@ -40,7 +40,7 @@ export function whyText(input: WhyInput): string {
   const ago = formatDuration(input.now - w.at);
   const when = ago === 'now' ? 'just now' : `${ago} ago`;
   // A failure says what stopped it first: that is what the user acts on.
-  if (w.failure) return `${FAILED_LABEL} — ${w.failure.reason} — ${channelName[w.channel]}${what ? ` ${what}` : ''}, ${when}${health}`;
+  if (w.failure) return `${failedText(w.failure.reason)} — ${channelName[w.channel]}${what ? ` ${what}` : ''}, ${when}${health}`;
   // What the agent works on or waits for, while it does.
   const on = input.tool && (st.state === 'working' || st.state === 'attention') ? ` — waiting on ${input.tool}` : '';
   return `${stateLabel[st.state]}${on} — ${channelName[w.channel]}${what ? ` ${what}` : ''}, ${when}${health}`;

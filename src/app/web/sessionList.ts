@@ -3,7 +3,7 @@
 // question. Rebuilt from each list the host sends;
 // the times tick every second without the host's help (its clock, offset to this one).
 import type { PageAgent, PageSession } from '../../protocol/companion';
-import { FAILED_LABEL, formatDurationWithSeconds, stateLabel } from '../present/sidebarModel';
+import { afterStopped, FAILED_LABEL, formatDurationWithSeconds, stateLabel } from '../present/sidebarModel';
 import { byFolder, needsYou } from './pageText';
 import { questionCard, type CardEvents, type TapState } from './questionCard';
 
@@ -95,7 +95,7 @@ export class SessionList {
         if (s.away) row.classList.add('away');
         const name = el('span', 'name');
         name.append(el('div', 'title', s.name));
-        if (s.failure) name.append(el('div', 'failure-line', s.failure));
+        if (s.failure) name.append(el('div', 'failure-line', afterStopped(s.failure)));
         else if (s.question) name.append(el('div', 'q-line', s.question.answered ? `Answered: ${s.question.answered}` : s.question.text));
         row.append(agentIcon(s, agents), name, stateBadge(s, skew));
         row.addEventListener('click', () => this.open(s.id));

@@ -227,7 +227,7 @@ function classify(ev: Evidence, now: number): StatusFailure {
 
 /** The first line of the most telling text: a sentence over a category name or a bare status. */
 function bestMessage(texts: readonly string[]): string {
-  const lines = texts.map((t) => firstLine(t.replace(/^\s*(?:API\s*Error:?\s*)?[45]\d\d\b[\s:·-]*/i, ''))).filter((l) => l.length > 0);
+  const lines = texts.map((t) => firstLine(t.replace(/^\s*(?:API\s*Error:?\s*)?[45]\d\d\b[\s:\u00b7-]*/i, ''))).filter((l) => l.length > 0);
   return lines.find((l) => !BARE_CATEGORY.test(l)) ?? lines[0] ?? '';
 }
 

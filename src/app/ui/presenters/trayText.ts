@@ -3,7 +3,7 @@
 // into Qt actions and rebuilds it only when this data changed.
 import type { SessionState } from '../../../protocol/status/sessionState';
 import type { CatalogEntry } from '../../services/catalog';
-import { byUrgency, FAILED_LABEL, folderLabels, formatDuration, stateLabel, type SessionSummary } from '../../present/sidebarModel';
+import { byUrgency, failedText, folderLabels, formatDuration, stateLabel, type SessionSummary } from '../../present/sidebarModel';
 
 export interface TrayItem {
   id: string;
@@ -112,7 +112,7 @@ export function trayAgents(
 /** One session's line in the menu; the time in state is rounded (formatDuration), so the text only changes every few seconds. */
 export function trayItemText(item: TrayItem, now: number): string {
   const who = item.label.includes(item.agentName) ? item.label : `${item.label} (${item.agentName})`;
-  const state = item.failure ? `${FAILED_LABEL}: ${item.failure.replace(/^stopped: /, '')}` : `${stateLabel[item.state]} ${formatDuration(now - item.stateSince)}`;
+  const state = item.failure ? failedText(item.failure) : `${stateLabel[item.state]} ${formatDuration(now - item.stateSince)}`;
   return `${who} — ${item.folderLabel}   ${state}`;
 }
 
