@@ -3,7 +3,8 @@
 // user would: `termio hooks install --agent X`, then `termio sessions spawn --agent X --prompt
 // … --wait`. The prompt is typed as the TUI expects (a bracketed paste, Return on its own), the
 // agent's own hook reports working, the turn ends at once on a loopback model endpoint (see
-// loopbackModel.ts) and its end-of-turn hook reports done; `termio sessions why` names that hook.
+// loopbackModel.ts) and its end-of-turn hook reports done (Claude Code's StopFailure: the refused turn
+// stops the session, attention with the API's error as the reason); `termio sessions why` names that hook.
 // Offline by design: nothing reaches a vendor. Processes a CLI leaves running under the HOME
 // (Codex's app-server daemon) are ended. Skips with the reason where the registry is out of
 // reach, and fails instead where CI is set.
@@ -178,7 +179,7 @@ for (const agent of AGENTS) {
       return;
     }
     it.for(releases.versions)(
-      `%s reports working then done through its hooks under Termio`,
+      `%s reports working, then the end of its turn (done, or the failure that ended it), through its hooks under Termio`,
       { timeout: (TURN_TIMEOUT_S + 30) * 1000 + AGENT_CLI_INSTALL_TIMEOUT_MS },
       async (version, ctx) => {
         const installed = await ensureNpmAgentRelease(agent.pkg, version, agent.candidates);
