@@ -1,6 +1,8 @@
 // The words of one sidebar row and its tooltip, from the row model (sidebarModel.ts). Pure, so
 // every variant (nested, stalled, exited, with progress) is tested without a display.
-import { failedText, formatAge, stateLabel, type SidebarGroup, type SidebarRow } from './sidebarModel';
+import { afterStopped, failedText, formatAge, stateLabel, type SidebarGroup, type SidebarRow } from './sidebarModel';
+
+const capitalised = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** A worktree session's changed files and branch: "3 changed · ⎇ claude/fix-login" (the count first: a long branch elides). */
 export function worktreeBadge(w: NonNullable<SidebarRow['worktree']>): string {
@@ -10,9 +12,10 @@ export function worktreeBadge(w: NonNullable<SidebarRow['worktree']>): string {
 
 /** The row's second line: "↳ Claude · Working 42% 5m · stalled · exited 1"; a worktree session
  *  shows its count and branch instead of the agent's name (its icon says which agent it is); a
- *  session that stopped on a failure shows the failure ("Claude · Stopped: API error 401: log in again"). */
+ *  session that stopped on a failure shows only the failure ("Usage limit, resets 14:00"). */
 export function sidebarDetail(r: SidebarRow, now: number): string {
-  if (r.failure && !r.away) return `${r.parentId ? '↳ ' : ''}${r.worktree ? worktreeBadge(r.worktree) : r.agentName} · ${failedText(r.failure)}`;
+  // A failed row is red with a "!" and the agent's icon: its narrow line is all the reason.
+  if (r.failure && !r.away) return `${r.parentId ? '↳ ' : ''}${capitalised(afterStopped(r.failure))}`;
   const exit = r.exited ? ` · exited ${r.exited.signal ? `by signal ${r.exited.signal}` : r.exited.exitCode}` : '';
   const stalled = r.stalled ? ' · stalled' : '';
   const started = r.parentId ? '↳ ' : '';

@@ -39,12 +39,15 @@ describe('sidebar row text', () => {
 
   it('shows the failure a session stopped on instead of its state, in the detail and the tooltip', () => {
     const failed = row({ state: 'attention', needsYou: true, failure: 'stopped: usage limit, resets 14:00' });
-    expect(sidebarDetail(failed, NOW)).toBe('Claude Code · Stopped: usage limit, resets 14:00');
-    expect(sidebarDetail({ ...failed, parentId: 'p' }, NOW)).toBe('↳ Claude Code · Stopped: usage limit, resets 14:00');
-    expect(sidebarDetail({ ...failed, failure: 'API error 401: log in again' }, NOW)).toBe('Claude Code · Stopped: API error 401: log in again');
+    // The row is narrow: its second line is the reason alone (the red, the "!" and the icon say the rest).
+    expect(sidebarDetail(failed, NOW)).toBe('Usage limit, resets 14:00');
+    expect(sidebarDetail({ ...failed, parentId: 'p' }, NOW)).toBe('↳ Usage limit, resets 14:00');
+    expect(sidebarDetail({ ...failed, failure: 'API error 401: log in again' }, NOW)).toBe('API error 401: log in again');
+    expect(sidebarDetail({ ...failed, failure: 'exited with code 1: Unable to connect' }, NOW)).toBe('Exited with code 1: Unable to connect');
     expect(sidebarRowTip(failed)).toBe('Fix login\n/home/u/api\nStopped: usage limit, resets 14:00');
-    // A worktree session names its branch, as it does in every state.
+    // A worktree session's branch stays in its tooltip.
     const wt = { ...failed, worktree: { branch: 'fix/login', repo: '/home/u/api', changed: 2 } };
-    expect(sidebarDetail(wt, NOW)).toBe('2 changed · ⎇ fix/login · Stopped: usage limit, resets 14:00');
+    expect(sidebarDetail(wt, NOW)).toBe('Usage limit, resets 14:00');
+    expect(sidebarRowTip(wt)).toContain('⎇ fix/login');
   });
 });
