@@ -158,7 +158,7 @@ describe.skipIf(e2eSkipReason)('the README screenshots', () => {
     await shownAfter(a, win, limited, since);
     const third = windowShot(a, win, 'failed.png');
     // The two failed rows carry the failure's red dot in the sidebar: a 10 px dot each, less its
-    // "!", is well over 40 pixels of that red, and the one that needs you has none.
+    // "!", is well over 40 pixels of that red.
     const g = a.windowGeometry(win);
     const sidebar = readPixels(third, 0, 0, SIDEBAR_PX, g.height);
     expect(fractionNear(sidebar, hexToRgb(darkFailedColor), 24) * sidebar.length).toBeGreaterThan(2 * 40);
