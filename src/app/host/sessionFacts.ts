@@ -16,7 +16,13 @@ export function statusInfo(st: SessionStatus): SessionStatusInfo {
   return {
     state: st.state,
     since: iso(st.since),
-    why: { channel: st.why.channel, rule: st.why.rule, event: st.why.event, at: iso(st.why.at), ...(st.why.failure ? { failure: failureInfo(st.why.failure) } : {}) },
+    why: {
+      channel: st.why.channel,
+      rule: st.why.rule,
+      event: st.why.event,
+      at: iso(st.why.at),
+      ...(st.why.failure ? { failure: failureInfo(st.why.failure) } : {}),
+    },
     health: st.health.map((h) => ({ code: h.code, message: h.message, since: iso(h.since) })),
   };
 }

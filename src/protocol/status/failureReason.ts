@@ -173,7 +173,9 @@ function resetInText(text: string, now: number): number | null {
   if (epoch) return momentOf(epoch[1]);
   const iso = /\bresets?\s+(?:at\s+)?(\d{4}-\d{2}-\d{2}T[\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)/i.exec(text);
   if (iso) return momentOf(iso[1]);
-  const rel = /\b(?:try again|retry|resets?|available)\s+(?:in|after)\s+(\d+(?:\.\d+)?)\s*(s|sec|secs|seconds?|m|min|mins|minutes?|h|hr|hrs|hours?)\b/i.exec(text);
+  const rel = /\b(?:try again|retry|resets?|available)\s+(?:in|after)\s+(\d+(?:\.\d+)?)\s*(s|sec|secs|seconds?|m|min|mins|minutes?|h|hr|hrs|hours?)\b/i.exec(
+    text,
+  );
   if (rel) return now + Number(rel[1]) * UNIT_MS[rel[2]!.toLowerCase()[0]!]!;
   const clock = /\bresets?\s+(?:at\s+)?(\d{1,2})(?::(\d{2}))?\s*(am|pm)?\b/i.exec(text);
   if (clock && (clock[2] !== undefined || clock[3] !== undefined)) {
@@ -197,7 +199,8 @@ const AUTH_WORDS =
 const USAGE_WORDS =
   /\b(?:rate[\s_-]*limit\w*|usage[\s_-]*limit\w*|quota\w*|too\s+many\s+requests|resource[\s_-]*exhausted|billing\w*|credit\s+balance|insufficient[\s_-]*(?:quota|credits?|funds)|limit\s+reached|hit\s+your\s+limit)\b/i;
 /** An API's own error kinds, the words that say a request failed at the API. */
-const API_WORDS = /\b(?:api[\s_-]*error|invalid[\s_-]*request\w*|server[\s_-]*error|overloaded\w*|bad[\s_-]*request|not[\s_-]*found[\s_-]*error|model[\s_-]*not[\s_-]*found|max[\s_-]*output[\s_-]*tokens|context[\s_-]*length\w*)\b/i;
+const API_WORDS =
+  /\b(?:api[\s_-]*error|invalid[\s_-]*request\w*|server[\s_-]*error|overloaded\w*|bad[\s_-]*request|not[\s_-]*found[\s_-]*error|model[\s_-]*not[\s_-]*found|max[\s_-]*output[\s_-]*tokens|context[\s_-]*length\w*)\b/i;
 /** Category names without words of their own (Claude Code's `error`: "rate_limit", "invalid_request";
  *  an API body's "error"): the message says more. */
 const BARE_CATEGORY = /^[a-z]+(?:_[a-z]+)*$/;

@@ -37,7 +37,12 @@ beforeEach(async () => {
   delete process.env.TERMIO_SESSION;
   delete process.env.TERMIO_SESSION_SECRET;
   sent = [];
-  const started = await Host.start({ env: process.env, logger: nullLogger, path: process.env.PATH!, notificationSink: { send: async (req) => void sent.push(req) } });
+  const started = await Host.start({
+    env: process.env,
+    logger: nullLogger,
+    path: process.env.PATH!,
+    notificationSink: { send: async (req) => void sent.push(req) },
+  });
   if (!started.ok) throw new Error(started.message);
   host = started.host;
   expect(host.agents.setHooks('claude', true)).toMatchObject({ state: 'installed' });
@@ -79,7 +84,12 @@ async function seen(id: string) {
   expect(whyText).toMatchObject({ status: 0, stderr: '' });
   const whyJson = await termio(['sessions', 'why', id, '--json'], process.env);
   const table = await termio(['sessions', 'list'], process.env);
-  return { session, table: table.stdout, whyText: whyText.stdout, why: JSON.parse(whyJson.stdout) as { state: string; failure?: { kind: string; reason: string; resetsAt?: string } } };
+  return {
+    session,
+    table: table.stdout,
+    whyText: whyText.stdout,
+    why: JSON.parse(whyJson.stdout) as { state: string; failure?: { kind: string; reason: string; resetsAt?: string } },
+  };
 }
 
 describe('a failed turn or process is attention with its reason', () => {
@@ -97,7 +107,10 @@ describe('a failed turn or process is attention with its reason', () => {
     expect(resetsAt).toBeGreaterThanOrEqual(before + 45 * 60_000);
     expect(resetsAt).toBeLessThanOrEqual(Date.now() + 45 * 60_000);
     const reason = `stopped: usage limit, resets ${formatClock(resetsAt, resetsAt - 45 * 60_000)}`;
-    expect(session).toMatchObject({ state: 'attention', status: { state: 'attention', why: { channel: 'hooks', event: 'StopFailure', failure: { kind: 'usage', reason } } } });
+    expect(session).toMatchObject({
+      state: 'attention',
+      status: { state: 'attention', why: { channel: 'hooks', event: 'StopFailure', failure: { kind: 'usage', reason } } },
+    });
     expect(why).toMatchObject({ state: 'attention', failure: { kind: 'usage', reason } });
     expect(whyText).toMatch(new RegExp(`^attention: ${reason} since .* — hooks StopFailure at `));
     const n = await waitFor(() => sent.find((r) => r.sessionId === id), { what: 'the notification' });

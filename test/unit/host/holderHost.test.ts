@@ -368,17 +368,22 @@ describe('session holders under termio-host', () => {
     await waitFor(async () => ((await why()).failure ? true : null), { what: 'the failure' });
     expect(await why()).toMatchObject({ state: 'attention', failure });
     // The checkpoint the next host adopts the session from carries it.
-    await waitFor(() => {
-      const cp = readCheckpoint(join(dir, '.termio', 'state', 'checkpoints'), id);
-      return cp && 'session' in cp && cp.session.status?.engine.current.why.failure ? true : null;
-    }, { what: 'the failure in the checkpoint' });
+    await waitFor(
+      () => {
+        const cp = readCheckpoint(join(dir, '.termio', 'state', 'checkpoints'), id);
+        return cp && 'session' in cp && cp.session.status?.engine.current.why.failure ? true : null;
+      },
+      { what: 'the failure in the checkpoint' },
+    );
     const pid = (await sessions())[0]!.pid;
 
     const restarted = await termio(['host', 'restart']);
     expect(restarted.code, restarted.err).toBe(0);
     expect(await sessions()).toEqual([expect.objectContaining({ id, pid })]);
     expect(await why()).toMatchObject({ state: 'attention', failure });
-    const listed = JSON.parse((await termio(['sessions', 'list', '--json'])).out) as { sessions: Array<{ id: string; state: string; stateWhy: string; status: { why: { failure?: object } } }> };
+    const listed = JSON.parse((await termio(['sessions', 'list', '--json'])).out) as {
+      sessions: Array<{ id: string; state: string; stateWhy: string; status: { why: { failure?: object } } }>;
+    };
     expect(listed.sessions[0]).toMatchObject({ id, state: 'attention', status: { why: { failure } } });
   }, 90_000);
 });

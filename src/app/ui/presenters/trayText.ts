@@ -171,7 +171,8 @@ export function trayMenu(items: TrayItem[], agents: TrayAgent[], now: number): T
     ...(i.question ? { question: i.question } : {}),
   }));
   const lines = sessions.map(
-    (i) => `${i.id}\u0000${i.state}${i.failed ? '!' : ''}\u0000${i.agentIcon ?? ''}\u0000${i.text}\u0000${i.question ? `${i.question.id}:${i.question.answered ?? ''}` : ''}`,
+    (i) =>
+      `${i.id}\u0000${i.state}${i.failed ? '!' : ''}\u0000${i.agentIcon ?? ''}\u0000${i.text}\u0000${i.question ? `${i.question.id}:${i.question.answered ?? ''}` : ''}`,
   );
   const key = `${lines.join('\n')}\u0001${agents.map((a) => `${a.id}:${a.name}:${a.installed}:${a.icon ?? ''}`).join(',')}`;
   const agentEntries: TrayMenuAgent[] = [
