@@ -55,7 +55,7 @@ export class SessionList {
   private chip(s: PageSession, agents: Record<string, PageAgent>): HTMLButtonElement {
     const chip = el('button', 'chip');
     chip.dataset.session = s.id;
-    chip.append(agentIcon(s, agents), el('span', undefined, `${s.name} — ${s.failure ?? s.folder}`));
+    chip.append(agentIcon(s, agents), el('span', undefined, `${s.name} — ${s.failure ? afterStopped(s.failure) : s.folder}`));
     if (s.failure) chip.classList.add('failed');
     chip.addEventListener('click', () => this.open(s.id));
     return chip;
