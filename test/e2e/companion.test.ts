@@ -1,7 +1,8 @@
 // The web companion in a real browser (Debian's chromium, headless, playwright-core) against a
 // real session host with two sessions: unpaired pages see nothing and get 401s; a paired page
 // lists both sessions, shows a state change within a second, mirrors a session's terminal and
-// types into it; the host going away is shown and recovered from; revoking disconnects the page.
+// types into it; a session that stopped on a failure shows the reason in its own colour; the host
+// going away is shown and recovered from; revoking disconnects the page.
 // Screenshots at phone (390×844) and desktop size, dark and light.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -155,6 +156,26 @@ it('pairs, lists both sessions live, shows a state change within a second, and t
   await page.screenshot({ path: join(screenshotDir, 'companion-term-phone-light.png') });
   await page.locator(`#term-needs .chip[data-session="${beta}"]`).click();
   await waitFor(async () => (await page.locator('#heading').textContent()) === 'beta shell', { what: 'beta opened from the strip' });
+});
+
+it('shows a session that stopped on a failure in its own colour, with the reason', async () => {
+  host = await startHostInProcess();
+  const { alpha, beta } = await twoSessions(host);
+  host.host.registry.setState(alpha, 'attention', 'test: a hook said it needs the user');
+  host.host.registry.setState(beta, 'attention', 'hooks: StopFailure', { kind: 'usage', reason: 'stopped: usage limit, resets 14:00' });
+  for (const scheme of ['dark', 'light'] as const) {
+    const page = await newPage({ scheme });
+    await page.goto(`${host.base}/#t=${host.token()}`);
+    const failed = page.locator(`.row[data-session="${beta}"]`);
+    await waitFor(() => failed.locator('.failure-line').count(), { what: 'the failure on the page' });
+    expect(await failed.locator('.failure-line').textContent()).toBe('usage limit, resets 14:00');
+    expect(await failed.locator('.state').textContent()).toMatch(/^Stopped · /);
+    // Its badge is the failure's red, not the orange of the one that needs you.
+    const colour = (row: string) => page.locator(`.row[data-session="${row}"] .state`).evaluate((e) => getComputedStyle(e).color);
+    expect(await colour(beta)).not.toBe(await colour(alpha));
+    expect(await page.locator('#needs .chip.failed').allTextContents()).toEqual([expect.stringContaining('beta shell — usage limit, resets 14:00')]);
+    await page.screenshot({ path: join(screenshotDir, `companion-list-failed-${scheme}.png`) });
+  }
 });
 
 it('looks right on a desktop browser, dark and light', async () => {
