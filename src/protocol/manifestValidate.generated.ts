@@ -5,7 +5,7 @@
 "use strict";
 export const validate = validate10;
 export default validate10;
-const schema11 = {"type":"object","properties":{"$schema":{"type":"string","maxLength":4096},"comment":{"type":"string","maxLength":4000},"id":{"type":"string","maxLength":64,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]*$"},"name":{"type":"string","minLength":1,"maxLength":80},"command":{"type":"string","minLength":1,"maxLength":4096},"loginShell":{"type":"boolean","const":true},"permissionBypassFlag":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^-"},"icon":{"type":"object","properties":{"vector":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"path":{"type":"string","minLength":1,"maxLength":4096,"pattern":"\\.(?:[Pp][Nn][Gg]|[Ss][Vv][Gg])$"},"symbol":{"type":"string","maxLength":1000,"pattern":"^[a-z0-9]+(?:\\.[a-z0-9]+)*$"},"tint":{"type":"string","pattern":"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$"}},"additionalProperties":false},"install":{"type":"string","maxLength":4096,"pattern":"^https?:\\/\\/[^\\s/]+\\S*$"},"order":{"type":"integer","minimum":-1000000,"maximum":1000000},"resume":{"type":"object","properties":{"create":{"type":"string","minLength":1,"maxLength":1000},"resume":{"type":"string","minLength":1,"maxLength":1000},"storeRoot":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"storeMatch":{"type":"string","maxLength":1000,"pattern":"^(?:dir|file):[^/]+(?:\\/[^/]+)*$"},"transcriptName":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^(?!\\.\\.?$)[^/\\\\]+$"},"seed":{"type":"string","minLength":1,"maxLength":1000},"discover":{"type":"object","properties":{"root":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"format":{"type":"string","enum":["jsonl","json"]},"id":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"cwd":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"}},"required":["root","format","id","cwd"],"additionalProperties":false}},"additionalProperties":false},"titleStatus":{"type":"object","properties":{"working":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"attention":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"done":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"idle":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}}},"additionalProperties":false},"status":{"type":"object","properties":{"working":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"attention":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"done":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"idle":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}}},"additionalProperties":false},"hooks":{"type":"object","properties":{"type":{"type":"string","enum":["json","toml","plugin","scripts"]},"file":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"dir":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"dialect":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"events":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"object","properties":{"on":{"type":"string","minLength":1,"maxLength":1000},"state":{"type":"string","enum":["working","attention","done","idle"]},"matcher":{"type":"string","minLength":1,"maxLength":1000}},"required":["on","state"],"additionalProperties":false}},"conversation":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"tool":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"promptTitle":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"capturesTranscript":{"type":"boolean"}},"required":["type","dialect","events"],"additionalProperties":false},"skills":{"type":"string"},"progressStatus":{"type":"boolean"},"configHome":{"type":"object","properties":{"env":{"type":"string","maxLength":1000,"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"path":{"type":"string","minLength":1,"maxLength":4096}},"required":["env","path"],"additionalProperties":false},"wire":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"}},"required":["id","name"],"additionalProperties":false};
+const schema11 = {"type":"object","properties":{"$schema":{"type":"string","maxLength":4096},"comment":{"type":"string","maxLength":4000},"id":{"type":"string","maxLength":64,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]*$"},"name":{"type":"string","minLength":1,"maxLength":80},"command":{"type":"string","minLength":1,"maxLength":4096},"loginShell":{"type":"boolean","const":true},"permissionBypassFlag":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^-"},"icon":{"type":"object","properties":{"vector":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"path":{"type":"string","minLength":1,"maxLength":4096,"pattern":"\\.(?:[Pp][Nn][Gg]|[Ss][Vv][Gg])$"},"symbol":{"type":"string","maxLength":1000,"pattern":"^[a-z0-9]+(?:\\.[a-z0-9]+)*$"},"tint":{"type":"string","pattern":"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$"}},"additionalProperties":false},"install":{"type":"string","maxLength":4096,"pattern":"^https?:\\/\\/[^\\s/]+\\S*$"},"identify":{"type":"object","properties":{"args":{"maxItems":8,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"match":{"type":"string","minLength":1,"maxLength":1000}},"required":["match"],"additionalProperties":false},"order":{"type":"integer","minimum":-1000000,"maximum":1000000},"resume":{"type":"object","properties":{"create":{"type":"string","minLength":1,"maxLength":1000},"resume":{"type":"string","minLength":1,"maxLength":1000},"storeRoot":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"storeMatch":{"type":"string","maxLength":1000,"pattern":"^(?:dir|file):[^/]+(?:\\/[^/]+)*$"},"transcriptName":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^(?!\\.\\.?$)[^/\\\\]+$"},"seed":{"type":"string","minLength":1,"maxLength":1000},"discover":{"type":"object","properties":{"root":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"format":{"type":"string","enum":["jsonl","json"]},"id":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"cwd":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"}},"required":["root","format","id","cwd"],"additionalProperties":false}},"additionalProperties":false},"titleStatus":{"type":"object","properties":{"working":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"attention":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"done":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"idle":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}}},"additionalProperties":false},"status":{"type":"object","properties":{"working":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"attention":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"done":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"idle":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}}},"additionalProperties":false},"hooks":{"type":"object","properties":{"type":{"type":"string","enum":["json","toml","plugin","scripts"]},"file":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"dir":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"dialect":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"events":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"object","properties":{"on":{"type":"string","minLength":1,"maxLength":1000},"state":{"type":"string","enum":["working","attention","done","idle"]},"matcher":{"type":"string","minLength":1,"maxLength":1000}},"required":["on","state"],"additionalProperties":false}},"conversation":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"tool":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"promptTitle":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"capturesTranscript":{"type":"boolean"}},"required":["type","dialect","events"],"additionalProperties":false},"skills":{"type":"string"},"progressStatus":{"type":"boolean"},"configHome":{"type":"object","properties":{"env":{"type":"string","maxLength":1000,"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"path":{"type":"string","minLength":1,"maxLength":4096}},"required":["env","path"],"additionalProperties":false},"wire":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"}},"required":["id","name"],"additionalProperties":false};
 const func2 = Object.prototype.hasOwnProperty;
 const func3 = codePointLength;
 const pattern0 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._-]*$", "");
@@ -378,25 +378,110 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.order !== undefined){
-let data13 = data.order;
+if(data.identify !== undefined){
+let data13 = data.identify;
 const _errs29 = errors;
-if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
-validate10.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "integer"}}];
-return false;
-}
 if(errors === _errs29){
-if((typeof data13 == "number") && (isFinite(data13))){
-if(data13 > 1000000 || isNaN(data13)){
-validate10.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000}}];
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+let missing1;
+if((data13.match === undefined) && (missing1 = "match")){
+validate10.errors = [{instancePath:instancePath+"/identify",schemaPath:"#/properties/identify/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data13 < -1000000 || isNaN(data13)){
-validate10.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1000000}}];
+const _errs31 = errors;
+for(const key2 in data13){
+if(!((key2 === "args") || (key2 === "match"))){
+validate10.errors = [{instancePath:instancePath+"/identify",schemaPath:"#/properties/identify/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}}];
+return false;
+break;
+}
+}
+if(_errs31 === errors){
+if(data13.args !== undefined){
+let data14 = data13.args;
+const _errs32 = errors;
+if(errors === _errs32){
+if(Array.isArray(data14)){
+if(data14.length > 8){
+validate10.errors = [{instancePath:instancePath+"/identify/args",schemaPath:"#/properties/identify/properties/args/maxItems",keyword:"maxItems",params:{limit: 8}}];
+return false;
+}
+else {
+var valid3 = true;
+const len0 = data14.length;
+for(let i0=0; i0<len0; i0++){
+let data15 = data14[i0];
+const _errs34 = errors;
+if(errors === _errs34){
+if(typeof data15 === "string"){
+if(func3(data15) > 1000){
+validate10.errors = [{instancePath:instancePath+"/identify/args/" + i0,schemaPath:"#/properties/identify/properties/args/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+return false;
+}
+else {
+if(func3(data15) < 1){
+validate10.errors = [{instancePath:instancePath+"/identify/args/" + i0,schemaPath:"#/properties/identify/properties/args/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/identify/args/" + i0,schemaPath:"#/properties/identify/properties/args/items/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid3 = _errs34 === errors;
+if(!valid3){
+break;
+}
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/identify/args",schemaPath:"#/properties/identify/properties/args/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid2 = _errs32 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data13.match !== undefined){
+let data16 = data13.match;
+const _errs36 = errors;
+if(errors === _errs36){
+if(typeof data16 === "string"){
+if(func3(data16) > 1000){
+validate10.errors = [{instancePath:instancePath+"/identify/match",schemaPath:"#/properties/identify/properties/match/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+return false;
+}
+else {
+if(func3(data16) < 1){
+validate10.errors = [{instancePath:instancePath+"/identify/match",schemaPath:"#/properties/identify/properties/match/minLength",keyword:"minLength",params:{limit: 1}}];
+return false;
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/identify/match",schemaPath:"#/properties/identify/properties/match/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid2 = _errs36 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/identify",schemaPath:"#/properties/identify/type",keyword:"type",params:{type: "object"}}];
+return false;
 }
 }
 var valid0 = _errs29 === errors;
@@ -405,31 +490,58 @@ else {
 var valid0 = true;
 }
 if(valid0){
+if(data.order !== undefined){
+let data17 = data.order;
+const _errs38 = errors;
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+validate10.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "integer"}}];
+return false;
+}
+if(errors === _errs38){
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 > 1000000 || isNaN(data17)){
+validate10.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000}}];
+return false;
+}
+else {
+if(data17 < -1000000 || isNaN(data17)){
+validate10.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1000000}}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs38 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
 if(data.resume !== undefined){
-let data14 = data.resume;
-const _errs31 = errors;
-if(errors === _errs31){
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-const _errs33 = errors;
-for(const key2 in data14){
-if(!(((((((key2 === "create") || (key2 === "resume")) || (key2 === "storeRoot")) || (key2 === "storeMatch")) || (key2 === "transcriptName")) || (key2 === "seed")) || (key2 === "discover"))){
-validate10.errors = [{instancePath:instancePath+"/resume",schemaPath:"#/properties/resume/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}}];
+let data18 = data.resume;
+const _errs40 = errors;
+if(errors === _errs40){
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+const _errs42 = errors;
+for(const key3 in data18){
+if(!(((((((key3 === "create") || (key3 === "resume")) || (key3 === "storeRoot")) || (key3 === "storeMatch")) || (key3 === "transcriptName")) || (key3 === "seed")) || (key3 === "discover"))){
+validate10.errors = [{instancePath:instancePath+"/resume",schemaPath:"#/properties/resume/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}}];
 return false;
 break;
 }
 }
-if(_errs33 === errors){
-if(data14.create !== undefined){
-let data15 = data14.create;
-const _errs34 = errors;
-if(errors === _errs34){
-if(typeof data15 === "string"){
-if(func3(data15) > 1000){
+if(_errs42 === errors){
+if(data18.create !== undefined){
+let data19 = data18.create;
+const _errs43 = errors;
+if(errors === _errs43){
+if(typeof data19 === "string"){
+if(func3(data19) > 1000){
 validate10.errors = [{instancePath:instancePath+"/resume/create",schemaPath:"#/properties/resume/properties/create/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data15) < 1){
+if(func3(data19) < 1){
 validate10.errors = [{instancePath:instancePath+"/resume/create",schemaPath:"#/properties/resume/properties/create/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -440,23 +552,23 @@ validate10.errors = [{instancePath:instancePath+"/resume/create",schemaPath:"#/p
 return false;
 }
 }
-var valid2 = _errs34 === errors;
+var valid4 = _errs43 === errors;
 }
 else {
-var valid2 = true;
+var valid4 = true;
 }
-if(valid2){
-if(data14.resume !== undefined){
-let data16 = data14.resume;
-const _errs36 = errors;
-if(errors === _errs36){
-if(typeof data16 === "string"){
-if(func3(data16) > 1000){
+if(valid4){
+if(data18.resume !== undefined){
+let data20 = data18.resume;
+const _errs45 = errors;
+if(errors === _errs45){
+if(typeof data20 === "string"){
+if(func3(data20) > 1000){
 validate10.errors = [{instancePath:instancePath+"/resume/resume",schemaPath:"#/properties/resume/properties/resume/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data16) < 1){
+if(func3(data20) < 1){
 validate10.errors = [{instancePath:instancePath+"/resume/resume",schemaPath:"#/properties/resume/properties/resume/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -467,23 +579,23 @@ validate10.errors = [{instancePath:instancePath+"/resume/resume",schemaPath:"#/p
 return false;
 }
 }
-var valid2 = _errs36 === errors;
+var valid4 = _errs45 === errors;
 }
 else {
-var valid2 = true;
+var valid4 = true;
 }
-if(valid2){
-if(data14.storeRoot !== undefined){
-let data17 = data14.storeRoot;
-const _errs38 = errors;
-if(errors === _errs38){
-if(typeof data17 === "string"){
-if(func3(data17) > 4096){
+if(valid4){
+if(data18.storeRoot !== undefined){
+let data21 = data18.storeRoot;
+const _errs47 = errors;
+if(errors === _errs47){
+if(typeof data21 === "string"){
+if(func3(data21) > 4096){
 validate10.errors = [{instancePath:instancePath+"/resume/storeRoot",schemaPath:"#/properties/resume/properties/storeRoot/maxLength",keyword:"maxLength",params:{limit: 4096}}];
 return false;
 }
 else {
-if(!pattern7.test(data17)){
+if(!pattern7.test(data21)){
 validate10.errors = [{instancePath:instancePath+"/resume/storeRoot",schemaPath:"#/properties/resume/properties/storeRoot/pattern",keyword:"pattern",params:{pattern: "^(?:~\\/|\\/)"}}];
 return false;
 }
@@ -494,23 +606,23 @@ validate10.errors = [{instancePath:instancePath+"/resume/storeRoot",schemaPath:"
 return false;
 }
 }
-var valid2 = _errs38 === errors;
+var valid4 = _errs47 === errors;
 }
 else {
-var valid2 = true;
+var valid4 = true;
 }
-if(valid2){
-if(data14.storeMatch !== undefined){
-let data18 = data14.storeMatch;
-const _errs40 = errors;
-if(errors === _errs40){
-if(typeof data18 === "string"){
-if(func3(data18) > 1000){
+if(valid4){
+if(data18.storeMatch !== undefined){
+let data22 = data18.storeMatch;
+const _errs49 = errors;
+if(errors === _errs49){
+if(typeof data22 === "string"){
+if(func3(data22) > 1000){
 validate10.errors = [{instancePath:instancePath+"/resume/storeMatch",schemaPath:"#/properties/resume/properties/storeMatch/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern8.test(data18)){
+if(!pattern8.test(data22)){
 validate10.errors = [{instancePath:instancePath+"/resume/storeMatch",schemaPath:"#/properties/resume/properties/storeMatch/pattern",keyword:"pattern",params:{pattern: "^(?:dir|file):[^/]+(?:\\/[^/]+)*$"}}];
 return false;
 }
@@ -521,28 +633,28 @@ validate10.errors = [{instancePath:instancePath+"/resume/storeMatch",schemaPath:
 return false;
 }
 }
-var valid2 = _errs40 === errors;
+var valid4 = _errs49 === errors;
 }
 else {
-var valid2 = true;
+var valid4 = true;
 }
-if(valid2){
-if(data14.transcriptName !== undefined){
-let data19 = data14.transcriptName;
-const _errs42 = errors;
-if(errors === _errs42){
-if(typeof data19 === "string"){
-if(func3(data19) > 1000){
+if(valid4){
+if(data18.transcriptName !== undefined){
+let data23 = data18.transcriptName;
+const _errs51 = errors;
+if(errors === _errs51){
+if(typeof data23 === "string"){
+if(func3(data23) > 1000){
 validate10.errors = [{instancePath:instancePath+"/resume/transcriptName",schemaPath:"#/properties/resume/properties/transcriptName/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data19) < 1){
+if(func3(data23) < 1){
 validate10.errors = [{instancePath:instancePath+"/resume/transcriptName",schemaPath:"#/properties/resume/properties/transcriptName/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 else {
-if(!pattern9.test(data19)){
+if(!pattern9.test(data23)){
 validate10.errors = [{instancePath:instancePath+"/resume/transcriptName",schemaPath:"#/properties/resume/properties/transcriptName/pattern",keyword:"pattern",params:{pattern: "^(?!\\.\\.?$)[^/\\\\]+$"}}];
 return false;
 }
@@ -554,23 +666,23 @@ validate10.errors = [{instancePath:instancePath+"/resume/transcriptName",schemaP
 return false;
 }
 }
-var valid2 = _errs42 === errors;
+var valid4 = _errs51 === errors;
 }
 else {
-var valid2 = true;
+var valid4 = true;
 }
-if(valid2){
-if(data14.seed !== undefined){
-let data20 = data14.seed;
-const _errs44 = errors;
-if(errors === _errs44){
-if(typeof data20 === "string"){
-if(func3(data20) > 1000){
+if(valid4){
+if(data18.seed !== undefined){
+let data24 = data18.seed;
+const _errs53 = errors;
+if(errors === _errs53){
+if(typeof data24 === "string"){
+if(func3(data24) > 1000){
 validate10.errors = [{instancePath:instancePath+"/resume/seed",schemaPath:"#/properties/resume/properties/seed/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data20) < 1){
+if(func3(data24) < 1){
 validate10.errors = [{instancePath:instancePath+"/resume/seed",schemaPath:"#/properties/resume/properties/seed/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -581,43 +693,43 @@ validate10.errors = [{instancePath:instancePath+"/resume/seed",schemaPath:"#/pro
 return false;
 }
 }
-var valid2 = _errs44 === errors;
+var valid4 = _errs53 === errors;
 }
 else {
-var valid2 = true;
+var valid4 = true;
 }
-if(valid2){
-if(data14.discover !== undefined){
-let data21 = data14.discover;
-const _errs46 = errors;
-if(errors === _errs46){
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-let missing1;
-if(((((data21.root === undefined) && (missing1 = "root")) || ((data21.format === undefined) && (missing1 = "format"))) || ((data21.id === undefined) && (missing1 = "id"))) || ((data21.cwd === undefined) && (missing1 = "cwd"))){
-validate10.errors = [{instancePath:instancePath+"/resume/discover",schemaPath:"#/properties/resume/properties/discover/required",keyword:"required",params:{missingProperty: missing1}}];
+if(valid4){
+if(data18.discover !== undefined){
+let data25 = data18.discover;
+const _errs55 = errors;
+if(errors === _errs55){
+if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
+let missing2;
+if(((((data25.root === undefined) && (missing2 = "root")) || ((data25.format === undefined) && (missing2 = "format"))) || ((data25.id === undefined) && (missing2 = "id"))) || ((data25.cwd === undefined) && (missing2 = "cwd"))){
+validate10.errors = [{instancePath:instancePath+"/resume/discover",schemaPath:"#/properties/resume/properties/discover/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-const _errs48 = errors;
-for(const key3 in data21){
-if(!((((key3 === "root") || (key3 === "format")) || (key3 === "id")) || (key3 === "cwd"))){
-validate10.errors = [{instancePath:instancePath+"/resume/discover",schemaPath:"#/properties/resume/properties/discover/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}}];
+const _errs57 = errors;
+for(const key4 in data25){
+if(!((((key4 === "root") || (key4 === "format")) || (key4 === "id")) || (key4 === "cwd"))){
+validate10.errors = [{instancePath:instancePath+"/resume/discover",schemaPath:"#/properties/resume/properties/discover/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4}}];
 return false;
 break;
 }
 }
-if(_errs48 === errors){
-if(data21.root !== undefined){
-let data22 = data21.root;
-const _errs49 = errors;
-if(errors === _errs49){
-if(typeof data22 === "string"){
-if(func3(data22) > 4096){
+if(_errs57 === errors){
+if(data25.root !== undefined){
+let data26 = data25.root;
+const _errs58 = errors;
+if(errors === _errs58){
+if(typeof data26 === "string"){
+if(func3(data26) > 4096){
 validate10.errors = [{instancePath:instancePath+"/resume/discover/root",schemaPath:"#/properties/resume/properties/discover/properties/root/maxLength",keyword:"maxLength",params:{limit: 4096}}];
 return false;
 }
 else {
-if(!pattern7.test(data22)){
+if(!pattern7.test(data26)){
 validate10.errors = [{instancePath:instancePath+"/resume/discover/root",schemaPath:"#/properties/resume/properties/discover/properties/root/pattern",keyword:"pattern",params:{pattern: "^(?:~\\/|\\/)"}}];
 return false;
 }
@@ -628,40 +740,40 @@ validate10.errors = [{instancePath:instancePath+"/resume/discover/root",schemaPa
 return false;
 }
 }
-var valid3 = _errs49 === errors;
+var valid5 = _errs58 === errors;
 }
 else {
-var valid3 = true;
+var valid5 = true;
 }
-if(valid3){
-if(data21.format !== undefined){
-let data23 = data21.format;
-const _errs51 = errors;
-if(typeof data23 !== "string"){
+if(valid5){
+if(data25.format !== undefined){
+let data27 = data25.format;
+const _errs60 = errors;
+if(typeof data27 !== "string"){
 validate10.errors = [{instancePath:instancePath+"/resume/discover/format",schemaPath:"#/properties/resume/properties/discover/properties/format/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
-if(!((data23 === "jsonl") || (data23 === "json"))){
+if(!((data27 === "jsonl") || (data27 === "json"))){
 validate10.errors = [{instancePath:instancePath+"/resume/discover/format",schemaPath:"#/properties/resume/properties/discover/properties/format/enum",keyword:"enum",params:{allowedValues: schema11.properties.resume.properties.discover.properties.format.enum}}];
 return false;
 }
-var valid3 = _errs51 === errors;
+var valid5 = _errs60 === errors;
 }
 else {
-var valid3 = true;
+var valid5 = true;
 }
-if(valid3){
-if(data21.id !== undefined){
-let data24 = data21.id;
-const _errs53 = errors;
-if(errors === _errs53){
-if(typeof data24 === "string"){
-if(func3(data24) > 1000){
+if(valid5){
+if(data25.id !== undefined){
+let data28 = data25.id;
+const _errs62 = errors;
+if(errors === _errs62){
+if(typeof data28 === "string"){
+if(func3(data28) > 1000){
 validate10.errors = [{instancePath:instancePath+"/resume/discover/id",schemaPath:"#/properties/resume/properties/discover/properties/id/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern11.test(data24)){
+if(!pattern11.test(data28)){
 validate10.errors = [{instancePath:instancePath+"/resume/discover/id",schemaPath:"#/properties/resume/properties/discover/properties/id/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
 return false;
 }
@@ -672,23 +784,23 @@ validate10.errors = [{instancePath:instancePath+"/resume/discover/id",schemaPath
 return false;
 }
 }
-var valid3 = _errs53 === errors;
+var valid5 = _errs62 === errors;
 }
 else {
-var valid3 = true;
+var valid5 = true;
 }
-if(valid3){
-if(data21.cwd !== undefined){
-let data25 = data21.cwd;
-const _errs55 = errors;
-if(errors === _errs55){
-if(typeof data25 === "string"){
-if(func3(data25) > 1000){
+if(valid5){
+if(data25.cwd !== undefined){
+let data29 = data25.cwd;
+const _errs64 = errors;
+if(errors === _errs64){
+if(typeof data29 === "string"){
+if(func3(data29) > 1000){
 validate10.errors = [{instancePath:instancePath+"/resume/discover/cwd",schemaPath:"#/properties/resume/properties/discover/properties/cwd/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern11.test(data25)){
+if(!pattern11.test(data29)){
 validate10.errors = [{instancePath:instancePath+"/resume/discover/cwd",schemaPath:"#/properties/resume/properties/discover/properties/cwd/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
 return false;
 }
@@ -699,10 +811,10 @@ validate10.errors = [{instancePath:instancePath+"/resume/discover/cwd",schemaPat
 return false;
 }
 }
-var valid3 = _errs55 === errors;
+var valid5 = _errs64 === errors;
 }
 else {
-var valid3 = true;
+var valid5 = true;
 }
 }
 }
@@ -715,10 +827,10 @@ validate10.errors = [{instancePath:instancePath+"/resume/discover",schemaPath:"#
 return false;
 }
 }
-var valid2 = _errs46 === errors;
+var valid4 = _errs55 === errors;
 }
 else {
-var valid2 = true;
+var valid4 = true;
 }
 }
 }
@@ -733,66 +845,66 @@ validate10.errors = [{instancePath:instancePath+"/resume",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs31 === errors;
+var valid0 = _errs40 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.titleStatus !== undefined){
-let data26 = data.titleStatus;
-const _errs57 = errors;
-if(errors === _errs57){
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-const _errs59 = errors;
-for(const key4 in data26){
-if(!((((key4 === "working") || (key4 === "attention")) || (key4 === "done")) || (key4 === "idle"))){
-validate10.errors = [{instancePath:instancePath+"/titleStatus",schemaPath:"#/properties/titleStatus/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4}}];
+let data30 = data.titleStatus;
+const _errs66 = errors;
+if(errors === _errs66){
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+const _errs68 = errors;
+for(const key5 in data30){
+if(!((((key5 === "working") || (key5 === "attention")) || (key5 === "done")) || (key5 === "idle"))){
+validate10.errors = [{instancePath:instancePath+"/titleStatus",schemaPath:"#/properties/titleStatus/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5}}];
 return false;
 break;
 }
 }
-if(_errs59 === errors){
-if(data26.working !== undefined){
-let data27 = data26.working;
-const _errs60 = errors;
-if(errors === _errs60){
-if(Array.isArray(data27)){
-if(data27.length > 64){
+if(_errs68 === errors){
+if(data30.working !== undefined){
+let data31 = data30.working;
+const _errs69 = errors;
+if(errors === _errs69){
+if(Array.isArray(data31)){
+if(data31.length > 64){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/working",schemaPath:"#/properties/titleStatus/properties/working/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data27.length < 1){
+if(data31.length < 1){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/working",schemaPath:"#/properties/titleStatus/properties/working/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
-var valid5 = true;
-const len0 = data27.length;
-for(let i0=0; i0<len0; i0++){
-let data28 = data27[i0];
-const _errs62 = errors;
-if(errors === _errs62){
-if(typeof data28 === "string"){
-if(func3(data28) > 1000){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/working/" + i0,schemaPath:"#/properties/titleStatus/properties/working/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+var valid7 = true;
+const len1 = data31.length;
+for(let i1=0; i1<len1; i1++){
+let data32 = data31[i1];
+const _errs71 = errors;
+if(errors === _errs71){
+if(typeof data32 === "string"){
+if(func3(data32) > 1000){
+validate10.errors = [{instancePath:instancePath+"/titleStatus/working/" + i1,schemaPath:"#/properties/titleStatus/properties/working/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data28) < 1){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/working/" + i0,schemaPath:"#/properties/titleStatus/properties/working/items/minLength",keyword:"minLength",params:{limit: 1}}];
+if(func3(data32) < 1){
+validate10.errors = [{instancePath:instancePath+"/titleStatus/working/" + i1,schemaPath:"#/properties/titleStatus/properties/working/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/titleStatus/working/" + i0,schemaPath:"#/properties/titleStatus/properties/working/items/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/titleStatus/working/" + i1,schemaPath:"#/properties/titleStatus/properties/working/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
-var valid5 = _errs62 === errors;
-if(!valid5){
+var valid7 = _errs71 === errors;
+if(!valid7){
 break;
 }
 }
@@ -804,52 +916,52 @@ validate10.errors = [{instancePath:instancePath+"/titleStatus/working",schemaPat
 return false;
 }
 }
-var valid4 = _errs60 === errors;
+var valid6 = _errs69 === errors;
 }
 else {
-var valid4 = true;
+var valid6 = true;
 }
-if(valid4){
-if(data26.attention !== undefined){
-let data29 = data26.attention;
-const _errs64 = errors;
-if(errors === _errs64){
-if(Array.isArray(data29)){
-if(data29.length > 64){
+if(valid6){
+if(data30.attention !== undefined){
+let data33 = data30.attention;
+const _errs73 = errors;
+if(errors === _errs73){
+if(Array.isArray(data33)){
+if(data33.length > 64){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/attention",schemaPath:"#/properties/titleStatus/properties/attention/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data29.length < 1){
+if(data33.length < 1){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/attention",schemaPath:"#/properties/titleStatus/properties/attention/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
-var valid6 = true;
-const len1 = data29.length;
-for(let i1=0; i1<len1; i1++){
-let data30 = data29[i1];
-const _errs66 = errors;
-if(errors === _errs66){
-if(typeof data30 === "string"){
-if(func3(data30) > 1000){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/attention/" + i1,schemaPath:"#/properties/titleStatus/properties/attention/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+var valid8 = true;
+const len2 = data33.length;
+for(let i2=0; i2<len2; i2++){
+let data34 = data33[i2];
+const _errs75 = errors;
+if(errors === _errs75){
+if(typeof data34 === "string"){
+if(func3(data34) > 1000){
+validate10.errors = [{instancePath:instancePath+"/titleStatus/attention/" + i2,schemaPath:"#/properties/titleStatus/properties/attention/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data30) < 1){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/attention/" + i1,schemaPath:"#/properties/titleStatus/properties/attention/items/minLength",keyword:"minLength",params:{limit: 1}}];
+if(func3(data34) < 1){
+validate10.errors = [{instancePath:instancePath+"/titleStatus/attention/" + i2,schemaPath:"#/properties/titleStatus/properties/attention/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/titleStatus/attention/" + i1,schemaPath:"#/properties/titleStatus/properties/attention/items/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/titleStatus/attention/" + i2,schemaPath:"#/properties/titleStatus/properties/attention/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
-var valid6 = _errs66 === errors;
-if(!valid6){
+var valid8 = _errs75 === errors;
+if(!valid8){
 break;
 }
 }
@@ -861,52 +973,52 @@ validate10.errors = [{instancePath:instancePath+"/titleStatus/attention",schemaP
 return false;
 }
 }
-var valid4 = _errs64 === errors;
+var valid6 = _errs73 === errors;
 }
 else {
-var valid4 = true;
+var valid6 = true;
 }
-if(valid4){
-if(data26.done !== undefined){
-let data31 = data26.done;
-const _errs68 = errors;
-if(errors === _errs68){
-if(Array.isArray(data31)){
-if(data31.length > 64){
+if(valid6){
+if(data30.done !== undefined){
+let data35 = data30.done;
+const _errs77 = errors;
+if(errors === _errs77){
+if(Array.isArray(data35)){
+if(data35.length > 64){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/done",schemaPath:"#/properties/titleStatus/properties/done/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data31.length < 1){
+if(data35.length < 1){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/done",schemaPath:"#/properties/titleStatus/properties/done/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
-var valid7 = true;
-const len2 = data31.length;
-for(let i2=0; i2<len2; i2++){
-let data32 = data31[i2];
-const _errs70 = errors;
-if(errors === _errs70){
-if(typeof data32 === "string"){
-if(func3(data32) > 1000){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/done/" + i2,schemaPath:"#/properties/titleStatus/properties/done/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+var valid9 = true;
+const len3 = data35.length;
+for(let i3=0; i3<len3; i3++){
+let data36 = data35[i3];
+const _errs79 = errors;
+if(errors === _errs79){
+if(typeof data36 === "string"){
+if(func3(data36) > 1000){
+validate10.errors = [{instancePath:instancePath+"/titleStatus/done/" + i3,schemaPath:"#/properties/titleStatus/properties/done/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data32) < 1){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/done/" + i2,schemaPath:"#/properties/titleStatus/properties/done/items/minLength",keyword:"minLength",params:{limit: 1}}];
+if(func3(data36) < 1){
+validate10.errors = [{instancePath:instancePath+"/titleStatus/done/" + i3,schemaPath:"#/properties/titleStatus/properties/done/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/titleStatus/done/" + i2,schemaPath:"#/properties/titleStatus/properties/done/items/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/titleStatus/done/" + i3,schemaPath:"#/properties/titleStatus/properties/done/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
-var valid7 = _errs70 === errors;
-if(!valid7){
+var valid9 = _errs79 === errors;
+if(!valid9){
 break;
 }
 }
@@ -918,52 +1030,52 @@ validate10.errors = [{instancePath:instancePath+"/titleStatus/done",schemaPath:"
 return false;
 }
 }
-var valid4 = _errs68 === errors;
+var valid6 = _errs77 === errors;
 }
 else {
-var valid4 = true;
+var valid6 = true;
 }
-if(valid4){
-if(data26.idle !== undefined){
-let data33 = data26.idle;
-const _errs72 = errors;
-if(errors === _errs72){
-if(Array.isArray(data33)){
-if(data33.length > 64){
+if(valid6){
+if(data30.idle !== undefined){
+let data37 = data30.idle;
+const _errs81 = errors;
+if(errors === _errs81){
+if(Array.isArray(data37)){
+if(data37.length > 64){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/idle",schemaPath:"#/properties/titleStatus/properties/idle/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data33.length < 1){
+if(data37.length < 1){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/idle",schemaPath:"#/properties/titleStatus/properties/idle/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
-var valid8 = true;
-const len3 = data33.length;
-for(let i3=0; i3<len3; i3++){
-let data34 = data33[i3];
-const _errs74 = errors;
-if(errors === _errs74){
-if(typeof data34 === "string"){
-if(func3(data34) > 1000){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/idle/" + i3,schemaPath:"#/properties/titleStatus/properties/idle/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+var valid10 = true;
+const len4 = data37.length;
+for(let i4=0; i4<len4; i4++){
+let data38 = data37[i4];
+const _errs83 = errors;
+if(errors === _errs83){
+if(typeof data38 === "string"){
+if(func3(data38) > 1000){
+validate10.errors = [{instancePath:instancePath+"/titleStatus/idle/" + i4,schemaPath:"#/properties/titleStatus/properties/idle/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data34) < 1){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/idle/" + i3,schemaPath:"#/properties/titleStatus/properties/idle/items/minLength",keyword:"minLength",params:{limit: 1}}];
+if(func3(data38) < 1){
+validate10.errors = [{instancePath:instancePath+"/titleStatus/idle/" + i4,schemaPath:"#/properties/titleStatus/properties/idle/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/titleStatus/idle/" + i3,schemaPath:"#/properties/titleStatus/properties/idle/items/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/titleStatus/idle/" + i4,schemaPath:"#/properties/titleStatus/properties/idle/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
-var valid8 = _errs74 === errors;
-if(!valid8){
+var valid10 = _errs83 === errors;
+if(!valid10){
 break;
 }
 }
@@ -975,10 +1087,10 @@ validate10.errors = [{instancePath:instancePath+"/titleStatus/idle",schemaPath:"
 return false;
 }
 }
-var valid4 = _errs72 === errors;
+var valid6 = _errs81 === errors;
 }
 else {
-var valid4 = true;
+var valid6 = true;
 }
 }
 }
@@ -990,66 +1102,66 @@ validate10.errors = [{instancePath:instancePath+"/titleStatus",schemaPath:"#/pro
 return false;
 }
 }
-var valid0 = _errs57 === errors;
+var valid0 = _errs66 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.status !== undefined){
-let data35 = data.status;
-const _errs76 = errors;
-if(errors === _errs76){
-if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
-const _errs78 = errors;
-for(const key5 in data35){
-if(!((((key5 === "working") || (key5 === "attention")) || (key5 === "done")) || (key5 === "idle"))){
-validate10.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5}}];
+let data39 = data.status;
+const _errs85 = errors;
+if(errors === _errs85){
+if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
+const _errs87 = errors;
+for(const key6 in data39){
+if(!((((key6 === "working") || (key6 === "attention")) || (key6 === "done")) || (key6 === "idle"))){
+validate10.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6}}];
 return false;
 break;
 }
 }
-if(_errs78 === errors){
-if(data35.working !== undefined){
-let data36 = data35.working;
-const _errs79 = errors;
-if(errors === _errs79){
-if(Array.isArray(data36)){
-if(data36.length > 64){
+if(_errs87 === errors){
+if(data39.working !== undefined){
+let data40 = data39.working;
+const _errs88 = errors;
+if(errors === _errs88){
+if(Array.isArray(data40)){
+if(data40.length > 64){
 validate10.errors = [{instancePath:instancePath+"/status/working",schemaPath:"#/properties/status/properties/working/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data36.length < 1){
+if(data40.length < 1){
 validate10.errors = [{instancePath:instancePath+"/status/working",schemaPath:"#/properties/status/properties/working/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
-var valid10 = true;
-const len4 = data36.length;
-for(let i4=0; i4<len4; i4++){
-let data37 = data36[i4];
-const _errs81 = errors;
-if(errors === _errs81){
-if(typeof data37 === "string"){
-if(func3(data37) > 1000){
-validate10.errors = [{instancePath:instancePath+"/status/working/" + i4,schemaPath:"#/properties/status/properties/working/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+var valid12 = true;
+const len5 = data40.length;
+for(let i5=0; i5<len5; i5++){
+let data41 = data40[i5];
+const _errs90 = errors;
+if(errors === _errs90){
+if(typeof data41 === "string"){
+if(func3(data41) > 1000){
+validate10.errors = [{instancePath:instancePath+"/status/working/" + i5,schemaPath:"#/properties/status/properties/working/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data37) < 1){
-validate10.errors = [{instancePath:instancePath+"/status/working/" + i4,schemaPath:"#/properties/status/properties/working/items/minLength",keyword:"minLength",params:{limit: 1}}];
+if(func3(data41) < 1){
+validate10.errors = [{instancePath:instancePath+"/status/working/" + i5,schemaPath:"#/properties/status/properties/working/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/status/working/" + i4,schemaPath:"#/properties/status/properties/working/items/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/status/working/" + i5,schemaPath:"#/properties/status/properties/working/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
-var valid10 = _errs81 === errors;
-if(!valid10){
+var valid12 = _errs90 === errors;
+if(!valid12){
 break;
 }
 }
@@ -1061,52 +1173,52 @@ validate10.errors = [{instancePath:instancePath+"/status/working",schemaPath:"#/
 return false;
 }
 }
-var valid9 = _errs79 === errors;
+var valid11 = _errs88 === errors;
 }
 else {
-var valid9 = true;
+var valid11 = true;
 }
-if(valid9){
-if(data35.attention !== undefined){
-let data38 = data35.attention;
-const _errs83 = errors;
-if(errors === _errs83){
-if(Array.isArray(data38)){
-if(data38.length > 64){
+if(valid11){
+if(data39.attention !== undefined){
+let data42 = data39.attention;
+const _errs92 = errors;
+if(errors === _errs92){
+if(Array.isArray(data42)){
+if(data42.length > 64){
 validate10.errors = [{instancePath:instancePath+"/status/attention",schemaPath:"#/properties/status/properties/attention/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data38.length < 1){
+if(data42.length < 1){
 validate10.errors = [{instancePath:instancePath+"/status/attention",schemaPath:"#/properties/status/properties/attention/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
-var valid11 = true;
-const len5 = data38.length;
-for(let i5=0; i5<len5; i5++){
-let data39 = data38[i5];
-const _errs85 = errors;
-if(errors === _errs85){
-if(typeof data39 === "string"){
-if(func3(data39) > 1000){
-validate10.errors = [{instancePath:instancePath+"/status/attention/" + i5,schemaPath:"#/properties/status/properties/attention/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+var valid13 = true;
+const len6 = data42.length;
+for(let i6=0; i6<len6; i6++){
+let data43 = data42[i6];
+const _errs94 = errors;
+if(errors === _errs94){
+if(typeof data43 === "string"){
+if(func3(data43) > 1000){
+validate10.errors = [{instancePath:instancePath+"/status/attention/" + i6,schemaPath:"#/properties/status/properties/attention/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data39) < 1){
-validate10.errors = [{instancePath:instancePath+"/status/attention/" + i5,schemaPath:"#/properties/status/properties/attention/items/minLength",keyword:"minLength",params:{limit: 1}}];
+if(func3(data43) < 1){
+validate10.errors = [{instancePath:instancePath+"/status/attention/" + i6,schemaPath:"#/properties/status/properties/attention/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/status/attention/" + i5,schemaPath:"#/properties/status/properties/attention/items/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/status/attention/" + i6,schemaPath:"#/properties/status/properties/attention/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
-var valid11 = _errs85 === errors;
-if(!valid11){
+var valid13 = _errs94 === errors;
+if(!valid13){
 break;
 }
 }
@@ -1118,52 +1230,52 @@ validate10.errors = [{instancePath:instancePath+"/status/attention",schemaPath:"
 return false;
 }
 }
-var valid9 = _errs83 === errors;
+var valid11 = _errs92 === errors;
 }
 else {
-var valid9 = true;
+var valid11 = true;
 }
-if(valid9){
-if(data35.done !== undefined){
-let data40 = data35.done;
-const _errs87 = errors;
-if(errors === _errs87){
-if(Array.isArray(data40)){
-if(data40.length > 64){
+if(valid11){
+if(data39.done !== undefined){
+let data44 = data39.done;
+const _errs96 = errors;
+if(errors === _errs96){
+if(Array.isArray(data44)){
+if(data44.length > 64){
 validate10.errors = [{instancePath:instancePath+"/status/done",schemaPath:"#/properties/status/properties/done/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data40.length < 1){
+if(data44.length < 1){
 validate10.errors = [{instancePath:instancePath+"/status/done",schemaPath:"#/properties/status/properties/done/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
-var valid12 = true;
-const len6 = data40.length;
-for(let i6=0; i6<len6; i6++){
-let data41 = data40[i6];
-const _errs89 = errors;
-if(errors === _errs89){
-if(typeof data41 === "string"){
-if(func3(data41) > 1000){
-validate10.errors = [{instancePath:instancePath+"/status/done/" + i6,schemaPath:"#/properties/status/properties/done/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+var valid14 = true;
+const len7 = data44.length;
+for(let i7=0; i7<len7; i7++){
+let data45 = data44[i7];
+const _errs98 = errors;
+if(errors === _errs98){
+if(typeof data45 === "string"){
+if(func3(data45) > 1000){
+validate10.errors = [{instancePath:instancePath+"/status/done/" + i7,schemaPath:"#/properties/status/properties/done/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data41) < 1){
-validate10.errors = [{instancePath:instancePath+"/status/done/" + i6,schemaPath:"#/properties/status/properties/done/items/minLength",keyword:"minLength",params:{limit: 1}}];
+if(func3(data45) < 1){
+validate10.errors = [{instancePath:instancePath+"/status/done/" + i7,schemaPath:"#/properties/status/properties/done/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/status/done/" + i6,schemaPath:"#/properties/status/properties/done/items/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/status/done/" + i7,schemaPath:"#/properties/status/properties/done/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
-var valid12 = _errs89 === errors;
-if(!valid12){
+var valid14 = _errs98 === errors;
+if(!valid14){
 break;
 }
 }
@@ -1175,52 +1287,52 @@ validate10.errors = [{instancePath:instancePath+"/status/done",schemaPath:"#/pro
 return false;
 }
 }
-var valid9 = _errs87 === errors;
+var valid11 = _errs96 === errors;
 }
 else {
-var valid9 = true;
+var valid11 = true;
 }
-if(valid9){
-if(data35.idle !== undefined){
-let data42 = data35.idle;
-const _errs91 = errors;
-if(errors === _errs91){
-if(Array.isArray(data42)){
-if(data42.length > 64){
+if(valid11){
+if(data39.idle !== undefined){
+let data46 = data39.idle;
+const _errs100 = errors;
+if(errors === _errs100){
+if(Array.isArray(data46)){
+if(data46.length > 64){
 validate10.errors = [{instancePath:instancePath+"/status/idle",schemaPath:"#/properties/status/properties/idle/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data42.length < 1){
+if(data46.length < 1){
 validate10.errors = [{instancePath:instancePath+"/status/idle",schemaPath:"#/properties/status/properties/idle/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
-var valid13 = true;
-const len7 = data42.length;
-for(let i7=0; i7<len7; i7++){
-let data43 = data42[i7];
-const _errs93 = errors;
-if(errors === _errs93){
-if(typeof data43 === "string"){
-if(func3(data43) > 1000){
-validate10.errors = [{instancePath:instancePath+"/status/idle/" + i7,schemaPath:"#/properties/status/properties/idle/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+var valid15 = true;
+const len8 = data46.length;
+for(let i8=0; i8<len8; i8++){
+let data47 = data46[i8];
+const _errs102 = errors;
+if(errors === _errs102){
+if(typeof data47 === "string"){
+if(func3(data47) > 1000){
+validate10.errors = [{instancePath:instancePath+"/status/idle/" + i8,schemaPath:"#/properties/status/properties/idle/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data43) < 1){
-validate10.errors = [{instancePath:instancePath+"/status/idle/" + i7,schemaPath:"#/properties/status/properties/idle/items/minLength",keyword:"minLength",params:{limit: 1}}];
+if(func3(data47) < 1){
+validate10.errors = [{instancePath:instancePath+"/status/idle/" + i8,schemaPath:"#/properties/status/properties/idle/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/status/idle/" + i7,schemaPath:"#/properties/status/properties/idle/items/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/status/idle/" + i8,schemaPath:"#/properties/status/properties/idle/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
-var valid13 = _errs93 === errors;
-if(!valid13){
+var valid15 = _errs102 === errors;
+if(!valid15){
 break;
 }
 }
@@ -1232,10 +1344,10 @@ validate10.errors = [{instancePath:instancePath+"/status/idle",schemaPath:"#/pro
 return false;
 }
 }
-var valid9 = _errs91 === errors;
+var valid11 = _errs100 === errors;
 }
 else {
-var valid9 = true;
+var valid11 = true;
 }
 }
 }
@@ -1247,60 +1359,60 @@ validate10.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs76 === errors;
+var valid0 = _errs85 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.hooks !== undefined){
-let data44 = data.hooks;
-const _errs95 = errors;
-if(errors === _errs95){
-if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
-let missing2;
-if((((data44.type === undefined) && (missing2 = "type")) || ((data44.dialect === undefined) && (missing2 = "dialect"))) || ((data44.events === undefined) && (missing2 = "events"))){
-validate10.errors = [{instancePath:instancePath+"/hooks",schemaPath:"#/properties/hooks/required",keyword:"required",params:{missingProperty: missing2}}];
+let data48 = data.hooks;
+const _errs104 = errors;
+if(errors === _errs104){
+if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
+let missing3;
+if((((data48.type === undefined) && (missing3 = "type")) || ((data48.dialect === undefined) && (missing3 = "dialect"))) || ((data48.events === undefined) && (missing3 = "events"))){
+validate10.errors = [{instancePath:instancePath+"/hooks",schemaPath:"#/properties/hooks/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-const _errs97 = errors;
-for(const key6 in data44){
-if(!(func2.call(schema11.properties.hooks.properties, key6))){
-validate10.errors = [{instancePath:instancePath+"/hooks",schemaPath:"#/properties/hooks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6}}];
+const _errs106 = errors;
+for(const key7 in data48){
+if(!(func2.call(schema11.properties.hooks.properties, key7))){
+validate10.errors = [{instancePath:instancePath+"/hooks",schemaPath:"#/properties/hooks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7}}];
 return false;
 break;
 }
 }
-if(_errs97 === errors){
-if(data44.type !== undefined){
-let data45 = data44.type;
-const _errs98 = errors;
-if(typeof data45 !== "string"){
+if(_errs106 === errors){
+if(data48.type !== undefined){
+let data49 = data48.type;
+const _errs107 = errors;
+if(typeof data49 !== "string"){
 validate10.errors = [{instancePath:instancePath+"/hooks/type",schemaPath:"#/properties/hooks/properties/type/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
-if(!((((data45 === "json") || (data45 === "toml")) || (data45 === "plugin")) || (data45 === "scripts"))){
+if(!((((data49 === "json") || (data49 === "toml")) || (data49 === "plugin")) || (data49 === "scripts"))){
 validate10.errors = [{instancePath:instancePath+"/hooks/type",schemaPath:"#/properties/hooks/properties/type/enum",keyword:"enum",params:{allowedValues: schema11.properties.hooks.properties.type.enum}}];
 return false;
 }
-var valid14 = _errs98 === errors;
+var valid16 = _errs107 === errors;
 }
 else {
-var valid14 = true;
+var valid16 = true;
 }
-if(valid14){
-if(data44.file !== undefined){
-let data46 = data44.file;
-const _errs100 = errors;
-if(errors === _errs100){
-if(typeof data46 === "string"){
-if(func3(data46) > 4096){
+if(valid16){
+if(data48.file !== undefined){
+let data50 = data48.file;
+const _errs109 = errors;
+if(errors === _errs109){
+if(typeof data50 === "string"){
+if(func3(data50) > 4096){
 validate10.errors = [{instancePath:instancePath+"/hooks/file",schemaPath:"#/properties/hooks/properties/file/maxLength",keyword:"maxLength",params:{limit: 4096}}];
 return false;
 }
 else {
-if(!pattern7.test(data46)){
+if(!pattern7.test(data50)){
 validate10.errors = [{instancePath:instancePath+"/hooks/file",schemaPath:"#/properties/hooks/properties/file/pattern",keyword:"pattern",params:{pattern: "^(?:~\\/|\\/)"}}];
 return false;
 }
@@ -1311,23 +1423,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/file",schemaPath:"#/prop
 return false;
 }
 }
-var valid14 = _errs100 === errors;
+var valid16 = _errs109 === errors;
 }
 else {
-var valid14 = true;
+var valid16 = true;
 }
-if(valid14){
-if(data44.dir !== undefined){
-let data47 = data44.dir;
-const _errs102 = errors;
-if(errors === _errs102){
-if(typeof data47 === "string"){
-if(func3(data47) > 4096){
+if(valid16){
+if(data48.dir !== undefined){
+let data51 = data48.dir;
+const _errs111 = errors;
+if(errors === _errs111){
+if(typeof data51 === "string"){
+if(func3(data51) > 4096){
 validate10.errors = [{instancePath:instancePath+"/hooks/dir",schemaPath:"#/properties/hooks/properties/dir/maxLength",keyword:"maxLength",params:{limit: 4096}}];
 return false;
 }
 else {
-if(!pattern7.test(data47)){
+if(!pattern7.test(data51)){
 validate10.errors = [{instancePath:instancePath+"/hooks/dir",schemaPath:"#/properties/hooks/properties/dir/pattern",keyword:"pattern",params:{pattern: "^(?:~\\/|\\/)"}}];
 return false;
 }
@@ -1338,23 +1450,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/dir",schemaPath:"#/prope
 return false;
 }
 }
-var valid14 = _errs102 === errors;
+var valid16 = _errs111 === errors;
 }
 else {
-var valid14 = true;
+var valid16 = true;
 }
-if(valid14){
-if(data44.dialect !== undefined){
-let data48 = data44.dialect;
-const _errs104 = errors;
-if(errors === _errs104){
-if(typeof data48 === "string"){
-if(func3(data48) > 64){
+if(valid16){
+if(data48.dialect !== undefined){
+let data52 = data48.dialect;
+const _errs113 = errors;
+if(errors === _errs113){
+if(typeof data52 === "string"){
+if(func3(data52) > 64){
 validate10.errors = [{instancePath:instancePath+"/hooks/dialect",schemaPath:"#/properties/hooks/properties/dialect/maxLength",keyword:"maxLength",params:{limit: 64}}];
 return false;
 }
 else {
-if(!pattern2.test(data48)){
+if(!pattern2.test(data52)){
 validate10.errors = [{instancePath:instancePath+"/hooks/dialect",schemaPath:"#/properties/hooks/properties/dialect/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$"}}];
 return false;
 }
@@ -1365,131 +1477,131 @@ validate10.errors = [{instancePath:instancePath+"/hooks/dialect",schemaPath:"#/p
 return false;
 }
 }
-var valid14 = _errs104 === errors;
-}
-else {
-var valid14 = true;
-}
-if(valid14){
-if(data44.events !== undefined){
-let data49 = data44.events;
-const _errs106 = errors;
-if(errors === _errs106){
-if(Array.isArray(data49)){
-if(data49.length > 64){
-validate10.errors = [{instancePath:instancePath+"/hooks/events",schemaPath:"#/properties/hooks/properties/events/maxItems",keyword:"maxItems",params:{limit: 64}}];
-return false;
-}
-else {
-if(data49.length < 1){
-validate10.errors = [{instancePath:instancePath+"/hooks/events",schemaPath:"#/properties/hooks/properties/events/minItems",keyword:"minItems",params:{limit: 1}}];
-return false;
-}
-else {
-var valid15 = true;
-const len8 = data49.length;
-for(let i8=0; i8<len8; i8++){
-let data50 = data49[i8];
-const _errs108 = errors;
-if(errors === _errs108){
-if(data50 && typeof data50 == "object" && !Array.isArray(data50)){
-let missing3;
-if(((data50.on === undefined) && (missing3 = "on")) || ((data50.state === undefined) && (missing3 = "state"))){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i8,schemaPath:"#/properties/hooks/properties/events/items/required",keyword:"required",params:{missingProperty: missing3}}];
-return false;
-}
-else {
-const _errs110 = errors;
-for(const key7 in data50){
-if(!(((key7 === "on") || (key7 === "state")) || (key7 === "matcher"))){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i8,schemaPath:"#/properties/hooks/properties/events/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7}}];
-return false;
-break;
-}
-}
-if(_errs110 === errors){
-if(data50.on !== undefined){
-let data51 = data50.on;
-const _errs111 = errors;
-if(errors === _errs111){
-if(typeof data51 === "string"){
-if(func3(data51) > 1000){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i8+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/maxLength",keyword:"maxLength",params:{limit: 1000}}];
-return false;
-}
-else {
-if(func3(data51) < 1){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i8+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/minLength",keyword:"minLength",params:{limit: 1}}];
-return false;
-}
-}
-}
-else {
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i8+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/type",keyword:"type",params:{type: "string"}}];
-return false;
-}
-}
-var valid16 = _errs111 === errors;
-}
-else {
-var valid16 = true;
-}
-if(valid16){
-if(data50.state !== undefined){
-let data52 = data50.state;
-const _errs113 = errors;
-if(typeof data52 !== "string"){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i8+"/state",schemaPath:"#/properties/hooks/properties/events/items/properties/state/type",keyword:"type",params:{type: "string"}}];
-return false;
-}
-if(!((((data52 === "working") || (data52 === "attention")) || (data52 === "done")) || (data52 === "idle"))){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i8+"/state",schemaPath:"#/properties/hooks/properties/events/items/properties/state/enum",keyword:"enum",params:{allowedValues: schema11.properties.hooks.properties.events.items.properties.state.enum}}];
-return false;
-}
 var valid16 = _errs113 === errors;
 }
 else {
 var valid16 = true;
 }
 if(valid16){
-if(data50.matcher !== undefined){
-let data53 = data50.matcher;
+if(data48.events !== undefined){
+let data53 = data48.events;
 const _errs115 = errors;
 if(errors === _errs115){
-if(typeof data53 === "string"){
-if(func3(data53) > 1000){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i8+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+if(Array.isArray(data53)){
+if(data53.length > 64){
+validate10.errors = [{instancePath:instancePath+"/hooks/events",schemaPath:"#/properties/hooks/properties/events/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(func3(data53) < 1){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i8+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/minLength",keyword:"minLength",params:{limit: 1}}];
+if(data53.length < 1){
+validate10.errors = [{instancePath:instancePath+"/hooks/events",schemaPath:"#/properties/hooks/properties/events/minItems",keyword:"minItems",params:{limit: 1}}];
+return false;
+}
+else {
+var valid17 = true;
+const len9 = data53.length;
+for(let i9=0; i9<len9; i9++){
+let data54 = data53[i9];
+const _errs117 = errors;
+if(errors === _errs117){
+if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
+let missing4;
+if(((data54.on === undefined) && (missing4 = "on")) || ((data54.state === undefined) && (missing4 = "state"))){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i9,schemaPath:"#/properties/hooks/properties/events/items/required",keyword:"required",params:{missingProperty: missing4}}];
+return false;
+}
+else {
+const _errs119 = errors;
+for(const key8 in data54){
+if(!(((key8 === "on") || (key8 === "state")) || (key8 === "matcher"))){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i9,schemaPath:"#/properties/hooks/properties/events/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8}}];
+return false;
+break;
+}
+}
+if(_errs119 === errors){
+if(data54.on !== undefined){
+let data55 = data54.on;
+const _errs120 = errors;
+if(errors === _errs120){
+if(typeof data55 === "string"){
+if(func3(data55) > 1000){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i9+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+return false;
+}
+else {
+if(func3(data55) < 1){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i9+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i8+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i9+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
-var valid16 = _errs115 === errors;
+var valid18 = _errs120 === errors;
 }
 else {
-var valid16 = true;
+var valid18 = true;
 }
+if(valid18){
+if(data54.state !== undefined){
+let data56 = data54.state;
+const _errs122 = errors;
+if(typeof data56 !== "string"){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i9+"/state",schemaPath:"#/properties/hooks/properties/events/items/properties/state/type",keyword:"type",params:{type: "string"}}];
+return false;
 }
+if(!((((data56 === "working") || (data56 === "attention")) || (data56 === "done")) || (data56 === "idle"))){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i9+"/state",schemaPath:"#/properties/hooks/properties/events/items/properties/state/enum",keyword:"enum",params:{allowedValues: schema11.properties.hooks.properties.events.items.properties.state.enum}}];
+return false;
 }
-}
-}
+var valid18 = _errs122 === errors;
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i8,schemaPath:"#/properties/hooks/properties/events/items/type",keyword:"type",params:{type: "object"}}];
+var valid18 = true;
+}
+if(valid18){
+if(data54.matcher !== undefined){
+let data57 = data54.matcher;
+const _errs124 = errors;
+if(errors === _errs124){
+if(typeof data57 === "string"){
+if(func3(data57) > 1000){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i9+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+return false;
+}
+else {
+if(func3(data57) < 1){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i9+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
-var valid15 = _errs108 === errors;
-if(!valid15){
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i9+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid18 = _errs124 === errors;
+}
+else {
+var valid18 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i9,schemaPath:"#/properties/hooks/properties/events/items/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid17 = _errs117 === errors;
+if(!valid17){
 break;
 }
 }
@@ -1501,23 +1613,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/events",schemaPath:"#/pr
 return false;
 }
 }
-var valid14 = _errs106 === errors;
+var valid16 = _errs115 === errors;
 }
 else {
-var valid14 = true;
+var valid16 = true;
 }
-if(valid14){
-if(data44.conversation !== undefined){
-let data54 = data44.conversation;
-const _errs117 = errors;
-if(errors === _errs117){
-if(typeof data54 === "string"){
-if(func3(data54) > 1000){
+if(valid16){
+if(data48.conversation !== undefined){
+let data58 = data48.conversation;
+const _errs126 = errors;
+if(errors === _errs126){
+if(typeof data58 === "string"){
+if(func3(data58) > 1000){
 validate10.errors = [{instancePath:instancePath+"/hooks/conversation",schemaPath:"#/properties/hooks/properties/conversation/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern11.test(data54)){
+if(!pattern11.test(data58)){
 validate10.errors = [{instancePath:instancePath+"/hooks/conversation",schemaPath:"#/properties/hooks/properties/conversation/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
 return false;
 }
@@ -1528,23 +1640,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/conversation",schemaPath
 return false;
 }
 }
-var valid14 = _errs117 === errors;
+var valid16 = _errs126 === errors;
 }
 else {
-var valid14 = true;
+var valid16 = true;
 }
-if(valid14){
-if(data44.tool !== undefined){
-let data55 = data44.tool;
-const _errs119 = errors;
-if(errors === _errs119){
-if(typeof data55 === "string"){
-if(func3(data55) > 1000){
+if(valid16){
+if(data48.tool !== undefined){
+let data59 = data48.tool;
+const _errs128 = errors;
+if(errors === _errs128){
+if(typeof data59 === "string"){
+if(func3(data59) > 1000){
 validate10.errors = [{instancePath:instancePath+"/hooks/tool",schemaPath:"#/properties/hooks/properties/tool/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern11.test(data55)){
+if(!pattern11.test(data59)){
 validate10.errors = [{instancePath:instancePath+"/hooks/tool",schemaPath:"#/properties/hooks/properties/tool/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
 return false;
 }
@@ -1555,23 +1667,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/tool",schemaPath:"#/prop
 return false;
 }
 }
-var valid14 = _errs119 === errors;
+var valid16 = _errs128 === errors;
 }
 else {
-var valid14 = true;
+var valid16 = true;
 }
-if(valid14){
-if(data44.promptTitle !== undefined){
-let data56 = data44.promptTitle;
-const _errs121 = errors;
-if(errors === _errs121){
-if(typeof data56 === "string"){
-if(func3(data56) > 1000){
+if(valid16){
+if(data48.promptTitle !== undefined){
+let data60 = data48.promptTitle;
+const _errs130 = errors;
+if(errors === _errs130){
+if(typeof data60 === "string"){
+if(func3(data60) > 1000){
 validate10.errors = [{instancePath:instancePath+"/hooks/promptTitle",schemaPath:"#/properties/hooks/properties/promptTitle/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern11.test(data56)){
+if(!pattern11.test(data60)){
 validate10.errors = [{instancePath:instancePath+"/hooks/promptTitle",schemaPath:"#/properties/hooks/properties/promptTitle/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
 return false;
 }
@@ -1582,22 +1694,22 @@ validate10.errors = [{instancePath:instancePath+"/hooks/promptTitle",schemaPath:
 return false;
 }
 }
-var valid14 = _errs121 === errors;
+var valid16 = _errs130 === errors;
 }
 else {
-var valid14 = true;
+var valid16 = true;
 }
-if(valid14){
-if(data44.capturesTranscript !== undefined){
-const _errs123 = errors;
-if(typeof data44.capturesTranscript !== "boolean"){
+if(valid16){
+if(data48.capturesTranscript !== undefined){
+const _errs132 = errors;
+if(typeof data48.capturesTranscript !== "boolean"){
 validate10.errors = [{instancePath:instancePath+"/hooks/capturesTranscript",schemaPath:"#/properties/hooks/properties/capturesTranscript/type",keyword:"type",params:{type: "boolean"}}];
 return false;
 }
-var valid14 = _errs123 === errors;
+var valid16 = _errs132 === errors;
 }
 else {
-var valid14 = true;
+var valid16 = true;
 }
 }
 }
@@ -1615,67 +1727,67 @@ validate10.errors = [{instancePath:instancePath+"/hooks",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs95 === errors;
+var valid0 = _errs104 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.skills !== undefined){
-const _errs125 = errors;
+const _errs134 = errors;
 if(typeof data.skills !== "string"){
 validate10.errors = [{instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
-var valid0 = _errs125 === errors;
+var valid0 = _errs134 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.progressStatus !== undefined){
-const _errs127 = errors;
+const _errs136 = errors;
 if(typeof data.progressStatus !== "boolean"){
 validate10.errors = [{instancePath:instancePath+"/progressStatus",schemaPath:"#/properties/progressStatus/type",keyword:"type",params:{type: "boolean"}}];
 return false;
 }
-var valid0 = _errs127 === errors;
+var valid0 = _errs136 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.configHome !== undefined){
-let data60 = data.configHome;
-const _errs129 = errors;
-if(errors === _errs129){
-if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
-let missing4;
-if(((data60.env === undefined) && (missing4 = "env")) || ((data60.path === undefined) && (missing4 = "path"))){
-validate10.errors = [{instancePath:instancePath+"/configHome",schemaPath:"#/properties/configHome/required",keyword:"required",params:{missingProperty: missing4}}];
+let data64 = data.configHome;
+const _errs138 = errors;
+if(errors === _errs138){
+if(data64 && typeof data64 == "object" && !Array.isArray(data64)){
+let missing5;
+if(((data64.env === undefined) && (missing5 = "env")) || ((data64.path === undefined) && (missing5 = "path"))){
+validate10.errors = [{instancePath:instancePath+"/configHome",schemaPath:"#/properties/configHome/required",keyword:"required",params:{missingProperty: missing5}}];
 return false;
 }
 else {
-const _errs131 = errors;
-for(const key8 in data60){
-if(!((key8 === "env") || (key8 === "path"))){
-validate10.errors = [{instancePath:instancePath+"/configHome",schemaPath:"#/properties/configHome/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8}}];
+const _errs140 = errors;
+for(const key9 in data64){
+if(!((key9 === "env") || (key9 === "path"))){
+validate10.errors = [{instancePath:instancePath+"/configHome",schemaPath:"#/properties/configHome/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9}}];
 return false;
 break;
 }
 }
-if(_errs131 === errors){
-if(data60.env !== undefined){
-let data61 = data60.env;
-const _errs132 = errors;
-if(errors === _errs132){
-if(typeof data61 === "string"){
-if(func3(data61) > 1000){
+if(_errs140 === errors){
+if(data64.env !== undefined){
+let data65 = data64.env;
+const _errs141 = errors;
+if(errors === _errs141){
+if(typeof data65 === "string"){
+if(func3(data65) > 1000){
 validate10.errors = [{instancePath:instancePath+"/configHome/env",schemaPath:"#/properties/configHome/properties/env/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern19.test(data61)){
+if(!pattern19.test(data65)){
 validate10.errors = [{instancePath:instancePath+"/configHome/env",schemaPath:"#/properties/configHome/properties/env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"}}];
 return false;
 }
@@ -1686,23 +1798,23 @@ validate10.errors = [{instancePath:instancePath+"/configHome/env",schemaPath:"#/
 return false;
 }
 }
-var valid17 = _errs132 === errors;
+var valid19 = _errs141 === errors;
 }
 else {
-var valid17 = true;
+var valid19 = true;
 }
-if(valid17){
-if(data60.path !== undefined){
-let data62 = data60.path;
-const _errs134 = errors;
-if(errors === _errs134){
-if(typeof data62 === "string"){
-if(func3(data62) > 4096){
+if(valid19){
+if(data64.path !== undefined){
+let data66 = data64.path;
+const _errs143 = errors;
+if(errors === _errs143){
+if(typeof data66 === "string"){
+if(func3(data66) > 4096){
 validate10.errors = [{instancePath:instancePath+"/configHome/path",schemaPath:"#/properties/configHome/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096}}];
 return false;
 }
 else {
-if(func3(data62) < 1){
+if(func3(data66) < 1){
 validate10.errors = [{instancePath:instancePath+"/configHome/path",schemaPath:"#/properties/configHome/properties/path/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -1713,10 +1825,10 @@ validate10.errors = [{instancePath:instancePath+"/configHome/path",schemaPath:"#
 return false;
 }
 }
-var valid17 = _errs134 === errors;
+var valid19 = _errs143 === errors;
 }
 else {
-var valid17 = true;
+var valid19 = true;
 }
 }
 }
@@ -1727,23 +1839,23 @@ validate10.errors = [{instancePath:instancePath+"/configHome",schemaPath:"#/prop
 return false;
 }
 }
-var valid0 = _errs129 === errors;
+var valid0 = _errs138 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.wire !== undefined){
-let data63 = data.wire;
-const _errs136 = errors;
-if(errors === _errs136){
-if(typeof data63 === "string"){
-if(func3(data63) > 64){
+let data67 = data.wire;
+const _errs145 = errors;
+if(errors === _errs145){
+if(typeof data67 === "string"){
+if(func3(data67) > 64){
 validate10.errors = [{instancePath:instancePath+"/wire",schemaPath:"#/properties/wire/maxLength",keyword:"maxLength",params:{limit: 64}}];
 return false;
 }
 else {
-if(!pattern2.test(data63)){
+if(!pattern2.test(data67)){
 validate10.errors = [{instancePath:instancePath+"/wire",schemaPath:"#/properties/wire/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$"}}];
 return false;
 }
@@ -1754,10 +1866,11 @@ validate10.errors = [{instancePath:instancePath+"/wire",schemaPath:"#/properties
 return false;
 }
 }
-var valid0 = _errs136 === errors;
+var valid0 = _errs145 === errors;
 }
 else {
 var valid0 = true;
+}
 }
 }
 }

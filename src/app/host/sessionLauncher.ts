@@ -13,6 +13,7 @@ import type { TrackerSnapshot } from './statusTracker';
 import { closeFd, openHolderLog, type HolderAvailability } from './holders';
 import type { Logger } from '../services/log';
 import type { AgentCatalog, CatalogEntry } from '../services/catalog';
+import { identifyArgs, programName } from '../services/programIdentity';
 import type { HookServer } from './hookServer';
 import type { NotificationRouter } from './notificationRouter';
 import type { ResumeService } from './resumeService';
@@ -89,8 +90,16 @@ export class SessionLauncher {
     await this.freshEnvironment();
     if (req.argv) return this.inWorktree(req, basename(req.argv[0]!), (cwd) => this.launchCommand(req.id, cwd, req.argv!));
     const agentId = req.agent ?? TERMINAL_AGENT_ID;
+    // A program asked what it is answers first: another program of the same name is not started.
+    await this.o.catalog.identified();
     const entry = this.o.catalog.get(agentId);
     if (!entry) return { kind: 'unknownAgent', message: `no agent with id '${agentId}' (see termio agents list)` };
+    if (entry.identity.state === 'other') {
+      return {
+        kind: 'otherProgram',
+        message: `${entry.manifest.name} is not started: ${entry.resolvedCommand} is another program named ${programName(entry.manifest)} (it answered ${JSON.stringify(entry.identity.answer)} to ${identifyArgs(entry.manifest.identify!).join(' ')})${entry.manifest.install ? `; ${entry.manifest.name} installs from ${entry.manifest.install}` : ''}`,
+      };
+    }
     if (!entry.installed) {
       const cmd = (entry.manifest.command !== undefined ? commandLineProgram(entry.manifest.command) : undefined) ?? entry.manifest.command ?? agentId;
       return {
