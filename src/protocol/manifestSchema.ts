@@ -76,7 +76,7 @@ export const IdentifySchema = z
     ),
   })
   .describe(
-    'How to recognise the real program when another one shares its command name: Termio runs it once per program file (a few seconds at most, the first few KB of output read) and shows a command whose answer does not match as another program, which it does not launch.',
+    'How to recognise the real program when another one shares its command name: Termio runs it once per program file (20 s at most, the first 16 KB of output read) and shows a command whose answer does not match as another program, which it does not launch.',
   );
 
 const StateSchema = z.enum(MANIFEST_STATES).describe('A session state: working, attention (blocked on the user), done or idle.');

@@ -21,10 +21,12 @@ import { readManifestFile } from './readManifestFile';
 import { installPath, installRoot } from './install';
 import { shortenHome } from '../../protocol/homePath';
 import { parseVerifiedFile, verificationOf, VERIFIED_FILE_NAME, type Verification, type VerifiedFile } from '../../protocol/verified';
-import { identifyArgs, identityOf, ProgramAnswers, type ProgramIdentity } from './programIdentity';
+import { identifyArgs, identityOf, ProgramAnswers, type Asked, type ProgramIdentity } from './programIdentity';
 
 /** This installation's root (src/app/host and dist/app/host both sit three levels down). */
 export const DEFAULT_BUNDLED_AGENTS_DIR = installPath('agents');
+/** What programs answered when asked what they are, in the state folder. */
+const PROGRAM_ANSWERS_FILE = 'program-answers.json';
 /** The generated JSON Schema and the release matrix's results sit beside the bundled manifests; neither is a manifest. */
 export const NOT_MANIFESTS: readonly string[] = ['manifest.schema.json', VERIFIED_FILE_NAME];
 /**
@@ -127,10 +129,12 @@ export class AgentCatalog {
   private path: string;
   private watcher: FSWatcher | undefined;
   private disposed = false;
-  /** What each program said when asked what it is, by program file. */
-  private readonly answers = new ProgramAnswers();
+  /** What each program said when asked what it is, by program file (kept for other processes too). */
+  private readonly answers: ProgramAnswers;
   /** Answers being waited for; each rebuilds the catalog once it comes. */
   private readonly awaited = new Set<Promise<unknown>>();
+  /** The answer each agent's entry waits for, by agent id. */
+  private readonly asking = new Map<string, Asked>();
   /** agents/verified.json as read at start (null: missing or broken, so nothing is verified). */
   private verified: VerifiedFile | null = null;
 
@@ -143,6 +147,7 @@ export class AgentCatalog {
   ) {
     this.path = opts.path;
     this.resolver = createCommandResolver(opts.path, opts.env);
+    this.answers = new ProgramAnswers(join(termioPaths(opts.env).stateDir, PROGRAM_ANSWERS_FILE));
   }
 
   /** Loads every manifest (and starts watching the user folder unless watch is false). */
@@ -213,10 +218,18 @@ export class AgentCatalog {
     while (this.pending.size) await Promise.all([...this.pending.values()]);
   }
 
-  /** Waits until every program asked what it is has answered (or been given up on): then no entry
-   *  is "checking". The CLI waits before it lists; a session waits before it starts. */
-  async identified(): Promise<void> {
-    while (this.awaited.size) await Promise.all([...this.awaited]);
+  /** Waits until the programs asked what they are have answered (or been given up on): every
+   *  agent's, or with `id` that agent's alone (asked before the others). Then no such entry is
+   *  "checking". The CLI waits for all before it lists; a session for its agent's before it starts. */
+  async identified(id?: string): Promise<void> {
+    if (id === undefined) {
+      while (this.awaited.size) await Promise.all([...this.awaited]);
+      return;
+    }
+    for (let asked = this.asking.get(id); asked && !asked.answer; asked = this.asking.get(id)) {
+      asked.hurry();
+      await asked.promise;
+    }
   }
 
   async dispose(): Promise<void> {
@@ -225,7 +238,8 @@ export class AgentCatalog {
     const w = this.watcher;
     this.watcher = undefined;
     if (w) await w.close();
-    // Programs still being asked what they are end within their time limit: none outlives us.
+    // Programs still being asked what they are are ended: none outlives us.
+    this.answers.close();
     await Promise.allSettled([...this.pending.values(), ...this.awaited]);
   }
 
@@ -410,9 +424,11 @@ export class AgentCatalog {
   /** What the program at resolved says it is, under the manifest's identify rule; an answer still
    *  to come rebuilds the catalog when it comes (listeners hear of it when it changes an entry). */
   private identityOf(m: Manifest, resolved: string | undefined): ProgramIdentity {
+    this.asking.delete(m.id);
     if (!m.identify || resolved === undefined || m.loginShell || m.command === undefined) return { state: 'unchecked' };
     // The program runs on the PATH it was found on (a Node CLI's `env node` needs it too).
     const asked = this.answers.get(resolved, identifyArgs(m.identify), { ...this.opts.env, PATH: this.path });
+    this.asking.set(m.id, asked);
     if (!asked.answer && !this.awaited.has(asked.promise)) {
       this.awaited.add(asked.promise);
       void asked.promise.then(() => {

@@ -1,18 +1,21 @@
 // Knowing the program before trusting it: a command name says little (the `grok` npm installs is
 // not xAI's Grok Build), so a manifest's `identify` names the arguments that make the program say
 // what it is and a pattern its answer must match. The answer is asked once per program file as it
-// is now (path, size and modified time), off the caller's loop, bounded in time and in output.
+// is now (path, size and modified time), off the caller's loop, bounded in time and in output,
+// and kept in $TERMIO_HOME/state/program-answers.json for the next process.
 import { spawn } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { commandLineProgram } from '../../protocol/commandLine';
 import { compileManifestPattern } from '../../protocol/manifestParse';
 import type { Manifest, ManifestIdentify } from '../../protocol/manifestSchema';
+import { writeFileAtomic } from './atomicWrite';
 
-/** `--version` of a healthy CLI answers in well under a second; a cold start of a large binary on
- *  a busy machine may take several. Past this the program is given up on (and its group ended). */
-export const IDENTIFY_TIMEOUT_MS = 10_000;
+/** `--version` of a healthy CLI answers in well under a second, but a Node CLI's `--help` on a
+ *  busy machine was seen taking 9 s. Past this the program is given up on (and its group ended);
+ *  nobody waits this long for it (a session starting waits less), and an answer is asked once. */
+export const IDENTIFY_TIMEOUT_MS = 20_000;
 /** Enough for any version line or the top of a help text; more is not read (the program is ended). */
 export const IDENTIFY_MAX_BYTES = 16 * 1024;
 /** Programs asked at once: a catalog asks every installed agent as it loads, and a machine with a
@@ -43,9 +46,21 @@ export type ProgramIdentity =
 const ESCAPES = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g;
 
 /** Runs program with args (no shell, stdin closed, in its own process group) and collects the first
- *  IDENTIFY_MAX_BYTES of stdout and stderr; the exit status does not matter, the words do. */
-export function askProgram(program: string, args: readonly string[], env: NodeJS.ProcessEnv, timeoutMs = IDENTIFY_TIMEOUT_MS): Promise<ProgramAnswer> {
+ *  IDENTIFY_MAX_BYTES of stdout and stderr; the exit status does not matter, the words do. An
+ *  aborted signal ends it at once (its owner is closing). */
+export function askProgram(
+  program: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs = IDENTIFY_TIMEOUT_MS,
+  signal?: AbortSignal,
+): Promise<ProgramAnswer> {
   return new Promise((resolve) => {
+    const stopped: ProgramAnswer = { ok: false, reason: 'it was not asked to the end (Termio was closing)' };
+    if (signal?.aborted) {
+      resolve(stopped);
+      return;
+    }
     let child;
     try {
       child = spawn(program, args, { env, cwd: tmpdir(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -79,68 +94,142 @@ export function askProgram(program: string, args: readonly string[], env: NodeJS
       outcome ??= { ok: false, reason: `it did not answer within ${timeoutMs / 1000} s` };
       endGroup();
     }, timeoutMs);
-    child.on('error', (err) => {
-      clearTimeout(timer);
-      resolve(outcome ?? { ok: false, reason: `could not run it: ${err.message}` });
-    });
-    child.on('close', () => {
-      clearTimeout(timer);
-      // A helper the program left behind with our pipes open is not waited for.
+    const abort = () => {
+      outcome ??= stopped;
       endGroup();
-      resolve(outcome ?? { ok: true, text: text() });
+    };
+    signal?.addEventListener('abort', abort, { once: true });
+    const done = (answer: ProgramAnswer) => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', abort);
+      resolve(answer);
+    };
+    child.on('error', (err) => done(outcome ?? { ok: false, reason: `could not run it: ${err.message}` }));
+    child.on('close', () => {
+      // Whatever the program left running in its group is ended with it.
+      endGroup();
+      done(outcome ?? { ok: true, text: text() });
     });
   });
 }
 
-interface Asked {
+export interface Asked {
   promise: Promise<ProgramAnswer>;
   /** Set once the program answered. */
   answer?: ProgramAnswer;
+  /** Someone waits for this one (a session is starting): ask it before the others still waiting. */
+  hurry(): void;
 }
 
-/** Answers by program file as it is now: a reinstalled or updated program is asked again. */
+/** What a program answered, saved with the file as it was: path, args, size and modified time. */
+interface SavedAnswer {
+  size: number;
+  mtimeMs: number;
+  text: string;
+}
+
+/**
+ * Answers by program file as it is now: a reinstalled or updated program is asked again. With a
+ * file, answers are kept there too, so the host, the app and each `termio agents list` ask a
+ * program once between them, not once each. Only answers are kept: a program that could not be
+ * run or timed out is asked again next time.
+ */
 export class ProgramAnswers {
   private readonly asked = new Map<string, Asked>();
+  private saved: Record<string, SavedAnswer> | null = null;
   private running = 0;
-  private readonly queue: (() => void)[] = [];
+  private readonly queue: { key: string; start: () => void }[] = [];
+  private readonly closing = new AbortController();
 
-  constructor(private readonly ask: typeof askProgram = askProgram) {}
+  constructor(
+    private readonly file?: string,
+    private readonly ask: typeof askProgram = askProgram,
+  ) {}
 
   /** The answer of program to args: settled (answer set) when it was asked before, else being asked. */
   get(program: string, args: readonly string[], env: NodeJS.ProcessEnv): Asked {
-    let key: string;
+    let st;
     try {
-      const st = statSync(program);
-      key = [program, st.size, st.mtimeMs, ...args].join('\0');
+      st = statSync(program);
     } catch (err) {
       const answer: ProgramAnswer = { ok: false, reason: `cannot read it: ${(err as Error).message}` };
-      return { promise: Promise.resolve(answer), answer };
+      return { promise: Promise.resolve(answer), answer, hurry: () => undefined };
     }
+    const name = [program, ...args].join('\0');
+    const key = [name, st.size, st.mtimeMs].join('\0');
     let asked = this.asked.get(key);
-    if (!asked) {
+    if (asked) return asked;
+    const saved = this.savedAnswers()[name];
+    if (saved?.size === st.size && saved.mtimeMs === st.mtimeMs) {
+      const answer: ProgramAnswer = { ok: true, text: saved.text };
+      asked = { promise: Promise.resolve(answer), answer, hurry: () => undefined };
+    } else {
       const entry: Asked = {
-        promise: this.inTurn(() => this.ask(program, args, env)).then((answer) => {
+        promise: this.inTurn(key, () => this.ask(program, args, env, IDENTIFY_TIMEOUT_MS, this.closing.signal)).then((answer) => {
           entry.answer = answer;
+          if (answer.ok) this.save(name, { size: st.size, mtimeMs: st.mtimeMs, text: answer.text });
           return answer;
         }),
+        hurry: () => {
+          const i = this.queue.findIndex((q) => q.key === key);
+          if (i > 0) this.queue.unshift(...this.queue.splice(i, 1));
+        },
       };
       asked = entry;
-      this.asked.set(key, asked);
     }
+    this.asked.set(key, asked);
     return asked;
   }
 
+  /** Ends every program being asked, and asks no more: their answers come at once, unanswered. */
+  close(): void {
+    this.closing.abort();
+  }
+
   /** Runs job once fewer than MAX_ASKING others run; a job that ends hands its turn to the next. */
-  private async inTurn<T>(job: () => Promise<T>): Promise<T> {
+  private async inTurn<T>(key: string, job: () => Promise<T>): Promise<T> {
     if (this.running < MAX_ASKING) this.running++;
-    else await new Promise<void>((r) => this.queue.push(r));
+    else await new Promise<void>((start) => this.queue.push({ key, start }));
     try {
       return await job();
     } finally {
       const next = this.queue.shift();
-      if (next) next();
+      if (next) next.start();
       else this.running--;
     }
+  }
+
+  /** The file's answers (read once; a missing or unreadable file is none). */
+  private savedAnswers(): Record<string, SavedAnswer> {
+    this.saved ??= this.file ? readSaved(this.file) : {};
+    return this.saved;
+  }
+
+  /** Adds one answer to the file, over what other processes saved since (the last writer wins a race; the loser only asks again). */
+  private save(name: string, answer: SavedAnswer): void {
+    this.savedAnswers()[name] = answer;
+    if (!this.file) return;
+    try {
+      const all = { ...readSaved(this.file), [name]: answer };
+      mkdirSync(dirname(this.file), { recursive: true });
+      writeFileAtomic(this.file, `${JSON.stringify(all, null, 1)}\n`, { durable: false });
+    } catch {
+      // Not kept: asked again next time.
+    }
+  }
+}
+
+function readSaved(file: string): Record<string, SavedAnswer> {
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return {};
+    return Object.fromEntries(
+      Object.entries(parsed as Record<string, Partial<SavedAnswer>>).filter(
+        (e): e is [string, SavedAnswer] => typeof e[1]?.size === 'number' && typeof e[1].mtimeMs === 'number' && typeof e[1].text === 'string',
+      ),
+    );
+  } catch {
+    return {};
   }
 }
 

@@ -104,6 +104,33 @@ describe('identify', () => {
     expect(runs(grok)).toBe(1);
   });
 
+  it('keeps answers for the next process: another catalog over the same state folder asks nothing', async () => {
+    const grok = program('grok', 'echo "grok 1.0.3 (1a29d5bc12d4)"');
+    await (await catalog()).identified();
+    const next = await catalog();
+    expect(next.get('grok')!.identity).toEqual({ state: 'matched', answer: 'grok 1.0.3 (1a29d5bc12d4)' });
+    expect(runs(grok)).toBe(1);
+    // Updated since: the kept answer is for another file, so it is asked again.
+    program('grok', 'echo "grok 1.0.4 (2b3c4d5e6f70)"');
+    const after = await catalog();
+    await after.identified();
+    expect(after.get('grok')!.identity).toEqual({ state: 'matched', answer: 'grok 1.0.4 (2b3c4d5e6f70)' });
+  });
+
+  it('waits for one agent’s answer alone when asked for that agent (a session starting)', async () => {
+    bundled('slow', { identify: { match: 'slow' } });
+    const flag = join(root, 'go');
+    program('slow', `while [ ! -f "${flag}" ]; do /bin/sleep 0.05; done; echo slow`);
+    program('grok', 'echo "1.0.1"');
+    const c = await catalog();
+    await c.identified('grok');
+    expect(c.get('grok')!.identity.state).toBe('other');
+    expect(c.get('slow')!.identity.state).toBe('checking');
+    writeFileSync(flag, '');
+    await c.identified();
+    expect(c.get('slow')!.identity.state).toBe('matched');
+  });
+
   it('tells listeners when an answer changes an agent, and only then', async () => {
     program('grok', 'echo "1.0.1"');
     const c = await catalog();
@@ -157,6 +184,16 @@ describe('identify', () => {
     expect(answer).toEqual({ ok: false, reason: 'it did not answer within 0.3 s' });
     const pid = Number(readFileSync(pidFile, 'utf8'));
     await waitFor(() => !alive(pid), { what: 'the program’s child to be ended' });
+  });
+
+  it('ends a program still being asked when the catalog closes', async () => {
+    const pidFile = join(root, 'grok.pid');
+    program('grok', `echo $$ > "${pidFile}"; exec /bin/sleep 600`);
+    const c = await catalog();
+    await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'), { what: 'grok to be asked' });
+    await c.dispose();
+    expect(c.get('grok')!.identity.state).toBe('checking');
+    expect(alive(Number(readFileSync(pidFile, 'utf8')))).toBe(false);
   });
 
   it('refuses a manifest whose identify pattern does not compile, naming the field', () => {
