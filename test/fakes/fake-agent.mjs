@@ -31,6 +31,10 @@ const identities = {
   qwen: 'Qwen Code - Launch an interactive CLI',
   copilot: 'GitHub Copilot CLI 1.0.102.',
   grok: 'grok 1.0.3 (1a29d5bc12d4) [stable]',
+  cline: 'Cline CLI - AI coding assistant in your terminal',
+  opencode: '  opencode serve               starts a headless opencode server',
+  pi: '  PI_CODING_AGENT_DIR              - Config directory (default: ~/.pi/agent)',
+  droid: "Droid - Factory's AI coding agent in your terminal",
 };
 if (process.argv.length === 4 && (process.argv[3] === '--version' || process.argv[3] === '--help')) {
   process.stdout.write(`${identities[dialect] ?? `${dialect} (fake agent)`}\n`);
