@@ -431,8 +431,10 @@ export class AgentCatalog {
     this.asking.set(m.id, asked);
     if (!asked.answer && !this.awaited.has(asked.promise)) {
       this.awaited.add(asked.promise);
-      void asked.promise.then(() => {
+      void asked.promise.then((answer) => {
         this.awaited.delete(asked.promise);
+        if (!answer.ok && !this.disposed)
+          this.opts.logger.warn('catalog: could not tell what a program is; it starts as before', { program: resolved, problem: answer.reason });
         if (!this.disposed) this.rebuild([], availability(this.entries));
       });
     }

@@ -161,6 +161,8 @@ describe('identify', () => {
     await c.identified();
     expect(c.get('grok')).toMatchObject({ installed: true, identity: { state: 'unanswered', reason: expect.stringMatching(/^could not run it: /) } });
     expect(unavailableNote(c.get('grok')!)).toBeNull();
+    expect(logs).toContainEqual(expect.stringMatching(/^catalog: could not tell what a program is; it starts as before .*"problem":"could not run it: /));
+    expect(logs.find((l) => l.includes('could not tell'))).toContain(JSON.stringify(join(binDir, 'grok')));
   });
 
   it('takes a program that answers nothing for another program', async () => {
