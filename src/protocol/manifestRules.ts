@@ -1,7 +1,7 @@
 // The rules of a manifest that span fields, checked after the schema accepted its shape:
 // command vs loginShell, one icon kind, one resume family with its fields, {id} placeholders,
-// status patterns that compile, hooks given as a file or a folder as their type needs, and a
-// failure hook event that reports attention.
+// status and identify patterns that compile, hooks given as a file or a folder as their type needs,
+// and a failure hook event that reports attention.
 import { MANIFEST_STATES, type Manifest, type ManifestHooks, type ManifestStateRules } from './manifestSchema';
 import { errorMessage, quote, type PathKey, type Report } from './manifestMessages';
 
@@ -28,6 +28,7 @@ export function checkCrossFieldRules(m: Manifest, error: Report, warn: Report): 
       warn(['icon'], `expected one of "vector", "path" or "symbol", got ${kinds.map((k) => `"${k}"`).join(' and ')}; "${kinds[0]}" is used`);
   }
 
+  if (m.identify) checkPattern(m.identify.match, ['identify', 'match'], error);
   checkResume(m, error);
   checkRules(m.titleStatus, ['titleStatus'], error, warn);
   checkRules(m.status, ['status'], error, warn);
@@ -121,15 +122,19 @@ function checkRules(rules: ManifestStateRules | undefined, base: PathKey[], erro
   for (const state of MANIFEST_STATES) {
     (rules[state] ?? []).forEach((source, i) => {
       count++;
-      try {
-        compileManifestPattern(source);
-      } catch (err) {
-        const reason = errorMessage(err).replace(`Invalid regular expression: /${source}/m: `, '');
-        error([...base, state, i], `not a valid regular expression: ${reason}`);
-      }
+      checkPattern(source, [...base, state, i], error);
     });
   }
   if (count === 0) warn(base, 'declares no rules');
+}
+
+function checkPattern(source: string, path: PathKey[], error: Report): void {
+  try {
+    compileManifestPattern(source);
+  } catch (err) {
+    const reason = errorMessage(err).replace(`Invalid regular expression: /${source}/m: `, '');
+    error(path, `not a valid regular expression: ${reason}`);
+  }
 }
 
 function placeholders(template: string): string[] {

@@ -61,6 +61,24 @@ const argTemplate = z.string().min(1).max(MAX_SHORT_CHARS);
 const regexSource = z.string().min(1).max(MAX_SHORT_CHARS);
 const ruleList = z.array(regexSource).min(1).max(MAX_RULES_PER_STATE);
 
+/** How many arguments an identify probe passes; `--version` or `--help` needs one. */
+const MAX_IDENTIFY_ARGS = 8;
+
+export const IdentifySchema = z
+  .strictObject({
+    args: z
+      .array(z.string().min(1).max(MAX_SHORT_CHARS))
+      .max(MAX_IDENTIFY_ARGS)
+      .optional()
+      .describe('The arguments that make the program say what it is, e.g. ["--version"] (the default). Run without a shell, stdin closed.'),
+    match: regexSource.describe(
+      'A regular expression (JavaScript syntax, "m" flag) over the program\'s stdout and stderr together: it matches when the program is this agent. Match the product\'s name, not a version.',
+    ),
+  })
+  .describe(
+    'How to recognise the real program when another one shares its command name: Termio runs it once per program file (20 s at most, the first 16 KB of output read) and shows a command whose answer does not match as another program, which it does not launch.',
+  );
+
 const StateSchema = z.enum(MANIFEST_STATES).describe('A session state: working, attention (blocked on the user), done or idle.');
 
 function stateRules(channel: string) {
@@ -240,6 +258,7 @@ export const ManifestSchema = z
       .regex(/^https?:\/\/[^\s/]+\S*$/, { error: 'expected an http(s) URL' })
       .optional()
       .describe("The vendor's install page, offered when the command is not found. Optional."),
+    identify: IdentifySchema.optional(),
     order: z.int().min(-1_000_000).max(1_000_000).optional().describe('Position in the agent picker, ascending. Optional; manifests without one sort last.'),
     resume: ResumeSchema.optional(),
     titleStatus: stateRules('terminal title (OSC 0/2)')
@@ -279,6 +298,7 @@ export const ManifestSchema = z
   .describe('An Agent Terminal Protocol (ATP) manifest: how Termio launches an agent, reads its status and resumes its conversations.');
 
 export type Manifest = z.infer<typeof ManifestSchema>;
+export type ManifestIdentify = z.infer<typeof IdentifySchema>;
 export type ManifestIcon = z.infer<typeof IconSchema>;
 export type ManifestResume = z.infer<typeof ResumeSchema>;
 export type ManifestDiscover = z.infer<typeof DiscoverSchema>;

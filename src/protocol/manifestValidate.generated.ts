@@ -5,7 +5,7 @@
 "use strict";
 export const validate = validate10;
 export default validate10;
-const schema11 = {"type":"object","properties":{"$schema":{"type":"string","maxLength":4096},"comment":{"type":"string","maxLength":4000},"id":{"type":"string","maxLength":64,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]*$"},"name":{"type":"string","minLength":1,"maxLength":80},"command":{"type":"string","minLength":1,"maxLength":4096},"loginShell":{"type":"boolean","const":true},"permissionBypassFlag":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^-"},"permissionBypassForms":{"maxItems":16,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^-"}},"icon":{"type":"object","properties":{"vector":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"path":{"type":"string","minLength":1,"maxLength":4096,"pattern":"\\.(?:[Pp][Nn][Gg]|[Ss][Vv][Gg])$"},"symbol":{"type":"string","maxLength":1000,"pattern":"^[a-z0-9]+(?:\\.[a-z0-9]+)*$"},"tint":{"type":"string","pattern":"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$"}},"additionalProperties":false},"install":{"type":"string","maxLength":4096,"pattern":"^https?:\\/\\/[^\\s/]+\\S*$"},"order":{"type":"integer","minimum":-1000000,"maximum":1000000},"resume":{"type":"object","properties":{"create":{"type":"string","minLength":1,"maxLength":1000},"resume":{"type":"string","minLength":1,"maxLength":1000},"storeRoot":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"storeMatch":{"type":"string","maxLength":1000,"pattern":"^(?:dir|file):[^/]+(?:\\/[^/]+)*$"},"transcriptName":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^(?!\\.\\.?$)[^/\\\\]+$"},"seed":{"type":"string","minLength":1,"maxLength":1000},"discover":{"type":"object","properties":{"root":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"format":{"type":"string","enum":["jsonl","json"]},"id":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"cwd":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"}},"required":["root","format","id","cwd"],"additionalProperties":false}},"additionalProperties":false},"titleStatus":{"type":"object","properties":{"working":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"attention":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"done":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"idle":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}}},"additionalProperties":false},"status":{"type":"object","properties":{"working":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"attention":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"done":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"idle":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}}},"additionalProperties":false},"hooks":{"type":"object","properties":{"type":{"type":"string","enum":["json","toml","plugin","scripts"]},"file":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"dir":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"dialect":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"events":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"object","properties":{"on":{"type":"string","minLength":1,"maxLength":1000},"state":{"type":"string","enum":["working","attention","done","idle"]},"matcher":{"type":"string","minLength":1,"maxLength":1000},"failure":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"}},"required":["on","state"],"additionalProperties":false}},"conversation":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"tool":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"promptTitle":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"capturesTranscript":{"type":"boolean"}},"required":["type","dialect","events"],"additionalProperties":false},"skills":{"type":"string"},"progressStatus":{"type":"boolean"},"configHome":{"type":"object","properties":{"env":{"type":"string","maxLength":1000,"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"path":{"type":"string","minLength":1,"maxLength":4096}},"required":["env","path"],"additionalProperties":false},"wire":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"}},"required":["id","name"],"additionalProperties":false};
+const schema11 = {"type":"object","properties":{"$schema":{"type":"string","maxLength":4096},"comment":{"type":"string","maxLength":4000},"id":{"type":"string","maxLength":64,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]*$"},"name":{"type":"string","minLength":1,"maxLength":80},"command":{"type":"string","minLength":1,"maxLength":4096},"loginShell":{"type":"boolean","const":true},"permissionBypassFlag":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^-"},"permissionBypassForms":{"maxItems":16,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^-"}},"icon":{"type":"object","properties":{"vector":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"path":{"type":"string","minLength":1,"maxLength":4096,"pattern":"\\.(?:[Pp][Nn][Gg]|[Ss][Vv][Gg])$"},"symbol":{"type":"string","maxLength":1000,"pattern":"^[a-z0-9]+(?:\\.[a-z0-9]+)*$"},"tint":{"type":"string","pattern":"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$"}},"additionalProperties":false},"install":{"type":"string","maxLength":4096,"pattern":"^https?:\\/\\/[^\\s/]+\\S*$"},"identify":{"type":"object","properties":{"args":{"maxItems":8,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"match":{"type":"string","minLength":1,"maxLength":1000}},"required":["match"],"additionalProperties":false},"order":{"type":"integer","minimum":-1000000,"maximum":1000000},"resume":{"type":"object","properties":{"create":{"type":"string","minLength":1,"maxLength":1000},"resume":{"type":"string","minLength":1,"maxLength":1000},"storeRoot":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"storeMatch":{"type":"string","maxLength":1000,"pattern":"^(?:dir|file):[^/]+(?:\\/[^/]+)*$"},"transcriptName":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^(?!\\.\\.?$)[^/\\\\]+$"},"seed":{"type":"string","minLength":1,"maxLength":1000},"discover":{"type":"object","properties":{"root":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"format":{"type":"string","enum":["jsonl","json"]},"id":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"cwd":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"}},"required":["root","format","id","cwd"],"additionalProperties":false}},"additionalProperties":false},"titleStatus":{"type":"object","properties":{"working":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"attention":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"done":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"idle":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}}},"additionalProperties":false},"status":{"type":"object","properties":{"working":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"attention":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"done":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"idle":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}}},"additionalProperties":false},"hooks":{"type":"object","properties":{"type":{"type":"string","enum":["json","toml","plugin","scripts"]},"file":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"dir":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"dialect":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"events":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"object","properties":{"on":{"type":"string","minLength":1,"maxLength":1000},"state":{"type":"string","enum":["working","attention","done","idle"]},"matcher":{"type":"string","minLength":1,"maxLength":1000},"failure":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"}},"required":["on","state"],"additionalProperties":false}},"conversation":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"tool":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"promptTitle":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"capturesTranscript":{"type":"boolean"}},"required":["type","dialect","events"],"additionalProperties":false},"skills":{"type":"string"},"progressStatus":{"type":"boolean"},"configHome":{"type":"object","properties":{"env":{"type":"string","maxLength":1000,"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"path":{"type":"string","minLength":1,"maxLength":4096}},"required":["env","path"],"additionalProperties":false},"wire":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"}},"required":["id","name"],"additionalProperties":false};
 const func2 = Object.prototype.hasOwnProperty;
 const func3 = codePointLength;
 const pattern0 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._-]*$", "");
@@ -435,25 +435,110 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.order !== undefined){
-let data15 = data.order;
+if(data.identify !== undefined){
+let data15 = data.identify;
 const _errs33 = errors;
-if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-validate10.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "integer"}}];
-return false;
-}
 if(errors === _errs33){
-if((typeof data15 == "number") && (isFinite(data15))){
-if(data15 > 1000000 || isNaN(data15)){
-validate10.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000}}];
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+let missing1;
+if((data15.match === undefined) && (missing1 = "match")){
+validate10.errors = [{instancePath:instancePath+"/identify",schemaPath:"#/properties/identify/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data15 < -1000000 || isNaN(data15)){
-validate10.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1000000}}];
+const _errs35 = errors;
+for(const key2 in data15){
+if(!((key2 === "args") || (key2 === "match"))){
+validate10.errors = [{instancePath:instancePath+"/identify",schemaPath:"#/properties/identify/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}}];
+return false;
+break;
+}
+}
+if(_errs35 === errors){
+if(data15.args !== undefined){
+let data16 = data15.args;
+const _errs36 = errors;
+if(errors === _errs36){
+if(Array.isArray(data16)){
+if(data16.length > 8){
+validate10.errors = [{instancePath:instancePath+"/identify/args",schemaPath:"#/properties/identify/properties/args/maxItems",keyword:"maxItems",params:{limit: 8}}];
+return false;
+}
+else {
+var valid4 = true;
+const len1 = data16.length;
+for(let i1=0; i1<len1; i1++){
+let data17 = data16[i1];
+const _errs38 = errors;
+if(errors === _errs38){
+if(typeof data17 === "string"){
+if(func3(data17) > 1000){
+validate10.errors = [{instancePath:instancePath+"/identify/args/" + i1,schemaPath:"#/properties/identify/properties/args/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+return false;
+}
+else {
+if(func3(data17) < 1){
+validate10.errors = [{instancePath:instancePath+"/identify/args/" + i1,schemaPath:"#/properties/identify/properties/args/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/identify/args/" + i1,schemaPath:"#/properties/identify/properties/args/items/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid4 = _errs38 === errors;
+if(!valid4){
+break;
+}
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/identify/args",schemaPath:"#/properties/identify/properties/args/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid3 = _errs36 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data15.match !== undefined){
+let data18 = data15.match;
+const _errs40 = errors;
+if(errors === _errs40){
+if(typeof data18 === "string"){
+if(func3(data18) > 1000){
+validate10.errors = [{instancePath:instancePath+"/identify/match",schemaPath:"#/properties/identify/properties/match/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+return false;
+}
+else {
+if(func3(data18) < 1){
+validate10.errors = [{instancePath:instancePath+"/identify/match",schemaPath:"#/properties/identify/properties/match/minLength",keyword:"minLength",params:{limit: 1}}];
+return false;
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/identify/match",schemaPath:"#/properties/identify/properties/match/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid3 = _errs40 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/identify",schemaPath:"#/properties/identify/type",keyword:"type",params:{type: "object"}}];
+return false;
 }
 }
 var valid0 = _errs33 === errors;
@@ -462,31 +547,58 @@ else {
 var valid0 = true;
 }
 if(valid0){
+if(data.order !== undefined){
+let data19 = data.order;
+const _errs42 = errors;
+if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
+validate10.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "integer"}}];
+return false;
+}
+if(errors === _errs42){
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 > 1000000 || isNaN(data19)){
+validate10.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000}}];
+return false;
+}
+else {
+if(data19 < -1000000 || isNaN(data19)){
+validate10.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1000000}}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs42 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
 if(data.resume !== undefined){
-let data16 = data.resume;
-const _errs35 = errors;
-if(errors === _errs35){
-if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-const _errs37 = errors;
-for(const key2 in data16){
-if(!(((((((key2 === "create") || (key2 === "resume")) || (key2 === "storeRoot")) || (key2 === "storeMatch")) || (key2 === "transcriptName")) || (key2 === "seed")) || (key2 === "discover"))){
-validate10.errors = [{instancePath:instancePath+"/resume",schemaPath:"#/properties/resume/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}}];
+let data20 = data.resume;
+const _errs44 = errors;
+if(errors === _errs44){
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+const _errs46 = errors;
+for(const key3 in data20){
+if(!(((((((key3 === "create") || (key3 === "resume")) || (key3 === "storeRoot")) || (key3 === "storeMatch")) || (key3 === "transcriptName")) || (key3 === "seed")) || (key3 === "discover"))){
+validate10.errors = [{instancePath:instancePath+"/resume",schemaPath:"#/properties/resume/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}}];
 return false;
 break;
 }
 }
-if(_errs37 === errors){
-if(data16.create !== undefined){
-let data17 = data16.create;
-const _errs38 = errors;
-if(errors === _errs38){
-if(typeof data17 === "string"){
-if(func3(data17) > 1000){
+if(_errs46 === errors){
+if(data20.create !== undefined){
+let data21 = data20.create;
+const _errs47 = errors;
+if(errors === _errs47){
+if(typeof data21 === "string"){
+if(func3(data21) > 1000){
 validate10.errors = [{instancePath:instancePath+"/resume/create",schemaPath:"#/properties/resume/properties/create/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data17) < 1){
+if(func3(data21) < 1){
 validate10.errors = [{instancePath:instancePath+"/resume/create",schemaPath:"#/properties/resume/properties/create/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -497,23 +609,23 @@ validate10.errors = [{instancePath:instancePath+"/resume/create",schemaPath:"#/p
 return false;
 }
 }
-var valid3 = _errs38 === errors;
+var valid5 = _errs47 === errors;
 }
 else {
-var valid3 = true;
+var valid5 = true;
 }
-if(valid3){
-if(data16.resume !== undefined){
-let data18 = data16.resume;
-const _errs40 = errors;
-if(errors === _errs40){
-if(typeof data18 === "string"){
-if(func3(data18) > 1000){
+if(valid5){
+if(data20.resume !== undefined){
+let data22 = data20.resume;
+const _errs49 = errors;
+if(errors === _errs49){
+if(typeof data22 === "string"){
+if(func3(data22) > 1000){
 validate10.errors = [{instancePath:instancePath+"/resume/resume",schemaPath:"#/properties/resume/properties/resume/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data18) < 1){
+if(func3(data22) < 1){
 validate10.errors = [{instancePath:instancePath+"/resume/resume",schemaPath:"#/properties/resume/properties/resume/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -524,23 +636,23 @@ validate10.errors = [{instancePath:instancePath+"/resume/resume",schemaPath:"#/p
 return false;
 }
 }
-var valid3 = _errs40 === errors;
+var valid5 = _errs49 === errors;
 }
 else {
-var valid3 = true;
+var valid5 = true;
 }
-if(valid3){
-if(data16.storeRoot !== undefined){
-let data19 = data16.storeRoot;
-const _errs42 = errors;
-if(errors === _errs42){
-if(typeof data19 === "string"){
-if(func3(data19) > 4096){
+if(valid5){
+if(data20.storeRoot !== undefined){
+let data23 = data20.storeRoot;
+const _errs51 = errors;
+if(errors === _errs51){
+if(typeof data23 === "string"){
+if(func3(data23) > 4096){
 validate10.errors = [{instancePath:instancePath+"/resume/storeRoot",schemaPath:"#/properties/resume/properties/storeRoot/maxLength",keyword:"maxLength",params:{limit: 4096}}];
 return false;
 }
 else {
-if(!pattern8.test(data19)){
+if(!pattern8.test(data23)){
 validate10.errors = [{instancePath:instancePath+"/resume/storeRoot",schemaPath:"#/properties/resume/properties/storeRoot/pattern",keyword:"pattern",params:{pattern: "^(?:~\\/|\\/)"}}];
 return false;
 }
@@ -551,23 +663,23 @@ validate10.errors = [{instancePath:instancePath+"/resume/storeRoot",schemaPath:"
 return false;
 }
 }
-var valid3 = _errs42 === errors;
+var valid5 = _errs51 === errors;
 }
 else {
-var valid3 = true;
+var valid5 = true;
 }
-if(valid3){
-if(data16.storeMatch !== undefined){
-let data20 = data16.storeMatch;
-const _errs44 = errors;
-if(errors === _errs44){
-if(typeof data20 === "string"){
-if(func3(data20) > 1000){
+if(valid5){
+if(data20.storeMatch !== undefined){
+let data24 = data20.storeMatch;
+const _errs53 = errors;
+if(errors === _errs53){
+if(typeof data24 === "string"){
+if(func3(data24) > 1000){
 validate10.errors = [{instancePath:instancePath+"/resume/storeMatch",schemaPath:"#/properties/resume/properties/storeMatch/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern9.test(data20)){
+if(!pattern9.test(data24)){
 validate10.errors = [{instancePath:instancePath+"/resume/storeMatch",schemaPath:"#/properties/resume/properties/storeMatch/pattern",keyword:"pattern",params:{pattern: "^(?:dir|file):[^/]+(?:\\/[^/]+)*$"}}];
 return false;
 }
@@ -578,28 +690,28 @@ validate10.errors = [{instancePath:instancePath+"/resume/storeMatch",schemaPath:
 return false;
 }
 }
-var valid3 = _errs44 === errors;
+var valid5 = _errs53 === errors;
 }
 else {
-var valid3 = true;
+var valid5 = true;
 }
-if(valid3){
-if(data16.transcriptName !== undefined){
-let data21 = data16.transcriptName;
-const _errs46 = errors;
-if(errors === _errs46){
-if(typeof data21 === "string"){
-if(func3(data21) > 1000){
+if(valid5){
+if(data20.transcriptName !== undefined){
+let data25 = data20.transcriptName;
+const _errs55 = errors;
+if(errors === _errs55){
+if(typeof data25 === "string"){
+if(func3(data25) > 1000){
 validate10.errors = [{instancePath:instancePath+"/resume/transcriptName",schemaPath:"#/properties/resume/properties/transcriptName/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data21) < 1){
+if(func3(data25) < 1){
 validate10.errors = [{instancePath:instancePath+"/resume/transcriptName",schemaPath:"#/properties/resume/properties/transcriptName/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 else {
-if(!pattern10.test(data21)){
+if(!pattern10.test(data25)){
 validate10.errors = [{instancePath:instancePath+"/resume/transcriptName",schemaPath:"#/properties/resume/properties/transcriptName/pattern",keyword:"pattern",params:{pattern: "^(?!\\.\\.?$)[^/\\\\]+$"}}];
 return false;
 }
@@ -611,23 +723,23 @@ validate10.errors = [{instancePath:instancePath+"/resume/transcriptName",schemaP
 return false;
 }
 }
-var valid3 = _errs46 === errors;
+var valid5 = _errs55 === errors;
 }
 else {
-var valid3 = true;
+var valid5 = true;
 }
-if(valid3){
-if(data16.seed !== undefined){
-let data22 = data16.seed;
-const _errs48 = errors;
-if(errors === _errs48){
-if(typeof data22 === "string"){
-if(func3(data22) > 1000){
+if(valid5){
+if(data20.seed !== undefined){
+let data26 = data20.seed;
+const _errs57 = errors;
+if(errors === _errs57){
+if(typeof data26 === "string"){
+if(func3(data26) > 1000){
 validate10.errors = [{instancePath:instancePath+"/resume/seed",schemaPath:"#/properties/resume/properties/seed/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data22) < 1){
+if(func3(data26) < 1){
 validate10.errors = [{instancePath:instancePath+"/resume/seed",schemaPath:"#/properties/resume/properties/seed/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -638,43 +750,43 @@ validate10.errors = [{instancePath:instancePath+"/resume/seed",schemaPath:"#/pro
 return false;
 }
 }
-var valid3 = _errs48 === errors;
+var valid5 = _errs57 === errors;
 }
 else {
-var valid3 = true;
+var valid5 = true;
 }
-if(valid3){
-if(data16.discover !== undefined){
-let data23 = data16.discover;
-const _errs50 = errors;
-if(errors === _errs50){
-if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
-let missing1;
-if(((((data23.root === undefined) && (missing1 = "root")) || ((data23.format === undefined) && (missing1 = "format"))) || ((data23.id === undefined) && (missing1 = "id"))) || ((data23.cwd === undefined) && (missing1 = "cwd"))){
-validate10.errors = [{instancePath:instancePath+"/resume/discover",schemaPath:"#/properties/resume/properties/discover/required",keyword:"required",params:{missingProperty: missing1}}];
+if(valid5){
+if(data20.discover !== undefined){
+let data27 = data20.discover;
+const _errs59 = errors;
+if(errors === _errs59){
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+let missing2;
+if(((((data27.root === undefined) && (missing2 = "root")) || ((data27.format === undefined) && (missing2 = "format"))) || ((data27.id === undefined) && (missing2 = "id"))) || ((data27.cwd === undefined) && (missing2 = "cwd"))){
+validate10.errors = [{instancePath:instancePath+"/resume/discover",schemaPath:"#/properties/resume/properties/discover/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-const _errs52 = errors;
-for(const key3 in data23){
-if(!((((key3 === "root") || (key3 === "format")) || (key3 === "id")) || (key3 === "cwd"))){
-validate10.errors = [{instancePath:instancePath+"/resume/discover",schemaPath:"#/properties/resume/properties/discover/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}}];
+const _errs61 = errors;
+for(const key4 in data27){
+if(!((((key4 === "root") || (key4 === "format")) || (key4 === "id")) || (key4 === "cwd"))){
+validate10.errors = [{instancePath:instancePath+"/resume/discover",schemaPath:"#/properties/resume/properties/discover/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4}}];
 return false;
 break;
 }
 }
-if(_errs52 === errors){
-if(data23.root !== undefined){
-let data24 = data23.root;
-const _errs53 = errors;
-if(errors === _errs53){
-if(typeof data24 === "string"){
-if(func3(data24) > 4096){
+if(_errs61 === errors){
+if(data27.root !== undefined){
+let data28 = data27.root;
+const _errs62 = errors;
+if(errors === _errs62){
+if(typeof data28 === "string"){
+if(func3(data28) > 4096){
 validate10.errors = [{instancePath:instancePath+"/resume/discover/root",schemaPath:"#/properties/resume/properties/discover/properties/root/maxLength",keyword:"maxLength",params:{limit: 4096}}];
 return false;
 }
 else {
-if(!pattern8.test(data24)){
+if(!pattern8.test(data28)){
 validate10.errors = [{instancePath:instancePath+"/resume/discover/root",schemaPath:"#/properties/resume/properties/discover/properties/root/pattern",keyword:"pattern",params:{pattern: "^(?:~\\/|\\/)"}}];
 return false;
 }
@@ -685,40 +797,40 @@ validate10.errors = [{instancePath:instancePath+"/resume/discover/root",schemaPa
 return false;
 }
 }
-var valid4 = _errs53 === errors;
+var valid6 = _errs62 === errors;
 }
 else {
-var valid4 = true;
+var valid6 = true;
 }
-if(valid4){
-if(data23.format !== undefined){
-let data25 = data23.format;
-const _errs55 = errors;
-if(typeof data25 !== "string"){
+if(valid6){
+if(data27.format !== undefined){
+let data29 = data27.format;
+const _errs64 = errors;
+if(typeof data29 !== "string"){
 validate10.errors = [{instancePath:instancePath+"/resume/discover/format",schemaPath:"#/properties/resume/properties/discover/properties/format/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
-if(!((data25 === "jsonl") || (data25 === "json"))){
+if(!((data29 === "jsonl") || (data29 === "json"))){
 validate10.errors = [{instancePath:instancePath+"/resume/discover/format",schemaPath:"#/properties/resume/properties/discover/properties/format/enum",keyword:"enum",params:{allowedValues: schema11.properties.resume.properties.discover.properties.format.enum}}];
 return false;
 }
-var valid4 = _errs55 === errors;
+var valid6 = _errs64 === errors;
 }
 else {
-var valid4 = true;
+var valid6 = true;
 }
-if(valid4){
-if(data23.id !== undefined){
-let data26 = data23.id;
-const _errs57 = errors;
-if(errors === _errs57){
-if(typeof data26 === "string"){
-if(func3(data26) > 1000){
+if(valid6){
+if(data27.id !== undefined){
+let data30 = data27.id;
+const _errs66 = errors;
+if(errors === _errs66){
+if(typeof data30 === "string"){
+if(func3(data30) > 1000){
 validate10.errors = [{instancePath:instancePath+"/resume/discover/id",schemaPath:"#/properties/resume/properties/discover/properties/id/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern12.test(data26)){
+if(!pattern12.test(data30)){
 validate10.errors = [{instancePath:instancePath+"/resume/discover/id",schemaPath:"#/properties/resume/properties/discover/properties/id/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
 return false;
 }
@@ -729,23 +841,23 @@ validate10.errors = [{instancePath:instancePath+"/resume/discover/id",schemaPath
 return false;
 }
 }
-var valid4 = _errs57 === errors;
+var valid6 = _errs66 === errors;
 }
 else {
-var valid4 = true;
+var valid6 = true;
 }
-if(valid4){
-if(data23.cwd !== undefined){
-let data27 = data23.cwd;
-const _errs59 = errors;
-if(errors === _errs59){
-if(typeof data27 === "string"){
-if(func3(data27) > 1000){
+if(valid6){
+if(data27.cwd !== undefined){
+let data31 = data27.cwd;
+const _errs68 = errors;
+if(errors === _errs68){
+if(typeof data31 === "string"){
+if(func3(data31) > 1000){
 validate10.errors = [{instancePath:instancePath+"/resume/discover/cwd",schemaPath:"#/properties/resume/properties/discover/properties/cwd/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern12.test(data27)){
+if(!pattern12.test(data31)){
 validate10.errors = [{instancePath:instancePath+"/resume/discover/cwd",schemaPath:"#/properties/resume/properties/discover/properties/cwd/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
 return false;
 }
@@ -756,10 +868,10 @@ validate10.errors = [{instancePath:instancePath+"/resume/discover/cwd",schemaPat
 return false;
 }
 }
-var valid4 = _errs59 === errors;
+var valid6 = _errs68 === errors;
 }
 else {
-var valid4 = true;
+var valid6 = true;
 }
 }
 }
@@ -772,10 +884,10 @@ validate10.errors = [{instancePath:instancePath+"/resume/discover",schemaPath:"#
 return false;
 }
 }
-var valid3 = _errs50 === errors;
+var valid5 = _errs59 === errors;
 }
 else {
-var valid3 = true;
+var valid5 = true;
 }
 }
 }
@@ -790,66 +902,66 @@ validate10.errors = [{instancePath:instancePath+"/resume",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs35 === errors;
+var valid0 = _errs44 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.titleStatus !== undefined){
-let data28 = data.titleStatus;
-const _errs61 = errors;
-if(errors === _errs61){
-if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
-const _errs63 = errors;
-for(const key4 in data28){
-if(!((((key4 === "working") || (key4 === "attention")) || (key4 === "done")) || (key4 === "idle"))){
-validate10.errors = [{instancePath:instancePath+"/titleStatus",schemaPath:"#/properties/titleStatus/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4}}];
+let data32 = data.titleStatus;
+const _errs70 = errors;
+if(errors === _errs70){
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+const _errs72 = errors;
+for(const key5 in data32){
+if(!((((key5 === "working") || (key5 === "attention")) || (key5 === "done")) || (key5 === "idle"))){
+validate10.errors = [{instancePath:instancePath+"/titleStatus",schemaPath:"#/properties/titleStatus/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5}}];
 return false;
 break;
 }
 }
-if(_errs63 === errors){
-if(data28.working !== undefined){
-let data29 = data28.working;
-const _errs64 = errors;
-if(errors === _errs64){
-if(Array.isArray(data29)){
-if(data29.length > 64){
+if(_errs72 === errors){
+if(data32.working !== undefined){
+let data33 = data32.working;
+const _errs73 = errors;
+if(errors === _errs73){
+if(Array.isArray(data33)){
+if(data33.length > 64){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/working",schemaPath:"#/properties/titleStatus/properties/working/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data29.length < 1){
+if(data33.length < 1){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/working",schemaPath:"#/properties/titleStatus/properties/working/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
-var valid6 = true;
-const len1 = data29.length;
-for(let i1=0; i1<len1; i1++){
-let data30 = data29[i1];
-const _errs66 = errors;
-if(errors === _errs66){
-if(typeof data30 === "string"){
-if(func3(data30) > 1000){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/working/" + i1,schemaPath:"#/properties/titleStatus/properties/working/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+var valid8 = true;
+const len2 = data33.length;
+for(let i2=0; i2<len2; i2++){
+let data34 = data33[i2];
+const _errs75 = errors;
+if(errors === _errs75){
+if(typeof data34 === "string"){
+if(func3(data34) > 1000){
+validate10.errors = [{instancePath:instancePath+"/titleStatus/working/" + i2,schemaPath:"#/properties/titleStatus/properties/working/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data30) < 1){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/working/" + i1,schemaPath:"#/properties/titleStatus/properties/working/items/minLength",keyword:"minLength",params:{limit: 1}}];
+if(func3(data34) < 1){
+validate10.errors = [{instancePath:instancePath+"/titleStatus/working/" + i2,schemaPath:"#/properties/titleStatus/properties/working/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/titleStatus/working/" + i1,schemaPath:"#/properties/titleStatus/properties/working/items/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/titleStatus/working/" + i2,schemaPath:"#/properties/titleStatus/properties/working/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
-var valid6 = _errs66 === errors;
-if(!valid6){
+var valid8 = _errs75 === errors;
+if(!valid8){
 break;
 }
 }
@@ -861,52 +973,52 @@ validate10.errors = [{instancePath:instancePath+"/titleStatus/working",schemaPat
 return false;
 }
 }
-var valid5 = _errs64 === errors;
+var valid7 = _errs73 === errors;
 }
 else {
-var valid5 = true;
+var valid7 = true;
 }
-if(valid5){
-if(data28.attention !== undefined){
-let data31 = data28.attention;
-const _errs68 = errors;
-if(errors === _errs68){
-if(Array.isArray(data31)){
-if(data31.length > 64){
+if(valid7){
+if(data32.attention !== undefined){
+let data35 = data32.attention;
+const _errs77 = errors;
+if(errors === _errs77){
+if(Array.isArray(data35)){
+if(data35.length > 64){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/attention",schemaPath:"#/properties/titleStatus/properties/attention/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data31.length < 1){
+if(data35.length < 1){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/attention",schemaPath:"#/properties/titleStatus/properties/attention/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
-var valid7 = true;
-const len2 = data31.length;
-for(let i2=0; i2<len2; i2++){
-let data32 = data31[i2];
-const _errs70 = errors;
-if(errors === _errs70){
-if(typeof data32 === "string"){
-if(func3(data32) > 1000){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/attention/" + i2,schemaPath:"#/properties/titleStatus/properties/attention/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+var valid9 = true;
+const len3 = data35.length;
+for(let i3=0; i3<len3; i3++){
+let data36 = data35[i3];
+const _errs79 = errors;
+if(errors === _errs79){
+if(typeof data36 === "string"){
+if(func3(data36) > 1000){
+validate10.errors = [{instancePath:instancePath+"/titleStatus/attention/" + i3,schemaPath:"#/properties/titleStatus/properties/attention/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data32) < 1){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/attention/" + i2,schemaPath:"#/properties/titleStatus/properties/attention/items/minLength",keyword:"minLength",params:{limit: 1}}];
+if(func3(data36) < 1){
+validate10.errors = [{instancePath:instancePath+"/titleStatus/attention/" + i3,schemaPath:"#/properties/titleStatus/properties/attention/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/titleStatus/attention/" + i2,schemaPath:"#/properties/titleStatus/properties/attention/items/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/titleStatus/attention/" + i3,schemaPath:"#/properties/titleStatus/properties/attention/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
-var valid7 = _errs70 === errors;
-if(!valid7){
+var valid9 = _errs79 === errors;
+if(!valid9){
 break;
 }
 }
@@ -918,52 +1030,52 @@ validate10.errors = [{instancePath:instancePath+"/titleStatus/attention",schemaP
 return false;
 }
 }
-var valid5 = _errs68 === errors;
+var valid7 = _errs77 === errors;
 }
 else {
-var valid5 = true;
+var valid7 = true;
 }
-if(valid5){
-if(data28.done !== undefined){
-let data33 = data28.done;
-const _errs72 = errors;
-if(errors === _errs72){
-if(Array.isArray(data33)){
-if(data33.length > 64){
+if(valid7){
+if(data32.done !== undefined){
+let data37 = data32.done;
+const _errs81 = errors;
+if(errors === _errs81){
+if(Array.isArray(data37)){
+if(data37.length > 64){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/done",schemaPath:"#/properties/titleStatus/properties/done/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data33.length < 1){
+if(data37.length < 1){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/done",schemaPath:"#/properties/titleStatus/properties/done/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
-var valid8 = true;
-const len3 = data33.length;
-for(let i3=0; i3<len3; i3++){
-let data34 = data33[i3];
-const _errs74 = errors;
-if(errors === _errs74){
-if(typeof data34 === "string"){
-if(func3(data34) > 1000){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/done/" + i3,schemaPath:"#/properties/titleStatus/properties/done/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+var valid10 = true;
+const len4 = data37.length;
+for(let i4=0; i4<len4; i4++){
+let data38 = data37[i4];
+const _errs83 = errors;
+if(errors === _errs83){
+if(typeof data38 === "string"){
+if(func3(data38) > 1000){
+validate10.errors = [{instancePath:instancePath+"/titleStatus/done/" + i4,schemaPath:"#/properties/titleStatus/properties/done/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data34) < 1){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/done/" + i3,schemaPath:"#/properties/titleStatus/properties/done/items/minLength",keyword:"minLength",params:{limit: 1}}];
+if(func3(data38) < 1){
+validate10.errors = [{instancePath:instancePath+"/titleStatus/done/" + i4,schemaPath:"#/properties/titleStatus/properties/done/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/titleStatus/done/" + i3,schemaPath:"#/properties/titleStatus/properties/done/items/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/titleStatus/done/" + i4,schemaPath:"#/properties/titleStatus/properties/done/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
-var valid8 = _errs74 === errors;
-if(!valid8){
+var valid10 = _errs83 === errors;
+if(!valid10){
 break;
 }
 }
@@ -975,52 +1087,52 @@ validate10.errors = [{instancePath:instancePath+"/titleStatus/done",schemaPath:"
 return false;
 }
 }
-var valid5 = _errs72 === errors;
+var valid7 = _errs81 === errors;
 }
 else {
-var valid5 = true;
+var valid7 = true;
 }
-if(valid5){
-if(data28.idle !== undefined){
-let data35 = data28.idle;
-const _errs76 = errors;
-if(errors === _errs76){
-if(Array.isArray(data35)){
-if(data35.length > 64){
+if(valid7){
+if(data32.idle !== undefined){
+let data39 = data32.idle;
+const _errs85 = errors;
+if(errors === _errs85){
+if(Array.isArray(data39)){
+if(data39.length > 64){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/idle",schemaPath:"#/properties/titleStatus/properties/idle/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data35.length < 1){
+if(data39.length < 1){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/idle",schemaPath:"#/properties/titleStatus/properties/idle/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
-var valid9 = true;
-const len4 = data35.length;
-for(let i4=0; i4<len4; i4++){
-let data36 = data35[i4];
-const _errs78 = errors;
-if(errors === _errs78){
-if(typeof data36 === "string"){
-if(func3(data36) > 1000){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/idle/" + i4,schemaPath:"#/properties/titleStatus/properties/idle/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+var valid11 = true;
+const len5 = data39.length;
+for(let i5=0; i5<len5; i5++){
+let data40 = data39[i5];
+const _errs87 = errors;
+if(errors === _errs87){
+if(typeof data40 === "string"){
+if(func3(data40) > 1000){
+validate10.errors = [{instancePath:instancePath+"/titleStatus/idle/" + i5,schemaPath:"#/properties/titleStatus/properties/idle/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data36) < 1){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/idle/" + i4,schemaPath:"#/properties/titleStatus/properties/idle/items/minLength",keyword:"minLength",params:{limit: 1}}];
+if(func3(data40) < 1){
+validate10.errors = [{instancePath:instancePath+"/titleStatus/idle/" + i5,schemaPath:"#/properties/titleStatus/properties/idle/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/titleStatus/idle/" + i4,schemaPath:"#/properties/titleStatus/properties/idle/items/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/titleStatus/idle/" + i5,schemaPath:"#/properties/titleStatus/properties/idle/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
-var valid9 = _errs78 === errors;
-if(!valid9){
+var valid11 = _errs87 === errors;
+if(!valid11){
 break;
 }
 }
@@ -1032,10 +1144,10 @@ validate10.errors = [{instancePath:instancePath+"/titleStatus/idle",schemaPath:"
 return false;
 }
 }
-var valid5 = _errs76 === errors;
+var valid7 = _errs85 === errors;
 }
 else {
-var valid5 = true;
+var valid7 = true;
 }
 }
 }
@@ -1047,66 +1159,66 @@ validate10.errors = [{instancePath:instancePath+"/titleStatus",schemaPath:"#/pro
 return false;
 }
 }
-var valid0 = _errs61 === errors;
+var valid0 = _errs70 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.status !== undefined){
-let data37 = data.status;
-const _errs80 = errors;
-if(errors === _errs80){
-if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
-const _errs82 = errors;
-for(const key5 in data37){
-if(!((((key5 === "working") || (key5 === "attention")) || (key5 === "done")) || (key5 === "idle"))){
-validate10.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5}}];
+let data41 = data.status;
+const _errs89 = errors;
+if(errors === _errs89){
+if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
+const _errs91 = errors;
+for(const key6 in data41){
+if(!((((key6 === "working") || (key6 === "attention")) || (key6 === "done")) || (key6 === "idle"))){
+validate10.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6}}];
 return false;
 break;
 }
 }
-if(_errs82 === errors){
-if(data37.working !== undefined){
-let data38 = data37.working;
-const _errs83 = errors;
-if(errors === _errs83){
-if(Array.isArray(data38)){
-if(data38.length > 64){
+if(_errs91 === errors){
+if(data41.working !== undefined){
+let data42 = data41.working;
+const _errs92 = errors;
+if(errors === _errs92){
+if(Array.isArray(data42)){
+if(data42.length > 64){
 validate10.errors = [{instancePath:instancePath+"/status/working",schemaPath:"#/properties/status/properties/working/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data38.length < 1){
+if(data42.length < 1){
 validate10.errors = [{instancePath:instancePath+"/status/working",schemaPath:"#/properties/status/properties/working/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
-var valid11 = true;
-const len5 = data38.length;
-for(let i5=0; i5<len5; i5++){
-let data39 = data38[i5];
-const _errs85 = errors;
-if(errors === _errs85){
-if(typeof data39 === "string"){
-if(func3(data39) > 1000){
-validate10.errors = [{instancePath:instancePath+"/status/working/" + i5,schemaPath:"#/properties/status/properties/working/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+var valid13 = true;
+const len6 = data42.length;
+for(let i6=0; i6<len6; i6++){
+let data43 = data42[i6];
+const _errs94 = errors;
+if(errors === _errs94){
+if(typeof data43 === "string"){
+if(func3(data43) > 1000){
+validate10.errors = [{instancePath:instancePath+"/status/working/" + i6,schemaPath:"#/properties/status/properties/working/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data39) < 1){
-validate10.errors = [{instancePath:instancePath+"/status/working/" + i5,schemaPath:"#/properties/status/properties/working/items/minLength",keyword:"minLength",params:{limit: 1}}];
+if(func3(data43) < 1){
+validate10.errors = [{instancePath:instancePath+"/status/working/" + i6,schemaPath:"#/properties/status/properties/working/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/status/working/" + i5,schemaPath:"#/properties/status/properties/working/items/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/status/working/" + i6,schemaPath:"#/properties/status/properties/working/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
-var valid11 = _errs85 === errors;
-if(!valid11){
+var valid13 = _errs94 === errors;
+if(!valid13){
 break;
 }
 }
@@ -1118,52 +1230,52 @@ validate10.errors = [{instancePath:instancePath+"/status/working",schemaPath:"#/
 return false;
 }
 }
-var valid10 = _errs83 === errors;
+var valid12 = _errs92 === errors;
 }
 else {
-var valid10 = true;
+var valid12 = true;
 }
-if(valid10){
-if(data37.attention !== undefined){
-let data40 = data37.attention;
-const _errs87 = errors;
-if(errors === _errs87){
-if(Array.isArray(data40)){
-if(data40.length > 64){
+if(valid12){
+if(data41.attention !== undefined){
+let data44 = data41.attention;
+const _errs96 = errors;
+if(errors === _errs96){
+if(Array.isArray(data44)){
+if(data44.length > 64){
 validate10.errors = [{instancePath:instancePath+"/status/attention",schemaPath:"#/properties/status/properties/attention/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data40.length < 1){
+if(data44.length < 1){
 validate10.errors = [{instancePath:instancePath+"/status/attention",schemaPath:"#/properties/status/properties/attention/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
-var valid12 = true;
-const len6 = data40.length;
-for(let i6=0; i6<len6; i6++){
-let data41 = data40[i6];
-const _errs89 = errors;
-if(errors === _errs89){
-if(typeof data41 === "string"){
-if(func3(data41) > 1000){
-validate10.errors = [{instancePath:instancePath+"/status/attention/" + i6,schemaPath:"#/properties/status/properties/attention/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+var valid14 = true;
+const len7 = data44.length;
+for(let i7=0; i7<len7; i7++){
+let data45 = data44[i7];
+const _errs98 = errors;
+if(errors === _errs98){
+if(typeof data45 === "string"){
+if(func3(data45) > 1000){
+validate10.errors = [{instancePath:instancePath+"/status/attention/" + i7,schemaPath:"#/properties/status/properties/attention/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data41) < 1){
-validate10.errors = [{instancePath:instancePath+"/status/attention/" + i6,schemaPath:"#/properties/status/properties/attention/items/minLength",keyword:"minLength",params:{limit: 1}}];
+if(func3(data45) < 1){
+validate10.errors = [{instancePath:instancePath+"/status/attention/" + i7,schemaPath:"#/properties/status/properties/attention/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/status/attention/" + i6,schemaPath:"#/properties/status/properties/attention/items/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/status/attention/" + i7,schemaPath:"#/properties/status/properties/attention/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
-var valid12 = _errs89 === errors;
-if(!valid12){
+var valid14 = _errs98 === errors;
+if(!valid14){
 break;
 }
 }
@@ -1175,52 +1287,52 @@ validate10.errors = [{instancePath:instancePath+"/status/attention",schemaPath:"
 return false;
 }
 }
-var valid10 = _errs87 === errors;
+var valid12 = _errs96 === errors;
 }
 else {
-var valid10 = true;
+var valid12 = true;
 }
-if(valid10){
-if(data37.done !== undefined){
-let data42 = data37.done;
-const _errs91 = errors;
-if(errors === _errs91){
-if(Array.isArray(data42)){
-if(data42.length > 64){
+if(valid12){
+if(data41.done !== undefined){
+let data46 = data41.done;
+const _errs100 = errors;
+if(errors === _errs100){
+if(Array.isArray(data46)){
+if(data46.length > 64){
 validate10.errors = [{instancePath:instancePath+"/status/done",schemaPath:"#/properties/status/properties/done/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data42.length < 1){
+if(data46.length < 1){
 validate10.errors = [{instancePath:instancePath+"/status/done",schemaPath:"#/properties/status/properties/done/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
-var valid13 = true;
-const len7 = data42.length;
-for(let i7=0; i7<len7; i7++){
-let data43 = data42[i7];
-const _errs93 = errors;
-if(errors === _errs93){
-if(typeof data43 === "string"){
-if(func3(data43) > 1000){
-validate10.errors = [{instancePath:instancePath+"/status/done/" + i7,schemaPath:"#/properties/status/properties/done/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+var valid15 = true;
+const len8 = data46.length;
+for(let i8=0; i8<len8; i8++){
+let data47 = data46[i8];
+const _errs102 = errors;
+if(errors === _errs102){
+if(typeof data47 === "string"){
+if(func3(data47) > 1000){
+validate10.errors = [{instancePath:instancePath+"/status/done/" + i8,schemaPath:"#/properties/status/properties/done/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data43) < 1){
-validate10.errors = [{instancePath:instancePath+"/status/done/" + i7,schemaPath:"#/properties/status/properties/done/items/minLength",keyword:"minLength",params:{limit: 1}}];
+if(func3(data47) < 1){
+validate10.errors = [{instancePath:instancePath+"/status/done/" + i8,schemaPath:"#/properties/status/properties/done/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/status/done/" + i7,schemaPath:"#/properties/status/properties/done/items/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/status/done/" + i8,schemaPath:"#/properties/status/properties/done/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
-var valid13 = _errs93 === errors;
-if(!valid13){
+var valid15 = _errs102 === errors;
+if(!valid15){
 break;
 }
 }
@@ -1232,52 +1344,52 @@ validate10.errors = [{instancePath:instancePath+"/status/done",schemaPath:"#/pro
 return false;
 }
 }
-var valid10 = _errs91 === errors;
+var valid12 = _errs100 === errors;
 }
 else {
-var valid10 = true;
+var valid12 = true;
 }
-if(valid10){
-if(data37.idle !== undefined){
-let data44 = data37.idle;
-const _errs95 = errors;
-if(errors === _errs95){
-if(Array.isArray(data44)){
-if(data44.length > 64){
+if(valid12){
+if(data41.idle !== undefined){
+let data48 = data41.idle;
+const _errs104 = errors;
+if(errors === _errs104){
+if(Array.isArray(data48)){
+if(data48.length > 64){
 validate10.errors = [{instancePath:instancePath+"/status/idle",schemaPath:"#/properties/status/properties/idle/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data44.length < 1){
+if(data48.length < 1){
 validate10.errors = [{instancePath:instancePath+"/status/idle",schemaPath:"#/properties/status/properties/idle/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
-var valid14 = true;
-const len8 = data44.length;
-for(let i8=0; i8<len8; i8++){
-let data45 = data44[i8];
-const _errs97 = errors;
-if(errors === _errs97){
-if(typeof data45 === "string"){
-if(func3(data45) > 1000){
-validate10.errors = [{instancePath:instancePath+"/status/idle/" + i8,schemaPath:"#/properties/status/properties/idle/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+var valid16 = true;
+const len9 = data48.length;
+for(let i9=0; i9<len9; i9++){
+let data49 = data48[i9];
+const _errs106 = errors;
+if(errors === _errs106){
+if(typeof data49 === "string"){
+if(func3(data49) > 1000){
+validate10.errors = [{instancePath:instancePath+"/status/idle/" + i9,schemaPath:"#/properties/status/properties/idle/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data45) < 1){
-validate10.errors = [{instancePath:instancePath+"/status/idle/" + i8,schemaPath:"#/properties/status/properties/idle/items/minLength",keyword:"minLength",params:{limit: 1}}];
+if(func3(data49) < 1){
+validate10.errors = [{instancePath:instancePath+"/status/idle/" + i9,schemaPath:"#/properties/status/properties/idle/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/status/idle/" + i8,schemaPath:"#/properties/status/properties/idle/items/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/status/idle/" + i9,schemaPath:"#/properties/status/properties/idle/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
-var valid14 = _errs97 === errors;
-if(!valid14){
+var valid16 = _errs106 === errors;
+if(!valid16){
 break;
 }
 }
@@ -1289,10 +1401,10 @@ validate10.errors = [{instancePath:instancePath+"/status/idle",schemaPath:"#/pro
 return false;
 }
 }
-var valid10 = _errs95 === errors;
+var valid12 = _errs104 === errors;
 }
 else {
-var valid10 = true;
+var valid12 = true;
 }
 }
 }
@@ -1304,60 +1416,60 @@ validate10.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs80 === errors;
+var valid0 = _errs89 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.hooks !== undefined){
-let data46 = data.hooks;
-const _errs99 = errors;
-if(errors === _errs99){
-if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
-let missing2;
-if((((data46.type === undefined) && (missing2 = "type")) || ((data46.dialect === undefined) && (missing2 = "dialect"))) || ((data46.events === undefined) && (missing2 = "events"))){
-validate10.errors = [{instancePath:instancePath+"/hooks",schemaPath:"#/properties/hooks/required",keyword:"required",params:{missingProperty: missing2}}];
+let data50 = data.hooks;
+const _errs108 = errors;
+if(errors === _errs108){
+if(data50 && typeof data50 == "object" && !Array.isArray(data50)){
+let missing3;
+if((((data50.type === undefined) && (missing3 = "type")) || ((data50.dialect === undefined) && (missing3 = "dialect"))) || ((data50.events === undefined) && (missing3 = "events"))){
+validate10.errors = [{instancePath:instancePath+"/hooks",schemaPath:"#/properties/hooks/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-const _errs101 = errors;
-for(const key6 in data46){
-if(!(func2.call(schema11.properties.hooks.properties, key6))){
-validate10.errors = [{instancePath:instancePath+"/hooks",schemaPath:"#/properties/hooks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6}}];
+const _errs110 = errors;
+for(const key7 in data50){
+if(!(func2.call(schema11.properties.hooks.properties, key7))){
+validate10.errors = [{instancePath:instancePath+"/hooks",schemaPath:"#/properties/hooks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7}}];
 return false;
 break;
 }
 }
-if(_errs101 === errors){
-if(data46.type !== undefined){
-let data47 = data46.type;
-const _errs102 = errors;
-if(typeof data47 !== "string"){
+if(_errs110 === errors){
+if(data50.type !== undefined){
+let data51 = data50.type;
+const _errs111 = errors;
+if(typeof data51 !== "string"){
 validate10.errors = [{instancePath:instancePath+"/hooks/type",schemaPath:"#/properties/hooks/properties/type/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
-if(!((((data47 === "json") || (data47 === "toml")) || (data47 === "plugin")) || (data47 === "scripts"))){
+if(!((((data51 === "json") || (data51 === "toml")) || (data51 === "plugin")) || (data51 === "scripts"))){
 validate10.errors = [{instancePath:instancePath+"/hooks/type",schemaPath:"#/properties/hooks/properties/type/enum",keyword:"enum",params:{allowedValues: schema11.properties.hooks.properties.type.enum}}];
 return false;
 }
-var valid15 = _errs102 === errors;
+var valid17 = _errs111 === errors;
 }
 else {
-var valid15 = true;
+var valid17 = true;
 }
-if(valid15){
-if(data46.file !== undefined){
-let data48 = data46.file;
-const _errs104 = errors;
-if(errors === _errs104){
-if(typeof data48 === "string"){
-if(func3(data48) > 4096){
+if(valid17){
+if(data50.file !== undefined){
+let data52 = data50.file;
+const _errs113 = errors;
+if(errors === _errs113){
+if(typeof data52 === "string"){
+if(func3(data52) > 4096){
 validate10.errors = [{instancePath:instancePath+"/hooks/file",schemaPath:"#/properties/hooks/properties/file/maxLength",keyword:"maxLength",params:{limit: 4096}}];
 return false;
 }
 else {
-if(!pattern8.test(data48)){
+if(!pattern8.test(data52)){
 validate10.errors = [{instancePath:instancePath+"/hooks/file",schemaPath:"#/properties/hooks/properties/file/pattern",keyword:"pattern",params:{pattern: "^(?:~\\/|\\/)"}}];
 return false;
 }
@@ -1368,23 +1480,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/file",schemaPath:"#/prop
 return false;
 }
 }
-var valid15 = _errs104 === errors;
+var valid17 = _errs113 === errors;
 }
 else {
-var valid15 = true;
+var valid17 = true;
 }
-if(valid15){
-if(data46.dir !== undefined){
-let data49 = data46.dir;
-const _errs106 = errors;
-if(errors === _errs106){
-if(typeof data49 === "string"){
-if(func3(data49) > 4096){
+if(valid17){
+if(data50.dir !== undefined){
+let data53 = data50.dir;
+const _errs115 = errors;
+if(errors === _errs115){
+if(typeof data53 === "string"){
+if(func3(data53) > 4096){
 validate10.errors = [{instancePath:instancePath+"/hooks/dir",schemaPath:"#/properties/hooks/properties/dir/maxLength",keyword:"maxLength",params:{limit: 4096}}];
 return false;
 }
 else {
-if(!pattern8.test(data49)){
+if(!pattern8.test(data53)){
 validate10.errors = [{instancePath:instancePath+"/hooks/dir",schemaPath:"#/properties/hooks/properties/dir/pattern",keyword:"pattern",params:{pattern: "^(?:~\\/|\\/)"}}];
 return false;
 }
@@ -1395,23 +1507,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/dir",schemaPath:"#/prope
 return false;
 }
 }
-var valid15 = _errs106 === errors;
+var valid17 = _errs115 === errors;
 }
 else {
-var valid15 = true;
+var valid17 = true;
 }
-if(valid15){
-if(data46.dialect !== undefined){
-let data50 = data46.dialect;
-const _errs108 = errors;
-if(errors === _errs108){
-if(typeof data50 === "string"){
-if(func3(data50) > 64){
+if(valid17){
+if(data50.dialect !== undefined){
+let data54 = data50.dialect;
+const _errs117 = errors;
+if(errors === _errs117){
+if(typeof data54 === "string"){
+if(func3(data54) > 64){
 validate10.errors = [{instancePath:instancePath+"/hooks/dialect",schemaPath:"#/properties/hooks/properties/dialect/maxLength",keyword:"maxLength",params:{limit: 64}}];
 return false;
 }
 else {
-if(!pattern3.test(data50)){
+if(!pattern3.test(data54)){
 validate10.errors = [{instancePath:instancePath+"/hooks/dialect",schemaPath:"#/properties/hooks/properties/dialect/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$"}}];
 return false;
 }
@@ -1422,159 +1534,159 @@ validate10.errors = [{instancePath:instancePath+"/hooks/dialect",schemaPath:"#/p
 return false;
 }
 }
-var valid15 = _errs108 === errors;
-}
-else {
-var valid15 = true;
-}
-if(valid15){
-if(data46.events !== undefined){
-let data51 = data46.events;
-const _errs110 = errors;
-if(errors === _errs110){
-if(Array.isArray(data51)){
-if(data51.length > 64){
-validate10.errors = [{instancePath:instancePath+"/hooks/events",schemaPath:"#/properties/hooks/properties/events/maxItems",keyword:"maxItems",params:{limit: 64}}];
-return false;
-}
-else {
-if(data51.length < 1){
-validate10.errors = [{instancePath:instancePath+"/hooks/events",schemaPath:"#/properties/hooks/properties/events/minItems",keyword:"minItems",params:{limit: 1}}];
-return false;
-}
-else {
-var valid16 = true;
-const len9 = data51.length;
-for(let i9=0; i9<len9; i9++){
-let data52 = data51[i9];
-const _errs112 = errors;
-if(errors === _errs112){
-if(data52 && typeof data52 == "object" && !Array.isArray(data52)){
-let missing3;
-if(((data52.on === undefined) && (missing3 = "on")) || ((data52.state === undefined) && (missing3 = "state"))){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i9,schemaPath:"#/properties/hooks/properties/events/items/required",keyword:"required",params:{missingProperty: missing3}}];
-return false;
-}
-else {
-const _errs114 = errors;
-for(const key7 in data52){
-if(!((((key7 === "on") || (key7 === "state")) || (key7 === "matcher")) || (key7 === "failure"))){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i9,schemaPath:"#/properties/hooks/properties/events/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7}}];
-return false;
-break;
-}
-}
-if(_errs114 === errors){
-if(data52.on !== undefined){
-let data53 = data52.on;
-const _errs115 = errors;
-if(errors === _errs115){
-if(typeof data53 === "string"){
-if(func3(data53) > 1000){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i9+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/maxLength",keyword:"maxLength",params:{limit: 1000}}];
-return false;
-}
-else {
-if(func3(data53) < 1){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i9+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/minLength",keyword:"minLength",params:{limit: 1}}];
-return false;
-}
-}
-}
-else {
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i9+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/type",keyword:"type",params:{type: "string"}}];
-return false;
-}
-}
-var valid17 = _errs115 === errors;
-}
-else {
-var valid17 = true;
-}
-if(valid17){
-if(data52.state !== undefined){
-let data54 = data52.state;
-const _errs117 = errors;
-if(typeof data54 !== "string"){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i9+"/state",schemaPath:"#/properties/hooks/properties/events/items/properties/state/type",keyword:"type",params:{type: "string"}}];
-return false;
-}
-if(!((((data54 === "working") || (data54 === "attention")) || (data54 === "done")) || (data54 === "idle"))){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i9+"/state",schemaPath:"#/properties/hooks/properties/events/items/properties/state/enum",keyword:"enum",params:{allowedValues: schema11.properties.hooks.properties.events.items.properties.state.enum}}];
-return false;
-}
 var valid17 = _errs117 === errors;
 }
 else {
 var valid17 = true;
 }
 if(valid17){
-if(data52.matcher !== undefined){
-let data55 = data52.matcher;
+if(data50.events !== undefined){
+let data55 = data50.events;
 const _errs119 = errors;
 if(errors === _errs119){
-if(typeof data55 === "string"){
-if(func3(data55) > 1000){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i9+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+if(Array.isArray(data55)){
+if(data55.length > 64){
+validate10.errors = [{instancePath:instancePath+"/hooks/events",schemaPath:"#/properties/hooks/properties/events/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(func3(data55) < 1){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i9+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/minLength",keyword:"minLength",params:{limit: 1}}];
+if(data55.length < 1){
+validate10.errors = [{instancePath:instancePath+"/hooks/events",schemaPath:"#/properties/hooks/properties/events/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
-}
-}
 else {
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i9+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/type",keyword:"type",params:{type: "string"}}];
-return false;
-}
-}
-var valid17 = _errs119 === errors;
-}
-else {
-var valid17 = true;
-}
-if(valid17){
-if(data52.failure !== undefined){
-let data56 = data52.failure;
+var valid18 = true;
+const len10 = data55.length;
+for(let i10=0; i10<len10; i10++){
+let data56 = data55[i10];
 const _errs121 = errors;
 if(errors === _errs121){
-if(typeof data56 === "string"){
-if(func3(data56) > 1000){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i9+"/failure",schemaPath:"#/properties/hooks/properties/events/items/properties/failure/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
+let missing4;
+if(((data56.on === undefined) && (missing4 = "on")) || ((data56.state === undefined) && (missing4 = "state"))){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i10,schemaPath:"#/properties/hooks/properties/events/items/required",keyword:"required",params:{missingProperty: missing4}}];
 return false;
 }
 else {
-if(!pattern12.test(data56)){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i9+"/failure",schemaPath:"#/properties/hooks/properties/events/items/properties/failure/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
+const _errs123 = errors;
+for(const key8 in data56){
+if(!((((key8 === "on") || (key8 === "state")) || (key8 === "matcher")) || (key8 === "failure"))){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i10,schemaPath:"#/properties/hooks/properties/events/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8}}];
+return false;
+break;
+}
+}
+if(_errs123 === errors){
+if(data56.on !== undefined){
+let data57 = data56.on;
+const _errs124 = errors;
+if(errors === _errs124){
+if(typeof data57 === "string"){
+if(func3(data57) > 1000){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i10+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+return false;
+}
+else {
+if(func3(data57) < 1){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i10+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i9+"/failure",schemaPath:"#/properties/hooks/properties/events/items/properties/failure/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i10+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
-var valid17 = _errs121 === errors;
+var valid19 = _errs124 === errors;
 }
 else {
-var valid17 = true;
+var valid19 = true;
 }
+if(valid19){
+if(data56.state !== undefined){
+let data58 = data56.state;
+const _errs126 = errors;
+if(typeof data58 !== "string"){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i10+"/state",schemaPath:"#/properties/hooks/properties/events/items/properties/state/type",keyword:"type",params:{type: "string"}}];
+return false;
 }
+if(!((((data58 === "working") || (data58 === "attention")) || (data58 === "done")) || (data58 === "idle"))){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i10+"/state",schemaPath:"#/properties/hooks/properties/events/items/properties/state/enum",keyword:"enum",params:{allowedValues: schema11.properties.hooks.properties.events.items.properties.state.enum}}];
+return false;
 }
-}
-}
-}
+var valid19 = _errs126 === errors;
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i9,schemaPath:"#/properties/hooks/properties/events/items/type",keyword:"type",params:{type: "object"}}];
+var valid19 = true;
+}
+if(valid19){
+if(data56.matcher !== undefined){
+let data59 = data56.matcher;
+const _errs128 = errors;
+if(errors === _errs128){
+if(typeof data59 === "string"){
+if(func3(data59) > 1000){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i10+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+return false;
+}
+else {
+if(func3(data59) < 1){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i10+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
-var valid16 = _errs112 === errors;
-if(!valid16){
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i10+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid19 = _errs128 === errors;
+}
+else {
+var valid19 = true;
+}
+if(valid19){
+if(data56.failure !== undefined){
+let data60 = data56.failure;
+const _errs130 = errors;
+if(errors === _errs130){
+if(typeof data60 === "string"){
+if(func3(data60) > 1000){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i10+"/failure",schemaPath:"#/properties/hooks/properties/events/items/properties/failure/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+return false;
+}
+else {
+if(!pattern12.test(data60)){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i10+"/failure",schemaPath:"#/properties/hooks/properties/events/items/properties/failure/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
+return false;
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i10+"/failure",schemaPath:"#/properties/hooks/properties/events/items/properties/failure/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid19 = _errs130 === errors;
+}
+else {
+var valid19 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i10,schemaPath:"#/properties/hooks/properties/events/items/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid18 = _errs121 === errors;
+if(!valid18){
 break;
 }
 }
@@ -1586,23 +1698,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/events",schemaPath:"#/pr
 return false;
 }
 }
-var valid15 = _errs110 === errors;
+var valid17 = _errs119 === errors;
 }
 else {
-var valid15 = true;
+var valid17 = true;
 }
-if(valid15){
-if(data46.conversation !== undefined){
-let data57 = data46.conversation;
-const _errs123 = errors;
-if(errors === _errs123){
-if(typeof data57 === "string"){
-if(func3(data57) > 1000){
+if(valid17){
+if(data50.conversation !== undefined){
+let data61 = data50.conversation;
+const _errs132 = errors;
+if(errors === _errs132){
+if(typeof data61 === "string"){
+if(func3(data61) > 1000){
 validate10.errors = [{instancePath:instancePath+"/hooks/conversation",schemaPath:"#/properties/hooks/properties/conversation/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern12.test(data57)){
+if(!pattern12.test(data61)){
 validate10.errors = [{instancePath:instancePath+"/hooks/conversation",schemaPath:"#/properties/hooks/properties/conversation/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
 return false;
 }
@@ -1613,23 +1725,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/conversation",schemaPath
 return false;
 }
 }
-var valid15 = _errs123 === errors;
+var valid17 = _errs132 === errors;
 }
 else {
-var valid15 = true;
+var valid17 = true;
 }
-if(valid15){
-if(data46.tool !== undefined){
-let data58 = data46.tool;
-const _errs125 = errors;
-if(errors === _errs125){
-if(typeof data58 === "string"){
-if(func3(data58) > 1000){
+if(valid17){
+if(data50.tool !== undefined){
+let data62 = data50.tool;
+const _errs134 = errors;
+if(errors === _errs134){
+if(typeof data62 === "string"){
+if(func3(data62) > 1000){
 validate10.errors = [{instancePath:instancePath+"/hooks/tool",schemaPath:"#/properties/hooks/properties/tool/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern12.test(data58)){
+if(!pattern12.test(data62)){
 validate10.errors = [{instancePath:instancePath+"/hooks/tool",schemaPath:"#/properties/hooks/properties/tool/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
 return false;
 }
@@ -1640,23 +1752,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/tool",schemaPath:"#/prop
 return false;
 }
 }
-var valid15 = _errs125 === errors;
+var valid17 = _errs134 === errors;
 }
 else {
-var valid15 = true;
+var valid17 = true;
 }
-if(valid15){
-if(data46.promptTitle !== undefined){
-let data59 = data46.promptTitle;
-const _errs127 = errors;
-if(errors === _errs127){
-if(typeof data59 === "string"){
-if(func3(data59) > 1000){
+if(valid17){
+if(data50.promptTitle !== undefined){
+let data63 = data50.promptTitle;
+const _errs136 = errors;
+if(errors === _errs136){
+if(typeof data63 === "string"){
+if(func3(data63) > 1000){
 validate10.errors = [{instancePath:instancePath+"/hooks/promptTitle",schemaPath:"#/properties/hooks/properties/promptTitle/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern12.test(data59)){
+if(!pattern12.test(data63)){
 validate10.errors = [{instancePath:instancePath+"/hooks/promptTitle",schemaPath:"#/properties/hooks/properties/promptTitle/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
 return false;
 }
@@ -1667,22 +1779,22 @@ validate10.errors = [{instancePath:instancePath+"/hooks/promptTitle",schemaPath:
 return false;
 }
 }
-var valid15 = _errs127 === errors;
+var valid17 = _errs136 === errors;
 }
 else {
-var valid15 = true;
+var valid17 = true;
 }
-if(valid15){
-if(data46.capturesTranscript !== undefined){
-const _errs129 = errors;
-if(typeof data46.capturesTranscript !== "boolean"){
+if(valid17){
+if(data50.capturesTranscript !== undefined){
+const _errs138 = errors;
+if(typeof data50.capturesTranscript !== "boolean"){
 validate10.errors = [{instancePath:instancePath+"/hooks/capturesTranscript",schemaPath:"#/properties/hooks/properties/capturesTranscript/type",keyword:"type",params:{type: "boolean"}}];
 return false;
 }
-var valid15 = _errs129 === errors;
+var valid17 = _errs138 === errors;
 }
 else {
-var valid15 = true;
+var valid17 = true;
 }
 }
 }
@@ -1700,67 +1812,67 @@ validate10.errors = [{instancePath:instancePath+"/hooks",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs99 === errors;
+var valid0 = _errs108 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.skills !== undefined){
-const _errs131 = errors;
+const _errs140 = errors;
 if(typeof data.skills !== "string"){
 validate10.errors = [{instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
-var valid0 = _errs131 === errors;
+var valid0 = _errs140 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.progressStatus !== undefined){
-const _errs133 = errors;
+const _errs142 = errors;
 if(typeof data.progressStatus !== "boolean"){
 validate10.errors = [{instancePath:instancePath+"/progressStatus",schemaPath:"#/properties/progressStatus/type",keyword:"type",params:{type: "boolean"}}];
 return false;
 }
-var valid0 = _errs133 === errors;
+var valid0 = _errs142 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.configHome !== undefined){
-let data63 = data.configHome;
-const _errs135 = errors;
-if(errors === _errs135){
-if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
-let missing4;
-if(((data63.env === undefined) && (missing4 = "env")) || ((data63.path === undefined) && (missing4 = "path"))){
-validate10.errors = [{instancePath:instancePath+"/configHome",schemaPath:"#/properties/configHome/required",keyword:"required",params:{missingProperty: missing4}}];
+let data67 = data.configHome;
+const _errs144 = errors;
+if(errors === _errs144){
+if(data67 && typeof data67 == "object" && !Array.isArray(data67)){
+let missing5;
+if(((data67.env === undefined) && (missing5 = "env")) || ((data67.path === undefined) && (missing5 = "path"))){
+validate10.errors = [{instancePath:instancePath+"/configHome",schemaPath:"#/properties/configHome/required",keyword:"required",params:{missingProperty: missing5}}];
 return false;
 }
 else {
-const _errs137 = errors;
-for(const key8 in data63){
-if(!((key8 === "env") || (key8 === "path"))){
-validate10.errors = [{instancePath:instancePath+"/configHome",schemaPath:"#/properties/configHome/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8}}];
+const _errs146 = errors;
+for(const key9 in data67){
+if(!((key9 === "env") || (key9 === "path"))){
+validate10.errors = [{instancePath:instancePath+"/configHome",schemaPath:"#/properties/configHome/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9}}];
 return false;
 break;
 }
 }
-if(_errs137 === errors){
-if(data63.env !== undefined){
-let data64 = data63.env;
-const _errs138 = errors;
-if(errors === _errs138){
-if(typeof data64 === "string"){
-if(func3(data64) > 1000){
+if(_errs146 === errors){
+if(data67.env !== undefined){
+let data68 = data67.env;
+const _errs147 = errors;
+if(errors === _errs147){
+if(typeof data68 === "string"){
+if(func3(data68) > 1000){
 validate10.errors = [{instancePath:instancePath+"/configHome/env",schemaPath:"#/properties/configHome/properties/env/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern21.test(data64)){
+if(!pattern21.test(data68)){
 validate10.errors = [{instancePath:instancePath+"/configHome/env",schemaPath:"#/properties/configHome/properties/env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"}}];
 return false;
 }
@@ -1771,23 +1883,23 @@ validate10.errors = [{instancePath:instancePath+"/configHome/env",schemaPath:"#/
 return false;
 }
 }
-var valid18 = _errs138 === errors;
+var valid20 = _errs147 === errors;
 }
 else {
-var valid18 = true;
+var valid20 = true;
 }
-if(valid18){
-if(data63.path !== undefined){
-let data65 = data63.path;
-const _errs140 = errors;
-if(errors === _errs140){
-if(typeof data65 === "string"){
-if(func3(data65) > 4096){
+if(valid20){
+if(data67.path !== undefined){
+let data69 = data67.path;
+const _errs149 = errors;
+if(errors === _errs149){
+if(typeof data69 === "string"){
+if(func3(data69) > 4096){
 validate10.errors = [{instancePath:instancePath+"/configHome/path",schemaPath:"#/properties/configHome/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096}}];
 return false;
 }
 else {
-if(func3(data65) < 1){
+if(func3(data69) < 1){
 validate10.errors = [{instancePath:instancePath+"/configHome/path",schemaPath:"#/properties/configHome/properties/path/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -1798,10 +1910,10 @@ validate10.errors = [{instancePath:instancePath+"/configHome/path",schemaPath:"#
 return false;
 }
 }
-var valid18 = _errs140 === errors;
+var valid20 = _errs149 === errors;
 }
 else {
-var valid18 = true;
+var valid20 = true;
 }
 }
 }
@@ -1812,23 +1924,23 @@ validate10.errors = [{instancePath:instancePath+"/configHome",schemaPath:"#/prop
 return false;
 }
 }
-var valid0 = _errs135 === errors;
+var valid0 = _errs144 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.wire !== undefined){
-let data66 = data.wire;
-const _errs142 = errors;
-if(errors === _errs142){
-if(typeof data66 === "string"){
-if(func3(data66) > 64){
+let data70 = data.wire;
+const _errs151 = errors;
+if(errors === _errs151){
+if(typeof data70 === "string"){
+if(func3(data70) > 64){
 validate10.errors = [{instancePath:instancePath+"/wire",schemaPath:"#/properties/wire/maxLength",keyword:"maxLength",params:{limit: 64}}];
 return false;
 }
 else {
-if(!pattern3.test(data66)){
+if(!pattern3.test(data70)){
 validate10.errors = [{instancePath:instancePath+"/wire",schemaPath:"#/properties/wire/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$"}}];
 return false;
 }
@@ -1839,10 +1951,11 @@ validate10.errors = [{instancePath:instancePath+"/wire",schemaPath:"#/properties
 return false;
 }
 }
-var valid0 = _errs142 === errors;
+var valid0 = _errs151 === errors;
 }
 else {
 var valid0 = true;
+}
 }
 }
 }

@@ -1,7 +1,8 @@
 // The agent picker, keyboard only: the shortcut opens it, typing filters, Enter starts the chosen
 // agent (a fake Claude Code on the login shell's PATH) in the current session's folder, also one
-// installed after the app started; Ctrl+O picks another folder first.
-import { mkdirSync, mkdtempSync } from 'node:fs';
+// installed after the app started; Ctrl+O picks another folder first. A `grok` that answers as
+// another program is shown as one (its row greyed, its Enter the install page).
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -69,6 +70,27 @@ describe.skipIf(e2eSkipReason)('agent picker', () => {
     display.xdotool('key', 'Return');
     const started = await waitFor(async () => (await listSessions<Info>(app!)).find((s) => s.agentId === 'claude'), { what: 'a Claude Code session' });
     await waitFor(async () => (await app!.cli(['sessions', 'read', started.id])).stdout.includes('fake claude ready'), { what: 'the agent to draw' });
+  });
+
+  it('shows another program named grok as such, and a muted note on agents not verified here', async () => {
+    const { win } = await startWithFakeClaude();
+    // What npm's @vibe-kit/grok-cli puts on PATH: it answers --version with a bare "1.0.1".
+    writeFileSync(join(app!.home, 'bin', 'grok'), '#!/bin/sh\necho 1.0.1\n', { mode: 0o755 });
+    display.xdotool('windowfocus', '--sync', win);
+    display.xdotool('key', newSessionKeys);
+    await waitFor(() => app!.log().includes('picker opened'), { what: 'the picker to open' });
+    // The picker looked again, found the new grok, asked it what it is and redrew its row.
+    await waitFor(() => app!.log().includes('"Grok":"another program named grok"'), { what: 'the picker to mark grok as another program' });
+    const line = app!
+      .log()
+      .split('\n')
+      .findLast((l) => l.includes('picker agents'))!;
+    const { notes } = JSON.parse(line.slice(line.indexOf('{'))) as { notes: Record<string, string> };
+    // Claude Code starts, with the muted note (the release matrix has not filled verified.json
+    // yet); the plain Terminal has nothing to verify.
+    expect(notes).toMatchObject({ 'Claude Code': 'not verified here', Grok: 'another program named grok' });
+    expect(notes).not.toHaveProperty('Terminal');
+    app!.screenshot('picker-identity');
   });
 
   it('chooses another folder first with Ctrl+O, all from the keyboard', async () => {

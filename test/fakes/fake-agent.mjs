@@ -23,6 +23,24 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
 const dialect = process.argv[2] ?? 'claude';
+// Asked what it is (a manifest's `identify`: --version or --help), it answers as the real CLI
+// does, so Termio takes it for that agent; then it exits like the real one.
+const identities = {
+  claude: '2.1.332 (Claude Code)',
+  codex: 'codex-cli 0.171.0',
+  gemini: 'Gemini CLI - Defaults to interactive mode.',
+  qwen: 'Qwen Code - Launch an interactive CLI',
+  copilot: 'GitHub Copilot CLI 1.0.102.',
+  grok: 'grok 1.0.3 (1a29d5bc12d4) [stable]',
+  cline: 'Cline CLI - AI coding assistant in your terminal',
+  opencode: '  opencode serve               starts a headless opencode server',
+  pi: '  PI_CODING_AGENT_DIR              - Config directory (default: ~/.pi/agent)',
+  droid: "Droid - Factory's AI coding agent in your terminal",
+};
+if (process.argv.length === 4 && (process.argv[3] === '--version' || process.argv[3] === '--help')) {
+  process.stdout.write(`${identities[dialect] ?? `${dialect} (fake agent)`}\n`);
+  process.exit(0);
+}
 const printIndex = process.argv.indexOf('-p', 3);
 const HOME = process.env.HOME;
 const cwd = process.cwd();

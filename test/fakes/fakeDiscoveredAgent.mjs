@@ -22,6 +22,11 @@ import { fail, findBelow, flagValue, logEvent, promptLoop, reportHook, setTitle 
 
 const AGENT = 'fake-discovered';
 const argv = process.argv.slice(2);
+// Asked what it is (the bundled Codex manifest's `identify`), it answers as Codex does; not a launch.
+if (argv.length === 1 && argv[0] === '--version') {
+  process.stdout.write('codex-cli 0.171.0\n');
+  process.exit(0);
+}
 const cwd = process.cwd();
 const style = process.env.FAKE_DISCOVERED_STYLE === 'json' ? 'json' : 'rollout';
 const home = process.env.HOME || homedir();

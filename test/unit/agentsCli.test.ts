@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../../src/app/cli/agents';
 import type { CliIo } from '../../src/app/cli/cliIo';
+import { NOT_MANIFESTS } from '../../src/app/services/catalog';
 
 const REPO = resolve(__dirname, '..', '..');
 
@@ -41,8 +42,9 @@ async function termio(...args: string[]): Promise<{ code: number; out: string; e
   return { code, out, err };
 }
 
-function install(command: string): void {
-  writeFileSync(join(binDir, command), '#!/bin/sh\n');
+/** A program on PATH; `answer` is what it prints (to `--version`, `--help`, anything). */
+function install(command: string, answer = ''): void {
+  writeFileSync(join(binDir, command), `#!/bin/sh\necho "${answer}"\n`);
   chmodSync(join(binDir, command), 0o755);
 }
 
@@ -51,7 +53,7 @@ const label = (name: string) => `~/.termio/config/agents/${name}`;
 describe('termio agents list', () => {
   it('--json lists every agent in picker order with availability, resume family, status channels and problems', async () => {
     install('mine');
-    install('claude');
+    install('claude', '2.1.332 (Claude Code)');
     writeFileSync(join(userDir, 'mine.json'), JSON.stringify({ id: 'mine', name: 'Mine', command: 'mine', order: 1, extra: true }));
     writeFileSync(join(userDir, 'broken.json'), '{"id": "broken"');
     const r = await termio('list', '--json');
@@ -64,6 +66,7 @@ describe('termio agents list', () => {
       source: 'user',
       file: join(userDir, 'mine.json'),
       installed: true,
+      identity: { state: 'unchecked' },
       command: 'mine',
       resolvedCommand: join(binDir, 'mine'),
       install: null,
@@ -80,6 +83,8 @@ describe('termio agents list', () => {
     });
     expect(data.agents.find((a) => a.id === 'claude')).toMatchObject({
       installed: true,
+      identity: { state: 'matched', answer: '2.1.332 (Claude Code)' },
+      verified: null,
       resumeFamily: 'pinned',
       statusChannels: ['hooks', 'title'],
       source: 'bundled',
@@ -90,6 +95,10 @@ describe('termio agents list', () => {
       resumeFamily: 'discovered',
     });
     expect(data.agents.find((a) => a.id === 'terminal')).toMatchObject({ installed: true, command: null, resolvedCommand: env.SHELL });
+    // Verification is said of bundled agents only: not of the user's, not of the plain Terminal.
+    expect(data.agents.filter((a) => 'verified' in a).map((a) => a.id)).toEqual(
+      data.agents.filter((a) => a.source === 'bundled' && a.id !== 'terminal').map((a) => a.id),
+    );
     expect(data.agents.map((a) => a.id).at(-1)).toBe('terminal');
     expect(data.problems).toEqual([
       {
@@ -107,11 +116,11 @@ describe('termio agents list', () => {
     const r = await termio('list');
     expect(r.code).toBe(0);
     const lines = r.out.split('\n');
-    expect(lines[0]).toMatch(/^ID +NAME +INSTALLED +RESUME +STATUS +OFF +SOURCE$/);
-    expect(lines[1]).toMatch(/^codex +My Codex +no +none +title +- +user, overrides bundled: ~\/\.termio\/config\/agents\/codex\.json$/);
+    expect(lines[0]).toMatch(/^ID +NAME +INSTALLED +RESUME +STATUS +OFF +VERIFIED +SOURCE$/);
+    expect(lines[1]).toMatch(/^codex +My Codex +no +none +title +- +- +user, overrides bundled: ~\/\.termio\/config\/agents\/codex\.json$/);
     expect(lines).toContainEqual(
       expect.stringMatching(
-        /^claude +Claude Code +no \(https:\/\/github\.com\/anthropics\/claude-code\) +pinned +hooks,title +- +bundled: agents\/claude\.json$/,
+        /^claude +Claude Code +no \(https:\/\/github\.com\/anthropics\/claude-code\) +pinned +hooks,title +- +not verified here +bundled: agents\/claude\.json$/,
       ),
     );
     expect(r.out.slice(r.out.indexOf('\nProblems:\n'))).toBe(
@@ -124,6 +133,26 @@ describe('termio agents list', () => {
         '',
       ].join('\n'),
     );
+  });
+
+  it('shows a command that answers as another program as such, in the table and in --json', async () => {
+    // What npm's @vibe-kit/grok-cli answers to --version; Grok Build says "grok <release> (<commit>)".
+    install('grok', '1.0.1');
+    install('copilot', 'GitHub Copilot CLI 1.0.102.');
+    const json = JSON.parse((await termio('list', '--json')).out) as { agents: Record<string, unknown>[] };
+    expect(json.agents.find((a) => a.id === 'grok')).toMatchObject({
+      installed: false,
+      resolvedCommand: join(binDir, 'grok'),
+      identity: { state: 'other', answer: '1.0.1' },
+    });
+    expect(json.agents.find((a) => a.id === 'copilot')).toMatchObject({ installed: true, identity: { state: 'matched' } });
+    const lines = (await termio('list')).out.split('\n');
+    expect(lines.find((l) => l.startsWith('grok '))).toMatch(
+      new RegExp(
+        `^grok +Grok +no: another program named grok at ${join(binDir, 'grok').replaceAll('/', '\\/')} \\(https://x\\.ai/cli\\) +pinned +hooks +- +not verified here +bundled: agents/grok\\.json$`,
+      ),
+    );
+    expect(lines.find((l) => l.startsWith('copilot '))).toMatch(/^copilot +GitHub Copilot +yes +/);
   });
 
   it('rejects unknown arguments and verbs with exit 2', async () => {
@@ -206,7 +235,7 @@ describe('bin/termio agents (the built CLI)', () => {
   const bin = join(REPO, 'bin', 'termio');
   it('validates the bundled manifests and refuses a broken one', () => {
     const bundled = readdirSync(join(REPO, 'agents'))
-      .filter((f) => f.endsWith('.json') && f !== 'manifest.schema.json')
+      .filter((f) => f.endsWith('.json') && !NOT_MANIFESTS.includes(f))
       .map((f) => join('agents', f));
     const ok = spawnSync(bin, ['agents', 'validate', ...bundled], { cwd: REPO, encoding: 'utf8', env: { ...env, PATH: process.env.PATH } });
     expect(ok.stderr).toBe('');

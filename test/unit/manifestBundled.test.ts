@@ -8,11 +8,12 @@ import { manifestJsonSchema, manifestJsonSchemaText, MANIFEST_JSON_SCHEMA_FILE }
 import { manifestResumeFamily, parseManifest } from '../../src/protocol/manifestParse';
 import { ManifestSchema } from '../../src/protocol/manifestSchema';
 import { GENERATED_FILE, manifestValidatorSource } from '../../scripts/lib/manifestValidator.cjs';
+import { NOT_MANIFESTS } from '../../src/app/services/catalog';
 
 const REPO = join(__dirname, '..', '..');
 const AGENTS = join(REPO, 'agents');
 const files = readdirSync(AGENTS)
-  .filter((f) => f.endsWith('.json') && f !== 'manifest.schema.json')
+  .filter((f) => f.endsWith('.json') && !NOT_MANIFESTS.includes(f))
   .sort();
 
 describe('bundled manifests', () => {

@@ -7,11 +7,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isManifestShape, parseManifest, parseManifestValue, type ManifestParseResult } from '../../src/protocol/manifestParse';
 import { ManifestSchema } from '../../src/protocol/manifestSchema';
+import { NOT_MANIFESTS } from '../../src/app/services/catalog';
 
 const LABEL = 'agents/x.json';
 const agentsDir = join(__dirname, '..', '..', 'agents');
 const bundled: unknown[] = readdirSync(agentsDir)
-  .filter((f) => f.endsWith('.json') && f !== 'manifest.schema.json')
+  .filter((f) => f.endsWith('.json') && !NOT_MANIFESTS.includes(f))
   .map((f) => JSON.parse(readFileSync(join(agentsDir, f), 'utf8')));
 
 function assertWellFormed(r: ManifestParseResult): void {

@@ -11,6 +11,7 @@ import { manifestResumeFamily, parseManifest } from '../../src/protocol/manifest
 import { planResume, resumeFamilyOf, type ResumeManifestInput } from '../../src/protocol/resumePlan';
 import { parseStoreMatch } from '../../src/protocol/resumeStoreMatch';
 import type { Manifest } from '../../src/protocol/manifestSchema';
+import { NOT_MANIFESTS } from '../../src/app/services/catalog';
 
 const UUID = '0b7f7c55-4c1e-4b55-9a55-7d0f3d1b2a10';
 const claude: ResumeManifestInput = {
@@ -122,7 +123,7 @@ describe('ResumeService', () => {
 describe('bundled manifests', () => {
   const dir = resolve(__dirname, '../../agents');
   const manifests: Manifest[] = readdirSync(dir)
-    .filter((f) => f.endsWith('.json') && f !== 'manifest.schema.json')
+    .filter((f) => f.endsWith('.json') && !NOT_MANIFESTS.includes(f))
     .map((f) => {
       const r = parseManifest(readFileSync(join(dir, f), 'utf8'), f);
       if (!r.manifest) throw new Error(r.errors.join('\n'));

@@ -4,7 +4,9 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { AgentCatalog, type CatalogEntry, type CatalogProblem } from '../services/catalog';
+import { AgentCatalog, homeLabel, NOT_MANIFESTS, type CatalogEntry, type CatalogProblem } from '../services/catalog';
+import { unavailableNote } from '../services/programIdentity';
+import { verifiedNote } from '../../protocol/verified';
 import { readManifestFile } from '../services/readManifestFile';
 import { ExitCode, type CliIo, type CommandHandler } from './cliIo';
 import { printOk } from './output';
@@ -14,10 +16,13 @@ const USAGE = `Usage:
   termio agents validate PATH...   check manifest files, or every *.json in a folder (one line
                                    per file); exit 0 when all are valid, 1 otherwise
 
-list shows id, name, whether the command is on your login shell's PATH, the resume family
+list shows id, name, whether the command is on your login shell's PATH (and, when the manifest
+says how to recognise it, whether the program there is that agent or another program of the
+same name, which Termio does not start), the resume family
 (pinned, discovered or none), the status channels (hooks, title, screen), the features a
 manifest declares in a form this version cannot use (OFF: hooks, resume, icon or seed; the
-warning says why), the source file, and every warning and error. Your manifests live in $TERMIO_HOME/config/agents/<id>.json.
+warning says why), which releases of a bundled agent's CLI Termio's release matrix ran for real
+("not verified here" when none), the source file, and every warning and error. Your manifests live in $TERMIO_HOME/config/agents/<id>.json.
 `;
 
 export const run: CommandHandler = async (args, io) => {
@@ -54,6 +59,7 @@ async function list(args: string[], io: CliIo): Promise<number> {
   const json = parsed.json;
   const catalog = await AgentCatalog.create({ env: io.env, watch: false });
   try {
+    await catalog.identified();
     const entries = catalog.list();
     const problems = catalog.problems().filter((p) => !p.keptLastGood);
     if (json) {
@@ -112,7 +118,7 @@ async function validate(args: string[], io: CliIo): Promise<number> {
 async function manifestFilesIn(path: string): Promise<string[] | null> {
   try {
     if (!(await stat(path)).isDirectory()) return null;
-    return (await readdir(path)).filter((n) => /\.json$/i.test(n) && !n.startsWith('.') && n !== 'manifest.schema.json').sort();
+    return (await readdir(path)).filter((n) => /\.json$/i.test(n) && !n.startsWith('.') && !NOT_MANIFESTS.includes(n)).sort();
   } catch {
     return null;
   }
@@ -125,6 +131,7 @@ function entryJson(e: CatalogEntry) {
     source: e.source,
     file: e.file,
     installed: e.installed,
+    identity: e.identity,
     command: e.manifest.loginShell ? null : (e.manifest.command ?? null),
     resolvedCommand: e.resolvedCommand ?? null,
     install: e.manifest.install ?? null,
@@ -136,9 +143,19 @@ function entryJson(e: CatalogEntry) {
     order: e.manifest.order ?? null,
     icon: e.iconFile ?? null,
     overrides: e.overrides ?? null,
+    // Bundled agents only: the releases the matrix ran, or null (not verified here).
+    ...(e.verified !== undefined ? { verified: e.verified && { package: e.verified.package, releases: e.verified.releases } } : {}),
     warnings: e.warnings,
     errors: e.errors,
   };
+}
+
+/** yes; no, with the install page; or no: another program of the command's name is there. */
+function installedText(e: CatalogEntry): string {
+  if (e.installed) return 'yes';
+  const install = e.manifest.install ? ` (${e.manifest.install})` : '';
+  if (e.identity.state === 'other') return `no: ${unavailableNote(e)} at ${homeLabel(e.resolvedCommand ?? '')}${install}`;
+  return `no${install}`;
 }
 
 function problemJson(p: CatalogProblem) {
@@ -146,14 +163,15 @@ function problemJson(p: CatalogProblem) {
 }
 
 function formatTable(entries: CatalogEntry[]): string {
-  const header = ['ID', 'NAME', 'INSTALLED', 'RESUME', 'STATUS', 'OFF', 'SOURCE'];
+  const header = ['ID', 'NAME', 'INSTALLED', 'RESUME', 'STATUS', 'OFF', 'VERIFIED', 'SOURCE'];
   const rows = entries.map((e) => [
     e.id,
     e.manifest.name,
-    e.installed ? 'yes' : e.manifest.install ? `no (${e.manifest.install})` : 'no',
+    installedText(e),
     e.resumeFamily,
     e.statusChannels.join(',') || '-',
     e.disabled.length ? e.disabled.map((d) => `${d.feature} off`).join(', ') : '-',
+    verifiedNote(e.verified) ?? '-',
     `${e.source === 'user' ? (e.overrides ? 'user, overrides bundled' : 'user') : 'bundled'}: ${e.label}${e.errors.length ? ' (broken; last good version)' : ''}`,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));

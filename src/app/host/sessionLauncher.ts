@@ -13,6 +13,7 @@ import type { TrackerSnapshot } from './statusTracker';
 import { closeFd, openHolderLog, type HolderAvailability } from './holders';
 import type { Logger } from '../services/log';
 import type { AgentCatalog, CatalogEntry } from '../services/catalog';
+import { identifyArgs, programName } from '../services/programIdentity';
 import type { HookServer } from './hookServer';
 import type { NotificationRouter } from './notificationRouter';
 import type { ResumeService } from './resumeService';
@@ -29,6 +30,10 @@ import type { WorktreeService } from './worktrees/worktreeService';
 import { TERMINAL_AGENT_ID } from '../services/agentIds';
 
 export { TERMINAL_AGENT_ID };
+
+/** How long a new session waits for its program's first answer to identify (later ones are kept):
+ *  well inside the CLI's wait for a spawn's reply. Past it, the program starts as before. */
+const IDENTITY_WAIT_MS = 5_000;
 
 export interface SessionLauncherOptions {
   catalog: AgentCatalog;
@@ -83,14 +88,31 @@ export class SessionLauncher {
     return this.o.catalog.get(id ?? TERMINAL_AGENT_ID)?.manifest.name ?? id ?? 'Terminal';
   }
 
+  /** Waits for the agent's program to say what it is, at most IDENTITY_WAIT_MS. */
+  private async identified(agentId: string): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((r) => (timer = setTimeout(r, IDENTITY_WAIT_MS)));
+    await Promise.race([this.o.catalog.identified(agentId), late]);
+    clearTimeout(timer);
+  }
+
   /** Builds, persists and launches a new session (the registry's spawner). */
   async spawn(req: SpawnRequest): Promise<Session | SpawnFailure> {
     // Before the installed check: an agent installed on a PATH the profile got since counts.
     await this.freshEnvironment();
     if (req.argv) return this.inWorktree(req, basename(req.argv[0]!), (cwd) => this.launchCommand(req.id, cwd, req.argv!));
     const agentId = req.agent ?? TERMINAL_AGENT_ID;
+    // A program asked what it is answers first: another program of the same name is not started.
+    // One slower than a few seconds (its first answer, on a busy machine) starts as before.
+    await this.identified(agentId);
     const entry = this.o.catalog.get(agentId);
     if (!entry) return { kind: 'unknownAgent', message: `no agent with id '${agentId}' (see termio agents list)` };
+    if (entry.identity.state === 'other') {
+      return {
+        kind: 'otherProgram',
+        message: `${entry.manifest.name} is not started: ${entry.resolvedCommand} is another program named ${programName(entry.manifest)} (it answered ${JSON.stringify(entry.identity.answer)} to ${identifyArgs(entry.manifest.identify!).join(' ')})${entry.manifest.install ? `; ${entry.manifest.name} installs from ${entry.manifest.install}` : ''}`,
+      };
+    }
     if (!entry.installed) {
       const cmd = (entry.manifest.command !== undefined ? commandLineProgram(entry.manifest.command) : undefined) ?? entry.manifest.command ?? agentId;
       return {

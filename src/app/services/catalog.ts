@@ -2,10 +2,12 @@
 // a user manifest overriding a bundled one with the same id. User files are watched: adding,
 // editing or deleting one shows up without a restart; a file that turns invalid keeps its last
 // good version loaded while its errors are shown. Plain data out (list/get/problems) plus onChange.
+// Each agent's program is asked what it is when its manifest says how (`identify`), and each
+// bundled agent carries what agents/verified.json says the release matrix ran it on.
 import { withConfigHome } from '../../protocol/configHome';
 import { commandLineProgram, isCommandLine } from '../../protocol/commandLine';
 import type { Disposable } from '../../protocol/events';
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
@@ -18,11 +20,15 @@ import { ensureDir, termioPaths } from './paths';
 import { readManifestFile } from './readManifestFile';
 import { installPath, installRoot } from './install';
 import { shortenHome } from '../../protocol/homePath';
+import { parseVerifiedFile, verificationOf, VERIFIED_FILE_NAME, type Verification, type VerifiedFile } from '../../protocol/verified';
+import { identifyArgs, identityOf, ProgramAnswers, type Asked, type ProgramIdentity } from './programIdentity';
 
 /** This installation's root (src/app/host and dist/app/host both sit three levels down). */
 export const DEFAULT_BUNDLED_AGENTS_DIR = installPath('agents');
-/** The generated JSON Schema sits beside the bundled manifests; it is not a manifest. */
-const SCHEMA_FILE_NAME = 'manifest.schema.json';
+/** What programs answered when asked what they are, in the state folder. */
+const PROGRAM_ANSWERS_FILE = 'program-answers.json';
+/** The generated JSON Schema and the release matrix's results sit beside the bundled manifests; neither is a manifest. */
+export const NOT_MANIFESTS: readonly string[] = ['manifest.schema.json', VERIFIED_FILE_NAME];
 /**
  * A save is "finished" once the file size has not changed for this long. Editors and `cp` finish
  * well within it, and it keeps the add → picker latency far under the 1 s the product promises.
@@ -41,10 +47,18 @@ export interface CatalogEntry {
   file: string;
   /** How messages name the file, e.g. "~/.termio/config/agents/foo.json" or "agents/claude.json". */
   label: string;
-  /** The command was found on the login shell's PATH (always true for the login-shell Terminal). */
+  /** The command was found on the login shell's PATH and is not another program of that name
+   *  (always true for the login-shell Terminal). */
   installed: boolean;
-  /** Absolute path of the command (or of $SHELL for the Terminal), when installed. */
+  /** Absolute path of the command (or of $SHELL for the Terminal), when it resolves: also when
+   *  identity says the program there is another one (then installed is false). */
   resolvedCommand?: string;
+  /** Whether the resolved program is the one the manifest means (its `identify` rule). */
+  identity: ProgramIdentity;
+  /** Bundled agents: the releases the release matrix ran for real (agents/verified.json), or null
+   *  when it did not run this one ("not verified here"). Undefined for the user's manifests and
+   *  the plain Terminal. */
+  verified?: Verification | null;
   /** The image to draw; apply manifest.icon?.tint. For icon.symbol, macOS may draw the symbol natively. */
   iconFile?: string;
   resumeFamily: ManifestResumeFamily;
@@ -86,6 +100,8 @@ export interface CatalogOptions {
   /** The PATH to resolve commands on; defaults to the login shell's (asked once, cached). Tests inject it. */
   path?: string;
   logger?: Logger;
+  /** The release matrix's results; defaults to verified.json in bundledDir. */
+  verifiedFile?: string;
 }
 
 interface FileState {
@@ -113,12 +129,25 @@ export class AgentCatalog {
   private path: string;
   private watcher: FSWatcher | undefined;
   private disposed = false;
+  /** What each program said when asked what it is, by program file (kept for other processes too). */
+  private readonly answers: ProgramAnswers;
+  /** Answers being waited for; each rebuilds the catalog once it comes. */
+  private readonly awaited = new Set<Promise<unknown>>();
+  /** The answer each agent's entry waits for, by agent id. */
+  private readonly asking = new Map<string, Asked>();
+  /** agents/verified.json as read at start (null: missing or broken, so nothing is verified). */
+  private verified: VerifiedFile | null = null;
 
   private constructor(
-    private readonly opts: Required<Pick<CatalogOptions, 'bundledDir' | 'userDir' | 'iconsDir'>> & { env: NodeJS.ProcessEnv; path: string; logger: Logger },
+    private readonly opts: Required<Pick<CatalogOptions, 'bundledDir' | 'userDir' | 'iconsDir' | 'verifiedFile'>> & {
+      env: NodeJS.ProcessEnv;
+      path: string;
+      logger: Logger;
+    },
   ) {
     this.path = opts.path;
     this.resolver = createCommandResolver(opts.path, opts.env);
+    this.answers = new ProgramAnswers(join(termioPaths(opts.env).stateDir, PROGRAM_ANSWERS_FILE));
   }
 
   /** Loads every manifest (and starts watching the user folder unless watch is false). */
@@ -131,11 +160,13 @@ export class AgentCatalog {
       if (answer.problem) logger.warn('catalog: using the environment PATH', { problem: answer.problem });
       path = answer.path;
     }
+    const bundledDir = resolve(options.bundledDir ?? DEFAULT_BUNDLED_AGENTS_DIR);
     const catalog = new AgentCatalog({
       env,
       logger,
       path,
-      bundledDir: resolve(options.bundledDir ?? DEFAULT_BUNDLED_AGENTS_DIR),
+      bundledDir,
+      verifiedFile: resolve(options.verifiedFile ?? join(bundledDir, VERIFIED_FILE_NAME)),
       userDir: resolve(options.userDir ?? termioPaths(env).userAgentsDir),
       iconsDir: options.iconsDir ?? DEFAULT_ICONS_DIR,
     });
@@ -187,21 +218,53 @@ export class AgentCatalog {
     while (this.pending.size) await Promise.all([...this.pending.values()]);
   }
 
+  /** Waits until the programs asked what they are have answered (or been given up on): every
+   *  agent's, or with `id` that agent's alone (asked before the others). Then no such entry is
+   *  "checking". The CLI waits for all before it lists; a session for its agent's before it starts. */
+  async identified(id?: string): Promise<void> {
+    if (id === undefined) {
+      while (this.awaited.size) await Promise.all([...this.awaited]);
+      return;
+    }
+    for (let asked = this.asking.get(id); asked && !asked.answer; asked = this.asking.get(id)) {
+      asked.hurry();
+      await asked.promise;
+    }
+  }
+
   async dispose(): Promise<void> {
     this.disposed = true;
     this.listeners.clear();
     const w = this.watcher;
     this.watcher = undefined;
     if (w) await w.close();
-    await Promise.allSettled([...this.pending.values()]);
+    // Programs still being asked what they are are ended: none outlives us.
+    this.answers.close();
+    await Promise.allSettled([...this.pending.values(), ...this.awaited]);
   }
 
   // -------------------------------------------------------------------------------------------
 
   private async loadAll(): Promise<void> {
     const [bundled, user] = await Promise.all([listJsonFiles(this.opts.bundledDir, true), listJsonFiles(this.opts.userDir, false)]);
-    await Promise.all([...bundled.map((f) => this.loadFile(f, 'bundled')), ...user.map((f) => this.loadFile(f, 'user'))]);
+    await Promise.all([...bundled.map((f) => this.loadFile(f, 'bundled')), ...user.map((f) => this.loadFile(f, 'user')), this.loadVerified()]);
     this.rebuild([]);
+  }
+
+  /** Reads agents/verified.json; a missing or broken one marks every bundled agent not verified, and says so in the log. */
+  private async loadVerified(): Promise<void> {
+    const file = this.opts.verifiedFile;
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (err) {
+      const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
+      this.opts.logger.warn('catalog: no bundled agent is verified here', { file, problem: missing ? 'the file is missing' : String(err) });
+      return;
+    }
+    const parsed = parseVerifiedFile(text, this.labelOf(file, 'bundled'));
+    if (parsed.ok) this.verified = parsed.file;
+    else this.opts.logger.warn('catalog: no bundled agent is verified here', { file, problem: parsed.error });
   }
 
   private async startWatching(): Promise<void> {
@@ -332,6 +395,7 @@ export class AgentCatalog {
       const program = commandLineProgram(m.command);
       resolvedCommand = program !== undefined ? this.resolver.resolve(program) : this.opts.env.SHELL || '/bin/sh';
     }
+    const identity = this.identityOf(m, resolvedCommand);
     const nameWarning =
       s.source === 'user' && basename(s.file).replace(/\.json$/i, '') !== m.id
         ? [`${s.label}: id: "${m.id}" differs from the file name; ATP expects ${m.id}.json`]
@@ -342,8 +406,11 @@ export class AgentCatalog {
       source: s.source,
       file: s.file,
       label: s.label,
-      installed: resolvedCommand !== undefined,
+      installed: resolvedCommand !== undefined && identity.state !== 'other',
       ...(resolvedCommand !== undefined ? { resolvedCommand } : {}),
+      identity,
+      // The plain Terminal is no agent CLI: nothing to verify.
+      ...(s.source === 'bundled' && m.command !== undefined && !m.loginShell ? { verified: verificationOf(this.verified, m.id) } : {}),
       ...(s.good.iconFile ? { iconFile: s.good.iconFile } : {}),
       resumeFamily: manifestResumeFamily(m),
       statusChannels: manifestStatusChannels(m),
@@ -352,6 +419,26 @@ export class AgentCatalog {
       errors: s.errors,
       ...(overrides ? { overrides } : {}),
     };
+  }
+
+  /** What the program at resolved says it is, under the manifest's identify rule; an answer still
+   *  to come rebuilds the catalog when it comes (listeners hear of it when it changes an entry). */
+  private identityOf(m: Manifest, resolved: string | undefined): ProgramIdentity {
+    this.asking.delete(m.id);
+    if (!m.identify || resolved === undefined || m.loginShell || m.command === undefined) return { state: 'unchecked' };
+    // The program runs on the PATH it was found on (a Node CLI's `env node` needs it too).
+    const asked = this.answers.get(resolved, identifyArgs(m.identify), { ...this.opts.env, PATH: this.path });
+    this.asking.set(m.id, asked);
+    if (!asked.answer && !this.awaited.has(asked.promise)) {
+      this.awaited.add(asked.promise);
+      void asked.promise.then((answer) => {
+        this.awaited.delete(asked.promise);
+        if (!answer.ok && !this.disposed)
+          this.opts.logger.warn('catalog: could not tell what a program is; it starts as before', { program: resolved, problem: answer.reason });
+        if (!this.disposed) this.rebuild([], availability(this.entries));
+      });
+    }
+    return identityOf(m.identify, asked.answer);
   }
 
   private sortedStates(): FileState[] {
@@ -402,7 +489,7 @@ async function listJsonFiles(dir: string, bundled: boolean): Promise<string[]> {
     return [];
   }
   return names
-    .filter((n) => isManifestName(n) && !(bundled && n === SCHEMA_FILE_NAME))
+    .filter((n) => isManifestName(n) && !(bundled && NOT_MANIFESTS.includes(n)))
     .sort()
     .map((n) => join(dir, n));
 }
@@ -412,7 +499,7 @@ function isManifestName(name: string): boolean {
   return /\.json$/i.test(name) && !name.startsWith('.');
 }
 
-/** Where each agent's command resolves (empty: not installed), one line each. */
+/** Where each agent's command resolves (empty: not installed) and what the program there is, one line each. */
 function availability(entries: readonly CatalogEntry[]): string {
-  return entries.map((e) => `${e.id} ${e.resolvedCommand ?? ''}`).join('\n');
+  return entries.map((e) => `${e.id} ${e.identity.state} ${e.resolvedCommand ?? ''}`).join('\n');
 }

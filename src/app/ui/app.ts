@@ -28,6 +28,7 @@ import { SessionWindows } from './sessionWindows';
 import { SettingsPanels } from './settingsPanels';
 import { ViewSync } from './viewSync';
 import { AskpassPrompts } from './askpassPrompt';
+import { unavailableNote } from '../services/programIdentity';
 
 export class TermioApp {
   readonly log: Logger;
@@ -215,6 +216,8 @@ export class TermioApp {
       ...(e.iconFile ? { iconFile: e.iconFile } : {}),
       ...(e.manifest.icon?.tint ? { iconTint: e.manifest.icon.tint } : {}),
       installed: e.installed,
+      ...(e.installed ? {} : { unavailable: unavailableNote(e) ?? 'not installed' }),
+      ...(e.verified === null ? { unverified: true } : {}),
       ...(e.manifest.install ? { installUrl: e.manifest.install } : {}),
       hasBypass: Boolean(e.manifest.permissionBypassFlag),
     }));
@@ -234,7 +237,7 @@ export class TermioApp {
     const problems = this.host.catalog.problems();
     for (const win of this.windows) {
       win.picker.agentsChanged();
-      if (win.picker.isOpen) this.log.info('picker agents', { names: win.picker.visibleNames() });
+      if (win.picker.isOpen) this.log.info('picker agents', { names: win.picker.visibleNames(), notes: win.picker.visibleNotes() });
     }
     this.log.info('catalog changed', {
       agents: this.host.catalog.list().map((e) => e.id),

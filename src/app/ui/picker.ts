@@ -3,8 +3,10 @@
 // current folder, Ctrl+B to toggle the agent's permission bypass, Ctrl+G (in a git repository) to
 // start in a new worktree on its own branch (remembered per repository), Ctrl+M (with saved
 // machines) to start it on another machine (remembered per folder), Ctrl+O to pick another
-// folder first, Esc to close. Agents that are not installed show their install link instead.
-import { Key, QBrush, QColor, QIcon, QListWidgetItem, QWidget } from '@nodegui/nodegui';
+// folder first, Esc to close. Agents that are not installed (or whose command is another program
+// of that name) show their install link instead; bundled agents Termio's release matrix has not
+// run carry a muted "not verified here" at the end of their row.
+import { Direction, Key, QBoxLayout, QBrush, QColor, QIcon, QLabel, QListWidgetItem, QWidget, WidgetAttribute } from '@nodegui/nodegui';
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
@@ -22,9 +24,16 @@ export interface PickerAgent {
   iconFile?: string;
   iconTint?: string;
   installed: boolean;
+  /** Why it cannot start, when it cannot: "not installed", "another program named grok". */
+  unavailable?: string;
+  /** A bundled agent the release matrix has not run ("not verified here"). */
+  unverified?: boolean;
   installUrl?: string;
   hasBypass: boolean;
 }
+
+/** The muted note at the end of a row of an agent that starts but is not verified here. */
+const UNVERIFIED_NOTE = 'not verified here';
 
 export interface PickerOptions {
   agents(): PickerAgent[];
@@ -139,6 +148,13 @@ export class Picker {
   /** The filtered agent names, in display order (tests read it through the log). */
   visibleNames(): string[] {
     return this.shown.map((a) => a.name);
+  }
+
+  /** The note each shown row carries, by name: why it cannot start, or that it is not verified here. */
+  visibleNotes(): Record<string, string> {
+    return Object.fromEntries(
+      this.shown.flatMap((a) => (a.installed ? (a.unverified ? [[a.name, UNVERIFIED_NOTE]] : []) : [[a.name, a.unavailable ?? 'not installed']])),
+    );
   }
 
   /** The agent list changed (a manifest was added, edited or removed): show it at once. */
@@ -262,16 +278,34 @@ export class Picker {
     list.clear();
     for (const a of this.shown) {
       const item = new QListWidgetItem();
-      item.setText(a.installed ? a.name : `${a.name}   ·  not installed`);
+      item.setText(a.installed ? a.name : `${a.name}   ·  ${a.unavailable ?? 'not installed'}`);
       if (!a.installed) item.setForeground(new QBrush(new QColor(this.chrome.unavailable)));
       const icon = this.icon(a.iconFile, a.iconTint);
       if (icon) item.setIcon(icon);
       list.addItem(item);
+      if (a.installed && a.unverified) list.setItemWidget(item, this.rowNote(UNVERIFIED_NOTE));
     }
     if (this.shown.length > 0) list.setCurrentRow(0);
     if (this.isOpen) this.panel.place(PICKER_WIDTH_PX, this.height());
     this.updateFooter();
     this.lastFilterMs = performance.now() - t0;
+  }
+
+  /** A note drawn over the right end of a row; clear and click-through, so the row's own name,
+   *  icon and selection show beneath it as on every other row. */
+  private rowNote(text: string): QWidget {
+    const row = new QWidget();
+    row.setAttribute(WidgetAttribute.WA_TransparentForMouseEvents, true);
+    row.setInlineStyle('background: transparent;');
+    const layout = new QBoxLayout(Direction.LeftToRight);
+    layout.setContentsMargins(0, 0, 10, 0);
+    row.setLayout(layout);
+    const note = new QLabel();
+    note.setText(text);
+    note.setInlineStyle(`background: transparent; color: ${this.chrome.muted}; font-size: 11px;`);
+    layout.addStretch(1);
+    layout.addWidget(note);
+    return row;
   }
 
   private updateFooter(): void {
@@ -285,7 +319,8 @@ export class Picker {
     heading.setText(`NEW SESSION IN ${shortFolder}`);
     const a = this.current();
     if (a && !a.installed) {
-      footer.setText(a.installUrl ? `↵ open the install page: ${a.installUrl}` : `${a.name} is not on your PATH    esc close`);
+      const why = a.unavailable && a.unavailable !== 'not installed' ? `${a.unavailable}    ` : '';
+      footer.setText(a.installUrl ? `${why}↵ open the install page: ${a.installUrl}` : `${why || `${a.name} is not on your PATH    `}esc close`);
       return;
     }
     if (this.problem) {

@@ -29,6 +29,7 @@ const entry = (over: Partial<CatalogEntry>, manifest: Record<string, unknown>): 
     source: 'bundled',
     label: 'agents/claude.json',
     installed: true,
+    identity: { state: 'unchecked' },
     warnings: [],
     errors: [],
     ...over,
@@ -67,6 +68,19 @@ describe('settings text', () => {
       hasBypass: false,
     });
     expect(settingsAgent(user, null, HOME).hooks).toBeUndefined();
+    expect(settingsAgent(user, null, HOME).verified).toBeUndefined();
+  });
+
+  it('says when the command is another program, and which releases a bundled agent was verified on', () => {
+    const other = entry(
+      { id: 'grok', installed: false, identity: { state: 'other', answer: '1.0.1' }, verified: null },
+      { id: 'grok', name: 'Grok', command: 'grok', install: 'https://x.ai/cli' },
+    );
+    const card = agentCardText(settingsAgent(other, null, HOME));
+    expect(card.heading).toBe('Grok   · another program named grok');
+    expect(card.detail).toBe('grok — bundled with Termio — not verified here — install: https://x.ai/cli');
+    const verified = entry({ verified: { package: '@anthropic-ai/claude-code', releases: ['2.1.331', '2.1.332'] } }, { command: 'claude' });
+    expect(agentCardText(settingsAgent(verified, null, HOME)).detail).toBe('claude — bundled with Termio — verified on 2.1.331, 2.1.332');
   });
 
   it('heads an agent card with availability and lists its problems, errors first', () => {

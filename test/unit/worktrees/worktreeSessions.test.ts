@@ -34,7 +34,11 @@ beforeEach(async () => {
   const bin = join(home, 'bin');
   mkdirSync(bin);
   // A stand-in for claude that says where it started (its session and folder), then reads its input.
-  writeFileSync(join(bin, 'claude'), '#!/bin/sh\necho "$TERMIO_SESSION $PWD" >> "$FAKE_AGENT_LOG"\necho "agent ready"\nexec cat\n', { mode: 0o755 });
+  writeFileSync(
+    join(bin, 'claude'),
+    '#!/bin/sh\n[ "$1" = --version ] && { echo "2.1.332 (Claude Code)"; exit 0; }\necho "$TERMIO_SESSION $PWD" >> "$FAKE_AGENT_LOG"\necho "agent ready"\nexec cat\n',
+    { mode: 0o755 },
+  );
   Object.assign(process.env, { HOME: home, TERMIO_HOME: join(home, '.termio'), PATH: `${bin}:${savedEnv.PATH}`, FAKE_AGENT_LOG: agentLog, SHELL: '/bin/sh' });
   delete process.env.TERMIO_SESSION;
   delete process.env.TERMIO_SESSION_SECRET;

@@ -4,6 +4,8 @@
 import { shortenHome } from '../../../protocol/homePath';
 import type { CatalogEntry } from '../../services/catalog';
 import type { AgentHookResult } from '../../services/hookInstaller';
+import { unavailableNote } from '../../services/programIdentity';
+import { verifiedNote } from '../../../protocol/verified';
 
 export interface SettingsAgent {
   id: string;
@@ -11,6 +13,10 @@ export interface SettingsAgent {
   /** "bundled", or the user file that defines or overrides it. */
   source: string;
   installed: boolean;
+  /** Why it cannot start when it is not installed: "not installed", "another program named grok". */
+  unavailable?: string;
+  /** Bundled agents: "verified on 0.24.3, 0.24.4" or "not verified here" (the release matrix's runs). */
+  verified?: string;
   installUrl?: string;
   hasBypass: boolean;
   warnings: string[];
@@ -59,11 +65,14 @@ export type SettingsTab = (typeof settingsLabels.tabs)[number];
 
 /** A catalog entry as its Settings card shows it; `hooks` is its hook status when it declares hooks. */
 export function settingsAgent(e: CatalogEntry, hooks: AgentHookResult | null, home: string): SettingsAgent {
+  const verified = verifiedNote(e.verified);
   return {
     id: e.id,
     name: e.manifest.name,
     source: e.source === 'bundled' ? 'bundled with Termio' : `${e.label}${e.overrides ? ' (overrides the bundled one)' : ''}`,
     installed: e.installed,
+    ...(e.installed ? {} : { unavailable: unavailableNote(e) ?? 'not installed' }),
+    ...(verified ? { verified } : {}),
     ...(e.manifest.install ? { installUrl: e.manifest.install } : {}),
     hasBypass: Boolean(e.manifest.permissionBypassFlag),
     warnings: e.warnings,
@@ -84,8 +93,8 @@ export function settingsAgent(e: CatalogEntry, hooks: AgentHookResult | null, ho
 /** An agent card: its heading, the line under it, and its problems (errors first). */
 export function agentCardText(a: SettingsAgent): { heading: string; detail: string; problems: string[] } {
   return {
-    heading: `${a.name}   ${a.installed ? '· installed' : '· not installed'}`,
-    detail: `${a.id} — ${a.source}${!a.installed && a.installUrl ? ` — install: ${a.installUrl}` : ''}`,
+    heading: `${a.name}   · ${a.installed ? 'installed' : (a.unavailable ?? 'not installed')}`,
+    detail: `${a.id} — ${a.source}${a.verified ? ` — ${a.verified}` : ''}${!a.installed && a.installUrl ? ` — install: ${a.installUrl}` : ''}`,
     problems: [...a.errors.map((e) => `✕ ${e}`), ...a.warnings.map((w) => `⚠ ${w}`)],
   };
 }
