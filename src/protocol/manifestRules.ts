@@ -3,13 +3,14 @@
 // status patterns that compile, and hooks given as a file or a folder as their type needs.
 import { MANIFEST_STATES, type Manifest, type ManifestHooks, type ManifestStateRules } from './manifestSchema';
 import { errorMessage, quote, type PathKey, type Report } from './manifestMessages';
+import { compileRulePattern, nestedQuantifier, type RulePattern } from './status/rulePattern';
 
 /** {id:N} takes at most this many characters of the id (UUIDs are 36). */
 const MAX_ID_PREFIX = 64;
 
-/** Compiles a titleStatus/status pattern as the status engine does: JavaScript syntax, "m" flag. */
-export function compileManifestPattern(source: string): RegExp {
-  return new RegExp(source, 'm');
+/** Compiles a titleStatus/status pattern as the status engine does (JavaScript syntax, "m", linear time). */
+export function compileManifestPattern(source: string): RulePattern {
+  return compileRulePattern(source);
 }
 
 /** Reports every cross-field problem of a manifest the schema accepted (errors refuse it, warnings do not). */
@@ -120,9 +121,15 @@ function checkRules(rules: ManifestStateRules | undefined, base: PathKey[], erro
       try {
         compileManifestPattern(source);
       } catch (err) {
-        const reason = errorMessage(err).replace(`Invalid regular expression: /${source}/m: `, '');
-        error([...base, state, i], `not a valid regular expression: ${reason}`);
+        error([...base, state, i], `not a valid regular expression: ${errorMessage(err)}`);
+        return;
       }
+      const nested = nestedQuantifier(source);
+      if (nested !== null)
+        error(
+          [...base, state, i],
+          `${quote(nested)} repeats a group that itself repeats (a nested quantifier): a backtracking engine can take exponential time on it; repeat once, e.g. "(a+)+" as "a+"`,
+        );
     });
   }
   if (count === 0) warn(base, 'declares no rules');
