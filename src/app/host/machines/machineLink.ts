@@ -37,8 +37,37 @@ export const MAX_REMOTE_SESSION_CHARS = 64 * 1024;
 /** A session id from a machine at most (the host's own are 36-character UUIDs). */
 const MAX_REMOTE_ID_CHARS = 64;
 
+/** ssh connections being made at once, across every machine: each is an ssh process doing a key
+ *  exchange, so a long list connects a few at a time rather than all together. */
+export const MAX_CONCURRENT_CONNECTS = 4;
+
+/** At most `limit` holders at once; the others wait their turn, first come first served. */
+export class ConnectGate {
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(private readonly limit = MAX_CONCURRENT_CONNECTS) {}
+
+  /** Resolves with the release once a place is free (the release is safe to call twice). */
+  async acquire(): Promise<() => void> {
+    if (this.running < this.limit) this.running++;
+    else await new Promise<void>((r) => this.waiting.push(r));
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.waiting.shift();
+      // The place passes straight to the next in line; otherwise it is free.
+      if (next) next();
+      else this.running--;
+    };
+  }
+}
+
 export interface LinkDeps {
   logger: Logger;
+  /** Shared by a hub's links so only a few connect at once; omitted: no limit. */
+  gate?: ConnectGate;
   version: string;
   env: NodeJS.ProcessEnv;
   /** Whether ssh may not ask anything: BatchMode. */
@@ -76,6 +105,8 @@ export class MachineLink {
   private retryTimer: NodeJS.Timeout | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private disposed = false;
+  /** An attempt waits for its turn at the gate (no ssh yet). */
+  private queued = false;
   /** This attempt's question found no app to ask: the machine says so, and an app's arrival retries. */
   waitsForApp = false;
   private helloTimer: NodeJS.Timeout | null = null;
@@ -131,7 +162,7 @@ export class MachineLink {
   /** Tries again now (the user asked, or the network came back), unless a connection is up or
    *  under way. `fresh`: a failure after this starts the backoff over (a new network). */
   retryNow(opts: { fresh?: boolean } = {}): void {
-    if (this.disposed || this.child) return;
+    if (this.disposed || this.child || this.queued) return;
     if (opts.fresh) this.attempt = 0;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
@@ -149,10 +180,27 @@ export class MachineLink {
   private async connect(): Promise<void> {
     if (this.disposed) return;
     this.failure = null;
-    // A retry keeps saying what went wrong last until it succeeds or fails again.
+    // A retry keeps saying what went wrong last until it succeeds or fails again; it is no
+    // longer scheduled from here on, even while it waits for its turn at the gate.
     if (this.state === 'connected') this.setState('reconnecting', this.why);
     else this.setState(this.state, this.why, null);
     this.waitsForApp = false;
+    this.queued = true;
+    const release = (await this.deps.gate?.acquire()) ?? (() => undefined);
+    this.queued = false;
+    if (this.disposed) {
+      release();
+      return;
+    }
+    try {
+      await this.attemptConnect();
+    } finally {
+      release();
+    }
+  }
+
+  /** One attempt, holding a place at the gate until the remote host said hello (or did not). */
+  private async attemptConnect(): Promise<void> {
     const ask = this.deps.askpass;
     const batch = ask ? false : this.deps.batch();
     const child = spawn('ssh', sshArgs(this.machine, { batch }), {
@@ -198,7 +246,8 @@ export class MachineLink {
       child.kill('SIGKILL');
       return;
     }
-    await this.established(c, child);
+    // The hello is in: the place at the gate goes to the next machine while this one subscribes.
+    void this.established(c, child);
   }
 
   /** Ends an attempt whose host has not said hello within HELLO_TIMEOUT_MS — not counting the
