@@ -7,17 +7,20 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHostProcess } from '../../helpers/companionHost';
-import { isAlive } from '../../helpers/processes';
 import { waitFor } from '../../helpers/waitFor';
 
 let host: Awaited<ReturnType<typeof startHostProcess>> | undefined;
 
 afterEach(async () => {
-  // A host still stuck in a pattern cannot run its SIGTERM handler: end it by its pid.
-  const pid = host?.child.pid;
-  if (pid && host?.child.exitCode === null) setTimeout(() => isAlive(pid) && process.kill(pid, 'SIGKILL'), 5_000).unref();
-  await host?.stop();
-  host = undefined;
+  try {
+    await host?.stop();
+  } catch (err) {
+    // A host stuck in a pattern cannot run its SIGTERM handler: end it through its handle.
+    host?.child.kill('SIGKILL');
+    throw err;
+  } finally {
+    host = undefined;
+  }
 });
 
 describe('status patterns in the real host', () => {
