@@ -21,7 +21,8 @@ afterEach(async () => {
   } finally {
     host = undefined;
   }
-});
+  // Room for stop() to give up on a stuck host before the kill.
+}, 30_000);
 
 describe('status patterns in the real host', () => {
   it('a catastrophic title rule neither freezes the host nor stops the rule from matching', async () => {
