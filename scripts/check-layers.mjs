@@ -35,7 +35,8 @@ function layerOf(file) {
 
 // What each layer may import: other layers, and packages (by name prefix).
 const allowed = {
-  protocol: { layers: ['protocol'], packages: ['zod', 'jsonc-parser'], builtins: false },
+  // re2js: the linear-time engine manifest status patterns run on (src/protocol/status/rulePattern.ts).
+  protocol: { layers: ['protocol'], packages: ['zod', 'jsonc-parser', 're2js'], builtins: false },
   terminal: { layers: ['protocol', 'terminal'], packages: ['node-pty', '@xterm/'], builtins: true },
   // Node services every process may run: files, settings, the catalog, hook installers.
   services: { layers: ['protocol', 'services'], packages: ['chokidar', 'node-notifier', 'zod', 'jsonc-parser', 'smol-toml'], builtins: true },

@@ -50,6 +50,10 @@ export interface MachinesLoad {
 }
 
 /** Reads machines.json text; never throws. A bad entry is skipped and reported, the others kept. */
+/** The most machines the hub keeps: each costs an ssh connection, and a list past this is a
+ *  mistake or an attack (thousands of ssh started at once), not a set of computers someone uses. */
+export const MAX_MACHINES = 64;
+
 export function parseMachines(text: string, label = 'machines.json'): MachinesLoad {
   const errors: string[] = [];
   const parseErrors: ParseError[] = [];
@@ -69,6 +73,10 @@ export function parseMachines(text: string, label = 'machines.json'): MachinesLo
   }
   const machines: Machine[] = [];
   for (const [name, value] of Object.entries(list as Record<string, unknown>)) {
+    if (machines.length >= MAX_MACHINES) {
+      errors.push(`${label}: holds more than ${MAX_MACHINES} machines; "${name.slice(0, 40)}" and every machine after it are skipped`);
+      break;
+    }
     const n = MachineNameSchema.safeParse(name);
     if (!n.success) {
       errors.push(`${label}: "${name.slice(0, 40)}": the name ${n.error.issues[0]!.message}; this machine is skipped`);
@@ -130,7 +138,8 @@ export const MachineParamsSchemas = {
 
 export interface MachineResults {
   'machines.list': { machines: MachineInfo[]; errors: string[] };
-  'machines.add': { machine: MachineInfo };
+  /** notice: what the user should know about the change (an unreadable file moved aside). */
+  'machines.add': { machine: MachineInfo; notice?: string };
   'machines.remove': Record<string, never>;
   'machines.retry': Record<string, never>;
   'machines.ask': { answer: string };

@@ -4,13 +4,14 @@
 // and a failure hook event that reports attention.
 import { MANIFEST_STATES, type Manifest, type ManifestHooks, type ManifestStateRules } from './manifestSchema';
 import { errorMessage, quote, type PathKey, type Report } from './manifestMessages';
+import { compileRulePattern, nestedQuantifier, type RulePattern } from './status/rulePattern';
 
 /** {id:N} takes at most this many characters of the id (UUIDs are 36). */
 const MAX_ID_PREFIX = 64;
 
-/** Compiles a titleStatus/status pattern as the status engine does: JavaScript syntax, "m" flag. */
-export function compileManifestPattern(source: string): RegExp {
-  return new RegExp(source, 'm');
+/** Compiles a titleStatus/status pattern as the status engine does (JavaScript syntax, "m", linear time). */
+export function compileManifestPattern(source: string): RulePattern {
+  return compileRulePattern(source);
 }
 
 /** Reports every cross-field problem of a manifest the schema accepted (errors refuse it, warnings do not). */
@@ -134,7 +135,14 @@ function checkPattern(source: string, path: PathKey[], error: Report): void {
   } catch (err) {
     const reason = errorMessage(err).replace(`Invalid regular expression: /${source}/m: `, '');
     error(path, `not a valid regular expression: ${reason}`);
+    return;
   }
+  const nested = nestedQuantifier(source);
+  if (nested !== null)
+    error(
+      path,
+      `${quote(nested)} repeats a group that itself repeats (a nested quantifier): a backtracking engine can take exponential time on it; repeat once, e.g. "(a+)+" as "a+"`,
+    );
 }
 
 function placeholders(template: string): string[] {

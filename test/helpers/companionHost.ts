@@ -98,9 +98,14 @@ async function companionListening(termioHome: string, port: number): Promise<voi
   );
 }
 
-/** The real termio-host process. */
-export async function startHostProcess(opts: { enabled?: boolean } = {}): Promise<CompanionHome & { child: ChildProcess; stop(): Promise<void> }> {
-  const h = await makeHome(opts.enabled ?? true);
+/** The real termio-host process; `config` files (machines.json, …) are written into config/ first,
+ *  and `env` adds to its environment. */
+export async function startHostProcess(
+  opts: { enabled?: boolean; agents?: TestAgents; config?: Record<string, string>; env?: Record<string, string> } = {},
+): Promise<CompanionHome & { child: ChildProcess; stop(): Promise<void> }> {
+  const h = await makeHome(opts.enabled ?? true, opts.agents);
+  for (const [name, text] of Object.entries(opts.config ?? {})) writeFileSync(join(h.env.TERMIO_HOME!, 'config', name), text);
+  Object.assign(h.env, opts.env);
   const child = spawn(process.execPath, [join(repoRoot, 'bin', 'termio-host')], { env: { ...h.env, PS1: '$ ', ENV: '' }, stdio: 'ignore' });
   const ready = await waitFor(
     async () => {

@@ -194,6 +194,31 @@ describe('termio agents validate', () => {
     });
   });
 
+  it('refuses a status pattern that nests a repeat in a repeat, or needs backtracking, saying which and why', async () => {
+    writeFileSync(
+      join(root, 'slow.json'),
+      JSON.stringify({
+        id: 'slow',
+        name: 'Slow',
+        command: 'slow',
+        titleStatus: { working: ['^(a+)+$', '^✦ (?:\\w+\\s*)*$', '^(a|b)+$'] },
+        status: { attention: ['(?=Allow)Allow', '(x)\\1'] },
+      }),
+    );
+    const r = await termio('validate', 'slow.json');
+    expect(r.code).toBe(1);
+    expect(r.out.split('\n').filter(Boolean)).toEqual([
+      'error: slow.json: titleStatus.working[0]: "(a+)+" repeats a group that itself repeats (a nested quantifier): a backtracking engine can take exponential time on it; repeat once, e.g. "(a+)+" as "a+"',
+      'error: slow.json: titleStatus.working[1]: "(?:\\\\w+\\\\s*)*" repeats a group that itself repeats (a nested quantifier): a backtracking engine can take exponential time on it; repeat once, e.g. "(a+)+" as "a+"',
+      expect.stringMatching(
+        /^error: slow\.json: status\.attention\[0\]: not a valid regular expression: .*`\(\?=`.*lookaround and backreferences are not supported: status patterns run in linear time\)$/,
+      ),
+      expect.stringMatching(
+        /^error: slow\.json: status\.attention\[1\]: not a valid regular expression: .*`\\1`.*lookaround and backreferences are not supported/,
+      ),
+    ]);
+  });
+
   it('needs at least one file', async () => {
     expect(await termio('validate')).toMatchObject({ code: 2, err: expect.stringContaining('give at least one manifest file') });
   });

@@ -140,6 +140,7 @@ async function add(client: HostClient, m: HostParams<'machines.add'>, io: CliIo,
     printError(io, json, 'badRequest', r.error.message);
     return r.error.code === 'badParams' ? ExitCode.usage : ExitCode.failed;
   }
+  if (r.result.notice) io.err(`termio: ${r.result.notice}\n`);
   // The connection was made by the host; wait for its first outcome, so the command says whether it worked.
   const deadline = Date.now() + ADD_WAIT_MS;
   let info = r.result.machine;

@@ -194,7 +194,7 @@ export function unreadableBecause(text: string): string | null {
 }
 
 /** The first part of path that holds something other than an object (so nothing can go inside it). */
-function notAnObject(text: string, path: string[]): { at: string; value: unknown } | null {
+export function notAnObject(text: string, path: string[]): { at: string; value: unknown } | null {
   const raw: unknown = parse(text, [], { allowTrailingComma: true });
   let cur = raw;
   for (let i = 0; i < path.length - 1; i++) {

@@ -1,6 +1,8 @@
 // Regex rules over text: ATP's `titleStatus` (the OSC 0/2 title) and `status` (the visible
 // screen). Compiles a manifest's `{ state: [regex, …] }` once and classifies text with
 // "attention beats working": when rules of several states match, the most urgent one wins.
+// Patterns run in linear time on clipped text (rulePattern.ts): the program controls that text.
+import { compileRulePattern, type RulePattern } from './rulePattern';
 import { SESSION_STATES, type SessionState } from './sessionState';
 
 /** The manifest form: per state, regex sources. Unknown states are reported, not thrown. */
@@ -9,7 +11,7 @@ export type StatusRulesInput = Partial<Record<string, readonly string[]>>;
 export interface CompiledRule {
   state: SessionState;
   source: string;
-  regex: RegExp;
+  pattern: RulePattern;
 }
 
 export interface CompiledRules {
@@ -32,8 +34,7 @@ export function compileStatusRules(input: StatusRulesInput | undefined, what = '
     }
     for (const source of sources ?? []) {
       try {
-        // 'm' so ^ and $ anchor at each screen row; titles are one line anyway.
-        rules.push({ state: state as SessionState, source, regex: new RegExp(source, 'm') });
+        rules.push({ state: state as SessionState, source, pattern: compileRulePattern(source) });
       } catch (err) {
         errors.push(`${what}.${state}: bad regex ${JSON.stringify(source)}: ${(err as Error).message}`);
       }
@@ -52,7 +53,7 @@ export interface Classification {
 export function classifyText(compiled: CompiledRules, text: string): Classification | null {
   // Rules are sorted most urgent first, so the first match is the answer.
   for (const rule of compiled.rules) {
-    if (rule.regex.test(text)) return { state: rule.state, rule: rule.source };
+    if (rule.pattern.test(text)) return { state: rule.state, rule: rule.source };
   }
   return null;
 }

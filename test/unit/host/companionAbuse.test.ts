@@ -11,7 +11,7 @@ import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HEADERS_TIMEOUT_MS, MAX_SOCKETS_PER_ADDRESS } from '../../../src/app/host/companion/companionServer';
+import { HEADERS_TIMEOUT_MS, MAX_SOCKETS, MAX_SOCKETS_PER_ADDRESS } from '../../../src/app/host/companion/companionServer';
 import { MAX_FAILURES } from '../../../src/app/host/companion/rateLimit';
 import { createLogger } from '../../../src/app/services/log';
 import { AUTH_SUBPROTOCOL_PREFIX, COMPANION_SUBPROTOCOL } from '../../../src/protocol/companionWire';
@@ -139,6 +139,36 @@ describe('connections that hold the server', () => {
     await waitFor(() => held.filter((h) => h.closed()).length === 2 * MAX_SOCKETS_PER_ADDRESS, { what: 'the connections past the cap to be closed' });
     expect((await get(host.port, '/', { from: '127.0.0.24' })).status).toBe(200);
   });
+
+  it('idle connections from several addresses, each reopened as soon as it closes, never keep a client out', async () => {
+    host = await startHostProcess();
+    const port = host.port;
+    // More idle connections than there are places, from five addresses, each at its own cap.
+    const addresses = Math.ceil(MAX_SOCKETS / MAX_SOCKETS_PER_ADDRESS) + 1;
+    let holding = true;
+    let opened = 0;
+    const hold = (from: string): void => {
+      const s = connect({ host: '127.0.0.1', port, localAddress: from });
+      sockets.push(s);
+      opened++;
+      s.on('error', () => undefined);
+      s.on('close', () => holding && setImmediate(() => hold(from)));
+    };
+    try {
+      for (let a = 0; a < addresses; a++) for (let i = 0; i < MAX_SOCKETS_PER_ADDRESS; i++) hold(`127.0.0.${40 + a}`);
+      await waitFor(() => opened > addresses * MAX_SOCKETS_PER_ADDRESS, { what: 'the idle connections to fill every place' });
+      // A client from another address is served every time; so is one that pairs.
+      for (let i = 0; i < 5; i++) expect((await get(port, '/', { from: '127.0.0.39' })).status).toBe(200);
+      const ws = {
+        Host: `127.0.0.1:${port}`,
+        Origin: `http://127.0.0.1:${port}`,
+        'Sec-WebSocket-Protocol': `${COMPANION_SUBPROTOCOL}, ${AUTH_SUBPROTOCOL_PREFIX}${host.token()}`,
+      };
+      expect(await upgrade(port, ws, '127.0.0.38')).toBe('HTTP/1.1 101 Switching Protocols');
+    } finally {
+      holding = false;
+    }
+  }, 60_000);
 
   it('drops a connection that sends nothing, and one that drips its headers, at about the headers timeout', async () => {
     host = await startHostProcess();

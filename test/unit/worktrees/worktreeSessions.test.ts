@@ -3,6 +3,7 @@
 // worktrees; each one's diff has only its own work; the repository's set-up runs in the tab before
 // the agent (and a failing one keeps the agent from starting); closing keeps work; a restart
 // resumes the session in its worktree; bad input is a message and creates nothing.
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ import { Host } from '../../../src/app/host/host';
 import { nullLogger } from '../../../src/app/services/log';
 import type { ControlArgs, ControlVerb } from '../../../src/protocol/control';
 import { termio } from '../../helpers/controlHost';
-import { git, makeRepo, writeIn } from '../../helpers/gitRepo';
+import { commitIn, git, makeRepo, writeIn } from '../../helpers/gitRepo';
 import { waitFor } from '../../helpers/waitFor';
 
 const savedEnv = { ...process.env };
@@ -85,6 +86,23 @@ const agentRuns = (): Array<[string, string]> =>
     : [];
 const agentStarts = (): string[] => agentRuns().map(([id]) => id);
 const screen = (id: string) => host!.registry.get(id)!.session.screenLines().join('\n');
+
+/** Starts the user's own interactive rebase of the last three commits in `dir`: it stops at
+ *  the first (edit) with a squash still to come, as a user part-way through one would be. */
+function startUsersRebase(dir: string): void {
+  execFileSync('git', ['rebase', '--interactive', 'HEAD~3'], {
+    cwd: dir,
+    env: { ...process.env, GIT_SEQUENCE_EDITOR: "sed -i -e '1s/^pick/edit/' -e '3s/^pick/squash/'", GIT_EDITOR: 'true' },
+    stdio: 'ignore',
+  });
+}
+
+/** Finishes that rebase as the user would. */
+function continueUsersRebase(dir: string): void {
+  execFileSync('git', ['rebase', '--continue'], { cwd: dir, env: { ...process.env, GIT_EDITOR: 'true' }, stdio: 'ignore' });
+}
+
+const rebaseInProgress = (dir: string) => existsSync(git(dir, 'rev-parse', '--path-format=absolute', '--git-path', 'rebase-merge').trim());
 
 describe('worktree sessions', () => {
   it('gives two sessions in one repository two worktrees, and each diff holds only its own work', async () => {
@@ -193,6 +211,42 @@ describe('worktree sessions', () => {
     const listed = await ask('sessions.list', {});
     const { path, branch, base } = a.session.worktree!;
     expect(listed.ok && listed.result.sessions.find((s) => s.id === a.id)?.worktree).toMatchObject({ path, branch, base });
+  });
+
+  it("refuses to rebase a worktree in the middle of the user's own rebase, and leaves that rebase to finish", async () => {
+    const a = await spawnIn(repo, { prompt: 'Three steps' });
+    for (const n of [1, 2, 3]) commitIn(a.session.cwd, `step ${n}`, { [`step${n}.txt`]: `${n}\n` });
+    commitIn(repo, 'base moved', { 'base.txt': 'b\n' });
+    startUsersRebase(a.session.cwd);
+    expect(rebaseInProgress(a.session.cwd)).toBe(true);
+    const refused = await cli('sessions', 'rebase', a.id);
+    expect(refused).toMatchObject({
+      code: 1,
+      err: expect.stringContaining(`${a.session.cwd} is in the middle of a rebase: finish it (--continue) or abort it (--abort) there before rebasing`),
+    });
+    // The user's rebase is still there and finishes: step 3 squashed into step 2.
+    expect(rebaseInProgress(a.session.cwd)).toBe(true);
+    continueUsersRebase(a.session.cwd);
+    expect(git(a.session.cwd, 'log', '--format=%s', 'main..HEAD').trim().split('\n')).toEqual(['step 2', 'step 1']);
+    // With the user's rebase over, Termio's goes ahead.
+    expect(await cli('sessions', 'rebase', a.id)).toMatchObject({ code: 0, out: `rebased ${a.session.worktree!.branch} on main\n` });
+  });
+
+  it('refuses to merge into a base branch that is being rebased in its checkout, so the merge is never lost', async () => {
+    const a = await spawnIn(repo, { prompt: 'Feature' });
+    commitIn(a.session.cwd, 'feature', { 'feature.txt': 'f\n' });
+    for (const n of [1, 2, 3]) commitIn(repo, `main ${n}`, { [`main${n}.txt`]: `${n}\n` });
+    startUsersRebase(repo);
+    const mainBefore = git(repo, 'rev-parse', 'refs/heads/main').trim();
+    const refused = await cli('sessions', 'merge', a.id);
+    expect(refused).toMatchObject({
+      code: 1,
+      err: expect.stringContaining(`${repo} is in the middle of a rebase on main: finish it (--continue) or abort it (--abort) there before merging`),
+    });
+    expect(git(repo, 'rev-parse', 'refs/heads/main').trim()).toBe(mainBefore);
+    continueUsersRebase(repo);
+    expect(git(repo, 'log', '--format=%s', '-2').trim().split('\n')).toEqual(['main 2', 'main 1']);
+    expect(await cli('sessions', 'merge', a.id)).toMatchObject({ code: 0, out: expect.stringContaining(`merged ${a.session.worktree!.branch} into main`) });
   });
 
   it('refuses bad input in the CLI with a message and creates nothing', async () => {

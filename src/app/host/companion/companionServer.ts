@@ -34,8 +34,10 @@ export const CONTENT_SECURITY_POLICY = [
 
 /** Largest message a page may send: a paste of MAX_PAGE_INPUT_CHARS in JSON, with room. */
 const MAX_PAGE_MESSAGE_BYTES = 2 * 1024 * 1024;
-/** Connections at once: a phone and a couple of browsers; 32 bounds what a scan can hold open. */
-const MAX_SOCKETS = 32;
+/** Connections at once: a phone and a couple of browsers; 32 bounds what a scan can hold open.
+ *  When full, a newcomer takes the place of an idle connection (see evictFor), so idle sockets
+ *  from a few addresses cannot keep a real client out. */
+export const MAX_SOCKETS = 32;
 /** Connections one address may hold: a browser opens up to 6 per site, plus the WebSocket. */
 export const MAX_SOCKETS_PER_ADDRESS = 8;
 /** An HTTP request that has not sent its headers within 10 s is not a browser; drop it. */
@@ -118,11 +120,23 @@ function subprotocolToken(req: IncomingMessage): string | null {
   return p ? p.slice(AUTH_SUBPROTOCOL_PREFIX.length) : null;
 }
 
+/** What the server knows of one connection, for choosing which to close when all are taken. */
+interface Connection {
+  address: string;
+  /** A request on it was answered with a success (the page, an asset, the API with the token). */
+  answered: boolean;
+  /** A request on it is being answered now. */
+  busy: boolean;
+  /** It became a paired page's WebSocket: never closed for room. */
+  paired: boolean;
+}
+
 export class CompanionServer {
   private readonly http: Server;
   private readonly wss: WebSocketServer;
   private readonly limiter: FailureLimiter;
-  private readonly sockets = new Set<Socket>();
+  /** Every open connection, oldest first, with what it has shown of itself. */
+  private readonly sockets = new Map<Socket, Connection>();
   private readonly perAddress = new Map<string, number>();
   /** Each connection's deadline for its next request's headers (see awaitHeaders). */
   private readonly headerDeadlines = new WeakMap<Socket, NodeJS.Timeout>();
@@ -135,7 +149,6 @@ export class CompanionServer {
       { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: HEADERS_TIMEOUT_MS, connectionsCheckingInterval: TIMEOUT_CHECK_MS },
       (req, res) => this.handle(req, res),
     );
-    this.http.maxConnections = MAX_SOCKETS;
     this.http.on('connection', (s: Socket) => this.connected(s));
     this.wss = new WebSocketServer({
       noServer: true,
@@ -179,17 +192,55 @@ export class CompanionServer {
       s.destroy();
       return;
     }
+    if (this.sockets.size >= MAX_SOCKETS) {
+      const victim = this.evictFor(address);
+      if (!victim) {
+        this.refusals.warn(address, 'companion: connection refused, every connection is in use', { limit: String(MAX_SOCKETS) });
+        s.destroy();
+        return;
+      }
+      const v = this.sockets.get(victim)!;
+      this.refusals.warn(v.address, 'companion: idle connection closed to make room for another client', { limit: String(MAX_SOCKETS) });
+      this.forget(victim);
+      victim.destroy();
+    }
     this.perAddress.set(address, held + 1);
-    this.sockets.add(s);
+    this.sockets.set(s, { address, answered: false, busy: false, paired: false });
     s.setTimeout(IDLE_SOCKET_MS, () => s.destroy());
     this.awaitHeaders(s);
     s.on('close', () => {
       this.headersArrived(s);
-      this.sockets.delete(s);
-      const n = (this.perAddress.get(address) ?? 1) - 1;
-      if (n > 0) this.perAddress.set(address, n);
-      else this.perAddress.delete(address);
+      this.forget(s);
     });
+  }
+
+  /** Stops counting a connection (once, whether it closed or was evicted). */
+  private forget(s: Socket): void {
+    const c = this.sockets.get(s);
+    if (!c) return;
+    this.sockets.delete(s);
+    const n = (this.perAddress.get(c.address) ?? 1) - 1;
+    if (n > 0) this.perAddress.set(c.address, n);
+    else this.perAddress.delete(c.address);
+  }
+
+  /**
+   * The connection a newcomer from `address` replaces when every place is taken, or null. Never a
+   * paired page, nor one whose request is being answered. Among the idle: first those that never
+   * had a request answered, then from the address holding the most connections (an address with
+   * a pile of idle sockets loses one before a client with one), then the oldest.
+   */
+  private evictFor(address: string): Socket | null {
+    let best: { socket: Socket; rank: [number, number] } | null = null;
+    for (const [socket, c] of this.sockets) {
+      if (c.paired || c.busy) continue;
+      const rank: [number, number] = [c.answered ? 1 : 0, -(this.perAddress.get(c.address) ?? 0)];
+      // Oldest first on a tie: the map is in opening order, so the first seen wins.
+      if (!best || rank[0] < best.rank[0] || (rank[0] === best.rank[0] && rank[1] < best.rank[1])) best = { socket, rank };
+    }
+    // A newcomer does not take the place of a client holding no more than its own address would.
+    if (best && best.rank[0] === 1 && -best.rank[1] <= (this.perAddress.get(address) ?? 0)) return null;
+    return best?.socket ?? null;
   }
 
   /**
@@ -243,7 +294,16 @@ export class CompanionServer {
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
     this.headersArrived(req.socket);
-    res.once('finish', () => !req.socket.destroyed && this.awaitHeaders(req.socket));
+    const conn = this.sockets.get(req.socket);
+    if (conn) conn.busy = true;
+    res.once('finish', () => {
+      if (conn) {
+        conn.busy = false;
+        // A request this server served shows a real client: its connection is kept over idle ones.
+        if (res.statusCode < 400) conn.answered = true;
+      }
+      if (!req.socket.destroyed) this.awaitHeaders(req.socket);
+    });
     const json = (status: number, value: unknown, extra: Record<string, string> = {}): void =>
       this.send(res, status, 'application/json; charset=utf-8', JSON.stringify(value), { 'Cache-Control': 'no-store', ...extra });
     if (this.misdirected(req)) return json(421, { error: 'this server does not serve that host name' });
@@ -300,13 +360,15 @@ export class CompanionServer {
     if (refused) return refuse(refused.status, refused.message);
     // A paired page is quiet between messages; the page heartbeat watches it from now on.
     socket.setTimeout(0);
+    const conn = this.sockets.get(socket);
+    if (conn) conn.paired = true;
     this.wss.handleUpgrade(req, socket, head, (ws) => this.opts.accept(ws));
   }
 
   /** Stops listening and drops every connection (paired pages included). */
   close(): Promise<void> {
     for (const ws of this.wss.clients) ws.terminate();
-    for (const s of this.sockets) s.destroy();
+    for (const s of this.sockets.keys()) s.destroy();
     this.wss.close();
     return new Promise((resolve) => this.http.close(() => resolve()));
   }

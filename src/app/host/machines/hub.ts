@@ -4,7 +4,7 @@
 import { Emitter } from '../../../protocol/events';
 import type { SessionInfo } from '../../../protocol/sessionInfo';
 import type { Machine, MachineInfo } from '../../../protocol/machines';
-import { MachineLink, type LinkDeps } from './machineLink';
+import { ConnectGate, MachineLink, type LinkDeps } from './machineLink';
 import type { MachinesStore } from './machinesStore';
 import { LinkViews } from './relay';
 import { NetworkWatch, type NetworkWatchDeps } from './networkWatch';
@@ -37,6 +37,8 @@ export class MachinesHub {
   private readonly network: NetworkWatch;
   /** ssh's questions while connecting (passphrases, codes), asked in the app. */
   readonly askpass: AskpassBroker;
+  /** Only a few machines connect at once (machineLink.ts, MAX_CONCURRENT_CONNECTS). */
+  private readonly gate = new ConnectGate();
 
   constructor(
     readonly store: MachinesStore,
@@ -95,7 +97,7 @@ export class MachinesHub {
   }
 
   private open(m: Machine): void {
-    const link = new MachineLink(m, { ...this.deps, claim: (l, id) => this.claim(l, id) });
+    const link = new MachineLink(m, { ...this.deps, gate: this.gate, claim: (l, id) => this.claim(l, id) });
     this.links.set(m.name, link);
     this.linkViews.set(link, new LinkViews(link));
     link.onSessionChanged((s) => this.sessionChanged.fire(s));

@@ -6,6 +6,7 @@
 import type { HostError, HostParams, HostResults } from '../../../protocol/hostMessages';
 import type { Asker, Refusal } from '../bypassPolicy';
 import type { MachinesHub } from './hub';
+import { MachinesEditRefused } from './machinesStore';
 
 /** The bypass policy's check for a change the host will run outside the asking session. */
 export type ChangeGuard = (who: Asker, change: string, door: string) => Refusal | null;
@@ -37,14 +38,20 @@ export function machineMethods(
       if (!h) return none;
       const refused = guard(from.asker, `add machine '${p.name}' (the host would run ssh to it, with its options, outside the session)`, 'host: machines.add');
       if (refused) return refusal(refused);
-      h.store.put(p);
+      let notice: string | null;
+      try {
+        ({ notice } = h.store.put(p));
+      } catch (err) {
+        if (err instanceof MachinesEditRefused) return { ok: false, error: { code: 'badParams', message: err.message } };
+        throw err;
+      }
       const info = h.link(p.name)?.info();
       if (!info)
         return {
           ok: false,
           error: { code: 'badParams', message: `machine ${p.name} was written to ${h.store.label} but could not be read back: ${h.store.errors.join('; ')}` },
         };
-      return { ok: true, result: { machine: info } };
+      return { ok: true, result: { machine: info, ...(notice ? { notice } : {}) } };
     },
     'machines.remove': (_id, p) => {
       const h = hub();

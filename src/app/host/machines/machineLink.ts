@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { Duplex } from 'node:stream';
 import { Emitter } from '../../../protocol/events';
 import type { AppEvent } from '../../../protocol/hostAppMessages';
-import type { SessionInfo } from '../../../protocol/sessionInfo';
+import { SessionInfoSchema, type SessionInfo } from '../../../protocol/sessionInfo';
 import { HOST_PROTOCOL_VERSION } from '../../../protocol/hostFraming';
 import { HUB_CAPABILITY, type HostEvent } from '../../../protocol/hostMessages';
 import { reconnectDelayMs, type Machine, type MachineInfo, type MachineState } from '../../../protocol/machines';
@@ -28,9 +28,46 @@ const STDERR_KEEP_CHARS = 4096;
 /** A connection that stayed up this long was a working one: the next drop retries from the
  *  first, shortest delay again. */
 const STABLE_MS = 10_000;
+/** A machine's sessions the hub keeps at most: a host runs tens, a few hundred at the very most;
+ *  beyond this a machine is flooding, and more would only cost this host memory. */
+export const MAX_SESSIONS_PER_MACHINE = 1000;
+/** One remote session as JSON at most (title, folder, command line and the rest together): a real
+ *  one is a few KiB, a long prompt in its command line included. */
+export const MAX_REMOTE_SESSION_CHARS = 64 * 1024;
+/** A session id from a machine at most (the host's own are 36-character UUIDs). */
+const MAX_REMOTE_ID_CHARS = 64;
+
+/** ssh connections being made at once, across every machine: each is an ssh process doing a key
+ *  exchange, so a long list connects a few at a time rather than all together. */
+export const MAX_CONCURRENT_CONNECTS = 4;
+
+/** At most `limit` holders at once; the others wait their turn, first come first served. */
+export class ConnectGate {
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(private readonly limit = MAX_CONCURRENT_CONNECTS) {}
+
+  /** Resolves with the release once a place is free (the release is safe to call twice). */
+  async acquire(): Promise<() => void> {
+    if (this.running < this.limit) this.running++;
+    else await new Promise<void>((r) => this.waiting.push(r));
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.waiting.shift();
+      // The place passes straight to the next in line; otherwise it is free.
+      if (next) next();
+      else this.running--;
+    };
+  }
+}
 
 export interface LinkDeps {
   logger: Logger;
+  /** Shared by a hub's links so only a few connect at once; omitted: no limit. */
+  gate?: ConnectGate;
   version: string;
   env: NodeJS.ProcessEnv;
   /** Whether ssh may not ask anything: BatchMode. */
@@ -68,9 +105,16 @@ export class MachineLink {
   private retryTimer: NodeJS.Timeout | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private disposed = false;
+  /** An attempt waits for its turn at the gate (no ssh yet). */
+  private queued = false;
   /** This attempt's question found no app to ask: the machine says so, and an app's arrival retries. */
   waitsForApp = false;
   private helloTimer: NodeJS.Timeout | null = null;
+  /** What this connection's sessions were dropped for, each logged once per connection. */
+  private readonly dropped = new Set<string>();
+  /** While app.subscribe is answered: the sessions events described or removed meanwhile. Events
+   *  can be read before the answer's turn comes, and are newer than its snapshot. */
+  private sinceSnapshot: { described: Set<string>; removed: Set<string> } | null = null;
 
   private readonly sessionChanged = new Emitter<SessionInfo>();
   private readonly sessionRemoved = new Emitter<string>();
@@ -118,7 +162,7 @@ export class MachineLink {
   /** Tries again now (the user asked, or the network came back), unless a connection is up or
    *  under way. `fresh`: a failure after this starts the backoff over (a new network). */
   retryNow(opts: { fresh?: boolean } = {}): void {
-    if (this.disposed || this.child) return;
+    if (this.disposed || this.child || this.queued) return;
     if (opts.fresh) this.attempt = 0;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
@@ -136,10 +180,27 @@ export class MachineLink {
   private async connect(): Promise<void> {
     if (this.disposed) return;
     this.failure = null;
-    // A retry keeps saying what went wrong last until it succeeds or fails again.
+    // A retry keeps saying what went wrong last until it succeeds or fails again; it is no
+    // longer scheduled from here on, even while it waits for its turn at the gate.
     if (this.state === 'connected') this.setState('reconnecting', this.why);
     else this.setState(this.state, this.why, null);
     this.waitsForApp = false;
+    this.queued = true;
+    const release = (await this.deps.gate?.acquire()) ?? (() => undefined);
+    this.queued = false;
+    if (this.disposed) {
+      release();
+      return;
+    }
+    try {
+      await this.attemptConnect();
+    } finally {
+      release();
+    }
+  }
+
+  /** One attempt, holding a place at the gate until the remote host said hello (or did not). */
+  private async attemptConnect(): Promise<void> {
     const ask = this.deps.askpass;
     const batch = ask ? false : this.deps.batch();
     const child = spawn('ssh', sshArgs(this.machine, { batch }), {
@@ -185,7 +246,8 @@ export class MachineLink {
       child.kill('SIGKILL');
       return;
     }
-    await this.established(c, child);
+    // The hello is in: the place at the gate goes to the next machine while this one subscribes.
+    void this.established(c, child);
   }
 
   /** Ends an attempt whose host has not said hello within HELLO_TIMEOUT_MS — not counting the
@@ -241,7 +303,11 @@ export class MachineLink {
     }
     c.onRawFrame((bytes) => this.frame.fire(bytes));
     c.onEvent((e) => this.handleEvent(e));
+    this.sinceSnapshot = { described: new Set(), removed: new Set() };
+    this.dropped.clear();
     const snap = await c.request('app.subscribe', { restore: false, hub: true });
+    const newer = this.sinceSnapshot;
+    this.sinceSnapshot = null;
     if (this.child !== child) return;
     if (!snap.ok) {
       this.failure = { state: 'versionMismatch', why: `${this.name}'s host refused the hub: ${snap.error.message}` };
@@ -251,10 +317,13 @@ export class MachineLink {
     this.client = c;
     this.connectedAt = Date.now();
     this.everConnected = true;
-    const seen = new Set<string>();
-    for (const s of snap.result.sessions) {
-      seen.add(s.id);
-      this.store(s);
+    const seen = new Set<string>(newer.described);
+    const listed: unknown = snap.result.sessions;
+    for (const s of Array.isArray(listed) ? listed : []) {
+      const id = (s as { id?: unknown } | null)?.id;
+      if (typeof id === 'string' && (newer.described.has(id) || newer.removed.has(id))) continue;
+      const kept = this.store(s);
+      if (kept) seen.add(kept.id);
     }
     for (const id of [...this.sessions.keys()]) {
       if (seen.has(id)) continue;
@@ -300,10 +369,48 @@ export class MachineLink {
     }, HEARTBEAT_MS);
   }
 
-  private store(s: SessionInfo, reachable = true): void {
+  /** Keeps a session the machine described, once it passed remoteSession; returns what was kept. */
+  private store(raw: unknown, reachable = true): SessionInfo | null {
+    const s = this.remoteSession(raw);
+    if (!s) return null;
     const tagged = { ...s, machine: this.name, reachable };
     this.sessions.set(s.id, tagged);
     this.sessionChanged.fire(tagged);
+    return tagged;
+  }
+
+  /**
+   * A machine's word on a session, checked as this host's own are described (SessionInfoSchema),
+   * within the size and count caps above. Anything else — a wrong type, a giant title, the
+   * thousand-and-first session — is dropped, and logged once per connection and reason.
+   */
+  private remoteSession(raw: unknown): SessionInfo | null {
+    const parsed = SessionInfoSchema.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue?.path.length ? issue.path.join('.') : 'the session';
+      return this.drop('malformed', `${where}: ${issue?.message ?? 'not a session'}`);
+    }
+    const s = parsed.data;
+    if (s.id.length === 0 || s.id.length > MAX_REMOTE_ID_CHARS) return this.drop('bad id', `an id of ${s.id.length} characters`);
+    const size = JSON.stringify(s).length;
+    if (size > MAX_REMOTE_SESSION_CHARS) return this.drop('too large', `${s.id}: ${size} characters, more than ${MAX_REMOTE_SESSION_CHARS}`);
+    if (!this.sessions.has(s.id) && this.sessions.size >= MAX_SESSIONS_PER_MACHINE)
+      return this.drop('too many', `${s.id}: the machine already has ${MAX_SESSIONS_PER_MACHINE} sessions listed`);
+    return s;
+  }
+
+  private drop(reason: string, detail: string): null {
+    if (!this.dropped.has(reason)) {
+      this.dropped.add(reason);
+      this.deps.logger.warn('machine session dropped', {
+        machine: this.name,
+        reason,
+        detail,
+        more: 'further ones for this reason are dropped without a log line until it reconnects',
+      });
+    }
+    return null;
   }
 
   private handleEvent(e: HostEvent): void {
@@ -312,10 +419,16 @@ export class MachineLink {
       return;
     }
     const a = e as AppEvent;
-    if (a.event === 'session') this.store(a.session);
-    else if (a.event === 'sessionRemoved') {
-      if (this.sessions.delete(a.id)) this.sessionRemoved.fire(a.id);
-    } else if (a.event === 'bell') this.bell.fire(a.id);
+    if (a.event === 'session') {
+      const kept = this.store(a.session);
+      if (kept) this.sinceSnapshot?.described.add(kept.id);
+    } else if (a.event === 'sessionRemoved') {
+      if (typeof a.id === 'string') this.sinceSnapshot?.removed.add(a.id);
+      if (typeof a.id === 'string' && this.sessions.delete(a.id)) this.sessionRemoved.fire(a.id);
+    } else if (a.event === 'bell') {
+      // Only a bell of a session the machine described: an id is what listeners look up.
+      if (typeof a.id === 'string' && this.sessions.has(a.id)) this.bell.fire(a.id);
+    }
   }
 
   /** The ssh child is gone: say why, keep the sessions as they were last seen, retry later. */
@@ -342,12 +455,19 @@ export class MachineLink {
     const delay = reconnectDelayMs(this.attempt++);
     const state = this.everConnected && outcome.state === 'unreachable' ? 'reconnecting' : outcome.state;
     this.deps.logger.info('machine disconnected', { machine: this.name, state, why: outcome.why, retryInMs: delay });
-    for (const s of this.sessions.values()) if (s.reachable !== false) this.store(s, false);
+    for (const s of this.sessions.values()) if (s.reachable !== false) this.markAway(s);
     this.setState(state, outcome.why, Date.now() + delay);
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
       void this.connect();
     }, delay);
+  }
+
+  /** A session kept while its machine is away: the last known state, dimmed. */
+  private markAway(s: SessionInfo): void {
+    const away = { ...s, reachable: false };
+    this.sessions.set(s.id, away);
+    this.sessionChanged.fire(away);
   }
 
   /** Closes the connection for good (the machine was removed, or this host stops); its host and
@@ -362,6 +482,8 @@ export class MachineLink {
     this.client = null;
     this.child?.kill('SIGTERM');
     this.child = null;
+    // The hub has read the ids to announce their removal; nothing of the machine is kept.
+    this.sessions.clear();
     for (const e of [this.sessionChanged, this.sessionRemoved, this.stateChanged, this.connected, this.frame, this.viewEvent, this.bell])
       (e as Emitter<unknown>).dispose();
   }

@@ -2,6 +2,9 @@
 // when it can, a merge commit otherwise), rebase on the base, and remove it. Each either finishes
 // or leaves everything as it was: a merge is computed with `git merge-tree` before any ref moves,
 // a conflicting rebase is aborted, and a removal with work at stake needs a second yes.
+// Neither merge nor rebase starts while the user is in the middle of a rebase, merge or
+// cherry-pick that touches either branch: finishing or aborting theirs would undo ours (or ours
+// would throw theirs away), so the user finishes first.
 import { rmdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { GitError, type Git } from './git';
@@ -48,11 +51,26 @@ export async function commitAll(git: Git, wt: WorktreeRef, message: string): Pro
   return { ok: true, message: `committed ${plural(pending.length, 'file')} on ${wt.branch}` };
 }
 
+/** The refusal when a checkout is in the middle of an operation on the worktree or its branches. */
+async function busyWith(repo: Repo, wt: WorktreeRef, action: string): Promise<ActionResult | null> {
+  const ops = await repo.operationsInProgress();
+  const op = ops.find((o) => o.path === wt.path || o.branch === wt.base || o.branch === wt.branch);
+  if (!op) return null;
+  const on = op.path === wt.path ? '' : ` on ${op.branch}`;
+  return {
+    ok: false,
+    code: 'refused',
+    message: `${op.path} is in the middle of ${op.what}${on}: finish it (--continue) or abort it (--abort) there before ${action}; nothing was changed`,
+  };
+}
+
 /** Merges the worktree's branch into its base: the base's checkout (if any) must be clean. */
 export async function mergeIntoBase(git: Git, wt: WorktreeRef): Promise<ActionResult> {
   const repo = new Repo(git, wt.repo);
   if (!(await repo.branchExists(wt.base)))
     return { ok: false, code: 'refused', message: `the base '${wt.base}' is not a local branch, so there is nothing to merge into` };
+  const busy = await busyWith(repo, wt, 'merging');
+  if (busy) return busy;
   const pending = await repo.uncommitted(wt.path, { untracked: true });
   if (pending.length > 0) return { ok: false, code: 'refused', message: `${wt.path} has ${plural(pending.length, 'uncommitted file')}: commit them first` };
   const holder = await repo.holderOf(wt.base);
@@ -94,16 +112,19 @@ export async function mergeIntoBase(git: Git, wt: WorktreeRef): Promise<ActionRe
   return { ok: true, message: `merged ${wt.branch} into ${wt.base} (${how})` };
 }
 
-/** Rebases the worktree's branch on its base; a conflict is aborted and reported. */
+/** Rebases the worktree's branch on its base; a conflict is aborted (only the rebase started here) and reported. */
 export async function rebaseOnBase(git: Git, wt: WorktreeRef): Promise<ActionResult> {
   const repo = new Repo(git, wt.repo);
+  const busy = await busyWith(repo, wt, 'rebasing');
+  if (busy) return busy;
   const pending = await repo.uncommitted(wt.path, { untracked: false });
   if (pending.length > 0)
     return { ok: false, code: 'refused', message: `${wt.path} has ${plural(pending.length, 'uncommitted file')}: commit them before rebasing` };
   const r = await git.run(['rebase', '--quiet', '--end-of-options', wt.base], { cwd: wt.path });
   if (r.code === 0) return { ok: true, message: `rebased ${wt.branch} on ${wt.base}` };
   const conflicted = (await git.run(['diff', '--name-only', '--diff-filter=U'], { cwd: wt.path })).stdout.split('\n').filter(Boolean);
-  await git.run(['rebase', '--abort'], { cwd: wt.path });
+  // No rebase was waiting before this one (busyWith), so one waiting now is ours to undo.
+  if ((await repo.operationIn(wt.path, wt.branch))?.what === 'a rebase') await git.run(['rebase', '--abort'], { cwd: wt.path });
   if (conflicted.length === 0) return { ok: false, code: 'refused', message: `git rebase failed: ${new GitError(['rebase'], r).message}` };
   return {
     ok: false,

@@ -1,7 +1,26 @@
 // What the worktree service asks a repository: where its main checkout is, which branch is
 // checked out where, whether a name is a branch git accepts, and whether a checkout has
 // uncommitted changes. Read-only; every answer comes from git itself.
+import { existsSync, readFileSync } from 'node:fs';
 import { Git, GitError } from './git';
+
+/** What git leaves in a checkout's git folder while an operation waits for the user. */
+const OPERATIONS_IN_PROGRESS: ReadonlyArray<{ file: string; what: string }> = [
+  { file: 'rebase-merge', what: 'a rebase' },
+  { file: 'rebase-apply', what: 'a rebase' },
+  { file: 'MERGE_HEAD', what: 'a merge' },
+  { file: 'CHERRY_PICK_HEAD', what: 'a cherry-pick' },
+  { file: 'REVERT_HEAD', what: 'a revert' },
+];
+
+/** A checkout in the middle of an operation the user has to finish or abort. */
+export interface OperationInProgress {
+  path: string;
+  /** "a rebase", "a merge", … */
+  what: string;
+  /** The branch it works on: the checkout's branch, or the one a rebase will move when it ends. */
+  branch: string | null;
+}
 
 export interface WorktreeEntry {
   path: string;
@@ -71,6 +90,34 @@ export class Repo {
     const r = await this.git.run(['rev-list', '--count', `${base}..${branch}`, '--'], { cwd: this.root });
     if (r.code !== 0) throw new GitError(['rev-list'], r);
     return Number(r.stdout.trim());
+  }
+
+  /** The operation waiting in checkout `dir` (rebase, merge, cherry-pick, revert), or null. */
+  async operationIn(dir: string, branch: string | null): Promise<OperationInProgress | null> {
+    const args = OPERATIONS_IN_PROGRESS.flatMap((o) => ['--git-path', o.file]);
+    const paths = (await this.git.ok(['rev-parse', '--path-format=absolute', ...args], { cwd: dir })).split('\n');
+    const found = OPERATIONS_IN_PROGRESS.findIndex((_, i) => paths[i] && existsSync(paths[i]));
+    if (found === -1) return null;
+    const op = OPERATIONS_IN_PROGRESS[found]!;
+    // A rebase detaches HEAD; the branch it will move is in its head-name file.
+    let target = branch;
+    if (op.what === 'a rebase') {
+      try {
+        target =
+          readFileSync(`${paths[found]}/head-name`, 'utf8')
+            .trim()
+            .replace(/^refs\/heads\//, '') || branch;
+      } catch {
+        // No head-name: a rebase of a detached HEAD.
+      }
+    }
+    return { path: dir, what: op.what, branch: target };
+  }
+
+  /** Every checkout of the repository that is in the middle of an operation. */
+  async operationsInProgress(): Promise<OperationInProgress[]> {
+    const found = await Promise.all((await this.worktrees()).map((w) => this.operationIn(w.path, w.branch).catch(() => null)));
+    return found.filter((o): o is OperationInProgress => o !== null);
   }
 
   /** The folder where `branch` is checked out, if any. */

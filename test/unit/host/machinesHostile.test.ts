@@ -1,0 +1,115 @@
+// A machine whose host describes its sessions wrongly — fields of the wrong type, a giant title,
+// more sessions than any host runs — seen through the real termio-host and the real termio
+// command. The machine is a fake `ssh` on the host's PATH that runs test/fakes/fakeMachine.mjs.
+// What is malformed or past the caps is dropped with a log line; the rest is listed; every verb
+// still works; removing the machine forgets all of it.
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_REMOTE_SESSION_CHARS, MAX_SESSIONS_PER_MACHINE } from '../../../src/app/host/machines/machineLink';
+import type { SessionInfo } from '../../../src/protocol/sessionInfo';
+import { repoRoot, startHostProcess } from '../../helpers/companionHost';
+import { termio } from '../../helpers/controlHost';
+import { waitFor } from '../../helpers/waitFor';
+
+let host: Awaited<ReturnType<typeof startHostProcess>> | undefined;
+afterEach(async () => {
+  await host?.stop();
+  host = undefined;
+});
+
+const now = new Date().toISOString();
+function session(id: string, over: Record<string, unknown> = {}): SessionInfo & Record<string, unknown> {
+  return {
+    id,
+    agentId: 'claude',
+    cwd: '/srv/repo',
+    title: `remote ${id}`,
+    state: 'idle',
+    stateWhy: 'start',
+    stateSince: now,
+    createdAt: now,
+    pid: 4242,
+    argv: ['claude'],
+    cols: 80,
+    rows: 24,
+    exited: null,
+    parentId: null,
+    stalledSince: null,
+    bypass: false,
+    windowId: null,
+    views: 0,
+    tool: null,
+    progress: null,
+    status: null,
+    recovered: false,
+    question: null,
+    ...over,
+  };
+}
+
+describe('a machine that describes its sessions wrongly', () => {
+  it('has its malformed, oversized and surplus sessions dropped and logged, and the rest listed', async () => {
+    const flood = Array.from({ length: MAX_SESSIONS_PER_MACHINE + 200 }, (_, i) => session(`flood-${i}`));
+    const script = {
+      snapshot: [
+        session('good-1'),
+        session('good-2'),
+        session('42', { id: 42 }),
+        session('null-id', { id: null, title: 7 }),
+        session('typed', { title: { x: 1 }, cwd: 5, argv: 'x' }),
+        { id: 'bare' },
+        session('huge', { title: 'x'.repeat(MAX_REMOTE_SESSION_CHARS) }),
+      ],
+      events: flood,
+    };
+    const dir = join(process.env.TMPDIR ?? '/tmp', `fake-machine-${process.pid}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'sessions.json'), JSON.stringify(script));
+    writeFileSync(join(dir, 'ssh'), `#!/bin/sh\nexec "${process.execPath}" "${join(repoRoot, 'test', 'fakes', 'fakeMachine.mjs')}"\n`);
+    chmodSync(join(dir, 'ssh'), 0o755);
+    host = await startHostProcess({
+      enabled: false,
+      config: { 'machines.json': JSON.stringify({ machines: { hostile: { target: 'me@hostile.invalid' } } }) },
+      env: { PATH: `${dir}:${process.env.PATH}`, FAKE_MACHINE_SESSIONS: join(dir, 'sessions.json') },
+    });
+    const env = host.env;
+
+    const remote = async () => {
+      const r = await termio(['sessions', 'list', '--json'], env);
+      expect(r, r.stderr).toMatchObject({ status: 0 });
+      return (JSON.parse(r.stdout) as { sessions: SessionInfo[] }).sessions.filter((s) => s.machine === 'hostile');
+    };
+    // Every well-formed session up to the cap; the first flood sessions fill it.
+    const listed = await waitFor(
+      async () => {
+        const l = await remote();
+        return l.length === MAX_SESSIONS_PER_MACHINE ? l : null;
+      },
+      { what: `${MAX_SESSIONS_PER_MACHINE} sessions of the machine listed` },
+    );
+    const ids = new Set(listed.map((s) => s.id));
+    const floodIdx = [...ids]
+      .filter((i) => i.startsWith('flood-'))
+      .map((i) => Number(i.slice(6)))
+      .sort((a, b) => a - b);
+    expect([ids.has('good-1'), ids.has('good-2'), floodIdx[0], floodIdx.at(-1)]).toEqual([true, true, 0, MAX_SESSIONS_PER_MACHINE - 3]);
+    expect([...ids].filter((id) => !/^(good-\d|flood-\d+)$/.test(id))).toEqual([]);
+    expect(ids.has(`flood-${flood.length - 1}`)).toBe(false);
+
+    // Verbs that look sessions up by prefix still answer in words.
+    const send = await termio(['sessions', 'send', 'no-such-prefix', 'hi'], env);
+    expect(send).toMatchObject({ status: 1, stderr: expect.stringContaining("no session matches 'no-such-prefix'") });
+    expect((await termio(['machines', 'list'], env)).status).toBe(0);
+
+    // One log line per reason.
+    const log = readFileSync(join(env.TERMIO_HOME!, 'logs', 'host.log'), 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('machine session dropped'));
+    expect(log.map((l) => /"reason":"([^"]+)"/.exec(l)?.[1]).sort()).toEqual(['malformed', 'too large', 'too many']);
+
+    // Removed: nothing of it is listed any more.
+    expect(await termio(['machines', 'remove', 'hostile'], env)).toMatchObject({ status: 0 });
+    await waitFor(async () => (await remote()).length === 0, { what: "the machine's sessions to go" });
+  });
+});
