@@ -8,6 +8,7 @@ import { findAll, type BufferRange } from './bufferSearch';
 import { createEmulator } from './createEmulator';
 import { EmulatorFeed } from './emulatorFeed';
 import { DisposableStore, Emitter, toDisposable, type Disposable, type Event } from '../protocol/events';
+import { boundedSize } from '../protocol/hostFrameFormat';
 import { FlowController } from './flowControl';
 import { HolderSource, startHolder, type HolderStart } from './holderSource';
 import { DEFAULT_SCROLLBACK, KILL_GRACE_MS, resolveLaunch, type LaunchError, type SpawnOptions } from './launch';
@@ -144,19 +145,24 @@ export class Session implements Disposable {
     const h = source.hello;
     const cp = opts.checkpoint && opts.checkpoint.offset >= 0 && opts.checkpoint.offset <= h.end ? opts.checkpoint : undefined;
     const startOffset = cp?.offset ?? 0;
+    // The holder's and the checkpoint's sizes are what a file or a socket says: bounded as a
+    // client's are, or one forged size would build an emulator of gigabytes.
+    const size = boundedSize(cp?.cols ?? h.cols, cp?.rows ?? h.rows);
     const session = new Session(source, {
       id: opts.id,
       cwd: opts.cwd,
       argv: opts.argv,
       opts,
       holder: source,
-      cols: cp?.cols ?? h.cols,
-      rows: cp?.rows ?? h.rows,
+      ...size,
       startOffset,
       ...(cp ? { restore: cp.screen } : {}),
     });
     session.replayUntil = h.end;
     source.attach(startOffset);
+    // A pty larger than any screen the host shows is brought down to the one it does.
+    const held = boundedSize(h.cols, h.rows);
+    if (held.cols !== h.cols || held.rows !== h.rows) source.resize(held.cols, held.rows);
     return session;
   }
 
@@ -239,8 +245,9 @@ export class Session implements Disposable {
   private wireReplay(holder: HolderSource): void {
     const term = this.emulator;
     this.store.add(
-      holder.onSize(({ offset, cols, rows }) => {
-        if (offset >= this.replayUntil) return;
+      holder.onSize((told) => {
+        if (told.offset >= this.replayUntil) return;
+        const { cols, rows } = boundedSize(told.cols, told.rows);
         // Queued behind the bytes before it, so the text after is laid out at the new size.
         this.feed.whenParsed(() => {
           if (this.disposed || (cols === term.cols && rows === term.rows)) return;

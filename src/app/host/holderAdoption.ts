@@ -65,7 +65,10 @@ export async function adoptHolders(
         return;
       }
       const cp = readCheckpoint(h.checkpointDir, id);
-      if (cp && 'problem' in cp) result.problems.push(cp.problem);
+      if (cp && 'problem' in cp) {
+        logger.warn('holder: checkpoint set aside', { id, problem: cp.problem });
+        result.problems.push(cp.problem);
+      }
       const record = cp && !('problem' in cp) ? cp : null;
       const session = adopt(source, record);
       logger.info('holder adopted', {

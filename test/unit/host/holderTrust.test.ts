@@ -1,0 +1,125 @@
+// What the real termio-host (built dist/) trusts of its session holders, with real holders
+// (native/termio-holder) and forged ones (a socket of the same user in run/holders) in a
+// temporary HOME: sizes a hello or a checkpoint names are bounded as a client's are; only
+// processes provably a session's are ever ended; a second connection to a holder does not end
+// its session; input a program never reads is bounded; a finished command's tab survives the host.
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { MAX_COLS, MAX_ROWS } from '../../../src/protocol/hostFrameFormat';
+import { forgeHolder, type ForgedHolder } from '../../helpers/forgedHolder';
+import { endProcessesWithHome, waitForExit } from '../../helpers/processes';
+import { waitFor } from '../../helpers/waitFor';
+
+const repoRoot = resolve(__dirname, '..', '..', '..');
+const termioBin = join(repoRoot, 'bin', 'termio');
+const holderBin = join(repoRoot, 'native', 'termio-holder', 'build', 'termio-holder');
+
+let dir: string;
+let home: string;
+let env: NodeJS.ProcessEnv;
+const forged: ForgedHolder[] = [];
+
+beforeAll(() => {
+  if (!existsSync(join(repoRoot, 'dist', 'app', 'host', 'hostMain.js'))) throw new Error('dist/ is missing the host: run `npm run build` first');
+  if (!existsSync(holderBin)) throw new Error(`${holderBin} is missing: run node scripts/setup.mjs`);
+});
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'termio-holdertrust-'));
+  home = join(dir, '.termio');
+  env = { ...process.env, HOME: dir, TERMIO_HOME: home, TERMIO_HOST_IDLE_MS: '0', PS1: '$ ', ENV: '' };
+  delete env.TERMIO_SESSION;
+  delete env.TERMIO_SESSION_SECRET;
+});
+
+afterEach(async () => {
+  for (const f of forged.splice(0)) await f.close();
+  await termio(['host', 'stop']);
+  await endProcessesWithHome(dir);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function termio(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const child = spawn(process.execPath, [termioBin, ...args], { env, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+  child.stderr.on('data', (b: Buffer) => (err += b.toString()));
+  return new Promise((r) => child.on('close', (code) => r({ code: code ?? -1, out, err })));
+}
+
+interface Listed {
+  id: string;
+  pid: number;
+  cols: number;
+  rows: number;
+  exited: { exitCode: number } | null;
+}
+
+async function sessions(): Promise<Listed[]> {
+  const r = await termio(['sessions', 'list', '--json']);
+  if (r.code !== 0) throw new Error(`sessions list failed: ${r.err}`);
+  return (JSON.parse(r.out) as { sessions: Listed[] }).sessions;
+}
+
+function hostLog(): string {
+  const f = join(home, 'logs', 'host.log');
+  return existsSync(f) ? readFileSync(f, 'utf8') : '';
+}
+
+function hostPid(): number {
+  return (JSON.parse(readFileSync(join(home, 'run', 'control.json'), 'utf8')) as { pid: number }).pid;
+}
+
+async function killHost(): Promise<void> {
+  const pid = hostPid();
+  process.kill(pid, 'SIGKILL');
+  await waitForExit(pid, 'the killed host to go');
+}
+
+async function run(command: string): Promise<string> {
+  const r = await termio(['sessions', 'run', '--json', '--', 'sh', '-c', command]);
+  if (r.code !== 0) throw new Error(`sessions run failed: ${r.err}`);
+  return (JSON.parse(r.out) as { id: string }).id;
+}
+
+/** A `sleep` child of this process: the agent of a forged holder this process plays. */
+function childSleep(): number {
+  const child = spawn('sleep', ['300'], { env, stdio: 'ignore' });
+  return child.pid!;
+}
+
+describe('what the host trusts of a holder', () => {
+  it('bounds the size a holder says in its hello to the largest screen, and brings the pty down to it', async () => {
+    const id = randomUUID();
+    const f = await forgeHolder(home, id, { holderPid: process.pid, agentPid: childSleep(), cols: 3000, rows: 3000 });
+    forged.push(f);
+    const s = (await sessions()).find((x) => x.id === id);
+    expect(s, 'the forged holder is adopted').toBeDefined();
+    expect([s!.cols, s!.rows]).toEqual([MAX_COLS, MAX_ROWS]);
+    await waitFor(() => f.resizes.length > 0, { what: 'the host to resize the pty' });
+    expect(f.resizes[0]).toEqual({ cols: MAX_COLS, rows: MAX_ROWS });
+  }, 60_000);
+
+  it('sets aside, with a log line, a checkpoint whose size is past the largest screen, and adopts the session from its holder', async () => {
+    const id = await run('echo AAA; sleep 600');
+    const pid = (await sessions()).find((x) => x.id === id)!.pid;
+    const file = join(home, 'state', 'checkpoints', `${id}.json`);
+    await waitFor(() => existsSync(file), { what: 'the first checkpoint' });
+    await killHost();
+    const bytes = readFileSync(file);
+    const nl = bytes.indexOf(0x0a);
+    const head = JSON.parse(bytes.subarray(0, nl).toString()) as { cols: number; rows: number };
+    writeFileSync(file, Buffer.concat([Buffer.from(`${JSON.stringify({ ...head, cols: 5000, rows: 5000 })}\n`), bytes.subarray(nl + 1)]));
+
+    const s = (await sessions()).find((x) => x.id === id);
+    expect(s).toMatchObject({ id, pid });
+    expect(s!.cols).toBeLessThanOrEqual(MAX_COLS);
+    expect(existsSync(`${file}.unreadable`)).toBe(true);
+    expect(hostLog()).toMatch(/checkpoint set aside.*cols 5000 is not a size/);
+  }, 60_000);
+});
