@@ -9,6 +9,7 @@ import { createConnection, type Socket } from 'node:net';
 import { Emitter, type Event } from '../protocol/events';
 import { decodeHolderBody, encodeHolder, HolderDecoder, MAX_HOLDER_INPUT, SignalTarget, type HolderHello } from '../protocol/holderWire';
 import type { ExitStatus, PtySource } from './ptySource';
+import { holderPidsProblem } from './holderProof';
 
 /** How long a new holder may take to say it is up: an exec and a bind, well under a second even
  *  on a loaded machine. */
@@ -82,6 +83,9 @@ export class HolderSource implements PtySource {
   private closed = false;
   /** The last credit sent (a stream offset). */
   private creditSent = 0;
+  /** The holder's process id once proven (it started here, or the system says it listens on the
+   *  socket): the only holder process this host ever signals. */
+  holderPid: number | null = null;
   readonly onData: Event<Uint8Array> = this.data.event;
   readonly onExit: Event<ExitStatus> = this.exit.event;
   /** The holder's pty took a size at this offset (told during a replay, for a faithful re-layout). */
@@ -131,6 +135,19 @@ export class HolderSource implements PtySource {
 
   get pid(): number {
     return this.hello.agentPid;
+  }
+
+  /** Checks the pids the hello names against the system (holderProof.ts), or against the holder
+   *  this process started (`started`); null and holderPid set when they hold, else the problem. */
+  prove(started?: { holderPid: number; agentPid: number }): string | null {
+    const h = this.hello;
+    const problem = started
+      ? h.holderPid === started.holderPid && h.agentPid === started.agentPid
+        ? null
+        : `its hello names pids ${h.holderPid}/${h.agentPid}, not the ${started.holderPid}/${started.agentPid} started`
+      : holderPidsProblem(this.socketPath, h.holderPid, h.agentPid, h.exited !== null);
+    if (problem === null) this.holderPid = h.holderPid;
+    return problem;
   }
 
   /** The offset the next delivered byte has. */

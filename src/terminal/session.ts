@@ -128,13 +128,16 @@ export class Session implements Disposable {
     const started = await startHolder(holder, l.file, l.argv.slice(1), l);
     if ('error' in started) return { kind: 'launchError', command, message: `cannot start ${command}: ${started.error}` };
     const source = await HolderSource.connect(holder.socketPath);
-    if ('error' in source) {
+    // The holder that answers must be the one just started (nothing else took its socket first).
+    const problem = 'error' in source ? source.error : source.prove(started);
+    if ('error' in source || problem !== null) {
+      if (!('error' in source)) source.dispose();
       try {
         process.kill(started.holderPid, 'SIGTERM');
       } catch {
         // It went already.
       }
-      return { kind: 'launchError', command, message: `cannot start ${command}: ${source.error}` };
+      return { kind: 'launchError', command, message: `cannot start ${command}: ${problem}` };
     }
     source.attach(0);
     return new Session(source, { ...l, opts, holder: source });

@@ -64,6 +64,14 @@ export async function adoptHolders(
         } else logger.warn('holder: not adopted', { id, error: source.error });
         return;
       }
+      // Only processes provably the session's are ever signalled or ended: a socket whose hello
+      // names pids that are not its holder's and its agent's is left alone.
+      const lie = source.prove();
+      if (lie !== null) {
+        logger.warn('holder: not adopted', { id, error: lie });
+        source.dispose();
+        return;
+      }
       const cp = readCheckpoint(h.checkpointDir, id);
       if (cp && 'problem' in cp) {
         logger.warn('holder: checkpoint set aside', { id, problem: cp.problem });

@@ -3,7 +3,7 @@
 // temporary HOME: sizes a hello or a checkpoint names are bounded as a client's are; only
 // processes provably a session's are ever ended; a second connection to a holder does not end
 // its session; input a program never reads is bounded; a finished command's tab survives the host.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_COLS, MAX_ROWS } from '../../../src/protocol/hostFrameFormat';
 import { forgeHolder, type ForgedHolder } from '../../helpers/forgedHolder';
-import { endProcessesWithHome, waitForExit } from '../../helpers/processes';
+import { endProcessesWithHome, isAlive, waitForExit } from '../../helpers/processes';
 import { waitFor } from '../../helpers/waitFor';
 
 const repoRoot = resolve(__dirname, '..', '..', '..');
@@ -87,6 +87,12 @@ async function run(command: string): Promise<string> {
   return (JSON.parse(r.out) as { id: string }).id;
 }
 
+/** A process of this test's HOME (so the cleanup ends it) that is no child of this process. */
+function orphanSleep(): number {
+  const r = spawnSync('sh', ['-c', 'sleep 300 >/dev/null 2>&1 & echo $!'], { env, encoding: 'utf8' });
+  return Number(r.stdout.trim());
+}
+
 /** A `sleep` child of this process: the agent of a forged holder this process plays. */
 function childSleep(): number {
   const child = spawn('sleep', ['300'], { env, stdio: 'ignore' });
@@ -121,5 +127,17 @@ describe('what the host trusts of a holder', () => {
     expect(s!.cols).toBeLessThanOrEqual(MAX_COLS);
     expect(existsSync(`${file}.unreadable`)).toBe(true);
     expect(hostLog()).toMatch(/checkpoint set aside.*cols 5000 is not a size/);
+  }, 60_000);
+
+  it('never ends a process a holder names that is not its child: a forged hello naming another process is not adopted', async () => {
+    const victim = orphanSleep();
+    const id = randomUUID();
+    forged.push(await forgeHolder(home, id, { holderPid: process.pid, agentPid: victim, cols: 80, rows: 24 }));
+    expect((await sessions()).map((s) => s.id)).not.toContain(id);
+    expect(hostLog()).toMatch(new RegExp(`holder: not adopted.*${id}.*not a child of holder`));
+    const host = hostPid();
+    expect((await termio(['host', 'stop'])).code).toBe(0);
+    await waitForExit(host, 'the host to stop');
+    expect(isAlive(victim)).toBe(true);
   }, 60_000);
 });
