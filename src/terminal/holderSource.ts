@@ -23,6 +23,10 @@ const HOLDER_CONNECT_TIMEOUT_MS = 2_000;
 export const CREDIT_BYTES = 128 * 1024;
 /** Credit moves in steps of this many bytes: at most one message per 4 KiB parsed. */
 const CREDIT_STEP = 4096;
+/** A lost connection to a holder that still runs (another same-uid process connected to it, and
+ *  the holder serves one connection at a time) is taken back this many times a minute at most;
+ *  past that the session counts as lost, as one whose holder is gone. */
+const RECONNECTS_PER_MINUTE = 10;
 
 export interface HolderStart {
   /** The termio-holder binary. */
@@ -77,12 +81,17 @@ export class HolderSource implements PtySource {
   private readonly exit = new Emitter<ExitStatus>();
   private readonly size = new Emitter<{ offset: number; cols: number; rows: number }>();
   private readonly gap = new Emitter<{ from: number; to: number }>();
-  private readonly decoder = new HolderDecoder();
+  private readonly reconnected = new Emitter<string>();
+  private decoder = new HolderDecoder();
   private next = 0;
   private exited = false;
   private closed = false;
-  /** The last credit sent (a stream offset). */
+  /** The connection ended with no exit and could not be taken back: the holder may still run. */
+  private lost = false;
+  /** The last credit sent (a stream offset), and the last offset parsed. */
   private creditSent = 0;
+  private parsedTo = 0;
+  private reconnects: number[] = [];
   /** The holder's process id once proven (it started here, or the system says it listens on the
    *  socket): the only holder process this host ever signals. */
   holderPid: number | null = null;
@@ -92,11 +101,13 @@ export class HolderSource implements PtySource {
   readonly onSize = this.size.event;
   /** Bytes the holder had to drop before the replay starts (its bound): the rebuilt screen may differ. */
   readonly onGap = this.gap.event;
+  /** The connection was lost and taken back (the reason it was lost; logged by the host). */
+  readonly onReconnect: Event<string> = this.reconnected.event;
   /** Why the connection ended when it was not an exit or a detach (logged by the host). */
   lostReason: string | null = null;
 
   private constructor(
-    private readonly socket: Socket,
+    private socket: Socket,
     readonly hello: HolderHello,
     readonly socketPath: string,
   ) {}
@@ -158,13 +169,19 @@ export class HolderSource implements PtySource {
   /** Starts the stream at `from` (what a checkpoint covers; 0 for everything kept). */
   attach(from: number): void {
     this.next = from;
-    this.socket.removeAllListeners('error');
-    this.socket.on('error', (err) => (this.lostReason ??= err.message));
-    this.socket.on('data', (chunk: Buffer) => this.receive(chunk));
-    this.socket.on('close', () => this.closedByPeer());
-    this.socket.write(encodeHolder.attach(from));
-    this.parsed(from);
-    this.socket.resume();
+    this.parsedTo = from;
+    this.listen(this.socket, from);
+  }
+
+  private listen(socket: Socket, from: number): void {
+    socket.removeAllListeners('error');
+    socket.on('error', (err) => socket === this.socket && (this.lostReason ??= err.message));
+    socket.on('data', (chunk: Buffer) => socket === this.socket && this.receive(chunk));
+    socket.on('close', () => socket === this.socket && void this.closedByPeer());
+    this.creditSent = 0;
+    socket.write(encodeHolder.attach(from));
+    this.parsed(this.parsedTo);
+    socket.resume();
   }
 
   private receive(chunk: Buffer): void {
@@ -207,12 +224,43 @@ export class HolderSource implements PtySource {
     }
   }
 
-  /** The connection ended with no exit: the holder is gone (killed), and its pty hung up with it. */
-  private closedByPeer(): void {
+  /**
+   * The connection ended with no exit. Another process of the user may have connected to the
+   * holder (which serves one connection at a time), so the connection is taken back when the
+   * same holder still answers, and the stream goes on from the last byte received. Otherwise the
+   * holder is gone (killed), its pty hung up with it, and the session has ended.
+   */
+  private async closedByPeer(): Promise<void> {
+    if (this.exited || this.closed) return;
+    const why = this.lostReason ?? 'the session holder closed the connection';
+    if (await this.reconnect()) {
+      this.lostReason = null;
+      this.reconnected.fire(why);
+      return;
+    }
     if (this.exited || this.closed) return;
     this.exited = true;
-    this.lostReason ??= 'the session holder closed the connection';
+    this.lost = true;
+    this.lostReason ??= why;
     this.exit.fire({ exitCode: 0, signal: osConstants.signals.SIGHUP });
+  }
+
+  private async reconnect(): Promise<boolean> {
+    const now = Date.now();
+    this.reconnects = this.reconnects.filter((t) => now - t < 60_000);
+    if (this.holderPid === null || this.reconnects.length >= RECONNECTS_PER_MINUTE) return false;
+    this.reconnects.push(now);
+    const again = await HolderSource.connect(this.socketPath);
+    if ('error' in again) return false;
+    const h = again.hello;
+    if (this.closed || this.exited || h.holderPid !== this.holderPid || h.agentPid !== this.hello.agentPid || this.next > h.end) {
+      again.socket.destroy();
+      return false;
+    }
+    this.socket = again.socket;
+    this.decoder = new HolderDecoder();
+    this.listen(this.socket, this.next);
+    return true;
   }
 
   private send(bytes: Uint8Array): void {
@@ -251,6 +299,7 @@ export class HolderSource implements PtySource {
    * pty discards what it still holds. Sent when the credit moved by a step or more.
    */
   parsed(offset: number): void {
+    this.parsedTo = offset;
     const until = offset + CREDIT_BYTES;
     if (this.closed || until < this.creditSent + CREDIT_STEP) return;
     this.creditSent = until;
@@ -272,6 +321,19 @@ export class HolderSource implements PtySource {
     this.release();
   }
 
+  /** A holder this host lost the connection to, and could not reach again, may still run its
+   *  program: disposing of the session (closing it, or the host going) ends it, when it is still
+   *  provably the same holder (SIGTERM: it hangs up, then SIGKILLs the program). */
+  private endLostHolder(): void {
+    const pid = this.holderPid;
+    if (pid === null || holderPidsProblem(this.socketPath, pid, this.hello.agentPid, true) !== null) return;
+    try {
+      process.kill(pid, 'SIGTERM');
+    } catch {
+      // It went already.
+    }
+  }
+
   /** Closes the connection and leaves the program running with its holder (a host restart). */
   detach(): void {
     this.release();
@@ -284,9 +346,11 @@ export class HolderSource implements PtySource {
     this.data.dispose();
     this.size.dispose();
     this.gap.dispose();
+    this.reconnected.dispose();
   }
 
   dispose(): void {
+    if (this.lost) this.endLostHolder();
     this.release();
     this.exit.dispose();
   }

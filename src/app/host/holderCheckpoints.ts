@@ -121,6 +121,7 @@ export class Checkpointer {
       }),
     );
     w.subs.push(session.onInput(() => (w.lastInputAt = this.now())));
+    w.subs.push(session.holder.onReconnect((why) => this.o.logger.warn('holder: connection lost, and taken back', { id: session.id, why })));
     w.subs.push(session.onExit(() => this.forget(session.id, { remove: true })));
     if (!restored) void this.checkpoint(session.id);
   }

@@ -6,10 +6,12 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_COLS, MAX_ROWS } from '../../../src/protocol/hostFrameFormat';
+import { encodeHolder } from '../../../src/protocol/holderWire';
 import { forgeHolder, type ForgedHolder } from '../../helpers/forgedHolder';
 import { endProcessesWithHome, isAlive, waitForExit } from '../../helpers/processes';
 import { waitFor } from '../../helpers/waitFor';
@@ -139,5 +141,42 @@ describe('what the host trusts of a holder', () => {
     expect((await termio(['host', 'stop'])).code).toBe(0);
     await waitForExit(host, 'the host to stop');
     expect(isAlive(victim)).toBe(true);
+  }, 60_000);
+
+  it('takes its connection back when another process connects to a holder: the session goes on', async () => {
+    const id = await run('i=0; while :; do echo line$i; i=$((i+1)); sleep 0.05; done');
+    const pid = (await sessions()).find((x) => x.id === id)!.pid;
+    // A same-uid process connects (the holder serves one connection at a time) and types.
+    const other = createConnection(join(home, 'run', 'holders', `${id}.sock`));
+    other.on('error', () => {});
+    await new Promise((r) => other.once('connect', r));
+    let served = 0;
+    other.on('data', (b: Buffer) => (served += b.length));
+    other.write(encodeHolder.attach(0));
+    await waitFor(() => served > 0, { what: 'the holder to serve the other connection' });
+    // The output goes on reaching the host after the takeover, and the session still runs.
+    const last = async (): Promise<number> => Math.max(0, ...[...(await termio(['sessions', 'read', id])).out.matchAll(/line(\d+)/g)].map((m) => Number(m[1])));
+    const before = await last();
+    await waitFor(async () => (await last()) > before + 5, { what: 'output after the takeover' });
+    expect((await sessions()).find((x) => x.id === id)!.exited).toBeNull();
+    expect(isAlive(pid)).toBe(true);
+    expect(hostLog()).toMatch(/connection lost, and taken back/);
+    other.destroy();
+  }, 60_000);
+
+  it('ends the holder of a session whose connection was lost for good when the session is closed', async () => {
+    const id = await run('sleep 600');
+    const pid = (await sessions()).find((x) => x.id === id)!.pid;
+    // Another process connects, then removes the socket: the host cannot reach the holder again.
+    const path = join(home, 'run', 'holders', `${id}.sock`);
+    const other = createConnection(path);
+    other.on('error', () => {});
+    await new Promise((r) => other.once('connect', r));
+    rmSync(path);
+    await waitFor(async () => (await sessions()).find((x) => x.id === id)?.exited != null, { what: 'the host to lose the session' });
+    expect(isAlive(pid)).toBe(true);
+    expect((await termio(['sessions', 'close', id])).code).toBe(0);
+    await waitForExit(pid, "the program to end with the session's holder");
+    other.destroy();
   }, 60_000);
 });
