@@ -91,6 +91,10 @@ export class HolderSource implements PtySource {
   /** The last credit sent (a stream offset), and the last offset parsed. */
   private creditSent = 0;
   private parsedTo = 0;
+  /** Input sent on this connection, and how much of it the holder says went to the pty; null
+   *  until it says (a holder that predates TAKEN never does: its socket's queue is then the bound). */
+  private inputSent = 0;
+  private inputTaken: number | null = null;
   private reconnects: number[] = [];
   /** The holder's process id once proven (it started here, or the system says it listens on the
    *  socket): the only holder process this host ever signals. */
@@ -178,6 +182,8 @@ export class HolderSource implements PtySource {
     socket.on('error', (err) => socket === this.socket && (this.lostReason ??= err.message));
     socket.on('data', (chunk: Buffer) => socket === this.socket && this.receive(chunk));
     socket.on('close', () => socket === this.socket && void this.closedByPeer());
+    this.inputSent = 0;
+    this.inputTaken = null;
     this.creditSent = 0;
     socket.write(encodeHolder.attach(from));
     this.parsed(this.parsedTo);
@@ -217,6 +223,9 @@ export class HolderSource implements PtySource {
           break;
         case 'error':
           this.lostReason = `the holder refused: ${m.message}`;
+          break;
+        case 'taken':
+          this.inputTaken = m.count;
           break;
         default:
           break;
@@ -267,16 +276,18 @@ export class HolderSource implements PtySource {
     if (!this.closed && !this.socket.destroyed) this.socket.write(bytes);
   }
 
-  /** Input not yet taken by the holder's socket. */
+  /** Input sent that the program has not taken yet: what the holder has not written to the pty
+   *  (it says, in TAKEN messages), or for an older holder what its socket has not taken. */
   get pendingInput(): number {
-    return this.socket.writableLength;
+    return this.inputTaken === null ? this.socket.writableLength : this.inputSent - this.inputTaken;
   }
 
-  /** False: refused, nothing sent (the holder's socket already holds MAX_PENDING_INPUT_BYTES unsent). */
+  /** False: refused, nothing sent (MAX_PENDING_INPUT_BYTES sent before are not taken yet). */
   write(data: string | Uint8Array): boolean {
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-    if (this.socket.writableLength + bytes.length > MAX_PENDING_INPUT_BYTES) return false;
+    if (this.pendingInput + bytes.length > MAX_PENDING_INPUT_BYTES) return false;
     for (let at = 0; at < bytes.length; at += MAX_HOLDER_INPUT) this.send(encodeHolder.input(bytes.subarray(at, at + MAX_HOLDER_INPUT)));
+    this.inputSent += bytes.length;
     return true;
   }
 

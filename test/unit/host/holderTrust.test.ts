@@ -10,6 +10,7 @@ import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ControlClient } from '../../../src/app/client/controlClient';
 import { MAX_COLS, MAX_ROWS } from '../../../src/protocol/hostFrameFormat';
 import { encodeHolder } from '../../../src/protocol/holderWire';
 import { forgeHolder, type ForgedHolder } from '../../helpers/forgedHolder';
@@ -101,6 +102,10 @@ function childSleep(): number {
   return child.pid!;
 }
 
+function vmRssKb(pid: number): number {
+  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
+}
+
 describe('what the host trusts of a holder', () => {
   it('bounds the size a holder says in its hello to the largest screen, and brings the pty down to it', async () => {
     const id = randomUUID();
@@ -178,5 +183,34 @@ describe('what the host trusts of a holder', () => {
     expect((await termio(['sessions', 'close', id])).code).toBe(0);
     await waitForExit(pid, "the program to end with the session's holder");
     other.destroy();
+  }, 60_000);
+});
+
+describe('input to a held program that never reads', () => {
+  it('is refused as busy once the bound is reached, and the holder stays small', async () => {
+    const id = await run('stty raw -echo; sleep 600');
+    await waitFor(async () => (await termio(['sessions', 'read', id])).code === 0, { what: 'the session' });
+    const c = await ControlClient.connectOrStart(env);
+    if (!(c instanceof ControlClient)) throw new Error(c.message);
+    const text = 'x'.repeat(1024 * 1024 - 200);
+    let accepted = 0;
+    let refused: string | null = null;
+    try {
+      for (let i = 0; i < 30 && refused === null; i++) {
+        const r = await c.request('sessions.send', { id, text });
+        if (r.ok) accepted++;
+        else refused = `${r.error.code}: ${r.error.message}`;
+      }
+    } finally {
+      c.close();
+    }
+    expect(refused).toEqual(expect.stringMatching(/busy/));
+    expect(accepted).toBeLessThanOrEqual(6);
+    const holder = Number(
+      spawnSync('pgrep', ['-f', `holders/${id}.sock`], { encoding: 'utf8' })
+        .stdout.trim()
+        .split('\n')[0],
+    );
+    expect(vmRssKb(holder)).toBeLessThan(16 * 1024);
   }, 60_000);
 });
