@@ -12,7 +12,7 @@ import { boundedSize } from '../protocol/hostFrameFormat';
 import { FlowController } from './flowControl';
 import { HolderSource, startHolder, type HolderStart } from './holderSource';
 import { DEFAULT_SCROLLBACK, KILL_GRACE_MS, resolveLaunch, type LaunchError, type SpawnOptions } from './launch';
-import { NodePtySource, type ExitStatus, type PtySource } from './ptySource';
+import { EndedSource, NodePtySource, type ExitStatus, type PtySource } from './ptySource';
 import { HistoryCache, serializeScreen, serializeScreenBytes, serializeScreenSteps } from './screenSerializer';
 import { linesSince, outputMark, screenLines } from './screenText';
 import { Utf8Splitter } from './utf8Splitter';
@@ -166,6 +166,24 @@ export class Session implements Disposable {
     // A pty larger than any screen the host shows is brought down to the one it does.
     const held = boundedSize(h.cols, h.rows);
     if (held.cols !== h.cols || held.rows !== h.rows) source.resize(held.cols, held.rows);
+    return session;
+  }
+
+  /** A session whose program had ended when the previous host went: its last screen from the
+   *  checkpoint taken at the exit, and its exit status. Nothing runs under it. */
+  static finished(opts: AdoptOptions & { pid: number; exited: ExitStatus; checkpoint: NonNullable<AdoptOptions['checkpoint']> }): Session {
+    const cp = opts.checkpoint;
+    const source = new EndedSource(opts.pid);
+    const session = new Session(source, {
+      id: opts.id,
+      cwd: opts.cwd,
+      argv: opts.argv,
+      opts,
+      ...boundedSize(cp.cols, cp.rows),
+      startOffset: cp.offset,
+      restore: cp.screen,
+    });
+    source.ended(opts.exited);
     return session;
   }
 

@@ -54,6 +54,9 @@ export interface CheckpointRecord {
   /** The escape sequences that rebuild the screen and scrollback, UTF-8. */
   screen: Uint8Array;
   session: HeldSessionMeta;
+  /** Set on the last checkpoint, taken when the program ended: how, and which pid it had. The
+   *  tab is kept (its output and exit code) until it is closed, across host restarts. */
+  exited?: { exitCode: number; signal?: number; pid: number };
 }
 
 /** What a checkpoint keeps of a session of this host besides its screen. */
@@ -117,6 +120,17 @@ function problemOf(v: unknown, id: string): string | null {
   if (!STATES.includes(m.state)) return `session.state '${String(m.state)}' is not a state`;
   if (m.name !== null && m.name !== undefined && (typeof m.name !== 'string' || Buffer.byteLength(m.name) > MAX_STRING_BYTES))
     return `session.name is not a name of at most ${MAX_STRING_BYTES} bytes`;
+  if (r.exited !== undefined) {
+    const x = r.exited as Partial<NonNullable<CheckpointRecord['exited']>> | null;
+    if (
+      typeof x !== 'object' ||
+      x === null ||
+      !Number.isSafeInteger(x.exitCode) ||
+      !Number.isSafeInteger(x.pid) ||
+      (x.signal !== undefined && !Number.isSafeInteger(x.signal))
+    )
+      return 'exited is not an exit status';
+  }
   return m.status === undefined ? null : statusProblem(m.status);
 }
 

@@ -214,3 +214,16 @@ describe('input to a held program that never reads', () => {
     expect(vmRssKb(holder)).toBeLessThan(16 * 1024);
   }, 60_000);
 });
+
+describe('a finished command', () => {
+  it('keeps its tab, its output and its exit code through a SIGKILL of the host and a restart', async () => {
+    const id = await run('echo RESULT-42; exit 3');
+    await waitFor(async () => (await sessions()).find((x) => x.id === id)?.exited?.exitCode === 3, { what: 'the command to finish' });
+    await killHost();
+    expect((await sessions()).find((x) => x.id === id)?.exited?.exitCode).toBe(3);
+    expect((await termio(['sessions', 'read', id])).out).toContain('RESULT-42');
+    expect((await termio(['host', 'restart'])).code).toBe(0);
+    expect((await sessions()).find((x) => x.id === id)?.exited?.exitCode).toBe(3);
+    expect((await termio(['sessions', 'read', id])).out).toContain('RESULT-42');
+  }, 60_000);
+});
