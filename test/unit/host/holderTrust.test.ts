@@ -102,6 +102,15 @@ function childSleep(): number {
   return child.pid!;
 }
 
+/** The pid of the holder of session `id` (its socket path is on its command line). */
+function holderPidOf(id: string): number {
+  return Number(
+    spawnSync('pgrep', ['-f', `holders/${id}.sock`], { encoding: 'utf8' })
+      .stdout.trim()
+      .split('\n')[0],
+  );
+}
+
 function vmRssKb(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
 }
@@ -155,29 +164,34 @@ describe('what the host trusts of a holder', () => {
     const other = createConnection(join(home, 'run', 'holders', `${id}.sock`));
     other.on('error', () => {});
     await new Promise((r) => other.once('connect', r));
-    let served = 0;
-    other.on('data', (b: Buffer) => (served += b.length));
+    let dropped = false;
+    other.on('close', () => (dropped = true));
     other.write(encodeHolder.attach(0));
-    await waitFor(() => served > 0, { what: 'the holder to serve the other connection' });
+    // The holder drops the other connection when the host connects again.
+    await waitFor(() => dropped, { what: 'the host to connect again, and the holder to drop the other connection' });
     // The output goes on reaching the host after the takeover, and the session still runs.
     const last = async (): Promise<number> => Math.max(0, ...[...(await termio(['sessions', 'read', id])).out.matchAll(/line(\d+)/g)].map((m) => Number(m[1])));
     const before = await last();
     await waitFor(async () => (await last()) > before + 5, { what: 'output after the takeover' });
     expect((await sessions()).find((x) => x.id === id)!.exited).toBeNull();
     expect(isAlive(pid)).toBe(true);
-    expect(hostLog()).toMatch(/connection lost, and taken back/);
-    other.destroy();
+    await waitFor(() => /connection lost, and taken back/.test(hostLog()), { what: 'the takeover in host.log' });
   }, 60_000);
 
   it('ends the holder of a session whose connection was lost for good when the session is closed', async () => {
     const id = await run('sleep 600');
     const pid = (await sessions()).find((x) => x.id === id)!.pid;
     // Another process connects, then removes the socket: the host cannot reach the holder again.
+    // The holder is stopped meanwhile, so that it serves the other connection only once the
+    // socket is gone (else the host could take it back first).
     const path = join(home, 'run', 'holders', `${id}.sock`);
+    const holder = holderPidOf(id);
+    process.kill(holder, 'SIGSTOP');
     const other = createConnection(path);
     other.on('error', () => {});
     await new Promise((r) => other.once('connect', r));
     rmSync(path);
+    process.kill(holder, 'SIGCONT');
     await waitFor(async () => (await sessions()).find((x) => x.id === id)?.exited != null, { what: 'the host to lose the session' });
     expect(isAlive(pid)).toBe(true);
     expect((await termio(['sessions', 'close', id])).code).toBe(0);
@@ -206,12 +220,7 @@ describe('input to a held program that never reads', () => {
     }
     expect(refused).toEqual(expect.stringMatching(/busy/));
     expect(accepted).toBeLessThanOrEqual(6);
-    const holder = Number(
-      spawnSync('pgrep', ['-f', `holders/${id}.sock`], { encoding: 'utf8' })
-        .stdout.trim()
-        .split('\n')[0],
-    );
-    expect(vmRssKb(holder)).toBeLessThan(16 * 1024);
+    expect(vmRssKb(holderPidOf(id))).toBeLessThan(16 * 1024);
   }, 60_000);
 });
 
