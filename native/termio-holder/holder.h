@@ -18,6 +18,7 @@
 #define MSG_GAP 0x04
 #define MSG_EXIT 0x05
 #define MSG_ERROR 0x06
+#define MSG_TAKEN 0x07
 /* Host -> holder */
 #define MSG_ATTACH 0x81
 #define MSG_INPUT 0x82

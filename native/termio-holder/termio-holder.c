@@ -80,6 +80,13 @@ static int has_credit;
 static uint64_t credit_until;
 static uint64_t sent, gap_from, gap_to;
 static buf_t in, out, input;
+/* Input accounting for the host attached now (TAKEN): how many of its input bytes went to the
+ * pty (or were dropped with it), how many of those it was last told, and what a previous host
+ * left in `input` (written first, and not this host's to count). The host sends no more while
+ * its untaken input is past its bound, so `input` stays bounded however much is pasted into a
+ * program that never reads. */
+static uint64_t input_taken, taken_told;
+static size_t input_leftover;
 
 static long long now_ms(void) {
   struct timespec ts;
@@ -201,11 +208,33 @@ static void reap(void) {
   }
 }
 
+/* Tells the attached host how much of its input was taken: at once when `now`, else once 4 KiB
+ * more were. */
+static void tell_taken(int now) {
+  if (conn < 0 || !attached || input_taken == taken_told) return;
+  if (!now && input_taken - taken_told < 4096) return;
+  unsigned char p[8];
+  put_u64(p, input_taken);
+  frame(&out, MSG_TAKEN, p, 8);
+  taken_told = input_taken;
+}
+
+/* `n` bytes of `input` went to the pty (or were dropped): the attached host's share is counted
+ * (what a previous host left goes first), and told when nothing is left. */
+static void took(size_t n) {
+  size_t old = n < input_leftover ? n : input_leftover;
+  input_leftover -= old;
+  input_taken += n - old;
+  tell_taken(buf_pending(&input) == 0);
+}
+
 static void close_master(void) {
   if (master >= 0) close(master);
   master = -1;
   drain_until = -1;
+  size_t dropped = buf_pending(&input);
   input.pos = input.len = 0;
+  took(dropped);
 }
 
 /* Hang up (the agent and every process of its terminal get SIGHUP), SIGKILL after the grace. */
@@ -291,6 +320,12 @@ static void attach(const unsigned char *p, size_t n) {
   attached = 1;
   paused = 0;
   has_credit = 0;
+  input_leftover = buf_pending(&input);
+  input_taken = taken_told = 0;
+  /* A first TAKEN of 0 tells the host this holder reports consumed input (an older one never does). */
+  unsigned char zero[8];
+  put_u64(zero, 0);
+  frame(&out, MSG_TAKEN, zero, 8);
   sent = from < ring.base ? ring.base : from;
   if (from < ring.base) {
     gap_from = from;
@@ -336,7 +371,13 @@ static void handle(int kind, const unsigned char *p, size_t n) {
   if (!attached && kind != MSG_ATTACH) return send_error("the first message must be attach");
   switch (kind) {
     case MSG_ATTACH: attach(p, n); break;
-    case MSG_INPUT: if (master >= 0) buf_add(&input, p, n); break;
+    case MSG_INPUT:
+      if (master < 0 || buf_add(&input, p, n) != 0) {
+        /* Nowhere to write it (the agent is gone) or no memory for it: dropped, and counted as taken. */
+        input_taken += n;
+        tell_taken(1);
+      }
+      break;
     case MSG_RESIZE:
       if (n >= 4 && get_u16(p) > 0 && get_u16(p + 2) > 0) {
         set_size(get_u16(p), get_u16(p + 2));
@@ -476,6 +517,7 @@ static void write_master(void) {
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return;
     buf_consume(&input, (size_t)n);
+    took((size_t)n);
   }
 }
 

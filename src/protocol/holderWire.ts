@@ -19,6 +19,7 @@ export const HolderKind = {
   gap: 0x04,
   exit: 0x05,
   error: 0x06,
+  taken: 0x07,
   attach: 0x81,
   input: 0x82,
   resize: 0x83,
@@ -55,6 +56,7 @@ export type HolderMessage =
   | { kind: 'gap'; from: number; to: number }
   | { kind: 'exit'; exitCode: number; signal: number }
   | { kind: 'error'; message: string }
+  | { kind: 'taken'; count: number }
   | { kind: 'unknown'; code: number };
 
 export type DecodeError = { error: string };
@@ -140,6 +142,8 @@ export function decodeHolderBody(body: Uint8Array): HolderMessage | DecodeError 
       return tooShort('gap', n, 16) ?? { kind: 'gap', from: u64(v, 0), to: u64(v, 8) };
     case HolderKind.exit:
       return tooShort('exit', n, 5) ?? { kind: 'exit', exitCode: v.getInt32(0), signal: v.getUint8(4) };
+    case HolderKind.taken:
+      return tooShort('taken', n, 8) ?? { kind: 'taken', count: u64(v, 0) };
     case HolderKind.error:
       return { kind: 'error', message: decodeUtf8(body.subarray(1)) ?? '(a message that is not UTF-8)' };
     default:

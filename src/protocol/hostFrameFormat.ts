@@ -56,6 +56,13 @@ export interface FrameHeader {
  *  a 6 px font is about 1,000 × 300 cells) and small enough that a frame stays bounded. */
 export const MAX_COLS = 1000;
 export const MAX_ROWS = 500;
+
+/** A size within 1..MAX_COLS × 1..MAX_ROWS: what a size said by a peer the host does not control
+ *  (a holder's hello or resize, a checkpoint) becomes before an emulator is built for it. */
+export function boundedSize(cols: number, rows: number): { cols: number; rows: number } {
+  const within = (n: number, max: number): number => (Number.isFinite(n) ? Math.min(max, Math.max(1, Math.floor(n))) : 1);
+  return { cols: within(cols, MAX_COLS), rows: within(rows, MAX_ROWS) };
+}
 /** Titles and links are lines in a tab or a tooltip; 2 KiB of UTF-8 is far past what either shows. */
 export const MAX_STRING_BYTES = 2048;
 

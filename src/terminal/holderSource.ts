@@ -9,6 +9,7 @@ import { createConnection, type Socket } from 'node:net';
 import { Emitter, type Event } from '../protocol/events';
 import { decodeHolderBody, encodeHolder, HolderDecoder, MAX_HOLDER_INPUT, SignalTarget, type HolderHello } from '../protocol/holderWire';
 import type { ExitStatus, PtySource } from './ptySource';
+import { holderPidsProblem } from './holderProof';
 
 /** How long a new holder may take to say it is up: an exec and a bind, well under a second even
  *  on a loaded machine. */
@@ -22,6 +23,10 @@ const HOLDER_CONNECT_TIMEOUT_MS = 2_000;
 export const CREDIT_BYTES = 128 * 1024;
 /** Credit moves in steps of this many bytes: at most one message per 4 KiB parsed. */
 const CREDIT_STEP = 4096;
+/** A lost connection to a holder that still runs (another same-uid process connected to it, and
+ *  the holder serves one connection at a time) is taken back this many times a minute at most;
+ *  past that the session counts as lost, as one whose holder is gone. */
+const RECONNECTS_PER_MINUTE = 10;
 
 export interface HolderStart {
   /** The termio-holder binary. */
@@ -76,23 +81,37 @@ export class HolderSource implements PtySource {
   private readonly exit = new Emitter<ExitStatus>();
   private readonly size = new Emitter<{ offset: number; cols: number; rows: number }>();
   private readonly gap = new Emitter<{ from: number; to: number }>();
-  private readonly decoder = new HolderDecoder();
+  private readonly reconnected = new Emitter<string>();
+  private decoder = new HolderDecoder();
   private next = 0;
   private exited = false;
   private closed = false;
-  /** The last credit sent (a stream offset). */
+  /** The connection ended with no exit and could not be taken back: the holder may still run. */
+  private lost = false;
+  /** The last credit sent (a stream offset), and the last offset parsed. */
   private creditSent = 0;
+  private parsedTo = 0;
+  /** Input sent on this connection, and how much of it the holder says went to the pty; null
+   *  until it says (a holder that predates TAKEN never does: its socket's queue is then the bound). */
+  private inputSent = 0;
+  private inputTaken: number | null = null;
+  private reconnects: number[] = [];
+  /** The holder's process id once proven (it started here, or the system says it listens on the
+   *  socket): the only holder process this host ever signals. */
+  holderPid: number | null = null;
   readonly onData: Event<Uint8Array> = this.data.event;
   readonly onExit: Event<ExitStatus> = this.exit.event;
   /** The holder's pty took a size at this offset (told during a replay, for a faithful re-layout). */
   readonly onSize = this.size.event;
   /** Bytes the holder had to drop before the replay starts (its bound): the rebuilt screen may differ. */
   readonly onGap = this.gap.event;
+  /** The connection was lost and taken back (the reason it was lost; logged by the host). */
+  readonly onReconnect: Event<string> = this.reconnected.event;
   /** Why the connection ended when it was not an exit or a detach (logged by the host). */
   lostReason: string | null = null;
 
   private constructor(
-    private readonly socket: Socket,
+    private socket: Socket,
     readonly hello: HolderHello,
     readonly socketPath: string,
   ) {}
@@ -133,6 +152,19 @@ export class HolderSource implements PtySource {
     return this.hello.agentPid;
   }
 
+  /** Checks the pids the hello names against the system (holderProof.ts), or against the holder
+   *  this process started (`started`); null and holderPid set when they hold, else the problem. */
+  prove(started?: { holderPid: number; agentPid: number }): string | null {
+    const h = this.hello;
+    const problem = started
+      ? h.holderPid === started.holderPid && h.agentPid === started.agentPid
+        ? null
+        : `its hello names pids ${h.holderPid}/${h.agentPid}, not the ${started.holderPid}/${started.agentPid} started`
+      : holderPidsProblem(this.socketPath, h.holderPid, h.agentPid, h.exited !== null);
+    if (problem === null) this.holderPid = h.holderPid;
+    return problem;
+  }
+
   /** The offset the next delivered byte has. */
   get offset(): number {
     return this.next;
@@ -141,13 +173,21 @@ export class HolderSource implements PtySource {
   /** Starts the stream at `from` (what a checkpoint covers; 0 for everything kept). */
   attach(from: number): void {
     this.next = from;
-    this.socket.removeAllListeners('error');
-    this.socket.on('error', (err) => (this.lostReason ??= err.message));
-    this.socket.on('data', (chunk: Buffer) => this.receive(chunk));
-    this.socket.on('close', () => this.closedByPeer());
-    this.socket.write(encodeHolder.attach(from));
-    this.parsed(from);
-    this.socket.resume();
+    this.parsedTo = from;
+    this.listen(this.socket, from);
+  }
+
+  private listen(socket: Socket, from: number): void {
+    socket.removeAllListeners('error');
+    socket.on('error', (err) => socket === this.socket && (this.lostReason ??= err.message));
+    socket.on('data', (chunk: Buffer) => socket === this.socket && this.receive(chunk));
+    socket.on('close', () => socket === this.socket && void this.closedByPeer());
+    this.inputSent = 0;
+    this.inputTaken = null;
+    this.creditSent = 0;
+    socket.write(encodeHolder.attach(from));
+    this.parsed(this.parsedTo);
+    socket.resume();
   }
 
   private receive(chunk: Buffer): void {
@@ -184,34 +224,70 @@ export class HolderSource implements PtySource {
         case 'error':
           this.lostReason = `the holder refused: ${m.message}`;
           break;
+        case 'taken':
+          this.inputTaken = m.count;
+          break;
         default:
           break;
       }
     }
   }
 
-  /** The connection ended with no exit: the holder is gone (killed), and its pty hung up with it. */
-  private closedByPeer(): void {
+  /**
+   * The connection ended with no exit. Another process of the user may have connected to the
+   * holder (which serves one connection at a time), so the connection is taken back when the
+   * same holder still answers, and the stream goes on from the last byte received. Otherwise the
+   * holder is gone (killed), its pty hung up with it, and the session has ended.
+   */
+  private async closedByPeer(): Promise<void> {
+    if (this.exited || this.closed) return;
+    const why = this.lostReason ?? 'the session holder closed the connection';
+    if (await this.reconnect()) {
+      this.lostReason = null;
+      this.reconnected.fire(why);
+      return;
+    }
     if (this.exited || this.closed) return;
     this.exited = true;
-    this.lostReason ??= 'the session holder closed the connection';
+    this.lost = true;
+    this.lostReason ??= why;
     this.exit.fire({ exitCode: 0, signal: osConstants.signals.SIGHUP });
+  }
+
+  private async reconnect(): Promise<boolean> {
+    const now = Date.now();
+    this.reconnects = this.reconnects.filter((t) => now - t < 60_000);
+    if (this.holderPid === null || this.reconnects.length >= RECONNECTS_PER_MINUTE) return false;
+    this.reconnects.push(now);
+    const again = await HolderSource.connect(this.socketPath);
+    if ('error' in again) return false;
+    const h = again.hello;
+    if (this.closed || this.exited || h.holderPid !== this.holderPid || h.agentPid !== this.hello.agentPid || this.next > h.end) {
+      again.socket.destroy();
+      return false;
+    }
+    this.socket = again.socket;
+    this.decoder = new HolderDecoder();
+    this.listen(this.socket, this.next);
+    return true;
   }
 
   private send(bytes: Uint8Array): void {
     if (!this.closed && !this.socket.destroyed) this.socket.write(bytes);
   }
 
-  /** Input not yet taken by the holder's socket. */
+  /** Input sent that the program has not taken yet: what the holder has not written to the pty
+   *  (it says, in TAKEN messages), or for an older holder what its socket has not taken. */
   get pendingInput(): number {
-    return this.socket.writableLength;
+    return this.inputTaken === null ? this.socket.writableLength : this.inputSent - this.inputTaken;
   }
 
-  /** False: refused, nothing sent (the holder's socket already holds MAX_PENDING_INPUT_BYTES unsent). */
+  /** False: refused, nothing sent (MAX_PENDING_INPUT_BYTES sent before are not taken yet). */
   write(data: string | Uint8Array): boolean {
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-    if (this.socket.writableLength + bytes.length > MAX_PENDING_INPUT_BYTES) return false;
+    if (this.pendingInput + bytes.length > MAX_PENDING_INPUT_BYTES) return false;
     for (let at = 0; at < bytes.length; at += MAX_HOLDER_INPUT) this.send(encodeHolder.input(bytes.subarray(at, at + MAX_HOLDER_INPUT)));
+    this.inputSent += bytes.length;
     return true;
   }
 
@@ -234,6 +310,7 @@ export class HolderSource implements PtySource {
    * pty discards what it still holds. Sent when the credit moved by a step or more.
    */
   parsed(offset: number): void {
+    this.parsedTo = offset;
     const until = offset + CREDIT_BYTES;
     if (this.closed || until < this.creditSent + CREDIT_STEP) return;
     this.creditSent = until;
@@ -255,6 +332,19 @@ export class HolderSource implements PtySource {
     this.release();
   }
 
+  /** A holder this host lost the connection to, and could not reach again, may still run its
+   *  program: disposing of the session (closing it, or the host going) ends it, when it is still
+   *  provably the same holder (SIGTERM: it hangs up, then SIGKILLs the program). */
+  private endLostHolder(): void {
+    const pid = this.holderPid;
+    if (pid === null || holderPidsProblem(this.socketPath, pid, this.hello.agentPid, true) !== null) return;
+    try {
+      process.kill(pid, 'SIGTERM');
+    } catch {
+      // It went already.
+    }
+  }
+
   /** Closes the connection and leaves the program running with its holder (a host restart). */
   detach(): void {
     this.release();
@@ -267,9 +357,11 @@ export class HolderSource implements PtySource {
     this.data.dispose();
     this.size.dispose();
     this.gap.dispose();
+    this.reconnected.dispose();
   }
 
   dispose(): void {
+    if (this.lost) this.endLostHolder();
     this.release();
     this.exit.dispose();
   }

@@ -134,3 +134,33 @@ export class NodePtySource implements PtySource {
     this.exit.dispose();
   }
 }
+
+/** The source of a session whose program had ended before this process started (a finished
+ *  command's tab kept through a host restart): nothing flows, nothing runs, nothing is signalled. */
+export class EndedSource implements PtySource {
+  private readonly exit = new Emitter<ExitStatus>();
+  readonly onData: Event<Uint8Array> = new Emitter<Uint8Array>().event;
+  readonly onExit: Event<ExitStatus> = this.exit.event;
+  readonly pendingInput = 0;
+
+  constructor(readonly pid: number) {}
+
+  /** Reports the exit it was restored with (once the session listens). */
+  ended(status: ExitStatus): void {
+    this.exit.fire(status);
+    this.exit.dispose();
+  }
+
+  write(): boolean {
+    return false;
+  }
+
+  resize(): void {}
+  pause(): void {}
+  resume(): void {}
+  kill(): void {}
+  hangUp(): void {}
+  dispose(): void {
+    this.exit.dispose();
+  }
+}

@@ -8,10 +8,11 @@ import { findAll, type BufferRange } from './bufferSearch';
 import { createEmulator } from './createEmulator';
 import { EmulatorFeed } from './emulatorFeed';
 import { DisposableStore, Emitter, toDisposable, type Disposable, type Event } from '../protocol/events';
+import { boundedSize } from '../protocol/hostFrameFormat';
 import { FlowController } from './flowControl';
 import { HolderSource, startHolder, type HolderStart } from './holderSource';
 import { DEFAULT_SCROLLBACK, KILL_GRACE_MS, resolveLaunch, type LaunchError, type SpawnOptions } from './launch';
-import { NodePtySource, type ExitStatus, type PtySource } from './ptySource';
+import { EndedSource, NodePtySource, type ExitStatus, type PtySource } from './ptySource';
 import { HistoryCache, serializeScreen, serializeScreenBytes, serializeScreenSteps } from './screenSerializer';
 import { linesSince, outputMark, screenLines } from './screenText';
 import { Utf8Splitter } from './utf8Splitter';
@@ -127,13 +128,16 @@ export class Session implements Disposable {
     const started = await startHolder(holder, l.file, l.argv.slice(1), l);
     if ('error' in started) return { kind: 'launchError', command, message: `cannot start ${command}: ${started.error}` };
     const source = await HolderSource.connect(holder.socketPath);
-    if ('error' in source) {
+    // The holder that answers must be the one just started (nothing else took its socket first).
+    const problem = 'error' in source ? source.error : source.prove(started);
+    if ('error' in source || problem !== null) {
+      if (!('error' in source)) source.dispose();
       try {
         process.kill(started.holderPid, 'SIGTERM');
       } catch {
         // It went already.
       }
-      return { kind: 'launchError', command, message: `cannot start ${command}: ${source.error}` };
+      return { kind: 'launchError', command, message: `cannot start ${command}: ${problem}` };
     }
     source.attach(0);
     return new Session(source, { ...l, opts, holder: source });
@@ -144,19 +148,42 @@ export class Session implements Disposable {
     const h = source.hello;
     const cp = opts.checkpoint && opts.checkpoint.offset >= 0 && opts.checkpoint.offset <= h.end ? opts.checkpoint : undefined;
     const startOffset = cp?.offset ?? 0;
+    // The holder's and the checkpoint's sizes are what a file or a socket says: bounded as a
+    // client's are, or one forged size would build an emulator of gigabytes.
+    const size = boundedSize(cp?.cols ?? h.cols, cp?.rows ?? h.rows);
     const session = new Session(source, {
       id: opts.id,
       cwd: opts.cwd,
       argv: opts.argv,
       opts,
       holder: source,
-      cols: cp?.cols ?? h.cols,
-      rows: cp?.rows ?? h.rows,
+      ...size,
       startOffset,
       ...(cp ? { restore: cp.screen } : {}),
     });
     session.replayUntil = h.end;
     source.attach(startOffset);
+    // A pty larger than any screen the host shows is brought down to the one it does.
+    const held = boundedSize(h.cols, h.rows);
+    if (held.cols !== h.cols || held.rows !== h.rows) source.resize(held.cols, held.rows);
+    return session;
+  }
+
+  /** A session whose program had ended when the previous host went: its last screen from the
+   *  checkpoint taken at the exit, and its exit status. Nothing runs under it. */
+  static finished(opts: AdoptOptions & { pid: number; exited: ExitStatus; checkpoint: NonNullable<AdoptOptions['checkpoint']> }): Session {
+    const cp = opts.checkpoint;
+    const source = new EndedSource(opts.pid);
+    const session = new Session(source, {
+      id: opts.id,
+      cwd: opts.cwd,
+      argv: opts.argv,
+      opts,
+      ...boundedSize(cp.cols, cp.rows),
+      startOffset: cp.offset,
+      restore: cp.screen,
+    });
+    source.ended(opts.exited);
     return session;
   }
 
@@ -239,8 +266,9 @@ export class Session implements Disposable {
   private wireReplay(holder: HolderSource): void {
     const term = this.emulator;
     this.store.add(
-      holder.onSize(({ offset, cols, rows }) => {
-        if (offset >= this.replayUntil) return;
+      holder.onSize((told) => {
+        if (told.offset >= this.replayUntil) return;
+        const { cols, rows } = boundedSize(told.cols, told.rows);
         // Queued behind the bytes before it, so the text after is laid out at the new size.
         this.feed.whenParsed(() => {
           if (this.disposed || (cols === term.cols && rows === term.rows)) return;

@@ -33,6 +33,7 @@ describe('the holder protocol', () => {
       MSG_GAP: 'gap',
       MSG_EXIT: 'exit',
       MSG_ERROR: 'error',
+      MSG_TAKEN: 'taken',
       MSG_ATTACH: 'attach',
       MSG_INPUT: 'input',
       MSG_RESIZE: 'resize',

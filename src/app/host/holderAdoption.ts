@@ -1,6 +1,7 @@
 // A new host's first job when holders are available: find the holders a previous host left in
 // run/holders (after a crash, a restart or an update), reach each one, and carry its session on
-// from its checkpoint plus the holder's bytes since. A socket nobody answers on is a holder that
+// from its checkpoint plus the holder's bytes since; and bring back the tabs of programs that had
+// finished, from the checkpoint taken at their exit. A socket nobody answers on is a holder that
 // is gone (the machine restarted): it and its checkpoint are removed, and the session comes back
 // through resume as before.
 import { readdirSync, rmSync } from 'node:fs';
@@ -39,17 +40,24 @@ function caughtUp(session: Session, end: number): Promise<void> {
   });
 }
 
+/** The files of a folder whose names end with `ext`, without it; none when it cannot be read. */
+function idsIn(dir: string, ext: string): string[] {
+  try {
+    return readdirSync(dir)
+      .filter((n) => n.endsWith(ext))
+      .map((n) => n.slice(0, -ext.length));
+  } catch {
+    return [];
+  }
+}
+
 export async function adoptHolders(
   h: Extract<HolderAvailability, { available: true }>,
   adopt: (source: HolderSource, cp: CheckpointRecord | null) => Session,
+  restoreFinished: (cp: CheckpointRecord & { exited: NonNullable<CheckpointRecord['exited']> }) => Session,
   logger: Logger,
 ): Promise<AdoptionResult> {
-  let names: string[];
-  try {
-    names = readdirSync(h.socketDir).filter((n) => n.endsWith('.sock'));
-  } catch {
-    return { adopted: [], problems: [] };
-  }
+  const names = idsIn(h.socketDir, '.sock').map((id) => `${id}.sock`);
   const result: AdoptionResult = { adopted: [], problems: [] };
   for (let i = 0; i < names.length; i += CONNECT_PARALLEL) {
     const batch = names.slice(i, i + CONNECT_PARALLEL);
@@ -64,8 +72,19 @@ export async function adoptHolders(
         } else logger.warn('holder: not adopted', { id, error: source.error });
         return;
       }
+      // Only processes provably the session's are ever signalled or ended: a socket whose hello
+      // names pids that are not its holder's and its agent's is left alone.
+      const lie = source.prove();
+      if (lie !== null) {
+        logger.warn('holder: not adopted', { id, error: lie });
+        source.dispose();
+        return;
+      }
       const cp = readCheckpoint(h.checkpointDir, id);
-      if (cp && 'problem' in cp) result.problems.push(cp.problem);
+      if (cp && 'problem' in cp) {
+        logger.warn('holder: checkpoint set aside', { id, problem: cp.problem });
+        result.problems.push(cp.problem);
+      }
       const record = cp && !('problem' in cp) ? cp : null;
       const session = adopt(source, record);
       logger.info('holder adopted', {
@@ -77,6 +96,21 @@ export async function adoptHolders(
       });
       result.adopted.push({ session, caughtUp: caughtUp(session, source.hello.end) });
     });
+  }
+  // Finished sessions: their holders went with their programs, and their last checkpoints (taken
+  // at the exit) keep the tab, its output and its exit code until it is closed.
+  const held = new Set(names.map((n) => n.slice(0, -'.sock'.length)));
+  for (const id of idsIn(h.checkpointDir, '.json')) {
+    if (held.has(id)) continue;
+    const cp = readCheckpoint(h.checkpointDir, id);
+    if (cp && 'problem' in cp) {
+      logger.warn('holder: checkpoint set aside', { id, problem: cp.problem });
+      result.problems.push(cp.problem);
+    }
+    if (!cp || 'problem' in cp || !cp.exited) continue;
+    const session = restoreFinished({ ...cp, exited: cp.exited });
+    logger.info('finished session kept', { id, exitCode: cp.exited.exitCode });
+    result.adopted.push({ session, caughtUp: session.whenParsed() });
   }
   return result;
 }

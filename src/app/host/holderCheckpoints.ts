@@ -65,6 +65,8 @@ interface Watched {
   unregistered: number;
   timer: NodeJS.Timeout | null;
   subs: Array<{ dispose(): void }>;
+  /** The program ended: one last checkpoint, with its exit status, and then no more. */
+  final: boolean;
 }
 
 export interface CheckpointerOptions {
@@ -112,6 +114,7 @@ export class Checkpointer {
       unregistered: 0,
       timer: null,
       subs: [],
+      final: false,
     };
     this.watched.set(session.id, w);
     w.subs.push(
@@ -121,7 +124,15 @@ export class Checkpointer {
       }),
     );
     w.subs.push(session.onInput(() => (w.lastInputAt = this.now())));
-    w.subs.push(session.onExit(() => this.forget(session.id, { remove: true })));
+    w.subs.push(session.holder.onReconnect((why) => this.o.logger.warn('holder: connection lost, and taken back', { id: session.id, why })));
+    // A finished command's tab (its output, its exit code) is kept until it is closed: its last
+    // screen is saved with the exit status, and a new host shows it as it was.
+    w.subs.push(
+      session.onExit(() => {
+        w.final = w.metaDirty = true;
+        void this.checkpoint(session.id);
+      }),
+    );
     if (!restored) void this.checkpoint(session.id);
   }
 
@@ -191,7 +202,7 @@ export class Checkpointer {
 
   private async take(id: string, yieldToInput: boolean): Promise<boolean> {
     const w = this.watched.get(id);
-    if (!w || w.session.exited) return false;
+    if (!w || (w.session.exited && !w.final)) return false;
     const meta = this.o.meta(id);
     if (!meta) {
       // Watched from its spawn and registered a moment later: the first checkpoint waits for that
@@ -218,7 +229,8 @@ export class Checkpointer {
     this.writing = id;
     this.closedWhileWriting = false;
     try {
-      await writeCheckpoint(this.o.dir, { version: CHECKPOINT_VERSION, id, savedAt: new Date(this.now()).toISOString(), ...cp, session: meta });
+      const exited = w.final && w.session.exited ? { exited: { ...w.session.exited, pid: w.session.pid } } : {};
+      await writeCheckpoint(this.o.dir, { version: CHECKPOINT_VERSION, id, savedAt: new Date(this.now()).toISOString(), ...cp, session: meta, ...exited });
     } catch (e) {
       // A full disk: the holder keeps its bytes, and the next checkpoint tries again.
       this.o.logger.warn('checkpoint: write failed', { id, error: (e as Error).message });
@@ -245,6 +257,11 @@ export class Checkpointer {
         longestSliceMs: round(timing.longestMs),
         writeMs: round(performance.now() - writeStart),
       });
+    if (w.final) {
+      // The holder is gone with its program; the file stays until the tab is closed.
+      this.forget(id, { remove: false });
+      return true;
+    }
     w.last = cp;
     w.lastAt = this.now();
     w.metaDirty = false;

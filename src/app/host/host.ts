@@ -216,7 +216,12 @@ export class Host {
   /** Carries on the sessions a previous host left running in their holders (call once, at start). */
   async adoptHolders(): Promise<AdoptionResult> {
     if (!this.holders.available) return { adopted: [], problems: [] };
-    const adopting = adoptHolders(this.holders, (source, cp) => this.launcher.adopt(source, cp), this.opts.logger);
+    const adopting = adoptHolders(
+      this.holders,
+      (source, cp) => this.launcher.adopt(source, cp),
+      (cp) => this.launcher.restoreFinished(cp),
+      this.opts.logger,
+    );
     this.control.answerAfter(adopting);
     const result = await adopting;
     for (const p of result.problems) this.reportProblem('state', p);

@@ -5,7 +5,7 @@
 // one (it then outlives this host), and a session a previous host left running is adopted here.
 import { basename, join } from 'node:path';
 import { commandLineProgram, isCommandLine, loginShellArgv } from '../../protocol/commandLine';
-import { Session, type HolderSource, type LaunchError, type SpawnOptions } from '../../terminal';
+import { Session, type AdoptOptions, type HolderSource, type LaunchError, type SpawnOptions } from '../../terminal';
 import type { CheckpointRecord } from './checkpointFile';
 import type { Checkpointer } from './holderCheckpoints';
 import type { SessionEnvironment } from './hostServices';
@@ -263,18 +263,37 @@ export class SessionLauncher {
   /** Carries on a session a previous host left running in its holder. */
   adopt(source: HolderSource, cp: CheckpointRecord | null): Session {
     const id = basename(source.socketPath, '.sock');
-    const saved = this.o.store.getSession(id);
-    const meta = cp?.session;
+    const session = Session.adopt(source, { ...this.carriedOptions(id, cp), ...(cp ? { checkpoint: cp } : {}) });
+    this.carryOn(session, cp);
+    this.o.checkpointer?.watch(session, cp && session.streamOffset >= cp.offset ? cp : undefined);
+    return session;
+  }
+
+  /** A finished program's tab a previous host kept: its last screen and exit status, as it was. */
+  restoreFinished(cp: CheckpointRecord & { exited: NonNullable<CheckpointRecord['exited']> }): Session {
+    const { pid, ...exited } = cp.exited;
+    const session = Session.finished({ ...this.carriedOptions(cp.id, cp), checkpoint: cp, pid, exited });
+    this.carryOn(session, cp);
+    return session;
+  }
+
+  private carriedOptions(id: string, cp: CheckpointRecord | null): AdoptOptions {
     const t = this.o.settings.settings.terminal;
-    const session = Session.adopt(source, {
+    return {
       id,
-      cwd: meta?.cwd ?? saved?.cwd ?? '/',
-      argv: meta?.argv ?? [],
+      cwd: cp?.session.cwd ?? this.o.store.getSession(id)?.cwd ?? '/',
+      argv: cp?.session.argv ?? [],
       scrollback: t.scrollback,
       cursorShape: t.cursorStyle,
       cursorBlink: t.cursorBlink,
-      ...(cp ? { checkpoint: cp } : {}),
-    });
+    };
+  }
+
+  /** Registers a session a previous host ran, with what it knew of it (agent, name, status...). */
+  private carryOn(session: Session, cp: CheckpointRecord | null): void {
+    const id = session.id;
+    const saved = this.o.store.getSession(id);
+    const meta = cp?.session;
     if (meta?.secret) this.o.callers.remember(id, meta.secret);
     const entry = saved ? this.o.catalog.get(saved.agentId) : undefined;
     // The status as the previous host's tracker left it: a session asking the user stays asking.
@@ -299,8 +318,6 @@ export class SessionLauncher {
         : {}),
     });
     if (saved?.title) this.o.notes.titledByUser(id);
-    this.o.checkpointer?.watch(session, cp && session.streamOffset >= cp.offset ? cp : undefined);
-    return session;
   }
 
   /**
