@@ -96,7 +96,9 @@ function markdown(verified, record, generated) {
       lines.push(`| ${id} | \`${a.package}\` | ${version} | ${STEPS.map((s) => cell(r, s)).join(' | ')} |`);
       const rr = rec?.releases?.[version];
       if (rr?.brokenOnNpm) notes.push(`- ${id} ${version}: broken on npm: ${rr.brokenOnNpm}`);
-      for (const step of STEPS) if (r[step] === 'fail' && rr?.notes?.[step] && !rr.brokenOnNpm) notes.push(`- ${id} ${version}, ${HEADINGS[step]}: ${rr.notes[step].replaceAll('|', '\\|')}`);
+      for (const step of STEPS)
+        if (r[step] === 'fail' && rr?.notes?.[step] && !rr.brokenOnNpm)
+          notes.push(`- ${id} ${version}, ${HEADINGS[step]}: ${rr.notes[step].replaceAll('|', '\\|')}`);
     }
   }
   if (notes.length) lines.push('', '## What failed, and why', '', ...notes);

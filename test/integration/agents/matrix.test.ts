@@ -29,7 +29,7 @@ import { createLogger } from '../../../src/app/services/log';
 import type { SessionInfo } from '../../../src/protocol/sessionInfo';
 import { AGENT_CLI_INSTALL_TIMEOUT_MS, ensureNpmAgentRelease, newestReleases } from '../../helpers/agentCli';
 import { repoRoot } from '../../helpers/controlHost';
-import { startModelServer } from '../../helpers/modelServer';
+import { startModelServer, type ModelServer } from '../../helpers/modelServer';
 import { endProcessesWithHome, isAlive, processesWithHome, waitForExit } from '../../helpers/processes';
 import { waitFor } from '../../helpers/waitFor';
 import { MATRIX_STEPS, beginRelease, recordAgentError, recordSeconds, recordStep, type MatrixStep } from './matrixResults';
@@ -66,19 +66,27 @@ function loadRecipes(): AgentRecipe[] {
     if (found.length !== 1) throw new Error(`${file} must export exactly one AgentRecipe, but exports ${found.length}`);
     return found[0]!;
   });
-  const wanted = process.env.TERMIO_MATRIX_AGENTS?.split(',').map((s) => s.trim()).filter(Boolean);
+  const wanted = process.env.TERMIO_MATRIX_AGENTS?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (!wanted) return recipes;
   const unknown = wanted.filter((w) => !recipes.some((r) => r.id === w));
-  if (unknown.length) throw new Error(`TERMIO_MATRIX_AGENTS names ${unknown.join(', ')}, which no recipe in ./recipes has (known: ${recipes.map((r) => r.id).join(', ')})`);
+  if (unknown.length)
+    throw new Error(`TERMIO_MATRIX_AGENTS names ${unknown.join(', ')}, which no recipe in ./recipes has (known: ${recipes.map((r) => r.id).join(', ')})`);
   return recipes.filter((r) => wanted.includes(r.id));
 }
 
 function termio(args: string[], env: NodeJS.ProcessEnv): Promise<{ status: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [join(repoRoot, 'bin', 'termio'), ...args], { env, cwd: env.HOME, encoding: 'utf8', timeout: CLI_TIMEOUT_MS }, (err, stdout, stderr) => {
-      const code = (err as { code?: unknown } | null)?.code;
-      resolve({ status: err ? (typeof code === 'number' ? code : -1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [join(repoRoot, 'bin', 'termio'), ...args],
+      { env, cwd: env.HOME, encoding: 'utf8', timeout: CLI_TIMEOUT_MS },
+      (err, stdout, stderr) => {
+        const code = (err as { code?: unknown } | null)?.code;
+        resolve({ status: err ? (typeof code === 'number' ? code : -1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -110,7 +118,7 @@ class Scenario {
   /** "state event" of every hook report, across hosts. */
   readonly reports: string[] = [];
   readonly states: string[] = [];
-  model: Awaited<ReturnType<typeof startModelServer>> | null = null;
+  model: ModelServer | null = null;
   private tmp = '';
 
   constructor(
@@ -125,7 +133,9 @@ class Scenario {
     this.tmp = mkdtempSync(join(tmpdir(), 'tt-'));
     this.project = join(this.home, 'project');
     mkdirSync(this.project);
-    this.model = await startModelServer([{ tool: 'touch probe.txt', reply: `Created it. ${this.word}` }, this.recipe.failure]);
+    // Every turn after the tool's fails: an agent that retries the failed turn in a shape the
+    // server does not know as a retry (Claude Code 2.1.332 after a 400) gets the error again.
+    this.model = await startModelServer({ steps: [{ tool: 'touch probe.txt', reply: `Created it. ${this.word}` }, this.recipe.failure], then: this.recipe.failure });
     this.path = `${dirname(cli)}:${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`;
     this.env = {
       HOME: this.home,
@@ -231,14 +241,17 @@ async function untilReady(sc: Scenario, ready: () => boolean, what: string): Pro
         const i = pending.findIndex((d) => d.screen.test(screen));
         if (i >= 0) {
           const [d] = pending.splice(i, 1);
-          await termio(['sessions', 'send', sc.id, '--', d!.keys], sc.env);
+          // Keystrokes, as the app's terminal sends them (`sessions send` pastes text into a TUI
+          // that asked for bracketed paste, where an arrow key would be text).
+          sc.host!.registry.get(sc.id)?.session.write(d!.keys);
         }
       }
       return false;
     },
     { what, timeout: TURN_TIMEOUT_MS, interval: 500 },
   ).catch(async (e: Error) => {
-    throw new Error(`${e.message}\nstates: ${sc.states.join(', ')}\nscreen:\n${await sc.screen()}`);
+    const asked = sc.model!.requests.map((q) => `${q.kind} ${q.status}${q.prompt ? ` "${q.prompt.slice(0, 40)}"` : ''}`);
+    throw new Error(`${e.message}\nstates: ${sc.states.join(', ')}\nmodel requests: ${asked.join('; ')}\nscreen:\n${await sc.screen()}`);
   });
 }
 
@@ -266,7 +279,10 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
   async attention(sc) {
     const q = sc.recipe.question!;
     await sc.state('attention');
-    const asked = await termioJson<{ question: { text: string; context: string; choices: Array<{ label: string }> } | null }>(['sessions', 'question', sc.id], sc.env);
+    const asked = await termioJson<{ question: { text: string; context: string; choices: Array<{ label: string }> } | null }>(
+      ['sessions', 'question', sc.id],
+      sc.env,
+    );
     expect(asked.question, 'the question Termio read').not.toBeNull();
     if (q.mentions) expect(`${asked.question!.text}\n${asked.question!.context}`).toMatch(q.mentions);
     if (sc.recipe.events.attention) expect(sc.reports).toContain(`attention ${sc.recipe.events.attention}`);
@@ -291,10 +307,11 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
 
   async failed(sc) {
     const from = sc.reports.length;
+    const fromRequest = sc.model!.requests.length;
     const sentAt = new Date().toISOString();
     const sent = await termio(['sessions', 'send', sc.id, 'Try again', '--enter'], sc.env);
     expect(sent.status, sent.stderr).toBe(0);
-    await untilReady(sc, () => sc.model!.requests.some((q) => q.kind === 'turn' && q.status >= 400), 'the failing turn to reach the model');
+    await untilReady(sc, () => sc.model!.requests.slice(fromRequest).some((q) => q.kind === 'turn' && q.status >= 400), 'the failing turn to reach the model');
     // Its hook, or (for an agent with no hook for a failed turn) the screen rule `sessions why` names.
     let why: Why | null = null;
     await waitFor(
@@ -304,11 +321,16 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
         return why.event === sc.recipe.events.failed && why.at > sentAt;
       },
       {
-        what: `${sc.recipe.events.failed} after "Try again" (reports: ${sc.reports.slice(from).join(', ') || 'none'}; why: ${JSON.stringify(why)})`,
+        what: `${sc.recipe.events.failed} after "Try again" (reports: ${sc.reports.slice(from).join(', ') || 'none'}; why: ${JSON.stringify(why)}; model requests: ${sc.model!.requests
+          .slice(fromRequest)
+          .map((q) => `${q.kind} ${q.status}`)
+          .join(', ')})`,
         timeout: TURN_TIMEOUT_MS,
         interval: 500,
       },
-    );
+    ).catch(async (e: Error) => {
+      throw new Error(`${e.message}\nscreen:\n${await sc.screen()}`);
+    });
     if (!FAILURE_STATES_LANDED) return;
     await sc.state('attention');
     const after = await sc.why();
@@ -372,7 +394,10 @@ describe.each(recipes.map((r) => [r.id, r] as const))('%s', (_id, recipe) => {
       it(`${recipe.pkg}@${version} is broken on npm: ${broken}`, { timeout: AGENT_CLI_INSTALL_TIMEOUT_MS * 2 }, async () => {
         beginRelease(recipe.id, recipe.pkg, version, { brokenOnNpm: broken });
         recordStep(recipe.id, version, 'launch', 'fail', `broken on npm: ${broken}`);
-        const installed = await ensureNpmAgentRelease(recipe.pkg, version, recipe.candidates, recipe.extraPackages).catch((e: Error) => ({ ok: false as const, reason: e.message }));
+        const installed = await ensureNpmAgentRelease(recipe.pkg, version, recipe.candidates, recipe.extraPackages).catch((e: Error) => ({
+          ok: false as const,
+          reason: e.message,
+        }));
         expect(installed.ok, `${recipe.pkg}@${version} installs and runs now: remove it from the recipe's brokenOnNpm`).toBe(false);
       });
       continue;
