@@ -135,7 +135,10 @@ class Scenario {
     mkdirSync(this.project);
     // Every turn after the tool's fails: an agent that retries the failed turn in a shape the
     // server does not know as a retry (Claude Code 2.1.332 after a 400) gets the error again.
-    this.model = await startModelServer({ steps: [{ tool: 'touch probe.txt', reply: `Created it. ${this.word}` }, this.recipe.failure], then: this.recipe.failure });
+    this.model = await startModelServer({
+      steps: [{ tool: 'touch probe.txt', reply: `Created it. ${this.word}` }, this.recipe.failure],
+      then: this.recipe.failure,
+    });
     this.path = `${dirname(cli)}:${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`;
     this.env = {
       HOME: this.home,
@@ -233,9 +236,11 @@ function argvOf(pid: number): string[] {
 /** Types each startup dialog's keys once its screen shows, until `ready` holds. */
 async function untilReady(sc: Scenario, ready: () => boolean, what: string): Promise<void> {
   const pending = [...(sc.recipe.startup ?? [])];
+  const exited = () => sc.host?.registry.get(sc.id)?.session.exited;
   await waitFor(
     async () => {
-      if (ready()) return true;
+      if (ready()) return 'ready';
+      if (exited()) return 'exited';
       if (pending.length) {
         const screen = await sc.screen();
         const i = pending.findIndex((d) => d.screen.test(screen));
@@ -246,13 +251,17 @@ async function untilReady(sc: Scenario, ready: () => boolean, what: string): Pro
           sc.host!.registry.get(sc.id)?.session.write(d!.keys);
         }
       }
-      return false;
+      return null;
     },
     { what, timeout: TURN_TIMEOUT_MS, interval: 500 },
-  ).catch(async (e: Error) => {
-    const asked = sc.model!.requests.map((q) => `${q.kind} ${q.status}${q.prompt ? ` "${q.prompt.slice(0, 40)}"` : ''}`);
-    throw new Error(`${e.message}\nstates: ${sc.states.join(', ')}\nmodel requests: ${asked.join('; ')}\nscreen:\n${await sc.screen()}`);
-  });
+  )
+    .then((o) => {
+      if (o === 'exited') throw new Error(`the agent exited (${JSON.stringify(exited())}) before ${what}`);
+    })
+    .catch(async (e: Error) => {
+      const asked = sc.model!.requests.map((q) => `${q.kind} ${q.status}${q.prompt ? ` "${q.prompt.slice(0, 40)}"` : ''}`);
+      throw new Error(`${e.message}\nstates: ${sc.states.join(', ')}\nmodel requests: ${asked.join('; ')}\nscreen:\n${await sc.screen()}`);
+    });
 }
 
 const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
@@ -321,8 +330,8 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
         return why.event === sc.recipe.events.failed && why.at > sentAt;
       },
       {
-        what: `${sc.recipe.events.failed} after "Try again" (reports: ${sc.reports.slice(from).join(', ') || 'none'}; why: ${JSON.stringify(why)}; model requests: ${sc.model!.requests
-          .slice(fromRequest)
+        what: `${sc.recipe.events.failed} after "Try again" (reports: ${sc.reports.slice(from).join(', ') || 'none'}; why: ${JSON.stringify(why)}; model requests: ${sc
+          .model!.requests.slice(fromRequest)
           .map((q) => `${q.kind} ${q.status}`)
           .join(', ')})`,
         timeout: TURN_TIMEOUT_MS,

@@ -1,7 +1,8 @@
 // OpenAI Codex (npm @openai/codex) signed in with an API key, on a loopback provider of its
-// config.toml (Responses API over plain HTTP, no retries), the project trusted and every command
-// that is not read-only asked about first (approval_policy "untrusted"), so `touch` shows its
-// approval question.
+// config.toml (Responses API over plain HTTP, no retries), the project trusted. It asks nothing
+// before `touch`: 0.170 and 0.171 refuse approval_policy "untrusted" ("no longer supported"), and
+// under "on-request" only the model asks for approval (an escalated call), so a write in the
+// project runs in its workspace-write sandbox unasked.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { prepareCodexHome } from '../../../helpers/codexLoopback';
@@ -14,12 +15,11 @@ export const codex: AgentRecipe = {
   prepare: ({ home, project, modelUrl, cli }) => {
     prepareCodexHome(home, cli, modelUrl);
     const config = join(home, '.codex', 'config.toml');
-    // Top-level keys come before the provider's table; the project's trust is a table of its own.
-    writeFileSync(config, `approval_policy = "untrusted"\n${readFileSync(config, 'utf8')}\n[projects."${project}"]\ntrust_level = "trusted"\n`);
+    writeFileSync(config, `${readFileSync(config, 'utf8')}\n[projects."${project}"]\ntrust_level = "trusted"\n`);
     return {};
   },
-  question: { allow: 'Yes, proceed', mentions: /touch probe\.txt/ },
-  events: { working: 'UserPromptSubmit', attention: 'PermissionRequest', done: 'Stop', failed: 'Stop' },
+  question: null,
+  events: { working: 'UserPromptSubmit', done: 'Stop', failed: 'Stop' },
   failure: { error: 400, message: 'refused on purpose by the release matrix' },
   failureReason: /400/,
   resume: 'discovered',
