@@ -60,6 +60,8 @@ export interface PageSession {
   exited: boolean;
   /** What it asks while it needs you, or null. */
   question: PageQuestion | null;
+  /** The failure it stopped on, in words ("API error 401: log in again"); its state is attention. */
+  failure?: string;
   /** The saved machine that runs it (termio machines), or null for this one. */
   machine: string | null;
   /** Its machine is away: the state is the last one known. */

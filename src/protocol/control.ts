@@ -4,7 +4,7 @@
 import * as z from 'zod';
 import { CONTROL_PROTOCOL_VERSION, MAX_WAIT_MS } from './controlFrames';
 import { MAX_COLS, MAX_ROWS } from './hostFrameFormat';
-import { QuestionInfoSchema, SessionInfoSchema, SessionStateSchema } from './sessionInfo';
+import { FailureInfoSchema, QuestionInfoSchema, SessionInfoSchema, SessionStateSchema } from './sessionInfo';
 import { WORKTREE_ERROR_CODES, WorktreeArgsSchemas, WorktreeChoiceSchema, WorktreeResultSchemas } from './controlWorktrees';
 
 export * from './controlWorktrees';
@@ -244,6 +244,7 @@ export const ControlResultSchemas = {
     event: z.string().optional().describe('the hook event, or what happened'),
     at: z.iso.datetime().describe('when that evidence arrived'),
     health: z.array(z.string()).describe('notes such as "hooks not reporting" or "stalled"'),
+    failure: FailureInfoSchema.optional().describe('the failure the session stopped on (API error, login, usage limit, bad exit); its state is attention'),
     exited: z
       .strictObject({ exitCode: z.number().int(), signal: z.number().int().optional() })
       .nullable()

@@ -5,6 +5,7 @@
 import * as z from 'zod';
 import { SESSION_STATES } from './status/sessionState';
 import { payloadKeys } from './hooks/dialects';
+import { failureFromPayload, type StatusFailure } from './status/failureReason';
 
 export const HOOK_REPORT_VERSION = 2;
 /** The reporter forwards at most this much of the payload: enough for every field we read
@@ -78,6 +79,23 @@ function atPath(obj: unknown, path: string): unknown {
     cur = (cur as Record<string, unknown>)[part];
   }
   return cur;
+}
+
+/**
+ * The failure a manifest's failure event reports: the value at `keyPath` in the payload, with the
+ * fields beside it, classified (failureReason.ts). A payload that is not JSON (or was cut short)
+ * is read as text, so the reason still quotes what the agent said.
+ */
+export function failureOfReport(report: Pick<HookReport, 'payload'>, keyPath: string, now: number): StatusFailure {
+  let obj: unknown;
+  try {
+    obj = JSON.parse(report.payload);
+  } catch {
+    return failureFromPayload(scanString(report.payload, keyPath.split('.').at(-1)!) ?? report.payload, now);
+  }
+  const parts = keyPath.split('.');
+  const holder = parts.length > 1 ? atPath(obj, parts.slice(0, -1).join('.')) : obj;
+  return failureFromPayload(atPath(obj, keyPath), now, { key: parts.at(-1)!, holder });
 }
 
 /** A top-level string field read from JSON text that may have been cut short. */

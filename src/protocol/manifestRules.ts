@@ -1,6 +1,7 @@
 // The rules of a manifest that span fields, checked after the schema accepted its shape:
 // command vs loginShell, one icon kind, one resume family with its fields, {id} placeholders,
-// status patterns that compile, and hooks given as a file or a folder as their type needs.
+// status patterns that compile, hooks given as a file or a folder as their type needs, and a
+// failure hook event that reports attention.
 import { MANIFEST_STATES, type Manifest, type ManifestHooks, type ManifestStateRules } from './manifestSchema';
 import { errorMessage, quote, type PathKey, type Report } from './manifestMessages';
 
@@ -52,6 +53,9 @@ function checkHooks(h: ManifestHooks, error: Report, warn: Report): void {
     if (earlier !== undefined)
       error(['hooks', 'events', i], `duplicate of hooks.events[${earlier}] (on ${quote(e.on)}${e.matcher ? `, matcher ${quote(e.matcher)}` : ''})`);
     else seen.set(key, i);
+    // A failure stops the agent until the user acts: it is attention, never done or working.
+    if (e.failure !== undefined && e.state !== 'attention')
+      error(['hooks', 'events', i, 'state'], `an event with "failure" reports a failure, so its state must be "attention", got ${quote(e.state)}`);
   });
 }
 

@@ -154,8 +154,13 @@ export const HookEventSchema = z
       .max(MAX_SHORT_CHARS)
       .optional()
       .describe("Optional filter written into the agent's hook entry, in the agent's own matcher syntax."),
+    failure: keyPath
+      .optional()
+      .describe(
+        'This event reports a failure (an API error, an expired login, a usage limit): the key path in its payload where the error is described (e.g. "error"). The value there (text, or an object with message, status or code fields) and the fields beside it that describe it (such as "error_details") become the reason shown: "API error 401: log in again", "stopped: usage limit, resets 14:00". Its state must be "attention".',
+      ),
   })
-  .describe('One hook: when the agent fires `on`, the session moves to `state`.');
+  .describe('One hook: when the agent fires `on`, the session moves to `state`; with `failure`, to attention with the reason the payload gives.');
 
 /** The hook configuration kinds this version writes. */
 export const HOOK_TYPES = ['json', 'toml', 'plugin', 'scripts'] as const;

@@ -4,6 +4,7 @@
 import * as z from 'zod';
 import { SessionWorktreeSchema } from './controlWorktrees';
 import { SESSION_STATES } from './status/sessionState';
+import { FAILURE_KINDS } from './status/failureReason';
 
 /** The four states of status/sessionState.ts on the wire (one union, one name: SessionState). */
 export const SessionStateSchema = z
@@ -11,6 +12,14 @@ export const SessionStateSchema = z
   .describe('working; attention = blocked on the user; done = finished while the user was elsewhere; idle');
 
 const ExitSchema = z.strictObject({ exitCode: z.number().int(), signal: z.number().int().optional() });
+
+/** Why a session stopped on a failure (src/protocol/status/failureReason.ts), ISO time. */
+export const FailureInfoSchema = z.strictObject({
+  kind: z.enum(FAILURE_KINDS).describe('api: the model API refused; auth: log in again; usage: a rate or usage limit; exit: the program ended badly'),
+  reason: z.string().describe('one line: "API error 401: log in again", "stopped: usage limit, resets 14:00", "exited with code 1: …"'),
+  resetsAt: z.iso.datetime().optional().describe('when a usage limit lifts, when the error said'),
+});
+export type FailureInfo = z.infer<typeof FailureInfoSchema>;
 
 /** What the status engine last decided: the why strip's source (sessions.why says the same in words). */
 export const SessionStatusInfoSchema = z.strictObject({
@@ -21,6 +30,7 @@ export const SessionStatusInfoSchema = z.strictObject({
     rule: z.string().optional().describe('the title or screen regex that matched'),
     event: z.string().optional().describe('the hook event, or what happened'),
     at: z.iso.datetime().describe('when that evidence arrived'),
+    failure: FailureInfoSchema.optional().describe('the session stopped on this failure (its state is attention)'),
   }),
   health: z.array(z.strictObject({ code: z.enum(['hooksNotReporting', 'hooksStoppedReporting', 'stalled']), message: z.string(), since: z.iso.datetime() })),
 });

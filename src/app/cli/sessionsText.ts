@@ -30,8 +30,11 @@ export function table(rows: string[][]): string {
   return rows.map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c] ?? 0))).join('  ')).join('\n') + '\n';
 }
 
-/** "working", "working (stalled)", "done (exited 7)". */
+/** "working", "working (stalled)", "done (exited 7)", "attention (exited 1)", "attention (API error
+ *  401: log in again)": a failure in a word or two; `sessions why` gives the whole reason. */
 export function stateText(s: SessionInfo): string {
+  const failure = s.status?.why.failure;
+  if (failure && failure.kind !== 'exit') return `${s.state} (${failure.reason})`;
   if (s.exited) return `${s.state} (exited ${s.exited.signal ? `by signal ${s.exited.signal}` : s.exited.exitCode})`;
   return s.stalledSince ? `${s.state} (stalled)` : s.state;
 }
@@ -68,10 +71,11 @@ export function waitSummary(w: WaitResult): string {
   return `${w.id.slice(0, 8)} ${what}`;
 }
 
-/** `sessions why`: "done (exited 7) since … — hooks Stop at …", then one line per health note. */
+/** `sessions why`: "done (exited 7) since … — hooks Stop at …" ("attention: stopped: usage limit,
+ *  resets 14:00 since … — hooks StopFailure at …" for a failure), then one line per health note. */
 export function whyReport(w: WhyResult): string {
   const what = w.rule !== undefined ? `rule /${w.rule}/` : (w.event ?? '');
-  const exit = w.exited ? ` (exited ${w.exited.signal ? `by signal ${w.exited.signal}` : w.exited.exitCode})` : '';
+  const exit = w.failure ? `: ${w.failure.reason}` : w.exited ? ` (exited ${w.exited.signal ? `by signal ${w.exited.signal}` : w.exited.exitCode})` : '';
   const tool = w.tool !== undefined ? ` — waiting on ${w.tool}` : '';
   return `${w.state}${exit} since ${w.since} — ${w.channel}${what ? ` ${what}` : ''} at ${w.at}${tool}\n${w.health.map((h) => `  ! ${h}\n`).join('')}`;
 }

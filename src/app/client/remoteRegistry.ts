@@ -3,8 +3,8 @@
 // events. One event per fact the host sends (added, updated with the record before, removed,
 // focus asked): listeners compare what they care about.
 import { Emitter } from '../../protocol/events';
-import type { SessionInfo } from '../../protocol/sessionInfo';
-import type { SessionStatus } from '../../protocol/status/sessionState';
+import type { SessionInfo, SessionStatusInfo } from '../../protocol/sessionInfo';
+import type { SessionStatus, StatusWhy } from '../../protocol/status/sessionState';
 import type { HostClient } from './hostClient';
 import { RemoteTerminal } from './remoteTerminal';
 
@@ -23,6 +23,14 @@ export interface AppSessionUpdate {
   previous: AppSessionRecord;
 }
 
+/** A status reason with its times (and a failure's reset time) as epoch ms. */
+function epochWhy(w: SessionStatusInfo['why']): StatusWhy {
+  const { failure, ...rest } = w;
+  const why: StatusWhy = { ...rest, at: Date.parse(w.at) };
+  if (failure) why.failure = { kind: failure.kind, reason: failure.reason, ...(failure.resetsAt ? { resetsAt: Date.parse(failure.resetsAt) } : {}) };
+  return why;
+}
+
 /** The wire's ISO times as epoch ms. */
 function withEpochTimes(info: SessionInfo): Omit<AppSessionRecord, 'session'> {
   const ms = Date.parse;
@@ -35,7 +43,7 @@ function withEpochTimes(info: SessionInfo): Omit<AppSessionRecord, 'session'> {
     status: st && {
       state: st.state,
       since: ms(st.since),
-      why: { ...st.why, at: ms(st.why.at) },
+      why: epochWhy(st.why),
       health: st.health.map((h) => ({ ...h, since: ms(h.since) })),
     },
   };

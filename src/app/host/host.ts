@@ -39,6 +39,7 @@ import type { SessionRecord, SessionRegistry } from './sessionRegistry';
 import type { SettingsStore } from '../services/settings';
 import type { StateStore } from './stateStore';
 import type { StatusTracker } from './statusTracker';
+import type { StatusWhy } from '../../protocol/status/sessionState';
 import { pinnedTranscript } from './transcript';
 import type { HostOptions } from './hostOptions';
 import type { HostProblem } from '../../protocol/hostAppMessages';
@@ -254,9 +255,7 @@ export class Host {
       file: hookSilenceFile(this.paths),
       logger: this.opts.logger,
     });
-    this.tracker.onStateChange((c) =>
-      this.handleStatus(c.sessionId, c.status.state, `${c.status.why.channel}: ${c.status.why.rule ?? c.status.why.event ?? ''}`.trim()),
-    );
+    this.tracker.onStateChange((c) => this.handleStatus(c.sessionId, c.status.state, c.status.why));
     this.tracker.onConversation((c) => this.resume.rebind(c.sessionId, c.conversationId));
     this.tracker.onHookDetails((d) => this.handleDetails(d.sessionId, d.details));
     this.tracker.onStall((c) => this.registry.setStalled(c.sessionId, c.since));
@@ -402,13 +401,15 @@ export class Host {
     return this.callers.callerOf(secret);
   }
 
-  private handleStatus(id: string, state: SessionRecord['state'], why: string): void {
+  private handleStatus(id: string, state: SessionRecord['state'], w: StatusWhy): void {
     const before = this.registry.get(id)?.state;
     if (before === undefined) return;
     const at = Date.now();
     // When the change happened (wall clock, sub-ms): benchmarks time the window's paint of it from here.
     const changedAt = performance.timeOrigin + performance.now();
-    if (!this.registry.setState(id, state, why)) return;
+    // "hooks: StopFailure (API error 401: log in again)": the one-line reason says the failure too.
+    const why = `${`${w.channel}: ${w.rule ?? w.event ?? ''}`.trim()}${w.failure ? ` (${w.failure.reason})` : ''}`;
+    if (!this.registry.setState(id, state, why, w.failure ?? null)) return;
     this.opts.logger.debug('state', { id, from: before, to: state, why, at: +changedAt.toFixed(2) });
     this.router.stateChanged(id, before, state, at);
   }

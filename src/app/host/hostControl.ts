@@ -4,6 +4,7 @@
 // exists, so the synchronous answers have nothing to say and the asynchronous ones wait.
 import type { StatusWhy } from '../../protocol/status/sessionState';
 import { ControlServer } from './controlServer';
+import { failureInfo } from './sessionFacts';
 import type { QuestionBook } from './questionBook';
 import type { HostOptions } from './hostOptions';
 import type { HostCore } from './hostServices';
@@ -88,6 +89,7 @@ function whyFields(why: StatusWhy) {
     ...(why.rule !== undefined ? { rule: why.rule } : {}),
     ...(why.event !== undefined ? { event: why.event } : {}),
     at: new Date(why.at).toISOString(),
+    ...(why.failure ? { failure: failureInfo(why.failure) } : {}),
   };
 }
 

@@ -3,8 +3,8 @@
 // that exist only once the host is fully up (the state store, the client server's views, the set of
 // sessions recovered after a lost host) are plugged in as they start, and read as absent before.
 import type { SessionWorktree } from '../../protocol/controlWorktrees';
-import type { SessionInfo, SessionStatusInfo } from '../../protocol/sessionInfo';
-import type { SessionStatus } from '../../protocol/status/sessionState';
+import type { FailureInfo, SessionInfo, SessionStatusInfo } from '../../protocol/sessionInfo';
+import type { SessionStatus, StatusFailure } from '../../protocol/status/sessionState';
 import type { SessionNotes } from './sessionNotes';
 import type { SessionRecord } from './sessionRegistry';
 import type { StatusTracker } from './statusTracker';
@@ -16,9 +16,20 @@ export function statusInfo(st: SessionStatus): SessionStatusInfo {
   return {
     state: st.state,
     since: iso(st.since),
-    why: { channel: st.why.channel, rule: st.why.rule, event: st.why.event, at: iso(st.why.at) },
+    why: {
+      channel: st.why.channel,
+      rule: st.why.rule,
+      event: st.why.event,
+      at: iso(st.why.at),
+      ...(st.why.failure ? { failure: failureInfo(st.why.failure) } : {}),
+    },
     health: st.health.map((h) => ({ code: h.code, message: h.message, since: iso(h.since) })),
   };
+}
+
+/** A failure on the wire: the same fields, an ISO time. */
+export function failureInfo(f: StatusFailure): FailureInfo {
+  return { kind: f.kind, reason: f.reason, ...(f.resetsAt !== undefined ? { resetsAt: iso(f.resetsAt) } : {}) };
 }
 
 export class SessionFacts {

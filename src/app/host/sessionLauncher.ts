@@ -208,7 +208,7 @@ export class SessionLauncher {
         ...(m.status ? { status: m.status } : {}),
         ...(m.progressStatus ? { progressStatus: true } : {}),
         // A login shell's screen is the user's own: a (y/n) there is not an agent waiting.
-        ...(m.loginShell ? {} : { questions: true }),
+        ...(m.loginShell ? { loginShell: true } : { questions: true }),
       },
       { ...(conversationId ? { conversationId } : {}), ...more },
     );
@@ -268,7 +268,13 @@ export class SessionLauncher {
       ...(meta?.name ? { title: meta.name } : saved?.title ? { title: saved.title } : {}),
       bypass: saved?.bypass ?? meta?.bypass ?? false,
       parentId: meta?.parentId ?? null,
-      ...(meta ? { createdAt: meta.createdAt, state: { state: meta.state, why: meta.stateWhy, since: meta.stateSince } } : {}),
+      ...(meta
+        ? {
+            createdAt: meta.createdAt,
+            // The failure it stopped on, as the previous host's tracker knew it.
+            state: { state: meta.state, why: meta.stateWhy, since: meta.stateSince, failure: meta.status?.engine.current.why.failure },
+          }
+        : {}),
     });
     if (saved?.title) this.o.notes.titledByUser(id);
     this.o.checkpointer?.watch(session, cp && session.streamOffset >= cp.offset ? cp : undefined);

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
-import type { SessionState } from '../../protocol/status/sessionState';
+import type { SessionState, StatusFailure } from '../../protocol/status/sessionState';
 import { Emitter, type Disposable } from '../../protocol/events';
 import { Session, type LaunchError } from '../../terminal';
 
@@ -60,6 +60,8 @@ export interface SessionRecord {
   readonly state: SessionState;
   /** Which channel, rule or event put the session in its state. */
   readonly stateWhy: string;
+  /** The failure it stopped on (its state is attention), or null. */
+  readonly failure: StatusFailure | null;
   /** Epoch ms. */
   readonly stateSince: number;
   /** Epoch ms. */
@@ -79,7 +81,7 @@ export interface RecordMeta {
   bypass?: boolean;
   parentId?: string | null;
   createdAt?: number;
-  state?: { state: SessionState; why: string; since: number };
+  state?: { state: SessionState; why: string; since: number; failure?: StatusFailure };
 }
 
 export interface StateChange {
@@ -112,6 +114,7 @@ interface MutableRecord {
   name: string | undefined;
   state: SessionState;
   stateWhy: string;
+  failure: StatusFailure | null;
   stateSince: number;
   createdAt: number;
   bypass: boolean;
@@ -145,6 +148,9 @@ function liveView(r: MutableRecord): SessionRecord {
     },
     get stateWhy() {
       return r.stateWhy;
+    },
+    get failure() {
+      return r.failure;
     },
     get stateSince() {
       return r.stateSince;
@@ -184,7 +190,7 @@ export class SessionRegistry implements Disposable {
   readonly onAdded = this.added.event;
   /** A session was closed; its process is being killed. */
   readonly onRemoved = this.removed.event;
-  /** Title, name or exit status changed. */
+  /** Title, name, exit status or the failure it stopped on changed. */
   readonly onChanged = this.changed.event;
   readonly onStateChanged = this.stateChanged.event;
   /** Someone (CLI, notification, menu) asked to bring this session to the front. */
@@ -272,6 +278,7 @@ export class SessionRegistry implements Disposable {
       name: meta.title || undefined,
       state: st?.state ?? 'idle',
       stateWhy: st?.why ?? 'started',
+      failure: st?.failure ?? null,
       stateSince: st?.since ?? now,
       createdAt: meta.createdAt ?? now,
       bypass: meta.bypass ?? false,
@@ -293,12 +300,16 @@ export class SessionRegistry implements Disposable {
     return r.view;
   }
 
-  /** Moves a session to a state (the status engine calls this). No event when nothing changes. */
-  setState(id: string, state: SessionState, why: string): boolean {
+  /** Moves a session to a state (the status engine calls this), with the failure it stopped on.
+   *  No state event when the state stays; a new failure in the same state is a change. */
+  setState(id: string, state: SessionState, why: string, failure: StatusFailure | null = null): boolean {
     const r = this.records.get(id);
     if (!r) return false;
+    const failureChanged = r.failure?.reason !== failure?.reason;
+    r.failure = failure;
     if (r.state === state) {
       r.stateWhy = why;
+      if (failureChanged) this.changed.fire(r.view);
       return true;
     }
     const previous = r.state;

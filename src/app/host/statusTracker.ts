@@ -6,9 +6,9 @@
 import { describeHookOrigin, hookOrigin } from '../../protocol/hookOrigin';
 import { attributeReport } from '../../protocol/hookAttribution';
 import type { HookReport } from '../../protocol/hookReport';
-import { extractHookDetails, type HookDetails } from '../../protocol/hookReport';
+import { extractHookDetails, failureOfReport, type HookDetails } from '../../protocol/hookReport';
 import { hooksReportAtStart, hooksReportOnPrompt, type HooksDeclaration } from '../../protocol/hooks';
-import { StatusEngine, type SessionStatus, type StatusInput, type StatusRulesInput } from '../../protocol/status';
+import { lastScreenLine, StatusEngine, type SessionStatus, type StatusInput, type StatusRulesInput } from '../../protocol/status';
 import type { StatusEngineSnapshot } from '../../protocol/status/engineSnapshot';
 import { tuiOf } from '../../protocol/questions';
 import { Emitter, type Disposable, type Event } from '../../protocol/events';
@@ -39,6 +39,8 @@ export interface AgentStatusConfig {
   progressStatus?: boolean;
   /** Read questions off its screen before hooks report (every agent but the plain terminal). */
   questions?: boolean;
+  /** It is the user's login shell: its exit code is the last command's, so no exit is a failure. */
+  loginShell?: boolean;
 }
 
 /** Screen rules look at a snapshot at most this often: a flooding agent repaints hundreds of
@@ -178,6 +180,7 @@ export class StatusTracker {
       ...(agent?.titleStatus ? { titleStatus: agent.titleStatus } : {}),
       ...(agent?.status ? { status: agent.status } : {}),
       ...(agent?.questions ? { questionTui: tuiOf(agent.hooks?.dialect ?? agent.agentId) } : {}),
+      ...(agent?.loginShell ? { shellExit: true } : {}),
     };
     const restored = opts.restored;
     const engine = restored ? StatusEngine.restore(config, restored.engine) : new StatusEngine(config, at);
@@ -202,7 +205,7 @@ export class StatusTracker {
     this.sessions.set(source.id, t);
     const id = source.id;
     t.subscriptions.push(source.onTitle((title) => this.feed(id, { kind: 'title', title, at: this.now() })));
-    t.subscriptions.push(source.onExit((e) => this.feed(id, { kind: 'exit', ...e, at: this.now() })));
+    t.subscriptions.push(source.onExit((e) => this.feedExit(t, e, this.now())));
     t.subscriptions.push(
       source.onRender(() => {
         this.showedLife(t);
@@ -211,9 +214,15 @@ export class StatusTracker {
     );
     if (agent?.progressStatus && source.onProgress) t.subscriptions.push(source.onProgress((p) => this.handleProgress(t, p)));
     if (source.title) this.feed(id, { kind: 'title', title: source.title, at });
-    if (source.exited) this.feed(id, { kind: 'exit', ...source.exited, at });
+    if (source.exited) this.feedExit(t, source.exited, at);
     this.armDeadline(t);
     return { dispose: () => this.untrack(id) };
+  }
+
+  /** The process ended: what its screen says last goes with it (a failed agent's parting words). */
+  private feedExit(t: Tracked, e: { exitCode: number; signal?: number }, at: number): void {
+    const lastLine = e.exitCode !== 0 || e.signal ? lastScreenLine(t.source.screenLines()) : undefined;
+    this.feed(t.source.id, { kind: 'exit', exitCode: e.exitCode, ...(e.signal ? { signal: e.signal } : {}), ...(lastLine ? { lastLine } : {}), at });
   }
 
   /** What a new host needs to carry the session's status on, or undefined when it is not tracked. */
@@ -350,7 +359,11 @@ export class StatusTracker {
     const sessionId = t.source.id;
     if (report.state === 'working' || report.state === 'attention') t.workReports++;
     this.showedLife(t);
-    this.feed(sessionId, { kind: 'hook', state: report.state, event: report.event, at: this.now() });
+    const at = this.now();
+    // The manifest's failure event says where in its payload the error is described.
+    const failureKey = t.agent?.hooks?.events.find((e) => e.on === report.event && e.failure !== undefined)?.failure;
+    const failure = failureKey !== undefined ? failureOfReport(report, failureKey, at) : undefined;
+    this.feed(sessionId, { kind: 'hook', state: report.state, event: report.event, at, ...(failure ? { failure } : {}) });
     if (details.conversationId && details.conversationId !== t.conversationId) {
       const previous = t.conversationId;
       t.conversationId = details.conversationId;

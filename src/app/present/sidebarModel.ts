@@ -30,6 +30,8 @@ export interface SessionSummary {
   away?: string;
   /** The git worktree it works in: its branch, its repository's main checkout, files changed. */
   worktree?: { branch: string; repo: string; changed: number | null };
+  /** It stopped on a failure: the reason ("API error 401: log in again"); its state is attention. */
+  failure?: string;
 }
 
 export interface SidebarRow extends SessionSummary {
@@ -173,6 +175,19 @@ export function formatDurationWithSeconds(ms: number): string {
  */
 export function formatAge(ms: number): string {
   return ms < 60_000 ? 'now' : formatDuration(ms);
+}
+
+/** What a session that stopped on a failure is called where a state's name would be. */
+export const FAILED_LABEL = 'Stopped';
+
+/** A failure's reason after the word "Stopped": "usage limit, resets 14:00", "API error 401: log in again". */
+export function afterStopped(reason: string): string {
+  return reason.replace(/^stopped:\s*/, '');
+}
+
+/** A failed session's state in words: "Stopped: usage limit, resets 14:00", "Stopped: exited with code 1". */
+export function failedText(reason: string): string {
+  return `${FAILED_LABEL}: ${afterStopped(reason)}`;
 }
 
 export const stateLabel: Record<SessionState, string> = {

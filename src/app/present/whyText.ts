@@ -2,7 +2,7 @@
 // channel said so, what it said, how long ago), the tool it waits on, and its health notes.
 // Pure: the app passes in what the registry and the status tracker know.
 import type { SessionState, SessionStatus, StatusChannel } from '../../protocol/status/sessionState';
-import { formatDuration, stateLabel } from './sidebarModel';
+import { failedText, formatDuration, stateLabel } from './sidebarModel';
 
 export interface WhyInput {
   /** The registry's state and its one-word reason, used when no status channel tracks the session. */
@@ -27,7 +27,8 @@ const channelName: Record<StatusChannel, string> = {
   start: 'started',
 };
 
-/** "Working — hook PreToolUse, 3s ago" (+ "⚠ …" health notes on their own lines). */
+/** "Working — hook PreToolUse, 3s ago", "Stopped: API error 401: log in again — hook StopFailure,
+ *  just now" (+ "⚠ …" health notes on their own lines). */
 export function whyText(input: WhyInput): string {
   const st = input.status;
   if (!st) return `${stateLabel[input.state]} — ${input.stateWhy || 'no status channel'}`;
@@ -37,7 +38,10 @@ export function whyText(input: WhyInput): string {
   const health = st.health.map((h) => `\n⚠ ${h.message}`).join('');
   if (w.channel === 'start') return `${stateLabel[st.state]} — nothing reported yet${health}`;
   const ago = formatDuration(input.now - w.at);
+  const when = ago === 'now' ? 'just now' : `${ago} ago`;
+  // A failure says what stopped it first: that is what the user acts on.
+  if (w.failure) return `${failedText(w.failure.reason)} — ${channelName[w.channel]}${what ? ` ${what}` : ''}, ${when}${health}`;
   // What the agent works on or waits for, while it does.
   const on = input.tool && (st.state === 'working' || st.state === 'attention') ? ` — waiting on ${input.tool}` : '';
-  return `${stateLabel[st.state]}${on} — ${channelName[w.channel]}${what ? ` ${what}` : ''}, ${ago === 'now' ? 'just now' : `${ago} ago`}${health}`;
+  return `${stateLabel[st.state]}${on} — ${channelName[w.channel]}${what ? ` ${what}` : ''}, ${when}${health}`;
 }

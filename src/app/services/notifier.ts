@@ -29,8 +29,13 @@ export interface SessionContext {
   detail?: string;
   /** The question it asks, when the host read one: its choices become the notification's actions. */
   question?: { id: string; fingerprint: string; text: string; choices: string[] };
+  /** The failure it stopped on, in words ("stopped: usage limit, resets 14:00"): the notification says that instead of "needs you". */
+  failure?: string;
   /** The user has this session in front of them (selected in the active window). */
   userLooking: boolean;
+  /** The session has already left this state (a "done" its failure report replaced): the turn
+   *  is counted, nothing is notified. */
+  superseded?: boolean;
 }
 
 export interface NotificationRequest {
@@ -69,6 +74,11 @@ export function waitingFor(tool: string): string {
   return `Asks to run ${tool}`;
 }
 
+/** "Claude Code stopped: usage limit, resets 14:00", "Codex exited with code 1: …", "Qwen Code stopped: API error 401: log in again". */
+export function failureTitle(agentName: string, reason: string): string {
+  return /^(?:stopped|exited|ended)\b/.test(reason) ? `${agentName} ${reason}` : `${agentName} stopped: ${reason}`;
+}
+
 function formatTurn(ms: number): string {
   const s = Math.round(ms / 1000);
   return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m ${s % 60}s`;
@@ -91,7 +101,9 @@ export class NotificationPolicy {
   stateChanged(sessionId: string, from: SessionState, to: SessionState, at: number, ctx: SessionContext): NotificationRequest | null {
     if (to === 'working' && from !== 'working' && from !== 'attention') this.turnStart.set(sessionId, at);
     let req: NotificationRequest | null = null;
-    if (to === 'attention' && from !== 'attention' && this.prefs.attention && !ctx.userLooking) {
+    if (to === 'attention' && from !== 'attention' && this.prefs.attention && !ctx.userLooking && ctx.failure) {
+      req = { sessionId, kind: 'attention', title: failureTitle(ctx.agentName, ctx.failure), message: ctx.folderLabel };
+    } else if (to === 'attention' && from !== 'attention' && this.prefs.attention && !ctx.userLooking) {
       const q = ctx.question;
       req = {
         sessionId,
@@ -109,7 +121,7 @@ export class NotificationPolicy {
       }
     }
     if (to === 'done' || to === 'idle') this.turnStart.delete(sessionId);
-    return req ? this.admit(req, at) : null;
+    return req && !ctx.superseded ? this.admit(req, at) : null;
   }
 
   /** A program's own notification (OSC 9 / OSC 777). */

@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import type { SessionState } from '../../protocol/status/sessionState';
 import { installPath } from '../services/install';
-import { darkStateColors, lightStateColors } from './stateColors';
+import { darkFailedColor, darkStateColors, lightFailedColor, lightStateColors } from './stateColors';
 
 export type Appearance = 'dark' | 'light';
 
@@ -44,6 +44,8 @@ export interface ChromeColors {
   primary: { background: string; hover: string; border: string; text: string };
   /** A session that needs you: impossible to miss. */
   needsYou: { background: string; selected: string; border: string; text: string; detail: string };
+  /** A session that stopped on a failure (an API error, a usage limit, a bad exit): red, not the orange of needs you. */
+  failed: { background: string; selected: string; border: string; text: string; detail: string; dot: string };
   /** The message banner over the pages, and the problems box in Settings. */
   banner: { background: string; border: string; text: string };
   /** Status dots in the sidebar. */
@@ -73,6 +75,7 @@ export const darkChrome: ChromeColors = {
   unavailable: '#7d8597',
   primary: { background: '#2f8f6b', hover: '#37a37a', border: '#57d9a3', text: '#ffffff' },
   needsYou: { background: '#3d2a14', selected: '#5a3b17', border: '#ff9f43', text: '#ffd9ad', detail: '#ffb467' },
+  failed: { background: '#3d1719', selected: '#5a2024', border: darkFailedColor, text: '#ffd0d0', detail: '#ff8f8f', dot: darkFailedColor },
   banner: { background: '#4a2f12', border: '#ff9f43', text: '#ffd9ad' },
   state: darkStateColors,
 };
@@ -102,6 +105,7 @@ export const lightChrome: ChromeColors = {
   unavailable: '#79818f',
   primary: { background: '#1f7f5c', hover: '#1a6d4f', border: '#17664a', text: '#ffffff' },
   needsYou: { background: '#ffead2', selected: '#ffdbb3', border: '#d9731a', text: '#5a2e00', detail: '#8f4a00' },
+  failed: { background: '#fde2e2', selected: '#fbcaca', border: lightFailedColor, text: '#5c0d0d', detail: '#9e1c1c', dot: lightFailedColor },
   banner: { background: '#ffefd9', border: '#d9731a', text: '#5a2e00' },
   state: lightStateColors,
 };

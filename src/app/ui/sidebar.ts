@@ -248,7 +248,8 @@ export class Sidebar {
     const selected = this.selected === r.id;
     // A session whose machine is away is drawn dimmed, with its last known state.
     p.setOpacity(r.away ? AWAY_OPACITY : 1);
-    const n = r.needsYou ? c.needsYou : null;
+    // A failed session is painted in its own red; one that needs you otherwise, in orange.
+    const n = r.failure ? c.failed : r.needsYou ? c.needsYou : null;
     const fill = n ? (selected ? n.selected : n.background) : selected ? c.selection : null;
     if (fill) {
       p.setPen(this.color(n ? n.border : c.selectionBorder));
@@ -259,10 +260,18 @@ export class Sidebar {
     const left = 1 + ROW_PAD_X + (r.nested ? NEST_INDENT : 0);
     // Status dot.
     const radius = r.state === 'attention' ? 5 : 4;
-    const dotColor = this.color(c.state[r.state]);
+    const dotColor = this.color(r.failure ? c.failed.dot : c.state[r.state]);
     p.setPen(dotColor);
     p.setBrush(dotColor);
     p.drawEllipse(left + DOT_CELL / 2 - radius, midY - radius, radius * 2, radius * 2);
+    // A failure's dot carries a "!" in the row's colour: read at a glance, not by hue alone.
+    if (r.failure) {
+      const cx = left + DOT_CELL / 2 - 1;
+      const top = Math.round(midY) - 4;
+      const ink = this.color(fill ?? c.sidebar);
+      p.fillRect(cx, top, 2, 5, ink);
+      p.fillRect(cx, top + 6, 2, 2, ink);
+    }
     // Agent icon.
     let x = left + DOT_CELL + GAP;
     if (r.iconFile) p.drawPixmap(x, Math.round(midY - ICON_PX / 2), iconPixmap(r.iconFile, r.iconTint));

@@ -8,3 +8,8 @@ export type StatePalette = Readonly<Record<SessionState, string>>;
 export const darkStateColors: StatePalette = { attention: '#ff9f43', working: '#6cb6ff', done: '#57d9a3', idle: '#8a93a6' };
 /** On light backgrounds: darker shades of the same hues, each ≥ 3:1 against white. */
 export const lightStateColors: StatePalette = { attention: '#c46210', working: '#2a74d4', done: '#1a8a5e', idle: '#7b8396' };
+
+/** A session that stopped on a failure (attention with a failure reason): red, apart from the
+ *  orange of "needs you" and never the green of done. */
+export const darkFailedColor = '#ff5c5c';
+export const lightFailedColor = '#cc2f2f';

@@ -23,7 +23,7 @@ import { aggregateState, byUrgency } from '../present/sidebarModel';
 import { trayActivationShowsWindow } from './trayActivation';
 import { TRAY_FRAMES, TRAY_FRAME_MS, trayIconSvg } from './trayIcon';
 import { trayMenu, trayQuestionMenu, trayTooltip, type TrayAgent, type TrayItem, type TrayMenu } from './presenters/trayText';
-import { darkStateColors } from './stateColors';
+import { darkFailedColor, darkStateColors } from './stateColors';
 
 export type { TrayAgent, TrayItem } from './presenters/trayText';
 
@@ -57,9 +57,11 @@ function svgIcon(svg: string): QIcon {
 
 /** Menus are drawn dark on both platforms' menu bars here; the dark palette reads on either. */
 const dotColor = darkStateColors;
-export function stateDotIcon(state: SessionState): QIcon {
+/** The dot's colour: the state's, or the failure red for a session that stopped on one. */
+const dotFill = (state: SessionState, failed: boolean): string => (failed ? darkFailedColor : dotColor[state]);
+export function stateDotIcon(state: SessionState, failed = false): QIcon {
   return svgIcon(
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16" width="16" height="16"><circle cx="8" cy="8" r="${state === 'attention' ? 6 : 5}" fill="${dotColor[state]}"/></svg>`,
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16" width="16" height="16"><circle cx="8" cy="8" r="${state === 'attention' ? 6 : 5}" fill="${dotFill(state, failed)}"/></svg>`,
   );
 }
 
@@ -71,17 +73,17 @@ const composed = new Map<string, QIcon>();
 
 /** A session's menu icon: its agent's mark with the state as a dot in the corner (just the dot
  *  when the agent has no readable icon file). */
-export function sessionIcon(state: SessionState, agentIcon?: string): QIcon {
-  if (!agentIcon) return stateDotIcon(state);
-  const key = `${state}\u0000${agentIcon}`;
+export function sessionIcon(state: SessionState, agentIcon?: string, failed = false): QIcon {
+  if (!agentIcon) return stateDotIcon(state, failed);
+  const key = `${state}${failed ? '!' : ''}\u0000${agentIcon}`;
   let icon = composed.get(key);
   if (icon) return icon;
   const mark = new QImage();
-  if (!mark.load(agentIcon)) return stateDotIcon(state);
+  if (!mark.load(agentIcon)) return stateDotIcon(state, failed);
   const dot = new QImage();
   dot.loadFromData(
     Buffer.from(
-      `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="${DOT_PX}" height="${DOT_PX}"><circle cx="12" cy="12" r="10" fill="${dotColor[state]}" stroke="#11141a" stroke-width="2.5"/></svg>`,
+      `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="${DOT_PX}" height="${DOT_PX}"><circle cx="12" cy="12" r="10" fill="${dotFill(state, failed)}" stroke="#11141a" stroke-width="2.5"/></svg>`,
     ),
     'SVG',
   );
@@ -228,7 +230,7 @@ export class Tray {
     if (m.empty !== null) this.action(this.menu, m.empty, () => undefined).setEnabled(false);
     for (const item of m.sessions) {
       if (item.question) this.addQuestionMenu(item, item.question);
-      else this.action(this.menu, item.text, () => this.opts.onSelectSession(item.id), sessionIcon(item.state, item.agentIcon));
+      else this.action(this.menu, item.text, () => this.opts.onSelectSession(item.id), sessionIcon(item.state, item.agentIcon, item.failed));
     }
     this.menu.addSeparator();
     this.addNewSessionMenu(m.newSession.title, m.newSession.agents);
@@ -252,7 +254,7 @@ export class Tray {
     this.action(sub, m.open, () => this.opts.onSelectSession(item.id));
     const subAction = new QAction();
     subAction.setText(item.text);
-    subAction.setIcon(sessionIcon(item.state, item.agentIcon));
+    subAction.setIcon(sessionIcon(item.state, item.agentIcon, item.failed));
     subAction.setMenu(sub);
     this.menu.addAction(subAction);
     this.keep.push(subAction);

@@ -109,6 +109,7 @@ export class ViewSync {
         exited: r.session.exited,
         parentId: r.parentId,
         stalled: r.stalledSince !== null,
+        ...(r.status?.why.failure ? { failure: r.status.why.failure.reason } : {}),
         ...(agent?.iconFile ? { iconFile: agent.iconFile } : {}),
         ...(agent?.manifest.icon?.tint ? { iconTint: agent.manifest.icon.tint } : {}),
         ...(progress !== null ? { progress } : {}),

@@ -3,7 +3,7 @@
 // question. Rebuilt from each list the host sends;
 // the times tick every second without the host's help (its clock, offset to this one).
 import type { PageAgent, PageSession } from '../../protocol/companion';
-import { formatDurationWithSeconds, stateLabel } from '../present/sidebarModel';
+import { afterStopped, FAILED_LABEL, formatDurationWithSeconds, stateLabel } from '../present/sidebarModel';
 import { byFolder, needsYou } from './pageText';
 import { questionCard, type CardEvents, type TapState } from './questionCard';
 
@@ -30,9 +30,10 @@ export function agentIcon(s: PageSession, agents: Record<string, PageAgent>): HT
 }
 
 export function stateBadge(s: PageSession, skew: number): HTMLElement {
-  const span = el('span', `state s-${s.state}${s.state === 'attention' ? ' attention' : ''}`);
+  // A session that stopped on a failure has its own colour and word: it is not merely waiting.
+  const span = el('span', s.failure ? 'state s-failed failed' : `state s-${s.state}${s.state === 'attention' ? ' attention' : ''}`);
   span.dataset.since = String(s.stateSince + skew);
-  span.dataset.word = s.exited ? 'Exited' : stateLabel[s.state];
+  span.dataset.word = s.failure ? FAILED_LABEL : s.exited ? 'Exited' : stateLabel[s.state];
   span.textContent = `${span.dataset.word} · ${formatDurationWithSeconds(Date.now() - (s.stateSince + skew))}`;
   return span;
 }
@@ -54,7 +55,8 @@ export class SessionList {
   private chip(s: PageSession, agents: Record<string, PageAgent>): HTMLButtonElement {
     const chip = el('button', 'chip');
     chip.dataset.session = s.id;
-    chip.append(agentIcon(s, agents), el('span', undefined, `${s.name} — ${s.folder}`));
+    chip.append(agentIcon(s, agents), el('span', undefined, `${s.name} — ${s.failure ?? s.folder}`));
+    if (s.failure) chip.classList.add('failed');
     chip.addEventListener('click', () => this.open(s.id));
     return chip;
   }
@@ -93,7 +95,8 @@ export class SessionList {
         if (s.away) row.classList.add('away');
         const name = el('span', 'name');
         name.append(el('div', 'title', s.name));
-        if (s.question) name.append(el('div', 'q-line', s.question.answered ? `Answered: ${s.question.answered}` : s.question.text));
+        if (s.failure) name.append(el('div', 'failure-line', afterStopped(s.failure)));
+        else if (s.question) name.append(el('div', 'q-line', s.question.answered ? `Answered: ${s.question.answered}` : s.question.text));
         row.append(agentIcon(s, agents), name, stateBadge(s, skew));
         row.addEventListener('click', () => this.open(s.id));
         section.append(row);

@@ -8,6 +8,8 @@ export interface HookEventRule {
   on: string;
   state: SessionState;
   matcher?: string;
+  /** The event reports a failure described at this key path of its payload (its state is attention). */
+  failure?: string;
 }
 
 /** The manifest's `hooks` block (the fields the hook code reads). */

@@ -3,6 +3,7 @@
 // behind it; and the check a snapshot read back from a file must pass before it is trusted.
 import { isSessionState, type HealthNote, type SessionStatus, type StatusChannel, type StatusWhy } from './sessionState';
 import type { SessionState } from './sessionState';
+import { FAILURE_KINDS, type FailureKind } from './failureReason';
 
 /** What one channel currently claims; `seq` orders claims that share a millisecond. */
 export interface StatusClaim {
@@ -43,6 +44,11 @@ function whyProblem(v: unknown, where: string): string | null {
   if (!CHANNELS.includes(v.channel as StatusChannel)) return `${where}.channel '${String(v.channel)}' is not a channel`;
   if (!isTime(v.at)) return `${where}.at is not a time`;
   for (const k of ['rule', 'event'] as const) if (v[k] !== undefined && typeof v[k] !== 'string') return `${where}.${k} is not text`;
+  if (v.failure !== undefined) {
+    const f = v.failure;
+    if (!isObj(f) || !FAILURE_KINDS.includes(f.kind as FailureKind) || typeof f.reason !== 'string') return `${where}.failure is not a failure`;
+    if (f.resetsAt !== undefined && !isTime(f.resetsAt)) return `${where}.failure.resetsAt is not a time`;
+  }
   return null;
 }
 

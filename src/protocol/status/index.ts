@@ -2,3 +2,4 @@
 export * from './sessionState';
 export * from './statusRules';
 export * from './statusEngine';
+export { failureFromPayload, failureFromExit, lastScreenLine, formatClock, FAILURE_KINDS, MAX_FAILURE_REASON_CHARS } from './failureReason';

@@ -1,5 +1,9 @@
 // The four session states of ATP "Status" and the shape in which a session explains its state
-// (which channel, which rule or event, when). Plain types: the status engine produces them.
+// (which channel, which rule or event, when, and which failure stopped it). Plain types: the
+// status engine produces them.
+import type { StatusFailure } from './failureReason';
+
+export type { FailureKind, StatusFailure } from './failureReason';
 
 export const SESSION_STATES = ['working', 'attention', 'done', 'idle'] as const;
 /** working; attention = blocked on the user; done = finished while the user was elsewhere; idle. */
@@ -24,6 +28,9 @@ export interface StatusWhy {
   event?: string;
   /** When the evidence arrived (ms since the epoch). */
   at: number;
+  /** The session stopped on a failure (an API error, a usage limit, a bad exit): its state is
+   *  attention, and this says which failure in words a person acts on. */
+  failure?: StatusFailure;
 }
 
 export type HealthNoteCode = 'hooksNotReporting' | 'hooksStoppedReporting' | 'stalled';

@@ -13,11 +13,15 @@
 // - a question on screen (a selection menu, a y/n prompt, a trust dialog) is attention while no
 //   hook has reported yet, for agents without hooks, and once hooks stopped reporting;
 // - attention beats working; an exited process is never working;
+// - a failure — the manifest's failure hook event (an API error, a usage limit), or the process
+//   ending with a non-zero code or a signal — is attention, its why carrying the failure's kind
+//   and reason; the next turn's working event, or another state, clears it as any attention;
 // - done = finished while the user was elsewhere; it becomes idle when the user looks.
 import { classifyText, compileStatusRules, STATE_PRIORITY, type CompiledRules, type StatusRulesInput } from './statusRules';
 import type { HealthNote, SessionState, SessionStatus, StatusChannel, StatusWhy } from './sessionState';
 import { clip, questionFromScreen, type QuestionTui } from '../questions';
 import type { StatusClaim, StatusEngineSnapshot } from './engineSnapshot';
+import { failureFromExit, type StatusFailure } from './failureReason';
 
 /** The why strip quotes a question on screen in at most this many characters. */
 const MAX_QUOTED_QUESTION_CHARS = 120;
@@ -43,15 +47,20 @@ export interface StatusEngineConfig {
   activityGraceMs?: number;
   /** Read questions off the screen (the agent's TUI conventions); omitted: no detector (a shell). */
   questionTui?: QuestionTui;
+  /** The session runs the user's login shell: its exit code is the last command's (Ctrl-D after
+   *  a failed `make`), not the shell failing, so any exit is done. */
+  shellExit?: boolean;
 }
 
 export type StatusInput =
-  | { kind: 'hook'; state: SessionState; event: string; at: number }
+  /** `failure`: the event is the manifest's failure event, classified (src/protocol/status/failureReason.ts). */
+  | { kind: 'hook'; state: SessionState; event: string; at: number; failure?: StatusFailure }
   | { kind: 'title'; title: string; at: number }
   /** An OSC 9;4 progress report (manifest `progressStatus`): active = a value, indeterminate, error or paused. */
   | { kind: 'progress'; active: boolean; value: number; at: number }
   | { kind: 'screen'; lines: readonly string[]; at: number }
-  | { kind: 'exit'; exitCode: number; signal?: number; at: number }
+  /** `lastLine`: the last non-empty line on the screen, which says why a failed process ended. */
+  | { kind: 'exit'; exitCode: number; signal?: number; lastLine?: string; at: number }
   | { kind: 'focus'; focused: boolean; at: number }
   | { kind: 'tick'; at: number };
 
@@ -166,7 +175,13 @@ export class StatusEngine {
     switch (input.kind) {
       case 'hook':
         if (this.exitWhy) return false;
-        this.hook = { state: input.state, why: { channel: 'hooks', event: input.event, at: input.at }, seq, prevSeq: this.hook?.seq ?? 0 };
+        this.hook = {
+          // A failure is attention whatever the manifest wrote (the schema insists on it too).
+          state: input.failure ? 'attention' : input.state,
+          why: { channel: 'hooks', event: input.event, at: input.at, ...(input.failure ? { failure: input.failure } : {}) },
+          seq,
+          prevSeq: this.hook?.seq ?? 0,
+        };
         break;
       case 'title':
         if (this.exitWhy) return false;
@@ -192,6 +207,11 @@ export class StatusEngine {
           channel: 'exit',
           event: input.signal ? `exit signal ${input.signal}` : `exit ${input.exitCode}`,
           at: input.at,
+          // Termio sends a signal only when it closes the session, and then nothing is left to
+          // show: a signal seen here, or a non-zero code, is the program failing.
+          ...((input.signal || input.exitCode !== 0) && !this.config.shellExit
+            ? { failure: failureFromExit(input.exitCode, input.signal, input.lastLine) }
+            : {}),
         };
         break;
       case 'focus':
@@ -275,7 +295,7 @@ export class StatusEngine {
 
   /** The state the channels claim, before done/idle is decided by where the user is. */
   private raw(): { state: SessionState; why: StatusWhy } {
-    if (this.exitWhy) return { state: 'done', why: this.exitWhy };
+    if (this.exitWhy) return { state: this.exitWhy.failure ? 'attention' : 'done', why: this.exitWhy };
     // Hooks rule while they report; once they stopped (a health note), the title and screen do.
     if (this.config.hooksDeclared && this.hook && !this.hooksNotReporting) {
       const hook = this.hook;
@@ -332,6 +352,12 @@ export class StatusEngine {
     }
     const health = this.hooksNotReporting ? [this.hooksNotReporting] : [];
     const healthChanged = health.length !== prev.health.length;
+    // Another failure (or none now) while the state stays attention is news: the reason changed.
+    const failureChanged = why.failure?.reason !== prev.why.failure?.reason;
+    if (failureChanged && state === prev.state) {
+      this.current = { ...prev, why, health };
+      return true;
+    }
     if (state === prev.state && !healthChanged) {
       // The first real evidence for the state the session started in (the agent's idle title)
       // replaces "nothing known yet" as its reason, without counting as a change.

@@ -353,4 +353,37 @@ describe('session holders under termio-host', () => {
       process.kill(-pid, 'SIGCONT');
     }
   }, 90_000);
+
+  it('keeps the failure a session stopped on through a host restart', async () => {
+    fakeClaudeOnPath();
+    expect((await termio(['hooks', 'install', '--agent', 'claude'])).code).toBe(0);
+    const id = (await termio(['sessions', 'spawn', '--agent', 'claude', '--cwd', dir])).out.trim();
+    await waitFor(async () => (await read(id)).includes('fake claude ready'), { what: 'the prompt' });
+    // A turn the API refuses: the prompt hook, then StopFailure with a 401 (no Stop, as Claude Code does).
+    await termio(['sessions', 'send', id, '/hook UserPromptSubmit {"prompt":"fix the login"}', '--enter']);
+    const details = '401 {"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}';
+    await termio(['sessions', 'send', id, `/hook StopFailure ${JSON.stringify({ error: 'authentication_failed', error_details: details })}`, '--enter']);
+    const why = async () => JSON.parse((await termio(['sessions', 'why', id, '--json'])).out) as { state: string; failure?: object };
+    const failure = { kind: 'auth', reason: 'API error 401: log in again' };
+    await waitFor(async () => ((await why()).failure ? true : null), { what: 'the failure' });
+    expect(await why()).toMatchObject({ state: 'attention', failure });
+    // The checkpoint the next host adopts the session from carries it.
+    await waitFor(
+      () => {
+        const cp = readCheckpoint(join(dir, '.termio', 'state', 'checkpoints'), id);
+        return cp && 'session' in cp && cp.session.status?.engine.current.why.failure ? true : null;
+      },
+      { what: 'the failure in the checkpoint' },
+    );
+    const pid = (await sessions())[0]!.pid;
+
+    const restarted = await termio(['host', 'restart']);
+    expect(restarted.code, restarted.err).toBe(0);
+    expect(await sessions()).toEqual([expect.objectContaining({ id, pid })]);
+    expect(await why()).toMatchObject({ state: 'attention', failure });
+    const listed = JSON.parse((await termio(['sessions', 'list', '--json'])).out) as {
+      sessions: Array<{ id: string; state: string; stateWhy: string; status: { why: { failure?: object } } }>;
+    };
+    expect(listed.sessions[0]).toMatchObject({ id, state: 'attention', status: { why: { failure } } });
+  }, 90_000);
 });

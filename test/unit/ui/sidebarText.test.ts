@@ -36,4 +36,18 @@ describe('sidebar row text', () => {
     expect(sidebarRowTip(row({ state: 'attention' }))).toBe('Fix login\n/home/u/api\nNeeds you');
     expect(sidebarHeading({ folder: '/home/u/work/api', label: 'work/api', rows: [] })).toEqual({ text: 'WORK/API', tip: '/home/u/work/api' });
   });
+
+  it('shows the failure a session stopped on instead of its state, in the detail and the tooltip', () => {
+    const failed = row({ state: 'attention', needsYou: true, failure: 'stopped: usage limit, resets 14:00' });
+    // The row is narrow: its second line is the reason alone (the red, the "!" and the icon say the rest).
+    expect(sidebarDetail(failed, NOW)).toBe('Usage limit, resets 14:00');
+    expect(sidebarDetail({ ...failed, parentId: 'p' }, NOW)).toBe('↳ Usage limit, resets 14:00');
+    expect(sidebarDetail({ ...failed, failure: 'API error 401: log in again' }, NOW)).toBe('API error 401: log in again');
+    expect(sidebarDetail({ ...failed, failure: 'exited with code 1: Unable to connect' }, NOW)).toBe('Exited with code 1: Unable to connect');
+    expect(sidebarRowTip(failed)).toBe('Fix login\n/home/u/api\nStopped: usage limit, resets 14:00');
+    // A worktree session's branch stays in its tooltip.
+    const wt = { ...failed, worktree: { branch: 'fix/login', repo: '/home/u/api', changed: 2 } };
+    expect(sidebarDetail(wt, NOW)).toBe('Usage limit, resets 14:00');
+    expect(sidebarRowTip(wt)).toContain('⎇ fix/login');
+  });
 });

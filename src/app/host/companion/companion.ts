@@ -316,6 +316,7 @@ export class Companion implements Disposable {
         stateSince: r.stateSince,
         exited: r.session.exited !== null,
         question: pageQuestion(this.deps.questions?.get(r.id) ?? null),
+        ...(r.failure ? { failure: r.failure.reason } : {}),
         machine: null,
       };
     });
@@ -352,6 +353,7 @@ export class Companion implements Disposable {
           stateSince: Date.parse(s.stateSince),
           exited: s.exited !== null,
           question: pageQuestionInfo(s.question),
+          ...(s.status?.why.failure ? { failure: s.status.why.failure.reason } : {}),
           machine,
           ...(s.reachable === false ? { away: true } : {}),
         });

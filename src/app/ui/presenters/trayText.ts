@@ -3,7 +3,7 @@
 // into Qt actions and rebuilds it only when this data changed.
 import type { SessionState } from '../../../protocol/status/sessionState';
 import type { CatalogEntry } from '../../services/catalog';
-import { byUrgency, folderLabels, formatDuration, stateLabel, type SessionSummary } from '../../present/sidebarModel';
+import { byUrgency, failedText, folderLabels, formatDuration, stateLabel, type SessionSummary } from '../../present/sidebarModel';
 
 export interface TrayItem {
   id: string;
@@ -16,6 +16,8 @@ export interface TrayItem {
   agentIcon?: string;
   /** What it asks while it needs you: the menu lists the choices under it. */
   question?: TrayQuestion;
+  /** It stopped on a failure: the reason, shown instead of the state. */
+  failure?: string;
 }
 
 export interface TrayQuestion {
@@ -44,6 +46,8 @@ export interface SessionQuestionFacts {
 export type TraySession = Pick<SessionSummary, 'id' | 'agentId' | 'cwd' | 'title' | 'state' | 'stateSince'> & {
   machine?: string | null;
   question?: SessionQuestionFacts | null;
+  /** The status engine's account: its why names the failure a session stopped on. */
+  status?: { why: { failure?: { reason: string } } } | null;
 };
 
 /** The tray's items for these sessions: folders labelled as the sidebar labels them. */
@@ -69,6 +73,7 @@ export function trayItems(
       state: r.state,
       stateSince: r.stateSince,
       ...(icon ? { agentIcon: icon } : {}),
+      ...(r.status?.why.failure ? { failure: r.status.why.failure.reason } : {}),
       ...(r.question && r.state === 'attention'
         ? {
             question: {
@@ -107,7 +112,8 @@ export function trayAgents(
 /** One session's line in the menu; the time in state is rounded (formatDuration), so the text only changes every few seconds. */
 export function trayItemText(item: TrayItem, now: number): string {
   const who = item.label.includes(item.agentName) ? item.label : `${item.label} (${item.agentName})`;
-  return `${who} — ${item.folderLabel}   ${stateLabel[item.state]} ${formatDuration(now - item.stateSince)}`;
+  const state = item.failure ? failedText(item.failure) : `${stateLabel[item.state]} ${formatDuration(now - item.stateSince)}`;
+  return `${who} — ${item.folderLabel}   ${state}`;
 }
 
 /** "Termio — 1 needs you, 2 working, 3 idle", or "Termio — no sessions". */
@@ -126,6 +132,8 @@ export interface TrayMenuSession {
   id: string;
   text: string;
   state: SessionState;
+  /** Stopped on a failure: its dot is the failure's red. */
+  failed?: boolean;
   agentIcon?: string;
   question?: TrayQuestion;
 }
@@ -158,11 +166,13 @@ export function trayMenu(items: TrayItem[], agents: TrayAgent[], now: number): T
     id: i.id,
     text: trayItemText(i, now),
     state: i.state,
+    ...(i.failure ? { failed: true } : {}),
     ...(i.agentIcon ? { agentIcon: i.agentIcon } : {}),
     ...(i.question ? { question: i.question } : {}),
   }));
   const lines = sessions.map(
-    (i) => `${i.id}\u0000${i.state}\u0000${i.agentIcon ?? ''}\u0000${i.text}\u0000${i.question ? `${i.question.id}:${i.question.answered ?? ''}` : ''}`,
+    (i) =>
+      `${i.id}\u0000${i.state}${i.failed ? '!' : ''}\u0000${i.agentIcon ?? ''}\u0000${i.text}\u0000${i.question ? `${i.question.id}:${i.question.answered ?? ''}` : ''}`,
   );
   const key = `${lines.join('\n')}\u0001${agents.map((a) => `${a.id}:${a.name}:${a.installed}:${a.icon ?? ''}`).join(',')}`;
   const agentEntries: TrayMenuAgent[] = [
