@@ -41,7 +41,7 @@ import type { AgentRecipe } from './recipe';
  * only that the agent reported the failed turn through recipe.events.failed. Flip to true once
  * the failure states are merged.
  */
-const FAILURE_STATES_LANDED = false;
+const FAILURE_STATES_LANDED = true;
 
 /** One turn of a real CLI on the loopback model takes seconds; a cold start of a 300 MB binary
  *  on a loaded 2-core box much longer. Only a hung agent reaches this. */
