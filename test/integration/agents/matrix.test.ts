@@ -115,6 +115,8 @@ class Scenario {
   path = '';
   host: HostProcess | null = null;
   id = '';
+  /** The permission question was answered (the done step needs it). */
+  answered = false;
   /** "state event" of every hook report, across hosts. */
   readonly reports: string[] = [];
   readonly states: string[] = [];
@@ -178,6 +180,20 @@ class Scenario {
     const s = list.sessions.find((x) => x.id === this.id);
     if (!s) throw new Error(`sessions list has no ${this.id}: ${list.sessions.map((x) => x.id).join(', ')}`);
     return s;
+  }
+
+  /** Waits until the screen matches, showing it when it never does. */
+  async shows(re: RegExp, what: string): Promise<void> {
+    let screen = '';
+    await waitFor(
+      async () => {
+        screen = await this.screen();
+        return re.test(screen);
+      },
+      { what: `${what} on screen (${re})`, timeout: TURN_TIMEOUT_MS, interval: 500 },
+    ).catch((e: Error) => {
+      throw new Error(`${e.message}\nscreen:\n${screen}`);
+    });
   }
 
   why(): Promise<Why> {
@@ -293,21 +309,16 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
       sc.env,
     );
     expect(asked.question, 'the question Termio read').not.toBeNull();
+    // Answered before what it says is checked, so the turn goes on to done either way.
+    await termioJson(['sessions', 'answer', sc.id, q.allow], sc.env);
+    sc.answered = true;
     if (q.mentions) expect(`${asked.question!.text}\n${asked.question!.context}`).toMatch(q.mentions);
     if (sc.recipe.events.attention) expect(sc.reports).toContain(`attention ${sc.recipe.events.attention}`);
-    await termioJson(['sessions', 'answer', sc.id, q.allow], sc.env);
   },
 
   async done(sc) {
-    const reply = `Created it. ${sc.word}`;
-    let screen = '';
-    await waitFor(
-      async () => {
-        screen = await sc.screen();
-        return screen.includes(reply);
-      },
-      { what: `the final reply on screen; screen:\n${screen}`, timeout: TURN_TIMEOUT_MS, interval: 500 },
-    );
+    if (sc.recipe.question && !sc.answered) throw new Error('not reached: the permission question was not answered');
+    await sc.shows(new RegExp(`Created it\\. ${sc.word}`), 'the final reply');
     expect(existsSync(join(sc.project, 'probe.txt')), 'the tool ran: probe.txt exists').toBe(true);
     await sc.reported(`done ${sc.recipe.events.done}`);
     await sc.state('done');
@@ -374,15 +385,7 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
     expect(bound, `the conversation the tab was bound to (plan: ${JSON.stringify(plan)})`).toBeTruthy();
     expect(plan?.argv, 'the plan names the conversation').toEqual(expect.arrayContaining([expect.stringContaining(bound!)]));
     expect(argv.join(' '), "the relaunched agent's own command line").toContain(bound!);
-    const shows = sc.recipe.resumedShows ?? new RegExp(sc.word);
-    let screen = '';
-    await waitFor(
-      async () => {
-        screen = await sc.screen();
-        return shows.test(screen);
-      },
-      { what: `the earlier turn back on screen (${shows}); screen:\n${screen}`, timeout: TURN_TIMEOUT_MS, interval: 500 },
-    );
+    await sc.shows(sc.recipe.resumedShows ?? new RegExp(sc.word), 'the earlier turn back');
   },
 };
 
@@ -414,12 +417,15 @@ describe.each(recipes.map((r) => [r.id, r] as const))('%s', (_id, recipe) => {
     describe(`${recipe.pkg}@${version}`, () => {
       const sc = new Scenario(recipe, version);
       let launched = false;
-      beginRelease(recipe.id, recipe.pkg, version);
-      if (!recipe.question) recordStep(recipe.id, version, 'attention', 'n/a', 'asks nothing before running the tool');
       const order = MATRIX_STEPS.filter((s) => s !== 'attention' || recipe.question);
       for (const step of order) {
         const timeout = TURN_TIMEOUT_MS * (step === 'resume' ? 3 : 1) + (step === 'launch' ? AGENT_CLI_INSTALL_TIMEOUT_MS * 2 : 30_000);
         it(step, { timeout }, async () => {
+          if (step === 'launch') {
+            // The record starts when the release runs (a filtered-out release keeps its last one).
+            beginRelease(recipe.id, recipe.pkg, version);
+            if (!recipe.question) recordStep(recipe.id, version, 'attention', 'n/a', 'asks nothing before running the tool');
+          }
           try {
             if (step !== 'launch' && !launched) throw new Error('not reached: the launch failed');
             await steps[step](sc);
