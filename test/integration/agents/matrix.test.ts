@@ -20,7 +20,7 @@
 // skip; where CI is set every recipe and release must run.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -58,10 +58,15 @@ function isRecipe(x: unknown): x is AgentRecipe {
   return typeof r === 'object' && r !== null && typeof r.id === 'string' && typeof r.pkg === 'string' && typeof r.prepare === 'function';
 }
 
-/** Every recipe file's one recipe, by file; a file that exports none (or two) is an error naming it. */
-function loadRecipes(): AgentRecipe[] {
-  const modules = import.meta.glob<Module>('./recipes/*.ts', { eager: true });
-  const recipes = Object.entries(modules).map(([file, mod]) => {
+/** Every recipe file's one recipe (each .ts file in ./recipes, so a new one needs no edit here);
+ *  a file that exports none, or two, is an error naming it. */
+async function loadRecipes(): Promise<AgentRecipe[]> {
+  const dir = join(__dirname, 'recipes');
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.ts'))
+    .sort();
+  const modules = await Promise.all(files.map(async (file) => [file, (await import(join(dir, file))) as Module] as const));
+  const recipes = modules.map(([file, mod]) => {
     const found = [...new Set(Object.values(mod).filter(isRecipe))];
     if (found.length !== 1) throw new Error(`${file} must export exactly one AgentRecipe, but exports ${found.length}`);
     return found[0]!;
@@ -389,7 +394,7 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
   },
 };
 
-const recipes = loadRecipes();
+const recipes = await loadRecipes();
 describe.each(recipes.map((r) => [r.id, r] as const))('%s', (_id, recipe) => {
   const releases = newestReleases(recipe.pkg);
   if (!releases.ok) {
