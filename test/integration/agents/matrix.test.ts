@@ -223,9 +223,9 @@ class Scenario {
         last = `${s.state} (${s.stateWhy})`;
         return s.state === state;
       },
-      { what: `state ${state} (last: ${last})`, timeout: TURN_TIMEOUT_MS, interval: 500 },
+      { what: `state ${state}`, timeout: TURN_TIMEOUT_MS, interval: 500 },
     ).catch(async (e: Error) => {
-      throw new Error(`${e.message}\nscreen:\n${await this.screen()}`);
+      throw new Error(`${e.message}; it was ${last}\nscreen:\n${await this.screen()}`);
     });
   }
 
@@ -346,15 +346,14 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
         return why.event === sc.recipe.events.failed && why.at > sentAt;
       },
       {
-        what: `${sc.recipe.events.failed} after "Try again" (reports: ${sc.reports.slice(from).join(', ') || 'none'}; why: ${JSON.stringify(why)}; model requests: ${sc
-          .model!.requests.slice(fromRequest)
-          .map((q) => `${q.kind} ${q.status}`)
-          .join(', ')})`,
+        what: `${sc.recipe.events.failed} after "Try again"`,
         timeout: TURN_TIMEOUT_MS,
         interval: 500,
       },
     ).catch(async (e: Error) => {
-      throw new Error(`${e.message}\nscreen:\n${await sc.screen()}`);
+      const asked = sc.model!.requests.slice(fromRequest).map((q) => `${q.kind} ${q.status}`);
+      const reports = sc.reports.slice(from).join(', ') || 'none';
+      throw new Error(`${e.message} (reports: ${reports}; why: ${JSON.stringify(why)}; model requests: ${asked.join(', ')})\nscreen:\n${await sc.screen()}`);
     });
     if (!FAILURE_STATES_LANDED) return;
     await sc.state('attention');
