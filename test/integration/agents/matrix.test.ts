@@ -66,19 +66,27 @@ function loadRecipes(): AgentRecipe[] {
     if (found.length !== 1) throw new Error(`${file} must export exactly one AgentRecipe, but exports ${found.length}`);
     return found[0]!;
   });
-  const wanted = process.env.TERMIO_MATRIX_AGENTS?.split(',').map((s) => s.trim()).filter(Boolean);
+  const wanted = process.env.TERMIO_MATRIX_AGENTS?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (!wanted) return recipes;
   const unknown = wanted.filter((w) => !recipes.some((r) => r.id === w));
-  if (unknown.length) throw new Error(`TERMIO_MATRIX_AGENTS names ${unknown.join(', ')}, which no recipe in ./recipes has (known: ${recipes.map((r) => r.id).join(', ')})`);
+  if (unknown.length)
+    throw new Error(`TERMIO_MATRIX_AGENTS names ${unknown.join(', ')}, which no recipe in ./recipes has (known: ${recipes.map((r) => r.id).join(', ')})`);
   return recipes.filter((r) => wanted.includes(r.id));
 }
 
 function termio(args: string[], env: NodeJS.ProcessEnv): Promise<{ status: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [join(repoRoot, 'bin', 'termio'), ...args], { env, cwd: env.HOME, encoding: 'utf8', timeout: CLI_TIMEOUT_MS }, (err, stdout, stderr) => {
-      const code = (err as { code?: unknown } | null)?.code;
-      resolve({ status: err ? (typeof code === 'number' ? code : -1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [join(repoRoot, 'bin', 'termio'), ...args],
+      { env, cwd: env.HOME, encoding: 'utf8', timeout: CLI_TIMEOUT_MS },
+      (err, stdout, stderr) => {
+        const code = (err as { code?: unknown } | null)?.code;
+        resolve({ status: err ? (typeof code === 'number' ? code : -1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -171,6 +179,23 @@ class Scenario {
     return termioJson<Why>(['sessions', 'why', this.id], this.env);
   }
 
+  /** The recipe's `events` name hook events, or (statusChannel 'progress') OSC 9;4 progress
+   *  events, which no hook reports: the session's state changes say them ("done progress: cleared"). */
+  get channel(): 'hooks' | 'progress' {
+    return this.recipe.statusChannel ?? 'hooks';
+  }
+
+  /** `state` reported through the recipe's channel with `event`. */
+  async saw(state: string, event: string): Promise<void> {
+    if (this.channel === 'hooks') return this.reported(`${state} ${event}`);
+    const change = `${state} progress: ${event}`;
+    await waitFor(() => this.states.includes(change), {
+      what: `the state change "${change}" (states: ${this.states.slice(-6).join(', ') || 'none'})`,
+      timeout: TURN_TIMEOUT_MS,
+      interval: 200,
+    });
+  }
+
   /** A hook report of `event` (state and event, "done Stop") after the first `from` reports. */
   async reported(report: string, from = 0): Promise<void> {
     await waitFor(() => this.reports.slice(from).includes(report), {
@@ -250,9 +275,12 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
     if (!installed.ok) throw new Error(`${r.pkg}@${sc.version} could not be installed: ${installed.reason}`);
     expect(installed.version).toContain(sc.version);
     await sc.setUp(installed.path);
-    const hooks = await termio(['hooks', 'install', '--agent', r.id, '--json'], sc.env);
-    expect(hooks.stderr).toBe('');
-    expect(hooks.status).toBe(0);
+    // An agent without hooks (its status comes from its progress reports) has none to install.
+    if (sc.channel === 'hooks') {
+      const hooks = await termio(['hooks', 'install', '--agent', r.id, '--json'], sc.env);
+      expect(hooks.stderr).toBe('');
+      expect(hooks.status).toBe(0);
+    }
     await sc.startHost();
     const spawned = await termioJson<{ id: string }>(['sessions', 'spawn', '--agent', r.id, '--cwd', sc.project, '--prompt', PROMPT], sc.env);
     sc.id = spawned.id;
@@ -260,13 +288,16 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
   },
 
   async working(sc) {
-    await sc.reported(`working ${sc.recipe.events.working}`);
+    await sc.saw('working', sc.recipe.events.working);
   },
 
   async attention(sc) {
     const q = sc.recipe.question!;
     await sc.state('attention');
-    const asked = await termioJson<{ question: { text: string; context: string; choices: Array<{ label: string }> } | null }>(['sessions', 'question', sc.id], sc.env);
+    const asked = await termioJson<{ question: { text: string; context: string; choices: Array<{ label: string }> } | null }>(
+      ['sessions', 'question', sc.id],
+      sc.env,
+    );
     expect(asked.question, 'the question Termio read').not.toBeNull();
     if (q.mentions) expect(`${asked.question!.text}\n${asked.question!.context}`).toMatch(q.mentions);
     if (sc.recipe.events.attention) expect(sc.reports).toContain(`attention ${sc.recipe.events.attention}`);
@@ -284,9 +315,9 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
       { what: `the final reply on screen; screen:\n${screen}`, timeout: TURN_TIMEOUT_MS, interval: 500 },
     );
     expect(existsSync(join(sc.project, 'probe.txt')), 'the tool ran: probe.txt exists').toBe(true);
-    await sc.reported(`done ${sc.recipe.events.done}`);
+    await sc.saw('done', sc.recipe.events.done);
     await sc.state('done');
-    expect(await sc.why()).toMatchObject({ state: 'done', channel: 'hooks', event: sc.recipe.events.done });
+    expect(await sc.why()).toMatchObject({ state: 'done', channel: sc.channel, event: sc.recipe.events.done });
   },
 
   async failed(sc) {
@@ -309,6 +340,12 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
         interval: 500,
       },
     );
+    if (sc.channel === 'progress') {
+      // No reason reaches Termio: the turn ends done like any other, the error only on screen.
+      await sc.state('done');
+      expect(await sc.screen()).toMatch(sc.recipe.failureReason);
+      return;
+    }
     if (!FAILURE_STATES_LANDED) return;
     await sc.state('attention');
     const after = await sc.why();
@@ -372,7 +409,10 @@ describe.each(recipes.map((r) => [r.id, r] as const))('%s', (_id, recipe) => {
       it(`${recipe.pkg}@${version} is broken on npm: ${broken}`, { timeout: AGENT_CLI_INSTALL_TIMEOUT_MS * 2 }, async () => {
         beginRelease(recipe.id, recipe.pkg, version, { brokenOnNpm: broken });
         recordStep(recipe.id, version, 'launch', 'fail', `broken on npm: ${broken}`);
-        const installed = await ensureNpmAgentRelease(recipe.pkg, version, recipe.candidates, recipe.extraPackages).catch((e: Error) => ({ ok: false as const, reason: e.message }));
+        const installed = await ensureNpmAgentRelease(recipe.pkg, version, recipe.candidates, recipe.extraPackages).catch((e: Error) => ({
+          ok: false as const,
+          reason: e.message,
+        }));
         expect(installed.ok, `${recipe.pkg}@${version} installs and runs now: remove it from the recipe's brokenOnNpm`).toBe(false);
       });
       continue;
