@@ -13,6 +13,8 @@
 //   /fail N text    → prints text and exits with code N, as a CLI that cannot go on does
 //   /hook Event {json} → fires that event's hooks with the json merged into the payload, as the
 //                     agent does mid-turn, and prints "hooked Event #n" (n counts these lines)
+//   /hook-detached Event {json} → the same, each hook run by a node supervisor the agent starts
+//                     (`node -e`, no shell between), as Qwen Code runs its StopFailure hook
 //   !command        → its Bash tool runs `bash -c command` (PreToolUse, the command with this
 //                     environment, PostToolUse, Stop), as the real agent runs a shell command
 // `-p <prompt>` runs one headless turn (SessionStart, prompt, Stop) and exits, like `claude -p`.
@@ -202,6 +204,19 @@ function fireEvent(event, extra = {}, subject) {
   }
 }
 
+/** Runs each of the event's hooks from a node supervisor process, which runs /bin/sh in turn. */
+function fireSupervised(event, extra) {
+  const supervisor =
+    "require('node:child_process').spawnSync('/bin/sh', ['-c', process.argv[1]], { input: process.argv[2], stdio: ['pipe', 'ignore', 'inherit'], timeout: 5000 })";
+  for (const command of commandsFor(event, extra.tool_name ?? extra.notification_type)) {
+    spawnSync(process.execPath, ['-e', supervisor, command, JSON.stringify(payload(event, extra))], {
+      env: { ...process.env, ...(agent.env ?? {}) },
+      stdio: ['ignore', 'ignore', 'inherit'],
+      timeout: 5000,
+    });
+  }
+}
+
 // $FAKE_AGENT_NO_TITLES=1: no titles at all, so only the hooks can tell the host the state.
 const title = (t) => process.env.FAKE_AGENT_NO_TITLES === '1' || process.stdout.write(agent.st ? `\x1b]0;${t}\x1b\\` : `\x1b]0;${t}\x07`);
 let frame = 0;
@@ -237,11 +252,12 @@ rl.on('line', (line) => {
     process.stdout.write(`${fail[2]}\r\n`);
     process.exit(Number(fail[1]));
   }
-  const hook = /^\/hook (\S+)\s*(.*)$/.exec(line);
+  const hook = /^\/hook(-detached)? (\S+)\s*(.*)$/.exec(line);
   if (hook) {
-    const extra = hook[2] ? JSON.parse(hook[2]) : {};
-    fireEvent(hook[1], extra, extra.tool_name ?? extra.notification_type);
-    process.stdout.write(`hooked ${hook[1]} #${++hooked}\r\n> `);
+    const extra = hook[3] ? JSON.parse(hook[3]) : {};
+    if (hook[1]) fireSupervised(hook[2], extra);
+    else fireEvent(hook[2], extra, extra.tool_name ?? extra.notification_type);
+    process.stdout.write(`hooked ${hook[2]} #${++hooked}\r\n> `);
     return;
   }
   if (line === '/clear') {

@@ -25,7 +25,7 @@ export function agentCliCacheDir(): string {
   return process.env.TERMIO_AGENT_CLI_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'termio', 'agent-clis');
 }
 
-/** Runs `<bin> --version` in a throwaway HOME with self-updates off; its first line, or null. */
+/** Runs `<bin> --version` in a throwaway HOME with self-updates off; the first line it printed, or null. */
 function versionOf(bin: string): string | null {
   const home = mkdtempSync(join(tmpdir(), 'termio-agent-cli-'));
   try {
@@ -34,7 +34,9 @@ function versionOf(bin: string): string | null {
       timeout: VERSION_TIMEOUT_MS,
       env: { PATH: process.env.PATH ?? '', HOME: home, DISABLE_AUTOUPDATER: '1' },
     });
-    return r.status === 0 && r.stdout.trim() ? r.stdout.trim().split('\n')[0]! : null;
+    // Most print it on stdout; Pi prints it on stderr.
+    const said = r.stdout.trim() || r.stderr.trim();
+    return r.status === 0 && said ? said.split('\n')[0]! : null;
   } finally {
     rmSync(home, { recursive: true, force: true });
   }

@@ -83,7 +83,7 @@ describe('bundled manifests', () => {
       kimi: 'none',
       opencode: 'discovered',
       opencode2: 'discovered',
-      pi: 'none',
+      pi: 'discovered',
       qwen: 'pinned',
       terminal: 'none',
     });

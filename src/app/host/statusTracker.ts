@@ -333,10 +333,13 @@ export class StatusTracker {
       return this.notApplied(t, report, origin.kind === 'nested' ? describeHookOrigin(origin, t.source.pid) : who.why);
     }
     // A daemon the agent runs hooks from (Codex's app-server, once its first TUI is gone) is
-    // outside the tab's processes. Its report still counts when it carries this session's secret
-    // (checked by the hook server) and the conversation this tab is bound to: the daemon serves
-    // several tabs with the first one's environment, so the secret alone could be another tab's.
-    const ownConversation = origin.kind === 'outside' && t.conversationId !== null && details.conversationId === t.conversationId;
+    // outside the tab's processes, and a helper it runs one hook through looks nested (Qwen Code
+    // runs StopFailure from a detached node supervisor of its own, so the hook outlives it). Such
+    // a report still counts when it carries this session's secret (checked by the hook server) and
+    // the conversation this tab is bound to: the daemon serves several tabs with the first one's
+    // environment, so the secret alone could be another tab's, and a nested agent started by a
+    // tool has a conversation of its own.
+    const ownConversation = origin.kind !== 'agent' && t.conversationId !== null && details.conversationId === t.conversationId;
     if (origin.kind !== 'agent' && !ownConversation) return this.notApplied(t, report, describeHookOrigin(origin, t.source.pid));
     if (origin.kind === 'agent') t.agentRunner = origin.runner;
     this.apply(t, report, details);

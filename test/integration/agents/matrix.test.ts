@@ -205,6 +205,23 @@ class Scenario {
     return termioJson<Why>(['sessions', 'why', this.id], this.env);
   }
 
+  /** The recipe's `events` name hook events, or (statusChannel 'progress') OSC 9;4 progress
+   *  events, which no hook reports: the session's state changes say them ("done progress: cleared"). */
+  get channel(): 'hooks' | 'progress' {
+    return this.recipe.statusChannel ?? 'hooks';
+  }
+
+  /** `state` reported through the recipe's channel with `event`. */
+  async saw(state: string, event: string): Promise<void> {
+    if (this.channel === 'hooks') return this.reported(`${state} ${event}`);
+    const change = `${state} progress: ${event}`;
+    await waitFor(() => this.states.includes(change), {
+      what: `the state change "${change}" (states: ${this.states.slice(-6).join(', ') || 'none'})`,
+      timeout: TURN_TIMEOUT_MS,
+      interval: 200,
+    });
+  }
+
   /** A hook report of `event` (state and event, "done Stop") after the first `from` reports. */
   async reported(report: string, from = 0): Promise<void> {
     await waitFor(() => this.reports.slice(from).includes(report), {
@@ -293,9 +310,12 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
     if (!installed.ok) throw new Error(`${r.pkg}@${sc.version} could not be installed: ${installed.reason}`);
     expect(installed.version).toContain(sc.version);
     await sc.setUp(installed.path);
-    const hooks = await termio(['hooks', 'install', '--agent', r.id, '--json'], sc.env);
-    expect(hooks.stderr).toBe('');
-    expect(hooks.status).toBe(0);
+    // An agent without hooks (its status comes from its progress reports) has none to install.
+    if (sc.channel === 'hooks') {
+      const hooks = await termio(['hooks', 'install', '--agent', r.id, '--json'], sc.env);
+      expect(hooks.stderr).toBe('');
+      expect(hooks.status).toBe(0);
+    }
     await sc.startHost();
     const spawned = await termioJson<{ id: string }>(['sessions', 'spawn', '--agent', r.id, '--cwd', sc.project, '--prompt', PROMPT], sc.env);
     sc.id = spawned.id;
@@ -303,7 +323,7 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
   },
 
   async working(sc) {
-    await sc.reported(`working ${sc.recipe.events.working}`);
+    await sc.saw('working', sc.recipe.events.working);
   },
 
   async attention(sc) {
@@ -325,9 +345,9 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
     if (sc.recipe.question && !sc.answered) throw new Error('not reached: the permission question was not answered');
     await sc.shows(new RegExp(`Created it\\. ${sc.word}`), 'the final reply');
     expect(existsSync(join(sc.project, 'probe.txt')), 'the tool ran: probe.txt exists').toBe(true);
-    await sc.reported(`done ${sc.recipe.events.done}`);
+    await sc.saw('done', sc.recipe.events.done);
     await sc.state('done');
-    expect(await sc.why()).toMatchObject({ state: 'done', channel: 'hooks', event: sc.recipe.events.done });
+    expect(await sc.why()).toMatchObject({ state: 'done', channel: sc.channel, event: sc.recipe.events.done });
   },
 
   async failed(sc) {
@@ -355,6 +375,12 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
       const reports = sc.reports.slice(from).join(', ') || 'none';
       throw new Error(`${e.message} (reports: ${reports}; why: ${JSON.stringify(why)}; model requests: ${asked.join(', ')})\nscreen:\n${await sc.screen()}`);
     });
+    if (sc.channel === 'progress') {
+      // No reason reaches Termio: the turn ends done like any other, the error only on screen.
+      await sc.state('done');
+      expect(await sc.screen()).toMatch(sc.recipe.failureReason);
+      return;
+    }
     if (!FAILURE_STATES_LANDED) return;
     await sc.state('attention');
     const after = await sc.why();

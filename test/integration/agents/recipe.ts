@@ -45,6 +45,12 @@ export interface AgentRecipe {
    *  working: the first event of a turn; attention: the permission question; done: the end of a
    *  turn that completed; failed: the end of a turn that ended in the scripted error. */
   events: { working: string; attention?: string; done: string; failed: string };
+  /** Where `events` are read (default 'hooks'). 'progress': an agent with no hooks whose status
+   *  comes from its OSC 9;4 progress (manifest `progressStatus`); `events` are then the events
+   *  `termio sessions why` names on that channel ("0%" while an indeterminate report is active,
+   *  "cleared" when it ends), a failed turn ends done like any other, and `failureReason` is
+   *  matched on the screen, as no reason reaches Termio. */
+  statusChannel?: 'hooks' | 'progress';
   /** The model server's answer that ends a turn in failure for this agent without retries
    *  (most agents retry a 429 or a 5xx on their own for minutes: a 400 or 401 ends at once). */
   failure: ModelStep;

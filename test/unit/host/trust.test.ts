@@ -150,6 +150,28 @@ describe('nested agents', () => {
     await waitFor(() => conversationOf(id) !== own, { what: 'the rebind after /clear' });
   });
 
+  it("a hook the agent runs through a helper of its own (Qwen Code's StopFailure supervisor) counts when it names the tab's conversation", async () => {
+    expect(host.agents.setHooks('claude', true)).toMatchObject({ state: 'installed' });
+    const id = await spawnAgent('claude');
+    const own = conversationOf(id);
+    await waitFor(() => host.hooks.stats.accepted >= 1, { what: "the agent's own SessionStart" });
+    await waitFor(() => screen(id).includes('>'), { what: 'the prompt' });
+    const session = host.registry.get(id)!.session;
+
+    // The same process shape with another conversation is a nested agent's report: refused.
+    session.write(`/hook-detached Stop {"session_id":"00000000-0000-4000-8000-000000000001"}\r`);
+    await waitFor(() => screen(id).includes('hooked Stop #1'), { what: 'the first supervised hook to run' });
+    await waitFor(() => host.tracker.lastIgnored(id)?.event === 'Stop', { what: 'the foreign Stop to be refused' });
+    expect(host.tracker.lastIgnored(id)!.why).toMatch(/^from a nested agent \(pid \d+, node\)/);
+    expect(host.tracker.status(id)?.why.event).not.toBe('Stop');
+
+    // The tab's own conversation, reported through the helper: applied.
+    session.write('/hook-detached Stop {}\r');
+    await waitFor(() => host.tracker.status(id)?.why.event === 'Stop', { what: 'the supervised Stop applied' });
+    expect(host.tracker.status(id)).toMatchObject({ state: 'done', why: { channel: 'hooks', event: 'Stop' } });
+    expect(conversationOf(id)).toBe(own);
+  });
+
   it("an agent its launcher spawns rather than execs (npm's codex.js) is still the session's own", async () => {
     // A node launcher that starts the agent as its child and waits, as npm's codex.js does.
     writeFileSync(
