@@ -3,12 +3,12 @@
 // offline, when the first prompt is submitted), the app is restarted, and the tab is relaunched
 // with --resume of that same id — checked on the relaunched process's own command line. And with
 // Termio's hooks installed, typing a prompt fires UserPromptSubmit (offline, Claude then answers
-// with an error and fires StopFailure) and the session is renamed after the prompt (the manifest's
+// with an error and fires StopFailure: the session stops on that failure) and is renamed after the prompt (the manifest's
 // promptTitle) in the sidebar and `sessions list` (screenshot claude-prompt-title.png); the
 // transcript its hooks reported reads back through `sessions read --transcript` (capturesTranscript).
 // And `termio sessions spawn --agent claude --prompt "hello" --wait` types the prompt once Claude
 // is ready and returns once the turn has ended: offline, Claude answers with an API error and
-// reports it through its StopFailure hook, which is what ends the wait.
+// reports it through its StopFailure hook, which is what ends the wait (the session needs you).
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +22,7 @@ interface Info {
   pid: number;
   title: string;
   state: string;
+  status: { why: { failure?: { kind: string; reason: string } } } | null;
   resume?: { family: string; boundId: string | null; mode: string | null; argv: string[] | null };
 }
 
@@ -125,9 +126,17 @@ describe.skipIf(e2eSkipReason)('real Claude Code through the app', () => {
       what: 'the session renamed after the prompt',
     });
     expect(renamed.title).toBe('summarise the open issues');
-    // Offline, Claude ends the turn with an error: StopFailure reports it done, or the idle title
-    // Claude sets right after (the pty and the hook socket race); the session keeps the prompt.
-    await waitFor(async () => ['done', 'idle'].includes((await listSessions<Info>(app!))[0]!.state), { timeout: 30_000, what: 'the turn to end' });
+    // Offline, Claude ends the turn with an error: StopFailure reports the failure, and the session
+    // needs you with the API's error as its reason (the idle title Claude sets after does not end
+    // that); the session keeps the prompt.
+    const failed = await waitFor(
+      async () => {
+        const s = (await listSessions<Info>(app!))[0]!;
+        return s.state === 'attention' ? s.status?.why.failure : undefined;
+      },
+      { timeout: 30_000, what: 'the turn to stop on its error' },
+    );
+    expect(failed).toMatchObject({ kind: 'api', reason: expect.stringMatching(/^API error 400: /) });
     expect((await listSessions<Info>(app))[0]).toMatchObject({ id, title: 'summarise the open issues' });
 
     // capturesTranscript: the transcript its hooks reported, read through the CLI.
@@ -160,9 +169,12 @@ describe.skipIf(e2eSkipReason)('real Claude Code through the app', () => {
     const r = await app.cli(['sessions', 'spawn', '--agent', 'claude', '--cwd', project, '--prompt', 'hello', '--wait', '--timeout', '90', '--json']);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const reply = JSON.parse(r.stdout);
-    expect(reply).toMatchObject({ schemaVersion: 1, ok: true, wait: { outcome: 'settled', until: 'turn' } });
+    // The turn ended: Claude's idle title may end the wait a moment before its StopFailure
+    // report arrives (the pty and the hook socket race), or the report first, with the session
+    // needing you; either way the session then stops on the API's error.
+    expect(reply).toMatchObject({ schemaVersion: 1, ok: true, wait: { outcome: expect.stringMatching(/^(settled|attention)$/), until: 'turn' } });
     // The host had the StopFailure report for this session (its log is written as it goes).
-    await app.waitForLog(new RegExp(`state \\{"id":"${reply.id}"[^\\n]*"why":"hooks: StopFailure"`), 5_000);
+    await app.waitForLog(new RegExp(`state \\{"id":"${reply.id}"[^\\n]*"why":"hooks: StopFailure \\(API error 400: `), 5_000);
     expect(reply.wait.lines.join('\n')).toMatch(/hello/);
   }, 150_000);
 });

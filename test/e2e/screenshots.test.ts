@@ -1,5 +1,7 @@
 // The README's screenshots, taken from the current app with the real Claude Code CLI from npm,
-// offline: a loopback endpoint in ANTHROPIC_BASE_URL answers a turn with a 400 error at once, and
+// offline: a loopback endpoint in ANTHROPIC_BASE_URL answers a turn with a 400 error at once,
+// answers "nightly" with a 429 usage limit that says when to try again (both fail the turn: its
+// StopFailure hook makes the session attention with the failure's reason, drawn in red), and
 // answers "deploy" with one Bash tool call, which Claude asks permission for (its PermissionRequest
 // hook: the session needs you). `node scripts/screenshots.mjs` runs this with
 // TERMIO_WRITE_SCREENSHOTS=1, which writes them into assets/screenshots; in the suite they go to
@@ -10,9 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ensureClaudeCode } from '../helpers/agentCli';
-import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fakeAnthropic';
+import { FAKE_API_ERROR, startFakeAnthropic, type FakeAnthropic } from '../helpers/fakeAnthropic';
+import { darkFailedColor } from '../../src/app/ui/stateColors';
 import { waitFor } from '../helpers/waitFor';
-import { AppUnderTest, Display, e2eSkipReason, fractionNear, readPixels, repoRoot, screenshotDir, useDesktop } from './harness';
+import { AppUnderTest, Display, e2eSkipReason, fractionNear, hexToRgb, readPixels, repoRoot, screenshotDir, useDesktop } from './harness';
 
 const target = process.env.TERMIO_WRITE_SCREENSHOTS === '1' ? join(repoRoot, 'assets', 'screenshots') : screenshotDir;
 /** The sidebar's width in the window (the terminal is right of it). */
@@ -23,6 +26,7 @@ const API_KEY = 'sk-ant-api03-termio-screenshots-offline-0000000000';
 interface Info {
   id: string;
   state: string;
+  status: { why: { failure?: { kind: string; reason: string } } } | null;
 }
 
 /** The real Claude Code on the login shell's PATH of a test HOME, pointed at the loopback endpoint. */
@@ -30,7 +34,8 @@ function installClaude(home: string, cliPath: string, project: string, api: Fake
   mkdirSync(join(home, 'bin'), { recursive: true });
   writeFileSync(
     join(home, 'bin', 'claude'),
-    `#!/bin/sh\nexec env -u CLAUDE_CONFIG_DIR -u ANTHROPIC_AUTH_TOKEN ANTHROPIC_BASE_URL=${api.url} ANTHROPIC_API_KEY=${API_KEY} DISABLE_AUTOUPDATER=1 "${cliPath}" "$@"\n`,
+    // No retries: a 429 ends the turn at once instead of backing off for minutes.
+    `#!/bin/sh\nexec env -u CLAUDE_CONFIG_DIR -u ANTHROPIC_AUTH_TOKEN ANTHROPIC_BASE_URL=${api.url} ANTHROPIC_API_KEY=${API_KEY} DISABLE_AUTOUPDATER=1 CLAUDE_CODE_MAX_RETRIES=0 "${cliPath}" "$@"\n`,
     { mode: 0o755 },
   );
   writeFileSync(join(home, '.bash_profile'), `export PATH="${join(home, 'bin')}:$PATH"\n`);
@@ -84,13 +89,19 @@ describe.skipIf(e2eSkipReason)('the README screenshots', () => {
       { what: `the screen of ${id} drawn in the window` },
     );
   };
-  const stateOf = async (a: AppUnderTest, id: string) =>
-    (JSON.parse((await a.cli(['sessions', 'list', '--json'])).stdout) as { sessions: Info[] }).sessions.find((s) => s.id === id)?.state;
+  const infoOf = async (a: AppUnderTest, id: string) =>
+    (JSON.parse((await a.cli(['sessions', 'list', '--json'])).stdout) as { sessions: Info[] }).sessions.find((s) => s.id === id);
+  const stateOf = async (a: AppUnderTest, id: string) => (await infoOf(a, id))?.state;
+  /** The failure a session stopped on, once it is attention with one. */
+  const failureOf = async (a: AppUnderTest, id: string) => {
+    const s = await infoOf(a, id);
+    return s?.state === 'attention' ? (s.status?.why.failure ?? null) : null;
+  };
 
-  it('real Claude Code after a turn that failed, and a Claude session asking permission', async (ctx) => {
+  it('real Claude Code after turns that failed, and a Claude session asking permission', async (ctx) => {
     const claude = await ensureClaudeCode();
     if (!claude.ok) return ctx.skip(`the real Claude Code CLI is not available: ${claude.reason}`);
-    api = await startFakeAnthropic({ askFor: 'deploy', command: 'npm run deploy' });
+    api = await startFakeAnthropic({ askFor: 'deploy', command: 'npm run deploy', limitFor: 'nightly' });
     const home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-e2e-')));
     const project = join(home, 'webshop');
     mkdirSync(project);
@@ -105,8 +116,9 @@ describe.skipIf(e2eSkipReason)('the README screenshots', () => {
     const shell = (await a.cli(['sessions', 'spawn', '--cwd', project])).stdout.trim();
     await a.cli(['sessions', 'send', shell, 'git init -q . && git status --short --branch', '--enter']);
     const failed = await spawnClaude();
+    const limited = await spawnClaude();
     const asking = await spawnClaude();
-    for (const id of [failed, asking])
+    for (const id of [failed, limited, asking])
       await waitFor(async () => (await read(a, id)).includes('for shortcuts'), { timeout: 30_000, what: "Claude Code's prompt" });
 
     // A turn that fails fast: the CLI shows the API's error, and its StopFailure hook ends the turn.
@@ -120,8 +132,14 @@ describe.skipIf(e2eSkipReason)('the README screenshots', () => {
       },
       { timeout: 30_000, what: 'the API error on screen' },
     );
-    await waitFor(async () => (await stateOf(a, failed)) === 'done', { what: 'the failed turn to end' });
+    // Never done: a failed turn needs you, and says why.
+    const apiError = await waitFor(() => failureOf(a, failed), { what: 'the failed turn to need you' });
+    expect(apiError).toEqual({ kind: 'api', reason: `API error 400: ${FAKE_API_ERROR}` });
     expect(api.requests.some((r) => r.method === 'POST')).toBe(true);
+    // A turn refused by a usage limit: stopped, with the time it lifts.
+    await a.cli(['sessions', 'send', limited, 'start the nightly build', '--enter']);
+    const limit = await waitFor(() => failureOf(a, limited), { timeout: 30_000, what: 'the usage limit to stop the turn' });
+    expect(limit).toMatchObject({ kind: 'usage', reason: expect.stringMatching(/^stopped: usage limit, resets (\w{3} )?\d\d:\d\d$/) });
     // A turn that asks: Claude wants to run a command and waits for the user's yes.
     await a.cli(['sessions', 'send', asking, 'deploy it, ask first', '--enter']);
     await waitFor(async () => /Do you want to proceed\?/.test(await read(a, asking)), { timeout: 30_000, what: "Claude's permission question" });
@@ -135,7 +153,15 @@ describe.skipIf(e2eSkipReason)('the README screenshots', () => {
     expect((await a.cli(['sessions', 'focus', asking])).code).toBe(0);
     await shownAfter(a, win, asking, since);
     const second = windowShot(a, win, 'needs-you.png');
-    ctx.annotate(`screenshots: ${first}, ${second}`);
+    since = Date.now();
+    expect((await a.cli(['sessions', 'focus', limited])).code).toBe(0);
+    await shownAfter(a, win, limited, since);
+    const third = windowShot(a, win, 'failed.png');
+    // The two failed rows are drawn in the failure's red, in the sidebar.
+    const g = a.windowGeometry(win);
+    const sidebar = readPixels(third, 0, 0, SIDEBAR_PX, g.height);
+    expect(fractionNear(sidebar, hexToRgb(darkFailedColor), 24)).toBeGreaterThan(0);
+    ctx.annotate(`screenshots: ${first}, ${second}, ${third}`);
     expect(api.requests.some((r) => r.toolResult)).toBe(false); // the permission question is still open
   }, 180_000);
 });

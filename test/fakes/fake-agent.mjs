@@ -10,6 +10,7 @@
 //   text with "slow" → the tool call runs for a minute (the turn stays working, silent)
 //   /clear          → a new conversation id (SessionStart with source "clear")
 //   /exit           → exits 0
+//   /fail N text    → prints text and exits with code N, as a CLI that cannot go on does
 //   /hook Event {json} → fires that event's hooks with the json merged into the payload, as the
 //                     agent does mid-turn, and prints "hooked Event #n" (n counts these lines)
 //   !command        → its Bash tool runs `bash -c command` (PreToolUse, the command with this
@@ -213,6 +214,11 @@ rl.on('line', (line) => {
     return;
   }
   if (line === '/exit') process.exit(0);
+  const fail = /^\/fail (\d+)\s*(.*)$/.exec(line);
+  if (fail) {
+    process.stdout.write(`${fail[2]}\r\n`);
+    process.exit(Number(fail[1]));
+  }
   const hook = /^\/hook (\S+)\s*(.*)$/.exec(line);
   if (hook) {
     const extra = hook[2] ? JSON.parse(hook[2]) : {};

@@ -1,7 +1,8 @@
 // A loopback stand-in for the Anthropic Messages API, for the real Claude Code CLI offline: every
 // request is answered at once with a 400 error (the turn fails fast and the CLI says so), except a
 // prompt naming `askFor`, which is answered with one Bash tool call streamed the way the API
-// streams it, so the CLI asks permission for it (its PermissionRequest hook: the session needs you).
+// streams it, so the CLI asks permission for it (its PermissionRequest hook: the session needs you),
+// and a prompt naming `limitFor`, which is refused with a 429 usage limit that says when to try again.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -14,6 +15,8 @@ export interface FakeAnthropic {
 }
 
 export const FAKE_API_ERROR = 'this loopback endpoint answers every request with 400';
+/** The 429's message: the CLI shows it, and its StopFailure hook hands it to Termio. */
+export const FAKE_LIMIT_ERROR = 'You have reached your usage limit. Try again in 45 minutes.';
 
 function sse(events: Array<[string, object]>): string {
   return events.map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`).join('');
@@ -70,7 +73,7 @@ function parseBody(body: string): MessagesRequest | null {
   }
 }
 
-export async function startFakeAnthropic(opts: { askFor: string; command: string }): Promise<FakeAnthropic> {
+export async function startFakeAnthropic(opts: { askFor: string; command: string; limitFor?: string }): Promise<FakeAnthropic> {
   const requests: FakeAnthropic['requests'] = [];
   const server: Server = createServer((req, res) => {
     let body = '';
@@ -83,6 +86,11 @@ export async function startFakeAnthropic(opts: { askFor: string; command: string
       if (req.method === 'POST' && parsed?.stream && typedText(parsed.messages).includes(opts.askFor) && !toolResult) {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         res.end(toolCall(parsed.model ?? 'claude', opts.command));
+        return;
+      }
+      if (req.method === 'POST' && opts.limitFor && typedText(parsed?.messages).includes(opts.limitFor)) {
+        res.writeHead(429, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ type: 'error', error: { type: 'rate_limit_error', message: FAKE_LIMIT_ERROR } }));
         return;
       }
       res.writeHead(400, { 'content-type': 'application/json' });

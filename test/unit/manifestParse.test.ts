@@ -332,6 +332,19 @@ describe('parseManifest: status channels', () => {
     ]);
   });
 
+  it('takes a failure event that reports attention, and refuses one that reports another state', () => {
+    const failing = (state: string, failure: unknown = 'error') => ({ hooks: { ...hooks, events: [...hooks.events, { on: 'StopFailure', state, failure }] } });
+    const r = check(failing('attention'));
+    expect(r.errors).toEqual([]);
+    expect(r.manifest?.hooks?.events[1]).toEqual({ on: 'StopFailure', state: 'attention', failure: 'error' });
+    expect(errorsOf(failing('done'))).toEqual([
+      `${LABEL}: hooks.events[1].state: an event with "failure" reports a failure, so its state must be "attention", got "done"`,
+    ]);
+    expect(errorsOf(failing('attention', 'error details'))).toEqual([
+      `${LABEL}: hooks.events[1].failure: expected a dotted key path such as "payload.id", got "error details"`,
+    ]);
+  });
+
   it('checks the hook file against the hook type', () => {
     expect(errorsOf({ hooks: { ...hooks, type: 'toml', file: undefined, dir: '~/.codex' } })).toEqual([
       `${LABEL}: hooks.dir: a "toml" hook configuration is one file: use "file"`,

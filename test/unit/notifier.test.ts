@@ -16,6 +16,32 @@ describe('notification policy', () => {
     });
   });
 
+  it('names the failure a session stopped on in the title', () => {
+    const p = new NotificationPolicy(prefs);
+    expect(p.stateChanged('s1', 'working', 'attention', 1000, { ...away, failure: 'stopped: usage limit, resets 14:00', detail: 'Asks to run Bash' })).toEqual({
+      sessionId: 's1',
+      kind: 'attention',
+      title: 'Claude Code stopped: usage limit, resets 14:00',
+      message: 'api',
+    });
+    expect(p.stateChanged('s2', 'working', 'attention', 1000, { ...away, failure: 'API error 401: log in again' })).toMatchObject({
+      title: 'Claude Code stopped: API error 401: log in again',
+    });
+    expect(p.stateChanged('s3', 'idle', 'attention', 1000, { ...away, failure: 'exited with code 1: Unable to connect' })).toMatchObject({
+      title: 'Claude Code exited with code 1: Unable to connect',
+    });
+    expect(new NotificationPolicy(prefs).stateChanged('s1', 'working', 'attention', 1000, { ...looking, failure: 'stopped: usage limit' })).toBeNull();
+  });
+
+  it('says nothing of a done its failure report already replaced, and still ends the turn', () => {
+    const p = new NotificationPolicy(prefs);
+    p.stateChanged('s1', 'idle', 'working', 0, away);
+    expect(p.stateChanged('s1', 'working', 'done', 30_000, { ...away, superseded: true })).toBeNull();
+    // The next turn is timed from its own start.
+    p.stateChanged('s1', 'done', 'working', 40_000, away);
+    expect(p.stateChanged('s1', 'working', 'done', 60_000, away)).toMatchObject({ kind: 'done', message: 'api · after 20s' });
+  });
+
   it('stays quiet when the user is looking at that session, or the kind is off', () => {
     expect(new NotificationPolicy(prefs).stateChanged('s1', 'working', 'attention', 1000, looking)).toBeNull();
     expect(new NotificationPolicy({ ...prefs, attention: false }).stateChanged('s1', 'working', 'attention', 1000, away)).toBeNull();

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { installPath, installRoot, packageVersion } from '../../src/app/services/install';
 import { darkChrome, lightChrome } from '../../src/app/ui/chromeStyle';
-import { darkStateColors, lightStateColors } from '../../src/app/ui/stateColors';
+import { darkFailedColor, darkStateColors, lightFailedColor, lightStateColors } from '../../src/app/ui/stateColors';
 import { trayIconSvg } from '../../src/app/ui/trayIcon';
 
 describe('install folder', () => {
@@ -33,5 +33,12 @@ describe('state palette', () => {
   });
   it('gives each state its own colour', () => {
     for (const p of [darkStateColors, lightStateColors]) expect(new Set(Object.values(p)).size).toBe(4);
+  });
+  it('gives a failed session a colour of its own: neither needs-you orange nor done green', () => {
+    expect(Object.values(darkStateColors)).not.toContain(darkFailedColor);
+    expect(Object.values(lightStateColors)).not.toContain(lightFailedColor);
+    expect(darkChrome.failed.dot).toBe(darkFailedColor);
+    expect(lightChrome.failed.dot).toBe(lightFailedColor);
+    expect(darkChrome.failed.border).not.toBe(darkChrome.needsYou.border);
   });
 });

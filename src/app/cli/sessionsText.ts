@@ -30,11 +30,11 @@ export function table(rows: string[][]): string {
   return rows.map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c] ?? 0))).join('  ')).join('\n') + '\n';
 }
 
-/** "working", "working (stalled)", "done (exited 7)", "attention: API error 401: log in again". */
+/** "working", "working (stalled)", "done (exited 7)", "attention (exited 1)", "attention (API error
+ *  401: log in again)": a failure in a word or two; `sessions why` gives the whole reason. */
 export function stateText(s: SessionInfo): string {
-  // A failure's reason says the exit code too ("exited with code 1: …").
   const failure = s.status?.why.failure;
-  if (failure) return `${s.state}: ${failure.reason}`;
+  if (failure && failure.kind !== 'exit') return `${s.state} (${failure.reason})`;
   if (s.exited) return `${s.state} (exited ${s.exited.signal ? `by signal ${s.exited.signal}` : s.exited.exitCode})`;
   return s.stalledSince ? `${s.state} (stalled)` : s.state;
 }

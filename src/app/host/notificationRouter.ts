@@ -18,6 +18,10 @@ import type { SessionNotes } from './sessionNotes';
 import { folderLabels } from '../present/sidebarModel';
 import type { StatusTracker } from './statusTracker';
 
+/** How long a "finished" notification waits for a failure report that may follow the title's
+ *  end of the turn (a hook report is a process start away: tens of ms, more on a busy machine). */
+export const DONE_SETTLE_MS = 750;
+
 export interface NotificationRouterOptions {
   policy: NotificationPolicy;
   sink: NotificationSink;
@@ -60,17 +64,23 @@ export class NotificationRouter {
   stateChanged(id: string, before: SessionRecord['state'], state: SessionRecord['state'], at: number): void {
     // The tracker hands over the details of the report that changed the state (the tool the
     // agent asks to run) just after this, in the same tick, and the question book reads the
-    // question in the next turn of the loop: decide once both are in.
-    setImmediate(() => {
-      if (!this.o.registry.get(id)) return;
-      const ctx = this.context(id);
+    // question in the next turn of the loop: decide once both are in. A turn's end read off the
+    // title can come a moment before the agent's failure report (the pty and the hook socket
+    // race): "finished" waits DONE_SETTLE_MS and is not said when the session stopped instead.
+    const decide = () => {
+      const r = this.o.registry.get(id);
+      if (!r) return;
+      const superseded = state === 'done' && r.state !== 'done';
+      const ctx = { ...this.context(id), ...(superseded ? { superseded } : {}) };
       // Said, so a needs-you that was not posted can be told from one that was lost.
       if (ctx.userLooking && state === 'attention' && before !== 'attention')
         this.o.logger.info('notification skipped: the session is in front in the focused window', { session: id });
       const req = this.o.policy.stateChanged(id, before, state, at, ctx);
       if (req) void this.send(req, at);
       this.scheduleFlush();
-    });
+    };
+    if (state === 'done') setTimeout(decide, DONE_SETTLE_MS).unref();
+    else setImmediate(decide);
   }
 
   /** A session of another machine changed state (its host decided it; the hub heard): notified

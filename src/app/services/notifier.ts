@@ -33,6 +33,9 @@ export interface SessionContext {
   failure?: string;
   /** The user has this session in front of them (selected in the active window). */
   userLooking: boolean;
+  /** The session has already left this state (a "done" its failure report replaced): the turn
+   *  is counted, nothing is notified. */
+  superseded?: boolean;
 }
 
 export interface NotificationRequest {
@@ -118,7 +121,7 @@ export class NotificationPolicy {
       }
     }
     if (to === 'done' || to === 'idle') this.turnStart.delete(sessionId);
-    return req ? this.admit(req, at) : null;
+    return req && !ctx.superseded ? this.admit(req, at) : null;
   }
 
   /** A program's own notification (OSC 9 / OSC 777). */

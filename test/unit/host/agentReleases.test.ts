@@ -49,6 +49,9 @@ interface AgentUnderTest {
   prepare(s: Setup): Record<string, string>;
   working: string;
   done: string;
+  /** The loopback endpoint refuses the turn and the end hook reports it as a failure: the
+   *  session needs you (attention), with the API's error as the reason. */
+  fails?: true;
 }
 
 const AGENTS: AgentUnderTest[] = [
@@ -71,6 +74,7 @@ const AGENTS: AgentUnderTest[] = [
     },
     working: 'UserPromptSubmit',
     done: 'StopFailure',
+    fails: true,
   },
   {
     id: 'codex',
@@ -227,15 +231,18 @@ for (const agent of AGENTS) {
         );
         const out = JSON.parse(spawned.stdout || '{}') as { id?: string; wait?: { outcome: string; screen: string[] } };
         expect(spawned.stderr).toBe('');
+        // A refused turn may end the wait needing you (its failure report came first) or settled
+        // (its idle title came a moment before the report: the pty and the hook socket race).
         expect(
-          out.wait?.outcome,
+          agent.fails ? ['settled', 'attention'] : ['settled'],
           `the turn did not settle; states: ${states.join(', ')}; reports: ${reports.join(', ')}; screen:\n${out.wait?.screen.join('\n')}`,
-        ).toBe('settled');
+        ).toContain(out.wait?.outcome);
         const id = out.id!;
         // The agent's own hooks reported the turn: its start, then its end.
         expect(reports, `states: ${states.join(', ')}; hook server: ${JSON.stringify(host.host.hooks.stats)}`).toContain(`working ${agent.working}`);
         // The title may have shown the end a moment before the hook's report arrived.
-        await waitFor(() => reports.includes(`done ${agent.done}`), {
+        const end = `${agent.fails ? 'attention' : 'done'} ${agent.done}`;
+        await waitFor(() => reports.includes(end), {
           what: `the ${agent.done} hook (reports: ${reports.join(', ')})`,
           timeout: TURN_TIMEOUT_S * 1000,
         });
@@ -243,6 +250,9 @@ for (const agent of AGENTS) {
 
         const why = JSON.parse((await cli(['sessions', 'why', id, '--json'], env)).stdout) as { state: string; channel: string; event?: string };
         expect(why).toMatchObject({ channel: 'hooks', event: agent.done });
+        // A refused turn is never done: it needs you, with the API's error as the reason (its idle
+        // title may have ended the wait a moment before the report, which is why this is read now).
+        if (agent.fails) expect(why).toMatchObject({ state: 'attention', failure: { kind: 'api', reason: expect.stringMatching(/^API error 400: /) } });
         expect((await cli(['sessions', 'why', id], env)).stdout).toContain(`hooks ${agent.done}`);
         // The prompt was the turn's: the model endpoint was asked, offline.
         expect(model.requests.length).toBeGreaterThan(0);

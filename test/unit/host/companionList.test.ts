@@ -79,6 +79,10 @@ it('tells a connected page about every change', async () => {
   await waitFor(() => lists.at(-1)?.sessions.length === 1, { what: 'the added session' });
   registry.setState(r.id, 'attention', 'test');
   await waitFor(() => lists.at(-1)?.sessions[0]?.state === 'attention', { what: 'the state' });
+  expect(lists.at(-1)?.sessions[0]?.failure).toBeUndefined();
+  // The same state, now with the failure it stopped on: the page shows the reason.
+  registry.setState(r.id, 'attention', 'hooks: StopFailure', { kind: 'auth', reason: 'API error 401: log in again' });
+  await waitFor(() => lists.at(-1)?.sessions[0]?.failure === 'API error 401: log in again', { what: 'the failure' });
   registry.rename(r.id, 'renamed');
   await waitFor(() => lists.at(-1)?.sessions[0]?.name === 'renamed', { what: 'the rename' });
   registry.close(r.id);

@@ -130,7 +130,59 @@ describe('exit', () => {
   });
 
   it('exits straight to idle when the user is looking', () => {
-    expect(run(screenOnly, [focus(true), screen('esc to interrupt'), { kind: 'exit', exitCode: 1 }]).states).toEqual(['idle', 'working', 'idle']);
+    expect(run(screenOnly, [focus(true), screen('esc to interrupt'), { kind: 'exit', exitCode: 0 }]).states).toEqual(['idle', 'working', 'idle']);
+  });
+});
+
+describe('failures are attention with their reason', () => {
+  const usage = { kind: 'usage' as const, reason: 'stopped: usage limit, resets 14:00', resetsAt: 50_000 };
+
+  it("a failure event's classified failure becomes the reason, and the next turn clears it", () => {
+    const { states, engine } = run(claudeLike, [hook('working', 'UserPromptSubmit'), { ...hook('attention', 'StopFailure'), failure: usage }]);
+    expect(states).toEqual(['working', 'attention']);
+    expect(engine.status.why).toEqual({ channel: 'hooks', event: 'StopFailure', at: 1001, failure: usage });
+    engine.apply({ kind: 'hook', state: 'working', event: 'UserPromptSubmit', at: 2000 });
+    expect(engine.status.state).toBe('working');
+    expect(engine.status.why.failure).toBeUndefined();
+  });
+
+  it('stays attention when the user looks (it is not done)', () => {
+    const { states } = run(claudeLike, [hook('working', 'UserPromptSubmit'), { ...hook('attention', 'StopFailure'), failure: usage }, focus(true)]);
+    expect(states).toEqual(['working', 'attention', 'attention']);
+  });
+
+  it('a failure while already attention is news: the reason changes', () => {
+    const { engine } = run(claudeLike, [hook('attention', 'PermissionRequest')]);
+    expect(engine.apply({ kind: 'hook', state: 'attention', event: 'StopFailure', failure: usage, at: 3000 })).toBe(true);
+    expect(engine.status).toMatchObject({ state: 'attention', why: { event: 'StopFailure', failure: usage } });
+  });
+
+  it('a non-zero exit or a signal is attention naming the code and the last screen line; exit 0 is done', () => {
+    const failed = run(claudeLike, [hook('working', 'UserPromptSubmit'), { kind: 'exit', exitCode: 1, lastLine: 'Unable to connect to Anthropic services' }]);
+    expect(failed.states).toEqual(['working', 'attention']);
+    expect(failed.engine.status.why).toMatchObject({
+      channel: 'exit',
+      event: 'exit 1',
+      failure: { kind: 'exit', reason: 'exited with code 1: Unable to connect to Anthropic services' },
+    });
+    expect(run(screenOnly, [{ kind: 'exit', exitCode: 0, signal: 9 }]).engine.status.why.failure).toEqual({ kind: 'exit', reason: 'ended by signal 9' });
+    expect(run(claudeLike, [hook('working', 'UserPromptSubmit'), { kind: 'exit', exitCode: 0 }]).states).toEqual(['working', 'done']);
+  });
+
+  it("a login shell's exit code is its last command's: never a failure", () => {
+    const { states, engine } = run({ hooksDeclared: false, shellExit: true }, [{ kind: 'exit', exitCode: 1, lastLine: '$ false' }]);
+    expect(states).toEqual(['done']);
+    expect(engine.status.why.failure).toBeUndefined();
+  });
+
+  it('survives a snapshot, and a snapshot with a malformed failure is refused by name', () => {
+    const { engine } = run(claudeLike, [hook('working', 'UserPromptSubmit'), { ...hook('attention', 'StopFailure'), failure: usage }]);
+    const snap = JSON.parse(JSON.stringify(engine.snapshot())) as Record<string, unknown>;
+    expect(engineSnapshotProblem(snap)).toBeNull();
+    expect(StatusEngine.restore(claudeLike, snap as never).status.why.failure).toEqual(usage);
+    const current = snap.current as { why: object };
+    const bad = { ...snap, current: { ...current, why: { ...current.why, failure: { kind: 'gremlins', reason: 'x' } } } };
+    expect(engineSnapshotProblem(bad)).toBe('current.why.failure is not a failure');
   });
 });
 

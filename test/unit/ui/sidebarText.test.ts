@@ -36,4 +36,14 @@ describe('sidebar row text', () => {
     expect(sidebarRowTip(row({ state: 'attention' }))).toBe('Fix login\n/home/u/api\nNeeds you');
     expect(sidebarHeading({ folder: '/home/u/work/api', label: 'work/api', rows: [] })).toEqual({ text: 'WORK/API', tip: '/home/u/work/api' });
   });
+
+  it('shows the failure a session stopped on instead of its state, in the detail and the tooltip', () => {
+    const failed = row({ state: 'attention', needsYou: true, failure: 'stopped: usage limit, resets 14:00' });
+    expect(sidebarDetail(failed, NOW)).toBe('Claude Code · stopped: usage limit, resets 14:00');
+    expect(sidebarDetail({ ...failed, parentId: 'p' }, NOW)).toBe('↳ Claude Code · stopped: usage limit, resets 14:00');
+    expect(sidebarRowTip(failed)).toBe('Fix login\n/home/u/api\nStopped — stopped: usage limit, resets 14:00');
+    // A worktree session names its branch, as it does in every state.
+    const wt = { ...failed, worktree: { branch: 'fix/login', repo: '/home/u/api', changed: 2 } };
+    expect(sidebarDetail(wt, NOW)).toBe('2 changed · ⎇ fix/login · stopped: usage limit, resets 14:00');
+  });
 });

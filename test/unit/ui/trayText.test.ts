@@ -82,4 +82,32 @@ describe('tray text', () => {
       { id: 'codex', name: 'Codex', installed: false },
     ]);
   });
+
+  it('shows the failure a session stopped on, and marks it failed for its red dot', () => {
+    const items = trayItems(
+      [
+        {
+          id: 'a',
+          agentId: 'claude',
+          cwd: '/home/u/api',
+          title: 'Fix login',
+          state: 'attention',
+          stateSince: NOW,
+          status: { why: { failure: { reason: 'stopped: usage limit, resets 14:00' } } },
+        },
+        { id: 'b', agentId: 'claude', cwd: '/home/u/api', title: 'Docs', state: 'attention', stateSince: NOW, status: { why: {} } },
+      ],
+      () => 'Claude Code',
+      () => undefined,
+      '/home/u',
+    );
+    expect(items[0]).toMatchObject({ failure: 'stopped: usage limit, resets 14:00' });
+    expect(items[1]!.failure).toBeUndefined();
+    expect(trayItemText(items[0]!, NOW)).toBe('Fix login (Claude Code) — api   Stopped: usage limit, resets 14:00');
+    expect(trayItemText(item('c', 'attention', 0, { failure: 'API error 401: log in again' }), NOW)).toBe(
+      'Task c (Claude Code) — api   Stopped: API error 401: log in again',
+    );
+    const menu = trayMenu(items, [], NOW);
+    expect(menu.sessions.map((s) => s.failed ?? false)).toEqual([true, false]);
+  });
 });

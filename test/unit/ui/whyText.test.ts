@@ -47,4 +47,16 @@ describe('why strip text', () => {
     expect(whyText({ state: 'done', stateWhy: 'exit 0', now: NOW })).toBe('Done — exit 0');
     expect(whyText({ state: 'idle', stateWhy: '', now: NOW })).toBe('Idle — no status channel');
   });
+
+  it('says which failure stopped a session before the channel that reported it', () => {
+    const st = status({
+      state: 'attention',
+      why: { channel: 'hooks', event: 'StopFailure', at: NOW - 130_000, failure: { kind: 'auth', reason: 'API error 401: log in again' } },
+    });
+    expect(whyText({ state: 'attention', stateWhy: '', status: st, tool: 'Bash', now: NOW })).toBe(
+      'Stopped — API error 401: log in again — hook StopFailure, 2m ago',
+    );
+    const exit = status({ state: 'attention', why: { channel: 'exit', event: 'exit 1', at: NOW, failure: { kind: 'exit', reason: 'exited with code 1' } } });
+    expect(whyText({ state: 'attention', stateWhy: '', status: exit, now: NOW })).toBe('Stopped — exited with code 1 — process exit 1, just now');
+  });
 });
