@@ -69,7 +69,7 @@ describe('bundled manifests', () => {
       amp: 'none',
       antigravity: 'none',
       claude: 'pinned',
-      cline: 'none',
+      cline: 'discovered',
       codex: 'discovered',
       copilot: 'pinned',
       crush: 'discovered',
