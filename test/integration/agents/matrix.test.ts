@@ -66,19 +66,27 @@ function loadRecipes(): AgentRecipe[] {
     if (found.length !== 1) throw new Error(`${file} must export exactly one AgentRecipe, but exports ${found.length}`);
     return found[0]!;
   });
-  const wanted = process.env.TERMIO_MATRIX_AGENTS?.split(',').map((s) => s.trim()).filter(Boolean);
+  const wanted = process.env.TERMIO_MATRIX_AGENTS?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (!wanted) return recipes;
   const unknown = wanted.filter((w) => !recipes.some((r) => r.id === w));
-  if (unknown.length) throw new Error(`TERMIO_MATRIX_AGENTS names ${unknown.join(', ')}, which no recipe in ./recipes has (known: ${recipes.map((r) => r.id).join(', ')})`);
+  if (unknown.length)
+    throw new Error(`TERMIO_MATRIX_AGENTS names ${unknown.join(', ')}, which no recipe in ./recipes has (known: ${recipes.map((r) => r.id).join(', ')})`);
   return recipes.filter((r) => wanted.includes(r.id));
 }
 
 function termio(args: string[], env: NodeJS.ProcessEnv): Promise<{ status: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [join(repoRoot, 'bin', 'termio'), ...args], { env, cwd: env.HOME, encoding: 'utf8', timeout: CLI_TIMEOUT_MS }, (err, stdout, stderr) => {
-      const code = (err as { code?: unknown } | null)?.code;
-      resolve({ status: err ? (typeof code === 'number' ? code : -1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [join(repoRoot, 'bin', 'termio'), ...args],
+      { env, cwd: env.HOME, encoding: 'utf8', timeout: CLI_TIMEOUT_MS },
+      (err, stdout, stderr) => {
+        const code = (err as { code?: unknown } | null)?.code;
+        resolve({ status: err ? (typeof code === 'number' ? code : -1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -248,7 +256,8 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
     sc.started = Date.now();
     const installed = await ensureNpmAgentRelease(r.pkg, sc.version, r.candidates, r.extraPackages);
     if (!installed.ok) throw new Error(`${r.pkg}@${sc.version} could not be installed: ${installed.reason}`);
-    expect(installed.version).toContain(sc.version);
+    // With a platform package from another release beside the shim, the binary reports that one's.
+    if (!r.extraPackages) expect(installed.version).toContain(sc.version);
     await sc.setUp(installed.path);
     const hooks = await termio(['hooks', 'install', '--agent', r.id, '--json'], sc.env);
     expect(hooks.stderr).toBe('');
@@ -266,7 +275,10 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
   async attention(sc) {
     const q = sc.recipe.question!;
     await sc.state('attention');
-    const asked = await termioJson<{ question: { text: string; context: string; choices: Array<{ label: string }> } | null }>(['sessions', 'question', sc.id], sc.env);
+    const asked = await termioJson<{ question: { text: string; context: string; choices: Array<{ label: string }> } | null }>(
+      ['sessions', 'question', sc.id],
+      sc.env,
+    );
     expect(asked.question, 'the question Termio read').not.toBeNull();
     if (q.mentions) expect(`${asked.question!.text}\n${asked.question!.context}`).toMatch(q.mentions);
     if (sc.recipe.events.attention) expect(sc.reports).toContain(`attention ${sc.recipe.events.attention}`);
@@ -310,6 +322,11 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
       },
     );
     if (!FAILURE_STATES_LANDED) return;
+    if (sc.recipe.failureUnreported) {
+      // Nothing tells this failed turn from a completed one: it ends done (the record says why).
+      await sc.state('done');
+      return;
+    }
     await sc.state('attention');
     const after = await sc.why();
     expect(after.event).toBe(sc.recipe.events.failed);
@@ -372,7 +389,10 @@ describe.each(recipes.map((r) => [r.id, r] as const))('%s', (_id, recipe) => {
       it(`${recipe.pkg}@${version} is broken on npm: ${broken}`, { timeout: AGENT_CLI_INSTALL_TIMEOUT_MS * 2 }, async () => {
         beginRelease(recipe.id, recipe.pkg, version, { brokenOnNpm: broken });
         recordStep(recipe.id, version, 'launch', 'fail', `broken on npm: ${broken}`);
-        const installed = await ensureNpmAgentRelease(recipe.pkg, version, recipe.candidates, recipe.extraPackages).catch((e: Error) => ({ ok: false as const, reason: e.message }));
+        const installed = await ensureNpmAgentRelease(recipe.pkg, version, recipe.candidates, recipe.extraPackages).catch((e: Error) => ({
+          ok: false as const,
+          reason: e.message,
+        }));
         expect(installed.ok, `${recipe.pkg}@${version} installs and runs now: remove it from the recipe's brokenOnNpm`).toBe(false);
       });
       continue;
@@ -390,7 +410,8 @@ describe.each(recipes.map((r) => [r.id, r] as const))('%s', (_id, recipe) => {
             if (step !== 'launch' && !launched) throw new Error('not reached: the launch failed');
             await steps[step](sc);
             if (step === 'launch') launched = true;
-            recordStep(recipe.id, version, step, 'pass');
+            const unreported = step === 'failed' && FAILURE_STATES_LANDED && recipe.failureUnreported;
+            recordStep(recipe.id, version, step, 'pass', unreported ? `shown done: ${unreported}` : undefined);
           } catch (e) {
             recordStep(recipe.id, version, step, 'fail', (e as Error).message);
             throw e;

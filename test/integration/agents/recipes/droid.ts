@@ -43,10 +43,14 @@ export const droid: AgentRecipe = {
     writeFileSync(join(home, '.factory', 'settings.json'), JSON.stringify(settings, null, 2));
     return { FACTORY_AIRGAP_ENABLED: 'true' };
   },
-  question: { allow: 'Yes, allow', mentions: /touch probe\.txt/ },
+  // Termio reads the question from the Notification hook: its message, Yes (Enter) or No (Esc).
+  question: { allow: 'Yes', mentions: /needs permission to execute 1 tool/ },
   events: { working: 'UserPromptSubmit', attention: 'Notification', done: 'Stop', failed: 'Stop' },
   failure: { error: 400, message: 'refused on purpose by the release matrix' },
   failureReason: /400/,
   failureUnreported: 'a 400 or 401 ends the turn with Stop, its payload the same as a completed turn',
   resume: 'discovered',
+  // Resumed, it redraws the conversation's tail on its 24 rows: the failed turn, not the reply
+  // before it (which scrolled away).
+  resumedShows: /BYOK Error: 400/,
 };
