@@ -1,8 +1,8 @@
 // Cline (npm cline, a shim for the native @cline/cli-<platform> binary) as a returning user has it,
 // measured on 3.0.64 and 3.0.65: an OpenAI-compatible provider set once with `cline auth` (offline,
-// no login) pointed at the loopback model server, and the launch notices already seen (3.0.65 shows
-// "Try ClinePass" and then, on the next launch, "Get Cline Desktop"; 3.0.64 the latter; each
-// swallows the first key typed).
+// no login) pointed at the loopback model server, and the launch notices already seen (3.0.65's
+// first launch shows "Try ClinePass"; with that one seen, 3.0.64 and 3.0.65 show "Get Cline
+// Desktop"; each swallows the first key typed).
 // Measured hooks (one executable per event; no setting enables them): a turn is TaskStart →
 // PreToolUse → PostToolUse → TaskComplete; a 400 or 401 is TaskStart → TaskError (error.message is
 // the API's message, no status) at once; a 429 is retried. Tools run without asking: auto-approve
