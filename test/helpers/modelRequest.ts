@@ -197,15 +197,17 @@ function props(schema: JsonSchema): Obj {
 }
 
 /** The field a shell tool takes its command in, if it takes one: `command` or `cmd`, a string or an
- *  array of strings. */
-function commandField(tool: OfferedTool): { key: string; array: boolean } | undefined {
+ *  argv (array of strings); or `commands`, a list of whole command lines (Cline's run_commands). */
+function commandField(tool: OfferedTool): { key: string; form: 'line' | 'argv' | 'lines' } | undefined {
   for (const key of ['command', 'cmd']) {
     const p = props(tool.schema)[key];
     if (!isObj(p)) continue;
     const type = String(p.type ?? 'string').toLowerCase();
-    if (type === 'string') return { key, array: false };
-    if (type === 'array') return { key, array: true };
+    if (type === 'string') return { key, form: 'line' };
+    if (type === 'array') return { key, form: 'argv' };
   }
+  const list = props(tool.schema).commands;
+  if (isObj(list) && String(list.type).toLowerCase() === 'array') return { key: 'commands', form: 'lines' };
   return undefined;
 }
 
@@ -241,7 +243,7 @@ export function shellArguments(tool: OfferedTool, command: string, description: 
     const p = props(tool.schema)[key];
     args[key] = /desc|explan|justif|reason/i.test(key) ? description : minimalValue(isObj(p) ? p : {}, tool.schema, key);
   }
-  args[field.key] = field.array ? ['bash', '-lc', command] : command;
+  args[field.key] = field.form === 'argv' ? ['bash', '-lc', command] : field.form === 'lines' ? [command] : command;
   return args;
 }
 

@@ -70,7 +70,7 @@ describe('bundled manifests', () => {
       amp: 'none',
       antigravity: 'none',
       claude: 'pinned',
-      cline: 'none',
+      cline: 'discovered',
       codex: 'discovered',
       copilot: 'pinned',
       crush: 'discovered',

@@ -431,6 +431,19 @@ describe('the shell tool, found by its schema', () => {
       },
       { command: 'touch probe.txt', timeout_ms: 30_000, background: false, mode: 'fg' },
     ],
+    [
+      "Cline's run_commands: a list of command lines (3.0.65)",
+      {
+        name: 'run_commands',
+        parameters: {
+          type: 'object',
+          properties: { commands: { type: 'array', items: { type: 'string' } } },
+          required: ['commands'],
+          additionalProperties: false,
+        },
+      },
+      { commands: ['touch probe.txt'] },
+    ],
   ];
   it.each(cases)('%s', async (_name, tool, args) => {
     const s = await start([{ tool: 'touch probe.txt', reply: 'ok' }]);

@@ -160,9 +160,11 @@ export const JSON_DIALECTS: Readonly<Record<string, JsonDialect>> = {
 /** OpenCode's plugin sends this payload shape (see opencodePlugin.ts). */
 export const OPENCODE_PAYLOAD: PayloadKeys = snakeCase;
 
-/** Cline's hook payload: camelCase base fields plus the event's data under its own key. */
+/** Cline's hook payload: camelCase base fields plus the event's data under its own key. Its
+ *  taskId changes on every launch and cancel; the conversation `cline --id` resumes is the root
+ *  session's id. */
 const CLINE_PAYLOAD: PayloadKeys = {
-  conversation: ['taskId'],
+  conversation: ['sessionContext.rootSessionId'],
   tool: ['preToolUse.toolName', 'postToolUse.toolName'],
   prompt: ['userPromptSubmit.prompt'],
   transcript: [],

@@ -308,7 +308,8 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
     sc.started = Date.now();
     const installed = await ensureNpmAgentRelease(r.pkg, sc.version, r.candidates, r.extraPackages);
     if (!installed.ok) throw new Error(`${r.pkg}@${sc.version} could not be installed: ${installed.reason}`);
-    expect(installed.version).toContain(sc.version);
+    // With a platform package from another release beside the shim, the binary reports that one's.
+    if (!r.extraPackages) expect(installed.version).toContain(sc.version);
     await sc.setUp(installed.path);
     // An agent without hooks (its status comes from its progress reports) has none to install.
     if (sc.channel === 'hooks') {
@@ -382,6 +383,11 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
       return;
     }
     if (!FAILURE_STATES_LANDED) return;
+    if (sc.recipe.failureUnreported) {
+      // Nothing tells this failed turn from a completed one: it ends done (the record says why).
+      await sc.state('done');
+      return;
+    }
     await sc.state('attention');
     const after = await sc.why();
     expect(after.event).toBe(sc.recipe.events.failed);
@@ -460,7 +466,8 @@ describe.each(recipes.map((r) => [r.id, r] as const))('%s', (_id, recipe) => {
             if (step !== 'launch' && !launched) throw new Error('not reached: the launch failed');
             await steps[step](sc);
             if (step === 'launch') launched = true;
-            recordStep(recipe.id, version, step, 'pass');
+            const unreported = step === 'failed' && FAILURE_STATES_LANDED && recipe.failureUnreported;
+            recordStep(recipe.id, version, step, 'pass', unreported ? `shown done: ${unreported}` : undefined);
           } catch (e) {
             recordStep(recipe.id, version, step, 'fail', (e as Error).message);
             throw e;

@@ -56,6 +56,10 @@ export interface AgentRecipe {
   failure: ModelStep;
   /** The reason the failed turn is shown with ("API error 401", …), matched in `sessions why`. */
   failureReason: RegExp;
+  /** Set when the agent ends a failed turn with the same event and an equally silent payload as a
+   *  completed one, so no hook can tell Termio it failed: what was measured. The matrix then
+   *  expects the failed turn to end `done` (events.failed) rather than attention with a reason. */
+  failureUnreported?: string;
   /** How its conversation is resumed after a relaunch: the manifest's family. 'none' when the CLI
    *  cannot resume by id (the matrix then checks that a relaunch starts fresh). */
   resume: 'pinned' | 'discovered' | 'none';

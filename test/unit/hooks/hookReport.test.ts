@@ -130,8 +130,14 @@ describe('payload extraction', () => {
       promptTitle: 'run the tests',
     });
     expect(extractHookDetails(report(payload), { dialect: 'claude' })).toMatchObject({ tool: 'Edit', promptTitle: 'not this one' });
-    // Cline's payload puts each event's data under its own key.
-    const cline = JSON.stringify({ taskId: 't1', hookName: 'PreToolUse', preToolUse: { toolName: 'execute_command' } });
-    expect(extractHookDetails(report(cline), { dialect: 'cline' })).toMatchObject({ conversationId: 't1', tool: 'execute_command' });
+    // Cline's payload puts each event's data under its own key; its conversation is the root
+    // session (what `cline --id` resumes), not the taskId that changes on every launch (3.0.65).
+    const cline = JSON.stringify({
+      taskId: 'conv_1796642008460_r7v37u9',
+      sessionContext: { rootSessionId: '1796641997831_36nz2' },
+      hookName: 'tool_call',
+      preToolUse: { toolName: 'run_commands' },
+    });
+    expect(extractHookDetails(report(cline), { dialect: 'cline' })).toMatchObject({ conversationId: '1796641997831_36nz2', tool: 'run_commands' });
   });
 });
