@@ -67,12 +67,13 @@ function registryAnswers(pkg: string): { ok: true } | { ok: false; reason: strin
   return { ok: true };
 }
 
-function npmInstall(prefix: string, pkg: string): Promise<{ ok: true } | { ok: false; reason: string }> {
+function npmInstall(prefix: string, specs: string[]): Promise<{ ok: true } | { ok: false; reason: string }> {
+  const pkg = specs.join(' ');
   return new Promise((resolve) => {
     mkdirSync(prefix, { recursive: true });
     // Whether npm runs the CLI's postinstall (which links its native binary into bin/) depends on
     // the caller's npm settings; ensureClaudeCode also knows where the binary lies without it.
-    const child = spawn('npm', ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--loglevel=error', pkg], {
+    const child = spawn('npm', ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--loglevel=error', ...specs], {
       cwd: prefix,
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -105,12 +106,12 @@ export async function ensureNpmAgentCli(pkg: string, candidates: string[]): Prom
   return cli;
 }
 
-async function findOrInstall(pkg: string, candidates: string[], root = agentCliCacheDir(), spec = pkg): Promise<AgentCli> {
+async function findOrInstall(pkg: string, candidates: string[], root = agentCliCacheDir(), specs = [pkg]): Promise<AgentCli> {
   const found = findWorking(root, candidates);
   if (found) return { ok: true, ...found };
   const reachable = registryAnswers(pkg);
   if (!reachable.ok) return reachable;
-  const installed = await npmInstall(root, spec);
+  const installed = await npmInstall(root, specs);
   if (!installed.ok) return installed;
   const after = findWorking(root, candidates);
   return after ? { ok: true, ...after } : { ok: false, reason: `${pkg} installed into ${root} but none of ${candidates.join(', ')} runs` };
@@ -127,11 +128,21 @@ export function ensureCodex(): Promise<AgentCli> {
   return ensureNpmAgentCli('@openai/codex', ['node_modules/.bin/codex']);
 }
 
-/** One release of an npm CLI, cached in a folder of its own beside the current one
- *  (`releases/<pkg>@<version>`), so the suite runs each of the releases people have. */
-export async function ensureNpmAgentRelease(pkg: string, version: string, candidates: string[]): Promise<AgentCli> {
-  const root = join(agentCliCacheDir(), 'releases', `${pkg.replace('/', '+')}@${version}`);
-  const cli = await findOrInstall(pkg, candidates, root, `${pkg}@${version}`);
+/** The folder one release of an npm CLI is installed into. */
+export function agentReleaseDir(pkg: string, version: string): string {
+  return join(agentCliCacheDir(), 'releases', `${pkg.replace('/', '+')}@${version}`);
+}
+
+/**
+ * One release of an npm CLI, cached in a folder of its own beside the current one
+ * (`releases/<pkg>@<version>`), so the suite runs each of the releases people have. `extra` are
+ * packages installed beside it in the same npm install (a platform package the shim's own range
+ * misses); `{version}` in one is replaced by the release. Where CI is set a release that cannot
+ * be installed throws, naming it.
+ */
+export async function ensureNpmAgentRelease(pkg: string, version: string, candidates: string[], extra: string[] = []): Promise<AgentCli> {
+  const specs = [`${pkg}@${version}`, ...extra.map((e) => e.replaceAll('{version}', version))];
+  const cli = await findOrInstall(pkg, candidates, agentReleaseDir(pkg, version), specs);
   if (!cli.ok && process.env.CI) throw new Error(`CI is set, so ${pkg}@${version} must run here, but it cannot: ${cli.reason}`);
   return cli;
 }

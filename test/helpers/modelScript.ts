@@ -2,7 +2,9 @@
 // complete real turns offline, and fail them, on purpose. A "turn request" is a request that
 // carries the user's prompt and offers tools (the agent's main loop); each one takes the next
 // step of the script. A request that carries the result of the step's tool call continues that
-// step (its final reply). Anything else the agent asks on the side (a title, a next-speaker or
+// step (its final reply). A client's retry of a turn request that an error step answered (the
+// same conversation again) gets the same error and takes no step, so the turn fails however
+// often the agent retries it. Anything else the agent asks on the side (a title, a next-speaker or
 // loop check, a token count, the model list) gets a short, well-formed answer and takes no step.
 
 export type ModelStep =
@@ -11,7 +13,12 @@ export type ModelStep =
   /** Call the agent's shell tool (found by its schema) to run `tool`; once the tool's result comes
    *  back, answer `reply` and the turn ends. A command that writes (e.g. "touch probe.txt") makes
    *  an agent that asks before running tools show its permission question. */
-  | { tool: string; reply: string }
+  | {
+      tool: string;
+      reply: string;
+      /** What the call says it does, where the tool asks for one (default "Run <tool>"). */
+      description?: string;
+    }
   /** Answer with this HTTP error in the API's own error shape. 429 with retryAfterS also sends
    *  retry-after (and the vendor's reset headers), as a usage limit does. */
   | { error: 400 | 401 | 403 | 429 | 500 | 529; message?: string; retryAfterS?: number };
@@ -38,6 +45,11 @@ export interface RecordedRequest {
   shellTool?: string;
   /** The last user text of the request (the prompt), if any. */
   prompt?: string;
+  /** Set on a turn request that repeated the one before it after its error step (a client's
+   *  retry): it got the same error again and took no new step. */
+  retry?: boolean;
   /** The HTTP status the server answered with. */
   status: number;
+  /** The request's raw body, for debugging. */
+  body?: string;
 }

@@ -12,7 +12,7 @@ import { GENERATED_FILE, manifestValidatorSource } from '../../scripts/lib/manif
 const REPO = join(__dirname, '..', '..');
 const AGENTS = join(REPO, 'agents');
 const files = readdirSync(AGENTS)
-  .filter((f) => f.endsWith('.json') && f !== 'manifest.schema.json')
+  .filter((f) => f.endsWith('.json') && f !== 'manifest.schema.json' && f !== 'verified.json')
   .sort();
 
 describe('bundled manifests', () => {

@@ -21,8 +21,9 @@ import { shortenHome } from '../../protocol/homePath';
 
 /** This installation's root (src/app/host and dist/app/host both sit three levels down). */
 export const DEFAULT_BUNDLED_AGENTS_DIR = installPath('agents');
-/** The generated JSON Schema sits beside the bundled manifests; it is not a manifest. */
-const SCHEMA_FILE_NAME = 'manifest.schema.json';
+/** Files beside the bundled manifests that are not manifests: the generated JSON Schema, and the
+ *  releases the agent matrix verified (scripts/agent-matrix-doc.mjs writes it). */
+const NOT_MANIFESTS = new Set(['manifest.schema.json', 'verified.json']);
 /**
  * A save is "finished" once the file size has not changed for this long. Editors and `cp` finish
  * well within it, and it keeps the add → picker latency far under the 1 s the product promises.
@@ -402,7 +403,7 @@ async function listJsonFiles(dir: string, bundled: boolean): Promise<string[]> {
     return [];
   }
   return names
-    .filter((n) => isManifestName(n) && !(bundled && n === SCHEMA_FILE_NAME))
+    .filter((n) => isManifestName(n) && !(bundled && NOT_MANIFESTS.has(n)))
     .sort()
     .map((n) => join(dir, n));
 }

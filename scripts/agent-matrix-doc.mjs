@@ -1,0 +1,114 @@
+#!/usr/bin/env node
+// Renders the agent release matrix's record (test-output/agent-matrix.json, written by
+// test/integration/agents/matrix.test.ts) as docs/agents.md, a table people read, and
+// agents/verified.json, the releases Termio was verified on, which the app reads. An agent the
+// record does not have keeps its entry in verified.json (a run of some agents updates only
+// theirs); an agent it has gets exactly the releases that ran.
+//   node scripts/agent-matrix-doc.mjs [record.json]
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const STEPS = ['launch', 'working', 'attention', 'done', 'failed', 'resume'];
+const HEADINGS = { launch: 'launch', working: 'working', attention: 'needs you', done: 'done', failed: 'failed', resume: 'resume' };
+const OUTCOMES = new Set(['pass', 'fail', 'n/a']);
+
+function fail(message) {
+  process.stderr.write(`agent-matrix-doc: ${message}\n`);
+  process.exit(1);
+}
+
+function readJson(file, what) {
+  let text;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    fail(`cannot read ${what} ${file}: ${e.message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    fail(`${what} ${file} is not JSON: ${e.message}`);
+  }
+}
+
+/** Newest release first, by its numeric parts. */
+function byVersionDesc(a, b) {
+  const [x, y] = [a.split('.').map(Number), b.split('.').map(Number)];
+  for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (y[i] ?? 0) - (x[i] ?? 0);
+  return 0;
+}
+
+/** The record's agents as verified.json has them, each step checked to be pass, fail or n/a. */
+function verifiedFrom(record, file) {
+  const agents = {};
+  for (const [id, a] of Object.entries(record.agents ?? {})) {
+    const releases = {};
+    for (const [version, r] of Object.entries(a.releases ?? {})) {
+      releases[version] = {};
+      for (const step of STEPS) {
+        const v = r.steps?.[step];
+        if (!OUTCOMES.has(v)) fail(`${file}: ${id}@${version} step ${step} is ${JSON.stringify(v)}, not pass, fail or n/a`);
+        releases[version][step] = v;
+      }
+    }
+    agents[id] = { package: a.package, releases };
+  }
+  return agents;
+}
+
+function cell(r, step) {
+  const v = r[step];
+  return v === 'pass' ? 'pass' : v === 'fail' ? '**fail**' : 'n/a';
+}
+
+function markdown(verified, record, generated) {
+  const lines = [
+    '# Agents verified with Termio',
+    '',
+    'Each agent CLI below was run for real, from npm, on its newest two releases, by the release matrix',
+    '(`test/integration/agents/matrix.test.ts`, one recipe per agent in `test/integration/agents/recipes/`).',
+    'Offline: a loopback model server plays the model. Per release, in one throwaway HOME under a real',
+    'Termio host, the agent is started with a prompt (**launch**), reports the turn through its own hook',
+    '(**working**), asks before running its shell tool and is answered through `termio sessions answer`',
+    '(**needs you**; n/a for an agent that asks nothing), completes the turn with the tool run and its',
+    'end-of-turn hook (**done**), reports the next turn that ends in an API error (**failed**), and',
+    'survives a host restart and a reboot-style relaunch on its exact conversation (**resume**).',
+    '',
+    'To run it again: `npx vitest run --project agents test/integration/agents/matrix.test.ts`',
+    '(`TERMIO_MATRIX_AGENTS=claude,codex` for some agents), then `node scripts/agent-matrix-doc.mjs`,',
+    'which writes this page and `agents/verified.json` from `test-output/agent-matrix.json`.',
+    '`node scripts/setup.mjs --run-tests` does both.',
+    '',
+    `Generated ${generated.slice(0, 10)}.`,
+    '',
+    `| Agent | npm package | Release | ${STEPS.map((s) => HEADINGS[s]).join(' | ')} |`,
+    `| --- | --- | --- | ${STEPS.map(() => '---').join(' | ')} |`,
+  ];
+  const notes = [];
+  for (const id of Object.keys(verified).sort()) {
+    const a = verified[id];
+    const rec = record.agents?.[id];
+    if (rec?.error) notes.push(`- ${id}: ${rec.error}`);
+    for (const version of Object.keys(a.releases).sort(byVersionDesc)) {
+      const r = a.releases[version];
+      lines.push(`| ${id} | \`${a.package}\` | ${version} | ${STEPS.map((s) => cell(r, s)).join(' | ')} |`);
+      const rr = rec?.releases?.[version];
+      if (rr?.brokenOnNpm) notes.push(`- ${id} ${version}: broken on npm: ${rr.brokenOnNpm}`);
+      for (const step of STEPS) if (r[step] === 'fail' && rr?.notes?.[step] && !rr.brokenOnNpm) notes.push(`- ${id} ${version}, ${HEADINGS[step]}: ${rr.notes[step].replaceAll('|', '\\|')}`);
+    }
+  }
+  if (notes.length) lines.push('', '## What failed, and why', '', ...notes);
+  return `${lines.join('\n')}\n`;
+}
+
+const recordFile = process.argv[2] ?? join(root, 'test-output', 'agent-matrix.json');
+const record = readJson(recordFile, 'the matrix record');
+const generated = typeof record.generated === 'string' ? record.generated : new Date().toISOString();
+const verifiedFile = join(root, 'agents', 'verified.json');
+const previous = existsSync(verifiedFile) ? readJson(verifiedFile, 'the verified releases') : { agents: {} };
+const verified = { generated, agents: { ...previous.agents, ...verifiedFrom(record, recordFile) } };
+writeFileSync(verifiedFile, `${JSON.stringify(verified, null, 2)}\n`);
+writeFileSync(join(root, 'docs', 'agents.md'), markdown(verified.agents, record, generated));
+process.stdout.write(`agent-matrix-doc: wrote agents/verified.json and docs/agents.md (${Object.keys(verified.agents).length} agents)\n`);

@@ -1,0 +1,256 @@
+// The loopback model server's answers on the wire, in each API's own format, streamed (server-sent
+// events) or not, closely enough that the vendor SDK inside each real agent CLI accepts them:
+// Anthropic Messages, OpenAI Chat Completions, OpenAI Responses and Gemini generateContent. An
+// answer is some text, a tool call, or both (text first); an error is an HTTP status in the API's
+// own error shape, with the rate-limit headers a usage limit sends.
+import type { ServerResponse } from 'node:http';
+import type { ModelApi } from './modelScript';
+import type { ParsedRequest } from './modelRequest';
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** JSON arguments, or the text a freeform tool takes. */
+  args: Record<string, unknown> | string;
+}
+
+/** A call's arguments as the wire carries them: JSON text. */
+const argsText = (c: ToolCall) => (typeof c.args === 'string' ? JSON.stringify({ input: c.args }) : JSON.stringify(c.args));
+
+export interface Answer {
+  text?: string;
+  call?: ToolCall;
+}
+
+export interface ErrorAnswer {
+  status: number;
+  message: string;
+  retryAfterS?: number;
+}
+
+const OUTPUT_TOKENS = 8;
+let serial = 0;
+const nextId = (prefix: string) => `${prefix}_loopback${++serial}`;
+const now = () => Math.floor(Date.now() / 1000);
+
+function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), ...headers });
+  res.end(text);
+}
+
+function sseHead(res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
+}
+
+/** One server-sent event; named where the API names its events. */
+function sse(data: unknown, event?: string): string {
+  return `${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
+}
+
+// --- Anthropic Messages ---------------------------------------------------------------------
+
+function anthropic(res: ServerResponse, req: ParsedRequest, a: Answer): void {
+  const stop_reason = a.call ? 'tool_use' : 'end_turn';
+  const usage = { input_tokens: req.inputTokens, output_tokens: OUTPUT_TOKENS, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  const blocks = [
+    ...(a.text !== undefined || !a.call ? [{ type: 'text', text: a.text ?? '' }] : []),
+    ...(a.call ? [{ type: 'tool_use', id: a.call.id, name: a.call.name, input: JSON.parse(argsText(a.call)) as object }] : []),
+  ];
+  const message = { id: nextId('msg'), type: 'message', role: 'assistant', model: req.model, content: blocks, stop_reason, stop_sequence: null, usage };
+  const headers = { 'request-id': nextId('req') };
+  if (!req.stream) return json(res, 200, message, headers);
+  const ev = (type: string, fields: object) => sse({ type, ...fields }, type);
+  let out = ev('message_start', { message: { ...message, content: [], stop_reason: null, usage: { ...usage, output_tokens: 1 } } }) + ev('ping', {});
+  blocks.forEach((b, index) => {
+    if (b.type === 'text') {
+      out += ev('content_block_start', { index, content_block: { type: 'text', text: '' } });
+      out += ev('content_block_delta', { index, delta: { type: 'text_delta', text: b.text } });
+    } else {
+      out += ev('content_block_start', { index, content_block: { type: 'tool_use', id: b.id, name: b.name, input: {} } });
+      out += ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(b.input) } });
+    }
+    out += ev('content_block_stop', { index });
+  });
+  out += ev('message_delta', { delta: { stop_reason, stop_sequence: null }, usage: { output_tokens: OUTPUT_TOKENS } }) + ev('message_stop', {});
+  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', ...headers });
+  res.end(out);
+}
+
+// --- OpenAI Chat Completions ----------------------------------------------------------------
+
+function chat(res: ServerResponse, req: ParsedRequest, a: Answer, includeUsage: boolean): void {
+  const id = nextId('chatcmpl');
+  const finish_reason = a.call ? 'tool_calls' : 'stop';
+  const usage = { prompt_tokens: req.inputTokens, completion_tokens: OUTPUT_TOKENS, total_tokens: req.inputTokens + OUTPUT_TOKENS };
+  const toolCalls = a.call ? [{ id: a.call.id, type: 'function', function: { name: a.call.name, arguments: argsText(a.call) } }] : undefined;
+  const head = { id, created: now(), model: req.model, system_fingerprint: null };
+  if (!req.stream) {
+    const message = { role: 'assistant', content: a.text ?? null, refusal: null, ...(toolCalls ? { tool_calls: toolCalls } : {}) };
+    return json(res, 200, { ...head, object: 'chat.completion', choices: [{ index: 0, message, logprobs: null, finish_reason }], usage });
+  }
+  const chunk = (delta: object, finish: string | null = null) =>
+    sse({ ...head, object: 'chat.completion.chunk', choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
+  let out = chunk({ role: 'assistant', content: '' });
+  if (a.text) out += chunk({ content: a.text });
+  if (a.call) {
+    out += chunk({ tool_calls: [{ index: 0, id: a.call.id, type: 'function', function: { name: a.call.name, arguments: '' } }] });
+    out += chunk({ tool_calls: [{ index: 0, function: { arguments: argsText(a.call) } }] });
+  }
+  out += chunk({}, finish_reason);
+  if (includeUsage) out += sse({ ...head, object: 'chat.completion.chunk', choices: [], usage });
+  sseHead(res);
+  res.end(out + sse('[DONE]'));
+}
+
+// --- OpenAI Responses -----------------------------------------------------------------------
+
+function responsesItems(a: Answer): Array<Record<string, unknown>> {
+  const items: Array<Record<string, unknown>> = [];
+  if (a.text !== undefined || !a.call)
+    items.push({
+      type: 'message',
+      id: nextId('msg'),
+      status: 'completed',
+      role: 'assistant',
+      content: [{ type: 'output_text', text: a.text ?? '', annotations: [] }],
+    });
+  if (a.call && typeof a.call.args === 'string')
+    items.push({ type: 'custom_tool_call', id: nextId('ctc'), call_id: a.call.id, name: a.call.name, input: a.call.args, status: 'completed' });
+  else if (a.call)
+    items.push({ type: 'function_call', id: nextId('fc'), call_id: a.call.id, name: a.call.name, arguments: argsText(a.call), status: 'completed' });
+  return items;
+}
+
+function responses(res: ServerResponse, req: ParsedRequest, a: Answer): void {
+  const items = responsesItems(a);
+  const usage = {
+    input_tokens: req.inputTokens,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: OUTPUT_TOKENS,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: req.inputTokens + OUTPUT_TOKENS,
+  };
+  const response = { id: nextId('resp'), object: 'response', created_at: now(), status: 'completed', model: req.model, output: items, usage, error: null };
+  if (!req.stream) return json(res, 200, response);
+  let seq = 0;
+  const ev = (type: string, fields: object) => sse({ type, sequence_number: seq++, ...fields }, type);
+  let out = ev('response.created', { response: { ...response, status: 'in_progress', output: [], usage: null } });
+  out += ev('response.in_progress', { response: { ...response, status: 'in_progress', output: [], usage: null } });
+  items.forEach((item, output_index) => {
+    if (item.type === 'message') {
+      const text = (item.content as Array<{ text: string }>)[0]!.text;
+      const part = { type: 'output_text', text: '', annotations: [] };
+      out += ev('response.output_item.added', { output_index, item: { ...item, status: 'in_progress', content: [] } });
+      out += ev('response.content_part.added', { item_id: item.id, output_index, content_index: 0, part });
+      out += ev('response.output_text.delta', { item_id: item.id, output_index, content_index: 0, delta: text });
+      out += ev('response.output_text.done', { item_id: item.id, output_index, content_index: 0, text });
+      out += ev('response.content_part.done', { item_id: item.id, output_index, content_index: 0, part: { ...part, text } });
+    } else if (item.type === 'custom_tool_call') {
+      out += ev('response.output_item.added', { output_index, item: { ...item, status: 'in_progress', input: '' } });
+      out += ev('response.custom_tool_call_input.delta', { item_id: item.id, output_index, delta: item.input });
+      out += ev('response.custom_tool_call_input.done', { item_id: item.id, output_index, input: item.input });
+    } else {
+      out += ev('response.output_item.added', { output_index, item: { ...item, status: 'in_progress', arguments: '' } });
+      out += ev('response.function_call_arguments.delta', { item_id: item.id, output_index, delta: item.arguments });
+      out += ev('response.function_call_arguments.done', { item_id: item.id, output_index, arguments: item.arguments });
+    }
+    out += ev('response.output_item.done', { output_index, item });
+  });
+  sseHead(res);
+  res.end(out + ev('response.completed', { response }));
+}
+
+// --- Gemini generateContent -----------------------------------------------------------------
+
+function gemini(res: ServerResponse, req: ParsedRequest, a: Answer, sse_: boolean): void {
+  const parts = [
+    ...(a.text !== undefined || !a.call ? [{ text: a.text ?? '' }] : []),
+    ...(a.call ? [{ functionCall: { name: a.call.name, args: JSON.parse(argsText(a.call)) as object } }] : []),
+  ];
+  const usageMetadata = { promptTokenCount: req.inputTokens, candidatesTokenCount: OUTPUT_TOKENS, totalTokenCount: req.inputTokens + OUTPUT_TOKENS };
+  const response = {
+    candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
+    usageMetadata,
+    modelVersion: req.model,
+    responseId: nextId('gen'),
+  };
+  if (!req.stream) return json(res, 200, response);
+  if (!sse_) return json(res, 200, [response]);
+  sseHead(res);
+  res.end(`data: ${JSON.stringify(response)}\r\n\r\n`);
+}
+
+/** Writes `a` as the answer to `req` in its API's format. */
+export function writeAnswer(res: ServerResponse, req: ParsedRequest, a: Answer, opts: { includeUsage: boolean; sse: boolean }): void {
+  if (req.api === 'anthropic') anthropic(res, req, a);
+  else if (req.api === 'openai-chat') chat(res, req, a, opts.includeUsage);
+  else if (req.api === 'openai-responses') responses(res, req, a);
+  else gemini(res, req, a, opts.sse);
+}
+
+// --- Errors ---------------------------------------------------------------------------------
+
+const ANTHROPIC_TYPES: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  429: 'rate_limit_error',
+  500: 'api_error',
+  529: 'overloaded_error',
+};
+const OPENAI_TYPES: Record<number, [string, string | null]> = {
+  400: ['invalid_request_error', null],
+  401: ['invalid_request_error', 'invalid_api_key'],
+  403: ['invalid_request_error', 'permission_denied'],
+  404: ['invalid_request_error', 'not_found'],
+  429: ['requests', 'rate_limit_exceeded'],
+  500: ['server_error', null],
+  529: ['server_error', 'overloaded'],
+};
+const GOOGLE_STATUS: Record<number, string> = {
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  429: 'RESOURCE_EXHAUSTED',
+  500: 'INTERNAL',
+  529: 'UNAVAILABLE',
+};
+
+/** The headers a rate limit sends with a 429: retry-after and the vendor's reset times. */
+function limitHeaders(api: ModelApi, retryAfterS: number): Record<string, string> {
+  const reset = new Date(Date.now() + retryAfterS * 1000);
+  const h: Record<string, string> = { 'retry-after': String(retryAfterS) };
+  if (api === 'anthropic') {
+    for (const kind of ['requests', 'tokens', 'input-tokens', 'output-tokens']) h[`anthropic-ratelimit-${kind}-reset`] = reset.toISOString();
+    h['anthropic-ratelimit-requests-remaining'] = '0';
+    h['anthropic-ratelimit-unified-status'] = 'rejected';
+    h['anthropic-ratelimit-unified-reset'] = String(Math.ceil(reset.getTime() / 1000));
+  } else if (api === 'openai-chat' || api === 'openai-responses') {
+    h['x-ratelimit-remaining-requests'] = '0';
+    h['x-ratelimit-reset-requests'] = `${retryAfterS}s`;
+    h['x-ratelimit-reset-tokens'] = `${retryAfterS}s`;
+  }
+  return h;
+}
+
+/** The error body of `api` for `e`: Anthropic's {type:'error', error:{type, message}}, OpenAI's
+ *  {error:{message, type, code}}, Google's {error:{code, message, status, details}}. */
+export function errorBody(api: ModelApi, e: ErrorAnswer): unknown {
+  if (api === 'anthropic') return { type: 'error', error: { type: ANTHROPIC_TYPES[e.status] ?? 'api_error', message: e.message } };
+  if (api === 'gemini') {
+    const details = e.retryAfterS !== undefined ? [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${e.retryAfterS}s` }] : [];
+    return { error: { code: e.status, message: e.message, status: GOOGLE_STATUS[e.status] ?? 'UNKNOWN', details } };
+  }
+  const [type, code] = OPENAI_TYPES[e.status] ?? ['server_error', null];
+  return { error: { message: e.message, type, param: null, code } };
+}
+
+export function writeError(res: ServerResponse, api: ModelApi, e: ErrorAnswer): void {
+  const headers = e.status === 429 && e.retryAfterS !== undefined ? limitHeaders(api, e.retryAfterS) : {};
+  json(res, e.status, errorBody(api, e), { ...headers, ...(api === 'anthropic' ? { 'request-id': nextId('req') } : {}) });
+}
+
+export { json as writeJson };

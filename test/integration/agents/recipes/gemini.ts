@@ -1,0 +1,33 @@
+// Gemini CLI (npm @google/gemini-cli) with an API key, pointed at the loopback model server through
+// GOOGLE_GEMINI_BASE_URL, folder trust off and self-update off. It asks before running a shell
+// command (its Notification hook), retries a 429 or a 5xx, and ends the turn on a 400 (AfterAgent).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CODEX_TEST_API_KEY as API_KEY } from '../../../helpers/codexLoopback';
+import type { AgentRecipe } from '../recipe';
+
+export const gemini: AgentRecipe = {
+  id: 'gemini',
+  pkg: '@google/gemini-cli',
+  candidates: ['node_modules/.bin/gemini'],
+  prepare: ({ home, modelUrl }) => {
+    mkdirSync(join(home, '.gemini'), { recursive: true });
+    writeFileSync(
+      join(home, '.gemini', 'settings.json'),
+      JSON.stringify(
+        {
+          security: { folderTrust: { enabled: false }, auth: { selectedType: 'gemini-api-key' } },
+          general: { disableAutoUpdate: true },
+        },
+        null,
+        2,
+      ),
+    );
+    return { GEMINI_API_KEY: API_KEY, GOOGLE_GEMINI_BASE_URL: modelUrl, COLORTERM: 'truecolor' };
+  },
+  question: { allow: 'Allow once', mentions: /touch/ },
+  events: { working: 'BeforeAgent', attention: 'Notification', done: 'AfterAgent', failed: 'AfterAgent' },
+  failure: { error: 400, message: 'refused on purpose by the release matrix' },
+  failureReason: /400/,
+  resume: 'pinned',
+};

@@ -1,0 +1,44 @@
+// OpenCode (npm opencode-ai), whose plugin events are the opencode2 manifest's (session.status,
+// permission.asked). Its model is a provider of the user's config on the loopback model server,
+// through the Anthropic SDK the binary bundles; bash is set to ask, so `touch` shows its
+// permission question. A 400 ends the turn without retries.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CODEX_TEST_API_KEY as API_KEY } from '../../../helpers/codexLoopback';
+import type { AgentRecipe } from '../recipe';
+
+export const opencode2: AgentRecipe = {
+  id: 'opencode2',
+  pkg: 'opencode-ai',
+  candidates: ['node_modules/.bin/opencode', `node_modules/opencode-${process.platform}-${process.arch}/bin/opencode`],
+  prepare: ({ home, modelUrl }) => {
+    mkdirSync(join(home, '.config', 'opencode'), { recursive: true });
+    writeFileSync(
+      join(home, '.config', 'opencode', 'opencode.json'),
+      JSON.stringify(
+        {
+          autoupdate: false,
+          share: 'disabled',
+          permission: { bash: 'ask' },
+          provider: {
+            loopback: {
+              npm: '@ai-sdk/anthropic',
+              name: 'Termio loopback',
+              options: { baseURL: `${modelUrl}/v1`, apiKey: API_KEY },
+              models: { m: { name: 'Loopback model' } },
+            },
+          },
+          model: 'loopback/m',
+        },
+        null,
+        2,
+      ),
+    );
+    return { OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_MODELS_FETCH: '1' };
+  },
+  question: { allow: 'Allow once', mentions: /touch/ },
+  events: { working: 'session.status', attention: 'permission.asked', done: 'session.status', failed: 'session.status' },
+  failure: { error: 400, message: 'refused on purpose by the release matrix' },
+  failureReason: /400/,
+  resume: 'discovered',
+};
