@@ -4,6 +4,10 @@
 // a manifest's "properties.sessionID" key path works too), and does nothing outside Termio.
 // An event's `matcher` picks by the event's status (OpenCode 2's `session.status` is busy or
 // idle): "session.status" with matcher "busy" fires only when properties.status says busy.
+// Reports go out one at a time in event order (OpenCode sends a turn's last busy and its idle
+// tens of milliseconds apart; two reporters racing would leave the session working).
+// A failure event (one with `failure`, e.g. session.error) is followed by the turn's idle: that
+// idle is not reported until the next working event, so the session stays stopped on its reason.
 import { REPORTER_MARKER, reporterArgv, type ReporterLocation } from './hookCommand';
 import type { HookEventRule } from './dialects';
 
@@ -16,6 +20,7 @@ export function renderOpencodePlugin(loc: ReporterLocation, events: readonly Hoo
   const argv = reporterArgv(loc, { agentId, state: 'idle', event: '' }).slice(0, -3);
   const busEvents = Object.fromEntries(events.filter((e) => !HOOK_KEYS.has(e.on)).map((e) => [e.matcher ? `${e.on}:${e.matcher}` : e.on, e.state]));
   const hookEvents = events.filter((e) => HOOK_KEYS.has(e.on));
+  const failureEvents = [...new Set(events.filter((e) => e.failure !== undefined).map((e) => e.on))];
   const lines = [
     PLUGIN_HEADER,
     // Built from parts so the layering check does not mistake the generated plugin's import for ours.
@@ -23,17 +28,27 @@ export function renderOpencodePlugin(loc: ReporterLocation, events: readonly Hoo
     '',
     `const REPORTER = ${JSON.stringify(argv)};`,
     `const EVENTS = ${JSON.stringify(busEvents)};`,
+    `const FAILURES = new Set(${JSON.stringify(failureEvents)});`,
+    '// Sessions whose turn ended on a failure event: their idle is held back until the next turn.',
+    'const failed = new Set();',
     '',
+    '// One reporter at a time, in event order: a busy sent 50 ms before the idle must not land after it.',
+    'let queue = Promise.resolve();',
     'function report(state, event, props, extra) {',
     '  if (!process.env.TERMIO_SESSION) return;',
     '  const p = props || {};',
     '  const payload = { hook_event_name: event, session_id: p.sessionID ?? (p.info && p.info.id) ?? null, properties: p, ...extra };',
-    '  try {',
-    `    const child = spawn(REPORTER[0], [...REPORTER.slice(1), ${JSON.stringify(agentId)}, state, event], { stdio: ['pipe', 'ignore', 'ignore'] });`,
-    "    child.on('error', () => {});",
-    "    child.stdin.on('error', () => {});",
-    '    child.stdin.end(JSON.stringify(payload));',
-    '  } catch {}',
+    '  queue = queue.then(() => new Promise((done) => {',
+    '    try {',
+    `      const child = spawn(REPORTER[0], [...REPORTER.slice(1), ${JSON.stringify(agentId)}, state, event], { stdio: ['pipe', 'ignore', 'ignore'] });`,
+    "      child.on('error', done);",
+    "      child.on('exit', done);",
+    "      child.stdin.on('error', () => {});",
+    '      child.stdin.end(JSON.stringify(payload));',
+    '    } catch {',
+    '      done();',
+    '    }',
+    '  }));',
     '}',
     '',
     'export const TermioStatus = async () => ({',
@@ -41,7 +56,11 @@ export function renderOpencodePlugin(loc: ReporterLocation, events: readonly Hoo
     '    const p = (event && event.properties) || {};',
     "    const status = typeof p.status === 'string' ? p.status : (p.status && p.status.type) || '';",
     "    const state = event && (EVENTS[event.type + ':' + status] ?? EVENTS[event.type]);",
-    '    if (state) report(state, event.type, event.properties, {});',
+    '    if (!state) return;',
+    "    if (state === 'working') failed.delete(p.sessionID);",
+    "    else if (state === 'done' && failed.has(p.sessionID)) return;",
+    '    if (FAILURES.has(event.type)) failed.add(p.sessionID);',
+    '    report(state, event.type, event.properties, {});',
     '  },',
     ...hookEvents.map(
       (e) =>

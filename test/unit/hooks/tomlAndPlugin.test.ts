@@ -108,17 +108,22 @@ describe('OpenCode plugin', () => {
   });
 });
 
+/** A recorder in place of bin/termio-hook: one line per call, its arguments and its stdin. */
+function writeRecorder(dir: string): { recorder: string; log: string } {
+  const recorder = join(dir, 'termio-hook');
+  const log = join(dir, 'calls.log');
+  writeFileSync(
+    recorder,
+    `let b='';process.stdin.on('data',(d)=>b+=d).on('end',()=>require('fs').appendFileSync(${JSON.stringify(log)},JSON.stringify([process.argv.slice(2),JSON.parse(b)])+'\\n'));`,
+  );
+  return { recorder, log };
+}
+
 describe('OpenCode 2 plugin', () => {
   it('runs: session.status reports working when busy and done when idle, permission.asked attention, as agent opencode2', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'termio-oc2-'));
     try {
-      // A recorder in place of bin/termio-hook: one line per call, its arguments and its stdin.
-      const recorder = join(dir, 'termio-hook');
-      const log = join(dir, 'calls.log');
-      writeFileSync(
-        recorder,
-        `let b='';process.stdin.on('data',(d)=>b+=d).on('end',()=>require('fs').appendFileSync(${JSON.stringify(log)},JSON.stringify([process.argv.slice(2),JSON.parse(b)])+'\\n'));`,
-      );
+      const { recorder, log } = writeRecorder(dir);
       const hooks = parseManifest(readFileSync(join(__dirname, '..', '..', '..', 'agents', 'opencode2.json'), 'utf8'), 'opencode2.json').manifest!.hooks!;
       const r = editHookConfig('install', null, { agentId: 'opencode2', reporter: { reporterPath: recorder, nodePath: process.execPath }, hooks });
       if (!r.ok || r.text === null) throw new Error('install failed');
@@ -150,6 +155,57 @@ describe('OpenCode 2 plugin', () => {
         ['opencode2', 'working', 'session.status'],
       ]);
       expect(calls.every(([, payload]) => payload.session_id === 'ses_1')).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("Kilo Code's plugin (OpenCode 2's dialect, with a failure event)", () => {
+  it("reports session.error as the turn's end and holds back the idle that follows it until the next turn", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'termio-kilo-'));
+    try {
+      const { recorder, log } = writeRecorder(dir);
+      const hooks = parseManifest(readFileSync(join(__dirname, '..', '..', '..', 'agents', 'kilo.json'), 'utf8'), 'kilo.json').manifest!.hooks!;
+      const r = editHookConfig('install', null, { agentId: 'kilo', reporter: { reporterPath: recorder, nodePath: process.execPath }, hooks });
+      if (!r.ok || r.text === null) throw new Error('install failed');
+      const plugin = join(dir, 'termio-opencode2.mjs');
+      writeFileSync(plugin, r.text);
+      const saved = process.env.TERMIO_SESSION;
+      process.env.TERMIO_SESSION = 'tab-1';
+      try {
+        const mod = (await import(plugin)) as { TermioStatus: () => Promise<{ event: (e: unknown) => Promise<void> }> };
+        const p = await mod.TermioStatus();
+        const status = (type: string, turn: string) =>
+          p.event({ event: { type: 'session.status', properties: { sessionID: 'ses_1', status: { type }, turn } } });
+        // Kilo Code 7.7.7's events for a turn the API refuses with a 401, then the next turn.
+        await status('busy', 'first');
+        const error = { name: 'APIError', data: { message: 'scripted error 401', statusCode: 401, isRetryable: false } };
+        await p.event({ event: { type: 'session.error', properties: { sessionID: 'ses_1', error } } });
+        await status('idle', 'first');
+        await p.event({ event: { type: 'session.idle', properties: { sessionID: 'ses_1' } } });
+        await status('busy', 'second');
+        await status('idle', 'second');
+      } finally {
+        if (saved === undefined) delete process.env.TERMIO_SESSION;
+        else process.env.TERMIO_SESSION = saved;
+      }
+      type Call = [string[], { session_id: string; properties: { turn?: string; error?: unknown } }];
+      const calls = await waitFor(
+        () => {
+          const lines = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : [];
+          const parsed = lines.filter(Boolean).map((l) => JSON.parse(l) as Call);
+          return parsed.some(([args]) => args[1] === 'done') && parsed.length >= 4 ? parsed : null;
+        },
+        { what: 'the four reports' },
+      );
+      expect(calls.map(([args, payload]) => [...args, payload.properties.turn ?? '']).sort()).toEqual([
+        ['kilo', 'attention', 'session.error', ''],
+        ['kilo', 'done', 'session.status', 'second'],
+        ['kilo', 'working', 'session.status', 'first'],
+        ['kilo', 'working', 'session.status', 'second'],
+      ]);
+      expect(calls.find(([args]) => args[2] === 'session.error')![1].properties.error).toMatchObject({ data: { statusCode: 401 } });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -31,6 +31,9 @@ const BUNDLED_IDS = [
   'hermes',
   'kimi',
   'pi',
+  'kilo',
+  'auggie',
+  'continue',
   'terminal',
 ];
 
@@ -137,6 +140,9 @@ describe('AgentCatalog: loading', () => {
       'hermes',
       'kimi',
       'pi',
+      'kilo',
+      'auggie',
+      'continue',
       'terminal',
       'alpha',
       'beta',
