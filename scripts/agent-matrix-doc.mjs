@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// Renders the agent release matrix's record (test-output/agent-matrix.json, written by
-// test/integration/agents/matrix.test.ts) as docs/agents.md, a table people read, and
+// Renders the agent release matrix's record (test-output/agent-matrix/<agent>.json, one file per
+// agent, written by test/integration/agents/matrixRunner.ts) as docs/agents.md, a table people read, and
 // agents/verified.json, the releases Termio was verified on, which the app reads. An agent the
 // record does not have keeps its entry in verified.json (a run of some agents updates only
 // theirs); an agent it has gets exactly the releases that ran.
-//   node scripts/agent-matrix-doc.mjs [record.json]
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+//   node scripts/agent-matrix-doc.mjs [record folder]
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -68,7 +68,7 @@ function markdown(verified, record, generated) {
     '# Agents verified with Termio',
     '',
     'Each agent CLI below was run for real, from npm, on its newest two releases, by the release matrix',
-    '(`test/integration/agents/matrix.test.ts`, one recipe per agent in `test/integration/agents/recipes/`).',
+    '(`test/integration/agents/matrixRunner.ts`, one recipe per agent in `test/integration/agents/recipes/`).',
     'Offline: a loopback model server plays the model. Per release, in one throwaway HOME under a real',
     'Termio host, the agent is started with a prompt (**launch**), reports the turn through its own hook',
     '(**working**), asks before running its shell tool and is answered through `termio sessions answer`',
@@ -76,9 +76,9 @@ function markdown(verified, record, generated) {
     'end-of-turn hook (**done**), reports the next turn that ends in an API error (**failed**), and',
     'survives a host restart and a reboot-style relaunch on its exact conversation (**resume**).',
     '',
-    'To run it again: `npx vitest run --project agents test/integration/agents/matrix.test.ts`',
-    '(`TERMIO_MATRIX_AGENTS=claude,codex` for some agents), then `node scripts/agent-matrix-doc.mjs`,',
-    'which writes this page and `agents/verified.json` from `test-output/agent-matrix.json`.',
+    'To run it again: `npm run test:agents`',
+    '(`npx vitest run test/integration/agents/claude.test.ts` for one agent), then `node scripts/agent-matrix-doc.mjs`,',
+    'which writes this page and `agents/verified.json` from `test-output/agent-matrix/`.',
     '`node scripts/setup.mjs --run-tests` does both.',
     '',
     `Generated ${generated.slice(0, 10)}.`,
@@ -105,12 +105,23 @@ function markdown(verified, record, generated) {
   return `${lines.join('\n')}\n`;
 }
 
-const recordFile = process.argv[2] ?? join(root, 'test-output', 'agent-matrix.json');
-const record = readJson(recordFile, 'the matrix record');
-const generated = typeof record.generated === 'string' ? record.generated : new Date().toISOString();
+const recordDir = process.argv[2] ?? join(root, 'test-output', 'agent-matrix');
+const parts = existsSync(recordDir)
+  ? readdirSync(recordDir)
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+  : [];
+if (parts.length === 0) fail(`no agent records in ${recordDir}: run the matrix first (npm run test:agents)`);
+const record = { generated: '', agents: {} };
+for (const f of parts) {
+  const one = readJson(join(recordDir, f), 'the matrix record');
+  Object.assign(record.agents, one.agents ?? {});
+  if (typeof one.generated === 'string' && one.generated > record.generated) record.generated = one.generated;
+}
+const generated = record.generated || new Date().toISOString();
 const verifiedFile = join(root, 'agents', 'verified.json');
 const previous = existsSync(verifiedFile) ? readJson(verifiedFile, 'the verified releases') : { agents: {} };
-const verified = { generated, agents: { ...previous.agents, ...verifiedFrom(record, recordFile) } };
+const verified = { generated, agents: { ...previous.agents, ...verifiedFrom(record, recordDir) } };
 writeFileSync(verifiedFile, `${JSON.stringify(verified, null, 2)}\n`);
 writeFileSync(join(root, 'docs', 'agents.md'), markdown(verified.agents, record, generated));
 process.stdout.write(`agent-matrix-doc: wrote agents/verified.json and docs/agents.md (${Object.keys(verified.agents).length} agents)\n`);

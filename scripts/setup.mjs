@@ -369,7 +369,7 @@ if (mode === 'app') {
     cwd: root,
   });
   // The release matrix wrote its record: docs/agents.md and agents/verified.json follow it.
-  if (existsSync(join(root, 'test-output', 'agent-matrix.json'))) run(process.execPath, [join(root, 'scripts', 'agent-matrix-doc.mjs')], { cwd: root });
+  if (existsSync(join(root, 'test-output', 'agent-matrix'))) run(process.execPath, [join(root, 'scripts', 'agent-matrix-doc.mjs')], { cwd: root });
   process.exit(closingLine(jsonReport, r.status ?? 1));
 }
 

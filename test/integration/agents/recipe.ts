@@ -1,4 +1,4 @@
-// What the release matrix (test/integration/agents/matrix.test.ts) needs to know about one agent
+// What the release matrix (test/integration/agents/matrixRunner.ts) needs to know about one agent
 // CLI from npm to run it for real, offline: how to install it, what a returning user has on disk
 // (login, onboarding, trusted folder) pointed at the loopback model server, and what the agent is
 // expected to report on each path. One file per agent in ./recipes; the matrix runs every recipe

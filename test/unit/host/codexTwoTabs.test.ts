@@ -3,7 +3,7 @@
 // that tab's environment (its TERMIO_SESSION and secret) for every tab it serves after. Each tab
 // submits a prompt; its UserPromptSubmit (working) and Stop (done) reports must reach that tab and
 // only that tab, and `termio sessions why` names the hook for each. Same rig as
-// the release matrix (test/integration/agents/matrix.test.ts): a real termio-host in this process, a fresh HOME, `termio hooks install`,
+// the release matrix (test/integration/agents/matrixRunner.ts): a real termio-host in this process, a fresh HOME, `termio hooks install`,
 // `termio sessions spawn --prompt … --wait`, a loopback model endpoint; offline. The daemon is
 // ended by its HOME afterwards. Skips with the reason where the registry is out of reach, and
 // fails instead where CI is set.

@@ -1,5 +1,5 @@
 // OpenCode's permission prompt is attention, through its plugin: the newest release of npm's
-// opencode-ai (the one the release matrix, test/integration/agents/matrix.test.ts, caches) under a real
+// opencode-ai (the one the release matrix, test/integration/agents/matrixRunner.ts, caches) under a real
 // termio-host in a fresh HOME, with `termio hooks install --agent opencode2` and a user config
 // that asks before any bash command. The loopback model answers the turn with one bash tool call
 // (loopbackModel.ts, `tool` mode), OpenCode asks, its `permission.asked` event reaches the host

@@ -1,5 +1,6 @@
 // The release matrix: every agent recipe in ./recipes, each on the newest two releases npm has,
-// run for real and offline. Per release one scenario in one throwaway HOME, as a returning user
+// run for real and offline. Each agent has its own test file beside this one (<id>.test.ts, one
+// line calling describeRecipe), so the agents run side by side on the suite's workers. Per release one scenario in one throwaway HOME, as a returning user
 // would live it under Termio: a real termio-host (in this process) starts the agent through
 // `termio sessions spawn --prompt`, and the loopback model server (test/helpers/modelServer.ts)
 // has it run its shell tool (`touch probe.txt`), then ends the next turn in an API error.
@@ -15,12 +16,12 @@
 //   resume     a host restart adopts the running agent (same pid), and a reboot-style relaunch
 //              (agent and host ended) starts it again on its exact conversation
 // Each step is recorded (matrixResults.ts) as it ends; scripts/agent-matrix-doc.mjs renders the
-// record. TERMIO_MATRIX_AGENTS=claude,codex runs only those recipes. A release a recipe knows to
+// record. `npx vitest run test/integration/agents/claude.test.ts` runs one agent. A release a recipe knows to
 // be broken on npm, or that cannot be installed, is a failing case named in the output, never a
 // skip; where CI is set every recipe and release must run.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -35,14 +36,6 @@ import { waitFor } from '../../helpers/waitFor';
 import { MATRIX_STEPS, beginRelease, recordAgentError, recordSeconds, recordStep, type MatrixStep } from './matrixResults';
 import type { AgentRecipe } from './recipe';
 
-/**
- * Whether failed turns are shown honestly: the session needs you (attention) with the reason in
- * `sessions why --json` as `failure: { kind, reason }`. Until that lands, the failed step checks
- * only that the agent reported the failed turn through recipe.events.failed. Flip to true once
- * the failure states are merged.
- */
-const FAILURE_STATES_LANDED = true;
-
 /** One turn of a real CLI on the loopback model takes seconds; a cold start of a 300 MB binary
  *  on a loaded 2-core box much longer. Only a hung agent reaches this. */
 const TURN_TIMEOUT_MS = 120_000;
@@ -50,36 +43,6 @@ const TURN_TIMEOUT_MS = 120_000;
 const CLI_TIMEOUT_MS = 60_000;
 /** The prompt the first turn is started with. */
 const PROMPT = 'Create the probe file';
-
-type Module = Record<string, unknown>;
-
-function isRecipe(x: unknown): x is AgentRecipe {
-  const r = x as Partial<AgentRecipe> | null;
-  return typeof r === 'object' && r !== null && typeof r.id === 'string' && typeof r.pkg === 'string' && typeof r.prepare === 'function';
-}
-
-/** Every recipe file's one recipe (each .ts file in ./recipes, so a new one needs no edit here);
- *  a file that exports none, or two, is an error naming it. */
-async function loadRecipes(): Promise<AgentRecipe[]> {
-  const dir = join(__dirname, 'recipes');
-  const files = readdirSync(dir)
-    .filter((f) => f.endsWith('.ts'))
-    .sort();
-  const modules = await Promise.all(files.map(async (file) => [file, (await import(join(dir, file))) as Module] as const));
-  const recipes = modules.map(([file, mod]) => {
-    const found = [...new Set(Object.values(mod).filter(isRecipe))];
-    if (found.length !== 1) throw new Error(`${file} must export exactly one AgentRecipe, but exports ${found.length}`);
-    return found[0]!;
-  });
-  const wanted = process.env.TERMIO_MATRIX_AGENTS?.split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  if (!wanted) return recipes;
-  const unknown = wanted.filter((w) => !recipes.some((r) => r.id === w));
-  if (unknown.length)
-    throw new Error(`TERMIO_MATRIX_AGENTS names ${unknown.join(', ')}, which no recipe in ./recipes has (known: ${recipes.map((r) => r.id).join(', ')})`);
-  return recipes.filter((r) => wanted.includes(r.id));
-}
 
 function termio(args: string[], env: NodeJS.ProcessEnv): Promise<{ status: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -382,7 +345,6 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
       expect(await sc.screen()).toMatch(sc.recipe.failureReason);
       return;
     }
-    if (!FAILURE_STATES_LANDED) return;
     if (sc.recipe.failureUnreported) {
       // Nothing tells this failed turn from a completed one: it ends done (the record says why).
       await sc.state('done');
@@ -425,8 +387,12 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
   },
 };
 
-const recipes = await loadRecipes();
-describe.each(recipes.map((r) => [r.id, r] as const))('%s', (_id, recipe) => {
+/** The matrix of one agent: each of its newest two releases as one scenario of ordered steps. */
+export function describeRecipe(recipe: AgentRecipe): void {
+  describe(recipe.id, () => describeReleases(recipe));
+}
+
+function describeReleases(recipe: AgentRecipe): void {
   const releases = newestReleases(recipe.pkg);
   if (!releases.ok) {
     recordAgentError(recipe.id, recipe.pkg, releases.reason);
@@ -466,7 +432,7 @@ describe.each(recipes.map((r) => [r.id, r] as const))('%s', (_id, recipe) => {
             if (step !== 'launch' && !launched) throw new Error('not reached: the launch failed');
             await steps[step](sc);
             if (step === 'launch') launched = true;
-            const unreported = step === 'failed' && FAILURE_STATES_LANDED && recipe.failureUnreported;
+            const unreported = step === 'failed' && recipe.failureUnreported;
             recordStep(recipe.id, version, step, 'pass', unreported ? `shown done: ${unreported}` : undefined);
           } catch (e) {
             recordStep(recipe.id, version, step, 'fail', (e as Error).message);
@@ -484,4 +450,4 @@ describe.each(recipes.map((r) => [r.id, r] as const))('%s', (_id, recipe) => {
       }, 120_000);
     });
   }
-});
+}
