@@ -21,10 +21,11 @@ export default defineConfig({
       {
         test: {
           // Real agent CLIs from npm, each release in its own HOME against the loopback model
-          // server (test/integration/agents/matrix.test.ts). Two files at a time: each agent
-          // mostly waits on its model server, and two share the 2 cores without starving.
+          // server (test/integration/agents/matrixRunner.ts), one file per agent. Two files at a
+          // time, whatever the core count: an agent mostly waits on its model server.
           name: 'agents',
           include: ['test/integration/**/*.test.ts'],
+          maxWorkers: 2,
           testTimeout: 300_000,
           hookTimeout: 120_000,
         },

@@ -36,10 +36,12 @@ export type VerifiedFile = z.infer<typeof VerifiedFileSchema>;
 export type VerifiedAgent = z.infer<typeof VerifiedAgentSchema>;
 export type ReleaseResult = z.infer<typeof ReleaseResultSchema>;
 
-/** What Termio says of one bundled agent: the releases it was run on, oldest first. */
+/** What Termio says of one bundled agent: the releases whose every check passed (or did not
+ *  apply), and those the matrix ran that failed a check, oldest first. */
 export interface Verification {
   package: string;
   releases: string[];
+  failed: string[];
 }
 
 /** The file's content, or one line saying what is wrong and where (prefixed with `label`). */
@@ -57,19 +59,24 @@ export function parseVerifiedFile(text: string, label: string): { ok: true; file
   return { ok: false, error: `${label}: ${formatPath(path) || '(top level)'}: ${describeIssue(issue, path, value)}` };
 }
 
-/** An agent's verification: the releases the matrix ran it on, oldest first; null when none. */
+/** An agent's verification: the releases the matrix ran it on, oldest first, split by whether
+ *  every check passed; null when it ran none. */
 export function verificationOf(file: VerifiedFile | null, agentId: string): Verification | null {
   const a = file?.agents[agentId];
   if (!a) return null;
-  const releases = Object.keys(a.releases).sort(compareVersions);
-  return releases.length ? { package: a.package, releases } : null;
+  const all = Object.keys(a.releases).sort(compareVersions);
+  const passed = (v: string) => Object.values(a.releases[v]!).every((r) => r === undefined || r === 'pass' || r === 'n/a');
+  return all.length ? { package: a.package, releases: all.filter(passed), failed: all.filter((v) => !passed(v)) } : null;
 }
 
-/** How lists say it: "verified on 0.24.3, 0.24.4", "not verified here", or null when there is
- *  nothing to say (the user's manifests, the plain Terminal: `undefined`). */
+/** How lists say it: "verified on 0.24.3, 0.24.4", "verified on 1.2; failed checks on 1.3",
+ *  "failed checks on 0.170.0" (docs/agents.md says which), "not verified here", or null when
+ *  there is nothing to say (the user's manifests, the plain Terminal: `undefined`). */
 export function verifiedNote(v: Verification | null | undefined): string | null {
   if (v === undefined) return null;
-  return v ? `verified on ${v.releases.join(', ')}` : 'not verified here';
+  if (!v) return 'not verified here';
+  const failed = v.failed.length ? `failed checks on ${v.failed.join(', ')}` : '';
+  return v.releases.length ? `verified on ${v.releases.join(', ')}${failed ? `; ${failed}` : ''}` : failed;
 }
 
 /** Dotted versions by number where both parts are numbers ("0.9.1" before "0.10.0"), else as text. */

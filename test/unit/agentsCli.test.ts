@@ -84,7 +84,6 @@ describe('termio agents list', () => {
     expect(data.agents.find((a) => a.id === 'claude')).toMatchObject({
       installed: true,
       identity: { state: 'matched', answer: '2.1.332 (Claude Code)' },
-      verified: null,
       resumeFamily: 'pinned',
       statusChannels: ['hooks', 'title'],
       source: 'bundled',
@@ -95,6 +94,8 @@ describe('termio agents list', () => {
       resumeFamily: 'discovered',
     });
     expect(data.agents.find((a) => a.id === 'terminal')).toMatchObject({ installed: true, command: null, resolvedCommand: env.SHELL });
+    // An agent the release matrix never runs (npm has no Cursor) is not verified here.
+    expect(data.agents.find((a) => a.id === 'cursor')).toMatchObject({ verified: null });
     // Verification is said of bundled agents only: not of the user's, not of the plain Terminal.
     expect(data.agents.filter((a) => 'verified' in a).map((a) => a.id)).toEqual(
       data.agents.filter((a) => a.source === 'bundled' && a.id !== 'terminal').map((a) => a.id),
@@ -120,7 +121,7 @@ describe('termio agents list', () => {
     expect(lines[1]).toMatch(/^codex +My Codex +no +none +title +- +- +user, overrides bundled: ~\/\.termio\/config\/agents\/codex\.json$/);
     expect(lines).toContainEqual(
       expect.stringMatching(
-        /^claude +Claude Code +no \(https:\/\/github\.com\/anthropics\/claude-code\) +pinned +hooks,title +- +not verified here +bundled: agents\/claude\.json$/,
+        /^claude +Claude Code +no \(https:\/\/github\.com\/anthropics\/claude-code\) +pinned +hooks,title +- +(verified on|failed checks on)\b.* +bundled: agents\/claude\.json$/,
       ),
     );
     expect(r.out.slice(r.out.indexOf('\nProblems:\n'))).toBe(

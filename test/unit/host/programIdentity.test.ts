@@ -208,7 +208,7 @@ describe('identify', () => {
 describe('verified here', () => {
   const verified = (agents: Record<string, unknown>) => writeFileSync(join(bundledDir, 'verified.json'), JSON.stringify({ generated: '2026-12-07', agents }));
 
-  it('gives bundled agents the releases the matrix ran, oldest first, and null to the others; nothing to the user’s or the Terminal', async () => {
+  it('gives bundled agents the releases the matrix ran, oldest first and split by whether every check passed, and null to the others; nothing to the user’s or the Terminal', async () => {
     bundled('qwen');
     bundled('cursor');
     writeFileSync(join(bundledDir, 'terminal.json'), JSON.stringify({ id: 'terminal', name: 'Terminal', loginShell: true }));
@@ -217,11 +217,12 @@ describe('verified here', () => {
       qwen: { package: '@qwen-code/qwen-code', releases: { '0.24.10': { launch: 'pass' }, '0.24.4': { launch: 'pass', resume: 'fail', later: 'x' } } },
     });
     const c = await catalog();
-    expect(c.get('qwen')!.verified).toEqual({ package: '@qwen-code/qwen-code', releases: ['0.24.4', '0.24.10'] });
+    expect(c.get('qwen')!.verified).toEqual({ package: '@qwen-code/qwen-code', releases: ['0.24.10'], failed: ['0.24.4'] });
     expect(c.get('cursor')!.verified).toBeNull();
     expect(c.get('terminal')!.verified).toBeUndefined();
     expect(c.get('mine')!.verified).toBeUndefined();
-    expect(verifiedNote(c.get('qwen')!.verified)).toBe('verified on 0.24.4, 0.24.10');
+    expect(verifiedNote(c.get('qwen')!.verified)).toBe('verified on 0.24.10; failed checks on 0.24.4');
+    expect(verifiedNote({ package: 'p', releases: [], failed: ['1.0.0'] })).toBe('failed checks on 1.0.0');
     expect(verifiedNote(c.get('cursor')!.verified)).toBe('not verified here');
     expect(verifiedNote(c.get('mine')!.verified)).toBeNull();
     // It is not a manifest: nothing reports it as one.

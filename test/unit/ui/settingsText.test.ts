@@ -79,7 +79,7 @@ describe('settings text', () => {
     const card = agentCardText(settingsAgent(other, null, HOME));
     expect(card.heading).toBe('Grok   · another program named grok');
     expect(card.detail).toBe('grok — bundled with Termio — not verified here — install: https://x.ai/cli');
-    const verified = entry({ verified: { package: '@anthropic-ai/claude-code', releases: ['2.1.331', '2.1.332'] } }, { command: 'claude' });
+    const verified = entry({ verified: { package: '@anthropic-ai/claude-code', releases: ['2.1.331', '2.1.332'], failed: [] } }, { command: 'claude' });
     expect(agentCardText(settingsAgent(verified, null, HOME)).detail).toBe('claude — bundled with Termio — verified on 2.1.331, 2.1.332');
   });
 
