@@ -239,7 +239,8 @@ export function identityOf(rule: ManifestIdentify, answer: ProgramAnswer | undef
   if (!answer.ok) return { state: 'unanswered', reason: answer.reason };
   // The manifest was checked on load, so the pattern compiles.
   const said = firstLines(answer.text);
-  return compileManifestPattern(rule.match).test(answer.text) ? { state: 'matched', answer: said } : { state: 'other', answer: said };
+  // The answer is bounded (IDENTIFY_MAX_BYTES), and its first lines are what say the program's name.
+  return compileManifestPattern(rule.match).testAll(answer.text) ? { state: 'matched', answer: said } : { state: 'other', answer: said };
 }
 
 /** The arguments identify passes. */

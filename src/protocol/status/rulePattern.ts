@@ -14,7 +14,11 @@ export const MAX_RULE_TEXT_CHARS = 8 * 1024;
 
 export interface RulePattern {
   readonly source: string;
+  /** Whether it matches the part of a screen or title a rule reads (clipForRules). */
   test(text: string): boolean;
+  /** Whether it matches anywhere in `text`, which the caller has bounded (a program's answer to
+   *  --help, whose first lines say what it is, would lose them to the screen's clipping). */
+  testAll(text: string): boolean;
 }
 
 /**
@@ -31,7 +35,7 @@ export function compileRulePattern(source: string): RulePattern {
   } catch (err) {
     throw new Error(describeRe2Error(source, err));
   }
-  return { source, test: (text) => re.matcher(clipForRules(text)).find() };
+  return { source, test: (text) => re.matcher(clipForRules(text)).find(), testAll: (text) => re.matcher(text).find() };
 }
 
 /** The part of `text` a rule reads: all of it when short, else the last whole rows within the cap. */

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AgentCatalog, type CatalogOptions } from '../../../src/app/services/catalog';
 import type { Logger } from '../../../src/app/services/log';
-import { askProgram, IDENTIFY_MAX_BYTES, unavailableNote } from '../../../src/app/services/programIdentity';
+import { askProgram, identityOf, IDENTIFY_MAX_BYTES, unavailableNote } from '../../../src/app/services/programIdentity';
 import { parseManifest } from '../../../src/protocol/manifestParse';
 import { verifiedNote } from '../../../src/protocol/verified';
 import { waitFor } from '../../helpers/waitFor';
@@ -202,6 +202,16 @@ describe('identify', () => {
     const r = parseManifest(JSON.stringify({ id: 'x', name: 'X', command: 'x', identify: { match: '(unclosed' } }), 'x.json');
     expect(r.manifest).toBeUndefined();
     expect(r.errors).toEqual(['x.json: identify.match: not a valid regular expression: Unterminated group']);
+  });
+});
+
+describe('a long answer', () => {
+  it('is matched whole: a --help whose name line comes first and runs past what a screen rule reads still matches', () => {
+    // Qwen Code 0.24's --help: its name on line 3, then about 9 KB of options.
+    const help = `Usage: qwen [options] [command]\n\nQwen Code - Launch an interactive CLI\n\n${'  --option   what it does\n'.repeat(400)}`;
+    expect(help.length).toBeGreaterThan(8 * 1024);
+    expect(identityOf({ args: ['--help'], match: '^Qwen Code\\b' }, { ok: true, text: help })).toMatchObject({ state: 'matched' });
+    expect(identityOf({ args: ['--help'], match: '^Grok\\b' }, { ok: true, text: help })).toMatchObject({ state: 'other' });
   });
 });
 
