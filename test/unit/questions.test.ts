@@ -191,7 +191,7 @@ describe('questions from hook payloads', () => {
     expect(q).toMatchObject({ text: 'Run `touch probe.txt`?', source: 'hook' });
     expect(q!.choices.map((c) => [c.label, c.keys.join(' '), c.highlighted])).toEqual([
       ['Allow once', 'Enter', true],
-      ['Allow always', 'ArrowRight Enter', false],
+      ['Allow always', 'ArrowRight Enter Enter', false],
       ['Reject', 'Escape', false],
     ]);
     expect(findChoice(q!, 'Allow once')!.keys).toEqual(['Enter']);

@@ -39,11 +39,12 @@ function permissionChoices(tui: QuestionTui): QuestionChoice[] {
   if (tui === 'opencode')
     // Measured on opencode-ai 1.18.33 and @kilocode/cli 7.7.7: "Allow once   Allow always
     // Reject" in a row, Allow once highlighted as the dialog opens (the highlight is only a
-    // background colour, so the screen cannot say where it is now); → moves right, Return
-    // chooses, Esc rejects wherever the highlight is.
+    // background colour, so the screen cannot say where it is now); → moves right (← from the
+    // first wraps to the last), Return chooses, Esc rejects wherever the highlight is. Allow
+    // always asks again ("Always allow … Confirm / Cancel", Confirm highlighted): a second Return.
     return [
       { label: 'Allow once', keys: ['Enter'], highlighted: true },
-      { label: 'Allow always', keys: ['ArrowRight', 'Enter'], highlighted: false },
+      { label: 'Allow always', keys: ['ArrowRight', 'Enter', 'Enter'], highlighted: false },
       { label: 'Reject', keys: ['Escape'], highlighted: false },
     ];
   if (tui === 'codex')
