@@ -6,13 +6,17 @@
 // "submitted: <composer, newlines as ⏎>"; the composer is redrawn after every change as
 // "composer: …". `--no-paste-mode` leaves mode 2004 off (a plain line editor). `--stall-ms N`
 // reads nothing for its first N ms after drawing (a TUI starved of CPU on a loaded machine):
-// whatever was typed meanwhile is then read in one go.
+// whatever was typed meanwhile is then read in one go. `--dialog` draws a dialog instead of the
+// composer, as OpenCode's permission prompt does: it reads everything, draws nothing for a paste,
+// and a Return chooses its highlighted button ("chose: Allow once").
 const pasteMode = !process.argv.includes('--no-paste-mode');
+const dialog = process.argv.includes('--dialog');
 const stallAt = process.argv.indexOf('--stall-ms');
 const stallMs = stallAt >= 0 ? Number(process.argv[stallAt + 1]) : 0;
 if (process.stdin.isTTY) process.stdin.setRawMode(true);
 if (pasteMode) process.stdout.write('\x1b[?2004h');
 process.stdout.write('ready>\r\n');
+if (dialog) process.stdout.write('Permission required\r\n  Allow once   Reject\r\n');
 
 let composer = '';
 let inPaste = false;
@@ -23,6 +27,11 @@ setTimeout(() => process.stdin.on('data', take), stallMs);
 
 function take(buf) {
   let chunk = buf.toString('utf8');
+  if (dialog) {
+    if (chunk.endsWith('\r')) process.stdout.write('\r\nchose: Allow once\r\n');
+    if (chunk.includes('\x04')) process.exit(0);
+    return;
+  }
   // A read holding only a Return is the user pressing Return.
   if (chunk === '\r' && !inPaste) {
     process.stdout.write(`\r\n\x1b[Ksubmitted: ${composer.replace(/\r/g, '⏎')}\r\n`);

@@ -186,6 +186,26 @@ describe('questions from hook payloads', () => {
     expect(edit!.text).toBe('Edit /a/b.ts?');
   });
 
+  it("reads OpenCode's permission.asked as its plugin forwards it: the command, and the row of buttons' keys", () => {
+    const q = questionFromHook(payload('opencode-1.18.33-hook-permission-bash.json'), tuiOf('opencode2'));
+    expect(q).toMatchObject({ text: 'Run `touch probe.txt`?', source: 'hook' });
+    expect(q!.choices.map((c) => [c.label, c.keys.join(' '), c.highlighted])).toEqual([
+      ['Allow once', 'Enter', true],
+      ['Allow always', 'ArrowRight Enter Enter', false],
+      ['Reject', 'Escape', false],
+    ]);
+    expect(findChoice(q!, 'Allow once')!.keys).toEqual(['Enter']);
+    // Its screen has no pointer to read (the highlight is a colour): the hook's choices stand.
+    expect(mergeQuestions(q, questionFromScreen(screen('opencode-1.18.33-permission-bash-80.txt'), 'opencode'))).toBe(q);
+    const edit = questionFromHook(
+      JSON.stringify({ properties: { permission: 'edit', patterns: ['src/a.ts'], metadata: { filepath: '/p/src/a.ts' } } }),
+      'opencode',
+    );
+    expect(edit!.text).toBe('Edit /p/src/a.ts?');
+    const other = questionFromHook(JSON.stringify({ properties: { permission: 'webfetch', patterns: ['https://x.test/*'], metadata: {} } }), 'opencode');
+    expect(other!.text).toBe('Allow webfetch: https://x.test/*?');
+  });
+
   it('gives nothing for a payload that is not JSON or names nothing', () => {
     expect(questionFromHook('{"tool_name":"Ba', 'claude')).toBeNull();
     expect(questionFromHook('{}', 'claude')).toBeNull();

@@ -48,13 +48,25 @@ export class DriveVerbs {
     if (s.exited) return { ok: false, code: 'sessionExited', message: `session ${record.id} has exited (code ${s.exited.exitCode}); nothing reads its input` };
     const mark = s.outputMark;
     waits.noteInput(record.id);
-    if (!(await waits.typeAndEnter(s, args.text, args.enter === true))) {
+    // Held: waiting for the echo must not count as a silent connection.
+    const typed = await holder.hold(waits.typeAndEnter(s, args.text, args.enter === true));
+    if (!typed.taken) {
       const mib = (s.pendingInput / (1024 * 1024)).toFixed(1);
       this.opts.logger.warn('control: input refused, the program is not reading', { id: record.id, pending: s.pendingInput });
       return {
         ok: false,
         code: 'busy',
         message: `session ${record.id} has not read the input it was sent (${mib} MiB waiting, limit ${MAX_PENDING_INPUT_BYTES / (1024 * 1024)} MiB); nothing was typed`,
+      };
+    }
+    if (typed.unechoed) {
+      // Pressing Return into what does not show the text would answer whatever it shows instead.
+      const asks = record.state === 'attention' ? ` It needs you (${record.stateWhy}): read its question with \`termio sessions question ${record.id}\`.` : '';
+      this.opts.logger.warn('control: the program did not show the text; Return not pressed', { id: record.id, state: record.state });
+      return {
+        ok: false,
+        code: 'notReady',
+        message: `session ${record.id} showed nothing of the text it was pasted, so Return was not pressed: it is not at its prompt (a dialog may be up, or it is busy); the text may still be read later.${asks}`,
       };
     }
     if (!args.wait) return { ok: true, result: { id: record.id, mark } };

@@ -7,7 +7,7 @@ import type { WaitOutcome, WaitResult, WaitUntil } from '../../protocol/control'
 import { Emitter, type Disposable } from '../../protocol/events';
 import type { Session } from '../../terminal';
 import type { SessionRecord, SessionRegistry } from './sessionRegistry';
-import { typeText } from './typeInput';
+import { typeText, type Typed } from './typeInput';
 
 export interface WaitLimits {
   /** A program with no status channel counts as ready once its output has been quiet this long:
@@ -133,11 +133,11 @@ export class SessionWaits implements Disposable {
   }
 
   /** Types the text (a bracketed paste when the program asked for one) and presses Return as its
-   *  own key once the echo settled: TUIs read "text\r" arriving in one burst as a paste. False
-   *  when the session refused the text: its program has not read what it was sent before. */
-  async typeAndEnter(s: Session, text: string, enter: boolean): Promise<boolean> {
+   *  own key once the echo settled: TUIs read "text\r" arriving in one burst as a paste. A session
+   *  that exited meanwhile counts as typed (nothing is left to refuse it). */
+  async typeAndEnter(s: Session, text: string, enter: boolean): Promise<Typed> {
     const typed = await typeText(s, text, enter, { limits: { plainEchoMs: this.limits.enterFallbackMs }, alive: () => this.registry.get(s.id) !== undefined });
-    return typed.taken || s.exited !== null;
+    return s.exited !== null ? { ...typed, taken: true, unechoed: false } : typed;
   }
 
   /**

@@ -8,8 +8,11 @@ export interface TypingLimits {
   /** A program that turned bracketed paste on redraws its input line for a paste: Return waits
    *  for that echo, up to this long. The echo comes in milliseconds; a TUI starved of CPU on a
    *  loaded machine may read nothing for seconds, and a Return that reaches it before it read the
-   *  paste is read with it, which a TUI guessing pastes from timing keeps in the paste: so this
-   *  is only a bound. */
+   *  paste is read with it, which a TUI guessing pastes from timing keeps in the paste. A program
+   *  that draws nothing for this long is not showing its composer (a dialog that ignores pastes,
+   *  such as OpenCode's permission prompt, where Return would choose its highlighted button): no
+   *  Return is pressed. Kept well below the 10 s a `termio` request waits for its answer
+   *  (REQUEST_TIMEOUT_MS), so `sessions send` answers either way. */
   pasteEchoMs: number;
   /** A program without bracketed paste (a shell's plain read, a password prompt) may never echo:
    *  Return follows after at most this long. */
@@ -23,7 +26,7 @@ export interface TypingLimits {
 }
 
 export const defaultTypingLimits: TypingLimits = {
-  pasteEchoMs: 15_000,
+  pasteEchoMs: 5_000,
   plainEchoMs: 100,
   settleMs: 120,
   maxSettleMs: 2_000,
@@ -32,19 +35,27 @@ export const defaultTypingLimits: TypingLimits = {
 /** The part of a Session typing needs (src/terminal's Session satisfies it). */
 export type TypingTarget = Pick<Session, 'write' | 'paste' | 'sendKey' | 'inputModes' | 'onRender' | 'exited' | 'whenParsed'>;
 
+/** How typing went: the text went as a paste or not; `taken` false: the program's unread input
+ *  is at the cap, nothing was typed and no Return pressed; `unechoed`: the program drew nothing
+ *  for a paste within pasteEchoMs, so Return was not pressed (the text may still be read later). */
+export interface Typed {
+  pasted: boolean;
+  taken: boolean;
+  unechoed: boolean;
+}
+
 /**
  * Types `text` (a paste when the program asked for bracketed paste) and, with `enter`, presses
- * Return once the echo has settled. `alive` says whether the session is still worth typing into
- * (closed meanwhile: the Return is not sent). Resolves once everything was written, with whether
- * the text went as a paste and whether the program took it (false: its unread input is at the cap,
- * nothing was typed and no Return pressed).
+ * Return once the echo has settled (not when a paste got no echo at all). `alive` says whether
+ * the session is still worth typing into (closed meanwhile: the Return is not sent). Resolves
+ * once everything was written.
  */
 export async function typeText(
   s: TypingTarget,
   text: string,
   enter: boolean,
   opts: { limits?: Partial<TypingLimits>; alive?: () => boolean } = {},
-): Promise<{ pasted: boolean; taken: boolean }> {
+): Promise<Typed> {
   const limits = { ...defaultTypingLimits, ...opts.limits };
   const alive = () => !s.exited && (opts.alive?.() ?? true);
   // The modes the program set are known once the output it wrote so far has been parsed.
@@ -53,34 +64,36 @@ export async function typeText(
   if (text && alive()) {
     pasted = s.inputModes.bracketedPaste;
     const taken = pasted ? s.paste(text) : s.write(text);
-    if (!taken) return { pasted, taken: false };
+    if (!taken) return { pasted, taken: false, unechoed: false };
   }
-  if (!enter) return { pasted, taken: true };
-  if (text) await echoSettled(s, pasted ? limits.pasteEchoMs : limits.plainEchoMs, limits);
+  if (!enter) return { pasted, taken: true, unechoed: false };
+  const echoed = text ? await echoSettled(s, pasted ? limits.pasteEchoMs : limits.plainEchoMs, limits) : true;
+  // A program without bracketed paste may never echo (a password prompt): Return goes anyway.
+  if (pasted && !echoed) return { pasted, taken: true, unechoed: true };
   // As the key, encoded for the keyboard mode the program chose (kitty's CSI 13 u when it asked for every key as an escape code).
   if (alive()) s.sendKey({ key: 'Enter' });
-  return { pasted, taken: true };
+  return { pasted, taken: true, unechoed: false };
 }
 
-/** Resolves once the program drew something and then went quiet (or kept drawing for
- *  maxSettleMs), or when it drew nothing for echoMs. */
-export function echoSettled(s: Pick<Session, 'onRender'>, echoMs: number, limits: Pick<TypingLimits, 'settleMs' | 'maxSettleMs'>): Promise<void> {
-  return new Promise<void>((resolve) => {
+/** Resolves true once the program drew something and then went quiet (or kept drawing for
+ *  maxSettleMs), false when it drew nothing for echoMs. */
+export function echoSettled(s: Pick<Session, 'onRender'>, echoMs: number, limits: Pick<TypingLimits, 'settleMs' | 'maxSettleMs'>): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
     let quiet: NodeJS.Timeout | null = null;
     let cap: NodeJS.Timeout | null = null;
-    const done = () => {
+    const done = (drew: boolean) => {
       clearTimeout(noEcho);
       if (cap) clearTimeout(cap);
       if (quiet) clearTimeout(quiet);
       sub.dispose();
-      resolve();
+      resolve(drew);
     };
-    const noEcho = setTimeout(done, echoMs);
+    const noEcho = setTimeout(() => done(false), echoMs);
     const sub = s.onRender(() => {
       clearTimeout(noEcho);
-      cap ??= setTimeout(done, limits.maxSettleMs);
+      cap ??= setTimeout(() => done(true), limits.maxSettleMs);
       if (quiet) clearTimeout(quiet);
-      quiet = setTimeout(done, limits.settleMs);
+      quiet = setTimeout(() => done(true), limits.settleMs);
     });
   });
 }

@@ -5,9 +5,11 @@
 
 /** The TUI conventions a question is answered in. claude and gemini (and Qwen Code, its fork)
  *  choose a numbered option by its digit (the digit alone submits); codex by its shortcut letter;
+ *  opencode (OpenCode 1.18 and its fork Kilo Code) lays its permission choices out as a row of
+ *  buttons, the first highlighted, moved along with ← → and chosen with Return, Esc rejecting;
  *  any other option, and every option in generic (any other program), by the arrows from the
  *  highlighted one and Return, which every list TUI takes. */
-export type QuestionTui = 'claude' | 'codex' | 'gemini' | 'generic';
+export type QuestionTui = 'claude' | 'codex' | 'gemini' | 'opencode' | 'generic';
 
 export interface QuestionChoice {
   /** What the option says ("Yes", "No, exit"), its shortcut hint taken off. */

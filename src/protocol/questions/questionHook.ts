@@ -1,7 +1,9 @@
 // A question read from the hook payload an agent sends as it blocks: Claude's and Codex's
 // PermissionRequest name the tool and its input ("Run `rm -rf build`?"), Claude's AskUserQuestion
-// carries the question and its options. Choices here are the agent's defaults; when the screen
-// shows the menu, its choices replace these (mergeQuestions).
+// carries the question and its options, OpenCode's permission.asked (as its Termio plugin
+// forwards it, under `properties`) the permission, its patterns and the tool's input. Choices here
+// are the agent's defaults; when the screen shows the menu, its choices replace these
+// (mergeQuestions).
 import { clip, makeQuestion, MAX_LABEL_CHARS, type Question, type QuestionChoice, type QuestionTui } from './question';
 
 type Json = Record<string, unknown>;
@@ -34,6 +36,17 @@ function askText(tool: string, input: Json): { text: string; context: string } |
 
 /** What the agent's permission dialog offers when the screen cannot be read. */
 function permissionChoices(tui: QuestionTui): QuestionChoice[] {
+  if (tui === 'opencode')
+    // Measured on opencode-ai 1.18.33 and @kilocode/cli 7.7.7: "Allow once   Allow always
+    // Reject" in a row, Allow once highlighted as the dialog opens (the highlight is only a
+    // background colour, so the screen cannot say where it is now); → moves right (← from the
+    // first wraps to the last), Return chooses, Esc rejects wherever the highlight is. Allow
+    // always asks again ("Always allow … Confirm / Cancel", Confirm highlighted): a second Return.
+    return [
+      { label: 'Allow once', keys: ['Enter'], highlighted: true },
+      { label: 'Allow always', keys: ['ArrowRight', 'Enter', 'Enter'], highlighted: false },
+      { label: 'Reject', keys: ['Escape'], highlighted: false },
+    ];
   if (tui === 'codex')
     return [
       { label: 'Yes', keys: ['y'], highlighted: true },
@@ -68,6 +81,21 @@ function askUserQuestion(input: Json): Question | null {
   return choices.length ? makeQuestion(text, str(q.header) ?? '', choices, 'hook') : null;
 }
 
+/** OpenCode's permission.asked properties: `permission` ("bash", "edit", "webfetch"), the
+ *  `patterns` it asks for ("touch probe.txt") and the tool's input in `metadata` ({command}, or
+ *  {filepath, diff} for an edit). Null when they name nothing. */
+function openCodePermission(props: Json, tui: QuestionTui): Question | null {
+  const permission = str(props.permission);
+  if (!permission) return null;
+  const metadata: Json = props.metadata && typeof props.metadata === 'object' ? (props.metadata as Json) : {};
+  const file = str(metadata.filepath) ?? str(metadata.filePath);
+  const tool = permission === 'edit' ? 'Edit' : permission;
+  const asked = askText(tool, { ...metadata, ...(file ? { file_path: file } : {}) });
+  const patterns = Array.isArray(props.patterns) ? props.patterns.filter((x): x is string => typeof x === 'string' && x.trim() !== '') : [];
+  const text = asked?.text ?? (patterns.length ? `Allow ${permission}: ${clip(patterns.join(', '), 200)}?` : `Allow ${permission}?`);
+  return makeQuestion(text, asked?.context ?? '', permissionChoices(tui), 'hook');
+}
+
 /**
  * The question in an attention report's payload (JSON text, possibly cut short), or null when it
  * names none. `tui` picks the default keys; the dialect's field names are Claude's, which Codex
@@ -82,6 +110,8 @@ export function questionFromHook(payload: string, tui: QuestionTui): Question | 
   }
   if (!data || typeof data !== 'object') return null;
   const p = data as Json;
+  const props = p.properties;
+  if (props && typeof props === 'object' && str((props as Json).permission)) return openCodePermission(props as Json, tui);
   const tool = str(p.tool_name) ?? str(p.toolName);
   const rawInput = p.tool_input ?? p.toolInput ?? p.input;
   const input: Json = rawInput && typeof rawInput === 'object' ? (rawInput as Json) : {};
@@ -96,9 +126,11 @@ export function questionFromHook(payload: string, tui: QuestionTui): Question | 
 }
 
 /** The TUI conventions of an agent, from its hook dialect or id. Qwen Code is a fork of Gemini
- *  CLI and keeps its menus: a digit chooses a numbered option. */
+ *  CLI and keeps its menus: a digit chooses a numbered option. OpenCode's plugin dialects (both
+ *  manifests run npm's opencode-ai 1.18; Kilo Code, its fork, uses opencode2) share its dialog. */
 export function tuiOf(agent: string | null | undefined): QuestionTui {
   if (agent === 'claude' || agent === 'codex' || agent === 'gemini') return agent;
   if (agent === 'qwen') return 'gemini';
+  if (agent === 'opencode' || agent === 'opencode2') return 'opencode';
   return 'generic';
 }

@@ -110,6 +110,25 @@ describe('through the host', () => {
     await waitFor(() => screen(s).includes('submitted: first prompt'), { what: `the first prompt submitted (screen: ${screen(s)})` });
   });
 
+  it('send --enter into a dialog that shows nothing of a paste answers at once with why, and presses no Return', async () => {
+    // OpenCode's permission prompt: the echo never comes. The host once waited 15 s for it, past
+    // the 10 s its connection may stay silent, and the CLI got "the app closed the connection".
+    host = await startTestHost();
+    const h = host;
+    const r = await termio(['sessions', 'run', '--json', '--', process.execPath, fake, '--dialog'], h.env);
+    expect(r.status).toBe(0);
+    const id = JSON.parse(r.stdout).id as string;
+    const s = h.registry.get(id)!.session;
+    await waitFor(() => screen(s).includes('Allow once'), { what: 'the fake dialog' });
+    const sent = await termio(['sessions', 'send', id, 'Try again', '--enter', '--json'], h.env);
+    expect(JSON.parse(sent.stdout)).toMatchObject({ ok: false, code: 'notReady', message: expect.stringContaining('Return was not pressed') });
+    expect(sent.status).not.toBe(0);
+    // The Return would have chosen the dialog's button; the fake reads its input, so one sent would show by now.
+    s.write('\x04');
+    await waitFor(() => s.exited !== null, { what: 'the fake to read its input and end' });
+    expect(screen(s)).not.toContain('chose:');
+  });
+
   it('the phone page types a chunk and its Return so that the fake submits it', async () => {
     companion = await startHostInProcess();
     const c = await companion.client();

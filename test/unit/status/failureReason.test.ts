@@ -1,7 +1,8 @@
 // The failure classifier on the payloads agents really send when a turn fails: Claude Code's
 // StopFailure as measured on 2.1.332 against a loopback API answering 400, 401 and 429 (the three
 // payloads below are its stdin, ids shortened), Qwen Code's StopFailure (`error`, `error_details`),
-// Copilot's errorOccurred (`error`, `errorContext`, `recoverable`) and Cline's TaskError (`error`);
+// Copilot's errorOccurred (`error`, `errorContext`, `recoverable`), Cline's TaskError (`error`),
+// and OpenCode's and Kilo Code's session.error as their Termio plugin forwards it (`properties.error`);
 // then each rule on its own: retry times, reset phrasing, bounds, exits.
 import { describe, expect, it } from 'vitest';
 import { failureOfReport } from '../../../src/protocol/hookReport';
@@ -95,6 +96,37 @@ describe("Copilot's errorOccurred", () => {
   it('a quota error given as text', () => {
     const p = { timestamp: 1, cwd: '/p', error: 'You have exceeded your monthly quota', errorContext: 'model_call', recoverable: false };
     expect(failureOfReport(report(p), 'error', NOW)).toEqual({ kind: 'usage', reason: 'stopped: usage limit' });
+  });
+});
+
+describe("OpenCode's and Kilo Code's session.error (measured on opencode-ai 1.18.33, @kilocode/cli 7.7.7)", () => {
+  const sessionError = (statusCode: number, message: string, body: string) => ({
+    hook_event_name: 'session.error',
+    session_id: 'ses_daf8dc914ffeW6lp2n5D0PzuCE',
+    properties: {
+      sessionID: 'ses_daf8dc914ffeW6lp2n5D0PzuCE',
+      error: {
+        name: 'APIError',
+        data: {
+          message,
+          statusCode,
+          isRetryable: false,
+          responseHeaders: { 'content-type': 'application/json' },
+          responseBody: body,
+          metadata: { url: 'http://127.0.0.1:1/v1/messages' },
+        },
+      },
+    },
+  });
+
+  it('a 400 (OpenCode, Anthropic API): its status and message', () => {
+    const p = sessionError(400, 'refused on purpose', '{"type":"error","error":{"type":"invalid_request_error","message":"refused on purpose"}}');
+    expect(failureOfReport(report(p), 'properties.error', NOW)).toEqual({ kind: 'api', reason: 'API error 400: refused on purpose' });
+  });
+
+  it('a 401 (Kilo Code, Chat Completions): log in again', () => {
+    const p = sessionError(401, 'refused on purpose', '{"error":{"message":"refused on purpose","type":"invalid_request_error"}}');
+    expect(failureOfReport(report(p), 'properties.error', NOW)).toEqual({ kind: 'auth', reason: 'API error 401: log in again' });
   });
 });
 

@@ -3,7 +3,10 @@
 // Completions server: kilo.json names a custom provider (@ai-sdk/openai-compatible, bundled in the
 // binary) and its model, and the prompt shows at once — no login, no first-run dialog. Bash runs
 // without asking unless the config says "permission": {"bash": "ask"}; then `touch probe.txt`
-// shows "Permission required" with Allow once / Allow always / Reject (permission.asked). Each turn
+// shows "Permission required" with Allow once / Allow always / Reject (permission.asked, whose
+// properties {permission, patterns, metadata: {command}} Termio reads as the question; the buttons
+// are OpenCode's, Allow once highlighted, so "Allow once" is Return; Allow always asks to confirm
+// "permanently", a second Return). Each turn
 // sends session.status busy … idle; a 401 ends the turn at once with session.error
 // (properties.error = {name: "APIError", data: {message, statusCode: 401}}) followed by idle; a
 // 429 is retried with backoff (session.status type "retry"). Esc cancels with idle and no error.

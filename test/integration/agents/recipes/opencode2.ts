@@ -1,7 +1,12 @@
 // OpenCode (npm opencode-ai), whose plugin events are the opencode2 manifest's (session.status,
-// permission.asked). Its model is a provider of the user's config on the loopback model server,
-// through the Anthropic SDK the binary bundles; bash is set to ask, so `touch` shows its
-// permission question. A 400 ends the turn without retries.
+// permission.asked, session.error). Its model is a provider of the user's config on the loopback
+// model server, through the Anthropic SDK the binary bundles; bash is set to ask, so `touch` shows
+// its "Permission required" dialog. Measured on 1.18.32 and 1.18.33: permission.asked carries
+// {permission: "bash", patterns: ["touch probe.txt"], metadata: {command}}, which Termio reads as
+// the question; the dialog's Allow once / Allow always / Reject are a row of buttons with Allow
+// once highlighted (by colour only, so the screen cannot be read for it), Return chooses it and
+// permission.replied follows. A 400 ends the turn without retries: session.error with
+// properties.error {name: "APIError", data: {message, statusCode: 400}}, then idle (twice).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CODEX_TEST_API_KEY as API_KEY } from '../../../helpers/codexLoopback';
@@ -37,8 +42,8 @@ export const opencode2: AgentRecipe = {
     return { OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_MODELS_FETCH: '1' };
   },
   question: { allow: 'Allow once', mentions: /touch/ },
-  events: { working: 'session.status', attention: 'permission.asked', done: 'session.status', failed: 'session.status' },
+  events: { working: 'session.status', attention: 'permission.asked', done: 'session.status', failed: 'session.error' },
   failure: { error: 400, message: 'refused on purpose by the release matrix' },
-  failureReason: /400/,
+  failureReason: /API error 400: refused on purpose/,
   resume: 'discovered',
 };
