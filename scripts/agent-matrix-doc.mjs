@@ -97,12 +97,41 @@ function markdown(verified, record, generated) {
       const rr = rec?.releases?.[version];
       if (rr?.brokenOnNpm) notes.push(`- ${id} ${version}: broken on npm: ${rr.brokenOnNpm}`);
       for (const step of STEPS)
-        if (r[step] === 'fail' && rr?.notes?.[step] && !rr.brokenOnNpm)
-          notes.push(`- ${id} ${version}, ${HEADINGS[step]}: ${rr.notes[step].replaceAll('|', '\\|')}`);
+        if (r[step] !== 'n/a' && rr?.notes?.[step] && !rr.brokenOnNpm)
+          notes.push(
+            `- ${id} ${version}, ${HEADINGS[step]}${r[step] === 'pass' ? ' (passed, with a known gap)' : ''}: ${rr.notes[step].replaceAll('|', '\\|')}`,
+          );
     }
   }
   if (notes.length) lines.push('', '## What failed, and why', '', ...notes);
+  const unrun = bundledAgents().filter((m) => !verified[m.id]);
+  if (unrun.length)
+    lines.push(
+      '',
+      '## Not verified here',
+      '',
+      'These bundled agents have no recipe: npm does not have their CLI, or it cannot run a turn offline.',
+      'Their manifests follow the vendors\' documentation; Termio marks them "not verified here".',
+      '',
+      ...unrun.map((m) => `- ${m.name} (\`${m.id}\`)${m.comment ? `: ${firstSentence(m.comment).replaceAll('|', '\\|')}` : ''}`),
+    );
   return `${lines.join('\n')}\n`;
+}
+
+/** A manifest comment's first sentence (the rest is in the manifest). */
+function firstSentence(text) {
+  const m = /^.*?[.!?](?=\s|$)/.exec(text);
+  return (m ? m[0] : text).slice(0, 240);
+}
+
+/** The bundled manifests of agents (not the plain Terminal), as { id, name, comment }. */
+function bundledAgents() {
+  const dir = join(root, 'agents');
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json') && !['manifest.schema.json', 'verified.json'].includes(f))
+    .map((f) => readJson(join(dir, f), 'the bundled manifest'))
+    .filter((m) => typeof m.command === 'string')
+    .sort((a, b) => a.id.localeCompare(b.id));
 }
 
 const recordDir = process.argv[2] ?? join(root, 'test-output', 'agent-matrix');
