@@ -3,10 +3,11 @@
 // what it is and a pattern its answer must match. The answer is asked once per program file as it
 // is now (path, size and modified time), off the caller's loop, bounded in time and in output,
 // and kept in $TERMIO_HOME/state/program-answers.json for the next process.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname } from 'node:path';
+import type { Readable } from 'node:stream';
 import { commandLineProgram } from '../../protocol/commandLine';
 import { compileManifestPattern } from '../../protocol/manifestParse';
 import type { Manifest, ManifestIdentify } from '../../protocol/manifestSchema';
@@ -45,6 +46,32 @@ export type ProgramIdentity =
 // eslint-disable-next-line no-control-regex
 const ESCAPES = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g;
 
+/** Ends a child started detached, with its whole process group; nothing when it is gone. */
+function endProcessGroup(child: ChildProcess): void {
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
+/** Collects the first IDENTIFY_MAX_BYTES of a child's stdout and stderr, escapes stripped;
+ *  `full` runs once that much has come. Returns what has come so far, as text. */
+function collectOutput(child: ChildProcessByStdio<null, Readable, Readable>, full: () => void): () => string {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const text = () => Buffer.concat(chunks).subarray(0, IDENTIFY_MAX_BYTES).toString('utf8').replace(ESCAPES, '');
+  const take = (d: Buffer) => {
+    if (size >= IDENTIFY_MAX_BYTES) return;
+    chunks.push(d);
+    size += d.length;
+    if (size >= IDENTIFY_MAX_BYTES) full();
+  };
+  child.stdout.on('data', take);
+  child.stderr.on('data', take);
+  return text;
+}
+
 /** Runs program with args (no shell, stdin closed, in its own process group) and collects the first
  *  IDENTIFY_MAX_BYTES of stdout and stderr; the exit status does not matter, the words do. An
  *  aborted signal ends it at once (its owner is closing). */
@@ -68,28 +95,12 @@ export function askProgram(
       resolve({ ok: false, reason: `could not run it: ${(err as Error).message}` });
       return;
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
     let outcome: ProgramAnswer | null = null;
-    const endGroup = () => {
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
-    };
-    const text = () => Buffer.concat(chunks).subarray(0, IDENTIFY_MAX_BYTES).toString('utf8').replace(ESCAPES, '');
-    const take = (d: Buffer) => {
-      if (size >= IDENTIFY_MAX_BYTES) return;
-      chunks.push(d);
-      size += d.length;
-      if (size >= IDENTIFY_MAX_BYTES) {
-        outcome = { ok: true, text: text() };
-        endGroup();
-      }
-    };
-    child.stdout.on('data', take);
-    child.stderr.on('data', take);
+    const endGroup = () => endProcessGroup(child);
+    const text = collectOutput(child, () => {
+      outcome = { ok: true, text: text() };
+      endGroup();
+    });
     const timer = setTimeout(() => {
       outcome ??= { ok: false, reason: `it did not answer within ${timeoutMs / 1000} s` };
       endGroup();

@@ -37,21 +37,7 @@ export function machineMethods(
       const h = hub();
       if (!h) return none;
       const refused = guard(from.asker, `add machine '${p.name}' (the host would run ssh to it, with its options, outside the session)`, 'host: machines.add');
-      if (refused) return refusal(refused);
-      let notice: string | null;
-      try {
-        ({ notice } = h.store.put(p));
-      } catch (err) {
-        if (err instanceof MachinesEditRefused) return { ok: false, error: { code: 'badParams', message: err.message } };
-        throw err;
-      }
-      const info = h.link(p.name)?.info();
-      if (!info)
-        return {
-          ok: false,
-          error: { code: 'badParams', message: `machine ${p.name} was written to ${h.store.label} but could not be read back: ${h.store.errors.join('; ')}` },
-        };
-      return { ok: true, result: { machine: info, ...(notice ? { notice } : {}) } };
+      return refused ? refusal(refused) : addMachine(h, p);
     },
     'machines.remove': (_id, p) => {
       const h = hub();
@@ -76,4 +62,22 @@ export function machineMethods(
       return h ? { ok: true, result: { answered: h.askpass.answer(p.id, p.answer) } } : none;
     },
   };
+}
+
+/** Saves a machine (a corrupt file set aside first, said in `notice`) and answers what it now is. */
+function addMachine(h: MachinesHub, p: HostParams<'machines.add'>): Reply<'machines.add'> {
+  let notice: string | null;
+  try {
+    ({ notice } = h.store.put(p));
+  } catch (err) {
+    if (err instanceof MachinesEditRefused) return { ok: false, error: { code: 'badParams', message: err.message } };
+    throw err;
+  }
+  const info = h.link(p.name)?.info();
+  if (!info)
+    return {
+      ok: false,
+      error: { code: 'badParams', message: `machine ${p.name} was written to ${h.store.label} but could not be read back: ${h.store.errors.join('; ')}` },
+    };
+  return { ok: true, result: { machine: info, ...(notice ? { notice } : {}) } };
 }
