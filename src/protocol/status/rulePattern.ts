@@ -15,6 +15,8 @@ export const MAX_RULE_TEXT_CHARS = 8 * 1024;
 export interface RulePattern {
   readonly source: string;
   test(text: string): boolean;
+  /** The first match's text (its first capture group when the pattern has one), or null. */
+  find(text: string): string | null;
 }
 
 /**
@@ -31,7 +33,15 @@ export function compileRulePattern(source: string): RulePattern {
   } catch (err) {
     throw new Error(describeRe2Error(source, err));
   }
-  return { source, test: (text) => re.matcher(clipForRules(text)).find() };
+  return {
+    source,
+    test: (text) => re.matcher(clipForRules(text)).find(),
+    find: (text) => {
+      const m = re.matcher(clipForRules(text));
+      if (!m.find()) return null;
+      return (re.groupCount() > 0 ? m.group(1) : null) ?? m.group() ?? '';
+    },
+  };
 }
 
 /** The part of `text` a rule reads: all of it when short, else the last whole rows within the cap. */
