@@ -37,6 +37,8 @@ const jsonManifest: ResumeManifestInput = {
   command: join(fakes, 'fakeDiscoveredAgent.mjs'),
   resume: { resume: '--session {id}', discover: { root: '~/.fakeopencode/storage/session', format: 'json', id: 'id', cwd: 'directory' } },
 };
+/** Resumes by forking, as Continue's CLI does: the conversation goes on under a new id. */
+const forkManifest: ResumeManifestInput = { ...jsonManifest, id: 'fake-continue', resume: { ...jsonManifest.resume, resume: '--fork {id}' } };
 
 interface LogEntry {
   agent: string;
@@ -75,7 +77,7 @@ beforeEach(async () => {
   agentLog = join(home, 'agents.log');
   hookFile = join(home, 'hooks.log');
   extraEnv = {};
-  manifests = [pinnedManifest('file:{id}.jsonl'), rolloutManifest, jsonManifest];
+  manifests = [pinnedManifest('file:{id}.jsonl'), rolloutManifest, jsonManifest, forkManifest];
   logs = [];
 });
 afterEach(async () => {
@@ -289,6 +291,35 @@ describe('discovered agent, records written and closed, no hooks', () => {
     const second = await launch(app, 'j1');
     expect(second.plan).toMatchObject({ mode: 'resume', conversationId: id, argv: [join(fakes, 'fakeDiscoveredAgent.mjs'), '--session', id] });
     expect(await event('resumed', 'j1', n)).toMatchObject({ id, earlier: ['hello there'] });
+  });
+
+  it('a resume that forks binds the fork, so the next relaunch resumes the fork with its later turns', async () => {
+    let app = startApp();
+    app.store.addSession({ id: 'f1', agentId: 'fake-continue', cwd: proj }, { windowId: 'w1' });
+    const first = await launch(app, 'f1');
+    await screenHas(first.session, '>');
+    first.session.write('hello there\r');
+    const id = await written('f1');
+    await waitFor(() => boundTo(app, 'f1', id), { what: 'the first record bound' });
+    app.dispose();
+
+    app = startApp();
+    let n = agentLogEntries().length;
+    const second = await launch(app, 'f1');
+    expect(second.plan).toMatchObject({ mode: 'resume', conversationId: id, argv: [join(fakes, 'fakeDiscoveredAgent.mjs'), '--fork', id] });
+    const forked = await event('forked', 'f1', n);
+    expect(forked).toMatchObject({ from: id, earlier: ['hello there'] });
+    await screenHas(second.session, '>');
+    second.session.write('later turn\r');
+    await waitFor(() => boundTo(app, 'f1', forked.id as string), { what: 'the fork bound' });
+    await event('message', 'f1', n);
+    app.dispose();
+
+    app = startApp();
+    n = agentLogEntries().length;
+    const third = await launch(app, 'f1');
+    expect(third.plan).toMatchObject({ mode: 'resume', conversationId: forked.id, argv: [join(fakes, 'fakeDiscoveredAgent.mjs'), '--fork', forked.id] });
+    expect(await event('forked', 'f1', n)).toMatchObject({ from: forked.id, earlier: ['hello there', 'later turn'] });
   });
 
   it('two tabs in one folder do not bind by it', async () => {

@@ -1,6 +1,7 @@
 // Resume execution (docs/protocol.md, "Resume"): turns a persisted session into its launch plan with
 // the facts only the host can look up, persists a pinned id before the agent runs, watches for a
-// discovered record after a fresh launch, and rebinds when a hook reports another conversation.
+// discovered record after a fresh launch or a resume (an agent that resumes by forking, such as
+// Continue's `--fork`, goes on under a new id), and rebinds when a hook reports another conversation.
 import { randomUUID } from 'node:crypto';
 import {
   describeResume,
@@ -81,7 +82,7 @@ export class ResumeService {
   /**
    * The plan to launch a session with, ready to spawn: a pinned id is persisted before this
    * returns (a crash after the agent wrote its record must not lose the id), and a discovered
-   * fresh launch is being watched for. Spawn right after this resolves, then call
+   * launch is being watched for. Spawn right after this resolves, then call
    * sessionEnded() when the agent exits or the tab closes.
    */
   async prepareLaunch(sessionId: string): Promise<ResumeLaunch | ResumeLaunchError> {
@@ -116,7 +117,10 @@ export class ResumeService {
     }
     let launchedAt = Date.now();
     const discover = manifest.resume?.discover;
-    if (plan.family === 'discovered' && plan.mode === 'fresh' && discover) {
+    // A resumed launch is watched too: an agent that resumes by forking writes the conversation
+    // on under a new id (Continue's --fork), and that new record is the one the next relaunch must
+    // resume. One that goes on in the same record (Codex, Pi) writes no new record, so nothing binds.
+    if (plan.family === 'discovered' && (plan.mode === 'fresh' || plan.mode === 'resume') && discover) {
       const program = manifest.command ? commandLineProgram(manifest.command) : undefined;
       const t = await this.discovery.track({ sessionId, cwd: record.cwd, discover, program });
       this.tracking.set(sessionId, t);
