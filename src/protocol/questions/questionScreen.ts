@@ -27,6 +27,9 @@ const POINTER = '[\u276F\u203A>\u25B6\u25BA\u2192\u25B8\u25CF\u25C9\u279C\u27A4]
 const POINTED = new RegExp(`^(\\s*)${POINTER}(\\s+)(\\S.*)$`);
 /** A row that starts with a pointer, with or without text: a prompt waiting for input. */
 const PROMPT_ROW = new RegExp(`^\\s*${POINTER}(\\s|$)`);
+/** A prompt sits at the screen's left, at most inside a box's margin: a mark further right is a
+ *  status line's (Continue's "◉ Continue CLI" at the right under its question box). */
+const MAX_PROMPT_INDENT = 8;
 /** A shell prompt on the last row ("$ ", "# ", "% "). */
 const SHELL_PROMPT = /(^|\s)[$#%]\s*$/;
 /** An option's number: `1.` or `1)`. */
@@ -225,7 +228,7 @@ function validMenu(options: Option[]): boolean {
 function waiting(rs: Row[], menu: Menu, asks: boolean): boolean {
   const below = rs.slice(menu.end + 1);
   const after = below.filter((r) => r.text);
-  if (after.length > MAX_ROWS_AFTER_MENU || after.some((r) => PROMPT_ROW.test(r.text))) return false;
+  if (after.length > MAX_ROWS_AFTER_MENU || after.some((r) => PROMPT_ROW.test(r.text) && indentOf(r.text) <= MAX_PROMPT_INDENT)) return false;
   const lastRow = after[after.length - 1];
   if (lastRow && SHELL_PROMPT.test(lastRow.text)) return false;
   if (menu.options[0]!.number !== null) return true;
