@@ -120,7 +120,7 @@ function checkResume(m: Manifest, error: Report): void {
 function checkRules(rules: ManifestStateRules | undefined, base: PathKey[], error: Report, warn: Report): void {
   if (!rules) return;
   let count = 0;
-  for (const state of MANIFEST_STATES) {
+  for (const state of [...MANIFEST_STATES, 'failure'] as const) {
     (rules[state] ?? []).forEach((source, i) => {
       count++;
       checkPattern(source, [...base, state, i], error);

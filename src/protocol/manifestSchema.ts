@@ -87,6 +87,11 @@ function stateRules(channel: string) {
     attention: ruleList.optional().describe(`Patterns whose match on the ${channel} means the agent is blocked on the user.`),
     done: ruleList.optional().describe(`Patterns whose match on the ${channel} means the agent finished its turn.`),
     idle: ruleList.optional().describe(`Patterns whose match on the ${channel} means the agent is idle.`),
+    failure: ruleList
+      .optional()
+      .describe(
+        `Patterns whose match on the ${channel} means the turn failed (an API error, an expired login, a usage limit): attention, with the matched text (its first capture group, if the pattern has one) classified into the reason shown, e.g. "API error 401: log in again".`,
+      ),
   });
 }
 

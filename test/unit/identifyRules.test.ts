@@ -42,13 +42,13 @@ describe('bundled identify rules', () => {
 
   it.each(manifests.map((m) => [m.id, m] as const))('%s matches its own CLI’s answer and no other one', (id, m) => {
     const rule = compileManifestPattern(m.identify.match);
-    const matched = answers.filter((a) => rule.test(a.text)).map((a) => a.product);
+    const matched = answers.filter((a) => rule.testAll(a.text)).map((a) => a.product);
     expect(matched).toEqual([productOf(id)]);
   });
 
   it.each(manifests.map((m) => [m.id, m] as const))('%s: the fake agent answers as the real one', (id, m) => {
     const r = spawnSync(process.execPath, [join(REPO, 'test', 'fakes', 'fake-agent.mjs'), productOf(id), ...identifyArgs(m.identify)], { encoding: 'utf8' });
     expect(r.status).toBe(0);
-    expect(compileManifestPattern(m.identify.match).test(r.stdout)).toBe(true);
+    expect(compileManifestPattern(m.identify.match).testAll(r.stdout)).toBe(true);
   });
 });

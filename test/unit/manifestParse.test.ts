@@ -268,10 +268,10 @@ describe('parseManifest: resume families', () => {
 describe('parseManifest: status channels', () => {
   it('accepts only the four states as titleStatus/status keys', () => {
     expect(errorsOf({ titleStatus: { busy: ['x'] } })).toEqual([
-      `${LABEL}: titleStatus.busy: not a state; expected one of "working", "attention", "done" or "idle"`,
+      `${LABEL}: titleStatus.busy: not a state; expected one of "working", "attention", "done", "idle" or "failure"`,
     ]);
     expect(errorsOf({ status: { waiting: ['x'], working: ['y'] } })).toEqual([
-      `${LABEL}: status.waiting: not a state; expected one of "working", "attention", "done" or "idle"`,
+      `${LABEL}: status.waiting: not a state; expected one of "working", "attention", "done", "idle" or "failure"`,
     ]);
   });
 

@@ -1,6 +1,6 @@
 // The screen question reader over every screen in test/fixtures/questions (screens.json names
 // each one's CLI release, how it was captured and the question it asks, or null: real captures of
-// Claude Code, Codex, Gemini CLI and Qwen Code, and screens that only look like menus), then its
+// Claude Code, Codex, Gemini CLI, Qwen Code, Copilot and Continue, and screens that only look like menus), then its
 // rules one at a time on small screens; and questions from real hook payloads.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

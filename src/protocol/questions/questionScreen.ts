@@ -27,6 +27,9 @@ const POINTER = '[\u276F\u203A>\u25B6\u25BA\u2192\u25B8\u25CF\u25C9\u279C\u27A4]
 const POINTED = new RegExp(`^(\\s*)${POINTER}(\\s+)(\\S.*)$`);
 /** A row that starts with a pointer, with or without text: a prompt waiting for input. */
 const PROMPT_ROW = new RegExp(`^\\s*${POINTER}(\\s|$)`);
+/** A prompt sits at the screen's left, at most inside a box's margin: a mark further right is a
+ *  status line's (Continue's "◉ Continue CLI" at the right under its question box). */
+const MAX_PROMPT_INDENT = 8;
 /** A shell prompt on the last row ("$ ", "# ", "% "). */
 const SHELL_PROMPT = /(^|\s)[$#%]\s*$/;
 /** An option's number: `1.` or `1)`. */
@@ -220,15 +223,19 @@ function validMenu(options: Option[]): boolean {
 /** What follows the menu makes it a question waiting: a few rows at most, no prompt taking input
  *  below it (a composer, a shell), and for options without numbers, the menu's own hint (below
  *  it, or on the question's row as Inquirer puts it: "? Pick one: (Use arrow keys)"), or a
- *  question above it with nothing below. */
+ *  question above it with nothing below it in its dialog (a status line under the dialog's bottom
+ *  edge, as Continue's CLI shows, is the TUI's, not the dialog's). */
 function waiting(rs: Row[], menu: Menu, asks: boolean): boolean {
-  const after = rs.slice(menu.end + 1).filter((r) => r.text);
-  if (after.length > MAX_ROWS_AFTER_MENU || after.some((r) => PROMPT_ROW.test(r.text))) return false;
+  const below = rs.slice(menu.end + 1);
+  const after = below.filter((r) => r.text);
+  if (after.length > MAX_ROWS_AFTER_MENU || after.some((r) => PROMPT_ROW.test(r.text) && indentOf(r.text) <= MAX_PROMPT_INDENT)) return false;
   const lastRow = after[after.length - 1];
   if (lastRow && SHELL_PROMPT.test(lastRow.text)) return false;
   if (menu.options[0]!.number !== null) return true;
   const above = rs.slice(Math.max(0, menu.start - 2), menu.start);
-  return [...above, ...after].some((r) => MENU_HINT.test(r.text)) || (asks && after.length === 0);
+  if ([...above, ...after].some((r) => MENU_HINT.test(r.text))) return true;
+  const edge = below.findIndex((r) => r.rule === 'edge');
+  return asks && (edge < 0 ? below : below.slice(0, edge)).every((r) => !r.text);
 }
 
 /** The lines of a paragraph with the TUI's wrapping undone. */

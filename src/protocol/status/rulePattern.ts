@@ -19,6 +19,8 @@ export interface RulePattern {
   /** Whether it matches anywhere in `text`, which the caller has bounded (a program's answer to
    *  --help, whose first lines say what it is, would lose them to the screen's clipping). */
   testAll(text: string): boolean;
+  /** The first match's text (its first capture group when the pattern has one), or null. */
+  find(text: string): string | null;
 }
 
 /**
@@ -35,7 +37,16 @@ export function compileRulePattern(source: string): RulePattern {
   } catch (err) {
     throw new Error(describeRe2Error(source, err));
   }
-  return { source, test: (text) => re.matcher(clipForRules(text)).find(), testAll: (text) => re.matcher(text).find() };
+  return {
+    source,
+    test: (text) => re.matcher(clipForRules(text)).find(),
+    testAll: (text) => re.matcher(text).find(),
+    find: (text) => {
+      const m = re.matcher(clipForRules(text));
+      if (!m.find()) return null;
+      return (re.groupCount() > 0 ? m.group(1) : null) ?? m.group() ?? '';
+    },
+  };
 }
 
 /** The part of `text` a rule reads: all of it when short, else the last whole rows within the cap. */

@@ -13,15 +13,16 @@
 // - a question on screen (a selection menu, a y/n prompt, a trust dialog) is attention while no
 //   hook has reported yet, for agents without hooks, and once hooks stopped reporting;
 // - attention beats working; an exited process is never working;
-// - a failure — the manifest's failure hook event (an API error, a usage limit), or the process
-//   ending with a non-zero code or a signal — is attention, its why carrying the failure's kind
+// - a failure — the manifest's failure hook event (an API error, a usage limit), a `failure`
+//   rule of titleStatus or status matching, or the process ending with a non-zero code or a
+//   signal — is attention, its why carrying the failure's kind
 //   and reason; the next turn's working event, or another state, clears it as any attention;
 // - done = finished while the user was elsewhere; it becomes idle when the user looks.
 import { classifyText, compileStatusRules, STATE_PRIORITY, type CompiledRules, type StatusRulesInput } from './statusRules';
 import type { HealthNote, SessionState, SessionStatus, StatusChannel, StatusWhy } from './sessionState';
 import { clip, questionFromScreen, type QuestionTui } from '../questions';
 import type { StatusClaim, StatusEngineSnapshot } from './engineSnapshot';
-import { failureFromExit, type StatusFailure } from './failureReason';
+import { failureFromExit, failureFromPayload, type StatusFailure } from './failureReason';
 
 /** The why strip quotes a question on screen in at most this many characters. */
 const MAX_QUOTED_QUESTION_CHARS = 120;
@@ -239,9 +240,12 @@ export class StatusEngine {
     if (rules.rules.length === 0) return previous;
     const c = classifyText(rules, text);
     const state = c?.state ?? null;
-    if (previous && previous.state === state) return previous;
+    // A failure rule's match is classified as a failure hook's payload is ("Error: 401 …").
+    const failure = c?.failureText !== undefined ? failureFromPayload(c.failureText, at) : undefined;
+    if (previous && previous.state === state && previous.why.failure?.reason === failure?.reason) return previous;
     if (!previous && state === null) return null;
-    return { state, why: c ? { channel, rule: c.rule, at } : { channel, event: 'no rule matches', at }, seq, prevSeq: previous?.seq ?? 0 };
+    const why: StatusWhy = c ? { channel, rule: c.rule, at, ...(failure ? { failure } : {}) } : { channel, event: 'no rule matches', at };
+    return { state, why, seq, prevSeq: previous?.seq ?? 0 };
   }
 
   /** The question claim for this screen: a new claim when a question appeared, changed or went. */

@@ -4,9 +4,10 @@
 // would live it under Termio: a real termio-host (in this process) starts the agent through
 // `termio sessions spawn --prompt`, and the loopback model server (test/helpers/modelServer.ts)
 // has it run its shell tool (`touch probe.txt`), then ends the next turn in an API error.
-//   launch     install (cached by version), the recipe's prepare, `termio hooks install`, the
-//              host, the spawn; the prompt reaches the model
-//   working    the agent's own hook reports the turn's start
+//   launch     install (cached by version), the recipe's prepare, `termio hooks install` (for
+//              an agent with hooks), the host, the spawn; the prompt reaches the model
+//   working    the agent's own hook reports the turn's start (or, for an agent without hooks,
+//              the progress report or screen rule its manifest reads, as `sessions why` names it)
 //   attention  (when the agent asks) the permission question is read and answered through
 //              `termio sessions question` / `answer`
 //   done       the turn completes: the tool ran, the reply is on screen, the end-of-turn hook
@@ -69,6 +70,7 @@ interface Why {
   state: string;
   channel: string;
   event?: string;
+  rule?: string;
   at: string;
   failure?: { kind: string; reason: string };
 }
@@ -168,18 +170,34 @@ class Scenario {
     return termioJson<Why>(['sessions', 'why', this.id], this.env);
   }
 
-  /** The recipe's `events` name hook events, or (statusChannel 'progress') OSC 9;4 progress
-   *  events, which no hook reports: the session's state changes say them ("done progress: cleared"). */
-  get channel(): 'hooks' | 'progress' {
+  /** The recipe's `events` name hook events, or OSC 9;4 progress events (statusChannel
+   *  'progress'), or screen rules (statusChannel 'screen'), which no hook reports: the session's
+   *  state changes say them ("done progress: cleared", "working status: esc to interrupt").
+   *  `channel` is how the recipe says it, `whyChannel` how `sessions why` does. */
+  get channel(): 'hooks' | 'progress' | 'screen' {
     return this.recipe.statusChannel ?? 'hooks';
+  }
+
+  get whyChannel(): string {
+    return this.channel === 'screen' ? 'status' : this.channel;
+  }
+
+  /** What `sessions why` names: a hook or progress event, or a screen rule's source. */
+  static named(why: Why): string | undefined {
+    return why.rule ?? why.event;
+  }
+
+  /** The state change "<state> <channel>: <event>" (a failure's reason may follow) was seen. */
+  changed(state: string, event: string): boolean {
+    const change = `${state} ${this.whyChannel}: ${event}`;
+    return this.states.some((x) => x === change || x.startsWith(`${change} (`));
   }
 
   /** `state` reported through the recipe's channel with `event`. */
   async saw(state: string, event: string): Promise<void> {
     if (this.channel === 'hooks') return this.reported(`${state} ${event}`);
-    const change = `${state} progress: ${event}`;
-    await waitFor(() => this.states.includes(change), {
-      what: `the state change "${change}" (states: ${this.states.slice(-6).join(', ') || 'none'})`,
+    await waitFor(() => this.changed(state, event), {
+      what: `the state change "${state} ${this.whyChannel}: ${event}" (states: ${this.states.slice(-6).join(', ') || 'none'})`,
       timeout: TURN_TIMEOUT_MS,
       interval: 200,
     });
@@ -274,7 +292,7 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
     // With a platform package from another release beside the shim, the binary reports that one's.
     if (!r.extraPackages) expect(installed.version).toContain(sc.version);
     await sc.setUp(installed.path);
-    // An agent without hooks (its status comes from its progress reports) has none to install.
+    // An agent without hooks (its status comes from its progress reports or its screen) has none to install.
     if (sc.channel === 'hooks') {
       const hooks = await termio(['hooks', 'install', '--agent', r.id, '--json'], sc.env);
       expect(hooks.stderr).toBe('');
@@ -302,7 +320,9 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
     await termioJson(['sessions', 'answer', sc.id, q.allow], sc.env);
     sc.answered = true;
     if (q.mentions) expect(`${asked.question!.text}\n${asked.question!.context}`).toMatch(q.mentions);
-    if (sc.recipe.events.attention) expect(sc.reports).toContain(`attention ${sc.recipe.events.attention}`);
+    const event = sc.recipe.events.attention;
+    if (event && sc.channel === 'hooks') expect(sc.reports).toContain(`attention ${event}`);
+    else if (event) expect(sc.changed('attention', event), `states: ${sc.states.join(', ')}`).toBe(true);
   },
 
   async done(sc) {
@@ -311,7 +331,7 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
     expect(existsSync(join(sc.project, 'probe.txt')), 'the tool ran: probe.txt exists').toBe(true);
     await sc.saw('done', sc.recipe.events.done);
     await sc.state('done');
-    expect(await sc.why()).toMatchObject({ state: 'done', channel: sc.channel, event: sc.recipe.events.done });
+    expect(await sc.why()).toMatchObject({ state: 'done', channel: sc.whyChannel, event: sc.recipe.events.done });
   },
 
   async failed(sc) {
@@ -321,13 +341,13 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
     const sent = await termio(['sessions', 'send', sc.id, 'Try again', '--enter'], sc.env);
     expect(sent.status, sent.stderr).toBe(0);
     await untilReady(sc, () => sc.model!.requests.slice(fromRequest).some((q) => q.kind === 'turn' && q.status >= 400), 'the failing turn to reach the model');
-    // Its hook, or (for an agent with no hook for a failed turn) the screen rule `sessions why` names.
+    // Its hook, or (for an agent with no hook for a failed turn) the event or screen rule `sessions why` names.
     let why: Why | null = null;
     await waitFor(
       async () => {
         if (sc.reports.slice(from).some((x) => x.endsWith(` ${sc.recipe.events.failed}`))) return true;
         why = await sc.why();
-        return why.event === sc.recipe.events.failed && why.at > sentAt;
+        return Scenario.named(why) === sc.recipe.events.failed && why.at > sentAt;
       },
       {
         what: `${sc.recipe.events.failed} after "Try again"`,
@@ -352,7 +372,7 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
     }
     await sc.state('attention');
     const after = await sc.why();
-    expect(after.event).toBe(sc.recipe.events.failed);
+    expect(Scenario.named(after), `sessions why: ${JSON.stringify(after)}`).toBe(sc.recipe.events.failed);
     expect(after.failure?.reason, `sessions why: ${JSON.stringify(after)}`).toMatch(sc.recipe.failureReason);
   },
 

@@ -41,7 +41,8 @@ export interface AgentRecipe {
     /** A line of the question as Termio reads it (hook payload or screen), e.g. "touch probe.txt". */
     mentions?: RegExp;
   };
-  /** Hook events expected on each path (exact names, as `termio sessions why` shows them).
+  /** Hook events expected on each path (exact names, as `termio sessions why` shows them; for
+   *  statusChannel 'screen', the manifest's screen rules, as its `rule` shows them).
    *  working: the first event of a turn; attention: the permission question; done: the end of a
    *  turn that completed; failed: the end of a turn that ended in the scripted error. */
   events: { working: string; attention?: string; done: string; failed: string };
@@ -49,8 +50,11 @@ export interface AgentRecipe {
    *  comes from its OSC 9;4 progress (manifest `progressStatus`); `events` are then the events
    *  `termio sessions why` names on that channel ("0%" while an indeterminate report is active,
    *  "cleared" when it ends), a failed turn ends done like any other, and `failureReason` is
-   *  matched on the screen, as no reason reaches Termio. */
-  statusChannel?: 'hooks' | 'progress';
+   *  matched on the screen, as no reason reaches Termio. 'screen': an agent with no hooks whose
+   *  status comes from its manifest's screen rules (`status`); `events` are the rules' sources
+   *  (the done event "no rule matches"), and the failed turn is attention with the reason a
+   *  `status.failure` rule's match gives. */
+  statusChannel?: 'hooks' | 'progress' | 'screen';
   /** The model server's answer that ends a turn in failure for this agent without retries
    *  (most agents retry a 429 or a 5xx on their own for minutes: a 400 or 401 ends at once). */
   failure: ModelStep;

@@ -175,6 +175,40 @@ describe('failures are attention with their reason', () => {
     expect(engine.status.why.failure).toBeUndefined();
   });
 
+  // Continue's CLI shape: no hooks, its failed turn printed right above the input box.
+  const screenFailure: StatusEngineConfig = {
+    hooksDeclared: false,
+    status: { working: ['esc to interrupt'], attention: ['Would you like to continue\\?'], failure: ['^Error: ([^\\n]*)\\n╭─+╮'] },
+  };
+
+  it("a screen failure rule is attention, its match (first capture group) classified into the reason as a hook's payload is", () => {
+    const { states, engine } = run(screenFailure, [
+      screen('● Try again', '⠋ Thinking… (esc to interrupt)', '╭──╮'),
+      screen('● Try again', 'Error: 401 refused on purpose', '╭──╮'),
+    ]);
+    expect(states).toEqual(['working', 'attention']);
+    expect(engine.status.why).toEqual({
+      channel: 'status',
+      rule: '^Error: ([^\\n]*)\\n╭─+╮',
+      at: 1001,
+      failure: { kind: 'auth', reason: 'API error 401: log in again' },
+    });
+    // The next turn moves the error away from the input box: working, the reason gone.
+    engine.apply({ kind: 'screen', lines: ['Error: 401 refused on purpose', '● Once more', '⠋ (esc to interrupt)', '╭──╮'], at: 2000 });
+    expect(engine.status).toMatchObject({ state: 'working', why: { channel: 'status', rule: 'esc to interrupt' } });
+    expect(engine.status.why.failure).toBeUndefined();
+  });
+
+  it('a screen failure beats a question, and another error on screen is a new reason', () => {
+    const { engine } = run(screenFailure, [screen('Would you like to continue?', 'Error: 400 prompt is too long', '╭──╮')]);
+    expect(engine.status).toMatchObject({ state: 'attention', why: { failure: { kind: 'api', reason: 'API error 400: prompt is too long' } } });
+    expect(engine.apply({ kind: 'screen', lines: ['Error: 429 rate limit exceeded', '╭──╮'], at: 3000 })).toBe(true);
+    expect(engine.status.why.failure).toMatchObject({ kind: 'usage' });
+    // A pattern without a group gives its whole match.
+    const whole = run({ hooksDeclared: false, status: { failure: ['API Error: 5\\d\\d'] } }, [screen('  API Error: 503')]);
+    expect(whole.engine.status.why.failure).toMatchObject({ kind: 'api', reason: 'API error 503' });
+  });
+
   it('survives a snapshot, and a snapshot with a malformed failure is refused by name', () => {
     const { engine } = run(claudeLike, [hook('working', 'UserPromptSubmit'), { ...hook('attention', 'StopFailure'), failure: usage }]);
     const snap = JSON.parse(JSON.stringify(engine.snapshot())) as Record<string, unknown>;

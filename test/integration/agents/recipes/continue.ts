@@ -6,20 +6,18 @@
 // continue?" with Continue (tab) / Continue + don't ask again (shift+tab) / No (esc), Continue
 // selected. Neither release fires hooks (a Claude-shaped loader is there, nothing calls it) and
 // the title is never set, so the manifest reads the screen: "esc to interrupt)" while working,
-// the question box, and "Error: <status> <message>" right above the input box when a turn failed
-// (a 401 or 400 at once; a 429 or 5xx is retried up to 9 times). The session record is
+// the question box, and (its failure rule) "Error: <status> <message>" right above the input box
+// when a turn failed (a 401 or 400 at once; a 429 or 5xx is retried up to 9 times). The session record is
 // ~/.continue/sessions/<sessionId>.json (sessionId, workspaceDirectory), written when a turn ends;
 // there is no resume by id (--resume takes the newest session of any folder), so the manifest
 // resumes with --fork <id>, which shows the conversation again under a new id.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { repoRoot } from '../../../helpers/controlHost';
 import type { AgentRecipe } from '../recipe';
 
-const CONTINUE_STATUS = {
-  working: 'esc to interrupt\\s*\\)',
-  question: '^\\s*│?\\s*Would you like to continue\\?',
-  failed: '^Error: [^\\n]*\\n\\s*╭─+╮\\s*\\n\\s*│ ● ',
-};
+/** The bundled manifest's screen rules, which the matrix expects `sessions why` to name. */
+const rules = (JSON.parse(readFileSync(join(repoRoot, 'agents', 'continue.json'), 'utf8')) as { status: Record<string, string[]> }).status;
 
 export const continueCli: AgentRecipe = {
   id: 'continue',
@@ -47,10 +45,13 @@ export const continueCli: AgentRecipe = {
     );
     return {};
   },
-  question: { allow: 'Continue', mentions: /touch/ },
+  // The reader keeps the first option's "(tab)" (only a letter or esc is taken as a shortcut), and
+  // "Continue" alone is the start of two labels.
+  question: { allow: 'Continue (tab)', mentions: /touch/ },
   // No hooks: these are the manifest's screen rules, as `termio sessions why` names them.
-  events: { working: CONTINUE_STATUS.working, attention: CONTINUE_STATUS.question, done: 'no rule matches', failed: CONTINUE_STATUS.failed },
+  statusChannel: 'screen',
+  events: { working: rules.working![0]!, attention: rules.attention![0]!, done: 'no rule matches', failed: rules.failure![0]! },
   failure: { error: 401, message: 'refused on purpose by the release matrix' },
-  failureReason: /401/,
+  failureReason: /^API error 401: log in again$/,
   resume: 'discovered',
 };
