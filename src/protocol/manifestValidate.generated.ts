@@ -5,7 +5,7 @@
 "use strict";
 export const validate = validate10;
 export default validate10;
-const schema11 = {"type":"object","properties":{"$schema":{"type":"string","maxLength":4096},"comment":{"type":"string","maxLength":4000},"id":{"type":"string","maxLength":64,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]*$"},"name":{"type":"string","minLength":1,"maxLength":80},"command":{"type":"string","minLength":1,"maxLength":4096},"loginShell":{"type":"boolean","const":true},"permissionBypassFlag":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^-"},"permissionBypassForms":{"maxItems":16,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^-"}},"icon":{"type":"object","properties":{"vector":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"path":{"type":"string","minLength":1,"maxLength":4096,"pattern":"\\.(?:[Pp][Nn][Gg]|[Ss][Vv][Gg])$"},"symbol":{"type":"string","maxLength":1000,"pattern":"^[a-z0-9]+(?:\\.[a-z0-9]+)*$"},"tint":{"type":"string","pattern":"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$"}},"additionalProperties":false},"install":{"type":"string","maxLength":4096,"pattern":"^https?:\\/\\/[^\\s/]+\\S*$"},"identify":{"type":"object","properties":{"args":{"maxItems":8,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"match":{"type":"string","minLength":1,"maxLength":1000}},"required":["match"],"additionalProperties":false},"order":{"type":"integer","minimum":-1000000,"maximum":1000000},"resume":{"type":"object","properties":{"create":{"type":"string","minLength":1,"maxLength":1000},"resume":{"type":"string","minLength":1,"maxLength":1000},"storeRoot":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"storeMatch":{"type":"string","maxLength":1000,"pattern":"^(?:dir|file):[^/]+(?:\\/[^/]+)*$"},"transcriptName":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^(?!\\.\\.?$)[^/\\\\]+$"},"seed":{"type":"string","minLength":1,"maxLength":1000},"discover":{"type":"object","properties":{"root":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"format":{"type":"string","enum":["jsonl","json"]},"id":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"cwd":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"}},"required":["root","format","id","cwd"],"additionalProperties":false}},"additionalProperties":false},"titleStatus":{"type":"object","properties":{"working":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"attention":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"done":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"idle":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}}},"additionalProperties":false},"status":{"type":"object","properties":{"working":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"attention":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"done":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"idle":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}}},"additionalProperties":false},"hooks":{"type":"object","properties":{"type":{"type":"string","enum":["json","toml","plugin","scripts"]},"file":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"dir":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"dialect":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"events":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"object","properties":{"on":{"type":"string","minLength":1,"maxLength":1000},"state":{"type":"string","enum":["working","attention","done","idle"]},"matcher":{"type":"string","minLength":1,"maxLength":1000},"failure":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"}},"required":["on","state"],"additionalProperties":false}},"conversation":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"tool":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"promptTitle":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"capturesTranscript":{"type":"boolean"}},"required":["type","dialect","events"],"additionalProperties":false},"skills":{"type":"string"},"progressStatus":{"type":"boolean"},"configHome":{"type":"object","properties":{"env":{"type":"string","maxLength":1000,"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"path":{"type":"string","minLength":1,"maxLength":4096}},"required":["env","path"],"additionalProperties":false},"wire":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"}},"required":["id","name"],"additionalProperties":false};
+const schema11 = {"type":"object","properties":{"$schema":{"type":"string","maxLength":4096},"comment":{"type":"string","maxLength":4000},"id":{"type":"string","maxLength":64,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]*$"},"name":{"type":"string","minLength":1,"maxLength":80},"command":{"type":"string","minLength":1,"maxLength":4096},"loginShell":{"type":"boolean","const":true},"permissionBypassFlag":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^-"},"permissionBypassForms":{"maxItems":16,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^-"}},"icon":{"type":"object","properties":{"vector":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"path":{"type":"string","minLength":1,"maxLength":4096,"pattern":"\\.(?:[Pp][Nn][Gg]|[Ss][Vv][Gg])$"},"symbol":{"type":"string","maxLength":1000,"pattern":"^[a-z0-9]+(?:\\.[a-z0-9]+)*$"},"tint":{"type":"string","pattern":"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$"}},"additionalProperties":false},"install":{"type":"string","maxLength":4096,"pattern":"^https?:\\/\\/[^\\s/]+\\S*$"},"identify":{"type":"object","properties":{"args":{"maxItems":8,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"match":{"type":"string","minLength":1,"maxLength":1000}},"required":["match"],"additionalProperties":false},"order":{"type":"integer","minimum":-1000000,"maximum":1000000},"resume":{"type":"object","properties":{"create":{"type":"string","minLength":1,"maxLength":1000},"resume":{"type":"string","minLength":1,"maxLength":1000},"storeRoot":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"storeMatch":{"type":"string","maxLength":1000,"pattern":"^(?:dir|file):[^/]+(?:\\/[^/]+)*$"},"transcriptName":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^(?!\\.\\.?$)[^/\\\\]+$"},"seed":{"type":"string","minLength":1,"maxLength":1000},"discover":{"type":"object","properties":{"root":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"format":{"type":"string","enum":["jsonl","json"]},"id":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"cwd":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"}},"required":["root","format","id","cwd"],"additionalProperties":false}},"additionalProperties":false},"titleStatus":{"type":"object","properties":{"working":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"attention":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"done":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"idle":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}}},"additionalProperties":false},"status":{"type":"object","properties":{"working":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"attention":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"done":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"idle":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}}},"additionalProperties":false},"failureScreen":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"hooks":{"type":"object","properties":{"type":{"type":"string","enum":["json","toml","plugin","scripts"]},"file":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"dir":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"dialect":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"events":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"object","properties":{"on":{"type":"string","minLength":1,"maxLength":1000},"state":{"type":"string","enum":["working","attention","done","idle"]},"matcher":{"type":"string","minLength":1,"maxLength":1000},"failure":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"}},"required":["on","state"],"additionalProperties":false}},"conversation":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"tool":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"promptTitle":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"capturesTranscript":{"type":"boolean"}},"required":["type","dialect","events"],"additionalProperties":false},"skills":{"type":"string"},"progressStatus":{"type":"boolean"},"configHome":{"type":"object","properties":{"env":{"type":"string","maxLength":1000,"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"path":{"type":"string","minLength":1,"maxLength":4096}},"required":["env","path"],"additionalProperties":false},"wire":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"}},"required":["id","name"],"additionalProperties":false};
 const func2 = Object.prototype.hasOwnProperty;
 const func3 = codePointLength;
 const pattern0 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._-]*$", "");
@@ -1422,54 +1422,111 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.hooks !== undefined){
-let data50 = data.hooks;
+if(data.failureScreen !== undefined){
+let data50 = data.failureScreen;
 const _errs108 = errors;
 if(errors === _errs108){
-if(data50 && typeof data50 == "object" && !Array.isArray(data50)){
+if(Array.isArray(data50)){
+if(data50.length > 64){
+validate10.errors = [{instancePath:instancePath+"/failureScreen",schemaPath:"#/properties/failureScreen/maxItems",keyword:"maxItems",params:{limit: 64}}];
+return false;
+}
+else {
+if(data50.length < 1){
+validate10.errors = [{instancePath:instancePath+"/failureScreen",schemaPath:"#/properties/failureScreen/minItems",keyword:"minItems",params:{limit: 1}}];
+return false;
+}
+else {
+var valid17 = true;
+const len10 = data50.length;
+for(let i10=0; i10<len10; i10++){
+let data51 = data50[i10];
+const _errs110 = errors;
+if(errors === _errs110){
+if(typeof data51 === "string"){
+if(func3(data51) > 1000){
+validate10.errors = [{instancePath:instancePath+"/failureScreen/" + i10,schemaPath:"#/properties/failureScreen/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+return false;
+}
+else {
+if(func3(data51) < 1){
+validate10.errors = [{instancePath:instancePath+"/failureScreen/" + i10,schemaPath:"#/properties/failureScreen/items/minLength",keyword:"minLength",params:{limit: 1}}];
+return false;
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/failureScreen/" + i10,schemaPath:"#/properties/failureScreen/items/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid17 = _errs110 === errors;
+if(!valid17){
+break;
+}
+}
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/failureScreen",schemaPath:"#/properties/failureScreen/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs108 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.hooks !== undefined){
+let data52 = data.hooks;
+const _errs112 = errors;
+if(errors === _errs112){
+if(data52 && typeof data52 == "object" && !Array.isArray(data52)){
 let missing3;
-if((((data50.type === undefined) && (missing3 = "type")) || ((data50.dialect === undefined) && (missing3 = "dialect"))) || ((data50.events === undefined) && (missing3 = "events"))){
+if((((data52.type === undefined) && (missing3 = "type")) || ((data52.dialect === undefined) && (missing3 = "dialect"))) || ((data52.events === undefined) && (missing3 = "events"))){
 validate10.errors = [{instancePath:instancePath+"/hooks",schemaPath:"#/properties/hooks/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-const _errs110 = errors;
-for(const key7 in data50){
+const _errs114 = errors;
+for(const key7 in data52){
 if(!(func2.call(schema11.properties.hooks.properties, key7))){
 validate10.errors = [{instancePath:instancePath+"/hooks",schemaPath:"#/properties/hooks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7}}];
 return false;
 break;
 }
 }
-if(_errs110 === errors){
-if(data50.type !== undefined){
-let data51 = data50.type;
-const _errs111 = errors;
-if(typeof data51 !== "string"){
+if(_errs114 === errors){
+if(data52.type !== undefined){
+let data53 = data52.type;
+const _errs115 = errors;
+if(typeof data53 !== "string"){
 validate10.errors = [{instancePath:instancePath+"/hooks/type",schemaPath:"#/properties/hooks/properties/type/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
-if(!((((data51 === "json") || (data51 === "toml")) || (data51 === "plugin")) || (data51 === "scripts"))){
+if(!((((data53 === "json") || (data53 === "toml")) || (data53 === "plugin")) || (data53 === "scripts"))){
 validate10.errors = [{instancePath:instancePath+"/hooks/type",schemaPath:"#/properties/hooks/properties/type/enum",keyword:"enum",params:{allowedValues: schema11.properties.hooks.properties.type.enum}}];
 return false;
 }
-var valid17 = _errs111 === errors;
+var valid18 = _errs115 === errors;
 }
 else {
-var valid17 = true;
+var valid18 = true;
 }
-if(valid17){
-if(data50.file !== undefined){
-let data52 = data50.file;
-const _errs113 = errors;
-if(errors === _errs113){
-if(typeof data52 === "string"){
-if(func3(data52) > 4096){
+if(valid18){
+if(data52.file !== undefined){
+let data54 = data52.file;
+const _errs117 = errors;
+if(errors === _errs117){
+if(typeof data54 === "string"){
+if(func3(data54) > 4096){
 validate10.errors = [{instancePath:instancePath+"/hooks/file",schemaPath:"#/properties/hooks/properties/file/maxLength",keyword:"maxLength",params:{limit: 4096}}];
 return false;
 }
 else {
-if(!pattern8.test(data52)){
+if(!pattern8.test(data54)){
 validate10.errors = [{instancePath:instancePath+"/hooks/file",schemaPath:"#/properties/hooks/properties/file/pattern",keyword:"pattern",params:{pattern: "^(?:~\\/|\\/)"}}];
 return false;
 }
@@ -1480,23 +1537,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/file",schemaPath:"#/prop
 return false;
 }
 }
-var valid17 = _errs113 === errors;
+var valid18 = _errs117 === errors;
 }
 else {
-var valid17 = true;
+var valid18 = true;
 }
-if(valid17){
-if(data50.dir !== undefined){
-let data53 = data50.dir;
-const _errs115 = errors;
-if(errors === _errs115){
-if(typeof data53 === "string"){
-if(func3(data53) > 4096){
+if(valid18){
+if(data52.dir !== undefined){
+let data55 = data52.dir;
+const _errs119 = errors;
+if(errors === _errs119){
+if(typeof data55 === "string"){
+if(func3(data55) > 4096){
 validate10.errors = [{instancePath:instancePath+"/hooks/dir",schemaPath:"#/properties/hooks/properties/dir/maxLength",keyword:"maxLength",params:{limit: 4096}}];
 return false;
 }
 else {
-if(!pattern8.test(data53)){
+if(!pattern8.test(data55)){
 validate10.errors = [{instancePath:instancePath+"/hooks/dir",schemaPath:"#/properties/hooks/properties/dir/pattern",keyword:"pattern",params:{pattern: "^(?:~\\/|\\/)"}}];
 return false;
 }
@@ -1507,23 +1564,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/dir",schemaPath:"#/prope
 return false;
 }
 }
-var valid17 = _errs115 === errors;
+var valid18 = _errs119 === errors;
 }
 else {
-var valid17 = true;
+var valid18 = true;
 }
-if(valid17){
-if(data50.dialect !== undefined){
-let data54 = data50.dialect;
-const _errs117 = errors;
-if(errors === _errs117){
-if(typeof data54 === "string"){
-if(func3(data54) > 64){
+if(valid18){
+if(data52.dialect !== undefined){
+let data56 = data52.dialect;
+const _errs121 = errors;
+if(errors === _errs121){
+if(typeof data56 === "string"){
+if(func3(data56) > 64){
 validate10.errors = [{instancePath:instancePath+"/hooks/dialect",schemaPath:"#/properties/hooks/properties/dialect/maxLength",keyword:"maxLength",params:{limit: 64}}];
 return false;
 }
 else {
-if(!pattern3.test(data54)){
+if(!pattern3.test(data56)){
 validate10.errors = [{instancePath:instancePath+"/hooks/dialect",schemaPath:"#/properties/hooks/properties/dialect/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$"}}];
 return false;
 }
@@ -1534,159 +1591,159 @@ validate10.errors = [{instancePath:instancePath+"/hooks/dialect",schemaPath:"#/p
 return false;
 }
 }
-var valid17 = _errs117 === errors;
+var valid18 = _errs121 === errors;
 }
 else {
-var valid17 = true;
+var valid18 = true;
 }
-if(valid17){
-if(data50.events !== undefined){
-let data55 = data50.events;
-const _errs119 = errors;
-if(errors === _errs119){
-if(Array.isArray(data55)){
-if(data55.length > 64){
+if(valid18){
+if(data52.events !== undefined){
+let data57 = data52.events;
+const _errs123 = errors;
+if(errors === _errs123){
+if(Array.isArray(data57)){
+if(data57.length > 64){
 validate10.errors = [{instancePath:instancePath+"/hooks/events",schemaPath:"#/properties/hooks/properties/events/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data55.length < 1){
+if(data57.length < 1){
 validate10.errors = [{instancePath:instancePath+"/hooks/events",schemaPath:"#/properties/hooks/properties/events/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
-var valid18 = true;
-const len10 = data55.length;
-for(let i10=0; i10<len10; i10++){
-let data56 = data55[i10];
-const _errs121 = errors;
-if(errors === _errs121){
-if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
+var valid19 = true;
+const len11 = data57.length;
+for(let i11=0; i11<len11; i11++){
+let data58 = data57[i11];
+const _errs125 = errors;
+if(errors === _errs125){
+if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
 let missing4;
-if(((data56.on === undefined) && (missing4 = "on")) || ((data56.state === undefined) && (missing4 = "state"))){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i10,schemaPath:"#/properties/hooks/properties/events/items/required",keyword:"required",params:{missingProperty: missing4}}];
+if(((data58.on === undefined) && (missing4 = "on")) || ((data58.state === undefined) && (missing4 = "state"))){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11,schemaPath:"#/properties/hooks/properties/events/items/required",keyword:"required",params:{missingProperty: missing4}}];
 return false;
 }
 else {
-const _errs123 = errors;
-for(const key8 in data56){
+const _errs127 = errors;
+for(const key8 in data58){
 if(!((((key8 === "on") || (key8 === "state")) || (key8 === "matcher")) || (key8 === "failure"))){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i10,schemaPath:"#/properties/hooks/properties/events/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8}}];
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11,schemaPath:"#/properties/hooks/properties/events/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8}}];
 return false;
 break;
 }
 }
-if(_errs123 === errors){
-if(data56.on !== undefined){
-let data57 = data56.on;
-const _errs124 = errors;
-if(errors === _errs124){
-if(typeof data57 === "string"){
-if(func3(data57) > 1000){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i10+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/maxLength",keyword:"maxLength",params:{limit: 1000}}];
-return false;
-}
-else {
-if(func3(data57) < 1){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i10+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/minLength",keyword:"minLength",params:{limit: 1}}];
-return false;
-}
-}
-}
-else {
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i10+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/type",keyword:"type",params:{type: "string"}}];
-return false;
-}
-}
-var valid19 = _errs124 === errors;
-}
-else {
-var valid19 = true;
-}
-if(valid19){
-if(data56.state !== undefined){
-let data58 = data56.state;
-const _errs126 = errors;
-if(typeof data58 !== "string"){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i10+"/state",schemaPath:"#/properties/hooks/properties/events/items/properties/state/type",keyword:"type",params:{type: "string"}}];
-return false;
-}
-if(!((((data58 === "working") || (data58 === "attention")) || (data58 === "done")) || (data58 === "idle"))){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i10+"/state",schemaPath:"#/properties/hooks/properties/events/items/properties/state/enum",keyword:"enum",params:{allowedValues: schema11.properties.hooks.properties.events.items.properties.state.enum}}];
-return false;
-}
-var valid19 = _errs126 === errors;
-}
-else {
-var valid19 = true;
-}
-if(valid19){
-if(data56.matcher !== undefined){
-let data59 = data56.matcher;
+if(_errs127 === errors){
+if(data58.on !== undefined){
+let data59 = data58.on;
 const _errs128 = errors;
 if(errors === _errs128){
 if(typeof data59 === "string"){
 if(func3(data59) > 1000){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i10+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
 if(func3(data59) < 1){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i10+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/minLength",keyword:"minLength",params:{limit: 1}}];
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i10+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
-var valid19 = _errs128 === errors;
+var valid20 = _errs128 === errors;
 }
 else {
-var valid19 = true;
+var valid20 = true;
 }
-if(valid19){
-if(data56.failure !== undefined){
-let data60 = data56.failure;
+if(valid20){
+if(data58.state !== undefined){
+let data60 = data58.state;
 const _errs130 = errors;
-if(errors === _errs130){
-if(typeof data60 === "string"){
-if(func3(data60) > 1000){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i10+"/failure",schemaPath:"#/properties/hooks/properties/events/items/properties/failure/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+if(typeof data60 !== "string"){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/state",schemaPath:"#/properties/hooks/properties/events/items/properties/state/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!((((data60 === "working") || (data60 === "attention")) || (data60 === "done")) || (data60 === "idle"))){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/state",schemaPath:"#/properties/hooks/properties/events/items/properties/state/enum",keyword:"enum",params:{allowedValues: schema11.properties.hooks.properties.events.items.properties.state.enum}}];
+return false;
+}
+var valid20 = _errs130 === errors;
+}
+else {
+var valid20 = true;
+}
+if(valid20){
+if(data58.matcher !== undefined){
+let data61 = data58.matcher;
+const _errs132 = errors;
+if(errors === _errs132){
+if(typeof data61 === "string"){
+if(func3(data61) > 1000){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern12.test(data60)){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i10+"/failure",schemaPath:"#/properties/hooks/properties/events/items/properties/failure/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
+if(func3(data61) < 1){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i10+"/failure",schemaPath:"#/properties/hooks/properties/events/items/properties/failure/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
-var valid19 = _errs130 === errors;
+var valid20 = _errs132 === errors;
 }
 else {
-var valid19 = true;
+var valid20 = true;
 }
-}
-}
-}
-}
-}
+if(valid20){
+if(data58.failure !== undefined){
+let data62 = data58.failure;
+const _errs134 = errors;
+if(errors === _errs134){
+if(typeof data62 === "string"){
+if(func3(data62) > 1000){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/failure",schemaPath:"#/properties/hooks/properties/events/items/properties/failure/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+return false;
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i10,schemaPath:"#/properties/hooks/properties/events/items/type",keyword:"type",params:{type: "object"}}];
+if(!pattern12.test(data62)){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/failure",schemaPath:"#/properties/hooks/properties/events/items/properties/failure/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
 return false;
 }
 }
-var valid18 = _errs121 === errors;
-if(!valid18){
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/failure",schemaPath:"#/properties/hooks/properties/events/items/properties/failure/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid20 = _errs134 === errors;
+}
+else {
+var valid20 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11,schemaPath:"#/properties/hooks/properties/events/items/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid19 = _errs125 === errors;
+if(!valid19){
 break;
 }
 }
@@ -1698,23 +1755,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/events",schemaPath:"#/pr
 return false;
 }
 }
-var valid17 = _errs119 === errors;
+var valid18 = _errs123 === errors;
 }
 else {
-var valid17 = true;
+var valid18 = true;
 }
-if(valid17){
-if(data50.conversation !== undefined){
-let data61 = data50.conversation;
-const _errs132 = errors;
-if(errors === _errs132){
-if(typeof data61 === "string"){
-if(func3(data61) > 1000){
+if(valid18){
+if(data52.conversation !== undefined){
+let data63 = data52.conversation;
+const _errs136 = errors;
+if(errors === _errs136){
+if(typeof data63 === "string"){
+if(func3(data63) > 1000){
 validate10.errors = [{instancePath:instancePath+"/hooks/conversation",schemaPath:"#/properties/hooks/properties/conversation/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern12.test(data61)){
+if(!pattern12.test(data63)){
 validate10.errors = [{instancePath:instancePath+"/hooks/conversation",schemaPath:"#/properties/hooks/properties/conversation/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
 return false;
 }
@@ -1725,23 +1782,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/conversation",schemaPath
 return false;
 }
 }
-var valid17 = _errs132 === errors;
+var valid18 = _errs136 === errors;
 }
 else {
-var valid17 = true;
+var valid18 = true;
 }
-if(valid17){
-if(data50.tool !== undefined){
-let data62 = data50.tool;
-const _errs134 = errors;
-if(errors === _errs134){
-if(typeof data62 === "string"){
-if(func3(data62) > 1000){
+if(valid18){
+if(data52.tool !== undefined){
+let data64 = data52.tool;
+const _errs138 = errors;
+if(errors === _errs138){
+if(typeof data64 === "string"){
+if(func3(data64) > 1000){
 validate10.errors = [{instancePath:instancePath+"/hooks/tool",schemaPath:"#/properties/hooks/properties/tool/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern12.test(data62)){
+if(!pattern12.test(data64)){
 validate10.errors = [{instancePath:instancePath+"/hooks/tool",schemaPath:"#/properties/hooks/properties/tool/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
 return false;
 }
@@ -1752,23 +1809,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/tool",schemaPath:"#/prop
 return false;
 }
 }
-var valid17 = _errs134 === errors;
+var valid18 = _errs138 === errors;
 }
 else {
-var valid17 = true;
+var valid18 = true;
 }
-if(valid17){
-if(data50.promptTitle !== undefined){
-let data63 = data50.promptTitle;
-const _errs136 = errors;
-if(errors === _errs136){
-if(typeof data63 === "string"){
-if(func3(data63) > 1000){
+if(valid18){
+if(data52.promptTitle !== undefined){
+let data65 = data52.promptTitle;
+const _errs140 = errors;
+if(errors === _errs140){
+if(typeof data65 === "string"){
+if(func3(data65) > 1000){
 validate10.errors = [{instancePath:instancePath+"/hooks/promptTitle",schemaPath:"#/properties/hooks/properties/promptTitle/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern12.test(data63)){
+if(!pattern12.test(data65)){
 validate10.errors = [{instancePath:instancePath+"/hooks/promptTitle",schemaPath:"#/properties/hooks/properties/promptTitle/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
 return false;
 }
@@ -1779,22 +1836,22 @@ validate10.errors = [{instancePath:instancePath+"/hooks/promptTitle",schemaPath:
 return false;
 }
 }
-var valid17 = _errs136 === errors;
+var valid18 = _errs140 === errors;
 }
 else {
-var valid17 = true;
+var valid18 = true;
 }
-if(valid17){
-if(data50.capturesTranscript !== undefined){
-const _errs138 = errors;
-if(typeof data50.capturesTranscript !== "boolean"){
+if(valid18){
+if(data52.capturesTranscript !== undefined){
+const _errs142 = errors;
+if(typeof data52.capturesTranscript !== "boolean"){
 validate10.errors = [{instancePath:instancePath+"/hooks/capturesTranscript",schemaPath:"#/properties/hooks/properties/capturesTranscript/type",keyword:"type",params:{type: "boolean"}}];
 return false;
 }
-var valid17 = _errs138 === errors;
+var valid18 = _errs142 === errors;
 }
 else {
-var valid17 = true;
+var valid18 = true;
 }
 }
 }
@@ -1812,67 +1869,67 @@ validate10.errors = [{instancePath:instancePath+"/hooks",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs108 === errors;
+var valid0 = _errs112 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.skills !== undefined){
-const _errs140 = errors;
+const _errs144 = errors;
 if(typeof data.skills !== "string"){
 validate10.errors = [{instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
-var valid0 = _errs140 === errors;
+var valid0 = _errs144 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.progressStatus !== undefined){
-const _errs142 = errors;
+const _errs146 = errors;
 if(typeof data.progressStatus !== "boolean"){
 validate10.errors = [{instancePath:instancePath+"/progressStatus",schemaPath:"#/properties/progressStatus/type",keyword:"type",params:{type: "boolean"}}];
 return false;
 }
-var valid0 = _errs142 === errors;
+var valid0 = _errs146 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.configHome !== undefined){
-let data67 = data.configHome;
-const _errs144 = errors;
-if(errors === _errs144){
-if(data67 && typeof data67 == "object" && !Array.isArray(data67)){
+let data69 = data.configHome;
+const _errs148 = errors;
+if(errors === _errs148){
+if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
 let missing5;
-if(((data67.env === undefined) && (missing5 = "env")) || ((data67.path === undefined) && (missing5 = "path"))){
+if(((data69.env === undefined) && (missing5 = "env")) || ((data69.path === undefined) && (missing5 = "path"))){
 validate10.errors = [{instancePath:instancePath+"/configHome",schemaPath:"#/properties/configHome/required",keyword:"required",params:{missingProperty: missing5}}];
 return false;
 }
 else {
-const _errs146 = errors;
-for(const key9 in data67){
+const _errs150 = errors;
+for(const key9 in data69){
 if(!((key9 === "env") || (key9 === "path"))){
 validate10.errors = [{instancePath:instancePath+"/configHome",schemaPath:"#/properties/configHome/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9}}];
 return false;
 break;
 }
 }
-if(_errs146 === errors){
-if(data67.env !== undefined){
-let data68 = data67.env;
-const _errs147 = errors;
-if(errors === _errs147){
-if(typeof data68 === "string"){
-if(func3(data68) > 1000){
+if(_errs150 === errors){
+if(data69.env !== undefined){
+let data70 = data69.env;
+const _errs151 = errors;
+if(errors === _errs151){
+if(typeof data70 === "string"){
+if(func3(data70) > 1000){
 validate10.errors = [{instancePath:instancePath+"/configHome/env",schemaPath:"#/properties/configHome/properties/env/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern21.test(data68)){
+if(!pattern21.test(data70)){
 validate10.errors = [{instancePath:instancePath+"/configHome/env",schemaPath:"#/properties/configHome/properties/env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"}}];
 return false;
 }
@@ -1883,23 +1940,23 @@ validate10.errors = [{instancePath:instancePath+"/configHome/env",schemaPath:"#/
 return false;
 }
 }
-var valid20 = _errs147 === errors;
+var valid21 = _errs151 === errors;
 }
 else {
-var valid20 = true;
+var valid21 = true;
 }
-if(valid20){
-if(data67.path !== undefined){
-let data69 = data67.path;
-const _errs149 = errors;
-if(errors === _errs149){
-if(typeof data69 === "string"){
-if(func3(data69) > 4096){
+if(valid21){
+if(data69.path !== undefined){
+let data71 = data69.path;
+const _errs153 = errors;
+if(errors === _errs153){
+if(typeof data71 === "string"){
+if(func3(data71) > 4096){
 validate10.errors = [{instancePath:instancePath+"/configHome/path",schemaPath:"#/properties/configHome/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096}}];
 return false;
 }
 else {
-if(func3(data69) < 1){
+if(func3(data71) < 1){
 validate10.errors = [{instancePath:instancePath+"/configHome/path",schemaPath:"#/properties/configHome/properties/path/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -1910,10 +1967,10 @@ validate10.errors = [{instancePath:instancePath+"/configHome/path",schemaPath:"#
 return false;
 }
 }
-var valid20 = _errs149 === errors;
+var valid21 = _errs153 === errors;
 }
 else {
-var valid20 = true;
+var valid21 = true;
 }
 }
 }
@@ -1924,23 +1981,23 @@ validate10.errors = [{instancePath:instancePath+"/configHome",schemaPath:"#/prop
 return false;
 }
 }
-var valid0 = _errs144 === errors;
+var valid0 = _errs148 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.wire !== undefined){
-let data70 = data.wire;
-const _errs151 = errors;
-if(errors === _errs151){
-if(typeof data70 === "string"){
-if(func3(data70) > 64){
+let data72 = data.wire;
+const _errs155 = errors;
+if(errors === _errs155){
+if(typeof data72 === "string"){
+if(func3(data72) > 64){
 validate10.errors = [{instancePath:instancePath+"/wire",schemaPath:"#/properties/wire/maxLength",keyword:"maxLength",params:{limit: 64}}];
 return false;
 }
 else {
-if(!pattern3.test(data70)){
+if(!pattern3.test(data72)){
 validate10.errors = [{instancePath:instancePath+"/wire",schemaPath:"#/properties/wire/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$"}}];
 return false;
 }
@@ -1951,10 +2008,11 @@ validate10.errors = [{instancePath:instancePath+"/wire",schemaPath:"#/properties
 return false;
 }
 }
-var valid0 = _errs151 === errors;
+var valid0 = _errs155 === errors;
 }
 else {
 var valid0 = true;
+}
 }
 }
 }
