@@ -1,17 +1,17 @@
 // OpenAI Codex (npm @openai/codex) signed in with an API key, on a loopback provider of its
 // config.toml (Responses API over plain HTTP, no retries), the project folder not trusted
-// (trust_level = "untrusted", as a user who has not trusted it has): at launch Codex says
-// "Config, hooks, and exec policies from untrusted folders stay disabled" and offers "Open
-// restricted", which the matrix chooses; then Codex asks "Would you like to run the following
-// command? $ touch probe.txt" (measured on 0.171.0 by hand). In a trusted folder, or one never
-// asked about (not a git repository), it asks nothing: 0.170 and 0.171 refuse approval_policy
-// "untrusted" ("no longer supported"), and under the default "on-request" a write in the project
-// runs in the workspace-write sandbox unasked (in "Read Only" it fails in the sandbox, unasked).
-// A turn the API refuses (400) runs no hook at all on 0.170 and 0.171 (UserPromptSubmit, then no
-// Stop): Codex prints the API's error body on screen (`■ {"error":{"message":…}}`, without the HTTP
-// status, which Codex records nowhere: its rollout has the same body as task_complete.error), so
-// the manifest's failureScreen reads that line and the failed turn ends as "failure on screen"
-// with the API's message.
+// (trust_level = "untrusted", as a user who has not trusted it has). At launch Codex says "Config,
+// hooks, and exec policies from untrusted folders stay disabled" and offers "Open restricted",
+// which the matrix chooses ("Open existing task" when relaunched on the conversation); then, on
+// 0.170.0 and 0.171.0, it asks "Would you like to run the following command? $ touch probe.txt"
+// with its PermissionRequest hook. In a trusted folder, or one never asked about (not a git
+// repository), it asks nothing: both refuse approval_policy "untrusted" ("no longer supported"),
+// and under the default "on-request" a write in the project runs in the workspace-write sandbox
+// unasked ("Read Only" fails it in the sandbox, unasked; run by hand on 0.171.0). A turn the API
+// refuses (400) runs no hook after UserPromptSubmit (no Stop) on 0.170 and 0.171: Codex prints the
+// API's error body (`■ {"error":{"message":…}}`, without the HTTP status, which Codex records
+// nowhere: its rollout has the same body as task_complete.error), so the manifest's failureScreen
+// reads that line and the failed turn ends as "failure on screen" with the API's message.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { prepareCodexHome } from '../../../helpers/codexLoopback';
@@ -28,7 +28,11 @@ export const codex: AgentRecipe = {
     return {};
   },
   question: { allow: '1', mentions: /touch probe\.txt/ },
-  startup: [{ screen: /Open restricted/, keys: '\r' }],
+  // A relaunch on the conversation asks again, as "Open existing task".
+  startup: [
+    { screen: /Open restricted/, keys: '\r' },
+    { screen: /Open existing task/, keys: '\r' },
+  ],
   events: { working: 'UserPromptSubmit', attention: 'PermissionRequest', done: 'Stop', failed: 'failure on screen' },
   failure: { error: 400, message: 'refused on purpose by the release matrix' },
   failureReason: /^API error: refused on purpose by the release matrix$/,
