@@ -197,6 +197,8 @@ describe('questions from hook payloads', () => {
       'gemini',
     );
     expect(q).toMatchObject({ text: 'Run `touch probe.txt`?', context: 'Confirm Shell Command' });
+    // Its menu's own choices, for when the hook arrives before the screen shows the menu.
+    expect(q!.choices.map((c) => `${c.label}=${c.keys.join(' ')}`)).toEqual(['Allow once=1', 'Allow for this session=2', 'No, suggest changes=Escape']);
     const edit = questionFromHook(
       JSON.stringify({ message: 'Tool Edit requires editing', details: { type: 'edit', title: 'Edit', filePath: '/p/a.ts' } }),
       'gemini',

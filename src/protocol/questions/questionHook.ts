@@ -46,6 +46,14 @@ function detailsInput(d: Json): Json {
   return { ...d, file_path: d.filePath, url: urls[0], description: str(d.title) };
 }
 
+/** Gemini CLI's tool-permission menu (0.60.0, 0.61.0), for when its Notification arrives before
+ *  the screen shows the menu: the same labels and keys as on screen. */
+const GEMINI_PERMISSION_CHOICES: QuestionChoice[] = [
+  { label: 'Allow once', keys: ['1'], highlighted: true },
+  { label: 'Allow for this session', keys: ['2'], highlighted: false },
+  { label: 'No, suggest changes', keys: ['Escape'], highlighted: false },
+];
+
 /** What the agent's permission dialog offers when the screen cannot be read. */
 function permissionChoices(tui: QuestionTui): QuestionChoice[] {
   if (tui === 'codex')
@@ -105,8 +113,9 @@ export function questionFromHook(payload: string, tui: QuestionTui): Question | 
     // Command requires execution") and, in `details`, what is asked: a command, a file, a URL.
     const message = str(p.message);
     const asked = isJson(p.details) ? askText(detailsTool(p.details), detailsInput(p.details)) : null;
-    if (asked) return makeQuestion(asked.text, asked.context || message || '', permissionChoices(tui), 'hook');
-    return message ? makeQuestion(message, '', permissionChoices(tui), 'hook') : null;
+    const choices = tui === 'gemini' ? GEMINI_PERMISSION_CHOICES : permissionChoices(tui);
+    if (asked) return makeQuestion(asked.text, asked.context || message || '', choices, 'hook');
+    return message ? makeQuestion(message, '', choices, 'hook') : null;
   }
   const asked = askText(tool, input);
   return asked ? makeQuestion(asked.text, asked.context, permissionChoices(tui), 'hook') : null;
