@@ -272,6 +272,11 @@ export const ManifestSchema = z
     status: stateRules('screen')
       .optional()
       .describe('Screen-classification regexes, per state, for agents with no hook system. Ignored when hooks are declared.'),
+    failureScreen: ruleList
+      .optional()
+      .describe(
+        'Regexes over screen lines that show a turn failed (an API error the agent prints, e.g. "^■ \\{"). A line that matches after a working hook, and was not on screen when the turn began, makes the session attention with that line (and the wrapped lines that continue it) as the failure reason, until the next working hook; a turn-ending hook after it keeps the failure. Coexists with hooks: for agents whose hooks are silent on a failed turn or do not say it failed.',
+      ),
     hooks: HooksSchema.optional(),
     skills: z
       .string()

@@ -5,7 +5,7 @@
 "use strict";
 export const validate = validate10;
 export default validate10;
-const schema11 = {"type":"object","properties":{"$schema":{"type":"string","maxLength":4096},"comment":{"type":"string","maxLength":4000},"id":{"type":"string","maxLength":64,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]*$"},"name":{"type":"string","minLength":1,"maxLength":80},"command":{"type":"string","minLength":1,"maxLength":4096},"loginShell":{"type":"boolean","const":true},"permissionBypassFlag":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^-"},"permissionBypassForms":{"maxItems":16,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^-"}},"icon":{"type":"object","properties":{"vector":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"path":{"type":"string","minLength":1,"maxLength":4096,"pattern":"\\.(?:[Pp][Nn][Gg]|[Ss][Vv][Gg])$"},"symbol":{"type":"string","maxLength":1000,"pattern":"^[a-z0-9]+(?:\\.[a-z0-9]+)*$"},"tint":{"type":"string","pattern":"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$"}},"additionalProperties":false},"install":{"type":"string","maxLength":4096,"pattern":"^https?:\\/\\/[^\\s/]+\\S*$"},"identify":{"type":"object","properties":{"args":{"maxItems":8,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"match":{"type":"string","minLength":1,"maxLength":1000}},"required":["match"],"additionalProperties":false},"order":{"type":"integer","minimum":-1000000,"maximum":1000000},"resume":{"type":"object","properties":{"create":{"type":"string","minLength":1,"maxLength":1000},"resume":{"type":"string","minLength":1,"maxLength":1000},"storeRoot":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"storeMatch":{"type":"string","maxLength":1000,"pattern":"^(?:dir|file):[^/]+(?:\\/[^/]+)*$"},"transcriptName":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^(?!\\.\\.?$)[^/\\\\]+$"},"seed":{"type":"string","minLength":1,"maxLength":1000},"discover":{"type":"object","properties":{"root":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"format":{"type":"string","enum":["jsonl","json"]},"id":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"cwd":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"}},"required":["root","format","id","cwd"],"additionalProperties":false}},"additionalProperties":false},"titleStatus":{"type":"object","properties":{"working":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"attention":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"done":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"idle":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"failure":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}}},"additionalProperties":false},"status":{"type":"object","properties":{"working":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"attention":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"done":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"idle":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"failure":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}}},"additionalProperties":false},"hooks":{"type":"object","properties":{"type":{"type":"string","enum":["json","toml","plugin","scripts"]},"file":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"dir":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"dialect":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"events":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"object","properties":{"on":{"type":"string","minLength":1,"maxLength":1000},"state":{"type":"string","enum":["working","attention","done","idle"]},"matcher":{"type":"string","minLength":1,"maxLength":1000},"failure":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"}},"required":["on","state"],"additionalProperties":false}},"conversation":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"tool":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"promptTitle":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"capturesTranscript":{"type":"boolean"}},"required":["type","dialect","events"],"additionalProperties":false},"skills":{"type":"string"},"progressStatus":{"type":"boolean"},"configHome":{"type":"object","properties":{"env":{"type":"string","maxLength":1000,"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"path":{"type":"string","minLength":1,"maxLength":4096}},"required":["env","path"],"additionalProperties":false},"wire":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"}},"required":["id","name"],"additionalProperties":false};
+const schema11 = {"type":"object","properties":{"$schema":{"type":"string","maxLength":4096},"comment":{"type":"string","maxLength":4000},"id":{"type":"string","maxLength":64,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]*$"},"name":{"type":"string","minLength":1,"maxLength":80},"command":{"type":"string","minLength":1,"maxLength":4096},"loginShell":{"type":"boolean","const":true},"permissionBypassFlag":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^-"},"permissionBypassForms":{"maxItems":16,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^-"}},"icon":{"type":"object","properties":{"vector":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"path":{"type":"string","minLength":1,"maxLength":4096,"pattern":"\\.(?:[Pp][Nn][Gg]|[Ss][Vv][Gg])$"},"symbol":{"type":"string","maxLength":1000,"pattern":"^[a-z0-9]+(?:\\.[a-z0-9]+)*$"},"tint":{"type":"string","pattern":"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$"}},"additionalProperties":false},"install":{"type":"string","maxLength":4096,"pattern":"^https?:\\/\\/[^\\s/]+\\S*$"},"identify":{"type":"object","properties":{"args":{"maxItems":8,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"match":{"type":"string","minLength":1,"maxLength":1000}},"required":["match"],"additionalProperties":false},"order":{"type":"integer","minimum":-1000000,"maximum":1000000},"resume":{"type":"object","properties":{"create":{"type":"string","minLength":1,"maxLength":1000},"resume":{"type":"string","minLength":1,"maxLength":1000},"storeRoot":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"storeMatch":{"type":"string","maxLength":1000,"pattern":"^(?:dir|file):[^/]+(?:\\/[^/]+)*$"},"transcriptName":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^(?!\\.\\.?$)[^/\\\\]+$"},"seed":{"type":"string","minLength":1,"maxLength":1000},"discover":{"type":"object","properties":{"root":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"format":{"type":"string","enum":["jsonl","json"]},"id":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"cwd":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"}},"required":["root","format","id","cwd"],"additionalProperties":false}},"additionalProperties":false},"titleStatus":{"type":"object","properties":{"working":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"attention":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"done":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"idle":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"failure":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}}},"additionalProperties":false},"status":{"type":"object","properties":{"working":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"attention":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"done":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"idle":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"failure":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}}},"additionalProperties":false},"failureScreen":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"hooks":{"type":"object","properties":{"type":{"type":"string","enum":["json","toml","plugin","scripts"]},"file":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"dir":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"dialect":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"events":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"object","properties":{"on":{"type":"string","minLength":1,"maxLength":1000},"state":{"type":"string","enum":["working","attention","done","idle"]},"matcher":{"type":"string","minLength":1,"maxLength":1000},"failure":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"}},"required":["on","state"],"additionalProperties":false}},"conversation":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"tool":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"promptTitle":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"capturesTranscript":{"type":"boolean"}},"required":["type","dialect","events"],"additionalProperties":false},"skills":{"type":"string"},"progressStatus":{"type":"boolean"},"configHome":{"type":"object","properties":{"env":{"type":"string","maxLength":1000,"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"path":{"type":"string","minLength":1,"maxLength":4096}},"required":["env","path"],"additionalProperties":false},"wire":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"}},"required":["id","name"],"additionalProperties":false};
 const func2 = Object.prototype.hasOwnProperty;
 const func3 = codePointLength;
 const pattern0 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._-]*$", "");
@@ -1538,54 +1538,111 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.hooks !== undefined){
-let data54 = data.hooks;
+if(data.failureScreen !== undefined){
+let data54 = data.failureScreen;
 const _errs116 = errors;
 if(errors === _errs116){
-if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
+if(Array.isArray(data54)){
+if(data54.length > 64){
+validate10.errors = [{instancePath:instancePath+"/failureScreen",schemaPath:"#/properties/failureScreen/maxItems",keyword:"maxItems",params:{limit: 64}}];
+return false;
+}
+else {
+if(data54.length < 1){
+validate10.errors = [{instancePath:instancePath+"/failureScreen",schemaPath:"#/properties/failureScreen/minItems",keyword:"minItems",params:{limit: 1}}];
+return false;
+}
+else {
+var valid19 = true;
+const len12 = data54.length;
+for(let i12=0; i12<len12; i12++){
+let data55 = data54[i12];
+const _errs118 = errors;
+if(errors === _errs118){
+if(typeof data55 === "string"){
+if(func3(data55) > 1000){
+validate10.errors = [{instancePath:instancePath+"/failureScreen/" + i12,schemaPath:"#/properties/failureScreen/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+return false;
+}
+else {
+if(func3(data55) < 1){
+validate10.errors = [{instancePath:instancePath+"/failureScreen/" + i12,schemaPath:"#/properties/failureScreen/items/minLength",keyword:"minLength",params:{limit: 1}}];
+return false;
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/failureScreen/" + i12,schemaPath:"#/properties/failureScreen/items/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid19 = _errs118 === errors;
+if(!valid19){
+break;
+}
+}
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/failureScreen",schemaPath:"#/properties/failureScreen/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs116 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.hooks !== undefined){
+let data56 = data.hooks;
+const _errs120 = errors;
+if(errors === _errs120){
+if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
 let missing3;
-if((((data54.type === undefined) && (missing3 = "type")) || ((data54.dialect === undefined) && (missing3 = "dialect"))) || ((data54.events === undefined) && (missing3 = "events"))){
+if((((data56.type === undefined) && (missing3 = "type")) || ((data56.dialect === undefined) && (missing3 = "dialect"))) || ((data56.events === undefined) && (missing3 = "events"))){
 validate10.errors = [{instancePath:instancePath+"/hooks",schemaPath:"#/properties/hooks/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-const _errs118 = errors;
-for(const key7 in data54){
+const _errs122 = errors;
+for(const key7 in data56){
 if(!(func2.call(schema11.properties.hooks.properties, key7))){
 validate10.errors = [{instancePath:instancePath+"/hooks",schemaPath:"#/properties/hooks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7}}];
 return false;
 break;
 }
 }
-if(_errs118 === errors){
-if(data54.type !== undefined){
-let data55 = data54.type;
-const _errs119 = errors;
-if(typeof data55 !== "string"){
+if(_errs122 === errors){
+if(data56.type !== undefined){
+let data57 = data56.type;
+const _errs123 = errors;
+if(typeof data57 !== "string"){
 validate10.errors = [{instancePath:instancePath+"/hooks/type",schemaPath:"#/properties/hooks/properties/type/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
-if(!((((data55 === "json") || (data55 === "toml")) || (data55 === "plugin")) || (data55 === "scripts"))){
+if(!((((data57 === "json") || (data57 === "toml")) || (data57 === "plugin")) || (data57 === "scripts"))){
 validate10.errors = [{instancePath:instancePath+"/hooks/type",schemaPath:"#/properties/hooks/properties/type/enum",keyword:"enum",params:{allowedValues: schema11.properties.hooks.properties.type.enum}}];
 return false;
 }
-var valid19 = _errs119 === errors;
+var valid20 = _errs123 === errors;
 }
 else {
-var valid19 = true;
+var valid20 = true;
 }
-if(valid19){
-if(data54.file !== undefined){
-let data56 = data54.file;
-const _errs121 = errors;
-if(errors === _errs121){
-if(typeof data56 === "string"){
-if(func3(data56) > 4096){
+if(valid20){
+if(data56.file !== undefined){
+let data58 = data56.file;
+const _errs125 = errors;
+if(errors === _errs125){
+if(typeof data58 === "string"){
+if(func3(data58) > 4096){
 validate10.errors = [{instancePath:instancePath+"/hooks/file",schemaPath:"#/properties/hooks/properties/file/maxLength",keyword:"maxLength",params:{limit: 4096}}];
 return false;
 }
 else {
-if(!pattern8.test(data56)){
+if(!pattern8.test(data58)){
 validate10.errors = [{instancePath:instancePath+"/hooks/file",schemaPath:"#/properties/hooks/properties/file/pattern",keyword:"pattern",params:{pattern: "^(?:~\\/|\\/)"}}];
 return false;
 }
@@ -1596,23 +1653,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/file",schemaPath:"#/prop
 return false;
 }
 }
-var valid19 = _errs121 === errors;
+var valid20 = _errs125 === errors;
 }
 else {
-var valid19 = true;
+var valid20 = true;
 }
-if(valid19){
-if(data54.dir !== undefined){
-let data57 = data54.dir;
-const _errs123 = errors;
-if(errors === _errs123){
-if(typeof data57 === "string"){
-if(func3(data57) > 4096){
+if(valid20){
+if(data56.dir !== undefined){
+let data59 = data56.dir;
+const _errs127 = errors;
+if(errors === _errs127){
+if(typeof data59 === "string"){
+if(func3(data59) > 4096){
 validate10.errors = [{instancePath:instancePath+"/hooks/dir",schemaPath:"#/properties/hooks/properties/dir/maxLength",keyword:"maxLength",params:{limit: 4096}}];
 return false;
 }
 else {
-if(!pattern8.test(data57)){
+if(!pattern8.test(data59)){
 validate10.errors = [{instancePath:instancePath+"/hooks/dir",schemaPath:"#/properties/hooks/properties/dir/pattern",keyword:"pattern",params:{pattern: "^(?:~\\/|\\/)"}}];
 return false;
 }
@@ -1623,23 +1680,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/dir",schemaPath:"#/prope
 return false;
 }
 }
-var valid19 = _errs123 === errors;
+var valid20 = _errs127 === errors;
 }
 else {
-var valid19 = true;
+var valid20 = true;
 }
-if(valid19){
-if(data54.dialect !== undefined){
-let data58 = data54.dialect;
-const _errs125 = errors;
-if(errors === _errs125){
-if(typeof data58 === "string"){
-if(func3(data58) > 64){
+if(valid20){
+if(data56.dialect !== undefined){
+let data60 = data56.dialect;
+const _errs129 = errors;
+if(errors === _errs129){
+if(typeof data60 === "string"){
+if(func3(data60) > 64){
 validate10.errors = [{instancePath:instancePath+"/hooks/dialect",schemaPath:"#/properties/hooks/properties/dialect/maxLength",keyword:"maxLength",params:{limit: 64}}];
 return false;
 }
 else {
-if(!pattern3.test(data58)){
+if(!pattern3.test(data60)){
 validate10.errors = [{instancePath:instancePath+"/hooks/dialect",schemaPath:"#/properties/hooks/properties/dialect/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$"}}];
 return false;
 }
@@ -1650,159 +1707,159 @@ validate10.errors = [{instancePath:instancePath+"/hooks/dialect",schemaPath:"#/p
 return false;
 }
 }
-var valid19 = _errs125 === errors;
+var valid20 = _errs129 === errors;
 }
 else {
-var valid19 = true;
+var valid20 = true;
 }
-if(valid19){
-if(data54.events !== undefined){
-let data59 = data54.events;
-const _errs127 = errors;
-if(errors === _errs127){
-if(Array.isArray(data59)){
-if(data59.length > 64){
+if(valid20){
+if(data56.events !== undefined){
+let data61 = data56.events;
+const _errs131 = errors;
+if(errors === _errs131){
+if(Array.isArray(data61)){
+if(data61.length > 64){
 validate10.errors = [{instancePath:instancePath+"/hooks/events",schemaPath:"#/properties/hooks/properties/events/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data59.length < 1){
+if(data61.length < 1){
 validate10.errors = [{instancePath:instancePath+"/hooks/events",schemaPath:"#/properties/hooks/properties/events/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
-var valid20 = true;
-const len12 = data59.length;
-for(let i12=0; i12<len12; i12++){
-let data60 = data59[i12];
-const _errs129 = errors;
-if(errors === _errs129){
-if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
+var valid21 = true;
+const len13 = data61.length;
+for(let i13=0; i13<len13; i13++){
+let data62 = data61[i13];
+const _errs133 = errors;
+if(errors === _errs133){
+if(data62 && typeof data62 == "object" && !Array.isArray(data62)){
 let missing4;
-if(((data60.on === undefined) && (missing4 = "on")) || ((data60.state === undefined) && (missing4 = "state"))){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i12,schemaPath:"#/properties/hooks/properties/events/items/required",keyword:"required",params:{missingProperty: missing4}}];
+if(((data62.on === undefined) && (missing4 = "on")) || ((data62.state === undefined) && (missing4 = "state"))){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i13,schemaPath:"#/properties/hooks/properties/events/items/required",keyword:"required",params:{missingProperty: missing4}}];
 return false;
 }
 else {
-const _errs131 = errors;
-for(const key8 in data60){
+const _errs135 = errors;
+for(const key8 in data62){
 if(!((((key8 === "on") || (key8 === "state")) || (key8 === "matcher")) || (key8 === "failure"))){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i12,schemaPath:"#/properties/hooks/properties/events/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8}}];
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i13,schemaPath:"#/properties/hooks/properties/events/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8}}];
 return false;
 break;
 }
 }
-if(_errs131 === errors){
-if(data60.on !== undefined){
-let data61 = data60.on;
-const _errs132 = errors;
-if(errors === _errs132){
-if(typeof data61 === "string"){
-if(func3(data61) > 1000){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i12+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/maxLength",keyword:"maxLength",params:{limit: 1000}}];
-return false;
-}
-else {
-if(func3(data61) < 1){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i12+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/minLength",keyword:"minLength",params:{limit: 1}}];
-return false;
-}
-}
-}
-else {
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i12+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/type",keyword:"type",params:{type: "string"}}];
-return false;
-}
-}
-var valid21 = _errs132 === errors;
-}
-else {
-var valid21 = true;
-}
-if(valid21){
-if(data60.state !== undefined){
-let data62 = data60.state;
-const _errs134 = errors;
-if(typeof data62 !== "string"){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i12+"/state",schemaPath:"#/properties/hooks/properties/events/items/properties/state/type",keyword:"type",params:{type: "string"}}];
-return false;
-}
-if(!((((data62 === "working") || (data62 === "attention")) || (data62 === "done")) || (data62 === "idle"))){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i12+"/state",schemaPath:"#/properties/hooks/properties/events/items/properties/state/enum",keyword:"enum",params:{allowedValues: schema11.properties.hooks.properties.events.items.properties.state.enum}}];
-return false;
-}
-var valid21 = _errs134 === errors;
-}
-else {
-var valid21 = true;
-}
-if(valid21){
-if(data60.matcher !== undefined){
-let data63 = data60.matcher;
+if(_errs135 === errors){
+if(data62.on !== undefined){
+let data63 = data62.on;
 const _errs136 = errors;
 if(errors === _errs136){
 if(typeof data63 === "string"){
 if(func3(data63) > 1000){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i12+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i13+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
 if(func3(data63) < 1){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i12+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/minLength",keyword:"minLength",params:{limit: 1}}];
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i13+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i12+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i13+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
-var valid21 = _errs136 === errors;
+var valid22 = _errs136 === errors;
 }
 else {
-var valid21 = true;
+var valid22 = true;
 }
-if(valid21){
-if(data60.failure !== undefined){
-let data64 = data60.failure;
+if(valid22){
+if(data62.state !== undefined){
+let data64 = data62.state;
 const _errs138 = errors;
-if(errors === _errs138){
-if(typeof data64 === "string"){
-if(func3(data64) > 1000){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i12+"/failure",schemaPath:"#/properties/hooks/properties/events/items/properties/failure/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+if(typeof data64 !== "string"){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i13+"/state",schemaPath:"#/properties/hooks/properties/events/items/properties/state/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!((((data64 === "working") || (data64 === "attention")) || (data64 === "done")) || (data64 === "idle"))){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i13+"/state",schemaPath:"#/properties/hooks/properties/events/items/properties/state/enum",keyword:"enum",params:{allowedValues: schema11.properties.hooks.properties.events.items.properties.state.enum}}];
+return false;
+}
+var valid22 = _errs138 === errors;
+}
+else {
+var valid22 = true;
+}
+if(valid22){
+if(data62.matcher !== undefined){
+let data65 = data62.matcher;
+const _errs140 = errors;
+if(errors === _errs140){
+if(typeof data65 === "string"){
+if(func3(data65) > 1000){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i13+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern12.test(data64)){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i12+"/failure",schemaPath:"#/properties/hooks/properties/events/items/properties/failure/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
+if(func3(data65) < 1){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i13+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i12+"/failure",schemaPath:"#/properties/hooks/properties/events/items/properties/failure/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i13+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
-var valid21 = _errs138 === errors;
+var valid22 = _errs140 === errors;
 }
 else {
-var valid21 = true;
+var valid22 = true;
 }
-}
-}
-}
-}
-}
+if(valid22){
+if(data62.failure !== undefined){
+let data66 = data62.failure;
+const _errs142 = errors;
+if(errors === _errs142){
+if(typeof data66 === "string"){
+if(func3(data66) > 1000){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i13+"/failure",schemaPath:"#/properties/hooks/properties/events/items/properties/failure/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+return false;
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i12,schemaPath:"#/properties/hooks/properties/events/items/type",keyword:"type",params:{type: "object"}}];
+if(!pattern12.test(data66)){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i13+"/failure",schemaPath:"#/properties/hooks/properties/events/items/properties/failure/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
 return false;
 }
 }
-var valid20 = _errs129 === errors;
-if(!valid20){
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i13+"/failure",schemaPath:"#/properties/hooks/properties/events/items/properties/failure/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid22 = _errs142 === errors;
+}
+else {
+var valid22 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i13,schemaPath:"#/properties/hooks/properties/events/items/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid21 = _errs133 === errors;
+if(!valid21){
 break;
 }
 }
@@ -1814,23 +1871,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/events",schemaPath:"#/pr
 return false;
 }
 }
-var valid19 = _errs127 === errors;
+var valid20 = _errs131 === errors;
 }
 else {
-var valid19 = true;
+var valid20 = true;
 }
-if(valid19){
-if(data54.conversation !== undefined){
-let data65 = data54.conversation;
-const _errs140 = errors;
-if(errors === _errs140){
-if(typeof data65 === "string"){
-if(func3(data65) > 1000){
+if(valid20){
+if(data56.conversation !== undefined){
+let data67 = data56.conversation;
+const _errs144 = errors;
+if(errors === _errs144){
+if(typeof data67 === "string"){
+if(func3(data67) > 1000){
 validate10.errors = [{instancePath:instancePath+"/hooks/conversation",schemaPath:"#/properties/hooks/properties/conversation/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern12.test(data65)){
+if(!pattern12.test(data67)){
 validate10.errors = [{instancePath:instancePath+"/hooks/conversation",schemaPath:"#/properties/hooks/properties/conversation/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
 return false;
 }
@@ -1841,23 +1898,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/conversation",schemaPath
 return false;
 }
 }
-var valid19 = _errs140 === errors;
+var valid20 = _errs144 === errors;
 }
 else {
-var valid19 = true;
+var valid20 = true;
 }
-if(valid19){
-if(data54.tool !== undefined){
-let data66 = data54.tool;
-const _errs142 = errors;
-if(errors === _errs142){
-if(typeof data66 === "string"){
-if(func3(data66) > 1000){
+if(valid20){
+if(data56.tool !== undefined){
+let data68 = data56.tool;
+const _errs146 = errors;
+if(errors === _errs146){
+if(typeof data68 === "string"){
+if(func3(data68) > 1000){
 validate10.errors = [{instancePath:instancePath+"/hooks/tool",schemaPath:"#/properties/hooks/properties/tool/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern12.test(data66)){
+if(!pattern12.test(data68)){
 validate10.errors = [{instancePath:instancePath+"/hooks/tool",schemaPath:"#/properties/hooks/properties/tool/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
 return false;
 }
@@ -1868,23 +1925,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/tool",schemaPath:"#/prop
 return false;
 }
 }
-var valid19 = _errs142 === errors;
+var valid20 = _errs146 === errors;
 }
 else {
-var valid19 = true;
+var valid20 = true;
 }
-if(valid19){
-if(data54.promptTitle !== undefined){
-let data67 = data54.promptTitle;
-const _errs144 = errors;
-if(errors === _errs144){
-if(typeof data67 === "string"){
-if(func3(data67) > 1000){
+if(valid20){
+if(data56.promptTitle !== undefined){
+let data69 = data56.promptTitle;
+const _errs148 = errors;
+if(errors === _errs148){
+if(typeof data69 === "string"){
+if(func3(data69) > 1000){
 validate10.errors = [{instancePath:instancePath+"/hooks/promptTitle",schemaPath:"#/properties/hooks/properties/promptTitle/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern12.test(data67)){
+if(!pattern12.test(data69)){
 validate10.errors = [{instancePath:instancePath+"/hooks/promptTitle",schemaPath:"#/properties/hooks/properties/promptTitle/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
 return false;
 }
@@ -1895,22 +1952,22 @@ validate10.errors = [{instancePath:instancePath+"/hooks/promptTitle",schemaPath:
 return false;
 }
 }
-var valid19 = _errs144 === errors;
+var valid20 = _errs148 === errors;
 }
 else {
-var valid19 = true;
+var valid20 = true;
 }
-if(valid19){
-if(data54.capturesTranscript !== undefined){
-const _errs146 = errors;
-if(typeof data54.capturesTranscript !== "boolean"){
+if(valid20){
+if(data56.capturesTranscript !== undefined){
+const _errs150 = errors;
+if(typeof data56.capturesTranscript !== "boolean"){
 validate10.errors = [{instancePath:instancePath+"/hooks/capturesTranscript",schemaPath:"#/properties/hooks/properties/capturesTranscript/type",keyword:"type",params:{type: "boolean"}}];
 return false;
 }
-var valid19 = _errs146 === errors;
+var valid20 = _errs150 === errors;
 }
 else {
-var valid19 = true;
+var valid20 = true;
 }
 }
 }
@@ -1928,67 +1985,67 @@ validate10.errors = [{instancePath:instancePath+"/hooks",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs116 === errors;
+var valid0 = _errs120 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.skills !== undefined){
-const _errs148 = errors;
+const _errs152 = errors;
 if(typeof data.skills !== "string"){
 validate10.errors = [{instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
-var valid0 = _errs148 === errors;
+var valid0 = _errs152 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.progressStatus !== undefined){
-const _errs150 = errors;
+const _errs154 = errors;
 if(typeof data.progressStatus !== "boolean"){
 validate10.errors = [{instancePath:instancePath+"/progressStatus",schemaPath:"#/properties/progressStatus/type",keyword:"type",params:{type: "boolean"}}];
 return false;
 }
-var valid0 = _errs150 === errors;
+var valid0 = _errs154 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.configHome !== undefined){
-let data71 = data.configHome;
-const _errs152 = errors;
-if(errors === _errs152){
-if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
+let data73 = data.configHome;
+const _errs156 = errors;
+if(errors === _errs156){
+if(data73 && typeof data73 == "object" && !Array.isArray(data73)){
 let missing5;
-if(((data71.env === undefined) && (missing5 = "env")) || ((data71.path === undefined) && (missing5 = "path"))){
+if(((data73.env === undefined) && (missing5 = "env")) || ((data73.path === undefined) && (missing5 = "path"))){
 validate10.errors = [{instancePath:instancePath+"/configHome",schemaPath:"#/properties/configHome/required",keyword:"required",params:{missingProperty: missing5}}];
 return false;
 }
 else {
-const _errs154 = errors;
-for(const key9 in data71){
+const _errs158 = errors;
+for(const key9 in data73){
 if(!((key9 === "env") || (key9 === "path"))){
 validate10.errors = [{instancePath:instancePath+"/configHome",schemaPath:"#/properties/configHome/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9}}];
 return false;
 break;
 }
 }
-if(_errs154 === errors){
-if(data71.env !== undefined){
-let data72 = data71.env;
-const _errs155 = errors;
-if(errors === _errs155){
-if(typeof data72 === "string"){
-if(func3(data72) > 1000){
+if(_errs158 === errors){
+if(data73.env !== undefined){
+let data74 = data73.env;
+const _errs159 = errors;
+if(errors === _errs159){
+if(typeof data74 === "string"){
+if(func3(data74) > 1000){
 validate10.errors = [{instancePath:instancePath+"/configHome/env",schemaPath:"#/properties/configHome/properties/env/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern21.test(data72)){
+if(!pattern21.test(data74)){
 validate10.errors = [{instancePath:instancePath+"/configHome/env",schemaPath:"#/properties/configHome/properties/env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"}}];
 return false;
 }
@@ -1999,23 +2056,23 @@ validate10.errors = [{instancePath:instancePath+"/configHome/env",schemaPath:"#/
 return false;
 }
 }
-var valid22 = _errs155 === errors;
+var valid23 = _errs159 === errors;
 }
 else {
-var valid22 = true;
+var valid23 = true;
 }
-if(valid22){
-if(data71.path !== undefined){
-let data73 = data71.path;
-const _errs157 = errors;
-if(errors === _errs157){
-if(typeof data73 === "string"){
-if(func3(data73) > 4096){
+if(valid23){
+if(data73.path !== undefined){
+let data75 = data73.path;
+const _errs161 = errors;
+if(errors === _errs161){
+if(typeof data75 === "string"){
+if(func3(data75) > 4096){
 validate10.errors = [{instancePath:instancePath+"/configHome/path",schemaPath:"#/properties/configHome/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096}}];
 return false;
 }
 else {
-if(func3(data73) < 1){
+if(func3(data75) < 1){
 validate10.errors = [{instancePath:instancePath+"/configHome/path",schemaPath:"#/properties/configHome/properties/path/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -2026,10 +2083,10 @@ validate10.errors = [{instancePath:instancePath+"/configHome/path",schemaPath:"#
 return false;
 }
 }
-var valid22 = _errs157 === errors;
+var valid23 = _errs161 === errors;
 }
 else {
-var valid22 = true;
+var valid23 = true;
 }
 }
 }
@@ -2040,23 +2097,23 @@ validate10.errors = [{instancePath:instancePath+"/configHome",schemaPath:"#/prop
 return false;
 }
 }
-var valid0 = _errs152 === errors;
+var valid0 = _errs156 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.wire !== undefined){
-let data74 = data.wire;
-const _errs159 = errors;
-if(errors === _errs159){
-if(typeof data74 === "string"){
-if(func3(data74) > 64){
+let data76 = data.wire;
+const _errs163 = errors;
+if(errors === _errs163){
+if(typeof data76 === "string"){
+if(func3(data76) > 64){
 validate10.errors = [{instancePath:instancePath+"/wire",schemaPath:"#/properties/wire/maxLength",keyword:"maxLength",params:{limit: 64}}];
 return false;
 }
 else {
-if(!pattern3.test(data74)){
+if(!pattern3.test(data76)){
 validate10.errors = [{instancePath:instancePath+"/wire",schemaPath:"#/properties/wire/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$"}}];
 return false;
 }
@@ -2067,10 +2124,11 @@ validate10.errors = [{instancePath:instancePath+"/wire",schemaPath:"#/properties
 return false;
 }
 }
-var valid0 = _errs159 === errors;
+var valid0 = _errs163 === errors;
 }
 else {
 var valid0 = true;
+}
 }
 }
 }

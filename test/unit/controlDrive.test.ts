@@ -196,6 +196,31 @@ describe('a first prompt', () => {
     expect(await turn).toMatchObject({ outcome: 'settled', until: 'turn', session: { state: 'idle' } });
   });
 
+  it('waits through a dialog the agent shows first (attention), typed once it is answered', async () => {
+    const registry = new SessionRegistry({ spawner: testShell() });
+    cleanups.push(() => registry.dispose());
+    const waits = new SessionWaits({ registry, describe: (r) => new SessionFacts().info(r), readyEvidence: () => true });
+    cleanups.push(() => waits.dispose());
+    const spawned = await registry.spawn({ cwd: repoRoot });
+    if (!spawned.ok) throw new Error(spawned.message);
+    const s = spawned.record.session;
+    const typed: string[] = [];
+    const write = s.write.bind(s);
+    s.write = (d: string) => {
+      typed.push(d);
+      return write(d);
+    };
+    // Codex's notice for a folder not trusted: the session needs the user before any prompt.
+    registry.setState(s.id, 'attention', 'test: trust notice');
+    const delivered = waits.deliverPrompt(s.id, 'echo after-dialog');
+    await waitFor(() => s.screenLines().some((l) => l.startsWith('$')), { what: 'the shell prompt' });
+    expect(typed).toEqual([]);
+    registry.setState(s.id, 'idle', 'test: answered');
+    // Before, the dialog's attention ended the wait for readiness and the prompt was dropped.
+    expect(await delivered).toBe(true);
+    expect(typed).toEqual(['echo after-dialog', '\r']);
+  });
+
   it('waits while an agent has drawn only a blank screen, however long it stays still', async () => {
     // Like OpenCode: it clears the screen, boots for a while drawing nothing, then draws its input line.
     const dir = mkdtempSync(join(tmpdir(), 'termio-blank-'));

@@ -206,6 +206,30 @@ describe('questions from hook payloads', () => {
     expect(other!.text).toBe('Allow webfetch: https://x.test/*?');
   });
 
+  it("reads the command from Gemini CLI's Notification details (0.61.0's payload)", () => {
+    const q = questionFromHook(
+      JSON.stringify({
+        hook_event_name: 'Notification',
+        notification_type: 'ToolPermission',
+        message: 'Tool Confirm Shell Command requires execution',
+        details: { type: 'exec', title: 'Confirm Shell Command', command: 'touch probe.txt', rootCommand: 'touch' },
+      }),
+      'gemini',
+    );
+    expect(q).toMatchObject({ text: 'Run `touch probe.txt`?', context: 'Confirm Shell Command' });
+    // Its menu's own choices, for when the hook arrives before the screen shows the menu.
+    expect(q!.choices.map((c) => `${c.label}=${c.keys.join(' ')}`)).toEqual(['Allow once=1', 'Allow for this session=2', 'No, suggest changes=Escape']);
+    const edit = questionFromHook(
+      JSON.stringify({ message: 'Tool Edit requires editing', details: { type: 'edit', title: 'Edit', filePath: '/p/a.ts' } }),
+      'gemini',
+    );
+    expect(edit!.text).toBe('Edit /p/a.ts?');
+    // Details that name nothing leave the message as the question.
+    expect(questionFromHook(JSON.stringify({ message: 'Tool X requires execution', details: { type: 'other' } }), 'gemini')!.text).toBe(
+      'Tool X requires execution',
+    );
+  });
+
   it('gives nothing for a payload that is not JSON or names nothing', () => {
     expect(questionFromHook('{"tool_name":"Ba', 'claude')).toBeNull();
     expect(questionFromHook('{}', 'claude')).toBeNull();

@@ -228,6 +228,7 @@ export class SessionLauncher {
         ...(m.hooks ? { hooks: m.hooks } : {}),
         ...(m.titleStatus ? { titleStatus: m.titleStatus } : {}),
         ...(m.status ? { status: m.status } : {}),
+        ...(m.failureScreen ? { failureScreen: m.failureScreen } : {}),
         ...(m.progressStatus ? { progressStatus: true } : {}),
         // A login shell's screen is the user's own: a (y/n) there is not an agent waiting.
         ...(m.loginShell ? { loginShell: true } : { questions: true }),

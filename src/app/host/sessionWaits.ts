@@ -146,7 +146,14 @@ export class SessionWaits implements Disposable {
    */
   async deliverPrompt(id: string, prompt: string): Promise<boolean> {
     this.turns.set(id, { pendingPrompt: true, notReady: false, workSeen: false, hookBase: 0 });
-    const ready = await this.wait(id, 'ready', this.limits.readyTimeoutMs);
+    const deadline = performance.now() + this.limits.readyTimeoutMs;
+    let ready = await this.wait(id, 'ready', this.limits.readyTimeoutMs);
+    // A dialog before the prompt (Codex's notice for a folder not trusted) is attention: the
+    // prompt waits for the user to answer it rather than being dropped.
+    while (ready.outcome === 'attention' && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, this.limits.readyCheckMs));
+      ready = await this.wait(id, 'ready', Math.max(0, deadline - performance.now()));
+    }
     const r = this.registry.get(id);
     if (ready.outcome !== 'settled' || !r || r.session.exited) {
       if (this.turns.has(id)) this.turns.set(id, { pendingPrompt: false, notReady: true, workSeen: false, hookBase: 0 });

@@ -35,6 +35,8 @@ export interface AgentStatusConfig {
   hooks?: Pick<HooksDeclaration, 'dialect' | 'events' | 'conversation' | 'tool' | 'promptTitle'>;
   titleStatus?: StatusRulesInput;
   status?: StatusRulesInput;
+  /** Screen lines that show a failed turn (manifest `failureScreen`). */
+  failureScreen?: readonly string[];
   /** The agent reports work as OSC 9;4 progress. */
   progressStatus?: boolean;
   /** Read questions off its screen before hooks report (every agent but the plain terminal). */
@@ -179,6 +181,7 @@ export class StatusTracker {
       hooksReportOnPrompt: agent?.hooks ? hooksReportOnPrompt(agent.hooks) : false,
       ...(agent?.titleStatus ? { titleStatus: agent.titleStatus } : {}),
       ...(agent?.status ? { status: agent.status } : {}),
+      ...(agent?.failureScreen ? { failureScreen: agent.failureScreen } : {}),
       ...(agent?.questions ? { questionTui: tuiOf(agent.hooks?.dialect ?? agent.agentId) } : {}),
       ...(agent?.loginShell ? { shellExit: true } : {}),
     };
@@ -209,7 +212,7 @@ export class StatusTracker {
     t.subscriptions.push(
       source.onRender(() => {
         this.showedLife(t);
-        if (agent?.status || t.engine.watchesQuestions) this.scheduleSnapshot(t);
+        if (agent?.status || agent?.failureScreen || t.engine.watchesQuestions) this.scheduleSnapshot(t);
       }),
     );
     if (agent?.progressStatus && source.onProgress) t.subscriptions.push(source.onProgress((p) => this.handleProgress(t, p)));

@@ -34,6 +34,28 @@ function askText(tool: string, input: Json): { text: string; context: string } |
   return description ? { text: `Allow ${tool}?`, context: description } : null;
 }
 
+const isJson = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The tool a notification's details describe (Gemini: type exec, edit, mcp or info). */
+function detailsTool(d: Json): string {
+  if (d.type === 'edit') return 'Edit';
+  return str(d.toolName) ?? str(d.title) ?? 'the tool';
+}
+
+/** A notification's details in the tool-input shape askText reads (Gemini writes filePath, urls). */
+function detailsInput(d: Json): Json {
+  const urls = Array.isArray(d.urls) ? d.urls.filter((u): u is string => typeof u === 'string') : [];
+  return { ...d, file_path: d.filePath, url: urls[0], description: str(d.title) };
+}
+
+/** Gemini CLI's tool-permission menu (0.60.0, 0.61.0), for when its Notification arrives before
+ *  the screen shows the menu: the same labels and keys as on screen. */
+const GEMINI_PERMISSION_CHOICES: QuestionChoice[] = [
+  { label: 'Allow once', keys: ['1'], highlighted: true },
+  { label: 'Allow for this session', keys: ['2'], highlighted: false },
+  { label: 'No, suggest changes', keys: ['Escape'], highlighted: false },
+];
+
 /** What the agent's permission dialog offers when the screen cannot be read. */
 function permissionChoices(tui: QuestionTui): QuestionChoice[] {
   if (tui === 'opencode')
@@ -117,9 +139,13 @@ export function questionFromHook(payload: string, tui: QuestionTui): Question | 
   const input: Json = rawInput && typeof rawInput === 'object' ? (rawInput as Json) : {};
   if (tool === 'AskUserQuestion') return askUserQuestion(input);
   if (!tool) {
-    // A notification-style payload (Gemini's Notification) carries only a message.
+    // A notification-style payload (Gemini's Notification) carries a message ("Tool Confirm Shell
+    // Command requires execution") and, in `details`, what is asked: a command, a file, a URL.
     const message = str(p.message);
-    return message ? makeQuestion(message, '', permissionChoices(tui), 'hook') : null;
+    const asked = isJson(p.details) ? askText(detailsTool(p.details), detailsInput(p.details)) : null;
+    const choices = tui === 'gemini' ? GEMINI_PERMISSION_CHOICES : permissionChoices(tui);
+    if (asked) return makeQuestion(asked.text, asked.context || message || '', choices, 'hook');
+    return message ? makeQuestion(message, '', choices, 'hook') : null;
   }
   const asked = askText(tool, input);
   return asked ? makeQuestion(asked.text, asked.context, permissionChoices(tui), 'hook') : null;

@@ -28,7 +28,17 @@ export interface StatusEngineSnapshot {
   hooksNotReporting: HealthNote | null;
   activitySeenAt: number | null;
   workAfterHookAt: number | null;
+  /** A failure the screen showed after the turn began (manifest `failureScreen`); absent in older snapshots. */
+  screenFailure?: StatusClaim | null;
+  /** The failure lines on screen when the turn began: only a new one is this turn's. */
+  failureMark?: FailureMark | null;
   current: SessionStatus;
+}
+
+/** The failure lines a screen shows: how many, and the last one's text. */
+export interface FailureMark {
+  count: number;
+  last: string;
 }
 
 const CHANNELS: readonly StatusChannel[] = ['hooks', 'titleStatus', 'progress', 'status', 'question', 'exit', 'focus', 'start'];
@@ -70,8 +80,8 @@ function claimProblem(v: unknown, where: string): string | null {
 export function engineSnapshotProblem(v: unknown): string | null {
   if (!isObj(v)) return 'not an object';
   if (!isTime(v.startedAt) || !isCount(v.seq)) return 'startedAt or seq is not a number';
-  for (const k of ['hook', 'title', 'screen', 'question', 'progress'] as const) {
-    const p = claimProblem(v[k], k);
+  for (const k of ['hook', 'title', 'screen', 'question', 'progress', 'screenFailure'] as const) {
+    const p = claimProblem(v[k] ?? null, k);
     if (p) return p;
   }
   if (v.exitWhy !== null) {
@@ -83,6 +93,8 @@ export function engineSnapshotProblem(v: unknown): string | null {
     const p = healthProblem(v.hooksNotReporting, 'hooksNotReporting');
     if (p) return p;
   }
+  const m = v.failureMark;
+  if (m !== undefined && m !== null && (!isObj(m) || !isCount(m.count) || typeof m.last !== 'string')) return 'failureMark is not a mark';
   for (const k of ['activitySeenAt', 'workAfterHookAt'] as const) if (v[k] !== null && !isTime(v[k])) return `${k} is not a time`;
   const c = v.current;
   if (!isObj(c) || !isSessionState(c.state) || !isTime(c.since) || !Array.isArray(c.health)) return 'current is not a status';

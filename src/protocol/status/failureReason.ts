@@ -113,10 +113,13 @@ function collectText(text: string, ev: Evidence, now: number, depth: number, bud
   const head = brace > 0 ? text.slice(0, brace).trim() : text;
   if (brace >= 0) {
     try {
-      const inner: unknown = JSON.parse(text.slice(brace));
+      // The JSON may sit inside brackets or be followed by words ("[API Error: {…}]").
+      const json = text.slice(brace);
+      const inner: unknown = parseJson(json) ?? JSON.parse(json.slice(0, json.lastIndexOf('}') + 1));
       // The JSON's own message comes before the prefix ("400"): it is the words.
       collect(inner, ev, now, depth + 1, budget);
-      if (head) ev.texts.push(head);
+      // A marker before it ("■") says nothing.
+      if (/[\p{L}\p{N}]/u.test(head)) ev.texts.push(head);
     } catch {
       ev.texts.push(text);
     }
@@ -124,6 +127,14 @@ function collectText(text: string, ev: Evidence, now: number, depth: number, bud
   const status = statusInText(head || text);
   if (status !== null) ev.status ??= status;
   ev.resetsAt ??= resetInText(text, now);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 /** An HTTP status written in words: "429 Too Many Requests", "status 401", "API Error: 400", "(429)". */

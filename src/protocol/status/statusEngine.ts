@@ -17,12 +17,16 @@
 //   rule of titleStatus or status matching, or the process ending with a non-zero code or a
 //   signal — is attention, its why carrying the failure's kind
 //   and reason; the next turn's working event, or another state, clears it as any attention;
+// - a failure the screen shows (manifest `failureScreen`: a line that matches after a turn began,
+//   for agents whose hooks stay silent on a failed turn or say nothing of it) is attention with
+//   that line as the reason, until the next working hook; the hook that ends the turn keeps it;
 // - done = finished while the user was elsewhere; it becomes idle when the user looks.
 import { classifyText, compileStatusRules, STATE_PRIORITY, type CompiledRules, type StatusRulesInput } from './statusRules';
 import type { HealthNote, SessionState, SessionStatus, StatusChannel, StatusWhy } from './sessionState';
 import { clip, questionFromScreen, type QuestionTui } from '../questions';
-import type { StatusClaim, StatusEngineSnapshot } from './engineSnapshot';
+import type { FailureMark, StatusClaim, StatusEngineSnapshot } from './engineSnapshot';
 import { failureFromExit, failureFromPayload, type StatusFailure } from './failureReason';
+import { compileRulePattern, type RulePattern } from './rulePattern';
 
 /** The why strip quotes a question on screen in at most this many characters. */
 const MAX_QUOTED_QUESTION_CHARS = 120;
@@ -44,6 +48,8 @@ export interface StatusEngineConfig {
   hooksReportOnPrompt?: boolean;
   titleStatus?: StatusRulesInput;
   status?: StatusRulesInput;
+  /** Regexes over screen lines that show a turn failed (manifest `failureScreen`). */
+  failureScreen?: readonly string[];
   startGraceMs?: number;
   activityGraceMs?: number;
   /** Read questions off the screen (the agent's TUI conventions); omitted: no detector (a shell). */
@@ -88,6 +94,15 @@ export function hooksNotReportingMessage(release: string | null): string {
 export class StatusEngine {
   private readonly titleRules: CompiledRules;
   private readonly screenRules: CompiledRules;
+  private readonly failureRules: Array<{ source: string; pattern: RulePattern }> = [];
+  private readonly failureRuleErrors: string[] = [];
+  /** A failure the screen showed since the turn began (attention until the next working hook). */
+  private screenFailure: Claim | null = null;
+  /** The failure lines on screen when the last working hook arrived; null before any turn, when
+   *  old lines (a resumed conversation's) are not this session's news. */
+  private failureMark: FailureMark | null = null;
+  /** The failure lines of the latest screen. */
+  private failureSeen: FailureMark & { rule: string } = { count: 0, last: '', rule: '' };
   private readonly startGraceMs: number;
   private readonly activityGraceMs: number;
   private seq = 0;
@@ -117,6 +132,13 @@ export class StatusEngine {
   ) {
     this.titleRules = compileStatusRules(config.titleStatus, 'titleStatus');
     this.screenRules = compileStatusRules(config.status, 'status');
+    for (const source of config.failureScreen ?? []) {
+      try {
+        this.failureRules.push({ source, pattern: compileRulePattern(source) });
+      } catch (err) {
+        this.failureRuleErrors.push(`failureScreen: bad regex ${JSON.stringify(source)}: ${(err as Error).message}`);
+      }
+    }
     this.startGraceMs = config.startGraceMs ?? HOOK_START_GRACE_MS;
     this.activityGraceMs = config.activityGraceMs ?? HOOK_ACTIVITY_GRACE_MS;
     this.current = { state: 'idle', since: startedAt, why: { channel: 'start', at: startedAt }, health: [] };
@@ -139,6 +161,8 @@ export class StatusEngine {
       hooksNotReporting: this.hooksNotReporting,
       activitySeenAt: this.activitySeenAt,
       workAfterHookAt: this.workAfterHookAt,
+      screenFailure: this.screenFailure,
+      failureMark: this.failureMark,
       current: this.current,
     };
   }
@@ -149,12 +173,14 @@ export class StatusEngine {
     ({ seq: e.seq, hook: e.hook, title: e.title, screen: e.screen, question: e.question, progress: e.progress, exitWhy: e.exitWhy } = s);
     ({ titleShowsAttention: e.titleShowsAttention, focused: e.focused, hooksNotReporting: e.hooksNotReporting } = s);
     ({ activitySeenAt: e.activitySeenAt, workAfterHookAt: e.workAfterHookAt, current: e.current } = s);
+    e.screenFailure = s.screenFailure ?? null;
+    e.failureMark = s.failureMark ?? null;
     return e;
   }
 
   /** Rules the manifest gave that could not be compiled (bad regex, unknown state). */
   get ruleErrors(): string[] {
-    return [...this.titleRules.errors, ...this.screenRules.errors];
+    return [...this.titleRules.errors, ...this.screenRules.errors, ...this.failureRuleErrors];
   }
 
   get status(): SessionStatus {
@@ -183,6 +209,11 @@ export class StatusEngine {
           seq,
           prevSeq: this.hook?.seq ?? 0,
         };
+        if (this.hook.state === 'working') {
+          // A turn (or its next step) began: failure lines on screen now are older news.
+          this.screenFailure = null;
+          this.failureMark = { count: this.failureSeen.count, last: this.failureSeen.last };
+        }
         break;
       case 'title':
         if (this.exitWhy) return false;
@@ -201,6 +232,7 @@ export class StatusEngine {
         if (this.exitWhy) return false;
         this.screen = this.flip(this.screen, this.screenRules, input.lines.join('\n'), 'status', input.at, seq);
         this.question = this.readQuestion(input.lines, input.at, seq);
+        this.readFailure(input.lines, input.at, seq);
         break;
       case 'exit':
         if (this.exitWhy) return false;
@@ -258,6 +290,18 @@ export class StatusEngine {
     return { state: q ? 'attention' : null, why: { channel: 'question', event, at }, seq, prevSeq: previous?.seq ?? 0 };
   }
 
+  /** Notes the failure lines on screen; one that is new since the turn began is its failure. */
+  private readFailure(lines: readonly string[], at: number, seq: number): void {
+    if (this.failureRules.length === 0) return;
+    const seen = failureLines(lines, this.failureRules);
+    this.failureSeen = seen;
+    const mark = this.failureMark;
+    if (!mark || this.screenFailure || seen.count === 0) return;
+    if (seen.count <= mark.count && seen.last === mark.last) return;
+    const failure = failureFromPayload(seen.last, at);
+    this.screenFailure = { state: 'attention', why: { channel: 'status', rule: seen.rule, event: 'failure on screen', at, failure }, seq, prevSeq: 0 };
+  }
+
   private checkHookHealth(input: StatusInput): void {
     const at = input.at;
     if (!this.config.hooksDeclared || this.exitWhy) return;
@@ -300,6 +344,13 @@ export class StatusEngine {
   /** The state the channels claim, before done/idle is decided by where the user is. */
   private raw(): { state: SessionState; why: StatusWhy } {
     if (this.exitWhy) return { state: this.exitWhy.failure ? 'attention' : 'done', why: this.exitWhy };
+    const failed = this.screenFailure;
+    if (failed) {
+      // A hook that ended this turn (before or after the line was read: the pty and the hook
+      // socket race) names the end; the screen says why.
+      const ended = this.hook && (this.hook.state === 'done' || this.hook.state === 'idle');
+      return { state: 'attention', why: ended ? { ...this.hook!.why, failure: failed.why.failure! } : failed.why };
+    }
     // Hooks rule while they report; once they stopped (a health note), the title and screen do.
     if (this.config.hooksDeclared && this.hook && !this.hooksNotReporting) {
       const hook = this.hook;
@@ -374,6 +425,30 @@ export class StatusEngine {
     this.current = state === prev.state ? { ...prev, health } : { state, since: input.at, why, health };
     return true;
   }
+}
+
+/** A failure line and the lines that continue it (a wrapped message: no blank line between, and
+ *  starting with a letter, a digit, a quote or JSON punctuation rather than a TUI's marker). */
+const MAX_CONTINUED_LINES = 6;
+const CONTINUES = /^\s*[\p{L}\p{N}"'{}[\](),:.-]/u;
+
+/** The failure lines on a screen: how many match a rule, the last one's text (joined with its
+ *  continuation) and the rule it matched. */
+export function failureLines(lines: readonly string[], rules: ReadonlyArray<{ source: string; pattern: RulePattern }>): FailureMark & { rule: string } {
+  let count = 0;
+  let last = '';
+  let rule = '';
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const r = rules.find((x) => x.pattern.test(line));
+    if (!r) continue;
+    count++;
+    rule = r.source;
+    const parts = [line.trim()];
+    for (let k = i + 1; k < lines.length && k <= i + MAX_CONTINUED_LINES && lines[k]!.trim() && CONTINUES.test(lines[k]!); k++) parts.push(lines[k]!.trim());
+    last = parts.join(' ');
+  }
+  return { count, last, rule };
 }
 
 /** The new reason is a hook event and the old one an in-band or screen guess at the same state. */

@@ -253,12 +253,12 @@ function argvOf(pid: number): string[] {
 }
 
 /** Types each startup dialog's keys once its screen shows, until `ready` holds. */
-async function untilReady(sc: Scenario, ready: () => boolean, what: string): Promise<void> {
+async function untilReady(sc: Scenario, ready: () => boolean | Promise<boolean>, what: string): Promise<void> {
   const pending = [...(sc.recipe.startup ?? [])];
   const exited = () => sc.host?.registry.get(sc.id)?.session.exited;
   await waitFor(
     async () => {
-      if (ready()) return 'ready';
+      if (await ready()) return 'ready';
       if (exited()) return 'exited';
       if (pending.length) {
         const screen = await sc.screen();
@@ -311,6 +311,9 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
   async attention(sc) {
     const q = sc.recipe.question!;
     await sc.state('attention');
+    // The title or screen may show the question a moment before its hook brings the words (Gemini
+    // CLI 0.61.0): read after the hook, or the answer is refused as to a question since changed.
+    if (sc.recipe.events.attention) await sc.reported(`attention ${sc.recipe.events.attention}`);
     const asked = await termioJson<{ question: { text: string; context: string; choices: Array<{ label: string }> } | null }>(
       ['sessions', 'question', sc.id],
       sc.env,
@@ -403,7 +406,9 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
     expect(bound, `the conversation the tab was bound to (plan: ${JSON.stringify(plan)})`).toBeTruthy();
     expect(plan?.argv, 'the plan names the conversation').toEqual(expect.arrayContaining([expect.stringContaining(bound!)]));
     expect(argv.join(' '), "the relaunched agent's own command line").toContain(bound!);
-    await sc.shows(sc.recipe.resumedShows ?? new RegExp(sc.word), 'the earlier turn back');
+    // A relaunch shows the startup dialogs again (Codex's untrusted-folder notice), answered alike.
+    const shown = sc.recipe.resumedShows ?? new RegExp(sc.word);
+    await untilReady(sc, async () => shown.test(await sc.screen()), `the earlier turn back on screen (${shown})`);
   },
 };
 

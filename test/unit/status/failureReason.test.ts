@@ -142,6 +142,19 @@ describe("Cline's TaskError", () => {
   });
 });
 
+describe('failure lines read off the screen (failureScreen)', () => {
+  it("reads Codex's bare error body and Gemini's bracketed one", () => {
+    expect(failureFromPayload('■ {"error":{"message":"refused on purpose","type":"invalid_request_error","param":null,"code":null}}', NOW)).toEqual({
+      kind: 'api',
+      reason: 'API error: refused on purpose',
+    });
+    expect(failureFromPayload('✕ [API Error: {"error":{"code":400,"message":"refused on purpose","status":"INVALID_ARGUMENT","details":[]}}]', NOW)).toEqual({
+      kind: 'api',
+      reason: 'API error 400: refused on purpose',
+    });
+  });
+});
+
 describe('the classifier, rule by rule', () => {
   it('403 is an auth failure too', () => {
     expect(failureFromPayload({ status: 403, message: 'Forbidden' }, NOW).kind).toBe('auth');

@@ -220,6 +220,66 @@ describe('failures are attention with their reason', () => {
   });
 });
 
+describe('failures the screen shows (failureScreen) beside hooks', () => {
+  // The lines Codex 0.171.0 and Gemini CLI 0.61.0 print when the API refuses a turn (400), wrapped
+  // at the terminal's width as they were on a 120-column screen.
+  const CODEX_ERROR = ['■ {"error":{"message":"refused on purpose by the release', 'matrix","type":"invalid_request_error","param":null,"code":null}}'];
+  const GEMINI_ERROR = [
+    '✕ [API Error: {"error":{"code":400,"message":"refused on purpose by the release',
+    '  matrix","status":"INVALID_ARGUMENT","details":[]}}]',
+  ];
+  const codexFailing: StatusEngineConfig = { ...codexLike, failureScreen: ['^■ \\{"error"'] };
+  const geminiFailing: StatusEngineConfig = { hooksDeclared: true, failureScreen: ['^✕ \\[API Error'] };
+
+  it('a failure line after the turn began is attention with its message, with no hook after it (Codex)', () => {
+    const { states, engine } = run(codexFailing, [hook('working', 'UserPromptSubmit'), screen('› Try again', ...CODEX_ERROR, '› Ask Codex to do anything')]);
+    expect(states).toEqual(['working', 'attention']);
+    expect(engine.status.why).toMatchObject({
+      channel: 'status',
+      event: 'failure on screen',
+      failure: { kind: 'api', reason: 'API error: refused on purpose by the release matrix' },
+    });
+  });
+
+  it('the hook that ends the turn names the end and keeps the reason, read before or after it (Gemini)', () => {
+    for (const order of ['screen first', 'hook first']) {
+      const end = hook('done', 'AfterAgent');
+      const shown = screen('> Try again', ...GEMINI_ERROR, 'ℹ This request failed.');
+      const { states, engine } = run(geminiFailing, [hook('working', 'BeforeAgent'), ...(order === 'screen first' ? [shown, end] : [end, shown])]);
+      expect(states.at(-1), order).toBe('attention');
+      expect(engine.status.why, order).toMatchObject({
+        channel: 'hooks',
+        event: 'AfterAgent',
+        failure: { kind: 'api', reason: 'API error 400: refused on purpose by the release matrix' },
+      });
+    }
+  });
+
+  it('a failure line already on screen when the turn began is old news; the next turn clears a failure', () => {
+    const old = screen(...CODEX_ERROR, '› Ask Codex to do anything');
+    const { states, engine } = run(codexFailing, [old, hook('working', 'UserPromptSubmit'), old, hook('done', 'Stop')]);
+    expect(states).toEqual(['idle', 'working', 'working', 'done']);
+    // Before any turn (a resumed conversation's screen) a failure line is not this session's news.
+    expect(run(codexFailing, [old]).states).toEqual(['idle']);
+    // The same message again, below the next prompt, is a new failure.
+    engine.apply({ kind: 'hook', state: 'working', event: 'UserPromptSubmit', at: 3000 });
+    engine.apply({ kind: 'screen', lines: [...CODEX_ERROR, '› Try again', ...CODEX_ERROR], at: 3001 });
+    expect(engine.status.state).toBe('attention');
+    engine.apply({ kind: 'hook', state: 'working', event: 'UserPromptSubmit', at: 3002 });
+    expect(engine.status).toMatchObject({ state: 'working', why: { event: 'UserPromptSubmit' } });
+    expect(engine.status.why.failure).toBeUndefined();
+  });
+
+  it('survives a snapshot; a bad pattern is named', () => {
+    const { engine } = run(codexFailing, [hook('working', 'UserPromptSubmit'), screen(...CODEX_ERROR)]);
+    const snap = JSON.parse(JSON.stringify(engine.snapshot())) as Record<string, unknown>;
+    expect(engineSnapshotProblem(snap)).toBeNull();
+    expect(StatusEngine.restore(codexFailing, snap as never).status.why.failure?.reason).toBe('API error: refused on purpose by the release matrix');
+    expect(engineSnapshotProblem({ ...snap, failureMark: { count: -1, last: '' } })).toBe('failureMark is not a mark');
+    expect(new StatusEngine({ hooksDeclared: true, failureScreen: ['(unclosed'] }, 0).ruleErrors[0]).toMatch(/^failureScreen: bad regex "\(unclosed"/);
+  });
+});
+
 describe('screen rules (no hooks)', () => {
   it('attention beats working when both match', () => {
     const { states, engine } = run(screenOnly, [screen('⠋ Thinking… (esc to interrupt)'), screen('Do you want to proceed?', 'esc to interrupt'), screen('> ')]);

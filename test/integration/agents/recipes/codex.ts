@@ -1,11 +1,17 @@
 // OpenAI Codex (npm @openai/codex) signed in with an API key, on a loopback provider of its
-// config.toml (Responses API over plain HTTP, no retries), the project trusted. It asks nothing
-// before `touch`: 0.170 and 0.171 refuse approval_policy "untrusted" ("no longer supported"), and
-// under "on-request" only the model asks for approval (an escalated call), so a write in the
-// project runs in its workspace-write sandbox unasked. A turn the API refuses (400) runs no hook at
-// all on 0.170 and 0.171 (UserPromptSubmit, then only the error line `■ {"error":…}` on screen): its
-// end is expected as Stop, which Codex does not send, so the failed step fails until Termio reads
-// that failure some other way.
+// config.toml (Responses API over plain HTTP, no retries), the project folder not trusted
+// (trust_level = "untrusted", as a user who has not trusted it has). At launch Codex says "Config,
+// hooks, and exec policies from untrusted folders stay disabled" and offers "Open restricted",
+// which the matrix chooses ("Open existing task" when relaunched on the conversation); then, on
+// 0.170.0 and 0.171.0, it asks "Would you like to run the following command? $ touch probe.txt"
+// with its PermissionRequest hook. In a trusted folder, or one never asked about (not a git
+// repository), it asks nothing: both refuse approval_policy "untrusted" ("no longer supported"),
+// and under the default "on-request" a write in the project runs in the workspace-write sandbox
+// unasked ("Read Only" fails it in the sandbox, unasked; run by hand on 0.171.0). A turn the API
+// refuses (400) runs no hook after UserPromptSubmit (no Stop) on 0.170 and 0.171: Codex prints the
+// API's error body (`■ {"error":{"message":…}}`, without the HTTP status, which Codex records
+// nowhere: its rollout has the same body as task_complete.error), so the manifest's failureScreen
+// reads that line and the failed turn ends as "failure on screen" with the API's message.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { prepareCodexHome } from '../../../helpers/codexLoopback';
@@ -18,12 +24,17 @@ export const codex: AgentRecipe = {
   prepare: ({ home, project, modelUrl, cli }) => {
     prepareCodexHome(home, cli, modelUrl);
     const config = join(home, '.codex', 'config.toml');
-    writeFileSync(config, `${readFileSync(config, 'utf8')}\n[projects."${project}"]\ntrust_level = "trusted"\n`);
+    writeFileSync(config, `${readFileSync(config, 'utf8')}\n[projects."${project}"]\ntrust_level = "untrusted"\n`);
     return {};
   },
-  question: null,
-  events: { working: 'UserPromptSubmit', done: 'Stop', failed: 'Stop' },
+  question: { allow: '1', mentions: /touch probe\.txt/ },
+  // A relaunch on the conversation asks again, as "Open existing task".
+  startup: [
+    { screen: /Open restricted/, keys: '\r' },
+    { screen: /Open existing task/, keys: '\r' },
+  ],
+  events: { working: 'UserPromptSubmit', attention: 'PermissionRequest', done: 'Stop', failed: 'failure on screen' },
   failure: { error: 400, message: 'refused on purpose by the release matrix' },
-  failureReason: /400/,
+  failureReason: /^API error: refused on purpose by the release matrix$/,
   resume: 'discovered',
 };
