@@ -171,6 +171,9 @@ const LISTED_MODEL = {
   owned_by: 'loopback',
 };
 
+/** The tenant's feature flags Augment's /get-models sends: hooks are off unless the service turns
+ *  them on (its enableHooks flag), so they are. */
+const AUGMENT_FLAGS = { enable_hooks: true };
 /** The model as Augment's /get-models lists it. */
 const AUGMENT_MODEL = { name: MODEL_ID, suggested_prefix_char_count: 0, suggested_suffix_char_count: 0 };
 
@@ -213,7 +216,7 @@ function route(req: IncomingMessage, url: URL): Route | undefined {
 function augmentRoute(p: string): Route | undefined {
   if (p.endsWith('/chat-stream')) return { api: 'augment', parse: parseAugment };
   const fixed = (body: unknown): Route => ({ api: 'augment', fixed: () => ({ status: 200, body }) });
-  if (p.endsWith('/get-models')) return fixed({ default_model: MODEL_ID, models: [AUGMENT_MODEL], feature_flags: {} });
+  if (p.endsWith('/get-models')) return fixed({ default_model: MODEL_ID, models: [AUGMENT_MODEL], feature_flags: AUGMENT_FLAGS });
   if (p.endsWith('/agents/list-remote-tools')) return fixed({ tools: [] });
   if (/\/(settings\/get-mcp-[\w-]+|report-error|record-session-events|client-metrics)$/.test(p)) return fixed({});
   return undefined;

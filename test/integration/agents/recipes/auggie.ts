@@ -3,7 +3,11 @@
 // server, which speaks Augment's /chat-stream), its onboarding seen (~/.augment/.auggie.json
 // onboardingVersion) and the project's indexing question answered "Never" (settings.json
 // indexingDenyDirs, what that choice writes), auto-update off.
-// It runs its shell tool (launch-process) without asking by default, so there is no question.
+// Hooks run only where the service's get-models turns its enableHooks flag on (the model server
+// does). Measured on 0.25.2 and 0.36.0: SessionStart at launch; a turn is PreToolUse → PostToolUse
+// (launch-process, run without asking: no question) → Stop (agent_stop_cause "end_turn"), each
+// naming conversation_id; a 400 on /chat-stream ends the turn at once with 'API Error:
+// "invalidArgument: HTTP error: 400 Bad Request"' on screen and no hook.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentRecipe } from '../recipe';
@@ -20,8 +24,10 @@ export const auggie: AgentRecipe = {
     return { AUGMENT_SESSION_AUTH: JSON.stringify(session), AUGMENT_DISABLE_AUTO_UPDATE: '1' };
   },
   question: null,
-  events: { working: 'PreToolUse', done: 'Stop', failed: 'Stop' },
+  // No prompt hook both releases take (PromptSubmit is 0.36.0's): a turn's first event is its tool's.
+  events: { working: 'PreToolUse', done: 'Stop', failed: null },
   failure: { error: 400, message: 'refused on purpose by the release matrix' },
-  failureReason: /400/,
+  failureReason: /API Error: .*HTTP error: 400/,
+  failureUnreported: 'a turn ended by an API error fires no hook at all (no Stop), only "API Error: …" on screen',
   resume: 'pinned',
 };
