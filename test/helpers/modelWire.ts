@@ -1,9 +1,9 @@
 // The loopback model server's answers on the wire, in each API's own format, streamed (server-sent
 // events) or not, closely enough that the vendor SDK inside each real agent CLI accepts them:
-// Anthropic Messages, OpenAI Chat Completions, OpenAI Responses, Gemini generateContent and Augment's
-// chat stream (Auggie). An
-// answer is some text, a tool call, or both (text first); an error is an HTTP status in the API's
-// own error shape, with the rate-limit headers a usage limit sends.
+// Anthropic Messages, OpenAI Chat Completions, OpenAI Responses, Gemini generateContent and
+// Augment's chat stream (Auggie). An answer is some text, a tool call, or both (text first); an
+// error is an HTTP status in the API's own error shape, with the rate-limit headers a usage limit
+// sends.
 import type { ServerResponse } from 'node:http';
 import type { ModelApi } from './modelScript';
 import type { ParsedRequest } from './modelRequest';

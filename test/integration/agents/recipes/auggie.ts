@@ -29,5 +29,5 @@ export const auggie: AgentRecipe = {
   failure: { error: 400, message: 'refused on purpose by the release matrix' },
   failureReason: /API Error: .*HTTP error: 400/,
   failureUnreported: 'a turn ended by an API error fires no hook at all (no Stop), only "API Error: …" on screen',
-  resume: 'pinned',
+  resume: 'discovered',
 };
