@@ -43,6 +43,9 @@
 //   429 with RetryInfo is retried for many minutes, so a failing Gemini turn wants a 400.
 // - Qwen Code 0.24.4 (Chat Completions): auto mode asks its classifier on the side, then runs it.
 // - Copilot CLI 1.0.102 (Chat Completions, its `bash` tool): asks before `touch`, then replies.
+// - Auggie 0.25.2 and 0.36.0 (Augment's /chat-stream, AUGMENT_SESSION_AUTH naming this server as its
+//   tenant URL): runs launch-process unasked; a silent request with no user words (its title) is
+//   a side request; a 400 ends the turn at once ('API Error: "invalidArgument: HTTP error: 400 …"').
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
