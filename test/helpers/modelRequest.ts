@@ -188,6 +188,36 @@ export function parseGemini(body: Obj, stream: boolean): ParsedRequest {
   };
 }
 
+/** Augment's /chat-stream (Auggie): tool_definitions[{name, input_schema_json}] (the schema as JSON
+ *  text); the turn's input in `nodes`: a text_node with the user's words, or tool_result_node(s)
+ *  carrying what the last call returned (plus an ide_state_node either way); earlier exchanges in
+ *  chat_history. Every request streams. */
+export function parseAugment(body: Obj): ParsedRequest {
+  const tools = arr(body.tool_definitions)
+    .filter(isObj)
+    .filter((t) => typeof t.name === 'string')
+    .map((t) => {
+      let schema: unknown = {};
+      try {
+        schema = JSON.parse(str(t.input_schema_json) ?? '{}');
+      } catch {
+        schema = {};
+      }
+      return { name: t.name as string, schema: isObj(schema) ? schema : {} };
+    });
+  const nodes = arr(body.nodes).filter(isObj);
+  const texts = nodes.map((n) => (isObj(n.text_node) ? str(n.text_node.content) : undefined)).filter((t): t is string => t !== undefined);
+  const message = str(body.message);
+  if (message) texts.unshift(message);
+  const last = nodes.some((n) => isObj(n.tool_result_node)) ? 'tool-result' : texts.length ? 'user' : 'other';
+  return {
+    ...base('augment', body, [...arr(body.chat_history), body.nodes], typed(texts)),
+    stream: true,
+    tools,
+    last,
+  };
+}
+
 // --- The shell tool and a call to it ---------------------------------------------------------
 
 const SHELL_NAMES = /^(bash|shell|shell_command|run_shell_command|exec_command|execute|execute_command|run_command|run_commands|run_terminal_cmd|terminal)$/i;
@@ -228,6 +258,17 @@ export function findShellTool(tools: OfferedTool[]): OfferedTool | undefined {
   return takesCommand.find((t) => SHELL_NAMES.test(t.name)) ?? takesCommand.find(required) ?? tools.find(codeModeShell);
 }
 
+/** A required field of a shell call besides the command: the description where it asks why, the
+ *  project folder where it asks for a working directory (Auggie's launch-process `cwd`), waiting for
+ *  the command where it asks whether to (its `wait`, a minute at most), else the smallest value. */
+function shellField(key: string, p: JsonSchema, root: JsonSchema, description: string): unknown {
+  if (/desc|explan|justif|reason/i.test(key)) return description;
+  if (/^(cwd|working_?dir(ectory)?)$/i.test(key)) return '.';
+  if (/^wait$/i.test(key) && String(p.type).toLowerCase() === 'boolean') return true;
+  if (/wait_seconds$/i.test(key)) return 60;
+  return minimalValue(p, root, key);
+}
+
 /** The arguments of a call to `tool` running `command`: the command in its field (as
  *  ["bash", "-lc", command] where it takes an argv), every other required field a sensible value;
  *  for a code-mode tool, the script that runs it and hands back its output. */
@@ -241,7 +282,7 @@ export function shellArguments(tool: OfferedTool, command: string, description: 
   const args: Obj = {};
   for (const key of arr(tool.schema.required).filter((k): k is string => typeof k === 'string')) {
     const p = props(tool.schema)[key];
-    args[key] = /desc|explan|justif|reason/i.test(key) ? description : minimalValue(isObj(p) ? p : {}, tool.schema, key);
+    args[key] = shellField(key, isObj(p) ? p : {}, tool.schema, description);
   }
   args[field.key] = field.form === 'argv' ? ['bash', '-lc', command] : field.form === 'lines' ? [command] : command;
   return args;

@@ -31,7 +31,7 @@ export interface ModelScript {
 }
 
 /** The APIs the server speaks, as it recorded which one a request used. */
-export type ModelApi = 'anthropic' | 'openai-chat' | 'openai-responses' | 'gemini' | 'other';
+export type ModelApi = 'anthropic' | 'openai-chat' | 'openai-responses' | 'gemini' | 'augment' | 'other';
 
 export interface RecordedRequest {
   api: ModelApi;

@@ -10,6 +10,9 @@
 //                                                      falls back to HTTP
 //   POST …/models/{m}:generateContent, :streamGenerateContent (?alt=sse or a JSON array),
 //        :countTokens                                  Gemini (Gemini CLI)
+//   POST …/chat-stream                                 Augment's own protocol (Auggie), its tenant
+//                                                      URL pointed here; with the few side
+//                                                      endpoints it calls at start
 //   GET  …/models, …/models/{id}                       one model, in OpenAI's and Anthropic's list
 //                                                      shape, or Gemini's under /v1beta
 // Each answers streamed (server-sent events) or not, as the request asks; anything else is a 404
@@ -40,9 +43,22 @@
 //   429 with RetryInfo is retried for many minutes, so a failing Gemini turn wants a 400.
 // - Qwen Code 0.24.4 (Chat Completions): auto mode asks its classifier on the side, then runs it.
 // - Copilot CLI 1.0.102 (Chat Completions, its `bash` tool): asks before `touch`, then replies.
+// - Auggie 0.25.2 and 0.36.0 (Augment's /chat-stream, AUGMENT_SESSION_AUTH naming this server as its
+//   tenant URL): runs launch-process unasked; a silent request with no user words (its title) is
+//   a side request; a 400 ends the turn at once ('API Error: "invalidArgument: HTTP error: 400 …"').
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { findShellTool, minimalValue, parseAnthropic, parseChat, parseGemini, parseResponses, shellArguments, type ParsedRequest } from './modelRequest';
+import {
+  findShellTool,
+  minimalValue,
+  parseAnthropic,
+  parseAugment,
+  parseChat,
+  parseGemini,
+  parseResponses,
+  shellArguments,
+  type ParsedRequest,
+} from './modelRequest';
 import type { ModelApi, ModelScript, ModelStep, RecordedRequest } from './modelScript';
 import { errorBody, writeAnswer, writeError, writeJson, type Answer, type ErrorAnswer } from './modelWire';
 
@@ -158,6 +174,12 @@ const LISTED_MODEL = {
   owned_by: 'loopback',
 };
 
+/** The tenant's feature flags Augment's /get-models sends: hooks are off unless the service turns
+ *  them on (its enableHooks flag), so they are. */
+const AUGMENT_FLAGS = { enable_hooks: true };
+/** The model as Augment's /get-models lists it. */
+const AUGMENT_MODEL = { name: MODEL_ID, suggested_prefix_char_count: 0, suggested_suffix_char_count: 0 };
+
 function isGemini(req: IncomingMessage, url: URL): boolean {
   return /\/v1(alpha|beta)\//.test(url.pathname) || req.headers['x-goog-api-key'] !== undefined || url.searchParams.has('key');
 }
@@ -173,7 +195,7 @@ function route(req: IncomingMessage, url: URL): Route | undefined {
     const g = /\/models\/[^/]+:(generateContent|streamGenerateContent|countTokens)$/.exec(p);
     if (g?.[1] === 'countTokens') return { api: 'gemini', fixed: () => ({ status: 200, body: { totalTokens: 1 } }) };
     if (g) return { api: 'gemini', parse: (body) => parseGemini(body, g[1] === 'streamGenerateContent') };
-    return undefined;
+    return augmentRoute(p);
   }
   if (req.method !== 'GET') return undefined;
   const gemini = isGemini(req, url);
@@ -188,6 +210,18 @@ function route(req: IncomingMessage, url: URL): Route | undefined {
     };
   const one = /\/models\/([^/:]+)$/.exec(p);
   if (one) return { api, fixed: () => ({ status: 200, body: gemini ? { ...GEMINI_MODEL, name: `models/${one[1]}` } : { ...LISTED_MODEL, id: one[1] } }) };
+  return undefined;
+}
+
+/** Augment's service (Auggie's tenant URL): /chat-stream plays the script; at start it asks for
+ *  its models and feature flags (/get-models), remote tools and MCP configurations, and reports
+ *  its own errors (/report-error): answered with nothing to add. */
+function augmentRoute(p: string): Route | undefined {
+  if (p.endsWith('/chat-stream')) return { api: 'augment', parse: parseAugment };
+  const fixed = (body: unknown): Route => ({ api: 'augment', fixed: () => ({ status: 200, body }) });
+  if (p.endsWith('/get-models')) return fixed({ default_model: MODEL_ID, models: [AUGMENT_MODEL], feature_flags: AUGMENT_FLAGS });
+  if (p.endsWith('/agents/list-remote-tools')) return fixed({ tools: [] });
+  if (/\/(settings\/get-mcp-[\w-]+|report-error|record-session-events|client-metrics)$/.test(p)) return fixed({});
   return undefined;
 }
 

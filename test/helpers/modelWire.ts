@@ -1,8 +1,9 @@
 // The loopback model server's answers on the wire, in each API's own format, streamed (server-sent
 // events) or not, closely enough that the vendor SDK inside each real agent CLI accepts them:
-// Anthropic Messages, OpenAI Chat Completions, OpenAI Responses and Gemini generateContent. An
-// answer is some text, a tool call, or both (text first); an error is an HTTP status in the API's
-// own error shape, with the rate-limit headers a usage limit sends.
+// Anthropic Messages, OpenAI Chat Completions, OpenAI Responses, Gemini generateContent and
+// Augment's chat stream (Auggie). An answer is some text, a tool call, or both (text first); an
+// error is an HTTP status in the API's own error shape, with the rate-limit headers a usage limit
+// sends.
 import type { ServerResponse } from 'node:http';
 import type { ModelApi } from './modelScript';
 import type { ParsedRequest } from './modelRequest';
@@ -181,11 +182,35 @@ function gemini(res: ServerResponse, req: ParsedRequest, a: Answer, sse_: boolea
   res.end(`data: ${JSON.stringify(response)}\r\n\r\n`);
 }
 
+// --- Augment /chat-stream ------------------------------------------------------------------
+
+/** Augment's response node types (its ChatResultNodeType): the reply's text, a tool call. */
+const AUGMENT_TEXT = 0;
+const AUGMENT_TOOL_USE = 5;
+/** Its stop reasons: the turn ended, the model asks for a tool. */
+const AUGMENT_END_TURN = 1;
+const AUGMENT_TOOL_USE_REQUESTED = 3;
+
+/** Augment's chat stream: one JSON object a line, each with a `text` delta and response `nodes`
+ *  (text: {type 0, content}; a call: {type 5, tool_use: {tool_use_id, tool_name, input_json}}),
+ *  the last naming its stop_reason. */
+function augment(res: ServerResponse, a: Answer): void {
+  const lines: object[] = [];
+  if (a.text !== undefined || !a.call) lines.push({ text: a.text ?? '', nodes: [{ id: 0, type: AUGMENT_TEXT, content: a.text ?? '' }] });
+  if (a.call) {
+    const tool_use = { tool_use_id: a.call.id, tool_name: a.call.name, input_json: argsText(a.call) };
+    lines.push({ text: '', nodes: [{ id: 1, type: AUGMENT_TOOL_USE, content: '', tool_use }], stop_reason: AUGMENT_TOOL_USE_REQUESTED });
+  } else lines.push({ text: '', nodes: [], stop_reason: AUGMENT_END_TURN });
+  res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': nextId('req') });
+  res.end(lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+}
+
 /** Writes `a` as the answer to `req` in its API's format. */
 export function writeAnswer(res: ServerResponse, req: ParsedRequest, a: Answer, opts: { includeUsage: boolean; sse: boolean }): void {
   if (req.api === 'anthropic') anthropic(res, req, a);
   else if (req.api === 'openai-chat') chat(res, req, a, opts.includeUsage);
   else if (req.api === 'openai-responses') responses(res, req, a);
+  else if (req.api === 'augment') augment(res, a);
   else gemini(res, req, a, opts.sse);
 }
 
@@ -237,9 +262,11 @@ function limitHeaders(api: ModelApi, retryAfterS: number): Record<string, string
 }
 
 /** The error body of `api` for `e`: Anthropic's {type:'error', error:{type, message}}, OpenAI's
- *  {error:{message, type, code}}, Google's {error:{code, message, status, details}}. */
+ *  {error:{message, type, code}}, Google's {error:{code, message, status, details}}, Augment's
+ *  {error: message} (its client shows that string). */
 export function errorBody(api: ModelApi, e: ErrorAnswer): unknown {
   if (api === 'anthropic') return { type: 'error', error: { type: ANTHROPIC_TYPES[e.status] ?? 'api_error', message: e.message } };
+  if (api === 'augment') return { error: e.message };
   if (api === 'gemini') {
     const details = e.retryAfterS !== undefined ? [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${e.retryAfterS}s` }] : [];
     return { error: { code: e.status, message: e.message, status: GOOGLE_STATUS[e.status] ?? 'UNKNOWN', details } };

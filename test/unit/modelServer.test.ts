@@ -1,10 +1,11 @@
 // The loopback model server (test/helpers/modelServer.ts) read as each API's client reads it: raw
 // fetch, server-sent events split and accumulated the way the vendor SDKs do, for Anthropic
-// Messages, OpenAI Chat Completions, OpenAI Responses and Gemini, streamed and not. A script's
-// reply, its tool step (the shell tool's call, then the reply once the result comes back) and each
-// error in the API's own shape; side requests that take no step; the shell tool found by its
-// schema; a client's retry of a refused turn; the model lists, unknown paths and the WebSocket
-// refusal. (No vendor SDK is installed here, so the clients below follow their wire formats.)
+// Messages, OpenAI Chat Completions, OpenAI Responses and Gemini, streamed and not, and Augment's
+// chat stream (Auggie's JSON lines). A script's reply, its tool step (the shell tool's call, then
+// the reply once the result comes back) and each error in the API's own shape; side requests that
+// take no step; the shell tool found by its schema; a client's retry of a refused turn; the model
+// lists, unknown paths and the WebSocket refusal. (No vendor SDK is installed here, so the clients
+// below follow their wire formats.)
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { minimalValue } from '../helpers/modelRequest';
@@ -605,5 +606,101 @@ describe('the rest of the API surface', () => {
     expect(await turn()).toBe('again');
     expect(await turn()).toBe('after');
     expect(JSON.parse(s.requests[0]!.body!)).toMatchObject({ model: 'gpt-test' });
+  });
+});
+
+describe("Augment's /chat-stream (Auggie)", () => {
+  /** Auggie's launch-process tool, as its tool_definitions carry it (the schema as JSON text). */
+  const LAUNCH = {
+    name: 'launch-process',
+    description: 'Launch a new process with a shell command.',
+    input_schema_json: JSON.stringify({
+      type: 'object',
+      properties: {
+        command: { type: 'string' },
+        wait: { type: 'boolean' },
+        max_wait_seconds: { type: 'number' },
+        cwd: { type: 'string' },
+        keep_stdin_open: { type: 'boolean' },
+      },
+      required: ['command', 'wait', 'max_wait_seconds', 'cwd'],
+    }),
+  };
+  const VIEW = { name: 'view', description: 'View a file.', input_schema_json: '{"type":"object","properties":{"path":{"type":"string"}}}' };
+  const IDE_STATE = { id: 2, type: 4, ide_state_node: { workspace_folders: [], current_terminal: { terminal_id: 0, current_working_directory: '/p' } } };
+
+  /** A request as Auggie sends one: the user's words in a text_node, or a tool's result. */
+  function request(opts: { prompt?: string; result?: string; history?: Json[] }): Json {
+    const nodes = opts.result
+      ? [IDE_STATE, { id: 1, type: 1, tool_result_node: { tool_use_id: opts.result, content: 'ok', is_error: false } }]
+      : opts.prompt !== undefined
+        ? [{ id: 1, type: 0, text_node: { content: opts.prompt } }, IDE_STATE]
+        : [];
+    return { model: '', message: '', mode: 'CLI_AGENT', chat_history: opts.history ?? [], nodes, tool_definitions: [VIEW, LAUNCH], conversation_id: 'c1' };
+  }
+
+  /** Reads the stream as Auggie does: one JSON object a line, text deltas and response nodes. */
+  function read(text: string): { text: string; nodes: Json[]; stop?: number } {
+    const chunks = text
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as Json);
+    for (const c of chunks) expect(typeof c.text).toBe('string');
+    return { text: chunks.map((c) => c.text as string).join(''), nodes: chunks.flatMap((c) => c.nodes as Json[]), stop: chunks.at(-1)!.stop_reason };
+  }
+
+  it('answers a reply, then a call of launch-process and, once its result is back, the reply', async () => {
+    const s = await start({ steps: [{ reply: 'Hello.' }, { tool: 'touch probe.txt', reply: 'Created it.' }], then: { reply: 'Next.' } });
+    const hello = await post(s, '/chat-stream', request({ prompt: 'say hi' }));
+    expect(hello.status).toBe(200);
+    expect(read(hello.text)).toEqual({ text: 'Hello.', nodes: [{ id: 0, type: 0, content: 'Hello.' }], stop: 1 });
+
+    const turn = read((await post(s, '/chat-stream', request({ prompt: 'create the probe', history: [{}] }))).text);
+    expect(turn.stop).toBe(3);
+    const use = turn.nodes.find((n) => n.type === 5)!.tool_use as Json;
+    expect(use.tool_name).toBe('launch-process');
+    expect(JSON.parse(use.input_json as string)).toEqual({ command: 'touch probe.txt', wait: true, max_wait_seconds: 60, cwd: '.' });
+
+    const after = read((await post(s, '/chat-stream', request({ result: use.tool_use_id as string, history: [{}, {}] }))).text);
+    expect(after).toEqual({ text: 'Created it.', nodes: [{ id: 0, type: 0, content: 'Created it.' }], stop: 1 });
+    expect(s.requests.map((r) => [r.api, r.kind, r.prompt, r.shellTool])).toEqual([
+      ['augment', 'turn', 'say hi', 'launch-process'],
+      ['augment', 'turn', 'create the probe', 'launch-process'],
+      ['augment', 'continuation', undefined, 'launch-process'],
+    ]);
+  });
+
+  it('a silent request with no user words (its title) is answered on the side, taking no step', async () => {
+    const s = await start([{ reply: 'The turn.' }]);
+    expect(read((await post(s, '/chat-stream', { ...request({}), silent: true })).text).text).toBe('OK.');
+    expect(read((await post(s, '/chat-stream', request({ prompt: 'go' }))).text).text).toBe('The turn.');
+    expect(s.requests.map((r) => r.kind)).toEqual(['side', 'turn']);
+  });
+
+  it('an error step is the HTTP status with {error: message}; its retry gets it again', async () => {
+    const s = await start([{ error: 400, message: 'refused' }, { reply: 'Next turn.' }]);
+    for (let i = 0; i < 2; i++) {
+      const r = await post(s, '/chat-stream', request({ prompt: 'go' }));
+      expect(r.status).toBe(400);
+      expect(r.headers.get('content-type')).toContain('application/json');
+      expect(JSON.parse(r.text)).toEqual({ error: 'refused' });
+    }
+    expect(read((await post(s, '/chat-stream', request({ prompt: 'go on', history: [{}] }))).text).text).toBe('Next turn.');
+    expect(s.requests.map((q) => [q.status, q.retry ?? false])).toEqual([
+      [400, false],
+      [400, true],
+      [200, false],
+    ]);
+  });
+
+  it('answers what it asks at start: its models and flags (hooks on), remote tools, MCP configurations', async () => {
+    const s = await start();
+    const models = JSON.parse((await post(s, '/get-models', {})).text) as Json;
+    expect(models).toMatchObject({ default_model: 'loopback-model', models: [{ name: 'loopback-model' }], feature_flags: { enable_hooks: true } });
+    expect(JSON.parse((await post(s, '/agents/list-remote-tools', { tool_id_list: { tool_ids: [] } })).text)).toEqual({ tools: [] });
+    for (const p of ['/settings/get-mcp-tenant-configs', '/settings/get-mcp-user-configs', '/report-error'])
+      expect(await post(s, p, {})).toMatchObject({ status: 200, text: '{}' });
+    expect((await post(s, '/checkpoint-blobs', {})).status).toBe(404);
+    expect(s.requests.every((r) => r.api === 'augment' || r.status === 404)).toBe(true);
   });
 });

@@ -344,16 +344,24 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
     const sent = await termio(['sessions', 'send', sc.id, 'Try again', '--enter'], sc.env);
     expect(sent.status, sent.stderr).toBe(0);
     await untilReady(sc, () => sc.model!.requests.slice(fromRequest).some((q) => q.kind === 'turn' && q.status >= 400), 'the failing turn to reach the model');
+    const failedEvent = sc.recipe.events.failed;
+    if (failedEvent === null) {
+      // No hook fires on a failed turn: the error is only on screen, and the session stays done.
+      await sc.shows(sc.recipe.failureReason, 'the error');
+      expect(sc.reports.slice(from), 'hook reports since "Try again"').toEqual([]);
+      await sc.state('done');
+      return;
+    }
     // Its hook, or (for an agent with no hook for a failed turn) the event or screen rule `sessions why` names.
     let why: Why | null = null;
     await waitFor(
       async () => {
-        if (sc.reports.slice(from).some((x) => x.endsWith(` ${sc.recipe.events.failed}`))) return true;
+        if (sc.reports.slice(from).some((x) => x.endsWith(` ${failedEvent}`))) return true;
         why = await sc.why();
-        return Scenario.named(why) === sc.recipe.events.failed && why.at > sentAt;
+        return Scenario.named(why) === failedEvent && why.at > sentAt;
       },
       {
-        what: `${sc.recipe.events.failed} after "Try again"`,
+        what: `${failedEvent} after "Try again"`,
         timeout: TURN_TIMEOUT_MS,
         interval: 500,
       },
@@ -375,7 +383,7 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
     }
     await sc.state('attention');
     const after = await sc.why();
-    expect(Scenario.named(after), `sessions why: ${JSON.stringify(after)}`).toBe(sc.recipe.events.failed);
+    expect(Scenario.named(after), `sessions why: ${JSON.stringify(after)}`).toBe(failedEvent);
     expect(after.failure?.reason, `sessions why: ${JSON.stringify(after)}`).toMatch(sc.recipe.failureReason);
   },
 

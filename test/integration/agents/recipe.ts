@@ -45,7 +45,13 @@ export interface AgentRecipe {
    *  statusChannel 'screen', the manifest's screen rules, as its `rule` shows them).
    *  working: the first event of a turn; attention: the permission question; done: the end of a
    *  turn that completed; failed: the end of a turn that ended in the scripted error. */
-  events: { working: string; attention?: string; done: string; failed: string };
+  events: {
+    working: string;
+    attention?: string;
+    done: string;
+    /** null: no hook fires at all on a failed turn (failureUnreported says what was measured). */
+    failed: string | null;
+  };
   /** Where `events` are read (default 'hooks'). 'progress': an agent with no hooks whose status
    *  comes from its OSC 9;4 progress (manifest `progressStatus`); `events` are then the events
    *  `termio sessions why` names on that channel ("0%" while an indeterminate report is active,
@@ -62,7 +68,8 @@ export interface AgentRecipe {
   failureReason: RegExp;
   /** Set when the agent ends a failed turn with the same event and an equally silent payload as a
    *  completed one, so no hook can tell Termio it failed: what was measured. The matrix then
-   *  expects the failed turn to end `done` (events.failed) rather than attention with a reason. */
+   *  expects the failed turn to end `done` (events.failed) rather than attention with a reason;
+   *  with events.failed null, the error on screen (failureReason) and no hook since. */
   failureUnreported?: string;
   /** How its conversation is resumed after a relaunch: the manifest's family. 'none' when the CLI
    *  cannot resume by id (the matrix then checks that a relaunch starts fresh). */
