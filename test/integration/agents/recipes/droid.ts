@@ -9,8 +9,8 @@
 // "1. Trust this folder" writes).
 // Measured hooks: SessionStart at launch; a turn is UserPromptSubmit → PreToolUse → Notification
 // (permission_prompt; the dialog "Yes, allow") → PostToolUse → Stop. A 400 or 401 ends with a
-// plain Stop whose payload carries nothing about the error (the screen says "BYOK Error: 400 …"),
-// so Termio can only show the failed turn done; a 429 is retried. Resume: `--resume <id>`, the
+// plain Stop whose payload carries nothing about the error; the screen's "BYOK Error: 400 …" line
+// is the failure (the manifest's failureScreen); a 429 is retried. Resume: `--resume <id>`, the
 // record ~/.factory/sessions/<cwd with / as ->/<id>.jsonl written at launch.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -48,7 +48,6 @@ export const droid: AgentRecipe = {
   events: { working: 'UserPromptSubmit', attention: 'Notification', done: 'Stop', failed: 'Stop' },
   failure: { error: 400, message: 'refused on purpose by the release matrix' },
   failureReason: /400/,
-  failureUnreported: 'a 400 or 401 ends the turn with Stop, its payload the same as a completed turn',
   resume: 'discovered',
   // Resumed, it redraws the conversation's tail on its 24 rows: the failed turn, not the reply
   // before it (which scrolled away).
