@@ -15,7 +15,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
-          // Unit and agent files share two workers; the real app's files run after them, alone.
+          // Two workers; the agent CLIs and the real app run after the unit files.
           maxWorkers: 2,
           sequence: { groupOrder: 0 },
           testTimeout: 20_000,
@@ -24,12 +24,13 @@ export default defineConfig({
       {
         test: {
           // Real agent CLIs from npm, each release in its own HOME against the loopback model
-          // server (test/integration/agents/matrixRunner.ts), one file per agent, beside the unit
-          // files on the same two workers: an agent mostly waits on its model server.
+          // server (test/integration/agents/matrixRunner.ts), one file per agent, after the unit
+          // files and one at a time: a TUI starved of the CPU draws its permission menu late, and
+          // an agent alone takes a minute or two.
           name: 'agents',
           include: ['test/integration/**/*.test.ts'],
-          maxWorkers: 2,
-          sequence: { groupOrder: 0 },
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
           testTimeout: 300_000,
           hookTimeout: 120_000,
         },
@@ -42,7 +43,7 @@ export default defineConfig({
           // after the unit and agent files, so two apps never fight over the 2 cores and the X server.
           fileParallelism: false,
           maxWorkers: 1,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

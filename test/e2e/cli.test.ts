@@ -175,7 +175,8 @@ describe.skipIf(e2eSkipReason)('termio CLI against the running app', () => {
       expect(JSON.parse(ran.out)).toMatchObject({ ok: true, wait: { outcome: 'settled', session: { exited: { exitCode: 7 }, parentId: shellId } } });
       const list = await listSessions<Info & { parentId: string | null }>(app);
       expect(list.filter((s) => s.parentId === shellId)).toHaveLength(2);
-      expect((await app.cli(['sessions', 'why', JSON.parse(ran.out).id])).stdout).toMatch(/\(exited 7\)/);
+      // A command that exits non-zero needs you, with its exit code as the reason.
+      expect((await app.cli(['sessions', 'why', JSON.parse(ran.out).id])).stdout).toMatch(/exited with code 7/);
       app.screenshot('cli-children');
 
       // Closing the shell from the keyboard asks whether the sessions it started go too; Enter says yes.

@@ -141,7 +141,7 @@ describe.skipIf(e2eSkipReason)('manifest fields in the running app', () => {
     const installed = (
       await cliJson<{ agents: Array<{ agentId: string; state: string; file: string; events: string[] }> }>(app, ['hooks', 'install', '--agent', 'cline'])
     ).agents;
-    const events = ['TaskStart', 'TaskResume', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'TaskComplete', 'TaskCancel'];
+    const events = ['TaskStart', 'TaskResume', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'TaskComplete', 'TaskError', 'SessionShutdown', 'TaskCancel'];
     expect(installed).toEqual([expect.objectContaining({ agentId: 'cline', state: 'installed', file: folder, events })]);
     expect(
       readdirSync(folder)

@@ -76,6 +76,8 @@ describe.skipIf(e2eSkipReason)('agent picker', () => {
     const { win } = await startWithFakeClaude();
     // What npm's @vibe-kit/grok-cli puts on PATH: it answers --version with a bare "1.0.1".
     writeFileSync(join(app!.home, 'bin', 'grok'), '#!/bin/sh\necho 1.0.1\n', { mode: 0o755 });
+    // Cursor's CLI, which npm does not have, so the release matrix never runs it.
+    writeFileSync(join(app!.home, 'bin', 'cursor-agent'), '#!/bin/sh\necho cursor\n', { mode: 0o755 });
     display.xdotool('windowfocus', '--sync', win);
     display.xdotool('key', newSessionKeys);
     await waitFor(() => app!.log().includes('picker opened'), { what: 'the picker to open' });
@@ -86,9 +88,10 @@ describe.skipIf(e2eSkipReason)('agent picker', () => {
       .split('\n')
       .findLast((l) => l.includes('picker agents'))!;
     const { notes } = JSON.parse(line.slice(line.indexOf('{'))) as { notes: Record<string, string> };
-    // Claude Code starts, with the muted note (the release matrix has not filled verified.json
-    // yet); the plain Terminal has nothing to verify.
-    expect(notes).toMatchObject({ 'Claude Code': 'not verified here', Grok: 'another program named grok' });
+    // Cursor starts, with the muted note (no release of it is verified here); Claude Code, which
+    // the release matrix runs, and the plain Terminal, which has nothing to verify, carry none.
+    expect(notes).toMatchObject({ Cursor: 'not verified here', Grok: 'another program named grok' });
+    expect(notes).not.toHaveProperty('Claude Code');
     expect(notes).not.toHaveProperty('Terminal');
     app!.screenshot('picker-identity');
   });

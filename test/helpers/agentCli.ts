@@ -98,16 +98,12 @@ function npmInstall(prefix: string, specs: string[]): Promise<{ ok: true } | { o
 }
 
 /**
- * The newest release of the CLI, installing it first when the cache has none that runs (each
- * release in its own folder, as ensureNpmAgentRelease keeps them, so a cache never serves a
- * release the registry has long replaced). `candidates` are paths under the cache folder to try
- * in order (the npm bin link first; a platform package's binary as a fallback for when npm
- * skipped the postinstall that links it). Where the registry cannot be asked, whatever release the
- * cache's own folder holds is used, on a developer's machine only.
+ * The installed CLI, installing it first when the cache has none that runs. `candidates` are
+ * paths under the cache folder to try in order (the npm bin link first; a platform package's
+ * binary as a fallback for when npm skipped the postinstall that links it).
  */
 export async function ensureNpmAgentCli(pkg: string, candidates: string[]): Promise<AgentCli> {
-  const newest = newestReleases(pkg, 1);
-  const cli = newest.ok ? await ensureNpmAgentRelease(pkg, newest.versions[0]!, candidates) : await findOrInstall(pkg, candidates);
+  const cli = await findOrInstall(pkg, candidates);
   if (!cli.ok && everyTestMustRun()) throw new Error(`CI is set, so the real ${pkg} must run here, but it cannot: ${cli.reason}`);
   return cli;
 }

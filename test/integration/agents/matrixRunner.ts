@@ -183,8 +183,10 @@ class Scenario {
   }
 
   /** What `sessions why` names: a hook or progress event, or a screen rule's source. */
-  static named(why: Why): string | undefined {
-    return why.rule ?? why.event;
+  /** What `sessions why` names as the cause: for a screen-status agent its rule; else its event
+   *  (a failure read off the screen beside hooks names both: its rule, and "failure on screen"). */
+  named(why: Why): string | undefined {
+    return this.channel === 'screen' ? (why.rule ?? why.event) : (why.event ?? why.rule);
   }
 
   /** The state change "<state> <channel>: <event>" (a failure's reason may follow) was seen. */
@@ -313,14 +315,34 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
     await sc.state('attention');
     // The title or screen may show the question a moment before its hook brings the words (Gemini
     // CLI 0.61.0): read after the hook, or the answer is refused as to a question since changed.
-    if (sc.recipe.events.attention) await sc.reported(`attention ${sc.recipe.events.attention}`);
-    const asked = await termioJson<{ question: { text: string; context: string; choices: Array<{ label: string }> } | null }>(
-      ['sessions', 'question', sc.id],
-      sc.env,
-    );
+    if (sc.recipe.events.attention) await sc.saw('attention', sc.recipe.events.attention);
+    type Asked = { question: { text: string; context: string; source: string; choices: Array<{ label: string }> } | null };
+    const read = () => termioJson<Asked>(['sessions', 'question', sc.id], sc.env);
+    // Keys sent before the TUI draws its menu go to its prompt: wait for the menu on screen.
+    const asked = q.hookOnly
+      ? await read()
+      : await waitFor(
+          async () => {
+            const a = await read();
+            return a.question && a.question.source !== 'hook' ? a : null;
+          },
+          { what: 'the question on screen', timeout: TURN_TIMEOUT_MS, interval: 250 },
+        );
     expect(asked.question, 'the question Termio read').not.toBeNull();
-    // Answered before what it says is checked, so the turn goes on to done either way.
-    await termioJson(['sessions', 'answer', sc.id, q.allow], sc.env);
+    // Answered before what it says is checked, so the turn goes on to done either way. A question
+    // that changed since it was read (the screen finished drawing it) is read again.
+    let first = true;
+    await waitFor(
+      async () => {
+        if (!first) await read(); // the answer goes to the question last read
+        first = false;
+        const r = await termio(['sessions', 'answer', sc.id, q.allow, '--json'], sc.env);
+        if (r.status === 0) return true;
+        if (!r.stdout.includes('"questionChanged"')) throw new Error(`termio sessions answer exited ${r.status}: ${r.stdout}${r.stderr}`);
+        return false;
+      },
+      { what: 'the answer taken', timeout: TURN_TIMEOUT_MS, interval: 250 },
+    );
     sc.answered = true;
     if (q.mentions) expect(`${asked.question!.text}\n${asked.question!.context}`).toMatch(q.mentions);
     const event = sc.recipe.events.attention;
@@ -358,7 +380,7 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
       async () => {
         if (sc.reports.slice(from).some((x) => x.endsWith(` ${failedEvent}`))) return true;
         why = await sc.why();
-        return Scenario.named(why) === failedEvent && why.at > sentAt;
+        return sc.named(why) === failedEvent && why.at > sentAt;
       },
       {
         what: `${failedEvent} after "Try again"`,
@@ -383,7 +405,7 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
     }
     await sc.state('attention');
     const after = await sc.why();
-    expect(Scenario.named(after), `sessions why: ${JSON.stringify(after)}`).toBe(failedEvent);
+    expect(sc.named(after), `sessions why: ${JSON.stringify(after)}`).toBe(failedEvent);
     expect(after.failure?.reason, `sessions why: ${JSON.stringify(after)}`).toMatch(sc.recipe.failureReason);
   },
 

@@ -40,6 +40,10 @@ export interface AgentRecipe {
     allow: string;
     /** A line of the question as Termio reads it (hook payload or screen), e.g. "touch probe.txt". */
     mentions?: RegExp;
+    /** The agent draws no menu Termio reads off the screen (OpenCode's row of buttons): answer once
+     *  its hook brought the question. Otherwise the answer waits for the menu on screen, as keys
+     *  sent before the TUI draws it go to its prompt instead. */
+    hookOnly?: true;
   };
   /** Hook events expected on each path (exact names, as `termio sessions why` shows them; for
    *  statusChannel 'screen', the manifest's screen rules, as its `rule` shows them).

@@ -168,7 +168,7 @@ describe('what the host trusts of a holder', () => {
     other.on('close', () => (dropped = true));
     other.write(encodeHolder.attach(0));
     // The holder drops the other connection when the host connects again.
-    await waitFor(() => dropped, { what: 'the host to connect again, and the holder to drop the other connection' });
+    await waitFor(() => dropped, { what: 'the host to connect again, and the holder to drop the other connection', timeout: 60_000 });
     // The output goes on reaching the host after the takeover, and the session still runs.
     const last = async (): Promise<number> => Math.max(0, ...[...(await termio(['sessions', 'read', id])).out.matchAll(/line(\d+)/g)].map((m) => Number(m[1])));
     const before = await last();

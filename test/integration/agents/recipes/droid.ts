@@ -44,7 +44,7 @@ export const droid: AgentRecipe = {
     return { FACTORY_AIRGAP_ENABLED: 'true' };
   },
   // Termio reads the question from the Notification hook: its message, Yes (Enter) or No (Esc).
-  question: { allow: 'Yes', mentions: /needs permission to execute 1 tool/ },
+  question: { allow: 'Yes', mentions: /needs permission to execute 1 tool/, hookOnly: true },
   events: { working: 'UserPromptSubmit', attention: 'Notification', done: 'Stop', failed: 'Stop' },
   failure: { error: 400, message: 'refused on purpose by the release matrix' },
   failureReason: /400/,

@@ -28,7 +28,7 @@ export const gemini: AgentRecipe = {
     );
     return { GEMINI_API_KEY: API_KEY, GOOGLE_GEMINI_BASE_URL: modelUrl, COLORTERM: 'truecolor' };
   },
-  question: { allow: 'Allow once', mentions: /touch/ },
+  question: { allow: 'Allow once', mentions: /touch/, hookOnly: true },
   events: { working: 'BeforeAgent', attention: 'Notification', done: 'AfterAgent', failed: 'AfterAgent' },
   failure: { error: 400, message: 'refused on purpose by the release matrix' },
   failureReason: /^API error 400: refused on purpose by the release matrix$/,

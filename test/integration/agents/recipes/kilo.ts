@@ -47,7 +47,7 @@ export const kilo: AgentRecipe = {
     );
     return { KILO_DISABLE_AUTOUPDATE: '1', KILO_DISABLE_MODELS_FETCH: '1' };
   },
-  question: { allow: 'Allow once', mentions: /touch/ },
+  question: { allow: 'Allow once', mentions: /touch/, hookOnly: true },
   events: { working: 'session.status', attention: 'permission.asked', done: 'session.status', failed: 'session.error' },
   failure: { error: 401, message: 'refused on purpose by the release matrix' },
   failureReason: /API error 401/,

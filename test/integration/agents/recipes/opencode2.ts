@@ -41,7 +41,7 @@ export const opencode2: AgentRecipe = {
     );
     return { OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_MODELS_FETCH: '1' };
   },
-  question: { allow: 'Allow once', mentions: /touch/ },
+  question: { allow: 'Allow once', mentions: /touch/, hookOnly: true },
   events: { working: 'session.status', attention: 'permission.asked', done: 'session.status', failed: 'session.error' },
   failure: { error: 400, message: 'refused on purpose by the release matrix' },
   failureReason: /API error 400: refused on purpose/,
