@@ -93,8 +93,9 @@ function markdown(verified, record, generated) {
     if (rec?.error) notes.push(`- ${id}: ${rec.error}`);
     for (const version of Object.keys(a.releases).sort(byVersionDesc)) {
       const r = a.releases[version];
-      lines.push(`| ${id} | \`${a.package}\` | ${version} | ${STEPS.map((s) => cell(r, s)).join(' | ')} |`);
       const rr = rec?.releases?.[version];
+      const mark = (s) => (r[s] === 'pass' && rr?.notes?.[s] ? 'pass, known gap' : cell(r, s));
+      lines.push(`| ${id} | \`${a.package}\` | ${version} | ${STEPS.map(mark).join(' | ')} |`);
       if (rr?.brokenOnNpm) notes.push(`- ${id} ${version}: broken on npm: ${rr.brokenOnNpm}`);
       for (const step of STEPS)
         if (r[step] !== 'n/a' && rr?.notes?.[step] && !rr.brokenOnNpm)
