@@ -2,8 +2,9 @@
 // CLI from npm to run it for real, offline: how to install it, what a returning user has on disk
 // (login, onboarding, trusted folder) pointed at the loopback model server, and what the agent is
 // expected to report on each path. One file per agent in ./recipes; the matrix runs every recipe
-// on the newest two releases npm has. Everything here was measured on the real CLI: a recipe's
-// comment says which release and what was seen.
+// on the newest two releases npm has, and the host tests that run one real CLI set it up with the
+// same recipe. Everything here was measured on the real CLI: a recipe's comment says which
+// release and what was seen. Below, the pieces several recipes share.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ModelStep } from '../../helpers/modelScript';
