@@ -21,7 +21,7 @@ import { readManifestFile } from './readManifestFile';
 import { installPath, installRoot } from './install';
 import { shortenHome } from '../../protocol/homePath';
 import { parseVerifiedFile, verificationOf, VERIFIED_FILE_NAME, type Verification, type VerifiedFile } from '../../protocol/verified';
-import { identifyArgs, identityOf, ProgramAnswers, type Asked, type ProgramIdentity } from './programIdentity';
+import { identifyArgs, identityOf, ProgramAnswers, type Asked, type ProgramAnswer, type ProgramIdentity } from './programIdentity';
 
 /** This installation's root (src/app/host and dist/app/host both sit three levels down). */
 export const DEFAULT_BUNDLED_AGENTS_DIR = installPath('agents');
@@ -211,6 +211,13 @@ export class AgentCatalog {
     if (path !== undefined) this.path = path;
     this.resolver = createCommandResolver(this.path, this.opts.env);
     this.rebuild([], availability(this.entries));
+  }
+
+  /** What a program says to args, asked as `identify` asks: once per program file, on the PATH
+   *  agents' commands resolve on, kept for other processes (the host names a release whose hooks
+   *  stay silent by its `--version` this way, usually the answer identify already has). */
+  answerOf(program: string, args: readonly string[]): Promise<ProgramAnswer> {
+    return this.answers.get(program, args, this.programEnv()).promise;
   }
 
   /** Waits until every reload that has started is applied (tests, and the CLI before it exits). */
@@ -426,8 +433,7 @@ export class AgentCatalog {
   private identityOf(m: Manifest, resolved: string | undefined): ProgramIdentity {
     this.asking.delete(m.id);
     if (!m.identify || resolved === undefined || m.loginShell || m.command === undefined) return { state: 'unchecked' };
-    // The program runs on the PATH it was found on (a Node CLI's `env node` needs it too).
-    const asked = this.answers.get(resolved, identifyArgs(m.identify), { ...this.opts.env, PATH: this.path });
+    const asked = this.answers.get(resolved, identifyArgs(m.identify), this.programEnv());
     this.asking.set(m.id, asked);
     if (!asked.answer && !this.awaited.has(asked.promise)) {
       this.awaited.add(asked.promise);
@@ -439,6 +445,11 @@ export class AgentCatalog {
       });
     }
     return identityOf(m.identify, asked.answer);
+  }
+
+  /** A program asked what it is runs on the PATH it was found on (a Node CLI's `env node` needs it too). */
+  private programEnv(): NodeJS.ProcessEnv {
+    return { ...this.opts.env, PATH: this.path };
   }
 
   private sortedStates(): FileState[] {
