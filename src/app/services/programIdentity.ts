@@ -265,11 +265,14 @@ export function programName(m: Pick<Manifest, 'command' | 'id'>): string {
   return basename(program);
 }
 
+/** What unavailableNote says of a command that is not on PATH. */
+export const NOT_INSTALLED = 'not installed';
+
 /** How the picker, Settings, the tray and `termio agents list` say why an agent cannot start, or
  *  null when it can: its command is not on PATH, or the program there is another one. */
 export function unavailableNote(e: { installed: boolean; identity: ProgramIdentity; manifest: Pick<Manifest, 'command' | 'id'> }): string | null {
   if (e.identity.state === 'other') return `another program named ${programName(e.manifest)}`;
-  return e.installed ? null : 'not installed';
+  return e.installed ? null : NOT_INSTALLED;
 }
 
 /** An answer as messages quote it: its first non-empty lines, one line, cut short. */
