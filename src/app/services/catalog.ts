@@ -394,15 +394,12 @@ export class AgentCatalog {
   private entryOf(s: FileState & { good: NonNullable<FileState['good']> }, overrides: string | undefined): CatalogEntry {
     // Hooks, skills and the store follow the agent's config folder when its variable moves it.
     const m = withConfigHome(s.good.manifest, this.opts.env);
-    let resolvedCommand: string | undefined;
-    if (m.loginShell || m.command === undefined) resolvedCommand = this.opts.env.SHELL || '/bin/sh';
-    else if (!isCommandLine(m.command)) resolvedCommand = this.resolver.resolve(m.command);
-    else {
-      // A command line runs through the login shell; its program is checked when it names one.
-      const program = commandLineProgram(m.command);
-      resolvedCommand = program !== undefined ? this.resolver.resolve(program) : this.opts.env.SHELL || '/bin/sh';
-    }
-    const identity = this.identityOf(m, resolvedCommand);
+    // The agent's own program: the command, or the program a command line names (a command line
+    // runs through the login shell). None for the Terminal, or when the shell decides it ("FOO=1 x").
+    const own = m.loginShell || m.command === undefined ? undefined : isCommandLine(m.command) ? commandLineProgram(m.command) : m.command;
+    const program = own !== undefined ? this.resolver.resolve(own) : undefined;
+    const resolvedCommand = own !== undefined ? program : this.opts.env.SHELL || '/bin/sh';
+    const identity = this.identityOf(m, program);
     const nameWarning =
       s.source === 'user' && basename(s.file).replace(/\.json$/i, '') !== m.id
         ? [`${s.label}: id: "${m.id}" differs from the file name; ATP expects ${m.id}.json`]
@@ -428,11 +425,12 @@ export class AgentCatalog {
     };
   }
 
-  /** What the program at resolved says it is, under the manifest's identify rule; an answer still
-   *  to come rebuilds the catalog when it comes (listeners hear of it when it changes an entry). */
+  /** What the agent's program (resolved on PATH) says it is, under the manifest's identify rule; an
+   *  answer still to come rebuilds the catalog when it comes (listeners hear of it when it changes
+   *  an entry). The login shell standing in for a command line is never asked. */
   private identityOf(m: Manifest, resolved: string | undefined): ProgramIdentity {
     this.asking.delete(m.id);
-    if (!m.identify || resolved === undefined || m.loginShell || m.command === undefined) return { state: 'unchecked' };
+    if (!m.identify || resolved === undefined) return { state: 'unchecked' };
     const asked = this.answers.get(resolved, identifyArgs(m.identify), this.programEnv());
     this.asking.set(m.id, asked);
     if (!asked.answer && !this.awaited.has(asked.promise)) {

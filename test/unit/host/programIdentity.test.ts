@@ -155,6 +155,16 @@ describe('identify', () => {
     expect(runs(plain) + runs(grok)).toBe(0);
   });
 
+  it('does not ask the login shell for a command line whose program the shell decides', async () => {
+    bundled('wrapped', { command: 'WRAPPED_MODE=1 wrapped --fast', identify: { match: '^wrapped ' } });
+    const shell = program('login-shell', 'echo "zsh 5.9"');
+    env.SHELL = shell;
+    const c = await catalog();
+    await c.identified();
+    expect(c.get('wrapped')).toMatchObject({ installed: true, resolvedCommand: shell, identity: { state: 'unchecked' } });
+    expect(runs(shell)).toBe(0);
+  });
+
   it('starts a program that cannot be run as before: unanswered is not another program', async () => {
     writeFileSync(join(binDir, 'grok'), '#!/nonexistent/interpreter\n', { mode: 0o755 });
     const c = await catalog();
