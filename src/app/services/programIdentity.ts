@@ -248,9 +248,9 @@ function readSaved(file: string): Record<string, SavedAnswer> {
 export function identityOf(rule: ManifestIdentify, answer: ProgramAnswer | undefined): ProgramIdentity {
   if (!answer) return { state: 'checking' };
   if (!answer.ok) return { state: 'unanswered', reason: answer.reason };
-  // The manifest was checked on load, so the pattern compiles.
+  // Messages quote the first lines, which say the program's name.
   const said = firstLines(answer.text);
-  // The answer is bounded (IDENTIFY_MAX_BYTES), and its first lines are what say the program's name.
+  // The whole answer is matched (it is bounded: IDENTIFY_MAX_BYTES); the manifest was checked on load, so the pattern compiles.
   return compileManifestPattern(rule.match).testAll(answer.text) ? { state: 'matched', answer: said } : { state: 'other', answer: said };
 }
 
