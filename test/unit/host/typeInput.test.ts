@@ -116,8 +116,8 @@ describe('through the host', () => {
   });
 
   it('send --enter into a dialog that shows nothing of a paste answers at once with why, and presses no Return', async () => {
-    // OpenCode's permission prompt: the echo never comes. The host once waited 15 s for it, past
-    // the 10 s its connection may stay silent, and the CLI got "the app closed the connection".
+    // OpenCode's permission prompt: the echo never comes. The answer must come well within the
+    // 10 s a control connection may stay silent, or the CLI reports "the app closed the connection".
     host = await startTestHost();
     const h = host;
     const r = await termio(['sessions', 'run', '--json', '--', process.execPath, fake, '--dialog'], h.env);
