@@ -144,12 +144,20 @@ export function questionFromHook(payload: string, tui: QuestionTui): Question | 
   return asked ? makeQuestion(asked.text, asked.context, permissionChoices(tui), 'hook') : null;
 }
 
-/** The TUI conventions of an agent, from its hook dialect or id. Qwen Code is a fork of Gemini
- *  CLI and keeps its menus: a digit chooses a numbered option. OpenCode's plugin dialects (both
- *  manifests run npm's opencode-ai 1.18; Kilo Code, its fork, uses opencode2) share its dialog. */
+/** The TUI conventions of each agent, by its hook dialect or id; any other is generic. Qwen Code
+ *  is a fork of Gemini CLI and keeps its menus: a digit chooses a numbered option. OpenCode's
+ *  plugin dialects (both manifests run npm's opencode-ai 1.18; Kilo Code, its fork, uses
+ *  opencode2) share its dialog. */
+const TUIS = new Map<string, QuestionTui>([
+  ['claude', 'claude'],
+  ['codex', 'codex'],
+  ['gemini', 'gemini'],
+  ['qwen', 'gemini'],
+  ['opencode', 'opencode'],
+  ['opencode2', 'opencode'],
+]);
+
+/** The TUI conventions of an agent, from its hook dialect or id. */
 export function tuiOf(agent: string | null | undefined): QuestionTui {
-  if (agent === 'claude' || agent === 'codex' || agent === 'gemini') return agent;
-  if (agent === 'qwen') return 'gemini';
-  if (agent === 'opencode' || agent === 'opencode2') return 'opencode';
-  return 'generic';
+  return TUIS.get(agent ?? '') ?? 'generic';
 }
