@@ -79,7 +79,12 @@ export const ControlArgsSchemas = {
   'sessions.send': z.strictObject({
     id: SessionRef,
     text: z.string().describe('typed into the session as is (bounded by the frame size)'),
-    enter: z.boolean().optional().describe('then press Return (a real \\r, sent as its own keystroke)'),
+    enter: z
+      .boolean()
+      .optional()
+      .describe(
+        'then press Return (a real \\r, sent as its own keystroke) once the program drew the text; not pressed (notReady) when it drew nothing of a paste',
+      ),
     wait: WaitSpec.optional().describe('reply once the turn this input started has ended'),
   }),
   'sessions.spawn': z.strictObject({
