@@ -334,10 +334,13 @@ export class HolderSource implements PtySource {
 
   /** A holder this host lost the connection to, and could not reach again, may still run its
    *  program: disposing of the session (closing it, or the host going) ends it, when it is still
-   *  provably the same holder (SIGTERM: it hangs up, then SIGKILLs the program). */
+   *  provably the same holder (SIGTERM: it hangs up, then SIGKILLs the program). The proof asks
+   *  for the program as the holder's child: on macOS that is all that tells the holder's pid from
+   *  a process that took the number since (a holder whose program ended goes by itself, a minute
+   *  after its last connection closed). */
   private endLostHolder(): void {
     const pid = this.holderPid;
-    if (pid === null || holderPidsProblem(this.socketPath, pid, this.hello.agentPid, true) !== null) return;
+    if (pid === null || holderPidsProblem(this.socketPath, pid, this.hello.agentPid, false) !== null) return;
     try {
       process.kill(pid, 'SIGTERM');
     } catch {
