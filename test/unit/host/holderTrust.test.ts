@@ -174,7 +174,11 @@ describe('what the host trusts of a holder', () => {
     // Read as it comes: a socket whose received bytes are never read never sees its peer close.
     other.on('data', (b: Buffer) => {
       const bodies = decoder.push(b);
-      if (!('error' in bodies)) served ||= bodies.some((body) => decodeHolderBody(body).kind === 'data');
+      if (!('error' in bodies))
+        served ||= bodies.some((body) => {
+          const m = decodeHolderBody(body);
+          return !('error' in m) && m.kind === 'data';
+        });
     });
     other.on('close', () => (dropped = true));
     other.write(encodeHolder.attach(0));
@@ -210,6 +214,8 @@ describe('what the host trusts of a holder', () => {
     process.kill(holder, 'SIGCONT');
     await waitFor(async () => (await sessions()).find((x) => x.id === id)?.exited != null, { what: 'the host to lose the session' });
     expect(isAlive(pid)).toBe(true);
+    // host.log says why it was not taken back: the socket is gone.
+    await waitFor(() => new RegExp(`holder: connection lost.*${id}.*not taken back: cannot reach .*ENOENT`).test(hostLog()), { what: 'the loss in host.log' });
     expect((await termio(['sessions', 'close', id])).code).toBe(0);
     await waitForExit(pid, "the program to end with the session's holder");
     other.destroy();
