@@ -21,8 +21,8 @@
 //   for agents whose hooks stay silent on a failed turn or say nothing of it) is attention with
 //   that line as the reason, until the next working hook; the hook that ends the turn keeps it;
 // - done = finished while the user was elsewhere; it becomes idle when the user looks.
-import { classifyText, compileStatusRules, STATE_PRIORITY, type CompiledRules, type StatusRulesInput } from './statusRules';
-import type { HealthNote, SessionState, SessionStatus, StatusChannel, StatusWhy } from './sessionState';
+import { classifyText, compileStatusRules, type CompiledRules, type StatusRulesInput } from './statusRules';
+import { STATE_PRIORITY, type HealthNote, type SessionState, type SessionStatus, type StatusChannel, type StatusWhy } from './sessionState';
 import { clip, questionFromScreen, type QuestionTui } from '../questions';
 import type { FailureMark, StatusClaim, StatusEngineSnapshot } from './engineSnapshot';
 import { failureFromExit, failureFromPayload, type StatusFailure } from './failureReason';

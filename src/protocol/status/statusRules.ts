@@ -6,7 +6,7 @@
 // into a reason as it does a failure hook's payload.
 // Patterns run in linear time on clipped text (rulePattern.ts): the program controls that text.
 import { compileRulePattern, type RulePattern } from './rulePattern';
-import { SESSION_STATES, type SessionState } from './sessionState';
+import { SESSION_STATES, STATE_PRIORITY, type SessionState } from './sessionState';
 
 /** The manifest form: per state (and `failure`), regex sources. Unknown states are reported, not thrown. */
 export type StatusRulesInput = Partial<Record<string, readonly string[]>>;
@@ -27,9 +27,6 @@ export interface CompiledRules {
   /** Rules that could not be used (bad regex, unknown state), each naming the value. */
   errors: string[];
 }
-
-/** Most urgent first: attention beats working, working beats a finished state. */
-export const STATE_PRIORITY: readonly SessionState[] = ['attention', 'working', 'done', 'idle'];
 
 export function compileStatusRules(input: StatusRulesInput | undefined, what = 'status'): CompiledRules {
   const rules: CompiledRule[] = [];
