@@ -1,6 +1,6 @@
 // Every agent recipe runs in the release matrix: each file in test/integration/agents/recipes has
-// its one-line test file beside the runner (the agents run as separate files so the suite's
-// workers take them side by side), calling describeRecipe with that recipe.
+// its one-line test file beside the runner (one file per agent, so one agent can be run alone),
+// calling describeRecipe with that recipe.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';

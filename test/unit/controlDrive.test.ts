@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ControlClient } from '../../src/app/client/controlClient';
 import { SessionRegistry, shellSpawner } from '../../src/app/host/sessionRegistry';
-import { SessionWaits } from '../../src/app/host/sessionWaits';
+import { SessionWaits, type SessionWaitsOptions } from '../../src/app/host/sessionWaits';
 import { SessionFacts } from '../../src/app/host/sessionFacts';
 import { repoRoot, startTestHost, termio, testShell, type TestHost } from '../helpers/controlHost';
 import { waitFor } from '../helpers/waitFor';
@@ -158,28 +158,29 @@ describe('a wait asked once its work has begun', () => {
   });
 });
 
+/** A session of `spawner` under SessionWaits (`opts` beside its registry), and every write typed into it. */
+async function typedSession(opts: Omit<SessionWaitsOptions, 'registry' | 'describe'>, spawner = testShell(), cwd = repoRoot) {
+  const registry = new SessionRegistry({ spawner });
+  cleanups.push(() => registry.dispose());
+  const waits = new SessionWaits({ registry, describe: (r) => new SessionFacts().info(r), ...opts });
+  cleanups.push(() => waits.dispose());
+  const spawned = await registry.spawn({ cwd });
+  if (!spawned.ok) throw new Error(spawned.message);
+  const s = spawned.record.session;
+  const typed: string[] = [];
+  const write = s.write.bind(s);
+  s.write = (d: string) => {
+    typed.push(d);
+    return write(d);
+  };
+  return { registry, waits, s, typed };
+}
+
 describe('a first prompt', () => {
   it('is typed only once the program says it is ready, then spawn --wait returns after its turn', async () => {
-    const registry = new SessionRegistry({ spawner: testShell() });
-    cleanups.push(() => registry.dispose());
     let ready = false;
     let asked = 0;
-    const waits = new SessionWaits({
-      registry,
-      describe: (r) => new SessionFacts().info(r),
-      readyEvidence: () => (asked++, ready),
-      limits: { quietWithChannelsMs: 60_000 },
-    });
-    cleanups.push(() => waits.dispose());
-    const spawned = await registry.spawn({ cwd: repoRoot });
-    if (!spawned.ok) throw new Error(spawned.message);
-    const s = spawned.record.session;
-    const typed: string[] = [];
-    const write = s.write.bind(s);
-    s.write = (d: string) => {
-      typed.push(d);
-      return write(d);
-    };
+    const { registry, waits, s, typed } = await typedSession({ readyEvidence: () => (asked++, ready), limits: { quietWithChannelsMs: 60_000 } });
     const delivered = waits.deliverPrompt(s.id, 'echo first-prompt');
     const turn = waits.wait(s.id, 'turn', 20_000);
     await waitFor(() => s.screenLines().some((l) => l.startsWith('$')), { what: 'the shell prompt' });
@@ -197,19 +198,7 @@ describe('a first prompt', () => {
   });
 
   it('waits through a dialog the agent shows first (attention), typed once it is answered', async () => {
-    const registry = new SessionRegistry({ spawner: testShell() });
-    cleanups.push(() => registry.dispose());
-    const waits = new SessionWaits({ registry, describe: (r) => new SessionFacts().info(r), readyEvidence: () => true });
-    cleanups.push(() => waits.dispose());
-    const spawned = await registry.spawn({ cwd: repoRoot });
-    if (!spawned.ok) throw new Error(spawned.message);
-    const s = spawned.record.session;
-    const typed: string[] = [];
-    const write = s.write.bind(s);
-    s.write = (d: string) => {
-      typed.push(d);
-      return write(d);
-    };
+    const { registry, waits, s, typed } = await typedSession({ readyEvidence: () => true });
     // Codex's notice for a folder not trusted: the session needs the user before any prompt.
     registry.setState(s.id, 'attention', 'test: trust notice');
     const delivered = waits.deliverPrompt(s.id, 'echo after-dialog');
@@ -227,28 +216,15 @@ describe('a first prompt', () => {
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const booted = join(dir, 'booted');
     const script = `printf '\\033[2J\\033[H'; while [ ! -e '${booted}' ]; do sleep 0.05; done; printf 'ask> '; read -r line; echo "got:$line"`;
-    const registry = new SessionRegistry({ spawner: shellSpawner(['/bin/sh', '-c', script]) });
-    cleanups.push(() => registry.dispose());
     let asked = 0;
-    const waits = new SessionWaits({
-      registry,
-      describe: (r) => new SessionFacts().info(r),
+    const { waits, s, typed } = await typedSession(
       // An agent with a status channel that has not said "ready": its screen decides.
-      readyEvidence: () => (asked++, false),
-      limits: { quietWithChannelsMs: 50 },
-    });
-    cleanups.push(() => waits.dispose());
-    const spawned = await registry.spawn({ cwd: dir });
-    if (!spawned.ok) throw new Error(spawned.message);
-    const s = spawned.record.session;
+      { readyEvidence: () => (asked++, false), limits: { quietWithChannelsMs: 50 } },
+      shellSpawner(['/bin/sh', '-c', script]),
+      dir,
+    );
     let drawn = false;
     s.onRender(() => (drawn = true));
-    const typed: string[] = [];
-    const write = s.write.bind(s);
-    s.write = (d: string) => {
-      typed.push(d);
-      return write(d);
-    };
     const delivered = waits.deliverPrompt(s.id, 'hello');
     await waitFor(() => drawn, { what: 'the screen cleared' });
     // Still and blank for many looks past quietWithChannelsMs: nothing is typed yet.

@@ -1,7 +1,7 @@
 // The release matrix's record: test-output/agent-matrix/<agent>.json, one entry per release × step
 // (pass, fail with its reason, or n/a), written as each step ends so a run cut short still says
-// how far every release got. One file per agent, as the agents' test files run side by side in
-// different workers; a run of some agents leaves the others' files as they were.
+// how far every release got. One file per agent, as each agent has its own test file: a run of
+// some agents leaves the others' files as they were.
 // scripts/agent-matrix-doc.mjs renders them as docs/agents.md and agents/verified.json.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

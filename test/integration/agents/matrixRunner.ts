@@ -1,7 +1,8 @@
 // The release matrix: every agent recipe in ./recipes, each on the newest two releases npm has,
 // run for real and offline. Each agent has its own test file beside this one (<id>.test.ts, one
-// line calling describeRecipe), so the agents run side by side on the suite's workers. Per release one scenario in one throwaway HOME, as a returning user
-// would live it under Termio: a real termio-host (in this process) starts the agent through
+// line calling describeRecipe), so one agent can be run alone and its record stands apart. Per
+// release one scenario (scenario.ts) in one throwaway HOME (test/helpers/agentHome.ts), as a
+// returning user would live it under Termio: a real termio-host (in this process) starts the agent through
 // `termio sessions spawn --prompt`, and the loopback model server (test/helpers/modelServer.ts)
 // has it run its shell tool (`touch probe.txt`), then ends the next turn in an API error.
 //   launch     install (cached by version), the recipe's prepare, `termio hooks install` (for
@@ -17,233 +18,21 @@
 //   resume     a host restart adopts the running agent (same pid), and a reboot-style relaunch
 //              (agent and host ended) starts it again on its exact conversation
 // Each step is recorded (matrixResults.ts) as it ends; scripts/agent-matrix-doc.mjs renders the
-// record. `npx vitest run test/integration/agents/claude.test.ts` runs one agent. A release a recipe knows to
-// be broken on npm, or that cannot be installed, is a failing case named in the output, never a
-// skip; where CI is set every recipe and release must run.
-import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+// record. `npx vitest run test/integration/agents/claude.test.ts` runs one agent. A release a
+// recipe knows to be broken on npm, or that cannot be installed, is a failing case named in the
+// output, never a skip; where CI is set every recipe and release must run.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { HostProcess } from '../../../src/app/host/hostProcess';
-import { createLogger } from '../../../src/app/services/log';
-import type { SessionInfo } from '../../../src/protocol/sessionInfo';
 import { AGENT_CLI_INSTALL_TIMEOUT_MS, ensureNpmAgentRelease, newestReleases } from '../../helpers/agentCli';
-import { repoRoot } from '../../helpers/controlHost';
-import { startModelServer, type ModelServer } from '../../helpers/modelServer';
-import { endProcessesWithHome, isAlive, processesWithHome, waitForExit } from '../../helpers/processes';
+import { isAlive, waitForExit } from '../../helpers/processes';
 import { waitFor } from '../../helpers/waitFor';
 import { MATRIX_STEPS, beginRelease, recordAgentError, recordSeconds, recordStep, type MatrixStep } from './matrixResults';
 import type { AgentRecipe } from './recipe';
+import { Scenario, TURN_TIMEOUT_MS, untilReady, type Why } from './scenario';
 
-/** One turn of a real CLI on the loopback model takes seconds; a cold start of a 300 MB binary
- *  on a loaded 2-core box much longer. Only a hung agent reaches this. */
-const TURN_TIMEOUT_MS = 120_000;
-/** One `termio` command answers in a second or two; a loaded machine can starve a Node cold start. */
-const CLI_TIMEOUT_MS = 60_000;
 /** The prompt the first turn is started with. */
 const PROMPT = 'Create the probe file';
-
-function termio(args: string[], env: NodeJS.ProcessEnv): Promise<{ status: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [join(repoRoot, 'bin', 'termio'), ...args],
-      { env, cwd: env.HOME, encoding: 'utf8', timeout: CLI_TIMEOUT_MS },
-      (err, stdout, stderr) => {
-        const code = (err as { code?: unknown } | null)?.code;
-        resolve({ status: err ? (typeof code === 'number' ? code : -1) : 0, stdout, stderr });
-      },
-    );
-  });
-}
-
-/** `termio …--json`, parsed; a failure (exit code, no JSON) throws with what it printed. */
-async function termioJson<T>(args: string[], env: NodeJS.ProcessEnv): Promise<T> {
-  const r = await termio([...args, '--json'], env);
-  if (r.status !== 0) throw new Error(`termio ${args.join(' ')} exited ${r.status}: ${r.stdout}${r.stderr}`);
-  return JSON.parse(r.stdout) as T;
-}
-
-interface Why {
-  state: string;
-  channel: string;
-  event?: string;
-  rule?: string;
-  at: string;
-  failure?: { kind: string; reason: string };
-}
-
-/** One release's scenario: its HOME, host and session, shared by its steps in order. */
-class Scenario {
-  readonly word = `zephyr${randomBytes(3).toString('hex')}`;
-  started = 0;
-  home = '';
-  project = '';
-  env: NodeJS.ProcessEnv = {};
-  path = '';
-  host: HostProcess | null = null;
-  id = '';
-  /** The permission question was answered (the done step needs it). */
-  answered = false;
-  /** "state event" of every hook report, across hosts. */
-  readonly reports: string[] = [];
-  readonly states: string[] = [];
-  model: ModelServer | null = null;
-  private tmp = '';
-
-  constructor(
-    readonly recipe: AgentRecipe,
-    readonly version: string,
-  ) {}
-
-  async setUp(cli: string): Promise<void> {
-    this.home = realpathSync(mkdtempSync(join(tmpdir(), `tm-${this.recipe.id}-`)));
-    // Kept short: the host's socket paths are made under it. What the CLI writes to its temporary
-    // folder goes with the scenario.
-    this.tmp = mkdtempSync(join(tmpdir(), 'tt-'));
-    this.project = join(this.home, 'project');
-    mkdirSync(this.project);
-    // Every turn after the tool's fails: an agent that retries the failed turn in a shape the
-    // server does not know as a retry (Claude Code 2.1.332 after a 400) gets the error again.
-    this.model = await startModelServer({
-      steps: [{ tool: 'touch probe.txt', reply: `Created it. ${this.word}` }, this.recipe.failure],
-      then: this.recipe.failure,
-    });
-    this.path = `${dirname(cli)}:${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`;
-    this.env = {
-      HOME: this.home,
-      TERMIO_HOME: join(this.home, '.termio'),
-      PATH: this.path,
-      SHELL: '/bin/sh',
-      LANG: 'C.UTF-8',
-      TERMIO_HOST_IDLE_MS: '0',
-      TMPDIR: this.tmp,
-    };
-    Object.assign(this.env, this.recipe.prepare({ home: this.home, project: this.project, modelUrl: this.model.url, cli, version: this.version }));
-  }
-
-  async startHost(): Promise<HostProcess> {
-    const started = await HostProcess.start({ env: this.env, logger: createLogger(join(this.home, 'host.log')), idleExitMs: 0, path: this.path });
-    if (!started.ok) throw new Error(`the host did not start: ${started.message}`);
-    const host = started.host;
-    host.registry.onStateChanged((c) => this.states.push(`${c.record.state} ${c.why}`));
-    host.host.hooks.onReport((r) => this.reports.push(`${r.state} ${r.event}`));
-    this.host = host;
-    return host;
-  }
-
-  async stopHost(keepAgents: boolean): Promise<void> {
-    const host = this.host;
-    this.host = null;
-    await host?.stop(keepAgents ? 'matrix: host restart' : 'matrix: reboot', { keepAgents });
-  }
-
-  /** What the session shows now, as `termio sessions read` prints it. */
-  async screen(): Promise<string> {
-    return (await termio(['sessions', 'read', this.id], this.env)).stdout;
-  }
-
-  async session(): Promise<SessionInfo> {
-    const list = await termioJson<{ sessions: SessionInfo[] }>(['sessions', 'list'], this.env);
-    const s = list.sessions.find((x) => x.id === this.id);
-    if (!s) throw new Error(`sessions list has no ${this.id}: ${list.sessions.map((x) => x.id).join(', ')}`);
-    return s;
-  }
-
-  /** Waits until the screen matches, showing it when it never does. */
-  async shows(re: RegExp, what: string): Promise<void> {
-    let screen = '';
-    await waitFor(
-      async () => {
-        screen = await this.screen();
-        return re.test(screen);
-      },
-      { what: `${what} on screen (${re})`, timeout: TURN_TIMEOUT_MS, interval: 500 },
-    ).catch((e: Error) => {
-      throw new Error(`${e.message}\nscreen:\n${screen}`);
-    });
-  }
-
-  why(): Promise<Why> {
-    return termioJson<Why>(['sessions', 'why', this.id], this.env);
-  }
-
-  /** The recipe's `events` name hook events, or OSC 9;4 progress events (statusChannel
-   *  'progress'), or screen rules (statusChannel 'screen'), which no hook reports: the session's
-   *  state changes say them ("done progress: cleared", "working status: esc to interrupt").
-   *  `channel` is how the recipe says it, `whyChannel` how `sessions why` does. */
-  get channel(): 'hooks' | 'progress' | 'screen' {
-    return this.recipe.statusChannel ?? 'hooks';
-  }
-
-  get whyChannel(): string {
-    return this.channel === 'screen' ? 'status' : this.channel;
-  }
-
-  /** What `sessions why` names: a hook or progress event, or a screen rule's source. */
-  /** What `sessions why` names as the cause: for a screen-status agent its rule; else its event
-   *  (a failure read off the screen beside hooks names both: its rule, and "failure on screen"). */
-  named(why: Why): string | undefined {
-    return this.channel === 'screen' ? (why.rule ?? why.event) : (why.event ?? why.rule);
-  }
-
-  /** The state change "<state> <channel>: <event>" (a failure's reason may follow) was seen. */
-  changed(state: string, event: string): boolean {
-    const change = `${state} ${this.whyChannel}: ${event}`;
-    return this.states.some((x) => x === change || x.startsWith(`${change} (`));
-  }
-
-  /** `state` reported through the recipe's channel with `event`. */
-  async saw(state: string, event: string): Promise<void> {
-    if (this.channel === 'hooks') return this.reported(`${state} ${event}`);
-    await waitFor(() => this.changed(state, event), {
-      what: `the state change "${state} ${this.whyChannel}: ${event}" (states: ${this.states.slice(-6).join(', ') || 'none'})`,
-      timeout: TURN_TIMEOUT_MS,
-      interval: 200,
-    });
-  }
-
-  /** A hook report of `event` (state and event, "done Stop") after the first `from` reports. */
-  async reported(report: string, from = 0): Promise<void> {
-    await waitFor(() => this.reports.slice(from).includes(report), {
-      what: `the hook report "${report}" (reports: ${this.reports.slice(from).join(', ') || 'none'}; states: ${this.states.slice(-6).join(', ')})`,
-      timeout: TURN_TIMEOUT_MS,
-      interval: 200,
-    });
-  }
-
-  /** Waits for the session's state, saying what it showed instead. */
-  async state(state: string): Promise<void> {
-    let last = '';
-    await waitFor(
-      async () => {
-        const s = await this.session();
-        last = `${s.state} (${s.stateWhy})`;
-        return s.state === state;
-      },
-      { what: `state ${state}`, timeout: TURN_TIMEOUT_MS, interval: 500 },
-    ).catch(async (e: Error) => {
-      throw new Error(`${e.message}; it was ${last}\nscreen:\n${await this.screen()}`);
-    });
-  }
-
-  async tearDown(): Promise<void> {
-    await this.stopHost(false);
-    await this.model?.close();
-    this.model = null;
-    if (!this.home) return;
-    const home = this.home;
-    this.home = '';
-    // What the CLI left running (Codex's app-server daemon, Cline's hub daemon) is found by its HOME.
-    await endProcessesWithHome(home);
-    const left = processesWithHome(home);
-    rmSync(home, { recursive: true, force: true });
-    rmSync(this.tmp, { recursive: true, force: true });
-    expect(left, 'processes still running with the scenario HOME').toEqual([]);
-  }
-}
 
 /** The pid's command line (Linux /proc), or [] once it is gone. */
 function argvOf(pid: number): string[] {
@@ -252,37 +41,6 @@ function argvOf(pid: number): string[] {
   } catch {
     return [];
   }
-}
-
-/** Types each startup dialog's keys once its screen shows, until `ready` holds. */
-async function untilReady(sc: Scenario, ready: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  const pending = [...(sc.recipe.startup ?? [])];
-  const exited = () => sc.host?.registry.get(sc.id)?.session.exited;
-  await waitFor(
-    async () => {
-      if (await ready()) return 'ready';
-      if (exited()) return 'exited';
-      if (pending.length) {
-        const screen = await sc.screen();
-        const i = pending.findIndex((d) => d.screen.test(screen));
-        if (i >= 0) {
-          const [d] = pending.splice(i, 1);
-          // Keystrokes, as the app's terminal sends them (`sessions send` pastes text into a TUI
-          // that asked for bracketed paste, where an arrow key would be text).
-          sc.host!.registry.get(sc.id)?.session.write(d!.keys);
-        }
-      }
-      return null;
-    },
-    { what, timeout: TURN_TIMEOUT_MS, interval: 500 },
-  )
-    .then((o) => {
-      if (o === 'exited') throw new Error(`the agent exited (${JSON.stringify(exited())}) before ${what}`);
-    })
-    .catch(async (e: Error) => {
-      const asked = sc.model!.requests.map((q) => `${q.kind} ${q.status}${q.prompt ? ` "${q.prompt.slice(0, 40)}"` : ''}`);
-      throw new Error(`${e.message}\nstates: ${sc.states.join(', ')}\nmodel requests: ${asked.join('; ')}\nscreen:\n${await sc.screen()}`);
-    });
 }
 
 const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
@@ -295,13 +53,9 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
     if (!r.extraPackages) expect(installed.version).toContain(sc.version);
     await sc.setUp(installed.path);
     // An agent without hooks (its status comes from its progress reports or its screen) has none to install.
-    if (sc.channel === 'hooks') {
-      const hooks = await termio(['hooks', 'install', '--agent', r.id, '--json'], sc.env);
-      expect(hooks.stderr).toBe('');
-      expect(hooks.status).toBe(0);
-    }
+    if (sc.channel === 'hooks') await sc.agent!.installHooks(r.id);
     await sc.startHost();
-    const spawned = await termioJson<{ id: string }>(['sessions', 'spawn', '--agent', r.id, '--cwd', sc.project, '--prompt', PROMPT], sc.env);
+    const spawned = await sc.termioJson<{ id: string }>(['sessions', 'spawn', '--agent', r.id, '--cwd', sc.agent!.project, '--prompt', PROMPT]);
     sc.id = spawned.id;
     await untilReady(sc, () => sc.model!.requests.some((q) => q.kind === 'turn' && q.prompt?.includes(PROMPT)), 'the prompt to reach the model');
   },
@@ -317,7 +71,7 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
     // CLI 0.61.0): read after the hook, or the answer is refused as to a question since changed.
     if (sc.recipe.events.attention) await sc.saw('attention', sc.recipe.events.attention);
     type Asked = { question: { text: string; context: string; source: string; choices: Array<{ label: string }> } | null };
-    const read = () => termioJson<Asked>(['sessions', 'question', sc.id], sc.env);
+    const read = () => sc.termioJson<Asked>(['sessions', 'question', sc.id]);
     // Keys sent before the TUI draws its menu go to its prompt: wait for the menu on screen.
     const asked = q.hookOnly
       ? await read()
@@ -336,7 +90,7 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
       async () => {
         if (!first) await read(); // the answer goes to the question last read
         first = false;
-        const r = await termio(['sessions', 'answer', sc.id, q.allow, '--json'], sc.env);
+        const r = await sc.termio(['sessions', 'answer', sc.id, q.allow, '--json']);
         if (r.status === 0) return true;
         if (!r.stdout.includes('"questionChanged"')) throw new Error(`termio sessions answer exited ${r.status}: ${r.stdout}${r.stderr}`);
         return false;
@@ -353,7 +107,7 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
   async done(sc) {
     if (sc.recipe.question && !sc.answered) throw new Error('not reached: the permission question was not answered');
     await sc.shows(new RegExp(`Created it\\. ${sc.word}`), 'the final reply');
-    expect(existsSync(join(sc.project, 'probe.txt')), 'the tool ran: probe.txt exists').toBe(true);
+    expect(existsSync(join(sc.agent!.project, 'probe.txt')), 'the tool ran: probe.txt exists').toBe(true);
     await sc.saw('done', sc.recipe.events.done);
     await sc.state('done');
     expect(await sc.why()).toMatchObject({ state: 'done', channel: sc.whyChannel, event: sc.recipe.events.done });
@@ -363,7 +117,7 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
     const from = sc.reports.length;
     const fromRequest = sc.model!.requests.length;
     const sentAt = new Date().toISOString();
-    const sent = await termio(['sessions', 'send', sc.id, 'Try again', '--enter'], sc.env);
+    const sent = await sc.termio(['sessions', 'send', sc.id, 'Try again', '--enter']);
     expect(sent.status, sent.stderr).toBe(0);
     await untilReady(sc, () => sc.model!.requests.slice(fromRequest).some((q) => q.kind === 'turn' && q.status >= 400), 'the failing turn to reach the model');
     const failedEvent = sc.recipe.events.failed;
@@ -413,7 +167,7 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
     // (a) A host restart: the holder keeps the agent running, the next host adopts it.
     const before = await sc.session();
     expect(sc.host!.host.holders.available, 'holders keep agents across a host restart here').toBe(true);
-    await sc.stopHost(true);
+    await sc.agent!.stopHost(true);
     expect(isAlive(before.pid), 'the agent outlived its host').toBe(true);
     await sc.startHost();
     expect((await sc.session()).pid, 'adopted: the same agent process').toBe(before.pid);
@@ -421,7 +175,7 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
     // (b) Reboot-style: the agent and the host end; the next host relaunches the saved tab on the
     // manifest's resume plan, as the app's start does.
     const plan = (await sc.session()).resume;
-    await sc.stopHost(false);
+    await sc.agent!.stopHost();
     await waitForExit(before.pid, 'the agent to end with its host', TURN_TIMEOUT_MS);
     const host = await sc.startHost();
     for (const w of host.host.savedWindows()) await host.host.restoreWindow(w);

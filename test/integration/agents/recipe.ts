@@ -2,9 +2,40 @@
 // CLI from npm to run it for real, offline: how to install it, what a returning user has on disk
 // (login, onboarding, trusted folder) pointed at the loopback model server, and what the agent is
 // expected to report on each path. One file per agent in ./recipes; the matrix runs every recipe
-// on the newest two releases npm has. Everything here was measured on the real CLI: a recipe's
-// comment says which release and what was seen.
+// on the newest two releases npm has, and the host tests that run one real CLI set it up with the
+// same recipe. Everything here was measured on the real CLI: a recipe's comment says which
+// release and what was seen. Below, the pieces several recipes share.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { ModelStep } from '../../helpers/modelScript';
+
+/** The API key recipes sign in with where the CLI wants one that looks real (the loopback model
+ *  server takes any). */
+export const LOOPBACK_API_KEY = 'sk-termio-test-0123456789abcdefghij';
+
+/** The config of an OpenCode-style CLI (OpenCode, its fork Kilo Code) as such a user has it:
+ *  updates and sharing off, bash set to ask, and one model, `loopback/m`, of a custom provider
+ *  through the AI SDK package `sdk` (bundled in the binary) on the loopback model server. `extra`
+ *  adds to it. */
+export function writeOpenCodeConfig(file: string, sdk: string, modelUrl: string, extra: Record<string, unknown> = {}): void {
+  const config = {
+    autoupdate: false,
+    share: 'disabled',
+    permission: { bash: 'ask' },
+    provider: {
+      loopback: {
+        npm: sdk,
+        name: 'Termio loopback',
+        options: { baseURL: `${modelUrl}/v1`, apiKey: LOOPBACK_API_KEY },
+        models: { m: { name: 'Loopback model' } },
+      },
+    },
+    model: 'loopback/m',
+    ...extra,
+  };
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(config, null, 2));
+}
 
 export interface RecipeSetup {
   /** The throwaway HOME the agent runs in (realpath). */

@@ -108,107 +108,100 @@ describe('OpenCode plugin', () => {
   });
 });
 
-/** A recorder in place of bin/termio-hook: one line per call, its arguments and its stdin. */
-function writeRecorder(dir: string): { recorder: string; log: string } {
-  const recorder = join(dir, 'termio-hook');
-  const log = join(dir, 'calls.log');
-  writeFileSync(
-    recorder,
-    `let b='';process.stdin.on('data',(d)=>b+=d).on('end',()=>require('fs').appendFileSync(${JSON.stringify(log)},JSON.stringify([process.argv.slice(2),JSON.parse(b)])+'\\n'));`,
-  );
-  return { recorder, log };
+/** A report the recorder got: the reporter's arguments and the payload on its stdin. */
+type Call = [string[], { session_id: string; properties: { turn?: string; error?: unknown } }];
+/** Sends one OpenCode bus event to the plugin. */
+type Send = (type: string, properties: Record<string, unknown>) => Promise<void>;
+
+/**
+ * Installs `agentId`'s bundled plugin with a recorder in place of bin/termio-hook (one line per
+ * call: its arguments and its stdin), loads it as OpenCode does in a session of tab-1, lets
+ * `drive` send it events, and returns the reports once `enough` accepts them.
+ */
+async function pluginReports(agentId: string, drive: (send: Send) => Promise<void>, enough: (calls: Call[]) => boolean, what: string): Promise<Call[]> {
+  const dir = mkdtempSync(join(tmpdir(), `termio-${agentId}-`));
+  try {
+    const recorder = join(dir, 'termio-hook');
+    const log = join(dir, 'calls.log');
+    writeFileSync(
+      recorder,
+      `let b='';process.stdin.on('data',(d)=>b+=d).on('end',()=>require('fs').appendFileSync(${JSON.stringify(log)},JSON.stringify([process.argv.slice(2),JSON.parse(b)])+'\\n'));`,
+    );
+    const hooks = parseManifest(readFileSync(join(__dirname, '..', '..', '..', 'agents', `${agentId}.json`), 'utf8'), `${agentId}.json`).manifest!.hooks!;
+    const r = editHookConfig('install', null, { agentId, reporter: { reporterPath: recorder, nodePath: process.execPath }, hooks });
+    if (!r.ok || r.text === null) throw new Error('install failed');
+    const plugin = join(dir, 'termio-opencode2.mjs');
+    writeFileSync(plugin, r.text);
+    const saved = process.env.TERMIO_SESSION;
+    process.env.TERMIO_SESSION = 'tab-1';
+    try {
+      const mod = (await import(plugin)) as { TermioStatus: () => Promise<{ event: (e: unknown) => Promise<void> }> };
+      const p = await mod.TermioStatus();
+      await drive((type, properties) => p.event({ event: { type, properties } }));
+    } finally {
+      if (saved === undefined) delete process.env.TERMIO_SESSION;
+      else process.env.TERMIO_SESSION = saved;
+    }
+    return await waitFor(
+      () => {
+        const lines = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : [];
+        const parsed = lines.filter(Boolean).map((l) => JSON.parse(l) as Call);
+        return enough(parsed) ? parsed : null;
+      },
+      { what },
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 describe('OpenCode 2 plugin', () => {
   it('runs: session.status reports working when busy and done when idle, permission.asked attention, as agent opencode2', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'termio-oc2-'));
-    try {
-      const { recorder, log } = writeRecorder(dir);
-      const hooks = parseManifest(readFileSync(join(__dirname, '..', '..', '..', 'agents', 'opencode2.json'), 'utf8'), 'opencode2.json').manifest!.hooks!;
-      const r = editHookConfig('install', null, { agentId: 'opencode2', reporter: { reporterPath: recorder, nodePath: process.execPath }, hooks });
-      if (!r.ok || r.text === null) throw new Error('install failed');
-      const plugin = join(dir, 'termio-opencode2.mjs');
-      writeFileSync(plugin, r.text);
-      const saved = process.env.TERMIO_SESSION;
-      process.env.TERMIO_SESSION = 'tab-1';
-      try {
-        const mod = (await import(plugin)) as { TermioStatus: () => Promise<{ event: (e: unknown) => Promise<void> }> };
-        const p = await mod.TermioStatus();
-        await p.event({ event: { type: 'session.status', properties: { sessionID: 'ses_1', status: { type: 'busy' } } } });
-        await p.event({ event: { type: 'session.status', properties: { sessionID: 'ses_1', status: { type: 'retry' } } } });
-        await p.event({ event: { type: 'permission.asked', properties: { sessionID: 'ses_1' } } });
-        await p.event({ event: { type: 'session.status', properties: { sessionID: 'ses_1', status: { type: 'idle' } } } });
-      } finally {
-        if (saved === undefined) delete process.env.TERMIO_SESSION;
-        else process.env.TERMIO_SESSION = saved;
-      }
-      const calls = await waitFor(
-        () => {
-          const lines = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : [];
-          return lines.length >= 3 ? lines.map((l) => JSON.parse(l) as [string[], { session_id: string }]) : null;
-        },
-        { what: 'the three reports' },
-      );
-      expect(calls.map(([args]) => args).sort()).toEqual([
-        ['opencode2', 'attention', 'permission.asked'],
-        ['opencode2', 'done', 'session.status'],
-        ['opencode2', 'working', 'session.status'],
-      ]);
-      expect(calls.every(([, payload]) => payload.session_id === 'ses_1')).toBe(true);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const calls = await pluginReports(
+      'opencode2',
+      async (send) => {
+        await send('session.status', { sessionID: 'ses_1', status: { type: 'busy' } });
+        await send('session.status', { sessionID: 'ses_1', status: { type: 'retry' } });
+        await send('permission.asked', { sessionID: 'ses_1' });
+        await send('session.status', { sessionID: 'ses_1', status: { type: 'idle' } });
+      },
+      (c) => c.length >= 3,
+      'the three reports',
+    );
+    expect(calls.map(([args]) => args).sort()).toEqual([
+      ['opencode2', 'attention', 'permission.asked'],
+      ['opencode2', 'done', 'session.status'],
+      ['opencode2', 'working', 'session.status'],
+    ]);
+    expect(calls.every(([, payload]) => payload.session_id === 'ses_1')).toBe(true);
   });
 });
 
 describe("Kilo Code's plugin (OpenCode 2's dialect, with a failure event)", () => {
   it("reports session.error as the turn's end and holds back the idle that follows it until the next turn", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'termio-kilo-'));
-    try {
-      const { recorder, log } = writeRecorder(dir);
-      const hooks = parseManifest(readFileSync(join(__dirname, '..', '..', '..', 'agents', 'kilo.json'), 'utf8'), 'kilo.json').manifest!.hooks!;
-      const r = editHookConfig('install', null, { agentId: 'kilo', reporter: { reporterPath: recorder, nodePath: process.execPath }, hooks });
-      if (!r.ok || r.text === null) throw new Error('install failed');
-      const plugin = join(dir, 'termio-opencode2.mjs');
-      writeFileSync(plugin, r.text);
-      const saved = process.env.TERMIO_SESSION;
-      process.env.TERMIO_SESSION = 'tab-1';
-      try {
-        const mod = (await import(plugin)) as { TermioStatus: () => Promise<{ event: (e: unknown) => Promise<void> }> };
-        const p = await mod.TermioStatus();
-        const status = (type: string, turn: string) =>
-          p.event({ event: { type: 'session.status', properties: { sessionID: 'ses_1', status: { type }, turn } } });
+    const calls = await pluginReports(
+      'kilo',
+      async (send) => {
+        const status = (type: string, turn: string) => send('session.status', { sessionID: 'ses_1', status: { type }, turn });
         // Kilo Code 7.7.7's events for a turn the API refuses with a 401, then the next turn.
         await status('busy', 'first');
         const error = { name: 'APIError', data: { message: 'scripted error 401', statusCode: 401, isRetryable: false } };
-        await p.event({ event: { type: 'session.error', properties: { sessionID: 'ses_1', error } } });
+        await send('session.error', { sessionID: 'ses_1', error });
         await status('idle', 'first');
-        await p.event({ event: { type: 'session.idle', properties: { sessionID: 'ses_1' } } });
+        await send('session.idle', { sessionID: 'ses_1' });
         await status('busy', 'second');
         await status('idle', 'second');
-      } finally {
-        if (saved === undefined) delete process.env.TERMIO_SESSION;
-        else process.env.TERMIO_SESSION = saved;
-      }
-      type Call = [string[], { session_id: string; properties: { turn?: string; error?: unknown } }];
-      const calls = await waitFor(
-        () => {
-          const lines = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : [];
-          const parsed = lines.filter(Boolean).map((l) => JSON.parse(l) as Call);
-          return parsed.some(([args]) => args[1] === 'done') && parsed.length >= 4 ? parsed : null;
-        },
-        { what: 'the four reports' },
-      );
-      expect(calls.map(([args, payload]) => [...args, payload.properties.turn ?? '']).sort()).toEqual([
-        ['kilo', 'attention', 'session.error', ''],
-        ['kilo', 'done', 'session.status', 'second'],
-        ['kilo', 'working', 'session.status', 'first'],
-        ['kilo', 'working', 'session.status', 'second'],
-      ]);
-      expect(calls.find(([args]) => args[2] === 'session.error')![1].properties.error).toMatchObject({ data: { statusCode: 401 } });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+      },
+      (c) => c.some(([args]) => args[1] === 'done') && c.length >= 4,
+      'the four reports',
+    );
+    expect(calls.map(([args, payload]) => [...args, payload.properties.turn ?? '']).sort()).toEqual([
+      ['kilo', 'attention', 'session.error', ''],
+      ['kilo', 'done', 'session.status', 'second'],
+      ['kilo', 'working', 'session.status', 'first'],
+      ['kilo', 'working', 'session.status', 'second'],
+    ]);
+    expect(calls.find(([args]) => args[2] === 'session.error')![1].properties.error).toMatchObject({ data: { statusCode: 401 } });
   });
 });
 

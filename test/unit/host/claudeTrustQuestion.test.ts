@@ -7,24 +7,18 @@
 // trusts the folder, after which Claude Code starts and its SessionStart hook reports. Offline:
 // the question comes before any model request. Skips with the reason where the registry is out of
 // reach, and fails instead where CI is set.
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HostProcess } from '../../../src/app/host/hostProcess';
-import { createLogger } from '../../../src/app/services/log';
 import { AGENT_CLI_INSTALL_TIMEOUT_MS, ensureNpmAgentRelease, newestReleases } from '../../helpers/agentCli';
-import { termio } from '../../helpers/controlHost';
-import { endProcessesWithHome, processesWithHome } from '../../helpers/processes';
+import { AgentHome } from '../../helpers/agentHome';
 import { skipUnlessRequired } from '../../helpers/required';
 import { waitFor } from '../../helpers/waitFor';
+import { claude } from '../../integration/agents/recipes/claude';
 
 /** Claude Code draws its first screen within a few seconds here; 60 s covers a loaded CI box. */
 const START_TIMEOUT_MS = 60_000;
-/** A `termio` command answers in a second or two; a Node cold start on 2 busy cores can take far longer. */
-const CLI_TIMEOUT_MS = 60_000;
-const PKG = '@anthropic-ai/claude-code';
-const CANDIDATES = ['node_modules/.bin/claude', `node_modules/@anthropic-ai/claude-code-${process.platform}-${process.arch}/claude`];
+const { pkg: PKG, candidates: CANDIDATES } = claude;
 const QUESTION = 'Is this a project you created or one you trust?';
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -47,35 +41,16 @@ describe(`${PKG}, the newest two releases`, () => {
       const cli = await ensureNpmAgentRelease(PKG, version, CANDIDATES);
       if (!cli.ok) return ctx.skip(`${PKG}@${version} is not available: ${cli.reason}`);
       expect(cli.version).toContain(version);
-      const home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-claude-trust-')));
-      cleanups.push(() => rmSync(home, { recursive: true, force: true }));
-      cleanups.push(async () => {
-        await endProcessesWithHome(home);
-        expect(processesWithHome(home)).toEqual([]);
-      });
-      const project = join(home, 'project');
-      mkdirSync(project);
+      const agent = new AgentHome(cli.path, 'termio-claude-trust-');
+      cleanups.push(() => agent.dispose());
+      const { home, project } = agent;
       // Onboarding done (without it the CLI wants api.anthropic.com and exits); this folder unseen.
       writeFileSync(join(home, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true }));
-      const path = `${dirname(cli.path)}:${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`;
-      const env: NodeJS.ProcessEnv = {
-        HOME: home,
-        TERMIO_HOME: join(home, '.termio'),
-        PATH: path,
-        SHELL: '/bin/sh',
-        LANG: 'C.UTF-8',
-        TERMIO_HOST_IDLE_MS: '0',
-        DISABLE_AUTOUPDATER: '1',
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      };
-      const run = (...args: string[]) => termio(args, env, home, CLI_TIMEOUT_MS);
+      Object.assign(agent.env, { DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' });
+      const run = (...args: string[]) => agent.termio(args);
 
-      const hooks = await run('hooks', 'install', '--agent', 'claude', '--json');
-      expect(hooks).toMatchObject({ status: 0, stderr: '' });
-      const started = await HostProcess.start({ env, logger: createLogger(join(home, 'host.log')), idleExitMs: 0, path });
-      if (!started.ok) throw new Error(started.message);
-      const host = started.host;
-      cleanups.push(() => host.stop('test over'));
+      await agent.installHooks('claude');
+      const host = await agent.startHost();
       const reports: string[] = [];
       host.host.hooks.onReport((r) => reports.push(`${r.state} ${r.event}`));
 

@@ -2,47 +2,24 @@
 // `codex app-server` daemon per HOME, started by the first tab in the project folder and carrying
 // that tab's environment (its TERMIO_SESSION and secret) for every tab it serves after. Each tab
 // submits a prompt; its UserPromptSubmit (working) and Stop (done) reports must reach that tab and
-// only that tab, and `termio sessions why` names the hook for each. Same rig as
-// the release matrix (test/integration/agents/matrixRunner.ts): a real termio-host in this process, a fresh HOME, `termio hooks install`,
-// `termio sessions spawn --prompt … --wait`, a loopback model endpoint; offline. The daemon is
-// ended by its HOME afterwards. Skips with the reason where the registry is out of reach, and
+// only that tab, and `termio sessions why` names the hook for each. The release matrix's rig
+// (test/helpers/agentHome.ts): a real termio-host in this process, a fresh HOME, `termio hooks
+// install`, `termio sessions spawn --prompt … --wait`, the loopback model server; offline. The
+// daemon is ended by its HOME afterwards. Skips with the reason where the registry is out of reach, and
 // fails instead where CI is set.
-import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HostProcess } from '../../../src/app/host/hostProcess';
-import { createLogger } from '../../../src/app/services/log';
 import { AGENT_CLI_INSTALL_TIMEOUT_MS, ensureNpmAgentRelease, newestReleases } from '../../helpers/agentCli';
-import { prepareCodexHome } from '../../helpers/codexLoopback';
-import { repoRoot } from '../../helpers/controlHost';
-import { startLoopbackModel } from '../../helpers/loopbackModel';
-import { endProcessesWithHome, processesWithHome } from '../../helpers/processes';
+import { AgentHome } from '../../helpers/agentHome';
+import { startModelServer } from '../../helpers/modelServer';
 import { skipUnlessRequired } from '../../helpers/required';
 import { waitFor } from '../../helpers/waitFor';
+import { codex, signInCodex } from '../../integration/agents/recipes/codex';
 
 /** A cold start plus one turn of Codex takes ~10 s here; 120 s covers a loaded CI box. */
 const TURN_TIMEOUT_S = 120;
-/** One `termio` command answers in a second or two; the bound only stops a hung one. */
-const CLI_TIMEOUT_MS = 60_000;
 /** The host's stop, ending Codex's daemon (and its update loop) and removing the HOME (Codex
  *  copies its ~400 MB daemon release into it): longer than vitest's default 10 s on a loaded box. */
 const CLEANUP_TIMEOUT_MS = 90_000;
-
-function cli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = CLI_TIMEOUT_MS): Promise<{ status: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [join(repoRoot, 'bin', 'termio'), ...args],
-      { env, cwd: env.HOME, encoding: 'utf8', timeout: timeoutMs },
-      (err, stdout, stderr) => {
-        const code = (err as { code?: unknown } | null)?.code;
-        resolve({ status: err ? (typeof code === 'number' ? code : -1) : 0, stdout, stderr });
-      },
-    );
-  });
-}
 
 /** A hook report the tracker applied: the tab it was credited to, its event, and what it says. */
 interface Applied {
@@ -57,7 +34,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 }, CLEANUP_TIMEOUT_MS);
 
-const releases = newestReleases('@openai/codex');
+const releases = newestReleases(codex.pkg);
 describe('two tabs of the real Codex in one folder (one app-server daemon)', () => {
   if (!releases.ok) {
     it('lists the newest releases on npm', (ctx) => {
@@ -69,36 +46,17 @@ describe('two tabs of the real Codex in one folder (one app-server daemon)', () 
     "%s: each tab's hook reports reach that tab, never the other",
     { timeout: 2 * (TURN_TIMEOUT_S + 30) * 1000 + AGENT_CLI_INSTALL_TIMEOUT_MS },
     async (version, ctx) => {
-      const installed = await ensureNpmAgentRelease('@openai/codex', version, ['node_modules/.bin/codex']);
-      if (!installed.ok) return ctx.skip(`@openai/codex@${version} is not available: ${installed.reason}`);
-      const home = realpathSync(mkdtempSync(join(tmpdir(), `termio-codex2-${version}-`)));
-      cleanups.push(() => rmSync(home, { recursive: true, force: true }));
-      cleanups.push(async () => {
-        await endProcessesWithHome(home);
-        expect(processesWithHome(home)).toEqual([]);
-      });
-      const project = join(home, 'project');
-      mkdirSync(project);
-      const model = await startLoopbackModel('complete');
+      const installed = await ensureNpmAgentRelease(codex.pkg, version, codex.candidates);
+      if (!installed.ok) return ctx.skip(`${codex.pkg}@${version} is not available: ${installed.reason}`);
+      const agent = new AgentHome(installed.path, `termio-codex2-${version}-`);
+      cleanups.push(() => agent.dispose());
+      // Every turn completes: Codex runs no hook when a turn fails, so a Stop needs a turn that ends well.
+      const model = await startModelServer({ steps: [], then: { reply: 'Hello from the loopback model.' } });
       cleanups.push(() => model.close());
-      prepareCodexHome(home, installed.path, model.url);
-      const path = `${dirname(installed.path)}:${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`;
-      const env: NodeJS.ProcessEnv = {
-        HOME: home,
-        TERMIO_HOME: join(home, '.termio'),
-        PATH: path,
-        SHELL: '/bin/sh',
-        LANG: 'C.UTF-8',
-        TERMIO_HOST_IDLE_MS: '0',
-      };
-      const hooks = await cli(['hooks', 'install', '--agent', 'codex', '--json'], env);
-      expect(hooks.stderr).toBe('');
-      expect(hooks.status).toBe(0);
-
-      const started = await HostProcess.start({ env, logger: createLogger(join(home, 'host.log')), idleExitMs: 0, path });
-      if (!started.ok) throw new Error(started.message);
-      const host = started.host;
-      cleanups.push(() => host.stop('test over'));
+      // Signed in on the loopback provider; the project never asked about, so Codex asks nothing.
+      signInCodex(agent.home, installed.path, model.url);
+      await agent.installHooks('codex');
+      const host = await agent.startHost();
       const tracker = host.host.tracker;
       const received: string[] = [];
       host.host.hooks.onReport((r) => received.push(`${r.session} ${r.event}`));
@@ -112,14 +70,14 @@ describe('two tabs of the real Codex in one folder (one app-server daemon)', () 
       const tabs: string[] = [];
 
       for (const name of ['A', 'B']) {
-        const spawned = await cli(
+        const spawned = await agent.termio(
           [
             'sessions',
             'spawn',
             '--agent',
             'codex',
             '--cwd',
-            project,
+            agent.project,
             '--prompt',
             `say hi from tab ${name}`,
             '--wait',
@@ -127,7 +85,6 @@ describe('two tabs of the real Codex in one folder (one app-server daemon)', () 
             String(TURN_TIMEOUT_S),
             '--json',
           ],
-          env,
           (TURN_TIMEOUT_S + 10) * 1000,
         );
         expect(spawned.stderr).toBe('');
@@ -145,9 +102,9 @@ describe('two tabs of the real Codex in one folder (one app-server daemon)', () 
           applied.filter((a) => a.event === 'UserPromptSubmit' && a.prompt === `say hi from tab ${name}`).map((a) => a.tab),
           diagnose(),
         ).toEqual([tab]);
-        const why = JSON.parse((await cli(['sessions', 'why', tab, '--json'], env)).stdout) as { channel: string; event?: string };
+        const why = JSON.parse((await agent.termio(['sessions', 'why', tab, '--json'])).stdout) as { channel: string; event?: string };
         expect(why, diagnose()).toMatchObject({ channel: 'hooks', event: 'Stop' });
-        expect((await cli(['sessions', 'why', tab], env)).stdout).toContain('hooks Stop');
+        expect((await agent.termio(['sessions', 'why', tab])).stdout).toContain('hooks Stop');
       }
       const [a, b] = tabs as [string, string];
       // One daemon served both tabs with tab A's environment: every report named tab A, so only
@@ -167,7 +124,7 @@ describe('two tabs of the real Codex in one folder (one app-server daemon)', () 
       expect(applied.filter((x) => x.tab === b && x.conversation === conversationOf(a))).toEqual([]);
       // Nothing was dropped, and tab B's turn left tab A's status as its own turn ended it.
       expect([tracker.lastIgnored(a), tracker.lastIgnored(b)], diagnose()).toEqual([null, null]);
-      expect(JSON.parse((await cli(['sessions', 'why', a, '--json'], env)).stdout)).toMatchObject({ channel: 'hooks', event: 'Stop' });
+      expect(JSON.parse((await agent.termio(['sessions', 'why', a, '--json'])).stdout)).toMatchObject({ channel: 'hooks', event: 'Stop' });
       expect(model.requests.length).toBeGreaterThan(0);
     },
   );

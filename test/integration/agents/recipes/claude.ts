@@ -4,8 +4,7 @@
 // a 429 or a 5xx for minutes, while a 400 ends the turn at once with its StopFailure hook.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CODEX_TEST_API_KEY as API_KEY } from '../../../helpers/codexLoopback';
-import type { AgentRecipe } from '../recipe';
+import { LOOPBACK_API_KEY as API_KEY, type AgentRecipe } from '../recipe';
 
 export const claude: AgentRecipe = {
   id: 'claude',

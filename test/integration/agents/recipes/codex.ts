@@ -12,19 +12,46 @@
 // API's error body (`■ {"error":{"message":…}}`, without the HTTP status, which Codex records
 // nowhere: its rollout has the same body as task_complete.error), so the manifest's failureScreen
 // reads that line and the failed turn ends as "failure on screen" with the API's message.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { prepareCodexHome } from '../../../helpers/codexLoopback';
-import type { AgentRecipe } from '../recipe';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { LOOPBACK_API_KEY, type AgentRecipe } from '../recipe';
+
+/** Signs `cli` in under `home` with an API key and writes ~/.codex/config.toml with the loopback
+ *  provider (Responses API over plain HTTP, no retries, so a refused turn ends at once). `extra`
+ *  is appended to the config. */
+export function signInCodex(home: string, cli: string, modelUrl: string, extra = ''): void {
+  const login = spawnSync(cli, ['login', '--with-api-key'], {
+    input: `${LOOPBACK_API_KEY}\n`,
+    encoding: 'utf8',
+    env: { HOME: home, PATH: `${dirname(cli)}:${dirname(process.execPath)}:/usr/bin:/bin` },
+  });
+  if (login.status !== 0) throw new Error(`codex login failed: ${login.stderr}`);
+  mkdirSync(join(home, '.codex'), { recursive: true });
+  writeFileSync(
+    join(home, '.codex', 'config.toml'),
+    [
+      'model_provider = "termio-loopback"',
+      '',
+      '[model_providers.termio-loopback]',
+      'name = "Termio loopback"',
+      `base_url = "${modelUrl}/v1"`,
+      'wire_api = "responses"',
+      'requires_openai_auth = true',
+      'supports_websockets = false',
+      'request_max_retries = 0',
+      'stream_max_retries = 0',
+      extra,
+    ].join('\n'),
+  );
+}
 
 export const codex: AgentRecipe = {
   id: 'codex',
   pkg: '@openai/codex',
   candidates: ['node_modules/.bin/codex'],
   prepare: ({ home, project, modelUrl, cli }) => {
-    prepareCodexHome(home, cli, modelUrl);
-    const config = join(home, '.codex', 'config.toml');
-    writeFileSync(config, `${readFileSync(config, 'utf8')}\n[projects."${project}"]\ntrust_level = "untrusted"\n`);
+    signInCodex(home, cli, modelUrl, `\n[projects."${project}"]\ntrust_level = "untrusted"\n`);
     return {};
   },
   question: { allow: '1', mentions: /touch probe\.txt/ },

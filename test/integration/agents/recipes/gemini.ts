@@ -6,8 +6,7 @@
 // failureScreen), measured on 0.60.0 and 0.61.0.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CODEX_TEST_API_KEY as API_KEY } from '../../../helpers/codexLoopback';
-import type { AgentRecipe } from '../recipe';
+import { LOOPBACK_API_KEY as API_KEY, type AgentRecipe } from '../recipe';
 
 export const gemini: AgentRecipe = {
   id: 'gemini',

@@ -13,38 +13,15 @@
 // The conversation (ses_…) lives in SQLite (~/.local/share/kilo/kilo.db) and its id comes from
 // the plugin's events; `kilo --session <id>` shows it again. 7.8.1 cannot be installed on Linux
 // x64: npm has no @kilocode/cli-linux-x64 (nor -baseline) 7.8.1 for its postinstall to fetch.
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AgentRecipe } from '../recipe';
+import { writeOpenCodeConfig, type AgentRecipe } from '../recipe';
 
 export const kilo: AgentRecipe = {
   id: 'kilo',
   pkg: '@kilocode/cli',
   candidates: ['node_modules/.bin/kilo', `node_modules/@kilocode/cli-${process.platform}-${process.arch}/bin/kilo`],
   prepare: ({ home, modelUrl }) => {
-    mkdirSync(join(home, '.config', 'kilo'), { recursive: true });
-    writeFileSync(
-      join(home, '.config', 'kilo', 'kilo.json'),
-      JSON.stringify(
-        {
-          autoupdate: false,
-          share: 'disabled',
-          permission: { bash: 'ask' },
-          provider: {
-            loopback: {
-              npm: '@ai-sdk/openai-compatible',
-              name: 'Termio loopback',
-              options: { baseURL: `${modelUrl}/v1`, apiKey: 'termio-test-key' },
-              models: { m: { name: 'Loopback model' } },
-            },
-          },
-          model: 'loopback/m',
-          small_model: 'loopback/m',
-        },
-        null,
-        2,
-      ),
-    );
+    writeOpenCodeConfig(join(home, '.config', 'kilo', 'kilo.json'), '@ai-sdk/openai-compatible', modelUrl, { small_model: 'loopback/m' });
     return { KILO_DISABLE_AUTOUPDATE: '1', KILO_DISABLE_MODELS_FETCH: '1' };
   },
   question: { allow: 'Allow once', mentions: /touch/, hookOnly: true },

@@ -7,38 +7,15 @@
 // once highlighted (by colour only, so the screen cannot be read for it), Return chooses it and
 // permission.replied follows. A 400 ends the turn without retries: session.error with
 // properties.error {name: "APIError", data: {message, statusCode: 400}}, then idle (twice).
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CODEX_TEST_API_KEY as API_KEY } from '../../../helpers/codexLoopback';
-import type { AgentRecipe } from '../recipe';
+import { writeOpenCodeConfig, type AgentRecipe } from '../recipe';
 
 export const opencode2: AgentRecipe = {
   id: 'opencode2',
   pkg: 'opencode-ai',
   candidates: ['node_modules/.bin/opencode', `node_modules/opencode-${process.platform}-${process.arch}/bin/opencode`],
   prepare: ({ home, modelUrl }) => {
-    mkdirSync(join(home, '.config', 'opencode'), { recursive: true });
-    writeFileSync(
-      join(home, '.config', 'opencode', 'opencode.json'),
-      JSON.stringify(
-        {
-          autoupdate: false,
-          share: 'disabled',
-          permission: { bash: 'ask' },
-          provider: {
-            loopback: {
-              npm: '@ai-sdk/anthropic',
-              name: 'Termio loopback',
-              options: { baseURL: `${modelUrl}/v1`, apiKey: API_KEY },
-              models: { m: { name: 'Loopback model' } },
-            },
-          },
-          model: 'loopback/m',
-        },
-        null,
-        2,
-      ),
-    );
+    writeOpenCodeConfig(join(home, '.config', 'opencode', 'opencode.json'), '@ai-sdk/anthropic', modelUrl);
     return { OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_MODELS_FETCH: '1' };
   },
   question: { allow: 'Allow once', mentions: /touch/, hookOnly: true },
