@@ -31,11 +31,11 @@ export interface StatusEngineSnapshot {
   /** A failure the screen showed after the turn began (manifest `failureScreen`); absent in older snapshots. */
   screenFailure?: StatusClaim | null;
   /** The failure lines on screen when the turn began: only a new one is this turn's. */
-  failureMark?: FailureMark | null;
+  failureMark?: (FailureMark & { seq?: number }) | null;
   current: SessionStatus;
 }
 
-/** The failure lines a screen shows: how many, and the last one's text. */
+/** The failure lines a screen shows: how many, and the last one (as it reads on screen). */
 export interface FailureMark {
   count: number;
   last: string;
@@ -94,7 +94,8 @@ export function engineSnapshotProblem(v: unknown): string | null {
     if (p) return p;
   }
   const m = v.failureMark;
-  if (m !== undefined && m !== null && (!isObj(m) || !isCount(m.count) || typeof m.last !== 'string')) return 'failureMark is not a mark';
+  if (m !== undefined && m !== null && (!isObj(m) || !isCount(m.count) || typeof m.last !== 'string' || (m.seq !== undefined && !isCount(m.seq))))
+    return 'failureMark is not a mark';
   for (const k of ['activitySeenAt', 'workAfterHookAt'] as const) if (v[k] !== null && !isTime(v[k])) return `${k} is not a time`;
   const c = v.current;
   if (!isObj(c) || !isSessionState(c.state) || !isTime(c.since) || !Array.isArray(c.health)) return 'current is not a status';
