@@ -31,14 +31,16 @@ export interface StatusEngineSnapshot {
   /** A failure the screen showed after the turn began (manifest `failureScreen`); absent in older snapshots. */
   screenFailure?: StatusClaim | null;
   /** The failure lines on screen when the turn began: only a new one is this turn's. */
-  failureMark?: (FailureMark & { seq?: number }) | null;
+  failureMark?: FailureMark | null;
   current: SessionStatus;
 }
 
-/** The failure lines a screen shows: how many, and the last one (as it reads on screen). */
+/** The failure lines a screen shows: how many, and the last one (as it reads on screen); as a
+ *  turn's mark, the seq of the input that began the turn (absent in older snapshots). */
 export interface FailureMark {
   count: number;
   last: string;
+  seq?: number;
 }
 
 const CHANNELS: readonly StatusChannel[] = ['hooks', 'titleStatus', 'progress', 'status', 'question', 'exit', 'focus', 'start'];

@@ -104,7 +104,7 @@ export class StatusEngine {
   private screenFailure: Claim | null = null;
   /** The failure lines on screen when the last turn began; null before any turn, when old lines
    *  (a resumed conversation's) are not this session's news. */
-  private failureMark: (FailureMark & { seq?: number }) | null = null;
+  private failureMark: FailureMark | null = null;
   /** The failure lines of the latest screen. */
   private failureSeen: FailureMark = { count: 0, last: '' };
   private readonly startGraceMs: number;
