@@ -20,7 +20,8 @@
 //   screen when the turn began) is attention with that line as the reason until the next turn
 //   begins; the hook that ends the turn keeps it. A turn begins with a working hook while hooks
 //   report, with the title, progress or screen turning working while they decide the state, and
-//   whenever the user sends a line (so an agent whose failed turn fires no hook is caught too);
+//   when the user sends a line, unless a prompt hook reports (so an agent whose failed turn fires
+//   no hook, and has no prompt hook, is caught too);
 // - done = finished while the user was elsewhere; it becomes idle when the user looks.
 import { classifyText, compileStatusRules, STATE_PRIORITY, type CompiledRules, type StatusRulesInput } from './statusRules';
 import type { HealthNote, SessionState, SessionStatus, StatusChannel, StatusWhy } from './sessionState';
@@ -71,7 +72,8 @@ export type StatusInput =
   /** `lastLine`: the last non-empty line on the screen, which says why a failed process ended. */
   | { kind: 'exit'; exitCode: number; signal?: number; lastLine?: string; at: number }
   | { kind: 'focus'; focused: boolean; at: number }
-  /** The user sent a line to the program (typed Enter, or `termio sessions send --enter`): a turn begins. */
+  /** The user sent a line to the program (typed Enter, or `termio sessions send --enter`): a turn
+   *  begins, unless the agent's prompt hook reports and says so itself. */
   | { kind: 'input'; at: number }
   | { kind: 'tick'; at: number };
 
@@ -256,7 +258,8 @@ export class StatusEngine {
         break;
       case 'input':
         if (this.exitWhy) return false;
-        this.beginTurn();
+        // Where a prompt hook reports, it says when a turn begins (a bare Enter may begin none).
+        if (!(this.config.hooksReportOnPrompt && this.rulingHook())) this.beginTurn();
         break;
       case 'tick':
         break;

@@ -290,6 +290,12 @@ describe('failures the screen shows (failureScreen) beside hooks', () => {
     expect(engine.status.why.failure).toBeUndefined();
   });
 
+  it('where a prompt hook reports, a line sent begins no turn: a bare Enter leaves the failure (Codex)', () => {
+    const { engine } = run({ ...codexFailing, hooksReportOnPrompt: true }, [hook('working', 'UserPromptSubmit'), screen('› Try again', ...CODEX_ERROR)]);
+    engine.apply({ kind: 'input', at: 5000 });
+    expect(engine.status).toMatchObject({ state: 'attention', why: { event: 'failure on screen' } });
+  });
+
   it('before any turn a failure line is old news for an agent without hooks too; a later failure line replaces the reason', () => {
     const noHooks: StatusEngineConfig = { hooksDeclared: false, failureScreen: ['^Error: ([45]\\d\\d\\b.*)'] };
     expect(run(noHooks, [screen('Error: 401 from the resumed conversation')]).engine.status.why.failure).toBeUndefined();
