@@ -18,7 +18,9 @@ export default defineConfig({
           // Two workers; the agent CLIs and the real app run after the unit files.
           maxWorkers: 2,
           sequence: { groupOrder: 0 },
-          testTimeout: 20_000,
+          // A bound that only stops a hung test: CPU-bound property and flood tests take a few
+          // seconds alone and several times that on two cores with the suite (or busy loops) beside.
+          testTimeout: 60_000,
         },
       },
       {

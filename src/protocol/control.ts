@@ -79,7 +79,12 @@ export const ControlArgsSchemas = {
   'sessions.send': z.strictObject({
     id: SessionRef,
     text: z.string().describe('typed into the session as is (bounded by the frame size)'),
-    enter: z.boolean().optional().describe('then press Return (a real \\r, sent as its own keystroke)'),
+    enter: z
+      .boolean()
+      .optional()
+      .describe(
+        'then press Return (a real \\r, sent as its own keystroke) once the program drew the text; not pressed (notReady) when it drew nothing of a paste',
+      ),
     wait: WaitSpec.optional().describe('reply once the turn this input started has ended'),
   }),
   'sessions.spawn': z.strictObject({
@@ -173,7 +178,7 @@ export const ControlErrorCodeSchema = z.enum([
   'noTranscript', // sessions.read --transcript: none is known, or the file cannot be read
   'spawnFailed', // missing binary, bad cwd, unknown agent: the message says which
   'badDirectory', // app.open / spawn cwd that is not an existing folder
-  'notReady', // spawn --prompt: the agent never became ready for input, so the prompt was not typed; send --enter: the program showed nothing of the text, so Return was not pressed
+  'notReady', // spawn --prompt: the agent never became ready for input, or never showed the prompt, so it was not submitted; send --enter: the program showed nothing of the text, so Return was not pressed
   'busy', // too many connections; try again
   'forbidden', // not allowed from where the request comes (e.g. --bypass from a session without it)
   'noSuchMachine', // --machine NAME that is not a saved machine

@@ -49,11 +49,11 @@ export interface MachinesLoad {
   errors: string[];
 }
 
-/** Reads machines.json text; never throws. A bad entry is skipped and reported, the others kept. */
 /** The most machines the hub keeps: each costs an ssh connection, and a list past this is a
  *  mistake or an attack (thousands of ssh started at once), not a set of computers someone uses. */
 export const MAX_MACHINES = 64;
 
+/** Reads machines.json text; never throws. A bad entry is skipped and reported, the others kept. */
 export function parseMachines(text: string, label = 'machines.json'): MachinesLoad {
   const errors: string[] = [];
   const parseErrors: ParseError[] = [];

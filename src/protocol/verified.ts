@@ -69,12 +69,15 @@ export function verificationOf(file: VerifiedFile | null, agentId: string): Veri
   return all.length ? { package: a.package, releases: all.filter(passed), failed: all.filter((v) => !passed(v)) } : null;
 }
 
+/** What verifiedNote says of a bundled agent the matrix did not run. */
+export const NOT_VERIFIED = 'not verified here';
+
 /** How lists say it: "verified on 0.24.3, 0.24.4", "verified on 1.2; failed checks on 1.3",
  *  "failed checks on 0.170.0" (docs/agents.md says which), "not verified here", or null when
  *  there is nothing to say (the user's manifests, the plain Terminal: `undefined`). */
 export function verifiedNote(v: Verification | null | undefined): string | null {
   if (v === undefined) return null;
-  if (!v) return 'not verified here';
+  if (!v) return NOT_VERIFIED;
   const failed = v.failed.length ? `failed checks on ${v.failed.join(', ')}` : '';
   return v.releases.length ? `verified on ${v.releases.join(', ')}${failed ? `; ${failed}` : ''}` : failed;
 }

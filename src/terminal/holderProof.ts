@@ -6,25 +6,32 @@
 // On Linux (/proc): the named holder has the listening socket at the path open, and the named
 // agent is its child (the holder forks it). Elsewhere (macOS) only the second is checked, with
 // `ps`: a forger may then still name itself and a child of its own, which it could end anyway.
+// The system is a parameter so that the macOS branch is tested on Linux too (its `ps` takes the
+// same options).
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 /** Why the hello's pids cannot be trusted, or null when they are the holder's and its agent's. */
-export function holderPidsProblem(socketPath: string, holderPid: number, agentPid: number, agentExited: boolean): string | null {
+export function holderPidsProblem(
+  socketPath: string,
+  holderPid: number,
+  agentPid: number,
+  agentExited: boolean,
+  platform: NodeJS.Platform = process.platform,
+): string | null {
   if (!Number.isSafeInteger(holderPid) || holderPid <= 1) return `its hello names holder pid ${holderPid}`;
-  if (process.platform === 'linux') {
-    if (!listensOn(holderPid, socketPath)) return `process ${holderPid}, which its hello names as the holder, does not listen on ${socketPath}`;
-  }
+  if (platform === 'linux' && !listensOn(holderPid, socketPath))
+    return `process ${holderPid}, which its hello names as the holder, does not listen on ${socketPath}`;
   // An agent that exited was reaped by its holder: its pid names nothing to check (or to end).
   if (agentExited) return null;
-  const parent = parentOf(agentPid);
+  const parent = parentOf(agentPid, platform);
   return parent === holderPid ? null : `process ${agentPid}, which its hello names as the agent, is not a child of holder ${holderPid}`;
 }
 
 /** The parent of a process, or null when it is gone (or cannot be read). */
-function parentOf(pid: number): number | null {
+function parentOf(pid: number, platform: NodeJS.Platform): number | null {
   if (!Number.isSafeInteger(pid) || pid <= 1) return null;
-  if (process.platform === 'linux') {
+  if (platform === 'linux') {
     try {
       // The command name may hold spaces and parentheses: the fields after the last ')' are fixed.
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

@@ -86,8 +86,6 @@ export class HolderSource implements PtySource {
   private next = 0;
   private exited = false;
   private closed = false;
-  /** The connection ended with no exit and could not be taken back: the holder may still run. */
-  private lost = false;
   /** The last credit sent (a stream offset), and the last offset parsed. */
   private creditSent = 0;
   private parsedTo = 0;
@@ -107,7 +105,10 @@ export class HolderSource implements PtySource {
   readonly onGap = this.gap.event;
   /** The connection was lost and taken back (the reason it was lost; logged by the host). */
   readonly onReconnect: Event<string> = this.reconnected.event;
-  /** Why the connection ended when it was not an exit or a detach (logged by the host). */
+  /** What went wrong on the connection last (an error, a malformed message, a refusal). */
+  private trouble: string | null = null;
+  /** Set when the connection ended with no exit and could not be taken back (the holder may still
+   *  run): why, logged by the host. */
   lostReason: string | null = null;
 
   private constructor(
@@ -179,7 +180,7 @@ export class HolderSource implements PtySource {
 
   private listen(socket: Socket, from: number): void {
     socket.removeAllListeners('error');
-    socket.on('error', (err) => socket === this.socket && (this.lostReason ??= err.message));
+    socket.on('error', (err) => socket === this.socket && (this.trouble ??= err.message));
     socket.on('data', (chunk: Buffer) => socket === this.socket && this.receive(chunk));
     socket.on('close', () => socket === this.socket && void this.closedByPeer());
     this.inputSent = 0;
@@ -193,14 +194,14 @@ export class HolderSource implements PtySource {
   private receive(chunk: Buffer): void {
     const bodies = this.decoder.push(chunk);
     if ('error' in bodies) {
-      this.lostReason = bodies.error;
+      this.trouble = bodies.error;
       this.socket.destroy();
       return;
     }
     for (const body of bodies) {
       const m = decodeHolderBody(body);
       if ('error' in m) {
-        this.lostReason = m.error;
+        this.trouble = m.error;
         this.socket.destroy();
         return;
       }
@@ -222,7 +223,7 @@ export class HolderSource implements PtySource {
           this.exit.fire(m.signal ? { exitCode: m.exitCode, signal: m.signal } : { exitCode: m.exitCode });
           break;
         case 'error':
-          this.lostReason = `the holder refused: ${m.message}`;
+          this.trouble = `the holder refused: ${m.message}`;
           break;
         case 'taken':
           this.inputTaken = m.count;
@@ -241,35 +242,43 @@ export class HolderSource implements PtySource {
    */
   private async closedByPeer(): Promise<void> {
     if (this.exited || this.closed) return;
-    const why = this.lostReason ?? 'the session holder closed the connection';
-    if (await this.reconnect()) {
-      this.lostReason = null;
+    const why = this.trouble ?? 'the session holder closed the connection';
+    this.trouble = null;
+    const notBack = await this.reconnect();
+    if (notBack === null) {
       this.reconnected.fire(why);
       return;
     }
     if (this.exited || this.closed) return;
     this.exited = true;
-    this.lost = true;
-    this.lostReason ??= why;
+    this.lostReason = `${why}, and it was not taken back: ${notBack}`;
     this.exit.fire({ exitCode: 0, signal: osConstants.signals.SIGHUP });
   }
 
-  private async reconnect(): Promise<boolean> {
+  /** Connects again to the same holder: null once the stream goes on, else why not. */
+  private async reconnect(): Promise<string | null> {
     const now = Date.now();
     this.reconnects = this.reconnects.filter((t) => now - t < 60_000);
-    if (this.holderPid === null || this.reconnects.length >= RECONNECTS_PER_MINUTE) return false;
+    if (this.holderPid === null) return 'the holder was never proven to be the one started';
+    if (this.reconnects.length >= RECONNECTS_PER_MINUTE) return `it was taken back ${RECONNECTS_PER_MINUTE} times in the last minute`;
     this.reconnects.push(now);
     const again = await HolderSource.connect(this.socketPath);
-    if ('error' in again) return false;
+    if ('error' in again) return again.error;
     const h = again.hello;
-    if (this.closed || this.exited || h.holderPid !== this.holderPid || h.agentPid !== this.hello.agentPid || this.next > h.end) {
+    const other =
+      h.holderPid !== this.holderPid || h.agentPid !== this.hello.agentPid
+        ? `the socket now answers for pids ${h.holderPid}/${h.agentPid}, not ${this.holderPid}/${this.hello.agentPid}`
+        : this.next > h.end
+          ? `the holder's stream ends at ${h.end}, before the ${this.next} bytes received`
+          : null;
+    if (this.closed || this.exited || other !== null) {
       again.socket.destroy();
-      return false;
+      return other ?? 'the session ended meanwhile';
     }
     this.socket = again.socket;
     this.decoder = new HolderDecoder();
     this.listen(this.socket, this.next);
-    return true;
+    return null;
   }
 
   private send(bytes: Uint8Array): void {
@@ -334,10 +343,13 @@ export class HolderSource implements PtySource {
 
   /** A holder this host lost the connection to, and could not reach again, may still run its
    *  program: disposing of the session (closing it, or the host going) ends it, when it is still
-   *  provably the same holder (SIGTERM: it hangs up, then SIGKILLs the program). */
+   *  provably the same holder (SIGTERM: it hangs up, then SIGKILLs the program). The proof asks
+   *  for the program as the holder's child: on macOS that is all that tells the holder's pid from
+   *  a process that took the number since (a holder whose program ended goes by itself, a minute
+   *  after its last connection closed). */
   private endLostHolder(): void {
     const pid = this.holderPid;
-    if (pid === null || holderPidsProblem(this.socketPath, pid, this.hello.agentPid, true) !== null) return;
+    if (pid === null || holderPidsProblem(this.socketPath, pid, this.hello.agentPid, false) !== null) return;
     try {
       process.kill(pid, 'SIGTERM');
     } catch {
@@ -361,7 +373,7 @@ export class HolderSource implements PtySource {
   }
 
   dispose(): void {
-    if (this.lost) this.endLostHolder();
+    if (this.lostReason !== null) this.endLostHolder();
     this.release();
     this.exit.dispose();
   }

@@ -137,6 +137,10 @@ export interface CliResult {
   stderr: string;
 }
 
+/** How long the app may take to show a window or write an awaited log line: a second or two
+ *  alone, several times that with the rest of the machine busy. Only a hung app reaches it. */
+const APP_START_TIMEOUT_MS = 30_000;
+
 export class AppUnderTest {
   readonly logFile: string;
   private exitInfo: { code: number | null; signal: NodeJS.Signals | null } | null = null;
@@ -215,7 +219,7 @@ export class AppUnderTest {
     return join(this.termioHome, 'logs', 'host.log');
   }
 
-  async waitForLog(re: RegExp, timeout = 10_000): Promise<RegExpMatchArray> {
+  async waitForLog(re: RegExp, timeout = APP_START_TIMEOUT_MS): Promise<RegExpMatchArray> {
     return waitFor(() => this.log().match(re), { timeout, what: `log line ${re} (app output: ${this.output.slice(-500)})` });
   }
 
@@ -234,7 +238,7 @@ export class AppUnderTest {
   }
 
   /** The X window id of the first visible top-level window with this exact title. */
-  async waitForWindow(title = 'Termio', timeout = 10_000): Promise<string> {
+  async waitForWindow(title = 'Termio', timeout = APP_START_TIMEOUT_MS): Promise<string> {
     return waitFor(
       () => {
         if (this.exitInfo) throw new Error(`app exited early: ${JSON.stringify(this.exitInfo)} (${this.display.health()})\n${this.output}`);

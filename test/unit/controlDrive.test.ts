@@ -216,7 +216,7 @@ describe('a first prompt', () => {
     await waitFor(() => s.screenLines().some((l) => l.startsWith('$')), { what: 'the shell prompt' });
     expect(typed).toEqual([]);
     registry.setState(s.id, 'idle', 'test: answered');
-    // Before, the dialog's attention ended the wait for readiness and the prompt was dropped.
+    // The dialog's attention did not end the wait for readiness: the prompt goes once it is answered.
     expect(await delivered).toBe(true);
     expect(typed).toEqual(['echo after-dialog', '\r']);
   });

@@ -66,7 +66,7 @@ export function waitSummary(w: WaitResult): string {
     timeout: `still ${s ? stateText(s) : 'open'} after ${(w.waitedMs / 1000).toFixed(1)} s (timeout)`,
     attention: 'needs you',
     closed: 'closed before it settled',
-    notReady: 'never became ready for input; the prompt was not typed',
+    notReady: 'never became ready for input, or never showed the prompt; it was not submitted',
   }[w.outcome];
   return `${w.id.slice(0, 8)} ${what}`;
 }

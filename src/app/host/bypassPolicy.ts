@@ -3,10 +3,10 @@
 // speaks for. The asking session is named by its secret (controlServer.ts's header explains the
 // threat model); a request that neither carries a secret nor names a session is the user's own.
 import type { Outcome } from './driveVerbs';
+import type { Logger } from '../services/log';
 
 /** A refused request, as every door answers it. */
 export type Refusal = Extract<Outcome, { ok: false }>;
-import type { Logger } from '../services/log';
 
 /** The running session a secret belongs to, with its bypass flag; null: no running session has it. */
 export type CallerOf = (secret: string) => { sessionId: string; bypass: boolean } | null;

@@ -66,7 +66,7 @@ export class DriveVerbs {
       return {
         ok: false,
         code: 'notReady',
-        message: `session ${record.id} showed nothing of the text it was pasted, so Return was not pressed: it is not at its prompt (a dialog may be up, or it is busy); the text may still be read later.${asks}`,
+        message: `session ${record.id} showed nothing of the text it was pasted, so Return was not pressed: it is not at its prompt (a dialog may be up, or it is busy); the text may still be read later, and once it shows, \`termio sessions send ${record.id} --enter\` presses Return.${asks}`,
       };
     }
     if (!args.wait) return { ok: true, result: { id: record.id, mark } };
@@ -92,7 +92,7 @@ export class DriveVerbs {
     const mark = spawned.record.session.outputMark;
     if (prompt !== undefined) {
       waits.deliverPrompt(id, prompt).then(
-        (typed) => typed || logger.warn('control: the agent never became ready; its first prompt was not typed', { id }),
+        (typed) => typed || logger.warn('control: the agent never became ready, or never showed its first prompt; the prompt was not submitted', { id }),
         (err: unknown) => logger.error('control: delivering a first prompt failed', { id, error: String(err) }),
       );
     }

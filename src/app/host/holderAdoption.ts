@@ -57,17 +57,24 @@ export async function adoptHolders(
   restoreFinished: (cp: CheckpointRecord & { exited: NonNullable<CheckpointRecord['exited']> }) => Session,
   logger: Logger,
 ): Promise<AdoptionResult> {
-  const names = idsIn(h.socketDir, '.sock').map((id) => `${id}.sock`);
+  const ids = idsIn(h.socketDir, '.sock');
   const result: AdoptionResult = { adopted: [], problems: [] };
-  for (let i = 0; i < names.length; i += CONNECT_PARALLEL) {
-    const batch = names.slice(i, i + CONNECT_PARALLEL);
-    const sources = await Promise.all(batch.map((n) => HolderSource.connect(join(h.socketDir, n))));
-    batch.forEach((name, j) => {
-      const id = name.slice(0, -'.sock'.length);
+  /** A session's checkpoint; one that cannot be used is set aside (readCheckpoint), logged and reported. */
+  const checkpointOf = (id: string): CheckpointRecord | null => {
+    const cp = readCheckpoint(h.checkpointDir, id);
+    if (!cp || !('problem' in cp)) return cp;
+    logger.warn('holder: checkpoint set aside', { id, problem: cp.problem });
+    result.problems.push(cp.problem);
+    return null;
+  };
+  for (let i = 0; i < ids.length; i += CONNECT_PARALLEL) {
+    const batch = ids.slice(i, i + CONNECT_PARALLEL);
+    const sources = await Promise.all(batch.map((id) => HolderSource.connect(join(h.socketDir, `${id}.sock`))));
+    batch.forEach((id, j) => {
       const source = sources[j]!;
       if ('error' in source) {
         if (source.stale) {
-          rmSync(join(h.socketDir, name), { force: true });
+          rmSync(join(h.socketDir, `${id}.sock`), { force: true });
           removeCheckpoint(h.checkpointDir, id);
         } else logger.warn('holder: not adopted', { id, error: source.error });
         return;
@@ -80,12 +87,7 @@ export async function adoptHolders(
         source.dispose();
         return;
       }
-      const cp = readCheckpoint(h.checkpointDir, id);
-      if (cp && 'problem' in cp) {
-        logger.warn('holder: checkpoint set aside', { id, problem: cp.problem });
-        result.problems.push(cp.problem);
-      }
-      const record = cp && !('problem' in cp) ? cp : null;
+      const record = checkpointOf(id);
       const session = adopt(source, record);
       logger.info('holder adopted', {
         id,
@@ -99,15 +101,11 @@ export async function adoptHolders(
   }
   // Finished sessions: their holders went with their programs, and their last checkpoints (taken
   // at the exit) keep the tab, its output and its exit code until it is closed.
-  const held = new Set(names.map((n) => n.slice(0, -'.sock'.length)));
+  const held = new Set(ids);
   for (const id of idsIn(h.checkpointDir, '.json')) {
     if (held.has(id)) continue;
-    const cp = readCheckpoint(h.checkpointDir, id);
-    if (cp && 'problem' in cp) {
-      logger.warn('holder: checkpoint set aside', { id, problem: cp.problem });
-      result.problems.push(cp.problem);
-    }
-    if (!cp || 'problem' in cp || !cp.exited) continue;
+    const cp = checkpointOf(id);
+    if (!cp?.exited) continue;
     const session = restoreFinished({ ...cp, exited: cp.exited });
     logger.info('finished session kept', { id, exitCode: cp.exited.exitCode });
     result.adopted.push({ session, caughtUp: session.whenParsed() });

@@ -102,7 +102,8 @@ export class Checkpointer {
    *  written until the session changes (50 adopted at once would otherwise spend the host's
    *  start serializing and writing screens it has just read). */
   watch(session: Session, restored?: ScreenCheckpoint): void {
-    if (!session.holder || this.watched.has(session.id)) return;
+    const holder = session.holder;
+    if (!holder || this.watched.has(session.id)) return;
     const last = restored ? { offset: restored.offset, cols: restored.cols, rows: restored.rows, screen: restored.screen } : null;
     const w: Watched = {
       session,
@@ -124,11 +125,13 @@ export class Checkpointer {
       }),
     );
     w.subs.push(session.onInput(() => (w.lastInputAt = this.now())));
-    w.subs.push(session.holder.onReconnect((why) => this.o.logger.warn('holder: connection lost, and taken back', { id: session.id, why })));
+    w.subs.push(holder.onReconnect((why) => this.o.logger.warn('holder: connection lost, and taken back', { id: session.id, why })));
     // A finished command's tab (its output, its exit code) is kept until it is closed: its last
     // screen is saved with the exit status, and a new host shows it as it was.
     w.subs.push(
       session.onExit(() => {
+        const lost = holder.lostReason;
+        if (lost !== null) this.o.logger.warn('holder: connection lost', { id: session.id, why: lost });
         w.final = w.metaDirty = true;
         void this.checkpoint(session.id);
       }),

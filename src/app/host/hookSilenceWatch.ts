@@ -1,10 +1,12 @@
 // Naming the release whose hooks do not report: when a session's "hooks not reporting" note goes
-// up, the host asks its agent's program for its version (`--version`), names "<agent> <version>"
+// up, the host asks its agent's program for its version (`--version`, through the catalog: once per
+// program file, and not at all when identify asked the same), names "<agent> <version>"
 // in the note (the why strip, `termio sessions why`) and notes that release for `termio hooks
 // status` (src/app/services/hookSilence.ts); a later session of the same release whose hooks do
 // report drops it again.
 import type { Disposable } from '../../protocol/events';
-import { writeHookSilence, type VersionProbe, readHookSilence } from '../services/hookSilence';
+import type { AgentCatalog } from '../services/catalog';
+import { readHookSilence, versionFromOutput, writeHookSilence } from '../services/hookSilence';
 import type { Logger } from '../services/log';
 import type { StatusTracker } from './statusTracker';
 
@@ -12,7 +14,8 @@ export interface HookSilenceOptions {
   tracker: Pick<StatusTracker, 'onStateChange' | 'nameRelease'>;
   /** The session's agent: its id, its name and the program file it runs (resolved on PATH). */
   agentOf: (sessionId: string) => { agentId: string; name: string; program: string | undefined } | null;
-  probe: VersionProbe;
+  /** Asks a program (the catalog: once per program file). */
+  programs: Pick<AgentCatalog, 'answerOf'>;
   file: string;
   logger: Logger;
 }
@@ -22,7 +25,8 @@ export function watchHookSilence(o: HookSilenceOptions): Disposable {
   const release = async (sessionId: string) => {
     const agent = o.agentOf(sessionId);
     if (!agent) return null;
-    const version = agent.program ? await o.probe.versionOf(agent.program) : null;
+    const answer = agent.program ? await o.programs.answerOf(agent.program, ['--version']) : null;
+    const version = answer?.ok ? versionFromOutput(answer.text) : null;
     return { agent, version, release: version ? `${agent.name} ${version}` : agent.name };
   };
   const silent = async (sessionId: string) => {

@@ -11,7 +11,7 @@ import { hooksReportAtStart, hooksReportOnPrompt } from '../../protocol/hooks';
 import { AgentChoices } from '../services/agentChoices';
 import type { AgentIntegrationOptions } from '../services/agentIntegration';
 import type { AgentCatalog, CatalogEntry } from '../services/catalog';
-import { hookSilenceFile, VersionProbe } from '../services/hookSilence';
+import { hookSilenceFile } from '../services/hookSilence';
 import { watchHookSilence } from './hookSilenceWatch';
 import type { SessionInfo } from '../../protocol/sessionInfo';
 import { heldMetaOf, type HeldSessionMeta } from './checkpointFile';
@@ -256,7 +256,7 @@ export class Host {
     watchHookSilence({
       tracker: this.tracker,
       agentOf,
-      probe: new VersionProbe(this.opts.env ?? process.env),
+      programs: this.catalog,
       file: hookSilenceFile(this.paths),
       logger: this.opts.logger,
     });

@@ -7,7 +7,7 @@ import type { WaitOutcome, WaitResult, WaitUntil } from '../../protocol/control'
 import { Emitter, type Disposable } from '../../protocol/events';
 import type { Session } from '../../terminal';
 import type { SessionRecord, SessionRegistry } from './sessionRegistry';
-import { typeText, type Typed } from './typeInput';
+import { defaultTypingLimits, typeText, type Typed } from './typeInput';
 
 export interface WaitLimits {
   /** A program with no status channel counts as ready once its output has been quiet this long:
@@ -133,16 +133,19 @@ export class SessionWaits implements Disposable {
   }
 
   /** Types the text (a bracketed paste when the program asked for one) and presses Return as its
-   *  own key once the echo settled: TUIs read "text\r" arriving in one burst as a paste. A session
-   *  that exited meanwhile counts as typed (nothing is left to refuse it). */
-  async typeAndEnter(s: Session, text: string, enter: boolean): Promise<Typed> {
-    const typed = await typeText(s, text, enter, { limits: { plainEchoMs: this.limits.enterFallbackMs }, alive: () => this.registry.get(s.id) !== undefined });
+   *  own key once the echo settled: TUIs read "text\r" arriving in one burst as a paste. A paste
+   *  waits for its echo up to `pasteEchoMs` (TypingLimits' default when omitted). A session that
+   *  exited meanwhile counts as typed (nothing is left to refuse it). */
+  async typeAndEnter(s: Session, text: string, enter: boolean, pasteEchoMs?: number): Promise<Typed> {
+    const limits = { plainEchoMs: this.limits.enterFallbackMs, ...(pasteEchoMs !== undefined ? { pasteEchoMs } : {}) };
+    const typed = await typeText(s, text, enter, { limits, alive: () => this.registry.get(s.id) !== undefined });
     return s.exited !== null ? { ...typed, taken: true, unechoed: false } : typed;
   }
 
   /**
    * Types a spawn's first prompt once the agent is ready for input. A 'turn' wait started
-   * meanwhile waits for the prompt's turn; if the agent never gets ready, it ends as notReady.
+   * meanwhile waits for the prompt's turn; if the agent never gets ready, or never shows the
+   * prompt it was pasted (so Return was not pressed), it ends as notReady.
    */
   async deliverPrompt(id: string, prompt: string): Promise<boolean> {
     this.turns.set(id, { pendingPrompt: true, notReady: false, workSeen: false, hookBase: 0 });
@@ -155,14 +158,16 @@ export class SessionWaits implements Disposable {
       ready = await this.wait(id, 'ready', Math.max(0, deadline - performance.now()));
     }
     const r = this.registry.get(id);
-    if (ready.outcome !== 'settled' || !r || r.session.exited) {
-      if (this.turns.has(id)) this.turns.set(id, { pendingPrompt: false, notReady: true, workSeen: false, hookBase: 0 });
-      this.turnChanged.fire(id);
-      return false;
+    if (ready.outcome === 'settled' && r && !r.session.exited) {
+      this.noteInput(id);
+      // No request waits on this paste (spawn has answered), so its echo may take as long as
+      // readiness still could: a CLI just started on a loaded machine may read nothing for seconds.
+      const typed = await this.typeAndEnter(r.session, prompt, true, Math.max(defaultTypingLimits.pasteEchoMs, deadline - performance.now()));
+      if (typed.taken && !typed.unechoed) return true;
     }
-    this.noteInput(id);
-    await this.typeAndEnter(r.session, prompt, true);
-    return true;
+    if (this.turns.has(id)) this.turns.set(id, { pendingPrompt: false, notReady: true, workSeen: false, hookBase: 0 });
+    this.turnChanged.fire(id);
+    return false;
   }
 
   /** Waits until the session reaches `until`, needs the user, is closed, or the time is up. */

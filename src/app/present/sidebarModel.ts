@@ -1,8 +1,7 @@
 // What the window's sidebar and the tray menu show, as plain data: sessions grouped by project
 // folder, each with its display title, state and time in state; and the urgency order the tray
 // uses. The Qt widgets only draw this, so every rule here is tested without a display.
-import type { SessionState } from '../../protocol/status/sessionState';
-import { STATE_PRIORITY } from '../../protocol/status/statusRules';
+import { STATE_PRIORITY, type SessionState } from '../../protocol/status/sessionState';
 
 export interface SessionSummary {
   id: string;

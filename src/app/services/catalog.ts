@@ -21,7 +21,7 @@ import { readManifestFile } from './readManifestFile';
 import { installPath, installRoot } from './install';
 import { shortenHome } from '../../protocol/homePath';
 import { parseVerifiedFile, verificationOf, VERIFIED_FILE_NAME, type Verification, type VerifiedFile } from '../../protocol/verified';
-import { identifyArgs, identityOf, ProgramAnswers, type Asked, type ProgramIdentity } from './programIdentity';
+import { identifyArgs, identityOf, ProgramAnswers, type Asked, type ProgramAnswer, type ProgramIdentity } from './programIdentity';
 
 /** This installation's root (src/app/host and dist/app/host both sit three levels down). */
 export const DEFAULT_BUNDLED_AGENTS_DIR = installPath('agents');
@@ -213,6 +213,13 @@ export class AgentCatalog {
     this.rebuild([], availability(this.entries));
   }
 
+  /** What a program says to args, asked as `identify` asks: once per program file, on the PATH
+   *  agents' commands resolve on, kept for other processes (the host names a release whose hooks
+   *  stay silent by its `--version` this way, usually the answer identify already has). */
+  answerOf(program: string, args: readonly string[]): Promise<ProgramAnswer> {
+    return this.answers.get(program, args, this.programEnv()).promise;
+  }
+
   /** Waits until every reload that has started is applied (tests, and the CLI before it exits). */
   async settled(): Promise<void> {
     while (this.pending.size) await Promise.all([...this.pending.values()]);
@@ -387,15 +394,12 @@ export class AgentCatalog {
   private entryOf(s: FileState & { good: NonNullable<FileState['good']> }, overrides: string | undefined): CatalogEntry {
     // Hooks, skills and the store follow the agent's config folder when its variable moves it.
     const m = withConfigHome(s.good.manifest, this.opts.env);
-    let resolvedCommand: string | undefined;
-    if (m.loginShell || m.command === undefined) resolvedCommand = this.opts.env.SHELL || '/bin/sh';
-    else if (!isCommandLine(m.command)) resolvedCommand = this.resolver.resolve(m.command);
-    else {
-      // A command line runs through the login shell; its program is checked when it names one.
-      const program = commandLineProgram(m.command);
-      resolvedCommand = program !== undefined ? this.resolver.resolve(program) : this.opts.env.SHELL || '/bin/sh';
-    }
-    const identity = this.identityOf(m, resolvedCommand);
+    // The agent's own program: the command, or the program a command line names (a command line
+    // runs through the login shell). None for the Terminal, or when the shell decides it ("FOO=1 x").
+    const own = m.loginShell || m.command === undefined ? undefined : isCommandLine(m.command) ? commandLineProgram(m.command) : m.command;
+    const program = own !== undefined ? this.resolver.resolve(own) : undefined;
+    const resolvedCommand = own !== undefined ? program : this.opts.env.SHELL || '/bin/sh';
+    const identity = this.identityOf(m, program);
     const nameWarning =
       s.source === 'user' && basename(s.file).replace(/\.json$/i, '') !== m.id
         ? [`${s.label}: id: "${m.id}" differs from the file name; ATP expects ${m.id}.json`]
@@ -421,13 +425,13 @@ export class AgentCatalog {
     };
   }
 
-  /** What the program at resolved says it is, under the manifest's identify rule; an answer still
-   *  to come rebuilds the catalog when it comes (listeners hear of it when it changes an entry). */
+  /** What the agent's program (resolved on PATH) says it is, under the manifest's identify rule; an
+   *  answer still to come rebuilds the catalog when it comes (listeners hear of it when it changes
+   *  an entry). The login shell standing in for a command line is never asked. */
   private identityOf(m: Manifest, resolved: string | undefined): ProgramIdentity {
     this.asking.delete(m.id);
-    if (!m.identify || resolved === undefined || m.loginShell || m.command === undefined) return { state: 'unchecked' };
-    // The program runs on the PATH it was found on (a Node CLI's `env node` needs it too).
-    const asked = this.answers.get(resolved, identifyArgs(m.identify), { ...this.opts.env, PATH: this.path });
+    if (!m.identify || resolved === undefined) return { state: 'unchecked' };
+    const asked = this.answers.get(resolved, identifyArgs(m.identify), this.programEnv());
     this.asking.set(m.id, asked);
     if (!asked.answer && !this.awaited.has(asked.promise)) {
       this.awaited.add(asked.promise);
@@ -439,6 +443,11 @@ export class AgentCatalog {
       });
     }
     return identityOf(m.identify, asked.answer);
+  }
+
+  /** A program asked what it is runs on the PATH it was found on (a Node CLI's `env node` needs it too). */
+  private programEnv(): NodeJS.ProcessEnv {
+    return { ...this.opts.env, PATH: this.path };
   }
 
   private sortedStates(): FileState[] {

@@ -1,16 +1,11 @@
 // Releases of agents whose hooks never reported in a session ($TERMIO_HOME/state/hook-silence.json):
 // the host notes one when a session's "hooks not reporting" note goes up, with the release it
 // probed (`<program> --version`), and drops it when a session of that release reports through its
-// hooks; `termio hooks status` shows what is noted. Also the version probe itself.
-import { execFile } from 'node:child_process';
-import { statSync } from 'node:fs';
+// hooks; `termio hooks status` shows what is noted. Also how a version is read off that answer.
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomicWrite';
 import { readTextIfExists } from './textFile';
 import type { TermioPaths } from './paths';
-
-/** `--version` of a healthy CLI answers in well under a second; a hung one is given up on. */
-const VERSION_TIMEOUT_MS = 10_000;
 
 export interface SilentRelease {
   /** The agent's name and version as the note says it, e.g. "Codex 0.169.1". */
@@ -49,31 +44,4 @@ export function writeHookSilence(file: string, agentId: string, entry: SilentRel
 /** The version in a CLI's `--version` output ("codex-cli 0.169.1", "2.1.331 (Claude Code)"). */
 export function versionFromOutput(text: string): string | null {
   return /\b(\d+\.\d+(?:\.\d+)?(?:-[0-9A-Za-z.]+)?)\b/.exec(text)?.[1] ?? null;
-}
-
-/** Probes `<program> --version`, once per program file as it is now (path, size and mtime). */
-export class VersionProbe {
-  private readonly cache = new Map<string, Promise<string | null>>();
-
-  constructor(private readonly env: NodeJS.ProcessEnv) {}
-
-  versionOf(program: string): Promise<string | null> {
-    let key: string;
-    try {
-      const st = statSync(program);
-      key = `${program}\0${st.size}\0${st.mtimeMs}`;
-    } catch {
-      return Promise.resolve(null);
-    }
-    let p = this.cache.get(key);
-    if (!p) {
-      p = new Promise((resolve) => {
-        execFile(program, ['--version'], { env: this.env, timeout: VERSION_TIMEOUT_MS, encoding: 'utf8' }, (err, stdout) =>
-          resolve(err ? null : versionFromOutput(stdout)),
-        );
-      });
-      this.cache.set(key, p);
-    }
-    return p;
-  }
 }

@@ -248,9 +248,9 @@ function readSaved(file: string): Record<string, SavedAnswer> {
 export function identityOf(rule: ManifestIdentify, answer: ProgramAnswer | undefined): ProgramIdentity {
   if (!answer) return { state: 'checking' };
   if (!answer.ok) return { state: 'unanswered', reason: answer.reason };
-  // The manifest was checked on load, so the pattern compiles.
+  // Messages quote the first lines, which say the program's name.
   const said = firstLines(answer.text);
-  // The answer is bounded (IDENTIFY_MAX_BYTES), and its first lines are what say the program's name.
+  // The whole answer is matched (it is bounded: IDENTIFY_MAX_BYTES); the manifest was checked on load, so the pattern compiles.
   return compileManifestPattern(rule.match).testAll(answer.text) ? { state: 'matched', answer: said } : { state: 'other', answer: said };
 }
 
@@ -265,11 +265,14 @@ export function programName(m: Pick<Manifest, 'command' | 'id'>): string {
   return basename(program);
 }
 
+/** What unavailableNote says of a command that is not on PATH. */
+export const NOT_INSTALLED = 'not installed';
+
 /** How the picker, Settings, the tray and `termio agents list` say why an agent cannot start, or
  *  null when it can: its command is not on PATH, or the program there is another one. */
 export function unavailableNote(e: { installed: boolean; identity: ProgramIdentity; manifest: Pick<Manifest, 'command' | 'id'> }): string | null {
   if (e.identity.state === 'other') return `another program named ${programName(e.manifest)}`;
-  return e.installed ? null : 'not installed';
+  return e.installed ? null : NOT_INSTALLED;
 }
 
 /** An answer as messages quote it: its first non-empty lines, one line, cut short. */

@@ -206,6 +206,16 @@ export function notAnObject(text: string, path: string[]): { at: string; value: 
   return null;
 }
 
+/**
+ * Moves a file that cannot be read as JSON aside byte for byte (it is never spliced into), for a
+ * change to start a new one; answers the notice that says so. Settings and machines.json share it.
+ */
+export function moveAsideUnreadable(file: string, label: string, why: string, home: string = homedir()): string {
+  const aside = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  renameSync(file, aside);
+  return `${label} could not be read (${why}); it was moved to ${shortenHome(aside, home)} unchanged, and a new ${label} holds only this change`;
+}
+
 /** A setting change that was not made: the file holds something in its way; nothing was written. */
 export class SettingsEditRefused extends Error {}
 
@@ -271,13 +281,10 @@ export class SettingsStore {
     const text = this.readText();
     const unreadable = unreadableBecause(text);
     if (unreadable) {
-      const aside = `${this.file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-      renameSync(this.file, aside);
+      const notice = moveAsideUnreadable(this.file, this.label, unreadable, this.home);
       writeFileAtomic(this.file, editSettingsText('', path, value));
       this.reload();
-      return {
-        notice: `${this.label} could not be read (${unreadable}); it was moved to ${shortenHome(aside, this.home)} unchanged, and a new ${this.label} holds only this change`,
-      };
+      return { notice };
     }
     const blocked = notAnObject(text, path);
     if (blocked) {

@@ -11,6 +11,8 @@ import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { expandHome, shortenHome } from '../../protocol/homePath';
+import { NOT_VERIFIED } from '../../protocol/verified';
+import { NOT_INSTALLED } from '../services/programIdentity';
 import { fuzzyFilter } from '../present/fuzzy';
 import { machineFooter, nextMachine, preselectedMachine, rememberedValue, type MachineChoice } from '../present/pickerMachines';
 import { agentIcon } from './agentIcons';
@@ -23,17 +25,14 @@ export interface PickerAgent {
   name: string;
   iconFile?: string;
   iconTint?: string;
-  installed: boolean;
-  /** Why it cannot start, when it cannot: "not installed", "another program named grok". */
-  unavailable?: string;
+  /** Why it cannot start, or null when it can: "not installed", "another program named grok"
+   *  (unavailableNote, as Settings and the tray say it). */
+  unavailable: string | null;
   /** A bundled agent the release matrix has not run ("not verified here"). */
   unverified?: boolean;
   installUrl?: string;
   hasBypass: boolean;
 }
-
-/** The muted note at the end of a row of an agent that starts but is not verified here. */
-const UNVERIFIED_NOTE = 'not verified here';
 
 export interface PickerOptions {
   agents(): PickerAgent[];
@@ -152,9 +151,7 @@ export class Picker {
 
   /** The note each shown row carries, by name: why it cannot start, or that it is not verified here. */
   visibleNotes(): Record<string, string> {
-    return Object.fromEntries(
-      this.shown.flatMap((a) => (a.installed ? (a.unverified ? [[a.name, UNVERIFIED_NOTE]] : []) : [[a.name, a.unavailable ?? 'not installed']])),
-    );
+    return Object.fromEntries(this.shown.flatMap((a) => (a.unavailable !== null ? [[a.name, a.unavailable]] : a.unverified ? [[a.name, NOT_VERIFIED]] : [])));
   }
 
   /** The agent list changed (a manifest was added, edited or removed): show it at once. */
@@ -244,7 +241,7 @@ export class Picker {
     }
     const a = this.current();
     if (!a) return;
-    if (!a.installed) {
+    if (a.unavailable !== null) {
       if (a.installUrl) this.opts.onInstallLink(a.installUrl);
       return;
     }
@@ -278,12 +275,12 @@ export class Picker {
     list.clear();
     for (const a of this.shown) {
       const item = new QListWidgetItem();
-      item.setText(a.installed ? a.name : `${a.name}   ·  ${a.unavailable ?? 'not installed'}`);
-      if (!a.installed) item.setForeground(new QBrush(new QColor(this.chrome.unavailable)));
+      item.setText(a.unavailable === null ? a.name : `${a.name}   ·  ${a.unavailable}`);
+      if (a.unavailable !== null) item.setForeground(new QBrush(new QColor(this.chrome.unavailable)));
       const icon = this.icon(a.iconFile, a.iconTint);
       if (icon) item.setIcon(icon);
       list.addItem(item);
-      if (a.installed && a.unverified) list.setItemWidget(item, this.rowNote(UNVERIFIED_NOTE));
+      if (a.unavailable === null && a.unverified) list.setItemWidget(item, this.rowNote(NOT_VERIFIED));
     }
     if (this.shown.length > 0) list.setCurrentRow(0);
     if (this.isOpen) this.panel.place(PICKER_WIDTH_PX, this.height());
@@ -318,8 +315,8 @@ export class Picker {
     }
     heading.setText(`NEW SESSION IN ${shortFolder}`);
     const a = this.current();
-    if (a && !a.installed) {
-      const why = a.unavailable && a.unavailable !== 'not installed' ? `${a.unavailable}    ` : '';
+    if (a && a.unavailable !== null) {
+      const why = a.unavailable !== NOT_INSTALLED ? `${a.unavailable}    ` : '';
       footer.setText(a.installUrl ? `${why}↵ open the install page: ${a.installUrl}` : `${why || `${a.name} is not on your PATH    `}esc close`);
       return;
     }

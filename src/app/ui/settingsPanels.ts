@@ -72,7 +72,7 @@ export class SettingsPanels {
   maybeWelcome(): void {
     const { host, log } = this.opts;
     if (host.settings.settings.welcomeShown) return;
-    const agents = this.settingsAgents().filter((a) => a.installed && a.hooks);
+    const agents = this.settingsAgents().filter((a) => a.unavailable === null && a.hooks);
     const done = () => host.settings.set(['welcomeShown'], true);
     this.welcome = new WelcomeWindow({
       agents,

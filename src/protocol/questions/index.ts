@@ -1,4 +1,4 @@
 // Questions a blocked agent asks, read from its hooks or its screen (see question.ts).
 export * from './question';
-export { questionFromScreen, menuKeys } from './questionScreen';
+export { questionFromScreen } from './questionScreen';
 export { questionFromHook, tuiOf } from './questionHook';

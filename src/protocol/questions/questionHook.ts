@@ -9,20 +9,25 @@ import { clip, makeQuestion, MAX_LABEL_CHARS, type Question, type QuestionChoice
 type Json = Record<string, unknown>;
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+const isJson = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A field holding an object, else an empty one. */
+const objectOf = (v: unknown): Json => (isJson(v) ? v : {});
+/** The strings of a field holding an array, else none. */
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
 /** A command as the agents send it: a string, or an argv array (Codex). */
 function commandOf(input: Json): string | undefined {
   const c = input.command ?? input.cmd;
-  if (Array.isArray(c)) return c.filter((x): x is string => typeof x === 'string').join(' ') || undefined;
-  return str(c);
+  return Array.isArray(c) ? strings(c).join(' ') || undefined : str(c);
 }
 
 /** "Run `npm test`?", "Edit src/a.ts?", … from the tool and its input; null when the input names
- *  nothing (the tool alone says no more than "asks to run Bash": the screen may say more). */
+ *  nothing (the tool alone says no more than "asks to run Bash": the screen may say more). Reads
+ *  every agent's field names: Claude's file_path, Gemini's filePath and urls, OpenCode's filepath. */
 function askText(tool: string, input: Json): { text: string; context: string } | null {
   const command = commandOf(input);
-  const file = str(input.file_path) ?? str(input.path) ?? str(input.notebook_path);
-  const url = str(input.url);
+  const file = str(input.file_path) ?? str(input.path) ?? str(input.notebook_path) ?? str(input.filePath) ?? str(input.filepath);
+  const url = str(input.url) ?? strings(input.urls)[0];
   const description = str(input.description) ?? '';
   if (command) return { text: `Run \`${clip(command, 200)}\`?`, context: description };
   if (file) {
@@ -34,18 +39,11 @@ function askText(tool: string, input: Json): { text: string; context: string } |
   return description ? { text: `Allow ${tool}?`, context: description } : null;
 }
 
-const isJson = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** The tool a notification's details describe (Gemini: type exec, edit, mcp or info). */
-function detailsTool(d: Json): string {
-  if (d.type === 'edit') return 'Edit';
-  return str(d.toolName) ?? str(d.title) ?? 'the tool';
-}
-
-/** A notification's details in the tool-input shape askText reads (Gemini writes filePath, urls). */
-function detailsInput(d: Json): Json {
-  const urls = Array.isArray(d.urls) ? d.urls.filter((u): u is string => typeof u === 'string') : [];
-  return { ...d, file_path: d.filePath, url: urls[0], description: str(d.title) };
+/** What a notification's details ask (Gemini: type exec, edit, mcp or info, with the command,
+ *  file or URLs, and a title that describes it). */
+function askDetails(d: Json): { text: string; context: string } | null {
+  const tool = d.type === 'edit' ? 'Edit' : (str(d.toolName) ?? str(d.title) ?? 'the tool');
+  return askText(tool, { ...d, description: d.title });
 }
 
 /** Gemini CLI's tool-permission menu (0.60.0, 0.61.0), for when its Notification arrives before
@@ -105,15 +103,10 @@ function askUserQuestion(input: Json): Question | null {
 
 /** OpenCode's permission.asked properties: `permission` ("bash", "edit", "webfetch"), the
  *  `patterns` it asks for ("touch probe.txt") and the tool's input in `metadata` ({command}, or
- *  {filepath, diff} for an edit). Null when they name nothing. */
-function openCodePermission(props: Json, tui: QuestionTui): Question | null {
-  const permission = str(props.permission);
-  if (!permission) return null;
-  const metadata: Json = props.metadata && typeof props.metadata === 'object' ? (props.metadata as Json) : {};
-  const file = str(metadata.filepath) ?? str(metadata.filePath);
-  const tool = permission === 'edit' ? 'Edit' : permission;
-  const asked = askText(tool, { ...metadata, ...(file ? { file_path: file } : {}) });
-  const patterns = Array.isArray(props.patterns) ? props.patterns.filter((x): x is string => typeof x === 'string' && x.trim() !== '') : [];
+ *  {filepath, diff} for an edit). */
+function openCodePermission(permission: string, props: Json, tui: QuestionTui): Question {
+  const asked = askText(permission === 'edit' ? 'Edit' : permission, objectOf(props.metadata));
+  const patterns = strings(props.patterns).filter((x) => x.trim() !== '');
   const text = asked?.text ?? (patterns.length ? `Allow ${permission}: ${clip(patterns.join(', '), 200)}?` : `Allow ${permission}?`);
   return makeQuestion(text, asked?.context ?? '', permissionChoices(tui), 'hook');
 }
@@ -130,19 +123,19 @@ export function questionFromHook(payload: string, tui: QuestionTui): Question | 
   } catch {
     return null;
   }
-  if (!data || typeof data !== 'object') return null;
-  const p = data as Json;
-  const props = p.properties;
-  if (props && typeof props === 'object' && str((props as Json).permission)) return openCodePermission(props as Json, tui);
+  if (!isJson(data)) return null;
+  const p = data;
+  const props = objectOf(p.properties);
+  const permission = str(props.permission);
+  if (permission) return openCodePermission(permission, props, tui);
   const tool = str(p.tool_name) ?? str(p.toolName);
-  const rawInput = p.tool_input ?? p.toolInput ?? p.input;
-  const input: Json = rawInput && typeof rawInput === 'object' ? (rawInput as Json) : {};
+  const input = objectOf(p.tool_input ?? p.toolInput ?? p.input);
   if (tool === 'AskUserQuestion') return askUserQuestion(input);
   if (!tool) {
     // A notification-style payload (Gemini's Notification) carries a message ("Tool Confirm Shell
     // Command requires execution") and, in `details`, what is asked: a command, a file, a URL.
     const message = str(p.message);
-    const asked = isJson(p.details) ? askText(detailsTool(p.details), detailsInput(p.details)) : null;
+    const asked = isJson(p.details) ? askDetails(p.details) : null;
     const choices = tui === 'gemini' ? GEMINI_PERMISSION_CHOICES : permissionChoices(tui);
     if (asked) return makeQuestion(asked.text, asked.context || message || '', choices, 'hook');
     return message ? makeQuestion(message, '', choices, 'hook') : null;
@@ -151,12 +144,20 @@ export function questionFromHook(payload: string, tui: QuestionTui): Question | 
   return asked ? makeQuestion(asked.text, asked.context, permissionChoices(tui), 'hook') : null;
 }
 
-/** The TUI conventions of an agent, from its hook dialect or id. Qwen Code is a fork of Gemini
- *  CLI and keeps its menus: a digit chooses a numbered option. OpenCode's plugin dialects (both
- *  manifests run npm's opencode-ai 1.18; Kilo Code, its fork, uses opencode2) share its dialog. */
+/** The TUI conventions of each agent, by its hook dialect or id; any other is generic. Qwen Code
+ *  is a fork of Gemini CLI and keeps its menus: a digit chooses a numbered option. OpenCode's
+ *  plugin dialects (both manifests run npm's opencode-ai 1.18; Kilo Code, its fork, uses
+ *  opencode2) share its dialog. */
+const TUIS = new Map<string, QuestionTui>([
+  ['claude', 'claude'],
+  ['codex', 'codex'],
+  ['gemini', 'gemini'],
+  ['qwen', 'gemini'],
+  ['opencode', 'opencode'],
+  ['opencode2', 'opencode'],
+]);
+
+/** The TUI conventions of an agent, from its hook dialect or id. */
 export function tuiOf(agent: string | null | undefined): QuestionTui {
-  if (agent === 'claude' || agent === 'codex' || agent === 'gemini') return agent;
-  if (agent === 'qwen') return 'gemini';
-  if (agent === 'opencode' || agent === 'opencode2') return 'opencode';
-  return 'generic';
+  return TUIS.get(agent ?? '') ?? 'generic';
 }

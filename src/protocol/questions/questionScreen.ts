@@ -87,10 +87,9 @@ function rows(lines: readonly string[]): Row[] {
   const longest = Math.max(0, ...trimmed.map((l) => l.length));
   // A rule drawn across the screen is as long as its longest row; a shorter one ("---") says nothing.
   const ruled = trimmed.some((l) => l.length === longest && (EDGE.test(l) || DIVIDER.test(l)));
-  const width = longest;
   return trimmed.map((line) => {
     const { text, right, depth } = peel(line);
-    const plain = { text: '', rule: null, limit: right === null ? width : right - 1, drawn: right !== null || ruled };
+    const plain = { text: '', rule: null, limit: right === null ? longest : right - 1, drawn: right !== null || ruled };
     if (text.trim() === '') return plain;
     if (EDGE.test(text) && /[^\s\u2502\u2503]/.test(text)) return { ...plain, rule: depth === 0 ? 'edge' : 'divider' };
     if (DIVIDER.test(text)) return { ...plain, rule: 'divider' };
@@ -290,7 +289,7 @@ function questionAbove(rs: Row[], firstRow: number): { text: string; context: st
  * shortcut letter in Codex; its digit in Claude Code and Gemini CLI when the option shows one
  * (`number`, null when the options are not numbered); else the arrows from the highlighted one, then Return.
  */
-export function menuKeys(tui: QuestionTui, index: number, highlighted: number, shortcut: string | null, number: number | null = index + 1): string[] {
+function menuKeys(tui: QuestionTui, index: number, highlighted: number, shortcut: string | null, number: number | null): string[] {
   if (tui === 'codex' && shortcut) return [shortcut === 'esc' ? 'Escape' : shortcut];
   if ((tui === 'claude' || tui === 'gemini') && number !== null && number <= 9) return [String(number)];
   const moves = index - highlighted;

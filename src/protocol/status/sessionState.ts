@@ -9,6 +9,9 @@ export const SESSION_STATES = ['working', 'attention', 'done', 'idle'] as const;
 /** working; attention = blocked on the user; done = finished while the user was elsewhere; idle. */
 export type SessionState = (typeof SESSION_STATES)[number];
 
+/** Most urgent first: attention beats working, working beats a finished state. */
+export const STATE_PRIORITY: readonly SessionState[] = ['attention', 'working', 'done', 'idle'];
+
 export function isSessionState(value: unknown): value is SessionState {
   return typeof value === 'string' && (SESSION_STATES as readonly string[]).includes(value);
 }

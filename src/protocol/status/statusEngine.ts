@@ -23,8 +23,8 @@
 //   when the user sends a line, unless a prompt hook reports (so an agent whose failed turn fires
 //   no hook, and has no prompt hook, is caught too);
 // - done = finished while the user was elsewhere; it becomes idle when the user looks.
-import { classifyText, compileStatusRules, STATE_PRIORITY, type CompiledRules, type StatusRulesInput } from './statusRules';
-import type { HealthNote, SessionState, SessionStatus, StatusChannel, StatusWhy } from './sessionState';
+import { classifyText, compileStatusRules, type CompiledRules, type StatusRulesInput } from './statusRules';
+import { STATE_PRIORITY, type HealthNote, type SessionState, type SessionStatus, type StatusChannel, type StatusWhy } from './sessionState';
 import { clip, questionFromScreen, type QuestionTui } from '../questions';
 import type { FailureMark, StatusClaim, StatusEngineSnapshot } from './engineSnapshot';
 import { failureFromExit, failureFromPayload, type StatusFailure } from './failureReason';

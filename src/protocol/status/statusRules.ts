@@ -4,7 +4,7 @@
 // A failed turn is read by the manifest's `failureScreen` instead (statusEngine.ts).
 // Patterns run in linear time on clipped text (rulePattern.ts): the program controls that text.
 import { compileRulePattern, type RulePattern } from './rulePattern';
-import { SESSION_STATES, type SessionState } from './sessionState';
+import { SESSION_STATES, STATE_PRIORITY, type SessionState } from './sessionState';
 
 /** The manifest form: per state, regex sources. Unknown states are reported, not thrown. */
 export type StatusRulesInput = Partial<Record<string, readonly string[]>>;
@@ -20,9 +20,6 @@ export interface CompiledRules {
   /** Rules that could not be used (bad regex, unknown state), each naming the value. */
   errors: string[];
 }
-
-/** Most urgent first: attention beats working, working beats a finished state. */
-export const STATE_PRIORITY: readonly SessionState[] = ['attention', 'working', 'done', 'idle'];
 
 export function compileStatusRules(input: StatusRulesInput | undefined, what = 'status'): CompiledRules {
   const rules: CompiledRule[] = [];

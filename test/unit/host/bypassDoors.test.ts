@@ -4,14 +4,13 @@
 // `host spawn`, `app.launch` on the host socket, and an emptied secret beside TERMIO_SESSION.
 // Each is refused from a session without bypass and allowed from one with it or from outside
 // Termio; the companion's LAN switch and pairing link need the user the same way.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HostClient } from '../../../src/app/client/hostClient';
-import { HostProcess } from '../../../src/app/host/hostProcess';
-import type { Logger } from '../../../src/app/services/log';
+import type { HostProcess } from '../../../src/app/host/hostProcess';
 import { termio } from '../../helpers/controlHost';
+import { makeHostHome, startLoggedHost } from '../../helpers/loggedHost';
 import { waitFor } from '../../helpers/waitFor';
 
 const FAKES = resolve(__dirname, '..', '..', 'fakes');
@@ -25,42 +24,12 @@ let logs: string[];
 let env: NodeJS.ProcessEnv;
 const clients: HostClient[] = [];
 
-const logger: Logger = {
-  debug: () => undefined,
-  info: (m, d) => logs.push(`${m} ${JSON.stringify(d ?? {})}`),
-  warn: (m, d) => logs.push(`${m} ${JSON.stringify(d ?? {})}`),
-  error: (m, d) => logs.push(`${m} ${JSON.stringify(d ?? {})}`),
-};
-
 beforeEach(async () => {
-  home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-doors-')));
-  proj = join(home, 'proj');
-  mkdirSync(proj);
-  bin = join(home, 'bin');
-  mkdirSync(bin);
+  ({ home, proj, bin, env } = makeHostHome('termio-doors-'));
   for (const agent of ['claude', 'gemini', 'codex'])
     writeFileSync(join(bin, agent), `#!/bin/sh\nexec "${process.execPath}" "${join(FAKES, 'fake-agent.mjs')}" ${agent} "$@"\n`, { mode: 0o755 });
-  env = {
-    ...process.env,
-    HOME: home,
-    TERMIO_HOME: join(home, '.termio'),
-    PATH: `${bin}:${process.env.PATH}`,
-    SHELL: '/bin/sh',
-    FAKE_AGENT_LOG: join(home, 'agents.log'),
-  };
-  delete env.TERMIO_SESSION;
-  delete env.TERMIO_SESSION_SECRET;
-  logs = [];
-  const r = await HostProcess.start({
-    env,
-    logger,
-    idleExitMs: 0,
-    path: env.PATH!,
-    notificationSink: { send: async () => undefined },
-    startApp: () => undefined,
-  });
-  if (!r.ok) throw new Error(r.message);
-  host = r.host;
+  env.FAKE_AGENT_LOG = join(home, 'agents.log');
+  ({ host, logs } = await startLoggedHost(env));
 });
 
 afterEach(async () => {

@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ControlClient } from '../../../src/app/client/controlClient';
 import { MAX_COLS, MAX_ROWS } from '../../../src/protocol/hostFrameFormat';
-import { encodeHolder } from '../../../src/protocol/holderWire';
+import { decodeHolderBody, encodeHolder, HolderDecoder } from '../../../src/protocol/holderWire';
 import { forgeHolder, type ForgedHolder } from '../../helpers/forgedHolder';
 import { endProcessesWithHome, isAlive, waitForExit } from '../../helpers/processes';
 import { waitFor } from '../../helpers/waitFor';
@@ -160,15 +160,35 @@ describe('what the host trusts of a holder', () => {
   it('takes its connection back when another process connects to a holder: the session goes on', async () => {
     const id = await run('i=0; while :; do echo line$i; i=$((i+1)); sleep 0.05; done');
     const pid = (await sessions()).find((x) => x.id === id)!.pid;
-    // A same-uid process connects (the holder serves one connection at a time) and types.
+    // A same-uid process connects (the holder serves one connection at a time) and attaches.
+    // The host is stopped until the holder serves the other connection its output, so the
+    // takeover is of a connection in use (else the host could connect again first).
+    const host = hostPid();
+    process.kill(host, 'SIGSTOP');
     const other = createConnection(join(home, 'run', 'holders', `${id}.sock`));
     other.on('error', () => {});
     await new Promise((r) => other.once('connect', r));
+    const decoder = new HolderDecoder();
+    let served = false;
     let dropped = false;
+    // Read as it comes: a socket whose received bytes are never read never sees its peer close.
+    other.on('data', (b: Buffer) => {
+      const bodies = decoder.push(b);
+      if (!('error' in bodies))
+        served ||= bodies.some((body) => {
+          const m = decodeHolderBody(body);
+          return !('error' in m) && m.kind === 'data';
+        });
+    });
     other.on('close', () => (dropped = true));
     other.write(encodeHolder.attach(0));
+    try {
+      await waitFor(() => served, { what: "the holder to serve the other connection the program's output" });
+    } finally {
+      process.kill(host, 'SIGCONT');
+    }
     // The holder drops the other connection when the host connects again.
-    await waitFor(() => dropped, { what: 'the host to connect again, and the holder to drop the other connection', timeout: 60_000 });
+    await waitFor(() => dropped, { what: 'the host to connect again, and the holder to drop the other connection' });
     // The output goes on reaching the host after the takeover, and the session still runs.
     const last = async (): Promise<number> => Math.max(0, ...[...(await termio(['sessions', 'read', id])).out.matchAll(/line(\d+)/g)].map((m) => Number(m[1])));
     const before = await last();
@@ -194,6 +214,8 @@ describe('what the host trusts of a holder', () => {
     process.kill(holder, 'SIGCONT');
     await waitFor(async () => (await sessions()).find((x) => x.id === id)?.exited != null, { what: 'the host to lose the session' });
     expect(isAlive(pid)).toBe(true);
+    // host.log says why it was not taken back: the socket is gone.
+    await waitFor(() => new RegExp(`holder: connection lost.*${id}.*not taken back: cannot reach .*ENOENT`).test(hostLog()), { what: 'the loss in host.log' });
     expect((await termio(['sessions', 'close', id])).code).toBe(0);
     await waitForExit(pid, "the program to end with the session's holder");
     other.destroy();

@@ -3,13 +3,12 @@
 // manifest passes), `termio sessions spawn --agent grok` is refused, saying what was found, and no
 // tab is made; once a program that answers as Grok Build does is there instead, the same spawn
 // starts it.
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { HostProcess } from '../../../src/app/host/hostProcess';
-import type { Logger } from '../../../src/app/services/log';
+import type { HostProcess } from '../../../src/app/host/hostProcess';
 import { termio } from '../../helpers/controlHost';
+import { makeHostHome, startLoggedHost } from '../../helpers/loggedHost';
 
 const FAKES = resolve(__dirname, '..', '..', 'fakes');
 
@@ -20,33 +19,9 @@ let host: HostProcess;
 let env: NodeJS.ProcessEnv;
 let logs: string[];
 
-const logger: Logger = {
-  debug: () => undefined,
-  info: (m, d) => logs.push(`${m} ${JSON.stringify(d ?? {})}`),
-  warn: (m, d) => logs.push(`${m} ${JSON.stringify(d ?? {})}`),
-  error: (m, d) => logs.push(`${m} ${JSON.stringify(d ?? {})}`),
-};
-
 beforeEach(async () => {
-  home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-identity-host-')));
-  proj = join(home, 'proj');
-  mkdirSync(proj);
-  bin = join(home, 'bin');
-  mkdirSync(bin);
-  env = { ...process.env, HOME: home, TERMIO_HOME: join(home, '.termio'), PATH: `${bin}:${process.env.PATH}`, SHELL: '/bin/sh' };
-  delete env.TERMIO_SESSION;
-  delete env.TERMIO_SESSION_SECRET;
-  logs = [];
-  const r = await HostProcess.start({
-    env,
-    logger,
-    idleExitMs: 0,
-    path: env.PATH!,
-    notificationSink: { send: async () => undefined },
-    startApp: () => undefined,
-  });
-  if (!r.ok) throw new Error(r.message);
-  host = r.host;
+  ({ home, proj, bin, env } = makeHostHome('termio-identity-host-'));
+  ({ host, logs } = await startLoggedHost(env));
 });
 
 afterEach(async () => {

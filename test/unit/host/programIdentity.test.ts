@@ -4,15 +4,15 @@
 // program file; the run is bounded in output and time and leaves no process behind. Also what
 // agents/verified.json marks: verified releases for bundled agents, "not verified here" for the
 // rest, nothing for the user's, and nothing lost to a missing or broken file.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AgentCatalog, type CatalogOptions } from '../../../src/app/services/catalog';
+import { AgentCatalog, DEFAULT_BUNDLED_AGENTS_DIR, NOT_MANIFESTS, type CatalogOptions } from '../../../src/app/services/catalog';
 import type { Logger } from '../../../src/app/services/log';
 import { askProgram, identityOf, IDENTIFY_MAX_BYTES, unavailableNote } from '../../../src/app/services/programIdentity';
 import { parseManifest } from '../../../src/protocol/manifestParse';
-import { verifiedNote } from '../../../src/protocol/verified';
+import { parseVerifiedFile, VERIFIED_FILE_NAME, verifiedNote } from '../../../src/protocol/verified';
 import { waitFor } from '../../helpers/waitFor';
 
 let root: string;
@@ -155,6 +155,16 @@ describe('identify', () => {
     expect(runs(plain) + runs(grok)).toBe(0);
   });
 
+  it('does not ask the login shell for a command line whose program the shell decides', async () => {
+    bundled('wrapped', { command: 'WRAPPED_MODE=1 wrapped --fast', identify: { match: '^wrapped ' } });
+    const shell = program('login-shell', 'echo "zsh 5.9"');
+    env.SHELL = shell;
+    const c = await catalog();
+    await c.identified();
+    expect(c.get('wrapped')).toMatchObject({ installed: true, resolvedCommand: shell, identity: { state: 'unchecked' } });
+    expect(runs(shell)).toBe(0);
+  });
+
   it('starts a program that cannot be run as before: unanswered is not another program', async () => {
     writeFileSync(join(binDir, 'grok'), '#!/nonexistent/interpreter\n', { mode: 0o755 });
     const c = await catalog();
@@ -238,6 +248,15 @@ describe('verified here', () => {
     // It is not a manifest: nothing reports it as one.
     expect(c.problems()).toEqual([]);
     expect(logs).toEqual([]);
+  });
+
+  it('the bundled agents/verified.json, as the matrix last wrote it, reads without error and names only bundled agents', () => {
+    const parsed = parseVerifiedFile(readFileSync(join(DEFAULT_BUNDLED_AGENTS_DIR, VERIFIED_FILE_NAME), 'utf8'), 'agents/verified.json');
+    if (!parsed.ok) throw new Error(parsed.error);
+    const bundledIds = readdirSync(DEFAULT_BUNDLED_AGENTS_DIR)
+      .filter((f) => f.endsWith('.json') && !NOT_MANIFESTS.includes(f))
+      .map((f) => f.replace(/\.json$/, ''));
+    expect(Object.keys(parsed.file.agents).filter((id) => !bundledIds.includes(id))).toEqual([]);
   });
 
   it('a user manifest overriding a verified bundled one shows nothing of it', async () => {

@@ -12,7 +12,7 @@ import { HostProcess } from '../../../src/app/host/hostProcess';
 import { createLogger } from '../../../src/app/services/log';
 import { hookSilenceFile, readHookSilence, versionFromOutput } from '../../../src/app/services/hookSilence';
 import { termioPaths } from '../../../src/app/services/paths';
-import { VersionProbe } from '../../../src/app/services/hookSilence';
+import { ProgramAnswers } from '../../../src/app/services/programIdentity';
 import { watchHookSilence } from '../../../src/app/host/hookSilenceWatch';
 import { Emitter } from '../../../src/protocol/events';
 import type { SessionStatus } from '../../../src/protocol/status';
@@ -124,10 +124,11 @@ describe('a release whose hooks do not report', () => {
     const file = join(home, 'hook-silence.json');
     const changes = new Emitter<{ sessionId: string; status: SessionStatus }>();
     const named: string[] = [];
+    const answers = new ProgramAnswers();
     watchHookSilence({
       tracker: { onStateChange: changes.event, nameRelease: (sid, release) => named.push(`${sid} ${release}`) },
       agentOf: () => ({ agentId: 'fake-silent', name: 'Fake Silent', program }),
-      probe: new VersionProbe({ PATH: `${dirname(process.execPath)}:/usr/bin:/bin` }),
+      programs: { answerOf: (p, args) => answers.get(p, args, { PATH: `${dirname(process.execPath)}:/usr/bin:/bin` }).promise },
       file,
       logger: nullLogger,
     });

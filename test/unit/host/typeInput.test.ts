@@ -6,7 +6,10 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { splitTypedChunk, typeText } from '../../../src/app/host/typeInput';
+import { SessionFacts } from '../../../src/app/host/sessionFacts';
+import { SessionRegistry, shellSpawner } from '../../../src/app/host/sessionRegistry';
+import { SessionWaits } from '../../../src/app/host/sessionWaits';
+import { defaultTypingLimits, splitTypedChunk, typeText } from '../../../src/app/host/typeInput';
 import { AUTH_SUBPROTOCOL_PREFIX, COMPANION_SUBPROTOCOL } from '../../../src/protocol/companionWire';
 import { Session } from '../../../src/terminal';
 import { startHostInProcess } from '../../helpers/companionHost';
@@ -18,8 +21,10 @@ const sessions: Session[] = [];
 let host: TestHost | null = null;
 let companion: Awaited<ReturnType<typeof startHostInProcess>> | null = null;
 const sockets: WebSocket[] = [];
+const cleanups: Array<() => void> = [];
 
 afterEach(async () => {
+  for (const c of cleanups.splice(0)) c();
   for (const s of sessions.splice(0)) s.dispose();
   for (const ws of sockets.splice(0)) ws.terminate();
   await host?.dispose();
@@ -111,8 +116,8 @@ describe('through the host', () => {
   });
 
   it('send --enter into a dialog that shows nothing of a paste answers at once with why, and presses no Return', async () => {
-    // OpenCode's permission prompt: the echo never comes. The host once waited 15 s for it, past
-    // the 10 s its connection may stay silent, and the CLI got "the app closed the connection".
+    // OpenCode's permission prompt: the echo never comes. The answer must come well within the
+    // 10 s a control connection may stay silent, or the CLI reports "the app closed the connection".
     host = await startTestHost();
     const h = host;
     const r = await termio(['sessions', 'run', '--json', '--', process.execPath, fake, '--dialog'], h.env);
@@ -128,6 +133,32 @@ describe('through the host', () => {
     await waitFor(() => s.exited !== null, { what: 'the fake to read its input and end' });
     expect(screen(s)).not.toContain('chose:');
   });
+
+  it("a spawn's first prompt waits for a starved TUI's echo past send's bound, and ends notReady in a dialog that shows none", async () => {
+    const registry = new SessionRegistry({ spawner: shellSpawner() });
+    cleanups.push(() => registry.dispose());
+    /** The fake started with `args`, and the waits that deliver its first prompt: the echo may take until `readyTimeoutMs`. */
+    const start = async (args: string[], readyTimeoutMs: number) => {
+      const waits = new SessionWaits({ registry, describe: (r) => new SessionFacts().info(r), limits: { readyTimeoutMs } });
+      cleanups.unshift(() => waits.dispose());
+      const spawned = await registry.spawn({ cwd: __dirname, argv: [process.execPath, fake, ...args] });
+      if (!spawned.ok) throw new Error(spawned.message);
+      return { s: spawned.record.session, waits };
+    };
+    // Reads nothing for longer than `sessions send` waits for an echo: the prompt is still submitted.
+    const stalled = await start(['--stall-ms', String(defaultTypingLimits.pasteEchoMs + 1_000)], 30_000);
+    expect(await stalled.waits.deliverPrompt(stalled.s.id, 'first prompt')).toBe(true);
+    await waitFor(() => screen(stalled.s).includes('submitted: first prompt'), { what: `the first prompt submitted (screen: ${screen(stalled.s)})` });
+    // A dialog that draws nothing of the paste gets no Return, and the turn's wait says why.
+    const dialog = await start(['--dialog'], defaultTypingLimits.pasteEchoMs);
+    const delivered = dialog.waits.deliverPrompt(dialog.s.id, 'first prompt');
+    const turn = dialog.waits.wait(dialog.s.id, 'turn', 60_000);
+    expect(await delivered).toBe(false);
+    expect(await turn).toMatchObject({ outcome: 'notReady' });
+    dialog.s.write('\x04');
+    await waitFor(() => dialog.s.exited !== null, { what: 'the fake to read its input and end' });
+    expect(screen(dialog.s)).not.toContain('chose:');
+  }, 60_000);
 
   it('the phone page types a chunk and its Return so that the fake submits it', async () => {
     companion = await startHostInProcess();

@@ -16,7 +16,7 @@ const agent = (over: Partial<SettingsAgent> = {}): SettingsAgent => ({
   id: 'claude',
   name: 'Claude Code',
   source: 'bundled with Termio',
-  installed: true,
+  unavailable: null,
   hasBypass: true,
   warnings: [],
   errors: [],
@@ -52,7 +52,7 @@ describe('settings text', () => {
       id: 'claude',
       name: 'Claude Code',
       source: 'bundled with Termio',
-      installed: true,
+      unavailable: null,
       hasBypass: true,
       warnings: [],
       errors: [],
@@ -85,7 +85,7 @@ describe('settings text', () => {
 
   it('heads an agent card with availability and lists its problems, errors first', () => {
     expect(agentCardText(agent())).toEqual({ heading: 'Claude Code   · installed', detail: 'claude — bundled with Termio', problems: [] });
-    expect(agentCardText(agent({ installed: false, installUrl: 'https://x', warnings: ['w'], errors: ['e'] }))).toEqual({
+    expect(agentCardText(agent({ unavailable: 'not installed', installUrl: 'https://x', warnings: ['w'], errors: ['e'] }))).toEqual({
       heading: 'Claude Code   · not installed',
       detail: 'claude — bundled with Termio — install: https://x',
       problems: ['✕ e', '⚠ w'],

@@ -44,7 +44,10 @@ describe('tray text', () => {
   it('lists sessions most urgent first, then the fixed entries', () => {
     const m = trayMenu(
       [item('1', 'idle', 5_000), item('2', 'attention', 6_000), item('3', 'attention', 60_000)],
-      [{ id: 'codex', name: 'Codex', installed: false }],
+      [
+        { id: 'codex', name: 'Codex', unavailable: 'not installed' },
+        { id: 'grok', name: 'Grok', unavailable: 'another program named grok' },
+      ],
       NOW,
     );
     expect(m.sessions.map((s) => s.id)).toEqual(['3', '2', '1']);
@@ -52,6 +55,7 @@ describe('tray text', () => {
     expect(m.newSession.agents).toEqual([
       { agentId: null, text: 'Terminal', enabled: true },
       { agentId: 'codex', text: 'Codex (not installed)', enabled: false },
+      { agentId: 'grok', text: 'Grok (another program named grok)', enabled: false },
     ]);
     expect([m.newSession.title, m.show, m.settings, m.quit, m.quitEnd]).toEqual([
       'New Session',
@@ -68,18 +72,22 @@ describe('tray text', () => {
     // The same rounded time: same key; a new state or agent: a new key.
     expect(trayMenu([item('1', 'working', 10_400)], [], NOW).key).toBe(a.key);
     expect(trayMenu([item('1', 'done', 10_000)], [], NOW).key).not.toBe(a.key);
-    expect(trayMenu([item('1', 'working', 10_000)], [{ id: 'x', name: 'X', installed: true }], NOW).key).not.toBe(a.key);
+    expect(trayMenu([item('1', 'working', 10_000)], [{ id: 'x', name: 'X', unavailable: null }], NOW).key).not.toBe(a.key);
   });
 
   it('offers the enabled agents but the plain terminal, which the menu lists first on its own', () => {
+    const unchecked = { state: 'unchecked' as const };
     const entries = [
-      { id: 'terminal', installed: true, manifest: { name: 'Terminal' } },
-      { id: 'claude', installed: true, iconFile: '/icons/claude.svg', manifest: { name: 'Claude Code' } },
-      { id: 'codex', installed: false, manifest: { name: 'Codex' } },
+      { id: 'terminal', installed: true, identity: unchecked, manifest: { id: 'terminal', name: 'Terminal' } },
+      { id: 'claude', installed: true, identity: unchecked, iconFile: '/icons/claude.svg', manifest: { id: 'claude', name: 'Claude Code', command: 'claude' } },
+      { id: 'codex', installed: false, identity: unchecked, manifest: { id: 'codex', name: 'Codex', command: 'codex' } },
+      { id: 'grok', installed: false, identity: { state: 'other' as const, answer: '1.0.1' }, manifest: { id: 'grok', name: 'Grok', command: 'grok' } },
     ];
+    // The same words the picker and Settings use for an agent that cannot start (unavailableNote).
     expect(trayAgents(entries, 'terminal')).toEqual([
-      { id: 'claude', name: 'Claude Code', installed: true, icon: '/icons/claude.svg' },
-      { id: 'codex', name: 'Codex', installed: false },
+      { id: 'claude', name: 'Claude Code', unavailable: null, icon: '/icons/claude.svg' },
+      { id: 'codex', name: 'Codex', unavailable: 'not installed' },
+      { id: 'grok', name: 'Grok', unavailable: 'another program named grok' },
     ]);
   });
 

@@ -30,7 +30,10 @@ export function pageLaunch(host: Host, userHome: string): NonNullable<CompanionD
       if (!r.ok) return { ok: false, message: r.message };
       if (prompt !== undefined) {
         void host.control.waits.deliverPrompt(r.record.id, prompt).then((typed) => {
-          if (!typed) host.opts.logger.warn('companion: the agent never became ready; its first prompt was not typed', { id: r.record.id });
+          if (!typed)
+            host.opts.logger.warn('companion: the agent never became ready, or never showed its first prompt; the prompt was not submitted', {
+              id: r.record.id,
+            });
         });
       }
       return { ok: true, id: r.record.id };

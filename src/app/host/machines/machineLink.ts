@@ -41,7 +41,7 @@ const MAX_REMOTE_ID_CHARS = 64;
  *  exchange, so a long list connects a few at a time rather than all together. */
 export const MAX_CONCURRENT_CONNECTS = 4;
 
-/** At most `limit` holders at once; the others wait their turn, first come first served. */
+/** At most `limit` connection attempts at once; the others wait their turn, first come first served. */
 export class ConnectGate {
   private running = 0;
   private readonly waiting: Array<() => void> = [];

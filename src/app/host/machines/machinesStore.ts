@@ -4,13 +4,13 @@
 // hand edit applies live, as settings.json does. A file that cannot be read as JSON (cut short,
 // binary, a folder, far too large) is never edited: the first change moves it aside unchanged and
 // starts a new one, and says so.
-import { mkdirSync, readFileSync, renameSync, statSync, watch, type FSWatcher } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { dirname } from 'node:path';
 import { applyEdits, modify } from 'jsonc-parser';
 import { Emitter } from '../../../protocol/events';
 import { MAX_MACHINES, parseMachines, type Machine, type MachinesLoad } from '../../../protocol/machines';
 import { writeFileAtomic } from '../../services/atomicWrite';
-import { notAnObject, unreadableBecause } from '../../services/settings';
+import { moveAsideUnreadable, notAnObject, unreadableBecause } from '../../services/settings';
 
 /** Editors write in several steps: read once they are done (as settings.json is). */
 const RELOAD_DEBOUNCE_MS = 50;
@@ -108,10 +108,8 @@ export class MachinesStore {
     let notice: string | null = null;
     let text = '';
     if ('unreadable' in r) {
-      // Never spliced into: moved aside byte for byte (a folder as it is), and a new file started.
-      const aside = `${this.file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-      renameSync(this.file, aside);
-      notice = `${this.label} could not be read (${r.unreadable}); it was moved to ${aside} unchanged, and a new ${this.label} holds only this change`;
+      // A folder is moved aside as it is, too.
+      notice = moveAsideUnreadable(this.file, this.label, r.unreadable);
     } else {
       text = r.text;
       const blocked = notAnObject(text, path);

@@ -1,6 +1,7 @@
 // What the worktree service asks a repository: where its main checkout is, which branch is
-// checked out where, whether a name is a branch git accepts, and whether a checkout has
-// uncommitted changes. Read-only; every answer comes from git itself.
+// checked out where, whether a name is a branch git accepts, whether a checkout has uncommitted
+// changes, and which checkouts are in the middle of a rebase, merge, cherry-pick or revert.
+// Read-only; every answer comes from git itself (or the files git names for an operation).
 import { existsSync, readFileSync } from 'node:fs';
 import { Git, GitError } from './git';
 

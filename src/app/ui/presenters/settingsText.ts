@@ -12,9 +12,9 @@ export interface SettingsAgent {
   name: string;
   /** "bundled", or the user file that defines or overrides it. */
   source: string;
-  installed: boolean;
-  /** Why it cannot start when it is not installed: "not installed", "another program named grok". */
-  unavailable?: string;
+  /** Why it cannot start, or null when it can: "not installed", "another program named grok"
+   *  (unavailableNote, as the picker and the tray say it). */
+  unavailable: string | null;
   /** Bundled agents: "verified on 0.24.3, 0.24.4" or "not verified here" (the release matrix's runs). */
   verified?: string;
   installUrl?: string;
@@ -70,8 +70,7 @@ export function settingsAgent(e: CatalogEntry, hooks: AgentHookResult | null, ho
     id: e.id,
     name: e.manifest.name,
     source: e.source === 'bundled' ? 'bundled with Termio' : `${e.label}${e.overrides ? ' (overrides the bundled one)' : ''}`,
-    installed: e.installed,
-    ...(e.installed ? {} : { unavailable: unavailableNote(e) ?? 'not installed' }),
+    unavailable: unavailableNote(e),
     ...(verified ? { verified } : {}),
     ...(e.manifest.install ? { installUrl: e.manifest.install } : {}),
     hasBypass: Boolean(e.manifest.permissionBypassFlag),
@@ -93,8 +92,8 @@ export function settingsAgent(e: CatalogEntry, hooks: AgentHookResult | null, ho
 /** An agent card: its heading, the line under it, and its problems (errors first). */
 export function agentCardText(a: SettingsAgent): { heading: string; detail: string; problems: string[] } {
   return {
-    heading: `${a.name}   · ${a.installed ? 'installed' : (a.unavailable ?? 'not installed')}`,
-    detail: `${a.id} — ${a.source}${a.verified ? ` — ${a.verified}` : ''}${!a.installed && a.installUrl ? ` — install: ${a.installUrl}` : ''}`,
+    heading: `${a.name}   · ${a.unavailable ?? 'installed'}`,
+    detail: `${a.id} — ${a.source}${a.verified ? ` — ${a.verified}` : ''}${a.unavailable !== null && a.installUrl ? ` — install: ${a.installUrl}` : ''}`,
     problems: [...a.errors.map((e) => `✕ ${e}`), ...a.warnings.map((w) => `⚠ ${w}`)],
   };
 }

@@ -3,6 +3,7 @@
 // into Qt actions and rebuilds it only when this data changed.
 import type { SessionState } from '../../../protocol/status/sessionState';
 import type { CatalogEntry } from '../../services/catalog';
+import { unavailableNote } from '../../services/programIdentity';
 import { byUrgency, failedText, folderLabels, formatDuration, stateLabel, type SessionSummary } from '../../present/sidebarModel';
 
 export interface TrayItem {
@@ -30,7 +31,8 @@ export interface TrayQuestion {
 export interface TrayAgent {
   id: string;
   name: string;
-  installed: boolean;
+  /** Why it cannot start, or null when it can (unavailableNote, as the picker says it). */
+  unavailable: string | null;
   icon?: string;
 }
 
@@ -101,12 +103,12 @@ export function trayQuestionMenu(q: TrayQuestion): { question: string; choices: 
 
 /** The agents the New Session submenu offers, from the enabled catalog entries (a plain terminal comes first on its own). */
 export function trayAgents(
-  entries: Array<Pick<CatalogEntry, 'id' | 'installed' | 'iconFile'> & { manifest: Pick<CatalogEntry['manifest'], 'name'> }>,
+  entries: Array<Pick<CatalogEntry, 'id' | 'installed' | 'identity' | 'iconFile'> & { manifest: Pick<CatalogEntry['manifest'], 'id' | 'name' | 'command'> }>,
   terminalId: string,
 ): TrayAgent[] {
   return entries
     .filter((e) => e.id !== terminalId)
-    .map((e) => ({ id: e.id, name: e.manifest.name, installed: e.installed, ...(e.iconFile ? { icon: e.iconFile } : {}) }));
+    .map((e) => ({ id: e.id, name: e.manifest.name, unavailable: unavailableNote(e), ...(e.iconFile ? { icon: e.iconFile } : {}) }));
 }
 
 /** One session's line in the menu; the time in state is rounded (formatDuration), so the text only changes every few seconds. */
@@ -174,13 +176,13 @@ export function trayMenu(items: TrayItem[], agents: TrayAgent[], now: number): T
     (i) =>
       `${i.id}\u0000${i.state}${i.failed ? '!' : ''}\u0000${i.agentIcon ?? ''}\u0000${i.text}\u0000${i.question ? `${i.question.id}:${i.question.answered ?? ''}` : ''}`,
   );
-  const key = `${lines.join('\n')}\u0001${agents.map((a) => `${a.id}:${a.name}:${a.installed}:${a.icon ?? ''}`).join(',')}`;
+  const key = `${lines.join('\n')}\u0001${agents.map((a) => `${a.id}:${a.name}:${a.unavailable ?? ''}:${a.icon ?? ''}`).join(',')}`;
   const agentEntries: TrayMenuAgent[] = [
     { agentId: null, text: 'Terminal', enabled: true },
     ...agents.map((a) => ({
       agentId: a.id,
-      text: a.installed ? a.name : `${a.name} (not installed)`,
-      enabled: a.installed,
+      text: a.unavailable === null ? a.name : `${a.name} (${a.unavailable})`,
+      enabled: a.unavailable === null,
       ...(a.icon ? { icon: a.icon } : {}),
     })),
   ];
