@@ -106,7 +106,8 @@ export function parseManifestValue(value: unknown, fileLabel: string): ManifestP
       if (issue.code === 'unrecognized_keys') {
         for (const key of issue.keys) {
           if (isStateMapPath(path)) {
-            errors.push(at([...path, key], `not a state; expected one of ${listChoices([...MANIFEST_STATES, 'failure'])}`));
+            const hint = key === 'failure' ? ' (a failed turn on screen is read by "failureScreen")' : '';
+            errors.push(at([...path, key], `not a state; expected one of ${listChoices(MANIFEST_STATES)}${hint}`));
           } else {
             unknown.push({ path, key });
             warnings.push(at([...path, key], `unknown field, ignored by this version of Termio${suggestKey(path, key)}`));

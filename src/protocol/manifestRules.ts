@@ -1,6 +1,6 @@
 // The rules of a manifest that span fields, checked after the schema accepted its shape:
 // command vs loginShell, one icon kind, one resume family with its fields, {id} placeholders,
-// status and identify patterns that compile, hooks given as a file or a folder as their type needs,
+// status, failureScreen and identify patterns that compile, hooks given as a file or a folder as their type needs,
 // and a failure hook event that reports attention.
 import { MANIFEST_STATES, type Manifest, type ManifestHooks, type ManifestStateRules } from './manifestSchema';
 import { errorMessage, quote, type PathKey, type Report } from './manifestMessages';
@@ -33,6 +33,7 @@ export function checkCrossFieldRules(m: Manifest, error: Report, warn: Report): 
   checkResume(m, error);
   checkRules(m.titleStatus, ['titleStatus'], error, warn);
   checkRules(m.status, ['status'], error, warn);
+  m.failureScreen?.forEach((source, i) => checkPattern(source, ['failureScreen', i], error));
   if (m.status && m.hooks) warn(['status'], 'ignored because hooks are declared (hooks are the single source of truth)');
 
   if (m.hooks) checkHooks(m.hooks, error, warn);
@@ -120,7 +121,7 @@ function checkResume(m: Manifest, error: Report): void {
 function checkRules(rules: ManifestStateRules | undefined, base: PathKey[], error: Report, warn: Report): void {
   if (!rules) return;
   let count = 0;
-  for (const state of [...MANIFEST_STATES, 'failure'] as const) {
+  for (const state of MANIFEST_STATES) {
     (rules[state] ?? []).forEach((source, i) => {
       count++;
       checkPattern(source, [...base, state, i], error);

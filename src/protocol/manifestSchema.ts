@@ -87,11 +87,6 @@ function stateRules(channel: string) {
     attention: ruleList.optional().describe(`Patterns whose match on the ${channel} means the agent is blocked on the user.`),
     done: ruleList.optional().describe(`Patterns whose match on the ${channel} means the agent finished its turn.`),
     idle: ruleList.optional().describe(`Patterns whose match on the ${channel} means the agent is idle.`),
-    failure: ruleList
-      .optional()
-      .describe(
-        `Patterns whose match on the ${channel} means the turn failed (an API error, an expired login, a usage limit): attention, with the matched text (its first capture group, if the pattern has one) classified into the reason shown, e.g. "API error 401: log in again".`,
-      ),
   });
 }
 
@@ -275,7 +270,7 @@ export const ManifestSchema = z
     failureScreen: ruleList
       .optional()
       .describe(
-        'Regexes over screen lines that show a turn failed (an API error the agent prints, e.g. "^■ \\{"). A line that matches after a working hook, and was not on screen when the turn began, makes the session attention with that line (and the wrapped lines that continue it) as the failure reason, until the next working hook; a turn-ending hook after it keeps the failure. Coexists with hooks: for agents whose hooks are silent on a failed turn or do not say it failed.',
+        'Regexes over screen lines that show a turn failed (an API error the agent prints, e.g. "^■ \\{"). A line that matches, and was not on screen when the turn began, makes the session attention with that line (or the pattern\'s first capture group, if it has one) and the wrapped lines that continue it as the failure reason, until the next turn begins: a working hook, the title or screen rules turning working when no hook decides the state, or (without a reporting prompt hook) the user sending a line. A turn-ending hook after it keeps the failure. For agents with or without hooks: hooks that are silent on a failed turn or do not say it failed, or none at all.',
       ),
     hooks: HooksSchema.optional(),
     skills: z

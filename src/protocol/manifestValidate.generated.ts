@@ -5,7 +5,7 @@
 "use strict";
 export const validate = validate10;
 export default validate10;
-const schema11 = {"type":"object","properties":{"$schema":{"type":"string","maxLength":4096},"comment":{"type":"string","maxLength":4000},"id":{"type":"string","maxLength":64,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]*$"},"name":{"type":"string","minLength":1,"maxLength":80},"command":{"type":"string","minLength":1,"maxLength":4096},"loginShell":{"type":"boolean","const":true},"permissionBypassFlag":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^-"},"permissionBypassForms":{"maxItems":16,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^-"}},"icon":{"type":"object","properties":{"vector":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"path":{"type":"string","minLength":1,"maxLength":4096,"pattern":"\\.(?:[Pp][Nn][Gg]|[Ss][Vv][Gg])$"},"symbol":{"type":"string","maxLength":1000,"pattern":"^[a-z0-9]+(?:\\.[a-z0-9]+)*$"},"tint":{"type":"string","pattern":"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$"}},"additionalProperties":false},"install":{"type":"string","maxLength":4096,"pattern":"^https?:\\/\\/[^\\s/]+\\S*$"},"identify":{"type":"object","properties":{"args":{"maxItems":8,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"match":{"type":"string","minLength":1,"maxLength":1000}},"required":["match"],"additionalProperties":false},"order":{"type":"integer","minimum":-1000000,"maximum":1000000},"resume":{"type":"object","properties":{"create":{"type":"string","minLength":1,"maxLength":1000},"resume":{"type":"string","minLength":1,"maxLength":1000},"storeRoot":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"storeMatch":{"type":"string","maxLength":1000,"pattern":"^(?:dir|file):[^/]+(?:\\/[^/]+)*$"},"transcriptName":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^(?!\\.\\.?$)[^/\\\\]+$"},"seed":{"type":"string","minLength":1,"maxLength":1000},"discover":{"type":"object","properties":{"root":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"format":{"type":"string","enum":["jsonl","json"]},"id":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"cwd":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"}},"required":["root","format","id","cwd"],"additionalProperties":false}},"additionalProperties":false},"titleStatus":{"type":"object","properties":{"working":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"attention":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"done":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"idle":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"failure":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}}},"additionalProperties":false},"status":{"type":"object","properties":{"working":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"attention":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"done":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"idle":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"failure":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}}},"additionalProperties":false},"failureScreen":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"hooks":{"type":"object","properties":{"type":{"type":"string","enum":["json","toml","plugin","scripts"]},"file":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"dir":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"dialect":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"events":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"object","properties":{"on":{"type":"string","minLength":1,"maxLength":1000},"state":{"type":"string","enum":["working","attention","done","idle"]},"matcher":{"type":"string","minLength":1,"maxLength":1000},"failure":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"}},"required":["on","state"],"additionalProperties":false}},"conversation":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"tool":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"promptTitle":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"capturesTranscript":{"type":"boolean"}},"required":["type","dialect","events"],"additionalProperties":false},"skills":{"type":"string"},"progressStatus":{"type":"boolean"},"configHome":{"type":"object","properties":{"env":{"type":"string","maxLength":1000,"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"path":{"type":"string","minLength":1,"maxLength":4096}},"required":["env","path"],"additionalProperties":false},"wire":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"}},"required":["id","name"],"additionalProperties":false};
+const schema11 = {"type":"object","properties":{"$schema":{"type":"string","maxLength":4096},"comment":{"type":"string","maxLength":4000},"id":{"type":"string","maxLength":64,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]*$"},"name":{"type":"string","minLength":1,"maxLength":80},"command":{"type":"string","minLength":1,"maxLength":4096},"loginShell":{"type":"boolean","const":true},"permissionBypassFlag":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^-"},"permissionBypassForms":{"maxItems":16,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^-"}},"icon":{"type":"object","properties":{"vector":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"path":{"type":"string","minLength":1,"maxLength":4096,"pattern":"\\.(?:[Pp][Nn][Gg]|[Ss][Vv][Gg])$"},"symbol":{"type":"string","maxLength":1000,"pattern":"^[a-z0-9]+(?:\\.[a-z0-9]+)*$"},"tint":{"type":"string","pattern":"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$"}},"additionalProperties":false},"install":{"type":"string","maxLength":4096,"pattern":"^https?:\\/\\/[^\\s/]+\\S*$"},"identify":{"type":"object","properties":{"args":{"maxItems":8,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"match":{"type":"string","minLength":1,"maxLength":1000}},"required":["match"],"additionalProperties":false},"order":{"type":"integer","minimum":-1000000,"maximum":1000000},"resume":{"type":"object","properties":{"create":{"type":"string","minLength":1,"maxLength":1000},"resume":{"type":"string","minLength":1,"maxLength":1000},"storeRoot":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"storeMatch":{"type":"string","maxLength":1000,"pattern":"^(?:dir|file):[^/]+(?:\\/[^/]+)*$"},"transcriptName":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^(?!\\.\\.?$)[^/\\\\]+$"},"seed":{"type":"string","minLength":1,"maxLength":1000},"discover":{"type":"object","properties":{"root":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"format":{"type":"string","enum":["jsonl","json"]},"id":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"cwd":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"}},"required":["root","format","id","cwd"],"additionalProperties":false}},"additionalProperties":false},"titleStatus":{"type":"object","properties":{"working":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"attention":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"done":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"idle":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}}},"additionalProperties":false},"status":{"type":"object","properties":{"working":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"attention":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"done":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"idle":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}}},"additionalProperties":false},"failureScreen":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"hooks":{"type":"object","properties":{"type":{"type":"string","enum":["json","toml","plugin","scripts"]},"file":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"dir":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"dialect":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"events":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"object","properties":{"on":{"type":"string","minLength":1,"maxLength":1000},"state":{"type":"string","enum":["working","attention","done","idle"]},"matcher":{"type":"string","minLength":1,"maxLength":1000},"failure":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"}},"required":["on","state"],"additionalProperties":false}},"conversation":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"tool":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"promptTitle":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"capturesTranscript":{"type":"boolean"}},"required":["type","dialect","events"],"additionalProperties":false},"skills":{"type":"string"},"progressStatus":{"type":"boolean"},"configHome":{"type":"object","properties":{"env":{"type":"string","maxLength":1000,"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"path":{"type":"string","minLength":1,"maxLength":4096}},"required":["env","path"],"additionalProperties":false},"wire":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"}},"required":["id","name"],"additionalProperties":false};
 const func2 = Object.prototype.hasOwnProperty;
 const func3 = codePointLength;
 const pattern0 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._-]*$", "");
@@ -915,7 +915,7 @@ if(errors === _errs70){
 if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
 const _errs72 = errors;
 for(const key5 in data32){
-if(!(((((key5 === "working") || (key5 === "attention")) || (key5 === "done")) || (key5 === "idle")) || (key5 === "failure"))){
+if(!((((key5 === "working") || (key5 === "attention")) || (key5 === "done")) || (key5 === "idle"))){
 validate10.errors = [{instancePath:instancePath+"/titleStatus",schemaPath:"#/properties/titleStatus/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5}}];
 return false;
 break;
@@ -1149,64 +1149,6 @@ var valid7 = _errs85 === errors;
 else {
 var valid7 = true;
 }
-if(valid7){
-if(data32.failure !== undefined){
-let data41 = data32.failure;
-const _errs89 = errors;
-if(errors === _errs89){
-if(Array.isArray(data41)){
-if(data41.length > 64){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/failure",schemaPath:"#/properties/titleStatus/properties/failure/maxItems",keyword:"maxItems",params:{limit: 64}}];
-return false;
-}
-else {
-if(data41.length < 1){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/failure",schemaPath:"#/properties/titleStatus/properties/failure/minItems",keyword:"minItems",params:{limit: 1}}];
-return false;
-}
-else {
-var valid12 = true;
-const len6 = data41.length;
-for(let i6=0; i6<len6; i6++){
-let data42 = data41[i6];
-const _errs91 = errors;
-if(errors === _errs91){
-if(typeof data42 === "string"){
-if(func3(data42) > 1000){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/failure/" + i6,schemaPath:"#/properties/titleStatus/properties/failure/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
-return false;
-}
-else {
-if(func3(data42) < 1){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/failure/" + i6,schemaPath:"#/properties/titleStatus/properties/failure/items/minLength",keyword:"minLength",params:{limit: 1}}];
-return false;
-}
-}
-}
-else {
-validate10.errors = [{instancePath:instancePath+"/titleStatus/failure/" + i6,schemaPath:"#/properties/titleStatus/properties/failure/items/type",keyword:"type",params:{type: "string"}}];
-return false;
-}
-}
-var valid12 = _errs91 === errors;
-if(!valid12){
-break;
-}
-}
-}
-}
-}
-else {
-validate10.errors = [{instancePath:instancePath+"/titleStatus/failure",schemaPath:"#/properties/titleStatus/properties/failure/type",keyword:"type",params:{type: "array"}}];
-return false;
-}
-}
-var valid7 = _errs89 === errors;
-}
-else {
-var valid7 = true;
-}
-}
 }
 }
 }
@@ -1224,31 +1166,88 @@ var valid0 = true;
 }
 if(valid0){
 if(data.status !== undefined){
-let data43 = data.status;
-const _errs93 = errors;
-if(errors === _errs93){
-if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
-const _errs95 = errors;
-for(const key6 in data43){
-if(!(((((key6 === "working") || (key6 === "attention")) || (key6 === "done")) || (key6 === "idle")) || (key6 === "failure"))){
+let data41 = data.status;
+const _errs89 = errors;
+if(errors === _errs89){
+if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
+const _errs91 = errors;
+for(const key6 in data41){
+if(!((((key6 === "working") || (key6 === "attention")) || (key6 === "done")) || (key6 === "idle"))){
 validate10.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6}}];
 return false;
 break;
 }
 }
-if(_errs95 === errors){
-if(data43.working !== undefined){
-let data44 = data43.working;
-const _errs96 = errors;
-if(errors === _errs96){
-if(Array.isArray(data44)){
-if(data44.length > 64){
+if(_errs91 === errors){
+if(data41.working !== undefined){
+let data42 = data41.working;
+const _errs92 = errors;
+if(errors === _errs92){
+if(Array.isArray(data42)){
+if(data42.length > 64){
 validate10.errors = [{instancePath:instancePath+"/status/working",schemaPath:"#/properties/status/properties/working/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data44.length < 1){
+if(data42.length < 1){
 validate10.errors = [{instancePath:instancePath+"/status/working",schemaPath:"#/properties/status/properties/working/minItems",keyword:"minItems",params:{limit: 1}}];
+return false;
+}
+else {
+var valid13 = true;
+const len6 = data42.length;
+for(let i6=0; i6<len6; i6++){
+let data43 = data42[i6];
+const _errs94 = errors;
+if(errors === _errs94){
+if(typeof data43 === "string"){
+if(func3(data43) > 1000){
+validate10.errors = [{instancePath:instancePath+"/status/working/" + i6,schemaPath:"#/properties/status/properties/working/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+return false;
+}
+else {
+if(func3(data43) < 1){
+validate10.errors = [{instancePath:instancePath+"/status/working/" + i6,schemaPath:"#/properties/status/properties/working/items/minLength",keyword:"minLength",params:{limit: 1}}];
+return false;
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/status/working/" + i6,schemaPath:"#/properties/status/properties/working/items/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid13 = _errs94 === errors;
+if(!valid13){
+break;
+}
+}
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/status/working",schemaPath:"#/properties/status/properties/working/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid12 = _errs92 === errors;
+}
+else {
+var valid12 = true;
+}
+if(valid12){
+if(data41.attention !== undefined){
+let data44 = data41.attention;
+const _errs96 = errors;
+if(errors === _errs96){
+if(Array.isArray(data44)){
+if(data44.length > 64){
+validate10.errors = [{instancePath:instancePath+"/status/attention",schemaPath:"#/properties/status/properties/attention/maxItems",keyword:"maxItems",params:{limit: 64}}];
+return false;
+}
+else {
+if(data44.length < 1){
+validate10.errors = [{instancePath:instancePath+"/status/attention",schemaPath:"#/properties/status/properties/attention/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
@@ -1260,18 +1259,18 @@ const _errs98 = errors;
 if(errors === _errs98){
 if(typeof data45 === "string"){
 if(func3(data45) > 1000){
-validate10.errors = [{instancePath:instancePath+"/status/working/" + i7,schemaPath:"#/properties/status/properties/working/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+validate10.errors = [{instancePath:instancePath+"/status/attention/" + i7,schemaPath:"#/properties/status/properties/attention/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
 if(func3(data45) < 1){
-validate10.errors = [{instancePath:instancePath+"/status/working/" + i7,schemaPath:"#/properties/status/properties/working/items/minLength",keyword:"minLength",params:{limit: 1}}];
+validate10.errors = [{instancePath:instancePath+"/status/attention/" + i7,schemaPath:"#/properties/status/properties/attention/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/status/working/" + i7,schemaPath:"#/properties/status/properties/working/items/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/status/attention/" + i7,schemaPath:"#/properties/status/properties/attention/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
@@ -1284,28 +1283,28 @@ break;
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/status/working",schemaPath:"#/properties/status/properties/working/type",keyword:"type",params:{type: "array"}}];
+validate10.errors = [{instancePath:instancePath+"/status/attention",schemaPath:"#/properties/status/properties/attention/type",keyword:"type",params:{type: "array"}}];
 return false;
 }
 }
-var valid13 = _errs96 === errors;
+var valid12 = _errs96 === errors;
 }
 else {
-var valid13 = true;
+var valid12 = true;
 }
-if(valid13){
-if(data43.attention !== undefined){
-let data46 = data43.attention;
+if(valid12){
+if(data41.done !== undefined){
+let data46 = data41.done;
 const _errs100 = errors;
 if(errors === _errs100){
 if(Array.isArray(data46)){
 if(data46.length > 64){
-validate10.errors = [{instancePath:instancePath+"/status/attention",schemaPath:"#/properties/status/properties/attention/maxItems",keyword:"maxItems",params:{limit: 64}}];
+validate10.errors = [{instancePath:instancePath+"/status/done",schemaPath:"#/properties/status/properties/done/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
 if(data46.length < 1){
-validate10.errors = [{instancePath:instancePath+"/status/attention",schemaPath:"#/properties/status/properties/attention/minItems",keyword:"minItems",params:{limit: 1}}];
+validate10.errors = [{instancePath:instancePath+"/status/done",schemaPath:"#/properties/status/properties/done/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
@@ -1317,18 +1316,18 @@ const _errs102 = errors;
 if(errors === _errs102){
 if(typeof data47 === "string"){
 if(func3(data47) > 1000){
-validate10.errors = [{instancePath:instancePath+"/status/attention/" + i8,schemaPath:"#/properties/status/properties/attention/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+validate10.errors = [{instancePath:instancePath+"/status/done/" + i8,schemaPath:"#/properties/status/properties/done/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
 if(func3(data47) < 1){
-validate10.errors = [{instancePath:instancePath+"/status/attention/" + i8,schemaPath:"#/properties/status/properties/attention/items/minLength",keyword:"minLength",params:{limit: 1}}];
+validate10.errors = [{instancePath:instancePath+"/status/done/" + i8,schemaPath:"#/properties/status/properties/done/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/status/attention/" + i8,schemaPath:"#/properties/status/properties/attention/items/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/status/done/" + i8,schemaPath:"#/properties/status/properties/done/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
@@ -1341,28 +1340,28 @@ break;
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/status/attention",schemaPath:"#/properties/status/properties/attention/type",keyword:"type",params:{type: "array"}}];
+validate10.errors = [{instancePath:instancePath+"/status/done",schemaPath:"#/properties/status/properties/done/type",keyword:"type",params:{type: "array"}}];
 return false;
 }
 }
-var valid13 = _errs100 === errors;
+var valid12 = _errs100 === errors;
 }
 else {
-var valid13 = true;
+var valid12 = true;
 }
-if(valid13){
-if(data43.done !== undefined){
-let data48 = data43.done;
+if(valid12){
+if(data41.idle !== undefined){
+let data48 = data41.idle;
 const _errs104 = errors;
 if(errors === _errs104){
 if(Array.isArray(data48)){
 if(data48.length > 64){
-validate10.errors = [{instancePath:instancePath+"/status/done",schemaPath:"#/properties/status/properties/done/maxItems",keyword:"maxItems",params:{limit: 64}}];
+validate10.errors = [{instancePath:instancePath+"/status/idle",schemaPath:"#/properties/status/properties/idle/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
 if(data48.length < 1){
-validate10.errors = [{instancePath:instancePath+"/status/done",schemaPath:"#/properties/status/properties/done/minItems",keyword:"minItems",params:{limit: 1}}];
+validate10.errors = [{instancePath:instancePath+"/status/idle",schemaPath:"#/properties/status/properties/idle/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
@@ -1374,18 +1373,18 @@ const _errs106 = errors;
 if(errors === _errs106){
 if(typeof data49 === "string"){
 if(func3(data49) > 1000){
-validate10.errors = [{instancePath:instancePath+"/status/done/" + i9,schemaPath:"#/properties/status/properties/done/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+validate10.errors = [{instancePath:instancePath+"/status/idle/" + i9,schemaPath:"#/properties/status/properties/idle/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
 if(func3(data49) < 1){
-validate10.errors = [{instancePath:instancePath+"/status/done/" + i9,schemaPath:"#/properties/status/properties/done/items/minLength",keyword:"minLength",params:{limit: 1}}];
+validate10.errors = [{instancePath:instancePath+"/status/idle/" + i9,schemaPath:"#/properties/status/properties/idle/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/status/done/" + i9,schemaPath:"#/properties/status/properties/done/items/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/status/idle/" + i9,schemaPath:"#/properties/status/properties/idle/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
@@ -1398,28 +1397,43 @@ break;
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/status/done",schemaPath:"#/properties/status/properties/done/type",keyword:"type",params:{type: "array"}}];
+validate10.errors = [{instancePath:instancePath+"/status/idle",schemaPath:"#/properties/status/properties/idle/type",keyword:"type",params:{type: "array"}}];
 return false;
 }
 }
-var valid13 = _errs104 === errors;
+var valid12 = _errs104 === errors;
 }
 else {
-var valid13 = true;
+var valid12 = true;
 }
-if(valid13){
-if(data43.idle !== undefined){
-let data50 = data43.idle;
+}
+}
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs89 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.failureScreen !== undefined){
+let data50 = data.failureScreen;
 const _errs108 = errors;
 if(errors === _errs108){
 if(Array.isArray(data50)){
 if(data50.length > 64){
-validate10.errors = [{instancePath:instancePath+"/status/idle",schemaPath:"#/properties/status/properties/idle/maxItems",keyword:"maxItems",params:{limit: 64}}];
+validate10.errors = [{instancePath:instancePath+"/failureScreen",schemaPath:"#/properties/failureScreen/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
 if(data50.length < 1){
-validate10.errors = [{instancePath:instancePath+"/status/idle",schemaPath:"#/properties/status/properties/idle/minItems",keyword:"minItems",params:{limit: 1}}];
+validate10.errors = [{instancePath:instancePath+"/failureScreen",schemaPath:"#/properties/failureScreen/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
@@ -1431,18 +1445,18 @@ const _errs110 = errors;
 if(errors === _errs110){
 if(typeof data51 === "string"){
 if(func3(data51) > 1000){
-validate10.errors = [{instancePath:instancePath+"/status/idle/" + i10,schemaPath:"#/properties/status/properties/idle/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+validate10.errors = [{instancePath:instancePath+"/failureScreen/" + i10,schemaPath:"#/properties/failureScreen/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
 if(func3(data51) < 1){
-validate10.errors = [{instancePath:instancePath+"/status/idle/" + i10,schemaPath:"#/properties/status/properties/idle/items/minLength",keyword:"minLength",params:{limit: 1}}];
+validate10.errors = [{instancePath:instancePath+"/failureScreen/" + i10,schemaPath:"#/properties/failureScreen/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/status/idle/" + i10,schemaPath:"#/properties/status/properties/idle/items/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/failureScreen/" + i10,schemaPath:"#/properties/failureScreen/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
@@ -1455,194 +1469,64 @@ break;
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/status/idle",schemaPath:"#/properties/status/properties/idle/type",keyword:"type",params:{type: "array"}}];
-return false;
-}
-}
-var valid13 = _errs108 === errors;
-}
-else {
-var valid13 = true;
-}
-if(valid13){
-if(data43.failure !== undefined){
-let data52 = data43.failure;
-const _errs112 = errors;
-if(errors === _errs112){
-if(Array.isArray(data52)){
-if(data52.length > 64){
-validate10.errors = [{instancePath:instancePath+"/status/failure",schemaPath:"#/properties/status/properties/failure/maxItems",keyword:"maxItems",params:{limit: 64}}];
-return false;
-}
-else {
-if(data52.length < 1){
-validate10.errors = [{instancePath:instancePath+"/status/failure",schemaPath:"#/properties/status/properties/failure/minItems",keyword:"minItems",params:{limit: 1}}];
-return false;
-}
-else {
-var valid18 = true;
-const len11 = data52.length;
-for(let i11=0; i11<len11; i11++){
-let data53 = data52[i11];
-const _errs114 = errors;
-if(errors === _errs114){
-if(typeof data53 === "string"){
-if(func3(data53) > 1000){
-validate10.errors = [{instancePath:instancePath+"/status/failure/" + i11,schemaPath:"#/properties/status/properties/failure/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
-return false;
-}
-else {
-if(func3(data53) < 1){
-validate10.errors = [{instancePath:instancePath+"/status/failure/" + i11,schemaPath:"#/properties/status/properties/failure/items/minLength",keyword:"minLength",params:{limit: 1}}];
-return false;
-}
-}
-}
-else {
-validate10.errors = [{instancePath:instancePath+"/status/failure/" + i11,schemaPath:"#/properties/status/properties/failure/items/type",keyword:"type",params:{type: "string"}}];
-return false;
-}
-}
-var valid18 = _errs114 === errors;
-if(!valid18){
-break;
-}
-}
-}
-}
-}
-else {
-validate10.errors = [{instancePath:instancePath+"/status/failure",schemaPath:"#/properties/status/properties/failure/type",keyword:"type",params:{type: "array"}}];
-return false;
-}
-}
-var valid13 = _errs112 === errors;
-}
-else {
-var valid13 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-validate10.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "object"}}];
-return false;
-}
-}
-var valid0 = _errs93 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.failureScreen !== undefined){
-let data54 = data.failureScreen;
-const _errs116 = errors;
-if(errors === _errs116){
-if(Array.isArray(data54)){
-if(data54.length > 64){
-validate10.errors = [{instancePath:instancePath+"/failureScreen",schemaPath:"#/properties/failureScreen/maxItems",keyword:"maxItems",params:{limit: 64}}];
-return false;
-}
-else {
-if(data54.length < 1){
-validate10.errors = [{instancePath:instancePath+"/failureScreen",schemaPath:"#/properties/failureScreen/minItems",keyword:"minItems",params:{limit: 1}}];
-return false;
-}
-else {
-var valid19 = true;
-const len12 = data54.length;
-for(let i12=0; i12<len12; i12++){
-let data55 = data54[i12];
-const _errs118 = errors;
-if(errors === _errs118){
-if(typeof data55 === "string"){
-if(func3(data55) > 1000){
-validate10.errors = [{instancePath:instancePath+"/failureScreen/" + i12,schemaPath:"#/properties/failureScreen/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
-return false;
-}
-else {
-if(func3(data55) < 1){
-validate10.errors = [{instancePath:instancePath+"/failureScreen/" + i12,schemaPath:"#/properties/failureScreen/items/minLength",keyword:"minLength",params:{limit: 1}}];
-return false;
-}
-}
-}
-else {
-validate10.errors = [{instancePath:instancePath+"/failureScreen/" + i12,schemaPath:"#/properties/failureScreen/items/type",keyword:"type",params:{type: "string"}}];
-return false;
-}
-}
-var valid19 = _errs118 === errors;
-if(!valid19){
-break;
-}
-}
-}
-}
-}
-else {
 validate10.errors = [{instancePath:instancePath+"/failureScreen",schemaPath:"#/properties/failureScreen/type",keyword:"type",params:{type: "array"}}];
 return false;
 }
 }
-var valid0 = _errs116 === errors;
+var valid0 = _errs108 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.hooks !== undefined){
-let data56 = data.hooks;
-const _errs120 = errors;
-if(errors === _errs120){
-if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
+let data52 = data.hooks;
+const _errs112 = errors;
+if(errors === _errs112){
+if(data52 && typeof data52 == "object" && !Array.isArray(data52)){
 let missing3;
-if((((data56.type === undefined) && (missing3 = "type")) || ((data56.dialect === undefined) && (missing3 = "dialect"))) || ((data56.events === undefined) && (missing3 = "events"))){
+if((((data52.type === undefined) && (missing3 = "type")) || ((data52.dialect === undefined) && (missing3 = "dialect"))) || ((data52.events === undefined) && (missing3 = "events"))){
 validate10.errors = [{instancePath:instancePath+"/hooks",schemaPath:"#/properties/hooks/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-const _errs122 = errors;
-for(const key7 in data56){
+const _errs114 = errors;
+for(const key7 in data52){
 if(!(func2.call(schema11.properties.hooks.properties, key7))){
 validate10.errors = [{instancePath:instancePath+"/hooks",schemaPath:"#/properties/hooks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7}}];
 return false;
 break;
 }
 }
-if(_errs122 === errors){
-if(data56.type !== undefined){
-let data57 = data56.type;
-const _errs123 = errors;
-if(typeof data57 !== "string"){
+if(_errs114 === errors){
+if(data52.type !== undefined){
+let data53 = data52.type;
+const _errs115 = errors;
+if(typeof data53 !== "string"){
 validate10.errors = [{instancePath:instancePath+"/hooks/type",schemaPath:"#/properties/hooks/properties/type/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
-if(!((((data57 === "json") || (data57 === "toml")) || (data57 === "plugin")) || (data57 === "scripts"))){
+if(!((((data53 === "json") || (data53 === "toml")) || (data53 === "plugin")) || (data53 === "scripts"))){
 validate10.errors = [{instancePath:instancePath+"/hooks/type",schemaPath:"#/properties/hooks/properties/type/enum",keyword:"enum",params:{allowedValues: schema11.properties.hooks.properties.type.enum}}];
 return false;
 }
-var valid20 = _errs123 === errors;
+var valid18 = _errs115 === errors;
 }
 else {
-var valid20 = true;
+var valid18 = true;
 }
-if(valid20){
-if(data56.file !== undefined){
-let data58 = data56.file;
-const _errs125 = errors;
-if(errors === _errs125){
-if(typeof data58 === "string"){
-if(func3(data58) > 4096){
+if(valid18){
+if(data52.file !== undefined){
+let data54 = data52.file;
+const _errs117 = errors;
+if(errors === _errs117){
+if(typeof data54 === "string"){
+if(func3(data54) > 4096){
 validate10.errors = [{instancePath:instancePath+"/hooks/file",schemaPath:"#/properties/hooks/properties/file/maxLength",keyword:"maxLength",params:{limit: 4096}}];
 return false;
 }
 else {
-if(!pattern8.test(data58)){
+if(!pattern8.test(data54)){
 validate10.errors = [{instancePath:instancePath+"/hooks/file",schemaPath:"#/properties/hooks/properties/file/pattern",keyword:"pattern",params:{pattern: "^(?:~\\/|\\/)"}}];
 return false;
 }
@@ -1653,23 +1537,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/file",schemaPath:"#/prop
 return false;
 }
 }
-var valid20 = _errs125 === errors;
+var valid18 = _errs117 === errors;
 }
 else {
-var valid20 = true;
+var valid18 = true;
 }
-if(valid20){
-if(data56.dir !== undefined){
-let data59 = data56.dir;
-const _errs127 = errors;
-if(errors === _errs127){
-if(typeof data59 === "string"){
-if(func3(data59) > 4096){
+if(valid18){
+if(data52.dir !== undefined){
+let data55 = data52.dir;
+const _errs119 = errors;
+if(errors === _errs119){
+if(typeof data55 === "string"){
+if(func3(data55) > 4096){
 validate10.errors = [{instancePath:instancePath+"/hooks/dir",schemaPath:"#/properties/hooks/properties/dir/maxLength",keyword:"maxLength",params:{limit: 4096}}];
 return false;
 }
 else {
-if(!pattern8.test(data59)){
+if(!pattern8.test(data55)){
 validate10.errors = [{instancePath:instancePath+"/hooks/dir",schemaPath:"#/properties/hooks/properties/dir/pattern",keyword:"pattern",params:{pattern: "^(?:~\\/|\\/)"}}];
 return false;
 }
@@ -1680,23 +1564,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/dir",schemaPath:"#/prope
 return false;
 }
 }
-var valid20 = _errs127 === errors;
+var valid18 = _errs119 === errors;
 }
 else {
-var valid20 = true;
+var valid18 = true;
 }
-if(valid20){
-if(data56.dialect !== undefined){
-let data60 = data56.dialect;
-const _errs129 = errors;
-if(errors === _errs129){
-if(typeof data60 === "string"){
-if(func3(data60) > 64){
+if(valid18){
+if(data52.dialect !== undefined){
+let data56 = data52.dialect;
+const _errs121 = errors;
+if(errors === _errs121){
+if(typeof data56 === "string"){
+if(func3(data56) > 64){
 validate10.errors = [{instancePath:instancePath+"/hooks/dialect",schemaPath:"#/properties/hooks/properties/dialect/maxLength",keyword:"maxLength",params:{limit: 64}}];
 return false;
 }
 else {
-if(!pattern3.test(data60)){
+if(!pattern3.test(data56)){
 validate10.errors = [{instancePath:instancePath+"/hooks/dialect",schemaPath:"#/properties/hooks/properties/dialect/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$"}}];
 return false;
 }
@@ -1707,145 +1591,145 @@ validate10.errors = [{instancePath:instancePath+"/hooks/dialect",schemaPath:"#/p
 return false;
 }
 }
-var valid20 = _errs129 === errors;
+var valid18 = _errs121 === errors;
+}
+else {
+var valid18 = true;
+}
+if(valid18){
+if(data52.events !== undefined){
+let data57 = data52.events;
+const _errs123 = errors;
+if(errors === _errs123){
+if(Array.isArray(data57)){
+if(data57.length > 64){
+validate10.errors = [{instancePath:instancePath+"/hooks/events",schemaPath:"#/properties/hooks/properties/events/maxItems",keyword:"maxItems",params:{limit: 64}}];
+return false;
+}
+else {
+if(data57.length < 1){
+validate10.errors = [{instancePath:instancePath+"/hooks/events",schemaPath:"#/properties/hooks/properties/events/minItems",keyword:"minItems",params:{limit: 1}}];
+return false;
+}
+else {
+var valid19 = true;
+const len11 = data57.length;
+for(let i11=0; i11<len11; i11++){
+let data58 = data57[i11];
+const _errs125 = errors;
+if(errors === _errs125){
+if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
+let missing4;
+if(((data58.on === undefined) && (missing4 = "on")) || ((data58.state === undefined) && (missing4 = "state"))){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11,schemaPath:"#/properties/hooks/properties/events/items/required",keyword:"required",params:{missingProperty: missing4}}];
+return false;
+}
+else {
+const _errs127 = errors;
+for(const key8 in data58){
+if(!((((key8 === "on") || (key8 === "state")) || (key8 === "matcher")) || (key8 === "failure"))){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11,schemaPath:"#/properties/hooks/properties/events/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8}}];
+return false;
+break;
+}
+}
+if(_errs127 === errors){
+if(data58.on !== undefined){
+let data59 = data58.on;
+const _errs128 = errors;
+if(errors === _errs128){
+if(typeof data59 === "string"){
+if(func3(data59) > 1000){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+return false;
+}
+else {
+if(func3(data59) < 1){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/minLength",keyword:"minLength",params:{limit: 1}}];
+return false;
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid20 = _errs128 === errors;
 }
 else {
 var valid20 = true;
 }
 if(valid20){
-if(data56.events !== undefined){
-let data61 = data56.events;
-const _errs131 = errors;
-if(errors === _errs131){
-if(Array.isArray(data61)){
-if(data61.length > 64){
-validate10.errors = [{instancePath:instancePath+"/hooks/events",schemaPath:"#/properties/hooks/properties/events/maxItems",keyword:"maxItems",params:{limit: 64}}];
+if(data58.state !== undefined){
+let data60 = data58.state;
+const _errs130 = errors;
+if(typeof data60 !== "string"){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/state",schemaPath:"#/properties/hooks/properties/events/items/properties/state/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!((((data60 === "working") || (data60 === "attention")) || (data60 === "done")) || (data60 === "idle"))){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/state",schemaPath:"#/properties/hooks/properties/events/items/properties/state/enum",keyword:"enum",params:{allowedValues: schema11.properties.hooks.properties.events.items.properties.state.enum}}];
+return false;
+}
+var valid20 = _errs130 === errors;
+}
+else {
+var valid20 = true;
+}
+if(valid20){
+if(data58.matcher !== undefined){
+let data61 = data58.matcher;
+const _errs132 = errors;
+if(errors === _errs132){
+if(typeof data61 === "string"){
+if(func3(data61) > 1000){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(data61.length < 1){
-validate10.errors = [{instancePath:instancePath+"/hooks/events",schemaPath:"#/properties/hooks/properties/events/minItems",keyword:"minItems",params:{limit: 1}}];
-return false;
-}
-else {
-var valid21 = true;
-const len13 = data61.length;
-for(let i13=0; i13<len13; i13++){
-let data62 = data61[i13];
-const _errs133 = errors;
-if(errors === _errs133){
-if(data62 && typeof data62 == "object" && !Array.isArray(data62)){
-let missing4;
-if(((data62.on === undefined) && (missing4 = "on")) || ((data62.state === undefined) && (missing4 = "state"))){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i13,schemaPath:"#/properties/hooks/properties/events/items/required",keyword:"required",params:{missingProperty: missing4}}];
-return false;
-}
-else {
-const _errs135 = errors;
-for(const key8 in data62){
-if(!((((key8 === "on") || (key8 === "state")) || (key8 === "matcher")) || (key8 === "failure"))){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i13,schemaPath:"#/properties/hooks/properties/events/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8}}];
-return false;
-break;
-}
-}
-if(_errs135 === errors){
-if(data62.on !== undefined){
-let data63 = data62.on;
-const _errs136 = errors;
-if(errors === _errs136){
-if(typeof data63 === "string"){
-if(func3(data63) > 1000){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i13+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/maxLength",keyword:"maxLength",params:{limit: 1000}}];
-return false;
-}
-else {
-if(func3(data63) < 1){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i13+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/minLength",keyword:"minLength",params:{limit: 1}}];
+if(func3(data61) < 1){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i13+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
-var valid22 = _errs136 === errors;
+var valid20 = _errs132 === errors;
 }
 else {
-var valid22 = true;
+var valid20 = true;
 }
-if(valid22){
-if(data62.state !== undefined){
-let data64 = data62.state;
-const _errs138 = errors;
-if(typeof data64 !== "string"){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i13+"/state",schemaPath:"#/properties/hooks/properties/events/items/properties/state/type",keyword:"type",params:{type: "string"}}];
-return false;
-}
-if(!((((data64 === "working") || (data64 === "attention")) || (data64 === "done")) || (data64 === "idle"))){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i13+"/state",schemaPath:"#/properties/hooks/properties/events/items/properties/state/enum",keyword:"enum",params:{allowedValues: schema11.properties.hooks.properties.events.items.properties.state.enum}}];
-return false;
-}
-var valid22 = _errs138 === errors;
-}
-else {
-var valid22 = true;
-}
-if(valid22){
-if(data62.matcher !== undefined){
-let data65 = data62.matcher;
-const _errs140 = errors;
-if(errors === _errs140){
-if(typeof data65 === "string"){
-if(func3(data65) > 1000){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i13+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+if(valid20){
+if(data58.failure !== undefined){
+let data62 = data58.failure;
+const _errs134 = errors;
+if(errors === _errs134){
+if(typeof data62 === "string"){
+if(func3(data62) > 1000){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/failure",schemaPath:"#/properties/hooks/properties/events/items/properties/failure/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data65) < 1){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i13+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/minLength",keyword:"minLength",params:{limit: 1}}];
+if(!pattern12.test(data62)){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/failure",schemaPath:"#/properties/hooks/properties/events/items/properties/failure/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i13+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/failure",schemaPath:"#/properties/hooks/properties/events/items/properties/failure/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
-var valid22 = _errs140 === errors;
+var valid20 = _errs134 === errors;
 }
 else {
-var valid22 = true;
-}
-if(valid22){
-if(data62.failure !== undefined){
-let data66 = data62.failure;
-const _errs142 = errors;
-if(errors === _errs142){
-if(typeof data66 === "string"){
-if(func3(data66) > 1000){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i13+"/failure",schemaPath:"#/properties/hooks/properties/events/items/properties/failure/maxLength",keyword:"maxLength",params:{limit: 1000}}];
-return false;
-}
-else {
-if(!pattern12.test(data66)){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i13+"/failure",schemaPath:"#/properties/hooks/properties/events/items/properties/failure/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
-return false;
-}
-}
-}
-else {
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i13+"/failure",schemaPath:"#/properties/hooks/properties/events/items/properties/failure/type",keyword:"type",params:{type: "string"}}];
-return false;
-}
-}
-var valid22 = _errs142 === errors;
-}
-else {
-var valid22 = true;
+var valid20 = true;
 }
 }
 }
@@ -1854,12 +1738,12 @@ var valid22 = true;
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i13,schemaPath:"#/properties/hooks/properties/events/items/type",keyword:"type",params:{type: "object"}}];
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11,schemaPath:"#/properties/hooks/properties/events/items/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
-var valid21 = _errs133 === errors;
-if(!valid21){
+var valid19 = _errs125 === errors;
+if(!valid19){
 break;
 }
 }
@@ -1871,23 +1755,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/events",schemaPath:"#/pr
 return false;
 }
 }
-var valid20 = _errs131 === errors;
+var valid18 = _errs123 === errors;
 }
 else {
-var valid20 = true;
+var valid18 = true;
 }
-if(valid20){
-if(data56.conversation !== undefined){
-let data67 = data56.conversation;
-const _errs144 = errors;
-if(errors === _errs144){
-if(typeof data67 === "string"){
-if(func3(data67) > 1000){
+if(valid18){
+if(data52.conversation !== undefined){
+let data63 = data52.conversation;
+const _errs136 = errors;
+if(errors === _errs136){
+if(typeof data63 === "string"){
+if(func3(data63) > 1000){
 validate10.errors = [{instancePath:instancePath+"/hooks/conversation",schemaPath:"#/properties/hooks/properties/conversation/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern12.test(data67)){
+if(!pattern12.test(data63)){
 validate10.errors = [{instancePath:instancePath+"/hooks/conversation",schemaPath:"#/properties/hooks/properties/conversation/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
 return false;
 }
@@ -1898,23 +1782,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/conversation",schemaPath
 return false;
 }
 }
-var valid20 = _errs144 === errors;
+var valid18 = _errs136 === errors;
 }
 else {
-var valid20 = true;
+var valid18 = true;
 }
-if(valid20){
-if(data56.tool !== undefined){
-let data68 = data56.tool;
-const _errs146 = errors;
-if(errors === _errs146){
-if(typeof data68 === "string"){
-if(func3(data68) > 1000){
+if(valid18){
+if(data52.tool !== undefined){
+let data64 = data52.tool;
+const _errs138 = errors;
+if(errors === _errs138){
+if(typeof data64 === "string"){
+if(func3(data64) > 1000){
 validate10.errors = [{instancePath:instancePath+"/hooks/tool",schemaPath:"#/properties/hooks/properties/tool/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern12.test(data68)){
+if(!pattern12.test(data64)){
 validate10.errors = [{instancePath:instancePath+"/hooks/tool",schemaPath:"#/properties/hooks/properties/tool/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
 return false;
 }
@@ -1925,23 +1809,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/tool",schemaPath:"#/prop
 return false;
 }
 }
-var valid20 = _errs146 === errors;
+var valid18 = _errs138 === errors;
 }
 else {
-var valid20 = true;
+var valid18 = true;
 }
-if(valid20){
-if(data56.promptTitle !== undefined){
-let data69 = data56.promptTitle;
-const _errs148 = errors;
-if(errors === _errs148){
-if(typeof data69 === "string"){
-if(func3(data69) > 1000){
+if(valid18){
+if(data52.promptTitle !== undefined){
+let data65 = data52.promptTitle;
+const _errs140 = errors;
+if(errors === _errs140){
+if(typeof data65 === "string"){
+if(func3(data65) > 1000){
 validate10.errors = [{instancePath:instancePath+"/hooks/promptTitle",schemaPath:"#/properties/hooks/properties/promptTitle/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern12.test(data69)){
+if(!pattern12.test(data65)){
 validate10.errors = [{instancePath:instancePath+"/hooks/promptTitle",schemaPath:"#/properties/hooks/properties/promptTitle/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
 return false;
 }
@@ -1952,22 +1836,22 @@ validate10.errors = [{instancePath:instancePath+"/hooks/promptTitle",schemaPath:
 return false;
 }
 }
-var valid20 = _errs148 === errors;
+var valid18 = _errs140 === errors;
 }
 else {
-var valid20 = true;
+var valid18 = true;
 }
-if(valid20){
-if(data56.capturesTranscript !== undefined){
-const _errs150 = errors;
-if(typeof data56.capturesTranscript !== "boolean"){
+if(valid18){
+if(data52.capturesTranscript !== undefined){
+const _errs142 = errors;
+if(typeof data52.capturesTranscript !== "boolean"){
 validate10.errors = [{instancePath:instancePath+"/hooks/capturesTranscript",schemaPath:"#/properties/hooks/properties/capturesTranscript/type",keyword:"type",params:{type: "boolean"}}];
 return false;
 }
-var valid20 = _errs150 === errors;
+var valid18 = _errs142 === errors;
 }
 else {
-var valid20 = true;
+var valid18 = true;
 }
 }
 }
@@ -1985,67 +1869,67 @@ validate10.errors = [{instancePath:instancePath+"/hooks",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs120 === errors;
+var valid0 = _errs112 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.skills !== undefined){
-const _errs152 = errors;
+const _errs144 = errors;
 if(typeof data.skills !== "string"){
 validate10.errors = [{instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
-var valid0 = _errs152 === errors;
+var valid0 = _errs144 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.progressStatus !== undefined){
-const _errs154 = errors;
+const _errs146 = errors;
 if(typeof data.progressStatus !== "boolean"){
 validate10.errors = [{instancePath:instancePath+"/progressStatus",schemaPath:"#/properties/progressStatus/type",keyword:"type",params:{type: "boolean"}}];
 return false;
 }
-var valid0 = _errs154 === errors;
+var valid0 = _errs146 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.configHome !== undefined){
-let data73 = data.configHome;
-const _errs156 = errors;
-if(errors === _errs156){
-if(data73 && typeof data73 == "object" && !Array.isArray(data73)){
+let data69 = data.configHome;
+const _errs148 = errors;
+if(errors === _errs148){
+if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
 let missing5;
-if(((data73.env === undefined) && (missing5 = "env")) || ((data73.path === undefined) && (missing5 = "path"))){
+if(((data69.env === undefined) && (missing5 = "env")) || ((data69.path === undefined) && (missing5 = "path"))){
 validate10.errors = [{instancePath:instancePath+"/configHome",schemaPath:"#/properties/configHome/required",keyword:"required",params:{missingProperty: missing5}}];
 return false;
 }
 else {
-const _errs158 = errors;
-for(const key9 in data73){
+const _errs150 = errors;
+for(const key9 in data69){
 if(!((key9 === "env") || (key9 === "path"))){
 validate10.errors = [{instancePath:instancePath+"/configHome",schemaPath:"#/properties/configHome/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9}}];
 return false;
 break;
 }
 }
-if(_errs158 === errors){
-if(data73.env !== undefined){
-let data74 = data73.env;
-const _errs159 = errors;
-if(errors === _errs159){
-if(typeof data74 === "string"){
-if(func3(data74) > 1000){
+if(_errs150 === errors){
+if(data69.env !== undefined){
+let data70 = data69.env;
+const _errs151 = errors;
+if(errors === _errs151){
+if(typeof data70 === "string"){
+if(func3(data70) > 1000){
 validate10.errors = [{instancePath:instancePath+"/configHome/env",schemaPath:"#/properties/configHome/properties/env/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern21.test(data74)){
+if(!pattern21.test(data70)){
 validate10.errors = [{instancePath:instancePath+"/configHome/env",schemaPath:"#/properties/configHome/properties/env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"}}];
 return false;
 }
@@ -2056,23 +1940,23 @@ validate10.errors = [{instancePath:instancePath+"/configHome/env",schemaPath:"#/
 return false;
 }
 }
-var valid23 = _errs159 === errors;
+var valid21 = _errs151 === errors;
 }
 else {
-var valid23 = true;
+var valid21 = true;
 }
-if(valid23){
-if(data73.path !== undefined){
-let data75 = data73.path;
-const _errs161 = errors;
-if(errors === _errs161){
-if(typeof data75 === "string"){
-if(func3(data75) > 4096){
+if(valid21){
+if(data69.path !== undefined){
+let data71 = data69.path;
+const _errs153 = errors;
+if(errors === _errs153){
+if(typeof data71 === "string"){
+if(func3(data71) > 4096){
 validate10.errors = [{instancePath:instancePath+"/configHome/path",schemaPath:"#/properties/configHome/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096}}];
 return false;
 }
 else {
-if(func3(data75) < 1){
+if(func3(data71) < 1){
 validate10.errors = [{instancePath:instancePath+"/configHome/path",schemaPath:"#/properties/configHome/properties/path/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -2083,10 +1967,10 @@ validate10.errors = [{instancePath:instancePath+"/configHome/path",schemaPath:"#
 return false;
 }
 }
-var valid23 = _errs161 === errors;
+var valid21 = _errs153 === errors;
 }
 else {
-var valid23 = true;
+var valid21 = true;
 }
 }
 }
@@ -2097,23 +1981,23 @@ validate10.errors = [{instancePath:instancePath+"/configHome",schemaPath:"#/prop
 return false;
 }
 }
-var valid0 = _errs156 === errors;
+var valid0 = _errs148 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.wire !== undefined){
-let data76 = data.wire;
-const _errs163 = errors;
-if(errors === _errs163){
-if(typeof data76 === "string"){
-if(func3(data76) > 64){
+let data72 = data.wire;
+const _errs155 = errors;
+if(errors === _errs155){
+if(typeof data72 === "string"){
+if(func3(data72) > 64){
 validate10.errors = [{instancePath:instancePath+"/wire",schemaPath:"#/properties/wire/maxLength",keyword:"maxLength",params:{limit: 64}}];
 return false;
 }
 else {
-if(!pattern3.test(data76)){
+if(!pattern3.test(data72)){
 validate10.errors = [{instancePath:instancePath+"/wire",schemaPath:"#/properties/wire/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$"}}];
 return false;
 }
@@ -2124,7 +2008,7 @@ validate10.errors = [{instancePath:instancePath+"/wire",schemaPath:"#/properties
 return false;
 }
 }
-var valid0 = _errs163 === errors;
+var valid0 = _errs155 === errors;
 }
 else {
 var valid0 = true;

@@ -84,7 +84,7 @@ export class Session implements Disposable {
   private readonly _onRender = this.store.add(new Emitter<void>());
   private readonly _onExit = this.store.add(new Emitter<ExitStatus>());
   private readonly _onOutput = this.store.add(new Emitter<Uint8Array>());
-  private readonly _onInput = this.store.add(new Emitter<void>());
+  private readonly _onInput = this.store.add(new Emitter<string>());
   private readonly _onResize = this.store.add(new Emitter<{ cols: number; rows: number }>());
   private readonly _onBell = this.store.add(new Emitter<void>());
   private readonly _onNotification = this.store.add(new Emitter<Notification>());
@@ -103,7 +103,7 @@ export class Session implements Disposable {
   readonly onOutput: Event<Uint8Array> = this._onOutput.event;
   /** Text went to the program: typed, pasted or sent (a key's bytes reach write() through the
    *  emulator, as do its replies to the program's queries). */
-  readonly onInput: Event<void> = this._onInput.event;
+  readonly onInput: Event<string> = this._onInput.event;
   /** The emulator took a new size; output parsed after this is laid out at that size. */
   readonly onResize: Event<{ cols: number; rows: number }> = this._onResize.event;
 
@@ -366,7 +366,7 @@ export class Session implements Disposable {
   /** False when refused: the program has not read MAX_PENDING_INPUT_BYTES sent before (ptyInput.ts). */
   write(data: string): boolean {
     if (this.disposed || this._exited) return false;
-    this._onInput.fire();
+    this._onInput.fire(data);
     return this.source.write(data);
   }
 

@@ -268,10 +268,14 @@ describe('parseManifest: resume families', () => {
 describe('parseManifest: status channels', () => {
   it('accepts only the four states as titleStatus/status keys', () => {
     expect(errorsOf({ titleStatus: { busy: ['x'] } })).toEqual([
-      `${LABEL}: titleStatus.busy: not a state; expected one of "working", "attention", "done", "idle" or "failure"`,
+      `${LABEL}: titleStatus.busy: not a state; expected one of "working", "attention", "done" or "idle"`,
     ]);
     expect(errorsOf({ status: { waiting: ['x'], working: ['y'] } })).toEqual([
-      `${LABEL}: status.waiting: not a state; expected one of "working", "attention", "done", "idle" or "failure"`,
+      `${LABEL}: status.waiting: not a state; expected one of "working", "attention", "done" or "idle"`,
+    ]);
+    // A failed turn is read by failureScreen, which the error names.
+    expect(errorsOf({ status: { failure: ['^Error: '] } })).toEqual([
+      `${LABEL}: status.failure: not a state; expected one of "working", "attention", "done" or "idle" (a failed turn on screen is read by "failureScreen")`,
     ]);
   });
 
@@ -283,6 +287,10 @@ describe('parseManifest: status channels', () => {
     expect(errorsOf({ status: { idle: [''] } })).toEqual([`${LABEL}: status.idle[0]: must not be empty`]);
     expect(errorsOf({ titleStatus: { done: [] } })).toEqual([`${LABEL}: titleStatus.done: must have at least 1 entry`]);
     expect(errorsOf({ titleStatus: { done: 'Done' } })).toEqual([`${LABEL}: titleStatus.done: expected a list, got "Done"`]);
+    expect(errorsOf({ failureScreen: ['^Error: (\\d+', '^(a+)+$'] })).toEqual([
+      `${LABEL}: failureScreen[0]: not a valid regular expression: Unterminated group`,
+      `${LABEL}: failureScreen[1]: "(a+)+" repeats a group that itself repeats (a nested quantifier): a backtracking engine can take exponential time on it; repeat once, e.g. "(a+)+" as "a+"`,
+    ]);
   });
 
   it('compiles patterns with the m flag', () => {

@@ -26,6 +26,8 @@ export interface StatusSessionSource {
   readonly onExit: Event<{ exitCode: number; signal?: number }>;
   /** OSC 9;4 progress reports (read when the manifest says `progressStatus`). */
   readonly onProgress?: Event<{ state: number; value: number }>;
+  /** What went to the program (keys, pastes, sent text): a line sent begins a turn. */
+  readonly onInput?: Event<string>;
   screenLines(opts?: { lines?: number }): string[];
 }
 
@@ -216,6 +218,9 @@ export class StatusTracker {
       }),
     );
     if (agent?.progressStatus && source.onProgress) t.subscriptions.push(source.onProgress((p) => this.handleProgress(t, p)));
+    // A failure line is news only after the turn began, and some agents' failed turn fires no hook.
+    if (agent?.failureScreen && source.onInput)
+      t.subscriptions.push(source.onInput((data) => void (sendsLine(data) && this.feed(id, { kind: 'input', at: this.now() }))));
     if (source.title) this.feed(id, { kind: 'title', title: source.title, at });
     if (source.exited) this.feedExit(t, source.exited, at);
     this.armDeadline(t);
@@ -459,4 +464,11 @@ export class StatusTracker {
     this.stallEmitter.dispose();
     this.progressEmitter.dispose();
   }
+}
+
+/** Input that sends a line: Enter as most programs get it (a CR, or the kitty keyboard protocol's
+ *  CSI 13 u) at its end. ESC CR is Shift+Enter's newline, not a line sent. */
+function sendsLine(data: string): boolean {
+  if (data.endsWith('\x1b[13u') || data.endsWith('\x1b[13;1u')) return true;
+  return data.endsWith('\r') && !data.endsWith('\x1b\r');
 }

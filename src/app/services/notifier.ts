@@ -101,19 +101,20 @@ export class NotificationPolicy {
   stateChanged(sessionId: string, from: SessionState, to: SessionState, at: number, ctx: SessionContext): NotificationRequest | null {
     if (to === 'working' && from !== 'working' && from !== 'attention') this.turnStart.set(sessionId, at);
     let req: NotificationRequest | null = null;
-    if (to === 'attention' && from !== 'attention' && this.prefs.attention && !ctx.userLooking && ctx.failure) {
-      req = { sessionId, kind: 'attention', title: failureTitle(ctx.agentName, ctx.failure), message: ctx.folderLabel };
-    } else if (to === 'attention' && from !== 'attention' && this.prefs.attention && !ctx.userLooking) {
+    if (to === 'attention' && from !== 'attention' && this.prefs.attention && !ctx.userLooking) {
       const q = ctx.question;
-      req = {
-        sessionId,
-        kind: 'attention',
-        title: `${ctx.agentName} needs you`,
-        message: `${ctx.folderLabel} · ${q?.text ?? ctx.detail ?? 'Waiting for your input'}`,
-        ...(q
-          ? { actions: q.choices.slice(0, MAX_NOTIFICATION_ACTIONS).map((label, i) => ({ id: answerAction(q.id, i), label })), questionKey: q.fingerprint }
-          : {}),
-      };
+      // A failure says what stopped it; otherwise what it waits for.
+      req = ctx.failure
+        ? { sessionId, kind: 'attention', title: failureTitle(ctx.agentName, ctx.failure), message: ctx.folderLabel }
+        : {
+            sessionId,
+            kind: 'attention',
+            title: `${ctx.agentName} needs you`,
+            message: `${ctx.folderLabel} · ${q?.text ?? ctx.detail ?? 'Waiting for your input'}`,
+            ...(q
+              ? { actions: q.choices.slice(0, MAX_NOTIFICATION_ACTIONS).map((label, i) => ({ id: answerAction(q.id, i), label })), questionKey: q.fingerprint }
+              : {}),
+          };
     } else if (to === 'done' && from !== 'done' && this.prefs.done && !ctx.userLooking) {
       const started = this.turnStart.get(sessionId);
       if (started !== undefined && at - started >= this.prefs.doneMinSeconds * 1000) {

@@ -35,10 +35,12 @@ export interface StatusEngineSnapshot {
   current: SessionStatus;
 }
 
-/** The failure lines a screen shows: how many, and the last one's text. */
+/** The failure lines a screen shows: how many, and the last one (as it reads on screen); as a
+ *  turn's mark, the seq of the input that began the turn (absent in older snapshots). */
 export interface FailureMark {
   count: number;
   last: string;
+  seq?: number;
 }
 
 const CHANNELS: readonly StatusChannel[] = ['hooks', 'titleStatus', 'progress', 'status', 'question', 'exit', 'focus', 'start'];
@@ -94,7 +96,8 @@ export function engineSnapshotProblem(v: unknown): string | null {
     if (p) return p;
   }
   const m = v.failureMark;
-  if (m !== undefined && m !== null && (!isObj(m) || !isCount(m.count) || typeof m.last !== 'string')) return 'failureMark is not a mark';
+  if (m !== undefined && m !== null && (!isObj(m) || !isCount(m.count) || typeof m.last !== 'string' || (m.seq !== undefined && !isCount(m.seq))))
+    return 'failureMark is not a mark';
   for (const k of ['activitySeenAt', 'workAfterHookAt'] as const) if (v[k] !== null && !isTime(v[k])) return `${k} is not a time`;
   const c = v.current;
   if (!isObj(c) || !isSessionState(c.state) || !isTime(c.since) || !Array.isArray(c.health)) return 'current is not a status';

@@ -137,11 +137,12 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** An HTTP status written in words: "429 Too Many Requests", "status 401", "API Error: 400", "(429)". */
+/** An HTTP status written in words: "429 Too Many Requests", "status 401", "API Error: 400",
+ *  "HTTP error: 400", "(429)". */
 function statusInText(text: string): number | null {
   const m =
     /^\s*([45]\d\d)\b/.exec(text) ??
-    /\b(?:HTTP(?:\/[\d.]+)?|status(?:\s*code)?|API\s*Error:?|error\s*code:?)\s*:?\s*\(?([45]\d\d)\b/i.exec(text) ??
+    /\b(?:HTTP(?:\/[\d.]+|\s*error)?|status(?:\s*code)?|API\s*Error:?|error\s*code:?)\s*:?\s*\(?([45]\d\d)\b/i.exec(text) ??
     /\(([45]\d\d)\)/.exec(text);
   if (!m) return null;
   return Number(m[1] ?? m[2]);

@@ -14,6 +14,8 @@ export const MAX_RULE_TEXT_CHARS = 8 * 1024;
 
 export interface RulePattern {
   readonly source: string;
+  /** How many capture groups it has. */
+  readonly groups: number;
   /** Whether it matches the part of a screen or title a rule reads (clipForRules). */
   test(text: string): boolean;
   /** Whether it matches anywhere in `text`, which the caller has bounded (a program's answer to
@@ -39,6 +41,7 @@ export function compileRulePattern(source: string): RulePattern {
   }
   return {
     source,
+    groups: re.groupCount(),
     test: (text) => re.matcher(clipForRules(text)).find(),
     testAll: (text) => re.matcher(text).find(),
     find: (text) => {

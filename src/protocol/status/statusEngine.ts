@@ -13,13 +13,15 @@
 // - a question on screen (a selection menu, a y/n prompt, a trust dialog) is attention while no
 //   hook has reported yet, for agents without hooks, and once hooks stopped reporting;
 // - attention beats working; an exited process is never working;
-// - a failure — the manifest's failure hook event (an API error, a usage limit), a `failure`
-//   rule of titleStatus or status matching, or the process ending with a non-zero code or a
-//   signal — is attention, its why carrying the failure's kind
+// - a failure — the manifest's failure hook event (an API error, a usage limit), or the process
+//   ending with a non-zero code or a signal — is attention, its why carrying the failure's kind
 //   and reason; the next turn's working event, or another state, clears it as any attention;
-// - a failure the screen shows (manifest `failureScreen`: a line that matches after a turn began,
-//   for agents whose hooks stay silent on a failed turn or say nothing of it) is attention with
-//   that line as the reason, until the next working hook; the hook that ends the turn keeps it;
+// - a failure the screen shows (manifest `failureScreen`: a line that matches, and was not on
+//   screen when the turn began) is attention with that line as the reason until the next turn
+//   begins; the hook that ends the turn keeps it. A turn begins with a working hook while hooks
+//   report, with the title, progress or screen turning working while they decide the state, and
+//   when the user sends a line, unless a prompt hook reports (so an agent whose failed turn fires
+//   no hook, and has no prompt hook, is caught too);
 // - done = finished while the user was elsewhere; it becomes idle when the user looks.
 import { classifyText, compileStatusRules, type CompiledRules, type StatusRulesInput } from './statusRules';
 import { STATE_PRIORITY, type HealthNote, type SessionState, type SessionStatus, type StatusChannel, type StatusWhy } from './sessionState';
@@ -48,7 +50,8 @@ export interface StatusEngineConfig {
   hooksReportOnPrompt?: boolean;
   titleStatus?: StatusRulesInput;
   status?: StatusRulesInput;
-  /** Regexes over screen lines that show a turn failed (manifest `failureScreen`). */
+  /** Regexes over screen lines that show a turn failed (manifest `failureScreen`); a pattern's
+   *  first capture group, when it has one, is the part that describes the failure. */
   failureScreen?: readonly string[];
   startGraceMs?: number;
   activityGraceMs?: number;
@@ -69,6 +72,9 @@ export type StatusInput =
   /** `lastLine`: the last non-empty line on the screen, which says why a failed process ended. */
   | { kind: 'exit'; exitCode: number; signal?: number; lastLine?: string; at: number }
   | { kind: 'focus'; focused: boolean; at: number }
+  /** The user sent a line to the program (typed Enter, or `termio sessions send --enter`): a turn
+   *  begins, unless the agent's prompt hook reports and says so itself. */
+  | { kind: 'input'; at: number }
   | { kind: 'tick'; at: number };
 
 /** What one channel currently claims (see StatusClaim). */
@@ -94,15 +100,15 @@ export function hooksNotReportingMessage(release: string | null): string {
 export class StatusEngine {
   private readonly titleRules: CompiledRules;
   private readonly screenRules: CompiledRules;
-  private readonly failureRules: Array<{ source: string; pattern: RulePattern }> = [];
+  private readonly failureRules: RulePattern[] = [];
   private readonly failureRuleErrors: string[] = [];
-  /** A failure the screen showed since the turn began (attention until the next working hook). */
+  /** A failure the screen showed since the turn began (attention until the next turn begins). */
   private screenFailure: Claim | null = null;
-  /** The failure lines on screen when the last working hook arrived; null before any turn, when
-   *  old lines (a resumed conversation's) are not this session's news. */
+  /** The failure lines on screen when the last turn began; null before any turn, when old lines
+   *  (a resumed conversation's) are not this session's news. */
   private failureMark: FailureMark | null = null;
   /** The failure lines of the latest screen. */
-  private failureSeen: FailureMark & { rule: string } = { count: 0, last: '', rule: '' };
+  private failureSeen: FailureMark = { count: 0, last: '' };
   private readonly startGraceMs: number;
   private readonly activityGraceMs: number;
   private seq = 0;
@@ -134,7 +140,7 @@ export class StatusEngine {
     this.screenRules = compileStatusRules(config.status, 'status');
     for (const source of config.failureScreen ?? []) {
       try {
-        this.failureRules.push({ source, pattern: compileRulePattern(source) });
+        this.failureRules.push(compileRulePattern(source));
       } catch (err) {
         this.failureRuleErrors.push(`failureScreen: bad regex ${JSON.stringify(source)}: ${(err as Error).message}`);
       }
@@ -209,16 +215,13 @@ export class StatusEngine {
           seq,
           prevSeq: this.hook?.seq ?? 0,
         };
-        if (this.hook.state === 'working') {
-          // A turn (or its next step) began: failure lines on screen now are older news.
-          this.screenFailure = null;
-          this.failureMark = { count: this.failureSeen.count, last: this.failureSeen.last };
-        }
+        if (this.hook.state === 'working') this.beginTurn();
         break;
       case 'title':
         if (this.exitWhy) return false;
         this.title = this.flip(this.title, this.titleRules, input.title, 'titleStatus', input.at, seq);
         if (this.title?.state === 'attention') this.titleShowsAttention = true;
+        this.beginTurnIfWorking(this.title, seq);
         break;
       case 'progress': {
         if (this.exitWhy) return false;
@@ -226,11 +229,14 @@ export class StatusEngine {
         if (this.progress?.state === state || (!this.progress && state === null)) break;
         const event = input.active ? `${input.value}%` : 'cleared';
         this.progress = { state, why: { channel: 'progress', event, at: input.at }, seq, prevSeq: this.progress?.seq ?? 0 };
+        this.beginTurnIfWorking(this.progress, seq);
         break;
       }
       case 'screen':
         if (this.exitWhy) return false;
         this.screen = this.flip(this.screen, this.screenRules, input.lines.join('\n'), 'status', input.at, seq);
+        // Before the failure lines are read: a failure shown as the work starts is this turn's.
+        this.beginTurnIfWorking(this.screen, seq);
         this.question = this.readQuestion(input.lines, input.at, seq);
         this.readFailure(input.lines, input.at, seq);
         break;
@@ -249,6 +255,11 @@ export class StatusEngine {
         break;
       case 'focus':
         this.focused = input.focused;
+        break;
+      case 'input':
+        if (this.exitWhy) return false;
+        // Where a prompt hook reports, it says when a turn begins (a bare Enter may begin none).
+        if (!(this.config.hooksReportOnPrompt && this.rulingHook())) this.beginTurn();
         break;
       case 'tick':
         break;
@@ -272,11 +283,8 @@ export class StatusEngine {
     if (rules.rules.length === 0) return previous;
     const c = classifyText(rules, text);
     const state = c?.state ?? null;
-    // A failure rule's match is classified as a failure hook's payload is ("Error: 401 …").
-    const failure = c?.failureText !== undefined ? failureFromPayload(c.failureText, at) : undefined;
-    if (previous && previous.state === state && previous.why.failure?.reason === failure?.reason) return previous;
-    if (!previous && state === null) return null;
-    const why: StatusWhy = c ? { channel, rule: c.rule, at, ...(failure ? { failure } : {}) } : { channel, event: 'no rule matches', at };
+    if (previous?.state === state || (!previous && state === null)) return previous;
+    const why: StatusWhy = c ? { channel, rule: c.rule, at } : { channel, event: 'no rule matches', at };
     return { state, why, seq, prevSeq: previous?.seq ?? 0 };
   }
 
@@ -290,15 +298,29 @@ export class StatusEngine {
     return { state: q ? 'attention' : null, why: { channel: 'question', event, at }, seq, prevSeq: previous?.seq ?? 0 };
   }
 
-  /** Notes the failure lines on screen; one that is new since the turn began is its failure. */
+  /** A turn began: the failure lines on screen now are older news, and a failure read off the
+   *  screen is over. */
+  private beginTurn(): void {
+    this.screenFailure = null;
+    this.failureMark = { count: this.failureSeen.count, last: this.failureSeen.last, seq: this.seq };
+  }
+
+  /** An in-band claim that just turned working begins a turn while those channels decide the state. */
+  private beginTurnIfWorking(claim: Claim | null, seq: number): void {
+    if (claim?.seq === seq && claim.state === 'working' && this.weighedClaims().includes(claim)) this.beginTurn();
+  }
+
+  /** Notes the failure lines on screen; one that is new since the turn began is its failure, and
+   *  a later one replaces it. */
   private readFailure(lines: readonly string[], at: number, seq: number): void {
     if (this.failureRules.length === 0) return;
+    const before = this.failureSeen;
     const seen = failureLines(lines, this.failureRules);
     this.failureSeen = seen;
     const mark = this.failureMark;
-    if (!mark || this.screenFailure || seen.count === 0) return;
-    if (seen.count <= mark.count && seen.last === mark.last) return;
-    const failure = failureFromPayload(seen.last, at);
+    if (!mark || seen.count === 0 || sameLines(seen, mark)) return;
+    if (this.screenFailure && sameLines(seen, before)) return;
+    const failure = failureFromPayload(seen.text, at);
     this.screenFailure = { state: 'attention', why: { channel: 'status', rule: seen.rule, event: 'failure on screen', at, failure }, seq, prevSeq: 0 };
   }
 
@@ -347,13 +369,14 @@ export class StatusEngine {
     const failed = this.screenFailure;
     if (failed) {
       // A hook that ended this turn (before or after the line was read: the pty and the hook
-      // socket race) names the end; the screen says why.
-      const ended = this.hook && (this.hook.state === 'done' || this.hook.state === 'idle');
-      return { state: 'attention', why: ended ? { ...this.hook!.why, failure: failed.why.failure! } : failed.why };
+      // socket race) names the end; the screen says why. An earlier turn's end says nothing.
+      const hook = this.hook;
+      const ended = hook && (hook.state === 'done' || hook.state === 'idle') && hook.seq > (this.failureMark?.seq ?? 0);
+      return { state: 'attention', why: ended ? { ...hook.why, failure: failed.why.failure! } : failed.why };
     }
     // Hooks rule while they report; once they stopped (a health note), the title and screen do.
-    if (this.config.hooksDeclared && this.hook && !this.hooksNotReporting) {
-      const hook = this.hook;
+    const hook = this.rulingHook();
+    if (hook) {
       // The in-band channels (title, progress) correct hooks alike: the latest one that claims a state speaks.
       const title = this.progress?.state && (!this.title?.state || this.progress.seq > this.title.seq) ? this.progress : this.title;
       if (title && title.state !== null && title.seq > hook.seq) {
@@ -368,13 +391,9 @@ export class StatusEngine {
       }
       return { state: hook.state as SessionState, why: hook.why };
     }
-    const claims = [this.title, this.progress];
-    // Screen rules count only for agents without hooks, or whose hooks are not reporting.
-    if (!this.config.hooksDeclared || this.hooksNotReporting) claims.push(this.screen);
-    if (this.watchesQuestions) claims.push(this.question);
     let best: Claim | null = null;
     let latest: Claim | null = null;
-    for (const c of claims) {
+    for (const c of this.weighedClaims()) {
       if (!c) continue;
       if (!latest || c.seq > latest.seq) latest = c;
       if (c.state === null) continue;
@@ -388,6 +407,21 @@ export class StatusEngine {
     }
     if (best) return { state: best.state as SessionState, why: best.why };
     return { state: 'idle', why: latest ? latest.why : { channel: 'start', at: this.startedAt } };
+  }
+
+  /** The hook claim while hooks are declared and reporting: it then decides the state. */
+  private rulingHook(): Claim | null {
+    return this.config.hooksDeclared && !this.hooksNotReporting ? this.hook : null;
+  }
+
+  /** The claims that decide the state when no hook does (none while one does). */
+  private weighedClaims(): Array<Claim | null> {
+    if (this.rulingHook()) return [];
+    const claims = [this.title, this.progress];
+    // Screen rules count only for agents without hooks, or whose hooks are not reporting.
+    if (!this.config.hooksDeclared || this.hooksNotReporting) claims.push(this.screen);
+    if (this.watchesQuestions) claims.push(this.question);
+    return claims;
   }
 
   private resolve(input: StatusInput): boolean {
@@ -432,23 +466,38 @@ export class StatusEngine {
 const MAX_CONTINUED_LINES = 6;
 const CONTINUES = /^\s*[\p{L}\p{N}"'{}[\](),:.-]/u;
 
-/** The failure lines on a screen: how many match a rule, the last one's text (joined with its
- *  continuation) and the rule it matched. */
-export function failureLines(lines: readonly string[], rules: ReadonlyArray<{ source: string; pattern: RulePattern }>): FailureMark & { rule: string } {
+/** The failure lines on a screen: how many match a rule and the last one (which tell one screen's
+ *  failures from another's), with what describes it (the line, or its pattern's first capture
+ *  group, joined with the lines that continue it) and the rule it matched. */
+export function failureLines(lines: readonly string[], rules: readonly RulePattern[]): FailureMark & { text: string; rule: string } {
   let count = 0;
   let last = '';
+  let text = '';
   let rule = '';
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    const r = rules.find((x) => x.pattern.test(line));
-    if (!r) continue;
+    const hit = firstMatch(rules, line);
+    if (!hit) continue;
     count++;
-    rule = r.source;
-    const parts = [line.trim()];
+    last = line.trim();
+    rule = hit.rule.source;
+    const parts = [(hit.rule.groups > 0 ? hit.text : line).trim()];
     for (let k = i + 1; k < lines.length && k <= i + MAX_CONTINUED_LINES && lines[k]!.trim() && CONTINUES.test(lines[k]!); k++) parts.push(lines[k]!.trim());
-    last = parts.join(' ');
+    text = parts.join(' ');
   }
-  return { count, last, rule };
+  return { count, last, text, rule };
+}
+
+function firstMatch(rules: readonly RulePattern[], line: string): { rule: RulePattern; text: string } | null {
+  for (const rule of rules) {
+    const text = rule.find(line);
+    if (text !== null) return { rule, text };
+  }
+  return null;
+}
+
+function sameLines(a: FailureMark, b: FailureMark): boolean {
+  return a.count === b.count && a.last === b.last;
 }
 
 /** The new reason is a hook event and the old one an in-band or screen guess at the same state. */

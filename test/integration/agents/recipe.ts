@@ -93,8 +93,8 @@ export interface AgentRecipe {
    *  "cleared" when it ends), a failed turn ends done like any other, and `failureReason` is
    *  matched on the screen, as no reason reaches Termio. 'screen': an agent with no hooks whose
    *  status comes from its manifest's screen rules (`status`); `events` are the rules' sources
-   *  (the done event "no rule matches"), and the failed turn is attention with the reason a
-   *  `status.failure` rule's match gives. */
+   *  (the done event "no rule matches"), and the failed turn is attention with the reason its
+   *  `failureScreen` pattern reads (events.failed: that pattern). */
   statusChannel?: 'hooks' | 'progress' | 'screen';
   /** The model server's answer that ends a turn in failure for this agent without retries
    *  (most agents retry a 429 or a 5xx on their own for minutes: a 400 or 401 ends at once). */

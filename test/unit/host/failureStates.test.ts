@@ -4,6 +4,8 @@
 // installed hooks like the real CLI. A StopFailure carrying a 429 with a retry time, one carrying
 // a 401, and the agent exiting with code 1 each make the session attention with the reason in
 // `termio sessions list --json`, `termio sessions why` (text and --json) and a notification.
+// An agent of the user's own with no hooks, whose failed turn is only printed, is read through its
+// manifest's failureScreen once a line was sent to it.
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -32,6 +34,22 @@ beforeEach(async () => {
   mkdirSync(bin);
   // Claude Code as a user installs it: `claude` on the PATH (exec keeps the pid).
   writeFileSync(join(bin, 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${join(FAKES, 'fake-agent.mjs')}" claude "$@"\n`, { mode: 0o755 });
+  // An agent with no hooks that prints an API error for every line but "ok" (and one from an
+  // earlier run at launch), and the user's manifest that reads it.
+  const lines = [
+    'echo "API Error: 400 from an earlier run"',
+    'echo ready',
+    'while read line; do',
+    '  case "$line" in ok) echo fine ;; *) echo "API Error: 400 refused ($line)" ;; esac',
+    'done',
+  ];
+  writeFileSync(join(bin, 'screenfail'), `#!/bin/sh\n${lines.join('\n')}\n`, { mode: 0o755 });
+  const agents = join(home, '.termio', 'config', 'agents');
+  mkdirSync(agents, { recursive: true });
+  writeFileSync(
+    join(agents, 'screenfail.json'),
+    JSON.stringify({ id: 'screenfail', name: 'Screen Fail', command: 'screenfail', failureScreen: ['^API Error: (.*)'] }),
+  );
   // Sessions inherit this process's environment (the host runs here): point it at the test HOME.
   Object.assign(process.env, { HOME: home, TERMIO_HOME: join(home, '.termio'), PATH: `${bin}:${savedEnv.PATH}`, SHELL: '/bin/sh' });
   delete process.env.TERMIO_SESSION;
@@ -165,5 +183,26 @@ describe('a failed turn or process is attention with its reason', () => {
     expect(session.status?.why).toMatchObject({ channel: 'exit', event: 'exit 0' });
     expect(session.status?.why.failure).toBeUndefined();
     expect(why.failure).toBeUndefined();
+  });
+});
+
+describe('a failure only printed (failureScreen, no hooks)', () => {
+  it('is news once a line was sent: attention with its reason; the next line sent ends it', async () => {
+    const r = await host.registry.spawn({ agent: 'screenfail', cwd: proj });
+    if (!r.ok) throw new Error(r.message);
+    const id = r.record.id;
+    await waitFor(() => screen(id).includes('ready'), { what: 'the prompt' });
+    const typed = await termio(['sessions', 'send', id, 'fix the login', '--enter'], process.env);
+    expect(typed).toMatchObject({ status: 0, stderr: '' });
+    await waitFor(() => (host.registry.get(id)?.state === 'attention' ? true : null), { what: 'attention' });
+    const failure = { kind: 'api', reason: 'API error 400: refused (fix the login)' };
+    const { session, why } = await seen(id);
+    expect(session.status?.why).toMatchObject({ channel: 'status', rule: '^API Error: (.*)', event: 'failure on screen', failure });
+    expect(why).toMatchObject({ state: 'attention', failure });
+
+    host.registry.get(id)!.session.write('ok\r');
+    await waitFor(() => screen(id).includes('fine'), { what: 'the next answer' });
+    await waitFor(() => (host.registry.get(id)?.failure === null ? true : null), { what: 'the failure to end' });
+    expect(host.registry.get(id)!.state).not.toBe('attention');
   });
 });

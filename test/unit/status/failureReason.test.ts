@@ -153,6 +153,14 @@ describe('failure lines read off the screen (failureScreen)', () => {
       reason: 'API error 400: refused on purpose',
     });
   });
+
+  it("reads Auggie's and Continue's lines (the part their failureScreen pattern captures)", () => {
+    expect(failureFromPayload('"invalidArgument: HTTP error: 400 Bad Request"', NOW)).toEqual({
+      kind: 'api',
+      reason: 'API error 400: "invalidArgument: HTTP error: 400 Bad Request"',
+    });
+    expect(failureFromPayload('401 refused on purpose', NOW)).toEqual({ kind: 'auth', reason: 'API error 401: log in again' });
+  });
 });
 
 describe('the classifier, rule by rule', () => {

@@ -178,10 +178,11 @@ describe('failures are attention with their reason', () => {
   // Continue's CLI shape: no hooks, its failed turn printed right above the input box.
   const screenFailure: StatusEngineConfig = {
     hooksDeclared: false,
-    status: { working: ['esc to interrupt'], attention: ['Would you like to continue\\?'], failure: ['^Error: ([^\\n]*)\\n╭─+╮'] },
+    status: { working: ['esc to interrupt'], attention: ['Would you like to continue\\?'] },
+    failureScreen: ['^Error: ([45]\\d\\d\\b.*)'],
   };
 
-  it("a screen failure rule is attention, its match (first capture group) classified into the reason as a hook's payload is", () => {
+  it("with no hooks, a failure line is attention, its pattern's first capture group classified into the reason as a hook's payload is", () => {
     const { states, engine } = run(screenFailure, [
       screen('● Try again', '⠋ Thinking… (esc to interrupt)', '╭──╮'),
       screen('● Try again', 'Error: 401 refused on purpose', '╭──╮'),
@@ -189,23 +190,24 @@ describe('failures are attention with their reason', () => {
     expect(states).toEqual(['working', 'attention']);
     expect(engine.status.why).toEqual({
       channel: 'status',
-      rule: '^Error: ([^\\n]*)\\n╭─+╮',
+      rule: '^Error: ([45]\\d\\d\\b.*)',
+      event: 'failure on screen',
       at: 1001,
       failure: { kind: 'auth', reason: 'API error 401: log in again' },
     });
-    // The next turn moves the error away from the input box: working, the reason gone.
+    // The next turn's work (the screen turning working) ends it: working, the reason gone.
     engine.apply({ kind: 'screen', lines: ['Error: 401 refused on purpose', '● Once more', '⠋ (esc to interrupt)', '╭──╮'], at: 2000 });
     expect(engine.status).toMatchObject({ state: 'working', why: { channel: 'status', rule: 'esc to interrupt' } });
     expect(engine.status.why.failure).toBeUndefined();
   });
 
   it('a screen failure beats a question, and another error on screen is a new reason', () => {
-    const { engine } = run(screenFailure, [screen('Would you like to continue?', 'Error: 400 prompt is too long', '╭──╮')]);
+    const { engine } = run(screenFailure, [screen('⠋ (esc to interrupt)'), screen('Would you like to continue?', 'Error: 400 prompt is too long', '╭──╮')]);
     expect(engine.status).toMatchObject({ state: 'attention', why: { failure: { kind: 'api', reason: 'API error 400: prompt is too long' } } });
     expect(engine.apply({ kind: 'screen', lines: ['Error: 429 rate limit exceeded', '╭──╮'], at: 3000 })).toBe(true);
     expect(engine.status.why.failure).toMatchObject({ kind: 'usage' });
-    // A pattern without a group gives its whole match.
-    const whole = run({ hooksDeclared: false, status: { failure: ['API Error: 5\\d\\d'] } }, [screen('  API Error: 503')]);
+    // A pattern without a group gives its whole line; the user sending a line begins a turn.
+    const whole = run({ hooksDeclared: false, failureScreen: ['API Error: 5\\d\\d'] }, [{ kind: 'input' }, screen('  API Error: 503')]);
     expect(whole.engine.status.why.failure).toMatchObject({ kind: 'api', reason: 'API error 503' });
   });
 
@@ -268,6 +270,39 @@ describe('failures the screen shows (failureScreen) beside hooks', () => {
     engine.apply({ kind: 'hook', state: 'working', event: 'UserPromptSubmit', at: 3002 });
     expect(engine.status).toMatchObject({ state: 'working', why: { event: 'UserPromptSubmit' } });
     expect(engine.status.why.failure).toBeUndefined();
+  });
+
+  it("the user sending a line begins a turn: a failure after it is caught with no hook since, and the last turn's end is not named (Auggie)", () => {
+    // Auggie's hooks: no prompt hook, and a turn the API refused fires none at all.
+    const auggieFailing: StatusEngineConfig = { hooksDeclared: true, failureScreen: ['API Error: (.*)'] };
+    const refused = screen('› Try again', 'API Error: "invalidArgument: HTTP error: 400 Bad Request"');
+    const { states, engine } = run(auggieFailing, [hook('working', 'PreToolUse'), hook('done', 'Stop'), { kind: 'input' }, refused]);
+    expect(states).toEqual(['working', 'done', 'done', 'attention']);
+    expect(engine.status.why).toMatchObject({ channel: 'status', event: 'failure on screen', failure: { kind: 'api' } });
+    expect(engine.status.why.failure?.reason).toMatch(/^API error 400: .*HTTP error: 400 Bad Request/);
+    // A first turn that fails (no working hook ever came) is caught through the line sent alone.
+    expect(run(auggieFailing, [hook('idle', 'SessionStart'), refused]).states.at(-1)).toBe('idle');
+    expect(run(auggieFailing, [hook('idle', 'SessionStart'), { kind: 'input' }, refused]).states.at(-1)).toBe('attention');
+    // The next line sent ends it; the screen still shows it, and it is the last turn's.
+    engine.apply({ kind: 'input', at: 5000 });
+    engine.apply({ kind: 'screen', lines: ['› Try again', 'API Error: "invalidArgument: HTTP error: 400 Bad Request"', '› Once more'], at: 5001 });
+    expect(engine.status).toMatchObject({ state: 'done', why: { event: 'Stop' } });
+    expect(engine.status.why.failure).toBeUndefined();
+  });
+
+  it('where a prompt hook reports, a line sent begins no turn: a bare Enter leaves the failure (Codex)', () => {
+    const { engine } = run({ ...codexFailing, hooksReportOnPrompt: true }, [hook('working', 'UserPromptSubmit'), screen('› Try again', ...CODEX_ERROR)]);
+    engine.apply({ kind: 'input', at: 5000 });
+    expect(engine.status).toMatchObject({ state: 'attention', why: { event: 'failure on screen' } });
+  });
+
+  it('before any turn a failure line is old news for an agent without hooks too; a later failure line replaces the reason', () => {
+    const noHooks: StatusEngineConfig = { hooksDeclared: false, failureScreen: ['^Error: ([45]\\d\\d\\b.*)'] };
+    expect(run(noHooks, [screen('Error: 401 from the resumed conversation')]).engine.status.why.failure).toBeUndefined();
+    const { engine } = run(noHooks, [{ kind: 'input' }, screen('Error: 400 prompt is too long')]);
+    expect(engine.status.why.failure?.reason).toBe('API error 400: prompt is too long');
+    expect(engine.apply({ kind: 'screen', lines: ['Error: 400 prompt is too long', 'Error: 401 expired'], at: 4000 })).toBe(true);
+    expect(engine.status.why.failure?.reason).toBe('API error 401: log in again');
   });
 
   it('survives a snapshot; a bad pattern is named', () => {

@@ -7,7 +7,8 @@
 // does). Measured on 0.25.2 and 0.36.0: SessionStart at launch; a turn is PreToolUse → PostToolUse
 // (launch-process, run without asking: no question) → Stop (agent_stop_cause "end_turn"), each
 // naming conversation_id; a 400 on /chat-stream ends the turn at once with 'API Error:
-// "invalidArgument: HTTP error: 400 Bad Request"' on screen and no hook.
+// "invalidArgument: HTTP error: 400 Bad Request"' on screen and no hook, which the manifest's
+// failureScreen reads once the prompt was sent.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentRecipe } from '../recipe';
@@ -25,9 +26,8 @@ export const auggie: AgentRecipe = {
   },
   question: null,
   // No prompt hook both releases take (PromptSubmit is 0.36.0's): a turn's first event is its tool's.
-  events: { working: 'PreToolUse', done: 'Stop', failed: null },
+  events: { working: 'PreToolUse', done: 'Stop', failed: 'failure on screen' },
   failure: { error: 400, message: 'refused on purpose by the release matrix' },
-  failureReason: /API Error: .*HTTP error: 400/,
-  failureUnreported: 'a turn ended by an API error fires no hook at all (no Stop), only "API Error: …" on screen',
+  failureReason: /^API error 400: .*HTTP error: 400 Bad Request/,
   resume: 'discovered',
 };

@@ -6,7 +6,7 @@
 // continue?" with Continue (tab) / Continue + don't ask again (shift+tab) / No (esc), Continue
 // selected. Neither release fires hooks (a Claude-shaped loader is there, nothing calls it) and
 // the title is never set, so the manifest reads the screen: "esc to interrupt)" while working,
-// the question box, and (its failure rule) "Error: <status> <message>" right above the input box
+// the question box, and (its failureScreen) "Error: <status> <message>" right above the input box
 // when a turn failed (a 401 or 400 at once; a 429 or 5xx is retried up to 9 times). The session record is
 // ~/.continue/sessions/<sessionId>.json (sessionId, workspaceDirectory), written when a turn ends;
 // there is no resume by id (--resume takes the newest session of any folder), so the manifest
@@ -16,8 +16,9 @@ import { join } from 'node:path';
 import { repoRoot } from '../../../helpers/controlHost';
 import type { AgentRecipe } from '../recipe';
 
-/** The bundled manifest's screen rules, which the matrix expects `sessions why` to name. */
-const rules = (JSON.parse(readFileSync(join(repoRoot, 'agents', 'continue.json'), 'utf8')) as { status: Record<string, string[]> }).status;
+/** The bundled manifest's screen rules and failure pattern, which the matrix expects `sessions why` to name. */
+const manifest = JSON.parse(readFileSync(join(repoRoot, 'agents', 'continue.json'), 'utf8')) as { status: Record<string, string[]>; failureScreen: string[] };
+const rules = manifest.status;
 
 export const continueCli: AgentRecipe = {
   id: 'continue',
@@ -50,7 +51,7 @@ export const continueCli: AgentRecipe = {
   question: { allow: 'Continue (tab)', mentions: /touch/ },
   // No hooks: these are the manifest's screen rules, as `termio sessions why` names them.
   statusChannel: 'screen',
-  events: { working: rules.working![0]!, attention: rules.attention![0]!, done: 'no rule matches', failed: rules.failure![0]! },
+  events: { working: rules.working![0]!, attention: rules.attention![0]!, done: 'no rule matches', failed: manifest.failureScreen[0]! },
   failure: { error: 401, message: 'refused on purpose by the release matrix' },
   failureReason: /^API error 401: log in again$/,
   resume: 'discovered',
