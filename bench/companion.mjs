@@ -37,6 +37,7 @@ const QUESTIONS = arg('--questions', 100);
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 const fmt = (xs) => `p50 ${pct(xs, 50).toFixed(1)} ms  p99 ${pct(xs, 99).toFixed(1)} ms  (n=${xs.length})`;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const PROMPT = '$ ';
 
 async function waitUntil(check, what, timeoutMs = 30_000) {
   const t0 = performance.now();
@@ -75,7 +76,7 @@ async function main() {
     JSON.stringify({ id: 'fakemenu', name: 'Fake Menu', command: join(root, 'test', 'fakes', 'fakeMenuAgent.mjs') }),
   );
   const child = spawn(process.execPath, [join(root, 'bench', 'lib', 'companionHostChild.cjs')], {
-    env: { ...process.env, HOME: home, TERMIO_HOME: termioHome, PS1: '$ ', ENV: '', FAKE_MENU_LOOP: '1' },
+    env: { ...process.env, HOME: home, TERMIO_HOME: termioHome, FAKE_MENU_LOOP: '1' },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
@@ -89,8 +90,11 @@ async function main() {
   try {
     const control = await HostClient.connect(join(termioHome, 'run', 'host.sock'), { client: 'bench', version: '0' });
     clients.push(control);
-    const spawnSh = async (argv) => (await control.request('sessions.run', { cwd: home, argv })).result.session.id;
-    const watched = await spawnSh(['/bin/sh']);
+    // A session's environment is the login shell's, not this process's: the prompt is set in argv,
+    // so that (b) knows where a cleared line puts the cursor.
+    const spawnSh = async (...argv) =>
+      (await control.request('sessions.run', { cwd: home, argv: ['/usr/bin/env', `PS1=${PROMPT}`, 'ENV=', ...argv] })).result.session.id;
+    const watched = await spawnSh('/bin/sh');
     const token = readFileSync(join(termioHome, 'companion-token'), 'utf8').trim();
 
     // (a) state → page, and the bare WebSocket reference, interleaved so both see the same load.
@@ -122,7 +126,7 @@ async function main() {
     await questions({ ask, page, refPage, home, reference });
 
     // (b) another client's key → echo frame, while a session floods; then with a page on it.
-    const echoId = await spawnSh(['/bin/sh']);
+    const echoId = await spawnSh('/bin/sh');
     const typist = await HostClient.connect(join(termioHome, 'run', 'host.sock'), { client: 'bench-typist', version: '0' });
     clients.push(typist);
     let cursor = -1;
@@ -133,13 +137,13 @@ async function main() {
       onFrame?.();
     });
     await typist.request('attach', { session: echoId, view: 1, cols: 80, rows: 24 });
-    await waitUntil(() => cursor >= 0, 'the first frame');
+    await waitUntil(() => cursor >= PROMPT.length, 'the prompt');
     const keys = async () => {
       const out = [];
       for (let i = 0; i < KEYS; i++) {
         if (i % 40 === 0) {
           typist.input(1, { kind: 'key', key: 'u', ctrl: true });
-          await waitUntil(() => cursor <= 2, 'the line to clear');
+          await waitUntil(() => cursor <= PROMPT.length, 'the line to clear');
         }
         const want = cursor + 1;
         const seen = new Promise((r) => (onFrame = () => cursor >= want && r()));
@@ -155,7 +159,7 @@ async function main() {
     await ask({ t: 'lag' });
     const quiet = await keys();
     const quietLag = await ask({ t: 'lag' });
-    const flood = await spawnSh(['/bin/sh', '-c', 'while :; do seq -f "flood line %g with some more text to wrap" 1 50000; done']);
+    const flood = await spawnSh('/bin/sh', '-c', 'while :; do seq -f "flood line %g with some more text to wrap" 1 50000; done');
     await sleep(500);
     await ask({ t: 'lag' });
     const floodOnly = await keys();

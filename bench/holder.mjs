@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Session holder benchmark. Each figure is printed next to a reference measured in the same run
 // (the same session without a holder) and its target; the script exits 1 on a missed target:
-//   key → echo through `cat` on a holder vs on a local pty: added p50 ≤ 0.2 ms;
+//   key → echo through `cat` on a holder vs on a local pty, interleaved key by key: added p50 ≤
+//   0.2 ms;
 //   throughput of a 20 MB `seq` through a holder vs a local pty: ≥ 0.97× (median of runs);
 //   RSS of an idle holder (its agent an idle shell): ≤ 1 MiB each;
 //   a new termio-host adopting 50 held shells after a kill -9: all screens back p50 ≤ 1 s, next
@@ -21,7 +22,7 @@ const args = process.argv.slice(2);
 const runsArg = args.indexOf('--runs');
 /** Runs per throughput and adoption figure (median): 3 keeps the bench near two minutes on 2 cores. */
 const RUNS = runsArg >= 0 ? Number(args[runsArg + 1]) : 3;
-/** Keys per latency sample set: enough for a stable p50 and p99 in a few seconds. */
+/** Keys per latency sample set, on each side: enough for a stable p50 and p99 in a few seconds. */
 const KEYS = 400;
 /** Sessions adopted at once: a busy user's tabs. */
 const ADOPT_SESSIONS = 50;
@@ -68,28 +69,40 @@ async function open(held, argv) {
   return s;
 }
 
-async function echoLatencies(held) {
-  const s = await open(held, ['/bin/cat']);
-  const out = [];
+/** A `cat` session's echo timer: writes one key and resolves with the ms until its echo came back. */
+function echoProbe(s) {
   let waiting = null;
   s.onOutput((b) => {
     if (waiting && b.includes(waiting.byte)) {
-      out.push(performance.now() - waiting.t0);
-      const r = waiting.resolve;
+      const w = waiting;
       waiting = null;
-      r();
+      w.resolve(performance.now() - w.t0);
     }
   });
-  for (let i = 0; i < KEYS; i++) {
-    const ch = String.fromCharCode(97 + (i % 26));
-    await new Promise((resolve) => {
+  return (ch) =>
+    new Promise((resolve) => {
       waiting = { byte: ch.charCodeAt(0), t0: performance.now(), resolve };
       s.write(ch);
     });
-    // A keystroke, not a burst: the next key after the echo settled.
-    await new Promise((r) => setTimeout(r, 2));
+}
+
+/** Key → echo on a local pty and through a holder, key by key in a random order each round, so
+ *  both see the same moments of the machine's load. */
+async function echoLatencies() {
+  const local = await open(false, ['/bin/cat']);
+  const held = await open(true, ['/bin/cat']);
+  const probes = { local: echoProbe(local), held: echoProbe(held) };
+  const out = { local: [], held: [] };
+  for (let i = 0; i < KEYS; i++) {
+    const ch = String.fromCharCode(97 + (i % 26));
+    for (const which of Math.random() < 0.5 ? ['local', 'held'] : ['held', 'local']) {
+      out[which].push(await probes[which](ch));
+      // A keystroke, not a burst: the next key after the echo settled.
+      await new Promise((r) => setTimeout(r, 2));
+    }
   }
-  s.dispose();
+  local.dispose();
+  held.dispose();
   return out;
 }
 
@@ -213,8 +226,7 @@ console.log(`load at start: ${loadavg()[0].toFixed(1)}`);
 if (!args.includes('--adoption')) await pipeFigures();
 
 async function pipeFigures() {
-  const refEcho = await echoLatencies(false);
-  const heldEcho = await echoLatencies(true);
+  const { local: refEcho, held: heldEcho } = await echoLatencies();
   const added = median(heldEcho) - median(refEcho);
   report(
     'key → echo, added by the holder (p50)',

@@ -1,4 +1,4 @@
-// Live status benchmarks. Run `npm run build` first, then `node bench/status.mjs`.
+// Live status benchmarks. Run `npm run build` first, then `node bench/status.mjs [--runs 60]`.
 // Prints, each next to a reference measured in the same run:
 //  1. reporter wall time per hook call (target p50 ≤ 10 ms) for the Node reporter and the native one
 //     (native/termio-hook, built by scripts/setup.mjs), beside /bin/true and `node -e 0`;
@@ -34,7 +34,7 @@ const REPORTERS = [
   { name: 'termio-hook (native)', argv: [join(root, 'native', 'termio-hook', 'build', 'termio-hook')], target: true },
 ];
 /** Hook calls per measurement: enough for a stable p50/p99 within a few seconds on 2 cores. */
-const RUNS = 60;
+const RUNS = process.argv.includes('--runs') ? Number(process.argv[process.argv.indexOf('--runs') + 1]) : 60;
 /** The rate of a busy agent firing tool hooks (bench/README.md's target row). */
 const EVENTS_PER_SECOND = 200;
 const EVENTS = 1_000;
@@ -58,14 +58,26 @@ async function once(cmd, args, opts = {}) {
   return Number(process.hrtime.bigint() - t) / 1e6;
 }
 
-/** Wall times of several commands run in turn, one of each per round: references and subjects
- *  see the same warm-up and the same machine load. */
+/** Wall times of several commands run in turn, one of each per round in a new random order each
+ *  round: references and subjects see the same warm-up and the same machine load, and none always
+ *  runs right after another (a fixed order would hand the same neighbour's after-effects, its
+ *  exit and reaping, to the same command every round). */
 async function interleaved(cases) {
   const times = cases.map(() => []);
   for (let i = 0; i < RUNS; i++) {
-    for (const [k, c] of cases.entries()) times[k].push(await once(c.cmd, c.args, c.opts));
+    for (const k of shuffled(cases.keys())) times[k].push(await once(cases[k].cmd, cases[k].args, cases[k].opts));
   }
   return times;
+}
+
+/** The items in a random order (Fisher–Yates). */
+function shuffled(items) {
+  const a = [...items];
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [a[i], a[j]] = [a[j], a[i]];
+  }
+  return a;
 }
 
 function row(name, times, note = '') {
