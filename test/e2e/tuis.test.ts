@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { darkTheme } from '../../src/terminal/theme';
-import { AGENT_CLI_INSTALL_TIMEOUT_MS, ensureClaudeCode, ensureNpmAgentCli, type AgentCli } from '../helpers/agentCli';
+import { AGENT_CLI_INSTALL_TIMEOUT_MS, ensureNpmAgentCli, type AgentCli } from '../helpers/agentCli';
+import { ensureNewestClaude, writeClaudeUser } from '../integration/agents/recipes/claude';
 import { waitFor } from '../helpers/waitFor';
 import { AppUnderTest, Display, e2eSkipReason } from './harness';
 import { blueish, colourful, near, rgbOf, Shot, terminalArea, type Area } from './screenPixels';
@@ -35,8 +36,8 @@ describe.skipIf(e2eSkipReason)('real TUIs in the real app', () => {
 
   beforeAll(
     async () => {
+      clis.claude = await ensureNewestClaude();
       // One after the other: they install into the same npm prefix.
-      clis.claude = await ensureClaudeCode();
       const codexNative = `node_modules/@openai/codex-linux-${process.arch}/vendor/${process.arch === 'arm64' ? 'aarch64' : 'x86_64'}-unknown-linux-musl/bin/codex`;
       clis.codex = await ensureNpmAgentCli('@openai/codex', ['node_modules/.bin/codex', codexNative]);
       clis.gemini = await ensureNpmAgentCli('@google/gemini-cli', ['node_modules/.bin/gemini']);
@@ -46,7 +47,7 @@ describe.skipIf(e2eSkipReason)('real TUIs in the real app', () => {
       mkdirSync(project);
       // What a returning user of each CLI has, so the first screen is the CLI's own and not a
       // first-run wizard: Claude's onboarding done and this folder trusted; Gemini's folder trust off.
-      writeFileSync(join(home, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true, projects: { [project]: { hasTrustDialogAccepted: true } } }));
+      writeClaudeUser(home, { trusted: [project] });
       mkdirSync(join(home, '.gemini'));
       writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify({ security: { folderTrust: { enabled: false } } }));
       writeFileSync(join(project, 'notes.txt'), 'Termio renders vim.\nSecond line.\n');
