@@ -64,7 +64,8 @@ it("shows Claude Code's folder-trust question on the page and answers it with a 
     await waitFor(async () => (await card.locator('.q-text').textContent()) === 'Is this a project you created or one you trust?', {
       what: 'the question on the page',
     });
-    expect(await card.locator('.c-label').allTextContents()).toEqual(['Yes, I trust this folder', 'No, exit']);
+    // In the order Claude draws them: its newest releases put "No, exit" first, highlighted.
+    expect(await card.locator('.c-label').allTextContents()).toEqual(['No, exit', 'Yes, I trust this folder']);
     expect(await card.locator('.q-context').textContent()).toContain(project);
     await page.screenshot({ path: join(screenshotDir, 'companion-claude-trust-phone.png') });
 
