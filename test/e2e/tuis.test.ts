@@ -2,7 +2,7 @@
 // Code, Codex and Gemini CLIs from npm (offline, in a temporary HOME), each started from a shell
 // session through the termio CLI. Each waits for the text that TUI draws, then checks a
 // screenshot's pixels: the terminal area is not blank, and the TUI's own marks are painted
-// (vim's blue `~` rows, less's reverse-video `(END)`, htop's coloured bars, the agents' frames).
+// (vim's blue `~` rows, less's reverse-video `(END)`, htop's coloured bars, the agents' boxes and rules).
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -208,10 +208,11 @@ describe.skipIf(e2eSkipReason)('real TUIs in the real app', () => {
     {
       key: 'claude',
       name: 'claude-code',
-      drawn: (t) => t.includes('Claude Code') && t.includes('╭') && t.includes('❯'),
-      // The welcome box and its mascot in Claude's orange.
+      // Its mascot beside "Claude Code v…" (its newest releases draw no welcome box), then the prompt `❯`
+      // between two rules across the terminal.
+      drawn: (t) => t.includes('Claude Code v') && /^─{40,}\n❯/m.test(t),
       painted: (s) => border(s) && s.fraction(colourful) > 0.005,
-      what: 'its welcome box with an unbroken border and orange marks',
+      what: 'the rules around its prompt unbroken across the terminal, and its mascot in orange',
     },
     {
       key: 'codex',
