@@ -13,7 +13,8 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, existsSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ensureClaudeCode, type AgentCli } from '../helpers/agentCli';
+import type { AgentCli } from '../helpers/agentCli';
+import { ensureNewestClaude } from '../integration/agents/recipes/claude';
 import { waitFor } from '../helpers/waitFor';
 import { AppUnderTest, Display, e2eSkipReason, installRealClaude, listSessions } from './harness';
 
@@ -34,7 +35,7 @@ describe.skipIf(e2eSkipReason)('real Claude Code through the app', () => {
   let shot = '';
   beforeAll(async () => {
     display = await Display.start();
-    cli = await ensureClaudeCode();
+    cli = await ensureNewestClaude();
   }, 120_000);
   afterAll(async () => {
     await display?.stop();

@@ -2,22 +2,23 @@
 // any hook can report: the screen's question detector makes the session "needs you" with the
 // question quoted as its reason, the phone page (real Chromium, phone size) shows the question
 // with Claude's choices, and a tap answers it in Claude's own TUI.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ControlClient } from '../../src/app/client/controlClient';
-import { ensureClaudeCode, type AgentCli } from '../helpers/agentCli';
+import type { AgentCli } from '../helpers/agentCli';
 import { launchChromium } from '../helpers/browser';
 import { startHostInProcess } from '../helpers/companionHost';
 import { waitFor } from '../helpers/waitFor';
+import { CLAUDE_ENV, ensureNewestClaude, writeClaudeUser } from '../integration/agents/recipes/claude';
 import { screenshotDir } from './harness';
 
 let claude: AgentCli;
 let browser: Browser;
 
 beforeAll(async () => {
-  claude = await ensureClaudeCode();
+  claude = await ensureNewestClaude();
   browser = await launchChromium();
   mkdirSync(screenshotDir, { recursive: true });
 }, 120_000);
@@ -30,7 +31,7 @@ it("shows Claude Code's folder-trust question on the page and answers it with a 
   const host = await startHostInProcess({
     path: `${dirname(claude.path)}:${process.env.PATH ?? ''}`,
     // Offline on purpose: nothing here may reach the network, and the trust question needs none.
-    env: { DISABLE_AUTOUPDATER: '1', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9', ANTHROPIC_API_KEY: '' },
+    env: { ...CLAUDE_ENV, ANTHROPIC_BASE_URL: 'http://127.0.0.1:9', ANTHROPIC_API_KEY: '' },
   });
   const client = await ControlClient.connect(host.env);
   const context = await browser.newContext({
@@ -43,7 +44,7 @@ it("shows Claude Code's folder-trust question on the page and answers it with a 
   try {
     if (!(client instanceof ControlClient)) throw new Error(client.message);
     // A user past onboarding, in a folder Claude has not seen.
-    writeFileSync(join(host.home, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true, theme: 'dark', numStartups: 1 }));
+    writeClaudeUser(host.home);
     const project = join(host.home, 'src', 'shop');
     mkdirSync(project, { recursive: true });
     const spawned = await client.request('sessions.spawn', { agent: 'claude', cwd: project });
@@ -63,7 +64,8 @@ it("shows Claude Code's folder-trust question on the page and answers it with a 
     await waitFor(async () => (await card.locator('.q-text').textContent()) === 'Is this a project you created or one you trust?', {
       what: 'the question on the page',
     });
-    expect(await card.locator('.c-label').allTextContents()).toEqual(['Yes, I trust this folder', 'No, exit']);
+    // In the order Claude draws them: its newest releases put "No, exit" first, highlighted.
+    expect(await card.locator('.c-label').allTextContents()).toEqual(['No, exit', 'Yes, I trust this folder']);
     expect(await card.locator('.q-context').textContent()).toContain(project);
     await page.screenshot({ path: join(screenshotDir, 'companion-claude-trust-phone.png') });
 

@@ -5,7 +5,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+import { shellQuote } from '../../src/app/services/shellQuote';
 import { endProcessesWithHome, processesWithHome } from '../helpers/processes';
+import { CLAUDE_ENV, writeClaudeUser } from '../integration/agents/recipes/claude';
 import { skipUnlessRequired } from '../helpers/required';
 import { waitFor } from '../helpers/waitFor';
 
@@ -328,20 +330,23 @@ export function installFakeAgents(home: string, dialects: string[] = ['claude'])
 
 /**
  * Puts the real Claude Code CLI on the login shell's PATH of a test HOME, as a user's install would
- * be, ready to start offline in `project`: env -u drops variables a developer's or CI's environment
- * may carry (an API key prompt, another config dir), self-updates stay off (one would npm install
- * -g on this machine), and ~/.claude.json marks onboarding done and the folder trusted (without it
- * the CLI asks the network and exits).
+ * be, ready to start offline in `project` as a returning user (writeClaudeUser: onboarding done,
+ * the folder trusted, manual mode, no one-time offers): env -u drops variables a developer's or
+ * CI's environment may carry (an API key, another config dir), CLAUDE_ENV keeps self-updates off.
+ * `env` adds to the CLI's environment; an ANTHROPIC_API_KEY in it is approved as the user's.
  */
-export function installRealClaude(home: string, cliPath: string, project: string): void {
+export function installRealClaude(home: string, cliPath: string, project: string, env: Record<string, string> = {}): void {
   mkdirSync(join(home, 'bin'), { recursive: true });
+  const assignments = Object.entries({ ...CLAUDE_ENV, ...env })
+    .map(([k, v]) => `${k}=${shellQuote(v)}`)
+    .join(' ');
   writeFileSync(
     join(home, 'bin', 'claude'),
-    `#!/bin/sh\nexec env -u CLAUDE_CONFIG_DIR -u ANTHROPIC_API_KEY -u ANTHROPIC_AUTH_TOKEN DISABLE_AUTOUPDATER=1 "${cliPath}" "$@"\n`,
+    `#!/bin/sh\nexec env -u CLAUDE_CONFIG_DIR -u ANTHROPIC_API_KEY -u ANTHROPIC_AUTH_TOKEN ${assignments} "${cliPath}" "$@"\n`,
     { mode: 0o755 },
   );
   writeFileSync(join(home, '.bash_profile'), `export PATH="${join(home, 'bin')}:$PATH"\n`);
-  writeFileSync(join(home, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true, projects: { [project]: { hasTrustDialogAccepted: true } } }));
+  writeClaudeUser(home, { trusted: [project], ...(env.ANTHROPIC_API_KEY ? { apiKey: env.ANTHROPIC_API_KEY } : {}) });
 }
 
 /** Runs a termio CLI command to completion; JSON output parsed when asked. */

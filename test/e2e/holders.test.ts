@@ -9,8 +9,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ensureClaudeCode } from '../helpers/agentCli';
 import { isAlive } from '../helpers/processes';
+import { ensureNewestClaude } from '../integration/agents/recipes/claude';
 import { waitFor } from '../helpers/waitFor';
 import { AppUnderTest, Display, e2eSkipReason, installRealClaude, readPixels, repoRoot, type Rgb, useDesktop } from './harness';
 
@@ -99,7 +99,7 @@ describe.skipIf(e2eSkipReason)('agents that outlive the host', () => {
   }
 
   it('keeps a counter and the real Claude Code through a kill -9 of the host, a restart and an update', async () => {
-    const claude = await ensureClaudeCode();
+    const claude = await ensureNewestClaude();
     const home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-e2e-')));
     const project = join(home, 'project');
     mkdirSync(project);

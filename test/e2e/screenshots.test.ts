@@ -7,20 +7,20 @@
 // TERMIO_WRITE_SCREENSHOTS=1, which writes them into assets/screenshots; in the suite they go to
 // test-output/screenshots. Each picture is checked to show what its caption says.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ensureClaudeCode } from '../helpers/agentCli';
+import { ensureNewestClaude } from '../integration/agents/recipes/claude';
 import { startModelServer, type ModelServer } from '../helpers/modelServer';
 import { darkFailedColor } from '../../src/app/ui/stateColors';
 import { waitFor } from '../helpers/waitFor';
-import { AppUnderTest, Display, e2eSkipReason, fractionNear, hexToRgb, readPixels, repoRoot, screenshotDir, useDesktop } from './harness';
+import { AppUnderTest, Display, e2eSkipReason, fractionNear, hexToRgb, installRealClaude, readPixels, repoRoot, screenshotDir, useDesktop } from './harness';
 
 const target = process.env.TERMIO_WRITE_SCREENSHOTS === '1' ? join(repoRoot, 'assets', 'screenshots') : screenshotDir;
 /** The sidebar's width in the window (the terminal is right of it). */
 const SIDEBAR_PX = 250;
-/** A dummy key the CLI accepts as already approved (~/.claude.json lists its last 20 characters). */
+/** A dummy key, approved as the user's (installRealClaude). */
 const API_KEY = 'sk-ant-api03-termio-screenshots-offline-0000000000';
 /** What the endpoint says when it refuses a turn, and the 429's message, as the CLI shows them. */
 const API_ERROR = 'refused on purpose by the test endpoint';
@@ -30,24 +30,6 @@ interface Info {
   id: string;
   state: string;
   status: { why: { failure?: { kind: string; reason: string } } } | null;
-}
-
-/** The real Claude Code on the login shell's PATH of a test HOME, pointed at the loopback endpoint. */
-function installClaude(home: string, cliPath: string, project: string, api: ModelServer): void {
-  mkdirSync(join(home, 'bin'), { recursive: true });
-  writeFileSync(
-    join(home, 'bin', 'claude'),
-    // No retries: a 429 ends the turn at once instead of backing off for minutes.
-    `#!/bin/sh\nexec env -u CLAUDE_CONFIG_DIR -u ANTHROPIC_AUTH_TOKEN ANTHROPIC_BASE_URL=${api.url} ANTHROPIC_API_KEY=${API_KEY} DISABLE_AUTOUPDATER=1 CLAUDE_CODE_MAX_RETRIES=0 "${cliPath}" "$@"\n`,
-    { mode: 0o755 },
-  );
-  writeFileSync(join(home, '.bash_profile'), `export PATH="${join(home, 'bin')}:$PATH"\n`);
-  const claudeJson = {
-    hasCompletedOnboarding: true,
-    customApiKeyResponses: { approved: [API_KEY.slice(-20)], rejected: [] },
-    projects: { [project]: { hasTrustDialogAccepted: true } },
-  };
-  writeFileSync(join(home, '.claude.json'), JSON.stringify(claudeJson));
 }
 
 /** The window alone, cut out of the display's screenshot. */
@@ -102,13 +84,15 @@ describe.skipIf(e2eSkipReason)('the README screenshots', () => {
   };
 
   it('real Claude Code after turns that failed, and a Claude session asking permission', async (ctx) => {
-    const claude = await ensureClaudeCode();
+    const claude = await ensureNewestClaude();
     if (!claude.ok) return ctx.skip(`the real Claude Code CLI is not available: ${claude.reason}`);
     api = await startModelServer({ steps: [], then: { error: 400, message: API_ERROR } });
     const home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-e2e-')));
     const project = join(home, 'webshop');
     mkdirSync(project);
-    installClaude(home, claude.path, project, api);
+    // Pointed at the loopback endpoint, with no retries: a 429 ends the turn at once instead of
+    // backing off for minutes.
+    installRealClaude(home, claude.path, project, { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: API_KEY, CLAUDE_CODE_MAX_RETRIES: '0' });
     app = await AppUnderTest.launch(display, { home, env: { TERMIO_TRACE_FRAMES: '1' } });
     const a = app;
     const win = await a.waitForWindow();

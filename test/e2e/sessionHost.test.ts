@@ -8,8 +8,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ensureClaudeCode } from '../helpers/agentCli';
 import { isAlive } from '../helpers/processes';
+import { ensureNewestClaude } from '../integration/agents/recipes/claude';
 import { waitFor } from '../helpers/waitFor';
 import { AppUnderTest, descendants, Display, e2eSkipReason, installRealClaude, readPixels, repoRoot, type Rgb, useDesktop } from './harness';
 
@@ -160,8 +160,8 @@ describe.skipIf(e2eSkipReason)('sessions that outlive the window', () => {
   }, 180_000);
 
   it('keeps the real Claude Code running through a quit, with the same process and its prompt', async (ctx) => {
-    // Outside CI an uninstallable CLI is a skip with its reason; under CI ensureClaudeCode fails.
-    const claude = await ensureClaudeCode();
+    // Outside CI an uninstallable CLI is a skip with its reason; under CI ensureNewestClaude fails.
+    const claude = await ensureNewestClaude();
     if (!claude.ok) return ctx.skip(`the real Claude Code CLI is not available: ${claude.reason}`);
     const home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-e2e-')));
     const project = join(home, 'project');

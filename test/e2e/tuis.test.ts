@@ -2,13 +2,14 @@
 // Code, Codex and Gemini CLIs from npm (offline, in a temporary HOME), each started from a shell
 // session through the termio CLI. Each waits for the text that TUI draws, then checks a
 // screenshot's pixels: the terminal area is not blank, and the TUI's own marks are painted
-// (vim's blue `~` rows, less's reverse-video `(END)`, htop's coloured bars, the agents' frames).
+// (vim's blue `~` rows, less's reverse-video `(END)`, htop's coloured bars, the agents' boxes and rules).
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { darkTheme } from '../../src/terminal/theme';
-import { AGENT_CLI_INSTALL_TIMEOUT_MS, ensureClaudeCode, ensureNpmAgentCli, type AgentCli } from '../helpers/agentCli';
+import { AGENT_CLI_INSTALL_TIMEOUT_MS, ensureNpmAgentCli, type AgentCli } from '../helpers/agentCli';
+import { ensureNewestClaude, writeClaudeUser } from '../integration/agents/recipes/claude';
 import { waitFor } from '../helpers/waitFor';
 import { AppUnderTest, Display, e2eSkipReason } from './harness';
 import { blueish, colourful, near, rgbOf, Shot, terminalArea, type Area } from './screenPixels';
@@ -35,8 +36,8 @@ describe.skipIf(e2eSkipReason)('real TUIs in the real app', () => {
 
   beforeAll(
     async () => {
+      clis.claude = await ensureNewestClaude();
       // One after the other: they install into the same npm prefix.
-      clis.claude = await ensureClaudeCode();
       const codexNative = `node_modules/@openai/codex-linux-${process.arch}/vendor/${process.arch === 'arm64' ? 'aarch64' : 'x86_64'}-unknown-linux-musl/bin/codex`;
       clis.codex = await ensureNpmAgentCli('@openai/codex', ['node_modules/.bin/codex', codexNative]);
       clis.gemini = await ensureNpmAgentCli('@google/gemini-cli', ['node_modules/.bin/gemini']);
@@ -46,7 +47,7 @@ describe.skipIf(e2eSkipReason)('real TUIs in the real app', () => {
       mkdirSync(project);
       // What a returning user of each CLI has, so the first screen is the CLI's own and not a
       // first-run wizard: Claude's onboarding done and this folder trusted; Gemini's folder trust off.
-      writeFileSync(join(home, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true, projects: { [project]: { hasTrustDialogAccepted: true } } }));
+      writeClaudeUser(home, { trusted: [project] });
       mkdirSync(join(home, '.gemini'));
       writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify({ security: { folderTrust: { enabled: false } } }));
       writeFileSync(join(project, 'notes.txt'), 'Termio renders vim.\nSecond line.\n');
@@ -207,10 +208,11 @@ describe.skipIf(e2eSkipReason)('real TUIs in the real app', () => {
     {
       key: 'claude',
       name: 'claude-code',
-      drawn: (t) => t.includes('Claude Code') && t.includes('╭') && t.includes('❯'),
-      // The welcome box and its mascot in Claude's orange.
+      // Its mascot beside "Claude Code v…" (its newest releases draw no welcome box), then the prompt `❯`
+      // between two rules across the terminal.
+      drawn: (t) => t.includes('Claude Code v') && /^─{40,}\n❯/m.test(t),
       painted: (s) => border(s) && s.fraction(colourful) > 0.005,
-      what: 'its welcome box with an unbroken border and orange marks',
+      what: 'the rules around its prompt unbroken across the terminal, and its mascot in orange',
     },
     {
       key: 'codex',

@@ -74,7 +74,7 @@ function npmInstall(prefix: string, specs: string[]): Promise<{ ok: true } | { o
   return new Promise((resolve) => {
     mkdirSync(prefix, { recursive: true });
     // Whether npm runs the CLI's postinstall (which links its native binary into bin/) depends on
-    // the caller's npm settings; ensureClaudeCode also knows where the binary lies without it.
+    // the caller's npm settings; a caller's candidates also name where the binary lies without it.
     const child = spawn('npm', ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--loglevel=error', ...specs], {
       cwd: prefix,
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -117,12 +117,6 @@ async function findOrInstall(pkg: string, candidates: string[], root = agentCliC
   if (!installed.ok) return installed;
   const after = findWorking(root, candidates);
   return after ? { ok: true, ...after } : { ok: false, reason: `${pkg} installed into ${root} but none of ${candidates.join(', ')} runs` };
-}
-
-/** Claude Code: the npm bin link, or the native binary of this platform's package. */
-export function ensureClaudeCode(): Promise<AgentCli> {
-  const platformPkg = `node_modules/@anthropic-ai/claude-code-${process.platform}-${process.arch}/claude`;
-  return ensureNpmAgentCli('@anthropic-ai/claude-code', ['node_modules/.bin/claude', platformPkg]);
 }
 
 /** OpenAI Codex: the npm bin link (a Node launcher that runs this platform's native binary). */
@@ -172,4 +166,16 @@ export function newestReleases(pkg: string, count = 2): { ok: true; versions: st
     return x[0]! - y[0]! || x[1]! - y[1]! || x[2]! - y[2]!;
   });
   return plain.length ? { ok: true, versions: plain.slice(-count) } : fail(`npm lists no release of ${pkg}`);
+}
+
+/**
+ * The newest release of an npm CLI (the newest of the releases the release matrix runs), installed
+ * by ensureNpmAgentRelease: what a test that runs one real CLI runs, so a fresh machine runs what
+ * users get rather than what a cache happened to hold. Where CI is set, a registry that cannot list
+ * the releases throws.
+ */
+export async function ensureNewestNpmAgentRelease(pkg: string, candidates: string[], extra: string[] = []): Promise<AgentCli> {
+  const releases = newestReleases(pkg);
+  if (!releases.ok) return releases;
+  return ensureNpmAgentRelease(pkg, releases.versions.at(-1)!, candidates, extra);
 }

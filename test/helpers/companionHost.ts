@@ -12,7 +12,7 @@ import { createLogger } from '../../src/app/services/log';
 import type { NotificationSink } from '../../src/app/services/notifier';
 import { HOST_SOCKET_FILE } from '../../src/protocol/hostFraming';
 import { freePort } from './ports';
-import { waitForExit } from './processes';
+import { endProcessesWithHome, waitForExit } from './processes';
 import { waitFor } from './waitFor';
 
 export const repoRoot = resolve(__dirname, '..', '..');
@@ -166,6 +166,9 @@ export async function startHostInProcess(
       await started.host.stop('test over');
       process.env.PS1 = prev.PS1;
       process.env.ENV = prev.ENV;
+      // A session's agent may still be writing into HOME as it ends (Claude Code does, on its way
+      // out): removing it under them fails with ENOTEMPTY.
+      await endProcessesWithHome(h.home);
       rmSync(h.home, { recursive: true, force: true });
     },
   };

@@ -1,12 +1,12 @@
-// The real Claude Code CLI from npm in a real pty Session: with
+// The real Claude Code CLI from npm (its newest release) in a real pty Session: with
 // our hooks installed by the real installer into a temporary HOME, starting `claude` delivers
 // its SessionStart hook through the real reporter to a real HookServer, the StatusTracker binds
 // the conversation id, and the CLI's own "✳ Claude Code" title arrives through session.onTitle.
-// No network is needed: ~/.claude.json marks onboarding done and the folder trusted (without it
+// No network is needed: writeClaudeUser marks onboarding done and the folder trusted (without it
 // the CLI checks api.anthropic.com, prints "Unable to connect to Anthropic services" and exits 1
 // before any hook runs). Self-updates are switched off: one would `npm install -g` on this machine.
 // Skips with the reason when the CLI cannot be installed (no registry), and fails instead where CI is set.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { defaultReporterLocation, installAgentHooks } from '../../../src/app/services/hookInstaller';
@@ -16,10 +16,11 @@ import { StatusTracker, type ConversationChange } from '../../../src/app/host/st
 import type { HookReport } from '../../../src/protocol/hookReport';
 import { parseManifest } from '../../../src/protocol/manifestParse';
 import { Session } from '../../../src/terminal';
-import { AGENT_CLI_INSTALL_TIMEOUT_MS, ensureClaudeCode, type AgentCli } from '../../helpers/agentCli';
+import { AGENT_CLI_INSTALL_TIMEOUT_MS, type AgentCli } from '../../helpers/agentCli';
 import { SessionSecrets } from '../../helpers/sessionSecrets';
 import { waitFor } from '../../helpers/waitFor';
 import { startHookRig, type HookRig } from '../../helpers/hookRig';
+import { CLAUDE_ENV, ensureNewestClaude, writeClaudeUser } from '../../integration/agents/recipes/claude';
 
 /** The CLI shows its prompt and fires SessionStart within ~1 s here; 20 s covers a loaded CI box. */
 const START_TIMEOUT_MS = 20_000;
@@ -40,7 +41,7 @@ let session: Session | null = null;
 let rig: HookRig | undefined;
 
 beforeAll(async () => {
-  cli = await ensureClaudeCode();
+  cli = await ensureNewestClaude();
   if (cli.ok) console.log(`real Claude Code: ${cli.version} (${cli.path})`);
   else console.warn(`skipping the real Claude Code test: ${cli.reason}`);
 }, AGENT_CLI_INSTALL_TIMEOUT_MS + 15_000);
@@ -66,7 +67,7 @@ describe('the real Claude Code CLI in a Termio session', () => {
       const project = join(home, 'project');
       mkdirSync(project);
       // Onboarding done and this folder trusted: what a user who has run claude before has.
-      writeFileSync(join(home, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true, projects: { [project]: { hasTrustDialogAccepted: true } } }));
+      writeClaudeUser(home, { trusted: [project] });
       const installed = installAgentHooks(agent, { paths: termioPaths({ TERMIO_HOME: join(home, '.termio') }), home, reporter: defaultReporterLocation() });
       expect(installed).toMatchObject({ state: 'installed', file: join(home, '.claude', 'settings.json') });
 
@@ -87,8 +88,7 @@ describe('the real Claude Code CLI in a Termio session', () => {
           TERMIO_HOME: join(home, '.termio'),
           ...server.sessionEnv(),
           ...minted.env,
-          DISABLE_AUTOUPDATER: '1',
-          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+          ...CLAUDE_ENV,
         },
       });
       if (!(started instanceof Session)) throw new Error(started.message);

@@ -7,14 +7,14 @@
 // trusts the folder, after which Claude Code starts and its SessionStart hook reports. Offline:
 // the question comes before any model request. Skips with the reason where the registry is out of
 // reach, and fails instead where CI is set.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AGENT_CLI_INSTALL_TIMEOUT_MS, ensureNpmAgentRelease, newestReleases } from '../../helpers/agentCli';
 import { AgentHome } from '../../helpers/agentHome';
 import { skipUnlessRequired } from '../../helpers/required';
 import { waitFor } from '../../helpers/waitFor';
-import { claude } from '../../integration/agents/recipes/claude';
+import { claude, CLAUDE_ENV, writeClaudeUser } from '../../integration/agents/recipes/claude';
 
 /** Claude Code draws its first screen within a few seconds here; 60 s covers a loaded CI box. */
 const START_TIMEOUT_MS = 60_000;
@@ -44,9 +44,9 @@ describe(`${PKG}, the newest two releases`, () => {
       const agent = new AgentHome(cli.path, 'termio-claude-trust-');
       cleanups.push(() => agent.dispose());
       const { home, project } = agent;
-      // Onboarding done (without it the CLI wants api.anthropic.com and exits); this folder unseen.
-      writeFileSync(join(home, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true }));
-      Object.assign(agent.env, { DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' });
+      // A returning user, in a folder Claude has not seen.
+      writeClaudeUser(home);
+      Object.assign(agent.env, CLAUDE_ENV);
       const run = (...args: string[]) => agent.termio(args);
 
       await agent.installHooks('claude');
