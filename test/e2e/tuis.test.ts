@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { darkTheme } from '../../src/terminal/theme';
-import { AGENT_CLI_INSTALL_TIMEOUT_MS, ensureNpmAgentCli, type AgentCli } from '../helpers/agentCli';
+import { AGENT_CLI_INSTALL_TIMEOUT_MS, ensureCodex, ensureNewestNpmAgentRelease, type AgentCli } from '../helpers/agentCli';
 import { ensureNewestClaude, writeClaudeUser } from '../integration/agents/recipes/claude';
 import { waitFor } from '../helpers/waitFor';
 import { AppUnderTest, Display, e2eSkipReason } from './harness';
@@ -37,10 +37,9 @@ describe.skipIf(e2eSkipReason)('real TUIs in the real app', () => {
   beforeAll(
     async () => {
       clis.claude = await ensureNewestClaude();
-      // One after the other: they install into the same npm prefix.
-      const codexNative = `node_modules/@openai/codex-linux-${process.arch}/vendor/${process.arch === 'arm64' ? 'aarch64' : 'x86_64'}-unknown-linux-musl/bin/codex`;
-      clis.codex = await ensureNpmAgentCli('@openai/codex', ['node_modules/.bin/codex', codexNative]);
-      clis.gemini = await ensureNpmAgentCli('@google/gemini-cli', ['node_modules/.bin/gemini']);
+      // The newest release of each, as users get it, each cached in a folder of its own.
+      clis.codex = await ensureCodex();
+      clis.gemini = await ensureNewestNpmAgentRelease('@google/gemini-cli', ['node_modules/.bin/gemini']);
 
       const home = mkdtempSync(join(tmpdir(), 'termio-e2e-tuis-'));
       project = join(home, 'project');

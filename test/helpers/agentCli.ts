@@ -119,9 +119,9 @@ async function findOrInstall(pkg: string, candidates: string[], root = agentCliC
   return after ? { ok: true, ...after } : { ok: false, reason: `${pkg} installed into ${root} but none of ${candidates.join(', ')} runs` };
 }
 
-/** OpenAI Codex: the npm bin link (a Node launcher that runs this platform's native binary). */
+/** OpenAI Codex's newest release: the npm bin link (a Node launcher that runs this platform's native binary). */
 export function ensureCodex(): Promise<AgentCli> {
-  return ensureNpmAgentCli('@openai/codex', ['node_modules/.bin/codex']);
+  return ensureNewestNpmAgentRelease('@openai/codex', ['node_modules/.bin/codex']);
 }
 
 /** The folder one release of an npm CLI is installed into. */
