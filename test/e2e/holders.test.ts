@@ -98,14 +98,16 @@ describe.skipIf(e2eSkipReason)('agents that outlive the host', () => {
     return [live, scrolled];
   }
 
-  it('keeps a counter and the real Claude Code through a kill -9 of the host, a restart and an update', async () => {
+  it('keeps a counter and the real Claude Code through a kill -9 of the host, a restart and an update', async (ctx) => {
+    // Where CI is set a Claude Code that cannot be installed fails here (ensureClaudeCode throws).
     const claude = await ensureClaudeCode();
+    if (!claude.ok) return ctx.skip(`the real Claude Code CLI is not available: ${claude.reason}`);
     const home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-e2e-')));
     const project = join(home, 'project');
     mkdirSync(project);
-    if (claude.ok) installRealClaude(home, claude.path, project);
+    installRealClaude(home, claude.path, project);
     try {
-      await throughKillRestartUpdate(home, project, claude.ok);
+      await throughKillRestartUpdate(home, project);
     } catch (e) {
       // The logs say which step went wrong; the HOME is removed with the app.
       if (existsSync(join(home, '.termio', 'logs'))) cpSync(join(home, '.termio', 'logs'), join(repoRoot, 'test-output', 'holders-logs'), { recursive: true });
@@ -113,7 +115,7 @@ describe.skipIf(e2eSkipReason)('agents that outlive the host', () => {
     }
   }, 240_000);
 
-  async function throughKillRestartUpdate(home: string, project: string, withClaude: boolean): Promise<void> {
+  async function throughKillRestartUpdate(home: string, project: string): Promise<void> {
     let a = await start(home);
     const ticks = join(home, 'ticks.log');
     const counter = (await a.cli(['sessions', 'spawn', '--cwd', home])).stdout.trim();
@@ -121,12 +123,10 @@ describe.skipIf(e2eSkipReason)('agents that outlive the host', () => {
     const still = (await a.cli(['sessions', 'spawn', '--cwd', home])).stdout.trim();
     await a.cli(['sessions', 'send', still, 'seq 1 400; printf "\\033[1;33mstatic-end\\033[0m\\n"', '--enter']);
     await waitFor(async () => (await a.cli(['sessions', 'read', still])).stdout.includes('static-end'), { what: 'the static output' });
-    if (withClaude) {
-      const agent = (await a.cli(['sessions', 'spawn', '--agent', 'claude', '--cwd', project])).stdout.trim();
-      await waitFor(async () => (await a.cli(['sessions', 'read', agent])).stdout.includes('for shortcuts'), { timeout: 30_000, what: "Claude Code's prompt" });
-    }
+    const agent = (await a.cli(['sessions', 'spawn', '--agent', 'claude', '--cwd', project])).stdout.trim();
+    await waitFor(async () => (await a.cli(['sessions', 'read', agent])).stdout.includes('for shortcuts'), { timeout: 30_000, what: "Claude Code's prompt" });
     await waitFor(() => existsSync(ticks) && readFileSync(ticks, 'utf8').split('\n').length > 5, { what: 'the counter to count' });
-    expect((await a.cli(['host', 'status'])).stdout).toMatch(/holders: on, [23] sessions held/);
+    expect((await a.cli(['host', 'status'])).stdout).toMatch(/holders: on, 3 sessions held/);
     const pids = await pidsOf(a);
     const [live, scrolled] = await pictures(a, still, 'holders-before');
 
@@ -146,7 +146,7 @@ describe.skipIf(e2eSkipReason)('agents that outlive the host', () => {
     process.kill(first, 'SIGKILL');
     await a.waitForLog(/session host lost/);
     await a.waitForLog(/sessions restored .*"after":"host lost"/, 60_000);
-    expect(hostLog(home)).toMatch(/host listening .*"adopted":[23]/);
+    expect(hostLog(home)).toMatch(/host listening .*"adopted":3[,}]/);
     await same('kill');
 
     // 2. `termio host restart`: agents keep running.
@@ -173,7 +173,7 @@ describe.skipIf(e2eSkipReason)('agents that outlive the host', () => {
       stdio: 'ignore',
     });
     oldHost.unref();
-    await waitFor(() => /host listening .*"version":"0\.0\.9".*"adopted":[23]/.test(hostLog(home)), { what: 'the older host to adopt the sessions' });
+    await waitFor(() => /host listening .*"version":"0\.0\.9".*"adopted":3[,}]/.test(hostLog(home)), { what: 'the older host to adopt the sessions' });
     a = await AppUnderTest.launch(display, { home });
     app = a;
     const dialog = await a.waitForWindow('Termio');
