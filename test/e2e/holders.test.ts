@@ -35,6 +35,11 @@ function ticksBetween(file: string, from: number, to: number): number {
     .filter((t) => t > from && t < to).length;
 }
 
+/** The whole test: about a minute on 2 loaded cores (the real Claude Code's start, four rounds of
+ *  screenshots, three host changes). Every wait inside has its own bound and names what it
+ *  waited for; this stops a hang none of them covers within three times the usual run. */
+const HOLDERS_TEST_MS = 180_000;
+
 describe.skipIf(e2eSkipReason)('agents that outlive the host', () => {
   let display: Display;
   let app: AppUnderTest | undefined;
@@ -97,22 +102,27 @@ describe.skipIf(e2eSkipReason)('agents that outlive the host', () => {
     return [live, scrolled];
   }
 
-  it('keeps a counter and the real Claude Code through a kill -9 of the host, a restart and an update', async (ctx) => {
-    // Where CI is set a Claude Code that cannot be installed fails here (ensureClaudeCode throws).
-    const claude = await ensureClaudeCode();
-    if (!claude.ok) return ctx.skip(`the real Claude Code CLI is not available: ${claude.reason}`);
-    const home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-e2e-')));
-    const project = join(home, 'project');
-    mkdirSync(project);
-    installRealClaude(home, claude.path, project);
-    try {
-      await throughKillRestartUpdate(home, project);
-    } catch (e) {
-      // The logs say which step went wrong; the HOME is removed with the app.
-      if (existsSync(join(home, '.termio', 'logs'))) cpSync(join(home, '.termio', 'logs'), join(repoRoot, 'test-output', 'holders-logs'), { recursive: true });
-      throw e;
-    }
-  }, 240_000);
+  it(
+    'keeps a counter and the real Claude Code through a kill -9 of the host, a restart and an update',
+    async (ctx) => {
+      // Where CI is set a Claude Code that cannot be installed fails here (ensureClaudeCode throws).
+      const claude = await ensureClaudeCode();
+      if (!claude.ok) return ctx.skip(`the real Claude Code CLI is not available: ${claude.reason}`);
+      const home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-e2e-')));
+      const project = join(home, 'project');
+      mkdirSync(project);
+      installRealClaude(home, claude.path, project);
+      try {
+        await throughKillRestartUpdate(home, project);
+      } catch (e) {
+        // The logs say which step went wrong; the HOME is removed with the app.
+        if (existsSync(join(home, '.termio', 'logs')))
+          cpSync(join(home, '.termio', 'logs'), join(repoRoot, 'test-output', 'holders-logs'), { recursive: true });
+        throw e;
+      }
+    },
+    HOLDERS_TEST_MS,
+  );
 
   async function throughKillRestartUpdate(home: string, project: string): Promise<void> {
     let a = await start(home);
