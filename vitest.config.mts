@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { everyTestMustRun } from './scripts/lib/everyTestMustRun.mjs';
 
 export default defineConfig({
   test: {
@@ -9,7 +10,7 @@ export default defineConfig({
     // a real sshd and the real app under Xvfb share 2 cores, and a test whose generous bound a
     // loaded machine overran once still fails if it fails every time. The retries are printed
     // in the summary, so a flaky test shows as flaky rather than passing silently.
-    retry: process.env.CI ? 2 : 0,
+    retry: everyTestMustRun() ? 2 : 0,
     projects: [
       {
         test: {

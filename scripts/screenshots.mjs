@@ -13,8 +13,9 @@ if (setup.status !== 0) process.exit(setup.status ?? 1);
 const r = spawnSync(join(root, 'node_modules', '.bin', 'vitest'), ['run', '--project', 'e2e', 'test/e2e/screenshots.test.ts'], {
   stdio: 'inherit',
   cwd: root,
-  // CI set: a Claude Code that cannot be installed fails here instead of leaving old pictures.
-  env: { ...process.env, TERMIO_WRITE_SCREENSHOTS: '1', CI: process.env.CI || 'true' },
+  // CI set (whatever the caller's CI says): a Claude Code that cannot be installed fails here
+  // instead of leaving old pictures.
+  env: { ...process.env, TERMIO_WRITE_SCREENSHOTS: '1', CI: 'true' },
 });
 if (r.status === 0) console.log(`screenshots written to ${join(root, 'assets', 'screenshots')}`);
 process.exit(r.status ?? 1);

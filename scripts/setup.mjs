@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism, homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { everyTestMustRun } from './lib/everyTestMustRun.mjs';
 import { holderCompileAttempts } from './lib/holderBuild.mjs';
 import { applyNodeguiPatches, nodeguiPatchesHash } from './lib/nodeguiPatches.mjs';
 import { ensureSpawnHelperExecutable } from './lib/nodePtyHelper.mjs';
@@ -391,8 +392,7 @@ function closingLine(jsonReport, status) {
   );
   const skipped = (j.numPendingTests ?? 0) + (j.numTodoTests ?? 0);
   process.stdout.write(`\ntests: ${j.numPassedTests} passed, ${j.numFailedTests} failed, ${skipped} skipped\n`);
-  const ci = !['', '0', 'false'].includes((process.env.CI ?? '').trim().toLowerCase());
-  if (ci && skipped > 0) {
+  if (everyTestMustRun() && skipped > 0) {
     process.stderr.write(`[setup] error: CI is set, so every test must run, but ${skipped} skipped:\n  ${skippedTests.join('\n  ')}\n`);
     status ||= 1;
   }

@@ -65,7 +65,7 @@ describe.skipIf(e2eSkipReason)('Termio app', () => {
     expect(Number(m[1])).toBeGreaterThan(300);
   });
 
-  it('keeps running when its window closes; SIGTERM detaches within 2 s and the sessions keep running in the host', async () => {
+  it('keeps running when its window closes; SIGTERM detaches without waiting out a deadline and the sessions keep running in the host', async () => {
     app = await AppUnderTest.launch(display);
     const win = await app.waitForWindow();
     display.xdotool('windowfocus', '--sync', win);
@@ -85,9 +85,11 @@ describe.skipIf(e2eSkipReason)('Termio app', () => {
     const job = await waitFor(() => descendants(hostPid).find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sleep\u0000600')), {
       what: 'the job running under the session host',
     });
+    // It quit by its own path, with nothing to wait out: exit 0 on the SIGTERM, neither the
+    // harness's SIGKILL nor the app's own quit deadline (QUIT_DEADLINE_MS in quitPath.ts).
     const result = await app.stop();
-    expect(result.code).toBe(0);
-    expect(result.ms).toBeLessThan(2_000);
+    expect([result.code, result.signal]).toEqual([0, null]);
+    expect(app.log()).not.toContain('quit deadline passed');
     expect(isAlive(job)).toBe(true);
     const sessions = descendants(hostPid);
     // `termio host stop` ends them all, and the host.

@@ -2,8 +2,9 @@
 // counting every 200 ms and the real Claude Code at its prompt go through a kill -9 of
 // termio-host (the app starts a new one by itself), `termio host restart`, and an update (an
 // older copy of Termio's host running, the app's version-skew dialog answered): each time the
-// same pids, the counter never stops for more than a second, and the window shows the same
-// screen and scrollback, pixel for pixel.
+// same pids, the counter counting on (after a kill -9 it counted while no host ran), and the
+// window shows the same screen and scrollback, pixel for pixel. How long a new host takes to
+// adopt held sessions is bench/holder.mjs's to measure, not this test's.
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,16 +26,19 @@ function differing(a: Rgb[], b: Rgb[]): number {
   return n;
 }
 
-/** The longest pause between two ticks the counter wrote to its log (each line: "tick N epoch-ms"). */
-function longestPauseMs(file: string): number {
-  const times = readFileSync(file, 'utf8')
+/** The ticks the counter wrote to its log (each line: "tick N epoch-ms") stamped after `from` and before `to`. */
+function ticksBetween(file: string, from: number, to: number): number {
+  return readFileSync(file, 'utf8')
     .trim()
     .split('\n')
-    .map((l) => Number(l.split(' ')[2]));
-  let worst = 0;
-  for (let i = 1; i < times.length; i++) worst = Math.max(worst, times[i]! - times[i - 1]!);
-  return worst;
+    .map((l) => Number(l.split(' ')[2]))
+    .filter((t) => t > from && t < to).length;
 }
+
+/** The whole test: about a minute on 2 loaded cores (the real Claude Code's start, four rounds of
+ *  screenshots, three host changes). Every wait inside has its own bound and names what it
+ *  waited for; this stops a hang none of them covers within three times the usual run. */
+const HOLDERS_TEST_MS = 180_000;
 
 describe.skipIf(e2eSkipReason)('agents that outlive the host', () => {
   let display: Display;
@@ -98,35 +102,40 @@ describe.skipIf(e2eSkipReason)('agents that outlive the host', () => {
     return [live, scrolled];
   }
 
-  it('keeps a counter and the real Claude Code through a kill -9 of the host, a restart and an update', async () => {
-    const claude = await ensureNewestClaude();
-    const home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-e2e-')));
-    const project = join(home, 'project');
-    mkdirSync(project);
-    if (claude.ok) installRealClaude(home, claude.path, project);
-    try {
-      await throughKillRestartUpdate(home, project, claude.ok);
-    } catch (e) {
-      // The logs say which step went wrong; the HOME is removed with the app.
-      if (existsSync(join(home, '.termio', 'logs'))) cpSync(join(home, '.termio', 'logs'), join(repoRoot, 'test-output', 'holders-logs'), { recursive: true });
-      throw e;
-    }
-  }, 240_000);
+  it(
+    'keeps a counter and the real Claude Code through a kill -9 of the host, a restart and an update',
+    async (ctx) => {
+      // Where CI is set a Claude Code that cannot be installed fails here (ensureNewestClaude throws).
+      const claude = await ensureNewestClaude();
+      if (!claude.ok) return ctx.skip(`the real Claude Code CLI is not available: ${claude.reason}`);
+      const home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-e2e-')));
+      const project = join(home, 'project');
+      mkdirSync(project);
+      installRealClaude(home, claude.path, project);
+      try {
+        await throughKillRestartUpdate(home, project);
+      } catch (e) {
+        // The logs say which step went wrong; the HOME is removed with the app.
+        if (existsSync(join(home, '.termio', 'logs')))
+          cpSync(join(home, '.termio', 'logs'), join(repoRoot, 'test-output', 'holders-logs'), { recursive: true });
+        throw e;
+      }
+    },
+    HOLDERS_TEST_MS,
+  );
 
-  async function throughKillRestartUpdate(home: string, project: string, withClaude: boolean): Promise<void> {
+  async function throughKillRestartUpdate(home: string, project: string): Promise<void> {
     let a = await start(home);
     const ticks = join(home, 'ticks.log');
     const counter = (await a.cli(['sessions', 'spawn', '--cwd', home])).stdout.trim();
-    await a.cli(['sessions', 'send', counter, `i=0; while true; do echo "tick $i $(date +%s%3N)" | tee -a ${ticks}; i=$((i+1)); sleep 0.2; done`, '--enter']);
+    await a.cli(['sessions', 'send', counter, `i=0; while true; do echo "tick $i $(date +%s%3N)" | tee -a ${ticks}; i=$((i+1)); sleep 0.05; done`, '--enter']);
     const still = (await a.cli(['sessions', 'spawn', '--cwd', home])).stdout.trim();
     await a.cli(['sessions', 'send', still, 'seq 1 400; printf "\\033[1;33mstatic-end\\033[0m\\n"', '--enter']);
     await waitFor(async () => (await a.cli(['sessions', 'read', still])).stdout.includes('static-end'), { what: 'the static output' });
-    if (withClaude) {
-      const agent = (await a.cli(['sessions', 'spawn', '--agent', 'claude', '--cwd', project])).stdout.trim();
-      await waitFor(async () => (await a.cli(['sessions', 'read', agent])).stdout.includes('for shortcuts'), { timeout: 30_000, what: "Claude Code's prompt" });
-    }
+    const agent = (await a.cli(['sessions', 'spawn', '--agent', 'claude', '--cwd', project])).stdout.trim();
+    await waitFor(async () => (await a.cli(['sessions', 'read', agent])).stdout.includes('for shortcuts'), { timeout: 30_000, what: "Claude Code's prompt" });
     await waitFor(() => existsSync(ticks) && readFileSync(ticks, 'utf8').split('\n').length > 5, { what: 'the counter to count' });
-    expect((await a.cli(['host', 'status'])).stdout).toMatch(/holders: on, [23] sessions held/);
+    expect((await a.cli(['host', 'status'])).stdout).toMatch(/holders: on, 3 sessions held/);
     const pids = await pidsOf(a);
     const [live, scrolled] = await pictures(a, still, 'holders-before');
 
@@ -135,7 +144,6 @@ describe.skipIf(e2eSkipReason)('agents that outlive the host', () => {
       for (const pid of pids.values()) expect(isAlive(pid)).toBe(true);
       const lines = readFileSync(ticks, 'utf8').split('\n').length;
       await waitFor(() => readFileSync(ticks, 'utf8').split('\n').length > lines + 2, { what: `the counter to go on after ${step}` });
-      expect(longestPauseMs(ticks)).toBeLessThan(1000);
       const [l, s] = await pictures(a, still, `holders-after-${step}`, live);
       expect(differing(live, l)).toBe(0);
       expect(differing(scrolled, s)).toBe(0);
@@ -143,10 +151,15 @@ describe.skipIf(e2eSkipReason)('agents that outlive the host', () => {
 
     // 1. kill -9 of the host: the app starts a new one, which adopts every session.
     const first = hostPids(home).at(-1)!;
+    const killedAt = Date.now();
     process.kill(first, 'SIGKILL');
     await a.waitForLog(/session host lost/);
     await a.waitForLog(/sessions restored .*"after":"host lost"/, 60_000);
-    expect(hostLog(home)).toMatch(/host listening .*"adopted":[23]/);
+    expect(hostLog(home)).toMatch(/host listening .*"adopted":3[,}]/);
+    // The counter counted while no host held it: ticks stamped between the kill and the line in
+    // which the new host reports its adoption (starting a host takes far longer than a 50 ms tick).
+    const newHostAt = Date.parse([...hostLog(home).matchAll(/^(\S+) \S+ host listening /gm)].at(-1)![1]!);
+    expect(ticksBetween(ticks, killedAt, newHostAt)).toBeGreaterThan(0);
     await same('kill');
 
     // 2. `termio host restart`: agents keep running.
@@ -173,7 +186,7 @@ describe.skipIf(e2eSkipReason)('agents that outlive the host', () => {
       stdio: 'ignore',
     });
     oldHost.unref();
-    await waitFor(() => /host listening .*"version":"0\.0\.9".*"adopted":[23]/.test(hostLog(home)), { what: 'the older host to adopt the sessions' });
+    await waitFor(() => /host listening .*"version":"0\.0\.9".*"adopted":3[,}]/.test(hostLog(home)), { what: 'the older host to adopt the sessions' });
     a = await AppUnderTest.launch(display, { home });
     app = a;
     const dialog = await a.waitForWindow('Termio');

@@ -12,6 +12,7 @@ import { ControlClient } from '../../src/app/client/controlClient';
 import { startHostInProcess } from '../helpers/companionHost';
 import { waitForExit } from '../helpers/processes';
 import { waitFor } from '../helpers/waitFor';
+import { Display } from './harness';
 
 const FAKE_MENU = resolve(__dirname, '..', 'fakes', 'fakeMenuAgent.mjs');
 const children: ChildProcess[] = [];
@@ -36,14 +37,12 @@ function start(cmd: string, args: string[], env: NodeJS.ProcessEnv): ChildProces
 
 /** Xvfb on a display nobody uses, a private session bus, and dunst on both. */
 async function desktop(dir: string): Promise<{ env: NodeJS.ProcessEnv; notifies: string[]; choose(label: string): void }> {
-  // A display number nobody else's Xvfb is likely to hold; a taken one fails to start, said below.
-  const display = 90 + Math.floor(Math.random() * 400);
-  const xvfb = start('Xvfb', [`:${display}`, '-noreset', '-screen', '0', '800x600x24'], process.env);
-  await waitFor(() => spawnSync('xdpyinfo', ['-display', `:${display}`]).status === 0 || xvfb.exitCode !== null, { what: 'Xvfb to start' });
-  if (xvfb.exitCode !== null) throw new Error(`Xvfb :${display} did not start`);
+  // The X server picks a free display itself (-displayfd), as every e2e test's does.
+  const display = await Display.start('800x600x24');
+  children.push(display.proc);
   const bus = start('dbus-daemon', ['--session', '--nofork', '--print-address=1'], process.env);
   const address = await new Promise<string>((res) => createInterface({ input: bus.stdout! }).once('line', res));
-  const env = { ...process.env, DISPLAY: `:${display}`, DBUS_SESSION_BUS_ADDRESS: address };
+  const env = { ...process.env, DISPLAY: display.name, DBUS_SESSION_BUS_ADDRESS: address };
   // dunst's context menu runs "dmenu" with one line per action; this one picks the wanted label.
   const pick = join(dir, 'pick');
   const menu = join(dir, 'dmenu.sh');

@@ -69,13 +69,16 @@ describe.skipIf(e2eSkipReason)('the Termio window', () => {
     await waitFor(async () => (await stateOf(agent)) === 'done', { what: 'done' });
     app.screenshot('window-populated');
 
-    // Keyboard: next session, then rename it, then jump back to the agent by name.
+    // Keyboard: from the shell, next session (the row below it: notes), then rename it, then
+    // jump to the agent by name.
+    await app.cli(['sessions', 'focus', shell]);
+    await waitFor(() => focusedLog(app!).at(-1) === shell, { what: 'the shell shown' });
     display.xdotool('windowfocus', '--sync', win);
     const before = focusedLog(app).length;
     display.xdotool('key', keys.next);
     await waitFor(() => focusedLog(app!).length > before, { what: 'next session' });
     const current = focusedLog(app).at(-1)!;
-    expect([agent, shell, notes]).toContain(current);
+    expect(current).toBe(notes);
     display.xdotool('key', keys.rename);
     display.xdotool('type', '--delay', '15', 'renamed by keyboard');
     display.xdotool('key', 'Return');

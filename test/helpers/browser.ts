@@ -2,7 +2,7 @@
 // other test packages; a Chrome or Chromium app on macOS), headless, driven by playwright-core.
 // Root (CI) needs --no-sandbox.
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATHS = [
   '/usr/bin/chromium',
@@ -17,4 +17,17 @@ export async function launchChromium(): Promise<Browser> {
   if (!executablePath)
     throw new Error(`no Chromium found (looked at ${CHROMIUM_PATHS.join(', ')}); run npm test, which installs Debian's chromium, or set TERMIO_CHROMIUM`);
   return chromium.launch({ executablePath, headless: true, args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
+}
+
+/** What a page hears from now on: the text messages it receives over its WebSockets, and the
+ *  paths it asks for over HTTP. Shows whether a change reached it pushed or by asking again. */
+export function watchTraffic(page: Page): { frames: string[]; requests: string[] } {
+  const seen = { frames: [] as string[], requests: [] as string[] };
+  page.on('websocket', (ws) =>
+    ws.on('framereceived', (f) => {
+      if (typeof f.payload === 'string') seen.frames.push(f.payload);
+    }),
+  );
+  page.on('request', (r) => seen.requests.push(new URL(r.url()).pathname));
+  return seen;
 }

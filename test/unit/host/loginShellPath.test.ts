@@ -1,10 +1,12 @@
 // The login shell's PATH (asked through real child shells standing in for the user's $SHELL) and
 // the command resolver over real folders.
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clearLoginShellPathCache, createCommandResolver, loginShellPath } from '../../../src/app/services/loginShellPath';
+import { isAlive } from '../../helpers/processes';
+import { waitFor } from '../../helpers/waitFor';
 
 let root: string;
 
@@ -39,16 +41,18 @@ describe('loginShellPath', () => {
     const [a, b] = await Promise.all([loginShellPath(env), loginShellPath(env)]);
     expect(a).toEqual(b);
     await loginShellPath(env);
-    const { readFileSync } = await import('node:fs');
     expect(readFileSync(counter, 'utf8')).toBe('x\n');
   });
 
   it('falls back to the environment PATH when the shell hangs, fails or is missing', async () => {
-    const hung = script('hung', 'exec /bin/sleep 30');
-    const start = Date.now();
-    const r = await loginShellPath({ SHELL: hung, HOME: root, PATH: '/env/bin' }, 300);
-    expect(Date.now() - start).toBeLessThan(5000);
-    expect(r).toEqual({ path: '/env/bin', source: 'environment', problem: `${hung} did not answer within 300 ms` });
+    // Given up on by its timer (the problem says so) and ended, not waited for. 2 s gives the
+    // shell time to write its pid first even on a loaded machine.
+    const hungPid = join(root, 'hung.pid');
+    const hung = script('hung', `echo $$ > ${hungPid}\nexec /bin/sleep 30`);
+    const r = await loginShellPath({ SHELL: hung, HOME: root, PATH: '/env/bin' }, 2_000);
+    expect(r).toEqual({ path: '/env/bin', source: 'environment', problem: `${hung} did not answer within 2000 ms` });
+    const pid = Number(readFileSync(hungPid, 'utf8'));
+    await waitFor(() => !isAlive(pid), { what: 'the hung shell to be ended' });
 
     const failing = script('failing', 'exit 3');
     expect(await loginShellPath({ SHELL: failing, HOME: root, PATH: '/env/bin' })).toEqual({

@@ -110,9 +110,6 @@ describe('Session exit', () => {
   });
 });
 
-/** From Ctrl-C under a flood to the shell answering again. */
-const CTRL_C_BOUND_MS = 3_000;
-
 describe('Session I/O', () => {
   it('resizes the pty and the emulator', async () => {
     const s = spawn();
@@ -137,7 +134,9 @@ describe('Session I/O', () => {
     let received = 0;
     s.emulator.onLineFeed(() => received++);
     await waitFor(() => received > 20_000, 'the flood to fill the scrollback');
-    const interruptedAt = Date.now();
+    // What a Ctrl-C leaves to show is what was read and not parsed yet: flow control bounds it
+    // (the high watermark plus one read), not the whole flood (bench/visible.mjs times Ctrl-C).
+    expect(s.flowState.unparsed).toBeLessThan(200_000);
     s.write('\x03');
     // The tty discards typed-ahead input when it delivers SIGINT, so a command typed while the
     // flood is still being interrupted can be lost: ask again (at most twice more) until the
@@ -145,9 +144,6 @@ describe('Session I/O', () => {
     let lines = await runAndWait(s, 'echo back');
     for (let i = 0; i < 2 && !lines.includes('back'); i++) lines = await runAndWait(s, 'echo back');
     expect(lines).toContain('back');
-    // Ctrl-C must cut through the flood at once: a person notices a second, and a backlog of
-    // unparsed output would take far longer. The bound is generous for a loaded 2-core machine.
-    expect(Date.now() - interruptedAt).toBeLessThan(CTRL_C_BOUND_MS);
     expect(s.flowState.unparsed).toBeLessThan(200_000);
   });
 

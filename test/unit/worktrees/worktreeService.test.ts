@@ -9,6 +9,8 @@ import { Git } from '../../../src/app/host/worktrees/git';
 import { WorktreeService } from '../../../src/app/host/worktrees/worktreeService';
 import { branchNameFor } from '../../../src/app/host/worktrees/worktreeCreate';
 import { commitIn, git, makeRepo, writeIn } from '../../helpers/gitRepo';
+import { transpileForChild } from '../../helpers/transpileForChild';
+import { runWithoutFileOverride } from '../../helpers/withoutFileOverride';
 
 const cleanups: string[] = [];
 afterEach(() => {
@@ -21,6 +23,21 @@ function setup(root = '') {
   const warnings: string[] = [];
   const service = new WorktreeService({ recordsFile: join(dirname(repo), 'termio', 'worktrees.json'), root: () => root, warn: (m) => warnings.push(m) });
   return { repo, service, warnings };
+}
+
+/** `service.prepare` for one worktree under `root`, in a child process where file permissions apply even as root. */
+function prepareWithoutFileOverride(recordsFile: string, dir: string, root: string): unknown {
+  const code = transpileForChild(['src/app/host/worktrees/worktreeService.ts']);
+  try {
+    const service = JSON.stringify(code.path('src/app/host/worktrees/worktreeService.ts'));
+    const script = `const { WorktreeService } = require(${service});
+new WorktreeService({ recordsFile: ${JSON.stringify(recordsFile)}, root: () => ${JSON.stringify(root)}, warn: () => {} })
+  .prepare({ dir: ${JSON.stringify(dir)}, agent: 'claude' })
+  .then((r) => { process.stdout.write(JSON.stringify(r)); process.exit(0); });`;
+    return JSON.parse(runWithoutFileOverride([process.execPath, '-e', script]));
+  } finally {
+    code.dispose();
+  }
 }
 
 async function made(service: WorktreeService, req: Parameters<WorktreeService['prepare']>[0]) {
@@ -88,15 +105,13 @@ describe('creating worktrees', () => {
     const r = await service.prepare({ dir: repo, agent: 'claude' });
     expect(r).toMatchObject({ ok: false, message: expect.stringContaining(`${join(base, 'file')} is not a folder`) });
     expect(git(repo, 'branch', '--list').trim()).toBe('* main');
-    // A folder made read-only stops a non-root user; root is told by the same check only when it is a file, as above.
-    if (process.getuid?.() !== 0) {
-      const ro = join(base, 'ro');
-      rmSync(ro, { force: true, recursive: true });
-      writeIn(base, 'ro/keep', '');
-      chmodSync(ro, 0o555);
-      const s2 = new WorktreeService({ recordsFile: join(base, 'w.json'), root: () => ro, warn: () => {} });
-      expect(await s2.prepare({ dir: repo, agent: 'claude' })).toMatchObject({ ok: false, message: expect.stringContaining('not writable') });
-    }
+    // A folder made read-only stops the user, root too: the service runs in a child process
+    // without root's power to override file permissions.
+    const ro = join(base, 'ro');
+    writeIn(base, 'ro/keep', '');
+    chmodSync(ro, 0o555);
+    expect(prepareWithoutFileOverride(join(base, 'w.json'), repo, ro)).toMatchObject({ ok: false, message: expect.stringContaining('not writable') });
+    expect(git(repo, 'branch', '--list').trim()).toBe('* main');
     const noGit = new WorktreeService({ recordsFile: join(base, 'w2.json'), root: () => '', warn: () => {}, git: new Git('/nonexistent/git') });
     expect(await noGit.prepare({ dir: repo, agent: 'claude' })).toMatchObject({ ok: false, message: expect.stringContaining('git is not installed') });
   });
