@@ -263,6 +263,9 @@ describe.skipIf(e2eSkipReason)('agents that outlive the host', () => {
     await attached(a);
     expect(hostLog(home)).toContain(`"version":"${version}","adopted":3`);
     expect((await a.cli(['host', 'status'])).stdout).toContain(`termio-host ${version} `);
+    // Compared by id: a host lists the sessions it adopts in the order of their holders' sockets
+    // in their folder, that is of their ids, not in the order they had (after a crash or a
+    // restart of this version too).
     expect(await listed(cli)).toEqual(before);
     for (const { pid } of before) expect(isAlive(pid)).toBe(true);
     await countsOn(ticks, 'the update');
