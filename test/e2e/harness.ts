@@ -139,6 +139,24 @@ export interface CliResult {
   stderr: string;
 }
 
+/** Runs a termio CLI (`bin`: this checkout's bin/termio, or another install's) in `env`'s HOME. */
+export function runCli(bin: string, env: NodeJS.ProcessEnv, args: string[], opts: { timeout?: number; input?: string } = {}): Promise<CliResult> {
+  return new Promise((resolvePromise) => {
+    const child = spawn(bin, args, { env, cwd: env.HOME });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeout ?? 10_000);
+    if (opts.input !== undefined) child.stdin.end(opts.input);
+    else child.stdin.end();
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code: code ?? -1, stdout, stderr });
+    });
+  });
+}
+
 /** How long the app may take to show a window or write an awaited log line: a second or two
  *  alone, several times that with the rest of the machine busy. Only a hung app reaches it. */
 const APP_START_TIMEOUT_MS = 30_000;
@@ -266,23 +284,7 @@ export class AppUnderTest {
 
   /** Runs the real termio CLI against this app. */
   cli(args: string[], opts: { timeout?: number; input?: string } = {}): Promise<CliResult> {
-    return new Promise((resolvePromise) => {
-      const child = spawn(join(repoRoot, 'bin', 'termio'), args, {
-        env: AppUnderTest.envFor(this.display, this.home, this.termioHome),
-        cwd: this.home,
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeout ?? 10_000);
-      if (opts.input !== undefined) child.stdin.end(opts.input);
-      else child.stdin.end();
-      child.on('exit', (code) => {
-        clearTimeout(timer);
-        resolvePromise({ code: code ?? -1, stdout, stderr });
-      });
-    });
+    return runCli(join(repoRoot, 'bin', 'termio'), AppUnderTest.envFor(this.display, this.home, this.termioHome), args, opts);
   }
 
   /** SIGTERM, then waits for the exit (or kills after the timeout so a test never hangs). */
