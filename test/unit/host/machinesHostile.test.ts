@@ -4,7 +4,7 @@
 // What is malformed or past the caps is dropped with a log line; the rest is listed; every verb
 // still works; removing the machine forgets all of it. A session under a local session's id is
 // dropped too: every verb for that id goes to the local one, so it could only mislead.
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_REMOTE_SESSION_CHARS, MAX_SESSIONS_PER_MACHINE } from '../../../src/app/host/machines/machineLink';
@@ -15,7 +15,10 @@ import { endProcessesWithHome } from '../../helpers/processes';
 import { waitFor } from '../../helpers/waitFor';
 
 let host: Awaited<ReturnType<typeof startHostProcess>> | undefined;
+/** Folders a test made outside its host's home (a stand-in ssh), removed after it. */
+const scratch: string[] = [];
 afterEach(async () => {
+  for (const d of scratch.splice(0)) rmSync(d, { recursive: true, force: true });
   const home = host?.home;
   await host?.stop();
   if (home) await endProcessesWithHome(home);
@@ -144,5 +147,35 @@ describe('a machine that describes its sessions wrongly', () => {
     );
     expect(all.filter((s) => s.id === localId).map((s) => [s.machine ?? null, s.title])).toEqual([[null, expect.not.stringContaining('IMPOSTOR')]]);
     expect(droppedFor(env)).toEqual(['local id']);
+  });
+
+  it('that does not speak the host protocol at all is unreachable with that reason, not a bare SIGKILL', async () => {
+    // A login script that prints a banner on stdout, and a stream claiming a 4 GiB message.
+    const dir = join(process.env.TMPDIR ?? '/tmp', `babbling-ssh-${process.pid}`);
+    mkdirSync(dir, { recursive: true });
+    scratch.push(dir);
+    writeFileSync(
+      join(dir, 'ssh'),
+      `#!/bin/sh\nwhile [ $# -gt 0 ] && [ "$1" != "--" ]; do shift; done\ncase "$2" in\n  *banner*) echo "Welcome to the lab box";;\n  *) printf '\\377\\377\\377\\377\\001';;\nesac\nexec sleep 300\n`,
+    );
+    chmodSync(join(dir, 'ssh'), 0o755);
+    host = await startHostProcess({
+      enabled: false,
+      config: { 'machines.json': JSON.stringify({ machines: { banner: { target: 'me@banner.invalid' }, hugelen: { target: 'me@hugelen.invalid' } } }) },
+      env: { PATH: `${dir}:${process.env.PATH}` },
+    });
+    const env = host.env;
+    const whys = await waitFor(
+      async () => {
+        const r = await termio(['machines', 'list', '--json'], env);
+        const l = (JSON.parse(r.stdout) as { machines: Array<{ name: string; state: string; why: string | null }> }).machines;
+        return l.every((m) => m.state === 'unreachable') ? l.map((m) => [m.name, m.why]) : null;
+      },
+      { what: 'both machines unreachable' },
+    );
+    expect(whys).toEqual([
+      ['banner', expect.stringMatching(/^banner did not speak Termio's host protocol \(.+\): a login script that prints/)],
+      ['hugelen', expect.stringMatching(/^hugelen did not speak Termio's host protocol \(.+\): a login script that prints/)],
+    ]);
   });
 });

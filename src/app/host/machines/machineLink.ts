@@ -240,6 +240,12 @@ export class MachineLink {
         this.remoteVersion = c.hostVersion ?? null;
         this.remoteProtocol = c.protocol ?? null;
         this.failure = { state: 'versionMismatch', why: this.mismatch(c.hostVersion, c.protocol) };
+      } else if (c.kind === 'failed' && c.notProtocol) {
+        // ssh ran, and what answered is not Termio's host: ssh's exit (killed below) says nothing.
+        this.failure = {
+          state: 'unreachable',
+          why: `${this.name} did not speak Termio's host protocol (${c.message}): a login script that prints, or a remote command that is not \`termio host --stdio\`, does this`,
+        };
       } else if (/did not answer the hello/.test(c.message) && child.exitCode === null) {
         this.failure = {
           state: 'unreachable',
