@@ -9,6 +9,10 @@ import * as z from 'zod';
 export const MACHINE_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$/;
 /** An ssh destination is `[user@]host` or an alias of ~/.ssh/config; 255 is DNS's limit. */
 const MAX_TARGET_CHARS = 255;
+/** What a destination is made of: a user, a host name, an IPv4 or [IPv6] address with a %zone,
+ *  an alias. Nothing a shell or ssh's own %-expansion into a ProxyCommand would act on ($, `, ;,
+ *  quotes, spaces): newer ssh refuses those itself, older ones and user ProxyCommands do not. */
+const TARGET_PATTERN = /^[A-Za-z0-9._@:%[\]-]+$/;
 /** A path (an identity file) or a command line (the remote command): PATH_MAX. */
 const MAX_TEXT_CHARS = 4096;
 /** `-o` options: a ProxyJump, a known-hosts file, a timeout or two; 32 is far past any real list. */
@@ -23,7 +27,9 @@ export const MachineEntrySchema = z.strictObject({
     .string()
     .min(1)
     .max(MAX_TARGET_CHARS)
-    .refine((t) => !t.startsWith('-') && !/\s/.test(t), { message: 'must be [user@]host or an ssh alias (no spaces, not an option)' })
+    .refine((t) => !t.startsWith('-') && TARGET_PATTERN.test(t), {
+      message: "must be [user@]host or an ssh alias: letters, digits and . _ - @ : % [ ] only, not starting with '-'",
+    })
     .describe('[user@]host, or a Host of your ~/.ssh/config'),
   port: z.number().int().min(1).max(65_535).optional(),
   identity: z.string().min(1).max(MAX_TEXT_CHARS).optional().describe('a private key file (ssh -i)'),

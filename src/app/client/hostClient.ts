@@ -14,7 +14,9 @@ export const HOST_REQUEST_TIMEOUT_MS = 10_000;
 export type HostConnectFailure =
   | { kind: 'notRunning'; message: string }
   | { kind: 'versionMismatch'; message: string; protocol?: number; hostVersion?: string; pid?: number; keepsAgents?: boolean }
-  | { kind: 'failed'; message: string };
+  /** notProtocol: what came back was not Termio's host protocol (bytes that do not frame, a first
+   *  message that is no hello): something else answers at the other end. */
+  | { kind: 'failed'; message: string; notProtocol?: true };
 
 export type HostReply<M extends HostMethod> = { ok: true; result: HostResults[M] } | { ok: false; error: HostError };
 
@@ -47,6 +49,8 @@ export class HostClient {
   /** The host's last error message: the reason given if it then closes the connection. */
   private lastRefusal: string | null = null;
   private helloWaiter: ((m: HostMessage | null, why?: string) => void) | null = null;
+  /** The peer sent what is not the host protocol (see protocolError). */
+  private garbled = false;
   hello!: HostHello;
 
   private constructor(
@@ -104,8 +108,12 @@ export class HostClient {
             ...(m.pid !== undefined ? { pid: m.pid } : {}),
             ...(m.keepsAgents ? { keepsAgents: true } : {}),
           });
+        } else if (m?.t === 'error') {
+          resolve({ kind: 'failed', message: m.message });
+        } else if (client.garbled || m) {
+          resolve({ kind: 'failed', message: m ? `${label} sent a message that is not a hello` : (why ?? `${label} sent a bad message`), notProtocol: true });
         } else {
-          resolve({ kind: 'failed', message: m?.t === 'error' ? m.message : (why ?? `${label} did not answer the hello`) });
+          resolve({ kind: 'failed', message: why ?? `${label} did not answer the hello` });
         }
       };
       const inside = { ...(who.session !== undefined ? { session: who.session } : {}), ...(who.secret !== undefined ? { secret: who.secret } : {}) };
@@ -264,6 +272,7 @@ export class HostClient {
   }
 
   private protocolError(message: string): void {
+    this.garbled = true;
     this.finish(message);
     this.socket.destroy();
   }

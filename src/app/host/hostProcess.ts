@@ -248,7 +248,7 @@ export class HostProcess {
       ...(lost ? { recovering: recovered.size } : {}),
     });
     self.companion = await startHostCompanion(companionOptions(self, host, log, opts.env));
-    hub.start();
+    hub.start((id) => host.registry.get(id) !== undefined);
     hub.onMachinesChanged(() => self.checkIdle());
     notifyRemoteStates(hub, host);
     self.checkIdle();

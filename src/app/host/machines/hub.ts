@@ -39,6 +39,8 @@ export class MachinesHub {
   readonly askpass: AskpassBroker;
   /** Only a few machines connect at once (machineLink.ts, MAX_CONCURRENT_CONNECTS). */
   private readonly gate = new ConnectGate();
+  /** Whether this host has a session of that id (set by start). */
+  private isLocal: (id: string) => boolean = () => false;
 
   constructor(
     readonly store: MachinesStore,
@@ -60,7 +62,10 @@ export class MachinesHub {
     return this.deps.hostId;
   }
 
-  start(): void {
+  /** Connects the saved machines and follows machines.json; `isLocal` says which ids this host's
+   *  own sessions have (a machine's session under one of them is dropped). */
+  start(isLocal: (id: string) => boolean = () => false): void {
+    this.isLocal = isLocal;
     this.apply(this.store.machines);
     this.store.onChange((load) => this.apply(load.machines));
     this.store.watch();
@@ -97,7 +102,7 @@ export class MachinesHub {
   }
 
   private open(m: Machine): void {
-    const link = new MachineLink(m, { ...this.deps, gate: this.gate, claim: (l, id) => this.claim(l, id) });
+    const link = new MachineLink(m, { ...this.deps, gate: this.gate, claim: (l, id) => this.claim(l, id), isLocal: (id) => this.isLocal(id) });
     this.links.set(m.name, link);
     this.linkViews.set(link, new LinkViews(link));
     link.onSessionChanged((s) => this.sessionChanged.fire(s));

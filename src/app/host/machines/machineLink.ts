@@ -75,6 +75,9 @@ export interface LinkDeps {
   /** Asked once a host said hello with its id: null lets this link connect it; otherwise the
    *  host is already connected (or is the hub's own), and the answer says by which machine. */
   claim?(link: MachineLink, hostId: string): { sameAs: string | null } | null;
+  /** Whether this host has a session of that id: a machine's session with the same id is
+   *  dropped, since every verb, attach and answer for that id goes to the local one. */
+  isLocal?(id: string): boolean;
   /** ssh's questions go to the app through this helper (SSH_ASKPASS), and BatchMode is off;
    *  omitted: ssh asks nothing (BatchMode, from deps.batch). */
   askpass?: { script: string; socket: string; broker: AskpassBroker };
@@ -237,6 +240,12 @@ export class MachineLink {
         this.remoteVersion = c.hostVersion ?? null;
         this.remoteProtocol = c.protocol ?? null;
         this.failure = { state: 'versionMismatch', why: this.mismatch(c.hostVersion, c.protocol) };
+      } else if (c.kind === 'failed' && c.notProtocol) {
+        // ssh ran, and what answered is not Termio's host: ssh's exit (killed below) says nothing.
+        this.failure = {
+          state: 'unreachable',
+          why: `${this.name} did not speak Termio's host protocol (${c.message}): a login script that prints, or a remote command that is not \`termio host --stdio\`, does this`,
+        };
       } else if (/did not answer the hello/.test(c.message) && child.exitCode === null) {
         this.failure = {
           state: 'unreachable',
@@ -381,8 +390,9 @@ export class MachineLink {
 
   /**
    * A machine's word on a session, checked as this host's own are described (SessionInfoSchema),
-   * within the size and count caps above. Anything else — a wrong type, a giant title, the
-   * thousand-and-first session — is dropped, and logged once per connection and reason.
+   * within the size and count caps above, under an id no local session has. Anything else — a
+   * wrong type, a giant title, the thousand-and-first session, an impostor of a local session —
+   * is dropped, and logged once per connection and reason.
    */
   private remoteSession(raw: unknown): SessionInfo | null {
     const parsed = SessionInfoSchema.safeParse(raw);
@@ -393,6 +403,7 @@ export class MachineLink {
     }
     const s = parsed.data;
     if (s.id.length === 0 || s.id.length > MAX_REMOTE_ID_CHARS) return this.drop('bad id', `an id of ${s.id.length} characters`);
+    if (this.deps.isLocal?.(s.id)) return this.drop('local id', `${s.id}: a session of this machine has that id`);
     const size = JSON.stringify(s).length;
     if (size > MAX_REMOTE_SESSION_CHARS) return this.drop('too large', `${s.id}: ${size} characters, more than ${MAX_REMOTE_SESSION_CHARS}`);
     if (!this.sessions.has(s.id) && this.sessions.size >= MAX_SESSIONS_PER_MACHINE)
