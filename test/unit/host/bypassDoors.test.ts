@@ -98,6 +98,14 @@ describe('starting an agent with its bypass flag from inside a tab', () => {
       ['codex', '--yolo'],
       ['codex', '-a', 'never'],
       ['sh', '-c', 'exec codex --ask-for-approval=never'],
+      // Each way a parser takes the same option: its value quoted (TOML), spaced, attached to a
+      // short option, under the long name; a short flag among others.
+      ['codex', '-c', 'approval_policy="never"'],
+      ['codex', '-c', 'approval_policy = never'],
+      ['codex', '-capproval_policy=never'],
+      ['codex', '--config=approval_policy=never'],
+      ['sh', '-c', `exec codex -c 'approval_policy="never"'`],
+      ['gemini', '-dy'],
     ];
     for (const argv of spellings) {
       const r = await termio(['sessions', 'run', '--', ...argv], plain.env, proj);
@@ -107,8 +115,9 @@ describe('starting an agent with its bypass flag from inside a tab', () => {
     // The same option with a value that does not bypass is no bypass.
     expect((await termio(['sessions', 'run', '--', 'claude', '--permission-mode', 'plan'], plain.env, proj)).status).toBe(0);
     expect((await termio(['sessions', 'run', '--', 'codex', '-a', 'on-request'], plain.env, proj)).status).toBe(0);
+    expect((await termio(['sessions', 'run', '--', 'gemini', '-d'], plain.env, proj)).status).toBe(0);
     expect(host.registry.list().filter((r) => ['gemini', 'codex'].includes(r.session.argv[0]!) || r.session.argv.includes('bypassPermissions'))).toHaveLength(
-      1,
+      2,
     );
   }, 60_000);
 
