@@ -258,6 +258,7 @@ function origin(session) {
 function report(session, state, event, payload = {}) {
   return new Promise((resolve, reject) => {
     const s = createConnection(hookSocket);
+    s.resume(); // Termio's answer once the report is applied
     s.on('error', reject);
     s.on('connect', () => {
       const t0 = performance.now();

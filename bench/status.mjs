@@ -177,6 +177,7 @@ const acceptedBefore = server.stats.accepted;
 const sendFrame = (text, socketPath = server.socketPath) =>
   new Promise((resolve) => {
     const c = createConnection(socketPath);
+    c.resume(); // Termio's answer once the report is applied
     c.on('error', resolve);
     c.on('close', resolve);
     c.on('connect', () => c.end(text));

@@ -340,6 +340,22 @@ static void write_all(int fd, const char *data, size_t len, long long deadline) 
   }
 }
 
+/* The host answers once it has applied the report (or closes): the agent, which waits for its
+ * hook, goes on only then, so nothing it does next (its title, its output) overtakes the report.
+ * The deadline still bounds the wait. */
+static void wait_answer(int fd, long long deadline) {
+  for (;;) {
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    int r = poll(&p, 1, ms_left(deadline));
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) return;
+    char c;
+    ssize_t n = read(fd, &c, 1);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) continue;
+    return; /* the answer, the end of the connection, or an error */
+  }
+}
+
 static const char *env_or(const char *name, const char *fallback) {
   const char *v = getenv(name);
   return v && *v ? v : fallback;
@@ -411,6 +427,7 @@ int main(int argc, char **argv) {
   json_parents(&frame);
   buf_str(&frame, "}\n");
   write_all(fd, frame.data, frame.len, give_up_at);
+  wait_answer(fd, give_up_at);
   close(fd);
   return 0;
 }

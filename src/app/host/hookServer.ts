@@ -19,6 +19,8 @@ export const HOOK_CONNECTION_TIMEOUT_MS = 1_000;
 /** Reporters are short-lived and one per agent hook call; 256 at once is far above any real
  *  burst (a few agents × parallel tool calls) and caps what a flood can hold open. */
 export const MAX_HOOK_CONNECTIONS = 256;
+/** What the server answers once a report was applied (or refused): the reporter waits for it. */
+export const HOOK_ANSWER = '\n';
 
 export interface HookServerStats {
   accepted: number;
@@ -90,25 +92,39 @@ export class HookServer {
     const chunks: Buffer[] = [];
     let size = 0;
     let finished = false;
+    let delivered = false;
+    const closed = () => {
+      clearTimeout(timer);
+      this.sockets.delete(socket);
+    };
     const finish = () => {
       if (finished) return;
       finished = true;
-      clearTimeout(timer);
       socket.destroy();
-      this.sockets.delete(socket);
+      closed();
     };
     const timer = setTimeout(() => {
-      this.stats.timedOut++;
+      // A client that got its answer but keeps the connection is only closed, not counted.
+      if (!delivered) this.stats.timedOut++;
       finish();
     }, HOOK_CONNECTION_TIMEOUT_MS);
     socket.on('error', finish);
-    socket.on('close', finish);
+    socket.on('close', () => {
+      finished = true;
+      closed();
+    });
     const deliver = (frame: Buffer) => {
-      finish();
+      if (finished || delivered) return;
+      delivered = true;
       this.handleFrame(frame.toString('utf8'));
+      // The report is applied: answer, so the reporter exits only now. Agents wait for their
+      // hooks, so whatever the agent does next (its title, its output) reaches the host after
+      // the report and never overtakes it: a late PostToolUse cannot follow the turn's end. A
+      // reporter of an older install has closed its side already: the answer is then lost.
+      if (!socket.destroyed) socket.end(HOOK_ANSWER);
     };
     socket.on('data', (chunk: Buffer) => {
-      if (finished) return;
+      if (finished || delivered) return;
       const nl = chunk.indexOf(0x0a);
       if (size + (nl >= 0 ? nl : chunk.length) > MAX_HOOK_FRAME_BYTES) {
         this.stats.oversized++;
@@ -125,8 +141,8 @@ export class HookServer {
     });
     // A frame without its newline still counts when the client closes cleanly.
     socket.on('end', () => {
-      if (!finished && size > 0) deliver(Buffer.concat(chunks));
-      else finish();
+      if (!delivered && size > 0) deliver(Buffer.concat(chunks));
+      else if (!delivered) finish();
     });
   }
 

@@ -29,10 +29,14 @@ const accepted: HookReport[] = [];
 beforeAll(async () => {
   home = mkdtempSync(join(tmpdir(), 'termio-wire-'));
   captureSocket = join(home, 'capture.sock');
-  // Records each connection's bytes exactly as the reporter wrote them.
+  // Records each connection's bytes exactly as the reporter wrote them, and answers at the frame's
+  // end as the hook server does (the reporter waits for that).
   capture = createServer((c) => {
     const chunks: Buffer[] = [];
-    c.on('data', (d: Buffer) => chunks.push(d));
+    c.on('data', (d: Buffer) => {
+      chunks.push(d);
+      if (d.includes(0x0a)) c.end('\n');
+    });
     c.on('error', () => {});
     c.on('close', () => captured.push(Buffer.concat(chunks)));
   });
@@ -88,6 +92,7 @@ async function serverReading(frame: Buffer): Promise<HookReport | Partial<HookSe
   const acceptedBefore = accepted.length;
   await new Promise<void>((resolve) => {
     const c = createConnection(hookServer.socketPath);
+    c.resume(); // the server's answer, read so its end closes the connection
     c.on('error', () => resolve());
     c.on('close', () => resolve());
     c.on('connect', () => c.end(frame));

@@ -64,6 +64,7 @@ function runReporter(
 function send(bytes: string | Buffer, opts: { end?: boolean } = {}): Promise<void> {
   return new Promise((resolve) => {
     const c = createConnection(server.socketPath);
+    c.resume(); // the server's answer, read so its end closes the connection
     c.on('error', () => resolve());
     c.on('close', () => resolve());
     c.on('connect', () => (opts.end === false ? c.write(bytes) : c.end(bytes)));

@@ -219,6 +219,7 @@ describe('reports that must not count', () => {
             const frame = bad[sent++ % bad.length]!;
             await new Promise<void>((resolve) => {
               const c = createConnection(server.socketPath);
+              c.resume(); // the server's answer, read so its end closes the connection
               c.on('error', () => resolve());
               c.on('close', () => resolve());
               c.on('connect', () => c.end(frame));
