@@ -38,6 +38,8 @@ describe('SessionRegistry', () => {
     const b = await spawnOk({ title: 'b' });
     expect(registry.list().map((r) => r.title)).toEqual(['a', 'b']);
     expect(a).toMatchObject({ state: 'idle', stateWhy: 'started', stateSince: 1_000, createdAt: 1_000, agentId: null, cwd: home, bypass: false });
+    // Created in the same millisecond, b is still the later one: a new host adopting them lists them by createdAt.
+    expect(b.createdAt).toBe(1_001);
     clock = 5_000;
     expect(registry.setState(a.id, 'working', 'hook PreToolUse')).toBe(true);
     clock = 6_000;

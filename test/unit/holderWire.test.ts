@@ -133,6 +133,8 @@ describe('checkpoint files', () => {
       writeFileSync(join(dir, 'b.json'), v1({ ...record('b'), session: { ...record('b').session, state: 'sleeping' } } as unknown as CheckpointRecord));
       expect(readCheckpoint(dir, 'b')).toEqual({ problem: expect.stringContaining("session.state 'sleeping' is not a state") });
       expect(existsSync(join(dir, 'b.json.unreadable'))).toBe(true);
+      writeFileSync(join(dir, 't.json'), v1({ ...record('t'), session: { ...record('t').session, createdAt: 'today' } } as unknown as CheckpointRecord));
+      expect(readCheckpoint(dir, 't')).toEqual({ problem: expect.stringContaining('session.createdAt today is not a time in ms') });
       // The status tracker's snapshot is checked too: a bad one sets the whole file aside.
       writeFileSync(
         join(dir, 'd.json'),

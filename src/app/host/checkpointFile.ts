@@ -118,6 +118,8 @@ function problemOf(v: unknown, id: string): string | null {
   if (typeof m !== 'object' || m === null) return 'session is missing';
   if (typeof m.cwd !== 'string' || !Array.isArray(m.argv) || !m.argv.every((a) => typeof a === 'string')) return 'session.cwd or session.argv is malformed';
   if (!STATES.includes(m.state)) return `session.state '${String(m.state)}' is not a state`;
+  // The order a new host lists the sessions in.
+  if (!Number.isSafeInteger(m.createdAt)) return `session.createdAt ${String(m.createdAt)} is not a time in ms`;
   if (m.name !== null && m.name !== undefined && (typeof m.name !== 'string' || Buffer.byteLength(m.name) > MAX_STRING_BYTES))
     return `session.name is not a name of at most ${MAX_STRING_BYTES} bytes`;
   if (r.exited !== undefined) {

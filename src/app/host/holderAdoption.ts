@@ -21,6 +21,11 @@ export interface Adopted {
   caughtUp: Promise<void>;
 }
 
+type FinishedCheckpoint = CheckpointRecord & { exited: NonNullable<CheckpointRecord['exited']> };
+
+/** A session found at start: held (its holder reached, its checkpoint if it has one) or finished. */
+type Found = { source: HolderSource; record: CheckpointRecord | null } | { source: null; record: FinishedCheckpoint };
+
 export interface AdoptionResult {
   adopted: Adopted[];
   problems: string[];
@@ -54,7 +59,7 @@ function idsIn(dir: string, ext: string): string[] {
 export async function adoptHolders(
   h: Extract<HolderAvailability, { available: true }>,
   adopt: (source: HolderSource, cp: CheckpointRecord | null) => Session,
-  restoreFinished: (cp: CheckpointRecord & { exited: NonNullable<CheckpointRecord['exited']> }) => Session,
+  restoreFinished: (cp: FinishedCheckpoint) => Session,
   logger: Logger,
 ): Promise<AdoptionResult> {
   const ids = idsIn(h.socketDir, '.sock');
@@ -67,6 +72,10 @@ export async function adoptHolders(
     result.problems.push(cp.problem);
     return null;
   };
+  // Every holder is reached first (a batch at a time, each batch at once) and the sessions
+  // registered after, in the order they were created: the registry lists them in the order they
+  // are added, and the socket folder's order is that of their ids.
+  const found: Found[] = [];
   for (let i = 0; i < ids.length; i += CONNECT_PARALLEL) {
     const batch = ids.slice(i, i + CONNECT_PARALLEL);
     const sources = await Promise.all(batch.map((id) => HolderSource.connect(join(h.socketDir, `${id}.sock`))));
@@ -87,16 +96,7 @@ export async function adoptHolders(
         source.dispose();
         return;
       }
-      const record = checkpointOf(id);
-      const session = adopt(source, record);
-      logger.info('holder adopted', {
-        id,
-        pid: session.pid,
-        from: record?.offset ?? 0,
-        replay: source.hello.end - (record?.offset ?? 0),
-        exited: source.hello.exited !== null,
-      });
-      result.adopted.push({ session, caughtUp: caughtUp(session, source.hello.end) });
+      found.push({ source, record: checkpointOf(id) });
     });
   }
   // Finished sessions: their holders went with their programs, and their last checkpoints (taken
@@ -105,10 +105,28 @@ export async function adoptHolders(
   for (const id of idsIn(h.checkpointDir, '.json')) {
     if (held.has(id)) continue;
     const cp = checkpointOf(id);
-    if (!cp?.exited) continue;
-    const session = restoreFinished({ ...cp, exited: cp.exited });
-    logger.info('finished session kept', { id, exitCode: cp.exited.exitCode });
-    result.adopted.push({ session, caughtUp: session.whenParsed() });
+    if (cp?.exited) found.push({ source: null, record: { ...cp, exited: cp.exited } });
   }
+  // A session without a checkpoint (its host died before writing one) has no creation time to go
+  // by: it comes last, as the registry gives it one of now.
+  const created = (f: Found): number => f.record?.session.createdAt ?? Number.MAX_SAFE_INTEGER;
+  const adoptHeld = (source: HolderSource, record: CheckpointRecord | null): Adopted => {
+    const session = adopt(source, record);
+    logger.info('holder adopted', {
+      id: session.id,
+      pid: session.pid,
+      from: record?.offset ?? 0,
+      replay: source.hello.end - (record?.offset ?? 0),
+      exited: source.hello.exited !== null,
+    });
+    return { session, caughtUp: caughtUp(session, source.hello.end) };
+  };
+
+  const restore = (cp: FinishedCheckpoint): Adopted => {
+    const session = restoreFinished(cp);
+    logger.info('finished session kept', { id: cp.id, exitCode: cp.exited.exitCode });
+    return { session, caughtUp: session.whenParsed() };
+  };
+  for (const f of found.sort((a, b) => created(a) - created(b))) result.adopted.push(f.source ? adoptHeld(f.source, f.record) : restore(f.record));
   return result;
 }

@@ -178,6 +178,8 @@ export class SessionRegistry implements Disposable {
   private readonly spawner: Spawner;
   private readonly defaultCwd: string;
   private readonly now: () => number;
+  /** The latest createdAt given so far: each new session's is later (createdAt()). */
+  private lastCreatedAt = -Infinity;
   private readonly added = new Emitter<SessionRecord>();
   private readonly removed = new Emitter<SessionRecord>();
   private readonly changed = new Emitter<SessionRecord>();
@@ -204,7 +206,8 @@ export class SessionRegistry implements Disposable {
     this.now = opts.now ?? Date.now;
   }
 
-  /** Sessions in the order they were added. */
+  /** Sessions in the order they were added: the order of their createdAt, which a new host
+   *  adopting them goes by to list them as they were. */
   list(): SessionRecord[] {
     return [...this.records.values()].map((r) => r.view);
   }
@@ -280,7 +283,7 @@ export class SessionRegistry implements Disposable {
       stateWhy: st?.why ?? 'started',
       failure: st?.failure ?? null,
       stateSince: st?.since ?? now,
-      createdAt: meta.createdAt ?? now,
+      createdAt: this.createdAt(meta.createdAt, now),
       bypass: meta.bypass ?? false,
       parentId: meta.parentId ?? null,
       stalledSince: null,
@@ -298,6 +301,15 @@ export class SessionRegistry implements Disposable {
     this.records.set(r.id, r);
     this.added.fire(r.view);
     return r.view;
+  }
+
+  /** A new session's creation time, later than every one before it even within one millisecond
+   *  or when the clock went back: createdAt is the listing order, and the only one a new host
+   *  adopting the sessions can go by. A time carried from a previous host is kept as it is. */
+  private createdAt(carried: number | undefined, now: number): number {
+    const t = carried ?? Math.max(now, this.lastCreatedAt + 1);
+    this.lastCreatedAt = Math.max(this.lastCreatedAt, t);
+    return t;
   }
 
   /** Moves a session to a state (the status engine calls this), with the failure it stopped on.

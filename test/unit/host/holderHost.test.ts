@@ -3,7 +3,8 @@
 // each leave the session's process running; the next host adopts it with the same pid, the same
 // screen and scrollback (for the flood: what a fresh emulator fed the holder's whole byte stream
 // shows), and typing still works; a `sessions wait` or a `--wait` of send, spawn or run in flight
-// goes on with the next host. `termio host stop` still ends everything.
+// goes on with the next host; the sessions are listed in the order they had, a finished one in its
+// place. `termio host stop` still ends everything.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -157,6 +158,44 @@ describe('session holders under termio-host', () => {
     await waitForExit(pid, 'the session to end with the host');
     await waitFor(() => readdirSync(join(dir, '.termio', 'run', 'holders')).length === 0, { what: 'the holders to go' });
     expect(readdirSync(join(dir, '.termio', 'state', 'checkpoints'))).toEqual([]);
+  }, 120_000);
+
+  it('lists the sessions in the order they had through a SIGKILL of the host and a restart, a finished one in its place among them', async () => {
+    env = { ...env, SHELL: '/bin/sh' };
+    // Both kinds of start: `host spawn` (not saved in the state file) and `sessions spawn` (saved).
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const r = await termio(i % 2 === 0 ? ['host', 'spawn', '--', '/bin/sh'] : ['sessions', 'spawn', '--cwd', dir]);
+      expect(r.code, r.err).toBe(0);
+      ids.push(r.out.trim());
+    }
+    // The fourth one's program ends: its tab stays, from the checkpoint taken at its exit.
+    const finished = ids[3]!;
+    await termio(['sessions', 'send', finished, 'exit 3', '--enter']);
+    type Listed = { id: string; exited: { exitCode: number } | null };
+    const listed = async (): Promise<Listed[]> => {
+      const r = await termio(['sessions', 'list', '--json']);
+      expect(r.code, r.err).toBe(0);
+      return (JSON.parse(r.out) as { sessions: Listed[] }).sessions;
+    };
+    await waitFor(async () => (await listed()).find((s) => s.id === finished)?.exited?.exitCode === 3, { what: 'the fourth program to end' });
+    const before = (await listed()).map((s) => s.id);
+    expect(before).toEqual(ids);
+    // A SIGKILL leaves what the checkpoints hold: wait until each session has one.
+    const checkpoints = join(dir, '.termio', 'state', 'checkpoints');
+    await waitFor(
+      () =>
+        ids.every((id) => {
+          const cp = readCheckpoint(checkpoints, id);
+          return cp !== null && 'session' in cp && (id !== finished || cp.exited !== undefined);
+        }),
+      { what: 'a checkpoint of every session', timeout: 30_000 },
+    );
+
+    await killHost();
+    expect((await listed()).map((s) => s.id)).toEqual(before);
+    expect((await termio(['host', 'restart'])).code).toBe(0);
+    expect((await listed()).map((s) => s.id)).toEqual(before);
   }, 120_000);
 
   it('carries a `termio sessions wait` in flight through a SIGKILL of the host and a restart, on the same session; a stop ends it', async () => {
