@@ -1,16 +1,12 @@
 import { defineConfig } from 'vitest/config';
-import { everyTestMustRun } from './scripts/lib/everyTestMustRun.mjs';
 
 export default defineConfig({
   test: {
     // Every test process gets a private TMPDIR; after the run, whatever still runs with its
     // environment pointing there fails the suite (test/suiteTeardown.ts).
     globalSetup: ['test/suiteTeardown.ts'],
-    // Under CI a failed test runs up to twice more before it counts: the real agent CLIs' turns,
-    // a real sshd and the real app under Xvfb share 2 cores, and a test whose generous bound a
-    // loaded machine overran once still fails if it fails every time. The retries are printed
-    // in the summary, so a flaky test shows as flaky rather than passing silently.
-    retry: everyTestMustRun() ? 2 : 0,
+    // No retries: each test runs once and counts. A test that fails under load is fixed at its
+    // cause (a condition it waits for, a bound it can keep on two busy cores), never run again.
     projects: [
       {
         test: {
