@@ -1,13 +1,13 @@
 // Drives the real Termio app in tests: a private Xvfb display, a temporary HOME and TERMIO_HOME,
 // the app process, the termio CLI against it, screenshots, and a clean-exit check.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, type TestContext } from 'vitest';
 import { shellQuote } from '../../src/app/services/shellQuote';
 import { endProcessesWithHome, processesWithHome } from '../helpers/processes';
-import { CLAUDE_ENV, writeClaudeUser } from '../integration/agents/recipes/claude';
+import { CLAUDE_ENV, ensureNewestClaude, writeClaudeUser } from '../integration/agents/recipes/claude';
 import { skipUnlessRequired } from '../helpers/required';
 import { waitFor } from '../helpers/waitFor';
 
@@ -349,6 +349,24 @@ export function installRealClaude(home: string, cliPath: string, project: string
   );
   writeFileSync(join(home, '.bash_profile'), `export PATH="${join(home, 'bin')}:$PATH"\n`);
   writeClaudeUser(home, { trusted: [project], ...(env.ANTHROPIC_API_KEY ? { apiKey: env.ANTHROPIC_API_KEY } : {}) });
+}
+
+/**
+ * A throwaway HOME with a `project` folder and the newest real Claude Code installed in it as
+ * installRealClaude does. Where it cannot be installed the test is skipped with the reason, and
+ * null returned; where CI is set ensureNewestClaude throws instead.
+ */
+export async function homeWithRealClaude(ctx: TestContext): Promise<{ home: string; project: string } | null> {
+  const claude = await ensureNewestClaude();
+  if (!claude.ok) {
+    ctx.skip(`the real Claude Code CLI is not available: ${claude.reason}`);
+    return null;
+  }
+  const home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-e2e-')));
+  const project = join(home, 'project');
+  mkdirSync(project);
+  installRealClaude(home, claude.path, project);
+  return { home, project };
 }
 
 /** Runs a termio CLI command to completion; JSON output parsed when asked. */

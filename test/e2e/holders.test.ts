@@ -7,16 +7,14 @@
 // version's app starts and its version-skew dialog is answered; this host adopts them, holders and
 // checkpoints of that release, with the same pids, the counter counting and the same screen. How
 // long a new host takes to adopt held sessions is bench/holder.mjs's to measure, not this test's.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureEarlierRelease, installEarlierRelease, type EarlierRelease } from '../helpers/earlierRelease';
 import { endProcessesWithHome, isAlive } from '../helpers/processes';
 import { skipUnlessRequired } from '../helpers/required';
-import { ensureNewestClaude } from '../integration/agents/recipes/claude';
 import { waitFor } from '../helpers/waitFor';
-import { AppUnderTest, type CliResult, Display, e2eSkipReason, installRealClaude, readPixels, repoRoot, type Rgb, runCli, useDesktop } from './harness';
+import { AppUnderTest, type CliResult, Display, e2eSkipReason, homeWithRealClaude, readPixels, repoRoot, type Rgb, runCli, useDesktop } from './harness';
 
 /**
  * The earlier release an update starts from: the last commit before checkpoints became a line of
@@ -159,14 +157,9 @@ describe.skipIf(e2eSkipReason)('agents that outlive the host', () => {
   it(
     'keeps a counter and the real Claude Code through a kill -9 of the host and a restart',
     async (ctx) => {
-      // Where CI is set a Claude Code that cannot be installed fails here (ensureNewestClaude throws).
-      const claude = await ensureNewestClaude();
-      if (!claude.ok) return ctx.skip(`the real Claude Code CLI is not available: ${claude.reason}`);
-      const home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-e2e-')));
-      const project = join(home, 'project');
-      mkdirSync(project);
-      installRealClaude(home, claude.path, project);
-      await keepingLogs(home, 'holders-logs', () => throughKillAndRestart(home, project));
+      const set = await homeWithRealClaude(ctx);
+      if (!set) return;
+      await keepingLogs(set.home, 'holders-logs', () => throughKillAndRestart(set.home, set.project));
     },
     HOLDERS_TEST_MS,
   );
@@ -226,13 +219,9 @@ describe.skipIf(e2eSkipReason)('agents that outlive the host', () => {
       async (ctx) => {
         const built = release;
         if (!built.ok) return ctx.skip(skipUnlessRequired(built.reason) ?? undefined);
-        const claude = await ensureNewestClaude();
-        if (!claude.ok) return ctx.skip(`the real Claude Code CLI is not available: ${claude.reason}`);
-        const home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-e2e-')));
-        const project = join(home, 'project');
-        mkdirSync(project);
-        installRealClaude(home, claude.path, project);
-        await keepingLogs(home, 'holders-update-logs', () => fromEarlierRelease(home, project, built));
+        const set = await homeWithRealClaude(ctx);
+        if (!set) return;
+        await keepingLogs(set.home, 'holders-update-logs', () => fromEarlierRelease(set.home, set.project, built));
       },
       HOLDERS_TEST_MS,
     );

@@ -9,9 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isAlive } from '../helpers/processes';
-import { ensureNewestClaude } from '../integration/agents/recipes/claude';
 import { waitFor } from '../helpers/waitFor';
-import { AppUnderTest, descendants, Display, e2eSkipReason, installRealClaude, readPixels, repoRoot, type Rgb, useDesktop } from './harness';
+import { AppUnderTest, descendants, Display, e2eSkipReason, homeWithRealClaude, readPixels, repoRoot, type Rgb, useDesktop } from './harness';
 
 /** The host runs sessions on its own ptys, as on a machine where the holder could not be built. */
 const NO_HOLDERS = { TERMIO_HOLDERS: '0' };
@@ -160,13 +159,9 @@ describe.skipIf(e2eSkipReason)('sessions that outlive the window', () => {
   }, 180_000);
 
   it('keeps the real Claude Code running through a quit, with the same process and its prompt', async (ctx) => {
-    // Outside CI an uninstallable CLI is a skip with its reason; under CI ensureNewestClaude fails.
-    const claude = await ensureNewestClaude();
-    if (!claude.ok) return ctx.skip(`the real Claude Code CLI is not available: ${claude.reason}`);
-    const home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-e2e-')));
-    const project = join(home, 'project');
-    mkdirSync(project);
-    installRealClaude(home, claude.path, project);
+    const set = await homeWithRealClaude(ctx);
+    if (!set) return;
+    const { home, project } = set;
     let first = await start(home);
     const agent = (await first.cli(['sessions', 'spawn', '--agent', 'claude', '--cwd', project])).stdout.trim();
     await waitFor(async () => (await read(first, agent)).includes('for shortcuts'), { timeout: 30_000, what: "Claude Code's prompt" });
