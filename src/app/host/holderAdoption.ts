@@ -56,6 +56,44 @@ function idsIn(dir: string, ext: string): string[] {
   }
 }
 
+/**
+ * The live holders among `ids`, reached a batch at a time (each batch at once), each with its
+ * checkpoint. A stale socket goes with its checkpoint; a holder whose hello names processes that
+ * are not provably its own is left alone.
+ */
+async function reachHolders(
+  socketDir: string,
+  checkpointDir: string,
+  ids: string[],
+  checkpointOf: (id: string) => CheckpointRecord | null,
+  logger: Logger,
+): Promise<Found[]> {
+  const found: Found[] = [];
+  for (let i = 0; i < ids.length; i += CONNECT_PARALLEL) {
+    const batch = ids.slice(i, i + CONNECT_PARALLEL);
+    const sources = await Promise.all(batch.map((id) => HolderSource.connect(join(socketDir, `${id}.sock`))));
+    batch.forEach((id, j) => {
+      const source = sources[j]!;
+      if ('error' in source) {
+        if (source.stale) {
+          rmSync(join(socketDir, `${id}.sock`), { force: true });
+          removeCheckpoint(checkpointDir, id);
+        } else logger.warn('holder: not adopted', { id, error: source.error });
+        return;
+      }
+      // Only processes provably the session's are ever signalled or ended.
+      const lie = source.prove();
+      if (lie !== null) {
+        logger.warn('holder: not adopted', { id, error: lie });
+        source.dispose();
+        return;
+      }
+      found.push({ source, record: checkpointOf(id) });
+    });
+  }
+  return found;
+}
+
 export async function adoptHolders(
   h: Extract<HolderAvailability, { available: true }>,
   adopt: (source: HolderSource, cp: CheckpointRecord | null) => Session,
@@ -72,33 +110,10 @@ export async function adoptHolders(
     result.problems.push(cp.problem);
     return null;
   };
-  // Every holder is reached first (a batch at a time, each batch at once) and the sessions
-  // registered after, in the order they were created: the registry lists them in the order they
-  // are added, and the socket folder's order is that of their ids.
-  const found: Found[] = [];
-  for (let i = 0; i < ids.length; i += CONNECT_PARALLEL) {
-    const batch = ids.slice(i, i + CONNECT_PARALLEL);
-    const sources = await Promise.all(batch.map((id) => HolderSource.connect(join(h.socketDir, `${id}.sock`))));
-    batch.forEach((id, j) => {
-      const source = sources[j]!;
-      if ('error' in source) {
-        if (source.stale) {
-          rmSync(join(h.socketDir, `${id}.sock`), { force: true });
-          removeCheckpoint(h.checkpointDir, id);
-        } else logger.warn('holder: not adopted', { id, error: source.error });
-        return;
-      }
-      // Only processes provably the session's are ever signalled or ended: a socket whose hello
-      // names pids that are not its holder's and its agent's is left alone.
-      const lie = source.prove();
-      if (lie !== null) {
-        logger.warn('holder: not adopted', { id, error: lie });
-        source.dispose();
-        return;
-      }
-      found.push({ source, record: checkpointOf(id) });
-    });
-  }
+  // Every holder is reached first and the sessions registered after, in the order they were
+  // created: the registry lists them in the order they are added, and the socket folder's order
+  // is that of their ids.
+  const found = await reachHolders(h.socketDir, h.checkpointDir, ids, checkpointOf, logger);
   // Finished sessions: their holders went with their programs, and their last checkpoints (taken
   // at the exit) keep the tab, its output and its exit code until it is closed.
   const held = new Set(ids);
