@@ -157,6 +157,12 @@ export const ResumeSchema = z
       .optional()
       .describe('Pinned id: "session-file" = Termio writes the session file the agent expects (below storeRoot) before the first launch with create.'),
     discover: DiscoverSchema.optional(),
+    forks: z
+      .boolean()
+      .optional()
+      .describe(
+        'Discovered id: true when "resume" goes on under a new id the agent mints (it forks the conversation, as Continue\'s "--fork {id}" does). Termio then binds the new record after a resume as after a fresh launch, so the next relaunch resumes the fork with its later turns.',
+      ),
   })
   .describe(
     'Exact resume. The family is inferred: create/storeRoot/storeMatch = pinned id (Termio mints the id); discover, or hooks.conversation alone = discovered id (the agent mints it). Omit it, or write "none", when the agent cannot resume a conversation by id.',

@@ -5,7 +5,7 @@
 "use strict";
 export const validate = validate10;
 export default validate10;
-const schema11 = {"type":"object","properties":{"$schema":{"type":"string","maxLength":4096},"comment":{"type":"string","maxLength":4000},"id":{"type":"string","maxLength":64,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]*$"},"name":{"type":"string","minLength":1,"maxLength":80},"command":{"type":"string","minLength":1,"maxLength":4096},"loginShell":{"type":"boolean","const":true},"permissionBypassFlag":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^-"},"permissionBypassForms":{"maxItems":16,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^-"}},"icon":{"type":"object","properties":{"vector":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"path":{"type":"string","minLength":1,"maxLength":4096,"pattern":"\\.(?:[Pp][Nn][Gg]|[Ss][Vv][Gg])$"},"symbol":{"type":"string","maxLength":1000,"pattern":"^[a-z0-9]+(?:\\.[a-z0-9]+)*$"},"tint":{"type":"string","pattern":"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$"}},"additionalProperties":false},"install":{"type":"string","maxLength":4096,"pattern":"^https?:\\/\\/[^\\s/]+\\S*$"},"identify":{"type":"object","properties":{"args":{"maxItems":8,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"match":{"type":"string","minLength":1,"maxLength":1000}},"required":["match"],"additionalProperties":false},"order":{"type":"integer","minimum":-1000000,"maximum":1000000},"resume":{"type":"object","properties":{"create":{"type":"string","minLength":1,"maxLength":1000},"resume":{"type":"string","minLength":1,"maxLength":1000},"storeRoot":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"storeMatch":{"type":"string","maxLength":1000,"pattern":"^(?:dir|file):[^/]+(?:\\/[^/]+)*$"},"transcriptName":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^(?!\\.\\.?$)[^/\\\\]+$"},"seed":{"type":"string","minLength":1,"maxLength":1000},"discover":{"type":"object","properties":{"root":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"format":{"type":"string","enum":["jsonl","json"]},"id":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"cwd":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"}},"required":["root","format","id","cwd"],"additionalProperties":false}},"additionalProperties":false},"titleStatus":{"type":"object","properties":{"working":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"attention":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"done":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"idle":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}}},"additionalProperties":false},"status":{"type":"object","properties":{"working":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"attention":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"done":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"idle":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}}},"additionalProperties":false},"failureScreen":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"hooks":{"type":"object","properties":{"type":{"type":"string","enum":["json","toml","plugin","scripts"]},"file":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"dir":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"dialect":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"events":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"object","properties":{"on":{"type":"string","minLength":1,"maxLength":1000},"state":{"type":"string","enum":["working","attention","done","idle"]},"matcher":{"type":"string","minLength":1,"maxLength":1000},"failure":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"}},"required":["on","state"],"additionalProperties":false}},"conversation":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"tool":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"promptTitle":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"capturesTranscript":{"type":"boolean"}},"required":["type","dialect","events"],"additionalProperties":false},"skills":{"type":"string"},"progressStatus":{"type":"boolean"},"configHome":{"type":"object","properties":{"env":{"type":"string","maxLength":1000,"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"path":{"type":"string","minLength":1,"maxLength":4096}},"required":["env","path"],"additionalProperties":false},"wire":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"}},"required":["id","name"],"additionalProperties":false};
+const schema11 = {"type":"object","properties":{"$schema":{"type":"string","maxLength":4096},"comment":{"type":"string","maxLength":4000},"id":{"type":"string","maxLength":64,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]*$"},"name":{"type":"string","minLength":1,"maxLength":80},"command":{"type":"string","minLength":1,"maxLength":4096},"loginShell":{"type":"boolean","const":true},"permissionBypassFlag":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^-"},"permissionBypassForms":{"maxItems":16,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^-"}},"icon":{"type":"object","properties":{"vector":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"path":{"type":"string","minLength":1,"maxLength":4096,"pattern":"\\.(?:[Pp][Nn][Gg]|[Ss][Vv][Gg])$"},"symbol":{"type":"string","maxLength":1000,"pattern":"^[a-z0-9]+(?:\\.[a-z0-9]+)*$"},"tint":{"type":"string","pattern":"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$"}},"additionalProperties":false},"install":{"type":"string","maxLength":4096,"pattern":"^https?:\\/\\/[^\\s/]+\\S*$"},"identify":{"type":"object","properties":{"args":{"maxItems":8,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"match":{"type":"string","minLength":1,"maxLength":1000}},"required":["match"],"additionalProperties":false},"order":{"type":"integer","minimum":-1000000,"maximum":1000000},"resume":{"type":"object","properties":{"create":{"type":"string","minLength":1,"maxLength":1000},"resume":{"type":"string","minLength":1,"maxLength":1000},"storeRoot":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"storeMatch":{"type":"string","maxLength":1000,"pattern":"^(?:dir|file):[^/]+(?:\\/[^/]+)*$"},"transcriptName":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^(?!\\.\\.?$)[^/\\\\]+$"},"seed":{"type":"string","minLength":1,"maxLength":1000},"discover":{"type":"object","properties":{"root":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"format":{"type":"string","enum":["jsonl","json"]},"id":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"cwd":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"}},"required":["root","format","id","cwd"],"additionalProperties":false},"forks":{"type":"boolean"}},"additionalProperties":false},"titleStatus":{"type":"object","properties":{"working":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"attention":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"done":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"idle":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}}},"additionalProperties":false},"status":{"type":"object","properties":{"working":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"attention":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"done":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"idle":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}}},"additionalProperties":false},"failureScreen":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"hooks":{"type":"object","properties":{"type":{"type":"string","enum":["json","toml","plugin","scripts"]},"file":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"dir":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"dialect":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"events":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"object","properties":{"on":{"type":"string","minLength":1,"maxLength":1000},"state":{"type":"string","enum":["working","attention","done","idle"]},"matcher":{"type":"string","minLength":1,"maxLength":1000},"failure":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"}},"required":["on","state"],"additionalProperties":false}},"conversation":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"tool":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"promptTitle":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"capturesTranscript":{"type":"boolean"}},"required":["type","dialect","events"],"additionalProperties":false},"skills":{"type":"string"},"progressStatus":{"type":"boolean"},"configHome":{"type":"object","properties":{"env":{"type":"string","maxLength":1000,"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"path":{"type":"string","minLength":1,"maxLength":4096}},"required":["env","path"],"additionalProperties":false},"wire":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"}},"required":["id","name"],"additionalProperties":false};
 const func2 = Object.prototype.hasOwnProperty;
 const func3 = codePointLength;
 const pattern0 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._-]*$", "");
@@ -581,7 +581,7 @@ if(errors === _errs44){
 if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
 const _errs46 = errors;
 for(const key3 in data20){
-if(!(((((((key3 === "create") || (key3 === "resume")) || (key3 === "storeRoot")) || (key3 === "storeMatch")) || (key3 === "transcriptName")) || (key3 === "seed")) || (key3 === "discover"))){
+if(!((((((((key3 === "create") || (key3 === "resume")) || (key3 === "storeRoot")) || (key3 === "storeMatch")) || (key3 === "transcriptName")) || (key3 === "seed")) || (key3 === "discover")) || (key3 === "forks"))){
 validate10.errors = [{instancePath:instancePath+"/resume",schemaPath:"#/properties/resume/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}}];
 return false;
 break;
@@ -889,6 +889,19 @@ var valid5 = _errs59 === errors;
 else {
 var valid5 = true;
 }
+if(valid5){
+if(data20.forks !== undefined){
+const _errs70 = errors;
+if(typeof data20.forks !== "boolean"){
+validate10.errors = [{instancePath:instancePath+"/resume/forks",schemaPath:"#/properties/resume/properties/forks/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid5 = _errs70 === errors;
+}
+else {
+var valid5 = true;
+}
+}
 }
 }
 }
@@ -909,47 +922,47 @@ var valid0 = true;
 }
 if(valid0){
 if(data.titleStatus !== undefined){
-let data32 = data.titleStatus;
-const _errs70 = errors;
-if(errors === _errs70){
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+let data33 = data.titleStatus;
 const _errs72 = errors;
-for(const key5 in data32){
+if(errors === _errs72){
+if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
+const _errs74 = errors;
+for(const key5 in data33){
 if(!((((key5 === "working") || (key5 === "attention")) || (key5 === "done")) || (key5 === "idle"))){
 validate10.errors = [{instancePath:instancePath+"/titleStatus",schemaPath:"#/properties/titleStatus/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5}}];
 return false;
 break;
 }
 }
-if(_errs72 === errors){
-if(data32.working !== undefined){
-let data33 = data32.working;
-const _errs73 = errors;
-if(errors === _errs73){
-if(Array.isArray(data33)){
-if(data33.length > 64){
+if(_errs74 === errors){
+if(data33.working !== undefined){
+let data34 = data33.working;
+const _errs75 = errors;
+if(errors === _errs75){
+if(Array.isArray(data34)){
+if(data34.length > 64){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/working",schemaPath:"#/properties/titleStatus/properties/working/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data33.length < 1){
+if(data34.length < 1){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/working",schemaPath:"#/properties/titleStatus/properties/working/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
 var valid8 = true;
-const len2 = data33.length;
+const len2 = data34.length;
 for(let i2=0; i2<len2; i2++){
-let data34 = data33[i2];
-const _errs75 = errors;
-if(errors === _errs75){
-if(typeof data34 === "string"){
-if(func3(data34) > 1000){
+let data35 = data34[i2];
+const _errs77 = errors;
+if(errors === _errs77){
+if(typeof data35 === "string"){
+if(func3(data35) > 1000){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/working/" + i2,schemaPath:"#/properties/titleStatus/properties/working/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data34) < 1){
+if(func3(data35) < 1){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/working/" + i2,schemaPath:"#/properties/titleStatus/properties/working/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -960,7 +973,7 @@ validate10.errors = [{instancePath:instancePath+"/titleStatus/working/" + i2,sch
 return false;
 }
 }
-var valid8 = _errs75 === errors;
+var valid8 = _errs77 === errors;
 if(!valid8){
 break;
 }
@@ -973,40 +986,40 @@ validate10.errors = [{instancePath:instancePath+"/titleStatus/working",schemaPat
 return false;
 }
 }
-var valid7 = _errs73 === errors;
+var valid7 = _errs75 === errors;
 }
 else {
 var valid7 = true;
 }
 if(valid7){
-if(data32.attention !== undefined){
-let data35 = data32.attention;
-const _errs77 = errors;
-if(errors === _errs77){
-if(Array.isArray(data35)){
-if(data35.length > 64){
+if(data33.attention !== undefined){
+let data36 = data33.attention;
+const _errs79 = errors;
+if(errors === _errs79){
+if(Array.isArray(data36)){
+if(data36.length > 64){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/attention",schemaPath:"#/properties/titleStatus/properties/attention/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data35.length < 1){
+if(data36.length < 1){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/attention",schemaPath:"#/properties/titleStatus/properties/attention/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
 var valid9 = true;
-const len3 = data35.length;
+const len3 = data36.length;
 for(let i3=0; i3<len3; i3++){
-let data36 = data35[i3];
-const _errs79 = errors;
-if(errors === _errs79){
-if(typeof data36 === "string"){
-if(func3(data36) > 1000){
+let data37 = data36[i3];
+const _errs81 = errors;
+if(errors === _errs81){
+if(typeof data37 === "string"){
+if(func3(data37) > 1000){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/attention/" + i3,schemaPath:"#/properties/titleStatus/properties/attention/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data36) < 1){
+if(func3(data37) < 1){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/attention/" + i3,schemaPath:"#/properties/titleStatus/properties/attention/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -1017,7 +1030,7 @@ validate10.errors = [{instancePath:instancePath+"/titleStatus/attention/" + i3,s
 return false;
 }
 }
-var valid9 = _errs79 === errors;
+var valid9 = _errs81 === errors;
 if(!valid9){
 break;
 }
@@ -1030,40 +1043,40 @@ validate10.errors = [{instancePath:instancePath+"/titleStatus/attention",schemaP
 return false;
 }
 }
-var valid7 = _errs77 === errors;
+var valid7 = _errs79 === errors;
 }
 else {
 var valid7 = true;
 }
 if(valid7){
-if(data32.done !== undefined){
-let data37 = data32.done;
-const _errs81 = errors;
-if(errors === _errs81){
-if(Array.isArray(data37)){
-if(data37.length > 64){
+if(data33.done !== undefined){
+let data38 = data33.done;
+const _errs83 = errors;
+if(errors === _errs83){
+if(Array.isArray(data38)){
+if(data38.length > 64){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/done",schemaPath:"#/properties/titleStatus/properties/done/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data37.length < 1){
+if(data38.length < 1){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/done",schemaPath:"#/properties/titleStatus/properties/done/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
 var valid10 = true;
-const len4 = data37.length;
+const len4 = data38.length;
 for(let i4=0; i4<len4; i4++){
-let data38 = data37[i4];
-const _errs83 = errors;
-if(errors === _errs83){
-if(typeof data38 === "string"){
-if(func3(data38) > 1000){
+let data39 = data38[i4];
+const _errs85 = errors;
+if(errors === _errs85){
+if(typeof data39 === "string"){
+if(func3(data39) > 1000){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/done/" + i4,schemaPath:"#/properties/titleStatus/properties/done/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data38) < 1){
+if(func3(data39) < 1){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/done/" + i4,schemaPath:"#/properties/titleStatus/properties/done/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -1074,7 +1087,7 @@ validate10.errors = [{instancePath:instancePath+"/titleStatus/done/" + i4,schema
 return false;
 }
 }
-var valid10 = _errs83 === errors;
+var valid10 = _errs85 === errors;
 if(!valid10){
 break;
 }
@@ -1087,40 +1100,40 @@ validate10.errors = [{instancePath:instancePath+"/titleStatus/done",schemaPath:"
 return false;
 }
 }
-var valid7 = _errs81 === errors;
+var valid7 = _errs83 === errors;
 }
 else {
 var valid7 = true;
 }
 if(valid7){
-if(data32.idle !== undefined){
-let data39 = data32.idle;
-const _errs85 = errors;
-if(errors === _errs85){
-if(Array.isArray(data39)){
-if(data39.length > 64){
+if(data33.idle !== undefined){
+let data40 = data33.idle;
+const _errs87 = errors;
+if(errors === _errs87){
+if(Array.isArray(data40)){
+if(data40.length > 64){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/idle",schemaPath:"#/properties/titleStatus/properties/idle/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data39.length < 1){
+if(data40.length < 1){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/idle",schemaPath:"#/properties/titleStatus/properties/idle/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
 var valid11 = true;
-const len5 = data39.length;
+const len5 = data40.length;
 for(let i5=0; i5<len5; i5++){
-let data40 = data39[i5];
-const _errs87 = errors;
-if(errors === _errs87){
-if(typeof data40 === "string"){
-if(func3(data40) > 1000){
+let data41 = data40[i5];
+const _errs89 = errors;
+if(errors === _errs89){
+if(typeof data41 === "string"){
+if(func3(data41) > 1000){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/idle/" + i5,schemaPath:"#/properties/titleStatus/properties/idle/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data40) < 1){
+if(func3(data41) < 1){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/idle/" + i5,schemaPath:"#/properties/titleStatus/properties/idle/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -1131,7 +1144,7 @@ validate10.errors = [{instancePath:instancePath+"/titleStatus/idle/" + i5,schema
 return false;
 }
 }
-var valid11 = _errs87 === errors;
+var valid11 = _errs89 === errors;
 if(!valid11){
 break;
 }
@@ -1144,7 +1157,7 @@ validate10.errors = [{instancePath:instancePath+"/titleStatus/idle",schemaPath:"
 return false;
 }
 }
-var valid7 = _errs85 === errors;
+var valid7 = _errs87 === errors;
 }
 else {
 var valid7 = true;
@@ -1159,54 +1172,54 @@ validate10.errors = [{instancePath:instancePath+"/titleStatus",schemaPath:"#/pro
 return false;
 }
 }
-var valid0 = _errs70 === errors;
+var valid0 = _errs72 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.status !== undefined){
-let data41 = data.status;
-const _errs89 = errors;
-if(errors === _errs89){
-if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
+let data42 = data.status;
 const _errs91 = errors;
-for(const key6 in data41){
+if(errors === _errs91){
+if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
+const _errs93 = errors;
+for(const key6 in data42){
 if(!((((key6 === "working") || (key6 === "attention")) || (key6 === "done")) || (key6 === "idle"))){
 validate10.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6}}];
 return false;
 break;
 }
 }
-if(_errs91 === errors){
-if(data41.working !== undefined){
-let data42 = data41.working;
-const _errs92 = errors;
-if(errors === _errs92){
-if(Array.isArray(data42)){
-if(data42.length > 64){
+if(_errs93 === errors){
+if(data42.working !== undefined){
+let data43 = data42.working;
+const _errs94 = errors;
+if(errors === _errs94){
+if(Array.isArray(data43)){
+if(data43.length > 64){
 validate10.errors = [{instancePath:instancePath+"/status/working",schemaPath:"#/properties/status/properties/working/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data42.length < 1){
+if(data43.length < 1){
 validate10.errors = [{instancePath:instancePath+"/status/working",schemaPath:"#/properties/status/properties/working/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
 var valid13 = true;
-const len6 = data42.length;
+const len6 = data43.length;
 for(let i6=0; i6<len6; i6++){
-let data43 = data42[i6];
-const _errs94 = errors;
-if(errors === _errs94){
-if(typeof data43 === "string"){
-if(func3(data43) > 1000){
+let data44 = data43[i6];
+const _errs96 = errors;
+if(errors === _errs96){
+if(typeof data44 === "string"){
+if(func3(data44) > 1000){
 validate10.errors = [{instancePath:instancePath+"/status/working/" + i6,schemaPath:"#/properties/status/properties/working/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data43) < 1){
+if(func3(data44) < 1){
 validate10.errors = [{instancePath:instancePath+"/status/working/" + i6,schemaPath:"#/properties/status/properties/working/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -1217,7 +1230,7 @@ validate10.errors = [{instancePath:instancePath+"/status/working/" + i6,schemaPa
 return false;
 }
 }
-var valid13 = _errs94 === errors;
+var valid13 = _errs96 === errors;
 if(!valid13){
 break;
 }
@@ -1230,40 +1243,40 @@ validate10.errors = [{instancePath:instancePath+"/status/working",schemaPath:"#/
 return false;
 }
 }
-var valid12 = _errs92 === errors;
+var valid12 = _errs94 === errors;
 }
 else {
 var valid12 = true;
 }
 if(valid12){
-if(data41.attention !== undefined){
-let data44 = data41.attention;
-const _errs96 = errors;
-if(errors === _errs96){
-if(Array.isArray(data44)){
-if(data44.length > 64){
+if(data42.attention !== undefined){
+let data45 = data42.attention;
+const _errs98 = errors;
+if(errors === _errs98){
+if(Array.isArray(data45)){
+if(data45.length > 64){
 validate10.errors = [{instancePath:instancePath+"/status/attention",schemaPath:"#/properties/status/properties/attention/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data44.length < 1){
+if(data45.length < 1){
 validate10.errors = [{instancePath:instancePath+"/status/attention",schemaPath:"#/properties/status/properties/attention/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
 var valid14 = true;
-const len7 = data44.length;
+const len7 = data45.length;
 for(let i7=0; i7<len7; i7++){
-let data45 = data44[i7];
-const _errs98 = errors;
-if(errors === _errs98){
-if(typeof data45 === "string"){
-if(func3(data45) > 1000){
+let data46 = data45[i7];
+const _errs100 = errors;
+if(errors === _errs100){
+if(typeof data46 === "string"){
+if(func3(data46) > 1000){
 validate10.errors = [{instancePath:instancePath+"/status/attention/" + i7,schemaPath:"#/properties/status/properties/attention/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data45) < 1){
+if(func3(data46) < 1){
 validate10.errors = [{instancePath:instancePath+"/status/attention/" + i7,schemaPath:"#/properties/status/properties/attention/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -1274,7 +1287,7 @@ validate10.errors = [{instancePath:instancePath+"/status/attention/" + i7,schema
 return false;
 }
 }
-var valid14 = _errs98 === errors;
+var valid14 = _errs100 === errors;
 if(!valid14){
 break;
 }
@@ -1287,40 +1300,40 @@ validate10.errors = [{instancePath:instancePath+"/status/attention",schemaPath:"
 return false;
 }
 }
-var valid12 = _errs96 === errors;
+var valid12 = _errs98 === errors;
 }
 else {
 var valid12 = true;
 }
 if(valid12){
-if(data41.done !== undefined){
-let data46 = data41.done;
-const _errs100 = errors;
-if(errors === _errs100){
-if(Array.isArray(data46)){
-if(data46.length > 64){
+if(data42.done !== undefined){
+let data47 = data42.done;
+const _errs102 = errors;
+if(errors === _errs102){
+if(Array.isArray(data47)){
+if(data47.length > 64){
 validate10.errors = [{instancePath:instancePath+"/status/done",schemaPath:"#/properties/status/properties/done/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data46.length < 1){
+if(data47.length < 1){
 validate10.errors = [{instancePath:instancePath+"/status/done",schemaPath:"#/properties/status/properties/done/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
 var valid15 = true;
-const len8 = data46.length;
+const len8 = data47.length;
 for(let i8=0; i8<len8; i8++){
-let data47 = data46[i8];
-const _errs102 = errors;
-if(errors === _errs102){
-if(typeof data47 === "string"){
-if(func3(data47) > 1000){
+let data48 = data47[i8];
+const _errs104 = errors;
+if(errors === _errs104){
+if(typeof data48 === "string"){
+if(func3(data48) > 1000){
 validate10.errors = [{instancePath:instancePath+"/status/done/" + i8,schemaPath:"#/properties/status/properties/done/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data47) < 1){
+if(func3(data48) < 1){
 validate10.errors = [{instancePath:instancePath+"/status/done/" + i8,schemaPath:"#/properties/status/properties/done/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -1331,7 +1344,7 @@ validate10.errors = [{instancePath:instancePath+"/status/done/" + i8,schemaPath:
 return false;
 }
 }
-var valid15 = _errs102 === errors;
+var valid15 = _errs104 === errors;
 if(!valid15){
 break;
 }
@@ -1344,40 +1357,40 @@ validate10.errors = [{instancePath:instancePath+"/status/done",schemaPath:"#/pro
 return false;
 }
 }
-var valid12 = _errs100 === errors;
+var valid12 = _errs102 === errors;
 }
 else {
 var valid12 = true;
 }
 if(valid12){
-if(data41.idle !== undefined){
-let data48 = data41.idle;
-const _errs104 = errors;
-if(errors === _errs104){
-if(Array.isArray(data48)){
-if(data48.length > 64){
+if(data42.idle !== undefined){
+let data49 = data42.idle;
+const _errs106 = errors;
+if(errors === _errs106){
+if(Array.isArray(data49)){
+if(data49.length > 64){
 validate10.errors = [{instancePath:instancePath+"/status/idle",schemaPath:"#/properties/status/properties/idle/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data48.length < 1){
+if(data49.length < 1){
 validate10.errors = [{instancePath:instancePath+"/status/idle",schemaPath:"#/properties/status/properties/idle/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
 var valid16 = true;
-const len9 = data48.length;
+const len9 = data49.length;
 for(let i9=0; i9<len9; i9++){
-let data49 = data48[i9];
-const _errs106 = errors;
-if(errors === _errs106){
-if(typeof data49 === "string"){
-if(func3(data49) > 1000){
+let data50 = data49[i9];
+const _errs108 = errors;
+if(errors === _errs108){
+if(typeof data50 === "string"){
+if(func3(data50) > 1000){
 validate10.errors = [{instancePath:instancePath+"/status/idle/" + i9,schemaPath:"#/properties/status/properties/idle/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data49) < 1){
+if(func3(data50) < 1){
 validate10.errors = [{instancePath:instancePath+"/status/idle/" + i9,schemaPath:"#/properties/status/properties/idle/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -1388,7 +1401,7 @@ validate10.errors = [{instancePath:instancePath+"/status/idle/" + i9,schemaPath:
 return false;
 }
 }
-var valid16 = _errs106 === errors;
+var valid16 = _errs108 === errors;
 if(!valid16){
 break;
 }
@@ -1401,7 +1414,7 @@ validate10.errors = [{instancePath:instancePath+"/status/idle",schemaPath:"#/pro
 return false;
 }
 }
-var valid12 = _errs104 === errors;
+var valid12 = _errs106 === errors;
 }
 else {
 var valid12 = true;
@@ -1416,40 +1429,40 @@ validate10.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs89 === errors;
+var valid0 = _errs91 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.failureScreen !== undefined){
-let data50 = data.failureScreen;
-const _errs108 = errors;
-if(errors === _errs108){
-if(Array.isArray(data50)){
-if(data50.length > 64){
+let data51 = data.failureScreen;
+const _errs110 = errors;
+if(errors === _errs110){
+if(Array.isArray(data51)){
+if(data51.length > 64){
 validate10.errors = [{instancePath:instancePath+"/failureScreen",schemaPath:"#/properties/failureScreen/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data50.length < 1){
+if(data51.length < 1){
 validate10.errors = [{instancePath:instancePath+"/failureScreen",schemaPath:"#/properties/failureScreen/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
 var valid17 = true;
-const len10 = data50.length;
+const len10 = data51.length;
 for(let i10=0; i10<len10; i10++){
-let data51 = data50[i10];
-const _errs110 = errors;
-if(errors === _errs110){
-if(typeof data51 === "string"){
-if(func3(data51) > 1000){
+let data52 = data51[i10];
+const _errs112 = errors;
+if(errors === _errs112){
+if(typeof data52 === "string"){
+if(func3(data52) > 1000){
 validate10.errors = [{instancePath:instancePath+"/failureScreen/" + i10,schemaPath:"#/properties/failureScreen/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data51) < 1){
+if(func3(data52) < 1){
 validate10.errors = [{instancePath:instancePath+"/failureScreen/" + i10,schemaPath:"#/properties/failureScreen/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -1460,7 +1473,7 @@ validate10.errors = [{instancePath:instancePath+"/failureScreen/" + i10,schemaPa
 return false;
 }
 }
-var valid17 = _errs110 === errors;
+var valid17 = _errs112 === errors;
 if(!valid17){
 break;
 }
@@ -1473,60 +1486,60 @@ validate10.errors = [{instancePath:instancePath+"/failureScreen",schemaPath:"#/p
 return false;
 }
 }
-var valid0 = _errs108 === errors;
+var valid0 = _errs110 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.hooks !== undefined){
-let data52 = data.hooks;
-const _errs112 = errors;
-if(errors === _errs112){
-if(data52 && typeof data52 == "object" && !Array.isArray(data52)){
+let data53 = data.hooks;
+const _errs114 = errors;
+if(errors === _errs114){
+if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
 let missing3;
-if((((data52.type === undefined) && (missing3 = "type")) || ((data52.dialect === undefined) && (missing3 = "dialect"))) || ((data52.events === undefined) && (missing3 = "events"))){
+if((((data53.type === undefined) && (missing3 = "type")) || ((data53.dialect === undefined) && (missing3 = "dialect"))) || ((data53.events === undefined) && (missing3 = "events"))){
 validate10.errors = [{instancePath:instancePath+"/hooks",schemaPath:"#/properties/hooks/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-const _errs114 = errors;
-for(const key7 in data52){
+const _errs116 = errors;
+for(const key7 in data53){
 if(!(func2.call(schema11.properties.hooks.properties, key7))){
 validate10.errors = [{instancePath:instancePath+"/hooks",schemaPath:"#/properties/hooks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7}}];
 return false;
 break;
 }
 }
-if(_errs114 === errors){
-if(data52.type !== undefined){
-let data53 = data52.type;
-const _errs115 = errors;
-if(typeof data53 !== "string"){
+if(_errs116 === errors){
+if(data53.type !== undefined){
+let data54 = data53.type;
+const _errs117 = errors;
+if(typeof data54 !== "string"){
 validate10.errors = [{instancePath:instancePath+"/hooks/type",schemaPath:"#/properties/hooks/properties/type/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
-if(!((((data53 === "json") || (data53 === "toml")) || (data53 === "plugin")) || (data53 === "scripts"))){
+if(!((((data54 === "json") || (data54 === "toml")) || (data54 === "plugin")) || (data54 === "scripts"))){
 validate10.errors = [{instancePath:instancePath+"/hooks/type",schemaPath:"#/properties/hooks/properties/type/enum",keyword:"enum",params:{allowedValues: schema11.properties.hooks.properties.type.enum}}];
 return false;
 }
-var valid18 = _errs115 === errors;
+var valid18 = _errs117 === errors;
 }
 else {
 var valid18 = true;
 }
 if(valid18){
-if(data52.file !== undefined){
-let data54 = data52.file;
-const _errs117 = errors;
-if(errors === _errs117){
-if(typeof data54 === "string"){
-if(func3(data54) > 4096){
+if(data53.file !== undefined){
+let data55 = data53.file;
+const _errs119 = errors;
+if(errors === _errs119){
+if(typeof data55 === "string"){
+if(func3(data55) > 4096){
 validate10.errors = [{instancePath:instancePath+"/hooks/file",schemaPath:"#/properties/hooks/properties/file/maxLength",keyword:"maxLength",params:{limit: 4096}}];
 return false;
 }
 else {
-if(!pattern8.test(data54)){
+if(!pattern8.test(data55)){
 validate10.errors = [{instancePath:instancePath+"/hooks/file",schemaPath:"#/properties/hooks/properties/file/pattern",keyword:"pattern",params:{pattern: "^(?:~\\/|\\/)"}}];
 return false;
 }
@@ -1537,23 +1550,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/file",schemaPath:"#/prop
 return false;
 }
 }
-var valid18 = _errs117 === errors;
+var valid18 = _errs119 === errors;
 }
 else {
 var valid18 = true;
 }
 if(valid18){
-if(data52.dir !== undefined){
-let data55 = data52.dir;
-const _errs119 = errors;
-if(errors === _errs119){
-if(typeof data55 === "string"){
-if(func3(data55) > 4096){
+if(data53.dir !== undefined){
+let data56 = data53.dir;
+const _errs121 = errors;
+if(errors === _errs121){
+if(typeof data56 === "string"){
+if(func3(data56) > 4096){
 validate10.errors = [{instancePath:instancePath+"/hooks/dir",schemaPath:"#/properties/hooks/properties/dir/maxLength",keyword:"maxLength",params:{limit: 4096}}];
 return false;
 }
 else {
-if(!pattern8.test(data55)){
+if(!pattern8.test(data56)){
 validate10.errors = [{instancePath:instancePath+"/hooks/dir",schemaPath:"#/properties/hooks/properties/dir/pattern",keyword:"pattern",params:{pattern: "^(?:~\\/|\\/)"}}];
 return false;
 }
@@ -1564,23 +1577,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/dir",schemaPath:"#/prope
 return false;
 }
 }
-var valid18 = _errs119 === errors;
+var valid18 = _errs121 === errors;
 }
 else {
 var valid18 = true;
 }
 if(valid18){
-if(data52.dialect !== undefined){
-let data56 = data52.dialect;
-const _errs121 = errors;
-if(errors === _errs121){
-if(typeof data56 === "string"){
-if(func3(data56) > 64){
+if(data53.dialect !== undefined){
+let data57 = data53.dialect;
+const _errs123 = errors;
+if(errors === _errs123){
+if(typeof data57 === "string"){
+if(func3(data57) > 64){
 validate10.errors = [{instancePath:instancePath+"/hooks/dialect",schemaPath:"#/properties/hooks/properties/dialect/maxLength",keyword:"maxLength",params:{limit: 64}}];
 return false;
 }
 else {
-if(!pattern3.test(data56)){
+if(!pattern3.test(data57)){
 validate10.errors = [{instancePath:instancePath+"/hooks/dialect",schemaPath:"#/properties/hooks/properties/dialect/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$"}}];
 return false;
 }
@@ -1591,60 +1604,60 @@ validate10.errors = [{instancePath:instancePath+"/hooks/dialect",schemaPath:"#/p
 return false;
 }
 }
-var valid18 = _errs121 === errors;
+var valid18 = _errs123 === errors;
 }
 else {
 var valid18 = true;
 }
 if(valid18){
-if(data52.events !== undefined){
-let data57 = data52.events;
-const _errs123 = errors;
-if(errors === _errs123){
-if(Array.isArray(data57)){
-if(data57.length > 64){
+if(data53.events !== undefined){
+let data58 = data53.events;
+const _errs125 = errors;
+if(errors === _errs125){
+if(Array.isArray(data58)){
+if(data58.length > 64){
 validate10.errors = [{instancePath:instancePath+"/hooks/events",schemaPath:"#/properties/hooks/properties/events/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data57.length < 1){
+if(data58.length < 1){
 validate10.errors = [{instancePath:instancePath+"/hooks/events",schemaPath:"#/properties/hooks/properties/events/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
 var valid19 = true;
-const len11 = data57.length;
+const len11 = data58.length;
 for(let i11=0; i11<len11; i11++){
-let data58 = data57[i11];
-const _errs125 = errors;
-if(errors === _errs125){
-if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
+let data59 = data58[i11];
+const _errs127 = errors;
+if(errors === _errs127){
+if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
 let missing4;
-if(((data58.on === undefined) && (missing4 = "on")) || ((data58.state === undefined) && (missing4 = "state"))){
+if(((data59.on === undefined) && (missing4 = "on")) || ((data59.state === undefined) && (missing4 = "state"))){
 validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11,schemaPath:"#/properties/hooks/properties/events/items/required",keyword:"required",params:{missingProperty: missing4}}];
 return false;
 }
 else {
-const _errs127 = errors;
-for(const key8 in data58){
+const _errs129 = errors;
+for(const key8 in data59){
 if(!((((key8 === "on") || (key8 === "state")) || (key8 === "matcher")) || (key8 === "failure"))){
 validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11,schemaPath:"#/properties/hooks/properties/events/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8}}];
 return false;
 break;
 }
 }
-if(_errs127 === errors){
-if(data58.on !== undefined){
-let data59 = data58.on;
-const _errs128 = errors;
-if(errors === _errs128){
-if(typeof data59 === "string"){
-if(func3(data59) > 1000){
+if(_errs129 === errors){
+if(data59.on !== undefined){
+let data60 = data59.on;
+const _errs130 = errors;
+if(errors === _errs130){
+if(typeof data60 === "string"){
+if(func3(data60) > 1000){
 validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data59) < 1){
+if(func3(data60) < 1){
 validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -1655,40 +1668,40 @@ validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/on",sch
 return false;
 }
 }
-var valid20 = _errs128 === errors;
-}
-else {
-var valid20 = true;
-}
-if(valid20){
-if(data58.state !== undefined){
-let data60 = data58.state;
-const _errs130 = errors;
-if(typeof data60 !== "string"){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/state",schemaPath:"#/properties/hooks/properties/events/items/properties/state/type",keyword:"type",params:{type: "string"}}];
-return false;
-}
-if(!((((data60 === "working") || (data60 === "attention")) || (data60 === "done")) || (data60 === "idle"))){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/state",schemaPath:"#/properties/hooks/properties/events/items/properties/state/enum",keyword:"enum",params:{allowedValues: schema11.properties.hooks.properties.events.items.properties.state.enum}}];
-return false;
-}
 var valid20 = _errs130 === errors;
 }
 else {
 var valid20 = true;
 }
 if(valid20){
-if(data58.matcher !== undefined){
-let data61 = data58.matcher;
+if(data59.state !== undefined){
+let data61 = data59.state;
 const _errs132 = errors;
-if(errors === _errs132){
-if(typeof data61 === "string"){
-if(func3(data61) > 1000){
+if(typeof data61 !== "string"){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/state",schemaPath:"#/properties/hooks/properties/events/items/properties/state/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!((((data61 === "working") || (data61 === "attention")) || (data61 === "done")) || (data61 === "idle"))){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/state",schemaPath:"#/properties/hooks/properties/events/items/properties/state/enum",keyword:"enum",params:{allowedValues: schema11.properties.hooks.properties.events.items.properties.state.enum}}];
+return false;
+}
+var valid20 = _errs132 === errors;
+}
+else {
+var valid20 = true;
+}
+if(valid20){
+if(data59.matcher !== undefined){
+let data62 = data59.matcher;
+const _errs134 = errors;
+if(errors === _errs134){
+if(typeof data62 === "string"){
+if(func3(data62) > 1000){
 validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data61) < 1){
+if(func3(data62) < 1){
 validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -1699,23 +1712,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/matcher
 return false;
 }
 }
-var valid20 = _errs132 === errors;
+var valid20 = _errs134 === errors;
 }
 else {
 var valid20 = true;
 }
 if(valid20){
-if(data58.failure !== undefined){
-let data62 = data58.failure;
-const _errs134 = errors;
-if(errors === _errs134){
-if(typeof data62 === "string"){
-if(func3(data62) > 1000){
+if(data59.failure !== undefined){
+let data63 = data59.failure;
+const _errs136 = errors;
+if(errors === _errs136){
+if(typeof data63 === "string"){
+if(func3(data63) > 1000){
 validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/failure",schemaPath:"#/properties/hooks/properties/events/items/properties/failure/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern12.test(data62)){
+if(!pattern12.test(data63)){
 validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/failure",schemaPath:"#/properties/hooks/properties/events/items/properties/failure/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
 return false;
 }
@@ -1726,7 +1739,7 @@ validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/failure
 return false;
 }
 }
-var valid20 = _errs134 === errors;
+var valid20 = _errs136 === errors;
 }
 else {
 var valid20 = true;
@@ -1742,7 +1755,7 @@ validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11,schemaPat
 return false;
 }
 }
-var valid19 = _errs125 === errors;
+var valid19 = _errs127 === errors;
 if(!valid19){
 break;
 }
@@ -1755,23 +1768,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/events",schemaPath:"#/pr
 return false;
 }
 }
-var valid18 = _errs123 === errors;
+var valid18 = _errs125 === errors;
 }
 else {
 var valid18 = true;
 }
 if(valid18){
-if(data52.conversation !== undefined){
-let data63 = data52.conversation;
-const _errs136 = errors;
-if(errors === _errs136){
-if(typeof data63 === "string"){
-if(func3(data63) > 1000){
+if(data53.conversation !== undefined){
+let data64 = data53.conversation;
+const _errs138 = errors;
+if(errors === _errs138){
+if(typeof data64 === "string"){
+if(func3(data64) > 1000){
 validate10.errors = [{instancePath:instancePath+"/hooks/conversation",schemaPath:"#/properties/hooks/properties/conversation/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern12.test(data63)){
+if(!pattern12.test(data64)){
 validate10.errors = [{instancePath:instancePath+"/hooks/conversation",schemaPath:"#/properties/hooks/properties/conversation/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
 return false;
 }
@@ -1782,23 +1795,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/conversation",schemaPath
 return false;
 }
 }
-var valid18 = _errs136 === errors;
+var valid18 = _errs138 === errors;
 }
 else {
 var valid18 = true;
 }
 if(valid18){
-if(data52.tool !== undefined){
-let data64 = data52.tool;
-const _errs138 = errors;
-if(errors === _errs138){
-if(typeof data64 === "string"){
-if(func3(data64) > 1000){
+if(data53.tool !== undefined){
+let data65 = data53.tool;
+const _errs140 = errors;
+if(errors === _errs140){
+if(typeof data65 === "string"){
+if(func3(data65) > 1000){
 validate10.errors = [{instancePath:instancePath+"/hooks/tool",schemaPath:"#/properties/hooks/properties/tool/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern12.test(data64)){
+if(!pattern12.test(data65)){
 validate10.errors = [{instancePath:instancePath+"/hooks/tool",schemaPath:"#/properties/hooks/properties/tool/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
 return false;
 }
@@ -1809,23 +1822,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/tool",schemaPath:"#/prop
 return false;
 }
 }
-var valid18 = _errs138 === errors;
+var valid18 = _errs140 === errors;
 }
 else {
 var valid18 = true;
 }
 if(valid18){
-if(data52.promptTitle !== undefined){
-let data65 = data52.promptTitle;
-const _errs140 = errors;
-if(errors === _errs140){
-if(typeof data65 === "string"){
-if(func3(data65) > 1000){
+if(data53.promptTitle !== undefined){
+let data66 = data53.promptTitle;
+const _errs142 = errors;
+if(errors === _errs142){
+if(typeof data66 === "string"){
+if(func3(data66) > 1000){
 validate10.errors = [{instancePath:instancePath+"/hooks/promptTitle",schemaPath:"#/properties/hooks/properties/promptTitle/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern12.test(data65)){
+if(!pattern12.test(data66)){
 validate10.errors = [{instancePath:instancePath+"/hooks/promptTitle",schemaPath:"#/properties/hooks/properties/promptTitle/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
 return false;
 }
@@ -1836,19 +1849,19 @@ validate10.errors = [{instancePath:instancePath+"/hooks/promptTitle",schemaPath:
 return false;
 }
 }
-var valid18 = _errs140 === errors;
+var valid18 = _errs142 === errors;
 }
 else {
 var valid18 = true;
 }
 if(valid18){
-if(data52.capturesTranscript !== undefined){
-const _errs142 = errors;
-if(typeof data52.capturesTranscript !== "boolean"){
+if(data53.capturesTranscript !== undefined){
+const _errs144 = errors;
+if(typeof data53.capturesTranscript !== "boolean"){
 validate10.errors = [{instancePath:instancePath+"/hooks/capturesTranscript",schemaPath:"#/properties/hooks/properties/capturesTranscript/type",keyword:"type",params:{type: "boolean"}}];
 return false;
 }
-var valid18 = _errs142 === errors;
+var valid18 = _errs144 === errors;
 }
 else {
 var valid18 = true;
@@ -1869,28 +1882,16 @@ validate10.errors = [{instancePath:instancePath+"/hooks",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs112 === errors;
+var valid0 = _errs114 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.skills !== undefined){
-const _errs144 = errors;
+const _errs146 = errors;
 if(typeof data.skills !== "string"){
 validate10.errors = [{instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "string"}}];
-return false;
-}
-var valid0 = _errs144 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.progressStatus !== undefined){
-const _errs146 = errors;
-if(typeof data.progressStatus !== "boolean"){
-validate10.errors = [{instancePath:instancePath+"/progressStatus",schemaPath:"#/properties/progressStatus/type",keyword:"type",params:{type: "boolean"}}];
 return false;
 }
 var valid0 = _errs146 === errors;
@@ -1899,37 +1900,49 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.configHome !== undefined){
-let data69 = data.configHome;
+if(data.progressStatus !== undefined){
 const _errs148 = errors;
-if(errors === _errs148){
-if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
+if(typeof data.progressStatus !== "boolean"){
+validate10.errors = [{instancePath:instancePath+"/progressStatus",schemaPath:"#/properties/progressStatus/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid0 = _errs148 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.configHome !== undefined){
+let data70 = data.configHome;
+const _errs150 = errors;
+if(errors === _errs150){
+if(data70 && typeof data70 == "object" && !Array.isArray(data70)){
 let missing5;
-if(((data69.env === undefined) && (missing5 = "env")) || ((data69.path === undefined) && (missing5 = "path"))){
+if(((data70.env === undefined) && (missing5 = "env")) || ((data70.path === undefined) && (missing5 = "path"))){
 validate10.errors = [{instancePath:instancePath+"/configHome",schemaPath:"#/properties/configHome/required",keyword:"required",params:{missingProperty: missing5}}];
 return false;
 }
 else {
-const _errs150 = errors;
-for(const key9 in data69){
+const _errs152 = errors;
+for(const key9 in data70){
 if(!((key9 === "env") || (key9 === "path"))){
 validate10.errors = [{instancePath:instancePath+"/configHome",schemaPath:"#/properties/configHome/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9}}];
 return false;
 break;
 }
 }
-if(_errs150 === errors){
-if(data69.env !== undefined){
-let data70 = data69.env;
-const _errs151 = errors;
-if(errors === _errs151){
-if(typeof data70 === "string"){
-if(func3(data70) > 1000){
+if(_errs152 === errors){
+if(data70.env !== undefined){
+let data71 = data70.env;
+const _errs153 = errors;
+if(errors === _errs153){
+if(typeof data71 === "string"){
+if(func3(data71) > 1000){
 validate10.errors = [{instancePath:instancePath+"/configHome/env",schemaPath:"#/properties/configHome/properties/env/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern21.test(data70)){
+if(!pattern21.test(data71)){
 validate10.errors = [{instancePath:instancePath+"/configHome/env",schemaPath:"#/properties/configHome/properties/env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"}}];
 return false;
 }
@@ -1940,23 +1953,23 @@ validate10.errors = [{instancePath:instancePath+"/configHome/env",schemaPath:"#/
 return false;
 }
 }
-var valid21 = _errs151 === errors;
+var valid21 = _errs153 === errors;
 }
 else {
 var valid21 = true;
 }
 if(valid21){
-if(data69.path !== undefined){
-let data71 = data69.path;
-const _errs153 = errors;
-if(errors === _errs153){
-if(typeof data71 === "string"){
-if(func3(data71) > 4096){
+if(data70.path !== undefined){
+let data72 = data70.path;
+const _errs155 = errors;
+if(errors === _errs155){
+if(typeof data72 === "string"){
+if(func3(data72) > 4096){
 validate10.errors = [{instancePath:instancePath+"/configHome/path",schemaPath:"#/properties/configHome/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096}}];
 return false;
 }
 else {
-if(func3(data71) < 1){
+if(func3(data72) < 1){
 validate10.errors = [{instancePath:instancePath+"/configHome/path",schemaPath:"#/properties/configHome/properties/path/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -1967,7 +1980,7 @@ validate10.errors = [{instancePath:instancePath+"/configHome/path",schemaPath:"#
 return false;
 }
 }
-var valid21 = _errs153 === errors;
+var valid21 = _errs155 === errors;
 }
 else {
 var valid21 = true;
@@ -1981,23 +1994,23 @@ validate10.errors = [{instancePath:instancePath+"/configHome",schemaPath:"#/prop
 return false;
 }
 }
-var valid0 = _errs148 === errors;
+var valid0 = _errs150 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.wire !== undefined){
-let data72 = data.wire;
-const _errs155 = errors;
-if(errors === _errs155){
-if(typeof data72 === "string"){
-if(func3(data72) > 64){
+let data73 = data.wire;
+const _errs157 = errors;
+if(errors === _errs157){
+if(typeof data73 === "string"){
+if(func3(data73) > 64){
 validate10.errors = [{instancePath:instancePath+"/wire",schemaPath:"#/properties/wire/maxLength",keyword:"maxLength",params:{limit: 64}}];
 return false;
 }
 else {
-if(!pattern3.test(data72)){
+if(!pattern3.test(data73)){
 validate10.errors = [{instancePath:instancePath+"/wire",schemaPath:"#/properties/wire/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$"}}];
 return false;
 }
@@ -2008,7 +2021,7 @@ validate10.errors = [{instancePath:instancePath+"/wire",schemaPath:"#/properties
 return false;
 }
 }
-var valid0 = _errs155 === errors;
+var valid0 = _errs157 === errors;
 }
 else {
 var valid0 = true;

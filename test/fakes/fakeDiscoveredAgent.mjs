@@ -6,7 +6,9 @@
 //     default ~/.fakecodex/sessions; continue with `resume <id>`;
 //   json (OpenCode-like): <root>/global/<ses_…>.json, a standalone metadata file
 //     {"id","projectID","directory",…} rewritten on each message; root default
-//     ~/.fakeopencode/storage/session; continue with `--session <id>` / `-s <id>`.
+//     ~/.fakeopencode/storage/session; continue with `--session <id>` / `-s <id>`, or fork with
+//     `--fork <id>` (Continue-like): the earlier messages are shown again and carried into a new
+//     id's record, written at the first message, while the old record stays as it was.
 // Like Codex, the rollout style keeps its record open for writing as long as it runs (the host
 // ties a record to its session by that); the json style rewrites and closes its file each time
 // (the host binds it only as the one new record of a folder where no other such agent runs).
@@ -50,6 +52,8 @@ function messagesOf(path) {
 
 let id;
 let path = null;
+/** The messages a fork carries over from the record it forked. */
+let inherited = [];
 /** The rollout record, open for appending until the process exits. */
 let recordFd = null;
 const append = (line) => {
@@ -57,7 +61,15 @@ const append = (line) => {
   writeSync(recordFd, line);
 };
 const resumeId = style === 'json' ? flagValue(argv, ['--session', '-s']) : argv[0] === 'resume' ? (argv[1] ?? '') : undefined;
-if (resumeId !== undefined) {
+const forkId = style === 'json' ? flagValue(argv, ['--fork']) : undefined;
+if (forkId !== undefined) {
+  const from = findRecord(forkId);
+  if (!from) fail(AGENT, `Session not found: ${forkId}`);
+  inherited = messagesOf(from);
+  id = `ses_${randomBytes(12).toString('hex')}`;
+  logEvent(AGENT, 'forked', { from: forkId, id, earlier: inherited });
+  process.stdout.write(`Forked ${forkId} as ${id} (${inherited.length} earlier messages)\r\n`);
+} else if (resumeId !== undefined) {
   path = findRecord(resumeId);
   if (!path) fail(AGENT, style === 'json' ? `Session not found: ${resumeId}` : `No saved session found with ID ${resumeId}`);
   id = resumeId;
@@ -79,7 +91,7 @@ function ensureRecord() {
     writeFileSync(
       path,
       JSON.stringify(
-        { id, projectID: 'global', directory: cwd, title: 'New session', time: { created: now.getTime(), updated: now.getTime() }, messages: [] },
+        { id, projectID: 'global', directory: cwd, title: 'New session', time: { created: now.getTime(), updated: now.getTime() }, messages: inherited },
         null,
         2,
       ),
@@ -117,6 +129,6 @@ function addMessage(text) {
 }
 
 const delay = Number(process.env.FAKE_RECORD_DELAY_MS);
-if (resumeId === undefined && Number.isFinite(delay) && delay >= 0) setTimeout(ensureRecord, delay);
+if (resumeId === undefined && forkId === undefined && Number.isFinite(delay) && delay >= 0) setTimeout(ensureRecord, delay);
 setTitle(style === 'json' ? 'OpenCode' : 'Fake Codex');
 promptLoop(addMessage);

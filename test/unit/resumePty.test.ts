@@ -37,6 +37,8 @@ const jsonManifest: ResumeManifestInput = {
   command: join(fakes, 'fakeDiscoveredAgent.mjs'),
   resume: { resume: '--session {id}', discover: { root: '~/.fakeopencode/storage/session', format: 'json', id: 'id', cwd: 'directory' } },
 };
+/** Resumes by forking, as Continue's CLI does: the conversation goes on under a new id. */
+const forkManifest: ResumeManifestInput = { ...jsonManifest, id: 'fake-continue', resume: { ...jsonManifest.resume, resume: '--fork {id}', forks: true } };
 
 interface LogEntry {
   agent: string;
@@ -75,7 +77,7 @@ beforeEach(async () => {
   agentLog = join(home, 'agents.log');
   hookFile = join(home, 'hooks.log');
   extraEnv = {};
-  manifests = [pinnedManifest('file:{id}.jsonl'), rolloutManifest, jsonManifest];
+  manifests = [pinnedManifest('file:{id}.jsonl'), rolloutManifest, jsonManifest, forkManifest];
   logs = [];
 });
 afterEach(async () => {
@@ -139,6 +141,23 @@ function spawn(plan: ResumeLaunch, sessionId: string, cwd = proj, agentId?: stri
   if (agentId) live.push(rig.tracker.track(s, hookAgent(agentId)));
   agentPids.set(sessionId, s.pid);
   return s;
+}
+
+/** Hangs up a session and waits until its agent's process is gone. */
+async function ended(s: Session): Promise<void> {
+  const pid = s.pid;
+  s.dispose();
+  await waitFor(
+    () => {
+      try {
+        process.kill(pid, 0);
+        return false;
+      } catch {
+        return true;
+      }
+    },
+    { what: `agent ${pid} to exit` },
+  );
 }
 
 const screenHas = (s: Session, text: string) =>
@@ -289,6 +308,41 @@ describe('discovered agent, records written and closed, no hooks', () => {
     const second = await launch(app, 'j1');
     expect(second.plan).toMatchObject({ mode: 'resume', conversationId: id, argv: [join(fakes, 'fakeDiscoveredAgent.mjs'), '--session', id] });
     expect(await event('resumed', 'j1', n)).toMatchObject({ id, earlier: ['hello there'] });
+    // It goes on in the same record: nothing to wait for, and no neighbour is kept from binding.
+    expect(app.resume.discovery.isPending('j1')).toBe(false);
+  });
+
+  it('a resume that forks binds the fork, so the next relaunch resumes the fork with its later turns', async () => {
+    let app = startApp();
+    app.store.addSession({ id: 'f1', agentId: 'fake-continue', cwd: proj }, { windowId: 'w1' });
+    const first = await launch(app, 'f1');
+    await screenHas(first.session, '>');
+    first.session.write('hello there\r');
+    const id = await written('f1');
+    await waitFor(() => boundTo(app, 'f1', id), { what: 'the first record bound' });
+    app.dispose();
+    // A relaunch follows the agent's end (a reboot, a host restart with no holders): a fork that
+    // still saw the earlier agent running in the folder could not tell whose its record is.
+    await ended(first.session);
+
+    app = startApp();
+    let n = agentLogEntries().length;
+    const second = await launch(app, 'f1');
+    expect(second.plan).toMatchObject({ mode: 'resume', conversationId: id, argv: [join(fakes, 'fakeDiscoveredAgent.mjs'), '--fork', id] });
+    const forked = await event('forked', 'f1', n);
+    expect(forked).toMatchObject({ from: id, earlier: ['hello there'] });
+    await screenHas(second.session, '>');
+    second.session.write('later turn\r');
+    await waitFor(() => boundTo(app, 'f1', forked.id as string), { what: 'the fork bound' });
+    await event('message', 'f1', n);
+    app.dispose();
+    await ended(second.session);
+
+    app = startApp();
+    n = agentLogEntries().length;
+    const third = await launch(app, 'f1');
+    expect(third.plan).toMatchObject({ mode: 'resume', conversationId: forked.id, argv: [join(fakes, 'fakeDiscoveredAgent.mjs'), '--fork', forked.id] });
+    expect(await event('forked', 'f1', n)).toMatchObject({ from: forked.id, earlier: ['hello there', 'later turn'] });
   });
 
   it('two tabs in one folder do not bind by it', async () => {

@@ -1,6 +1,7 @@
 // Resume execution (docs/protocol.md, "Resume"): turns a persisted session into its launch plan with
 // the facts only the host can look up, persists a pinned id before the agent runs, watches for a
-// discovered record after a fresh launch, and rebinds when a hook reports another conversation.
+// discovered record after a fresh launch or a forking resume (Continue's `--fork` goes on under a
+// new id), and rebinds when a hook reports another conversation.
 import { randomUUID } from 'node:crypto';
 import {
   describeResume,
@@ -81,7 +82,7 @@ export class ResumeService {
   /**
    * The plan to launch a session with, ready to spawn: a pinned id is persisted before this
    * returns (a crash after the agent wrote its record must not lose the id), and a discovered
-   * fresh launch is being watched for. Spawn right after this resolves, then call
+   * launch is being watched for. Spawn right after this resolves, then call
    * sessionEnded() when the agent exits or the tab closes.
    */
   async prepareLaunch(sessionId: string): Promise<ResumeLaunch | ResumeLaunchError> {
@@ -116,7 +117,11 @@ export class ResumeService {
     }
     let launchedAt = Date.now();
     const discover = manifest.resume?.discover;
-    if (plan.family === 'discovered' && plan.mode === 'fresh' && discover) {
+    // A launch that starts a new record is watched for it: a fresh one, and a resume that forks
+    // (manifest resume.forks: Continue's --fork goes on under a new id, the one the next relaunch
+    // must resume). An agent that resumes in place (Codex, OpenCode) keeps its bound id: not watched.
+    const startsRecord = plan.mode === 'fresh' || (plan.mode === 'resume' && manifest.resume?.forks === true);
+    if (plan.family === 'discovered' && startsRecord && discover) {
       const program = manifest.command ? commandLineProgram(manifest.command) : undefined;
       const t = await this.discovery.track({ sessionId, cwd: record.cwd, discover, program });
       this.tracking.set(sessionId, t);

@@ -16,7 +16,8 @@
 //   failed     the next turn ends in the scripted API error: the agent reports it, and the
 //              session needs you with the reason
 //   resume     a host restart adopts the running agent (same pid), and a reboot-style relaunch
-//              (agent and host ended) starts it again on its exact conversation
+//              (agent and host ended) starts it again on its exact conversation; for an agent
+//              whose resume forks (Continue), a turn after that and a second relaunch that shows it
 // Each step is recorded (matrixResults.ts) as it ends; scripts/agent-matrix-doc.mjs renders the
 // record. `npx vitest run test/integration/agents/claude.test.ts` runs one agent. A release a
 // recipe knows to be broken on npm, or that cannot be installed, is a failing case named in the
@@ -24,10 +25,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../../helpers/controlHost';
 import { AGENT_CLI_INSTALL_TIMEOUT_MS, ensureNpmAgentRelease, newestReleases } from '../../helpers/agentCli';
 import { isAlive, waitForExit } from '../../helpers/processes';
 import { waitFor } from '../../helpers/waitFor';
 import { MATRIX_STEPS, beginRelease, recordAgentError, recordSeconds, recordStep, type MatrixStep } from './matrixResults';
+import type { SessionInfo } from '../../../src/protocol/sessionInfo';
 import type { AgentRecipe } from './recipe';
 import { Scenario, TURN_TIMEOUT_MS, untilReady, type Why } from './scenario';
 
@@ -175,13 +178,7 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
     // (b) Reboot-style: the agent and the host end; the next host relaunches the saved tab on the
     // manifest's resume plan, as the app's start does.
     const plan = (await sc.session()).resume;
-    await sc.agent!.stopHost();
-    await waitForExit(before.pid, 'the agent to end with its host', TURN_TIMEOUT_MS);
-    const host = await sc.startHost();
-    for (const w of host.host.savedWindows()) await host.host.restoreWindow(w);
-    const after = await waitFor(async () => (await sc.session().catch(() => null)) ?? null, { what: 'the tab relaunched', timeout: TURN_TIMEOUT_MS });
-    expect(after.pid).not.toBe(before.pid);
-    const argv = argvOf(after.pid);
+    const after = await relaunch(sc, before.pid);
     if (sc.recipe.resume === 'none') {
       expect(after.resume?.mode, `resume plan: ${JSON.stringify(after.resume)}`).toBe('fresh');
       return;
@@ -189,12 +186,49 @@ const steps: Record<MatrixStep, (sc: Scenario) => Promise<void>> = {
     const bound = plan?.boundId;
     expect(bound, `the conversation the tab was bound to (plan: ${JSON.stringify(plan)})`).toBeTruthy();
     expect(plan?.argv, 'the plan names the conversation').toEqual(expect.arrayContaining([expect.stringContaining(bound!)]));
-    expect(argv.join(' '), "the relaunched agent's own command line").toContain(bound!);
+    expect(argvOf(after.pid).join(' '), "the relaunched agent's own command line").toContain(bound!);
     // A relaunch shows the startup dialogs again (Codex's untrusted-folder notice), answered alike.
     const shown = sc.recipe.resumedShows ?? new RegExp(sc.word);
     await untilReady(sc, async () => shown.test(await sc.screen()), `the earlier turn back on screen (${shown})`);
+    if (!resumeForks(sc.recipe.id)) return;
+
+    // (c) An agent whose resume forks (manifest resume.forks) goes on under a new id: a turn made
+    // after the resume must come back at the next relaunch, so the tab must follow the fork.
+    const later = `later${sc.word}`;
+    sc.model!.play({ steps: [{ reply: `Noted. ${later}` }], then: sc.recipe.failure });
+    const sent = await sc.termio(['sessions', 'send', sc.id, 'Remember this too', '--enter']);
+    expect(sent.status, sent.stderr).toBe(0);
+    await sc.shows(new RegExp(`Noted\\. ${later}`), 'the reply after the resume');
+    const fork = await waitFor(
+      async () => {
+        const id = (await sc.session()).resume?.boundId;
+        return id && id !== bound ? id : null;
+      },
+      { what: `the tab bound to the fork of ${bound}`, timeout: TURN_TIMEOUT_MS, interval: 500 },
+    );
+    const again = await relaunch(sc, after.pid);
+    expect(argvOf(again.pid).join(' '), "the second relaunch's command line").toContain(fork);
+    await untilReady(sc, async () => new RegExp(later).test(await sc.screen()), `the turn after the resume back on screen (${later})`);
   },
 };
+
+/** Does the agent's bundled manifest say its resume forks (goes on under a new id)? */
+function resumeForks(agentId: string): boolean {
+  const manifest = JSON.parse(readFileSync(join(repoRoot, 'agents', `${agentId}.json`), 'utf8')) as { resume?: { forks?: boolean } };
+  return manifest.resume?.forks === true;
+}
+
+/** Ends the host and the agent `pid`, starts a host that restores the saved windows as the app's
+ *  start does, and returns the relaunched tab. */
+async function relaunch(sc: Scenario, pid: number): Promise<SessionInfo> {
+  await sc.agent!.stopHost();
+  await waitForExit(pid, 'the agent to end with its host', TURN_TIMEOUT_MS);
+  const host = await sc.startHost();
+  for (const w of host.host.savedWindows()) await host.host.restoreWindow(w);
+  const after = await waitFor(async () => (await sc.session().catch(() => null)) ?? null, { what: 'the tab relaunched', timeout: TURN_TIMEOUT_MS });
+  expect(after.pid).not.toBe(pid);
+  return after;
+}
 
 /** The matrix of one agent: each of its newest two releases as one scenario of ordered steps. */
 export function describeRecipe(recipe: AgentRecipe): void {
