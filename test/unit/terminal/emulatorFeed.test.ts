@@ -68,7 +68,11 @@ describe('EmulatorFeed', () => {
     feed.write(' after');
     expect(row()).toBe('echo');
     await new Promise<void>((r) => feed.whenParsed(r));
-    expect([row(), slices]).toEqual(['echo big after', 2]);
+    // Parsed in later slices: one, unless parsing the big write ran past a slice's SLICE_MS on a
+    // loaded machine and took more.
+    expect(row()).toBe('echo big after');
+    expect(slices).toBeGreaterThanOrEqual(2);
+    expect(slices).toBe(feed.slices);
     feed.dispose();
     term.dispose();
   });
