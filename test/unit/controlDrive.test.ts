@@ -210,6 +210,26 @@ describe('a first prompt', () => {
     expect(typed).toEqual(['echo after-dialog', '\r']);
   });
 
+  it('presses Return only once an agent that went to work after it looked ready is ready again', async () => {
+    const { registry, waits, s, typed } = await typedSession({ readyEvidence: () => true });
+    await waitFor(() => s.screenLines().some((l) => l.startsWith('$')), { what: 'the shell prompt' });
+    // Like Codex once its folder notice is answered: the prompt is pasted, then it sets a spinner
+    // title while it finishes starting, and drops a Return meanwhile.
+    const write = s.write.bind(s);
+    s.write = (d: string) => {
+      if (d === 'echo after-start') registry.setState(s.id, 'working', 'test: starting');
+      return write(d);
+    };
+    const delivered = waits.deliverPrompt(s.id, 'echo after-start');
+    await waitFor(() => s.screenLines().some((l) => l.endsWith('echo after-start')), { what: 'the prompt echoed' });
+    // Its echo settled, the Return waits for the agent to be ready again.
+    await waitFor(() => waits.pending > 0, { what: 'the wait for readiness' });
+    expect(typed).toEqual(['echo after-start']);
+    registry.setState(s.id, 'idle', 'test: started');
+    expect(await delivered).toBe(true);
+    expect(typed).toEqual(['echo after-start', '\r']);
+  });
+
   it('waits while an agent has drawn only a blank screen, however long it stays still', async () => {
     // Like OpenCode: it clears the screen, boots for a while drawing nothing, then draws its input line.
     const dir = mkdtempSync(join(tmpdir(), 'termio-blank-'));

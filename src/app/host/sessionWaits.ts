@@ -136,9 +136,9 @@ export class SessionWaits implements Disposable {
    *  own key once the echo settled: TUIs read "text\r" arriving in one burst as a paste. A paste
    *  waits for its echo up to `pasteEchoMs` (TypingLimits' default when omitted). A session that
    *  exited meanwhile counts as typed (nothing is left to refuse it). */
-  async typeAndEnter(s: Session, text: string, enter: boolean, pasteEchoMs?: number): Promise<Typed> {
+  async typeAndEnter(s: Session, text: string, enter: boolean, pasteEchoMs?: number, beforeEnter?: () => Promise<void>): Promise<Typed> {
     const limits = { plainEchoMs: this.limits.enterFallbackMs, ...(pasteEchoMs !== undefined ? { pasteEchoMs } : {}) };
-    const typed = await typeText(s, text, enter, { limits, alive: () => this.registry.get(s.id) !== undefined });
+    const typed = await typeText(s, text, enter, { limits, alive: () => this.registry.get(s.id) !== undefined, ...(beforeEnter ? { beforeEnter } : {}) });
     return s.exited !== null ? { ...typed, taken: true, unechoed: false } : typed;
   }
 
@@ -162,7 +162,13 @@ export class SessionWaits implements Disposable {
       this.noteInput(id);
       // No request waits on this paste (spawn has answered), so its echo may take as long as
       // readiness still could: a CLI just started on a loaded machine may read nothing for seconds.
-      const typed = await this.typeAndEnter(r.session, prompt, true, Math.max(defaultTypingLimits.pasteEchoMs, deadline - performance.now()));
+      // An agent that went to work after it looked ready is still starting (Codex, once its
+      // folder notice is answered, sets a spinner title while it finishes starting) and drops a
+      // Return meanwhile, leaving the prompt unsent: Return waits until it is ready again.
+      const settled = async () => {
+        if (this.registry.get(id)?.state === 'working') await this.wait(id, 'ready', Math.max(0, deadline - performance.now()));
+      };
+      const typed = await this.typeAndEnter(r.session, prompt, true, Math.max(defaultTypingLimits.pasteEchoMs, deadline - performance.now()), settled);
       if (typed.taken && !typed.unechoed) return true;
     }
     if (this.turns.has(id)) this.turns.set(id, { pendingPrompt: false, notReady: true, workSeen: false, hookBase: 0 });

@@ -46,15 +46,15 @@ export interface Typed {
 
 /**
  * Types `text` (a paste when the program asked for bracketed paste) and, with `enter`, presses
- * Return once the echo has settled (not when a paste got no echo at all). `alive` says whether
- * the session is still worth typing into (closed meanwhile: the Return is not sent). Resolves
- * once everything was written.
+ * Return once the echo has settled (not when a paste got no echo at all) and `beforeEnter` has
+ * resolved. `alive` says whether the session is still worth typing into (closed meanwhile: the
+ * Return is not sent). Resolves once everything was written.
  */
 export async function typeText(
   s: TypingTarget,
   text: string,
   enter: boolean,
-  opts: { limits?: Partial<TypingLimits>; alive?: () => boolean } = {},
+  opts: { limits?: Partial<TypingLimits>; alive?: () => boolean; beforeEnter?: () => Promise<void> } = {},
 ): Promise<Typed> {
   const limits = { ...defaultTypingLimits, ...opts.limits };
   const alive = () => !s.exited && (opts.alive?.() ?? true);
@@ -70,6 +70,7 @@ export async function typeText(
   const echoed = text ? await echoSettled(s, pasted ? limits.pasteEchoMs : limits.plainEchoMs, limits) : true;
   // A program without bracketed paste may never echo (a password prompt): Return goes anyway.
   if (pasted && !echoed) return { pasted, taken: true, unechoed: true };
+  await opts.beforeEnter?.();
   // As the key, encoded for the keyboard mode the program chose (kitty's CSI 13 u when it asked for every key as an escape code).
   if (alive()) s.sendKey({ key: 'Enter' });
   return { pasted, taken: true, unechoed: false };
