@@ -3,7 +3,7 @@
 // cutting a surrogate pair, argv payloads), and a real HookServer reads both frames the same way.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createConnection, createServer, type Server } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -13,6 +13,7 @@ import { termioPaths } from '../../../src/app/services/paths';
 import { HOOK_REPORT_VERSION, MAX_HOOK_PAYLOAD_CHARS, type HookReport } from '../../../src/protocol/hookReport';
 import { NATIVE_REPORTER_SOURCE, NODE_REPORTER, reportersUnderTest } from '../../helpers/reporters';
 import { skipUnlessRequired } from '../../helpers/required';
+import { sendHookBytes } from '../../helpers/hookServer';
 import { waitFor } from '../../helpers/waitFor';
 
 const [nodeReporter, nativeReporter] = reportersUnderTest();
@@ -90,13 +91,7 @@ async function frameOf(argvOf: (args: string[]) => string[], call: Call): Promis
 async function serverReading(frame: Buffer): Promise<HookReport | Partial<HookServerStats>> {
   const statsBefore = { ...hookServer.stats };
   const acceptedBefore = accepted.length;
-  await new Promise<void>((resolve) => {
-    const c = createConnection(hookServer.socketPath);
-    c.resume(); // the server's answer, read so its end closes the connection
-    c.on('error', () => resolve());
-    c.on('close', () => resolve());
-    c.on('connect', () => c.end(frame));
-  });
+  await sendHookBytes(hookServer.socketPath, frame);
   const moved = (): Partial<HookServerStats> => {
     const d: Partial<HookServerStats> = {};
     for (const k of Object.keys(statsBefore) as (keyof HookServerStats)[])

@@ -4,14 +4,14 @@
 // Termio and exits 0 when the app is gone, hangs up or never reads.
 import { spawn, spawnSync } from 'node:child_process';
 import { lstatSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createConnection, createServer, type Server } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HookServer } from '../../../src/app/host/hookServer';
 import { termioPaths } from '../../../src/app/services/paths';
 import { MAX_HOOK_FRAME_BYTES, type HookReport } from '../../../src/protocol/hookReport';
-import { startHookServer } from '../../helpers/hookServer';
+import { sendHookBytes, startHookServer } from '../../helpers/hookServer';
 import { reportersUnderTest, type ReporterUnderTest } from '../../helpers/reporters';
 import { skipUnlessRequired } from '../../helpers/required';
 import { waitFor } from '../../helpers/waitFor';
@@ -61,15 +61,7 @@ function runReporter(
   });
 }
 
-function send(bytes: string | Buffer, opts: { end?: boolean } = {}): Promise<void> {
-  return new Promise((resolve) => {
-    const c = createConnection(server.socketPath);
-    c.resume(); // the server's answer, read so its end closes the connection
-    c.on('error', () => resolve());
-    c.on('close', () => resolve());
-    c.on('connect', () => (opts.end === false ? c.write(bytes) : c.end(bytes)));
-  });
-}
+const send = (bytes: string | Buffer, opts: { end?: boolean } = {}) => sendHookBytes(server.socketPath, bytes, opts);
 
 const frame = (r: Partial<HookReport> = {}) =>
   `${JSON.stringify({ v: 2, session: SESSION, secret: SECRET, agent: 'claude', state: 'working', event: 'PreToolUse', payload: '{}', truncated: false, parents: [], ...r })}\n`;

@@ -12,6 +12,7 @@ import type { HooksDeclaration } from '../../../src/protocol/hooks/dialects';
 import type { SessionStatus } from '../../../src/protocol/status/sessionState';
 import { Session } from '../../../src/terminal';
 import { SessionSecrets } from '../../helpers/sessionSecrets';
+import { sendHookBytes } from '../../helpers/hookServer';
 import { waitFor } from '../../helpers/waitFor';
 import { startHookRig, type HookRig } from '../../helpers/hookRig';
 
@@ -189,7 +190,6 @@ describe('reports that must not count', () => {
       const a = start(claude);
       await waitFor(() => a.conversations.length === 1, { what: 'SessionStart' });
       const before = tracker.status(a.session.id);
-      const { createConnection } = await import('node:net');
       const good = {
         v: 2,
         session: a.session.id,
@@ -217,13 +217,7 @@ describe('reports that must not count', () => {
         Array.from({ length: parallel }, async () => {
           while (sent < N) {
             const frame = bad[sent++ % bad.length]!;
-            await new Promise<void>((resolve) => {
-              const c = createConnection(server.socketPath);
-              c.resume(); // the server's answer, read so its end closes the connection
-              c.on('error', () => resolve());
-              c.on('close', () => resolve());
-              c.on('connect', () => c.end(frame));
-            });
+            await sendHookBytes(server.socketPath, frame);
           }
         }),
       );
