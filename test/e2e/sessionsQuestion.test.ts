@@ -3,7 +3,8 @@
 // an answer to the question read goes through once; after the question changed, an answer is
 // refused with the new question quoted (exit 1, code questionChanged), and --force sends anyway.
 import { execFile } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { ControlClient } from '../../src/app/client/controlClient';
@@ -108,4 +109,60 @@ it("gives the app each waiting question and answers the tray's choice once, refu
   expect(stale.ok && stale.result.answered).toBe(false);
   expect(stale.ok && stale.result.message).toContain('the question changed');
   expect(screen()).not.toContain('received');
+});
+
+// Claude Code drops keys that come just after its menu appeared or after its event loop stalled
+// (a loaded machine): the fake agent here drops the first reads of keys the same way.
+it('sends an answer the agent dropped again until it is taken, and gives the question back when it never is', async () => {
+  // One agent per deafness: a script that starts the fake agent with FAKE_MENU_DEAF set.
+  const bin = mkdtempSync(join(tmpdir(), 'deafmenu-'));
+  const agents = Object.fromEntries(
+    [2, 4].map((n) => {
+      const command = join(bin, `deaf${n}`);
+      writeFileSync(command, `#!/bin/sh\nFAKE_MENU_DEAF=${n} exec ${JSON.stringify(process.execPath)} ${JSON.stringify(FAKE_MENU)}\n`, { mode: 0o755 });
+      return [`deaf${n}`, { name: `Deaf Menu ${n}`, command }];
+    }),
+  );
+  const host = await startHostInProcess({ enabled: false, agents });
+  stop = async () => {
+    await host.stop();
+    rmSync(bin, { recursive: true, force: true });
+  };
+  const client = await ControlClient.connect(host.env);
+  if (!(client instanceof ControlClient)) throw new Error(client.message);
+  const spawn = async (deaf: number): Promise<{ id: string; screen: () => string }> => {
+    const dir = join(host.home, `site${deaf}`);
+    mkdirSync(dir);
+    const r = await client.request('sessions.spawn', { agent: `deaf${deaf}`, cwd: dir });
+    if (!r.ok) throw new Error(r.error.message);
+    const id = r.result.id;
+    await waitFor(() => host.host.registry.get(id)?.state === 'attention', { what: 'the menu to make the session need you' });
+    return { id, screen: () => host.host.registry.get(id)!.session.screenLines().join('\n') };
+  };
+  try {
+    // Two sends dropped: the third is taken.
+    const dropsTwo = await spawn(2);
+    expect((await termio(host.env, 'sessions', 'question', dropsTwo.id)).code).toBe(0);
+    expect(await termio(host.env, 'sessions', 'answer', dropsTwo.id, 'Yes')).toMatchObject({ code: 0, out: 'answered: Yes\n' });
+    await waitFor(() => dropsTwo.screen().includes('received: Yes'), { what: 'the fake agent to receive Yes, sent again' });
+
+    // Every send dropped (one read each, as Return is): after the last one the question is open
+    // again, and a new answer is taken.
+    const deaf = await spawn(4);
+    const read = JSON.parse((await termio(host.env, 'sessions', 'question', deaf.id, '--json')).out);
+    expect((await termio(host.env, 'sessions', 'answer', deaf.id, 'Yes')).code).toBe(0);
+    const reopened = await waitFor(
+      async () => {
+        const q = JSON.parse((await termio(host.env, 'sessions', 'question', deaf.id, '--json')).out).question;
+        return q && q.id !== read.question.id && q.answered === null ? q : null;
+      },
+      { what: 'the question open again after the last send was dropped' },
+    );
+    expect(reopened.text).toBe('Do you want to proceed?');
+    expect(deaf.screen()).not.toContain('received');
+    expect(await termio(host.env, 'sessions', 'answer', deaf.id, 'No')).toMatchObject({ code: 0, out: 'answered: No\n' });
+    await waitFor(() => deaf.screen().includes('received: No'), { what: 'the fake agent to receive the new answer' });
+  } finally {
+    client.close();
+  }
 });

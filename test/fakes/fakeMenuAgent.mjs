@@ -5,6 +5,8 @@
 // ("received: Yes") and, after each answer, asks the next question of its list; SIGUSR1 swaps the
 // question on screen for the next one unanswered (a question that changed under a reader).
 // FAKE_MENU_LOOP=1 asks its questions round and round (the benchmark answers hundreds).
+// FAKE_MENU_DEAF=N drops the first N keys unseen, as Claude Code drops keys that come just after
+// its menu appeared or its event loop stalled.
 const questions = [
   {
     context: ['Bash command', '', '  rm -rf build/cache', '  Remove the build cache'],
@@ -45,9 +47,20 @@ function choose(i) {
   process.stderr.write(`received: ${cur.options[i] ?? 'cancel'}\n`);
 }
 
+let deaf = Number(process.env.FAKE_MENU_DEAF ?? 0);
 process.stdin.setRawMode?.(true);
 process.stdin.on('data', (buf) => {
-  const s = buf.toString('latin1');
+  let s = buf.toString('latin1');
+  if (deaf > 0) {
+    // Keys, not reads: two sent apart may arrive in one read on a loaded machine.
+    // eslint-disable-next-line no-control-regex -- arrow keys are escape sequences
+    const keys = s.match(/\x1b\[[A-Z]|\x1bO[A-Z]|[\s\S]/g) ?? [];
+    const dropped = keys.splice(0, deaf);
+    deaf -= dropped.length;
+    process.stderr.write(`dropped: ${JSON.stringify(dropped.join(''))}\n`);
+    s = keys.join('');
+    if (!s) return;
+  }
   const cur = questions[q];
   if (!cur) return;
   if (s === '\x1b[A' || s === '\x1bOA') highlight = Math.max(0, highlight - 1);

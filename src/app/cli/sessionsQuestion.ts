@@ -29,8 +29,9 @@ export const questionSpecs = {
     usage: 'termio sessions answer ID CHOICE [--force] [--json]',
     summary: "answer the session's question: CHOICE is a number, a label (or its start) or a key",
     details:
-      "Sends that choice's keys once. Refused (code questionChanged) when the question is not the one\n" +
-      '`sessions question` last printed, or was never read; --force answers whatever is asked now.',
+      "Sends that choice's keys (again, up to four times, while the agent has not taken them). Refused\n" +
+      '(code questionChanged) when the question is not the one `sessions question` last printed, or was\n' +
+      'never read; --force answers whatever is asked now.',
     options: { ...common, force: { type: 'boolean' as const } },
     positionals: ['ID', 'CHOICE'],
   },

@@ -1,8 +1,10 @@
 // The question each session that needs you asks, read once in the host for every client (the
 // phone page, notifications, the CLI, the tray): from the hook report that put it in attention
 // and from its screen, re-read as the screen changes while it waits. Answering sends the chosen
-// option's keys to the session once, and is refused when the question is no longer the one the
-// asker read.
+// option's keys to the session, and is refused when the question is no longer the one the asker
+// read. An answer is then watched until the agent takes it: a TUI may drop keys (Claude Code
+// refuses keys for a moment after its menu appears or after its event loop stalled), so while the
+// same question is still asked the keys are sent again, and after the last try it is open again.
 import { Emitter, type Disposable } from '../../protocol/events';
 import type { HookReport } from '../../protocol/hookReport';
 import { findChoice, mergeQuestions, questionFromHook, questionFromScreen, type Question, type QuestionTui } from '../../protocol/questions';
@@ -12,6 +14,11 @@ import type { SessionRecord, SessionRegistry, StateChange } from './sessionRegis
 /** A waiting session's screen is re-read at most this often: a spinner repaints many times a
  *  second, and a question that changed is shown 100 ms later, which is still at once. */
 export const QUESTION_REREAD_MS = 100;
+
+/** How long after its keys an answer is checked: the question still asked then was not taken. */
+export const ANSWER_CHECK_MS = 1500;
+/** How many times an answer's keys are sent before the question is given back to the user. */
+export const ANSWER_TRIES = 4;
 
 export interface SessionQuestion extends Question {
   /** Changes whenever the question does (a new fingerprint, or the same question asked again). */
@@ -45,6 +52,8 @@ interface Watch {
   current: SessionQuestion | null;
   render: Disposable | null;
   timer: NodeJS.Timeout | null;
+  /** An answer sent and not yet seen taken: the question it answered, its choice, the sends so far. */
+  sent: { fingerprint: string; label: string; tries: number; timer: NodeJS.Timeout } | null;
 }
 
 export class QuestionBook implements Disposable {
@@ -108,7 +117,7 @@ export class QuestionBook implements Disposable {
 
   private watch(id: string): Watch {
     let w = this.watches.get(id);
-    if (!w) this.watches.set(id, (w = { hook: null, current: null, render: null, timer: null }));
+    if (!w) this.watches.set(id, (w = { hook: null, current: null, render: null, timer: null, sent: null }));
     return w;
   }
 
@@ -128,6 +137,11 @@ export class QuestionBook implements Disposable {
     if (!w || !r || r.state !== 'attention') return null;
     const onScreen = questionFromScreen(r.session.screenLines(), this.deps.tuiOf(r.agentId));
     const q = mergeQuestions(w.hook, onScreen);
+    if (w.sent && (!onScreen || q?.fingerprint !== w.sent.fingerprint)) {
+      // The answered question left the screen: taken. (The same one asked again later is a new question.)
+      clearTimeout(w.sent.timer);
+      w.sent = null;
+    }
     const prev = w.current;
     if (q && prev && q.fingerprint === prev.fingerprint) {
       // The same question; only the highlight may have moved.
@@ -149,6 +163,7 @@ export class QuestionBook implements Disposable {
     if (!w) return;
     w.render?.dispose();
     if (w.timer) clearTimeout(w.timer);
+    if (w.sent) clearTimeout(w.sent.timer);
     this.watches.delete(id);
     if (announce && w.current) this.changed.fire({ sessionId: id, question: null });
   }
@@ -180,10 +195,41 @@ export class QuestionBook implements Disposable {
       };
     for (const key of c.keys) record.session.sendKey({ key });
     const answered: SessionQuestion = { ...current, answered: { label: c.label, at: this.now() } };
-    this.watch(record.id).current = answered;
+    const w = this.watch(record.id);
+    w.current = answered;
+    if (w.sent) clearTimeout(w.sent.timer);
+    w.sent = null;
+    // Only a question read on the screen can be seen taken: one only a hook told of is sent once.
+    if (current.source !== 'hook')
+      w.sent = { fingerprint: current.fingerprint, label: c.label, tries: 1, timer: setTimeout(() => this.checkTaken(record.id), ANSWER_CHECK_MS) };
     this.deps.logger.info('question answered', { session: record.id, choice: c.label, keys: c.keys.join(' ') });
     this.changed.fire({ sessionId: record.id, question: answered });
     return { ok: true, question: answered, choice: c.label, keys: c.keys };
+  }
+
+  /**
+   * An answer's check: when the question it answered is still asked, the agent did not take the
+   * keys. They are sent again, read afresh from the screen (an arrow that did land moved the
+   * highlight); after ANSWER_TRIES sends the question is open again, for the user to answer.
+   */
+  private checkTaken(id: string): void {
+    const w = this.watches.get(id);
+    const sent = w?.sent;
+    const r = this.deps.registry.get(id);
+    if (!w || !sent || !r) return;
+    w.sent = null;
+    const now = r.session.exited || r.state !== 'attention' ? null : this.reread(id);
+    if (!now || now.source === 'hook' || now.fingerprint !== sent.fingerprint) return; // taken: it left the screen
+    const c = findChoice(now, sent.label);
+    if (c && sent.tries < ANSWER_TRIES) {
+      this.deps.logger.warn('question: the agent did not take the answer; sending it again', { session: id, choice: c.label, try: sent.tries + 1 });
+      for (const key of c.keys) r.session.sendKey({ key });
+      w.sent = { ...sent, tries: sent.tries + 1, timer: setTimeout(() => this.checkTaken(id), ANSWER_CHECK_MS) };
+      return;
+    }
+    this.deps.logger.warn('question: the agent did not take the answer; the question is open again', { session: id, choice: sent.label, tries: sent.tries });
+    w.current = { ...now, id: `${now.fingerprint}.${++this.serial}`, askedAt: this.now(), answered: null };
+    this.changed.fire({ sessionId: id, question: w.current });
   }
 
   dispose(): void {
