@@ -69,6 +69,8 @@ export class DriveVerbs {
         message: `session ${record.id} showed nothing of the text it was pasted, so Return was not pressed: it is not at its prompt (a dialog may be up, or it is busy); the text may still be read later, and once it shows, \`termio sessions send ${record.id} --enter\` presses Return.${asks}`,
       };
     }
+    // Typed into it: whatever it waited for has had its answer (the attention queue).
+    registry.handled(record.id);
     if (!args.wait) return { ok: true, result: { id: record.id, mark } };
     const wait = await holder.hold(waits.wait(record.id, 'turn', args.wait.timeoutMs, { mark, signal: holder.signal }));
     return { ok: true, result: { id: record.id, wait } };
