@@ -72,6 +72,10 @@ export const SettingsSchema = z.object({
       // Sessions live in the session host, so quitting the window need not end them: keeping
       // them is what tmux users and the most-asked-for feature of comparable tools expect.
       onQuit: z.enum(['keep', 'end']).default('keep').describe("when Termio quits: 'keep' sessions running in the host, or 'end' them"),
+      needsYouFirst: z
+        .boolean()
+        .default(false)
+        .describe('sidebar: in each folder, the sessions that wait for you first (longest waiting on top), and such folders first'),
     })
     .prefault({}),
   companion: z

@@ -282,6 +282,7 @@ export class SettingsWindow {
       layout.addWidget(row(label(L.onQuit, 'settingsText'), onQuit));
       const stall = this.spinBox({ min: 10, max: 86_400, step: 30, value: v.stallSeconds, suffix: ' s' }, set('stallSeconds'));
       layout.addWidget(row(label(L.stall, 'settingsText'), stall));
+      layout.addWidget(this.checkbox(L.needsYouFirst, v.needsYouFirst, set('needsYouFirst')));
       layout.addWidget(label(L.sessionsNote, 'settingsMuted'));
     });
   }

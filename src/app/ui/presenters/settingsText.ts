@@ -48,6 +48,7 @@ export const settingsLabels = {
     { value: 'end', text: 'End all sessions' },
   ],
   stall: 'Mark as stalled after',
+  needsYouFirst: 'Sidebar: sessions that need you first, longest waiting on top',
   sessionsNote:
     'Sessions run in Termio’s session host, apart from the window: quitting with “Keep sessions running” leaves every agent working, and the next start shows each tab as it is. The tray’s “Quit and End All Sessions” ends them either way; the next start resumes each one. A session working with no output and no hook report for the time above is marked stalled.',
   font: 'Font',
