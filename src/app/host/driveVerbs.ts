@@ -47,6 +47,9 @@ export class DriveVerbs {
     const s = record.session;
     if (s.exited) return { ok: false, code: 'sessionExited', message: `session ${record.id} has exited (code ${s.exited.exitCode}); nothing reads its input` };
     const mark = s.outputMark;
+    // Typed into: whatever it waited for has its answer (the attention queue). Before the typing,
+    // so that a question the input itself brings on is not taken off with it.
+    registry.handled(record.id);
     waits.noteInput(record.id);
     // Held: waiting for the echo must not count as a silent connection.
     const typed = await holder.hold(waits.typeAndEnter(s, args.text, args.enter === true));
@@ -69,8 +72,6 @@ export class DriveVerbs {
         message: `session ${record.id} showed nothing of the text it was pasted, so Return was not pressed: it is not at its prompt (a dialog may be up, or it is busy); the text may still be read later, and once it shows, \`termio sessions send ${record.id} --enter\` presses Return.${asks}`,
       };
     }
-    // Typed into it: whatever it waited for has had its answer (the attention queue).
-    registry.handled(record.id);
     if (!args.wait) return { ok: true, result: { id: record.id, mark } };
     const wait = await holder.hold(waits.wait(record.id, 'turn', args.wait.timeoutMs, { mark, signal: holder.signal }));
     return { ok: true, result: { id: record.id, wait } };
