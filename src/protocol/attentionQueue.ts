@@ -34,8 +34,12 @@ export function attentionQueue<T extends QueueFacts>(sessions: readonly T[]): T[
 /** Where "next" goes: the head of the queue, else the session that finished most recently. */
 export type NextSession<T> = { session: T; reason: 'waiting' | 'done' } | null;
 
-export function nextSession<T extends QueueFacts>(sessions: readonly T[]): NextSession<T> {
-  const head = attentionQueue(sessions)[0];
+/** The head of the queue; when `current` (the session you are looking at) is in the queue, the
+ *  one after it, round to the head: pressed again, "next" walks the queue instead of staying on
+ *  a session you have looked at but not handled. Nothing waits: the most recently done. */
+export function nextSession<T extends QueueFacts>(sessions: readonly T[], current: string | null = null): NextSession<T> {
+  const queue = attentionQueue(sessions);
+  const head = queue[(queue.findIndex((s) => s.id === current) + 1) % Math.max(1, queue.length)];
   if (head) return { session: head, reason: 'waiting' };
   const done = sessions.filter((s) => s.state === 'done').sort((a, b) => b.stateSince - a.stateSince)[0];
   return done ? { session: done, reason: 'done' } : null;

@@ -23,6 +23,15 @@ describe('attention queue', () => {
     expect(nextSession([s('h', 'attention', null, 5), s('i', 'idle', null)])).toBeNull();
   });
 
+  it('next after the session looked at walks the queue, round to the head', () => {
+    const sessions = [s('a', 'attention', 1), s('b', 'attention', 2), s('c', 'attention', 3), s('d', 'done', null, 9)];
+    expect(nextSession(sessions, 'a')?.session.id).toBe('b');
+    expect(nextSession(sessions, 'c')?.session.id).toBe('a');
+    expect(nextSession(sessions, 'd')?.session.id).toBe('a');
+    expect(nextSession([s('a', 'attention', 1)], 'a')?.session.id).toBe('a');
+    expect(nextSession([s('d', 'done', null, 9)], 'd')).toEqual({ session: s('d', 'done', null, 9), reason: 'done' });
+  });
+
   it('queueFirst puts the queue in front and keeps the order of the rest', () => {
     const sessions = [s('w', 'working', null), s('b', 'attention', 2), s('h', 'attention', null), s('a', 'attention', 1), s('i', 'idle', null)];
     expect(queueFirst(sessions).map((x) => x.id)).toEqual(['a', 'b', 'w', 'h', 'i']);

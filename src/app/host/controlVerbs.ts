@@ -59,6 +59,8 @@ export interface ControlVerbsDeps {
   worktrees: WorktreeVerbs | undefined;
   /** The host's questions, once its services are up. */
   questions: () => QuestionBook | undefined;
+  /** The session the user is looking at (selected in the focused window), if any. */
+  lookingAt?: () => string | null;
 }
 
 /** The table as the sockets use it: answer one verb for one caller. */
@@ -208,7 +210,8 @@ export class ControlVerbs implements SessionVerbs {
   }
 
   /** `sessions.next`: the attention queue's head (every machine's sessions that can be reached),
-   *  else the most recently done session; with focus, its tab comes to the front. */
+   *  else the most recently done session; with focus, its tab comes to the front, and when the
+   *  user looks at a session of the queue already, the one after it does. */
   private next(focus: boolean): Outcome {
     const sessions = [...this.d.registry.list().map(this.d.describe), ...(this.d.remote?.()?.list() ?? [])].filter((s) => s.reachable !== false);
     const facts = sessions.map((info) => ({
@@ -218,7 +221,8 @@ export class ControlVerbs implements SessionVerbs {
       stateSince: Date.parse(info.stateSince),
       info,
     }));
-    const next = nextSession(facts);
+    // Focusing, a second request goes past the session the user looks at (see nextSession).
+    const next = nextSession(facts, focus ? (this.d.lookingAt?.() ?? null) : null);
     const focused = next !== null && focus && this.focus(next.session.id).ok;
     const queue = attentionQueue(facts).map((s) => s.id);
     return { ok: true, result: { session: next?.session.info ?? null, reason: next?.reason ?? 'none', queue, focused } };
