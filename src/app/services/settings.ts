@@ -48,6 +48,20 @@ export const SettingsSchema = z.object({
     })
     .prefault({}),
   shortcuts: z.record(z.string(), z.string()).default({}).describe('action → key sequence overrides, e.g. {"newSession": "Ctrl+Shift+A"}'),
+  // Keys few applications use: Ctrl+Alt+Space (and with Shift) on Linux desktops; ⌃⌘U and ⌃⌘N on
+  // macOS (Qt's Meta+Ctrl), which the system leaves free. '' turns one off.
+  globalShortcuts: z
+    .object({
+      nextWaiting: z
+        .string()
+        .default(process.platform === 'darwin' ? 'Meta+Ctrl+U' : 'Ctrl+Alt+Space')
+        .describe('system-wide: jump to the session waiting longest for you (else the one done last); "" = off'),
+      picker: z
+        .string()
+        .default(process.platform === 'darwin' ? 'Meta+Ctrl+N' : 'Ctrl+Alt+Shift+Space')
+        .describe('system-wide: the agent picker in the front window; "" = off'),
+    })
+    .prefault({}),
   agents: z
     .record(
       z.string(),

@@ -26,6 +26,7 @@ import {
   agentCardText,
   hookCardText,
   settingsLabels as L,
+  globalKeyStatusText,
   settingsProblemsText,
   shortcutLabel,
   type SettingsAgent,
@@ -35,6 +36,7 @@ import { boxWidget } from './boxWidget';
 import type { MachinesPage } from './machinesPage';
 import type { PhonePage } from './phonePage';
 import { label } from './boxWidget';
+import type { GlobalKeyAction, GlobalKeyStatus } from '../platform/globalKeys';
 
 export type { SettingsAgent } from './presenters/settingsText';
 
@@ -53,6 +55,8 @@ export interface SettingsModel {
   phone: PhonePage;
   /** Settings → Machines (saved ssh machines, asked of the session host). */
   machines: MachinesPage;
+  /** The global keys' status, and the reason none can work here (null when they can). */
+  globalKeys(): { statuses: GlobalKeyStatus[]; unavailable: string | null };
 }
 
 const TAB_NAMES = L.tabs;
@@ -80,6 +84,8 @@ export class SettingsWindow {
   private readonly keep: unknown[] = [];
   private readonly scrolls: QScrollArea[] = [];
   private status = '';
+  /** The status line beside each global key on the Shortcuts page (updated as the helper answers). */
+  private globalKeyLabels = new Map<GlobalKeyAction, QLabel>();
 
   constructor(
     private readonly model: SettingsModel,
@@ -327,7 +333,36 @@ export class SettingsWindow {
         name.setFixedWidth(170);
         layout.addWidget(row(name, edit));
       }
+      this.globalKeysSection(layout);
     });
+  }
+
+  /** The global keys: each with its key and whether it works (taken by another application,
+   *  not a key, or global keys unavailable here, with the reason). */
+  private globalKeysSection(layout: QBoxLayout): void {
+    const { statuses, unavailable } = this.model.globalKeys();
+    const keys = this.model.settings().globalShortcuts;
+    layout.addWidget(label(L.globalKeysTitle, 'settingsMuted'));
+    if (unavailable) layout.addWidget(label(unavailable, 'settingsMuted'));
+    this.globalKeyLabels = new Map();
+    for (const s of statuses) {
+      const edit = new QLineEdit();
+      edit.setText(keys[s.action]);
+      edit.addEventListener('editingFinished', () => this.model.set(['globalShortcuts', s.action], edit.text().trim()));
+      this.keep.push(edit);
+      const name = label(L.globalKeyNames[s.action], 'settingsText');
+      name.setFixedWidth(170);
+      const status = label(unavailable ? '' : globalKeyStatusText(s), 'settingsMuted');
+      status.setWordWrap(true);
+      this.globalKeyLabels.set(s.action, status);
+      layout.addWidget(row(name, edit, status));
+    }
+  }
+
+  /** A global key was grabbed or refused: its status line says so. */
+  globalKeysChanged(): void {
+    const { statuses, unavailable } = this.model.globalKeys();
+    for (const s of statuses) this.globalKeyLabels.get(s.action)?.setText(unavailable ? '' : globalKeyStatusText(s));
   }
 
   dispose(): void {
