@@ -9,6 +9,10 @@
  *   stdin   grab ID MODS KEYSYM   grab the key: MODS is an X modifier mask (Shift 1, Control 4,
  *                                 Mod1/Alt 8, Mod4/Super 64), KEYSYM an X keysym name ("space")
  *           ungrab ID
+ *           activate WINDOW       raise and focus that window (the app's) as of the last press:
+ *                                 the app's own request would carry an older time than the
+ *                                 other client's focus, and the X server (or the window
+ *                                 manager's focus-stealing rule) would ignore it
  *   stdout  ready                 the display is open
  *           grabbed ID
  *           failed ID taken       another client holds that key (the grab got BadAccess)
@@ -21,6 +25,7 @@
  */
 #include <X11/XKBlib.h>
 #include <X11/Xlib.h>
+#include <X11/Xatom.h>
 #include <X11/keysym.h>
 #include <errno.h>
 #include <poll.h>
@@ -42,6 +47,8 @@ struct key {
 
 static struct key keys[MAX_KEYS];
 static int bad_access;
+/** The server time of the last key press reported: the user's action a focus change answers. */
+static Time last_press = CurrentTime;
 
 static int on_error(Display *d, XErrorEvent *e) {
   (void)d;
@@ -112,10 +119,48 @@ static void grab(Display *d, const char *id, unsigned int mods, const char *keys
   printf("grabbed %s\n", id);
 }
 
+/* Whether a window manager runs that supports _NET_ACTIVE_WINDOW (EWMH). */
+static int wm_activates(Display *d, Atom active) {
+  Atom type;
+  int format;
+  unsigned long n, after;
+  unsigned char *data = NULL;
+  int found = 0;
+  Atom supported = XInternAtom(d, "_NET_SUPPORTED", False);
+  if (XGetWindowProperty(d, DefaultRootWindow(d), supported, 0, 4096, False, XA_ATOM, &type, &format, &n, &after, &data) == Success && data) {
+    for (unsigned long i = 0; i < n && !found; i++) found = ((Atom *)data)[i] == active;
+    XFree(data);
+  }
+  return found;
+}
+
+/* A window manager is asked as a pager would (source 2, with the press's time); without one,
+ * the window is raised and given the focus directly. */
+static void activate(Display *d, Window w) {
+  Atom active = XInternAtom(d, "_NET_ACTIVE_WINDOW", False);
+  if (wm_activates(d, active)) {
+    XEvent e;
+    memset(&e, 0, sizeof e);
+    e.xclient.type = ClientMessage;
+    e.xclient.window = w;
+    e.xclient.message_type = active;
+    e.xclient.format = 32;
+    e.xclient.data.l[0] = 2;
+    e.xclient.data.l[1] = (long)last_press;
+    XSendEvent(d, DefaultRootWindow(d), False, SubstructureRedirectMask | SubstructureNotifyMask, &e);
+  } else {
+    XRaiseWindow(d, w);
+    XSetInputFocus(d, w, RevertToParent, last_press);
+  }
+  XSync(d, False);
+}
+
 static void command(Display *d, char *line, unsigned int numlock) {
   char verb[16], id[ID_CHARS], keysym[64];
   unsigned int mods;
+  unsigned long window;
   if (sscanf(line, "grab %63s %u %63s", id, &mods, keysym) == 3) grab(d, id, mods, keysym, numlock);
+  else if (sscanf(line, "activate %lu", &window) == 1) activate(d, (Window)window);
   else if (sscanf(line, "ungrab %63s", id) == 1) ungrab(d, id, numlock);
   else if (sscanf(line, "%15s", verb) == 1) printf("error unknown command %s\n", verb);
 }
@@ -128,6 +173,7 @@ static void key_event(XEvent *ev, unsigned int numlock) {
     if (ev->type == KeyRelease) k->down = 0;
     else if (!k->down && (state & (ShiftMask | ControlMask | Mod1Mask | Mod4Mask)) == k->mods) {
       k->down = 1; /* held down, the key repeats: one press */
+      last_press = ev->xkey.time;
       printf("pressed %s\n", k->id);
     }
   }

@@ -138,6 +138,13 @@ export class GlobalKeys {
     return { state: 'pending', message: '' };
   }
 
+  /** Raises and focuses this X window as of the last key press (a global key's answer): the
+   *  app's own request carries an older time than the focus of the application in front, and
+   *  X ignores it. A no-op on macOS, where the app's own activation is allowed. */
+  activate(windowId: number): void {
+    if (this.backend.kind === 'x11') this.child?.stdin.write(`activate ${windowId}\n`);
+  }
+
   private set(action: GlobalKeyAction, keys: string, s: Pick<GlobalKeyStatus, 'state' | 'message'>): void {
     this.status.set(action, { action, keys, ...s });
     this.log.info('global key', { action, keys, state: s.state, ...(s.message ? { message: s.message } : {}) });

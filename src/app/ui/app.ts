@@ -237,11 +237,13 @@ export class TermioApp {
     if (action === 'picker') {
       this.log.info('global key pressed', { action });
       (this.sessionWindows.active ?? this.showWindow()).openPicker();
-      return;
+    } else {
+      const next = nextSession(this.host.registry.list(), this.sessionWindows.lookingAt());
+      this.log.info('global key pressed', { action, session: next?.session.id ?? null, reason: next?.reason ?? 'none' });
+      if (next) this.focusSession(next.session.id);
     }
-    const next = nextSession(this.host.registry.list(), this.sessionWindows.lookingAt());
-    this.log.info('global key pressed', { action, session: next?.session.id ?? null, reason: next?.reason ?? 'none' });
-    if (next) this.focusSession(next.session.id);
+    const front = this.sessionWindows.active;
+    if (front) this.globalKeys.activate(front.window.winId());
   }
 
   private handleSettingsChange(): void {

@@ -320,6 +320,7 @@ export class SettingsWindow {
     return page((layout) => {
       const overrides = this.model.settings().shortcuts;
       const defaults = defaultShortcuts();
+      this.globalKeysSection(layout);
       layout.addWidget(label(L.shortcutsIntro, 'settingsMuted'));
       for (const action of Object.keys(defaults) as ShortcutAction[]) {
         const edit = new QLineEdit();
@@ -333,7 +334,6 @@ export class SettingsWindow {
         name.setFixedWidth(170);
         layout.addWidget(row(name, edit));
       }
-      this.globalKeysSection(layout);
     });
   }
 
@@ -348,6 +348,7 @@ export class SettingsWindow {
     for (const s of statuses) {
       const edit = new QLineEdit();
       edit.setText(keys[s.action]);
+      edit.setMinimumWidth(190);
       edit.addEventListener('editingFinished', () => this.model.set(['globalShortcuts', s.action], edit.text().trim()));
       this.keep.push(edit);
       const name = label(L.globalKeyNames[s.action], 'settingsText');
