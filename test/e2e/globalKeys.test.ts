@@ -102,6 +102,8 @@ describe.skipIf(e2eSkipReason)('global keys', () => {
     display.xdotool('key', 'ctrl+alt+p');
     await a.waitForLog(/global key pressed \{"action":"picker"\}/);
     await a.waitForLog(/picker opened/);
-    await waitFor(() => display.xdotool('getwindowfocus').trim() === win, { what: `Termio's window to have the focus (${win}; settings ${settings}; other ${other}; focus ${display.xdotool('getwindowfocus').trim()})` });
+    await waitFor(() => display.xdotool('getwindowfocus').trim() === win, {
+      what: `Termio's window to have the focus (${win}; settings ${settings}; other ${other}; focus ${display.xdotool('getwindowfocus').trim()})`,
+    });
   });
 });
