@@ -17,6 +17,9 @@ export interface QueueFacts {
   waitingSince: number | null;
   /** When it entered its state: ranks the done sessions the queue falls back to. */
   stateSince: number;
+  /** False while its machine is away (termio machines): it cannot be reached, so it is neither
+   *  in the queue nor where "next" goes. */
+  reachable?: boolean;
 }
 
 /** Oldest waiting first; sessions that wait since the same moment by id, so the order is stable. */
@@ -28,7 +31,7 @@ export function compareWaiting(a: QueueFacts, b: QueueFacts): number {
 
 /** The sessions in the queue, the one waiting longest first. */
 export function attentionQueue<T extends QueueFacts>(sessions: readonly T[]): T[] {
-  return sessions.filter((s) => s.state === 'attention' && s.waitingSince !== null).sort(compareWaiting);
+  return sessions.filter((s) => s.state === 'attention' && s.waitingSince !== null && s.reachable !== false).sort(compareWaiting);
 }
 
 /** Where "next" goes: the head of the queue, else the session that finished most recently. */
@@ -41,7 +44,7 @@ export function nextSession<T extends QueueFacts>(sessions: readonly T[], curren
   const queue = attentionQueue(sessions);
   const head = queue[(queue.findIndex((s) => s.id === current) + 1) % Math.max(1, queue.length)];
   if (head) return { session: head, reason: 'waiting' };
-  const done = sessions.filter((s) => s.state === 'done').sort((a, b) => b.stateSince - a.stateSince)[0];
+  const done = sessions.filter((s) => s.state === 'done' && s.reachable !== false).sort((a, b) => b.stateSince - a.stateSince)[0];
   return done ? { session: done, reason: 'done' } : null;
 }
 

@@ -32,6 +32,13 @@ describe('attention queue', () => {
     expect(nextSession([s('d', 'done', null, 9)], 'd')).toEqual({ session: s('d', 'done', null, 9), reason: 'done' });
   });
 
+  it('leaves out a session whose machine is away, waiting or done', () => {
+    const away = { ...s('a', 'attention', 1), reachable: false };
+    const awayDone = { ...s('d', 'done', null, 9), reachable: false };
+    expect(attentionQueue([away, s('b', 'attention', 2)]).map((x) => x.id)).toEqual(['b']);
+    expect(nextSession([away, awayDone, s('e', 'done', null, 5)])?.session.id).toBe('e');
+  });
+
   it('queueFirst puts the queue in front and keeps the order of the rest', () => {
     const sessions = [s('w', 'working', null), s('b', 'attention', 2), s('h', 'attention', null), s('a', 'attention', 1), s('i', 'idle', null)];
     expect(queueFirst(sessions).map((x) => x.id)).toEqual(['a', 'b', 'w', 'h', 'i']);

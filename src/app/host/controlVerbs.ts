@@ -213,12 +213,13 @@ export class ControlVerbs implements SessionVerbs {
    *  else the most recently done session; with focus, its tab comes to the front, and when the
    *  user looks at a session of the queue already, the one after it does. */
   private next(focus: boolean): Outcome {
-    const sessions = [...this.d.registry.list().map(this.d.describe), ...(this.d.remote?.()?.list() ?? [])].filter((s) => s.reachable !== false);
+    const sessions = [...this.d.registry.list().map(this.d.describe), ...(this.d.remote?.()?.list() ?? [])];
     const facts = sessions.map((info) => ({
       id: info.id,
       state: info.state,
       waitingSince: waitingSinceMs(info),
       stateSince: Date.parse(info.stateSince),
+      ...(info.reachable === false ? { reachable: false } : {}),
       info,
     }));
     // Focusing, a second request goes past the session the user looks at (see nextSession).
