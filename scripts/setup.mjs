@@ -29,6 +29,7 @@ const quiet = process.env.TERMIO_SETUP_QUIET === '1';
 const APT_RUNTIME = [
   'qt6-base-dev',
   'qt6-svg-dev',
+  'libx11-dev',
   'libglib2.0-dev',
   'pkg-config',
   'cmake',
@@ -307,6 +308,32 @@ function ensureHolder(stamp) {
   writeStamp(stamp);
 }
 
+// The global-hotkey helper (native/termio-hotkeys): a passive key grab on X11, Carbon's
+// RegisterEventHotKey on macOS. Without it (no compiler, no X11 headers) Settings → Shortcuts says
+// global keys are unavailable; nothing else changes.
+function ensureHotkeys(stamp) {
+  const dir = join(root, 'native', 'termio-hotkeys');
+  const built = join(dir, 'build', 'termio-hotkeys');
+  const source = join(dir, isMac ? 'termio-hotkeys-mac.c' : 'termio-hotkeys-x11.c');
+  const srcHash = hashFiles([source]) + process.platform + process.arch;
+  if (existsSync(built) && stamp.hotkeys === srcHash) return;
+  const cc = process.env.CC || 'cc';
+  if (spawnSync(cc, ['--version'], { stdio: 'ignore' }).error) {
+    log(`no C compiler (${cc}): skipping the global-hotkey helper; global shortcuts are unavailable`);
+    return;
+  }
+  mkdirSync(dirname(built), { recursive: true });
+  const link = isMac ? ['-framework', 'Carbon'] : ['-lX11'];
+  const r = spawnSync(cc, ['-O2', '-o', `${built}.tmp`, source, ...link], { stdio: 'inherit' });
+  if (r.status !== 0) {
+    log(`the global-hotkey helper did not compile (${cc} exited with ${r.status ?? r.signal}); global shortcuts are unavailable`);
+    return;
+  }
+  renameSync(`${built}.tmp`, built);
+  stamp.hotkeys = srcHash;
+  writeStamp(stamp);
+}
+
 // ---- 4. TypeScript ---------------------------------------------------------------------
 
 function ensureBuild(stamp) {
@@ -345,6 +372,7 @@ function setup() {
   ensureGridPainter(stamp);
   ensureHookReporter(stamp);
   ensureHolder(stamp);
+  ensureHotkeys(stamp);
   ensureBuild(stamp);
   ensureWebBundle(stamp);
 }

@@ -46,6 +46,11 @@ cp -R "$root/dist" "$root/agents" "$root/assets" "$root/bin" "$root/package.json
 mkdir -p "$res/native/termio-hook/build"
 cp "$reporter" "$res/native/termio-hook/build/termio-hook"
 chmod 755 "$res/native/termio-hook/build/termio-hook"
+# The global-hotkey helper, when set-up could build it (without it Settings says global keys are unavailable).
+if [ -x "$root/native/termio-hotkeys/build/termio-hotkeys" ]; then
+  mkdir -p "$res/native/termio-hotkeys/build"
+  cp "$root/native/termio-hotkeys/build/termio-hotkeys" "$res/native/termio-hotkeys/build/termio-hotkeys"
+fi
 cp -R "$root/node_modules" "$res/node_modules"
 (cd "$res" && npm prune --omit=dev --ignore-scripts --no-audit --no-fund >/dev/null) || fail "npm prune failed in $res"
 # node-pty's prebuilt spawn-helper comes without its execute bit; without it no session starts.
@@ -98,7 +103,7 @@ sign_log=$(mktemp)
 # each gets its own ad-hoc signature first (Apple Silicon runs no unsigned code).
 while IFS= read -r f; do
   codesign --force --sign - "$f" 2>"$sign_log" || { cat "$sign_log" >&2; fail "ad-hoc signing $f failed (codesign's output is above)"; }
-done < <(find "$res" -type f \( -name '*.node' -o -name '*.dylib' -o -name spawn-helper -o -name termio-hook \))
+done < <(find "$res" -type f \( -name '*.node' -o -name '*.dylib' -o -name spawn-helper -o -name termio-hook -o -name termio-hotkeys \))
 if ! codesign --force --deep --sign - "$app" 2>"$sign_log"; then
   cat "$sign_log" >&2
   fail "ad-hoc signing failed (codesign's output is above)"

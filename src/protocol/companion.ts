@@ -57,6 +57,8 @@ export interface PageSession {
   state: SessionState;
   /** Epoch ms (host clock) since when it is in that state. */
   stateSince: number;
+  /** Epoch ms (host clock) since when it waits for you (the attention queue), or null. */
+  waitingSince: number | null;
   exited: boolean;
   /** What it asks while it needs you, or null. */
   question: PageQuestion | null;

@@ -125,6 +125,12 @@ export const ControlArgsSchemas = {
     text: z.string().min(1).max(MAX_NOTIFY_CHARS),
   }),
   'sessions.focus': z.strictObject({ id: SessionRef }),
+  'sessions.next': z
+    .strictObject({ focus: z.boolean().optional().describe("also bring that session's tab to the front") })
+    .describe('the session waiting longest for you (the head of the attention queue), else the one that finished most recently'),
+  'sessions.handled': z
+    .strictObject({ id: SessionRef })
+    .describe('take a waiting session off the attention queue without answering it (its state stays attention)'),
   'sessions.close': z.strictObject({
     id: SessionRef,
     worktree: z.enum(['keep', 'remove']).optional().describe("a worktree session's worktree: kept (default) or removed"),
@@ -239,6 +245,13 @@ export const ControlResultSchemas = {
   'sessions.wait': WaitResultSchema,
   'app.notify': z.strictObject({ shown: z.literal(true) }),
   'sessions.focus': z.strictObject({ id: z.string() }),
+  'sessions.next': z.strictObject({
+    session: SessionInfoSchema.nullable().describe('null: no session waits and none is done'),
+    reason: z.enum(['waiting', 'done', 'none']).describe('waiting: the head of the attention queue; done: none waits, the most recently done'),
+    queue: z.array(z.string()).describe('the ids of the attention queue, longest waiting first'),
+    focused: z.boolean().describe('its tab was asked to come to the front (focus, and a session was found)'),
+  }),
+  'sessions.handled': z.strictObject({ id: z.string(), wasWaiting: z.boolean().describe('it was in the attention queue until now') }),
   'sessions.close': z.strictObject({ id: z.string(), worktree: z.string().optional().describe('what became of its worktree') }),
   'sessions.why': z.strictObject({
     id: z.string(),

@@ -63,6 +63,13 @@ export const SessionInfoSchema = z.strictObject({
   state: SessionStateSchema,
   stateWhy: z.string().describe('which channel/rule/event put the session in its state'),
   stateSince: z.iso.datetime().describe('when the session entered its current state'),
+  waitingSince: z.iso
+    .datetime()
+    .nullable()
+    .optional()
+    .describe(
+      'when it began to wait for you: its place in the attention queue (src/protocol/attentionQueue.ts); null when it is not in the queue (not in attention, or handled since); absent from a host older than the queue',
+    ),
   createdAt: z.iso.datetime(),
   pid: z.number().int().describe('the process id of the program in the terminal'),
   argv: z.array(z.string()).describe('the command line the session runs'),

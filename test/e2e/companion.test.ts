@@ -114,6 +114,16 @@ it('pairs, lists both sessions live, shows a state change pushed over its socket
   expect(traffic.requests.slice(requestsBefore)).toEqual([]);
   expect(await page.locator('#needs .chip').allTextContents()).toEqual([expect.stringContaining('beta shell')]);
   expect(await page.title()).toBe('1 needs you · Termio');
+  // Waiting sessions lead the strip, the one waiting longest first, each with its age in the
+  // tray's words; a handled one (it still needs the user) goes after the queue.
+  expect(await page.locator('#needs .chip .waiting-age').allTextContents()).toEqual([expect.stringMatching(/^waiting \d+ s$/)]);
+  expect(await page.locator(`.row[data-session="${beta}"] .state`).textContent()).toMatch(/^waiting \d+ s$/);
+  host.host.registry.setState(alpha, 'attention', 'test');
+  const strip = () => page.locator('#needs .chip').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.session).join(' '));
+  await waitFor(async () => (await strip()) === `${beta} ${alpha}`, { what: 'beta, then alpha, in the strip' });
+  await page.screenshot({ path: join(screenshotDir, 'companion-queue-phone.png') });
+  host.host.registry.handled(beta);
+  await waitFor(async () => (await strip()) === `${alpha} ${beta}`, { what: 'alpha first once beta is handled' });
   host.host.registry.setState(alpha, 'working', 'test');
   await waitFor(() => page.locator(`.row[data-session="${alpha}"][data-state="working"]`).count(), { what: 'alpha working' });
   await page.screenshot({ path: join(screenshotDir, 'companion-list-phone-dark.png') });

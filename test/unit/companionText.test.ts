@@ -13,6 +13,7 @@ const s = (id: string, state: PageSession['state'], folder = 'api', since = 0): 
   folder,
   state,
   stateSince: since,
+  waitingSince: state === 'attention' ? since : null,
   exited: false,
   question: null,
   machine: null,
@@ -42,6 +43,16 @@ describe('page text', () => {
       ['api', ['b']],
     ]);
     expect(needsYou(list).map((x) => x.id)).toEqual(['c', 'a']);
+  });
+
+  it('puts the attention queue first, by how long each has waited, and handled sessions after it', () => {
+    // 'h' waits longest in attention but was handled; 'q' re-joined the queue at 5, after 'r'.
+    const list = [
+      { ...s('h', 'attention', 'api', 1), waitingSince: null },
+      { ...s('q', 'attention', 'api', 2), waitingSince: 5 },
+      s('r', 'attention', 'api', 3),
+    ];
+    expect(needsYou(list).map((x) => x.id)).toEqual(['r', 'q', 'h']);
   });
 
   it("drops the browser terminal's answers to queries, never typing or pastes", () => {

@@ -128,7 +128,7 @@ describe('parseRequest', () => {
       {
         "error": {
           "code": "unknownVerb",
-          "message": "unknown verb 'rm -rf' (known: ping, version, sessions.list, sessions.watch, sessions.read, sessions.send, sessions.spawn, sessions.run, sessions.wait, app.notify, sessions.focus, sessions.close, sessions.why, sessions.question, sessions.answer, app.open, app.activate, worktrees.diff, worktrees.act, worktrees.remove, worktrees.list, worktrees.prune)",
+          "message": "unknown verb 'rm -rf' (known: ping, version, sessions.list, sessions.watch, sessions.read, sessions.send, sessions.spawn, sessions.run, sessions.wait, app.notify, sessions.focus, sessions.next, sessions.handled, sessions.close, sessions.why, sessions.question, sessions.answer, app.open, app.activate, worktrees.diff, worktrees.act, worktrees.remove, worktrees.list, worktrees.prune)",
         },
         "ok": false,
         "seq": 3,

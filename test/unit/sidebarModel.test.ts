@@ -29,6 +29,30 @@ describe('sidebar model', () => {
     });
   });
 
+  it('with needs-you-first, leads with the attention queue in each folder and the folders by their longest wait', () => {
+    const wait = (x: SessionSummary, since: number | null): SessionSummary => ({ ...x, waitingSince: since });
+    const sessions = [
+      s('a', '/p/api', 'working', 1),
+      wait(s('b', '/p/api', 'attention', 2), 50),
+      s('c', '/p/web', 'idle', 3),
+      wait(s('d', '/p/web', 'attention', 4), 20),
+      wait(s('e', '/p/web', 'attention', 5), 10),
+      // Handled: it still needs you, out of the queue, in its place.
+      wait(s('f', '/p/web', 'attention', 6), null),
+      { ...wait(s('g', '/p/api', 'attention', 7), 40), parentId: 'a' },
+    ];
+    const ids = (opts?: { needsYouFirst?: boolean }) =>
+      buildSidebar(sessions, () => 'Claude Code', '/home/u', opts).map((g) => [g.label, g.rows.map((r) => `${r.id}${r.nested ? '>' : ''}`)]);
+    expect(ids()).toEqual([
+      ['api', ['a', 'g>', 'b']],
+      ['web', ['c', 'd', 'e', 'f']],
+    ]);
+    expect(ids({ needsYouFirst: true })).toEqual([
+      ['web', ['e', 'd', 'c', 'f']],
+      ['api', ['g', 'b', 'a']],
+    ]);
+  });
+
   it('groups by folder in order of first session, titles falling back to the agent name', () => {
     const groups = buildSidebar(
       [s('c', '/p/web', 'idle', 3), s('a', '/p/api', 'working', 1, 'Fix login'), s('b', '/p/web', 'attention', 2, '', null)],

@@ -1,4 +1,4 @@
-// `termio sessions list|watch|read|send|spawn|run|wait|why|question|answer|focus|close|diff|commit|merge|rebase`: the control socket's verbs
+// `termio sessions list|watch|read|send|spawn|run|wait|why|question|answer|next|handled|focus|close|diff|commit|merge|rebase`: the control socket's verbs
 // as commands, each with --json and --help; session ids accept a unique prefix. Loads nothing heavy
 // (no zod): the round trip of `termio sessions list --json`, process start included, is benchmarked.
 import { isAbsolute, resolve } from 'node:path';
@@ -10,6 +10,7 @@ import { ExitCode, type CommandHandler } from './cliIo';
 import { printError, printOk } from './output';
 import { resumeLostWait } from './waitResume';
 import { questionHandlers, questionSpecs } from './sessionsQuestion';
+import { queueHandlers, queueSpecs } from './sessionsQueue';
 import { clock, listText, shortIds, stateText, tilde, waitSummary, whyReport } from './sessionsText';
 import type { Ctx, Options, Parsed, Values, VerbSpec } from './sessionsTypes';
 import { worktreeChoice, worktreeDetails, worktreeHandlers, worktreeOptions, worktreeSpecs, worktreeUsage } from './sessionsWorktree';
@@ -104,6 +105,7 @@ const verbs: Record<string, VerbSpec> = {
     positionals: ['ID'],
   },
   ...questionSpecs,
+  ...queueSpecs,
   ...worktreeSpecs,
 };
 
@@ -356,6 +358,7 @@ const handlers: Record<string, Handler> = {
     return ExitCode.ok;
   },
   ...questionHandlers((c, verb, args) => call(c as Ctx, verb, args)),
+  ...queueHandlers((c, verb, args) => call(c as Ctx, verb, args)),
   focus: (p, ctx) => plain(ctx, 'sessions.focus', { id: p.positionals[0] ?? '' }),
   ...worktreeHandlers({ call: (ctx, verb, args) => call(ctx, verb, args), usageError }),
 };

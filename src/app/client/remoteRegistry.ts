@@ -2,6 +2,7 @@
 // strip show it, each with the RemoteTerminal its page paints, kept current by the host's app
 // events. One event per fact the host sends (added, updated with the record before, removed,
 // focus asked): listeners compare what they care about.
+import { waitingSinceMs } from '../../protocol/attentionQueue';
 import { Emitter } from '../../protocol/events';
 import type { SessionInfo, SessionStatusInfo } from '../../protocol/sessionInfo';
 import type { SessionStatus, StatusWhy } from '../../protocol/status/sessionState';
@@ -10,8 +11,10 @@ import { RemoteTerminal } from './remoteTerminal';
 
 /** A session as the app keeps it: the host's SessionInfo with its times as epoch ms (what the
  *  presenters compute with), and the terminal its page paints. */
-export interface AppSessionRecord extends Readonly<Omit<SessionInfo, 'stateSince' | 'createdAt' | 'stalledSince' | 'status'>> {
+export interface AppSessionRecord extends Readonly<Omit<SessionInfo, 'stateSince' | 'waitingSince' | 'createdAt' | 'stalledSince' | 'status'>> {
   readonly stateSince: number;
+  /** Its place in the attention queue (src/protocol/attentionQueue.ts), or null. */
+  readonly waitingSince: number | null;
   readonly createdAt: number;
   readonly stalledSince: number | null;
   readonly status: SessionStatus | null;
@@ -38,6 +41,7 @@ function withEpochTimes(info: SessionInfo): Omit<AppSessionRecord, 'session'> {
   return {
     ...info,
     stateSince: ms(info.stateSince),
+    waitingSince: waitingSinceMs(info),
     createdAt: ms(info.createdAt),
     stalledSince: info.stalledSince === null ? null : ms(info.stalledSince),
     status: st && {

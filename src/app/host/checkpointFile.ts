@@ -37,6 +37,8 @@ export interface HeldSessionMeta {
   state: SessionState;
   stateWhy: string;
   stateSince: number;
+  /** Since when it waits for you (the attention queue); absent in checkpoints of older hosts. */
+  waitingSince?: number | null;
   /** The secret in the program's environment (TERMIO_SESSION_SECRET); its hook reports carry it. */
   secret: string | null;
   /** What the status tracker knew (channels' claims, hook health); absent in checkpoints of
@@ -72,6 +74,7 @@ export function heldMetaOf(r: SessionRecord, secret: string | null, status: Trac
     state: r.state,
     stateWhy: r.stateWhy,
     stateSince: r.stateSince,
+    waitingSince: r.waitingSince,
     secret,
     ...(status ? { status } : {}),
   };
@@ -122,6 +125,8 @@ function problemOf(v: unknown, id: string): string | null {
   if (!Number.isSafeInteger(m.createdAt)) return `session.createdAt ${String(m.createdAt)} is not a time in ms`;
   if (m.name !== null && m.name !== undefined && (typeof m.name !== 'string' || Buffer.byteLength(m.name) > MAX_STRING_BYTES))
     return `session.name is not a name of at most ${MAX_STRING_BYTES} bytes`;
+  if (m.waitingSince !== undefined && m.waitingSince !== null && !Number.isSafeInteger(m.waitingSince))
+    return `session.waitingSince ${String(m.waitingSince)} is not a time in ms`;
   if (r.exited !== undefined) {
     const x = r.exited as Partial<NonNullable<CheckpointRecord['exited']>> | null;
     if (

@@ -105,7 +105,7 @@ export class ClientServer implements ConnectionServer {
   feedFor(record: SessionRecord): SessionFeed {
     let feed = this.feeds.get(record.id);
     if (!feed) {
-      const made = new SessionFeed(record);
+      const made = new SessionFeed(record, () => this.opts.registry.handled(record.id));
       made.onEmpty(() => {
         made.dispose();
         if (this.feeds.get(record.id) === made) this.feeds.delete(record.id);

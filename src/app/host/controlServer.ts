@@ -136,6 +136,8 @@ export interface ControlServerOptions {
   worktrees?: WorktreeVerbs;
   /** `sessions.question` / `sessions.answer`: the host's questions (undefined: none are read). */
   questions?: () => QuestionBook | undefined;
+  /** `sessions.next --focus`: the session the user is looking at, which it goes past. */
+  lookingAt?: () => string | null;
   /** Written to control.json and answered to `version`. Default: package.json's version. */
   appVersion?: string;
   limits?: Partial<ControlLimits>;
@@ -211,6 +213,7 @@ export class ControlServer {
       ...(opts.remote ? { remote: opts.remote } : {}),
       worktrees: opts.worktrees,
       questions: opts.questions ?? (() => undefined),
+      ...(opts.lookingAt ? { lookingAt: opts.lookingAt } : {}),
     });
   }
 

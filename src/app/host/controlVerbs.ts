@@ -3,6 +3,7 @@
 // sessions: the control socket (line JSON, controlConnections.ts) and the host socket
 // (clientConnection.ts) both answer through it, each giving a VerbContext of its own.
 import { statSync } from 'node:fs';
+import { attentionQueue, nextSession, waitingSinceMs } from '../../protocol/attentionQueue';
 import { CONTROL_PROTOCOL_VERSION } from '../../protocol/controlFrames';
 import { type ControlArgs, type ControlErrorCode, type ControlResult, type ControlVerb } from '../../protocol/control';
 import { type SessionInfo } from '../../protocol/sessionInfo';
@@ -58,6 +59,8 @@ export interface ControlVerbsDeps {
   worktrees: WorktreeVerbs | undefined;
   /** The host's questions, once its services are up. */
   questions: () => QuestionBook | undefined;
+  /** The session the user is looking at (selected in the focused window), if any. */
+  lookingAt?: () => string | null;
 }
 
 /** The table as the sockets use it: answer one verb for one caller. */
@@ -86,11 +89,10 @@ export class ControlVerbs implements SessionVerbs {
       'sessions.why': (args) => remote(args.id, 'sessions.why', args) ?? this.why(args),
       'sessions.question': (args) => remote(args.id, 'sessions.question', args) ?? questions.question(args),
       'sessions.answer': (args) => remote(args.id, 'sessions.answer', args) ?? questions.answer(args),
-      'sessions.focus': (args) => {
-        const here = d.registry.find(args.id);
-        const away = !here.ok && here.code === 'noSuchSession' ? d.remote?.()?.focus(args.id) : null;
-        return away ?? this.onFound(args.id, (id) => d.registry.requestFocus(id));
-      },
+      'sessions.focus': (args) => this.focus(args.id),
+      'sessions.next': (args) => this.next(args.focus === true),
+      'sessions.handled': (args) =>
+        remote(args.id, 'sessions.handled', args) ?? this.onFound(args.id, (id) => ({ wasWaiting: this.waiting(id) && d.registry.handled(id) })),
       'sessions.close': (args) =>
         remote(args.id, 'sessions.close', args) ?? (d.worktrees ? d.worktrees.close(args) : this.onFound(args.id, (id) => d.registry.close(id))),
       'app.open': (args) => this.open(args.dir),
@@ -188,12 +190,43 @@ export class ControlVerbs implements SessionVerbs {
     return { ok: true, result: { ...result, exited: this.d.describe(r).exited } };
   }
 
-  /** Focus and close: find the session, act on it, answer its id. */
-  private onFound(ref: string, act: (id: string) => void): Outcome {
+  /** Focus, close and handled: find the session, act on it, answer its id (and what the act says). */
+  private onFound(ref: string, act: (id: string) => unknown): Outcome {
     const found = this.d.registry.find(ref);
     if (!found.ok) return found;
-    act(found.record.id);
-    return { ok: true, result: { id: found.record.id } };
+    const more = act(found.record.id);
+    return { ok: true, result: { id: found.record.id, ...(typeof more === 'object' ? more : {}) } };
+  }
+
+  private waiting(id: string): boolean {
+    return this.d.registry.get(id)?.waitingSince != null;
+  }
+
+  /** Brings a session's tab to the front: this host's, else another machine's. */
+  private focus(ref: string): Outcome {
+    const here = this.d.registry.find(ref);
+    const away = !here.ok && here.code === 'noSuchSession' ? this.d.remote?.()?.focus(ref) : null;
+    return away ?? this.onFound(ref, (id) => this.d.registry.requestFocus(id));
+  }
+
+  /** `sessions.next`: the attention queue's head (every machine's sessions that can be reached),
+   *  else the most recently done session; with focus, its tab comes to the front, and when the
+   *  user looks at a session of the queue already, the one after it does. */
+  private next(focus: boolean): Outcome {
+    const sessions = [...this.d.registry.list().map(this.d.describe), ...(this.d.remote?.()?.list() ?? [])];
+    const facts = sessions.map((info) => ({
+      id: info.id,
+      state: info.state,
+      waitingSince: waitingSinceMs(info),
+      stateSince: Date.parse(info.stateSince),
+      ...(info.reachable === false ? { reachable: false } : {}),
+      info,
+    }));
+    // Focusing, a second request goes past the session the user looks at (see nextSession).
+    const next = nextSession(facts, focus ? (this.d.lookingAt?.() ?? null) : null);
+    const focused = next !== null && focus && this.focus(next.session.id).ok;
+    const queue = attentionQueue(facts).map((s) => s.id);
+    return { ok: true, result: { session: next?.session.info ?? null, reason: next?.reason ?? 'none', queue, focused } };
   }
 
   private async open(dir: string): Promise<Outcome> {

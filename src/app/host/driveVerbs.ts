@@ -47,6 +47,9 @@ export class DriveVerbs {
     const s = record.session;
     if (s.exited) return { ok: false, code: 'sessionExited', message: `session ${record.id} has exited (code ${s.exited.exitCode}); nothing reads its input` };
     const mark = s.outputMark;
+    // Typed into: whatever it waited for has its answer (the attention queue). Before the typing,
+    // so that a question the input itself brings on is not taken off with it.
+    registry.handled(record.id);
     waits.noteInput(record.id);
     // Held: waiting for the echo must not count as a silent connection.
     const typed = await holder.hold(waits.typeAndEnter(s, args.text, args.enter === true));

@@ -261,6 +261,10 @@ export class Host {
       logger: this.opts.logger,
     });
     this.tracker.onStateChange((c) => this.handleStatus(c.sessionId, c.status.state, c.status.why));
+    // An answered question takes its session off the attention queue; a new one puts it back.
+    this.questions.onQuestion(({ sessionId, question }) =>
+      question?.answered ? this.registry.handled(sessionId) : question && this.registry.waitAgain(sessionId),
+    );
     this.tracker.onConversation((c) => this.resume.rebind(c.sessionId, c.conversationId));
     this.tracker.onHookDetails((d) => this.handleDetails(d.sessionId, d.details));
     this.tracker.onStall((c) => this.registry.setStalled(c.sessionId, c.since));

@@ -27,6 +27,8 @@ export interface ControlledHost {
   bypassFlagIn(argv: readonly string[]): { agent: string; flag: string } | null;
   bypassByDefault(agent: string | undefined): boolean;
   readonly questions: QuestionBook;
+  /** The session the user is looking at (selected in the focused window), or null. */
+  readonly lookingAt: string | null;
 }
 
 export function hostControlServer(
@@ -73,6 +75,7 @@ export function hostControlServer(
     promptHook: (id) => up.value?.promptHook(id) ?? false,
     hookWork: (id) => tracker.workReports(id),
     questions: () => up.value?.questions,
+    lookingAt: () => up.value?.lookingAt ?? null,
     onNotify: async (n) => (await up.promise).notifyFromSession(n.sessionId, n.title, n.text),
     onOpenDir: async (dir) => {
       const r = await registry.spawn({ cwd: dir });

@@ -62,6 +62,7 @@ export class SessionFacts {
       state: r.state,
       stateWhy: r.stateWhy,
       stateSince: iso(r.stateSince),
+      waitingSince: r.waitingSince === null ? null : iso(r.waitingSince),
       createdAt: iso(r.createdAt),
       pid: s.pid,
       argv: s.argv,

@@ -66,7 +66,11 @@ export class SessionFeed implements Disposable {
   /** The last view detached. */
   readonly onEmpty = this.emptied.event;
 
-  constructor(readonly record: SessionRecord) {
+  constructor(
+    readonly record: SessionRecord,
+    /** Told each time a view types into the session (the host takes it off the attention queue). */
+    private readonly onTyped: () => void = () => undefined,
+  ) {
     const s = record.session;
     this.subscriptions.push(
       s.onRender(() => this.rendered()),
@@ -134,6 +138,7 @@ export class SessionFeed implements Disposable {
    * output is not in flight, waiting for its acknowledgement, when that state is ready.
    */
   typed(): void {
+    this.onTyped();
     const s = this.record.session;
     this.holdUntilOffset = s.streamOffset;
     this.urgentUntil = Date.now() + INPUT_URGENCY_MS;

@@ -314,7 +314,13 @@ export class SessionLauncher {
         ? {
             createdAt: meta.createdAt,
             // The failure it stopped on, as the previous host's tracker knew it.
-            state: { state: meta.state, why: meta.stateWhy, since: meta.stateSince, failure: meta.status?.engine.current.why.failure },
+            state: {
+              state: meta.state,
+              why: meta.stateWhy,
+              since: meta.stateSince,
+              failure: meta.status?.engine.current.why.failure,
+              ...(meta.waitingSince !== undefined ? { waitingSince: meta.waitingSince } : {}),
+            },
           }
         : {}),
     });

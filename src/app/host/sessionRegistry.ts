@@ -64,6 +64,9 @@ export interface SessionRecord {
   readonly failure: StatusFailure | null;
   /** Epoch ms. */
   readonly stateSince: number;
+  /** Epoch ms since when it waits for you (the attention queue, src/protocol/attentionQueue.ts);
+   *  null when it does not: not in attention, or handled since. */
+  readonly waitingSince: number | null;
   /** Epoch ms. */
   readonly createdAt: number;
   readonly bypass: boolean;
@@ -81,7 +84,8 @@ export interface RecordMeta {
   bypass?: boolean;
   parentId?: string | null;
   createdAt?: number;
-  state?: { state: SessionState; why: string; since: number; failure?: StatusFailure };
+  /** Carried from a previous host; `waitingSince` absent (an older host): since the state began, in attention. */
+  state?: { state: SessionState; why: string; since: number; failure?: StatusFailure; waitingSince?: number | null };
 }
 
 export interface StateChange {
@@ -116,6 +120,7 @@ interface MutableRecord {
   stateWhy: string;
   failure: StatusFailure | null;
   stateSince: number;
+  waitingSince: number | null;
   createdAt: number;
   bypass: boolean;
   parentId: string | null;
@@ -155,6 +160,9 @@ function liveView(r: MutableRecord): SessionRecord {
     get stateSince() {
       return r.stateSince;
     },
+    get waitingSince() {
+      return r.waitingSince;
+    },
     get createdAt() {
       return r.createdAt;
     },
@@ -192,7 +200,7 @@ export class SessionRegistry implements Disposable {
   readonly onAdded = this.added.event;
   /** A session was closed; its process is being killed. */
   readonly onRemoved = this.removed.event;
-  /** Title, name, exit status or the failure it stopped on changed. */
+  /** Title, name, exit status, the failure it stopped on, or its place in the attention queue changed. */
   readonly onChanged = this.changed.event;
   readonly onStateChanged = this.stateChanged.event;
   /** Someone (CLI, notification, menu) asked to bring this session to the front. */
@@ -283,6 +291,7 @@ export class SessionRegistry implements Disposable {
       stateWhy: st?.why ?? 'started',
       failure: st?.failure ?? null,
       stateSince: st?.since ?? now,
+      waitingSince: st?.waitingSince !== undefined ? st.waitingSince : st?.state === 'attention' ? st.since : null,
       createdAt: this.createdAt(meta.createdAt, now),
       bypass: meta.bypass ?? false,
       parentId: meta.parentId ?? null,
@@ -328,8 +337,28 @@ export class SessionRegistry implements Disposable {
     r.state = state;
     r.stateWhy = why;
     r.stateSince = this.now();
+    r.waitingSince = state === 'attention' ? r.stateSince : null;
     this.stateChanged.fire({ record: r.view, previous, why });
     return true;
+  }
+
+  /** The user dealt with a waiting session (answered it, typed into it, or marked it): it leaves
+   *  the attention queue and keeps its state. False when no session has the id. */
+  handled(id: string): boolean {
+    const r = this.records.get(id);
+    if (!r) return false;
+    if (r.waitingSince === null) return true;
+    r.waitingSince = null;
+    this.changed.fire(r.view);
+    return true;
+  }
+
+  /** A handled session that still needs you asks something new: it joins the queue again, now. */
+  waitAgain(id: string): void {
+    const r = this.records.get(id);
+    if (!r || r.state !== 'attention' || r.waitingSince !== null) return;
+    r.waitingSince = this.now();
+    this.changed.fire(r.view);
   }
 
   /** Marks a session stalled since `since` (epoch ms), or no longer stalled (null). */

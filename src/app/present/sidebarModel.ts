@@ -1,6 +1,7 @@
 // What the window's sidebar and the tray menu show, as plain data: sessions grouped by project
 // folder, each with its display title, state and time in state; and the urgency order the tray
 // uses. The Qt widgets only draw this, so every rule here is tested without a display.
+import { attentionQueue, queueFirst } from '../../protocol/attentionQueue';
 import { STATE_PRIORITY, type SessionState } from '../../protocol/status/sessionState';
 
 export interface SessionSummary {
@@ -11,6 +12,8 @@ export interface SessionSummary {
   title: string;
   state: SessionState;
   stateSince: number;
+  /** Since when it waits for you (the attention queue, src/protocol/attentionQueue.ts); null or absent: it does not. */
+  waitingSince?: number | null;
   createdAt: number;
   exited?: { exitCode: number; signal?: number } | null;
   /** The agent's icon (an SVG or PNG file), when the catalog has one. */
@@ -98,8 +101,16 @@ export function folderLabels(folders: string[], home: string): Map<string, strin
  * Groups in order of their first session; rows in creation order (stable while you work), except
  * that a session started by another one in the same folder comes right under it, nested. A
  * worktree session is grouped under its repository, beside the sessions in the main checkout.
+ * With `needsYouFirst` (the sessions.needsYouFirst setting), the attention queue leads: in each
+ * folder its sessions come first, longest waiting on top (not nested), and the folders with one
+ * come before the others, the one with the longest wait first.
  */
-export function buildSidebar(sessions: SessionSummary[], agentName: (id: string | null) => string, home: string): SidebarGroup[] {
+export function buildSidebar(
+  sessions: SessionSummary[],
+  agentName: (id: string | null) => string,
+  home: string,
+  opts: { needsYouFirst?: boolean } = {},
+): SidebarGroup[] {
   // Labels are told apart per machine: two machines may well have the same folder names.
   const labels = new Map<string, Map<string, string>>();
   for (const m of new Set(sessions.map((s) => s.machine ?? null))) {
@@ -135,7 +146,19 @@ export function buildSidebar(sessions: SessionSummary[], agentName: (id: string 
   }
   // This machine's folders first, then each other machine's, by name; each in order of its first session.
   const order = (m: string | null | undefined) => (m ? `\u0001${m}` : '');
-  return [...groups.values()].sort((a, b) => (order(a.machine) < order(b.machine) ? -1 : order(a.machine) > order(b.machine) ? 1 : 0));
+  const ordered = opts.needsYouFirst ? queueLeads([...groups.values()]) : [...groups.values()];
+  return ordered.sort((a, b) => (order(a.machine) < order(b.machine) ? -1 : order(a.machine) > order(b.machine) ? 1 : 0));
+}
+
+/** The attention queue first: in each group, and the groups by their longest wait. */
+function queueLeads(groups: SidebarGroup[]): SidebarGroup[] {
+  const facts = (r: SidebarRow) => ({ ...r, waitingSince: r.waitingSince ?? null });
+  const led = groups.map((g) => {
+    const queue = new Set(attentionQueue(g.rows.map(facts)).map((r) => r.id));
+    const rows = queueFirst(g.rows.map(facts)).map((r) => (queue.has(r.id) ? { ...r, nested: false } : r));
+    return { group: { ...g, rows }, head: queue.size ? (rows[0]!.waitingSince as number) : Infinity };
+  });
+  return led.sort((a, b) => a.head - b.head || 0).map((x) => x.group);
 }
 
 /** Most urgent first, then the longest waiting first (tray menu order). */

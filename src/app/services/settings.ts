@@ -48,6 +48,20 @@ export const SettingsSchema = z.object({
     })
     .prefault({}),
   shortcuts: z.record(z.string(), z.string()).default({}).describe('action → key sequence overrides, e.g. {"newSession": "Ctrl+Shift+A"}'),
+  // Keys few applications use: Ctrl+Alt+Space (and with Shift) on Linux desktops; ⌃⌘U and ⌃⌘N on
+  // macOS (Qt's Meta+Ctrl), which the system leaves free. '' turns one off.
+  globalShortcuts: z
+    .object({
+      nextWaiting: z
+        .string()
+        .default(process.platform === 'darwin' ? 'Meta+Ctrl+U' : 'Ctrl+Alt+Space')
+        .describe('system-wide: jump to the session waiting longest for you (else the one done last); "" = off'),
+      picker: z
+        .string()
+        .default(process.platform === 'darwin' ? 'Meta+Ctrl+N' : 'Ctrl+Alt+Shift+Space')
+        .describe('system-wide: the agent picker in the front window; "" = off'),
+    })
+    .prefault({}),
   agents: z
     .record(
       z.string(),
@@ -72,6 +86,10 @@ export const SettingsSchema = z.object({
       // Sessions live in the session host, so quitting the window need not end them: keeping
       // them is what tmux users and the most-asked-for feature of comparable tools expect.
       onQuit: z.enum(['keep', 'end']).default('keep').describe("when Termio quits: 'keep' sessions running in the host, or 'end' them"),
+      needsYouFirst: z
+        .boolean()
+        .default(false)
+        .describe('sidebar: in each folder, the sessions that wait for you first (longest waiting on top), and such folders first'),
     })
     .prefault({}),
   companion: z

@@ -6,6 +6,8 @@
 import { QApplication, WidgetEventTypes } from '@nodegui/nodegui';
 import { join } from 'node:path';
 import { IdleTrim, type QtRuntime } from '../platform';
+import { GlobalKeys, type GlobalKeyAction } from '../platform/globalKeys';
+import { nextSession } from '../../protocol/attentionQueue';
 import { TERMINAL_AGENT_ID } from '../services/agentIds';
 import { FOCUS_SESSION_ENV } from '../services/appLaunch';
 import { createLogger, type Logger } from '../services/log';
@@ -50,6 +52,8 @@ export class TermioApp {
   notifier: 'tray' | 'host' = 'host';
   /** Freed heap back to the system after a quiet spell (painted frames are the activity). */
   private readonly idleTrim: IdleTrim;
+  /** The system-wide keys (Settings → Shortcuts): next session that needs you, the agent picker. */
+  readonly globalKeys: GlobalKeys;
 
   constructor(
     private readonly runtime: QtRuntime,
@@ -96,13 +100,16 @@ export class TermioApp {
       onAction: (win, action, id) => void this.actions.handle(win, action, id),
       onPainted: () => this.idleTrim.poke(),
     });
-    this.panels = new SettingsPanels({ host, log, chrome: () => this.chrome, activeWindow: () => this.sessionWindows.active });
+    this.globalKeys = GlobalKeys.forThisMachine(log);
+    this.globalKeys.onPressed((action) => this.globalKey(action));
+    this.panels = new SettingsPanels({ host, log, chrome: () => this.chrome, activeWindow: () => this.sessionWindows.active, globalKeys: this.globalKeys });
     this.actions = new SessionActions({ host, windows: this.sessionWindows, log, showSettings: () => this.showSettings(), chrome: () => this.chrome });
     this.tray = this.makeTray();
     this.quitPath = this.makeQuitPath();
     this.sync = new ViewSync({ host, windows: this.sessionWindows, tray: this.tray, log, stopped: () => this.quitPath.quitting });
     this.appMenu = installAppMenu(appMenuItems(process.platform), { quit: () => void this.quit('app menu'), quitEnd: () => void this.quit('app menu', 'end') });
     this.listen();
+    this.globalKeys.apply(host.settings.settings.globalShortcuts);
     this.log.info('app started', { pid: process.pid, runtime: runtime.kind });
   }
 
@@ -134,6 +141,7 @@ export class TermioApp {
         host.dispose();
       },
       disposeUi: () => {
+        this.globalKeys.dispose();
         this.askpass?.dispose();
         this.idleTrim.dispose();
         this.sessionWindows.dispose();
@@ -222,8 +230,25 @@ export class TermioApp {
     }));
   }
 
+  /** A global key was pressed, whichever application had the focus. "Next" walks the attention
+   *  queue from the session in front (src/protocol/attentionQueue.ts), else goes to the session
+   *  done last; "picker" opens the agent picker in the front window. */
+  private globalKey(action: GlobalKeyAction): void {
+    if (action === 'picker') {
+      this.log.info('global key pressed', { action });
+      (this.sessionWindows.active ?? this.showWindow()).openPicker();
+    } else {
+      const next = nextSession(this.host.registry.list(), this.sessionWindows.lookingAt());
+      this.log.info('global key pressed', { action, session: next?.session.id ?? null, reason: next?.reason ?? 'none' });
+      if (next) this.focusSession(next.session.id);
+    }
+    const front = this.sessionWindows.active;
+    if (front) this.globalKeys.activate(front.window.winId());
+  }
+
   private handleSettingsChange(): void {
     const s = this.host.settings.settings;
+    this.globalKeys.apply(s.globalShortcuts);
     this.appearance.update('settings changed');
     this.sessionWindows.applySettings(s);
     this.panels.settingsChanged();

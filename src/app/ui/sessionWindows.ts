@@ -119,8 +119,13 @@ export class SessionWindows {
    * or whether it has the focus, so a needs-you is skipped only while its session is in front.
    */
   private updateLooking(): void {
+    this.opts.host.setLookingAt(this.lookingAt());
+  }
+
+  /** The session shown in the focused window, else null. */
+  lookingAt(): string | null {
     const win = this.active;
-    this.opts.host.setLookingAt(win?.inFront() ? win.currentSession : null);
+    return win?.inFront() ? win.currentSession : null;
   }
 
   /** Where a new session in this window starts: the folder of the one shown, else home. */

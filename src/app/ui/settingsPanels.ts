@@ -4,6 +4,7 @@
 import { homedir } from 'node:os';
 import type { AppHost } from '../client/appHost';
 import type { Logger } from '../services/log';
+import type { GlobalKeys } from '../platform/globalKeys';
 import type { ChromeColors } from './chromeStyle';
 import type { MainWindow } from './mainWindow';
 import { hooksChangedText, settingsAgent, type SettingsAgent } from './presenters/settingsText';
@@ -19,13 +20,17 @@ export interface SettingsPanelsOptions {
   chrome(): ChromeColors;
   /** The window the panels open over, if any. */
   activeWindow(): MainWindow | null;
+  /** The system-wide keys, whose status Settings → Shortcuts shows. */
+  globalKeys: GlobalKeys;
 }
 
 export class SettingsPanels {
   private settingsWindow: SettingsWindow | null = null;
   private welcome: WelcomeWindow | null = null;
 
-  constructor(private readonly opts: SettingsPanelsOptions) {}
+  constructor(private readonly opts: SettingsPanelsOptions) {
+    opts.globalKeys.onStatus(() => this.settingsWindow?.globalKeysChanged());
+  }
 
   showSettings(): void {
     if (!this.settingsWindow) {
@@ -41,6 +46,10 @@ export class SettingsPanels {
           setHooks: (id, on) => hooksChangedText(host.agentName(id), on, host.setHooks(id, on), homedir()),
           phone: new PhonePage(new PhoneModel(host.paths.runDir)),
           machines: this.machinesPage(),
+          globalKeys: () => {
+            const keys = this.opts.globalKeys;
+            return { statuses: keys.statuses(), unavailable: keys.backend.kind === 'unavailable' ? keys.backend.why : null };
+          },
         },
         this.opts.chrome(),
       );

@@ -26,6 +26,7 @@ import {
   agentCardText,
   hookCardText,
   settingsLabels as L,
+  globalKeyStatusText,
   settingsProblemsText,
   shortcutLabel,
   type SettingsAgent,
@@ -35,6 +36,7 @@ import { boxWidget } from './boxWidget';
 import type { MachinesPage } from './machinesPage';
 import type { PhonePage } from './phonePage';
 import { label } from './boxWidget';
+import type { GlobalKeyAction, GlobalKeyStatus } from '../platform/globalKeys';
 
 export type { SettingsAgent } from './presenters/settingsText';
 
@@ -53,6 +55,8 @@ export interface SettingsModel {
   phone: PhonePage;
   /** Settings → Machines (saved ssh machines, asked of the session host). */
   machines: MachinesPage;
+  /** The global keys' status, and the reason none can work here (null when they can). */
+  globalKeys(): { statuses: GlobalKeyStatus[]; unavailable: string | null };
 }
 
 const TAB_NAMES = L.tabs;
@@ -80,6 +84,8 @@ export class SettingsWindow {
   private readonly keep: unknown[] = [];
   private readonly scrolls: QScrollArea[] = [];
   private status = '';
+  /** The status line beside each global key on the Shortcuts page (updated as the helper answers). */
+  private globalKeyLabels = new Map<GlobalKeyAction, QLabel>();
 
   constructor(
     private readonly model: SettingsModel,
@@ -282,6 +288,7 @@ export class SettingsWindow {
       layout.addWidget(row(label(L.onQuit, 'settingsText'), onQuit));
       const stall = this.spinBox({ min: 10, max: 86_400, step: 30, value: v.stallSeconds, suffix: ' s' }, set('stallSeconds'));
       layout.addWidget(row(label(L.stall, 'settingsText'), stall));
+      layout.addWidget(this.checkbox(L.needsYouFirst, v.needsYouFirst, set('needsYouFirst')));
       layout.addWidget(label(L.sessionsNote, 'settingsMuted'));
     });
   }
@@ -313,6 +320,7 @@ export class SettingsWindow {
     return page((layout) => {
       const overrides = this.model.settings().shortcuts;
       const defaults = defaultShortcuts();
+      this.globalKeysSection(layout);
       layout.addWidget(label(L.shortcutsIntro, 'settingsMuted'));
       for (const action of Object.keys(defaults) as ShortcutAction[]) {
         const edit = new QLineEdit();
@@ -327,6 +335,35 @@ export class SettingsWindow {
         layout.addWidget(row(name, edit));
       }
     });
+  }
+
+  /** The global keys: each with its key and whether it works (taken by another application,
+   *  not a key, or global keys unavailable here, with the reason). */
+  private globalKeysSection(layout: QBoxLayout): void {
+    const { statuses, unavailable } = this.model.globalKeys();
+    const keys = this.model.settings().globalShortcuts;
+    layout.addWidget(label(L.globalKeysTitle, 'settingsMuted'));
+    if (unavailable) layout.addWidget(label(unavailable, 'settingsMuted'));
+    this.globalKeyLabels = new Map();
+    for (const s of statuses) {
+      const edit = new QLineEdit();
+      edit.setText(keys[s.action]);
+      edit.setMinimumWidth(190);
+      edit.addEventListener('editingFinished', () => this.model.set(['globalShortcuts', s.action], edit.text().trim()));
+      this.keep.push(edit);
+      const name = label(L.globalKeyNames[s.action], 'settingsText');
+      name.setFixedWidth(170);
+      const status = label(unavailable ? '' : globalKeyStatusText(s), 'settingsMuted');
+      status.setWordWrap(true);
+      this.globalKeyLabels.set(s.action, status);
+      layout.addWidget(row(name, edit, status));
+    }
+  }
+
+  /** A global key was grabbed or refused: its status line says so. */
+  globalKeysChanged(): void {
+    const { statuses, unavailable } = this.model.globalKeys();
+    for (const s of statuses) this.globalKeyLabels.get(s.action)?.setText(unavailable ? '' : globalKeyStatusText(s));
   }
 
   dispose(): void {

@@ -1,6 +1,7 @@
 // The menu-bar (tray) icon: the aggregate state of every session at a glance (attention over
 // working over done over idle, animated while agents work, with a count of sessions that need
-// you), and a menu that lists each session, most urgent first, to jump to it.
+// you), and a menu that lists each session to jump to it: the attention queue first (longest
+// waiting on top, with its age), then the rest most urgent first.
 import {
   AspectRatioMode,
   GlobalColor,
@@ -124,6 +125,8 @@ export class Tray {
   private menuKey = '';
   private menuText: string[] = [];
   private menuIds: string[] = [];
+  /** The sessions' lines in the menu, in its order (tests read them from the log). */
+  private menuLines: string[] = [];
   /** Last time the icon or menu was brought up to date (benchmarks read it). */
   lastUpdate = 0;
   /** Frames the working animation has drawn (tests and benchmarks read it). */
@@ -145,7 +148,7 @@ export class Tray {
     this.menu.addEventListener('aboutToShow', () => {
       const t0 = performance.now();
       this.rebuildMenu();
-      this.opts.log?.info('tray menu opened', { sessions: this.menuIds, buildMs: +(performance.now() - t0).toFixed(2) });
+      this.opts.log?.info('tray menu opened', { sessions: this.menuIds, lines: this.menuLines, buildMs: +(performance.now() - t0).toFixed(2) });
     });
     this.icon.setContextMenu(this.menu);
     this.update([], []);
@@ -227,6 +230,7 @@ export class Tray {
     this.keep.length = 0;
     this.menuText = [];
     this.menuIds = m.sessions.map((i) => i.id);
+    this.menuLines = m.sessions.map((i) => i.text);
     if (m.empty !== null) this.action(this.menu, m.empty, () => undefined).setEnabled(false);
     for (const item of m.sessions) {
       if (item.question) this.addQuestionMenu(item, item.question);

@@ -77,8 +77,9 @@ export class ViewSync {
     const { host, windows, log } = this.opts;
     const agentName = (id: string | null): string => host.agentName(id);
     const all = host.registry.list();
+    const needsYouFirst = host.settings.settings.sessions.needsYouFirst;
     for (const win of windows.windows) {
-      win.setSessions(buildSidebar(this.summaries(windows.sessionsOf(win, all)), agentName, homedir()));
+      win.setSessions(buildSidebar(this.summaries(windows.sessionsOf(win, all)), agentName, homedir(), { needsYouFirst }));
       const why = win.currentSession ? this.whyText(win.currentSession) : '';
       if (win.setWhy(why)) log.debug('why shown', { text: why });
     }
@@ -105,6 +106,7 @@ export class ViewSync {
         title: r.title,
         state: r.state,
         stateSince: r.stateSince,
+        waitingSince: r.waitingSince,
         createdAt: r.createdAt,
         exited: r.session.exited,
         parentId: r.parentId,

@@ -2,6 +2,7 @@
 // grouped by folder, and which terminal output is the user's typing rather than the browser
 // terminal's own answers to queries. State words, urgency and durations are the app's own
 // (src/app/present/sidebarModel.ts), so the page and the window never disagree.
+import { queueFirst } from '../../protocol/attentionQueue';
 import type { PageSession } from '../../protocol/companion';
 import type { SessionState } from '../../protocol/status/sessionState';
 
@@ -22,9 +23,10 @@ export function byFolder(sessions: readonly PageSession[]): Array<{ folder: stri
   return [...groups].map(([folder, list]) => ({ folder, sessions: list }));
 }
 
-/** Sessions needing the user, the longest waiting first. */
+/** Sessions needing the user: the attention queue, the longest waiting first, then those handled
+ *  that still show attention (src/protocol/attentionQueue.ts). */
 export function needsYou(sessions: readonly PageSession[]): PageSession[] {
-  return sessions.filter((s) => s.state === 'attention').sort((a, b) => a.stateSince - b.stateSince);
+  return queueFirst(sessions.filter((s) => s.state === 'attention').sort((a, b) => a.stateSince - b.stateSince));
 }
 
 /**

@@ -2,6 +2,7 @@
 // sessions grouped by folder, each with its agent's icon, name, state, time in state and
 // question. Rebuilt from each list the host sends;
 // the times tick every second without the host's help (its clock, offset to this one).
+import { waitingAge } from '../../protocol/attentionQueue';
 import type { PageAgent, PageSession } from '../../protocol/companion';
 import { afterStopped, FAILED_LABEL, formatDurationWithSeconds, stateLabel } from '../present/sidebarModel';
 import { byFolder, needsYou } from './pageText';
@@ -34,11 +35,32 @@ export function stateBadge(s: PageSession, skew: number): HTMLElement {
   const span = el('span', s.failure ? 'state s-failed failed' : `state s-${s.state}${s.state === 'attention' ? ' attention' : ''}`);
   span.dataset.since = String(s.stateSince + skew);
   span.dataset.word = s.failure ? FAILED_LABEL : s.exited ? 'Exited' : stateLabel[s.state];
-  span.textContent = `${span.dataset.word} · ${formatDurationWithSeconds(Date.now() - (s.stateSince + skew))}`;
+  // In the attention queue it says how long it has waited, as the tray does.
+  if (s.waitingSince !== null && !s.failure) span.dataset.waiting = String(s.waitingSince + skew);
+  span.textContent = badgeText(span);
   return span;
 }
 
+/** A state badge's words now: "Working · 4m 05s", or "waiting 12 min" for a session in the queue. */
+function badgeText(span: HTMLElement): string {
+  const now = Date.now();
+  if (span.dataset.waiting) return waitingAge(now - Number(span.dataset.waiting));
+  return `${span.dataset.word} · ${formatDurationWithSeconds(now - Number(span.dataset.since))}`;
+}
+
+/** How long a session in the strip has waited, kept current by the page's tick. */
+function waitingLine(s: PageSession, skew: number): HTMLElement[] {
+  if (s.waitingSince === null) return [];
+  const span = el('span', 'waiting-age');
+  span.dataset.since = span.dataset.waiting = String(s.waitingSince + skew);
+  span.textContent = badgeText(span);
+  return [span];
+}
+
 export class SessionList {
+  /** Add to a host timestamp to get this browser's clock (the last list's). */
+  private skew = 0;
+
   constructor(
     private readonly groups: HTMLElement,
     private readonly needs: HTMLElement,
@@ -61,10 +83,12 @@ export class SessionList {
     return chip;
   }
 
-  /** A waiting session: its question card, or a chip when it asks nothing the host could read. */
+  /** A waiting session: its question card, or a chip when it asks nothing the host could read;
+   *  with how long it has waited when it is in the attention queue. */
   private waiting(s: PageSession, agents: Record<string, PageAgent>): HTMLElement {
-    if (!s.question) return this.chip(s, agents);
-    return questionCard(s, agentIcon(s, agents), this.taps.get(s.id), { answer: this.answer, open: this.open });
+    const item = s.question ? questionCard(s, agentIcon(s, agents), this.taps.get(s.id), { answer: this.answer, open: this.open }) : this.chip(s, agents);
+    item.append(...waitingLine(s, this.skew));
+    return item;
   }
 
   /** In a session's terminal: its own question, then the other sessions that need the user. */
@@ -78,6 +102,7 @@ export class SessionList {
 
   /** skew: add to a host timestamp to get this browser's clock. */
   render(sessions: PageSession[], agents: Record<string, PageAgent>, skew: number): void {
+    this.skew = skew;
     const waiting = needsYou(sessions);
     this.needs.hidden = waiting.length === 0;
     this.needs.replaceChildren(el('h2', undefined, waiting.length === 1 ? 'Needs you' : `${waiting.length} need you`));
@@ -107,8 +132,6 @@ export class SessionList {
   }
 
   private tick(): void {
-    for (const span of document.querySelectorAll<HTMLElement>('.state[data-since]')) {
-      span.textContent = `${span.dataset.word} · ${formatDurationWithSeconds(Date.now() - Number(span.dataset.since))}`;
-    }
+    for (const span of document.querySelectorAll<HTMLElement>('.state[data-since], .waiting-age')) span.textContent = badgeText(span);
   }
 }

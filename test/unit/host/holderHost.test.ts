@@ -4,7 +4,8 @@
 // screen and scrollback (for the flood: what a fresh emulator fed the holder's whole byte stream
 // shows), and typing still works; a `sessions wait` or a `--wait` of send, spawn or run in flight
 // goes on with the next host; the sessions are listed in the order they had, a finished one in its
-// place. `termio host stop` still ends everything.
+// place; a session asking the user keeps its state and its place in the attention queue (or being
+// handled). `termio host stop` still ends everything.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,7 @@ import { HostClient } from '../../../src/app/client/hostClient';
 import { collectRows, rowText } from '../../../src/protocol/hostFrame';
 import { createEmulator } from '../../../src/terminal';
 import { readCheckpoint } from '../../../src/app/host/checkpointFile';
+import type { SessionInfo } from '../../../src/protocol/sessionInfo';
 import { shortSocketDir } from '../../../src/app/host/holders';
 import { termioPaths } from '../../../src/app/services/paths';
 import { attach, mirrorFrames } from '../../helpers/hostScreen';
@@ -317,9 +319,27 @@ describe('session holders under termio-host', () => {
     // The title still shows the spinner: a host starting afresh would read the session as working.
     await waitFor(() => saved() === 'attention', { what: 'a checkpoint with the attention' });
     const asking = await why();
+    const waitingSince = async () => (JSON.parse((await termio(['sessions', 'list', '--json'])).out) as { sessions: SessionInfo[] }).sessions[0]!.waitingSince;
+    const queued = await waitingSince();
+    expect(queued).toEqual(expect.any(String));
     await killHost();
     expect(await why()).toMatchObject({ state: 'attention', since: asking.since, channel: 'hooks', event: 'PermissionRequest' });
     expect((await sessions())[0]).toMatchObject({ id, pid, state: 'attention' });
+    // Its place in the attention queue comes back with it; handled, it stays off the queue.
+    expect(await waitingSince()).toBe(queued);
+    expect((await termio(['sessions', 'handled', id])).code).toBe(0);
+    await waitFor(
+      () => {
+        const cp = readCheckpoint(join(dir, '.termio', 'state', 'checkpoints'), id);
+        return cp && 'session' in cp && cp.session.waitingSince === null;
+      },
+      {
+        what: 'a checkpoint of the session handled',
+      },
+    );
+    await killHost();
+    expect(await waitingSince()).toBeNull();
+    expect(await stateIs('attention')).toBe(true);
 
     // The adopting host hears the agent's hooks as the first one did.
     await termio(['sessions', 'send', id, 'y', '--enter']);

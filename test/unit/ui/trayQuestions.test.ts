@@ -6,7 +6,16 @@ import { trayItems, trayMenu, trayQuestionMenu } from '../../../src/app/ui/prese
 const question = { id: 'ab.1', text: 'Run `rm -rf build/cache`?', choices: ['Yes', 'Yes, always', 'No'], answered: null };
 /** The question as the host sends it with the session. */
 const facts = { id: 'ab.1', text: 'Run `rm -rf build/cache`?', choices: [{ label: 'Yes' }, { label: 'Yes, always' }, { label: 'No' }], answered: null };
-const session = (state: 'attention' | 'working') => ({ id: 's1', agentId: 'claude', cwd: '/home/me/site', title: '', state, stateSince: 0, question: facts });
+const session = (state: 'attention' | 'working') => ({
+  id: 's1',
+  agentId: 'claude',
+  cwd: '/home/me/site',
+  title: '',
+  state,
+  stateSince: 0,
+  waitingSince: state === 'attention' ? 0 : null,
+  question: facts,
+});
 
 describe('a waiting question in the tray', () => {
   it('lists the question and its choices under the session, while it needs you', () => {

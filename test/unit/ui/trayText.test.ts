@@ -9,6 +9,7 @@ const item = (id: string, state: TrayItem['state'], since: number, over: Partial
   agentName: 'Claude Code',
   state,
   stateSince: NOW - since,
+  waitingSince: state === 'attention' ? NOW - since : null,
   ...over,
 });
 
@@ -26,8 +27,8 @@ describe('tray text', () => {
 
   it('labels folders as the sidebar does and falls back to the agent name', () => {
     const sessions = [
-      { id: 'a', agentId: 'claude', cwd: '/home/u/work/api', title: '  ', state: 'idle' as const, stateSince: 1 },
-      { id: 'b', agentId: null, cwd: '/home/u/play/api', title: 'Deploy', state: 'working' as const, stateSince: 2 },
+      { id: 'a', agentId: 'claude', cwd: '/home/u/work/api', title: '  ', state: 'idle' as const, stateSince: 1, waitingSince: null },
+      { id: 'b', agentId: null, cwd: '/home/u/play/api', title: 'Deploy', state: 'working' as const, stateSince: 2, waitingSince: null },
     ];
     const items = trayItems(
       sessions,
@@ -36,8 +37,17 @@ describe('tray text', () => {
       '/home/u',
     );
     expect(items).toEqual([
-      { id: 'a', label: 'Claude Code', folderLabel: 'work/api', agentName: 'Claude Code', state: 'idle', stateSince: 1, agentIcon: '/icons/claude.svg' },
-      { id: 'b', label: 'Deploy', folderLabel: 'play/api', agentName: 'Terminal', state: 'working', stateSince: 2 },
+      {
+        id: 'a',
+        label: 'Claude Code',
+        folderLabel: 'work/api',
+        agentName: 'Claude Code',
+        state: 'idle',
+        stateSince: 1,
+        waitingSince: null,
+        agentIcon: '/icons/claude.svg',
+      },
+      { id: 'b', label: 'Deploy', folderLabel: 'play/api', agentName: 'Terminal', state: 'working', stateSince: 2, waitingSince: null },
     ]);
   });
 
@@ -63,6 +73,27 @@ describe('tray text', () => {
       'Settings…',
       'Quit Termio',
       'Quit and End All Sessions',
+    ]);
+  });
+
+  it('lists the attention queue first, longest waiting on top, with how long each has waited', () => {
+    // 'h' was handled: it still shows attention, out of the queue, after it.
+    const m = trayMenu(
+      [
+        item('w', 'working', 1_000),
+        item('h', 'attention', 3_600_000, { waitingSince: null }),
+        item('new', 'attention', 12 * 60_000 + 5_000),
+        item('old', 'attention', 2 * 3_600_000, { failure: 'API error 401: log in again' }),
+      ],
+      [],
+      NOW,
+    );
+    expect(m.sessions.map((s) => s.id)).toEqual(['old', 'new', 'h', 'w']);
+    expect(m.sessions.map((s) => s.text.split('   ')[1])).toEqual([
+      'Stopped: API error 401: log in again, waiting 2 h',
+      'waiting 12 min',
+      'Needs you 1h',
+      'Working now',
     ]);
   });
 
@@ -101,9 +132,10 @@ describe('tray text', () => {
           title: 'Fix login',
           state: 'attention',
           stateSince: NOW,
+          waitingSince: null,
           status: { why: { failure: { reason: 'stopped: usage limit, resets 14:00' } } },
         },
-        { id: 'b', agentId: 'claude', cwd: '/home/u/api', title: 'Docs', state: 'attention', stateSince: NOW, status: { why: {} } },
+        { id: 'b', agentId: 'claude', cwd: '/home/u/api', title: 'Docs', state: 'attention', stateSince: NOW, waitingSince: null, status: { why: {} } },
       ],
       () => 'Claude Code',
       () => undefined,
@@ -112,7 +144,7 @@ describe('tray text', () => {
     expect(items[0]).toMatchObject({ failure: 'stopped: usage limit, resets 14:00' });
     expect(items[1]!.failure).toBeUndefined();
     expect(trayItemText(items[0]!, NOW)).toBe('Fix login (Claude Code) — api   Stopped: usage limit, resets 14:00');
-    expect(trayItemText(item('c', 'attention', 0, { failure: 'API error 401: log in again' }), NOW)).toBe(
+    expect(trayItemText(item('c', 'attention', 0, { failure: 'API error 401: log in again', waitingSince: null }), NOW)).toBe(
       'Task c (Claude Code) — api   Stopped: API error 401: log in again',
     );
     const menu = trayMenu(items, [], NOW);

@@ -3,6 +3,7 @@
 // enabled, keeps every paired page's session list live, and revokes (a fresh token, every page
 // dropped). startCompanion(deps) is the one entry point the host calls; deps is all it needs
 // of the host, so the host can change around it.
+import { waitingSinceMs } from '../../../protocol/attentionQueue';
 import { readFileSync, statSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import type { WebSocket } from 'ws';
@@ -314,6 +315,7 @@ export class Companion implements Disposable {
         folder: labels.get(r.cwd) ?? r.cwd,
         state: r.state,
         stateSince: r.stateSince,
+        waitingSince: r.waitingSince,
         exited: r.session.exited !== null,
         question: pageQuestion(this.deps.questions?.get(r.id) ?? null),
         ...(r.failure ? { failure: r.failure.reason } : {}),
@@ -351,6 +353,7 @@ export class Companion implements Disposable {
           folder: `${machine} · ${labels.get(s.cwd) ?? s.cwd}`,
           state: s.state,
           stateSince: Date.parse(s.stateSince),
+          waitingSince: waitingSinceMs(s),
           exited: s.exited !== null,
           question: pageQuestionInfo(s.question),
           ...(s.status?.why.failure ? { failure: s.status.why.failure.reason } : {}),

@@ -198,6 +198,7 @@ export class PageLink {
     } else {
       w.feed?.take(w.view);
     }
+    w.feed?.typed();
   }
 
   private attach(id: string, cols: number, rows: number): void {

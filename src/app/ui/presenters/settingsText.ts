@@ -48,6 +48,7 @@ export const settingsLabels = {
     { value: 'end', text: 'End all sessions' },
   ],
   stall: 'Mark as stalled after',
+  needsYouFirst: 'Sidebar: sessions that need you first, longest waiting on top',
   sessionsNote:
     'Sessions run in Termio’s session host, apart from the window: quitting with “Keep sessions running” leaves every agent working, and the next start shows each tab as it is. The tray’s “Quit and End All Sessions” ends them either way; the next start resumes each one. A session working with no output and no hook report for the time above is marked stalled.',
   font: 'Font',
@@ -59,6 +60,8 @@ export const settingsLabels = {
   appearanceNote:
     'Theme “system” follows your OS’s light or dark appearance; dark and light keep one. Font, theme and cursor apply to open windows and terminals at once; scrollback applies to new sessions.',
   shortcutsIntro: 'Key sequences in Qt’s notation (Ctrl is ⌘ on macOS). Empty restores the default.',
+  globalKeysTitle: 'Global keys — they work while another application has the focus. Empty turns one off.',
+  globalKeyNames: { nextWaiting: 'Jump to the session that needs you', picker: 'Agent picker in the front window' },
 } as const;
 
 export type SettingsTab = (typeof settingsLabels.tabs)[number];
@@ -123,4 +126,12 @@ export function settingsProblemsText(errors: string[], file: string): string {
 /** A shortcut action's name as a label: "jumpToSession" → "Jump To Session". */
 export function shortcutLabel(action: string): string {
   return action.replace(/([A-Z])/g, ' $1').replace(/^./, (c) => c.toUpperCase());
+}
+
+/** What Settings says beside a global key: that it works, or why it does not. */
+export function globalKeyStatusText(s: { state: 'off' | 'pending' | 'on' | 'taken' | 'invalid' | 'unavailable'; message: string }): string {
+  if (s.state === 'on') return '✓ active';
+  if (s.state === 'off') return 'off';
+  if (s.state === 'pending') return '…';
+  return s.message;
 }

@@ -1,6 +1,7 @@
 // The words of the menu-bar (tray) icon: its tooltip, and its menu as plain data (the sessions,
 // most urgent first, then New Session, Show, Settings and Quit). Pure; tray.ts turns the menu
 // into Qt actions and rebuilds it only when this data changed.
+import { queueFirst, waitingAge } from '../../../protocol/attentionQueue';
 import type { SessionState } from '../../../protocol/status/sessionState';
 import type { CatalogEntry } from '../../services/catalog';
 import { unavailableNote } from '../../services/programIdentity';
@@ -13,6 +14,8 @@ export interface TrayItem {
   agentName: string;
   state: SessionState;
   stateSince: number;
+  /** Since when it waits for you (the attention queue), or null. */
+  waitingSince: number | null;
   /** The agent's icon file (SVG or PNG), drawn with the state as a dot in its corner. */
   agentIcon?: string;
   /** What it asks while it needs you: the menu lists the choices under it. */
@@ -46,6 +49,7 @@ export interface SessionQuestionFacts {
 }
 
 export type TraySession = Pick<SessionSummary, 'id' | 'agentId' | 'cwd' | 'title' | 'state' | 'stateSince'> & {
+  waitingSince: number | null;
   machine?: string | null;
   question?: SessionQuestionFacts | null;
   /** The status engine's account: its why names the failure a session stopped on. */
@@ -74,6 +78,7 @@ export function trayItems(
       agentName: agentName(r.agentId),
       state: r.state,
       stateSince: r.stateSince,
+      waitingSince: r.waitingSince,
       ...(icon ? { agentIcon: icon } : {}),
       ...(r.status?.why.failure ? { failure: r.status.why.failure.reason } : {}),
       ...(r.question && r.state === 'attention'
@@ -111,10 +116,14 @@ export function trayAgents(
     .map((e) => ({ id: e.id, name: e.manifest.name, unavailable: unavailableNote(e), ...(e.iconFile ? { icon: e.iconFile } : {}) }));
 }
 
-/** One session's line in the menu; the time in state is rounded (formatDuration), so the text only changes every few seconds. */
+/** One session's line in the menu; the time in state is rounded (formatDuration), so the text only
+ *  changes every few seconds. A session in the attention queue says how long it has waited. */
 export function trayItemText(item: TrayItem, now: number): string {
   const who = item.label.includes(item.agentName) ? item.label : `${item.label} (${item.agentName})`;
-  const state = item.failure ? failedText(item.failure) : `${stateLabel[item.state]} ${formatDuration(now - item.stateSince)}`;
+  const waiting = item.waitingSince !== null ? waitingAge(now - item.waitingSince) : null;
+  const state = item.failure
+    ? `${failedText(item.failure)}${waiting ? `, ${waiting}` : ''}`
+    : (waiting ?? `${stateLabel[item.state]} ${formatDuration(now - item.stateSince)}`);
   return `${who} — ${item.folderLabel}   ${state}`;
 }
 
@@ -162,9 +171,10 @@ export interface TrayMenu {
   key: string;
 }
 
-/** The whole menu for these items (any order; most urgent first in the menu) and agents. */
+/** The whole menu for these items (any order) and agents: the attention queue first, the one
+ *  waiting longest on top, then the rest most urgent first. */
 export function trayMenu(items: TrayItem[], agents: TrayAgent[], now: number): TrayMenu {
-  const sessions = byUrgency(items).map((i) => ({
+  const sessions = queueFirst(byUrgency(items)).map((i) => ({
     id: i.id,
     text: trayItemText(i, now),
     state: i.state,
