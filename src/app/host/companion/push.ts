@@ -135,7 +135,7 @@ export class CompanionPush implements Disposable {
       kind,
       session: r.id,
       url: `/#s=${encodeURIComponent(r.id)}`,
-      agent: r.title.trim() || this.deps.agentName(r.agentId),
+      agent: this.deps.agentName(r.agentId),
       folder,
       question:
         q && !q.answered ? { text: q.text, choices: q.choices.slice(0, MAX_PUSH_ACTIONS).map((c) => c.label), token: this.tokens.issue(r.id, q.id) } : null,
