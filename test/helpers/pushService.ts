@@ -10,7 +10,8 @@
 import { spawnSync } from 'node:child_process';
 import { createECDH, createPublicKey, randomBytes, verify, type ECDH } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
+import { createServer, globalAgent, type Server } from 'node:https';
+import { rootCertificates } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PushSubscriptionJson } from '../../src/protocol/push';
@@ -72,6 +73,17 @@ export function checkVapid(header: string | undefined, origin: string, nowS: num
   if (typeof claims.exp !== 'number' || claims.exp <= nowS) return `exp ${claims.exp} is not in the future`;
   if (!/^(mailto:|https:)/.test(claims.sub ?? '')) return `sub ${claims.sub} is not a mailto: or https: URL`;
   return null;
+}
+
+/** Makes this process trust the service's certificate for the host's pushes (web-push sends
+ *  through Node's global https agent); a host process of its own takes NODE_EXTRA_CA_CERTS
+ *  instead. Returns the undo. */
+export function trustPushService(service: PushService): () => void {
+  const saved = globalAgent.options.ca;
+  globalAgent.options.ca = [...rootCertificates, readFileSync(service.caFile, 'utf8')];
+  return () => {
+    globalAgent.options.ca = saved;
+  };
 }
 
 export async function startPushService(): Promise<PushService> {

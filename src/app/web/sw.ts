@@ -68,7 +68,7 @@ sw.addEventListener('push', (e) => {
     e.waitUntil(sw.registration.showNotification('Termio', { body: 'A session may need you: open Termio.', tag: 'termio', data: null }));
     return;
   }
-  const n = pushNotification(p);
+  const n = pushNotification(p, (self as unknown as { Notification?: { maxActions?: number } }).Notification?.maxActions ?? 2);
   e.waitUntil(
     sw.registration.showNotification(n.title, {
       body: n.body,
@@ -90,7 +90,8 @@ async function openSession(url: string, session: string | null): Promise<void> {
   const page = pages.find((c) => new URL(c.url).origin === sw.location.origin);
   if (page) {
     if (session) page.postMessage({ t: 'open', session });
-    await page.focus();
+    // A browser lets a worker focus a window only in answer to a tap on a notification.
+    await page.focus().catch(() => undefined);
     return;
   }
   await sw.clients.openWindow(url);
@@ -128,7 +129,7 @@ sw.addEventListener('message', (e) => {
   e.waitUntil(
     sw.registration.getNotifications({ tag: m.tag }).then(async (shown) => {
       const n = shown[0];
-      const outcome = n ? await act(n, m.action ?? '') : 'none';
+      const outcome = n ? await act(n, m.action ?? '').catch((err: unknown) => `failed: ${String(err)}`) : 'none';
       m.reply?.postMessage({ outcome });
     }),
   );

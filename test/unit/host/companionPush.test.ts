@@ -4,15 +4,13 @@
 // with the question and its choices → POST /api/push/answer with its token → the fake agent
 // receives the chosen key; the token again is refused; a 410 removes the subscription; a 429 backs
 // off without holding up another device; nothing is pushed while the session is in front.
-import { globalAgent } from 'node:https';
-import { rootCertificates } from 'node:tls';
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { ControlClient } from '../../../src/app/client/controlClient';
 import { PushPayloadSchema, type PushPayload } from '../../../src/protocol/push';
 import { startHostInProcess } from '../../helpers/companionHost';
-import { startPushService, type PushService } from '../../helpers/pushService';
+import { startPushService, trustPushService, type PushService } from '../../helpers/pushService';
 import { waitFor } from '../../helpers/waitFor';
 
 const FAKE_MENU = resolve(__dirname, '..', '..', 'fakes', 'fakeMenuAgent.mjs');
@@ -20,16 +18,14 @@ type Host = Awaited<ReturnType<typeof startHostInProcess>>;
 let service: PushService;
 let host: Host | null = null;
 const clients: ControlClient[] = [];
-const savedCa = globalAgent.options.ca;
+let untrust = (): void => undefined;
 
 beforeAll(async () => {
   service = await startPushService();
-  // The host sends through Node's https; this process trusts the service's throwaway certificate
-  // (a host process of its own would take NODE_EXTRA_CA_CERTS).
-  globalAgent.options.ca = [...rootCertificates, readFileSync(service.caFile, 'utf8')];
+  untrust = trustPushService(service);
 });
 afterAll(async () => {
-  globalAgent.options.ca = savedCa;
+  untrust();
   await service?.close();
 });
 afterEach(async () => {

@@ -143,6 +143,12 @@ describe('the payload', () => {
         { action: 'choice-1', title: 'No' },
       ],
     });
+    const three = PushPayloadSchema.parse({ ...payload, question: { ...payload.question, choices: ['Yes', 'Yes, always', 'No'] } });
+    expect(pushNotification(three, 2).actions).toEqual([
+      { action: 'choice-0', title: 'Yes' },
+      { action: 'choice-2', title: 'No' },
+    ]);
+    expect(pushNotification(three, 3).actions.map((a) => a.title)).toEqual(['Yes', 'Yes, always', 'No']);
     expect(choiceOfAction('choice-1')).toBe(1);
     expect(choiceOfAction('')).toBeNull();
   });
