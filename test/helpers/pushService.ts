@@ -47,6 +47,9 @@ export interface PushService {
   problems: string[];
   /** A new subscription, as PushSubscription.toJSON() gives it, and its id here. */
   subscribe(): { id: string; json: PushSubscriptionJson };
+  /** When each request arrived (its body in), whatever its path: a benchmark's reference POSTs
+   *  to `/ref`, which is answered 404 like any path that is no subscription. */
+  arrivals: Array<{ path: string; at: number }>;
   /** The next pushes to this subscription get these answers (then 201 again). */
   answerNext(id: string, ...answers: Array<{ status: number; headers?: Record<string, string> }>): void;
   close(): Promise<void>;
@@ -115,12 +118,14 @@ export async function startPushService(): Promise<PushService> {
   const subs = new Map<string, Sub>();
   const received: ReceivedPush[] = [];
   const problems: string[] = [];
+  const arrivals: PushService['arrivals'] = [];
   let origin = '';
   const server: Server = createServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const at = performance.timeOrigin + performance.now();
+      arrivals.push({ path: req.url ?? '', at });
       const id = /^\/push\/([A-Za-z0-9_-]+)$/.exec(req.url ?? '')?.[1];
       const sub = id ? subs.get(id) : undefined;
       if (req.method !== 'POST' || !id || !sub) return void res.writeHead(404).end();
@@ -160,6 +165,7 @@ export async function startPushService(): Promise<PushService> {
     caFile: join(dir, 'cert.pem'),
     received,
     problems,
+    arrivals,
     subscribe() {
       const id = randomBytes(9).toString('base64url');
       const ecdh = createECDH('prime256v1');

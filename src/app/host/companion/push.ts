@@ -28,7 +28,7 @@ import type { SessionRecord } from '../sessionRegistry';
 import type { CompanionDeps } from './companion';
 import type { ApiAnswer } from './companionServer';
 import { PushDevices, loadVapidKeys, type Loaded, type VapidKeys } from './pushStore';
-import { pushDecision, webPushSend, type SendFn } from './pushSender';
+import { loadWebPush, pushDecision, webPushSend, type SendFn } from './pushSender';
 import { AnswerTokens, TOKEN_REFUSAL_TEXT } from './pushTokens';
 
 /** How long a push service keeps an undelivered question for a phone that is off: an hour. */
@@ -92,7 +92,7 @@ export class CompanionPush implements Disposable {
   /** The VAPID keys (made on first use), or why there are none. */
   async keys(): Promise<Loaded<VapidKeys>> {
     if (this.vapid?.ok) return this.vapid;
-    const webpush = await import('web-push');
+    const webpush = await loadWebPush();
     this.vapid = loadVapidKeys(this.deps.termioHome, () => webpush.generateVAPIDKeys());
     if (!this.vapid.ok) this.deps.logger.error('push: the VAPID keys cannot be used', { message: this.vapid.message });
     return this.vapid;

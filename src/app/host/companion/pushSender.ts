@@ -43,10 +43,19 @@ export type SendFn = (
   opts: { ttl: number; topic: string; urgency: 'high' | 'normal' },
 ) => Promise<{ status: number | null; retryAfter?: string; message?: string }>;
 
-/** The real sender: web-push, loaded on the first push (a host that never pushes never loads it). */
+type WebPush = typeof import('web-push');
+
+/** web-push, loaded on first use (a host that never pushes never loads it). It is CommonJS: run
+ *  from tsc's output, Node's import() gives its exports as `default` only; bundled, as named ones. */
+export async function loadWebPush(): Promise<WebPush> {
+  const m = (await import('web-push')) as WebPush & { default?: WebPush };
+  return m.default ?? m;
+}
+
+/** The real sender, through web-push. */
 export function webPushSend(vapid: { publicKey: string; privateKey: string; subject: string }): SendFn {
   return async (subscription, payload, opts) => {
-    const webpush = await import('web-push');
+    const webpush = await loadWebPush();
     try {
       const r = await webpush.sendNotification(subscription, payload, {
         vapidDetails: vapid,
