@@ -18,14 +18,13 @@ import {
   type PushPayload,
   type PushResult,
 } from '../../../protocol/push';
-import type { Disposable } from '../../../protocol/events';
+import type { Disposable, Event } from '../../../protocol/events';
 import { describeIssues } from '../../../protocol/hostMessages';
 import type { Logger } from '../../services/log';
 import { folderLabels } from '../../present/sidebarModel';
 import { DONE_SETTLE_MS } from '../notificationRouter';
 import type { QuestionBook } from '../questionBook';
-import type { SessionRecord } from '../sessionRegistry';
-import type { CompanionDeps } from './companion';
+import type { SessionRecord, SessionRegistry, StateChange } from '../sessionRegistry';
 import type { ApiAnswer } from './companionServer';
 import { PushDevices, loadVapidKeys, type Loaded, type VapidKeys } from './pushStore';
 import { loadWebPush, pushDecision, webPushSend, type SendFn } from './pushSender';
@@ -37,7 +36,7 @@ export const PUSH_TTL_S = 3600;
 export interface PushDeps {
   termioHome: string;
   userHome: string;
-  registry: CompanionDeps['registry'];
+  registry: Pick<SessionRegistry, 'get' | 'onRemoved'> & { onStateChanged: Event<StateChange> };
   questions: Pick<QuestionBook, 'get' | 'onQuestion' | 'answer'>;
   /** The session shown in the focused window (NotificationRouter.lookingAt), or null. */
   lookingAt(): string | null;
