@@ -11,7 +11,7 @@ import { REFUSAL_WORDS, type TapState } from './questionCard';
 import { NewSession } from './newSession';
 import { SessionList, stateBadge } from './sessionList';
 import { TerminalPane } from './terminalPane';
-import { PhonePush, registerServiceWorker, unsupportedReason, type PushState } from './phonePush';
+import { PhonePush, needsHomeScreen, registerServiceWorker, unsupportedReason, type PushState } from './phonePush';
 
 const $ = (id: string): HTMLElement => document.getElementById(id)!;
 const dark = matchMedia('(prefers-color-scheme: dark)');
@@ -159,7 +159,13 @@ function notifyNewAttention(next: PageSession[]): void {
     // With push on, the service worker notifies this phone (open page or not).
     if (!now.has(s.id) || seenAttention.has(s.id) || !listed || pushState === 'on') continue;
     if ('Notification' in window && Notification.permission === 'granted') {
-      const n = new Notification(`${s.name} needs you`, { body: s.folder, tag: `termio-${s.id}` });
+      let n: Notification;
+      try {
+        n = new Notification(`${s.name} needs you`, { body: s.folder, tag: `termio-${s.id}` });
+      } catch {
+        // Android's Chrome makes notifications through the service worker only (push, above).
+        continue;
+      }
       n.onclick = () => {
         window.focus();
         openSession(s.id);
@@ -262,7 +268,8 @@ function closeSession(): void {
 
 function setUpNotifications(): void {
   // Browsers allow notifications only to secure pages: loopback counts, a LAN address does not.
-  if (!('Notification' in window) || !isSecureContext || Notification.permission !== 'default') return;
+  // Where push works, "Notify this phone" asks instead (and covers the open page too).
+  if (!('Notification' in window) || !isSecureContext || Notification.permission !== 'default' || unsupportedReason() === null) return;
   $('notify').hidden = false;
   $('notify').addEventListener('click', () => {
     void Notification.requestPermission().then(() => ($('notify').hidden = true));
@@ -296,6 +303,11 @@ function showPush(state: PushState, error?: string): void {
 /** "Notify this phone": the service worker and this device's push subscription. */
 function setUpPush(token: string): void {
   const registration = registerServiceWorker();
+  if (needsHomeScreen()) {
+    // A Home Screen web app keeps storage of its own and starts at the address it was added
+    // from: the pairing link stays in the address bar so the app added from here is paired.
+    history.replaceState(null, '', `/#t=${token}`);
+  }
   if (!registration) return showPush('unsupported');
   navigator.serviceWorker.addEventListener('message', (e) => {
     const m = e.data as { t?: string; session?: string } | null;

@@ -16,16 +16,19 @@ export function registerServiceWorker(): Promise<ServiceWorkerRegistration> | nu
   return navigator.serviceWorker.register('/sw.js', { scope: '/' });
 }
 
+/** iOS and iPadOS deliver pushes only to a web app on the Home Screen: Safari itself has no
+ *  PushManager there. */
+export function needsHomeScreen(): boolean {
+  const apple = /iPhone|iPad|iPod/.test(navigator.userAgent) || (navigator.platform === 'MacIntel' && navigator.maxTouchPoints > 1);
+  return apple && isSecureContext && !('PushManager' in window);
+}
+
 /** Why this browser cannot be notified, in words; null when it can. */
 export function unsupportedReason(): string | null {
   if (!isSecureContext) return 'Notifications on this phone need the page over HTTPS (see "HTTPS" in Termio\'s companion docs).';
+  if (needsHomeScreen()) return 'Add to Home Screen first (Share → Add to Home Screen), then open Termio from the Home Screen to be notified.';
   if (!('serviceWorker' in navigator)) return 'This browser cannot run the page in the background, so it cannot be notified.';
-  if (!('PushManager' in window)) {
-    const apple = /iPhone|iPad|iPod/.test(navigator.userAgent) || (navigator.platform === 'MacIntel' && navigator.maxTouchPoints > 1);
-    return apple
-      ? 'Add to Home Screen first (Share → Add to Home Screen), then open Termio from the Home Screen to be notified.'
-      : 'This browser does not support push notifications.';
-  }
+  if (!('PushManager' in window)) return 'This browser does not support push notifications.';
   return null;
 }
 

@@ -71,8 +71,6 @@ export class CompanionPush implements Disposable {
   private readonly subscriptions: Disposable[] = [];
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly now: () => number;
-  /** Each push request as it left, for the benchmark and tests: session, device, when. */
-  readonly onSent: Array<(e: { session: string; device: string; at: number; status: number | null }) => void> = [];
 
   constructor(private readonly deps: PushDeps) {
     this.devices = new PushDevices(deps.termioHome);
@@ -104,6 +102,7 @@ export class CompanionPush implements Disposable {
         this.timers.delete(t);
         if (this.deps.registry.get(r.id)?.state === 'done') this.push(r.id, 'done');
       }, DONE_SETTLE_MS);
+      t.unref();
       this.timers.add(t);
       return;
     }
@@ -184,7 +183,6 @@ export class CompanionPush implements Disposable {
       topic: createHash('sha256').update(payload.session).digest('base64url').slice(0, 32),
       urgency: payload.kind === 'attention' ? 'high' : 'normal',
     });
-    for (const l of this.onSent) l({ session: payload.session, device: device.id, at: this.now(), status: r.status });
     this.outcome(device, lane, pushDecision(r.status, r.retryAfter, lane.failures, this.now()), r.status, r.message, payload);
   }
 
