@@ -142,3 +142,31 @@ it('removes a subscription the push service says is gone, backs off on 429 witho
   });
   expect(pushesTo(fine).length).toBe(pushed);
 });
+
+it('pushes "done" and "failed" only to devices that asked for them, and a revoke drops every device', async () => {
+  host = await startHostInProcess();
+  const asked = service.subscribe();
+  const quiet = await register(host, 'phone-quiet');
+  const r = await api(host, 'POST', '/api/push/subscriptions', {
+    device: 'phone-asked',
+    name: 'Phone asked',
+    subscription: asked.json,
+    options: { done: true, failed: true },
+  });
+  expect(r).toMatchObject({ status: 200, json: { options: { done: true, failed: true } } });
+  const id = await host.spawnShell('build');
+  const registry = host.host.registry;
+  registry.setState(id, 'working', 'test');
+  registry.setState(id, 'done', 'test');
+  await waitFor(() => pushesTo(asked.id).find((p) => p.kind === 'done'), { what: 'the done push to the device that asked' });
+  registry.setState(id, 'working', 'test');
+  registry.setState(id, 'attention', 'test', { kind: 'auth', reason: 'API error 401: log in again' });
+  const failed = await waitFor(() => pushesTo(asked.id).find((p) => p.kind === 'failed'), { what: 'the failed push' });
+  expect(failed).toMatchObject({ session: id, failure: 'API error 401: log in again', question: null });
+  // Pushes go out one per device at once: by now the quiet one would have had its own.
+  expect(pushesTo(quiet)).toEqual([]);
+
+  expect((await (await host.client()).request('companion.revoke', {})).ok).toBe(true);
+  const after = await (await host.client()).request('companion.devices', {});
+  expect(after.ok && after.result.devices).toEqual([]);
+});
