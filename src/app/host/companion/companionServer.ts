@@ -1,7 +1,9 @@
 // The companion's HTTP + WebSocket server: the page's static files for anyone (they hold no
 // data), and the JSON API and the WebSocket only for a request carrying the pairing token —
 // `Authorization: Bearer <token>` on the API, an `auth.<token>` subprotocol on the WebSocket, so
-// the token is never in a URL. Wrong tokens get 401 and count against the address (rate limit);
+// the token is never in a URL; the one exception, a push notification's answer, carries a token of
+// its own for one question (routes with auth 'none'). Wrong tokens get 401 and count against the
+// address (rate limit), as do unknown answer tokens;
 // a WebSocket whose Origin is not the page's own is refused; every answer carries a strict
 // Content-Security-Policy. A request must name, in its Host header, a name the companion serves
 // (so a DNS-rebinding page gets nothing, not even the page); a missing token is no guess. Each
