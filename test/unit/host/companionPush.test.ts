@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { ControlClient } from '../../../src/app/client/controlClient';
 import { PushPayloadSchema, type PushPayload } from '../../../src/protocol/push';
-import { startHostInProcess } from '../../helpers/companionHost';
+import { startHostInProcess, startHostProcess } from '../../helpers/companionHost';
 import { startPushService, trustPushService, type PushService } from '../../helpers/pushService';
 import { waitFor } from '../../helpers/waitFor';
 
@@ -46,7 +46,13 @@ async function spawnFake(h: Host): Promise<string> {
   return r.result.id;
 }
 
-async function api(h: Host, method: string, path: string, body?: unknown, auth = true): Promise<{ status: number; json: Record<string, unknown> }> {
+async function api(
+  h: Pick<Host, 'base' | 'token'>,
+  method: string,
+  path: string,
+  body?: unknown,
+  auth = true,
+): Promise<{ status: number; json: Record<string, unknown> }> {
   const r = await fetch(`${h.base}${path}`, {
     method,
     headers: { ...(auth ? { Authorization: `Bearer ${h.token()}` } : {}), 'Content-Type': 'application/json' },
@@ -55,7 +61,7 @@ async function api(h: Host, method: string, path: string, body?: unknown, auth =
   return { status: r.status, json: (await r.json()) as Record<string, unknown> };
 }
 
-async function register(h: Host, device: string): Promise<string> {
+async function register(h: Pick<Host, 'base' | 'token'>, device: string): Promise<string> {
   const sub = service.subscribe();
   const r = await api(h, 'POST', '/api/push/subscriptions', { device, name: `Phone ${device}`, subscription: sub.json });
   expect(r.status).toBe(200);
@@ -169,4 +175,20 @@ it('pushes "done" and "failed" only to devices that asked for them, and a revoke
   expect((await (await host.client()).request('companion.revoke', {})).ok).toBe(true);
   const after = await (await host.client()).request('companion.devices', {});
   expect(after.ok && after.result.devices).toEqual([]);
+});
+
+it('pushes from the termio-host process as shipped (the bundle loads web-push), trusting the service by NODE_EXTRA_CA_CERTS', async () => {
+  const h = await startHostProcess({ agents: { fakemenu: { name: 'Fake Menu', command: FAKE_MENU } }, env: { NODE_EXTRA_CA_CERTS: service.caFile } });
+  try {
+    const sub = await register(h, 'phone-bundle');
+    const c = await h.client();
+    const dir = join(h.home, 'work', 'api');
+    mkdirSync(dir, { recursive: true });
+    const r = await c.request('sessions.spawn', { agent: 'fakemenu', cwd: dir });
+    if (!r.ok) throw new Error(r.error.message);
+    const p = await waitFor(() => pushesTo(sub).find((x) => x.question), { what: 'the push from the host process' });
+    expect(p).toMatchObject({ kind: 'attention', agent: 'Fake Menu', folder: 'api', question: { text: 'Do you want to proceed?' } });
+  } finally {
+    await h.stop();
+  }
 });

@@ -5,7 +5,11 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CompanionPush } from '../../../src/app/host/companion/push';
 import { PushDevices, loadVapidKeys } from '../../../src/app/host/companion/pushStore';
+import type { SessionRecord, StateChange } from '../../../src/app/host/sessionRegistry';
+import { Emitter } from '../../../src/protocol/events';
+import { waitFor } from '../../helpers/waitFor';
 import { BACKOFF_CAP_MS, BACKOFF_FIRST_MS, RETRY_AFTER_CAP_MS, pushDecision, retryAfterMs } from '../../../src/app/host/companion/pushSender';
 import { AnswerTokens } from '../../../src/app/host/companion/pushTokens';
 import { PushPayloadSchema, PushRegisterSchema, type PushDevice } from '../../../src/protocol/push';
@@ -159,5 +163,44 @@ describe('the payload', () => {
     expect(PushRegisterSchema.safeParse({ ...reg, subscription: { ...reg.subscription, endpoint: 'http://10.0.0.1/x' } }).success).toBe(false);
     expect(PushRegisterSchema.safeParse({ ...reg, subscription: { ...reg.subscription, keys: { p256dh: 'a b', auth: 'aa' } } }).success).toBe(false);
     expect(PushRegisterSchema.safeParse({ ...reg, device: 'x' }).success).toBe(false);
+  });
+});
+
+describe('a push that cannot be sent', () => {
+  it('is logged and leaves the host running (no unhandled rejection), the next one is tried again', async () => {
+    const h = home();
+    new PushDevices(h).update(() => [device('phone-aaaa')]);
+    loadVapidKeys(h, () => ({ publicKey: 'B'.repeat(87), privateKey: 'k'.repeat(43) }));
+    const states = new Emitter<StateChange>();
+    const record = { id: 's1', state: 'attention', cwd: '/work/api', agentId: null, title: '', failure: null } as unknown as SessionRecord;
+    const errors: string[] = [];
+    let tries = 0;
+    const push = new CompanionPush({
+      termioHome: h,
+      userHome: '/home/u',
+      registry: { get: (id: string) => (id === 's1' ? record : undefined), onRemoved: new Emitter<SessionRecord>().event, onStateChanged: states.event },
+      questions: { get: () => null, onQuestion: new Emitter<never>().event, answer: () => ({ ok: false, code: 'noQuestion', message: '', question: null }) },
+      lookingAt: () => null,
+      active: () => true,
+      agentName: () => 'Claude Code',
+      logger: { debug() {}, info() {}, warn() {}, error: (m: string, f?: Record<string, unknown>) => void errors.push(`${m}: ${String(f?.error)}`) },
+      send: () => {
+        tries++;
+        throw new Error('the sender broke');
+      },
+    });
+    try {
+      states.fire({ record } as StateChange);
+      await waitFor(() => errors.length === 1, { what: 'the failure logged' });
+      expect(errors).toEqual(['push: not sent: the sender broke']);
+      // The session moves on and needs you again: pushed again (and failing again, said again).
+      Object.assign(record, { state: 'working' });
+      states.fire({ record } as StateChange);
+      Object.assign(record, { state: 'attention' });
+      states.fire({ record } as StateChange);
+      await waitFor(() => tries === 2 && errors.length === 2, { what: 'the next push tried and its failure logged' });
+    } finally {
+      push.dispose();
+    }
   });
 });

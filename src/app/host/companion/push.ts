@@ -158,13 +158,20 @@ export class CompanionPush implements Disposable {
     if (to.length === 0) return;
     const payload = this.payload(sessionId, kind);
     if (!payload) return;
-    for (const d of to) void this.deliver(d, payload);
+    for (const d of to) this.deliverSafely(d, payload);
   }
 
   private lane(id: string): Lane {
     let l = this.lanes.get(id);
     if (!l) this.lanes.set(id, (l = { failures: 0, retryAt: 0, timer: null, held: new Map() }));
     return l;
+  }
+
+  /** deliver, with what it could not do logged: a push that fails never takes the host down. */
+  private deliverSafely(device: PushDevice, payload: PushPayload): void {
+    this.deliver(device, payload).catch((err: unknown) =>
+      this.deps.logger.error('push: not sent', { device: device.id, session: payload.session, error: (err as Error).message ?? String(err) }),
+    );
   }
 
   /** Sends one payload to one device, or holds it while that device's service asked to wait. */
@@ -226,7 +233,7 @@ export class CompanionPush implements Disposable {
         const d = device.ok ? device.value.find((x) => x.id === id) : undefined;
         const held = [...lane.held.values()];
         lane.held.clear();
-        if (d) for (const p of held) void this.deliver(d, p);
+        if (d) for (const p of held) this.deliverSafely(d, p);
       },
       Math.max(0, lane.retryAt - this.now()),
     );
