@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Builds the web companion's page into dist/web: src/app/web/main.ts bundled with @xterm/xterm
-// by esbuild into one app.js, style.css (with xterm's own CSS) into app.css, and index.html
-// copied. The host serves exactly the files in that folder. Run by `npm run build` and by
+// by esbuild into one app.js, the service worker src/app/web/sw.ts into sw.js (served at the root,
+// so its scope is the whole page), style.css (with xterm's own CSS) into app.css, index.html and
+// the web app manifest copied, with its icons (assets/brand/web, drawn by scripts/web-icons.mjs). The host serves exactly the files in that folder. Run by `npm run build` and by
 // scripts/setup.mjs; type-checking is tsc's job (src/app/web/tsconfig.json), not esbuild's.
 //   node scripts/build-web.mjs [outDir]
 import { copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
@@ -17,7 +18,7 @@ const out = resolve(process.argv[2] ?? join(root, 'dist', 'web'));
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 await build({
-  entryPoints: { app: join(src, 'main.ts') },
+  entryPoints: { app: join(src, 'main.ts'), sw: join(src, 'sw.ts') },
   bundle: true,
   minify: true,
   format: 'iife',
@@ -34,4 +35,6 @@ await build({
   outdir: out,
   logLevel: 'warning',
 });
-for (const name of readdirSync(src)) if (name.endsWith('.html')) copyFileSync(join(src, name), join(out, name));
+for (const name of readdirSync(src)) if (name.endsWith('.html') || name.endsWith('.webmanifest')) copyFileSync(join(src, name), join(out, name));
+const icons = join(root, 'assets', 'brand', 'web');
+for (const name of readdirSync(icons)) if (name.endsWith('.png')) copyFileSync(join(icons, name), join(out, name));

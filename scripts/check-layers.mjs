@@ -46,7 +46,7 @@ const allowed = {
   client: { layers: ['protocol', 'terminal', 'services', 'client'], packages: ['zod'], builtins: true },
   host: {
     layers: ['protocol', 'terminal', 'services', 'client', 'present', 'host'],
-    packages: ['chokidar', 'node-notifier', 'zod', 'jsonc-parser', 'smol-toml', 'ws', '@xterm/'],
+    packages: ['chokidar', 'node-notifier', 'zod', 'jsonc-parser', 'smol-toml', 'ws', '@xterm/', 'web-push'],
     builtins: true,
   },
   cli: { layers: ['protocol', 'services', 'client', 'present', 'cli', 'platform'], packages: ['zod', 'qrcode'], builtins: true },

@@ -2,7 +2,8 @@
 // companion on, plus what the bench needs and the host does not offer yet: moving a session to
 // a state (one JSON line on stdin), and a bare WebSocket server as the same-run reference.
 // It also reports its own event-loop delay between two `lag` commands, and when sessions last
-// turned to attention and had a question answered (the question bench's host-side clocks).
+// turned to attention and had a question answered (the question bench's host-side clocks), and
+// makes a bare HTTPS POST on request (the push bench's reference: the same process, no web-push).
 // Answers each command with one JSON line on stdout, stamped with the epoch time in ms.
 'use strict';
 const { join } = require('node:path');
@@ -42,6 +43,12 @@ const reply = (o) => process.stdout.write(`${JSON.stringify(o)}\n`);
       reply({ t0 });
     } else if (cmd.t === 'clocks') {
       reply({ attentionAt: attentionAt.get(cmd.id) ?? 0, answeredAt: answeredAt.get(cmd.id) ?? 0, refInAt });
+    } else if (cmd.t === 'https') {
+      const t0 = now();
+      const req = require('node:https').request(cmd.url, { method: 'POST', headers: { 'Content-Length': '0' } }, (res) => res.resume());
+      req.on('error', () => undefined);
+      req.end();
+      reply({ t0 });
     } else if (cmd.t === 'lag') {
       // The host's own event-loop delay over a phase: what the host did, apart from the machine.
       if (lag) {

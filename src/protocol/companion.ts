@@ -3,6 +3,7 @@
 // the companion's WebSocket. Pure types and zod schemas; the page imports only the types.
 import * as z from 'zod';
 import type { SessionState } from './status/sessionState';
+import { DeviceIdSchema, type PushDeviceInfo } from './push';
 
 /** Ports a user may pick: the unprivileged range, so the host never needs root. */
 export const MIN_COMPANION_PORT = 1024;
@@ -18,6 +19,8 @@ export const CompanionParamsSchemas = {
   }),
   'companion.disable': z.strictObject({}),
   'companion.revoke': z.strictObject({}),
+  'companion.devices': z.strictObject({}),
+  'companion.removeDevice': z.strictObject({ id: DeviceIdSchema }),
 };
 
 /** What `companion.status` (and enable, disable, revoke) answer. */
@@ -44,6 +47,9 @@ export interface CompanionResults {
   'companion.enable': CompanionStatus;
   'companion.disable': CompanionStatus;
   'companion.revoke': CompanionStatus;
+  /** The devices registered for Web Push (docs/companion.md). */
+  'companion.devices': { devices: PushDeviceInfo[] };
+  'companion.removeDevice': { removed: string; devices: PushDeviceInfo[] };
 }
 
 /** One session as the page lists it. */

@@ -190,6 +190,8 @@ export type HostErrorCode =
   | 'busy'
   | 'forbidden'
   | 'badSettings'
+  // companion.removeDevice: no device by that id.
+  | 'noSuchDevice'
   // The review view's worktree requests (app.review), as the control protocol names them.
   | 'notAWorktree'
   | 'worktreeRefused'

@@ -61,4 +61,43 @@ describe.skipIf(e2eSkipReason)('Settings → Phone', () => {
     await waitFor(() => decodeQr(app!, settings) === url, { what: `the QR code to show the new link ${url}` });
     app.screenshot('companion-settings-phone-revoked');
   });
+
+  it('lists the phones notified by push, and removes one with its Remove button', async () => {
+    const home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-e2e-')));
+    app = await AppUnderTest.launch(display, { home });
+    const win = await app.waitForWindow();
+    expect((await app.cli(['host', 'spawn', '--cwd', home])).code).toBe(0);
+    const port = await freePort();
+    expect((await app.cli(['companion', 'enable', '--port', String(port)])).code).toBe(0);
+    // What a phone's "Notify this phone" registers (its browser's subscription; nothing is pushed here).
+    const r = await fetch(`http://127.0.0.1:${port}/api/push/subscriptions`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${readFileSync(join(home, '.termio', 'companion-token'), 'utf8').trim()}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        device: 'settings-phone',
+        name: 'Android · Chrome',
+        subscription: { endpoint: 'https://fcm.googleapis.com/fcm/send/abc', keys: { p256dh: 'BNcR', auth: 'tBHI' } },
+      }),
+    });
+    expect(r.status).toBe(200);
+    const listed = JSON.parse((await app.cli(['companion', 'devices', '--json'])).stdout) as { devices: Array<{ id: string; service: string }> };
+    expect(listed.devices).toMatchObject([{ id: 'settings-phone', service: 'fcm.googleapis.com' }]);
+
+    display.xdotool('windowfocus', '--sync', win);
+    display.xdotool('key', `${mod}+comma`);
+    const settings = await app.waitForWindow('Termio Settings');
+    display.xdotool('windowfocus', '--sync', settings);
+    for (let i = 0; i < 6; i++) display.xdotool('key', 'ctrl+Tab');
+    await waitFor(() => decodeQr(app!, settings) !== null, { what: 'Settings → Phone to paint' });
+    app.screenshot('companion-settings-phone-devices');
+    // Its Remove button, by its mnemonic (Alt+M): the device is gone from the host.
+    await waitFor(
+      async () => {
+        display.xdotool('key', 'alt+m');
+        const after = JSON.parse((await app!.cli(['companion', 'devices', '--json'])).stdout) as { devices: unknown[] };
+        return after.devices.length === 0;
+      },
+      { what: 'Remove in Settings → Phone to remove the device' },
+    );
+  });
 });

@@ -12,11 +12,13 @@ export const CHROMIUM_PATHS = [
   '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
 ];
 
-export async function launchChromium(): Promise<Browser> {
+/** `args`: further command-line switches (a test that serves a throwaway certificate to a service
+ *  worker passes --ignore-certificate-errors: Chromium registers none from an untrusted origin). */
+export async function launchChromium(args: string[] = []): Promise<Browser> {
   const executablePath = process.env.TERMIO_CHROMIUM ?? CHROMIUM_PATHS.find((p) => existsSync(p));
   if (!executablePath)
     throw new Error(`no Chromium found (looked at ${CHROMIUM_PATHS.join(', ')}); run npm test, which installs Debian's chromium, or set TERMIO_CHROMIUM`);
-  return chromium.launch({ executablePath, headless: true, args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
+  return chromium.launch({ executablePath, headless: true, args: [...(process.getuid?.() === 0 ? ['--no-sandbox'] : []), ...args] });
 }
 
 /** What a page hears from now on: the text messages it receives over its WebSockets, and the

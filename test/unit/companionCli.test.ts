@@ -122,3 +122,45 @@ it('never makes a corrupt settings.json worse: a truncated one is moved aside un
   expect(refused.err).toContain('companion is "yes", not an object, so companion.enabled cannot be set; fix or remove it and try again (nothing was changed)');
   expect(readFileSync(file, 'utf8')).toBe(wrong);
 });
+
+it('lists the devices registered for push, removes one, and says what is wrong otherwise', async () => {
+  const port = await freePort();
+  expect((await termio(['companion', 'enable', '--port', String(port)])).code).toBe(0);
+  expect((await termio(['companion', 'devices'])).out).toBe('no devices: open the page on a phone and tap "Notify this phone"\n');
+  const token = readFileSync(join(home, '.termio', 'companion-token'), 'utf8').trim();
+  const r = await fetch(`http://127.0.0.1:${port}/api/push/subscriptions`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      device: 'cli-phone-1',
+      name: 'iPhone · Safari',
+      subscription: { endpoint: 'https://web.push.apple.com/QGx', keys: { p256dh: 'BNcR', auth: 'tBHI' } },
+    }),
+  });
+  expect(r.status).toBe(200);
+  const listed = await termio(['companion', 'devices']);
+  expect(listed.out).toMatch(/^cli-phone-1 {2}iPhone · Safari {2}since \d{4}-\d\d-\d\d \d\d:\d\d {2}via web\.push\.apple\.com {2}nothing pushed yet\n$/);
+  const json = JSON.parse((await termio(['companion', 'devices', '--json'])).out) as { ok: boolean; devices: Array<Record<string, unknown>> };
+  expect(json.devices).toMatchObject([{ id: 'cli-phone-1', name: 'iPhone · Safari', service: 'web.push.apple.com', last: null }]);
+  // The keys and the endpoint's path stay in the host's file.
+  expect(JSON.stringify(json)).not.toContain('QGx');
+  expect(await termio(['companion', 'devices', 'remove'])).toMatchObject({
+    code: 2,
+    err: expect.stringContaining("expected 'devices [--json]' or 'devices remove ID'"),
+  });
+  expect(await termio(['companion', 'devices', 'remove', 'no-such-device'])).toMatchObject({
+    code: 1,
+    err: expect.stringContaining('no device no-such-device is registered'),
+  });
+  expect(await termio(['companion', 'devices', 'remove', 'cli-phone-1'])).toMatchObject({
+    code: 0,
+    out: 'removed cli-phone-1; nothing more is pushed to it\n',
+  });
+  expect(JSON.parse((await termio(['companion', 'devices', '--json'])).out).devices).toEqual([]);
+  // A corrupt subscriptions file: named, left as it is, and nothing listed from it.
+  const file = join(home, '.termio', 'push-subscriptions.json');
+  writeFileSync(file, '{"version":1,"devices":[{"id":"x"}]}');
+  const bad = await termio(['companion', 'devices']);
+  expect(bad).toMatchObject({ code: 1, err: expect.stringContaining(`${file}: devices.0.id: a device id is 8 to 64 letters`) });
+  expect(readFileSync(file, 'utf8')).toBe('{"version":1,"devices":[{"id":"x"}]}');
+});

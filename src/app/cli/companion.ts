@@ -3,6 +3,7 @@
 // the companion, so the CLI and the app's Settings → Phone always agree.
 import { parseArgs } from 'node:util';
 import type { CompanionStatus } from '../../protocol/companion';
+import type { PushDeviceInfo } from '../../protocol/push';
 import { MAX_COMPANION_PORT, MIN_COMPANION_PORT } from '../../protocol/companion';
 import { connectHost } from '../client/hostLauncher';
 import { ExitCode, type CliIo } from './cliIo';
@@ -22,7 +23,10 @@ Verbs:
   disable                               turn it off; every page is disconnected
   url [--qr] [--json]                   the pairing link (--qr: also as a QR code to scan)
   revoke                                a new link; every page paired with the old one is
-                                        disconnected at once
+                                        disconnected at once (and every device's push with it)
+  devices [--json]                      the phones registered for push ("Notify this phone"):
+                                        id, name, since when, how the last push went
+  devices remove ID                     stop pushing to that device
 
 Exit codes: 0 ok, 2 bad usage, 4 no host running (status), 1 anything else.
 `;
@@ -102,8 +106,51 @@ async function printUrl(io: CliIo, s: CompanionStatus, qr: boolean): Promise<num
   return ExitCode.ok;
 }
 
+/** One device per line: id, name, since when, push service, the last push. */
+function describeDevices(devices: PushDeviceInfo[]): string {
+  if (devices.length === 0) return 'no devices: open the page on a phone and tap "Notify this phone"\n';
+  const day = (ms: number): string => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
+  const last = (d: PushDeviceInfo): string => {
+    if (!d.last) return 'nothing pushed yet';
+    const what = d.last.outcome === 'waiting' ? `waiting until ${day(d.last.retryAt ?? d.last.at)}` : d.last.outcome;
+    return `last push ${day(d.last.at)}: ${what}${d.last.status !== null ? ` (${d.last.status})` : ''}${d.last.message && d.last.outcome !== 'sent' ? `, ${d.last.message}` : ''}`;
+  };
+  return devices.map((d) => `${d.id}  ${d.name}  since ${day(d.createdAt)}  via ${d.service}  ${last(d)}\n`).join('');
+}
+
+/** `termio companion devices [--json]` and `termio companion devices remove ID`. */
+async function devices(rest: string[], io: CliIo): Promise<number> {
+  const json = rest.includes('--json');
+  const args = rest.filter((a) => a !== '--json');
+  const remove = args[0] === 'remove';
+  if ((remove && args.length !== 2) || (!remove && args.length !== 0)) {
+    io.err(`termio companion devices: expected 'devices [--json]' or 'devices remove ID', got '${rest.join(' ')}'\n`);
+    return ExitCode.usage;
+  }
+  const client = await connectHost(io.env, { client: 'termio-cli', start: true });
+  if ('kind' in client) {
+    if (json) printJsonError(io, 'spawnFailed', client.message);
+    io.err(`termio companion: ${client.message}\n`);
+    return ExitCode.failed;
+  }
+  try {
+    const r = remove ? await client.request('companion.removeDevice', { id: args[1]! }) : await client.request('companion.devices', {});
+    if (!r.ok) {
+      if (json) printJsonError(io, r.error.code, r.error.message);
+      io.err(`termio companion devices: ${r.error.message}\n`);
+      return ExitCode.failed;
+    }
+    if (json) printOk(io, { ...r.result });
+    else io.out(remove ? `removed ${args[1]}; nothing more is pushed to it\n` : describeDevices(r.result.devices));
+    return ExitCode.ok;
+  } finally {
+    client.close();
+  }
+}
+
 export async function run(args: string[], io: CliIo): Promise<number> {
   const [verb, ...rest] = args;
+  if (verb === 'devices') return devices(rest, io);
   if (verb === undefined || verb === '--help' || verb === '-h' || verb === 'help') {
     io.out(HELP);
     return verb === undefined ? ExitCode.usage : ExitCode.ok;

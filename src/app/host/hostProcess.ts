@@ -89,6 +89,7 @@ function companionOptions(self: HostProcess, host: Host, logger: Logger, env: No
     questions: host.questions,
     launch: pageLaunch(host, env?.HOME || homedir()),
     remote: pageRemote(self.hub),
+    lookingAt: () => host.lookingAt,
     agentInfo: (id) => {
       const e = host.catalog.get(id);
       return e ? { name: e.manifest.name, ...(e.iconFile ? { iconFile: e.iconFile } : {}) } : { name: id };

@@ -11,6 +11,7 @@ import { REFUSAL_WORDS, type TapState } from './questionCard';
 import { NewSession } from './newSession';
 import { SessionList, stateBadge } from './sessionList';
 import { TerminalPane } from './terminalPane';
+import { PhonePush, needsHomeScreen, registerServiceWorker, unsupportedReason, type PushState } from './phonePush';
 
 const $ = (id: string): HTMLElement => document.getElementById(id)!;
 const dark = matchMedia('(prefers-color-scheme: dark)');
@@ -23,6 +24,9 @@ let openId: string | null = null;
 let link: Link | null = null;
 const seenAttention = new Set<string>();
 let listed = false;
+/** A session to open once the list arrives: `#s=<id>` (a pushed notification's address). */
+let wanted: string | null = null;
+let pushState: PushState = 'off';
 
 function xtermTheme(): ITheme {
   const t = themes?.[dark.matches ? 'dark' : 'light'];
@@ -152,9 +156,16 @@ function renderSessions(next: PageSession[], paired = true): void {
 function notifyNewAttention(next: PageSession[]): void {
   const now = new Set(next.filter((s) => s.state === 'attention').map((s) => s.id));
   for (const s of next) {
-    if (!now.has(s.id) || seenAttention.has(s.id) || !listed) continue;
+    // With push on, the service worker notifies this phone (open page or not).
+    if (!now.has(s.id) || seenAttention.has(s.id) || !listed || pushState === 'on') continue;
     if ('Notification' in window && Notification.permission === 'granted') {
-      const n = new Notification(`${s.name} needs you`, { body: s.folder, tag: `termio-${s.id}` });
+      let n: Notification;
+      try {
+        n = new Notification(`${s.name} needs you`, { body: s.folder, tag: `termio-${s.id}` });
+      } catch {
+        // Android's Chrome makes notifications through the service worker only (push, above).
+        continue;
+      }
       n.onclick = () => {
         window.focus();
         openSession(s.id);
@@ -182,6 +193,8 @@ function onMessage(m: CompanionServerMessage): void {
         if (!q || (tap.status === 'sending' && q.id !== tap.question)) taps.delete(id);
       }
       renderSessions(m.sessions);
+      if (wanted && m.sessions.some((s) => s.id === wanted)) openSession(wanted);
+      wanted = null;
       return;
     case 'attached':
       if (m.session !== openId) return;
@@ -255,11 +268,70 @@ function closeSession(): void {
 
 function setUpNotifications(): void {
   // Browsers allow notifications only to secure pages: loopback counts, a LAN address does not.
-  if (!('Notification' in window) || !isSecureContext || Notification.permission !== 'default') return;
+  // Where push works, "Notify this phone" asks instead (and covers the open page too).
+  if (!('Notification' in window) || !isSecureContext || Notification.permission !== 'default' || unsupportedReason() === null) return;
   $('notify').hidden = false;
   $('notify').addEventListener('click', () => {
     void Notification.requestPermission().then(() => ($('notify').hidden = true));
   });
+}
+
+const PUSH_WORDS: Record<PushState, string> = {
+  on: 'This phone is notified when a session needs you, even with the page closed.',
+  off: 'Get a notification on this phone when a session needs you, even with the page closed or the phone locked.',
+  unsupported: '',
+  denied: "Notifications are blocked for this page: allow them in the browser's site settings, then reload.",
+  busy: 'Working…',
+};
+const PUSH_OPTIONS_KEY = 'termio.push.options';
+
+function pushOptions(): { done: boolean; failed: boolean } {
+  return { done: ($('push-done') as HTMLInputElement).checked, failed: ($('push-failed') as HTMLInputElement).checked };
+}
+
+function showPush(state: PushState, error?: string): void {
+  pushState = state;
+  $('push').hidden = false;
+  $('push').dataset.state = state;
+  $('push-text').textContent = error ? `Not changed: ${error}.` : state === 'unsupported' ? (unsupportedReason() ?? '') : PUSH_WORDS[state];
+  $('push-toggle').hidden = state === 'unsupported' || state === 'denied';
+  ($('push-toggle') as HTMLButtonElement).disabled = state === 'busy';
+  $('push-toggle').textContent = state === 'on' ? 'Turn off' : 'Notify this phone';
+  for (const el of document.querySelectorAll<HTMLElement>('.push-opt')) el.hidden = state !== 'on';
+}
+
+/** "Notify this phone": the service worker and this device's push subscription. */
+function setUpPush(token: string): void {
+  const registration = registerServiceWorker();
+  if (needsHomeScreen()) {
+    // A Home Screen web app keeps storage of its own and starts at the address it was added
+    // from: the pairing link stays in the address bar so the app added from here is paired.
+    history.replaceState(null, '', `/#t=${token}`);
+  }
+  if (!registration) return showPush('unsupported');
+  navigator.serviceWorker.addEventListener('message', (e) => {
+    const m = e.data as { t?: string; session?: string } | null;
+    if (m?.t === 'open' && typeof m.session === 'string') openSession(m.session);
+  });
+  const saved = JSON.parse(localStorage.getItem(PUSH_OPTIONS_KEY) ?? '{}') as { done?: boolean; failed?: boolean };
+  ($('push-done') as HTMLInputElement).checked = saved.done === true;
+  ($('push-failed') as HTMLInputElement).checked = saved.failed === true;
+  const push = new PhonePush(token, registration);
+  const run = (next: () => Promise<PushState>): void => {
+    const before = pushState;
+    showPush('busy');
+    next().then(
+      (s) => showPush(s),
+      (err: unknown) => showPush(before, (err as Error).message),
+    );
+  };
+  $('push-toggle').addEventListener('click', () => run(() => (pushState === 'on' ? push.turnOff() : push.turnOn(pushOptions()))));
+  for (const id of ['push-done', 'push-failed'])
+    $(id).addEventListener('change', () => {
+      localStorage.setItem(PUSH_OPTIONS_KEY, JSON.stringify(pushOptions()));
+      run(() => push.state(pushOptions()));
+    });
+  run(() => push.state(pushOptions()));
 }
 
 function main(): void {
@@ -271,11 +343,14 @@ function main(): void {
   });
   dark.addEventListener('change', () => pane.retheme());
   setUpNotifications();
+  wanted = decodeURIComponent(/(?:^#|&)s=([^&]+)/.exec(location.hash)?.[1] ?? '') || null;
   const token = takeToken();
   if (!token) {
     onState({ kind: 'unpaired', message: "open this page from the link or QR code in Termio's Settings → Phone" });
     return;
   }
+  if (wanted) history.replaceState(null, '', location.pathname);
+  setUpPush(token);
   link = new Link(token, {
     state: onState,
     message: onMessage,

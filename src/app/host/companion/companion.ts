@@ -29,9 +29,10 @@ import type { SessionRecord, SessionRegistry, StateChange } from '../sessionRegi
 import { folderLabels } from '../../present/sidebarModel';
 // Loaded when the page is first served: the HTTP and WebSocket stack (node:http, tls, zlib, ws)
 // costs a host that never serves the page ~5 MB of memory.
-import type { CompanionServer } from './companionServer';
+import type { ApiRoute, CompanionServer } from './companionServer';
 import { PageLink } from './pageLink';
 import { PairingToken } from './pairingToken';
+import { CompanionPush } from './push';
 import type { RemoteSessionsSource } from './remoteWatch';
 import { loadAssets } from './staticAssets';
 
@@ -91,6 +92,8 @@ export interface CompanionDeps {
   assetsDir?: string;
   /** Overrides HEARTBEAT_MS (tests). */
   heartbeatMs?: number;
+  /** The session shown in the focused window (not pushed while it is); omitted: none. */
+  lookingAt?: () => string | null;
 }
 
 function pageTheme(t: Theme): PageTheme {
@@ -133,9 +136,23 @@ export class Companion implements Disposable {
   private readonly icons = new Map<string, string | null>();
   private readonly disposers: Array<() => void> = [];
   private heartbeat: NodeJS.Timeout | null = null;
+  /** Web Push to paired devices; null without questions (a host with no agents). */
+  readonly push: CompanionPush | null;
 
   constructor(private readonly deps: CompanionDeps) {
     const reg = deps.registry;
+    this.push = deps.questions
+      ? new CompanionPush({
+          termioHome: deps.termioHome,
+          userHome: deps.userHome,
+          registry: reg,
+          questions: deps.questions,
+          lookingAt: deps.lookingAt ?? (() => null),
+          active: () => deps.settings.get().enabled,
+          agentName: (id) => (id ? (deps.agentInfo(id)?.name ?? id) : 'Terminal'),
+          logger: deps.logger,
+        })
+      : null;
     const changed = (): void => this.queueBroadcast();
     this.subscriptions.push(
       reg.onAdded(changed),
@@ -197,6 +214,7 @@ export class Companion implements Disposable {
         accept: (ws) => this.accept(ws),
         hostAllowed: (name) => servedHostNames(this.deps.settings.get()).has(name),
         hostAdded: (name) => this.deps.settings.get().allowedHosts.some((h) => h.toLowerCase() === name),
+        routes: this.pushRoutes(),
       },
       host,
       want.port,
@@ -213,6 +231,24 @@ export class Companion implements Disposable {
     }, this.deps.heartbeatMs ?? HEARTBEAT_MS);
     this.heartbeat.unref();
     this.deps.logger.info('companion listening', { host, port: r.server.port });
+  }
+
+  /** The Web Push API: the host's VAPID key and (un)registering need the pairing token; an
+   *  answer from a notification carries its own answer token instead. */
+  private pushRoutes(): Map<string, ApiRoute[]> {
+    const p = this.push;
+    if (!p) return new Map();
+    return new Map<string, ApiRoute[]>([
+      ['/api/push/key', [{ method: 'GET', auth: 'token', run: () => p.keyRoute() }]],
+      [
+        '/api/push/subscriptions',
+        [
+          { method: 'POST', auth: 'token', run: (b) => p.register(b) },
+          { method: 'DELETE', auth: 'token', run: (b) => p.unregister(b) },
+        ],
+      ],
+      ['/api/push/answer', [{ method: 'POST', auth: 'none', run: (b) => p.answer(b) }]],
+    ]);
   }
 
   private async stopServer(code: number, why: string): Promise<void> {
@@ -385,6 +421,7 @@ export class Companion implements Disposable {
     this.token.mint();
     for (const p of this.pages) p.close(CLOSE_REVOKED, 'the pairing token was revoked');
     this.pages.clear();
+    this.push?.forgetAll();
     this.deps.logger.info('companion token revoked');
   }
 
@@ -402,6 +439,7 @@ export class Companion implements Disposable {
     if (this.disposed) return;
     this.disposed = true;
     for (const d of this.subscriptions) d.dispose();
+    this.push?.dispose();
     await this.applying;
     await this.stopServer(CLOSE_HOST_STOPPING, 'the host is stopping');
     for (const fn of this.disposers.splice(0)) fn();

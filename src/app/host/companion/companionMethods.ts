@@ -11,7 +11,7 @@ import type { Companion, CompanionDeps, CompanionSettings } from './companion';
 
 type Ok<M extends keyof CompanionResults> = { ok: true; result: CompanionResults[M] };
 
-type Refusal = { ok: false; error: { code: 'busy' | 'forbidden' | 'badSettings'; message: string } };
+type Refusal = { ok: false; error: { code: 'busy' | 'forbidden' | 'badSettings' | 'noSuchDevice'; message: string } };
 
 /** Where the user can do what a session may not. */
 const AS_THE_USER = 'from the Termio app (Settings → Phone) or a terminal outside Termio';
@@ -30,7 +30,8 @@ export function companionMethods(
   [M in keyof CompanionResults]: (id: number, params: HostParams<M>) => Promise<Ok<M> | Refusal>;
 } {
   const inside = () => from.asker.secret !== undefined || from.asker.session !== undefined;
-  const answer = async <M extends keyof CompanionResults>(change?: (c: Companion) => string[] | void): Promise<Ok<M> | Refusal> => {
+  type StatusMethod = 'companion.status' | 'companion.enable' | 'companion.disable' | 'companion.revoke';
+  const answer = async <M extends StatusMethod>(change?: (c: Companion) => string[] | void): Promise<Ok<M> | Refusal> => {
     const c = companion();
     if (!c) return { ok: false, error: { code: 'busy', message: 'this host runs no web companion' } };
     let notices: string[] = [];
@@ -57,10 +58,35 @@ export function companionMethods(
     return answer((x) => x.settings.set({ enabled: true, ...(p.network ? { network: p.network } : {}), ...(p.port ? { port: p.port } : {}) }));
   };
   return {
+    ...deviceMethods(companion),
     'companion.status': () => answer(),
     'companion.enable': (_id, p) => enable(p),
     'companion.disable': () => answer((c) => c.settings.set({ enabled: false })),
     'companion.revoke': () => answer((c) => c.revoke()),
+  };
+}
+
+/** The devices registered for Web Push: listed, and one removed (its phone is told nothing;
+ *  pushes to it stop). A subscriptions file that does not check out is refused as badSettings. */
+function deviceMethods(companion: () => Companion | null): {
+  'companion.devices': () => Promise<Ok<'companion.devices'> | Refusal>;
+  'companion.removeDevice': (id: number, p: HostParams<'companion.removeDevice'>) => Promise<Ok<'companion.removeDevice'> | Refusal>;
+} {
+  const list = (): Ok<'companion.devices'> | Refusal => {
+    const push = companion()?.push;
+    if (!push) return { ok: false, error: { code: 'busy', message: 'this host runs no web companion' } };
+    const l = push.list();
+    return l.ok ? { ok: true, result: { devices: l.value } } : { ok: false, error: { code: 'badSettings', message: l.message } };
+  };
+  return {
+    'companion.devices': () => Promise.resolve(list()),
+    'companion.removeDevice': (_id, p) => {
+      const r = companion()?.push?.remove(p.id);
+      if (r && !r.ok) return Promise.resolve({ ok: false, error: { code: 'badSettings', message: r.message } });
+      if (r && !r.value) return Promise.resolve({ ok: false, error: { code: 'noSuchDevice', message: `no device ${p.id} is registered` } });
+      const after = list();
+      return Promise.resolve(after.ok ? { ok: true, result: { removed: p.id, devices: after.result.devices } } : after);
+    },
   };
 }
 

@@ -1,7 +1,9 @@
 // The companion's HTTP + WebSocket server: the page's static files for anyone (they hold no
 // data), and the JSON API and the WebSocket only for a request carrying the pairing token —
 // `Authorization: Bearer <token>` on the API, an `auth.<token>` subprotocol on the WebSocket, so
-// the token is never in a URL. Wrong tokens get 401 and count against the address (rate limit);
+// the token is never in a URL; the one exception, a push notification's answer, carries a token of
+// its own for one question (routes with auth 'none'). Wrong tokens get 401 and count against the
+// address (rate limit), as do unknown answer tokens;
 // a WebSocket whose Origin is not the page's own is refused; every answer carries a strict
 // Content-Security-Policy. A request must name, in its Host header, a name the companion serves
 // (so a DNS-rebinding page gets nothing, not even the page); a missing token is no guess. Each
@@ -60,7 +62,28 @@ export interface CompanionServerOptions {
   hostAllowed(name: string): boolean;
   /** Whether the name is one the user added (a proxy's, which may serve the page over https). */
   hostAdded?(name: string): boolean;
+  /** Further API requests by path (Web Push's). */
+  routes?: Map<string, ApiRoute[]>;
 }
+
+/** What an API route answers; `guess`: the request presented a credential that is not known
+ *  (an answer token), counted against the address like a wrong pairing token. */
+export interface ApiAnswer {
+  status: number;
+  body: unknown;
+  guess?: boolean;
+}
+
+/** One API request the server routes: its method, whether it needs the pairing token, and what
+ *  it does with the request's JSON body (undefined for GET). */
+export interface ApiRoute {
+  method: 'GET' | 'POST' | 'DELETE';
+  auth: 'token' | 'none';
+  run(body: unknown): ApiAnswer | Promise<ApiAnswer>;
+}
+
+/** Largest JSON body an API request may send: a push subscription is well under 1 KiB. */
+export const MAX_API_BODY_BYTES = 16 * 1024;
 
 /** The name in a Host header: lower case, without its port (IPv6 literals keep their brackets). */
 export function hostName(header: string | undefined): string | null {
@@ -103,6 +126,31 @@ export function pageOrigin(req: IncomingMessage): string {
   const scheme = proxied && forwarded(req, 'x-forwarded-proto')?.toLowerCase() === 'https' ? 'https' : 'http';
   const host = (proxied ? forwarded(req, 'x-forwarded-host') : undefined) ?? req.headers.host ?? '';
   return `${scheme}://${host}`;
+}
+
+function refusalHeaders(status: 401 | 429): Record<string, string> {
+  return status === 401 ? { 'WWW-Authenticate': 'Bearer' } : { 'Retry-After': '60' };
+}
+
+/** A request's body as JSON, at most MAX_API_BODY_BYTES. */
+function readJsonBody(req: IncomingMessage): Promise<{ ok: true; value: unknown } | { ok: false; status: 400 | 413; message: string }> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= MAX_API_BODY_BYTES) chunks.push(c);
+    });
+    req.on('end', () => {
+      if (size > MAX_API_BODY_BYTES) return resolve({ ok: false, status: 413, message: `the body is larger than ${MAX_API_BODY_BYTES} bytes` });
+      try {
+        resolve({ ok: true, value: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+      } catch (err) {
+        resolve({ ok: false, status: 400, message: `the body is not JSON: ${(err as Error).message}` });
+      }
+    });
+    req.on('error', () => resolve({ ok: false, status: 400, message: 'the request was cut off' }));
+  });
 }
 
 function bearer(req: IncomingMessage): string | null {
@@ -307,22 +355,52 @@ export class CompanionServer {
     const json = (status: number, value: unknown, extra: Record<string, string> = {}): void =>
       this.send(res, status, 'application/json; charset=utf-8', JSON.stringify(value), { 'Cache-Control': 'no-store', ...extra });
     if (this.misdirected(req)) return json(421, { error: 'this server does not serve that host name' });
-    if (req.method !== 'GET' && req.method !== 'HEAD') return json(405, { error: `${req.method} is not allowed here` }, { Allow: 'GET, HEAD' });
     let path: string;
     try {
       path = new URL(req.url ?? '/', 'http://companion.invalid').pathname;
     } catch {
       return json(400, { error: 'bad request path' });
     }
+    const routes = this.opts.routes?.get(path);
+    if (routes) return void this.route(req, routes, json);
+    if (req.method !== 'GET' && req.method !== 'HEAD') return json(405, { error: `${req.method} is not allowed here` }, { Allow: 'GET, HEAD' });
     if (path.startsWith('/api/')) {
       const refused = this.check(req, bearer(req));
-      if (refused) return json(refused.status, { error: refused.message }, refused.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : { 'Retry-After': '60' });
+      if (refused) return json(refused.status, { error: refused.message }, refusalHeaders(refused.status));
       if (path === '/api/sessions') return json(200, this.opts.sessions());
       return json(404, { error: `no API at ${path}` });
     }
     const asset = this.opts.assets.get(path);
     if (!asset) return this.send(res, 404, 'text/plain; charset=utf-8', 'not found', { 'Cache-Control': 'no-store' });
     this.send(res, 200, asset.type, asset.body, { 'Cache-Control': 'no-cache' });
+  }
+
+  /** An API request with a route of its own: the method, the token (unless the route carries its
+   *  own authority), the JSON body, then the route. */
+  private async route(req: IncomingMessage, routes: ApiRoute[], json: (status: number, value: unknown, extra?: Record<string, string>) => void): Promise<void> {
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    const r = routes.find((x) => x.method === method);
+    if (!r) return json(405, { error: `${req.method} is not allowed here` }, { Allow: routes.map((x) => x.method).join(', ') });
+    const address = CompanionServer.address(req);
+    if (r.auth === 'token') {
+      const refused = this.check(req, bearer(req));
+      if (refused) return json(refused.status, { error: refused.message }, refusalHeaders(refused.status));
+    } else if (this.limiter.blocked(address)) return json(429, { error: 'too many wrong tokens from this address; wait a minute' }, { 'Retry-After': '60' });
+    let body: unknown;
+    if (method !== 'GET') {
+      const read = await readJsonBody(req);
+      if (!read.ok) return json(read.status, { error: read.message });
+      body = read.value;
+    }
+    let answer: ApiAnswer;
+    try {
+      answer = await r.run(body);
+    } catch (err) {
+      this.opts.logger.error('companion: API request failed', { path: req.url ?? '', error: (err as Error).message });
+      return json(500, { error: (err as Error).message });
+    }
+    if (answer.guess && this.limiter.fail(address)) this.opts.logger.warn('companion: address refused after repeated unknown tokens', { address });
+    json(answer.status, answer.body);
   }
 
   private upgrade(req: IncomingMessage, socket: Socket, head: Buffer): void {

@@ -28,6 +28,8 @@ export interface HostCompanionOptions {
   agentInfo?: CompanionDeps['agentInfo'];
   /** The other machines' sessions (the hub); omitted = this machine's only. */
   remote?: CompanionDeps['remote'];
+  /** The session shown in the focused window: not pushed to phones while it is. */
+  lookingAt?: CompanionDeps['lookingAt'];
   env?: NodeJS.ProcessEnv;
 }
 
@@ -64,6 +66,7 @@ export async function startHostCompanion(o: HostCompanionOptions): Promise<Compa
     ...(o.questions ? { questions: o.questions } : {}),
     ...(o.launch ? { launch: o.launch } : {}),
     ...(o.remote ? { remote: o.remote } : {}),
+    ...(o.lookingAt ? { lookingAt: o.lookingAt } : {}),
     agentInfo: o.agentInfo ?? ((id) => ({ name: id })),
     settings: companionSettingsFrom(store),
     termioHome: o.paths.home,

@@ -1,6 +1,7 @@
 // The words of Settings → Phone, from the companion's status as the session host reports it
 // (or the reason the host could not be asked). Pure: tested without a display.
 import type { CompanionStatus } from '../../../protocol/companion';
+import type { PushDeviceInfo } from '../../../protocol/push';
 
 export interface PhoneView {
   /** One line on the state: off, serving where, or why not. */
@@ -53,4 +54,24 @@ export function phoneView(status: CompanionStatus | null, problem: string | null
     revoke: { text: '&Revoke link', enabled: true },
     error: status.enabled && !status.listening ? status.error : problem,
   };
+}
+
+/** The heading over the devices notified by Web Push ("Notify this phone" on the page). */
+export function devicesHeading(devices: PushDeviceInfo[] | null, problem: string | null): string {
+  if (problem) return `Phones notified: cannot be listed (${problem})`;
+  if (!devices || devices.length === 0) return 'Phones notified: none. On the phone’s page, tap “Notify this phone”.';
+  return 'Phones notified when a session needs you:';
+}
+
+/** One device's line: its name, since when, and how the last push went. */
+export function deviceLine(d: PushDeviceInfo): string {
+  const date = (ms: number): string => new Date(ms).toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
+  const last = !d.last
+    ? 'nothing pushed yet'
+    : d.last.outcome === 'sent'
+      ? `last push ${date(d.last.at)}: delivered to ${d.service}`
+      : d.last.outcome === 'waiting'
+        ? `${d.service} asked to wait`
+        : `last push failed: ${d.last.message ?? d.last.status}`;
+  return `${d.name} · since ${date(d.createdAt)} · ${last}`;
 }
