@@ -3,7 +3,7 @@
 // an answer to the question read goes through once; after the question changed, an answer is
 // refused with the new question quoted (exit 1, code questionChanged), and --force sends anyway.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
@@ -64,6 +64,8 @@ it('prints the question, answers the one read, and refuses an answer to one that
     expect(answered.code).toBe(0);
     expect(JSON.parse(answered.out)).toMatchObject({ ok: true, choice: 'Yes', keys: ['Enter'] });
     await waitFor(() => screen().includes('received: Yes'), { what: 'the fake agent to receive Yes' });
+    // The log says who answered: here the user, from outside Termio.
+    expect(readFileSync(join(host.home, 'host.log'), 'utf8')).toMatch(/question answered .*"choice":"Yes".*"by":"outside Termio"/);
 
     // The next question is asked; the one read is gone.
     await waitFor(() => screen().includes('make this edit'), { what: 'the next question' });

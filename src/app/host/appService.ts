@@ -298,7 +298,7 @@ export class AppService implements Disposable {
   answer(p: HostParams<'app.answer'>): AppAnswer<AppResults['app.answer']> {
     const r = this.host.registry.get(p.session);
     if (!r) return { ok: false, code: 'noSuchSession', message: `no session ${p.session}` };
-    const res = this.host.questions.answer(r, String(p.choice + 1), p.question);
+    const res = this.host.questions.answer(r, String(p.choice + 1), p.question, false, 'the app');
     return { ok: true, result: res.ok ? { answered: true, message: `answered “${res.choice}”` } : { answered: false, message: res.message } };
   }
 

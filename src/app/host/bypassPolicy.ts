@@ -79,6 +79,25 @@ export class BypassPolicy {
     return found ? this.refuse(who, `${found.agent} (${found.flag} in the command line)`, door) : null;
   }
 
+  /**
+   * Typing into or answering the asking session itself (`sessions send`, `sessions answer`): an
+   * agent that answers its own permission question runs what it likes unasked, so this takes the
+   * same rule as a bypass start. Another session's question is the user's or a driving agent's to
+   * answer, as before. Null: not the caller's own session, or the caller may.
+   */
+  refuseSelf(who: Asker, target: string, action: string, door: string): Refusal | null {
+    const caller = who.secret !== undefined ? this.callerOf(who.secret) : null;
+    const self = caller ? caller.sessionId === target : who.session === target;
+    return self ? this.decide(who, door, 'own session', action, { action, target }) : null;
+  }
+
+  /** Who asks, for the log: the session its secret names, or the user outside Termio. */
+  askerName(who: Asker): string {
+    const caller = who.secret !== undefined ? this.callerOf(who.secret) : null;
+    if (caller) return `session ${caller.sessionId}`;
+    return who.secret === undefined && who.session === undefined ? 'outside Termio' : `unknown (claims ${who.session ?? 'a session'})`;
+  }
+
   /** A spawn's parent is the session its secret names, whatever TERMIO_SESSION the client claims. */
   withCaller<A extends { parent?: string }>(args: A, secret: string | undefined): A {
     const caller = secret !== undefined ? this.callerOf(secret) : null;

@@ -9,7 +9,7 @@ import { type ControlArgs, type ControlErrorCode, type ControlResult, type Contr
 import { type SessionInfo } from '../../protocol/sessionInfo';
 import type { Disposable } from '../../protocol/events';
 import type { WatchEvent } from '../../protocol/control';
-import type { BypassPolicy } from './bypassPolicy';
+import type { BypassPolicy, Refusal } from './bypassPolicy';
 import type { DriveVerbs, Holder, Outcome } from './driveVerbs';
 import type { RemoteSessions } from './machines/hubControl';
 import type { QuestionBook } from './questionBook';
@@ -81,14 +81,17 @@ export class ControlVerbs implements SessionVerbs {
       'sessions.list': () => this.list(),
       'sessions.watch': (_args, ctx) => this.watch(ctx),
       'sessions.read': (args) => remote(args.id, 'sessions.read', args) ?? this.read(args),
-      'sessions.send': (args, ctx) => remote(args.id, 'sessions.send', args) ?? d.drive.send(args, holder(ctx)),
+      'sessions.send': (args, ctx) => this.self(args.id, ctx, 'sessions.send', 'type into its own tab') ?? remote(args.id, 'sessions.send', args) ?? d.drive.send(args, holder(ctx)),
       'sessions.spawn': (args, ctx) => this.spawn(args, ctx),
       'sessions.run': (args, ctx) => this.run(args, ctx),
       'sessions.wait': (args, ctx) => remote(args.id, 'sessions.wait', args) ?? d.drive.wait(args, holder(ctx)),
       'app.notify': (args) => d.drive.notify(args),
       'sessions.why': (args) => remote(args.id, 'sessions.why', args) ?? this.why(args),
       'sessions.question': (args) => remote(args.id, 'sessions.question', args) ?? questions.question(args),
-      'sessions.answer': (args) => remote(args.id, 'sessions.answer', args) ?? questions.answer(args),
+      'sessions.answer': (args, ctx) =>
+        this.self(args.id, ctx, 'sessions.answer', 'answer its own question') ??
+        remote(args.id, 'sessions.answer', args) ??
+        questions.answer(args, d.bypass.askerName({ secret: ctx.secret, session: ctx.session })),
       'sessions.focus': (args) => this.focus(args.id),
       'sessions.next': (args) => this.next(args.focus === true),
       'sessions.handled': (args) =>
@@ -106,6 +109,13 @@ export class ControlVerbs implements SessionVerbs {
       'worktrees.list': () => this.worktree((w) => w.list()),
       'worktrees.prune': () => this.worktree((w) => w.prune()),
     };
+  }
+
+  /** Refused when the caller asks this of its own session without bypass (BypassPolicy.refuseSelf). */
+  private self(ref: string, ctx: VerbContext, verb: ControlVerb, action: string): Refusal | null {
+    const found = this.d.registry.find(ref);
+    if (!found.ok) return null;
+    return this.d.bypass.refuseSelf({ secret: ctx.secret, session: ctx.session }, found.record.id, action, `${ctx.door ?? 'control'}: ${verb}`);
   }
 
   /** A session another machine runs (and no session here matches the reference): its host answers. */

@@ -148,7 +148,7 @@ export class NotificationRouter {
     const a = parseAnswerAction(action);
     const r = req.sessionId ? this.o.registry.get(req.sessionId) : undefined;
     if (!a || !r || !this.o.questions) return;
-    const res = this.o.questions.answer(r, String(a.index + 1), a.questionId);
+    const res = this.o.questions.answer(r, String(a.index + 1), a.questionId, false, 'a notification action');
     if (!res.ok) this.o.logger.info('notification answer not sent', { session: r.id, why: res.message });
   }
 

@@ -173,7 +173,7 @@ export class QuestionBook implements Disposable {
    * `questionId` is the question the asker read: when another one is asked now, nothing is sent
    * (unless `force`), and the answer carries the current question.
    */
-  answer(record: SessionRecord, choice: string, questionId: string | null, force = false): AnswerResult {
+  answer(record: SessionRecord, choice: string, questionId: string | null, force = false, by = 'the app'): AnswerResult {
     if (record.session.exited) return { ok: false, code: 'sessionExited', message: `session ${record.id} has exited`, question: null };
     const current = this.reread(record.id) ?? this.get(record.id);
     if (!current) return { ok: false, code: 'noQuestion', message: `session ${record.id} asks no question now`, question: null };
@@ -202,7 +202,7 @@ export class QuestionBook implements Disposable {
     // Only a question read on the screen can be seen taken: one only a hook told of is sent once.
     if (current.source !== 'hook')
       w.sent = { fingerprint: current.fingerprint, label: c.label, tries: 1, timer: setTimeout(() => this.checkTaken(record.id), ANSWER_CHECK_MS) };
-    this.deps.logger.info('question answered', { session: record.id, choice: c.label, keys: c.keys.join(' ') });
+    this.deps.logger.info('question answered', { session: record.id, choice: c.label, keys: c.keys.join(' '), by });
     this.changed.fire({ sessionId: record.id, question: answered });
     return { ok: true, question: answered, choice: c.label, keys: c.keys };
   }

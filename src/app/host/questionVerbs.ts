@@ -37,12 +37,13 @@ export class QuestionVerbs {
     return { ok: true, result: { id: found.record.id, question: q ? questionInfo(q) : null } };
   }
 
-  answer(args: ControlArgs<'sessions.answer'>): Outcome {
+  /** `by` names who answers, for the log (the asking session, or outside Termio). */
+  answer(args: ControlArgs<'sessions.answer'>, by: string): Outcome {
     const found = this.registry.find(args.id);
     if (!found.ok) return found;
     const book = this.book();
     if (!book) return { ok: false, code: 'noQuestion', message: `session ${found.record.id} asks no question now` };
-    const r = book.answer(found.record, args.choice, args.question ?? book.lastReadId(found.record.id), args.force ?? false);
+    const r = book.answer(found.record, args.choice, args.question ?? book.lastReadId(found.record.id), args.force ?? false, by);
     if (!r.ok) return { ok: false, code: r.code, message: r.message };
     return { ok: true, result: { id: found.record.id, choice: r.choice, keys: r.keys, question: questionInfo(r.question) } };
   }

@@ -218,3 +218,28 @@ describe('machines from inside a tab', () => {
     expect(existsSync(injected)).toBe(false);
   }, 60_000);
 });
+
+describe('a session answering itself', () => {
+  it('cannot type into or answer its own tab without bypass; another tab and the user can, and the refusal is logged', async () => {
+    const plain = await agentTab(false);
+    const other = await agentTab(false);
+    const trusted = await agentTab(true);
+    for (const args of [
+      ['sessions', 'send', plain.id, '1'],
+      ['sessions', 'answer', plain.id, '1', '--force'],
+    ]) {
+      const r = await termio(args, plain.env, proj);
+      expect(r.status, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(new RegExp(`session ${plain.id} runs without permission bypass, so it cannot (type into its own tab|answer its own question)`));
+    }
+    expect(logs.some((l) => l.includes('sessions.answer: own session refused') && l.includes(plain.id))).toBe(true);
+    // Another tab drives it (agents drive agents), and a tab with bypass may answer itself: no
+    // question is asked, so the answer is refused for that reason, not as forbidden.
+    expect((await termio(['sessions', 'send', plain.id, 'x'], other.env, proj)).status).toBe(0);
+    const fromOther = await termio(['sessions', 'answer', plain.id, '1', '--force'], other.env, proj);
+    expect(fromOther.stderr).toContain('asks no question now');
+    const byItself = await termio(['sessions', 'answer', trusted.id, '1', '--force'], trusted.env, proj);
+    expect(byItself.stderr).toContain('asks no question now');
+    expect((await termio(['sessions', 'send', plain.id, 'y'], env, proj)).status).toBe(0);
+  }, 60_000);
+});

@@ -302,7 +302,7 @@ export class Companion implements Disposable {
     const book = this.deps.questions;
     if (!r || !book)
       return { t: 'answerRefused', session: sessionId, question: questionId, reason: 'noSuchSession', message: 'that session is gone', current: null };
-    const res = book.answer(r, String(choice + 1), questionId);
+    const res = book.answer(r, String(choice + 1), questionId, false, 'the phone page');
     if (res.ok) return { t: 'answered', session: sessionId, question: res.question.id, choice: res.choice };
     return { t: 'answerRefused', session: sessionId, question: questionId, reason: res.code, message: res.message, current: pageQuestion(res.question) };
   }

@@ -321,7 +321,7 @@ export class CompanionPush implements Disposable {
     if (!t.ok) return { ...bad(409, TOKEN_REFUSAL_TEXT[t.reason], { reason: t.reason }), ...(t.reason === 'unknownToken' ? { guess: true } : {}) };
     const r = this.deps.registry.get(t.sessionId);
     if (!r) return bad(409, 'that session is gone', { reason: 'noSuchSession', session: t.sessionId });
-    const res = this.deps.questions.answer(r, String(p.data.choice + 1), t.questionId);
+    const res = this.deps.questions.answer(r, String(p.data.choice + 1), t.questionId, false, 'a push notification');
     if (!res.ok) return bad(409, res.message, { reason: res.code, session: t.sessionId });
     this.tokens.spend(p.data.token);
     this.deps.logger.info('push: answered from a notification', { session: r.id, choice: res.choice });
