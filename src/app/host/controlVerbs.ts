@@ -81,7 +81,8 @@ export class ControlVerbs implements SessionVerbs {
       'sessions.list': () => this.list(),
       'sessions.watch': (_args, ctx) => this.watch(ctx),
       'sessions.read': (args) => remote(args.id, 'sessions.read', args) ?? this.read(args),
-      'sessions.send': (args, ctx) => this.self(args.id, ctx, 'sessions.send', 'type into its own tab') ?? remote(args.id, 'sessions.send', args) ?? d.drive.send(args, holder(ctx)),
+      'sessions.send': (args, ctx) =>
+        this.self(args.id, ctx, 'sessions.send', 'type into its own tab') ?? remote(args.id, 'sessions.send', args) ?? d.drive.send(args, holder(ctx)),
       'sessions.spawn': (args, ctx) => this.spawn(args, ctx),
       'sessions.run': (args, ctx) => this.run(args, ctx),
       'sessions.wait': (args, ctx) => remote(args.id, 'sessions.wait', args) ?? d.drive.wait(args, holder(ctx)),
