@@ -62,15 +62,15 @@ function payloadOf(data: unknown): PushPayload | null {
  *  it instead (a page still loading, or one from before this worker, says nothing). */
 const PAGE_TAKES_MS = 2000;
 
-/** The open, visible pages of this companion. */
-async function visiblePages(): Promise<WindowClientLike[]> {
+/** The open pages of this companion. */
+async function companionPages(): Promise<WindowClientLike[]> {
   const pages = await sw.clients.matchAll({ type: 'window', includeUncontrolled: true });
-  return pages.filter((c) => c.visibilityState === 'visible' && new URL(c.url).origin === sw.location.origin);
+  return pages.filter((c) => new URL(c.url).origin === sw.location.origin);
 }
 
 /** Hands a push to the visible pages; true once one of them says it shows it. */
 async function shownInPage(push: PagePush): Promise<boolean> {
-  const pages = await visiblePages();
+  const pages = (await companionPages()).filter((c) => c.visibilityState === 'visible');
   if (pages.length === 0) return false;
   return new Promise<boolean>((resolve) => {
     const timer = setTimeout(() => resolve(false), PAGE_TAKES_MS);
@@ -85,9 +85,13 @@ async function shownInPage(push: PagePush): Promise<boolean> {
   });
 }
 
+/** WebKit (Safari; every browser on iOS) ends a subscription whose pushes show no system
+ *  notification, page in front or not: there it shows as well as the banner. */
+const MUST_NOTIFY = /AppleWebKit/.test(navigator.userAgent) && !/Chrome\//.test(navigator.userAgent);
+
 async function show(p: PushPayload): Promise<void> {
   const push = pagePush(p, (self as unknown as { Notification?: { maxActions?: number } }).Notification?.maxActions ?? 2);
-  if (await shownInPage(push)) return;
+  if ((await shownInPage(push)) && !MUST_NOTIFY) return;
   await sw.registration.showNotification(push.title, {
     body: push.body,
     tag: push.tag,
@@ -106,7 +110,7 @@ sw.addEventListener('push', (e) => {
   try {
     data = e.data?.json() ?? null;
   } catch {
-    // Not JSON: shown plainly below (every push must show a notification).
+    // Not JSON: shown plainly below (a push the page does not show must show a notification).
   }
   const p = payloadOf(data);
   if (!p) {
@@ -118,8 +122,7 @@ sw.addEventListener('push', (e) => {
 
 /** Focuses an open page of this companion (telling it which session to show), or opens one. */
 async function openSession(url: string, session: string | null): Promise<void> {
-  const pages = await sw.clients.matchAll({ type: 'window', includeUncontrolled: true });
-  const page = pages.find((c) => new URL(c.url).origin === sw.location.origin);
+  const page = (await companionPages())[0];
   if (page) {
     if (session) page.postMessage({ t: 'open', session });
     // A browser lets a worker focus a window only in answer to a tap on a notification.
