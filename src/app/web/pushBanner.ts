@@ -56,14 +56,7 @@ export class PushBanners {
    *  arrived) is not shown. */
   show(push: PagePush): void {
     const b: Banner = { push, el: this.draw(push), acted: false };
-    if (
-      this.sessions &&
-      !current(
-        b,
-        this.sessions.find((s) => s.id === push.session),
-      )
-    )
-      return;
+    if (!this.stillCurrent(b)) return;
     this.remove(push.tag);
     this.shown.set(push.tag, b);
     this.root.prepend(b.el);
@@ -75,16 +68,17 @@ export class PushBanners {
    *  is shown, and judged by the fresh list the reconnect brings. */
   update(sessions: PageSession[] | null): void {
     this.sessions = sessions;
-    if (!sessions) return;
-    for (const [tag, b] of this.shown)
-      if (
-        !b.acted &&
-        !current(
-          b,
-          sessions.find((s) => s.id === b.push.session),
-        )
-      )
-        this.remove(tag);
+    for (const [tag, b] of this.shown) if (!this.stillCurrent(b)) this.remove(tag);
+  }
+
+  /** Whether a banner stays: it was acted on (it shows the outcome), the page's list is not known
+   *  now, or the list shows its session still at what it tells. */
+  private stillCurrent(b: Banner): boolean {
+    if (b.acted || !this.sessions) return true;
+    return current(
+      b,
+      this.sessions.find((s) => s.id === b.push.session),
+    );
   }
 
   private remove(tag: string): void {
