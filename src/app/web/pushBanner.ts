@@ -31,7 +31,7 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls: string, text?: s
 /** Whether a banner still shows what its session is at: the same question, unanswered (or, for
  *  a push that asks nothing, the same state). Binds the banner to the question's id the first time
  *  its text is seen. */
-function current(b: Banner, s: PageSession | undefined): boolean {
+export function current(b: Pick<Banner, 'push' | 'question'>, s: PageSession | undefined): boolean {
   if (!s) return false;
   if (b.push.kind === 'done') return s.state === 'done';
   if (s.state !== 'attention') return false;
