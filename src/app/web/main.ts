@@ -12,6 +12,8 @@ import { NewSession } from './newSession';
 import { SessionList, stateBadge } from './sessionList';
 import { TerminalPane } from './terminalPane';
 import { PhonePush, needsHomeScreen, registerServiceWorker, unsupportedReason, type PushState } from './phonePush';
+import type { PagePush } from './pushAnswer';
+import { PushBanners } from './pushBanner';
 
 const $ = (id: string): HTMLElement => document.getElementById(id)!;
 const dark = matchMedia('(prefers-color-scheme: dark)');
@@ -89,6 +91,8 @@ const list = new SessionList(
   },
 );
 
+const banners = new PushBanners($('banners'), (id) => openSession(id));
+
 const newSession = new NewSession(
   (m) => link?.send(m),
   (view) => {
@@ -110,6 +114,7 @@ function setConn(text: string, cls: '' | 'live' | 'down'): void {
 }
 
 function onState(s: LinkState): void {
+  if (s.kind !== 'live') banners.update(null);
   switch (s.kind) {
     case 'connecting':
       setConn('Connecting…', '');
@@ -156,7 +161,7 @@ function renderSessions(next: PageSession[], paired = true): void {
 function notifyNewAttention(next: PageSession[]): void {
   const now = new Set(next.filter((s) => s.state === 'attention').map((s) => s.id));
   for (const s of next) {
-    // With push on, the service worker notifies this phone (open page or not).
+    // With push on, the service worker notifies this phone (a banner here while the page is visible).
     if (!now.has(s.id) || seenAttention.has(s.id) || !listed || pushState === 'on') continue;
     if ('Notification' in window && Notification.permission === 'granted') {
       let n: Notification;
@@ -193,6 +198,7 @@ function onMessage(m: CompanionServerMessage): void {
         if (!q || (tap.status === 'sending' && q.id !== tap.question)) taps.delete(id);
       }
       renderSessions(m.sessions);
+      banners.update(m.sessions);
       if (wanted && m.sessions.some((s) => s.id === wanted)) openSession(wanted);
       wanted = null;
       return;
@@ -310,8 +316,13 @@ function setUpPush(token: string): void {
   }
   if (!registration) return showPush('unsupported');
   navigator.serviceWorker.addEventListener('message', (e) => {
-    const m = e.data as { t?: string; session?: string } | null;
+    const m = e.data as { t?: string; session?: string; push?: PagePush } | null;
     if (m?.t === 'open' && typeof m.session === 'string') openSession(m.session);
+    if (m?.t === 'push' && typeof m.push?.session === 'string') {
+      // Shown here, the worker raises no system notification.
+      banners.show(m.push);
+      e.ports[0]?.postMessage('shown');
+    }
   });
   const saved = JSON.parse(localStorage.getItem(PUSH_OPTIONS_KEY) ?? '{}') as { done?: boolean; failed?: boolean };
   ($('push-done') as HTMLInputElement).checked = saved.done === true;

@@ -1,11 +1,12 @@
 // The companion page's service worker (served at /sw.js, scope /): shows a push from the host as
 // a notification — the agent and folder, the question, its first choices as actions, one
 // notification per session (a newer one replaces the older) — and acts on it. An action answers
-// with the push's answer token (POST /api/push/answer; the token is the authority, a service
-// worker has no pairing token); a plain tap, or an answer the host refused (the question moved
-// on), opens the page at that session.
+// with the push's answer token (pushAnswer.ts); a plain tap, or an answer the host refused (the
+// question moved on), opens the page at that session. While a page of the companion is open and
+// visible, the push goes to that page instead, which shows it as a banner (no double alert).
 import type { PushPayload } from '../../protocol/push';
-import { choiceOfAction, pushNotification } from '../../protocol/pushNotification';
+import { choiceOfAction } from '../../protocol/pushNotification';
+import { answerPush, pagePush, type PagePush } from './pushAnswer';
 
 // The worker's globals, as much of them as is used: this folder is type-checked with the DOM's.
 interface Shown {
@@ -25,8 +26,9 @@ interface ClickEventLike extends Waitable {
 }
 interface WindowClientLike {
   url: string;
+  visibilityState: DocumentVisibilityState;
   focus(): Promise<unknown>;
-  postMessage(m: unknown): void;
+  postMessage(m: unknown, transfer?: Transferable[]): void;
 }
 interface Scope {
   addEventListener(type: 'install' | 'activate', fn: (e: Waitable) => void): void;
@@ -56,38 +58,71 @@ function payloadOf(data: unknown): PushPayload | null {
   return p && p.v === 1 && typeof p.session === 'string' && typeof p.url === 'string' ? (p as PushPayload) : null;
 }
 
+/** How long a visible page has to say it showed a push before the system notification shows
+ *  it instead (a page still loading, or one from before this worker, says nothing). */
+const PAGE_TAKES_MS = 2000;
+
+/** The open pages of this companion. */
+async function companionPages(): Promise<WindowClientLike[]> {
+  const pages = await sw.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  return pages.filter((c) => new URL(c.url).origin === sw.location.origin);
+}
+
+/** Hands a push to the visible pages; true once one of them says it shows it. */
+async function shownInPage(push: PagePush): Promise<boolean> {
+  const pages = (await companionPages()).filter((c) => c.visibilityState === 'visible');
+  if (pages.length === 0) return false;
+  return new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), PAGE_TAKES_MS);
+    for (const page of pages) {
+      const ch = new MessageChannel();
+      ch.port1.onmessage = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      page.postMessage({ t: 'push', push }, [ch.port2]);
+    }
+  });
+}
+
+/** WebKit (Safari; every browser on iOS) ends a subscription whose pushes show no system
+ *  notification, page in front or not: there it shows as well as the banner. */
+const MUST_NOTIFY = /AppleWebKit/.test(navigator.userAgent) && !/Chrome\//.test(navigator.userAgent);
+
+async function show(p: PushPayload): Promise<void> {
+  const push = pagePush(p, (self as unknown as { Notification?: { maxActions?: number } }).Notification?.maxActions ?? 2);
+  if ((await shownInPage(push)) && !MUST_NOTIFY) return;
+  await sw.registration.showNotification(push.title, {
+    body: push.body,
+    tag: push.tag,
+    actions: push.actions,
+    data: p,
+    icon: '/icon-192.png',
+    badge: '/icon-192.png',
+    // A question replacing an older one still alerts; it stays until acted on.
+    renotify: true,
+    requireInteraction: p.kind === 'attention',
+  });
+}
+
 sw.addEventListener('push', (e) => {
   let data: unknown = null;
   try {
     data = e.data?.json() ?? null;
   } catch {
-    // Not JSON: shown plainly below (every push must show a notification).
+    // Not JSON: shown plainly below (a push the page does not show must show a notification).
   }
   const p = payloadOf(data);
   if (!p) {
     e.waitUntil(sw.registration.showNotification('Termio', { body: 'A session may need you: open Termio.', tag: 'termio', data: null }));
     return;
   }
-  const n = pushNotification(p, (self as unknown as { Notification?: { maxActions?: number } }).Notification?.maxActions ?? 2);
-  e.waitUntil(
-    sw.registration.showNotification(n.title, {
-      body: n.body,
-      tag: n.tag,
-      actions: n.actions,
-      data: p,
-      icon: '/icon-192.png',
-      badge: '/icon-192.png',
-      // A question replacing an older one still alerts; it stays until acted on.
-      renotify: true,
-      requireInteraction: p.kind === 'attention',
-    }),
-  );
+  e.waitUntil(show(p));
 });
 
 /** Focuses an open page of this companion (telling it which session to show), or opens one. */
 async function openSession(url: string, session: string | null): Promise<void> {
-  const pages = await sw.clients.matchAll({ type: 'window', includeUncontrolled: true });
-  const page = pages.find((c) => new URL(c.url).origin === sw.location.origin);
+  const page = (await companionPages())[0];
   if (page) {
     if (session) page.postMessage({ t: 'open', session });
     // A browser lets a worker focus a window only in answer to a tap on a notification.
@@ -102,18 +137,8 @@ async function act(notification: Shown, action: string): Promise<'answered' | 'o
   notification.close();
   const p = payloadOf(notification.data);
   const choice = choiceOfAction(action);
-  if (p?.question && choice !== null) {
-    try {
-      const r = await fetch('/api/push/answer', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ token: p.question.token, choice }),
-      });
-      if (r.ok) return 'answered';
-    } catch {
-      // The host cannot be reached: open the page, which says so.
-    }
-  }
+  // Refused (the question moved on) or the host cannot be reached: the page shows why.
+  if (p?.question && choice !== null && (await answerPush(p.question.token, choice)).ok) return 'answered';
   await openSession(p?.url ?? '/', p?.session ?? null);
   return 'opened';
 }
