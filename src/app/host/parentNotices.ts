@@ -13,8 +13,10 @@ import type { SessionWaits } from './sessionWaits';
 
 /** A notice's quoted line (the child's last words, a question) is cut to this many characters. */
 const MAX_QUOTE_CHARS = 160;
-/** After a notice is typed, the next waits until the turn it started has ended, or this long. */
-const TURN_WAIT_MS = 24 * 60 * 60 * 1000;
+/** After a notice is typed, the next waits until the turn it started has ended, or this long: a
+ *  parent still working then is not typed into anyway (its state is looked at first), and one
+ *  whose status never moved (it showed no work on the notice) must not hold the rest back. */
+const TURN_WAIT_MS = 60_000;
 
 export interface ParentNoticesOptions {
   registry: SessionRegistry;
@@ -35,8 +37,8 @@ export interface NoticeFacts {
 }
 
 export class ParentNotices implements Disposable {
-  /** child id → the parent it tells. */
-  private readonly tells = new Map<string, string>();
+  /** child id → the parent it tells, and its exit subscription. */
+  private readonly tells = new Map<string, { parent: string; exit: Disposable }>();
   /** Children whose latest notice said they are done, with no work since: their exit is no news. */
   private readonly settled = new Set<string>();
   /** parent id → its waiting notices by child, oldest first. */
@@ -64,19 +66,17 @@ export class ParentNotices implements Disposable {
 
   /** The child tells the parent when it finishes (from now on). */
   watch(child: SessionRecord, parentId: string): void {
-    this.tells.set(child.id, parentId);
     const exit = child.session.onExit((status) => {
-      exit.dispose();
       const record = this.opts.registry.get(child.id);
       if (!record || !this.tells.has(child.id) || this.settled.has(child.id)) return;
       const lines = record.session.screenLines({ lines: record.session.rows });
       this.queue(record, 'exited', failureFromExit(status.exitCode, status.signal, lastWords(lines)).reason);
     });
-    this.subs.push(exit);
+    this.tells.set(child.id, { parent: parentId, exit });
   }
 
   facts(id: string): NoticeFacts {
-    const tellsParent = this.tells.get(id);
+    const tellsParent = this.tells.get(id)?.parent;
     const told = this.told.get(id);
     const queued = [...(this.queues.get(id)?.values() ?? [])];
     return { ...(tellsParent ? { tellsParent } : {}), ...(told ? { told } : {}), ...(queued.length ? { queued } : {}) };
@@ -98,7 +98,7 @@ export class ParentNotices implements Disposable {
   }
 
   private queue(child: SessionRecord, kind: ChildNoticeKind, detail: string): void {
-    const parent = this.tells.get(child.id)!;
+    const parent = this.tells.get(child.id)!.parent;
     const notice: ChildNotice = { child: child.id, parent, kind, text: noticeText(child, kind, detail), at: new Date(this.now()).toISOString() };
     const queue = this.queues.get(parent) ?? new Map<string, ChildNotice>();
     // Only the child's latest state waits, in the order the children reached theirs.
@@ -115,18 +115,21 @@ export class ParentNotices implements Disposable {
     const queue = this.queues.get(parent);
     if (!queue?.size || this.busy.has(parent)) return;
     const r = this.opts.registry.get(parent);
-    if (!r || r.session.exited) return this.drop(parent, r ? 'its program ended' : 'it was closed');
+    if (!r || r.session.exited) return this.drop(parent, r ? 'its program ended' : 'was closed');
     if (r.state !== 'idle' && r.state !== 'done') return;
     const [child, notice] = queue.entries().next().value!;
     queue.delete(child);
     this.busy.add(parent);
-    void this.type(parent, notice).finally(() => {
+    // A notice not taken waits for the parent's next change of state (or the next notice), not
+    // for a retry at once: a parent that never shows typed text would be typed into again and again.
+    void this.type(parent, notice).then((taken) => {
       this.busy.delete(parent);
-      this.deliver(parent);
+      if (taken) this.deliver(parent);
     });
   }
 
-  private async type(parent: string, notice: ChildNotice): Promise<void> {
+  /** Types one notice; false when the parent did not take it (it is queued again). */
+  private async type(parent: string, notice: ChildNotice): Promise<boolean> {
     const { waits, logger, registry } = this.opts;
     const typed = await waits.deliverPrompt(parent, notice.text).catch(() => false);
     if (!typed) {
@@ -135,12 +138,13 @@ export class ParentNotices implements Disposable {
       const queue = this.queues.get(parent);
       if (queue && !queue.has(notice.child)) this.queues.set(parent, new Map([[notice.child, notice], ...queue]));
       logger.warn('notices: the parent did not take the notice; it waits for the parent to be ready again', { parent, child: notice.child });
-      return;
+      return false;
     }
     this.told.set(parent, notice);
     logger.info('notices: parent told', { parent, child: notice.child, kind: notice.kind });
     // The next notice waits for the turn this one started to end.
     if (registry.get(parent)) await waits.wait(parent, 'turn', TURN_WAIT_MS);
+    return true;
   }
 
   private drop(parent: string, why: string): void {
@@ -150,6 +154,7 @@ export class ParentNotices implements Disposable {
   }
 
   private removed(r: SessionRecord): void {
+    this.tells.get(r.id)?.exit.dispose();
     this.tells.delete(r.id);
     this.settled.delete(r.id);
     this.told.delete(r.id);
@@ -158,6 +163,8 @@ export class ParentNotices implements Disposable {
 
   dispose(): void {
     for (const d of this.subs.splice(0)) d.dispose();
+    for (const t of this.tells.values()) t.exit.dispose();
+    this.tells.clear();
     this.noticed.dispose();
   }
 }
