@@ -177,6 +177,25 @@ describe('a parent woken when its children finish', () => {
     expect(notices().every((e) => e.working === false)).toBe(true);
   }, 60_000);
 
+  it('tells of a child that stops on a failure, with its reason', async () => {
+    expect((await termio(['hooks', 'install', '--agent', 'claude'], env, proj)).status).toBe(0);
+    const parent = await parentTab();
+    // Claude Code's StopFailure, as it reports an API that refused the key.
+    const payload = {
+      error: 'authentication_failed',
+      error_details: '401 {"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}',
+    };
+    const failing = await spawnChild(parent.env, 'claude', `/hook StopFailure ${JSON.stringify(payload)}`, true, 'keyless');
+    await waitFor(() => host.registry.get(failing)?.failure, { what: 'the child to stop on the failure' });
+    const reason = host.registry.get(failing)!.failure!.reason;
+    expect(reason).toMatch(/401/);
+    await waitFor(() => notices().length === 1, { what: 'the failure to be told' });
+    expect(notices()[0]).toMatchObject({
+      line: `[termio] child "keyless" (${failing}, claude) failed: "${reason}". Read it with: termio sessions read ${failing}`,
+      working: false,
+    });
+  }, 60_000);
+
   it('drops what waits for a parent that ends, and logs it', async () => {
     const parent = await parentTab();
     await typeIntoParent(parent.id, 'hold everything');
