@@ -90,11 +90,20 @@ export class ParentNotices implements Disposable {
     if (r.session.exited) return;
     if (r.state === 'attention') {
       if (r.failure) this.queue(r, 'failed', r.failure.reason);
-      else this.queue(r, 'needsYou', this.opts.questionOf?.(r.id) ?? r.stateWhy);
+      else void this.asks(r);
     } else if ((r.state === 'done' || r.state === 'idle') && (c.previous === 'working' || c.previous === 'attention')) {
       this.settled.add(r.id);
       this.queue(r, 'done', lastWords(r.session.screenLines({ lines: r.session.rows })) ?? '');
     }
+  }
+
+  /** A child that needs an answer: told with its question, once what it wrote with it is on the
+   *  screen (the state can come a moment before the question is drawn or read). */
+  private async asks(child: SessionRecord): Promise<void> {
+    await child.session.whenParsed();
+    if (child.state !== 'attention' || child.failure || child.session.exited || !this.tells.has(child.id)) return;
+    const screen = child.session.screenLines({ lines: child.session.rows });
+    this.queue(child, 'needsYou', this.opts.questionOf?.(child.id) ?? lastWords(screen) ?? '');
   }
 
   private queue(child: SessionRecord, kind: ChildNoticeKind, detail: string): void {

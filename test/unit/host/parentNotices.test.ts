@@ -164,7 +164,9 @@ describe('a parent woken when its children finish', () => {
     await waitFor(() => stateOf(asking) === 'attention', { what: 'the child to ask' });
     await waitFor(() => notices().length === 1, { what: 'the question to be told' });
     expect(notices()[0]!.line).toMatch(
-      new RegExp(`^\\[termio\\] child "asker" \\(${asking}, codex\\) needs an answer: ".+"\\. See the question with: termio sessions question ${asking}$`),
+      new RegExp(
+        `^\\[termio\\] child "asker" \\(${asking}, codex\\) needs an answer: ".*Allow Bash\\(npm test\\)\\?.*"\\. See the question with: termio sessions question ${asking}$`,
+      ),
     );
 
     const failing = await spawnChild(parent.env, 'claude', '/fail 3 cannot reach the model', true, 'failer');
