@@ -133,13 +133,12 @@ export class ControlVerbs implements SessionVerbs {
     const refused = bypass
       ? d.bypass.refuse({ secret: ctx.secret, session: args.parent ?? ctx.session }, args.agent ?? 'an agent', `${ctx.door ?? 'control'}: sessions.spawn`)
       : null;
-    if (args.notifyParent && args.machine !== undefined)
-      return {
-        ok: false,
-        code: 'badRequest',
-        message: `sessions.spawn: notifyParent: a session on machine '${args.machine}' cannot tell a parent on this one`,
-      };
-    return refused ?? this.onMachine(args.machine, 'sessions.spawn', args) ?? d.drive.spawn(d.bypass.withCaller(args, ctx.secret), ctx.holder);
+    if (refused) return refused;
+    if (args.notifyParent && args.machine !== undefined) {
+      const message = `sessions.spawn: notifyParent: a session on machine '${args.machine}' cannot tell a parent on this one`;
+      return { ok: false, code: 'badRequest', message };
+    }
+    return this.onMachine(args.machine, 'sessions.spawn', args) ?? d.drive.spawn(d.bypass.withCaller(args, ctx.secret), ctx.holder);
   }
 
   private async run(args: ControlArgs<'sessions.run'>, ctx: VerbContext): Promise<Answer> {

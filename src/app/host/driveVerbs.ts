@@ -30,7 +30,7 @@ export interface NotifyRequest {
 export interface DriveVerbsOptions {
   registry: SessionRegistry;
   waits: SessionWaits;
-  /** Where a spawn with notifyParent is registered; absent: notifyParent is refused. */
+  /** Where a spawn with notifyParent is registered; absent (a host that tells no parents): refused. */
   notices?: ParentNotices;
   logger: Logger;
   describe: (r: SessionRecord) => SessionInfo;
@@ -85,8 +85,12 @@ export class DriveVerbs {
     const { registry, waits, logger } = this.opts;
     const { agent, cwd, bypass, title, prompt, wait } = args;
     const parent = this.parentOf(args.parent);
-    if (args.notifyParent && !parent.parentId) {
-      const why = args.parent === undefined ? 'no parent was named (it is the session the spawn is asked from)' : `no open session matches '${args.parent}'`;
+    if (args.notifyParent && (!parent.parentId || !this.opts.notices)) {
+      const why = !this.opts.notices
+        ? 'this host tells no parents'
+        : args.parent === undefined
+          ? 'no parent was named (it is the session the spawn is asked from)'
+          : `no open session matches '${args.parent}'`;
       return { ok: false, code: 'badRequest', message: `sessions.spawn: notifyParent: ${why}` };
     }
     const spawned = await registry.spawn({

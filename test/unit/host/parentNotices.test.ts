@@ -224,6 +224,11 @@ describe('a parent woken when its children finish', () => {
       ok: false,
       error: { code: 'badRequest', message: "sessions.spawn: notifyParent: no open session matches 'no-such-session'" },
     });
+    const away = await c.request('sessions.spawn', { agent: 'claude', notifyParent: true, machine: 'build-box' });
+    expect(away).toMatchObject({
+      ok: false,
+      error: { code: 'badRequest', message: "sessions.spawn: notifyParent: a session on machine 'build-box' cannot tell a parent on this one" },
+    });
     expect(host.registry.list()).toEqual([]);
   }, 30_000);
 });
