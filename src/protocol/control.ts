@@ -75,7 +75,9 @@ export const ChildNoticeSchema = z.strictObject({
   child: z.string(),
   parent: z.string(),
   kind: ChildNoticeKindSchema,
-  text: z.string().describe('one line, typed into the parent and entered: "[termio] child … is done: … Read it with: termio sessions read ID"'),
+  text: z
+    .string()
+    .describe('one line, typed into the parent and entered: "[termio] child … is done; its last line: "…". Read it with: termio sessions read ID"'),
   at: z.iso.datetime().describe('when the child finished'),
 });
 export type ChildNotice = z.infer<typeof ChildNoticeSchema>;
