@@ -65,6 +65,23 @@ const GridSize = {
 };
 const ParentRef = SessionRef.describe("the session asking (its TERMIO_SESSION): recorded as the new session's parent");
 
+/** What became of a child that tells its parent (spawn notifyParent): done, failed (attention with
+ *  a failure reason), needsYou (attention with a question), exited (its program ended first). */
+export const ChildNoticeKindSchema = z.enum(['done', 'failed', 'needsYou', 'exited']);
+export type ChildNoticeKind = z.infer<typeof ChildNoticeKindSchema>;
+
+/** A child's notice to its parent: the line typed into the parent once it waits for input. */
+export const ChildNoticeSchema = z.strictObject({
+  child: z.string(),
+  parent: z.string(),
+  kind: ChildNoticeKindSchema,
+  text: z
+    .string()
+    .describe('one line, typed into the parent and entered: "[termio] child … is done; its last line: "…". Read it with: termio sessions read ID"'),
+  at: z.iso.datetime().describe('when the child finished'),
+});
+export type ChildNotice = z.infer<typeof ChildNoticeSchema>;
+
 /** The verbs and their arguments. Unknown argument names are rejected, so typos surface at once. */
 export const ControlArgsSchemas = {
   ping: z.strictObject({}),
@@ -95,6 +112,10 @@ export const ControlArgsSchemas = {
     prompt: z.string().min(1).optional().describe('typed and entered once the agent is ready for input, never before'),
     worktree: WorktreeChoiceSchema.optional(),
     parent: ParentRef.optional(),
+    notifyParent: z
+      .boolean()
+      .optional()
+      .describe('tell the parent when this session is done, fails, needs a person or ends: a line typed into it once it waits for input'),
     wait: WaitSpec.optional().describe("reply once the first prompt's turn has ended (without a prompt: once the agent is ready)"),
     machine: MachineRef.optional(),
     ...GridSize,
@@ -270,6 +291,9 @@ export const ControlResultSchemas = {
       .describe('how the program ended, null while it runs'),
     tool: z.string().optional().describe('the tool the latest hook report named (manifest hooks.tool), e.g. "Bash"'),
     transcript: z.string().optional().describe('the transcript file the hooks reported (manifest hooks.capturesTranscript)'),
+    tellsParent: z.string().optional().describe('the parent this session tells when it finishes (spawn notifyParent)'),
+    told: ChildNoticeSchema.optional().describe('as a parent: the notice it was typed last'),
+    queued: z.array(ChildNoticeSchema).optional().describe('as a parent: notices waiting for it to wait for input, oldest first'),
   }),
   'sessions.question': z.strictObject({ id: z.string(), question: QuestionInfoSchema.nullable().describe('null: it asks nothing now') }),
   'sessions.answer': z.strictObject({
@@ -285,9 +309,12 @@ export const ControlResultSchemas = {
 export type ControlResult<V extends ControlVerb> = z.infer<(typeof ControlResultSchemas)[V]>;
 
 export const WatchEventSchema = z.strictObject({
-  kind: z.enum(['added', 'removed', 'state', 'stall']).describe('stall: the session started or stopped being stalled (see stalledSince)'),
-  session: SessionInfoSchema,
+  kind: z
+    .enum(['added', 'removed', 'state', 'stall', 'childFinished'])
+    .describe('stall: the session started or stopped being stalled (see stalledSince); childFinished: a child that tells its parent finished (see notice)'),
+  session: SessionInfoSchema.describe('the session the event is about (on childFinished, the child)'),
   previous: SessionStateSchema.optional().describe('the state before, on kind "state"'),
+  notice: ChildNoticeSchema.optional().describe('on kind "childFinished": what its parent is told'),
 });
 export type WatchEvent = z.infer<typeof WatchEventSchema>;
 

@@ -34,8 +34,9 @@ const verbs: Record<string, VerbSpec> = {
     usage: 'termio sessions watch [--json]',
     summary: 'print each session, then one line per status change, until interrupted',
     details:
-      'With --json every line is an object: {"schemaVersion":1, "kind":"snapshot"|"added"|"removed"|"state"|"stall", "session":{…}, "previous"?}.\n' +
-      'A "stall" line says a session started (session.stalledSince set) or stopped being stalled.\nEnds with exit code 4 when the app quits.',
+      'With --json every line is an object: {"schemaVersion":1, "kind":"snapshot"|"added"|"removed"|"state"|"stall"|"childFinished", "session":{…}, "previous"?, "notice"?}.\n' +
+      'A "stall" line says a session started (session.stalledSince set) or stopped being stalled.\n' +
+      'A "childFinished" line says a child spawned with --notify-parent finished; notice.text is what its parent is told.\nEnds with exit code 4 when the app quits.',
     options: common,
     positionals: [],
   },
@@ -55,12 +56,14 @@ const verbs: Record<string, VerbSpec> = {
     positionals: ['ID', 'TEXT?'],
   },
   spawn: {
-    usage: `termio sessions spawn [--agent ID] [--prompt TEXT] [--cwd DIR] [--machine NAME] ${worktreeUsage} [--bypass] [--title T] [--wait [--timeout S]] [--json]`,
+    usage: `termio sessions spawn [--agent ID] [--prompt TEXT] [--cwd DIR] [--machine NAME] ${worktreeUsage} [--bypass] [--title T] [--notify-parent] [--wait [--timeout S]] [--json]`,
     summary: 'start a session and print its id at once',
     details:
       "Without --agent: a login shell. --cwd defaults to the current folder. --bypass adds the agent's permission-bypass flag.\n" +
       '--machine NAME: start it on a saved machine (termio machines); --cwd is then a folder there (default: its home).\n' +
       '--prompt: typed and entered once the agent is ready for input (its hook, title or screen says so), never before.\n' +
+      '--notify-parent (from inside a session): when the new session is done, fails, needs an answer or ends, one line saying so\n' +
+      '  ("[termio] child … is done; its last line: "…". Read it with: termio sessions read ID") is typed into this session once it waits for input.\n' +
       `${waitDetails}\nWith --wait, spawn returns when the prompt's turn has ended (without --prompt: when the agent is ready).\n${worktreeDetails}`,
     options: {
       ...common,
@@ -72,6 +75,7 @@ const verbs: Record<string, VerbSpec> = {
       bypass: { type: 'boolean' },
       title: { type: 'string' },
       prompt: { type: 'string' },
+      'notify-parent': { type: 'boolean' },
     },
     positionals: [],
   },
@@ -311,6 +315,8 @@ const handlers: Record<string, Handler> = {
     const [agent, title, prompt, worktree] = [str(p, 'agent'), str(p, 'title'), str(p, 'prompt'), worktreeChoice(p)];
     if (prompt === '') return usageError(ctx, 'spawn', '--prompt needs some text');
     if (typeof worktree === 'string') return usageError(ctx, 'spawn', worktree);
+    const notify = p.values['notify-parent'] === true;
+    if (notify && !parentOf(ctx).parent) return usageError(ctx, 'spawn', '--notify-parent works only from inside a Termio session (TERMIO_SESSION is not set)');
     const args = {
       ...where(ctx, p.values),
       ...worktree,
@@ -319,6 +325,7 @@ const handlers: Record<string, Handler> = {
       ...(title !== undefined ? { title } : {}),
       ...(prompt !== undefined ? { prompt } : {}),
       ...parentOf(ctx),
+      ...(notify ? { notifyParent: true } : {}),
     };
     const r = await call(ctx, 'sessions.spawn', args);
     if (!r.ok) return r.code;
@@ -416,6 +423,7 @@ function watch(ctx: Ctx): Promise<number> {
     if (e.kind === 'snapshot') io.out(`${idOf(s)}  ${stateText(s).padEnd(9)}  ${describe(s)}\n`);
     else if (e.kind === 'added') io.out(`${clock()}  + ${idOf(s)}  ${s.state.padEnd(9)}  ${describe(s)}\n`);
     else if (e.kind === 'removed') io.out(`${clock()}  - ${idOf(s)}  closed\n`);
+    else if (e.kind === 'childFinished') io.out(`${clock()}  ${idOf(s)}  finished: ${e.notice?.text ?? ''}\n`);
     else if (e.kind === 'stall')
       io.out(
         `${clock()}  ${idOf(s)}  ${s.stalledSince ? `stalled: no output since ${new Date(s.stalledSince).toTimeString().slice(0, 8)}` : 'no longer stalled'}\n`,

@@ -77,5 +77,15 @@ export function whyReport(w: WhyResult): string {
   const what = w.rule !== undefined ? `rule /${w.rule}/` : (w.event ?? '');
   const exit = w.failure ? `: ${w.failure.reason}` : w.exited ? ` (exited ${w.exited.signal ? `by signal ${w.exited.signal}` : w.exited.exitCode})` : '';
   const tool = w.tool !== undefined ? ` — waiting on ${w.tool}` : '';
-  return `${w.state}${exit} since ${w.since} — ${w.channel}${what ? ` ${what}` : ''} at ${w.at}${tool}\n${w.health.map((h) => `  ! ${h}\n`).join('')}`;
+  return `${w.state}${exit} since ${w.since} — ${w.channel}${what ? ` ${what}` : ''} at ${w.at}${tool}\n${w.health.map((h) => `  ! ${h}\n`).join('')}${noticeLines(w)}`;
+}
+
+/** What a session tells its parent, and as a parent what it was told and what waits for it. */
+function noticeLines(w: WhyResult): string {
+  const lines = [
+    ...(w.tellsParent !== undefined ? [`tells parent ${w.tellsParent} when it finishes`] : []),
+    ...(w.told ? [`told ${w.told.at}: ${w.told.text}`] : []),
+    ...(w.queued ?? []).map((n) => `queued until it waits for input: ${n.text}`),
+  ];
+  return lines.map((l) => `  ${l}\n`).join('');
 }

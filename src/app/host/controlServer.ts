@@ -40,6 +40,7 @@ import type { RemoteSessions } from './machines/hubControl';
 import type { SessionRecord, SessionRegistry } from './sessionRegistry';
 import type { WorktreeVerbs } from './worktrees/worktreeVerbs';
 import { SessionWaits, type WaitLimits } from './sessionWaits';
+import { ParentNotices } from './parentNotices';
 import { claimUnixSocket } from './unixSocket';
 
 export type { OpenDirResult };
@@ -160,6 +161,8 @@ export class ControlServer {
   private readonly logger: Logger;
   private readonly appVersion: string;
   readonly waits: SessionWaits;
+  /** Children that tell their parent when they finish (spawn notifyParent). */
+  readonly notices: ParentNotices;
   readonly limits: ControlLimits;
   private readonly connections: ControlConnections;
   private readonly verbs: ControlVerbs;
@@ -185,6 +188,8 @@ export class ControlServer {
       ...(opts.hookWork ? { hookWork: opts.hookWork } : {}),
       limits: { enterFallbackMs: this.limits.enterFallbackMs, ...opts.waitLimits },
     });
+    const questions = opts.questions ?? (() => undefined);
+    this.notices = new ParentNotices({ registry: opts.registry, waits: this.waits, logger: this.logger, questionOf: (id) => questions()?.get(id)?.text });
     this.connections = new ControlConnections({
       limits: this.limits,
       logger: this.logger,
@@ -197,6 +202,7 @@ export class ControlServer {
       drive: new DriveVerbs({
         registry: opts.registry,
         waits: this.waits,
+        notices: this.notices,
         logger: this.logger,
         describe,
         ...(opts.onNotify ? { onNotify: opts.onNotify } : {}),
@@ -212,7 +218,8 @@ export class ControlServer {
       transcriptOf: opts.transcriptOf ?? (async () => undefined),
       ...(opts.remote ? { remote: opts.remote } : {}),
       worktrees: opts.worktrees,
-      questions: opts.questions ?? (() => undefined),
+      questions,
+      notices: this.notices,
       ...(opts.lookingAt ? { lookingAt: opts.lookingAt } : {}),
     });
   }
@@ -290,6 +297,7 @@ export class ControlServer {
     if (!server) return;
     this.server = null;
     this.connections.dropAll();
+    this.notices.dispose();
     this.waits.dispose();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     const info = readControlInfo(this.paths);

@@ -8,10 +8,11 @@ import { CONTROL_PROTOCOL_VERSION } from '../../protocol/controlFrames';
 import { type ControlArgs, type ControlErrorCode, type ControlResult, type ControlVerb } from '../../protocol/control';
 import { type SessionInfo } from '../../protocol/sessionInfo';
 import type { Disposable } from '../../protocol/events';
-import type { WatchEvent } from '../../protocol/control';
+import type { ChildNotice, WatchEvent } from '../../protocol/control';
 import type { BypassPolicy, Refusal } from './bypassPolicy';
 import type { DriveVerbs, Holder, Outcome } from './driveVerbs';
 import type { RemoteSessions } from './machines/hubControl';
+import type { ParentNotices } from './parentNotices';
 import type { QuestionBook } from './questionBook';
 import { QuestionVerbs } from './questionVerbs';
 import type { SessionRecord, SessionRegistry } from './sessionRegistry';
@@ -61,6 +62,8 @@ export interface ControlVerbsDeps {
   questions: () => QuestionBook | undefined;
   /** The session the user is looking at (selected in the focused window), if any. */
   lookingAt?: () => string | null;
+  /** Children that tell their parent when they finish: in `why`, and as watch events. */
+  notices?: ParentNotices;
 }
 
 /** The table as the sockets use it: answer one verb for one caller. */
@@ -141,7 +144,12 @@ export class ControlVerbs implements SessionVerbs {
     const refused = bypass
       ? d.bypass.refuse({ secret: ctx.secret, session: args.parent ?? ctx.session }, args.agent ?? 'an agent', `${ctx.door ?? 'control'}: sessions.spawn`)
       : null;
-    return refused ?? this.onMachine(args.machine, 'sessions.spawn', args) ?? d.drive.spawn(d.bypass.withCaller(args, ctx.secret), ctx.holder);
+    if (refused) return refused;
+    if (args.notifyParent && args.machine !== undefined) {
+      const message = `sessions.spawn: notifyParent: a session on machine '${args.machine}' cannot tell a parent on this one`;
+      return { ok: false, code: 'badRequest', message };
+    }
+    return this.onMachine(args.machine, 'sessions.spawn', args) ?? d.drive.spawn(d.bypass.withCaller(args, ctx.secret), ctx.holder);
   }
 
   private async run(args: ControlArgs<'sessions.run'>, ctx: VerbContext): Promise<Answer> {
@@ -198,7 +206,7 @@ export class ControlVerbs implements SessionVerbs {
       at: since,
       health: [],
     };
-    return { ok: true, result: { ...result, exited: this.d.describe(r).exited } };
+    return { ok: true, result: { ...result, exited: this.d.describe(r).exited, ...this.d.notices?.facts(r.id) } };
   }
 
   /** Focus, close and handled: find the session, act on it, answer its id (and what the act says). */
@@ -252,8 +260,14 @@ export class ControlVerbs implements SessionVerbs {
     return opened.ok ? { ok: true, result: { id: opened.id } } : opened;
   }
 
+  /** A child that tells its parent finished: the event carries the child and the notice. */
+  private childFinished(notice: ChildNotice, emit: (event: WatchEvent) => void): void {
+    const child = this.d.registry.get(notice.child);
+    if (child) emit({ kind: 'childFinished', session: this.d.describe(child), notice });
+  }
+
   private watch(ctx: VerbContext): 'replied' {
-    const { registry, describe } = this.d;
+    const { registry, describe, notices } = this.d;
     // Snapshot and subscription in the same synchronous step, snapshot sent first: no event is
     // lost between them, none is doubled, and none can overtake the snapshot.
     return ctx.stream({ sessions: registry.list().map(describe) }, (emit) => {
@@ -263,6 +277,7 @@ export class ControlVerbs implements SessionVerbs {
         registry.onRemoved((r) => send('removed', r)),
         registry.onStateChanged((c) => send('state', c.record, c.previous)),
         registry.onStallChanged((r) => send('stall', r)),
+        ...(notices ? [notices.onNotice((notice) => this.childFinished(notice, emit))] : []),
       ];
     });
   }

@@ -6,6 +6,7 @@ import type { ControlArgs, ControlErrorCode } from '../../protocol/control';
 import type { SessionInfo } from '../../protocol/sessionInfo';
 import { MAX_PENDING_INPUT_BYTES } from '../../terminal';
 import type { Logger } from '../services/log';
+import type { ParentNotices } from './parentNotices';
 import type { SessionRecord, SessionRegistry } from './sessionRegistry';
 import type { SessionWaits } from './sessionWaits';
 
@@ -29,6 +30,8 @@ export interface NotifyRequest {
 export interface DriveVerbsOptions {
   registry: SessionRegistry;
   waits: SessionWaits;
+  /** Where a spawn with notifyParent is registered; absent (a host that tells no parents): refused. */
+  notices?: ParentNotices;
   logger: Logger;
   describe: (r: SessionRecord) => SessionInfo;
   /** Shows a native notification that focuses `sessionId` when clicked. Absent: notify is refused. */
@@ -81,15 +84,25 @@ export class DriveVerbs {
   async spawn(args: ControlArgs<'sessions.spawn'>, holder: Holder): Promise<Outcome> {
     const { registry, waits, logger } = this.opts;
     const { agent, cwd, bypass, title, prompt, wait } = args;
+    const parent = this.parentOf(args.parent);
+    if (args.notifyParent && (!parent.parentId || !this.opts.notices)) {
+      const why = !this.opts.notices
+        ? 'this host tells no parents'
+        : args.parent === undefined
+          ? 'no parent was named (it is the session the spawn is asked from)'
+          : `no open session matches '${args.parent}'`;
+      return { ok: false, code: 'badRequest', message: `sessions.spawn: notifyParent: ${why}` };
+    }
     const spawned = await registry.spawn({
       ...(agent !== undefined ? { agent } : {}),
       ...(cwd !== undefined ? { cwd } : {}),
       ...(bypass !== undefined ? { bypass } : {}),
       ...(title !== undefined ? { title } : {}),
       ...(args.worktree ? { worktree: { ...args.worktree, ...(prompt !== undefined ? { prompt } : {}) } } : {}),
-      ...this.parentOf(args.parent),
+      ...parent,
     });
     if (!spawned.ok) return spawned;
+    if (args.notifyParent && parent.parentId) this.opts.notices?.watch(spawned.record, parent.parentId);
     sizeUntilAttached(spawned.record, args);
     const id = spawned.record.id;
     const mark = spawned.record.session.outputMark;
