@@ -60,8 +60,13 @@ export function commentRowText(c: ReviewComment): string {
 
 /** The heading over the pending comments, and the Send button's words. */
 export function commentsHeading(pending: number, sending: number): { heading: string; send: string } {
-  const onTheWay = sending > 0 ? `  ·  ${sending} on the way` : '';
-  return { heading: `Comments for the agent (${pending})${onTheWay}`, send: pending > 0 ? `Send ${pending} to agent` : 'Send to agent' };
+  const heading =
+    pending > 0
+      ? `Comments for the agent (${pending})`
+      : sending > 0
+        ? `${sending} comment${sending === 1 ? '' : 's'} on the way to the agent`
+        : 'Comments: select diff lines, press C';
+  return { heading, send: pending > 0 ? `Send ${pending} to agent` : 'Send to agent' };
 }
 
 /** The status line after an action: what happened, or what was refused and why. */

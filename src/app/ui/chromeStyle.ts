@@ -216,8 +216,7 @@ export function reviewStyleSheet(c: ChromeColors): string {
     #reviewFiles { background-color: ${c.sidebar}; color: ${c.text}; border: 1px solid ${c.border}; border-radius: 6px; font-size: 12px; padding: 4px; outline: none; }
     #reviewFiles::item { padding: 4px 6px; border-radius: 4px; }
     #reviewFiles::item:selected { background-color: ${c.listSelection}; color: ${c.listSelectionText}; }
-    #reviewDiff { background-color: ${c.card}; color: ${c.text}; border: 1px solid ${c.border}; border-radius: 6px; padding: 4px 0; outline: none; }
-    #reviewDiff::item { padding: 0 8px; }
+    #reviewDiff { background-color: ${c.card}; color: ${c.text}; border: 1px solid ${c.border}; border-radius: 6px; padding: 4px 6px; outline: none; }
     #reviewDiff::item:selected { background-color: ${c.listSelection}; color: ${c.listSelectionText}; }
     #reviewCommentsHeading, #reviewEditorPlace { color: ${c.text}; font-size: 12px; font-weight: 600; }
     #reviewComments { background-color: ${c.sidebar}; color: ${c.text}; border: 1px solid ${c.border}; border-radius: 6px; font-size: 12px; padding: 4px; outline: none; }

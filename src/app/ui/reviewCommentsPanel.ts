@@ -14,6 +14,8 @@ import { boxWidget } from './boxWidget';
 const EDITOR_HEIGHT = 84;
 /** The pending list: five rows before it scrolls. */
 const LIST_HEIGHT = 132;
+/** While comments wait for the agent, the list is asked for again this often. */
+const SENDING_POLL_MS = 1_000;
 
 export interface CommentTarget {
   file: string;
@@ -45,6 +47,10 @@ export class ReviewCommentsPanel {
   private readonly send = new QPushButton();
   private comments: ReviewComment[] = [];
   private target: CommentTarget | null = null;
+  /** What the list showed last (a change is logged). */
+  private shown = { pending: 0, sending: 0 };
+  /** The next look at comments on their way. */
+  private polling: NodeJS.Timeout | null = null;
   /** The comment being edited (1-based), or null for a new one. */
   private editing: number | null = null;
 
@@ -71,9 +77,10 @@ export class ReviewCommentsPanel {
       this.text.setEventProcessed(true);
     });
     const { widget: buttons, layout: row } = boxWidget('row', { spacing: 8 });
-    row.addWidget(this.place, 1);
+    row.addStretch(1);
     row.addWidget(button('Cancel   Esc', 'reviewCancelComment', () => this.cancel()));
     row.addWidget(button('Add comment   Ctrl+Enter', 'reviewAddComment', () => void this.save()));
+    layout.addWidget(this.place);
     layout.addWidget(this.text);
     layout.addWidget(buttons);
     return widget;
@@ -94,6 +101,7 @@ export class ReviewCommentsPanel {
     row.addWidget(button('Remove', 'reviewRemoveComment', () => void this.remove()));
     row.addStretch(1);
     this.send.setObjectName('reviewSend');
+    this.send.setToolTip('Types the comments into the session as one prompt once the agent is ready (Ctrl+Shift+Enter)');
     this.send.addEventListener('clicked', () => void this.sendAll());
     row.addWidget(this.send);
     layout.addWidget(this.heading);
@@ -156,10 +164,13 @@ export class ReviewCommentsPanel {
     this.show(await this.o.host.review('sessions.comments.remove', { id: this.o.sessionId, index: i + 1 }));
   }
 
-  private async sendAll(): Promise<void> {
+  /** Send to agent (the button, or Ctrl+Shift+Enter anywhere in the view). */
+  async sendAll(): Promise<void> {
     const r = await this.o.host.review('sessions.comments.send', { id: this.o.sessionId });
     this.o.log('review comments sending', { ok: r.ok, ...(r.ok ? { comments: r.result.sending } : { message: r.message }) });
-    if (this.show(r)) this.o.status(`✓ ${r.ok ? r.result.sending : 0} comment(s) go to the agent as one prompt once it is ready for input.`);
+    if (!r.ok || !this.show(r)) return;
+    const n = r.result.sending;
+    this.o.status(`✓ ${n} comment${n === 1 ? '' : 's'} go${n === 1 ? 'es' : ''} to the agent as one prompt once it is ready for input.`);
   }
 
   /** Loads the host's list again. */
@@ -183,10 +194,24 @@ export class ReviewCommentsPanel {
       this.list.addItem(item);
     }
     if (this.comments.length > 0) this.list.setCurrentRow(Math.min(Math.max(row, 0), this.comments.length - 1));
+    const counts = { pending: this.comments.length, sending: r.result.sending };
+    if (counts.pending !== this.shown.pending || counts.sending !== this.shown.sending) this.o.log('review comments shown', counts);
+    if (this.shown.sending > counts.sending && counts.sending === 0)
+      this.o.status(
+        counts.pending > this.shown.pending ? '⚠ The agent never got ready: the comments are back in the list.' : '✓ The comments were typed into the session.',
+      );
+    this.shown = counts;
     const words = commentsHeading(this.comments.length, r.result.sending);
     this.heading.setText(words.heading);
     this.send.setText(words.send);
     this.send.setEnabled(this.comments.length > 0);
+    // Comments on their way are looked at again until the agent has them (or the view is closed).
+    if (r.result.sending > 0 && !this.polling) {
+      this.polling = setTimeout(() => {
+        this.polling = null;
+        if (this.pending.isVisible()) void this.refresh();
+      }, SENDING_POLL_MS);
+    }
     return true;
   }
 }

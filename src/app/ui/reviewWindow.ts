@@ -13,12 +13,14 @@ import {
   QClipboardMode,
   QColor,
   QKeyEvent,
+  QKeySequence,
   QLabel,
   QLineEdit,
   QListWidget,
   QListWidgetItem,
   QMainWindow,
   QPushButton,
+  QShortcut,
   QWidget,
   SelectionMode,
   WidgetEventTypes,
@@ -56,6 +58,7 @@ export class ReviewWindow {
   /** The rows the diff shows, one per list row. */
   private rows: DiffRow[] = [];
   private readonly comments: ReviewCommentsPanel;
+  private readonly sendKey = new QShortcut(this.window);
   private readonly message = new QLineEdit();
   private readonly status = new QLabel();
   private readonly gh = new QPushButton();
@@ -89,6 +92,8 @@ export class ReviewWindow {
     this.status.setWordWrap(true);
     layout.addWidget(this.status);
     this.window.setCentralWidget(root);
+    this.sendKey.setKey(new QKeySequence('Ctrl+Shift+Return'));
+    this.sendKey.addEventListener('activated', () => void this.comments.sendAll());
     this.setChrome(o.chrome);
   }
 
@@ -98,6 +103,8 @@ export class ReviewWindow {
     widget.setFixedWidth(FILE_LIST_WIDTH);
     this.files.setObjectName('reviewFiles');
     this.files.addEventListener('currentRowChanged', (i) => void this.showFile(this.current?.files[i]?.path ?? null));
+    // Return (or a double-click) on a file goes to its diff, to select lines to comment on.
+    this.files.addEventListener('itemActivated', () => this.diff.setFocus());
     layout.addWidget(this.files, 1);
     layout.addWidget(this.comments.pending);
     return widget;
