@@ -24,7 +24,7 @@ export const commentSpecs: Record<string, VerbSpec> = {
     usage: 'termio sessions comments [send | remove] ID [N] [--json]',
     summary: "list a worktree session's pending review comments; send them to its agent as one prompt; remove comment N",
     details:
-      'send: the comments are typed into the agent as one prompt once it is ready for input (never into a turn or a question), and leave the list once typed; if the agent is never ready they return to it.',
+      'send: the comments are typed into the agent as one prompt once it is ready for input (never into a turn or a question), and leave the list once typed; if the agent is not ready within a day they return to it.',
     options: common,
     positionals: ['ID', 'ARG?', 'N?'],
   },
