@@ -128,6 +128,7 @@ describe.skipIf(e2eSkipReason)('review view', () => {
     display.xdotool('key', reviewKey);
     const review = await app.waitForWindow('Review changes');
     await app.waitForLog(/review loaded \{"session":"[^"]+","files":2\}/);
+    await app.waitForLog(/review diff shown \{"file":"src\/farewell.js","rows":5\}/);
     display.xdotool('windowfocus', '--sync', review);
     // The new file is selected first; Return goes to its diff: a note, the hunk header, then lines 1-3.
     display.xdotool('key', 'Return');

@@ -6,10 +6,8 @@ import type { ControlResult } from '../../protocol/control';
 import { commentPlace, parseLineRange } from '../../protocol/reviewComments';
 import { ExitCode } from './cliIo';
 import { printOk } from './output';
-import type { Kit } from './sessionsWorktree';
+import { common, type Kit } from './sessionsWorktree';
 import type { Ctx, Parsed, VerbSpec } from './sessionsTypes';
-
-const common = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
 
 export const commentSpecs: Record<string, VerbSpec> = {
   comment: {

@@ -216,7 +216,8 @@ export class ReviewCommentsPanel {
   }
 }
 
-function button(text: string, name: string, act: () => void): QPushButton {
+/** A push button of the review view, named for its style sheet. */
+export function button(text: string, name: string, act: () => void): QPushButton {
   const b = new QPushButton();
   b.setText(text);
   b.setObjectName(name);

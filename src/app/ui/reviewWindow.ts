@@ -19,7 +19,6 @@ import {
   QListWidget,
   QListWidgetItem,
   QMainWindow,
-  QPushButton,
   QShortcut,
   QWidget,
   SelectionMode,
@@ -30,7 +29,7 @@ import { diffRows, type DiffRow } from '../../protocol/reviewComments';
 import { boxWidget } from './boxWidget';
 import { reviewStyleSheet, type ChromeColors } from './chromeStyle';
 import { openFolderInEditor } from './openExternal';
-import { ReviewCommentsPanel } from './reviewCommentsPanel';
+import { button, ReviewCommentsPanel } from './reviewCommentsPanel';
 import { actionText, darkDiff, diffRowColors, fileRowText, lightDiff, reviewHeading } from '../present/reviewText';
 import type { AppHost } from '../client/appHost';
 
@@ -61,7 +60,7 @@ export class ReviewWindow {
   private readonly sendKey = new QShortcut(this.window);
   private readonly message = new QLineEdit();
   private readonly status = new QLabel();
-  private readonly gh = new QPushButton();
+  private readonly gh = button('Copy gh pr create', 'reviewGh', () => this.copyGh());
   private current: Diff | null = null;
   private chrome: ChromeColors;
   private selected: string | null = null;
@@ -148,23 +147,12 @@ export class ReviewWindow {
     this.message.setObjectName('reviewMessage');
     this.message.setPlaceholderText('Commit message');
     layout.addWidget(this.message, 1);
-    const button = (text: string, name: string, act: () => void) => {
-      const b = new QPushButton();
-      b.setText(text);
-      b.setObjectName(name);
-      b.addEventListener('clicked', act);
-      layout.addWidget(b);
-      return b;
-    };
-    button('Commit all', 'reviewCommit', () => void this.act('commit'));
-    button('Merge into base', 'reviewMerge', () => void this.act('merge'));
-    button('Rebase on base', 'reviewRebase', () => void this.act('rebase'));
-    button('Open folder', 'reviewOpen', () => this.openFolder());
-    this.gh.setText('Copy gh pr create');
-    this.gh.setObjectName('reviewGh');
-    this.gh.addEventListener('clicked', () => this.copyGh());
+    layout.addWidget(button('Commit all', 'reviewCommit', () => void this.act('commit')));
+    layout.addWidget(button('Merge into base', 'reviewMerge', () => void this.act('merge')));
+    layout.addWidget(button('Rebase on base', 'reviewRebase', () => void this.act('rebase')));
+    layout.addWidget(button('Open folder', 'reviewOpen', () => this.openFolder()));
     layout.addWidget(this.gh);
-    button('Refresh', 'reviewRefresh', () => void this.refresh());
+    layout.addWidget(button('Refresh', 'reviewRefresh', () => void this.refresh()));
     return widget;
   }
 
@@ -215,6 +203,7 @@ export class ReviewWindow {
     if (this.selected !== path) return;
     if (r && !r.ok) this.status.setText(actionText(r));
     this.paintDiff(r?.ok ? diffRows(r.result.text) : []);
+    this.o.log('review diff shown', { file: path, rows: this.rows.length });
   }
 
   /** One list row per diff row, coloured for the appearance. */
