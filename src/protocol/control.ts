@@ -6,8 +6,10 @@ import { CONTROL_PROTOCOL_VERSION, MAX_WAIT_MS } from './controlFrames';
 import { MAX_COLS, MAX_ROWS } from './hostFrameFormat';
 import { FailureInfoSchema, QuestionInfoSchema, SessionInfoSchema, SessionStateSchema } from './sessionInfo';
 import { WORKTREE_ERROR_CODES, WorktreeArgsSchemas, WorktreeChoiceSchema, WorktreeResultSchemas } from './controlWorktrees';
+import { REVIEW_COMMENT_ERROR_CODES, ReviewCommentArgsSchemas, ReviewCommentResultSchemas } from './reviewComments';
 
 export * from './controlWorktrees';
+export { ReviewCommentSchema, type ReviewComment } from './reviewComments';
 export { QuestionInfoSchema, type QuestionInfo } from './sessionInfo';
 
 export { SessionInfoSchema, SessionStateSchema, type SessionInfo } from './sessionInfo';
@@ -168,6 +170,7 @@ export const ControlArgsSchemas = {
   'app.open': z.strictObject({ dir: AbsolutePath.describe('a folder to open as a new session') }),
   'app.activate': z.strictObject({}).describe('show a window (a second launch hands over to the running app this way)'),
   ...WorktreeArgsSchemas,
+  ...ReviewCommentArgsSchemas,
 } as const;
 
 export type ControlVerb = keyof typeof ControlArgsSchemas;
@@ -216,6 +219,7 @@ export const ControlErrorCodeSchema = z.enum([
   'alreadyAnswered', // sessions.answer: this question was answered already (force sends again)
   'internal', // a bug in the app, reported with its message
   ...WORKTREE_ERROR_CODES,
+  ...REVIEW_COMMENT_ERROR_CODES,
 ]);
 export type ControlErrorCode = z.infer<typeof ControlErrorCodeSchema>;
 
@@ -305,6 +309,7 @@ export const ControlResultSchemas = {
   'app.open': z.strictObject({ id: z.string() }),
   'app.activate': z.strictObject({ shown: z.literal(true) }),
   ...WorktreeResultSchemas,
+  ...ReviewCommentResultSchemas,
 } as const satisfies Record<ControlVerb, z.ZodType>;
 export type ControlResult<V extends ControlVerb> = z.infer<(typeof ControlResultSchemas)[V]>;
 

@@ -16,6 +16,19 @@ const MAX_TITLE_CHARS = 256;
 
 const id = z.string().min(1).max(MAX_ID_CHARS);
 
+/** The control verbs the review view asks through the host socket (as `termio sessions diff|commit|
+ *  merge|rebase|close|comment|comments` do through the control socket). */
+export const ReviewVerbSchema = z.enum([
+  'worktrees.diff',
+  'worktrees.act',
+  'sessions.close',
+  'sessions.comment',
+  'sessions.comments',
+  'sessions.comments.remove',
+  'sessions.comments.send',
+]);
+export type ReviewVerb = z.infer<typeof ReviewVerbSchema>;
+
 export const AppParamsSchemas = {
   /** Starts the app's event stream. `restore`: relaunch the saved sessions the host is not running
    *  (what starting the app does). `notifier`: 'tray' when the app shows notifications itself. */
@@ -39,7 +52,7 @@ export const AppParamsSchemas = {
   /** A notification the app showed was clicked (tray notifications on macOS). */
   'app.notificationClicked': z.strictObject({ session: id.nullable() }),
   /** The review view: one worktree verb of the control protocol (its args are checked by that verb's schema). */
-  'app.review': z.strictObject({ verb: z.enum(['worktrees.diff', 'worktrees.act', 'sessions.close']), args: z.record(z.string(), z.unknown()) }),
+  'app.review': z.strictObject({ verb: ReviewVerbSchema, args: z.record(z.string(), z.unknown()) }),
   /** A choice of a waiting question, picked in the tray: sent only if `question` is still asked. */
   'app.answer': z.strictObject({ session: id, question: id, choice: z.number().int().min(0).max(63) }),
 };

@@ -17,10 +17,12 @@
 //                     (`node -e`, no shell between), as Qwen Code runs its StopFailure hook
 //   !command        → its Bash tool runs `bash -c command` (PreToolUse, the command with this
 //                     environment, PostToolUse, Stop), as the real agent runs a shell command
+// $FAKE_AGENT_INPUTS names a file each input line is appended to (as JSON), and $FAKE_AGENT_PASTE=1
+// reads input as a TUI does, with bracketed paste (see readPastes).
 // `-p <prompt>` runs one headless turn (SessionStart, prompt, Stop) and exits, like `claude -p`.
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -237,9 +239,10 @@ process.stdout.write(`fake ${dialect} ready\r\n> `);
 
 let pendingPermission = null;
 let hooked = 0;
-const rl = createInterface({ input: process.stdin });
-rl.on('line', (line) => {
+/** One line of input: a prompt, or the answer to a permission question. */
+function onLine(line) {
   line = line.trim();
+  if (process.env.FAKE_AGENT_INPUTS) appendFileSync(process.env.FAKE_AGENT_INPUTS, `${JSON.stringify(line)}\n`);
   if (pendingPermission) {
     const done = pendingPermission;
     pendingPermission = null;
@@ -307,5 +310,55 @@ rl.on('line', (line) => {
     return;
   }
   finish();
-});
-rl.on('close', () => process.exit(0));
+}
+
+if (process.env.FAKE_AGENT_PASTE === '1') readPastes();
+else {
+  const rl = createInterface({ input: process.stdin });
+  rl.on('line', onLine);
+  rl.on('close', () => process.exit(0));
+}
+
+/**
+ * $FAKE_AGENT_PASTE=1: input as a TUI reads it, in raw mode with bracketed paste on: a paste
+ * (newlines included) is echoed and kept as typed text, and only a Return typed outside a paste
+ * submits it, so a multi-line prompt is one input.
+ */
+function readPastes() {
+  process.stdin.setRawMode(true);
+  process.stdout.write('\x1b[?2004h');
+  const [start, end] = ['\x1b[200~', '\x1b[201~'];
+  let typed = '';
+  let pasting = false;
+  let pending = '';
+  process.stdin.on('data', (chunk) => {
+    pending += chunk.toString('utf8');
+    while (pending) {
+      if (pasting) {
+        const at = pending.indexOf(end);
+        const body = at < 0 ? pending : pending.slice(0, at);
+        typed += body.replace(/\r/g, '\n');
+        process.stdout.write(body.replace(/\r/g, '\r\n'));
+        pending = at < 0 ? '' : pending.slice(at + end.length);
+        pasting = at < 0;
+      } else if (pending.startsWith(start)) {
+        pasting = true;
+        pending = pending.slice(start.length);
+      } else {
+        const c = pending[0];
+        pending = pending.slice(1);
+        if (c === '\x03') process.exit(0);
+        if (c === '\r') {
+          process.stdout.write('\r\n');
+          const line = typed;
+          typed = '';
+          onLine(line);
+        } else if (c >= ' ') {
+          typed += c;
+          process.stdout.write(c);
+        }
+      }
+    }
+  });
+  process.stdin.on('end', () => process.exit(0));
+}

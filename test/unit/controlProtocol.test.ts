@@ -89,6 +89,8 @@ describe('parseRequest', () => {
       { v, verb: 'sessions.send', args: { id: 'ab12', text: 'echo hello', enter: true } },
       { v, verb: 'sessions.spawn', args: { agent: 'claude', cwd: '/tmp', bypass: true, title: 'x' } },
       { v, verb: 'sessions.spawn', args: {} },
+      { v, verb: 'sessions.comment', args: { id: 'ab12', file: 'src/a.ts', line: 3, to: 5, text: 'why?' } },
+      { v, verb: 'sessions.comments.remove', args: { id: 'ab12', index: 1 } },
       { v, verb: 'sessions.spawn', args: { agent: 'claude', prompt: 'fix it', parent: 'ab12', wait: { timeoutMs: 60_000 } } },
       { v, verb: 'sessions.send', args: { id: 'ab12', text: 'go', enter: true, wait: { timeoutMs: 0 } } },
       { v, verb: 'sessions.run', args: { argv: ['sh', '-c', 'exit 7'], cwd: '/tmp', wait: { timeoutMs: 1000 } } },
@@ -128,7 +130,7 @@ describe('parseRequest', () => {
       {
         "error": {
           "code": "unknownVerb",
-          "message": "unknown verb 'rm -rf' (known: ping, version, sessions.list, sessions.watch, sessions.read, sessions.send, sessions.spawn, sessions.run, sessions.wait, app.notify, sessions.focus, sessions.next, sessions.handled, sessions.close, sessions.why, sessions.question, sessions.answer, app.open, app.activate, worktrees.diff, worktrees.act, worktrees.remove, worktrees.list, worktrees.prune)",
+          "message": "unknown verb 'rm -rf' (known: ping, version, sessions.list, sessions.watch, sessions.read, sessions.send, sessions.spawn, sessions.run, sessions.wait, app.notify, sessions.focus, sessions.next, sessions.handled, sessions.close, sessions.why, sessions.question, sessions.answer, app.open, app.activate, worktrees.diff, worktrees.act, worktrees.remove, worktrees.list, worktrees.prune, sessions.comment, sessions.comments, sessions.comments.send, sessions.comments.remove)",
         },
         "ok": false,
         "seq": 3,

@@ -13,6 +13,7 @@ import { questionHandlers, questionSpecs } from './sessionsQuestion';
 import { queueHandlers, queueSpecs } from './sessionsQueue';
 import { clock, listText, shortIds, stateText, tilde, waitSummary, whyReport } from './sessionsText';
 import type { Ctx, Options, Parsed, Values, VerbSpec } from './sessionsTypes';
+import { commentHandlers, commentSpecs } from './sessionsComments';
 import { worktreeChoice, worktreeDetails, worktreeHandlers, worktreeOptions, worktreeSpecs, worktreeUsage } from './sessionsWorktree';
 
 const common = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const satisfies Options;
@@ -111,6 +112,7 @@ const verbs: Record<string, VerbSpec> = {
   ...questionSpecs,
   ...queueSpecs,
   ...worktreeSpecs,
+  ...commentSpecs,
 };
 
 const footer =
@@ -368,6 +370,7 @@ const handlers: Record<string, Handler> = {
   ...queueHandlers((c, verb, args) => call(c as Ctx, verb, args)),
   focus: (p, ctx) => plain(ctx, 'sessions.focus', { id: p.positionals[0] ?? '' }),
   ...worktreeHandlers({ call: (ctx, verb, args) => call(ctx, verb, args), usageError }),
+  ...commentHandlers({ call: (ctx, verb, args) => call(ctx, verb, args), usageError }),
 };
 
 /** spawn and run without --wait: the id at once. */

@@ -12,7 +12,8 @@ export interface Kit {
   usageError(ctx: Ctx, verb: string, message: string): number;
 }
 
-const common = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
+/** The options every review verb takes. */
+export const common = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
 
 export const worktreeOptions = { worktree: { type: 'boolean' }, branch: { type: 'string' }, base: { type: 'string' } } as const;
 export const worktreeUsage = '[--worktree [--branch NAME] [--base REF]]';

@@ -3,7 +3,7 @@
 // connection that serves it (RemoteHost over the local socket today).
 import type { Event } from '../../protocol/events';
 import type { ControlArgs, ControlResult } from '../../protocol/control';
-import type { AppSnapshot, HostProblem } from '../../protocol/hostAppMessages';
+import type { AppSnapshot, HostProblem, ReviewVerb } from '../../protocol/hostAppMessages';
 import type { MachineInfo } from '../../protocol/machines';
 import type { CatalogEntry, AgentCatalog } from '../services/catalog';
 import type { AgentHookResult } from '../services/hookInstaller';
@@ -13,8 +13,7 @@ import type { AppSessionRecord, RemoteRegistry } from './remoteRegistry';
 
 export type LaunchResult = { ok: true; record: AppSessionRecord } | { ok: false; message: string };
 
-/** The worktree verbs the review view and the close question use. */
-export type ReviewVerb = 'worktrees.diff' | 'worktrees.act' | 'sessions.close';
+export type { ReviewVerb };
 export type ReviewResult<V extends ReviewVerb> = { ok: true; result: ControlResult<V> } | { ok: false; code: string; message: string };
 
 export interface AppHost {

@@ -112,6 +112,10 @@ export class ControlVerbs implements SessionVerbs {
       'worktrees.remove': (args) => this.worktree((w) => w.remove(args)),
       'worktrees.list': () => this.worktree((w) => w.list()),
       'worktrees.prune': () => this.worktree((w) => w.prune()),
+      'sessions.comment': (args) => this.worktree((w) => w.comment(args)),
+      'sessions.comments': (args) => this.worktree((w) => w.comments(args)),
+      'sessions.comments.remove': (args) => this.worktree((w) => w.removeComment(args)),
+      'sessions.comments.send': (args) => this.worktree((w) => w.sendComments(args)),
     };
   }
 

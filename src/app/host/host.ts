@@ -45,6 +45,7 @@ import type { HostOptions } from './hostOptions';
 import type { HostProblem } from '../../protocol/hostAppMessages';
 
 import { Git, gitCommand } from './worktrees/git';
+import { ReviewComments } from './worktrees/reviewComments';
 import { WorktreeService } from './worktrees/worktreeService';
 
 export type { HostOptions, HostProblem };
@@ -73,6 +74,8 @@ export class Host {
   readonly facts: SessionFacts;
   /** Sessions' git worktrees: made at spawn, reviewed, merged, removed. */
   readonly worktrees: WorktreeService;
+  /** Review comments waiting to be sent to worktree sessions' agents. */
+  readonly reviewComments: ReviewComments;
   /** The PATH sessions start with (the login shell's): where `gh` is looked for. */
   readonly sessionPath: string;
   private readonly notes: SessionNotes;
@@ -134,6 +137,12 @@ export class Host {
       root: () => expandHome(this.settings.settings.worktrees.root, (opts.env ?? process.env).HOME ?? homedir()),
       warn: (message, fields) => opts.logger.warn(message, fields),
       git: new Git(gitCommand(this.sessionPath)),
+    });
+    this.reviewComments = new ReviewComments({
+      registry: this.registry,
+      worktrees: this.worktrees,
+      deliver: (id, prompt, within) => this.control.waits.deliverPrompt(id, prompt, within),
+      log: (message, fields) => opts.logger.info(message, fields),
     });
     this.facts.worktreeOf = (id) => {
       const w = this.worktrees.ofSession(id);

@@ -10,6 +10,7 @@ import type { HostOptions } from './hostOptions';
 import type { HostCore } from './hostServices';
 import type { ResumeService } from './resumeService';
 import type { StateStore } from './stateStore';
+import type { ReviewComments } from './worktrees/reviewComments';
 import type { WorktreeService } from './worktrees/worktreeService';
 import { WorktreeVerbs } from './worktrees/worktreeVerbs';
 
@@ -22,6 +23,7 @@ export interface ControlledHost {
   promptHook(id: string): boolean;
   notifyFromSession(sessionId: string | null, title: string | undefined, text: string): Promise<void>;
   readonly worktrees: WorktreeService;
+  readonly reviewComments: ReviewComments;
   /** The PATH sessions start with: where `gh` is looked for. */
   readonly sessionPath: string;
   bypassFlagIn(argv: readonly string[]): { agent: string; flag: string } | null;
@@ -71,7 +73,12 @@ export function hostControlServer(
     },
     readyEvidence: (id) => up.value?.readyEvidence(id),
     remote: () => opts.remoteSessions?.() ?? null,
-    worktrees: new WorktreeVerbs({ service: async () => (await up.promise).worktrees, registry, path: () => up.value?.sessionPath ?? process.env.PATH ?? '' }),
+    worktrees: new WorktreeVerbs({
+      service: async () => (await up.promise).worktrees,
+      registry,
+      path: () => up.value?.sessionPath ?? process.env.PATH ?? '',
+      comments: async () => (await up.promise).reviewComments,
+    }),
     promptHook: (id) => up.value?.promptHook(id) ?? false,
     hookWork: (id) => tracker.workReports(id),
     questions: () => up.value?.questions,

@@ -143,14 +143,15 @@ export class SessionWaits implements Disposable {
   }
 
   /**
-   * Types a spawn's first prompt once the agent is ready for input. A 'turn' wait started
-   * meanwhile waits for the prompt's turn; if the agent never gets ready, or never shows the
-   * prompt it was pasted (so Return was not pressed), it ends as notReady.
+   * Types a prompt (a spawn's first, or review comments) once the agent is ready for input,
+   * waiting up to `readyWithinMs` (default readyTimeoutMs). A 'turn' wait started meanwhile waits
+   * for the prompt's turn; if the agent never gets ready, or never shows the prompt it was pasted
+   * (so Return was not pressed), it ends as notReady.
    */
-  async deliverPrompt(id: string, prompt: string): Promise<boolean> {
+  async deliverPrompt(id: string, prompt: string, readyWithinMs = this.limits.readyTimeoutMs): Promise<boolean> {
     this.turns.set(id, { pendingPrompt: true, notReady: false, workSeen: false, hookBase: 0 });
-    const deadline = performance.now() + this.limits.readyTimeoutMs;
-    let ready = await this.wait(id, 'ready', this.limits.readyTimeoutMs);
+    const deadline = performance.now() + readyWithinMs;
+    let ready = await this.wait(id, 'ready', readyWithinMs);
     // A dialog before the prompt (Codex's notice for a folder not trusted) is attention: the
     // prompt waits for the user to answer it rather than being dropped.
     while (ready.outcome === 'attention' && performance.now() < deadline) {

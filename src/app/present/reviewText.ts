@@ -1,7 +1,8 @@
-// The words and the coloured diff of the review view: a changed file's row, the heading, the
-// unified diff of one file as HTML with added and removed lines coloured (new files are all
-// additions), and the messages of the actions. Pure, so it is tested without a display.
+// The words and colours of the review view: a changed file's row, the heading, the colours of
+// the diff's rows (added and removed lines on their backgrounds), the pending comments' rows,
+// and the messages of the actions. Pure, so it is tested without a display.
 import type { ChangedFileInfo, WorktreeInfo } from '../../protocol/control';
+import { commentPlace, type DiffRowKind, type ReviewComment } from '../../protocol/reviewComments';
 
 /** The diff view's colours for one appearance. */
 export interface DiffColors {
@@ -45,32 +46,27 @@ export function reviewHeading(w: WorktreeInfo, files: ChangedFileInfo[]): { titl
   return { title: `${w.branch}  →  ${w.base}`, detail: `${count}  ·  ${w.path}` };
 }
 
-function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+/** A diff row's colours: additions and removals on their backgrounds, hunk headers marked, notes muted. */
+export function diffRowColors(kind: DiffRowKind, c: DiffColors): { background: string | null; text: string } {
+  if (kind === 'added' || kind === 'removed' || kind === 'hunk') return c[kind];
+  return { background: null, text: kind === 'note' ? c.muted : c.text };
 }
 
-/** Lines of git's header before the first hunk that say nothing a reader needs ("index 3e7..", "---", "+++"). */
-function isPlumbing(line: string): boolean {
-  return /^(diff --git |index |--- |\+\+\+ )/.test(line);
+/** A pending comment's row in the review's list: where, and the first line of what it says. */
+export function commentRowText(c: ReviewComment): string {
+  const first = c.text.split('\n', 1)[0] ?? '';
+  return `${commentPlace(c)}  ${first}${c.text.includes('\n') ? ' …' : ''}`;
 }
 
-/** One file's unified diff as HTML: a table of lines, additions and removals on coloured rows. */
-export function diffHtml(patch: string, c: DiffColors, font: string): string {
-  const rows: string[] = [];
-  const cell = (bg: string, fg: string, text: string) =>
-    `<tr><td style="background-color:${bg}; color:${fg}; white-space:pre; padding:0 8px;">${escapeHtml(text) || ' '}</td></tr>`;
-  const lines = patch.trim() === '' ? [] : patch.replace(/\n$/, '').split('\n');
-  for (const line of lines) {
-    if (isPlumbing(line)) continue;
-    if (line.startsWith('@@')) rows.push(cell(c.hunk.background, c.hunk.text, line));
-    else if (line.startsWith('+')) rows.push(cell(c.added.background, c.added.text, line));
-    else if (line.startsWith('-')) rows.push(cell(c.removed.background, c.removed.text, line));
-    else if (/^(new file|deleted file|old mode|new mode|Binary files|similarity|rename )/.test(line) || line.startsWith('\\'))
-      rows.push(cell('transparent', c.muted, line));
-    else rows.push(cell('transparent', c.text, line));
-  }
-  if (rows.length === 0) rows.push(cell('transparent', c.muted, 'No differences.'));
-  return `<table width="100%" cellspacing="0" cellpadding="1" style="font-family:'${font}'; font-size:12px;">${rows.join('')}</table>`;
+/** The heading over the pending comments, and the Send button's words. */
+export function commentsHeading(pending: number, sending: number): { heading: string; send: string } {
+  const heading =
+    pending > 0
+      ? `Comments for the agent (${pending})`
+      : sending > 0
+        ? `${sending} comment${sending === 1 ? '' : 's'} on the way to the agent`
+        : 'Comments: select diff lines, press C';
+  return { heading, send: pending > 0 ? `Send ${pending} to agent` : 'Send to agent' };
 }
 
 /** The status line after an action: what happened, or what was refused and why. */

@@ -207,7 +207,7 @@ export function welcomeStyleSheet(c: ChromeColors): string {
     #primary:hover { background-color: ${c.primary.hover}; }`;
 }
 
-/** The review view of a worktree session: heading, file list, diff, commit message, actions. */
+/** The review view of a worktree session: heading, file list, diff, comments, commit message, actions. */
 export function reviewStyleSheet(c: ChromeColors): string {
   return `${chromeStyleSheet(c)}
     #review, #reviewRoot { background-color: ${c.window}; }
@@ -216,8 +216,14 @@ export function reviewStyleSheet(c: ChromeColors): string {
     #reviewFiles { background-color: ${c.sidebar}; color: ${c.text}; border: 1px solid ${c.border}; border-radius: 6px; font-size: 12px; padding: 4px; outline: none; }
     #reviewFiles::item { padding: 4px 6px; border-radius: 4px; }
     #reviewFiles::item:selected { background-color: ${c.listSelection}; color: ${c.listSelectionText}; }
-    #reviewDiff { background-color: ${c.card}; color: ${c.text}; border: 1px solid ${c.border}; border-radius: 6px; }
-    #reviewMessage { background-color: ${c.input}; color: ${c.text}; border: 1px solid ${c.controlBorder}; border-radius: 5px; padding: 4px 8px; }
-    #reviewMerge { background-color: ${c.primary.background}; border: 1px solid ${c.primary.border}; color: ${c.primary.text}; font-weight: 600; }
-    #reviewMerge:hover { background-color: ${c.primary.hover}; }`;
+    #reviewDiff { background-color: ${c.card}; color: ${c.text}; border: 1px solid ${c.border}; border-radius: 6px; padding: 4px 6px; outline: none; }
+    #reviewDiff::item:selected { background-color: ${c.listSelection}; color: ${c.listSelectionText}; }
+    #reviewCommentsHeading, #reviewEditorPlace { color: ${c.text}; font-size: 12px; font-weight: 600; }
+    #reviewComments { background-color: ${c.sidebar}; color: ${c.text}; border: 1px solid ${c.border}; border-radius: 6px; font-size: 12px; padding: 4px; outline: none; }
+    #reviewComments::item { padding: 3px 6px; border-radius: 4px; }
+    #reviewComments::item:selected { background-color: ${c.listSelection}; color: ${c.listSelectionText}; }
+    #reviewMessage, #reviewEditor { background-color: ${c.input}; color: ${c.text}; border: 1px solid ${c.controlBorder}; border-radius: 5px; padding: 4px 8px; }
+    #reviewMerge, #reviewSend, #reviewAddComment { background-color: ${c.primary.background}; border: 1px solid ${c.primary.border}; color: ${c.primary.text}; font-weight: 600; }
+    #reviewMerge:hover, #reviewSend:hover, #reviewAddComment:hover { background-color: ${c.primary.hover}; }
+    #reviewSend:disabled { background-color: ${c.input}; border: 1px solid ${c.controlBorder}; color: ${c.muted}; font-weight: 400; }`;
 }

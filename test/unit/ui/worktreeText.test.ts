@@ -1,13 +1,15 @@
 // The words and the diff of the worktree views, without a display: a real diff from a real
 // repository coloured line by line, the file rows and heading, the sidebar's grouping of worktree
-// sessions under their repository with their branch and count, and the close questions.
+// sessions under their repository with their branch and count, the close questions, and the
+// diff rows review comments are numbered by and the prompt they are sent as.
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildSidebar, type SessionSummary } from '../../../src/app/present/sidebarModel';
 import { Git } from '../../../src/app/host/worktrees/git';
 import { diffText } from '../../../src/app/host/worktrees/review';
-import { darkDiff, diffHtml, fileRowText, reviewHeading } from '../../../src/app/present/reviewText';
+import { commentRowText, darkDiff, diffRowColors, fileRowText, reviewHeading } from '../../../src/app/present/reviewText';
+import { coveredLines, diffRows, parseLineRange, quotedRows, reviewPrompt } from '../../../src/protocol/reviewComments';
 import { sidebarDetail, sidebarRowTip } from '../../../src/app/present/sidebarText';
 import { worktreeClosePrompt, worktreeForcePrompt } from '../../../src/app/present/worktreePrompts';
 import { makeRepo, writeIn } from '../../helpers/gitRepo';
@@ -18,22 +20,55 @@ afterEach(() => {
 });
 
 describe('the review diff', () => {
-  it('colours a real diff: removed and added lines on their backgrounds, escaped, git plumbing left out', async () => {
+  it('colours a real diff: removed and added lines on their backgrounds, git plumbing left out', async () => {
     const repo = makeRepo({ 'a.html': '<b>old</b>\nsame\n' });
     made.push(dirname(repo));
     writeIn(repo, 'a.html', '<b>new & better</b>\nsame\n');
-    const patch = await diffText(new Git(), repo, 'HEAD', { file: 'a.html' });
-    const html = diffHtml(patch, darkDiff, 'DejaVu Sans Mono');
-    expect(html).toContain(
-      `background-color:${darkDiff.removed.background}; color:${darkDiff.removed.text}; white-space:pre; padding:0 8px;">-&lt;b&gt;old&lt;/b&gt;</td>`,
-    );
-    expect(html).toContain(
-      `background-color:${darkDiff.added.background}; color:${darkDiff.added.text}; white-space:pre; padding:0 8px;">+&lt;b&gt;new &amp; better&lt;/b&gt;</td>`,
-    );
-    expect(html).toContain(`background-color:${darkDiff.hunk.background}`);
-    expect(html).toContain('> same</td>');
-    expect(html).not.toMatch(/index [0-9a-f]+\.\.|\+\+\+ b\/|--- a\//);
-    expect(diffHtml('', darkDiff, 'x')).toContain('No differences.');
+    const rows = diffRows(await diffText(new Git(), repo, 'HEAD', { file: 'a.html' }));
+    expect(rows).toEqual([
+      { text: '@@ -1,2 +1,2 @@', kind: 'hunk', line: null },
+      { text: '-<b>old</b>', kind: 'removed', line: 1 },
+      { text: '+<b>new & better</b>', kind: 'added', line: 1 },
+      { text: ' same', kind: 'context', line: 2 },
+    ]);
+    expect(diffRowColors('removed', darkDiff)).toEqual(darkDiff.removed);
+    expect(diffRowColors('added', darkDiff)).toEqual(darkDiff.added);
+    expect(diffRowColors('hunk', darkDiff)).toEqual(darkDiff.hunk);
+    expect(diffRowColors('context', darkDiff)).toEqual({ background: null, text: darkDiff.text });
+    expect(diffRowColors('note', darkDiff)).toEqual({ background: null, text: darkDiff.muted });
+  });
+
+  it('numbers diff rows as in the new file: removed lines belong to the line after them', async () => {
+    const repo = makeRepo({ 'a.txt': '1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n', 'gone.txt': 'x\ny\n' });
+    made.push(dirname(repo));
+    writeIn(repo, 'a.txt', '1\n2\n3\n4\n5\n6\n7\n8\n');
+    rmSync(`${repo}/gone.txt`);
+    const tail = diffRows(await diffText(new Git(), repo, 'HEAD', { file: 'a.txt' }));
+    expect(tail.filter((r) => r.kind === 'removed')).toEqual([
+      { text: '-9', kind: 'removed', line: 9 },
+      { text: '-10', kind: 'removed', line: 9 },
+    ]);
+    expect(coveredLines(tail)).toBe('6-9');
+    expect(quotedRows(tail, 8, 9)).toEqual([' 8', '-9', '-10']);
+    const gone = diffRows(await diffText(new Git(), repo, 'HEAD', { file: 'gone.txt' }));
+    expect(gone[0]).toEqual({ text: 'deleted file mode 100644', kind: 'note', line: null });
+    expect(gone.filter((r) => r.line !== null).map((r) => [r.text, r.line])).toEqual([
+      ['-x', 1],
+      ['-y', 1],
+    ]);
+  });
+
+  it('writes comments as the documented prompt', () => {
+    expect(parseLineRange('12')).toEqual({ line: 12 });
+    expect(parseLineRange('12-15')).toEqual({ line: 12, to: 15 });
+    expect(parseLineRange('12-')).toBeNull();
+    expect(
+      reviewPrompt([
+        { file: 'a.js', line: 3, text: 'Why?', quote: ['+x'] },
+        { file: 'b.js', line: 1, to: 2, text: 'Rename\nboth.', quote: [' a', '-b'] },
+      ]),
+    ).toBe('Review comments on your changes; please address each one:\n\na.js:3\n> +x\nWhy?\n\nb.js:1-2\n>  a\n> -b\nRename\nboth.');
+    expect(commentRowText({ file: 'b.js', line: 1, to: 2, text: 'Rename\nboth.', quote: [] })).toBe('b.js:1-2  Rename …');
   });
 
   it('names each file with its change and counts, and the branch it lands on', () => {

@@ -8,6 +8,7 @@ import type { ControlArgs, WorktreeStatusInfo } from '../../../protocol/control'
 import type { Outcome } from '../driveVerbs';
 import type { SessionRegistry } from '../sessionRegistry';
 import { shellQuote } from '../../services/shellQuote';
+import type { ReviewComments } from './reviewComments';
 import type { ActionResult, WorktreeRecord, WorktreeService, WorktreeStatus } from './worktreeService';
 
 export interface WorktreeVerbsDeps {
@@ -16,6 +17,8 @@ export interface WorktreeVerbsDeps {
   registry: SessionRegistry;
   /** The PATH `gh` is looked for on (the login shell's). */
   path: () => string;
+  /** The host's pending review comments, once the host is up. */
+  comments: () => Promise<ReviewComments>;
 }
 
 export class WorktreeVerbs {
@@ -87,6 +90,23 @@ export class WorktreeVerbs {
     const service = await this.d.service();
     const { removed, kept } = await service.prune((id) => this.d.registry.get(id) !== undefined);
     return { ok: true, result: { removed: removed.map((w) => this.status(w)), kept: kept.map((w) => this.status(w)) } };
+  }
+
+  /** The review comment verbs: add (or replace), list, remove, send. */
+  async comment(args: ControlArgs<'sessions.comment'>): Promise<Outcome> {
+    return (await this.d.comments()).add(args);
+  }
+
+  async comments(args: ControlArgs<'sessions.comments'>): Promise<Outcome> {
+    return (await this.d.comments()).show(args);
+  }
+
+  async removeComment(args: ControlArgs<'sessions.comments.remove'>): Promise<Outcome> {
+    return (await this.d.comments()).remove(args);
+  }
+
+  async sendComments(args: ControlArgs<'sessions.comments.send'>): Promise<Outcome> {
+    return (await this.d.comments()).send(args);
   }
 
   /** `sessions.close`: keep the worktree (default), or remove it — refused with work at stake unless forced, before the session is touched. */
