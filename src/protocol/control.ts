@@ -6,10 +6,11 @@ import { CONTROL_PROTOCOL_VERSION, MAX_WAIT_MS } from './controlFrames';
 import { MAX_COLS, MAX_ROWS } from './hostFrameFormat';
 import { FailureInfoSchema, QuestionInfoSchema, SessionInfoSchema, SessionStateSchema } from './sessionInfo';
 import { WORKTREE_ERROR_CODES, WorktreeArgsSchemas, WorktreeChoiceSchema, WorktreeResultSchemas } from './controlWorktrees';
-import { REVIEW_COMMENT_ERROR_CODES, ReviewCommentArgsSchemas, ReviewCommentResultSchemas } from './reviewComments';
+import { REVIEW_COMMENT_ERROR_CODES, ReviewCommentArgsSchemas, ReviewCommentResultSchemas } from './reviewCommentSchemas';
 
 export * from './controlWorktrees';
-export { ReviewCommentSchema, type ReviewComment } from './reviewComments';
+export { ReviewCommentSchema } from './reviewCommentSchemas';
+export type { ReviewComment } from './reviewComments';
 export { QuestionInfoSchema, type QuestionInfo } from './sessionInfo';
 
 export { SessionInfoSchema, SessionStateSchema, type SessionInfo } from './sessionInfo';

@@ -1,14 +1,7 @@
 // Review comments on a worktree session's diff, sent back to its agent as one prompt: the rows of
-// a unified diff with the line each belongs to, the lines a comment quotes, the control verbs that
-// keep a session's pending comments in the host, and the prompt they become. Pure.
-import * as z from 'zod';
-
-/** Room for any real path (PATH_MAX is 4096 on Linux). */
-const MAX_PATH_CHARS = 4096;
-/** A comment is a few paragraphs at most. */
-const MAX_COMMENT_CHARS = 10_000;
-/** Session ids are UUIDs; 64 leaves room without inviting abuse. */
-const MAX_ID_CHARS = 64;
+// a unified diff with the line each belongs to, the lines a comment quotes, and the prompt they
+// become. Pure, and without zod, so the CLI that words them loads none (the control verbs'
+// schemas are in reviewCommentSchemas.ts).
 
 export type DiffRowKind = 'hunk' | 'added' | 'removed' | 'context' | 'note';
 
@@ -68,14 +61,14 @@ export function quotedRows(rows: DiffRow[], from: number, to: number): string[] 
   return rows.filter((r) => r.line !== null && r.line >= from && r.line <= to).map((r) => r.text);
 }
 
-export const ReviewCommentSchema = z.strictObject({
-  file: z.string().describe('a path inside the worktree, as the diff names it'),
-  line: z.number().int().describe('the first line commented on, numbered as in the new file'),
-  to: z.number().int().optional().describe('the last line, for a range'),
-  text: z.string(),
-  quote: z.array(z.string()).describe('the diff rows the comment is on, as they were when it was written'),
-});
-export type ReviewComment = z.infer<typeof ReviewCommentSchema>;
+/** A pending comment (its zod schema is in reviewCommentSchemas.ts, checked against this). */
+export interface ReviewComment {
+  file: string;
+  line: number;
+  to?: number | undefined;
+  text: string;
+  quote: string[];
+}
 
 /** Where a comment is: "src/a.ts:12" or "src/a.ts:12-15". */
 export function commentPlace(c: Pick<ReviewComment, 'file' | 'line' | 'to'>): string {
@@ -101,37 +94,3 @@ export function parseLineRange(s: string): { line: number; to?: number } | null 
   const line = Number(m[1]);
   return m[2] === undefined ? { line } : { line, to: Number(m[2]) };
 }
-
-const SessionRef = z.string().min(1).max(MAX_ID_CHARS).describe('a worktree session: its id or a unique prefix of one');
-const CommentIndex = z.number().int().min(1).describe('a pending comment by its number in the list (1 = the first)');
-
-export const ReviewCommentArgsSchemas = {
-  'sessions.comment': z.strictObject({
-    id: SessionRef,
-    file: z.string().min(1).max(MAX_PATH_CHARS).describe("a file in the worktree's diff"),
-    line: z.number().int().min(1).describe('a line of the diff, numbered as in the new file'),
-    to: z.number().int().min(1).optional().describe('the last line of a range (default: line)'),
-    text: z.string().trim().min(1).max(MAX_COMMENT_CHARS),
-    replace: CommentIndex.optional().describe('edit: this comment is replaced, in its place'),
-  }),
-  'sessions.comments': z.strictObject({ id: SessionRef }),
-  'sessions.comments.send': z.strictObject({ id: SessionRef }),
-  'sessions.comments.remove': z.strictObject({ id: SessionRef, index: CommentIndex }),
-} as const;
-
-const CommentList = z.strictObject({
-  id: z.string(),
-  comments: z.array(ReviewCommentSchema).describe('the pending comments, in the order they will be sent'),
-  sending: z.number().int().describe('comments on their way: typed as one prompt once the agent is ready for input'),
-});
-
-export const ReviewCommentResultSchemas = {
-  'sessions.comment': CommentList,
-  'sessions.comments': CommentList,
-  'sessions.comments.send': CommentList.extend({ prompt: z.string().describe('the prompt that will be typed') }),
-  'sessions.comments.remove': CommentList,
-} as const;
-
-export const REVIEW_COMMENT_ERROR_CODES = [
-  'badComment', // a file not in the diff, a line outside it, a comment number not in the list, nothing to send
-] as const;
