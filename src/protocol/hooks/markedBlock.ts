@@ -1,0 +1,55 @@
+// A block of lines we own at the end of a text config (TOML), between a start and an end marker
+// line, written and removed as text: the user's bytes outside it are never touched. Removing the
+// block gives the text back exactly as it was before we added it, including the blank line we
+// put before it and a final newline the user's last line lacked (the "+eol" start marker says so).
+
+export interface BlockMarkers {
+  /** The start line, containing `label` (e.g. "termio hook trust"). */
+  start: string;
+  end: string;
+  /** The part of `start` that the "+eol" start marker extends. */
+  label: string;
+}
+
+function addedEolStart(m: BlockMarkers): string {
+  return m.start.replace(m.label, `${m.label} (+eol)`);
+}
+
+/** Where the block lies (with the separator before it), or null when there is none or no end marker. */
+export function findMarkedBlock(text: string, m: BlockMarkers): { start: number; end: number } | null {
+  const plain = text.indexOf(m.start);
+  const added = text.indexOf(addedEolStart(m));
+  const start = plain >= 0 ? plain : added;
+  if (start < 0) return null;
+  const endAt = text.indexOf(m.end, start);
+  if (endAt < 0) return null;
+  let end = endAt + m.end.length;
+  if (text.startsWith('\r\n', end)) end += 2;
+  else if (text.startsWith('\n', end)) end += 1;
+  // The blank line we put before the block belongs to it (and the user's missing final newline).
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const sep = start === added ? eol.length * 2 : text.slice(0, start).endsWith(eol + eol) ? eol.length : 0;
+  return { start: start - sep, end };
+}
+
+/** The text inside the block (markers included), or null. */
+export function markedBlockText(text: string | null, m: BlockMarkers): string | null {
+  const b = text === null ? null : findMarkedBlock(text, m);
+  return b ? (text as string).slice(b.start, b.end) : null;
+}
+
+/** The text without the block (the user's bytes, exactly as they were). */
+export function withoutMarkedBlock(text: string, m: BlockMarkers): string {
+  const b = findMarkedBlock(text, m);
+  return b ? text.slice(0, b.start) + text.slice(b.end) : text;
+}
+
+/** The text with the block replaced by one holding `lines` (none: the block removed). */
+export function withMarkedBlock(text: string | null, m: BlockMarkers, lines: readonly string[]): string {
+  const base = withoutMarkedBlock(text ?? '', m);
+  if (lines.length === 0) return base;
+  const eol = base.includes('\r\n') ? '\r\n' : '\n';
+  const addedEol = base !== '' && !base.endsWith(eol);
+  const lead = base === '' ? '' : addedEol ? eol + eol : eol;
+  return `${base}${lead}${[addedEol ? addedEolStart(m) : m.start, ...lines, m.end].join(eol)}${eol}`;
+}
