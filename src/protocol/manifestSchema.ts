@@ -283,6 +283,17 @@ export const ManifestSchema = z
       .string()
       .optional()
       .describe('The folder the agent loads skills from ("~/" allowed). Termio installs its own skill there as <folder>/termio/SKILL.md.'),
+    mcp: z
+      .strictObject({
+        file: z.string().min(1).max(MAX_PATH_CHARS).describe('The agent\'s MCP server config file ("~/" allowed), e.g. "~/.claude.json".'),
+        type: z
+          .enum(['json', 'toml'])
+          .describe('json: servers are members of a top-level "mcpServers" object (Claude Code, Gemini CLI); toml: [mcp_servers.<name>] tables (Codex).'),
+      })
+      .optional()
+      .describe(
+        'Where the agent reads its MCP servers: `termio hooks install` registers Termio\'s MCP server (`termio mcp`) there as "termio", and uninstall takes it out again.',
+      ),
     progressStatus: z
       .boolean()
       .optional()

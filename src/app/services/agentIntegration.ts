@@ -1,10 +1,11 @@
 // Live status for one agent, switched on or off: Termio's hook entries in the agent's own config
-// and, with them, the Termio skill. Every change is logged; what fails is reported as a problem.
+// and, with them, the Termio skill and Termio's MCP server in the agent's MCP config. Every change is logged; what fails is reported as a problem.
 import type { CatalogEntry } from './catalog';
 import { agentHookStatus, ensureLauncher, installAgentHooks, uninstallAgentHooks, type AgentHookResult } from './hookInstaller';
 import type { Logger } from './log';
 import type { TermioPaths } from './paths';
 import { installSkill, uninstallSkill } from './skillInstaller';
+import { applyMcp, mcpServerEntry } from './mcpInstaller';
 
 type Manifest = CatalogEntry['manifest'];
 
@@ -35,6 +36,12 @@ export function setLiveStatus(agentId: string, m: Manifest | undefined, on: bool
     const skill = (on ? installSkill : uninstallSkill)(agentId, m.skills, { home: o.home });
     o.logger.info('skill changed', { agentId, on, state: skill.state, action: skill.action, file: skill.file });
     if (skill.error) o.reportProblem(skill.error);
+  }
+  // So does Termio's MCP server, where the agent has an MCP config.
+  if (m.mcp && !(on && r.error)) {
+    const mcp = applyMcp(on ? 'install' : 'uninstall', { agentId, mcp: m.mcp }, { paths: o.paths, home: o.home, entry: mcpServerEntry(process.env) });
+    o.logger.info('mcp server registration changed', { agentId, on, state: mcp.state, action: mcp.action, file: mcp.file });
+    if (mcp.error) o.reportProblem(mcp.error);
   }
   return r;
 }
