@@ -118,18 +118,23 @@ function apply(
   agents: HookAgent[],
   opts: { paths: ReturnType<typeof termioPaths>; home: string; reporter: ReturnType<typeof ensureLauncher>; env: NodeJS.ProcessEnv },
 ): { results: AgentHookResult[]; skills: SkillResult[]; mcp: McpResult[] } {
+  const mcpOpts = { paths: opts.paths, home: opts.home, entry: mcpServerEntry(opts.env) };
+  const mcpOf = (skip: (i: number) => boolean) =>
+    agents.flatMap((a, i) => {
+      if (!a.mcp || skip(i)) return [];
+      const agent = { agentId: a.agentId, mcp: a.mcp };
+      return [verb === 'status' ? mcpStatus(agent, mcpOpts) : applyMcp(verb, agent, mcpOpts)];
+    });
+  // Out in the reverse order of in: the MCP server before the hooks, so the blocks both put in
+  // Codex's config.toml come off as they went on and leave the user's bytes.
+  const mcpFirst = verb === 'uninstall' ? mcpOf(() => false) : null;
   const results = agents.map((a) =>
     verb === 'install' ? installAgentHooks(a, opts) : verb === 'uninstall' ? uninstallAgentHooks(a, opts) : checkAndRepairAgentHooks(a, opts),
   );
   const skillFn = verb === 'install' ? installSkill : verb === 'uninstall' ? uninstallSkill : skillStatus;
-  // The skill goes in with hooks that went in, and out with them.
+  // The skill and the MCP server go in with hooks that went in, and out with them.
   const skills = agents.flatMap((a, i) => (a.skills && !(verb === 'install' && results[i]?.error) ? [skillFn(a.agentId, a.skills, { home: opts.home })] : []));
-  const mcpOpts = { paths: opts.paths, home: opts.home, entry: mcpServerEntry(opts.env) };
-  const mcp = agents.flatMap((a, i) => {
-    if (!a.mcp || (verb === 'install' && results[i]?.error)) return [];
-    const agent = { agentId: a.agentId, mcp: a.mcp };
-    return [verb === 'status' ? mcpStatus(agent, mcpOpts) : applyMcp(verb, agent, mcpOpts)];
-  });
+  const mcp = mcpFirst ?? mcpOf((i) => verb === 'install' && results[i]?.error !== undefined);
   return { results, skills, mcp };
 }
 

@@ -44,11 +44,20 @@ export function withoutMarkedBlock(text: string, m: BlockMarkers): string {
   return b ? text.slice(0, b.start) + text.slice(b.end) : text;
 }
 
-/** The text with the block replaced by one holding `lines` (none: the block removed). */
+/** The text with the block replaced by one holding `lines` (none: the block removed). A block
+ *  already there is rewritten where it stands, so two blocks in one file (Codex's hook trust and
+ *  the MCP server) keep their order and removing them in reverse gives the user's bytes back. */
 export function withMarkedBlock(text: string | null, m: BlockMarkers, lines: readonly string[]): string {
-  const base = withoutMarkedBlock(text ?? '', m);
+  const current = text ?? '';
+  const eol = current.includes('\r\n') ? '\r\n' : '\n';
+  if (lines.length && findMarkedBlock(current, m)) {
+    const marker = current.includes(m.start) ? m.start : addedEolStart(m);
+    const start = current.indexOf(marker);
+    const end = current.indexOf(m.end, start) + m.end.length;
+    return current.slice(0, start) + [marker, ...lines, m.end].join(eol) + current.slice(end);
+  }
+  const base = withoutMarkedBlock(current, m);
   if (lines.length === 0) return base;
-  const eol = base.includes('\r\n') ? '\r\n' : '\n';
   const addedEol = base !== '' && !base.endsWith(eol);
   const lead = base === '' ? '' : addedEol ? eol + eol : eol;
   return `${base}${lead}${[addedEol ? addedEolStart(m) : m.start, ...lines, m.end].join(eol)}${eol}`;
