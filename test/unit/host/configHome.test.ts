@@ -19,7 +19,7 @@ afterEach(() => {
 const bundled = (id: string) => parseManifest(readFileSync(join(repoRoot, 'agents', `${id}.json`), 'utf8'), `${id}.json`).manifest!;
 
 describe('withConfigHome', () => {
-  it('moves the hook file, skills and store under the variable, whole folder names only', () => {
+  it('moves the hook file, skills, store and MCP config under the variable, whole folder names only', () => {
     const m = withConfigHome(bundled('claude'), { CLAUDE_CONFIG_DIR: '/cfg/claude/' });
     expect(m.hooks?.file).toBe('/cfg/claude/settings.json');
     expect(m.skills).toBe('/cfg/claude/skills');
@@ -27,6 +27,7 @@ describe('withConfigHome', () => {
     const codex = withConfigHome(bundled('codex'), { CODEX_HOME: '~/work/codex' });
     expect(codex.hooks?.file).toBe('~/work/codex/hooks.json');
     expect(codex.resume?.discover?.root).toBe('~/work/codex/sessions');
+    expect(codex.mcp).toEqual({ file: '~/work/codex/config.toml', type: 'toml' });
     // Unset or empty: as written. A folder that merely starts with the same letters stays.
     expect(withConfigHome(bundled('codex'), { CODEX_HOME: '' })).toEqual(bundled('codex'));
     const near = { ...bundled('codex'), skills: '~/.codex-extra/skills' };
