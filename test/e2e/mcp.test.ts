@@ -2,7 +2,9 @@
 // host: the tools are listed with input schemas derived from the control protocol's; a login
 // shell is spawned, `echo hi` is sent, waited for and read back; and a server started inside
 // that session (with the session's TERMIO_SESSION and secret, as an agent there would start it)
-// speaks as that session: what it spawns is the session's child, and bypass is refused.
+// speaks as that session: what it spawns is the session's child, and bypass is refused, asked
+// for or by the user's setting.
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import * as z from 'zod';
@@ -98,6 +100,14 @@ it('lists its tools, spawns a shell, sends echo hi, waits for it and reads it ba
   const child = await ok<{ id: string; session: { parentId: string | null } }>(inside, 'sessions_spawn', { command: ['/bin/sh', '-c', 'echo child'] });
   expect(child.session.parentId).toBe(id);
   await waitFor(async () => (await screen(inside, child.id)).includes('child'), { what: "the child command's output" });
+
+  // Nor through the user's setting that starts an agent with bypass unasked.
+  mkdirSync(join(host.env.TERMIO_HOME!, 'config'), { recursive: true });
+  writeFileSync(join(host.env.TERMIO_HOME!, 'config', 'settings.json'), JSON.stringify({ agents: { claude: { bypass: true } } }));
+  const bySetting = await call(client, 'sessions_spawn', { agent: 'claude' });
+  expect(bySetting.isError).toBe(true);
+  expect(bySetting.content[0]?.text).toMatch(/^forbidden: sessions_spawn: bypass: claude starts with permission bypass by your setting/);
+  expect((await ok<{ sessions: unknown[] }>(client, 'sessions_list', {})).sessions).toHaveLength(2);
 
   const bad = await call(inside, 'sessions_read', { id: child.id, lines: 0 });
   expect(bad).toMatchObject({ isError: true });

@@ -7,6 +7,9 @@ import { isAbsolute, resolve } from 'node:path';
 import * as z from 'zod';
 import { ControlArgsSchemas, type ControlArgs, type ControlVerb } from '../../protocol/control';
 import { ControlClient, REQUEST_TIMEOUT_MS } from '../client/controlClient';
+import { termioPaths } from '../services/paths';
+import { parseSettings } from '../services/settings';
+import { readTextIfExists } from '../services/textFile';
 
 /** What a tool call gives back: the verb's result as JSON text, or an error naming its code. */
 export type ToolOutcome = {
@@ -19,9 +22,12 @@ export interface McpTool {
   description: string;
   /** Validates the tool's arguments; its JSON Schema is what tools/list shows. */
   input: z.ZodObject;
-  /** The control request the validated arguments make. */
-  request(args: Record<string, unknown>, ctx: ToolContext): { verb: ControlVerb; args: unknown; waitMs?: number } | string;
+  /** The control request the validated arguments make, or why the tool refuses them. */
+  request(args: Record<string, unknown>, ctx: ToolContext): ToolRequest | Refusal;
 }
+
+type ToolRequest = { verb: ControlVerb; args: unknown; waitMs?: number };
+type Refusal = { code: 'badRequest' | 'forbidden'; message: string };
 
 export interface ToolContext {
   env: NodeJS.ProcessEnv;
@@ -48,15 +54,28 @@ const SpawnInput = S['sessions.spawn'].omit({ bypass: true, parent: true, wait: 
   cwd: z.string().min(1).max(4096).optional().describe("the folder to start in (relative: to the server's folder); omitted = the server's folder"),
 });
 
-const BYPASS_REFUSED = 'bypass: permission bypass is never granted through MCP; start such a session yourself (termio sessions spawn --bypass, or the app)';
+const NEVER_BYPASS = 'permission bypass is never granted through MCP; start such a session yourself (termio sessions spawn --bypass, or the app)';
 
-function spawnRequest(raw: Record<string, unknown>, ctx: ToolContext): ReturnType<McpTool['request']> {
+/** The user's own setting that starts an agent with bypass unasked (Settings → Agents) would grant it here too: refused instead.
+ *  A machine's sessions follow that machine's settings, which are not readable from here. */
+function bypassBySetting(agent: string | undefined, env: NodeJS.ProcessEnv): Refusal | null {
+  if (agent === undefined) return null;
+  const settings = parseSettings(readTextIfExists(termioPaths(env).settingsFile) ?? '{}').settings;
+  if (!settings.agents[agent]?.bypass) return null;
+  return { code: 'forbidden', message: `bypass: ${agent} starts with permission bypass by your setting, and ${NEVER_BYPASS}` };
+}
+
+function spawnRequest(raw: Record<string, unknown>, ctx: ToolContext): ToolRequest | Refusal {
   const a = raw as z.infer<typeof SpawnInput>;
   const { command, cwd, ...rest } = a;
   const where =
     a.machine !== undefined ? (cwd !== undefined ? { cwd } : {}) : { cwd: cwd === undefined ? ctx.cwd : isAbsolute(cwd) ? cwd : resolve(ctx.cwd, cwd) };
-  if (command === undefined) return { verb: 'sessions.spawn', args: { ...rest, ...where, ...parentOf(ctx.env) } };
-  if (a.agent !== undefined || a.prompt !== undefined) return 'command: give either agent (with an optional prompt) or command, not both';
+  if (command === undefined) {
+    const refused = a.machine === undefined ? bypassBySetting(a.agent, ctx.env) : null;
+    return refused ?? { verb: 'sessions.spawn', args: { ...rest, ...where, ...parentOf(ctx.env) } };
+  }
+  if (a.agent !== undefined || a.prompt !== undefined)
+    return { code: 'badRequest', message: 'command: give either agent (with an optional prompt) or command, not both' };
   const { agent: _agent, prompt: _prompt, ...runArgs } = rest;
   return { verb: 'sessions.run', args: { ...runArgs, argv: command, ...where, ...parentOf(ctx.env) } };
 }
@@ -112,11 +131,11 @@ function failure(text: string): ToolOutcome {
 export async function callTool(name: string, raw: Record<string, unknown> | undefined, ctx: ToolContext): Promise<ToolOutcome> {
   const tool = MCP_TOOLS.find((t) => t.name === name);
   if (!tool) return failure(`unknown tool '${name}' (known: ${MCP_TOOLS.map((t) => t.name).join(', ')})`);
-  if (name === 'sessions_spawn' && raw?.bypass !== undefined) return failure(`forbidden: ${BYPASS_REFUSED}`);
+  if (name === 'sessions_spawn' && raw?.bypass !== undefined) return failure(`forbidden: bypass: ${NEVER_BYPASS}`);
   const parsed = tool.input.safeParse(raw ?? {});
   if (!parsed.success) return failure(`badRequest: ${name}: ${describeIssues(parsed.error)}`);
   const req = tool.request(parsed.data, ctx);
-  if (typeof req === 'string') return failure(`badRequest: ${name}: ${req}`);
+  if ('code' in req) return failure(`${req.code}: ${name}: ${req.message}`);
   const client = await ControlClient.connectOrStart(ctx.env);
   if (!(client instanceof ControlClient)) return failure(`hostNotRunning: ${client.message}`);
   try {
