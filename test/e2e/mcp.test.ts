@@ -101,6 +101,13 @@ it('lists its tools, spawns a shell, sends echo hi, waits for it and reads it ba
   expect(child.session.parentId).toBe(id);
   await waitFor(async () => (await screen(inside, child.id)).includes('child'), { what: "the child command's output" });
 
+  // Nor through a command line that starts an agent with its bypass flag, even outside every session.
+  const inCommand = await call(client, 'sessions_spawn', { command: ['sh', '-c', 'claude --dangerously-skip-permissions'] });
+  expect(inCommand.isError).toBe(true);
+  expect(inCommand.content[0]?.text).toBe(
+    'forbidden: sessions_spawn: command: it starts claude with --dangerously-skip-permissions, and permission bypass is never granted through MCP; start such a session yourself (termio sessions spawn --bypass, or the app)',
+  );
+
   // Nor through the user's setting that starts an agent with bypass unasked.
   mkdirSync(join(host.env.TERMIO_HOME!, 'config'), { recursive: true });
   writeFileSync(join(host.env.TERMIO_HOME!, 'config', 'settings.json'), JSON.stringify({ agents: { claude: { bypass: true } } }));

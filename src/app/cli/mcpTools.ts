@@ -7,6 +7,8 @@ import { isAbsolute, resolve } from 'node:path';
 import * as z from 'zod';
 import { ControlArgsSchemas, type ControlArgs, type ControlVerb } from '../../protocol/control';
 import { ControlClient, REQUEST_TIMEOUT_MS } from '../client/controlClient';
+import { bypassAgents, findBypassFlag } from '../services/bypassArgv';
+import { AgentCatalog } from '../services/catalog';
 import { termioPaths } from '../services/paths';
 import { parseSettings } from '../services/settings';
 import { readTextIfExists } from '../services/textFile';
@@ -80,6 +82,19 @@ function spawnRequest(raw: Record<string, unknown>, ctx: ToolContext): ToolReque
   return { verb: 'sessions.run', args: { ...runArgs, argv: command, ...where, ...parentOf(ctx.env) } };
 }
 
+/** A command line that starts an agent with its bypass flag (the host's own judgement, bypassArgv.ts,
+ *  against the same catalog): refused, wherever the caller runs. */
+async function bypassInCommand(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<Refusal | null> {
+  // The agent's PATH resolves commands here: no login shell is started for one tool call.
+  const catalog = await AgentCatalog.create({ env, watch: false, path: env.PATH ?? '' });
+  try {
+    const found = findBypassFlag(argv, bypassAgents(catalog.list()), (c) => catalog.resolveCommand(c));
+    return found ? { code: 'forbidden', message: `command: it starts ${found.agent} with ${found.flag}, and ${NEVER_BYPASS}` } : null;
+  } finally {
+    await catalog.dispose();
+  }
+}
+
 const sendInput = S['sessions.send'];
 const waitInput = S['sessions.wait'];
 
@@ -136,6 +151,8 @@ export async function callTool(name: string, raw: Record<string, unknown> | unde
   if (!parsed.success) return failure(`badRequest: ${name}: ${describeIssues(parsed.error)}`);
   const req = tool.request(parsed.data, ctx);
   if ('code' in req) return failure(`${req.code}: ${name}: ${req.message}`);
+  const refused = req.verb === 'sessions.run' ? await bypassInCommand((req.args as { argv: string[] }).argv, ctx.env) : null;
+  if (refused) return failure(`${refused.code}: ${name}: ${refused.message}`);
   const client = await ControlClient.connectOrStart(ctx.env);
   if (!(client instanceof ControlClient)) return failure(`hostNotRunning: ${client.message}`);
   try {
