@@ -95,9 +95,6 @@ async function bypassInCommand(argv: readonly string[], env: NodeJS.ProcessEnv):
   }
 }
 
-const sendInput = S['sessions.send'];
-const waitInput = S['sessions.wait'];
-
 export const MCP_TOOLS: readonly McpTool[] = [
   direct('sessions.list', 'List the Termio sessions: id, agent, state (working, attention = needs the user, done, idle), folder, title.'),
   {
@@ -111,7 +108,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
   {
     name: 'sessions_send',
     description: 'Type text into a session (enter: then press Return). With wait, reply once the turn it started has ended, with what the program wrote.',
-    input: sendInput,
+    input: S['sessions.send'],
     request: (args) => ({ verb: 'sessions.send', args, waitMs: (args as ControlArgs<'sessions.send'>).wait?.timeoutMs ?? 0 }),
   },
   direct('sessions.read', "Read a session's visible screen as text, or its last N non-empty lines, or the agent's transcript file."),
@@ -119,7 +116,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
     name: 'sessions_wait',
     description:
       'Wait until a session reaches a state (done, idle, attention, exit, turn, ready) or the timeout; returns the outcome and what the program wrote meanwhile.',
-    input: waitInput,
+    input: S['sessions.wait'],
     request: (args) => ({ verb: 'sessions.wait', args, waitMs: (args as ControlArgs<'sessions.wait'>).timeoutMs }),
   },
   direct('sessions.question', 'The question a session asks while it needs the user, with its choices (read it before sessions_answer).'),
