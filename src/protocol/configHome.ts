@@ -26,7 +26,7 @@ export function withConfigHome(m: Manifest, env: Readonly<Record<string, string 
     out.hooks = hooks;
   }
   if (m.skills !== undefined) out.skills = mv(m.skills)!;
-  if (m.mcp) out.mcp = { ...m.mcp, file: mv(m.mcp.file)! };
+  if (m.mcp) out.mcp = { ...m.mcp, file: m.mcp.inConfigHome !== undefined ? `${to.replace(/\/$/, '')}/${m.mcp.inConfigHome}` : mv(m.mcp.file)! };
   if (m.resume) {
     const resume = { ...m.resume };
     if (resume.storeRoot !== undefined) resume.storeRoot = mv(resume.storeRoot)!;

@@ -289,6 +289,14 @@ export const ManifestSchema = z
         type: z
           .enum(['json', 'toml'])
           .describe('json: servers are members of a top-level "mcpServers" object (Claude Code, Gemini CLI); toml: [mcp_servers.<name>] tables (Codex).'),
+        inConfigHome: z
+          .string()
+          .min(1)
+          .max(MAX_PATH_CHARS)
+          .optional()
+          .describe(
+            'The file\'s path inside the configHome folder when its variable is set, for a file that lies outside that folder otherwise (Claude Code: ".claude.json", read from $CLAUDE_CONFIG_DIR/.claude.json instead of ~/.claude.json).',
+          ),
       })
       .optional()
       .describe(
