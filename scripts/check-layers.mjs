@@ -49,7 +49,8 @@ const allowed = {
     packages: ['chokidar', 'node-notifier', 'zod', 'jsonc-parser', 'smol-toml', 'ws', '@xterm/', 'web-push'],
     builtins: true,
   },
-  cli: { layers: ['protocol', 'services', 'client', 'present', 'cli', 'platform'], packages: ['zod', 'qrcode'], builtins: true },
+  // @modelcontextprotocol/sdk: `termio mcp`, the MCP server over the control socket.
+  cli: { layers: ['protocol', 'services', 'client', 'present', 'cli', 'platform'], packages: ['zod', 'qrcode', '@modelcontextprotocol/sdk'], builtins: true },
   platform: { layers: ['protocol', 'services', 'platform'], packages: ['@nodegui/'], builtins: true },
   ui: { layers: ['protocol', 'terminal', 'services', 'client', 'present', 'ui', 'platform'], packages: ['@nodegui/', 'qrcode'], builtins: true },
   // The browser page: protocol's message types, the presenters and xterm.js, nothing of Node or the host.

@@ -1,6 +1,6 @@
 // A manifest's `configHome`: an agent whose config folder an environment variable moves
 // (CLAUDE_CONFIG_DIR, CODEX_HOME, COPILOT_HOME, …) has its hooks, skills and session store under
-// that variable's value when it is set. Pure: the manifest with those paths moved.
+// that variable's value when it is set, and so is its MCP config when it lies in that folder. Pure: the manifest with those paths moved.
 import type { Manifest } from './manifestSchema';
 
 /** `path` with the `from` folder at its start replaced by `to` (whole folder names only). */
@@ -26,6 +26,7 @@ export function withConfigHome(m: Manifest, env: Readonly<Record<string, string 
     out.hooks = hooks;
   }
   if (m.skills !== undefined) out.skills = mv(m.skills)!;
+  if (m.mcp) out.mcp = { ...m.mcp, file: m.mcp.inConfigHome !== undefined ? `${to.replace(/\/$/, '')}/${m.mcp.inConfigHome}` : mv(m.mcp.file)! };
   if (m.resume) {
     const resume = { ...m.resume };
     if (resume.storeRoot !== undefined) resume.storeRoot = mv(resume.storeRoot)!;

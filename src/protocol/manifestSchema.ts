@@ -283,6 +283,25 @@ export const ManifestSchema = z
       .string()
       .optional()
       .describe('The folder the agent loads skills from ("~/" allowed). Termio installs its own skill there as <folder>/termio/SKILL.md.'),
+    mcp: z
+      .strictObject({
+        file: z.string().min(1).max(MAX_PATH_CHARS).describe('The agent\'s MCP server config file ("~/" allowed), e.g. "~/.claude.json".'),
+        type: z
+          .enum(['json', 'toml'])
+          .describe('json: servers are members of a top-level "mcpServers" object (Claude Code, Gemini CLI); toml: [mcp_servers.<name>] tables (Codex).'),
+        inConfigHome: z
+          .string()
+          .min(1)
+          .max(MAX_PATH_CHARS)
+          .optional()
+          .describe(
+            'The file\'s path inside the configHome folder when its variable is set, for a file that lies outside that folder otherwise (Claude Code: ".claude.json", read from $CLAUDE_CONFIG_DIR/.claude.json instead of ~/.claude.json).',
+          ),
+      })
+      .optional()
+      .describe(
+        'Where the agent reads its MCP servers: `termio hooks install` registers Termio\'s MCP server (`termio mcp`) there as "termio", and uninstall takes it out again.',
+      ),
     progressStatus: z
       .boolean()
       .optional()

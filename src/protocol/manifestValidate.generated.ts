@@ -5,7 +5,7 @@
 "use strict";
 export const validate = validate10;
 export default validate10;
-const schema11 = {"type":"object","properties":{"$schema":{"type":"string","maxLength":4096},"comment":{"type":"string","maxLength":4000},"id":{"type":"string","maxLength":64,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]*$"},"name":{"type":"string","minLength":1,"maxLength":80},"command":{"type":"string","minLength":1,"maxLength":4096},"loginShell":{"type":"boolean","const":true},"permissionBypassFlag":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^-"},"permissionBypassForms":{"maxItems":16,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^-"}},"icon":{"type":"object","properties":{"vector":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"path":{"type":"string","minLength":1,"maxLength":4096,"pattern":"\\.(?:[Pp][Nn][Gg]|[Ss][Vv][Gg])$"},"symbol":{"type":"string","maxLength":1000,"pattern":"^[a-z0-9]+(?:\\.[a-z0-9]+)*$"},"tint":{"type":"string","pattern":"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$"}},"additionalProperties":false},"install":{"type":"string","maxLength":4096,"pattern":"^https?:\\/\\/[^\\s/]+\\S*$"},"identify":{"type":"object","properties":{"args":{"maxItems":8,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"match":{"type":"string","minLength":1,"maxLength":1000}},"required":["match"],"additionalProperties":false},"order":{"type":"integer","minimum":-1000000,"maximum":1000000},"resume":{"type":"object","properties":{"create":{"type":"string","minLength":1,"maxLength":1000},"resume":{"type":"string","minLength":1,"maxLength":1000},"storeRoot":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"storeMatch":{"type":"string","maxLength":1000,"pattern":"^(?:dir|file):[^/]+(?:\\/[^/]+)*$"},"transcriptName":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^(?!\\.\\.?$)[^/\\\\]+$"},"seed":{"type":"string","minLength":1,"maxLength":1000},"discover":{"type":"object","properties":{"root":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"format":{"type":"string","enum":["jsonl","json"]},"id":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"cwd":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"}},"required":["root","format","id","cwd"],"additionalProperties":false},"forks":{"type":"boolean"}},"additionalProperties":false},"titleStatus":{"type":"object","properties":{"working":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"attention":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"done":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"idle":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}}},"additionalProperties":false},"status":{"type":"object","properties":{"working":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"attention":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"done":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"idle":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}}},"additionalProperties":false},"failureScreen":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"hooks":{"type":"object","properties":{"type":{"type":"string","enum":["json","toml","plugin","scripts"]},"file":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"dir":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"dialect":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"events":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"object","properties":{"on":{"type":"string","minLength":1,"maxLength":1000},"state":{"type":"string","enum":["working","attention","done","idle"]},"matcher":{"type":"string","minLength":1,"maxLength":1000},"failure":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"}},"required":["on","state"],"additionalProperties":false}},"conversation":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"tool":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"promptTitle":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"capturesTranscript":{"type":"boolean"}},"required":["type","dialect","events"],"additionalProperties":false},"skills":{"type":"string"},"progressStatus":{"type":"boolean"},"configHome":{"type":"object","properties":{"env":{"type":"string","maxLength":1000,"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"path":{"type":"string","minLength":1,"maxLength":4096}},"required":["env","path"],"additionalProperties":false},"wire":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"}},"required":["id","name"],"additionalProperties":false};
+const schema11 = {"type":"object","properties":{"$schema":{"type":"string","maxLength":4096},"comment":{"type":"string","maxLength":4000},"id":{"type":"string","maxLength":64,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]*$"},"name":{"type":"string","minLength":1,"maxLength":80},"command":{"type":"string","minLength":1,"maxLength":4096},"loginShell":{"type":"boolean","const":true},"permissionBypassFlag":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^-"},"permissionBypassForms":{"maxItems":16,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^-"}},"icon":{"type":"object","properties":{"vector":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"path":{"type":"string","minLength":1,"maxLength":4096,"pattern":"\\.(?:[Pp][Nn][Gg]|[Ss][Vv][Gg])$"},"symbol":{"type":"string","maxLength":1000,"pattern":"^[a-z0-9]+(?:\\.[a-z0-9]+)*$"},"tint":{"type":"string","pattern":"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$"}},"additionalProperties":false},"install":{"type":"string","maxLength":4096,"pattern":"^https?:\\/\\/[^\\s/]+\\S*$"},"identify":{"type":"object","properties":{"args":{"maxItems":8,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"match":{"type":"string","minLength":1,"maxLength":1000}},"required":["match"],"additionalProperties":false},"order":{"type":"integer","minimum":-1000000,"maximum":1000000},"resume":{"type":"object","properties":{"create":{"type":"string","minLength":1,"maxLength":1000},"resume":{"type":"string","minLength":1,"maxLength":1000},"storeRoot":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"storeMatch":{"type":"string","maxLength":1000,"pattern":"^(?:dir|file):[^/]+(?:\\/[^/]+)*$"},"transcriptName":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^(?!\\.\\.?$)[^/\\\\]+$"},"seed":{"type":"string","minLength":1,"maxLength":1000},"discover":{"type":"object","properties":{"root":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"format":{"type":"string","enum":["jsonl","json"]},"id":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"cwd":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"}},"required":["root","format","id","cwd"],"additionalProperties":false},"forks":{"type":"boolean"}},"additionalProperties":false},"titleStatus":{"type":"object","properties":{"working":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"attention":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"done":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"idle":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}}},"additionalProperties":false},"status":{"type":"object","properties":{"working":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"attention":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"done":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"idle":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}}},"additionalProperties":false},"failureScreen":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"hooks":{"type":"object","properties":{"type":{"type":"string","enum":["json","toml","plugin","scripts"]},"file":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"dir":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"dialect":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"events":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"object","properties":{"on":{"type":"string","minLength":1,"maxLength":1000},"state":{"type":"string","enum":["working","attention","done","idle"]},"matcher":{"type":"string","minLength":1,"maxLength":1000},"failure":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"}},"required":["on","state"],"additionalProperties":false}},"conversation":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"tool":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"promptTitle":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"capturesTranscript":{"type":"boolean"}},"required":["type","dialect","events"],"additionalProperties":false},"skills":{"type":"string"},"mcp":{"type":"object","properties":{"file":{"type":"string","minLength":1,"maxLength":4096},"type":{"type":"string","enum":["json","toml"]},"inConfigHome":{"type":"string","minLength":1,"maxLength":4096}},"required":["file","type"],"additionalProperties":false},"progressStatus":{"type":"boolean"},"configHome":{"type":"object","properties":{"env":{"type":"string","maxLength":1000,"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"path":{"type":"string","minLength":1,"maxLength":4096}},"required":["env","path"],"additionalProperties":false},"wire":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"}},"required":["id","name"],"additionalProperties":false};
 const func2 = Object.prototype.hasOwnProperty;
 const func3 = codePointLength;
 const pattern0 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._-]*$", "");
@@ -1900,58 +1900,63 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.progressStatus !== undefined){
+if(data.mcp !== undefined){
+let data69 = data.mcp;
 const _errs148 = errors;
-if(typeof data.progressStatus !== "boolean"){
-validate10.errors = [{instancePath:instancePath+"/progressStatus",schemaPath:"#/properties/progressStatus/type",keyword:"type",params:{type: "boolean"}}];
-return false;
-}
-var valid0 = _errs148 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.configHome !== undefined){
-let data70 = data.configHome;
-const _errs150 = errors;
-if(errors === _errs150){
-if(data70 && typeof data70 == "object" && !Array.isArray(data70)){
+if(errors === _errs148){
+if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
 let missing5;
-if(((data70.env === undefined) && (missing5 = "env")) || ((data70.path === undefined) && (missing5 = "path"))){
-validate10.errors = [{instancePath:instancePath+"/configHome",schemaPath:"#/properties/configHome/required",keyword:"required",params:{missingProperty: missing5}}];
+if(((data69.file === undefined) && (missing5 = "file")) || ((data69.type === undefined) && (missing5 = "type"))){
+validate10.errors = [{instancePath:instancePath+"/mcp",schemaPath:"#/properties/mcp/required",keyword:"required",params:{missingProperty: missing5}}];
 return false;
 }
 else {
-const _errs152 = errors;
-for(const key9 in data70){
-if(!((key9 === "env") || (key9 === "path"))){
-validate10.errors = [{instancePath:instancePath+"/configHome",schemaPath:"#/properties/configHome/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9}}];
+const _errs150 = errors;
+for(const key9 in data69){
+if(!(((key9 === "file") || (key9 === "type")) || (key9 === "inConfigHome"))){
+validate10.errors = [{instancePath:instancePath+"/mcp",schemaPath:"#/properties/mcp/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9}}];
 return false;
 break;
 }
 }
-if(_errs152 === errors){
-if(data70.env !== undefined){
-let data71 = data70.env;
+if(_errs150 === errors){
+if(data69.file !== undefined){
+let data70 = data69.file;
+const _errs151 = errors;
+if(errors === _errs151){
+if(typeof data70 === "string"){
+if(func3(data70) > 4096){
+validate10.errors = [{instancePath:instancePath+"/mcp/file",schemaPath:"#/properties/mcp/properties/file/maxLength",keyword:"maxLength",params:{limit: 4096}}];
+return false;
+}
+else {
+if(func3(data70) < 1){
+validate10.errors = [{instancePath:instancePath+"/mcp/file",schemaPath:"#/properties/mcp/properties/file/minLength",keyword:"minLength",params:{limit: 1}}];
+return false;
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/mcp/file",schemaPath:"#/properties/mcp/properties/file/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid21 = _errs151 === errors;
+}
+else {
+var valid21 = true;
+}
+if(valid21){
+if(data69.type !== undefined){
+let data71 = data69.type;
 const _errs153 = errors;
-if(errors === _errs153){
-if(typeof data71 === "string"){
-if(func3(data71) > 1000){
-validate10.errors = [{instancePath:instancePath+"/configHome/env",schemaPath:"#/properties/configHome/properties/env/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+if(typeof data71 !== "string"){
+validate10.errors = [{instancePath:instancePath+"/mcp/type",schemaPath:"#/properties/mcp/properties/type/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
-else {
-if(!pattern21.test(data71)){
-validate10.errors = [{instancePath:instancePath+"/configHome/env",schemaPath:"#/properties/configHome/properties/env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"}}];
+if(!((data71 === "json") || (data71 === "toml"))){
+validate10.errors = [{instancePath:instancePath+"/mcp/type",schemaPath:"#/properties/mcp/properties/type/enum",keyword:"enum",params:{allowedValues: schema11.properties.mcp.properties.type.enum}}];
 return false;
-}
-}
-}
-else {
-validate10.errors = [{instancePath:instancePath+"/configHome/env",schemaPath:"#/properties/configHome/properties/env/type",keyword:"type",params:{type: "string"}}];
-return false;
-}
 }
 var valid21 = _errs153 === errors;
 }
@@ -1959,24 +1964,24 @@ else {
 var valid21 = true;
 }
 if(valid21){
-if(data70.path !== undefined){
-let data72 = data70.path;
+if(data69.inConfigHome !== undefined){
+let data72 = data69.inConfigHome;
 const _errs155 = errors;
 if(errors === _errs155){
 if(typeof data72 === "string"){
 if(func3(data72) > 4096){
-validate10.errors = [{instancePath:instancePath+"/configHome/path",schemaPath:"#/properties/configHome/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096}}];
+validate10.errors = [{instancePath:instancePath+"/mcp/inConfigHome",schemaPath:"#/properties/mcp/properties/inConfigHome/maxLength",keyword:"maxLength",params:{limit: 4096}}];
 return false;
 }
 else {
 if(func3(data72) < 1){
-validate10.errors = [{instancePath:instancePath+"/configHome/path",schemaPath:"#/properties/configHome/properties/path/minLength",keyword:"minLength",params:{limit: 1}}];
+validate10.errors = [{instancePath:instancePath+"/mcp/inConfigHome",schemaPath:"#/properties/mcp/properties/inConfigHome/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/configHome/path",schemaPath:"#/properties/configHome/properties/path/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/mcp/inConfigHome",schemaPath:"#/properties/mcp/properties/inConfigHome/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
@@ -1989,28 +1994,129 @@ var valid21 = true;
 }
 }
 }
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/mcp",schemaPath:"#/properties/mcp/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs148 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.progressStatus !== undefined){
+const _errs157 = errors;
+if(typeof data.progressStatus !== "boolean"){
+validate10.errors = [{instancePath:instancePath+"/progressStatus",schemaPath:"#/properties/progressStatus/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid0 = _errs157 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.configHome !== undefined){
+let data74 = data.configHome;
+const _errs159 = errors;
+if(errors === _errs159){
+if(data74 && typeof data74 == "object" && !Array.isArray(data74)){
+let missing6;
+if(((data74.env === undefined) && (missing6 = "env")) || ((data74.path === undefined) && (missing6 = "path"))){
+validate10.errors = [{instancePath:instancePath+"/configHome",schemaPath:"#/properties/configHome/required",keyword:"required",params:{missingProperty: missing6}}];
+return false;
+}
+else {
+const _errs161 = errors;
+for(const key10 in data74){
+if(!((key10 === "env") || (key10 === "path"))){
+validate10.errors = [{instancePath:instancePath+"/configHome",schemaPath:"#/properties/configHome/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10}}];
+return false;
+break;
+}
+}
+if(_errs161 === errors){
+if(data74.env !== undefined){
+let data75 = data74.env;
+const _errs162 = errors;
+if(errors === _errs162){
+if(typeof data75 === "string"){
+if(func3(data75) > 1000){
+validate10.errors = [{instancePath:instancePath+"/configHome/env",schemaPath:"#/properties/configHome/properties/env/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+return false;
+}
+else {
+if(!pattern21.test(data75)){
+validate10.errors = [{instancePath:instancePath+"/configHome/env",schemaPath:"#/properties/configHome/properties/env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"}}];
+return false;
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/configHome/env",schemaPath:"#/properties/configHome/properties/env/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid22 = _errs162 === errors;
+}
+else {
+var valid22 = true;
+}
+if(valid22){
+if(data74.path !== undefined){
+let data76 = data74.path;
+const _errs164 = errors;
+if(errors === _errs164){
+if(typeof data76 === "string"){
+if(func3(data76) > 4096){
+validate10.errors = [{instancePath:instancePath+"/configHome/path",schemaPath:"#/properties/configHome/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096}}];
+return false;
+}
+else {
+if(func3(data76) < 1){
+validate10.errors = [{instancePath:instancePath+"/configHome/path",schemaPath:"#/properties/configHome/properties/path/minLength",keyword:"minLength",params:{limit: 1}}];
+return false;
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/configHome/path",schemaPath:"#/properties/configHome/properties/path/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid22 = _errs164 === errors;
+}
+else {
+var valid22 = true;
+}
+}
+}
+}
+}
 else {
 validate10.errors = [{instancePath:instancePath+"/configHome",schemaPath:"#/properties/configHome/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
-var valid0 = _errs150 === errors;
+var valid0 = _errs159 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.wire !== undefined){
-let data73 = data.wire;
-const _errs157 = errors;
-if(errors === _errs157){
-if(typeof data73 === "string"){
-if(func3(data73) > 64){
+let data77 = data.wire;
+const _errs166 = errors;
+if(errors === _errs166){
+if(typeof data77 === "string"){
+if(func3(data77) > 64){
 validate10.errors = [{instancePath:instancePath+"/wire",schemaPath:"#/properties/wire/maxLength",keyword:"maxLength",params:{limit: 64}}];
 return false;
 }
 else {
-if(!pattern3.test(data73)){
+if(!pattern3.test(data77)){
 validate10.errors = [{instancePath:instancePath+"/wire",schemaPath:"#/properties/wire/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$"}}];
 return false;
 }
@@ -2021,10 +2127,11 @@ validate10.errors = [{instancePath:instancePath+"/wire",schemaPath:"#/properties
 return false;
 }
 }
-var valid0 = _errs157 === errors;
+var valid0 = _errs166 === errors;
 }
 else {
 var valid0 = true;
+}
 }
 }
 }

@@ -15,6 +15,7 @@ import {
 import { termioPaths } from '../services/paths';
 import { hookSilenceFile, readHookSilence, type SilentRelease } from '../services/hookSilence';
 import { installSkill, skillStatus, uninstallSkill, type SkillResult } from '../services/skillInstaller';
+import { applyMcp, mcpServerEntry, mcpStatus, type McpAgent, type McpResult } from '../services/mcpInstaller';
 import { ExitCode, type CliIo } from './cliIo';
 import { printOk } from './output';
 import { shortenHome } from '../../protocol/homePath';
@@ -30,6 +31,8 @@ Your own entries, comments and formatting are kept byte for byte; a config that 
 parse is reported and left alone; the original is backed up under $TERMIO_HOME/backups/hooks.
 With them goes the Termio skill (how an agent drives other sessions), into the agent's skills
 folder as termio/SKILL.md (e.g. ~/.claude/skills/termio/SKILL.md); a file of yours there stays.
+And Termio's MCP server (termio mcp) is registered as "termio" in the agent's own MCP config where
+its manifest names one (e.g. ~/.claude.json mcpServers, ~/.codex/config.toml [mcp_servers.termio]).
 
 Options:
   --agent ID   only this agent (default: every agent whose manifest declares hooks)
@@ -56,8 +59,14 @@ function describeSkill(r: SkillResult, home: string): string {
   return `${r.agentId.padEnd(10)} skill ${what}  ${file}${r.action !== 'none' ? `  (${r.action})` : ''}${r.error ? `\n  error: ${r.error}` : ''}`;
 }
 
+/** One line per agent's MCP registration (shared with `termio mcp status`). */
+export function describeMcp(r: McpResult, home: string): string {
+  const what = r.state === 'stale' ? 'stale (registered to run another termio; install rewrites it)' : r.state;
+  return `${r.agentId.padEnd(10)} mcp ${what}  ${shortenHome(r.file, home)}${r.action !== 'none' ? `  (${r.action})` : ''}${r.backup ? `\n  backup: ${r.backup}` : ''}${r.error ? `\n  error: ${r.error}` : ''}`;
+}
+
 type Verb = 'install' | 'uninstall' | 'status';
-type HookAgent = AgentHooks & { skills?: string };
+export type HookAgent = AgentHooks & { skills?: string; mcp?: McpAgent['mcp'] };
 
 /** The verb and options, or the exit code after help or a usage error was printed. */
 function parseHooksArgs(args: string[], io: CliIo): { verb: Verb; agentId: string | undefined; json: boolean } | number {
@@ -80,7 +89,7 @@ function parseHooksArgs(args: string[], io: CliIo): { verb: Verb; agentId: strin
 }
 
 /** The agents whose manifests declare hooks (only `agentId` when given), or the exit code after an error. */
-async function hookAgents(io: CliIo, agentId: string | undefined): Promise<HookAgent[] | number> {
+export async function hookAgents(io: CliIo, agentId: string | undefined): Promise<HookAgent[] | number> {
   // The same catalog the app loads (bundled + user, user overriding by id); no PATH look-up,
   // since installing hooks does not need the agent to be installed yet.
   const catalog = await AgentCatalog.create({ env: io.env, watch: false, path: '' });
@@ -88,7 +97,7 @@ async function hookAgents(io: CliIo, agentId: string | undefined): Promise<HookA
   for (const p of catalog.problems()) io.err(`termio hooks: skipped manifest: ${p.errors.join('; ')}\n`);
   await catalog.dispose();
   const agents: HookAgent[] = [...manifests.values()].flatMap((m) =>
-    m.hooks ? [{ agentId: m.id, hooks: m.hooks, ...(m.skills ? { skills: m.skills } : {}) }] : [],
+    m.hooks ? [{ agentId: m.id, hooks: m.hooks, ...(m.skills ? { skills: m.skills } : {}), ...(m.mcp ? { mcp: m.mcp } : {}) }] : [],
   );
   if (agentId === undefined) return agents;
   const m = manifests.get(agentId);
@@ -103,19 +112,30 @@ async function hookAgents(io: CliIo, agentId: string | undefined): Promise<HookA
   return agents.filter((a) => a.agentId === agentId);
 }
 
-/** Runs the verb on each agent's hooks, then on its skill. */
+/** Runs the verb on each agent's hooks, then on its skill and its MCP server registration. */
 function apply(
   verb: Verb,
   agents: HookAgent[],
-  opts: { paths: ReturnType<typeof termioPaths>; home: string; reporter: ReturnType<typeof ensureLauncher> },
-): { results: AgentHookResult[]; skills: SkillResult[] } {
+  opts: { paths: ReturnType<typeof termioPaths>; home: string; reporter: ReturnType<typeof ensureLauncher>; env: NodeJS.ProcessEnv },
+): { results: AgentHookResult[]; skills: SkillResult[]; mcp: McpResult[] } {
+  const mcpOpts = { paths: opts.paths, home: opts.home, entry: mcpServerEntry(opts.env) };
+  const mcpOf = (skip: (i: number) => boolean) =>
+    agents.flatMap((a, i) => {
+      if (!a.mcp || skip(i)) return [];
+      const agent = { agentId: a.agentId, mcp: a.mcp };
+      return [verb === 'status' ? mcpStatus(agent, mcpOpts) : applyMcp(verb, agent, mcpOpts)];
+    });
+  // Out in the reverse order of in: the MCP server before the hooks, so the blocks both put in
+  // Codex's config.toml come off as they went on and leave the user's bytes.
+  const mcpFirst = verb === 'uninstall' ? mcpOf(() => false) : null;
   const results = agents.map((a) =>
     verb === 'install' ? installAgentHooks(a, opts) : verb === 'uninstall' ? uninstallAgentHooks(a, opts) : checkAndRepairAgentHooks(a, opts),
   );
   const skillFn = verb === 'install' ? installSkill : verb === 'uninstall' ? uninstallSkill : skillStatus;
-  // The skill goes in with hooks that went in, and out with them.
+  // The skill and the MCP server go in with hooks that went in, and out with them.
   const skills = agents.flatMap((a, i) => (a.skills && !(verb === 'install' && results[i]?.error) ? [skillFn(a.agentId, a.skills, { home: opts.home })] : []));
-  return { results, skills };
+  const mcp = mcpFirst ?? mcpOf((i) => verb === 'install' && results[i]?.error !== undefined);
+  return { results, skills, mcp };
 }
 
 export async function run(args: string[], io: CliIo): Promise<number> {
@@ -137,13 +157,14 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     io.err(`termio hooks: cannot write the hook launcher: ${(e as Error).message}\n`);
     return ExitCode.failed;
   }
-  const { results, skills } = apply(verb, agents, { paths, home, reporter });
+  const { results, skills, mcp } = apply(verb, agents, { paths, home, reporter, env: io.env });
   // Releases whose hooks did not report in a session (the host notes them; see hookSilence.ts).
   const silence = readHookSilence(hookSilenceFile(paths));
-  if (json) printOk(io, { agents: results.map((r) => (silence[r.agentId] ? { ...r, notReporting: silence[r.agentId] } : r)), skills });
+  if (json) printOk(io, { agents: results.map((r) => (silence[r.agentId] ? { ...r, notReporting: silence[r.agentId] } : r)), skills, mcp });
   else {
     for (const r of results) io.out(`${describe(r, home, silence[r.agentId])}\n`);
     for (const r of skills) io.out(`${describeSkill(r, home)}\n`);
+    for (const r of mcp) io.out(`${describeMcp(r, home)}\n`);
   }
-  return [...results, ...skills].some((r) => r.error !== undefined) ? ExitCode.failed : ExitCode.ok;
+  return [...results, ...skills, ...mcp].some((r) => r.error !== undefined) ? ExitCode.failed : ExitCode.ok;
 }

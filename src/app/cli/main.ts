@@ -73,4 +73,5 @@ registerGroup('agents', 'list the agents Termio knows and validate agent manifes
 registerGroup('host', 'the session host: status, stop, start, and sessions that outlive any window', () => require('./host').run);
 registerGroup('companion', 'the phone companion: a web page with every session, to answer one from your phone', () => require('./companion').run);
 registerGroup('machines', "other computers over ssh: add, list, remove, install; their sessions show beside this one's", () => require('./machines').run);
+registerGroup('mcp', "an MCP server (stdio) with Termio's session tools, for agents; status: where it is registered", () => require('./mcp').run);
 registerGroup('attach', 'show a session of the session host in this terminal (detach with Ctrl-])', () => require('./attach').run);

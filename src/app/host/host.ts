@@ -15,7 +15,7 @@ import { hookSilenceFile } from '../services/hookSilence';
 import { watchHookSilence } from './hookSilenceWatch';
 import type { SessionInfo } from '../../protocol/sessionInfo';
 import { heldMetaOf, type HeldSessionMeta } from './checkpointFile';
-import { findBypassFlag } from './bypassArgv';
+import { bypassAgents, findBypassFlag } from '../services/bypassArgv';
 import type { ControlServer } from './controlServer';
 import { adoptHolders, type AdoptionResult } from './holderAdoption';
 import { Checkpointer } from './holderCheckpoints';
@@ -402,12 +402,7 @@ export class Host {
 
   /** Which agent's bypass flag a command line carries, judged against every loaded manifest. */
   bypassFlagIn(argv: readonly string[]): { agent: string; flag: string } | null {
-    const agents = this.catalog.list().flatMap((e) => {
-      const m = e.manifest;
-      const flags = [...(m.permissionBypassFlag ? [m.permissionBypassFlag] : []), ...(m.permissionBypassForms ?? [])];
-      return m.command && flags.length > 0 ? [{ id: m.id, command: m.command, resolved: e.resolvedCommand, flags }] : [];
-    });
-    return findBypassFlag(argv, agents, (c) => this.catalog.resolveCommand(c));
+    return findBypassFlag(argv, bypassAgents(this.catalog.list()), (c) => this.catalog.resolveCommand(c));
   }
 
   /** Whether a spawn of this agent runs with bypass although not asked to (the user's setting). */

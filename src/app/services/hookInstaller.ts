@@ -81,9 +81,10 @@ export function ensureLauncher(paths: TermioPaths, target: ReporterLocation = de
   return { reporterPath: file };
 }
 
-function backupOnce(opts: HookInstallerOptions, agentId: string, file: string): string | undefined {
+/** A copy of `file` as it was before Termio first edited it, under $TERMIO_HOME/backups/<kind>/<agent>/ (kept once made). */
+export function backupOnce(paths: TermioPaths, kind: 'hooks' | 'mcp', agentId: string, file: string): string | undefined {
   if (!existsSync(file)) return undefined;
-  const dir = join(opts.paths.home, 'backups', 'hooks', agentId);
+  const dir = join(paths.home, 'backups', kind, agentId);
   const backup = join(dir, `${basename(file)}.orig`);
   if (existsSync(backup)) return backup;
   mkdirSync(dir, { recursive: true });
@@ -91,7 +92,8 @@ function backupOnce(opts: HookInstallerOptions, agentId: string, file: string): 
   return backup;
 }
 
-function tomlError(text: string | null): string | null {
+/** Why a TOML config's text does not parse, or null (no file parses). */
+export function tomlError(text: string | null): string | null {
   if (text === null) return null;
   try {
     parseToml(text);
@@ -173,7 +175,7 @@ function apply(op: HookOp, agent: AgentHooks, opts: HookInstallerOptions): Agent
     }
     const note = edit.note ? { note: edit.note } : {};
     if (!edit.changed) return { ...status(agent, file, before), action: 'unchanged', ...note };
-    const backup = backupOnce(opts, agent.agentId, file);
+    const backup = backupOnce(opts.paths, 'hooks', agent.agentId, file);
     if (edit.text === null) unlinkSync(file);
     else writeFileAtomic(file, edit.text);
     return {

@@ -6,6 +6,7 @@
 // holding just this one handler, normalised (timeout defaults to 600 s, async to false), absent
 // optional fields dropped, object keys sorted, no whitespace. Pure: the host hashes and writes.
 import { isOurCommand } from './hookCommand';
+import { markedBlockText, withMarkedBlock, withoutMarkedBlock, type BlockMarkers } from './markedBlock';
 
 /** Codex's default hook timeout in seconds, which its normalised identity always carries. */
 export const CODEX_DEFAULT_TIMEOUT_SEC = 600;
@@ -15,8 +16,7 @@ const MATCHERLESS_EVENTS = new Set(['UserPromptSubmit', 'Stop']);
 
 export const CODEX_TRUST_START = '# >>> termio hook trust: written by `termio hooks install`, removed by `termio hooks uninstall` >>>';
 export const CODEX_TRUST_END = '# <<< termio hook trust <<<';
-/** The same start, for a file that lacked a final newline: removing the block takes the added one back. */
-const CODEX_TRUST_START_ADDED_EOL = CODEX_TRUST_START.replace('termio hook trust', 'termio hook trust (+eol)');
+const TRUST_MARKERS: BlockMarkers = { start: CODEX_TRUST_START, end: CODEX_TRUST_END, label: 'termio hook trust' };
 
 export interface CodexTrustEntry {
   /** The hooks.state key Codex looks the hook up by. */
@@ -91,35 +91,17 @@ export function codexTrustEntries(hooksJsonPath: string, hooksJsonText: string |
 /** A TOML basic string (JSON's escapes are a subset TOML accepts). */
 const tomlString = (s: string) => JSON.stringify(s);
 
-function findTrustBlock(text: string): { start: number; end: number } | null {
-  const plain = text.indexOf(CODEX_TRUST_START);
-  const added = text.indexOf(CODEX_TRUST_START_ADDED_EOL);
-  const start = plain >= 0 ? plain : added;
-  if (start < 0) return null;
-  const endAt = text.indexOf(CODEX_TRUST_END, start);
-  if (endAt < 0) return null;
-  let end = endAt + CODEX_TRUST_END.length;
-  if (text.startsWith('\r\n', end)) end += 2;
-  else if (text.startsWith('\n', end)) end += 1;
-  // The blank line we put before the block belongs to it (and the user's missing final newline).
-  const eol = text.includes('\r\n') ? '\r\n' : '\n';
-  const sep = start === added ? eol.length * 2 : text.slice(0, start).endsWith(eol + eol) ? eol.length : 0;
-  return { start: start - sep, end };
-}
-
 /** The config text without our trust block (the user's bytes, exactly as they were). */
 export function withoutCodexTrust(text: string): string {
-  const b = findTrustBlock(text);
-  return b ? text.slice(0, b.start) + text.slice(b.end) : text;
+  return withoutMarkedBlock(text, TRUST_MARKERS);
 }
 
 /** The trusted hashes our block records, by key. */
 export function codexTrustRecorded(text: string | null): Map<string, string> {
   const out = new Map<string, string>();
   if (text === null) return out;
-  const b = findTrustBlock(text);
-  if (!b) return out;
-  const block = text.slice(b.start, b.end);
+  const block = markedBlockText(text, TRUST_MARKERS);
+  if (block === null) return out;
   for (const m of block.matchAll(/^\[hooks\.state\.("(?:[^"\\]|\\.)*")\]\r?\ntrusted_hash = ("(?:[^"\\]|\\.)*")/gm)) {
     out.set(JSON.parse(m[1]!) as string, JSON.parse(m[2]!) as string);
   }
@@ -128,13 +110,9 @@ export function codexTrustRecorded(text: string | null): Map<string, string> {
 
 /** The config text with our trust block replaced by one for these entries (none: the block removed). */
 export function withCodexTrust(text: string | null, entries: readonly { key: string; hash: string }[]): string {
-  const base = withoutCodexTrust(text ?? '');
-  if (entries.length === 0) return base;
-  const eol = base.includes('\r\n') ? '\r\n' : '\n';
-  const addedEol = base !== '' && !base.endsWith(eol);
-  const lines = [addedEol ? CODEX_TRUST_START_ADDED_EOL : CODEX_TRUST_START];
-  for (const e of entries) lines.push(`[hooks.state.${tomlString(e.key)}]`, `trusted_hash = ${tomlString(e.hash)}`);
-  lines.push(CODEX_TRUST_END);
-  const lead = base === '' ? '' : addedEol ? eol + eol : eol;
-  return `${base}${lead}${lines.join(eol)}${eol}`;
+  return withMarkedBlock(
+    text,
+    TRUST_MARKERS,
+    entries.flatMap((e) => [`[hooks.state.${tomlString(e.key)}]`, `trusted_hash = ${tomlString(e.hash)}`]),
+  );
 }

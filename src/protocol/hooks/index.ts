@@ -7,3 +7,4 @@ export * from './opencodePlugin';
 export * from './hookConfigEdit';
 export * from './scriptHooks';
 export * from './codexTrust';
+export * from './mcpConfig';

@@ -26,7 +26,8 @@ interface FoundEntry {
 
 const PARSE_OPTIONS = { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true };
 
-function parse(text: string): { root: Node | undefined } | { error: string } {
+/** A JSON(C) config's syntax tree, or why it cannot be edited (it must hold an object at the top). */
+export function parseJsonConfig(text: string): { root: Node | undefined } | { error: string } {
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, PARSE_OPTIONS);
   if (errors.length) {
@@ -88,7 +89,7 @@ function entryValue(w: WantedEntry, dialect: JsonDialect): Record<string, unknow
 const key = (event: string, matcher: string | undefined, command: string) => JSON.stringify([event, matcher ?? null, command]);
 
 function isEmptyDocument(text: string, dialect: JsonDialect): boolean {
-  const parsed = parse(text);
+  const parsed = parseJsonConfig(text);
   if ('error' in parsed || !parsed.root) return true;
   const keys = (parsed.root.children ?? []).map((p) => p.children?.[0]?.value as string);
   return keys.every((k) => k in dialect.newFileRoot);
@@ -112,6 +113,12 @@ function removeAt(text: string, path: JSONPath): string {
   return applyEdit(text, removeMember(text, container, index));
 }
 
+/** Removes the member at `path` byte-exactly; with `prune`, also the containers that leaves empty. */
+export function removeJsonMember(text: string, path: JSONPath, prune: boolean): string {
+  const out = removeAt(text, path);
+  return prune ? pruneEmpty(out, path) : out;
+}
+
 /**
  * Removes our entries. The event arrays and the "hooks" object that our removal leaves empty go
  * too (a file that had no hooks before install has none after uninstall); an empty one the user
@@ -122,7 +129,7 @@ function removeOurs(text: string, dialect: JsonDialect): HookEditResult {
   let changed = false;
   // One removal per pass: offsets shift after each edit, so re-parse.
   for (;;) {
-    const parsed = parse(current);
+    const parsed = parseJsonConfig(current);
     if ('error' in parsed) return { ok: false, error: parsed.error };
     const ours = findOurs(parsed.root, dialect);
     if ('error' in ours) return { ok: false, error: ours.error };
@@ -160,7 +167,7 @@ export function installJsonHooks(text: string | null, dialect: JsonDialect, want
   }
   const fresh = text === null || text.trim() === '';
   const start = fresh ? '{}' : text;
-  const parsed = parse(start);
+  const parsed = parseJsonConfig(start);
   if ('error' in parsed) return { ok: false, error: parsed.error };
   const before = findOurs(parsed.root, dialect);
   if ('error' in before) return { ok: false, error: before.error };
@@ -196,7 +203,7 @@ export function installJsonHooks(text: string | null, dialect: JsonDialect, want
 
 export function uninstallJsonHooks(text: string | null, dialect: JsonDialect): HookEditResult {
   if (text === null || text.trim() === '') return { ok: true, text: text ?? '', changed: false, empty: true };
-  const parsed = parse(text);
+  const parsed = parseJsonConfig(text);
   if ('error' in parsed) return { ok: false, error: parsed.error };
   return removeOurs(text, dialect);
 }
@@ -207,7 +214,7 @@ export function listJsonHooks(
   dialect: JsonDialect,
 ): { ok: true; entries: { event: string; matcher?: string; command: string }[] } | { ok: false; error: string } {
   if (text === null || text.trim() === '') return { ok: true, entries: [] };
-  const parsed = parse(text);
+  const parsed = parseJsonConfig(text);
   if ('error' in parsed) return { ok: false, error: parsed.error };
   const ours = findOurs(parsed.root, dialect);
   if ('error' in ours) return { ok: false, error: ours.error };

@@ -9,6 +9,7 @@
 import { realpathSync } from 'node:fs';
 import { basename } from 'node:path';
 import { splitFlags } from '../../protocol/resumePlan';
+import type { CatalogEntry } from './catalog';
 
 export interface AgentBypass {
   id: string;
@@ -101,4 +102,13 @@ export function findBypassFlag(
     }
   }
   return null;
+}
+
+/** Every catalog agent that declares a way to grant bypass, as findBypassFlag takes them. */
+export function bypassAgents(entries: readonly CatalogEntry[]): AgentBypass[] {
+  return entries.flatMap((e) => {
+    const m = e.manifest;
+    const flags = [...(m.permissionBypassFlag ? [m.permissionBypassFlag] : []), ...(m.permissionBypassForms ?? [])];
+    return m.command && flags.length > 0 ? [{ id: m.id, command: m.command, resolved: e.resolvedCommand, flags }] : [];
+  });
 }

@@ -1,0 +1,85 @@
+// `termio mcp`: a Model Context Protocol server on stdin/stdout offering the session tools of
+// mcpTools.ts (the control verbs the CLI sends), for agents that reach tools through MCP first.
+// `termio mcp status [--json]`: where the server is registered in each agent's own MCP config
+// (`termio hooks install` registers it there). The SDK is loaded only here, never by other commands.
+import { parseArgs } from 'node:util';
+import { termioPaths } from '../services/paths';
+import { mcpServerEntry, mcpStatus } from '../services/mcpInstaller';
+import { packageVersion } from '../services/install';
+import { ExitCode, type CliIo } from './cliIo';
+import { describeMcp, hookAgents } from './hooks';
+import { printOk } from './output';
+
+const HELP = `Usage: termio mcp [status [--json]]
+
+termio mcp          serve Termio's session tools over MCP on stdin/stdout (an agent starts it)
+termio mcp status   where the server is registered in each agent's own MCP config
+
+Tools: sessions_list, sessions_spawn, sessions_send, sessions_read, sessions_wait,
+sessions_question, sessions_answer, sessions_why, worktrees_diff (docs/mcp.md).
+Inside a Termio session the caller is that session, as with the termio command; permission
+bypass is never granted through MCP. \`termio hooks install\` registers the server as "termio"
+in each agent's MCP config its manifest names (mcp.file); uninstall takes it out again.
+`;
+
+async function serve(io: CliIo): Promise<number> {
+  const { Server } = require('@modelcontextprotocol/sdk/server/index.js') as typeof import('@modelcontextprotocol/sdk/server/index.js');
+  const { StdioServerTransport } = require('@modelcontextprotocol/sdk/server/stdio.js') as typeof import('@modelcontextprotocol/sdk/server/stdio.js');
+  const { CallToolRequestSchema, ListToolsRequestSchema } =
+    require('@modelcontextprotocol/sdk/types.js') as typeof import('@modelcontextprotocol/sdk/types.js');
+  const { MCP_TOOLS, callTool, toolJsonSchema } = require('./mcpTools') as typeof import('./mcpTools');
+  const server = new Server(
+    { name: 'termio', version: packageVersion() },
+    {
+      capabilities: { tools: {} },
+      instructions: 'Termio hosts agent CLIs in terminal sessions: start one, send it text, wait for its turn, read its screen, answer its questions.',
+    },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: MCP_TOOLS.map((t) => ({ name: t.name, description: t.description, inputSchema: toolJsonSchema(t) })),
+  }));
+  const ctx = { env: io.env, cwd: io.cwd };
+  server.setRequestHandler(CallToolRequestSchema, (req) => callTool(req.params.name, req.params.arguments, ctx));
+  const closed = new Promise<number>((resolve) => {
+    server.onclose = () => resolve(ExitCode.ok);
+  });
+  await server.connect(new StdioServerTransport());
+  // The agent ends the server by closing its stdin.
+  process.stdin.once('end', () => void server.close());
+  return closed;
+}
+
+async function status(io: CliIo, json: boolean): Promise<number> {
+  const home = io.env.HOME ?? '';
+  if (!home) {
+    io.err("termio mcp: HOME is not set; cannot find the agents' config files\n");
+    return ExitCode.usage;
+  }
+  const agents = await hookAgents(io, undefined);
+  if (typeof agents === 'number') return agents;
+  const opts = { paths: termioPaths(io.env), home, entry: mcpServerEntry(io.env) };
+  const results = agents.flatMap((a) => (a.mcp ? [mcpStatus({ agentId: a.agentId, mcp: a.mcp }, opts)] : []));
+  if (json) printOk(io, { mcp: results });
+  else for (const r of results) io.out(`${describeMcp(r, home)}\n`);
+  return results.some((r) => r.error !== undefined) ? ExitCode.failed : ExitCode.ok;
+}
+
+export async function run(args: string[], io: CliIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: true });
+  } catch (err) {
+    io.err(`termio mcp: ${(err as Error).message}\n\n${HELP}`);
+    return ExitCode.usage;
+  }
+  const [verb, ...extra] = parsed.positionals;
+  if (parsed.values.help || verb === 'help') {
+    io.out(HELP);
+    return ExitCode.ok;
+  }
+  if (extra.length || (verb !== undefined && verb !== 'status')) {
+    io.err(`termio mcp: unknown argument '${verb === 'status' ? extra[0] : verb}'\n\n${HELP}`);
+    return ExitCode.usage;
+  }
+  return verb === 'status' ? status(io, parsed.values.json === true) : serve(io);
+}
