@@ -11,6 +11,9 @@ import type { Logger } from '../services/log';
 import type { SessionRecord, SessionRegistry, StateChange } from './sessionRegistry';
 import type { SessionWaits } from './sessionWaits';
 
+/** How long a notice of a child that needs an answer waits for its question to be read. */
+const QUESTION_WAIT_MS = 2_000;
+
 /** A notice's quoted line (the child's last words, a question) is cut to this many characters. */
 const MAX_QUOTE_CHARS = 160;
 /** After a notice is typed, the next waits until the turn it started has ended, or this long: a
@@ -101,9 +104,30 @@ export class ParentNotices implements Disposable {
    *  screen (the state can come a moment before the question is drawn or read). */
   private async asks(child: SessionRecord): Promise<void> {
     await child.session.whenParsed();
+    const question = await this.questionSoon(child);
     if (child.state !== 'attention' || child.failure || child.session.exited || !this.tells.has(child.id)) return;
     const screen = child.session.screenLines({ lines: child.session.rows });
-    this.queue(child, 'needsYou', this.opts.questionOf?.(child.id) ?? lastWords(screen) ?? '');
+    this.queue(child, 'needsYou', question ?? lastWords(screen) ?? '');
+  }
+
+  /** The child's question once it is read: the state can come before the question is drawn. At
+   *  most QUESTION_WAIT_MS, then none (the notice quotes the screen's last words instead). */
+  private questionSoon(child: SessionRecord): Promise<string | undefined> {
+    const questionOf = this.opts.questionOf;
+    const now = questionOf?.(child.id);
+    if (!questionOf || now !== undefined) return Promise.resolve(now);
+    return new Promise((resolve) => {
+      const done = (q: string | undefined) => {
+        clearTimeout(cap);
+        sub.dispose();
+        resolve(q);
+      };
+      const sub = child.session.onRender(() => {
+        const q = questionOf(child.id);
+        if (q !== undefined || child.state !== 'attention') done(q);
+      });
+      const cap = setTimeout(() => done(questionOf(child.id)), QUESTION_WAIT_MS);
+    });
   }
 
   private queue(child: SessionRecord, kind: ChildNoticeKind, detail: string): void {

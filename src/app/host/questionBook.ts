@@ -87,6 +87,12 @@ export class QuestionBook implements Disposable {
     return q;
   }
 
+  /** The question as it is now, read afresh from the hook and the screen, without remembering it
+   *  as read (the host's own use, e.g. a parent's notice, is no one's reading of it). */
+  peek(sessionId: string): SessionQuestion | null {
+    return this.reread(sessionId) ?? this.get(sessionId);
+  }
+
   /** The id `read` last gave for the session, or null. */
   lastReadId(sessionId: string): string | null {
     return this.lastRead.get(sessionId) ?? null;
