@@ -14,6 +14,9 @@ import { waitFor } from '../helpers/waitFor';
 const KILLS = 100;
 /** Longest random wait before the kill; long enough for ~10-60 writes, short enough for 100 rounds. */
 const MAX_KILL_DELAY_MS = 60;
+/** Each round starts a Node child: about 0.3 s on an idle machine, 1.5-2.5 s on a 2-core one with
+ *  the rest of the suite and more beside it (180 s was missed there). 100 rounds at 3 s each. */
+const KILLS_TIMEOUT_MS = KILLS * 3_000;
 
 let code: Transpiled;
 let dir: string;
@@ -65,48 +68,52 @@ function runAndKill(file: string, logFile: string, iteration: number, seed: numb
 }
 
 describe('state file under SIGKILL', () => {
-  it(`always holds a committed state after ${KILLS} kills at random points`, async () => {
-    const file = join(dir, 'state', 'sessions.json');
-    let everWritten = false;
-    let tornTempFiles = 0;
-    let statesSeen = 0;
-    for (let i = 0; i < KILLS; i++) {
-      const logFile = join(dir, `log-${i}`);
-      const seed = (Math.random() * 2 ** 32) >>> 0;
-      await runAndKill(file, logFile, i, seed);
+  it(
+    `always holds a committed state after ${KILLS} kills at random points`,
+    async () => {
+      const file = join(dir, 'state', 'sessions.json');
+      let everWritten = false;
+      let tornTempFiles = 0;
+      let statesSeen = 0;
+      for (let i = 0; i < KILLS; i++) {
+        const logFile = join(dir, `log-${i}`);
+        const seed = (Math.random() * 2 ** 32) >>> 0;
+        await runAndKill(file, logFile, i, seed);
 
-      const lines = readFileSync(logFile, 'utf8').split('\n');
-      expect(
-        lines.filter((l) => l.startsWith('problem')),
-        `round ${i} (seed ${seed}) found a damaged file`,
-      ).toEqual([]);
-      const produced = new Map<string, number>();
-      let lastWritten = -1;
-      for (const line of lines) {
-        const [tag, idx, fp] = line.split(' ');
-        if (tag === 's' && fp) produced.set(fp, Number(idx));
-        if (tag === 'w') lastWritten = Number(idx);
+        const lines = readFileSync(logFile, 'utf8').split('\n');
+        expect(
+          lines.filter((l) => l.startsWith('problem')),
+          `round ${i} (seed ${seed}) found a damaged file`,
+        ).toEqual([]);
+        const produced = new Map<string, number>();
+        let lastWritten = -1;
+        for (const line of lines) {
+          const [tag, idx, fp] = line.split(' ');
+          if (tag === 's' && fp) produced.set(fp, Number(idx));
+          if (tag === 'w') lastWritten = Number(idx);
+        }
+        if (lastWritten >= 0) everWritten = true;
+        if (readdirSync(join(dir, 'state')).some((n) => n.includes('.tmp-'))) tornTempFiles++;
+        if (!existsSync(file)) {
+          expect(everWritten, `round ${i} (seed ${seed}): the file vanished after a write`).toBe(false);
+          continue;
+        }
+        const parsed = JSON.parse(readFileSync(file, 'utf8'));
+        expect(parsed.version).toBe(1);
+        delete parsed.savedAt;
+        const fp = createHash('sha1')
+          .update(JSON.stringify(canonical(parsed)))
+          .digest('hex');
+        const idx = produced.get(fp);
+        expect(idx, `round ${i} (seed ${seed}): the file holds a state the child never produced`).toBeDefined();
+        expect(idx!, `round ${i} (seed ${seed}): the file is older than a completed write`).toBeGreaterThanOrEqual(lastWritten);
+        statesSeen += produced.size;
       }
-      if (lastWritten >= 0) everWritten = true;
-      if (readdirSync(join(dir, 'state')).some((n) => n.includes('.tmp-'))) tornTempFiles++;
-      if (!existsSync(file)) {
-        expect(everWritten, `round ${i} (seed ${seed}): the file vanished after a write`).toBe(false);
-        continue;
-      }
-      const parsed = JSON.parse(readFileSync(file, 'utf8'));
-      expect(parsed.version).toBe(1);
-      delete parsed.savedAt;
-      const fp = createHash('sha1')
-        .update(JSON.stringify(canonical(parsed)))
-        .digest('hex');
-      const idx = produced.get(fp);
-      expect(idx, `round ${i} (seed ${seed}): the file holds a state the child never produced`).toBeDefined();
-      expect(idx!, `round ${i} (seed ${seed}): the file is older than a completed write`).toBeGreaterThanOrEqual(lastWritten);
-      statesSeen += produced.size;
-    }
-    expect(everWritten).toBe(true);
-    // The run must actually have churned: on average many states per round.
-    expect(statesSeen).toBeGreaterThan(KILLS * 3);
-    console.info(`crash test: ${statesSeen} states over ${KILLS} kills; ${tornTempFiles} kills left a temp file (killed mid-write)`);
-  }, 180_000);
+      expect(everWritten).toBe(true);
+      // The run must actually have churned: on average many states per round.
+      expect(statesSeen).toBeGreaterThan(KILLS * 3);
+      console.info(`crash test: ${statesSeen} states over ${KILLS} kills; ${tornTempFiles} kills left a temp file (killed mid-write)`);
+    },
+    KILLS_TIMEOUT_MS,
+  );
 });
