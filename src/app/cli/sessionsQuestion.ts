@@ -1,21 +1,10 @@
 // `termio sessions question ID` and `termio sessions answer ID CHOICE [--force]`: the question a
 // session that needs you asks, with its numbered choices, and an answer that is refused when the
 // question changed since it was read. Joined into `termio sessions` by sessions.ts.
-import type { ControlArgs, ControlResult, ControlVerb, QuestionInfo } from '../../protocol/control';
+import type { QuestionInfo } from '../../protocol/control';
 import { ExitCode, type CliIo } from './cliIo';
 import { printOk } from './output';
-
-type Call = <V extends ControlVerb>(
-  ctx: { io: CliIo; json: boolean },
-  verb: V,
-  args: ControlArgs<V>,
-) => Promise<{ ok: true; result: ControlResult<V> } | { ok: false; code: number }>;
-interface Parsed {
-  values: Record<string, string | boolean | undefined>;
-  positionals: string[];
-}
-
-const common = { json: { type: 'boolean' as const }, help: { type: 'boolean' as const, short: 'h' } };
+import { commonOptions as common, type Call, type Parsed } from './sessionsTypes';
 
 export const questionSpecs = {
   question: {

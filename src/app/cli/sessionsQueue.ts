@@ -2,22 +2,11 @@
 // (src/protocol/attentionQueue.ts) from a script or a key binding. Joined into `termio sessions`
 // by sessions.ts.
 import { waitingAge, waitingSinceMs } from '../../protocol/attentionQueue';
-import type { ControlArgs, ControlResult, ControlVerb, SessionInfo } from '../../protocol/control';
+import type { SessionInfo } from '../../protocol/control';
 import { ExitCode, type CliIo } from './cliIo';
 import { printOk } from './output';
+import { commonOptions as common, type Call, type Parsed } from './sessionsTypes';
 import { tilde } from './sessionsText';
-
-type Call = <V extends ControlVerb>(
-  ctx: { io: CliIo; json: boolean },
-  verb: V,
-  args: ControlArgs<V>,
-) => Promise<{ ok: true; result: ControlResult<V> } | { ok: false; code: number }>;
-interface Parsed {
-  values: Record<string, string | boolean | undefined>;
-  positionals: string[];
-}
-
-const common = { json: { type: 'boolean' as const }, help: { type: 'boolean' as const, short: 'h' } };
 
 export const queueSpecs = {
   next: {

@@ -1,6 +1,7 @@
 // The shapes `termio sessions` and its worktree verbs share: a verb's spec, its parsed command
 // line, and what a handler is given (the output, --json, the connection).
 import type { ParseArgsConfig } from 'node:util';
+import type { ControlArgs, ControlResult, ControlVerb } from '../../protocol/control';
 import type { ControlClient } from '../client/controlClient';
 import type { CliIo } from './cliIo';
 
@@ -26,3 +27,13 @@ export interface Ctx {
   json: boolean;
   client: ControlClient;
 }
+
+/** How a verb module asks the host: the result, or the exit code once the failure was reported. */
+export type Call = <V extends ControlVerb>(
+  ctx: { io: CliIo; json: boolean },
+  verb: V,
+  args: ControlArgs<V>,
+) => Promise<{ ok: true; result: ControlResult<V> } | { ok: false; code: number }>;
+
+/** --json and --help, which every verb takes. */
+export const commonOptions = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const satisfies Options;
