@@ -8,11 +8,15 @@
 // reads nothing for its first N ms after drawing (a TUI starved of CPU on a loaded machine):
 // whatever was typed meanwhile is then read in one go. `--dialog` draws a dialog instead of the
 // composer, as OpenCode's permission prompt does: it reads everything, draws nothing for a paste,
-// and a Return chooses its highlighted button ("chose: Allow once").
+// and a Return chooses its highlighted button ("chose: Allow once"). `--drop-first N` discards its
+// first N reads yet redraws its (empty) composer for each, as OpenCode does when typed to while it
+// starts on a loaded machine.
 const pasteMode = !process.argv.includes('--no-paste-mode');
 const dialog = process.argv.includes('--dialog');
 const stallAt = process.argv.indexOf('--stall-ms');
 const stallMs = stallAt >= 0 ? Number(process.argv[stallAt + 1]) : 0;
+const dropAt = process.argv.indexOf('--drop-first');
+let drops = dropAt >= 0 ? Number(process.argv[dropAt + 1]) : 0;
 if (process.stdin.isTTY) process.stdin.setRawMode(true);
 if (pasteMode) process.stdout.write('\x1b[?2004h');
 process.stdout.write('ready>\r\n');
@@ -27,6 +31,11 @@ setTimeout(() => process.stdin.on('data', take), stallMs);
 
 function take(buf) {
   let chunk = buf.toString('utf8');
+  if (drops > 0) {
+    drops--;
+    show();
+    return;
+  }
   if (dialog) {
     if (chunk.endsWith('\r')) process.stdout.write('\r\nchose: Allow once\r\n');
     if (chunk.includes('\x04')) process.exit(0);

@@ -7,7 +7,7 @@ import type { WaitOutcome, WaitResult, WaitUntil } from '../../protocol/control'
 import { Emitter, type Disposable } from '../../protocol/events';
 import type { Session } from '../../terminal';
 import type { SessionRecord, SessionRegistry } from './sessionRegistry';
-import { defaultTypingLimits, typeText, type Typed } from './typeInput';
+import { defaultTypingLimits, repasteUnshown, typeText, type Typed } from './typeInput';
 
 export interface WaitLimits {
   /** A program with no status channel counts as ready once its output has been quiet this long:
@@ -166,8 +166,10 @@ export class SessionWaits implements Disposable {
       // An agent that went to work after it looked ready is still starting (Codex, once its
       // folder notice is answered, sets a spinner title while it finishes starting) and drops a
       // Return meanwhile, leaving the prompt unsent: Return waits until it is ready again.
+      // A paste the TUI dropped while it started (its composer redrawn empty) is pasted again.
       const settled = async () => {
         if (this.registry.get(id)?.state === 'working') await this.wait(id, 'ready', Math.max(0, deadline - performance.now()));
+        await repasteUnshown(r.session, prompt, deadline);
       };
       const typed = await this.typeAndEnter(r.session, prompt, true, Math.max(defaultTypingLimits.pasteEchoMs, deadline - performance.now()), settled);
       if (typed.taken && !typed.unechoed) return true;

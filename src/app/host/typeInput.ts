@@ -99,6 +99,36 @@ export function echoSettled(s: Pick<Session, 'onRender'>, echoMs: number, limits
   });
 }
 
+/** Whether the screen shows a paste of `text` waiting in a composer: the start of its first line
+ *  or the end of its last (a composer scrolled to its end), whitespace collapsed, or the
+ *  placeholder TUIs draw for a long paste ("[Pasted text #1 +12 lines]"). */
+export function pasteShown(screen: readonly string[], text: string): boolean {
+  const collapse = (l: string) => l.replace(/\s+/g, ' ').trim();
+  const lines = text.split(/\r?\n/).map(collapse).filter(Boolean);
+  if (lines.length === 0) return true;
+  const rows = screen.map(collapse);
+  if (rows.some((r) => /\bpasted\b/i.test(r))) return true;
+  const head = lines[0]!.slice(0, 16);
+  const tail = lines[lines.length - 1]!.slice(-16);
+  return rows.some((r) => r.includes(head) || r.includes(tail));
+}
+
+/**
+ * Pastes `text` again while the screen does not show it, up to `tries` times, each waiting for
+ * its echo until `deadline` (performance.now()). A TUI still starting may draw its composer and
+ * then drop what was typed before it read its input (OpenCode, when the machine is loaded): the
+ * redraw looked like the paste's echo, and Return would submit an empty composer.
+ */
+export async function repasteUnshown(s: TypingTarget & Pick<Session, 'screenLines'>, text: string, deadline: number, tries = 2): Promise<void> {
+  for (let i = 0; i < tries && s.inputModes.bracketedPaste && !s.exited; i++) {
+    await s.whenParsed();
+    if (pasteShown(s.screenLines(), text)) return;
+    const left = deadline - performance.now();
+    if (left <= 0 || !s.paste(text)) return;
+    await echoSettled(s, left, defaultTypingLimits);
+  }
+}
+
 /**
  * How a chunk the phone page typed is delivered: several printable characters at once (a
  * keyboard's suggestion, dictation, a paste without brackets) are text, and a Return at their

@@ -9,7 +9,7 @@ import WebSocket from 'ws';
 import { SessionFacts } from '../../../src/app/host/sessionFacts';
 import { SessionRegistry, shellSpawner } from '../../../src/app/host/sessionRegistry';
 import { SessionWaits } from '../../../src/app/host/sessionWaits';
-import { defaultTypingLimits, splitTypedChunk, typeText } from '../../../src/app/host/typeInput';
+import { defaultTypingLimits, pasteShown, splitTypedChunk, typeText } from '../../../src/app/host/typeInput';
 import { AUTH_SUBPROTOCOL_PREFIX, COMPANION_SUBPROTOCOL } from '../../../src/protocol/companionWire';
 import { Session } from '../../../src/terminal';
 import { startHostInProcess } from '../../helpers/companionHost';
@@ -86,6 +86,15 @@ describe('typeText', () => {
   });
 });
 
+describe('pasteShown', () => {
+  it('finds the start of the first line, the end of the last, or a paste placeholder; not an empty composer', () => {
+    expect(pasteShown(['┃  Fix   the failing test in upload.ts', '┃'], 'Fix the failing test in upload.ts')).toBe(true);
+    expect(pasteShown(['┃ …and then run the whole suite'], 'first line\nand then run the whole suite')).toBe(true);
+    expect(pasteShown(['> [Pasted text #1 +12 lines]'], 'a\nb\nc')).toBe(true);
+    expect(pasteShown(['┃  Ask anything… "Fix broken tests"', '┃  Build · Loopback model'], 'Run touch probe.txt')).toBe(false);
+  });
+});
+
 describe('splitTypedChunk (the phone page)', () => {
   it('takes several characters as text and a Return at their end as its own key; keys stay keys', () => {
     expect(splitTypedChunk('hello there\r')).toEqual({ text: 'hello there', enter: true });
@@ -159,6 +168,21 @@ describe('through the host', () => {
     await waitFor(() => dialog.s.exited !== null, { what: 'the fake to read its input and end' });
     expect(screen(dialog.s)).not.toContain('chose:');
   }, 60_000);
+
+  it("a spawn's first prompt is pasted again when the TUI dropped it and redrew an empty composer", async () => {
+    const registry = new SessionRegistry({ spawner: shellSpawner() });
+    cleanups.push(() => registry.dispose());
+    const waits = new SessionWaits({ registry, describe: (r) => new SessionFacts().info(r) });
+    cleanups.unshift(() => waits.dispose());
+    const spawned = await registry.spawn({ cwd: __dirname, argv: [process.execPath, fake, '--drop-first', '1'] });
+    if (!spawned.ok) throw new Error(spawned.message);
+    const s = spawned.record.session;
+    await waitFor(() => screen(s).includes('ready>'), { what: 'the fake TUI to start' });
+    expect(await waits.deliverPrompt(s.id, 'first prompt')).toBe(true);
+    await waitFor(() => screen(s).includes('submitted: '), { what: `a submit (screen: ${screen(s)})` });
+    // Submitted once, with the prompt once: not an empty composer, not the prompt twice.
+    expect(screen(s).match(/submitted: .*/g)).toEqual(['submitted: first prompt']);
+  });
 
   it('the phone page types a chunk and its Return so that the fake submits it', async () => {
     companion = await startHostInProcess();
