@@ -168,6 +168,24 @@ it('pairs, lists both sessions live, shows a state change pushed over its socket
   await waitFor(async () => (await page.locator('#heading').textContent()) === 'beta shell', { what: 'beta opened from the strip' });
 });
 
+it('opens a session tapped while the list is redrawn between the press and the release', async () => {
+  host = await startHostInProcess();
+  const h = host;
+  const { beta } = await twoSessions(h);
+  const page = await newPage({ phone: false });
+  await page.goto(`${h.base}/#t=${h.token()}`);
+  const row = page.locator(`.row[data-session="${beta}"]`);
+  const box = (await waitFor(() => row.boundingBox(), { what: 'beta listed' }))!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  // A change of state sends a new list, redrawn under the pressed finger.
+  h.host.registry.setState(beta, 'working', 'test: a hook said it works');
+  await waitFor(() => page.locator(`.row[data-session="${beta}"][data-state="working"]`).count(), { what: 'the list redrawn' });
+  await page.mouse.up();
+  await waitFor(() => page.locator('#term-view').isVisible(), { what: "beta's terminal to open" });
+  await waitFor(async () => (await page.locator('#heading').textContent()) === 'beta shell', { what: 'the heading to name beta' });
+});
+
 it('shows a session that stopped on a failure in its own colour, with the reason', async () => {
   host = await startHostInProcess();
   const { alpha, beta } = await twoSessions(host);

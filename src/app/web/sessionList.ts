@@ -1,6 +1,6 @@
 // The session list: a "needs you" strip at the top (each waiting question with its buttons), then
 // sessions grouped by folder, each with its agent's icon, name, state, time in state and
-// question. Rebuilt from each list the host sends;
+// question. Redrawn from each list the host sends (a session's row stays the same element);
 // the times tick every second without the host's help (its clock, offset to this one).
 import { waitingAge } from '../../protocol/attentionQueue';
 import type { PageAgent, PageSession } from '../../protocol/companion';
@@ -60,6 +60,10 @@ function waitingLine(s: PageSession, skew: number): HTMLElement[] {
 export class SessionList {
   /** Add to a host timestamp to get this browser's clock (the last list's). */
   private skew = 0;
+  /** Each listed session's row, kept from one list to the next. */
+  private readonly rows = new Map<string, HTMLButtonElement>();
+  /** The folders and their sessions' ids, in order, as last drawn. */
+  private layout = '';
 
   constructor(
     private readonly groups: HTMLElement,
@@ -108,27 +112,48 @@ export class SessionList {
     this.needs.replaceChildren(el('h2', undefined, waiting.length === 1 ? 'Needs you' : `${waiting.length} need you`));
     for (const s of waiting) this.needs.append(this.waiting(s, agents));
     this.empty.hidden = sessions.length > 0;
-    const sections = byFolder(sessions).map((g) => {
+    const groups = byFolder(sessions);
+    const layout = JSON.stringify(groups.map((g) => [g.folder, g.sessions.map((s) => s.id)]));
+    // The same folders and sessions in the same order: each row is redrawn where it is. A row
+    // taken out of the page, even to be put back, loses a press on it (the browser drops the click).
+    if (layout === this.layout) {
+      for (const s of sessions) this.row(s, agents, skew);
+      return;
+    }
+    this.layout = layout;
+    const listed = new Set(sessions.map((s) => s.id));
+    for (const id of this.rows.keys()) if (!listed.has(id)) this.rows.delete(id);
+    const sections = groups.map((g) => {
       const section = el('section', 'group');
       section.append(el('h2', undefined, g.folder));
-      for (const s of g.sessions) {
-        const row = el('button', 'row');
-        row.dataset.session = s.id;
-        row.dataset.state = s.state;
-        // Another machine's session: its group is headed with the machine's name; dimmed while away.
-        if (s.machine) row.dataset.machine = s.machine;
-        if (s.away) row.classList.add('away');
-        const name = el('span', 'name');
-        name.append(el('div', 'title', s.name));
-        if (s.failure) name.append(el('div', 'failure-line', afterStopped(s.failure)));
-        else if (s.question) name.append(el('div', 'q-line', s.question.answered ? `Answered: ${s.question.answered}` : s.question.text));
-        row.append(agentIcon(s, agents), name, stateBadge(s, skew));
-        row.addEventListener('click', () => this.open(s.id));
-        section.append(row);
-      }
+      for (const s of g.sessions) section.append(this.row(s, agents, skew));
       return section;
     });
     this.groups.replaceChildren(...sections);
+  }
+
+  /** A session's row: the same element from one list to the next, its content redrawn, so that
+   *  a tap whose press and release straddle an update (lists come with every change of state)
+   *  still lands on it. */
+  private row(s: PageSession, agents: Record<string, PageAgent>, skew: number): HTMLButtonElement {
+    let row = this.rows.get(s.id);
+    if (!row) {
+      row = el('button', 'row');
+      row.dataset.session = s.id;
+      row.addEventListener('click', () => this.open(s.id));
+      this.rows.set(s.id, row);
+    }
+    row.dataset.state = s.state;
+    // Another machine's session: its group is headed with the machine's name; dimmed while away.
+    if (s.machine) row.dataset.machine = s.machine;
+    else delete row.dataset.machine;
+    row.classList.toggle('away', s.away === true);
+    const name = el('span', 'name');
+    name.append(el('div', 'title', s.name));
+    if (s.failure) name.append(el('div', 'failure-line', afterStopped(s.failure)));
+    else if (s.question) name.append(el('div', 'q-line', s.question.answered ? `Answered: ${s.question.answered}` : s.question.text));
+    row.replaceChildren(agentIcon(s, agents), name, stateBadge(s, skew));
+    return row;
   }
 
   private tick(): void {
