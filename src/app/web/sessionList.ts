@@ -64,6 +64,8 @@ export class SessionList {
   private readonly rows = new Map<string, HTMLButtonElement>();
   /** The folders and their sessions' ids, in order, as last drawn. */
   private layout = '';
+  /** What the "needs you" strip showed when last drawn. */
+  private strip = '';
 
   constructor(
     private readonly groups: HTMLElement,
@@ -109,8 +111,14 @@ export class SessionList {
     this.skew = skew;
     const waiting = needsYou(sessions);
     this.needs.hidden = waiting.length === 0;
-    this.needs.replaceChildren(el('h2', undefined, waiting.length === 1 ? 'Needs you' : `${waiting.length} need you`));
-    for (const s of waiting) this.needs.append(this.waiting(s, agents));
+    // Redrawn only when what it shows changed: a tap on a choice straddling a list that changed
+    // something else is not lost (see row()).
+    const strip = JSON.stringify(waiting.map((s) => [s, this.taps.get(s.id)]));
+    if (strip !== this.strip) {
+      this.strip = strip;
+      this.needs.replaceChildren(el('h2', undefined, waiting.length === 1 ? 'Needs you' : `${waiting.length} need you`));
+      for (const s of waiting) this.needs.append(this.waiting(s, agents));
+    }
     this.empty.hidden = sessions.length > 0;
     const groups = byFolder(sessions);
     const layout = JSON.stringify(groups.map((g) => [g.folder, g.sessions.map((s) => s.id)]));
