@@ -83,6 +83,15 @@ describe('creating worktrees', () => {
     expect(await service.prepare({ dir: notRepo, agent: 'claude' })).toEqual({ ok: false, message: `'${notRepo}' is not in a git repository` });
     const refused = await service.prepare({ dir: repo, agent: 'claude', branch: 'bad..name' });
     expect(refused).toMatchObject({ ok: false, message: expect.stringContaining("'bad..name' is not a valid branch name") });
+    // git takes these two; Termio does not.
+    expect(await service.prepare({ dir: repo, agent: 'claude', branch: 'refs/heads/x' })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("give it without 'refs/…' (e.g. 'x')"),
+    });
+    expect(await service.prepare({ dir: repo, agent: 'claude', branch: 'a;touch${IFS}inj' })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("it has ';', which a shell would read"),
+    });
     const held = await service.prepare({ dir: repo, agent: 'claude', branch: 'main' });
     expect(held).toMatchObject({ ok: false, message: expect.stringContaining(`'main' is already checked out in ${repo}`) });
     expect(await service.prepare({ dir: repo, agent: 'claude', base: 'nope' })).toMatchObject({

@@ -68,6 +68,12 @@ export class Repo {
   /** git's verdict on a branch name, with its reason when it refuses. */
   async checkBranchName(name: string): Promise<RepoAnswer<string>> {
     if (name.startsWith('-')) return { ok: false, message: `'${name}' is not a valid branch name (it starts with '-')` };
+    // git takes these, but git's own output then reads them as refs (refs/heads/refs/heads/x), and
+    // the branch names a folder and appears in commands people copy into a shell.
+    if (name.startsWith('refs/'))
+      return { ok: false, message: `'${name}' is not accepted as a branch name: give it without 'refs/…' (e.g. '${name.split('/').pop()}')` };
+    const odd = /[;$`'"|&<>(){}!#%\\]/.exec(name);
+    if (odd) return { ok: false, message: `'${name}' is not accepted as a branch name: it has '${odd[0]}', which a shell would read` };
     const r = await this.git.run(['check-ref-format', '--branch', name], { cwd: this.root });
     if (r.code !== 0) return { ok: false, message: `'${name}' is not a valid branch name (git check-ref-format refuses it)` };
     return { ok: true, value: r.stdout.trim() };
