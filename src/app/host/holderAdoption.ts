@@ -57,9 +57,10 @@ function idsIn(dir: string, ext: string): string[] {
 }
 
 /**
- * The live holders among `ids`, reached a batch at a time (each batch at once), each with its
- * checkpoint. A stale socket goes with its checkpoint; a holder whose hello names processes that
- * are not provably its own is left alone.
+ * The live holders among `ids`, reached up to CONNECT_PARALLEL at a time (a slow or silent one
+ * holds up only its own slot, not a batch), each with its checkpoint, in the order of `ids`. A
+ * stale socket goes with its checkpoint; a holder whose hello names processes that are not
+ * provably its own is left alone.
  */
 async function reachHolders(
   socketDir: string,
@@ -68,30 +69,32 @@ async function reachHolders(
   checkpointOf: (id: string) => CheckpointRecord | null,
   logger: Logger,
 ): Promise<Found[]> {
-  const found: Found[] = [];
-  for (let i = 0; i < ids.length; i += CONNECT_PARALLEL) {
-    const batch = ids.slice(i, i + CONNECT_PARALLEL);
-    const sources = await Promise.all(batch.map((id) => HolderSource.connect(join(socketDir, `${id}.sock`))));
-    batch.forEach((id, j) => {
-      const source = sources[j]!;
-      if ('error' in source) {
-        if (source.stale) {
-          rmSync(join(socketDir, `${id}.sock`), { force: true });
-          removeCheckpoint(checkpointDir, id);
-        } else logger.warn('holder: not adopted', { id, error: source.error });
-        return;
-      }
-      // Only processes provably the session's are ever signalled or ended.
-      const lie = source.prove();
-      if (lie !== null) {
-        logger.warn('holder: not adopted', { id, error: lie });
-        source.dispose();
-        return;
-      }
-      found.push({ source, record: checkpointOf(id) });
-    });
-  }
-  return found;
+  const found: Array<Found | null> = ids.map(() => null);
+  const reach = async (i: number): Promise<void> => {
+    const id = ids[i]!;
+    const source = await HolderSource.connect(join(socketDir, `${id}.sock`));
+    if ('error' in source) {
+      if (source.stale) {
+        rmSync(join(socketDir, `${id}.sock`), { force: true });
+        removeCheckpoint(checkpointDir, id);
+      } else logger.warn('holder: not adopted', { id, error: source.error });
+      return;
+    }
+    // Only processes provably the session's are ever signalled or ended.
+    const lie = source.prove();
+    if (lie !== null) {
+      logger.warn('holder: not adopted', { id, error: lie });
+      source.dispose();
+      return;
+    }
+    found[i] = { source, record: checkpointOf(id) };
+  };
+  let next = 0;
+  const slot = async (): Promise<void> => {
+    while (next < ids.length) await reach(next++);
+  };
+  await Promise.all(Array.from({ length: Math.min(CONNECT_PARALLEL, ids.length) }, slot));
+  return found.filter((f): f is Found => f !== null);
 }
 
 export async function adoptHolders(
