@@ -592,3 +592,28 @@ export function useDesktop(opts: { size?: string; shots?: string; started(displa
     opts.done();
   });
 }
+
+/**
+ * The app as the tray tests want it: a fresh HOME with the fake claude on PATH and its hooks
+ * installed, the welcome already seen (plus `settings`), the window up, the control socket
+ * answering and the tray icon docked in `desktop`'s tray. `started` gets the app as soon as it
+ * runs, so that the test's own clean-up stops it if a later step fails.
+ */
+export async function launchTrayApp(
+  display: Display,
+  desktop: TrayDesktop,
+  opts: { settings?: Record<string, unknown>; env?: Record<string, string>; started(app: AppUnderTest): void },
+): Promise<{ app: AppUnderTest; win: string; home: string }> {
+  const home = mkdtempSync(join(tmpdir(), 'termio-e2e-'));
+  installFakeAgents(home, ['claude']);
+  mkdirSync(join(home, '.termio', 'config'), { recursive: true });
+  writeFileSync(join(home, '.termio', 'config', 'settings.json'), JSON.stringify({ welcomeShown: true, ...opts.settings }));
+  const app = await AppUnderTest.launch(display, { home, env: { ...desktop.env(), ...opts.env } });
+  opts.started(app);
+  const win = await app.waitForWindow();
+  await waitFor(async () => (await app.cli(['sessions', 'list'])).code === 0, { what: 'the control socket' });
+  const hooks = await app.cli(['hooks', 'install', '--agent', 'claude']);
+  if (hooks.code !== 0) throw new Error(`termio hooks install failed: ${hooks.stdout}${hooks.stderr}`);
+  await waitFor(() => desktop.trayIcon(), { what: 'the app to dock its icon in the tray' });
+  return { app, win, home };
+}

@@ -6,8 +6,7 @@
 // The tray's own messages (what Termio.app uses on macOS) are shown and clicked here too, and
 // `termio notify` from inside a session shows one whose click brings that session back.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isAlive } from '../helpers/processes';
@@ -18,7 +17,7 @@ import {
   Display,
   fractionNear,
   hexToRgb,
-  installFakeAgents,
+  launchTrayApp,
   readPixels,
   repoRoot,
   screenshotDir,
@@ -64,18 +63,7 @@ describe.skipIf(desktopSkipReason)('menu bar: tray icon, tray menu and notificat
   });
 
   async function startApp(settings: Record<string, unknown> = {}, env: Record<string, string> = {}): Promise<{ app: AppUnderTest; win: string }> {
-    const home = mkdtempSync(join(tmpdir(), 'termio-e2e-'));
-    installFakeAgents(home, ['claude']);
-    mkdirSync(join(home, '.termio', 'config'), { recursive: true });
-    writeFileSync(join(home, '.termio', 'config', 'settings.json'), JSON.stringify({ welcomeShown: true, ...settings }));
-    const a = await AppUnderTest.launch(display, { home, env: { ...desktop.env(), ...env } });
-    app = a;
-    const win = await a.waitForWindow();
-    await waitFor(async () => (await a.cli(['sessions', 'list'])).code === 0, { what: 'the control socket' });
-    const hooks = await a.cli(['hooks', 'install', '--agent', 'claude']);
-    expect(hooks.code, hooks.stdout + hooks.stderr).toBe(0);
-    await waitFor(() => desktop.trayIcon(), { what: 'the app to dock its icon in the tray' });
-    return { app: a, win };
+    return launchTrayApp(display, desktop, { settings, env, started: (a) => (app = a) });
   }
 
   async function spawnClaude(a: AppUnderTest, folderName: string): Promise<string> {

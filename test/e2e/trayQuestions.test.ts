@@ -1,12 +1,11 @@
 // The tray menu answers: on a real desktop (Xvfb, trayer, dunst, a private bus), a fake Claude
 // Code blocked on its permission prompt is listed in the tray menu with its question's choices
 // under it; picking "Yes" from the keyboard answers the agent, which finishes its turn.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/waitFor';
-import { AppUnderTest, desktopSkipReason, Display, installFakeAgents, TrayDesktop } from './harness';
+import { AppUnderTest, desktopSkipReason, Display, launchTrayApp, TrayDesktop } from './harness';
 
 describe.skipIf(desktopSkipReason)('the tray lists a waiting question with its choices', () => {
   let display: Display;
@@ -27,16 +26,7 @@ describe.skipIf(desktopSkipReason)('the tray lists a waiting question with its c
   });
 
   it('answers the agent when a choice is picked in the tray menu', async () => {
-    const home = mkdtempSync(join(tmpdir(), 'termio-e2e-'));
-    installFakeAgents(home, ['claude']);
-    mkdirSync(join(home, '.termio', 'config'), { recursive: true });
-    writeFileSync(join(home, '.termio', 'config', 'settings.json'), JSON.stringify({ welcomeShown: true }));
-    const a = await AppUnderTest.launch(display, { home, env: desktop.env() });
-    app = a;
-    await a.waitForWindow();
-    await waitFor(async () => (await a.cli(['sessions', 'list'])).code === 0, { what: 'the control socket' });
-    expect((await a.cli(['hooks', 'install', '--agent', 'claude'])).code).toBe(0);
-    await waitFor(() => desktop.trayIcon(), { what: 'the tray icon' });
+    const { app: a, home } = await launchTrayApp(display, desktop, { started: (started) => (app = started) });
     const folder = join(home, 'site');
     mkdirSync(folder);
     const id = (await a.cli(['sessions', 'spawn', '--agent', 'claude', '--cwd', folder])).stdout.trim();

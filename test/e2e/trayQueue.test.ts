@@ -2,12 +2,11 @@
 // fake Claude Code sessions ask permission one after the other through their hooks; the tray menu,
 // opened with the mouse, lists them first, the one waiting longest on top, each with its age
 // ("waiting 12 s"), above the session that is only idle.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/waitFor';
-import { AppUnderTest, desktopSkipReason, Display, installFakeAgents, TrayDesktop } from './harness';
+import { AppUnderTest, desktopSkipReason, Display, launchTrayApp, TrayDesktop } from './harness';
 
 describe.skipIf(desktopSkipReason)('the tray lists the attention queue oldest first', () => {
   let display: Display;
@@ -27,16 +26,7 @@ describe.skipIf(desktopSkipReason)('the tray lists the attention queue oldest fi
   });
 
   it('lists the waiting sessions first, longest waiting on top, with their age', async () => {
-    const home = mkdtempSync(join(tmpdir(), 'termio-e2e-'));
-    installFakeAgents(home, ['claude']);
-    mkdirSync(join(home, '.termio', 'config'), { recursive: true });
-    writeFileSync(join(home, '.termio', 'config', 'settings.json'), JSON.stringify({ welcomeShown: true }));
-    const a = await AppUnderTest.launch(display, { home, env: desktop.env() });
-    app = a;
-    await a.waitForWindow();
-    await waitFor(async () => (await a.cli(['sessions', 'list'])).code === 0, { what: 'the control socket' });
-    expect((await a.cli(['hooks', 'install', '--agent', 'claude'])).code).toBe(0);
-    await waitFor(() => desktop.trayIcon(), { what: 'the tray icon' });
+    const { app: a, home } = await launchTrayApp(display, desktop, { started: (started) => (app = started) });
     const folder = join(home, 'site');
     mkdirSync(folder);
     const spawn = async (title: string) => (await a.cli(['sessions', 'spawn', '--agent', 'claude', '--cwd', folder, '--title', title])).stdout.trim();
