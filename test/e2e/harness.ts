@@ -10,6 +10,7 @@ import { endProcessesWithHome, processesWithHome } from '../helpers/processes';
 import { CLAUDE_ENV, ensureNewestClaude, writeClaudeUser } from '../integration/agents/recipes/claude';
 import { skipUnlessRequired } from '../helpers/required';
 import { waitFor } from '../helpers/waitFor';
+import { writeFake } from '../helpers/fakeOnPath';
 
 export const repoRoot = resolve(__dirname, '..', '..');
 export const screenshotDir = join(repoRoot, 'test-output', 'screenshots');
@@ -323,8 +324,7 @@ export function installFakeAgents(home: string, dialects: string[] = ['claude'])
   mkdirSync(bin, { recursive: true });
   const commands: Record<string, string> = { claude: 'claude', codex: 'codex', gemini: 'gemini', grok: 'grok', copilot: 'copilot', cursor: 'cursor-agent' };
   for (const d of dialects) {
-    const file = join(bin, commands[d] ?? d);
-    writeFileSync(file, `#!/bin/sh\nexec "${process.execPath}" "${join(repoRoot, 'test', 'fakes', 'fake-agent.mjs')}" ${d} "$@"\n`, { mode: 0o755 });
+    writeFake(bin, commands[d] ?? d, 'fake-agent.mjs', d);
   }
   writeFileSync(join(home, '.bash_profile'), `export PATH="${bin}:$PATH"\n`);
   return bin;

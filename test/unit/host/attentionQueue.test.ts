@@ -4,17 +4,16 @@
 // next --json` names the one that began to wait first; marking it handled (it still shows
 // attention) makes the second the head; typing into the second takes it off too, and then
 // next finds nothing waiting — and with --focus goes to the session that finished last.
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { Host } from '../../../src/app/host/host';
 import { nullLogger } from '../../../src/app/services/log';
 import type { ControlResult, SessionInfo } from '../../../src/protocol/control';
 import { termio } from '../../helpers/controlHost';
 import { waitFor } from '../../helpers/waitFor';
-
-const FAKES = resolve(__dirname, '..', '..', 'fakes');
+import { writeFake } from '../../helpers/fakeOnPath';
 
 let home: string;
 let proj: string;
@@ -27,7 +26,7 @@ beforeEach(async () => {
   mkdirSync(proj);
   const bin = join(home, 'bin');
   mkdirSync(bin);
-  writeFileSync(join(bin, 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${join(FAKES, 'fake-agent.mjs')}" claude "$@"\n`, { mode: 0o755 });
+  writeFake(bin, 'claude', 'fake-agent.mjs', 'claude');
   // Sessions inherit this process's environment (the host runs here): point it at the test HOME.
   Object.assign(process.env, { HOME: home, TERMIO_HOME: join(home, '.termio'), PATH: `${bin}:${savedEnv.PATH}`, SHELL: '/bin/sh' });
   delete process.env.TERMIO_SESSION;

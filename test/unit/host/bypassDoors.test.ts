@@ -4,16 +4,16 @@
 // `host spawn`, `app.launch` on the host socket, and an emptied secret beside TERMIO_SESSION.
 // Each is refused from a session without bypass and allowed from one with it or from outside
 // Termio; the companion's LAN switch and pairing link need the user the same way.
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HostClient } from '../../../src/app/client/hostClient';
 import type { HostProcess } from '../../../src/app/host/hostProcess';
 import { termio } from '../../helpers/controlHost';
 import { makeHostHome, startLoggedHost } from '../../helpers/loggedHost';
 import { waitFor } from '../../helpers/waitFor';
+import { writeFake } from '../../helpers/fakeOnPath';
 
-const FAKES = resolve(__dirname, '..', '..', 'fakes');
 const FLAG = '--dangerously-skip-permissions';
 
 let home: string;
@@ -26,8 +26,7 @@ const clients: HostClient[] = [];
 
 beforeEach(async () => {
   ({ home, proj, bin, env } = makeHostHome('termio-doors-'));
-  for (const agent of ['claude', 'gemini', 'codex'])
-    writeFileSync(join(bin, agent), `#!/bin/sh\nexec "${process.execPath}" "${join(FAKES, 'fake-agent.mjs')}" ${agent} "$@"\n`, { mode: 0o755 });
+  for (const agent of ['claude', 'gemini', 'codex']) writeFake(bin, agent, 'fake-agent.mjs', agent);
   env.FAKE_AGENT_LOG = join(home, 'agents.log');
   ({ host, logs } = await startLoggedHost(env));
 });

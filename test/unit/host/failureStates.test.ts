@@ -8,7 +8,7 @@
 // manifest's failureScreen once a line was sent to it.
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Host } from '../../../src/app/host/host';
 import { nullLogger } from '../../../src/app/services/log';
@@ -17,8 +17,7 @@ import type { SessionInfo } from '../../../src/protocol/sessionInfo';
 import { formatClock } from '../../../src/protocol/status/failureReason';
 import { termio } from '../../helpers/controlHost';
 import { waitFor } from '../../helpers/waitFor';
-
-const FAKES = resolve(__dirname, '..', '..', 'fakes');
+import { writeFake } from '../../helpers/fakeOnPath';
 
 let home: string;
 let proj: string;
@@ -33,7 +32,7 @@ beforeEach(async () => {
   const bin = join(home, 'bin');
   mkdirSync(bin);
   // Claude Code as a user installs it: `claude` on the PATH (exec keeps the pid).
-  writeFileSync(join(bin, 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${join(FAKES, 'fake-agent.mjs')}" claude "$@"\n`, { mode: 0o755 });
+  writeFake(bin, 'claude', 'fake-agent.mjs', 'claude');
   // An agent with no hooks that prints an API error for every line but "ok" (and one from an
   // earlier run at launch), and the user's manifest that reads it.
   const lines = [

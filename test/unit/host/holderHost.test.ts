@@ -21,6 +21,7 @@ import { termioPaths } from '../../../src/app/services/paths';
 import { attach, mirrorFrames } from '../../helpers/hostScreen';
 import { endProcessesWithHome, isAlive, waitForExit } from '../../helpers/processes';
 import { waitFor } from '../../helpers/waitFor';
+import { writeFake } from '../../helpers/fakeOnPath';
 
 const repoRoot = resolve(__dirname, '..', '..', '..');
 const termioBin = join(repoRoot, 'bin', 'termio');
@@ -113,9 +114,7 @@ async function read(id: string): Promise<string> {
 /** A fake Claude Code on the login shell's PATH (its hooks are installed as for the real one). */
 function fakeClaudeOnPath(): void {
   mkdirSync(join(dir, 'bin'));
-  writeFileSync(join(dir, 'bin', 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${join(repoRoot, 'test', 'fakes', 'fake-agent.mjs')}" claude "$@"\n`, {
-    mode: 0o755,
-  });
+  writeFake(join(dir, 'bin'), 'claude', 'fake-agent.mjs', 'claude');
   writeFileSync(join(dir, '.profile'), `PATH="${join(dir, 'bin')}:$PATH"\nexport PATH\n`);
   env = { ...env, SHELL: '/bin/sh' };
 }

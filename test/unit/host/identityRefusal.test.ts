@@ -4,13 +4,12 @@
 // tab is made; once a program that answers as Grok Build does is there instead, the same spawn
 // starts it.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { HostProcess } from '../../../src/app/host/hostProcess';
 import { termio } from '../../helpers/controlHost';
 import { makeHostHome, startLoggedHost } from '../../helpers/loggedHost';
-
-const FAKES = resolve(__dirname, '..', '..', 'fakes');
+import { writeFake } from '../../helpers/fakeOnPath';
 
 let home: string;
 let proj: string;
@@ -47,7 +46,7 @@ it('refuses to start another program named grok, saying what it found, and start
   expect(readFileSync(`${grok}.runs`, 'utf8')).toBe('--version\n');
 
   // Grok Build installed over it: asked again (another file), and started.
-  writeFileSync(grok, `#!/bin/sh\nexec "${process.execPath}" "${join(FAKES, 'fake-agent.mjs')}" grok "$@"\n`, { mode: 0o755 });
+  writeFake(bin, 'grok', 'fake-agent.mjs', 'grok');
   const started = await termio(['sessions', 'spawn', '--agent', 'grok', '--cwd', proj], env, proj);
   expect(started.status, `${started.stderr}\n${logs.join('\n')}`).toBe(0);
   expect(host.registry.list().map((r) => r.agentId)).toEqual(['grok']);

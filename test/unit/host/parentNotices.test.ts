@@ -3,7 +3,7 @@
 // into it and whether it was working then; its children are fake agents started by the built
 // `termio` CLI run with the parent's TERMIO_SESSION and secret, as an agent in the tab runs it.
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ControlClient } from '../../../src/app/client/controlClient';
 import type { HostProcess } from '../../../src/app/host/hostProcess';
@@ -11,8 +11,7 @@ import type { WatchEvent } from '../../../src/protocol/control';
 import { termio } from '../../helpers/controlHost';
 import { makeHostHome, startLoggedHost } from '../../helpers/loggedHost';
 import { waitFor } from '../../helpers/waitFor';
-
-const FAKES = resolve(__dirname, '..', '..', 'fakes');
+import { writeFake } from '../../helpers/fakeOnPath';
 
 let home: string;
 let proj: string;
@@ -26,10 +25,9 @@ const clients: ControlClient[] = [];
 beforeEach(async () => {
   let bin: string;
   ({ home, proj, bin, env } = makeHostHome('termio-notices-'));
-  const wrapper = (fake: string, ...args: string[]) => `#!/bin/sh\nexec "${process.execPath}" "${join(FAKES, fake)}" ${args.join(' ')} "$@"\n`;
   // The coordinator runs as Gemini CLI (its titles); the workers as Claude Code and Codex.
-  writeFileSync(join(bin, 'gemini'), wrapper('fakeCoordinator.mjs'), { mode: 0o755 });
-  for (const agent of ['claude', 'codex']) writeFileSync(join(bin, agent), wrapper('fake-agent.mjs', agent), { mode: 0o755 });
+  writeFake(bin, 'gemini', 'fakeCoordinator.mjs');
+  for (const agent of ['claude', 'codex']) writeFake(bin, agent, 'fake-agent.mjs', agent);
   inputLog = join(home, 'parent-input.log');
   release = join(home, 'release');
   Object.assign(env, { FAKE_INPUT_LOG: inputLog, FAKE_RELEASE: release });

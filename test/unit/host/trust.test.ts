@@ -14,6 +14,7 @@ import { Host } from '../../../src/app/host/host';
 import type { Logger } from '../../../src/app/services/log';
 import type { ControlArgs, ControlVerb } from '../../../src/protocol/control';
 import { waitFor } from '../../helpers/waitFor';
+import { writeFake } from '../../helpers/fakeOnPath';
 
 const FAKES = resolve(__dirname, '..', '..', 'fakes');
 
@@ -40,8 +41,8 @@ beforeEach(async () => {
   const bin = join(home, 'bin');
   mkdirSync(bin);
   // The agents as a user installs them: `claude` and `codex` on the PATH (exec keeps the pid).
-  writeFileSync(join(bin, 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${join(FAKES, 'fake-agent.mjs')}" claude "$@"\n`, { mode: 0o755 });
-  writeFileSync(join(bin, 'codex'), `#!/bin/sh\nexec "${process.execPath}" "${join(FAKES, 'fakeDiscoveredAgent.mjs')}" "$@"\n`, { mode: 0o755 });
+  writeFake(bin, 'claude', 'fake-agent.mjs', 'claude');
+  writeFake(bin, 'codex', 'fakeDiscoveredAgent.mjs');
   // Sessions inherit this process's environment (the host runs here): point it at the test HOME.
   Object.assign(process.env, {
     HOME: home,
