@@ -189,7 +189,7 @@ export class ControlServer {
       limits: { enterFallbackMs: this.limits.enterFallbackMs, ...opts.waitLimits },
     });
     const questions = opts.questions ?? (() => undefined);
-    this.notices = new ParentNotices({ registry: opts.registry, waits: this.waits, logger: this.logger, questionOf: (id) => questions()?.peek(id)?.text });
+    this.notices = new ParentNotices({ registry: opts.registry, waits: this.waits, logger: this.logger, questions });
     this.connections = new ControlConnections({
       limits: this.limits,
       logger: this.logger,

@@ -10,6 +10,7 @@ import { failureFromExit } from '../../protocol/status/failureReason';
 import type { Logger } from '../services/log';
 import type { SessionRecord, SessionRegistry, StateChange } from './sessionRegistry';
 import type { SessionWaits } from './sessionWaits';
+import type { QuestionBook } from './questionBook';
 
 /** How long a notice of a child that needs an answer waits for its question to be read. */
 const QUESTION_WAIT_MS = 2_000;
@@ -25,8 +26,8 @@ export interface ParentNoticesOptions {
   registry: SessionRegistry;
   waits: Pick<SessionWaits, 'deliverPrompt' | 'wait'>;
   logger: Logger;
-  /** The question a session asks now, in words, if one was read. */
-  questionOf?: (id: string) => string | undefined;
+  /** The sessions' questions (absent: notices quote the screen's last words). */
+  questions?: () => Pick<QuestionBook, 'peek' | 'onQuestion'> | undefined;
   now?: () => number;
 }
 
@@ -113,20 +114,20 @@ export class ParentNotices implements Disposable {
   /** The child's question once it is read: the state can come before the question is drawn. At
    *  most QUESTION_WAIT_MS, then none (the notice quotes the screen's last words instead). */
   private questionSoon(child: SessionRecord): Promise<string | undefined> {
-    const questionOf = this.opts.questionOf;
-    const now = questionOf?.(child.id);
-    if (!questionOf || now !== undefined) return Promise.resolve(now);
+    const book = this.opts.questions?.();
+    const now = book?.peek(child.id)?.text;
+    if (!book || now !== undefined) return Promise.resolve(now);
     return new Promise((resolve) => {
       const done = (q: string | undefined) => {
         clearTimeout(cap);
         sub.dispose();
         resolve(q);
       };
-      const sub = child.session.onRender(() => {
-        const q = questionOf(child.id);
-        if (q !== undefined || child.state !== 'attention') done(q);
+      // The book tells when the child's question is read, or goes (the child stopped asking).
+      const sub = book.onQuestion((c) => {
+        if (c.sessionId === child.id && (c.question || child.state !== 'attention')) done(c.question?.text);
       });
-      const cap = setTimeout(() => done(questionOf(child.id)), QUESTION_WAIT_MS);
+      const cap = setTimeout(() => done(book.peek(child.id)?.text), QUESTION_WAIT_MS);
     });
   }
 
