@@ -95,6 +95,7 @@ export const ControlArgsSchemas = {
     id: SessionRef,
     lines: z.number().int().min(1).max(MAX_READ_LINES).optional().describe('only the last N non-empty rows of the screen'),
     transcript: z.boolean().optional().describe("read the agent's transcript file instead of the screen (its last N lines with lines)"),
+    viewport: z.boolean().optional().describe('the rows shown where the session is scrolled back to, rather than the live screen'),
   }),
   'sessions.send': z.strictObject({
     id: SessionRef,

@@ -2,13 +2,15 @@
 // read` and the control socket's waits show, read straight from the buffer.
 import type { Terminal } from '@xterm/headless';
 
-/** Rows of the screen (not the scrolled-back viewport) as text, right-trimmed. With lines=N,
- *  the last N rows after dropping trailing empty rows. */
-export function screenLines(term: Terminal, opts: { lines?: number } = {}): string[] {
+/** Rows of the screen as text, right-trimmed (with `viewport`, the rows shown where the session
+ *  is scrolled back to, as every view paints them). With lines=N, the last N rows after dropping
+ *  trailing empty rows. */
+export function screenLines(term: Terminal, opts: { lines?: number; viewport?: boolean } = {}): string[] {
   const buf = term.buffer.active;
+  const top = opts.viewport ? buf.viewportY : buf.baseY;
   const out: string[] = [];
   for (let y = 0; y < term.rows; y++) {
-    out.push(buf.getLine(buf.baseY + y)?.translateToString(true) ?? '');
+    out.push(buf.getLine(top + y)?.translateToString(true) ?? '');
   }
   if (opts.lines === undefined) return out;
   let end = out.length;

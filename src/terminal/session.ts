@@ -489,7 +489,7 @@ export class Session implements Disposable {
 
   /** Rows of the screen (not the scrolled-back viewport) as text, right-trimmed. With lines=N,
    *  the last N rows after dropping trailing empty rows. */
-  screenLines(opts: { lines?: number } = {}): string[] {
+  screenLines(opts: { lines?: number; viewport?: boolean } = {}): string[] {
     return screenLines(this.emulator, opts);
   }
 

@@ -42,11 +42,11 @@ const verbs: Record<string, VerbSpec> = {
     positionals: [],
   },
   read: {
-    usage: 'termio sessions read ID [--lines N] [--transcript] [--json]',
+    usage: 'termio sessions read ID [--lines N] [--viewport] [--transcript] [--json]',
     summary: "print the session's visible screen as text (or its last N non-empty lines), without focusing it",
     details:
-      "--transcript prints the agent's transcript file instead (its last N lines with --lines): the path its hooks reported, or its record in the agent's store.",
-    options: { ...common, lines: { type: 'string' }, transcript: { type: 'boolean' } },
+      "--viewport prints the rows shown where the session is scrolled back to (what its tab shows) rather than the live screen.\n--transcript prints the agent's transcript file instead (its last N lines with --lines): the path its hooks reported, or its record in the agent's store.",
+    options: { ...common, lines: { type: 'string' }, transcript: { type: 'boolean' }, viewport: { type: 'boolean' } },
     positionals: ['ID'],
   },
   send: {
@@ -293,6 +293,7 @@ const handlers: Record<string, Handler> = {
       id: p.positionals[0] ?? '',
       ...(n !== undefined ? { lines: n } : {}),
       ...(p.values.transcript ? { transcript: true } : {}),
+      ...(p.values.viewport ? { viewport: true } : {}),
     });
     if (!r.ok) return r.code;
     if (ctx.json) printOk(ctx.io, r.result);

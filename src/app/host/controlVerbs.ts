@@ -192,7 +192,7 @@ export class ControlVerbs implements SessionVerbs {
     if (args.transcript) return readTranscript(found.record.id, await this.d.transcriptOf(found.record.id), args.lines, s);
     await within(s.whenParsed(), this.d.readSettleMs);
     // Right-trimmed here too: typed spaces (a prompt's "$ ") are cells with content to the emulator.
-    const lines = s.screenLines(args.lines !== undefined ? { lines: args.lines } : undefined).map((l) => l.trimEnd());
+    const lines = s.screenLines({ ...(args.lines !== undefined ? { lines: args.lines } : {}), viewport: args.viewport === true }).map((l) => l.trimEnd());
     return { ok: true, result: { id: found.record.id, lines, cols: s.cols, rows: s.rows } };
   }
 

@@ -31,6 +31,7 @@ import { ImeInput } from './imeInput';
 import { keyInputFromQt } from './keyMapping';
 import { NativeGrid } from './nativeGrid';
 import { PointerGestures } from './pointerGestures';
+import { NewLinesPill } from './newLinesPill';
 import { TerminalFind } from './terminalFind';
 import { defaultOpenLink } from './terminalLinks';
 import { shortcutFor, type TerminalShortcut } from './terminalShortcuts';
@@ -93,6 +94,7 @@ export class TerminalView implements Disposable {
   });
   private readonly blink = new CursorBlink(() => this.repaintCursorRow());
   private readonly find: TerminalFind;
+  private readonly newLines: NewLinesPill;
   private readonly pointer: PointerGestures;
   private readonly ime: ImeInput;
   /** The next paint covers every row (theme, font, size, bell, first paint). */
@@ -120,6 +122,10 @@ export class TerminalView implements Disposable {
     this.native = new NativeGrid(fontFamily, fontSize, this.fonts);
     this.widget = this.createWidget();
     this.find = new TerminalFind(this.widget, session, this.theme, () => this.redrawAll());
+    this.newLines = new NewLinesPill(this.widget, this.theme, () => {
+      this.session.scrollTo('bottom');
+      this.widget.setFocus();
+    });
     this.pointer = new PointerGestures(session, {
       widget: this.widget,
       cellAt: (x, y) => this.cellAt(x, y),
@@ -150,6 +156,7 @@ export class TerminalView implements Disposable {
     this.theme = theme;
     this.grid.setTheme(theme);
     this.find.setTheme(theme);
+    this.newLines.setTheme(theme);
     // The rows themselves did not change: repaint them all, no model rebuild.
     this.redrawAll();
   }
@@ -195,6 +202,11 @@ export class TerminalView implements Disposable {
     this.find.close();
   }
 
+  /** What the pill over a scrolled-back view says (null: at the bottom, no pill). */
+  get newLinesText(): string | null {
+    return this.newLines.text;
+  }
+
   /** The matches of the current query and which one is current (for tests and diagnostics). */
   get findState(): { query: string; matches: readonly BufferRange[]; current: number } {
     return this.find.state;
@@ -219,6 +231,7 @@ export class TerminalView implements Disposable {
     this.settler.dispose();
     this.blink.dispose();
     this.find.dispose();
+    this.newLines.dispose();
     this._onFramePainted.dispose();
   }
 
@@ -300,6 +313,7 @@ export class TerminalView implements Disposable {
 
   private paintTaken(start: number, frame: Frame, dirtyRows: number[]): void {
     this.lastFrame = frame;
+    this.newLines.update(frame.scrollOffset, frame.scrollbackLength);
     const modelMs = performance.now() - start;
     this.blink.update(frame.cursor);
     for (const r of dirtyRows) this.pendingRows.add(r);
@@ -388,6 +402,7 @@ export class TerminalView implements Disposable {
 
   private handleResize(): void {
     this.find.place(this.widget.width());
+    this.newLines.place();
     this.fitSessionToWidget();
     // A new grid size rebuilds the model by itself (the emulator's resize); a page shown again at
     // its size (a session switch) needs every row painted, not rebuilt.
