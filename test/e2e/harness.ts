@@ -606,9 +606,7 @@ export async function launchTrayApp(
 ): Promise<{ app: AppUnderTest; win: string; home: string }> {
   const home = mkdtempSync(join(tmpdir(), 'termio-e2e-'));
   installFakeAgents(home, ['claude']);
-  mkdirSync(join(home, '.termio', 'config'), { recursive: true });
-  writeFileSync(join(home, '.termio', 'config', 'settings.json'), JSON.stringify({ welcomeShown: true, ...opts.settings }));
-  const app = await AppUnderTest.launch(display, { home, env: { ...desktop.env(), ...opts.env } });
+  const app = await AppUnderTest.launch(display, { home, env: { ...desktop.env(), ...opts.env }, ...(opts.settings ? { settings: opts.settings } : {}) });
   opts.started(app);
   const win = await app.waitForWindow();
   await waitFor(async () => (await app.cli(['sessions', 'list'])).code === 0, { what: 'the control socket' });
