@@ -26,6 +26,9 @@ import { writeFake } from '../../helpers/fakeOnPath';
 const repoRoot = resolve(__dirname, '..', '..', '..');
 const termioBin = join(repoRoot, 'bin', 'termio');
 const holderBin = join(repoRoot, 'native', 'termio-holder', 'build', 'termio-holder');
+/** Each test starts two to four hosts (and kills them): 4–14 s in full runs on a 2-core machine,
+ *  beside two busy loops included. Ten times that, for a machine far busier than those runs. */
+const RESTART_TEST_BOUND_MS = 150_000;
 
 let dir: string;
 let env: NodeJS.ProcessEnv;
@@ -126,78 +129,86 @@ async function killHost(): Promise<void> {
 }
 
 describe('session holders under termio-host', () => {
-  it('keeps the process, screen and scrollback through a SIGKILL of the host and a restart', async () => {
-    const id = (await termio(['host', 'spawn', '--', '/bin/sh'])).out.trim();
-    expect(id).toMatch(/^[0-9a-f-]{36}$/);
-    expect((await termio(['host', 'status'])).out).toContain('holders: on, 1 session held');
-    await termio(['sessions', 'send', id, 'seq 1 150; printf "\\033[1;32mgreen\\033[0m\\n"; echo marker-one', '--enter']);
-    await waitFor(async () => /^marker-one$/m.test(await read(id)), { what: 'the first output' });
-    const pid = (await sessions())[0]!.pid;
-    // The shell runs under its holder, in a session of its own: not a child of the host.
-    const ppid = Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
-    expect(ppid).not.toBe(hostPids().at(-1));
-    const before = await bufferText(id);
+  it(
+    'keeps the process, screen and scrollback through a SIGKILL of the host and a restart',
+    async () => {
+      const id = (await termio(['host', 'spawn', '--', '/bin/sh'])).out.trim();
+      expect(id).toMatch(/^[0-9a-f-]{36}$/);
+      expect((await termio(['host', 'status'])).out).toContain('holders: on, 1 session held');
+      await termio(['sessions', 'send', id, 'seq 1 150; printf "\\033[1;32mgreen\\033[0m\\n"; echo marker-one', '--enter']);
+      await waitFor(async () => /^marker-one$/m.test(await read(id)), { what: 'the first output' });
+      const pid = (await sessions())[0]!.pid;
+      // The shell runs under its holder, in a session of its own: not a child of the host.
+      const ppid = Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+      expect(ppid).not.toBe(hostPids().at(-1));
+      const before = await bufferText(id);
 
-    await killHost();
-    expect(isAlive(pid)).toBe(true);
-    // The next command starts a new host, which adopts the session.
-    expect(await sessions()).toEqual([expect.objectContaining({ id, pid })]);
-    expect(await bufferText(id)).toBe(before);
+      await killHost();
+      expect(isAlive(pid)).toBe(true);
+      // The next command starts a new host, which adopts the session.
+      expect(await sessions()).toEqual([expect.objectContaining({ id, pid })]);
+      expect(await bufferText(id)).toBe(before);
 
-    const restarted = await termio(['host', 'restart']);
-    expect(restarted.code, restarted.err).toBe(0);
-    expect(restarted.out).toMatch(/agents kept running/);
-    expect(await sessions()).toEqual([expect.objectContaining({ id, pid })]);
-    expect(await bufferText(id)).toBe(before);
-    expect(readFileSync(join(dir, '.termio', 'logs', 'host.log'), 'utf8')).toMatch(/host restarting: held agents keep running/);
+      const restarted = await termio(['host', 'restart']);
+      expect(restarted.code, restarted.err).toBe(0);
+      expect(restarted.out).toMatch(/agents kept running/);
+      expect(await sessions()).toEqual([expect.objectContaining({ id, pid })]);
+      expect(await bufferText(id)).toBe(before);
+      expect(readFileSync(join(dir, '.termio', 'logs', 'host.log'), 'utf8')).toMatch(/host restarting: held agents keep running/);
 
-    await termio(['sessions', 'send', id, 'echo typed-after-restart', '--enter']);
-    await waitFor(async () => /^typed-after-restart$/m.test(await read(id)), { what: 'typing after the restart' });
+      await termio(['sessions', 'send', id, 'echo typed-after-restart', '--enter']);
+      await waitFor(async () => /^typed-after-restart$/m.test(await read(id)), { what: 'typing after the restart' });
 
-    // stop still ends everything, holders included.
-    expect((await termio(['host', 'stop'])).code).toBe(0);
-    await waitForExit(pid, 'the session to end with the host');
-    await waitFor(() => readdirSync(join(dir, '.termio', 'run', 'holders')).length === 0, { what: 'the holders to go' });
-    expect(readdirSync(join(dir, '.termio', 'state', 'checkpoints'))).toEqual([]);
-  }, 120_000);
+      // stop still ends everything, holders included.
+      expect((await termio(['host', 'stop'])).code).toBe(0);
+      await waitForExit(pid, 'the session to end with the host');
+      await waitFor(() => readdirSync(join(dir, '.termio', 'run', 'holders')).length === 0, { what: 'the holders to go' });
+      expect(readdirSync(join(dir, '.termio', 'state', 'checkpoints'))).toEqual([]);
+    },
+    RESTART_TEST_BOUND_MS,
+  );
 
-  it('lists the sessions in the order they had through a SIGKILL of the host and a restart, a finished one in its place among them', async () => {
-    env = { ...env, SHELL: '/bin/sh' };
-    // Both kinds of start: `host spawn` (not saved in the state file) and `sessions spawn` (saved).
-    const ids: string[] = [];
-    for (let i = 0; i < 6; i++) {
-      const r = await termio(i % 2 === 0 ? ['host', 'spawn', '--', '/bin/sh'] : ['sessions', 'spawn', '--cwd', dir]);
-      expect(r.code, r.err).toBe(0);
-      ids.push(r.out.trim());
-    }
-    // The fourth one's program ends: its tab stays, from the checkpoint taken at its exit.
-    const finished = ids[3]!;
-    await termio(['sessions', 'send', finished, 'exit 3', '--enter']);
-    type Listed = { id: string; exited: { exitCode: number } | null };
-    const listed = async (): Promise<Listed[]> => {
-      const r = await termio(['sessions', 'list', '--json']);
-      expect(r.code, r.err).toBe(0);
-      return (JSON.parse(r.out) as { sessions: Listed[] }).sessions;
-    };
-    await waitFor(async () => (await listed()).find((s) => s.id === finished)?.exited?.exitCode === 3, { what: 'the fourth program to end' });
-    const before = (await listed()).map((s) => s.id);
-    expect(before).toEqual(ids);
-    // A SIGKILL leaves what the checkpoints hold: wait until each session has one.
-    const checkpoints = join(dir, '.termio', 'state', 'checkpoints');
-    await waitFor(
-      () =>
-        ids.every((id) => {
-          const cp = readCheckpoint(checkpoints, id);
-          return cp !== null && 'session' in cp && (id !== finished || cp.exited !== undefined);
-        }),
-      { what: 'a checkpoint of every session', timeout: 30_000 },
-    );
+  it(
+    'lists the sessions in the order they had through a SIGKILL of the host and a restart, a finished one in its place among them',
+    async () => {
+      env = { ...env, SHELL: '/bin/sh' };
+      // Both kinds of start: `host spawn` (not saved in the state file) and `sessions spawn` (saved).
+      const ids: string[] = [];
+      for (let i = 0; i < 6; i++) {
+        const r = await termio(i % 2 === 0 ? ['host', 'spawn', '--', '/bin/sh'] : ['sessions', 'spawn', '--cwd', dir]);
+        expect(r.code, r.err).toBe(0);
+        ids.push(r.out.trim());
+      }
+      // The fourth one's program ends: its tab stays, from the checkpoint taken at its exit.
+      const finished = ids[3]!;
+      await termio(['sessions', 'send', finished, 'exit 3', '--enter']);
+      type Listed = { id: string; exited: { exitCode: number } | null };
+      const listed = async (): Promise<Listed[]> => {
+        const r = await termio(['sessions', 'list', '--json']);
+        expect(r.code, r.err).toBe(0);
+        return (JSON.parse(r.out) as { sessions: Listed[] }).sessions;
+      };
+      await waitFor(async () => (await listed()).find((s) => s.id === finished)?.exited?.exitCode === 3, { what: 'the fourth program to end' });
+      const before = (await listed()).map((s) => s.id);
+      expect(before).toEqual(ids);
+      // A SIGKILL leaves what the checkpoints hold: wait until each session has one.
+      const checkpoints = join(dir, '.termio', 'state', 'checkpoints');
+      await waitFor(
+        () =>
+          ids.every((id) => {
+            const cp = readCheckpoint(checkpoints, id);
+            return cp !== null && 'session' in cp && (id !== finished || cp.exited !== undefined);
+          }),
+        { what: 'a checkpoint of every session', timeout: 30_000 },
+      );
 
-    await killHost();
-    expect((await listed()).map((s) => s.id)).toEqual(before);
-    expect((await termio(['host', 'restart'])).code).toBe(0);
-    expect((await listed()).map((s) => s.id)).toEqual(before);
-  }, 120_000);
+      await killHost();
+      expect((await listed()).map((s) => s.id)).toEqual(before);
+      expect((await termio(['host', 'restart'])).code).toBe(0);
+      expect((await listed()).map((s) => s.id)).toEqual(before);
+    },
+    RESTART_TEST_BOUND_MS,
+  );
 
   it('carries a `termio sessions wait` in flight through a SIGKILL of the host and a restart, on the same session; a stop ends it', async () => {
     const id = (await termio(['host', 'spawn', '--', '/bin/sh'])).out.trim();
@@ -235,123 +246,132 @@ describe('session holders under termio-host', () => {
     expect(hostPids()).toHaveLength(hosts);
   }, 90_000);
 
-  it('carries run, spawn and send --wait through a SIGKILL of the host: each goes on with the next host and prints the whole of its work', async () => {
-    const asked = (until: string): number => waitsAsked(`"until":"${until}"`);
-    /** A command that holds its step until the test creates `name`. */
-    const gate = (name: string): string => `while [ ! -e ${join(dir, name)} ]; do sleep 0.1; done`;
-    /** Kills the host once the wait is in place and the session's state is saved; returns once the next host was asked again. */
-    const loseHostDuring = async (until: string, saved: () => boolean = () => true): Promise<void> => {
-      await waitFor(() => asked(until) === 1, { what: `the ${until} wait to reach the host` });
-      await waitFor(saved, { what: 'a checkpoint with the work' });
-      await killHost();
-      await waitFor(() => asked(until) === 2, { what: `the ${until} wait to be asked again of the next host`, timeout: 30_000 });
-    };
-    const lostNote = /the session host was lost during the wait; waiting on session [0-9a-f-]{36} with the next one/;
-    // Before any host starts: the host's environment is the one its sessions start in.
-    fakeClaudeOnPath();
-    expect((await termio(['hooks', 'install', '--agent', 'claude'])).code).toBe(0);
+  it(
+    'carries run, spawn and send --wait through a SIGKILL of the host: each goes on with the next host and prints the whole of its work',
+    async () => {
+      const asked = (until: string): number => waitsAsked(`"until":"${until}"`);
+      /** A command that holds its step until the test creates `name`. */
+      const gate = (name: string): string => `while [ ! -e ${join(dir, name)} ]; do sleep 0.1; done`;
+      /** Kills the host once the wait is in place and the session's state is saved; returns once the next host was asked again. */
+      const loseHostDuring = async (until: string, saved: () => boolean = () => true): Promise<void> => {
+        await waitFor(() => asked(until) === 1, { what: `the ${until} wait to reach the host` });
+        await waitFor(saved, { what: 'a checkpoint with the work' });
+        await killHost();
+        await waitFor(() => asked(until) === 2, { what: `the ${until} wait to be asked again of the next host`, timeout: 30_000 });
+      };
+      const lostNote = /the session host was lost during the wait; waiting on session [0-9a-f-]{36} with the next one/;
+      // Before any host starts: the host's environment is the one its sessions start in.
+      fakeClaudeOnPath();
+      expect((await termio(['hooks', 'install', '--agent', 'claude'])).code).toBe(0);
 
-    // run: its exit, and what it printed before the loss as well as after.
-    const running = background(['sessions', 'run', '--wait', '--json', '--', 'sh', '-c', `echo before-loss; ${gate('go-run')}; echo after-loss; exit 4`]);
-    await loseHostDuring('exit');
-    writeFileSync(join(dir, 'go-run'), '');
-    const ran = await running.ended;
-    expect(ran.code, ran.err).toBe(0);
-    expect(ran.err).toMatch(lostNote);
-    const run = JSON.parse(ran.out) as { id: string; wait: { outcome: string; lines: string[]; session: { exited: { exitCode: number } } } };
-    expect(run.wait).toMatchObject({ outcome: 'settled', session: { exited: { exitCode: 4 } } });
-    expect(run.wait.lines).toEqual(['before-loss', 'after-loss']);
+      // run: its exit, and what it printed before the loss as well as after.
+      const running = background(['sessions', 'run', '--wait', '--json', '--', 'sh', '-c', `echo before-loss; ${gate('go-run')}; echo after-loss; exit 4`]);
+      await loseHostDuring('exit');
+      writeFileSync(join(dir, 'go-run'), '');
+      const ran = await running.ended;
+      expect(ran.code, ran.err).toBe(0);
+      expect(ran.err).toMatch(lostNote);
+      const run = JSON.parse(ran.out) as { id: string; wait: { outcome: string; lines: string[]; session: { exited: { exitCode: number } } } };
+      expect(run.wait).toMatchObject({ outcome: 'settled', session: { exited: { exitCode: 4 } } });
+      expect(run.wait.lines).toEqual(['before-loss', 'after-loss']);
 
-    // spawn with a first prompt, then send: an agent's turn that the host is lost in the middle of.
-    const working = (id: string) => (): boolean => {
-      const cp = readCheckpoint(join(dir, '.termio', 'state', 'checkpoints'), id);
-      return (cp && 'session' in cp ? cp.session.status?.engine.current.state : undefined) === 'working';
-    };
-    const agentId = async (): Promise<string> => {
-      await waitFor(async () => (await sessions()).length === 2, { what: 'the agent session' });
-      return (await sessions()).find((x) => x.id !== run.id)!.id;
-    };
-    const spawning = background(['sessions', 'spawn', '--agent', 'claude', '--prompt', `!${gate('go-spawn')}; echo spawned-turn`, '--wait', '--json']);
-    const id = await agentId();
-    await loseHostDuring('turn', working(id));
-    writeFileSync(join(dir, 'go-spawn'), '');
-    const spawned = await spawning.ended;
-    expect(spawned.code, spawned.err).toBe(0);
-    expect(spawned.err).toMatch(lostNote);
-    const first = JSON.parse(spawned.out) as { id: string; wait: { outcome: string; lines: string[]; session: { state: string } } };
-    expect(first).toMatchObject({ id, wait: { outcome: 'settled', session: { state: expect.stringMatching(/^(done|idle)$/) } } });
-    // From the session's start, on the next host too (its rows rebuilt from the checkpoint).
-    expect(first.wait.lines.slice(0, 2)).toEqual(['fake claude ready', expect.stringContaining(`> !${gate('go-spawn')}`.slice(0, 60))]);
-
-    const sending = background(['sessions', 'send', id, `!${gate('go-send')}; echo sent-turn`, '--enter', '--wait', '--json']);
-    await waitFor(() => asked('turn') === 3, { what: 'the send wait to reach the host' });
-    await waitFor(working(id), { what: 'a checkpoint with the work' });
-    await killHost();
-    await waitFor(() => asked('turn') === 4, { what: 'the send wait to be asked again of the next host', timeout: 30_000 });
-    writeFileSync(join(dir, 'go-send'), '');
-    const sent = await sending.ended;
-    expect(sent.code, sent.err).toBe(0);
-    expect(sent.err).toMatch(lostNote);
-    // Its lines begin where the wait was asked again: the mark was a row of the lost host's screen.
-    expect(JSON.parse(sent.out)).toMatchObject({ id, wait: { outcome: 'settled', session: { state: expect.stringMatching(/^(done|idle)$/) } } });
-    expect(hostPids()).toHaveLength(4);
-  }, 150_000);
-
-  it('keeps a session asking the user (attention) or working as it was through a SIGKILL of the host: its status comes back with it', async () => {
-    fakeClaudeOnPath();
-    expect((await termio(['hooks', 'install', '--agent', 'claude'])).code).toBe(0);
-    const spawned = await termio(['sessions', 'spawn', '--agent', 'claude']);
-    expect(spawned.code, spawned.err).toBe(0);
-    const id = spawned.out.trim();
-    const pid = (await sessions())[0]!.pid;
-    const why = async (): Promise<{ state: string; since: string; channel: string; event?: string }> =>
-      JSON.parse((await termio(['sessions', 'why', id, '--json'])).out) as { state: string; since: string; channel: string; event?: string };
-    // The state the last checkpoint keeps, as the status tracker had it.
-    const saved = (): string | undefined => {
-      const cp = readCheckpoint(join(dir, '.termio', 'state', 'checkpoints'), id);
-      return cp && 'session' in cp ? cp.session.status?.engine.current.state : undefined;
-    };
-    const stateIs = async (state: string): Promise<boolean> => (await why()).state === state;
-
-    await termio(['sessions', 'send', id, 'ask before running tests', '--enter']);
-    await waitFor(() => stateIs('attention'), { what: 'the permission prompt to be attention' });
-    // The title still shows the spinner: a host starting afresh would read the session as working.
-    await waitFor(() => saved() === 'attention', { what: 'a checkpoint with the attention' });
-    const asking = await why();
-    const waitingSince = async () => (JSON.parse((await termio(['sessions', 'list', '--json'])).out) as { sessions: SessionInfo[] }).sessions[0]!.waitingSince;
-    const queued = await waitingSince();
-    expect(queued).toEqual(expect.any(String));
-    await killHost();
-    expect(await why()).toMatchObject({ state: 'attention', since: asking.since, channel: 'hooks', event: 'PermissionRequest' });
-    expect((await sessions())[0]).toMatchObject({ id, pid, state: 'attention' });
-    // Its place in the attention queue comes back with it; handled, it stays off the queue.
-    expect(await waitingSince()).toBe(queued);
-    expect((await termio(['sessions', 'handled', id])).code).toBe(0);
-    await waitFor(
-      () => {
+      // spawn with a first prompt, then send: an agent's turn that the host is lost in the middle of.
+      const working = (id: string) => (): boolean => {
         const cp = readCheckpoint(join(dir, '.termio', 'state', 'checkpoints'), id);
-        return cp && 'session' in cp && cp.session.waitingSince === null;
-      },
-      {
-        what: 'a checkpoint of the session handled',
-      },
-    );
-    await killHost();
-    expect(await waitingSince()).toBeNull();
-    expect(await stateIs('attention')).toBe(true);
+        return (cp && 'session' in cp ? cp.session.status?.engine.current.state : undefined) === 'working';
+      };
+      const agentId = async (): Promise<string> => {
+        await waitFor(async () => (await sessions()).length === 2, { what: 'the agent session' });
+        return (await sessions()).find((x) => x.id !== run.id)!.id;
+      };
+      const spawning = background(['sessions', 'spawn', '--agent', 'claude', '--prompt', `!${gate('go-spawn')}; echo spawned-turn`, '--wait', '--json']);
+      const id = await agentId();
+      await loseHostDuring('turn', working(id));
+      writeFileSync(join(dir, 'go-spawn'), '');
+      const spawned = await spawning.ended;
+      expect(spawned.code, spawned.err).toBe(0);
+      expect(spawned.err).toMatch(lostNote);
+      const first = JSON.parse(spawned.out) as { id: string; wait: { outcome: string; lines: string[]; session: { state: string } } };
+      expect(first).toMatchObject({ id, wait: { outcome: 'settled', session: { state: expect.stringMatching(/^(done|idle)$/) } } });
+      // From the session's start, on the next host too (its rows rebuilt from the checkpoint).
+      expect(first.wait.lines.slice(0, 2)).toEqual(['fake claude ready', expect.stringContaining(`> !${gate('go-spawn')}`.slice(0, 60))]);
 
-    // The adopting host hears the agent's hooks as the first one did.
-    await termio(['sessions', 'send', id, 'y', '--enter']);
-    await waitFor(() => stateIs('done'), { what: 'done once the permission is given' });
-    await termio(['sessions', 'send', id, 'a slow one', '--enter']);
-    await waitFor(() => stateIs('working'), { what: 'the slow turn to be working' });
-    await waitFor(() => saved() === 'working', { what: 'a checkpoint with the work' });
-    const working = await why();
-    await killHost();
-    // Since when it works, too: a host starting afresh would read the spinner as work from now on.
-    expect(await why()).toMatchObject({ state: 'working', since: working.since });
-    expect((await sessions())[0]).toMatchObject({ id, pid, state: 'working' });
-  }, 120_000);
+      const sending = background(['sessions', 'send', id, `!${gate('go-send')}; echo sent-turn`, '--enter', '--wait', '--json']);
+      await waitFor(() => asked('turn') === 3, { what: 'the send wait to reach the host' });
+      await waitFor(working(id), { what: 'a checkpoint with the work' });
+      await killHost();
+      await waitFor(() => asked('turn') === 4, { what: 'the send wait to be asked again of the next host', timeout: 30_000 });
+      writeFileSync(join(dir, 'go-send'), '');
+      const sent = await sending.ended;
+      expect(sent.code, sent.err).toBe(0);
+      expect(sent.err).toMatch(lostNote);
+      // Its lines begin where the wait was asked again: the mark was a row of the lost host's screen.
+      expect(JSON.parse(sent.out)).toMatchObject({ id, wait: { outcome: 'settled', session: { state: expect.stringMatching(/^(done|idle)$/) } } });
+      expect(hostPids()).toHaveLength(4);
+    },
+    RESTART_TEST_BOUND_MS,
+  );
+
+  it(
+    'keeps a session asking the user (attention) or working as it was through a SIGKILL of the host: its status comes back with it',
+    async () => {
+      fakeClaudeOnPath();
+      expect((await termio(['hooks', 'install', '--agent', 'claude'])).code).toBe(0);
+      const spawned = await termio(['sessions', 'spawn', '--agent', 'claude']);
+      expect(spawned.code, spawned.err).toBe(0);
+      const id = spawned.out.trim();
+      const pid = (await sessions())[0]!.pid;
+      const why = async (): Promise<{ state: string; since: string; channel: string; event?: string }> =>
+        JSON.parse((await termio(['sessions', 'why', id, '--json'])).out) as { state: string; since: string; channel: string; event?: string };
+      // The state the last checkpoint keeps, as the status tracker had it.
+      const saved = (): string | undefined => {
+        const cp = readCheckpoint(join(dir, '.termio', 'state', 'checkpoints'), id);
+        return cp && 'session' in cp ? cp.session.status?.engine.current.state : undefined;
+      };
+      const stateIs = async (state: string): Promise<boolean> => (await why()).state === state;
+
+      await termio(['sessions', 'send', id, 'ask before running tests', '--enter']);
+      await waitFor(() => stateIs('attention'), { what: 'the permission prompt to be attention' });
+      // The title still shows the spinner: a host starting afresh would read the session as working.
+      await waitFor(() => saved() === 'attention', { what: 'a checkpoint with the attention' });
+      const asking = await why();
+      const waitingSince = async () =>
+        (JSON.parse((await termio(['sessions', 'list', '--json'])).out) as { sessions: SessionInfo[] }).sessions[0]!.waitingSince;
+      const queued = await waitingSince();
+      expect(queued).toEqual(expect.any(String));
+      await killHost();
+      expect(await why()).toMatchObject({ state: 'attention', since: asking.since, channel: 'hooks', event: 'PermissionRequest' });
+      expect((await sessions())[0]).toMatchObject({ id, pid, state: 'attention' });
+      // Its place in the attention queue comes back with it; handled, it stays off the queue.
+      expect(await waitingSince()).toBe(queued);
+      expect((await termio(['sessions', 'handled', id])).code).toBe(0);
+      await waitFor(
+        () => {
+          const cp = readCheckpoint(join(dir, '.termio', 'state', 'checkpoints'), id);
+          return cp && 'session' in cp && cp.session.waitingSince === null;
+        },
+        {
+          what: 'a checkpoint of the session handled',
+        },
+      );
+      await killHost();
+      expect(await waitingSince()).toBeNull();
+      expect(await stateIs('attention')).toBe(true);
+
+      // The adopting host hears the agent's hooks as the first one did.
+      await termio(['sessions', 'send', id, 'y', '--enter']);
+      await waitFor(() => stateIs('done'), { what: 'done once the permission is given' });
+      await termio(['sessions', 'send', id, 'a slow one', '--enter']);
+      await waitFor(() => stateIs('working'), { what: 'the slow turn to be working' });
+      await waitFor(() => saved() === 'working', { what: 'a checkpoint with the work' });
+      const working = await why();
+      await killHost();
+      // Since when it works, too: a host starting afresh would read the spinner as work from now on.
+      expect(await why()).toMatchObject({ state: 'working', since: working.since });
+      expect((await sessions())[0]).toMatchObject({ id, pid, state: 'working' });
+    },
+    RESTART_TEST_BOUND_MS,
+  );
 
   it('holds the sessions of a home too deep for socket paths, its sockets in a short folder of the user under /tmp', async () => {
     // 75 bytes: run/host.sock still fits in a socket path, run/holders/<uuid>.sock (54 more) does not.
