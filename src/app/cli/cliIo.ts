@@ -1,6 +1,7 @@
 // What every termio command shares: its exit codes (part of the interface: scripts and tests rely
 // on them), the streams and environment it runs with, and the shape of a command group's entry.
 // Its own module so command groups import it without pulling in main.ts, which loads them.
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 export const ExitCode = {
   /** Done; for a wait: the session settled. */
   ok: 0,
@@ -29,3 +30,18 @@ export interface CliIo {
 }
 
 export type CommandHandler = (args: string[], io: CliIo) => Promise<number>;
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+/** What parseOrUsage gives: the options' values and the positionals. */
+export type ParsedArgs<O extends Options> = ReturnType<typeof parseArgs<{ options: O; allowPositionals: true; strict: true }>>;
+
+/** A command's arguments read strictly (an unknown option is an error, positionals are allowed),
+ *  or, after printing `termio COMMAND: why` and the help, the usage exit code. */
+export function parseOrUsage<O extends Options>(io: CliIo, command: string, help: string, args: string[], options: O): ParsedArgs<O> | number {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    io.err(`termio ${command}: ${(err as Error).message}\n\n${help}`);
+    return ExitCode.usage;
+  }
+}

@@ -2,13 +2,12 @@
 // host shows beside its own. Talks to the host (starting it if need be), which keeps
 // ~/.termio/config/machines.json and one ssh connection per machine.
 import { isAbsolute, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { HostParams } from '../../protocol/hostMessages';
 import type { MachineInfo } from '../../protocol/machines';
 import { machineStateLine, machineTarget } from '../present/machineText';
 import { connectHost } from '../client/hostLauncher';
 import type { HostClient } from '../client/hostClient';
-import { ExitCode, type CliIo } from './cliIo';
+import { ExitCode, parseOrUsage, type CliIo, type ParsedArgs } from './cliIo';
 import { printError, printOk } from './output';
 
 const HELP = `Usage: termio machines <verb> [options]
@@ -45,7 +44,6 @@ const OPTIONS = {
   'ssh-option': { type: 'string', multiple: true },
   'remote-command': { type: 'string' },
 } as const;
-type ParsedArgs = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>;
 
 export async function run(args: string[], io: CliIo): Promise<number> {
   const [verb, ...rest] = args;
@@ -53,13 +51,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     io.out(HELP);
     return verb === undefined ? ExitCode.usage : ExitCode.ok;
   }
-  let parsed: ParsedArgs;
-  try {
-    parsed = parseArgs({ args: rest, options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (err) {
-    io.err(`termio machines ${verb}: ${(err as Error).message}\n\n${HELP}`);
-    return ExitCode.usage;
-  }
+  const parsed = parseOrUsage(io, `machines ${verb}`, HELP, rest, OPTIONS);
+  if (typeof parsed === 'number') return parsed;
   const json = parsed.values.json === true;
   const wanted = ({ add: 2, list: 0, remove: 1, install: 1 } as Record<string, number>)[verb];
   if (wanted === undefined || parsed.positionals.length !== wanted) {
@@ -87,7 +80,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
 }
 
 /** The machine `add` asks for, from its arguments; undefined (the error written) when --port is not a port. */
-function machineToAdd(parsed: ParsedArgs, io: CliIo): HostParams<'machines.add'> | undefined {
+function machineToAdd(parsed: ParsedArgs<typeof OPTIONS>, io: CliIo): HostParams<'machines.add'> | undefined {
   const v = parsed.values;
   let port: number | undefined;
   if (v.port !== undefined) {

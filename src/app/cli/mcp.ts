@@ -2,11 +2,10 @@
 // mcpTools.ts (the control verbs the CLI sends), for agents that reach tools through MCP first.
 // `termio mcp status [--json]`: where the server is registered in each agent's own MCP config
 // (`termio hooks install` registers it there). The SDK is loaded only here, never by other commands.
-import { parseArgs } from 'node:util';
 import { termioPaths } from '../services/paths';
 import { mcpServerEntry, mcpStatus } from '../services/mcpInstaller';
 import { packageVersion } from '../services/install';
-import { ExitCode, type CliIo } from './cliIo';
+import { ExitCode, parseOrUsage, type CliIo } from './cliIo';
 import { describeMcp, hookAgents } from './hooks';
 import { printOk } from './output';
 
@@ -65,13 +64,8 @@ async function status(io: CliIo, json: boolean): Promise<number> {
 }
 
 export async function run(args: string[], io: CliIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: true });
-  } catch (err) {
-    io.err(`termio mcp: ${(err as Error).message}\n\n${HELP}`);
-    return ExitCode.usage;
-  }
+  const parsed = parseOrUsage(io, 'mcp', HELP, args, { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } });
+  if (typeof parsed === 'number') return parsed;
   const [verb, ...extra] = parsed.positionals;
   if (parsed.values.help || verb === 'help') {
     io.out(HELP);

@@ -1,8 +1,7 @@
 // `termio notify [--title T] TEXT`: a desktop notification from a script or an agent. Run inside a
 // Termio session ($TERMIO_SESSION set), a click on it brings that session to the front.
-import { parseArgs } from 'node:util';
 import { ControlClient } from '../client/controlClient';
-import { ExitCode, type CommandHandler } from './cliIo';
+import { ExitCode, parseOrUsage, type CommandHandler } from './cliIo';
 import { printError, printOk } from './output';
 
 const HELP = `Usage: termio notify [--title T] [--json] TEXT
@@ -13,18 +12,8 @@ Exit codes: 0 shown, 1 error, 2 bad usage, 4 Termio not running.
 `;
 
 export const run: CommandHandler = async (args, io) => {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      options: { title: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (err) {
-    io.err(`termio notify: ${(err as Error).message}\n\n${HELP}`);
-    return ExitCode.usage;
-  }
+  const parsed = parseOrUsage(io, 'notify', HELP, args, { title: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } });
+  if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
   if (values.help) {
     io.out(HELP);

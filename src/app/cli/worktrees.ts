@@ -1,10 +1,9 @@
 // `termio worktrees list|prune|remove`: the git worktrees Termio made for sessions, what each
 // holds (uncommitted files, commits its base lacks), pruning the merged and clean ones, and
 // removing one (with --force when work is at stake).
-import { parseArgs } from 'node:util';
 import type { WorktreeStatusInfo } from '../../protocol/control';
 import { ControlClient } from '../client/controlClient';
-import { ExitCode, type CliIo, type CommandHandler } from './cliIo';
+import { ExitCode, parseOrUsage, type CliIo, type CommandHandler } from './cliIo';
 import { printError, printOk } from './output';
 import { tilde } from './sessionsText';
 
@@ -60,18 +59,8 @@ function printResult(result: WorktreesResult, io: CliIo, json: boolean): void {
 }
 
 export const run: CommandHandler = async (args, io) => {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      options: { json: { type: 'boolean' }, force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (err) {
-    io.err(`termio worktrees: ${(err as Error).message}\n\n${HELP}`);
-    return ExitCode.usage;
-  }
+  const parsed = parseOrUsage(io, 'worktrees', HELP, args, { json: { type: 'boolean' }, force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } });
+  if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
   const [verb, ref, extra] = positionals;
   if (values.help || verb === 'help') {
