@@ -3,15 +3,15 @@
 // reported by its path and falls back to its default while every other field is kept), written
 // surgically (only the changed key, so the user's comments and layout survive), and watched so
 // a hand edit applies live.
-import { mkdirSync, renameSync, watch, type FSWatcher } from 'node:fs';
-import { dirname } from 'node:path';
+import { renameSync } from 'node:fs';
 import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import * as z from 'zod';
-import { Emitter } from '../../protocol/events';
+import { Emitter, type Disposable } from '../../protocol/events';
 import { homedir } from 'node:os';
 import { shortenHome } from '../../protocol/homePath';
 import { DEFAULT_COMPANION_PORT, MAX_COMPANION_PORT, MIN_COMPANION_PORT } from '../../protocol/companion';
 import { writeFileAtomic } from './atomicWrite';
+import { watchFile } from './fileWatch';
 import { readTextIfExists } from './textFile';
 
 /** The monospace font every machine of each platform has: Menlo ships with macOS, DejaVu Sans
@@ -246,7 +246,7 @@ export function editSettingsText(text: string, path: string[], value: unknown): 
 
 export class SettingsStore {
   private current: SettingsLoad;
-  private watcher: FSWatcher | null = null;
+  private watcher: Disposable | null = null;
   private readonly changed = new Emitter<SettingsLoad>();
   readonly onChange = this.changed.event;
 
@@ -315,22 +315,13 @@ export class SettingsStore {
     return { notice: null };
   }
 
-  /** Applies hand edits live. Watches the folder, since editors replace the file on save. */
+  /** Applies hand edits live. */
   watch(): void {
-    if (this.watcher) return;
-    mkdirSync(dirname(this.file), { recursive: true });
-    let timer: NodeJS.Timeout | null = null;
-    this.watcher = watch(dirname(this.file), (_event, name) => {
-      if (name !== null && !this.file.endsWith(`/${name}`)) return;
-      if (timer) clearTimeout(timer);
-      // Editors write in several steps; read once they have finished (50 ms is well under a
-      // person's notice and well over an editor's write burst).
-      timer = setTimeout(() => this.reload(), 50);
-    });
+    this.watcher ??= watchFile(this.file, () => this.reload());
   }
 
   dispose(): void {
-    this.watcher?.close();
+    this.watcher?.dispose();
     this.watcher = null;
     this.changed.dispose();
   }

@@ -4,16 +4,16 @@
 // hand edit applies live, as settings.json does. A file that cannot be read as JSON (cut short,
 // binary, a folder, far too large) is never edited: the first change moves it aside unchanged and
 // starts a new one, and says so.
-import { mkdirSync, readFileSync, statSync, watch, type FSWatcher } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { applyEdits, modify } from 'jsonc-parser';
-import { Emitter } from '../../../protocol/events';
+import { Emitter, type Disposable } from '../../../protocol/events';
 import { MAX_MACHINES, parseMachines, type Machine, type MachinesLoad } from '../../../protocol/machines';
 import { writeFileAtomic } from '../../services/atomicWrite';
+import { watchFile } from '../../services/fileWatch';
 import { moveAsideUnreadable, notAnObject, unreadableBecause } from '../../services/settings';
 
 /** Editors write in several steps: read once they are done (as settings.json is). */
-const RELOAD_DEBOUNCE_MS = 50;
 
 const EMPTY_FILE = '{\n  "machines": {}\n}\n';
 
@@ -47,7 +47,7 @@ function readMachinesFile(file: string): { text: string } | { unreadable: string
 
 export class MachinesStore {
   private current: MachinesLoad;
-  private watcher: FSWatcher | null = null;
+  private watcher: Disposable | null = null;
   private readonly changed = new Emitter<MachinesLoad>();
   readonly onChange = this.changed.event;
 
@@ -125,20 +125,13 @@ export class MachinesStore {
     return { notice };
   }
 
-  /** Applies hand edits live; watches the folder, since editors replace the file on save. */
+  /** Applies hand edits live. */
   watch(): void {
-    if (this.watcher) return;
-    mkdirSync(dirname(this.file), { recursive: true });
-    let timer: NodeJS.Timeout | null = null;
-    this.watcher = watch(dirname(this.file), (_event, name) => {
-      if (name !== null && !this.file.endsWith(`/${name}`)) return;
-      if (timer) clearTimeout(timer);
-      timer = setTimeout(() => this.reload(), RELOAD_DEBOUNCE_MS);
-    });
+    this.watcher ??= watchFile(this.file, () => this.reload());
   }
 
   dispose(): void {
-    this.watcher?.close();
+    this.watcher?.dispose();
     this.watcher = null;
     this.changed.dispose();
   }
