@@ -79,19 +79,7 @@ export function hostControlServer(
     },
     readyEvidence: (id) => up.value?.readyEvidence(id),
     remote: () => opts.remoteSessions?.() ?? null,
-    worktrees: new WorktreeVerbs({
-      service: async () => (await up.promise).worktrees,
-      registry,
-      path: () => up.value?.sessionPath ?? process.env.PATH ?? '',
-      comments: async () => (await up.promise).reviewComments,
-    }),
-    fanout: new FanoutVerbs({
-      service: async () => (await up.promise).worktrees,
-      groups: async () => (await up.promise).fanoutGroups,
-      registry,
-      cannotStart: async (agent) => (await up.promise).cannotStart(agent),
-      path: () => up.value?.sessionPath ?? process.env.PATH ?? '',
-    }),
+    ...worktreeVerbs(core, up),
     promptHook: (id) => up.value?.promptHook(id) ?? false,
     hookWork: (id) => tracker.workReports(id),
     questions: () => up.value?.questions,
@@ -104,6 +92,22 @@ export function hostControlServer(
       return { ok: true, id: r.record.id };
     },
   });
+}
+
+/** The review's and the fan-out's verbs, asking the host's services once they are up. */
+function worktreeVerbs(core: HostCore, up: { readonly value: ControlledHost | null; readonly promise: Promise<ControlledHost> }) {
+  const service = async () => (await up.promise).worktrees;
+  const path = () => up.value?.sessionPath ?? process.env.PATH ?? '';
+  return {
+    worktrees: new WorktreeVerbs({ service, registry: core.registry, path, comments: async () => (await up.promise).reviewComments }),
+    fanout: new FanoutVerbs({
+      service,
+      groups: async () => (await up.promise).fanoutGroups,
+      registry: core.registry,
+      cannotStart: async (agent) => (await up.promise).cannotStart(agent),
+      path,
+    }),
+  };
 }
 
 function whyFields(why: StatusWhy) {

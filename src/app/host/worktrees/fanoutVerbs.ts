@@ -6,7 +6,6 @@
 import { spawn } from 'node:child_process';
 import type { ControlArgs, FanoutMember, FanoutMemberStatus, FanoutTest } from '../../../protocol/control';
 import { MAX_TEST_OUTPUT_CHARS } from '../../../protocol/control';
-import type { Answer } from '../controlVerbs';
 import type { Outcome } from '../driveVerbs';
 import type { SessionRegistry } from '../sessionRegistry';
 import { findMember, type FanoutGroups } from './fanoutGroups';
@@ -28,6 +27,8 @@ export interface FanoutVerbsDeps {
 }
 
 type SpawnArgs = ControlArgs<'sessions.spawn'>;
+/** A spawn's answer (as the verb table gives it: 'replied' is never a spawn's). */
+type Answer = Outcome | 'replied';
 /** A spawn as the control verb does it for this caller; close as `sessions.close` does it. */
 export interface FanoutSpawner {
   spawn(args: SpawnArgs): Promise<Answer>;
