@@ -5,6 +5,7 @@
 // they were. sessions.ts owns parsing, the connection and the output conventions.
 import { isAbsolute, resolve } from 'node:path';
 import type { ControlResult, FanoutGroup, FanoutMemberStatus } from '../../protocol/control';
+import { memberStatText, memberTestText } from '../present/fanoutText';
 import { ExitCode } from './cliIo';
 import { printOk } from './output';
 import { common, type Kit } from './sessionsWorktree';
@@ -44,11 +45,10 @@ export const fanoutSpecs: Record<string, VerbSpec> = {
 };
 
 /** One line per member: branch, agent, state, the diff stat and the last test run. */
-export function memberLine(m: FanoutMemberStatus, merged: string | null): string {
-  const stat = !m.present ? 'worktree removed' : m.files === null ? 'diff unreadable' : `${m.files} file${m.files === 1 ? '' : 's'} +${m.added} −${m.removed}`;
-  const test = m.test ? (m.test.passed ? 'tests passed' : `tests failed (${m.test.exitCode ?? 'ended'})`) : '';
+function memberLine(m: FanoutMemberStatus, merged: string | null): string {
+  const test = memberTestText(m);
   const mark = merged === m.branch ? '  merged' : '';
-  return [m.branch, m.agent, m.state, stat, ...(m.uncommitted ? [`${m.uncommitted} uncommitted`] : []), ...(test ? [test] : [])].join('  ') + mark;
+  return [m.branch, m.agent, m.state, memberStatText(m), ...(m.uncommitted ? [`${m.uncommitted} uncommitted`] : []), ...(test ? [test] : [])].join('  ') + mark;
 }
 
 function groupLine(g: FanoutGroup): string {
