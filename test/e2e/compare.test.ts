@@ -63,7 +63,9 @@ describe.skipIf(e2eSkipReason)('fan-out compare view', () => {
     const compare = await app.waitForWindow('Compare fan-out');
     /** The compare view loaded its n-th time. */
     const loaded = (n: number) =>
-      waitFor(() => (app!.log().match(/compare loaded \{"group":"[0-9a-f]+","members":3\}/g) ?? []).length >= n, { what: `compare loaded ${n}×` });
+      waitFor(() => (app!.log().match(/compare loaded \{"group":"[0-9a-f]+","members":3,"merged":[^}]*\}/g) ?? []).length >= n, {
+        what: `compare loaded ${n}×`,
+      });
     await loaded(1);
 
     const listed = await app.cli(['sessions', 'fanout', 'list', '--json']);
@@ -89,6 +91,7 @@ describe.skipIf(e2eSkipReason)('fan-out compare view', () => {
     display.xdotool('windowfocus', '--sync', compare);
     display.xdotool('key', 'ctrl+r');
     await loaded(3);
+    await app.waitForLog(/compare loaded \{"group":"[0-9a-f]+","members":3,"merged":"claude\/greet-politely"\}/);
     app.screenshot('fanout-compare-light');
   });
 });

@@ -98,7 +98,7 @@ export class CompareWindow {
     }
     this.current = r.result;
     this.paint(r.result);
-    this.o.log('compare loaded', { group: this.o.group, members: r.result.members.length });
+    this.o.log('compare loaded', { group: this.o.group, members: r.result.members.length, merged: r.result.group.merged });
   }
 
   private paint(s: Shown): void {
