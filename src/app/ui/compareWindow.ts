@@ -1,9 +1,10 @@
 // The compare view of a fan-out: one prompt's members side by side as cards — agent, branch,
 // state, diff stat against the base, the last run of the repository's test command — with Run
-// tests, Review (the member's review view) and Merge on each. Merging one member leaves the others
-// as they were; they are closed or removed from their own tabs (the "never lose work" checks of
-// the review). A window of its own; every answer comes from the host's fan-out verbs, the ones
-// `termio sessions fanout show|test|merge` sends. ⌘R refreshes.
+// tests, Review (the member's review view), Close… and Merge on each. Merging one member leaves
+// the others as they were; Close… closes one as its tab does (keep or remove its worktree, asked
+// again before work at stake goes). A window of its own; every answer comes from the host's
+// fan-out verbs, the ones `termio sessions fanout show|test|merge` sends. It follows the members'
+// states; ⌘R refreshes.
 import { AlignmentFlag, QKeySequence, QLabel, QMainWindow, QPushButton, QScrollArea, QShortcut, QWidget, TextFormat } from '@nodegui/nodegui';
 import { homedir } from 'node:os';
 import type { ControlResult, FanoutMemberStatus } from '../../protocol/control';
@@ -29,6 +30,9 @@ export interface CompareWindowOptions {
   monoFont: string;
   /** Opens a member's review view. */
   review: (sessionId: string) => void;
+  /** Closes a member's session the way its tab does: asking whether its worktree stays, and again
+   *  before removing work at stake. */
+  close: (sessionId: string) => void;
   log: (message: string, fields?: Record<string, unknown>) => void;
 }
 
@@ -74,6 +78,14 @@ export class CompareWindow {
     // ⌘R (Ctrl+R elsewhere): the members' states and diffs as they are now.
     this.refreshKey.setKey(new QKeySequence('Ctrl+R'));
     this.refreshKey.addEventListener('activated', () => void this.refresh());
+    // A member's state changes, or its session closes: the view follows (its diff with it).
+    const member = (id: string) => this.current?.members.some((m) => m.sessionId === id) === true;
+    o.host.registry.onUpdated(({ record, previous }) => {
+      if (record.state !== previous.state && member(record.id) && this.window.isVisible()) void this.refresh();
+    });
+    o.host.registry.onRemoved((r) => {
+      if (member(r.id) && this.window.isVisible()) void this.refresh();
+    });
     this.setChrome(o.chrome);
   }
 
@@ -140,6 +152,7 @@ export class CompareWindow {
     const { widget: acts, layout: row } = boxWidget('row', { spacing: 6 });
     if (s.testCommand) row.addWidget(this.testButton(m));
     row.addWidget(button('Review', 'compareReview', () => this.o.review(m.sessionId)));
+    if (m.state !== 'closed') row.addWidget(button('Close…', 'compareClose', () => this.o.close(m.sessionId)));
     if (s.group.merged === m.branch) row.addWidget(text('✓ Merged', 'compareMerged'));
     else {
       const merge = button(mergeLabel(m), 'compareMerge', () => void this.merge(m));

@@ -100,6 +100,11 @@ export class SessionActions {
         chrome: this.opts.chrome(),
         monoFont: this.host.settings.settings.terminal.fontFamily,
         review: (id) => void this.review(id),
+        close: (id) => {
+          const win = this.opts.windows.active ?? this.opts.windows.showWindow();
+          win.window.activateWindow();
+          this.closeSession(win, id);
+        },
         log: (m, f) => this.opts.log.info(m, f),
       });
       this.compares.set(group, view);
