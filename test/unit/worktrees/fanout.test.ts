@@ -2,7 +2,8 @@
 // gemini stand-ins that record every line typed into them) in real ptys, a real temporary git
 // repository. One prompt makes three worktrees on three branches and reaches each agent; merging
 // one member leaves the others exactly as they were; the repository's test command runs per
-// member; the group survives a host restart; bad input says what is wrong and starts nothing.
+// member; the group survives a host restart; bad input says what is wrong and starts nothing, and
+// a member that cannot start after others did has those undone through the ordinary close.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -208,5 +209,21 @@ describe('sessions fanout', () => {
     expect(await cli(['sessions', 'fanout', '--agents', 'claude'])).toMatchObject({ code: 2, err: expect.stringContaining('missing --prompt TEXT') });
     expect(await cli(['sessions', 'fanout', 'show', 'zzzz'])).toMatchObject({ code: 1, err: "termio: no fan-out group 'zzzz' (known: none)\n" });
     nothingMade();
+  });
+
+  it('undoes the members already started when a later one cannot start, through the ordinary close', async () => {
+    // Codex's worktree would go under <repo>.worktrees/codex/, which is a file: its start fails
+    // after Claude's has been made.
+    mkdirSync(`${repo}.worktrees`);
+    writeFileSync(`${repo}.worktrees/codex`, 'in the way\n');
+    const r = await cli(['sessions', 'fanout', '--agents', 'claude,codex', '--prompt', 'Half way']);
+    expect(r).toMatchObject({
+      code: 1,
+      err: `termio: sessions.fanout: codex did not start: the worktree root cannot be used: ${repo}.worktrees/codex is not a folder; of the members started before it: closed claude/half-way and removed its worktree\n`,
+    });
+    expect(branches()).toEqual(['main']);
+    expect(worktreeFolders()).toEqual([repo]);
+    await waitFor(() => host!.registry.list().length === 0, { what: "claude's session closed" });
+    expect(JSON.parse((await cli(['sessions', 'fanout', 'list', '--json'])).out)).toMatchObject({ groups: [] });
   });
 });
