@@ -139,6 +139,17 @@ describe('sessions fanout', () => {
     }
     expect(branches()).toEqual(['claude/add-a-greeting', 'codex/add-a-greeting', 'gemini/add-a-greeting', 'main']);
     expect(worktreeFolders()).toEqual([repo, ...g.members.map((m) => m.path)]);
+    const text = await cli(['sessions', 'fanout', 'show', g.id]);
+    // One line per member (its state is whatever the fake agent reached: left out here).
+    const rows = text.out.split('\n').map((l) => l.replace(/ {2}(working|attention|done|idle) {2}/, '  STATE  '));
+    expect(rows).toEqual([
+      `${g.id}  3 agents  ${repo} (main)  Add a greeting  merged claude/add-a-greeting`,
+      '  claude/add-a-greeting  claude  STATE  no changes  tests passed  merged',
+      '  codex/add-a-greeting  codex  STATE  1 file  +1 −1  1 uncommitted  tests failed (exit 1)',
+      '  gemini/add-a-greeting  gemini  STATE  2 files  +2 −0',
+      'Test command: test -f hello.txt && echo hello found',
+      '',
+    ]);
     const listed = JSON.parse((await cli(['sessions', 'fanout', 'list', '--json'])).out) as { groups: FanoutGroup[] };
     expect(listed.groups.map((x) => [x.id, x.merged])).toEqual([[g.id, 'claude/add-a-greeting']]);
 
