@@ -6,9 +6,11 @@ import { CONTROL_PROTOCOL_VERSION, MAX_WAIT_MS } from './controlFrames';
 import { MAX_COLS, MAX_ROWS } from './hostFrameFormat';
 import { FailureInfoSchema, QuestionInfoSchema, SessionInfoSchema, SessionStateSchema } from './sessionInfo';
 import { WORKTREE_ERROR_CODES, WorktreeArgsSchemas, WorktreeChoiceSchema, WorktreeResultSchemas } from './controlWorktrees';
+import { FANOUT_ERROR_CODES, FanoutArgsSchemas, FanoutResultSchemas } from './controlFanout';
 import { REVIEW_COMMENT_ERROR_CODES, ReviewCommentArgsSchemas, ReviewCommentResultSchemas } from './reviewCommentSchemas';
 
 export * from './controlWorktrees';
+export * from './controlFanout';
 export { ReviewCommentSchema } from './reviewCommentSchemas';
 export type { ReviewComment } from './reviewComments';
 export { QuestionInfoSchema, type QuestionInfo } from './sessionInfo';
@@ -173,6 +175,7 @@ export const ControlArgsSchemas = {
   'app.activate': z.strictObject({}).describe('show a window (a second launch hands over to the running app this way)'),
   ...WorktreeArgsSchemas,
   ...ReviewCommentArgsSchemas,
+  ...FanoutArgsSchemas,
 } as const;
 
 export type ControlVerb = keyof typeof ControlArgsSchemas;
@@ -222,6 +225,7 @@ export const ControlErrorCodeSchema = z.enum([
   'internal', // a bug in the app, reported with its message
   ...WORKTREE_ERROR_CODES,
   ...REVIEW_COMMENT_ERROR_CODES,
+  ...FANOUT_ERROR_CODES,
 ]);
 export type ControlErrorCode = z.infer<typeof ControlErrorCodeSchema>;
 
@@ -312,6 +316,7 @@ export const ControlResultSchemas = {
   'app.activate': z.strictObject({ shown: z.literal(true) }),
   ...WorktreeResultSchemas,
   ...ReviewCommentResultSchemas,
+  ...FanoutResultSchemas,
 } as const satisfies Record<ControlVerb, z.ZodType>;
 export type ControlResult<V extends ControlVerb> = z.infer<(typeof ControlResultSchemas)[V]>;
 

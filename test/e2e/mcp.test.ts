@@ -3,13 +3,16 @@
 // shell is spawned, `echo hi` is sent, waited for and read back; and a server started inside
 // that session (with the session's TERMIO_SESSION and secret, as an agent there would start it)
 // speaks as that session: what it spawns is the session's child, and bypass is refused, asked
-// for or by the user's setting.
+// for or by the user's setting. Such a server also tells its client, as a logging notification,
+// when a child of its session that was asked to tell its parent finishes; and sessions_fanout
+// refuses what the host refuses.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import * as z from 'zod';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ControlArgsSchemas } from '../../src/protocol/control';
 import { repoRoot, startHostInProcess } from '../helpers/companionHost';
 import { waitFor } from '../helpers/waitFor';
@@ -33,6 +36,15 @@ async function mcpClient(env: NodeJS.ProcessEnv, cwd: string): Promise<Client> {
   return client;
 }
 
+/** The server an agent inside session `id` starts: with that session's TERMIO_SESSION and secret (read from its shell). */
+async function insideClient(client: Client, host: { env: NodeJS.ProcessEnv; home: string }, id: string): Promise<Client> {
+  await ok(client, 'sessions_send', { id, text: 'echo "S=$TERMIO_SESSION_SECRET"', enter: true });
+  const secretLine = await waitFor(async () => (await screen(client, id)).find((l) => /^S=\S+$/.test(l)), { what: "the session's secret echoed" });
+  return mcpClient({ ...host.env, TERMIO_SESSION: id, TERMIO_SESSION_SECRET: secretLine.slice(2) }, host.home);
+}
+
+const screen = async (of: Client, sid: string) => (await ok<{ lines: string[] }>(of, 'sessions_read', { id: sid })).lines;
+
 type CallResult = { isError?: boolean; content: { type: string; text: string }[] };
 
 async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallResult> {
@@ -55,6 +67,7 @@ it('lists its tools, spawns a shell, sends echo hi, waits for it and reads it ba
   expect(tools.map((t) => t.name).sort()).toEqual(
     [
       'sessions_answer',
+      'sessions_fanout',
       'sessions_list',
       'sessions_question',
       'sessions_read',
@@ -78,7 +91,6 @@ it('lists its tools, spawns a shell, sends echo hi, waits for it and reads it ba
   await ok(client, 'sessions_wait', { id, until: 'ready', timeoutMs: 30_000, since: 'start' });
   await ok(client, 'sessions_send', { id, text: 'echo hi', enter: true });
   // A shell reports no turns, so its output is what says the command ran.
-  const screen = async (of: Client, sid: string) => (await ok<{ lines: string[] }>(of, 'sessions_read', { id: sid })).lines;
   await waitFor(async () => (await screen(client, id)).includes('hi'), { what: 'hi on the shell screen, read through sessions_read' });
   const lines = await screen(client, id);
   // The command line typed (after the login shell's own prompt), then its output.
@@ -87,10 +99,7 @@ it('lists its tools, spawns a shell, sends echo hi, waits for it and reads it ba
   expect(listed.sessions.map((s) => s.id)).toContain(id);
 
   // An agent inside that session starts its server with the session's environment.
-  await ok(client, 'sessions_send', { id, text: 'echo "S=$TERMIO_SESSION_SECRET"', enter: true });
-  const secretLine = await waitFor(async () => (await screen(client, id)).find((l) => /^S=\S+$/.test(l)), { what: "the session's secret echoed" });
-  const secret = secretLine.slice(2);
-  const inside = await mcpClient({ ...host.env, TERMIO_SESSION: id, TERMIO_SESSION_SECRET: secret }, host.home);
+  const inside = await insideClient(client, host, id);
 
   const refused = await call(inside, 'sessions_spawn', { bypass: true, command: ['/bin/true'] });
   expect(refused.isError).toBe(true);
@@ -119,4 +128,51 @@ it('lists its tools, spawns a shell, sends echo hi, waits for it and reads it ba
   const bad = await call(inside, 'sessions_read', { id: child.id, lines: 0 });
   expect(bad).toMatchObject({ isError: true });
   expect(bad.content[0]?.text).toMatch(/^badRequest: sessions_read: lines: /);
+});
+
+it("tells the client inside a session when that session's child finishes, and starts fan-outs only as the host allows", async () => {
+  const host = await startHostInProcess({ enabled: false });
+  cleanups.push(() => host.stop());
+  const outside = await mcpClient(host.env, host.home);
+  const parent = (await ok<{ id: string }>(outside, 'sessions_spawn', {})).id;
+  await ok(outside, 'sessions_wait', { id: parent, until: 'ready', timeoutMs: 30_000, since: 'start' });
+  const inside = await insideClient(outside, host, parent);
+  const heard = new Map<Client, unknown[]>([
+    [outside, []],
+    [inside, []],
+  ]);
+  for (const [c, list] of heard) c.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void list.push(n.params));
+  // A tool call returns once the server watches its session's children.
+  await ok(inside, 'sessions_list', {});
+
+  const child = await ok<{ id: string; session: { parentId: string | null } }>(inside, 'sessions_spawn', { notifyParent: true });
+  expect(child.session.parentId).toBe(parent);
+  await ok(inside, 'sessions_wait', { id: child.id, until: 'ready', timeoutMs: 30_000, since: 'start' });
+  await ok(inside, 'sessions_send', { id: child.id, text: 'exit 3', enter: true });
+  const [notice] = await waitFor(() => (heard.get(inside)!.length ? heard.get(inside)! : null), { what: 'the childFinished notification' });
+  expect(notice).toMatchObject({
+    level: 'notice',
+    logger: 'termio',
+    data: {
+      event: 'childFinished',
+      child: child.id,
+      parent,
+      kind: 'exited',
+      text: expect.stringContaining(`[termio] child (${child.id}, shell) ended: "exited with code 3`),
+    },
+  });
+  // The server outside every session has no children to hear of.
+  expect(heard.get(outside)).toEqual([]);
+
+  const { tools } = await outside.listTools();
+  const fanout = tools.find((t) => t.name === 'sessions_fanout')?.inputSchema as { properties: Record<string, unknown>; required: string[] };
+  expect(Object.keys(fanout.properties).sort()).toEqual(['agents', 'base', 'cwd', 'prompt']);
+  expect(fanout.required.sort()).toEqual(['agents', 'prompt']);
+  const refused = await call(inside, 'sessions_fanout', { agents: ['nope'], prompt: 'Try it' });
+  expect(refused).toMatchObject({
+    isError: true,
+    content: [{ text: "spawnFailed: sessions.fanout: nothing was started: no agent with id 'nope' (see termio agents list)" }],
+  });
+  const notARepo = await call(inside, 'sessions_fanout', { agents: ['terminal'], prompt: 'Try it' });
+  expect(notARepo.content[0]?.text).toBe(`worktreeRefused: sessions.fanout: nothing was started: '${host.home}' is not in a git repository`);
 });

@@ -15,7 +15,9 @@ termio mcp          serve Termio's session tools over MCP on stdin/stdout (an ag
 termio mcp status   where the server is registered in each agent's own MCP config
 
 Tools: sessions_list, sessions_spawn, sessions_send, sessions_read, sessions_wait,
-sessions_question, sessions_answer, sessions_why, worktrees_diff (docs/mcp.md).
+sessions_question, sessions_answer, sessions_why, worktrees_diff, sessions_fanout (docs/mcp.md).
+Inside a session, a child spawned to tell its parent (--notify-parent) that finishes is also
+sent to the client as a logging notification (notifications/message, logger "termio").
 Inside a Termio session the caller is that session, as with the termio command; permission
 bypass is never granted through MCP. \`termio hooks install\` registers the server as "termio"
 in each agent's MCP config its manifest names (mcp.file); uninstall takes it out again.
@@ -27,10 +29,11 @@ async function serve(io: CliIo): Promise<number> {
   const { CallToolRequestSchema, ListToolsRequestSchema } =
     require('@modelcontextprotocol/sdk/types.js') as typeof import('@modelcontextprotocol/sdk/types.js');
   const { MCP_TOOLS, callTool, toolJsonSchema } = require('./mcpTools') as typeof import('./mcpTools');
+  const { ChildNoticeForwarder } = require('./mcpNotices') as typeof import('./mcpNotices');
   const server = new Server(
     { name: 'termio', version: packageVersion() },
     {
-      capabilities: { tools: {} },
+      capabilities: { tools: {}, logging: {} },
       instructions: 'Termio hosts agent CLIs in terminal sessions: start one, send it text, wait for its turn, read its screen, answer its questions.',
     },
   );
@@ -38,11 +41,22 @@ async function serve(io: CliIo): Promise<number> {
     tools: MCP_TOOLS.map((t) => ({ name: t.name, description: t.description, inputSchema: toolJsonSchema(t) })),
   }));
   const ctx = { env: io.env, cwd: io.cwd };
-  server.setRequestHandler(CallToolRequestSchema, (req) => callTool(req.params.name, req.params.arguments, ctx));
+  const notices = new ChildNoticeForwarder(io.env, (notice) => {
+    void server.sendLoggingMessage({ level: 'notice', logger: 'termio', data: { event: 'childFinished', ...notice } }).catch(() => undefined);
+  });
+  server.setRequestHandler(CallToolRequestSchema, async (req) => {
+    const out = await callTool(req.params.name, req.params.arguments, ctx);
+    await notices.ensure();
+    return out;
+  });
   const closed = new Promise<number>((resolve) => {
-    server.onclose = () => resolve(ExitCode.ok);
+    server.onclose = () => {
+      notices.dispose();
+      resolve(ExitCode.ok);
+    };
   });
   await server.connect(new StdioServerTransport());
+  await notices.ensure();
   // The agent ends the server by closing its stdin.
   process.stdin.once('end', () => void server.close());
   return closed;

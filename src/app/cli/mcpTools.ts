@@ -56,6 +56,11 @@ const SpawnInput = S['sessions.spawn'].omit({ bypass: true, parent: true, wait: 
   cwd: z.string().min(1).max(4096).optional().describe("the folder to start in (relative: to the server's folder); omitted = the server's folder"),
 });
 
+/** sessions_fanout: sessions.fanout with the folder resolved as sessions_spawn does; never a parent the caller names. */
+const FanoutInput = S['sessions.fanout'].omit({ parent: true, cwd: true }).extend({
+  cwd: SpawnInput.shape.cwd.describe("a folder in the repository (relative: to the server's folder); omitted = the server's folder"),
+});
+
 const NEVER_BYPASS = 'permission bypass is never granted through MCP; start such a session yourself (termio sessions spawn --bypass, or the app)';
 
 /** The user's own setting that starts an agent with bypass unasked (Settings → Agents) would grant it here too: refused instead.
@@ -95,6 +100,20 @@ async function bypassInCommand(argv: readonly string[], env: NodeJS.ProcessEnv):
   }
 }
 
+/** How long starting one fan-out member may take. */
+const FANOUT_MS_PER_AGENT = 60_000;
+
+function fanoutRequest(raw: Record<string, unknown>, ctx: ToolContext): ToolRequest | Refusal {
+  const { cwd, ...rest } = raw as z.infer<typeof FanoutInput>;
+  for (const agent of new Set(rest.agents)) {
+    const refused = bypassBySetting(agent, ctx.env);
+    if (refused) return refused;
+  }
+  const dir = cwd === undefined ? ctx.cwd : isAbsolute(cwd) ? cwd : resolve(ctx.cwd, cwd);
+  // Each member starts as a spawn does: a minute each for its worktree and its launch.
+  return { verb: 'sessions.fanout', args: { ...rest, cwd: dir, ...parentOf(ctx.env) }, waitMs: FANOUT_MS_PER_AGENT * rest.agents.length };
+}
+
 export const MCP_TOOLS: readonly McpTool[] = [
   direct('sessions.list', 'List the Termio sessions: id, agent, state (working, attention = needs the user, done, idle), folder, title.'),
   {
@@ -123,6 +142,14 @@ export const MCP_TOOLS: readonly McpTool[] = [
   direct('sessions.answer', 'Answer the question read with sessions_question: a choice by number, label or key.'),
   direct('sessions.why', 'Why a session is in its state: which hook, title or screen rule said so, when, and health notes.'),
   direct('worktrees.diff', "The diff of a worktree session's work against its fork point (or the stat), with the proposed commit message."),
+  {
+    name: 'sessions_fanout',
+    description:
+      'Start the same prompt in a new git worktree per agent (one repository, a branch each), recorded as one fan-out group. ' +
+      'Returns the group: its id and each member (agent, session id, branch, worktree folder); compare and merge with `termio sessions fanout show|merge`.',
+    input: FanoutInput,
+    request: fanoutRequest,
+  },
 ];
 
 /** A tool's input schema for tools/list: JSON Schema of what the tool accepts, from its zod schema. */

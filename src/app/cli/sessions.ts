@@ -14,6 +14,7 @@ import { queueHandlers, queueSpecs } from './sessionsQueue';
 import { clock, listText, shortIds, stateText, tilde, waitSummary, whyReport } from './sessionsText';
 import type { Ctx, Options, Parsed, Values, VerbSpec } from './sessionsTypes';
 import { commentHandlers, commentSpecs } from './sessionsComments';
+import { fanoutHandlers, fanoutSpecs } from './sessionsFanout';
 import { worktreeChoice, worktreeDetails, worktreeHandlers, worktreeOptions, worktreeSpecs, worktreeUsage } from './sessionsWorktree';
 
 const common = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const satisfies Options;
@@ -113,6 +114,7 @@ const verbs: Record<string, VerbSpec> = {
   ...queueSpecs,
   ...worktreeSpecs,
   ...commentSpecs,
+  ...fanoutSpecs,
 };
 
 const footer =
@@ -372,6 +374,7 @@ const handlers: Record<string, Handler> = {
   focus: (p, ctx) => plain(ctx, 'sessions.focus', { id: p.positionals[0] ?? '' }),
   ...worktreeHandlers({ call: (ctx, verb, args) => call(ctx, verb, args), usageError }),
   ...commentHandlers({ call: (ctx, verb, args) => call(ctx, verb, args), usageError }),
+  ...fanoutHandlers({ call: (ctx, verb, args, waitMs) => call(ctx, verb, args, waitMs), usageError, parent: parentOf }),
 };
 
 /** spawn and run without --wait: the id at once. */

@@ -8,7 +8,13 @@ import type { Ctx, Parsed, VerbSpec } from './sessionsTypes';
 
 /** What sessions.ts lends the handlers. */
 export interface Kit {
-  call<V extends ControlVerb>(ctx: Ctx, verb: V, args: ControlArgs<V>): Promise<{ ok: true; result: ControlResult<V> } | { ok: false; code: number }>;
+  /** waitMs: how much longer than usual the reply may take (a verb that runs long). */
+  call<V extends ControlVerb>(
+    ctx: Ctx,
+    verb: V,
+    args: ControlArgs<V>,
+    waitMs?: number,
+  ): Promise<{ ok: true; result: ControlResult<V> } | { ok: false; code: number }>;
   usageError(ctx: Ctx, verb: string, message: string): number;
 }
 

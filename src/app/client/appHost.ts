@@ -14,7 +14,9 @@ import type { AppSessionRecord, RemoteRegistry } from './remoteRegistry';
 export type LaunchResult = { ok: true; record: AppSessionRecord } | { ok: false; message: string };
 
 export type { ReviewVerb };
-export type ReviewResult<V extends ReviewVerb> = { ok: true; result: ControlResult<V> } | { ok: false; code: string; message: string };
+/** The fan-out verbs the picker and the compare view ask (as `termio sessions fanout …` does). */
+export type FanoutVerb = 'sessions.fanout' | 'sessions.fanout.list' | 'sessions.fanout.show' | 'sessions.fanout.test' | 'sessions.fanout.merge';
+export type ReviewResult<V extends ReviewVerb | FanoutVerb> = { ok: true; result: ControlResult<V> } | { ok: false; code: string; message: string };
 
 export interface AppHost {
   readonly paths: TermioPaths;
@@ -61,6 +63,8 @@ export interface AppHost {
   launch(agentId: string | null, cwd: string, bypass: boolean, windowId: string, worktree?: boolean, machine?: string | null): Promise<LaunchResult>;
   /** The review view's worktree verbs (as `termio sessions diff|commit|merge|rebase|close`). */
   review<V extends ReviewVerb>(verb: V, args: ControlArgs<V>): Promise<ReviewResult<V>>;
+  /** The fan-out verbs, answered by the host's control verb table (the CLI's and MCP's too). */
+  fanout<V extends FanoutVerb>(verb: V, args: ControlArgs<V>): Promise<ReviewResult<V>>;
   relaunch(id: string): Promise<boolean>;
   rename(id: string, title: string): void;
   notificationClicked(session: string | null): void;

@@ -21,7 +21,7 @@ import { SettingsStore } from '../services/settings';
 import { Emitter } from '../../protocol/events';
 import type { MachineInfo } from '../../protocol/machines';
 import { RemoteRegistry, type AppSessionRecord } from './remoteRegistry';
-import type { AppHost, LaunchResult, ReviewResult, ReviewVerb } from './appHost';
+import type { AppHost, FanoutVerb, LaunchResult, ReviewResult, ReviewVerb } from './appHost';
 
 export type { AppSessionRecord };
 
@@ -31,6 +31,8 @@ import type { HostProblem } from '../../protocol/hostAppMessages';
 
 /** git's own limit (host/worktrees/git.ts) plus the round trip. */
 const REVIEW_TIMEOUT_MS = 125_000;
+/** A fan-out member's test run: the host's 15 minutes, and a margin. */
+const FANOUT_TEST_TIMEOUT_MS = 16 * 60_000;
 
 /** How long a host asked to stop may take to end its sessions and go: its own grace is 0.8 s. */
 const HOST_STOP_WAIT_MS = 5_000;
@@ -311,6 +313,14 @@ export class RemoteHost implements AppHost {
     // A merge or rebase of a big branch takes seconds; git's own limit is two minutes.
     const r = await this.client.request('app.review', { verb, args: args as Record<string, unknown> }, REVIEW_TIMEOUT_MS);
     return r.ok ? { ok: true, result: r.result.result as ControlResult<V> } : { ok: false, code: r.error.code, message: r.error.message };
+  }
+
+  async fanout<V extends FanoutVerb>(verb: V, args: ControlArgs<V>): Promise<ReviewResult<V>> {
+    // Starting members (a minute each at most) and a test run (the host ends one after 15 minutes) take long.
+    const timeout = verb === 'sessions.fanout.test' ? FANOUT_TEST_TIMEOUT_MS : verb === 'sessions.fanout' ? 8 * 60_000 : REVIEW_TIMEOUT_MS;
+    const r = (await this.client.request(verb as FanoutVerb, args as never, timeout)) as
+      { ok: true; result: unknown } | { ok: false; error: { code: string; message: string } };
+    return r.ok ? { ok: true, result: r.result as ControlResult<V> } : { ok: false, code: r.error.code, message: r.error.message };
   }
 
   async answerAsk(id: string, answer: string | null): Promise<boolean> {

@@ -38,6 +38,7 @@ import { nullLogger, type Logger } from '../services/log';
 import { ensureRunDir, type TermioPaths } from '../services/paths';
 import type { RemoteSessions } from './machines/hubControl';
 import type { SessionRecord, SessionRegistry } from './sessionRegistry';
+import type { FanoutVerbs } from './worktrees/fanoutVerbs';
 import type { WorktreeVerbs } from './worktrees/worktreeVerbs';
 import { SessionWaits, type WaitLimits } from './sessionWaits';
 import { ParentNotices } from './parentNotices';
@@ -135,6 +136,8 @@ export interface ControlServerOptions {
   remote?: () => RemoteSessions | null;
   /** The worktree service's verbs (review, list, prune). */
   worktrees?: WorktreeVerbs;
+  /** The fan-out verbs (start, list, show, test, merge). */
+  fanout?: FanoutVerbs;
   /** `sessions.question` / `sessions.answer`: the host's questions (undefined: none are read). */
   questions?: () => QuestionBook | undefined;
   /** `sessions.next --focus`: the session the user is looking at, which it goes past. */
@@ -218,6 +221,7 @@ export class ControlServer {
       transcriptOf: opts.transcriptOf ?? (async () => undefined),
       ...(opts.remote ? { remote: opts.remote } : {}),
       worktrees: opts.worktrees,
+      fanout: opts.fanout,
       questions,
       notices: this.notices,
       ...(opts.lookingAt ? { lookingAt: opts.lookingAt } : {}),

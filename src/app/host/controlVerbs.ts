@@ -17,6 +17,7 @@ import type { QuestionBook } from './questionBook';
 import { QuestionVerbs } from './questionVerbs';
 import type { SessionRecord, SessionRegistry } from './sessionRegistry';
 import { readTranscript } from './transcript';
+import type { FanoutVerbs } from './worktrees/fanoutVerbs';
 import type { WorktreeVerbs } from './worktrees/worktreeVerbs';
 
 export type OpenDirResult = { ok: true; id: string } | { ok: false; code: ControlErrorCode; message: string };
@@ -58,6 +59,8 @@ export interface ControlVerbsDeps {
   remote?: () => RemoteSessions | null;
   /** The review verbs; absent on a host without the worktree service (they are refused). */
   worktrees: WorktreeVerbs | undefined;
+  /** The fan-out verbs; absent with the worktree service (they are refused). */
+  fanout?: FanoutVerbs | undefined;
   /** The host's questions, once its services are up. */
   questions: () => QuestionBook | undefined;
   /** The session the user is looking at (selected in the focused window), if any. */
@@ -116,6 +119,11 @@ export class ControlVerbs implements SessionVerbs {
       'sessions.comments': (args) => this.worktree((w) => w.comments(args)),
       'sessions.comments.remove': (args) => this.worktree((w) => w.removeComment(args)),
       'sessions.comments.send': (args) => this.worktree((w) => w.sendComments(args)),
+      'sessions.fanout': (args, ctx) => this.fanout((f, w) => f.start(args, { spawn: (a) => this.spawn(a, ctx), close: (a) => w.close(a) })),
+      'sessions.fanout.list': () => this.fanout((f) => f.list()),
+      'sessions.fanout.show': (args) => this.fanout((f) => f.show(args)),
+      'sessions.fanout.test': (args) => this.fanout((f) => f.test(args)),
+      'sessions.fanout.merge': (args) => this.fanout((f) => f.merge(args)),
     };
   }
 
@@ -169,6 +177,11 @@ export class ControlVerbs implements SessionVerbs {
 
   private worktree(act: (w: WorktreeVerbs) => Promise<Outcome>): Outcome | Promise<Outcome> {
     return this.d.worktrees ? act(this.d.worktrees) : { ok: false, code: 'notAWorktree', message: 'this host has no worktree service' };
+  }
+
+  private fanout(act: (f: FanoutVerbs, w: WorktreeVerbs) => Promise<Outcome>): Outcome | Promise<Outcome> {
+    const { fanout, worktrees } = this.d;
+    return fanout && worktrees ? act(fanout, worktrees) : { ok: false, code: 'notAWorktree', message: 'this host has no worktree service, so no fan-out' };
   }
 
   private async list(): Promise<Outcome> {

@@ -45,6 +45,7 @@ import type { HostOptions } from './hostOptions';
 import type { HostProblem } from '../../protocol/hostAppMessages';
 
 import { Git, gitCommand } from './worktrees/git';
+import { FanoutGroups } from './worktrees/fanoutGroups';
 import { ReviewComments } from './worktrees/reviewComments';
 import { WorktreeService } from './worktrees/worktreeService';
 
@@ -76,6 +77,8 @@ export class Host {
   readonly worktrees: WorktreeService;
   /** Review comments waiting to be sent to worktree sessions' agents. */
   readonly reviewComments: ReviewComments;
+  /** One prompt started in several worktrees, kept as groups (fan-out). */
+  readonly fanoutGroups: FanoutGroups;
   /** The PATH sessions start with (the login shell's): where `gh` is looked for. */
   readonly sessionPath: string;
   private readonly notes: SessionNotes;
@@ -138,6 +141,7 @@ export class Host {
       warn: (message, fields) => opts.logger.warn(message, fields),
       git: new Git(gitCommand(this.sessionPath)),
     });
+    this.fanoutGroups = new FanoutGroups(join(this.paths.stateDir, 'fanouts.json'), (m) => opts.logger.warn(m));
     this.reviewComments = new ReviewComments({
       registry: this.registry,
       worktrees: this.worktrees,
@@ -316,6 +320,11 @@ export class Host {
   /** The entry to launch for a request: its agent, or the plain Terminal. */
   agent(id: string | null | undefined): CatalogEntry | undefined {
     return this.agents.get(id);
+  }
+
+  /** Why the agent cannot be started now (unknown, another program, not installed), or null. */
+  async cannotStart(agentId: string): Promise<string | null> {
+    return (await this.launcher.refusal(agentId))?.message ?? null;
   }
 
   agentName(id: string | null | undefined): string {

@@ -12,6 +12,8 @@ import type { ResumeService } from './resumeService';
 import type { StateStore } from './stateStore';
 import type { ReviewComments } from './worktrees/reviewComments';
 import type { WorktreeService } from './worktrees/worktreeService';
+import type { FanoutGroups } from './worktrees/fanoutGroups';
+import { FanoutVerbs } from './worktrees/fanoutVerbs';
 import { WorktreeVerbs } from './worktrees/worktreeVerbs';
 
 /** What the control socket asks of the host once its services are up. */
@@ -24,6 +26,10 @@ export interface ControlledHost {
   notifyFromSession(sessionId: string | null, title: string | undefined, text: string): Promise<void>;
   readonly worktrees: WorktreeService;
   readonly reviewComments: ReviewComments;
+  /** The fan-out groups the host keeps. */
+  readonly fanoutGroups: FanoutGroups;
+  /** Why an agent cannot be started now, or null. */
+  cannotStart(agent: string): Promise<string | null>;
   /** The PATH sessions start with: where `gh` is looked for. */
   readonly sessionPath: string;
   bypassFlagIn(argv: readonly string[]): { agent: string; flag: string } | null;
@@ -73,12 +79,7 @@ export function hostControlServer(
     },
     readyEvidence: (id) => up.value?.readyEvidence(id),
     remote: () => opts.remoteSessions?.() ?? null,
-    worktrees: new WorktreeVerbs({
-      service: async () => (await up.promise).worktrees,
-      registry,
-      path: () => up.value?.sessionPath ?? process.env.PATH ?? '',
-      comments: async () => (await up.promise).reviewComments,
-    }),
+    ...worktreeVerbs(core, up),
     promptHook: (id) => up.value?.promptHook(id) ?? false,
     hookWork: (id) => tracker.workReports(id),
     questions: () => up.value?.questions,
@@ -91,6 +92,22 @@ export function hostControlServer(
       return { ok: true, id: r.record.id };
     },
   });
+}
+
+/** The review's and the fan-out's verbs, asking the host's services once they are up. */
+function worktreeVerbs(core: HostCore, up: { readonly value: ControlledHost | null; readonly promise: Promise<ControlledHost> }) {
+  const service = async () => (await up.promise).worktrees;
+  const path = () => up.value?.sessionPath ?? process.env.PATH ?? '';
+  return {
+    worktrees: new WorktreeVerbs({ service, registry: core.registry, path, comments: async () => (await up.promise).reviewComments }),
+    fanout: new FanoutVerbs({
+      service,
+      groups: async () => (await up.promise).fanoutGroups,
+      registry: core.registry,
+      cannotStart: async (agent) => (await up.promise).cannotStart(agent),
+      path,
+    }),
+  };
 }
 
 function whyFields(why: StatusWhy) {

@@ -96,12 +96,12 @@ export class SessionLauncher {
     clearTimeout(timer);
   }
 
-  /** Builds, persists and launches a new session (the registry's spawner). */
-  async spawn(req: SpawnRequest): Promise<Session | SpawnFailure> {
+  /** Why the agent cannot be started now (no such manifest, another program of its name, not
+   *  installed), or null. The spawn asks this first; a fan-out asks it of every agent before
+   *  starting any. */
+  async refusal(agentId: string): Promise<SpawnFailure | null> {
     // Before the installed check: an agent installed on a PATH the profile got since counts.
     await this.freshEnvironment();
-    if (req.argv) return this.inWorktree(req, basename(req.argv[0]!), (cwd) => this.launchCommand(req.id, cwd, req.argv!));
-    const agentId = req.agent ?? TERMINAL_AGENT_ID;
     // A program asked what it is answers first: another program of the same name is not started.
     // One slower than a few seconds (its first answer, on a busy machine) starts as before.
     await this.identified(agentId);
@@ -120,6 +120,18 @@ export class SessionLauncher {
         message: `${entry.manifest.name} is not installed: '${cmd}' is not on your login shell's PATH${entry.manifest.install ? ` (install: ${entry.manifest.install})` : ''}`,
       };
     }
+    return null;
+  }
+
+  /** Builds, persists and launches a new session (the registry's spawner). */
+  async spawn(req: SpawnRequest): Promise<Session | SpawnFailure> {
+    if (req.argv) {
+      await this.freshEnvironment();
+      return this.inWorktree(req, basename(req.argv[0]!), (cwd) => this.launchCommand(req.id, cwd, req.argv!));
+    }
+    const agentId = req.agent ?? TERMINAL_AGENT_ID;
+    const refused = await this.refusal(agentId);
+    if (refused) return refused;
     const bypass = req.bypass || (this.o.settings.settings.agents[agentId]?.bypass ?? false);
     return this.inWorktree(req, agentId, async (cwd) => {
       // Written at once, not with the next batch: a host killed a moment later must still know the

@@ -97,6 +97,7 @@ export class TermioApp {
       pickerAgents: () => this.pickerAgents(),
       refresh: () => this.refresh(),
       onStart: (agentId, cwd, bypass, worktree, machine) => void this.newSession(agentId, cwd, bypass, worktree, machine),
+      onFanout: (agentIds, cwd, prompt) => void this.actions.fanout(agentIds, cwd, prompt),
       onAction: (win, action, id) => void this.actions.handle(win, action, id),
       onPainted: () => this.idleTrim.poke(),
     });

@@ -227,3 +227,21 @@ export function reviewStyleSheet(c: ChromeColors): string {
     #reviewMerge:hover, #reviewSend:hover, #reviewAddComment:hover { background-color: ${c.primary.hover}; }
     #reviewSend:disabled { background-color: ${c.input}; border: 1px solid ${c.controlBorder}; color: ${c.muted}; font-weight: 400; }`;
 }
+
+/** The fan-out compare view: member cards on the window, the review's buttons and colours. */
+export function compareStyleSheet(c: ChromeColors): string {
+  return `${chromeStyleSheet(c)}
+    #compare, #compareRoot, #compareCards { background-color: ${c.window}; }
+    #compareScroll { background-color: ${c.window}; border: none; }
+    #compareTitle { color: ${c.text}; font-size: 17px; font-weight: 600; }
+    #compareDetail, #compareStatus { color: ${c.muted}; font-size: 12px; }
+    #compareCard { background-color: ${c.card}; border: 1px solid ${c.border}; border-radius: 10px; }
+    #compareAgent { color: ${c.text}; font-size: 14px; font-weight: 600; background: transparent; }
+    #compareBranch { color: ${c.muted}; font-size: 12px; background: transparent; }
+    #compareFacts { color: ${c.body}; font-size: 12px; background: transparent; }
+    #compareState { font-size: 11px; font-weight: 600; padding: 1px 8px; border-radius: 8px; background: transparent; }
+    #compareMerged { color: ${c.state.done}; font-size: 12px; font-weight: 600; padding: 0 6px; background: transparent; }
+    #compareMerge { background-color: ${c.primary.background}; border: 1px solid ${c.primary.border}; color: ${c.primary.text}; font-weight: 600; }
+    #compareMerge:hover { background-color: ${c.primary.hover}; }
+    #compareMerge:disabled { background-color: ${c.input}; border: 1px solid ${c.controlBorder}; color: ${c.muted}; font-weight: 400; }`;
+}

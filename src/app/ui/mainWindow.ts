@@ -57,6 +57,8 @@ export interface MainWindowOptions {
   worktreeDefault(repo: string): boolean;
   onWorktreeToggled(repo: string, on: boolean): void;
   onStart(agentId: string | null, cwd: string, bypass: boolean, worktree: boolean, machine: string | null): void;
+  /** The picker's fan-out: one prompt to each of these agents, each in a new worktree of cwd's repository. */
+  onFanout(agentIds: string[], cwd: string, prompt: string): void;
   /** The agent picker opened: which agents are installed may be looked at again meanwhile. */
   pickerOpened?(): void;
   /** Where the picker may start a session, and the machine it remembers per folder. */
@@ -194,6 +196,7 @@ export class MainWindow {
       folder: () => opts.folder(),
       bypassDefault: (id) => opts.bypassDefault(id),
       onStart: (agentId, cwd, bypass, worktree, machine) => opts.onStart(agentId, cwd, bypass, worktree, machine),
+      onFanout: (agentIds, cwd, prompt) => opts.onFanout(agentIds, cwd, prompt),
       machines: () => opts.machines(),
       rememberedMachines: () => opts.rememberedMachines(),
       folderMachine: () => opts.folderMachine(),

@@ -5,7 +5,9 @@
 // machines) to start it on another machine (remembered per folder), Ctrl+O to pick another
 // folder first, Esc to close. Agents that are not installed (or whose command is another program
 // of that name) show their install link instead; bundled agents Termio's release matrix has not
-// run carry a muted "not verified here" at the end of their row.
+// run carry a muted "not verified here" at the end of their row. Fan out (in a git repository on
+// this machine): Ctrl+K marks agents, Enter then asks for one prompt that each marked agent
+// starts on in a new worktree of its own, and the compare view opens.
 import { Direction, Key, QBoxLayout, QBrush, QColor, QIcon, QLabel, QListWidgetItem, QWidget, WidgetAttribute } from '@nodegui/nodegui';
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -40,6 +42,8 @@ export interface PickerOptions {
   bypassDefault(agentId: string | null): boolean;
   /** `machine`: the saved machine to start it on, null for this one. */
   onStart(agentId: string | null, cwd: string, bypass: boolean, worktree: boolean, machine: string | null): void;
+  /** The picker's fan-out: one prompt to each of these agents, each in a new worktree of cwd's repository. */
+  onFanout(agentIds: string[], cwd: string, prompt: string): void;
   /** Where a session may start (machineChoices), the choice remembered per folder, the machine of
    *  the session whose folder the picker opens in, and what to remember after a start. */
   machines(): MachineChoice[];
@@ -61,7 +65,9 @@ const PROBLEM_EXTRA_PX = 32;
 export class Picker {
   private readonly panel: OverlayPanel;
   private shown: PickerAgent[] = [];
-  private mode: 'agents' | 'folder' = 'agents';
+  private mode: 'agents' | 'folder' | 'prompt' = 'agents';
+  /** Agents marked for a fan-out, in the order they were marked (one may be marked twice: no). */
+  private marked: string[] = [];
   private folder = '';
   private bypass = new Map<string | null, boolean>();
   private filterText = '';
@@ -93,7 +99,7 @@ export class Picker {
       if (this.mode === 'agents') {
         this.filterText = text;
         this.refilter();
-      } else {
+      } else if (this.mode === 'folder') {
         this.updateFooter();
       }
     });
@@ -111,6 +117,7 @@ export class Picker {
     this.mode = 'agents';
     this.setFolder(folder ?? this.opts.folder(), folder === undefined ? this.opts.folderMachine() : null);
     this.problem = null;
+    this.marked = [];
     this.filterText = '';
     this.panel.input.setText('');
     this.panel.input.setPlaceholderText('Type to filter agents…');
@@ -171,7 +178,7 @@ export class Picker {
       this.panel.place(PICKER_WIDTH_PX, this.height());
     }
     if (key === Key.Key_Escape) {
-      if (this.mode === 'folder') this.toAgents();
+      if (this.mode !== 'agents') this.toAgents();
       else this.close();
       return true;
     }
@@ -184,6 +191,10 @@ export class Picker {
       const a = this.current();
       if (a?.hasBypass) this.bypass.set(a.id, !this.bypassOn(a));
       this.updateFooter();
+      return true;
+    }
+    if (ctrl && key === Key.Key_K && this.mode === 'agents') {
+      this.toggleMark();
       return true;
     }
     if (ctrl && key === Key.Key_G && this.mode === 'agents') {
@@ -205,6 +216,31 @@ export class Picker {
       return true;
     }
     return false;
+  }
+
+  /** Marks the current agent for a fan-out, or unmarks it; only where a fan-out can start (a repository here). */
+  private toggleMark(): void {
+    const a = this.current();
+    if (!a?.id || a.unavailable !== null || !this.repo) {
+      this.panel.footer.setText(this.repo ? '⚠ only an installed agent can be part of a fan-out' : '⚠ a fan-out starts in a git repository on this machine');
+      return;
+    }
+    const id = a.id;
+    this.marked = this.marked.includes(id) ? this.marked.filter((m) => m !== id) : [...this.marked, id];
+    const row = this.panel.list.currentRow();
+    this.refilter();
+    this.panel.list.setCurrentRow(row);
+    this.updateFooter();
+  }
+
+  /** Asks for the prompt the marked agents start on; the list shows them. */
+  private toPrompt(): void {
+    this.mode = 'prompt';
+    this.panel.input.setText('');
+    const all = this.opts.agents();
+    this.paintList(this.marked.flatMap((id) => all.filter((a) => a.id === id)));
+    this.panel.input.setPlaceholderText('One prompt for each, in a new worktree of its own');
+    this.updateFooter();
   }
 
   private toAgents(): void {
@@ -239,6 +275,14 @@ export class Picker {
       }
       return;
     }
+    if (this.mode === 'prompt') {
+      const prompt = this.panel.input.text().trim();
+      if (!prompt) return;
+      this.close();
+      this.opts.onFanout([...this.marked], this.folder, prompt);
+      return;
+    }
+    if (this.marked.length > 0) return this.toPrompt();
     const a = this.current();
     if (!a) return;
     if (a.unavailable !== null) {
@@ -270,12 +314,19 @@ export class Picker {
 
   private refilter(): void {
     const t0 = performance.now();
+    this.paintList(fuzzyFilter(this.filterText, this.opts.agents(), (a) => a.name).map((r) => r.item));
+    this.lastFilterMs = performance.now() - t0;
+  }
+
+  /** Shows these agents as the list's rows (a marked one with a check), the first current. */
+  private paintList(agents: PickerAgent[]): void {
     const { list } = this.panel;
-    this.shown = fuzzyFilter(this.filterText, this.opts.agents(), (a) => a.name).map((r) => r.item);
+    this.shown = agents;
     list.clear();
     for (const a of this.shown) {
       const item = new QListWidgetItem();
-      item.setText(a.unavailable === null ? a.name : `${a.name}   ·  ${a.unavailable}`);
+      const mark = a.id !== null && this.marked.includes(a.id) ? '✓  ' : '';
+      item.setText(a.unavailable === null ? `${mark}${a.name}` : `${a.name}   ·  ${a.unavailable}`);
       if (a.unavailable !== null) item.setForeground(new QBrush(new QColor(this.chrome.unavailable)));
       const icon = this.icon(a.iconFile, a.iconTint);
       if (icon) item.setIcon(icon);
@@ -285,7 +336,6 @@ export class Picker {
     if (this.shown.length > 0) list.setCurrentRow(0);
     if (this.isOpen) this.panel.place(PICKER_WIDTH_PX, this.height());
     this.updateFooter();
-    this.lastFilterMs = performance.now() - t0;
   }
 
   /** A note drawn over the right end of a row; clear and click-through, so the row's own name,
@@ -313,6 +363,11 @@ export class Picker {
       footer.setText('↵ use this folder    esc back');
       return;
     }
+    if (this.mode === 'prompt') {
+      heading.setText(`FAN OUT IN ${shortFolder}`);
+      footer.setText(`↵ start ${this.marked.length} agent${this.marked.length === 1 ? '' : 's'}, each in a new worktree    esc back`);
+      return;
+    }
     heading.setText(`NEW SESSION IN ${shortFolder}`);
     const a = this.current();
     if (a && a.unavailable !== null) {
@@ -327,7 +382,12 @@ export class Picker {
     const bypass = a?.hasBypass ? `    ⌃B skip permissions: ${this.bypassOn(a) ? 'ON' : 'off'}` : '';
     const worktree = this.repo ? `    ⌃G new worktree: ${this.worktreeOn() ? 'ON' : 'off'}` : '';
     const machine = machineFooter(this.opts.machines(), this.machine);
-    footer.setText(this.shown.length === 0 ? 'No agent matches.    esc close' : `↵ start${bypass}${worktree}${machine}    ⌃O folder…    esc close`);
+    if (this.marked.length > 0) {
+      footer.setText(`↵ fan out to ${this.marked.length} agent${this.marked.length === 1 ? '' : 's'}…    ⌃K mark/unmark    esc close`);
+      return;
+    }
+    const fan = this.repo && this.machine === null ? '    ⌃K fan out' : '';
+    footer.setText(this.shown.length === 0 ? 'No agent matches.    esc close' : `↵ start${bypass}${worktree}${machine}${fan}    ⌃O folder…    esc close`);
   }
 }
 

@@ -1,6 +1,7 @@
 // What the user's commands do to sessions: start one (from the picker, the tray or "new like
 // this"), close one (asking first when it started others, and what becomes of its worktree),
-// cycle, jump to, rename, resume, and review a worktree session's changes.
+// cycle, jump to, rename, resume, review a worktree session's changes, and fan one prompt out to
+// several agents and compare what they did.
 import { homedir } from 'node:os';
 import type { AppHost } from '../client/appHost';
 import type { Logger } from '../services/log';
@@ -9,6 +10,7 @@ import type { MainWindow } from './mainWindow';
 import { closePrompt, jumpItems, jumpTitle, renameTitle } from '../present/sessionPrompts';
 import type { SessionWindows, WindowAction } from './sessionWindows';
 import type { ChromeColors } from './chromeStyle';
+import { CompareWindow } from './compareWindow';
 import { ReviewWindow } from './reviewWindow';
 import { worktreeClosePrompt, worktreeForcePrompt } from '../present/worktreePrompts';
 
@@ -23,6 +25,8 @@ export interface SessionActionsOptions {
 export class SessionActions {
   /** Open review views, by session. */
   private readonly reviews = new Map<string, ReviewWindow>();
+  /** Open compare views, by fan-out group. */
+  private readonly compares = new Map<string, CompareWindow>();
 
   constructor(private readonly opts: SessionActionsOptions) {}
 
@@ -71,9 +75,53 @@ export class SessionActions {
     await view.open();
   }
 
-  /** Restyles the open review views. */
+  /** Starts one prompt in a new worktree per agent (the picker's fan-out), then compares them. */
+  async fanout(agents: string[], cwd: string, prompt: string): Promise<void> {
+    const win = this.opts.windows.active ?? this.opts.windows.showWindow();
+    const r = await this.host.fanout('sessions.fanout', { agents, prompt, cwd });
+    if (!r.ok) {
+      this.opts.log.warn('fan-out failed', { agents, cwd, message: r.message });
+      win.picker.reopenWithProblem(cwd, r.message);
+      return;
+    }
+    this.opts.log.info('fan-out started', { group: r.result.group.id, branches: r.result.group.members.map((m) => m.branch) });
+    const first = r.result.group.members[0];
+    if (first) this.host.registry.requestFocus(first.sessionId);
+    await this.compare(r.result.group.id);
+  }
+
+  /** The compare view of a fan-out group (one per group; a second ask brings it forward). */
+  async compare(group: string): Promise<void> {
+    let view = this.compares.get(group);
+    if (!view) {
+      view = new CompareWindow({
+        host: this.host,
+        group,
+        chrome: this.opts.chrome(),
+        monoFont: this.host.settings.settings.terminal.fontFamily,
+        review: (id) => void this.review(id),
+        close: (id) => {
+          const win = this.opts.windows.active ?? this.opts.windows.showWindow();
+          win.window.activateWindow();
+          this.closeSession(win, id);
+        },
+        log: (m, f) => this.opts.log.info(m, f),
+      });
+      this.compares.set(group, view);
+    }
+    await view.open();
+  }
+
+  /** A worktree session's changes: the compare view when it is a member of a fan-out, else its review. */
+  private async reviewOrCompare(id: string): Promise<void> {
+    const groups = this.host.registry.get(id)?.worktree ? await this.host.fanout('sessions.fanout.list', {}) : null;
+    const group = groups?.ok ? groups.result.groups.find((g) => g.members.some((m) => m.sessionId === id)) : undefined;
+    return group ? this.compare(group.id) : this.review(id);
+  }
+
+  /** Restyles the open review and compare views. */
   setChrome(c: ChromeColors): void {
-    for (const v of this.reviews.values()) v.setChrome(c);
+    for (const v of [...this.reviews.values(), ...this.compares.values()]) v.setChrome(c);
   }
 
   /** A shortcut, menu or exit-bar action in `win`, about session `id` when it names one. */
@@ -107,7 +155,7 @@ export class SessionActions {
       case 'settings':
         return this.opts.showSettings();
       case 'reviewChanges':
-        if (id) await this.review(id);
+        if (id) await this.reviewOrCompare(id);
         return;
       default:
         // closeWindow, find, copy and paste: the window and the terminal view handle those themselves.

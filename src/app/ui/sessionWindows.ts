@@ -27,6 +27,8 @@ export interface SessionWindowsOptions {
   /** The sidebars, why strips or tray may need to change. */
   refresh(): void;
   onStart(agentId: string | null, cwd: string, bypass: boolean, worktree: boolean, machine: string | null): void;
+  /** The picker's fan-out: one prompt to each of these agents, each in a new worktree of cwd's repository. */
+  onFanout(agentIds: string[], cwd: string, prompt: string): void;
   onAction(win: MainWindow, action: WindowAction, id: string | null): void;
   /** A session's view painted new output (not the app's own repaints: a cursor blink, focus). */
   onPainted?(): void;
@@ -72,6 +74,7 @@ export class SessionWindows {
       bypassDefault: (agentId) => (agentId ? (o.host.settings.settings.agents[agentId]?.bypass ?? false) : false),
       shortcuts: o.host.settings.settings.shortcuts,
       onStart: (agentId, cwd, bypass, worktree, machine) => o.onStart(agentId, cwd, bypass, worktree, machine),
+      onFanout: (agentIds, cwd, prompt) => o.onFanout(agentIds, cwd, prompt),
       // An agent installed since the app started, or on a PATH the profile exports since, shows as
       // installed while the picker is open (the catalog tells the picker only of a change).
       pickerOpened: () => void o.host.refreshAgents(),

@@ -1,7 +1,8 @@
 // A repository's worktree set-up, `.termio/worktree.json`: files to copy from the main checkout
 // (an .env git does not track) and commands to run (npm ci) in a new worktree before its agent
 // starts. The steps run in the session's own terminal, so the user watches them; a failing step
-// stops there with its message, and the agent is not started.
+// stops there with its message, and the agent is not started. It may also name the repository's
+// test command, which a fan-out's compare view runs in each member's worktree.
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join, normalize } from 'node:path';
 import * as z from 'zod';
@@ -14,7 +15,9 @@ const MAX_STEPS = 64;
 const SetupSchema = z.strictObject({
   copy: z.array(z.string().min(1)).max(MAX_STEPS).default([]).describe('paths relative to the repository, copied into the new worktree'),
   run: z.array(z.string().min(1)).max(MAX_STEPS).default([]).describe('shell command lines run in the new worktree, in order'),
+  test: z.string().trim().min(1).optional().describe("a shell command line that tests a worktree (exit status 0 = passed); a fan-out's compare view runs it"),
 });
+type SetupFile = z.infer<typeof SetupSchema>;
 
 export interface SetupPlan {
   /** [from, to] absolute paths. */
@@ -24,14 +27,14 @@ export interface SetupPlan {
 
 export type SetupRead = { ok: true; plan: SetupPlan | null } | { ok: false; message: string };
 
-/** Reads the set-up from the main checkout; none is fine, a broken one is reported by file and field. */
-export function readSetup(repoRoot: string, worktree: string): SetupRead {
+/** The set-up file of a main checkout, parsed: null when there is none; a broken one is reported by file and field. */
+function readSetupFile(repoRoot: string): { ok: true; file: string; data: SetupFile | null } | { ok: false; message: string } {
   const file = join(repoRoot, SETUP_FILE);
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, plan: null };
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, file, data: null };
     return { ok: false, message: `cannot read ${file}: ${(err as Error).message}` };
   }
   let raw: unknown;
@@ -43,16 +46,34 @@ export function readSetup(repoRoot: string, worktree: string): SetupRead {
   const parsed = SetupSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    return { ok: false, message: `${file}: ${issue.path.join('.') || '(file)'}: ${issue.message} (expected {"copy": ["paths"], "run": ["commands"]})` };
+    return {
+      ok: false,
+      message: `${file}: ${issue.path.join('.') || '(file)'}: ${issue.message} (expected {"copy": ["paths"], "run": ["commands"], "test": "command"})`,
+    };
   }
+  return { ok: true, file, data: parsed.data };
+}
+
+/** The repository's test command, if its set-up file names one. */
+export function readTestCommand(repoRoot: string): { ok: true; command: string | null } | { ok: false; message: string } {
+  const read = readSetupFile(repoRoot);
+  return read.ok ? { ok: true, command: read.data?.test ?? null } : read;
+}
+
+/** Reads the set-up from the main checkout; none is fine, a broken one is reported by file and field. */
+export function readSetup(repoRoot: string, worktree: string): SetupRead {
+  const read = readSetupFile(repoRoot);
+  if (!read.ok) return read;
+  if (!read.data) return { ok: true, plan: null };
+  const { file, data } = read;
   const copy: Array<[string, string]> = [];
-  for (const p of parsed.data.copy) {
+  for (const p of data.copy) {
     const rel = normalize(p);
     if (isAbsolute(rel) || rel === '..' || rel.startsWith('../')) return { ok: false, message: `${file}: copy: '${p}' must be a path inside the repository` };
     copy.push([join(repoRoot, rel), join(worktree, rel)]);
   }
-  if (copy.length === 0 && parsed.data.run.length === 0) return { ok: true, plan: null };
-  return { ok: true, plan: { copy, run: parsed.data.run } };
+  if (copy.length === 0 && data.run.length === 0) return { ok: true, plan: null };
+  return { ok: true, plan: { copy, run: data.run } };
 }
 
 // The script the session runs first. Arguments: the number of copies, then from/to pairs, the

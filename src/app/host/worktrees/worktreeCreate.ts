@@ -71,6 +71,23 @@ export async function createWorktree(git: Git, req: CreateRequest): Promise<Crea
   }
 }
 
+/** What createWorktree would check before making anything: the repository, and the base (a
+ *  checkout with uncommitted changes refused). For starting several worktrees as one (fan-out). */
+export async function checkBase(
+  git: Git,
+  req: { dir: string; base?: string },
+): Promise<{ ok: true; repo: string; base: string } | { ok: false; message: string }> {
+  try {
+    const opened = await Repo.open(git, req.dir);
+    if (!opened.ok) return opened;
+    const base = await chooseBase(opened.value, req);
+    return base.ok ? { ok: true, repo: opened.value.root, base: base.name } : base;
+  } catch (err) {
+    if (err instanceof GitMissing || err instanceof GitError) return { ok: false, message: err.message };
+    throw err;
+  }
+}
+
 async function create(git: Git, req: CreateRequest): Promise<CreateResult> {
   const opened = await Repo.open(git, req.dir);
   if (!opened.ok) return opened;
@@ -94,7 +111,10 @@ async function create(git: Git, req: CreateRequest): Promise<CreateResult> {
 
 /** The base: the given ref, else the branch checked out where the session was asked for. A
  *  checkout with uncommitted changes is refused as the base: the worktree would not have them. */
-async function chooseBase(repo: Repo, req: CreateRequest): Promise<{ ok: true; name: string; commit: string } | { ok: false; message: string }> {
+async function chooseBase(
+  repo: Repo,
+  req: { dir: string; base?: string | undefined },
+): Promise<{ ok: true; name: string; commit: string } | { ok: false; message: string }> {
   if (req.base !== undefined) {
     const commit = await repo.resolve(req.base);
     return commit.ok ? { ok: true, name: req.base, commit: commit.value } : commit;

@@ -12,7 +12,7 @@ import { changedCount, changedFiles, diffText, type ChangedFile } from './review
 import { readSetup, type SetupPlan } from './setup';
 import { LiveCount } from './liveCount';
 import { ChangeWatcher } from './watcher';
-import { createWorktree, type CreateRequest, type WorktreeRef } from './worktreeCreate';
+import { checkBase, createWorktree, type CreateRequest, type WorktreeRef } from './worktreeCreate';
 
 export type { WorktreeRecord, WorktreeRef, ChangedFile, ActionResult, SetupPlan };
 
@@ -68,6 +68,15 @@ export class WorktreeService implements Disposable {
     if (!made.ok) return made;
     const setup = readSetup(made.worktree.repo, made.worktree.path);
     return { ok: true, worktree: made.worktree, created: made.created, setup: setup.ok ? setup.plan : null };
+  }
+
+  /** Checks what prepare() would refuse before anything is made: the repository, its set-up file,
+   *  the base (a dirty checkout is refused). Answers the repository's main checkout and the base. */
+  async check(req: { dir: string; base?: string }): Promise<{ ok: true; repo: string; base: string } | { ok: false; message: string }> {
+    const base = await checkBase(this.git, req);
+    if (!base.ok) return base;
+    const setup = readSetup(base.repo, base.repo);
+    return setup.ok ? base : setup;
   }
 
   /** Records that a session owns this worktree. */

@@ -165,7 +165,8 @@ export class WorktreeVerbs {
   }
 }
 
-function answer(r: ActionResult | { ok: false; code: 'refused'; message: string }): Outcome {
+/** An action's result as a control outcome (a conflict, work at stake, or any other refusal). */
+export function answer(r: ActionResult | { ok: false; code: 'refused'; message: string }): Outcome {
   if (r.ok) return { ok: true, result: { message: r.message } };
   const code = r.code === 'conflict' ? 'mergeConflict' : r.code === 'unsaved' ? 'unsavedWork' : 'worktreeRefused';
   return { ok: false, code, message: r.message };
