@@ -130,55 +130,33 @@ interface MutableRecord {
   view: SessionRecord;
 }
 
+/** The record's fields its users read as they are (title and name are derived, below). */
+const PLAIN_FIELDS = [
+  'id',
+  'agentId',
+  'cwd',
+  'state',
+  'stateWhy',
+  'failure',
+  'stateSince',
+  'waitingSince',
+  'createdAt',
+  'bypass',
+  'parentId',
+  'stalledSince',
+  'session',
+] as const satisfies ReadonlyArray<keyof SessionRecord & keyof MutableRecord>;
+// Fails to compile when SessionRecord gains a field that liveView does not serve.
+const _everyField: Record<Exclude<keyof SessionRecord, (typeof PLAIN_FIELDS)[number] | 'title' | 'name'>, never> = {};
+
 /** The record as the registry's users see it: read-only, and always current (every field a getter). */
 function liveView(r: MutableRecord): SessionRecord {
-  return {
-    get id() {
-      return r.id;
-    },
-    get agentId() {
-      return r.agentId;
-    },
-    get cwd() {
-      return r.cwd;
-    },
-    get title() {
-      return r.name ?? r.session.title;
-    },
-    get name() {
-      return r.name ?? null;
-    },
-    get state() {
-      return r.state;
-    },
-    get stateWhy() {
-      return r.stateWhy;
-    },
-    get failure() {
-      return r.failure;
-    },
-    get stateSince() {
-      return r.stateSince;
-    },
-    get waitingSince() {
-      return r.waitingSince;
-    },
-    get createdAt() {
-      return r.createdAt;
-    },
-    get bypass() {
-      return r.bypass;
-    },
-    get parentId() {
-      return r.parentId;
-    },
-    get stalledSince() {
-      return r.stalledSince;
-    },
-    get session() {
-      return r.session;
-    },
-  };
+  const view: Partial<Record<keyof SessionRecord, unknown>> = {};
+  const getter = (key: keyof SessionRecord, get: () => unknown) => Object.defineProperty(view, key, { get, enumerable: true });
+  for (const key of PLAIN_FIELDS) getter(key, () => r[key]);
+  getter('title', () => r.name ?? r.session.title);
+  getter('name', () => r.name ?? null);
+  return view as SessionRecord;
 }
 
 export class SessionRegistry implements Disposable {
