@@ -5,6 +5,7 @@ import * as z from 'zod';
 import { CONTROL_PROTOCOL_VERSION, MAX_WAIT_MS } from './controlFrames';
 import { MAX_COLS, MAX_ROWS } from './hostFrameFormat';
 import { FailureInfoSchema, QuestionInfoSchema, SessionInfoSchema, SessionStateSchema } from './sessionInfo';
+import { HISTORY_ERROR_CODES, HistoryArgsSchemas, HistoryResultSchemas } from './controlHistory';
 import { WORKTREE_ERROR_CODES, WorktreeArgsSchemas, WorktreeChoiceSchema, WorktreeResultSchemas } from './controlWorktrees';
 import { REVIEW_COMMENT_ERROR_CODES, ReviewCommentArgsSchemas, ReviewCommentResultSchemas } from './reviewCommentSchemas';
 
@@ -171,6 +172,7 @@ export const ControlArgsSchemas = {
   'app.open': z.strictObject({ dir: AbsolutePath.describe('a folder to open as a new session') }),
   'app.activate': z.strictObject({}).describe('show a window (a second launch hands over to the running app this way)'),
   ...WorktreeArgsSchemas,
+  ...HistoryArgsSchemas,
   ...ReviewCommentArgsSchemas,
 } as const;
 
@@ -220,6 +222,7 @@ export const ControlErrorCodeSchema = z.enum([
   'alreadyAnswered', // sessions.answer: this question was answered already (force sends again)
   'internal', // a bug in the app, reported with its message
   ...WORKTREE_ERROR_CODES,
+  ...HISTORY_ERROR_CODES,
   ...REVIEW_COMMENT_ERROR_CODES,
 ]);
 export type ControlErrorCode = z.infer<typeof ControlErrorCodeSchema>;
@@ -310,6 +313,7 @@ export const ControlResultSchemas = {
   'app.open': z.strictObject({ id: z.string() }),
   'app.activate': z.strictObject({ shown: z.literal(true) }),
   ...WorktreeResultSchemas,
+  ...HistoryResultSchemas,
   ...ReviewCommentResultSchemas,
 } as const satisfies Record<ControlVerb, z.ZodType>;
 export type ControlResult<V extends ControlVerb> = z.infer<(typeof ControlResultSchemas)[V]>;

@@ -39,6 +39,7 @@ import { ensureRunDir, type TermioPaths } from '../services/paths';
 import type { RemoteSessions } from './machines/hubControl';
 import type { SessionRecord, SessionRegistry } from './sessionRegistry';
 import type { WorktreeVerbs } from './worktrees/worktreeVerbs';
+import type { HistoryVerbs } from './history/historyVerbs';
 import { SessionWaits, type WaitLimits } from './sessionWaits';
 import { ParentNotices } from './parentNotices';
 import { claimUnixSocket } from './unixSocket';
@@ -135,6 +136,8 @@ export interface ControlServerOptions {
   remote?: () => RemoteSessions | null;
   /** The worktree service's verbs (review, list, prune). */
   worktrees?: WorktreeVerbs;
+  /** The conversation-history verbs (history.*, usage). */
+  history?: HistoryVerbs;
   /** `sessions.question` / `sessions.answer`: the host's questions (undefined: none are read). */
   questions?: () => QuestionBook | undefined;
   /** `sessions.next --focus`: the session the user is looking at, which it goes past. */
@@ -218,6 +221,7 @@ export class ControlServer {
       transcriptOf: opts.transcriptOf ?? (async () => undefined),
       ...(opts.remote ? { remote: opts.remote } : {}),
       worktrees: opts.worktrees,
+      history: opts.history,
       questions,
       notices: this.notices,
       ...(opts.lookingAt ? { lookingAt: opts.lookingAt } : {}),

@@ -18,6 +18,7 @@ import { QuestionVerbs } from './questionVerbs';
 import type { SessionRecord, SessionRegistry } from './sessionRegistry';
 import { readTranscript } from './transcript';
 import type { WorktreeVerbs } from './worktrees/worktreeVerbs';
+import type { HistoryVerbs } from './history/historyVerbs';
 
 export type OpenDirResult = { ok: true; id: string } | { ok: false; code: ControlErrorCode; message: string };
 
@@ -58,6 +59,8 @@ export interface ControlVerbsDeps {
   remote?: () => RemoteSessions | null;
   /** The review verbs; absent on a host without the worktree service (they are refused). */
   worktrees: WorktreeVerbs | undefined;
+  /** The conversation-history verbs; absent on a host without the index (they are refused). */
+  history?: HistoryVerbs | undefined;
   /** The host's questions, once its services are up. */
   questions: () => QuestionBook | undefined;
   /** The session the user is looking at (selected in the focused window), if any. */
@@ -116,6 +119,10 @@ export class ControlVerbs implements SessionVerbs {
       'sessions.comments': (args) => this.worktree((w) => w.comments(args)),
       'sessions.comments.remove': (args) => this.worktree((w) => w.removeComment(args)),
       'sessions.comments.send': (args) => this.worktree((w) => w.sendComments(args)),
+      'history.search': (args) => this.history((h) => h.search(args)),
+      'history.resume': (args) => this.history((h) => h.resume(args)),
+      'history.status': (args) => this.history((h) => h.status(args)),
+      usage: (args) => this.history((h) => h.usage(args)),
     };
   }
 
@@ -169,6 +176,10 @@ export class ControlVerbs implements SessionVerbs {
 
   private worktree(act: (w: WorktreeVerbs) => Promise<Outcome>): Outcome | Promise<Outcome> {
     return this.d.worktrees ? act(this.d.worktrees) : { ok: false, code: 'notAWorktree', message: 'this host has no worktree service' };
+  }
+
+  private history(act: (h: HistoryVerbs) => Promise<Outcome>): Outcome | Promise<Outcome> {
+    return this.d.history ? act(this.d.history) : { ok: false, code: 'internal', message: 'this host keeps no conversation history' };
   }
 
   private async list(): Promise<Outcome> {

@@ -13,6 +13,10 @@ import type { StateStore } from './stateStore';
 import type { ReviewComments } from './worktrees/reviewComments';
 import type { WorktreeService } from './worktrees/worktreeService';
 import { WorktreeVerbs } from './worktrees/worktreeVerbs';
+import { HistoryVerbs } from './history/historyVerbs';
+import type { HistoryService } from './history/historyService';
+import type { AgentCatalog } from '../services/catalog';
+import type { SettingsStore } from '../services/settings';
 
 /** What the control socket asks of the host once its services are up. */
 export interface ControlledHost {
@@ -31,6 +35,10 @@ export interface ControlledHost {
   readonly questions: QuestionBook;
   /** The session the user is looking at (selected in the focused window), or null. */
   readonly lookingAt: string | null;
+  /** The conversation index, or why it could not be opened. */
+  readonly history: HistoryService | string;
+  readonly catalog: AgentCatalog;
+  readonly settings: SettingsStore;
 }
 
 export function hostControlServer(
@@ -79,6 +87,7 @@ export function hostControlServer(
       path: () => up.value?.sessionPath ?? process.env.PATH ?? '',
       comments: async () => (await up.promise).reviewComments,
     }),
+    history: historyVerbs(core, opts, up),
     promptHook: (id) => up.value?.promptHook(id) ?? false,
     hookWork: (id) => tracker.workReports(id),
     questions: () => up.value?.questions,
@@ -90,6 +99,19 @@ export function hostControlServer(
       registry.requestFocus(r.record.id);
       return { ok: true, id: r.record.id };
     },
+  });
+}
+
+/** The history verbs, answered from the host's index once it is up. */
+function historyVerbs(core: HostCore, opts: HostOptions, up: { readonly promise: Promise<ControlledHost> }): HistoryVerbs {
+  return new HistoryVerbs({
+    service: async () => (await up.promise).history,
+    registry: core.registry,
+    catalog: async () => (await up.promise).catalog,
+    store: async () => (await up.promise).store,
+    describe: (r) => core.facts.info(r),
+    prices: async () => (await up.promise).settings.settings.prices,
+    remote: () => opts.remoteSessions?.() ?? null,
   });
 }
 

@@ -3,3 +3,4 @@ export * from './conversation';
 export * from './readers';
 export * from './historyPaths';
 export * from './prices';
+export * from './search';
