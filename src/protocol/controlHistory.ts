@@ -96,7 +96,7 @@ export const HistoryResultSchemas = {
   'history.status': HistoryProgressSchema,
   usage: z.strictObject({
     by: z.enum(USAGE_GROUPS),
-    rows: z.array(TokensSchema.extend({ key: z.string() })).describe('largest cost first, then most tokens'),
+    rows: z.array(TokensSchema.extend({ key: z.string() })).describe('largest cost first, then most tokens; by day, newest first'),
     total: TokensSchema,
     prices: z.strictObject({
       date: z.string().describe('the day the price table was read'),
