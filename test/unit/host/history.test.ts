@@ -216,6 +216,17 @@ describe('conversation history through the host', () => {
     expect((await rig.json<Search>('history', 'search', 'zebrafish')).results).toHaveLength(1);
   });
 
+  it('finds a conversation of an agent whose store did not exist when the host started (its first run)', async () => {
+    const home = newHome();
+    const proj = join(home, 'proj');
+    mkdirSync(proj);
+    const rig = await startRig(home);
+    await indexed(rig, 0);
+    place(home, 'qwen-0.24.4.jsonl', '.qwen/projects/-proj/chats/85cb31aa-371d-4be6-94af-0fd45293a982.jsonl', proj);
+    const hit = await waitFor(async () => (await rig.json<Search>('history', 'search', 'zebrafish')).results[0], { what: 'the new store read' });
+    expect(hit).toMatchObject({ agent: 'qwen', cwd: proj });
+  });
+
   it('rebuilds an index file that is not a database, with a log line', async () => {
     const home = newHome();
     const proj = join(home, 'proj');

@@ -4,13 +4,17 @@
 // files, so a first index of thousands of conversations never holds the host's loop for long.
 // A line that cannot be read is skipped with a warning; a file that cannot be read is logged.
 import chokidar, { type FSWatcher } from 'chokidar';
-import { readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { compileHistoryGlob, TranscriptReader, type HistoryGlob, type TranscriptHints } from '../../../protocol/history';
 import type { HistoryFormat, Manifest } from '../../../protocol/manifestSchema';
 import type { Logger } from '../../services/log';
+import { storeWatchBase } from '../storeWatch';
 import type { HistoryIndex } from './historyIndex';
+
+/** A new folder is read again this long after chokidar reported it (its first files are made with it). */
+const NEW_FOLDER_RESCAN_MS = 250;
 
 /** An agent whose manifest says where its conversations are. */
 export interface HistorySource {
@@ -71,15 +75,23 @@ export class HistoryIndexer {
     if (this.disposed || this.roots.has(key)) return;
     this.roots.add(key);
     this.walking++;
-    const watcher = chokidar.watch(glob.root, {
-      depth: glob.depth === Infinity ? undefined : glob.depth,
+    // A store that does not exist yet (the agent has not run here) is watched from above.
+    const { base, levelsToRoot, ignored } = storeWatchBase(glob.root);
+    const watcher = chokidar.watch(base, {
+      depth: glob.depth === Infinity ? undefined : glob.depth + levelsToRoot,
       followSymlinks: false,
       ignorePermissionErrors: true,
-      ignored: (p, st) => st?.isFile() === true && !glob.matches(p),
+      ignored: (p, st) => ignored?.(p) === true || (st?.isFile() === true && !glob.matches(p)),
     });
     const queue = (p: string) => glob.matches(p) && this.enqueue(p, source);
     watcher.on('add', queue).on('change', queue);
     watcher.on('unlink', (p) => glob.matches(p) && this.index.remove(p));
+    // chokidar lists a new folder, then watches it: a file made in between (an agent's first
+    // conversation, made with its folder) is never reported, so a new folder is read once more.
+    watcher.on('addDir', (dir) => {
+      const timer = setTimeout(() => void this.rescan(watcher, dir, glob, queue), NEW_FOLDER_RESCAN_MS);
+      timer.unref();
+    });
     watcher.on('error', (e) => this.logger.warn('history: watcher error', { root: glob.root, error: (e as Error).message }));
     watcher.once('ready', () => {
       this.walking--;
@@ -87,6 +99,18 @@ export class HistoryIndexer {
       this.settle();
     });
     this.watchers.push(watcher);
+  }
+
+  /** Queues the matching files below a new folder, and watches the folders chokidar missed. */
+  private async rescan(watcher: FSWatcher, dir: string, glob: HistoryGlob, queue: (p: string) => void): Promise<void> {
+    if (this.disposed) return;
+    const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+    const watched = new Set(Object.keys(watcher.getWatched()));
+    for (const e of entries) {
+      const path = join(e.parentPath, e.name);
+      if (e.isFile()) queue(path);
+      else if (e.isDirectory() && !watched.has(path) && (glob.root === path || path.startsWith(`${glob.root}/`))) watcher.add(path);
+    }
   }
 
   /** Files the index holds that the walk did not find: deleted while the host was not running. */
