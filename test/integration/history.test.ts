@@ -1,4 +1,4 @@
-// Conversation history with the real agent CLIs from npm: Claude Code, Codex and Gemini CLI each
+// Conversation history with the real agent CLIs from npm: Claude Code, Codex, Gemini CLI and Qwen Code each
 // write a conversation offline (a loopback model server answers with a word no other turn has),
 // in a throwaway HOME whose termio-host is already running; `termio history search` finds it by
 // that word through the host's watcher, with its agent, folder and machine; and resuming the
@@ -16,6 +16,7 @@ import type { AgentRecipe } from './agents/recipe';
 import { claude } from './agents/recipes/claude';
 import { codex } from './agents/recipes/codex';
 import { gemini } from './agents/recipes/gemini';
+import { qwen } from './agents/recipes/qwen';
 
 /** A headless turn of a real CLI takes seconds; a cold start on a loaded machine much longer. Only a hang reaches this. */
 const TURN_TIMEOUT_MS = 120_000;
@@ -25,6 +26,7 @@ const HEADLESS: Record<string, (prompt: string) => string[]> = {
   claude: (p) => ['-p', p],
   codex: (p) => ['exec', '--skip-git-repo-check', p],
   gemini: (p) => ['-p', p],
+  qwen: (p) => ['-p', p],
 };
 
 let agent: AgentHome | null = null;
@@ -77,7 +79,7 @@ async function found(home: AgentHome, word: string): Promise<Search['results'][n
 }
 
 describe('conversation history with the real agent CLIs', () => {
-  for (const recipe of [codex, gemini]) {
+  for (const recipe of [codex, gemini, qwen]) {
     it(`${recipe.id}: its conversation is found by a word of the reply, with its agent and folder`, { timeout: 300_000 }, async (ctx) => {
       const c = await conversationOf(recipe, (why) => ctx.skip(why));
       if (!c) return;
