@@ -172,8 +172,8 @@ export const ControlArgsSchemas = {
   'app.open': z.strictObject({ dir: AbsolutePath.describe('a folder to open as a new session') }),
   'app.activate': z.strictObject({}).describe('show a window (a second launch hands over to the running app this way)'),
   ...WorktreeArgsSchemas,
-  ...HistoryArgsSchemas,
   ...ReviewCommentArgsSchemas,
+  ...HistoryArgsSchemas,
 } as const;
 
 export type ControlVerb = keyof typeof ControlArgsSchemas;
@@ -313,8 +313,8 @@ export const ControlResultSchemas = {
   'app.open': z.strictObject({ id: z.string() }),
   'app.activate': z.strictObject({ shown: z.literal(true) }),
   ...WorktreeResultSchemas,
-  ...HistoryResultSchemas,
   ...ReviewCommentResultSchemas,
+  ...HistoryResultSchemas,
 } as const satisfies Record<ControlVerb, z.ZodType>;
 export type ControlResult<V extends ControlVerb> = z.infer<(typeof ControlResultSchemas)[V]>;
 
