@@ -169,7 +169,7 @@ export const ResumeSchema = z
   );
 
 /** The transcript formats Termio reads into its conversation index (src/protocol/history/readers.ts). */
-export const HISTORY_FORMATS = ['claude-jsonl', 'codex-rollout', 'gemini-jsonl', 'qwen-jsonl'] as const;
+export const HISTORY_FORMATS = ['claude-jsonl', 'codex-rollout', 'gemini-jsonl', 'qwen-jsonl', 'copilot-events'] as const;
 /** A few globs cover every agent's store (one per folder layout it ever used). */
 const MAX_HISTORY_PATHS = 8;
 /** A glob below the home folder or an absolute one: "*" is any run of characters within a name, "**" any folders. */
@@ -183,7 +183,7 @@ export const HistorySchema = z
     format: z
       .enum(HISTORY_FORMATS)
       .describe(
-        'Which reader parses a transcript: "claude-jsonl" (Claude Code\'s project logs), "codex-rollout" (Codex\'s rollout logs), "gemini-jsonl" (Gemini CLI\'s chat logs), "qwen-jsonl" (Qwen Code\'s chat logs). An agent of your own that writes one of these formats joins the index by naming it.',
+        'Which reader parses a transcript: "claude-jsonl" (Claude Code\'s project logs), "codex-rollout" (Codex\'s rollout logs), "gemini-jsonl" (Gemini CLI\'s chat logs), "qwen-jsonl" (Qwen Code\'s chat logs), "copilot-events" (GitHub Copilot CLI\'s session events). An agent of your own that writes one of these formats joins the index by naming it.',
       ),
     paths: z
       .array(historyPath)

@@ -1,4 +1,4 @@
-// Conversation history with the real agent CLIs from npm: Claude Code, Codex, Gemini CLI and Qwen Code each
+// Conversation history with the real agent CLIs from npm: Claude Code, Codex, Gemini CLI, Qwen Code and Copilot each
 // write a conversation offline (a loopback model server answers with a word no other turn has),
 // in a throwaway HOME whose termio-host is already running; `termio history search` finds it by
 // that word through the host's watcher, with its agent, folder and machine; and resuming the
@@ -15,6 +15,7 @@ import { waitFor } from '../helpers/waitFor';
 import type { AgentRecipe } from './agents/recipe';
 import { claude } from './agents/recipes/claude';
 import { codex } from './agents/recipes/codex';
+import { copilot } from './agents/recipes/copilot';
 import { gemini } from './agents/recipes/gemini';
 import { qwen } from './agents/recipes/qwen';
 
@@ -27,6 +28,7 @@ const HEADLESS: Record<string, (prompt: string) => string[]> = {
   codex: (p) => ['exec', '--skip-git-repo-check', p],
   gemini: (p) => ['-p', p],
   qwen: (p) => ['-p', p],
+  copilot: (p) => ['-p', p],
 };
 
 let agent: AgentHome | null = null;
@@ -79,7 +81,7 @@ async function found(home: AgentHome, word: string): Promise<Search['results'][n
 }
 
 describe('conversation history with the real agent CLIs', () => {
-  for (const recipe of [codex, gemini, qwen]) {
+  for (const recipe of [codex, gemini, qwen, copilot]) {
     it(`${recipe.id}: its conversation is found by a word of the reply, with its agent and folder`, { timeout: 300_000 }, async (ctx) => {
       const c = await conversationOf(recipe, (why) => ctx.skip(why));
       if (!c) return;

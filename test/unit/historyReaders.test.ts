@@ -67,6 +67,18 @@ describe('transcript readers on real transcripts', () => {
     expect(c.usage).toEqual([expect.objectContaining({ model: 'loopback-model', input: 15039, output: 8, cacheRead: 0 })]);
   });
 
+  it('Copilot CLI 1.0.102: session start, prompt, reply and its usage record', () => {
+    const { conversation: c, problems } = read('copilot-events', 'copilot-1.0.102.jsonl');
+    expect(problems).toEqual([]);
+    expect(c.id).toBe('44f148aa-9d59-4f0c-91b3-a8ad2179cf02');
+    expect(c.cwd).toMatch(/\/proj$/);
+    expect(c.turns.map((t) => [t.role, t.text])).toEqual([
+      ['user', 'Tell me about the flaky upload test'],
+      ['assistant', 'First answer mentions ZEBRAFISH.'],
+    ]);
+    expect(c.usage).toEqual([expect.objectContaining({ model: 'loopback-model', input: 11991, output: 8, cacheRead: 0, cacheWrite: 0 })]);
+  });
+
   it('a broken line and a cut-off last line are noted with their numbers, the rest is read', () => {
     const text = fixture('qwen-0.24.4.jsonl').replace('\n', '\n{"oops\n') + '{"uuid":"x","type":"assist';
     const { conversation: c, problems } = readTranscriptText('qwen-jsonl', text);

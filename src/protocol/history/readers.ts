@@ -117,7 +117,30 @@ const qwen: RecordReader = (rec, b) => {
   }
 };
 
-const READERS: Record<HistoryFormat, RecordReader> = { 'claude-jsonl': claude, 'codex-rollout': codex, 'gemini-jsonl': gemini, 'qwen-jsonl': qwen };
+/** GitHub Copilot CLI: ~/.copilot/session-state/<id>/events.jsonl, one event per line with its data. */
+const copilot: RecordReader = (rec, b) => {
+  const d = obj(rec.data) ?? {};
+  b.seen(rec.timestamp);
+  if (rec.type === 'session.start') {
+    b.id ??= str(d.sessionId) ?? null;
+    b.cwd ??= str(obj(d.context)?.cwd) ?? null;
+    b.model ??= str(d.selectedModel) ?? null;
+  } else if (rec.type === 'user.message') userText(b, str(d.content) ?? '', rec.timestamp);
+  else if (rec.type === 'assistant.message') b.turn('assistant', str(d.content) ?? '', rec.timestamp);
+  else if (rec.type === 'session.usage_record' && obj(d.usage)) {
+    const u = obj(d.usage)!;
+    const usage = { input: num(u.inputTokens), output: num(u.outputTokens), cacheRead: num(u.cacheReadTokens), cacheWrite: num(u.cacheWriteTokens) };
+    b.tokens({ ...usage, model: str(u.model) ?? null }, rec.timestamp);
+  }
+};
+
+const READERS: Record<HistoryFormat, RecordReader> = {
+  'claude-jsonl': claude,
+  'codex-rollout': codex,
+  'gemini-jsonl': gemini,
+  'qwen-jsonl': qwen,
+  'copilot-events': copilot,
+};
 
 /** Reads a transcript's lines one at a time; a line that is not a JSON object is skipped and noted, never fatal. */
 export class TranscriptReader {
