@@ -20,9 +20,9 @@ import { build } from 'esbuild';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** Loaded from node_modules at run time: native addons (NodeGUI, node-pty), and node-notifier,
+/** Loaded from node_modules at run time: native addons (NodeGUI, node-pty, better-sqlite3), and node-notifier,
  *  which runs the notifier binaries it ships next to its own code. */
-const EXTERNAL = ['@nodegui/nodegui', 'node-pty', 'node-notifier'];
+const EXTERNAL = ['@nodegui/nodegui', 'node-pty', 'node-notifier', 'better-sqlite3'];
 
 const ENTRIES = [
   { in: join(root, 'src', 'app', 'main.ts'), out: join(root, 'dist', 'app', 'main.js') },

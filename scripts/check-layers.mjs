@@ -46,7 +46,7 @@ const allowed = {
   client: { layers: ['protocol', 'terminal', 'services', 'client'], packages: ['zod'], builtins: true },
   host: {
     layers: ['protocol', 'terminal', 'services', 'client', 'present', 'host'],
-    packages: ['chokidar', 'node-notifier', 'zod', 'jsonc-parser', 'smol-toml', 'ws', '@xterm/', 'web-push'],
+    packages: ['chokidar', 'node-notifier', 'zod', 'jsonc-parser', 'smol-toml', 'ws', '@xterm/', 'web-push', 'better-sqlite3'],
     builtins: true,
   },
   // @modelcontextprotocol/sdk: `termio mcp`, the MCP server over the control socket.

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // One-stop set-up behind `npm start` and `npm test`: system packages, npm packages, every
-// native part (node-pty, NodeGUI's addon, our qode shim on Linux) and the TypeScript build.
+// native part (node-pty, better-sqlite3, NodeGUI's addon, our qode shim on Linux) and the TypeScript build.
 // Each step checks a cheap stamp first, so a re-run with nothing changed costs well under a
 // second. Plain Node with no dependencies: it must run before `npm install` ever has.
 //
@@ -176,6 +176,15 @@ function ensureNodePty() {
   if (isMac && spawnSync(process.execPath, ['scripts/prebuild.js'], { cwd: dir, stdio: 'inherit' }).status === 0) return;
   nodeGyp(dir);
   if (isMac) run(process.execPath, ['scripts/post-install.js'], { cwd: dir });
+}
+
+// better-sqlite3 (the conversation index's SQLite, with FTS5): its install script would fetch a
+// prebuilt binary from GitHub, which a closed machine cannot reach, so it is compiled here from the
+// SQLite source it ships, as node-pty is.
+function ensureBetterSqlite() {
+  const dir = join(root, 'node_modules', 'better-sqlite3');
+  if (existsSync(join(dir, 'build', 'Release', 'better_sqlite3.node'))) return;
+  nodeGyp(dir);
 }
 
 function nodeguiVersion() {
@@ -367,6 +376,7 @@ function setup() {
   const stamp = readStamp();
   ensureNpmPackages(stamp);
   ensureNodePty();
+  ensureBetterSqlite();
   ensureNodeGui();
   ensureQodeShim(stamp);
   ensureGridPainter(stamp);

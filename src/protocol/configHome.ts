@@ -33,5 +33,6 @@ export function withConfigHome(m: Manifest, env: Readonly<Record<string, string 
     if (resume.discover) resume.discover = { ...resume.discover, root: mv(resume.discover.root)! };
     out.resume = resume;
   }
+  if (m.history) out.history = { ...m.history, paths: m.history.paths.map((p) => mv(p)!) };
   return out;
 }

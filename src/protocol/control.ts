@@ -5,6 +5,7 @@ import * as z from 'zod';
 import { CONTROL_PROTOCOL_VERSION, MAX_WAIT_MS } from './controlFrames';
 import { MAX_COLS, MAX_ROWS } from './hostFrameFormat';
 import { FailureInfoSchema, QuestionInfoSchema, SessionInfoSchema, SessionStateSchema } from './sessionInfo';
+import { HISTORY_ERROR_CODES, HistoryArgsSchemas, HistoryResultSchemas } from './controlHistory';
 import { WORKTREE_ERROR_CODES, WorktreeArgsSchemas, WorktreeChoiceSchema, WorktreeResultSchemas } from './controlWorktrees';
 import { FANOUT_ERROR_CODES, FanoutArgsSchemas, FanoutResultSchemas } from './controlFanout';
 import { REVIEW_COMMENT_ERROR_CODES, ReviewCommentArgsSchemas, ReviewCommentResultSchemas } from './reviewCommentSchemas';
@@ -176,6 +177,7 @@ export const ControlArgsSchemas = {
   ...WorktreeArgsSchemas,
   ...ReviewCommentArgsSchemas,
   ...FanoutArgsSchemas,
+  ...HistoryArgsSchemas,
 } as const;
 
 export type ControlVerb = keyof typeof ControlArgsSchemas;
@@ -224,6 +226,7 @@ export const ControlErrorCodeSchema = z.enum([
   'alreadyAnswered', // sessions.answer: this question was answered already (force sends again)
   'internal', // a bug in the app, reported with its message
   ...WORKTREE_ERROR_CODES,
+  ...HISTORY_ERROR_CODES,
   ...REVIEW_COMMENT_ERROR_CODES,
   ...FANOUT_ERROR_CODES,
 ]);
@@ -317,6 +320,7 @@ export const ControlResultSchemas = {
   ...WorktreeResultSchemas,
   ...ReviewCommentResultSchemas,
   ...FanoutResultSchemas,
+  ...HistoryResultSchemas,
 } as const satisfies Record<ControlVerb, z.ZodType>;
 export type ControlResult<V extends ControlVerb> = z.infer<(typeof ControlResultSchemas)[V]>;
 

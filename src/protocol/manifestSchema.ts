@@ -168,6 +168,35 @@ export const ResumeSchema = z
     'Exact resume. The family is inferred: create/storeRoot/storeMatch = pinned id (Termio mints the id); discover, or hooks.conversation alone = discovered id (the agent mints it). Omit it, or write "none", when the agent cannot resume a conversation by id.',
   );
 
+/** The transcript formats Termio reads into its conversation index (src/protocol/history/readers.ts). */
+export const HISTORY_FORMATS = ['claude-jsonl', 'codex-rollout', 'gemini-jsonl', 'qwen-jsonl', 'copilot-events'] as const;
+/** A few globs cover every agent's store (one per folder layout it ever used). */
+const MAX_HISTORY_PATHS = 8;
+/** A glob below the home folder or an absolute one: "*" is any run of characters within a name, "**" any folders. */
+const historyPath = z
+  .string()
+  .max(MAX_PATH_CHARS)
+  .regex(/^(?:~\/|\/)(?:[^/]+\/)*[^/]+$/, { error: 'expected a glob of files starting with "/" or "~/", e.g. "~/.claude/projects/*/*.jsonl"' });
+
+export const HistorySchema = z
+  .strictObject({
+    format: z
+      .enum(HISTORY_FORMATS)
+      .describe(
+        'Which reader parses a transcript: "claude-jsonl" (Claude Code\'s project logs), "codex-rollout" (Codex\'s rollout logs), "gemini-jsonl" (Gemini CLI\'s chat logs), "qwen-jsonl" (Qwen Code\'s chat logs), "copilot-events" (GitHub Copilot CLI\'s session events). An agent of your own that writes one of these formats joins the index by naming it.',
+      ),
+    paths: z
+      .array(historyPath)
+      .min(1)
+      .max(MAX_HISTORY_PATHS)
+      .describe(
+        'Where the transcripts are: globs of files ("~/" allowed), where "*" matches within one name and "**" any run of folders, e.g. "~/.claude/projects/*/*.jsonl". Moved by configHome like the session store.',
+      ),
+  })
+  .describe(
+    "Where the agent's past conversations live and which reader parses them: Termio indexes them for `termio history search`, resumes one with the resume block, and sums their token usage for `termio usage`.",
+  );
+
 export const HookEventSchema = z
   .strictObject({
     on: z.string().min(1).max(MAX_SHORT_CHARS).describe('The agent\'s own event name, exactly as its hook system spells it (e.g. "Stop", "agentStop").'),
@@ -267,6 +296,7 @@ export const ManifestSchema = z
     identify: IdentifySchema.optional(),
     order: z.int().min(-1_000_000).max(1_000_000).optional().describe('Position in the agent picker, ascending. Optional; manifests without one sort last.'),
     resume: ResumeSchema.optional(),
+    history: HistorySchema.optional(),
     titleStatus: stateRules('terminal title (OSC 0/2)')
       .optional()
       .describe("Regex rules over the agent's live terminal title, per state. Coexists with hooks and corrects a missed event."),
@@ -332,6 +362,8 @@ export type ManifestIdentify = z.infer<typeof IdentifySchema>;
 export type ManifestIcon = z.infer<typeof IconSchema>;
 export type ManifestResume = z.infer<typeof ResumeSchema>;
 export type ManifestDiscover = z.infer<typeof DiscoverSchema>;
+export type ManifestHistory = z.infer<typeof HistorySchema>;
+export type HistoryFormat = (typeof HISTORY_FORMATS)[number];
 export type ManifestHooks = z.infer<typeof HooksSchema>;
 export type ManifestHookEvent = z.infer<typeof HookEventSchema>;
 export type ManifestStateRules = NonNullable<Manifest['titleStatus']>;

@@ -5,7 +5,7 @@
 "use strict";
 export const validate = validate10;
 export default validate10;
-const schema11 = {"type":"object","properties":{"$schema":{"type":"string","maxLength":4096},"comment":{"type":"string","maxLength":4000},"id":{"type":"string","maxLength":64,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]*$"},"name":{"type":"string","minLength":1,"maxLength":80},"command":{"type":"string","minLength":1,"maxLength":4096},"loginShell":{"type":"boolean","const":true},"permissionBypassFlag":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^-"},"permissionBypassForms":{"maxItems":16,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^-"}},"icon":{"type":"object","properties":{"vector":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"path":{"type":"string","minLength":1,"maxLength":4096,"pattern":"\\.(?:[Pp][Nn][Gg]|[Ss][Vv][Gg])$"},"symbol":{"type":"string","maxLength":1000,"pattern":"^[a-z0-9]+(?:\\.[a-z0-9]+)*$"},"tint":{"type":"string","pattern":"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$"}},"additionalProperties":false},"install":{"type":"string","maxLength":4096,"pattern":"^https?:\\/\\/[^\\s/]+\\S*$"},"identify":{"type":"object","properties":{"args":{"maxItems":8,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"match":{"type":"string","minLength":1,"maxLength":1000}},"required":["match"],"additionalProperties":false},"order":{"type":"integer","minimum":-1000000,"maximum":1000000},"resume":{"type":"object","properties":{"create":{"type":"string","minLength":1,"maxLength":1000},"resume":{"type":"string","minLength":1,"maxLength":1000},"storeRoot":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"storeMatch":{"type":"string","maxLength":1000,"pattern":"^(?:dir|file):[^/]+(?:\\/[^/]+)*$"},"transcriptName":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^(?!\\.\\.?$)[^/\\\\]+$"},"seed":{"type":"string","minLength":1,"maxLength":1000},"discover":{"type":"object","properties":{"root":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"format":{"type":"string","enum":["jsonl","json"]},"id":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"cwd":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"}},"required":["root","format","id","cwd"],"additionalProperties":false},"forks":{"type":"boolean"}},"additionalProperties":false},"titleStatus":{"type":"object","properties":{"working":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"attention":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"done":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"idle":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}}},"additionalProperties":false},"status":{"type":"object","properties":{"working":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"attention":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"done":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"idle":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}}},"additionalProperties":false},"failureScreen":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"hooks":{"type":"object","properties":{"type":{"type":"string","enum":["json","toml","plugin","scripts"]},"file":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"dir":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"dialect":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"events":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"object","properties":{"on":{"type":"string","minLength":1,"maxLength":1000},"state":{"type":"string","enum":["working","attention","done","idle"]},"matcher":{"type":"string","minLength":1,"maxLength":1000},"failure":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"}},"required":["on","state"],"additionalProperties":false}},"conversation":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"tool":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"promptTitle":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"capturesTranscript":{"type":"boolean"}},"required":["type","dialect","events"],"additionalProperties":false},"skills":{"type":"string"},"mcp":{"type":"object","properties":{"file":{"type":"string","minLength":1,"maxLength":4096},"type":{"type":"string","enum":["json","toml"]},"inConfigHome":{"type":"string","minLength":1,"maxLength":4096}},"required":["file","type"],"additionalProperties":false},"progressStatus":{"type":"boolean"},"configHome":{"type":"object","properties":{"env":{"type":"string","maxLength":1000,"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"path":{"type":"string","minLength":1,"maxLength":4096}},"required":["env","path"],"additionalProperties":false},"wire":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"}},"required":["id","name"],"additionalProperties":false};
+const schema11 = {"type":"object","properties":{"$schema":{"type":"string","maxLength":4096},"comment":{"type":"string","maxLength":4000},"id":{"type":"string","maxLength":64,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]*$"},"name":{"type":"string","minLength":1,"maxLength":80},"command":{"type":"string","minLength":1,"maxLength":4096},"loginShell":{"type":"boolean","const":true},"permissionBypassFlag":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^-"},"permissionBypassForms":{"maxItems":16,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^-"}},"icon":{"type":"object","properties":{"vector":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"path":{"type":"string","minLength":1,"maxLength":4096,"pattern":"\\.(?:[Pp][Nn][Gg]|[Ss][Vv][Gg])$"},"symbol":{"type":"string","maxLength":1000,"pattern":"^[a-z0-9]+(?:\\.[a-z0-9]+)*$"},"tint":{"type":"string","pattern":"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$"}},"additionalProperties":false},"install":{"type":"string","maxLength":4096,"pattern":"^https?:\\/\\/[^\\s/]+\\S*$"},"identify":{"type":"object","properties":{"args":{"maxItems":8,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"match":{"type":"string","minLength":1,"maxLength":1000}},"required":["match"],"additionalProperties":false},"order":{"type":"integer","minimum":-1000000,"maximum":1000000},"resume":{"type":"object","properties":{"create":{"type":"string","minLength":1,"maxLength":1000},"resume":{"type":"string","minLength":1,"maxLength":1000},"storeRoot":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"storeMatch":{"type":"string","maxLength":1000,"pattern":"^(?:dir|file):[^/]+(?:\\/[^/]+)*$"},"transcriptName":{"type":"string","minLength":1,"maxLength":1000,"pattern":"^(?!\\.\\.?$)[^/\\\\]+$"},"seed":{"type":"string","minLength":1,"maxLength":1000},"discover":{"type":"object","properties":{"root":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"format":{"type":"string","enum":["jsonl","json"]},"id":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"cwd":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"}},"required":["root","format","id","cwd"],"additionalProperties":false},"forks":{"type":"boolean"}},"additionalProperties":false},"history":{"type":"object","properties":{"format":{"type":"string","enum":["claude-jsonl","codex-rollout","gemini-jsonl","qwen-jsonl","copilot-events"]},"paths":{"minItems":1,"maxItems":8,"type":"array","items":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)(?:[^/]+\\/)*[^/]+$"}}},"required":["format","paths"],"additionalProperties":false},"titleStatus":{"type":"object","properties":{"working":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"attention":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"done":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"idle":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}}},"additionalProperties":false},"status":{"type":"object","properties":{"working":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"attention":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"done":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"idle":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}}},"additionalProperties":false},"failureScreen":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"string","minLength":1,"maxLength":1000}},"hooks":{"type":"object","properties":{"type":{"type":"string","enum":["json","toml","plugin","scripts"]},"file":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"dir":{"type":"string","maxLength":4096,"pattern":"^(?:~\\/|\\/)"},"dialect":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"events":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"object","properties":{"on":{"type":"string","minLength":1,"maxLength":1000},"state":{"type":"string","enum":["working","attention","done","idle"]},"matcher":{"type":"string","minLength":1,"maxLength":1000},"failure":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"}},"required":["on","state"],"additionalProperties":false}},"conversation":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"tool":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"promptTitle":{"type":"string","maxLength":1000,"pattern":"^[^.\\s]+(?:\\.[^.\\s]+)*$"},"capturesTranscript":{"type":"boolean"}},"required":["type","dialect","events"],"additionalProperties":false},"skills":{"type":"string"},"mcp":{"type":"object","properties":{"file":{"type":"string","minLength":1,"maxLength":4096},"type":{"type":"string","enum":["json","toml"]},"inConfigHome":{"type":"string","minLength":1,"maxLength":4096}},"required":["file","type"],"additionalProperties":false},"progressStatus":{"type":"boolean"},"configHome":{"type":"object","properties":{"env":{"type":"string","maxLength":1000,"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"path":{"type":"string","minLength":1,"maxLength":4096}},"required":["env","path"],"additionalProperties":false},"wire":{"type":"string","maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"}},"required":["id","name"],"additionalProperties":false};
 const func2 = Object.prototype.hasOwnProperty;
 const func3 = codePointLength;
 const pattern0 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._-]*$", "");
@@ -19,7 +19,8 @@ const pattern8 = new RegExp("^(?:~\\/|\\/)", "");
 const pattern9 = new RegExp("^(?:dir|file):[^/]+(?:\\/[^/]+)*$", "");
 const pattern10 = new RegExp("^(?!\\.\\.?$)[^/\\\\]+$", "");
 const pattern12 = new RegExp("^[^.\\s]+(?:\\.[^.\\s]+)*$", "");
-const pattern21 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "");
+const pattern14 = new RegExp("^(?:~\\/|\\/)(?:[^/]+\\/)*[^/]+$", "");
+const pattern22 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "");
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -921,60 +922,168 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.titleStatus !== undefined){
-let data33 = data.titleStatus;
+if(data.history !== undefined){
+let data33 = data.history;
 const _errs72 = errors;
 if(errors === _errs72){
 if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
+let missing3;
+if(((data33.format === undefined) && (missing3 = "format")) || ((data33.paths === undefined) && (missing3 = "paths"))){
+validate10.errors = [{instancePath:instancePath+"/history",schemaPath:"#/properties/history/required",keyword:"required",params:{missingProperty: missing3}}];
+return false;
+}
+else {
 const _errs74 = errors;
 for(const key5 in data33){
-if(!((((key5 === "working") || (key5 === "attention")) || (key5 === "done")) || (key5 === "idle"))){
-validate10.errors = [{instancePath:instancePath+"/titleStatus",schemaPath:"#/properties/titleStatus/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5}}];
+if(!((key5 === "format") || (key5 === "paths"))){
+validate10.errors = [{instancePath:instancePath+"/history",schemaPath:"#/properties/history/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5}}];
 return false;
 break;
 }
 }
 if(_errs74 === errors){
-if(data33.working !== undefined){
-let data34 = data33.working;
+if(data33.format !== undefined){
+let data34 = data33.format;
 const _errs75 = errors;
-if(errors === _errs75){
-if(Array.isArray(data34)){
-if(data34.length > 64){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/working",schemaPath:"#/properties/titleStatus/properties/working/maxItems",keyword:"maxItems",params:{limit: 64}}];
+if(typeof data34 !== "string"){
+validate10.errors = [{instancePath:instancePath+"/history/format",schemaPath:"#/properties/history/properties/format/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!(((((data34 === "claude-jsonl") || (data34 === "codex-rollout")) || (data34 === "gemini-jsonl")) || (data34 === "qwen-jsonl")) || (data34 === "copilot-events"))){
+validate10.errors = [{instancePath:instancePath+"/history/format",schemaPath:"#/properties/history/properties/format/enum",keyword:"enum",params:{allowedValues: schema11.properties.history.properties.format.enum}}];
+return false;
+}
+var valid7 = _errs75 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data33.paths !== undefined){
+let data35 = data33.paths;
+const _errs77 = errors;
+if(errors === _errs77){
+if(Array.isArray(data35)){
+if(data35.length > 8){
+validate10.errors = [{instancePath:instancePath+"/history/paths",schemaPath:"#/properties/history/properties/paths/maxItems",keyword:"maxItems",params:{limit: 8}}];
 return false;
 }
 else {
-if(data34.length < 1){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/working",schemaPath:"#/properties/titleStatus/properties/working/minItems",keyword:"minItems",params:{limit: 1}}];
+if(data35.length < 1){
+validate10.errors = [{instancePath:instancePath+"/history/paths",schemaPath:"#/properties/history/properties/paths/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
 var valid8 = true;
-const len2 = data34.length;
+const len2 = data35.length;
 for(let i2=0; i2<len2; i2++){
-let data35 = data34[i2];
-const _errs77 = errors;
-if(errors === _errs77){
-if(typeof data35 === "string"){
-if(func3(data35) > 1000){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/working/" + i2,schemaPath:"#/properties/titleStatus/properties/working/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+let data36 = data35[i2];
+const _errs79 = errors;
+if(errors === _errs79){
+if(typeof data36 === "string"){
+if(func3(data36) > 4096){
+validate10.errors = [{instancePath:instancePath+"/history/paths/" + i2,schemaPath:"#/properties/history/properties/paths/items/maxLength",keyword:"maxLength",params:{limit: 4096}}];
 return false;
 }
 else {
-if(func3(data35) < 1){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/working/" + i2,schemaPath:"#/properties/titleStatus/properties/working/items/minLength",keyword:"minLength",params:{limit: 1}}];
+if(!pattern14.test(data36)){
+validate10.errors = [{instancePath:instancePath+"/history/paths/" + i2,schemaPath:"#/properties/history/properties/paths/items/pattern",keyword:"pattern",params:{pattern: "^(?:~\\/|\\/)(?:[^/]+\\/)*[^/]+$"}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/titleStatus/working/" + i2,schemaPath:"#/properties/titleStatus/properties/working/items/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/history/paths/" + i2,schemaPath:"#/properties/history/properties/paths/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
-var valid8 = _errs77 === errors;
+var valid8 = _errs79 === errors;
 if(!valid8){
+break;
+}
+}
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/history/paths",schemaPath:"#/properties/history/properties/paths/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid7 = _errs77 === errors;
+}
+else {
+var valid7 = true;
+}
+}
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/history",schemaPath:"#/properties/history/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs72 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.titleStatus !== undefined){
+let data37 = data.titleStatus;
+const _errs81 = errors;
+if(errors === _errs81){
+if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
+const _errs83 = errors;
+for(const key6 in data37){
+if(!((((key6 === "working") || (key6 === "attention")) || (key6 === "done")) || (key6 === "idle"))){
+validate10.errors = [{instancePath:instancePath+"/titleStatus",schemaPath:"#/properties/titleStatus/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6}}];
+return false;
+break;
+}
+}
+if(_errs83 === errors){
+if(data37.working !== undefined){
+let data38 = data37.working;
+const _errs84 = errors;
+if(errors === _errs84){
+if(Array.isArray(data38)){
+if(data38.length > 64){
+validate10.errors = [{instancePath:instancePath+"/titleStatus/working",schemaPath:"#/properties/titleStatus/properties/working/maxItems",keyword:"maxItems",params:{limit: 64}}];
+return false;
+}
+else {
+if(data38.length < 1){
+validate10.errors = [{instancePath:instancePath+"/titleStatus/working",schemaPath:"#/properties/titleStatus/properties/working/minItems",keyword:"minItems",params:{limit: 1}}];
+return false;
+}
+else {
+var valid10 = true;
+const len3 = data38.length;
+for(let i3=0; i3<len3; i3++){
+let data39 = data38[i3];
+const _errs86 = errors;
+if(errors === _errs86){
+if(typeof data39 === "string"){
+if(func3(data39) > 1000){
+validate10.errors = [{instancePath:instancePath+"/titleStatus/working/" + i3,schemaPath:"#/properties/titleStatus/properties/working/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+return false;
+}
+else {
+if(func3(data39) < 1){
+validate10.errors = [{instancePath:instancePath+"/titleStatus/working/" + i3,schemaPath:"#/properties/titleStatus/properties/working/items/minLength",keyword:"minLength",params:{limit: 1}}];
+return false;
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/titleStatus/working/" + i3,schemaPath:"#/properties/titleStatus/properties/working/items/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid10 = _errs86 === errors;
+if(!valid10){
 break;
 }
 }
@@ -986,52 +1095,52 @@ validate10.errors = [{instancePath:instancePath+"/titleStatus/working",schemaPat
 return false;
 }
 }
-var valid7 = _errs75 === errors;
+var valid9 = _errs84 === errors;
 }
 else {
-var valid7 = true;
+var valid9 = true;
 }
-if(valid7){
-if(data33.attention !== undefined){
-let data36 = data33.attention;
-const _errs79 = errors;
-if(errors === _errs79){
-if(Array.isArray(data36)){
-if(data36.length > 64){
+if(valid9){
+if(data37.attention !== undefined){
+let data40 = data37.attention;
+const _errs88 = errors;
+if(errors === _errs88){
+if(Array.isArray(data40)){
+if(data40.length > 64){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/attention",schemaPath:"#/properties/titleStatus/properties/attention/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data36.length < 1){
+if(data40.length < 1){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/attention",schemaPath:"#/properties/titleStatus/properties/attention/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
-var valid9 = true;
-const len3 = data36.length;
-for(let i3=0; i3<len3; i3++){
-let data37 = data36[i3];
-const _errs81 = errors;
-if(errors === _errs81){
-if(typeof data37 === "string"){
-if(func3(data37) > 1000){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/attention/" + i3,schemaPath:"#/properties/titleStatus/properties/attention/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+var valid11 = true;
+const len4 = data40.length;
+for(let i4=0; i4<len4; i4++){
+let data41 = data40[i4];
+const _errs90 = errors;
+if(errors === _errs90){
+if(typeof data41 === "string"){
+if(func3(data41) > 1000){
+validate10.errors = [{instancePath:instancePath+"/titleStatus/attention/" + i4,schemaPath:"#/properties/titleStatus/properties/attention/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data37) < 1){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/attention/" + i3,schemaPath:"#/properties/titleStatus/properties/attention/items/minLength",keyword:"minLength",params:{limit: 1}}];
+if(func3(data41) < 1){
+validate10.errors = [{instancePath:instancePath+"/titleStatus/attention/" + i4,schemaPath:"#/properties/titleStatus/properties/attention/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/titleStatus/attention/" + i3,schemaPath:"#/properties/titleStatus/properties/attention/items/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/titleStatus/attention/" + i4,schemaPath:"#/properties/titleStatus/properties/attention/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
-var valid9 = _errs81 === errors;
-if(!valid9){
+var valid11 = _errs90 === errors;
+if(!valid11){
 break;
 }
 }
@@ -1043,52 +1152,52 @@ validate10.errors = [{instancePath:instancePath+"/titleStatus/attention",schemaP
 return false;
 }
 }
-var valid7 = _errs79 === errors;
+var valid9 = _errs88 === errors;
 }
 else {
-var valid7 = true;
+var valid9 = true;
 }
-if(valid7){
-if(data33.done !== undefined){
-let data38 = data33.done;
-const _errs83 = errors;
-if(errors === _errs83){
-if(Array.isArray(data38)){
-if(data38.length > 64){
+if(valid9){
+if(data37.done !== undefined){
+let data42 = data37.done;
+const _errs92 = errors;
+if(errors === _errs92){
+if(Array.isArray(data42)){
+if(data42.length > 64){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/done",schemaPath:"#/properties/titleStatus/properties/done/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data38.length < 1){
+if(data42.length < 1){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/done",schemaPath:"#/properties/titleStatus/properties/done/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
-var valid10 = true;
-const len4 = data38.length;
-for(let i4=0; i4<len4; i4++){
-let data39 = data38[i4];
-const _errs85 = errors;
-if(errors === _errs85){
-if(typeof data39 === "string"){
-if(func3(data39) > 1000){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/done/" + i4,schemaPath:"#/properties/titleStatus/properties/done/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+var valid12 = true;
+const len5 = data42.length;
+for(let i5=0; i5<len5; i5++){
+let data43 = data42[i5];
+const _errs94 = errors;
+if(errors === _errs94){
+if(typeof data43 === "string"){
+if(func3(data43) > 1000){
+validate10.errors = [{instancePath:instancePath+"/titleStatus/done/" + i5,schemaPath:"#/properties/titleStatus/properties/done/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data39) < 1){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/done/" + i4,schemaPath:"#/properties/titleStatus/properties/done/items/minLength",keyword:"minLength",params:{limit: 1}}];
+if(func3(data43) < 1){
+validate10.errors = [{instancePath:instancePath+"/titleStatus/done/" + i5,schemaPath:"#/properties/titleStatus/properties/done/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/titleStatus/done/" + i4,schemaPath:"#/properties/titleStatus/properties/done/items/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/titleStatus/done/" + i5,schemaPath:"#/properties/titleStatus/properties/done/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
-var valid10 = _errs85 === errors;
-if(!valid10){
+var valid12 = _errs94 === errors;
+if(!valid12){
 break;
 }
 }
@@ -1100,52 +1209,52 @@ validate10.errors = [{instancePath:instancePath+"/titleStatus/done",schemaPath:"
 return false;
 }
 }
-var valid7 = _errs83 === errors;
+var valid9 = _errs92 === errors;
 }
 else {
-var valid7 = true;
+var valid9 = true;
 }
-if(valid7){
-if(data33.idle !== undefined){
-let data40 = data33.idle;
-const _errs87 = errors;
-if(errors === _errs87){
-if(Array.isArray(data40)){
-if(data40.length > 64){
+if(valid9){
+if(data37.idle !== undefined){
+let data44 = data37.idle;
+const _errs96 = errors;
+if(errors === _errs96){
+if(Array.isArray(data44)){
+if(data44.length > 64){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/idle",schemaPath:"#/properties/titleStatus/properties/idle/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data40.length < 1){
+if(data44.length < 1){
 validate10.errors = [{instancePath:instancePath+"/titleStatus/idle",schemaPath:"#/properties/titleStatus/properties/idle/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
-var valid11 = true;
-const len5 = data40.length;
-for(let i5=0; i5<len5; i5++){
-let data41 = data40[i5];
-const _errs89 = errors;
-if(errors === _errs89){
-if(typeof data41 === "string"){
-if(func3(data41) > 1000){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/idle/" + i5,schemaPath:"#/properties/titleStatus/properties/idle/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+var valid13 = true;
+const len6 = data44.length;
+for(let i6=0; i6<len6; i6++){
+let data45 = data44[i6];
+const _errs98 = errors;
+if(errors === _errs98){
+if(typeof data45 === "string"){
+if(func3(data45) > 1000){
+validate10.errors = [{instancePath:instancePath+"/titleStatus/idle/" + i6,schemaPath:"#/properties/titleStatus/properties/idle/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data41) < 1){
-validate10.errors = [{instancePath:instancePath+"/titleStatus/idle/" + i5,schemaPath:"#/properties/titleStatus/properties/idle/items/minLength",keyword:"minLength",params:{limit: 1}}];
+if(func3(data45) < 1){
+validate10.errors = [{instancePath:instancePath+"/titleStatus/idle/" + i6,schemaPath:"#/properties/titleStatus/properties/idle/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/titleStatus/idle/" + i5,schemaPath:"#/properties/titleStatus/properties/idle/items/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/titleStatus/idle/" + i6,schemaPath:"#/properties/titleStatus/properties/idle/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
-var valid11 = _errs89 === errors;
-if(!valid11){
+var valid13 = _errs98 === errors;
+if(!valid13){
 break;
 }
 }
@@ -1157,10 +1266,10 @@ validate10.errors = [{instancePath:instancePath+"/titleStatus/idle",schemaPath:"
 return false;
 }
 }
-var valid7 = _errs87 === errors;
+var valid9 = _errs96 === errors;
 }
 else {
-var valid7 = true;
+var valid9 = true;
 }
 }
 }
@@ -1172,66 +1281,66 @@ validate10.errors = [{instancePath:instancePath+"/titleStatus",schemaPath:"#/pro
 return false;
 }
 }
-var valid0 = _errs72 === errors;
+var valid0 = _errs81 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.status !== undefined){
-let data42 = data.status;
-const _errs91 = errors;
-if(errors === _errs91){
-if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
-const _errs93 = errors;
-for(const key6 in data42){
-if(!((((key6 === "working") || (key6 === "attention")) || (key6 === "done")) || (key6 === "idle"))){
-validate10.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6}}];
+let data46 = data.status;
+const _errs100 = errors;
+if(errors === _errs100){
+if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
+const _errs102 = errors;
+for(const key7 in data46){
+if(!((((key7 === "working") || (key7 === "attention")) || (key7 === "done")) || (key7 === "idle"))){
+validate10.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7}}];
 return false;
 break;
 }
 }
-if(_errs93 === errors){
-if(data42.working !== undefined){
-let data43 = data42.working;
-const _errs94 = errors;
-if(errors === _errs94){
-if(Array.isArray(data43)){
-if(data43.length > 64){
+if(_errs102 === errors){
+if(data46.working !== undefined){
+let data47 = data46.working;
+const _errs103 = errors;
+if(errors === _errs103){
+if(Array.isArray(data47)){
+if(data47.length > 64){
 validate10.errors = [{instancePath:instancePath+"/status/working",schemaPath:"#/properties/status/properties/working/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data43.length < 1){
+if(data47.length < 1){
 validate10.errors = [{instancePath:instancePath+"/status/working",schemaPath:"#/properties/status/properties/working/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
-var valid13 = true;
-const len6 = data43.length;
-for(let i6=0; i6<len6; i6++){
-let data44 = data43[i6];
-const _errs96 = errors;
-if(errors === _errs96){
-if(typeof data44 === "string"){
-if(func3(data44) > 1000){
-validate10.errors = [{instancePath:instancePath+"/status/working/" + i6,schemaPath:"#/properties/status/properties/working/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+var valid15 = true;
+const len7 = data47.length;
+for(let i7=0; i7<len7; i7++){
+let data48 = data47[i7];
+const _errs105 = errors;
+if(errors === _errs105){
+if(typeof data48 === "string"){
+if(func3(data48) > 1000){
+validate10.errors = [{instancePath:instancePath+"/status/working/" + i7,schemaPath:"#/properties/status/properties/working/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data44) < 1){
-validate10.errors = [{instancePath:instancePath+"/status/working/" + i6,schemaPath:"#/properties/status/properties/working/items/minLength",keyword:"minLength",params:{limit: 1}}];
+if(func3(data48) < 1){
+validate10.errors = [{instancePath:instancePath+"/status/working/" + i7,schemaPath:"#/properties/status/properties/working/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/status/working/" + i6,schemaPath:"#/properties/status/properties/working/items/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/status/working/" + i7,schemaPath:"#/properties/status/properties/working/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
-var valid13 = _errs96 === errors;
-if(!valid13){
+var valid15 = _errs105 === errors;
+if(!valid15){
 break;
 }
 }
@@ -1243,52 +1352,52 @@ validate10.errors = [{instancePath:instancePath+"/status/working",schemaPath:"#/
 return false;
 }
 }
-var valid12 = _errs94 === errors;
+var valid14 = _errs103 === errors;
 }
 else {
-var valid12 = true;
+var valid14 = true;
 }
-if(valid12){
-if(data42.attention !== undefined){
-let data45 = data42.attention;
-const _errs98 = errors;
-if(errors === _errs98){
-if(Array.isArray(data45)){
-if(data45.length > 64){
+if(valid14){
+if(data46.attention !== undefined){
+let data49 = data46.attention;
+const _errs107 = errors;
+if(errors === _errs107){
+if(Array.isArray(data49)){
+if(data49.length > 64){
 validate10.errors = [{instancePath:instancePath+"/status/attention",schemaPath:"#/properties/status/properties/attention/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data45.length < 1){
+if(data49.length < 1){
 validate10.errors = [{instancePath:instancePath+"/status/attention",schemaPath:"#/properties/status/properties/attention/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
-var valid14 = true;
-const len7 = data45.length;
-for(let i7=0; i7<len7; i7++){
-let data46 = data45[i7];
-const _errs100 = errors;
-if(errors === _errs100){
-if(typeof data46 === "string"){
-if(func3(data46) > 1000){
-validate10.errors = [{instancePath:instancePath+"/status/attention/" + i7,schemaPath:"#/properties/status/properties/attention/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+var valid16 = true;
+const len8 = data49.length;
+for(let i8=0; i8<len8; i8++){
+let data50 = data49[i8];
+const _errs109 = errors;
+if(errors === _errs109){
+if(typeof data50 === "string"){
+if(func3(data50) > 1000){
+validate10.errors = [{instancePath:instancePath+"/status/attention/" + i8,schemaPath:"#/properties/status/properties/attention/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data46) < 1){
-validate10.errors = [{instancePath:instancePath+"/status/attention/" + i7,schemaPath:"#/properties/status/properties/attention/items/minLength",keyword:"minLength",params:{limit: 1}}];
+if(func3(data50) < 1){
+validate10.errors = [{instancePath:instancePath+"/status/attention/" + i8,schemaPath:"#/properties/status/properties/attention/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/status/attention/" + i7,schemaPath:"#/properties/status/properties/attention/items/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/status/attention/" + i8,schemaPath:"#/properties/status/properties/attention/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
-var valid14 = _errs100 === errors;
-if(!valid14){
+var valid16 = _errs109 === errors;
+if(!valid16){
 break;
 }
 }
@@ -1300,52 +1409,52 @@ validate10.errors = [{instancePath:instancePath+"/status/attention",schemaPath:"
 return false;
 }
 }
-var valid12 = _errs98 === errors;
+var valid14 = _errs107 === errors;
 }
 else {
-var valid12 = true;
+var valid14 = true;
 }
-if(valid12){
-if(data42.done !== undefined){
-let data47 = data42.done;
-const _errs102 = errors;
-if(errors === _errs102){
-if(Array.isArray(data47)){
-if(data47.length > 64){
+if(valid14){
+if(data46.done !== undefined){
+let data51 = data46.done;
+const _errs111 = errors;
+if(errors === _errs111){
+if(Array.isArray(data51)){
+if(data51.length > 64){
 validate10.errors = [{instancePath:instancePath+"/status/done",schemaPath:"#/properties/status/properties/done/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data47.length < 1){
+if(data51.length < 1){
 validate10.errors = [{instancePath:instancePath+"/status/done",schemaPath:"#/properties/status/properties/done/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
-var valid15 = true;
-const len8 = data47.length;
-for(let i8=0; i8<len8; i8++){
-let data48 = data47[i8];
-const _errs104 = errors;
-if(errors === _errs104){
-if(typeof data48 === "string"){
-if(func3(data48) > 1000){
-validate10.errors = [{instancePath:instancePath+"/status/done/" + i8,schemaPath:"#/properties/status/properties/done/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+var valid17 = true;
+const len9 = data51.length;
+for(let i9=0; i9<len9; i9++){
+let data52 = data51[i9];
+const _errs113 = errors;
+if(errors === _errs113){
+if(typeof data52 === "string"){
+if(func3(data52) > 1000){
+validate10.errors = [{instancePath:instancePath+"/status/done/" + i9,schemaPath:"#/properties/status/properties/done/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data48) < 1){
-validate10.errors = [{instancePath:instancePath+"/status/done/" + i8,schemaPath:"#/properties/status/properties/done/items/minLength",keyword:"minLength",params:{limit: 1}}];
+if(func3(data52) < 1){
+validate10.errors = [{instancePath:instancePath+"/status/done/" + i9,schemaPath:"#/properties/status/properties/done/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/status/done/" + i8,schemaPath:"#/properties/status/properties/done/items/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/status/done/" + i9,schemaPath:"#/properties/status/properties/done/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
-var valid15 = _errs104 === errors;
-if(!valid15){
+var valid17 = _errs113 === errors;
+if(!valid17){
 break;
 }
 }
@@ -1357,52 +1466,52 @@ validate10.errors = [{instancePath:instancePath+"/status/done",schemaPath:"#/pro
 return false;
 }
 }
-var valid12 = _errs102 === errors;
+var valid14 = _errs111 === errors;
 }
 else {
-var valid12 = true;
+var valid14 = true;
 }
-if(valid12){
-if(data42.idle !== undefined){
-let data49 = data42.idle;
-const _errs106 = errors;
-if(errors === _errs106){
-if(Array.isArray(data49)){
-if(data49.length > 64){
+if(valid14){
+if(data46.idle !== undefined){
+let data53 = data46.idle;
+const _errs115 = errors;
+if(errors === _errs115){
+if(Array.isArray(data53)){
+if(data53.length > 64){
 validate10.errors = [{instancePath:instancePath+"/status/idle",schemaPath:"#/properties/status/properties/idle/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data49.length < 1){
+if(data53.length < 1){
 validate10.errors = [{instancePath:instancePath+"/status/idle",schemaPath:"#/properties/status/properties/idle/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
-var valid16 = true;
-const len9 = data49.length;
-for(let i9=0; i9<len9; i9++){
-let data50 = data49[i9];
-const _errs108 = errors;
-if(errors === _errs108){
-if(typeof data50 === "string"){
-if(func3(data50) > 1000){
-validate10.errors = [{instancePath:instancePath+"/status/idle/" + i9,schemaPath:"#/properties/status/properties/idle/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+var valid18 = true;
+const len10 = data53.length;
+for(let i10=0; i10<len10; i10++){
+let data54 = data53[i10];
+const _errs117 = errors;
+if(errors === _errs117){
+if(typeof data54 === "string"){
+if(func3(data54) > 1000){
+validate10.errors = [{instancePath:instancePath+"/status/idle/" + i10,schemaPath:"#/properties/status/properties/idle/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data50) < 1){
-validate10.errors = [{instancePath:instancePath+"/status/idle/" + i9,schemaPath:"#/properties/status/properties/idle/items/minLength",keyword:"minLength",params:{limit: 1}}];
+if(func3(data54) < 1){
+validate10.errors = [{instancePath:instancePath+"/status/idle/" + i10,schemaPath:"#/properties/status/properties/idle/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/status/idle/" + i9,schemaPath:"#/properties/status/properties/idle/items/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/status/idle/" + i10,schemaPath:"#/properties/status/properties/idle/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
-var valid16 = _errs108 === errors;
-if(!valid16){
+var valid18 = _errs117 === errors;
+if(!valid18){
 break;
 }
 }
@@ -1414,10 +1523,10 @@ validate10.errors = [{instancePath:instancePath+"/status/idle",schemaPath:"#/pro
 return false;
 }
 }
-var valid12 = _errs106 === errors;
+var valid14 = _errs115 === errors;
 }
 else {
-var valid12 = true;
+var valid14 = true;
 }
 }
 }
@@ -1429,52 +1538,52 @@ validate10.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs91 === errors;
+var valid0 = _errs100 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.failureScreen !== undefined){
-let data51 = data.failureScreen;
-const _errs110 = errors;
-if(errors === _errs110){
-if(Array.isArray(data51)){
-if(data51.length > 64){
+let data55 = data.failureScreen;
+const _errs119 = errors;
+if(errors === _errs119){
+if(Array.isArray(data55)){
+if(data55.length > 64){
 validate10.errors = [{instancePath:instancePath+"/failureScreen",schemaPath:"#/properties/failureScreen/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(data51.length < 1){
+if(data55.length < 1){
 validate10.errors = [{instancePath:instancePath+"/failureScreen",schemaPath:"#/properties/failureScreen/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
-var valid17 = true;
-const len10 = data51.length;
-for(let i10=0; i10<len10; i10++){
-let data52 = data51[i10];
-const _errs112 = errors;
-if(errors === _errs112){
-if(typeof data52 === "string"){
-if(func3(data52) > 1000){
-validate10.errors = [{instancePath:instancePath+"/failureScreen/" + i10,schemaPath:"#/properties/failureScreen/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+var valid19 = true;
+const len11 = data55.length;
+for(let i11=0; i11<len11; i11++){
+let data56 = data55[i11];
+const _errs121 = errors;
+if(errors === _errs121){
+if(typeof data56 === "string"){
+if(func3(data56) > 1000){
+validate10.errors = [{instancePath:instancePath+"/failureScreen/" + i11,schemaPath:"#/properties/failureScreen/items/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(func3(data52) < 1){
-validate10.errors = [{instancePath:instancePath+"/failureScreen/" + i10,schemaPath:"#/properties/failureScreen/items/minLength",keyword:"minLength",params:{limit: 1}}];
+if(func3(data56) < 1){
+validate10.errors = [{instancePath:instancePath+"/failureScreen/" + i11,schemaPath:"#/properties/failureScreen/items/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/failureScreen/" + i10,schemaPath:"#/properties/failureScreen/items/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/failureScreen/" + i11,schemaPath:"#/properties/failureScreen/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
-var valid17 = _errs112 === errors;
-if(!valid17){
+var valid19 = _errs121 === errors;
+if(!valid19){
 break;
 }
 }
@@ -1486,60 +1595,60 @@ validate10.errors = [{instancePath:instancePath+"/failureScreen",schemaPath:"#/p
 return false;
 }
 }
-var valid0 = _errs110 === errors;
+var valid0 = _errs119 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.hooks !== undefined){
-let data53 = data.hooks;
-const _errs114 = errors;
-if(errors === _errs114){
-if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
-let missing3;
-if((((data53.type === undefined) && (missing3 = "type")) || ((data53.dialect === undefined) && (missing3 = "dialect"))) || ((data53.events === undefined) && (missing3 = "events"))){
-validate10.errors = [{instancePath:instancePath+"/hooks",schemaPath:"#/properties/hooks/required",keyword:"required",params:{missingProperty: missing3}}];
+let data57 = data.hooks;
+const _errs123 = errors;
+if(errors === _errs123){
+if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
+let missing4;
+if((((data57.type === undefined) && (missing4 = "type")) || ((data57.dialect === undefined) && (missing4 = "dialect"))) || ((data57.events === undefined) && (missing4 = "events"))){
+validate10.errors = [{instancePath:instancePath+"/hooks",schemaPath:"#/properties/hooks/required",keyword:"required",params:{missingProperty: missing4}}];
 return false;
 }
 else {
-const _errs116 = errors;
-for(const key7 in data53){
-if(!(func2.call(schema11.properties.hooks.properties, key7))){
-validate10.errors = [{instancePath:instancePath+"/hooks",schemaPath:"#/properties/hooks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7}}];
+const _errs125 = errors;
+for(const key8 in data57){
+if(!(func2.call(schema11.properties.hooks.properties, key8))){
+validate10.errors = [{instancePath:instancePath+"/hooks",schemaPath:"#/properties/hooks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8}}];
 return false;
 break;
 }
 }
-if(_errs116 === errors){
-if(data53.type !== undefined){
-let data54 = data53.type;
-const _errs117 = errors;
-if(typeof data54 !== "string"){
+if(_errs125 === errors){
+if(data57.type !== undefined){
+let data58 = data57.type;
+const _errs126 = errors;
+if(typeof data58 !== "string"){
 validate10.errors = [{instancePath:instancePath+"/hooks/type",schemaPath:"#/properties/hooks/properties/type/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
-if(!((((data54 === "json") || (data54 === "toml")) || (data54 === "plugin")) || (data54 === "scripts"))){
+if(!((((data58 === "json") || (data58 === "toml")) || (data58 === "plugin")) || (data58 === "scripts"))){
 validate10.errors = [{instancePath:instancePath+"/hooks/type",schemaPath:"#/properties/hooks/properties/type/enum",keyword:"enum",params:{allowedValues: schema11.properties.hooks.properties.type.enum}}];
 return false;
 }
-var valid18 = _errs117 === errors;
+var valid20 = _errs126 === errors;
 }
 else {
-var valid18 = true;
+var valid20 = true;
 }
-if(valid18){
-if(data53.file !== undefined){
-let data55 = data53.file;
-const _errs119 = errors;
-if(errors === _errs119){
-if(typeof data55 === "string"){
-if(func3(data55) > 4096){
+if(valid20){
+if(data57.file !== undefined){
+let data59 = data57.file;
+const _errs128 = errors;
+if(errors === _errs128){
+if(typeof data59 === "string"){
+if(func3(data59) > 4096){
 validate10.errors = [{instancePath:instancePath+"/hooks/file",schemaPath:"#/properties/hooks/properties/file/maxLength",keyword:"maxLength",params:{limit: 4096}}];
 return false;
 }
 else {
-if(!pattern8.test(data55)){
+if(!pattern8.test(data59)){
 validate10.errors = [{instancePath:instancePath+"/hooks/file",schemaPath:"#/properties/hooks/properties/file/pattern",keyword:"pattern",params:{pattern: "^(?:~\\/|\\/)"}}];
 return false;
 }
@@ -1550,23 +1659,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/file",schemaPath:"#/prop
 return false;
 }
 }
-var valid18 = _errs119 === errors;
+var valid20 = _errs128 === errors;
 }
 else {
-var valid18 = true;
+var valid20 = true;
 }
-if(valid18){
-if(data53.dir !== undefined){
-let data56 = data53.dir;
-const _errs121 = errors;
-if(errors === _errs121){
-if(typeof data56 === "string"){
-if(func3(data56) > 4096){
+if(valid20){
+if(data57.dir !== undefined){
+let data60 = data57.dir;
+const _errs130 = errors;
+if(errors === _errs130){
+if(typeof data60 === "string"){
+if(func3(data60) > 4096){
 validate10.errors = [{instancePath:instancePath+"/hooks/dir",schemaPath:"#/properties/hooks/properties/dir/maxLength",keyword:"maxLength",params:{limit: 4096}}];
 return false;
 }
 else {
-if(!pattern8.test(data56)){
+if(!pattern8.test(data60)){
 validate10.errors = [{instancePath:instancePath+"/hooks/dir",schemaPath:"#/properties/hooks/properties/dir/pattern",keyword:"pattern",params:{pattern: "^(?:~\\/|\\/)"}}];
 return false;
 }
@@ -1577,23 +1686,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/dir",schemaPath:"#/prope
 return false;
 }
 }
-var valid18 = _errs121 === errors;
+var valid20 = _errs130 === errors;
 }
 else {
-var valid18 = true;
+var valid20 = true;
 }
-if(valid18){
-if(data53.dialect !== undefined){
-let data57 = data53.dialect;
-const _errs123 = errors;
-if(errors === _errs123){
-if(typeof data57 === "string"){
-if(func3(data57) > 64){
+if(valid20){
+if(data57.dialect !== undefined){
+let data61 = data57.dialect;
+const _errs132 = errors;
+if(errors === _errs132){
+if(typeof data61 === "string"){
+if(func3(data61) > 64){
 validate10.errors = [{instancePath:instancePath+"/hooks/dialect",schemaPath:"#/properties/hooks/properties/dialect/maxLength",keyword:"maxLength",params:{limit: 64}}];
 return false;
 }
 else {
-if(!pattern3.test(data57)){
+if(!pattern3.test(data61)){
 validate10.errors = [{instancePath:instancePath+"/hooks/dialect",schemaPath:"#/properties/hooks/properties/dialect/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$"}}];
 return false;
 }
@@ -1604,159 +1713,159 @@ validate10.errors = [{instancePath:instancePath+"/hooks/dialect",schemaPath:"#/p
 return false;
 }
 }
-var valid18 = _errs123 === errors;
-}
-else {
-var valid18 = true;
-}
-if(valid18){
-if(data53.events !== undefined){
-let data58 = data53.events;
-const _errs125 = errors;
-if(errors === _errs125){
-if(Array.isArray(data58)){
-if(data58.length > 64){
-validate10.errors = [{instancePath:instancePath+"/hooks/events",schemaPath:"#/properties/hooks/properties/events/maxItems",keyword:"maxItems",params:{limit: 64}}];
-return false;
-}
-else {
-if(data58.length < 1){
-validate10.errors = [{instancePath:instancePath+"/hooks/events",schemaPath:"#/properties/hooks/properties/events/minItems",keyword:"minItems",params:{limit: 1}}];
-return false;
-}
-else {
-var valid19 = true;
-const len11 = data58.length;
-for(let i11=0; i11<len11; i11++){
-let data59 = data58[i11];
-const _errs127 = errors;
-if(errors === _errs127){
-if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
-let missing4;
-if(((data59.on === undefined) && (missing4 = "on")) || ((data59.state === undefined) && (missing4 = "state"))){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11,schemaPath:"#/properties/hooks/properties/events/items/required",keyword:"required",params:{missingProperty: missing4}}];
-return false;
-}
-else {
-const _errs129 = errors;
-for(const key8 in data59){
-if(!((((key8 === "on") || (key8 === "state")) || (key8 === "matcher")) || (key8 === "failure"))){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11,schemaPath:"#/properties/hooks/properties/events/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8}}];
-return false;
-break;
-}
-}
-if(_errs129 === errors){
-if(data59.on !== undefined){
-let data60 = data59.on;
-const _errs130 = errors;
-if(errors === _errs130){
-if(typeof data60 === "string"){
-if(func3(data60) > 1000){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/maxLength",keyword:"maxLength",params:{limit: 1000}}];
-return false;
-}
-else {
-if(func3(data60) < 1){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/minLength",keyword:"minLength",params:{limit: 1}}];
-return false;
-}
-}
-}
-else {
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/type",keyword:"type",params:{type: "string"}}];
-return false;
-}
-}
-var valid20 = _errs130 === errors;
-}
-else {
-var valid20 = true;
-}
-if(valid20){
-if(data59.state !== undefined){
-let data61 = data59.state;
-const _errs132 = errors;
-if(typeof data61 !== "string"){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/state",schemaPath:"#/properties/hooks/properties/events/items/properties/state/type",keyword:"type",params:{type: "string"}}];
-return false;
-}
-if(!((((data61 === "working") || (data61 === "attention")) || (data61 === "done")) || (data61 === "idle"))){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/state",schemaPath:"#/properties/hooks/properties/events/items/properties/state/enum",keyword:"enum",params:{allowedValues: schema11.properties.hooks.properties.events.items.properties.state.enum}}];
-return false;
-}
 var valid20 = _errs132 === errors;
 }
 else {
 var valid20 = true;
 }
 if(valid20){
-if(data59.matcher !== undefined){
-let data62 = data59.matcher;
+if(data57.events !== undefined){
+let data62 = data57.events;
 const _errs134 = errors;
 if(errors === _errs134){
-if(typeof data62 === "string"){
-if(func3(data62) > 1000){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+if(Array.isArray(data62)){
+if(data62.length > 64){
+validate10.errors = [{instancePath:instancePath+"/hooks/events",schemaPath:"#/properties/hooks/properties/events/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
 }
 else {
-if(func3(data62) < 1){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/minLength",keyword:"minLength",params:{limit: 1}}];
+if(data62.length < 1){
+validate10.errors = [{instancePath:instancePath+"/hooks/events",schemaPath:"#/properties/hooks/properties/events/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
-}
-}
 else {
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/type",keyword:"type",params:{type: "string"}}];
-return false;
-}
-}
-var valid20 = _errs134 === errors;
-}
-else {
-var valid20 = true;
-}
-if(valid20){
-if(data59.failure !== undefined){
-let data63 = data59.failure;
+var valid21 = true;
+const len12 = data62.length;
+for(let i12=0; i12<len12; i12++){
+let data63 = data62[i12];
 const _errs136 = errors;
 if(errors === _errs136){
-if(typeof data63 === "string"){
-if(func3(data63) > 1000){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/failure",schemaPath:"#/properties/hooks/properties/events/items/properties/failure/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
+let missing5;
+if(((data63.on === undefined) && (missing5 = "on")) || ((data63.state === undefined) && (missing5 = "state"))){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i12,schemaPath:"#/properties/hooks/properties/events/items/required",keyword:"required",params:{missingProperty: missing5}}];
 return false;
 }
 else {
-if(!pattern12.test(data63)){
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/failure",schemaPath:"#/properties/hooks/properties/events/items/properties/failure/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
+const _errs138 = errors;
+for(const key9 in data63){
+if(!((((key9 === "on") || (key9 === "state")) || (key9 === "matcher")) || (key9 === "failure"))){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i12,schemaPath:"#/properties/hooks/properties/events/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9}}];
+return false;
+break;
+}
+}
+if(_errs138 === errors){
+if(data63.on !== undefined){
+let data64 = data63.on;
+const _errs139 = errors;
+if(errors === _errs139){
+if(typeof data64 === "string"){
+if(func3(data64) > 1000){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i12+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+return false;
+}
+else {
+if(func3(data64) < 1){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i12+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11+"/failure",schemaPath:"#/properties/hooks/properties/events/items/properties/failure/type",keyword:"type",params:{type: "string"}}];
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i12+"/on",schemaPath:"#/properties/hooks/properties/events/items/properties/on/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
-var valid20 = _errs136 === errors;
+var valid22 = _errs139 === errors;
 }
 else {
-var valid20 = true;
+var valid22 = true;
 }
+if(valid22){
+if(data63.state !== undefined){
+let data65 = data63.state;
+const _errs141 = errors;
+if(typeof data65 !== "string"){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i12+"/state",schemaPath:"#/properties/hooks/properties/events/items/properties/state/type",keyword:"type",params:{type: "string"}}];
+return false;
 }
+if(!((((data65 === "working") || (data65 === "attention")) || (data65 === "done")) || (data65 === "idle"))){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i12+"/state",schemaPath:"#/properties/hooks/properties/events/items/properties/state/enum",keyword:"enum",params:{allowedValues: schema11.properties.hooks.properties.events.items.properties.state.enum}}];
+return false;
 }
-}
-}
-}
+var valid22 = _errs141 === errors;
 }
 else {
-validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i11,schemaPath:"#/properties/hooks/properties/events/items/type",keyword:"type",params:{type: "object"}}];
+var valid22 = true;
+}
+if(valid22){
+if(data63.matcher !== undefined){
+let data66 = data63.matcher;
+const _errs143 = errors;
+if(errors === _errs143){
+if(typeof data66 === "string"){
+if(func3(data66) > 1000){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i12+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+return false;
+}
+else {
+if(func3(data66) < 1){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i12+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
-var valid19 = _errs127 === errors;
-if(!valid19){
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i12+"/matcher",schemaPath:"#/properties/hooks/properties/events/items/properties/matcher/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid22 = _errs143 === errors;
+}
+else {
+var valid22 = true;
+}
+if(valid22){
+if(data63.failure !== undefined){
+let data67 = data63.failure;
+const _errs145 = errors;
+if(errors === _errs145){
+if(typeof data67 === "string"){
+if(func3(data67) > 1000){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i12+"/failure",schemaPath:"#/properties/hooks/properties/events/items/properties/failure/maxLength",keyword:"maxLength",params:{limit: 1000}}];
+return false;
+}
+else {
+if(!pattern12.test(data67)){
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i12+"/failure",schemaPath:"#/properties/hooks/properties/events/items/properties/failure/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
+return false;
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i12+"/failure",schemaPath:"#/properties/hooks/properties/events/items/properties/failure/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid22 = _errs145 === errors;
+}
+else {
+var valid22 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/hooks/events/" + i12,schemaPath:"#/properties/hooks/properties/events/items/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid21 = _errs136 === errors;
+if(!valid21){
 break;
 }
 }
@@ -1768,23 +1877,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/events",schemaPath:"#/pr
 return false;
 }
 }
-var valid18 = _errs125 === errors;
+var valid20 = _errs134 === errors;
 }
 else {
-var valid18 = true;
+var valid20 = true;
 }
-if(valid18){
-if(data53.conversation !== undefined){
-let data64 = data53.conversation;
-const _errs138 = errors;
-if(errors === _errs138){
-if(typeof data64 === "string"){
-if(func3(data64) > 1000){
+if(valid20){
+if(data57.conversation !== undefined){
+let data68 = data57.conversation;
+const _errs147 = errors;
+if(errors === _errs147){
+if(typeof data68 === "string"){
+if(func3(data68) > 1000){
 validate10.errors = [{instancePath:instancePath+"/hooks/conversation",schemaPath:"#/properties/hooks/properties/conversation/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern12.test(data64)){
+if(!pattern12.test(data68)){
 validate10.errors = [{instancePath:instancePath+"/hooks/conversation",schemaPath:"#/properties/hooks/properties/conversation/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
 return false;
 }
@@ -1795,23 +1904,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/conversation",schemaPath
 return false;
 }
 }
-var valid18 = _errs138 === errors;
+var valid20 = _errs147 === errors;
 }
 else {
-var valid18 = true;
+var valid20 = true;
 }
-if(valid18){
-if(data53.tool !== undefined){
-let data65 = data53.tool;
-const _errs140 = errors;
-if(errors === _errs140){
-if(typeof data65 === "string"){
-if(func3(data65) > 1000){
+if(valid20){
+if(data57.tool !== undefined){
+let data69 = data57.tool;
+const _errs149 = errors;
+if(errors === _errs149){
+if(typeof data69 === "string"){
+if(func3(data69) > 1000){
 validate10.errors = [{instancePath:instancePath+"/hooks/tool",schemaPath:"#/properties/hooks/properties/tool/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern12.test(data65)){
+if(!pattern12.test(data69)){
 validate10.errors = [{instancePath:instancePath+"/hooks/tool",schemaPath:"#/properties/hooks/properties/tool/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
 return false;
 }
@@ -1822,23 +1931,23 @@ validate10.errors = [{instancePath:instancePath+"/hooks/tool",schemaPath:"#/prop
 return false;
 }
 }
-var valid18 = _errs140 === errors;
+var valid20 = _errs149 === errors;
 }
 else {
-var valid18 = true;
+var valid20 = true;
 }
-if(valid18){
-if(data53.promptTitle !== undefined){
-let data66 = data53.promptTitle;
-const _errs142 = errors;
-if(errors === _errs142){
-if(typeof data66 === "string"){
-if(func3(data66) > 1000){
+if(valid20){
+if(data57.promptTitle !== undefined){
+let data70 = data57.promptTitle;
+const _errs151 = errors;
+if(errors === _errs151){
+if(typeof data70 === "string"){
+if(func3(data70) > 1000){
 validate10.errors = [{instancePath:instancePath+"/hooks/promptTitle",schemaPath:"#/properties/hooks/properties/promptTitle/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern12.test(data66)){
+if(!pattern12.test(data70)){
 validate10.errors = [{instancePath:instancePath+"/hooks/promptTitle",schemaPath:"#/properties/hooks/properties/promptTitle/pattern",keyword:"pattern",params:{pattern: "^[^.\\s]+(?:\\.[^.\\s]+)*$"}}];
 return false;
 }
@@ -1849,22 +1958,22 @@ validate10.errors = [{instancePath:instancePath+"/hooks/promptTitle",schemaPath:
 return false;
 }
 }
-var valid18 = _errs142 === errors;
+var valid20 = _errs151 === errors;
 }
 else {
-var valid18 = true;
+var valid20 = true;
 }
-if(valid18){
-if(data53.capturesTranscript !== undefined){
-const _errs144 = errors;
-if(typeof data53.capturesTranscript !== "boolean"){
+if(valid20){
+if(data57.capturesTranscript !== undefined){
+const _errs153 = errors;
+if(typeof data57.capturesTranscript !== "boolean"){
 validate10.errors = [{instancePath:instancePath+"/hooks/capturesTranscript",schemaPath:"#/properties/hooks/properties/capturesTranscript/type",keyword:"type",params:{type: "boolean"}}];
 return false;
 }
-var valid18 = _errs144 === errors;
+var valid20 = _errs153 === errors;
 }
 else {
-var valid18 = true;
+var valid20 = true;
 }
 }
 }
@@ -1882,55 +1991,55 @@ validate10.errors = [{instancePath:instancePath+"/hooks",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs114 === errors;
+var valid0 = _errs123 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.skills !== undefined){
-const _errs146 = errors;
+const _errs155 = errors;
 if(typeof data.skills !== "string"){
 validate10.errors = [{instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
-var valid0 = _errs146 === errors;
+var valid0 = _errs155 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.mcp !== undefined){
-let data69 = data.mcp;
-const _errs148 = errors;
-if(errors === _errs148){
-if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
-let missing5;
-if(((data69.file === undefined) && (missing5 = "file")) || ((data69.type === undefined) && (missing5 = "type"))){
-validate10.errors = [{instancePath:instancePath+"/mcp",schemaPath:"#/properties/mcp/required",keyword:"required",params:{missingProperty: missing5}}];
+let data73 = data.mcp;
+const _errs157 = errors;
+if(errors === _errs157){
+if(data73 && typeof data73 == "object" && !Array.isArray(data73)){
+let missing6;
+if(((data73.file === undefined) && (missing6 = "file")) || ((data73.type === undefined) && (missing6 = "type"))){
+validate10.errors = [{instancePath:instancePath+"/mcp",schemaPath:"#/properties/mcp/required",keyword:"required",params:{missingProperty: missing6}}];
 return false;
 }
 else {
-const _errs150 = errors;
-for(const key9 in data69){
-if(!(((key9 === "file") || (key9 === "type")) || (key9 === "inConfigHome"))){
-validate10.errors = [{instancePath:instancePath+"/mcp",schemaPath:"#/properties/mcp/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9}}];
+const _errs159 = errors;
+for(const key10 in data73){
+if(!(((key10 === "file") || (key10 === "type")) || (key10 === "inConfigHome"))){
+validate10.errors = [{instancePath:instancePath+"/mcp",schemaPath:"#/properties/mcp/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10}}];
 return false;
 break;
 }
 }
-if(_errs150 === errors){
-if(data69.file !== undefined){
-let data70 = data69.file;
-const _errs151 = errors;
-if(errors === _errs151){
-if(typeof data70 === "string"){
-if(func3(data70) > 4096){
+if(_errs159 === errors){
+if(data73.file !== undefined){
+let data74 = data73.file;
+const _errs160 = errors;
+if(errors === _errs160){
+if(typeof data74 === "string"){
+if(func3(data74) > 4096){
 validate10.errors = [{instancePath:instancePath+"/mcp/file",schemaPath:"#/properties/mcp/properties/file/maxLength",keyword:"maxLength",params:{limit: 4096}}];
 return false;
 }
 else {
-if(func3(data70) < 1){
+if(func3(data74) < 1){
 validate10.errors = [{instancePath:instancePath+"/mcp/file",schemaPath:"#/properties/mcp/properties/file/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -1941,40 +2050,40 @@ validate10.errors = [{instancePath:instancePath+"/mcp/file",schemaPath:"#/proper
 return false;
 }
 }
-var valid21 = _errs151 === errors;
+var valid23 = _errs160 === errors;
 }
 else {
-var valid21 = true;
+var valid23 = true;
 }
-if(valid21){
-if(data69.type !== undefined){
-let data71 = data69.type;
-const _errs153 = errors;
-if(typeof data71 !== "string"){
+if(valid23){
+if(data73.type !== undefined){
+let data75 = data73.type;
+const _errs162 = errors;
+if(typeof data75 !== "string"){
 validate10.errors = [{instancePath:instancePath+"/mcp/type",schemaPath:"#/properties/mcp/properties/type/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
-if(!((data71 === "json") || (data71 === "toml"))){
+if(!((data75 === "json") || (data75 === "toml"))){
 validate10.errors = [{instancePath:instancePath+"/mcp/type",schemaPath:"#/properties/mcp/properties/type/enum",keyword:"enum",params:{allowedValues: schema11.properties.mcp.properties.type.enum}}];
 return false;
 }
-var valid21 = _errs153 === errors;
+var valid23 = _errs162 === errors;
 }
 else {
-var valid21 = true;
+var valid23 = true;
 }
-if(valid21){
-if(data69.inConfigHome !== undefined){
-let data72 = data69.inConfigHome;
-const _errs155 = errors;
-if(errors === _errs155){
-if(typeof data72 === "string"){
-if(func3(data72) > 4096){
+if(valid23){
+if(data73.inConfigHome !== undefined){
+let data76 = data73.inConfigHome;
+const _errs164 = errors;
+if(errors === _errs164){
+if(typeof data76 === "string"){
+if(func3(data76) > 4096){
 validate10.errors = [{instancePath:instancePath+"/mcp/inConfigHome",schemaPath:"#/properties/mcp/properties/inConfigHome/maxLength",keyword:"maxLength",params:{limit: 4096}}];
 return false;
 }
 else {
-if(func3(data72) < 1){
+if(func3(data76) < 1){
 validate10.errors = [{instancePath:instancePath+"/mcp/inConfigHome",schemaPath:"#/properties/mcp/properties/inConfigHome/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -1985,10 +2094,10 @@ validate10.errors = [{instancePath:instancePath+"/mcp/inConfigHome",schemaPath:"
 return false;
 }
 }
-var valid21 = _errs155 === errors;
+var valid23 = _errs164 === errors;
 }
 else {
-var valid21 = true;
+var valid23 = true;
 }
 }
 }
@@ -2000,55 +2109,55 @@ validate10.errors = [{instancePath:instancePath+"/mcp",schemaPath:"#/properties/
 return false;
 }
 }
-var valid0 = _errs148 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.progressStatus !== undefined){
-const _errs157 = errors;
-if(typeof data.progressStatus !== "boolean"){
-validate10.errors = [{instancePath:instancePath+"/progressStatus",schemaPath:"#/properties/progressStatus/type",keyword:"type",params:{type: "boolean"}}];
-return false;
-}
 var valid0 = _errs157 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
+if(data.progressStatus !== undefined){
+const _errs166 = errors;
+if(typeof data.progressStatus !== "boolean"){
+validate10.errors = [{instancePath:instancePath+"/progressStatus",schemaPath:"#/properties/progressStatus/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid0 = _errs166 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
 if(data.configHome !== undefined){
-let data74 = data.configHome;
-const _errs159 = errors;
-if(errors === _errs159){
-if(data74 && typeof data74 == "object" && !Array.isArray(data74)){
-let missing6;
-if(((data74.env === undefined) && (missing6 = "env")) || ((data74.path === undefined) && (missing6 = "path"))){
-validate10.errors = [{instancePath:instancePath+"/configHome",schemaPath:"#/properties/configHome/required",keyword:"required",params:{missingProperty: missing6}}];
+let data78 = data.configHome;
+const _errs168 = errors;
+if(errors === _errs168){
+if(data78 && typeof data78 == "object" && !Array.isArray(data78)){
+let missing7;
+if(((data78.env === undefined) && (missing7 = "env")) || ((data78.path === undefined) && (missing7 = "path"))){
+validate10.errors = [{instancePath:instancePath+"/configHome",schemaPath:"#/properties/configHome/required",keyword:"required",params:{missingProperty: missing7}}];
 return false;
 }
 else {
-const _errs161 = errors;
-for(const key10 in data74){
-if(!((key10 === "env") || (key10 === "path"))){
-validate10.errors = [{instancePath:instancePath+"/configHome",schemaPath:"#/properties/configHome/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10}}];
+const _errs170 = errors;
+for(const key11 in data78){
+if(!((key11 === "env") || (key11 === "path"))){
+validate10.errors = [{instancePath:instancePath+"/configHome",schemaPath:"#/properties/configHome/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11}}];
 return false;
 break;
 }
 }
-if(_errs161 === errors){
-if(data74.env !== undefined){
-let data75 = data74.env;
-const _errs162 = errors;
-if(errors === _errs162){
-if(typeof data75 === "string"){
-if(func3(data75) > 1000){
+if(_errs170 === errors){
+if(data78.env !== undefined){
+let data79 = data78.env;
+const _errs171 = errors;
+if(errors === _errs171){
+if(typeof data79 === "string"){
+if(func3(data79) > 1000){
 validate10.errors = [{instancePath:instancePath+"/configHome/env",schemaPath:"#/properties/configHome/properties/env/maxLength",keyword:"maxLength",params:{limit: 1000}}];
 return false;
 }
 else {
-if(!pattern21.test(data75)){
+if(!pattern22.test(data79)){
 validate10.errors = [{instancePath:instancePath+"/configHome/env",schemaPath:"#/properties/configHome/properties/env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"}}];
 return false;
 }
@@ -2059,23 +2168,23 @@ validate10.errors = [{instancePath:instancePath+"/configHome/env",schemaPath:"#/
 return false;
 }
 }
-var valid22 = _errs162 === errors;
+var valid24 = _errs171 === errors;
 }
 else {
-var valid22 = true;
+var valid24 = true;
 }
-if(valid22){
-if(data74.path !== undefined){
-let data76 = data74.path;
-const _errs164 = errors;
-if(errors === _errs164){
-if(typeof data76 === "string"){
-if(func3(data76) > 4096){
+if(valid24){
+if(data78.path !== undefined){
+let data80 = data78.path;
+const _errs173 = errors;
+if(errors === _errs173){
+if(typeof data80 === "string"){
+if(func3(data80) > 4096){
 validate10.errors = [{instancePath:instancePath+"/configHome/path",schemaPath:"#/properties/configHome/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096}}];
 return false;
 }
 else {
-if(func3(data76) < 1){
+if(func3(data80) < 1){
 validate10.errors = [{instancePath:instancePath+"/configHome/path",schemaPath:"#/properties/configHome/properties/path/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
@@ -2086,10 +2195,10 @@ validate10.errors = [{instancePath:instancePath+"/configHome/path",schemaPath:"#
 return false;
 }
 }
-var valid22 = _errs164 === errors;
+var valid24 = _errs173 === errors;
 }
 else {
-var valid22 = true;
+var valid24 = true;
 }
 }
 }
@@ -2100,23 +2209,23 @@ validate10.errors = [{instancePath:instancePath+"/configHome",schemaPath:"#/prop
 return false;
 }
 }
-var valid0 = _errs159 === errors;
+var valid0 = _errs168 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.wire !== undefined){
-let data77 = data.wire;
-const _errs166 = errors;
-if(errors === _errs166){
-if(typeof data77 === "string"){
-if(func3(data77) > 64){
+let data81 = data.wire;
+const _errs175 = errors;
+if(errors === _errs175){
+if(typeof data81 === "string"){
+if(func3(data81) > 64){
 validate10.errors = [{instancePath:instancePath+"/wire",schemaPath:"#/properties/wire/maxLength",keyword:"maxLength",params:{limit: 64}}];
 return false;
 }
 else {
-if(!pattern3.test(data77)){
+if(!pattern3.test(data81)){
 validate10.errors = [{instancePath:instancePath+"/wire",schemaPath:"#/properties/wire/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$"}}];
 return false;
 }
@@ -2127,10 +2236,11 @@ validate10.errors = [{instancePath:instancePath+"/wire",schemaPath:"#/properties
 return false;
 }
 }
-var valid0 = _errs166 === errors;
+var valid0 = _errs175 === errors;
 }
 else {
 var valid0 = true;
+}
 }
 }
 }

@@ -67,6 +67,12 @@ registerGroup(
   () => require('./sessions').run,
 );
 registerGroup('worktrees', 'the git worktrees sessions work in: list them, prune the merged and clean ones, remove one', () => require('./worktrees').run);
+registerGroup(
+  'history',
+  "every agent's past conversations on every machine: search them, resume one in a tab, indexing status",
+  () => require('./history').run,
+);
+registerGroup('usage', 'tokens in, out and cached, and the estimated cost, per agent, day, folder or model', () => require('./history').runUsage);
 registerGroup('notify', 'show a desktop notification that brings you back to this session when clicked', () => require('./notify').run);
 registerGroup('hooks', "install, remove or check the status hooks in each agent's own config (live agent status)", () => require('./hooks').run);
 registerGroup('agents', 'list the agents Termio knows and validate agent manifests', () => require('./agents').run);

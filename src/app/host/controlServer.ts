@@ -40,6 +40,7 @@ import type { RemoteSessions } from './machines/hubControl';
 import type { SessionRecord, SessionRegistry } from './sessionRegistry';
 import type { FanoutVerbs } from './worktrees/fanoutVerbs';
 import type { WorktreeVerbs } from './worktrees/worktreeVerbs';
+import type { HistoryVerbs } from './history/historyVerbs';
 import { SessionWaits, type WaitLimits } from './sessionWaits';
 import { ParentNotices } from './parentNotices';
 import { claimUnixSocket } from './unixSocket';
@@ -138,6 +139,8 @@ export interface ControlServerOptions {
   worktrees?: WorktreeVerbs;
   /** The fan-out verbs (start, list, show, test, merge). */
   fanout?: FanoutVerbs;
+  /** The conversation-history verbs (history.*, usage). */
+  history?: HistoryVerbs;
   /** `sessions.question` / `sessions.answer`: the host's questions (undefined: none are read). */
   questions?: () => QuestionBook | undefined;
   /** `sessions.next --focus`: the session the user is looking at, which it goes past. */
@@ -222,6 +225,7 @@ export class ControlServer {
       ...(opts.remote ? { remote: opts.remote } : {}),
       worktrees: opts.worktrees,
       fanout: opts.fanout,
+      history: opts.history,
       questions,
       notices: this.notices,
       ...(opts.lookingAt ? { lookingAt: opts.lookingAt } : {}),

@@ -19,6 +19,7 @@ import type { SessionRecord, SessionRegistry } from './sessionRegistry';
 import { readTranscript } from './transcript';
 import type { FanoutVerbs } from './worktrees/fanoutVerbs';
 import type { WorktreeVerbs } from './worktrees/worktreeVerbs';
+import type { HistoryVerbs } from './history/historyVerbs';
 
 export type OpenDirResult = { ok: true; id: string } | { ok: false; code: ControlErrorCode; message: string };
 
@@ -61,6 +62,8 @@ export interface ControlVerbsDeps {
   worktrees: WorktreeVerbs | undefined;
   /** The fan-out verbs; absent with the worktree service (they are refused). */
   fanout?: FanoutVerbs | undefined;
+  /** The conversation-history verbs; absent on a host without the index (they are refused). */
+  history?: HistoryVerbs | undefined;
   /** The host's questions, once its services are up. */
   questions: () => QuestionBook | undefined;
   /** The session the user is looking at (selected in the focused window), if any. */
@@ -124,6 +127,10 @@ export class ControlVerbs implements SessionVerbs {
       'sessions.fanout.show': (args) => this.fanout((f) => f.show(args)),
       'sessions.fanout.test': (args) => this.fanout((f) => f.test(args)),
       'sessions.fanout.merge': (args) => this.fanout((f) => f.merge(args)),
+      'history.search': (args) => this.history((h) => h.search(args)),
+      'history.resume': (args) => this.history((h) => h.resume(args)),
+      'history.status': (args) => this.history((h) => h.status(args)),
+      usage: (args) => this.history((h) => h.usage(args)),
     };
   }
 
@@ -182,6 +189,10 @@ export class ControlVerbs implements SessionVerbs {
   private fanout(act: (f: FanoutVerbs, w: WorktreeVerbs) => Promise<Outcome>): Outcome | Promise<Outcome> {
     const { fanout, worktrees } = this.d;
     return fanout && worktrees ? act(fanout, worktrees) : { ok: false, code: 'notAWorktree', message: 'this host has no worktree service, so no fan-out' };
+  }
+
+  private history(act: (h: HistoryVerbs) => Promise<Outcome>): Outcome | Promise<Outcome> {
+    return this.d.history ? act(this.d.history) : { ok: false, code: 'internal', message: 'this host keeps no conversation history' };
   }
 
   private async list(): Promise<Outcome> {

@@ -48,6 +48,7 @@ import { Git, gitCommand } from './worktrees/git';
 import { FanoutGroups } from './worktrees/fanoutGroups';
 import { ReviewComments } from './worktrees/reviewComments';
 import { WorktreeService } from './worktrees/worktreeService';
+import { HistoryService } from './history/historyService';
 
 export type { HostOptions, HostProblem };
 import { QuestionBook } from './questionBook';
@@ -79,6 +80,8 @@ export class Host {
   readonly reviewComments: ReviewComments;
   /** One prompt started in several worktrees, kept as groups (fan-out). */
   readonly fanoutGroups: FanoutGroups;
+  /** Every agent's past conversations on this machine, indexed (or why the index could not be opened). */
+  readonly history: HistoryService | string;
   /** The PATH sessions start with (the login shell's): where `gh` is looked for. */
   readonly sessionPath: string;
   private readonly notes: SessionNotes;
@@ -152,6 +155,7 @@ export class Host {
       const w = this.worktrees.ofSession(id);
       return w ? { path: w.path, branch: w.branch, base: w.base, repo: w.repo, changed: this.worktrees.count(id) } : undefined;
     };
+    this.history = this.startHistory(opts);
     this.holders = holderAvailability(this.paths, opts.env ?? process.env);
     this.checkpointer = this.startCheckpoints(opts);
     this.agents = new AgentChoices(this.catalog, this.settings, () => this.integration());
@@ -169,6 +173,22 @@ export class Host {
           .map((e) => e.manifest),
       )
       .catch((err: unknown) => opts.logger.warn('resume: could not watch an agent store', { error: String(err) }));
+  }
+
+  /** The conversation index; a database that cannot be opened at all is a problem shown, not a failed start. */
+  private startHistory(opts: HostOptions): HistoryService | string {
+    try {
+      return new HistoryService({
+        stateDir: this.paths.stateDir,
+        catalog: this.catalog,
+        home: (opts.env ?? process.env).HOME ?? homedir(),
+        logger: opts.logger,
+      });
+    } catch (e) {
+      const message = `the conversation index cannot be opened: ${(e as Error).message}`;
+      this.reportProblem('state', message);
+      return message;
+    }
   }
 
   /** Where a session's notification goes (the sink, with the question it asks), told by status changes. */
@@ -487,6 +507,7 @@ export class Host {
     this.checkpointer?.dispose();
     this.tracker.dispose();
     this.worktrees.dispose();
+    if (typeof this.history !== 'string') await this.history.dispose();
     this.resume.dispose();
     await this.hooks.close();
     this.store.flush();

@@ -15,6 +15,10 @@ import type { WorktreeService } from './worktrees/worktreeService';
 import type { FanoutGroups } from './worktrees/fanoutGroups';
 import { FanoutVerbs } from './worktrees/fanoutVerbs';
 import { WorktreeVerbs } from './worktrees/worktreeVerbs';
+import { HistoryVerbs } from './history/historyVerbs';
+import type { HistoryService } from './history/historyService';
+import type { AgentCatalog } from '../services/catalog';
+import type { SettingsStore } from '../services/settings';
 
 /** What the control socket asks of the host once its services are up. */
 export interface ControlledHost {
@@ -37,6 +41,10 @@ export interface ControlledHost {
   readonly questions: QuestionBook;
   /** The session the user is looking at (selected in the focused window), or null. */
   readonly lookingAt: string | null;
+  /** The conversation index, or why it could not be opened. */
+  readonly history: HistoryService | string;
+  readonly catalog: AgentCatalog;
+  readonly settings: SettingsStore;
 }
 
 export function hostControlServer(
@@ -80,6 +88,7 @@ export function hostControlServer(
     readyEvidence: (id) => up.value?.readyEvidence(id),
     remote: () => opts.remoteSessions?.() ?? null,
     ...worktreeVerbs(core, up),
+    history: historyVerbs(core, opts, up),
     promptHook: (id) => up.value?.promptHook(id) ?? false,
     hookWork: (id) => tracker.workReports(id),
     questions: () => up.value?.questions,
@@ -108,6 +117,19 @@ function worktreeVerbs(core: HostCore, up: { readonly value: ControlledHost | nu
       path,
     }),
   };
+}
+
+/** The history verbs, answered from the host's index once it is up. */
+function historyVerbs(core: HostCore, opts: HostOptions, up: { readonly promise: Promise<ControlledHost> }): HistoryVerbs {
+  return new HistoryVerbs({
+    service: async () => (await up.promise).history,
+    registry: core.registry,
+    catalog: async () => (await up.promise).catalog,
+    store: async () => (await up.promise).store,
+    describe: (r) => core.facts.info(r),
+    prices: async () => (await up.promise).settings.settings.prices,
+    remote: () => opts.remoteSessions?.() ?? null,
+  });
 }
 
 function whyFields(why: StatusWhy) {

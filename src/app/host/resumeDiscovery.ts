@@ -12,9 +12,10 @@
 // their head.
 import type { Disposable } from '../../protocol/events';
 import { readdir } from 'node:fs/promises';
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import { existsSync, realpath } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { realpath } from 'node:fs';
 import chokidar, { type FSWatcher } from 'chokidar';
+import { storeWatchBase } from './storeWatch';
 import { openFiles, processesInFolder, processTrees, realPathOf, type FolderProcess } from './processTree';
 import { judgeClosedRecord } from './closedRecordRule';
 import { expandHome } from '../../protocol/homePath';
@@ -211,20 +212,13 @@ export class ResumeDiscovery {
       existing.users++;
       return existing;
     }
-    let base = root;
-    while (!existsSync(base) && dirname(base) !== base) base = dirname(base);
-    const levelsToRoot = base === root ? 0 : relative(base, root).split(sep).length;
-    const ignored = (p: string) => {
-      if (p === root || root.startsWith(p.endsWith(sep) ? p : p + sep)) return false;
-      const rel = relative(root, p);
-      return rel.startsWith('..') || isAbsolute(rel);
-    };
+    const { base, levelsToRoot, ignored } = storeWatchBase(root);
     const watcher = chokidar.watch(base, {
       ignoreInitial: true,
       depth: levelsToRoot + MAX_DISCOVER_DEPTH,
       followSymlinks: false,
       ignorePermissionErrors: true,
-      ignored: base === root ? undefined : ignored,
+      ignored,
     });
     const w: RootWatch = {
       watcher,

@@ -137,6 +137,7 @@ export class SessionLauncher {
       // Written at once, not with the next batch: a host killed a moment later must still know the
       // session exists to resume it.
       this.o.store.addSession({ id: req.id, agentId, cwd, title: req.title ?? '', bypass }, { windowId: this.activeWindowId }, { immediate: true });
+      if (req.conversation) this.o.store.bindConversation(req.id, req.conversation.id, req.conversation.family);
       if (req.title) this.o.notes.titledByUser(req.id);
       const session = await this.launch(req.id);
       if ('kind' in session) this.o.store.removeSession(req.id);

@@ -23,6 +23,8 @@ export interface SpawnRequest {
   argv?: string[];
   /** Start in a new git worktree of the repository `cwd` is in (the spawner makes it). */
   worktree?: WorktreeChoice;
+  /** Resume this conversation of the agent (`termio history resume`): bound before the launch plans. */
+  conversation?: { id: string; family: 'pinned' | 'discovered' };
 }
 
 /** The worktree a spawn asks for; the prompt names the branch when none is given. */
@@ -222,7 +224,7 @@ export class SessionRegistry implements Disposable {
 
   /** Starts a session through the spawner. Resolves once the process is started, not when the program is ready. */
   async spawn(
-    req: { agent?: string; cwd?: string; bypass?: boolean; title?: string; argv?: string[]; parentId?: string; worktree?: WorktreeChoice } = {},
+    req: Partial<Pick<SpawnRequest, 'agent' | 'cwd' | 'bypass' | 'title' | 'argv' | 'worktree' | 'conversation'>> & { parentId?: string } = {},
   ): Promise<SpawnResult> {
     if (this.disposed) throw new Error('SessionRegistry.spawn after dispose');
     const cwd = req.cwd ?? this.defaultCwd;
@@ -243,6 +245,7 @@ export class SessionRegistry implements Disposable {
       ...(req.title !== undefined ? { title: req.title } : {}),
       ...(req.argv !== undefined ? { argv: req.argv } : {}),
       ...(req.worktree !== undefined ? { worktree: req.worktree } : {}),
+      ...(req.conversation !== undefined ? { conversation: req.conversation } : {}),
     };
     const result = await this.spawner(spawnReq);
     if (isSpawnFailure(result)) return { ok: false, code: result.kind === 'worktreeRefused' ? 'worktreeRefused' : 'spawnFailed', message: result.message };

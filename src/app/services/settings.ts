@@ -128,6 +128,12 @@ export const SettingsSchema = z.object({
         ),
     })
     .prefault({}),
+  prices: z
+    .record(z.string(), z.object({ input: z.number().min(0), output: z.number().min(0), cacheRead: z.number().min(0), cacheWrite: z.number().min(0) }))
+    .default({})
+    .describe(
+      'model → US dollars per million tokens (input, output, cacheRead, cacheWrite) for `termio usage`: adds a model to the shipped price table or replaces its price',
+    ),
   welcomeShown: z.boolean().default(false),
 });
 

@@ -32,6 +32,8 @@ export interface RemoteSessions {
   focus(ref: string): Outcome | null;
   /** spawn and run with `--machine NAME`. */
   onMachine(machine: string, verb: string, args: Record<string, unknown>): Promise<Outcome>;
+  /** The saved machines connected now (a search of every machine asks them). */
+  connected(): string[];
 }
 
 function waitOf(args: Record<string, unknown>): number {
@@ -54,6 +56,7 @@ async function call(link: MachineLink, verb: string, args: Record<string, unknow
 export function hubRemoteSessions(hub: MachinesHub, show: (id: string) => void): RemoteSessions {
   return {
     list: () => hub.sessions().map(remoteSessionInfo),
+    connected: () => hub.list().flatMap((m) => (m.state === 'connected' ? [m.name] : [])),
     focus: (ref) => {
       const f = hub.findSession(ref);
       if (!f.ok) return f.code === 'ambiguousSession' ? { ok: false, code: f.code, message: f.message } : null;
