@@ -164,7 +164,9 @@ it('shows a pushed question as a system notification when no page is open, and a
   const deliverClosed = async (data: string): Promise<Shown> => {
     await page.goto('about:blank');
     await deliver(data);
-    const n = await waitFor(async () => (await shown(await worker())).find((x) => x.tag === tag), { what: 'the notification to show' });
+    // The browser may have stopped the idle worker: the push starts it again first, which took
+    // over 10 s in a full run at load 10 on two cores.
+    const n = await waitFor(async () => (await shown(await worker())).find((x) => x.tag === tag), { what: 'the notification to show', timeout: 30_000 });
     await page.goto(`${proxy.origin}/`);
     await live();
     return n;
