@@ -86,6 +86,10 @@ export class RenderModel implements Disposable {
   private snapshotPending = false;
   private lastBuildAt = Number.NEGATIVE_INFINITY;
   private syncStartedAt = 0;
+  /** The last frame update() returned was built from a screen inside a synchronized update (no
+   *  whole frame was kept, or the update outlived its timeout): a view painting it shows a torn
+   *  screen. */
+  private torn = false;
 
   constructor(
     private readonly term: Terminal,
@@ -139,6 +143,11 @@ export class RenderModel implements Disposable {
     return false;
   }
 
+  /** Whether the last frame update() returned shows a synchronized update half drawn. */
+  get lastFrameTorn(): boolean {
+    return this.torn;
+  }
+
   /** A whole frame from the end of a synchronized update is waiting for the view. */
   get hasSnapshot(): boolean {
     return this.snapshotPending;
@@ -166,6 +175,7 @@ export class RenderModel implements Disposable {
     // out); otherwise the live screen.
     const holding = this.frameCache && this.term.modes.synchronizedOutputMode && performance.now() - this.syncStartedAt < SYNC_OUTPUT_TIMEOUT_MS;
     if (!holding) this.build();
+    this.torn = !holding && this.term.modes.synchronizedOutputMode;
     this.snapshotPending = false;
     const dirtyRows = [...this.unreported].sort((a, b) => a - b);
     this.unreported.clear();

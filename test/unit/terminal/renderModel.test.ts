@@ -175,6 +175,21 @@ describe('synchronized output floods', () => {
     expect(frameText(emu)).toEqual(['frame 2 row 0', 'frame 2 row 1', 'frame 2 row 2', 'frame 2 row 3']);
   });
 
+  it('says whether the frame it returned shows an update half drawn', async () => {
+    emu = createEmulator(30, 4);
+    // No whole frame yet: the first one is the screen inside the update, torn.
+    await emu.write('\x1b[?2026h\x1b[1;1Hhalf');
+    expect(frameText(emu)[0]).toBe('half');
+    expect(emu.model.lastFrameTorn).toBe(true);
+    await emu.write(' done\x1b[?2026l');
+    expect(frameText(emu)[0]).toBe('half done');
+    expect(emu.model.lastFrameTorn).toBe(false);
+    // Inside the next update the kept whole frame is returned: not torn.
+    await emu.write('\x1b[?2026h\x1b[1;1Hnext');
+    expect(frameText(emu)[0]).toBe('half done');
+    expect(emu.model.lastFrameTorn).toBe(false);
+  });
+
   it('reports the rows the kept frame changed as dirty, once', async () => {
     emu = createEmulator(30, 4);
     emu.model.update();
