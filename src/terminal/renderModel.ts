@@ -85,7 +85,14 @@ export class RenderModel implements Disposable {
    *  next one: update() returns that frame instead of the half-drawn screen. */
   private snapshotPending = false;
   private lastBuildAt = Number.NEGATIVE_INFINITY;
+  /** When a view last asked for a frame (update()); a new model counts as read, as its first
+   *  view is on its way. */
+  private lastReadAt = performance.now();
   private syncStartedAt = 0;
+  /** The last frame update() returned was built from a screen inside a synchronized update (no
+   *  whole frame was kept, or the update outlived its timeout): a view painting it shows a torn
+   *  screen. */
+  private torn = false;
 
   constructor(
     private readonly term: Terminal,
@@ -127,7 +134,11 @@ export class RenderModel implements Disposable {
    */
   private syncEnding(params: readonly (number | number[])[]): boolean {
     if (!this.term.modes.synchronizedOutputMode || !params.includes(SYNC_OUTPUT_MODE)) return false;
-    if (performance.now() - this.lastBuildAt < SNAPSHOT_INTERVAL_MS) return false;
+    const now = performance.now();
+    if (now - this.lastBuildAt < SNAPSHOT_INTERVAL_MS) return false;
+    // A session no view reads (a hidden tab) costs its parsing only. A view that comes back gets
+    // the last whole frame until the update in progress ends, and whole frames again after it.
+    if (now - this.lastReadAt > SYNC_OUTPUT_TIMEOUT_MS) return false;
     // The rows this parse changed so far are reported only when it ends; without xterm's tracker
     // every row is rebuilt (a few tenths of a ms at 200×50).
     const tracker = this.core._inputHandler?._dirtyRowTracker;
@@ -137,6 +148,11 @@ export class RenderModel implements Disposable {
     this.build();
     this.snapshotPending = true;
     return false;
+  }
+
+  /** Whether the last frame update() returned shows a synchronized update half drawn. */
+  get lastFrameTorn(): boolean {
+    return this.torn;
   }
 
   /** A whole frame from the end of a synchronized update is waiting for the view. */
@@ -164,8 +180,10 @@ export class RenderModel implements Disposable {
   update(): { frame: Frame; dirtyRows: number[] } {
     // Inside a synchronized update the view gets the last whole frame (until the update times
     // out); otherwise the live screen.
-    const holding = this.frameCache && this.term.modes.synchronizedOutputMode && performance.now() - this.syncStartedAt < SYNC_OUTPUT_TIMEOUT_MS;
+    this.lastReadAt = performance.now();
+    const holding = this.frameCache && this.term.modes.synchronizedOutputMode && this.lastReadAt - this.syncStartedAt < SYNC_OUTPUT_TIMEOUT_MS;
     if (!holding) this.build();
+    this.torn = !holding && this.term.modes.synchronizedOutputMode;
     this.snapshotPending = false;
     const dirtyRows = [...this.unreported].sort((a, b) => a - b);
     this.unreported.clear();

@@ -9,7 +9,7 @@
 
 export type ModelStep =
   /** Answer with this text; the turn ends. */
-  | { reply: string }
+  | { reply: string; paceMs?: number }
   /** Call the agent's shell tool (found by its schema) to run `tool`; once the tool's result comes
    *  back, answer `reply` and the turn ends. A command that writes (e.g. "touch probe.txt") makes
    *  an agent that asks before running tools show its permission question. */
@@ -18,6 +18,12 @@ export type ModelStep =
       reply: string;
       /** What the call says it does, where the tool asks for one (default "Run <tool>"). */
       description?: string;
+      /** More commands, called one by one as each result before comes back, before the reply:
+       *  a turn of several tool calls, as an agent working a task makes. */
+      more?: string[];
+      /** The reply streams word by word, one word every paceMs (a long answer as a model writes
+       *  it, so the TUI redraws as it arrives); by default it is sent at once. */
+      paceMs?: number;
     }
   /** Answer with this HTTP error in the API's own error shape. 429 with retryAfterS also sends
    *  retry-after (and the vendor's reset headers), as a usage limit does. */

@@ -21,7 +21,8 @@
 // Which request takes a step: a "turn" request offers tools and ends with the user's message; it
 // plays the next step (a reply, a call of the agent's shell tool, or an HTTP error in the API's own
 // error shape, with retry-after and the vendor's reset headers for a 429). A request ending with a
-// tool's result continues the step: it gets the step's `reply`. A client's retry of a turn an
+// tool's result continues the step: it gets the step's next `more` call, if any, else its `reply`
+// (streamed a word at a time when the step says `paceMs`). A client's retry of a turn an
 // error answered gets that error again. Anything else is a "side" request, answered briefly and
 // taking no step: no tools offered (a title, a summary), a JSON answer asked for by schema (Gemini's
 // router and next-speaker check, Codex's title; they get the smallest JSON the schema accepts),
@@ -90,6 +91,8 @@ class Player {
   current: ModelStep | undefined;
   /** The last turn request's conversation (ParsedRequest.turnKey), to know a client's retry. */
   currentKey: string | undefined;
+  /** Tool results the current step has had back (a step with `more` calls one tool per result). */
+  results = 0;
 
   play(script: ModelScript | ModelStep[] = []): void {
     const s = Array.isArray(script) ? { steps: script } : script;
@@ -106,6 +109,7 @@ class Player {
     if (this.current && 'error' in this.current && key === this.currentKey) return { step: this.current, retry: true };
     this.current = this.index < this.steps.length ? this.steps[this.index++]! : this.then;
     this.currentKey = key;
+    this.results = 0;
     return { step: this.current, retry: false };
   }
 }
@@ -132,7 +136,13 @@ function decide(req: ParsedRequest, player: Player): Decision {
     };
   if (req.last === 'tool-result') {
     const step = player.current;
-    return { ...base, kind: 'continuation', answer: { text: step && 'reply' in step ? step.reply : DEFAULT_REPLY } };
+    const next = step && 'tool' in step ? step.more?.[player.results++] : undefined;
+    if (next !== undefined && shell) {
+      const args = shellArguments(shell, next, `Run ${next}`);
+      return { ...base, kind: 'continuation', answer: { text: `Next, \`${next}\`.`, call: { id: `call_loopback${++callSerial}`, name: shell.name, args } } };
+    }
+    const paceMs = step && 'paceMs' in step ? step.paceMs : undefined;
+    return { ...base, kind: 'continuation', answer: { text: step && 'reply' in step ? step.reply : DEFAULT_REPLY, paceMs } };
   }
   if (req.last !== 'user' || req.tools.length === 0 || req.json || SIDE_PROMPTS.some((p) => p.test(req.prompt ?? ''))) {
     return { ...base, kind: 'side', answer: { text: req.json ? JSON.stringify(minimalValue(req.json)) : SIDE_REPLY } };
@@ -150,7 +160,7 @@ function decide(req: ParsedRequest, player: Player): Decision {
     const args = shellArguments(shell, step.tool, step.description ?? `Run ${step.tool}`);
     return { ...base, kind: 'turn', answer: { text: `I'll run \`${step.tool}\`.`, call: { id: `call_loopback${++callSerial}`, name: shell.name, args } } };
   }
-  return { ...base, kind: 'turn', answer: { text: step.reply } };
+  return { ...base, kind: 'turn', answer: { text: step.reply, paceMs: step.paceMs } };
 }
 
 type Route = { api: ModelApi; parse: (body: Obj, url: URL) => ParsedRequest } | { api: ModelApi; fixed: (url: URL) => { status: number; body: unknown } };

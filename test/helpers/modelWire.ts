@@ -21,6 +21,8 @@ const argsText = (c: ToolCall) => (typeof c.args === 'string' ? JSON.stringify({
 export interface Answer {
   text?: string;
   call?: ToolCall;
+  /** Streamed answers send the text a word at a time, one every paceMs (default: all at once). */
+  paceMs?: number;
 }
 
 export interface ErrorAnswer {
@@ -44,6 +46,26 @@ function sseHead(res: ServerResponse): void {
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
 }
 
+/** The pieces a streamed text is sent in: its words (each with the space before it) when paced,
+ *  else the whole text. */
+function pieces(a: Answer): string[] {
+  const text = a.text ?? '';
+  return a.paceMs ? (text.match(/\s*\S+/g) ?? [text]) : [text];
+}
+
+/** Ends a streamed answer: its events at once, or one every paceMs. */
+function sendEvents(res: ServerResponse, events: string[], paceMs: number | undefined): void {
+  if (!paceMs) return void res.end(events.join(''));
+  let i = 0;
+  const next = (): void => {
+    if (res.destroyed) return;
+    if (i === events.length - 1) return void res.end(events[i]);
+    res.write(events[i++]);
+    setTimeout(next, paceMs);
+  };
+  next();
+}
+
 /** One server-sent event; named where the API names its events. */
 function sse(data: unknown, event?: string): string {
   return `${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
@@ -62,20 +84,20 @@ function anthropic(res: ServerResponse, req: ParsedRequest, a: Answer): void {
   const headers = { 'request-id': nextId('req') };
   if (!req.stream) return json(res, 200, message, headers);
   const ev = (type: string, fields: object) => sse({ type, ...fields }, type);
-  let out = ev('message_start', { message: { ...message, content: [], stop_reason: null, usage: { ...usage, output_tokens: 1 } } }) + ev('ping', {});
+  const out = [ev('message_start', { message: { ...message, content: [], stop_reason: null, usage: { ...usage, output_tokens: 1 } } }) + ev('ping', {})];
   blocks.forEach((b, index) => {
     if (b.type === 'text') {
-      out += ev('content_block_start', { index, content_block: { type: 'text', text: '' } });
-      out += ev('content_block_delta', { index, delta: { type: 'text_delta', text: b.text } });
+      out.push(ev('content_block_start', { index, content_block: { type: 'text', text: '' } }));
+      for (const text of pieces(a)) out.push(ev('content_block_delta', { index, delta: { type: 'text_delta', text } }));
     } else {
-      out += ev('content_block_start', { index, content_block: { type: 'tool_use', id: b.id, name: b.name, input: {} } });
-      out += ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(b.input) } });
+      out.push(ev('content_block_start', { index, content_block: { type: 'tool_use', id: b.id, name: b.name, input: {} } }));
+      out.push(ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(b.input) } }));
     }
-    out += ev('content_block_stop', { index });
+    out.push(ev('content_block_stop', { index }));
   });
-  out += ev('message_delta', { delta: { stop_reason, stop_sequence: null }, usage: { output_tokens: OUTPUT_TOKENS } }) + ev('message_stop', {});
+  out.push(ev('message_delta', { delta: { stop_reason, stop_sequence: null }, usage: { output_tokens: OUTPUT_TOKENS } }) + ev('message_stop', {}));
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', ...headers });
-  res.end(out);
+  sendEvents(res, out, a.paceMs);
 }
 
 // --- OpenAI Chat Completions ----------------------------------------------------------------
@@ -92,16 +114,16 @@ function chat(res: ServerResponse, req: ParsedRequest, a: Answer, includeUsage: 
   }
   const chunk = (delta: object, finish: string | null = null) =>
     sse({ ...head, object: 'chat.completion.chunk', choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
-  let out = chunk({ role: 'assistant', content: '' });
-  if (a.text) out += chunk({ content: a.text });
+  const out = [chunk({ role: 'assistant', content: '' })];
+  if (a.text) for (const content of pieces(a)) out.push(chunk({ content }));
   if (a.call) {
-    out += chunk({ tool_calls: [{ index: 0, id: a.call.id, type: 'function', function: { name: a.call.name, arguments: '' } }] });
-    out += chunk({ tool_calls: [{ index: 0, function: { arguments: argsText(a.call) } }] });
+    out.push(chunk({ tool_calls: [{ index: 0, id: a.call.id, type: 'function', function: { name: a.call.name, arguments: '' } }] }));
+    out.push(chunk({ tool_calls: [{ index: 0, function: { arguments: argsText(a.call) } }] }));
   }
-  out += chunk({}, finish_reason);
-  if (includeUsage) out += sse({ ...head, object: 'chat.completion.chunk', choices: [], usage });
+  out.push(chunk({}, finish_reason));
+  if (includeUsage) out.push(sse({ ...head, object: 'chat.completion.chunk', choices: [], usage }));
   sseHead(res);
-  res.end(out + sse('[DONE]'));
+  sendEvents(res, [...out, sse('[DONE]')], a.paceMs);
 }
 
 // --- OpenAI Responses -----------------------------------------------------------------------
@@ -136,30 +158,30 @@ function responses(res: ServerResponse, req: ParsedRequest, a: Answer): void {
   if (!req.stream) return json(res, 200, response);
   let seq = 0;
   const ev = (type: string, fields: object) => sse({ type, sequence_number: seq++, ...fields }, type);
-  let out = ev('response.created', { response: { ...response, status: 'in_progress', output: [], usage: null } });
-  out += ev('response.in_progress', { response: { ...response, status: 'in_progress', output: [], usage: null } });
+  const out = [ev('response.created', { response: { ...response, status: 'in_progress', output: [], usage: null } })];
+  out.push(ev('response.in_progress', { response: { ...response, status: 'in_progress', output: [], usage: null } }));
   items.forEach((item, output_index) => {
     if (item.type === 'message') {
       const text = (item.content as Array<{ text: string }>)[0]!.text;
       const part = { type: 'output_text', text: '', annotations: [] };
-      out += ev('response.output_item.added', { output_index, item: { ...item, status: 'in_progress', content: [] } });
-      out += ev('response.content_part.added', { item_id: item.id, output_index, content_index: 0, part });
-      out += ev('response.output_text.delta', { item_id: item.id, output_index, content_index: 0, delta: text });
-      out += ev('response.output_text.done', { item_id: item.id, output_index, content_index: 0, text });
-      out += ev('response.content_part.done', { item_id: item.id, output_index, content_index: 0, part: { ...part, text } });
+      out.push(ev('response.output_item.added', { output_index, item: { ...item, status: 'in_progress', content: [] } }));
+      out.push(ev('response.content_part.added', { item_id: item.id, output_index, content_index: 0, part }));
+      for (const delta of pieces(a)) out.push(ev('response.output_text.delta', { item_id: item.id, output_index, content_index: 0, delta }));
+      out.push(ev('response.output_text.done', { item_id: item.id, output_index, content_index: 0, text }));
+      out.push(ev('response.content_part.done', { item_id: item.id, output_index, content_index: 0, part: { ...part, text } }));
     } else if (item.type === 'custom_tool_call') {
-      out += ev('response.output_item.added', { output_index, item: { ...item, status: 'in_progress', input: '' } });
-      out += ev('response.custom_tool_call_input.delta', { item_id: item.id, output_index, delta: item.input });
-      out += ev('response.custom_tool_call_input.done', { item_id: item.id, output_index, input: item.input });
+      out.push(ev('response.output_item.added', { output_index, item: { ...item, status: 'in_progress', input: '' } }));
+      out.push(ev('response.custom_tool_call_input.delta', { item_id: item.id, output_index, delta: item.input }));
+      out.push(ev('response.custom_tool_call_input.done', { item_id: item.id, output_index, input: item.input }));
     } else {
-      out += ev('response.output_item.added', { output_index, item: { ...item, status: 'in_progress', arguments: '' } });
-      out += ev('response.function_call_arguments.delta', { item_id: item.id, output_index, delta: item.arguments });
-      out += ev('response.function_call_arguments.done', { item_id: item.id, output_index, arguments: item.arguments });
+      out.push(ev('response.output_item.added', { output_index, item: { ...item, status: 'in_progress', arguments: '' } }));
+      out.push(ev('response.function_call_arguments.delta', { item_id: item.id, output_index, delta: item.arguments }));
+      out.push(ev('response.function_call_arguments.done', { item_id: item.id, output_index, arguments: item.arguments }));
     }
-    out += ev('response.output_item.done', { output_index, item });
+    out.push(ev('response.output_item.done', { output_index, item }));
   });
   sseHead(res);
-  res.end(out + ev('response.completed', { response }));
+  sendEvents(res, [...out, ev('response.completed', { response })], a.paceMs);
 }
 
 // --- Gemini generateContent -----------------------------------------------------------------
@@ -179,7 +201,21 @@ function gemini(res: ServerResponse, req: ParsedRequest, a: Answer, sse_: boolea
   if (!req.stream) return json(res, 200, response);
   if (!sse_) return json(res, 200, [response]);
   sseHead(res);
-  res.end(`data: ${JSON.stringify(response)}\r\n\r\n`);
+  // Paced: each word but the last in a response of its own, the last with the call and the finish.
+  const words = pieces(a);
+  const partial = a.paceMs && a.text ? words.slice(0, -1) : [];
+  const lastParts = partial.length ? [{ text: words[words.length - 1] }, ...parts.slice(1)] : parts;
+  const events = partial.map((text) => ({
+    candidates: [{ content: { role: 'model', parts: [{ text }] }, index: 0 }],
+    modelVersion: req.model,
+    responseId: response.responseId,
+  }));
+  events.push({ ...response, candidates: [{ ...response.candidates[0]!, content: { role: 'model', parts: lastParts } }] } as (typeof events)[number]);
+  sendEvents(
+    res,
+    events.map((e) => `data: ${JSON.stringify(e)}\r\n\r\n`),
+    a.paceMs,
+  );
 }
 
 // --- Augment /chat-stream ------------------------------------------------------------------

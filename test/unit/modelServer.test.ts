@@ -322,6 +322,24 @@ describe.each(CLIENTS.flatMap((c) => [true, false].map((stream) => ({ c, stream,
       expect((await ask(s, [SHELL], 'more')).text).toBe('Next.');
     });
 
+    it('a step with `more` calls each command as the result before comes back, then streams its reply a word at a time', async () => {
+      const s = await start([{ tool: 'ls', more: ['cat a', 'seq 3'], reply: 'one two three four', paceMs: 5 }]);
+      const calls: unknown[] = [];
+      let turn = await ask(s, [SHELL], 'look around');
+      while (turn.call) {
+        calls.push(turn.call.args);
+        turn = await ask(s, [SHELL], 'look around', { id: turn.call.id || 'call_1', name: SHELL.name });
+      }
+      expect(calls).toMatchObject([{ command: 'ls' }, { command: 'cat a' }, { command: 'seq 3' }]);
+      expect(turn).toEqual({ text: 'one two three four', call: undefined, finish: END[c.api]!.stop });
+      expect(s.requests.map((r) => r.kind)).toEqual(['turn', 'continuation', 'continuation', 'continuation']);
+      if (!stream) return;
+      // Streamed, the last word came in an event of its own.
+      s.play([{ reply: 'one two three four', paceMs: 5 }]);
+      const raw = await post(s, c.path(true), c.body({ stream: true, tools: [SHELL], prompt: 'again' }));
+      expect(events(raw.text).some((e) => e.data.includes('four') && !e.data.includes('one'))).toBe(true);
+    });
+
     it('answers a request without tools on the side, taking no step', async () => {
       const s = await start([{ reply: 'The turn.' }]);
       expect((await ask(s, [], 'a title please')).text).toBe('OK.');

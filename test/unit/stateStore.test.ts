@@ -1,7 +1,7 @@
 // The durable session state (src/app/host/stateStore.ts) on real files in a temporary folder:
 // round trip, debounced and atomic writes, flush on dispose, migration, damaged files.
 import { execFileSync } from 'node:child_process';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,6 +79,29 @@ describe('StateStore', () => {
     store.bindConversation('s3', 'c-3', 'pinned');
     expect(store.writes).toBe(2);
     expect(onDisk().sessions[3]).toMatchObject({ conversationId: 'c-3', family: 'pinned' });
+  });
+
+  it('writes a lazy change later, or with a sooner change', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const { store } = open({ writeDelayMs: 20, lazyWriteDelayMs: 5_000 });
+      store.addWindow('w1');
+      store.addSession({ id: 's1', agentId: 'claude', cwd: '/p' }, { windowId: 'w1' }, { immediate: true });
+      store.updateSession('s1', { title: '⠋ Working' }, { lazy: true });
+      vi.advanceTimersByTime(4_000);
+      expect(store.writes).toBe(1);
+      vi.advanceTimersByTime(1_000);
+      expect(store.writes).toBe(2);
+      expect(onDisk().sessions[0].title).toBe('⠋ Working');
+      // A sooner change takes the lazy one along.
+      store.updateSession('s1', { title: '⠙ Working' }, { lazy: true });
+      store.addWindow('w2');
+      vi.advanceTimersByTime(20);
+      expect(store.writes).toBe(3);
+      expect(onDisk().sessions[0].title).toBe('⠙ Working');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('retries a failed write by itself once the disk takes it again, with no further change', async () => {

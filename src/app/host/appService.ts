@@ -13,6 +13,12 @@ import type { MachinesHub } from './machines/hub';
 import type { SessionRecord } from './sessionRegistry';
 import { reviewRequest, type ReviewAnswer } from './worktrees/appReview';
 
+/** A session's title changes (an agent's spinner changes it several times a second) reach the
+ *  apps and hubs at most this often per session, the latest one each time; any other change goes
+ *  at once and carries the title with it. Twenty busy agents otherwise made the host send, and the
+ *  app repaint its sidebar for, some two hundred events a second. */
+export const TITLE_EVENT_INTERVAL_MS = 500;
+
 /** What the service needs of a connection: a way to send it events, and who it says it is. */
 export interface AppSubscriber {
   sendEvent(e: AppEvent): void;
@@ -93,6 +99,9 @@ export class AppService implements Disposable {
   private readonly hubs = new Set<AppSubscriber>();
   private readonly subscriptions: Disposable[] = [];
   private readonly perSession = new Map<string, Disposable[]>();
+  /** When each session's last event went out, and its title change waiting for the interval. */
+  private readonly sentAt = new Map<string, number>();
+  private readonly titleTimers = new Map<string, NodeJS.Timeout>();
   private restored: Promise<void> | null = null;
   /** Who may start with permission bypass through the host's socket (app.launch, sessions.spawn). */
   readonly bypass: BypassPolicy;
@@ -110,7 +119,7 @@ export class AppService implements Disposable {
     this.subscriptions.push(
       reg.onAdded((r) => this.added(r)),
       reg.onRemoved((r) => this.removed(r)),
-      reg.onChanged((r) => this.changed(r.id)),
+      reg.onChanged((r) => this.changedSoon(r.id)),
       reg.onStateChanged((c) => this.changed(c.record.id)),
       reg.onStallChanged((r) => this.changed(r.id)),
       reg.onFocusRequested((r) => this.focus(r.id)),
@@ -311,13 +320,31 @@ export class AppService implements Disposable {
   private removed(r: SessionRecord): void {
     for (const d of this.perSession.get(r.id) ?? []) d.dispose();
     this.perSession.delete(r.id);
+    clearTimeout(this.titleTimers.get(r.id));
+    this.titleTimers.delete(r.id);
+    this.sentAt.delete(r.id);
     this.broadcast({ t: 'event', event: 'sessionRemoved', id: r.id });
   }
 
+  /** A title or name changed: sent now, or once the session's interval is over. */
+  private changedSoon(id: string): void {
+    if (this.titleTimers.has(id)) return;
+    const wait = (this.sentAt.get(id) ?? -Infinity) + TITLE_EVENT_INTERVAL_MS - Date.now();
+    if (wait <= 0) return this.changed(id);
+    this.titleTimers.set(
+      id,
+      setTimeout(() => this.changed(id), wait),
+    );
+  }
+
   private changed(id: string): void {
+    clearTimeout(this.titleTimers.get(id));
+    this.titleTimers.delete(id);
     if (this.apps.size === 0 && this.hubs.size === 0) return;
     const r = this.host.registry.get(id);
-    if (r) this.broadcast({ t: 'event', event: 'session', session: this.info(r) });
+    if (!r) return;
+    this.sentAt.set(id, Date.now());
+    this.broadcast({ t: 'event', event: 'session', session: this.info(r) });
   }
 
   /** Events about this machine's sessions: every app and every hub. */
@@ -335,6 +362,8 @@ export class AppService implements Disposable {
     for (const d of this.subscriptions.splice(0)) d.dispose();
     for (const ds of this.perSession.values()) for (const d of ds) d.dispose();
     this.perSession.clear();
+    for (const t of this.titleTimers.values()) clearTimeout(t);
+    this.titleTimers.clear();
     this.apps.clear();
     this.hubs.clear();
   }

@@ -105,7 +105,9 @@ export class ClientServer implements ConnectionServer {
   feedFor(record: SessionRecord): SessionFeed {
     let feed = this.feeds.get(record.id);
     if (!feed) {
-      const made = new SessionFeed(record, () => this.opts.registry.handled(record.id));
+      // A torn frame is logged (debug) for bench/agents.mjs, which counts them in the visible session.
+      const torn = () => this.opts.logger.debug('torn frame sent', { id: record.id, at: +(performance.timeOrigin + performance.now()).toFixed(2) });
+      const made = new SessionFeed(record, () => this.opts.registry.handled(record.id), torn);
       made.onEmpty(() => {
         made.dispose();
         if (this.feeds.get(record.id) === made) this.feeds.delete(record.id);

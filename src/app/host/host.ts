@@ -304,7 +304,11 @@ export class Host {
     this.registry.onRemoved((r) => this.handleRemoved(r));
     this.registry.onAdded((r) => this.worktrees.watch(r.id));
     for (const r of this.registry.list()) this.worktrees.watch(r.id);
-    this.registry.onChanged((r) => this.store.getSession(r.id) && this.store.updateSession(r.id, { title: r.title }));
+    // The live title (a spinner, for many agents) is saved lazily, and only when it changed.
+    this.registry.onChanged((r) => {
+      const saved = this.store.getSession(r.id);
+      if (saved && saved.title !== r.title) this.store.updateSession(r.id, { title: r.title }, { lazy: true });
+    });
     if (this.checkpointer) {
       const cp = this.checkpointer;
       for (const ev of [this.registry.onChanged, this.registry.onStallChanged]) ev((r) => cp.metaChanged(r.id));

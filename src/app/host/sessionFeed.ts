@@ -70,6 +70,8 @@ export class SessionFeed implements Disposable {
     readonly record: SessionRecord,
     /** Told each time a view types into the session (the host takes it off the attention queue). */
     private readonly onTyped: () => void = () => undefined,
+    /** Told each time a frame sent to the views shows a synchronized update half drawn. */
+    private readonly onTorn: () => void = () => undefined,
   ) {
     const s = record.session;
     this.subscriptions.push(
@@ -270,6 +272,7 @@ export class SessionFeed implements Disposable {
       changed = true;
     }
     if (changed) this.tick = tick;
+    if (changed && s.renderModel.lastFrameTorn) this.onTorn();
   }
 
   /** The frame a view has not seen yet, or null when it is up to date. */

@@ -38,6 +38,10 @@ export {
  * such as restoring 20 sessions costs one).
  */
 export const STATE_WRITE_DELAY_MS = 250;
+/** A lazy change (a session's live title: an agent's spinner changes it several times a second)
+ *  waits this long for its write, riding along with any sooner one: twenty busy agents otherwise
+ *  rewrite and fsync the file four times a second for a cosmetic field. */
+export const STATE_LAZY_WRITE_DELAY_MS = 5_000;
 /** After a failed write (a full disk), the first retry; each further failure doubles the wait up
  *  to STATE_RETRY_MAX_MS, so freed space is used within a minute without hammering a full disk. */
 export const STATE_RETRY_FIRST_MS = 1_000;
@@ -51,6 +55,8 @@ export interface StateStoreOptions {
   file: string;
   /** Write delay after a change; tests shorten it. */
   writeDelayMs?: number;
+  /** Write delay after a lazy change (default STATE_LAZY_WRITE_DELAY_MS); tests shorten it. */
+  lazyWriteDelayMs?: number;
   /** First retry after a failed write (default STATE_RETRY_FIRST_MS); tests shorten it. */
   retryFirstMs?: number;
   logger?: Logger;
@@ -69,9 +75,12 @@ export interface OpenedStateStore {
 export class StateStore {
   private current: TermioState;
   private timer: NodeJS.Timeout | null = null;
+  /** When the scheduled write is due (Date.now() time). */
+  private timerDue = 0;
   private dirty = false;
   private disposed = false;
   private readonly delay: number;
+  private readonly lazyDelay: number;
   private readonly retryFirst: number;
   /** The wait before the next retry of a failed write; 0 while writes succeed. */
   private retryIn = 0;
@@ -89,6 +98,7 @@ export class StateStore {
   ) {
     this.current = state;
     this.delay = opts.writeDelayMs ?? STATE_WRITE_DELAY_MS;
+    this.lazyDelay = opts.lazyWriteDelayMs ?? STATE_LAZY_WRITE_DELAY_MS;
     this.retryFirst = opts.retryFirstMs ?? STATE_RETRY_FIRST_MS;
     this.logger = opts.logger ?? nullLogger;
     this.now = opts.now ?? (() => new Date());
@@ -120,14 +130,14 @@ export class StateStore {
   }
 
   /** Applies a change and schedules a write (or writes at once with immediate). */
-  update(change: (draft: TermioState) => void, opts: { immediate?: boolean } = {}): void {
+  update(change: (draft: TermioState) => void, opts: { immediate?: boolean; lazy?: boolean } = {}): void {
     if (this.disposed) throw new Error(`StateStore(${this.file}): update after dispose`);
     const draft = structuredClone(this.current);
     change(draft);
     this.current = draft;
     this.dirty = true;
     if (opts.immediate) this.flush();
-    else this.schedule();
+    else this.schedule(opts.lazy ? this.lazyDelay : this.delay);
   }
 
   addWindow(id: string): void {
@@ -176,7 +186,7 @@ export class StateStore {
   }
 
   /** Changes a session's persisted fields (title, bypass, cwd, …). Unknown ids are a bug. */
-  updateSession(id: string, patch: Partial<Omit<SavedSession, 'id'>>, opts: { immediate?: boolean } = {}): void {
+  updateSession(id: string, patch: Partial<Omit<SavedSession, 'id'>>, opts: { immediate?: boolean; lazy?: boolean } = {}): void {
     this.update((s) => {
       const rec = s.sessions.find((x) => x.id === id);
       if (!rec) throw new Error(`StateStore: no session ${id}`);
@@ -233,6 +243,8 @@ export class StateStore {
       if (!this.disposed) {
         this.timer = setTimeout(() => this.flush(), this.retryIn);
         this.timer.unref();
+        // No change brings the retry forward: a full disk is not hammered.
+        this.timerDue = 0;
       }
     }
   }
@@ -244,13 +256,18 @@ export class StateStore {
     this.disposed = true;
   }
 
-  private schedule(): void {
+  /** Writes `ms` from now, or sooner when a write is already due sooner. */
+  private schedule(ms = this.delay): void {
     this.dirty = true;
-    if (this.timer || this.readOnly) return;
+    if (this.readOnly) return;
+    const due = Date.now() + ms;
+    if (this.timer && this.timerDue <= due) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timerDue = due;
     this.timer = setTimeout(() => {
       this.timer = null;
       this.flush();
-    }, this.delay);
+    }, ms);
   }
 }
 

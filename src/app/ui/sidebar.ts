@@ -76,6 +76,10 @@ export interface SidebarOptions {
 /** One line of the list as laid out: a folder heading or a session row, top to bottom. */
 type Item = { kind: 'heading'; y: number; h: number; group: SidebarGroup } | { kind: 'row'; y: number; h: number; row: SidebarRow; detail: string };
 
+/** Elided texts kept before the cache starts afresh: a few screens of rows, each title and
+ *  detail at a few widths. */
+const ELIDED_CACHE_SIZE = 500;
+
 interface Fonts {
   title: QFont;
   titleBold: QFont;
@@ -96,6 +100,9 @@ export class Sidebar {
   private chrome: ChromeColors;
   private readonly fonts: Fonts;
   private readonly colors = new Map<string, QColor>();
+  /** Elided texts by font, width and text: a repaint (twenty agents' titles changing) asks Qt
+   *  only for the texts it has not elided before. Cleared when it grows past ELIDED_CACHE_SIZE. */
+  private readonly elided = new Map<string, string>();
   private tipShown = '';
   private height = -1;
 
@@ -229,7 +236,7 @@ export class Sidebar {
         if (item.kind === 'heading') {
           p.setFont(f.heading);
           p.setPen(this.color(c.muted));
-          const text = f.headingMetrics.elidedText(sidebarHeading(item.group).text, TextElideMode.ElideRight, width - 2 * HEADING_PAD_X);
+          const text = this.elide(f.headingMetrics, 'heading', sidebarHeading(item.group).text, width - 2 * HEADING_PAD_X);
           p.drawText(HEADING_PAD_X, item.y + HEADING_PAD_TOP + f.headingMetrics.ascent(), text);
           continue;
         }
@@ -240,6 +247,18 @@ export class Sidebar {
       p.end();
     }
     this.opts.onPainted?.(performance.timeOrigin + performance.now(), painted);
+  }
+
+  /** `text` cut to `width` with an ellipsis in the font `metrics` measure (named `font`). */
+  private elide(metrics: QFontMetrics, font: string, text: string, width: number): string {
+    const key = `${font}\0${width}\0${text}`;
+    let out = this.elided.get(key);
+    if (out === undefined) {
+      if (this.elided.size >= ELIDED_CACHE_SIZE) this.elided.clear();
+      out = metrics.elidedText(text, TextElideMode.ElideRight, width);
+      this.elided.set(key, out);
+    }
+    return out;
   }
 
   private paintRow(p: QPainter, r: SidebarRow, y: number, h: number, detail: string, width: number): void {
@@ -282,10 +301,10 @@ export class Sidebar {
     const textTop = y + 1 + ROW_PAD_Y;
     p.setFont(n ? f.titleBold : f.title);
     p.setPen(this.color(n ? n.text : c.text));
-    p.drawText(x, textTop + titleMetrics.ascent(), titleMetrics.elidedText(r.label, TextElideMode.ElideRight, textW));
+    p.drawText(x, textTop + titleMetrics.ascent(), this.elide(titleMetrics, n ? 'bold' : 'title', r.label, textW));
     p.setFont(f.detail);
     p.setPen(this.color(n ? n.detail : c.muted));
-    p.drawText(x, textTop + f.titleMetrics.height() + 1 + f.detailMetrics.ascent(), f.detailMetrics.elidedText(detail, TextElideMode.ElideRight, textW));
+    p.drawText(x, textTop + f.titleMetrics.height() + 1 + f.detailMetrics.ascent(), this.elide(f.detailMetrics, 'detail', detail, textW));
     p.setOpacity(1);
   }
 }

@@ -74,7 +74,7 @@ function peel(line: string): { text: string; right: number | null; depth: number
     if (depth === 0 ? !l && !r : !(l && r)) break;
     if (r) text = text.slice(0, (right = r.index));
     if (l) text = text.replace(SIDE_START, (_, indent: string) => `${indent} `);
-    text = text.replace(/\s+$/, '');
+    text = text.trimEnd();
   }
   return { text, right, depth };
 }
@@ -83,7 +83,7 @@ function peel(line: string): { text: string; right: number | null; depth: number
  *  bottom are its edge, a rule or a box inside it only divides it. The rows come with their ends
  *  trimmed, so the screen's width is a rule's, else the longest row's. */
 function rows(lines: readonly string[]): Row[] {
-  const trimmed = lines.map((l) => l.replace(/\s+$/, ''));
+  const trimmed = lines.map((l) => l.trimEnd());
   const longest = Math.max(0, ...trimmed.map((l) => l.length));
   // A rule drawn across the screen is as long as its longest row; a shorter one ("---") says nothing.
   const ruled = trimmed.some((l) => l.length === longest && (EDGE.test(l) || DIVIDER.test(l)));
@@ -248,10 +248,19 @@ function unwrap(paragraph: Row[]): string[] {
   return out;
 }
 
+/** Whether a sentence asks: a letter before a question mark. Not the regex /\p{L}[^?]*\?/u,
+ *  which tries every letter of a sentence with no question mark to its end: quadratic in its
+ *  length, and a screen read for questions ten times a second while an agent streams a long
+ *  numbered list (which looks like a menu) spent most of its time there. */
+function asks(sentence: string): boolean {
+  const last = sentence.lastIndexOf('?');
+  return last > 0 && /\p{L}/u.test(sentence.slice(0, last));
+}
+
 /** The sentence holding the question mark, from a paragraph that may say more around it. */
 function questionSentence(paragraph: string): string {
   const sentences = paragraph.split(/(?<=[.!?:)])\s+(?=[A-Z(])/);
-  const q = sentences.find((s) => /\p{L}[^?]*\?/u.test(s));
+  const q = sentences.find(asks);
   return (q ?? paragraph).trim();
 }
 

@@ -141,6 +141,21 @@ describe('the app protocol', () => {
     expect((await c.request('app.rename', { session: second, title: 'x' })).ok).toBe(false);
   });
 
+  it('sends a spinning title at most once per interval per session, the last one included', async () => {
+    const { c, events } = await connect();
+    expect((await c.request('app.subscribe', { restore: false })).ok).toBe(true);
+    const launched = await c.request('app.launch', { agentId: null, cwd: dir, bypass: false, windowId: 'window-1' });
+    if (!launched.ok) throw new Error(launched.error.message);
+    const id = launched.result.session.id;
+    const s = host.registry.get(id)!.session;
+    await waitFor(() => s.screenLines({ lines: 1 })[0]?.trim(), { what: 'the shell prompt' });
+    // Thirty titles in one burst, as an agent's spinner over a few seconds.
+    s.write("for i in $(seq 1 30); do printf '\\033]0;spin %d\\007' $i; done\n");
+    await waitFor(() => events.some((e) => e.event === 'session' && e.session.id === id && e.session.title === 'spin 30'), { what: 'the last title' });
+    const titles = events.flatMap((e) => (e.event === 'session' && e.session.id === id && e.session.title.startsWith('spin') ? [e.session.title] : []));
+    expect(titles.length).toBeLessThan(30 / 2);
+  });
+
   it('serves one app: a second one is told so, and its activate brings the first forward', async () => {
     const one = await connect();
     const two = await connect();

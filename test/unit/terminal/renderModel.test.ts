@@ -1,7 +1,7 @@
 // The render model as data: same-style runs with colours and attributes, wide and combining
 // characters, dirty-row tracking, cursor, selection and scrollback position.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Run } from '../../../src/terminal/renderModel';
+import { SYNC_OUTPUT_TIMEOUT_MS, type Run } from '../../../src/terminal/renderModel';
 import { waitFor } from '../../helpers/waitFor';
 import { createEmulator, type TestEmulator } from './helpers';
 
@@ -173,6 +173,38 @@ describe('synchronized output floods', () => {
     expect(frameText(emu)).toEqual(['frame 1 row 0', 'frame 1 row 1', 'frame 1 row 2', 'frame 1 row 3']);
     await emu.write(two.slice(cut));
     expect(frameText(emu)).toEqual(['frame 2 row 0', 'frame 2 row 1', 'frame 2 row 2', 'frame 2 row 3']);
+  });
+
+  it('says whether the frame it returned shows an update half drawn', async () => {
+    emu = createEmulator(30, 4);
+    // No whole frame yet: the first one is the screen inside the update, torn.
+    await emu.write('\x1b[?2026h\x1b[1;1Hhalf');
+    expect(frameText(emu)[0]).toBe('half');
+    expect(emu.model.lastFrameTorn).toBe(true);
+    await emu.write(' done\x1b[?2026l');
+    expect(frameText(emu)[0]).toBe('half done');
+    expect(emu.model.lastFrameTorn).toBe(false);
+    // Inside the next update the kept whole frame is returned: not torn.
+    await emu.write('\x1b[?2026h\x1b[1;1Hnext');
+    expect(frameText(emu)[0]).toBe('half done');
+    expect(emu.model.lastFrameTorn).toBe(false);
+  });
+
+  it('keeps no whole frame for a model no view has read for a second, and shows the last one it has', async () => {
+    emu = createEmulator(30, 4);
+    await emu.write(redraw(1, 4));
+    expect(frameText(emu)[0]).toBe('frame 1 row 0');
+    const read = performance.now();
+    await waitFor(() => performance.now() - read > SYNC_OUTPUT_TIMEOUT_MS + 50);
+    // Unread (a hidden tab): an update ending builds nothing.
+    const three = redraw(3, 4);
+    await emu.write(redraw(2, 4) + three.slice(0, three.indexOf('\x1b[3;1H')));
+    expect(emu.model.hasSnapshot).toBe(false);
+    // Read again inside update 3: the last frame it built, whole, not the half-drawn screen.
+    expect(frameText(emu)[0]).toBe('frame 1 row 0');
+    expect(emu.model.lastFrameTorn).toBe(false);
+    await emu.write(three.slice(three.indexOf('\x1b[3;1H')));
+    expect(frameText(emu)).toEqual(['frame 3 row 0', 'frame 3 row 1', 'frame 3 row 2', 'frame 3 row 3']);
   });
 
   it('reports the rows the kept frame changed as dirty, once', async () => {
