@@ -1,6 +1,7 @@
 // Turning a person's search words into an FTS5 query, the index's marked snippets into text with
 // hit ranges, and matching turns into one result per conversation. Pure.
 import { addUsage, emptyTotals, type PriceTable, type UsageTotals } from './prices';
+import type { TurnUsage } from './conversation';
 
 /** The FTS5 query for these words: every word must occur (each quoted, so no FTS syntax leaks in); "word*" matches any ending. Null: no word. */
 export function ftsQuery(words: string): string | null {
@@ -43,15 +44,10 @@ export function groupBest<T>(items: T[], keyOf: (t: T) => string, groups: number
   return [...out.values()];
 }
 
-export interface UsageRecord {
+/** One response's tokens with the agent and folder of its conversation. */
+export interface UsageRecord extends TurnUsage {
   agent: string;
   cwd: string | null;
-  at: string | null;
-  model: string | null;
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
 }
 
 export type UsageGroup = 'agent' | 'day' | 'folder' | 'model';

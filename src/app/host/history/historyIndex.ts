@@ -5,7 +5,7 @@
 // fails its integrity check is moved aside and rebuilt from the transcripts, with a log line.
 import Database from 'better-sqlite3';
 import { existsSync, renameSync } from 'node:fs';
-import type { Conversation } from '../../../protocol/history';
+import type { Conversation, UsageRecord } from '../../../protocol/history';
 import type { Logger } from '../../services/log';
 
 /** Bumped when the tables change: an older database is rebuilt from the transcripts. */
@@ -51,16 +51,8 @@ export interface TurnHit extends IndexedConversation {
   rank: number;
 }
 
-export interface UsageRow {
-  agent: string;
-  cwd: string | null;
+export interface UsageRow extends UsageRecord {
   conversation: string | null;
-  at: string | null;
-  model: string | null;
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
 }
 
 export interface HitFilter {
