@@ -3,12 +3,8 @@
 // worktree, last test run), and which member was merged. Kept like the worktrees they name, so a
 // host restart (which resumes the members' sessions) still knows the group.
 import { randomBytes } from 'node:crypto';
-import * as z from 'zod';
 import { FanoutGroupSchema, type FanoutGroup, type FanoutMember } from '../../../protocol/control';
-import { writeFileAtomic } from '../../services/atomicWrite';
-import { readTextIfExists } from '../../services/textFile';
-
-const FileSchema = z.looseObject({ version: z.literal(1), groups: z.array(z.unknown()) });
+import { readEntries, writeEntries } from '../../services/entryFile';
 
 export type Found<T> = { ok: true; value: T } | { ok: false; message: string };
 
@@ -23,20 +19,10 @@ export class FanoutGroups {
   }
 
   private load(): void {
-    const text = readTextIfExists(this.file);
-    if (text === null) return;
-    let parsed: z.infer<typeof FileSchema>;
-    try {
-      parsed = FileSchema.parse(JSON.parse(text));
-    } catch (err) {
-      this.warn(`${this.file} could not be read (${(err as Error).message}); the fan-outs' worktrees and sessions are untouched`);
-      return;
-    }
-    for (const entry of parsed.groups) {
-      const g = FanoutGroupSchema.safeParse(entry);
-      if (g.success) this.groups.push(g.data);
-      else this.warn(`${this.file}: a fan-out group was skipped: ${g.error.issues[0]?.message ?? 'not a group'}`);
-    }
+    this.groups = readEntries(this.file, 'groups', FanoutGroupSchema, this.warn, {
+      unreadable: "the fan-outs' worktrees and sessions are untouched",
+      entry: 'a fan-out group',
+    });
   }
 
   list(): FanoutGroup[] {
@@ -74,7 +60,7 @@ export class FanoutGroups {
   }
 
   private save(): void {
-    writeFileAtomic(this.file, `${JSON.stringify({ version: 1, groups: this.groups }, null, 2)}\n`);
+    writeEntries(this.file, 'groups', this.groups);
   }
 }
 

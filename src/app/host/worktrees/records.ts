@@ -2,8 +2,7 @@
 // branch, base and repository, the session it belongs to and that session's first prompt. A
 // worktree outlives its session (closing keeps it unless asked), so this is its own file.
 import * as z from 'zod';
-import { writeFileAtomic } from '../../services/atomicWrite';
-import { readTextIfExists } from '../../services/textFile';
+import { readEntries, writeEntries } from '../../services/entryFile';
 
 const RecordSchema = z.looseObject({
   path: z.string().min(1),
@@ -17,8 +16,6 @@ const RecordSchema = z.looseObject({
 });
 export type WorktreeRecord = z.infer<typeof RecordSchema>;
 
-const FileSchema = z.looseObject({ version: z.literal(1), worktrees: z.array(z.unknown()) });
-
 export class WorktreeRecords {
   private records: WorktreeRecord[] = [];
 
@@ -30,19 +27,10 @@ export class WorktreeRecords {
   }
 
   private load(): void {
-    const text = readTextIfExists(this.file);
-    if (text === null) return;
-    let parsed: z.infer<typeof FileSchema>;
-    try {
-      parsed = FileSchema.parse(JSON.parse(text));
-    } catch (err) {
-      this.warn(`${this.file} could not be read (${(err as Error).message}); worktrees are still on disk (git worktree list)`);
-      return;
-    }
-    for (const entry of parsed.worktrees) {
-      const r = RecordSchema.safeParse(entry);
-      if (r.success) this.records.push(r.data);
-    }
+    this.records = readEntries(this.file, 'worktrees', RecordSchema, this.warn, {
+      unreadable: 'worktrees are still on disk (git worktree list)',
+      entry: 'a worktree record',
+    });
   }
 
   list(): WorktreeRecord[] {
@@ -68,6 +56,6 @@ export class WorktreeRecords {
   }
 
   private save(): void {
-    writeFileAtomic(this.file, `${JSON.stringify({ version: 1, worktrees: this.records }, null, 2)}\n`);
+    writeEntries(this.file, 'worktrees', this.records);
   }
 }
