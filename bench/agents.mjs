@@ -5,7 +5,9 @@
 // its session holders, one of them (a Codex recording, the one with synchronized updates) visible
 // in the real app under a private Xvfb. Beside it, the same N replays in a tmux server (one
 // session, N windows, a client attached in a pty, showing the same recording). Each replay starts
-// at a different point of its recording (7 s apart), the same on both sides. Printed per N:
+// at a different point of its recording (7 s apart), the same on both sides. Both sides run at
+// once and are measured in turn, twice per N, the other side's replays stopped (SIGSTOP) meanwhile,
+// so each figure and its reference are taken on the same machine a few seconds apart. Per N:
 //  - CPU of termio-host + its holders per second of replay vs the tmux server's (target at 20:
 //    ≤ 1.0×); the app's CPU (target at 20: ≤ 5 % of a core);
 //  - RSS of termio-host + holders per added session vs the tmux server's (target ≤ 6 MB);
@@ -16,7 +18,7 @@
 // streaming within 3 ms of the p50 with them stopped.
 // Replay sessions run under small manifests with the recorded agent's title and failure-screen
 // rules, so the host's status tracking reads them as it reads that agent.
-// Run after `npm run build`: node bench/agents.mjs [--sessions 1,5,10,20] [--seconds 15]
+// Run after `npm run build`: node bench/agents.mjs [--sessions 1,5,10,20] [--seconds 8]
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -32,8 +34,8 @@ const require = createRequire(import.meta.url);
 const args = process.argv.slice(2);
 const opt = (name, dflt) => (args.includes(name) ? args[args.indexOf(name) + 1] : dflt);
 const COUNTS = opt('--sessions', '1,5,10,20').split(',').map(Number);
-/** Seconds of replay measured per N, after SETTLE_MS. */
-const SECONDS = Number(opt('--seconds', '15'));
+/** Seconds of replay in each measured window (after SETTLE_MS), ROUNDS windows per side and N. */
+const SECONDS = Number(opt('--seconds', '8'));
 const SETTLE_MS = 3000;
 const RECORDINGS = ['codex', 'claude', 'gemini'];
 /** Replay i starts this many seconds into its recording. */
@@ -166,79 +168,139 @@ async function keys(app, display, win, shell, replays) {
   return out;
 }
 
-/** Termio: the replays grown to each N, one visible; then the keys at the largest N. */
-async function termio(display) {
+/** Termio's side: the app, its replay sessions (the first one visible) and their pids. */
+async function termioSide(display) {
   const { app, home, win } = await openApp(display);
-  const rows = [];
   const ids = [];
-  const spawnReplay = async (i) => {
-    const id = app.cli('sessions', 'spawn', '--agent', `replay-${RECORDINGS[i % RECORDINGS.length]}`, '--cwd', home).stdout.trim();
-    await app.waitFor(() => app.cli('sessions', 'read', id).stdout.trim().length > 0, `replay ${i} on screen`);
-    ids.push(id);
+  const pids = [];
+  return {
+    app,
+    win,
+    home,
+    ids,
+    pids,
+    async grow(n) {
+      while (ids.length < n) {
+        const i = ids.length;
+        const id = app.cli('sessions', 'spawn', '--agent', `replay-${RECORDINGS[i % RECORDINGS.length]}`, '--cwd', home).stdout.trim();
+        await app.waitFor(() => app.cli('sessions', 'read', id).stdout.trim().length > 0, `replay ${i} on screen`);
+        const listed = JSON.parse(app.cli('sessions', 'list', '--json').stdout);
+        const pid = (listed.sessions ?? listed).find((x) => x.id === id)?.pid;
+        if (!pid) throw new Error(`replay ${i}: no pid listed`);
+        ids.push(id);
+        pids.push(pid);
+      }
+      app.cli('sessions', 'focus', ids[0]);
+    },
+    groups: { host: () => [app.hostPid()], holders: () => holderPids(app), app: () => [app.proc.pid] },
   };
-  await spawnReplay(0);
-  app.cli('sessions', 'focus', ids[0]);
-  for (const n of COUNTS) {
-    while (ids.length < n) await spawnReplay(ids.length);
-    app.cli('sessions', 'focus', ids[0]);
-    const w = await window({ host: () => [app.hostPid()], holders: () => holderPids(app), app: () => [app.proc.pid] });
-    w.cpu.sessions = w.cpu.host + w.cpu.holders;
-    w.rss.sessions = w.rss.host + w.rss.holders;
-    const frames = painted(app, ids[0], w.from, w.to).length;
-    rows.push({ n, ...w, fps: frames / w.secs, torn: torn(app, ids[0], w.from, w.to).length, frames });
-  }
-  const shell = app.cli('sessions', 'spawn', '--cwd', home).stdout.trim();
-  await app.waitFor(() => /[$#] ?$/m.test(app.cli('sessions', 'read', shell).stdout), 'the prompt');
-  const listed = JSON.parse(app.cli('sessions', 'list', '--json').stdout);
-  const pids = (listed.sessions ?? listed).filter((x) => ids.includes(x.id)).map((x) => x.pid);
-  if (pids.length !== ids.length) throw new Error(`the replays' pids: ${pids.length} of ${ids.length} listed`);
-  const echo = await keys(app, display, win, shell, pids);
-  await app.stop();
-  return { rows, echo };
 }
 
-/** tmux: one server, a session of N windows each replaying, a client attached in a pty. */
-async function tmux() {
+/** tmux's side: one server, a session of N windows each replaying, a client attached in a pty
+ *  showing the first window. */
+function tmuxSide() {
   const sock = `bench-${process.pid}`;
   const t = (...a) => spawnSync('tmux', ['-L', sock, '-f', '/dev/null', ...a], { encoding: 'utf8', env: { ...process.env, TERM: 'xterm-256color' } });
   const replay = (i) => `${process.execPath} ${replayer} ${cast(RECORDINGS[i % RECORDINGS.length])} ${i * OFFSET_S}`;
   const r = t('new-session', '-d', '-s', 'bench', '-x', String(COLS), '-y', String(ROWS), replay(0));
   if (r.status !== 0) throw new Error(`tmux new-session failed: ${r.stderr}`);
   const server = Number(t('display-message', '-p', '#{pid}').stdout.trim());
-  const pty = require('node-pty');
-  const client = pty.spawn('tmux', ['-L', sock, 'attach', '-t', 'bench'], { cols: COLS, rows: ROWS, env: { ...process.env, TERM: 'xterm-256color' } });
+  const client = require('node-pty').spawn('tmux', ['-L', sock, 'attach', '-t', 'bench'], {
+    cols: COLS,
+    rows: ROWS,
+    env: { ...process.env, TERM: 'xterm-256color' },
+  });
   client.onData(() => undefined);
   let windows = 1;
-  const rows = [];
-  try {
-    for (const n of COUNTS) {
+  const side = {
+    pids: [],
+    grow(n) {
       for (; windows < n; windows++) t('new-window', '-d', '-t', 'bench', replay(windows));
       t('select-window', '-t', 'bench:0');
-      rows.push({ n, ...(await window({ server: () => [server] })) });
+      side.pids = t('list-panes', '-s', '-t', 'bench', '-F', '#{pane_pid}').stdout.trim().split('\n').map(Number);
+    },
+    groups: { server: () => [server] },
+    stop() {
+      client.kill();
+      t('kill-server');
+    },
+  };
+  return side;
+}
+
+const signal = (pids, sig) => pids.forEach((pid) => process.kill(pid, sig));
+
+/** Rounds per N: each side measured this many times, in turn, the other side's replays stopped
+ *  (SIGSTOP), so both see the same machine (its load moves on these shared cores). */
+const ROUNDS = 2;
+
+/** Sums the rounds' windows of one side: CPU averaged over their seconds, RSS of the last. */
+function merged(ws) {
+  const secs = ws.reduce((n, w) => n + w.secs, 0);
+  const cpu = {};
+  for (const k of Object.keys(ws[0].cpu)) cpu[k] = ws.reduce((n, w) => n + w.cpu[k] * w.secs, 0) / secs;
+  return { cpu, rss: ws.at(-1).rss, secs };
+}
+
+/** Both sides grown to each N and measured in turn; then the keys at the largest N. */
+async function measure(display) {
+  const tm = tmuxSide();
+  const te = await termioSide(display);
+  const rows = [];
+  const ref = [];
+  try {
+    for (const n of COUNTS) {
+      await te.grow(n);
+      tm.grow(n);
+      const mine = [];
+      const theirs = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        signal(tm.pids, 'SIGSTOP');
+        signal(te.pids, 'SIGCONT');
+        const w = await window(te.groups);
+        w.frames = painted(te.app, te.ids[0], w.from, w.to).length;
+        w.torn = torn(te.app, te.ids[0], w.from, w.to).length;
+        mine.push(w);
+        signal(te.pids, 'SIGSTOP');
+        signal(tm.pids, 'SIGCONT');
+        theirs.push(await window(tm.groups));
+      }
+      signal(tm.pids, 'SIGSTOP');
+      signal(te.pids, 'SIGCONT');
+      const m = merged(mine);
+      m.cpu.sessions = m.cpu.host + m.cpu.holders;
+      m.rss.sessions = m.rss.host + m.rss.holders;
+      const frames = mine.reduce((k, w) => k + w.frames, 0);
+      rows.push({ n, ...m, frames, fps: frames / m.secs, torn: mine.reduce((k, w) => k + w.torn, 0) });
+      ref.push({ n, ...merged(theirs) });
     }
+    const shell = te.app.cli('sessions', 'spawn', '--cwd', te.home).stdout.trim();
+    await te.app.waitFor(() => /[$#] ?$/m.test(te.app.cli('sessions', 'read', shell).stdout), 'the prompt');
+    const echo = await keys(te.app, display, te.win, shell, te.pids);
+    return { rows, ref, echo };
   } finally {
-    client.kill();
-    t('kill-server');
+    signal(tm.pids, 'SIGCONT');
+    tm.stop();
+    await te.app.stop();
   }
-  return rows;
 }
 
 const x = process.env.DISPLAY ? null : await startXvfb('1400x900x24');
 const display = process.env.DISPLAY ?? x.display;
 benchStart('bench/agents.mjs');
 let result;
-let ref;
 try {
-  result = await termio(display);
-  ref = await tmux();
+  result = await measure(display);
 } finally {
   x?.stop();
 }
-report(result, ref);
+report(result);
 process.exitCode = benchEnd();
 
-function report({ rows, echo }, ref) {
-  console.log(`Many agents replaying (${RECORDINGS.join(', ')} in turn), ${SECONDS} s measured per N after ${SETTLE_MS / 1000} s; CPU in % of a core`);
+function report({ rows, ref, echo }) {
+  console.log(
+    `Many agents replaying (${RECORDINGS.join(', ')} in turn); per N, each side ${ROUNDS} × ${SECONDS} s in turn (each after ${SETTLE_MS / 1000} s), the other side's replays stopped; CPU in % of a core`,
+  );
   console.log('  N    host + holders          tmux server   ratio   app    frames/s visible (torn)   RSS host + holders        RSS tmux');
   for (const [i, r] of rows.entries()) {
     const q = ref[i];

@@ -53,10 +53,15 @@ function withDeadline<T>(p: Promise<T>, ms: number): Promise<T | null> {
   });
 }
 
+/** Where the last checkpoint written stands. Not its bytes: a busy agent's screen and history
+ *  serialized are up to megabytes, and keeping them doubled what each session's history costs
+ *  the host; a change of what the file says besides the screen serializes it again. */
+type CheckpointMark = Pick<ScreenCheckpoint, 'offset' | 'cols' | 'rows'>;
+
 interface Watched {
   session: Session;
-  /** Offset and screen of the last checkpoint written. */
-  last: ScreenCheckpoint | null;
+  /** Where the last checkpoint written stands. */
+  last: CheckpointMark | null;
   lastAt: number;
   lastOutputAt: number;
   lastInputAt: number;
@@ -104,7 +109,7 @@ export class Checkpointer {
   watch(session: Session, restored?: ScreenCheckpoint): void {
     const holder = session.holder;
     if (!holder || this.watched.has(session.id)) return;
-    const last = restored ? { offset: restored.offset, cols: restored.cols, rows: restored.rows, screen: restored.screen } : null;
+    const last = restored ? { offset: restored.offset, cols: restored.cols, rows: restored.rows } : null;
     const w: Watched = {
       session,
       last,
@@ -218,9 +223,7 @@ export class Checkpointer {
     // gives way (the key's echo is what the user waits for) and is taken once typing pauses.
     const typing = () => (yieldToInput ? this.untilInputPause(w) : 0);
     const timing: CaptureTiming = { serializeMs: 0, slices: 0, longestMs: 0 };
-    const cp = unchanged
-      ? w.last
-      : await withDeadline(captureCheckpoint(w.session, this.o.scrollback(), { giveWay: () => typing() > 0, timing }), CAPTURE_DEADLINE_MS);
+    const cp = await withDeadline(captureCheckpoint(w.session, this.o.scrollback(), { giveWay: () => typing() > 0, timing }), CAPTURE_DEADLINE_MS);
     if (!cp) {
       const wait = typing();
       if (wait > 0) this.deferrals++;
@@ -265,7 +268,7 @@ export class Checkpointer {
       this.forget(id, { remove: false });
       return true;
     }
-    w.last = cp;
+    w.last = { offset: cp.offset, cols: cp.cols, rows: cp.rows };
     w.lastAt = this.now();
     w.metaDirty = false;
     w.session.holder?.checkpoint(cp.offset);
