@@ -11,19 +11,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Host } from '../../../src/app/host/host';
-import { nullLogger } from '../../../src/app/services/log';
 import type { NotificationRequest } from '../../../src/app/services/notifier';
 import type { SessionInfo } from '../../../src/protocol/sessionInfo';
 import { formatClock } from '../../../src/protocol/status/failureReason';
 import { termio } from '../../helpers/controlHost';
 import { waitFor } from '../../helpers/waitFor';
 import { writeFake } from '../../helpers/fakeOnPath';
+import { enterTestHome, leaveTestHome, startHostHere } from '../../helpers/testHome';
 
 let home: string;
 let proj: string;
 let host: Host;
 let sent: NotificationRequest[];
-const savedEnv = { ...process.env };
 
 beforeEach(async () => {
   home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-failure-')));
@@ -50,25 +49,15 @@ beforeEach(async () => {
     JSON.stringify({ id: 'screenfail', name: 'Screen Fail', command: 'screenfail', failureScreen: ['^API Error: (.*)'] }),
   );
   // Sessions inherit this process's environment (the host runs here): point it at the test HOME.
-  Object.assign(process.env, { HOME: home, TERMIO_HOME: join(home, '.termio'), PATH: `${bin}:${savedEnv.PATH}`, SHELL: '/bin/sh' });
-  delete process.env.TERMIO_SESSION;
-  delete process.env.TERMIO_SESSION_SECRET;
+  enterTestHome(home, bin);
   sent = [];
-  const started = await Host.start({
-    env: process.env,
-    logger: nullLogger,
-    path: process.env.PATH!,
-    notificationSink: { send: async (req) => void sent.push(req) },
-  });
-  if (!started.ok) throw new Error(started.message);
-  host = started.host;
+  host = await startHostHere({ notificationSink: { send: async (req) => void sent.push(req) } });
   expect(host.agents.setHooks('claude', true)).toMatchObject({ state: 'installed' });
 });
 
 afterEach(async () => {
   await host?.dispose();
-  for (const k of Object.keys(process.env)) if (!(k in savedEnv)) delete process.env[k];
-  Object.assign(process.env, savedEnv);
+  leaveTestHome();
   rmSync(home, { recursive: true, force: true });
 });
 

@@ -15,6 +15,7 @@ import type { Logger } from '../../../src/app/services/log';
 import type { ControlArgs, ControlVerb } from '../../../src/protocol/control';
 import { waitFor } from '../../helpers/waitFor';
 import { writeFake } from '../../helpers/fakeOnPath';
+import { enterTestHome, leaveTestHome, startHostHere } from '../../helpers/testHome';
 
 const FAKES = resolve(__dirname, '..', '..', 'fakes');
 
@@ -23,7 +24,6 @@ let proj: string;
 let agentLog: string;
 let host: Host;
 let logs: string[];
-const savedEnv = { ...process.env };
 const outsiders: ChildProcess[] = [];
 
 const logger: Logger = {
@@ -44,27 +44,15 @@ beforeEach(async () => {
   writeFake(bin, 'claude', 'fake-agent.mjs', 'claude');
   writeFake(bin, 'codex', 'fakeDiscoveredAgent.mjs');
   // Sessions inherit this process's environment (the host runs here): point it at the test HOME.
-  Object.assign(process.env, {
-    HOME: home,
-    TERMIO_HOME: join(home, '.termio'),
-    PATH: `${bin}:${savedEnv.PATH}`,
-    FAKE_AGENT_LOG: agentLog,
-    FAKE_DISCOVERED_ROOT: join(home, '.codex', 'sessions'),
-    SHELL: '/bin/sh',
-  });
-  delete process.env.TERMIO_SESSION;
-  delete process.env.TERMIO_SESSION_SECRET;
+  enterTestHome(home, bin, { FAKE_AGENT_LOG: agentLog, FAKE_DISCOVERED_ROOT: join(home, '.codex', 'sessions') });
   logs = [];
-  const started = await Host.start({ env: process.env, logger, path: process.env.PATH!, notificationSink: { send: async () => undefined } });
-  if (!started.ok) throw new Error(started.message);
-  host = started.host;
+  host = await startHostHere({ logger });
 });
 
 afterEach(async () => {
   for (const p of outsiders.splice(0)) p.kill('SIGKILL');
   await host?.dispose();
-  for (const k of Object.keys(process.env)) if (!(k in savedEnv)) delete process.env[k];
-  Object.assign(process.env, savedEnv);
+  leaveTestHome();
   rmSync(home, { recursive: true, force: true });
 });
 

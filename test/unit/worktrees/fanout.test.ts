@@ -9,23 +9,16 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Host } from '../../../src/app/host/host';
-import { nullLogger } from '../../../src/app/services/log';
 import type { FanoutGroup } from '../../../src/protocol/control';
 import { termio } from '../../helpers/controlHost';
 import { commitIn, git, makeRepo, writeIn } from '../../helpers/gitRepo';
 import { waitFor } from '../../helpers/waitFor';
+import { enterTestHome, leaveTestHome, startHostHere } from '../../helpers/testHome';
 
 const FAKE = resolve(__dirname, '..', '..', 'fakes', 'fake-agent.mjs');
-const savedEnv = { ...process.env };
 let home: string;
 let repo: string;
 let host: Host | null;
-
-async function startHost(): Promise<Host> {
-  const started = await Host.start({ env: process.env, logger: nullLogger, path: process.env.PATH!, notificationSink: { send: async () => undefined } });
-  if (!started.ok) throw new Error(started.message);
-  return started.host;
-}
 
 beforeEach(async () => {
   home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-fanout-')));
@@ -38,17 +31,14 @@ beforeEach(async () => {
     writeFileSync(join(bin, agent), `#!/bin/sh\nFAKE_AGENT_INPUTS="$HOME/inputs-$TERMIO_SESSION.log" exec "${process.execPath}" "${FAKE}" ${agent} "$@"\n`, {
       mode: 0o755,
     });
-  Object.assign(process.env, { HOME: home, TERMIO_HOME: join(home, '.termio'), PATH: `${bin}:${savedEnv.PATH}`, SHELL: '/bin/sh' });
-  delete process.env.TERMIO_SESSION;
-  delete process.env.TERMIO_SESSION_SECRET;
-  host = await startHost();
+  enterTestHome(home, bin);
+  host = await startHostHere();
 });
 
 afterEach(async () => {
   await host?.dispose();
   host = null;
-  for (const k of Object.keys(process.env)) if (!(k in savedEnv)) delete process.env[k];
-  Object.assign(process.env, savedEnv);
+  leaveTestHome();
   rmSync(home, { recursive: true, force: true });
 });
 
@@ -170,7 +160,7 @@ describe('sessions fanout', () => {
     const g = await fanout('claude,codex', 'Survive a restart');
     for (const m of g.members) await waitFor(() => typed(m.sessionId).includes('Survive a restart'), { what: `the prompt typed into ${m.agent}` });
     await host!.dispose();
-    host = await startHost();
+    host = await startHostHere();
     for (const w of host.savedWindows()) await host.restoreWindow(w);
     const shown = await cli(['sessions', 'fanout', 'show', g.id, '--json']);
     const r = JSON.parse(shown.out) as { group: FanoutGroup; members: Array<{ branch: string; sessionId: string; present: boolean; state: string }> };

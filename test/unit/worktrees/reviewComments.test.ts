@@ -9,14 +9,13 @@ import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ControlClient } from '../../../src/app/client/controlClient';
 import { Host } from '../../../src/app/host/host';
-import { nullLogger } from '../../../src/app/services/log';
 import type { ControlArgs, ControlVerb } from '../../../src/protocol/control';
 import { termio } from '../../helpers/controlHost';
+import { enterTestHome, leaveTestHome, startHostHere } from '../../helpers/testHome';
 import { makeRepo, writeIn } from '../../helpers/gitRepo';
 import { waitFor } from '../../helpers/waitFor';
 
 const fakeAgent = resolve(__dirname, '../../fakes/fake-agent.mjs');
-const savedEnv = { ...process.env };
 let home: string;
 let repo: string;
 let inputs: string;
@@ -29,26 +28,14 @@ beforeEach(async () => {
   const bin = join(home, 'bin');
   mkdirSync(bin);
   writeFileSync(join(bin, 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${fakeAgent}" claude "$@"\n`, { mode: 0o755 });
-  Object.assign(process.env, {
-    HOME: home,
-    TERMIO_HOME: join(home, '.termio'),
-    PATH: `${bin}:${savedEnv.PATH}`,
-    SHELL: '/bin/sh',
-    FAKE_AGENT_PASTE: '1',
-    FAKE_AGENT_INPUTS: inputs,
-  });
-  delete process.env.TERMIO_SESSION;
-  delete process.env.TERMIO_SESSION_SECRET;
-  const started = await Host.start({ env: process.env, logger: nullLogger, path: process.env.PATH!, notificationSink: { send: async () => undefined } });
-  if (!started.ok) throw new Error(started.message);
-  host = started.host;
+  enterTestHome(home, bin, { FAKE_AGENT_PASTE: '1', FAKE_AGENT_INPUTS: inputs });
+  host = await startHostHere();
 });
 
 afterEach(async () => {
   await host?.dispose();
   host = null;
-  for (const k of Object.keys(process.env)) if (!(k in savedEnv)) delete process.env[k];
-  Object.assign(process.env, savedEnv);
+  leaveTestHome();
   rmSync(home, { recursive: true, force: true });
 });
 

@@ -10,23 +10,16 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ControlClient } from '../../../src/app/client/controlClient';
 import { Host } from '../../../src/app/host/host';
-import { nullLogger } from '../../../src/app/services/log';
 import type { ControlArgs, ControlVerb } from '../../../src/protocol/control';
 import { termio } from '../../helpers/controlHost';
 import { commitIn, git, makeRepo, writeIn } from '../../helpers/gitRepo';
 import { waitFor } from '../../helpers/waitFor';
+import { enterTestHome, leaveTestHome, startHostHere } from '../../helpers/testHome';
 
-const savedEnv = { ...process.env };
 let home: string;
 let repo: string;
 let agentLog: string;
 let host: Host | null;
-
-async function startHost(): Promise<Host> {
-  const started = await Host.start({ env: process.env, logger: nullLogger, path: process.env.PATH!, notificationSink: { send: async () => undefined } });
-  if (!started.ok) throw new Error(started.message);
-  return started.host;
-}
 
 beforeEach(async () => {
   home = realpathSync(mkdtempSync(join(tmpdir(), 'termio-wts-')));
@@ -40,17 +33,14 @@ beforeEach(async () => {
     '#!/bin/sh\n[ "$1" = --version ] && { echo "2.1.332 (Claude Code)"; exit 0; }\necho "$TERMIO_SESSION $PWD" >> "$FAKE_AGENT_LOG"\necho "agent ready"\nexec cat\n',
     { mode: 0o755 },
   );
-  Object.assign(process.env, { HOME: home, TERMIO_HOME: join(home, '.termio'), PATH: `${bin}:${savedEnv.PATH}`, FAKE_AGENT_LOG: agentLog, SHELL: '/bin/sh' });
-  delete process.env.TERMIO_SESSION;
-  delete process.env.TERMIO_SESSION_SECRET;
-  host = await startHost();
+  enterTestHome(home, bin, { FAKE_AGENT_LOG: agentLog });
+  host = await startHostHere();
 });
 
 afterEach(async () => {
   await host?.dispose();
   host = null;
-  for (const k of Object.keys(process.env)) if (!(k in savedEnv)) delete process.env[k];
-  Object.assign(process.env, savedEnv);
+  leaveTestHome();
   rmSync(home, { recursive: true, force: true });
 });
 
@@ -198,7 +188,7 @@ describe('worktree sessions', () => {
     const a = await spawnIn(repo, { prompt: 'Survive a restart' });
     await waitFor(() => agentStarts().includes(a.id), { what: 'the agent started' });
     await host!.dispose();
-    host = await startHost();
+    host = await startHostHere();
     for (const w of host.savedWindows()) await host.restoreWindow(w);
     const back = host.registry.get(a.id);
     expect(back?.cwd).toBe(a.session.worktree!.path);
