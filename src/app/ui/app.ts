@@ -25,9 +25,10 @@ import { appMenuItems } from './appMenuSpec';
 import { AppearanceController } from './appearanceController';
 import { catalogProblemText } from '../present/sessionPrompts';
 import { QuitPath } from './quitPath';
-import { SessionActions } from './sessionActions';
+import { SessionActions, type AppWindow } from './sessionActions';
 import { SessionWindows } from './sessionWindows';
 import { SettingsPanels } from './settingsPanels';
+import { UsageWindow } from './usageWindow';
 import { ViewSync } from './viewSync';
 import { AskpassPrompts } from './askpassPrompt';
 import { unavailableNote } from '../services/programIdentity';
@@ -44,6 +45,8 @@ export class TermioApp {
   private readonly appearance: AppearanceController;
   private readonly sync: ViewSync;
   private readonly quitPath: QuitPath;
+  /** The Usage window, made when first shown. */
+  private usage: UsageWindow | null = null;
   /** What ssh asks while the host connects a machine, each in a small non-modal window. */
   private askpass: AskpassPrompts | null = null;
   /** The session of the last notification shown through the tray (a click on it focuses the session). */
@@ -87,6 +90,7 @@ export class TermioApp {
         this.sessionWindows.setAppearance(chrome, next);
         this.panels.setChrome(chrome);
         this.actions.setChrome(chrome);
+        this.usage?.setChrome(chrome);
       },
     );
     this.sessionWindows = new SessionWindows({
@@ -104,7 +108,7 @@ export class TermioApp {
     this.globalKeys = GlobalKeys.forThisMachine(log);
     this.globalKeys.onPressed((action) => this.globalKey(action));
     this.panels = new SettingsPanels({ host, log, chrome: () => this.chrome, activeWindow: () => this.sessionWindows.active, globalKeys: this.globalKeys });
-    this.actions = new SessionActions({ host, windows: this.sessionWindows, log, showSettings: () => this.showSettings(), chrome: () => this.chrome });
+    this.actions = new SessionActions({ host, windows: this.sessionWindows, log, open: (w) => this.openAppWindow(w), chrome: () => this.chrome });
     this.tray = this.makeTray();
     this.quitPath = this.makeQuitPath();
     this.sync = new ViewSync({ host, windows: this.sessionWindows, tray: this.tray, log, stopped: () => this.quitPath.quitting });
@@ -127,6 +131,7 @@ export class TermioApp {
       },
       onNewSession: (agentId) => void this.newSession(agentId, null),
       onSettings: () => this.showSettings(),
+      onUsage: () => this.showUsage(),
       onMessageClicked: () => host.notificationClicked(this.lastTraySession),
       log: this.log,
     });
@@ -202,6 +207,18 @@ export class TermioApp {
 
   showSettings(): void {
     this.panels.showSettings();
+  }
+
+  /** One of the app's own windows, asked for by a shortcut. */
+  private openAppWindow(w: AppWindow): void {
+    if (w === 'settings') this.showSettings();
+    else this.showUsage();
+  }
+
+  /** The Usage window (one; a second ask brings it forward and reads the figures again). */
+  showUsage(): void {
+    this.usage ??= new UsageWindow({ host: this.host, chrome: this.chrome, log: (m, f) => this.log.info(m, f) });
+    void this.usage.open();
   }
 
   /** Brings sidebars and tray up to date, once per burst of registry events. */
