@@ -29,6 +29,7 @@ import { SessionActions, type AppWindow } from './sessionActions';
 import { SessionWindows } from './sessionWindows';
 import { SettingsPanels } from './settingsPanels';
 import { UsageWindow } from './usageWindow';
+import { HistoryWindow } from './historyWindow';
 import { ViewSync } from './viewSync';
 import { AskpassPrompts } from './askpassPrompt';
 import { unavailableNote } from '../services/programIdentity';
@@ -45,8 +46,9 @@ export class TermioApp {
   private readonly appearance: AppearanceController;
   private readonly sync: ViewSync;
   private readonly quitPath: QuitPath;
-  /** The Usage window, made when first shown. */
+  /** The Usage window and the History pane, made when first shown. */
   private usage: UsageWindow | null = null;
+  private history: HistoryWindow | null = null;
   /** What ssh asks while the host connects a machine, each in a small non-modal window. */
   private askpass: AskpassPrompts | null = null;
   /** The session of the last notification shown through the tray (a click on it focuses the session). */
@@ -91,6 +93,7 @@ export class TermioApp {
         this.panels.setChrome(chrome);
         this.actions.setChrome(chrome);
         this.usage?.setChrome(chrome);
+        this.history?.setChrome(chrome);
       },
     );
     this.sessionWindows = new SessionWindows({
@@ -132,6 +135,7 @@ export class TermioApp {
       onNewSession: (agentId) => void this.newSession(agentId, null),
       onSettings: () => this.showSettings(),
       onUsage: () => this.showUsage(),
+      onHistory: () => this.showHistory(),
       onMessageClicked: () => host.notificationClicked(this.lastTraySession),
       log: this.log,
     });
@@ -212,7 +216,25 @@ export class TermioApp {
   /** One of the app's own windows, asked for by a shortcut. */
   private openAppWindow(w: AppWindow): void {
     if (w === 'settings') this.showSettings();
-    else this.showUsage();
+    else if (w === 'usage') this.showUsage();
+    else this.showHistory();
+  }
+
+  /** The History pane (one; a second ask brings it forward with its words selected). */
+  showHistory(): void {
+    this.history ??= new HistoryWindow({ host: this.host, chrome: this.chrome, focus: (id) => this.focusResumed(id), log: (m, f) => this.log.info(m, f) });
+    this.history.open();
+  }
+
+  /** Shows a session the History pane resumed, now or as soon as the host's event adds it. */
+  private focusResumed(id: string): void {
+    const reg = this.host.registry;
+    if (reg.requestFocus(id)) return;
+    const added = reg.onAdded((r) => {
+      if (r.id !== id) return;
+      added.dispose();
+      reg.requestFocus(id);
+    });
   }
 
   /** The Usage window (one; a second ask brings it forward and reads the figures again). */

@@ -265,3 +265,17 @@ export function usageStyleSheet(c: ChromeColors): string {
     #usageBar { background-color: ${c.accent}; border-top-left-radius: 3px; border-top-right-radius: 3px; }
     #usageBarEmpty { background-color: ${c.border}; }`;
 }
+
+/** The History pane: a search field over result rows, the hits marked in the selection colour. */
+export function historyStyleSheet(c: ChromeColors): string {
+  return `${chromeStyleSheet(c)}
+    #history, #historyRoot { background-color: ${c.window}; }
+    #historyInput { font-size: 15px; padding: 7px 10px; border-radius: 8px; background-color: ${c.input}; color: ${c.text}; border: 1px solid ${c.controlBorder}; }
+    #historyInput:focus { border: 1px solid ${c.accent}; }
+    #historyScroll { background-color: ${c.card}; border: 1px solid ${c.border}; border-radius: 10px; }
+    #historyList { background-color: ${c.card}; }
+    #historyAgent { color: ${c.text}; font-size: 13px; font-weight: 600; background: transparent; }
+    #historyTitle { color: ${c.body}; font-size: 13px; background: transparent; }
+    #historyFacts, #historyStatus { color: ${c.muted}; font-size: 11px; background: transparent; }
+    #historyLine { color: ${c.body}; font-size: 12px; background: transparent; }`;
+}

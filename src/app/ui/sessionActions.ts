@@ -15,13 +15,13 @@ import { ReviewWindow } from './reviewWindow';
 import { worktreeClosePrompt, worktreeForcePrompt } from '../present/worktreePrompts';
 
 /** The app's windows other than the session windows that a shortcut opens. */
-export type AppWindow = 'settings' | 'usage';
+export type AppWindow = 'settings' | 'usage' | 'history';
 
 export interface SessionActionsOptions {
   host: AppHost;
   windows: SessionWindows;
   log: Logger;
-  /** Opens Settings or the Usage window. */
+  /** Opens Settings, the Usage window or the History pane. */
   open(window: AppWindow): void;
   chrome(): ChromeColors;
 }
@@ -163,6 +163,8 @@ export class SessionActions {
         return;
       case 'showUsage':
         return this.opts.open('usage');
+      case 'searchHistory':
+        return this.opts.open('history');
       default:
         // closeWindow, find, copy and paste: the window and the terminal view handle those themselves.
         this.opts.log.debug('action handled elsewhere', { action });

@@ -163,6 +163,7 @@ export interface TrayMenu {
   empty: string | null;
   newSession: { title: string; agents: TrayMenuAgent[] };
   show: string;
+  history: string;
   usage: string;
   settings: string;
   quit: string;
@@ -202,6 +203,7 @@ export function trayMenu(items: TrayItem[], agents: TrayAgent[], now: number): T
     empty: sessions.length === 0 ? 'No sessions' : null,
     newSession: { title: 'New Session', agents: agentEntries },
     show: 'Show Termio',
+    history: 'History…',
     usage: 'Usage…',
     settings: 'Settings…',
     quit: 'Quit Termio',
