@@ -3,7 +3,8 @@
 // temporary HOME before the host starts. Ctrl+Shift+H opens the pane; typing a word of the reply
 // lists the conversation with that line and the hit marked (screenshot); Enter resumes it — a tab
 // in its folder running `claude --resume <id>` — and a second Enter brings that tab forward
-// instead of opening another. The conversation whose folder is gone says so.
+// instead of opening another; the tab's why strip notes the tokens the conversation used. The
+// conversation whose folder is gone says so.
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -77,6 +78,8 @@ describe.skipIf(e2eSkipReason)('history pane', () => {
     );
     expect(sessions.cwd).toBe(project);
     expect(sessions.argv.join(' ')).toContain(`--resume ${live}`);
+    // Its why strip adds what the conversation used so far: the fixture's model has no price.
+    await app.waitForLog(/why shown \{"text":"[^"]* · 12\.3k tokens so far, price unknown"\}/);
     // Asked again, the open tab comes forward: no second one.
     display.xdotool('windowfocus', '--sync', pane);
     display.xdotool('key', 'Return');

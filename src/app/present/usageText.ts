@@ -122,3 +122,11 @@ export function pricesText(prices: { date: string; overridden: string[] }): stri
   const yours = prices.overridden.length ? `, with your prices for ${prices.overridden.join(', ')}` : '';
   return `Estimated from list prices of ${prices.date}${yours}. Models without a price show their tokens only.`;
 }
+
+/** The why strip's note of what the session's conversation used so far: "$0.42 so far", or its
+ *  tokens when a model has no price; '' before it has any token counts. */
+export function conversationCostText(t: UsageTokens): string {
+  if (tokenSum(t) === 0) return '';
+  if (t.unpriced.length === 0) return `${dollars(t.cost)} so far (est.)`;
+  return `${compactTokens(tokenSum(t))} tokens so far, price unknown`;
+}

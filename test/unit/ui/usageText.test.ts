@@ -2,7 +2,7 @@
 // and the last 30 days as bars (dollars, or tokens when a model there has no price).
 import { describe, expect, it } from 'vitest';
 import type { UsageTokens } from '../../../src/protocol/controlHistory';
-import { compactTokens, costText, dayTitle, dollars, usageChart, usageRowCells } from '../../../src/app/present/usageText';
+import { compactTokens, conversationCostText, costText, dayTitle, dollars, usageChart, usageRowCells } from '../../../src/app/present/usageText';
 
 const t = (over: Partial<UsageTokens> = {}): UsageTokens => ({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, unpriced: [], ...over });
 
@@ -53,5 +53,11 @@ describe('usage text', () => {
     expect(c.title).toBe('Tokens per day, last 30 days');
     expect(c.bars.slice(-2).map((b) => b.value)).toEqual([3000, 1500]);
     expect(c.totalText).toBe('4.5k tokens in 30 days');
+  });
+
+  it("notes the session's conversation cost in the why strip, tokens when a model has no price", () => {
+    expect(conversationCostText(t())).toBe('');
+    expect(conversationCostText(t({ input: 1000, cost: 0.42 }))).toBe('$0.42 so far (est.)');
+    expect(conversationCostText(t({ input: 12_272, output: 8, unpriced: ['claude-opus-5-5'] }))).toBe('12.3k tokens so far, price unknown');
   });
 });
