@@ -77,6 +77,13 @@ export const HistoryArgsSchemas = {
   usage: z.strictObject({
     by: z.enum(USAGE_GROUPS).optional().describe('default: agent'),
     agent: AgentFilter.optional(),
+    conversation: z.string().min(1).max(MAX_CONVERSATION_ID_LENGTH).optional().describe("only this conversation (the agent's id)"),
+    session: z
+      .string()
+      .min(1)
+      .max(MAX_ID_CHARS)
+      .optional()
+      .describe("only the conversation this session is bound to (none yet: nothing counted): the why strip's cost"),
     machine: MachineFilter.optional(),
     since: Since.optional(),
   }),

@@ -16,7 +16,10 @@ export type LaunchResult = { ok: true; record: AppSessionRecord } | { ok: false;
 export type { ReviewVerb };
 /** The fan-out verbs the picker and the compare view ask (as `termio sessions fanout …` does). */
 export type FanoutVerb = 'sessions.fanout' | 'sessions.fanout.list' | 'sessions.fanout.show' | 'sessions.fanout.test' | 'sessions.fanout.merge';
-export type ReviewResult<V extends ReviewVerb | FanoutVerb> = { ok: true; result: ControlResult<V> } | { ok: false; code: string; message: string };
+/** The conversation-history verbs the Usage window and the History pane ask (as `termio history|usage`). */
+export type HistoryVerb = 'history.search' | 'history.resume' | 'history.status' | 'usage';
+export type ReviewResult<V extends ReviewVerb | FanoutVerb | HistoryVerb> =
+  { ok: true; result: ControlResult<V> } | { ok: false; code: string; message: string };
 
 export interface AppHost {
   readonly paths: TermioPaths;
@@ -65,6 +68,8 @@ export interface AppHost {
   review<V extends ReviewVerb>(verb: V, args: ControlArgs<V>): Promise<ReviewResult<V>>;
   /** The fan-out verbs, answered by the host's control verb table (the CLI's and MCP's too). */
   fanout<V extends FanoutVerb>(verb: V, args: ControlArgs<V>): Promise<ReviewResult<V>>;
+  /** The history verbs, answered by the host's control verb table (the CLI's too). */
+  history<V extends HistoryVerb>(verb: V, args: ControlArgs<V>): Promise<ReviewResult<V>>;
   relaunch(id: string): Promise<boolean>;
   rename(id: string, title: string): void;
   notificationClicked(session: string | null): void;

@@ -21,7 +21,7 @@ import { SettingsStore } from '../services/settings';
 import { Emitter } from '../../protocol/events';
 import type { MachineInfo } from '../../protocol/machines';
 import { RemoteRegistry, type AppSessionRecord } from './remoteRegistry';
-import type { AppHost, FanoutVerb, LaunchResult, ReviewResult, ReviewVerb } from './appHost';
+import type { AppHost, FanoutVerb, HistoryVerb, LaunchResult, ReviewResult, ReviewVerb } from './appHost';
 
 export type { AppSessionRecord };
 
@@ -318,6 +318,16 @@ export class RemoteHost implements AppHost {
   async fanout<V extends FanoutVerb>(verb: V, args: ControlArgs<V>): Promise<ReviewResult<V>> {
     // Starting members (a minute each at most) and a test run (the host ends one after 15 minutes) take long.
     const timeout = verb === 'sessions.fanout.test' ? FANOUT_TEST_TIMEOUT_MS : verb === 'sessions.fanout' ? 8 * 60_000 : REVIEW_TIMEOUT_MS;
+    return this.control(verb, args, timeout);
+  }
+
+  async history<V extends HistoryVerb>(verb: V, args: ControlArgs<V>): Promise<ReviewResult<V>> {
+    // Searching a large index, or asking saved machines too, takes seconds.
+    return this.control(verb, args, REVIEW_TIMEOUT_MS);
+  }
+
+  /** A control verb the app sends as the CLI does, its answer or refusal as the views want it. */
+  private async control<V extends FanoutVerb | HistoryVerb>(verb: V, args: ControlArgs<V>, timeout: number): Promise<ReviewResult<V>> {
     const r = (await this.client.request(verb as FanoutVerb, args as never, timeout)) as
       { ok: true; result: unknown } | { ok: false; error: { code: string; message: string } };
     return r.ok ? { ok: true, result: r.result as ControlResult<V> } : { ok: false, code: r.error.code, message: r.error.message };

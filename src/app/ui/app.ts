@@ -25,9 +25,11 @@ import { appMenuItems } from './appMenuSpec';
 import { AppearanceController } from './appearanceController';
 import { catalogProblemText } from '../present/sessionPrompts';
 import { QuitPath } from './quitPath';
-import { SessionActions } from './sessionActions';
+import { SessionActions, type AppWindow } from './sessionActions';
 import { SessionWindows } from './sessionWindows';
 import { SettingsPanels } from './settingsPanels';
+import { UsageWindow } from './usageWindow';
+import { HistoryWindow } from './historyWindow';
 import { ViewSync } from './viewSync';
 import { AskpassPrompts } from './askpassPrompt';
 import { unavailableNote } from '../services/programIdentity';
@@ -44,6 +46,9 @@ export class TermioApp {
   private readonly appearance: AppearanceController;
   private readonly sync: ViewSync;
   private readonly quitPath: QuitPath;
+  /** The Usage window and the History pane, made when first shown. */
+  private usage: UsageWindow | null = null;
+  private history: HistoryWindow | null = null;
   /** What ssh asks while the host connects a machine, each in a small non-modal window. */
   private askpass: AskpassPrompts | null = null;
   /** The session of the last notification shown through the tray (a click on it focuses the session). */
@@ -87,6 +92,8 @@ export class TermioApp {
         this.sessionWindows.setAppearance(chrome, next);
         this.panels.setChrome(chrome);
         this.actions.setChrome(chrome);
+        this.usage?.setChrome(chrome);
+        this.history?.setChrome(chrome);
       },
     );
     this.sessionWindows = new SessionWindows({
@@ -104,7 +111,7 @@ export class TermioApp {
     this.globalKeys = GlobalKeys.forThisMachine(log);
     this.globalKeys.onPressed((action) => this.globalKey(action));
     this.panels = new SettingsPanels({ host, log, chrome: () => this.chrome, activeWindow: () => this.sessionWindows.active, globalKeys: this.globalKeys });
-    this.actions = new SessionActions({ host, windows: this.sessionWindows, log, showSettings: () => this.showSettings(), chrome: () => this.chrome });
+    this.actions = new SessionActions({ host, windows: this.sessionWindows, log, open: (w) => this.openAppWindow(w), chrome: () => this.chrome });
     this.tray = this.makeTray();
     this.quitPath = this.makeQuitPath();
     this.sync = new ViewSync({ host, windows: this.sessionWindows, tray: this.tray, log, stopped: () => this.quitPath.quitting });
@@ -127,6 +134,8 @@ export class TermioApp {
       },
       onNewSession: (agentId) => void this.newSession(agentId, null),
       onSettings: () => this.showSettings(),
+      onUsage: () => this.showUsage(),
+      onHistory: () => this.showHistory(),
       onMessageClicked: () => host.notificationClicked(this.lastTraySession),
       log: this.log,
     });
@@ -202,6 +211,36 @@ export class TermioApp {
 
   showSettings(): void {
     this.panels.showSettings();
+  }
+
+  /** One of the app's own windows, asked for by a shortcut. */
+  private openAppWindow(w: AppWindow): void {
+    if (w === 'settings') this.showSettings();
+    else if (w === 'usage') this.showUsage();
+    else this.showHistory();
+  }
+
+  /** The History pane (one; a second ask brings it forward with its words selected). */
+  showHistory(): void {
+    this.history ??= new HistoryWindow({ host: this.host, chrome: this.chrome, focus: (id) => this.focusResumed(id), log: (m, f) => this.log.info(m, f) });
+    this.history.open();
+  }
+
+  /** Shows a session the History pane resumed, now or as soon as the host's event adds it. */
+  private focusResumed(id: string): void {
+    const reg = this.host.registry;
+    if (reg.requestFocus(id)) return;
+    const added = reg.onAdded((r) => {
+      if (r.id !== id) return;
+      added.dispose();
+      reg.requestFocus(id);
+    });
+  }
+
+  /** The Usage window (one; a second ask brings it forward and reads the figures again). */
+  showUsage(): void {
+    this.usage ??= new UsageWindow({ host: this.host, chrome: this.chrome, log: (m, f) => this.log.info(m, f) });
+    void this.usage.open();
   }
 
   /** Brings sidebars and tray up to date, once per burst of registry events. */

@@ -245,3 +245,37 @@ export function compareStyleSheet(c: ChromeColors): string {
     #compareMerge:hover { background-color: ${c.primary.hover}; }
     #compareMerge:disabled { background-color: ${c.input}; border: 1px solid ${c.controlBorder}; color: ${c.muted}; font-weight: 400; }`;
 }
+
+/** The Usage window: figures in tiles and cards on the window's ground, the bars in the accent. */
+export function usageStyleSheet(c: ChromeColors): string {
+  return `${chromeStyleSheet(c)}
+    #usage, #usageRoot, #usageBody { background-color: ${c.window}; }
+    #usageScroll { background-color: ${c.window}; border: none; }
+    #usageTitle { color: ${c.text}; font-size: 20px; font-weight: 600; }
+    #usageDetail, #usageStatus, #usageMuted { color: ${c.muted}; font-size: 12px; background: transparent; }
+    #usageTile, #usageCard { background-color: ${c.card}; border: 1px solid ${c.border}; border-radius: 10px; }
+    #usageTileTitle { color: ${c.muted}; font-size: 10px; font-weight: 600; letter-spacing: 0.6px; background: transparent; }
+    #usageTileValue { color: ${c.text}; font-size: 22px; font-weight: 600; background: transparent; }
+    #usageCardTitle { color: ${c.text}; font-size: 13px; font-weight: 600; background: transparent; }
+    #usageHead { color: ${c.muted}; font-size: 11px; font-weight: 600; background: transparent; }
+    #usageCell { color: ${c.body}; font-size: 12px; background: transparent; }
+    #usageTotal { color: ${c.text}; font-size: 12px; font-weight: 600; background: transparent; }
+    #usageRule { background-color: ${c.border}; }
+    #usageAxis { color: ${c.muted}; font-size: 10px; background: transparent; }
+    #usageBar { background-color: ${c.accent}; border-top-left-radius: 3px; border-top-right-radius: 3px; }
+    #usageBarEmpty { background-color: ${c.border}; }`;
+}
+
+/** The History pane: a search field over result rows, the hits marked in the selection colour. */
+export function historyStyleSheet(c: ChromeColors): string {
+  return `${chromeStyleSheet(c)}
+    #history, #historyRoot { background-color: ${c.window}; }
+    #historyInput { font-size: 15px; padding: 7px 10px; border-radius: 8px; background-color: ${c.input}; color: ${c.text}; border: 1px solid ${c.controlBorder}; }
+    #historyInput:focus { border: 1px solid ${c.accent}; }
+    #historyScroll { background-color: ${c.card}; border: 1px solid ${c.border}; border-radius: 10px; }
+    #historyList { background-color: ${c.card}; }
+    #historyAgent { color: ${c.text}; font-size: 13px; font-weight: 600; background: transparent; }
+    #historyTitle { color: ${c.body}; font-size: 13px; background: transparent; }
+    #historyFacts, #historyStatus { color: ${c.muted}; font-size: 11px; background: transparent; }
+    #historyLine { color: ${c.body}; font-size: 12px; background: transparent; }`;
+}

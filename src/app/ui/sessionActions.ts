@@ -14,11 +14,15 @@ import { CompareWindow } from './compareWindow';
 import { ReviewWindow } from './reviewWindow';
 import { worktreeClosePrompt, worktreeForcePrompt } from '../present/worktreePrompts';
 
+/** The app's windows other than the session windows that a shortcut opens. */
+export type AppWindow = 'settings' | 'usage' | 'history';
+
 export interface SessionActionsOptions {
   host: AppHost;
   windows: SessionWindows;
   log: Logger;
-  showSettings(): void;
+  /** Opens Settings, the Usage window or the History pane. */
+  open(window: AppWindow): void;
   chrome(): ChromeColors;
 }
 
@@ -153,10 +157,14 @@ export class SessionActions {
         if (id) win.quick.openText(renameTitle, record?.title || this.agentName(record?.agentId ?? null), (title) => this.host.rename(id, title));
         return;
       case 'settings':
-        return this.opts.showSettings();
+        return this.opts.open('settings');
       case 'reviewChanges':
         if (id) await this.reviewOrCompare(id);
         return;
+      case 'showUsage':
+        return this.opts.open('usage');
+      case 'searchHistory':
+        return this.opts.open('history');
       default:
         // closeWindow, find, copy and paste: the window and the terminal view handle those themselves.
         this.opts.log.debug('action handled elsewhere', { action });

@@ -13,7 +13,9 @@ export type ShortcutAction =
   | 'copy'
   | 'paste'
   | 'settings'
-  | 'reviewChanges';
+  | 'reviewChanges'
+  | 'searchHistory'
+  | 'showUsage';
 
 const mac: Record<ShortcutAction, string> = {
   newSession: 'Ctrl+T',
@@ -29,6 +31,8 @@ const mac: Record<ShortcutAction, string> = {
   paste: 'Ctrl+V',
   settings: 'Ctrl+,',
   reviewChanges: 'Ctrl+Shift+D',
+  searchHistory: 'Ctrl+Shift+H',
+  showUsage: 'Ctrl+Shift+U',
 };
 
 const other: Record<ShortcutAction, string> = {
@@ -45,6 +49,9 @@ const other: Record<ShortcutAction, string> = {
   paste: 'Ctrl+Shift+V',
   settings: 'Ctrl+,',
   reviewChanges: 'Ctrl+Shift+D',
+  searchHistory: 'Ctrl+Shift+H',
+  // Ctrl+Shift+U starts Unicode input in GTK and IBus desktops: Alt keeps it free.
+  showUsage: 'Ctrl+Alt+U',
 };
 
 export function defaultShortcuts(platform: NodeJS.Platform = process.platform): Record<ShortcutAction, string> {

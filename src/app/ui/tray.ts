@@ -38,6 +38,9 @@ export interface TrayOptions {
   onAnswer?(sessionId: string, questionId: string, choice: number): void;
   onNewSession(agentId: string | null): void;
   onSettings(): void;
+  /** The Usage window and the History pane. */
+  onUsage(): void;
+  onHistory(): void;
   /** A message shown with showMessage() was clicked (Qt does not say which one). */
   onMessageClicked?(): void;
   /** Where the tray says what it shows (debug) and when its menu opens (tests and benchmarks wait on it). */
@@ -239,6 +242,8 @@ export class Tray {
     this.menu.addSeparator();
     this.addNewSessionMenu(m.newSession.title, m.newSession.agents);
     this.action(this.menu, m.show, () => this.opts.onShow());
+    this.action(this.menu, m.history, () => this.opts.onHistory());
+    this.action(this.menu, m.usage, () => this.opts.onUsage());
     this.action(this.menu, m.settings, () => this.opts.onSettings());
     this.menu.addSeparator();
     this.action(this.menu, m.quit, () => this.opts.onQuit());

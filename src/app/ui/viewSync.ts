@@ -9,6 +9,7 @@ import { buildSidebar, type SessionSummary } from '../present/sidebarModel';
 import type { MachineInfo } from '../../protocol/machines';
 import { trayAgents, trayItems } from './presenters/trayText';
 import { whyText } from '../present/whyText';
+import { conversationCostText } from '../present/usageText';
 import type { SessionWindows } from './sessionWindows';
 import type { Tray } from './tray';
 
@@ -28,6 +29,10 @@ export class ViewSync {
   private queued = false;
   /** For bench/window.mjs: when the oldest state change not yet shown came. */
   private changePendingSince: number | null = null;
+
+  /** The cost so far of each session's conversation, as the host's index last said, and the
+   *  session's state it was asked in. */
+  private readonly costs = new Map<string, { asked: string; text: string }>();
 
   /** Ticks once a second while a machine is away, so its rows count down to the next try. */
   private awayTicker: NodeJS.Timeout | null = null;
@@ -70,7 +75,28 @@ export class ViewSync {
     const host = this.opts.host;
     const r = host.registry.get(id);
     if (!r) return '';
-    return whyText({ state: r.state, stateWhy: r.stateWhy, status: r.status ?? undefined, tool: r.tool ?? undefined, now: Date.now() });
+    const why = whyText({ state: r.state, stateWhy: r.stateWhy, status: r.status ?? undefined, tool: r.tool ?? undefined, now: Date.now() });
+    const cost = this.conversationCost(r);
+    return cost ? `${why} · ${cost}` : why;
+  }
+
+  /** What the session's conversation cost so far, from the host's index ('' until the host
+   *  answers, and while the tab is bound to no conversation). */
+  private conversationCost(r: AppSessionRecord): string {
+    // A session on another machine: its index is there, under that host's own session id.
+    if (!r.agentId || r.machine) return '';
+    // Asked again when its state changes: a turn that ended added to it.
+    const asked = r.state;
+    const known = this.costs.get(r.id);
+    if (known?.asked === asked) return known.text;
+    this.costs.set(r.id, { asked, text: known?.text ?? '' });
+    void this.opts.host.history('usage', { by: 'agent', session: r.id }).then((a) => {
+      this.opts.log.debug('conversation cost', { id: r.id, ...(a.ok ? { total: a.result.total } : { message: a.message }) });
+      if (!a.ok || this.costs.get(r.id)?.asked !== asked) return;
+      this.costs.set(r.id, { asked, text: conversationCostText(a.result.total) });
+      this.refresh();
+    });
+    return known?.text ?? '';
   }
 
   private sync(): void {
@@ -78,6 +104,7 @@ export class ViewSync {
     const agentName = (id: string | null): string => host.agentName(id);
     const all = host.registry.list();
     const needsYouFirst = host.settings.settings.sessions.needsYouFirst;
+    for (const id of this.costs.keys()) if (!host.registry.get(id)) this.costs.delete(id);
     for (const win of windows.windows) {
       win.setSessions(buildSidebar(this.summaries(windows.sessionsOf(win, all)), agentName, homedir(), { needsYouFirst }));
       const why = win.currentSession ? this.whyText(win.currentSession) : '';

@@ -192,6 +192,22 @@ describe('conversation history through the host', () => {
     expect(u.prices.overridden).toEqual(['claude-opus-5-5']);
     const text = await rig.cli('usage', '--by', 'model');
     expect(text.out).toMatch(/gemini-3\.1-pro-preview\s+24,298\s+16\s+0\s+0\s+price unknown: gemini-3\.1-pro-preview/);
+
+    // One conversation's usage (the app's why strip asks by the session bound to it): only its tokens.
+    const client = await ControlClient.connect(rig.env);
+    if (!(client instanceof ControlClient)) throw new Error(client.message);
+    try {
+      const one = (await client.request('usage', { conversation: 'c7576f42-5c60-43bf-9cae-98a3dffa60a7' })) as { ok: true; result: Usage };
+      expect(one.result.total).toMatchObject({ input: 12272, output: 8 });
+      const opened = await rig.json<{ id: string }>('history', 'resume', 'c7576f42');
+      const bySession = (await client.request('usage', { session: opened.id })) as { ok: true; result: Usage };
+      expect(bySession.result.total).toEqual(one.result.total);
+      // A session bound to no conversation counts nothing (not everything).
+      const none = (await client.request('usage', { session: 'no-such-session' })) as { ok: true; result: Usage };
+      expect(none.result.total).toMatchObject({ input: 0, output: 0 });
+    } finally {
+      client.close();
+    }
   });
 
   it('reads a turn appended later, skipping a broken line with a warning', async () => {

@@ -67,9 +67,11 @@ describe('tray text', () => {
       { agentId: 'codex', text: 'Codex (not installed)', enabled: false },
       { agentId: 'grok', text: 'Grok (another program named grok)', enabled: false },
     ]);
-    expect([m.newSession.title, m.show, m.settings, m.quit, m.quitEnd]).toEqual([
+    expect([m.newSession.title, m.show, m.history, m.usage, m.settings, m.quit, m.quitEnd]).toEqual([
       'New Session',
       'Show Termio',
+      'History…',
+      'Usage…',
       'Settings…',
       'Quit Termio',
       'Quit and End All Sessions',

@@ -176,11 +176,16 @@ export class HistoryIndex {
   }
 
   /** Every usage record, with its conversation's agent and folder. */
-  usage(f: { agent?: string; since?: string }): UsageRow[] {
-    const where = [...(f.agent ? ['c.agent = @agent'] : []), ...(f.since ? ['coalesce(u.at, c.last) >= @since'] : [])];
+  usage(f: { agent?: string; since?: string; conversation?: string }): UsageRow[] {
+    const where = [
+      ...(f.agent ? ['c.agent = @agent'] : []),
+      ...(f.since ? ['coalesce(u.at, c.last) >= @since'] : []),
+      ...(f.conversation ? ['c.conversation = @conversation'] : []),
+    ];
     const sql = `SELECT c.agent, c.cwd, c.conversation, coalesce(u.at, c.last) AS at, u.model, u.input, u.output, u.cache_read AS cacheRead, u.cache_write AS cacheWrite
       FROM usage u JOIN convs c ON c.id = u.conv ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`;
-    return this.db.prepare(sql).all({ ...(f.agent ? { agent: f.agent } : {}), ...(f.since ? { since: f.since } : {}) }) as UsageRow[];
+    // Only the filters given are bound: each one named in the query.
+    return this.db.prepare(sql).all(Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined))) as UsageRow[];
   }
 
   close(): void {

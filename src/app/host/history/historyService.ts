@@ -68,8 +68,8 @@ export class HistoryService {
     return this.index.conversations(idOrPrefix, agent);
   }
 
-  usage(a: { by: UsageGroup; agent?: string; since?: string }, table: PriceTable) {
-    return sumUsage(this.index.usage({ ...(a.agent ? { agent: a.agent } : {}), ...(a.since ? { since: a.since } : {}) }), a.by, table);
+  usage(a: { by: UsageGroup; agent?: string; since?: string; conversation?: string }, table: PriceTable) {
+    return sumUsage(this.index.usage({ agent: a.agent, since: a.since, conversation: a.conversation }), a.by, table);
   }
 
   async dispose(): Promise<void> {

@@ -82,8 +82,10 @@ export class HistoryVerbs {
     const user = await this.d.prices();
     const table = withUserPrices(PRICE_TABLE, user);
     const by = args.by ?? 'agent';
+    // A session's conversation, as its tab is bound to; one bound to none yet matches nothing.
+    const conversation = args.session !== undefined ? ((await this.d.store()).getSession(args.session)?.conversationId ?? '\u0000none') : args.conversation;
     return this.withService((s) => {
-      const { rows, total } = s.usage({ by, ...(args.agent ? { agent: args.agent } : {}), ...(args.since ? { since: args.since } : {}) }, table);
+      const { rows, total } = s.usage({ by, agent: args.agent, since: args.since, conversation }, table);
       return { ok: true, result: { by, rows, total, prices: { date: table.date, overridden: Object.keys(user) } } };
     });
   }

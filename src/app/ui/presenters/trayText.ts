@@ -163,6 +163,8 @@ export interface TrayMenu {
   empty: string | null;
   newSession: { title: string; agents: TrayMenuAgent[] };
   show: string;
+  history: string;
+  usage: string;
   settings: string;
   quit: string;
   /** Quit that also ends every session (Quit alone leaves them running in the session host). */
@@ -201,6 +203,8 @@ export function trayMenu(items: TrayItem[], agents: TrayAgent[], now: number): T
     empty: sessions.length === 0 ? 'No sessions' : null,
     newSession: { title: 'New Session', agents: agentEntries },
     show: 'Show Termio',
+    history: 'History…',
+    usage: 'Usage…',
     settings: 'Settings…',
     quit: 'Quit Termio',
     quitEnd: 'Quit and End All Sessions',
