@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/waitFor';
-import { AppUnderTest, Display, e2eSkipReason, useDesktop } from './harness';
+import { AppUnderTest, Display, e2eSkipReason, readPixels, useDesktop } from './harness';
 
 const usageKey = process.platform === 'darwin' ? 'super+shift+u' : 'ctrl+alt+u';
 const fixture = join(__dirname, '..', 'fixtures', 'history', 'claude-2.1.337.jsonl');
@@ -113,6 +113,13 @@ describe.skipIf(e2eSkipReason)('usage window', () => {
     await app.waitForLog(/appearance \{"appearance":"light","why":"settings changed"\}/);
     // Restyled, it draws the same figures again.
     expect(await shown(++times)).toEqual(first);
-    app.screenshot('usage-light');
+    // The restyled window on screen (its corner light), not the frame before Qt painted it.
+    await waitFor(
+      () => {
+        const [corner] = readPixels(app!.screenshot('usage-light'), 5, 5, 1, 1);
+        return corner!.r > 200 && corner!.g > 200 && corner!.b > 200;
+      },
+      { what: 'the usage window painted light' },
+    );
   });
 });
