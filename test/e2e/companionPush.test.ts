@@ -21,6 +21,7 @@ import { launchChromium } from '../helpers/browser';
 import { startHostInProcess } from '../helpers/companionHost';
 import { startHttpsProxy } from '../helpers/httpsProxy';
 import { startPushService, trustPushService, type PushService } from '../helpers/pushService';
+import { printedBy } from '../helpers/printed';
 import { waitFor } from '../helpers/waitFor';
 import { screenshotDir } from './harness';
 
@@ -129,6 +130,7 @@ async function pushRig() {
   const spawned = await control.request('sessions.spawn', { agent: 'fakemenu', cwd: dir, title: 'deploy site' });
   if (!spawned.ok) throw new Error(spawned.error.message);
   const id = spawned.result.id;
+  const printed = printedBy(host.host.registry.get(id)!.session);
   /** The plaintext of the push that carried this question. */
   const pushed = (question: string): Promise<string> =>
     waitFor(() => service.received.find((p) => p.subscription === sub.id && p.plaintext.includes(question))?.plaintext, {
@@ -143,11 +145,11 @@ async function pushRig() {
   const worker = (): Promise<Worker> =>
     waitFor(() => context.serviceWorkers().find((w) => w.url() === `${proxy.origin}/sw.js`), { what: 'the running service worker' });
   const screen = (): string => host.host.registry.get(id)!.session.screenLines().join('\n');
-  return { host, proxy, page, control, id, tag: `termio-${id}`, first, pushed, deliver, worker, screen, live };
+  return { host, proxy, page, control, id, tag: `termio-${id}`, first, pushed, deliver, worker, screen, printed, live };
 }
 
 it('shows a pushed question as a system notification when no page is open, and answers it from its action; a stale token opens the session', async () => {
-  const { proxy, page, tag, first, deliver, worker, screen, live } = await pushRig();
+  const { proxy, page, tag, first, deliver, worker, screen, printed, live } = await pushRig();
   await waitFor(async () => (await page.locator('#push-toggle').textContent()) === 'Notify this phone' && (await page.locator('#push-toggle').isVisible()), {
     what: '"Notify this phone" offered',
   });
@@ -183,7 +185,7 @@ it('shows a pushed question as a system notification when no page is open, and a
   });
 
   expect(await choose(page, tag, 'choice-0')).toBe('answered');
-  await waitFor(() => screen().includes('received: Yes'), { what: 'the fake agent to receive Yes' });
+  await waitFor(() => printed().includes('received: Yes'), { what: 'the fake agent to receive Yes' });
   expect(await shown(await worker())).toEqual([]);
 
   // The same push again (a replay): its token is spent, the host refuses it, and the service
@@ -210,7 +212,7 @@ it('shows a pushed question as a system notification when no page is open, and a
 });
 
 it('shows a push in the open page as a banner: its action answers, a refused one opens the session, and it goes when answered elsewhere', async () => {
-  const { page, control, id, tag, first, pushed, deliver, worker, screen } = await pushRig();
+  const { page, control, id, tag, first, pushed, deliver, worker, screen, printed } = await pushRig();
   const banner = page.locator(`.banner[data-tag="${tag}"]`);
   const bannerText = async (): Promise<{ title: string; body: string; actions: string[] } | null> =>
     (await banner.count()) === 1
@@ -238,7 +240,7 @@ it('shows a push in the open page as a banner: its action answers, a refused one
 
   await banner.locator('.b-action', { hasText: 'Yes' }).click();
   await waitFor(async () => (await banner.locator('.b-status').textContent()) === 'Answered: Yes', { what: 'the banner to say it answered' });
-  await waitFor(() => screen().includes('received: Yes'), { what: 'the fake agent to receive Yes' });
+  await waitFor(() => printed().includes('received: Yes'), { what: 'the fake agent to receive Yes' });
   await page.screenshot({ path: join(screenshotDir, 'companion-push-banner-answered-phone-dark.png'), animations: 'disabled' });
 
   // The next question's push replaces the banner; one whose token the host does not know (a

@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { ControlClient } from '../../src/app/client/controlClient';
 import { launchChromium } from '../helpers/browser';
 import { startHostInProcess } from '../helpers/companionHost';
+import { printedBy } from '../helpers/printed';
 import { waitFor } from '../helpers/waitFor';
 import { screenshotDir } from './harness';
 
@@ -61,6 +62,7 @@ const card = (page: Page, id: string) => page.locator(`#needs .question[data-ses
 it("shows a blocked agent's question with its choices, answers a tap once, and refuses a stale tap", async () => {
   host = await startHostInProcess({ agents: { fakemenu: { name: 'Fake Menu', command: FAKE_MENU } } });
   const id = await spawnFake(host);
+  const printed = printedBy(host.host.registry.get(id)!.session);
   // Page → host messages pass through; host → page ones can be held, as a slow network would.
   let hold = false;
   const held: Array<string | Buffer> = [];
@@ -80,7 +82,7 @@ it("shows a blocked agent's question with its choices, answers a tap once, and r
   await page.screenshot({ path: join(screenshotDir, 'companion-question-phone-dark.png') });
 
   await card(page, id).locator('.choice', { hasText: /^Yes$/ }).click();
-  await waitFor(() => screenText(host!, id).includes('received: Yes'), { what: 'the fake agent to receive Yes' });
+  await waitFor(() => printed().includes('received: Yes'), { what: 'the fake agent to receive Yes' });
   // The agent asks its next question; the page follows.
   await waitFor(async () => (await card(page, id).locator('.q-text').textContent()) === 'Do you want to make this edit to app.ts?', {
     what: 'the next question on the page',
@@ -106,7 +108,7 @@ it("shows a blocked agent's question with its choices, answers a tap once, and r
 
   // The current question can be answered: the choice goes through.
   await card(page, id).locator('.choice', { hasText: /^No$/ }).click();
-  await waitFor(() => screenText(host!, id).includes('received: No'), { what: 'the fake agent to receive No' });
+  await waitFor(() => printed().includes('received: No'), { what: 'the fake agent to receive No' });
 });
 
 it('shows the list with a question clearly in light mode too', async () => {

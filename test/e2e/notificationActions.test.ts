@@ -11,6 +11,7 @@ import { afterEach, expect, it } from 'vitest';
 import { ControlClient } from '../../src/app/client/controlClient';
 import { startHostInProcess } from '../helpers/companionHost';
 import { waitForExit } from '../helpers/processes';
+import { printedBy } from '../helpers/printed';
 import { waitFor } from '../helpers/waitFor';
 import { Display } from './harness';
 
@@ -94,6 +95,7 @@ it("posts the question's choices as notification actions, and the action invoked
     const r = await client.request('sessions.spawn', { agent: 'fakemenu', cwd: work });
     if (!r.ok) throw new Error(r.error.message);
     const id = r.result.id;
+    const printed = printedBy(host.host.registry.get(id)!.session);
     await waitFor(() => d.notifies.some((n) => n.includes('Do you want to proceed?')), { what: 'the Notify call with the question' });
     const call = d.notifies.find((n) => n.includes('Do you want to proceed?'))!;
     expect(call).toContain('string "Fake Menu needs you"');
@@ -103,7 +105,7 @@ it("posts the question's choices as notification actions, and the action invoked
     expect(screen()).not.toContain('received');
     await waitFor(() => spawnSync('dunstctl', ['count', 'displayed'], { env: d.env, encoding: 'utf8' }).stdout.trim() !== '0', { what: 'dunst to show it' });
     d.choose('Yes');
-    await waitFor(() => screen().includes('received: Yes'), { what: 'the fake agent to receive Yes from the notification' });
+    await waitFor(() => printed().includes('received: Yes'), { what: 'the fake agent to receive Yes from the notification' });
     expect(readFileSync(join(dir, 'menu.txt'), 'utf8')).toMatch(/^#Yes \(Fake Menu needs you\)/m);
     expect(appStarts).toEqual([]);
 

@@ -9,20 +9,11 @@ import { join, resolve } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { ControlClient } from '../../src/app/client/controlClient';
 import { repoRoot, startHostInProcess } from '../helpers/companionHost';
+import { printedBy } from '../helpers/printed';
 import { waitFor } from '../helpers/waitFor';
 
 const FAKE_MENU = resolve(__dirname, '..', 'fakes', 'fakeMenuAgent.mjs');
 
-type InProcessHost = Awaited<ReturnType<typeof startHostInProcess>>;
-
-/** Everything session `id`'s program prints from now on. The fake's "received: …" stays on screen
- *  only until it draws its next question, 300 ms later: a poll of a loaded machine can miss it. */
-function printedBy(host: InProcessHost, id: string): () => string {
-  let text = '';
-  const decoder = new TextDecoder();
-  host.host.registry.get(id)!.session.onOutput((bytes) => (text += decoder.decode(bytes, { stream: true })));
-  return () => text;
-}
 let stop: (() => Promise<void>) | null = null;
 afterEach(async () => {
   await stop?.();
@@ -49,7 +40,7 @@ it('prints the question, answers the one read, and refuses an answer to one that
     if (!r.ok) throw new Error(r.error.message);
     const id = r.result.id;
     const screen = (): string => host.host.registry.get(id)!.session.screenLines().join('\n');
-    const printed = printedBy(host, id);
+    const printed = printedBy(host.host.registry.get(id)!.session);
     await waitFor(() => host.host.registry.get(id)?.state === 'attention', { what: 'the menu to make the session need you' });
 
     // Never read: refused, nothing sent.
@@ -110,7 +101,7 @@ it("gives the app each waiting question and answers the tray's choice once, refu
   if (!launched.ok) throw new Error(launched.error.message);
   const id = launched.result.session.id;
   const screen = (): string => host.host.registry.get(id)!.session.screenLines().join('\n');
-  const printed = printedBy(host, id);
+  const printed = printedBy(host.host.registry.get(id)!.session);
   const asked = (text: string) => events.findLast((e) => e.id === id && e.question?.text === text)?.question ?? null;
   await waitFor(() => asked('Do you want to proceed?'), { what: 'the question in a session event' });
   const first = asked('Do you want to proceed?')!;
@@ -152,7 +143,7 @@ it('sends an answer the agent dropped again until it is taken, and gives the que
     const r = await client.request('sessions.spawn', { agent: `deaf${deaf}`, cwd: dir });
     if (!r.ok) throw new Error(r.error.message);
     const id = r.result.id;
-    const said = printedBy(host, id);
+    const said = printedBy(host.host.registry.get(id)!.session);
     await waitFor(() => host.host.registry.get(id)?.state === 'attention', { what: 'the menu to make the session need you' });
     return { id, said };
   };

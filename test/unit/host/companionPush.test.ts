@@ -11,6 +11,7 @@ import { ControlClient } from '../../../src/app/client/controlClient';
 import { PushPayloadSchema, type PushPayload } from '../../../src/protocol/push';
 import { startHostInProcess, startHostProcess } from '../../helpers/companionHost';
 import { startPushService, trustPushService, type PushService } from '../../helpers/pushService';
+import { printedBy } from '../../helpers/printed';
 import { waitFor } from '../../helpers/waitFor';
 
 const FAKE_MENU = resolve(__dirname, '..', '..', 'fakes', 'fakeMenuAgent.mjs');
@@ -83,6 +84,7 @@ it('pushes a blocked question, answers it with the token once, and refuses the t
   expect(statSync(join(host.env.TERMIO_HOME!, 'push-subscriptions.json')).mode & 0o777).toBe(0o600);
 
   const id = await spawnFake(host);
+  const printed = printedBy(host.host.registry.get(id)!.session);
   const first = await waitFor(() => pushesTo(sub).find((p) => p.question?.text === 'Do you want to proceed?'), { what: 'the question pushed' });
   expect(first).toMatchObject({ v: 1, kind: 'attention', session: id, url: `/#s=${id}`, agent: 'Fake Menu', folder: 'site' });
   expect(first.question!.choices).toEqual(['Yes', "Yes, and don't ask again for rm commands", 'No']);
@@ -96,7 +98,7 @@ it('pushes a blocked question, answers it with the token once, and refuses the t
   const answer = (token: string, choice: number) => api(host!, 'POST', '/api/push/answer', { token, choice }, false);
   const ok = await answer(first.question!.token, 0);
   expect(ok).toEqual({ status: 200, json: { session: id, choice: 'Yes' } });
-  await waitFor(() => screen(host!, id).includes('received: Yes'), { what: 'the fake agent to receive Yes' });
+  await waitFor(() => printed().includes('received: Yes'), { what: 'the fake agent to receive Yes' });
   const again = await answer(first.question!.token, 2);
   expect(again.status).toBe(409);
   expect(again.json.reason).toMatch(/^(tokenUsed|questionGone)$/);
