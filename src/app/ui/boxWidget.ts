@@ -23,11 +23,12 @@ export function boxWidget(direction: 'row' | 'column', opts: BoxOptions = {}): {
   return { widget, layout };
 }
 
-/** A wrapping label with a style-sheet name (settingsText, settingsMuted, settingsHeading, …). */
-export function label(text: string, name = 'settingsText'): QLabel {
+/** A label with a style-sheet name (settingsText, settingsMuted, settingsHeading, …), wrapping
+ *  its words unless `wrap` is false (a table's cell). */
+export function label(text: string, name = 'settingsText', wrap = true): QLabel {
   const l = new QLabel();
   l.setObjectName(name);
   l.setText(text);
-  l.setWordWrap(true);
+  l.setWordWrap(wrap);
   return l;
 }

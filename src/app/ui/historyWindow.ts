@@ -22,7 +22,7 @@ import type { HistoryResult } from '../../protocol/controlHistory';
 import { highlightHits, historyStatusText, resultFacts, resultTitle } from '../present/historyText';
 import type { AppHost } from '../client/appHost';
 import { agentIcon } from './agentIcons';
-import { boxWidget } from './boxWidget';
+import { boxWidget, label } from './boxWidget';
 import { historyStyleSheet, type ChromeColors } from './chromeStyle';
 
 const WINDOW_SIZE: [number, number] = [760, 620];
@@ -207,9 +207,7 @@ export class HistoryWindow {
   }
 }
 
+/** A label that does not wrap, with a style-sheet name. */
 function text(value: string, name: string): QLabel {
-  const l = new QLabel();
-  l.setObjectName(name);
-  l.setText(value);
-  return l;
+  return label(value, name, false);
 }

@@ -8,7 +8,7 @@ import type { UsageTokens } from '../../protocol/controlHistory';
 import { costText, compactTokens, dayTitle, pricesText, unpricedText, usageChart, usageRowCells, USAGE_COLUMNS, type UsageChart } from '../present/usageText';
 import type { AppHost } from '../client/appHost';
 import { agentIcon } from './agentIcons';
-import { boxWidget } from './boxWidget';
+import { boxWidget, label } from './boxWidget';
 import { usageStyleSheet, type ChromeColors } from './chromeStyle';
 import { button } from './reviewCommentsPanel';
 
@@ -220,11 +220,9 @@ export class UsageWindow {
   }
 }
 
+/** A label that does not wrap, with a style-sheet name. */
 function text(value: string, name: string): QLabel {
-  const l = new QLabel();
-  l.setObjectName(name);
-  l.setText(value);
-  return l;
+  return label(value, name, false);
 }
 
 /** A table cell: the first column left, the figures right-aligned so their digits line up. */
