@@ -5,7 +5,7 @@
 // again before work at stake goes). A window of its own; every answer comes from the host's
 // fan-out verbs, the ones `termio sessions fanout show|test|merge` sends. It follows the members'
 // states; ⌘R refreshes.
-import { AlignmentFlag, QKeySequence, QLabel, QMainWindow, QPushButton, QScrollArea, QShortcut, QWidget, TextFormat } from '@nodegui/nodegui';
+import { AlignmentFlag, QLabel, QMainWindow, QPushButton, QShortcut, QWidget, TextFormat } from '@nodegui/nodegui';
 import { homedir } from 'node:os';
 import type { ControlResult, FanoutMemberStatus } from '../../protocol/control';
 import { shortenHome } from '../../protocol/homePath';
@@ -13,6 +13,7 @@ import { fanoutHeading, memberStatText, memberStateText, memberTestText, mergeLa
 import { darkDiff, lightDiff } from '../present/reviewText';
 import type { AppHost } from '../client/appHost';
 import { agentIcon } from './agentIcons';
+import { addRefreshFrame } from './refreshFrame';
 import { boxWidget } from './boxWidget';
 import { compareStyleSheet, type ChromeColors } from './chromeStyle';
 import { button } from './reviewCommentsPanel';
@@ -42,7 +43,7 @@ export class CompareWindow {
   private readonly detail = new QLabel();
   private readonly cards = boxWidget('column', { name: 'compareCards', spacing: 10 });
   private readonly status = new QLabel();
-  private readonly refreshKey = new QShortcut(this.window);
+  private readonly refreshKey: QShortcut;
   private current: Shown | null = null;
   private chrome: ChromeColors;
   /** Members whose tests run now (their button says so). */
@@ -61,23 +62,15 @@ export class CompareWindow {
     this.detail.setObjectName('compareDetail');
     layout.addWidget(this.title);
     layout.addWidget(this.detail);
-    const scroll = new QScrollArea();
-    scroll.setObjectName('compareScroll');
-    scroll.setWidgetResizable(true);
-    scroll.setWidget(this.cards.widget);
-    this.cards.layout.addStretch(1);
-    layout.addSpacing(8);
-    layout.addWidget(scroll, 1);
-    const { widget: foot, layout: footRow } = boxWidget('row', { spacing: 8 });
-    this.status.setObjectName('compareStatus');
-    this.status.setWordWrap(true);
-    footRow.addWidget(this.status, 1);
-    footRow.addWidget(button('Refresh', 'compareRefresh', () => void this.refresh()));
-    layout.addWidget(foot);
-    this.window.setCentralWidget(root);
     // ⌘R (Ctrl+R elsewhere): the members' states and diffs as they are now.
-    this.refreshKey.setKey(new QKeySequence('Ctrl+R'));
-    this.refreshKey.addEventListener('activated', () => void this.refresh());
+    this.refreshKey = addRefreshFrame(this.window, layout, {
+      prefix: 'compare',
+      body: this.cards,
+      status: this.status,
+      gap: 8,
+      refresh: () => void this.refresh(),
+    });
+    this.window.setCentralWidget(root);
     // A member's state changes, or its session closes: the view follows (its diff with it).
     const member = (id: string) => this.current?.members.some((m) => m.sessionId === id) === true;
     o.host.registry.onUpdated(({ record, previous }) => {

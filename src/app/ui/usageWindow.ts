@@ -2,15 +2,15 @@
 // the estimated cost — in all, as bars for each of the last 30 days, per agent and per day. Every
 // figure comes from the host's `usage` verb (what `termio usage --by agent|day` prints); a model
 // the price table lacks shows its tokens and "price unknown", never a guessed price. ⌘R refreshes.
-import { AlignmentFlag, QGridLayout, QKeySequence, QLabel, QMainWindow, QScrollArea, QShortcut, QWidget } from '@nodegui/nodegui';
+import { AlignmentFlag, QGridLayout, QLabel, QMainWindow, QShortcut, QWidget } from '@nodegui/nodegui';
 import type { ControlResult } from '../../protocol/control';
 import type { UsageTokens } from '../../protocol/controlHistory';
 import { costText, compactTokens, dayTitle, pricesText, unpricedText, usageChart, usageRowCells, USAGE_COLUMNS, type UsageChart } from '../present/usageText';
 import type { AppHost } from '../client/appHost';
 import { agentIcon } from './agentIcons';
+import { addRefreshFrame } from './refreshFrame';
 import { boxWidget, label } from './boxWidget';
 import { usageStyleSheet, type ChromeColors } from './chromeStyle';
-import { button } from './reviewCommentsPanel';
 
 const WINDOW_SIZE: [number, number] = [860, 720];
 /** The bars' area, in px. */
@@ -30,7 +30,7 @@ export class UsageWindow {
   private readonly detail = new QLabel();
   private readonly body = boxWidget('column', { name: 'usageBody', margins: [0, 4, 0, 4], spacing: 14 });
   private readonly status = new QLabel();
-  private readonly refreshKey = new QShortcut(this.window);
+  private readonly refreshKey: QShortcut;
   private current: { agents: Usage; days: Usage } | null = null;
   /** What the body holds now, removed on the next paint. */
   private shown: QWidget[] = [];
@@ -44,21 +44,14 @@ export class UsageWindow {
     this.detail.setObjectName('usageDetail');
     this.detail.setWordWrap(true);
     layout.addWidget(this.detail);
-    const scroll = new QScrollArea();
-    scroll.setObjectName('usageScroll');
-    scroll.setWidgetResizable(true);
-    scroll.setWidget(this.body.widget);
-    this.body.layout.addStretch(1);
-    layout.addSpacing(10);
-    layout.addWidget(scroll, 1);
-    const { widget: foot, layout: footRow } = boxWidget('row', { spacing: 8 });
-    this.status.setObjectName('usageStatus');
-    footRow.addWidget(this.status, 1);
-    footRow.addWidget(button('Refresh', 'usageRefresh', () => void this.refresh()));
-    layout.addWidget(foot);
+    this.refreshKey = addRefreshFrame(this.window, layout, {
+      prefix: 'usage',
+      body: this.body,
+      status: this.status,
+      gap: 10,
+      refresh: () => void this.refresh(),
+    });
     this.window.setCentralWidget(root);
-    this.refreshKey.setKey(new QKeySequence('Ctrl+R'));
-    this.refreshKey.addEventListener('activated', () => void this.refresh());
     this.setChrome(o.chrome);
   }
 
