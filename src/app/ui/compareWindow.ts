@@ -12,7 +12,7 @@ import { shortenHome } from '../../protocol/homePath';
 import { fanoutHeading, memberStatText, memberStateText, memberTestText, mergeLabel } from '../present/fanoutText';
 import { darkDiff, lightDiff } from '../present/reviewText';
 import type { AppHost } from '../client/appHost';
-import { agentIcon } from './agentIcons';
+import { agentIconLabel } from './agentIcons';
 import { addRefreshFrame } from './refreshFrame';
 import { boxWidget } from './boxWidget';
 import { compareStyleSheet, type ChromeColors } from './chromeStyle';
@@ -124,14 +124,7 @@ export class CompareWindow {
   /** One member: icon, agent and branch; state; diff stat and tests; its buttons. */
   private card(m: FanoutMemberStatus, s: Shown): QWidget {
     const { widget, layout } = boxWidget('row', { name: 'compareCard', margins: [14, 12, 14, 12], spacing: 14 });
-    const entry = this.o.host.agent(m.agent);
-    const icon = new QLabel();
-    if (entry?.iconFile) {
-      const pm = agentIcon(entry.iconFile, entry.manifest.icon?.tint).pixmap(ICON_PX * 2, ICON_PX * 2);
-      pm.setDevicePixelRatio(2);
-      icon.setPixmap(pm);
-    }
-    icon.setFixedSize(ICON_PX, ICON_PX);
+    const icon = agentIconLabel(this.o.host.agent(m.agent), ICON_PX);
     layout.addWidget(icon, 0, AlignmentFlag.AlignTop);
     const { widget: names, layout: col } = boxWidget('column', { spacing: 3 });
     const { widget: top, layout: topRow } = boxWidget('row', { spacing: 8 });

@@ -21,7 +21,7 @@ import { homedir } from 'node:os';
 import type { HistoryResult } from '../../protocol/controlHistory';
 import { highlightHits, historyStatusText, resultFacts, resultTitle } from '../present/historyText';
 import type { AppHost } from '../client/appHost';
-import { agentIcon } from './agentIcons';
+import { agentIconLabel } from './agentIcons';
 import { boxWidget, label } from './boxWidget';
 import { historyStyleSheet, type ChromeColors } from './chromeStyle';
 
@@ -152,14 +152,7 @@ export class HistoryWindow {
   /** One result: icon; agent and first prompt; folder, machine, day; its best matching lines. */
   private row(r: HistoryResult): QWidget {
     const { widget, layout } = boxWidget('row', { name: 'historyRow', margins: [10, 8, 10, 8], spacing: 12 });
-    const icon = new QLabel();
-    const entry = this.o.host.agent(r.agent);
-    if (entry?.iconFile) {
-      const pm = agentIcon(entry.iconFile, entry.manifest.icon?.tint).pixmap(ICON_PX * 2, ICON_PX * 2);
-      pm.setDevicePixelRatio(2);
-      icon.setPixmap(pm);
-    }
-    icon.setFixedSize(ICON_PX, ICON_PX);
+    const icon = agentIconLabel(this.o.host.agent(r.agent), ICON_PX);
     layout.addWidget(icon, 0, AlignmentFlag.AlignTop);
     const { widget: textCol, layout: col } = boxWidget('column', { spacing: 3 });
     const { widget: head, layout: headRow } = boxWidget('row', { spacing: 8 });

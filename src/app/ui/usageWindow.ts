@@ -7,7 +7,7 @@ import type { ControlResult } from '../../protocol/control';
 import type { UsageTokens } from '../../protocol/controlHistory';
 import { costText, compactTokens, dayTitle, pricesText, unpricedText, usageChart, usageRowCells, USAGE_COLUMNS, type UsageChart } from '../present/usageText';
 import type { AppHost } from '../client/appHost';
-import { agentIcon } from './agentIcons';
+import { agentIconLabel } from './agentIcons';
 import { addRefreshFrame } from './refreshFrame';
 import { boxWidget, label } from './boxWidget';
 import { usageStyleSheet, type ChromeColors } from './chromeStyle';
@@ -195,14 +195,7 @@ export class UsageWindow {
   /** An agent's name with its icon. */
   private agentCell(agent: string, name: string): QWidget {
     const { widget, layout } = boxWidget('row', { spacing: 8 });
-    const icon = new QLabel();
-    const entry = this.o.host.agent(agent);
-    if (entry?.iconFile) {
-      const pm = agentIcon(entry.iconFile, entry.manifest.icon?.tint).pixmap(ICON_PX * 2, ICON_PX * 2);
-      pm.setDevicePixelRatio(2);
-      icon.setPixmap(pm);
-    }
-    icon.setFixedSize(ICON_PX, ICON_PX);
+    const icon = agentIconLabel(this.o.host.agent(agent), ICON_PX);
     layout.addWidget(icon);
     layout.addWidget(text(name, 'usageCell'), 1);
     return widget;
