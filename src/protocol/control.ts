@@ -398,6 +398,6 @@ export function parseRequest(text: string): ParsedRequest {
   if (!parsedArgs.success) {
     return { ok: false, reply: errorReply(seq, 'badRequest', `${verb}: ${describeIssues(parsedArgs.error)}`) };
   }
-  const request = { v, verb, args: parsedArgs.data, ...(seq === undefined ? {} : { seq }), ...(secret === undefined ? {} : { secret }) } as ControlRequest;
+  const request = { v, verb, args: parsedArgs.data, seq, secret } as ControlRequest;
   return { ok: true, request };
 }

@@ -239,8 +239,8 @@ export function manifestResumeSpec(manifest: Manifest): ManifestResumeSpec {
     return {
       family: 'discovered',
       resume: r.resume,
-      ...(r.discover ? { discover: r.discover } : {}),
-      ...(conversation ? { conversation } : {}),
+      discover: r.discover || undefined,
+      conversation: conversation || undefined,
     };
   }
   return { family: 'none' };

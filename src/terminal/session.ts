@@ -159,7 +159,7 @@ export class Session implements Disposable {
       holder: source,
       ...size,
       startOffset,
-      ...(cp ? { restore: cp.screen } : {}),
+      restore: cp ? cp.screen : undefined,
     });
     session.replayUntil = h.end;
     source.attach(startOffset);

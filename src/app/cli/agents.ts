@@ -144,7 +144,7 @@ function entryJson(e: CatalogEntry) {
     icon: e.iconFile ?? null,
     overrides: e.overrides ?? null,
     // Bundled agents only: the releases the matrix ran, or null (not verified here).
-    ...(e.verified !== undefined ? { verified: e.verified && { package: e.verified.package, releases: e.verified.releases, failed: e.verified.failed } } : {}),
+    verified: e.verified !== undefined ? e.verified && { package: e.verified.package, releases: e.verified.releases, failed: e.verified.failed } : undefined,
     warnings: e.warnings,
     errors: e.errors,
   };

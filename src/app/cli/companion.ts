@@ -173,10 +173,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   try {
     const method = v === 'url' ? 'companion.status' : (`companion.${v}` as const);
-    const r = await client.request(
-      method,
-      method === 'companion.enable' ? { ...(o.network ? { network: o.network } : {}), ...(o.port ? { port: o.port } : {}) } : {},
-    );
+    const r = await client.request(method, method === 'companion.enable' ? { network: o.network || undefined, port: o.port || undefined } : {});
     if (!r.ok) {
       if (o.json) printJsonError(io, r.error.code, r.error.message);
       io.err(`termio companion ${v}: ${r.error.message}\n`);

@@ -92,7 +92,7 @@ const options = {
 type Values = { agent?: string; machine?: string; since?: string; limit?: string; by?: string; json?: boolean };
 
 function filters(v: Values): { agent?: string; machine?: string } {
-  return { ...(v.agent ? { agent: v.agent } : {}), ...(v.machine ? { machine: v.machine } : {}) };
+  return { agent: v.agent || undefined, machine: v.machine || undefined };
 }
 
 async function runVerb(verb: string, rest: string[], v: Values, io: CliIo, json: boolean): Promise<number | string> {
@@ -103,8 +103,8 @@ async function runVerb(verb: string, rest: string[], v: Values, io: CliIo, json:
     const r = await ask(io, json, 'history.search', {
       query: rest.join(' '),
       ...filters(v),
-      ...(v.since ? { since: v.since } : {}),
-      ...(limit ? { limit } : {}),
+      since: v.since || undefined,
+      limit: limit || undefined,
     });
     if (!r.ok) return r.code;
     if (json) printOk(io, r.result);
@@ -183,7 +183,7 @@ export const runUsage: CommandHandler = async (args, io) => {
     printError(io, json, 'usage', `usage ${bad}`);
     return (io.err(`\n${USAGE_HELP}`), ExitCode.usage);
   }
-  const r = await ask(io, json, 'usage', { by: by as 'agent', ...filters(values), ...(values.since ? { since: values.since } : {}) });
+  const r = await ask(io, json, 'usage', { by: by as 'agent', ...filters(values), since: values.since || undefined });
   if (!r.ok) return r.code;
   if (json) return (printOk(io, r.result), ExitCode.ok);
   const n = (x: number) => x.toLocaleString('en-US');

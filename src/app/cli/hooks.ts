@@ -97,7 +97,7 @@ export async function hookAgents(io: CliIo, agentId: string | undefined): Promis
   for (const p of catalog.problems()) io.err(`termio hooks: skipped manifest: ${p.errors.join('; ')}\n`);
   await catalog.dispose();
   const agents: HookAgent[] = [...manifests.values()].flatMap((m) =>
-    m.hooks ? [{ agentId: m.id, hooks: m.hooks, ...(m.skills ? { skills: m.skills } : {}), ...(m.mcp ? { mcp: m.mcp } : {}) }] : [],
+    m.hooks ? [{ agentId: m.id, hooks: m.hooks, skills: m.skills || undefined, mcp: m.mcp || undefined }] : [],
   );
   if (agentId === undefined) return agents;
   const m = manifests.get(agentId);

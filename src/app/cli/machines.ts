@@ -94,10 +94,10 @@ function machineToAdd(parsed: ParsedArgs<typeof OPTIONS>, io: CliIo): HostParams
   return {
     name,
     target,
-    ...(port !== undefined ? { port } : {}),
-    ...(v.identity !== undefined ? { identity: isAbsolute(v.identity) ? v.identity : resolve(io.cwd, v.identity) } : {}),
-    ...(v['ssh-option']?.length ? { sshOptions: v['ssh-option'] } : {}),
-    ...(v['remote-command'] !== undefined ? { remoteCommand: v['remote-command'] } : {}),
+    port,
+    identity: v.identity !== undefined ? (isAbsolute(v.identity) ? v.identity : resolve(io.cwd, v.identity)) : undefined,
+    sshOptions: v['ssh-option']?.length ? v['ssh-option'] : undefined,
+    remoteCommand: v['remote-command'],
   };
 }
 

@@ -33,7 +33,7 @@ export const run: CommandHandler = async (args, io) => {
   }
   try {
     const session = io.env.TERMIO_SESSION;
-    const reply = await client.request('app.notify', { text, ...(values.title !== undefined ? { title: values.title } : {}), ...(session ? { session } : {}) });
+    const reply = await client.request('app.notify', { text, title: values.title, session: session || undefined });
     if (!reply.ok) {
       printError(io, json, reply.lost ? 'connectionLost' : reply.error.code, reply.error.message);
       return reply.lost ? ExitCode.hostNotRunning : ExitCode.failed;

@@ -253,7 +253,7 @@ function cwdOf(ctx: Ctx, flag: string | boolean | undefined): string {
  *  as given (a folder there) or that machine's home. */
 function where(ctx: Ctx, v: Values): { cwd?: string; machine?: string } {
   if (typeof v.machine !== 'string') return { cwd: cwdOf(ctx, v.cwd) };
-  return { machine: v.machine, ...(typeof v.cwd === 'string' ? { cwd: v.cwd } : {}) };
+  return { machine: v.machine, cwd: typeof v.cwd === 'string' ? v.cwd : undefined };
 }
 
 /** The session this command runs in, if any: it becomes the parent of what it starts. */
@@ -293,9 +293,9 @@ const handlers: Record<string, Handler> = {
     if (typeof n === 'string') return usageError(ctx, 'read', n);
     const r = await call(ctx, 'sessions.read', {
       id: p.positionals[0] ?? '',
-      ...(n !== undefined ? { lines: n } : {}),
-      ...(p.values.transcript ? { transcript: true } : {}),
-      ...(p.values.viewport ? { viewport: true } : {}),
+      lines: n,
+      transcript: p.values.transcript ? true : undefined,
+      viewport: p.values.viewport ? true : undefined,
     });
     if (!r.ok) return r.code;
     if (ctx.json) printOk(ctx.io, r.result);
@@ -307,10 +307,10 @@ const handlers: Record<string, Handler> = {
     if (text === undefined && !p.values.enter) return usageError(ctx, 'send', 'missing TEXT');
     const wait = waitArg(p.values);
     if (typeof wait === 'string') return usageError(ctx, 'send', wait);
-    const r = await call(ctx, 'sessions.send', { id: p.positionals[0] ?? '', text: text ?? '', ...(p.values.enter ? { enter: true } : {}) });
+    const r = await call(ctx, 'sessions.send', { id: p.positionals[0] ?? '', text: text ?? '', enter: p.values.enter ? true : undefined });
     if (!r.ok) return r.code;
     const { id, mark } = r.result;
-    if (wait.wait) return waitAfter(ctx, { id, until: 'turn', timeoutMs: wait.wait.timeoutMs, ...(mark !== undefined ? { since: mark } : {}) }, { id });
+    if (wait.wait) return waitAfter(ctx, { id, until: 'turn', timeoutMs: wait.wait.timeoutMs, since: mark }, { id });
     if (ctx.json) printOk(ctx.io, { id });
     return ExitCode.ok;
   },
@@ -325,12 +325,12 @@ const handlers: Record<string, Handler> = {
     const args = {
       ...where(ctx, p.values),
       ...worktree,
-      ...(agent !== undefined ? { agent } : {}),
-      ...(p.values.bypass ? { bypass: true } : {}),
-      ...(title !== undefined ? { title } : {}),
-      ...(prompt !== undefined ? { prompt } : {}),
+      agent,
+      bypass: p.values.bypass ? true : undefined,
+      title,
+      prompt,
       ...parentOf(ctx),
-      ...(notify ? { notifyParent: true } : {}),
+      notifyParent: notify ? true : undefined,
     };
     const r = await call(ctx, 'sessions.spawn', args);
     if (!r.ok) return r.code;
@@ -343,7 +343,7 @@ const handlers: Record<string, Handler> = {
     if (typeof wait === 'string') return usageError(ctx, 'run', wait);
     const [title, worktree] = [str(p, 'title'), worktreeChoice(p)];
     if (typeof worktree === 'string') return usageError(ctx, 'run', worktree);
-    const args = { argv: p.positionals, ...where(ctx, p.values), ...worktree, ...(title !== undefined ? { title } : {}), ...parentOf(ctx) };
+    const args = { argv: p.positionals, ...where(ctx, p.values), ...worktree, title, ...parentOf(ctx) };
     const r = await call(ctx, 'sessions.run', args);
     if (!r.ok) return r.code;
     if (!wait.wait) return started(ctx, r.result);

@@ -61,7 +61,7 @@ export function commentHandlers(kit: Kit): Record<string, Handler> {
       if (index !== undefined && !(Number.isInteger(index) && index >= 1))
         return kit.usageError(ctx, 'comment', `--replace wants a comment number, not '${replace}'`);
       if (text.trim() === '') return kit.usageError(ctx, 'comment', 'the comment has no text');
-      return listed(ctx, await kit.call(ctx, 'sessions.comment', { id, file, ...range, text, ...(index !== undefined ? { replace: index } : {}) }));
+      return listed(ctx, await kit.call(ctx, 'sessions.comment', { id, file, ...range, text, replace: index }));
     },
     async comments(p, ctx) {
       const [first = '', second, third] = p.positionals;

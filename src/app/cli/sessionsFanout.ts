@@ -89,7 +89,7 @@ export function fanoutHandlers(kit: Kit & { parent: (ctx: Ctx) => { parent?: str
     if (ids.some((a) => a === '')) return kit.usageError(ctx, 'fanout', `--agents has an empty name in '${agents}'`);
     if (typeof prompt !== 'string' || prompt.trim() === '') return kit.usageError(ctx, 'fanout', 'missing --prompt TEXT');
     const dir = typeof cwd !== 'string' ? ctx.io.cwd : isAbsolute(cwd) ? cwd : resolve(ctx.io.cwd, cwd);
-    const args = { agents: ids, prompt, cwd: dir, ...(typeof base === 'string' ? { base } : {}), ...kit.parent(ctx) };
+    const args = { agents: ids, prompt, cwd: dir, base: typeof base === 'string' ? base : undefined, ...kit.parent(ctx) };
     return printed(ctx, await kit.call(ctx, 'sessions.fanout', args, START_MS_PER_AGENT * ids.length), started);
   };
   return {
@@ -110,7 +110,7 @@ export function fanoutHandlers(kit: Kit & { parent: (ctx: Ctx) => { parent?: str
           const code = printed(ctx, r, (t) => `${t.branch}: ${t.test.passed ? 'passed' : 'failed'} (${t.test.command})\n${t.test.output}`);
           return code === ExitCode.ok && r.ok && !r.result.test.passed ? ExitCode.failed : code;
         }
-        const r = await kit.call(ctx, 'sessions.fanout.merge', { ...ref, ...(p.values.commit ? { commit: true } : {}) });
+        const r = await kit.call(ctx, 'sessions.fanout.merge', { ...ref, commit: p.values.commit ? true : undefined });
         return printed(ctx, r, (t) => `${t.message}\nKept as they were: ${t.kept.join(', ') || 'none'}\n`);
       }
       return kit.usageError(ctx, 'fanout', `unknown subverb '${sub}' (list, show, test, merge; or --agents and --prompt to start one)`);

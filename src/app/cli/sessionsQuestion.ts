@@ -47,7 +47,7 @@ export function questionHandlers(call: Call): Record<keyof typeof questionSpecs,
       return r.result.question ? ExitCode.ok : ExitCode.failed;
     },
     async answer(p, ctx) {
-      const r = await call(ctx, 'sessions.answer', { id: p.positionals[0] ?? '', choice: p.positionals[1] ?? '', ...(p.values.force ? { force: true } : {}) });
+      const r = await call(ctx, 'sessions.answer', { id: p.positionals[0] ?? '', choice: p.positionals[1] ?? '', force: p.values.force ? true : undefined });
       if (!r.ok) return r.code;
       if (ctx.json) printOk(ctx.io, r.result);
       else ctx.io.out(`answered: ${r.result.choice}\n`);

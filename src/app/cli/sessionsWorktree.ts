@@ -69,7 +69,7 @@ export const worktreeSpecs: Record<string, VerbSpec> = {
 export function worktreeChoice(p: Parsed): { worktree?: { branch?: string; base?: string } } | string {
   const { worktree, branch, base } = p.values;
   if (!worktree) return branch !== undefined || base !== undefined ? '--branch and --base go with --worktree' : {};
-  return { worktree: { ...(typeof branch === 'string' ? { branch } : {}), ...(typeof base === 'string' ? { base } : {}) } };
+  return { worktree: { branch: typeof branch === 'string' ? branch : undefined, base: typeof base === 'string' ? base : undefined } };
 }
 
 type Handler = (p: Parsed, ctx: Ctx) => Promise<number>;
@@ -84,15 +84,15 @@ export function worktreeHandlers(kit: Kit): Record<string, Handler> {
   const act = (action: 'commit' | 'merge' | 'rebase') => async (p: Parsed, ctx: Ctx) => {
     const message = typeof p.values.message === 'string' ? p.values.message : undefined;
     if (message === '') return kit.usageError(ctx, 'commit', '--message needs some text');
-    return said(ctx, await kit.call(ctx, 'worktrees.act', { ref: p.positionals[0] ?? '', action, ...(message !== undefined ? { message } : {}) }));
+    return said(ctx, await kit.call(ctx, 'worktrees.act', { ref: p.positionals[0] ?? '', action, message }));
   };
   return {
     async diff(p, ctx) {
       const file = typeof p.values.file === 'string' ? p.values.file : undefined;
       const r = await kit.call(ctx, 'worktrees.diff', {
         ref: p.positionals[0] ?? '',
-        ...(p.values.stat ? { stat: true } : {}),
-        ...(file !== undefined ? { file } : {}),
+        stat: p.values.stat ? true : undefined,
+        file,
       });
       if (!r.ok) return r.code;
       if (ctx.json) printOk(ctx.io, r.result);
@@ -107,8 +107,8 @@ export function worktreeHandlers(kit: Kit): Record<string, Handler> {
       if (p.values.force && !p.values['remove-worktree']) return kit.usageError(ctx, 'close', '--force goes with --remove-worktree');
       const r = await kit.call(ctx, 'sessions.close', {
         id: p.positionals[0] ?? '',
-        ...(p.values['remove-worktree'] ? { worktree: 'remove' as const } : {}),
-        ...(p.values.force ? { force: true } : {}),
+        worktree: p.values['remove-worktree'] ? ('remove' as const) : undefined,
+        force: p.values.force ? true : undefined,
       });
       if (!r.ok) return r.code;
       if (ctx.json) printOk(ctx.io, r.result);

@@ -53,7 +53,7 @@ const tildeKeys: Record<number, string> = {
 function mods(param: number | undefined): { shift?: boolean; alt?: boolean; ctrl?: boolean; meta?: boolean } {
   if (!param || param < 2) return {};
   const m = param - 1;
-  return { ...(m & 1 ? { shift: true } : {}), ...(m & 2 ? { alt: true } : {}), ...(m & 4 ? { ctrl: true } : {}), ...(m & 8 ? { meta: true } : {}) };
+  return { shift: m & 1 ? true : undefined, alt: m & 2 ? true : undefined, ctrl: m & 4 ? true : undefined, meta: m & 8 ? true : undefined };
 }
 
 /** One character → a key intent (control characters as Ctrl+key). */

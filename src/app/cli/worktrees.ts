@@ -85,7 +85,7 @@ export const run: CommandHandler = async (args, io) => {
         ? await client.request('worktrees.list', {})
         : verb === 'prune'
           ? await client.request('worktrees.prune', {})
-          : await client.request('worktrees.remove', { ref: ref!, ...(values.force ? { force: true } : {}) });
+          : await client.request('worktrees.remove', { ref: ref!, force: values.force ? true : undefined });
     if (!reply.ok) {
       printError(io, json, reply.lost ? 'connectionLost' : reply.error.code, reply.error.message);
       return reply.lost ? ExitCode.hostNotRunning : ExitCode.failed;

@@ -129,7 +129,7 @@ export class ControlClient {
           resolve(reply);
         },
       });
-      this.socket.write(encodeFrame({ v: CONTROL_PROTOCOL_VERSION, seq, verb, args, ...(this.secret ? { secret: this.secret } : {}) }));
+      this.socket.write(encodeFrame({ v: CONTROL_PROTOCOL_VERSION, seq, verb, args, secret: this.secret || undefined }));
     });
   }
 

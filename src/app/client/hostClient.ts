@@ -103,10 +103,10 @@ export class HostClient {
           resolve({
             kind: 'versionMismatch',
             message: m.message,
-            ...(m.protocol !== undefined ? { protocol: m.protocol } : {}),
-            ...(m.hostVersion !== undefined ? { hostVersion: m.hostVersion } : {}),
-            ...(m.pid !== undefined ? { pid: m.pid } : {}),
-            ...(m.keepsAgents ? { keepsAgents: true } : {}),
+            protocol: m.protocol,
+            hostVersion: m.hostVersion,
+            pid: m.pid,
+            keepsAgents: m.keepsAgents ? true : undefined,
           });
         } else if (m?.t === 'error') {
           resolve({ kind: 'failed', message: m.message });
@@ -116,7 +116,7 @@ export class HostClient {
           resolve({ kind: 'failed', message: why ?? `${label} did not answer the hello` });
         }
       };
-      const inside = { ...(who.session !== undefined ? { session: who.session } : {}), ...(who.secret !== undefined ? { secret: who.secret } : {}) };
+      const inside = { session: who.session, secret: who.secret };
       stream.write(encodeJsonMessage({ t: 'hello', protocol: who.protocol ?? HOST_PROTOCOL_VERSION, client: who.client, version: who.version, ...inside }));
     });
   }

@@ -94,7 +94,7 @@ export class RemoteHost implements AppHost {
     const paths = termioPaths(env);
     const settings = new SettingsStore(paths.settingsFile, env.HOME ?? homedir());
     settings.watch();
-    const catalog = await AgentCatalog.create({ ...(opts.env ? { env: opts.env } : {}), logger: opts.logger });
+    const catalog = await AgentCatalog.create({ env: opts.env || undefined, logger: opts.logger });
     return { ok: true, host: new RemoteHost(opts, c, paths, settings, catalog) };
   }
 
@@ -300,7 +300,7 @@ export class RemoteHost implements AppHost {
     // A worktree's set-up is the repository's (a checkout of a large tree takes a while): same minute.
     const r = await this.client.request(
       'app.launch',
-      { agentId, cwd, bypass, windowId, ...(worktree ? { worktree: true } : {}), ...(machine ? { machine } : {}) },
+      { agentId, cwd, bypass, windowId, worktree: worktree ? true : undefined, machine: machine || undefined },
       60_000,
     );
     if (!r.ok) return { ok: false, message: r.error.message };

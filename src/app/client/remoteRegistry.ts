@@ -30,7 +30,7 @@ export interface AppSessionUpdate {
 function epochWhy(w: SessionStatusInfo['why']): StatusWhy {
   const { failure, ...rest } = w;
   const why: StatusWhy = { ...rest, at: Date.parse(w.at) };
-  if (failure) why.failure = { kind: failure.kind, reason: failure.reason, ...(failure.resetsAt ? { resetsAt: Date.parse(failure.resetsAt) } : {}) };
+  if (failure) why.failure = { kind: failure.kind, reason: failure.reason, resetsAt: failure.resetsAt ? Date.parse(failure.resetsAt) : undefined };
   return why;
 }
 

@@ -172,7 +172,7 @@ export class AppService implements Disposable {
       windows: host.savedWindows(),
       problems: host.problems.map((x) => ({ ...x })),
       otherApp,
-      ...(this.opts.machines ? { machines: this.opts.machines.list() } : {}),
+      machines: this.opts.machines ? this.opts.machines.list() : undefined,
     };
   }
 
@@ -224,10 +224,10 @@ export class AppService implements Disposable {
     }
     this.host.activeWindowId = p.windowId;
     const r = await this.host.registry.spawn({
-      ...(p.agentId ? { agent: p.agentId } : {}),
+      agent: p.agentId || undefined,
       cwd: p.cwd,
       bypass: p.bypass,
-      ...(p.worktree ? { worktree: {} } : {}),
+      worktree: p.worktree ? {} : undefined,
     });
     if (!r.ok) return { ok: false, code: r.code === 'badDirectory' ? 'badDirectory' : 'spawnFailed', message: r.message };
     return { ok: true, result: { session: this.info(r.record) } };

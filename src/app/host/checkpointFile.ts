@@ -76,7 +76,7 @@ export function heldMetaOf(r: SessionRecord, secret: string | null, status: Trac
     stateSince: r.stateSince,
     waitingSince: r.waitingSince,
     secret,
-    ...(status ? { status } : {}),
+    status: status || undefined,
   };
 }
 

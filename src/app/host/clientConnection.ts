@@ -261,13 +261,13 @@ export class Connection implements AppSubscriber {
     this.greeted = true;
     this.kind = kind;
     this.name = client;
-    this.asker = { ...(secret ? { secret } : {}), ...(session ? { session } : {}) };
+    this.asker = { secret: secret || undefined, session: session || undefined };
     if (this.handshakeTimer) clearTimeout(this.handshakeTimer);
     this.handshakeTimer = null;
     this.log.debug('client connected', { client, version });
     const capabilities: string[] = [...HOST_CAPABILITIES, ...(this.server.opts.keepsAgents ? [KEEPS_AGENTS_CAPABILITY] : [])];
     const { hostId } = this.server.opts;
-    this.send({ t: 'hello', protocol: HOST_PROTOCOL_VERSION, hostVersion, capabilities, pid: process.pid, ...(hostId ? { hostId } : {}) });
+    this.send({ t: 'hello', protocol: HOST_PROTOCOL_VERSION, hostVersion, capabilities, pid: process.pid, hostId: hostId || undefined });
   }
 
   private handleMessage(value: unknown): void {

@@ -26,7 +26,7 @@ export function readHello(value: unknown, hostVersion: string, keepsAgents: bool
       ok: false,
       code: 'versionMismatch',
       message: `this host (Termio ${hostVersion}) speaks protocol ${HOST_PROTOCOL_VERSION}; the client (${hello.data.client} ${hello.data.version}) speaks ${hello.data.protocol}`,
-      extra: { protocol: HOST_PROTOCOL_VERSION, hostVersion, pid: process.pid, ...(keepsAgents ? { keepsAgents: true } : {}) },
+      extra: { protocol: HOST_PROTOCOL_VERSION, hostVersion, pid: process.pid, keepsAgents: keepsAgents ? true : undefined },
     };
   }
   return { ok: true, hello: hello.data };

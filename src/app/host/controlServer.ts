@@ -189,9 +189,9 @@ export class ControlServer {
     this.waits = new SessionWaits({
       registry: opts.registry,
       describe,
-      ...(opts.readyEvidence ? { readyEvidence: opts.readyEvidence } : {}),
-      ...(opts.promptHook ? { promptHook: opts.promptHook } : {}),
-      ...(opts.hookWork ? { hookWork: opts.hookWork } : {}),
+      readyEvidence: opts.readyEvidence || undefined,
+      promptHook: opts.promptHook || undefined,
+      hookWork: opts.hookWork || undefined,
       limits: { enterFallbackMs: this.limits.enterFallbackMs, ...opts.waitLimits },
     });
     const questions = opts.questions ?? (() => undefined);
@@ -211,7 +211,7 @@ export class ControlServer {
         notices: this.notices,
         logger: this.logger,
         describe,
-        ...(opts.onNotify ? { onNotify: opts.onNotify } : {}),
+        onNotify: opts.onNotify || undefined,
       }),
       bypass: new BypassPolicy(opts.callerOf ?? (() => null), this.logger, opts.bypassFlagIn),
       bypassByDefault: opts.bypassByDefault ?? (async () => false),
@@ -222,13 +222,13 @@ export class ControlServer {
       describeStatus: opts.describeStatus,
       describeResume: opts.describeResume,
       transcriptOf: opts.transcriptOf ?? (async () => undefined),
-      ...(opts.remote ? { remote: opts.remote } : {}),
+      remote: opts.remote || undefined,
       worktrees: opts.worktrees,
       fanout: opts.fanout,
       history: opts.history,
       questions,
       notices: this.notices,
-      ...(opts.lookingAt ? { lookingAt: opts.lookingAt } : {}),
+      lookingAt: opts.lookingAt || undefined,
     });
   }
 
@@ -330,7 +330,7 @@ export class ControlServer {
       ok: false,
       reason: 'alreadyRunning',
       message: `another Termio is listening on ${socketPath}${pid ? ` (pid ${pid})` : ''}`,
-      ...(pid ? { pid } : {}),
+      pid: pid || undefined,
     };
   }
 

@@ -216,7 +216,7 @@ export class ControlVerbs implements SessionVerbs {
     if (args.transcript) return readTranscript(found.record.id, await this.d.transcriptOf(found.record.id), args.lines, s);
     await within(s.whenParsed(), this.d.readSettleMs);
     // Right-trimmed here too: typed spaces (a prompt's "$ ") are cells with content to the emulator.
-    const lines = s.screenLines({ ...(args.lines !== undefined ? { lines: args.lines } : {}), viewport: args.viewport === true }).map((l) => l.trimEnd());
+    const lines = s.screenLines({ lines: args.lines, viewport: args.viewport === true }).map((l) => l.trimEnd());
     return { ok: true, result: { id: found.record.id, lines, cols: s.cols, rows: s.rows } };
   }
 
@@ -266,7 +266,7 @@ export class ControlVerbs implements SessionVerbs {
       state: info.state,
       waitingSince: waitingSinceMs(info),
       stateSince: Date.parse(info.stateSince),
-      ...(info.reachable === false ? { reachable: false } : {}),
+      reachable: info.reachable === false ? false : undefined,
       info,
     }));
     // Focusing, a second request goes past the session the user looks at (see nextSession).

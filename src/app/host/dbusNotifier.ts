@@ -101,5 +101,5 @@ export class DbusNotificationSink implements NotificationSink {
 export function defaultNotificationSink(logger: Logger, icon: string, env?: NodeJS.ProcessEnv): NotificationSink {
   const plain = nodeNotifierSink(logger, icon);
   if (process.platform !== 'linux') return plain;
-  return new DbusNotificationSink({ icon, logger, fallback: plain, ...(env ? { env } : {}) });
+  return new DbusNotificationSink({ icon, logger, fallback: plain, env: env || undefined });
 }

@@ -94,11 +94,11 @@ export class DriveVerbs {
       return { ok: false, code: 'badRequest', message: `sessions.spawn: notifyParent: ${why}` };
     }
     const spawned = await registry.spawn({
-      ...(agent !== undefined ? { agent } : {}),
-      ...(cwd !== undefined ? { cwd } : {}),
-      ...(bypass !== undefined ? { bypass } : {}),
-      ...(title !== undefined ? { title } : {}),
-      ...(args.worktree ? { worktree: { ...args.worktree, ...(prompt !== undefined ? { prompt } : {}) } } : {}),
+      agent,
+      cwd,
+      bypass,
+      title,
+      ...(args.worktree ? { worktree: { ...args.worktree, prompt } } : {}),
       ...parent,
     });
     if (!spawned.ok) return spawned;
@@ -125,9 +125,9 @@ export class DriveVerbs {
     const label = title ?? argv.join(' ').slice(0, RUN_LABEL_CHARS);
     const spawned = await this.opts.registry.spawn({
       argv,
-      ...(cwd !== undefined ? { cwd } : {}),
+      cwd,
       title: label,
-      ...(args.worktree ? { worktree: { ...args.worktree, prompt: argv.join(' ') } } : {}),
+      worktree: args.worktree ? { ...args.worktree, prompt: argv.join(' ') } : undefined,
       ...this.parentOf(args.parent),
     });
     if (!spawned.ok) return spawned;
@@ -146,9 +146,7 @@ export class DriveVerbs {
     // Waits last as long as the work does: the log says which are in progress (and which came back with a new host).
     this.opts.logger.info('control: waiting', { id: found.record.id, until: args.until ?? 'done', timeoutMs: args.timeoutMs });
     const mark = args.since === 'start' ? 0 : args.since;
-    const result = await holder.hold(
-      this.opts.waits.wait(found.record.id, args.until ?? 'done', args.timeoutMs, { ...(mark !== undefined ? { mark } : {}), signal: holder.signal }),
-    );
+    const result = await holder.hold(this.opts.waits.wait(found.record.id, args.until ?? 'done', args.timeoutMs, { mark, signal: holder.signal }));
     return { ok: true, result };
   }
 
@@ -158,7 +156,7 @@ export class DriveVerbs {
     const found = args.session !== undefined ? this.opts.registry.find(args.session) : null;
     const sessionId = found?.ok ? found.record.id : null;
     if (!this.opts.onNotify) return { ok: false, code: 'internal', message: 'this host shows no notifications' };
-    await this.opts.onNotify({ sessionId, text: args.text, ...(args.title !== undefined ? { title: args.title } : {}) });
+    await this.opts.onNotify({ sessionId, text: args.text, title: args.title });
     return { ok: true, result: { shown: true } };
   }
 

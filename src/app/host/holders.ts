@@ -87,7 +87,7 @@ export function holderAvailability(paths: TermioPaths, env: NodeJS.ProcessEnv = 
   if ('problem' in where) return { available: false, reason: where.problem };
   const socketDir = where.dir;
   const tapDir = env[HOLDER_TAP_ENV];
-  return { available: true, binary, socketDir, checkpointDir: checkpointDir(paths), logFile: join(paths.logsDir, 'holder.log'), ...(tapDir ? { tapDir } : {}) };
+  return { available: true, binary, socketDir, checkpointDir: checkpointDir(paths), logFile: join(paths.logsDir, 'holder.log'), tapDir: tapDir || undefined };
 }
 
 /** Creates the holder folders (sockets: 0700, like the run folder). */

@@ -111,8 +111,7 @@ export class Host {
     const listen = await control.listen();
     if (!listen.ok) {
       core.registry.dispose();
-      if (listen.reason === 'alreadyRunning')
-        return { ok: false, alreadyRunning: true, ...(listen.pid !== undefined ? { pid: listen.pid } : {}), message: listen.message };
+      if (listen.reason === 'alreadyRunning') return { ok: false, alreadyRunning: true, pid: listen.pid, message: listen.message };
       return { ok: false, alreadyRunning: false, message: listen.message };
     }
     opts.logger.info('control socket listening', { socket: listen.socket });

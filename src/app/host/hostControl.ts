@@ -70,8 +70,8 @@ export function hostControlServer(
         since: new Date(s.since).toISOString(),
         ...whyFields(s.why),
         health: [...s.health.map((h) => h.message), ...ignoredNote(tracker.lastIgnored(id))],
-        ...(tool !== undefined ? { tool } : {}),
-        ...(transcript !== undefined ? { transcript } : {}),
+        tool,
+        transcript,
       };
     },
     transcriptOf: async (id) => (await up.promise).transcriptFor(id),
@@ -135,10 +135,10 @@ function historyVerbs(core: HostCore, opts: HostOptions, up: { readonly promise:
 function whyFields(why: StatusWhy) {
   return {
     channel: why.channel,
-    ...(why.rule !== undefined ? { rule: why.rule } : {}),
-    ...(why.event !== undefined ? { event: why.event } : {}),
+    rule: why.rule,
+    event: why.event,
     at: new Date(why.at).toISOString(),
-    ...(why.failure ? { failure: failureInfo(why.failure) } : {}),
+    failure: why.failure ? failureInfo(why.failure) : undefined,
   };
 }
 

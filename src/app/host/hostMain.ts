@@ -18,7 +18,7 @@ export async function main(): Promise<number> {
   const log = createLogger(join(paths.logsDir, 'host.log'), { stderr: process.env.TERMIO_LOG_STDERR === '1' });
   const idleRaw = process.env[IDLE_ENV];
   const idleExitMs = idleRaw !== undefined && /^\d+$/.test(idleRaw) ? Number(idleRaw) : undefined;
-  const started = await HostProcess.start({ logger: log, ...(idleExitMs !== undefined ? { idleExitMs } : {}) });
+  const started = await HostProcess.start({ logger: log, idleExitMs });
   if (!started.ok) {
     log.warn('host not started', { message: started.message });
     process.stderr.write(`termio-host: ${started.message}\n`);

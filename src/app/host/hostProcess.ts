@@ -66,8 +66,8 @@ function hostOptions(opts: HostProcessOptions, app: () => AppService | null, hub
   return {
     remoteSessions: () => remote,
     logger: opts.logger,
-    ...(opts.env ? { env: opts.env } : {}),
-    ...(opts.path !== undefined ? { path: opts.path } : {}),
+    env: opts.env || undefined,
+    path: opts.path,
     notificationSink: {
       send: (req, sound, onClick, onAction) =>
         app()?.notify(req.title, req.message, req.sessionId) ? Promise.resolve() : fallback.send(req, sound, onClick, onAction),
@@ -84,7 +84,7 @@ function companionOptions(self: HostProcess, host: Host, logger: Logger, env: No
     feedFor: (r) => self.server.feedFor(r),
     paths: self.paths,
     logger,
-    ...(env ? { env } : {}),
+    env: env || undefined,
     settings: host.settings,
     questions: host.questions,
     launch: pageLaunch(host, env?.HOME || homedir()),
@@ -92,7 +92,7 @@ function companionOptions(self: HostProcess, host: Host, logger: Logger, env: No
     lookingAt: () => host.lookingAt,
     agentInfo: (id) => {
       const e = host.catalog.get(id);
-      return e ? { name: e.manifest.name, ...(e.iconFile ? { iconFile: e.iconFile } : {}) } : { name: id };
+      return e ? { name: e.manifest.name, iconFile: e.iconFile || undefined } : { name: id };
     },
   };
 }
@@ -246,7 +246,7 @@ export class HostProcess {
       pid: process.pid,
       version: packageVersion(),
       adopted: adopted.size,
-      ...(lost ? { recovering: recovered.size } : {}),
+      recovering: lost ? recovered.size : undefined,
     });
     self.companion = await startHostCompanion(companionOptions(self, host, log, opts.env));
     hub.start((id) => host.registry.get(id) !== undefined);

@@ -102,7 +102,7 @@ export async function startServices(core: HostCore, opts: HostOptions): Promise<
     core.reportProblem('hooks', `cannot write the hook launcher: ${(e as Error).message}`);
   }
   const settings = startSettings(core, opts, home);
-  const catalog = await AgentCatalog.create({ ...(opts.env ? { env: opts.env } : {}), logger: log, ...(opts.path !== undefined ? { path: opts.path } : {}) });
+  const catalog = await AgentCatalog.create({ env: opts.env || undefined, logger: log, path: opts.path });
   const sessionEnv = sessionEnvironment(opts, catalog);
   // The same answer the catalog resolved commands with: one login shell per launch.
   const sessionBaseEnv = await sessionEnv.current();

@@ -89,8 +89,8 @@ export class NotificationRouter {
     const ctx: SessionContext = {
       agentName: this.o.agentName(s.agentId),
       folderLabel: `${s.machine}:${s.cwd.split('/').filter(Boolean).at(-1) ?? '/'}`,
-      ...(s.tool ? { detail: waitingFor(s.tool) } : {}),
-      ...(s.status?.why.failure ? { failure: s.status.why.failure.reason } : {}),
+      detail: s.tool ? waitingFor(s.tool) : undefined,
+      failure: s.status?.why.failure ? s.status.why.failure.reason : undefined,
       userLooking: this.looking === s.id,
     };
     const req = this.o.policy.stateChanged(s.id, before, s.state, Date.parse(s.stateSince), ctx);
@@ -136,9 +136,9 @@ export class NotificationRouter {
     return {
       agentName: this.o.agentName(r?.agentId),
       folderLabel: r ? (labels.get(r.cwd) ?? r.cwd) : '',
-      ...(tool !== undefined ? { detail: waitingFor(tool) } : {}),
-      ...(q && !q.answered ? { question: { id: q.id, fingerprint: q.fingerprint, text: q.text, choices: q.choices.map((c) => c.label) } } : {}),
-      ...(r?.failure ? { failure: r.failure.reason } : {}),
+      detail: tool !== undefined ? waitingFor(tool) : undefined,
+      question: q && !q.answered ? { id: q.id, fingerprint: q.fingerprint, text: q.text, choices: q.choices.map((c) => c.label) } : undefined,
+      failure: r?.failure ? r.failure.reason : undefined,
       userLooking: this.looking === id,
     };
   }

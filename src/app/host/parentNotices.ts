@@ -83,7 +83,7 @@ export class ParentNotices implements Disposable {
     const tellsParent = this.tells.get(id)?.parent;
     const told = this.told.get(id);
     const queued = [...(this.queues.get(id)?.values() ?? [])];
-    return { ...(tellsParent ? { tellsParent } : {}), ...(told ? { told } : {}), ...(queued.length ? { queued } : {}) };
+    return { tellsParent: tellsParent || undefined, told: told || undefined, queued: queued.length ? queued : undefined };
   }
 
   private childChanged(c: StateChange): void {

@@ -14,7 +14,7 @@ export function questionInfo(q: SessionQuestion): QuestionInfo {
     source: q.source,
     choices: q.choices.map((c) => ({
       label: c.label,
-      ...(c.description !== undefined ? { description: c.description } : {}),
+      description: c.description,
       keys: c.keys,
       highlighted: c.highlighted,
     })),

@@ -21,7 +21,7 @@ export function statusInfo(st: SessionStatus): SessionStatusInfo {
       rule: st.why.rule,
       event: st.why.event,
       at: iso(st.why.at),
-      ...(st.why.failure ? { failure: failureInfo(st.why.failure) } : {}),
+      failure: st.why.failure ? failureInfo(st.why.failure) : undefined,
     },
     health: st.health.map((h) => ({ code: h.code, message: h.message, since: iso(h.since) })),
   };
@@ -29,7 +29,7 @@ export function statusInfo(st: SessionStatus): SessionStatusInfo {
 
 /** A failure on the wire: the same fields, an ISO time. */
 export function failureInfo(f: StatusFailure): FailureInfo {
-  return { kind: f.kind, reason: f.reason, ...(f.resetsAt !== undefined ? { resetsAt: iso(f.resetsAt) } : {}) };
+  return { kind: f.kind, reason: f.reason, resetsAt: f.resetsAt !== undefined ? iso(f.resetsAt) : undefined };
 }
 
 export class SessionFacts {
@@ -80,7 +80,7 @@ export class SessionFacts {
       recovered: this.recovered.has(r.id),
       machine: null,
       question: this.questionOf(r.id),
-      ...(worktree ? { worktree } : {}),
+      worktree: worktree || undefined,
     };
   }
 }

@@ -156,9 +156,9 @@ export class SessionLauncher {
     const made = await this.o.worktrees.prepare({
       dir: req.cwd,
       agent,
-      ...(prompt !== undefined ? { prompt } : {}),
-      ...(branch !== undefined ? { branch } : {}),
-      ...(base !== undefined ? { base } : {}),
+      prompt,
+      branch,
+      base,
     });
     if (!made.ok) return { kind: 'worktreeRefused', message: made.message };
     if (made.setup) this.pendingSetup.set(req.id, made.setup);
@@ -185,7 +185,7 @@ export class SessionLauncher {
       }
       this.o.registry.add(session, {
         agentId: record.agentId === TERMINAL_AGENT_ID ? null : record.agentId,
-        ...(record.title ? { title: record.title } : {}),
+        title: record.title || undefined,
         bypass: record.bypass,
       });
       if (record.title) this.o.notes.titledByUser(id);
@@ -207,7 +207,7 @@ export class SessionLauncher {
       return false;
     }
     const record = this.o.store.getSession(id);
-    this.o.registry.add(session, { agentId: old.agentId, ...(record?.title ? { title: record.title } : {}), bypass: old.bypass });
+    this.o.registry.add(session, { agentId: old.agentId, title: record?.title || undefined, bypass: old.bypass });
     return true;
   }
 
@@ -221,7 +221,7 @@ export class SessionLauncher {
     if ('kind' in plan) return { kind: plan.kind, message: plan.message };
     const argv = this.withSetup(id, this.launchArgv(entry.manifest.command, entry.resolvedCommand, plan.argv));
     const secret = this.o.callers.mint();
-    const session = await this.start({ id, cwd: record.cwd, ...(argv ? { argv } : {}), ...this.spawnDefaults(secret) });
+    const session = await this.start({ id, cwd: record.cwd, argv: argv || undefined, ...this.spawnDefaults(secret) });
     if ('kind' in session) {
       this.o.resume.sessionEnded(id);
       return session;
@@ -238,15 +238,15 @@ export class SessionLauncher {
       session,
       {
         agentId: m.id,
-        ...(m.hooks ? { hooks: m.hooks } : {}),
-        ...(m.titleStatus ? { titleStatus: m.titleStatus } : {}),
-        ...(m.status ? { status: m.status } : {}),
-        ...(m.failureScreen ? { failureScreen: m.failureScreen } : {}),
-        ...(m.progressStatus ? { progressStatus: true } : {}),
+        hooks: m.hooks || undefined,
+        titleStatus: m.titleStatus || undefined,
+        status: m.status || undefined,
+        failureScreen: m.failureScreen || undefined,
+        progressStatus: m.progressStatus ? true : undefined,
         // A login shell's screen is the user's own: a (y/n) there is not an agent waiting.
         ...(m.loginShell ? { loginShell: true } : { questions: true }),
       },
-      { ...(conversationId ? { conversationId } : {}), ...more },
+      { conversationId: conversationId || undefined, ...more },
     );
     session.onExit(() => this.o.resume.sessionEnded(id));
     session.onNotification((n) => this.o.notifications.fromTerminal(id, n.title, n.body));
@@ -261,8 +261,8 @@ export class SessionLauncher {
     const held = await Session.spawnHeld(opts, {
       binary: h.binary,
       socketPath: join(h.socketDir, `${opts.id}.sock`),
-      ...(logFd !== undefined ? { logFd } : {}),
-      ...(h.tapDir ? { tap: join(h.tapDir, `${opts.id}.bin`) } : {}),
+      logFd,
+      tap: h.tapDir ? join(h.tapDir, `${opts.id}.bin`) : undefined,
     });
     closeFd(logFd);
     if (!('kind' in held)) {
@@ -332,7 +332,7 @@ export class SessionLauncher {
               why: meta.stateWhy,
               since: meta.stateSince,
               failure: meta.status?.engine.current.why.failure,
-              ...(meta.waitingSince !== undefined ? { waitingSince: meta.waitingSince } : {}),
+              waitingSince: meta.waitingSince,
             },
           }
         : {}),
@@ -380,7 +380,7 @@ export class SessionLauncher {
     const t = this.o.settings.settings.terminal;
     return {
       env: { ...this.o.hooks.sessionEnv(), [SESSION_SECRET_ENV]: secret },
-      ...(this.baseEnv ? { baseEnv: this.baseEnv } : {}),
+      baseEnv: this.baseEnv || undefined,
       scrollback: t.scrollback,
       cursorShape: t.cursorStyle,
       cursorBlink: t.cursorBlink,

@@ -47,7 +47,7 @@ export function shellSpawner(argv?: string[], env?: Record<string, string>): Spa
       return { kind: 'unknownAgent', message: `this host has no agent catalog, so it cannot launch '${req.agent}'` };
     }
     const command = req.argv ?? argv;
-    return Session.spawn({ cwd: req.cwd, id: req.id, ...(command ? { argv: command } : {}), ...(env ? { env } : {}) });
+    return Session.spawn({ cwd: req.cwd, id: req.id, argv: command || undefined, env: env || undefined });
   };
 }
 
@@ -241,11 +241,11 @@ export class SessionRegistry implements Disposable {
       id,
       cwd,
       bypass: req.bypass ?? false,
-      ...(req.agent !== undefined ? { agent: req.agent } : {}),
-      ...(req.title !== undefined ? { title: req.title } : {}),
-      ...(req.argv !== undefined ? { argv: req.argv } : {}),
-      ...(req.worktree !== undefined ? { worktree: req.worktree } : {}),
-      ...(req.conversation !== undefined ? { conversation: req.conversation } : {}),
+      agent: req.agent,
+      title: req.title,
+      argv: req.argv,
+      worktree: req.worktree,
+      conversation: req.conversation,
     };
     const result = await this.spawner(spawnReq);
     if (isSpawnFailure(result)) return { ok: false, code: result.kind === 'worktreeRefused' ? 'worktreeRefused' : 'spawnFailed', message: result.message };

@@ -181,11 +181,11 @@ export class StatusTracker {
       hooksDeclared: agent?.hooks !== undefined,
       hooksReportAtStart: agent?.hooks ? hooksReportAtStart(agent.hooks) : false,
       hooksReportOnPrompt: agent?.hooks ? hooksReportOnPrompt(agent.hooks) : false,
-      ...(agent?.titleStatus ? { titleStatus: agent.titleStatus } : {}),
-      ...(agent?.status ? { status: agent.status } : {}),
-      ...(agent?.failureScreen ? { failureScreen: agent.failureScreen } : {}),
-      ...(agent?.questions ? { questionTui: tuiOf(agent.hooks?.dialect ?? agent.agentId) } : {}),
-      ...(agent?.loginShell ? { shellExit: true } : {}),
+      titleStatus: agent?.titleStatus || undefined,
+      status: agent?.status || undefined,
+      failureScreen: agent?.failureScreen || undefined,
+      questionTui: agent?.questions ? tuiOf(agent.hooks?.dialect ?? agent.agentId) : undefined,
+      shellExit: agent?.loginShell ? true : undefined,
     };
     const restored = opts.restored;
     const engine = restored ? StatusEngine.restore(config, restored.engine) : new StatusEngine(config, at);
@@ -230,7 +230,7 @@ export class StatusTracker {
   /** The process ended: what its screen says last goes with it (a failed agent's parting words). */
   private feedExit(t: Tracked, e: { exitCode: number; signal?: number }, at: number): void {
     const lastLine = e.exitCode !== 0 || e.signal ? lastScreenLine(t.source.screenLines()) : undefined;
-    this.feed(t.source.id, { kind: 'exit', exitCode: e.exitCode, ...(e.signal ? { signal: e.signal } : {}), ...(lastLine ? { lastLine } : {}), at });
+    this.feed(t.source.id, { kind: 'exit', exitCode: e.exitCode, signal: e.signal || undefined, lastLine: lastLine || undefined, at });
   }
 
   /** What a new host needs to carry the session's status on, or undefined when it is not tracked. */
@@ -316,9 +316,9 @@ export class StatusTracker {
     const hooks = t.agent.hooks;
     const details = extractHookDetails(report, {
       dialect: hooks.dialect,
-      ...(hooks.conversation ? { conversationKey: hooks.conversation } : {}),
-      ...(hooks.tool ? { toolKey: hooks.tool } : {}),
-      ...(hooks.promptTitle ? { promptKey: hooks.promptTitle } : {}),
+      conversationKey: hooks.conversation || undefined,
+      toolKey: hooks.tool || undefined,
+      promptKey: hooks.promptTitle || undefined,
     });
     const who = attributeReport(
       { id: t.source.id, agentId: t.agent.agentId, conversationId: t.conversationId },
@@ -374,7 +374,7 @@ export class StatusTracker {
     // The manifest's failure event says where in its payload the error is described.
     const failureKey = t.agent?.hooks?.events.find((e) => e.on === report.event && e.failure !== undefined)?.failure;
     const failure = failureKey !== undefined ? failureOfReport(report, failureKey, at) : undefined;
-    this.feed(sessionId, { kind: 'hook', state: report.state, event: report.event, at, ...(failure ? { failure } : {}) });
+    this.feed(sessionId, { kind: 'hook', state: report.state, event: report.event, at, failure: failure || undefined });
     if (details.conversationId && details.conversationId !== t.conversationId) {
       const previous = t.conversationId;
       t.conversationId = details.conversationId;
@@ -382,7 +382,7 @@ export class StatusTracker {
         sessionId,
         conversationId: details.conversationId,
         previous,
-        ...(details.transcriptPath ? { transcriptPath: details.transcriptPath } : {}),
+        transcriptPath: details.transcriptPath || undefined,
       });
     }
     this.detailsEmitter.fire({ sessionId, report, details });

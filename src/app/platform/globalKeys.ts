@@ -147,7 +147,7 @@ export class GlobalKeys {
 
   private set(action: GlobalKeyAction, keys: string, s: Pick<GlobalKeyStatus, 'state' | 'message'>): void {
     this.status.set(action, { action, keys, ...s });
-    this.log.info('global key', { action, keys, state: s.state, ...(s.message ? { message: s.message } : {}) });
+    this.log.info('global key', { action, keys, state: s.state, message: s.message || undefined });
     this.changed.fire();
   }
 

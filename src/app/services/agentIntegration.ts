@@ -31,7 +31,7 @@ export function setLiveStatus(agentId: string, m: Manifest | undefined, on: bool
   // Off: the MCP server comes out before the hooks, the reverse of the order they went in.
   if (!on) setMcp(agentId, m, false, o);
   const r = (on ? installAgentHooks : uninstallAgentHooks)({ agentId, hooks: m.hooks }, hookOptions(o));
-  o.logger.info('hooks changed', { agentId, on, state: r.state, action: r.action, file: r.file, ...(r.error ? { error: r.error } : {}) });
+  o.logger.info('hooks changed', { agentId, on, state: r.state, action: r.action, file: r.file, error: r.error || undefined });
   if (r.error) o.reportProblem(r.error);
   // The Termio skill and Termio's MCP server go in with live status and out with it.
   if (m.skills && !(on && r.error)) {

@@ -335,13 +335,13 @@ export class AgentCatalog {
           manifest: result.manifest,
           warnings: result.warnings,
           disabled: result.disabled ?? [],
-          ...(result.iconFile ? { iconFile: result.iconFile } : {}),
+          iconFile: result.iconFile || undefined,
         },
         errors: [],
         warnings: [],
       });
     } else {
-      this.files.set(file, { file, source, label, ...(previous?.good ? { good: previous.good } : {}), errors: result.errors, warnings: result.warnings });
+      this.files.set(file, { file, source, label, good: previous?.good || undefined, errors: result.errors, warnings: result.warnings });
       this.opts.logger.warn('catalog: manifest not loaded', { file, errors: result.errors });
     }
   }
@@ -411,17 +411,17 @@ export class AgentCatalog {
       file: s.file,
       label: s.label,
       installed: resolvedCommand !== undefined && identity.state !== 'other',
-      ...(resolvedCommand !== undefined ? { resolvedCommand } : {}),
+      resolvedCommand,
       identity,
       // The plain Terminal is no agent CLI: nothing to verify.
-      ...(s.source === 'bundled' && m.command !== undefined && !m.loginShell ? { verified: verificationOf(this.verified, m.id) } : {}),
-      ...(s.good.iconFile ? { iconFile: s.good.iconFile } : {}),
+      verified: s.source === 'bundled' && m.command !== undefined && !m.loginShell ? verificationOf(this.verified, m.id) : undefined,
+      iconFile: s.good.iconFile || undefined,
       resumeFamily: manifestResumeFamily(m),
       statusChannels: manifestStatusChannels(m),
       disabled: s.good.disabled,
       warnings: [...s.good.warnings, ...nameWarning],
       errors: s.errors,
-      ...(overrides ? { overrides } : {}),
+      overrides: overrides || undefined,
     };
   }
 

@@ -13,7 +13,7 @@ const SESSION_SECRET_BYTES = 32;
 export function sessionIdentity(env: NodeJS.ProcessEnv): { session?: string; secret?: string } {
   const session = env.TERMIO_SESSION || undefined;
   const secret = env[SESSION_SECRET_ENV] || undefined;
-  return { ...(session !== undefined ? { session } : {}), ...(secret !== undefined ? { secret } : {}) };
+  return { session, secret };
 }
 
 export function mintSessionSecret(): string {

@@ -261,11 +261,11 @@ export class TermioApp {
     return this.host.enabledAgents().map((e) => ({
       id: e.id === TERMINAL_AGENT_ID ? null : e.id,
       name: e.manifest.name,
-      ...(e.iconFile ? { iconFile: e.iconFile } : {}),
-      ...(e.manifest.icon?.tint ? { iconTint: e.manifest.icon.tint } : {}),
+      iconFile: e.iconFile || undefined,
+      iconTint: e.manifest.icon?.tint || undefined,
       unavailable: unavailableNote(e),
-      ...(e.verified === null ? { unverified: true } : {}),
-      ...(e.manifest.install ? { installUrl: e.manifest.install } : {}),
+      unverified: e.verified === null ? true : undefined,
+      installUrl: e.manifest.install || undefined,
       hasBypass: Boolean(e.manifest.permissionBypassFlag),
     }));
   }

@@ -194,7 +194,7 @@ export class CompareWindow {
 
   private async merge(m: FanoutMemberStatus): Promise<void> {
     this.status.setText(`Merging ${m.branch}…`);
-    const r = await this.o.host.fanout('sessions.fanout.merge', { group: this.o.group, member: m.branch, ...(m.uncommitted > 0 ? { commit: true } : {}) });
+    const r = await this.o.host.fanout('sessions.fanout.merge', { group: this.o.group, member: m.branch, commit: m.uncommitted > 0 ? true : undefined });
     const kept = r.ok && r.result.kept.length ? ` The others are kept as they were: ${r.result.kept.join(', ')}.` : '';
     this.status.setText(r.ok ? `✓ ${r.result.message}.${kept}` : `⚠ ${r.message}`);
     this.o.log('compare merge', { member: m.branch, ok: r.ok, message: r.ok ? r.result.message : r.message });

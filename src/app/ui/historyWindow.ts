@@ -184,7 +184,7 @@ export class HistoryWindow {
       return;
     }
     this.status.setText(`Resuming in ${resultFacts({ ...r, lastActivity: null }, homedir(), new Date())}…`);
-    const a = await this.o.host.history('history.resume', { conversation: r.conversation, agent: r.agent, ...(r.machine ? { machine: r.machine } : {}) });
+    const a = await this.o.host.history('history.resume', { conversation: r.conversation, agent: r.agent, machine: r.machine || undefined });
     if (!a.ok) {
       this.status.setText(`⚠ ${a.message}`);
       this.o.log('history resume failed', { conversation: r.conversation, code: a.code, message: a.message });

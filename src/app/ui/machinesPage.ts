@@ -72,8 +72,8 @@ export class MachinesPage {
         .add({
           name: fields.name.text().trim(),
           target: fields.target.text().trim(),
-          ...(port ? { port: Number(port) } : {}),
-          ...(fields.identity.text().trim() ? { identity: fields.identity.text().trim() } : {}),
+          port: port ? Number(port) : undefined,
+          identity: fields.identity.text().trim() || undefined,
         })
         .then((e) => this.done(e));
     });

@@ -131,7 +131,7 @@ export class MainWindow {
       onSelect: (id) => opts.onSelect(id),
       onReview: (id) => opts.onAction('reviewChanges', id),
       chrome,
-      ...(onPainted ? { onPainted } : {}),
+      onPainted: onPainted || undefined,
     });
     row.addWidget(this.buildSidebarColumn());
     row.addWidget(this.buildMainArea(), 1);

@@ -32,7 +32,7 @@ export class QuitPath {
   async quit(reason: string, mode?: 'keep' | 'end'): Promise<void> {
     if (this.started) return;
     this.started = true;
-    this.log.info('quitting', { reason, ...(mode ? { mode } : {}) });
+    this.log.info('quitting', { reason, mode: mode || undefined });
     const deadline = setTimeout(() => {
       this.log.warn('quit deadline passed; exiting anyway');
       process.exit(0);

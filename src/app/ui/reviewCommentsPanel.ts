@@ -143,10 +143,10 @@ export class ReviewCommentsPanel {
       line: t.line,
       to: t.to,
       text,
-      ...(this.editing !== null ? { replace: this.editing } : {}),
+      replace: this.editing ?? undefined,
     };
     const r = await this.o.host.review('sessions.comment', args);
-    this.o.log('review comment added', { file: t.file, line: t.line, to: t.to, ok: r.ok, ...(r.ok ? {} : { message: r.message }) });
+    this.o.log('review comment added', { file: t.file, line: t.line, to: t.to, ok: r.ok, message: r.ok ? undefined : r.message });
     if (!this.show(r)) return;
     this.o.status(`✓ Comment on ${commentPlace({ file: t.file, line: t.line, to: t.to })} added: Send to agent when you are done.`);
     this.cancel();

@@ -225,7 +225,7 @@ export class ReviewWindow {
   private async act(action: 'commit' | 'merge' | 'rebase'): Promise<void> {
     const message = this.message.text().trim();
     this.status.setText(`${action === 'commit' ? 'Committing' : action === 'merge' ? 'Merging' : 'Rebasing'}…`);
-    const r = await this.o.host.review('worktrees.act', { ref: this.o.sessionId, action, ...(action === 'commit' && message ? { message } : {}) });
+    const r = await this.o.host.review('worktrees.act', { ref: this.o.sessionId, action, message: action === 'commit' && message ? message : undefined });
     this.status.setText(actionText(r.ok ? { ok: true, message: r.result.message } : r));
     this.o.log('review action', { session: this.o.sessionId, action, ok: r.ok, message: r.ok ? r.result.message : r.message });
     await this.refresh();

@@ -223,7 +223,7 @@ export class SessionActions {
   }
 
   private async closeWithWorktree(win: MainWindow, id: string, worktree: 'keep' | 'remove', force: boolean): Promise<void> {
-    const r = await this.host.review('sessions.close', { id, worktree, ...(force ? { force: true } : {}) });
+    const r = await this.host.review('sessions.close', { id, worktree, force: force ? true : undefined });
     this.opts.log.info('close worktree session', { id, worktree, force, ok: r.ok, message: r.ok ? (r.result.worktree ?? '') : r.message });
     this.reviews.get(id)?.close();
     this.reviews.delete(id);

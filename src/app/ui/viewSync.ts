@@ -138,11 +138,11 @@ export class ViewSync {
         exited: r.session.exited,
         parentId: r.parentId,
         stalled: r.stalledSince !== null,
-        ...(r.status?.why.failure ? { failure: r.status.why.failure.reason } : {}),
-        ...(agent?.iconFile ? { iconFile: agent.iconFile } : {}),
-        ...(agent?.manifest.icon?.tint ? { iconTint: agent.manifest.icon.tint } : {}),
-        ...(progress !== null ? { progress } : {}),
-        ...(r.machine ? { machine: r.machine } : {}),
+        failure: r.status?.why.failure ? r.status.why.failure.reason : undefined,
+        iconFile: agent?.iconFile || undefined,
+        iconTint: agent?.manifest.icon?.tint || undefined,
+        progress: progress ?? undefined,
+        machine: r.machine || undefined,
         ...(r.reachable === false
           ? {
               away: awayText(
@@ -151,7 +151,7 @@ export class ViewSync {
               ),
             }
           : {}),
-        ...(r.worktree ? { worktree: { branch: r.worktree.branch, repo: r.worktree.repo, changed: r.worktree.changed } } : {}),
+        worktree: r.worktree ? { branch: r.worktree.branch, repo: r.worktree.repo, changed: r.worktree.changed } : undefined,
       };
     });
   }

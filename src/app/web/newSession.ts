@@ -49,7 +49,7 @@ export class NewSession {
       t: 'spawn',
       agent: ($('new-agent') as HTMLSelectElement).value,
       folder: ($('new-folder') as HTMLSelectElement).value,
-      ...(prompt ? { prompt } : {}),
+      prompt: prompt || undefined,
     });
   }
 

@@ -77,7 +77,7 @@ export class PhonePush {
     const r = await fetch(path, {
       method,
       headers: { Authorization: `Bearer ${this.token}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-      ...(body ? { body: JSON.stringify(body) } : {}),
+      body: body ? JSON.stringify(body) : undefined,
     });
     const json = (await r.json().catch(() => ({}))) as { error?: string };
     if (!r.ok) throw new Error(json.error ?? `the host answered ${r.status}`);
@@ -100,7 +100,7 @@ export class PhonePush {
       device: deviceId(),
       name: deviceName(navigator.userAgent),
       subscription: sub.toJSON(),
-      ...(options ? { options } : {}),
+      options: options || undefined,
     });
   }
 

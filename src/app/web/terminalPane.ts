@@ -149,7 +149,7 @@ export class TerminalPane {
   private key(key: string): void {
     const ctrl = this.ctrl;
     this.setCtrl(false);
-    this.send({ t: 'key', key, ...(ctrl ? { ctrl: true } : {}) });
+    this.send({ t: 'key', key, ctrl: ctrl ? true : undefined });
     this.term?.focus();
   }
 

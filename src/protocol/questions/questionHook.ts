@@ -92,7 +92,7 @@ function askUserQuestion(input: Json): Question | null {
     return [
       {
         label: clip(label, MAX_LABEL_CHARS),
-        ...(description ? { description: clip(description, MAX_LABEL_CHARS) } : {}),
+        description: description ? clip(description, MAX_LABEL_CHARS) : undefined,
         keys: [String(k + 1)],
         highlighted: k === 0,
       },

@@ -327,7 +327,7 @@ function choicesOf(menu: Menu, tui: QuestionTui): QuestionChoice[] {
     const hint = SHORTCUT.exec(body);
     return {
       label: clip(hint ? body.slice(0, hint.index) : body, MAX_LABEL_CHARS),
-      ...(o.description.length ? { description: clip(o.description.join(' '), MAX_LABEL_CHARS) } : {}),
+      description: o.description.length ? clip(o.description.join(' '), MAX_LABEL_CHARS) : undefined,
       keys: menuKeys(tui, k, highlighted, hint ? hint[1]!.toLowerCase() : null, o.number),
       highlighted: k === highlighted,
     };

@@ -230,7 +230,7 @@ function classify(ev: Evidence, now: number): StatusFailure {
     return {
       kind: 'usage',
       reason: `stopped: usage limit${resets !== null ? `, resets ${formatClock(resets, now)}` : ''}`,
-      ...(resets !== null ? { resetsAt: resets } : {}),
+      resetsAt: resets ?? undefined,
     };
   }
   if (status !== null || API_WORDS.test(all)) {

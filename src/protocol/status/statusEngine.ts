@@ -211,7 +211,7 @@ export class StatusEngine {
         this.hook = {
           // A failure is attention whatever the manifest wrote (the schema insists on it too).
           state: input.failure ? 'attention' : input.state,
-          why: { channel: 'hooks', event: input.event, at: input.at, ...(input.failure ? { failure: input.failure } : {}) },
+          why: { channel: 'hooks', event: input.event, at: input.at, failure: input.failure || undefined },
           seq,
           prevSeq: this.hook?.seq ?? 0,
         };
@@ -248,9 +248,7 @@ export class StatusEngine {
           at: input.at,
           // Termio sends a signal only when it closes the session, and then nothing is left to
           // show: a signal seen here, or a non-zero code, is the program failing.
-          ...((input.signal || input.exitCode !== 0) && !this.config.shellExit
-            ? { failure: failureFromExit(input.exitCode, input.signal, input.lastLine) }
-            : {}),
+          failure: (input.signal || input.exitCode !== 0) && !this.config.shellExit ? failureFromExit(input.exitCode, input.signal, input.lastLine) : undefined,
         };
         break;
       case 'focus':

@@ -268,7 +268,7 @@ export class Companion implements Disposable {
       feedFor: (r) => this.deps.feedFor(r),
       answer: (session, question, choice) => this.answer(session, question, choice),
       spawn: (agent, folder, prompt) => this.spawn(agent, folder, prompt),
-      ...(this.deps.remote ? { remote: this.deps.remote } : {}),
+      remote: this.deps.remote || undefined,
       logger: this.deps.logger,
     });
     this.pages.add(page);
@@ -354,7 +354,7 @@ export class Companion implements Disposable {
         waitingSince: r.waitingSince,
         exited: r.session.exited !== null,
         question: pageQuestion(this.deps.questions?.get(r.id) ?? null),
-        ...(r.failure ? { failure: r.failure.reason } : {}),
+        failure: r.failure ? r.failure.reason : undefined,
         machine: null,
       };
     });
@@ -392,9 +392,9 @@ export class Companion implements Disposable {
           waitingSince: waitingSinceMs(s),
           exited: s.exited !== null,
           question: pageQuestionInfo(s.question),
-          ...(s.status?.why.failure ? { failure: s.status.why.failure.reason } : {}),
+          failure: s.status?.why.failure ? s.status.why.failure.reason : undefined,
           machine,
-          ...(s.reachable === false ? { away: true } : {}),
+          away: s.reachable === false ? true : undefined,
         });
       }
     }
@@ -449,7 +449,7 @@ export class Companion implements Disposable {
 /** A question as the page shows it (its keys stay in the host). */
 export function pageQuestion(q: SessionQuestion | null): PageQuestion | null {
   if (!q) return null;
-  const choices = q.choices.map((c) => ({ label: c.label, ...(c.description !== undefined ? { description: c.description } : {}) }));
+  const choices = q.choices.map((c) => ({ label: c.label, description: c.description }));
   return { id: q.id, text: q.text, context: q.context, choices, answered: q.answered?.label ?? null };
 }
 
@@ -468,7 +468,7 @@ export function remotePageAnswer(session: string, question: string, a: RemoteAns
 /** A question of another machine's session (as its SessionInfo carries it) as the page shows it. */
 export function pageQuestionInfo(q: QuestionInfo | null): PageQuestion | null {
   if (!q) return null;
-  const choices = q.choices.map((c) => ({ label: c.label, ...(c.description !== undefined ? { description: c.description } : {}) }));
+  const choices = q.choices.map((c) => ({ label: c.label, description: c.description }));
   return { id: q.id, text: q.text, context: q.context, choices, answered: q.answered?.label ?? null };
 }
 

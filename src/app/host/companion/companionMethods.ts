@@ -55,7 +55,7 @@ export function companionMethods(
         error: { code: 'forbidden', message: `a program inside a Termio session cannot put the companion on the network; do it ${AS_THE_USER}` },
       });
     }
-    return answer((x) => x.settings.set({ enabled: true, ...(p.network ? { network: p.network } : {}), ...(p.port ? { port: p.port } : {}) }));
+    return answer((x) => x.settings.set({ enabled: true, network: p.network || undefined, port: p.port || undefined }));
   };
   return {
     ...deviceMethods(companion),

@@ -137,7 +137,7 @@ export class CompanionPush implements Disposable {
       folder,
       question:
         q && !q.answered ? { text: q.text, choices: q.choices.slice(0, MAX_PUSH_ACTIONS).map((c) => c.label), token: this.tokens.issue(r.id, q.id) } : null,
-      ...(kind === 'failed' && r.failure ? { failure: r.failure.reason } : {}),
+      failure: kind === 'failed' && r.failure ? r.failure.reason : undefined,
       sentAt: this.now(),
     };
   }
@@ -202,7 +202,7 @@ export class CompanionPush implements Disposable {
     p: PushPayload,
   ): void {
     const at = this.now();
-    const log = { device: device.id, name: device.name, session: p.session, status, ...(message ? { message } : {}) };
+    const log = { device: device.id, name: device.name, session: p.session, status, message: message || undefined };
     if (d.action === 'remove') {
       this.deps.logger.info('push: subscription removed', { ...log, why: d.why });
       this.remove(device.id);

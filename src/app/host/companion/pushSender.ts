@@ -69,7 +69,7 @@ export function webPushSend(vapid: { publicKey: string; privateKey: string; subj
     } catch (err) {
       const e = err as { statusCode?: number; headers?: Record<string, string>; body?: string; message?: string };
       if (typeof e.statusCode === 'number')
-        return { status: e.statusCode, ...(e.headers?.['retry-after'] ? { retryAfter: e.headers['retry-after'] } : {}), message: (e.body ?? '').slice(0, 200) };
+        return { status: e.statusCode, retryAfter: e.headers?.['retry-after'] ? e.headers['retry-after'] : undefined, message: (e.body ?? '').slice(0, 200) };
       return { status: null, message: e.message ?? String(err) };
     }
   };

@@ -142,7 +142,7 @@ export class RemoteWatch {
  *  pastes, with its Return as a key of its own. */
 export function intentsOf(msg: Extract<CompanionClientMessage, { t: 'input' | 'key' }>, bracketedPaste: boolean): InputIntent[] {
   if (msg.t === 'key') {
-    return [{ kind: 'key', key: msg.key, ...(msg.ctrl ? { ctrl: true } : {}), ...(msg.alt ? { alt: true } : {}), ...(msg.shift ? { shift: true } : {}) }];
+    return [{ kind: 'key', key: msg.key, ctrl: msg.ctrl ? true : undefined, alt: msg.alt ? true : undefined, shift: msg.shift ? true : undefined }];
   }
   const chunk = splitTypedChunk(msg.data);
   if (!chunk) return [{ kind: 'text', text: msg.data }];

@@ -165,14 +165,14 @@ export class HistoryIndex {
     const sql = `SELECT ${CONV_COLUMNS}, t.role, t.at, snippet(turns_fts, 0, '${HIT_START}', '${HIT_END}', '…', 16) AS snippet, bm25(turns_fts) AS rank
       FROM turns_fts JOIN turns t ON t.id = turns_fts.rowid JOIN convs c ON c.id = t.conv
       WHERE ${where.join(' AND ')} ORDER BY rank LIMIT @limit`;
-    return this.db.prepare(sql).all({ query, limit: f.limit, ...(f.agent ? { agent: f.agent } : {}), ...(f.since ? { since: f.since } : {}) }) as TurnHit[];
+    return this.db.prepare(sql).all({ query, limit: f.limit, agent: f.agent || undefined, since: f.since || undefined }) as TurnHit[];
   }
 
   /** The conversations with this id (or id prefix), newest first. */
   conversations(idOrPrefix: string, agent?: string): IndexedConversation[] {
     const sql = `SELECT ${CONV_COLUMNS} FROM convs c WHERE (c.conversation = @id OR c.conversation LIKE @prefix ESCAPE '\\')${agent ? ' AND c.agent = @agent' : ''} ORDER BY c.last DESC LIMIT 20`;
     const prefix = `${idOrPrefix.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
-    return this.db.prepare(sql).all({ id: idOrPrefix, prefix, ...(agent ? { agent } : {}) }) as IndexedConversation[];
+    return this.db.prepare(sql).all({ id: idOrPrefix, prefix, agent: agent || undefined }) as IndexedConversation[];
   }
 
   /** Every usage record, with its conversation's agent and folder. */

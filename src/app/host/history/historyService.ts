@@ -60,7 +60,7 @@ export class HistoryService {
     const query = ftsQuery(a.query);
     if (query === null) return null;
     const limit = a.limit ?? DEFAULT_RESULTS;
-    const hits = this.index.hits(query, { limit: limit * TURNS_PER_RESULT, ...(a.agent ? { agent: a.agent } : {}), ...(a.since ? { since: a.since } : {}) });
+    const hits = this.index.hits(query, { limit: limit * TURNS_PER_RESULT, agent: a.agent || undefined, since: a.since || undefined });
     return groupBest(hits, (h) => h.path, limit, LINES_PER_RESULT).map(resultOf);
   }
 

@@ -62,7 +62,7 @@ export class HistoryVerbs {
     // Each index ranks its own results: merged by taking each machine's next best in turn.
     const lists = [here.results, ...answers.map((o) => (o.ok ? (o as Ok<SearchAnswer>).result.results : []))];
     const results = interleave(lists).slice(0, args.limit ?? DEFAULT_RESULTS);
-    return { ok: true, result: { results, progress: here.progress, ...(unreachable.length ? { unreachable } : {}) } };
+    return { ok: true, result: { results, progress: here.progress, unreachable: unreachable.length ? unreachable : undefined } };
   }
 
   /** A machine's answer with its name on every result. */

@@ -79,5 +79,5 @@ function addMachine(h: MachinesHub, p: HostParams<'machines.add'>): Reply<'machi
       ok: false,
       error: { code: 'badParams', message: `machine ${p.name} was written to ${h.store.label} but could not be read back: ${h.store.errors.join('; ')}` },
     };
-  return { ok: true, result: { machine: info, ...(notice ? { notice } : {}) } };
+  return { ok: true, result: { machine: info, notice: notice || undefined } };
 }

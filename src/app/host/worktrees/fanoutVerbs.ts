@@ -43,7 +43,7 @@ export class FanoutVerbs {
     const service = await this.d.service();
     const refusals = (await Promise.all([...new Set(args.agents)].map((a) => this.d.cannotStart(a)))).filter((r) => r !== null);
     if (refusals.length) return { ok: false, code: 'spawnFailed', message: `sessions.fanout: nothing was started: ${refusals.join('; ')}` };
-    const where = await service.check({ dir: args.cwd, ...(args.base !== undefined ? { base: args.base } : {}) });
+    const where = await service.check({ dir: args.cwd, base: args.base });
     if (!where.ok) return { ok: false, code: 'worktreeRefused', message: `sessions.fanout: nothing was started: ${where.message}` };
     const members: FanoutMember[] = [];
     for (const agent of args.agents) {
@@ -52,7 +52,7 @@ export class FanoutVerbs {
         cwd: args.cwd,
         prompt: args.prompt,
         worktree: { base: where.base },
-        ...(args.parent !== undefined ? { parent: args.parent } : {}),
+        parent: args.parent,
       });
       const wt = r !== 'replied' && r.ok ? (r.result as { id: string; session: { worktree?: { branch: string; path: string } } }) : null;
       if (!wt?.session.worktree) return this.undo(members, agent, r, via);

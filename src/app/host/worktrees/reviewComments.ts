@@ -61,7 +61,7 @@ export class ReviewComments {
     const comment: ReviewComment = {
       file: args.file,
       line: args.line,
-      ...(args.to !== undefined && args.to !== args.line ? { to: args.to } : {}),
+      to: args.to !== undefined && args.to !== args.line ? args.to : undefined,
       text: args.text,
       quote,
     };

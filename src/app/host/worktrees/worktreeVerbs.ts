@@ -48,10 +48,7 @@ export class WorktreeVerbs {
     const r = await this.resolve(args.ref);
     if (!r.ok) return r;
     const { rec, service } = r;
-    const [files, text] = await Promise.all([
-      service.files(rec),
-      service.diff(rec, { ...(args.stat ? { stat: true } : {}), ...(args.file !== undefined ? { file: args.file } : {}) }),
-    ]);
+    const [files, text] = await Promise.all([service.files(rec), service.diff(rec, { stat: args.stat ? true : undefined, file: args.file })]);
     if (!Array.isArray(files)) return { ok: false, code: 'worktreeRefused', message: files.message };
     if (typeof text !== 'string') return { ok: false, code: 'worktreeRefused', message: text.message };
     const title = rec.sessionId ? (this.d.registry.get(rec.sessionId)?.title ?? '') : '';
@@ -118,7 +115,7 @@ export class WorktreeVerbs {
     const rec = service.ofSession(id);
     if (!rec || args.worktree !== 'remove') {
       this.d.registry.close(id);
-      return { ok: true, result: { id, ...(rec ? { worktree: `kept ${rec.path} (branch ${rec.branch})` } : {}) } };
+      return { ok: true, result: { id, worktree: rec ? `kept ${rec.path} (branch ${rec.branch})` : undefined } };
     }
     const stake = await service.stake(rec);
     if (!args.force && stake && (stake.uncommitted.length > 0 || stake.unmerged > 0)) {

@@ -79,8 +79,8 @@ export function trayItems(
       state: r.state,
       stateSince: r.stateSince,
       waitingSince: r.waitingSince,
-      ...(icon ? { agentIcon: icon } : {}),
-      ...(r.status?.why.failure ? { failure: r.status.why.failure.reason } : {}),
+      agentIcon: icon || undefined,
+      failure: r.status?.why.failure ? r.status.why.failure.reason : undefined,
       ...(r.question && r.state === 'attention'
         ? {
             question: {
@@ -113,7 +113,7 @@ export function trayAgents(
 ): TrayAgent[] {
   return entries
     .filter((e) => e.id !== terminalId)
-    .map((e) => ({ id: e.id, name: e.manifest.name, unavailable: unavailableNote(e), ...(e.iconFile ? { icon: e.iconFile } : {}) }));
+    .map((e) => ({ id: e.id, name: e.manifest.name, unavailable: unavailableNote(e), icon: e.iconFile || undefined }));
 }
 
 /** One session's line in the menu; the time in state is rounded (formatDuration), so the text only
@@ -180,9 +180,9 @@ export function trayMenu(items: TrayItem[], agents: TrayAgent[], now: number): T
     id: i.id,
     text: trayItemText(i, now),
     state: i.state,
-    ...(i.failure ? { failed: true } : {}),
-    ...(i.agentIcon ? { agentIcon: i.agentIcon } : {}),
-    ...(i.question ? { question: i.question } : {}),
+    failed: i.failure ? true : undefined,
+    agentIcon: i.agentIcon || undefined,
+    question: i.question || undefined,
   }));
   const lines = sessions.map(
     (i) =>
@@ -195,7 +195,7 @@ export function trayMenu(items: TrayItem[], agents: TrayAgent[], now: number): T
       agentId: a.id,
       text: a.unavailable === null ? a.name : `${a.name} (${a.unavailable})`,
       enabled: a.unavailable === null,
-      ...(a.icon ? { icon: a.icon } : {}),
+      icon: a.icon || undefined,
     })),
   ];
   return {
