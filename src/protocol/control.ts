@@ -122,7 +122,7 @@ export const ControlArgsSchemas = {
     notifyParent: z
       .boolean()
       .optional()
-      .describe('tell the parent when this session is done, fails, needs a person or ends: a line typed into it once it waits for input'),
+      .describe('tell the parent when the new session is done, fails, needs a person or ends: a line typed into it once it waits for input'),
     wait: WaitSpec.optional().describe("reply once the first prompt's turn has ended (without a prompt: once the agent is ready)"),
     machine: MachineRef.optional(),
     ...GridSize,
@@ -304,7 +304,7 @@ export const ControlResultSchemas = {
       .describe('how the program ended, null while it runs'),
     tool: z.string().optional().describe('the tool the latest hook report named (manifest hooks.tool), e.g. "Bash"'),
     transcript: z.string().optional().describe('the transcript file the hooks reported (manifest hooks.capturesTranscript)'),
-    tellsParent: z.string().optional().describe('the parent this session tells when it finishes (spawn notifyParent)'),
+    tellsParent: z.string().optional().describe('the parent the session tells when it finishes (spawn notifyParent)'),
     told: ChildNoticeSchema.optional().describe('as a parent: the notice it was typed last'),
     queued: z.array(ChildNoticeSchema).optional().describe('as a parent: notices waiting for it to wait for input, oldest first'),
   }),

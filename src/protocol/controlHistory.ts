@@ -83,7 +83,7 @@ export const HistoryArgsSchemas = {
       .min(1)
       .max(MAX_ID_CHARS)
       .optional()
-      .describe("only the conversation this session is bound to (none yet: nothing counted): the why strip's cost"),
+      .describe("only the conversation the session is bound to (none yet: nothing counted): the why strip's cost"),
     machine: MachineFilter.optional(),
     since: Since.optional(),
   }),

@@ -36,6 +36,6 @@ export function hookOrigin(parents: HookReport['parents'], rootPid: number, agen
 /** One line for `sessions why` and the log. */
 export function describeHookOrigin(origin: Exclude<HookOrigin, { kind: 'agent' }>, rootPid: number): string {
   return origin.kind === 'nested'
-    ? `from a nested agent (pid ${origin.pid}, ${origin.name}) started inside this session's agent (pid ${rootPid})`
-    : `from a process outside this session's agent (pid ${rootPid})`;
+    ? `from a nested agent (pid ${origin.pid}, ${origin.name}) started inside the session's agent (pid ${rootPid})`
+    : `from a process outside the session's agent (pid ${rootPid})`;
 }

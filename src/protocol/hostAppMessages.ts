@@ -94,7 +94,7 @@ export type AppEvent =
   /** A session appeared or changed (state, title, progress, exit, window). */
   | { t: 'event'; event: 'session'; session: SessionInfo }
   | { t: 'event'; event: 'sessionRemoved'; id: string }
-  /** Show this session (a notification click, `termio sessions focus`, `termio DIR`). */
+  /** Show the session (a notification click, `termio sessions focus`, `termio DIR`). */
   | { t: 'event'; event: 'focus'; id: string }
   /** Come forward (a second launch of the app). */
   | { t: 'event'; event: 'activate' }

@@ -18,11 +18,11 @@ export type ResumeFamily = 'pinned' | 'discovered';
 /** What planning needs to know about a session (a subset of the persisted session record). */
 export interface ResumeSessionInput {
   agentId: string;
-  /** The conversation this session is bound to, or null when it never was bound. */
+  /** The conversation the session is bound to, or null when it never was bound. */
   conversationId: string | null;
   /** How the binding was obtained: 'pinned' (Termio minted it) or 'discovered' (the agent did). */
   family: ResumeFamily | null;
-  /** The user's permission-bypass toggle for this session. */
+  /** The user's permission-bypass toggle for the session. */
   bypass: boolean;
 }
 

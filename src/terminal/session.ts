@@ -42,7 +42,7 @@ interface SessionInit {
 export interface AdoptOptions extends SpawnOptions {
   id: string;
   argv: string[];
-  /** The host's last checkpoint of this session, if one was saved. */
+  /** The host's last checkpoint of the session, if one was saved. */
   checkpoint?: { offset: number; cols: number; rows: number; screen: Uint8Array };
 }
 
@@ -55,7 +55,7 @@ export class Session implements Disposable {
   readonly emulator: Terminal;
   readonly renderModel: RenderModel;
   readonly terminalModes: TerminalModes;
-  /** The holder keeping this session's pty, or null when this process opened it. */
+  /** The holder keeping the session's pty, or null when this process opened it. */
   readonly holder: HolderSource | null;
 
   private readonly signals: InBandSignals;
@@ -472,7 +472,7 @@ export class Session implements Disposable {
     return serializeScreenSteps(this.emulator, scrollback, this.history());
   }
 
-  /** Stops parsing this session's output until the release is called (EmulatorFeed.hold); null
+  /** Stops parsing the session's output until the release is called (EmulatorFeed.hold); null
    *  when the emulator parses on its own and cannot be held. */
   holdParsing(): (() => void) | null {
     return this.disposed ? null : this.feed.hold();

@@ -175,7 +175,7 @@ describe.skipIf(e2eSkipReason)('real Claude Code through the app', () => {
     // report arrives (the pty and the hook socket race), or the report first, with the session
     // needing you; either way the session then stops on the API's error.
     expect(reply).toMatchObject({ schemaVersion: 1, ok: true, wait: { outcome: expect.stringMatching(/^(settled|attention)$/), until: 'turn' } });
-    // The host had the StopFailure report for this session (its log is written as it goes).
+    // The host had the StopFailure report for the session (its log is written as it goes).
     await app.waitForLog(new RegExp(`state \\{"id":"${reply.id}"[^\\n]*"why":"hooks: StopFailure \\(API error: log in again\\)"`), 5_000);
     expect(reply.wait.lines.join('\n')).toMatch(/hello/);
   }, 150_000);

@@ -17,7 +17,7 @@ export interface HookRig {
   server: HookServer;
   tracker: StatusTracker;
   secrets: SessionSecrets;
-  /** Hangs up this session when the rig closes, and waits for its process to be gone first (a real
+  /** Hangs up the session when the rig closes, and waits for its process to be gone first (a real
    *  CLI writes into HOME while it shuts down). Returns the session. */
   own(session: Session, name: string): Session;
   /** Ends the owned sessions, anything else still running with this HOME, the tracker and the server, then removes HOME. */

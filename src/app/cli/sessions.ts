@@ -65,7 +65,7 @@ const verbs: Record<string, VerbSpec> = {
       '--machine NAME: start it on a saved machine (termio machines); --cwd is then a folder there (default: its home).\n' +
       '--prompt: typed and entered once the agent is ready for input (its hook, title or screen says so), never before.\n' +
       '--notify-parent (from inside a session): when the new session is done, fails, needs an answer or ends, one line saying so\n' +
-      '  ("[termio] child … is done; its last line: "…". Read it with: termio sessions read ID") is typed into this session once it waits for input.\n' +
+      '  ("[termio] child … is done; its last line: "…". Read it with: termio sessions read ID") is typed into the calling session once it waits for input.\n' +
       `${waitDetails}\nWith --wait, spawn returns when the prompt's turn has ended (without --prompt: when the agent is ready).\n${worktreeDetails}`,
     options: {
       ...common,

@@ -87,7 +87,7 @@ export function appMethods(
 }
 
 export interface AppServiceOptions {
-  /** Starts the app (detached), asking it to show this session, when none is subscribed. */
+  /** Starts the app (detached), asking it to show the given session, when none is subscribed. */
   startApp?: (focusSession: string | null) => void;
   /** The other machines: their sessions join every snapshot and event. */
   machines?: MachinesHub;

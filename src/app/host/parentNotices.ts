@@ -33,7 +33,7 @@ export interface ParentNoticesOptions {
 
 /** What `sessions why` shows of a session's notices. */
 export interface NoticeFacts {
-  /** This session tells that parent when it finishes. */
+  /** The child tells that parent when it finishes. */
   tellsParent?: string;
   /** As a parent: the notice it was last told, and those waiting for it to be idle. */
   told?: ChildNotice;

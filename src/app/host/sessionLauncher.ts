@@ -216,7 +216,7 @@ export class SessionLauncher {
     const record = this.o.store.getSession(id);
     if (!record) return { kind: 'noRecord', message: `no saved session ${id}` };
     const entry = this.o.catalog.get(record.agentId);
-    if (!entry) return { kind: 'unknownAgent', message: `the agent '${record.agentId}' of this session is not loaded` };
+    if (!entry) return { kind: 'unknownAgent', message: `the agent '${record.agentId}' of session ${id} is not loaded` };
     const plan = await this.o.resume.prepareLaunch(id);
     if ('kind' in plan) return { kind: plan.kind, message: plan.message };
     const argv = this.withSetup(id, this.launchArgv(entry.manifest.command, entry.resolvedCommand, plan.argv));
@@ -346,7 +346,7 @@ export class SessionLauncher {
    * surprise whoever started it.
    */
   private async launchCommand(id: string, cwd: string, argv: string[]): Promise<Session | SpawnFailure> {
-    // Its own secret: a termio command inside it speaks as this session, not as the user.
+    // Its own secret: a termio command inside it speaks as its session, not as the user.
     const secret = this.o.callers.mint();
     const session = await this.start({ id, cwd, argv: this.withSetup(id, argv)!, ...this.spawnDefaults(secret) });
     if ('kind' in session) return session;

@@ -183,7 +183,7 @@ export class SessionRegistry implements Disposable {
   /** Title, name, exit status, the failure it stopped on, or its place in the attention queue changed. */
   readonly onChanged = this.changed.event;
   readonly onStateChanged = this.stateChanged.event;
-  /** Someone (CLI, notification, menu) asked to bring this session to the front. */
+  /** Someone (CLI, notification, menu) asked to bring the session to the front. */
   readonly onFocusRequested = this.focusRequested.event;
   /** A session started or stopped being stalled (stalledSince changed). */
   readonly onStallChanged = this.stallChanged.event;

@@ -296,7 +296,7 @@ export class StatusTracker {
     return this.sessions.get(sessionId)?.workReports ?? 0;
   }
 
-  /** The last report that named this session but was not applied (a nested agent's), if any. */
+  /** The last report that named the session but was not applied (a nested agent's), if any. */
   lastIgnored(sessionId: string): IgnoredReport | null {
     return this.sessions.get(sessionId)?.lastIgnored ?? null;
   }
@@ -343,7 +343,7 @@ export class StatusTracker {
     // A daemon the agent runs hooks from (Codex's app-server, once its first TUI is gone) is
     // outside the tab's processes, and a helper it runs one hook through looks nested (Qwen Code
     // runs StopFailure from a detached node supervisor of its own, so the hook outlives it). Such
-    // a report still counts when it carries this session's secret (checked by the hook server) and
+    // a report still counts when it carries the session's own secret (checked by the hook server) and
     // the conversation this tab is bound to: the daemon serves several tabs with the first one's
     // environment, so the secret alone could be another tab's, and a nested agent started by a
     // tool has a conversation of its own.

@@ -5,7 +5,7 @@ import type { PromptItem } from './sessionPrompts';
 
 export function worktreeClosePrompt(branch: string): { title: string; items: PromptItem[]; hint: string } {
   return {
-    title: 'CLOSE · THIS SESSION WORKS IN A GIT WORKTREE',
+    title: 'CLOSE · IT WORKS IN A GIT WORKTREE',
     items: [
       { id: 'keep', label: 'Close and keep the worktree', detail: `the folder and the branch ${branch} stay (termio worktrees list)` },
       { id: 'remove', label: 'Close and remove the worktree', detail: 'asks again if it holds uncommitted or unmerged work' },

@@ -31,7 +31,7 @@ export interface SessionContext {
   question?: { id: string; fingerprint: string; text: string; choices: string[] };
   /** The failure it stopped on, in words ("stopped: usage limit, resets 14:00"): the notification says that instead of "needs you". */
   failure?: string;
-  /** The user has this session in front of them (selected in the active window). */
+  /** The user has the session in front of them (selected in the active window). */
   userLooking: boolean;
   /** The session has already left this state (a "done" its failure report replaced): the turn
    *  is counted, nothing is notified. */

@@ -61,7 +61,7 @@ export class SessionActions {
     const record = this.host.registry.get(id);
     if (!record?.worktree) {
       this.opts.windows.active?.showMessage(
-        'This session does not work in a git worktree: start one with the worktree toggle in the picker to review its changes.',
+        'The session does not work in a git worktree: start one with the worktree toggle in the picker to review its changes.',
       );
       return;
     }

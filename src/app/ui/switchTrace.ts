@@ -39,7 +39,7 @@ export class SwitchTrace {
     this.attaching.set(id, times);
   }
 
-  /** The user switched to this session. */
+  /** The user switched to the session. */
   started(id: string): void {
     this.switch = { id, at: performance.now() };
   }

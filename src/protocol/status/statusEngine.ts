@@ -105,7 +105,7 @@ export class StatusEngine {
   /** A failure the screen showed since the turn began (attention until the next turn begins). */
   private screenFailure: Claim | null = null;
   /** The failure lines on screen when the last turn began; null before any turn, when old lines
-   *  (a resumed conversation's) are not this session's news. */
+   *  (a resumed conversation's) are not the session's news. */
   private failureMark: FailureMark | null = null;
   /** The failure lines of the latest screen. */
   private failureSeen: FailureMark = { count: 0, last: '' };

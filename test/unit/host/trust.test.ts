@@ -128,7 +128,7 @@ describe('nested agents', () => {
       result: {
         health: expect.arrayContaining([
           expect.stringMatching(
-            /^not applied: (SessionStart|UserPromptSubmit|Stop) report from a nested agent \(pid \d+, node\) started inside this session's agent/,
+            /^not applied: (SessionStart|UserPromptSubmit|Stop) report from a nested agent \(pid \d+, node\) started inside the session's agent/,
           ),
         ]),
       },

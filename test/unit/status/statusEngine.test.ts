@@ -261,7 +261,7 @@ describe('failures the screen shows (failureScreen) beside hooks', () => {
     const old = screen(...CODEX_ERROR, '› Ask Codex to do anything');
     const { states, engine } = run(codexFailing, [old, hook('working', 'UserPromptSubmit'), old, hook('done', 'Stop')]);
     expect(states).toEqual(['idle', 'working', 'working', 'done']);
-    // Before any turn (a resumed conversation's screen) a failure line is not this session's news.
+    // Before any turn (a resumed conversation's screen) a failure line is not the session's news.
     expect(run(codexFailing, [old]).states).toEqual(['idle']);
     // The same message again, below the next prompt, is a new failure.
     engine.apply({ kind: 'hook', state: 'working', event: 'UserPromptSubmit', at: 3000 });

@@ -74,7 +74,7 @@ class PageView implements FeedView {
 interface Watch {
   record: SessionRecord;
   view: PageView;
-  /** The view joined the feed: the page has typed into this session. */
+  /** The view joined the feed: the page has typed into the session. */
   inFeed: boolean;
   feed: SessionFeed | null;
   subscriptions: Disposable[];
