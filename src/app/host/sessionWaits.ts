@@ -137,7 +137,7 @@ export class SessionWaits implements Disposable {
    *  waits for its echo up to `pasteEchoMs` (TypingLimits' default when omitted). A session that
    *  exited meanwhile counts as typed (nothing is left to refuse it). */
   async typeAndEnter(s: Session, text: string, enter: boolean, pasteEchoMs?: number, beforeEnter?: () => Promise<void>): Promise<Typed> {
-    const limits = { plainEchoMs: this.limits.enterFallbackMs, pasteEchoMs };
+    const limits = { plainEchoMs: this.limits.enterFallbackMs, pasteEchoMs: pasteEchoMs ?? defaultTypingLimits.pasteEchoMs };
     const typed = await typeText(s, text, enter, { limits, alive: () => this.registry.get(s.id) !== undefined, beforeEnter: beforeEnter || undefined });
     return s.exited !== null ? { ...typed, taken: true, unechoed: false } : typed;
   }

@@ -123,7 +123,7 @@ describe('review comments', () => {
     // Answering the question ends the turn; only then are the comments typed (typed into the
     // question, they would have been its answer, and 'y' a prompt of its own).
     const answered = await ask('sessions.send', { id, text: 'y', enter: true });
-    expect(answered.ok).toBe(true);
+    expect(answered).toMatchObject({ ok: true });
     await waitFor(() => taken().length === 3, { what: 'the comments typed' });
     expect(taken()).toEqual([
       first,
