@@ -2,9 +2,8 @@
 // the host indexed them from the agents' own transcript files (docs/history.md): find one by its
 // words, open a tab that resumes it exactly, see how far indexing is, and what it all cost.
 import { parseArgs } from 'node:util';
-import type { ControlArgs, ControlResult, ControlVerb } from '../../protocol/control';
 import type { HistoryResult, UsageTokens } from '../../protocol/controlHistory';
-import { ControlClient } from '../client/controlClient';
+import { askHost } from './askHost';
 import { ExitCode, type CliIo, type CommandHandler } from './cliIo';
 import { printError, printOk } from './output';
 import { table, tilde } from './sessionsText';
@@ -33,28 +32,6 @@ default), day, folder or model, with an estimated cost from the price table (doc
 a model the table does not have shows its tokens and "price unknown".
 Exit codes: 0 ok, 1 error, 2 bad usage, 4 Termio not running.
 `;
-
-/** Asks the host once; errors are printed and become the exit code. */
-async function ask<V extends ControlVerb>(
-  io: CliIo,
-  json: boolean,
-  verb: V,
-  args: ControlArgs<V>,
-): Promise<{ ok: true; result: ControlResult<V> } | { ok: false; code: number }> {
-  const client = await ControlClient.connectOrStart(io.env);
-  if (!(client instanceof ControlClient)) {
-    printError(io, json, 'hostNotRunning', client.message);
-    return { ok: false, code: ExitCode.hostNotRunning };
-  }
-  try {
-    const reply = await client.request(verb, args);
-    if (reply.ok) return { ok: true, result: reply.result as ControlResult<V> };
-    printError(io, json, reply.lost ? 'connectionLost' : reply.error.code, reply.error.message);
-    return { ok: false, code: reply.lost ? ExitCode.hostNotRunning : ExitCode.failed };
-  } finally {
-    client.close();
-  }
-}
 
 function marked(line: { text: string; hits: { start: number; length: number }[] }): string {
   let out = '';
@@ -100,7 +77,7 @@ async function runVerb(verb: string, rest: string[], v: Values, io: CliIo, json:
     if (rest.length === 0) return 'search: missing QUERY';
     const limit = v.limit === undefined ? undefined : Number(v.limit);
     if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) return `--limit: expected a positive whole number, got '${v.limit}'`;
-    const r = await ask(io, json, 'history.search', {
+    const r = await askHost(io, json, 'history.search', {
       query: rest.join(' '),
       ...filters(v),
       since: v.since || undefined,
@@ -117,14 +94,14 @@ async function runVerb(verb: string, rest: string[], v: Values, io: CliIo, json:
   }
   if (verb === 'resume') {
     if (rest.length !== 1) return rest.length === 0 ? 'resume: missing conversation ID' : `unexpected argument '${rest[1]}'`;
-    const r = await ask(io, json, 'history.resume', { conversation: rest[0]!, ...filters(v) });
+    const r = await askHost(io, json, 'history.resume', { conversation: rest[0]!, ...filters(v) });
     if (!r.ok) return r.code;
     if (json) printOk(io, { id: r.result.id, opened: r.result.opened, session: r.result.session });
     else io.out(r.result.opened ? `${r.result.id}\n` : `already open in session ${r.result.id} (brought to the front)\n`);
     return ExitCode.ok;
   }
   if (verb !== 'status') return `unknown verb '${verb}'`;
-  const r = await ask(io, json, 'history.status', v.machine ? { machine: v.machine } : {});
+  const r = await askHost(io, json, 'history.status', v.machine ? { machine: v.machine } : {});
   if (!r.ok) return r.code;
   const p = r.result;
   if (json) printOk(io, p);
@@ -183,7 +160,7 @@ export const runUsage: CommandHandler = async (args, io) => {
     printError(io, json, 'usage', `usage ${bad}`);
     return (io.err(`\n${USAGE_HELP}`), ExitCode.usage);
   }
-  const r = await ask(io, json, 'usage', { by: by as 'agent', ...filters(values), since: values.since || undefined });
+  const r = await askHost(io, json, 'usage', { by: by as 'agent', ...filters(values), since: values.since || undefined });
   if (!r.ok) return r.code;
   if (json) return (printOk(io, r.result), ExitCode.ok);
   const n = (x: number) => x.toLocaleString('en-US');

@@ -1,6 +1,6 @@
 // `termio notify [--title T] TEXT`: a desktop notification from a script or an agent. Run inside a
 // Termio session ($TERMIO_SESSION set), a click on it brings that session to the front.
-import { ControlClient } from '../client/controlClient';
+import { askHost } from './askHost';
 import { ExitCode, parseOrUsage, type CommandHandler } from './cliIo';
 import { printError, printOk } from './output';
 
@@ -26,21 +26,8 @@ export const run: CommandHandler = async (args, io) => {
     io.err(`\n${HELP}`);
     return ExitCode.usage;
   }
-  const client = await ControlClient.connectOrStart(io.env);
-  if (!(client instanceof ControlClient)) {
-    printError(io, json, 'hostNotRunning', client.message);
-    return ExitCode.hostNotRunning;
-  }
-  try {
-    const session = io.env.TERMIO_SESSION;
-    const reply = await client.request('app.notify', { text, title: values.title, session: session || undefined });
-    if (!reply.ok) {
-      printError(io, json, reply.lost ? 'connectionLost' : reply.error.code, reply.error.message);
-      return reply.lost ? ExitCode.hostNotRunning : ExitCode.failed;
-    }
-    if (json) printOk(io, reply.result);
-    return ExitCode.ok;
-  } finally {
-    client.close();
-  }
+  const r = await askHost(io, json, 'app.notify', { text, title: values.title, session: io.env.TERMIO_SESSION || undefined });
+  if (!r.ok) return r.code;
+  if (json) printOk(io, r.result);
+  return ExitCode.ok;
 };

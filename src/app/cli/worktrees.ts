@@ -2,7 +2,7 @@
 // holds (uncommitted files, commits its base lacks), pruning the merged and clean ones, and
 // removing one (with --force when work is at stake).
 import type { WorktreeStatusInfo } from '../../protocol/control';
-import { ControlClient } from '../client/controlClient';
+import { askHost } from './askHost';
 import { ExitCode, parseOrUsage, type CliIo, type CommandHandler } from './cliIo';
 import { printError, printOk } from './output';
 import { tilde } from './sessionsText';
@@ -74,25 +74,13 @@ export const run: CommandHandler = async (args, io) => {
     io.err(`\n${HELP}`);
     return ExitCode.usage;
   }
-  const client = await ControlClient.connectOrStart(io.env);
-  if (!(client instanceof ControlClient)) {
-    printError(io, json, 'hostNotRunning', client.message);
-    return ExitCode.hostNotRunning;
-  }
-  try {
-    const reply =
-      verb === 'list'
-        ? await client.request('worktrees.list', {})
-        : verb === 'prune'
-          ? await client.request('worktrees.prune', {})
-          : await client.request('worktrees.remove', { ref: ref!, force: values.force ? true : undefined });
-    if (!reply.ok) {
-      printError(io, json, reply.lost ? 'connectionLost' : reply.error.code, reply.error.message);
-      return reply.lost ? ExitCode.hostNotRunning : ExitCode.failed;
-    }
-    printResult(reply.result as WorktreesResult, io, json);
-    return ExitCode.ok;
-  } finally {
-    client.close();
-  }
+  const r =
+    verb === 'list'
+      ? await askHost(io, json, 'worktrees.list', {})
+      : verb === 'prune'
+        ? await askHost(io, json, 'worktrees.prune', {})
+        : await askHost(io, json, 'worktrees.remove', { ref: ref!, force: values.force ? true : undefined });
+  if (!r.ok) return r.code;
+  printResult(r.result as WorktreesResult, io, json);
+  return ExitCode.ok;
 };
