@@ -2,7 +2,7 @@
 // socket's spawn and run, the host socket's spawn and app.launch), and which session a request
 // speaks for. The asking session is named by its secret (controlServer.ts's header explains the
 // threat model); a request that neither carries a secret nor names a session is the user's own.
-import type { Outcome } from './driveVerbs';
+import type { Outcome } from '../../protocol/control';
 import type { Logger } from '../services/log';
 
 /** A refused request, as every door answers it. */

@@ -13,7 +13,7 @@ import { Connection, type ConnectionServer } from './clientConnection';
 import type { ClientServerOptions } from './clientServerOptions';
 import { SessionFeed } from './sessionFeed';
 import type { SessionRecord } from './sessionRegistry';
-import { claimUnixSocket, type ClaimResult } from './unixSocket';
+import { claimUnixSocket, type ClaimResult } from '../services/unixSocket';
 
 export type ListenOutcome = { ok: true; server: ClientServer } | Extract<ClaimResult, { ok: false }>;
 

@@ -3,9 +3,9 @@
 // the `respond` it was given, and whatever that answers is written back in request order.
 import type { Socket } from 'node:net';
 import { FrameDecoder, encodeFrame } from '../../protocol/controlFrames';
-import { errorReply, okReply, parseRequest, type ControlReply, type ControlRequest } from '../../protocol/control';
+import { errorReply, okReply, parseRequest, type ControlReply, type ControlRequest, type Outcome } from '../../protocol/control';
 import type { Disposable } from '../../protocol/events';
-import type { Holder, Outcome } from './driveVerbs';
+import type { Holder } from './driveVerbs';
 import type { Logger } from '../services/log';
 
 /** The bounds a connection lives in (ControlLimits documents each). */

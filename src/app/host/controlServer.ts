@@ -24,7 +24,7 @@ import type { Server } from 'node:net';
 import { lstatSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONTROL_INFO_FILE, CONTROL_PROTOCOL_VERSION, CONTROL_SOCKET_FILE, MAX_FRAME_CHARS } from '../../protocol/controlFrames';
-import { eventReply, okReply, type ControlRequest, type ControlResult } from '../../protocol/control';
+import { eventReply, okReply, type ControlRequest, type ControlResult, type Outcome } from '../../protocol/control';
 import { type SessionInfo } from '../../protocol/sessionInfo';
 import { writeFileAtomic } from '../services/atomicWrite';
 import { BypassPolicy, type BypassFlagIn } from './bypassPolicy';
@@ -32,7 +32,7 @@ import { ControlConnections, type ControlConnection } from './controlConnections
 import type { QuestionBook } from './questionBook';
 import { ControlVerbs, type OpenDirResult, type VerbContext } from './controlVerbs';
 import { SessionFacts } from './sessionFacts';
-import { DriveVerbs, type NotifyRequest, type Outcome } from './driveVerbs';
+import { DriveVerbs, type NotifyRequest } from './driveVerbs';
 import { packageVersion } from '../services/install';
 import { nullLogger, type Logger } from '../services/log';
 import { ensureRunDir, type TermioPaths } from '../services/paths';
@@ -43,7 +43,7 @@ import type { WorktreeVerbs } from './worktrees/worktreeVerbs';
 import type { HistoryVerbs } from './history/historyVerbs';
 import { SessionWaits, type WaitLimits } from './sessionWaits';
 import { ParentNotices } from './parentNotices';
-import { claimUnixSocket } from './unixSocket';
+import { claimUnixSocket } from '../services/unixSocket';
 
 export type { OpenDirResult };
 

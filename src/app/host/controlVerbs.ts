@@ -5,12 +5,12 @@
 import { statSync } from 'node:fs';
 import { attentionQueue, nextSession, waitingSinceMs } from '../../protocol/attentionQueue';
 import { CONTROL_PROTOCOL_VERSION } from '../../protocol/controlFrames';
-import { type ControlArgs, type ControlErrorCode, type ControlResult, type ControlVerb } from '../../protocol/control';
+import { type ControlArgs, type ControlErrorCode, type ControlResult, type ControlVerb, type Outcome } from '../../protocol/control';
 import { type SessionInfo } from '../../protocol/sessionInfo';
 import type { Disposable } from '../../protocol/events';
 import type { ChildNotice, WatchEvent } from '../../protocol/control';
 import type { BypassPolicy, Refusal } from './bypassPolicy';
-import type { DriveVerbs, Holder, Outcome } from './driveVerbs';
+import type { DriveVerbs, Holder } from './driveVerbs';
 import type { RemoteSessions } from './machines/hubControl';
 import type { ParentNotices } from './parentNotices';
 import type { QuestionBook } from './questionBook';

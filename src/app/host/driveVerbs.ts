@@ -2,7 +2,7 @@
 // starts), spawn with a first prompt, run one command, wait, and notify. Each takes its validated
 // arguments and answers an outcome; the control server only routes requests here and lends the
 // connection (a Holder) for the ones that wait.
-import type { ControlArgs, ControlErrorCode } from '../../protocol/control';
+import type { ControlArgs, Outcome } from '../../protocol/control';
 import type { SessionInfo } from '../../protocol/sessionInfo';
 import { MAX_PENDING_INPUT_BYTES } from '../../terminal';
 import type { Logger } from '../services/log';
@@ -12,8 +12,6 @@ import type { SessionWaits } from './sessionWaits';
 
 /** A run tab's default title: the command line, cut where a sidebar row has long stopped showing it. */
 const RUN_LABEL_CHARS = 120;
-
-export type Outcome = { ok: true; result: unknown } | { ok: false; code: ControlErrorCode; message: string };
 
 /** What a waiting verb needs from the connection that asked: keep it open, and know when it goes. */
 export interface Holder {

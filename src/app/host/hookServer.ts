@@ -9,7 +9,7 @@ import { MAX_HOOK_FRAME_BYTES, parseHookFrame, type HookReport } from '../../pro
 import { Emitter, type Event } from '../../protocol/events';
 import { ensureRunDir, type TermioPaths } from '../services/paths';
 import { nullLogger, type Logger } from '../services/log';
-import { claimUnixSocket } from './unixSocket';
+import { claimUnixSocket } from '../services/unixSocket';
 import { sameSecret } from '../services/sessionSecret';
 
 export const HOOK_SOCKET_NAME = 'hooks.sock';

@@ -22,7 +22,7 @@ import { Checkpointer } from './holderCheckpoints';
 import { ensureHolderDirs, holderAvailability, type HolderAvailability } from './holders';
 import type { HookServer } from './hookServer';
 import { hostControlServer } from './hostControl';
-import { createCore, Later, startServices, type HostCore, type HostServices } from './hostServices';
+import { createCore, Later, startServices, type HostCore, type HostOptions, type HostServices } from './hostServices';
 import { installRoot } from '../services/install';
 import { NotificationRouter } from './notificationRouter';
 import { defaultNotificationSink } from './dbusNotifier';
@@ -41,7 +41,6 @@ import type { StateStore } from './stateStore';
 import type { StatusTracker } from './statusTracker';
 import type { StatusWhy } from '../../protocol/status/sessionState';
 import { pinnedTranscript } from './transcript';
-import type { HostOptions } from './hostOptions';
 import type { HostProblem } from '../../protocol/hostAppMessages';
 
 import { Git, gitCommand } from './worktrees/git';

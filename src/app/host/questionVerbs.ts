@@ -1,8 +1,7 @@
 // `sessions.question` and `sessions.answer` on the control socket: the question a session asks,
 // as the host's QuestionBook read it, and an answer checked against the question that was read.
-import type { ControlArgs } from '../../protocol/control';
+import type { ControlArgs, Outcome } from '../../protocol/control';
 import type { QuestionInfo } from '../../protocol/sessionInfo';
-import type { Outcome } from './driveVerbs';
 import type { QuestionBook, SessionQuestion } from './questionBook';
 import type { SessionRegistry } from './sessionRegistry';
 

@@ -7,7 +7,13 @@ import type { FailureInfo, SessionInfo, SessionStatusInfo } from '../../protocol
 import type { SessionStatus, StatusFailure } from '../../protocol/status/sessionState';
 import type { SessionNotes } from './sessionNotes';
 import type { SessionRecord } from './sessionRegistry';
-import type { StatusTracker } from './statusTracker';
+
+/** What the facts read of live status: the status tracker (status/statusTracker.ts), passed in, so
+ *  this room below it never imports it. */
+export interface StatusReader {
+  status(sessionId: string): SessionStatus | undefined;
+  progressOf(sessionId: string): number | null;
+}
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -46,7 +52,7 @@ export class SessionFacts {
 
   /** A bare server (tests, benches) has no tracker or notes: no status, tool or progress then. */
   constructor(
-    private readonly tracker?: StatusTracker,
+    private readonly tracker?: StatusReader,
     private readonly notes?: SessionNotes,
   ) {}
 

@@ -2,10 +2,9 @@
 // list` shows their sessions (from the hub's last known state: a machine that is away never slows
 // a listing), and the verbs that name a remote session, or `spawn|run --machine NAME`, run on that
 // machine's host through the hub's link.
-import { ControlErrorCodeSchema } from '../../../protocol/control';
+import { ControlErrorCodeSchema, type Outcome } from '../../../protocol/control';
 import type { HostMethod } from '../../../protocol/hostMessages';
 import type { SessionInfo } from '../../../protocol/sessionInfo';
-import type { Outcome } from '../driveVerbs';
 import type { MachinesHub } from './hub';
 import type { MachineLink } from './machineLink';
 

@@ -4,8 +4,7 @@
 // or closed) or by its folder.
 import { accessSync, constants } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import type { ControlArgs, WorktreeStatusInfo } from '../../../protocol/control';
-import type { Outcome } from '../driveVerbs';
+import type { ControlArgs, WorktreeStatusInfo, Outcome } from '../../../protocol/control';
 import type { SessionRegistry } from '../sessionRegistry';
 import { shellQuote } from '../../services/shellQuote';
 import type { ReviewComments } from './reviewComments';
