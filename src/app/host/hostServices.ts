@@ -6,21 +6,21 @@
 import { homedir } from 'node:os';
 import { AgentCatalog } from '../services/catalog';
 import { ensureLauncher } from '../services/hookInstaller';
-import { HookServer } from './hookServer';
+import { HookServer } from './status/hookServer';
 import type { HostProblem } from '../../protocol/hostAppMessages';
 import type { Logger } from '../services/log';
 import type { RemoteSessions } from './machines/hubControl';
 import { loginShellEnv, type LoginShellEnv } from '../services/loginShellPath';
 import { NotificationPolicy, type NotificationSink } from '../services/notifier';
 import { termioPaths, type TermioPaths } from '../services/paths';
-import { ResumeService } from './resumeService';
-import { SessionCallers } from './sessionCallers';
-import { SessionNotes } from './sessionNotes';
-import { SessionRegistry, type Spawner } from './sessionRegistry';
+import { ResumeService } from './resume/resumeService';
+import { SessionCallers } from './sessions/sessionCallers';
+import { SessionNotes } from './sessions/sessionNotes';
+import { SessionRegistry, type Spawner } from './sessions/sessionRegistry';
 import { defaultSettings, SettingsStore } from '../services/settings';
-import { StateStore, type StateProblem } from './stateStore';
-import { StatusTracker } from './statusTracker';
-import { SessionFacts } from './sessionFacts';
+import { StateStore, type StateProblem } from './state/stateStore';
+import { StatusTracker } from './status/statusTracker';
+import { SessionFacts } from './sessions/sessionFacts';
 
 /** How a Host is built: its logger, environment and the seams tests and the process entry fill in. */
 export interface HostOptions {

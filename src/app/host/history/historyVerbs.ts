@@ -11,8 +11,8 @@ import { checkConversationId } from '../../../protocol/resumePlan';
 import type { SessionInfo } from '../../../protocol/sessionInfo';
 import type { AgentCatalog } from '../../services/catalog';
 import type { RemoteSessions } from '../machines/hubControl';
-import type { SessionRecord, SessionRegistry } from '../sessionRegistry';
-import type { StateStore } from '../stateStore';
+import type { SessionRecord, SessionRegistry } from '../sessions/sessionRegistry';
+import type { StateStore } from '../state/stateStore';
 import type { IndexedConversation } from './historyIndex';
 import { DEFAULT_RESULTS, type HistoryService } from './historyService';
 

@@ -44,7 +44,7 @@ function waitOf(args: Record<string, unknown>): number {
 async function call(link: MachineLink, verb: string, args: Record<string, unknown>): Promise<Outcome> {
   const c = link.client;
   if (!c) return { ok: false, code: 'machineUnreachable', message: `${link.name} is not connected: ${link.why ?? link.state}` };
-  // The machine's host serves the same session verbs on its client socket.
+  // The machine's host serves the same session verbs on its host socket.
   const r = await c.requestAny(verb as HostMethod, args, waitOf(args) + ANSWER_MS);
   if (r.ok) return { ok: true, result: tag(r.result, link.name) };
   // Its own refusals keep their code; a lost link or a timeout is the machine being unreachable.

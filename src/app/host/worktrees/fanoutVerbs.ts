@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import type { ControlArgs, FanoutMember, FanoutMemberStatus, FanoutTest, Outcome } from '../../../protocol/control';
 import { MAX_TEST_OUTPUT_CHARS } from '../../../protocol/control';
-import type { SessionRegistry } from '../sessionRegistry';
+import type { SessionRegistry } from '../sessions/sessionRegistry';
 import { findMember, type FanoutGroups } from './fanoutGroups';
 import { readTestCommand } from './setup';
 import { answer } from './worktreeVerbs';

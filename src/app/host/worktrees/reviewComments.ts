@@ -6,7 +6,7 @@
 // or a question. Sent comments leave the list; comments the agent never got ready for stay.
 import type { ControlArgs, Outcome } from '../../../protocol/control';
 import { coveredLines, diffRows, quotedRows, reviewPrompt, type ReviewComment } from '../../../protocol/reviewComments';
-import type { SessionRegistry } from '../sessionRegistry';
+import type { SessionRegistry } from '../sessions/sessionRegistry';
 import type { WorktreeRecord, WorktreeService } from './worktreeService';
 
 /** Comments wait this long for the agent to be ready (a long turn, a question left open): a day. */

@@ -5,7 +5,7 @@
 import { accessSync, constants } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import type { ControlArgs, WorktreeStatusInfo, Outcome } from '../../../protocol/control';
-import type { SessionRegistry } from '../sessionRegistry';
+import type { SessionRegistry } from '../sessions/sessionRegistry';
 import { shellQuote } from '../../services/shellQuote';
 import type { ReviewComments } from './reviewComments';
 import type { ActionResult, WorktreeRecord, WorktreeService, WorktreeStatus } from './worktreeService';
