@@ -11,7 +11,6 @@ import { BypassPolicy, type Asker } from '../status/bypassPolicy';
 import type { Host } from '../host';
 import type { MachinesHub } from '../machines/hub';
 import type { SessionRecord } from '../sessions/sessionRegistry';
-import { reviewRequest, type ReviewAnswer } from './appReview';
 
 /** A session's title changes (an agent's spinner changes it several times a second) reach the
  *  apps and hubs at most this often per session, the latest one each time; any other change goes
@@ -29,16 +28,7 @@ type AppErrorCode = 'noSuchSession' | 'spawnFailed' | 'badDirectory' | 'forbidde
 export type AppAnswer<T> = { ok: true; result: T } | { ok: false; code: AppErrorCode; message: string };
 
 type AppMethod = keyof AppResults;
-type Reply<M extends AppMethod> =
-  { ok: true; result: AppResults[M] } | { ok: false; error: { code: AppErrorCode | 'unknownMethod' | ReviewCode; message: string } };
-
-type ReviewCode = 'notAWorktree' | 'worktreeRefused' | 'mergeConflict' | 'unsavedWork' | 'ambiguousSession' | 'badParams';
-const REVIEW_CODES: readonly string[] = ['notAWorktree', 'worktreeRefused', 'mergeConflict', 'unsavedWork', 'noSuchSession', 'ambiguousSession'];
-
-/** A control error code as the host protocol names it. */
-function reviewCode(code: Extract<ReviewAnswer, { ok: false }>['code']): ReviewCode | 'noSuchSession' {
-  return REVIEW_CODES.includes(code) ? (code as ReviewCode) : 'badParams';
-}
+type Reply<M extends AppMethod> = { ok: true; result: AppResults[M] } | { ok: false; error: { code: AppErrorCode | 'unknownMethod'; message: string } };
 
 /** One handler per app.* method, in the shape connection.ts's method table takes; a host
  *  that serves no app (a bare one in tests) refuses them all. */
@@ -73,12 +63,6 @@ export function appMethods(
     },
     'app.looking': (_id, p) => done((s) => s.looking(p)),
     'app.notificationClicked': (_id, p) => done((s) => s.focus(p.session)),
-    'app.review': async (_id, p) => {
-      const app = service();
-      if (!app) return none;
-      const r = await app.review(p);
-      return r.ok ? { ok: true, result: { result: r.result } } : { ok: false, error: { code: reviewCode(r.code), message: r.message } };
-    },
     'app.answer': (_id, p) => {
       const app = service();
       return app ? reply(app.answer(p)) : none;
@@ -238,11 +222,6 @@ export class AppService implements Disposable {
     if (away) return this.onMachine(away, 'app.relaunch', p) as Promise<AppAnswer<{ relaunched: boolean }>>;
     if (!this.host.registry.get(p.session)) return { ok: false, code: 'noSuchSession', message: `no session ${p.session}` };
     return { ok: true, result: { relaunched: await this.host.relaunch(p.session) } };
-  }
-
-  /** The review view's requests: the control protocol's worktree verbs, checked by their schemas. */
-  review(p: HostParams<'app.review'>): Promise<ReviewAnswer> {
-    return reviewRequest(this.host, p.verb, p.args);
   }
 
   rename(p: HostParams<'app.rename'>): AppAnswer<Record<string, never>> | Promise<AppAnswer<Record<string, never>>> {
