@@ -146,7 +146,31 @@ function importsOf(file) {
   statements.set(file, found);
   return found;
 }
-const runtimeDeps = (file) => importsOf(file).flatMap((i) => (i.typeOnly ? [] : [i.spec]));
+function runtimeDeps(file) {
+  const deps = importsOf(file).flatMap((i) => (i.typeOnly ? [] : [i.spec]));
+  return deps;
+}
+const forbiddenAtRuntime = (spec) => spec === 'node-pty' || spec.startsWith('@xterm/headless');
+for (const file of walk(srcDir)) {
+  const layer = layerOf(file);
+  if (!['ui', 'cli', 'client'].includes(layer) || !file.endsWith('.ts')) continue;
+  const seen = new Set([file]);
+  const queue = [[file, [relative(srcDir, file)]]];
+  while (queue.length) {
+    const [f, chain] = queue.shift();
+    for (const spec of runtimeDeps(f)) {
+      if (forbiddenAtRuntime(spec)) {
+        problems.push(`${relative(process.cwd(), file)}: a client may not load '${spec}' at run time (through ${chain.join(' → ')})`);
+        continue;
+      }
+      if (!spec.startsWith('.')) continue;
+      const target = resolveSource(f, spec);
+      if (!target || seen.has(target)) continue;
+      seen.add(target);
+      queue.push([target, [...chain, relative(srcDir, target)]]);
+    }
+  }
+}
 
 // The host's rooms import down their floors (hostFloors above).
 for (const file of walk(srcDir)) {
@@ -166,28 +190,6 @@ for (const file of walk(srcDir)) {
     if (to === 'top') problems.push(`${where}: the host room ${from}/ may load no top file of the host, only name one by type ('${spec}')`);
     else if (!floorOf.has(to) || floorOf.get(to) >= floorOf.get(from)) {
       problems.push(`${where}: the host room ${from}/ may not import ${to}/, which is not on a floor below it ('${spec}')`);
-    }
-  }
-}
-
-const forbiddenAtRuntime = (spec) => spec === 'node-pty' || spec.startsWith('@xterm/headless');
-for (const file of walk(srcDir)) {
-  const layer = layerOf(file);
-  if (!['ui', 'cli', 'client'].includes(layer) || !file.endsWith('.ts')) continue;
-  const seen = new Set([file]);
-  const queue = [[file, [relative(srcDir, file)]]];
-  while (queue.length) {
-    const [f, chain] = queue.shift();
-    for (const spec of runtimeDeps(f)) {
-      if (forbiddenAtRuntime(spec)) {
-        problems.push(`${relative(process.cwd(), file)}: a client may not load '${spec}' at run time (through ${chain.join(' → ')})`);
-        continue;
-      }
-      if (!spec.startsWith('.')) continue;
-      const target = resolveSource(f, spec);
-      if (!target || seen.has(target)) continue;
-      seen.add(target);
-      queue.push([target, [...chain, relative(srcDir, target)]]);
     }
   }
 }
