@@ -35,9 +35,9 @@ import { benchEnd, benchStart, target } from './lib/verdict.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
-const { ResumeDiscovery } = require(join(root, 'dist/app/host/resumeDiscovery.js'));
-const { ResumeService } = require(join(root, 'dist/app/host/resumeService.js'));
-const { StateStore } = require(join(root, 'dist/app/host/stateStore.js'));
+const { ResumeDiscovery } = require(join(root, 'dist/app/host/resume/resumeDiscovery.js'));
+const { ResumeService } = require(join(root, 'dist/app/host/resume/resumeService.js'));
+const { StateStore } = require(join(root, 'dist/app/host/state/stateStore.js'));
 const { Session } = require(join(root, 'dist/terminal/index.js'));
 const pty = require('node-pty');
 

@@ -17,8 +17,8 @@ import { benchEnd, benchStart, target } from './lib/verdict.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
-const { HookServer } = require(join(root, 'dist/app/host/hookServer.js'));
-const { StatusTracker } = require(join(root, 'dist/app/host/statusTracker.js'));
+const { HookServer } = require(join(root, 'dist/app/host/status/hookServer.js'));
+const { StatusTracker } = require(join(root, 'dist/app/host/status/statusTracker.js'));
 const { termioPaths } = require(join(root, 'dist/app/services/paths.js'));
 const { Emitter } = require(join(root, 'dist/protocol/events.js'));
 const { HOOK_REPORT_VERSION } = require(join(root, 'dist/protocol/hookReport.js'));

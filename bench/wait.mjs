@@ -17,8 +17,8 @@ import { benchEnd, benchStart, target } from './lib/verdict.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
-const { ControlServer } = require(join(root, 'dist/app/host/controlServer.js'));
-const { SessionRegistry, shellSpawner } = require(join(root, 'dist/app/host/sessionRegistry.js'));
+const { ControlServer } = require(join(root, 'dist/app/host/control/controlServer.js'));
+const { SessionRegistry, shellSpawner } = require(join(root, 'dist/app/host/sessions/sessionRegistry.js'));
 const { termioPaths } = require(join(root, 'dist/app/services/paths.js'));
 
 const runsArg = process.argv.indexOf('--runs');

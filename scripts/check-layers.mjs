@@ -6,7 +6,8 @@
 //   src/protocol ← src/app/present ← src/app/{ui, cli, web}           (pure words and rules)
 // Nothing in ui/ or cli/ imports host/ (at run time or by type), only src/app/ui and
 // src/app/platform touch Qt, clients never load node-pty or the emulator, and src/protocol and
-// src/app/present import nothing with I/O. (docs/architecture.md explains the layers.)
+// src/app/present import nothing with I/O. Inside termio-host, its rooms (src/app/host/<room>/) stand
+// on floors and import only down (hostFloors below). (docs/architecture.md explains both.)
 // Usage: node scripts/check-layers.mjs [srcDir]   (exit 1 and one line per violation)
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -59,6 +60,29 @@ const allowed = {
   other: { layers: ['protocol', 'terminal', 'services', 'client', 'present', 'host', 'ui', 'platform', 'app', 'cli', 'other'], packages: [], builtins: true },
 };
 
+// The host's rooms: each folder of src/app/host owns one job (its README.md says which), and the
+// rooms stand on floors. A room may import its own files and the rooms on floors below its own,
+// never one beside or above it, by type or at run time: so the state and the session list know
+// nothing of status, status nothing of the doors, and only the doors (control/, server/) know every
+// verb table. The files at the top of src/app/host (entry, process, composition, launcher) compose
+// every room; a room may name a top file by type alone (erased at run time), never load one. A
+// folder missing here is refused, so a new room gets its floor on purpose.
+const hostFloors = [
+  ['state', 'sessions'], // durable state; the live session list, feeds and waits
+  ['resume', 'status'], // conversations in the agents' stores; live status from hooks and screens
+  ['holders', 'notify', 'machines', 'worktrees'], // held ptys; notices; other machines; git worktrees
+  ['history', 'companion'], // the conversation index; the phone page
+  ['control'], // control.sock and the verb tables' router
+  ['server'], // host.sock: the app's and the CLI's connections
+];
+const floorOf = new Map(hostFloors.flatMap((rooms, floor) => rooms.map((room) => [room, floor])));
+
+/** The host room of a file under src/app/host: its first folder, or 'top' for a file at the top. */
+function hostRoomOf(file) {
+  const rel = relative(join(srcDir, 'app', 'host'), file).split(sep);
+  return rel.length === 1 ? 'top' : rel[0];
+}
+
 function* walk(dir) {
   for (const name of readdirSync(dir)) {
     const p = join(dir, name);
@@ -93,7 +117,6 @@ for (const file of walk(srcDir)) {
 // those live in the session host. A type-only import is erased by the compiler, so it does not
 // count; every other import is followed, through any layer, to what it finally loads.
 const typeOnlyRe = /^\s*(?:import|export)\s+type\b|^\s*(?:import|export)\s*\{\s*(?:type\s+[\w$]+(?:\s+as\s+[\w$]+)?\s*,?\s*)+\}\s*from/;
-const runtimeImports = new Map();
 function resolveSource(from, spec) {
   const base = resolve(dirname(from), spec);
   for (const cand of [`${base}.ts`, join(base, 'index.ts'), base]) {
@@ -105,9 +128,11 @@ function resolveSource(from, spec) {
   }
   return null;
 }
-function runtimeDeps(file) {
-  if (runtimeImports.has(file)) return runtimeImports.get(file);
-  const deps = [];
+/** Each import of a file: its module string, and whether it is erased at run time (type-only). */
+const statements = new Map();
+function importsOf(file) {
+  if (statements.has(file)) return statements.get(file);
+  const found = [];
   const text = readFileSync(file, 'utf8')
     .replace(/\/\*[\s\S]*?\*\//g, '')
     .replace(/\/\/.*$/gm, '');
@@ -116,11 +141,13 @@ function runtimeDeps(file) {
     /(?:^|\n)\s*((?:import|export)\b[^;]*?from\s*['"]([^'"]+)['"]|import\s*['"]([^'"]+)['"])|(?:require|import)\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
   )) {
     const statement = m[1] ?? '';
-    const spec = m[2] ?? m[3] ?? m[4];
-    if (statement && typeOnlyRe.test(statement)) continue;
-    deps.push(spec);
+    found.push({ spec: m[2] ?? m[3] ?? m[4], typeOnly: Boolean(statement) && typeOnlyRe.test(statement) });
   }
-  runtimeImports.set(file, deps);
+  statements.set(file, found);
+  return found;
+}
+function runtimeDeps(file) {
+  const deps = importsOf(file).flatMap((i) => (i.typeOnly ? [] : [i.spec]));
   return deps;
 }
 const forbiddenAtRuntime = (spec) => spec === 'node-pty' || spec.startsWith('@xterm/headless');
@@ -141,6 +168,28 @@ for (const file of walk(srcDir)) {
       if (!target || seen.has(target)) continue;
       seen.add(target);
       queue.push([target, [...chain, relative(srcDir, target)]]);
+    }
+  }
+}
+
+// The host's rooms import down their floors (hostFloors above).
+for (const file of walk(srcDir)) {
+  if (layerOf(file) !== 'host' || !file.endsWith('.ts')) continue;
+  const from = hostRoomOf(file);
+  const where = relative(process.cwd(), file);
+  if (from !== 'top' && !floorOf.has(from)) {
+    problems.push(`${where}: src/app/host/${from}/ is no room of the host's (give it a floor in hostFloors, scripts/check-layers.mjs)`);
+    continue;
+  }
+  for (const { spec, typeOnly } of importsOf(file)) {
+    if (!spec.startsWith('.') || from === 'top') continue;
+    const target = resolve(dirname(file), spec);
+    if (layerOf(target) !== 'host') continue;
+    const to = hostRoomOf(target);
+    if (to === from || (to === 'top' && typeOnly)) continue;
+    if (to === 'top') problems.push(`${where}: the host room ${from}/ may load no top file of the host, only name one by type ('${spec}')`);
+    else if (!floorOf.has(to) || floorOf.get(to) >= floorOf.get(from)) {
+      problems.push(`${where}: the host room ${from}/ may not import ${to}/, which is not on a floor below it ('${spec}')`);
     }
   }
 }

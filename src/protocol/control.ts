@@ -235,6 +235,10 @@ export type ControlErrorCode = z.infer<typeof ControlErrorCodeSchema>;
 export const ControlErrorSchema = z.strictObject({ code: ControlErrorCodeSchema, message: z.string() });
 export type ControlError = z.infer<typeof ControlErrorSchema>;
 
+/** What a host verb handler answers: its result, or the error the reply carries. Every verb table
+ *  in the host (sessions, worktrees, history, machines) answers in this one shape. */
+export type Outcome = { ok: true; result: unknown } | { ok: false; code: ControlErrorCode; message: string };
+
 export const VersionResultSchema = z.strictObject({
   app: z.string().describe('the app version'),
   protocol: z.number().int(),

@@ -17,17 +17,10 @@ const MAX_TITLE_CHARS = 256;
 const id = z.string().min(1).max(MAX_ID_CHARS);
 
 /** The control verbs the review view asks through the host socket (as `termio sessions diff|commit|
- *  merge|rebase|close|comment|comments` do through the control socket). */
-export const ReviewVerbSchema = z.enum([
-  'worktrees.diff',
-  'worktrees.act',
-  'sessions.close',
-  'sessions.comment',
-  'sessions.comments',
-  'sessions.comments.remove',
-  'sessions.comments.send',
-]);
-export type ReviewVerb = z.infer<typeof ReviewVerbSchema>;
+ *  merge|rebase|close|comment|comments` do through the control socket): the one verb table answers
+ *  both, so the view and the command line can never disagree. */
+export type ReviewVerb =
+  'worktrees.diff' | 'worktrees.act' | 'sessions.close' | 'sessions.comment' | 'sessions.comments' | 'sessions.comments.remove' | 'sessions.comments.send';
 
 export const AppParamsSchemas = {
   /** Starts the app's event stream. `restore`: relaunch the saved sessions the host is not running
@@ -51,8 +44,6 @@ export const AppParamsSchemas = {
   'app.looking': z.strictObject({ session: id.nullable(), windowId: id.nullable() }),
   /** A notification the app showed was clicked (tray notifications on macOS). */
   'app.notificationClicked': z.strictObject({ session: id.nullable() }),
-  /** The review view: one worktree verb of the control protocol (its args are checked by that verb's schema). */
-  'app.review': z.strictObject({ verb: ReviewVerbSchema, args: z.record(z.string(), z.unknown()) }),
   /** A choice of a waiting question, picked in the tray: sent only if `question` is still asked. */
   'app.answer': z.strictObject({ session: id, question: id, choice: z.number().int().min(0).max(63) }),
 };
@@ -83,8 +74,6 @@ export interface AppResults {
   'app.rename': Record<string, never>;
   'app.looking': Record<string, never>;
   'app.notificationClicked': Record<string, never>;
-  /** The verb's result (ControlResult of that verb). */
-  'app.review': { result: unknown };
   /** answered false: nothing was sent, and `message` says why (the question changed, …). */
   'app.answer': { answered: boolean; message: string };
 }

@@ -192,7 +192,7 @@ export type HostErrorCode =
   | 'badSettings'
   // companion.removeDevice: no device by that id.
   | 'noSuchDevice'
-  // The review view's worktree requests (app.review), as the control protocol names them.
+  // The worktree verbs' refusals (the review view asks them over this socket too).
   | 'notAWorktree'
   | 'worktreeRefused'
   | 'mergeConflict'

@@ -1,6 +1,6 @@
 // One session as every client of the host sees it: the app, the termio command (control socket
 // and host socket alike) and `termio sessions watch`. One shape, ISO times, built by one mapper in
-// the host (src/app/host/sessionFacts.ts); a client may convert it for its own use, never re-map it.
+// the host (src/app/host/sessions/sessionFacts.ts); a client may convert it for its own use, never re-map it.
 import * as z from 'zod';
 import { SessionWorktreeSchema } from './controlWorktrees';
 import { SESSION_STATES } from './status/sessionState';

@@ -21,7 +21,7 @@ import { AppUnderTest, type CliResult, Display, e2eSkipReason, homeWithRealClaud
  * JSON and then the screen as it is (version 2) and before holders said how much input they had
  * taken (`taken`). So this host reads that release's version-1 checkpoints and drives holders
  * that never send `taken`. Move it forward when the holder protocol or the checkpoint changes
- * again (git log -- native/termio-holder src/app/host/checkpointFile.ts src/protocol/holderWire.ts).
+ * again (git log -- native/termio-holder src/app/host/holders/checkpointFile.ts src/protocol/holderWire.ts).
  */
 const EARLIER_RELEASE = 'e4d0f9b909707bd08c645d9385c2033dd421deff';
 /** Building it takes seconds (tens on a starved machine), once: later runs take it from the

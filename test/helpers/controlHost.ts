@@ -5,9 +5,9 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { createConnection, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ControlServer, type ControlLimits, type ControlServerOptions } from '../../src/app/host/controlServer';
+import { ControlServer, type ControlLimits, type ControlServerOptions } from '../../src/app/host/control/controlServer';
 import { termioPaths, type TermioPaths } from '../../src/app/services/paths';
-import { SessionRegistry, shellSpawner } from '../../src/app/host/sessionRegistry';
+import { SessionRegistry, shellSpawner } from '../../src/app/host/sessions/sessionRegistry';
 import { ControlClient } from '../../src/app/client/controlClient';
 
 export const repoRoot = resolve(__dirname, '..', '..');

@@ -4,9 +4,9 @@
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HookServer } from '../../src/app/host/hookServer';
+import { HookServer } from '../../src/app/host/status/hookServer';
 import { termioPaths } from '../../src/app/services/paths';
-import { StatusTracker } from '../../src/app/host/statusTracker';
+import { StatusTracker } from '../../src/app/host/status/statusTracker';
 import type { Session } from '../../src/terminal';
 import { endProcessesWithHome, waitForExit } from './processes';
 import { SessionSecrets } from './sessionSecrets';

@@ -1,6 +1,6 @@
 // A real HookServer for tests, collecting every report it accepts, and a raw client of one.
 import { createConnection } from 'node:net';
-import { HookServer } from '../../src/app/host/hookServer';
+import { HookServer } from '../../src/app/host/status/hookServer';
 import type { TermioPaths } from '../../src/app/services/paths';
 import type { HookReport } from '../../src/protocol/hookReport';
 

@@ -2,7 +2,7 @@
 // (the sessions the host starts inherit it: HOME, TERMIO_HOME, PATH, SHELL) and put it back after.
 import { join } from 'node:path';
 import { Host } from '../../src/app/host/host';
-import type { HostOptions } from '../../src/app/host/hostOptions';
+import type { HostOptions } from '../../src/app/host/hostServices';
 import { nullLogger } from '../../src/app/services/log';
 
 /** The environment as this test file found it. */

@@ -10,7 +10,7 @@ import ts from 'typescript';
 const repoRoot = resolve(__dirname, '..', '..');
 
 export interface Transpiled {
-  /** Absolute path of a transpiled file, given its repository path ('src/app/host/stateStore.ts'). */
+  /** Absolute path of a transpiled file, given its repository path ('src/app/host/state/stateStore.ts'). */
   path(srcFile: string): string;
   dispose(): void;
 }

@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ControlClient } from '../../src/app/client/controlClient';
-import { SessionRegistry, shellSpawner } from '../../src/app/host/sessionRegistry';
-import { SessionWaits, type SessionWaitsOptions } from '../../src/app/host/sessionWaits';
-import { SessionFacts } from '../../src/app/host/sessionFacts';
+import { SessionRegistry, shellSpawner } from '../../src/app/host/sessions/sessionRegistry';
+import { SessionWaits, type SessionWaitsOptions } from '../../src/app/host/sessions/sessionWaits';
+import { SessionFacts } from '../../src/app/host/sessions/sessionFacts';
 import { repoRoot, startTestHost, termio, testShell, type TestHost } from '../helpers/controlHost';
 import { waitFor } from '../helpers/waitFor';
 

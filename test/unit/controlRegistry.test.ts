@@ -3,7 +3,7 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SessionRegistry, type SessionRecord, type StateChange } from '../../src/app/host/sessionRegistry';
+import { SessionRegistry, type SessionRecord, type StateChange } from '../../src/app/host/sessions/sessionRegistry';
 import { testShell } from '../helpers/controlHost';
 import { waitFor } from '../helpers/waitFor';
 import { waitForExit } from '../helpers/processes';

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { holderCompileAttempts } from '../../scripts/lib/holderBuild.mjs';
-import { CHECKPOINT_VERSION, readCheckpoint, writeCheckpoint, type CheckpointRecord } from '../../src/app/host/checkpointFile';
-import { holderAvailability, shortSocketDir } from '../../src/app/host/holders';
+import { CHECKPOINT_VERSION, readCheckpoint, writeCheckpoint, type CheckpointRecord } from '../../src/app/host/holders/checkpointFile';
+import { holderAvailability, shortSocketDir } from '../../src/app/host/holders/holders';
 import { termioPaths } from '../../src/app/services/paths';
 import { decodeHolderBody, encodeHolder, HOLDER_PROTOCOL_VERSION, HolderDecoder, HolderKind, MAX_HOLDER_BODY } from '../../src/protocol/holderWire';
 

@@ -138,6 +138,53 @@ describe('layering check: clients and the host folder', () => {
   });
 });
 
+describe('layering check: the host rooms', () => {
+  it('rejects an import across host rooms that does not run down the floors, and a room loading a top file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'layers-'));
+    try {
+      const put = (f: string, text: string) => {
+        mkdirSync(dirname(join(dir, f)), { recursive: true });
+        writeFileSync(join(dir, f), text);
+      };
+      put('app/host/host.ts', "import { Store } from './state/store';\nexport class Host {}\nvoid Store;\n");
+      put('app/host/state/store.ts', 'export class Store {}\n');
+      put('app/host/sessions/registry.ts', 'export class Registry {}\n');
+      put('app/host/status/tracker.ts', "import type { Registry } from '../sessions/registry';\nexport type T = Registry;\n");
+      // Down the floors, and a top file named by type: allowed.
+      put(
+        'app/host/server/socket.ts',
+        "import type { Host } from '../host';\nimport { Registry } from '../sessions/registry';\nexport class Server {}\nexport type H = Host;\nvoid Registry;\n",
+      );
+      // Up a floor (by type too), beside on the same floor, and a top file loaded at run time: refused.
+      put('app/host/state/bad.ts', "import type { T } from '../status/tracker';\nexport type B = T;\n");
+      put('app/host/sessions/beside.ts', "import { Store } from '../state/store';\nvoid Store;\n");
+      put('app/host/status/loadsTop.ts', "import { Host } from '../host';\nvoid Host;\n");
+      put('app/host/attic/x.ts', 'export const x = 1;\n');
+      const r = check(dir);
+      expect(r.status).toBe(1);
+      const lines = r.stderr
+        .trim()
+        .split('\n')
+        .map((l) => l.replace(/^.*?app\//, 'app/'));
+      expect(lines).toEqual([
+        "app/host/attic/x.ts: src/app/host/attic/ is no room of the host's (give it a floor in hostFloors, scripts/check-layers.mjs)",
+        "app/host/sessions/beside.ts: the host room sessions/ may not import state/, which is not on a floor below it ('../state/store')",
+        "app/host/state/bad.ts: the host room state/ may not import status/, which is not on a floor below it ('../status/tracker')",
+        "app/host/status/loadsTop.ts: the host room status/ may load no top file of the host, only name one by type ('../host')",
+        'layering: 4 violation(s)',
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('knows every folder of the real host', () => {
+    const r = check(join(repo, 'src'));
+    expect(r.stderr).not.toContain('no room of the host');
+    expect(r.status).toBe(0);
+  });
+});
+
 describe('layering check: import circles', () => {
   it('rejects a circle of imports, type-only ones included', () => {
     const dir = mkdtempSync(join(tmpdir(), 'layers-'));

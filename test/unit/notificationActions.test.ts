@@ -2,9 +2,9 @@
 // posted as D-Bus Notify arguments (the wire format, round-tripped) or as terminal-notifier's
 // buttons on macOS, and an action chosen maps back to the question and choice it answers.
 import { describe, expect, it } from 'vitest';
-import { busSocketPath } from '../../src/app/host/dbusConnection';
-import { notifyBody } from '../../src/app/host/dbusNotifier';
-import { decodeMessage, encodeMessage, messageLength, METHOD_CALL } from '../../src/app/host/dbusWire';
+import { busSocketPath } from '../../src/app/host/notify/dbusConnection';
+import { notifyBody } from '../../src/app/host/notify/dbusNotifier';
+import { decodeMessage, encodeMessage, messageLength, METHOD_CALL } from '../../src/app/host/notify/dbusWire';
 import {
   actionFromReply,
   answerAction,

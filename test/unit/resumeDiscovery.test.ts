@@ -1,4 +1,4 @@
-// Discovered-record binding (src/app/host/resumeDiscovery.ts) on real folders, a real watcher and
+// Discovered-record binding (src/app/host/resume/resumeDiscovery.ts) on real folders, a real watcher and
 // real processes: a session binds the one new record its own process holds open, once, or the one
 // written and closed when it is the only agent of its kind in the folder; never a record another
 // process of the agent in that folder wrote (another terminal's agent), never one of two tabs in
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { ResumeDiscovery, type DiscoveryBinding } from '../../src/app/host/resumeDiscovery';
+import { ResumeDiscovery, type DiscoveryBinding } from '../../src/app/host/resume/resumeDiscovery';
 import type { Logger } from '../../src/app/services/log';
 import type { DiscoverInput } from '../../src/protocol/resumePlan';
 import { FileHolder } from '../helpers/fileHolder';

@@ -1,9 +1,9 @@
-// Pinned record lookup (src/app/host/resumeLookup.ts) on real folders in a temporary HOME.
+// Pinned record lookup (src/app/host/resume/resumeLookup.ts) on real folders in a temporary HOME.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findPinnedRecord } from '../../src/app/host/resumeLookup';
+import { findPinnedRecord } from '../../src/app/host/resume/resumeLookup';
 
 const ID = '0b7f7c55-4c1e-4b55-9a55-7d0f3d1b2a10';
 let home: string;

@@ -12,8 +12,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync 
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { Session } from '../../src/terminal';
-import { StateStore } from '../../src/app/host/stateStore';
-import { ResumeService, type ResumeLaunch } from '../../src/app/host/resumeService';
+import { StateStore } from '../../src/app/host/state/stateStore';
+import { ResumeService, type ResumeLaunch } from '../../src/app/host/resume/resumeService';
 import type { Logger } from '../../src/app/services/log';
 import type { ResumeManifestInput } from '../../src/protocol/resumePlan';
 import { waitFor } from '../helpers/waitFor';

@@ -1,12 +1,12 @@
-// ResumeService without ptys (src/app/host/resumeService.ts): rebinding from hooks persisted at
+// ResumeService without ptys (src/app/host/resume/resumeService.ts): rebinding from hooks persisted at
 // once, unsafe ids refused, missing manifests as values, listings; and every bundled manifest
 // plans with the rules (its family agrees with manifestParse, its store rule parses).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { StateStore } from '../../src/app/host/stateStore';
-import { ResumeService } from '../../src/app/host/resumeService';
+import { StateStore } from '../../src/app/host/state/stateStore';
+import { ResumeService } from '../../src/app/host/resume/resumeService';
 import { manifestResumeFamily, parseManifest } from '../../src/protocol/manifestParse';
 import { planResume, resumeFamilyOf, type ResumeManifestInput } from '../../src/protocol/resumePlan';
 import { parseStoreMatch } from '../../src/protocol/resumeStoreMatch';

@@ -1,11 +1,11 @@
-// The durable session state (src/app/host/stateStore.ts) on real files in a temporary folder:
+// The durable session state (src/app/host/state/stateStore.ts) on real files in a temporary folder:
 // round trip, debounced and atomic writes, flush on dispose, migration, damaged files.
 import { execFileSync } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { StateStore, STATE_MIGRATIONS, type StateStoreOptions } from '../../src/app/host/stateStore';
+import { StateStore, STATE_MIGRATIONS, type StateStoreOptions } from '../../src/app/host/state/stateStore';
 import { transpileForChild } from '../helpers/transpileForChild';
 import { waitFor } from '../helpers/waitFor';
 
@@ -222,14 +222,14 @@ describe('damaged files', () => {
     writeFileSync(join(file, 'kept'), 'x');
     chmodSync(join(dir, 'state'), 0o500);
     const code = transpileForChild([
-      'src/app/host/stateStore.ts',
-      'src/app/host/stateFile.ts',
+      'src/app/host/state/stateStore.ts',
+      'src/app/host/state/stateFile.ts',
       'src/app/services/atomicWrite.ts',
       'src/app/services/log.ts',
       'src/app/services/processes.ts',
     ]);
     try {
-      const script = `const { StateStore } = require(${JSON.stringify(code.path('src/app/host/stateStore.ts'))});
+      const script = `const { StateStore } = require(${JSON.stringify(code.path('src/app/host/state/stateStore.ts'))});
         const { store, problem } = StateStore.open({ file: ${JSON.stringify(file)}, writeDelayMs: 0 });
         store.addWindow('w');
         store.flush();

@@ -22,8 +22,8 @@ let code: Transpiled;
 let dir: string;
 beforeAll(() => {
   code = transpileForChild([
-    'src/app/host/stateStore.ts',
-    'src/app/host/stateFile.ts',
+    'src/app/host/state/stateStore.ts',
+    'src/app/host/state/stateFile.ts',
     'src/app/services/atomicWrite.ts',
     'src/app/services/log.ts',
     'src/app/services/processes.ts',
@@ -50,7 +50,7 @@ const canonical = (v: unknown): unknown =>
 function runAndKill(file: string, logFile: string, iteration: number, seed: number): Promise<void> {
   const child = spawn(
     process.execPath,
-    [resolve(__dirname, '../fixtures/stateCrashChild.cjs'), code.path('src/app/host/stateStore.ts'), file, logFile, String(iteration), String(seed)],
+    [resolve(__dirname, '../fixtures/stateCrashChild.cjs'), code.path('src/app/host/state/stateStore.ts'), file, logFile, String(iteration), String(seed)],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
     },

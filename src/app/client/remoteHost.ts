@@ -311,8 +311,7 @@ export class RemoteHost implements AppHost {
   /** The review view's worktree verbs (the same as `termio sessions diff|commit|merge|rebase|close`). */
   async review<V extends ReviewVerb>(verb: V, args: ControlArgs<V>): Promise<ReviewResult<V>> {
     // A merge or rebase of a big branch takes seconds; git's own limit is two minutes.
-    const r = await this.client.request('app.review', { verb, args: args as Record<string, unknown> }, REVIEW_TIMEOUT_MS);
-    return r.ok ? { ok: true, result: r.result.result as ControlResult<V> } : { ok: false, code: r.error.code, message: r.error.message };
+    return this.control(verb, args, REVIEW_TIMEOUT_MS);
   }
 
   async fanout<V extends FanoutVerb>(verb: V, args: ControlArgs<V>): Promise<ReviewResult<V>> {
@@ -327,7 +326,7 @@ export class RemoteHost implements AppHost {
   }
 
   /** A control verb the app sends as the CLI does, its answer or refusal as the views want it. */
-  private async control<V extends FanoutVerb | HistoryVerb>(verb: V, args: ControlArgs<V>, timeout: number): Promise<ReviewResult<V>> {
+  private async control<V extends ReviewVerb | FanoutVerb | HistoryVerb>(verb: V, args: ControlArgs<V>, timeout: number): Promise<ReviewResult<V>> {
     const r = (await this.client.request(verb as FanoutVerb, args as never, timeout)) as
       { ok: true; result: unknown } | { ok: false; error: { code: string; message: string } };
     return r.ok ? { ok: true, result: r.result as ControlResult<V> } : { ok: false, code: r.error.code, message: r.error.message };

@@ -10,16 +10,16 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { HOST_SOCKET_FILE } from '../../protocol/hostFraming';
 import { startAppDetached } from '../services/appLaunch';
-import { AppService } from './appService';
-import { ClientServer } from './clientServer';
-import type { ClientServerOptions } from './clientServerOptions';
+import { AppService } from './server/appService';
+import { SocketServer } from './server/socketServer';
+import type { ServerOptions } from './server/serverOptions';
 import type { Companion } from './companion/companion';
 import { pageRemote, startHostCompanion } from './companion/hostWiring';
 import { pageLaunch } from './companion/pageLaunch';
 import { Host, type HostOptions } from './host';
 import { installPath, installRoot, packageVersion } from '../services/install';
 import type { Logger } from '../services/log';
-import { defaultNotificationSink } from './dbusNotifier';
+import { defaultNotificationSink } from './notify/dbusNotifier';
 import { defaultNotificationIcon, type NotificationSink } from '../services/notifier';
 import { ensureRunDir, termioPaths, type TermioPaths } from '../services/paths';
 import { loadHostId } from '../services/hostId';
@@ -29,7 +29,7 @@ import { hubRemoteSessions } from './machines/hubControl';
 import { MachinesHub } from './machines/hub';
 import { MachinesStore } from './machines/machinesStore';
 import { AskpassBroker, writeAskpassScript } from './machines/askpass';
-import type { Adopted, AdoptionResult } from './holderAdoption';
+import type { Adopted, AdoptionResult } from './holders/holderAdoption';
 
 /**
  * How long the host stays up with no session and no client: long enough for the command that
@@ -128,7 +128,7 @@ function notifyRemoteStates(hub: MachinesHub, host: Host): void {
 }
 
 /** The host socket's server: the registry, the verb table and the services a client reaches. */
-function clientServerOptions(self: HostProcess, socketPath: string, app: AppService, logger: Logger): ClientServerOptions {
+function socketServerOptions(self: HostProcess, socketPath: string, app: AppService, logger: Logger): ServerOptions {
   const host = self.host;
   const hub = self.hub;
   return {
@@ -161,7 +161,7 @@ async function adoptPrevious(host: Host, lost: boolean): Promise<{ adoption: Ado
 }
 
 /** host.status: what only the host process knows (start time, log file, pid, memory, holders). */
-function statusFields(self: HostProcess): ReturnType<ClientServerOptions['describe']> {
+function statusFields(self: HostProcess): ReturnType<ServerOptions['describe']> {
   const h = self.host.holders;
   return {
     pid: process.pid,
@@ -180,7 +180,7 @@ export class HostProcess {
   private resolveStopped!: () => void;
   /** Resolves once the host has stopped (asked to, or idle). */
   readonly stopped = new Promise<void>((r) => (this.resolveStopped = r));
-  server!: ClientServer;
+  server!: SocketServer;
   /** The web companion (off unless enabled in settings; it follows them live). */
   companion: Companion | null = null;
   /** The sessions this host adopted from holders at start (each says when its screen is back). */
@@ -223,7 +223,7 @@ export class HostProcess {
     const { adoption, adopted, recovered } = await adoptPrevious(host, lost);
     app = new AppService(host, { startApp, machines: hub });
     const self = new HostProcess(paths, socketPath, host, app, hub, opts);
-    const listen = await ClientServer.listen(clientServerOptions(self, socketPath, app, log));
+    const listen = await SocketServer.listen(socketServerOptions(self, socketPath, app, log));
     if (!listen.ok) {
       hub.dispose();
       app.dispose();

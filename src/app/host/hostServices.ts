@@ -1,24 +1,43 @@
 // Builds the host's services in the order a launch needs them: first what the control socket
 // answers with (registry, tracker), then, once this launch owns the socket, settings, the agent
 // catalog, the state file with resume, and the hook server. Each problem found on the way is kept
-// for the app to show; only a hook server that cannot listen stops the launch.
+// for the app to show; only a hook server that cannot listen stops the launch. HostOptions, how a
+// Host is built, lives here too: the host and the pieces it wires (hostControl.ts) share it.
 import { homedir } from 'node:os';
 import { AgentCatalog } from '../services/catalog';
 import { ensureLauncher } from '../services/hookInstaller';
-import { HookServer } from './hookServer';
+import { HookServer } from './status/hookServer';
 import type { HostProblem } from '../../protocol/hostAppMessages';
-import type { HostOptions } from './hostOptions';
+import type { Logger } from '../services/log';
+import type { RemoteSessions } from './machines/hubControl';
 import { loginShellEnv, type LoginShellEnv } from '../services/loginShellPath';
-import { NotificationPolicy } from '../services/notifier';
+import { NotificationPolicy, type NotificationSink } from '../services/notifier';
 import { termioPaths, type TermioPaths } from '../services/paths';
-import { ResumeService } from './resumeService';
-import { SessionCallers } from './sessionCallers';
-import { SessionNotes } from './sessionNotes';
-import { SessionRegistry, type Spawner } from './sessionRegistry';
+import { ResumeService } from './resume/resumeService';
+import { SessionCallers } from './sessions/sessionCallers';
+import { SessionNotes } from './sessions/sessionNotes';
+import { SessionRegistry, type Spawner } from './sessions/sessionRegistry';
 import { defaultSettings, SettingsStore } from '../services/settings';
-import { StateStore, type StateProblem } from './stateStore';
-import { StatusTracker } from './statusTracker';
-import { SessionFacts } from './sessionFacts';
+import { StateStore, type StateProblem } from './state/stateStore';
+import { StatusTracker } from './status/statusTracker';
+import { SessionFacts } from './sessions/sessionFacts';
+
+/** How a Host is built: its logger, environment and the seams tests and the process entry fill in. */
+export interface HostOptions {
+  env?: NodeJS.ProcessEnv;
+  logger: Logger;
+  /** Called when `termio DIR` (or a second launch) asks to bring the app forward. */
+  onActivate?: () => void;
+  /** Where notifications go (tests pass a recorder). Default: node-notifier. */
+  notificationSink?: NotificationSink;
+  /** Told when a notification is clicked (the UI focuses the session). */
+  onNotificationClick?: (sessionId: string | null) => void;
+  /** PATH to resolve agent commands on (tests); default: the login shell's. Given a PATH,
+   *  sessions keep this process's environment; otherwise they start from the login shell's. */
+  path?: string;
+  /** The other machines' sessions (the hub, which the host process starts after the Host). */
+  remoteSessions?: () => RemoteSessions | null;
+}
 
 /** A value that exists once start-up finishes: async readers wait for it, sync readers see null until then. */
 export class Later<T> {

@@ -19,12 +19,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeFileAtomic, writeFileAtomicAsync } from '../../../src/app/services/atomicWrite';
-import { ControlServer } from '../../../src/app/host/controlServer';
+import { ControlServer } from '../../../src/app/host/control/controlServer';
 import { defaultReporterLocation, installAgentHooks } from '../../../src/app/services/hookInstaller';
 import { termioPaths } from '../../../src/app/services/paths';
-import { SessionRegistry } from '../../../src/app/host/sessionRegistry';
+import { SessionRegistry } from '../../../src/app/host/sessions/sessionRegistry';
 import { SettingsStore } from '../../../src/app/services/settings';
-import { StateStore } from '../../../src/app/host/stateStore';
+import { StateStore } from '../../../src/app/host/state/stateStore';
 
 let dir: string;
 beforeEach(() => {

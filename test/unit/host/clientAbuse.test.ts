@@ -8,7 +8,7 @@ import { createConnection, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_IN_FLIGHT } from '../../../src/app/host/clientConnection';
+import { MAX_IN_FLIGHT } from '../../../src/app/host/server/connection';
 import { HostClient } from '../../../src/app/client/hostClient';
 import { HostProcess } from '../../../src/app/host/hostProcess';
 import { nullLogger } from '../../../src/app/services/log';

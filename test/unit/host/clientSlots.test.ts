@@ -6,7 +6,7 @@ import { createConnection, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CLIENT_LIMITS, MAX_CLIENTS } from '../../../src/app/host/clientAdmission';
+import { CLIENT_LIMITS, MAX_CLIENTS } from '../../../src/app/host/server/admission';
 import { HostClient } from '../../../src/app/client/hostClient';
 import { HostProcess } from '../../../src/app/host/hostProcess';
 import { nullLogger } from '../../../src/app/services/log';

@@ -9,7 +9,7 @@ import { afterEach, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startCompanion, type Companion, type CompanionSettings } from '../../../src/app/host/companion/companion';
 import { createLogger } from '../../../src/app/services/log';
-import { SessionRegistry, shellSpawner } from '../../../src/app/host/sessionRegistry';
+import { SessionRegistry, shellSpawner } from '../../../src/app/host/sessions/sessionRegistry';
 import { Emitter } from '../../../src/protocol/events';
 import { Session } from '../../../src/terminal';
 import type { CompanionServerMessage } from '../../../src/protocol/companion';

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../../../src/app/cli/hooks';
 import { defaultReporterLocation, ensureLauncher, launcherPath } from '../../../src/app/services/hookInstaller';
-import type { HookServer } from '../../../src/app/host/hookServer';
+import type { HookServer } from '../../../src/app/host/status/hookServer';
 import { termioPaths, type TermioPaths } from '../../../src/app/services/paths';
 import type { HookReport } from '../../../src/protocol/hookReport';
 import { startHookServer } from '../../helpers/hookServer';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HookServer, type HookServerStats } from '../../../src/app/host/hookServer';
+import { HookServer, type HookServerStats } from '../../../src/app/host/status/hookServer';
 import { termioPaths } from '../../../src/app/services/paths';
 import { HOOK_REPORT_VERSION, MAX_HOOK_PAYLOAD_CHARS, type HookReport } from '../../../src/protocol/hookReport';
 import { NATIVE_REPORTER_SOURCE, NODE_REPORTER, reportersUnderTest } from '../../helpers/reporters';

@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HookServer } from '../../../src/app/host/hookServer';
+import { HookServer } from '../../../src/app/host/status/hookServer';
 import { termioPaths } from '../../../src/app/services/paths';
 import { MAX_HOOK_FRAME_BYTES, type HookReport } from '../../../src/protocol/hookReport';
 import { sendHookBytes, startHookServer } from '../../helpers/hookServer';

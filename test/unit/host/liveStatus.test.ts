@@ -4,10 +4,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HookServer } from '../../../src/app/host/hookServer';
+import { HookServer } from '../../../src/app/host/status/hookServer';
 import { defaultReporterLocation, installAgentHooks, type AgentHooks } from '../../../src/app/services/hookInstaller';
 import { termioPaths } from '../../../src/app/services/paths';
-import { StatusTracker, type AgentStatusConfig, type ConversationChange } from '../../../src/app/host/statusTracker';
+import { StatusTracker, type AgentStatusConfig, type ConversationChange } from '../../../src/app/host/status/statusTracker';
 import type { HooksDeclaration } from '../../../src/protocol/hooks/dialects';
 import type { SessionStatus } from '../../../src/protocol/status/sessionState';
 import { Session } from '../../../src/terminal';

@@ -3,7 +3,7 @@
 // counts only when it carries the tab's secret (the hook server's check) and the conversation the
 // tab is bound to; any other is not applied, and the why strip says so. Never credited elsewhere.
 import { describe, expect, it } from 'vitest';
-import { StatusTracker, type StatusSessionSource } from '../../../src/app/host/statusTracker';
+import { StatusTracker, type StatusSessionSource } from '../../../src/app/host/status/statusTracker';
 import { Emitter } from '../../../src/protocol/events';
 import { HOOK_REPORT_VERSION, type HookReport } from '../../../src/protocol/hookReport';
 

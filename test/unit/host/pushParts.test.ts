@@ -5,13 +5,13 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CompanionPush } from '../../../src/app/host/companion/push';
-import { PushDevices, loadVapidKeys } from '../../../src/app/host/companion/pushStore';
-import type { SessionRecord, StateChange } from '../../../src/app/host/sessionRegistry';
+import { CompanionPush } from '../../../src/app/host/companion/push/push';
+import { PushDevices, loadVapidKeys } from '../../../src/app/host/companion/push/pushStore';
+import type { SessionRecord, StateChange } from '../../../src/app/host/sessions/sessionRegistry';
 import { Emitter } from '../../../src/protocol/events';
 import { waitFor } from '../../helpers/waitFor';
-import { BACKOFF_CAP_MS, BACKOFF_FIRST_MS, RETRY_AFTER_CAP_MS, pushDecision, retryAfterMs } from '../../../src/app/host/companion/pushSender';
-import { AnswerTokens } from '../../../src/app/host/companion/pushTokens';
+import { BACKOFF_CAP_MS, BACKOFF_FIRST_MS, RETRY_AFTER_CAP_MS, pushDecision, retryAfterMs } from '../../../src/app/host/companion/push/pushSender';
+import { AnswerTokens } from '../../../src/app/host/companion/push/pushTokens';
 import { PushPayloadSchema, PushRegisterSchema, type PushDevice } from '../../../src/protocol/push';
 import { choiceOfAction, pushNotification } from '../../../src/protocol/pushNotification';
 

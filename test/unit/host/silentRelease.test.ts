@@ -13,7 +13,7 @@ import { createLogger } from '../../../src/app/services/log';
 import { hookSilenceFile, readHookSilence, versionFromOutput } from '../../../src/app/services/hookSilence';
 import { termioPaths } from '../../../src/app/services/paths';
 import { ProgramAnswers } from '../../../src/app/services/programIdentity';
-import { watchHookSilence } from '../../../src/app/host/hookSilenceWatch';
+import { watchHookSilence } from '../../../src/app/host/status/hookSilenceWatch';
 import { Emitter } from '../../../src/protocol/events';
 import type { SessionStatus } from '../../../src/protocol/status';
 import { nullLogger } from '../../../src/app/services/log';

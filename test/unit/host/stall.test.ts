@@ -2,7 +2,7 @@
 // stall time is flagged, with a health note `sessions why` and the why strip show; output clears
 // it. A real pty runs a program that sets a busy title, then stays silent until it reads a line.
 import { afterEach, describe, expect, it } from 'vitest';
-import { StatusTracker, type StallChange } from '../../../src/app/host/statusTracker';
+import { StatusTracker, type StallChange } from '../../../src/app/host/status/statusTracker';
 import { Session } from '../../../src/terminal';
 import { waitFor } from '../../helpers/waitFor';
 

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { pinnedTranscript, readTranscript } from '../../../src/app/host/transcript';
+import { pinnedTranscript, readTranscript } from '../../../src/app/host/resume/transcript';
 
 const ID = '0b7f7c55-4c1e-4b55-9a55-7d0f3d1b2a10';
 let home: string;

@@ -6,10 +6,10 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { SessionFacts } from '../../../src/app/host/sessionFacts';
-import { SessionRegistry, shellSpawner } from '../../../src/app/host/sessionRegistry';
-import { SessionWaits } from '../../../src/app/host/sessionWaits';
-import { defaultTypingLimits, pasteShown, splitTypedChunk, typeText } from '../../../src/app/host/typeInput';
+import { SessionFacts } from '../../../src/app/host/sessions/sessionFacts';
+import { SessionRegistry, shellSpawner } from '../../../src/app/host/sessions/sessionRegistry';
+import { SessionWaits } from '../../../src/app/host/sessions/sessionWaits';
+import { defaultTypingLimits, pasteShown, splitTypedChunk, typeText } from '../../../src/app/host/sessions/typeInput';
 import { AUTH_SUBPROTOCOL_PREFIX, COMPANION_SUBPROTOCOL } from '../../../src/protocol/companionWire';
 import { Session } from '../../../src/terminal';
 import { startHostInProcess } from '../../helpers/companionHost';

@@ -3,7 +3,7 @@
 // real pty printing progress moves the session and exposes its percentage; and an agent whose
 // manifest does not say progressStatus is not moved by another program's progress bar.
 import { afterEach, describe, expect, it } from 'vitest';
-import { StatusTracker } from '../../../src/app/host/statusTracker';
+import { StatusTracker } from '../../../src/app/host/status/statusTracker';
 import { StatusEngine } from '../../../src/protocol/status';
 import { Session } from '../../../src/terminal';
 import { waitFor } from '../../helpers/waitFor';

@@ -18,21 +18,21 @@ import {
   type PageSession,
   type PageTheme,
 } from '../../../protocol/companion';
-import type { QuestionBook, SessionQuestion } from '../questionBook';
+import type { QuestionBook, SessionQuestion } from '../status/questionBook';
 import type { Disposable, Event } from '../../../protocol/events';
 import type { QuestionInfo, SessionInfo } from '../../../protocol/sessionInfo';
 import { cssHex, darkTheme, lightTheme, type Theme } from '../../../terminal';
 import { installPath } from '../../services/install';
 import type { Logger } from '../../services/log';
-import type { SessionFeed } from '../sessionFeed';
-import type { SessionRecord, SessionRegistry, StateChange } from '../sessionRegistry';
+import type { SessionFeed } from '../sessions/sessionFeed';
+import type { SessionRecord, SessionRegistry, StateChange } from '../sessions/sessionRegistry';
 import { folderLabels } from '../../present/sidebarModel';
 // Loaded when the page is first served: the HTTP and WebSocket stack (node:http, tls, zlib, ws)
 // costs a host that never serves the page ~5 MB of memory.
 import type { ApiRoute, CompanionServer } from './companionServer';
 import { PageLink } from './pageLink';
 import { PairingToken } from './pairingToken';
-import { CompanionPush } from './push';
+import { CompanionPush } from './push/push';
 import type { RemoteSessionsSource } from './remoteWatch';
 import { loadAssets } from './staticAssets';
 
@@ -74,7 +74,7 @@ export interface CompanionDeps {
      *  is none of theirs. */
     answer?(id: string, question: string, choice: number): Promise<RemoteAnswer> | null;
   };
-  /** The session's feed, where the input-holder rule lives (ClientServer.feedFor). */
+  /** The session's feed, where the input-holder rule lives (SocketServer.feedFor). */
   feedFor(record: SessionRecord): SessionFeed;
   /** An agent's name and icon file (the catalog's entry), or undefined for an unknown id. */
   agentInfo(agentId: string): { name: string; iconFile?: string } | undefined;

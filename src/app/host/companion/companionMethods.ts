@@ -1,11 +1,11 @@
-// The `companion.*` requests of the host's client socket (the termio CLI, the app's Settings →
+// The `companion.*` requests of the host socket (the termio CLI, the app's Settings →
 // Phone): each changes the settings the companion follows, waits until the server matches them,
 // and answers the companion's status. Also the adapter from the SettingsStore to the narrow
 // settings view the companion takes.
 import type { CompanionResults } from '../../../protocol/companion';
 import type { HostParams } from '../../../protocol/hostMessages';
 import { SettingsEditRefused, type SettingsStore } from '../../services/settings';
-import type { Asker } from '../bypassPolicy';
+import type { Asker } from '../status/bypassPolicy';
 import type { Logger } from '../../services/log';
 import type { Companion, CompanionDeps, CompanionSettings } from './companion';
 
@@ -17,7 +17,7 @@ type Refusal = { ok: false; error: { code: 'busy' | 'forbidden' | 'badSettings' 
 const AS_THE_USER = 'from the Termio app (Settings → Phone) or a terminal outside Termio';
 
 /**
- * One handler per companion method, in the shape clientConnection.ts's method table takes. A
+ * One handler per companion method, in the shape server/connection.ts's method table takes. A
  * client inside a Termio session (an agent in a tab, or what it runs) may not put the companion
  * on the network nor read the pairing link (it carries the token): that needs the user, as
  * permission bypass does. Its answers carry no link.

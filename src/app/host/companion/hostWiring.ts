@@ -4,8 +4,8 @@
 import { homedir } from 'node:os';
 import type { Logger } from '../../services/log';
 import type { TermioPaths } from '../../services/paths';
-import type { SessionFeed } from '../sessionFeed';
-import type { SessionRecord } from '../sessionRegistry';
+import type { SessionFeed } from '../sessions/sessionFeed';
+import type { SessionRecord } from '../sessions/sessionRegistry';
 import { SettingsStore } from '../../services/settings';
 import type { QuestionInfo } from '../../../protocol/sessionInfo';
 import type { MachinesHub } from '../machines/hub';

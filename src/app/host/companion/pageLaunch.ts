@@ -3,13 +3,26 @@
 // ones, newest first), and starting one — with its first prompt typed once the agent is ready for
 // input, as `termio sessions spawn --prompt` does.
 import { folderLabels } from '../../present/sidebarModel';
-import type { Host } from '../host';
+import type { AgentChoices } from '../../services/agentChoices';
+import type { Logger } from '../../services/log';
+import type { SessionRegistry } from '../sessions/sessionRegistry';
+import type { SessionWaits } from '../sessions/sessionWaits';
+import type { StateStore } from '../state/stateStore';
 import type { CompanionDeps } from './companion';
+
+/** The host's parts "New session" uses, each read when the page asks (the Host passes itself). */
+export interface LaunchParts {
+  agents: Pick<AgentChoices, 'enabled'>;
+  registry: Pick<SessionRegistry, 'list' | 'spawn'>;
+  readonly store: Pick<StateStore, 'state'>;
+  control: { waits: Pick<SessionWaits, 'deliverPrompt'> };
+  opts: { logger: Logger };
+}
 
 /** Folders offered: enough for the places one works in this week, short enough for a phone's list. */
 export const MAX_PAGE_FOLDERS = 8;
 
-export function pageLaunch(host: Host, userHome: string): NonNullable<CompanionDeps['launch']> {
+export function pageLaunch(host: LaunchParts, userHome: string): NonNullable<CompanionDeps['launch']> {
   return {
     options() {
       const agents = host.agents

@@ -8,9 +8,9 @@ import type { WebSocket } from 'ws';
 import { CompanionClientMessageSchema, type CompanionClientMessage, type CompanionServerMessage } from '../../../protocol/companion';
 import type { Disposable } from '../../../protocol/events';
 import type { Logger } from '../../services/log';
-import type { FeedView, SessionFeed } from '../sessionFeed';
-import type { SessionRecord } from '../sessionRegistry';
-import { defaultTypingLimits, echoSettled, splitTypedChunk, typeText } from '../typeInput';
+import type { FeedView, SessionFeed } from '../sessions/sessionFeed';
+import type { SessionRecord } from '../sessions/sessionRegistry';
+import { defaultTypingLimits, echoSettled, splitTypedChunk, typeText } from '../sessions/typeInput';
 import { RemoteWatch, type PageOut, type RemoteSessionsSource } from './remoteWatch';
 
 /** Scrollback a page's snapshot carries: a few screens to scroll back on a phone, at a size

@@ -12,7 +12,7 @@ import type { HostMessage, InputIntent } from '../../../protocol/hostMessages';
 import { AnsiPainter } from '../../present/ansiPainter';
 import { ConnectionRelay, type LinkViewsSource } from '../machines/relay';
 import type { MachineLink } from '../machines/machineLink';
-import { splitTypedChunk } from '../typeInput';
+import { splitTypedChunk } from '../sessions/typeInput';
 
 /** What the watch needs of the page's socket. */
 export interface PageOut {

@@ -10,7 +10,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { compileHistoryGlob, TranscriptReader, type HistoryGlob, type TranscriptHints } from '../../../protocol/history';
 import type { HistoryFormat, Manifest } from '../../../protocol/manifestSchema';
 import type { Logger } from '../../services/log';
-import { storeWatchBase } from '../storeWatch';
+import { storeWatchBase } from '../resume/storeWatch';
 import type { HistoryIndex } from './historyIndex';
 
 /** A new folder is read again this long after chokidar reported it (its first files are made with it). */

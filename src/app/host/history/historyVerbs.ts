@@ -3,17 +3,16 @@
 // the index's progress, and usage with its estimated cost. `--machine NAME` asks only that
 // machine's host, which answers from its own index.
 import { existsSync, statSync } from 'node:fs';
-import type { ControlArgs } from '../../../protocol/control';
+import type { ControlArgs, Outcome } from '../../../protocol/control';
 import type { HistoryResult } from '../../../protocol/controlHistory';
 import { PRICE_TABLE, withUserPrices, type ModelPrice } from '../../../protocol/history';
 import { manifestResumeFamily } from '../../../protocol/manifestParse';
 import { checkConversationId } from '../../../protocol/resumePlan';
 import type { SessionInfo } from '../../../protocol/sessionInfo';
 import type { AgentCatalog } from '../../services/catalog';
-import type { Outcome } from '../driveVerbs';
 import type { RemoteSessions } from '../machines/hubControl';
-import type { SessionRecord, SessionRegistry } from '../sessionRegistry';
-import type { StateStore } from '../stateStore';
+import type { SessionRecord, SessionRegistry } from '../sessions/sessionRegistry';
+import type { StateStore } from '../state/stateStore';
 import type { IndexedConversation } from './historyIndex';
 import { DEFAULT_RESULTS, type HistoryService } from './historyService';
 

@@ -2,10 +2,9 @@
 // list` shows their sessions (from the hub's last known state: a machine that is away never slows
 // a listing), and the verbs that name a remote session, or `spawn|run --machine NAME`, run on that
 // machine's host through the hub's link.
-import { ControlErrorCodeSchema } from '../../../protocol/control';
+import { ControlErrorCodeSchema, type Outcome } from '../../../protocol/control';
 import type { HostMethod } from '../../../protocol/hostMessages';
 import type { SessionInfo } from '../../../protocol/sessionInfo';
-import type { Outcome } from '../driveVerbs';
 import type { MachinesHub } from './hub';
 import type { MachineLink } from './machineLink';
 
@@ -45,7 +44,7 @@ function waitOf(args: Record<string, unknown>): number {
 async function call(link: MachineLink, verb: string, args: Record<string, unknown>): Promise<Outcome> {
   const c = link.client;
   if (!c) return { ok: false, code: 'machineUnreachable', message: `${link.name} is not connected: ${link.why ?? link.state}` };
-  // The machine's host serves the same session verbs on its client socket.
+  // The machine's host serves the same session verbs on its host socket.
   const r = await c.requestAny(verb as HostMethod, args, waitOf(args) + ANSWER_MS);
   if (r.ok) return { ok: true, result: tag(r.result, link.name) };
   // Its own refusals keep their code; a lost link or a timeout is the machine being unreachable.

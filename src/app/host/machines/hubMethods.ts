@@ -4,7 +4,7 @@
 // session (ssh with its target and options, on every retry and start), so adding or removing one
 // from inside a session takes the same check as starting an agent with permission bypass.
 import type { HostError, HostParams, HostResults } from '../../../protocol/hostMessages';
-import type { Asker, Refusal } from '../bypassPolicy';
+import type { Asker, Refusal } from '../status/bypassPolicy';
 import type { MachinesHub } from './hub';
 import { MachinesEditRefused } from './machinesStore';
 

@@ -10,7 +10,7 @@ import type { SessionInfo } from '../../../protocol/sessionInfo';
 import type { HostClient } from '../../client/hostClient';
 import type { MachineLink } from './machineLink';
 
-/** Where relayed frames and events go: a connection of this host's client socket. */
+/** Where relayed frames and events go: a connection of this host socket. */
 export interface RelaySink {
   write(bytes: Uint8Array): void;
   send(msg: HostMessage): void;

@@ -4,10 +4,9 @@
 // test command in a member's worktree, and merge one member through the review's merge, leaving
 // the other members exactly as they were.
 import { spawn } from 'node:child_process';
-import type { ControlArgs, FanoutMember, FanoutMemberStatus, FanoutTest } from '../../../protocol/control';
+import type { ControlArgs, FanoutMember, FanoutMemberStatus, FanoutTest, Outcome } from '../../../protocol/control';
 import { MAX_TEST_OUTPUT_CHARS } from '../../../protocol/control';
-import type { Outcome } from '../driveVerbs';
-import type { SessionRegistry } from '../sessionRegistry';
+import type { SessionRegistry } from '../sessions/sessionRegistry';
 import { findMember, type FanoutGroups } from './fanoutGroups';
 import { readTestCommand } from './setup';
 import { answer } from './worktreeVerbs';

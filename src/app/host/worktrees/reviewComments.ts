@@ -4,10 +4,9 @@
 // its lines inside its hunks) and keeps the rows it is on. Sending types them all as one prompt
 // the way a spawn's first prompt is typed: once the agent is ready for input, never into a turn
 // or a question. Sent comments leave the list; comments the agent never got ready for stay.
-import type { ControlArgs } from '../../../protocol/control';
+import type { ControlArgs, Outcome } from '../../../protocol/control';
 import { coveredLines, diffRows, quotedRows, reviewPrompt, type ReviewComment } from '../../../protocol/reviewComments';
-import type { Outcome } from '../driveVerbs';
-import type { SessionRegistry } from '../sessionRegistry';
+import type { SessionRegistry } from '../sessions/sessionRegistry';
 import type { WorktreeRecord, WorktreeService } from './worktreeService';
 
 /** Comments wait this long for the agent to be ready (a long turn, a question left open): a day. */

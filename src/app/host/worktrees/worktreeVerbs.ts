@@ -4,9 +4,8 @@
 // or closed) or by its folder.
 import { accessSync, constants } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import type { ControlArgs, WorktreeStatusInfo } from '../../../protocol/control';
-import type { Outcome } from '../driveVerbs';
-import type { SessionRegistry } from '../sessionRegistry';
+import type { ControlArgs, WorktreeStatusInfo, Outcome } from '../../../protocol/control';
+import type { SessionRegistry } from '../sessions/sessionRegistry';
 import { shellQuote } from '../../services/shellQuote';
 import type { ReviewComments } from './reviewComments';
 import type { ActionResult, WorktreeRecord, WorktreeService, WorktreeStatus } from './worktreeService';
