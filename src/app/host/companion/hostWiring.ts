@@ -28,6 +28,8 @@ export interface HostCompanionOptions {
   agentInfo?: CompanionDeps['agentInfo'];
   /** The other machines' sessions (the hub); omitted = this machine's only. */
   remote?: CompanionDeps['remote'];
+  /** Searching and resuming past conversations from the page; omitted = no search box. */
+  history?: CompanionDeps['history'];
   /** The session shown in the focused window: not pushed to phones while it is. */
   lookingAt?: CompanionDeps['lookingAt'];
   env?: NodeJS.ProcessEnv;
@@ -66,6 +68,7 @@ export async function startHostCompanion(o: HostCompanionOptions): Promise<Compa
     ...(o.questions ? { questions: o.questions } : {}),
     ...(o.launch ? { launch: o.launch } : {}),
     ...(o.remote ? { remote: o.remote } : {}),
+    ...(o.history ? { history: o.history } : {}),
     ...(o.lookingAt ? { lookingAt: o.lookingAt } : {}),
     agentInfo: o.agentInfo ?? ((id) => ({ name: id })),
     settings: companionSettingsFrom(store),
