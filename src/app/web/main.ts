@@ -243,23 +243,28 @@ function onMessage(m: CompanionServerMessage): void {
       return;
     case 'spawned':
     case 'spawnFailed':
-      if (newSession.answered(m) && m.t === 'spawned') {
-        $('new-view').hidden = true;
-        openSession(m.session);
-      }
-      return;
     case 'found':
-      search.found(m);
-      return;
     case 'resumed':
     case 'resumeFailed':
-      if (search.answered(m) && m.t === 'resumed') {
-        resumed = m.session;
-        if (sessions.some((s) => s.id === m.session)) openSession(m.session);
-      }
-      return;
+      return onStartAnswer(m);
     case 'pong':
       return;
+  }
+}
+
+/** The answers that may open a session: "New session"'s, and the search's (a hit resumed). */
+function onStartAnswer(m: Extract<CompanionServerMessage, { t: 'spawned' | 'spawnFailed' | 'found' | 'resumed' | 'resumeFailed' }>): void {
+  if (m.t === 'found') return search.found(m);
+  if (m.t === 'spawned' || m.t === 'spawnFailed') {
+    if (newSession.answered(m) && m.t === 'spawned') {
+      $('new-view').hidden = true;
+      openSession(m.session);
+    }
+    return;
+  }
+  if (search.answered(m) && m.t === 'resumed') {
+    resumed = m.session;
+    if (sessions.some((s) => s.id === m.session)) openSession(m.session);
   }
 }
 
