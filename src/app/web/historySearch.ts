@@ -96,7 +96,8 @@ export class HistorySearch {
     snippet.append(...marked(h.snippet, h.hits));
     name.append(
       el('div', 'title', resultTitle({ title: h.title, snippet: h.snippet })),
-      el('div', 'facts', `${h.agentName} · ${resultFacts({ cwd: h.folder, machine: h.machine, lastActivity: h.lastActivity }, '', new Date())}`),
+      // Another machine's name comes first: its folder (a path of that machine) may not fit.
+      el('div', 'facts', `${h.agentName}${h.machine ? ` on ${h.machine}` : ''} · ${resultFacts({ ...h, cwd: h.folder, machine: null }, '', new Date())}`),
       snippet,
     );
     row.append(agentIcon({ agentId: h.agent, name: h.agentName }, agents), name);
