@@ -4,6 +4,7 @@
 import * as z from 'zod';
 import type { SessionState } from './status/sessionState';
 import { DeviceIdSchema, type PushDeviceInfo } from './push';
+import { MAX_CONVERSATION_ID_LENGTH } from './resumePlan';
 
 /** Ports a user may pick: the unprivileged range, so the host never needs root. */
 export const MIN_COMPANION_PORT = 1024;
@@ -110,7 +111,8 @@ export interface PageTheme {
 
 /** Host → page, as JSON text. Output bytes of the attached session come as binary messages. */
 export type CompanionServerMessage =
-  | { t: 'hello'; themes: { dark: PageTheme; light: PageTheme } }
+  /** `search`: the host searches past conversations for the page. */
+  | { t: 'hello'; themes: { dark: PageTheme; light: PageTheme }; search?: true }
   | { t: 'sessions'; now: number; sessions: PageSession[]; agents: Record<string, PageAgent> }
   | { t: 'attached'; session: string; cols: number; rows: number; snapshot: string; holding: boolean }
   | { t: 'resize'; cols: number; rows: number }
@@ -123,7 +125,32 @@ export type CompanionServerMessage =
   | { t: 'launch'; agents: Array<{ id: string; name: string }>; folders: Array<{ path: string; label: string }> }
   | { t: 'spawned'; session: string }
   | { t: 'spawnFailed'; message: string }
+  /** The answer to the search `seq` (the page shows only its latest); `message`: why there is none. */
+  | { t: 'found'; seq: number; results: PageHistoryHit[]; agents: Record<string, PageAgent>; note: string; message?: string }
+  /** A hit tapped: the session that resumes it (new, or the one it was open in), or why not. */
+  | { t: 'resumed'; session: string }
+  | { t: 'resumeFailed'; message: string }
   | { t: 'pong' };
+
+/** A past conversation found by the page's search, as the page shows it. */
+export interface PageHistoryHit {
+  agent: string;
+  agentName: string;
+  conversation: string;
+  /** The folder it ran in, home shown as ~; null when its transcript does not say. */
+  folder: string | null;
+  /** The saved machine it is on; null for the host's own. */
+  machine: string | null;
+  /** Its first prompt. */
+  title: string | null;
+  lastActivity: string | null;
+  /** The best matching line, and where the words are in it (UTF-16 units). */
+  snippet: string;
+  hits: Array<{ start: number; length: number }>;
+}
+
+/** The longest search the page sends (the control protocol's own limit). */
+export const MAX_PAGE_SEARCH_CHARS = 500;
 
 /** A first prompt from the page: a paragraph or two typed on a phone, with room. */
 export const MAX_PAGE_PROMPT_CHARS = 16 * 1024;
@@ -162,6 +189,15 @@ export const CompanionClientMessageSchema = z.discriminatedUnion('t', [
     folder: z.string().min(1).max(4096),
     /** Typed once the agent is ready for input, as `termio sessions spawn --prompt` does. */
     prompt: z.string().min(1).max(MAX_PAGE_PROMPT_CHARS).optional(),
+  }),
+  /** Search past conversations (the host's history index, every machine's); answered by `found` with the same seq. */
+  z.strictObject({ t: z.literal('search'), query: z.string().min(1).max(MAX_PAGE_SEARCH_CHARS), seq: z.number().int().min(0) }),
+  /** Resume a conversation one of the page's results named (as `termio history resume` does). */
+  z.strictObject({
+    t: z.literal('resume'),
+    agent: z.string().min(1).max(64),
+    conversation: z.string().min(1).max(MAX_CONVERSATION_ID_LENGTH),
+    machine: z.string().min(1).max(64).nullable(),
   }),
 ]);
 export type CompanionClientMessage = z.infer<typeof CompanionClientMessageSchema>;

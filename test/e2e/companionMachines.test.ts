@@ -4,7 +4,9 @@
 // box's name beside this machine's, mirrors its screen from the frames the hub relays, types into
 // it (the session takes the page's size only then), follows it back after the ssh client is killed,
 // and drops it when it is closed there. A question its agent asks there is shown as box read it,
-// and a tap answers it there.
+// and a tap answers it there. A conversation held on box is found by this host's history search
+// (box's index, asked through the hub) and a tap on it on the page resumes it there.
+import { spawnSync } from 'node:child_process';
 import { chownSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -14,8 +16,9 @@ import type { SessionInfo } from '../../src/protocol/sessionInfo';
 import { launchChromium } from '../helpers/browser';
 import { repoRoot, startHostInProcess } from '../helpers/companionHost';
 import { REMOTE_USER, sshRigUnavailable, startSshRig, type SshRig } from '../helpers/sshRig';
+import { writeClaudeConversation } from '../helpers/historyFixture';
 import { waitFor } from '../helpers/waitFor';
-import { screenshotDir } from './harness';
+import { installFakeAgents, screenshotDir } from './harness';
 
 type Host = Awaited<ReturnType<typeof startHostInProcess>>;
 const FAKE_MENU = resolve(__dirname, '..', 'fakes', 'fakeMenuAgent.mjs');
@@ -166,5 +169,53 @@ describe.skipIf(sshRigUnavailable())('the phone page with another machine', () =
     await page.screenshot({ path: join(screenshotDir, 'companion-machines-question.png') });
     await card.locator('.choice', { hasText: /^Yes$/ }).click();
     await waitFor(async () => (await onBox(id)).screen.includes('received: Yes'), { what: 'the agent on box to receive Yes' });
+  }, 90_000);
+
+  it("finds a conversation held on box by this host's search, and a tap on the page resumes it there", async () => {
+    // On box: a stand-in `claude` on its login shell's PATH (bash reads ~/.bash_profile), and a
+    // Claude Code conversation in a folder of box's.
+    installFakeAgents(rig.remoteHome, ['claude']);
+    const project = join(rig.remoteHome, 'proj');
+    mkdirSync(project, { recursive: true });
+    const id = '22222222-3333-4444-8555-666666666666';
+    writeClaudeConversation(rig.remoteHome, id, project, 'NARWHAL');
+    spawnSync('chown', [
+      '-R',
+      `${rig.uid}:${rig.uid}`,
+      join(rig.remoteHome, 'bin'),
+      join(rig.remoteHome, '.bash_profile'),
+      project,
+      join(rig.remoteHome, '.claude'),
+    ]);
+    await waitFor(
+      async () => {
+        const r = await client.requestAny('history.status', { machine: 'box' }, 15_000);
+        return r.ok && (r.result as { conversations: number; indexing: boolean }).conversations === 1;
+      },
+      { what: 'box to index its conversation', timeout: 30_000 },
+    );
+    // This host's search (what `termio history search` sends) asks box too.
+    const found = await client.requestAny('history.search', { query: 'narwhal' }, 15_000);
+    if (!found.ok) throw new Error(found.error.message);
+    expect((found.result as { results: unknown[] }).results).toEqual([
+      expect.objectContaining({ agent: 'claude', conversation: id, cwd: project, machine: 'box' }),
+    ]);
+
+    const page = await newPage();
+    await page.goto(`${host.base}/#t=${host.token()}`);
+    await waitFor(() => page.locator('#search').isVisible(), { what: 'the search box' });
+    await page.locator('#search').fill('narwhal');
+    const hit = page.locator('#search-hits .hit');
+    await waitFor(async () => (await hit.count()) === 1, { what: "box's conversation in the results" });
+    expect(await hit.locator('.facts').textContent()).toMatch(/^Claude Code on box · \/\S+\/proj · \w/);
+    await page.screenshot({ path: join(screenshotDir, 'companion-machines-history.png') });
+    await hit.click();
+    await waitFor(() => page.locator('#term-view').isVisible(), { what: 'the page to open the session resumed on box', timeout: 30_000 });
+    const listed = await client.requestAny('sessions.list', {}, 15_000);
+    if (!listed.ok) throw new Error(listed.error.message);
+    const resumed = (listed.result as { sessions: SessionInfo[] }).sessions.filter((x) => x.machine === 'box' && x.agentId === 'claude');
+    expect(resumed).toHaveLength(1);
+    expect(resumed[0]!.cwd).toBe(project);
+    expect(resumed[0]!.argv.join(' ')).toMatch(new RegExp(`--resume ${id}\\b`));
   }, 90_000);
 });

@@ -5,28 +5,16 @@
 // in its folder running `claude --resume <id>` — and a second Enter brings that tab forward
 // instead of opening another; the tab's why strip notes the tokens the conversation used. The
 // conversation whose folder is gone says so.
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { writeClaudeConversation as writeConversation } from '../helpers/historyFixture';
 import { waitFor } from '../helpers/waitFor';
 import { AppUnderTest, Display, e2eSkipReason, installFakeAgents, useDesktop } from './harness';
 
 const historyKey = process.platform === 'darwin' ? 'super+shift+h' : 'ctrl+shift+h';
 const selectAll = process.platform === 'darwin' ? 'super+a' : 'ctrl+a';
-const fixture = join(__dirname, '..', 'fixtures', 'history', 'claude-2.1.337.jsonl');
-
-/** The fixture's conversation as if held in `cwd` under the id `id`, with its reply saying `word`. */
-function writeConversation(home: string, id: string, cwd: string, word: string): void {
-  const text = readFileSync(fixture, 'utf8')
-    .replaceAll('c7576f42-5c60-43bf-9cae-98a3dffa60a7', id)
-    .replaceAll('/tmp/ts-7Eh1vJ/cap-UTFBbb/proj', cwd)
-    .replaceAll('ZEBRAFISH', word);
-  const dir = join(home, '.claude', 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'));
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, `${id}.jsonl`), text);
-}
-
 type Results = { query: string; results: { agent: string; conversation: string; cwd: string; lines: string[] }[] };
 
 describe.skipIf(e2eSkipReason)('history pane', () => {

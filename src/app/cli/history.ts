@@ -21,15 +21,16 @@ Verbs:
   status [--machine M]
                      how far the index is: files read, files waiting, conversations
 
-Also: termio usage [--by agent|day|folder|model] [--agent A] [--since DATE] [--machine M] [--json]
+Also: termio usage [--by agent|day|folder|model] [--agent A] [--session ID] [--since DATE] [--machine M] [--json]
 Exit codes: 0 ok, 1 error, 2 bad usage, 4 Termio not running.
 `;
 
-const USAGE_HELP = `Usage: termio usage [--by agent|day|folder|model] [--agent A] [--since DATE] [--machine M] [--json]
+const USAGE_HELP = `Usage: termio usage [--by agent|day|folder|model] [--agent A] [--session ID] [--since DATE] [--machine M] [--json]
 
 Tokens in, out, cache read and cache write of every indexed conversation, summed per agent (the
 default), day, folder or model, with an estimated cost from the price table (docs/history.md);
-a model the table does not have shows its tokens and "price unknown".
+a model the table does not have shows its tokens and "price unknown". --session ID counts only
+the conversation that session (termio sessions list) is bound to: what its tab cost so far.
 Exit codes: 0 ok, 1 error, 2 bad usage, 4 Termio not running.
 `;
 
@@ -64,9 +65,10 @@ const options = {
   since: { type: 'string' },
   limit: { type: 'string' },
   by: { type: 'string' },
+  session: { type: 'string' },
 } as const;
 
-type Values = { agent?: string; machine?: string; since?: string; limit?: string; by?: string; json?: boolean };
+type Values = { agent?: string; machine?: string; since?: string; limit?: string; by?: string; session?: string; json?: boolean };
 
 function filters(v: Values): { agent?: string; machine?: string } {
   return { agent: v.agent || undefined, machine: v.machine || undefined };
@@ -131,7 +133,12 @@ export const run: CommandHandler = async (args, io) => {
     return ExitCode.ok;
   }
   const json = values.json === true;
-  const code = verb === undefined ? 'missing verb' : values.by !== undefined ? '--by goes with termio usage' : await runVerb(verb, rest, values, io, json);
+  const code =
+    verb === undefined
+      ? 'missing verb'
+      : values.by !== undefined || values.session !== undefined
+        ? `--${values.by !== undefined ? 'by' : 'session'} goes with termio usage`
+        : await runVerb(verb, rest, values, io, json);
   if (typeof code === 'number') return code;
   printError(io, json, 'usage', `history ${code}`);
   io.err(`\n${HELP}`);
@@ -160,7 +167,7 @@ export const runUsage: CommandHandler = async (args, io) => {
     printError(io, json, 'usage', `usage ${bad}`);
     return (io.err(`\n${USAGE_HELP}`), ExitCode.usage);
   }
-  const r = await askHost(io, json, 'usage', { by: by as 'agent', ...filters(values), since: values.since || undefined });
+  const r = await askHost(io, json, 'usage', { by: by as 'agent', ...filters(values), since: values.since || undefined, session: values.session || undefined });
   if (!r.ok) return r.code;
   if (json) return (printOk(io, r.result), ExitCode.ok);
   const n = (x: number) => x.toLocaleString('en-US');

@@ -15,6 +15,7 @@ import { SocketServer } from './server/socketServer';
 import type { ServerOptions } from './server/serverOptions';
 import type { Companion } from './companion/companion';
 import { pageRemote, startHostCompanion } from './companion/hostWiring';
+import { pageHistory } from './companion/pageHistory';
 import { pageLaunch } from './companion/pageLaunch';
 import { Host, type HostOptions } from './host';
 import { installPath, installRoot, packageVersion } from '../services/install';
@@ -88,6 +89,7 @@ function companionOptions(self: HostProcess, host: Host, logger: Logger, env: No
     settings: host.settings,
     questions: host.questions,
     launch: pageLaunch(host, env?.HOME || homedir()),
+    ...(host.control.history ? { history: pageHistory(host.control.history) } : {}),
     remote: pageRemote(self.hub),
     lookingAt: () => host.lookingAt,
     agentInfo: (id) => {

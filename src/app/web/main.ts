@@ -9,6 +9,7 @@ import { aggregateState } from '../present/sidebarModel';
 import { pageTitle } from './pageText';
 import { REFUSAL_WORDS, type TapState } from './questionCard';
 import { NewSession } from './newSession';
+import { HistorySearch } from './historySearch';
 import { SessionList, stateBadge } from './sessionList';
 import { TerminalPane } from './terminalPane';
 import { PhonePush, needsHomeScreen, registerServiceWorker, unsupportedReason, type PushState } from './phonePush';
@@ -29,6 +30,8 @@ let listed = false;
 /** A session to open once the list arrives: `#s=<id>` (a pushed notification's address). */
 let wanted: string | null = null;
 let pushState: PushState = 'off';
+/** A session resumed from a search hit, opened once the list has it (another machine's comes a moment later). */
+let resumed: string | null = null;
 
 function xtermTheme(): ITheme {
   const t = themes?.[dark.matches ? 'dark' : 'light'];
@@ -99,6 +102,11 @@ const newSession = new NewSession(
     $('list-view').hidden = view !== 'list';
     $('new-view').hidden = view !== 'new';
   },
+);
+
+const search = new HistorySearch(
+  (m) => link?.send(m),
+  (on) => $('list-view').classList.toggle('searching', on),
 );
 
 function showNotice(text: string | null, opts: { bad?: boolean; retry?: boolean } = {}): void {
@@ -187,6 +195,7 @@ function onMessage(m: CompanionServerMessage): void {
     case 'hello':
       themes = m.themes;
       pane.retheme();
+      search.offer(m.search === true);
       return;
     case 'sessions':
       skew = Date.now() - m.now;
@@ -201,6 +210,7 @@ function onMessage(m: CompanionServerMessage): void {
       banners.update(m.sessions);
       if (wanted && m.sessions.some((s) => s.id === wanted)) openSession(wanted);
       wanted = null;
+      if (resumed && m.sessions.some((s) => s.id === resumed)) openSession(resumed);
       return;
     case 'attached':
       if (m.session !== openId) return;
@@ -233,13 +243,28 @@ function onMessage(m: CompanionServerMessage): void {
       return;
     case 'spawned':
     case 'spawnFailed':
-      if (newSession.answered(m) && m.t === 'spawned') {
-        $('new-view').hidden = true;
-        openSession(m.session);
-      }
-      return;
+    case 'found':
+    case 'resumed':
+    case 'resumeFailed':
+      return onStartAnswer(m);
     case 'pong':
       return;
+  }
+}
+
+/** The answers that may open a session: "New session"'s, and the search's (a hit resumed). */
+function onStartAnswer(m: Extract<CompanionServerMessage, { t: 'spawned' | 'spawnFailed' | 'found' | 'resumed' | 'resumeFailed' }>): void {
+  if (m.t === 'found') return search.found(m);
+  if (m.t === 'spawned' || m.t === 'spawnFailed') {
+    if (newSession.answered(m) && m.t === 'spawned') {
+      $('new-view').hidden = true;
+      openSession(m.session);
+    }
+    return;
+  }
+  if (search.answered(m) && m.t === 'resumed') {
+    resumed = m.session;
+    if (sessions.some((s) => s.id === m.session)) openSession(m.session);
   }
 }
 
@@ -248,6 +273,7 @@ function setHolding(on: boolean): void {
 }
 
 function openSession(id: string): void {
+  if (resumed === id) resumed = null;
   // Another session's terminal is not reused: its content would show until the snapshot lands.
   if (openId !== id) pane.dispose();
   openId = id;

@@ -8,7 +8,7 @@ import { afterStopped, FAILED_LABEL, formatDurationWithSeconds, stateLabel } fro
 import { byFolder, needsYou } from './pageText';
 import { questionCard, type CardEvents, type TapState } from './questionCard';
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
+export function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
   if (cls) e.className = cls;
   if (text !== undefined) e.textContent = text;
@@ -17,7 +17,7 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: 
 
 /** The agent's icon as an image (its SVG is drawn by the browser as an image, so it cannot run
  *  anything), or the first letter of its name. */
-export function agentIcon(s: PageSession, agents: Record<string, PageAgent>): HTMLElement {
+export function agentIcon(s: Pick<PageSession, 'agentId' | 'name'>, agents: Record<string, PageAgent>): HTMLElement {
   const a = s.agentId ? agents[s.agentId] : undefined;
   if (a?.iconSvg) {
     const img = el('img', 'agent-icon');

@@ -202,6 +202,9 @@ describe('conversation history through the host', () => {
       const opened = await rig.json<{ id: string }>('history', 'resume', 'c7576f42');
       const bySession = (await client.request('usage', { session: opened.id })) as { ok: true; result: Usage };
       expect(bySession.result.total).toEqual(one.result.total);
+      // The same from the CLI: `termio usage --session ID`.
+      expect((await rig.json<Usage>('usage', '--session', opened.id)).total).toEqual(one.result.total);
+      expect((await rig.cli('usage', '--session', opened.id, '--by', 'model')).out).toMatch(/claude-opus-5-5\s+12,272\s+8\s/);
       // A session bound to no conversation counts nothing (not everything).
       const none = (await client.request('usage', { session: 'no-such-session' })) as { ok: true; result: Usage };
       expect(none.result.total).toMatchObject({ input: 0, output: 0 });

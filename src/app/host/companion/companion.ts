@@ -14,6 +14,7 @@ import {
   type CompanionStatus,
   type PageAgent,
   type PageAnswerRefusal,
+  type PageHistoryHit,
   type PageQuestion,
   type PageSession,
   type PageTheme,
@@ -27,6 +28,8 @@ import type { Logger } from '../../services/log';
 import type { SessionFeed } from '../sessions/sessionFeed';
 import type { SessionRecord, SessionRegistry, StateChange } from '../sessions/sessionRegistry';
 import { folderLabels } from '../../present/sidebarModel';
+import type { HistoryResult } from '../../../protocol/controlHistory';
+import { shortenHome } from '../../../protocol/homePath';
 // Loaded when the page is first served: the HTTP and WebSocket stack (node:http, tls, zlib, ws)
 // costs a host that never serves the page ~5 MB of memory.
 import type { ApiRoute, CompanionServer } from './companionServer';
@@ -63,6 +66,12 @@ export interface CompanionDeps {
   launch?: {
     options(): { agents: Array<{ id: string; name: string }>; folders: Array<{ path: string; label: string }> };
     spawn(agent: string, cwd: string, prompt: string | undefined): Promise<{ ok: true; id: string } | { ok: false; message: string }>;
+  };
+  /** Past conversations: the host's history search and resume (as the CLI's `termio history`);
+   *  omitted: the page offers no search. */
+  history?: {
+    search(query: string): Promise<{ ok: true; results: HistoryResult[]; note: string } | { ok: false; message: string }>;
+    resume(agent: string, conversation: string, machine: string | null): Promise<{ ok: true; id: string } | { ok: false; message: string }>;
   };
   /** The other machines' sessions (the hub): listed with their machine's name, watched and typed
    *  into through the hub; omitted: this machine's only. */
@@ -268,6 +277,8 @@ export class Companion implements Disposable {
       feedFor: (r) => this.deps.feedFor(r),
       answer: (session, question, choice) => this.answer(session, question, choice),
       spawn: (agent, folder, prompt) => this.spawn(agent, folder, prompt),
+      search: (query, seq) => this.search(query, seq),
+      resume: (agent, conversation, machine) => this.resume(agent, conversation, machine),
       remote: this.deps.remote || undefined,
       logger: this.deps.logger,
     });
@@ -276,7 +287,7 @@ export class Companion implements Disposable {
       page.dispose();
       this.pages.delete(page);
     });
-    page.send({ t: 'hello', themes: { dark: pageTheme(darkTheme), light: pageTheme(lightTheme) } });
+    page.send({ t: 'hello', themes: { dark: pageTheme(darkTheme), light: pageTheme(lightTheme) }, ...(this.deps.history ? { search: true as const } : {}) });
     page.send(this.sessionsMessage());
     if (this.deps.launch) page.send({ t: 'launch', ...this.deps.launch.options() });
   }
@@ -291,6 +302,47 @@ export class Companion implements Disposable {
     const r = await launch.spawn(agent, folder, prompt);
     this.deps.logger.info('companion: session started from a page', { agent, folder, ok: r.ok });
     return r.ok ? { t: 'spawned', session: r.id } : { t: 'spawnFailed', message: r.message };
+  }
+
+  /** The page's search: the host's history search, each hit as the page shows it (one without a
+   *  conversation id cannot be resumed, so it is not offered). */
+  private async search(query: string, seq: number): Promise<CompanionServerMessage> {
+    const history = this.deps.history;
+    if (!history) return { t: 'found', seq, results: [], agents: {}, note: '', message: 'this host offers no search of past conversations' };
+    const r = await history.search(query).catch((e: unknown) => ({ ok: false as const, message: (e as Error).message }));
+    if (!r.ok) return { t: 'found', seq, results: [], agents: {}, note: '', message: r.message };
+    const agents: Record<string, PageAgent> = {};
+    for (const h of r.results) {
+      const a = this.deps.agentInfo(h.agent);
+      if (a && !agents[h.agent]) agents[h.agent] = { name: a.name, iconSvg: this.icon(a.iconFile) };
+    }
+    const results = r.results.flatMap((h): PageHistoryHit[] =>
+      h.conversation === null
+        ? []
+        : [
+            {
+              agent: h.agent,
+              agentName: agents[h.agent]?.name ?? h.agent,
+              conversation: h.conversation,
+              folder: h.cwd === null ? null : shortenHome(h.cwd, this.deps.userHome),
+              machine: h.machine,
+              title: h.title,
+              lastActivity: h.lastActivity,
+              snippet: h.lines[0]?.text ?? h.snippet,
+              hits: h.lines[0]?.hits ?? [],
+            },
+          ],
+    );
+    return { t: 'found', seq, results, agents, note: r.note };
+  }
+
+  /** A tapped hit: resumed as `termio history resume` does (or the tab it is open in). */
+  private async resume(agent: string, conversation: string, machine: string | null): Promise<CompanionServerMessage> {
+    const history = this.deps.history;
+    if (!history) return { t: 'resumeFailed', message: 'this host offers no search of past conversations' };
+    const r = await history.resume(agent, conversation, machine).catch((e: unknown) => ({ ok: false as const, message: (e as Error).message }));
+    this.deps.logger.info('companion: conversation resumed from a page', { agent, conversation, machine, ok: r.ok });
+    return r.ok ? { t: 'resumed', session: r.id } : { t: 'resumeFailed', message: r.message };
   }
 
   /** A tap on a choice: its keys go to the session once, unless the question changed since. */

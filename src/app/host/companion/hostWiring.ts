@@ -28,6 +28,8 @@ export interface HostCompanionOptions {
   agentInfo?: CompanionDeps['agentInfo'];
   /** The other machines' sessions (the hub); omitted = this machine's only. */
   remote?: CompanionDeps['remote'];
+  /** Searching and resuming past conversations from the page; omitted = no search box. */
+  history?: CompanionDeps['history'];
   /** The session shown in the focused window: not pushed to phones while it is. */
   lookingAt?: CompanionDeps['lookingAt'];
   env?: NodeJS.ProcessEnv;
@@ -66,6 +68,7 @@ export async function startHostCompanion(o: HostCompanionOptions): Promise<Compa
     questions: o.questions || undefined,
     launch: o.launch || undefined,
     remote: o.remote || undefined,
+    history: o.history || undefined,
     lookingAt: o.lookingAt || undefined,
     agentInfo: o.agentInfo ?? ((id) => ({ name: id })),
     settings: companionSettingsFrom(store),

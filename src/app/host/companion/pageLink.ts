@@ -42,6 +42,9 @@ export interface PageLinkDeps {
   answer(session: string, question: string, choice: number): CompanionServerMessage | Promise<CompanionServerMessage>;
   /** "New session": the reply to send once it started (or could not). */
   spawn(agent: string, folder: string, prompt: string | undefined): Promise<CompanionServerMessage>;
+  /** A search of past conversations, and a hit tapped: the replies to send the page. */
+  search(query: string, seq: number): Promise<CompanionServerMessage>;
+  resume(agent: string, conversation: string, machine: string | null): Promise<CompanionServerMessage>;
   /** The other machines' sessions (the hub); omitted: only this machine's can be watched. */
   remote?: RemoteSessionsSource;
   logger: Logger;
@@ -140,6 +143,12 @@ export class PageLink {
         return;
       case 'spawn':
         void this.deps.spawn(msg.agent, msg.folder, msg.prompt).then((m) => this.send(m));
+        return;
+      case 'search':
+        void this.deps.search(msg.query, msg.seq).then((m) => this.send(m));
+        return;
+      case 'resume':
+        void this.deps.resume(msg.agent, msg.conversation, msg.machine).then((m) => this.send(m));
         return;
       case 'attach':
         return this.attach(msg.session, msg.cols, msg.rows);

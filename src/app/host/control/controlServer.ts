@@ -170,6 +170,8 @@ export class ControlServer {
   /** Children that tell their parent when they finish (spawn notifyParent). */
   readonly notices: ParentNotices;
   readonly limits: ControlLimits;
+  /** The history verbs, which the phone page's search asks too. */
+  readonly history: HistoryVerbs | undefined;
   private readonly connections: ControlConnections;
   private readonly verbs: ControlVerbs;
   private server: Server | null = null;
@@ -184,6 +186,7 @@ export class ControlServer {
     this.logger = opts.logger ?? nullLogger;
     this.appVersion = opts.appVersion ?? packageVersion();
     this.limits = { ...defaultControlLimits, ...opts.limits };
+    this.history = opts.history;
     const bare = new SessionFacts();
     const describe = opts.describe ?? ((r: SessionRecord) => bare.info(r));
     this.waits = new SessionWaits({

@@ -78,6 +78,14 @@ export function openHistoryDatabase(file: string, logger: Logger): Database.Data
   }
 }
 
+/** A second connection to a database already opened and checked: it waits its turn to write. */
+function openCheckedDatabase(file: string): Database.Database {
+  const db = new Database(file, { fileMustExist: true });
+  db.pragma('busy_timeout = 10000');
+  db.pragma('synchronous = NORMAL');
+  return db;
+}
+
 function prepared(db: Database.Database): Database.Database {
   try {
     const version = db.pragma('user_version', { simple: true }) as number;
@@ -101,8 +109,9 @@ export class HistoryIndex {
   private readonly db: Database.Database;
   private readonly replace: (path: string, agent: string, file: IndexedFile, c: Conversation | null) => void;
 
-  constructor(file: string, logger: Logger) {
-    this.db = openHistoryDatabase(file, logger);
+  /** `checked`: another connection (the host's) opened and checked this database already: the indexing worker's. */
+  constructor(file: string, logger: Logger, o: { checked?: boolean } = {}) {
+    this.db = o.checked ? openCheckedDatabase(file) : openHistoryDatabase(file, logger);
     const db = this.db;
     const forget = this.forgetStatement();
     const addConv = db.prepare('INSERT INTO convs (path, agent, conversation, cwd, started, last, title, model) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');

@@ -1,8 +1,11 @@
 // Keeps the conversation index current on this machine: watches the transcript files every
 // agent's manifest names (history.paths, with chokidar as the rest of the host does), and reads
-// each new or changed file into the index one file at a time, yielding to the event loop between
-// files, so a first index of thousands of conversations never holds the host's loop for long.
-// A line that cannot be read is skipped with a warning; a file that cannot be read is logged.
+// each new or changed file into the index one file at a time, yielding between files. The host
+// runs it in a worker thread of its own (historyWorker.ts, through IndexerThread in
+// historyThread.ts): chokidar's first walk of thousands of transcripts (a watch per file) and
+// SQLite's writes (the full-text index's merges and the WAL's checkpoints: tens of milliseconds a
+// file, some over a hundred, once the index is large) then never run on the host's loop. A line
+// that cannot be read is skipped with a warning; a file that cannot be read is logged.
 import chokidar, { type FSWatcher } from 'chokidar';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -16,7 +19,14 @@ import type { HistoryIndex } from './historyIndex';
 /** A new folder is read again this long after chokidar reported it (its first files are made with it). */
 const NEW_FOLDER_RESCAN_MS = 250;
 
-/** An agent whose manifest says where its conversations are. */
+/** Where an agent's manifest says its conversations are (as written: "~" not yet expanded). */
+export interface HistorySourceSpec {
+  agent: string;
+  format: HistoryFormat;
+  paths: string[];
+}
+
+/** An agent whose manifest says where its conversations are, its globs compiled. */
 export interface HistorySource {
   agent: string;
   format: HistoryFormat;
@@ -36,11 +46,14 @@ export interface IndexProgress {
   conversations: number;
 }
 
-/** The sources of these manifests, "~" expanded against `home`. */
-export function historySources(manifests: Manifest[], home: string): HistorySource[] {
-  return manifests.flatMap((m) =>
-    m.history ? [{ agent: m.id, format: m.history.format, globs: m.history.paths.map((p) => compileHistoryGlob(p, home)) }] : [],
-  );
+/** The stores these manifests declare. */
+export function historySpecs(manifests: Manifest[]): HistorySourceSpec[] {
+  return manifests.flatMap((m) => (m.history ? [{ agent: m.id, format: m.history.format, paths: m.history.paths }] : []));
+}
+
+/** The sources of these stores, "~" expanded against `home`. */
+export function historySources(specs: HistorySourceSpec[], home: string): HistorySource[] {
+  return specs.map((s) => ({ agent: s.agent, format: s.format, globs: s.paths.map((p) => compileHistoryGlob(p, home)) }));
 }
 
 /** What a file's name or neighbours say that the transcript does not: Gemini CLI keeps the folder in <project>/.project_root. */
@@ -60,9 +73,11 @@ export class HistoryIndexer {
   private disposed = false;
   private readonly idleWaiters: (() => void)[] = [];
 
+  /** `changed`: called whenever what progress() says may have changed. */
   constructor(
     private readonly index: HistoryIndex,
     private readonly logger: Logger,
+    private readonly changed: () => void = () => undefined,
   ) {}
 
   /** Starts watching these sources' folders (ones already watched are left as they are). */
@@ -123,6 +138,7 @@ export class HistoryIndexer {
 
   private enqueue(path: string, source: HistorySource): void {
     this.queue.set(path, source);
+    this.changed();
     this.running ??= this.drain().finally(() => {
       this.running = null;
       this.settle();
@@ -140,6 +156,7 @@ export class HistoryIndexer {
         this.logger.warn('history: could not index a transcript', { path, error: (e as Error).message });
       }
       this.read++;
+      this.changed();
       await nextTurn();
     }
   }
@@ -180,11 +197,12 @@ export class HistoryIndexer {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  private isIdle(): boolean {
+  isIdle(): boolean {
     return this.walking === 0 && this.queue.size === 0 && this.running === null;
   }
 
   private settle(): void {
+    this.changed();
     if (!this.isIdle()) return;
     for (const w of this.idleWaiters.splice(0)) w();
   }

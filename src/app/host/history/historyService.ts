@@ -1,5 +1,5 @@
 // This machine's conversation history: the index (historyIndex.ts) kept current by the indexer
-// (historyIndexer.ts) over the stores every agent's manifest declares, and the answers the
+// (historyIndexer.ts, in a worker thread: historyThread.ts) over the stores every agent's manifest declares, and the answers the
 // history verbs give from it: search results, conversations by id, usage with estimated cost.
 import { join } from 'node:path';
 import type { HistoryResult } from '../../../protocol/controlHistory';
@@ -8,7 +8,8 @@ import type { AgentCatalog } from '../../services/catalog';
 import type { Logger } from '../../services/log';
 import { ensureDir } from '../../services/paths';
 import { HIT_END, HIT_START, HistoryIndex, type IndexedConversation, type TurnHit } from './historyIndex';
-import { HistoryIndexer, historySources, type IndexProgress } from './historyIndexer';
+import { historySpecs, type IndexProgress } from './historyIndexer';
+import { startIndexing, type Indexing } from './historyThread';
 
 /** Matching lines kept per conversation. */
 const LINES_PER_RESULT = 3;
@@ -27,19 +28,14 @@ export interface HistoryServiceOptions {
 
 export class HistoryService {
   private readonly index: HistoryIndex;
-  private readonly indexer: HistoryIndexer;
+  private readonly indexer: Indexing;
   private readonly stopWatchingCatalog: () => void;
 
   constructor(o: HistoryServiceOptions) {
-    this.index = new HistoryIndex(join(ensureDir(o.stateDir), 'history.sqlite'), o.logger);
-    this.indexer = new HistoryIndexer(this.index, o.logger);
-    const watch = () =>
-      this.indexer.watch(
-        historySources(
-          o.catalog.list().map((e) => e.manifest),
-          o.home,
-        ),
-      );
+    const file = join(ensureDir(o.stateDir), 'history.sqlite');
+    this.index = new HistoryIndex(file, o.logger);
+    this.indexer = startIndexing(this.index, file, o.home, o.logger);
+    const watch = () => this.indexer.watch(historySpecs(o.catalog.list().map((e) => e.manifest)));
     watch();
     // A manifest added or edited later (the user's own agent) is watched from then on.
     const sub = o.catalog.onChange(watch);
