@@ -89,7 +89,7 @@ function companionOptions(self: HostProcess, host: Host, logger: Logger, env: No
     settings: host.settings,
     questions: host.questions,
     launch: pageLaunch(host, env?.HOME || homedir()),
-    ...(host.control.history ? { history: pageHistory(host.control.history) } : {}),
+    history: host.control.history ? pageHistory(host.control.history) : undefined,
     remote: pageRemote(self.hub),
     lookingAt: () => host.lookingAt,
     agentInfo: (id) => {

@@ -287,7 +287,7 @@ export class Companion implements Disposable {
       page.dispose();
       this.pages.delete(page);
     });
-    page.send({ t: 'hello', themes: { dark: pageTheme(darkTheme), light: pageTheme(lightTheme) }, ...(this.deps.history ? { search: true as const } : {}) });
+    page.send({ t: 'hello', themes: { dark: pageTheme(darkTheme), light: pageTheme(lightTheme) }, search: this.deps.history ? (true as const) : undefined });
     page.send(this.sessionsMessage());
     if (this.deps.launch) page.send({ t: 'launch', ...this.deps.launch.options() });
   }

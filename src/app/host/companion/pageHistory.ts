@@ -20,7 +20,7 @@ export function pageHistory(verbs: Pick<HistoryVerbs, 'search' | 'resume'>): Non
       return { ok: true, results: r.results, note: historyStatusText(r.results.length, r.progress, r.unreachable) };
     },
     async resume(agent, conversation, machine) {
-      const o = await verbs.resume({ conversation, agent, ...(machine ? { machine } : {}) });
+      const o = await verbs.resume({ conversation, agent, machine: machine || undefined });
       return o.ok ? { ok: true, id: (o.result as { id: string }).id } : { ok: false, message: o.message };
     },
   };

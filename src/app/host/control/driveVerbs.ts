@@ -96,7 +96,7 @@ export class DriveVerbs {
       cwd,
       bypass,
       title,
-      ...(args.worktree ? { worktree: { ...args.worktree, prompt } } : {}),
+      worktree: args.worktree ? { ...args.worktree, prompt } : undefined,
       ...parent,
     });
     if (!spawned.ok) return spawned;

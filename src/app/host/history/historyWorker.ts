@@ -35,7 +35,7 @@ if (port) {
   yieldToOthers();
   const { file, home } = workerData as { file: string; home: string };
   const send = (m: FromIndexWorker) => port.postMessage(m);
-  const warn = (msg: string, data?: Record<string, unknown>) => send({ warn: msg, ...(data ? { data } : {}) });
+  const warn = (msg: string, data?: Record<string, unknown>) => send({ warn: msg, data: data || undefined });
   const logger: Logger = { debug: () => undefined, info: () => undefined, warn, error: warn };
   const index = new HistoryIndex(file, logger, { checked: true });
   let heard = 0;
