@@ -71,7 +71,8 @@ const hostFloors = [
   ['state', 'sessions'], // durable state; the live session list, feeds and waits
   ['resume', 'status'], // conversations in the agents' stores; live status from hooks and screens
   ['holders', 'notify', 'machines', 'worktrees'], // held ptys; notices; other machines; git worktrees
-  ['history', 'companion'], // the conversation index; the phone page
+  ['history'], // the conversation index
+  ['companion'], // the phone page (it searches the index)
   ['control'], // control.sock and the verb tables' router
   ['server'], // host.sock: the app's and the CLI's connections
 ];
