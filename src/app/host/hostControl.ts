@@ -16,6 +16,7 @@ import type { FanoutGroups } from './worktrees/fanoutGroups';
 import { FanoutVerbs } from './worktrees/fanoutVerbs';
 import { WorktreeVerbs } from './worktrees/worktreeVerbs';
 import { HistoryVerbs } from './history/historyVerbs';
+import { SettingsVerbs } from './settingsVerbs';
 import type { HistoryService } from './history/historyService';
 import type { AgentCatalog } from '../services/catalog';
 import type { SettingsStore } from '../services/settings';
@@ -45,6 +46,8 @@ export interface ControlledHost {
   readonly history: HistoryService | string;
   readonly catalog: AgentCatalog;
   readonly settings: SettingsStore;
+  /** The login shell's PATH sessions start with (asked again when a start-up file changed). */
+  loginPath(): Promise<{ path: string | null; source: string }>;
 }
 
 export function hostControlServer(
@@ -89,6 +92,14 @@ export function hostControlServer(
     remote: () => opts.remoteSessions?.() ?? null,
     ...worktreeVerbs(core, up),
     history: historyVerbs(core, opts, up),
+    settings: new SettingsVerbs({
+      settings: async () => (await up.promise).settings,
+      catalog: async () => (await up.promise).catalog,
+      loginPath: async () => (await up.promise).loginPath(),
+      paths: core.paths,
+      env: opts.env ?? process.env,
+      logger: opts.logger,
+    }),
     promptHook: (id) => up.value?.promptHook(id) ?? false,
     hookWork: (id) => tracker.workReports(id),
     questions: () => up.value?.questions,
