@@ -3,6 +3,7 @@
 // can start). A change is written surgically (only the changed key, so the user's comments and
 // layout survive) and atomically; the reading side is settingsFile.ts.
 import { renameSync } from 'node:fs';
+import type * as z from 'zod';
 import { homedir } from 'node:os';
 import { shortenHome } from '../../protocol/homePath';
 import { writeFileAtomic } from './atomicWrite';
@@ -57,11 +58,35 @@ export class SettingsStore extends SettingsFile {
 
 /** Why `value` cannot be set at `path` (an unknown setting, or one the schema refuses), or null. */
 function refusedValue(text: string, path: string[], value: unknown, label: string): string | null {
-  if (!Object.hasOwn(SettingsSchema.shape, path[0]!)) {
-    return `${label}: there is no setting '${path[0]}' (known: ${Object.keys(SettingsSchema.shape).join(', ')})`;
-  }
+  const unknown = unknownKey(path);
+  if (unknown) return `${label}: there is no setting '${unknown.at}'${unknown.known.length ? ` (known: ${unknown.known.join(', ')})` : ''}`;
   // Problems the change adds: those the file had before are the user's, reported as they were.
   const before = new Set(parseSettings(text, label).errors);
   const added = parseSettings(editSettingsText(text, path, value), label).errors.filter((e) => !before.has(e));
-  return added[0] ?? null;
+  return added[0]?.replace(/; using the default$/, '') ?? null;
+}
+
+/** The schema's parts a key path walks through: wrappers (default, optional) hold one inner type. */
+interface SchemaDef {
+  type: string;
+  innerType?: z.ZodType;
+  shape?: Record<string, z.ZodType>;
+  valueType?: z.ZodType;
+}
+
+/** The first part of `path` the schema has no place for (the schema would drop it unsaid), or null. */
+function unknownKey(path: string[]): { at: string; known: string[] } | null {
+  let schema: z.ZodType = SettingsSchema;
+  for (let i = 0; i < path.length; i++) {
+    let def = schema.def as SchemaDef;
+    while (def.innerType) def = def.innerType.def as SchemaDef;
+    const at = path.slice(0, i + 1).join('.');
+    if (def.type === 'object' && def.shape) {
+      const next = Object.hasOwn(def.shape, path[i]!) ? def.shape[path[i]!] : undefined;
+      if (!next) return { at, known: Object.keys(def.shape) };
+      schema = next;
+    } else if (def.type === 'record' && def.valueType) schema = def.valueType;
+    else return { at, known: [] };
+  }
+  return null;
 }
