@@ -5,6 +5,7 @@
 import { packageVersion } from '../services/install';
 import { ExitCode, parseOrUsage, type CliIo } from './cliIo';
 import { describeMcp } from './hooks';
+import { applyHooks } from './localWriter';
 import { printOk } from './output';
 
 const HELP = `Usage: termio mcp [status [--json]]
@@ -67,8 +68,6 @@ async function status(io: CliIo, json: boolean): Promise<number> {
     return ExitCode.usage;
   }
   // Read by the host when one runs (it owns these files), else here; nothing is changed.
-  // Loaded only for status: the MCP server itself never changes these files.
-  const { applyHooks } = require('./localWriter') as typeof import('./localWriter');
   const r = await applyHooks(io, { op: 'status', mcpOnly: true });
   if (!r.ok) {
     io.err(`termio mcp: ${r.message}\n`);
