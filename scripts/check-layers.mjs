@@ -11,7 +11,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { HOST_OWNED_WRITERS, WRITER_DOOR } from './hostOwnedWriters.mjs';
+import { HOST_OWNED_WRITERS, WRITER_DOOR } from './lib/hostOwnedWriters.mjs';
 
 const srcDir = resolve(process.argv[2] ?? 'src');
 const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));

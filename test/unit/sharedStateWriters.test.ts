@@ -8,7 +8,7 @@ import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync,
 import { tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HOST_OWNED_WRITERS, WRITER_DOOR } from '../../scripts/hostOwnedWriters.mjs';
+import { HOST_OWNED_WRITERS, WRITER_DOOR } from '../../scripts/lib/hostOwnedWriters.mjs';
 
 const repo = resolve(__dirname, '..', '..');
 const src = join(repo, 'src');
@@ -55,7 +55,7 @@ describe('one writer of shared state', () => {
     const unknown = writers.filter((f) => !HOST_OWNED_WRITERS.includes(f) && !Object.hasOwn(OTHER_WRITERS, f) && f !== WRITER_DOOR);
     expect(
       unknown,
-      'a new module writes files: add it to HOST_OWNED_WRITERS (scripts/hostOwnedWriters.mjs) or to OTHER_WRITERS here with what it writes',
+      'a new module writes files: add it to HOST_OWNED_WRITERS (scripts/lib/hostOwnedWriters.mjs) or to OTHER_WRITERS here with what it writes',
     ).toEqual([]);
     for (const f of Object.keys(OTHER_WRITERS)) {
       expect(writers, `${f} is listed as a writer`).toContain(f);
