@@ -92,14 +92,7 @@ export function hostControlServer(
     remote: () => opts.remoteSessions?.() ?? null,
     ...worktreeVerbs(core, up),
     history: historyVerbs(core, opts, up),
-    settings: new SettingsVerbs({
-      settings: async () => (await up.promise).settings,
-      catalog: async () => (await up.promise).catalog,
-      loginPath: async () => (await up.promise).loginPath(),
-      paths: core.paths,
-      env: opts.env ?? process.env,
-      logger: opts.logger,
-    }),
+    settings: settingsVerbs(core, opts, up),
     promptHook: (id) => up.value?.promptHook(id) ?? false,
     hookWork: (id) => tracker.workReports(id),
     questions: () => up.value?.questions,
@@ -128,6 +121,18 @@ function worktreeVerbs(core: HostCore, up: { readonly value: ControlledHost | nu
       path,
     }),
   };
+}
+
+/** The verbs of the state only the host writes, answered once its services are up. */
+function settingsVerbs(core: HostCore, opts: HostOptions, up: { readonly promise: Promise<ControlledHost> }): SettingsVerbs {
+  return new SettingsVerbs({
+    settings: async () => (await up.promise).settings,
+    catalog: async () => (await up.promise).catalog,
+    loginPath: async () => (await up.promise).loginPath(),
+    paths: core.paths,
+    env: opts.env ?? process.env,
+    logger: opts.logger,
+  });
 }
 
 /** The history verbs, answered from the host's index once it is up. */
