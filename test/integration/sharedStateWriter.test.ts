@@ -11,6 +11,7 @@ import { RemoteHost } from '../../src/app/client/remoteHost';
 import { nullLogger } from '../../src/app/services/log';
 import { termioPaths } from '../../src/app/services/paths';
 import { AgentHome } from '../helpers/agentHome';
+import { termio } from '../helpers/controlHost';
 import { waitFor } from '../helpers/waitFor';
 
 let home: AgentHome;
@@ -78,6 +79,20 @@ describe('one writer of shared state', () => {
     } finally {
       app.dispose();
     }
+  }, 60_000);
+
+  it('a change asked from inside a session without bypass is refused (a setting can make the host run things)', async () => {
+    const before = readFileSync(settingsFile, 'utf8');
+    const env = { ...home.env, TERMIO_SESSION_SECRET: 'x'.repeat(43) };
+    const set = await termio(['settings', 'set', 'agents.claude.bypass', 'true'], env, home.home, 60_000);
+    expect(set.status).toBe(1);
+    expect(set.stderr).toContain(
+      'a session secret no running Termio session has (a session that ended?), so it cannot change the setting agents.claude.bypass',
+    );
+    const hooks = await termio(['hooks', 'install', '--agent', 'claude'], env, home.home, 60_000);
+    expect(hooks.status).toBe(1);
+    expect(hooks.stderr).toContain('so it cannot install agent hooks');
+    expect(readFileSync(settingsFile, 'utf8')).toBe(before);
   }, 60_000);
 
   it('a hand edit of settings.json still applies live in the host', async () => {
