@@ -12,6 +12,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { HOST_OWNED_WRITERS, WRITER_DOOR } from './lib/hostOwnedWriters.mjs';
 
 const srcDir = resolve(process.argv[2] ?? 'src');
 const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
@@ -152,9 +153,17 @@ function runtimeDeps(file) {
   return deps;
 }
 const forbiddenAtRuntime = (spec) => spec === 'node-pty' || spec.startsWith('@xterm/headless');
+// Shared state has one writer, the session host: settings.json (services/settings.ts) and the
+// agents' hook, skill and MCP configs (services/agentConfigs.ts and the installers it drives).
+// Clients read them (services/settingsFile.ts) and ask the host to change them; their code may
+// not load a writing module at run time, but for the CLI's one door, cli/localWriter.ts, which
+// writes only when no host is there (the list: hostOwnedWriters.mjs).
+const hostOwnedWriters = new Set(HOST_OWNED_WRITERS);
+const writerDoor = WRITER_DOOR;
+const srcPath = (f) => relative(srcDir, f).split(sep).join('/');
 for (const file of walk(srcDir)) {
   const layer = layerOf(file);
-  if (!['ui', 'cli', 'client'].includes(layer) || !file.endsWith('.ts')) continue;
+  if (!['ui', 'cli', 'client'].includes(layer) || !file.endsWith('.ts') || srcPath(file) === writerDoor) continue;
   const seen = new Set([file]);
   const queue = [[file, [relative(srcDir, file)]]];
   while (queue.length) {
@@ -166,7 +175,14 @@ for (const file of walk(srcDir)) {
       }
       if (!spec.startsWith('.')) continue;
       const target = resolveSource(f, spec);
-      if (!target || seen.has(target)) continue;
+      if (!target || seen.has(target) || srcPath(target) === writerDoor) continue;
+      if (hostOwnedWriters.has(srcPath(target))) {
+        const through = [...chain, srcPath(target)].join(' → ');
+        problems.push(
+          `${relative(process.cwd(), file)}: a client may not load ${srcPath(target)}, which writes state only the host writes (through ${through})`,
+        );
+        continue;
+      }
       seen.add(target);
       queue.push([target, [...chain, relative(srcDir, target)]]);
     }

@@ -9,6 +9,7 @@ import { HISTORY_ERROR_CODES, HistoryArgsSchemas, HistoryResultSchemas } from '.
 import { WORKTREE_ERROR_CODES, WorktreeArgsSchemas, WorktreeChoiceSchema, WorktreeResultSchemas } from './controlWorktrees';
 import { FANOUT_ERROR_CODES, FanoutArgsSchemas, FanoutResultSchemas } from './controlFanout';
 import { REVIEW_COMMENT_ERROR_CODES, ReviewCommentArgsSchemas, ReviewCommentResultSchemas } from './reviewCommentSchemas';
+import { SETTINGS_ERROR_CODES, SettingsArgsSchemas, SettingsResultSchemas } from './controlSettings';
 
 export * from './controlWorktrees';
 export * from './controlFanout';
@@ -178,6 +179,7 @@ export const ControlArgsSchemas = {
   ...ReviewCommentArgsSchemas,
   ...FanoutArgsSchemas,
   ...HistoryArgsSchemas,
+  ...SettingsArgsSchemas,
 } as const;
 
 export type ControlVerb = keyof typeof ControlArgsSchemas;
@@ -229,6 +231,7 @@ export const ControlErrorCodeSchema = z.enum([
   ...HISTORY_ERROR_CODES,
   ...REVIEW_COMMENT_ERROR_CODES,
   ...FANOUT_ERROR_CODES,
+  ...SETTINGS_ERROR_CODES,
 ]);
 export type ControlErrorCode = z.infer<typeof ControlErrorCodeSchema>;
 
@@ -325,6 +328,7 @@ export const ControlResultSchemas = {
   ...ReviewCommentResultSchemas,
   ...FanoutResultSchemas,
   ...HistoryResultSchemas,
+  ...SettingsResultSchemas,
 } as const satisfies Record<ControlVerb, z.ZodType>;
 export type ControlResult<V extends ControlVerb> = z.infer<(typeof ControlResultSchemas)[V]>;
 

@@ -130,7 +130,7 @@ describe('parseRequest', () => {
       {
         "error": {
           "code": "unknownVerb",
-          "message": "unknown verb 'rm -rf' (known: ping, version, sessions.list, sessions.watch, sessions.read, sessions.send, sessions.spawn, sessions.run, sessions.wait, app.notify, sessions.focus, sessions.next, sessions.handled, sessions.close, sessions.why, sessions.question, sessions.answer, app.open, app.activate, worktrees.diff, worktrees.act, worktrees.remove, worktrees.list, worktrees.prune, sessions.comment, sessions.comments, sessions.comments.send, sessions.comments.remove, sessions.fanout, sessions.fanout.list, sessions.fanout.show, sessions.fanout.test, sessions.fanout.merge, history.search, history.resume, history.status, usage)",
+          "message": "unknown verb 'rm -rf' (known: ping, version, sessions.list, sessions.watch, sessions.read, sessions.send, sessions.spawn, sessions.run, sessions.wait, app.notify, sessions.focus, sessions.next, sessions.handled, sessions.close, sessions.why, sessions.question, sessions.answer, app.open, app.activate, worktrees.diff, worktrees.act, worktrees.remove, worktrees.list, worktrees.prune, sessions.comment, sessions.comments, sessions.comments.send, sessions.comments.remove, sessions.fanout, sessions.fanout.list, sessions.fanout.show, sessions.fanout.test, sessions.fanout.merge, history.search, history.resume, history.status, usage, settings.get, settings.set, hooks.apply, agents.loginPath)",
         },
         "ok": false,
         "seq": 3,

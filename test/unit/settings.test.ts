@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultSettings, editSettingsText, parseSettings, SettingsStore } from '../../src/app/services/settings';
+import { defaultSettings, editSettingsText, parseSettings, SettingsEditRefused, SettingsStore } from '../../src/app/services/settings';
 import { waitFor } from '../helpers/waitFor';
 
 describe('settings', () => {
@@ -59,6 +59,34 @@ describe('settings', () => {
       store.onChange((s) => seen.push(s.settings.terminal.fontSize));
       writeFileSync(file, '{ "terminal": { "fontSize": 18 } }');
       await waitFor(() => seen.includes(18), { what: 'the hand edit to be applied' });
+      store.dispose();
+    });
+
+    it('refuses a key the schema has no place for and a value it does not take, writing nothing', () => {
+      dir = mkdtempSync(join(tmpdir(), 'settings-'));
+      const file = join(dir, 'settings.json');
+      const text = '{\n  // mine\n  "terminal": { "fontSize": 14 }\n}\n';
+      writeFileSync(file, text);
+      const store = new SettingsStore(file);
+      const refusal = (path: string[], value: unknown) => {
+        try {
+          store.set(path, value);
+          return null;
+        } catch (e) {
+          expect(e).toBeInstanceOf(SettingsEditRefused);
+          return (e as Error).message.replace(`${file}: `, '');
+        }
+      };
+      expect(refusal(['colours'], 1)).toMatch(/^there is no setting 'colours' \(known: notifications, terminal, .*\) \(nothing was changed\)$/);
+      expect(refusal(['terminal', 'nope', 'x'], 1)).toMatch(/^there is no setting 'terminal\.nope' \(known: fontFamily, fontSize/);
+      expect(refusal(['agents', 'claude', 'zzz'], true)).toMatch(/^there is no setting 'agents\.claude\.zzz' \(known: enabled, bypass, order\)/);
+      expect(refusal(['shortcuts', 'x', 'y'], 1)).toBe("there is no setting 'shortcuts.x.y' (nothing was changed)");
+      expect(refusal(['terminal', 'fontSize'], 'big')).toBe('terminal.fontSize: expected number, got "big" (nothing was changed)');
+      expect(readFileSync(file, 'utf8')).toBe(text);
+      // Keys that records hold (an agent id, a folder with dots in it) are places the schema has.
+      expect(refusal(['agents', 'claude', 'bypass'], true)).toBeNull();
+      expect(refusal(['picker', 'machines', '/src/app.v2'], '')).toBeNull();
+      expect(store.settings.picker.machines).toEqual({ '/src/app.v2': '' });
       store.dispose();
     });
   });

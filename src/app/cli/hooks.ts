@@ -1,22 +1,15 @@
 // `termio hooks install|uninstall|status [--agent ID] [--json]`: puts Termio's status hooks into
 // (or takes them out of) each agent's own config, for every manifest that declares hooks, and the
-// Termio skill into the skills folder of each that names one. Works without the app running: it
-// edits files only.
+// Termio skill into the skills folder of each that names one. The session host makes the change
+// when one runs (hooks.apply), so it is the one writer of these files; with none running the
+// command writes them itself (localWriter.ts) and starts no host.
 import { parseArgs } from 'node:util';
-import { AgentCatalog } from '../services/catalog';
-import {
-  checkAndRepairAgentHooks,
-  ensureLauncher,
-  installAgentHooks,
-  uninstallAgentHooks,
-  type AgentHookResult,
-  type AgentHooks,
-} from '../services/hookInstaller';
-import { termioPaths } from '../services/paths';
-import { hookSilenceFile, readHookSilence, type SilentRelease } from '../services/hookSilence';
-import { installSkill, skillStatus, uninstallSkill, type SkillResult } from '../services/skillInstaller';
-import { applyMcp, mcpServerEntry, mcpStatus, type McpAgent, type McpResult } from '../services/mcpInstaller';
+import type { AgentHookResult } from '../services/hookResult';
+import type { SilentRelease } from '../services/hookSilence';
+import type { SkillResult } from '../services/skillInstaller';
+import type { McpResult } from '../services/mcpInstaller';
 import { ExitCode, type CliIo } from './cliIo';
+import { applyHooks } from './localWriter';
 import { printOk } from './output';
 import { shortenHome } from '../../protocol/homePath';
 
@@ -66,7 +59,6 @@ export function describeMcp(r: McpResult, home: string): string {
 }
 
 type Verb = 'install' | 'uninstall' | 'status';
-export type HookAgent = AgentHooks & { skills?: string; mcp?: McpAgent['mcp'] };
 
 /** The verb and options, or the exit code after help or a usage error was printed. */
 function parseHooksArgs(args: string[], io: CliIo): { verb: Verb; agentId: string | undefined; json: boolean } | number {
@@ -88,83 +80,27 @@ function parseHooksArgs(args: string[], io: CliIo): { verb: Verb; agentId: strin
   }
 }
 
-/** The agents whose manifests declare hooks (only `agentId` when given), or the exit code after an error. */
-export async function hookAgents(io: CliIo, agentId: string | undefined): Promise<HookAgent[] | number> {
-  // The same catalog the app loads (bundled + user, user overriding by id); no PATH look-up,
-  // since installing hooks does not need the agent to be installed yet.
-  const catalog = await AgentCatalog.create({ env: io.env, watch: false, path: '' });
-  const manifests = new Map(catalog.list().map((e) => [e.id, e.manifest] as const));
-  for (const p of catalog.problems()) io.err(`termio hooks: skipped manifest: ${p.errors.join('; ')}\n`);
-  await catalog.dispose();
-  const agents: HookAgent[] = [...manifests.values()].flatMap((m) =>
-    m.hooks ? [{ agentId: m.id, hooks: m.hooks, skills: m.skills || undefined, mcp: m.mcp || undefined }] : [],
-  );
-  if (agentId === undefined) return agents;
-  const m = manifests.get(agentId);
-  if (!m) {
-    io.err(`termio hooks: no agent '${agentId}' (known: ${[...manifests.keys()].join(', ')})\n`);
-    return ExitCode.usage;
-  }
-  if (!m.hooks) {
-    io.err(`termio hooks: agent '${agentId}' declares no hooks; its status comes from its title or screen\n`);
-    return ExitCode.usage;
-  }
-  return agents.filter((a) => a.agentId === agentId);
-}
-
-/** Runs the verb on each agent's hooks, then on its skill and its MCP server registration. */
-function apply(
-  verb: Verb,
-  agents: HookAgent[],
-  opts: { paths: ReturnType<typeof termioPaths>; home: string; reporter: ReturnType<typeof ensureLauncher>; env: NodeJS.ProcessEnv },
-): { results: AgentHookResult[]; skills: SkillResult[]; mcp: McpResult[] } {
-  const mcpOpts = { paths: opts.paths, home: opts.home, entry: mcpServerEntry(opts.env) };
-  const mcpOf = (skip: (i: number) => boolean) =>
-    agents.flatMap((a, i) => {
-      if (!a.mcp || skip(i)) return [];
-      const agent = { agentId: a.agentId, mcp: a.mcp };
-      return [verb === 'status' ? mcpStatus(agent, mcpOpts) : applyMcp(verb, agent, mcpOpts)];
-    });
-  // Out in the reverse order of in: the MCP server before the hooks, so the blocks both put in
-  // Codex's config.toml come off as they went on and leave the user's bytes.
-  const mcpFirst = verb === 'uninstall' ? mcpOf(() => false) : null;
-  const results = agents.map((a) =>
-    verb === 'install' ? installAgentHooks(a, opts) : verb === 'uninstall' ? uninstallAgentHooks(a, opts) : checkAndRepairAgentHooks(a, opts),
-  );
-  const skillFn = verb === 'install' ? installSkill : verb === 'uninstall' ? uninstallSkill : skillStatus;
-  // The skill and the MCP server go in with hooks that went in, and out with them.
-  const skills = agents.flatMap((a, i) => (a.skills && !(verb === 'install' && results[i]?.error) ? [skillFn(a.agentId, a.skills, { home: opts.home })] : []));
-  const mcp = mcpFirst ?? mcpOf((i) => verb === 'install' && results[i]?.error !== undefined);
-  return { results, skills, mcp };
+/** Prints a refusal the host or the local fallback gave; a usage error for an agent that is not there. */
+function refused(io: CliIo, code: string, message: string): number {
+  io.err(`termio hooks: ${message}\n`);
+  return code === 'noSuchAgent' || code === 'badRequest' ? ExitCode.usage : ExitCode.failed;
 }
 
 export async function run(args: string[], io: CliIo): Promise<number> {
   const parsed = parseHooksArgs(args, io);
   if (typeof parsed === 'number') return parsed;
   const { verb, agentId, json } = parsed;
-  const agents = await hookAgents(io, agentId);
-  if (typeof agents === 'number') return agents;
+  // The host writes the agents' configs; with none running, localWriter does (see there).
+  const r = await applyHooks(io, { op: verb, ...(agentId !== undefined ? { agent: agentId } : {}) });
+  if (!r.ok) return refused(io, r.code, r.message);
+  const { agents: results, skills, mcp, skipped } = r.result;
+  for (const line of skipped) io.err(`termio hooks: ${line}\n`);
   const home = io.env.HOME ?? '';
-  if (!home) {
-    io.err("termio hooks: HOME is not set; cannot find the agents' config files\n");
-    return ExitCode.usage;
-  }
-  const paths = termioPaths(io.env);
-  let reporter;
-  try {
-    reporter = ensureLauncher(paths);
-  } catch (e) {
-    io.err(`termio hooks: cannot write the hook launcher: ${(e as Error).message}\n`);
-    return ExitCode.failed;
-  }
-  const { results, skills, mcp } = apply(verb, agents, { paths, home, reporter, env: io.env });
-  // Releases whose hooks did not report in a session (the host notes them; see hookSilence.ts).
-  const silence = readHookSilence(hookSilenceFile(paths));
-  if (json) printOk(io, { agents: results.map((r) => (silence[r.agentId] ? { ...r, notReporting: silence[r.agentId] } : r)), skills, mcp });
+  if (json) printOk(io, { agents: results, skills, mcp });
   else {
-    for (const r of results) io.out(`${describe(r, home, silence[r.agentId])}\n`);
-    for (const r of skills) io.out(`${describeSkill(r, home)}\n`);
-    for (const r of mcp) io.out(`${describeMcp(r, home)}\n`);
+    for (const a of results) io.out(`${describe(a, home, a.notReporting)}\n`);
+    for (const x of skills) io.out(`${describeSkill(x, home)}\n`);
+    for (const x of mcp) io.out(`${describeMcp(x, home)}\n`);
   }
-  return [...results, ...skills, ...mcp].some((r) => r.error !== undefined) ? ExitCode.failed : ExitCode.ok;
+  return [...results, ...skills, ...mcp].some((x) => x.error !== undefined) ? ExitCode.failed : ExitCode.ok;
 }

@@ -74,6 +74,7 @@ registerGroup(
 );
 registerGroup('usage', 'tokens in, out and cached, and the estimated cost, per agent, day, folder or model', () => require('./history').runUsage);
 registerGroup('notify', 'show a desktop notification that brings you back to the calling session when clicked', () => require('./notify').run);
+registerGroup('settings', 'read or change a setting (the session host writes settings.json and applies it at once)', () => require('./settings').run);
 registerGroup('hooks', "install, remove or check the status hooks in each agent's own config (live agent status)", () => require('./hooks').run);
 registerGroup('agents', 'list the agents Termio knows and validate agent manifests', () => require('./agents').run);
 registerGroup('host', 'the session host: status, stop, start, and sessions that outlive any window', () => require('./host').run);

@@ -2,11 +2,10 @@
 // mcpTools.ts (the control verbs the CLI sends), for agents that reach tools through MCP first.
 // `termio mcp status [--json]`: where the server is registered in each agent's own MCP config
 // (`termio hooks install` registers it there). The SDK is loaded only here, never by other commands.
-import { termioPaths } from '../services/paths';
-import { mcpServerEntry, mcpStatus } from '../services/mcpInstaller';
 import { packageVersion } from '../services/install';
 import { ExitCode, parseOrUsage, type CliIo } from './cliIo';
-import { describeMcp, hookAgents } from './hooks';
+import { describeMcp } from './hooks';
+import { applyHooks } from './localWriter';
 import { printOk } from './output';
 
 const HELP = `Usage: termio mcp [status [--json]]
@@ -68,10 +67,14 @@ async function status(io: CliIo, json: boolean): Promise<number> {
     io.err("termio mcp: HOME is not set; cannot find the agents' config files\n");
     return ExitCode.usage;
   }
-  const agents = await hookAgents(io, undefined);
-  if (typeof agents === 'number') return agents;
-  const opts = { paths: termioPaths(io.env), home, entry: mcpServerEntry(io.env) };
-  const results = agents.flatMap((a) => (a.mcp ? [mcpStatus({ agentId: a.agentId, mcp: a.mcp }, opts)] : []));
+  // Read by the host when one runs (it owns these files), else here; nothing is changed.
+  const r = await applyHooks(io, { op: 'status', mcpOnly: true });
+  if (!r.ok) {
+    io.err(`termio mcp: ${r.message}\n`);
+    return ExitCode.failed;
+  }
+  for (const line of r.result.skipped) io.err(`termio mcp: ${line}\n`);
+  const results = r.result.mcp;
   if (json) printOk(io, { mcp: results });
   else for (const r of results) io.out(`${describeMcp(r, home)}\n`);
   return results.some((r) => r.error !== undefined) ? ExitCode.failed : ExitCode.ok;

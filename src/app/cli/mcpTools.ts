@@ -10,7 +10,7 @@ import { ControlClient, REQUEST_TIMEOUT_MS } from '../client/controlClient';
 import { bypassAgents, findBypassFlag } from '../services/bypassArgv';
 import { AgentCatalog } from '../services/catalog';
 import { termioPaths } from '../services/paths';
-import { parseSettings } from '../services/settings';
+import { parseSettings } from '../services/settingsFile';
 import { readTextIfExists } from '../services/textFile';
 
 /** What a tool call gives back: the verb's result as JSON text, or an error naming its code. */

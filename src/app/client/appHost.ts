@@ -6,9 +6,9 @@ import type { ControlArgs, ControlResult } from '../../protocol/control';
 import type { AppSnapshot, HostProblem, ReviewVerb } from '../../protocol/hostAppMessages';
 import type { MachineInfo } from '../../protocol/machines';
 import type { CatalogEntry, AgentCatalog } from '../services/catalog';
-import type { AgentHookResult } from '../services/hookInstaller';
+import type { AgentHookResult } from '../services/hookResult';
 import type { TermioPaths } from '../services/paths';
-import type { SettingsStore } from '../services/settings';
+import type { SettingsFile } from '../services/settingsFile';
 import type { AppSessionRecord, RemoteRegistry } from './remoteRegistry';
 
 export type LaunchResult = { ok: true; record: AppSessionRecord } | { ok: false; message: string };
@@ -25,7 +25,8 @@ export interface AppHost {
   readonly paths: TermioPaths;
   /** Every session the host runs, kept current by its events. */
   readonly registry: RemoteRegistry;
-  readonly settings: SettingsStore;
+  /** settings.json as this process reads it (kept current by a watch); changed with setSetting. */
+  readonly settings: SettingsFile;
   readonly catalog: AgentCatalog;
   /** Problems found at the host's start and since (a corrupt state file, a hook launcher it could not write). */
   readonly problems: HostProblem[];
@@ -53,9 +54,16 @@ export interface AppHost {
   /** Looks again at which agents are installed (the picker opened): an agent installed since, or
    *  on a PATH the login shell exports since its start-up files changed, shows at once. */
   refreshAgents(): Promise<void>;
-  moveAgent(id: string, delta: -1 | 1): void;
+  /** Changes one setting through the host, which writes settings.json (`termio settings set` asks
+   *  the same verb); resolves with its refusal, or null once written. */
+  setSetting(path: string[], value: unknown): Promise<string | null>;
+  moveAgent(id: string, delta: -1 | 1): Promise<void>;
+  /** An agent's hook entries as the host last checked them (null: not checked, or no hooks). */
   hookStatus(agentId: string): AgentHookResult | null;
-  setHooks(agentId: string, on: boolean): AgentHookResult | null;
+  /** Asks the host to check (and repair) every agent's hook entries. */
+  refreshHooks(): Promise<void>;
+  /** The host installs or removes an agent's hook entries (with its skill and MCP server). */
+  setHooks(agentId: string, on: boolean): Promise<AgentHookResult | null>;
 
   /** The window new sessions go to. */
   set activeWindowId(id: string);

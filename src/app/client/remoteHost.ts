@@ -1,7 +1,8 @@
 // The app's connection to the session host, and everything the windows, tray and Settings ask of
 // it: the sessions (a RemoteRegistry kept current by the host's events), starting, resuming and
 // renaming them, which one the user looks at. Settings and the agent catalog are read from their
-// files here as in the host (both watch them, so an edit in Settings reaches the host too).
+// files here as in the host (both watch them); a change to settings.json or to an agent's hook
+// config is asked of the host, the one process that writes them, and so is the login PATH.
 // Quitting detaches: the sessions stay in the host; `endSessions` asks the host to end them.
 import { homedir } from 'node:os';
 import type { ControlArgs, ControlResult } from '../../protocol/control';
@@ -9,15 +10,14 @@ import type { AppSnapshot } from '../../protocol/hostAppMessages';
 import { KEEPS_AGENTS_CAPABILITY } from '../../protocol/hostMessages';
 import { AgentChoices } from '../services/agentChoices';
 import { AgentCatalog, type CatalogEntry } from '../services/catalog';
-import type { AgentHookResult } from '../services/hookInstaller';
-import { loginShellPath } from '../services/loginShellPath';
+import type { AgentHookResult } from '../services/hookResult';
 import { HostClient, type HostConnectFailure } from './hostClient';
 import { connectHost } from './hostLauncher';
 import { packageVersion } from '../services/install';
 import type { Logger } from '../services/log';
 import { termioPaths, type TermioPaths } from '../services/paths';
 import { isProcessAlive } from '../services/processes';
-import { SettingsStore } from '../services/settings';
+import { SettingsFile } from '../services/settingsFile';
 import { Emitter } from '../../protocol/events';
 import type { MachineInfo } from '../../protocol/machines';
 import { RemoteRegistry, type AppSessionRecord } from './remoteRegistry';
@@ -51,10 +51,12 @@ export interface RemoteHostOptions {
 export class RemoteHost implements AppHost {
   readonly paths: TermioPaths;
   readonly registry: RemoteRegistry;
-  readonly settings: SettingsStore;
+  readonly settings: SettingsFile;
   readonly catalog: AgentCatalog;
   readonly problems: HostProblem[] = [];
   private readonly choices: AgentChoices;
+  /** Each agent's hook entries as the host last checked them (hooks.apply status). */
+  private hookStates = new Map<string, AgentHookResult>();
   private windowOrder: string[] = [];
   private looking: { session: string | null; windowId: string | null } = { session: null, windowId: null };
   private lost = false;
@@ -92,7 +94,7 @@ export class RemoteHost implements AppHost {
       };
     }
     const paths = termioPaths(env);
-    const settings = new SettingsStore(paths.settingsFile, env.HOME ?? homedir());
+    const settings = new SettingsFile(paths.settingsFile, env.HOME ?? homedir());
     settings.watch();
     const catalog = await AgentCatalog.create({ env: opts.env || undefined, logger: opts.logger });
     return { ok: true, host: new RemoteHost(opts, c, paths, settings, catalog) };
@@ -116,20 +118,14 @@ export class RemoteHost implements AppHost {
     private readonly opts: RemoteHostOptions,
     private connection: HostClient,
     paths: TermioPaths,
-    settings: SettingsStore,
+    settings: SettingsFile,
     catalog: AgentCatalog,
   ) {
     this.paths = paths;
     this.settings = settings;
     this.catalog = catalog;
     this.registry = new RemoteRegistry(connection, (msg, data) => opts.logger.warn(msg, data));
-    const home = (opts.env ?? process.env).HOME ?? homedir();
-    this.choices = new AgentChoices(catalog, settings, () => ({
-      paths,
-      home,
-      logger: opts.logger,
-      reportProblem: (message) => this.problems.push({ source: 'hooks', message }),
-    }));
+    this.choices = new AgentChoices(catalog, settings);
     this.wire(connection);
   }
 
@@ -231,12 +227,41 @@ export class RemoteHost implements AppHost {
 
   // ---- agents -------------------------------------------------------------------------------
 
-  hookStatus(agentId: string): AgentHookResult | null {
-    return this.choices.hookStatus(agentId);
+  /** Changes one setting: the host writes it; the answer is its refusal, or null once written
+   *  (this app's copy is read again then, so what it shows next is the new value). */
+  async setSetting(path: string[], value: unknown): Promise<string | null> {
+    const r = await this.client.request('settings.set', { path, ...(value !== undefined ? { value } : {}) });
+    if (!r.ok) {
+      this.opts.logger.warn('setting not changed', { path: path.join('.'), message: r.error.message });
+      return r.error.message;
+    }
+    if (r.result.notice) this.problems.push({ source: 'settings', message: r.result.notice });
+    this.settings.reload();
+    return null;
   }
 
-  setHooks(agentId: string, on: boolean): AgentHookResult | null {
-    return this.choices.setHooks(agentId, on);
+  hookStatus(agentId: string): AgentHookResult | null {
+    return this.hookStates.get(agentId) ?? null;
+  }
+
+  /** Asks the host to check (and repair) every agent's hook entries; hookStatus answers from that. */
+  async refreshHooks(): Promise<void> {
+    await this.applyHooks({ op: 'status' });
+  }
+
+  async setHooks(agentId: string, on: boolean): Promise<AgentHookResult | null> {
+    await this.applyHooks({ op: on ? 'install' : 'uninstall', agent: agentId });
+    return this.hookStates.get(agentId) ?? null;
+  }
+
+  private async applyHooks(args: ControlArgs<'hooks.apply'>): Promise<void> {
+    const r = await this.client.request('hooks.apply', args, REVIEW_TIMEOUT_MS);
+    if (!r.ok) {
+      this.problems.push({ source: 'hooks', message: r.error.message });
+      return;
+    }
+    for (const a of r.result.agents) this.hookStates.set(a.agentId, a);
+    for (const x of [...r.result.agents, ...r.result.skills, ...r.result.mcp]) if (x.error) this.problems.push({ source: 'hooks', message: x.error });
   }
 
   orderedAgents(): CatalogEntry[] {
@@ -247,14 +272,17 @@ export class RemoteHost implements AppHost {
     return this.choices.enabled();
   }
 
+  /** The agents the host can start: their commands looked up on the host's login PATH (the
+   *  launcher's), so the picker and the launcher agree. */
   async refreshAgents(): Promise<void> {
-    const asked = await loginShellPath(this.opts.env ?? process.env);
+    const r = await this.client.request('agents.loginPath', {});
     // A shell that fails now (a start-up file broken since) leaves the PATH it gave before.
-    this.catalog.refreshAvailability(asked.source === 'login-shell' ? asked.path : undefined);
+    this.catalog.refreshAvailability(r.ok && r.result.path !== null ? r.result.path : undefined);
   }
 
-  moveAgent(id: string, delta: -1 | 1): void {
-    this.choices.move(id, delta);
+  async moveAgent(id: string, delta: -1 | 1): Promise<void> {
+    const agents = this.choices.moved(id, delta);
+    if (agents) await this.setSetting(['agents'], agents);
   }
 
   agent(id: string | null | undefined): CatalogEntry | undefined {

@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import type { HookDetails } from '../../protocol/hookReport';
 import { hooksReportAtStart, hooksReportOnPrompt } from '../../protocol/hooks';
 import { AgentChoices } from '../services/agentChoices';
-import type { AgentIntegrationOptions } from '../services/agentIntegration';
 import type { AgentCatalog, CatalogEntry } from '../services/catalog';
 import { hookSilenceFile } from '../services/hookSilence';
 import { watchHookSilence } from './status/hookSilenceWatch';
@@ -22,7 +21,7 @@ import { Checkpointer } from './holders/holderCheckpoints';
 import { ensureHolderDirs, holderAvailability, type HolderAvailability } from './holders/holders';
 import type { HookServer } from './status/hookServer';
 import { hostControlServer } from './control/hostControl';
-import { createCore, Later, startServices, type HostCore, type HostOptions, type HostServices } from './hostServices';
+import { createCore, Later, startServices, type HostCore, type HostOptions, type HostServices, type SessionEnvironment } from './hostServices';
 import { installRoot } from '../services/install';
 import { NotificationRouter } from './notify/notificationRouter';
 import { defaultNotificationSink } from './notify/dbusNotifier';
@@ -66,6 +65,7 @@ export class Host {
   readonly control: ControlServer;
   readonly catalog: AgentCatalog;
   readonly settings: SettingsStore;
+  private readonly sessionEnv: SessionEnvironment;
   readonly store: StateStore;
   readonly resume: ResumeService;
   readonly hooks: HookServer;
@@ -132,7 +132,7 @@ export class Host {
   ) {
     ({ paths: this.paths, registry: this.registry, problems: this.problems, tracker: this.tracker, notifications: this.notifications } = core);
     ({ notes: this.notes, callers: this.callers, reportProblem: this.reportProblem, facts: this.facts } = core);
-    ({ catalog: this.catalog, settings: this.settings, store: this.store, resume: this.resume, hooks: this.hooks } = s);
+    ({ catalog: this.catalog, settings: this.settings, store: this.store, resume: this.resume, hooks: this.hooks, sessionEnv: this.sessionEnv } = s);
     this.control = control;
     this.facts.windowOf = (id) => this.store.state.windows.find((w) => w.tabs.includes(id))?.id ?? null;
     this.sessionPath = s.sessionBaseEnv?.PATH ?? process.env.PATH ?? '';
@@ -156,7 +156,7 @@ export class Host {
     this.history = this.startHistory(opts);
     this.holders = holderAvailability(this.paths, opts.env ?? process.env);
     this.checkpointer = this.startCheckpoints(opts);
-    this.agents = new AgentChoices(this.catalog, this.settings, () => this.integration());
+    this.agents = new AgentChoices(this.catalog, this.settings);
     this.questions = this.questionBook(core, opts);
     this.router = this.notificationRouter(core, opts);
     this.launcher = this.sessionLauncher(core, s, opts);
@@ -334,14 +334,16 @@ export class Host {
     return this.router.last;
   }
 
-  private integration(): AgentIntegrationOptions {
-    const home = (this.opts.env ?? process.env).HOME ?? homedir();
-    return { paths: this.paths, home, logger: this.opts.logger, reportProblem: (message) => this.reportProblem('hooks', message) };
-  }
-
   /** The entry to launch for a request: its agent, or the plain Terminal. */
   agent(id: string | null | undefined): CatalogEntry | undefined {
     return this.agents.get(id);
+  }
+
+  /** The login shell's PATH sessions start with, asked again when a start-up file changed: the
+   *  app's picker asks this (agents.loginPath), so it shows the agents the launcher can start. */
+  async loginPath(): Promise<{ path: string | null; source: string }> {
+    const env = await this.sessionEnv.current();
+    return env?.PATH !== undefined ? { path: env.PATH, source: 'login-shell' } : { path: null, source: 'environment' };
   }
 
   /** Why the agent cannot be started now (unknown, another program, not installed), or null. */

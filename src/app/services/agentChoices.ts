@@ -1,19 +1,15 @@
 // The agents as the user chooses among them: picker order (theirs from Settings first, then the
-// manifests'), which are enabled, each one's name, and its live-status hooks (installed or not,
-// install or remove). Shared by the host and the app, which both read the same catalog and
-// settings files.
-import { hookStatusOf, setLiveStatus, type AgentIntegrationOptions } from './agentIntegration';
+// manifests'), which are enabled, each one's name. Shared by the host and the app, which both
+// read the same catalog and settings files; a new order is written by the host (the app asks it).
 import { movedOrder, pickerOrder } from './agentOrder';
 import type { AgentCatalog, CatalogEntry } from './catalog';
-import type { AgentHookResult } from './hookInstaller';
 import { TERMINAL_AGENT_ID } from './agentIds';
-import type { SettingsStore } from './settings';
+import type { Settings, SettingsFile } from './settingsFile';
 
 export class AgentChoices {
   constructor(
     private readonly catalog: AgentCatalog,
-    private readonly settings: SettingsStore,
-    private readonly integration: () => AgentIntegrationOptions,
+    private readonly settings: SettingsFile,
   ) {}
 
   /** Every agent in picker order: the user's order from Settings first, then the manifests'. */
@@ -27,17 +23,18 @@ export class AgentChoices {
     return this.ordered().filter((e) => prefs[e.id]?.enabled !== false);
   }
 
-  /** Moves an agent up (-1) or down (+1) in the picker, saving the whole order in one write. */
-  move(id: string, delta: -1 | 1): void {
+  /** The `agents` setting with an agent moved up (-1) or down (+1) in the picker, the whole order
+   *  in it so one write saves it; null when it cannot move that way. */
+  moved(id: string, delta: -1 | 1): Settings['agents'] | null {
     const ids = movedOrder(
       this.ordered().map((e) => e.id),
       id,
       delta,
     );
-    if (!ids) return;
+    if (!ids) return null;
     const agents = { ...this.settings.settings.agents };
     ids.forEach((agentId, order) => (agents[agentId] = { ...agents[agentId], order }));
-    this.settings.set(['agents'], agents);
+    return agents;
   }
 
   /** The entry to launch for a request: its agent, or the plain Terminal. */
@@ -47,15 +44,5 @@ export class AgentChoices {
 
   name(id: string | null | undefined): string {
     return this.get(id)?.manifest.name ?? id ?? 'Terminal';
-  }
-
-  /** Whether our hook entries are in an agent's config now (null: it declares no hooks). */
-  hookStatus(agentId: string): AgentHookResult | null {
-    return hookStatusOf(agentId, this.catalog.get(agentId)?.manifest, this.integration());
-  }
-
-  /** Installs or removes our hook entries for one agent (Settings → Live status, the welcome). */
-  setHooks(agentId: string, on: boolean): AgentHookResult | null {
-    return setLiveStatus(agentId, this.catalog.get(agentId)?.manifest, on, this.integration());
   }
 }

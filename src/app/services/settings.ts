@@ -1,234 +1,15 @@
-// User settings in $TERMIO_HOME/config/settings.json: a zod schema with a default for every
-// field, read leniently (comments and trailing commas allowed; a field with a wrong type is
-// reported by its path and falls back to its default while every other field is kept), written
-// surgically (only the changed key, so the user's comments and layout survive), and watched so
-// a hand edit applies live.
+// The writer of $TERMIO_HOME/config/settings.json: only the session host loads this module (the
+// layer check refuses it in the app's and the CLI's code, but for the CLI's fallback when no host
+// can start). A change is written surgically (only the changed key, so the user's comments and
+// layout survive) and atomically; the reading side is settingsFile.ts.
 import { renameSync } from 'node:fs';
-import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import * as z from 'zod';
-import { Emitter, type Disposable } from '../../protocol/events';
+import type * as z from 'zod';
 import { homedir } from 'node:os';
 import { shortenHome } from '../../protocol/homePath';
-import { DEFAULT_COMPANION_PORT, MAX_COMPANION_PORT, MIN_COMPANION_PORT } from '../../protocol/companion';
 import { writeFileAtomic } from './atomicWrite';
-import { watchFile } from './fileWatch';
-import { readTextIfExists } from './textFile';
+import { describeValue, editSettingsText, notAnObject, parseSettings, SettingsFile, SettingsSchema, unreadableBecause } from './settingsFile';
 
-/** The monospace font every machine of each platform has: Menlo ships with macOS, DejaVu Sans
- *  Mono with nearly every Linux desktop (and is what the Linux set-up installs). */
-const PLATFORM_FONT_FAMILY = process.platform === 'darwin' ? 'Menlo' : 'DejaVu Sans Mono';
-
-// Every default lives here and only here: each object is `.prefault({})`, so its fields' own
-// defaults fill it in (a repeated literal object default would be a second copy to keep in step).
-export const SettingsSchema = z.object({
-  notifications: z
-    .object({
-      attention: z.boolean().default(true).describe('notify when an agent needs you'),
-      done: z.boolean().default(true).describe('notify when an agent finishes a long turn while you are elsewhere'),
-      doneMinSeconds: z.number().min(0).max(3600).default(10).describe('how long a turn must last before its end is notified'),
-      terminal: z.boolean().default(true).describe('show OSC 9 / OSC 777 notifications programs send'),
-      sound: z.boolean().default(true),
-    })
-    .prefault({}),
-  terminal: z
-    .object({
-      fontFamily: z.string().min(1).default(PLATFORM_FONT_FAMILY).describe('default: Menlo on macOS, DejaVu Sans Mono elsewhere'),
-      /** Points: the size macOS Terminal starts with; it reads well at Linux's 96 dpi too. */
-      fontSize: z.number().min(6).max(72).default(13),
-      theme: z.enum(['system', 'dark', 'light']).default('system'),
-      cursorStyle: z.enum(['block', 'bar', 'underline']).default('block').describe('until the program in the terminal asks for its own'),
-      cursorBlink: z.boolean().default(true).describe('until the program in the terminal asks for its own'),
-      scrollback: z.number().int().min(0).max(1_000_000).default(10_000),
-      optionAsMeta: z
-        .boolean()
-        .default(false)
-        .describe(
-          'macOS: the Option key sends Meta (Esc + the key) instead of the characters it composes; off by default so layouts that type @ [ ] | with Option keep them',
-        ),
-    })
-    .prefault({}),
-  shortcuts: z.record(z.string(), z.string()).default({}).describe('action → key sequence overrides, e.g. {"newSession": "Ctrl+Shift+A"}'),
-  // Keys few applications use: Ctrl+Alt+Space (and with Shift) on Linux desktops; ⌃⌘U and ⌃⌘N on
-  // macOS (Qt's Meta+Ctrl), which the system leaves free. '' turns one off.
-  globalShortcuts: z
-    .object({
-      nextWaiting: z
-        .string()
-        .default(process.platform === 'darwin' ? 'Meta+Ctrl+U' : 'Ctrl+Alt+Space')
-        .describe('system-wide: jump to the session waiting longest for you (else the one done last); "" = off'),
-      picker: z
-        .string()
-        .default(process.platform === 'darwin' ? 'Meta+Ctrl+N' : 'Ctrl+Alt+Shift+Space')
-        .describe('system-wide: the agent picker in the front window; "" = off'),
-    })
-    .prefault({}),
-  agents: z
-    .record(
-      z.string(),
-      z.object({
-        enabled: z.boolean().optional(),
-        bypass: z.boolean().optional().describe('start this agent with its permission-bypass flag'),
-        order: z.number().optional(),
-      }),
-    )
-    .default({}),
-  sessions: z
-    .object({
-      // Two minutes: agents stream a spinner or tokens while they think, and tools that run
-      // longer than that without a line of output are rare enough to be worth a look.
-      stallSeconds: z
-        .number()
-        .int()
-        .min(10)
-        .max(86_400)
-        .default(120)
-        .describe('a session working this long with no output and no hook report is flagged stalled'),
-      // Sessions live in the session host, so quitting the window need not end them: keeping
-      // them is what tmux users and the most-asked-for feature of comparable tools expect.
-      onQuit: z.enum(['keep', 'end']).default('keep').describe("when Termio quits: 'keep' sessions running in the host, or 'end' them"),
-      needsYouFirst: z
-        .boolean()
-        .default(false)
-        .describe('sidebar: in each folder, the sessions that wait for you first (longest waiting on top), and such folders first'),
-    })
-    .prefault({}),
-  companion: z
-    .object({
-      enabled: z.boolean().default(false).describe('serve the phone companion page (off until you turn it on)'),
-      port: z.number().int().min(MIN_COMPANION_PORT).max(MAX_COMPANION_PORT).default(DEFAULT_COMPANION_PORT),
-      network: z.enum(['loopback', 'lan']).default('loopback').describe('lan = reachable from other devices on your network'),
-      allowedHosts: z
-        .array(
-          z
-            .string()
-            .regex(/^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$/, 'a host name or IPv4 address, without port or scheme')
-            .max(253),
-        )
-        .max(64)
-        .default([])
-        .describe("host names the companion answers besides 127.0.0.1, localhost and its LAN address (a reverse proxy's name)"),
-    })
-    .prefault({}),
-  worktrees: z
-    .object({
-      root: z.string().default('').describe("where new worktrees go, as <root>/<repository>/<branch>; '' = beside the repository, <repo>.worktrees/<branch>"),
-      repositories: z
-        .record(z.string(), z.boolean())
-        .default({})
-        .describe('repository folder → whether the picker starts sessions there in a new worktree (the picker remembers your choice)'),
-    })
-    .prefault({}),
-  picker: z
-    .object({
-      machines: z
-        .record(z.string(), z.string())
-        .default({})
-        .describe(
-          'folder → the saved machine (termio machines) the picker starts sessions on there, "" for this machine (the picker remembers your last choice); absent: the machine of the tab the picker opened from',
-        ),
-    })
-    .prefault({}),
-  prices: z
-    .record(z.string(), z.object({ input: z.number().min(0), output: z.number().min(0), cacheRead: z.number().min(0), cacheWrite: z.number().min(0) }))
-    .default({})
-    .describe(
-      'model → US dollars per million tokens (input, output, cacheRead, cacheWrite) for `termio usage`: adds a model to the shipped price table or replaces its price',
-    ),
-  welcomeShown: z.boolean().default(false),
-});
-
-export type Settings = z.infer<typeof SettingsSchema>;
-
-export function defaultSettings(): Settings {
-  return SettingsSchema.parse({});
-}
-
-export interface SettingsLoad {
-  settings: Settings;
-  /** One line per problem: `settings.json: terminal.fontSize: expected number, got "big"`. */
-  errors: string[];
-}
-
-function describeValue(v: unknown): string {
-  if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'object') return 'an object';
-  return String(v);
-}
-
-function getPath(obj: unknown, path: PropertyKey[]): unknown {
-  let cur = obj;
-  for (const k of path) {
-    if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Record<PropertyKey, unknown>)[k];
-  }
-  return cur;
-}
-
-function deletePath(obj: Record<string, unknown>, path: PropertyKey[]): void {
-  let cur: unknown = obj;
-  for (const k of path.slice(0, -1)) {
-    if (cur === null || typeof cur !== 'object') return;
-    cur = (cur as Record<PropertyKey, unknown>)[k];
-  }
-  if (cur !== null && typeof cur === 'object') delete (cur as Record<PropertyKey, unknown>)[path.at(-1)!];
-}
-
-/** Parses settings text; never throws. Invalid fields are dropped (default used) and reported. */
-export function parseSettings(text: string, label = 'settings.json'): SettingsLoad {
-  const errors: string[] = [];
-  const parseErrors: ParseError[] = [];
-  const raw: unknown = text.trim() === '' ? {} : parse(text, parseErrors, { allowTrailingComma: true });
-  for (const e of parseErrors.slice(0, 5)) {
-    const line = text.slice(0, e.offset).split('\n').length;
-    errors.push(`${label}: line ${line}: ${printParseErrorCode(e.error)} (the rest of the file was read as far as possible)`);
-  }
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    if (text.trim() !== '') errors.push(`${label}: expected an object at the top, got ${describeValue(raw)}; using defaults`);
-    return { settings: defaultSettings(), errors };
-  }
-  const candidate = structuredClone(raw) as Record<string, unknown>;
-  // Drop each invalid field and try again, so one bad value never costs the others.
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const r = SettingsSchema.safeParse(candidate);
-    if (r.success) return { settings: r.data, errors };
-    for (const issue of r.error.issues) {
-      const path = issue.path;
-      const where = path.length ? path.join('.') : '(top level)';
-      errors.push(
-        `${label}: ${where}: ${issue.message.replace(/^Invalid input: /, '').replace(/, received \w+$/, '')}, got ${describeValue(getPath(raw, path))}; using the default`,
-      );
-      if (path.length === 0) return { settings: defaultSettings(), errors };
-      deletePath(candidate, path);
-    }
-  }
-  return { settings: defaultSettings(), errors };
-}
-
-/** Why settings text cannot be edited in place (it does not parse as one object), or null. */
-export function unreadableBecause(text: string): string | null {
-  if (text.trim() === '') return null;
-  const errors: ParseError[] = [];
-  const raw: unknown = parse(text, errors, { allowTrailingComma: true });
-  const first = errors[0];
-  if (first) return `line ${text.slice(0, first.offset).split('\n').length}: ${printParseErrorCode(first.error)}`;
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return `the top level is ${describeValue(raw)}, not an object`;
-  return null;
-}
-
-/** The first part of path that holds something other than an object (so nothing can go inside it). */
-export function notAnObject(text: string, path: string[]): { at: string; value: unknown } | null {
-  const raw: unknown = parse(text, [], { allowTrailingComma: true });
-  let cur = raw;
-  for (let i = 0; i < path.length - 1; i++) {
-    if (cur === null || typeof cur !== 'object') return null;
-    cur = (cur as Record<string, unknown>)[path[i]!];
-    if (cur === undefined) return null;
-    if (cur === null || typeof cur !== 'object' || Array.isArray(cur)) return { at: path.slice(0, i + 1).join('.'), value: cur };
-  }
-  return null;
-}
+export * from './settingsFile';
 
 /**
  * Moves a file that cannot be read as JSON aside byte for byte (it is never spliced into), for a
@@ -243,67 +24,20 @@ export function moveAsideUnreadable(file: string, label: string, why: string, ho
 /** A setting change that was not made: the file holds something in its way; nothing was written. */
 export class SettingsEditRefused extends Error {}
 
-/** Returns text with one setting changed, leaving everything else byte-for-byte. */
-export function editSettingsText(text: string, path: string[], value: unknown): string {
-  const base = text.trim() === '' ? '{}\n' : text;
-  const edits = modify(base, path, value, { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } });
-  return applyEdits(base, edits);
-}
-
-export class SettingsStore {
-  private current: SettingsLoad;
-  private watcher: Disposable | null = null;
-  private readonly changed = new Emitter<SettingsLoad>();
-  readonly onChange = this.changed.event;
-
-  /** The file as messages name it: `~/.termio/config/settings.json`. */
-  readonly label: string;
-
-  constructor(
-    readonly file: string,
-    private readonly home: string = homedir(),
-  ) {
-    this.label = shortenHome(file, home);
-    this.current = this.read();
-  }
-
-  get settings(): Settings {
-    return this.current.settings;
-  }
-
-  get errors(): string[] {
-    return this.current.errors;
-  }
-
-  /** The file's text; a missing file reads as empty (every setting at its default). */
-  private readText(): string {
-    return readTextIfExists(this.file) ?? '';
-  }
-
-  private read(): SettingsLoad {
-    try {
-      return parseSettings(this.readText(), this.label);
-    } catch (err) {
-      return { settings: defaultSettings(), errors: [`${this.label}: cannot be read (${(err as Error).message}); using defaults`] };
-    }
-  }
-
-  /** Re-reads the file (after a hand edit) and tells listeners. */
-  reload(): void {
-    this.current = this.read();
-    this.changed.fire(this.current);
-  }
-
+export class SettingsStore extends SettingsFile {
   /**
    * Changes one setting in the file (atomically), keeping the rest of the user's text. A file that
    * does not parse is never edited (splicing into it would make it worse): it is moved aside
    * byte for byte, as a corrupt sessions.json is, and a new file holds this change; the answer
    * says so. A value in the way (`"companion": "yes"` when setting companion.port) refuses the
-   * change with a SettingsEditRefused naming it.
+   * change with a SettingsEditRefused naming it, and so does a value the setting does not take
+   * (checked before anything is written).
    */
   set(path: string[], value: unknown): { notice: string | null } {
     const text = this.readText();
     const unreadable = unreadableBecause(text);
+    const refused = refusedValue(unreadable ? '' : text, path, value, this.label);
+    if (refused) throw new SettingsEditRefused(`${refused} (nothing was changed)`);
     if (unreadable) {
       const notice = moveAsideUnreadable(this.file, this.label, unreadable, this.home);
       writeFileAtomic(this.file, editSettingsText('', path, value));
@@ -320,15 +54,39 @@ export class SettingsStore {
     this.reload();
     return { notice: null };
   }
+}
 
-  /** Applies hand edits live. */
-  watch(): void {
-    this.watcher ??= watchFile(this.file, () => this.reload());
-  }
+/** Why `value` cannot be set at `path` (an unknown setting, or one the schema refuses), or null. */
+function refusedValue(text: string, path: string[], value: unknown, label: string): string | null {
+  const unknown = unknownKey(path);
+  if (unknown) return `${label}: there is no setting '${unknown.at}'${unknown.known.length ? ` (known: ${unknown.known.join(', ')})` : ''}`;
+  // Problems the change adds: those the file had before are the user's, reported as they were.
+  const before = new Set(parseSettings(text, label).errors);
+  const added = parseSettings(editSettingsText(text, path, value), label).errors.filter((e) => !before.has(e));
+  return added[0]?.replace(/; using the default$/, '') ?? null;
+}
 
-  dispose(): void {
-    this.watcher?.dispose();
-    this.watcher = null;
-    this.changed.dispose();
+/** The schema's parts a key path walks through: wrappers (default, optional) hold one inner type. */
+interface SchemaDef {
+  type: string;
+  innerType?: z.ZodType;
+  shape?: Record<string, z.ZodType>;
+  valueType?: z.ZodType;
+}
+
+/** The first part of `path` the schema has no place for (the schema would drop it unsaid), or null. */
+function unknownKey(path: string[]): { at: string; known: string[] } | null {
+  let schema: z.ZodType = SettingsSchema;
+  for (let i = 0; i < path.length; i++) {
+    let def = schema.def as SchemaDef;
+    while (def.innerType) def = def.innerType.def as SchemaDef;
+    const at = path.slice(0, i + 1).join('.');
+    if (def.type === 'object' && def.shape) {
+      const next = Object.hasOwn(def.shape, path[i]!) ? def.shape[path[i]!] : undefined;
+      if (!next) return { at, known: Object.keys(def.shape) };
+      schema = next;
+    } else if (def.type === 'record' && def.valueType) schema = def.valueType;
+    else return { at, known: [] };
   }
+  return null;
 }

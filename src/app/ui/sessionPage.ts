@@ -6,7 +6,7 @@ import { droppedPaths } from '../services/shellQuote';
 import type { Theme } from '../../terminal';
 import { cssHex, darkTheme, lightTheme } from '../../terminal/theme';
 import type { TerminalSource } from '../client/terminalSource';
-import type { Settings } from '../services/settings';
+import type { Settings } from '../services/settingsFile';
 import type { Appearance } from './chromeStyle';
 import type { SessionPage } from './mainWindow';
 import { TerminalView } from './terminal/terminalView';

@@ -6,7 +6,7 @@ import type { AppHost } from '../client/appHost';
 import type { Logger } from '../services/log';
 import type { AppSessionRecord } from '../client/remoteRegistry';
 import { shellQuote } from '../services/shellQuote';
-import type { Settings } from '../services/settings';
+import type { Settings } from '../services/settingsFile';
 import type { Appearance } from './appearance';
 import type { ChromeColors } from './chromeStyle';
 import { MainWindow } from './mainWindow';
@@ -83,10 +83,10 @@ export class SessionWindows {
       folderMachine: () => (win.currentSession ? (o.host.registry.get(win.currentSession)?.machine ?? null) : null),
       rememberMachine: (folder, value) => {
         const kept = o.host.settings.settings.picker.machines;
-        if ((Object.hasOwn(kept, folder) ? kept[folder] : undefined) !== value) o.host.settings.set(['picker', 'machines', folder], value);
+        if ((Object.hasOwn(kept, folder) ? kept[folder] : undefined) !== value) void o.host.setSetting(['picker', 'machines', folder], value);
       },
       worktreeDefault: (folder) => o.host.settings.settings.worktrees.repositories[folder] ?? false,
-      onWorktreeToggled: (folder, on) => o.host.settings.set(['worktrees', 'repositories', folder], on),
+      onWorktreeToggled: (folder, on) => void o.host.setSetting(['worktrees', 'repositories', folder], on),
       onActiveChanged: (active) => {
         if (active) this.setActive(win);
         else this.updateLooking();

@@ -40,10 +40,10 @@ export class SettingsPanels {
           settings: () => host.settings.settings,
           errors: () => host.settings.errors,
           settingsFile: () => host.paths.settingsFile,
-          set: (path, value) => host.settings.set(path, value),
-          moveAgent: (id, delta) => host.moveAgent(id, delta),
+          set: (path, value) => void host.setSetting(path, value),
+          moveAgent: (id, delta) => void host.moveAgent(id, delta),
           agents: () => this.settingsAgents(),
-          setHooks: (id, on) => hooksChangedText(host.agentName(id), on, host.setHooks(id, on), homedir()),
+          setHooks: async (id, on) => hooksChangedText(host.agentName(id), on, await host.setHooks(id, on), homedir()),
           phone: new PhonePage(new PhoneModel(host.paths.runDir)),
           machines: this.machinesPage(),
           globalKeys: () => {
@@ -55,6 +55,8 @@ export class SettingsPanels {
       );
     }
     this.settingsWindow.show(undefined, this.opts.activeWindow()?.window);
+    // The hooks' state is the host's to check (it repairs what it finds): painted once it answers.
+    void this.opts.host.refreshHooks().then(() => this.settingsWindow?.refresh());
   }
 
   /** Settings → Machines, asking the host; repainted as the host reports each machine's state. */
@@ -77,17 +79,21 @@ export class SettingsPanels {
     return host.orderedAgents().map((e) => settingsAgent(e, e.manifest.hooks ? host.hookStatus(e.id) : null, homedir()));
   }
 
-  /** First launch: offer live status for the agents on the PATH (skippable, asked once). */
+  /** First launch: offer live status for the agents on the PATH (skippable, asked once), once the
+   *  host has said whose hooks are in. */
   maybeWelcome(): void {
+    if (this.opts.host.settings.settings.welcomeShown) return;
+    void this.opts.host.refreshHooks().then(() => this.showWelcome());
+  }
+
+  private showWelcome(): void {
     const { host, log } = this.opts;
-    if (host.settings.settings.welcomeShown) return;
     const agents = this.settingsAgents().filter((a) => a.unavailable === null && a.hooks);
-    const done = () => host.settings.set(['welcomeShown'], true);
+    const done = () => void host.setSetting(['welcomeShown'], true);
     this.welcome = new WelcomeWindow({
       agents,
       onInstall: (ids) => {
-        for (const id of ids) host.setHooks(id, true);
-        done();
+        void Promise.all(ids.map((id) => host.setHooks(id, true))).then(done);
       },
       onSkip: done,
       chrome: this.opts.chrome(),

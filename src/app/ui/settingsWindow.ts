@@ -18,7 +18,7 @@ import {
   QWidget,
   ScrollBarPolicy,
 } from '@nodegui/nodegui';
-import { defaultSettings, type Settings } from '../services/settings';
+import { defaultSettings, type Settings } from '../services/settingsFile';
 import { darkChrome, settingsStyleSheet, type ChromeColors } from './chromeStyle';
 import { defaultShortcuts, type ShortcutAction } from './shortcuts';
 import { shortenHome } from '../../protocol/homePath';
@@ -49,8 +49,8 @@ export interface SettingsModel {
   agents(): SettingsAgent[];
   /** Moves an agent up or down in the picker order. */
   moveAgent(agentId: string, delta: -1 | 1): void;
-  /** Installs or removes our hook entries for one agent; returns a line to show. */
-  setHooks(agentId: string, on: boolean): string;
+  /** Installs or removes our hook entries for one agent (the host does); resolves with a line to show. */
+  setHooks(agentId: string, on: boolean): Promise<string>;
   /** Settings → Phone (the web companion, asked of the session host). */
   phone: PhonePage;
   /** Settings → Machines (saved ssh machines, asked of the session host). */
@@ -252,8 +252,10 @@ export class SettingsWindow {
         const b = new QPushButton();
         b.setText(text.button);
         b.addEventListener('clicked', () => {
-          this.status = this.model.setHooks(a.id, !text.installed);
-          this.refresh();
+          void this.model.setHooks(a.id, !text.installed).then((status) => {
+            this.status = status;
+            this.refresh();
+          });
         });
         this.keep.push(b);
         c.addWidget(row(b));

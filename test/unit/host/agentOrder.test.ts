@@ -25,14 +25,15 @@ describe('agent order from Settings', () => {
     host = await start();
     const before = host.agents.ordered().map((e) => e.id);
     expect(before.slice(0, 2)).toEqual(['claude', 'codex']);
-    host.agents.move('codex', -1);
+    // What the app's moveAgent does: the new order, written by the host's store (settings.set).
+    host.settings.set(['agents'], host.agents.moved('codex', -1));
     expect(
       host.agents
         .ordered()
         .map((e) => e.id)
         .slice(0, 2),
     ).toEqual(['codex', 'claude']);
-    host.agents.move('codex', -1); // already first: nothing to do
+    expect(host.agents.moved('codex', -1)).toBeNull(); // already first: nothing to do
     expect(
       host.agents
         .ordered()

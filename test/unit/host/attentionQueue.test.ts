@@ -14,6 +14,7 @@ import type { ControlResult, SessionInfo } from '../../../src/protocol/control';
 import { termio } from '../../helpers/controlHost';
 import { waitFor } from '../../helpers/waitFor';
 import { writeFake } from '../../helpers/fakeOnPath';
+import { installHooks } from '../../helpers/installHooks';
 
 let home: string;
 let proj: string;
@@ -34,7 +35,7 @@ beforeEach(async () => {
   const started = await Host.start({ env: process.env, logger: nullLogger, path: process.env.PATH!, notificationSink: { send: async () => undefined } });
   if (!started.ok) throw new Error(started.message);
   host = started.host;
-  expect(host.agents.setHooks('claude', true)).toMatchObject({ state: 'installed' });
+  expect(installHooks(host, 'claude')).toMatchObject({ state: 'installed' });
 });
 
 afterEach(async () => {

@@ -18,6 +18,7 @@ import { termio } from '../../helpers/controlHost';
 import { waitFor } from '../../helpers/waitFor';
 import { writeFake } from '../../helpers/fakeOnPath';
 import { enterTestHome, leaveTestHome, startHostHere } from '../../helpers/testHome';
+import { installHooks } from '../../helpers/installHooks';
 
 let home: string;
 let proj: string;
@@ -52,7 +53,7 @@ beforeEach(async () => {
   enterTestHome(home, bin);
   sent = [];
   host = await startHostHere({ notificationSink: { send: async (req) => void sent.push(req) } });
-  expect(host.agents.setHooks('claude', true)).toMatchObject({ state: 'installed' });
+  expect(installHooks(host, 'claude')).toMatchObject({ state: 'installed' });
 });
 
 afterEach(async () => {

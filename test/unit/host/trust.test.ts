@@ -16,6 +16,7 @@ import type { ControlArgs, ControlVerb } from '../../../src/protocol/control';
 import { waitFor } from '../../helpers/waitFor';
 import { writeFake } from '../../helpers/fakeOnPath';
 import { enterTestHome, leaveTestHome, startHostHere } from '../../helpers/testHome';
+import { installHooks } from '../../helpers/installHooks';
 
 const FAKES = resolve(__dirname, '..', '..', 'fakes');
 
@@ -108,7 +109,7 @@ async function request<V extends ControlVerb>(env: NodeJS.ProcessEnv, verb: V, a
 
 describe('nested agents', () => {
   it("a `claude -p` run by the agent's Bash tool is recorded in why and never rebinds the tab", async () => {
-    expect(host.agents.setHooks('claude', true)).toMatchObject({ state: 'installed' });
+    expect(installHooks(host, 'claude')).toMatchObject({ state: 'installed' });
     const id = await spawnAgent('claude');
     // Claude is pinned: the tab is bound to the id Termio minted, and the agent's SessionStart says so.
     const own = conversationOf(id);
@@ -140,7 +141,7 @@ describe('nested agents', () => {
   });
 
   it("a hook the agent runs through a helper of its own (Qwen Code's StopFailure supervisor) counts when it names the tab's conversation", async () => {
-    expect(host.agents.setHooks('claude', true)).toMatchObject({ state: 'installed' });
+    expect(installHooks(host, 'claude')).toMatchObject({ state: 'installed' });
     const id = await spawnAgent('claude');
     const own = conversationOf(id);
     await waitFor(() => host.hooks.stats.accepted >= 1, { what: "the agent's own SessionStart" });
@@ -168,7 +169,7 @@ describe('nested agents', () => {
       `#!${process.execPath}\nconst c = require('child_process').spawn(process.execPath, [${JSON.stringify(join(FAKES, 'fake-agent.mjs'))}, 'claude', ...process.argv.slice(2)], { stdio: 'inherit' });\nc.on('exit', (code) => process.exit(code ?? 1));\n`,
       { mode: 0o755 },
     );
-    expect(host.agents.setHooks('claude', true)).toMatchObject({ state: 'installed' });
+    expect(installHooks(host, 'claude')).toMatchObject({ state: 'installed' });
     const id = await spawnAgent('claude');
     await waitFor(() => screen(id).includes('>'), { what: 'the prompt' });
     host.registry.get(id)!.session.write('fix the tests\r');

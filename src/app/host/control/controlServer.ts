@@ -41,6 +41,7 @@ import type { SessionRecord, SessionRegistry } from '../sessions/sessionRegistry
 import type { FanoutVerbs } from '../worktrees/fanoutVerbs';
 import type { WorktreeVerbs } from '../worktrees/worktreeVerbs';
 import type { HistoryVerbs } from '../history/historyVerbs';
+import type { SettingsVerbs } from './settingsVerbs';
 import { SessionWaits, type WaitLimits } from '../sessions/sessionWaits';
 import { ParentNotices } from '../notify/parentNotices';
 import { claimUnixSocket } from '../../services/unixSocket';
@@ -141,6 +142,8 @@ export interface ControlServerOptions {
   fanout?: FanoutVerbs;
   /** The conversation-history verbs (history.*, usage). */
   history?: HistoryVerbs;
+  /** The state only the host writes: settings.json, agent configs (settingsVerbs.ts). */
+  settings?: SettingsVerbs;
   /** `sessions.question` / `sessions.answer`: the host's questions (undefined: none are read). */
   questions?: () => QuestionBook | undefined;
   /** `sessions.next --focus`: the session the user is looking at, which it goes past. */
@@ -229,6 +232,7 @@ export class ControlServer {
       worktrees: opts.worktrees,
       fanout: opts.fanout,
       history: opts.history,
+      settings: opts.settings,
       questions,
       notices: this.notices,
       lookingAt: opts.lookingAt || undefined,

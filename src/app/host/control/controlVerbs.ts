@@ -20,6 +20,7 @@ import { readTranscript } from '../resume/transcript';
 import type { FanoutVerbs } from '../worktrees/fanoutVerbs';
 import type { WorktreeVerbs } from '../worktrees/worktreeVerbs';
 import type { HistoryVerbs } from '../history/historyVerbs';
+import type { SettingsVerbs } from './settingsVerbs';
 
 export type OpenDirResult = { ok: true; id: string } | { ok: false; code: ControlErrorCode; message: string };
 
@@ -64,6 +65,8 @@ export interface ControlVerbsDeps {
   fanout?: FanoutVerbs | undefined;
   /** The conversation-history verbs; absent on a host without the index (they are refused). */
   history?: HistoryVerbs | undefined;
+  /** settings.json, the agents' configs and the login PATH: the state only the host writes. */
+  settings?: SettingsVerbs | undefined;
   /** The host's questions, once its services are up. */
   questions: () => QuestionBook | undefined;
   /** The session the user is looking at (selected in the focused window), if any. */
@@ -131,6 +134,7 @@ export class ControlVerbs implements SessionVerbs {
       'history.resume': (args) => this.history((h) => h.resume(args)),
       'history.status': (args) => this.history((h) => h.status(args)),
       usage: (args) => this.history((h) => h.usage(args)),
+      ...settingsHandlers(() => d.settings, d.bypass),
     };
   }
 
@@ -321,4 +325,27 @@ function within(p: Promise<unknown>, ms: number): Promise<void> {
     };
     p.then(done, done);
   });
+}
+
+/** The shared-state verbs (settingsVerbs.ts); refused by a host without them. A change asked
+ *  from inside a session follows the bypass rule (BypassPolicy.refuseChange): a setting or an
+ *  agent's hooks can make the host or the agents run something outside that session's tab. */
+function settingsHandlers(
+  verbs: () => SettingsVerbs | undefined,
+  bypass: BypassPolicy,
+): Pick<VerbHandlers, 'settings.get' | 'settings.set' | 'hooks.apply' | 'agents.loginPath'> {
+  const on = (act: (s: SettingsVerbs) => Promise<Outcome>): Outcome | Promise<Outcome> => {
+    const s = verbs();
+    return s ? act(s) : { ok: false, code: 'internal', message: 'this host keeps no settings' };
+  };
+  const asker = (ctx: VerbContext) => ({ secret: ctx.secret, session: ctx.session });
+  const door = (ctx: VerbContext, verb: string) => `${ctx.door ?? 'control'}: ${verb}`;
+  return {
+    'settings.get': () => on((s) => s.get()),
+    'settings.set': (args, ctx) =>
+      bypass.refuseChange(asker(ctx), `change the setting ${args.path.join('.')}`, door(ctx, 'settings.set')) ?? on((s) => s.set(args)),
+    'hooks.apply': (args, ctx) =>
+      (args.op === 'status' ? null : bypass.refuseChange(asker(ctx), `${args.op} agent hooks`, door(ctx, 'hooks.apply'))) ?? on((s) => s.hooks(args)),
+    'agents.loginPath': () => on((s) => s.loginPath()),
+  };
 }

@@ -15,6 +15,7 @@ import type { FanoutGroups } from '../worktrees/fanoutGroups';
 import { FanoutVerbs } from '../worktrees/fanoutVerbs';
 import { WorktreeVerbs } from '../worktrees/worktreeVerbs';
 import { HistoryVerbs } from '../history/historyVerbs';
+import { SettingsVerbs } from './settingsVerbs';
 import type { HistoryService } from '../history/historyService';
 import type { AgentCatalog } from '../../services/catalog';
 import type { SettingsStore } from '../../services/settings';
@@ -44,6 +45,8 @@ export interface ControlledHost {
   readonly history: HistoryService | string;
   readonly catalog: AgentCatalog;
   readonly settings: SettingsStore;
+  /** The login shell's PATH sessions start with (asked again when a start-up file changed). */
+  loginPath(): Promise<{ path: string | null; source: string }>;
 }
 
 export function hostControlServer(
@@ -88,6 +91,7 @@ export function hostControlServer(
     remote: () => opts.remoteSessions?.() ?? null,
     ...worktreeVerbs(core, up),
     history: historyVerbs(core, opts, up),
+    settings: settingsVerbs(core, opts, up),
     promptHook: (id) => up.value?.promptHook(id) ?? false,
     hookWork: (id) => tracker.workReports(id),
     questions: () => up.value?.questions,
@@ -116,6 +120,18 @@ function worktreeVerbs(core: HostCore, up: { readonly value: ControlledHost | nu
       path,
     }),
   };
+}
+
+/** The verbs of the state only the host writes, answered once its services are up. */
+function settingsVerbs(core: HostCore, opts: HostOptions, up: { readonly promise: Promise<ControlledHost> }): SettingsVerbs {
+  return new SettingsVerbs({
+    settings: async () => (await up.promise).settings,
+    catalog: async () => (await up.promise).catalog,
+    loginPath: async () => (await up.promise).loginPath(),
+    paths: core.paths,
+    env: opts.env ?? process.env,
+    logger: opts.logger,
+  });
 }
 
 /** The history verbs, answered from the host's index once it is up. */

@@ -35,7 +35,7 @@ import { NewLinesPill } from './newLinesPill';
 import { TerminalFind } from './terminalFind';
 import { defaultOpenLink } from './terminalLinks';
 import { shortcutFor, type TerminalShortcut } from './terminalShortcuts';
-import { defaultSettings } from '../../services/settings';
+import { defaultSettings } from '../../services/settingsFile';
 import { traceLatency } from '../../services/latencyTrace';
 
 export interface TerminalViewOptions {
