@@ -91,7 +91,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (typeof parsed === 'number') return parsed;
   const { verb, agentId, json } = parsed;
   // The host writes the agents' configs; with none running, localWriter does (see there).
-  const r = await applyHooks(io, { op: verb, ...(agentId !== undefined ? { agent: agentId } : {}) });
+  const r = await applyHooks(io, { op: verb, agent: agentId });
   if (!r.ok) return refused(io, r.code, r.message);
   const { agents: results, skills, mcp, skipped } = r.result;
   for (const line of skipped) io.err(`termio hooks: ${line}\n`);

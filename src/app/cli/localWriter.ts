@@ -44,7 +44,7 @@ export async function applyHooks(io: CliIo, args: ControlArgs<'hooks.apply'>): P
   const home = io.env.HOME ?? '';
   if (!home) return { ok: false, code: 'badRequest', message: "HOME is not set; cannot find the agents' config files" };
   try {
-    const r = applyAgentConfigs(args.op, agents, { paths: termioPaths(io.env), home, env: io.env, ...(args.mcpOnly ? { mcpOnly: true } : {}) });
+    const r = applyAgentConfigs(args.op, agents, { paths: termioPaths(io.env), home, env: io.env, mcpOnly: args.mcpOnly ? true : undefined });
     return { ok: true, result: { ...r, skipped }, local: true };
   } catch (e) {
     return { ok: false, code: 'internal', message: `cannot write the hook launcher: ${(e as Error).message}` };

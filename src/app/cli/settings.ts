@@ -103,7 +103,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     else io.out(`${typeof v === 'string' ? v : JSON.stringify(v, null, 2)}\n`);
     return ExitCode.ok;
   }
-  const r = await changeSetting(io, { path, ...(verb === 'set' ? { value: jsonValue(value!) } : {}) });
+  const r = await changeSetting(io, { path, value: verb === 'set' ? jsonValue(value!) : undefined });
   if (!r.ok) {
     if (json) printJsonError(io, r.code, r.message);
     else io.err(`termio settings: ${r.message}\n`);

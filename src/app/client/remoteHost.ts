@@ -230,7 +230,7 @@ export class RemoteHost implements AppHost {
   /** Changes one setting: the host writes it; the answer is its refusal, or null once written
    *  (this app's copy is read again then, so what it shows next is the new value). */
   async setSetting(path: string[], value: unknown): Promise<string | null> {
-    const r = await this.client.request('settings.set', { path, ...(value !== undefined ? { value } : {}) });
+    const r = await this.client.request('settings.set', { path, value });
     if (!r.ok) {
       this.opts.logger.warn('setting not changed', { path: path.join('.'), message: r.error.message });
       return r.error.message;

@@ -24,7 +24,7 @@ export interface AgentConfigResults {
 export function hookAgentsOf(entries: readonly CatalogEntry[], agentId: string | undefined): HookAgent[] | { error: string } {
   const manifests = new Map(entries.map((e) => [e.id, e.manifest] as const));
   const agents: HookAgent[] = [...manifests.values()].flatMap((m) =>
-    m.hooks ? [{ agentId: m.id, hooks: m.hooks, ...(m.skills ? { skills: m.skills } : {}), ...(m.mcp ? { mcp: m.mcp } : {}) }] : [],
+    m.hooks ? [{ agentId: m.id, hooks: m.hooks, skills: m.skills || undefined, mcp: m.mcp || undefined }] : [],
   );
   if (agentId === undefined) return agents;
   const m = manifests.get(agentId);

@@ -32,7 +32,7 @@ export class SettingsVerbs {
     const s = await this.d.settings();
     try {
       const { notice } = s.set(args.path, args.value);
-      this.d.logger.info('setting changed', { path: args.path.join('.'), ...(notice ? { notice } : {}) });
+      this.d.logger.info('setting changed', { path: args.path.join('.'), notice: notice || undefined });
       return { ok: true, result: { file: s.file, notice } };
     } catch (e) {
       if (e instanceof SettingsEditRefused) return { ok: false, code: 'badSetting', message: e.message };
@@ -48,7 +48,7 @@ export class SettingsVerbs {
     if (!home) return { ok: false, code: 'internal', message: "the host has no HOME, so it cannot find the agents' config files" };
     let r;
     try {
-      r = applyAgentConfigs(args.op, agents, { paths: this.d.paths, home, env: this.d.env, ...(args.mcpOnly ? { mcpOnly: true } : {}) });
+      r = applyAgentConfigs(args.op, agents, { paths: this.d.paths, home, env: this.d.env, mcpOnly: args.mcpOnly ? true : undefined });
     } catch (e) {
       return { ok: false, code: 'internal', message: `cannot write the hook launcher: ${(e as Error).message}` };
     }
