@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // What a checkpoint of a held session holds the host's event loop for: serializing a 110×44
 // emulator with 10,000 lines of history to the UTF-8 the checkpoint file gets (Session.snapshotBytes,
-// src/terminal/screenSerializer.ts), for
+// src/terminal/node/screenSerializer.ts), for
 // the output of `ls -lR /usr`, `seq`, per-character truecolor text, and the same truecolor history
 // under a full-screen program. Each figure beside @xterm/addon-serialize on the same emulator,
 // interleaved (the serializer Termio used before), both serializing everything: target ≤ 0.5× its
@@ -31,8 +31,8 @@ const SCROLLBACK = 10_000;
 /** The new serializer's time may be at most this share of the addon's. */
 const RATIO_TARGET = 0.5;
 
-const { createEmulator } = require(join(root, 'dist', 'terminal', 'createEmulator.js'));
-const { HistoryCache, serializeScreenBytes } = require(join(root, 'dist', 'terminal', 'screenSerializer.js'));
+const { createEmulator } = require(join(root, 'dist', 'terminal', 'node', 'createEmulator.js'));
+const { HistoryCache, serializeScreenBytes } = require(join(root, 'dist', 'terminal', 'node', 'screenSerializer.js'));
 const { SerializeAddon } = require('@xterm/addon-serialize');
 
 const work = mkdtempSync(join(tmpdir(), 'termio-bench-checkpoint-'));

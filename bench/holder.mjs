@@ -30,11 +30,11 @@ const ADOPT_SESSIONS = 50;
 const IDLE_HOLDERS = 10;
 
 const binary = join(root, 'native', 'termio-holder', 'build', 'termio-holder');
-if (!existsSync(binary) || !existsSync(join(root, 'dist', 'terminal', 'index.js'))) {
+if (!existsSync(binary) || !existsSync(join(root, 'dist', 'terminal', 'node', 'index.js'))) {
   console.error('bench/holder: build first (node scripts/setup.mjs): the holder binary or dist/ is missing');
   process.exit(2);
 }
-const { Session } = require(join(root, 'dist', 'terminal'));
+const { Session } = require(join(root, 'dist', 'terminal', 'node'));
 const { HostClient } = require(join(root, 'dist', 'app', 'client', 'hostClient'));
 const { collectRows, rowText } = require(join(root, 'dist', 'protocol', 'hostFrame'));
 

@@ -31,7 +31,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const { HostClient } = require(join(root, 'dist/app/client/hostClient.js'));
 const { AnsiPainter } = require(join(root, 'dist/app/cli/ansiPainter.js'));
-const { createEmulator, RenderModel, TerminalModes } = require(join(root, 'dist/terminal/index.js'));
+const { createEmulator, RenderModel } = require(join(root, 'dist/terminal/node/index.js'));
+const { TerminalModes } = require(join(root, 'dist/terminal/common/index.js'));
 
 const runsArg = process.argv.indexOf('--runs');
 const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 20;

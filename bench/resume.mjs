@@ -38,7 +38,7 @@ const require = createRequire(import.meta.url);
 const { ResumeDiscovery } = require(join(root, 'dist/app/host/resume/resumeDiscovery.js'));
 const { ResumeService } = require(join(root, 'dist/app/host/resume/resumeService.js'));
 const { StateStore } = require(join(root, 'dist/app/host/state/stateStore.js'));
-const { Session } = require(join(root, 'dist/terminal/index.js'));
+const { Session } = require(join(root, 'dist/terminal/node/index.js'));
 const pty = require('node-pty');
 
 const runsArg = process.argv.indexOf('--runs');

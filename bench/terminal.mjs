@@ -42,7 +42,7 @@ const f2 = (n) => n.toFixed(2);
 const rawRun = (argv) => rawTerminalRun(argv, { cols: 80, rows: 24, cwd: work });
 
 async function sessionRun(argv) {
-  const { Session } = require(join(root, 'dist', 'terminal'));
+  const { Session } = require(join(root, 'dist', 'terminal', 'node'));
   const t0 = performance.now();
   const s = Session.spawn({ argv, cwd: work, cols: 80, rows: 24 });
   if (!('pid' in s)) throw new Error(s.message);
@@ -157,7 +157,7 @@ function heapNow() {
 }
 
 async function memory() {
-  const { Session } = require(join(root, 'dist', 'terminal'));
+  const { Session } = require(join(root, 'dist', 'terminal', 'node'));
   const gcNote = global.gc ? '' : ' (run with --expose-gc for steadier figures)';
   console.log(`Memory (JS heap + ArrayBuffers above the same process before)${gcNote}`);
   // The reference, measured the same way just before: raw node-pty + @xterm/headless on the same shell.
@@ -194,7 +194,8 @@ async function qtPart() {
   const { startQtRuntime } = require(join(root, 'dist', 'app', 'platform'));
   startQtRuntime('termio-bench');
   const { QMainWindow } = require('@nodegui/nodegui');
-  const { Session, lightTheme, darkTheme } = require(join(root, 'dist', 'terminal'));
+  const { Session } = require(join(root, 'dist', 'terminal', 'node'));
+  const { lightTheme, darkTheme } = require(join(root, 'dist', 'terminal', 'common'));
   const { TerminalView } = require(join(root, 'dist', 'app', 'ui', 'terminal', 'terminalView'));
   // The view and its painter alone, fed by a session in this process (the app's come from the host).
   const { LocalTerminal } = require(join(root, 'dist', 'app', 'ui', 'terminal', 'localTerminal'));
@@ -428,7 +429,7 @@ function paintFloor() {
 function referencePainter(frame, width, height) {
   const { QMainWindow, QWidget, QImage, QImageFormat, QPainter, QColor, QFont, QFontMetrics, QFontWeight, WidgetEventTypes } = require('@nodegui/nodegui');
   const { resolveColor, DEFAULT_FONT_FAMILY, DEFAULT_FONT_SIZE } = {
-    ...require(join(root, 'dist', 'terminal')),
+    ...require(join(root, 'dist', 'terminal', 'common')),
     ...require(join(root, 'dist', 'app', 'ui', 'terminal', 'terminalView')),
   };
   const fonts = [new QFont(DEFAULT_FONT_FAMILY, DEFAULT_FONT_SIZE), new QFont(DEFAULT_FONT_FAMILY, DEFAULT_FONT_SIZE, QFontWeight.Bold)];

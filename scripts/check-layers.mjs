@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Layering check, the one rule table for what the per-layer tsconfig projects cannot say: which
 // layers, packages and Node modules each layer may load. Folders follow processes:
-//   src/protocol ← src/terminal ← src/app/host                       (termio-host alone)
+//   src/protocol ← src/terminal/common ← src/terminal/node ← src/app/host   (termio-host alone;
+//                  clients import terminal/common, and terminal/node by type only)
 //   src/protocol ← src/app/services ← src/app/client ← src/app/{ui, cli} (and host, for the hub)
 //   src/protocol ← src/app/present ← src/app/{ui, cli, web}           (pure words and rules)
 // Nothing in ui/ or cli/ imports host/ (at run time or by type), only src/app/ui and
@@ -22,6 +23,7 @@ function layerOf(file) {
   // A trailing slash makes a folder import ('../platform') land in the folder's layer.
   const rel = `${relative(srcDir, file).split(sep).join('/')}/`;
   if (rel.startsWith('protocol/')) return 'protocol';
+  if (rel.startsWith('terminal/common/')) return 'terminalCommon';
   if (rel.startsWith('terminal/')) return 'terminal';
   if (rel.startsWith('app/host/')) return 'host';
   if (rel.startsWith('app/services/')) return 'services';
@@ -39,26 +41,41 @@ function layerOf(file) {
 const allowed = {
   // re2js: the linear-time engine manifest status patterns run on (src/protocol/status/rulePattern.ts).
   protocol: { layers: ['protocol'], packages: ['zod', 'jsonc-parser', 're2js'], builtins: false },
-  terminal: { layers: ['protocol', 'terminal'], packages: ['node-pty', '@xterm/'], builtins: true },
+  // The terminal's pure half: frame types, input encoding, modes, width, search, themes. The
+  // emulator's package for its types alone (node/ creates the emulator).
+  terminalCommon: { layers: ['protocol', 'terminalCommon'], packages: ['@xterm/'], builtins: false },
+  terminal: { layers: ['protocol', 'terminalCommon', 'terminal'], packages: ['node-pty', '@xterm/'], builtins: true },
   // Node services every process may run: files, settings, the catalog, hook installers.
   services: { layers: ['protocol', 'services'], packages: ['chokidar', 'node-notifier', 'zod', 'jsonc-parser', 'smol-toml'], builtins: true },
   // Pure presenters: the browser page imports them too, so no Node and no packages.
   present: { layers: ['protocol', 'present'], packages: [], builtins: false },
   // The host connection; the terminal layer only for its types (the run-time rule below).
-  client: { layers: ['protocol', 'terminal', 'services', 'client'], packages: ['zod'], builtins: true },
+  client: { layers: ['protocol', 'terminalCommon', 'terminal', 'services', 'client'], packages: ['zod'], builtins: true },
   host: {
-    layers: ['protocol', 'terminal', 'services', 'client', 'present', 'host'],
+    layers: ['protocol', 'terminalCommon', 'terminal', 'services', 'client', 'present', 'host'],
     packages: ['chokidar', 'node-notifier', 'zod', 'jsonc-parser', 'smol-toml', 'ws', '@xterm/', 'web-push', 'better-sqlite3'],
     builtins: true,
   },
   // @modelcontextprotocol/sdk: `termio mcp`, the MCP server over the control socket.
   cli: { layers: ['protocol', 'services', 'client', 'present', 'cli', 'platform'], packages: ['zod', 'qrcode', '@modelcontextprotocol/sdk'], builtins: true },
   platform: { layers: ['protocol', 'services', 'platform'], packages: ['@nodegui/'], builtins: true },
-  ui: { layers: ['protocol', 'terminal', 'services', 'client', 'present', 'ui', 'platform'], packages: ['@nodegui/', 'qrcode'], builtins: true },
+  ui: {
+    layers: ['protocol', 'terminalCommon', 'terminal', 'services', 'client', 'present', 'ui', 'platform'],
+    packages: ['@nodegui/', 'qrcode'],
+    builtins: true,
+  },
   // The browser page: protocol's message types, the presenters and xterm.js, nothing of Node or the host.
   web: { layers: ['protocol', 'present', 'web'], packages: ['@xterm/xterm'], builtins: false },
-  app: { layers: ['protocol', 'terminal', 'services', 'client', 'present', 'host', 'ui', 'platform', 'app', 'cli'], packages: [], builtins: true },
-  other: { layers: ['protocol', 'terminal', 'services', 'client', 'present', 'host', 'ui', 'platform', 'app', 'cli', 'other'], packages: [], builtins: true },
+  app: {
+    layers: ['protocol', 'terminalCommon', 'terminal', 'services', 'client', 'present', 'host', 'ui', 'platform', 'app', 'cli'],
+    packages: [],
+    builtins: true,
+  },
+  other: {
+    layers: ['protocol', 'terminalCommon', 'terminal', 'services', 'client', 'present', 'host', 'ui', 'platform', 'app', 'cli', 'other'],
+    packages: [],
+    builtins: true,
+  },
 };
 
 // The host's rooms: each folder of src/app/host owns one job (its README.md says which), and the

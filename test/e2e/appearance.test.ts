@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { darkChrome, lightChrome, type ChromeColors } from '../../src/app/ui/chromeStyle';
-import { darkTheme, lightTheme } from '../../src/terminal/theme';
+import { darkTheme, lightTheme } from '../../src/terminal/common/theme';
 import { waitFor } from '../helpers/waitFor';
 import { AppUnderTest, Display, e2eSkipReason, fractionNear, hexToRgb, installFakeAgents, listSessions, readPixels, type Rgb, useDesktop } from './harness';
 

@@ -4,7 +4,7 @@
 // yellow; Enter moves the highlight up to the older one, Shift+Enter back down; Esc closes the
 // bar and the highlight goes away.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { darkTheme } from '../../src/terminal/theme';
+import { darkTheme } from '../../src/terminal/common/theme';
 import { waitFor } from '../helpers/waitFor';
 import { AppUnderTest, Display, e2eSkipReason } from './harness';
 import { near, rgbOf, Shot, terminalArea, type Area } from './screenPixels';

@@ -15,7 +15,7 @@ import { endProcessesWithHome, isAlive } from '../helpers/processes';
 import { REMOTE_USER, sshRigUnavailable, startSshRig, type SshRig } from '../helpers/sshRig';
 import * as pty from 'node-pty';
 import { HostClient } from '../../src/app/client/hostClient';
-import { createEmulator } from '../../src/terminal';
+import { createEmulator } from '../../src/terminal/node';
 import { mirrorFrames, ScreenMirror } from '../helpers/hostScreen';
 import { waitFor } from '../helpers/waitFor';
 

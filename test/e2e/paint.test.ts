@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { darkTheme } from '../../src/terminal/theme';
+import { darkTheme } from '../../src/terminal/common/theme';
 import { waitFor } from '../helpers/waitFor';
 import { AppUnderTest, Display, e2eSkipReason, type Rgb } from './harness';
 import { colourful, near, rgbOf, Shot, terminalArea, type Area } from './screenPixels';

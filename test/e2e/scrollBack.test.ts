@@ -3,7 +3,7 @@
 // a pill in its bottom-right corner counts the lines written below since, and a click on the pill
 // goes back to the bottom.
 import { describe, expect, it } from 'vitest';
-import { darkTheme } from '../../src/terminal';
+import { darkTheme } from '../../src/terminal/common';
 import { blend } from '../../src/app/ui/terminal/cellColors';
 import { waitFor } from '../helpers/waitFor';
 import { AppUnderTest, Display, e2eSkipReason, readPixels, useDesktop } from './harness';

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { darkTheme } from '../../src/terminal/theme';
+import { darkTheme } from '../../src/terminal/common/theme';
 import { AGENT_CLI_INSTALL_TIMEOUT_MS, ensureCodex, ensureNewestNpmAgentRelease, type AgentCli } from '../helpers/agentCli';
 import { ensureNewestClaude, writeClaudeUser } from '../integration/agents/recipes/claude';
 import { waitFor } from '../helpers/waitFor';

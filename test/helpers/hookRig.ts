@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { HookServer } from '../../src/app/host/status/hookServer';
 import { termioPaths } from '../../src/app/services/paths';
 import { StatusTracker } from '../../src/app/host/status/statusTracker';
-import type { Session } from '../../src/terminal';
+import type { Session } from '../../src/terminal/node';
 import { endProcessesWithHome, waitForExit } from './processes';
 import { SessionSecrets } from './sessionSecrets';
 

@@ -6,7 +6,7 @@ import { AnsiPainter } from '../../src/app/present/ansiPainter';
 import { TtyInputDecoder, type TtyEvent } from '../../src/app/cli/ttyInput';
 import { encodeFrameMessage, encodeRow, readFrame, type FrameHeader, type WireRun } from '../../src/protocol/hostFrame';
 import { MessageDecoder } from '../../src/protocol/hostFraming';
-import { createEmulator } from '../../src/terminal';
+import { createEmulator } from '../../src/terminal/node';
 
 function decodeAll(input: string): TtyEvent[] {
   const d = new TtyInputDecoder();

@@ -4,7 +4,7 @@
 // (The host runs in this process: a crash or an unhandled rejection fails the run.)
 import { afterEach, describe, expect, it } from 'vitest';
 import { encodeFrame } from '../../src/protocol/controlFrames';
-import { MAX_PENDING_INPUT_BYTES } from '../../src/terminal';
+import { MAX_PENDING_INPUT_BYTES } from '../../src/terminal/node';
 import { rawConnect, startTestHost, type RawPeer, type TestHost } from '../helpers/controlHost';
 import { waitFor } from '../helpers/waitFor';
 

@@ -8,7 +8,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openDir, type HostStarter } from '../../src/app/cli/openDir';
 import { ControlClient } from '../../src/app/client/controlClient';
 import type { CliIo } from '../../src/app/cli/cliIo';
-import { Session } from '../../src/terminal';
+import { Session } from '../../src/terminal/node';
 import type { SessionInfo } from '../../src/protocol/sessionInfo';
 import { rawConnect, repoRoot, startTestHost, termio, type TestHost } from '../helpers/controlHost';
 import { waitFor } from '../helpers/waitFor';

@@ -9,7 +9,7 @@ import { SessionRegistry } from '../../src/app/host/sessions/sessionRegistry';
 import { ControlClient } from '../../src/app/client/controlClient';
 import { ControlResultSchemas, WatchEventSchema, type WatchEvent } from '../../src/protocol/control';
 import { SessionInfoSchema, type SessionInfo } from '../../src/protocol/sessionInfo';
-import { Session } from '../../src/terminal';
+import { Session } from '../../src/terminal/node';
 import { startTestHost, testShell, type TestHost } from '../helpers/controlHost';
 import { waitFor } from '../helpers/waitFor';
 import { waitForExit } from '../helpers/processes';

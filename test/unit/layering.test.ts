@@ -37,6 +37,8 @@ describe('layering check', () => {
         'app/host/h.ts': "export const x = require('../ui/view');\n",
         'app/ui/view.ts': "import { QWidget } from '@nodegui/nodegui';\nimport { y } from '../services';\n",
         'app/platform/p.ts': "import '@nodegui/nodegui';\n",
+        'terminal/common/c.ts': "import { performance } from 'node:perf_hooks';\nimport { Session } from '../node/session';\n",
+        'terminal/node/session.ts': 'export class Session {}\n',
       }),
     );
     expect(r.status).toBe(1);
@@ -51,9 +53,11 @@ describe('layering check', () => {
         "terminal/t.ts: terminal may not import the package '@nodegui/nodegui'",
         "terminal/t.ts: terminal may not import host ('../app/host/h')",
         "app/host/h.ts: host may not import ui ('../ui/view')",
+        "terminal/common/c.ts: terminalCommon is pure and may not import the Node module 'node:perf_hooks'",
+        "terminal/common/c.ts: terminalCommon may not import terminal ('../node/session')",
       ]),
     );
-    expect(r.stderr).toContain('layering: 5 violation(s)');
+    expect(r.stderr).toContain('layering: 7 violation(s)');
   });
 });
 
@@ -65,14 +69,14 @@ describe('layering check: what the app loads at run time', () => {
         mkdirSync(dirname(join(dir, f)), { recursive: true });
         writeFileSync(join(dir, f), text);
       };
-      put('terminal/session.ts', "import * as pty from 'node-pty';\nimport { Terminal } from '@xterm/headless';\nexport class Session {}\n");
-      put('terminal/theme.ts', 'export const darkTheme = {};\n');
-      put('app/client/launcher.ts', "import { Session } from '../../terminal/session';\nexport const launch = () => new Session();\n");
+      put('terminal/node/session.ts', "import * as pty from 'node-pty';\nimport { Terminal } from '@xterm/headless';\nexport class Session {}\n");
+      put('terminal/common/theme.ts', 'export const darkTheme = {};\n');
+      put('app/client/launcher.ts', "import { Session } from '../../terminal/node/session';\nexport const launch = () => new Session();\n");
       put('app/services/paths.ts', 'export const paths = {};\n');
       put('app/ui/bad.ts', "import { launch } from '../client/launcher';\nvoid launch;\n");
       put(
         'app/ui/good.ts',
-        "import type { Session } from '../../terminal/session';\nimport { type Session as S2 } from '../../terminal/session';\nimport { darkTheme } from '../../terminal/theme';\nimport { paths } from '../services/paths';\nexport type X = Session | S2;\nvoid darkTheme; void paths;\n",
+        "import type { Session } from '../../terminal/node/session';\nimport { type Session as S2 } from '../../terminal/node/session';\nimport { darkTheme } from '../../terminal/common/theme';\nimport { paths } from '../services/paths';\nexport type X = Session | S2;\nvoid darkTheme; void paths;\n",
       );
       const r = check(dir);
       expect(r.status).toBe(1);
@@ -81,7 +85,7 @@ describe('layering check: what the app loads at run time', () => {
       expect(lines).toEqual(
         expect.arrayContaining([
           expect.stringMatching(
-            /app\/ui\/bad\.ts: a client may not load 'node-pty' at run time \(through app\/ui\/bad\.ts → app\/client\/launcher\.ts → terminal\/session\.ts\)/,
+            /app\/ui\/bad\.ts: a client may not load 'node-pty' at run time \(through app\/ui\/bad\.ts → app\/client\/launcher\.ts → terminal\/node\/session\.ts\)/,
           ),
           expect.stringMatching(/app\/ui\/bad\.ts: a client may not load '@xterm\/headless' at run time/),
         ]),
@@ -241,8 +245,9 @@ describe('layering by the compiler', () => {
   );
 
   it.each([
-    ['protocol → terminal', 'protocol/homePath.ts', "import '../terminal/theme';", 'protocol', 'src/terminal/theme.ts'],
-    ['terminal → host', 'terminal/theme.ts', "import '../app/host/hostMain';", 'terminal', 'src/app/host/hostMain.ts'],
+    ['protocol → terminal', 'protocol/homePath.ts', "import '../terminal/common/theme';", 'protocol', 'src/terminal/common/theme.ts'],
+    ['terminal → host', 'terminal/node/launch.ts', "import '../../app/host/hostMain';", 'terminal/node', 'src/app/host/hostMain.ts'],
+    ['terminal common → node', 'terminal/common/theme.ts', "import '../node/session';", 'terminal/common', 'src/terminal/node/session.ts'],
     ['services → host', 'app/services/paths.ts', "import '../host/hostMain';", 'app/services', 'src/app/host/hostMain.ts'],
     ['host → ui', 'app/host/hostMain.ts', "import '../ui/svgTint';", 'app/host', 'src/app/ui/svgTint.ts'],
     ['cli → ui', 'app/cli/openDir.ts', "import '../ui/svgTint';", 'app/cli', 'src/app/ui/svgTint.ts'],

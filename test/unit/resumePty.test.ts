@@ -11,7 +11,7 @@ import { spawn as spawnChild, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { Session } from '../../src/terminal';
+import { Session } from '../../src/terminal/node';
 import { StateStore } from '../../src/app/host/state/stateStore';
 import { ResumeService, type ResumeLaunch } from '../../src/app/host/resume/resumeService';
 import type { Logger } from '../../src/app/services/log';

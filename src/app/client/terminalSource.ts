@@ -3,7 +3,8 @@
 // one from a session in its own process (localTerminal.ts). Types only: nothing here loads a pty
 // or an emulator.
 import type { Event } from '../../protocol/events';
-import type { BufferRange, ExitStatus, Frame, KeyInput, MouseInput, MouseTrackingMode } from '../../terminal';
+import type { BufferRange, Frame, KeyInput, MouseInput, MouseTrackingMode } from '../../terminal/common';
+import type { ExitStatus } from '../../terminal/node';
 import type { SelectionMode } from '../../protocol/selectionMode';
 
 export type { SelectionMode };

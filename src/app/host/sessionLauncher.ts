@@ -5,7 +5,7 @@
 // one (it then outlives this host), and a session a previous host left running is adopted here.
 import { basename, join } from 'node:path';
 import { commandLineProgram, isCommandLine, loginShellArgv } from '../../protocol/commandLine';
-import { Session, type AdoptOptions, type HolderSource, type LaunchError, type SpawnOptions } from '../../terminal';
+import { Session, type AdoptOptions, type HolderSource, type LaunchError, type SpawnOptions } from '../../terminal/node';
 import type { CheckpointRecord } from './holders/checkpointFile';
 import type { Checkpointer } from './holders/holderCheckpoints';
 import type { SessionEnvironment } from './hostServices';

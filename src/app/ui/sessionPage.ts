@@ -3,8 +3,8 @@
 // terminal's own background so the margin reads as part of the terminal.
 import { Direction, QBoxLayout, QDragEnterEvent, QDropEvent, QWidget, WidgetEventTypes } from '@nodegui/nodegui';
 import { droppedPaths } from '../services/shellQuote';
-import type { Theme } from '../../terminal';
-import { cssHex, darkTheme, lightTheme } from '../../terminal/theme';
+import type { Theme } from '../../terminal/common';
+import { cssHex, darkTheme, lightTheme } from '../../terminal/common/theme';
 import type { TerminalSource } from '../client/terminalSource';
 import type { Settings } from '../services/settingsFile';
 import type { Appearance } from './chromeStyle';

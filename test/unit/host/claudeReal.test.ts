@@ -15,7 +15,7 @@ import { termioPaths } from '../../../src/app/services/paths';
 import { StatusTracker, type ConversationChange } from '../../../src/app/host/status/statusTracker';
 import type { HookReport } from '../../../src/protocol/hookReport';
 import { parseManifest } from '../../../src/protocol/manifestParse';
-import { Session } from '../../../src/terminal';
+import { Session } from '../../../src/terminal/node';
 import { AGENT_CLI_INSTALL_TIMEOUT_MS, type AgentCli } from '../../helpers/agentCli';
 import { SessionSecrets } from '../../helpers/sessionSecrets';
 import { waitFor } from '../../helpers/waitFor';

@@ -11,7 +11,7 @@ import { startCompanion, type Companion, type CompanionSettings } from '../../..
 import { createLogger } from '../../../src/app/services/log';
 import { SessionRegistry, shellSpawner } from '../../../src/app/host/sessions/sessionRegistry';
 import { Emitter } from '../../../src/protocol/events';
-import { Session } from '../../../src/terminal';
+import { Session } from '../../../src/terminal/node';
 import type { CompanionServerMessage } from '../../../src/protocol/companion';
 import { AUTH_SUBPROTOCOL_PREFIX, COMPANION_SUBPROTOCOL } from '../../../src/protocol/companionWire';
 import { repoRoot } from '../../helpers/companionHost';

@@ -11,7 +11,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { readCheckpoint, type CheckpointRecord, type HeldSessionMeta } from '../../../src/app/host/holders/checkpointFile';
 import { Checkpointer, CheckpointTiming } from '../../../src/app/host/holders/holderCheckpoints';
 import { nullLogger } from '../../../src/app/services/log';
-import { Session } from '../../../src/terminal/session';
+import { Session } from '../../../src/terminal/node/session';
 import { waitForExit } from '../../helpers/processes';
 import { waitFor } from '../../helpers/waitFor';
 

@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HostClient } from '../../../src/app/client/hostClient';
 import { collectRows, rowText } from '../../../src/protocol/hostFrame';
-import { createEmulator } from '../../../src/terminal';
+import { createEmulator } from '../../../src/terminal/node';
 import { readCheckpoint } from '../../../src/app/host/holders/checkpointFile';
 import type { SessionInfo } from '../../../src/protocol/sessionInfo';
 import { shortSocketDir } from '../../../src/app/host/holders/holders';

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import * as pty from 'node-pty';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HostClient } from '../../../src/app/client/hostClient';
-import { createEmulator } from '../../../src/terminal';
+import { createEmulator } from '../../../src/terminal/node';
 import { encodeJsonMessage, HOST_PROTOCOL_VERSION } from '../../../src/protocol/hostFraming';
 import { attach, mirrorFrames } from '../../helpers/hostScreen';
 import { isAlive, waitForExit } from '../../helpers/processes';

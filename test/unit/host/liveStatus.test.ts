@@ -10,7 +10,7 @@ import { termioPaths } from '../../../src/app/services/paths';
 import { StatusTracker, type AgentStatusConfig, type ConversationChange } from '../../../src/app/host/status/statusTracker';
 import type { HooksDeclaration } from '../../../src/protocol/hooks/dialects';
 import type { SessionStatus } from '../../../src/protocol/status/sessionState';
-import { Session } from '../../../src/terminal';
+import { Session } from '../../../src/terminal/node';
 import { SessionSecrets } from '../../helpers/sessionSecrets';
 import { sendHookBytes } from '../../helpers/hookServer';
 import { waitFor } from '../../helpers/waitFor';

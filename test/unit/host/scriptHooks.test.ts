@@ -11,7 +11,7 @@ import { HookServer } from '../../../src/app/host/status/hookServer';
 import { termioPaths } from '../../../src/app/services/paths';
 import { StatusTracker, type HookDetailsEvent } from '../../../src/app/host/status/statusTracker';
 import { parseManifest } from '../../../src/protocol/manifestParse';
-import { Session } from '../../../src/terminal';
+import { Session } from '../../../src/terminal/node';
 import { waitFor } from '../../helpers/waitFor';
 import { SessionSecrets } from '../../helpers/sessionSecrets';
 

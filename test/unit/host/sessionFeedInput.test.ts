@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { SessionFeed, type FeedView } from '../../../src/app/host/sessions/sessionFeed';
 import type { SessionRecord } from '../../../src/app/host/sessions/sessionRegistry';
-import { Session } from '../../../src/terminal/session';
+import { Session } from '../../../src/terminal/node/session';
 import { waitForExit } from '../../helpers/processes';
 import { waitFor } from '../../helpers/waitFor';
 

@@ -3,7 +3,7 @@
 // it. A real pty runs a program that sets a busy title, then stays silent until it reads a line.
 import { afterEach, describe, expect, it } from 'vitest';
 import { StatusTracker, type StallChange } from '../../../src/app/host/status/statusTracker';
-import { Session } from '../../../src/terminal';
+import { Session } from '../../../src/terminal/node';
 import { waitFor } from '../../helpers/waitFor';
 
 /** Short enough for a test, long enough that the program's own start-up output is over first. */

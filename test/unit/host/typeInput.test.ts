@@ -11,7 +11,7 @@ import { SessionRegistry, shellSpawner } from '../../../src/app/host/sessions/se
 import { SessionWaits } from '../../../src/app/host/sessions/sessionWaits';
 import { defaultTypingLimits, pasteShown, splitTypedChunk, typeText } from '../../../src/app/host/sessions/typeInput';
 import { AUTH_SUBPROTOCOL_PREFIX, COMPANION_SUBPROTOCOL } from '../../../src/protocol/companionWire';
-import { Session } from '../../../src/terminal';
+import { Session } from '../../../src/terminal/node';
 import { startHostInProcess } from '../../helpers/companionHost';
 import { termio, startTestHost, type TestHost } from '../../helpers/controlHost';
 import { waitFor } from '../../helpers/waitFor';

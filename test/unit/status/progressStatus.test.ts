@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { StatusTracker } from '../../../src/app/host/status/statusTracker';
 import { StatusEngine } from '../../../src/protocol/status';
-import { Session } from '../../../src/terminal';
+import { Session } from '../../../src/terminal/node';
 import { waitFor } from '../../helpers/waitFor';
 
 const progress = (active: boolean, value: number, at: number) => ({ kind: 'progress' as const, active, value, at });

@@ -1,7 +1,7 @@
 // Find in scrollback as data: matches as buffer cell ranges over scrollback and screen, case
 // folding, soft-wrapped lines, wide and combining characters, and next/previous with wrap-around.
 import { afterEach, describe, expect, it } from 'vitest';
-import { findAll, nextMatchIndex, rangeRows, type BufferRange } from '../../../src/terminal/bufferSearch';
+import { findAll, nextMatchIndex, rangeRows, type BufferRange } from '../../../src/terminal/common/bufferSearch';
 import { createEmulator, type TestEmulator } from './helpers';
 
 let emu: TestEmulator;

@@ -4,8 +4,8 @@
 // UTF-8 characters anywhere, with the same screen as one write; and the installed xterm still has
 // the synchronous write the slices are made of.
 import { describe, expect, it } from 'vitest';
-import { EmulatorFeed, INLINE_BYTES, PIECE_BYTES } from '../../../src/terminal/emulatorFeed';
-import { createEmulator as createTerminal } from '../../../src/terminal/createEmulator';
+import { EmulatorFeed, INLINE_BYTES, PIECE_BYTES } from '../../../src/terminal/node/emulatorFeed';
+import { createEmulator as createTerminal } from '../../../src/terminal/node/createEmulator';
 import { createEmulator } from './helpers';
 import { waitFor } from '../../helpers/waitFor';
 

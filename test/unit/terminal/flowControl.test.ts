@@ -1,7 +1,7 @@
 // The watermark logic: pause above HIGH unparsed bytes, resume only once parsing brings the
 // backlog below LOW, never toggling in between.
 import { describe, expect, it } from 'vitest';
-import { FlowControlConstants, FlowController } from '../../../src/terminal/flowControl';
+import { FlowControlConstants, FlowController } from '../../../src/terminal/common/flowControl';
 
 describe('FlowController', () => {
   it('pauses above the high watermark and resumes below the low one', () => {

@@ -1,11 +1,11 @@
 // Test helpers for the terminal layer: an emulator with our hooks that returns visible lines,
 // byte-at-a-time feeding, and condition waits (never fixed sleeps) for real-pty tests.
 import type { Terminal } from '@xterm/headless';
-import { createEmulator as createTerminal } from '../../../src/terminal/createEmulator';
-import { Utf8Splitter } from '../../../src/terminal/utf8Splitter';
-import { RenderModel } from '../../../src/terminal/renderModel';
-import { TerminalModes } from '../../../src/terminal/terminalModes';
-import type { Session } from '../../../src/terminal/session';
+import { createEmulator as createTerminal } from '../../../src/terminal/node/createEmulator';
+import { Utf8Splitter } from '../../../src/terminal/common/utf8Splitter';
+import { RenderModel } from '../../../src/terminal/node/renderModel';
+import { TerminalModes } from '../../../src/terminal/common/terminalModes';
+import type { Session } from '../../../src/terminal/node/session';
 
 export interface TestEmulator {
   term: Terminal;

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { holderPidsProblem } from '../../../src/terminal/holderProof';
+import { holderPidsProblem } from '../../../src/terminal/node/holderProof';
 import { waitForExit } from '../../helpers/processes';
 
 let dir: string;

@@ -6,9 +6,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CREDIT_BYTES, HolderSource, startHolder } from '../../../src/terminal/holderSource';
-import { captureCheckpoint, type ScreenCheckpoint } from '../../../src/terminal/screenCheckpoint';
-import { Session, type ExitStatus } from '../../../src/terminal/session';
+import { CREDIT_BYTES, HolderSource, startHolder } from '../../../src/terminal/node/holderSource';
+import { captureCheckpoint, type ScreenCheckpoint } from '../../../src/terminal/node/screenCheckpoint';
+import { Session, type ExitStatus } from '../../../src/terminal/node/session';
 import { isAlive, waitForExit } from '../../helpers/processes';
 import { waitFor } from '../../helpers/waitFor';
 import { createEmulator } from './helpers';

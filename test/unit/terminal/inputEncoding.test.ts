@@ -10,7 +10,7 @@ import {
   encodePaste,
   type InputModes,
   type KeyInput,
-} from '../../../src/terminal/inputEncoding';
+} from '../../../src/terminal/common/inputEncoding';
 
 const normal = defaultInputModes;
 const app: InputModes = { ...defaultInputModes, applicationCursorKeys: true, applicationKeypad: true };

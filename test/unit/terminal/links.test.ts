@@ -1,6 +1,6 @@
 // Plain URL detection for Cmd/Ctrl-click.
 import { describe, expect, it } from 'vitest';
-import { findLinks } from '../../../src/terminal/links';
+import { findLinks } from '../../../src/terminal/common/links';
 
 describe('findLinks', () => {
   it('finds URLs with their columns and drops sentence punctuation', () => {

@@ -1,7 +1,7 @@
 // The render model as data: same-style runs with colours and attributes, wide and combining
 // characters, dirty-row tracking, cursor, selection and scrollback position.
 import { afterEach, describe, expect, it } from 'vitest';
-import { SYNC_OUTPUT_TIMEOUT_MS, type Run } from '../../../src/terminal/renderModel';
+import { SYNC_OUTPUT_TIMEOUT_MS, type Run } from '../../../src/terminal/node/renderModel';
 import { waitFor } from '../../helpers/waitFor';
 import { createEmulator, type TestEmulator } from './helpers';
 

@@ -5,8 +5,8 @@
 // style), never through the serializer's own reading of the cell arrays.
 import type { IBuffer, IBufferCell, Terminal } from '@xterm/headless';
 import { describe, expect, it } from 'vitest';
-import { createEmulator } from '../../../src/terminal/createEmulator';
-import { HistoryCache, serializeScreen } from '../../../src/terminal/screenSerializer';
+import { createEmulator } from '../../../src/terminal/node/createEmulator';
+import { HistoryCache, serializeScreen } from '../../../src/terminal/node/screenSerializer';
 
 const write = (t: Terminal, data: string): Promise<void> => new Promise((r) => t.write(data, r));
 

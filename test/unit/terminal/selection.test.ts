@@ -1,7 +1,7 @@
 // The selection over the emulator's buffer: ranges in either direction, words and wrapped lines,
 // the selected text, and the columns it covers on each viewport row.
 import { afterEach, describe, expect, it } from 'vitest';
-import { changedSelectionRows, Selection } from '../../../src/terminal/selection';
+import { changedSelectionRows, Selection } from '../../../src/terminal/node/selection';
 import { createEmulator, type TestEmulator } from './helpers';
 
 let emu: TestEmulator;

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Session, type ExitStatus } from '../../../src/terminal/session';
+import { Session, type ExitStatus } from '../../../src/terminal/node/session';
 import { runAndWait, waitFor } from './helpers';
 import { waitForExit } from '../../helpers/processes';
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Terminal } from '@xterm/headless';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { Session } from '../../../src/terminal/session';
+import { Session } from '../../../src/terminal/node/session';
 import { waitFor } from './helpers';
 
 let home: string;

@@ -2,7 +2,7 @@
 // titles, OSC 9 / OSC 777 notifications, OSC 9;4 progress, bell, OSC 8 hyperlinks, cursor
 // shape, cursor visibility, mouse encoding, kitty keyboard flags and modifyOtherKeys.
 import { afterEach, describe, expect, it } from 'vitest';
-import { InBandSignals } from '../../../src/terminal/inBandSignals';
+import { InBandSignals } from '../../../src/terminal/common/inBandSignals';
 import { createEmulator, type TestEmulator } from './helpers';
 
 let emu: TestEmulator;

@@ -1,8 +1,8 @@
 // Cell widths (current Unicode instead of xterm's Unicode 6) and the UTF-8 boundary stage.
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildBmpTable, computeWidth, wcwidth } from '../../../src/terminal/unicodeWidth';
-import { completeLength, Utf8Splitter } from '../../../src/terminal/utf8Splitter';
+import { buildBmpTable, computeWidth, wcwidth } from '../../../src/terminal/common/unicodeWidth';
+import { completeLength, Utf8Splitter } from '../../../src/terminal/common/utf8Splitter';
 import { createEmulator, type TestEmulator } from './helpers';
 
 let emu: TestEmulator;

@@ -1,8 +1,8 @@
 // Colour resolution as data: what RGB a run's attributes give under the dark and light themes.
 import { describe, expect, it } from 'vitest';
 import { blend, matchBackground, runColors } from '../../../src/app/ui/terminal/cellColors';
-import type { Color, Run } from '../../../src/terminal/renderModel';
-import { darkTheme, lightTheme } from '../../../src/terminal/theme';
+import type { Color, Run } from '../../../src/terminal/node/renderModel';
+import { darkTheme, lightTheme } from '../../../src/terminal/common/theme';
 
 const def: Color = { kind: 'default' };
 const pal = (index: number): Color => ({ kind: 'palette', index });

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { GridOp, GridOps, decodeGridOps } from '../../../src/app/ui/terminal/gridOps';
 import { GridPainter, type PaintState } from '../../../src/app/ui/terminal/gridPainter';
 import type { CellFonts } from '../../../src/app/ui/terminal/cellFonts';
-import { darkTheme } from '../../../src/terminal/theme';
+import { darkTheme } from '../../../src/terminal/common/theme';
 import { createEmulator, type TestEmulator } from '../terminal/helpers';
 
 /** Metrics like DejaVu Sans Mono 11 pt: a fractional advance, whole-pixel rows. */

@@ -15,8 +15,8 @@ import {
 } from '../../../src/app/ui/terminal/pointerInput';
 import { isOpenableLink, linkAt } from '../../../src/app/ui/terminal/terminalLinks';
 import { shortcutFor } from '../../../src/app/ui/terminal/terminalShortcuts';
-import type { KeyInput } from '../../../src/terminal/inputEncoding';
-import type { RenderRow, Run } from '../../../src/terminal/renderModel';
+import type { KeyInput } from '../../../src/terminal/common/inputEncoding';
+import type { RenderRow, Run } from '../../../src/terminal/node/renderModel';
 
 describe('shortcutFor', () => {
   const key = (k: string, mods: Partial<KeyInput> = {}): KeyInput => ({ key: k, shift: false, ctrl: false, alt: false, meta: false, ...mods });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { SettingsSchema } from '../../../src/app/services/settings';
 import { keyInputFromQt, QtMod } from '../../../src/app/ui/terminal/keyMapping';
-import { defaultInputModes, encodeKey } from '../../../src/terminal/inputEncoding';
+import { defaultInputModes, encodeKey } from '../../../src/terminal/common/inputEncoding';
 
 const linux = { macOS: false, optionAsMeta: true };
 const mac = { macOS: true, optionAsMeta: true };

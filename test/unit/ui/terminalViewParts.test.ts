@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BLINK_INTERVAL_MS, CursorBlink } from '../../../src/app/ui/terminal/cursorBlink';
 import { nextCurrentMatch, revealTop, visibleHighlights } from '../../../src/app/ui/terminal/findMatches';
 import { FRAME_INTERVAL_MS, FramePacer, TYPING_URGENCY_MS } from '../../../src/app/ui/terminal/framePacer';
-import type { BufferRange } from '../../../src/terminal/bufferSearch';
-import type { CursorState } from '../../../src/terminal/renderModel';
+import type { BufferRange } from '../../../src/terminal/common/bufferSearch';
+import type { CursorState } from '../../../src/terminal/node/renderModel';
 
 const until = async (cond: () => boolean): Promise<void> => {
   while (!cond()) await new Promise((r) => setTimeout(r, 1));

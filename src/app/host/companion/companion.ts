@@ -22,7 +22,7 @@ import {
 import type { QuestionBook, SessionQuestion } from '../status/questionBook';
 import type { Disposable, Event } from '../../../protocol/events';
 import type { QuestionInfo, SessionInfo } from '../../../protocol/sessionInfo';
-import { cssHex, darkTheme, lightTheme, type Theme } from '../../../terminal';
+import { cssHex, darkTheme, lightTheme, type Theme } from '../../../terminal/common';
 import { installPath } from '../../services/install';
 import type { Logger } from '../../services/log';
 import type { SessionFeed } from '../sessions/sessionFeed';

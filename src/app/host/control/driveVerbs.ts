@@ -4,7 +4,7 @@
 // connection (a Holder) for the ones that wait.
 import type { ControlArgs, Outcome } from '../../../protocol/control';
 import type { SessionInfo } from '../../../protocol/sessionInfo';
-import { MAX_PENDING_INPUT_BYTES } from '../../../terminal';
+import { MAX_PENDING_INPUT_BYTES } from '../../../terminal/node';
 import type { Logger } from '../../services/log';
 import type { ParentNotices } from '../notify/parentNotices';
 import type { SessionRecord, SessionRegistry } from '../sessions/sessionRegistry';

@@ -6,7 +6,7 @@
 // through resume as before.
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { HolderSource, type Session } from '../../../terminal';
+import { HolderSource, type Session } from '../../../terminal/node';
 import { readCheckpoint, removeCheckpoint, type CheckpointRecord } from './checkpointFile';
 import type { HolderAvailability } from './holders';
 import type { Logger } from '../../services/log';

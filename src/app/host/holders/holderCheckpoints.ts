@@ -3,8 +3,8 @@
 // during endless output, then the holder told which offset the file covers so it can forget the
 // bytes before. One checkpoint is taken at a time, so a host with many busy sessions never stalls
 // on serializing all of them at once. A new host adopts a session from its file plus the bytes since.
-import type { Session } from '../../../terminal';
-import { captureCheckpoint, type CaptureTiming, type ScreenCheckpoint } from '../../../terminal/screenCheckpoint';
+import type { Session } from '../../../terminal/node';
+import { captureCheckpoint, type CaptureTiming, type ScreenCheckpoint } from '../../../terminal/node/screenCheckpoint';
 import { CHECKPOINT_VERSION, removeCheckpoint, writeCheckpoint, type HeldSessionMeta } from './checkpointFile';
 import type { Logger } from '../../services/log';
 

@@ -2,7 +2,7 @@
 // binary rows message, and the text of a selection, the client's own range or the session's.
 import { encodeRow, encodeRowsMessage } from '../../../protocol/hostFrame';
 import type { HostParams } from '../../../protocol/hostMessages';
-import type { RenderModel, Session } from '../../../terminal';
+import type { RenderModel, Session } from '../../../terminal/node';
 
 export function rowsPage(s: Session, id: number, p: HostParams<'rows'>): Uint8Array {
   const total = s.viewport.length;

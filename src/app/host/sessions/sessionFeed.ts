@@ -5,7 +5,7 @@
 // Also holds who has the session's input (and size): the newest view that typed or attached.
 import { encodeFrameMessage, encodeRow, type FrameHeader, type WireState } from '../../../protocol/hostFrame';
 import { Emitter, type Disposable } from '../../../protocol/events';
-import type { RenderRow } from '../../../terminal';
+import type { RenderRow } from '../../../terminal/common';
 import type { SessionRecord } from './sessionRegistry';
 import { traceLatency } from '../../services/latencyTrace';
 

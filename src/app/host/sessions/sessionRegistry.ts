@@ -7,7 +7,7 @@ import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
 import type { SessionState, StatusFailure } from '../../../protocol/status/sessionState';
 import { Emitter, type Disposable } from '../../../protocol/events';
-import { Session, type LaunchError } from '../../../terminal';
+import { Session, type LaunchError } from '../../../terminal/node';
 
 export type { SessionState };
 

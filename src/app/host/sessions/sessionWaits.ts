@@ -5,7 +5,7 @@
 import type { SessionInfo } from '../../../protocol/sessionInfo';
 import type { WaitOutcome, WaitResult, WaitUntil } from '../../../protocol/control';
 import { Emitter, type Disposable } from '../../../protocol/events';
-import type { Session } from '../../../terminal';
+import type { Session } from '../../../terminal/node';
 import type { SessionRecord, SessionRegistry } from './sessionRegistry';
 import { defaultTypingLimits, repasteUnshown, typeText, type Typed } from './typeInput';
 

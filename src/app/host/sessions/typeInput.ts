@@ -2,7 +2,7 @@
 // turned mode 2004 on, and Return as a key of its own once the paste has been taken (its echo
 // has settled). TUIs that guess pastes from timing (Codex) read "text\r" arriving in one burst
 // as a paste and keep the Return in it, leaving the message unsent.
-import type { Session } from '../../../terminal';
+import type { Session } from '../../../terminal/node';
 
 export interface TypingLimits {
   /** A program that turned bracketed paste on redraws its input line for a paste: Return waits

@@ -1,8 +1,8 @@
 // Colour resolution for the grid: a run's attributes and the theme → the RGB values the painter
 // fills and draws with. Pure, so the rules (bold brightens, inverse swaps, dim, invisible, find
 // match backgrounds) are testable as data.
-import type { Run, Theme } from '../../../terminal';
-import { dimColor, resolveColor } from '../../../terminal/theme';
+import type { Run, Theme } from '../../../terminal/common';
+import { dimColor, resolveColor } from '../../../terminal/common/theme';
 
 export interface RunColors {
   fg: number;

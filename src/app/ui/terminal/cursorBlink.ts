@@ -1,7 +1,7 @@
 // The cursor's blink: a timer that runs only while a blinking cursor is visible in a focused
 // view, and the rule that typing or moving keeps the cursor solid.
 import type { Disposable } from '../../../protocol/events';
-import type { CursorState } from '../../../terminal';
+import type { CursorState } from '../../../terminal/common';
 
 /** Cursor blink half-period (the macOS and GNOME default is ~530 ms). */
 export const BLINK_INTERVAL_MS = 530;

@@ -3,8 +3,8 @@
 // next newer one, Esc closes); the view does the searching, scrolling and highlighting.
 import { Key, QKeyEvent, QLabel, QLineEdit, QWidget, WidgetEventTypes } from '@nodegui/nodegui';
 import type { Disposable } from '../../../protocol/events';
-import type { FindDirection, Theme } from '../../../terminal';
-import { cssHex } from '../../../terminal/theme';
+import type { FindDirection, Theme } from '../../../terminal/common';
+import { cssHex } from '../../../terminal/common/theme';
 import { blend } from './cellColors';
 import { QtMod } from './keyMapping';
 

@@ -1,7 +1,7 @@
 // Find in scrollback as data: which match becomes current after a search, where the view
 // scrolls to show it, and which matches fall on the viewport's rows. Pure; TerminalFind applies it.
-import type { BufferPoint, BufferRange, FindDirection } from '../../../terminal';
-import { nextMatchIndex, rangeRows } from '../../../terminal/bufferSearch';
+import type { BufferPoint, BufferRange, FindDirection } from '../../../terminal/common';
+import { nextMatchIndex, rangeRows } from '../../../terminal/common/bufferSearch';
 import type { Highlight } from './gridPainter';
 
 /** 'start': a new query; 'up'/'down': the next older/newer match; 'refresh': the buffer changed. */

@@ -1,8 +1,8 @@
 // Turns render-model rows into the native painter's drawing operations (gridOps.ts): colours
 // from cellColors.ts, neighbouring backgrounds merged, box drawing as geometry, text as
 // runs on the cell grid (x = col × the font's fractional advance; cell edges are whole pixels).
-import type { CursorState, Frame, Run, Theme } from '../../../terminal';
-import { wcwidth } from '../../../terminal/unicodeWidth';
+import type { CursorState, Frame, Run, Theme } from '../../../terminal/common';
+import { wcwidth } from '../../../terminal/common/unicodeWidth';
 import { boxShapes, isBoxChar, type BoxShape } from './boxDrawing';
 import { blend, matchBackground, runColors } from './cellColors';
 import type { CellFonts } from './cellFonts';

@@ -1,6 +1,6 @@
 // Qt key events (key code, modifier bits, text) → the terminal layer's KeyInput. Pure, with
 // Qt's numeric constants spelled out, so it is testable without loading Qt.
-import type { KeyInput } from '../../../terminal';
+import type { KeyInput } from '../../../terminal/common';
 
 /** Qt::KeyboardModifier bits. */
 export const QtMod = {

@@ -2,7 +2,8 @@
 // painter without the host in between (bench/terminal.mjs). The app itself never holds a Session:
 // its views are fed by the host (remote/remoteTerminal.ts). Types only from the terminal layer, so
 // loading this file loads no pty and no emulator.
-import type { BufferRange, KeyInput, MouseInput, Session } from '../../../terminal';
+import type { BufferRange, KeyInput, MouseInput } from '../../../terminal/common';
+import type { Session } from '../../../terminal/node';
 import type { SelectionMode, TerminalSource } from '../../client/terminalSource';
 
 export class LocalTerminal implements TerminalSource {

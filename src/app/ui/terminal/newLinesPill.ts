@@ -3,8 +3,8 @@
 // the user scrolled to while output streams (the emulator keeps it there); this says what it misses.
 import { CursorShape, QPushButton, type QWidget } from '@nodegui/nodegui';
 import type { Disposable } from '../../../protocol/events';
-import type { Theme } from '../../../terminal';
-import { cssHex } from '../../../terminal/theme';
+import type { Theme } from '../../../terminal/common';
+import { cssHex } from '../../../terminal/common/theme';
 import { NewLinesCounter, newLinesText } from '../../present/newLines';
 import { blend } from './cellColors';
 

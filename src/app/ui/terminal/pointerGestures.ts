@@ -4,7 +4,7 @@
 // the X11 selection (middle button) or scroll the scrollback.
 import { performance } from 'node:perf_hooks';
 import { QApplication, QClipboardMode, type QMouseEvent, type QWheelEvent, type QWidget } from '@nodegui/nodegui';
-import type { MouseButton } from '../../../terminal';
+import type { MouseButton } from '../../../terminal/common';
 import type { TerminalSource } from '../../client/terminalSource';
 import { QtMod } from './keyMapping';
 import { ClickCounter, WheelNotches, heldButton, mouseMods, qtButton } from './pointerInput';

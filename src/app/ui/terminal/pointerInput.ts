@@ -1,7 +1,7 @@
 // Mouse input as data: Qt's button and modifier bits → the terminal layer's names, click counting
 // for word and line selection, and wheel notches from Qt's eighths of a degree. Pure, with Qt's
 // numeric constants spelled out, so it is testable without loading Qt.
-import type { MouseButton } from '../../../terminal';
+import type { MouseButton } from '../../../terminal/common';
 import { QtMod } from './keyMapping';
 
 /** Qt::MouseButton bits. */

@@ -3,7 +3,7 @@
 // tells the view which cells to highlight.
 import type { QWidget } from '@nodegui/nodegui';
 import type { Disposable } from '../../../protocol/events';
-import type { BufferRange, Theme } from '../../../terminal';
+import type { BufferRange, Theme } from '../../../terminal/common';
 import type { TerminalSource } from '../../client/terminalSource';
 import { FindBar } from './findBar';
 import { nextCurrentMatch, revealTop, visibleHighlights, type FindStep } from './findMatches';

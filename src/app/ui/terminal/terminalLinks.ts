@@ -1,7 +1,7 @@
 // Links in a terminal view: the URL under a cell (an OSC 8 hyperlink, or a URL in the row's
 // text) and which URLs the default handler may open.
-import type { RenderRow } from '../../../terminal';
-import { findLinks } from '../../../terminal/links';
+import type { RenderRow } from '../../../terminal/common';
+import { findLinks } from '../../../terminal/common/links';
 import { openExternal } from '../openExternal';
 
 /** The link at column `col` of a row, or null. */

@@ -1,7 +1,7 @@
 // The terminal view's own shortcuts (copy, paste, find, scrollback), told apart from keys the
 // session receives. Cmd on macOS, Ctrl+Shift elsewhere, so Ctrl+C and Ctrl+V still reach the
 // program in the terminal. Pure, so each platform's table is testable anywhere.
-import type { KeyInput } from '../../../terminal';
+import type { KeyInput } from '../../../terminal/common';
 
 export type TerminalShortcut = 'find' | 'copy' | 'paste' | 'pageUp' | 'pageDown' | 'scrollToTop' | 'scrollToBottom';
 

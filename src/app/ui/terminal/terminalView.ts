@@ -18,8 +18,8 @@ import {
   WidgetEventTypes,
 } from '@nodegui/nodegui';
 import { Emitter, type Disposable, type Event } from '../../../protocol/events';
-import type { BufferRange, Frame, Theme } from '../../../terminal';
-import { darkTheme } from '../../../terminal/theme';
+import type { BufferRange, Frame, Theme } from '../../../terminal/common';
+import { darkTheme } from '../../../terminal/common/theme';
 import type { TerminalSource } from '../../client/terminalSource';
 import { GridOps } from './gridOps';
 import { makeCellFonts, type CellFonts } from './cellFonts';

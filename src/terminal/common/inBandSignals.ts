@@ -2,7 +2,7 @@
 // (OSC 0/2), bell (BEL), desktop notifications (OSC 9 and OSC 777;notify) and progress
 // (OSC 9;4). Hooks into the emulator's parser, so sequences split across reads are handled.
 import type { Terminal } from '@xterm/headless';
-import { DisposableStore, Emitter, type Disposable, type Event } from '../protocol/events';
+import { DisposableStore, Emitter, type Disposable, type Event } from '../../protocol/events';
 
 export interface Notification {
   title: string;

@@ -4,22 +4,22 @@
 // bytes since). Owns the emulator, its parser hooks and timers, and releases them all in
 // dispose(). Emits the in-band signals: title, bell, OSC 9/777 notifications.
 import type { Terminal } from '@xterm/headless';
-import { findAll, type BufferRange } from './bufferSearch';
+import { findAll, type BufferRange } from '../common/bufferSearch';
 import { createEmulator } from './createEmulator';
 import { EmulatorFeed } from './emulatorFeed';
-import { DisposableStore, Emitter, toDisposable, type Disposable, type Event } from '../protocol/events';
-import { boundedSize } from '../protocol/hostFrameFormat';
-import { FlowController } from './flowControl';
+import { DisposableStore, Emitter, toDisposable, type Disposable, type Event } from '../../protocol/events';
+import { boundedSize } from '../../protocol/hostFrameFormat';
+import { FlowController } from '../common/flowControl';
 import { HolderSource, startHolder, type HolderStart } from './holderSource';
 import { DEFAULT_SCROLLBACK, KILL_GRACE_MS, resolveLaunch, type LaunchError, type SpawnOptions } from './launch';
 import { EndedSource, NodePtySource, type ExitStatus, type PtySource } from './ptySource';
 import { HistoryCache, serializeScreen, serializeScreenBytes, serializeScreenSteps } from './screenSerializer';
-import { linesSince, outputMark, screenLines } from './screenText';
-import { Utf8Splitter } from './utf8Splitter';
-import { InBandSignals, type Notification, type Progress } from './inBandSignals';
-import { encodeFocus, encodeKey, encodeMouse, encodePaste, type InputModes, type KeyInput, type MouseInput } from './inputEncoding';
+import { linesSince, outputMark, screenLines } from '../common/screenText';
+import { Utf8Splitter } from '../common/utf8Splitter';
+import { InBandSignals, type Notification, type Progress } from '../common/inBandSignals';
+import { encodeFocus, encodeKey, encodeMouse, encodePaste, type InputModes, type KeyInput, type MouseInput } from '../common/inputEncoding';
 import { RenderModel, SYNC_OUTPUT_TIMEOUT_MS } from './renderModel';
-import { TerminalModes, type CursorShape } from './terminalModes';
+import { TerminalModes, type CursorShape } from '../common/terminalModes';
 
 export { SYNC_OUTPUT_TIMEOUT_MS, KILL_GRACE_MS, type SpawnOptions, type LaunchError, type ExitStatus };
 

@@ -2,7 +2,7 @@
 // one a session holder keeps for it (holderSource.ts). Both deliver the program's output in order,
 // pause and resume reading for flow control, and report the exit after the last byte.
 import * as pty from 'node-pty';
-import { Emitter, type Disposable, type Event } from '../protocol/events';
+import { Emitter, type Disposable, type Event } from '../../protocol/events';
 import { installExitDrain } from './ptyDrain';
 import { PtyInput } from './ptyInput';
 

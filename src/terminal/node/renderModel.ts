@@ -2,39 +2,27 @@
 // list of same-style runs; plus cursor, selection and scroll position. Rows that did not change
 // keep their object identity and are left out of `dirtyRows`, so a view repaints only the rest.
 import type { IBuffer, Terminal } from '@xterm/headless';
-import { DisposableStore, type Disposable } from '../protocol/events';
-import { RowBuilder, rowsEqual, type RenderRow, type XtermLinks } from './rowBuilder';
-import { changedSelectionRows, Selection, type BufferPoint, type RowSelection, type SelectionMode, type SelectionState } from './selection';
-import type { CursorShape, TerminalModes } from './terminalModes';
+import { DisposableStore, type Disposable } from '../../protocol/events';
+import { RowBuilder, rowsEqual, type XtermLinks } from './rowBuilder';
+import type { RenderRow } from '../common/renderTypes';
+import { changedSelectionRows, Selection } from './selection';
+import type { BufferPoint, RowSelection, SelectionMode, SelectionState } from '../common/renderTypes';
+import type { CursorShape, TerminalModes } from '../common/terminalModes';
 
-export type { Color, UnderlineStyle, Run, RenderRow } from './rowBuilder';
-export type { BufferPoint, SelectionMode, RowSelection, SelectionState } from './selection';
-
-export interface CursorState {
-  /** Column and viewport row. */
-  x: number;
-  y: number;
-  shape: CursorShape;
-  blinking: boolean;
-  /** False when hidden by the application (DECTCEM) or scrolled out of the viewport. */
-  visible: boolean;
-}
-
-export interface Frame {
-  cols: number;
-  rows: number;
-  lines: readonly RenderRow[];
-  cursor: CursorState;
-  selection: readonly RowSelection[];
-  /** Lines scrolled back from the bottom (0 = following the output). */
-  scrollOffset: number;
-  /** Lines of scrollback above the screen. */
-  scrollbackLength: number;
-  altScreen: boolean;
-}
-
-export type SelectOp =
-  { action: 'start'; at: BufferPoint; mode: SelectionMode } | { action: 'extend' | 'extendFromStart'; at: BufferPoint } | { action: 'clear' };
+export type {
+  Color,
+  UnderlineStyle,
+  Run,
+  RenderRow,
+  BufferPoint,
+  SelectionMode,
+  RowSelection,
+  SelectionState,
+  CursorState,
+  Frame,
+  SelectOp,
+} from '../common/renderTypes';
+import type { CursorState, Frame, SelectOp } from '../common/renderTypes';
 
 export interface RenderModelOptions {
   cursorShape?: CursorShape;

@@ -2,7 +2,7 @@
 // soft-wrapped rows joined into one logical line, matches as cell ranges in buffer coordinates.
 // Pure over the buffer: no view state; the view keeps the query and the current match.
 import type { IBuffer, IBufferCell, IBufferLine } from '@xterm/headless';
-import type { BufferPoint } from './renderModel';
+import type { BufferPoint } from './renderTypes';
 
 /** A match: from `start` to `end` (exclusive), in cells; spans rows when the line wrapped. */
 export interface BufferRange {

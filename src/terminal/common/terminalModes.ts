@@ -2,7 +2,7 @@
 // visibility (DECTCEM), mouse report encoding (?1005/?1006/?1015/?1016), the kitty keyboard
 // protocol flag stacks and xterm's modifyOtherKeys. Read from the byte stream with parser hooks.
 import type { Terminal } from '@xterm/headless';
-import { DisposableStore, type Disposable } from '../protocol/events';
+import { DisposableStore, type Disposable } from '../../protocol/events';
 
 export type CursorShape = 'block' | 'bar' | 'underline';
 export type MouseEncoding = 'default' | 'utf8' | 'sgr' | 'urxvt' | 'sgrPixels';

@@ -2,18 +2,10 @@
 // wide characters get runs of their own, and the blank default-style tail is dropped. Runs are
 // plain data a view paints without asking the emulator anything.
 import type { IBufferCell, IBufferLine, Terminal } from '@xterm/headless';
-import type { Color, Run, UnderlineStyle } from '../protocol/cellRun';
+import type { Color, Run, UnderlineStyle } from '../../protocol/cellRun';
 
-export type { Color, Run, UnderlineStyle } from '../protocol/cellRun';
-
-export interface RenderRow {
-  /** Runs in column order; blank default-style cells at the end of the row are left out. */
-  runs: Run[];
-  /** The row's text, right-trimmed. */
-  text: string;
-  /** This row continues the previous one (soft wrap). */
-  wrapped: boolean;
-}
+export type { RenderRow } from '../common/renderTypes';
+import type { RenderRow } from '../common/renderTypes';
 
 const DEFAULT_COLOR: Color = Object.freeze({ kind: 'default' }) as Color;
 const UNDERLINE_STYLES: UnderlineStyle[] = ['none', 'single', 'double', 'curly', 'dotted', 'dashed'];

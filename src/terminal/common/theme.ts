@@ -1,6 +1,6 @@
 // Terminal colour themes as data: the 16 ANSI colours, default foreground/background, cursor
 // and selection, plus the standard xterm 256-colour cube. Colours are 0xRRGGBB numbers.
-import type { Color } from './renderModel';
+import type { Color } from './renderTypes';
 
 export interface Theme {
   name: string;

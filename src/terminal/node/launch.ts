@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { accessSync, constants as fsConstants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
-import type { CursorShape } from './terminalModes';
+import type { CursorShape } from '../common/terminalModes';
 
 const DEFAULT_COLS = 80;
 const DEFAULT_ROWS = 24;

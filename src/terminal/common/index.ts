@@ -1,21 +1,6 @@
-// Public API of the terminal layer (src/terminal): sessions, render model, input encoding, themes.
-export { Session, SYNC_OUTPUT_TIMEOUT_MS, KILL_GRACE_MS, type SpawnOptions, type LaunchError, type ExitStatus, type AdoptOptions } from './session';
-export { HolderSource, startHolder, type HolderStart } from './holderSource';
-export type { PtySource } from './ptySource';
-export { MAX_PENDING_INPUT_BYTES } from './ptyInput';
-export {
-  RenderModel,
-  type Frame,
-  type RenderRow,
-  type Run,
-  type Color,
-  type UnderlineStyle,
-  type CursorState,
-  type BufferPoint,
-  type SelectionMode,
-  type RowSelection,
-  type SelectOp,
-} from './renderModel';
+// The terminal's pure half (src/terminal/common): what a frame is made of, input encoding, modes,
+// width, search, links and themes. No Node and no pty, so clients import it at run time.
+export type { Frame, RenderRow, Run, Color, UnderlineStyle, CursorState, BufferPoint, SelectionMode, RowSelection, SelectOp } from './renderTypes';
 export {
   encodeKey,
   encodeMouse,
@@ -34,7 +19,6 @@ export {
 export { TerminalModes, KittyFlags, type CursorShape, type MouseEncoding } from './terminalModes';
 export { FlowController, FlowControlConstants } from './flowControl';
 export { InBandSignals, type Notification, type Progress } from './inBandSignals';
-export { createEmulator } from './createEmulator';
 export { wcwidth, unicodeWidthProvider, UNICODE_VERSION } from './unicodeWidth';
 export { Utf8Splitter } from './utf8Splitter';
 export { findLinks, type TextLink } from './links';

@@ -6,8 +6,8 @@ import { MAX_PENDING_INPUT_BYTES } from './ptyInput';
 import { spawn } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import { createConnection, type Socket } from 'node:net';
-import { Emitter, type Event } from '../protocol/events';
-import { decodeHolderBody, encodeHolder, HolderDecoder, MAX_HOLDER_INPUT, SignalTarget, type HolderHello } from '../protocol/holderWire';
+import { Emitter, type Event } from '../../protocol/events';
+import { decodeHolderBody, encodeHolder, HolderDecoder, MAX_HOLDER_INPUT, SignalTarget, type HolderHello } from '../../protocol/holderWire';
 import type { ExitStatus, PtySource } from './ptySource';
 import { holderPidsProblem } from './holderProof';
 

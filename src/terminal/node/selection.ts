@@ -2,29 +2,12 @@
 // grown to whole words or lines by its mode; gives the selected text and the columns it covers on
 // each viewport row. Views paint those columns; the render model marks the rows that change.
 import type { Terminal } from '@xterm/headless';
-import type { SelectionMode } from '../protocol/selectionMode';
+import type { SelectionMode } from '../../protocol/selectionMode';
 
-export interface BufferPoint {
-  /** Column. */
-  x: number;
-  /** Absolute buffer line (0 = oldest scrollback line). */
-  y: number;
-}
-
-export type { SelectionMode };
-
-/** Selected columns [start, end) of one viewport row. */
-export interface RowSelection {
-  row: number;
-  start: number;
-  end: number;
-}
+import type { BufferPoint, RowSelection, SelectionState } from '../common/renderTypes';
 
 /** Characters xterm allows in a "word" for double-click selection, besides letters and digits. */
 const WORD_CHARS = /[\p{L}\p{N}_\-./~:@%+#?&=]/u;
-
-/** A selection's anchor, head and mode, or null: what save and restore carry. */
-export type SelectionState = { anchor: BufferPoint; head: BufferPoint; mode: SelectionMode } | null;
 
 export class Selection {
   private current: { anchor: BufferPoint; head: BufferPoint; mode: SelectionMode } | null = null;
