@@ -25,6 +25,7 @@ const OTHER_WRITERS: Record<string, string> = {
   'app/services/hookSilence.ts': 'the note of agent releases whose hooks did not report, in TERMIO_HOME',
   'app/services/appLaunch.ts': "the app's start-up log, which a detached app writes to",
   'app/cli/openDir.ts': "the host's start-up log, which a host started for `termio DIR` writes to",
+  'app/services/unixSocket.ts': "a stale socket file of Termio's own in TERMIO_HOME/run, removed before listening",
 };
 
 /** A call of a file-writing function, bare (as imported) or on the fs module; not a method of anything else. */

@@ -36,6 +36,13 @@ export class SettingsStore extends SettingsFile {
   set(path: string[], value: unknown): { notice: string | null } {
     const text = this.readText();
     const unreadable = unreadableBecause(text);
+    // A value in the way first: editing through it is what cannot be done at all.
+    const blocked = unreadable ? null : notAnObject(text, path);
+    if (blocked) {
+      throw new SettingsEditRefused(
+        `${this.label}: ${blocked.at} is ${describeValue(blocked.value)}, not an object, so ${path.join('.')} cannot be set; fix or remove it and try again (nothing was changed)`,
+      );
+    }
     const refused = refusedValue(unreadable ? '' : text, path, value, this.label);
     if (refused) throw new SettingsEditRefused(`${refused} (nothing was changed)`);
     if (unreadable) {
@@ -43,12 +50,6 @@ export class SettingsStore extends SettingsFile {
       writeFileAtomic(this.file, editSettingsText('', path, value));
       this.reload();
       return { notice };
-    }
-    const blocked = notAnObject(text, path);
-    if (blocked) {
-      throw new SettingsEditRefused(
-        `${this.label}: ${blocked.at} is ${describeValue(blocked.value)}, not an object, so ${path.join('.')} cannot be set; fix or remove it and try again (nothing was changed)`,
-      );
     }
     writeFileAtomic(this.file, editSettingsText(text, path, value));
     this.reload();
