@@ -251,7 +251,10 @@ export class RemoteHost implements AppHost {
 
   async setHooks(agentId: string, on: boolean): Promise<AgentHookResult | null> {
     await this.applyHooks({ op: on ? 'install' : 'uninstall', agent: agentId });
-    return this.hookStates.get(agentId) ?? null;
+    const r = this.hookStates.get(agentId) ?? null;
+    // The app's log says what the user's click did, as the host's log says what it wrote.
+    this.opts.logger.info('hooks changed', { agentId, on, state: r?.state, action: r?.action, file: r?.file, error: r?.error });
+    return r;
   }
 
   private async applyHooks(args: ControlArgs<'hooks.apply'>): Promise<void> {
