@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, watchTraffic } from '../helpers/browser';
+import { launchChromium, PHONE_CONTEXT, watchTraffic } from '../helpers/browser';
 import { freePort } from '../helpers/ports';
 import { waitFor } from '../helpers/waitFor';
 import { AppUnderTest, Display, e2eSkipReason, installFakeAgents, readPixels, screenshotDir, useDesktop, type Rgb } from './harness';
@@ -44,7 +44,7 @@ describe.skipIf(e2eSkipReason)('the phone companion with the real app', () => {
 
     const tokenFile = join(home, '.termio', 'companion-token');
     await waitFor(() => existsSync(tokenFile), { what: 'the pairing token' });
-    const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, colorScheme: 'dark' });
+    const ctx = await browser.newContext(PHONE_CONTEXT);
     const page = await ctx.newPage();
     const traffic = watchTraffic(page);
     await page.goto(`http://127.0.0.1:${port}/#t=${readFileSync(tokenFile, 'utf8').trim()}`);

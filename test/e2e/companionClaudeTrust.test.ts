@@ -8,7 +8,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ControlClient } from '../../src/app/client/controlClient';
 import type { AgentCli } from '../helpers/agentCli';
-import { launchChromium } from '../helpers/browser';
+import { launchChromium, PHONE_CONTEXT } from '../helpers/browser';
 import { startHostInProcess } from '../helpers/companionHost';
 import { waitFor } from '../helpers/waitFor';
 import { CLAUDE_ENV, ensureNewestClaude, writeClaudeUser } from '../integration/agents/recipes/claude';
@@ -34,13 +34,7 @@ it("shows Claude Code's folder-trust question on the page and answers it with a 
     env: { ...CLAUDE_ENV, ANTHROPIC_BASE_URL: 'http://127.0.0.1:9', ANTHROPIC_API_KEY: '' },
   });
   const client = await ControlClient.connect(host.env);
-  const context = await browser.newContext({
-    viewport: { width: 390, height: 844 },
-    deviceScaleFactor: 2,
-    isMobile: true,
-    hasTouch: true,
-    colorScheme: 'dark',
-  });
+  const context = await browser.newContext(PHONE_CONTEXT);
   try {
     if (!(client instanceof ControlClient)) throw new Error(client.message);
     // A user past onboarding, in a folder Claude has not seen.

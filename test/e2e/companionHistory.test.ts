@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ControlClient } from '../../src/app/client/controlClient';
-import { launchChromium } from '../helpers/browser';
+import { launchChromium, PHONE_CONTEXT } from '../helpers/browser';
 import { startHostProcess } from '../helpers/companionHost';
 import { writeClaudeConversation } from '../helpers/historyFixture';
 import { endProcessesWithHome } from '../helpers/processes';
@@ -29,13 +29,7 @@ afterAll(async () => {
 it('finds a past conversation by a word of its reply, resumes it on a tap, and says when its folder is gone', async () => {
   const host = await startHostProcess();
   let control: ControlClient | null = null;
-  const context = await browser.newContext({
-    viewport: { width: 390, height: 844 },
-    deviceScaleFactor: 2,
-    isMobile: true,
-    hasTouch: true,
-    colorScheme: 'dark',
-  });
+  const context = await browser.newContext(PHONE_CONTEXT);
   try {
     // A stand-in `claude` on the login shell's PATH (/bin/sh reads ~/.profile): the resume's argv
     // is what is checked, not the CLI.

@@ -13,7 +13,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HostClient } from '../../src/app/client/hostClient';
 import type { SessionInfo } from '../../src/protocol/sessionInfo';
-import { launchChromium } from '../helpers/browser';
+import { launchChromium, PHONE_CONTEXT } from '../helpers/browser';
 import { repoRoot, startHostInProcess } from '../helpers/companionHost';
 import { REMOTE_USER, sshRigUnavailable, startSshRig, type SshRig } from '../helpers/sshRig';
 import { writeClaudeConversation } from '../helpers/historyFixture';
@@ -60,7 +60,7 @@ describe.skipIf(sshRigUnavailable())('the phone page with another machine', () =
   }, 60_000);
 
   async function newPage(): Promise<Page> {
-    const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, colorScheme: 'dark' });
+    const ctx = await browser.newContext(PHONE_CONTEXT);
     contexts.push(ctx);
     return ctx.newPage();
   }

@@ -5,7 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launchChromium } from '../helpers/browser';
+import { launchChromium, PHONE_CONTEXT } from '../helpers/browser';
 import { startHostInProcess } from '../helpers/companionHost';
 import { waitFor } from '../helpers/waitFor';
 import { screenshotDir } from './harness';
@@ -21,13 +21,7 @@ afterAll(async () => {
 
 it('starts a session in a recent folder with its first prompt, and refuses a folder not offered', async () => {
   const host = await startHostInProcess();
-  const context = await browser.newContext({
-    viewport: { width: 390, height: 844 },
-    deviceScaleFactor: 2,
-    isMobile: true,
-    hasTouch: true,
-    colorScheme: 'dark',
-  });
+  const context = await browser.newContext(PHONE_CONTEXT);
   try {
     const folder = join(host.home, 'work', 'api');
     mkdirSync(folder, { recursive: true });

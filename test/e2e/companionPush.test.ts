@@ -17,7 +17,7 @@ import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Page, Worker } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { ControlClient } from '../../src/app/client/controlClient';
-import { launchChromium } from '../helpers/browser';
+import { launchChromium, PHONE_CONTEXT } from '../helpers/browser';
 import { startHostInProcess } from '../helpers/companionHost';
 import { startHttpsProxy } from '../helpers/httpsProxy';
 import { startPushService, trustPushService, type PushService } from '../helpers/pushService';
@@ -89,11 +89,7 @@ async function pushRig() {
   const proxy = await startHttpsProxy(host.port);
   cleanups.push(() => proxy.stop());
   const context: BrowserContext = await browser.newContext({
-    viewport: { width: 390, height: 844 },
-    deviceScaleFactor: 2,
-    isMobile: true,
-    hasTouch: true,
-    colorScheme: 'dark',
+    ...PHONE_CONTEXT,
     ignoreHTTPSErrors: true,
   });
   cleanups.push(() => context.close());

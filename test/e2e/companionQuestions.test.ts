@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { ControlClient } from '../../src/app/client/controlClient';
-import { launchChromium } from '../helpers/browser';
+import { launchChromium, PHONE_CONTEXT } from '../helpers/browser';
 import { startHostInProcess } from '../helpers/companionHost';
 import { printedBy } from '../helpers/printed';
 import { waitFor } from '../helpers/waitFor';
@@ -36,7 +36,7 @@ afterEach(async () => {
 });
 
 async function phonePage(scheme: 'dark' | 'light' = 'dark'): Promise<Page> {
-  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, colorScheme: scheme });
+  const ctx = await browser.newContext({ ...PHONE_CONTEXT, colorScheme: scheme });
   contexts.push(ctx);
   return ctx.newPage();
 }

@@ -2,7 +2,16 @@
 // other test packages; a Chrome or Chromium app on macOS), headless, driven by playwright-core.
 // Root (CI) needs --no-sandbox.
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+
+/** A phone as the companion's tests open the page: an iPhone-sized screen at 2x, touch, dark. */
+export const PHONE_CONTEXT = {
+  viewport: { width: 390, height: 844 },
+  deviceScaleFactor: 2,
+  isMobile: true,
+  hasTouch: true,
+  colorScheme: 'dark',
+} satisfies BrowserContextOptions;
 
 export const CHROMIUM_PATHS = [
   '/usr/bin/chromium',
